@@ -1,0 +1,6 @@
+//! Everything that knows HTTP, JSON or SSE.
+
+pub mod client;
+pub mod model;
+pub mod sse;
+pub mod stream;

@@ -1,0 +1,1 @@
+//! The model: pure, synchronous, no IO, no terminal.

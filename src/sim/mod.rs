@@ -1,0 +1,1 @@
+//! The local control plane (axum).

@@ -1,0 +1,1 @@
+//! Views: pure functions of the model onto a ratatui Frame.
