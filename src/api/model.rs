@@ -6,7 +6,7 @@
 //! type becomes [`EventPayload::Unknown`] with the raw JSON kept, and where the reference
 //! lists two spellings of a field both are accepted.
 
-use serde::de::{self, Deserializer};
+use serde::de::Deserializer;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -61,7 +61,6 @@ macro_rules! string_enum {
         }
     };
 }
-pub(crate) use string_enum;
 
 string_enum!(
     /// `session.status` (§9.1).
@@ -479,11 +478,7 @@ pub struct ToolResult {
     pub cancelled: bool,
     #[serde(default, deserialize_with = "null_as_default")]
     pub summary: String,
-    #[serde(
-        default,
-        alias = "exit_code",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, alias = "exit_code", skip_serializing_if = "Option::is_none")]
     pub exit_code: Option<i64>,
 }
 

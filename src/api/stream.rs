@@ -1,1 +1,62 @@
-//! (to be written)
+//! The resumable event stream task (reference §7): connect, resume from the cursor, honour
+//! `retry:` and `Retry-After`, back off with jitter, idle watchdog, replay truncation, dedupe.
+//!
+//! INTERFACE CONTRACT (other modules code against these names; the bodies are being written).
+
+use crate::api::auth::Token;
+use crate::api::model::{ConnectionState, DecodeError, Event};
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// Which stream to follow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StreamTarget {
+    /// `GET /v1/sessions/{id}/events`
+    Session(String),
+    /// `GET /v1/events[?root=]`
+    Org { root: Option<String> },
+}
+
+/// How to open the stream.
+#[derive(Debug, Clone)]
+pub struct StreamOptions {
+    /// API base, e.g. `https://api.gobare.dev` (no trailing slash, no `/v1`).
+    pub api: url::Url,
+    pub token: Option<Token>,
+    pub target: StreamTarget,
+    /// `None` = live only; `Some(0)` = everything; `Some(n)` = after `n` (§7.4).
+    pub from: Option<u64>,
+    /// Reconnect after this much silence (no byte). Default 45 s.
+    pub idle_timeout: Duration,
+    /// Upper bound of the backoff between failed attempts. Default 30 s.
+    pub max_backoff: Duration,
+    /// Largest accepted frame; larger frames are skipped and reported. Default 16 MiB.
+    pub max_frame_bytes: usize,
+}
+
+/// What the stream task reports to its consumer, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StreamUpdate {
+    /// The connection changed state.
+    State(ConnectionState),
+    /// One frame with `data:`. Persisted events arrive exactly once, in increasing `seq`.
+    Frame(StreamFrame),
+    /// A frame that was dropped (too large, undecodable); counted by the UI.
+    Skipped { reason: String },
+}
+
+/// One dispatched frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamFrame {
+    /// The `id:` line (the cursor) for persisted events; `None` for transient ones.
+    pub id: Option<u64>,
+    /// The `data:` payload exactly as the server sent it.
+    pub data: String,
+    /// The decoded envelope.
+    pub event: Result<Event, DecodeError>,
+}
+
+/// A running stream task. Dropping the handle stops it.
+pub struct StreamHandle {
+    pub updates: mpsc::Receiver<StreamUpdate>,
+}

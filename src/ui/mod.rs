@@ -1,1 +1,5 @@
-//! Views: pure functions of the model onto a ratatui Frame.
+//! Views: pure functions of (&SessionView, &UiState) onto a ratatui Frame.
+
+pub mod markdown;
+pub mod sanitize;
+pub mod theme;
