@@ -57,6 +57,29 @@ pub struct StreamFrame {
 }
 
 /// A running stream task. Dropping the handle stops it.
+///
+/// The channel is unbounded on purpose: the socket is read on its own task and must never
+/// stall behind a busy UI (the server cuts a client 8 MiB behind, §7.7).
 pub struct StreamHandle {
-    pub updates: mpsc::Receiver<StreamUpdate>,
+    pub updates: mpsc::UnboundedReceiver<StreamUpdate>,
+}
+
+impl Default for StreamOptions {
+    fn default() -> Self {
+        StreamOptions {
+            api: url::Url::parse("https://api.gobare.dev").expect("static url"),
+            token: None,
+            target: StreamTarget::Org { root: None },
+            from: None,
+            idle_timeout: Duration::from_secs(45),
+            max_backoff: Duration::from_secs(30),
+            max_frame_bytes: 16 << 20,
+        }
+    }
+}
+
+/// Starts the stream task on the current tokio runtime.
+pub fn spawn(options: StreamOptions) -> StreamHandle {
+    let _ = options;
+    todo!("being written")
 }

@@ -1,1 +1,4 @@
 //! One module per subcommand.
+
+pub mod sim;
+pub mod tail;

@@ -1,0 +1,1 @@
+//! `gobare-tui tail`. (Being written.)
