@@ -1,0 +1,3 @@
+//! The loop: terminal input, stream updates, action results and the frame scheduler.
+
+pub mod frame;

@@ -1,0 +1,213 @@
+//! What gobare-tui remembers between runs, per API host, under the XDG state directory:
+//! the last session opened and, per session, the stream cursor, the draft, the send history
+//! and a send that was not confirmed yet. Every write is atomic (temp file + rename), so a
+//! crash leaves either the old or the new file, never half of one.
+
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// The most history entries kept per session.
+const HISTORY_LIMIT: usize = 200;
+
+/// The state kept for one session.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SessionState {
+    /// The `seq` of the last persisted event applied; `None` when nothing was seen yet.
+    pub cursor: Option<u64>,
+    /// What was in the input box.
+    pub draft: String,
+    /// Texts sent, oldest first.
+    pub history: Vec<String>,
+    /// A send that had not been confirmed when the app stopped: retried with the same key.
+    pub pending_send: Option<PendingSend>,
+    /// Workspace state last seen (e.g. `running`), to say how it changed while away.
+    pub workspace_state: Option<String>,
+    /// Unix ms of the last save.
+    pub saved_at: i64,
+}
+
+/// A send awaiting its answer, kept so it is neither lost nor sent twice.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PendingSend {
+    /// `input.message`, `input.steer`, …
+    pub kind: String,
+    pub text: String,
+    pub idempotency_key: String,
+}
+
+impl SessionState {
+    /// Appends to the history, skipping a repeat of the last entry, bounded.
+    pub fn push_history(&mut self, text: &str) {
+        if self.history.last().map(String::as_str) != Some(text) {
+            self.history.push(text.to_string());
+        }
+        let excess = self.history.len().saturating_sub(HISTORY_LIMIT);
+        self.history.drain(..excess);
+    }
+}
+
+/// The state directory of one API host.
+#[derive(Debug, Clone)]
+pub struct StateStore {
+    dir: PathBuf,
+}
+
+impl StateStore {
+    /// `state_dir/<host>` where `<host>` names the API (e.g. `api.gobare.dev`,
+    /// `127.0.0.1_4780`).
+    pub fn open(state_dir: &Path, api: &url::Url) -> io::Result<StateStore> {
+        let host = api.host_str().unwrap_or("local");
+        let name = match api.port() {
+            Some(p) => format!("{host}_{p}"),
+            None => host.to_string(),
+        };
+        let dir = state_dir.join("hosts").join(safe_file_name(&name));
+        fs::create_dir_all(dir.join("sessions"))?;
+        Ok(StateStore { dir })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn session_path(&self, id: &str) -> PathBuf {
+        self.dir
+            .join("sessions")
+            .join(format!("{}.json", safe_file_name(id)))
+    }
+
+    /// The saved state of a session, or the default when none (or unreadable).
+    pub fn load_session(&self, id: &str) -> SessionState {
+        fs::read(self.session_path(id))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
+    }
+
+    pub fn save_session(&self, id: &str, state: &SessionState) -> io::Result<()> {
+        let bytes = serde_json::to_vec_pretty(state).map_err(io::Error::other)?;
+        write_atomic(&self.session_path(id), &bytes)
+    }
+
+    pub fn last_session(&self) -> Option<String> {
+        let text = fs::read_to_string(self.dir.join("last_session")).ok()?;
+        let id = text.trim();
+        (!id.is_empty()).then(|| id.to_string())
+    }
+
+    pub fn set_last_session(&self, id: &str) -> io::Result<()> {
+        write_atomic(&self.dir.join("last_session"), id.as_bytes())
+    }
+}
+
+/// Writes `bytes` to `path` so that readers see the old or the new content, never a mix.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_data()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Server-chosen ids are hostile: keep file names to a safe alphabet.
+fn safe_file_name(s: &str) -> String {
+    let cleaned: String = s
+        .chars()
+        .take(128)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    match cleaned.trim_start_matches('.') {
+        "" => "_".to_string(),
+        rest => rest.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store() -> (tempfile::TempDir, StateStore) {
+        let dir = tempfile::tempdir().unwrap();
+        let url = url::Url::parse("http://127.0.0.1:4780").unwrap();
+        let store = StateStore::open(dir.path(), &url).unwrap();
+        (dir, store)
+    }
+
+    #[test]
+    fn session_state_round_trips_and_defaults_when_missing() {
+        let (_d, store) = store();
+        assert_eq!(store.load_session("s1"), SessionState::default());
+        let mut st = SessionState {
+            cursor: Some(0),
+            draft: "half a thought".into(),
+            ..Default::default()
+        };
+        st.pending_send = Some(PendingSend {
+            kind: "input.message".into(),
+            text: "hi".into(),
+            idempotency_key: "k1".into(),
+        });
+        store.save_session("s1", &st).unwrap();
+        assert_eq!(store.load_session("s1"), st);
+        // Cursor 0 stays 0, distinct from None.
+        assert_eq!(store.load_session("s1").cursor, Some(0));
+    }
+
+    #[test]
+    fn last_session_is_remembered_per_host() {
+        let (dir, store) = store();
+        assert_eq!(store.last_session(), None);
+        store.set_last_session("abc").unwrap();
+        assert_eq!(store.last_session().as_deref(), Some("abc"));
+        let other = StateStore::open(
+            dir.path(),
+            &url::Url::parse("https://api.gobare.dev").unwrap(),
+        )
+        .unwrap();
+        assert_eq!(other.last_session(), None);
+    }
+
+    #[test]
+    fn hostile_ids_stay_inside_the_state_directory() {
+        let (_d, store) = store();
+        for id in ["../../etc/passwd", "/abs", "..", "a\u{0}b", ""] {
+            let p = store.session_path(id);
+            assert!(
+                p.starts_with(store.dir().join("sessions")),
+                "{id:?} -> {p:?}"
+            );
+            assert_eq!(p.parent().unwrap(), store.dir().join("sessions"));
+        }
+    }
+
+    #[test]
+    fn history_skips_repeats_and_is_bounded() {
+        let mut st = SessionState::default();
+        st.push_history("a");
+        st.push_history("a");
+        st.push_history("b");
+        assert_eq!(st.history, vec!["a", "b"]);
+        for i in 0..500 {
+            st.push_history(&i.to_string());
+        }
+        assert_eq!(st.history.len(), HISTORY_LIMIT);
+        assert_eq!(st.history.last().unwrap(), "499");
+    }
+
+    #[test]
+    fn corrupt_file_reads_as_default() {
+        let (_d, store) = store();
+        fs::write(store.session_path("s"), b"{not json").unwrap();
+        assert_eq!(store.load_session("s"), SessionState::default());
+    }
+}
