@@ -1,3 +1,4 @@
 //! The loop: terminal input, stream updates, action results and the frame scheduler.
 
 pub mod frame;
+pub mod keys;
