@@ -254,7 +254,9 @@ mod tests {
 
     #[test]
     fn zero_width_characters_are_visible() {
-        for c in ['\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{FEFF}', '\u{00AD}'] {
+        for c in [
+            '\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{FEFF}', '\u{00AD}',
+        ] {
             let out = owned(&format!("a{c}b"));
             assert_eq!(out, format!("a⟨U+{:04X}⟩b", c as u32));
         }
@@ -267,9 +269,15 @@ mod tests {
 
     #[test]
     fn lines_split_on_all_line_endings_and_expand_tabs() {
-        let out: Vec<String> = lines("a\r\nb\rc\nd\te").into_iter().map(Cow::into_owned).collect();
+        let out: Vec<String> = lines("a\r\nb\rc\nd\te")
+            .into_iter()
+            .map(Cow::into_owned)
+            .collect();
         assert_eq!(out, vec!["a", "b", "c", "d    e"]);
-        let hostile: Vec<String> = lines("x\x1b[2Ky\n").into_iter().map(Cow::into_owned).collect();
+        let hostile: Vec<String> = lines("x\x1b[2Ky\n")
+            .into_iter()
+            .map(Cow::into_owned)
+            .collect();
         assert_eq!(hostile, vec!["x␛[2Ky", ""]);
     }
 

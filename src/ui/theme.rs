@@ -202,7 +202,10 @@ mod tests {
             for c in [style.fg, style.bg].into_iter().flatten() {
                 assert!(is_named_ansi(c), "{c:?}");
                 assert!(
-                    !matches!(c, Color::White | Color::Black | Color::Gray | Color::DarkGray),
+                    !matches!(
+                        c,
+                        Color::White | Color::Black | Color::Gray | Color::DarkGray
+                    ),
                     "{c:?} is unreadable on one of dark/light backgrounds"
                 );
             }
