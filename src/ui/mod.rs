@@ -3,3 +3,6 @@
 pub mod markdown;
 pub mod sanitize;
 pub mod theme;
+pub mod composer;
+pub mod diff;
+pub mod help;
