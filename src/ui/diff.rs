@@ -46,8 +46,17 @@ pub fn render(diff: &str, width: u16, theme: &Theme, max_lines: usize) -> Vec<Li
 
 fn line_style(line: &str, theme: &Theme) -> ratatui::style::Style {
     const HEADERS: &[&str] = &[
-        "+++", "---", "diff ", "index ", "new file", "deleted file", "similarity", "rename ",
-        "old mode", "new mode", "Binary files",
+        "+++",
+        "---",
+        "diff ",
+        "index ",
+        "new file",
+        "deleted file",
+        "similarity",
+        "rename ",
+        "old mode",
+        "new mode",
+        "Binary files",
     ];
     if HEADERS.iter().any(|h| line.starts_with(h)) {
         theme.diff_header
@@ -104,7 +113,10 @@ mod tests {
     #[test]
     fn excess_lines_become_a_marker() {
         let lines = render(DIFF, 80, &Theme::default(), 3);
-        assert_eq!(plain(&lines), vec!["diff --git a/f b/f", "--- a/f", "… 6 more lines"]);
+        assert_eq!(
+            plain(&lines),
+            vec!["diff --git a/f b/f", "--- a/f", "… 6 more lines"]
+        );
         let exact = render(DIFF, 80, &Theme::default(), 8);
         assert_eq!(exact.len(), 8);
         assert!(!plain(&exact).iter().any(|l| l.contains("more line")));
@@ -112,7 +124,12 @@ mod tests {
 
     #[test]
     fn hostile_text_is_sanitized() {
-        let lines = render("+\x1b]52;c;eA==\x07\r\n-\u{202e}x\n", 80, &Theme::default(), 10);
+        let lines = render(
+            "+\x1b]52;c;eA==\x07\r\n-\u{202e}x\n",
+            80,
+            &Theme::default(),
+            10,
+        );
         assert_eq!(plain(&lines), vec!["+␛]52;c;eA==␇", "-⟨U+202E⟩x"]);
     }
 
