@@ -261,7 +261,7 @@ impl History {
 
     /// One step older; `current` is the box's text, kept as the draft when browsing starts.
     /// `None` when there is nothing older.
-    pub fn prev(&mut self, current: &str) -> Option<String> {
+    pub fn older(&mut self, current: &str) -> Option<String> {
         let next = match self.cursor {
             None if self.entries.is_empty() => return None,
             None => {
@@ -276,7 +276,7 @@ impl History {
     }
 
     /// One step newer; past the newest entry gives back the draft. `None` when not browsing.
-    pub fn next(&mut self) -> Option<String> {
+    pub fn newer(&mut self) -> Option<String> {
         let i = self.cursor?;
         if i + 1 < self.entries.len() {
             self.cursor = Some(i + 1);

@@ -173,25 +173,25 @@ fn renders_title_and_placeholder() {
 #[test]
 fn history_browses_and_returns_the_draft() {
     let mut h = History::default();
-    assert_eq!(h.prev("draft"), None);
+    assert_eq!(h.older("draft"), None);
     h.push("first");
     h.push("second");
     h.push("second"); // consecutive duplicate
     h.push("  ");
     assert_eq!(h.entries(), ["first", "second"]);
-    assert_eq!(h.prev("draft").as_deref(), Some("second"));
-    assert_eq!(h.prev("ignored").as_deref(), Some("first"));
-    assert_eq!(h.prev("ignored"), None);
-    assert_eq!(h.next().as_deref(), Some("second"));
-    assert_eq!(h.next().as_deref(), Some("draft"));
-    assert_eq!(h.next(), None);
+    assert_eq!(h.older("draft").as_deref(), Some("second"));
+    assert_eq!(h.older("ignored").as_deref(), Some("first"));
+    assert_eq!(h.older("ignored"), None);
+    assert_eq!(h.newer().as_deref(), Some("second"));
+    assert_eq!(h.newer().as_deref(), Some("draft"));
+    assert_eq!(h.newer(), None);
 }
 
 #[test]
 fn history_serializes_entries_only() {
     let mut h = History::default();
     h.push("a");
-    h.prev("");
+    h.older("");
     let json = serde_json::to_string(&h).unwrap();
     assert_eq!(json, r#"{"entries":["a"]}"#);
     let back: History = serde_json::from_str(&json).unwrap();
