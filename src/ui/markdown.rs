@@ -157,14 +157,19 @@ impl<'t> Renderer<'t> {
 
     fn push_blank_if_pending(&mut self) {
         if self.blank_pending && !self.lines.is_empty() {
-            let (mut spans, _) = self.prefix(false);
-            // A blank line inside a quote keeps the quote bar; trailing blanks are dropped.
-            if let Some(last) = spans.last_mut() {
-                let trimmed = last.content.trim_end().to_string();
-                last.content = trimmed.into();
+            // A blank line inside a quote keeps the quote bars; list markers and indentation
+            // are left out (and a marker not yet shown stays for the item's first line).
+            let (spans, _) = self.prefix(false);
+            let bars: Vec<Span<'static>> = spans
+                .into_iter()
+                .filter(|s| s.content.trim() == "│")
+                .map(|s| Span::styled("│ ", s.style))
+                .collect();
+            let mut line = Line::from(bars);
+            if let Some(last) = line.spans.last_mut() {
+                last.content = "│".into();
             }
-            spans.retain(|s| !s.content.trim().is_empty());
-            self.lines.push(Line::from(spans));
+            self.lines.push(line);
         }
         self.blank_pending = false;
     }

@@ -22,6 +22,9 @@ pub const TAB_WIDTH: usize = 4;
 /// True for characters that must never reach the terminal as themselves.
 pub fn is_unsafe(c: char) -> bool {
     let u = c as u32;
+    if u < 0x7f {
+        return u < 0x20; // printable ASCII: the common case, decided in one comparison
+    }
     u < 0x20                              // C0 controls, including ESC, CR, LF, TAB
         || u == 0x7f                      // DEL
         || (0x80..=0x9f).contains(&u)     // C1 controls: 8-bit CSI (U+009B), OSC (U+009D), …
@@ -31,7 +34,7 @@ pub fn is_unsafe(c: char) -> bool {
 /// Bidi controls, zero-width and other invisible format characters: they change how the
 /// surrounding text looks (reordering, hiding, joining) without occupying a cell.
 fn is_invisible_format(c: char) -> bool {
-    matches!(c as u32,
+    (matches!(c as u32,
         0x00AD                 // soft hyphen
         | 0x034F               // combining grapheme joiner
         | 0x061C               // Arabic letter mark
@@ -49,8 +52,8 @@ fn is_invisible_format(c: char) -> bool {
         | 0xFFF0..=0xFFFB      // unassigned specials and interlinear annotation
         | 0x1D173..=0x1D17A    // musical format characters
         | 0xE0000..=0xE0FFF    // tags, variation selectors supplement
-    ) && !is_emoji_presentation_selector(c)
-        || is_private_noncharacter(c)
+    ) && !is_emoji_presentation_selector(c))
+        || is_noncharacter(c)
 }
 
 /// VS15/VS16 select text or emoji presentation of the preceding character; they are part of
@@ -59,7 +62,9 @@ fn is_emoji_presentation_selector(c: char) -> bool {
     matches!(c, '\u{FE0E}' | '\u{FE0F}')
 }
 
-fn is_private_noncharacter(c: char) -> bool {
+/// Unicode noncharacters (U+FDD0–U+FDEF, U+xFFFE/U+xFFFF): never text, often a marker of
+/// binary or deliberately malformed input.
+fn is_noncharacter(c: char) -> bool {
     let u = c as u32;
     (0xFDD0..=0xFDEF).contains(&u) || (u & 0xFFFE) == 0xFFFE
 }

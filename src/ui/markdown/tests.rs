@@ -261,3 +261,14 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn blank_lines_inside_quotes_keep_the_bar() {
+    assert_eq!(md("> one\n>\n> two", 40), vec!["│ one", "│", "│ two"]);
+}
+
+#[test]
+fn loose_list_items_keep_their_markers() {
+    let out = md("- a\n\n  more\n- b", 40);
+    assert_eq!(out, vec!["• a", "", "  more", "• b"]);
+}
