@@ -167,4 +167,14 @@ mod tests {
         assert_eq!((overlay.width, overlay.height), (20, 5));
         let _ = screen(20, 5); // must not panic
     }
+
+    #[test]
+    fn snapshot_80x24() {
+        let mut terminal =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
+        terminal
+            .draw(|f| render(f.area(), f.buffer_mut(), &Theme::default()))
+            .unwrap();
+        insta::assert_snapshot!(terminal.backend());
+    }
 }

@@ -1,8 +1,8 @@
 //! Agent markdown → styled lines wrapped to a width.
 //!
 //! Every piece of text is sanitized before it becomes a span, so markdown can never smuggle a
-//! control sequence into the terminal. Code is set apart with a `│` gutter and wrapped with a
-//! `↪` marker instead of being reflowed as prose.
+//! control sequence into the terminal. Code is set apart with a `│` gutter (and a `╭ lang`
+//! label) and wrapped with a `↪` marker instead of being reflowed as prose; quotes get `┃`.
 
 mod table;
 mod wrap;
@@ -42,6 +42,9 @@ fn clean(s: &str) -> String {
     };
     sanitize::line(s).into_owned()
 }
+
+/// The bar in front of quoted lines (heavier than the code gutter `│`, so the two differ).
+const QUOTE_BAR: &str = "┃ ";
 
 /// A block that indents what it contains.
 enum Frame {
@@ -117,7 +120,7 @@ impl<'t> Renderer<'t> {
         let mut w = 0;
         for frame in &mut self.frames {
             let (text, style) = match frame {
-                Frame::Quote => ("│ ".to_string(), self.theme.quote),
+                Frame::Quote => (QUOTE_BAR.to_string(), self.theme.quote),
                 Frame::Item { marker, shown } => {
                     let text = if *shown {
                         " ".repeat(sanitize::width(marker))
@@ -162,12 +165,11 @@ impl<'t> Renderer<'t> {
             let (spans, _) = self.prefix(false);
             let bars: Vec<Span<'static>> = spans
                 .into_iter()
-                .filter(|s| s.content.trim() == "│")
-                .map(|s| Span::styled("│ ", s.style))
+                .filter(|s| s.content == QUOTE_BAR)
                 .collect();
             let mut line = Line::from(bars);
             if let Some(last) = line.spans.last_mut() {
-                last.content = "│".into();
+                last.content = QUOTE_BAR.trim_end().into();
             }
             self.lines.push(line);
         }
@@ -253,6 +255,7 @@ impl<'t> Renderer<'t> {
             }
             Tag::BlockQuote(_) => {
                 self.end_block();
+                self.push_blank_if_pending(); // outside the quote, so without its bar
                 self.frames.push(Frame::Quote);
             }
             Tag::CodeBlock(kind) => {
@@ -260,8 +263,12 @@ impl<'t> Renderer<'t> {
                 if let CodeBlockKind::Fenced(lang) = kind
                     && !lang.is_empty()
                 {
-                    let label = sanitize::truncate(&clean(&lang), self.avail()).into_owned();
-                    self.push_line(vec![Span::styled(label, self.theme.dim)]);
+                    let avail = self.avail().saturating_sub(2);
+                    let label = sanitize::truncate(&clean(&lang), avail).into_owned();
+                    self.push_line(vec![
+                        Span::styled("╭ ", self.theme.code_gutter),
+                        Span::styled(label, self.theme.dim),
+                    ]);
                 }
                 self.code = Some(String::new());
             }

@@ -197,3 +197,16 @@ fn history_serializes_entries_only() {
     let back: History = serde_json::from_str(&json).unwrap();
     assert_eq!(back.entries(), ["a"]);
 }
+
+#[test]
+fn snapshot_with_text_while_a_turn_runs() {
+    let mut c = Composer::new();
+    c.set_turn_running(true);
+    c.set_text("first line\nsecond line");
+    let height = c.desired_height(70);
+    let mut terminal = Terminal::new(TestBackend::new(70, height)).unwrap();
+    terminal
+        .draw(|f| c.render(f.area(), f.buffer_mut(), &Theme::default(), true))
+        .unwrap();
+    insta::assert_snapshot!(terminal.backend());
+}

@@ -107,7 +107,7 @@ fn fenced_code_block_has_gutter_and_is_not_reflowed() {
         vec![
             "text",
             "",
-            "rust",
+            "╭ rust",
             "│ fn main() {",
             "│     let x = 1;",
             "│ }",
@@ -137,7 +137,7 @@ fn indented_code_block_is_set_apart() {
 fn block_quote_has_bar() {
     let theme = Theme::default();
     let lines = render("> quoted words here", 12, &theme);
-    assert_eq!(plain(&lines), vec!["│ quoted", "│ words here"]);
+    assert_eq!(plain(&lines), vec!["┃ quoted", "┃ words here"]);
     assert!(
         span_with(&lines, "quoted")
             .style
@@ -264,11 +264,20 @@ proptest! {
 
 #[test]
 fn blank_lines_inside_quotes_keep_the_bar() {
-    assert_eq!(md("> one\n>\n> two", 40), vec!["│ one", "│", "│ two"]);
+    assert_eq!(md("> one\n>\n> two", 40), vec!["┃ one", "┃", "┃ two"]);
 }
 
 #[test]
 fn loose_list_items_keep_their_markers() {
     let out = md("- a\n\n  more\n- b", 40);
     assert_eq!(out, vec!["• a", "", "  more", "• b"]);
+}
+
+#[test]
+fn snapshot_of_a_typical_agent_message() {
+    let text = "## Summary\n\nI changed **two files** and ran the *tests*; see [the PR](https://example.com/pr/1).\n\n\
+1. Fixed the `parse_frame` bug\n   - it split on `\\r` only\n2. Added a test\n\n\
+```rust\nfn main() {\n    println!(\"hello, a line long enough to wrap at forty columns\");\n}\n```\n\n\
+> Note: the build takes ~2 min.\n\n| file | lines |\n|---|---|\n| sse.rs | +40 |\n\n---\n\nDone.";
+    insta::assert_snapshot!(md(text, 40).join("\n"));
 }
