@@ -138,4 +138,20 @@ mod tests {
         let lines = render("+\tx\t\ty", 8, &Theme::default(), 10);
         assert!(sanitize::width(&plain(&lines)[0]) <= 8);
     }
+
+    proptest::proptest! {
+        #[test]
+        fn fits_width_and_line_budget(
+            diff in "([-+@ \\\\]?[a-z世\t\u{1b}\u{202e}]{0,30}\n){0,20}",
+            width in 1u16..60,
+            max_lines in 1usize..25,
+        ) {
+            let lines = render(&diff, width, &Theme::default(), max_lines);
+            proptest::prop_assert!(lines.len() <= max_lines);
+            for line in &lines {
+                proptest::prop_assert!(sanitize::width(&line.to_string()) <= usize::from(width));
+                proptest::prop_assert!(!line.to_string().contains('\x1b'), "escape passed through");
+            }
+        }
+    }
 }

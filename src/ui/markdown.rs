@@ -222,6 +222,8 @@ impl<'t> Renderer<'t> {
     }
 
     fn push_verbatim(&mut self, text: &str, style: Style, gutter: bool) {
+        // In a pane too narrow for a gutter and some code, the code gets the room.
+        let gutter = gutter && self.avail() >= 4;
         let gutter_w = if gutter { 2 } else { 0 };
         let avail = self.avail().saturating_sub(gutter_w).max(1);
         let body = text.strip_suffix('\n').unwrap_or(text);
@@ -235,6 +237,12 @@ impl<'t> Renderer<'t> {
                     let mark = if i == 0 { "│ " } else { "↪ " };
                     spans.push(Span::styled(mark, self.theme.code_gutter));
                 }
+                // Only a wide character in a one-cell pane can be wider than the room.
+                let piece = if sanitize::width(piece) > avail {
+                    "…"
+                } else {
+                    piece
+                };
                 spans.push(Span::styled(piece.to_string(), style));
                 self.push_line(spans);
             }
@@ -262,6 +270,7 @@ impl<'t> Renderer<'t> {
                 self.end_block();
                 if let CodeBlockKind::Fenced(lang) = kind
                     && !lang.is_empty()
+                    && self.avail() >= 4
                 {
                     let avail = self.avail().saturating_sub(2);
                     let label = sanitize::truncate(&clean(&lang), avail).into_owned();

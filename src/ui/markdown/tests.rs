@@ -253,7 +253,7 @@ fn markdownish() -> impl Strategy<Value = String> {
 
 proptest! {
     #[test]
-    fn lines_never_exceed_width(text in markdownish(), width in 10u16..200) {
+    fn lines_never_exceed_width(text in markdownish(), width in 1u16..200) {
         for line in render(&text, width, &Theme::default()) {
             let w: usize = line.spans.iter().map(|s| sanitize::width(&s.content)).sum();
             prop_assert!(w <= usize::from(width), "{w} > {width}: {line:?} from {text:?}");
