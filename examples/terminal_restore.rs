@@ -3,6 +3,7 @@
 //! gives the terminal back:
 //!
 //! - `keys` (default) / `mouse`: `q` quits normally, `e` returns an error, `p` panics,
+//!   `t` panics on another thread,
 //!   `z` suspends (Ctrl+Z path) and resumes, `m` toggles mouse capture; a resize is drawn
 //!   as `SIZE <cols>x<rows>`.
 //! - `sigterm`: waits in a tokio runtime for SIGTERM/SIGHUP, then returns normally.
@@ -38,6 +39,10 @@ fn run_keys(mouse: bool) -> io::Result<()> {
             KeyCode::Char('q') => return Ok(()),
             KeyCode::Char('e') => return Err(io::Error::other("requested error")),
             KeyCode::Char('p') => panic!("requested panic"),
+            KeyCode::Char('t') => {
+                let _ = std::thread::spawn(|| panic!("worker panic")).join();
+                draw(&mut tui, "SURVIVED a worker panic")?;
+            }
             KeyCode::Char('z') => {
                 tui.suspend()?;
                 draw(&mut tui, "RESUMED")?;

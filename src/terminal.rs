@@ -82,8 +82,13 @@ fn enter_modes(mouse: bool) -> io::Result<()> {
 /// main screen, cursor shown, raw mode off. Safe to call any number of times and from a panic
 /// hook; errors are ignored (the terminal may already be gone, e.g. after SIGHUP).
 pub fn restore() {
+    restore_if_entered();
+}
+
+/// [`restore`], telling whether there was anything to restore.
+fn restore_if_entered() -> bool {
     if !ENTERED.swap(false, Ordering::SeqCst) {
-        return;
+        return false;
     }
     let mut out = io::stdout();
     let _ = execute!(out, PopKeyboardEnhancementFlags);
@@ -93,16 +98,24 @@ pub fn restore() {
     let _ = execute!(out, DisableBracketedPaste, LeaveAlternateScreen, Show);
     let _ = out.flush();
     let _ = disable_raw_mode();
+    true
 }
 
 /// Chains a hook that restores the terminal before the previous hook prints the panic, so the
 /// message lands on the normal screen, readable. Idempotent.
+///
+/// A panic on another thread (a tokio task, say) would otherwise leave the app running on a
+/// terminal it no longer controls (cooked mode, main screen), so when the terminal was ours
+/// the process then exits with status 101, as a panic on the main thread would.
 pub fn install_panic_hook() {
     PANIC_HOOK.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            restore();
+            let was_entered = restore_if_entered();
             previous(info);
+            if was_entered && std::thread::current().name() != Some("main") {
+                std::process::exit(101);
+            }
         }));
     });
 }

@@ -138,6 +138,17 @@ fn panic_restores_before_the_message() {
     assert!(pty.screen_text().contains("requested panic"));
 }
 
+#[test]
+fn panic_on_another_thread_restores_and_exits() {
+    let mut pty = start("keys");
+    pty.send_keys("t");
+    let status = pty.wait_exit(TIMEOUT);
+    assert_eq!(status.exit_code(), 101, "{status:?}");
+    assert_restored(&pty, false);
+    assert!(pty.screen_text().contains("worker panic"));
+    assert!(!pty.screen_text().contains("SURVIVED"));
+}
+
 fn kill(pty: &Pty, signal: libc::c_int) {
     let pid = libc::pid_t::try_from(pty.pid()).expect("pid fits");
     // SAFETY: sends a signal to our own child process.
