@@ -5,7 +5,7 @@
 //! - `keys` (default) / `mouse`: `q` quits normally, `e` returns an error, `p` panics,
 //!   `t` panics on another thread,
 //!   `z` suspends (Ctrl+Z path) and resumes, `m` toggles mouse capture; a resize is drawn
-//!   as `SIZE <cols>x<rows>`.
+//!   as `SIZE <cols>x<rows>`, a paste as `PASTED <n> lines`, other keys as `KEY <code> <mods>`.
 //! - `sigterm`: waits in a tokio runtime for SIGTERM/SIGHUP, then returns normally.
 
 use std::io;
@@ -30,6 +30,10 @@ fn run_keys(mouse: bool) -> io::Result<()> {
                 draw(&mut tui, &format!("SIZE {cols}x{rows}"))?;
                 continue;
             }
+            Event::Paste(text) => {
+                draw(&mut tui, &format!("PASTED {} lines", text.lines().count()))?;
+                continue;
+            }
             _ => continue,
         };
         if key.kind != KeyEventKind::Press {
@@ -52,7 +56,7 @@ fn run_keys(mouse: bool) -> io::Result<()> {
                 tui.set_mouse_capture(on)?;
                 draw(&mut tui, if on { "MOUSE ON" } else { "MOUSE OFF" })?;
             }
-            _ => {}
+            code => draw(&mut tui, &format!("KEY {code:?} {:?}", key.modifiers))?,
         }
     }
 }

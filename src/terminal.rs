@@ -166,6 +166,20 @@ pub async fn termination_signal() -> io::Result<Termination> {
     Ok(TerminationSignals::new()?.recv().await)
 }
 
+impl std::ops::Deref for Tui {
+    type Target = Terminal<CrosstermBackend<Stdout>>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.terminal
+    }
+}
+
+impl std::ops::DerefMut for Tui {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.terminal
+    }
+}
+
 impl Tui {
     /// Ctrl+Z: gives the terminal back, stops the process (as the shell expects of SIGTSTP),
     /// and once resumed (`fg`) re-enters and clears so the next draw repaints everything.

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use portable_pty::CommandBuilder;
-use support::pty::Pty;
+use support::pty::{Pty, keys};
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -210,6 +210,19 @@ fn resize_is_seen_by_the_program() {
     let mut pty = start("keys");
     pty.resize(100, 30);
     pty.wait_for_text("SIZE 100x30", TIMEOUT);
+    pty.send_keys("q");
+    assert!(pty.wait_exit(TIMEOUT).success());
+}
+
+#[test]
+fn paste_arrives_as_one_event_and_shift_enter_is_distinct() {
+    let mut pty = start("keys");
+    pty.send_paste("one\ntwo\nthree");
+    pty.wait_for_text("PASTED 3 lines", TIMEOUT);
+    pty.send_keys(keys::SHIFT_ENTER);
+    pty.wait_for_text("KEY Enter KeyModifiers(SHIFT)", TIMEOUT);
+    pty.send_keys(keys::ENTER);
+    pty.wait_for_text("KEY Enter KeyModifiers(0x0)", TIMEOUT);
     pty.send_keys("q");
     assert!(pty.wait_exit(TIMEOUT).success());
 }

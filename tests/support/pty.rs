@@ -12,6 +12,24 @@ use std::time::{Duration, Instant};
 
 use portable_pty::{Child, CommandBuilder, ExitStatus, MasterPty, PtySize, native_pty_system};
 
+/// Byte sequences a terminal sends for common keys, for [`Pty::send_keys`].
+pub mod keys {
+    pub const ENTER: &str = "\r";
+    pub const ESC: &str = "\x1b";
+    pub const TAB: &str = "\t";
+    pub const BACKTAB: &str = "\x1b[Z";
+    pub const UP: &str = "\x1b[A";
+    pub const DOWN: &str = "\x1b[B";
+    pub const PAGE_UP: &str = "\x1b[5~";
+    pub const PAGE_DOWN: &str = "\x1b[6~";
+    pub const CTRL_C: &str = "\x03";
+    pub const CTRL_S: &str = "\x13";
+    pub const CTRL_X: &str = "\x18";
+    pub const CTRL_Z: &str = "\x1a";
+    /// Shift+Enter as the kitty keyboard protocol reports it (the app pushes that protocol).
+    pub const SHIFT_ENTER: &str = "\x1b[13;2u";
+}
+
 /// Device Status Report: "where is the cursor?"
 const CURSOR_QUERY: &[u8] = b"\x1b[6n";
 
@@ -165,6 +183,12 @@ impl Pty {
         let mut w = self.writer.lock().expect("pty writer lock");
         w.write_all(keys.as_bytes()).expect("write to pty");
         w.flush().expect("flush pty");
+    }
+
+    /// Pastes `text` as a terminal with bracketed paste on does: wrapped in `ESC[200~` …
+    /// `ESC[201~`, so the program receives one paste event rather than keystrokes.
+    pub fn send_paste(&mut self, text: &str) {
+        self.send_keys(&format!("\x1b[200~{text}\x1b[201~"));
     }
 
     /// Resizes the terminal (the program gets SIGWINCH) and the screen model with it.
