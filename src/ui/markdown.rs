@@ -76,7 +76,6 @@ struct Renderer<'t> {
     html: Option<String>,
     table: Option<table::Table>,
     cell: Option<String>,
-    in_table_head: bool,
     blank_pending: bool,
 }
 
@@ -95,7 +94,6 @@ impl<'t> Renderer<'t> {
             html: None,
             table: None,
             cell: None,
-            in_table_head: false,
             blank_pending: false,
         }
     }
@@ -318,7 +316,9 @@ impl<'t> Renderer<'t> {
                 self.push_blank_if_pending();
                 self.table = Some(table::Table::default());
             }
-            Tag::TableHead => self.in_table_head = true,
+            // The header's cells arrive without a row: a row is opened for them on the first
+            // cell and moved to the header when the head ends.
+            Tag::TableHead => {}
             Tag::TableRow => {
                 if let Some(t) = &mut self.table {
                     t.rows.push(Vec::new());
@@ -376,7 +376,6 @@ impl<'t> Renderer<'t> {
                 self.blank_pending = false;
             }
             TagEnd::TableHead => {
-                self.in_table_head = false;
                 // The header's cells were collected into a row: move them to the header.
                 if let Some(t) = &mut self.table
                     && let Some(row) = t.rows.pop()
