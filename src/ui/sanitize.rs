@@ -82,26 +82,64 @@ fn push_visible(out: &mut String, c: char) {
     }
 }
 
-/// One line of server text, safe to display: control characters, escape sequences, bidi
-/// overrides and zero-width characters are made visible (e.g. `␛`, `\u{202e}` as `⟨U+202E⟩`),
-/// never passed through. Newlines and tabs are made visible too (`␊`, `␉`); use [`lines`] for
-/// multi-line text.
-pub fn line(s: &str) -> Cow<'_, str> {
-    match s.find(is_unsafe) {
-        None => Cow::Borrowed(s),
-        Some(first) => {
-            let mut out = String::with_capacity(s.len() + 8);
-            out.push_str(&s[..first]);
-            for c in s[first..].chars() {
-                if is_unsafe(c) {
-                    push_visible(&mut out, c);
-                } else {
-                    out.push(c);
-                }
-            }
-            Cow::Owned(out)
+/// Zero-width marks (combining accents, variation selectors…) kept on one character. Real text
+/// needs a few; "Zalgo" text stacks hundreds, which smear over neighbouring rows in many
+/// terminals and bloat every cell they land in. The excess is dropped.
+pub const MAX_MARKS_PER_CHAR: usize = 8;
+
+fn is_zero_width_mark(c: char) -> bool {
+    !c.is_ascii() && unicode_width::UnicodeWidthChar::width(c) == Some(0)
+}
+
+/// Byte offset of the first character that [`line`] must change, if any.
+fn first_change(s: &str) -> Option<usize> {
+    if s.is_ascii() {
+        return s.bytes().position(|b| b < 0x20 || b == 0x7f);
+    }
+    let mut marks = 0;
+    for (i, c) in s.char_indices() {
+        if is_unsafe(c) {
+            return Some(i);
+        }
+        marks = if is_zero_width_mark(c) { marks + 1 } else { 0 };
+        if marks > MAX_MARKS_PER_CHAR {
+            return Some(i);
         }
     }
+    None
+}
+
+/// One line of server text, safe to display: control characters, escape sequences, bidi
+/// overrides and zero-width characters are made visible (e.g. `␛`, `\u{202e}` as `⟨U+202E⟩`),
+/// never passed through; marks beyond [`MAX_MARKS_PER_CHAR`] on one character are dropped.
+/// Newlines and tabs are made visible too (`␊`, `␉`); use [`lines`] for multi-line text.
+pub fn line(s: &str) -> Cow<'_, str> {
+    let Some(first) = first_change(s) else {
+        return Cow::Borrowed(s);
+    };
+    let mut out = String::with_capacity(s.len() + 8);
+    // Count the marks already copied, so the cap also holds across the boundary.
+    let mut marks = s[..first]
+        .chars()
+        .rev()
+        .take_while(|&c| is_zero_width_mark(c))
+        .count();
+    out.push_str(&s[..first]);
+    for c in s[first..].chars() {
+        if is_unsafe(c) {
+            push_visible(&mut out, c);
+            marks = 0;
+        } else if is_zero_width_mark(c) {
+            marks += 1;
+            if marks <= MAX_MARKS_PER_CHAR {
+                out.push(c);
+            }
+        } else {
+            out.push(c);
+            marks = 0;
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// Multi-line server text: `\n`, `\r\n` and a lone `\r` separate lines, tabs become
@@ -268,6 +306,25 @@ mod tests {
     }
 
     #[test]
+    fn stacked_marks_are_capped() {
+        let zalgo = format!("a{}b", "\u{301}".repeat(100));
+        let out = owned(&zalgo);
+        assert_eq!(out, format!("a{}b", "\u{301}".repeat(MAX_MARKS_PER_CHAR)));
+        assert_eq!(width(&out), 2);
+        // Ordinary accents and emoji sequences are untouched.
+        assert!(matches!(
+            line("e\u{301}\u{323} 1\u{FE0F}\u{20E3}"),
+            Cow::Borrowed(_)
+        ));
+        // The cap holds when an earlier character forced the slow path.
+        let mixed = format!("\x07{}", "\u{301}".repeat(20));
+        assert_eq!(
+            owned(&mixed).chars().filter(|&c| c == '\u{301}').count(),
+            MAX_MARKS_PER_CHAR
+        );
+    }
+
+    #[test]
     fn emoji_presentation_selector_passes() {
         assert!(matches!(line("❤\u{FE0F}"), Cow::Borrowed(_)));
     }
@@ -338,10 +395,11 @@ mod tests {
 
     fn hostile_char() -> impl Strategy<Value = char> {
         prop_oneof![
-            any::<char>(),
-            (0u32..0x20).prop_map(|u| char::from_u32(u).unwrap()),
-            (0x7fu32..0xa0).prop_map(|u| char::from_u32(u).unwrap()),
-            prop::sample::select(vec![
+            3 => Just('\u{301}'),
+            1 => any::<char>(),
+            1 => (0u32..0x20).prop_map(|u| char::from_u32(u).unwrap()),
+            1 => (0x7fu32..0xa0).prop_map(|u| char::from_u32(u).unwrap()),
+            1 => prop::sample::select(vec![
                 '\u{1b}', '\u{202E}', '\u{2066}', '\u{200B}', '\u{200D}', '\u{FEFF}', '\u{61C}',
                 '世', 'é', '\u{301}', '👍', '[', ']', ';'
             ]),
@@ -354,6 +412,11 @@ mod tests {
             let s: String = chars.into_iter().collect();
             let out = line(&s);
             prop_assert!(!out.chars().any(forbidden), "{:?} -> {:?}", s, out);
+            let mut run = 0;
+            for c in out.chars() {
+                run = if is_zero_width_mark(c) { run + 1 } else { 0 };
+                prop_assert!(run <= MAX_MARKS_PER_CHAR);
+            }
             for l in lines(&s) {
                 prop_assert!(!l.chars().any(forbidden));
             }
