@@ -1,0 +1,292 @@
+//! The input box: a multi-line `ratatui-textarea` that grows with its content, plus the keys
+//! that turn what was typed into an action (send, steer, cancel, history).
+//!
+//! The box keeps its text when it asks for a send or steer: the app calls [`Composer::clear`]
+//! once the request is accepted, so a failed send never loses what the user typed.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Widget};
+use ratatui_textarea::{CursorMove, TextArea, WrapMode};
+use serde::{Deserialize, Serialize};
+
+use crate::ui::sanitize;
+use crate::ui::theme::Theme;
+
+/// What a key in the composer asks the app to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ComposerAction {
+    /// Enter: send this (trimmed, non-empty) message.
+    Send(String),
+    /// Ctrl+S: steer the running turn with this (trimmed, non-empty) text.
+    Steer(String),
+    /// Ctrl+X: cancel the running turn.
+    Cancel,
+    /// Up on the first line: show the previous sent message.
+    HistoryPrev,
+    /// Down on the last line: show the next sent message (or the draft).
+    HistoryNext,
+    /// Not a composer key: the app may use it (Tab, Esc, PgUp/PgDn, Ctrl+C, Ctrl+Z, F-keys…).
+    None,
+    /// The composer used the key (edited, moved the cursor, or ignored an empty send).
+    Consumed,
+}
+
+/// Lines of text the box shows before it scrolls.
+pub const DEFAULT_MAX_LINES: u16 = 6;
+
+pub struct Composer {
+    textarea: TextArea<'static>,
+    max_lines: u16,
+    turn_running: bool,
+}
+
+impl Default for Composer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn new_textarea(lines: Vec<String>) -> TextArea<'static> {
+    let mut textarea = TextArea::new(lines);
+    textarea.set_placeholder_text("Type a message…");
+    textarea.set_wrap_mode(WrapMode::WordOrGlyph);
+    textarea.set_cursor_line_style(ratatui::style::Style::default());
+    textarea.move_cursor(CursorMove::Bottom);
+    textarea.move_cursor(CursorMove::End);
+    textarea
+}
+
+/// Pasted text: line endings normalized, control characters other than newline and tab
+/// dropped (a paste can carry escape sequences too).
+fn clean_paste(text: &str) -> String {
+    text.replace("\r\n", "\n")
+        .replace('\r', "\n")
+        .chars()
+        .filter(|&c| c == '\n' || c == '\t' || !sanitize::is_unsafe(c))
+        .collect()
+}
+
+impl Composer {
+    pub fn new() -> Self {
+        Composer {
+            textarea: new_textarea(vec![String::new()]),
+            max_lines: DEFAULT_MAX_LINES,
+            turn_running: false,
+        }
+    }
+
+    /// Caps how many text lines the box grows to (at least 1).
+    pub fn set_max_lines(&mut self, lines: u16) {
+        self.max_lines = lines.max(1);
+    }
+
+    /// Whether a turn is running (adds the steer/cancel hints to the title).
+    pub fn set_turn_running(&mut self, running: bool) {
+        self.turn_running = running;
+    }
+
+    /// The text as typed, lines joined with `\n`.
+    pub fn text(&self) -> String {
+        self.textarea.lines().join("\n")
+    }
+
+    /// Replaces the text (e.g. from history), cursor at the end.
+    pub fn set_text(&mut self, text: &str) {
+        let lines = clean_paste(text).split('\n').map(str::to_string).collect();
+        self.textarea = new_textarea(lines);
+    }
+
+    pub fn clear(&mut self) {
+        self.set_text("");
+    }
+
+    /// True when there is nothing but whitespace to send.
+    pub fn is_empty(&self) -> bool {
+        self.textarea.lines().iter().all(|l| l.trim().is_empty())
+    }
+
+    fn trimmed(&self) -> Option<String> {
+        let text = self.text();
+        let trimmed = text.trim();
+        (!trimmed.is_empty()).then(|| trimmed.to_string())
+    }
+
+    /// Inserts pasted text at the cursor, newlines kept. Never sends.
+    pub fn handle_paste(&mut self, text: &str) {
+        self.textarea.insert_str(clean_paste(text));
+    }
+
+    pub fn handle_key(&mut self, key: KeyEvent) -> ComposerAction {
+        if key.kind == KeyEventKind::Release {
+            return ComposerAction::None;
+        }
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let shift = key.modifiers.contains(KeyModifiers::SHIFT);
+        let alt = key.modifiers.contains(KeyModifiers::ALT);
+        match key.code {
+            KeyCode::Enter if shift || alt || ctrl => {
+                self.textarea.insert_newline();
+                ComposerAction::Consumed
+            }
+            // Ctrl+J is a line feed: what terminals without key disambiguation send for
+            // Shift+Enter-like bindings, and a newline everywhere.
+            KeyCode::Char('j') if ctrl => {
+                self.textarea.insert_newline();
+                ComposerAction::Consumed
+            }
+            KeyCode::Enter => self
+                .trimmed()
+                .map_or(ComposerAction::Consumed, ComposerAction::Send),
+            KeyCode::Char('s') if ctrl => self
+                .trimmed()
+                .map_or(ComposerAction::Consumed, ComposerAction::Steer),
+            KeyCode::Char('x') if ctrl => ComposerAction::Cancel,
+            KeyCode::Up if key.modifiers.is_empty() && self.textarea.cursor().0 == 0 => {
+                ComposerAction::HistoryPrev
+            }
+            KeyCode::Down
+                if key.modifiers.is_empty()
+                    && self.textarea.cursor().0 + 1 >= self.textarea.lines().len() =>
+            {
+                ComposerAction::HistoryNext
+            }
+            // Left to the app: focus, scrolling, quit, suspend, redraw.
+            KeyCode::Tab
+            | KeyCode::BackTab
+            | KeyCode::Esc
+            | KeyCode::PageUp
+            | KeyCode::PageDown => ComposerAction::None,
+            KeyCode::F(_) => ComposerAction::None,
+            KeyCode::Char('c' | 'z' | 'q' | 'l') if ctrl => ComposerAction::None,
+            KeyCode::Char(_)
+            | KeyCode::Backspace
+            | KeyCode::Delete
+            | KeyCode::Left
+            | KeyCode::Right
+            | KeyCode::Up
+            | KeyCode::Down
+            | KeyCode::Home
+            | KeyCode::End => {
+                self.textarea.input(key);
+                ComposerAction::Consumed
+            }
+            _ => ComposerAction::None,
+        }
+    }
+
+    /// The title: mode and the keys that act on the text.
+    pub fn title(&self) -> String {
+        let mut title = String::from(" Message · Enter send · Shift+Enter newline");
+        if self.turn_running {
+            title.push_str(" · Ctrl+S steer · Ctrl+X cancel");
+        }
+        title.push(' ');
+        title
+    }
+
+    /// Rows the box wants at `width` (borders included): grows with the text's wrapped lines
+    /// from 1 up to the maximum.
+    pub fn desired_height(&self, width: u16) -> u16 {
+        let inner = usize::from(width.saturating_sub(2)).max(1);
+        let rows: usize = self
+            .textarea
+            .lines()
+            .iter()
+            .map(|l| sanitize::width(l).div_ceil(inner).max(1))
+            .sum();
+        let rows = u16::try_from(rows).unwrap_or(u16::MAX);
+        rows.clamp(1, self.max_lines) + 2
+    }
+
+    /// Draws the box into `area`.
+    pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, focused: bool) {
+        let border = if focused {
+            theme.border_focused
+        } else {
+            theme.border
+        };
+        let title = sanitize::truncate(&self.title(), usize::from(area.width.saturating_sub(2)))
+            .into_owned();
+        self.textarea.set_block(
+            Block::default()
+                .borders(Borders::ALL)
+                .border_style(border)
+                .title(Line::from(Span::styled(title, theme.title))),
+        );
+        self.textarea.set_placeholder_style(theme.placeholder);
+        self.textarea.set_style(theme.text);
+        let cursor = if focused { theme.selection } else { theme.text };
+        self.textarea.set_cursor_style(cursor);
+        self.textarea.set_selection_style(theme.selection);
+        (&self.textarea).render(area, buf);
+    }
+}
+
+/// Messages sent in this session (or loaded from disk), browsed with Up/Down.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct History {
+    entries: Vec<String>,
+    /// Index into `entries` while browsing; `None` when editing a fresh draft.
+    #[serde(skip)]
+    cursor: Option<usize>,
+    /// What was in the box when browsing started, given back after the newest entry.
+    #[serde(skip)]
+    draft: Option<String>,
+}
+
+/// Entries kept; the oldest go first.
+pub const HISTORY_LIMIT: usize = 1000;
+
+impl History {
+    pub fn entries(&self) -> &[String] {
+        &self.entries
+    }
+
+    /// Records a sent message (not if it repeats the last one) and stops browsing.
+    pub fn push(&mut self, text: &str) {
+        self.cursor = None;
+        self.draft = None;
+        if text.trim().is_empty() || self.entries.last().is_some_and(|l| l == text) {
+            return;
+        }
+        self.entries.push(text.to_string());
+        if self.entries.len() > HISTORY_LIMIT {
+            let excess = self.entries.len() - HISTORY_LIMIT;
+            self.entries.drain(..excess);
+        }
+    }
+
+    /// One step older; `current` is the box's text, kept as the draft when browsing starts.
+    /// `None` when there is nothing older.
+    pub fn older(&mut self, current: &str) -> Option<String> {
+        let next = match self.cursor {
+            None if self.entries.is_empty() => return None,
+            None => {
+                self.draft = Some(current.to_string());
+                self.entries.len() - 1
+            }
+            Some(0) => return None,
+            Some(i) => i - 1,
+        };
+        self.cursor = Some(next);
+        Some(self.entries[next].clone())
+    }
+
+    /// One step newer; past the newest entry gives back the draft. `None` when not browsing.
+    pub fn newer(&mut self) -> Option<String> {
+        let i = self.cursor?;
+        if i + 1 < self.entries.len() {
+            self.cursor = Some(i + 1);
+            Some(self.entries[i + 1].clone())
+        } else {
+            self.cursor = None;
+            Some(self.draft.take().unwrap_or_default())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,212 @@
+use super::*;
+use crossterm::event::{KeyEventState, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+fn key(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
+    KeyEvent::new(code, modifiers)
+}
+
+fn press(c: &mut Composer, code: KeyCode) -> ComposerAction {
+    c.handle_key(key(code, KeyModifiers::NONE))
+}
+
+fn type_str(c: &mut Composer, s: &str) {
+    for ch in s.chars() {
+        assert_eq!(press(c, KeyCode::Char(ch)), ComposerAction::Consumed);
+    }
+}
+
+#[test]
+fn enter_sends_trimmed_text_and_keeps_it_until_cleared() {
+    let mut c = Composer::new();
+    type_str(&mut c, "  hello  ");
+    assert_eq!(
+        press(&mut c, KeyCode::Enter),
+        ComposerAction::Send("hello".into())
+    );
+    assert_eq!(c.text(), "  hello  ", "draft stays until the app clears it");
+    c.clear();
+    assert!(c.is_empty());
+}
+
+#[test]
+fn enter_on_blank_text_sends_nothing() {
+    let mut c = Composer::new();
+    type_str(&mut c, "   ");
+    assert_eq!(press(&mut c, KeyCode::Enter), ComposerAction::Consumed);
+}
+
+#[test]
+fn shift_alt_enter_and_ctrl_j_insert_newlines() {
+    let mut c = Composer::new();
+    type_str(&mut c, "a");
+    assert_eq!(
+        c.handle_key(key(KeyCode::Enter, KeyModifiers::SHIFT)),
+        ComposerAction::Consumed
+    );
+    type_str(&mut c, "b");
+    assert_eq!(
+        c.handle_key(key(KeyCode::Enter, KeyModifiers::ALT)),
+        ComposerAction::Consumed
+    );
+    type_str(&mut c, "c");
+    assert_eq!(
+        c.handle_key(key(KeyCode::Char('j'), KeyModifiers::CONTROL)),
+        ComposerAction::Consumed
+    );
+    type_str(&mut c, "d");
+    assert_eq!(c.text(), "a\nb\nc\nd");
+    assert_eq!(
+        press(&mut c, KeyCode::Enter),
+        ComposerAction::Send("a\nb\nc\nd".into())
+    );
+}
+
+#[test]
+fn key_releases_are_ignored() {
+    let mut c = Composer::new();
+    let mut release = key(KeyCode::Char('x'), KeyModifiers::NONE);
+    release.kind = KeyEventKind::Release;
+    release.state = KeyEventState::NONE;
+    assert_eq!(c.handle_key(release), ComposerAction::None);
+    assert!(c.is_empty());
+}
+
+#[test]
+fn paste_keeps_newlines_and_never_sends() {
+    let mut c = Composer::new();
+    type_str(&mut c, "> ");
+    c.handle_paste("line one\r\nline two\rthree\x1b[31m\n");
+    assert_eq!(c.text(), "> line one\nline two\nthree[31m\n");
+    // Still editing: the next typed char lands after the paste.
+    type_str(&mut c, "x");
+    assert_eq!(c.text(), "> line one\nline two\nthree[31m\nx");
+}
+
+#[test]
+fn steer_and_cancel() {
+    let mut c = Composer::new();
+    assert_eq!(
+        c.handle_key(key(KeyCode::Char('s'), KeyModifiers::CONTROL)),
+        ComposerAction::Consumed,
+        "nothing to steer with"
+    );
+    type_str(&mut c, "go left ");
+    assert_eq!(
+        c.handle_key(key(KeyCode::Char('s'), KeyModifiers::CONTROL)),
+        ComposerAction::Steer("go left".into())
+    );
+    assert_eq!(
+        c.handle_key(key(KeyCode::Char('x'), KeyModifiers::CONTROL)),
+        ComposerAction::Cancel
+    );
+}
+
+#[test]
+fn up_and_down_ask_for_history_only_at_the_edges() {
+    let mut c = Composer::new();
+    c.set_text("one\ntwo");
+    // Cursor at the end of the last line.
+    assert_eq!(press(&mut c, KeyCode::Down), ComposerAction::HistoryNext);
+    assert_eq!(press(&mut c, KeyCode::Up), ComposerAction::Consumed);
+    assert_eq!(c.textarea.cursor().0, 0);
+    assert_eq!(press(&mut c, KeyCode::Up), ComposerAction::HistoryPrev);
+    assert_eq!(press(&mut c, KeyCode::Down), ComposerAction::Consumed);
+    assert_eq!(press(&mut c, KeyCode::Down), ComposerAction::HistoryNext);
+}
+
+#[test]
+fn app_keys_are_not_consumed() {
+    let mut c = Composer::new();
+    for code in [
+        KeyCode::Tab,
+        KeyCode::BackTab,
+        KeyCode::Esc,
+        KeyCode::PageUp,
+        KeyCode::F(1),
+    ] {
+        assert_eq!(press(&mut c, code), ComposerAction::None, "{code:?}");
+    }
+    for ch in ['c', 'z'] {
+        assert_eq!(
+            c.handle_key(key(KeyCode::Char(ch), KeyModifiers::CONTROL)),
+            ComposerAction::None
+        );
+    }
+    assert!(c.is_empty(), "Tab must not insert a tab");
+}
+
+#[test]
+fn desired_height_grows_with_content_up_to_the_cap() {
+    let mut c = Composer::new();
+    assert_eq!(c.desired_height(40), 3);
+    c.set_text("a\nb\nc");
+    assert_eq!(c.desired_height(40), 5);
+    c.set_text(&"x".repeat(76)); // 38 columns inside the borders → 2 rows
+    assert_eq!(c.desired_height(40), 4);
+    c.set_text(&"l\n".repeat(20));
+    assert_eq!(c.desired_height(40), DEFAULT_MAX_LINES + 2);
+}
+
+#[test]
+fn title_shows_turn_keys_only_while_running() {
+    let mut c = Composer::new();
+    assert!(c.title().contains("Enter send"));
+    assert!(!c.title().contains("Ctrl+S"));
+    c.set_turn_running(true);
+    assert!(c.title().contains("Ctrl+S steer · Ctrl+X cancel"));
+}
+
+#[test]
+fn renders_title_and_placeholder() {
+    let mut c = Composer::new();
+    let mut terminal = Terminal::new(TestBackend::new(60, 3)).unwrap();
+    terminal
+        .draw(|f| c.render(f.area(), f.buffer_mut(), &Theme::default(), true))
+        .unwrap();
+    let screen = format!("{:?}", terminal.backend().buffer());
+    assert!(screen.contains("Message · Enter send"), "{screen}");
+    assert!(screen.contains("Type a message"), "{screen}");
+}
+
+#[test]
+fn history_browses_and_returns_the_draft() {
+    let mut h = History::default();
+    assert_eq!(h.older("draft"), None);
+    h.push("first");
+    h.push("second");
+    h.push("second"); // consecutive duplicate
+    h.push("  ");
+    assert_eq!(h.entries(), ["first", "second"]);
+    assert_eq!(h.older("draft").as_deref(), Some("second"));
+    assert_eq!(h.older("ignored").as_deref(), Some("first"));
+    assert_eq!(h.older("ignored"), None);
+    assert_eq!(h.newer().as_deref(), Some("second"));
+    assert_eq!(h.newer().as_deref(), Some("draft"));
+    assert_eq!(h.newer(), None);
+}
+
+#[test]
+fn history_serializes_entries_only() {
+    let mut h = History::default();
+    h.push("a");
+    h.older("");
+    let json = serde_json::to_string(&h).unwrap();
+    assert_eq!(json, r#"{"entries":["a"]}"#);
+    let back: History = serde_json::from_str(&json).unwrap();
+    assert_eq!(back.entries(), ["a"]);
+}
+
+#[test]
+fn snapshot_with_text_while_a_turn_runs() {
+    let mut c = Composer::new();
+    c.set_turn_running(true);
+    c.set_text("first line\nsecond line");
+    let height = c.desired_height(70);
+    let mut terminal = Terminal::new(TestBackend::new(70, height)).unwrap();
+    terminal
+        .draw(|f| c.render(f.area(), f.buffer_mut(), &Theme::default(), true))
+        .unwrap();
+    insta::assert_snapshot!(terminal.backend());
+}

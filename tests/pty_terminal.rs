@@ -1,0 +1,228 @@
+//! Every way out of the full-screen terminal gives it back: normal quit, error return, panic,
+//! SIGTERM, SIGHUP, and Ctrl+Z suspend/resume. Drives `examples/terminal_restore.rs` in a
+//! pseudo-terminal.
+//!
+//! The example is located next to this test binary (`target/debug/examples/`). `cargo test`
+//! builds examples by default; when running only this file, build it first:
+//! `cargo build --example terminal_restore && cargo test --test pty_terminal`.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use portable_pty::CommandBuilder;
+use support::pty::{Pty, keys};
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+fn example_path() -> PathBuf {
+    // target/debug/deps/pty_terminal-<hash> → target/debug/examples/terminal_restore
+    let exe = std::env::current_exe().expect("current exe");
+    let debug_dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target dir");
+    let path = debug_dir.join("examples").join("terminal_restore");
+    assert_fresh(&path);
+    path
+}
+
+/// `cargo test --test pty_terminal` alone does not rebuild examples: refuse to test a binary
+/// older than the sources it is built from rather than report on stale code.
+fn assert_fresh(path: &Path) {
+    let hint = "run `cargo build --example terminal_restore` (plain `cargo test` builds it)";
+    let built = std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .unwrap_or_else(|_| panic!("{} is missing: {hint}", path.display()));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut newest_source = SystemTime::UNIX_EPOCH;
+    let mut dirs = vec![root.join("src"), root.join("examples")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read source dir").flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if let Ok(modified) = entry.metadata().and_then(|m| m.modified()) {
+                newest_source = newest_source.max(modified);
+            }
+        }
+    }
+    assert!(
+        built >= newest_source,
+        "{} is older than its sources: {hint}",
+        path.display()
+    );
+}
+
+fn start(mode: &str) -> Pty {
+    let mut cmd = CommandBuilder::new(example_path());
+    cmd.arg(mode);
+    cmd.env("RUST_BACKTRACE", "0");
+    let pty = Pty::spawn(cmd, 80, 24);
+    pty.wait_for(
+        "alternate screen with READY",
+        |s| s.alternate_screen() && s.contents().contains("READY"),
+        TIMEOUT,
+    );
+    pty
+}
+
+fn last(haystack: &[u8], needle: &str) -> Option<usize> {
+    let needle = needle.as_bytes();
+    haystack.windows(needle.len()).rposition(|w| w == needle)
+}
+
+/// The terminal is back to normal: checked on the byte stream (each mode's "off" sequence
+/// comes after its last "on"), on the emulated screen's modes, and on the pty's termios.
+fn assert_restored(pty: &Pty, mouse_was_on: bool) {
+    let raw = pty.raw_bytes();
+    let pairs = [
+        ("\x1b[?1049h", "\x1b[?1049l"), // alternate screen
+        ("\x1b[?25l", "\x1b[?25h"),     // cursor hidden / shown
+        ("\x1b[?2004h", "\x1b[?2004l"), // bracketed paste
+        ("\x1b[>1u", "\x1b[<1u"),       // keyboard enhancement push / pop
+    ];
+    for (on, off) in pairs {
+        let on_at = last(&raw, on).unwrap_or_else(|| panic!("{on:?} never sent"));
+        let off_at = last(&raw, off).unwrap_or_else(|| panic!("{off:?} never sent"));
+        assert!(off_at > on_at, "{off:?} must follow the last {on:?}");
+    }
+    if mouse_was_on {
+        let on_at = last(&raw, "\x1b[?1000h").expect("mouse capture enabled");
+        let off_at = last(&raw, "\x1b[?1000l").expect("mouse capture disabled");
+        assert!(off_at > on_at, "mouse capture left on");
+    }
+    pty.with_screen(|s| {
+        assert!(!s.alternate_screen(), "still on the alternate screen");
+        assert!(!s.hide_cursor(), "cursor still hidden");
+        assert!(!s.bracketed_paste(), "bracketed paste still on");
+        assert_eq!(s.mouse_protocol_mode(), vt100::MouseProtocolMode::None);
+    });
+    assert!(pty.is_cooked(), "raw mode still on");
+}
+
+#[test]
+fn normal_quit_restores() {
+    let mut pty = start("keys");
+    assert!(!pty.is_cooked(), "raw mode should be on while running");
+    pty.send_keys("q");
+    let status = pty.wait_exit(TIMEOUT);
+    assert!(status.success(), "{status:?}");
+    assert_restored(&pty, false);
+    assert!(pty.screen_text().contains("RESTORED"));
+}
+
+#[test]
+fn error_return_restores() {
+    let mut pty = start("keys");
+    pty.send_keys("e");
+    let status = pty.wait_exit(TIMEOUT);
+    assert!(!status.success());
+    assert_restored(&pty, false);
+    assert!(pty.screen_text().contains("requested error"));
+}
+
+#[test]
+fn panic_restores_before_the_message() {
+    let mut pty = start("mouse");
+    pty.send_keys("p");
+    let status = pty.wait_exit(TIMEOUT);
+    assert_eq!(status.exit_code(), 101, "{status:?}");
+    assert_restored(&pty, true);
+    // The message is printed after leaving the alternate screen, so it is on the main screen.
+    let raw = pty.raw_bytes();
+    let left = last(&raw, "\x1b[?1049l").expect("left alternate screen");
+    let message = last(&raw, "requested panic").expect("panic message printed");
+    assert!(message > left, "panic message printed before restoring");
+    assert!(pty.screen_text().contains("requested panic"));
+}
+
+#[test]
+fn panic_on_another_thread_restores_and_exits() {
+    let mut pty = start("keys");
+    pty.send_keys("t");
+    let status = pty.wait_exit(TIMEOUT);
+    assert_eq!(status.exit_code(), 101, "{status:?}");
+    assert_restored(&pty, false);
+    assert!(pty.screen_text().contains("worker panic"));
+    assert!(!pty.screen_text().contains("SURVIVED"));
+}
+
+fn kill(pty: &Pty, signal: libc::c_int) {
+    let pid = libc::pid_t::try_from(pty.pid()).expect("pid fits");
+    // SAFETY: sends a signal to our own child process.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+}
+
+#[test]
+fn sigterm_restores() {
+    let mut pty = start("sigterm");
+    kill(&pty, libc::SIGTERM);
+    let status = pty.wait_exit(TIMEOUT);
+    assert!(status.success(), "{status:?}");
+    assert_restored(&pty, true);
+    assert!(pty.screen_text().contains("RESTORED after Terminate"));
+}
+
+#[test]
+fn sighup_restores() {
+    let mut pty = start("sigterm");
+    kill(&pty, libc::SIGHUP);
+    let status = pty.wait_exit(TIMEOUT);
+    assert!(status.success(), "{status:?}");
+    assert_restored(&pty, true);
+}
+
+#[test]
+fn suspend_restores_then_reenters_and_redraws() {
+    let mut pty = start("keys");
+    let before = pty.raw_bytes().len();
+    // In the pty the example leads an orphaned process group, so the kernel discards its
+    // SIGTSTP and `suspend` returns at once: what is checked is leave → re-enter → redraw.
+    pty.send_keys("z");
+    pty.wait_for_text("RESUMED", TIMEOUT);
+    let raw = pty.raw_bytes()[before..].to_vec();
+    let left = last(&raw, "\x1b[?1049l").expect("left alternate screen on suspend");
+    let raw_off_then_on = last(&raw, "\x1b[?1049h").expect("re-entered alternate screen");
+    assert!(raw_off_then_on > left);
+    pty.with_screen(|s| assert!(s.alternate_screen() && s.hide_cursor()));
+    assert!(!pty.is_cooked(), "raw mode back on after resume");
+    pty.send_keys("q");
+    assert!(pty.wait_exit(TIMEOUT).success());
+    assert_restored(&pty, false);
+}
+
+#[test]
+fn mouse_capture_toggles_at_runtime() {
+    let mut pty = start("keys");
+    pty.with_screen(|s| assert_eq!(s.mouse_protocol_mode(), vt100::MouseProtocolMode::None));
+    pty.send_keys("m");
+    pty.wait_for_text("MOUSE ON", TIMEOUT);
+    pty.with_screen(|s| assert_ne!(s.mouse_protocol_mode(), vt100::MouseProtocolMode::None));
+    pty.send_keys("q");
+    assert!(pty.wait_exit(TIMEOUT).success());
+    assert_restored(&pty, true);
+}
+
+#[test]
+fn resize_is_seen_by_the_program() {
+    let mut pty = start("keys");
+    pty.resize(100, 30);
+    pty.wait_for_text("SIZE 100x30", TIMEOUT);
+    pty.send_keys("q");
+    assert!(pty.wait_exit(TIMEOUT).success());
+}
+
+#[test]
+fn paste_arrives_as_one_event_and_shift_enter_is_distinct() {
+    let mut pty = start("keys");
+    pty.send_paste("one\ntwo\nthree");
+    pty.wait_for_text("PASTED 3 lines", TIMEOUT);
+    pty.send_keys(keys::SHIFT_ENTER);
+    pty.wait_for_text("KEY Enter KeyModifiers(SHIFT)", TIMEOUT);
+    pty.send_keys(keys::ENTER);
+    pty.wait_for_text("KEY Enter KeyModifiers(0x0)", TIMEOUT);
+    pty.send_keys("q");
+    assert!(pty.wait_exit(TIMEOUT).success());
+}

@@ -1,0 +1,259 @@
+//! A program running in a pseudo-terminal, watched through a `vt100` screen.
+//!
+//! A reader thread feeds everything the program writes into a `vt100::Parser` and a raw byte
+//! log, and wakes waiters through a condvar, so tests wait for what they expect to see rather
+//! than sleeping.
+
+use std::io::{Read, Write};
+use std::num::NonZeroU16;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use portable_pty::{Child, CommandBuilder, ExitStatus, MasterPty, PtySize, native_pty_system};
+
+/// Byte sequences a terminal sends for common keys, for [`Pty::send_keys`].
+pub mod keys {
+    pub const ENTER: &str = "\r";
+    pub const ESC: &str = "\x1b";
+    pub const TAB: &str = "\t";
+    pub const BACKTAB: &str = "\x1b[Z";
+    pub const UP: &str = "\x1b[A";
+    pub const DOWN: &str = "\x1b[B";
+    pub const PAGE_UP: &str = "\x1b[5~";
+    pub const PAGE_DOWN: &str = "\x1b[6~";
+    pub const CTRL_C: &str = "\x03";
+    pub const CTRL_S: &str = "\x13";
+    pub const CTRL_X: &str = "\x18";
+    pub const CTRL_Z: &str = "\x1a";
+    /// Shift+Enter as the kitty keyboard protocol reports it (the app pushes that protocol).
+    pub const SHIFT_ENTER: &str = "\x1b[13;2u";
+}
+
+/// Device Status Report: "where is the cursor?"
+const CURSOR_QUERY: &[u8] = b"\x1b[6n";
+
+struct Output {
+    parser: vt100::Parser,
+    raw: Vec<u8>,
+    /// The slave side closed: the program (and anything it spawned) is gone.
+    closed: bool,
+}
+
+type Shared = Arc<(Mutex<Output>, Condvar)>;
+
+pub struct Pty {
+    master: Box<dyn MasterPty + Send>,
+    writer: Arc<Mutex<Box<dyn Write + Send>>>,
+    child: Box<dyn Child + Send + Sync>,
+    shared: Shared,
+    reader: Option<JoinHandle<()>>,
+}
+
+fn size(n: u16) -> NonZeroU16 {
+    NonZeroU16::new(n.max(1)).expect("non-zero")
+}
+
+impl Pty {
+    /// Starts `cmd` in a new pseudo-terminal of `cols` × `rows`.
+    pub fn spawn(cmd: CommandBuilder, cols: u16, rows: u16) -> Pty {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("openpty");
+        let child = pair.slave.spawn_command(cmd).expect("spawn in pty");
+        // Only the child may hold the slave open, so its exit closes the pty (reader sees EOF).
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().expect("pty reader");
+        let writer = Arc::new(Mutex::new(pair.master.take_writer().expect("pty writer")));
+        let answer = Arc::clone(&writer);
+        let shared: Shared = Arc::new((
+            Mutex::new(Output {
+                parser: vt100::Parser::new(size(rows), size(cols), 0),
+                raw: Vec::new(),
+                closed: false,
+            }),
+            Condvar::new(),
+        ));
+        let feed = Arc::clone(&shared);
+        let reader = std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            loop {
+                let n = reader.read(&mut buf).unwrap_or(0); // EIO once the slave closes
+                let (lock, cvar) = &*feed;
+                let mut out = lock.lock().unwrap_or_else(PoisonError::into_inner);
+                if n == 0 {
+                    out.closed = true;
+                    cvar.notify_all();
+                    return;
+                }
+                let scan_from = out.raw.len().saturating_sub(CURSOR_QUERY.len() - 1);
+                out.parser.process(&buf[..n]);
+                out.raw.extend_from_slice(&buf[..n]);
+                // Answer cursor position queries as a real terminal does (ratatui's
+                // `Terminal::clear` asks for one and gives up without an answer).
+                let queries = out.raw[scan_from..]
+                    .windows(CURSOR_QUERY.len())
+                    .filter(|w| *w == CURSOR_QUERY)
+                    .count();
+                if queries > 0 {
+                    let (row, col) = out.parser.screen().cursor_position();
+                    let reply = format!("\x1b[{};{}R", row + 1, col + 1).repeat(queries);
+                    let mut w = answer.lock().unwrap_or_else(PoisonError::into_inner);
+                    let _ = w.write_all(reply.as_bytes()).and_then(|()| w.flush());
+                }
+                cvar.notify_all();
+            }
+        });
+        Pty {
+            master: pair.master,
+            writer,
+            child,
+            shared,
+            reader: Some(reader),
+        }
+    }
+
+    fn output(&self) -> MutexGuard<'_, Output> {
+        self.shared.0.lock().expect("pty output lock")
+    }
+
+    /// The visible screen as text, rows separated by newlines.
+    pub fn screen_text(&self) -> String {
+        self.output().parser.screen().contents()
+    }
+
+    /// Runs `f` on the current screen state (modes, cursor, cells).
+    pub fn with_screen<T>(&self, f: impl FnOnce(&vt100::Screen) -> T) -> T {
+        f(self.output().parser.screen())
+    }
+
+    /// Everything the program has written so far, escape sequences included.
+    pub fn raw_bytes(&self) -> Vec<u8> {
+        self.output().raw.clone()
+    }
+
+    /// Waits until `pred` holds for the screen, re-checking on each new output. Panics with
+    /// the screen's contents on timeout or if the program exits first.
+    pub fn wait_for(&self, what: &str, pred: impl Fn(&vt100::Screen) -> bool, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        let (lock, cvar) = &*self.shared;
+        let mut out = lock.lock().expect("pty output lock");
+        loop {
+            if pred(out.parser.screen()) {
+                return;
+            }
+            let now = Instant::now();
+            if out.closed || now >= deadline {
+                let why = if out.closed {
+                    "program exited"
+                } else {
+                    "timed out"
+                };
+                let message = format!(
+                    "{why} waiting for {what}; screen:\n{}\nraw tail: {:?}",
+                    out.parser.screen().contents(),
+                    String::from_utf8_lossy(&out.raw[out.raw.len().saturating_sub(400)..])
+                );
+                drop(out); // don't poison the lock the reader thread needs
+                panic!("{message}");
+            }
+            out = cvar
+                .wait_timeout(out, deadline - now)
+                .expect("pty output lock")
+                .0;
+        }
+    }
+
+    /// Waits until `text` is on the screen.
+    pub fn wait_for_text(&self, text: &str, timeout: Duration) {
+        self.wait_for(
+            &format!("{text:?}"),
+            |s| s.contents().contains(text),
+            timeout,
+        );
+    }
+
+    /// Types `keys` (raw bytes: `"\r"` is Enter, `"\x1a"` Ctrl+Z).
+    pub fn send_keys(&mut self, keys: &str) {
+        let mut w = self.writer.lock().expect("pty writer lock");
+        w.write_all(keys.as_bytes()).expect("write to pty");
+        w.flush().expect("flush pty");
+    }
+
+    /// Pastes `text` as a terminal with bracketed paste on does: wrapped in `ESC[200~` …
+    /// `ESC[201~`, so the program receives one paste event rather than keystrokes.
+    pub fn send_paste(&mut self, text: &str) {
+        self.send_keys(&format!("\x1b[200~{text}\x1b[201~"));
+    }
+
+    /// Resizes the terminal (the program gets SIGWINCH) and the screen model with it.
+    pub fn resize(&mut self, cols: u16, rows: u16) {
+        self.master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("resize pty");
+        self.output().parser.set_size(size(rows), size(cols));
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.process_id().expect("child pid")
+    }
+
+    /// Waits for the program to exit and its output to be fully read. Kills it and panics
+    /// after `timeout`.
+    pub fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
+        let deadline = Instant::now() + timeout;
+        {
+            let (lock, cvar) = &*self.shared;
+            let mut out = lock.lock().expect("pty output lock");
+            while !out.closed {
+                let now = Instant::now();
+                if now >= deadline {
+                    drop(out);
+                    let _ = self.child.kill();
+                    panic!(
+                        "program did not exit within {timeout:?}:\n{}",
+                        self.screen_text()
+                    );
+                }
+                out = cvar
+                    .wait_timeout(out, deadline - now)
+                    .expect("pty output lock")
+                    .0;
+            }
+        }
+        if let Some(reader) = self.reader.take() {
+            reader.join().expect("reader thread");
+        }
+        self.child.wait().expect("wait for child")
+    }
+
+    /// Whether the terminal's line discipline is back in cooked mode (canonical input and
+    /// echo on), i.e. raw mode was turned off. Read from the pty itself, not from the screen.
+    pub fn is_cooked(&self) -> bool {
+        let fd = self.master.as_raw_fd().expect("pty master fd");
+        // SAFETY: termios is plain data; tcgetattr fills it from a valid open fd.
+        let mut t: libc::termios = unsafe { std::mem::zeroed() };
+        let rc = unsafe { libc::tcgetattr(fd, &mut t) };
+        assert_eq!(rc, 0, "tcgetattr: {}", std::io::Error::last_os_error());
+        t.c_lflag & libc::ICANON != 0 && t.c_lflag & libc::ECHO != 0
+    }
+}
+
+impl Drop for Pty {
+    fn drop(&mut self) {
+        // Never leave a test program running behind a failed assertion.
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+    }
+}
