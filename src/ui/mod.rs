@@ -4,5 +4,6 @@ pub mod composer;
 pub mod diff;
 pub mod help;
 pub mod markdown;
+pub mod outcome;
 pub mod sanitize;
 pub mod theme;
