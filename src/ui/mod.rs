@@ -5,5 +5,6 @@ pub mod diff;
 pub mod help;
 pub mod markdown;
 pub mod outcome;
+pub mod prompt;
 pub mod sanitize;
 pub mod theme;

@@ -1,0 +1,385 @@
+use super::*;
+use serde_json::json;
+
+fn action(kind: &str, call_id: &str, name: Option<&str>, arguments: Value) -> RequiredAction {
+    RequiredAction {
+        kind: RequiredActionKind::from(kind),
+        turn_id: format!("turn_of_{call_id}"),
+        call_id: call_id.into(),
+        name: name.map(str::to_string),
+        arguments,
+        created_at: Some(1_789_319_093_000),
+        expires_at: None,
+    }
+}
+
+fn approval() -> RequiredAction {
+    action(
+        "approval",
+        "call_9a1f20bd",
+        Some("bash"),
+        json!({"command": "systemctl restart export"}),
+    )
+}
+
+fn question() -> RequiredAction {
+    action("question", "call_7be1c4d0", None, json!({}))
+}
+
+fn function_call() -> RequiredAction {
+    action(
+        "function_call",
+        "call_4f01aa27",
+        Some("lookup_order"),
+        json!({"order_id": "A-4471"}),
+    )
+}
+
+fn with_question_details(state: &mut PromptState) {
+    state.set_question_details(
+        "call_7be1c4d0",
+        "Roll back or patch forward?",
+        vec!["roll back".into(), "patch".into()],
+        Some(true),
+    );
+}
+
+fn press(state: &mut PromptState, code: KeyCode) -> PromptAction {
+    state.handle_key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn ctrl(state: &mut PromptState, c: char) -> PromptAction {
+    state.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
+}
+
+fn screen(state: &PromptState, width: u16) -> String {
+    let height = state.desired_height(width);
+    let area = Rect::new(0, 0, width, height);
+    let mut buf = Buffer::empty(area);
+    state.render(area, &mut buf, &Theme::default());
+    (0..height)
+        .map(|y| {
+            (0..width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn snapshot(name: &str, state: &PromptState, width: u16) {
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => true}, {
+        insta::assert_snapshot!(name, screen(state, width));
+    });
+}
+
+#[test]
+fn nothing_pending_takes_no_room_and_no_keys() {
+    let mut state = PromptState::new(&[]);
+    assert_eq!(state.desired_height(80), 0);
+    assert_eq!(press(&mut state, KeyCode::Char('y')), PromptAction::NotMine);
+    assert_eq!(state.answer_with_text("hello"), None);
+}
+
+#[test]
+fn y_and_n_answer_an_approval_with_the_verbatim_call_id() {
+    for (c, approved) in [('y', true), ('n', false), ('Y', true), ('N', false)] {
+        let mut state = PromptState::new(&[approval()]);
+        assert_eq!(
+            press(&mut state, KeyCode::Char(c)),
+            PromptAction::Answer(Input::Approval {
+                call_id: "call_9a1f20bd".into(),
+                approved
+            })
+        );
+    }
+}
+
+#[test]
+fn approval_ignores_other_keys_and_text() {
+    let mut state = PromptState::new(&[approval()]);
+    assert_eq!(press(&mut state, KeyCode::Char('x')), PromptAction::NotMine);
+    assert_eq!(press(&mut state, KeyCode::Enter), PromptAction::NotMine);
+    assert_eq!(ctrl(&mut state, 'y'), PromptAction::NotMine);
+    assert_eq!(state.answer_with_text("yes"), None);
+    assert!(!state.is_sending());
+}
+
+#[test]
+fn a_second_answer_is_refused_while_the_first_is_in_flight() {
+    let mut state = PromptState::new(&[approval()]);
+    assert!(matches!(
+        press(&mut state, KeyCode::Char('y')),
+        PromptAction::Answer(_)
+    ));
+    assert!(state.is_sending());
+    assert_eq!(
+        press(&mut state, KeyCode::Char('n')),
+        PromptAction::Consumed
+    );
+    // A failed send makes it answerable again.
+    state.send_failed("call_9a1f20bd");
+    assert!(matches!(
+        press(&mut state, KeyCode::Char('n')),
+        PromptAction::Answer(Input::Approval {
+            approved: false,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn question_option_picked_by_arrows_then_enter() {
+    let mut state = PromptState::new(&[question()]);
+    with_question_details(&mut state);
+    // Nothing highlighted yet: a stray Enter answers nothing.
+    assert_eq!(press(&mut state, KeyCode::Enter), PromptAction::Consumed);
+    assert_eq!(press(&mut state, KeyCode::Down), PromptAction::Consumed);
+    assert_eq!(press(&mut state, KeyCode::Down), PromptAction::Consumed);
+    assert_eq!(press(&mut state, KeyCode::Down), PromptAction::Consumed);
+    assert_eq!(
+        press(&mut state, KeyCode::Enter),
+        PromptAction::Answer(Input::QuestionAnswer {
+            call_id: "call_7be1c4d0".into(),
+            answer: "patch".into()
+        })
+    );
+}
+
+#[test]
+fn question_option_picked_by_digit_then_enter() {
+    let mut state = PromptState::new(&[question()]);
+    with_question_details(&mut state);
+    assert_eq!(press(&mut state, KeyCode::Char('3')), PromptAction::NotMine);
+    assert_eq!(
+        press(&mut state, KeyCode::Char('1')),
+        PromptAction::Consumed
+    );
+    assert_eq!(
+        press(&mut state, KeyCode::Enter),
+        PromptAction::Answer(Input::QuestionAnswer {
+            call_id: "call_7be1c4d0".into(),
+            answer: "roll back".into()
+        })
+    );
+}
+
+#[test]
+fn question_free_text_answer_and_empty_refused() {
+    let mut state = PromptState::new(&[question()]);
+    with_question_details(&mut state);
+    assert_eq!(state.answer_with_text("   \n "), None);
+    assert_eq!(state.answer_with_text(""), None);
+    assert_eq!(
+        state.answer_with_text("neither, wait"),
+        Some(Input::QuestionAnswer {
+            call_id: "call_7be1c4d0".into(),
+            answer: "neither, wait".into()
+        })
+    );
+    assert!(state.is_sending());
+    assert_eq!(
+        state.answer_with_text("again"),
+        None,
+        "one answer in flight"
+    );
+}
+
+#[test]
+fn question_without_free_text_only_takes_an_option() {
+    let mut state = PromptState::new(&[question()]);
+    state.set_question_details(
+        "call_7be1c4d0",
+        "Which?",
+        vec!["Roll back".into(), "patch".into()],
+        Some(false),
+    );
+    assert_eq!(state.answer_with_text("something else"), None);
+    assert_eq!(
+        state.answer_with_text("roll back"),
+        Some(Input::QuestionAnswer {
+            call_id: "call_7be1c4d0".into(),
+            answer: "Roll back".into()
+        })
+    );
+}
+
+#[test]
+fn question_details_fall_back_to_the_action_arguments() {
+    let q = action(
+        "question",
+        "call_q",
+        None,
+        json!({"question": "Deploy now?", "options": ["yes", "later"]}),
+    );
+    let mut state = PromptState::new(&[q]);
+    assert_eq!(
+        press(&mut state, KeyCode::Char('2')),
+        PromptAction::Consumed
+    );
+    assert!(matches!(
+        press(&mut state, KeyCode::Enter),
+        PromptAction::Answer(Input::QuestionAnswer { ref answer, .. }) if answer == "later"
+    ));
+    assert!(screen(&state, 60).contains("Deploy now?"));
+}
+
+#[test]
+fn function_call_text_becomes_a_successful_tool_result() {
+    let mut state = PromptState::new(&[function_call()]);
+    assert_eq!(state.answer_with_text(" "), None);
+    assert_eq!(
+        state.answer_with_text("{\"status\":\"shipped\"}"),
+        Some(Input::ToolResult {
+            turn_id: "turn_of_call_4f01aa27".into(),
+            call_id: "call_4f01aa27".into(),
+            success: true,
+            output: Some("{\"status\":\"shipped\"}".into()),
+            error: None,
+        })
+    );
+}
+
+#[test]
+fn ctrl_f_fails_a_function_call_with_the_fixed_sentence_only() {
+    let mut state = PromptState::new(&[function_call()]);
+    assert_eq!(press(&mut state, KeyCode::Char('f')), PromptAction::NotMine);
+    assert_eq!(
+        ctrl(&mut state, 'f'),
+        PromptAction::Answer(Input::ToolResult {
+            turn_id: "turn_of_call_4f01aa27".into(),
+            call_id: "call_4f01aa27".into(),
+            success: false,
+            output: None,
+            error: Some("The tool failed. Ask the user how to proceed.".into()),
+        })
+    );
+    assert_eq!(ctrl(&mut state, 'f'), PromptAction::Consumed);
+}
+
+#[test]
+fn ids_are_copied_verbatim_even_when_odd() {
+    let odd = RequiredAction {
+        turn_id: " turn\u{1b}[0m ".into(),
+        ..action("function_call", "call/ä b", Some("x"), Value::Null)
+    };
+    let mut state = PromptState::new(&[odd]);
+    assert!(matches!(
+        state.answer_with_text("ok"),
+        Some(Input::ToolResult { ref turn_id, ref call_id, .. })
+            if turn_id == " turn\u{1b}[0m " && call_id == "call/ä b"
+    ));
+}
+
+#[test]
+fn close_call_reveals_the_next_action() {
+    let mut state = PromptState::new(&[approval(), question(), function_call()]);
+    assert_eq!(state.pending_count(), 3);
+    assert!(press(&mut state, KeyCode::Char('y')) != PromptAction::NotMine);
+    state.close_call("call_9a1f20bd");
+    assert!(!state.is_sending());
+    assert_eq!(state.current().unwrap().call_id, "call_7be1c4d0");
+    state.close_call("unknown");
+    assert_eq!(state.pending_count(), 2);
+    state.close_call("call_4f01aa27");
+    state.close_call("call_7be1c4d0");
+    assert!(state.is_empty());
+    assert_eq!(state.desired_height(80), 0);
+}
+
+#[test]
+fn replace_keeps_a_send_in_flight_only_while_listed() {
+    let mut state = PromptState::new(&[approval(), function_call()]);
+    state.set_approval_details("call_9a1f20bd", "bash", json!({"command": "ls"}), true);
+    let _ = press(&mut state, KeyCode::Char('y'));
+    state.replace(&[approval(), function_call()]);
+    assert!(state.is_sending(), "still listed: still sending");
+    state.replace(&[function_call()]);
+    assert!(!state.is_sending());
+    assert_eq!(state.current().unwrap().call_id, "call_4f01aa27");
+    // Details that arrived before the refresh listing their call are kept.
+    state.replace(&[approval()]);
+    assert!(screen(&state, 60).contains("⚠ sensitive"));
+}
+
+#[test]
+fn key_releases_are_ignored() {
+    let mut state = PromptState::new(&[approval()]);
+    let mut key = KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE);
+    key.kind = KeyEventKind::Release;
+    assert_eq!(state.handle_key(key), PromptAction::NotMine);
+}
+
+#[test]
+fn hostile_strings_are_sanitized_in_the_buffer() {
+    let evil = "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{202e}gnp.exe";
+    let mut state = PromptState::new(&[
+        action("approval", "c1", Some(evil), json!({ "command": evil })),
+        action("question", "c2", None, json!({})),
+    ]);
+    state.set_question_details("c2", evil, vec![evil.into()], Some(true));
+    let approval_screen = screen(&state, 70);
+    state.close_call("c1");
+    let question_screen = screen(&state, 70);
+    for text in [approval_screen, question_screen] {
+        assert!(!text.contains('\u{1b}'), "{text}");
+        assert!(!text.contains('\u{7}'), "{text}");
+        assert!(!text.contains('\u{202e}'), "{text}");
+        assert!(text.contains("pwned"), "shown, made visible: {text}");
+    }
+}
+
+#[test]
+fn long_arguments_are_cut_to_a_few_lines() {
+    let long = action(
+        "approval",
+        "c",
+        Some("bash"),
+        json!({"command": "x".repeat(2000)}),
+    );
+    let state = PromptState::new(&[long]);
+    // border + name + 6 arg lines + hint + border
+    assert_eq!(state.desired_height(40), 2 + 1 + MAX_ARG_LINES as u16 + 1);
+    assert!(screen(&state, 40).contains('…'));
+}
+
+#[test]
+fn snapshot_approval_sensitive() {
+    let mut state = PromptState::new(&[approval()]);
+    state.set_approval_details(
+        "call_9a1f20bd",
+        "bash",
+        json!({"command": "systemctl restart export"}),
+        true,
+    );
+    snapshot("approval_sensitive", &state, 60);
+}
+
+#[test]
+fn snapshot_question_with_options() {
+    let mut state = PromptState::new(&[question()]);
+    with_question_details(&mut state);
+    let _ = press(&mut state, KeyCode::Down);
+    snapshot("question_with_options", &state, 60);
+}
+
+#[test]
+fn snapshot_function_call() {
+    let state = PromptState::new(&[function_call()]);
+    snapshot("function_call", &state, 60);
+}
+
+#[test]
+fn snapshot_one_of_three_pending() {
+    let state = PromptState::new(&[function_call(), approval(), question()]);
+    snapshot("one_of_three", &state, 60);
+}
+
+#[test]
+fn snapshot_sending() {
+    let mut state = PromptState::new(&[approval(), question()]);
+    let _ = press(&mut state, KeyCode::Char('y'));
+    snapshot("sending", &state, 60);
+}
