@@ -5,6 +5,7 @@ pub mod diff;
 pub mod help;
 pub mod markdown;
 pub mod outcome;
+pub mod picker;
 pub mod prompt;
 pub mod sanitize;
 pub mod theme;
