@@ -27,8 +27,10 @@ pub enum PickerAction {
     LoadMore,
     /// Leave the picker.
     Close,
-    /// The picker used the key (or ignored it: it is modal).
+    /// The picker used the key, or ignored a plain key (it is modal).
     Consumed,
+    /// A key with Ctrl/Alt or an F-key: left to the app (quit, suspend, help…).
+    NotMine,
 }
 
 const TITLE: &str = " Sessions · Enter open · n new · Esc close ";
@@ -112,12 +114,15 @@ impl PickerState {
     }
 
     pub fn handle_key(&mut self, key: KeyEvent) -> PickerAction {
-        if key.kind == KeyEventKind::Release
-            || key
-                .modifiers
-                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
-        {
+        if key.kind == KeyEventKind::Release {
             return PickerAction::Consumed;
+        }
+        if key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+            || matches!(key.code, KeyCode::F(_))
+        {
+            return PickerAction::NotMine;
         }
         let page = self.page_rows.get().max(1);
         let last = self.sessions.len().saturating_sub(1);

@@ -398,7 +398,16 @@ impl PromptState {
         let title =
             sanitize::truncate(&title, usize::from(area.width.saturating_sub(2))).into_owned();
         Clear.render(area, buf);
-        Paragraph::new(self.content(inner_width(area.width), theme))
+        let mut lines = self.content(inner_width(area.width), theme);
+        // Given less room than asked: cut from the middle, never the key hint at the end.
+        let room = usize::from(area.height.saturating_sub(2)).max(1);
+        if lines.len() > room
+            && let Some(hint) = lines.pop()
+        {
+            lines.truncate(room - 1);
+            lines.push(hint);
+        }
+        Paragraph::new(lines)
             .block(
                 Block::default()
                     .borders(Borders::ALL)

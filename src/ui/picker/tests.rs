@@ -198,6 +198,12 @@ fn n_new_and_esc_q_close_and_others_are_consumed() {
         "nothing to open"
     );
     assert_eq!(press(&mut p, KeyCode::Char('x')), PickerAction::Consumed);
+    let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert_eq!(
+        p.handle_key(ctrl_c),
+        PickerAction::NotMine,
+        "quit stays the app's"
+    );
 }
 
 #[test]

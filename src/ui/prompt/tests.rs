@@ -383,3 +383,26 @@ fn snapshot_sending() {
     let _ = press(&mut state, KeyCode::Char('y'));
     snapshot("sending", &state, 60);
 }
+
+#[test]
+fn a_short_area_keeps_the_key_hint() {
+    let mut state = PromptState::new(&[question()]);
+    state.set_question_details(
+        "call_7be1c4d0",
+        "Pick one",
+        (1..=9).map(|i| format!("option {i}")).collect(),
+        Some(false),
+    );
+    let area = Rect::new(0, 0, 60, 5);
+    let mut buf = Buffer::empty(area);
+    state.render(area, &mut buf, &Theme::default());
+    let text: String = (0..5)
+        .map(|y| (0..60).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n")
+        .collect();
+    assert!(text.contains("Pick one"), "{text}");
+    assert!(text.contains("Enter answers"), "{text}");
+    assert!(
+        !text.contains("or type an answer"),
+        "free text not allowed: {text}"
+    );
+}
