@@ -291,3 +291,23 @@ fn snapshot_empty() {
     p.append_page(Vec::new(), false);
     snapshot("picker_empty", &p, 60, 6);
 }
+
+#[test]
+fn needs_you_is_drawn_as_a_badge() {
+    let mut p = PickerState::default();
+    p.append_page(
+        vec![
+            session("a", Some("first"), "idle", None, MIN),
+            needing_approval(session("b", Some("second"), "working", None, 2 * MIN)),
+        ],
+        false,
+    );
+    let theme = Theme::default();
+    let area = Rect::new(0, 0, 80, 6);
+    let mut buf = Buffer::empty(area);
+    p.render(area, &mut buf, &theme, NOW);
+    let row: String = (0..80).map(|x| buf[(x, 3)].symbol()).collect();
+    let byte = row.find("needs you").expect("badge on the second row");
+    let col = row[..byte].chars().count() as u16; // one cell per symbol on this row
+    assert!(buf[(col, 3)].modifier.contains(theme.badge.add_modifier));
+}

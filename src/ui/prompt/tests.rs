@@ -406,3 +406,24 @@ fn a_short_area_keeps_the_key_hint() {
         "free text not allowed: {text}"
     );
 }
+
+#[test]
+fn a_sensitive_approval_has_a_warning_border_and_flag() {
+    let mut state = PromptState::new(&[approval()]);
+    let theme = Theme::default();
+    let draw = |state: &PromptState| {
+        let area = Rect::new(0, 0, 60, state.desired_height(60));
+        let mut buf = Buffer::empty(area);
+        state.render(area, &mut buf, &theme);
+        buf
+    };
+    assert_eq!(draw(&state)[(0, 0)].fg, theme.border_focused.fg.unwrap());
+    state.set_approval_details("call_9a1f20bd", "bash", Value::Null, true);
+    let buf = draw(&state);
+    assert_eq!(buf[(0, 0)].fg, theme.warning.fg.unwrap());
+    assert_eq!(buf[(2, 1)].symbol(), "⚠");
+    assert_eq!(buf[(2, 1)].fg, theme.error.fg.unwrap());
+    // Null args from the event fall back to the action's own arguments.
+    let text: String = (0..60).map(|x| buf[(x, 2)].symbol()).collect();
+    assert!(text.contains("systemctl restart export"), "{text}");
+}
