@@ -1,7 +1,13 @@
 //! The resumable event stream task (reference §7): connect, resume from the cursor, honour
 //! `retry:` and `Retry-After`, back off with jitter, idle watchdog, replay truncation, dedupe.
 //!
-//! INTERFACE CONTRACT (other modules code against these names; the bodies are being written).
+//! The decisions are pure and tested on their own: [`resume`] (cursor, dedupe, truncation),
+//! [`backoff`] (when to retry). [`transport`] is the only IO; `task` sequences the two.
+
+pub mod backoff;
+pub mod resume;
+mod task;
+pub mod transport;
 
 use crate::api::auth::Token;
 use crate::api::model::{ConnectionState, DecodeError, Event};
@@ -32,6 +38,9 @@ pub struct StreamOptions {
     pub max_backoff: Duration,
     /// Largest accepted frame; larger frames are skipped and reported. Default 16 MiB.
     pub max_frame_bytes: usize,
+    /// §11.1 gap caveat: when `from` is `None` and the stream drops before any persisted
+    /// event arrived, reconnect with cursor `0` (full replay) instead of live-only.
+    pub replay_if_dropped_before_first_event: bool,
 }
 
 /// What the stream task reports to its consumer, in order.
@@ -74,12 +83,40 @@ impl Default for StreamOptions {
             idle_timeout: Duration::from_secs(45),
             max_backoff: Duration::from_secs(30),
             max_frame_bytes: 16 << 20,
+            replay_if_dropped_before_first_event: false,
         }
     }
 }
 
 /// Starts the stream task on the current tokio runtime.
 pub fn spawn(options: StreamOptions) -> StreamHandle {
-    let _ = options;
-    todo!("being written")
+    match transport::HttpTransport::new(&options) {
+        Ok(http) => spawn_with_transport(options, http),
+        Err(e) => {
+            let (tx, updates) = mpsc::unbounded_channel();
+            let _ = tx.send(StreamUpdate::State(ConnectionState::Failed {
+                reason: e.to_string(),
+            }));
+            StreamHandle { updates }
+        }
+    }
+}
+
+/// Starts the stream task over any [`transport::Transport`] (tests script one).
+pub fn spawn_with_transport<T: transport::Transport>(
+    options: StreamOptions,
+    transport: T,
+) -> StreamHandle {
+    spawn_seeded(options, transport, rand::random())
+}
+
+/// Like [`spawn_with_transport`] with a fixed jitter seed (reproducible tests).
+pub fn spawn_seeded<T: transport::Transport>(
+    options: StreamOptions,
+    transport: T,
+    jitter_seed: u64,
+) -> StreamHandle {
+    let (tx, updates) = mpsc::unbounded_channel();
+    tokio::spawn(task::run(transport, options, tx, jitter_seed));
+    StreamHandle { updates }
 }

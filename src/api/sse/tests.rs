@@ -1,0 +1,193 @@
+use super::*;
+
+fn parse(chunks: &[&[u8]]) -> Vec<SseItem> {
+    let mut p = SseParser::new(1 << 20);
+    let mut out = Vec::new();
+    for c in chunks {
+        p.feed(c, &mut out);
+    }
+    out
+}
+
+fn frame(id: Option<&str>, event: Option<&str>, data: &str) -> SseItem {
+    SseItem::Frame(SseFrame {
+        id: id.map(str::to_string),
+        event: event.map(str::to_string),
+        data: data.to_string(),
+    })
+}
+
+#[test]
+fn persisted_transient_and_ping_frames() {
+    let s = b"id: 4812\nevent: agent.message\ndata: {\"seq\":4812}\n\nevent: agent.text\ndata: {\"seq\":null}\n\n: ping\n\n";
+    assert_eq!(
+        parse(&[s]),
+        vec![
+            frame(Some("4812"), Some("agent.message"), "{\"seq\":4812}"),
+            frame(None, Some("agent.text"), "{\"seq\":null}"),
+        ]
+    );
+}
+
+#[test]
+fn id_is_not_inherited_by_the_next_frame() {
+    let out = parse(&[b"id: 7\ndata: a\n\ndata: b\n\n"]);
+    assert_eq!(
+        out,
+        vec![frame(Some("7"), None, "a"), frame(None, None, "b")]
+    );
+}
+
+#[test]
+fn crlf_and_bare_cr_line_endings() {
+    let want = vec![frame(Some("1"), None, "x"), frame(None, None, "y")];
+    assert_eq!(parse(&[b"id: 1\r\ndata: x\r\n\r\ndata: y\r\n\r\n"]), want);
+    assert_eq!(parse(&[b"id: 1\rdata: x\r\rdata: y\r\r"]), want);
+}
+
+#[test]
+fn cr_at_chunk_end_then_lf_is_one_line_end() {
+    // If the LF were a second line end it would dispatch "x" early with no id.
+    let out = parse(&[b"data: x\r", b"\nid: 1\r", b"\n\r", b"\n"]);
+    assert_eq!(out, vec![frame(Some("1"), None, "x")]);
+}
+
+#[test]
+fn leading_bom_is_stripped_only_at_stream_start() {
+    let out = parse(&[b"\xEF\xBB", b"\xBFdata: a\n\n\xEF\xBB\xBFdata: b\n\n"]);
+    // The second BOM makes the line's field name "\u{feff}data", an unknown field.
+    assert_eq!(out, vec![frame(None, None, "a")]);
+}
+
+#[test]
+fn partial_bom_prefix_is_kept_as_line_bytes() {
+    let out = parse(&[b"\xEF", b"x\n", b"data: a\n\n"]);
+    assert_eq!(out, vec![frame(None, None, "a")]);
+}
+
+#[test]
+fn comments_never_dispatch() {
+    assert_eq!(parse(&[b": ping\n\n:\n\n: a\n: b\n\n"]), vec![]);
+}
+
+#[test]
+fn multi_line_data_is_joined_with_lf() {
+    let out = parse(&[b"data: {\"a\":\ndata:  1}\ndata\n\n"]);
+    assert_eq!(out, vec![frame(None, None, "{\"a\":\n 1}\n")]);
+}
+
+#[test]
+fn only_one_leading_space_is_stripped() {
+    assert_eq!(parse(&[b"data:  two\n\n"]), vec![frame(None, None, " two")]);
+    assert_eq!(parse(&[b"data:none\n\n"]), vec![frame(None, None, "none")]);
+}
+
+#[test]
+fn field_without_colon_is_a_whole_line_name() {
+    // "data" alone is a data line with an empty value: the frame dispatches with "".
+    assert_eq!(parse(&[b"data\n\n"]), vec![frame(None, None, "")]);
+    assert_eq!(
+        parse(&[b"event\ndata: x\n\n"]),
+        vec![frame(None, Some(""), "x")]
+    );
+}
+
+#[test]
+fn unknown_fields_are_ignored() {
+    let out = parse(&[b"foo: bar\nDATA: no\ndata: yes\n\n"]);
+    assert_eq!(out, vec![frame(None, None, "yes")]);
+}
+
+#[test]
+fn retry_accepts_ascii_digits_only() {
+    let out = parse(&[b"retry: 8000\nretry: 1.5\nretry: -1\nretry: \nretry: 12a\nretry:7\n\n"]);
+    assert_eq!(out, vec![SseItem::Retry(8000), SseItem::Retry(7)]);
+    // Too large for u64: ignored rather than wrapped.
+    assert_eq!(parse(&[b"retry: 99999999999999999999999\n"]), vec![]);
+}
+
+#[test]
+fn frames_without_data_are_not_dispatched() {
+    assert_eq!(
+        parse(&[b"id: 5\nevent: x\n\ndata: y\n\n"]),
+        vec![frame(None, None, "y")]
+    );
+}
+
+#[test]
+fn incomplete_frame_at_end_is_not_dispatched() {
+    assert_eq!(parse(&[b"data: x\n"]), vec![]);
+    assert_eq!(parse(&[b"data: x"]), vec![]);
+}
+
+#[test]
+fn utf8_split_inside_a_character_and_invalid_bytes() {
+    let s = "data: héllo ✓\n\n".as_bytes();
+    let chunks: Vec<&[u8]> = s.chunks(1).collect();
+    assert_eq!(parse(&chunks), vec![frame(None, None, "héllo ✓")]);
+    assert_eq!(
+        parse(&[b"data: a\xFFb\n\n"]),
+        vec![frame(None, None, "a\u{FFFD}b")]
+    );
+}
+
+#[test]
+fn id_with_nul_is_ignored() {
+    assert_eq!(
+        parse(&[b"id: a\0b\ndata: x\n\n"]),
+        vec![frame(None, None, "x")]
+    );
+}
+
+#[test]
+fn oversized_frame_is_reported_and_the_next_one_parses() {
+    let mut p = SseParser::new(64);
+    let mut out = Vec::new();
+    let big = format!("id: 9\ndata: {}\n\n", "x".repeat(200));
+    p.feed(big.as_bytes(), &mut out);
+    p.feed(b"id: 10\ndata: ok\n\n", &mut out);
+    assert_eq!(
+        out,
+        vec![
+            SseItem::Oversized { bytes: 6 + 207 },
+            frame(Some("10"), None, "ok")
+        ]
+    );
+}
+
+#[test]
+fn oversized_frame_split_in_small_chunks_never_buffers_past_the_bound() {
+    let mut p = SseParser::new(64);
+    let mut out = Vec::new();
+    let big = format!(
+        "data: a\ndata: {}\ndata: more\n\ndata: ok\n\n",
+        "y".repeat(10_000)
+    );
+    for c in big.as_bytes().chunks(7) {
+        p.feed(c, &mut out);
+        assert!(p.partial.len() <= 64 && p.data.len() <= 64);
+    }
+    assert_eq!(out.len(), 2);
+    assert!(matches!(out[0], SseItem::Oversized { bytes } if bytes > 10_000));
+    assert_eq!(out[1], frame(None, None, "ok"));
+}
+
+#[test]
+fn long_comment_lines_are_skipped_quietly() {
+    let mut p = SseParser::new(16);
+    let s = format!(":{}\ndata: ok\n\n", "p".repeat(100));
+    let mut out = Vec::new();
+    for c in s.as_bytes().chunks(5) {
+        p.feed(c, &mut out);
+    }
+    assert_eq!(out, vec![frame(None, None, "ok")]);
+}
+
+#[test]
+fn bytes_seen_counts_pings() {
+    let mut p = SseParser::new(1024);
+    assert!(!p.any_byte_seen());
+    assert!(p.feed_vec(b": ping\n\n").is_empty());
+    assert!(p.any_byte_seen());
+    assert_eq!(p.bytes_seen(), 8);
+}

@@ -1,0 +1,161 @@
+//! When to try again (reference §7.8): the server's `retry:` hint is a floor for every
+//! reconnect, `Retry-After` is honoured on 429/5xx, and repeated failures back off
+//! exponentially with jitter up to a cap. Pure: time and randomness come from outside.
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::time::Duration;
+
+/// The hint used before the server sent any `retry:` line (`events.mdx`: `retry: 2000`).
+pub const DEFAULT_RETRY_HINT: Duration = Duration::from_millis(2000);
+/// The first backoff step after a failure.
+pub const BACKOFF_BASE: Duration = Duration::from_millis(1000);
+/// Never reconnect faster than this, whatever the server hints (§7.8 item 7: cap the rate).
+pub const MIN_RECONNECT: Duration = Duration::from_millis(250);
+/// A hostile `retry:` / `Retry-After` cannot park the client for longer than this.
+pub const MAX_SERVER_WAIT: Duration = Duration::from_secs(600);
+
+/// Reconnect timing for one stream.
+#[derive(Debug)]
+pub struct RetryPolicy {
+    hint: Duration,
+    max_backoff: Duration,
+    failures: u32,
+    rng: SmallRng,
+}
+
+impl RetryPolicy {
+    pub fn new(max_backoff: Duration, seed: u64) -> Self {
+        RetryPolicy {
+            hint: DEFAULT_RETRY_HINT,
+            max_backoff,
+            failures: 0,
+            rng: SmallRng::seed_from_u64(seed),
+        }
+    }
+
+    /// The server sent `retry: <ms>`.
+    pub fn set_hint(&mut self, ms: u64) {
+        self.hint = Duration::from_millis(ms).min(MAX_SERVER_WAIT);
+    }
+
+    pub fn hint(&self) -> Duration {
+        self.hint
+    }
+
+    /// Consecutive failed attempts since the last connection that delivered a frame.
+    pub fn failures(&self) -> u32 {
+        self.failures
+    }
+
+    /// A connection delivered a frame: the next outage starts from scratch.
+    pub fn reset(&mut self) {
+        self.failures = 0;
+    }
+
+    /// An attempt failed (could not open, or closed before any frame).
+    pub fn record_failure(&mut self) {
+        self.failures = self.failures.saturating_add(1);
+    }
+
+    /// The wait before the next attempt. `retry_after` is the server's `Retry-After`, which
+    /// replaces the exponential step (the server knows the real wait); the hint is always a
+    /// floor.
+    pub fn next_wait(&mut self, retry_after: Option<Duration>) -> Duration {
+        let step = match retry_after {
+            Some(ra) => ra.min(MAX_SERVER_WAIT),
+            None => self.jittered_backoff(),
+        };
+        step.max(self.hint).max(MIN_RECONNECT)
+    }
+
+    /// "Equal jitter": half the exponential step fixed, half random, never above the cap.
+    fn jittered_backoff(&mut self) -> Duration {
+        if self.failures == 0 {
+            return Duration::ZERO;
+        }
+        let exp = self.failures.saturating_sub(1).min(20);
+        let step = BACKOFF_BASE
+            .saturating_mul(1u32 << exp)
+            .min(self.max_backoff);
+        let half = step / 2;
+        let jitter_ms = self.rng.random_range(0..=half.as_millis() as u64);
+        half + Duration::from_millis(jitter_ms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn policy() -> RetryPolicy {
+        let mut p = RetryPolicy::new(Duration::from_secs(30), 7);
+        p.set_hint(0); // let the backoff itself show (MIN_RECONNECT still applies)
+        p
+    }
+
+    #[test]
+    fn first_wait_after_a_clean_drop_is_the_hint() {
+        let mut p = RetryPolicy::new(Duration::from_secs(30), 1);
+        assert_eq!(p.next_wait(None), DEFAULT_RETRY_HINT);
+        p.set_hint(8000);
+        assert_eq!(p.next_wait(None), Duration::from_millis(8000));
+    }
+
+    #[test]
+    fn backoff_grows_is_jittered_and_capped() {
+        let mut p = policy();
+        let mut upper_bounds = Vec::new();
+        for n in 1..=12u32 {
+            p.record_failure();
+            let step = (BACKOFF_BASE * 2u32.pow((n - 1).min(20))).min(Duration::from_secs(30));
+            let w = p.next_wait(None);
+            assert!(w >= step / 2 && w <= step, "failure {n}: {w:?} vs {step:?}");
+            upper_bounds.push(step);
+        }
+        assert!(upper_bounds.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(*upper_bounds.last().unwrap(), Duration::from_secs(30));
+        // Jitter: at the cap, many draws are not all the same.
+        let draws: std::collections::BTreeSet<_> = (0..20).map(|_| p.next_wait(None)).collect();
+        assert!(draws.len() > 5, "{draws:?}");
+        assert!(draws.iter().all(|d| *d <= Duration::from_secs(30)));
+    }
+
+    #[test]
+    fn hint_is_a_floor_for_backoff_and_retry_after() {
+        let mut p = RetryPolicy::new(Duration::from_secs(30), 3);
+        p.set_hint(8000);
+        p.record_failure();
+        assert!(p.next_wait(None) >= Duration::from_millis(8000));
+        assert_eq!(
+            p.next_wait(Some(Duration::from_secs(1))),
+            Duration::from_millis(8000)
+        );
+        assert_eq!(
+            p.next_wait(Some(Duration::from_secs(20))),
+            Duration::from_secs(20)
+        );
+    }
+
+    #[test]
+    fn reset_starts_the_next_outage_from_scratch() {
+        let mut p = policy();
+        for _ in 0..6 {
+            p.record_failure();
+        }
+        p.reset();
+        assert_eq!(p.failures(), 0);
+        assert_eq!(p.next_wait(None), MIN_RECONNECT);
+    }
+
+    #[test]
+    fn hostile_server_waits_are_bounded() {
+        let mut p = policy();
+        p.set_hint(u64::MAX);
+        assert_eq!(p.next_wait(None), MAX_SERVER_WAIT);
+        assert_eq!(
+            p.next_wait(Some(Duration::from_secs(1 << 40))),
+            MAX_SERVER_WAIT
+        );
+    }
+}

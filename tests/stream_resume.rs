@@ -1,0 +1,428 @@
+//! The stream task over a scripted transport, on tokio's paused clock: reconnect timing,
+//! cursors on every request, dedupe, truncation, terminal refusals.
+
+use bytes::Bytes;
+use futures_util::StreamExt;
+use futures_util::future::BoxFuture;
+use gobare_tui::api::auth::Token;
+use gobare_tui::api::model::{ConnectionState, ErrorBody, ErrorCode};
+use gobare_tui::api::stream::transport::{ByteStream, OpenError, ReadError, Transport};
+use gobare_tui::api::stream::{
+    StreamFrame, StreamHandle, StreamOptions, StreamUpdate, spawn_seeded,
+};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::time::Instant;
+
+enum Step {
+    Bytes(String),
+    /// Nothing more arrives, and the connection stays open.
+    Stall,
+    Fail(&'static str),
+}
+
+enum Open {
+    Body(Vec<Step>),
+    Refuse(OpenError),
+}
+
+/// Plays one scripted answer per `open`, logging when and with which cursor it was called.
+/// When the script runs out it answers 404, which ends the task.
+#[derive(Clone)]
+struct Scripted {
+    script: Arc<Mutex<VecDeque<Open>>>,
+    requests: Arc<Mutex<Vec<(Instant, Option<u64>)>>>,
+}
+
+impl Scripted {
+    fn new(script: Vec<Open>) -> Self {
+        Scripted {
+            script: Arc::new(Mutex::new(script.into())),
+            requests: Arc::default(),
+        }
+    }
+
+    fn cursors(&self) -> Vec<Option<u64>> {
+        self.requests.lock().unwrap().iter().map(|r| r.1).collect()
+    }
+
+    fn times(&self) -> Vec<Instant> {
+        self.requests.lock().unwrap().iter().map(|r| r.0).collect()
+    }
+}
+
+impl Transport for Scripted {
+    fn open(&self, cursor: Option<u64>) -> BoxFuture<'_, Result<ByteStream, OpenError>> {
+        self.requests.lock().unwrap().push((Instant::now(), cursor));
+        let next = self
+            .script
+            .lock()
+            .unwrap()
+            .pop_front()
+            .unwrap_or_else(|| Open::Refuse(refusal(404, ErrorCode::NotFound, None)));
+        Box::pin(async move {
+            match next {
+                Open::Refuse(e) => Err(e),
+                Open::Body(steps) => {
+                    let body = futures_util::stream::unfold(steps.into_iter(), |mut it| async {
+                        match it.next()? {
+                            Step::Bytes(b) => Some((Ok(Bytes::from(b)), it)),
+                            Step::Fail(m) => Some((Err(ReadError(m.into())), it)),
+                            Step::Stall => futures_util::future::pending().await,
+                        }
+                    });
+                    Ok(body.boxed())
+                }
+            }
+        })
+    }
+}
+
+fn refusal(status: u16, code: ErrorCode, retry_after: Option<u64>) -> OpenError {
+    OpenError::Status {
+        status,
+        retry_after: retry_after.map(Duration::from_secs),
+        error: Some(ErrorBody {
+            code,
+            message: "nope".into(),
+            request_id: Some("req_42".into()),
+        }),
+        request_id: Some("req_42".into()),
+    }
+}
+
+fn persisted(seq: u64) -> String {
+    format!(
+        "id: {seq}\nevent: agent.message\ndata: {{\"object\":\"event\",\"type\":\"agent.message\",\"seq\":{seq},\"payload\":{{\"text\":\"m{seq}\"}}}}\n\n"
+    )
+}
+
+fn delta() -> String {
+    "event: agent.text\ndata: {\"type\":\"agent.text\",\"seq\":null,\"payload\":{\"delta\":\"d\"}}\n\n"
+        .into()
+}
+
+fn truncated(from: u64) -> String {
+    format!(
+        "event: gobare.replay_truncated\ndata: {{\"type\":\"gobare.replay_truncated\",\"seq\":null,\"from_seq\":{from}}}\n\n"
+    )
+}
+
+fn body(parts: &[String]) -> Open {
+    Open::Body(parts.iter().cloned().map(Step::Bytes).collect())
+}
+
+fn options(from: Option<u64>) -> StreamOptions {
+    StreamOptions {
+        from,
+        max_backoff: Duration::from_secs(30),
+        token: Token::new("gbr_pat_secret"),
+        ..StreamOptions::default()
+    }
+}
+
+/// Runs the task to its end (the script's final 404), returning every update.
+async fn run(options: StreamOptions, transport: &Scripted) -> Vec<StreamUpdate> {
+    let mut h: StreamHandle = spawn_seeded(options, transport.clone(), 1);
+    let mut all = Vec::new();
+    while let Some(u) = h.updates.recv().await {
+        all.push(u);
+    }
+    all
+}
+
+fn frames(updates: &[StreamUpdate]) -> Vec<&StreamFrame> {
+    updates
+        .iter()
+        .filter_map(|u| match u {
+            StreamUpdate::Frame(f) => Some(f),
+            _ => None,
+        })
+        .collect()
+}
+
+fn persisted_ids(updates: &[StreamUpdate]) -> Vec<u64> {
+    frames(updates).iter().filter_map(|f| f.id).collect()
+}
+
+fn retrying(updates: &[StreamUpdate]) -> Vec<(u64, String)> {
+    updates
+        .iter()
+        .filter_map(|u| match u {
+            StreamUpdate::State(ConnectionState::Retrying { in_ms, reason, .. }) => {
+                Some((*in_ms, reason.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn gaps(t: &Scripted) -> Vec<Duration> {
+    t.times().windows(2).map(|w| w[1] - w[0]).collect()
+}
+
+#[tokio::test(start_paused = true)]
+async fn watchdog_abandons_a_silent_stream_after_45s_and_resumes_from_the_cursor() {
+    let t = Scripted::new(vec![
+        Open::Body(vec![
+            Step::Bytes(persisted(5)),
+            Step::Bytes(": ping\n\n".into()),
+            Step::Stall,
+        ]),
+        body(&[persisted(6)]),
+    ]);
+    let updates = run(options(Some(0)), &t).await;
+    assert_eq!(t.cursors(), vec![Some(0), Some(5), Some(6)]);
+    let g = gaps(&t);
+    // 45 s of silence, then the 2 s default hint.
+    assert!(
+        g[0] >= Duration::from_secs(47) && g[0] < Duration::from_secs(48),
+        "{g:?}"
+    );
+    assert!(retrying(&updates)[0].1.contains("no data for 45s"));
+    assert_eq!(persisted_ids(&updates), vec![5, 6]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn retry_hint_is_honoured_and_defaults_to_2s() {
+    let t = Scripted::new(vec![
+        body(&[persisted(1)]),
+        body(&["retry: 8000\n\n".into(), persisted(2)]),
+        body(&[persisted(3)]),
+    ]);
+    let updates = run(options(None), &t).await;
+    let g = gaps(&t);
+    assert!(g[0] >= Duration::from_secs(2), "{g:?}");
+    assert!(g[1] >= Duration::from_secs(8), "{g:?}");
+    assert!(
+        g[2] >= Duration::from_secs(8),
+        "the 404 follows the hint too: {g:?}"
+    );
+    assert_eq!(retrying(&updates)[1].0, 8000);
+    assert_eq!(t.cursors(), vec![None, Some(1), Some(2), Some(3)]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn retry_after_is_honoured_on_429_and_503() {
+    let t = Scripted::new(vec![
+        Open::Refuse(refusal(429, ErrorCode::RateLimitExceeded, Some(7))),
+        Open::Refuse(refusal(503, ErrorCode::SandboxUnavailable, Some(11))),
+        body(&[persisted(9)]),
+    ]);
+    let updates = run(options(Some(4)), &t).await;
+    let g = gaps(&t);
+    assert!(
+        g[0] >= Duration::from_secs(7) && g[0] < Duration::from_secs(8),
+        "{g:?}"
+    );
+    assert!(
+        g[1] >= Duration::from_secs(11) && g[1] < Duration::from_secs(12),
+        "{g:?}"
+    );
+    let r = retrying(&updates);
+    assert_eq!((r[0].0, r[1].0), (7000, 11000));
+    assert!(r[0].1.contains("rate_limit_exceeded") && r[0].1.contains("req_42"));
+    assert_eq!(t.cursors(), vec![Some(4), Some(4), Some(4), Some(9)]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn refusals_401_403_404_stop_without_retry() {
+    for (status, code) in [
+        (401, ErrorCode::AuthenticationError),
+        (403, ErrorCode::PermissionDenied),
+        (404, ErrorCode::NotFound),
+    ] {
+        let mut e = refusal(status, code.clone(), None);
+        if let OpenError::Status { error: Some(b), .. } = &mut e {
+            b.message = "token gbr_pat_secret lacks sessions:read".into(); // hostile echo
+        }
+        let t = Scripted::new(vec![Open::Refuse(e)]);
+        let updates = run(options(Some(1)), &t).await;
+        assert_eq!(t.cursors().len(), 1, "{status} was retried");
+        let StreamUpdate::State(ConnectionState::Failed { reason }) = updates.last().unwrap()
+        else {
+            panic!("{updates:?}")
+        };
+        assert!(
+            reason.contains(code.as_str()) && reason.contains("req_42"),
+            "{reason}"
+        );
+        assert!(reason.contains("lacks sessions:read"), "{reason}");
+        assert!(!format!("{updates:?}").contains("gbr_pat_secret"));
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn backoff_grows_is_capped_and_resets_after_a_frame() {
+    let mut script: Vec<Open> = (0..8)
+        .map(|_| Open::Refuse(refusal(500, ErrorCode::InternalError, None)))
+        .collect();
+    script.push(body(&[persisted(1)]));
+    script.push(Open::Refuse(refusal(500, ErrorCode::InternalError, None)));
+    let t = Scripted::new(script);
+    let mut opts = options(Some(0));
+    opts.max_backoff = Duration::from_secs(10);
+    let updates = run(opts, &t).await;
+    let waits: Vec<u64> = retrying(&updates).iter().map(|r| r.0).collect();
+    // Failure n waits in [step/2, step] with step = min(1 s * 2^(n-1), cap), floored by the
+    // 2 s hint.
+    for (i, w) in waits.iter().take(8).enumerate() {
+        let step = (1000u64 << i).min(10_000);
+        assert!(
+            *w >= (step / 2).max(2000) && *w <= step.max(2000),
+            "wait {i}: {waits:?}"
+        );
+    }
+    assert!(waits[..8].iter().all(|w| *w <= 10_000));
+    assert!(waits[5..8].iter().all(|w| *w >= 5000), "{waits:?}");
+    // The connection that delivered seq 1 reset the count: back to the hint.
+    assert_eq!(waits[8], 2000);
+    assert_eq!(
+        waits[9], 2000,
+        "first failure after a reset waits at most 1 s -> the hint"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn connections_that_deliver_nothing_back_off() {
+    let script: Vec<Open> = (0..6).map(|_| body(&[": ping\n\n".into()])).collect();
+    let t = Scripted::new(script);
+    let updates = run(options(None), &t).await;
+    let waits: Vec<u64> = retrying(&updates).iter().map(|r| r.0).collect();
+    assert!(
+        waits[5] >= 8000,
+        "empty connections must count as failures: {waits:?}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn truncation_reconnects_from_from_seq_until_complete() {
+    let t = Scripted::new(vec![
+        body(&[persisted(1), persisted(2), truncated(2), persisted(900)]),
+        body(&[persisted(3), persisted(4), truncated(4) + &persisted(901)]),
+        body(&[persisted(5), persisted(900), persisted(901), delta()]),
+    ]);
+    let updates = run(options(Some(0)), &t).await;
+    assert_eq!(t.cursors(), vec![Some(0), Some(2), Some(4), Some(901)]);
+    assert_eq!(persisted_ids(&updates), vec![1, 2, 3, 4, 5, 900, 901]);
+    let notices = frames(&updates)
+        .iter()
+        .filter(|f| f.id.is_none() && f.data.contains("replay_truncated"))
+        .count();
+    assert_eq!(notices, 2);
+    assert!(retrying(&updates)[0].1.contains("after seq 2"));
+}
+
+#[tokio::test(start_paused = true)]
+async fn duplicates_at_or_below_the_cursor_are_dropped() {
+    let t = Scripted::new(vec![
+        body(&[persisted(9), persisted(10), persisted(11)]),
+        body(&[persisted(11), persisted(12), persisted(12), persisted(13)]),
+    ]);
+    let updates = run(options(Some(10)), &t).await;
+    assert_eq!(persisted_ids(&updates), vec![11, 12, 13]);
+    assert_eq!(t.cursors(), vec![Some(10), Some(11), Some(13)]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn none_and_zero_are_distinct_on_the_first_request() {
+    for from in [None, Some(0)] {
+        let t = Scripted::new(vec![body(&[delta()])]);
+        run(options(from), &t).await;
+        assert_eq!(t.cursors(), vec![from, from]);
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn gap_caveat_option_replays_from_zero_after_an_early_drop() {
+    let t = Scripted::new(vec![body(&[delta()]), body(&[persisted(3)])]);
+    let mut opts = options(None);
+    opts.replay_if_dropped_before_first_event = true;
+    run(opts, &t).await;
+    assert_eq!(t.cursors(), vec![None, Some(0), Some(3)]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn transient_frames_never_move_the_cursor() {
+    let t = Scripted::new(vec![
+        body(&[persisted(4), delta(), delta_claiming_a_seq()]),
+        Open::Body(vec![Step::Bytes(delta()), Step::Fail("connection reset")]),
+    ]);
+    let updates = run(options(Some(3)), &t).await;
+    assert_eq!(t.cursors(), vec![Some(3), Some(4), Some(4)]);
+    assert_eq!(frames(&updates).len(), 4);
+    assert!(retrying(&updates)[1].1.contains("connection reset"));
+}
+
+/// A delta whose envelope claims a seq but which has no `id:` line.
+fn delta_claiming_a_seq() -> String {
+    "data: {\"type\":\"agent.text\",\"seq\":77,\"payload\":{\"delta\":\"x\"}}\n\n".into()
+}
+
+#[tokio::test(start_paused = true)]
+async fn oversized_and_undecodable_frames() {
+    let big = format!("id: 6\ndata: {}\n\n", "x".repeat(5000));
+    let t = Scripted::new(vec![body(&[
+        big,
+        "data: not json\n\n".into(),
+        "id: 7\ndata: also not json\n\n".into(),
+    ])]);
+    let mut opts = options(Some(5));
+    opts.max_frame_bytes = 1024;
+    let updates = run(opts, &t).await;
+    let skipped: Vec<_> = updates
+        .iter()
+        .filter(|u| matches!(u, StreamUpdate::Skipped { .. }))
+        .collect();
+    assert_eq!(skipped.len(), 2, "{updates:?}");
+    let f = frames(&updates);
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].id, Some(7));
+    assert!(f[0].event.is_err());
+    // The undecodable persisted frame still advanced the cursor.
+    assert_eq!(t.cursors(), vec![Some(5), Some(7)]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn states_are_reported_in_order() {
+    let t = Scripted::new(vec![body(&[persisted(1)])]);
+    let updates = run(options(None), &t).await;
+    let states: Vec<_> = updates
+        .iter()
+        .filter_map(|u| match u {
+            StreamUpdate::State(s) => Some(std::mem::discriminant(s)),
+            _ => None,
+        })
+        .collect();
+    use ConnectionState::*;
+    let want = [
+        Connecting { attempt: 1 },
+        Live,
+        Retrying {
+            in_ms: 0,
+            attempt: 1,
+            reason: String::new(),
+        },
+        Connecting { attempt: 1 },
+        Failed {
+            reason: String::new(),
+        },
+    ]
+    .map(|s| std::mem::discriminant(&s));
+    assert_eq!(states, want);
+}
+
+#[tokio::test(start_paused = true)]
+async fn dropping_the_receiver_stops_the_task() {
+    let t = Scripted::new((0..5).map(|_| body(&[persisted(1)])).collect());
+    let mut h = spawn_seeded(options(None), t.clone(), 1);
+    while let Some(u) = h.updates.recv().await {
+        if matches!(u, StreamUpdate::Frame(_)) {
+            break;
+        }
+    }
+    drop(h);
+    tokio::time::sleep(Duration::from_secs(120)).await;
+    assert_eq!(t.cursors().len(), 1);
+}
