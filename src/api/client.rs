@@ -516,7 +516,10 @@ impl ApiClient {
             request = request.header(CONTENT_TYPE, "application/json").body(body);
         }
 
-        let mut response = request.send().await.map_err(ApiError::network)?;
+        let mut response = request
+            .send()
+            .await
+            .map_err(|e| self.scrub(ApiError::network(e)))?;
         let status = response.status();
         let request_id = header_text(&response, "x-request-id");
         tracing::debug!(%method, %path, status = status.as_u16(), request_id = request_id.as_deref().unwrap_or("-"), "api call");
@@ -534,7 +537,7 @@ impl ApiClient {
                 ));
             }
             return serde_json::from_slice(&bytes)
-                .map_err(|e| ApiError::decode(status.as_u16(), request_id, e, &bytes));
+                .map_err(|e| self.scrub(ApiError::decode(status.as_u16(), request_id, e, &bytes)));
         }
 
         let retry_after = header_text(&response, RETRY_AFTER.as_str());
@@ -552,7 +555,15 @@ impl ApiClient {
         if status == StatusCode::UNAUTHORIZED {
             tracing::warn!(%path, "token refused");
         }
-        Err(err)
+        Err(self.scrub(err))
+    }
+
+    /// Server text is hostile: make sure an echoed token never survives into an error.
+    fn scrub(&self, err: ApiError) -> ApiError {
+        match &self.inner.token {
+            Some(token) => err.redact(token.expose()),
+            None => err,
+        }
     }
 }
 

@@ -205,6 +205,27 @@ impl ApiError {
         }
     }
 
+    /// Replaces every occurrence of `secret` in server-supplied text. A server (or proxy)
+    /// that echoes the Authorization header must not get the token into an error.
+    pub fn redact(mut self, secret: &str) -> ApiError {
+        if secret.is_empty() {
+            return self;
+        }
+        let scrub = |s: &mut String| {
+            if s.contains(secret) {
+                *s = s.replace(secret, "<redacted>");
+            }
+        };
+        scrub(&mut self.message);
+        if let Some(e) = self.body_excerpt.as_mut() {
+            scrub(e);
+        }
+        if let Some(r) = self.request_id.as_mut() {
+            scrub(r);
+        }
+        self
+    }
+
     /// One line for a person: what happened, then code, status and request id.
     pub fn summary(&self) -> String {
         let mut line = format!("{}: {}", self.kind.describe(), self.message);
