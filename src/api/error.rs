@@ -60,11 +60,11 @@ pub struct ApiError {
     /// Human text: the server's `error.message` (sanitized) or our own description.
     pub message: String,
     /// `error.request_id`, else the `x-request-id` header (sanitized).
-    pub request_id: Option<String>,
+    pub request_id: Option<Box<str>>,
     /// `Retry-After` in seconds. Absent means the server does not invite a retry.
     pub retry_after: Option<Duration>,
     /// A short sanitized excerpt of a body that was not the API's JSON (proxy pages).
-    pub body_excerpt: Option<String>,
+    pub body_excerpt: Option<Box<str>>,
     #[source]
     source: Option<Arc<dyn std::error::Error + Send + Sync>>,
 }
@@ -211,18 +211,10 @@ impl ApiError {
         if secret.is_empty() {
             return self;
         }
-        let scrub = |s: &mut String| {
-            if s.contains(secret) {
-                *s = s.replace(secret, "<redacted>");
-            }
-        };
-        scrub(&mut self.message);
-        if let Some(e) = self.body_excerpt.as_mut() {
-            scrub(e);
-        }
-        if let Some(r) = self.request_id.as_mut() {
-            scrub(r);
-        }
+        let scrub = |s: &str| s.replace(secret, "<redacted>");
+        self.message = scrub(&self.message);
+        self.body_excerpt = self.body_excerpt.map(|e| scrub(&e).into_boxed_str());
+        self.request_id = self.request_id.map(|r| scrub(&r).into_boxed_str());
         self
     }
 
@@ -403,15 +395,16 @@ fn is_invisible_format(ch: char) -> bool {
     matches!(ch, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
 }
 
-fn sanitize_request_id(raw: &str) -> String {
+fn sanitize_request_id(raw: &str) -> Box<str> {
     raw.chars()
         .filter(|c| c.is_ascii_graphic())
         .take(MAX_REQUEST_ID_CHARS)
-        .collect()
+        .collect::<String>()
+        .into_boxed_str()
 }
 
 /// A short, single-line, tag-free excerpt of a body that was not the API's JSON.
-fn excerpt(body: &[u8]) -> Option<String> {
+fn excerpt(body: &[u8]) -> Option<Box<str>> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return None;
     }
@@ -431,7 +424,7 @@ fn excerpt(body: &[u8]) -> Option<String> {
         }
     }
     let clean = sanitize_text(&plain, MAX_EXCERPT_CHARS);
-    (!clean.is_empty()).then_some(clean)
+    (!clean.is_empty()).then(|| clean.into_boxed_str())
 }
 
 fn error_chain(err: &dyn std::error::Error) -> String {
