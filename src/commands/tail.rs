@@ -102,17 +102,20 @@ pub async fn pump<W: Write, E: Write>(
             }
             next = updates.recv() => next,
         };
-        let Some(mut update) = next else {
+        let Some(first) = next else {
             let _ = out.flush();
             bail!("the event stream stopped unexpectedly");
         };
-        for _ in 0..MAX_BURST {
+        // Write what is already queued, up to a bound, then flush once.
+        let mut pending = Some(first);
+        let mut written = 0;
+        while let Some(update) = pending.take() {
             if let Err(e) = write_update(update, &mut out, &mut err, verbose)? {
                 return stdout_error(e);
             }
-            match updates.try_recv() {
-                Ok(u) => update = u,
-                Err(_) => break,
+            written += 1;
+            if written < MAX_BURST {
+                pending = updates.try_recv().ok();
             }
         }
         if let Err(e) = out.flush() {
@@ -281,6 +284,31 @@ mod tests {
             vec![format!("{PERSISTED}\n{TRANSIENT}\n{{\"multi\":1}}\n")]
         );
         assert!(err.is_empty(), "state news only with --verbose");
+    }
+
+    #[tokio::test]
+    async fn a_burst_longer_than_the_flush_bound_loses_nothing() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let total = MAX_BURST * 2 + 3;
+        for seq in 1..=total {
+            let data = format!(r#"{{"type":"x","seq":{seq}}}"#);
+            tx.send(frame(Some(seq as u64), &data)).unwrap();
+        }
+        drop(tx);
+        let mut out = Recorder::default();
+        let _ = pump(&mut rx, &mut out, Vec::new(), false, std::future::pending()).await;
+        let text = out.flushed.concat();
+        let seqs: Vec<usize> = text
+            .lines()
+            .map(|l| {
+                l.trim_start_matches(r#"{"type":"x","seq":"#)
+                    .trim_end_matches('}')
+                    .parse()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(seqs, (1..=total).collect::<Vec<_>>());
+        assert_eq!(out.flushed.len(), 3, "one flush per bounded burst");
     }
 
     #[tokio::test]
