@@ -1,1 +1,167 @@
-//! (to be written)
+//! The command line (clap derive). The token is never a command-line value: arguments are
+//! visible to every user of the machine through `ps`.
+
+use crate::sim::args::SimArgs;
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use url::Url;
+
+const AFTER_HELP: &str = "\
+Examples:
+  GOBARE_TOKEN=gbr_pat_... gobare-tui new \"Summarise this repository\"
+  gobare-tui --token-file ~/.config/gobare-tui/token attach 3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af
+  gobare-tui tail 3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af --from 0 | jq .type
+  gobare-tui tail --org --verbose
+  gobare-tui demo
+
+Environment:
+  GOBARE_TOKEN      API token (gbr_pat_...); --token-file takes precedence
+  GOBARE_API        API base URL; --api takes precedence
+  XDG_CONFIG_HOME   config file: $XDG_CONFIG_HOME/gobare-tui/config.toml
+  XDG_STATE_HOME    logs: $XDG_STATE_HOME/gobare-tui/logs/
+  NO_COLOR          disable colours in the interface
+
+Exit status: 0 success, 1 runtime error, 2 usage or configuration error.";
+
+/// A terminal UI for Gobare agent sessions: live event stream, transcript, turn and
+/// workspace panes. With no subcommand and no token it runs the built-in local demo.
+#[derive(Debug, Parser)]
+#[command(name = "gobare-tui", version, about, long_about = None, after_help = AFTER_HELP)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Options every subcommand accepts.
+#[derive(Debug, Clone, Default, Args)]
+pub struct GlobalArgs {
+    /// API base URL; `/v1` is added by the client [default: https://api.gobare.dev]
+    #[arg(
+        long,
+        global = true,
+        env = "GOBARE_API",
+        hide_env_values = true,
+        value_name = "URL"
+    )]
+    pub api: Option<Url>,
+    /// Read the API token from this file (instead of GOBARE_TOKEN). The token is never
+    /// accepted as a command-line value.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub token_file: Option<PathBuf>,
+    /// Allow sending the token over plain http:// to a host that is not loopback.
+    #[arg(long, global = true)]
+    pub allow_insecure_http: bool,
+    /// More detail in the log file; `tail` also reports reconnects on stderr.
+    #[arg(long, short, global = true)]
+    pub verbose: bool,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum Command {
+    /// Open an existing session by id: transcript, live events, turn and workspace.
+    Attach(AttachArgs),
+    /// Create a session (optionally with a first message) and open it.
+    New(NewArgs),
+    /// Run the local simulator and open a scripted session in it; needs no token.
+    Demo,
+    /// Print a session's raw events as JSON lines on stdout (or the whole org's with --org).
+    Tail(TailArgs),
+    /// Run the local simulator (the Gobare API on 127.0.0.1) until Ctrl+C.
+    Sim(SimArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct AttachArgs {
+    /// The session id (a UUID).
+    pub session_id: String,
+}
+
+#[derive(Debug, Clone, Default, Args)]
+pub struct NewArgs {
+    /// Model to run (must be one the chosen credential serves).
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<String>,
+    /// A label for the session.
+    #[arg(long, value_name = "TITLE")]
+    pub title: Option<String>,
+    /// Instructions for the agent (at most 32,000 characters).
+    #[arg(long, value_name = "TEXT")]
+    pub instructions: Option<String>,
+    /// The first message; without it the session opens idle.
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "\
+One line per frame: the event's JSON exactly as the server sent it, persisted and transient
+alike. Drops are resumed silently from the last persisted event.
+
+  --from 0     replay everything persisted, then follow live
+  --from N     resume after event N
+  (no --from)  live events only")]
+pub struct TailArgs {
+    /// The session to follow (omit with --org).
+    #[arg(required_unless_present = "org", conflicts_with = "org")]
+    pub session_id: Option<String>,
+    /// Replay persisted events after this sequence number first (0 = from the beginning).
+    #[arg(long, value_name = "SEQ")]
+    pub from: Option<u64>,
+    /// Follow every session in the organization (GET /v1/events).
+    #[arg(long)]
+    pub org: bool,
+    /// With --org: only this session and its sub-sessions.
+    #[arg(long, value_name = "SESSION_ID", requires = "org")]
+    pub root: Option<String>,
+}
+
+/// A usage or configuration problem found after parsing: exit status 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn tail_needs_a_session_unless_org() {
+        assert!(Cli::try_parse_from(["g", "tail"]).is_err());
+        assert!(Cli::try_parse_from(["g", "tail", "--root", "r"]).is_err());
+        assert!(Cli::try_parse_from(["g", "tail", "s", "--org"]).is_err());
+        let cli =
+            Cli::try_parse_from(["g", "tail", "--org", "--root", "r", "--from", "0"]).unwrap();
+        let Some(Command::Tail(t)) = cli.command else {
+            panic!()
+        };
+        assert!(t.org && t.session_id.is_none());
+        assert_eq!((t.root.as_deref(), t.from), (Some("r"), Some(0)));
+    }
+
+    #[test]
+    fn global_options_work_after_the_subcommand() {
+        let cli =
+            Cli::try_parse_from(["g", "tail", "s", "--verbose", "--api", "http://localhost:1"])
+                .unwrap();
+        assert!(cli.global.verbose);
+        assert_eq!(cli.global.api.unwrap().as_str(), "http://localhost:1/");
+    }
+
+    #[test]
+    fn there_is_no_token_option() {
+        for args in [
+            &["g", "--token", "gbr_pat_x", "demo"][..],
+            &["g", "tail", "s", "--token=gbr_pat_x"][..],
+        ] {
+            let err = Cli::try_parse_from(args).unwrap_err();
+            assert_eq!(err.kind(), clap::error::ErrorKind::UnknownArgument);
+        }
+    }
+}

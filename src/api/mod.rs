@@ -2,6 +2,8 @@
 
 pub mod auth;
 pub mod client;
+pub mod error;
 pub mod model;
+pub mod retry;
 pub mod sse;
 pub mod stream;

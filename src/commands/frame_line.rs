@@ -1,0 +1,108 @@
+//! One stream frame's `data:` → exactly one output line.
+//!
+//! The server sends compact JSON on one `data:` line, which passes through byte for byte.
+//! Multi-line data (several `data:` lines joined with `\n`) is compacted onto one line.
+//! Control characters are escaped rather than written raw: server text must not be able to
+//! drive the terminal, and a raw control is never needed in valid JSON.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+/// `data` as a single line without a terminator.
+pub fn one_line(data: &str) -> Cow<'_, str> {
+    if !data.chars().any(char::is_control) {
+        return Cow::Borrowed(data);
+    }
+    if serde_json::from_str::<serde::de::IgnoredAny>(data).is_ok() {
+        Cow::Owned(compact_json(data))
+    } else {
+        Cow::Owned(escape_controls(data))
+    }
+}
+
+/// Drops whitespace between JSON tokens; inside strings, escapes the control characters
+/// JSON allows raw (DEL and C1), which keeps the document equivalent.
+fn compact_json(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    for ch in json.chars() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if ch == '\\' {
+                escaped = true;
+            } else if ch == '"' {
+                in_string = false;
+            }
+            push_escaped(&mut out, ch);
+        } else if ch == '"' {
+            in_string = true;
+            out.push(ch);
+        } else if !ch.is_whitespace() {
+            push_escaped(&mut out, ch);
+        }
+    }
+    out
+}
+
+fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for ch in text.chars() {
+        match ch {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            _ => push_escaped(&mut out, ch),
+        }
+    }
+    out
+}
+
+fn push_escaped(out: &mut String, ch: char) {
+    if ch.is_control() {
+        let _ = write!(out, "\\u{:04x}", ch as u32);
+    } else {
+        out.push(ch);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    #[test]
+    fn single_line_data_passes_through_unchanged() {
+        let data = r#"{"type":"agent.message","seq":4812,"payload":{"text":"a  b \"q\" é"}}"#;
+        assert!(matches!(one_line(data), Cow::Borrowed(d) if d == data));
+    }
+
+    #[test]
+    fn multi_line_json_is_compacted_without_touching_strings() {
+        let data = "{\"type\": \"x\",\n \"payload\": {\"text\": \"two  spaces\\nescaped\"},\r\n\t\"seq\": 1}";
+        let line = one_line(data);
+        assert_eq!(
+            line,
+            r#"{"type":"x","payload":{"text":"two  spaces\nescaped"},"seq":1}"#
+        );
+        let a: Value = serde_json::from_str(data).unwrap();
+        let b: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn raw_controls_are_escaped_and_json_stays_equivalent() {
+        let data = "{\"t\":\"csi\u{9b}31m del\u{7f}\"}\n";
+        let line = one_line(data);
+        assert_eq!(line, r#"{"t":"csi\u009b31m del\u007f"}"#);
+        let a: Value = serde_json::from_str(data).unwrap();
+        let b: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn non_json_text_keeps_its_content_on_one_line() {
+        assert_eq!(one_line("not\njson \x1b[2J"), "not\\njson \\u001b[2J");
+    }
+}

@@ -1,0 +1,115 @@
+//! The command line as a user meets it: help text, refused options, exit statuses.
+
+mod cli_support;
+
+use cli_support::Home;
+
+fn run(home: &Home, args: &[&str]) -> (i32, String, String) {
+    let out = home.std_command(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn help_explains_commands_options_and_environment() {
+    let home = Home::new();
+    let (code, out, _) = run(&home, &["--help"]);
+    assert_eq!(code, 0);
+    for needle in [
+        "attach",
+        "new",
+        "demo",
+        "tail",
+        "sim",
+        "--api",
+        "--token-file",
+        "--allow-insecure-http",
+        "--verbose",
+        "GOBARE_TOKEN",
+        "GOBARE_API",
+        "XDG_CONFIG_HOME",
+        "XDG_STATE_HOME",
+        "NO_COLOR",
+        "Examples:",
+        "Exit status",
+    ] {
+        assert!(out.contains(needle), "--help lacks {needle}:\n{out}");
+    }
+}
+
+#[test]
+fn tail_help_explains_cursors() {
+    let home = Home::new();
+    let (code, out, _) = run(&home, &["tail", "--help"]);
+    assert_eq!(code, 0);
+    for needle in [
+        "--from",
+        "--org",
+        "--root",
+        "SESSION_ID",
+        "--from 0",
+        "live events only",
+    ] {
+        assert!(out.contains(needle), "tail --help lacks {needle}:\n{out}");
+    }
+}
+
+#[test]
+fn a_token_on_the_command_line_is_refused_without_echoing_it() {
+    let home = Home::new();
+    for args in [
+        &["--token", "gbr_pat_LEAKME", "tail", "s1"][..],
+        &["tail", "s1", "--token=gbr_pat_LEAKME"][..],
+    ] {
+        let (code, out, err) = run(&home, args);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("--token-file"), "{err}");
+        assert!(!err.contains("LEAKME") && !out.contains("LEAKME"), "{err}");
+    }
+}
+
+#[test]
+fn commands_not_yet_in_this_build_say_so_with_status_2() {
+    let home = Home::new();
+    for args in [
+        &["attach", "s1"][..],
+        &["new", "hello"][..],
+        &["demo"][..],
+        &[][..],
+    ] {
+        let (code, _, err) = run(&home, args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("not available yet in this build"), "{err}");
+    }
+}
+
+#[test]
+fn usage_and_configuration_errors_exit_2() {
+    let home = Home::new();
+    let (code, _, err) = run(&home, &["tail"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = run(&home, &["--token-file", "/nonexistent/token", "tail", "s1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot read the token file"), "{err}");
+    home.write_config("api = \"::not a url::\"\n");
+    let (code, _, err) = run(&home, &["tail", "s1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("config.toml"), "{err}");
+}
+
+#[test]
+fn plain_http_to_a_remote_host_is_refused_before_connecting() {
+    let home = Home::new();
+    let out = home
+        .std_command(&["--api", "http://api.example.invalid", "tail", "s1"])
+        .env("GOBARE_TOKEN", "gbr_pat_LEAKME")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--allow-insecure-http"), "{err}");
+    assert!(!err.contains("LEAKME"), "{err}");
+}

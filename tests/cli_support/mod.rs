@@ -1,0 +1,88 @@
+//! Running the built binary with an isolated environment.
+#![allow(dead_code)] // each test file uses a different part
+
+use std::path::{Path, PathBuf};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_gobare-tui");
+
+/// A scratch directory holding XDG config/state homes, removed on drop.
+pub struct Home(pub PathBuf);
+
+impl Home {
+    pub fn new() -> Home {
+        let dir = std::env::temp_dir().join(format!("gobare-cli-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Home(dir)
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    pub fn write_config(&self, text: &str) {
+        let dir = self.0.join("config/gobare-tui");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("config.toml"), text).unwrap();
+    }
+
+    /// Applies the isolated environment to a command (std or tokio).
+    pub fn std_command(&self, args: &[&str]) -> std::process::Command {
+        let mut c = std::process::Command::new(BIN);
+        c.args(args);
+        for (k, v) in self.vars() {
+            c.env(k, v);
+        }
+        for k in REMOVED {
+            c.env_remove(k);
+        }
+        c
+    }
+
+    pub fn tokio_command(&self, args: &[&str]) -> tokio::process::Command {
+        let mut c = tokio::process::Command::new(BIN);
+        c.args(args).kill_on_drop(true);
+        for (k, v) in self.vars() {
+            c.env(k, v);
+        }
+        for k in REMOVED {
+            c.env_remove(k);
+        }
+        c
+    }
+
+    fn vars(&self) -> Vec<(&'static str, PathBuf)> {
+        vec![
+            ("XDG_CONFIG_HOME", self.0.join("config")),
+            ("XDG_STATE_HOME", self.0.join("state")),
+            ("HOME", self.0.clone()),
+        ]
+    }
+
+    pub fn log_dir(&self) -> PathBuf {
+        self.0.join("state/gobare-tui/logs")
+    }
+}
+
+const REMOVED: [&str; 4] = [
+    "GOBARE_API",
+    "GOBARE_TOKEN",
+    "RUST_BACKTRACE",
+    "RUST_LIB_BACKTRACE",
+];
+
+impl Drop for Home {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Everything the log files under `dir` contain.
+pub fn read_logs(dir: &Path) -> String {
+    let mut all = String::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            all.push_str(&std::fs::read_to_string(e.path()).unwrap_or_default());
+        }
+    }
+    all
+}
