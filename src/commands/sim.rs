@@ -1,8 +1,42 @@
-//! `gobare-tui sim`: run the local control plane until Ctrl+C. (Being written.)
+//! `gobare-tui sim`: run the local control plane until Ctrl+C or SIGTERM.
 
+use crate::sim::Simulator;
 use crate::sim::args::SimArgs;
 
 pub async fn run(args: SimArgs) -> color_eyre::Result<()> {
-    let _ = args;
-    color_eyre::eyre::bail!("the simulator is being written")
+    let config = args.to_config();
+    let sim = Simulator::start(config).await?;
+    let base = sim.url();
+    let base = base.as_str().trim_end_matches('/');
+    println!(
+        "Gobare simulator listening on {base} (scenarios: {})",
+        sim.scenarios().join(", ")
+    );
+    // The one deliberate place the token is printed: a ready-to-use line.
+    println!("export GOBARE_API={base} GOBARE_TOKEN={}", sim.token());
+    if args.demo_session {
+        let id = sim.create_session(Some("demo"));
+        println!("demo session: {id}");
+    }
+    println!(
+        "Tag a message with #long, #approval, #question or #function to pick a scenario. Ctrl+C stops."
+    );
+    wait_for_stop().await;
+    sim.shutdown().await;
+    Ok(())
+}
+
+async fn wait_for_stop() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
 }

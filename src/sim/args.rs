@@ -1,7 +1,10 @@
 //! `gobare-tui sim` options (also used to configure the simulator in tests and `demo`).
-//! INTERFACE CONTRACT: the sim helper extends this with fault and speed flags.
 
 use std::net::SocketAddr;
+use std::time::Duration;
+
+use super::config::SimConfig;
+use super::faults::Faults;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct SimArgs {
@@ -14,4 +17,88 @@ pub struct SimArgs {
     /// Speed factor for the scripted agent (2 = twice as fast).
     #[arg(long, default_value_t = 1.0)]
     pub speed: f64,
+    /// Scenario answering messages without a `#name` tag (quick, long, approval, question,
+    /// function).
+    #[arg(long, default_value = "quick")]
+    pub scenario: String,
+    /// Create a demo session on start and print its id.
+    #[arg(long)]
+    pub demo_session: bool,
+    /// `retry:` hint written at the start of each stream, in ms.
+    #[arg(long, default_value_t = 2000)]
+    pub retry_ms: u64,
+    /// Seconds between `: ping` keep-alives.
+    #[arg(long, default_value_t = 15.0)]
+    pub ping_secs: f64,
+    /// Seconds of idleness before a workspace pauses.
+    #[arg(long, default_value_t = 300.0)]
+    pub idle_pause_secs: f64,
+    /// Seconds a workspace lives before it is destroyed.
+    #[arg(long, default_value_t = 7200.0)]
+    pub workspace_lifetime_secs: f64,
+    /// Events replayed per connect before `gobare.replay_truncated`.
+    #[arg(long, default_value_t = 50_000)]
+    pub replay_cap: usize,
+    /// Do not refuse requests over the rate limits (headers are still sent).
+    #[arg(long)]
+    pub no_rate_limits: bool,
+    /// Answers to function calls report `not_delivered`.
+    #[arg(long)]
+    pub not_delivered: bool,
+    /// Fault: close each stream after N frames, mid-frame.
+    #[arg(long)]
+    pub drop_every: Option<u64>,
+    /// Fault: probability of closing a stream mid-frame after any frame.
+    #[arg(long, default_value_t = 0.0)]
+    pub drop_probability: f64,
+    /// Fault: share of stream opens refused (see --refuse-status).
+    #[arg(long, default_value_t = 0.0)]
+    pub refuse_share: f64,
+    /// Fault: status of refused stream opens (429 or 503).
+    #[arg(long, default_value_t = 503)]
+    pub refuse_status: u16,
+    /// Fault: stop writing to streams without closing them.
+    #[arg(long)]
+    pub stall: bool,
+    /// Fault: split stream writes into chunks of 1..=N bytes.
+    #[arg(long)]
+    pub chunk_max: Option<usize>,
+    /// Fault: CRLF line endings on streams.
+    #[arg(long)]
+    pub crlf: bool,
+}
+
+fn secs(s: f64) -> Duration {
+    Duration::try_from_secs_f64(s.max(0.0)).unwrap_or(Duration::MAX)
+}
+
+impl SimArgs {
+    /// The configuration these flags describe (realistic defaults otherwise).
+    pub fn to_config(&self) -> SimConfig {
+        let mut config = SimConfig {
+            addr: self.addr,
+            token: self.token.clone(),
+            speed: self.speed,
+            scenario: self.scenario.clone(),
+            retry_ms: self.retry_ms,
+            ping_interval: secs(self.ping_secs).max(Duration::from_millis(10)),
+            idle_pause: secs(self.idle_pause_secs),
+            workspace_lifetime: secs(self.workspace_lifetime_secs),
+            replay_cap: self.replay_cap,
+            tool_results_not_delivered: self.not_delivered,
+            faults: Faults {
+                drop_every_n_frames: self.drop_every,
+                drop_probability: self.drop_probability.clamp(0.0, 1.0),
+                refuse_share: self.refuse_share.clamp(0.0, 1.0),
+                refuse_status: self.refuse_status,
+                refuse_retry_after_secs: 2,
+                stall: self.stall,
+                chunk_writes: self.chunk_max.map(|max| (1, max.max(1))),
+                crlf: self.crlf,
+            },
+            ..SimConfig::default()
+        };
+        config.rate_limits.enforce = !self.no_rate_limits;
+        config
+    }
 }

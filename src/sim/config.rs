@@ -1,0 +1,138 @@
+//! Simulator configuration: timers, caps, limits, speed and faults.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use super::faults::Faults;
+
+/// Token buckets of §5: continuous refill, full allowance usable as a burst.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RateLimits {
+    /// `general` bucket: every authenticated request except `POST /v1/sessions`.
+    pub general_per_minute: u32,
+    /// `sessions` bucket: `POST /v1/sessions`.
+    pub sessions_per_minute: u32,
+    /// When false the buckets are still reported in `x-ratelimit-*` but never refuse.
+    pub enforce: bool,
+}
+
+impl Default for RateLimits {
+    fn default() -> Self {
+        RateLimits {
+            general_per_minute: 120,
+            sessions_per_minute: 10,
+            enforce: true,
+        }
+    }
+}
+
+/// Everything the simulator can be told. `Default` is the realistic deployment (the
+/// documented numbers); [`SimConfig::for_tests`] has fast timers and no throttling.
+#[derive(Debug, Clone)]
+pub struct SimConfig {
+    /// Where to listen; port 0 picks a free one.
+    pub addr: SocketAddr,
+    /// The bearer token clients must present; `None` makes a random `gbr_pat_…` one.
+    pub token: Option<String>,
+    /// Speed factor of the scripted agent (2.0 = twice as fast). Scales every delay.
+    pub speed: f64,
+    /// Default scenario for `input.message` (a message containing `#<name>` picks another).
+    pub scenario: String,
+    /// Value of the `retry:` line written first on every stream (ms).
+    pub retry_ms: u64,
+    /// Interval of `: ping` keep-alives.
+    pub ping_interval: Duration,
+    /// Most persisted events replayed on one connect before `gobare.replay_truncated`.
+    pub replay_cap: usize,
+    /// Open event streams per token.
+    pub streams_per_token: usize,
+    /// Open event streams per organization.
+    pub streams_per_org: usize,
+    /// How long a closed stream keeps its slot (the proxy's ~4.5 s lag).
+    pub stream_slot_release_delay: Duration,
+    /// Request rate limits.
+    pub rate_limits: RateLimits,
+    /// Queued `input.message`s per session before `429 queue_full`.
+    pub queue_cap: usize,
+    /// Request body ceiling (bytes); `POST /v1/sessions` gets `create_body_limit`.
+    pub body_limit: usize,
+    pub create_body_limit: usize,
+    /// Time a cold workspace takes to come up (before `sandbox.created`).
+    pub sandbox_boot: Duration,
+    /// Time a paused workspace takes to wake (before `sandbox.resumed`).
+    pub sandbox_wake: Duration,
+    /// Idle time before a running workspace pauses (`sandbox.paused`).
+    pub idle_pause: Duration,
+    /// Workspace lifetime; afterwards it is `destroyed` (no event) and rebuilt on demand.
+    pub workspace_lifetime: Duration,
+    /// Delay between a turn settling and its artifacts being published.
+    pub artifact_publish_delay: Duration,
+    /// Answers to function calls report `not_delivered` (the sandbox "restarted").
+    pub tool_results_not_delivered: bool,
+    /// Artificial processing time of every write (lets tests observe in-flight keys).
+    pub write_latency: Duration,
+    /// How long idempotency keys are remembered.
+    pub idempotency_ttl: Duration,
+    /// Stream faults at start (changeable at runtime).
+    pub faults: Faults,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            token: None,
+            speed: 1.0,
+            scenario: "quick".into(),
+            retry_ms: 2000,
+            ping_interval: Duration::from_secs(15),
+            replay_cap: 50_000,
+            streams_per_token: 5,
+            streams_per_org: 20,
+            stream_slot_release_delay: Duration::from_millis(4500),
+            rate_limits: RateLimits::default(),
+            queue_cap: 5,
+            body_limit: 1024 * 1024,
+            create_body_limit: 16 * 1024 * 1024,
+            sandbox_boot: Duration::from_millis(1800),
+            sandbox_wake: Duration::from_millis(700),
+            idle_pause: Duration::from_secs(300),
+            workspace_lifetime: Duration::from_secs(7200),
+            artifact_publish_delay: Duration::from_millis(600),
+            tool_results_not_delivered: false,
+            write_latency: Duration::ZERO,
+            idempotency_ttl: Duration::from_secs(24 * 3600),
+            faults: Faults::default(),
+        }
+    }
+}
+
+impl SimConfig {
+    /// Fast timers, no throttling, no slot-release lag, a fixed token.
+    pub fn for_tests() -> Self {
+        SimConfig {
+            token: Some("gbr_pat_test_token".into()),
+            speed: 200.0,
+            ping_interval: Duration::from_secs(15),
+            stream_slot_release_delay: Duration::ZERO,
+            rate_limits: RateLimits {
+                enforce: false,
+                ..RateLimits::default()
+            },
+            sandbox_boot: Duration::from_millis(10),
+            sandbox_wake: Duration::from_millis(10),
+            artifact_publish_delay: Duration::from_millis(10),
+            ..SimConfig::default()
+        }
+    }
+
+    /// A delay from a scenario, scaled by `speed`.
+    pub fn scaled(&self, ms: u64) -> Duration {
+        let speed = if self.speed.is_finite() && self.speed > 0.0 {
+            self.speed
+        } else {
+            1.0
+        };
+        Duration::from_secs_f64(ms as f64 / 1000.0 / speed)
+    }
+}

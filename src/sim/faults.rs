@@ -1,0 +1,33 @@
+//! Fault injection for the event streams: the misbehaviours a real network and a real
+//! proxy produce, on demand, so the client's resume logic can be tested against them.
+
+/// Which faults the SSE writer injects. `Faults::default()` injects none. Changeable at
+/// runtime with `Simulator::set_faults`; every open stream reads the current value before
+/// each write.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Faults {
+    /// Close the connection after this many event frames (pings excluded), leaving the
+    /// last frame half written.
+    pub drop_every_n_frames: Option<u64>,
+    /// Probability (0.0..=1.0) of closing mid-frame after any event frame.
+    pub drop_probability: f64,
+    /// Share (0.0..=1.0) of stream opens refused before streaming.
+    pub refuse_share: f64,
+    /// Status of those refusals: 429 (`rate_limit_exceeded`) or 503 (`sandbox_unavailable`).
+    pub refuse_status: u16,
+    /// `Retry-After` seconds sent with those refusals.
+    pub refuse_retry_after_secs: u64,
+    /// Stop writing anything (frames and pings) without closing the connection.
+    pub stall: bool,
+    /// Split every write into chunks of `min..=max` bytes.
+    pub chunk_writes: Option<(usize, usize)>,
+    /// End lines with CRLF instead of LF.
+    pub crlf: bool,
+}
+
+impl Faults {
+    /// The refusal status, defaulting to 503 for values other than 429.
+    pub fn refusal_status(&self) -> u16 {
+        if self.refuse_status == 429 { 429 } else { 503 }
+    }
+}

@@ -1,0 +1,117 @@
+//! The workspace lifecycle (§10): `unknown` → `running` (`sandbox.created`) ⇄ `paused`
+//! (`sandbox.paused` after idling, `sandbox.resumed` on the next input) → `destroyed`
+//! after its lifetime (no event; a running turn fails) → rebuilt on the next input.
+
+use crate::api::model::{EventPayload, SandboxState, WorkspaceState};
+
+use super::state::Shared;
+
+/// Brings the workspace up for a turn, emitting the matching `sandbox.*` event. Returns
+/// false if the session vanished.
+pub async fn ensure_running(state: &Shared, session_id: &str) -> bool {
+    let current = match state.store().session(session_id) {
+        Some(rec) => rec.workspace.clone(),
+        None => return false,
+    };
+    let (delay, rebuilt) = match current {
+        WorkspaceState::Running => return true,
+        WorkspaceState::Paused => (state.config.sandbox_wake, false),
+        _ => (state.config.sandbox_boot, true),
+    };
+    if rebuilt && current == WorkspaceState::Destroyed {
+        if let Some(rec) = state.store().session_mut(session_id) {
+            rec.workspace = WorkspaceState::Recovering;
+        }
+    }
+    tokio::time::sleep(delay).await;
+    let generation = {
+        let mut store = state.store();
+        let Some(rec) = store.session_mut(session_id) else {
+            return false;
+        };
+        rec.workspace = WorkspaceState::Running;
+        rec.activity += 1;
+        if rebuilt {
+            rec.sandbox_generation += 1;
+        }
+        let generation = rec.sandbox_generation;
+        let payload = SandboxState {
+            state: WorkspaceState::Running,
+        };
+        store.emit(
+            session_id,
+            if rebuilt {
+                EventPayload::SandboxCreated(payload)
+            } else {
+                EventPayload::SandboxResumed(payload)
+            },
+        );
+        generation
+    };
+    if rebuilt {
+        spawn_lifetime_timer(state.clone(), session_id.to_string(), generation);
+    }
+    true
+}
+
+/// Notes activity and arms the idle timer: if nothing happens for `idle_pause` and no turn
+/// runs or waits, the workspace pauses.
+pub fn touch_idle(state: &Shared, session_id: &str) {
+    let activity = {
+        let mut store = state.store();
+        let Some(rec) = store.session_mut(session_id) else {
+            return;
+        };
+        rec.activity += 1;
+        rec.activity
+    };
+    let state = state.clone();
+    let session_id = session_id.to_string();
+    tokio::spawn(async move {
+        tokio::select! {
+            _ = tokio::time::sleep(state.config.idle_pause) => {}
+            _ = state.shutdown.cancelled() => return,
+        }
+        let mut store = state.store();
+        let Some(rec) = store.session_mut(&session_id) else {
+            return;
+        };
+        let idle = rec.activity == activity
+            && rec.active.is_none()
+            && rec.queue.is_empty()
+            && rec.pending.is_empty()
+            && rec.workspace == WorkspaceState::Running;
+        if idle {
+            rec.workspace = WorkspaceState::Paused;
+            store.emit(
+                &session_id,
+                EventPayload::SandboxPaused(SandboxState {
+                    state: WorkspaceState::Paused,
+                }),
+            );
+        }
+    });
+}
+
+fn spawn_lifetime_timer(state: Shared, session_id: String, generation: u64) {
+    tokio::spawn(async move {
+        tokio::select! {
+            _ = tokio::time::sleep(state.config.workspace_lifetime) => {}
+            _ = state.shutdown.cancelled() => return,
+        }
+        let mut store = state.store();
+        let Some(rec) = store.session_mut(&session_id) else {
+            return;
+        };
+        if rec.sandbox_generation != generation {
+            return;
+        }
+        rec.workspace = WorkspaceState::Destroyed;
+        rec.updated_at = super::store::now_ms();
+        if let Some(active) = rec.active.as_mut() {
+            active.fail_reason =
+                Some("The workspace reached its lifetime and was reclaimed.".into());
+            active.cancel.cancel();
+        }
+    });
+}

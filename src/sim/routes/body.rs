@@ -1,0 +1,36 @@
+//! Request bodies: bounded, strictly typed JSON.
+
+use axum::body::Body;
+use serde::de::DeserializeOwned;
+
+use crate::sim::errors::{ApiError, ApiResult};
+
+/// Reads and parses a JSON body of at most `limit` bytes. Over the limit, malformed JSON,
+/// wrong types and unknown fields are all `400 invalid_request` (§2, §5).
+pub async fn json<T: DeserializeOwned>(body: Body, limit: usize) -> ApiResult<T> {
+    let bytes = axum::body::to_bytes(body, limit).await.map_err(|_| {
+        ApiError::invalid(format!(
+            "The request body is larger than the {} byte limit.",
+            limit
+        ))
+    })?;
+    if bytes.is_empty() {
+        return Err(ApiError::invalid("A JSON request body is required."));
+    }
+    serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::invalid(format!("The request body is not valid: {e}.")))
+}
+
+/// Routes without a body accept an empty one or `{}`.
+pub async fn empty(body: Body, limit: usize) -> ApiResult<()> {
+    let bytes = axum::body::to_bytes(body, limit)
+        .await
+        .map_err(|_| ApiError::invalid("The request body is larger than the limit."))?;
+    let trimmed = String::from_utf8_lossy(&bytes);
+    let trimmed = trimmed.trim();
+    if trimmed.is_empty() || trimmed == "{}" {
+        Ok(())
+    } else {
+        Err(ApiError::invalid("This route takes no request body."))
+    }
+}

@@ -1,0 +1,514 @@
+//! The simulator's REST surface over real HTTP: auth, headers, validation, idempotency,
+//! the message queue, steer/cancel, required actions, lifecycle, paging.
+
+mod sim_support;
+
+use std::time::Duration;
+
+use gobare_tui::sim::{RateLimits, SimConfig};
+use serde_json::{Value, json};
+use sim_support::{Api, kinds};
+
+#[tokio::test]
+async fn every_v1_route_needs_the_token_and_errors_use_the_envelope() {
+    let api = Api::test().await;
+    let r = api.http.get(api.url("/v1/sessions")).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 401);
+    assert!(r.headers().contains_key("www-authenticate"));
+    let request_id = r.headers()["x-request-id"].to_str().unwrap().to_string();
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "authentication_error");
+    assert_eq!(body["error"]["request_id"], request_id.as_str());
+    sim_support::same_shape(&body, &sim_support::examples()["error"], "error").unwrap();
+
+    let wrong = api
+        .http
+        .get(api.url("/v1/health"))
+        .bearer_auth("gbr_pat_wrong")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status().as_u16(), 401);
+
+    // Anonymous endpoints answer without a token.
+    let anon = api
+        .http
+        .get(api.url("/v1/model-connectors"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(anon.status().as_u16(), 200);
+}
+
+#[tokio::test]
+async fn authenticated_responses_carry_request_id_rate_limit_and_link_headers() {
+    let api = Api::test().await;
+    let r = api
+        .req(reqwest::Method::GET, "/v1/health")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let h = r.headers();
+    for name in [
+        "x-request-id",
+        "x-ratelimit-limit",
+        "x-ratelimit-remaining",
+        "x-ratelimit-reset",
+        "x-ratelimit-resource",
+        "link",
+    ] {
+        assert!(h.contains_key(name), "missing {name}");
+    }
+    assert_eq!(h["x-ratelimit-resource"], "general");
+    assert_eq!(h["x-ratelimit-limit"], "120");
+    let missing = api.get("/v1/nope").await;
+    assert_eq!(missing.0, 404);
+    assert_eq!(missing.1["error"]["code"], "not_found");
+    let r = api
+        .req(reqwest::Method::PUT, "/v1/sessions")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 405);
+    assert!(r.headers().contains_key("allow"));
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "method_not_allowed");
+}
+
+#[tokio::test]
+async fn session_creates_are_throttled_by_their_own_bucket() {
+    let mut config = SimConfig::for_tests();
+    config.rate_limits = RateLimits {
+        sessions_per_minute: 2,
+        general_per_minute: 120,
+        enforce: true,
+    };
+    let api = Api::start(config).await;
+    api.new_session().await;
+    api.new_session().await;
+    let r = api
+        .req(reqwest::Method::POST, "/v1/sessions")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 429);
+    assert_eq!(r.headers()["x-ratelimit-resource"], "sessions");
+    assert!(r.headers().contains_key("retry-after"));
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "rate_limit_exceeded");
+    // The general bucket is independent.
+    assert_eq!(api.get("/v1/sessions").await.0, 200);
+}
+
+#[tokio::test]
+async fn validation_refuses_unknown_fields_params_bad_limits_and_big_bodies() {
+    let api = Api::test().await;
+    let id = api.new_session().await;
+    let cases: Vec<(u16, Value)> = vec![
+        api.post("/v1/sessions", json!({"titel": "typo"})).await,
+        api.get("/v1/sessions?before=abc").await,
+        api.get("/v1/sessions?limit=0").await,
+        api.get("/v1/sessions?limit=101").await,
+        api.get(&format!("/v1/sessions/{id}/items?order=sideways"))
+            .await,
+        api.post(
+            &format!("/v1/sessions/{id}/events"),
+            json!({"events": [
+                {"type": "input.message", "content": "a"},
+                {"type": "input.message", "content": "b"}]}),
+        )
+        .await,
+        api.send(
+            &id,
+            json!({"type": "input.message", "content": "x", "extra": 1}),
+        )
+        .await,
+        api.send(&id, json!({"type": "input.approval", "call_id": "call_1"}))
+            .await,
+        api.send(
+            &id,
+            json!({"type": "input.approval", "call_id": "call_1", "approved": "yes"}),
+        )
+        .await,
+        api.send(
+            &id,
+            json!({"type": "input.question_answer", "call_id": "c", "answer": ""}),
+        )
+        .await,
+        api.send(&id, json!({"type": "input.teleport"})).await,
+        api.post(&format!("/v1/sessions/{id}/events"), json!({"events": []}))
+            .await,
+    ];
+    for (i, (status, body)) in cases.iter().enumerate() {
+        assert_eq!(*status, 400, "case {i}: {body}");
+        assert_eq!(body["error"]["code"], "invalid_request", "case {i}");
+        assert!(body.get("data").is_none());
+    }
+    let big = "x".repeat(1024 * 1024 + 10);
+    let (status, body) = api.message(&id, &big).await;
+    assert_eq!(status, 400, "{body}");
+    let r = api
+        .req(reqwest::Method::PATCH, &format!("/v1/sessions/{id}"))
+        .json(&json!({"approval_mode": "plan"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 400);
+    let r = api
+        .req(reqwest::Method::PATCH, &format!("/v1/sessions/{id}"))
+        .json(&json!({"title": "Nightly", "agent": {"approval_mode": "plan"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let s: Value = r.json().await.unwrap();
+    assert_eq!(s["title"], "Nightly");
+    assert_eq!(s["agent"]["approval_mode"], "plan");
+}
+
+#[tokio::test]
+async fn idempotency_replays_and_refuses_in_flight_duplicates() {
+    let mut config = SimConfig::for_tests();
+    config.write_latency = Duration::from_millis(300);
+    let api = Api::start(config).await;
+    let id = api.sim.create_session(None);
+    let send = |key: &'static str| {
+        api.req(reqwest::Method::POST, &format!("/v1/sessions/{id}/events"))
+            .header("Idempotency-Key", key)
+            .json(&json!({"events": [{"type": "input.message", "content": "#approval go"}]}))
+            .send()
+    };
+    let (a, b) = tokio::join!(send("k-1"), send("k-1"));
+    let mut statuses = [a.unwrap().status().as_u16(), b.unwrap().status().as_u16()];
+    statuses.sort();
+    assert_eq!(statuses, [202, 409]);
+    let first = send("k-1").await.unwrap();
+    assert_eq!(first.status().as_u16(), 202);
+    let replay: Value = first.json().await.unwrap();
+    assert_eq!(replay["type"], "input.message");
+    assert_eq!(replay["queued"], false);
+    assert_eq!(api.sim.messages_with_key("k-1"), 1);
+    // A refusal releases the key: the retry is a real attempt.
+    let r = api
+        .req(reqwest::Method::POST, "/v1/sessions/nope/events")
+        .header("Idempotency-Key", "k-2")
+        .json(&json!({"events": [{"type": "input.message", "content": "x"}]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 404);
+    assert_eq!(api.sim.messages_with_key("k-2"), 0);
+}
+
+#[tokio::test]
+async fn queue_holds_five_then_refuses_and_queued_turns_have_no_start() {
+    let api = Api::test().await;
+    let id = api.sim.create_session(None);
+    let mut sse = api.stream(&id, None).await;
+    assert_eq!(api.message(&id, "#approval restart it").await.0, 202);
+    sse.until("approval.requested").await;
+    for position in 1..=5 {
+        let (status, body) = api.message(&id, &format!("follow-up {position}")).await;
+        assert_eq!(status, 202);
+        assert_eq!(body["queued"], true);
+        assert_eq!(body["queue_position"], position);
+    }
+    let (status, body) = api.message(&id, "one too many").await;
+    assert_eq!(status, 429, "{body}");
+    assert_eq!(body["error"]["code"], "queue_full");
+    let frames = sse.until("message.queued").await;
+    assert_eq!(frames.last().unwrap().json()["payload"]["position"], 1);
+    let (_, turns) = api
+        .get(&format!("/v1/sessions/{id}/turns?order=asc&limit=100"))
+        .await;
+    let turns = turns["data"].as_array().unwrap().clone();
+    assert_eq!(turns.len(), 6);
+    assert!(turns[0]["started_at"].is_i64());
+    assert!(turns[1..].iter().all(|t| t["started_at"].is_null()));
+    assert!(turns.iter().all(|t| t["status"] == "working"));
+    // Cancel the parked turn: it settles cancelled and the next one starts.
+    let (status, _) = api.send(&id, json!({"type": "input.cancel"})).await;
+    assert_eq!(status, 202);
+    let frames = sse.until("message.dequeued").await;
+    assert!(kinds(&frames).contains(&"turn.ended".to_string()));
+    let first = api.turn(&id, turns[0]["id"].as_str().unwrap()).await;
+    assert_eq!(first["status"], "cancelled");
+}
+
+#[tokio::test]
+async fn steer_needs_a_running_turn_and_is_acknowledged() {
+    let api = Api::test().await;
+    let id = api.sim.create_session(None);
+    let (status, body) = api
+        .send(&id, json!({"type": "input.steer", "content": "use rust"}))
+        .await;
+    assert_eq!(status, 409);
+    assert_eq!(body["error"]["code"], "conflict");
+    // Cancel with nothing running is still accepted.
+    assert_eq!(api.send(&id, json!({"type": "input.cancel"})).await.0, 202);
+
+    let mut sse = api.stream(&id, None).await;
+    api.message(&id, "#approval restart it").await;
+    let frames = sse.until("approval.requested").await;
+    let call = frames.last().unwrap().json()["payload"]["toolCallId"].clone();
+    let (status, _) = api
+        .send(
+            &id,
+            json!({"type": "input.steer", "content": "only touch staging"}),
+        )
+        .await;
+    assert_eq!(status, 202);
+    api.send(
+        &id,
+        json!({"type": "input.approval", "call_id": call, "approved": true}),
+    )
+    .await;
+    let frames = sse.until("agent.message").await;
+    let text = frames.last().unwrap().json()["payload"]["text"].clone();
+    assert!(
+        text.as_str().unwrap().contains("only touch staging"),
+        "{text}"
+    );
+    let frames = sse.until("turn.ended").await;
+    let turn_id = frames.last().unwrap().json()["payload"]["turnId"].clone();
+    let turn = api.turn(&id, turn_id.as_str().unwrap()).await;
+    assert_eq!(turn["status"], "completed");
+}
+
+#[tokio::test]
+async fn each_required_action_kind_is_answered_with_each_outcome() {
+    let api = Api::test().await;
+    let id = api.sim.create_session(None);
+    let mut sse = api.stream(&id, None).await;
+
+    // Approval.
+    api.message(&id, "#approval go").await;
+    sse.until("approval.requested").await;
+    let s = api.session(&id).await;
+    assert_eq!(s["status"], "requires_action");
+    let action = s["required_actions"][0].clone();
+    assert_eq!(action["type"], "approval");
+    let call = action["call_id"].as_str().unwrap().to_string();
+    let (status, body) = api
+        .send(
+            &id,
+            json!({"type": "input.tool_result", "turn_id": action["turn_id"],
+                          "call_id": call, "success": true, "output": "x"}),
+        )
+        .await;
+    assert_eq!(status, 400, "not a function call: {body}");
+    let approve = json!({"type": "input.approval", "call_id": call, "approved": false});
+    let (status, body) = api.send(&id, approve.clone()).await;
+    assert_eq!((status, body["outcome"].clone()), (202, json!("accepted")));
+    let (_, body) = api.send(&id, approve).await;
+    assert_eq!(body["outcome"], "already_resolved");
+    let frames = sse.until("approval.resolved").await;
+    assert_eq!(frames.last().unwrap().json()["payload"]["approved"], false);
+    sse.until("turn.ended").await;
+
+    // Question.
+    api.message(&id, "#question which way").await;
+    let frames = sse.until("question.asked").await;
+    let call = frames.last().unwrap().json()["payload"]["toolCallId"].clone();
+    let s = api.session(&id).await;
+    assert_eq!(s["required_actions"][0]["type"], "question");
+    let (status, body) = api
+        .send(
+            &id,
+            json!({"type": "input.question_answer", "call_id": call, "answer": "roll back"}),
+        )
+        .await;
+    assert_eq!((status, body["outcome"].clone()), (202, json!("accepted")));
+    let frames = sse.until("agent.message").await;
+    let said = frames.last().unwrap().json()["payload"]["text"].clone();
+    assert!(said.as_str().unwrap().contains("roll back"));
+    sse.until("turn.ended").await;
+
+    // Function call.
+    api.message(&id, "#function look it up").await;
+    sse.until("tool.required").await;
+    let action = api.session(&id).await["required_actions"][0].clone();
+    assert_eq!(action["type"], "function_call");
+    assert_eq!(action["name"], "lookup_order");
+    let unknown = api
+        .send(
+            &id,
+            json!({"type": "input.tool_result", "turn_id": action["turn_id"],
+                          "call_id": "call_nope", "success": true, "output": "{}"}),
+        )
+        .await;
+    assert_eq!(unknown.0, 404);
+    let (status, body) = api
+        .send(
+            &id,
+            json!({"type": "input.tool_result", "turn_id": action["turn_id"],
+                          "call_id": action["call_id"], "success": true, "output": "shipped"}),
+        )
+        .await;
+    assert_eq!((status, body["outcome"].clone()), (202, json!("accepted")));
+    sse.until("tool.resolved").await;
+    sse.until("turn.ended").await;
+    let s = api.until_session(&id, |s| s["status"] == "idle").await;
+    assert_eq!(s["required_actions"], json!([]));
+}
+
+#[tokio::test]
+async fn a_restarted_sandbox_answers_not_delivered_and_the_turn_stays_working() {
+    let mut config = SimConfig::for_tests();
+    config.tool_results_not_delivered = true;
+    let api = Api::start(config).await;
+    let id = api.sim.create_session(None);
+    let mut sse = api.stream(&id, None).await;
+    api.message(&id, "#function look it up").await;
+    sse.until("tool.required").await;
+    let action = api.session(&id).await["required_actions"][0].clone();
+    let (status, body) = api
+        .send(
+            &id,
+            json!({"type": "input.tool_result", "turn_id": action["turn_id"],
+                          "call_id": action["call_id"], "success": false,
+                          "error": "The tool failed. Ask the user how to proceed."}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["outcome"].clone()),
+        (202, json!("not_delivered"))
+    );
+    let s = api.session(&id).await;
+    assert_eq!(s["status"], "working");
+    assert_eq!(s["required_actions"], json!([]));
+}
+
+#[tokio::test]
+async fn a_turn_settles_with_items_artifacts_and_context() {
+    let api = Api::test().await;
+    let id = api.sim.create_session(None);
+    let mut sse = api.stream(&id, None).await;
+    let (status, body) = api.message(&id, "fix the export").await;
+    assert_eq!((status, body["queued"].clone()), (202, json!(false)));
+    assert!(body["queue_position"].is_null());
+    let frames = sse.until("turn.ended").await;
+    assert_eq!(frames[1].kind(), "user.message", "{:?}", kinds(&frames));
+    let turn_id = frames.last().unwrap().json()["payload"]["turnId"].clone();
+    sse.until("artifact.created").await;
+    let turn = api.turn(&id, turn_id.as_str().unwrap()).await;
+    assert_eq!(turn["status"], "completed");
+    let turn = loop {
+        let t = api.turn(&id, turn_id.as_str().unwrap()).await;
+        if t["artifacts"] == "ready" {
+            break t;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    assert!(turn["completed_at"].is_i64());
+    let (_, arts) = api.get(&format!("/v1/sessions/{id}/artifacts")).await;
+    assert!(
+        arts["data"][0]["path"]
+            .as_str()
+            .unwrap()
+            .starts_with("/workspace/outputs/")
+    );
+    let (_, items) = api
+        .get(&format!("/v1/sessions/{id}/items?order=asc&limit=100"))
+        .await;
+    let items = items["data"].as_array().unwrap();
+    let calls = items
+        .iter()
+        .filter(|i| i["type"] == "tool_call" && i["detail"]["event"] == "agent.tool_call")
+        .count();
+    let results = items
+        .iter()
+        .filter(|i| i["type"] == "tool_call" && i["detail"]["event"] == "agent.tool_result")
+        .count();
+    assert!(calls > 0 && calls == results);
+    let change = items.iter().find(|i| i["type"] == "file_change").unwrap();
+    assert_eq!(change["detail"]["event"], "file.modified");
+    assert!(change["detail"]["kind"].is_string());
+    assert_eq!(items[0]["role"], "user");
+
+    let (status, body) = api
+        .send(
+            &id,
+            json!({"type": "input.context", "content": "FYI: staging only"}),
+        )
+        .await;
+    assert_eq!(status, 202);
+    assert_eq!(body["delivered"], false);
+    sse.until("user.context").await;
+}
+
+#[tokio::test]
+async fn the_workspace_pauses_when_idle_wakes_on_input_and_is_rebuilt_after_its_lifetime() {
+    let mut config = SimConfig::for_tests();
+    config.idle_pause = Duration::from_millis(150);
+    config.workspace_lifetime = Duration::from_millis(2500);
+    let api = Api::start(config).await;
+    let id = api.sim.create_session(None);
+    assert_eq!(api.session(&id).await["environment"]["state"], "unknown");
+    let mut sse = api.stream(&id, None).await;
+    api.message(&id, "first").await;
+    sse.until("sandbox.created").await;
+    sse.until("turn.ended").await;
+    sse.until("sandbox.paused").await;
+    assert_eq!(api.session(&id).await["environment"]["state"], "paused");
+    api.message(&id, "second").await;
+    sse.until("sandbox.resumed").await;
+    sse.until("turn.ended").await;
+    api.until_session(&id, |s| s["environment"]["state"] == "destroyed")
+        .await;
+    api.message(&id, "third").await;
+    let frames = sse.until("sandbox.created").await;
+    assert!(!kinds(&frames).contains(&"sandbox.resumed".to_string()));
+    assert_eq!(api.session(&id).await["environment"]["state"], "running");
+}
+
+#[tokio::test]
+async fn lists_page_by_order_and_after_with_unplaceable_cursors_empty() {
+    let api = Api::test().await;
+    let ids: Vec<String> = (0..5)
+        .map(|i| api.sim.create_session(Some(&format!("s{i}"))))
+        .collect();
+    let (_, page) = api.get("/v1/sessions?limit=2").await;
+    assert_eq!(page["object"], "list");
+    assert_eq!(
+        page["data"][0]["id"],
+        ids[4].as_str(),
+        "default order is desc"
+    );
+    assert_eq!(page["has_more"], true);
+    assert!(page["data"][0]["agent"].get("tools").is_none());
+    let after = page["last_id"].as_str().unwrap();
+    let (_, next) = api
+        .get(&format!("/v1/sessions?limit=2&after={after}"))
+        .await;
+    assert_eq!(next["data"][0]["id"], ids[2].as_str());
+    let (_, asc) = api.get("/v1/sessions?order=asc&limit=100").await;
+    assert_eq!(asc["data"][0]["id"], ids[0].as_str());
+    assert_eq!(asc["has_more"], false);
+    let (status, none) = api.get("/v1/sessions?after=invented").await;
+    assert_eq!(status, 200);
+    assert_eq!(none["data"], json!([]));
+    assert_eq!(none["has_more"], false);
+    // Fork, delete.
+    let (status, fork) = api
+        .post(&format!("/v1/sessions/{}/fork", ids[0]), json!({}))
+        .await;
+    assert_eq!(status, 201);
+    assert_eq!(fork["forked_from"], ids[0].as_str());
+    assert_eq!(fork["parent_session_id"], ids[0].as_str());
+    let (_, tree) = api.get(&format!("/v1/sessions?root={}", ids[0])).await;
+    assert_eq!(tree["data"].as_array().unwrap().len(), 2);
+    let r = api
+        .req(reqwest::Method::DELETE, &format!("/v1/sessions/{}", ids[1]))
+        .send()
+        .await
+        .unwrap();
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(
+        body,
+        json!({"object": "session.deleted", "id": ids[1], "deleted": true})
+    );
+    assert_eq!(api.get(&format!("/v1/sessions/{}", ids[1])).await.0, 404);
+}
