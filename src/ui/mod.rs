@@ -1,5 +1,18 @@
 //! Views: pure functions of (&SessionView, &UiState) onto a ratatui Frame.
 
+pub mod events;
+pub mod footer;
+pub mod layout;
 pub mod markdown;
 pub mod sanitize;
+pub mod state;
 pub mod theme;
+pub mod transcript;
+pub mod turn;
+pub mod workspace;
+
+#[cfg(test)]
+mod view_tests;
+
+pub use layout::{Areas, areas, draw};
+pub use state::{Pane, UiState};
