@@ -223,6 +223,20 @@ impl Transcript {
         }
     }
 
+    /// The newest file change with a diff at or before entry `id` (the one a "toggle
+    /// diff" key means). Walks back at most `limit` entries.
+    pub fn diff_at_or_before(&self, id: u64, limit: usize) -> Option<u64> {
+        let end = usize::try_from(id.checked_sub(self.base)?)
+            .ok()?
+            .min(self.entries.len().checked_sub(1)?);
+        self.entries
+            .range(..=end)
+            .rev()
+            .take(limit)
+            .find(|e| matches!(&e.kind, EntryKind::FileChange(f) if f.diff.is_some()))
+            .map(|e| e.id)
+    }
+
     /// A new turn: the next todo list starts a new entry; leftover deltas are dropped.
     pub fn turn_started(&mut self) {
         self.todos = None;

@@ -6,6 +6,7 @@
 //! cache lives here too for the same reason.
 
 use super::transcript::LineCache;
+use crate::session::SessionView;
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 
@@ -167,6 +168,22 @@ impl UiState {
     pub fn toggle_expanded(&mut self, id: u64) {
         if !self.expanded.remove(&id) {
             self.expanded.insert(id);
+        }
+    }
+
+    /// Shows or hides the diff nearest the bottom of the transcript view (the last one on
+    /// screen, or above it). Returns whether there was one.
+    pub fn toggle_nearest_diff(&mut self, view: &SessionView) -> bool {
+        let t = view.transcript();
+        let from = self
+            .last_visible_entry()
+            .unwrap_or_else(|| t.next_id().saturating_sub(1));
+        match t.diff_at_or_before(from, 10_000) {
+            Some(id) => {
+                self.toggle_expanded(id);
+                true
+            }
+            None => false,
         }
     }
 
