@@ -165,7 +165,6 @@ impl SessionView {
         match &ev.payload {
             P::TurnStarted(t) => {
                 self.turn.started(&t.turn_id, ev.created_at);
-                self.transcript.turn_started();
                 self.want(Fetch::Session);
             }
             P::TurnEnded(t) => {

@@ -289,6 +289,26 @@ fn the_clock_ticks_only_while_a_turn_runs() {
 }
 
 #[test]
+fn endless_streaming_keeps_the_newest_text_within_bounds() {
+    let mut v = SessionView::new("s");
+    let chunk = "x".repeat(10_000);
+    for _ in 0..40 {
+        v.apply(Update::Event(ev(
+            "agent.text",
+            None,
+            json!({"delta": chunk}),
+        )));
+    }
+    v.apply(Update::Event(ev(
+        "agent.text",
+        None,
+        json!({"delta": "THE END"}),
+    )));
+    let text = &v.transcript().streaming().unwrap().text;
+    assert!(text.len() <= 256 * 1024 && text.ends_with("THE END"));
+}
+
+#[test]
 fn unknown_event_types_show_generically() {
     let v = view_of(&[ev("agent.dance", Some(7), json!({"steps": [1, 2]}))]);
     assert_eq!(
@@ -445,8 +465,12 @@ fn replaying_fifty_thousand_events_pairs_every_call() {
 
 /// Wall time of a replay, printed for people (performance is asserted in benches only).
 fn start_elapsed(events: &[Event]) -> std::time::Duration {
+    let updates: Vec<Update> = events.iter().cloned().map(Update::Event).collect();
+    let mut v = SessionView::new("s");
     let start = std::time::Instant::now();
-    let _ = view_of(events);
+    for u in updates {
+        v.apply(u);
+    }
     start.elapsed()
 }
 

@@ -20,6 +20,8 @@ const ARGS_MAX: usize = 200;
 const SUMMARY_MAX: usize = 2_000;
 /// Longest diff kept for the expandable view.
 const DIFF_MAX: usize = 64 * 1024;
+/// Unmatched event keys remembered for matching late items.
+const MATCH_KEYS_MAX: usize = 200_000;
 /// Longest provisional text kept while streaming (the settled message replaces it).
 const STREAM_MAX: usize = 256 * 1024;
 
@@ -645,10 +647,30 @@ impl Transcript {
         self.entries.get_mut(usize::try_from(pos).ok()?)
     }
 
+    /// Drops the indices that point at an entry leaving the ring.
+    fn forget(&mut self, entry: &Entry) {
+        let (map, call_id) = match &entry.kind {
+            EntryKind::Tool(t) => (&mut self.tools, &t.call_id),
+            EntryKind::Approval(a) => (&mut self.approvals, &a.call_id),
+            EntryKind::Question(q) => (&mut self.questions, &q.call_id),
+            EntryKind::Function(f) => (&mut self.functions, &f.call_id),
+            _ => return,
+        };
+        if map.get(call_id) == Some(&entry.id) {
+            map.remove(call_id);
+        }
+    }
+
     fn push(&mut self, created_at: Option<i64>, kind: EntryKind) -> u64 {
         if self.entries.len() == TRANSCRIPT_CAPACITY {
-            self.entries.pop_front();
+            if let Some(dropped) = self.entries.pop_front() {
+                self.forget(&dropped);
+            }
             self.base += 1;
+        }
+        if self.from_events.len() > MATCH_KEYS_MAX {
+            // Items are loaded at attach; this late, old event keys will not be matched.
+            self.from_events.clear();
         }
         let id = self.next_id();
         self.entries.push_back(Entry {
@@ -695,9 +717,16 @@ impl Transcript {
             return false;
         }
         let buf = field(self.streaming.get_or_insert_with(Streaming::default));
-        if buf.len() + delta.len() <= STREAM_MAX {
-            buf.push_str(delta);
+        if buf.len() + delta.len() > STREAM_MAX {
+            // Keep the newest half: the view shows the tail, and the settled message
+            // replaces all of it anyway.
+            let mut cut = buf.len() / 2;
+            while !buf.is_char_boundary(cut) {
+                cut += 1;
+            }
+            buf.drain(..cut);
         }
+        buf.push_str(delta);
         self.streaming_rev += 1;
         true
     }

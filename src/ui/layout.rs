@@ -135,7 +135,7 @@ fn pane_block<'a>(
         }
         Pane::Turn => {
             if let Some(p) = view.turn_phase() {
-                title.push_str(&format!("· {} ", p.label()));
+                title.push_str(&format!("· {} ", super::sanitize::line(p.label())));
             }
         }
         Pane::Workspace => title.push_str(&format!("· {} ", view.workspace().label())),

@@ -47,7 +47,10 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
             format!("{} ", phase_mark(&phase)),
             phase_style(&phase, theme),
         ),
-        Span::styled(phase.label().to_string(), phase_style(&phase, theme)),
+        Span::styled(
+            sanitize::line(phase.label()).into_owned(),
+            phase_style(&phase, theme),
+        ),
     ];
     if let Some(ms) = cur.elapsed_ms(view.now_ms()) {
         head.push(Span::styled(format!("  {}", duration(ms)), theme.text));
@@ -78,7 +81,10 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
             ArtifactsState::Partial | ArtifactsState::Pending => theme.warning,
             _ => theme.text,
         };
-        out.push(Line::styled(format!("artifacts: {a}{skipped}"), style));
+        out.push(Line::styled(
+            format!("artifacts: {}{skipped}", sanitize::line(a.as_str())),
+            style,
+        ));
     }
     for a in view.actions().pending() {
         let what = if a.name.is_empty() {
@@ -88,7 +94,10 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
         };
         out.push(truncate(
             Line::from(vec![
-                Span::styled(format!("⚠ waiting on you: {} ", a.kind), theme.warning),
+                Span::styled(
+                    format!("⚠ waiting on you: {} ", sanitize::line(a.kind.as_str())),
+                    theme.warning,
+                ),
                 Span::raw(sanitize::line(what).into_owned()),
             ]),
             w,
@@ -125,7 +134,10 @@ fn recent_line(t: &TurnInfo, w: usize, theme: &Theme) -> Line<'static> {
                 format!("  {} ", phase_mark(&phase)),
                 phase_style(&phase, theme),
             ),
-            Span::styled(format!("{:<10}", phase.label()), phase_style(&phase, theme)),
+            Span::styled(
+                format!("{:<10}", sanitize::line(phase.label())),
+                phase_style(&phase, theme),
+            ),
             Span::styled(format!("{elapsed} "), theme.text),
             Span::styled(sanitize::line(&t.id).into_owned(), theme.dim),
         ]),
