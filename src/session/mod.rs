@@ -223,7 +223,6 @@ impl SessionView {
                 self.actions.resolved(&q.tool_call_id);
                 self.want(Fetch::Session);
             }
-            P::UserMessage(_) | P::AgentMessage(_) => self.want(Fetch::Session),
             P::SandboxCreated(s) | P::SandboxPaused(s) | P::SandboxResumed(s) => {
                 self.workspace
                     .set_state(Some(s.state.clone()), ev.created_at);
@@ -253,6 +252,10 @@ impl SessionView {
     }
 
     fn want(&mut self, f: Fetch) {
+        if matches!(f, Fetch::Turn(_)) {
+            // Only the newest settled turn matters (a long replay ends many turns).
+            self.fetches.retain(|x| !matches!(x, Fetch::Turn(_)));
+        }
         if !self.fetches.contains(&f) {
             self.fetches.push(f);
         }

@@ -265,6 +265,56 @@ fn queued_and_waiting_on_you_are_told_apart() {
 }
 
 #[test]
+fn replaying_history_after_fetching_turns_ends_on_the_latest_turn() {
+    let mut v = SessionView::new("s");
+    v.apply(Update::Turns(vec![turn(
+        "t2",
+        "working",
+        Some(120),
+        Value::Null,
+    )]));
+    v.apply(Update::Event(ev(
+        "turn.started",
+        Some(1),
+        json!({"turnId": "t1"}),
+    )));
+    v.apply(Update::Event(ev(
+        "turn.ended",
+        Some(2),
+        json!({"turnId": "t1"}),
+    )));
+    v.apply(Update::Event(ev(
+        "turn.started",
+        Some(3),
+        json!({"turnId": "t2"}),
+    )));
+    let t = v.turns();
+    assert_eq!(t.current().unwrap().id, "t2");
+    assert_eq!(
+        t.recent().iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
+        vec!["t1"]
+    );
+    assert_eq!(v.turn_phase(), Some(TurnPhase::Working));
+}
+
+#[test]
+fn only_the_newest_ended_turn_is_fetched() {
+    let mut v = SessionView::new("s");
+    for (i, id) in ["a", "b", "c"].iter().enumerate() {
+        v.apply(Update::Event(ev(
+            "turn.ended",
+            Some(i as u64 + 1),
+            json!({"turnId": id}),
+        )));
+    }
+    assert_eq!(
+        v.take_fetches(),
+        vec![Fetch::Session, Fetch::Turn("c".into())]
+    );
+    assert!(v.take_fetches().is_empty());
+}
+
+#[test]
 fn the_clock_ticks_only_while_a_turn_runs() {
     let mut v = SessionView::new("s");
     assert!(!v.apply(Update::Tick(5_000)), "no turn: nothing to redraw");

@@ -48,6 +48,9 @@ pub fn short_args(v: &Value, max: usize) -> String {
         "url",
         "pattern",
     ];
+    if let Value::String(s) = v {
+        return first_line(s, max);
+    }
     if let Value::Object(map) = v {
         for key in TELLING {
             if let Some(Value::String(s)) = map.get(key) {

@@ -129,13 +129,19 @@ impl TurnState {
     }
 
     pub fn started(&mut self, turn_id: &str, at: Option<i64>) {
-        if self.current.as_ref().is_some_and(|c| c.id == turn_id) {
+        if let Some(c) = self.current.as_mut().filter(|c| c.id == turn_id) {
+            c.started_at = c.started_at.or(at);
             return;
         }
-        self.make_current(TurnInfo {
-            started_at: at,
-            ..TurnInfo::new(turn_id)
-        });
+        // Known from a fetch already (e.g. replaying history after attach): promote it.
+        let known = self
+            .recent
+            .iter()
+            .position(|r| r.id == turn_id)
+            .and_then(|i| self.recent.remove(i));
+        let mut info = known.unwrap_or_else(|| TurnInfo::new(turn_id));
+        info.started_at = info.started_at.or(at);
+        self.make_current(info);
     }
 
     pub fn ended(&mut self, turn_id: &str) {

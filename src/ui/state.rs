@@ -203,7 +203,7 @@ impl UiState {
             cell.set(s);
         };
         let offset = |cell: &Cell<u16>| {
-            let v = i64::from(cell.get()) - delta;
+            let v = i64::from(cell.get()) + delta;
             cell.set(v.clamp(0, i64::from(u16::MAX)) as u16);
         };
         match self.focus {
@@ -243,6 +243,18 @@ mod tests {
         assert!(ui.follows(Pane::Events), "only the focused pane scrolls");
         ui.scroll_to_bottom();
         assert!(ui.follows(Pane::Transcript));
+    }
+
+    #[test]
+    fn short_panes_scroll_by_offset_from_the_top() {
+        let mut ui = UiState {
+            focus: Pane::Turn,
+            ..UiState::new()
+        };
+        ui.scroll_down(2);
+        assert_eq!(ui.turn_offset.get(), 2);
+        ui.scroll_up(5);
+        assert_eq!(ui.turn_offset.get(), 0);
     }
 
     #[test]
