@@ -417,11 +417,9 @@ fn items_backfill_pairs_both_tool_call_halves_into_one_entry() {
     assert_eq!((bash.name.as_str(), bash.exit_code), ("bash", Some(0)));
     assert!(entries.iter().any(|k| matches!(k, EntryKind::FileChange(f)
         if f.path == "/workspace/src/export.ts" && f.change == ChangeKind::Modified)));
-    assert!(
-        entries
-            .iter()
-            .any(|k| matches!(k, EntryKind::Approval(a) if a.verdict == Verdict::Pending))
-    );
+    assert!(entries.iter().any(
+        |k| matches!(k, EntryKind::Approval(a) if a.verdict == Verdict::Pending && a.from_history)
+    ));
     assert!(entries.contains(&EntryKind::Context {
         text: "@reviewer said: the rollback is already merged.".into()
     }));
@@ -437,15 +435,22 @@ fn items_and_replayed_events_do_not_duplicate() {
         "agent.message",
         "agent.tool_call",
         "agent.tool_result",
-        "approval.requested",
-        "question.asked",
-        "mcp.unavailable",
         "agent.error",
         "user.context",
+        "approval.requested",
+        "approval.resolved",
+        "question.asked",
+        "mcp.unavailable",
     ] {
-        v.apply(Update::Event(example(k)));
+        // In seq order, so none is dropped as a replay.
+        assert!(v.apply(Update::Event(example(k))), "{k}");
     }
     assert_eq!(v.transcript().entries().len(), n, "{:#?}", kinds(&v));
+    assert!(
+        kinds(&v).iter().any(|k| matches!(k, EntryKind::Approval(a)
+        if matches!(a.verdict, Verdict::Denied { .. }))),
+        "the event resolves the item's approval"
+    );
     // A second identical message is new: each item cancels one event only.
     v.apply(Update::Event(ev(
         "agent.message",

@@ -140,6 +140,8 @@ pub struct ApprovalEntry {
     pub args: String,
     pub sensitive: bool,
     pub verdict: Verdict,
+    /// Known from backfilled items only: they record the request, never its outcome.
+    pub from_history: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -148,6 +150,8 @@ pub struct QuestionEntry {
     pub question: String,
     pub options: Vec<String>,
     pub answer: Option<String>,
+    /// Known from backfilled items only: they record the question, never the answer.
+    pub from_history: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -581,11 +585,21 @@ impl Transcript {
                 )
             }
             ItemKind::Approval => {
-                self.approval_seen(at, &call_id, &tool_name, args, false);
+                let id = self.approval_seen(at, &call_id, &tool_name, args, false);
+                if let Some(entry) = self.get_mut(id)
+                    && let EntryKind::Approval(a) = &mut entry.kind
+                {
+                    a.from_history = a.verdict == Verdict::Pending;
+                }
                 true
             }
             ItemKind::Question => {
                 let id = self.question_seen(at, &call_id, &s("question"));
+                if let Some(entry) = self.get_mut(id)
+                    && let EntryKind::Question(q) = &mut entry.kind
+                {
+                    q.from_history = q.answer.is_none();
+                }
                 if let (Some(entry), Some(Value::Array(opts))) =
                     (self.get_mut(id), d.get("options"))
                     && let EntryKind::Question(q) = &mut entry.kind
@@ -811,6 +825,7 @@ impl Transcript {
                 args: short_args(args, ARGS_MAX),
                 sensitive,
                 verdict: Verdict::Pending,
+                from_history: false,
             }),
         );
         self.approvals.insert(call_id.to_string(), id);
@@ -836,6 +851,7 @@ impl Transcript {
                 question: question.to_string(),
                 options: Vec::new(),
                 answer: None,
+                from_history: false,
             }),
         );
         self.questions.insert(call_id.to_string(), id);

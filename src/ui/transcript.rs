@@ -319,9 +319,14 @@ fn entry_lines(entry: &Entry, width: u16, expanded: bool, theme: &Theme) -> Vec<
             let mut spans = vec![
                 Span::styled(format!("  {mark} "), style),
                 Span::styled(sanitize::line(&t.name).into_owned(), theme.accent),
-                Span::raw(" "),
-                Span::styled(sanitize::line(&t.args).into_owned(), theme.dim),
             ];
+            if !t.args.is_empty() {
+                spans.push(Span::raw(" "));
+                spans.push(Span::styled(
+                    sanitize::line(&t.args).into_owned(),
+                    theme.dim,
+                ));
+            }
             if let Some(code) = t.exit_code {
                 spans.push(Span::styled(
                     format!(" (exit {code})"),
@@ -386,6 +391,9 @@ fn entry_lines(entry: &Entry, width: u16, expanded: bool, theme: &Theme) -> Vec<
         EntryKind::Approval(a) => {
             let sens = if a.sensitive { " (sensitive)" } else { "" };
             let (verdict, vstyle): (String, Style) = match &a.verdict {
+                Verdict::Pending if a.from_history => {
+                    ("outcome not in the history".into(), theme.dim)
+                }
                 Verdict::Pending => ("waiting for approval".into(), theme.warning),
                 Verdict::Approved { .. } => ("approved".into(), theme.ok),
                 Verdict::Denied { code, reason } => {
@@ -443,6 +451,9 @@ fn entry_lines(entry: &Entry, width: u16, expanded: bool, theme: &Theme) -> Vec<
                     Span::styled("    → ", theme.dim),
                     Span::styled(sanitize::line(first(a)).into_owned(), theme.ok),
                 ]),
+                None if q.from_history => {
+                    Line::styled("    → answer not in the history", theme.dim)
+                }
                 None => Line::styled("    → waiting for an answer", theme.warning),
             };
             out.push(truncate(answer, w));

@@ -318,6 +318,27 @@ fn events_pane_filters_and_hides_deltas() {
 }
 
 #[test]
+fn history_from_items() {
+    let all = examples();
+    let mut items: Vec<crate::api::model::Item> = all["items"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|i| serde_json::from_value(i.clone()).unwrap())
+        .collect();
+    items.sort_by_key(|i| i.created_at);
+    let mut v = view();
+    v.apply(Update::Items(items));
+    let out = render(&v, &zoomed(Pane::Transcript), 90, 24);
+    assert_eq!(
+        out.matches("write /workspace/outputs/report.md").count(),
+        1,
+        "one line per call"
+    );
+    assert_snapshot!(out);
+}
+
+#[test]
 fn hostile_text_is_shown_not_executed() {
     let mut v = view();
     apply(
