@@ -81,8 +81,18 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
             ArtifactsState::Partial | ArtifactsState::Pending => theme.warning,
             _ => theme.text,
         };
+        let files = view
+            .artifacts()
+            .iter()
+            .filter(|x| x.turn_id == cur.id)
+            .count();
+        let files = match files {
+            0 => String::new(),
+            1 => " · 1 file".to_string(),
+            n => format!(" · {n} files"),
+        };
         out.push(Line::styled(
-            format!("artifacts: {}{skipped}", sanitize::line(a.as_str())),
+            format!("artifacts: {}{files}{skipped}", sanitize::line(a.as_str())),
             style,
         ));
     }

@@ -79,7 +79,11 @@ fn empty_session() {
 fn wide_layout_160x48() {
     let mut v = full_session();
     v.apply(Update::Turn(turn("completed", Value::Null)));
-    assert_snapshot!(render(&v, &UiState::new(), 160, 48));
+    let artifact = serde_json::from_value(json!({"id": "art_6f2a9c41", "turn_id": "turn_1bdef0a94c2e47f3", "path": "/workspace/outputs/report.md", "size_bytes": 482})).unwrap();
+    v.apply(Update::Artifacts(vec![artifact]));
+    let out = render(&v, &UiState::new(), 160, 48);
+    assert!(out.contains("artifacts: ready · 1 file"));
+    assert_snapshot!(out);
 }
 
 #[test]
@@ -336,6 +340,61 @@ fn history_from_items() {
         "one line per call"
     );
     assert_snapshot!(out);
+}
+
+#[test]
+fn status_bar_marks_a_local_demo_and_a_failed_stream() {
+    let mut v = SessionView::new("s1").with_origin("127.0.0.1:7777", true);
+    v.apply(Update::Connection(ConnectionState::Failed {
+        reason: "401 authentication_error".into(),
+    }));
+    let out = render(&v, &UiState::new(), 120, 30);
+    let footer = out.lines().last().unwrap();
+    assert!(
+        footer.contains("✗ failed: 401 authentication_error"),
+        "{footer}"
+    );
+    assert!(footer.contains("127.0.0.1:7777 │ local demo"), "{footer}");
+    assert!(
+        !footer.contains("seq"),
+        "no seq before the first persisted event"
+    );
+}
+
+#[test]
+fn any_size_draws_without_panicking() {
+    let mut v = full_session();
+    v.apply(Update::Event(ev(
+        "agent.text",
+        None,
+        json!({"delta": "wide 漢字 text"}),
+    )));
+    for (w, h) in [
+        (1, 1),
+        (2, 3),
+        (10, 4),
+        (20, 6),
+        (79, 23),
+        (80, 24),
+        (139, 40),
+        (140, 40),
+        (300, 100),
+    ] {
+        for pane in Pane::ALL {
+            for zoom in [false, true] {
+                let mut ui = UiState {
+                    focus: pane,
+                    zoomed: zoom,
+                    ..UiState::new()
+                };
+                render(&v, &ui, w, h);
+                ui.scroll_up(7);
+                render(&v, &ui, w, h);
+                ui.scroll_down(3);
+                render(&v, &ui, w, h);
+            }
+        }
+    }
 }
 
 #[test]
