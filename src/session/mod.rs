@@ -1,1 +1,379 @@
 //! The model: pure, synchronous, no IO, no terminal.
+//!
+//! The app feeds [`Update`]s into [`SessionView::apply`], which says whether anything
+//! visible changed (so the app requests a frame only then), and drains
+//! [`SessionView::take_fetches`] to learn which resources to re-read.
+
+pub mod actions;
+pub mod log;
+pub mod text;
+pub mod transcript;
+pub mod turn;
+pub mod workspace;
+
+#[cfg(test)]
+mod tests;
+
+use crate::api::model::{
+    Artifact, ConnectionState, Event, EventPayload, Item, RequiredActionKind, Session, Turn,
+    WorkspaceState,
+};
+use actions::Actions;
+use log::EventLog;
+use transcript::Transcript;
+use turn::{TurnPhase, TurnState};
+use workspace::WorkspaceView;
+
+/// Everything the app feeds into the model.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Update {
+    /// A decoded stream event, persisted (`seq`) or transient.
+    Event(Event),
+    /// A frame that could not be decoded (counted for the status bar).
+    Skipped {
+        reason: String,
+    },
+    Connection(ConnectionState),
+    /// `GET /v1/sessions/{id}`.
+    Session(Box<Session>),
+    /// `GET …/turns/{id}`.
+    Turn(Turn),
+    /// `GET …/turns` (any order).
+    Turns(Vec<Turn>),
+    /// Backfilled transcript (`GET …/items?order=asc`), in order.
+    Items(Vec<Item>),
+    Artifacts(Vec<Artifact>),
+    /// Wall clock in Unix ms, for the elapsed time of a running turn.
+    Tick(i64),
+    /// A message for the status line (a failed request: code, message, request id);
+    /// `None` clears it.
+    Notice(Option<String>),
+}
+
+/// A resource the app should (re-)read because an event said it changed (§11.3).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Fetch {
+    Session,
+    Turn(String),
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct SessionView {
+    session_id: String,
+    title: Option<String>,
+    api_host: String,
+    local_demo: bool,
+    connection: Option<ConnectionState>,
+    last_seq: Option<u64>,
+    /// Set by `gobare.replay_truncated`: events after it were not delivered.
+    truncated_from: Option<u64>,
+    skipped: u64,
+    last_skip_reason: Option<String>,
+    notice: Option<String>,
+    now_ms: Option<i64>,
+    transcript: Transcript,
+    turn: TurnState,
+    workspace: WorkspaceView,
+    actions: Actions,
+    artifacts: Vec<Artifact>,
+    log: EventLog,
+    fetches: Vec<Fetch>,
+    /// The session resource as last read (to tell whether a refetch changed anything).
+    session: Option<Session>,
+}
+
+impl SessionView {
+    pub fn new(session_id: impl Into<String>) -> Self {
+        SessionView {
+            session_id: session_id.into(),
+            ..SessionView::default()
+        }
+    }
+
+    /// Where the session lives, for the status bar; `local_demo` marks the simulator.
+    pub fn with_origin(mut self, api_host: impl Into<String>, local_demo: bool) -> Self {
+        self.api_host = api_host.into();
+        self.local_demo = local_demo;
+        self
+    }
+
+    /// Applies one update. Returns whether anything visible changed.
+    pub fn apply(&mut self, update: Update) -> bool {
+        match update {
+            Update::Event(ev) => self.apply_event(&ev),
+            Update::Skipped { reason } => {
+                self.skipped += 1;
+                self.last_skip_reason = Some(text::clip(&reason, 200));
+                true
+            }
+            Update::Connection(c) => {
+                // A reconnect never clears anything: only the indicator changes.
+                let changed = self.connection.as_ref() != Some(&c);
+                self.connection = Some(c);
+                changed
+            }
+            Update::Session(s) => self.apply_session(*s),
+            Update::Turn(t) => {
+                let before = self.turn.clone();
+                self.turn.absorb(&t);
+                self.turn != before
+            }
+            Update::Turns(list) => {
+                let before = self.turn.clone();
+                let mut list = list;
+                list.sort_by_key(|t| t.created_at);
+                for t in &list {
+                    self.turn.absorb(t);
+                }
+                self.turn != before
+            }
+            Update::Items(items) => {
+                let mut changed = false;
+                for item in &items {
+                    changed |= self.transcript.apply_item(item);
+                }
+                changed
+            }
+            Update::Artifacts(list) => {
+                let changed = list != self.artifacts;
+                self.artifacts = list;
+                changed
+            }
+            Update::Tick(now) => {
+                let before = self.elapsed_secs();
+                self.now_ms = Some(now);
+                self.turn_running() && self.elapsed_secs() != before
+            }
+            Update::Notice(n) => {
+                let changed = n != self.notice;
+                self.notice = n;
+                changed
+            }
+        }
+    }
+
+    fn apply_event(&mut self, ev: &Event) -> bool {
+        if let Some(seq) = ev.seq {
+            if self.last_seq.is_some_and(|last| seq <= last) {
+                return false; // replayed: already applied (§7.4 defensive dedupe)
+            }
+            self.last_seq = Some(seq);
+        }
+        self.log.push(ev);
+        self.transcript.apply_event(ev);
+        use EventPayload as P;
+        match &ev.payload {
+            P::TurnStarted(t) => {
+                self.turn.started(&t.turn_id, ev.created_at);
+                self.want(Fetch::Session);
+            }
+            P::TurnEnded(t) => {
+                self.turn.ended(&t.turn_id);
+                self.want(Fetch::Turn(t.turn_id.clone()));
+                self.want(Fetch::Session);
+            }
+            P::MessageQueued(q) => {
+                self.turn.queued(q.position);
+                self.want(Fetch::Session);
+            }
+            P::MessageDequeued(_) => {
+                self.turn.dequeued();
+                self.want(Fetch::Session);
+            }
+            P::ToolRequired(f) => {
+                self.actions.asked(
+                    RequiredActionKind::FunctionCall,
+                    &f.tool_call_id,
+                    &f.name,
+                    &f.arguments,
+                    ev.created_at,
+                );
+                self.want(Fetch::Session);
+            }
+            P::ApprovalRequested(a) => {
+                self.actions.asked(
+                    RequiredActionKind::Approval,
+                    &a.tool_call_id,
+                    &a.name,
+                    &a.args,
+                    ev.created_at,
+                );
+                self.want(Fetch::Session);
+            }
+            P::QuestionAsked(q) => {
+                let args = serde_json::Value::String(q.question.clone());
+                self.actions.asked(
+                    RequiredActionKind::Question,
+                    &q.tool_call_id,
+                    "",
+                    &args,
+                    ev.created_at,
+                );
+                self.want(Fetch::Session);
+            }
+            P::ToolResolved(f) => {
+                self.actions.resolved(&f.tool_call_id);
+                self.want(Fetch::Session);
+            }
+            P::ApprovalResolved(a) => {
+                self.actions.resolved(&a.tool_call_id);
+                self.want(Fetch::Session);
+            }
+            P::QuestionAnswered(q) => {
+                self.actions.resolved(&q.tool_call_id);
+                self.want(Fetch::Session);
+            }
+            P::SandboxCreated(s) | P::SandboxPaused(s) | P::SandboxResumed(s) => {
+                self.workspace
+                    .set_state(Some(s.state.clone()), ev.created_at);
+            }
+            P::WorkspaceRecoveryFailed(m) => {
+                self.workspace.recovery_failed(&m.message, ev.created_at);
+                self.want(Fetch::Session);
+            }
+            P::PreviewReady(p) => self.workspace.preview_ready(p.port, p.url.as_deref()),
+            P::ReplayTruncated(t) => self.truncated_from = t.from_seq.or(self.truncated_from),
+            _ => {}
+        }
+        true
+    }
+
+    fn apply_session(&mut self, s: Session) -> bool {
+        if self.session.as_ref() == Some(&s) {
+            return false;
+        }
+        self.session_id.clone_from(&s.id);
+        self.title.clone_from(&s.title);
+        self.actions.replace(&s.required_actions);
+        self.workspace
+            .absorb(&s.environment, &s.preview, s.updated_at);
+        self.session = Some(s);
+        true
+    }
+
+    fn want(&mut self, f: Fetch) {
+        if matches!(f, Fetch::Turn(_)) {
+            // Only the newest settled turn matters (a long replay ends many turns).
+            self.fetches.retain(|x| !matches!(x, Fetch::Turn(_)));
+        }
+        if !self.fetches.contains(&f) {
+            self.fetches.push(f);
+        }
+    }
+
+    fn elapsed_secs(&self) -> Option<i64> {
+        self.turn
+            .current()?
+            .elapsed_ms(self.now_ms)
+            .map(|ms| ms / 1000)
+    }
+
+    // ---- accessors -------------------------------------------------------------------
+
+    /// Resources to re-read, oldest request first; each listed once. Draining clears them.
+    pub fn take_fetches(&mut self) -> Vec<Fetch> {
+        std::mem::take(&mut self.fetches)
+    }
+
+    /// Whether a fetch is waiting to be taken.
+    pub fn has_fetches(&self) -> bool {
+        !self.fetches.is_empty()
+    }
+
+    pub fn session_id(&self) -> &str {
+        &self.session_id
+    }
+
+    /// The session as last read, if it was.
+    pub fn session(&self) -> Option<&Session> {
+        self.session.as_ref()
+    }
+
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    pub fn api_host(&self) -> &str {
+        &self.api_host
+    }
+
+    pub fn local_demo(&self) -> bool {
+        self.local_demo
+    }
+
+    pub fn connection(&self) -> Option<&ConnectionState> {
+        self.connection.as_ref()
+    }
+
+    /// The seq of the last persisted event applied (the resume cursor as the model sees it).
+    pub fn last_seq(&self) -> Option<u64> {
+        self.last_seq
+    }
+
+    pub fn truncated_from(&self) -> Option<u64> {
+        self.truncated_from
+    }
+
+    pub fn skipped(&self) -> u64 {
+        self.skipped
+    }
+
+    pub fn last_skip_reason(&self) -> Option<&str> {
+        self.last_skip_reason.as_deref()
+    }
+
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
+    }
+
+    pub fn now_ms(&self) -> Option<i64> {
+        self.now_ms
+    }
+
+    pub fn transcript(&self) -> &Transcript {
+        &self.transcript
+    }
+
+    pub fn turns(&self) -> &TurnState {
+        &self.turn
+    }
+
+    pub fn workspace(&self) -> &WorkspaceView {
+        &self.workspace
+    }
+
+    pub fn actions(&self) -> &Actions {
+        &self.actions
+    }
+
+    pub fn artifacts(&self) -> &[Artifact] {
+        &self.artifacts
+    }
+
+    pub fn log(&self) -> &EventLog {
+        &self.log
+    }
+
+    /// The current turn's phase, `None` before any turn is known.
+    pub fn turn_phase(&self) -> Option<TurnPhase> {
+        Some(self.turn.current()?.phase(!self.actions.is_empty()))
+    }
+
+    /// Whether a turn runs now: the app ticks the clock (`Update::Tick`) only then.
+    pub fn turn_running(&self) -> bool {
+        self.turn_phase().is_some_and(|p| p.is_running())
+    }
+
+    /// The settled turn whose artifacts are still publishing: poll it until ready.
+    pub fn artifacts_pending_turn(&self) -> Option<&str> {
+        self.turn.artifacts_pending()
+    }
+
+    /// Whether the workspace is asleep or gone (sending wakes or rebuilds it).
+    pub fn workspace_needs_wake(&self) -> bool {
+        matches!(
+            self.workspace.state(),
+            Some(WorkspaceState::Paused | WorkspaceState::Destroyed)
+        )
+    }
+}

@@ -3,9 +3,22 @@
 pub mod composer;
 pub mod diff;
 pub mod help;
+pub mod events;
+pub mod footer;
+pub mod layout;
 pub mod markdown;
 pub mod outcome;
 pub mod picker;
 pub mod prompt;
 pub mod sanitize;
+pub mod state;
 pub mod theme;
+pub mod transcript;
+pub mod turn;
+pub mod workspace;
+
+#[cfg(test)]
+mod view_tests;
+
+pub use layout::{Areas, areas, draw};
+pub use state::{Pane, UiState};

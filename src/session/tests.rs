@@ -1,0 +1,576 @@
+//! Model tests: replaying the documented examples, dedupe, deltas, items backfill.
+
+use super::transcript::{CallStatus, EntryKind, Verdict};
+use super::turn::TurnPhase;
+use super::*;
+use crate::api::model::{ChangeKind, EVENT_TYPES, Item, Session, Turn};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+fn examples() -> Value {
+    serde_json::from_str(include_str!("../../assets/event-payloads.json")).unwrap()
+}
+
+fn example(kind: &str) -> Event {
+    Event::parse(&examples()[kind].to_string()).unwrap()
+}
+
+/// Every example event, in the order of §8's table (seqs increase).
+fn all_events() -> Vec<Event> {
+    EVENT_TYPES.iter().map(|k| example(k)).collect()
+}
+
+fn view_of(events: &[Event]) -> SessionView {
+    let mut v = SessionView::new("s");
+    for e in events {
+        v.apply(Update::Event(e.clone()));
+    }
+    v
+}
+
+fn kinds(v: &SessionView) -> Vec<EntryKind> {
+    v.transcript()
+        .entries()
+        .iter()
+        .map(|e| e.kind.clone())
+        .collect()
+}
+
+fn ev(kind: &str, seq: Option<u64>, payload: Value) -> Event {
+    let env = json!({"type": kind, "seq": seq, "created_at": 1000, "payload": payload});
+    Event::parse(&env.to_string()).unwrap()
+}
+
+#[test]
+fn replaying_every_example_gives_the_expected_entries() {
+    let v = view_of(&all_events());
+    let entries = kinds(&v);
+
+    let tools: Vec<_> = entries
+        .iter()
+        .filter_map(|k| match k {
+            EntryKind::Tool(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(tools.len(), 1, "call and result pair into one entry");
+    assert_eq!(tools[0].call_id, "call_53ce8a1f");
+    assert_eq!(tools[0].name, "write");
+    assert_eq!(tools[0].args, "/workspace/outputs/report.md");
+    assert_eq!(tools[0].status, CallStatus::Ok);
+    assert_eq!(tools[0].summary, "Successfully wrote 5 bytes");
+
+    assert!(entries.iter().any(|k| matches!(k, EntryKind::FileChange(f)
+        if f.path == "/workspace/src/export.ts" && f.change == ChangeKind::Modified
+            && f.diff.as_deref() == Some("@@ -1,3 +1,4 @@\n…"))));
+    assert!(
+        entries
+            .iter()
+            .any(|k| matches!(k, EntryKind::Todos { items }
+        if items.len() == 2 && items[0].label == "Read the alert" && items[0].status == "done"))
+    );
+    assert!(
+        entries.iter().any(|k| matches!(k, EntryKind::Approval(a)
+        if a.call_id == "call_9a1f20bd" && a.sensitive && a.args == "systemctl restart export"
+            && a.verdict == Verdict::Denied { code: Some("denied_by_rule".into()), reason: None }))
+    );
+    assert!(entries.iter().any(|k| matches!(k, EntryKind::Question(q)
+        if q.question == "Roll back or patch forward?" && q.options.len() == 2
+            && q.answer.as_deref() == Some("roll back"))));
+    assert!(entries.iter().any(|k| matches!(k, EntryKind::Function(f)
+        if f.name == "lookup_order" && f.success == Some(true) && f.args.contains("A-4471"))));
+    assert!(entries.contains(&EntryKind::Agent {
+        text: "I found the regression in export-svc v2.3.2.".into()
+    }));
+    assert!(entries.contains(&EntryKind::User {
+        text: "Alert A-4471: export error rate 12%.".into()
+    }));
+    assert!(entries.contains(&EntryKind::Error {
+        message: "the model provider returned 502".into()
+    }));
+    assert!(entries.contains(&EntryKind::Compaction {
+        before: Some(182000),
+        after: Some(41000)
+    }));
+    assert!(entries.contains(&EntryKind::Queued {
+        text: "Also check the retry queue.".into(),
+        position: Some(1)
+    }));
+    assert!(entries.iter().any(|k| matches!(k, EntryKind::Artifact { id, size_bytes: Some(482), .. } if id == "art_6f2a9c41")));
+    assert!(
+        entries
+            .iter()
+            .any(|k| matches!(k, EntryKind::McpUnavailable { name, .. } if name == "runbook"))
+    );
+    assert!(
+        entries
+            .iter()
+            .any(|k| matches!(k, EntryKind::RecoveryFailed { .. }))
+    );
+    assert!(entries.contains(&EntryKind::ReplayTruncated {
+        from_seq: Some(91204)
+    }));
+
+    // The deltas were replaced by the settled message that followed them.
+    assert!(v.transcript().streaming().is_none());
+    assert_eq!(v.last_seq(), Some(4826));
+    assert_eq!(v.truncated_from(), Some(91204));
+    assert_eq!(v.log().rows().len(), 29);
+    // All required actions were resolved by their events.
+    assert!(v.actions().is_empty());
+    assert_eq!(v.turns().queue_len(), 0);
+    assert_eq!(v.workspace().state(), Some(&WorkspaceState::RecoveryFailed));
+    assert_eq!(
+        v.workspace().preview().url.as_deref(),
+        Some("https://p-4f1c8e02a7b1.gobare.dev")
+    );
+}
+
+#[test]
+fn replaying_the_same_persisted_events_twice_changes_nothing() {
+    let events: Vec<Event> = all_events()
+        .into_iter()
+        .filter(|e| e.seq.is_some())
+        .collect();
+    let mut v = view_of(&events);
+    let before = (kinds(&v), v.log().total(), v.last_seq());
+    for e in &events {
+        assert!(
+            !v.apply(Update::Event(e.clone())),
+            "{} replayed changed the view",
+            e.kind
+        );
+    }
+    assert_eq!((kinds(&v), v.log().total(), v.last_seq()), before);
+}
+
+#[test]
+fn deltas_then_the_settled_message_leave_one_message() {
+    let mut v = SessionView::new("s");
+    v.apply(Update::Event(ev(
+        "turn.started",
+        Some(1),
+        json!({"turnId": "t1"}),
+    )));
+    for d in ["Look", "ing at ", "it"] {
+        assert!(v.apply(Update::Event(ev("agent.text", None, json!({"delta": d})))));
+    }
+    v.apply(Update::Event(ev(
+        "agent.thinking",
+        None,
+        json!({"delta": "hmm"}),
+    )));
+    let s = v.transcript().streaming().unwrap();
+    assert_eq!(
+        (s.text.as_str(), s.thinking.as_str()),
+        ("Looking at it", "hmm")
+    );
+    v.apply(Update::Event(ev(
+        "agent.message",
+        Some(2),
+        json!({"text": "Looked at it."}),
+    )));
+    assert!(v.transcript().streaming().is_none());
+    assert_eq!(
+        kinds(&v),
+        vec![EntryKind::Agent {
+            text: "Looked at it.".into()
+        }]
+    );
+}
+
+#[test]
+fn deltas_without_a_settled_message_are_dropped_when_the_turn_ends() {
+    let mut v = SessionView::new("s");
+    v.apply(Update::Event(ev(
+        "agent.text",
+        None,
+        json!({"delta": "partial"}),
+    )));
+    v.apply(Update::Event(ev(
+        "turn.ended",
+        Some(3),
+        json!({"turnId": "t1"}),
+    )));
+    assert!(v.transcript().streaming().is_none());
+    assert!(kinds(&v).is_empty());
+}
+
+fn turn(id: &str, status: &str, started: Option<i64>, error: Value) -> Turn {
+    serde_json::from_value(json!({
+        "id": id, "session_id": "s", "status": status, "created_at": 100,
+        "started_at": started, "completed_at": null, "error": error
+    }))
+    .unwrap()
+}
+
+#[test]
+fn turn_outcome_comes_from_the_turn_resource() {
+    let mut v = SessionView::new("s");
+    v.apply(Update::Event(ev(
+        "turn.started",
+        Some(1),
+        json!({"turnId": "t1"}),
+    )));
+    assert_eq!(v.turn_phase(), Some(TurnPhase::Working));
+    assert_eq!(v.take_fetches(), vec![Fetch::Session]);
+    v.apply(Update::Event(ev(
+        "turn.ended",
+        Some(2),
+        json!({"turnId": "t1"}),
+    )));
+    assert_eq!(
+        v.turn_phase(),
+        Some(TurnPhase::Settling),
+        "turn.ended alone is neutral"
+    );
+    assert_eq!(
+        v.take_fetches(),
+        vec![Fetch::Turn("t1".into()), Fetch::Session]
+    );
+    let failed = turn(
+        "t1",
+        "failed",
+        Some(50),
+        json!({"code": "provider_error", "message": "502"}),
+    );
+    assert!(v.apply(Update::Turn(failed.clone())));
+    assert_eq!(v.turn_phase(), Some(TurnPhase::Failed));
+    assert_eq!(
+        v.turns().current().unwrap().error.as_deref(),
+        Some("provider_error: 502")
+    );
+    assert!(
+        !v.apply(Update::Turn(failed)),
+        "the same resource again changes nothing"
+    );
+}
+
+#[test]
+fn queued_and_waiting_on_you_are_told_apart() {
+    let mut v = SessionView::new("s");
+    v.apply(Update::Turn(turn("t2", "working", None, Value::Null)));
+    assert_eq!(v.turn_phase(), Some(TurnPhase::Queued));
+    v.apply(Update::Turn(turn("t2", "working", Some(120), Value::Null)));
+    assert_eq!(v.turn_phase(), Some(TurnPhase::Working));
+    let mut session: Session = serde_json::from_value(examples()["session"].clone()).unwrap();
+    session.required_actions =
+        vec![serde_json::from_value(examples()["required_action"].clone()).unwrap()];
+    v.apply(Update::Session(Box::new(session)));
+    assert_eq!(v.turn_phase(), Some(TurnPhase::WaitingOnYou));
+    assert_eq!(
+        v.actions().pending()[0].turn_id.as_deref(),
+        Some("turn_9d41c7e0a8b24f36")
+    );
+}
+
+#[test]
+fn replaying_history_after_fetching_turns_ends_on_the_latest_turn() {
+    let mut v = SessionView::new("s");
+    v.apply(Update::Turns(vec![turn(
+        "t2",
+        "working",
+        Some(120),
+        Value::Null,
+    )]));
+    v.apply(Update::Event(ev(
+        "turn.started",
+        Some(1),
+        json!({"turnId": "t1"}),
+    )));
+    v.apply(Update::Event(ev(
+        "turn.ended",
+        Some(2),
+        json!({"turnId": "t1"}),
+    )));
+    v.apply(Update::Event(ev(
+        "turn.started",
+        Some(3),
+        json!({"turnId": "t2"}),
+    )));
+    let t = v.turns();
+    assert_eq!(t.current().unwrap().id, "t2");
+    assert_eq!(
+        t.recent().iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
+        vec!["t1"]
+    );
+    assert_eq!(v.turn_phase(), Some(TurnPhase::Working));
+}
+
+#[test]
+fn only_the_newest_ended_turn_is_fetched() {
+    let mut v = SessionView::new("s");
+    for (i, id) in ["a", "b", "c"].iter().enumerate() {
+        v.apply(Update::Event(ev(
+            "turn.ended",
+            Some(i as u64 + 1),
+            json!({"turnId": id}),
+        )));
+    }
+    assert_eq!(
+        v.take_fetches(),
+        vec![Fetch::Session, Fetch::Turn("c".into())]
+    );
+    assert!(v.take_fetches().is_empty());
+}
+
+#[test]
+fn the_clock_ticks_only_while_a_turn_runs() {
+    let mut v = SessionView::new("s");
+    assert!(!v.apply(Update::Tick(5_000)), "no turn: nothing to redraw");
+    v.apply(Update::Event(ev(
+        "turn.started",
+        Some(1),
+        json!({"turnId": "t1"}),
+    ))); // at 1000
+    assert!(v.apply(Update::Tick(3_000)));
+    assert!(!v.apply(Update::Tick(3_400)), "same second");
+    assert_eq!(
+        v.turns().current().unwrap().elapsed_ms(v.now_ms()),
+        Some(2_400)
+    );
+    v.apply(Update::Turn(turn(
+        "t1",
+        "completed",
+        Some(1000),
+        Value::Null,
+    )));
+    assert!(!v.apply(Update::Tick(9_000)));
+}
+
+#[test]
+fn endless_streaming_keeps_the_newest_text_within_bounds() {
+    let mut v = SessionView::new("s");
+    let chunk = "x".repeat(10_000);
+    for _ in 0..40 {
+        v.apply(Update::Event(ev(
+            "agent.text",
+            None,
+            json!({"delta": chunk}),
+        )));
+    }
+    v.apply(Update::Event(ev(
+        "agent.text",
+        None,
+        json!({"delta": "THE END"}),
+    )));
+    let text = &v.transcript().streaming().unwrap().text;
+    assert!(text.len() <= 256 * 1024 && text.ends_with("THE END"));
+}
+
+#[test]
+fn unknown_event_types_show_generically() {
+    let v = view_of(&[ev("agent.dance", Some(7), json!({"steps": [1, 2]}))]);
+    assert_eq!(
+        kinds(&v),
+        vec![EntryKind::Unknown {
+            kind: "agent.dance".into(),
+            excerpt: r#"{"steps":[1,2]}"#.into()
+        }]
+    );
+    assert_eq!(v.log().rows()[0].kind.as_str(), "agent.dance");
+}
+
+fn items() -> Vec<Item> {
+    let all = examples();
+    let order = [
+        "message",
+        "tool_call",
+        "command_execution",
+        "file_change",
+        "approval",
+        "question",
+        "mcp_unavailable",
+        "error",
+        "context",
+        "tool_call (result)",
+    ];
+    order
+        .iter()
+        .map(|k| serde_json::from_value(all["items"][k].clone()).unwrap())
+        .collect()
+}
+
+#[test]
+fn items_backfill_pairs_both_tool_call_halves_into_one_entry() {
+    let mut v = SessionView::new("s");
+    assert!(v.apply(Update::Items(items())));
+    let entries = kinds(&v);
+    let tools: Vec<_> = entries
+        .iter()
+        .filter_map(|k| match k {
+            EntryKind::Tool(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        tools.len(),
+        2,
+        "write (two items) + bash (command_execution)"
+    );
+    let write = v.transcript().tool_call("call_53ce8a1f").unwrap();
+    assert_eq!(
+        (write.status, write.summary.as_str()),
+        (CallStatus::Ok, "Successfully wrote 5 bytes")
+    );
+    let bash = v.transcript().tool_call("call_1c72fe08").unwrap();
+    assert_eq!((bash.name.as_str(), bash.exit_code), ("bash", Some(0)));
+    assert!(entries.iter().any(|k| matches!(k, EntryKind::FileChange(f)
+        if f.path == "/workspace/src/export.ts" && f.change == ChangeKind::Modified)));
+    assert!(entries.iter().any(
+        |k| matches!(k, EntryKind::Approval(a) if a.verdict == Verdict::Pending && a.from_history)
+    ));
+    assert!(entries.contains(&EntryKind::Context {
+        text: "@reviewer said: the rollback is already merged.".into()
+    }));
+    assert_eq!(entries.len(), 9);
+}
+
+#[test]
+fn items_and_replayed_events_do_not_duplicate() {
+    let mut v = SessionView::new("s");
+    v.apply(Update::Items(items()));
+    let n = v.transcript().entries().len();
+    for k in [
+        "agent.message",
+        "agent.tool_call",
+        "agent.tool_result",
+        "agent.error",
+        "user.context",
+        "approval.requested",
+        "approval.resolved",
+        "question.asked",
+        "mcp.unavailable",
+    ] {
+        // In seq order, so none is dropped as a replay.
+        assert!(v.apply(Update::Event(example(k))), "{k}");
+    }
+    assert_eq!(v.transcript().entries().len(), n, "{:#?}", kinds(&v));
+    assert!(
+        kinds(&v).iter().any(|k| matches!(k, EntryKind::Approval(a)
+        if matches!(a.verdict, Verdict::Denied { .. }))),
+        "the event resolves the item's approval"
+    );
+    // A second identical message is new: each item cancels one event only.
+    v.apply(Update::Event(ev(
+        "agent.message",
+        Some(99_999),
+        json!({"text": "I found the regression in export-svc v2.3.2."}),
+    )));
+    assert_eq!(v.transcript().entries().len(), n + 1);
+}
+
+#[test]
+fn session_fetch_sets_title_workspace_and_actions() {
+    let mut v = SessionView::new("s");
+    let mut s: Session = serde_json::from_value(examples()["session"].clone()).unwrap();
+    s.title = Some("Export alert".into());
+    assert!(v.apply(Update::Session(Box::new(s.clone()))));
+    assert!(!v.apply(Update::Session(Box::new(s))));
+    assert_eq!(v.title(), Some("Export alert"));
+    assert_eq!(v.workspace().label(), "starting");
+}
+
+#[test]
+fn a_reconnect_keeps_everything() {
+    let mut v = view_of(&all_events());
+    let before = kinds(&v);
+    v.apply(Update::Connection(ConnectionState::Retrying {
+        in_ms: 3000,
+        attempt: 2,
+        reason: "eof".into(),
+    }));
+    v.apply(Update::Connection(ConnectionState::Live));
+    assert_eq!(kinds(&v), before);
+}
+
+#[test]
+fn actions_follow_events_until_the_session_says_otherwise() {
+    let mut v = SessionView::new("s");
+    v.apply(Update::Event(example("tool.required")));
+    assert_eq!(v.actions().pending()[0].call_id, "call_4f01aa27");
+    assert_eq!(v.turn_phase(), None);
+    v.apply(Update::Event(example("tool.resolved")));
+    assert!(v.actions().is_empty());
+}
+
+#[test]
+fn replaying_fifty_thousand_events_pairs_every_call() {
+    let mut events = Vec::with_capacity(50_000);
+    for i in 0..50_000u64 {
+        let seq = Some(i + 1);
+        let call = format!("c{}", i / 3);
+        events.push(match i % 3 {
+            0 => ev("agent.tool_call", seq, json!({"toolCallId": call, "toolName": "bash", "args": {"command": "ls"}})),
+            1 => ev("agent.tool_result", seq, json!({"toolCallId": call, "toolName": "bash", "isError": false, "cancelled": false, "summary": "ok"})),
+            _ => ev("agent.message", seq, json!({"text": format!("message {i}")})),
+        });
+    }
+    let v = view_of(&events);
+    eprintln!("replayed 50,000 events: {:?}", start_elapsed(&events));
+    assert_eq!(v.transcript().entries().len(), 16_667 + 16_666);
+    let pending = v
+        .transcript()
+        .entries()
+        .iter()
+        .filter(|e| matches!(&e.kind, EntryKind::Tool(t) if t.status == CallStatus::Pending))
+        .count();
+    assert_eq!(pending, 0, "every result found its call");
+}
+
+/// Wall time of a replay, printed for people (performance is asserted in benches only).
+fn start_elapsed(events: &[Event]) -> std::time::Duration {
+    let updates: Vec<Update> = events.iter().cloned().map(Update::Event).collect();
+    let mut v = SessionView::new("s");
+    let start = std::time::Instant::now();
+    for u in updates {
+        v.apply(u);
+    }
+    start.elapsed()
+}
+
+fn arb_event() -> impl Strategy<Value = Event> {
+    (0..8u8, 0..6u64).prop_map(|(k, n)| {
+        let call = format!("c{n}");
+        match k {
+            0 => ev("agent.message", None, json!({"text": format!("m{n}")})),
+            1 => ev("agent.tool_call", None, json!({"toolCallId": call, "toolName": "t", "args": {}})),
+            2 => ev("agent.tool_result", None, json!({"toolCallId": call, "toolName": "t", "isError": n % 2 == 0, "cancelled": false, "summary": "s"})),
+            3 => ev("approval.requested", None, json!({"toolCallId": call, "name": "bash", "args": {}, "sensitive": false})),
+            4 => ev("approval.resolved", None, json!({"toolCallId": call, "approved": true})),
+            5 => ev("agent.todos", None, json!({"items": [{"label": call, "status": "pending"}]})),
+            6 => ev("turn.started", None, json!({"turnId": call})),
+            _ => ev("sandbox.paused", None, json!({"state": "paused"})),
+        }
+    })
+}
+
+proptest! {
+    #[test]
+    fn duplicates_give_the_same_view_as_the_deduped_sequence(
+        events in prop::collection::vec(arb_event(), 1..40),
+        repeats in prop::collection::vec(0..3usize, 40),
+    ) {
+        // Number the events, then deliver each 1–3 times, as a replay after reconnects would.
+        let numbered: Vec<Event> = events.into_iter().enumerate()
+            .map(|(i, mut e)| { e.seq = Some(i as u64 + 1); e }).collect();
+        let mut noisy = Vec::new();
+        let mut last_delivered = 0;
+        for (i, e) in numbered.iter().enumerate() {
+            noisy.push(e.clone());
+            for _ in 0..repeats[i] {
+                // replay everything from a random earlier point up to here
+                let from = last_delivered.min(i);
+                noisy.extend(numbered[from..=i].iter().cloned());
+            }
+            last_delivered = i / 2;
+        }
+        let clean = view_of(&numbered);
+        let dirty = view_of(&noisy);
+        prop_assert_eq!(kinds(&clean), kinds(&dirty));
+        prop_assert_eq!(clean.log().total(), dirty.log().total());
+        prop_assert_eq!(clean.turns(), dirty.turns());
+        prop_assert_eq!(clean.workspace(), dirty.workspace());
+        prop_assert_eq!(clean.actions(), dirty.actions());
+    }
+}

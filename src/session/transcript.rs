@@ -1,0 +1,897 @@
+//! Transcript entries derived from persisted events (and backfilled items), plus the
+//! provisional text the current message is being streamed into.
+//!
+//! De-duplication between items and events (the app normally uses one source): tool calls,
+//! approvals, questions and function calls are keyed by `toolCallId`, so the second source
+//! updates the entry the first created. Messages, context, errors, MCP notices and file
+//! changes carry no id; each is matched by (kind, text) and one item cancels at most one
+//! event with the same key and vice versa (a multiset match), whatever the order.
+
+use super::text::{clip, compact_json, key, short_args};
+use crate::api::model::{ChangeKind, Event, EventPayload, Item, ItemKind, TodoItem};
+use serde_json::Value;
+use std::collections::{HashMap, VecDeque};
+
+/// Entries kept; the oldest are dropped beyond this.
+pub const TRANSCRIPT_CAPACITY: usize = 100_000;
+/// Longest argument excerpt stored per call.
+const ARGS_MAX: usize = 200;
+/// Longest tool summary stored.
+const SUMMARY_MAX: usize = 2_000;
+/// Longest diff kept for the expandable view.
+const DIFF_MAX: usize = 64 * 1024;
+/// Unmatched event keys remembered for matching late items.
+const MATCH_KEYS_MAX: usize = 200_000;
+/// Longest provisional text kept while streaming (the settled message replaces it).
+const STREAM_MAX: usize = 256 * 1024;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// Stable for the life of the view; never reused.
+    pub id: u64,
+    /// Bumped whenever the entry changes (render caches key on it).
+    pub rev: u32,
+    pub created_at: Option<i64>,
+    pub kind: EntryKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum EntryKind {
+    User {
+        text: String,
+    },
+    Agent {
+        text: String,
+    },
+    Context {
+        text: String,
+    },
+    Tool(ToolCallEntry),
+    FileChange(FileChangeEntry),
+    Todos {
+        items: Vec<TodoItem>,
+    },
+    Approval(ApprovalEntry),
+    Question(QuestionEntry),
+    Function(FunctionEntry),
+    Error {
+        message: String,
+    },
+    Compaction {
+        before: Option<u64>,
+        after: Option<u64>,
+    },
+    Queued {
+        text: String,
+        position: Option<u32>,
+    },
+    Dequeued {
+        text: String,
+    },
+    Artifact {
+        id: String,
+        path: String,
+        size_bytes: Option<u64>,
+    },
+    Preview {
+        port: Option<u16>,
+        url: Option<String>,
+    },
+    McpUnavailable {
+        name: String,
+        reason: String,
+    },
+    RecoveryFailed {
+        message: String,
+    },
+    /// Events after `from_seq` were not delivered (§7.6).
+    ReplayTruncated {
+        from_seq: Option<u64>,
+    },
+    /// An event type this client does not know: its type and a JSON excerpt.
+    Unknown {
+        kind: String,
+        excerpt: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Copy)]
+pub enum CallStatus {
+    Pending,
+    Ok,
+    Failed,
+    Cancelled,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCallEntry {
+    pub call_id: String,
+    pub name: String,
+    pub args: String,
+    pub status: CallStatus,
+    pub summary: String,
+    pub exit_code: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileChangeEntry {
+    pub path: String,
+    pub change: ChangeKind,
+    pub diff: Option<String>,
+    pub call_id: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    Pending,
+    Approved {
+        code: Option<String>,
+    },
+    Denied {
+        code: Option<String>,
+        reason: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApprovalEntry {
+    pub call_id: String,
+    pub name: String,
+    pub args: String,
+    pub sensitive: bool,
+    pub verdict: Verdict,
+    /// Known from backfilled items only: they record the request, never its outcome.
+    pub from_history: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuestionEntry {
+    pub call_id: String,
+    pub question: String,
+    pub options: Vec<String>,
+    pub answer: Option<String>,
+    /// Known from backfilled items only: they record the question, never the answer.
+    pub from_history: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct FunctionEntry {
+    pub call_id: String,
+    pub name: String,
+    pub args: String,
+    /// `None` until `tool.resolved`; then its `success`.
+    pub success: Option<bool>,
+}
+
+/// Text being streamed before the settled `agent.message` arrives.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Streaming {
+    pub text: String,
+    pub thinking: String,
+}
+
+/// Which source an id-less entry came from, for the multiset match.
+#[derive(Clone, Copy, PartialEq)]
+enum Source {
+    Event,
+    Item,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Transcript {
+    entries: VecDeque<Entry>,
+    /// Id of `entries[0]`.
+    base: u64,
+    /// toolCallId → entry id, one map per kind of call.
+    tools: HashMap<String, u64>,
+    approvals: HashMap<String, u64>,
+    questions: HashMap<String, u64>,
+    functions: HashMap<String, u64>,
+    /// The todo list of the current turn (later lists update it in place).
+    todos: Option<u64>,
+    /// Unmatched id-less entries per source: key → count.
+    from_events: HashMap<u64, u32>,
+    from_items: HashMap<u64, u32>,
+    streaming: Option<Streaming>,
+    /// Bumped on every change of the streaming text.
+    streaming_rev: u64,
+}
+
+impl Transcript {
+    pub fn entries(&self) -> &VecDeque<Entry> {
+        &self.entries
+    }
+
+    /// The entry with this id, if it is still kept.
+    pub fn get(&self, id: u64) -> Option<&Entry> {
+        let pos = id.checked_sub(self.base)?;
+        self.entries.get(usize::try_from(pos).ok()?)
+    }
+
+    /// The id the next entry will get (= number of entries ever added).
+    pub fn next_id(&self) -> u64 {
+        self.base + self.entries.len() as u64
+    }
+
+    pub fn streaming(&self) -> Option<&Streaming> {
+        self.streaming.as_ref()
+    }
+
+    pub fn streaming_rev(&self) -> u64 {
+        self.streaming_rev
+    }
+
+    /// The tool call entry for `call_id`.
+    pub fn tool_call(&self, call_id: &str) -> Option<&ToolCallEntry> {
+        match &self.get(*self.tools.get(call_id)?)?.kind {
+            EntryKind::Tool(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The newest file change with a diff at or before entry `id` (the one a "toggle
+    /// diff" key means). Walks back at most `limit` entries.
+    pub fn diff_at_or_before(&self, id: u64, limit: usize) -> Option<u64> {
+        let end = usize::try_from(id.checked_sub(self.base)?)
+            .ok()?
+            .min(self.entries.len().checked_sub(1)?);
+        self.entries
+            .range(..=end)
+            .rev()
+            .take(limit)
+            .find(|e| matches!(&e.kind, EntryKind::FileChange(f) if f.diff.is_some()))
+            .map(|e| e.id)
+    }
+
+    /// A new turn: the next todo list starts a new entry; leftover deltas are dropped.
+    pub fn turn_started(&mut self) {
+        self.todos = None;
+    }
+
+    /// The turn settled: provisional text that never got a settled message is dropped.
+    pub fn turn_ended(&mut self) {
+        if self.streaming.take().is_some() {
+            self.streaming_rev += 1;
+        }
+    }
+
+    /// Applies one event (persisted or transient). Returns whether anything changed.
+    pub fn apply_event(&mut self, ev: &Event) -> bool {
+        use EventPayload as P;
+        let at = ev.created_at;
+        match &ev.payload {
+            P::TurnStarted(_) => {
+                self.turn_started();
+                false
+            }
+            P::TurnEnded(_) => {
+                let had = self.streaming.is_some();
+                self.turn_ended();
+                had
+            }
+            P::AgentText(d) => self.stream(|s| &mut s.text, &d.delta),
+            P::AgentThinking(d) => self.stream(|s| &mut s.thinking, &d.delta),
+            P::AgentMessage(t) => {
+                self.streaming = None;
+                self.streaming_rev += 1;
+                self.push_keyed(
+                    Source::Event,
+                    at,
+                    EntryKind::Agent {
+                        text: t.text.clone(),
+                    },
+                );
+                true
+            }
+            P::UserMessage(t) => self.push_keyed(
+                Source::Event,
+                at,
+                EntryKind::User {
+                    text: t.text.clone(),
+                },
+            ),
+            P::UserContext(t) => self.push_keyed(
+                Source::Event,
+                at,
+                EntryKind::Context {
+                    text: t.text.clone(),
+                },
+            ),
+            P::AgentError(e) => self.push_keyed(
+                Source::Event,
+                at,
+                EntryKind::Error {
+                    message: e.message.clone(),
+                },
+            ),
+            P::McpUnavailable(u) => self.push_keyed(
+                Source::Event,
+                at,
+                EntryKind::McpUnavailable {
+                    name: u.name.clone(),
+                    reason: u.reason.clone(),
+                },
+            ),
+            P::FileChanged(f) => self.push_keyed(
+                Source::Event,
+                at,
+                EntryKind::FileChange(FileChangeEntry {
+                    path: f.path.clone(),
+                    change: f.change_type.clone(),
+                    diff: f.diff.as_deref().map(|d| clip(d, DIFF_MAX)),
+                    call_id: f.tool_call_id.clone(),
+                }),
+            ),
+            P::AgentToolCall(c) => {
+                self.tool_call_seen(at, &c.tool_call_id, &c.tool_name, &c.args);
+                true
+            }
+            P::AgentToolResult(r) => {
+                let status = if r.cancelled {
+                    CallStatus::Cancelled
+                } else if r.is_error {
+                    CallStatus::Failed
+                } else {
+                    CallStatus::Ok
+                };
+                self.tool_result_seen(
+                    at,
+                    &r.tool_call_id,
+                    &r.tool_name,
+                    status,
+                    &r.summary,
+                    r.exit_code,
+                );
+                true
+            }
+            P::AgentCompaction(c) => {
+                self.push(
+                    at,
+                    EntryKind::Compaction {
+                        before: c.before,
+                        after: c.after,
+                    },
+                );
+                true
+            }
+            P::AgentTodos(t) => {
+                match self.todos.and_then(|id| self.get_mut(id)) {
+                    Some(entry) => {
+                        entry.kind = EntryKind::Todos {
+                            items: t.items.clone(),
+                        };
+                        entry.rev += 1;
+                    }
+                    None => {
+                        let id = self.push(
+                            at,
+                            EntryKind::Todos {
+                                items: t.items.clone(),
+                            },
+                        );
+                        self.todos = Some(id);
+                    }
+                }
+                true
+            }
+            P::MessageQueued(q) => {
+                self.push(
+                    at,
+                    EntryKind::Queued {
+                        text: q.text.clone(),
+                        position: q.position,
+                    },
+                );
+                true
+            }
+            P::MessageDequeued(q) => {
+                self.push(
+                    at,
+                    EntryKind::Dequeued {
+                        text: q.text.clone(),
+                    },
+                );
+                true
+            }
+            P::ApprovalRequested(a) => {
+                self.approval_seen(at, &a.tool_call_id, &a.name, &a.args, a.sensitive);
+                true
+            }
+            P::ApprovalResolved(a) => {
+                let verdict = if a.approved {
+                    Verdict::Approved {
+                        code: a.code.clone(),
+                    }
+                } else {
+                    Verdict::Denied {
+                        code: a.code.clone(),
+                        reason: a.reason().map(str::to_string),
+                    }
+                };
+                let name = a.name.clone().unwrap_or_default();
+                let id = self.approval_seen(at, &a.tool_call_id, &name, &Value::Null, false);
+                if let Some(entry) = self.get_mut(id) {
+                    if let EntryKind::Approval(ap) = &mut entry.kind {
+                        ap.verdict = verdict;
+                    }
+                    entry.rev += 1;
+                }
+                true
+            }
+            P::QuestionAsked(q) => {
+                let id = self.question_seen(at, &q.tool_call_id, &q.question);
+                if let Some(entry) = self.get_mut(id)
+                    && let EntryKind::Question(qe) = &mut entry.kind
+                {
+                    qe.options = q.options.clone();
+                }
+                true
+            }
+            P::QuestionAnswered(q) => {
+                let id = self.question_seen(at, &q.tool_call_id, "");
+                if let Some(entry) = self.get_mut(id) {
+                    if let EntryKind::Question(qe) = &mut entry.kind {
+                        qe.answer = Some(q.answer.clone());
+                    }
+                    entry.rev += 1;
+                }
+                true
+            }
+            P::ToolRequired(f) => {
+                self.function_seen(at, &f.tool_call_id, &f.name, &f.arguments, None);
+                true
+            }
+            P::ToolResolved(f) => {
+                self.function_seen(at, &f.tool_call_id, &f.name, &Value::Null, Some(f.success));
+                true
+            }
+            P::PreviewReady(p) => {
+                self.push(
+                    at,
+                    EntryKind::Preview {
+                        port: p.port,
+                        url: p.url.clone(),
+                    },
+                );
+                true
+            }
+            P::WorkspaceRecoveryFailed(m) => {
+                self.push(
+                    at,
+                    EntryKind::RecoveryFailed {
+                        message: m.message.clone(),
+                    },
+                );
+                true
+            }
+            P::ArtifactCreated(a) => {
+                self.push(
+                    at,
+                    EntryKind::Artifact {
+                        id: a.id.clone(),
+                        path: a.path.clone(),
+                        size_bytes: a.size_bytes,
+                    },
+                );
+                true
+            }
+            P::ReplayTruncated(t) => {
+                self.push(
+                    at,
+                    EntryKind::ReplayTruncated {
+                        from_seq: t.from_seq,
+                    },
+                );
+                true
+            }
+            P::SandboxCreated(_) | P::SandboxPaused(_) | P::SandboxResumed(_) => false,
+            P::Unknown { kind, raw } => {
+                self.push(
+                    at,
+                    EntryKind::Unknown {
+                        kind: clip(kind, 80),
+                        excerpt: compact_json(raw, 200),
+                    },
+                );
+                true
+            }
+        }
+    }
+
+    /// Maps one backfilled item into the same entries events produce.
+    pub fn apply_item(&mut self, item: &Item) -> bool {
+        let d = &item.detail;
+        let at = Some(item.created_at);
+        let s = |k: &str| d.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+        let call_id = d
+            .get("toolCallId")
+            .or_else(|| d.get("tool_call_id"))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let tool_name = {
+            let n = s("toolName");
+            if n.is_empty() { s("name") } else { n }
+        };
+        let args = d
+            .get("args")
+            .or_else(|| d.get("arguments"))
+            .unwrap_or(&Value::Null);
+        match &item.kind {
+            ItemKind::Message => {
+                let text = if item.content.is_empty() {
+                    s("text")
+                } else {
+                    item.content.clone()
+                };
+                let kind = if item.role.as_deref() == Some("user")
+                    || item.detail_event() == Some("user.message")
+                {
+                    EntryKind::User { text }
+                } else {
+                    EntryKind::Agent { text }
+                };
+                self.push_keyed(Source::Item, at, kind)
+            }
+            ItemKind::ToolCall | ItemKind::CommandExecution if call_id.is_empty() => false,
+            ItemKind::ToolCall | ItemKind::CommandExecution => {
+                if item.detail_event() == Some("agent.tool_call") {
+                    self.tool_call_seen(at, &call_id, &tool_name, args);
+                } else {
+                    let flag = |k: &str| d.get(k).and_then(Value::as_bool).unwrap_or(false);
+                    let exit_code = d
+                        .get("exitCode")
+                        .or_else(|| d.get("exit_code"))
+                        .and_then(Value::as_i64);
+                    let status = if flag("cancelled") {
+                        CallStatus::Cancelled
+                    } else if flag("isError") || exit_code.is_some_and(|c| c != 0) {
+                        CallStatus::Failed
+                    } else {
+                        CallStatus::Ok
+                    };
+                    self.tool_result_seen(
+                        at,
+                        &call_id,
+                        &tool_name,
+                        status,
+                        &s("summary"),
+                        exit_code,
+                    );
+                }
+                true
+            }
+            ItemKind::FileChange => {
+                let change = ChangeKind::from(
+                    d.get("kind")
+                        .or_else(|| d.get("changeType"))
+                        .and_then(Value::as_str)
+                        .unwrap_or("modified"),
+                );
+                let diff = d
+                    .get("diff")
+                    .and_then(Value::as_str)
+                    .map(|x| clip(x, DIFF_MAX));
+                let call_id = (!call_id.is_empty()).then_some(call_id);
+                self.push_keyed(
+                    Source::Item,
+                    at,
+                    EntryKind::FileChange(FileChangeEntry {
+                        path: s("path"),
+                        change,
+                        diff,
+                        call_id,
+                    }),
+                )
+            }
+            ItemKind::Approval => {
+                let id = self.approval_seen(at, &call_id, &tool_name, args, false);
+                if let Some(entry) = self.get_mut(id)
+                    && let EntryKind::Approval(a) = &mut entry.kind
+                {
+                    a.from_history = a.verdict == Verdict::Pending;
+                }
+                true
+            }
+            ItemKind::Question => {
+                let id = self.question_seen(at, &call_id, &s("question"));
+                if let Some(entry) = self.get_mut(id)
+                    && let EntryKind::Question(q) = &mut entry.kind
+                {
+                    q.from_history = q.answer.is_none();
+                }
+                if let (Some(entry), Some(Value::Array(opts))) =
+                    (self.get_mut(id), d.get("options"))
+                    && let EntryKind::Question(q) = &mut entry.kind
+                {
+                    q.options = opts
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect();
+                }
+                true
+            }
+            ItemKind::McpUnavailable => {
+                let name = if tool_name.is_empty() {
+                    s("server")
+                } else {
+                    tool_name
+                };
+                self.push_keyed(
+                    Source::Item,
+                    at,
+                    EntryKind::McpUnavailable {
+                        name,
+                        reason: s("reason"),
+                    },
+                )
+            }
+            ItemKind::Error => {
+                let message = if item.content.is_empty() {
+                    s("message")
+                } else {
+                    item.content.clone()
+                };
+                self.push_keyed(Source::Item, at, EntryKind::Error { message })
+            }
+            ItemKind::Context => {
+                let text = if item.content.is_empty() {
+                    s("text")
+                } else {
+                    item.content.clone()
+                };
+                self.push_keyed(Source::Item, at, EntryKind::Context { text })
+            }
+            ItemKind::Other(kind) => {
+                self.push(
+                    at,
+                    EntryKind::Unknown {
+                        kind: clip(kind, 80),
+                        excerpt: compact_json(d, 200),
+                    },
+                );
+                true
+            }
+        }
+    }
+
+    fn get_mut(&mut self, id: u64) -> Option<&mut Entry> {
+        let pos = id.checked_sub(self.base)?;
+        self.entries.get_mut(usize::try_from(pos).ok()?)
+    }
+
+    /// Drops the indices that point at an entry leaving the ring.
+    fn forget(&mut self, entry: &Entry) {
+        let (map, call_id) = match &entry.kind {
+            EntryKind::Tool(t) => (&mut self.tools, &t.call_id),
+            EntryKind::Approval(a) => (&mut self.approvals, &a.call_id),
+            EntryKind::Question(q) => (&mut self.questions, &q.call_id),
+            EntryKind::Function(f) => (&mut self.functions, &f.call_id),
+            _ => return,
+        };
+        if map.get(call_id) == Some(&entry.id) {
+            map.remove(call_id);
+        }
+    }
+
+    fn push(&mut self, created_at: Option<i64>, kind: EntryKind) -> u64 {
+        if self.entries.len() == TRANSCRIPT_CAPACITY {
+            if let Some(dropped) = self.entries.pop_front() {
+                self.forget(&dropped);
+            }
+            self.base += 1;
+        }
+        if self.from_events.len() > MATCH_KEYS_MAX {
+            // Items are loaded at attach; this late, old event keys will not be matched.
+            self.from_events.clear();
+        }
+        let id = self.next_id();
+        self.entries.push_back(Entry {
+            id,
+            rev: 0,
+            created_at,
+            kind,
+        });
+        id
+    }
+
+    /// Pushes an id-less entry unless the other source already showed it.
+    fn push_keyed(&mut self, from: Source, at: Option<i64>, kind: EntryKind) -> bool {
+        let k = match &kind {
+            EntryKind::User { text } => key("user", text),
+            EntryKind::Agent { text } => key("agent", text),
+            EntryKind::Context { text } => key("context", text),
+            EntryKind::Error { message } => key("error", message),
+            EntryKind::McpUnavailable { name, reason } => key(name, reason),
+            EntryKind::FileChange(f) => key(f.change.as_str(), &f.path),
+            _ => {
+                self.push(at, kind);
+                return true;
+            }
+        };
+        let (mine, theirs) = match from {
+            Source::Event => (&mut self.from_events, &mut self.from_items),
+            Source::Item => (&mut self.from_items, &mut self.from_events),
+        };
+        if let Some(n) = theirs.get_mut(&k) {
+            *n -= 1;
+            if *n == 0 {
+                theirs.remove(&k);
+            }
+            return false;
+        }
+        *mine.entry(k).or_insert(0) += 1;
+        self.push(at, kind);
+        true
+    }
+
+    fn stream(&mut self, field: fn(&mut Streaming) -> &mut String, delta: &str) -> bool {
+        if delta.is_empty() {
+            return false;
+        }
+        let buf = field(self.streaming.get_or_insert_with(Streaming::default));
+        if buf.len() + delta.len() > STREAM_MAX {
+            // Keep the newest half: the view shows the tail, and the settled message
+            // replaces all of it anyway.
+            let mut cut = buf.len() / 2;
+            while !buf.is_char_boundary(cut) {
+                cut += 1;
+            }
+            buf.drain(..cut);
+        }
+        buf.push_str(delta);
+        self.streaming_rev += 1;
+        true
+    }
+
+    fn tool_call_seen(&mut self, at: Option<i64>, call_id: &str, name: &str, args: &Value) -> u64 {
+        if let Some(&id) = self.tools.get(call_id)
+            && let Some(entry) = self.get_mut(id)
+        {
+            if let EntryKind::Tool(t) = &mut entry.kind {
+                if t.name.is_empty() {
+                    t.name = name.to_string();
+                }
+                if t.args.is_empty() {
+                    t.args = short_args(args, ARGS_MAX);
+                }
+            }
+            entry.rev += 1;
+            return id;
+        }
+        let id = self.push(
+            at,
+            EntryKind::Tool(ToolCallEntry {
+                call_id: call_id.to_string(),
+                name: name.to_string(),
+                args: short_args(args, ARGS_MAX),
+                status: CallStatus::Pending,
+                summary: String::new(),
+                exit_code: None,
+            }),
+        );
+        self.tools.insert(call_id.to_string(), id);
+        id
+    }
+
+    fn tool_result_seen(
+        &mut self,
+        at: Option<i64>,
+        call_id: &str,
+        name: &str,
+        status: CallStatus,
+        summary: &str,
+        exit_code: Option<i64>,
+    ) {
+        let id = self.tool_call_seen(at, call_id, name, &Value::Null);
+        if let Some(entry) = self.get_mut(id)
+            && let EntryKind::Tool(t) = &mut entry.kind
+        {
+            t.status = status;
+            t.summary = clip(summary, SUMMARY_MAX);
+            t.exit_code = exit_code.or(t.exit_code);
+        }
+    }
+
+    fn approval_seen(
+        &mut self,
+        at: Option<i64>,
+        call_id: &str,
+        name: &str,
+        args: &Value,
+        sensitive: bool,
+    ) -> u64 {
+        if let Some(&id) = self.approvals.get(call_id)
+            && let Some(entry) = self.get_mut(id)
+        {
+            if let EntryKind::Approval(a) = &mut entry.kind {
+                if a.name.is_empty() {
+                    a.name = name.to_string();
+                }
+                if a.args.is_empty() {
+                    a.args = short_args(args, ARGS_MAX);
+                }
+                a.sensitive |= sensitive;
+            }
+            entry.rev += 1;
+            return id;
+        }
+        let id = self.push(
+            at,
+            EntryKind::Approval(ApprovalEntry {
+                call_id: call_id.to_string(),
+                name: name.to_string(),
+                args: short_args(args, ARGS_MAX),
+                sensitive,
+                verdict: Verdict::Pending,
+                from_history: false,
+            }),
+        );
+        self.approvals.insert(call_id.to_string(), id);
+        id
+    }
+
+    fn question_seen(&mut self, at: Option<i64>, call_id: &str, question: &str) -> u64 {
+        if let Some(&id) = self.questions.get(call_id)
+            && let Some(entry) = self.get_mut(id)
+        {
+            if let EntryKind::Question(q) = &mut entry.kind
+                && q.question.is_empty()
+            {
+                q.question = question.to_string();
+            }
+            entry.rev += 1;
+            return id;
+        }
+        let id = self.push(
+            at,
+            EntryKind::Question(QuestionEntry {
+                call_id: call_id.to_string(),
+                question: question.to_string(),
+                options: Vec::new(),
+                answer: None,
+                from_history: false,
+            }),
+        );
+        self.questions.insert(call_id.to_string(), id);
+        id
+    }
+
+    fn function_seen(
+        &mut self,
+        at: Option<i64>,
+        call_id: &str,
+        name: &str,
+        args: &Value,
+        success: Option<bool>,
+    ) {
+        if let Some(&id) = self.functions.get(call_id)
+            && let Some(entry) = self.get_mut(id)
+        {
+            if let EntryKind::Function(f) = &mut entry.kind {
+                if f.name.is_empty() {
+                    f.name = name.to_string();
+                }
+                if f.args.is_empty() {
+                    f.args = short_args(args, ARGS_MAX);
+                }
+                if success.is_some() {
+                    f.success = success;
+                }
+            }
+            entry.rev += 1;
+            return;
+        }
+        let id = self.push(
+            at,
+            EntryKind::Function(FunctionEntry {
+                call_id: call_id.to_string(),
+                name: name.to_string(),
+                args: short_args(args, ARGS_MAX),
+                success,
+            }),
+        );
+        self.functions.insert(call_id.to_string(), id);
+    }
+}

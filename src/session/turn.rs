@@ -1,0 +1,214 @@
+//! The current turn and the last few. Status comes from the Turn resource (§13.8);
+//! `turn.started` / `turn.ended` only say which turn is current and when to fetch it.
+
+use crate::api::model::{ArtifactsState, Turn, TurnStatus};
+use std::collections::VecDeque;
+
+/// How many settled turns the pane lists.
+pub const RECENT_TURNS: usize = 5;
+
+/// What the turn pane says about a turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TurnPhase {
+    /// Accepted, waiting behind another turn (`started_at == null`).
+    Queued,
+    Working,
+    /// Parked on a required action (the session's `required_actions` is non-empty).
+    WaitingOnYou,
+    /// `turn.ended` arrived; the outcome is being fetched.
+    Settling,
+    Completed,
+    Failed,
+    Cancelled,
+    /// A status value this client does not know.
+    Other(String),
+}
+
+impl TurnPhase {
+    pub fn label(&self) -> &str {
+        match self {
+            TurnPhase::Queued => "queued",
+            TurnPhase::Working => "working",
+            TurnPhase::WaitingOnYou => "waiting on you",
+            TurnPhase::Settling => "settling",
+            TurnPhase::Completed => "completed",
+            TurnPhase::Failed => "failed",
+            TurnPhase::Cancelled => "cancelled",
+            TurnPhase::Other(s) => s,
+        }
+    }
+
+    /// Whether the clock runs (elapsed time is shown ticking).
+    pub fn is_running(&self) -> bool {
+        matches!(
+            self,
+            TurnPhase::Working | TurnPhase::WaitingOnYou | TurnPhase::Queued
+        )
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TurnInfo {
+    pub id: String,
+    /// From the resource; `None` until it has been fetched.
+    pub status: Option<TurnStatus>,
+    pub created_at: Option<i64>,
+    pub started_at: Option<i64>,
+    pub completed_at: Option<i64>,
+    pub artifacts: Option<ArtifactsState>,
+    pub artifacts_skipped: usize,
+    pub error: Option<String>,
+    /// `turn.ended` was seen (the outcome may not be fetched yet).
+    pub ended_seen: bool,
+}
+
+impl TurnInfo {
+    fn new(id: &str) -> Self {
+        TurnInfo {
+            id: id.to_string(),
+            ..TurnInfo::default()
+        }
+    }
+
+    fn absorb(&mut self, t: &Turn) {
+        self.status = Some(t.status.clone());
+        self.created_at = Some(t.created_at);
+        // A fetched resource can lag the event; keep the start we already know.
+        self.started_at = t.started_at.or(self.started_at);
+        self.completed_at = t.completed_at;
+        self.artifacts = t.artifacts.clone();
+        self.artifacts_skipped = t.artifacts_skipped.len();
+        self.error = t.error_text();
+    }
+
+    pub fn phase(&self, waiting_on_you: bool) -> TurnPhase {
+        match &self.status {
+            Some(TurnStatus::Completed) => TurnPhase::Completed,
+            Some(TurnStatus::Failed) => TurnPhase::Failed,
+            Some(TurnStatus::Cancelled) => TurnPhase::Cancelled,
+            Some(TurnStatus::Other(s)) => TurnPhase::Other(s.clone()),
+            Some(TurnStatus::Working) | None if self.ended_seen => TurnPhase::Settling,
+            Some(TurnStatus::Working) | None
+                if self.started_at.is_none() && self.status.is_some() =>
+            {
+                TurnPhase::Queued
+            }
+            _ if waiting_on_you => TurnPhase::WaitingOnYou,
+            _ => TurnPhase::Working,
+        }
+    }
+
+    /// Milliseconds the turn has run: to `completed_at` once settled, else to `now_ms`.
+    pub fn elapsed_ms(&self, now_ms: Option<i64>) -> Option<i64> {
+        let start = self.started_at?;
+        let end = self.completed_at.or(now_ms)?;
+        Some((end - start).max(0))
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TurnState {
+    current: Option<TurnInfo>,
+    /// Newest first.
+    recent: VecDeque<TurnInfo>,
+    queue_len: u32,
+}
+
+impl TurnState {
+    pub fn current(&self) -> Option<&TurnInfo> {
+        self.current.as_ref()
+    }
+
+    pub fn recent(&self) -> &VecDeque<TurnInfo> {
+        &self.recent
+    }
+
+    /// Messages waiting behind the running turn, from `message.queued` / `dequeued`.
+    pub fn queue_len(&self) -> u32 {
+        self.queue_len
+    }
+
+    pub fn started(&mut self, turn_id: &str, at: Option<i64>) {
+        if let Some(c) = self.current.as_mut().filter(|c| c.id == turn_id) {
+            c.started_at = c.started_at.or(at);
+            return;
+        }
+        // Known from a fetch already (e.g. replaying history after attach): promote it.
+        let known = self
+            .recent
+            .iter()
+            .position(|r| r.id == turn_id)
+            .and_then(|i| self.recent.remove(i));
+        let mut info = known.unwrap_or_else(|| TurnInfo::new(turn_id));
+        info.started_at = info.started_at.or(at);
+        self.make_current(info);
+    }
+
+    pub fn ended(&mut self, turn_id: &str) {
+        match self.find_mut(turn_id) {
+            Some(t) => t.ended_seen = true,
+            None => self.make_current(TurnInfo {
+                ended_seen: true,
+                ..TurnInfo::new(turn_id)
+            }),
+        }
+    }
+
+    pub fn queued(&mut self, position: Option<u32>) {
+        self.queue_len = position.map_or(self.queue_len + 1, |p| p.max(self.queue_len));
+    }
+
+    pub fn dequeued(&mut self) {
+        self.queue_len = self.queue_len.saturating_sub(1);
+    }
+
+    /// A fetched turn: updates the one it names, or becomes current when newer.
+    pub fn absorb(&mut self, t: &Turn) {
+        if let Some(info) = self.find_mut(&t.id) {
+            info.absorb(t);
+            return;
+        }
+        let newer = self
+            .current
+            .as_ref()
+            .is_none_or(|c| c.created_at.is_some_and(|at| t.created_at > at));
+        let mut info = TurnInfo::new(&t.id);
+        info.absorb(t);
+        if newer {
+            self.make_current(info);
+        } else {
+            let pos = self
+                .recent
+                .iter()
+                .position(|r| r.created_at.is_some_and(|at| at < t.created_at))
+                .unwrap_or(self.recent.len());
+            self.recent.insert(pos, info);
+            self.recent.truncate(RECENT_TURNS);
+        }
+    }
+
+    /// The turn whose artifacts are still being published (poll it until settled).
+    pub fn artifacts_pending(&self) -> Option<&str> {
+        let c = self.current.as_ref()?;
+        let settled = matches!(
+            c.status,
+            Some(TurnStatus::Completed | TurnStatus::Failed | TurnStatus::Cancelled)
+        );
+        (settled && matches!(c.artifacts, None | Some(ArtifactsState::Pending)))
+            .then_some(c.id.as_str())
+    }
+
+    fn find_mut(&mut self, id: &str) -> Option<&mut TurnInfo> {
+        if self.current.as_ref().is_some_and(|c| c.id == id) {
+            return self.current.as_mut();
+        }
+        self.recent.iter_mut().find(|r| r.id == id)
+    }
+
+    fn make_current(&mut self, info: TurnInfo) {
+        if let Some(old) = self.current.replace(info) {
+            self.recent.push_front(old);
+            self.recent.truncate(RECENT_TURNS);
+        }
+    }
+}

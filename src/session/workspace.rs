@@ -1,0 +1,113 @@
+//! The workspace (sandbox) state: from `sandbox.*` events and the session's `environment`.
+//! `destroyed`, `recovering` and `unknown` have no events and only show up via a GET.
+
+use crate::api::model::{Environment, Preview, Repo, WorkspaceState};
+use std::collections::VecDeque;
+
+/// Transitions the pane lists.
+pub const RECENT_TRANSITIONS: usize = 6;
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WorkspaceView {
+    /// `None`: never reported, or the server sent `null` (§14.22); shown as unknown.
+    state: Option<WorkspaceState>,
+    since_ms: Option<i64>,
+    /// (state, when), oldest first.
+    transitions: VecDeque<(Option<WorkspaceState>, Option<i64>)>,
+    repo: Option<Repo>,
+    preview: Preview,
+    recovery_error: Option<String>,
+}
+
+impl WorkspaceView {
+    pub fn state(&self) -> Option<&WorkspaceState> {
+        self.state.as_ref()
+    }
+
+    pub fn since_ms(&self) -> Option<i64> {
+        self.since_ms
+    }
+
+    pub fn transitions(&self) -> &VecDeque<(Option<WorkspaceState>, Option<i64>)> {
+        &self.transitions
+    }
+
+    pub fn repo(&self) -> Option<&Repo> {
+        self.repo.as_ref()
+    }
+
+    pub fn preview(&self) -> &Preview {
+        &self.preview
+    }
+
+    pub fn recovery_error(&self) -> Option<&str> {
+        self.recovery_error.as_deref()
+    }
+
+    /// What the pane calls the state (§9.1's "client display").
+    pub fn label(&self) -> &str {
+        match &self.state {
+            None | Some(WorkspaceState::Other(_)) => "unknown",
+            Some(WorkspaceState::Unknown) => "starting",
+            Some(WorkspaceState::Running) => "running",
+            Some(WorkspaceState::Paused) => "paused",
+            Some(WorkspaceState::Destroyed) => "destroyed",
+            Some(WorkspaceState::Recovering) => "recovering",
+            Some(WorkspaceState::RecoveryFailed) => "recovery failed",
+        }
+    }
+
+    /// What to expect next, for people.
+    pub fn hint(&self) -> Option<&'static str> {
+        match &self.state {
+            Some(WorkspaceState::Paused) => {
+                Some("wakes on the next message; files kept, processes not")
+            }
+            Some(WorkspaceState::Destroyed) => {
+                Some("rebuilt on the next message; live-written files are gone")
+            }
+            Some(WorkspaceState::Recovering) => Some("rebuild in progress"),
+            Some(WorkspaceState::RecoveryFailed) => Some("rebuild gave up: needs attention"),
+            Some(WorkspaceState::Unknown) => Some("sandbox has not reported yet"),
+            _ => None,
+        }
+    }
+
+    /// A state change (from an event or a GET). Returns whether it changed.
+    pub fn set_state(&mut self, state: Option<WorkspaceState>, at: Option<i64>) -> bool {
+        if self.state == state && !self.transitions.is_empty() {
+            return false;
+        }
+        if state != Some(WorkspaceState::RecoveryFailed) && state.is_some() {
+            self.recovery_error = None;
+        }
+        self.state = state.clone();
+        self.since_ms = at;
+        if self.transitions.len() == RECENT_TRANSITIONS {
+            self.transitions.pop_front();
+        }
+        self.transitions.push_back((state, at));
+        true
+    }
+
+    pub fn recovery_failed(&mut self, message: &str, at: Option<i64>) {
+        self.set_state(Some(WorkspaceState::RecoveryFailed), at);
+        self.recovery_error = Some(message.to_string());
+    }
+
+    pub fn preview_ready(&mut self, port: Option<u16>, url: Option<&str>) {
+        self.preview.port = port.or(self.preview.port);
+        if let Some(u) = url {
+            self.preview.url = Some(u.to_string());
+        }
+    }
+
+    /// The session's `environment` and `preview`; `at` is the session's `updated_at`.
+    pub fn absorb(&mut self, env: &Environment, preview: &Preview, at: i64) -> bool {
+        let before = self.clone();
+        self.set_state(env.state.clone(), Some(at));
+        self.repo = env.repo.clone();
+        self.preview = preview.clone();
+        *self != before
+    }
+}

@@ -1,0 +1,106 @@
+//! The Events pane: the raw stream, newest at the bottom, one row per event.
+
+use super::sanitize;
+use super::state::{Anchor, UiState};
+use super::theme::Theme;
+use super::transcript::truncate;
+use crate::session::SessionView;
+use crate::session::log::LogEntry;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+
+pub fn draw(
+    frame: &mut Frame,
+    area: Rect,
+    view: &SessionView,
+    ui: &UiState,
+    theme: &Theme,
+    block: Block,
+) {
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let height = inner.height as usize;
+    if height == 0 {
+        return;
+    }
+    let filter = ui.event_filter.to_ascii_lowercase();
+    let rows = view.log().rows();
+    // At most the ring's capacity: cheap to filter on every frame.
+    let shown: Vec<&LogEntry> = rows
+        .iter()
+        .filter(|e| !(ui.hide_deltas && e.is_delta()) && matches_filter(e.kind.as_str(), &filter))
+        .collect();
+    let n = shown.len();
+
+    // The scroll anchor is the log index of the bottom row; `pending` moves it by rows.
+    let mut scroll = ui.events_scroll.get();
+    let end = match scroll.anchor {
+        None => n,
+        Some(a) => shown.partition_point(|e| e.index <= a.item),
+    };
+    let end = (end as i64 + scroll.pending).clamp(height.min(n) as i64, n as i64) as usize;
+    scroll.pending = 0;
+    scroll.anchor = (end < n).then(|| Anchor {
+        item: shown[end - 1].index,
+        line: 0,
+    });
+    ui.events_scroll.set(scroll);
+    let visible = &shown[end.saturating_sub(height)..end];
+
+    if visible.is_empty() {
+        let msg = if rows.is_empty() {
+            "No events yet."
+        } else {
+            "No events match the filter."
+        };
+        frame.render_widget(Paragraph::new(Line::styled(msg, theme.dim)), inner);
+        return;
+    }
+    let w = inner.width as usize;
+    let lines: Vec<Line> = visible.iter().map(|e| row(e, w, theme)).collect();
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+fn row(e: &LogEntry, width: usize, theme: &Theme) -> Line<'static> {
+    let seq = e.seq.map_or_else(|| "·".to_string(), |s| s.to_string());
+    let time = e.created_at.map_or_else(|| "--:--:--".to_string(), clock);
+    let kind_style = if e.seq.is_none() {
+        theme.dim
+    } else {
+        theme.accent
+    };
+    truncate(
+        Line::from(vec![
+            Span::styled(format!("{seq:>7} "), theme.dim),
+            Span::styled(format!("{time} "), theme.dim),
+            Span::styled(
+                format!("{:<18} ", sanitize::line(e.kind.as_str())),
+                kind_style,
+            ),
+            Span::raw(sanitize::line(&e.summary).into_owned()),
+        ]),
+        width,
+    )
+}
+
+fn matches_filter(kind: &str, lowercase_filter: &str) -> bool {
+    lowercase_filter.is_empty() || kind.to_ascii_lowercase().contains(lowercase_filter)
+}
+
+/// `HH:MM:SS` (UTC) of a Unix-ms timestamp.
+pub(crate) fn clock(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let day = secs.rem_euclid(86_400);
+    format!("{:02}:{:02}:{:02}", day / 3600, day % 3600 / 60, day % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn clock_is_utc_hours_minutes_seconds() {
+        assert_eq!(super::clock(1_789_319_090_000), "17:04:50");
+        assert_eq!(super::clock(0), "00:00:00");
+    }
+}

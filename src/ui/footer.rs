@@ -1,0 +1,75 @@
+//! The status bar: connection, cursor, skipped frames, session, host, demo marker, hints
+//! (or the latest notice). A reconnect changes only the indicator.
+
+use super::sanitize;
+use super::theme::Theme;
+use super::transcript::truncate;
+use crate::api::model::ConnectionState;
+use crate::session::SessionView;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+const HINTS: &str = "Tab focus · z zoom · ↑↓ scroll · ? help · q quit";
+
+pub fn draw(frame: &mut Frame, area: Rect, view: &SessionView, theme: &Theme) {
+    let sep = || Span::styled(" │ ", theme.dim);
+    let mut spans = vec![connection(view.connection(), theme)];
+    if let Some(seq) = view.last_seq() {
+        spans.extend([sep(), Span::styled(format!("seq {seq}"), theme.dim)]);
+    }
+    if view.skipped() > 0 {
+        spans.extend([
+            sep(),
+            Span::styled(format!("{} skipped", view.skipped()), theme.warning),
+        ]);
+    }
+    let name = view
+        .title()
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or(view.session_id());
+    if !name.is_empty() {
+        spans.extend([
+            sep(),
+            Span::styled(sanitize::line(name).into_owned(), theme.title),
+        ]);
+    }
+    if !view.api_host().is_empty() {
+        spans.extend([
+            sep(),
+            Span::styled(sanitize::line(view.api_host()).into_owned(), theme.dim),
+        ]);
+    }
+    if view.local_demo() {
+        spans.extend([sep(), Span::styled("local demo", theme.warning)]);
+    }
+    spans.push(sep());
+    match view.notice() {
+        Some(n) => spans.push(Span::styled(sanitize::line(n).into_owned(), theme.error)),
+        None => spans.push(Span::styled(HINTS, theme.dim)),
+    }
+    frame.render_widget(
+        Paragraph::new(truncate(Line::from(spans), area.width as usize)),
+        area,
+    );
+}
+
+fn connection(state: Option<&ConnectionState>, theme: &Theme) -> Span<'static> {
+    match state {
+        None | Some(ConnectionState::Connecting { attempt: 0 | 1 }) => {
+            Span::styled("○ connecting", theme.dim)
+        }
+        Some(ConnectionState::Connecting { attempt }) => {
+            Span::styled(format!("○ connecting (attempt {attempt})"), theme.warning)
+        }
+        Some(ConnectionState::Live) => Span::styled("● live", theme.ok),
+        Some(ConnectionState::Retrying { in_ms, .. }) => Span::styled(
+            format!("◌ reconnecting in {} s", in_ms.div_ceil(1000)),
+            theme.warning,
+        ),
+        Some(ConnectionState::Failed { reason }) => {
+            Span::styled(format!("✗ failed: {}", sanitize::line(reason)), theme.error)
+        }
+    }
+}

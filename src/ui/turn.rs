@@ -1,0 +1,199 @@
+//! The Turn pane: the current turn's phase, elapsed clock, queue, artifacts, error, what it
+//! waits on, and the last few turns.
+
+use super::sanitize;
+use super::state::UiState;
+use super::theme::Theme;
+use super::transcript::{truncate, wrap_plain};
+use crate::api::model::ArtifactsState;
+use crate::session::SessionView;
+use crate::session::turn::{TurnInfo, TurnPhase};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+
+pub fn draw(
+    frame: &mut Frame,
+    area: Rect,
+    view: &SessionView,
+    ui: &UiState,
+    theme: &Theme,
+    block: Block,
+) {
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let w = inner.width as usize;
+    let lines = lines(view, w, theme);
+    let max_offset = lines.len().saturating_sub(inner.height as usize) as u16;
+    let offset = ui.turn_offset.get().min(max_offset);
+    ui.turn_offset.set(offset);
+    frame.render_widget(Paragraph::new(lines).scroll((offset, 0)), inner);
+}
+
+fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let turns = view.turns();
+    let Some(cur) = turns.current() else {
+        let mut out = vec![Line::styled("No turn yet.", theme.dim)];
+        queue_line(&mut out, turns.queue_len(), theme);
+        return out;
+    };
+    let waiting = !view.actions().is_empty();
+    let phase = cur.phase(waiting);
+    let mut out = Vec::new();
+    let mut head = vec![
+        Span::styled(
+            format!("{} ", phase_mark(&phase)),
+            phase_style(&phase, theme),
+        ),
+        Span::styled(
+            sanitize::line(phase.label()).into_owned(),
+            phase_style(&phase, theme),
+        ),
+    ];
+    if let Some(ms) = cur.elapsed_ms(view.now_ms()) {
+        head.push(Span::styled(format!("  {}", duration(ms)), theme.text));
+    }
+    out.push(Line::from(head));
+    out.push(truncate(
+        Line::styled(format!("turn {}", sanitize::line(&cur.id)), theme.dim),
+        w,
+    ));
+    queue_line(&mut out, turns.queue_len(), theme);
+    if let Some(err) = &cur.error {
+        for (i, l) in wrap_plain(err, w.saturating_sub(7)).into_iter().enumerate() {
+            let lead = if i == 0 { "error: " } else { "       " };
+            out.push(Line::from(vec![
+                Span::styled(lead, theme.error),
+                Span::styled(l, theme.error),
+            ]));
+        }
+    }
+    if let Some(a) = &cur.artifacts {
+        let skipped = if cur.artifacts_skipped > 0 {
+            format!(" ({} skipped)", cur.artifacts_skipped)
+        } else {
+            String::new()
+        };
+        let style = match a {
+            ArtifactsState::Failed => theme.error,
+            ArtifactsState::Partial | ArtifactsState::Pending => theme.warning,
+            _ => theme.text,
+        };
+        let files = view
+            .artifacts()
+            .iter()
+            .filter(|x| x.turn_id == cur.id)
+            .count();
+        let files = match files {
+            0 => String::new(),
+            1 => " · 1 file".to_string(),
+            n => format!(" · {n} files"),
+        };
+        out.push(Line::styled(
+            format!("artifacts: {}{files}{skipped}", sanitize::line(a.as_str())),
+            style,
+        ));
+    }
+    for a in view.actions().pending() {
+        let what = if a.name.is_empty() {
+            a.args.as_str()
+        } else {
+            a.name.as_str()
+        };
+        out.push(truncate(
+            Line::from(vec![
+                Span::styled(
+                    format!("⚠ waiting on you: {} ", sanitize::line(a.kind.as_str())),
+                    theme.warning,
+                ),
+                Span::raw(sanitize::line(what).into_owned()),
+            ]),
+            w,
+        ));
+    }
+    if !turns.recent().is_empty() {
+        out.push(Line::styled("recent", theme.title));
+        for t in turns.recent() {
+            out.push(recent_line(t, w, theme));
+        }
+    }
+    out
+}
+
+fn queue_line(out: &mut Vec<Line<'static>>, queued: u32, theme: &Theme) {
+    if queued > 0 {
+        let s = if queued == 1 { "" } else { "s" };
+        out.push(Line::styled(
+            format!("queue: {queued} message{s} waiting"),
+            theme.warning,
+        ));
+    }
+}
+
+fn recent_line(t: &TurnInfo, w: usize, theme: &Theme) -> Line<'static> {
+    let phase = t.phase(false);
+    let elapsed = t
+        .elapsed_ms(None)
+        .map(|ms| format!(" {}", duration(ms)))
+        .unwrap_or_default();
+    truncate(
+        Line::from(vec![
+            Span::styled(
+                format!("  {} ", phase_mark(&phase)),
+                phase_style(&phase, theme),
+            ),
+            Span::styled(
+                format!("{:<10}", sanitize::line(phase.label())),
+                phase_style(&phase, theme),
+            ),
+            Span::styled(format!("{elapsed} "), theme.text),
+            Span::styled(sanitize::line(&t.id).into_owned(), theme.dim),
+        ]),
+        w,
+    )
+}
+
+fn phase_mark(p: &TurnPhase) -> &'static str {
+    match p {
+        TurnPhase::Queued => "◌",
+        TurnPhase::Working => "●",
+        TurnPhase::WaitingOnYou => "⚠",
+        TurnPhase::Settling => "◍",
+        TurnPhase::Completed => "✓",
+        TurnPhase::Failed => "✗",
+        TurnPhase::Cancelled => "⊘",
+        TurnPhase::Other(_) => "?",
+    }
+}
+
+fn phase_style(p: &TurnPhase, theme: &Theme) -> Style {
+    match p {
+        TurnPhase::Working | TurnPhase::Settling => theme.accent,
+        TurnPhase::Queued | TurnPhase::WaitingOnYou => theme.warning,
+        TurnPhase::Completed => theme.ok,
+        TurnPhase::Failed => theme.error,
+        TurnPhase::Cancelled | TurnPhase::Other(_) => theme.dim,
+    }
+}
+
+/// `1h 02m`, `2m 05s`, `7s`.
+pub(crate) fn duration(ms: i64) -> String {
+    let s = ms.max(0) / 1000;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m {:02}s", s / 60, s % 60),
+        _ => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(super::duration(7_400), "7s");
+        assert_eq!(super::duration(125_000), "2m 05s");
+        assert_eq!(super::duration(3_720_000), "1h 02m");
+    }
+}

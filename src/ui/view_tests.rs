@@ -1,0 +1,470 @@
+//! Snapshots of every pane in its interesting states, built from the documented example
+//! events, plus layout and scrolling behaviour.
+
+use super::state::{Pane, UiState};
+use super::theme::Theme;
+use super::{areas, draw};
+use crate::api::model::{ConnectionState, EVENT_TYPES, Event, Session, Turn};
+use crate::session::{SessionView, Update};
+use insta::assert_snapshot;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use serde_json::{Value, json};
+
+fn examples() -> Value {
+    serde_json::from_str(include_str!("../../assets/event-payloads.json")).unwrap()
+}
+
+fn example(kind: &str) -> Event {
+    Event::parse(&examples()[kind].to_string()).unwrap()
+}
+
+fn ev(kind: &str, seq: Option<u64>, payload: Value) -> Event {
+    let env = json!({"type": kind, "seq": seq, "created_at": 1_789_319_090_000i64 + seq.unwrap_or(0) as i64 * 1000, "payload": payload});
+    Event::parse(&env.to_string()).unwrap()
+}
+
+fn view() -> SessionView {
+    let mut v = SessionView::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af")
+        .with_origin("api.gobare.dev", false);
+    v.apply(Update::Connection(ConnectionState::Live));
+    v
+}
+
+fn apply(v: &mut SessionView, events: impl IntoIterator<Item = Event>) {
+    for e in events {
+        v.apply(Update::Event(e));
+    }
+}
+
+fn turn(status: &str, error: Value) -> Turn {
+    serde_json::from_value(json!({
+        "id": "turn_1bdef0a94c2e47f3", "session_id": "s", "status": status,
+        "created_at": 1_789_319_089_000i64, "started_at": 1_789_319_090_000i64,
+        "completed_at": if status == "working" { Value::Null } else { json!(1_789_319_215_000i64) },
+        "artifacts": if status == "working" { Value::Null } else { json!("ready") },
+        "error": error
+    }))
+    .unwrap()
+}
+
+fn render(v: &SessionView, ui: &UiState, w: u16, h: u16) -> String {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| draw(f, v, ui, &Theme::no_color())).unwrap();
+    term.backend().to_string()
+}
+
+fn zoomed(pane: Pane) -> UiState {
+    UiState {
+        focus: pane,
+        zoomed: true,
+        ..UiState::new()
+    }
+}
+
+/// One full session: every example event in §8 order.
+fn full_session() -> SessionView {
+    let mut v = view();
+    apply(&mut v, EVENT_TYPES.iter().map(|k| example(k)));
+    v
+}
+
+#[test]
+fn empty_session() {
+    assert_snapshot!(render(&view(), &UiState::new(), 100, 30));
+}
+
+#[test]
+fn wide_layout_160x48() {
+    let mut v = full_session();
+    v.apply(Update::Turn(turn("completed", Value::Null)));
+    let artifact = serde_json::from_value(json!({"id": "art_6f2a9c41", "turn_id": "turn_1bdef0a94c2e47f3", "path": "/workspace/outputs/report.md", "size_bytes": 482})).unwrap();
+    v.apply(Update::Artifacts(vec![artifact]));
+    let out = render(&v, &UiState::new(), 160, 48);
+    assert!(out.contains("artifacts: ready · 1 file"));
+    assert_snapshot!(out);
+}
+
+#[test]
+fn narrow_terminal_60x20_shows_the_focused_pane_with_tabs() {
+    let v = full_session();
+    let ui = UiState {
+        focus: Pane::Events,
+        ..UiState::new()
+    };
+    let out = render(&v, &ui, 60, 20);
+    assert!(
+        out.contains("Transcript") && out.contains("Workspace"),
+        "tab strip"
+    );
+    assert_snapshot!(out);
+}
+
+#[test]
+fn long_transcript_follows_the_bottom() {
+    let mut v = view();
+    apply(
+        &mut v,
+        (1..=200).map(|i| {
+            let kind = if i % 2 == 0 {
+                "agent.message"
+            } else {
+                "user.message"
+            };
+            ev(
+                kind,
+                Some(i),
+                json!({"text": format!("message number {i}: **bold** and `code`")}),
+            )
+        }),
+    );
+    let out = render(&v, &zoomed(Pane::Transcript), 80, 24);
+    assert!(out.contains("message number 200"));
+    assert!(!out.contains("message number 100:"));
+    assert_snapshot!(out);
+}
+
+#[test]
+fn streaming_text_and_thinking() {
+    let mut v = view();
+    apply(
+        &mut v,
+        [
+            example("turn.started"),
+            example("user.message"),
+            ev(
+                "agent.thinking",
+                None,
+                json!({"delta": "The error rate started at 09:12, right after the deploy."}),
+            ),
+            ev(
+                "agent.text",
+                None,
+                json!({"delta": "Looking at the export handler"}),
+            ),
+            ev("agent.text", None, json!({"delta": " and its retry loop."})),
+        ],
+    );
+    v.apply(Update::Tick(1_789_319_090_000 + 65_000));
+    assert_snapshot!(render(&v, &UiState::new(), 100, 30));
+}
+
+#[test]
+fn tool_call_in_flight_then_done() {
+    let mut v = view();
+    apply(
+        &mut v,
+        [example("turn.started"), example("agent.tool_call")],
+    );
+    let ui = zoomed(Pane::Transcript);
+    let in_flight = render(&v, &ui, 80, 8);
+    assert!(in_flight.contains("⋯ write /workspace/outputs/report.md"));
+    assert_snapshot!("tool_call_in_flight", in_flight);
+    apply(&mut v, [example("agent.tool_result")]);
+    let done = render(&v, &ui, 80, 8);
+    assert!(done.contains("✓ write /workspace/outputs/report.md — Successfully wrote 5 bytes"));
+    assert_snapshot!("tool_call_done", done);
+}
+
+#[test]
+fn failed_turn() {
+    let mut v = view();
+    apply(
+        &mut v,
+        [
+            example("turn.started"),
+            example("agent.error"),
+            example("turn.ended"),
+        ],
+    );
+    v.apply(Update::Turn(turn(
+        "failed",
+        json!({"code": "provider_error", "message": "the model provider returned 502"}),
+    )));
+    let out = render(&v, &zoomed(Pane::Turn), 60, 14);
+    assert!(
+        out.contains("failed") && out.contains("provider_error"),
+        "{out}"
+    );
+    assert_snapshot!(out);
+}
+
+#[test]
+fn paused_workspace() {
+    let mut v = view();
+    let mut s: Session = serde_json::from_value(examples()["session"].clone()).unwrap();
+    s.environment.repo = Some(
+        serde_json::from_value(
+            json!({"full_name": "acme/export", "branch": "main", "clone_error": null}),
+        )
+        .unwrap(),
+    );
+    v.apply(Update::Session(Box::new(s)));
+    apply(
+        &mut v,
+        [
+            example("sandbox.created"),
+            example("sandbox.paused"),
+            example("preview.ready"),
+        ],
+    );
+    let out = render(&v, &zoomed(Pane::Workspace), 70, 14);
+    assert!(
+        out.contains("paused") && out.contains("wakes on the next message"),
+        "{out}"
+    );
+    assert_snapshot!(out);
+}
+
+#[test]
+fn reconnecting_status_bar_keeps_the_screen() {
+    let mut v = full_session();
+    let before = render(&v, &UiState::new(), 120, 30);
+    v.apply(Update::Connection(ConnectionState::Retrying {
+        in_ms: 2500,
+        attempt: 2,
+        reason: "eof".into(),
+    }));
+    v.apply(Update::Skipped {
+        reason: "bad json".into(),
+    });
+    let after = render(&v, &UiState::new(), 120, 30);
+    let body = |s: &str| s.lines().take(26).map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(body(&before), body(&after), "a reconnect clears nothing");
+    let footer = after.lines().last().unwrap().to_string();
+    assert!(footer.contains("reconnecting in 3 s") && footer.contains("1 skipped"));
+    assert_snapshot!(footer);
+}
+
+#[test]
+fn approvals_questions_todos_and_an_expanded_diff() {
+    let mut v = view();
+    let diff = "@@ -1,3 +1,4 @@\n const a = 1;\n-const b = 2;\n+const b = 3;\n+const c = 4;";
+    apply(
+        &mut v,
+        [
+            example("agent.todos"),
+            example("approval.requested"),
+            example("approval.resolved"),
+            example("question.asked"),
+            ev(
+                "file.changed",
+                Some(9_000),
+                json!({"path": "/workspace/src/export.ts", "changeType": "modified", "diff": diff}),
+            ),
+        ],
+    );
+    let mut ui = zoomed(Pane::Transcript);
+    let collapsed = render(&v, &ui, 80, 30);
+    assert!(collapsed.contains("[diff hidden]"));
+    assert!(ui.toggle_nearest_diff(&v));
+    let expanded = render(&v, &ui, 80, 30);
+    assert!(expanded.contains("+const c = 4;"));
+    assert_snapshot!(expanded);
+}
+
+#[test]
+fn scrolled_up_transcript_stays_put_and_counts_new_entries() {
+    let mut v = view();
+    apply(
+        &mut v,
+        (1..=50).map(|i| {
+            ev(
+                "agent.message",
+                Some(i),
+                json!({"text": format!("line {i}")}),
+            )
+        }),
+    );
+    let mut ui = zoomed(Pane::Transcript);
+    render(&v, &ui, 60, 18);
+    ui.scroll_up(9);
+    let before = render(&v, &ui, 60, 18);
+    assert!(!ui.follows(Pane::Transcript));
+    apply(
+        &mut v,
+        (51..=53).map(|i| {
+            ev(
+                "agent.message",
+                Some(i),
+                json!({"text": format!("line {i}")}),
+            )
+        }),
+    );
+    let after = render(&v, &ui, 60, 18);
+    // Everything but the marker row (the pane's last) stays where it was.
+    let top = |s: &str| s.lines().take(12).map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(
+        top(&before),
+        top(&after),
+        "new entries below do not move the view"
+    );
+    assert!(after.contains("↓ 3 new below"), "{after}");
+    assert_snapshot!(after);
+    ui.scroll_down(1_000);
+    let bottom = render(&v, &ui, 60, 18);
+    assert!(ui.follows(Pane::Transcript) && bottom.contains("line 53"));
+}
+
+#[test]
+fn events_pane_filters_and_hides_deltas() {
+    let v = full_session();
+    let mut ui = zoomed(Pane::Events);
+    ui.hide_deltas = false;
+    let all = render(&v, &ui, 100, 40);
+    assert!(all.contains("agent.text") && all.contains("   4801 17:04:50 turn.started"));
+    ui.hide_deltas = true;
+    ui.set_event_filter("sandbox");
+    let filtered = render(&v, &ui, 100, 10);
+    assert!(!filtered.contains("agent.text") && filtered.contains("sandbox.paused"));
+    assert_snapshot!(filtered);
+}
+
+#[test]
+fn history_from_items() {
+    let all = examples();
+    let mut items: Vec<crate::api::model::Item> = all["items"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|i| serde_json::from_value(i.clone()).unwrap())
+        .collect();
+    items.sort_by_key(|i| i.created_at);
+    let mut v = view();
+    v.apply(Update::Items(items));
+    let out = render(&v, &zoomed(Pane::Transcript), 90, 24);
+    assert_eq!(
+        out.matches("write /workspace/outputs/report.md").count(),
+        1,
+        "one line per call"
+    );
+    assert_snapshot!(out);
+}
+
+#[test]
+fn status_bar_marks_a_local_demo_and_a_failed_stream() {
+    let mut v = SessionView::new("s1").with_origin("127.0.0.1:7777", true);
+    v.apply(Update::Connection(ConnectionState::Failed {
+        reason: "401 authentication_error".into(),
+    }));
+    let out = render(&v, &UiState::new(), 120, 30);
+    let footer = out.lines().last().unwrap();
+    assert!(
+        footer.contains("✗ failed: 401 authentication_error"),
+        "{footer}"
+    );
+    assert!(footer.contains("127.0.0.1:7777 │ local demo"), "{footer}");
+    assert!(
+        !footer.contains("seq"),
+        "no seq before the first persisted event"
+    );
+}
+
+#[test]
+fn any_size_draws_without_panicking() {
+    let mut v = full_session();
+    v.apply(Update::Event(ev(
+        "agent.text",
+        None,
+        json!({"delta": "wide 漢字 text"}),
+    )));
+    for (w, h) in [
+        (1, 1),
+        (2, 3),
+        (10, 4),
+        (20, 6),
+        (79, 23),
+        (80, 24),
+        (139, 40),
+        (140, 40),
+        (300, 100),
+    ] {
+        for pane in Pane::ALL {
+            for zoom in [false, true] {
+                let mut ui = UiState {
+                    focus: pane,
+                    zoomed: zoom,
+                    ..UiState::new()
+                };
+                render(&v, &ui, w, h);
+                ui.scroll_up(7);
+                render(&v, &ui, w, h);
+                ui.scroll_down(3);
+                render(&v, &ui, w, h);
+            }
+        }
+    }
+}
+
+#[test]
+fn hostile_text_is_shown_not_executed() {
+    let mut v = view();
+    apply(
+        &mut v,
+        [ev(
+            "agent.message",
+            Some(1),
+            json!({"text": "evil \u{1b}[2J\u{1b}]0;pwned\u{7} done"}),
+        )],
+    );
+    let out = render(&v, &zoomed(Pane::Transcript), 60, 10);
+    assert!(out.contains("evil") && out.contains("done"), "{out}");
+    assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'));
+}
+
+#[test]
+fn unknown_event_shows_generically() {
+    let mut v = view();
+    apply(
+        &mut v,
+        [ev("agent.dance", Some(3), json!({"steps": [1, 2]}))],
+    );
+    let out = render(&v, &zoomed(Pane::Transcript), 60, 10);
+    assert!(out.contains(r#"· agent.dance {"steps":[1,2]}"#), "{out}");
+}
+
+#[test]
+fn areas_adapt_to_the_terminal() {
+    let ui = UiState::new();
+    let wide = areas(Rect::new(0, 0, 160, 48), &ui, 3);
+    assert_eq!(wide.panes.len(), 4);
+    assert_eq!(wide.footer, Rect::new(0, 47, 160, 1));
+    assert_eq!(wide.composer, Rect::new(0, 44, 160, 3));
+    let (_, tr) = wide.panes[0];
+    let (_, ev) = wide.panes[1];
+    assert!(
+        tr.x < ev.x && tr.width > ev.width,
+        "transcript left, larger"
+    );
+    let medium = areas(Rect::new(0, 0, 100, 30), &ui, 3);
+    assert!(medium.panes[0].1.y < medium.panes[1].1.y, "stacked");
+    let small = areas(Rect::new(0, 0, 60, 20), &ui, 3);
+    assert_eq!(small.panes.len(), 1);
+    assert!(small.tabs.is_some());
+    let z = areas(Rect::new(0, 0, 160, 48), &zoomed(Pane::Events), 3);
+    assert_eq!(z.panes, vec![(Pane::Events, Rect::new(0, 0, 160, 44))]);
+}
+
+#[test]
+fn a_huge_transcript_lays_out_only_what_is_visible() {
+    let mut v = view();
+    apply(
+        &mut v,
+        (1..=100_000).map(|i| ev("agent.message", Some(i), json!({"text": "short"}))),
+    );
+    let ui = UiState::new();
+    render(&v, &ui, 160, 48);
+    let laid_out = ui.cache.borrow().len();
+    // Printed for people; performance is asserted in benches only.
+    let mut term = Terminal::new(TestBackend::new(160, 48)).unwrap();
+    let start = std::time::Instant::now();
+    for _ in 0..100 {
+        term.draw(|f| draw(f, &v, &ui, &Theme::no_color())).unwrap();
+    }
+    eprintln!(
+        "160x48 frame with 100,000 entries: {:?}",
+        start.elapsed() / 100
+    );
+    assert!(laid_out < 60, "{laid_out} entries laid out for one screen");
+}

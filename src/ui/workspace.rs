@@ -1,0 +1,120 @@
+//! The Workspace pane: state and since-when, recent transitions, what to expect, repo,
+//! preview and published URLs.
+
+use super::events::clock;
+use super::sanitize;
+use super::state::UiState;
+use super::theme::Theme;
+use super::transcript::{truncate, wrap_plain};
+use crate::api::model::WorkspaceState;
+use crate::session::SessionView;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+
+pub fn draw(
+    frame: &mut Frame,
+    area: Rect,
+    view: &SessionView,
+    ui: &UiState,
+    theme: &Theme,
+    block: Block,
+) {
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let lines = lines(view, inner.width as usize, theme);
+    let max_offset = lines.len().saturating_sub(inner.height as usize) as u16;
+    let offset = ui.workspace_offset.get().min(max_offset);
+    ui.workspace_offset.set(offset);
+    frame.render_widget(Paragraph::new(lines).scroll((offset, 0)), inner);
+}
+
+fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let ws = view.workspace();
+    let mut out = Vec::new();
+    let state_style = state_style(ws.state(), theme);
+    let mut head = vec![Span::styled(ws.label().to_string(), state_style)];
+    if let Some(since) = ws.since_ms() {
+        head.push(Span::styled(format!("  since {}", clock(since)), theme.dim));
+    }
+    out.push(Line::from(head));
+    if let Some(hint) = ws.hint() {
+        out.push(truncate(Line::styled(hint, theme.dim), w));
+    }
+    if let Some(err) = ws.recovery_error() {
+        for l in wrap_plain(err, w) {
+            out.push(Line::styled(l, theme.error));
+        }
+    }
+    if ws.transitions().len() > 1 {
+        let path: Vec<&str> = ws
+            .transitions()
+            .iter()
+            .map(|(s, _)| s.as_ref().map_or("unknown", |s| s.as_str()))
+            .collect();
+        out.push(truncate(
+            Line::styled(sanitize::line(&path.join(" → ")).into_owned(), theme.dim),
+            w,
+        ));
+    }
+    if let Some(repo) = ws.repo() {
+        let branch = repo
+            .branch
+            .as_deref()
+            .map(|b| format!(" @ {}", sanitize::line(b)))
+            .unwrap_or_default();
+        out.push(truncate(
+            Line::raw(format!("repo {}{branch}", sanitize::line(&repo.full_name))),
+            w,
+        ));
+        if let Some(err) = &repo.clone_error {
+            out.push(truncate(
+                Line::styled(
+                    format!("clone failed: {}", sanitize::line(err)),
+                    theme.error,
+                ),
+                w,
+            ));
+        }
+    }
+    let preview = ws.preview();
+    if let Some(url) = &preview.url {
+        let port = preview.port.map(|p| format!(" (:{p})")).unwrap_or_default();
+        out.push(truncate(
+            Line::from(vec![
+                Span::styled("preview ", theme.dim),
+                Span::raw(format!("{}{port}", sanitize::line(url))),
+            ]),
+            w,
+        ));
+        out.push(Line::styled(
+            "  needs a token; share the published URL",
+            theme.dim,
+        ));
+    }
+    match &preview.published_url {
+        Some(url) => out.push(truncate(
+            Line::from(vec![
+                Span::styled("published ", theme.dim),
+                Span::styled(sanitize::line(url).into_owned(), theme.ok),
+            ]),
+            w,
+        )),
+        None if preview.url.is_some() => out.push(Line::styled("not published", theme.dim)),
+        None => {}
+    }
+    out
+}
+
+fn state_style(state: Option<&WorkspaceState>, theme: &Theme) -> Style {
+    match state {
+        Some(WorkspaceState::Running) => theme.ok,
+        Some(WorkspaceState::Paused | WorkspaceState::Recovering | WorkspaceState::Destroyed) => {
+            theme.warning
+        }
+        Some(WorkspaceState::RecoveryFailed) => theme.error,
+        _ => theme.dim,
+    }
+}
