@@ -27,12 +27,15 @@ enum Open {
     Refuse(OpenError),
 }
 
+/// When each `open` happened and which cursor it carried.
+type RequestLog = Arc<Mutex<Vec<(Instant, Option<u64>)>>>;
+
 /// Plays one scripted answer per `open`, logging when and with which cursor it was called.
 /// When the script runs out it answers 404, which ends the task.
 #[derive(Clone)]
 struct Scripted {
     script: Arc<Mutex<VecDeque<Open>>>,
-    requests: Arc<Mutex<Vec<(Instant, Option<u64>)>>>,
+    requests: RequestLog,
 }
 
 impl Scripted {

@@ -235,18 +235,13 @@ impl SseParser {
                 self.has_data = true;
                 push_lossy(&mut self.data, value);
             }
-            b"id" => {
-                // WHATWG: an id containing NUL is ignored.
-                if memchr(0, value).is_none() {
-                    self.id = Some(lossy(value));
-                }
-            }
+            // WHATWG: an id containing NUL is ignored.
+            b"id" if memchr(0, value).is_none() => self.id = Some(lossy(value)),
             b"event" => self.event = Some(lossy(value)),
-            b"retry" => {
-                if !value.is_empty() && value.iter().all(u8::is_ascii_digit) {
-                    if let Ok(ms) = std::str::from_utf8(value).unwrap_or("").parse() {
-                        out.push(SseItem::Retry(ms));
-                    }
+            b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
+                // Digits only, so the text is ASCII; too large for u64 is ignored.
+                if let Ok(ms) = std::str::from_utf8(value).unwrap_or("").parse() {
+                    out.push(SseItem::Retry(ms));
                 }
             }
             _ => {} // unknown fields are ignored

@@ -44,6 +44,8 @@ pub struct StreamOptions {
 }
 
 /// What the stream task reports to its consumer, in order.
+// Frames dominate the traffic; boxing them would cost an allocation per frame for nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum StreamUpdate {
     /// The connection changed state.
