@@ -218,9 +218,7 @@ async fn the_sixth_stream_is_refused_with_retry_after_before_streaming() {
 
 #[tokio::test]
 async fn faults_drop_refuse_stall_chunk_and_crlf() {
-    let mut config = SimConfig::for_tests();
-    config.ping_interval = Duration::from_millis(40);
-    let api = Api::start(config).await;
+    let api = Api::test().await;
     let id = api.sim.create_session(None);
     api.sim.seed_events(&id, 10);
 
