@@ -18,10 +18,10 @@ pub async fn ensure_running(state: &Shared, session_id: &str) -> bool {
         WorkspaceState::Paused => (state.config.sandbox_wake, false),
         _ => (state.config.sandbox_boot, true),
     };
-    if rebuilt && current == WorkspaceState::Destroyed {
-        if let Some(rec) = state.store().session_mut(session_id) {
-            rec.workspace = WorkspaceState::Recovering;
-        }
+    if current == WorkspaceState::Destroyed
+        && let Some(rec) = state.store().session_mut(session_id)
+    {
+        rec.workspace = WorkspaceState::Recovering;
     }
     tokio::time::sleep(delay).await;
     let generation = {

@@ -242,7 +242,7 @@ impl Writer {
         let faults = self.state.faults();
         let drop_now = faults
             .drop_every_n_frames
-            .is_some_and(|n| n > 0 && self.frames_written % n == 0)
+            .is_some_and(|n| n > 0 && self.frames_written.is_multiple_of(n))
             || (faults.drop_probability > 0.0 && rand::random::<f64>() < faults.drop_probability);
         if drop_now {
             // Half a frame, then the connection goes away.
