@@ -512,3 +512,41 @@ async fn lists_page_by_order_and_after_with_unplaceable_cursors_empty() {
     );
     assert_eq!(api.get(&format!("/v1/sessions/{}", ids[1])).await.0, 404);
 }
+
+#[tokio::test]
+async fn every_scenario_is_embedded_and_the_mix_rotates_through_them() {
+    let mut config = SimConfig::for_tests();
+    config.scenario = "mix".into();
+    let api = Api::start(config).await;
+    let mut names = api.sim.scenarios();
+    names.sort();
+    assert_eq!(names, ["approval", "function", "long", "question", "quick"]);
+    let id = api.sim.create_session(None);
+    let mut sse = api.stream(&id, None).await;
+    api.message(&id, "first").await;
+    sse.until("turn.ended").await;
+    api.message(&id, "second").await;
+    sse.until("approval.requested").await;
+}
+
+#[tokio::test]
+async fn the_organization_session_ceiling_is_project_limit_exceeded() {
+    let mut config = SimConfig::for_tests();
+    config.max_sessions = 2;
+    let api = Api::start(config).await;
+    api.new_session().await;
+    api.new_session().await;
+    let r = api
+        .req(reqwest::Method::POST, "/v1/sessions")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 429);
+    assert!(
+        !r.headers().contains_key("retry-after"),
+        "never retry this one"
+    );
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "project_limit_exceeded");
+}

@@ -32,7 +32,7 @@ pub mod faults;
 mod idempotency;
 mod lifecycle;
 mod ratelimit;
-mod routes;
+pub(crate) mod routes;
 pub mod scenario;
 mod seed;
 mod sse;
