@@ -550,3 +550,23 @@ async fn the_organization_session_ceiling_is_project_limit_exceeded() {
     let body: Value = r.json().await.unwrap();
     assert_eq!(body["error"]["code"], "project_limit_exceeded");
 }
+
+#[tokio::test]
+async fn a_turn_running_when_the_workspace_is_reclaimed_fails() {
+    let mut config = SimConfig::for_tests();
+    config.workspace_lifetime = Duration::from_millis(300);
+    let api = Api::start(config).await;
+    let id = api.sim.create_session(None);
+    let mut sse = api.stream(&id, None).await;
+    api.message(&id, "#approval go").await;
+    sse.until("approval.requested").await;
+    let frames = sse.until("turn.ended").await;
+    let turn_id = frames.last().unwrap().json()["payload"]["turnId"].clone();
+    let turn = api.turn(&id, turn_id.as_str().unwrap()).await;
+    assert_eq!(turn["status"], "failed");
+    assert!(turn["error"]["message"].is_string());
+    let s = api.session(&id).await;
+    assert_eq!(s["status"], "failed");
+    assert_eq!(s["environment"]["state"], "destroyed");
+    assert_eq!(s["required_actions"], json!([]));
+}

@@ -386,3 +386,16 @@ async fn everything_emitted_has_the_example_shapes() {
         same_shape(item, &example, &key).unwrap_or_else(|e| panic!("{e}\n{item}"));
     }
 }
+
+#[tokio::test]
+async fn five_thousand_seeded_events_replay_in_order() {
+    let api = Api::test().await;
+    let id = api.sim.create_session(None);
+    api.sim.seed_events(&id, 5_000);
+    let mut sse = api.stream(&id, Some(0)).await;
+    let frames = drain(&mut sse, Duration::from_millis(500)).await;
+    let seqs = ids(&frames);
+    assert_eq!(seqs, (1..=5_000).collect::<Vec<u64>>());
+    let (_, items) = api.get(&format!("/v1/sessions/{id}/items?limit=1")).await;
+    assert_eq!(items["has_more"], true);
+}
