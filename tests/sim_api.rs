@@ -443,7 +443,7 @@ async fn a_turn_settles_with_items_artifacts_and_context() {
 async fn the_workspace_pauses_when_idle_wakes_on_input_and_is_rebuilt_after_its_lifetime() {
     let mut config = SimConfig::for_tests();
     config.idle_pause = Duration::from_millis(150);
-    config.workspace_lifetime = Duration::from_millis(2500);
+    config.workspace_lifetime = Duration::from_millis(1200);
     let api = Api::start(config).await;
     let id = api.sim.create_session(None);
     assert_eq!(api.session(&id).await["environment"]["state"], "unknown");
@@ -453,9 +453,12 @@ async fn the_workspace_pauses_when_idle_wakes_on_input_and_is_rebuilt_after_its_
     sse.until("turn.ended").await;
     sse.until("sandbox.paused").await;
     assert_eq!(api.session(&id).await["environment"]["state"], "paused");
-    api.message(&id, "second").await;
+    // A parked turn keeps the workspace running until its lifetime (running time only)
+    // runs out: it is destroyed without an event.
+    api.message(&id, "#approval second").await;
     sse.until("sandbox.resumed").await;
-    sse.until("turn.ended").await;
+    let frames = sse.until("turn.ended").await;
+    assert!(!sim_support::kinds(&frames).contains(&"sandbox.paused".to_string()));
     api.until_session(&id, |s| s["environment"]["state"] == "destroyed")
         .await;
     api.message(&id, "third").await;
