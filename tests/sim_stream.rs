@@ -277,7 +277,16 @@ async fn faults_drop_refuse_stall_chunk_and_crlf() {
 async fn everything_emitted_has_the_example_shapes() {
     let api = Api::test().await;
     let ex = examples();
-    let id = api.sim.create_session(None);
+    let (status, created) = api
+        .post(
+            "/v1/sessions",
+            json!({"title": "shapes", "agent": {"tools": [
+                {"type": "mcp", "name": "runbook", "url": "https://mcp.example", "required": false}
+            ]}}),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
     let mut sse = api.stream(&id, None).await;
     let mut frames = Vec::new();
 

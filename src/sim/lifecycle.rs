@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::api::model::{EventPayload, SandboxState, WorkspaceState};
+use crate::api::model::{EventPayload, McpUnavailable, SandboxState, WorkspaceState};
 
 use super::state::Shared;
 
@@ -41,6 +41,11 @@ pub async fn ensure_running(state: &Shared, session_id: &str) -> bool {
             rec.lived = Duration::ZERO;
         }
         let generation = rec.sandbox_generation;
+        let unreachable_mcp = if rebuilt {
+            optional_mcp_servers(rec.agent.tools.as_deref().unwrap_or_default())
+        } else {
+            Vec::new()
+        };
         let payload = SandboxState {
             state: WorkspaceState::Running,
         };
@@ -52,12 +57,30 @@ pub async fn ensure_running(state: &Shared, session_id: &str) -> bool {
                 EventPayload::SandboxResumed(payload)
             },
         );
+        // Optional MCP servers never answer in the simulator: they are skipped (§8 #22).
+        for name in unreachable_mcp {
+            store.emit(
+                session_id,
+                EventPayload::McpUnavailable(McpUnavailable {
+                    name,
+                    reason: "the server did not answer within 10s".into(),
+                }),
+            );
+        }
         generation
     };
     if rebuilt {
         spawn_lifetime_timer(state.clone(), session_id.to_string(), generation);
     }
     true
+}
+
+fn optional_mcp_servers(tools: &[serde_json::Value]) -> Vec<String> {
+    tools
+        .iter()
+        .filter(|t| t["type"] == "mcp" && t["required"] != true)
+        .map(|t| t["name"].as_str().unwrap_or("mcp").to_string())
+        .collect()
 }
 
 /// Notes activity and arms the idle timer: if nothing happens for `idle_pause` and no turn
