@@ -573,3 +573,44 @@ async fn a_turn_running_when_the_workspace_is_reclaimed_fails() {
     assert_eq!(s["environment"]["state"], "destroyed");
     assert_eq!(s["required_actions"], json!([]));
 }
+
+#[test]
+fn sim_flags_parse_into_a_config() {
+    use clap::Parser;
+    use gobare_tui::sim::args::SimArgs;
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        sim: SimArgs,
+    }
+    let cli = Cli::try_parse_from([
+        "sim",
+        "--addr",
+        "127.0.0.1:0",
+        "--speed",
+        "3",
+        "--scenario",
+        "long",
+        "--crlf",
+        "--chunk-max",
+        "7",
+        "--drop-every",
+        "40",
+        "--no-rate-limits",
+        "--retry-ms",
+        "8000",
+    ])
+    .unwrap();
+    let config = cli.sim.to_config();
+    assert_eq!(config.speed, 3.0);
+    assert_eq!(config.scenario, "long");
+    assert_eq!(config.retry_ms, 8000);
+    assert!(config.faults.crlf);
+    assert_eq!(config.faults.chunk_writes, Some((1, 7)));
+    assert_eq!(config.faults.drop_every_n_frames, Some(40));
+    assert!(!config.rate_limits.enforce);
+    let defaults = Cli::try_parse_from(["sim"]).unwrap().sim.to_config();
+    assert_eq!(defaults.addr.port(), 4780);
+    assert_eq!(defaults.scenario, "mix");
+    assert!(defaults.rate_limits.enforce);
+}

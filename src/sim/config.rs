@@ -139,6 +139,6 @@ impl SimConfig {
         } else {
             1.0
         };
-        Duration::from_secs_f64(ms as f64 / 1000.0 / speed)
+        Duration::try_from_secs_f64(ms as f64 / 1000.0 / speed).unwrap_or(Duration::MAX)
     }
 }

@@ -3,6 +3,7 @@
 
 use std::convert::Infallible;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, header};
@@ -197,7 +198,13 @@ impl Writer {
             self.last_seq = self.state.store().last_seq().max(self.last_seq);
         }
 
-        let mut ping = tokio::time::interval(self.state.config.ping_interval);
+        // A zero period would panic `interval`; nothing useful pings faster than 1 ms.
+        let period = self
+            .state
+            .config
+            .ping_interval
+            .max(Duration::from_millis(1));
+        let mut ping = tokio::time::interval(period);
         ping.tick().await;
         let shutdown = self.state.shutdown.clone();
         loop {
@@ -269,7 +276,7 @@ impl Writer {
                 break;
             }
             tokio::select! {
-                _ = tokio::time::sleep(std::time::Duration::from_millis(20)) => {}
+                _ = tokio::time::sleep(Duration::from_millis(20)) => {}
                 _ = self.tx.closed() => return Err(Closed),
                 _ = self.state.shutdown.cancelled() => return Err(Closed),
             }
