@@ -443,7 +443,7 @@ async fn a_turn_settles_with_items_artifacts_and_context() {
 async fn the_workspace_pauses_when_idle_wakes_on_input_and_is_rebuilt_after_its_lifetime() {
     let mut config = SimConfig::for_tests();
     config.idle_pause = Duration::from_millis(150);
-    config.workspace_lifetime = Duration::from_millis(2500);
+    config.workspace_lifetime = Duration::from_millis(1200);
     let api = Api::start(config).await;
     let id = api.sim.create_session(None);
     assert_eq!(api.session(&id).await["environment"]["state"], "unknown");
@@ -453,9 +453,12 @@ async fn the_workspace_pauses_when_idle_wakes_on_input_and_is_rebuilt_after_its_
     sse.until("turn.ended").await;
     sse.until("sandbox.paused").await;
     assert_eq!(api.session(&id).await["environment"]["state"], "paused");
-    api.message(&id, "second").await;
+    // A parked turn keeps the workspace running until its lifetime (running time only)
+    // runs out: it is destroyed without an event.
+    api.message(&id, "#approval second").await;
     sse.until("sandbox.resumed").await;
-    sse.until("turn.ended").await;
+    let frames = sse.until("turn.ended").await;
+    assert!(!sim_support::kinds(&frames).contains(&"sandbox.paused".to_string()));
     api.until_session(&id, |s| s["environment"]["state"] == "destroyed")
         .await;
     api.message(&id, "third").await;
@@ -511,4 +514,103 @@ async fn lists_page_by_order_and_after_with_unplaceable_cursors_empty() {
         json!({"object": "session.deleted", "id": ids[1], "deleted": true})
     );
     assert_eq!(api.get(&format!("/v1/sessions/{}", ids[1])).await.0, 404);
+}
+
+#[tokio::test]
+async fn every_scenario_is_embedded_and_the_mix_rotates_through_them() {
+    let mut config = SimConfig::for_tests();
+    config.scenario = "mix".into();
+    let api = Api::start(config).await;
+    let mut names = api.sim.scenarios();
+    names.sort();
+    assert_eq!(names, ["approval", "function", "long", "question", "quick"]);
+    let id = api.sim.create_session(None);
+    let mut sse = api.stream(&id, None).await;
+    api.message(&id, "first").await;
+    sse.until("turn.ended").await;
+    api.message(&id, "second").await;
+    sse.until("approval.requested").await;
+}
+
+#[tokio::test]
+async fn the_organization_session_ceiling_is_project_limit_exceeded() {
+    let mut config = SimConfig::for_tests();
+    config.max_sessions = 2;
+    let api = Api::start(config).await;
+    api.new_session().await;
+    api.new_session().await;
+    let r = api
+        .req(reqwest::Method::POST, "/v1/sessions")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 429);
+    assert!(
+        !r.headers().contains_key("retry-after"),
+        "never retry this one"
+    );
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "project_limit_exceeded");
+}
+
+#[tokio::test]
+async fn a_turn_running_when_the_workspace_is_reclaimed_fails() {
+    let mut config = SimConfig::for_tests();
+    config.workspace_lifetime = Duration::from_millis(300);
+    let api = Api::start(config).await;
+    let id = api.sim.create_session(None);
+    let mut sse = api.stream(&id, None).await;
+    api.message(&id, "#approval go").await;
+    sse.until("approval.requested").await;
+    let frames = sse.until("turn.ended").await;
+    let turn_id = frames.last().unwrap().json()["payload"]["turnId"].clone();
+    let turn = api.turn(&id, turn_id.as_str().unwrap()).await;
+    assert_eq!(turn["status"], "failed");
+    assert!(turn["error"]["message"].is_string());
+    let s = api.session(&id).await;
+    assert_eq!(s["status"], "failed");
+    assert_eq!(s["environment"]["state"], "destroyed");
+    assert_eq!(s["required_actions"], json!([]));
+}
+
+#[test]
+fn sim_flags_parse_into_a_config() {
+    use clap::Parser;
+    use gobare_tui::sim::args::SimArgs;
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        sim: SimArgs,
+    }
+    let cli = Cli::try_parse_from([
+        "sim",
+        "--addr",
+        "127.0.0.1:0",
+        "--speed",
+        "3",
+        "--scenario",
+        "long",
+        "--crlf",
+        "--chunk-max",
+        "7",
+        "--drop-every",
+        "40",
+        "--no-rate-limits",
+        "--retry-ms",
+        "8000",
+    ])
+    .unwrap();
+    let config = cli.sim.to_config();
+    assert_eq!(config.speed, 3.0);
+    assert_eq!(config.scenario, "long");
+    assert_eq!(config.retry_ms, 8000);
+    assert!(config.faults.crlf);
+    assert_eq!(config.faults.chunk_writes, Some((1, 7)));
+    assert_eq!(config.faults.drop_every_n_frames, Some(40));
+    assert!(!config.rate_limits.enforce);
+    let defaults = Cli::try_parse_from(["sim"]).unwrap().sim.to_config();
+    assert_eq!(defaults.addr.port(), 4780);
+    assert_eq!(defaults.scenario, "mix");
+    assert!(defaults.rate_limits.enforce);
 }

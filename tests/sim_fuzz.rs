@@ -68,10 +68,12 @@ fn random_requests_never_5xx() {
     let api = rt.block_on(Api::test());
     let session = api.sim.create_session(None);
     let config = ProptestConfig {
-        cases: 200,
+        cases: 500,
         ..ProptestConfig::default()
     };
+    let cases = std::sync::atomic::AtomicUsize::new(0);
     proptest!(config, |(m in method(), p in path(), q in query(), b in body(), auth in any::<bool>())| {
+        cases.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let p = p.replace("SESSION", &session);
         let status = rt.block_on(async {
             let mut req = api.http.request(m.clone(), format!("{}{}{}", api.base, p, q)).body(b.clone());
@@ -97,6 +99,7 @@ fn random_requests_never_5xx() {
         })?;
         prop_assert!(status < 500, "{} {}{} → {}", m, p, q, status);
     });
+    assert!(cases.into_inner() >= 500, "every case ran");
     let health = rt.block_on(async {
         api.req(reqwest::Method::GET, "/v1/health")
             .send()

@@ -218,9 +218,7 @@ async fn the_sixth_stream_is_refused_with_retry_after_before_streaming() {
 
 #[tokio::test]
 async fn faults_drop_refuse_stall_chunk_and_crlf() {
-    let mut config = SimConfig::for_tests();
-    config.ping_interval = Duration::from_millis(40);
-    let api = Api::start(config).await;
+    let api = Api::test().await;
     let id = api.sim.create_session(None);
     api.sim.seed_events(&id, 10);
 
@@ -279,7 +277,16 @@ async fn faults_drop_refuse_stall_chunk_and_crlf() {
 async fn everything_emitted_has_the_example_shapes() {
     let api = Api::test().await;
     let ex = examples();
-    let id = api.sim.create_session(None);
+    let (status, created) = api
+        .post(
+            "/v1/sessions",
+            json!({"title": "shapes", "agent": {"tools": [
+                {"type": "mcp", "name": "runbook", "url": "https://mcp.example", "required": false}
+            ]}}),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
     let mut sse = api.stream(&id, None).await;
     let mut frames = Vec::new();
 
@@ -387,4 +394,17 @@ async fn everything_emitted_has_the_example_shapes() {
         }
         same_shape(item, &example, &key).unwrap_or_else(|e| panic!("{e}\n{item}"));
     }
+}
+
+#[tokio::test]
+async fn five_thousand_seeded_events_replay_in_order() {
+    let api = Api::test().await;
+    let id = api.sim.create_session(None);
+    api.sim.seed_events(&id, 5_000);
+    let mut sse = api.stream(&id, Some(0)).await;
+    let frames = drain(&mut sse, Duration::from_millis(500)).await;
+    let seqs = ids(&frames);
+    assert_eq!(seqs, (1..=5_000).collect::<Vec<u64>>());
+    let (_, items) = api.get(&format!("/v1/sessions/{id}/items?limit=1")).await;
+    assert_eq!(items["has_more"], true);
 }

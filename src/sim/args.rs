@@ -18,8 +18,8 @@ pub struct SimArgs {
     #[arg(long, default_value_t = 1.0)]
     pub speed: f64,
     /// Scenario answering messages without a `#name` tag (quick, long, approval, question,
-    /// function).
-    #[arg(long, default_value = "quick")]
+    /// function, or mix = rotate through them).
+    #[arg(long, default_value = "mix")]
     pub scenario: String,
     /// Create a demo session on start and print its id.
     #[arg(long)]

@@ -37,6 +37,7 @@ pub struct SimConfig {
     /// Speed factor of the scripted agent (2.0 = twice as fast). Scales every delay.
     pub speed: f64,
     /// Default scenario for `input.message` (a message containing `#<name>` picks another).
+    /// `mix` rotates quick → approval → question → long → function per session.
     pub scenario: String,
     /// Value of the `retry:` line written first on every stream (ms).
     pub retry_ms: u64,
@@ -52,6 +53,8 @@ pub struct SimConfig {
     pub stream_slot_release_delay: Duration,
     /// Request rate limits.
     pub rate_limits: RateLimits,
+    /// Concurrent sessions per organization before `429 project_limit_exceeded`.
+    pub max_sessions: usize,
     /// Queued `input.message`s per session before `429 queue_full`.
     pub queue_cap: usize,
     /// Request body ceiling (bytes); `POST /v1/sessions` gets `create_body_limit`.
@@ -83,7 +86,7 @@ impl Default for SimConfig {
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             token: None,
             speed: 1.0,
-            scenario: "quick".into(),
+            scenario: "mix".into(),
             retry_ms: 2000,
             ping_interval: Duration::from_secs(15),
             replay_cap: 50_000,
@@ -91,6 +94,7 @@ impl Default for SimConfig {
             streams_per_org: 20,
             stream_slot_release_delay: Duration::from_millis(4500),
             rate_limits: RateLimits::default(),
+            max_sessions: 25,
             queue_cap: 5,
             body_limit: 1024 * 1024,
             create_body_limit: 16 * 1024 * 1024,
@@ -113,6 +117,8 @@ impl SimConfig {
         SimConfig {
             token: Some("gbr_pat_test_token".into()),
             speed: 200.0,
+            scenario: "quick".into(),
+            max_sessions: 10_000,
             ping_interval: Duration::from_secs(15),
             stream_slot_release_delay: Duration::ZERO,
             rate_limits: RateLimits {
@@ -133,6 +139,6 @@ impl SimConfig {
         } else {
             1.0
         };
-        Duration::from_secs_f64(ms as f64 / 1000.0 / speed)
+        Duration::try_from_secs_f64(ms as f64 / 1000.0 / speed).unwrap_or(Duration::MAX)
     }
 }

@@ -2,7 +2,11 @@
 //! (`sandbox.paused` after idling, `sandbox.resumed` on the next input) → `destroyed`
 //! after its lifetime (no event; a running turn fails) → rebuilt on the next input.
 
-use crate::api::model::{EventPayload, SandboxState, WorkspaceState};
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use crate::api::model::{EventPayload, McpUnavailable, SandboxState, WorkspaceState};
 
 use super::state::Shared;
 
@@ -18,10 +22,10 @@ pub async fn ensure_running(state: &Shared, session_id: &str) -> bool {
         WorkspaceState::Paused => (state.config.sandbox_wake, false),
         _ => (state.config.sandbox_boot, true),
     };
-    if rebuilt && current == WorkspaceState::Destroyed {
-        if let Some(rec) = state.store().session_mut(session_id) {
-            rec.workspace = WorkspaceState::Recovering;
-        }
+    if current == WorkspaceState::Destroyed
+        && let Some(rec) = state.store().session_mut(session_id)
+    {
+        rec.workspace = WorkspaceState::Recovering;
     }
     tokio::time::sleep(delay).await;
     let generation = {
@@ -31,10 +35,17 @@ pub async fn ensure_running(state: &Shared, session_id: &str) -> bool {
         };
         rec.workspace = WorkspaceState::Running;
         rec.activity += 1;
+        rec.running_since = Some(Instant::now());
         if rebuilt {
             rec.sandbox_generation += 1;
+            rec.lived = Duration::ZERO;
         }
         let generation = rec.sandbox_generation;
+        let unreachable_mcp = if rebuilt {
+            optional_mcp_servers(rec.agent.tools.as_deref().unwrap_or_default())
+        } else {
+            Vec::new()
+        };
         let payload = SandboxState {
             state: WorkspaceState::Running,
         };
@@ -46,12 +57,30 @@ pub async fn ensure_running(state: &Shared, session_id: &str) -> bool {
                 EventPayload::SandboxResumed(payload)
             },
         );
+        // Optional MCP servers never answer in the simulator: they are skipped (§8 #22).
+        for name in unreachable_mcp {
+            store.emit(
+                session_id,
+                EventPayload::McpUnavailable(McpUnavailable {
+                    name,
+                    reason: "the server did not answer within 10s".into(),
+                }),
+            );
+        }
         generation
     };
     if rebuilt {
         spawn_lifetime_timer(state.clone(), session_id.to_string(), generation);
     }
     true
+}
+
+fn optional_mcp_servers(tools: &[serde_json::Value]) -> Vec<String> {
+    tools
+        .iter()
+        .filter(|t| t["type"] == "mcp" && t["required"] != true)
+        .map(|t| t["name"].as_str().unwrap_or("mcp").to_string())
+        .collect()
 }
 
 /// Notes activity and arms the idle timer: if nothing happens for `idle_pause` and no turn
@@ -83,6 +112,9 @@ pub fn touch_idle(state: &Shared, session_id: &str) {
             && rec.workspace == WorkspaceState::Running;
         if idle {
             rec.workspace = WorkspaceState::Paused;
+            if let Some(since) = rec.running_since.take() {
+                rec.lived += since.elapsed();
+            }
             store.emit(
                 &session_id,
                 EventPayload::SandboxPaused(SandboxState {
@@ -93,19 +125,35 @@ pub fn touch_idle(state: &Shared, session_id: &str) {
     });
 }
 
+/// Destroys the sandbox once it has *run* for `workspace_lifetime` (paused time excluded).
 fn spawn_lifetime_timer(state: Shared, session_id: String, generation: u64) {
     tokio::spawn(async move {
-        tokio::select! {
-            _ = tokio::time::sleep(state.config.workspace_lifetime) => {}
-            _ = state.shutdown.cancelled() => return,
+        let lifetime = state.config.workspace_lifetime;
+        let mut remaining = lifetime;
+        loop {
+            tokio::select! {
+                _ = tokio::time::sleep(remaining) => {}
+                _ = state.shutdown.cancelled() => return,
+            }
+            let store = state.store();
+            let Some(rec) = store.session(&session_id) else {
+                return;
+            };
+            if rec.sandbox_generation != generation {
+                return;
+            }
+            let lived = rec.lived + rec.running_since.map(|s| s.elapsed()).unwrap_or_default();
+            if lived >= lifetime {
+                break;
+            }
+            // Paused for a while: check again when the rest could have run out.
+            remaining = (lifetime - lived).max(Duration::from_millis(5));
         }
         let mut store = state.store();
         let Some(rec) = store.session_mut(&session_id) else {
             return;
         };
-        if rec.sandbox_generation != generation {
-            return;
-        }
+        rec.running_since = None;
         rec.workspace = WorkspaceState::Destroyed;
         rec.updated_at = super::store::now_ms();
         if let Some(active) = rec.active.as_mut() {

@@ -23,6 +23,23 @@
 //! * A message containing `#long`, `#approval`, `#question`, `#function` or `#quick` plays
 //!   that scenario; others play `SimConfig::scenario`.
 //! * Faults apply to event streams only and can change at runtime.
+//!
+//! # What it simulates
+//!
+//! Sessions (create/list/get/patch/delete/fork), turns, items, artifacts, the seven
+//! `input.*` types, both event streams with exact cursor semantics, the replay cap and
+//! `gobare.replay_truncated`, stream caps, token-bucket rate limits, idempotency keys, the
+//! message queue, required actions with their outcomes, and the workspace lifecycle.
+//! Not simulated: scopes (the one token holds them all), tools/files/preview/webhook/agent
+//! routes, usage, the artifact archive, and backpressure closing at 8 MiB.
+//!
+//! # Files
+//!
+//! `config`/`faults`/`args`: knobs. `store`: sessions, turns, items and the global event
+//! log (one `seq` counter). `routes/*`: HTTP handlers. `sse`: stream writer (replay, caps,
+//! pings, faults). `agent` + `scenario`: the scripted agent playing
+//! `assets/scenarios/*.json`. `lifecycle`: workspace timers. `idempotency`, `ratelimit`,
+//! `errors`: cross-cutting layers. `seed`: bulk history for tests.
 
 mod agent;
 pub mod args;
@@ -32,7 +49,7 @@ pub mod faults;
 mod idempotency;
 mod lifecycle;
 mod ratelimit;
-mod routes;
+pub(crate) mod routes;
 pub mod scenario;
 mod seed;
 mod sse;

@@ -69,6 +69,10 @@ struct Verdict {
 }
 
 pub async fn layer(State(state): State<Shared>, req: Request, next: Next) -> Response {
+    let path = req.uri().path();
+    if !path.starts_with("/v1/") || super::routes::is_anonymous(path) {
+        return next.run(req).await;
+    }
     let is_create = req.method() == Method::POST && req.uri().path() == "/v1/sessions";
     let verdict = {
         let mut buckets = lock(&state.buckets);

@@ -139,6 +139,9 @@ fn yes() -> bool {
     true
 }
 
+/// The rotation of the `mix` default: what a demo user sees message after message.
+const MIX: [&str; 5] = ["quick", "approval", "question", "long", "function"];
+
 const EMBEDDED: &[(&str, &str)] = &[
     ("quick", include_str!("../../assets/scenarios/quick.json")),
     ("long", include_str!("../../assets/scenarios/long.json")),
@@ -184,8 +187,9 @@ impl Scenarios {
         self.0.get(name)
     }
 
-    /// The scenario a message asks for with `#name`, else `default`.
-    pub fn pick(&self, text: &str, default: &str) -> String {
+    /// The scenario a message asks for with `#name`, else `default`; the default `mix`
+    /// rotates through the scenarios by the session's turn count.
+    pub fn pick(&self, text: &str, default: &str, turn_index: usize) -> String {
         for word in text.split_whitespace() {
             if let Some(name) = word.strip_prefix('#') {
                 let name = name.trim_end_matches(|c: char| !c.is_alphanumeric());
@@ -193,6 +197,14 @@ impl Scenarios {
                     return name.to_string();
                 }
             }
+        }
+        if default == "mix" {
+            let order = MIX.iter().filter(|n| self.0.contains_key(**n));
+            let available: Vec<&&str> = order.collect();
+            if let Some(name) = available.get(turn_index % available.len().max(1)) {
+                return (**name).to_string();
+            }
+            return "quick".to_string();
         }
         default.to_string()
     }

@@ -3,6 +3,7 @@
 
 use std::convert::Infallible;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, header};
@@ -197,7 +198,13 @@ impl Writer {
             self.last_seq = self.state.store().last_seq().max(self.last_seq);
         }
 
-        let mut ping = tokio::time::interval(self.state.config.ping_interval);
+        // A zero period would panic `interval`; nothing useful pings faster than 1 ms.
+        let period = self
+            .state
+            .config
+            .ping_interval
+            .max(Duration::from_millis(1));
+        let mut ping = tokio::time::interval(period);
         ping.tick().await;
         let shutdown = self.state.shutdown.clone();
         loop {
@@ -242,7 +249,7 @@ impl Writer {
         let faults = self.state.faults();
         let drop_now = faults
             .drop_every_n_frames
-            .is_some_and(|n| n > 0 && self.frames_written % n == 0)
+            .is_some_and(|n| n > 0 && self.frames_written.is_multiple_of(n))
             || (faults.drop_probability > 0.0 && rand::random::<f64>() < faults.drop_probability);
         if drop_now {
             // Half a frame, then the connection goes away.
@@ -269,7 +276,7 @@ impl Writer {
                 break;
             }
             tokio::select! {
-                _ = tokio::time::sleep(std::time::Duration::from_millis(20)) => {}
+                _ = tokio::time::sleep(Duration::from_millis(20)) => {}
                 _ = self.tx.closed() => return Err(Closed),
                 _ = self.state.shutdown.cancelled() => return Err(Closed),
             }

@@ -96,6 +96,11 @@ pub struct SessionRec {
     pub activity: u64,
     /// Bumped on every (re)build; a lifetime timer only destroys its own sandbox.
     pub sandbox_generation: u64,
+    /// Running time of the current sandbox before its latest resume (paused time does
+    /// not count toward the lifetime, §5).
+    pub lived: std::time::Duration,
+    /// When the sandbox last started running; `None` while paused or down.
+    pub running_since: Option<tokio::time::Instant>,
 }
 
 impl SessionRec {
@@ -131,6 +136,8 @@ impl SessionRec {
             resolved_calls: HashSet::new(),
             activity: 0,
             sandbox_generation: 0,
+            lived: std::time::Duration::ZERO,
+            running_since: None,
         }
     }
 

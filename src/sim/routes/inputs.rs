@@ -119,11 +119,13 @@ pub fn accept_message(
     if text.trim().is_empty() {
         return Err(ApiError::invalid("content must not be empty."));
     }
-    let scenario = state.scenarios.pick(&text, &state.config.scenario);
     let mut store = state.store();
     let rec = store
         .session_mut(session_id)
         .ok_or_else(|| ApiError::not_found(format!("No session {session_id}.")))?;
+    let scenario = state
+        .scenarios
+        .pick(&text, &state.config.scenario, rec.turns.len());
     let busy = rec.active.is_some() || !rec.queue.is_empty();
     if busy && rec.queue.len() >= state.config.queue_cap {
         return Err(ApiError::new(

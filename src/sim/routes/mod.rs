@@ -16,10 +16,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::json;
 
-use super::errors::{ApiError, REQUEST_ID, new_request_id};
-use super::state::Shared;
-use super::{idempotency, ratelimit};
 use crate::api::model::ErrorCode;
+use crate::sim::errors::{ApiError, REQUEST_ID, new_request_id};
+use crate::sim::state::Shared;
+use crate::sim::{idempotency, ratelimit};
 
 pub fn router(state: Shared) -> Router {
     Router::new()

@@ -40,6 +40,15 @@ pub async fn create(
 
 /// Validates a create body and stores the session (without its `input`).
 pub fn create_session(state: &Shared, req: CreateSession) -> ApiResult<String> {
+    if state.store().sessions.len() >= state.config.max_sessions {
+        return Err(ApiError::new(
+            crate::api::model::ErrorCode::ProjectLimitExceeded,
+            format!(
+                "This organization already runs {} sessions; delete one first.",
+                state.config.max_sessions
+            ),
+        ));
+    }
     let mut rec = SessionRec::new(uuid::Uuid::new_v4().to_string(), None);
     if let Some(parent) = &req.parent_session_id {
         if state.store().session(parent).is_none() {
@@ -357,6 +366,12 @@ pub async fn fork(
 ) -> ApiResult<impl IntoResponse> {
     Query::parse(uri.query(), &[])?;
     body::empty(body, state.config.body_limit).await?;
+    if state.store().sessions.len() >= state.config.max_sessions {
+        return Err(ApiError::new(
+            crate::api::model::ErrorCode::ProjectLimitExceeded,
+            "The organization is at its concurrent-session ceiling; delete a session first.",
+        ));
+    }
     let mut store = state.store();
     let original = store
         .session(&id)
