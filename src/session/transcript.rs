@@ -396,7 +396,13 @@ impl Transcript {
                 true
             }
             P::ApprovalRequested(a) => {
-                self.approval_seen(at, &a.tool_call_id, &a.name, &a.args, a.sensitive);
+                let id = self.approval_seen(at, &a.tool_call_id, &a.name, &a.args, a.sensitive);
+                // The stream records outcomes too: the resolution, if any, follows.
+                if let Some(entry) = self.get_mut(id)
+                    && let EntryKind::Approval(ap) = &mut entry.kind
+                {
+                    ap.from_history = false;
+                }
                 true
             }
             P::ApprovalResolved(a) => {
@@ -426,6 +432,7 @@ impl Transcript {
                     && let EntryKind::Question(qe) = &mut entry.kind
                 {
                     qe.options = q.options.clone();
+                    qe.from_history = false;
                 }
                 true
             }
