@@ -8,9 +8,11 @@
 //! event with the same key and vice versa (a multiset match), whatever the order.
 
 use super::text::{clip, compact_json, key, short_args};
-use crate::api::model::{ChangeKind, Event, EventPayload, Item, ItemKind, TodoItem};
+use crate::api::model::{ChangeKind, Event, EventPayload, TodoItem};
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
+
+mod items;
 
 /// Entries kept; the oldest are dropped beyond this.
 pub const TRANSCRIPT_CAPACITY: usize = 100_000;
@@ -394,7 +396,13 @@ impl Transcript {
                 true
             }
             P::ApprovalRequested(a) => {
-                self.approval_seen(at, &a.tool_call_id, &a.name, &a.args, a.sensitive);
+                let id = self.approval_seen(at, &a.tool_call_id, &a.name, &a.args, a.sensitive);
+                // The stream records outcomes too: the resolution, if any, follows.
+                if let Some(entry) = self.get_mut(id)
+                    && let EntryKind::Approval(ap) = &mut entry.kind
+                {
+                    ap.from_history = false;
+                }
                 true
             }
             P::ApprovalResolved(a) => {
@@ -424,6 +432,7 @@ impl Transcript {
                     && let EntryKind::Question(qe) = &mut entry.kind
                 {
                     qe.options = q.options.clone();
+                    qe.from_history = false;
                 }
                 true
             }
@@ -491,164 +500,6 @@ impl Transcript {
                     EntryKind::Unknown {
                         kind: clip(kind, 80),
                         excerpt: compact_json(raw, 200),
-                    },
-                );
-                true
-            }
-        }
-    }
-
-    /// Maps one backfilled item into the same entries events produce.
-    pub fn apply_item(&mut self, item: &Item) -> bool {
-        let d = &item.detail;
-        let at = Some(item.created_at);
-        let s = |k: &str| d.get(k).and_then(Value::as_str).unwrap_or("").to_string();
-        let call_id = d
-            .get("toolCallId")
-            .or_else(|| d.get("tool_call_id"))
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
-        let tool_name = {
-            let n = s("toolName");
-            if n.is_empty() { s("name") } else { n }
-        };
-        let args = d
-            .get("args")
-            .or_else(|| d.get("arguments"))
-            .unwrap_or(&Value::Null);
-        match &item.kind {
-            ItemKind::Message => {
-                let text = if item.content.is_empty() {
-                    s("text")
-                } else {
-                    item.content.clone()
-                };
-                let kind = if item.role.as_deref() == Some("user")
-                    || item.detail_event() == Some("user.message")
-                {
-                    EntryKind::User { text }
-                } else {
-                    EntryKind::Agent { text }
-                };
-                self.push_keyed(Source::Item, at, kind)
-            }
-            ItemKind::ToolCall | ItemKind::CommandExecution if call_id.is_empty() => false,
-            ItemKind::ToolCall | ItemKind::CommandExecution => {
-                if item.detail_event() == Some("agent.tool_call") {
-                    self.tool_call_seen(at, &call_id, &tool_name, args);
-                } else {
-                    let flag = |k: &str| d.get(k).and_then(Value::as_bool).unwrap_or(false);
-                    let exit_code = d
-                        .get("exitCode")
-                        .or_else(|| d.get("exit_code"))
-                        .and_then(Value::as_i64);
-                    let status = if flag("cancelled") {
-                        CallStatus::Cancelled
-                    } else if flag("isError") || exit_code.is_some_and(|c| c != 0) {
-                        CallStatus::Failed
-                    } else {
-                        CallStatus::Ok
-                    };
-                    self.tool_result_seen(
-                        at,
-                        &call_id,
-                        &tool_name,
-                        status,
-                        &s("summary"),
-                        exit_code,
-                    );
-                }
-                true
-            }
-            ItemKind::FileChange => {
-                let change = ChangeKind::from(
-                    d.get("kind")
-                        .or_else(|| d.get("changeType"))
-                        .and_then(Value::as_str)
-                        .unwrap_or("modified"),
-                );
-                let diff = d
-                    .get("diff")
-                    .and_then(Value::as_str)
-                    .map(|x| clip(x, DIFF_MAX));
-                let call_id = (!call_id.is_empty()).then_some(call_id);
-                self.push_keyed(
-                    Source::Item,
-                    at,
-                    EntryKind::FileChange(FileChangeEntry {
-                        path: s("path"),
-                        change,
-                        diff,
-                        call_id,
-                    }),
-                )
-            }
-            ItemKind::Approval => {
-                let id = self.approval_seen(at, &call_id, &tool_name, args, false);
-                if let Some(entry) = self.get_mut(id)
-                    && let EntryKind::Approval(a) = &mut entry.kind
-                {
-                    a.from_history = a.verdict == Verdict::Pending;
-                }
-                true
-            }
-            ItemKind::Question => {
-                let id = self.question_seen(at, &call_id, &s("question"));
-                if let Some(entry) = self.get_mut(id)
-                    && let EntryKind::Question(q) = &mut entry.kind
-                {
-                    q.from_history = q.answer.is_none();
-                }
-                if let (Some(entry), Some(Value::Array(opts))) =
-                    (self.get_mut(id), d.get("options"))
-                    && let EntryKind::Question(q) = &mut entry.kind
-                {
-                    q.options = opts
-                        .iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_string)
-                        .collect();
-                }
-                true
-            }
-            ItemKind::McpUnavailable => {
-                let name = if tool_name.is_empty() {
-                    s("server")
-                } else {
-                    tool_name
-                };
-                self.push_keyed(
-                    Source::Item,
-                    at,
-                    EntryKind::McpUnavailable {
-                        name,
-                        reason: s("reason"),
-                    },
-                )
-            }
-            ItemKind::Error => {
-                let message = if item.content.is_empty() {
-                    s("message")
-                } else {
-                    item.content.clone()
-                };
-                self.push_keyed(Source::Item, at, EntryKind::Error { message })
-            }
-            ItemKind::Context => {
-                let text = if item.content.is_empty() {
-                    s("text")
-                } else {
-                    item.content.clone()
-                };
-                self.push_keyed(Source::Item, at, EntryKind::Context { text })
-            }
-            ItemKind::Other(kind) => {
-                self.push(
-                    at,
-                    EntryKind::Unknown {
-                        kind: clip(kind, 80),
-                        excerpt: compact_json(d, 200),
                     },
                 );
                 true

@@ -1,0 +1,379 @@
+//! One transcript entry (or the live streaming text) laid out into styled lines of a
+//! given width. Every string from the server goes through `sanitize` or `markdown`.
+
+use super::wrap::{hard_wrap, truncate, wrap_plain};
+use crate::api::model::ChangeKind;
+use crate::session::transcript::{CallStatus, Entry, EntryKind, Streaming, Verdict};
+use crate::ui::theme::Theme;
+use crate::ui::{markdown, sanitize};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+/// Streamed text shown: only its tail is laid out on each frame.
+const STREAM_TAIL: usize = 6_000;
+/// Reasoning lines shown under the live text.
+const THINKING_LINES: usize = 3;
+
+pub(super) fn entry_lines(
+    entry: &Entry,
+    width: u16,
+    expanded: bool,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let w = width as usize;
+    let mut out = Vec::new();
+    match &entry.kind {
+        EntryKind::User { text } => {
+            out.push(Line::default());
+            out.push(Line::styled("▌ you", theme.user));
+            for l in wrap_plain(text, w.saturating_sub(2)) {
+                out.push(Line::from(vec![
+                    Span::styled("▌ ", theme.user),
+                    Span::styled(l, theme.text),
+                ]));
+            }
+        }
+        EntryKind::Agent { text } => {
+            out.push(Line::default());
+            out.push(Line::styled("◆ agent", theme.agent));
+            for l in markdown::render(text, width, theme) {
+                out.extend(hard_wrap(l, w));
+            }
+        }
+        EntryKind::Context { text } => {
+            for (i, l) in wrap_plain(text, w.saturating_sub(11))
+                .into_iter()
+                .enumerate()
+            {
+                let lead = if i == 0 { "  context: " } else { "           " };
+                out.push(Line::from(vec![
+                    Span::styled(lead, theme.dim),
+                    Span::styled(l, theme.text),
+                ]));
+            }
+        }
+        EntryKind::Tool(t) => {
+            let (mark, style) = match t.status {
+                CallStatus::Pending => ("⋯", theme.warning),
+                CallStatus::Ok => ("✓", theme.ok),
+                CallStatus::Failed => ("✗", theme.error),
+                CallStatus::Cancelled => ("⊘", theme.dim),
+            };
+            let mut spans = vec![
+                Span::styled(format!("  {mark} "), style),
+                Span::styled(sanitize::line(&t.name).into_owned(), theme.accent),
+            ];
+            if !t.args.is_empty() {
+                spans.push(Span::raw(" "));
+                spans.push(Span::styled(
+                    sanitize::line(&t.args).into_owned(),
+                    theme.dim,
+                ));
+            }
+            if let Some(code) = t.exit_code {
+                spans.push(Span::styled(
+                    format!(" (exit {code})"),
+                    if code == 0 { theme.dim } else { theme.error },
+                ));
+            }
+            if !t.summary.is_empty() {
+                spans.push(Span::styled(" — ", theme.dim));
+                spans.push(Span::raw(sanitize::line(first(&t.summary)).into_owned()));
+            }
+            out.push(truncate(Line::from(spans), w));
+        }
+        EntryKind::FileChange(f) => {
+            let (verb, style) = match &f.change {
+                ChangeKind::Created => ("created ", theme.diff_add),
+                ChangeKind::Deleted => ("deleted ", theme.diff_del),
+                ChangeKind::Modified => ("modified", theme.diff_hunk),
+                ChangeKind::Other(_) => ("changed ", theme.dim),
+            };
+            let mut spans = vec![
+                Span::styled("  ± ", style),
+                Span::styled(verb, style),
+                Span::raw(" "),
+                Span::raw(sanitize::line(&f.path).into_owned()),
+            ];
+            if f.diff.is_some() && !expanded {
+                spans.push(Span::styled("  [diff hidden]", theme.dim));
+            }
+            out.push(truncate(Line::from(spans), w));
+            if let (true, Some(diff)) = (expanded, &f.diff) {
+                for l in sanitize::lines(diff) {
+                    let style = diff_style(&l, theme);
+                    out.extend(hard_wrap(
+                        Line::from(vec![
+                            Span::styled("    ", theme.dim),
+                            Span::styled(l.into_owned(), style),
+                        ]),
+                        w,
+                    ));
+                }
+            }
+        }
+        EntryKind::Todos { items } => {
+            let done = items.iter().filter(|i| i.status == "done").count();
+            out.push(Line::styled(
+                format!("  todo {done}/{}", items.len()),
+                theme.title,
+            ));
+            for item in items {
+                let (mark, style) = match item.status.as_str() {
+                    "done" | "completed" => ("☑", theme.ok),
+                    "in_progress" => ("◐", theme.warning),
+                    _ => ("☐", theme.text),
+                };
+                let line = Line::from(vec![
+                    Span::styled(format!("    {mark} "), style),
+                    Span::raw(sanitize::line(&item.label).into_owned()),
+                ]);
+                out.push(truncate(line, w));
+            }
+        }
+        EntryKind::Approval(a) => {
+            let sens = if a.sensitive { " (sensitive)" } else { "" };
+            let (verdict, vstyle): (String, Style) = match &a.verdict {
+                Verdict::Pending if a.from_history => {
+                    ("outcome not in the history".into(), theme.dim)
+                }
+                Verdict::Pending => ("waiting for approval".into(), theme.warning),
+                Verdict::Approved { .. } => ("approved".into(), theme.ok),
+                Verdict::Denied { code, reason } => {
+                    let mut s = String::from("denied");
+                    if let Some(c) = code {
+                        s.push_str(&format!(" ({})", sanitize::line(c)));
+                    }
+                    if let Some(r) = reason {
+                        s.push_str(&format!(": {}", sanitize::line(first(r))));
+                    }
+                    (s, theme.error)
+                }
+            };
+            out.push(truncate(
+                Line::from(vec![
+                    Span::styled(format!("  ⚠ approval{sens} "), theme.warning),
+                    Span::styled(sanitize::line(&a.name).into_owned(), theme.accent),
+                    Span::raw(" "),
+                    Span::styled(sanitize::line(&a.args).into_owned(), theme.dim),
+                ]),
+                w,
+            ));
+            out.push(truncate(
+                Line::from(vec![
+                    Span::styled("    → ", theme.dim),
+                    Span::styled(verdict, vstyle),
+                ]),
+                w,
+            ));
+        }
+        EntryKind::Question(q) => {
+            for (i, l) in wrap_plain(&q.question, w.saturating_sub(4))
+                .into_iter()
+                .enumerate()
+            {
+                let lead = if i == 0 { "  ? " } else { "    " };
+                out.push(Line::from(vec![
+                    Span::styled(lead, theme.warning),
+                    Span::styled(l, theme.warning),
+                ]));
+            }
+            if !q.options.is_empty() {
+                let opts: Vec<String> = q
+                    .options
+                    .iter()
+                    .map(|o| sanitize::line(o).into_owned())
+                    .collect();
+                out.push(truncate(
+                    Line::styled(format!("    [{}]", opts.join(" | ")), theme.dim),
+                    w,
+                ));
+            }
+            let answer = match &q.answer {
+                Some(a) => Line::from(vec![
+                    Span::styled("    → ", theme.dim),
+                    Span::styled(sanitize::line(first(a)).into_owned(), theme.ok),
+                ]),
+                None if q.from_history => {
+                    Line::styled("    → answer not in the history", theme.dim)
+                }
+                None => Line::styled("    → waiting for an answer", theme.warning),
+            };
+            out.push(truncate(answer, w));
+        }
+        EntryKind::Function(f) => {
+            let (mark, style, state) = match f.success {
+                None => ("ƒ", theme.warning, " — waiting for your result"),
+                Some(true) => ("ƒ", theme.ok, " ✓"),
+                Some(false) => ("ƒ", theme.error, " ✗"),
+            };
+            out.push(truncate(
+                Line::from(vec![
+                    Span::styled(format!("  {mark} "), style),
+                    Span::styled(sanitize::line(&f.name).into_owned(), theme.accent),
+                    Span::raw(" "),
+                    Span::styled(sanitize::line(&f.args).into_owned(), theme.dim),
+                    Span::styled(state, style),
+                ]),
+                w,
+            ));
+        }
+        EntryKind::Error { message } => error_lines(&mut out, "error", message, w, theme),
+        EntryKind::RecoveryFailed { message } => {
+            error_lines(&mut out, "workspace recovery failed", message, w, theme)
+        }
+        EntryKind::Compaction { before, after } => {
+            let n = |v: &Option<u64>| v.map_or("?".to_string(), |x| x.to_string());
+            out.push(Line::styled(
+                format!("  ⇣ context compacted {} → {} tokens", n(before), n(after)),
+                theme.dim,
+            ));
+        }
+        EntryKind::Queued { text, position } => {
+            let pos = position.map(|p| format!(" #{p}")).unwrap_or_default();
+            out.push(truncate(
+                Line::styled(
+                    format!("  ⏸ queued{pos}: {}", sanitize::line(first(text))),
+                    theme.dim,
+                ),
+                w,
+            ));
+        }
+        EntryKind::Dequeued { text } => {
+            out.push(truncate(
+                Line::styled(
+                    format!("  ▶ dequeued: {}", sanitize::line(first(text))),
+                    theme.dim,
+                ),
+                w,
+            ));
+        }
+        EntryKind::Artifact {
+            path, size_bytes, ..
+        } => {
+            let size = size_bytes.map(|b| format!(" ({b} B)")).unwrap_or_default();
+            out.push(truncate(
+                Line::styled(
+                    format!("  ⇪ artifact {}{size}", sanitize::line(path)),
+                    theme.accent,
+                ),
+                w,
+            ));
+        }
+        EntryKind::Preview { port, url } => {
+            let port = port.map(|p| format!(":{p} ")).unwrap_or_default();
+            let url = url.as_deref().map(sanitize::line).unwrap_or_default();
+            out.push(truncate(
+                Line::styled(format!("  ⇗ preview ready {port}{url}"), theme.accent),
+                w,
+            ));
+        }
+        EntryKind::McpUnavailable { name, reason } => {
+            out.push(truncate(
+                Line::styled(
+                    format!(
+                        "  ⚠ MCP server {} unavailable: {}",
+                        sanitize::line(name),
+                        sanitize::line(first(reason))
+                    ),
+                    theme.warning,
+                ),
+                w,
+            ));
+        }
+        EntryKind::ReplayTruncated { from_seq } => {
+            let from = from_seq.map_or("?".to_string(), |s| s.to_string());
+            out.push(truncate(
+                Line::styled(
+                    format!("  ⚠ replay truncated: events after seq {from} were not delivered"),
+                    theme.warning,
+                ),
+                w,
+            ));
+        }
+        EntryKind::Unknown { kind, excerpt } => {
+            out.push(truncate(
+                Line::from(vec![
+                    Span::styled(format!("  · {} ", sanitize::line(kind)), theme.dim),
+                    Span::styled(sanitize::line(excerpt).into_owned(), theme.dim),
+                ]),
+                w,
+            ));
+        }
+    }
+    out
+}
+
+pub(super) fn streaming_lines(
+    s: &Streaming,
+    width: u16,
+    thinking: bool,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let w = width as usize;
+    let mut out = vec![
+        Line::default(),
+        Line::styled("◆ agent (writing…)", theme.agent),
+    ];
+    if thinking && !s.thinking.is_empty() {
+        let wrapped = wrap_plain(tail(&s.thinking, STREAM_TAIL), w.saturating_sub(2));
+        let skip = wrapped.len().saturating_sub(THINKING_LINES);
+        for l in wrapped.into_iter().skip(skip) {
+            out.push(Line::from(vec![
+                Span::styled("┊ ", theme.dim),
+                Span::styled(l, theme.dim),
+            ]));
+        }
+    }
+    for l in markdown::render(tail(&s.text, STREAM_TAIL), width, theme) {
+        out.extend(hard_wrap(l, w));
+    }
+    out.push(Line::styled("▍", theme.accent));
+    out
+}
+
+fn error_lines(out: &mut Vec<Line<'static>>, label: &str, message: &str, w: usize, theme: &Theme) {
+    let lead = format!("  ✗ {label}: ");
+    let indent = " ".repeat(4);
+    for (i, l) in wrap_plain(message, w.saturating_sub(lead.chars().count()))
+        .into_iter()
+        .enumerate()
+    {
+        let first = if i == 0 { lead.clone() } else { indent.clone() };
+        out.push(truncate(
+            Line::from(vec![
+                Span::styled(first, theme.error),
+                Span::styled(l, theme.error),
+            ]),
+            w,
+        ));
+    }
+}
+
+fn diff_style(line: &str, theme: &Theme) -> Style {
+    if line.starts_with("@@") {
+        theme.diff_hunk
+    } else if line.starts_with('+') {
+        theme.diff_add
+    } else if line.starts_with('-') {
+        theme.diff_del
+    } else {
+        theme.text
+    }
+}
+
+fn first(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
+}
+
+/// The last `max` bytes of `s`, on a character boundary.
+fn tail(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut start = s.len() - max;
+    while !s.is_char_boundary(start) {
+        start += 1;
+    }
+    &s[start..]
+}
