@@ -2,9 +2,9 @@
 
 pub mod composer;
 pub mod diff;
-pub mod help;
 pub mod events;
 pub mod footer;
+pub mod help;
 pub mod layout;
 pub mod markdown;
 pub mod outcome;
