@@ -2,3 +2,7 @@
 
 pub mod frame;
 pub mod keys;
+pub mod notifications;
+pub mod persist;
+pub mod sender;
+pub mod settings;
