@@ -4,5 +4,6 @@ pub mod frame;
 pub mod keys;
 pub mod notifications;
 pub mod persist;
+pub mod required;
 pub mod sender;
 pub mod settings;
