@@ -77,6 +77,12 @@ impl SessionMemory {
         self.state.cursor
     }
 
+    /// Where the stream resumes (§11.2, exact): after the stored cursor, or from 0 (the
+    /// whole persisted history) on a first visit. Never live-only: that would leave a gap.
+    pub fn stream_from(&self) -> Option<u64> {
+        Some(self.state.cursor.unwrap_or(0))
+    }
+
     /// The send history, ready for the composer.
     pub fn history(&self) -> History {
         let mut history = History::default();
