@@ -25,7 +25,7 @@ async fn approval_answered_with_y_is_accepted_then_a_second_answer_is_already_re
     settled(&mut events).await;
     let action = rig.until_required(&id).await;
     assert_eq!(action.kind, RequiredActionKind::Approval);
-    let mut prompt = PromptState::new(&[action.clone()]);
+    let mut prompt = PromptState::new(std::slice::from_ref(&action));
     let PromptAction::Answer(answer) = prompt.handle_key(key('y', KeyModifiers::NONE)) else {
         panic!("y answers an approval");
     };
@@ -67,7 +67,7 @@ async fn a_question_is_answered_with_one_of_its_options() {
     settled(&mut events).await;
     let action = rig.until_required(&id).await;
     assert_eq!(action.kind, RequiredActionKind::Question);
-    let mut prompt = PromptState::new(&[action.clone()]);
+    let mut prompt = PromptState::new(std::slice::from_ref(&action));
     prompt.set_question_details(
         &action.call_id,
         "Roll back or patch?",
@@ -94,7 +94,7 @@ async fn a_function_call_gets_typed_output_with_turn_and_call_ids_copied_verbati
     settled(&mut events).await;
     let action = rig.until_required(&id).await;
     assert_eq!(action.kind, RequiredActionKind::FunctionCall);
-    let mut prompt = PromptState::new(&[action.clone()]);
+    let mut prompt = PromptState::new(std::slice::from_ref(&action));
     let answer = prompt.answer_with_text("{\"rows\": 3}").unwrap();
     match &answer {
         Input::ToolResult {

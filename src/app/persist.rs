@@ -144,10 +144,14 @@ impl SessionMemory {
 
     /// Writes if something changed and the interval has passed. Returns whether it wrote.
     pub fn save_if_due(&mut self, now: Instant) -> io::Result<bool> {
-        match self.save_due_at() {
-            Some(due) if due <= now => self.flush().map(|()| true),
-            _ => Ok(false),
+        let due = self.dirty
+            && self
+                .last_write
+                .is_none_or(|at| now.saturating_duration_since(at) >= SAVE_INTERVAL);
+        if due {
+            self.flush()?;
         }
+        Ok(due)
     }
 
     /// Writes now if anything changed (on exit, and for the pending send).

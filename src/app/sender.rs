@@ -60,7 +60,7 @@ pub enum SendEvent {
         reason: String,
     },
     /// The send is over, one way or the other.
-    Settled(SendReport),
+    Settled(Box<SendReport>),
 }
 
 /// The end of one logical send.
@@ -226,13 +226,11 @@ impl<T: InputTransport> Sender<T> {
     fn key_for(&mut self, input: &Input) -> IdempotencyKey {
         if let Some(text) = draft_text(input)
             && let Some((kind, old_text, key)) = self.unanswered.take()
+            && kind == input.type_name()
+            && old_text == text
+            && let Ok(key) = IdempotencyKey::from_string(key)
         {
-            if kind == input.type_name()
-                && old_text == text
-                && let Ok(key) = IdempotencyKey::from_string(key)
-            {
-                return key;
-            }
+            return key;
         }
         IdempotencyKey::new()
     }
@@ -352,7 +350,7 @@ impl<T: InputTransport> Worker<T> {
             outcome,
             input: job.input,
         };
-        let _ = self.events.send(SendEvent::Settled(report));
+        let _ = self.events.send(SendEvent::Settled(Box::new(report)));
     }
 
     /// [`ApiClient::send_with_retry`]'s loop, reporting each wait to the app.

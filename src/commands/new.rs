@@ -131,7 +131,7 @@ pub async fn open_new_session(
             });
             let report = loop {
                 match events.recv().await {
-                    Some(SendEvent::Settled(report)) => break report,
+                    Some(SendEvent::Settled(report)) => break *report,
                     Some(SendEvent::Retrying { .. }) => continue,
                     None => return Err(eyre!("the first message's send stopped")),
                 }

@@ -114,7 +114,7 @@ pub async fn settled(events: &mut UnboundedReceiver<SendEvent>) -> SendReport {
     tokio::time::timeout(WAIT, async {
         loop {
             match events.recv().await.expect("sender alive") {
-                SendEvent::Settled(report) => return report,
+                SendEvent::Settled(report) => return *report,
                 SendEvent::Retrying { .. } => continue,
             }
         }
