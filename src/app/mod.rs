@@ -6,4 +6,5 @@ pub mod notifications;
 pub mod persist;
 pub mod required;
 pub mod sender;
+pub mod sessions;
 pub mod settings;

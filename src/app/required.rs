@@ -87,3 +87,53 @@ pub fn apply_answer_report(prompt: &mut PromptState, report: &SendReport) {
         Err(_) => prompt.send_failed(call_id),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::model::Event;
+
+    fn payload(kind: &str, payload: serde_json::Value) -> EventPayload {
+        let data = serde_json::json!({"type": kind, "seq": 1, "payload": payload}).to_string();
+        Event::parse(&data).unwrap().payload
+    }
+
+    fn action(kind: &str, call: &str) -> crate::api::model::RequiredAction {
+        serde_json::from_value(serde_json::json!({"type": kind, "turn_id": "t", "call_id": call}))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_resolved_event_from_anywhere_closes_its_call_only() {
+        let mut prompt = PromptState::new(&[action("approval", "c1"), action("question", "c2")]);
+        let other = payload(
+            "approval.resolved",
+            serde_json::json!({"toolCallId": "zz", "approved": true}),
+        );
+        assert!(!apply_event(&mut prompt, &other));
+        let mine = payload(
+            "approval.resolved",
+            serde_json::json!({"toolCallId": "c1", "approved": true}),
+        );
+        assert!(apply_event(&mut prompt, &mine));
+        assert_eq!(prompt.current().unwrap().call_id, "c2");
+        let answered = payload(
+            "question.answered",
+            serde_json::json!({"toolCallId": "c2", "answer": "a"}),
+        );
+        assert!(apply_event(&mut prompt, &answered));
+        assert!(prompt.is_empty());
+    }
+
+    #[test]
+    fn required_action_events_ask_for_a_session_refresh() {
+        assert!(refreshes_required_actions(&payload(
+            "tool.required",
+            serde_json::json!({"toolCallId": "c", "name": "f", "arguments": {}})
+        )));
+        assert!(!refreshes_required_actions(&payload(
+            "agent.text",
+            serde_json::json!({"delta": "x"})
+        )));
+    }
+}
