@@ -5,7 +5,7 @@ mod actions_support;
 
 use actions_support::*;
 use gobare_tui::api::model::{ErrorCode, Input, TurnStatus};
-use gobare_tui::app::persist::LockOrRecover;
+use gobare_tui::app::memory::LockOrRecover;
 use gobare_tui::app::sender::Sender;
 use gobare_tui::ui::outcome::Severity;
 use std::sync::Arc;

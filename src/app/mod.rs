@@ -2,8 +2,8 @@
 
 pub mod frame;
 pub mod keys;
+pub mod memory;
 pub mod notifications;
-pub mod persist;
 pub mod required;
 pub mod sender;
 pub mod sessions;

@@ -16,7 +16,7 @@ use crate::api::client::{ApiClient, IdempotencyKey};
 use crate::api::error::{ApiError, ApiErrorKind};
 use crate::api::model::{Content, Input, InputAccepted};
 use crate::api::retry::RetryPolicy;
-use crate::app::persist::{LockOrRecover, SharedMemory};
+use crate::app::memory::{LockOrRecover, SharedMemory};
 use crate::store::PendingSend;
 use crate::ui::outcome::{self, Outcome, SendFailure};
 use std::future::Future;

@@ -13,7 +13,7 @@ use crate::api::error::ApiError;
 use crate::api::model::{AgentRequest, ConnectionState, Content, CreateSession, Input, Session};
 use crate::api::retry::RetryPolicy;
 use crate::api::stream::{self, StreamHandle, StreamOptions, StreamTarget, StreamUpdate};
-use crate::app::persist::{LockOrRecover, SessionMemory, SharedMemory};
+use crate::app::memory::{LockOrRecover, SessionMemory, SharedMemory};
 use crate::app::sender::{self, SendEvent, SendReport, Sender};
 use crate::cli::{AttachArgs, NewArgs};
 use crate::config::Config;

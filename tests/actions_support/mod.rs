@@ -7,7 +7,7 @@ use gobare_tui::api::client::{ApiClient, ClientOptions, IdempotencyKey};
 use gobare_tui::api::error::ApiError;
 use gobare_tui::api::model::{Input, InputAccepted, RequiredAction, Session};
 use gobare_tui::api::retry::RetryPolicy;
-use gobare_tui::app::persist::{SessionMemory, SharedMemory};
+use gobare_tui::app::memory::{SessionMemory, SharedMemory};
 use gobare_tui::app::sender::{InputTransport, SendEvent, SendReport};
 use gobare_tui::sim::{SimConfig, Simulator};
 use gobare_tui::store::StateStore;
