@@ -247,3 +247,66 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+#[test]
+fn a_long_history_replays_with_progress_then_resumes_from_the_stored_cursor() {
+    let sim = start_sim(10.0);
+    let session = sim.sim.create_session(Some("long history"));
+    sim.sim.seed_events(&session, 30_000);
+    let last = sim.sim.last_seq();
+    let url = sim.sim.url().to_string();
+    let token = sim.sim.token();
+    let home = tempfile::tempdir().unwrap();
+    let attach = || command(&["attach", &session], &home, Some((&url, &token)));
+
+    let mut pty = Pty::spawn(attach(), 140, 44);
+    pty.wait_for(
+        "caught up with the whole history",
+        |s| status_line(s).contains(&format!("seq {last} ")),
+        TIMEOUT,
+    );
+    pty.wait_for(
+        "the replay indicator gone",
+        |s| !status_line(s).contains("replaying"),
+        TIMEOUT,
+    );
+    let raw = String::from_utf8_lossy(&pty.raw_bytes()).into_owned();
+    assert!(
+        raw.contains("replaying…") || raw.contains("loading history…"),
+        "progress was shown while catching up"
+    );
+    pty.send_keys(keys::CTRL_C);
+    assert!(pty.wait_exit(TIMEOUT).success());
+    assert_restored(&pty);
+    assert_eq!(
+        sim.sim.stream_opens(),
+        vec![Some(0)],
+        "first attach replays all"
+    );
+
+    // Again: from the stored cursor, no full replay; the recent history comes from items.
+    let mut pty = Pty::spawn(attach(), 140, 44);
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    pty.send_keys(keys::CTRL_C);
+    assert!(pty.wait_exit(TIMEOUT).success());
+    assert_eq!(sim.sim.stream_opens(), vec![Some(0), Some(last)]);
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    let sim = start_sim(10.0);
+    let session = sim.sim.create_session(Some("term"));
+    let url = sim.sim.url().to_string();
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(
+        command(&["attach", &session], &home, Some((&url, &sim.sim.token()))),
+        100,
+        30,
+    );
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    let pid = libc::pid_t::try_from(pty.pid()).unwrap();
+    // SAFETY: sends a signal to our own child process.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    assert!(pty.wait_exit(TIMEOUT).success());
+    assert_restored(&pty);
+}

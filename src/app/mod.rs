@@ -200,6 +200,7 @@ impl App {
         self.stream = Some(stream::spawn(options));
         self.fetches.want(Job::Session);
         self.fetches.want(Job::Turns);
+        self.fetches.want(Job::Artifacts);
         if let Some(store) = &self.store
             && let Err(e) = store.set_last_session(&self.session_id)
         {
