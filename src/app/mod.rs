@@ -16,7 +16,7 @@ pub mod keys;
 pub mod mouse;
 pub mod msg;
 pub mod options;
-pub mod persist;
+pub mod cursor;
 pub mod replay;
 pub mod stats;
 
@@ -44,7 +44,7 @@ use crate::ui::theme::Theme;
 use crate::ui::{Areas, UiState};
 use fetch::{FetchQueue, Job};
 use frame::FrameScheduler;
-use persist::CursorSaver;
+use cursor::CursorSaver;
 use replay::ReplayProgress;
 use stats::Stats;
 
