@@ -253,6 +253,13 @@ impl App {
                 self.acting.with_memory(|m| m.set_draft(""));
             }
         }
+        if let (Some(text), true) = (&report.text, report.outcome.keep_draft)
+            && self.composer.is_empty()
+        {
+            // Not sent (e.g. a new session's first message): the text waits in the box.
+            self.composer.set_text(text);
+            self.act_draft_changed();
+        }
         required::apply_answer_report(&mut self.prompt, &report);
         let mut text = report.outcome.text.clone();
         if report.recovered {
@@ -293,7 +300,7 @@ impl App {
 
     /// A turn read after `turn.ended`.
     pub(super) fn act_on_turn(&mut self, turn: &Turn) {
-        let title = self.view.title().to_string();
+        let title = self.view.title().unwrap_or("session").to_string();
         if let Some(bytes) = self.acting.notifier.turn_fetched(turn, &title) {
             self.write_notification(&bytes);
         }

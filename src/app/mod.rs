@@ -6,6 +6,8 @@
 //! Extension points: user intents go through [`App::dispatch`] (see [`intent`]); background
 //! work reports through one channel of [`AppMsg`] handled in [`App::on_msg`].
 
+pub mod acting;
+pub mod cursor;
 pub mod draw;
 pub mod fetch;
 pub mod frame;
@@ -18,7 +20,6 @@ pub mod mouse;
 pub mod msg;
 pub mod notifications;
 pub mod options;
-pub mod cursor;
 pub mod replay;
 pub mod required;
 pub mod sender;
@@ -48,9 +49,9 @@ use crate::ui::composer::Composer;
 use crate::ui::prompt::PromptState;
 use crate::ui::theme::Theme;
 use crate::ui::{Areas, UiState};
+use cursor::CursorSaver;
 use fetch::{FetchQueue, Job};
 use frame::FrameScheduler;
-use cursor::CursorSaver;
 use replay::ReplayProgress;
 use stats::Stats;
 
@@ -122,6 +123,8 @@ pub struct App {
     session_loaded: bool,
     tick_at: Option<Instant>,
     artifacts_poll: ArtifactsPoll,
+    /// Sends, history, draft and notifications (see [`acting`]).
+    pub(crate) acting: acting::Acting,
     /// The text of a message send in flight (one at a time; the box keeps it until accepted).
     sending: Option<String>,
 }
@@ -141,6 +144,13 @@ impl App {
             .as_ref()
             .map(|s| s.load_session(&opts.session_id))
             .unwrap_or_default();
+        let acting = acting::Acting::new(
+            &opts.client,
+            &opts.session_id,
+            opts.store.as_ref(),
+            &opts.settings,
+            msgs.clone(),
+        );
         let view = SessionView::new(opts.session_id.clone())
             .with_origin(opts.api_host.clone(), opts.local_demo);
         App {
@@ -149,7 +159,7 @@ impl App {
             ui: UiState::new(),
             composer: Composer::new(),
             prompt: PromptState::default(),
-            theme: Theme::from_env(),
+            theme: opts.settings.theme(),
             client: opts.client,
             session_id: opts.session_id,
             cursor: CursorSaver::new(session_state.cursor),
@@ -178,6 +188,7 @@ impl App {
             tick_at: None,
             artifacts_poll: ArtifactsPoll::default(),
             sending: None,
+            acting,
         }
     }
 
@@ -212,6 +223,7 @@ impl App {
         {
             tracing::warn!("cannot remember the last session: {e}");
         }
+        self.acting_start();
         self.frames.request();
     }
 
@@ -248,6 +260,7 @@ impl App {
     /// Saves the cursor and the statistics one last time.
     fn finish(&mut self) {
         self.save_cursor(Instant::now(), true);
+        self.act_save(Instant::now(), true);
         self.stats.frames = self.frames.frames_drawn();
         self.stats.write(Instant::now(), true);
     }
@@ -306,6 +319,7 @@ impl App {
                 self.stats.events += 1;
                 match frame.event {
                     Ok(event) => {
+                        self.act_on_event(&event);
                         if event.seq.is_some() {
                             self.replay.on_persisted(now);
                         } else if self.replay.on_transient() {
@@ -354,6 +368,7 @@ impl App {
         match msg {
             AppMsg::Fetched { job, result } => self.on_fetched(job, result),
             AppMsg::Sent { input, result } => self.on_sent(input, result),
+            AppMsg::Action(event) => self.on_action(event),
         }
         self.take_model_fetches();
     }
@@ -368,6 +383,10 @@ impl App {
                 if let Update::Session(session) = &update {
                     self.session_loaded = true;
                     self.prompt.replace(&session.required_actions);
+                    self.act_on_session(session);
+                }
+                if let Update::Turn(turn) = &update {
+                    self.act_on_turn(turn);
                 }
                 self.apply(update);
             }
@@ -405,6 +424,7 @@ impl App {
             jobs::spawn(&self.client, &self.session_id, job, self.msgs.clone());
         }
         self.save_cursor(now, false);
+        self.act_save(now, false);
         if self.frames.due_at(now).is_some_and(|due| due <= now) {
             self.draw()?;
             self.frames.drawn(Instant::now());
@@ -470,7 +490,13 @@ impl App {
         }
         self.cursor.saved(now, current);
         self.session_state.cursor = current;
-        self.save_state(force);
+        if self.acting.memory().is_some() {
+            // One writer per session file: the cursor goes with the draft and pending send.
+            self.act_cursor(current);
+            self.act_save(now, true);
+        } else {
+            self.save_state(force);
+        }
     }
 
     /// Writes [`App::session_state`] to the store (off the loop unless `blocking`).
@@ -505,6 +531,7 @@ impl App {
                 .due_at(now, self.view.last_seq())
                 .filter(|_| self.store.is_some()),
             self.stats.due_at(now),
+            self.act_save_due_at(),
         ]
         .into_iter()
         .flatten()

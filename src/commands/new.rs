@@ -7,18 +7,20 @@
 //! so `user.message` is the first event the stream shows. The first message goes through the
 //! send executor: it is on disk as the session's pending send before it leaves, and if it
 //! fails for good it becomes the draft in the input box.
+//!
+//! [`run`] creates the session and hands the first message to the app, which follows this
+//! recipe with its own stream; [`open_new_session`] is the same recipe without a screen.
 
 use crate::api::client::{ApiClient, IdempotencyKey};
 use crate::api::error::ApiError;
 use crate::api::model::{AgentRequest, ConnectionState, Content, CreateSession, Input, Session};
 use crate::api::retry::RetryPolicy;
-use crate::api::stream::{self, StreamHandle, StreamOptions, StreamTarget, StreamUpdate};
-use crate::app::memory::{LockOrRecover, SessionMemory, SharedMemory};
+use crate::api::stream::{self, StreamHandle, StreamOptions, StreamUpdate};
+use crate::app::memory::{LockOrRecover, SharedMemory};
 use crate::app::sender::{self, SendEvent, SendReport, Sender};
-use crate::cli::{AttachArgs, NewArgs};
+use crate::cli::NewArgs;
 use crate::config::Config;
-use crate::store::StateStore;
-use color_eyre::eyre::{WrapErr, eyre};
+use color_eyre::eyre::eyre;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -160,29 +162,13 @@ pub async fn run(config: Config, args: NewArgs) -> color_eyre::Result<()> {
         )
         .into());
     }
-    let client = Arc::new(config.client().map_err(|e| eyre!(e.summary()))?);
-    let store = StateStore::open(&config.state_dir, &config.api)
-        .wrap_err("cannot open the state directory")?;
-    let open_memory = |id: &str| SessionMemory::open(store.clone(), id).shared();
-    let new = open_new_session(
-        client,
-        &args,
-        |id| config.stream_options(StreamTarget::Session(id.to_string()), None),
-        Some(&open_memory),
-    )
-    .await?;
-    let session_id = new.session.id.clone();
-    let memory = open_memory(&session_id);
-    memory.lock_or_recover().flush()?;
-    if let Some(report) = &new.first_send
-        && !report.accepted()
-    {
-        eprintln!(
-            "gobare-tui: session {session_id} created; the first message was not sent ({}) — it waits in the input box",
-            report.outcome.text
-        );
-    }
-    // A brand-new session's replay is tiny: the app attaches by id from cursor 0.
-    drop(new);
-    super::attach::run(config, AttachArgs { session_id }).await
+    let client = config.client().map_err(|e| eyre!(e.summary()))?;
+    let session = create_session(&client, &create_request(&args), &RetryPolicy::default())
+        .await
+        .map_err(|e| eyre!("could not create the session: {}", e.summary()))?;
+    // The app subscribes live-only, waits until the stream is open, and only then sends the
+    // first message through the send executor (§11.1).
+    let mut options = super::attach::options(&config, &session.id)?;
+    options.first_message = args.message.filter(|m| !m.trim().is_empty());
+    crate::app::run(options).await
 }
