@@ -234,6 +234,7 @@ impl App {
     /// One report from the send executor.
     pub(super) fn on_action(&mut self, event: SendEvent) {
         match event {
+            SendEvent::Retrying { .. } if self.acting.confirming_cancel => {}
             SendEvent::Retrying { wait, .. } => {
                 let secs = wait.as_secs_f32().ceil() as u64;
                 self.notice(Some(format!("send failed — retrying in {secs} s")));
@@ -268,7 +269,10 @@ impl App {
         if report.outcome.severity >= Severity::Warn || report.unanswered {
             tracing::info!(outcome = %text, "send settled");
         }
-        self.notice(Some(text));
+        // The cancel question stays up until answered.
+        if !self.acting.confirming_cancel {
+            self.notice(Some(text));
+        }
     }
 
     /// Each persisted or transient event: the prompt closes calls resolved anywhere.
