@@ -187,6 +187,15 @@ fn ctrl_c_with_a_draft_asks_twice() {
     pty.send_keys(keys::CTRL_C);
     pty.wait_for_text("press Ctrl+C again", TIMEOUT);
     assert!(pty.screen_text().contains("half a thought"), "draft kept");
+    // Typing takes the warning back: the next Ctrl+C warns again rather than quitting.
+    pty.send_keys("!");
+    pty.wait_for(
+        "the warning withdrawn",
+        |s| !s.contents().contains("press Ctrl+C again") && s.contents().contains("thought!"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::CTRL_C);
+    pty.wait_for_text("press Ctrl+C again", TIMEOUT);
     pty.send_keys(keys::CTRL_C);
     assert!(pty.wait_exit(TIMEOUT).success());
     assert_restored(&pty);

@@ -131,6 +131,10 @@ impl App {
             // Arrive with the actions work (history, picker).
             Intent::HistoryPrev | Intent::HistoryNext | Intent::OpenPicker => {}
         }
+    }
+
+    /// Any key but a second Ctrl+C takes back the "press Ctrl+C again" warning.
+    pub(super) fn disarm_quit(&mut self) {
         if self.quit_armed {
             self.quit_armed = false;
             self.notice(None);
