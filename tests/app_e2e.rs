@@ -240,6 +240,13 @@ fn attaching_to_an_unknown_session_is_a_clear_error() {
         text.contains("session sess_does_not_exist does not exist"),
         "{text}"
     );
+    // Not remembered as the session to reopen.
+    assert!(
+        !walk(&home.path().join("state"))
+            .iter()
+            .any(|p| p.ends_with("last_session")),
+        "an unknown session must not become the last session"
+    );
 }
 
 fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {

@@ -201,11 +201,6 @@ impl App {
         self.fetches.want(Job::Session);
         self.fetches.want(Job::Turns);
         self.fetches.want(Job::Artifacts);
-        if let Some(store) = &self.store
-            && let Err(e) = store.set_last_session(&self.session_id)
-        {
-            tracing::warn!("cannot remember the last session: {e}");
-        }
         self.frames.request();
     }
 
@@ -360,7 +355,10 @@ impl App {
         match result {
             Ok(update) => {
                 if let Update::Session(session) = &update {
-                    self.session_loaded = true;
+                    if !self.session_loaded {
+                        self.session_loaded = true;
+                        self.remember_last_session();
+                    }
                     self.prompt.replace(&session.required_actions);
                 }
                 self.apply(update);
@@ -385,6 +383,15 @@ impl App {
                 };
                 self.notice(Some(format!("could not read {what}: {}", e.summary())));
             }
+        }
+    }
+
+    /// Plain `gobare-tui` reopens this session next time (only once it is known to exist).
+    fn remember_last_session(&self) {
+        if let Some(store) = &self.store
+            && let Err(e) = store.set_last_session(&self.session_id)
+        {
+            tracing::warn!("cannot remember the last session: {e}");
         }
     }
 
