@@ -6,6 +6,7 @@
 //! Extension points: user intents go through [`App::dispatch`] (see [`intent`]); background
 //! work reports through one channel of [`AppMsg`] handled in [`App::on_msg`].
 
+pub mod artifacts;
 pub mod cursor;
 pub mod draw;
 pub mod fetch;
@@ -42,6 +43,7 @@ use crate::ui::composer::Composer;
 use crate::ui::prompt::PromptState;
 use crate::ui::theme::Theme;
 use crate::ui::{Areas, UiState};
+use artifacts::{ArtifactsPoll, PollAction};
 use cursor::CursorSaver;
 use fetch::{FetchQueue, Job};
 use frame::FrameScheduler;
@@ -51,10 +53,6 @@ use stats::Stats;
 /// Stream updates applied per loop turn before input gets a look in (a long replay is
 /// applied in slices so keys stay responsive and progress is drawn).
 const MAX_BATCH: usize = 4096;
-/// How often a settled turn whose artifacts are still publishing is re-read, and how many
-/// times at most (a server that never sets the field must not be polled for ever).
-const ARTIFACTS_POLL_EVERY: Duration = Duration::from_secs(2);
-const ARTIFACTS_POLL_MAX: u32 = 30;
 const MAX_FPS: u32 = 60;
 
 /// Opens the full-screen app and runs it until the user quits, a termination signal
@@ -118,13 +116,6 @@ pub struct App {
     artifacts_poll: ArtifactsPoll,
     /// The text of a message send in flight (one at a time; the box keeps it until accepted).
     sending: Option<String>,
-}
-
-#[derive(Debug, Default)]
-struct ArtifactsPoll {
-    turn: Option<String>,
-    next: Option<Instant>,
-    count: u32,
 }
 
 impl App {
@@ -437,27 +428,13 @@ impl App {
     }
 
     fn poll_artifacts(&mut self, now: Instant) {
-        let pending = self.view.artifacts_pending_turn().map(str::to_string);
-        let poll = &mut self.artifacts_poll;
-        if pending != poll.turn {
-            if poll.turn.is_some() && pending.is_none() {
-                // Published: list them.
-                self.fetches.want(Job::Artifacts);
-            }
-            *poll = ArtifactsPoll {
-                next: pending.as_ref().map(|_| now + ARTIFACTS_POLL_EVERY),
-                turn: pending,
-                count: 0,
-            };
-            return;
-        }
-        let (Some(turn), Some(next)) = (poll.turn.clone(), poll.next) else {
-            return;
-        };
-        if now >= next {
-            poll.count += 1;
-            poll.next = (poll.count < ARTIFACTS_POLL_MAX).then(|| now + ARTIFACTS_POLL_EVERY);
-            self.fetches.want(Job::Turn(turn));
+        match self
+            .artifacts_poll
+            .update(self.view.artifacts_pending_turn(), now)
+        {
+            PollAction::Nothing => {}
+            PollAction::ReadTurn(turn) => self.fetches.want(Job::Turn(turn)),
+            PollAction::ListArtifacts => self.fetches.want(Job::Artifacts),
         }
     }
 
@@ -501,7 +478,7 @@ impl App {
             self.fetches.wake_at(now),
             self.replay.quiet_deadline(),
             self.tick_at,
-            self.artifacts_poll.next,
+            self.artifacts_poll.due_at(),
             self.cursor
                 .due_at(now, self.view.last_seq())
                 .filter(|_| self.store.is_some()),
