@@ -57,10 +57,7 @@ impl App {
         self.request_frame();
         match intent {
             Intent::Quit => self.quit(),
-            Intent::ArmQuit => {
-                self.arm_quit();
-                return;
-            }
+            Intent::ArmQuit => self.arm_quit(),
             Intent::Suspend => {
                 if let Err(e) = self.tui.suspend() {
                     self.fail(e.into());
