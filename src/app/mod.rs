@@ -1,10 +1,19 @@
 //! The loop: terminal input, stream updates, background results and timers, in one
 //! `tokio::select!`. Data flows one way: everything that happens becomes an update of the
 //! model ([`SessionView`]) or the view state ([`UiState`]), which requests a frame; frames
-//! are drawn only when requested (no fixed tick), at most 60 a second.
+//! are drawn only when requested (no fixed tick), at most 60 a second. An idle session
+//! schedules no timer at all: the clock ticks only while a turn runs, polls only while
+//! something is pending.
 //!
-//! Extension points: user intents go through [`App::dispatch`] (see [`intent`]); background
-//! work reports through one channel of [`AppMsg`] handled in [`App::on_msg`].
+//! Extension points:
+//! - user intents: add an [`Intent`] variant, produce it in `input.rs` (keys, paste, mouse),
+//!   carry it out in [`App::dispatch`];
+//! - background work: spawn it with a clone of [`App::msgs`], report one [`AppMsg`] (add a
+//!   variant), handle it in [`App::on_msg`];
+//! - stream events as they are applied: `App::on_stream` (notifications, prompt glue);
+//! - model reads: [`App::want`] a [`fetch::Job`] (coalesced, 60/min budget);
+//! - state on disk: [`App::session_state`] + [`App::save_state`]; status line:
+//!   [`App::notice`]; terminal focus: [`App::terminal_focused`].
 
 pub mod artifacts;
 pub mod cursor;
@@ -308,8 +317,9 @@ impl App {
             self.replay.on_live(now);
             let reconnected = self.was_live && self.view.connection() != Some(&state);
             self.was_live = true;
-            if reconnected {
-                // What changed while away shows only in the resources (§11.3).
+            if reconnected || !self.session_loaded {
+                // What changed while away shows only in the resources (§11.3); and a first
+                // read that failed (server down at start) is retried once it is back.
                 self.fetches.want(Job::Session);
                 self.fetches.want(Job::Turns);
             }
