@@ -34,9 +34,11 @@ pub use intent::Intent;
 pub use msg::AppMsg;
 pub use options::AppOptions;
 
+use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use color_eyre::Result;
+use color_eyre::eyre::WrapErr;
 use crossterm::event::EventStream;
 use futures_util::StreamExt;
 use tokio::sync::mpsc;
@@ -68,9 +70,16 @@ const MAX_FPS: u32 = 60;
 /// arrives, or a fatal error (the session does not exist). The terminal is restored on
 /// every way out.
 pub async fn run(opts: AppOptions) -> Result<()> {
+    const NEEDS_TTY: &str = "the full-screen interface needs an interactive terminal \
+                             (for a pipe, use `gobare-tui tail`)";
+    // Checked first: crossterm would otherwise fall back to /dev/tty and take over the
+    // controlling terminal of a process whose output goes elsewhere.
+    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
+        return Err(color_eyre::eyre::eyre!(NEEDS_TTY));
+    }
     // Before entering: from here on SIGTERM/SIGHUP/SIGINT are ours to handle.
     let mut signals = TerminationSignals::new()?;
-    let tui = terminal::enter(opts.mouse)?;
+    let tui = terminal::enter(opts.mouse).wrap_err(NEEDS_TTY)?;
     let mut app = App::new(opts, tui);
     app.start();
     let result = app.run_loop(&mut signals).await;
