@@ -29,13 +29,15 @@ pub mod msg;
 pub mod options;
 pub mod replay;
 pub mod stats;
+mod timers;
+mod updates;
 
 pub use intent::Intent;
 pub use msg::AppMsg;
 pub use options::AppOptions;
 
 use std::io::IsTerminal;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use color_eyre::Result;
 use color_eyre::eyre::WrapErr;
@@ -44,17 +46,15 @@ use futures_util::StreamExt;
 use tokio::sync::mpsc;
 
 use crate::api::client::ApiClient;
-use crate::api::error::{ApiError, ApiErrorKind};
-use crate::api::model::ConnectionState;
 use crate::api::stream::{self, StreamHandle, StreamTarget, StreamUpdate};
-use crate::session::{Fetch, SessionView, Update};
+use crate::session::{SessionView, Update};
 use crate::store::{SessionState, StateStore};
 use crate::terminal::{self, TerminationSignals, Tui};
 use crate::ui::composer::Composer;
 use crate::ui::prompt::PromptState;
 use crate::ui::theme::Theme;
 use crate::ui::{Areas, UiState};
-use artifacts::{ArtifactsPoll, PollAction};
+use artifacts::ArtifactsPoll;
 use cursor::CursorSaver;
 use fetch::{FetchQueue, Job};
 use frame::FrameScheduler;
@@ -63,7 +63,7 @@ use stats::Stats;
 
 /// Stream updates applied per loop turn before input gets a look in (a long replay is
 /// applied in slices so keys stay responsive and progress is drawn).
-const MAX_BATCH: usize = 4096;
+pub(crate) const MAX_BATCH: usize = 4096;
 const MAX_FPS: u32 = 60;
 
 /// Opens the full-screen app and runs it until the user quits, a termination signal
@@ -282,238 +282,6 @@ impl App {
     pub fn want(&mut self, job: Job) {
         self.fetches.want(job);
     }
-
-    fn on_stream_batch(&mut self, first: StreamUpdate) {
-        let now = Instant::now();
-        self.on_stream(first, now);
-        for _ in 1..MAX_BATCH {
-            let Some(stream) = self.stream.as_mut() else {
-                break;
-            };
-            match stream.updates.try_recv() {
-                Ok(update) => self.on_stream(update, now),
-                Err(_) => break,
-            }
-        }
-        self.take_model_fetches();
-    }
-
-    fn on_stream(&mut self, update: StreamUpdate, now: Instant) {
-        match update {
-            StreamUpdate::Frame(frame) => {
-                self.stats.events += 1;
-                match frame.event {
-                    Ok(event) => {
-                        if event.seq.is_some() {
-                            self.replay.on_persisted(now);
-                        } else if self.replay.on_transient() {
-                            self.frames.request();
-                        }
-                        self.apply(Update::Event(event));
-                    }
-                    Err(e) => self.apply(Update::Skipped {
-                        reason: e.to_string(),
-                    }),
-                }
-            }
-            StreamUpdate::Skipped { reason } => self.apply(Update::Skipped { reason }),
-            StreamUpdate::State(state) => self.on_connection(state, now),
-        }
-    }
-
-    fn on_connection(&mut self, state: ConnectionState, now: Instant) {
-        if state == ConnectionState::Live {
-            self.replay.on_live(now);
-            let reconnected = self.was_live && self.view.connection() != Some(&state);
-            self.was_live = true;
-            if reconnected || !self.session_loaded {
-                // What changed while away shows only in the resources (§11.3); and a first
-                // read that failed (server down at start) is retried once it is back.
-                self.fetches.want(Job::Session);
-                self.fetches.want(Job::Turns);
-            }
-            if let Some(text) = self.first_message.take() {
-                self.dispatch(Intent::SendFirst(text));
-            }
-        }
-        self.apply(Update::Connection(state));
-    }
-
-    fn take_model_fetches(&mut self) {
-        for fetch in self.view.take_fetches() {
-            self.fetches.want(match fetch {
-                Fetch::Session => Job::Session,
-                Fetch::Turn(id) => Job::Turn(id),
-            });
-        }
-    }
-
-    /// Handles one result of background work.
-    pub fn on_msg(&mut self, msg: AppMsg) {
-        match msg {
-            AppMsg::Fetched { job, result } => self.on_fetched(job, result),
-            AppMsg::Sent { input, result } => self.on_sent(input, result),
-        }
-        self.take_model_fetches();
-    }
-
-    fn on_fetched(&mut self, job: Job, result: Result<Update, ApiError>) {
-        self.fetches.finished(&job);
-        if job == Job::Items {
-            self.hold_stream = false;
-        }
-        match result {
-            Ok(update) => {
-                if let Update::Session(session) = &update {
-                    if !self.session_loaded {
-                        self.session_loaded = true;
-                        self.remember_last_session();
-                    }
-                    self.prompt.replace(&session.required_actions);
-                }
-                self.apply(update);
-            }
-            Err(e) if job == Job::Session && !self.session_loaded && is_fatal(&e) => {
-                let mut e = e;
-                if e.kind == ApiErrorKind::NotFound {
-                    e.message = format!(
-                        "session {} does not exist, or this token cannot see it",
-                        crate::ui::sanitize::line(&self.session_id)
-                    );
-                }
-                self.fail(e.into());
-            }
-            Err(e) => {
-                tracing::warn!(?job, error = %e, "read failed");
-                let what = match job {
-                    Job::Session => "the session",
-                    Job::Turns | Job::Turn(_) => "the turn",
-                    Job::Items => "the history",
-                    Job::Artifacts => "the artifacts",
-                };
-                self.notice(Some(format!("could not read {what}: {}", e.summary())));
-            }
-        }
-    }
-
-    /// Plain `gobare-tui` reopens this session next time (only once it is known to exist).
-    fn remember_last_session(&self) {
-        if let Some(store) = &self.store
-            && let Err(e) = store.set_last_session(&self.session_id)
-        {
-            tracing::warn!("cannot remember the last session: {e}");
-        }
-    }
-
-    /// Timers, background reads and the frame: run after every wake-up.
-    fn housekeeping(&mut self, now: Instant) -> Result<()> {
-        if self.replay.check_quiet(now) {
-            self.frames.request();
-        }
-        self.tick(now);
-        self.poll_artifacts(now);
-        for job in self.fetches.start_ready(now) {
-            jobs::spawn(&self.client, &self.session_id, job, self.msgs.clone());
-        }
-        self.save_cursor(now, false);
-        if self.frames.due_at(now).is_some_and(|due| due <= now) {
-            self.draw()?;
-            self.frames.drawn(Instant::now());
-        }
-        self.stats.frames = self.frames.frames_drawn();
-        self.stats.write(now, false);
-        Ok(())
-    }
-
-    /// The elapsed-time clock: one tick a second, only while a turn runs.
-    fn tick(&mut self, now: Instant) {
-        if !self.view.turn_running() {
-            self.tick_at = None;
-            return;
-        }
-        match self.tick_at {
-            None => self.tick_at = Some(now + Duration::from_secs(1)),
-            Some(at) if now >= at => {
-                let _ = at;
-                self.apply(Update::Tick(unix_ms()));
-                self.tick_at = Some(now + Duration::from_secs(1));
-            }
-            Some(_) => {}
-        }
-        // The first tick sets the clock at once so elapsed time shows immediately.
-        if self.view.now_ms().is_none() {
-            self.apply(Update::Tick(unix_ms()));
-        }
-    }
-
-    fn poll_artifacts(&mut self, now: Instant) {
-        match self
-            .artifacts_poll
-            .update(self.view.artifacts_pending_turn(), now)
-        {
-            PollAction::Nothing => {}
-            PollAction::ReadTurn(turn) => self.fetches.want(Job::Turn(turn)),
-            PollAction::ListArtifacts => self.fetches.want(Job::Artifacts),
-        }
-    }
-
-    fn save_cursor(&mut self, now: Instant, force: bool) {
-        let current = self.view.last_seq();
-        let Some(due) = self.cursor.due_at(now, current) else {
-            return;
-        };
-        if !(force || now >= due) {
-            return;
-        }
-        self.cursor.saved(now, current);
-        self.session_state.cursor = current;
-        self.save_state(force);
-    }
-
-    /// Writes [`App::session_state`] to the store (off the loop unless `blocking`).
-    pub fn save_state(&mut self, blocking: bool) {
-        let Some(store) = self.store.clone() else {
-            return;
-        };
-        self.session_state.saved_at = unix_ms();
-        let state = self.session_state.clone();
-        let id = self.session_id.clone();
-        let write = move || {
-            if let Err(e) = store.save_session(&id, &state) {
-                tracing::warn!("cannot save the session state: {e}");
-            }
-        };
-        if blocking {
-            write();
-        } else {
-            tokio::task::spawn_blocking(write);
-        }
-    }
-
-    /// The earliest moment something is due; `None` sleeps until input or news arrives.
-    fn next_deadline(&self, now: Instant) -> Option<Instant> {
-        [
-            self.frames.due_at(now),
-            self.fetches.wake_at(now),
-            self.replay.quiet_deadline(),
-            self.tick_at,
-            self.artifacts_poll.due_at(),
-            self.cursor
-                .due_at(now, self.view.last_seq())
-                .filter(|_| self.store.is_some()),
-            self.stats.due_at(now),
-        ]
-        .into_iter()
-        .flatten()
-        .min()
-    }
-}
-
-fn is_fatal(e: &ApiError) -> bool {
-    matches!(
-        e.kind,
-        ApiErrorKind::NotFound | ApiErrorKind::Unauthorized | ApiErrorKind::Forbidden
-    )
 }
 
 async fn next_update(stream: &mut Option<StreamHandle>) -> Option<StreamUpdate> {
