@@ -10,10 +10,65 @@
 mod faults_support;
 
 use faults_support::{Consumed, RETRY_MS, options, tail_until};
-use gobare_tui::api::model::ConnectionState;
-use gobare_tui::api::stream::spawn;
+use futures_util::StreamExt;
+use futures_util::future::BoxFuture;
+use gobare_tui::api::stream::spawn_with_transport;
+use gobare_tui::api::stream::transport::{ByteStream, HttpTransport, OpenError, Transport};
 use gobare_tui::sim::Faults;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// Our real HTTP transport, with the moments each connection ended and the next began
+/// written down: the wait the task really took, measured where it happens (a consumer
+/// that lags behind its queue would see the announcements bunched together).
+struct Timed {
+    http: HttpTransport,
+    /// `(true, t)` an open began, `(false, t)` a connection ended (EOF, error, refusal).
+    marks: Arc<Mutex<Vec<(bool, Instant)>>>,
+}
+
+impl Transport for Timed {
+    fn open(&self, cursor: Option<u64>) -> BoxFuture<'_, Result<ByteStream, OpenError>> {
+        let marks = self.marks.clone();
+        marks.lock().unwrap().push((true, Instant::now()));
+        Box::pin(async move {
+            let end = move || marks.lock().unwrap().push((false, Instant::now()));
+            match self.http.open(cursor).await {
+                Err(e) => {
+                    end();
+                    Err(e)
+                }
+                Ok(body) => {
+                    let on_error = end.clone();
+                    let body = body
+                        .inspect(move |chunk| {
+                            if chunk.is_err() {
+                                on_error();
+                            }
+                        })
+                        .chain(
+                            futures_util::stream::once(async move {
+                                end();
+                            })
+                            .filter_map(|()| async { None }),
+                        );
+                    Ok(body.boxed())
+                }
+            }
+        })
+    }
+}
+
+/// Each gap between a connection's end and the next open.
+fn waits(marks: &[(bool, Instant)]) -> Vec<Duration> {
+    marks
+        .windows(2)
+        .filter_map(|w| match (w[0], w[1]) {
+            ((false, ended), (true, opened)) => Some(opened - ended),
+            _ => None,
+        })
+        .collect()
+}
 
 struct Figures {
     reconnects: usize,
@@ -49,30 +104,17 @@ async fn run(initial: usize, total: usize, batch: usize, pace: Duration, p: f64)
 
     let model = async {
         let mut model = Consumed::new(&id);
-        let mut handle = spawn(options(&sim, &id, Some(0)));
-        // Time every wait the task announced, from the announcement to the next attempt.
-        let mut waits = Vec::new();
-        let mut waiting_since: Option<Instant> = None;
-        let limit = Duration::from_secs(1800);
-        let deadline = Instant::now() + limit;
-        while model.view.last_seq() < Some(last) {
-            let update = tokio::time::timeout_at(deadline.into(), handle.updates.recv())
-                .await
-                .expect("the model caught up in time")
-                .expect("the stream task never stops on drops");
-            if let gobare_tui::api::stream::StreamUpdate::State(s) = &update {
-                match s {
-                    ConnectionState::Retrying { .. } => waiting_since = Some(Instant::now()),
-                    ConnectionState::Connecting { .. } => {
-                        if let Some(t) = waiting_since.take() {
-                            waits.push(t.elapsed());
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            model.apply(update);
-        }
+        let opts = options(&sim, &id, Some(0));
+        let marks = Arc::new(Mutex::new(Vec::new()));
+        let timed = Timed {
+            http: HttpTransport::new(&opts).unwrap(),
+            marks: marks.clone(),
+        };
+        let mut handle = spawn_with_transport(opts, timed);
+        model
+            .until_seq(&mut handle.updates, last, Duration::from_secs(1800))
+            .await;
+        let waits = waits(&marks.lock().unwrap());
         (model, waits)
     };
 
