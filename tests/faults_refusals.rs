@@ -87,7 +87,7 @@ async fn a_rate_limited_send_waits_retry_after_and_is_delivered_once() {
     .await
     .unwrap();
     let id = sim.create_session(Some("send"));
-    let client = ApiClient::new(ClientOptions::new(sim.url(), Token::new(&sim.token()))).unwrap();
+    let client = ApiClient::new(ClientOptions::new(sim.url(), Token::new(sim.token()))).unwrap();
     // Empty the bucket (60 requests of burst), then send.
     let mut limited = false;
     for _ in 0..80 {
@@ -229,7 +229,7 @@ async fn the_simulator_refusing_a_wrong_token_or_session_stops_the_stream() {
     let mut wrong_token = options(&sim, &id, Some(0));
     wrong_token.token = Token::new("gbr_pat_not_the_right_one");
     let mut unknown = options(&sim, "no-such-session", Some(0));
-    unknown.token = Token::new(&sim.token());
+    unknown.token = Token::new(sim.token());
     for (opts, status) in [(wrong_token, 401), (unknown, 404)] {
         let mut handle = spawn(opts);
         let mut last = None;

@@ -38,7 +38,7 @@ pub async fn sim() -> Simulator {
 pub fn options(sim: &Simulator, session: &str, from: Option<u64>) -> StreamOptions {
     StreamOptions {
         api: sim.url(),
-        token: Token::new(&sim.token()),
+        token: Token::new(sim.token()),
         target: StreamTarget::Session(session.to_string()),
         from,
         idle_timeout: Duration::from_secs(20),
