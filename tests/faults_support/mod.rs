@@ -216,6 +216,24 @@ impl Drop for Home {
     }
 }
 
+/// The text of every file under `dir`, recursively.
+pub fn read_tree(dir: &std::path::Path) -> String {
+    let mut all = String::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                all.push_str(&read_tree(&path));
+            } else {
+                all.push_str(&String::from_utf8_lossy(
+                    &std::fs::read(&path).unwrap_or_default(),
+                ));
+            }
+        }
+    }
+    all
+}
+
 /// Sends SIGTERM to a child (the way a service manager stops `tail`).
 pub fn terminate(child: &tokio::process::Child) {
     let pid = child.id().expect("child still running") as libc::pid_t;
@@ -229,6 +247,8 @@ pub struct TailRun {
     pub lines: Vec<String>,
     pub stderr: String,
     pub code: Option<i32>,
+    /// Everything under the run's state directory (the log files).
+    pub logs: String,
 }
 
 impl TailRun {
@@ -294,6 +314,7 @@ pub async fn tail_until(
         lines,
         stderr: err_task.await.unwrap(),
         code: status.code(),
+        logs: read_tree(&home.state_dir()),
     }
 }
 
