@@ -5,6 +5,11 @@ use serde_json::Value;
 
 /// `s` cut to at most `max` characters, with `…` when something was cut.
 pub fn clip(s: &str, max: usize) -> String {
+    // A string of at most `max` bytes has at most `max` characters: no need to walk them
+    // (most text is short, and walking a 64 KiB diff char by char was most of a replay).
+    if s.len() <= max {
+        return s.to_string();
+    }
     match s.char_indices().nth(max) {
         None => s.to_string(),
         Some((cut, _)) => {
@@ -18,9 +23,12 @@ pub fn clip(s: &str, max: usize) -> String {
 
 /// The first line of `s`, clipped; marks that more lines follow.
 pub fn first_line(s: &str, max: usize) -> String {
-    let mut lines = s.lines();
-    let first = lines.next().unwrap_or("");
-    let more = lines.next().is_some();
+    // As `s.lines()` would split it, without scanning the second line to its end.
+    let (first, rest) = match s.find('\n') {
+        Some(i) => (s[..i].strip_suffix('\r').unwrap_or(&s[..i]), &s[i + 1..]),
+        None => (s, ""),
+    };
+    let more = !rest.is_empty();
     let mut out = clip(first, max);
     if more && !out.ends_with('…') {
         out.push('…');
@@ -79,6 +87,18 @@ mod tests {
     fn clip_counts_characters_not_bytes() {
         assert_eq!(clip("héllo", 3), "hél…");
         assert_eq!(clip("abc", 3), "abc");
+    }
+
+    #[test]
+    fn first_line_splits_as_lines_does() {
+        for s in ["", "a", "a\n", "a\nb", "a\r\nb", "a\n\n", "a\r", "\nb", "héllo wörld\nx"] {
+            let mut lines = s.lines();
+            let mut want = clip(lines.next().unwrap_or(""), 5);
+            if lines.next().is_some() && !want.ends_with('…') {
+                want.push('…');
+            }
+            assert_eq!(first_line(s, 5), want, "{s:?}");
+        }
     }
 
     #[test]
