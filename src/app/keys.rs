@@ -10,8 +10,9 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 pub enum Command {
     /// `q` on a pane, or Ctrl+C (see [`KeyContext::input_has_text`]).
     Quit,
-    /// Ctrl+C with text in the input box: the first press clears it and arms the quit.
-    ClearInputOrArmQuit,
+    /// Ctrl+C with text in the input box: the first press warns and keeps the draft, the
+    /// second quits.
+    ArmQuit,
     FocusNext,
     FocusPrev,
     /// Give the focus back to the input box.
@@ -60,7 +61,7 @@ pub fn command_for(key: KeyEvent, ctx: KeyContext) -> Command {
     match key.code {
         KeyCode::Char('c') if ctrl => {
             return if ctx.input_has_text {
-                Command::ClearInputOrArmQuit
+                Command::ArmQuit
             } else {
                 Command::Quit
             };
@@ -167,7 +168,7 @@ mod tests {
             input_has_text: true,
             ..INPUT
         };
-        assert_eq!(command_for(ctrl('c'), typed), Command::ClearInputOrArmQuit);
+        assert_eq!(command_for(ctrl('c'), typed), Command::ArmQuit);
     }
 
     #[test]

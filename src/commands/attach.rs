@@ -1,10 +1,35 @@
-//! `gobare-tui attach SESSION_ID`: open an existing session in the full-screen UI.
-//! (Placeholder until the UI is wired in.)
+//! `gobare-tui attach SESSION_ID`: open an existing session in the full-screen UI, resuming
+//! from the cursor stored for it (or replaying its whole history the first time, §11.2).
 
+use crate::api::stream::StreamTarget;
+use crate::app::{self, AppOptions};
 use crate::cli::AttachArgs;
 use crate::config::Config;
+use crate::store::StateStore;
+use color_eyre::eyre::WrapErr;
 
 pub async fn run(config: Config, args: AttachArgs) -> color_eyre::Result<()> {
-    let _ = (config, args);
-    Err(super::not_available("`attach`"))
+    let options = options(&config, &args.session_id)?;
+    app::run(options).await
+}
+
+/// The app's options for `session_id` under `config` (shared with `start` and `new`).
+pub fn options(config: &Config, session_id: &str) -> color_eyre::Result<AppOptions> {
+    let client = config.client()?;
+    let stream = config.stream_options(StreamTarget::Session(session_id.to_string()), None)?;
+    let mut options = AppOptions::new(client, stream, session_id);
+    // Without a writable state directory the app still runs; it just remembers nothing.
+    options.store = match StateStore::open(&config.state_dir, &config.api).wrap_err_with(|| {
+        format!(
+            "cannot open the state directory {}",
+            config.state_dir.display()
+        )
+    }) {
+        Ok(store) => Some(store),
+        Err(e) => {
+            tracing::warn!("{e:#}");
+            None
+        }
+    };
+    Ok(options)
 }

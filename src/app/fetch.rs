@@ -1,0 +1,231 @@
+//! Which resources to read next, coalesced and rate-limited (reference §11.3: refresh on
+//! events, within a 120 requests/minute budget shared with everything else).
+//!
+//! Pure: the loop asks [`FetchQueue::start_ready`] for jobs to spawn now and
+//! [`FetchQueue::wake_at`] for when to ask again; nothing here touches the network.
+
+use std::collections::{HashMap, VecDeque};
+use std::time::{Duration, Instant};
+
+/// A read the app performs in the background.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Job {
+    /// `GET /sessions/{id}`.
+    Session,
+    /// `GET …/turns?order=desc&limit=N`: the current turn and the last few.
+    Turns,
+    /// `GET …/turns/{id}`.
+    Turn(String),
+    /// `GET …/items?order=desc&limit=N`: recent history when resuming from a cursor.
+    Items,
+    /// `GET …/artifacts`.
+    Artifacts,
+}
+
+/// Requests the model fetches may make per minute: half the API's budget, leaving the rest
+/// to sends and whatever else the user does.
+pub const FETCHES_PER_MINUTE: usize = 60;
+/// The same job starts at most this often: a burst of events that each ask for the session
+/// (a long replay) becomes one read now and one a second later.
+pub const MIN_JOB_SPACING: Duration = Duration::from_secs(1);
+const WINDOW: Duration = Duration::from_secs(60);
+
+#[derive(Debug)]
+pub struct FetchQueue {
+    /// Wanted and not started, oldest first, each once.
+    wanted: Vec<Job>,
+    /// Started and not finished.
+    in_flight: Vec<Job>,
+    /// When each job last started.
+    last_start: HashMap<Job, Instant>,
+    /// Start times inside the last minute.
+    recent: VecDeque<Instant>,
+    per_minute: usize,
+}
+
+impl Default for FetchQueue {
+    fn default() -> Self {
+        FetchQueue::new(FETCHES_PER_MINUTE)
+    }
+}
+
+impl FetchQueue {
+    pub fn new(per_minute: usize) -> FetchQueue {
+        FetchQueue {
+            wanted: Vec::new(),
+            in_flight: Vec::new(),
+            last_start: HashMap::new(),
+            recent: VecDeque::new(),
+            per_minute: per_minute.max(1),
+        }
+    }
+
+    /// Asks for `job`. A job already wanted is not queued twice; one in flight is queued
+    /// again (its answer may predate the change that asked for it) and runs once it ends.
+    pub fn want(&mut self, job: Job) {
+        if let Job::Turn(_) = job {
+            // Only the newest settled turn is worth reading.
+            self.wanted
+                .retain(|j| !matches!(j, Job::Turn(id) if Job::Turn(id.clone()) != job));
+        }
+        if !self.wanted.contains(&job) {
+            self.wanted.push(job);
+        }
+    }
+
+    pub fn is_wanted(&self, job: &Job) -> bool {
+        self.wanted.contains(job)
+    }
+
+    pub fn in_flight(&self) -> &[Job] {
+        &self.in_flight
+    }
+
+    /// The jobs to start now (now marked in flight): wanted, not already running, spaced
+    /// from their previous start, and within the minute's budget.
+    pub fn start_ready(&mut self, now: Instant) -> Vec<Job> {
+        self.forget_old(now);
+        let mut started = Vec::new();
+        let mut i = 0;
+        while i < self.wanted.len() {
+            let job = &self.wanted[i];
+            let ready = !self.in_flight.contains(job)
+                && self.spaced(job, now)
+                && self.recent.len() < self.per_minute;
+            if ready {
+                let job = self.wanted.remove(i);
+                self.last_start.insert(job.clone(), now);
+                self.recent.push_back(now);
+                self.in_flight.push(job.clone());
+                started.push(job);
+            } else {
+                i += 1;
+            }
+        }
+        started
+    }
+
+    /// A started job ended (whatever the outcome).
+    pub fn finished(&mut self, job: &Job) {
+        self.in_flight.retain(|j| j != job);
+    }
+
+    /// When a wanted job that is only waiting on spacing or budget becomes startable;
+    /// `None` when nothing waits on time (idle: no timer at all).
+    pub fn wake_at(&self, now: Instant) -> Option<Instant> {
+        let budget_free = if self.recent.len() < self.per_minute {
+            now
+        } else {
+            self.recent.front().map_or(now, |t| *t + WINDOW)
+        };
+        self.wanted
+            .iter()
+            .filter(|j| !self.in_flight.contains(j))
+            .map(|j| {
+                let spaced = self.last_start.get(j).map_or(now, |t| *t + MIN_JOB_SPACING);
+                spaced.max(budget_free)
+            })
+            .min()
+    }
+
+    fn spaced(&self, job: &Job, now: Instant) -> bool {
+        self.last_start
+            .get(job)
+            .is_none_or(|t| now >= *t + MIN_JOB_SPACING)
+    }
+
+    fn forget_old(&mut self, now: Instant) {
+        while self.recent.front().is_some_and(|t| now >= *t + WINDOW) {
+            self.recent.pop_front();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duplicates_coalesce_and_a_running_job_reruns_once_after_it_ends() {
+        let mut q = FetchQueue::default();
+        let t0 = Instant::now();
+        q.want(Job::Session);
+        q.want(Job::Session);
+        assert_eq!(q.start_ready(t0), vec![Job::Session]);
+        // Asked again three times while in flight: one more read, after it ends.
+        q.want(Job::Session);
+        q.want(Job::Session);
+        q.want(Job::Session);
+        let later = t0 + Duration::from_secs(5);
+        assert!(q.start_ready(later).is_empty(), "still in flight");
+        q.finished(&Job::Session);
+        assert_eq!(q.start_ready(later), vec![Job::Session]);
+        q.finished(&Job::Session);
+        assert!(q.start_ready(later + Duration::from_secs(5)).is_empty());
+        assert_eq!(q.wake_at(later), None, "nothing wanted: no timer");
+    }
+
+    #[test]
+    fn the_same_job_is_spaced_by_a_second() {
+        let mut q = FetchQueue::default();
+        let t0 = Instant::now();
+        q.want(Job::Session);
+        q.start_ready(t0);
+        q.finished(&Job::Session);
+        q.want(Job::Session);
+        let soon = t0 + Duration::from_millis(100);
+        assert!(q.start_ready(soon).is_empty());
+        assert_eq!(q.wake_at(soon), Some(t0 + MIN_JOB_SPACING));
+        assert_eq!(q.start_ready(t0 + MIN_JOB_SPACING), vec![Job::Session]);
+    }
+
+    #[test]
+    fn only_the_newest_turn_is_read() {
+        let mut q = FetchQueue::default();
+        q.want(Job::Turn("t1".into()));
+        q.want(Job::Session);
+        q.want(Job::Turn("t2".into()));
+        assert_eq!(
+            q.start_ready(Instant::now()),
+            vec![Job::Session, Job::Turn("t2".into())]
+        );
+    }
+
+    #[test]
+    fn the_minute_budget_holds_and_frees_up() {
+        let mut q = FetchQueue::new(3);
+        let t0 = Instant::now();
+        for (i, job) in [Job::Session, Job::Turns, Job::Items, Job::Artifacts]
+            .into_iter()
+            .enumerate()
+        {
+            q.want(job);
+            let _ = i;
+        }
+        assert_eq!(q.start_ready(t0).len(), 3);
+        for j in q.in_flight().to_vec() {
+            q.finished(&j);
+        }
+        let t1 = t0 + Duration::from_secs(10);
+        assert!(q.start_ready(t1).is_empty(), "budget spent");
+        assert_eq!(q.wake_at(t1), Some(t0 + WINDOW));
+        assert_eq!(q.start_ready(t0 + WINDOW), vec![Job::Artifacts]);
+    }
+
+    #[test]
+    fn a_thousand_asks_in_a_minute_stay_within_the_budget() {
+        let mut q = FetchQueue::default();
+        let t0 = Instant::now();
+        let mut started = 0;
+        for ms in (0..60_000).step_by(60) {
+            let now = t0 + Duration::from_millis(ms);
+            q.want(Job::Session);
+            q.want(Job::Turn(format!("t{ms}")));
+            for j in q.start_ready(now) {
+                started += 1;
+                q.finished(&j);
+            }
+        }
+        assert!(started <= FETCHES_PER_MINUTE, "{started}");
+    }
+}

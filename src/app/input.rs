@@ -1,0 +1,176 @@
+//! Terminal events → intents: keys (through `keys::command_for`), paste, mouse, resize and
+//! focus. The input box and the required-action prompt get the keys that are theirs.
+
+use super::App;
+use super::intent::Intent;
+use super::keys::{self, Command, KeyContext};
+use super::mouse::{self, Target};
+use crate::api::model::RequiredActionKind;
+use crate::ui::composer::ComposerAction;
+use crate::ui::prompt::PromptAction;
+use color_eyre::Result;
+use crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind,
+};
+
+/// Lines one wheel notch scrolls.
+const WHEEL_LINES: i32 = 3;
+
+impl App {
+    pub(super) fn on_terminal_event(&mut self, event: Event) -> Result<()> {
+        match event {
+            Event::Key(key) => self.on_key(key),
+            Event::Paste(text) => {
+                if let Some(filter) = &mut self.filter_edit {
+                    filter.push_str(text.lines().next().unwrap_or_default());
+                    let f = filter.clone();
+                    self.ui.set_event_filter(f);
+                } else {
+                    self.input_focused = true;
+                    self.composer.handle_paste(&text);
+                }
+                self.request_frame();
+            }
+            Event::Mouse(m) => self.on_mouse(m),
+            // ratatui resizes its buffers at the next draw and repaints everything.
+            Event::Resize(..) => self.request_frame(),
+            Event::FocusGained => self.terminal_focused = true,
+            Event::FocusLost => self.terminal_focused = false,
+        }
+        Ok(())
+    }
+
+    fn key_context(&self) -> KeyContext {
+        KeyContext {
+            input_focused: self.input_focused,
+            input_has_text: !self.composer.is_empty(),
+            help_open: self.help_open,
+            approval_pending: self
+                .prompt
+                .current()
+                .is_some_and(|a| a.kind == RequiredActionKind::Approval),
+        }
+    }
+
+    fn on_key(&mut self, key: KeyEvent) {
+        if key.kind == KeyEventKind::Release {
+            return;
+        }
+        if self.filter_edit.is_some() {
+            self.edit_filter(key);
+            return;
+        }
+        let intent = match keys::command_for(key, self.key_context()) {
+            Command::Quit => Intent::Quit,
+            Command::ArmQuit => Intent::ArmQuit,
+            Command::FocusNext => Intent::FocusNext,
+            Command::FocusPrev => Intent::FocusPrev,
+            Command::FocusInput => {
+                self.dispatch(Intent::FocusInput);
+                // Typing on a pane starts a message with that character.
+                if matches!(key.code, KeyCode::Char(c) if c != 'i') {
+                    self.key_to_input(key);
+                }
+                return;
+            }
+            Command::ScrollUp(n) => Intent::Scroll {
+                pane: None,
+                lines: -i32::from(n),
+            },
+            Command::ScrollDown(n) => Intent::Scroll {
+                pane: None,
+                lines: i32::from(n),
+            },
+            Command::PageUp => Intent::Page { up: true },
+            Command::PageDown => Intent::Page { up: false },
+            Command::ScrollTop => Intent::ScrollTop,
+            Command::ScrollBottom => Intent::ScrollBottom,
+            Command::ToggleZoom => Intent::ToggleZoom,
+            Command::ToggleHelp => Intent::ToggleHelp,
+            Command::ToggleMouseCapture => Intent::ToggleMouseCapture,
+            Command::ToggleDeltas => Intent::ToggleDeltas,
+            Command::StartEventFilter => Intent::StartEventFilter,
+            Command::ToggleDiff => Intent::ToggleDiff,
+            Command::Suspend => Intent::Suspend,
+            Command::Refresh => Intent::Refresh,
+            Command::OpenPicker => Intent::OpenPicker,
+            Command::Approve | Command::Deny => {
+                if let PromptAction::Answer(input) = self.prompt.handle_key(key) {
+                    self.dispatch(Intent::Answer(input));
+                }
+                self.request_frame();
+                return;
+            }
+            Command::ToInput => {
+                self.key_to_input(key);
+                return;
+            }
+            Command::Ignore => return,
+        };
+        self.dispatch(intent);
+    }
+
+    /// A key for the input box; the prompt sees it first while the box is empty.
+    fn key_to_input(&mut self, key: KeyEvent) {
+        self.request_frame();
+        if !self.prompt.is_empty() && self.composer.is_empty() {
+            match self.prompt.handle_key(key) {
+                PromptAction::Answer(input) => return self.dispatch(Intent::Answer(input)),
+                PromptAction::Consumed => return,
+                PromptAction::NotMine => {}
+            }
+        }
+        let intent = match self.composer.handle_key(key) {
+            ComposerAction::Send(text) => Intent::Send(text),
+            ComposerAction::Steer(text) => Intent::Steer(text),
+            ComposerAction::Cancel => Intent::Cancel,
+            ComposerAction::HistoryPrev => Intent::HistoryPrev,
+            ComposerAction::HistoryNext => Intent::HistoryNext,
+            ComposerAction::None | ComposerAction::Consumed => return,
+        };
+        self.dispatch(intent);
+    }
+
+    /// `/`: the filter applies as it is typed; Enter or Esc ends the editing.
+    fn edit_filter(&mut self, key: KeyEvent) {
+        let Some(filter) = self.filter_edit.as_mut() else {
+            return;
+        };
+        match key.code {
+            KeyCode::Enter | KeyCode::Esc => self.filter_edit = None,
+            KeyCode::Backspace => {
+                filter.pop();
+            }
+            KeyCode::Char(c) if !c.is_control() && filter.chars().count() < 64 => filter.push(c),
+            _ => {}
+        }
+        if let Some(f) = self.filter_edit.clone() {
+            self.ui.set_event_filter(f);
+        }
+        self.request_frame();
+    }
+
+    fn on_mouse(&mut self, m: MouseEvent) {
+        let Some(areas) = &self.last_areas else {
+            return;
+        };
+        let target = mouse::target_at(areas, m.column, m.row);
+        let intent = match (m.kind, target) {
+            (MouseEventKind::ScrollUp, Target::Pane(p)) => Intent::Scroll {
+                pane: Some(p),
+                lines: -WHEEL_LINES,
+            },
+            (MouseEventKind::ScrollDown, Target::Pane(p)) => Intent::Scroll {
+                pane: Some(p),
+                lines: WHEEL_LINES,
+            },
+            (MouseEventKind::Down(MouseButton::Left), _) if self.help_open => Intent::ToggleHelp,
+            (MouseEventKind::Down(MouseButton::Left), Target::Pane(p) | Target::Tab(p)) => {
+                Intent::FocusPane(p)
+            }
+            (MouseEventKind::Down(MouseButton::Left), Target::Composer) => Intent::FocusInput,
+            _ => return,
+        };
+        self.dispatch(intent);
+    }
+}

@@ -1,0 +1,256 @@
+//! What the user asks for, whichever key, click or paste asked it: every intent goes
+//! through [`App::dispatch`], so new actions are one variant and one arm.
+
+use super::App;
+use super::msg::AppMsg;
+use crate::api::client::IdempotencyKey;
+use crate::api::error::ApiError;
+use crate::api::model::{Content, Input, InputAccepted};
+use crate::ui::Pane;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Intent {
+    Quit,
+    /// Ctrl+C with a draft in the box: the first press warns, the second quits.
+    ArmQuit,
+    Suspend,
+    /// Tab: input box → panes in order → input box.
+    FocusNext,
+    FocusPrev,
+    FocusInput,
+    FocusPane(Pane),
+    /// Scroll `pane` (the focused one when `None`) by `lines` (negative: up, older).
+    Scroll {
+        pane: Option<Pane>,
+        lines: i32,
+    },
+    /// PgUp/PgDn: a screenful of the focused pane (the transcript while typing).
+    Page {
+        up: bool,
+    },
+    ScrollTop,
+    ScrollBottom,
+    ToggleZoom,
+    ToggleHelp,
+    ToggleMouseCapture,
+    ToggleDeltas,
+    StartEventFilter,
+    ToggleDiff,
+    /// Ctrl+R: re-read the session and turns.
+    Refresh,
+    OpenPicker,
+    /// Enter in the input box.
+    Send(String),
+    /// The first message of a new session, sent once the stream is connected.
+    SendFirst(String),
+    Steer(String),
+    Cancel,
+    HistoryPrev,
+    HistoryNext,
+    /// An answer to a required action (from the prompt).
+    Answer(Input),
+}
+
+impl App {
+    /// Carries out one intent.
+    pub fn dispatch(&mut self, intent: Intent) {
+        self.request_frame();
+        match intent {
+            Intent::Quit => self.quit(),
+            Intent::ArmQuit => {
+                self.arm_quit();
+                return;
+            }
+            Intent::Suspend => {
+                if let Err(e) = self.tui.suspend() {
+                    self.fail(e.into());
+                }
+            }
+            Intent::FocusNext => self.cycle_focus(true),
+            Intent::FocusPrev => self.cycle_focus(false),
+            Intent::FocusInput => self.input_focused = true,
+            Intent::FocusPane(pane) => {
+                self.ui.focus = pane;
+                self.input_focused = false;
+            }
+            Intent::Scroll { pane, lines } => self.scroll(pane, lines),
+            Intent::Page { up } => {
+                let pane = if self.input_focused {
+                    crate::ui::Pane::Transcript
+                } else {
+                    self.ui.focus
+                };
+                let page = i32::from(self.pane_height(pane).saturating_sub(3).max(1));
+                self.scroll(Some(pane), if up { -page } else { page });
+            }
+            Intent::ScrollTop => self.scroll(None, -1_000_000),
+            Intent::ScrollBottom => self.ui.scroll_to_bottom(),
+            Intent::ToggleZoom => self.ui.toggle_zoom(),
+            Intent::ToggleHelp => self.help_open = !self.help_open,
+            Intent::ToggleMouseCapture => {
+                let on = !self.tui.mouse_capture();
+                if let Err(e) = self.tui.set_mouse_capture(on) {
+                    self.fail(e.into());
+                } else {
+                    let what = if on {
+                        "mouse capture on"
+                    } else {
+                        "mouse capture off: select text with the mouse; m turns it back on"
+                    };
+                    self.notice(Some(what.into()));
+                }
+            }
+            Intent::ToggleDeltas => self.ui.toggle_deltas(),
+            Intent::StartEventFilter => {
+                self.filter_edit = Some(self.ui.event_filter.clone());
+                self.ui.focus = Pane::Events;
+            }
+            Intent::ToggleDiff => {
+                if !self.ui.toggle_nearest_diff(&self.view) {
+                    self.notice(Some("no diff to expand here".into()));
+                }
+            }
+            Intent::Refresh => {
+                self.want(super::fetch::Job::Session);
+                self.want(super::fetch::Job::Turns);
+            }
+            Intent::Send(text) => {
+                if self.sending.is_some() {
+                    self.notice(Some("still sending the previous message…".into()));
+                    return;
+                }
+                self.sending = Some(text.clone());
+                self.send_input(message(text));
+            }
+            Intent::SendFirst(text) => self.send_input(message(text)),
+            Intent::Steer(text) => self.send_input(Input::Steer {
+                content: Content::Text(text),
+            }),
+            Intent::Cancel => self.send_input(Input::Cancel {}),
+            Intent::Answer(input) => self.send_input(input),
+            // Arrive with the actions work (history, picker).
+            Intent::HistoryPrev | Intent::HistoryNext | Intent::OpenPicker => {}
+        }
+        if self.quit_armed {
+            self.quit_armed = false;
+            self.notice(None);
+        }
+    }
+
+    fn arm_quit(&mut self) {
+        if self.quit_armed {
+            self.quit();
+        } else {
+            self.quit_armed = true;
+            self.notice(Some(
+                "press Ctrl+C again to quit (the draft is not sent)".into(),
+            ));
+        }
+    }
+
+    /// Input box → Transcript → Events → Turn → Workspace → input box.
+    fn cycle_focus(&mut self, forward: bool) {
+        let first = if forward {
+            Pane::ALL[0]
+        } else {
+            Pane::ALL[Pane::ALL.len() - 1]
+        };
+        if self.input_focused {
+            self.input_focused = false;
+            self.ui.focus = first;
+            return;
+        }
+        let last = if forward {
+            Pane::ALL[Pane::ALL.len() - 1]
+        } else {
+            Pane::ALL[0]
+        };
+        if self.ui.focus == last {
+            self.input_focused = true;
+            self.ui.focus = Pane::Transcript;
+        } else if forward {
+            self.ui.focus_next();
+        } else {
+            self.ui.focus_prev();
+        }
+    }
+
+    /// Scrolls `pane` without moving the focus.
+    fn scroll(&mut self, pane: Option<Pane>, lines: i32) {
+        let focus = self.ui.focus;
+        if let Some(p) = pane {
+            self.ui.focus = p;
+        }
+        let n = u16::try_from(lines.unsigned_abs()).unwrap_or(u16::MAX);
+        if lines < 0 {
+            self.ui.scroll_up(n);
+        } else {
+            self.ui.scroll_down(n);
+        }
+        self.ui.focus = focus;
+    }
+
+    /// Rows of `pane` at the last draw (a guess before the first).
+    fn pane_height(&self, pane: Pane) -> u16 {
+        self.last_areas
+            .as_ref()
+            .and_then(|a| a.panes.iter().find(|(p, _)| *p == pane))
+            .map_or(20, |(_, r)| r.height)
+    }
+
+    /// Sends `input` with a fresh Idempotency-Key; the result comes back as
+    /// [`AppMsg::Sent`].
+    pub fn send_input(&mut self, input: Input) {
+        let client = self.client.clone();
+        let id = self.session_id.clone();
+        let tx = self.msgs.clone();
+        tokio::spawn(async move {
+            let key = IdempotencyKey::new();
+            let result = client.send(&id, &input, &key).await;
+            let _ = tx.send(AppMsg::Sent { input, result });
+        });
+    }
+
+    pub(super) fn on_sent(&mut self, input: Input, result: Result<InputAccepted, ApiError>) {
+        let was_draft = matches!(&input, Input::Message { content } if self.sending.as_deref() == Some(content.text().as_str()));
+        if was_draft {
+            self.sending = None;
+        }
+        match result {
+            Ok(_) => {
+                if was_draft && self.composer.text().trim() == input_text(&input).trim() {
+                    self.composer.clear();
+                }
+                if let Input::Steer { .. } = input
+                    && self.composer.text().trim() == input_text(&input).trim()
+                {
+                    self.composer.clear();
+                }
+                self.notice(None);
+            }
+            Err(e) => {
+                self.notice(Some(format!(
+                    "{} not sent: {}",
+                    input.type_name(),
+                    e.summary()
+                )));
+            }
+        }
+        self.request_frame();
+    }
+}
+
+fn message(text: String) -> Input {
+    Input::Message {
+        content: Content::Text(text),
+    }
+}
+
+fn input_text(input: &Input) -> String {
+    match input {
+        Input::Message { content } | Input::Steer { content } | Input::Context { content } => {
+            content.text()
+        }
+        _ => String::new(),
+    }
+}

@@ -1,0 +1,46 @@
+//! The background reads behind [`Job`]: one spawned task per job, reporting through the
+//! app's channel.
+
+use super::fetch::Job;
+use super::msg::AppMsg;
+use crate::api::client::{ApiClient, Order, Page};
+use crate::api::error::ApiError;
+use crate::session::Update;
+use tokio::sync::mpsc::UnboundedSender;
+
+/// Turns listed for the Turn pane (the current one and the last few).
+const RECENT_TURNS: u32 = 5;
+/// Items backfilled when resuming from a stored cursor (the recent part of the transcript).
+const RECENT_ITEMS: u32 = 100;
+
+pub fn spawn(client: &ApiClient, session_id: &str, job: Job, tx: UnboundedSender<AppMsg>) {
+    let client = client.clone();
+    let id = session_id.to_string();
+    tokio::spawn(async move {
+        let result = run(&client, &id, &job).await;
+        let _ = tx.send(AppMsg::Fetched { job, result });
+    });
+}
+
+async fn run(client: &ApiClient, id: &str, job: &Job) -> Result<Update, ApiError> {
+    Ok(match job {
+        Job::Session => Update::Session(Box::new(client.get_session(id).await?)),
+        Job::Turns => {
+            let page = Page::ordered(Order::Desc).with_limit(RECENT_TURNS);
+            Update::Turns(client.list_turns(id, &page).await?.data)
+        }
+        Job::Turn(turn) => Update::Turn(client.get_turn(id, turn).await?),
+        Job::Items => {
+            let page = Page::ordered(Order::Desc).with_limit(RECENT_ITEMS);
+            let mut items = client.list_items(id, &page).await?.data;
+            items.reverse(); // oldest first, as the transcript reads
+            Update::Items(items)
+        }
+        Job::Artifacts => {
+            let page = Page::ordered(Order::Desc).with_limit(100);
+            let mut list = client.list_artifacts(id, &page, None).await?.data;
+            list.reverse();
+            Update::Artifacts(list)
+        }
+    })
+}

@@ -1,0 +1,43 @@
+//! How to open the app on a session.
+
+use crate::api::client::ApiClient;
+use crate::api::stream::StreamOptions;
+use crate::store::StateStore;
+
+pub struct AppOptions {
+    pub client: ApiClient,
+    /// Where and how to stream; the app chooses `target` and `from` itself (§11.1/§11.2).
+    pub stream: StreamOptions,
+    pub session_id: String,
+    /// Shown in the status bar (e.g. `api.gobare.dev`).
+    pub api_host: String,
+    /// The status bar says "local demo".
+    pub local_demo: bool,
+    /// Per-host state (cursor, draft…); `None` keeps nothing (the demo's throwaway server).
+    pub store: Option<StateStore>,
+    /// A brand-new session's first message: the stream is opened live-only first and the
+    /// message sent once it is connected (§11.1, subscribe before sending).
+    pub first_message: Option<String>,
+    /// Start with mouse capture on.
+    pub mouse: bool,
+}
+
+impl AppOptions {
+    pub fn new(client: ApiClient, stream: StreamOptions, session_id: impl Into<String>) -> Self {
+        let api_host = stream.api.host_str().unwrap_or_default().to_string();
+        let api_host = match stream.api.port() {
+            Some(port) => format!("{api_host}:{port}"),
+            None => api_host,
+        };
+        AppOptions {
+            client,
+            stream,
+            session_id: session_id.into(),
+            api_host,
+            local_demo: false,
+            store: None,
+            first_message: None,
+            mouse: true,
+        }
+    }
+}

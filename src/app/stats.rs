@@ -1,0 +1,104 @@
+//! Frames drawn and stream frames applied, written to `$GOBARE_TUI_STATS` (if set) as
+//! `frames=N events=M` so benchmarks can check "zero frames when idle" from outside.
+//!
+//! Written only when the counters changed, at most every [`WRITE_EVERY`], and on exit: an
+//! idle app schedules no timer for this.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+pub const ENV_VAR: &str = "GOBARE_TUI_STATS";
+pub const WRITE_EVERY: Duration = Duration::from_secs(2);
+
+#[derive(Debug, Default)]
+pub struct Stats {
+    path: Option<PathBuf>,
+    pub frames: u64,
+    pub events: u64,
+    written: Option<(u64, u64)>,
+    last_write: Option<Instant>,
+}
+
+impl Stats {
+    pub fn from_env() -> Stats {
+        Stats::to_path(std::env::var_os(ENV_VAR).map(PathBuf::from))
+    }
+
+    pub fn to_path(path: Option<PathBuf>) -> Stats {
+        Stats {
+            path,
+            ..Stats::default()
+        }
+    }
+
+    pub fn line(&self) -> String {
+        format!("frames={} events={}\n", self.frames, self.events)
+    }
+
+    fn dirty(&self) -> bool {
+        self.path.is_some() && self.written != Some((self.frames, self.events))
+    }
+
+    /// When the next write is due; `None` when there is nothing new to write.
+    pub fn due_at(&self, now: Instant) -> Option<Instant> {
+        if !self.dirty() {
+            return None;
+        }
+        Some(self.last_write.map_or(now, |t| t + WRITE_EVERY))
+    }
+
+    /// Writes if due (or `force`, on exit). Errors are ignored: statistics never stop the app.
+    pub fn write(&mut self, now: Instant, force: bool) {
+        let due = self.due_at(now).is_some_and(|d| now >= d);
+        if !(due || (force && self.path.is_some())) {
+            return;
+        }
+        if let Some(path) = &self.path {
+            let _ = std::fs::write(path, self.line());
+        }
+        self.written = Some((self.frames, self.events));
+        self.last_write = Some(now);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_only_changes_and_at_most_every_interval() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("stats");
+        let mut s = Stats::to_path(Some(path.clone()));
+        let t0 = Instant::now();
+        assert_eq!(s.due_at(t0), Some(t0), "never written yet");
+        s.frames = 2;
+        s.events = 10;
+        s.write(t0, false);
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "frames=2 events=10\n"
+        );
+        assert_eq!(s.due_at(t0), None, "nothing new: no timer");
+        s.frames = 3;
+        assert_eq!(s.due_at(t0), Some(t0 + WRITE_EVERY));
+        s.write(t0 + Duration::from_millis(10), false);
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "frames=2 events=10\n"
+        );
+        s.write(t0 + Duration::from_millis(10), true);
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "frames=3 events=10\n"
+        );
+    }
+
+    #[test]
+    fn without_a_path_nothing_is_ever_due() {
+        let mut s = Stats::to_path(None);
+        s.frames = 5;
+        assert_eq!(s.due_at(Instant::now()), None);
+        s.write(Instant::now(), true);
+    }
+}

@@ -1,0 +1,312 @@
+//! The real binary in a pseudo-terminal against a simulator started here: attach, send,
+//! see the agent answer, survive a dropped stream, quit, and find the terminal restored;
+//! `demo` starts and quits cleanly; an unknown session is a clear error.
+
+mod support;
+
+use std::time::Duration;
+
+use gobare_tui::sim::{Faults, SimConfig, Simulator};
+use portable_pty::CommandBuilder;
+use support::pty::{Pty, keys};
+use tempfile::TempDir;
+
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A simulator on its own runtime (the pty waits block the test thread).
+struct Sim {
+    sim: Simulator,
+    _rt: tokio::runtime::Runtime,
+}
+
+fn start_sim(speed: f64) -> Sim {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let sim = rt
+        .block_on(Simulator::start(SimConfig {
+            speed,
+            ping_interval: Duration::from_secs(1),
+            ..SimConfig::for_tests()
+        }))
+        .unwrap();
+    Sim { sim, _rt: rt }
+}
+
+/// The binary with an isolated home: no config, no stored state, no token unless given.
+fn command(args: &[&str], home: &TempDir, api: Option<(&str, &str)>) -> CommandBuilder {
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_gobare-tui"));
+    cmd.args(args);
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("XDG_STATE_HOME", home.path().join("state"));
+    cmd.env("XDG_CONFIG_HOME", home.path().join("config"));
+    cmd.env("RUST_BACKTRACE", "0");
+    cmd.env_remove("GOBARE_TOKEN");
+    cmd.env_remove("GOBARE_API");
+    cmd.env_remove("NO_COLOR");
+    if let Some((url, token)) = api {
+        cmd.env("GOBARE_API", url);
+        cmd.env("GOBARE_TOKEN", token);
+    }
+    cmd
+}
+
+fn last(haystack: &[u8], needle: &str) -> Option<usize> {
+    let needle = needle.as_bytes();
+    haystack.windows(needle.len()).rposition(|w| w == needle)
+}
+
+/// Raw mode off, main screen, cursor shown, paste and mouse modes off — on the byte stream
+/// (each "off" after its last "on"), the emulated screen and the pty's termios.
+fn assert_restored(pty: &Pty) {
+    let raw = pty.raw_bytes();
+    for (on, off) in [
+        ("\x1b[?1049h", "\x1b[?1049l"),
+        ("\x1b[?25l", "\x1b[?25h"),
+        ("\x1b[?2004h", "\x1b[?2004l"),
+        ("\x1b[?1000h", "\x1b[?1000l"),
+    ] {
+        let on_at = last(&raw, on).unwrap_or_else(|| panic!("{on:?} never sent"));
+        let off_at = last(&raw, off).unwrap_or_else(|| panic!("{off:?} never sent"));
+        assert!(off_at > on_at, "{off:?} must follow the last {on:?}");
+    }
+    pty.with_screen(|s| {
+        assert!(!s.alternate_screen(), "still on the alternate screen");
+        assert!(!s.hide_cursor(), "cursor still hidden");
+        assert!(!s.bracketed_paste(), "bracketed paste still on");
+        assert_eq!(s.mouse_protocol_mode(), vt100::MouseProtocolMode::None);
+    });
+    assert!(pty.is_cooked(), "raw mode still on");
+}
+
+fn status_line(s: &vt100::Screen) -> String {
+    s.contents().lines().last().unwrap_or_default().to_string()
+}
+
+#[test]
+fn attach_send_survive_a_drop_and_quit() {
+    let sim = start_sim(10.0);
+    let session = sim.sim.create_session(Some("e2e"));
+    let url = sim.sim.url().to_string();
+    let token = sim.sim.token();
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(
+        command(&["attach", &session], &home, Some((&url, &token))),
+        140,
+        44,
+    );
+    pty.wait_for(
+        "the status bar to say live",
+        |s| status_line(s).contains("● live") && status_line(s).contains("e2e"),
+        TIMEOUT,
+    );
+    assert!(!pty.is_cooked(), "raw mode while running");
+
+    pty.send_keys("fix the export please");
+    pty.wait_for_text("fix the export please", TIMEOUT);
+    pty.send_keys(keys::ENTER);
+    pty.wait_for_text("reproducing the problem", TIMEOUT);
+    pty.wait_for_text("completed", TIMEOUT);
+
+    // Drop the stream at its next frame and refuse reconnects until told otherwise.
+    sim.sim.set_faults(Faults {
+        drop_every_n_frames: Some(1),
+        refuse_share: 1.0,
+        refuse_status: 503,
+        refuse_retry_after_secs: 1,
+        ..Faults::default()
+    });
+    pty.send_keys("and now the totals");
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the status bar to say reconnecting",
+        |s| status_line(s).contains("reconnecting"),
+        TIMEOUT,
+    );
+    assert!(
+        pty.screen_text().contains("reproducing the problem"),
+        "a drop must not clear the transcript:\n{}",
+        pty.screen_text()
+    );
+    let seq_at_drop = sim.sim.last_seq();
+    sim.sim.set_faults(Faults::default());
+    // Everything the agent did meanwhile arrives: the status bar's cursor reaches the
+    // server's last seq once the second turn is over.
+    pty.wait_for(
+        "live again, caught up with the second turn",
+        |s| {
+            let last = sim.sim.last_seq();
+            status_line(s).contains("● live")
+                && last > seq_at_drop
+                && status_line(s).contains(&format!("seq {last} "))
+                && s.contents().contains("Fixed: CSV totals")
+                && s.contents().contains("recent")
+        },
+        TIMEOUT,
+    );
+    let opens = sim.sim.stream_opens();
+    assert!(opens.len() >= 2, "{opens:?}");
+    assert!(
+        opens[1..]
+            .iter()
+            .all(|from| from.is_some_and(|seq| seq > 0)),
+        "every reconnect resumes from the cursor: {opens:?}"
+    );
+
+    pty.send_keys(keys::CTRL_C);
+    let status = pty.wait_exit(TIMEOUT);
+    assert!(status.success(), "{status:?}\n{}", pty.screen_text());
+    assert_restored(&pty);
+
+    // The cursor was stored for the next attach.
+    let sessions = home.path().join("state/gobare-tui/hosts");
+    let stored = walk(&sessions)
+        .into_iter()
+        .find(|p| p.to_string_lossy().ends_with(&format!("{session}.json")))
+        .expect("session state written");
+    let state: serde_json::Value = serde_json::from_slice(&std::fs::read(stored).unwrap()).unwrap();
+    assert!(state["cursor"].as_u64().unwrap() > 0, "{state}");
+}
+
+#[test]
+fn ctrl_c_with_a_draft_asks_twice() {
+    let sim = start_sim(10.0);
+    let session = sim.sim.create_session(Some("draft"));
+    let url = sim.sim.url().to_string();
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(
+        command(&["attach", &session], &home, Some((&url, &sim.sim.token()))),
+        100,
+        30,
+    );
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    pty.send_keys("half a thought");
+    pty.wait_for_text("half a thought", TIMEOUT);
+    pty.send_keys(keys::CTRL_C);
+    pty.wait_for_text("press Ctrl+C again", TIMEOUT);
+    assert!(pty.screen_text().contains("half a thought"), "draft kept");
+    pty.send_keys(keys::CTRL_C);
+    assert!(pty.wait_exit(TIMEOUT).success());
+    assert_restored(&pty);
+}
+
+#[test]
+fn demo_shows_a_local_agent_at_work_and_quits_cleanly() {
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(command(&["demo"], &home, None), 140, 44);
+    pty.wait_for(
+        "the demo's status bar",
+        |s| status_line(s).contains("local demo") && status_line(s).contains("● live"),
+        TIMEOUT,
+    );
+    // The first message goes out by itself and the agent starts on it within seconds.
+    pty.wait_for_text("Refactor the storage layer", TIMEOUT);
+    pty.wait_for_text("Map every direct database call", TIMEOUT);
+    pty.send_keys(keys::CTRL_C);
+    assert!(pty.wait_exit(TIMEOUT).success());
+    assert_restored(&pty);
+}
+
+#[test]
+fn attaching_to_an_unknown_session_is_a_clear_error() {
+    let sim = start_sim(10.0);
+    let url = sim.sim.url().to_string();
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(
+        command(
+            &["attach", "sess_does_not_exist"],
+            &home,
+            Some((&url, &sim.sim.token())),
+        ),
+        100,
+        30,
+    );
+    let status = pty.wait_exit(TIMEOUT);
+    assert_eq!(status.exit_code(), 1, "{}", pty.screen_text());
+    assert_restored(&pty);
+    let text = pty.screen_text();
+    assert!(
+        text.contains("session sess_does_not_exist does not exist"),
+        "{text}"
+    );
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.extend(walk(&p));
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_long_history_replays_with_progress_then_resumes_from_the_stored_cursor() {
+    let sim = start_sim(10.0);
+    let session = sim.sim.create_session(Some("long history"));
+    sim.sim.seed_events(&session, 30_000);
+    let last = sim.sim.last_seq();
+    let url = sim.sim.url().to_string();
+    let token = sim.sim.token();
+    let home = tempfile::tempdir().unwrap();
+    let attach = || command(&["attach", &session], &home, Some((&url, &token)));
+
+    let mut pty = Pty::spawn(attach(), 140, 44);
+    pty.wait_for(
+        "caught up with the whole history",
+        |s| status_line(s).contains(&format!("seq {last} ")),
+        TIMEOUT,
+    );
+    pty.wait_for(
+        "the replay indicator gone",
+        |s| !status_line(s).contains("replaying"),
+        TIMEOUT,
+    );
+    let raw = String::from_utf8_lossy(&pty.raw_bytes()).into_owned();
+    assert!(
+        raw.contains("replaying…") || raw.contains("loading history…"),
+        "progress was shown while catching up"
+    );
+    pty.send_keys(keys::CTRL_C);
+    assert!(pty.wait_exit(TIMEOUT).success());
+    assert_restored(&pty);
+    assert_eq!(
+        sim.sim.stream_opens(),
+        vec![Some(0)],
+        "first attach replays all"
+    );
+
+    // Again: from the stored cursor, no full replay; the recent history comes from items.
+    let mut pty = Pty::spawn(attach(), 140, 44);
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    pty.send_keys(keys::CTRL_C);
+    assert!(pty.wait_exit(TIMEOUT).success());
+    assert_eq!(sim.sim.stream_opens(), vec![Some(0), Some(last)]);
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    let sim = start_sim(10.0);
+    let session = sim.sim.create_session(Some("term"));
+    let url = sim.sim.url().to_string();
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(
+        command(&["attach", &session], &home, Some((&url, &sim.sim.token()))),
+        100,
+        30,
+    );
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    let pid = libc::pid_t::try_from(pty.pid()).unwrap();
+    // SAFETY: sends a signal to our own child process.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    assert!(pty.wait_exit(TIMEOUT).success());
+    assert_restored(&pty);
+}
