@@ -6,6 +6,7 @@
 //! Extension points: user intents go through [`App::dispatch`] (see [`intent`]); background
 //! work reports through one channel of [`AppMsg`] handled in [`App::on_msg`].
 
+pub mod cursor;
 pub mod draw;
 pub mod fetch;
 pub mod frame;
@@ -16,7 +17,6 @@ pub mod keys;
 pub mod mouse;
 pub mod msg;
 pub mod options;
-pub mod cursor;
 pub mod replay;
 pub mod stats;
 
@@ -42,9 +42,9 @@ use crate::ui::composer::Composer;
 use crate::ui::prompt::PromptState;
 use crate::ui::theme::Theme;
 use crate::ui::{Areas, UiState};
+use cursor::CursorSaver;
 use fetch::{FetchQueue, Job};
 use frame::FrameScheduler;
-use cursor::CursorSaver;
 use replay::ReplayProgress;
 use stats::Stats;
 
