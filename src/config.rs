@@ -48,11 +48,25 @@ pub struct FileConfig {
 }
 
 /// The environment variables configuration reads, captured once (tests build their own).
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct Environment {
     pub gobare_token: Option<String>,
     pub xdg_config_home: Option<PathBuf>,
     pub xdg_state_home: Option<PathBuf>,
+}
+
+/// Written by hand: `GOBARE_TOKEN` is a secret and never appears in `Debug` output.
+impl std::fmt::Debug for Environment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Environment")
+            .field(
+                "gobare_token",
+                &self.gobare_token.as_ref().map(|_| "<redacted>"),
+            )
+            .field("xdg_config_home", &self.xdg_config_home)
+            .field("xdg_state_home", &self.xdg_state_home)
+            .finish()
+    }
 }
 
 impl Environment {

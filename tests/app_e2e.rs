@@ -187,6 +187,15 @@ fn ctrl_c_with_a_draft_asks_twice() {
     pty.send_keys(keys::CTRL_C);
     pty.wait_for_text("press Ctrl+C again", TIMEOUT);
     assert!(pty.screen_text().contains("half a thought"), "draft kept");
+    // Typing takes the warning back: the next Ctrl+C warns again rather than quitting.
+    pty.send_keys("!");
+    pty.wait_for(
+        "the warning withdrawn",
+        |s| !s.contents().contains("press Ctrl+C again") && s.contents().contains("thought!"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::CTRL_C);
+    pty.wait_for_text("press Ctrl+C again", TIMEOUT);
     pty.send_keys(keys::CTRL_C);
     assert!(pty.wait_exit(TIMEOUT).success());
     assert_restored(&pty);
@@ -230,6 +239,13 @@ fn attaching_to_an_unknown_session_is_a_clear_error() {
     assert!(
         text.contains("session sess_does_not_exist does not exist"),
         "{text}"
+    );
+    // Not remembered as the session to reopen.
+    assert!(
+        !walk(&home.path().join("state"))
+            .iter()
+            .any(|p| p.ends_with("last_session")),
+        "an unknown session must not become the last session"
     );
 }
 
@@ -307,6 +323,40 @@ fn sigterm_restores_the_terminal() {
     let pid = libc::pid_t::try_from(pty.pid()).unwrap();
     // SAFETY: sends a signal to our own child process.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    assert!(pty.wait_exit(TIMEOUT).success());
+    assert_restored(&pty);
+}
+
+#[test]
+fn narrow_terminal_tabs_follow_clicks_and_keys() {
+    let sim = start_sim(10.0);
+    let session = sim.sim.create_session(Some("narrow"));
+    let url = sim.sim.url().to_string();
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(
+        command(&["attach", &session], &home, Some((&url, &sim.sim.token()))),
+        60,
+        20,
+    );
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    let pane_title =
+        |s: &vt100::Screen| s.contents().lines().nth(1).unwrap_or_default().to_string();
+    assert!(pty.with_screen(pane_title).contains("Transcript"));
+    // A left click on the "Events" tab (SGR mouse report, 1-based column 15, row 1).
+    pty.send_keys("\x1b[<0;15;1M\x1b[<0;15;1m");
+    pty.wait_for(
+        "the Events pane",
+        |s| pane_title(s).contains("Events"),
+        TIMEOUT,
+    );
+    // Tab from a pane moves on to the next one.
+    pty.send_keys(keys::TAB);
+    pty.wait_for("the Turn pane", |s| pane_title(s).contains("Turn"), TIMEOUT);
+    // `m` releases the mouse for the terminal's own selection.
+    pty.send_keys("m");
+    pty.wait_for_text("mouse capture off", TIMEOUT);
+    pty.with_screen(|s| assert_eq!(s.mouse_protocol_mode(), vt100::MouseProtocolMode::None));
+    pty.send_keys("q");
     assert!(pty.wait_exit(TIMEOUT).success());
     assert_restored(&pty);
 }

@@ -72,18 +72,42 @@ fn a_token_on_the_command_line_is_refused_without_echoing_it() {
 }
 
 #[test]
-fn commands_not_yet_in_this_build_say_so_with_status_2() {
+fn start_with_a_token_and_nothing_to_reopen_points_to_attach_and_new() {
     let home = Home::new();
-    for args in [
-        &["attach", "s1"][..],
-        &["new", "hello"][..],
-        &["demo"][..],
-        &[][..],
-    ] {
-        let (code, _, err) = run(&home, args);
-        assert_eq!(code, 2, "{args:?}: {err}");
-        assert!(err.contains("not available yet in this build"), "{err}");
+    let out = home
+        .std_command(&["--api", "http://127.0.0.1:9"])
+        .env("GOBARE_TOKEN", "gbr_pat_not_needed_here")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("gobare-tui attach") && err.contains("gobare-tui new"),
+        "{err}"
+    );
+    assert!(!err.contains("gbr_pat_not_needed_here"), "{err}");
+}
+
+#[test]
+fn the_full_screen_commands_need_a_terminal() {
+    let home = Home::new();
+    for args in [&["attach", "s1"][..], &["demo"][..]] {
+        let out = home
+            .std_command(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("interactive terminal"), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn new_without_a_token_is_a_usage_error() {
+    let home = Home::new();
+    let (code, _, err) = run(&home, &["new", "hello"]);
+    assert_eq!(code, 2, "{err}");
 }
 
 #[test]

@@ -142,7 +142,6 @@ fn terminate(child: &tokio::process::Child) {
 }
 
 #[tokio::test]
-#[ignore = "needs stream + simulator"]
 async fn frames_print_as_lines_and_sigterm_exits_0() {
     let persisted = r#"{"object":"event","type":"agent.message","session_id":"s1","seq":4812,"created_at":1,"payload":{"text":"done"}}"#;
     let api = sse_server(vec![persisted.to_string()], Duration::from_secs(3600)).await;
@@ -166,7 +165,6 @@ async fn frames_print_as_lines_and_sigterm_exits_0() {
 }
 
 #[tokio::test]
-#[ignore = "needs stream + simulator"]
 async fn a_closed_stdout_exits_0_quietly() {
     let api = sse_server(Vec::new(), Duration::from_millis(20)).await;
     let home = Home::new();
@@ -196,7 +194,6 @@ async fn a_closed_stdout_exits_0_quietly() {
 }
 
 #[tokio::test]
-#[ignore = "needs stream + simulator"]
 async fn an_unreachable_server_is_retried_and_reported_only_with_verbose() {
     let port = {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();

@@ -880,10 +880,24 @@ pub struct Item {
     pub created_at: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,
-    #[serde(default, deserialize_with = "null_as_default")]
+    #[serde(default, deserialize_with = "text_or_json")]
     pub content: String,
     #[serde(default, deserialize_with = "null_as_default")]
     pub detail: Value,
+}
+
+/// A text field that a server may send as something else: a string stays as it is, null is
+/// empty, anything else is kept as its compact JSON. One odd item must not fail the whole
+/// page of a transcript backfill.
+fn text_or_json<'de, D>(d: D) -> Result<String, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    Ok(match Value::deserialize(d)? {
+        Value::String(s) => s,
+        Value::Null => String::new(),
+        other => other.to_string(),
+    })
 }
 
 fn object_item() -> String {

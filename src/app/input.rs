@@ -67,7 +67,11 @@ impl App {
         if self.act_confirm_key(key) {
             return;
         }
-        let intent = match keys::command_for(key, self.key_context()) {
+        let command = keys::command_for(key, self.key_context());
+        if command != Command::ArmQuit {
+            self.disarm_quit();
+        }
+        let intent = match command {
             Command::Quit => Intent::Quit,
             Command::ArmQuit => Intent::ArmQuit,
             Command::FocusNext => Intent::FocusNext,

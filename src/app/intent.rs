@@ -57,10 +57,7 @@ impl App {
         self.request_frame();
         match intent {
             Intent::Quit => self.quit(),
-            Intent::ArmQuit => {
-                self.arm_quit();
-                return;
-            }
+            Intent::ArmQuit => self.arm_quit(),
             Intent::Suspend => {
                 if let Err(e) = self.tui.suspend() {
                     self.fail(e.into());
@@ -128,6 +125,10 @@ impl App {
                     .into(),
             )),
         }
+    }
+
+    /// Any key but a second Ctrl+C takes back the "press Ctrl+C again" warning.
+    pub(super) fn disarm_quit(&mut self) {
         if self.quit_armed {
             self.quit_armed = false;
             self.notice(None);

@@ -43,13 +43,9 @@ pub struct SessionMemory {
 }
 
 impl SessionMemory {
-    /// Loads the session's state (the default when none) and remembers it as the last
-    /// session opened on this API host.
+    /// Loads the session's state (the default when none).
     pub fn open(store: StateStore, session_id: &str) -> SessionMemory {
         let state = store.load_session(session_id);
-        if let Err(e) = store.set_last_session(session_id) {
-            tracing::warn!(error = %e, "could not remember the last session");
-        }
         SessionMemory {
             store,
             session_id: session_id.to_string(),
@@ -216,7 +212,6 @@ mod tests {
     #[test]
     fn changes_are_rate_limited_then_written_and_reloaded() {
         let (_d, store, mut m) = memory();
-        assert_eq!(store.last_session().as_deref(), Some("s1"));
         assert_eq!(m.save_due_at(), None, "nothing changed yet");
         m.set_cursor(7);
         m.set_draft("half");

@@ -1,12 +1,22 @@
 //! The loop: terminal input, stream updates, background results and timers, in one
 //! `tokio::select!`. Data flows one way: everything that happens becomes an update of the
 //! model ([`SessionView`]) or the view state ([`UiState`]), which requests a frame; frames
-//! are drawn only when requested (no fixed tick), at most 60 a second.
+//! are drawn only when requested (no fixed tick), at most 60 a second. An idle session
+//! schedules no timer at all: the clock ticks only while a turn runs, polls only while
+//! something is pending.
 //!
-//! Extension points: user intents go through [`App::dispatch`] (see [`intent`]); background
-//! work reports through one channel of [`AppMsg`] handled in [`App::on_msg`].
+//! Extension points:
+//! - user intents: add an [`Intent`] variant, produce it in `input.rs` (keys, paste, mouse),
+//!   carry it out in [`App::dispatch`];
+//! - background work: spawn it with a clone of [`App::msgs`], report one [`AppMsg`] (add a
+//!   variant), handle it in [`App::on_msg`];
+//! - stream events as they are applied: `App::on_stream` (notifications, prompt glue);
+//! - model reads: [`App::want`] a [`fetch::Job`] (coalesced, 60/min budget);
+//! - state on disk: [`App::session_state`] + [`App::save_state`]; status line:
+//!   [`App::notice`]; terminal focus: [`App::terminal_focused`].
 
 pub mod acting;
+pub mod artifacts;
 pub mod cursor;
 pub mod draw;
 pub mod fetch;
@@ -26,29 +36,32 @@ pub mod sender;
 pub mod sessions;
 pub mod settings;
 pub mod stats;
+mod timers;
+mod updates;
 
 pub use intent::Intent;
 pub use msg::AppMsg;
 pub use options::AppOptions;
 
-use std::time::{Duration, Instant};
+use std::io::IsTerminal;
+use std::time::Instant;
 
 use color_eyre::Result;
+use color_eyre::eyre::WrapErr;
 use crossterm::event::EventStream;
 use futures_util::StreamExt;
 use tokio::sync::mpsc;
 
 use crate::api::client::ApiClient;
-use crate::api::error::{ApiError, ApiErrorKind};
-use crate::api::model::ConnectionState;
 use crate::api::stream::{self, StreamHandle, StreamTarget, StreamUpdate};
-use crate::session::{Fetch, SessionView, Update};
+use crate::session::{SessionView, Update};
 use crate::store::{SessionState, StateStore};
 use crate::terminal::{self, TerminationSignals, Tui};
 use crate::ui::composer::Composer;
 use crate::ui::prompt::PromptState;
 use crate::ui::theme::Theme;
 use crate::ui::{Areas, UiState};
+use artifacts::ArtifactsPoll;
 use cursor::CursorSaver;
 use fetch::{FetchQueue, Job};
 use frame::FrameScheduler;
@@ -57,20 +70,23 @@ use stats::Stats;
 
 /// Stream updates applied per loop turn before input gets a look in (a long replay is
 /// applied in slices so keys stay responsive and progress is drawn).
-const MAX_BATCH: usize = 4096;
-/// How often a settled turn whose artifacts are still publishing is re-read, and how many
-/// times at most (a server that never sets the field must not be polled for ever).
-const ARTIFACTS_POLL_EVERY: Duration = Duration::from_secs(2);
-const ARTIFACTS_POLL_MAX: u32 = 30;
+pub(crate) const MAX_BATCH: usize = 4096;
 const MAX_FPS: u32 = 60;
 
 /// Opens the full-screen app and runs it until the user quits, a termination signal
 /// arrives, or a fatal error (the session does not exist). The terminal is restored on
 /// every way out.
 pub async fn run(opts: AppOptions) -> Result<()> {
+    const NEEDS_TTY: &str = "the full-screen interface needs an interactive terminal \
+                             (for a pipe, use `gobare-tui tail`)";
+    // Checked first: crossterm would otherwise fall back to /dev/tty and take over the
+    // controlling terminal of a process whose output goes elsewhere.
+    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
+        return Err(color_eyre::eyre::eyre!(NEEDS_TTY));
+    }
     // Before entering: from here on SIGTERM/SIGHUP/SIGINT are ours to handle.
     let mut signals = TerminationSignals::new()?;
-    let tui = terminal::enter(opts.mouse)?;
+    let tui = terminal::enter(opts.mouse).wrap_err(NEEDS_TTY)?;
     let mut app = App::new(opts, tui);
     app.start();
     let result = app.run_loop(&mut signals).await;
@@ -127,13 +143,6 @@ pub struct App {
     pub(crate) acting: acting::Acting,
     /// The text of a message send in flight (one at a time; the box keeps it until accepted).
     sending: Option<String>,
-}
-
-#[derive(Debug, Default)]
-struct ArtifactsPoll {
-    turn: Option<String>,
-    next: Option<Instant>,
-    count: u32,
 }
 
 impl App {
@@ -218,11 +227,6 @@ impl App {
         self.fetches.want(Job::Session);
         self.fetches.want(Job::Turns);
         self.fetches.want(Job::Artifacts);
-        if let Some(store) = &self.store
-            && let Err(e) = store.set_last_session(&self.session_id)
-        {
-            tracing::warn!("cannot remember the last session: {e}");
-        }
         self.acting_start();
         self.frames.request();
     }
@@ -297,253 +301,6 @@ impl App {
     pub fn want(&mut self, job: Job) {
         self.fetches.want(job);
     }
-
-    fn on_stream_batch(&mut self, first: StreamUpdate) {
-        let now = Instant::now();
-        self.on_stream(first, now);
-        for _ in 1..MAX_BATCH {
-            let Some(stream) = self.stream.as_mut() else {
-                break;
-            };
-            match stream.updates.try_recv() {
-                Ok(update) => self.on_stream(update, now),
-                Err(_) => break,
-            }
-        }
-        self.take_model_fetches();
-    }
-
-    fn on_stream(&mut self, update: StreamUpdate, now: Instant) {
-        match update {
-            StreamUpdate::Frame(frame) => {
-                self.stats.events += 1;
-                match frame.event {
-                    Ok(event) => {
-                        self.act_on_event(&event);
-                        if event.seq.is_some() {
-                            self.replay.on_persisted(now);
-                        } else if self.replay.on_transient() {
-                            self.frames.request();
-                        }
-                        self.apply(Update::Event(event));
-                    }
-                    Err(e) => self.apply(Update::Skipped {
-                        reason: e.to_string(),
-                    }),
-                }
-            }
-            StreamUpdate::Skipped { reason } => self.apply(Update::Skipped { reason }),
-            StreamUpdate::State(state) => self.on_connection(state, now),
-        }
-    }
-
-    fn on_connection(&mut self, state: ConnectionState, now: Instant) {
-        if state == ConnectionState::Live {
-            self.replay.on_live(now);
-            let reconnected = self.was_live && self.view.connection() != Some(&state);
-            self.was_live = true;
-            if reconnected {
-                // What changed while away shows only in the resources (§11.3).
-                self.fetches.want(Job::Session);
-                self.fetches.want(Job::Turns);
-            }
-            if let Some(text) = self.first_message.take() {
-                self.dispatch(Intent::SendFirst(text));
-            }
-        }
-        self.apply(Update::Connection(state));
-    }
-
-    fn take_model_fetches(&mut self) {
-        for fetch in self.view.take_fetches() {
-            self.fetches.want(match fetch {
-                Fetch::Session => Job::Session,
-                Fetch::Turn(id) => Job::Turn(id),
-            });
-        }
-    }
-
-    /// Handles one result of background work.
-    pub fn on_msg(&mut self, msg: AppMsg) {
-        match msg {
-            AppMsg::Fetched { job, result } => self.on_fetched(job, result),
-            AppMsg::Sent { input, result } => self.on_sent(input, result),
-            AppMsg::Action(event) => self.on_action(event),
-        }
-        self.take_model_fetches();
-    }
-
-    fn on_fetched(&mut self, job: Job, result: Result<Update, ApiError>) {
-        self.fetches.finished(&job);
-        if job == Job::Items {
-            self.hold_stream = false;
-        }
-        match result {
-            Ok(update) => {
-                if let Update::Session(session) = &update {
-                    self.session_loaded = true;
-                    self.prompt.replace(&session.required_actions);
-                    self.act_on_session(session);
-                }
-                if let Update::Turn(turn) = &update {
-                    self.act_on_turn(turn);
-                }
-                self.apply(update);
-            }
-            Err(e) if job == Job::Session && !self.session_loaded && is_fatal(&e) => {
-                let mut e = e;
-                if e.kind == ApiErrorKind::NotFound {
-                    e.message = format!(
-                        "session {} does not exist, or this token cannot see it",
-                        crate::ui::sanitize::line(&self.session_id)
-                    );
-                }
-                self.fail(e.into());
-            }
-            Err(e) => {
-                tracing::warn!(?job, error = %e, "read failed");
-                let what = match job {
-                    Job::Session => "the session",
-                    Job::Turns | Job::Turn(_) => "the turn",
-                    Job::Items => "the history",
-                    Job::Artifacts => "the artifacts",
-                };
-                self.notice(Some(format!("could not read {what}: {}", e.summary())));
-            }
-        }
-    }
-
-    /// Timers, background reads and the frame: run after every wake-up.
-    fn housekeeping(&mut self, now: Instant) -> Result<()> {
-        if self.replay.check_quiet(now) {
-            self.frames.request();
-        }
-        self.tick(now);
-        self.poll_artifacts(now);
-        for job in self.fetches.start_ready(now) {
-            jobs::spawn(&self.client, &self.session_id, job, self.msgs.clone());
-        }
-        self.save_cursor(now, false);
-        self.act_save(now, false);
-        if self.frames.due_at(now).is_some_and(|due| due <= now) {
-            self.draw()?;
-            self.frames.drawn(Instant::now());
-        }
-        self.stats.frames = self.frames.frames_drawn();
-        self.stats.write(now, false);
-        Ok(())
-    }
-
-    /// The elapsed-time clock: one tick a second, only while a turn runs.
-    fn tick(&mut self, now: Instant) {
-        if !self.view.turn_running() {
-            self.tick_at = None;
-            return;
-        }
-        match self.tick_at {
-            None => self.tick_at = Some(now + Duration::from_secs(1)),
-            Some(at) if now >= at => {
-                let _ = at;
-                self.apply(Update::Tick(unix_ms()));
-                self.tick_at = Some(now + Duration::from_secs(1));
-            }
-            Some(_) => {}
-        }
-        // The first tick sets the clock at once so elapsed time shows immediately.
-        if self.view.now_ms().is_none() {
-            self.apply(Update::Tick(unix_ms()));
-        }
-    }
-
-    fn poll_artifacts(&mut self, now: Instant) {
-        let pending = self.view.artifacts_pending_turn().map(str::to_string);
-        let poll = &mut self.artifacts_poll;
-        if pending != poll.turn {
-            if poll.turn.is_some() && pending.is_none() {
-                // Published: list them.
-                self.fetches.want(Job::Artifacts);
-            }
-            *poll = ArtifactsPoll {
-                next: pending.as_ref().map(|_| now + ARTIFACTS_POLL_EVERY),
-                turn: pending,
-                count: 0,
-            };
-            return;
-        }
-        let (Some(turn), Some(next)) = (poll.turn.clone(), poll.next) else {
-            return;
-        };
-        if now >= next {
-            poll.count += 1;
-            poll.next = (poll.count < ARTIFACTS_POLL_MAX).then(|| now + ARTIFACTS_POLL_EVERY);
-            self.fetches.want(Job::Turn(turn));
-        }
-    }
-
-    fn save_cursor(&mut self, now: Instant, force: bool) {
-        let current = self.view.last_seq();
-        let Some(due) = self.cursor.due_at(now, current) else {
-            return;
-        };
-        if !(force || now >= due) {
-            return;
-        }
-        self.cursor.saved(now, current);
-        self.session_state.cursor = current;
-        if self.acting.memory().is_some() {
-            // One writer per session file: the cursor goes with the draft and pending send.
-            self.act_cursor(current);
-            self.act_save(now, true);
-        } else {
-            self.save_state(force);
-        }
-    }
-
-    /// Writes [`App::session_state`] to the store (off the loop unless `blocking`).
-    pub fn save_state(&mut self, blocking: bool) {
-        let Some(store) = self.store.clone() else {
-            return;
-        };
-        self.session_state.saved_at = unix_ms();
-        let state = self.session_state.clone();
-        let id = self.session_id.clone();
-        let write = move || {
-            if let Err(e) = store.save_session(&id, &state) {
-                tracing::warn!("cannot save the session state: {e}");
-            }
-        };
-        if blocking {
-            write();
-        } else {
-            tokio::task::spawn_blocking(write);
-        }
-    }
-
-    /// The earliest moment something is due; `None` sleeps until input or news arrives.
-    fn next_deadline(&self, now: Instant) -> Option<Instant> {
-        [
-            self.frames.due_at(now),
-            self.fetches.wake_at(now),
-            self.replay.quiet_deadline(),
-            self.tick_at,
-            self.artifacts_poll.next,
-            self.cursor
-                .due_at(now, self.view.last_seq())
-                .filter(|_| self.store.is_some()),
-            self.stats.due_at(now),
-            self.act_save_due_at(),
-        ]
-        .into_iter()
-        .flatten()
-        .min()
-    }
-}
-
-fn is_fatal(e: &ApiError) -> bool {
-    matches!(
-        e.kind,
-        ApiErrorKind::NotFound | ApiErrorKind::Unauthorized | ApiErrorKind::Forbidden
-    )
 }
 
 async fn next_update(stream: &mut Option<StreamHandle>) -> Option<StreamUpdate> {

@@ -1,9 +1,12 @@
 //! The bounded ring of raw events shown by the Events pane. Summaries are computed once,
-//! on insert, so drawing never re-reads payloads.
+//! on insert, so drawing never re-reads payloads; once the ring is full each new row
+//! reuses the text buffer of the row it evicts, so logging allocates nothing (a replay of
+//! 50,000 events writes 50,000 summaries and keeps 5,000).
 
-use super::text::{clip, compact_json, first_line, short_args};
+use super::text::{clip, push_clip, push_compact_json, push_first_line, push_short_args};
 use crate::api::model::{EVENT_TYPES, Event, EventPayload};
 use std::collections::VecDeque;
+use std::fmt::Write as _;
 
 /// How many raw events the Events pane keeps.
 pub const LOG_CAPACITY: usize = 5_000;
@@ -17,7 +20,7 @@ pub struct LogEntry {
     pub seq: Option<u64>,
     pub created_at: Option<i64>,
     pub kind: EventKindName,
-    pub summary: Box<str>,
+    pub summary: String,
 }
 
 /// The event type without a heap string for the 29 known names.
@@ -58,15 +61,19 @@ pub struct EventLog {
 
 impl EventLog {
     pub fn push(&mut self, ev: &Event) {
-        if self.rows.len() == LOG_CAPACITY {
-            self.rows.pop_front();
+        let mut text = match self.rows.len() {
+            LOG_CAPACITY => self.rows.pop_front().map(|row| row.summary),
+            _ => None,
         }
+        .unwrap_or_default();
+        text.clear();
+        write_summary(&mut text, &ev.payload);
         self.rows.push_back(LogEntry {
             index: self.next_index,
             seq: ev.seq,
             created_at: ev.created_at,
             kind: EventKindName::of(&ev.kind),
-            summary: summary(&ev.payload).into(),
+            summary: text,
         });
         self.next_index += 1;
     }
@@ -83,18 +90,25 @@ impl EventLog {
 
 /// One line saying what an event carries. Raw server text: sanitized when drawn.
 pub fn summary(p: &EventPayload) -> String {
+    let mut out = String::new();
+    write_summary(&mut out, p);
+    out
+}
+
+/// [`summary`] appended to `out`. Writing to a `String` cannot fail.
+fn write_summary(out: &mut String, p: &EventPayload) {
     use EventPayload as P;
     let m = SUMMARY_MAX;
     match p {
-        P::TurnStarted(t) | P::TurnEnded(t) => t.turn_id.clone(),
-        P::AgentText(d) | P::AgentThinking(d) => first_line(&d.delta, m),
-        P::AgentMessage(t) | P::UserMessage(t) | P::UserContext(t) => first_line(&t.text, m),
-        P::AgentToolCall(c) => format!(
-            "{} {} {}",
-            c.tool_call_id,
-            c.tool_name,
-            short_args(&c.args, m)
-        ),
+        P::TurnStarted(t) | P::TurnEnded(t) => out.push_str(&t.turn_id),
+        P::AgentText(d) | P::AgentThinking(d) => push_first_line(out, &d.delta, m),
+        P::AgentMessage(t) | P::UserMessage(t) | P::UserContext(t) => {
+            push_first_line(out, &t.text, m)
+        }
+        P::AgentToolCall(c) => {
+            let _ = write!(out, "{} {} ", c.tool_call_id, c.tool_name);
+            push_short_args(out, &c.args, m);
+        }
         P::AgentToolResult(r) => {
             let mark = if r.cancelled {
                 "cancelled"
@@ -103,60 +117,79 @@ pub fn summary(p: &EventPayload) -> String {
             } else {
                 "ok"
             };
-            let exit = r
-                .exit_code
-                .map(|c| format!(" exit {c}"))
-                .unwrap_or_default();
-            format!(
-                "{} {} {mark}{exit}: {}",
-                r.tool_call_id,
-                r.tool_name,
-                first_line(&r.summary, m)
-            )
+            let _ = write!(out, "{} {} {mark}", r.tool_call_id, r.tool_name);
+            if let Some(c) = r.exit_code {
+                let _ = write!(out, " exit {c}");
+            }
+            out.push_str(": ");
+            push_first_line(out, &r.summary, m);
         }
-        P::AgentCompaction(c) => format!("{} → {} tokens", opt(c.before), opt(c.after)),
-        P::AgentError(e) | P::WorkspaceRecoveryFailed(e) => first_line(&e.message, m),
+        P::AgentCompaction(c) => {
+            let _ = write!(out, "{} → {} tokens", opt(c.before), opt(c.after));
+        }
+        P::AgentError(e) | P::WorkspaceRecoveryFailed(e) => push_first_line(out, &e.message, m),
         P::AgentTodos(t) => {
             let done = t.items.iter().filter(|i| i.status == "done").count();
-            format!("{done}/{} done", t.items.len())
+            let _ = write!(out, "{done}/{} done", t.items.len());
         }
-        P::MessageQueued(q) | P::MessageDequeued(q) => match q.position {
-            Some(pos) => format!("#{pos} {}", first_line(&q.text, m)),
-            None => first_line(&q.text, m),
-        },
-        P::FileChanged(f) => format!("{} {}", f.change_type, clip(&f.path, m)),
+        P::MessageQueued(q) | P::MessageDequeued(q) => {
+            if let Some(pos) = q.position {
+                let _ = write!(out, "#{pos} ");
+            }
+            push_first_line(out, &q.text, m);
+        }
+        P::FileChanged(f) => {
+            let _ = write!(out, "{} ", f.change_type);
+            push_clip(out, &f.path, m);
+        }
         P::ApprovalRequested(a) => {
-            format!("{} {} {}", a.tool_call_id, a.name, short_args(&a.args, m))
+            let _ = write!(out, "{} {} ", a.tool_call_id, a.name);
+            push_short_args(out, &a.args, m);
         }
         P::ApprovalResolved(a) => {
             let verdict = if a.approved { "approved" } else { "denied" };
-            match &a.code {
-                Some(code) => format!("{} {verdict} ({})", a.tool_call_id, clip(code, 40)),
-                None => format!("{} {verdict}", a.tool_call_id),
+            let _ = write!(out, "{} {verdict}", a.tool_call_id);
+            if let Some(code) = &a.code {
+                out.push_str(" (");
+                push_clip(out, code, 40);
+                out.push(')');
             }
         }
-        P::QuestionAsked(q) => format!("{} {}", q.tool_call_id, first_line(&q.question, m)),
-        P::QuestionAnswered(q) => format!("{} {}", q.tool_call_id, first_line(&q.answer, m)),
-        P::ToolRequired(f) => format!(
-            "{} {} {}",
-            f.tool_call_id,
-            f.name,
-            short_args(&f.arguments, m)
-        ),
+        P::QuestionAsked(q) => {
+            let _ = write!(out, "{} ", q.tool_call_id);
+            push_first_line(out, &q.question, m);
+        }
+        P::QuestionAnswered(q) => {
+            let _ = write!(out, "{} ", q.tool_call_id);
+            push_first_line(out, &q.answer, m);
+        }
+        P::ToolRequired(f) => {
+            let _ = write!(out, "{} {} ", f.tool_call_id, f.name);
+            push_short_args(out, &f.arguments, m);
+        }
         P::ToolResolved(f) => {
             let outcome = if f.success { "success" } else { "failure" };
-            format!("{} {} {outcome}", f.tool_call_id, f.name)
+            let _ = write!(out, "{} {} {outcome}", f.tool_call_id, f.name);
         }
-        P::SandboxCreated(s) | P::SandboxPaused(s) | P::SandboxResumed(s) => s.state.to_string(),
-        P::PreviewReady(p) => format!(
-            "port {} {}",
-            p.port.map(|x| x.to_string()).unwrap_or_else(|| "?".into()),
-            clip(p.url.as_deref().unwrap_or(""), m)
-        ),
-        P::ArtifactCreated(a) => format!("{} {}", a.id, clip(&a.path, m)),
-        P::McpUnavailable(u) => format!("{}: {}", u.name, first_line(&u.reason, m)),
-        P::ReplayTruncated(t) => format!("from seq {}", opt(t.from_seq)),
-        P::Unknown { raw, .. } => compact_json(raw, m),
+        P::SandboxCreated(s) | P::SandboxPaused(s) | P::SandboxResumed(s) => {
+            let _ = write!(out, "{}", s.state);
+        }
+        P::PreviewReady(p) => {
+            let _ = write!(out, "port {} ", opt(p.port));
+            push_clip(out, p.url.as_deref().unwrap_or(""), m);
+        }
+        P::ArtifactCreated(a) => {
+            let _ = write!(out, "{} ", a.id);
+            push_clip(out, &a.path, m);
+        }
+        P::McpUnavailable(u) => {
+            let _ = write!(out, "{}: ", u.name);
+            push_first_line(out, &u.reason, m);
+        }
+        P::ReplayTruncated(t) => {
+            let _ = write!(out, "from seq {}", opt(t.from_seq));
+        }
+        P::Unknown { raw, .. } => push_compact_json(out, raw, m),
     }
 }
 
@@ -191,7 +224,7 @@ mod tests {
         assert_eq!(log.rows().len(), LOG_CAPACITY);
         assert_eq!(log.total(), LOG_CAPACITY as u64 + 10);
         assert_eq!(log.rows().front().unwrap().seq, Some(10));
-        assert_eq!(log.rows().back().unwrap().summary.as_ref(), r#"{"a":1}"#);
+        assert_eq!(log.rows().back().unwrap().summary, r#"{"a":1}"#);
     }
 
     #[test]

@@ -5,40 +5,73 @@ use serde_json::Value;
 
 /// `s` cut to at most `max` characters, with `…` when something was cut.
 pub fn clip(s: &str, max: usize) -> String {
+    let mut out = String::new();
+    push_clip(&mut out, s, max);
+    out
+}
+
+/// [`clip`] appended to `out` (the event log reuses its rows' buffers: no allocation).
+pub fn push_clip(out: &mut String, s: &str, max: usize) {
+    // A string of at most `max` bytes has at most `max` characters: no need to walk them
+    // (most text is short, and walking a 64 KiB diff char by char was most of a replay).
+    if s.len() <= max {
+        out.push_str(s);
+        return;
+    }
     match s.char_indices().nth(max) {
-        None => s.to_string(),
+        None => out.push_str(s),
         Some((cut, _)) => {
-            let mut out = String::with_capacity(cut + 3);
             out.push_str(&s[..cut]);
             out.push('…');
-            out
         }
     }
 }
 
 /// The first line of `s`, clipped; marks that more lines follow.
 pub fn first_line(s: &str, max: usize) -> String {
-    let mut lines = s.lines();
-    let first = lines.next().unwrap_or("");
-    let more = lines.next().is_some();
-    let mut out = clip(first, max);
-    if more && !out.ends_with('…') {
+    let mut out = String::new();
+    push_first_line(&mut out, s, max);
+    out
+}
+
+/// [`first_line`] appended to `out`.
+pub fn push_first_line(out: &mut String, s: &str, max: usize) {
+    // As `s.lines()` would split it, without scanning the second line to its end.
+    let (first, rest) = match s.find('\n') {
+        Some(i) => (s[..i].strip_suffix('\r').unwrap_or(&s[..i]), &s[i + 1..]),
+        None => (s, ""),
+    };
+    let start = out.len();
+    push_clip(out, first, max);
+    if !rest.is_empty() && !out[start..].ends_with('…') {
         out.push('…');
     }
-    out
 }
 
 /// Compact JSON of `v`, clipped: used for unknown events and argument objects.
 pub fn compact_json(v: &Value, max: usize) -> String {
-    match v {
-        Value::Null => String::new(),
-        other => clip(&other.to_string(), max),
+    let mut out = String::new();
+    push_compact_json(&mut out, v, max);
+    out
+}
+
+/// [`compact_json`] appended to `out`.
+pub fn push_compact_json(out: &mut String, v: &Value, max: usize) {
+    if !v.is_null() {
+        push_clip(out, &v.to_string(), max);
     }
 }
 
 /// The most telling part of a tool's arguments: a command, a path, a query or URL when one
 /// is there, otherwise the compact JSON.
 pub fn short_args(v: &Value, max: usize) -> String {
+    let mut out = String::new();
+    push_short_args(&mut out, v, max);
+    out
+}
+
+/// [`short_args`] appended to `out`.
+pub fn push_short_args(out: &mut String, v: &Value, max: usize) {
     const TELLING: [&str; 7] = [
         "command",
         "cmd",
@@ -49,16 +82,16 @@ pub fn short_args(v: &Value, max: usize) -> String {
         "pattern",
     ];
     if let Value::String(s) = v {
-        return first_line(s, max);
+        return push_first_line(out, s, max);
     }
     if let Value::Object(map) = v {
         for key in TELLING {
             if let Some(Value::String(s)) = map.get(key) {
-                return first_line(s, max);
+                return push_first_line(out, s, max);
             }
         }
     }
-    compact_json(v, max)
+    push_compact_json(out, v, max)
 }
 
 /// A stable 64-bit key for de-duplicating item-derived entries against event-derived ones.
@@ -79,6 +112,28 @@ mod tests {
     fn clip_counts_characters_not_bytes() {
         assert_eq!(clip("héllo", 3), "hél…");
         assert_eq!(clip("abc", 3), "abc");
+    }
+
+    #[test]
+    fn first_line_splits_as_lines_does() {
+        for s in [
+            "",
+            "a",
+            "a\n",
+            "a\nb",
+            "a\r\nb",
+            "a\n\n",
+            "a\r",
+            "\nb",
+            "héllo wörld\nx",
+        ] {
+            let mut lines = s.lines();
+            let mut want = clip(lines.next().unwrap_or(""), 5);
+            if lines.next().is_some() && !want.ends_with('…') {
+                want.push('…');
+            }
+            assert_eq!(first_line(s, 5), want, "{s:?}");
+        }
     }
 
     #[test]

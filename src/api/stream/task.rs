@@ -80,7 +80,7 @@ async fn reconnect_loop<T: Transport>(
                 Err(_) => {
                     policy.record_failure();
                     (
-                        format!("no response within {}s", options.idle_timeout.as_secs()),
+                        format!("no response within {}", secs(options.idle_timeout)),
                         None,
                     )
                 }
@@ -199,8 +199,17 @@ async fn read(
 
 fn silence_reason(idle: Duration, any_byte: bool) -> String {
     if any_byte {
-        format!("no data for {}s", idle.as_secs())
+        format!("no data for {}", secs(idle))
     } else {
-        format!("no byte received within {}s of opening", idle.as_secs())
+        format!("no byte received within {} of opening", secs(idle))
+    }
+}
+
+/// `45s`, or `0.4s` for a sub-second timeout (whole seconds alone would print `0s`).
+fn secs(d: Duration) -> String {
+    if d.subsec_millis() == 0 {
+        format!("{}s", d.as_secs())
+    } else {
+        format!("{:.1}s", d.as_secs_f64())
     }
 }

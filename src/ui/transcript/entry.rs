@@ -13,6 +13,31 @@ use ratatui::text::{Line, Span};
 const STREAM_TAIL: usize = 6_000;
 /// Reasoning lines shown under the live text.
 const THINKING_LINES: usize = 3;
+/// Most bytes of one message laid out. A multi-megabyte message would otherwise take
+/// seconds to wrap on every cache miss (a resize, a first draw) and freeze the screen.
+const TEXT_SHOWN_MAX: usize = 64 * 1024;
+
+/// The first [`TEXT_SHOWN_MAX`] bytes of `text` (on a character boundary) and how many
+/// bytes were left out.
+fn shown(text: &str) -> (&str, usize) {
+    if text.len() <= TEXT_SHOWN_MAX {
+        return (text, 0);
+    }
+    let mut cut = TEXT_SHOWN_MAX;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    (&text[..cut], text.len() - cut)
+}
+
+fn omitted_line(out: &mut Vec<Line<'static>>, omitted: usize, theme: &Theme) {
+    if omitted > 0 {
+        out.push(Line::styled(
+            format!("  … {omitted} more bytes not shown"),
+            theme.dim,
+        ));
+    }
+}
 
 pub(super) fn entry_lines(
     entry: &Entry,
@@ -26,21 +51,26 @@ pub(super) fn entry_lines(
         EntryKind::User { text } => {
             out.push(Line::default());
             out.push(Line::styled("▌ you", theme.user));
+            let (text, omitted) = shown(text);
             for l in wrap_plain(text, w.saturating_sub(2)) {
                 out.push(Line::from(vec![
                     Span::styled("▌ ", theme.user),
                     Span::styled(l, theme.text),
                 ]));
             }
+            omitted_line(&mut out, omitted, theme);
         }
         EntryKind::Agent { text } => {
             out.push(Line::default());
             out.push(Line::styled("◆ agent", theme.agent));
+            let (text, omitted) = shown(text);
             for l in markdown::render(text, width, theme) {
                 out.extend(hard_wrap(l, w));
             }
+            omitted_line(&mut out, omitted, theme);
         }
         EntryKind::Context { text } => {
+            let (text, omitted) = shown(text);
             for (i, l) in wrap_plain(text, w.saturating_sub(11))
                 .into_iter()
                 .enumerate()
@@ -51,6 +81,7 @@ pub(super) fn entry_lines(
                     Span::styled(l, theme.text),
                 ]));
             }
+            omitted_line(&mut out, omitted, theme);
         }
         EntryKind::Tool(t) => {
             let (mark, style) = match t.status {
@@ -376,4 +407,26 @@ fn tail(s: &str, max: usize) -> &str {
         start += 1;
     }
     &s[start..]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_huge_message_is_laid_out_only_up_to_the_bound() {
+        let entry = Entry {
+            id: 1,
+            rev: 0,
+            created_at: None,
+            kind: EntryKind::Agent {
+                text: "é".repeat(1 << 20),
+            },
+        };
+        let lines = entry_lines(&entry, 80, false, &Theme::no_color());
+        let last = lines.last().unwrap().to_string();
+        assert!(last.contains("more bytes not shown"), "{last}");
+        // 64 KiB of two-byte characters at 80 columns: a bounded number of lines.
+        assert!(lines.len() < 1_000, "{}", lines.len());
+    }
 }

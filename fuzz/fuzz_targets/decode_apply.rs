@@ -1,0 +1,35 @@
+//! Decode-and-apply: arbitrary `data:` payloads (one per line) decoded as events, applied
+//! to the model with alternating seqs, then every pane drawn. Nothing may panic.
+#![no_main]
+
+use gobare_tui::api::model::Event;
+use gobare_tui::session::{SessionView, Update};
+use gobare_tui::ui::{self, Pane, UiState, theme::Theme};
+use libfuzzer_sys::fuzz_target;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+fuzz_target!(|input: &[u8]| {
+    let text = String::from_utf8_lossy(input);
+    let mut view = SessionView::new("s").with_origin("fuzz", true);
+    for line in text.split('\n') {
+        match Event::parse(line) {
+            Ok(ev) => {
+                view.apply(Update::Event(ev));
+            }
+            Err(e) => {
+                view.apply(Update::Skipped { reason: e.0 });
+            }
+        }
+    }
+    let mut ui = UiState::default();
+    ui.toggle_nearest_diff(&view);
+    let theme = Theme::default();
+    let mut term = Terminal::new(TestBackend::new(90, 30)).unwrap();
+    term.draw(|f| ui::draw(f, &view, &ui, &theme)).unwrap();
+    for pane in Pane::ALL {
+        ui.focus = pane;
+        ui.zoomed = true;
+        term.draw(|f| ui::draw(f, &view, &ui, &theme)).unwrap();
+    }
+});

@@ -1,0 +1,124 @@
+//! What runs after every wake-up: timers that are due, background reads the queue allows,
+//! the cursor write, and the frame. Also when the loop must next wake up by itself —
+//! `None` when idle, so an idle session costs nothing.
+
+use std::time::{Duration, Instant};
+
+use super::artifacts::PollAction;
+use super::fetch::Job;
+use super::{App, jobs, unix_ms};
+use crate::session::Update;
+use color_eyre::Result;
+
+impl App {
+    /// Timers, background reads and the frame: run after every wake-up.
+    pub(super) fn housekeeping(&mut self, now: Instant) -> Result<()> {
+        if self.replay.check_quiet(now) {
+            self.frames.request();
+        }
+        self.tick(now);
+        self.poll_artifacts(now);
+        for job in self.fetches.start_ready(now) {
+            jobs::spawn(&self.client, &self.session_id, job, self.msgs.clone());
+        }
+        self.save_cursor(now, false);
+        self.act_save(now, false);
+        if self.frames.due_at(now).is_some_and(|due| due <= now) {
+            self.draw()?;
+            self.frames.drawn(Instant::now());
+        }
+        self.stats.frames = self.frames.frames_drawn();
+        self.stats.write(now, false);
+        Ok(())
+    }
+
+    /// The elapsed-time clock: one tick a second, only while a turn runs.
+    fn tick(&mut self, now: Instant) {
+        if !self.view.turn_running() {
+            self.tick_at = None;
+            return;
+        }
+        match self.tick_at {
+            None => self.tick_at = Some(now + Duration::from_secs(1)),
+            Some(at) if now >= at => {
+                let _ = at;
+                self.apply(Update::Tick(unix_ms()));
+                self.tick_at = Some(now + Duration::from_secs(1));
+            }
+            Some(_) => {}
+        }
+        // The first tick sets the clock at once so elapsed time shows immediately.
+        if self.view.now_ms().is_none() {
+            self.apply(Update::Tick(unix_ms()));
+        }
+    }
+
+    fn poll_artifacts(&mut self, now: Instant) {
+        match self
+            .artifacts_poll
+            .update(self.view.artifacts_pending_turn(), now)
+        {
+            PollAction::Nothing => {}
+            PollAction::ReadTurn(turn) => self.fetches.want(Job::Turn(turn)),
+            PollAction::ListArtifacts => self.fetches.want(Job::Artifacts),
+        }
+    }
+
+    pub(super) fn save_cursor(&mut self, now: Instant, force: bool) {
+        let current = self.view.last_seq();
+        let Some(due) = self.cursor.due_at(now, current) else {
+            return;
+        };
+        if !(force || now >= due) {
+            return;
+        }
+        self.cursor.saved(now, current);
+        self.session_state.cursor = current;
+        if self.acting.memory().is_some() {
+            // One writer per session file: the cursor goes with the draft and pending send.
+            self.act_cursor(current);
+            self.act_save(now, true);
+        } else {
+            self.save_state(force);
+        }
+    }
+
+    /// Writes [`App::session_state`] to the store (off the loop unless `blocking`).
+    pub fn save_state(&mut self, blocking: bool) {
+        let Some(store) = self.store.clone() else {
+            return;
+        };
+        self.session_state.saved_at = unix_ms();
+        let state = self.session_state.clone();
+        let id = self.session_id.clone();
+        let write = move || {
+            if let Err(e) = store.save_session(&id, &state) {
+                tracing::warn!("cannot save the session state: {e}");
+            }
+        };
+        if blocking {
+            write();
+        } else {
+            tokio::task::spawn_blocking(write);
+        }
+    }
+
+    /// The earliest moment something is due; `None` sleeps until input or news arrives.
+    pub(super) fn next_deadline(&self, now: Instant) -> Option<Instant> {
+        [
+            self.frames.due_at(now),
+            self.fetches.wake_at(now),
+            self.replay.quiet_deadline(),
+            self.tick_at,
+            self.artifacts_poll.due_at(),
+            self.cursor
+                .due_at(now, self.view.last_seq())
+                .filter(|_| self.store.is_some()),
+            self.stats.due_at(now),
+            self.act_save_due_at(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+}

@@ -1,0 +1,148 @@
+//! News from outside the terminal: stream updates (applied in batches), connection
+//! changes, and the results of background work ([`AppMsg`]).
+
+use std::time::Instant;
+
+use super::fetch::Job;
+use super::{App, AppMsg, Intent, MAX_BATCH};
+use crate::api::error::{ApiError, ApiErrorKind};
+use crate::api::model::ConnectionState;
+use crate::api::stream::StreamUpdate;
+use crate::session::{Fetch, Update};
+
+impl App {
+    pub(super) fn on_stream_batch(&mut self, first: StreamUpdate) {
+        let now = Instant::now();
+        self.on_stream(first, now);
+        for _ in 1..MAX_BATCH {
+            let Some(stream) = self.stream.as_mut() else {
+                break;
+            };
+            match stream.updates.try_recv() {
+                Ok(update) => self.on_stream(update, now),
+                Err(_) => break,
+            }
+        }
+        self.take_model_fetches();
+    }
+
+    fn on_stream(&mut self, update: StreamUpdate, now: Instant) {
+        match update {
+            StreamUpdate::Frame(frame) => {
+                self.stats.events += 1;
+                match frame.event {
+                    Ok(event) => {
+                        self.act_on_event(&event);
+                        if event.seq.is_some() {
+                            self.replay.on_persisted(now);
+                        } else if self.replay.on_transient() {
+                            self.frames.request();
+                        }
+                        self.apply(Update::Event(event));
+                    }
+                    Err(e) => self.apply(Update::Skipped {
+                        reason: e.to_string(),
+                    }),
+                }
+            }
+            StreamUpdate::Skipped { reason } => self.apply(Update::Skipped { reason }),
+            StreamUpdate::State(state) => self.on_connection(state, now),
+        }
+    }
+
+    fn on_connection(&mut self, state: ConnectionState, now: Instant) {
+        if state == ConnectionState::Live {
+            self.replay.on_live(now);
+            let reconnected = self.was_live && self.view.connection() != Some(&state);
+            self.was_live = true;
+            if reconnected || !self.session_loaded {
+                // What changed while away shows only in the resources (§11.3); and a first
+                // read that failed (server down at start) is retried once it is back.
+                self.fetches.want(Job::Session);
+                self.fetches.want(Job::Turns);
+            }
+            if let Some(text) = self.first_message.take() {
+                self.dispatch(Intent::SendFirst(text));
+            }
+        }
+        self.apply(Update::Connection(state));
+    }
+
+    fn take_model_fetches(&mut self) {
+        for fetch in self.view.take_fetches() {
+            self.fetches.want(match fetch {
+                Fetch::Session => Job::Session,
+                Fetch::Turn(id) => Job::Turn(id),
+            });
+        }
+    }
+
+    /// Handles one result of background work.
+    pub fn on_msg(&mut self, msg: AppMsg) {
+        match msg {
+            AppMsg::Fetched { job, result } => self.on_fetched(job, result),
+            AppMsg::Sent { input, result } => self.on_sent(input, result),
+            AppMsg::Action(event) => self.on_action(event),
+        }
+        self.take_model_fetches();
+    }
+
+    fn on_fetched(&mut self, job: Job, result: Result<Update, ApiError>) {
+        self.fetches.finished(&job);
+        if job == Job::Items {
+            self.hold_stream = false;
+        }
+        match result {
+            Ok(update) => {
+                if let Update::Session(session) = &update {
+                    if !self.session_loaded {
+                        self.session_loaded = true;
+                        self.remember_last_session();
+                    }
+                    self.prompt.replace(&session.required_actions);
+                    self.act_on_session(session);
+                }
+                if let Update::Turn(turn) = &update {
+                    self.act_on_turn(turn);
+                }
+                self.apply(update);
+            }
+            Err(e) if job == Job::Session && !self.session_loaded && is_fatal(&e) => {
+                let mut e = e;
+                if e.kind == ApiErrorKind::NotFound {
+                    e.message = format!(
+                        "session {} does not exist, or this token cannot see it",
+                        crate::ui::sanitize::line(&self.session_id)
+                    );
+                }
+                self.fail(e.into());
+            }
+            Err(e) => {
+                tracing::warn!(?job, error = %e, "read failed");
+                let what = match job {
+                    Job::Session => "the session",
+                    Job::Turns | Job::Turn(_) => "the turn",
+                    Job::Items => "the history",
+                    Job::Artifacts => "the artifacts",
+                };
+                self.notice(Some(format!("could not read {what}: {}", e.summary())));
+            }
+        }
+    }
+
+    /// Plain `gobare-tui` reopens this session next time (only once it is known to exist).
+    fn remember_last_session(&self) {
+        if let Some(store) = &self.store
+            && let Err(e) = store.set_last_session(&self.session_id)
+        {
+            tracing::warn!("cannot remember the last session: {e}");
+        }
+    }
+}
+
+fn is_fatal(e: &ApiError) -> bool {
+    matches!(
+        e.kind,
+        ApiErrorKind::NotFound | ApiErrorKind::Unauthorized | ApiErrorKind::Forbidden
+    )
+}

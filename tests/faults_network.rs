@@ -1,0 +1,269 @@
+#![cfg(unix)]
+//! Network faults against the simulator over real HTTP, consumed by the app's model:
+//! a stalled connection is abandoned after the idle timeout and resumed; the server
+//! unreachable for a while (a TCP proxy that goes away and comes back on the same port)
+//! gives capped, jittered backoff, a status bar that says so, an intact screen, and full
+//! recovery; a consumer that does not read for a long time still gets everything because
+//! the socket is drained on its own task.
+
+mod faults_support;
+
+use faults_support::{Consumed, options, screen};
+use gobare_tui::api::model::ConnectionState;
+use gobare_tui::api::stream::{StreamUpdate, spawn};
+use gobare_tui::sim::Faults;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::task::JoinSet;
+
+#[tokio::test]
+async fn a_stalled_connection_is_abandoned_after_the_idle_timeout_and_resumed() {
+    let sim = faults_support::sim().await;
+    let id = sim.create_session(Some("stall"));
+    sim.seed_events(&id, 300);
+    let mut model = Consumed::new(&id);
+    let mut opts = options(&sim, &id, Some(0));
+    opts.idle_timeout = Duration::from_millis(400);
+    let mut handle = spawn(opts);
+    model
+        .until_seq(&mut handle.updates, sim.last_seq(), Duration::from_secs(20))
+        .await;
+    let cursor = sim.last_seq();
+    let opens_before = sim.stream_opens().len();
+
+    // No frames, no pings, the connection stays open: only the watchdog can notice.
+    sim.set_faults(Faults {
+        stall: true,
+        ..Faults::default()
+    });
+    let silent = model
+        .until_state(
+            &mut handle.updates,
+            "watchdog reconnect",
+            Duration::from_secs(20),
+            |s| matches!(s, ConnectionState::Retrying { reason, .. } if reason.contains("no data")),
+        )
+        .await;
+    // The reconnect stalls too (not even the retry: line arrives) and is abandoned again.
+    model
+        .until_state(
+            &mut handle.updates,
+            "silent open abandoned",
+            Duration::from_secs(20),
+            |s| matches!(s, ConnectionState::Retrying { reason, .. } if reason.contains("no byte")),
+        )
+        .await;
+    sim.set_faults(Faults::default());
+    sim.seed_events(&id, 200);
+    model
+        .until_seq(&mut handle.updates, sim.last_seq(), Duration::from_secs(20))
+        .await;
+    assert_eq!(model.applied.len(), 500, "every event once: {silent:?}");
+    let resumed = &sim.stream_opens()[opens_before..];
+    assert!(resumed.len() >= 2, "{resumed:?}");
+    assert!(
+        resumed.iter().all(|c| *c == Some(cursor)),
+        "each reopen carries the cursor of the last event: {resumed:?} vs {cursor}"
+    );
+    sim.shutdown().await;
+}
+
+/// A TCP proxy in front of the simulator that can go away (port closed: connection
+/// refused, open connections cut) and come back on the same port.
+struct Proxy {
+    addr: SocketAddr,
+    upstream: SocketAddr,
+    tasks: Option<JoinSet<()>>,
+}
+
+impl Proxy {
+    async fn start(upstream: SocketAddr) -> Proxy {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let mut p = Proxy {
+            addr,
+            upstream,
+            tasks: None,
+        };
+        p.serve(listener);
+        p
+    }
+
+    fn serve(&mut self, listener: TcpListener) {
+        let upstream = self.upstream;
+        let conns = Arc::new(tokio::sync::Mutex::new(JoinSet::new()));
+        let mut tasks = JoinSet::new();
+        let accept_conns = conns.clone();
+        tasks.spawn(async move {
+            loop {
+                let Ok((mut client, _)) = listener.accept().await else {
+                    return;
+                };
+                accept_conns.lock().await.spawn(async move {
+                    if let Ok(mut server) = TcpStream::connect(upstream).await {
+                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                    }
+                });
+            }
+        });
+        // Dropping the accept loop's JoinSet aborts it; the connections' set is dropped
+        // (aborting every copy) when the accept loop that holds the last Arc goes.
+        tasks.spawn(async move {
+            let _keep = conns;
+            std::future::pending::<()>().await;
+        });
+        self.tasks = Some(tasks);
+    }
+
+    /// Closes the port and cuts every open connection.
+    async fn down(&mut self) {
+        if let Some(mut tasks) = self.tasks.take() {
+            tasks.shutdown().await;
+        }
+    }
+
+    async fn up(&mut self) {
+        let listener = TcpListener::bind(self.addr).await.unwrap();
+        self.serve(listener);
+    }
+
+    fn url(&self) -> url::Url {
+        url::Url::parse(&format!("http://{}/", self.addr)).unwrap()
+    }
+}
+
+/// The screen without its last row (the status bar), for "intact throughout".
+fn panes_only(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[..lines.len() - 1].join("\n")
+}
+
+#[tokio::test]
+async fn an_outage_backs_off_capped_with_jitter_says_so_and_recovers() {
+    let sim = faults_support::sim().await;
+    let id = sim.create_session(Some("outage"));
+    sim.seed_events(&id, 400);
+    let mut proxy = Proxy::start(sim.addr()).await;
+    let mut opts = options(&sim, &id, Some(0));
+    opts.api = proxy.url();
+    opts.max_backoff = Duration::from_millis(1500);
+    let mut model = Consumed::new(&id);
+    let mut handle = spawn(opts);
+    model
+        .until_seq(&mut handle.updates, sim.last_seq(), Duration::from_secs(20))
+        .await;
+    let before = screen(&model.view, 120, 40);
+    let states_before = model.states.len();
+
+    proxy.down().await;
+    // Events keep happening while we are away.
+    sim.seed_events(&id, 250);
+    // Stay away until the backoff has reached its cap a few times.
+    let mut at_cap = 0;
+    while at_cap < 4 {
+        let s = model
+            .until_state(
+                &mut handle.updates,
+                "a retry",
+                Duration::from_secs(30),
+                |s| matches!(s, ConnectionState::Retrying { .. }),
+            )
+            .await;
+        let ConnectionState::Retrying { in_ms, .. } = s else {
+            unreachable!()
+        };
+        assert!(in_ms <= 1500, "capped: {in_ms}");
+        if in_ms > 750 {
+            at_cap += 1;
+        }
+        // The status bar says what is happening; the panes are untouched.
+        let during = screen(&model.view, 120, 40);
+        assert!(during.contains("reconnecting in"), "{during}");
+        assert_eq!(panes_only(&during), panes_only(&before));
+    }
+    let waits: Vec<u64> = model.states[states_before..]
+        .iter()
+        .filter_map(|s| match s {
+            ConnectionState::Retrying { in_ms, .. } => Some(*in_ms),
+            _ => None,
+        })
+        .collect();
+    // Grows from the first failure to the cap, with jitter (not one fixed value).
+    assert!(waits.len() >= 5, "{waits:?}");
+    assert!(
+        waits[1] <= 1000,
+        "the first failure waits at most the base: {waits:?}"
+    );
+    let at_cap: std::collections::BTreeSet<_> = waits.iter().filter(|w| **w > 750).collect();
+    assert!(at_cap.len() >= 2, "jittered: {waits:?}");
+
+    proxy.up().await;
+    model
+        .until_seq(&mut handle.updates, sim.last_seq(), Duration::from_secs(30))
+        .await;
+    assert_eq!(model.applied.len(), 650, "nothing lost, nothing repeated");
+    assert!(model.applied.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(model.view.connection(), Some(&ConnectionState::Live));
+    assert!(screen(&model.view, 120, 40).contains("● live"));
+    sim.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_consumer_that_does_not_read_never_stalls_the_socket() {
+    let sim = faults_support::sim().await;
+    let id = sim.create_session(Some("slow consumer"));
+    let base = sim.last_seq();
+    let mut handle = spawn(options(&sim, &id, None));
+    // Wait until live, then produce more than the server's 8 MiB cut-off while nobody
+    // reads the channel.
+    let first = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            if let Some(StreamUpdate::State(ConnectionState::Live)) = handle.updates.recv().await {
+                return;
+            }
+        }
+    })
+    .await;
+    assert!(first.is_ok(), "live");
+    // Wait for the open to be registered (subscribe happens with it).
+    while sim.stream_opens().is_empty() {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    const N: usize = 40_000;
+    sim.seed_events(&id, N);
+    // The stream task keeps reading the socket into the channel on its own: the queue
+    // fills up to every event while this consumer reads nothing.
+    let queued = tokio::time::timeout(Duration::from_secs(120), async {
+        while handle.updates.len() < N {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert!(
+        queued.is_ok(),
+        "only {} of {N} read off the socket",
+        handle.updates.len()
+    );
+    // Now drain: everything, once, in order; more than 8 MiB went through.
+    let mut model = Consumed::new(&id);
+    let mut bytes = 0usize;
+    while let Ok(u) = handle.updates.try_recv() {
+        if let StreamUpdate::Frame(f) = &u {
+            bytes += f.data.len();
+        }
+        model.apply(u);
+    }
+    assert_eq!(
+        model.applied,
+        (base + 1..=base + N as u64).collect::<Vec<_>>()
+    );
+    assert!(bytes > 8 << 20, "{bytes} bytes buffered while not reading");
+    assert_eq!(
+        sim.stream_opens().len(),
+        1,
+        "never cut off, never reconnected"
+    );
+    sim.shutdown().await;
+}

@@ -1,0 +1,423 @@
+#![cfg(unix)]
+//! End-to-end performance figures, printed one per line (`perf: <what> = <figure>`).
+//! Ignored: they take minutes and their numbers depend on the machine; nothing here
+//! asserts a time. Run them on a quiet machine with a release build:
+//!
+//! ```sh
+//! cargo test --release --test perf_e2e -- --ignored --nocapture --test-threads 1
+//! cargo test --release --test perf_e2e -- --ignored --nocapture tail_vs_curl   # one of them
+//! ```
+
+mod cli_support;
+mod support;
+
+use cli_support::{BIN, Home};
+use gobare_tui::api::auth::Token;
+use gobare_tui::api::client::{ApiClient, ClientOptions, IdempotencyKey};
+use gobare_tui::api::model::{Content, Input};
+use gobare_tui::sim::{SimConfig, Simulator};
+use portable_pty::CommandBuilder;
+use std::io::Read;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use support::pty::Pty;
+
+const HISTORY: usize = 50_000;
+const RUNS: usize = 5;
+
+/// A simulator holding one session with `events` persisted events, all replayable.
+async fn seeded_sim(events: usize) -> (Simulator, String, u64) {
+    seeded_sim_with(events, SimConfig::for_tests()).await
+}
+
+async fn seeded_sim_with(events: usize, config: SimConfig) -> (Simulator, String, u64) {
+    let config = SimConfig {
+        replay_cap: events + 1_000,
+        ..config
+    };
+    let sim = Simulator::start(config).await.expect("simulator");
+    let id = sim.create_session(Some("perf"));
+    sim.seed_events(&id, events);
+    let last = sim.last_seq();
+    (sim, id, last)
+}
+
+/// Reads `child`'s stdout until `marker` appears; returns the bytes read, then kills it.
+fn read_until(mut child: Child, marker: &[u8]) -> usize {
+    let mut out = child.stdout.take().expect("piped stdout");
+    let finder = memchr::memmem::Finder::new(marker);
+    let mut buf = vec![0u8; 1 << 16];
+    // The last `marker.len() - 1` bytes of the previous read, so a split marker is found.
+    let mut carry: Vec<u8> = Vec::new();
+    let mut total = 0;
+    loop {
+        let n = out.read(&mut buf).expect("read stdout");
+        assert!(
+            n > 0,
+            "stream ended before {}",
+            String::from_utf8_lossy(marker)
+        );
+        total += n;
+        carry.extend_from_slice(&buf[..n]);
+        if finder.find(&carry).is_some() {
+            break;
+        }
+        let keep = carry.len().min(marker.len() - 1);
+        carry.drain(..carry.len() - keep);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    total
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// (a) `tail --from 0` of 50,000 events vs `curl -sN` of the same stream (the I/O floor),
+/// alternating, 5 runs each; stops each client once the last seq has been printed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "performance figure: run with --ignored --nocapture"]
+async fn tail_vs_curl() {
+    let (sim, id, last) = seeded_sim(HISTORY).await;
+    let base = sim.url();
+    let token = sim.token();
+    let marker = format!("\"seq\":{last},");
+    let home = Home::new();
+    let events_url = format!("{base}v1/sessions/{id}/events?last_event_id=0");
+    let (mut tail_times, mut curl_times) = (Vec::new(), Vec::new());
+    let (mut tail_bytes, mut curl_bytes) = (0, 0);
+    for _ in 0..RUNS {
+        let started = Instant::now();
+        let curl = Command::new("curl")
+            .args([
+                "-sN",
+                "-H",
+                &format!("Authorization: Bearer {token}"),
+                &events_url,
+            ])
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("curl");
+        curl_bytes = read_until(curl, marker.as_bytes());
+        curl_times.push(started.elapsed());
+
+        let started = Instant::now();
+        let tail = home
+            .std_command(&["--api", base.as_str(), "tail", &id, "--from", "0"])
+            .env("GOBARE_TOKEN", &token)
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("tail");
+        tail_bytes = read_until(tail, marker.as_bytes());
+        tail_times.push(started.elapsed());
+    }
+    let (t, c) = (median(tail_times), median(curl_times));
+    println!(
+        "perf: curl -sN {HISTORY} events ({curl_bytes} bytes) = {:.1} ms (median of {RUNS})",
+        ms(c)
+    );
+    println!(
+        "perf: tail --from 0 {HISTORY} events ({tail_bytes} bytes) = {:.1} ms (median of {RUNS})",
+        ms(t)
+    );
+    println!(
+        "perf: tail / curl = {:.2}x (budget 1.5x)",
+        t.as_secs_f64() / c.as_secs_f64()
+    );
+    sim.shutdown().await;
+}
+
+const COLS: u16 = 160;
+const ROWS: u16 = 48;
+
+/// The app attached to `id` in a 160×48 pseudo-terminal, writing its counters to a file.
+struct App {
+    pty: Pty,
+    stats: std::path::PathBuf,
+    _home: Home,
+}
+
+impl App {
+    fn attach(sim: &Simulator, id: &str) -> App {
+        let home = Home::new();
+        let stats = home.path("stats");
+        let mut cmd = CommandBuilder::new(BIN);
+        cmd.args(["--api", sim.url().as_str(), "attach", id]);
+        cmd.env("GOBARE_TOKEN", sim.token());
+        cmd.env("GOBARE_TUI_STATS", &stats);
+        cmd.env("XDG_CONFIG_HOME", home.path("config"));
+        cmd.env("XDG_STATE_HOME", home.path("state"));
+        cmd.env("HOME", &home.0);
+        cmd.env("TERM", "xterm-256color");
+        cmd.env_remove("NO_COLOR");
+        App {
+            pty: Pty::spawn(cmd, COLS, ROWS),
+            stats,
+            _home: home,
+        }
+    }
+
+    /// (frames drawn, stream frames applied) as last written (every 2 s at most).
+    fn counters(&self) -> (u64, u64) {
+        let text = std::fs::read_to_string(&self.stats).unwrap_or_default();
+        let field = |name: &str| {
+            text.split_whitespace()
+                .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0)
+        };
+        (field("frames"), field("events"))
+    }
+
+    /// The counters once they have not changed for `quiet` (the file is rewritten at most
+    /// every 2 s, so `quiet` must be longer than that).
+    fn settled_counters(&self, quiet: Duration) -> (u64, u64) {
+        let mut last = self.counters();
+        let mut since = Instant::now();
+        loop {
+            std::thread::sleep(Duration::from_millis(250));
+            let now = self.counters();
+            if now != last {
+                last = now;
+                since = Instant::now();
+            } else if since.elapsed() >= quiet {
+                return now;
+            }
+        }
+    }
+
+    /// User + system CPU time the process has used.
+    fn cpu(&self) -> Duration {
+        cpu_of(self.pty.pid())
+    }
+
+    /// Resident memory in KiB.
+    fn rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pty.pid()))
+            .expect("/proc status");
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.split_whitespace().next()?.parse().ok())
+            .expect("VmRSS")
+    }
+}
+
+/// utime + stime from `/proc/PID/stat`.
+fn cpu_of(pid: u32) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("/proc stat");
+    // Fields after the parenthesised command name; utime and stime are the 14th and 15th.
+    let rest = &stat[stat.rfind(')').expect("comm") + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
+    Duration::from_secs_f64(ticks as f64 / hz as f64)
+}
+
+/// What the seeded history ends with (`sim::seed`: every 8th event from 6 is a user
+/// message "Keep going (i)."): on screen = the transcript has caught up.
+fn last_user_message(events: usize) -> String {
+    let last = (0..events)
+        .rev()
+        .find(|i| i % 8 == 6)
+        .expect("a user message");
+    format!("Keep going ({last}).")
+}
+
+/// (b) attach to a 50,000-event session: time to the first frame (pane titles drawn) and
+/// to fully caught up (the last message of the history on screen).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "performance figure: run with --ignored --nocapture"]
+async fn attach_50k() {
+    let (sim, id, _) = seeded_sim(HISTORY).await;
+    let caught_up = last_user_message(HISTORY);
+    let (mut first, mut all) = (Vec::new(), Vec::new());
+    for _ in 0..RUNS {
+        let started = Instant::now();
+        let app = App::attach(&sim, &id);
+        app.pty.wait_for_text("Transcript", Duration::from_secs(10));
+        first.push(started.elapsed());
+        app.pty.wait_for_text(&caught_up, Duration::from_secs(30));
+        all.push(started.elapsed());
+        drop(app);
+    }
+    println!(
+        "perf: attach {HISTORY} events, first frame = {:.0} ms (median of {RUNS}, budget 200 ms)",
+        ms(median(first))
+    );
+    println!(
+        "perf: attach {HISTORY} events, caught up = {:.0} ms (median of {RUNS}, budget 1000 ms)",
+        ms(median(all))
+    );
+    sim.shutdown().await;
+}
+
+/// (c) idle: attached, caught up, only pings (every second) arriving for 60 s.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "performance figure: run with --ignored --nocapture"]
+async fn idle_60s() {
+    let config = SimConfig {
+        ping_interval: Duration::from_secs(1),
+        ..SimConfig::for_tests()
+    };
+    let (sim, id, _) = seeded_sim_with(1_000, config).await;
+    let app = App::attach(&sim, &id);
+    app.pty
+        .wait_for_text(&last_user_message(1_000), Duration::from_secs(30));
+    let (frames0, _) = app.settled_counters(Duration::from_secs(5));
+    let cpu0 = app.cpu();
+    let started = Instant::now();
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    let cpu = app.cpu() - cpu0;
+    let wall = started.elapsed();
+    let (frames1, _) = app.counters();
+    println!(
+        "perf: idle 60 s (pings every 1 s), frames drawn = {} (budget 0)",
+        frames1 - frames0
+    );
+    println!(
+        "perf: idle 60 s, CPU = {:.3} % of one core ({:.0} ms in {:.0} s; budget 0.2 %)",
+        cpu.as_secs_f64() / wall.as_secs_f64() * 100.0,
+        ms(cpu),
+        wall.as_secs_f64()
+    );
+    sim.shutdown().await;
+}
+
+/// Sends a message over HTTP; whether the server accepted it (a full queue refuses).
+async fn send_message(sim: &Simulator, id: &str, text: &str) -> bool {
+    let token = Token::new(sim.token()).expect("token");
+    let client = ApiClient::new(ClientOptions::new(sim.url(), Some(token))).expect("client");
+    let input = Input::Message {
+        content: Content::Text(text.into()),
+    };
+    client
+        .send(id, &input, &IdempotencyKey::new())
+        .await
+        .is_ok()
+}
+
+/// (d) a turn streaming ~200 text deltas per second (the `long` scenario at speed 7: one
+/// delta every 5 ms): frames drawn per second and CPU over 10 s of it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "performance figure: run with --ignored --nocapture"]
+async fn streaming_200_deltas_per_s() {
+    let config = SimConfig {
+        speed: 7.0,
+        scenario: "long".into(),
+        ..SimConfig::for_tests()
+    };
+    let (sim, id, _) = seeded_sim_with(1_000, config).await;
+    let app = App::attach(&sim, &id);
+    app.pty
+        .wait_for_text(&last_user_message(1_000), Duration::from_secs(30));
+    app.settled_counters(Duration::from_secs(3));
+    assert!(send_message(&sim, &id, "Write the long report #long").await);
+    app.pty.wait_for_text("writing", Duration::from_secs(30));
+    let window = Duration::from_secs(10);
+    let (frames0, events0) = app.counters();
+    let cpu0 = app.cpu();
+    let started = Instant::now();
+    tokio::time::sleep(window).await;
+    let cpu = app.cpu() - cpu0;
+    let wall = started.elapsed();
+    let (frames1, events1) = app.counters();
+    let secs = wall.as_secs_f64();
+    println!(
+        "perf: streaming turn, events applied = {:.0}/s, frames drawn = {:.1}/s (budget 60), CPU = {:.1} % of one core (budget 15 %) over {secs:.0} s",
+        (events1 - events0) as f64 / secs,
+        (frames1 - frames0) as f64 / secs,
+        cpu.as_secs_f64() / secs * 100.0
+    );
+    sim.shutdown().await;
+}
+
+/// (e) RSS after attaching to 200,000 events, then over a soak of scripted turns at high
+/// speed (`PERF_SOAK_SECS`, default 120): first, last and highest sample.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "performance figure: run with --ignored --nocapture"]
+async fn rss_200k_and_soak() {
+    const EVENTS: usize = 200_000;
+    let soak = Duration::from_secs(
+        std::env::var("PERF_SOAK_SECS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(120),
+    );
+    let config = SimConfig {
+        speed: 50.0,
+        scenario: "mix".into(),
+        ..SimConfig::for_tests()
+    };
+    let (sim, id, _) = seeded_sim_with(EVENTS, config).await;
+    let app = App::attach(&sim, &id);
+    app.pty
+        .wait_for_text(&last_user_message(EVENTS), Duration::from_secs(60));
+    app.settled_counters(Duration::from_secs(3));
+    let after_replay = app.rss_kib();
+    println!(
+        "perf: RSS after {EVENTS} events = {:.1} MB (budget 60 MB)",
+        after_replay as f64 / 1024.0
+    );
+
+    let started = Instant::now();
+    let mut samples = Vec::new();
+    let mut sent = 0;
+    while started.elapsed() < soak {
+        if send_message(&sim, &id, &format!("soak message {sent}")).await {
+            sent += 1;
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        samples.push(app.rss_kib());
+    }
+    let (_, events) = app.counters();
+    let first = samples[0];
+    let last = *samples.last().unwrap();
+    let max = *samples.iter().max().unwrap();
+    println!(
+        "perf: RSS over a {:.0} s soak ({sent} turns, {events} events applied in all) = {:.1} MB → {:.1} MB, max {:.1} MB, growth {:+.1} % (budget < 5 %)",
+        soak.as_secs_f64(),
+        first as f64 / 1024.0,
+        last as f64 / 1024.0,
+        max as f64 / 1024.0,
+        (last as f64 / first as f64 - 1.0) * 100.0
+    );
+    sim.shutdown().await;
+}
+
+/// (f) keystroke to screen: a character typed into the input box, until the pty shows it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "performance figure: run with --ignored --nocapture"]
+async fn keystroke_to_screen() {
+    let (sim, id, _) = seeded_sim(1_000).await;
+    let mut app = App::attach(&sim, &id);
+    app.pty
+        .wait_for_text(&last_user_message(1_000), Duration::from_secs(30));
+    app.settled_counters(Duration::from_secs(3));
+    let mut times = Vec::new();
+    let mut typed = String::new();
+    for i in 0..30 {
+        let c = (b'a' + (i % 26) as u8) as char;
+        typed.push(c);
+        let started = Instant::now();
+        app.pty.send_keys(&c.to_string());
+        app.pty.wait_for_text(&typed, Duration::from_secs(5));
+        times.push(started.elapsed());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let max = *times.iter().max().unwrap();
+    println!(
+        "perf: keystroke to screen = {:.1} ms median, {:.1} ms max of {} (one frame at 60 fps = 16.7 ms)",
+        ms(median(times.clone())),
+        ms(max),
+        times.len()
+    );
+    sim.shutdown().await;
+}
