@@ -37,8 +37,12 @@ fn start_sim(speed: f64) -> Sim {
 
 /// The binary with an isolated home (state and config in temp dirs).
 fn attach(session: &str, home: &TempDir, sim: &Simulator) -> Pty {
+    spawn(&["attach", session], home, sim)
+}
+
+fn spawn(args: &[&str], home: &TempDir, sim: &Simulator) -> Pty {
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_gobare-tui"));
-    cmd.args(["attach", session]);
+    cmd.args(args);
     cmd.env("TERM", "xterm-256color");
     cmd.env("XDG_STATE_HOME", home.path().join("state"));
     cmd.env("XDG_CONFIG_HOME", home.path().join("config"));
@@ -199,4 +203,30 @@ fn coming_back_restores_draft_history_and_resumes_from_the_stored_cursor() {
     pty.send_keys(keys::CTRL_C);
     pty.send_keys(keys::CTRL_C);
     assert!(pty.wait_exit(TIMEOUT).success());
+}
+
+#[test]
+fn with_no_session_to_reopen_the_picker_lists_sessions_and_enter_opens_one() {
+    let sim = start_sim(10.0);
+    sim.sim.create_session(Some("older work"));
+    sim.sim.create_session(Some("newer work"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = spawn(&[], &home, &sim.sim);
+    pty.wait_for(
+        "both sessions listed",
+        |s| s.contents().contains("older work") && s.contents().contains("newer work"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "a session opened live",
+        |s| {
+            let status = status_line(s);
+            status.contains("● live") && status.contains(" work")
+        },
+        TIMEOUT,
+    );
+    pty.send_keys(keys::CTRL_C);
+    assert!(pty.wait_exit(TIMEOUT).success());
+    assert!(pty.is_cooked(), "terminal restored");
 }

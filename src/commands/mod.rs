@@ -5,6 +5,7 @@ pub mod demo;
 pub mod exit;
 pub mod frame_line;
 pub mod new;
+pub mod pick;
 pub mod sim;
 pub mod start;
 pub mod tail;

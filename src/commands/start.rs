@@ -1,8 +1,7 @@
 //! `gobare-tui` with no subcommand: the built-in demo when there is no token; with a token,
-//! the session opened last against this API.
+//! the session opened last against this API, or the session picker when there is none.
 
 use crate::app;
-use crate::cli::UsageError;
 use crate::config::Config;
 use crate::store::StateStore;
 
@@ -15,11 +14,7 @@ pub async fn run(config: Config) -> color_eyre::Result<()> {
         .and_then(|store| store.last_session());
     match last {
         Some(id) => app::run(super::attach::options(&config, &id)?).await,
-        None => Err(UsageError(
-            "no session to reopen yet: open one with `gobare-tui attach SESSION_ID`, \
-             start one with `gobare-tui new \"your message\"`, or try `gobare-tui demo`"
-                .into(),
-        )
-        .into()),
+        // Nothing opened before on this API: pick one (or create one) from the list.
+        None => super::pick::run(config).await,
     }
 }

@@ -1,0 +1,92 @@
+//! The session picker as a screen of its own: `gobare-tui` with a token, no session given
+//! and none opened before on this API. Lists sessions newest first, a page at a time; Enter
+//! opens one in the app, `n` creates a new (idle) session and opens it, Esc or q leaves.
+
+use crate::api::client::ApiClient;
+use crate::app::sessions::{PAGE_SIZE, SessionPager};
+use crate::cli::NewArgs;
+use crate::config::Config;
+use crate::terminal::{self, TerminationSignals, Tui};
+use crate::ui::picker::{PickerAction, PickerState};
+use crate::ui::theme::Theme;
+use color_eyre::eyre::eyre;
+use crossterm::event::{Event, EventStream, KeyCode, KeyEventKind};
+use futures_util::StreamExt;
+
+/// What the user picked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Choice {
+    Open(String),
+    New,
+}
+
+pub async fn run(config: Config) -> color_eyre::Result<()> {
+    let client = config.client().map_err(|e| eyre!(e.summary()))?;
+    let choice = {
+        let mut signals = TerminationSignals::new()?;
+        let mut tui = terminal::enter(false)?;
+        let choice = pick(&mut tui, &client, &mut signals).await;
+        tui.restore();
+        choice?
+    };
+    match choice {
+        Some(Choice::Open(id)) => crate::app::run(super::attach::options(&config, &id)?).await,
+        Some(Choice::New) => super::new::run(config, NewArgs::default()).await,
+        None => Ok(()),
+    }
+}
+
+async fn pick(
+    tui: &mut Tui,
+    client: &ApiClient,
+    signals: &mut TerminationSignals,
+) -> color_eyre::Result<Option<Choice>> {
+    let theme = Theme::from_env();
+    let mut picker = PickerState::loading();
+    let mut pager = SessionPager::new(PAGE_SIZE);
+    load_page(&mut picker, &mut pager, client).await;
+    let mut events = EventStream::new();
+    loop {
+        let now = crate::app::unix_ms();
+        tui.draw(|f| {
+            let area = f.area();
+            picker.render(area, f.buffer_mut(), &theme, now);
+        })?;
+        let event = tokio::select! {
+            event = events.next() => event,
+            _ = signals.recv() => return Ok(None),
+        };
+        let Some(event) = event else {
+            return Ok(None);
+        };
+        let Event::Key(key) = event? else {
+            continue;
+        };
+        if key.kind == KeyEventKind::Release {
+            continue;
+        }
+        match picker.handle_key(key) {
+            PickerAction::Open(id) => return Ok(Some(Choice::Open(id))),
+            PickerAction::New => return Ok(Some(Choice::New)),
+            PickerAction::LoadMore => load_page(&mut picker, &mut pager, client).await,
+            PickerAction::Close => return Ok(None),
+            PickerAction::NotMine
+                if key.code == KeyCode::Char('c')
+                    && key
+                        .modifiers
+                        .contains(crossterm::event::KeyModifiers::CONTROL) =>
+            {
+                return Ok(None);
+            }
+            PickerAction::Consumed | PickerAction::NotMine => {}
+        }
+    }
+}
+
+async fn load_page(picker: &mut PickerState, pager: &mut SessionPager, client: &ApiClient) {
+    picker.set_loading(true);
+    match pager.next_page(client).await {
+        Ok((sessions, more)) => picker.append_page(sessions, more),
+        Err(e) => picker.set_error(Some(format!("could not list sessions: {}", e.summary()))),
+    }
+}
