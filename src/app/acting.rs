@@ -41,6 +41,9 @@ pub struct Acting {
     in_flight: HashMap<SendTicket, String>,
     /// The workspace state stored at the last visit, compared once with the first read.
     stored_workspace: Option<Option<String>>,
+    /// Ctrl+O leaves for the session picker (not in the demo: it has no other sessions).
+    picker_available: bool,
+    wants_picker: bool,
 }
 
 impl Acting {
@@ -82,7 +85,18 @@ impl Acting {
             confirming_cancel: false,
             in_flight: HashMap::new(),
             stored_workspace,
+            picker_available: false,
+            wants_picker: false,
         }
+    }
+
+    /// Whether the app ended to show the session picker.
+    pub fn wants_picker(&self) -> bool {
+        self.wants_picker
+    }
+
+    pub fn set_picker_available(&mut self, available: bool) {
+        self.picker_available = available;
     }
 
     pub fn memory(&self) -> Option<&SharedMemory> {
@@ -186,6 +200,16 @@ impl App {
     /// An answer to a required action, from the prompt's keys or text.
     pub(super) fn act_answer(&mut self, answer: Input) {
         self.acting.sender.send(answer);
+    }
+
+    /// Ctrl+O: leave for the session picker (the draft is saved on the way out).
+    pub(super) fn act_open_picker(&mut self) {
+        if self.acting.picker_available {
+            self.acting.wants_picker = true;
+            self.quit();
+        } else {
+            self.notice(Some("no session picker here (local demo)".into()));
+        }
     }
 
     /// Ctrl+X: ask first.

@@ -120,10 +120,7 @@ impl App {
             Intent::Answer(input) => self.act_answer(input),
             Intent::HistoryPrev => self.act_history(true),
             Intent::HistoryNext => self.act_history(false),
-            Intent::OpenPicker => self.notice(Some(
-                "the session picker is not in this build yet: quit and run `gobare-tui attach ID`"
-                    .into(),
-            )),
+            Intent::OpenPicker => self.act_open_picker(),
         }
     }
 

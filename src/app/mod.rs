@@ -77,6 +77,19 @@ const MAX_FPS: u32 = 60;
 /// arrives, or a fatal error (the session does not exist). The terminal is restored on
 /// every way out.
 pub async fn run(opts: AppOptions) -> Result<()> {
+    run_until_exit(opts).await.map(|_| ())
+}
+
+/// How the app ended when it did not fail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AppExit {
+    Quit,
+    /// Ctrl+O: the user wants the session picker.
+    OpenPicker,
+}
+
+/// [`run`], telling whether the user asked for the session picker on the way out.
+pub async fn run_until_exit(opts: AppOptions) -> Result<AppExit> {
     const NEEDS_TTY: &str = "the full-screen interface needs an interactive terminal \
                              (for a pipe, use `gobare-tui tail`)";
     // Checked first: crossterm would otherwise fall back to /dev/tty and take over the
@@ -91,8 +104,13 @@ pub async fn run(opts: AppOptions) -> Result<()> {
     app.start();
     let result = app.run_loop(&mut signals).await;
     app.finish();
+    let exit = if app.acting.wants_picker() {
+        AppExit::OpenPicker
+    } else {
+        AppExit::Quit
+    };
     drop(app); // restores the terminal before main prints any error
-    result
+    result.map(|()| exit)
 }
 
 /// A running app: the terminal, the model, the view state and the background plumbing.
@@ -153,13 +171,14 @@ impl App {
             .as_ref()
             .map(|s| s.load_session(&opts.session_id))
             .unwrap_or_default();
-        let acting = acting::Acting::new(
+        let mut acting = acting::Acting::new(
             &opts.client,
             &opts.session_id,
             opts.store.as_ref(),
             &opts.settings,
             msgs.clone(),
         );
+        acting.set_picker_available(opts.picker);
         let view = SessionView::new(opts.session_id.clone())
             .with_origin(opts.api_host.clone(), opts.local_demo);
         App {

@@ -20,6 +20,8 @@ pub struct AppOptions {
     pub first_message: Option<String>,
     /// Start with mouse capture on.
     pub mouse: bool,
+    /// Ctrl+O may leave for the session picker (the caller shows it on `AppExit::OpenPicker`).
+    pub picker: bool,
     /// The config file's notification and theme preferences.
     pub settings: crate::app::settings::Settings,
 }
@@ -41,6 +43,7 @@ impl AppOptions {
             first_message: None,
             mouse: true,
             settings: Default::default(),
+            picker: false,
         }
     }
 }

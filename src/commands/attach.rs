@@ -2,7 +2,7 @@
 //! from the cursor stored for it (or replaying its whole history the first time, §11.2).
 
 use crate::api::stream::StreamTarget;
-use crate::app::{self, AppOptions};
+use crate::app::AppOptions;
 use crate::cli::AttachArgs;
 use crate::config::Config;
 use crate::store::StateStore;
@@ -10,7 +10,7 @@ use color_eyre::eyre::WrapErr;
 
 pub async fn run(config: Config, args: AttachArgs) -> color_eyre::Result<()> {
     let options = options(&config, &args.session_id)?;
-    app::run(options).await
+    super::pick::run_app(config, options).await
 }
 
 /// The app's options for `session_id` under `config` (shared with `start` and `new`).
@@ -24,6 +24,7 @@ pub fn options(config: &Config, session_id: &str) -> color_eyre::Result<AppOptio
         eprintln!("gobare-tui: {warning}");
     }
     options.settings = settings;
+    options.picker = true;
     // Without a writable state directory the app still runs; it just remembers nothing.
     options.store = match StateStore::open(&config.state_dir, &config.api).wrap_err_with(|| {
         format!(

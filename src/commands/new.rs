@@ -170,5 +170,5 @@ pub async fn run(config: Config, args: NewArgs) -> color_eyre::Result<()> {
     // first message through the send executor (§11.1).
     let mut options = super::attach::options(&config, &session.id)?;
     options.first_message = args.message.filter(|m| !m.trim().is_empty());
-    crate::app::run(options).await
+    super::pick::run_app(config, options).await
 }

@@ -3,7 +3,9 @@
 //! opens one in the app, `n` creates a new (idle) session and opens it, Esc or q leaves.
 
 use crate::api::client::ApiClient;
+use crate::api::retry::RetryPolicy;
 use crate::app::sessions::{PAGE_SIZE, SessionPager};
+use crate::app::{self, AppExit, AppOptions};
 use crate::cli::NewArgs;
 use crate::config::Config;
 use crate::terminal::{self, TerminationSignals, Tui};
@@ -20,19 +22,41 @@ pub enum Choice {
     New,
 }
 
+/// Shows the picker, then the app on the chosen session, and the picker again whenever the
+/// app is left with Ctrl+O.
 pub async fn run(config: Config) -> color_eyre::Result<()> {
     let client = config.client().map_err(|e| eyre!(e.summary()))?;
-    let choice = {
-        let mut signals = TerminationSignals::new()?;
-        let mut tui = terminal::enter(false)?;
-        let choice = pick(&mut tui, &client, &mut signals).await;
-        tui.restore();
-        choice?
-    };
-    match choice {
-        Some(Choice::Open(id)) => crate::app::run(super::attach::options(&config, &id)?).await,
-        Some(Choice::New) => super::new::run(config, NewArgs::default()).await,
-        None => Ok(()),
+    loop {
+        let choice = {
+            let mut signals = TerminationSignals::new()?;
+            let mut tui = terminal::enter(false)?;
+            let choice = pick(&mut tui, &client, &mut signals).await;
+            tui.restore();
+            choice?
+        };
+        let session_id = match choice {
+            Some(Choice::Open(id)) => id,
+            Some(Choice::New) => {
+                let request = super::new::create_request(&NewArgs::default());
+                super::new::create_session(&client, &request, &RetryPolicy::default())
+                    .await
+                    .map_err(|e| eyre!("could not create the session: {}", e.summary()))?
+                    .id
+            }
+            None => return Ok(()),
+        };
+        let options = super::attach::options(&config, &session_id)?;
+        if app::run_until_exit(options).await? != AppExit::OpenPicker {
+            return Ok(());
+        }
+    }
+}
+
+/// Runs the app on `options`; if the user leaves it with Ctrl+O, the picker follows.
+pub async fn run_app(config: Config, options: AppOptions) -> color_eyre::Result<()> {
+    match app::run_until_exit(options).await? {
+        AppExit::Quit => Ok(()),
+        AppExit::OpenPicker => run(config).await,
     }
 }
 

@@ -1,7 +1,6 @@
 //! `gobare-tui` with no subcommand: the built-in demo when there is no token; with a token,
 //! the session opened last against this API, or the session picker when there is none.
 
-use crate::app;
 use crate::config::Config;
 use crate::store::StateStore;
 
@@ -13,7 +12,10 @@ pub async fn run(config: Config) -> color_eyre::Result<()> {
         .ok()
         .and_then(|store| store.last_session());
     match last {
-        Some(id) => app::run(super::attach::options(&config, &id)?).await,
+        Some(id) => {
+            let options = super::attach::options(&config, &id)?;
+            super::pick::run_app(config, options).await
+        }
         // Nothing opened before on this API: pick one (or create one) from the list.
         None => super::pick::run(config).await,
     }
