@@ -28,14 +28,17 @@ impl App {
                 } else {
                     self.input_focused = true;
                     self.composer.handle_paste(&text);
+                    self.act_draft_changed();
                 }
                 self.request_frame();
             }
             Event::Mouse(m) => self.on_mouse(m),
             // ratatui resizes its buffers at the next draw and repaints everything.
             Event::Resize(..) => self.request_frame(),
-            Event::FocusGained => self.terminal_focused = true,
-            Event::FocusLost => self.terminal_focused = false,
+            Event::FocusGained | Event::FocusLost => {
+                self.terminal_focused = matches!(event, Event::FocusGained);
+                self.act_on_focus(self.terminal_focused);
+            }
         }
         Ok(())
     }
@@ -58,6 +61,10 @@ impl App {
         }
         if self.filter_edit.is_some() {
             self.edit_filter(key);
+            return;
+        }
+        // "Cancel the running turn? … y/n" takes the next key, whatever it is.
+        if self.act_confirm_key(key) {
             return;
         }
         let command = keys::command_for(key, self.key_context());
@@ -124,7 +131,9 @@ impl App {
                 PromptAction::NotMine => {}
             }
         }
-        let intent = match self.composer.handle_key(key) {
+        let action = self.composer.handle_key(key);
+        self.act_draft_changed();
+        let intent = match action {
             ComposerAction::Send(text) => Intent::Send(text),
             ComposerAction::Steer(text) => Intent::Steer(text),
             ComposerAction::Cancel => Intent::Cancel,

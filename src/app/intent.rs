@@ -5,7 +5,7 @@ use super::App;
 use super::msg::AppMsg;
 use crate::api::client::IdempotencyKey;
 use crate::api::error::ApiError;
-use crate::api::model::{Content, Input, InputAccepted};
+use crate::api::model::{Input, InputAccepted};
 use crate::ui::Pane;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -111,22 +111,19 @@ impl App {
                 self.want(super::fetch::Job::Session);
                 self.want(super::fetch::Job::Turns);
             }
-            Intent::Send(text) => {
-                if self.sending.is_some() {
-                    self.notice(Some("still sending the previous message…".into()));
-                    return;
-                }
-                self.sending = Some(text.clone());
-                self.send_input(message(text));
-            }
-            Intent::SendFirst(text) => self.send_input(message(text)),
-            Intent::Steer(text) => self.send_input(Input::Steer {
-                content: Content::Text(text),
-            }),
-            Intent::Cancel => self.send_input(Input::Cancel {}),
-            Intent::Answer(input) => self.send_input(input),
-            // Arrive with the actions work (history, picker).
-            Intent::HistoryPrev | Intent::HistoryNext | Intent::OpenPicker => {}
+            // Sends go through the send executor (`acting`): one key per send, retried
+            // with it, the draft kept until accepted.
+            Intent::Send(text) => self.act_send(text),
+            Intent::SendFirst(text) => self.act_send(text),
+            Intent::Steer(text) => self.act_steer(text),
+            Intent::Cancel => self.act_cancel(),
+            Intent::Answer(input) => self.act_answer(input),
+            Intent::HistoryPrev => self.act_history(true),
+            Intent::HistoryNext => self.act_history(false),
+            Intent::OpenPicker => self.notice(Some(
+                "the session picker is not in this build yet: quit and run `gobare-tui attach ID`"
+                    .into(),
+            )),
         }
     }
 
@@ -238,12 +235,6 @@ impl App {
             }
         }
         self.request_frame();
-    }
-}
-
-fn message(text: String) -> Input {
-    Input::Message {
-        content: Content::Text(text),
     }
 }
 

@@ -15,6 +15,7 @@
 //! - state on disk: [`App::session_state`] + [`App::save_state`]; status line:
 //!   [`App::notice`]; terminal focus: [`App::terminal_focused`].
 
+pub mod acting;
 pub mod artifacts;
 pub mod cursor;
 pub mod draw;
@@ -24,10 +25,16 @@ pub mod input;
 pub mod intent;
 pub mod jobs;
 pub mod keys;
+pub mod memory;
 pub mod mouse;
 pub mod msg;
+pub mod notifications;
 pub mod options;
 pub mod replay;
+pub mod required;
+pub mod sender;
+pub mod sessions;
+pub mod settings;
 pub mod stats;
 mod timers;
 mod updates;
@@ -132,6 +139,8 @@ pub struct App {
     session_loaded: bool,
     tick_at: Option<Instant>,
     artifacts_poll: ArtifactsPoll,
+    /// Sends, history, draft and notifications (see [`acting`]).
+    pub(crate) acting: acting::Acting,
     /// The text of a message send in flight (one at a time; the box keeps it until accepted).
     sending: Option<String>,
 }
@@ -144,6 +153,13 @@ impl App {
             .as_ref()
             .map(|s| s.load_session(&opts.session_id))
             .unwrap_or_default();
+        let acting = acting::Acting::new(
+            &opts.client,
+            &opts.session_id,
+            opts.store.as_ref(),
+            &opts.settings,
+            msgs.clone(),
+        );
         let view = SessionView::new(opts.session_id.clone())
             .with_origin(opts.api_host.clone(), opts.local_demo);
         App {
@@ -152,7 +168,7 @@ impl App {
             ui: UiState::new(),
             composer: Composer::new(),
             prompt: PromptState::default(),
-            theme: Theme::from_env(),
+            theme: opts.settings.theme(),
             client: opts.client,
             session_id: opts.session_id,
             cursor: CursorSaver::new(session_state.cursor),
@@ -181,6 +197,7 @@ impl App {
             tick_at: None,
             artifacts_poll: ArtifactsPoll::default(),
             sending: None,
+            acting,
         }
     }
 
@@ -210,6 +227,7 @@ impl App {
         self.fetches.want(Job::Session);
         self.fetches.want(Job::Turns);
         self.fetches.want(Job::Artifacts);
+        self.acting_start();
         self.frames.request();
     }
 
@@ -246,6 +264,7 @@ impl App {
     /// Saves the cursor and the statistics one last time.
     fn finish(&mut self) {
         self.save_cursor(Instant::now(), true);
+        self.act_save(Instant::now(), true);
         self.stats.frames = self.frames.frames_drawn();
         self.stats.write(Instant::now(), true);
     }

@@ -15,6 +15,8 @@ pub enum AppMsg {
         job: Job,
         result: Result<Update, ApiError>,
     },
+    /// News from the send executor (`app::sender`): a retry, or a settled send.
+    Action(crate::app::sender::SendEvent),
     /// A `POST …/events` finished.
     Sent {
         input: Input,

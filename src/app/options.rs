@@ -20,6 +20,8 @@ pub struct AppOptions {
     pub first_message: Option<String>,
     /// Start with mouse capture on.
     pub mouse: bool,
+    /// The config file's notification and theme preferences.
+    pub settings: crate::app::settings::Settings,
 }
 
 impl AppOptions {
@@ -38,6 +40,7 @@ impl AppOptions {
             store: None,
             first_message: None,
             mouse: true,
+            settings: Default::default(),
         }
     }
 }

@@ -22,6 +22,7 @@ impl App {
             jobs::spawn(&self.client, &self.session_id, job, self.msgs.clone());
         }
         self.save_cursor(now, false);
+        self.act_save(now, false);
         if self.frames.due_at(now).is_some_and(|due| due <= now) {
             self.draw()?;
             self.frames.drawn(Instant::now());
@@ -73,7 +74,13 @@ impl App {
         }
         self.cursor.saved(now, current);
         self.session_state.cursor = current;
-        self.save_state(force);
+        if self.acting.memory().is_some() {
+            // One writer per session file: the cursor goes with the draft and pending send.
+            self.act_cursor(current);
+            self.act_save(now, true);
+        } else {
+            self.save_state(force);
+        }
     }
 
     /// Writes [`App::session_state`] to the store (off the loop unless `blocking`).
@@ -108,6 +115,7 @@ impl App {
                 .due_at(now, self.view.last_seq())
                 .filter(|_| self.store.is_some()),
             self.stats.due_at(now),
+            self.act_save_due_at(),
         ]
         .into_iter()
         .flatten()

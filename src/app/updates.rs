@@ -32,6 +32,7 @@ impl App {
                 self.stats.events += 1;
                 match frame.event {
                     Ok(event) => {
+                        self.act_on_event(&event);
                         if event.seq.is_some() {
                             self.replay.on_persisted(now);
                         } else if self.replay.on_transient() {
@@ -81,6 +82,7 @@ impl App {
         match msg {
             AppMsg::Fetched { job, result } => self.on_fetched(job, result),
             AppMsg::Sent { input, result } => self.on_sent(input, result),
+            AppMsg::Action(event) => self.on_action(event),
         }
         self.take_model_fetches();
     }
@@ -98,6 +100,10 @@ impl App {
                         self.remember_last_session();
                     }
                     self.prompt.replace(&session.required_actions);
+                    self.act_on_session(session);
+                }
+                if let Update::Turn(turn) = &update {
+                    self.act_on_turn(turn);
                 }
                 self.apply(update);
             }

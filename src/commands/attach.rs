@@ -18,6 +18,12 @@ pub fn options(config: &Config, session_id: &str) -> color_eyre::Result<AppOptio
     let client = config.client()?;
     let stream = config.stream_options(StreamTarget::Session(session_id.to_string()), None)?;
     let mut options = AppOptions::new(client, stream, session_id);
+    let (settings, warnings) = crate::app::settings::Settings::from_sections(&config.file.sections);
+    for warning in warnings {
+        tracing::warn!("{warning}");
+        eprintln!("gobare-tui: {warning}");
+    }
+    options.settings = settings;
     // Without a writable state directory the app still runs; it just remembers nothing.
     options.store = match StateStore::open(&config.state_dir, &config.api).wrap_err_with(|| {
         format!(

@@ -8,8 +8,3 @@ pub mod new;
 pub mod sim;
 pub mod start;
 pub mod tail;
-
-/// The error for a command this build does not have yet (exit status 2).
-pub(crate) fn not_available(what: &str) -> color_eyre::Report {
-    crate::cli::UsageError(format!("{what} is not available yet in this build")).into()
-}

@@ -1,0 +1,351 @@
+//! Acting on the session from the loop: the intents that send (message, steer, cancel with
+//! its confirmation, answers), history, the draft and send history on disk, the pending send
+//! resumed at start, the "while you were away" notice and notifications.
+//!
+//! [`Acting`] holds the state; the `impl App` below is the glue the loop calls from
+//! `dispatch`, `on_msg`, `on_fetched`, the key handler and housekeeping.
+
+use super::App;
+use super::memory::{LockOrRecover, SessionMemory, SharedMemory, away_notice};
+use super::msg::AppMsg;
+use super::notifications::Notifier;
+use super::required;
+use super::sender::{self, SendEvent, SendReport, SendTicket, Sender};
+use super::settings::Settings;
+use crate::api::client::ApiClient;
+use crate::api::model::{Content, Event, Input, RequiredActionKind, Session, Turn};
+use crate::notify::NotifyTarget;
+use crate::store::StateStore;
+use crate::ui::composer::History;
+use crate::ui::outcome::Severity;
+use crossterm::event::{KeyCode, KeyEvent};
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::sync::mpsc;
+
+/// The question asked before `input.cancel` (finished work is kept, §6.4).
+pub const CANCEL_CONFIRM: &str = "Cancel the running turn? finished work stays — y/n";
+
+/// Everything the loop keeps for acting on one session.
+pub struct Acting {
+    sender: Sender<ApiClient>,
+    /// `None` when nothing is kept on disk (the demo).
+    memory: Option<SharedMemory>,
+    history: History,
+    notifier: Notifier,
+    /// Ctrl+X was pressed: the next key answers [`CANCEL_CONFIRM`].
+    confirming_cancel: bool,
+    /// Message and steer texts in flight, so a second Enter does not send them twice.
+    in_flight: HashMap<SendTicket, String>,
+    /// The workspace state stored at the last visit, compared once with the first read.
+    stored_workspace: Option<Option<String>>,
+}
+
+impl Acting {
+    /// Starts the send executor; its events are forwarded to the loop as
+    /// [`AppMsg::Action`].
+    pub fn new(
+        client: &ApiClient,
+        session_id: &str,
+        store: Option<&StateStore>,
+        settings: &Settings,
+        msgs: mpsc::UnboundedSender<AppMsg>,
+    ) -> Acting {
+        let memory = store.map(|s| SessionMemory::open(s.clone(), session_id).shared());
+        let (sender, mut events) = Sender::new(
+            Arc::new(client.clone()),
+            session_id,
+            memory.clone(),
+            sender::default_policy(),
+        );
+        tokio::spawn(async move {
+            while let Some(event) = events.recv().await {
+                if msgs.send(AppMsg::Action(event)).is_err() {
+                    break;
+                }
+            }
+        });
+        let (history, stored_workspace) = match &memory {
+            Some(m) => {
+                let m = m.lock_or_recover();
+                (m.history(), Some(m.state().workspace_state.clone()))
+            }
+            None => (History::default(), None),
+        };
+        Acting {
+            sender,
+            memory,
+            history,
+            notifier: Notifier::new(settings.notify_when, NotifyTarget::from_env(), unix_ms()),
+            confirming_cancel: false,
+            in_flight: HashMap::new(),
+            stored_workspace,
+        }
+    }
+
+    pub fn memory(&self) -> Option<&SharedMemory> {
+        self.memory.as_ref()
+    }
+
+    fn with_memory(&self, f: impl FnOnce(&mut SessionMemory)) {
+        if let Some(m) = &self.memory {
+            f(&mut m.lock_or_recover());
+        }
+    }
+}
+
+fn unix_ms() -> i64 {
+    super::unix_ms()
+}
+
+fn text_of(input: &Input) -> Option<String> {
+    match input {
+        Input::Message { content } | Input::Steer { content } => Some(content.text()),
+        _ => None,
+    }
+}
+
+impl App {
+    /// At start: the draft back in the box, and a send left unconfirmed by the last run
+    /// re-sent with its key (delivered once) — or reported if it cannot be.
+    pub(super) fn acting_start(&mut self) {
+        let Some(memory) = self.acting.memory().cloned() else {
+            return;
+        };
+        let (draft, pending) = {
+            let m = memory.lock_or_recover();
+            (m.state().draft.clone(), m.pending_send().cloned())
+        };
+        if !draft.is_empty() && self.composer.is_empty() {
+            self.composer.set_text(&draft);
+        }
+        if let Some(pending) = pending {
+            match self.acting.sender.resume_pending(&pending) {
+                Some(ticket) => {
+                    self.acting.in_flight.insert(ticket, pending.text.clone());
+                    self.notice(Some(
+                        "re-sending a message the last run could not confirm (same key: it \
+                         arrives once)"
+                            .into(),
+                    ));
+                }
+                None => self.notice(Some(
+                    "a send left unconfirmed by the last run could not be resumed".into(),
+                )),
+            }
+        }
+    }
+
+    /// Enter: an answer to the question or function call shown (when one waits), else
+    /// `input.message`. The box keeps the text until the send is accepted.
+    pub(super) fn act_send(&mut self, text: String) {
+        let answers_prompt = self.prompt.current().is_some_and(|a| {
+            matches!(
+                a.kind,
+                RequiredActionKind::Question | RequiredActionKind::FunctionCall
+            )
+        });
+        if answers_prompt {
+            match self.prompt.answer_with_text(&text) {
+                Some(answer) => {
+                    self.act_answer(answer);
+                    self.composer.clear();
+                    self.acting.with_memory(|m| m.set_draft(""));
+                }
+                None => self.notice(Some(
+                    "not an answer to this question: pick one of its options".into(),
+                )),
+            }
+            return;
+        }
+        self.send_text(Input::Message {
+            content: Content::Text(text),
+        });
+    }
+
+    /// Ctrl+S: `input.steer` (a 409 when nothing runs is explained, never converted).
+    pub(super) fn act_steer(&mut self, text: String) {
+        self.send_text(Input::Steer {
+            content: Content::Text(text),
+        });
+    }
+
+    fn send_text(&mut self, input: Input) {
+        let text = text_of(&input).unwrap_or_default();
+        if self.acting.in_flight.values().any(|t| *t == text) {
+            self.notice(Some("still sending this…".into()));
+            return;
+        }
+        let ticket = self.acting.sender.send(input);
+        self.acting.in_flight.insert(ticket, text);
+        self.notice(Some("sending…".into()));
+    }
+
+    /// An answer to a required action, from the prompt's keys or text.
+    pub(super) fn act_answer(&mut self, answer: Input) {
+        self.acting.sender.send(answer);
+    }
+
+    /// Ctrl+X: ask first.
+    pub(super) fn act_cancel(&mut self) {
+        self.acting.confirming_cancel = true;
+        self.notice(Some(CANCEL_CONFIRM.into()));
+    }
+
+    /// While the cancel question is up, the next key answers it. Returns whether the key
+    /// was taken.
+    pub(super) fn act_confirm_key(&mut self, key: KeyEvent) -> bool {
+        if !self.acting.confirming_cancel {
+            return false;
+        }
+        self.acting.confirming_cancel = false;
+        if matches!(key.code, KeyCode::Char('y' | 'Y')) {
+            self.acting.sender.send(Input::Cancel {});
+            self.notice(Some("cancelling…".into()));
+        } else {
+            self.notice(Some("not cancelled".into()));
+        }
+        self.request_frame();
+        true
+    }
+
+    /// Up/Down at the first/last line of the box.
+    pub(super) fn act_history(&mut self, older: bool) {
+        let current = self.composer.text();
+        let text = if older {
+            self.acting.history.older(&current)
+        } else {
+            self.acting.history.newer()
+        };
+        if let Some(text) = text {
+            self.composer.set_text(&text);
+            self.act_draft_changed();
+        }
+    }
+
+    /// After any edit of the box: the draft is saved (rate-limited).
+    pub(super) fn act_draft_changed(&mut self) {
+        let text = self.composer.text();
+        self.acting.with_memory(|m| m.set_draft(&text));
+    }
+
+    /// One report from the send executor.
+    pub(super) fn on_action(&mut self, event: SendEvent) {
+        match event {
+            SendEvent::Retrying { .. } if self.acting.confirming_cancel => {}
+            SendEvent::Retrying { wait, .. } => {
+                let secs = wait.as_secs_f32().ceil() as u64;
+                self.notice(Some(format!("send failed — retrying in {secs} s")));
+            }
+            SendEvent::Settled(report) => self.on_send_settled(*report),
+        }
+        self.request_frame();
+    }
+
+    fn on_send_settled(&mut self, report: SendReport) {
+        self.acting.sender.note_settled(&report);
+        self.acting.in_flight.remove(&report.ticket);
+        if let (Some(text), true) = (&report.text, report.accepted()) {
+            self.acting.history.push(text);
+            if self.composer.text().trim() == text.trim() {
+                self.composer.clear();
+                self.acting.with_memory(|m| m.set_draft(""));
+            }
+        }
+        if let (Some(text), true) = (&report.text, report.outcome.keep_draft)
+            && self.composer.is_empty()
+        {
+            // Not sent (e.g. a new session's first message): the text waits in the box.
+            self.composer.set_text(text);
+            self.act_draft_changed();
+        }
+        required::apply_answer_report(&mut self.prompt, &report);
+        let mut text = report.outcome.text.clone();
+        if report.recovered {
+            text = format!("your unconfirmed message: {text}");
+        }
+        if report.outcome.severity >= Severity::Warn || report.unanswered {
+            tracing::info!(outcome = %text, "send settled");
+        }
+        // The cancel question stays up until answered.
+        if !self.acting.confirming_cancel {
+            self.notice(Some(text));
+        }
+    }
+
+    /// Each persisted or transient event: the prompt closes calls resolved anywhere.
+    pub(super) fn act_on_event(&mut self, event: &Event) {
+        if required::apply_event(&mut self.prompt, &event.payload) {
+            self.request_frame();
+        }
+    }
+
+    /// A fresh read of the session: notifications, the workspace state kept, and once, how
+    /// it changed while the user was away.
+    pub(super) fn act_on_session(&mut self, session: &Session) {
+        let title = session.title.clone().unwrap_or_else(|| "session".into());
+        if let Some(bytes) = self
+            .acting
+            .notifier
+            .actions_refreshed(&session.required_actions, &title)
+        {
+            self.write_notification(&bytes);
+        }
+        let current = session.environment.state.as_ref();
+        if let Some(stored) = self.acting.stored_workspace.take()
+            && let Some(line) = away_notice(stored.as_deref(), current)
+        {
+            self.notice(Some(line));
+        }
+        self.acting.with_memory(|m| m.set_workspace_state(current));
+    }
+
+    /// A turn read after `turn.ended`.
+    pub(super) fn act_on_turn(&mut self, turn: &Turn) {
+        let title = self.view.title().unwrap_or("session").to_string();
+        if let Some(bytes) = self.acting.notifier.turn_fetched(turn, &title) {
+            self.write_notification(&bytes);
+        }
+    }
+
+    pub(super) fn act_on_focus(&mut self, focused: bool) {
+        self.acting.notifier.set_focused(focused);
+    }
+
+    fn write_notification(&mut self, bytes: &[u8]) {
+        let backend = self.tui.backend_mut();
+        if let Err(e) = backend.write_all(bytes).and_then(|()| backend.flush()) {
+            tracing::warn!(error = %e, "could not write a notification");
+        }
+    }
+
+    /// The stream cursor, kept with the rest of the session's state.
+    pub(super) fn act_cursor(&mut self, cursor: Option<u64>) {
+        if let Some(seq) = cursor {
+            self.acting.with_memory(|m| m.set_cursor(seq));
+        }
+    }
+
+    /// When the session state must next be written.
+    pub(super) fn act_save_due_at(&self) -> Option<Instant> {
+        self.acting
+            .memory()
+            .and_then(|m| m.lock_or_recover().save_due_at())
+    }
+
+    /// Writes the session state if due (`force`: now, on exit).
+    pub(super) fn act_save(&mut self, now: Instant, force: bool) {
+        self.acting.with_memory(|m| {
+            let result = if force {
+                m.flush().map(|()| true)
+            } else {
+                m.save_if_due(now)
+            };
+            if let Err(e) = result {
+                tracing::warn!("cannot save the session state: {e}");
+            }
+        });
+    }
+}

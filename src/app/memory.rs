@@ -1,0 +1,278 @@
+//! "Coming back": the per-session state kept on disk (cursor, draft, history, pending send,
+//! last workspace state) and the notice shown when the user returns to a session.
+//!
+//! Writes are atomic ([`StateStore`]) and rate-limited: the cursor and draft change on every
+//! event and keystroke, so they are marked dirty and written at most once per
+//! [`SAVE_INTERVAL`] (the loop asks [`SessionMemory::save_due_at`] when to come back), and on
+//! exit ([`SessionMemory::flush`]). A pending send is written at once: it must be on disk
+//! before the request leaves.
+
+use crate::api::model::WorkspaceState;
+use crate::store::{PendingSend, SessionState, StateStore};
+use crate::ui::composer::History;
+use std::io;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// The fastest the cursor and draft are rewritten.
+pub const SAVE_INTERVAL: Duration = Duration::from_secs(1);
+
+/// One session's remembered state, shared by the loop and the send executor.
+pub type SharedMemory = Arc<Mutex<SessionMemory>>;
+
+/// Locking that survives a panic elsewhere: the state is plain data, still usable.
+pub trait LockOrRecover {
+    fn lock_or_recover(&self) -> MutexGuard<'_, SessionMemory>;
+}
+
+impl LockOrRecover for SharedMemory {
+    fn lock_or_recover(&self) -> MutexGuard<'_, SessionMemory> {
+        self.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// A session's state as loaded at attach time, plus what changed since.
+#[derive(Debug)]
+pub struct SessionMemory {
+    store: StateStore,
+    session_id: String,
+    state: SessionState,
+    /// Changed since the last write.
+    dirty: bool,
+    last_write: Option<Instant>,
+}
+
+impl SessionMemory {
+    /// Loads the session's state (the default when none).
+    pub fn open(store: StateStore, session_id: &str) -> SessionMemory {
+        let state = store.load_session(session_id);
+        SessionMemory {
+            store,
+            session_id: session_id.to_string(),
+            state,
+            dirty: false,
+            last_write: None,
+        }
+    }
+
+    pub fn shared(self) -> SharedMemory {
+        Arc::new(Mutex::new(self))
+    }
+
+    pub fn session_id(&self) -> &str {
+        &self.session_id
+    }
+
+    /// Everything as last saved or changed.
+    pub fn state(&self) -> &SessionState {
+        &self.state
+    }
+
+    /// The cursor to resume the stream from (`None`: nothing seen yet, replay from 0).
+    pub fn cursor(&self) -> Option<u64> {
+        self.state.cursor
+    }
+
+    /// Where the stream resumes (§11.2, exact): after the stored cursor, or from 0 (the
+    /// whole persisted history) on a first visit. Never live-only: that would leave a gap.
+    pub fn stream_from(&self) -> Option<u64> {
+        Some(self.state.cursor.unwrap_or(0))
+    }
+
+    /// The send history, ready for the composer.
+    pub fn history(&self) -> History {
+        let mut history = History::default();
+        for text in &self.state.history {
+            history.push(text);
+        }
+        history
+    }
+
+    pub fn pending_send(&self) -> Option<&PendingSend> {
+        self.state.pending_send.as_ref()
+    }
+
+    /// Records the last persisted `seq` applied. Never moves backwards.
+    pub fn set_cursor(&mut self, seq: u64) {
+        if self.state.cursor.is_none_or(|c| seq > c) {
+            self.state.cursor = Some(seq);
+            self.dirty = true;
+        }
+    }
+
+    pub fn set_draft(&mut self, draft: &str) {
+        if self.state.draft != draft {
+            self.state.draft = draft.to_string();
+            self.dirty = true;
+        }
+    }
+
+    pub fn push_history(&mut self, text: &str) {
+        self.state.push_history(text);
+        self.dirty = true;
+    }
+
+    pub fn set_workspace_state(&mut self, state: Option<&WorkspaceState>) {
+        let state = state.map(|s| s.as_str().to_string());
+        if self.state.workspace_state != state {
+            self.state.workspace_state = state;
+            self.dirty = true;
+        }
+    }
+
+    /// Records (or clears) the send in flight and writes everything now.
+    pub fn set_pending(&mut self, pending: Option<PendingSend>) -> io::Result<()> {
+        self.state.pending_send = pending;
+        self.dirty = true;
+        self.flush()
+    }
+
+    /// When the next rate-limited write is due, or `None` when nothing changed.
+    pub fn save_due_at(&self) -> Option<Instant> {
+        if !self.dirty {
+            return None;
+        }
+        Some(match self.last_write {
+            Some(at) => at + SAVE_INTERVAL,
+            None => Instant::now(),
+        })
+    }
+
+    /// Writes if something changed and the interval has passed. Returns whether it wrote.
+    pub fn save_if_due(&mut self, now: Instant) -> io::Result<bool> {
+        let due = self.dirty
+            && self
+                .last_write
+                .is_none_or(|at| now.saturating_duration_since(at) >= SAVE_INTERVAL);
+        if due {
+            self.flush()?;
+        }
+        Ok(due)
+    }
+
+    /// Writes now if anything changed (on exit, and for the pending send).
+    pub fn flush(&mut self) -> io::Result<()> {
+        if !self.dirty {
+            return Ok(());
+        }
+        self.state.saved_at = now_ms();
+        self.store.save_session(&self.session_id, &self.state)?;
+        self.dirty = false;
+        self.last_write = Some(Instant::now());
+        Ok(())
+    }
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// One line about how the workspace changed while the user was away, comparing the state
+/// stored at the last visit with the session's current one. `None` when nothing worth
+/// saying changed (or nothing was stored: a first visit).
+pub fn away_notice(stored: Option<&str>, current: Option<&WorkspaceState>) -> Option<String> {
+    let stored = WorkspaceState::from(stored?);
+    let current = current?;
+    if &stored == current {
+        return None;
+    }
+    let line = match current {
+        WorkspaceState::Paused => {
+            "workspace was paused while you were away; it wakes on your next message"
+        }
+        WorkspaceState::Destroyed => {
+            "workspace was destroyed while you were away and will be rebuilt on send \
+             (files outside /workspace/outputs are gone)"
+        }
+        WorkspaceState::Recovering => "workspace is recovering after a failure while you were away",
+        WorkspaceState::RecoveryFailed => {
+            "workspace failed to recover while you were away; the next message rebuilds it"
+        }
+        WorkspaceState::Running => "workspace is running again",
+        WorkspaceState::Unknown | WorkspaceState::Other(_) => return None,
+    };
+    Some(line.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn memory() -> (tempfile::TempDir, StateStore, SessionMemory) {
+        let dir = tempfile::tempdir().unwrap();
+        let url = url::Url::parse("http://127.0.0.1:4780").unwrap();
+        let store = StateStore::open(dir.path(), &url).unwrap();
+        let memory = SessionMemory::open(store.clone(), "s1");
+        (dir, store, memory)
+    }
+
+    #[test]
+    fn changes_are_rate_limited_then_written_and_reloaded() {
+        let (_d, store, mut m) = memory();
+        assert_eq!(m.save_due_at(), None, "nothing changed yet");
+        m.set_cursor(7);
+        m.set_draft("half");
+        m.push_history("sent one");
+        let now = Instant::now();
+        assert!(m.save_if_due(now).unwrap(), "the first write is immediate");
+        m.set_cursor(9);
+        assert!(
+            !m.save_if_due(Instant::now()).unwrap(),
+            "within the interval"
+        );
+        assert_eq!(store.load_session("s1").cursor, Some(7));
+        let due = m.save_due_at().unwrap();
+        assert!(m.save_if_due(due).unwrap());
+        let back = SessionMemory::open(store, "s1");
+        assert_eq!(back.cursor(), Some(9));
+        assert_eq!(back.state().draft, "half");
+        assert_eq!(back.state().history, vec!["sent one"]);
+    }
+
+    #[test]
+    fn the_cursor_never_moves_backwards_and_zero_is_kept() {
+        let (_d, _s, mut m) = memory();
+        m.set_cursor(0);
+        assert_eq!(m.cursor(), Some(0));
+        m.set_cursor(5);
+        m.set_cursor(3);
+        assert_eq!(m.cursor(), Some(5));
+    }
+
+    #[test]
+    fn a_pending_send_is_written_at_once() {
+        let (_d, store, mut m) = memory();
+        m.set_pending(Some(PendingSend {
+            kind: "input.message".into(),
+            text: "hi".into(),
+            idempotency_key: "k1".into(),
+        }))
+        .unwrap();
+        assert_eq!(
+            store
+                .load_session("s1")
+                .pending_send
+                .unwrap()
+                .idempotency_key,
+            "k1"
+        );
+        m.set_pending(None).unwrap();
+        assert_eq!(store.load_session("s1").pending_send, None);
+    }
+
+    #[test]
+    fn away_notice_says_how_the_workspace_changed() {
+        let paused = away_notice(Some("running"), Some(&WorkspaceState::Paused)).unwrap();
+        assert!(paused.contains("paused") && paused.contains("next message"));
+        let destroyed = away_notice(Some("paused"), Some(&WorkspaceState::Destroyed)).unwrap();
+        assert!(destroyed.contains("rebuilt on send"));
+        assert_eq!(
+            away_notice(Some("paused"), Some(&WorkspaceState::Paused)),
+            None
+        );
+        assert_eq!(away_notice(None, Some(&WorkspaceState::Paused)), None);
+    }
+}

@@ -1,0 +1,54 @@
+//! Pages of the session list for the picker: newest first, `after` the last id shown.
+
+use crate::api::client::{ApiClient, Order, Page, SessionFilter};
+use crate::api::error::ApiError;
+use crate::api::model::Session;
+
+/// Sessions per page (the API's maximum is 100).
+pub const PAGE_SIZE: u32 = 50;
+
+/// Where the next page starts.
+#[derive(Debug, Clone, Default)]
+pub struct SessionPager {
+    after: Option<String>,
+    exhausted: bool,
+    page_size: u32,
+}
+
+impl SessionPager {
+    pub fn new(page_size: u32) -> SessionPager {
+        SessionPager {
+            after: None,
+            exhausted: false,
+            page_size: page_size.clamp(1, 100),
+        }
+    }
+
+    pub fn exhausted(&self) -> bool {
+        self.exhausted
+    }
+
+    /// The next page and whether more follow (for `PickerState::append_page`).
+    pub async fn next_page(
+        &mut self,
+        client: &ApiClient,
+    ) -> Result<(Vec<Session>, bool), ApiError> {
+        if self.exhausted {
+            return Ok((Vec::new(), false));
+        }
+        let mut page = Page::ordered(Order::Desc).with_limit(self.page_size);
+        if let Some(after) = &self.after {
+            page = page.after(after.clone());
+        }
+        let list = client
+            .list_sessions(&SessionFilter::default(), &page)
+            .await?;
+        let next = list
+            .last_id
+            .or_else(|| list.data.last().map(|s| s.id.clone()));
+        // A server that says "more" without a new place to continue would loop forever.
+        self.exhausted = !list.has_more || next.is_none() || next == self.after;
+        self.after = next;
+        Ok((list.data, !self.exhausted))
+    }
+}

@@ -1,0 +1,97 @@
+//! The app's own sections of `config.toml` (the `api` key is read by `config`):
+//!
+//! ```toml
+//! [notifications]
+//! when = "unfocused"   # "always" | "never"
+//!
+//! [theme]
+//! no_color = false     # true: no colours at all (as with NO_COLOR set)
+//! ```
+//!
+//! A bad value is reported as a warning (the loop shows it once) and the default is used:
+//! a typo in a preference should not keep the user from their session.
+
+use crate::notify::NotifyWhen;
+use crate::ui::theme::Theme;
+
+/// Preferences read from the config file.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Settings {
+    pub notify_when: NotifyWhen,
+    pub no_color: bool,
+}
+
+impl Settings {
+    /// Reads the sections; the warnings say what was ignored and why.
+    pub fn from_sections(sections: &toml::Table) -> (Settings, Vec<String>) {
+        let mut settings = Settings::default();
+        let mut warnings = Vec::new();
+        if let Some(value) = lookup(sections, "notifications", "when") {
+            match value.as_str() {
+                Some("unfocused") => settings.notify_when = NotifyWhen::Unfocused,
+                Some("always") => settings.notify_when = NotifyWhen::Always,
+                Some("never") => settings.notify_when = NotifyWhen::Never,
+                _ => warnings.push(format!(
+                    "config: [notifications] when = {value} is not one of \"unfocused\", \
+                     \"always\", \"never\"; using \"unfocused\""
+                )),
+            }
+        }
+        if let Some(value) = lookup(sections, "theme", "no_color") {
+            match value.as_bool() {
+                Some(b) => settings.no_color = b,
+                None => warnings.push(format!(
+                    "config: [theme] no_color = {value} is not true or false; ignored"
+                )),
+            }
+        }
+        (settings, warnings)
+    }
+
+    /// The theme: no colours when the file or `NO_COLOR` asks for none.
+    pub fn theme(&self) -> Theme {
+        if self.no_color {
+            Theme::no_color()
+        } else {
+            Theme::from_env()
+        }
+    }
+}
+
+fn lookup<'a>(sections: &'a toml::Table, section: &str, key: &str) -> Option<&'a toml::Value> {
+    sections.get(section)?.as_table()?.get(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> (Settings, Vec<String>) {
+        Settings::from_sections(&text.parse::<toml::Table>().unwrap())
+    }
+
+    #[test]
+    fn defaults_when_absent() {
+        assert_eq!(parse(""), (Settings::default(), vec![]));
+        assert_eq!(Settings::default().notify_when, NotifyWhen::Unfocused);
+    }
+
+    #[test]
+    fn reads_notifications_and_theme() {
+        let (s, w) = parse("[notifications]\nwhen = \"always\"\n[theme]\nno_color = true\n");
+        assert!(w.is_empty());
+        assert_eq!(s.notify_when, NotifyWhen::Always);
+        assert!(s.no_color);
+        assert_eq!(s.theme(), Theme::no_color());
+        let (s, _) = parse("[notifications]\nwhen = \"never\"\n");
+        assert_eq!(s.notify_when, NotifyWhen::Never);
+    }
+
+    #[test]
+    fn bad_values_warn_and_keep_defaults() {
+        let (s, w) = parse("[notifications]\nwhen = \"sometimes\"\n[theme]\nno_color = \"yes\"\n");
+        assert_eq!(s, Settings::default());
+        assert_eq!(w.len(), 2);
+        assert!(w[0].contains("sometimes"));
+    }
+}

@@ -1,0 +1,202 @@
+//! The real binary in a pseudo-terminal against a simulator started here, acting on the
+//! session: send and see the answer, steer mid-turn, approve, cancel with its confirmation,
+//! quit; then come back: draft, history and the stream cursor are restored.
+
+mod support;
+
+use std::time::Duration;
+
+use gobare_tui::sim::{SimConfig, Simulator};
+use portable_pty::CommandBuilder;
+use support::pty::{Pty, keys};
+use tempfile::TempDir;
+
+const TIMEOUT: Duration = Duration::from_secs(40);
+
+/// A simulator on its own runtime (the pty waits block the test thread).
+struct Sim {
+    sim: Simulator,
+    _rt: tokio::runtime::Runtime,
+}
+
+fn start_sim(speed: f64) -> Sim {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let sim = rt
+        .block_on(Simulator::start(SimConfig {
+            speed,
+            ping_interval: Duration::from_secs(1),
+            ..SimConfig::for_tests()
+        }))
+        .unwrap();
+    Sim { sim, _rt: rt }
+}
+
+/// The binary with an isolated home (state and config in temp dirs).
+fn attach(session: &str, home: &TempDir, sim: &Simulator) -> Pty {
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_gobare-tui"));
+    cmd.args(["attach", session]);
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("XDG_STATE_HOME", home.path().join("state"));
+    cmd.env("XDG_CONFIG_HOME", home.path().join("config"));
+    cmd.env("RUST_BACKTRACE", "0");
+    cmd.env_remove("NO_COLOR");
+    cmd.env_remove("TMUX");
+    cmd.env("GOBARE_API", sim.url().to_string());
+    cmd.env("GOBARE_TOKEN", sim.token());
+    Pty::spawn(cmd, 140, 44)
+}
+
+fn status_line(s: &vt100::Screen) -> String {
+    s.contents().lines().last().unwrap_or_default().to_string()
+}
+
+/// The bottom rows: the input box sits just above the status bar.
+fn bottom(s: &vt100::Screen, rows: usize) -> String {
+    let text = s.contents();
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(rows)..].join("\n")
+}
+
+fn wait_live(pty: &Pty) {
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+}
+
+#[test]
+fn send_steer_approve_cancel_and_quit() {
+    let sim = start_sim(10.0);
+    let session = sim.sim.create_session(Some("acting"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    wait_live(&pty);
+
+    // Send, and the agent answers.
+    pty.send_keys("fix the export please");
+    pty.send_keys(keys::ENTER);
+    pty.wait_for_text("reproducing the problem", TIMEOUT);
+    pty.wait_for_text("completed", TIMEOUT);
+
+    // A turn that waits for approval: it runs until answered, so it can be steered.
+    pty.send_keys("restart the worker #approval");
+    pty.send_keys(keys::ENTER);
+    pty.wait_for_text("The agent asks to run a tool", TIMEOUT);
+    pty.wait_for(
+        "the box title to offer steering",
+        |s| bottom(s, 8).contains("Ctrl+S steer"),
+        TIMEOUT,
+    );
+    pty.send_keys("use the staging host");
+    pty.send_keys(keys::CTRL_S);
+    pty.wait_for(
+        "the steer to be accepted",
+        |s| status_line(s).contains("steering the running turn"),
+        TIMEOUT,
+    );
+    // Accepted: the box is cleared, and the prompt takes y.
+    pty.wait_for(
+        "the input box to clear",
+        |s| !bottom(s, 4).contains("use the staging host"),
+        TIMEOUT,
+    );
+    pty.send_keys("y");
+    pty.wait_for(
+        "the approval to land",
+        |s| status_line(s).contains("approved"),
+        TIMEOUT,
+    );
+    pty.wait_for_text("draining again", TIMEOUT);
+
+    // The approved turn settles (the box stops offering steer), then a long turn runs
+    // and is cancelled after confirming.
+    pty.wait_for(
+        "the approved turn to settle",
+        |s| !bottom(s, 8).contains("Ctrl+S steer"),
+        TIMEOUT,
+    );
+    pty.send_keys("a long job #long");
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the long turn to run",
+        |s| status_line(s).contains("the agent is on it") && bottom(s, 8).contains("Ctrl+X cancel"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::CTRL_X);
+    pty.wait_for_text("Cancel the running turn? finished work stays", TIMEOUT);
+    pty.send_keys("y");
+    pty.wait_for(
+        "the turn to read cancelled",
+        |s| s.contents().contains("cancelled"),
+        TIMEOUT,
+    );
+
+    pty.send_keys(keys::CTRL_C);
+    let status = pty.wait_exit(TIMEOUT);
+    assert!(status.success(), "{status:?}\n{}", pty.screen_text());
+    assert!(pty.is_cooked(), "terminal restored");
+}
+
+#[test]
+fn coming_back_restores_draft_history_and_resumes_from_the_stored_cursor() {
+    let sim = start_sim(10.0);
+    let session = sim.sim.create_session(Some("return"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    wait_live(&pty);
+    pty.send_keys("first words");
+    pty.send_keys(keys::ENTER);
+    pty.wait_for_text("completed", TIMEOUT);
+    let last_seen = sim.sim.last_seq();
+    pty.wait_for(
+        "the status bar to reach the last seq",
+        |s| status_line(s).contains(&format!("seq {last_seen} ")),
+        TIMEOUT,
+    );
+    pty.send_keys("an unsent draft");
+    pty.wait_for_text("an unsent draft", TIMEOUT);
+    pty.send_keys(keys::CTRL_C);
+    pty.send_keys(keys::CTRL_C);
+    assert!(pty.wait_exit(TIMEOUT).success());
+
+    // What the first run saw last, as it stored it on the way out.
+    let store =
+        gobare_tui::store::StateStore::open(&home.path().join("state/gobare-tui"), &sim.sim.url())
+            .unwrap();
+    let stored = store.load_session(&session);
+    let cursor = stored.cursor.expect("a cursor was stored");
+    assert!(cursor >= last_seen, "stored {cursor}, seen {last_seen}");
+    assert_eq!(stored.draft, "an unsent draft");
+    assert_eq!(stored.history, vec!["first words"]);
+    let opens_before = sim.sim.stream_opens().len();
+    let mut pty = attach(&session, &home, &sim.sim);
+    wait_live(&pty);
+    pty.wait_for(
+        "the draft back in the box",
+        |s| bottom(s, 4).contains("an unsent draft"),
+        TIMEOUT,
+    );
+    let opens = sim.sim.stream_opens();
+    assert_eq!(
+        opens.get(opens_before),
+        Some(&Some(cursor)),
+        "resumed from the stored cursor, not replayed: {opens:?}"
+    );
+    // Up at the first line: the history from the last run.
+    pty.send_keys(keys::UP);
+    pty.wait_for(
+        "the last message from history",
+        |s| bottom(s, 4).contains("first words"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::DOWN);
+    pty.wait_for(
+        "the draft again",
+        |s| bottom(s, 4).contains("an unsent draft"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::CTRL_C);
+    pty.send_keys(keys::CTRL_C);
+    assert!(pty.wait_exit(TIMEOUT).success());
+}

@@ -1,0 +1,179 @@
+//! Helpers for the "acting on a session" tests: a simulator, a client bound to it, a
+//! session memory in a temp state directory, and condition waits with timeouts.
+#![allow(dead_code)]
+
+use gobare_tui::api::auth::Token;
+use gobare_tui::api::client::{ApiClient, ClientOptions, IdempotencyKey};
+use gobare_tui::api::error::ApiError;
+use gobare_tui::api::model::{Input, InputAccepted, RequiredAction, Session};
+use gobare_tui::api::retry::RetryPolicy;
+use gobare_tui::app::memory::{SessionMemory, SharedMemory};
+use gobare_tui::app::sender::{InputTransport, SendEvent, SendReport};
+use gobare_tui::sim::{SimConfig, Simulator};
+use gobare_tui::store::StateStore;
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+use tokio::sync::mpsc::UnboundedReceiver;
+
+pub const WAIT: Duration = Duration::from_secs(15);
+
+pub struct Rig {
+    pub sim: Simulator,
+    pub client: Arc<ApiClient>,
+    pub state_dir: tempfile::TempDir,
+}
+
+impl Rig {
+    pub async fn start(config: SimConfig) -> Rig {
+        let sim = Simulator::start(config).await.expect("simulator starts");
+        let client = client_for(&sim);
+        Rig {
+            sim,
+            client: Arc::new(client),
+            state_dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    pub async fn test() -> Rig {
+        Rig::start(SimConfig::for_tests()).await
+    }
+
+    pub fn store(&self) -> StateStore {
+        StateStore::open(self.state_dir.path(), &self.sim.url()).unwrap()
+    }
+
+    pub fn memory(&self, session_id: &str) -> SharedMemory {
+        SessionMemory::open(self.store(), session_id).shared()
+    }
+
+    pub async fn session(&self, id: &str) -> Session {
+        self.client.get_session(id).await.unwrap()
+    }
+
+    /// Polls the session until `check` holds (or panics after [`WAIT`]).
+    pub async fn until_session(
+        &self,
+        id: &str,
+        what: &str,
+        check: impl Fn(&Session) -> bool,
+    ) -> Session {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let s = self.session(id).await;
+            if check(&s) {
+                return s;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "timed out waiting for {what}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Waits until the session waits on the user and returns the first required action.
+    pub async fn until_required(&self, id: &str) -> RequiredAction {
+        let s = self
+            .until_session(id, "a required action", |s| !s.required_actions.is_empty())
+            .await;
+        s.required_actions[0].clone()
+    }
+}
+
+pub fn client_for(sim: &Simulator) -> ApiClient {
+    let options = ClientOptions::new(sim.url(), Token::new(sim.token()));
+    ApiClient::new(options).unwrap()
+}
+
+/// Retries quickly: the tests wait for conditions, not for backoff.
+pub fn fast_policy() -> RetryPolicy {
+    RetryPolicy {
+        max_attempts: 4,
+        max_wait: Duration::from_secs(5),
+        backoff_base: Duration::from_millis(10),
+        backoff_max: Duration::from_millis(50),
+    }
+}
+
+pub fn message(text: &str) -> Input {
+    Input::Message {
+        content: gobare_tui::api::model::Content::Text(text.into()),
+    }
+}
+
+pub fn steer(text: &str) -> Input {
+    Input::Steer {
+        content: gobare_tui::api::model::Content::Text(text.into()),
+    }
+}
+
+/// The next settled report (retry notices are skipped).
+pub async fn settled(events: &mut UnboundedReceiver<SendEvent>) -> SendReport {
+    tokio::time::timeout(WAIT, async {
+        loop {
+            match events.recv().await.expect("sender alive") {
+                SendEvent::Settled(report) => return *report,
+                SendEvent::Retrying { .. } => continue,
+            }
+        }
+    })
+    .await
+    .expect("a send settles in time")
+}
+
+/// How the injected failure behaves.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// The request reaches the server, the answer is lost on the way back.
+    AnswerLost,
+    /// The request never leaves.
+    Unreachable,
+}
+
+/// The real client, failing the first `failures` attempts (all of them with `u32::MAX`).
+pub struct Flaky {
+    pub inner: ApiClient,
+    pub fault: Fault,
+    pub failures: u32,
+    pub calls: AtomicU32,
+}
+
+impl Flaky {
+    pub fn new(sim: &Simulator, fault: Fault, failures: u32) -> Flaky {
+        Flaky {
+            inner: client_for(sim),
+            fault,
+            failures,
+            calls: AtomicU32::new(0),
+        }
+    }
+}
+
+impl InputTransport for Flaky {
+    fn send_input(
+        &self,
+        session_id: &str,
+        input: &Input,
+        key: &IdempotencyKey,
+    ) -> impl Future<Output = Result<InputAccepted, ApiError>> + Send {
+        let call = self.calls.fetch_add(1, Ordering::SeqCst);
+        let fail = call < self.failures;
+        let fault = self.fault;
+        let (session_id, input, key) = (session_id.to_string(), input.clone(), key.clone());
+        async move {
+            let lost = || {
+                ApiError::local(
+                    gobare_tui::api::error::ApiErrorKind::Network,
+                    "connection reset",
+                )
+            };
+            if fail && fault == Fault::Unreachable {
+                return Err(lost());
+            }
+            let reply = self.inner.send(&session_id, &input, &key).await;
+            if fail { Err(lost()) } else { reply }
+        }
+    }
+}
