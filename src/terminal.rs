@@ -12,8 +12,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crossterm::cursor::{Hide, Show};
 use crossterm::event::{
-    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
-    KeyboardEnhancementFlags, PopKeyboardEnhancementFlags, PushKeyboardEnhancementFlags,
+    DisableBracketedPaste, DisableFocusChange, DisableMouseCapture, EnableBracketedPaste,
+    EnableFocusChange, EnableMouseCapture, KeyboardEnhancementFlags, PopKeyboardEnhancementFlags,
+    PushKeyboardEnhancementFlags,
 };
 use crossterm::execute;
 use crossterm::terminal::{
@@ -64,7 +65,13 @@ fn enter_modes(mouse: bool) -> io::Result<()> {
     ENTERED.store(true, Ordering::SeqCst);
     enable_raw_mode()?;
     let mut out = io::stdout();
-    execute!(out, EnterAlternateScreen, EnableBracketedPaste, Hide)?;
+    execute!(
+        out,
+        EnterAlternateScreen,
+        EnableBracketedPaste,
+        EnableFocusChange,
+        Hide
+    )?;
     // Terminals without the kitty keyboard protocol ignore this; querying support first
     // would cost a round trip (and a timeout on terminals that never answer).
     let _ = execute!(
@@ -95,7 +102,13 @@ fn restore_if_entered() -> bool {
     if MOUSE.swap(false, Ordering::SeqCst) {
         let _ = execute!(out, DisableMouseCapture);
     }
-    let _ = execute!(out, DisableBracketedPaste, LeaveAlternateScreen, Show);
+    let _ = execute!(
+        out,
+        DisableFocusChange,
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        Show
+    );
     let _ = out.flush();
     let _ = disable_raw_mode();
     true

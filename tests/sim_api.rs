@@ -443,7 +443,9 @@ async fn a_turn_settles_with_items_artifacts_and_context() {
 async fn the_workspace_pauses_when_idle_wakes_on_input_and_is_rebuilt_after_its_lifetime() {
     let mut config = SimConfig::for_tests();
     config.idle_pause = Duration::from_millis(150);
-    config.workspace_lifetime = Duration::from_millis(1200);
+    // Running time only, and the first turn must finish and pause well inside it even on a
+    // loaded 2-core CI machine; the parked second turn then waits it out.
+    config.workspace_lifetime = Duration::from_millis(4000);
     let api = Api::start(config).await;
     let id = api.sim.create_session(None);
     assert_eq!(api.session(&id).await["environment"]["state"], "unknown");

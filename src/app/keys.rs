@@ -84,6 +84,8 @@ pub fn command_for(key: KeyEvent, ctx: KeyContext) -> Command {
     if ctx.input_focused {
         return match key.code {
             KeyCode::Esc if !ctx.input_has_text => Command::FocusNext,
+            // A message rarely starts with `?`: on an empty box it opens the key list.
+            KeyCode::Char('?') if !ctx.input_has_text && !ctrl => Command::ToggleHelp,
             // With an empty box, y/n answer an open approval prompt directly.
             KeyCode::Char('y') if ctx.approval_pending && !ctx.input_has_text && !ctrl => {
                 Command::Approve
@@ -138,9 +140,15 @@ mod tests {
 
     #[test]
     fn letters_type_into_the_focused_input_box() {
-        for c in ['q', 'z', '?', 'm', 'j'] {
+        for c in ['q', 'z', 'm', 'j'] {
             assert_eq!(command_for(key(KeyCode::Char(c)), INPUT), Command::ToInput);
         }
+        let typing = KeyContext {
+            input_has_text: true,
+            ..INPUT
+        };
+        assert_eq!(command_for(key(KeyCode::Char('?')), typing), Command::ToInput);
+        assert_eq!(command_for(key(KeyCode::Char('?')), INPUT), Command::ToggleHelp);
     }
 
     #[test]

@@ -11,7 +11,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-const HINTS: &str = "Tab focus · z zoom · ↑↓ scroll · ? help · q quit";
+// `q` would type into the input box, which has the focus by default: Ctrl+C quits anywhere.
+const HINTS: &str = "Tab focus · PgUp/PgDn scroll · ? help · Ctrl+C quit";
 
 pub fn draw(frame: &mut Frame, area: Rect, view: &SessionView, theme: &Theme) {
     let sep = || Span::styled(" │ ", theme.dim);
