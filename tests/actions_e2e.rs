@@ -226,14 +226,14 @@ fn with_no_session_to_reopen_the_picker_lists_sessions_and_enter_opens_one() {
         },
         TIMEOUT,
     );
-    // Ctrl+O inside the app leaves for the picker; Esc there leaves for good.
+    // Ctrl+O inside the app leaves for the picker; Ctrl+C there leaves for good.
     pty.send_keys("\x0f");
     pty.wait_for(
         "the picker again",
         |s| s.contents().contains("Sessions · Enter open"),
         TIMEOUT,
     );
-    pty.send_keys(keys::ESC);
+    pty.send_keys(keys::CTRL_C);
     assert!(pty.wait_exit(TIMEOUT).success());
     assert!(pty.is_cooked(), "terminal restored");
 }
