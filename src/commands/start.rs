@@ -3,6 +3,7 @@
 
 use crate::config::Config;
 use crate::store::StateStore;
+use std::io::IsTerminal;
 
 pub async fn run(config: Config) -> color_eyre::Result<()> {
     if config.token.is_none() {
@@ -16,7 +17,16 @@ pub async fn run(config: Config) -> color_eyre::Result<()> {
             let options = super::attach::options(&config, &id)?;
             super::pick::run_app(config, options).await
         }
-        // Nothing opened before on this API: pick one (or create one) from the list.
-        None => super::pick::run(config).await,
+        // Nothing opened before on this API: pick one (or create one) from the list, when
+        // there is a terminal to show the list on.
+        None if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() => {
+            super::pick::run(config).await
+        }
+        None => Err(crate::cli::UsageError(
+            "no session to reopen yet: open one with `gobare-tui attach SESSION_ID`, \
+             start one with `gobare-tui new \"your message\"`, or try `gobare-tui demo`"
+                .into(),
+        )
+        .into()),
     }
 }
