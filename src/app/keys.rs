@@ -147,8 +147,14 @@ mod tests {
             input_has_text: true,
             ..INPUT
         };
-        assert_eq!(command_for(key(KeyCode::Char('?')), typing), Command::ToInput);
-        assert_eq!(command_for(key(KeyCode::Char('?')), INPUT), Command::ToggleHelp);
+        assert_eq!(
+            command_for(key(KeyCode::Char('?')), typing),
+            Command::ToInput
+        );
+        assert_eq!(
+            command_for(key(KeyCode::Char('?')), INPUT),
+            Command::ToggleHelp
+        );
     }
 
     #[test]
