@@ -142,7 +142,7 @@ fn bench(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("streaming", n), &n, |b, _| {
             b.iter(|| {
                 i += 1;
-                if i % 300 == 0 {
+                if i.is_multiple_of(300) {
                     let msg = settled(&view);
                     view.apply(msg);
                 } else {
@@ -161,7 +161,7 @@ fn bench(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("scrolled", n), &n, |b, _| {
             b.iter(|| {
                 i += 1;
-                if i % 10 == 0 {
+                if i.is_multiple_of(10) {
                     view.apply(delta(words[i % words.len()]));
                 }
                 screen.draw(&view)

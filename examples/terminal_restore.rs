@@ -22,6 +22,9 @@ fn draw(tui: &mut Tui, text: &str) -> io::Result<()> {
 
 fn run_keys(mouse: bool) -> io::Result<()> {
     let mut tui = terminal::enter(mouse)?;
+    // crossterm opens its event source (and its SIGWINCH handler) on first use: do it
+    // before saying READY, or a resize sent right after READY is lost.
+    event::poll(std::time::Duration::ZERO)?;
     draw(&mut tui, "READY")?;
     loop {
         let key = match event::read()? {

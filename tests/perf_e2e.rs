@@ -12,9 +12,7 @@ mod cli_support;
 mod support;
 
 use cli_support::{BIN, Home};
-use gobare_tui::api::auth::Token;
-use gobare_tui::api::client::{ApiClient, ClientOptions, IdempotencyKey};
-use gobare_tui::api::model::{Content, Input};
+use gobare_tui::api::model::{Delta, EventPayload, Text, ToolCall, ToolResult, TurnRef};
 use gobare_tui::sim::{SimConfig, Simulator};
 use portable_pty::CommandBuilder;
 use std::io::Read;
@@ -291,56 +289,88 @@ async fn idle_60s() {
     sim.shutdown().await;
 }
 
-/// Sends a message over HTTP; whether the server accepted it (a full queue refuses).
-async fn send_message(sim: &Simulator, id: &str, text: &str) -> bool {
-    let token = Token::new(sim.token()).expect("token");
-    let client = ApiClient::new(ClientOptions::new(sim.url(), Some(token))).expect("client");
-    let input = Input::Message {
-        content: Content::Text(text.into()),
-    };
-    client
-        .send(id, &input, &IdempotencyKey::new())
-        .await
-        .is_ok()
-}
-
-/// (d) a turn streaming ~200 text deltas per second (the `long` scenario at speed 7: one
-/// delta every 5 ms): frames drawn per second and CPU over 10 s of it.
+/// (d) a turn streaming 200 text deltas per second (emitted here, one every 5 ms, for
+/// 12 s; each `agent.message` settles the text every 400 deltas): frames drawn per second
+/// and CPU over 10 s of it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "performance figure: run with --ignored --nocapture"]
 async fn streaming_200_deltas_per_s() {
-    let config = SimConfig {
-        speed: 7.0,
-        scenario: "long".into(),
-        ..SimConfig::for_tests()
-    };
-    let (sim, id, _) = seeded_sim_with(1_000, config).await;
+    let (sim, id, _) = seeded_sim(1_000).await;
     let app = App::attach(&sim, &id);
     app.pty
         .wait_for_text(&last_user_message(1_000), Duration::from_secs(30));
     app.settled_counters(Duration::from_secs(3));
-    assert!(send_message(&sim, &id, "Write the long report #long").await);
-    app.pty.wait_for_text("writing", Duration::from_secs(30));
+    let sim = std::sync::Arc::new(sim);
+    let emitter = {
+        let (sim, id) = (sim.clone(), id.clone());
+        tokio::spawn(async move {
+            let turn_id = "turn_perf0000000001".to_string();
+            sim.emit(
+                &id,
+                EventPayload::TurnStarted(TurnRef {
+                    turn_id: turn_id.clone(),
+                }),
+            );
+            let words = [
+                "Looking at",
+                " the export",
+                " handler;",
+                " the **error rate**",
+                " rose",
+                " after",
+                " `v2.3.2`",
+                ".\n\n",
+            ];
+            let mut tick = tokio::time::interval(Duration::from_millis(5));
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Burst);
+            let mut text = String::new();
+            for i in 0..2_400usize {
+                tick.tick().await;
+                let delta = words[i % words.len()];
+                text.push_str(delta);
+                sim.emit(
+                    &id,
+                    EventPayload::AgentText(Delta {
+                        delta: delta.into(),
+                    }),
+                );
+                if i % 400 == 399 {
+                    sim.emit(
+                        &id,
+                        EventPayload::AgentMessage(Text {
+                            text: std::mem::take(&mut text),
+                        }),
+                    );
+                }
+            }
+            sim.emit(&id, EventPayload::TurnEnded(TurnRef { turn_id }));
+        })
+    };
+    tokio::time::sleep(Duration::from_secs(1)).await;
     let window = Duration::from_secs(10);
-    let (frames0, events0) = app.counters();
-    let cpu0 = app.cpu();
-    let started = Instant::now();
-    tokio::time::sleep(window).await;
-    let cpu = app.cpu() - cpu0;
-    let wall = started.elapsed();
-    let (frames1, events1) = app.counters();
-    let secs = wall.as_secs_f64();
+    // The counters file is rewritten at most every 2 s: take both ends when it changes.
+    let wait_change = |from: (u64, u64)| loop {
+        std::thread::sleep(Duration::from_millis(20));
+        let now = app.counters();
+        if now != from {
+            return (now, app.cpu(), Instant::now());
+        }
+    };
+    let ((frames0, events0), cpu0, t0) = wait_change(app.counters());
+    std::thread::sleep(window - Duration::from_millis(500));
+    let ((frames1, events1), cpu1, t1) = wait_change(app.counters());
+    let secs = (t1 - t0).as_secs_f64();
     println!(
-        "perf: streaming turn, events applied = {:.0}/s, frames drawn = {:.1}/s (budget 60), CPU = {:.1} % of one core (budget 15 %) over {secs:.0} s",
+        "perf: streaming turn, events applied = {:.0}/s, frames drawn = {:.1}/s (budget 60), CPU = {:.1} % of one core (budget 15 %) over {secs:.1} s",
         (events1 - events0) as f64 / secs,
         (frames1 - frames0) as f64 / secs,
-        cpu.as_secs_f64() / secs * 100.0
+        (cpu1 - cpu0).as_secs_f64() / secs * 100.0
     );
-    sim.shutdown().await;
+    emitter.await.expect("emitter");
 }
 
-/// (e) RSS after attaching to 200,000 events, then over a soak of scripted turns at high
-/// speed (`PERF_SOAK_SECS`, default 120): first, last and highest sample.
+/// (e) RSS after attaching to 200,000 events, then over a soak of ~1,000 events/s
+/// (`PERF_SOAK_SECS`, default 120): first, last and highest sample.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "performance figure: run with --ignored --nocapture"]
 async fn rss_200k_and_soak() {
@@ -351,12 +381,7 @@ async fn rss_200k_and_soak() {
             .and_then(|s| s.parse().ok())
             .unwrap_or(120),
     );
-    let config = SimConfig {
-        speed: 50.0,
-        scenario: "mix".into(),
-        ..SimConfig::for_tests()
-    };
-    let (sim, id, _) = seeded_sim_with(EVENTS, config).await;
+    let (sim, id, _) = seeded_sim(EVENTS).await;
     let app = App::attach(&sim, &id);
     app.pty
         .wait_for_text(&last_user_message(EVENTS), Duration::from_secs(60));
@@ -367,29 +392,60 @@ async fn rss_200k_and_soak() {
         after_replay as f64 / 1024.0
     );
 
+    // The soak: persisted events emitted here at ~1,000/s (a message, a tool call and its
+    // result, a file change, in turn), RSS sampled every 2 s.
+    let sim = std::sync::Arc::new(sim);
+    let emitter = {
+        let (sim, id) = (sim.clone(), id.clone());
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_millis(4));
+            let started = Instant::now();
+            let mut n = 0u64;
+            while started.elapsed() < soak {
+                tick.tick().await;
+                for _ in 0..4 {
+                    n += 1;
+                    let call = format!("call_soak{n:08}");
+                    sim.emit(&id, match n % 4 {
+                        0 => EventPayload::UserMessage(Text { text: format!("soak message {n}") }),
+                        1 => EventPayload::AgentToolCall(ToolCall {
+                            tool_call_id: call,
+                            tool_name: "read".into(),
+                            args: serde_json::json!({"path": format!("/workspace/src/m{}.rs", n % 97)}),
+                        }),
+                        2 => EventPayload::AgentToolResult(ToolResult {
+                            tool_call_id: format!("call_soak{:08}", n - 1),
+                            tool_name: "read".into(),
+                            is_error: false,
+                            cancelled: false,
+                            summary: format!("Read {} lines", n % 300),
+                            exit_code: None,
+                        }),
+                        _ => EventPayload::AgentMessage(Text { text: format!("Step {n} done; **moving on**.") }),
+                    });
+                }
+            }
+            n
+        })
+    };
     let started = Instant::now();
     let mut samples = Vec::new();
-    let mut sent = 0;
     while started.elapsed() < soak {
-        if send_message(&sim, &id, &format!("soak message {sent}")).await {
-            sent += 1;
-        }
         tokio::time::sleep(Duration::from_secs(2)).await;
         samples.push(app.rss_kib());
     }
-    let (_, events) = app.counters();
+    let emitted = emitter.await.expect("emitter");
     let first = samples[0];
     let last = *samples.last().unwrap();
     let max = *samples.iter().max().unwrap();
     println!(
-        "perf: RSS over a {:.0} s soak ({sent} turns, {events} events applied in all) = {:.1} MB → {:.1} MB, max {:.1} MB, growth {:+.1} % (budget < 5 %)",
+        "perf: RSS over a {:.0} s soak ({emitted} more events) = {:.1} MB → {:.1} MB, max {:.1} MB, growth {:+.1} % (budget < 5 %)",
         soak.as_secs_f64(),
         first as f64 / 1024.0,
         last as f64 / 1024.0,
         max as f64 / 1024.0,
         (last as f64 / first as f64 - 1.0) * 100.0
     );
-    sim.shutdown().await;
 }
 
 /// (f) keystroke to screen: a character typed into the input box, until the pty shows it.

@@ -93,7 +93,7 @@ impl Workload {
             "user.message",
             self.example("user.message", json!({"text": ask})),
         );
-        if t % 7 == 0 {
+        if t.is_multiple_of(7) {
             self.emit("user.context", self.example("user.context", json!({})));
         }
         self.emit("agent.todos", self.example("agent.todos", json!({})));
@@ -115,7 +115,7 @@ impl Workload {
             let summary = format!("{} lines\n{}", 40 + step * 17, "ok ".repeat(20));
             self.emit(
                 "agent.tool_result",
-                json!({"toolCallId": call, "toolName": tool, "isError": step == 3 && t % 5 == 0,
+                json!({"toolCallId": call, "toolName": tool, "isError": step == 3 && t.is_multiple_of(5),
                        "cancelled": false, "summary": summary}),
             );
             if step % 2 == 1 {
@@ -125,7 +125,7 @@ impl Workload {
                 );
             }
         }
-        if t % 3 == 0 {
+        if t.is_multiple_of(3) {
             self.emit("agent.todos", self.example("agent.todos", json!({})));
         }
         match t % 11 {

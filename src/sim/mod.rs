@@ -136,6 +136,12 @@ impl Simulator {
         seed::seed(&mut self.state.store(), session_id, n);
     }
 
+    /// Emits one event on a session as the scripted agent would (persisted or transient by
+    /// type): lets benchmarks drive a stream at a chosen rate.
+    pub fn emit(&self, session_id: &str, payload: crate::api::model::EventPayload) {
+        self.state.store().emit(session_id, payload);
+    }
+
     /// How many `input.message`s were accepted (not replayed) under this Idempotency-Key.
     pub fn messages_with_key(&self, key: &str) -> usize {
         lock(&self.state.messages_by_key)
