@@ -231,3 +231,13 @@ impl Tui {
         restore();
     }
 }
+
+/// The process's one stream of terminal events. crossterm reads the terminal through a
+/// global reader; an `EventStream` dropped and a new one made (the app, then the picker, then
+/// the app again) can leave a waker thread of the first behind and lose keys, so every screen
+/// borrows this one instead.
+pub fn events() -> &'static tokio::sync::Mutex<crossterm::event::EventStream> {
+    static EVENTS: std::sync::OnceLock<tokio::sync::Mutex<crossterm::event::EventStream>> =
+        std::sync::OnceLock::new();
+    EVENTS.get_or_init(|| tokio::sync::Mutex::new(crossterm::event::EventStream::new()))
+}

@@ -232,7 +232,6 @@ fn with_no_session_to_reopen_the_picker_lists_sessions_and_enter_opens_one() {
 }
 
 #[test]
-#[ignore = "passes alone; in a full `cargo test` run the process does not exit after leaving the second picker (under investigation)"]
 fn ctrl_o_leaves_the_app_for_the_picker() {
     let sim = start_sim(10.0);
     let session = sim.sim.create_session(Some("round trip"));

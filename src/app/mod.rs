@@ -48,7 +48,6 @@ use std::time::Instant;
 
 use color_eyre::Result;
 use color_eyre::eyre::WrapErr;
-use crossterm::event::EventStream;
 use futures_util::StreamExt;
 use tokio::sync::mpsc;
 
@@ -251,7 +250,7 @@ impl App {
     }
 
     async fn run_loop(&mut self, signals: &mut TerminationSignals) -> Result<()> {
-        let mut events = EventStream::new();
+        let mut events = crate::terminal::events().lock().await;
         self.housekeeping(Instant::now())?;
         while !self.quit {
             let deadline = self.next_deadline(Instant::now());

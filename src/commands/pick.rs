@@ -12,7 +12,7 @@ use crate::terminal::{self, TerminationSignals, Tui};
 use crate::ui::picker::{PickerAction, PickerState};
 use crate::ui::theme::Theme;
 use color_eyre::eyre::eyre;
-use crossterm::event::{Event, EventStream, KeyCode, KeyEventKind};
+use crossterm::event::{Event, KeyCode, KeyEventKind};
 use futures_util::StreamExt;
 
 /// What the user picked.
@@ -69,7 +69,7 @@ async fn pick(
     let mut picker = PickerState::loading();
     let mut pager = SessionPager::new(PAGE_SIZE);
     load_page(&mut picker, &mut pager, client).await;
-    let mut events = EventStream::new();
+    let mut events = terminal::events().lock().await;
     loop {
         let now = crate::app::unix_ms();
         tui.draw(|f| {
