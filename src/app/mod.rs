@@ -155,6 +155,8 @@ pub struct App {
     was_live: bool,
     session_loaded: bool,
     tick_at: Option<Instant>,
+    /// When the status-bar notice clears itself (questions awaiting a key do not).
+    notice_expires_at: Option<Instant>,
     artifacts_poll: ArtifactsPoll,
     /// Sends, history, draft and notifications (see [`acting`]).
     pub(crate) acting: acting::Acting,
@@ -213,6 +215,7 @@ impl App {
             was_live: false,
             session_loaded: false,
             tick_at: None,
+            notice_expires_at: None,
             artifacts_poll: ArtifactsPoll::default(),
             sending: None,
             acting,
@@ -310,8 +313,13 @@ impl App {
         }
     }
 
-    /// Shows (or clears) a line in the status bar.
+    /// Shows (or clears) a line in the status bar; it clears itself after [`NOTICE_LIFETIME`]
+    /// unless it asks a question.
     pub fn notice(&mut self, text: Option<String>) {
+        self.notice_expires_at = text
+            .as_deref()
+            .filter(|t| !notice_waits_for_a_key(t))
+            .map(|_| Instant::now() + NOTICE_LIFETIME);
         self.apply(Update::Notice(text));
     }
 
@@ -339,4 +347,12 @@ pub(crate) fn unix_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// How long a status-bar notice stays before the key hints come back.
+const NOTICE_LIFETIME: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// A notice that asks for a key stays until it is answered.
+fn notice_waits_for_a_key(text: &str) -> bool {
+    text == acting::CANCEL_CONFIRM || text.contains("again to quit")
 }

@@ -17,6 +17,9 @@ impl App {
             self.frames.request();
         }
         self.tick(now);
+        if self.notice_expires_at.is_some_and(|at| at <= now) {
+            self.notice(None);
+        }
         self.poll_artifacts(now);
         for job in self.fetches.start_ready(now) {
             jobs::spawn(&self.client, &self.session_id, job, self.msgs.clone());
@@ -116,6 +119,7 @@ impl App {
                 .filter(|_| self.store.is_some()),
             self.stats.due_at(now),
             self.act_save_due_at(),
+            self.notice_expires_at,
         ]
         .into_iter()
         .flatten()
