@@ -65,7 +65,7 @@ pub struct SessionView {
     local_demo: bool,
     connection: Option<ConnectionState>,
     last_seq: Option<u64>,
-    /// Set by `gobare.replay_truncated`: events after it were not delivered.
+    /// Set by `gobare.replay_truncated`: where the server cut a long replay.
     truncated_from: Option<u64>,
     skipped: u64,
     last_skip_reason: Option<String>,

@@ -86,7 +86,7 @@ pub enum EntryKind {
     RecoveryFailed {
         message: String,
     },
-    /// Events after `from_seq` were not delivered (§7.6).
+    /// The server cut a long replay at `from_seq`; the stream task collects the rest (§7.6).
     ReplayTruncated {
         from_seq: Option<u64>,
     },

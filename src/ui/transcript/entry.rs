@@ -316,7 +316,8 @@ pub(super) fn entry_lines(
             let from = from_seq.map_or("?".to_string(), |s| s.to_string());
             out.push(truncate(
                 Line::styled(
-                    format!("  ⚠ replay truncated: events after seq {from} were not delivered"),
+                    // The stream task reconnects from `from_seq` at once (§7.6): nothing is lost.
+                    format!("  ⋯ long history: the server cut the replay at seq {from}; the rest is being collected"),
                     theme.warning,
                 ),
                 w,
