@@ -67,7 +67,11 @@ impl App {
         if self.act_confirm_key(key) {
             return;
         }
-        let command = keys::command_for(key, self.key_context());
+        let context = self.key_context();
+        let command = self
+            .keymap
+            .command_for(key, !context.input_focused && !context.help_open)
+            .unwrap_or_else(|| keys::command_for(key, context));
         if command != Command::ArmQuit {
             self.disarm_quit();
         }

@@ -24,6 +24,7 @@ pub mod frame;
 pub mod input;
 pub mod intent;
 pub mod jobs;
+pub mod keymap;
 pub mod keys;
 pub mod memory;
 pub mod mouse;
@@ -155,6 +156,8 @@ pub struct App {
     was_live: bool,
     session_loaded: bool,
     tick_at: Option<Instant>,
+    /// Extra key bindings from the config file.
+    keymap: keymap::KeyMap,
     /// When the status-bar notice clears itself (questions awaiting a key do not).
     notice_expires_at: Option<Instant>,
     artifacts_poll: ArtifactsPoll,
@@ -189,6 +192,7 @@ impl App {
             composer: Composer::new(),
             prompt: PromptState::default(),
             theme: opts.settings.theme(),
+            keymap: opts.settings.keys.clone(),
             client: opts.client,
             session_id: opts.session_id,
             cursor: CursorSaver::new(session_state.cursor),

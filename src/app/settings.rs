@@ -6,6 +6,9 @@
 //!
 //! [theme]
 //! no_color = false     # true: no colours at all (as with NO_COLOR set)
+//!
+//! [keys]               # extra bindings, see `keymap`
+//! quit = "ctrl+q"
 //! ```
 //!
 //! A bad value is reported as a warning (the loop shows it once) and the default is used:
@@ -19,6 +22,8 @@ use crate::ui::theme::Theme;
 pub struct Settings {
     pub notify_when: NotifyWhen,
     pub no_color: bool,
+    /// Extra key bindings (`[keys]`).
+    pub keys: crate::app::keymap::KeyMap,
 }
 
 impl Settings {
@@ -43,6 +48,16 @@ impl Settings {
                 None => warnings.push(format!(
                     "config: [theme] no_color = {value} is not true or false; ignored"
                 )),
+            }
+        }
+        if let Some(keys) = sections.get("keys") {
+            match keys.as_table() {
+                Some(table) => {
+                    let (map, key_warnings) = crate::app::keymap::KeyMap::from_table(table);
+                    settings.keys = map;
+                    warnings.extend(key_warnings);
+                }
+                None => warnings.push("config: [keys] is not a table; ignored".into()),
             }
         }
         (settings, warnings)

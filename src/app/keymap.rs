@@ -1,0 +1,163 @@
+//! Extra key bindings from the `[keys]` section of `config.toml`:
+//!
+//! ```toml
+//! [keys]
+//! quit = "ctrl+q"
+//! zoom = "f2"
+//! help = "f1"
+//! ```
+//!
+//! A binding adds a key for an action; the default keys keep working (nobody is locked out of
+//! quitting by a typo). A plain character binding acts only while a pane has the focus, like
+//! the default single-letter commands, so it never steals a key from the input box.
+
+use super::keys::Command;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// The actions that can be bound, by their config names.
+const ACTIONS: &[(&str, Command)] = &[
+    ("quit", Command::Quit),
+    ("focus_next", Command::FocusNext),
+    ("focus_prev", Command::FocusPrev),
+    ("focus_input", Command::FocusInput),
+    ("page_up", Command::PageUp),
+    ("page_down", Command::PageDown),
+    ("top", Command::ScrollTop),
+    ("bottom", Command::ScrollBottom),
+    ("zoom", Command::ToggleZoom),
+    ("help", Command::ToggleHelp),
+    ("mouse", Command::ToggleMouseCapture),
+    ("deltas", Command::ToggleDeltas),
+    ("filter", Command::StartEventFilter),
+    ("diff", Command::ToggleDiff),
+    ("suspend", Command::Suspend),
+    ("refresh", Command::Refresh),
+    ("picker", Command::OpenPicker),
+];
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct KeyMap {
+    bindings: Vec<(KeyCode, KeyModifiers, Command)>,
+}
+
+impl KeyMap {
+    /// Reads `[keys]`; the warnings name what was ignored and why.
+    pub fn from_table(table: &toml::Table) -> (KeyMap, Vec<String>) {
+        let mut map = KeyMap::default();
+        let mut warnings = Vec::new();
+        for (action, value) in table {
+            let Some(command) = ACTIONS.iter().find(|(n, _)| n == action).map(|(_, c)| *c) else {
+                let names: Vec<&str> = ACTIONS.iter().map(|(n, _)| *n).collect();
+                warnings.push(format!(
+                    "config: [keys] {action} is not an action (one of: {}); ignored",
+                    names.join(", ")
+                ));
+                continue;
+            };
+            match value.as_str().and_then(parse_key) {
+                Some((code, mods)) => map.bindings.push((code, mods, command)),
+                None => warnings.push(format!(
+                    "config: [keys] {action} = {value} is not a key like \"ctrl+q\", \"f2\" or \"z\"; ignored"
+                )),
+            }
+        }
+        (map, warnings)
+    }
+
+    /// The command bound to `key`, if any. `pane_focused` gates plain characters.
+    pub fn command_for(&self, key: KeyEvent, pane_focused: bool) -> Option<Command> {
+        let mods = key.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT);
+        // Shift is left out: terminals report Shift+h as 'H', which is what a binding names.
+        self.bindings
+            .iter()
+            .find(|(c, m, _)| *c == key.code && *m == mods)
+            .filter(|(c, m, _)| pane_focused || !(matches!(c, KeyCode::Char(_)) && m.is_empty()))
+            .map(|(_, _, command)| *command)
+    }
+}
+
+/// `"ctrl+q"`, `"alt+x"`, `"f2"`, `"z"`, `"?"`, `"tab"`, `"esc"`, `"pageup"`, `"home"`…
+fn parse_key(spec: &str) -> Option<(KeyCode, KeyModifiers)> {
+    let mut mods = KeyModifiers::NONE;
+    let parts: Vec<&str> = spec.split('+').collect();
+    let (last, prefix) = parts.split_last()?;
+    for p in prefix {
+        match p.trim().to_ascii_lowercase().as_str() {
+            "ctrl" | "control" => mods |= KeyModifiers::CONTROL,
+            "alt" | "meta" => mods |= KeyModifiers::ALT,
+            _ => return None,
+        }
+    }
+    let name = last.trim();
+    let lower = name.to_ascii_lowercase();
+    let code = match lower.as_str() {
+        "tab" => KeyCode::Tab,
+        "esc" | "escape" => KeyCode::Esc,
+        "enter" => KeyCode::Enter,
+        "pageup" | "pgup" => KeyCode::PageUp,
+        "pagedown" | "pgdn" => KeyCode::PageDown,
+        "home" => KeyCode::Home,
+        "end" => KeyCode::End,
+        "up" => KeyCode::Up,
+        "down" => KeyCode::Down,
+        "space" => KeyCode::Char(' '),
+        f if f.len() >= 2 && f.starts_with('f') => KeyCode::F(f[1..].parse().ok()?),
+        _ => {
+            let mut chars = name.chars();
+            let c = chars.next()?;
+            if chars.next().is_some() {
+                return None;
+            }
+            // Ctrl+letter arrives lower-case.
+            KeyCode::Char(if mods.is_empty() {
+                c
+            } else {
+                c.to_ascii_lowercase()
+            })
+        }
+    };
+    Some((code, mods))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(text: &str) -> toml::Table {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn bindings_parse_and_match() {
+        let (map, warnings) = KeyMap::from_table(&table(
+            "quit = \"ctrl+q\"\nzoom = \"f2\"\nhelp = \"H\"\npicker = \"alt+p\"",
+        ));
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let ctrl_q = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::CONTROL);
+        assert_eq!(map.command_for(ctrl_q, false), Some(Command::Quit));
+        let f2 = KeyEvent::new(KeyCode::F(2), KeyModifiers::NONE);
+        assert_eq!(map.command_for(f2, false), Some(Command::ToggleZoom));
+        let alt_p = KeyEvent::new(KeyCode::Char('p'), KeyModifiers::ALT);
+        assert_eq!(map.command_for(alt_p, true), Some(Command::OpenPicker));
+        let shift_h = KeyEvent::new(KeyCode::Char('H'), KeyModifiers::SHIFT);
+        assert_eq!(map.command_for(shift_h, true), Some(Command::ToggleHelp));
+    }
+
+    #[test]
+    fn plain_characters_never_steal_from_the_input_box() {
+        let (map, _) = KeyMap::from_table(&table("zoom = \"x\""));
+        let x = KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE);
+        assert_eq!(map.command_for(x, false), None);
+        assert_eq!(map.command_for(x, true), Some(Command::ToggleZoom));
+    }
+
+    #[test]
+    fn unknown_actions_and_keys_are_reported_not_fatal() {
+        let (map, warnings) = KeyMap::from_table(&table(
+            "launch = \"ctrl+l\"\nquit = \"ctrl+shift+nope\"\nzoom = 3",
+        ));
+        assert_eq!(map, KeyMap::default());
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+        assert!(warnings[0].contains("launch") || warnings.iter().any(|w| w.contains("launch")));
+    }
+}
