@@ -2,7 +2,8 @@
 //! the stream is down and the simulator refuses sends with 503 + `Retry-After`, it is
 //! delivered once after recovery under the Idempotency-Key stored on disk; and across a
 //! crash (SIGKILL) the draft comes back in the input box and the pending send is re-sent
-//! with the same key and delivered once.
+//! with the same key and delivered once; refusals that outlast the retries are reported and
+//! the text waits in the box.
 
 mod support;
 
@@ -318,6 +319,71 @@ fn a_draft_typed_before_a_crash_is_back_in_the_box() {
     );
     assert_eq!(on_disk(&home, &sim.sim, &session).pending_send, None);
     pty.send_keys(keys::CTRL_C);
+    pty.send_keys(keys::CTRL_C);
+    assert!(pty.wait_exit(TIMEOUT).success());
+}
+
+#[test]
+fn refusals_that_outlast_the_retries_are_reported_and_the_draft_waits_in_the_box() {
+    let sim = start_sim();
+    let session = sim.sim.create_session(Some("reported"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    sim.sim.set_faults(Faults {
+        refuse_retry_after_secs: 1,
+        refuse_sends: REFUSALS,
+        ..Faults::default()
+    });
+    let text = "refused until the retries run out";
+    pty.send_keys(text);
+    pty.wait_for(
+        "the text in the box",
+        |s| input_box(s).contains(text),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    let key = until(
+        "the pending send on disk",
+        || {
+            on_disk(&home, &sim.sim, &session)
+                .pending_send
+                .map(|p| p.idempotency_key)
+        },
+        || pty.screen_text(),
+    );
+    // Every attempt answered 503: settled as refused, nothing recorded, reported in the
+    // status bar, the text still in the box (and on disk as the draft).
+    until(
+        "the send settled (pending record cleared)",
+        || {
+            on_disk(&home, &sim.sim, &session)
+                .pending_send
+                .is_none()
+                .then_some(())
+        },
+        || pty.screen_text(),
+    );
+    let attempts = refused_so_far(&sim.sim, REFUSALS);
+    assert!(
+        attempts >= 2,
+        "retried after Retry-After: {attempts} attempts"
+    );
+    assert_eq!(sim.sim.messages_with_key(&key), 0);
+    pty.wait_for(
+        "the refusal reported, the draft kept",
+        |s| {
+            let bar = status_line(s);
+            input_box(s).contains(text) && bar.contains("message not sent — server trouble")
+        },
+        TIMEOUT,
+    );
+    assert_eq!(on_disk(&home, &sim.sim, &session).draft, text);
+
+    // Back: Enter again sends it, once.
+    sim.sim.set_faults(Faults::default());
+    pty.send_keys(keys::ENTER);
+    wait_delivered_and_shown_once(&pty, &sim.sim, text);
     pty.send_keys(keys::CTRL_C);
     assert!(pty.wait_exit(TIMEOUT).success());
 }
