@@ -92,6 +92,7 @@ impl SimArgs {
                 refuse_share: self.refuse_share.clamp(0.0, 1.0),
                 refuse_status: self.refuse_status,
                 refuse_retry_after_secs: 2,
+                refuse_sends: 0,
                 stall: self.stall,
                 chunk_writes: self.chunk_max.map(|max| (1, max.max(1))),
                 crlf: self.crlf,

@@ -15,8 +15,11 @@ pub struct Faults {
     pub refuse_share: f64,
     /// Status of those refusals: 429 (`rate_limit_exceeded`) or 503 (`sandbox_unavailable`).
     pub refuse_status: u16,
-    /// `Retry-After` seconds sent with those refusals.
+    /// `Retry-After` seconds sent with those refusals (and with refused sends).
     pub refuse_retry_after_secs: u64,
+    /// Refuse this many of the next `POST /v1/sessions/{id}/events` with 503
+    /// (`sandbox_unavailable`) and `Retry-After`, before acting on them (counts down).
+    pub refuse_sends: u32,
     /// Stop writing anything (frames and pings) without closing the connection.
     pub stall: bool,
     /// Split every write into chunks of `min..=max` bytes.

@@ -155,6 +155,11 @@ impl Simulator {
         *lock(&self.state.faults) = faults;
     }
 
+    /// The faults in force (`refuse_sends` counts down as sends are refused).
+    pub fn faults(&self) -> Faults {
+        self.state.faults()
+    }
+
     /// The cursor each accepted stream open carried (`None` = live only), in order.
     pub fn stream_opens(&self) -> Vec<Option<u64>> {
         lock(&self.state.stream_opens).clone()

@@ -55,6 +55,16 @@ impl SimState {
     pub fn faults(&self) -> Faults {
         lock(&self.faults).clone()
     }
+
+    /// Uses up one of `Faults::refuse_sends`: the `Retry-After` seconds to refuse with.
+    pub fn take_send_refusal(&self) -> Option<u64> {
+        let mut faults = lock(&self.faults);
+        if faults.refuse_sends == 0 {
+            return None;
+        }
+        faults.refuse_sends -= 1;
+        Some(faults.refuse_retry_after_secs.max(1))
+    }
 }
 
 /// Locks, ignoring poisoning: no lock is held across code that can panic mid-update.

@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 use super::body;
 use super::query::Query;
 use crate::api::model::{
-    ApprovalResolution, EventPayload, FunctionResolution, Input, InputBody, QuestionAnswer,
-    QueuedMessage, RequiredActionKind, Text, WorkspaceState,
+    ApprovalResolution, ErrorCode, EventPayload, FunctionResolution, Input, InputBody,
+    QuestionAnswer, QueuedMessage, RequiredActionKind, Text, WorkspaceState,
 };
 use crate::sim::agent;
 use crate::sim::errors::{ApiError, ApiResult};
@@ -44,6 +44,13 @@ pub async fn post(
     };
     if state.store().session(&id).is_none() {
         return Err(ApiError::not_found(format!("No session {id}.")));
+    }
+    if let Some(secs) = state.take_send_refusal() {
+        return Err(ApiError::new(
+            ErrorCode::SandboxUnavailable,
+            "The workspace is unreachable right now.",
+        )
+        .retry_after(secs));
     }
     let reply = match input {
         Input::Message { content } => accept_message(&state, &id, content.text(), &headers)?,

@@ -1,0 +1,389 @@
+//! A send during a drop, with the real binary in a pseudo-terminal (issue 6): typed while
+//! the stream is down and the simulator refuses sends with 503 + `Retry-After`, it is
+//! delivered once after recovery under the Idempotency-Key stored on disk; and across a
+//! crash (SIGKILL) the draft comes back in the input box and the pending send is re-sent
+//! with the same key and delivered once; refusals that outlast the retries are reported and
+//! the text waits in the box.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use gobare_tui::sim::{Faults, SimConfig, Simulator};
+use gobare_tui::store::{SessionState, StateStore};
+use portable_pty::CommandBuilder;
+use support::pty::{Pty, keys};
+use tempfile::TempDir;
+
+const TIMEOUT: Duration = Duration::from_secs(40);
+
+/// A simulator on its own runtime (the pty waits block the test thread).
+struct Sim {
+    sim: Simulator,
+    _rt: tokio::runtime::Runtime,
+}
+
+fn start_sim() -> Sim {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let sim = rt
+        .block_on(Simulator::start(SimConfig {
+            speed: 10.0,
+            retry_ms: 250,
+            ping_interval: Duration::from_secs(1),
+            ..SimConfig::for_tests()
+        }))
+        .unwrap();
+    Sim { sim, _rt: rt }
+}
+
+fn attach(session: &str, home: &TempDir, sim: &Simulator) -> Pty {
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_gobare-tui"));
+    cmd.args(["attach", session]);
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("XDG_STATE_HOME", home.path().join("state"));
+    cmd.env("XDG_CONFIG_HOME", home.path().join("config"));
+    cmd.env("RUST_BACKTRACE", "0");
+    cmd.env_remove("NO_COLOR");
+    cmd.env_remove("TMUX");
+    cmd.env("GOBARE_API", sim.url().to_string());
+    cmd.env("GOBARE_TOKEN", sim.token());
+    Pty::spawn(cmd, 140, 44)
+}
+
+fn status_line(s: &vt100::Screen) -> String {
+    s.contents().lines().last().unwrap_or_default().to_string()
+}
+
+/// The input box: the rows just above the status bar.
+fn input_box(s: &vt100::Screen) -> String {
+    let text = s.contents();
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(4)..lines.len().saturating_sub(1)].join("\n")
+}
+
+/// The session's state file, as the app wrote it (the default state until it exists).
+fn on_disk(home: &TempDir, sim: &Simulator, session: &str) -> SessionState {
+    StateStore::open(&home.path().join("state/gobare-tui"), &sim.url())
+        .unwrap()
+        .load_session(session)
+}
+
+/// Polls `check` until it holds, panicking with `what` (and `detail`) after [`TIMEOUT`].
+fn until<T>(what: &str, mut check: impl FnMut() -> Option<T>, detail: impl Fn() -> String) -> T {
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        if let Some(v) = check() {
+            return v;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what}:\n{}",
+            detail()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn kill9(pty: &mut Pty) {
+    // SAFETY: kill(2) on our own child's pid.
+    let rc = unsafe { libc::kill(pty.pid() as libc::pid_t, libc::SIGKILL) };
+    assert_eq!(rc, 0, "kill -9");
+    let status = pty.wait_exit(TIMEOUT);
+    assert!(!status.success(), "killed, not exited: {status:?}");
+}
+
+fn refused_so_far(sim: &Simulator, started_with: u32) -> u32 {
+    started_with - sim.faults().refuse_sends
+}
+
+fn occurrences(screen: &str, text: &str) -> usize {
+    screen.matches(text).count()
+}
+
+/// Live again, the cursor on the server's last seq, the text in the transcript once and the
+/// box empty.
+fn wait_delivered_and_shown_once(pty: &Pty, sim: &Simulator, text: &str) {
+    pty.wait_for(
+        "live, caught up, the message shown once and the box empty",
+        |s| {
+            let last = sim.last_seq();
+            status_line(s).contains("● live")
+                && status_line(s).contains(&format!("seq {last} "))
+                && occurrences(&s.contents(), text) == 1
+                && !input_box(s).contains(text)
+        },
+        TIMEOUT,
+    );
+}
+
+const REFUSALS: u32 = 1_000;
+
+#[test]
+fn a_message_sent_while_the_stream_is_down_and_sends_are_refused_arrives_once() {
+    let sim = start_sim();
+    let session = sim.sim.create_session(Some("drop"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+
+    // The stream goes down (dropped mid-frame at the next event, reopens refused with 503)
+    // and every send is refused with 503 + Retry-After: 1 until the faults are cleared.
+    sim.sim.set_faults(Faults {
+        drop_probability: 1.0,
+        refuse_share: 1.0,
+        refuse_status: 503,
+        refuse_retry_after_secs: 1,
+        refuse_sends: REFUSALS,
+        ..Faults::default()
+    });
+    sim.sim.seed_events(&session, 1);
+    pty.wait_for(
+        "the status bar to say reconnecting",
+        |s| status_line(s).contains("reconnecting"),
+        TIMEOUT,
+    );
+
+    let text = "written while the stream was down";
+    pty.send_keys(text);
+    pty.wait_for(
+        "the text in the box",
+        |s| input_box(s).contains(text),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    let key = until(
+        "the pending send on disk",
+        || {
+            let state = on_disk(&home, &sim.sim, &session);
+            let pending = state.pending_send?;
+            assert_eq!(pending.text, text);
+            Some(pending.idempotency_key)
+        },
+        || pty.screen_text(),
+    );
+    // Three attempts refused, each after the Retry-After it was told: still pending, the
+    // text still in the box, nothing recorded by the server.
+    until(
+        "three refused sends",
+        || (refused_so_far(&sim.sim, REFUSALS) >= 3).then_some(()),
+        || pty.screen_text(),
+    );
+    assert_eq!(sim.sim.messages_with_key(&key), 0);
+    assert!(
+        pty.with_screen(|s| input_box(s).contains(text)),
+        "the draft stays in the box while the send is refused:\n{}",
+        pty.screen_text()
+    );
+    assert_eq!(
+        on_disk(&home, &sim.sim, &session)
+            .pending_send
+            .map(|p| p.idempotency_key),
+        Some(key.clone()),
+        "the pending send keeps its key across retries"
+    );
+
+    // Recovery: the stream comes back, the send goes through once with its key.
+    sim.sim.set_faults(Faults::default());
+    until(
+        "the message recorded by the simulator",
+        || (sim.sim.messages_with_key(&key) == 1).then_some(()),
+        || pty.screen_text(),
+    );
+    wait_delivered_and_shown_once(&pty, &sim.sim, text);
+    assert_eq!(sim.sim.messages_with_key(&key), 1);
+    until(
+        "the pending send cleared on disk",
+        || {
+            on_disk(&home, &sim.sim, &session)
+                .pending_send
+                .is_none()
+                .then_some(())
+        },
+        || pty.screen_text(),
+    );
+
+    pty.send_keys(keys::CTRL_C);
+    assert!(pty.wait_exit(TIMEOUT).success());
+}
+
+#[test]
+fn a_pending_send_survives_a_crash_and_is_delivered_once_with_the_same_key() {
+    let sim = start_sim();
+    let session = sim.sim.create_session(Some("crash"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+
+    // Sends refused with a long Retry-After: the message stays pending when the app dies.
+    sim.sim.set_faults(Faults {
+        refuse_retry_after_secs: 30,
+        refuse_sends: REFUSALS,
+        ..Faults::default()
+    });
+    let text = "do not lose me in a crash";
+    pty.send_keys(text);
+    pty.wait_for(
+        "the text in the box",
+        |s| input_box(s).contains(text),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    let key = until(
+        "the pending send and the draft on disk, the first attempt refused",
+        || {
+            let state = on_disk(&home, &sim.sim, &session);
+            let pending = state.pending_send?;
+            (state.draft == text && refused_so_far(&sim.sim, REFUSALS) >= 1)
+                .then_some(pending.idempotency_key)
+        },
+        || pty.screen_text(),
+    );
+    kill9(&mut pty);
+    assert_eq!(sim.sim.messages_with_key(&key), 0);
+
+    // Restart while sends are still refused (now with Retry-After: 1): the draft is back in
+    // the box and the unconfirmed send is being re-sent.
+    sim.sim.set_faults(Faults {
+        refuse_retry_after_secs: 1,
+        refuse_sends: REFUSALS,
+        ..Faults::default()
+    });
+    let refused_before_restart = refused_so_far(&sim.sim, REFUSALS);
+    let mut pty = attach(&session, &home, &sim.sim);
+    pty.wait_for(
+        "the draft back in the box",
+        |s| input_box(s).contains(text),
+        TIMEOUT,
+    );
+    until(
+        "the re-send attempted (and refused)",
+        || (refused_so_far(&sim.sim, REFUSALS) > refused_before_restart).then_some(()),
+        || pty.screen_text(),
+    );
+    assert_eq!(
+        on_disk(&home, &sim.sim, &session)
+            .pending_send
+            .map(|p| p.idempotency_key),
+        Some(key.clone()),
+        "the same key after the restart"
+    );
+
+    sim.sim.set_faults(Faults::default());
+    until(
+        "the message recorded by the simulator",
+        || (sim.sim.messages_with_key(&key) == 1).then_some(()),
+        || pty.screen_text(),
+    );
+    wait_delivered_and_shown_once(&pty, &sim.sim, text);
+    assert_eq!(sim.sim.messages_with_key(&key), 1, "delivered once");
+    until(
+        "the pending send cleared on disk",
+        || {
+            on_disk(&home, &sim.sim, &session)
+                .pending_send
+                .is_none()
+                .then_some(())
+        },
+        || pty.screen_text(),
+    );
+    pty.send_keys(keys::CTRL_C);
+    assert!(pty.wait_exit(TIMEOUT).success());
+}
+
+#[test]
+fn a_draft_typed_before_a_crash_is_back_in_the_box() {
+    let sim = start_sim();
+    let session = sim.sim.create_session(Some("draft"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    let text = "half a thought, never sent";
+    pty.send_keys(text);
+    until(
+        "the draft on disk",
+        || (on_disk(&home, &sim.sim, &session).draft == text).then_some(()),
+        || pty.screen_text(),
+    );
+    kill9(&mut pty);
+
+    let mut pty = attach(&session, &home, &sim.sim);
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    pty.wait_for(
+        "the draft back in the box",
+        |s| input_box(s).contains(text),
+        TIMEOUT,
+    );
+    assert_eq!(on_disk(&home, &sim.sim, &session).pending_send, None);
+    pty.send_keys(keys::CTRL_C);
+    pty.send_keys(keys::CTRL_C);
+    assert!(pty.wait_exit(TIMEOUT).success());
+}
+
+#[test]
+fn refusals_that_outlast_the_retries_are_reported_and_the_draft_waits_in_the_box() {
+    let sim = start_sim();
+    let session = sim.sim.create_session(Some("reported"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    sim.sim.set_faults(Faults {
+        refuse_retry_after_secs: 1,
+        refuse_sends: REFUSALS,
+        ..Faults::default()
+    });
+    let text = "refused until the retries run out";
+    pty.send_keys(text);
+    pty.wait_for(
+        "the text in the box",
+        |s| input_box(s).contains(text),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    let key = until(
+        "the pending send on disk",
+        || {
+            on_disk(&home, &sim.sim, &session)
+                .pending_send
+                .map(|p| p.idempotency_key)
+        },
+        || pty.screen_text(),
+    );
+    // Every attempt answered 503: settled as refused, nothing recorded, reported in the
+    // status bar, the text still in the box (and on disk as the draft).
+    until(
+        "the send settled (pending record cleared)",
+        || {
+            on_disk(&home, &sim.sim, &session)
+                .pending_send
+                .is_none()
+                .then_some(())
+        },
+        || pty.screen_text(),
+    );
+    let attempts = refused_so_far(&sim.sim, REFUSALS);
+    assert!(
+        attempts >= 2,
+        "retried after Retry-After: {attempts} attempts"
+    );
+    assert_eq!(sim.sim.messages_with_key(&key), 0);
+    pty.wait_for(
+        "the refusal reported, the draft kept",
+        |s| {
+            let bar = status_line(s);
+            input_box(s).contains(text) && bar.contains("message not sent — server trouble")
+        },
+        TIMEOUT,
+    );
+    assert_eq!(on_disk(&home, &sim.sim, &session).draft, text);
+
+    // Back: Enter again sends it, once.
+    sim.sim.set_faults(Faults::default());
+    pty.send_keys(keys::ENTER);
+    wait_delivered_and_shown_once(&pty, &sim.sim, text);
+    pty.send_keys(keys::CTRL_C);
+    assert!(pty.wait_exit(TIMEOUT).success());
+}
