@@ -41,6 +41,11 @@ pub struct StreamOptions {
     /// §11.1 gap caveat: when `from` is `None` and the stream drops before any persisted
     /// event arrived, reconnect with cursor `0` (full replay) instead of live-only.
     pub replay_if_dropped_before_first_event: bool,
+    /// Decode every persisted frame into [`StreamFrame::event`]. Default `true`. With
+    /// `false` (`tail`, which prints the raw `data:`), frames with a numeric `id:` carry
+    /// `Err(DecodeError(resume::NOT_DECODED))` instead: decoding was most of `tail`'s CPU.
+    /// Transient frames are always decoded (replay truncation is detected from them).
+    pub decode_persisted: bool,
 }
 
 /// What the stream task reports to its consumer, in order.
@@ -63,7 +68,7 @@ pub struct StreamFrame {
     pub id: Option<u64>,
     /// The `data:` payload exactly as the server sent it.
     pub data: String,
-    /// The decoded envelope.
+    /// The decoded envelope (see [`StreamOptions::decode_persisted`]).
     pub event: Result<Event, DecodeError>,
 }
 
@@ -86,6 +91,7 @@ impl Default for StreamOptions {
             max_backoff: Duration::from_secs(30),
             max_frame_bytes: 16 << 20,
             replay_if_dropped_before_first_event: false,
+            decode_persisted: true,
         }
     }
 }

@@ -37,7 +37,9 @@ pub async fn run(config: Config, args: TailArgs) -> Result<()> {
             "tail needs a SESSION_ID, or --org".into()
         )),
     };
-    let options = config.stream_options(target, args.from)?;
+    let mut options = config.stream_options(target, args.from)?;
+    // Only the raw `data:` is printed; decoding each persisted frame was wasted work.
+    options.decode_persisted = false;
     check_token(&config).await?;
 
     let mut handle = stream::spawn(options);

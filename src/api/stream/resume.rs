@@ -2,7 +2,7 @@
 //! delivered, what to send as `Last-Event-ID` next, and what to do with each frame. Pure.
 
 use super::StreamFrame;
-use crate::api::model::{Event, EventPayload};
+use crate::api::model::{DecodeError, Event, EventPayload};
 use crate::api::sse::SseFrame;
 
 /// What to do with one dispatched frame.
@@ -32,7 +32,12 @@ pub struct Resume {
     /// A persisted event arrived since the stream started.
     seen_persisted: bool,
     replay_if_dropped_before_first_event: bool,
+    /// See [`StreamOptions::decode_persisted`](super::StreamOptions::decode_persisted).
+    decode_persisted: bool,
 }
+
+/// The `event` of a persisted frame delivered undecoded (`decode_persisted` off).
+pub const NOT_DECODED: &str = "not decoded (StreamOptions::decode_persisted is off)";
 
 impl Resume {
     pub fn new(from: Option<u64>, replay_if_dropped_before_first_event: bool) -> Self {
@@ -41,7 +46,15 @@ impl Resume {
             next_request: from,
             seen_persisted: false,
             replay_if_dropped_before_first_event,
+            decode_persisted: true,
         }
+    }
+
+    /// With `false`, persisted frames whose `id:` is a number are delivered without
+    /// decoding their data (their `event` is an error saying so).
+    pub fn with_decode_persisted(mut self, decode_persisted: bool) -> Self {
+        self.decode_persisted = decode_persisted;
+        self
     }
 
     /// The dedupe watermark: the last persisted seq handed over (or the starting cursor).
@@ -65,18 +78,26 @@ impl Resume {
 
     /// Decides about one frame and advances the cursor for delivered persisted events.
     pub fn on_frame(&mut self, frame: SseFrame) -> Verdict {
-        let event = Event::parse(&frame.data);
         let Some(id_line) = frame.id.as_deref() else {
+            let event = Event::parse(&frame.data);
             return self.on_transient(frame.data, event);
         };
-        let seq = match (id_line.trim().parse::<u64>(), &event) {
-            (Ok(seq), _) => seq,
-            (Err(_), Ok(Event { seq: Some(seq), .. })) => *seq,
-            (Err(_), _) => {
-                return Verdict::Skip {
-                    reason: format!("persisted frame with unusable id ({} bytes)", id_line.len()),
-                };
-            }
+        // The cursor needs only the `id:` line; the data is decoded when the consumer
+        // wants the event, or when the id is unusable and the envelope's seq stands in.
+        let (seq, event) = match id_line.trim().parse::<u64>() {
+            Ok(seq) if self.decode_persisted => (seq, Event::parse(&frame.data)),
+            Ok(seq) => (seq, Err(DecodeError(NOT_DECODED.into()))),
+            Err(_) => match Event::parse(&frame.data) {
+                Ok(event @ Event { seq: Some(seq), .. }) => (seq, Ok(event)),
+                _ => {
+                    return Verdict::Skip {
+                        reason: format!(
+                            "persisted frame with unusable id ({} bytes)",
+                            id_line.len()
+                        ),
+                    };
+                }
+            },
         };
         if self.delivered.is_some_and(|c| seq <= c) {
             return Verdict::Duplicate { seq };
@@ -91,11 +112,7 @@ impl Resume {
         })
     }
 
-    fn on_transient(
-        &mut self,
-        data: String,
-        event: Result<Event, crate::api::model::DecodeError>,
-    ) -> Verdict {
+    fn on_transient(&mut self, data: String, event: Result<Event, DecodeError>) -> Verdict {
         match event {
             Ok(ev) => {
                 if let EventPayload::ReplayTruncated(t) = &ev.payload {
@@ -237,6 +254,40 @@ mod tests {
             data: "{".into(),
         };
         assert!(matches!(r.on_frame(bad), Verdict::Skip { .. }));
+    }
+
+    #[test]
+    fn undecoded_persisted_frames_keep_cursor_dedupe_and_truncation() {
+        let mut r = Resume::new(Some(1), false).with_decode_persisted(false);
+        match r.on_frame(persisted(3)) {
+            Verdict::Deliver(sf) => {
+                assert_eq!(sf.id, Some(3));
+                assert_eq!(sf.event, Err(DecodeError(NOT_DECODED.into())));
+                assert_eq!(sf.data, persisted(3).data);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(r.on_frame(persisted(2)), Verdict::Duplicate { seq: 2 });
+        // An unusable id still falls back to the envelope's seq, decoded.
+        let mut f = persisted(7);
+        f.id = Some("seven".into());
+        match r.on_frame(f) {
+            Verdict::Deliver(sf) => assert!(sf.event.is_ok() && sf.id == Some(7)),
+            other => panic!("{other:?}"),
+        }
+        // Transient frames are still decoded: deltas delivered, truncation detected.
+        assert!(matches!(
+            r.on_frame(delta()),
+            Verdict::Deliver(StreamFrame { event: Ok(_), .. })
+        ));
+        assert!(matches!(
+            r.on_frame(truncated(5)),
+            Verdict::Truncated {
+                from_seq: Some(5),
+                ..
+            }
+        ));
+        assert_eq!(r.reconnect_request(), Some(5));
     }
 
     #[test]

@@ -68,7 +68,8 @@ async fn reconnect_loop<T: Transport>(
     report: &Reporter<'_>,
     seed: u64,
 ) -> Result<(), ConsumerGone> {
-    let mut resume = Resume::new(options.from, options.replay_if_dropped_before_first_event);
+    let mut resume = Resume::new(options.from, options.replay_if_dropped_before_first_event)
+        .with_decode_persisted(options.decode_persisted);
     let mut policy = RetryPolicy::new(options.max_backoff, seed);
     let mut cursor = resume.first_request();
     loop {
