@@ -580,3 +580,24 @@ proptest! {
 fn transcript_entry_stays_compact() {
     assert!(std::mem::size_of::<crate::session::transcript::Entry>() <= 88);
 }
+
+/// Once the ring is full, every evicted message takes its dedupe key with it: the key map
+/// holds no more than the entries kept, however long the session runs.
+#[test]
+fn dedupe_keys_leave_with_evicted_entries() {
+    let mut t = super::transcript::Transcript::default();
+    let extra = 1_000;
+    for n in 0..super::transcript::TRANSCRIPT_CAPACITY + extra {
+        t.apply_event(&ev(
+            "user.message",
+            Some(n as u64),
+            json!({"text": format!("m{n}")}),
+        ));
+    }
+    assert_eq!(t.entries().len(), super::transcript::TRANSCRIPT_CAPACITY);
+    assert_eq!(
+        t.entries().capacity(),
+        super::transcript::TRANSCRIPT_CAPACITY
+    );
+    assert_eq!(t.unmatched_keys(), super::transcript::TRANSCRIPT_CAPACITY);
+}

@@ -219,6 +219,12 @@ impl Transcript {
         self.streaming.as_ref()
     }
 
+    /// Dedupe keys still waiting for a match (bounded by the entries kept).
+    #[cfg(test)]
+    pub(crate) fn unmatched_keys(&self) -> usize {
+        self.from_events.len() + self.from_items.len()
+    }
+
     pub fn streaming_rev(&self) -> u64 {
         self.streaming_rev
     }
