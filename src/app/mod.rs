@@ -21,6 +21,7 @@ pub mod cursor;
 pub mod draw;
 pub mod fetch;
 pub mod frame;
+pub mod heap;
 pub mod input;
 pub mod intent;
 pub mod jobs;

@@ -15,6 +15,7 @@ impl App {
     pub(super) fn housekeeping(&mut self, now: Instant) -> Result<()> {
         if self.replay.check_quiet(now) {
             self.frames.request();
+            super::heap::release_freed_memory();
         }
         self.tick(now);
         if self.notice_expires_at.is_some_and(|at| at <= now) {

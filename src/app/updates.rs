@@ -37,6 +37,7 @@ impl App {
                             self.replay.on_persisted(now);
                         } else if self.replay.on_transient() {
                             self.frames.request();
+                            super::heap::release_freed_memory();
                         }
                         self.apply(Update::Event(event));
                     }

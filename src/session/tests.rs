@@ -96,7 +96,7 @@ fn replaying_every_example_gives_the_expected_entries() {
         text: "Also check the retry queue.".into(),
         position: Some(1)
     }));
-    assert!(entries.iter().any(|k| matches!(k, EntryKind::Artifact { id, size_bytes: Some(482), .. } if id == "art_6f2a9c41")));
+    assert!(entries.iter().any(|k| matches!(k, EntryKind::Artifact { id, size_bytes: Some(482), .. } if &**id == "art_6f2a9c41")));
     assert!(
         entries
             .iter()
@@ -573,4 +573,31 @@ proptest! {
         prop_assert_eq!(clean.workspace(), dirty.workspace());
         prop_assert_eq!(clean.actions(), dirty.actions());
     }
+}
+
+/// 100,000 entries are kept for hours: the large variants are boxed so one entry stays small.
+#[test]
+fn transcript_entry_stays_compact() {
+    assert!(std::mem::size_of::<crate::session::transcript::Entry>() <= 88);
+}
+
+/// Once the ring is full, every evicted message takes its dedupe key with it: the key map
+/// holds no more than the entries kept, however long the session runs.
+#[test]
+fn dedupe_keys_leave_with_evicted_entries() {
+    let mut t = super::transcript::Transcript::default();
+    let extra = 1_000;
+    for n in 0..super::transcript::TRANSCRIPT_CAPACITY + extra {
+        t.apply_event(&ev(
+            "user.message",
+            Some(n as u64),
+            json!({"text": format!("m{n}")}),
+        ));
+    }
+    assert_eq!(t.entries().len(), super::transcript::TRANSCRIPT_CAPACITY);
+    assert_eq!(
+        t.entries().capacity(),
+        super::transcript::TRANSCRIPT_CAPACITY
+    );
+    assert_eq!(t.unmatched_keys(), super::transcript::TRANSCRIPT_CAPACITY);
 }

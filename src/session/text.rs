@@ -7,6 +7,8 @@ use serde_json::Value;
 pub fn clip(s: &str, max: usize) -> String {
     let mut out = String::new();
     push_clip(&mut out, s, max);
+    // Kept for hours in the transcript: no spare capacity from the pushes.
+    out.shrink_to_fit();
     out
 }
 
@@ -31,6 +33,8 @@ pub fn push_clip(out: &mut String, s: &str, max: usize) {
 pub fn first_line(s: &str, max: usize) -> String {
     let mut out = String::new();
     push_first_line(&mut out, s, max);
+    // Kept for hours in the transcript: no spare capacity from the pushes.
+    out.shrink_to_fit();
     out
 }
 
@@ -52,6 +56,8 @@ pub fn push_first_line(out: &mut String, s: &str, max: usize) {
 pub fn compact_json(v: &Value, max: usize) -> String {
     let mut out = String::new();
     push_compact_json(&mut out, v, max);
+    // Kept for hours in the transcript: no spare capacity from the pushes.
+    out.shrink_to_fit();
     out
 }
 
@@ -67,6 +73,8 @@ pub fn push_compact_json(out: &mut String, v: &Value, max: usize) {
 pub fn short_args(v: &Value, max: usize) -> String {
     let mut out = String::new();
     push_short_args(&mut out, v, max);
+    // Kept for hours in the transcript: no spare capacity from the pushes.
+    out.shrink_to_fit();
     out
 }
 

@@ -48,14 +48,14 @@ pub enum EntryKind {
     Context {
         text: String,
     },
-    Tool(ToolCallEntry),
-    FileChange(FileChangeEntry),
+    Tool(Box<ToolCallEntry>),
+    FileChange(Box<FileChangeEntry>),
     Todos {
         items: Vec<TodoItem>,
     },
-    Approval(ApprovalEntry),
-    Question(QuestionEntry),
-    Function(FunctionEntry),
+    Approval(Box<ApprovalEntry>),
+    Question(Box<QuestionEntry>),
+    Function(Box<FunctionEntry>),
     Error {
         message: String,
     },
@@ -71,8 +71,8 @@ pub enum EntryKind {
         text: String,
     },
     Artifact {
-        id: String,
-        path: String,
+        id: Box<str>,
+        path: Box<str>,
         size_bytes: Option<u64>,
     },
     Preview {
@@ -219,6 +219,12 @@ impl Transcript {
         self.streaming.as_ref()
     }
 
+    /// Dedupe keys still waiting for a match (bounded by the entries kept).
+    #[cfg(test)]
+    pub(crate) fn unmatched_keys(&self) -> usize {
+        self.from_events.len() + self.from_items.len()
+    }
+
     pub fn streaming_rev(&self) -> u64 {
         self.streaming_rev
     }
@@ -317,12 +323,12 @@ impl Transcript {
             P::FileChanged(f) => self.push_keyed(
                 Source::Event,
                 at,
-                EntryKind::FileChange(FileChangeEntry {
+                EntryKind::FileChange(Box::new(FileChangeEntry {
                     path: f.path.clone(),
                     change: f.change_type.clone(),
                     diff: f.diff.as_deref().map(|d| clip(d, DIFF_MAX)),
                     call_id: f.tool_call_id.clone(),
-                }),
+                })),
             ),
             P::AgentToolCall(c) => {
                 self.tool_call_seen(at, &c.tool_call_id, &c.tool_name, &c.args);
@@ -477,8 +483,8 @@ impl Transcript {
                 self.push(
                     at,
                     EntryKind::Artifact {
-                        id: a.id.clone(),
-                        path: a.path.clone(),
+                        id: a.id.as_str().into(),
+                        path: a.path.as_str().into(),
                         size_bytes: a.size_bytes,
                     },
                 );
@@ -512,8 +518,22 @@ impl Transcript {
         self.entries.get_mut(usize::try_from(pos).ok()?)
     }
 
-    /// Drops the indices that point at an entry leaving the ring.
+    /// Drops the indices that point at an entry leaving the ring, including its unmatched
+    /// dedupe key: a late copy of an entry no longer kept has nothing to cancel, and keeping
+    /// the key would let the map grow with every id-less entry ever shown.
     fn forget(&mut self, entry: &Entry) {
+        if let Some(k) = match_key(&entry.kind) {
+            for counts in [&mut self.from_events, &mut self.from_items] {
+                if let Some(n) = counts.get_mut(&k) {
+                    *n -= 1;
+                    if *n == 0 {
+                        counts.remove(&k);
+                    }
+                    break;
+                }
+            }
+            return;
+        }
         let (map, call_id) = match &entry.kind {
             EntryKind::Tool(t) => (&mut self.tools, &t.call_id),
             EntryKind::Approval(a) => (&mut self.approvals, &a.call_id),
@@ -532,6 +552,12 @@ impl Transcript {
                 self.forget(&dropped);
             }
             self.base += 1;
+        } else if self.entries.len() == self.entries.capacity() {
+            // Grow by doubling but never past the cap: plain doubling would end at 131,072
+            // slots for 100,000 entries, 31 % of the ring's memory never used.
+            let len = self.entries.len();
+            self.entries
+                .reserve_exact(len.max(16).min(TRANSCRIPT_CAPACITY - len));
         }
         if self.from_events.len() > MATCH_KEYS_MAX {
             // Items are loaded at attach; this late, old event keys will not be matched.
@@ -549,17 +575,9 @@ impl Transcript {
 
     /// Pushes an id-less entry unless the other source already showed it.
     fn push_keyed(&mut self, from: Source, at: Option<i64>, kind: EntryKind) -> bool {
-        let k = match &kind {
-            EntryKind::User { text } => key("user", text),
-            EntryKind::Agent { text } => key("agent", text),
-            EntryKind::Context { text } => key("context", text),
-            EntryKind::Error { message } => key("error", message),
-            EntryKind::McpUnavailable { name, reason } => key(name, reason),
-            EntryKind::FileChange(f) => key(f.change.as_str(), &f.path),
-            _ => {
-                self.push(at, kind);
-                return true;
-            }
+        let Some(k) = match_key(&kind) else {
+            self.push(at, kind);
+            return true;
         };
         let (mine, theirs) = match from {
             Source::Event => (&mut self.from_events, &mut self.from_items),
@@ -613,14 +631,14 @@ impl Transcript {
         }
         let id = self.push(
             at,
-            EntryKind::Tool(ToolCallEntry {
+            EntryKind::Tool(Box::new(ToolCallEntry {
                 call_id: call_id.to_string(),
                 name: name.to_string(),
                 args: short_args(args, ARGS_MAX),
                 status: CallStatus::Pending,
                 summary: String::new(),
                 exit_code: None,
-            }),
+            })),
         );
         self.tools.insert(call_id.to_string(), id);
         id
@@ -670,14 +688,14 @@ impl Transcript {
         }
         let id = self.push(
             at,
-            EntryKind::Approval(ApprovalEntry {
+            EntryKind::Approval(Box::new(ApprovalEntry {
                 call_id: call_id.to_string(),
                 name: name.to_string(),
                 args: short_args(args, ARGS_MAX),
                 sensitive,
                 verdict: Verdict::Pending,
                 from_history: false,
-            }),
+            })),
         );
         self.approvals.insert(call_id.to_string(), id);
         id
@@ -697,13 +715,13 @@ impl Transcript {
         }
         let id = self.push(
             at,
-            EntryKind::Question(QuestionEntry {
+            EntryKind::Question(Box::new(QuestionEntry {
                 call_id: call_id.to_string(),
                 question: question.to_string(),
                 options: Vec::new(),
                 answer: None,
                 from_history: false,
-            }),
+            })),
         );
         self.questions.insert(call_id.to_string(), id);
         id
@@ -736,13 +754,27 @@ impl Transcript {
         }
         let id = self.push(
             at,
-            EntryKind::Function(FunctionEntry {
+            EntryKind::Function(Box::new(FunctionEntry {
                 call_id: call_id.to_string(),
                 name: name.to_string(),
                 args: short_args(args, ARGS_MAX),
                 success,
-            }),
+            })),
         );
         self.functions.insert(call_id.to_string(), id);
     }
+}
+
+/// The dedupe key of an id-less entry (matched by kind and text); `None` for entries keyed
+/// by `toolCallId` or never duplicated.
+fn match_key(kind: &EntryKind) -> Option<u64> {
+    Some(match kind {
+        EntryKind::User { text } => key("user", text),
+        EntryKind::Agent { text } => key("agent", text),
+        EntryKind::Context { text } => key("context", text),
+        EntryKind::Error { message } => key("error", message),
+        EntryKind::McpUnavailable { name, reason } => key(name, reason),
+        EntryKind::FileChange(f) => key(f.change.as_str(), &f.path),
+        _ => return None,
+    })
 }

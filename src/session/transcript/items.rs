@@ -86,12 +86,12 @@ impl Transcript {
                 self.push_keyed(
                     Source::Item,
                     at,
-                    EntryKind::FileChange(FileChangeEntry {
+                    EntryKind::FileChange(Box::new(FileChangeEntry {
                         path: s("path"),
                         change,
                         diff,
                         call_id,
-                    }),
+                    })),
                 )
             }
             ItemKind::Approval => {
