@@ -24,10 +24,14 @@ fn main() -> ExitCode {
     };
     let _log_guard = start_logging(&config);
 
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    // `tail` only moves frames from the socket to stdout: one thread spares a cross-thread
+    // wakeup per frame between the stream task and the printer.
+    let mut builder = if matches!(cli.command, Some(Command::Tail(_))) {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+    };
+    let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             return fail(
