@@ -6,33 +6,20 @@ mod support;
 
 use std::time::Duration;
 
-use gobare_tui::sim::{Faults, SimConfig, Simulator};
+use gobare_tui::sim::{Faults, SimConfig};
 use portable_pty::CommandBuilder;
 use support::pty::{Pty, keys};
+use support::sim::Sim;
 use tempfile::TempDir;
 
 const TIMEOUT: Duration = Duration::from_secs(30);
 
-/// A simulator on its own runtime (the pty waits block the test thread).
-struct Sim {
-    sim: Simulator,
-    _rt: tokio::runtime::Runtime,
-}
-
 fn start_sim(speed: f64) -> Sim {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let sim = rt
-        .block_on(Simulator::start(SimConfig {
-            speed,
-            ping_interval: Duration::from_secs(1),
-            ..SimConfig::for_tests()
-        }))
-        .unwrap();
-    Sim { sim, _rt: rt }
+    support::sim::start(SimConfig {
+        speed,
+        ping_interval: Duration::from_secs(1),
+        ..SimConfig::for_tests()
+    })
 }
 
 /// The binary with an isolated home: no config, no stored state, no token unless given.

@@ -13,31 +13,18 @@ use gobare_tui::sim::{Faults, SimConfig, Simulator};
 use gobare_tui::store::{SessionState, StateStore};
 use portable_pty::CommandBuilder;
 use support::pty::{Pty, keys};
+use support::sim::Sim;
 use tempfile::TempDir;
 
 const TIMEOUT: Duration = Duration::from_secs(40);
 
-/// A simulator on its own runtime (the pty waits block the test thread).
-struct Sim {
-    sim: Simulator,
-    _rt: tokio::runtime::Runtime,
-}
-
 fn start_sim() -> Sim {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let sim = rt
-        .block_on(Simulator::start(SimConfig {
-            speed: 10.0,
-            retry_ms: 250,
-            ping_interval: Duration::from_secs(1),
-            ..SimConfig::for_tests()
-        }))
-        .unwrap();
-    Sim { sim, _rt: rt }
+    support::sim::start(SimConfig {
+        speed: 10.0,
+        retry_ms: 250,
+        ping_interval: Duration::from_secs(1),
+        ..SimConfig::for_tests()
+    })
 }
 
 fn attach(session: &str, home: &TempDir, sim: &Simulator) -> Pty {

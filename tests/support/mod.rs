@@ -2,3 +2,4 @@
 #![allow(dead_code)] // each test binary uses a different subset
 
 pub mod pty;
+pub mod sim;

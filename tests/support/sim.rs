@@ -1,0 +1,19 @@
+//! A simulator on its own runtime, for tests whose pty waits block the test thread.
+
+use gobare_tui::sim::{SimConfig, Simulator};
+
+pub struct Sim {
+    pub sim: Simulator,
+    _rt: tokio::runtime::Runtime,
+}
+
+/// Starts `config` on a two-worker runtime that lives as long as the returned [`Sim`].
+pub fn start(config: SimConfig) -> Sim {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let sim = rt.block_on(Simulator::start(config)).unwrap();
+    Sim { sim, _rt: rt }
+}
