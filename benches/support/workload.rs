@@ -50,6 +50,20 @@ impl Workload {
         w.out
     }
 
+    /// The next `n` events of an endless history (for feeding a model in batches).
+    #[allow(dead_code)] // only model_memory streams in batches
+    pub fn next_events(&mut self, n: usize) -> Vec<Event> {
+        self.out.clear();
+        while self.out.len() < n {
+            self.turn();
+        }
+        // Events past `n` would be lost with the next clear: keep whole turns instead.
+        self.out
+            .drain(..)
+            .map(|s| Event::parse(&s).expect("decodes"))
+            .collect()
+    }
+
     /// The same, decoded.
     #[allow(dead_code)] // each bench includes this file; model_replay decodes itself
     pub fn events(n: usize) -> Vec<Event> {

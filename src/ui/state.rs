@@ -110,6 +110,11 @@ impl UiState {
         Self::default()
     }
 
+    /// Transcript entries whose wrapped lines are cached (for memory figures).
+    pub fn line_cache_len(&self) -> usize {
+        self.cache.borrow().len()
+    }
+
     pub fn focus_next(&mut self) {
         self.focus = Pane::ALL[(self.focus.index() + 1) % Pane::ALL.len()];
     }
