@@ -185,7 +185,8 @@ impl App {
         );
         acting.set_picker_available(opts.picker);
         let view = SessionView::new(opts.session_id.clone())
-            .with_origin(opts.api_host.clone(), opts.local_demo);
+            .with_origin(opts.api_host.clone(), opts.local_demo)
+            .with_transcript_budget(opts.settings.transcript_budget);
         App {
             tui,
             view,
@@ -292,6 +293,7 @@ impl App {
         self.save_cursor(Instant::now(), true);
         self.act_save(Instant::now(), true);
         self.stats.frames = self.frames.frames_drawn();
+        self.stats.dropped = self.view.transcript().dropped();
         self.stats.write(Instant::now(), true);
     }
 

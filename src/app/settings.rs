@@ -9,6 +9,9 @@
 //!
 //! [keys]               # extra bindings, see `keymap`
 //! quit = "ctrl+q"
+//!
+//! [transcript]
+//! memory_mib = 24      # heap the transcript may keep; the oldest entries leave beyond it
 //! ```
 //!
 //! A bad value is reported as a warning (the loop shows it once) and the default is used:
@@ -17,13 +20,29 @@
 use crate::notify::NotifyWhen;
 use crate::ui::theme::Theme;
 
+/// The most `[transcript] memory_mib` may be: beyond, a typo (a byte count?) is likelier.
+const TRANSCRIPT_MIB_MAX: i64 = 4_096;
+
 /// Preferences read from the config file.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
     pub notify_when: NotifyWhen,
     pub no_color: bool,
     /// Extra key bindings (`[keys]`).
     pub keys: crate::app::keymap::KeyMap,
+    /// Bytes the transcript's entries may take (`[transcript] memory_mib`).
+    pub transcript_budget: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            notify_when: NotifyWhen::default(),
+            no_color: false,
+            keys: Default::default(),
+            transcript_budget: crate::session::transcript::TRANSCRIPT_BUDGET_BYTES,
+        }
+    }
 }
 
 impl Settings {
@@ -47,6 +66,18 @@ impl Settings {
                 Some(b) => settings.no_color = b,
                 None => warnings.push(format!(
                     "config: [theme] no_color = {value} is not true or false; ignored"
+                )),
+            }
+        }
+        if let Some(value) = lookup(sections, "transcript", "memory_mib") {
+            match value.as_integer() {
+                Some(mib @ 1..=TRANSCRIPT_MIB_MAX) => {
+                    settings.transcript_budget = mib as usize * 1024 * 1024;
+                }
+                _ => warnings.push(format!(
+                    "config: [transcript] memory_mib = {value} is not a whole number of MiB \
+                     from 1 to {TRANSCRIPT_MIB_MAX}; using {}",
+                    crate::session::transcript::TRANSCRIPT_BUDGET_BYTES / (1024 * 1024)
                 )),
             }
         }
@@ -100,6 +131,19 @@ mod tests {
         assert_eq!(s.theme(), Theme::no_color());
         let (s, _) = parse("[notifications]\nwhen = \"never\"\n");
         assert_eq!(s.notify_when, NotifyWhen::Never);
+    }
+
+    #[test]
+    fn reads_the_transcript_budget() {
+        let (s, w) = parse("[transcript]\nmemory_mib = 2\n");
+        assert!(w.is_empty());
+        assert_eq!(s.transcript_budget, 2 * 1024 * 1024);
+        for bad in ["0", "-3", "\"lots\"", "1.5", "100000"] {
+            let (s, w) = parse(&format!("[transcript]\nmemory_mib = {bad}\n"));
+            assert_eq!(s, Settings::default(), "{bad}");
+            assert_eq!(w.len(), 1, "{bad}");
+            assert!(w[0].contains("memory_mib"), "{}", w[0]);
+        }
     }
 
     #[test]

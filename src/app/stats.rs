@@ -1,5 +1,7 @@
-//! Frames drawn and stream frames applied, written to `$GOBARE_TUI_STATS` (if set) as
-//! `frames=N events=M` so benchmarks can check "zero frames when idle" from outside.
+//! Frames drawn, stream frames applied and transcript entries dropped (to stay within its
+//! memory budget), written to `$GOBARE_TUI_STATS` (if set) as `frames=N events=M dropped=K`
+//! so benchmarks can check "zero frames when idle" and "memory flat once retention is full"
+//! from outside.
 //!
 //! Written only when the counters changed, at most every [`WRITE_EVERY`], and on exit: an
 //! idle app schedules no timer for this.
@@ -15,7 +17,8 @@ pub struct Stats {
     path: Option<PathBuf>,
     pub frames: u64,
     pub events: u64,
-    written: Option<(u64, u64)>,
+    pub dropped: u64,
+    written: Option<(u64, u64, u64)>,
     last_write: Option<Instant>,
 }
 
@@ -32,11 +35,18 @@ impl Stats {
     }
 
     pub fn line(&self) -> String {
-        format!("frames={} events={}\n", self.frames, self.events)
+        format!(
+            "frames={} events={} dropped={}\n",
+            self.frames, self.events, self.dropped
+        )
+    }
+
+    fn counters(&self) -> (u64, u64, u64) {
+        (self.frames, self.events, self.dropped)
     }
 
     fn dirty(&self) -> bool {
-        self.path.is_some() && self.written != Some((self.frames, self.events))
+        self.path.is_some() && self.written != Some(self.counters())
     }
 
     /// When the next write is due; `None` when there is nothing new to write.
@@ -56,7 +66,7 @@ impl Stats {
         if let Some(path) = &self.path {
             let _ = std::fs::write(path, self.line());
         }
-        self.written = Some((self.frames, self.events));
+        self.written = Some(self.counters());
         self.last_write = Some(now);
     }
 }
@@ -77,7 +87,7 @@ mod tests {
         s.write(t0, false);
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
-            "frames=2 events=10\n"
+            "frames=2 events=10 dropped=0\n"
         );
         assert_eq!(s.due_at(t0), None, "nothing new: no timer");
         s.frames = 3;
@@ -85,12 +95,12 @@ mod tests {
         s.write(t0 + Duration::from_millis(10), false);
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
-            "frames=2 events=10\n"
+            "frames=2 events=10 dropped=0\n"
         );
         s.write(t0 + Duration::from_millis(10), true);
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
-            "frames=3 events=10\n"
+            "frames=3 events=10 dropped=0\n"
         );
     }
 

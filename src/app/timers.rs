@@ -32,6 +32,7 @@ impl App {
             self.frames.drawn(Instant::now());
         }
         self.stats.frames = self.frames.frames_drawn();
+        self.stats.dropped = self.view.transcript().dropped();
         self.stats.write(now, false);
         Ok(())
     }

@@ -97,6 +97,13 @@ impl SessionView {
         self
     }
 
+    /// Bounds the heap the transcript's entries take (the oldest are dropped beyond it);
+    /// call before applying anything.
+    pub fn with_transcript_budget(mut self, bytes: usize) -> Self {
+        self.transcript = Transcript::with_budget(bytes);
+        self
+    }
+
     /// Applies one update. Returns whether anything visible changed.
     pub fn apply(&mut self, update: Update) -> bool {
         match update {

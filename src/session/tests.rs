@@ -601,3 +601,79 @@ fn dedupe_keys_leave_with_evicted_entries() {
     );
     assert_eq!(t.unmatched_keys(), super::transcript::TRANSCRIPT_CAPACITY);
 }
+
+/// The byte count the budget is checked against is exactly the sum over the kept entries,
+/// whatever in-place updates (tool results, verdicts, answers, todo lists, items merging
+/// into event entries) happened meanwhile.
+#[test]
+fn transcript_byte_count_tracks_in_place_updates() {
+    use super::transcript::{Transcript, entry_bytes};
+    let recount = |t: &Transcript| t.entries().iter().map(entry_bytes).sum::<usize>();
+    let mut t = Transcript::default();
+    for round in 0..3 {
+        for e in all_events() {
+            t.apply_event(&e);
+            assert_eq!(t.bytes(), recount(&t), "after {} (round {round})", e.kind);
+        }
+        for item in items() {
+            t.apply_item(&item);
+            assert_eq!(t.bytes(), recount(&t), "after item {}", item.id);
+        }
+    }
+    assert!(t.bytes() > 0);
+}
+
+/// Past its byte budget the transcript drops its oldest entries (and their dedupe keys),
+/// keeps the newest, and says how many it dropped.
+#[test]
+fn transcript_budget_drops_the_oldest_entries() {
+    use super::transcript::{Transcript, entry_bytes};
+    let budget = 20_000;
+    let mut t = Transcript::with_budget(budget);
+    let total = 1_000;
+    for n in 0..total {
+        t.apply_event(&ev(
+            "user.message",
+            Some(n),
+            json!({"text": format!("{n:04} {}", "x".repeat(95))}),
+        ));
+        assert!(
+            t.bytes() <= budget,
+            "{} bytes over a {budget} budget",
+            t.bytes()
+        );
+    }
+    let kept = t.entries().len() as u64;
+    assert!(kept > 50 && kept < total, "kept {kept}");
+    assert_eq!(t.dropped() + kept, total);
+    assert_eq!(
+        t.bytes(),
+        t.entries().iter().map(entry_bytes).sum::<usize>()
+    );
+    // The newest are the ones kept.
+    let EntryKind::User { text } = &t.entries().back().unwrap().kind else {
+        panic!("a user message")
+    };
+    assert!(text.starts_with("0999 "));
+    assert_eq!(t.entries().front().unwrap().id, t.dropped());
+    assert_eq!(t.unmatched_keys(), kept as usize);
+}
+
+/// One entry larger than the whole budget is still shown: the newest entry is never dropped.
+#[test]
+fn transcript_keeps_the_newest_entry_even_over_budget() {
+    let mut t = super::transcript::Transcript::with_budget(100);
+    t.apply_event(&ev(
+        "user.message",
+        Some(1),
+        json!({"text": "a".repeat(1_000)}),
+    ));
+    t.apply_event(&ev(
+        "user.message",
+        Some(2),
+        json!({"text": "b".repeat(1_000)}),
+    ));
+    assert_eq!(t.entries().len(), 1);
+    assert_eq!(t.dropped(), 1);
+    assert!(matches!(&t.entries()[0].kind, EntryKind::User { text } if text.starts_with('b')));
+}

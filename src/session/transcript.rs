@@ -16,6 +16,10 @@ mod items;
 
 /// Entries kept; the oldest are dropped beyond this.
 pub const TRANSCRIPT_CAPACITY: usize = 100_000;
+/// Default heap the kept entries may take (their text, as counted by [`entry_bytes`]); the
+/// oldest are dropped beyond it. Entries are capped in size, but 100,000 of them at a few KB
+/// each would still be hundreds of MB in a window left open for days.
+pub const TRANSCRIPT_BUDGET_BYTES: usize = 24 * 1024 * 1024;
 /// Longest argument excerpt stored per call.
 const ARGS_MAX: usize = 200;
 /// Longest tool summary stored.
@@ -179,11 +183,18 @@ enum Source {
     Item,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Transcript {
     entries: VecDeque<Entry>,
-    /// Id of `entries[0]`.
+    /// Id of `entries[0]` (= number of entries dropped so far).
     base: u64,
+    /// Sum of [`entry_bytes`] over `entries`, except `touched`'s (see [`Transcript::get_mut`]).
+    bytes: usize,
+    /// Most bytes the entries may take.
+    budget: usize,
+    /// The entry handed out mutably since the last [`Transcript::settle`]: its bytes are
+    /// counted again once the change is done.
+    touched: Option<u64>,
     /// toolCallId → entry id, one map per kind of call.
     tools: HashMap<String, u64>,
     approvals: HashMap<String, u64>,
@@ -199,9 +210,46 @@ pub struct Transcript {
     streaming_rev: u64,
 }
 
+impl Default for Transcript {
+    fn default() -> Self {
+        Transcript::with_budget(TRANSCRIPT_BUDGET_BYTES)
+    }
+}
+
 impl Transcript {
+    /// An empty transcript whose entries may take at most `budget` bytes (at least the
+    /// newest entry is always kept).
+    pub fn with_budget(budget: usize) -> Self {
+        Transcript {
+            entries: VecDeque::new(),
+            base: 0,
+            bytes: 0,
+            budget,
+            touched: None,
+            tools: HashMap::new(),
+            approvals: HashMap::new(),
+            questions: HashMap::new(),
+            functions: HashMap::new(),
+            todos: None,
+            from_events: HashMap::new(),
+            from_items: HashMap::new(),
+            streaming: None,
+            streaming_rev: 0,
+        }
+    }
+
     pub fn entries(&self) -> &VecDeque<Entry> {
         &self.entries
+    }
+
+    /// Entries dropped to stay within the budget or the entry cap (the oldest first).
+    pub fn dropped(&self) -> u64 {
+        self.base
+    }
+
+    /// Bytes the kept entries take, as counted against the budget.
+    pub fn bytes(&self) -> usize {
+        self.bytes
     }
 
     /// The entry with this id, if it is still kept.
@@ -265,6 +313,12 @@ impl Transcript {
 
     /// Applies one event (persisted or transient). Returns whether anything changed.
     pub fn apply_event(&mut self, ev: &Event) -> bool {
+        let changed = self.apply_event_unsettled(ev);
+        self.settle();
+        changed
+    }
+
+    fn apply_event_unsettled(&mut self, ev: &Event) -> bool {
         use EventPayload as P;
         let at = ev.created_at;
         match &ev.payload {
@@ -513,9 +567,44 @@ impl Transcript {
         }
     }
 
+    /// The entry to change in place. Its bytes leave the count until [`Transcript::settle`]
+    /// counts them again as they are then, so a change never skews the budget.
     fn get_mut(&mut self, id: u64) -> Option<&mut Entry> {
+        if self.touched != Some(id) {
+            self.count_touched();
+            let pos = usize::try_from(id.checked_sub(self.base)?).ok()?;
+            let entry = self.entries.get(pos)?;
+            self.bytes -= entry_bytes(entry);
+            self.touched = Some(id);
+        }
         let pos = id.checked_sub(self.base)?;
         self.entries.get_mut(usize::try_from(pos).ok()?)
+    }
+
+    /// Counts the entry last handed out by `get_mut` again.
+    fn count_touched(&mut self) {
+        if let Some(id) = self.touched.take()
+            && let Some(entry) = self.get(id)
+        {
+            self.bytes += entry_bytes(entry);
+        }
+    }
+
+    /// After each applied event or item: counts the changed entry again and drops the
+    /// oldest entries while the budget is exceeded.
+    pub(super) fn settle(&mut self) {
+        self.count_touched();
+        while self.bytes > self.budget && self.entries.len() > 1 {
+            self.drop_oldest();
+        }
+    }
+
+    fn drop_oldest(&mut self) {
+        if let Some(dropped) = self.entries.pop_front() {
+            self.bytes -= entry_bytes(&dropped);
+            self.forget(&dropped);
+            self.base += 1;
+        }
     }
 
     /// Drops the indices that point at an entry leaving the ring, including its unmatched
@@ -548,10 +637,10 @@ impl Transcript {
 
     fn push(&mut self, created_at: Option<i64>, kind: EntryKind) -> u64 {
         if self.entries.len() == TRANSCRIPT_CAPACITY {
-            if let Some(dropped) = self.entries.pop_front() {
-                self.forget(&dropped);
+            if self.touched == Some(self.base) {
+                self.count_touched();
             }
-            self.base += 1;
+            self.drop_oldest();
         } else if self.entries.len() == self.entries.capacity() {
             // Grow by doubling but never past the cap: plain doubling would end at 131,072
             // slots for 100,000 entries, 31 % of the ring's memory never used.
@@ -564,12 +653,14 @@ impl Transcript {
             self.from_events.clear();
         }
         let id = self.next_id();
-        self.entries.push_back(Entry {
+        let entry = Entry {
             id,
             rev: 0,
             created_at,
             kind,
-        });
+        };
+        self.bytes += entry_bytes(&entry);
+        self.entries.push_back(entry);
         id
     }
 
@@ -777,4 +868,75 @@ fn match_key(kind: &EntryKind) -> Option<u64> {
         EntryKind::FileChange(f) => key(f.change.as_str(), &f.path),
         _ => return None,
     })
+}
+
+/// Heap an entry takes: its slot in the ring plus the text and boxes it owns. Capacities,
+/// not lengths: that is what the allocator holds.
+pub fn entry_bytes(entry: &Entry) -> usize {
+    fn text(s: &str) -> usize {
+        s.len()
+    }
+    fn opt(s: &Option<String>) -> usize {
+        s.as_ref().map_or(0, |s| s.capacity())
+    }
+    use std::mem::size_of;
+    size_of::<Entry>()
+        + match &entry.kind {
+            EntryKind::User { text: t }
+            | EntryKind::Agent { text: t }
+            | EntryKind::Context { text: t }
+            | EntryKind::Dequeued { text: t }
+            | EntryKind::Queued { text: t, .. } => t.capacity(),
+            EntryKind::Error { message } | EntryKind::RecoveryFailed { message } => {
+                message.capacity()
+            }
+            EntryKind::Tool(t) => {
+                size_of::<ToolCallEntry>()
+                    + t.call_id.capacity()
+                    + t.name.capacity()
+                    + t.args.capacity()
+                    + t.summary.capacity()
+            }
+            EntryKind::FileChange(f) => {
+                size_of::<FileChangeEntry>() + f.path.capacity() + opt(&f.diff) + opt(&f.call_id)
+            }
+            EntryKind::Todos { items } => {
+                items.capacity() * size_of::<TodoItem>()
+                    + items
+                        .iter()
+                        .map(|i| i.label.capacity() + i.status.capacity())
+                        .sum::<usize>()
+            }
+            EntryKind::Approval(a) => {
+                let verdict = match &a.verdict {
+                    Verdict::Pending => 0,
+                    Verdict::Approved { code } => opt(code),
+                    Verdict::Denied { code, reason } => opt(code) + opt(reason),
+                };
+                size_of::<ApprovalEntry>()
+                    + a.call_id.capacity()
+                    + a.name.capacity()
+                    + a.args.capacity()
+                    + verdict
+            }
+            EntryKind::Question(q) => {
+                size_of::<QuestionEntry>()
+                    + q.call_id.capacity()
+                    + q.question.capacity()
+                    + q.options.capacity() * size_of::<String>()
+                    + q.options.iter().map(String::capacity).sum::<usize>()
+                    + opt(&q.answer)
+            }
+            EntryKind::Function(f) => {
+                size_of::<FunctionEntry>()
+                    + f.call_id.capacity()
+                    + f.name.capacity()
+                    + f.args.capacity()
+            }
+            EntryKind::Artifact { id, path, .. } => text(id) + text(path),
+            EntryKind::Preview { url, .. } => opt(url),
+            EntryKind::McpUnavailable { name, reason } => name.capacity() + reason.capacity(),
+            EntryKind::Unknown { kind, excerpt } => kind.capacity() + excerpt.capacity(),
+            EntryKind::Compaction { .. } | EntryKind::ReplayTruncated { .. } => 0,
+        }
 }

@@ -18,36 +18,63 @@ pub(crate) mod wrap;
 use entry::{entry_lines, streaming_lines};
 pub(crate) use wrap::{truncate, wrap_plain};
 
-/// Entries whose lines are kept; the cache is emptied beyond this (it refills with what is
-/// on screen).
-const CACHE_ENTRIES: usize = 4_096;
+/// Entries whose lines are kept across frames; beyond this, those the last frame did not
+/// use are dropped. A screen shows far fewer, so the cache stays small and steady instead of
+/// growing with every entry that ever scrolled past.
+const CACHE_ENTRIES: usize = 512;
 
 type Lines = Rc<Vec<Line<'static>>>;
+
+#[derive(Debug)]
+struct Cached {
+    rev: u32,
+    expanded: bool,
+    /// The frame that last used these lines.
+    used: u64,
+    lines: Lines,
+}
 
 /// Wrapped lines per transcript entry for one width.
 #[derive(Debug, Default)]
 pub struct LineCache {
     width: u16,
-    entries: HashMap<u64, (u32, bool, Lines)>,
+    /// Counts frames, to tell which entries the current one used.
+    frame: u64,
+    entries: HashMap<u64, Cached>,
     streaming: Option<(u64, bool, Lines)>,
 }
 
 impl LineCache {
     fn lines(&mut self, entry: &Entry, width: u16, expanded: bool, theme: &Theme) -> Lines {
         self.set_width(width);
-        if let Some((rev, exp, lines)) = self.entries.get(&entry.id)
-            && *rev == entry.rev
-            && *exp == expanded
+        if let Some(c) = self.entries.get_mut(&entry.id)
+            && c.rev == entry.rev
+            && c.expanded == expanded
         {
-            return lines.clone();
-        }
-        if self.entries.len() >= CACHE_ENTRIES {
-            self.entries.clear();
+            c.used = self.frame;
+            return c.lines.clone();
         }
         let lines: Lines = Rc::new(entry_lines(entry, width, expanded, theme));
-        self.entries
-            .insert(entry.id, (entry.rev, expanded, lines.clone()));
+        self.entries.insert(
+            entry.id,
+            Cached {
+                rev: entry.rev,
+                expanded,
+                used: self.frame,
+                lines: lines.clone(),
+            },
+        );
         lines
+    }
+
+    /// After a frame: past the cap, keeps only what this frame used.
+    fn frame_done(&mut self) {
+        if self.entries.len() > CACHE_ENTRIES {
+            let frame = self.frame;
+            self.entries.retain(|_, c| c.used == frame);
+            self.entries.shrink_to(CACHE_ENTRIES);
+        }
+        self.frame += 1;
     }
 
     fn streaming(
@@ -171,6 +198,16 @@ pub fn draw(
             }
         }
     }
+    let dropped = t.dropped();
+    if top == (0, 0) && dropped > 0 {
+        let marker = format!(
+            " ⋯ {dropped} earlier entries not kept in memory · `gobare-tui tail --from 0` prints the whole history "
+        );
+        if let Some(first) = rows.first_mut() {
+            *first = Line::styled(marker, theme.dim);
+        }
+    }
+    cache.frame_done();
     frame.render_widget(Paragraph::new(rows), inner);
 }
 

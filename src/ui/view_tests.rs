@@ -468,3 +468,53 @@ fn a_huge_transcript_lays_out_only_what_is_visible() {
     );
     assert!(laid_out < 60, "{laid_out} entries laid out for one screen");
 }
+
+/// Following a transcript that grows for hours, the cache of wrapped lines stays at its cap:
+/// entries that scrolled away are dropped once no frame uses them.
+#[test]
+fn line_cache_stays_bounded_while_following() {
+    let mut v = view();
+    let ui = UiState::new();
+    let mut term = Terminal::new(TestBackend::new(160, 48)).unwrap();
+    let mut most = 0;
+    for i in 1..=5_000 {
+        v.apply(Update::Event(ev(
+            "agent.message",
+            Some(i),
+            json!({"text": format!("step {i}")}),
+        )));
+        term.draw(|f| draw(f, &v, &ui, &Theme::no_color())).unwrap();
+        most = most.max(ui.line_cache_len());
+    }
+    assert!(most <= 512 + 48, "{most} entries cached");
+    // What is on screen is still cached: a redraw lays nothing out again.
+    assert!(ui.line_cache_len() > 0);
+}
+
+/// Scrolled to the very top of a transcript that dropped its oldest entries, the first row
+/// says so and where the whole history is.
+#[test]
+fn dropped_entries_are_announced_at_the_top() {
+    let mut v = SessionView::new("s").with_transcript_budget(4_000);
+    apply(
+        &mut v,
+        (1..=200).map(|i| {
+            ev(
+                "user.message",
+                Some(i),
+                json!({"text": format!("message {i}")}),
+            )
+        }),
+    );
+    let dropped = v.transcript().dropped();
+    assert!(dropped > 0);
+    let mut ui = UiState::new();
+    let bottom = render(&v, &ui, 100, 40);
+    assert!(!bottom.contains("not kept in memory"), "{bottom}");
+    ui.scroll_up(10_000);
+    let top = render(&v, &ui, 100, 40);
+    assert!(
+        top.contains(&format!("{dropped} earlier entries not kept in memory")),
+        "{top}"
+    );
+}

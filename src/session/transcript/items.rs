@@ -10,6 +10,12 @@ use serde_json::Value;
 impl Transcript {
     /// Maps one backfilled item into the same entries events produce.
     pub fn apply_item(&mut self, item: &Item) -> bool {
+        let changed = self.apply_item_unsettled(item);
+        self.settle();
+        changed
+    }
+
+    fn apply_item_unsettled(&mut self, item: &Item) -> bool {
         let d = &item.detail;
         let at = Some(item.created_at);
         let s = |k: &str| d.get(k).and_then(Value::as_str).unwrap_or("").to_string();
