@@ -6,7 +6,7 @@
 //! bytes and on what a terminal emulator (vt100) makes of them — not only on the buffer.
 
 use gobare_tui::api::model::{ConnectionState, Event, Item, RequiredAction, Session};
-use gobare_tui::session::{SessionView, Update};
+use gobare_tui::session::{Notice, SessionView, Severity, Update};
 use gobare_tui::ui::picker::PickerState;
 use gobare_tui::ui::prompt::PromptState;
 use gobare_tui::ui::theme::Theme;
@@ -146,7 +146,10 @@ fn hostile_view() -> (SessionView, Vec<RequiredAction>, Session) {
     let session: Session = serde_json::from_value(session).unwrap();
     let actions = session.required_actions.clone();
     view.apply(Update::Session(Box::new(session.clone())));
-    view.apply(Update::Notice(Some(format!("HTTP 500 {}", hostile()))));
+    view.apply(Update::Notice(Some(Notice::new(
+        Severity::Error,
+        format!("HTTP 500 {}", hostile()),
+    ))));
     view.apply(Update::Skipped { reason: hostile() });
     (view, actions, session)
 }

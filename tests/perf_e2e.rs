@@ -435,6 +435,11 @@ async fn rss_200k_and_soak() {
         samples.push(app.rss_kib());
     }
     let emitted = emitter.await.expect("emitter");
+    let series: Vec<String> = samples
+        .iter()
+        .map(|kib| format!("{:.1}", *kib as f64 / 1024.0))
+        .collect();
+    println!("perf: RSS every 2 s (MB): {}", series.join(" "));
     let first = samples[0];
     let last = *samples.last().unwrap();
     let max = *samples.iter().max().unwrap();

@@ -145,9 +145,10 @@ impl App {
                             .into(),
                     ));
                 }
-                None => self.notice(Some(
+                None => self.notice_at(
+                    Severity::Error,
                     "a send left unconfirmed by the last run could not be resumed".into(),
-                )),
+                ),
             }
         }
     }
@@ -168,9 +169,10 @@ impl App {
                     self.composer.clear();
                     self.acting.with_memory(|m| m.set_draft(""));
                 }
-                None => self.notice(Some(
+                None => self.notice_at(
+                    Severity::Warn,
                     "not an answer to this question: pick one of its options".into(),
-                )),
+                ),
             }
             return;
         }
@@ -215,7 +217,7 @@ impl App {
     /// Ctrl+X: ask first.
     pub(super) fn act_cancel(&mut self) {
         self.acting.confirming_cancel = true;
-        self.notice(Some(CANCEL_CONFIRM.into()));
+        self.notice_at(Severity::Warn, CANCEL_CONFIRM.into());
     }
 
     /// While the cancel question is up, the next key answers it. Returns whether the key
@@ -261,7 +263,10 @@ impl App {
             SendEvent::Retrying { .. } if self.acting.confirming_cancel => {}
             SendEvent::Retrying { wait, .. } => {
                 let secs = wait.as_secs_f32().ceil() as u64;
-                self.notice(Some(format!("send failed — retrying in {secs} s")));
+                self.notice_at(
+                    Severity::Warn,
+                    format!("send failed — retrying in {secs} s"),
+                );
             }
             SendEvent::Settled(report) => self.on_send_settled(*report),
         }
@@ -295,7 +300,7 @@ impl App {
         }
         // The cancel question stays up until answered.
         if !self.acting.confirming_cancel {
-            self.notice(Some(text));
+            self.notice_at(report.outcome.severity, text);
         }
     }
 

@@ -38,6 +38,7 @@ impl App {
             };
             let room = area.height.saturating_sub(MIN_PANE_ROWS + 1).max(3);
             state.composer_height = (composer_rows + prompt_rows).min(room);
+            state.input_focused = *input_focused && !*help_open && filter_edit.is_none();
             ui::draw(f, view, state, theme);
             let areas = ui::areas(area, state, state.composer_height);
             // The input box keeps its rows; the prompt gets what is left above it.
@@ -53,7 +54,7 @@ impl App {
                 prompt.render(prompt_area, f.buffer_mut(), theme);
             }
             composer.set_turn_running(view.turn_running());
-            let typing = *input_focused && !*help_open && filter_edit.is_none();
+            let typing = state.input_focused;
             composer.render(composer_area, f.buffer_mut(), theme, typing);
 
             let footer = areas.footer;

@@ -6,6 +6,7 @@ use super::msg::AppMsg;
 use crate::api::client::IdempotencyKey;
 use crate::api::error::ApiError;
 use crate::api::model::{Input, InputAccepted};
+use crate::session::Severity;
 use crate::ui::Pane;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -137,9 +138,10 @@ impl App {
             self.quit();
         } else {
             self.quit_armed = true;
-            self.notice(Some(
+            self.notice_at(
+                Severity::Warn,
                 "press Ctrl+C again to quit (the draft is not sent)".into(),
-            ));
+            );
         }
     }
 
@@ -224,11 +226,10 @@ impl App {
                 self.notice(None);
             }
             Err(e) => {
-                self.notice(Some(format!(
-                    "{} not sent: {}",
-                    input.type_name(),
-                    e.summary()
-                )));
+                self.notice_at(
+                    Severity::Error,
+                    format!("{} not sent: {}", input.type_name(), e.summary()),
+                );
             }
         }
         self.request_frame();

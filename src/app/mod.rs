@@ -55,7 +55,7 @@ use tokio::sync::mpsc;
 
 use crate::api::client::ApiClient;
 use crate::api::stream::{self, StreamHandle, StreamTarget, StreamUpdate};
-use crate::session::{SessionView, Update};
+use crate::session::{Notice, SessionView, Severity, Update};
 use crate::store::{SessionState, StateStore};
 use crate::terminal::{self, TerminationSignals, Tui};
 use crate::ui::composer::Composer;
@@ -136,6 +136,8 @@ pub struct App {
     frames: FrameScheduler,
     fetches: FetchQueue,
     replay: ReplayProgress,
+    /// Heap trims while a long session churns entries.
+    trim: heap::TrimSchedule,
     cursor: CursorSaver,
     pub stats: Stats,
     /// The input box has the keyboard (otherwise `ui.focus`'s pane does).
@@ -207,6 +209,7 @@ impl App {
             frames: FrameScheduler::new(MAX_FPS),
             fetches: FetchQueue::default(),
             replay: ReplayProgress::new(false),
+            trim: heap::TrimSchedule::new(Instant::now()),
             stats: Stats::from_env(),
             input_focused: true,
             help_open: false,
@@ -323,11 +326,20 @@ impl App {
     /// Shows (or clears) a line in the status bar; it clears itself after [`NOTICE_LIFETIME`]
     /// unless it asks a question.
     pub fn notice(&mut self, text: Option<String>) {
-        self.notice_expires_at = text
-            .as_deref()
-            .filter(|t| !notice_waits_for_a_key(t))
-            .map(|_| Instant::now() + NOTICE_LIFETIME);
-        self.apply(Update::Notice(text));
+        match text {
+            Some(text) => self.notice_at(Severity::Info, text),
+            None => {
+                self.notice_expires_at = None;
+                self.apply(Update::Notice(None));
+            }
+        }
+    }
+
+    /// A status-bar line coloured by how much it matters.
+    pub fn notice_at(&mut self, severity: Severity, text: String) {
+        self.notice_expires_at =
+            (!notice_waits_for_a_key(&text)).then(|| Instant::now() + NOTICE_LIFETIME);
+        self.apply(Update::Notice(Some(Notice::new(severity, text))));
     }
 
     /// Queues a read of `job` (coalesced, rate-limited).

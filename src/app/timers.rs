@@ -16,6 +16,9 @@ impl App {
         if self.replay.check_quiet(now) {
             self.frames.request();
             super::heap::release_freed_memory();
+            self.trim.done(now, self.stats.events);
+        } else if self.trim.due(now, self.stats.events) {
+            super::heap::release_freed_memory();
         }
         self.tick(now);
         if self.notice_expires_at.is_some_and(|at| at <= now) {

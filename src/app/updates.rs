@@ -8,7 +8,7 @@ use super::{App, AppMsg, Intent, MAX_BATCH};
 use crate::api::error::{ApiError, ApiErrorKind};
 use crate::api::model::ConnectionState;
 use crate::api::stream::StreamUpdate;
-use crate::session::{Fetch, Update};
+use crate::session::{Fetch, Severity, Update};
 
 impl App {
     pub(super) fn on_stream_batch(&mut self, first: StreamUpdate) {
@@ -126,7 +126,10 @@ impl App {
                     Job::Items => "the history",
                     Job::Artifacts => "the artifacts",
                 };
-                self.notice(Some(format!("could not read {what}: {}", e.summary())));
+                self.notice_at(
+                    Severity::Warn,
+                    format!("could not read {what}: {}", e.summary()),
+                );
             }
         }
     }

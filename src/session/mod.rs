@@ -47,7 +47,34 @@ pub enum Update {
     Tick(i64),
     /// A message for the status line (a failed request: code, message, request id);
     /// `None` clears it.
-    Notice(Option<String>),
+    Notice(Option<Notice>),
+}
+
+/// How loudly to say something.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Worth a glance at most (e.g. an answer delivered).
+    Quiet,
+    Info,
+    Warn,
+    /// Needs the user: something did not happen, or will not.
+    Error,
+}
+
+/// One line for the status bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub severity: Severity,
+    pub text: String,
+}
+
+impl Notice {
+    pub fn new(severity: Severity, text: impl Into<String>) -> Notice {
+        Notice {
+            severity,
+            text: text.into(),
+        }
+    }
 }
 
 /// A resource the app should (re-)read because an event said it changed (§11.3).
@@ -69,7 +96,7 @@ pub struct SessionView {
     truncated_from: Option<u64>,
     skipped: u64,
     last_skip_reason: Option<String>,
-    notice: Option<String>,
+    notice: Option<Notice>,
     now_ms: Option<i64>,
     transcript: Transcript,
     turn: TurnState,
@@ -329,8 +356,8 @@ impl SessionView {
         self.last_skip_reason.as_deref()
     }
 
-    pub fn notice(&self) -> Option<&str> {
-        self.notice.as_deref()
+    pub fn notice(&self) -> Option<&Notice> {
+        self.notice.as_ref()
     }
 
     pub fn now_ms(&self) -> Option<i64> {

@@ -5,7 +5,7 @@ use super::sanitize;
 use super::theme::Theme;
 use super::transcript::truncate;
 use crate::api::model::ConnectionState;
-use crate::session::SessionView;
+use crate::session::{SessionView, Severity};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -47,7 +47,15 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &SessionView, theme: &Theme) {
     }
     spans.push(sep());
     match view.notice() {
-        Some(n) => spans.push(Span::styled(sanitize::line(n).into_owned(), theme.error)),
+        Some(n) => {
+            let style = match n.severity {
+                Severity::Quiet => theme.dim,
+                Severity::Info => theme.accent,
+                Severity::Warn => theme.warning,
+                Severity::Error => theme.error,
+            };
+            spans.push(Span::styled(sanitize::line(&n.text).into_owned(), style))
+        }
         None => spans.push(Span::styled(HINTS, theme.dim)),
     }
     frame.render_widget(

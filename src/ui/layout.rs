@@ -101,7 +101,7 @@ pub fn draw(frame: &mut Frame, view: &SessionView, ui: &UiState, theme: &Theme) 
         draw_tabs(frame, tabs, ui, theme);
     }
     for (pane, rect) in &a.panes {
-        let focused = *pane == ui.focus;
+        let focused = *pane == ui.focus && !ui.input_focused;
         let block = pane_block(*pane, view, ui, focused, theme);
         match pane {
             Pane::Transcript => transcript::draw(frame, *rect, view, ui, theme, block),

@@ -8,16 +8,7 @@
 use crate::api::model::{ErrorCode, Input, InputAccepted, InputOutcome};
 use crate::ui::sanitize;
 
-/// How loudly to say it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Severity {
-    /// Worth a glance at most (e.g. an answer delivered).
-    Quiet,
-    Info,
-    Warn,
-    /// Needs the user: something did not happen, or will not.
-    Error,
-}
+pub use crate::session::Severity;
 
 /// The message for one send, ready for a cell.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -59,7 +59,11 @@ impl Scroll {
 
 #[derive(Debug)]
 pub struct UiState {
+    /// The pane that scroll keys move (highlighted unless the input box has the keys).
     pub focus: Pane,
+    /// The input box takes the typing: no pane border is highlighted, so only one thing on
+    /// screen looks focused.
+    pub input_focused: bool,
     /// The focused pane fills the screen.
     pub zoomed: bool,
     /// Hide `agent.text` / `agent.thinking` rows in the Events pane.
@@ -88,6 +92,7 @@ impl Default for UiState {
     fn default() -> Self {
         UiState {
             focus: Pane::Transcript,
+            input_focused: false,
             zoomed: false,
             hide_deltas: true,
             show_thinking: true,

@@ -518,3 +518,56 @@ fn dropped_entries_are_announced_at_the_top() {
         "{top}"
     );
 }
+
+/// The status bar colours a notice by how much it matters: an error is red, progress is not.
+#[test]
+fn notices_are_coloured_by_severity() {
+    use crate::session::{Notice, Severity};
+    let theme = Theme::default();
+    let style_of = |severity: Severity| {
+        let mut v = view();
+        v.apply(Update::Notice(Some(Notice::new(severity, "NOTICE-TEXT"))));
+        let mut term = Terminal::new(TestBackend::new(160, 48)).unwrap();
+        term.draw(|f| draw(f, &v, &UiState::new(), &theme)).unwrap();
+        let buf = term.backend().buffer().clone();
+        let row = buf.area.height - 1;
+        let x = (0..buf.area.width)
+            .find(|&x| {
+                (0..6).all(|i| {
+                    x + i < buf.area.width
+                        && buf[(x + i, row)].symbol() == &"NOTICE"[i as usize..][..1]
+                })
+            })
+            .expect("notice on the status bar");
+        buf[(x, row)].fg
+    };
+    assert_eq!(style_of(Severity::Error), theme.error.fg.unwrap());
+    assert_eq!(style_of(Severity::Warn), theme.warning.fg.unwrap());
+    assert_eq!(style_of(Severity::Info), theme.accent.fg.unwrap());
+    assert_ne!(style_of(Severity::Info), style_of(Severity::Error));
+}
+
+/// One thing looks focused at a time: while the input box takes the typing, no pane's
+/// border is highlighted; when a pane has the keys, its border is.
+#[test]
+fn pane_border_highlight_follows_where_the_keys_go() {
+    let theme = Theme::default();
+    let highlighted = |input_focused: bool| {
+        let ui = UiState {
+            input_focused,
+            ..UiState::new()
+        };
+        let mut term = Terminal::new(TestBackend::new(160, 48)).unwrap();
+        term.draw(|f| draw(f, &full_session(), &ui, &theme))
+            .unwrap();
+        let buf = term.backend().buffer().clone();
+        // The top-left corner of every pane.
+        buf.content()
+            .iter()
+            .filter(|c| c.symbol() == "┌")
+            .filter(|c| c.fg == theme.border_focused.fg.unwrap())
+            .count()
+    };
+    assert_eq!(highlighted(false), 1, "the focused pane");
+    assert_eq!(highlighted(true), 0, "the input box has the keys");
+}
