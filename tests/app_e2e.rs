@@ -1,6 +1,7 @@
 //! The real binary in a pseudo-terminal against a simulator started here: attach, send,
 //! see the agent answer, survive a dropped stream, quit, and find the terminal restored;
-//! `demo` starts and quits cleanly; an unknown session is a clear error.
+//! `demo` starts and quits cleanly; an unknown session is a clear error; SIGTERM and SIGHUP
+//! end the app cleanly. Each way out leaves the terminal restored (a panic: `app_panic.rs`).
 
 mod support;
 
