@@ -1,6 +1,7 @@
 //! The real binary in a pseudo-terminal against a simulator started here: attach, send,
 //! see the agent answer, survive a dropped stream, quit, and find the terminal restored;
-//! `demo` starts and quits cleanly; an unknown session is a clear error.
+//! `demo` starts and quits cleanly; an unknown session is a clear error; SIGTERM and SIGHUP
+//! end the app cleanly. Each way out leaves the terminal restored (a panic: `app_panic.rs`).
 
 mod support;
 
@@ -40,32 +41,9 @@ fn command(args: &[&str], home: &TempDir, api: Option<(&str, &str)>) -> CommandB
     cmd
 }
 
-fn last(haystack: &[u8], needle: &str) -> Option<usize> {
-    let needle = needle.as_bytes();
-    haystack.windows(needle.len()).rposition(|w| w == needle)
-}
-
-/// Raw mode off, main screen, cursor shown, paste and mouse modes off — on the byte stream
-/// (each "off" after its last "on"), the emulated screen and the pty's termios.
+/// Every app run here starts with mouse capture on (the default).
 fn assert_restored(pty: &Pty) {
-    let raw = pty.raw_bytes();
-    for (on, off) in [
-        ("\x1b[?1049h", "\x1b[?1049l"),
-        ("\x1b[?25l", "\x1b[?25h"),
-        ("\x1b[?2004h", "\x1b[?2004l"),
-        ("\x1b[?1000h", "\x1b[?1000l"),
-    ] {
-        let on_at = last(&raw, on).unwrap_or_else(|| panic!("{on:?} never sent"));
-        let off_at = last(&raw, off).unwrap_or_else(|| panic!("{off:?} never sent"));
-        assert!(off_at > on_at, "{off:?} must follow the last {on:?}");
-    }
-    pty.with_screen(|s| {
-        assert!(!s.alternate_screen(), "still on the alternate screen");
-        assert!(!s.hide_cursor(), "cursor still hidden");
-        assert!(!s.bracketed_paste(), "bracketed paste still on");
-        assert_eq!(s.mouse_protocol_mode(), vt100::MouseProtocolMode::None);
-    });
-    assert!(pty.is_cooked(), "raw mode still on");
+    support::restore::assert_restored(pty, true);
 }
 
 fn status_line(s: &vt100::Screen) -> String {
@@ -295,10 +273,11 @@ fn a_long_history_replays_with_progress_then_resumes_from_the_stored_cursor() {
     assert_eq!(sim.sim.stream_opens(), vec![Some(0), Some(last)]);
 }
 
-#[test]
-fn sigterm_restores_the_terminal() {
+/// Attaches to a live session, sends `signal` to the app and expects a clean exit (status 0:
+/// the signal was handled, not fatal) with the terminal given back.
+fn signal_ends_the_app_cleanly(signal: libc::c_int, title: &str) {
     let sim = start_sim(10.0);
-    let session = sim.sim.create_session(Some("term"));
+    let session = sim.sim.create_session(Some(title));
     let url = sim.sim.url().to_string();
     let home = tempfile::tempdir().unwrap();
     let mut pty = Pty::spawn(
@@ -307,11 +286,25 @@ fn sigterm_restores_the_terminal() {
         30,
     );
     pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    assert!(!pty.is_cooked(), "raw mode while running");
     let pid = libc::pid_t::try_from(pty.pid()).unwrap();
     // SAFETY: sends a signal to our own child process.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
-    assert!(pty.wait_exit(TIMEOUT).success());
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    let status = pty.wait_exit(TIMEOUT);
+    assert!(status.success(), "{status:?}\n{}", pty.screen_text());
     assert_restored(&pty);
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    signal_ends_the_app_cleanly(libc::SIGTERM, "term");
+}
+
+/// The terminal closing (ssh dropped, window closed) sends SIGHUP; here the pty stays open
+/// so what the app wrote on the way out can be checked.
+#[test]
+fn sighup_restores_the_terminal() {
+    signal_ends_the_app_cleanly(libc::SIGHUP, "hup");
 }
 
 #[test]

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use portable_pty::CommandBuilder;
 use support::pty::{Pty, keys};
+use support::restore::{assert_restored, last};
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -50,40 +51,6 @@ fn start(mode: &str) -> Pty {
         TIMEOUT,
     );
     pty
-}
-
-fn last(haystack: &[u8], needle: &str) -> Option<usize> {
-    let needle = needle.as_bytes();
-    haystack.windows(needle.len()).rposition(|w| w == needle)
-}
-
-/// The terminal is back to normal: checked on the byte stream (each mode's "off" sequence
-/// comes after its last "on"), on the emulated screen's modes, and on the pty's termios.
-fn assert_restored(pty: &Pty, mouse_was_on: bool) {
-    let raw = pty.raw_bytes();
-    let pairs = [
-        ("\x1b[?1049h", "\x1b[?1049l"), // alternate screen
-        ("\x1b[?25l", "\x1b[?25h"),     // cursor hidden / shown
-        ("\x1b[?2004h", "\x1b[?2004l"), // bracketed paste
-        ("\x1b[>1u", "\x1b[<1u"),       // keyboard enhancement push / pop
-    ];
-    for (on, off) in pairs {
-        let on_at = last(&raw, on).unwrap_or_else(|| panic!("{on:?} never sent"));
-        let off_at = last(&raw, off).unwrap_or_else(|| panic!("{off:?} never sent"));
-        assert!(off_at > on_at, "{off:?} must follow the last {on:?}");
-    }
-    if mouse_was_on {
-        let on_at = last(&raw, "\x1b[?1000h").expect("mouse capture enabled");
-        let off_at = last(&raw, "\x1b[?1000l").expect("mouse capture disabled");
-        assert!(off_at > on_at, "mouse capture left on");
-    }
-    pty.with_screen(|s| {
-        assert!(!s.alternate_screen(), "still on the alternate screen");
-        assert!(!s.hide_cursor(), "cursor still hidden");
-        assert!(!s.bracketed_paste(), "bracketed paste still on");
-        assert_eq!(s.mouse_protocol_mode(), vt100::MouseProtocolMode::None);
-    });
-    assert!(pty.is_cooked(), "raw mode still on");
 }
 
 #[test]

@@ -18,6 +18,8 @@
 pub mod acting;
 pub mod artifacts;
 pub mod cursor;
+#[cfg(debug_assertions)]
+pub mod debug_panic;
 pub mod draw;
 pub mod fetch;
 pub mod frame;
@@ -168,6 +170,9 @@ pub struct App {
     pub(crate) acting: acting::Acting,
     /// The text of a message send in flight (one at a time; the box keeps it until accepted).
     sending: Option<String>,
+    /// Debug builds: panic once the first frame is drawn (see [`debug_panic`]).
+    #[cfg(debug_assertions)]
+    debug_panic: bool,
 }
 
 impl App {
@@ -228,6 +233,8 @@ impl App {
             artifacts_poll: ArtifactsPoll::default(),
             sending: None,
             acting,
+            #[cfg(debug_assertions)]
+            debug_panic: debug_panic::requested(),
         }
     }
 
@@ -265,6 +272,10 @@ impl App {
         let mut events = crate::terminal::events().lock().await;
         self.housekeeping(Instant::now())?;
         while !self.quit {
+            #[cfg(debug_assertions)]
+            if self.debug_panic && self.frames.frames_drawn() > 0 {
+                panic!("{}", debug_panic::MESSAGE);
+            }
             let deadline = self.next_deadline(Instant::now());
             tokio::select! {
                 event = events.next() => match event {

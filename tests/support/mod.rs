@@ -2,4 +2,5 @@
 #![allow(dead_code)] // each test binary uses a different subset
 
 pub mod pty;
+pub mod restore;
 pub mod sim;
