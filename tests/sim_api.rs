@@ -5,7 +5,8 @@ mod sim_support;
 
 use std::time::Duration;
 
-use gobare_tui::sim::{RateLimits, SimConfig};
+use gobare_tui::api::model::{Event, EventPayload};
+use gobare_tui::sim::{Faults, RateLimits, SimConfig};
 use serde_json::{Value, json};
 use sim_support::{Api, kinds};
 
@@ -525,7 +526,12 @@ async fn every_scenario_is_embedded_and_the_mix_rotates_through_them() {
     let api = Api::start(config).await;
     let mut names = api.sim.scenarios();
     names.sort();
-    assert_eq!(names, ["approval", "function", "long", "question", "quick"]);
+    assert_eq!(
+        names,
+        [
+            "approval", "error", "function", "long", "question", "quick", "recovery"
+        ]
+    );
     let id = api.sim.create_session(None);
     let mut sse = api.stream(&id, None).await;
     api.message(&id, "first").await;
@@ -576,6 +582,197 @@ async fn a_turn_running_when_the_workspace_is_reclaimed_fails() {
     assert_eq!(s["required_actions"], json!([]));
 }
 
+/// The persisted frames' decoded events, in order.
+fn persisted_events(frames: &[sim_support::Frame]) -> Vec<Event> {
+    frames
+        .iter()
+        .filter(|f| f.id.is_some())
+        .map(|f| Event::parse(f.data.as_deref().unwrap()).expect("a well-formed envelope"))
+        .collect()
+}
+
+#[tokio::test]
+async fn an_agent_error_ends_the_turn_failed_and_the_session_still_accepts_input() {
+    let api = Api::test().await;
+    let id = api.sim.create_session(None);
+    let mut sse = api.stream(&id, None).await;
+    api.message(&id, "#error migrate the billing tables").await;
+    let frames = sse.until("turn.ended").await;
+    let events = persisted_events(&frames);
+    let errors: Vec<(usize, &str)> = events
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match &e.payload {
+            EventPayload::AgentError(m) => Some((i, m.message.as_str())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        errors.iter().map(|(_, m)| *m).collect::<Vec<_>>(),
+        [
+            "the model provider timed out; retrying the request",
+            "the model provider returned 502"
+        ],
+        "{:?}",
+        kinds(&frames)
+    );
+    // The first error is survived: the run goes on to another tool call.
+    assert!(
+        events[errors[0].0..errors[1].0]
+            .iter()
+            .any(|e| matches!(e.payload, EventPayload::AgentToolCall(_)))
+    );
+    // The fatal one is the run's last word: the turn ends right after it.
+    let (fatal, _) = errors[1];
+    let after: Vec<&str> = events[fatal + 1..]
+        .iter()
+        .map(|e| e.kind.as_str())
+        .collect();
+    assert_eq!(after, ["turn.ended"]);
+    let EventPayload::TurnEnded(ended) = &events.last().unwrap().payload else {
+        panic!("the last frame is turn.ended");
+    };
+    let turn = api.turn(&id, &ended.turn_id).await;
+    assert_eq!(turn["status"], "failed");
+    assert!(turn["started_at"].is_i64() && turn["completed_at"].is_i64());
+    assert_eq!(
+        turn["error"],
+        json!({"code": "provider_error", "message": "the model provider returned 502"})
+    );
+    let s = api.session(&id).await;
+    assert_eq!(s["status"], "failed");
+    assert_eq!(s["required_actions"], json!([]));
+    assert_eq!(s["environment"]["state"], "running");
+    let (_, items) = api
+        .get(&format!("/v1/sessions/{id}/items?order=asc&limit=100"))
+        .await;
+    let error_items: Vec<&Value> = items["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["type"] == "error")
+        .collect();
+    assert_eq!(error_items.len(), 2);
+    assert_eq!(
+        error_items[1]["detail"],
+        json!({"event": "agent.error", "message": "the model provider returned 502"})
+    );
+
+    // `failed` is only the last turn's outcome: the next message runs normally.
+    api.message(&id, "#quick try again").await;
+    let frames = sse.until("turn.ended").await;
+    let turn_id = frames.last().unwrap().json()["payload"]["turnId"].clone();
+    assert_eq!(
+        api.turn(&id, turn_id.as_str().unwrap()).await["status"],
+        "completed"
+    );
+    assert_eq!(api.session(&id).await["status"], "idle");
+}
+
+#[tokio::test]
+async fn a_workspace_that_cannot_be_rebuilt_reports_recovery_failed_until_a_rebuild_succeeds() {
+    let mut config = SimConfig::for_tests();
+    // Long enough for the `recovering` state to be observed between polls.
+    config.sandbox_boot = Duration::from_millis(300);
+    let api = Api::start(config).await;
+    let id = api.sim.create_session(None);
+    let mut sse = api.stream(&id, None).await;
+
+    // The scripted run loses its workspace: destroyed (no event), the turn fails.
+    api.message(&id, "#recovery build the site").await;
+    let frames = sse.until("turn.ended").await;
+    let turn_id = frames.last().unwrap().json()["payload"]["turnId"].clone();
+    let turn = api.turn(&id, turn_id.as_str().unwrap()).await;
+    assert_eq!(turn["status"], "failed");
+    assert_eq!(turn["error"]["code"], "sandbox_error");
+    let s = api.session(&id).await;
+    assert_eq!(
+        (&s["status"], &s["environment"]["state"]),
+        (&json!("failed"), &json!("destroyed"))
+    );
+
+    // The next input rebuilds it (`recovering`, no event), and the rebuild gives up.
+    api.message(&id, "#quick and now?").await;
+    api.until_session(&id, |s| s["environment"]["state"] == "recovering")
+        .await;
+    let frames = sse.until("turn.ended").await;
+    let events = persisted_events(&frames);
+    let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
+    assert_eq!(
+        kinds,
+        ["user.message", "workspace.recovery_failed", "turn.ended"]
+    );
+    let EventPayload::WorkspaceRecoveryFailed(failed) = &events[1].payload else {
+        panic!("{:?}", events[1]);
+    };
+    assert_eq!(
+        failed.message,
+        "no snapshot was available for this workspace"
+    );
+    let EventPayload::TurnEnded(ended) = &events[2].payload else {
+        panic!("{:?}", events[2]);
+    };
+    let turn = api.turn(&id, &ended.turn_id).await;
+    assert_eq!(turn["status"], "failed");
+    assert!(turn["started_at"].is_null(), "the run never started");
+    assert_eq!(
+        turn["error"],
+        json!({"code": "workspace_recovery_failed",
+               "message": "no snapshot was available for this workspace"})
+    );
+    let s = api.session(&id).await;
+    assert_eq!(
+        (&s["status"], &s["environment"]["state"]),
+        (&json!("failed"), &json!("recovery_failed"))
+    );
+    let (_, items) = api.get(&format!("/v1/sessions/{id}/items?limit=1")).await;
+    assert_eq!(items["data"][0]["type"], "error");
+    assert_eq!(
+        items["data"][0]["detail"],
+        json!({"message": "no snapshot was available for this workspace", "origin": "sandbox"}),
+        "a run-start failure is an error item without `event` (§9.3)"
+    );
+
+    // The fault makes every rebuild give up while it is set.
+    api.sim.set_faults(Faults {
+        fail_recovery: true,
+        ..Faults::default()
+    });
+    api.message(&id, "#quick once more").await;
+    let frames = sse.until("turn.ended").await;
+    let events = persisted_events(&frames);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(&e.payload, EventPayload::WorkspaceRecoveryFailed(_))),
+        "{:?}",
+        sim_support::kinds(&frames)
+    );
+    assert_eq!(
+        api.session(&id).await["environment"]["state"],
+        "recovery_failed"
+    );
+
+    // Without it the next input rebuilds the workspace and the turn runs.
+    api.sim.set_faults(Faults::default());
+    api.message(&id, "#quick last try").await;
+    let frames = sse.until("turn.ended").await;
+    let kinds = sim_support::kinds(&frames);
+    let created = kinds.iter().position(|k| k == "sandbox.created");
+    let started = kinds.iter().position(|k| k == "turn.started");
+    assert!(created.is_some() && created < started, "{kinds:?}");
+    let turn_id = frames.last().unwrap().json()["payload"]["turnId"].clone();
+    assert_eq!(
+        api.turn(&id, turn_id.as_str().unwrap()).await["status"],
+        "completed"
+    );
+    let s = api.session(&id).await;
+    assert_eq!(
+        (&s["status"], &s["environment"]["state"]),
+        (&json!("idle"), &json!("running"))
+    );
+}
+
 #[test]
 fn sim_flags_parse_into_a_config() {
     use clap::Parser;
@@ -601,6 +798,7 @@ fn sim_flags_parse_into_a_config() {
         "--no-rate-limits",
         "--retry-ms",
         "8000",
+        "--fail-recovery",
     ])
     .unwrap();
     let config = cli.sim.to_config();
@@ -611,6 +809,7 @@ fn sim_flags_parse_into_a_config() {
     assert_eq!(config.faults.chunk_writes, Some((1, 7)));
     assert_eq!(config.faults.drop_every_n_frames, Some(40));
     assert!(!config.rate_limits.enforce);
+    assert!(config.faults.fail_recovery);
     let defaults = Cli::try_parse_from(["sim"]).unwrap().sim.to_config();
     assert_eq!(defaults.addr.port(), 4780);
     assert_eq!(defaults.scenario, "mix");

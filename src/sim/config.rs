@@ -37,7 +37,7 @@ pub struct SimConfig {
     /// Speed factor of the scripted agent (2.0 = twice as fast). Scales every delay.
     pub speed: f64,
     /// Default scenario for `input.message` (a message containing `#<name>` picks another).
-    /// `mix` rotates quick → approval → question → long → function per session.
+    /// `mix` rotates quick → approval → question → long → function → error per session.
     pub scenario: String,
     /// Value of the `retry:` line written first on every stream (ms).
     pub retry_ms: u64,

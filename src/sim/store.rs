@@ -12,8 +12,8 @@ use tokio::sync::{broadcast, oneshot};
 use tokio_util::sync::CancellationToken;
 
 use crate::api::model::{
-    AgentInfo, Artifact, ArtifactsState, Event, EventPayload, Item, ItemKind, Preview, Repo,
-    RequiredAction, Session, SessionStatus, Turn, TurnStatus, WorkspaceState,
+    AgentInfo, Artifact, ArtifactsState, ErrorCode, Event, EventPayload, Item, ItemKind, Preview,
+    Repo, RequiredAction, Session, SessionStatus, Turn, TurnStatus, WorkspaceState,
 };
 
 pub fn now_ms() -> i64 {
@@ -60,8 +60,29 @@ pub struct ActiveTurn {
     pub turn_id: String,
     pub cancel: CancellationToken,
     pub steers: Vec<String>,
-    /// Set when the turn is stopped because the workspace went away (→ `failed`).
-    pub fail_reason: Option<String>,
+    /// Set when the turn is stopped by a failure rather than a cancel (→ `failed`).
+    pub failure: Option<TurnFailure>,
+}
+
+/// Why a turn failed: its `error` object, `{code, message}` (the shape the reference
+/// client reads; §9.2 leaves it unspecified).
+#[derive(Debug, Clone)]
+pub struct TurnFailure {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl TurnFailure {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        TurnFailure {
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn to_value(&self) -> Value {
+        json!({"code": self.code.as_str(), "message": self.message})
+    }
 }
 
 pub struct QueuedTurn {
@@ -101,6 +122,8 @@ pub struct SessionRec {
     pub lived: std::time::Duration,
     /// When the sandbox last started running; `None` while paused or down.
     pub running_since: Option<tokio::time::Instant>,
+    /// Set by a scenario's `reclaim` step: the next rebuild gives up with this message.
+    pub recovery_error_next: Option<String>,
 }
 
 impl SessionRec {
@@ -138,6 +161,7 @@ impl SessionRec {
             sandbox_generation: 0,
             lived: std::time::Duration::ZERO,
             running_since: None,
+            recovery_error_next: None,
         }
     }
 
@@ -383,6 +407,14 @@ impl Store {
                 None,
                 String::new(),
                 with_event("agent.error", v),
+            ),
+            // A rebuild that gives up stops the run before it starts: §9.3 records such
+            // run-start failures as `error` items with `origin` and no `event`.
+            EventPayload::WorkspaceRecoveryFailed(m) => (
+                ItemKind::Error,
+                None,
+                String::new(),
+                json!({"message": m.message, "origin": "sandbox"}),
             ),
             EventPayload::UserContext(_) => (
                 ItemKind::Context,
