@@ -64,7 +64,7 @@ fn main() {
                 // Draw now and then so the line cache fills as it does on screen.
                 if applied % 7 == 0 {
                     terminal
-                        .draw(|f| ui::draw(f, &view, &mut ui, &theme))
+                        .draw(|f| ui::draw(f, &view, &ui, &theme))
                         .expect("draw");
                 }
             }
