@@ -395,6 +395,7 @@ impl TurnCtx<'_> {
             return Err(Stopped);
         }
         if let Some(file) = &tool.file {
+            self.record_file_change(file);
             self.emit(EventPayload::FileChanged(FileChange {
                 path: file.path.clone(),
                 change_type: ChangeKind::from(file.change.as_str()),
@@ -411,6 +412,24 @@ impl TurnCtx<'_> {
             exit_code: None,
         }));
         Ok(())
+    }
+
+    /// Mirrors a scripted change in the workspace's files, so snapshots show it. The
+    /// scenario carries a diff, not contents: the diff stands in for them.
+    fn record_file_change(&self, file: &super::scenario::FileStep) {
+        let Ok(path) = super::files::workspace_path(&file.path) else {
+            return;
+        };
+        let mut store = self.state.store();
+        let Some(rec) = store.session_mut(self.session_id) else {
+            return;
+        };
+        if file.change == "deleted" {
+            rec.files.remove(&path);
+        } else {
+            let contents = file.diff.clone().unwrap_or_default().into_bytes();
+            rec.files.insert(path, contents);
+        }
     }
 
     /// Parks the turn on a required action: the event, the `required_actions` entry and

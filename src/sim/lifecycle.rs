@@ -13,6 +13,7 @@ use crate::api::model::{
     ErrorCode, EventPayload, McpUnavailable, Message, SandboxState, WorkspaceState,
 };
 
+use super::files::Snapshot;
 use super::state::Shared;
 use super::store::{SessionRec, TurnFailure, now_ms};
 
@@ -73,6 +74,8 @@ pub async fn ensure_running(state: &Shared, session_id: &str) -> Readiness {
         if rebuilt {
             rec.sandbox_generation += 1;
             rec.lived = Duration::ZERO;
+            // Built from scratch: seeded files come back, live-written ones do not.
+            rec.files = rec.seed_files.clone();
         }
         let generation = rec.sandbox_generation;
         let unreachable_mcp = if rebuilt {
@@ -112,7 +115,7 @@ pub async fn ensure_running(state: &Shared, session_id: &str) -> Readiness {
 /// Takes the sandbox away (no event: `destroyed` has none, §8) and fails the running
 /// turn with `reason`. Its lifetime timer retires with the generation.
 pub fn reclaim(rec: &mut SessionRec, reason: &str) {
-    rec.running_since = None;
+    rec.stop_running();
     rec.workspace = WorkspaceState::Destroyed;
     rec.sandbox_generation += 1;
     rec.updated_at = now_ms();
@@ -159,9 +162,9 @@ pub fn touch_idle(state: &Shared, session_id: &str) {
             && rec.workspace == WorkspaceState::Running;
         if idle {
             rec.workspace = WorkspaceState::Paused;
-            if let Some(since) = rec.running_since.take() {
-                rec.lived += since.elapsed();
-            }
+            rec.stop_running();
+            // Pausing snapshots the workspace (§9.1): `GET …/files` now shows it.
+            rec.snapshot = Some(Snapshot::of(&rec.files));
             store.emit(
                 &session_id,
                 EventPayload::SandboxPaused(SandboxState {

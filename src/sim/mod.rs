@@ -33,8 +33,11 @@
 //! message queue, required actions with their outcomes, errors inside a run
 //! (`agent.error`, a fatal one failing the turn), and the workspace lifecycle including a
 //! rebuild that gives up (`workspace.recovery_failed`).
-//! Not simulated: scopes (the one token holds them all), tools/files/preview/webhook/agent
-//! routes, usage, the artifact archive, and backpressure closing at 8 MiB.
+//! The workspace routes too: files read from snapshots (taken on pause and refresh),
+//! tools with secrets withheld, preview publishing, usage, the artifact archive and
+//! artifact deletes. Not simulated: scopes (the one token holds them all), the
+//! organization routes (agents, environment templates and profiles, model credentials,
+//! webhooks: `404 not_found` saying so), and backpressure closing at 8 MiB.
 //!
 //! # Files
 //!
@@ -49,6 +52,7 @@ pub mod args;
 pub mod config;
 mod errors;
 pub mod faults;
+mod files;
 mod idempotency;
 mod lifecycle;
 mod ratelimit;
@@ -58,6 +62,8 @@ mod seed;
 mod sse;
 mod state;
 mod store;
+mod tar;
+mod tools;
 
 use std::net::SocketAddr;
 
