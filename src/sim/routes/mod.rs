@@ -226,3 +226,8 @@ async fn model_connectors(uri: axum::http::Uri) -> Result<impl IntoResponse, Api
 }
 
 pub use sessions::create_session;
+
+/// The answer to a delete (§9.6): `{object, id, deleted: true}`.
+fn deleted(object: &str, id: &str) -> axum::Json<serde_json::Value> {
+    axum::Json(json!({"object": object, "id": id, "deleted": true}))
+}

@@ -5,7 +5,7 @@ use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{Uri, header};
 use axum::response::IntoResponse;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::body;
 use super::query::{PAGING, Paging, Query};
@@ -123,9 +123,7 @@ pub async fn delete_artifact(
         return Err(ApiError::not_found(format!("No artifact {artifact_id}.")));
     }
     rec.artifact_bodies.remove(&artifact_id);
-    Ok(Json(
-        json!({"object": "artifact.deleted", "id": artifact_id, "deleted": true}),
-    ))
+    Ok(super::deleted("artifact.deleted", &artifact_id))
 }
 
 /// `GET …/artifacts/archive[?turn_id=]`: a POSIX tar of the stored copies. With `turn_id`

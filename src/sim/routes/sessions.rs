@@ -7,7 +7,7 @@ use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::IntoResponse;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::body;
 use super::query::{PAGING, Paging, Query};
@@ -359,9 +359,7 @@ pub async fn delete(
     if let Some(active) = &rec.active {
         active.cancel.cancel();
     }
-    Ok(Json(
-        json!({"object": "session.deleted", "id": id, "deleted": true}),
-    ))
+    Ok(super::deleted("session.deleted", &id))
 }
 
 pub async fn fork(

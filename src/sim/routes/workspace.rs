@@ -110,15 +110,7 @@ pub async fn write_files(
     body: Body,
 ) -> ApiResult<Json<Value>> {
     Query::parse(uri.query(), &[])?;
-    let req: Value = body::json(body, state.config.body_limit).await?;
-    let Some(obj) = req.as_object() else {
-        return Err(ApiError::invalid("The body must be a JSON object."));
-    };
-    if let Some(unknown) = obj.keys().find(|k| k.as_str() != "files") {
-        return Err(ApiError::invalid(format!(
-            "Unknown field \"{unknown}\"; accepted: files."
-        )));
-    }
+    let obj = body::object(body, state.config.body_limit, &["files"], false).await?;
     let written = files::parse_seed_files(obj.get("files").unwrap_or(&Value::Null), "files")?;
     workspace_ready(&state, &id).await?;
     let data: Vec<Value> = written
@@ -188,18 +180,7 @@ pub async fn put_tools(
     body: Body,
 ) -> ApiResult<Json<Value>> {
     Query::parse(uri.query(), &[])?;
-    let req: Value = body::json(body, state.config.body_limit).await?;
-    let Some(obj) = req.as_object() else {
-        return Err(ApiError::invalid("The body must be a JSON object."));
-    };
-    if let Some(unknown) = obj
-        .keys()
-        .find(|k| !["tools", "text"].contains(&k.as_str()))
-    {
-        return Err(ApiError::invalid(format!(
-            "Unknown field \"{unknown}\"; accepted: tools, text."
-        )));
-    }
+    let obj = body::object(body, state.config.body_limit, &["tools", "text"], false).await?;
     let Some(list) = obj.get("tools") else {
         return Err(ApiError::invalid(
             "tools is required: the configuration is replaced whole.",
@@ -254,23 +235,7 @@ pub async fn publish_preview(
     body: Body,
 ) -> ApiResult<impl IntoResponse> {
     Query::parse(uri.query(), &[])?;
-    let bytes = axum::body::to_bytes(body, state.config.body_limit)
-        .await
-        .map_err(|_| ApiError::invalid("The request body is larger than the limit."))?;
-    let req: Value = if bytes.iter().all(u8::is_ascii_whitespace) {
-        json!({})
-    } else {
-        serde_json::from_slice(&bytes)
-            .map_err(|e| ApiError::invalid(format!("The request body is not valid: {e}.")))?
-    };
-    let Some(obj) = req.as_object() else {
-        return Err(ApiError::invalid("The body must be a JSON object."));
-    };
-    if let Some(unknown) = obj.keys().find(|k| k.as_str() != "subdomain") {
-        return Err(ApiError::invalid(format!(
-            "Unknown field \"{unknown}\"; accepted: subdomain."
-        )));
-    }
+    let obj = body::object(body, state.config.body_limit, &["subdomain"], true).await?;
     let wanted = match obj.get("subdomain") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => {
@@ -328,9 +293,7 @@ pub async fn unpublish_preview(
             r.updated_at = now_ms();
         }
     })?;
-    Ok(Json(
-        json!({"object": "preview.deleted", "id": id, "deleted": true}),
-    ))
+    Ok(super::deleted("preview.deleted", &id))
 }
 
 /// `GET …/usage[?root=<same id>]`: sandbox time of the session, or of its whole tree.
