@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use gobare_tui::sim::{Faults, SimConfig, Simulator};
 use gobare_tui::store::{SessionState, StateStore};
-use portable_pty::CommandBuilder;
+use support::app::{attach, status_line};
 use support::pty::{Pty, keys};
 use support::sim::Sim;
 use tempfile::TempDir;
@@ -25,24 +25,6 @@ fn start_sim() -> Sim {
         ping_interval: Duration::from_secs(1),
         ..SimConfig::for_tests()
     })
-}
-
-fn attach(session: &str, home: &TempDir, sim: &Simulator) -> Pty {
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_gobare-tui"));
-    cmd.args(["attach", session]);
-    cmd.env("TERM", "xterm-256color");
-    cmd.env("XDG_STATE_HOME", home.path().join("state"));
-    cmd.env("XDG_CONFIG_HOME", home.path().join("config"));
-    cmd.env("RUST_BACKTRACE", "0");
-    cmd.env_remove("NO_COLOR");
-    cmd.env_remove("TMUX");
-    cmd.env("GOBARE_API", sim.url().to_string());
-    cmd.env("GOBARE_TOKEN", sim.token());
-    Pty::spawn(cmd, 140, 44)
-}
-
-fn status_line(s: &vt100::Screen) -> String {
-    s.contents().lines().last().unwrap_or_default().to_string()
 }
 
 /// The input box: the rows just above the status bar.

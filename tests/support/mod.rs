@@ -1,5 +1,6 @@
 //! Shared helpers for integration tests.
 #![allow(dead_code)] // each test binary uses a different subset
 
+pub mod app;
 pub mod pty;
 pub mod sim;
