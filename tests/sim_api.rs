@@ -672,8 +672,8 @@ async fn an_agent_error_ends_the_turn_failed_and_the_session_still_accepts_input
 #[tokio::test]
 async fn a_workspace_that_cannot_be_rebuilt_reports_recovery_failed_until_a_rebuild_succeeds() {
     let mut config = SimConfig::for_tests();
-    // Long enough for the `recovering` state to be observed between polls.
-    config.sandbox_boot = Duration::from_millis(300);
+    // Long enough for the `recovering` state to be seen by polling on a loaded machine.
+    config.sandbox_boot = Duration::from_millis(800);
     let api = Api::start(config).await;
     let id = api.sim.create_session(None);
     let mut sse = api.stream(&id, None).await;
@@ -1037,7 +1037,10 @@ async fn tools_read_back_without_secrets_and_a_put_replaces_them_whole() {
 async fn workspace_files_are_read_from_snapshots_and_written_live() {
     use base64::Engine;
     let b64 = |bytes: &[u8]| base64::engine::general_purpose::STANDARD.encode(bytes);
-    let api = Api::test().await;
+    let mut config = SimConfig::for_tests();
+    // Long enough that the write right after `PUT …/tools` surely lands while it restarts.
+    config.bridge_restart = Duration::from_secs(1);
+    let api = Api::start(config).await;
     let (status, created) = api
         .post(
             "/v1/sessions",
