@@ -6,11 +6,10 @@ mod support;
 
 use std::time::Duration;
 
-use gobare_tui::sim::{SimConfig, Simulator};
-use portable_pty::CommandBuilder;
+use gobare_tui::sim::SimConfig;
+use support::app::{attach, bottom, spawn, status_line};
 use support::pty::{Pty, keys};
 use support::sim::Sim;
-use tempfile::TempDir;
 
 const TIMEOUT: Duration = Duration::from_secs(40);
 
@@ -20,36 +19,6 @@ fn start_sim(speed: f64) -> Sim {
         ping_interval: Duration::from_secs(1),
         ..SimConfig::for_tests()
     })
-}
-
-/// The binary with an isolated home (state and config in temp dirs).
-fn attach(session: &str, home: &TempDir, sim: &Simulator) -> Pty {
-    spawn(&["attach", session], home, sim)
-}
-
-fn spawn(args: &[&str], home: &TempDir, sim: &Simulator) -> Pty {
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_gobare-tui"));
-    cmd.args(args);
-    cmd.env("TERM", "xterm-256color");
-    cmd.env("XDG_STATE_HOME", home.path().join("state"));
-    cmd.env("XDG_CONFIG_HOME", home.path().join("config"));
-    cmd.env("RUST_BACKTRACE", "0");
-    cmd.env_remove("NO_COLOR");
-    cmd.env_remove("TMUX");
-    cmd.env("GOBARE_API", sim.url().to_string());
-    cmd.env("GOBARE_TOKEN", sim.token());
-    Pty::spawn(cmd, 140, 44)
-}
-
-fn status_line(s: &vt100::Screen) -> String {
-    s.contents().lines().last().unwrap_or_default().to_string()
-}
-
-/// The bottom rows: the input box sits just above the status bar.
-fn bottom(s: &vt100::Screen, rows: usize) -> String {
-    let text = s.contents();
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(rows)..].join("\n")
 }
 
 fn wait_live(pty: &Pty) {

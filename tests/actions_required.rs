@@ -5,12 +5,37 @@ mod actions_support;
 
 use actions_support::*;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use gobare_tui::api::model::{Input, InputOutcome, RequiredActionKind};
+use gobare_tui::api::client::ApiClient;
+use gobare_tui::api::model::{Input, InputOutcome, RequiredAction, RequiredActionKind};
 use gobare_tui::app::required;
-use gobare_tui::app::sender::Sender;
+use gobare_tui::app::sender::{SendEvent, Sender};
 use gobare_tui::sim::SimConfig;
 use gobare_tui::ui::outcome::Severity;
 use gobare_tui::ui::prompt::{PromptAction, PromptState};
+use tokio::sync::mpsc::UnboundedReceiver;
+
+/// A session whose turn, started by a message naming its scenario, is parked on a required
+/// action: the sender that sent the message, its events, and the action.
+struct Parked {
+    id: String,
+    sender: Sender<ApiClient>,
+    events: UnboundedReceiver<SendEvent>,
+    action: RequiredAction,
+}
+
+async fn parked(rig: &Rig, text: &str) -> Parked {
+    let id = rig.sim.create_session(None);
+    let (mut sender, mut events) = Sender::new(rig.client.clone(), &id, None, fast_policy());
+    sender.send(message(text));
+    settled(&mut events).await;
+    let action = rig.until_required(&id).await;
+    Parked {
+        id,
+        sender,
+        events,
+        action,
+    }
+}
 
 fn key(c: char, modifiers: KeyModifiers) -> KeyEvent {
     KeyEvent::new(KeyCode::Char(c), modifiers)
@@ -19,11 +44,12 @@ fn key(c: char, modifiers: KeyModifiers) -> KeyEvent {
 #[tokio::test]
 async fn approval_answered_with_y_is_accepted_then_a_second_answer_is_already_resolved() {
     let rig = Rig::test().await;
-    let id = rig.sim.create_session(None);
-    let (mut sender, mut events) = Sender::new(rig.client.clone(), &id, None, fast_policy());
-    sender.send(message("restart the worker #approval"));
-    settled(&mut events).await;
-    let action = rig.until_required(&id).await;
+    let Parked {
+        id,
+        mut sender,
+        mut events,
+        action,
+    } = parked(&rig, "restart the worker #approval").await;
     assert_eq!(action.kind, RequiredActionKind::Approval);
     let mut prompt = PromptState::new(std::slice::from_ref(&action));
     let PromptAction::Answer(answer) = prompt.handle_key(key('y', KeyModifiers::NONE)) else {
@@ -61,11 +87,12 @@ async fn approval_answered_with_y_is_accepted_then_a_second_answer_is_already_re
 #[tokio::test]
 async fn a_question_is_answered_with_one_of_its_options() {
     let rig = Rig::test().await;
-    let id = rig.sim.create_session(None);
-    let (mut sender, mut events) = Sender::new(rig.client.clone(), &id, None, fast_policy());
-    sender.send(message("fix the deploy #question"));
-    settled(&mut events).await;
-    let action = rig.until_required(&id).await;
+    let Parked {
+        id,
+        mut sender,
+        mut events,
+        action,
+    } = parked(&rig, "fix the deploy #question").await;
     assert_eq!(action.kind, RequiredActionKind::Question);
     let mut prompt = PromptState::new(std::slice::from_ref(&action));
     prompt.set_question_details(
@@ -88,11 +115,12 @@ async fn a_question_is_answered_with_one_of_its_options() {
 #[tokio::test]
 async fn a_function_call_gets_typed_output_with_turn_and_call_ids_copied_verbatim() {
     let rig = Rig::test().await;
-    let id = rig.sim.create_session(None);
-    let (mut sender, mut events) = Sender::new(rig.client.clone(), &id, None, fast_policy());
-    sender.send(message("look it up #function"));
-    settled(&mut events).await;
-    let action = rig.until_required(&id).await;
+    let Parked {
+        mut sender,
+        mut events,
+        action,
+        ..
+    } = parked(&rig, "look it up #function").await;
     assert_eq!(action.kind, RequiredActionKind::FunctionCall);
     let mut prompt = PromptState::new(std::slice::from_ref(&action));
     let answer = prompt.answer_with_text("{\"rows\": 3}").unwrap();
@@ -121,11 +149,12 @@ async fn a_function_call_gets_typed_output_with_turn_and_call_ids_copied_verbati
 #[tokio::test]
 async fn a_failed_function_call_sends_the_fixed_sentence_only() {
     let rig = Rig::test().await;
-    let id = rig.sim.create_session(None);
-    let (mut sender, mut events) = Sender::new(rig.client.clone(), &id, None, fast_policy());
-    sender.send(message("look it up #function"));
-    settled(&mut events).await;
-    let action = rig.until_required(&id).await;
+    let Parked {
+        mut sender,
+        mut events,
+        action,
+        ..
+    } = parked(&rig, "look it up #function").await;
     let mut prompt = PromptState::new(&[action]);
     let PromptAction::Answer(answer) = prompt.handle_key(key('f', KeyModifiers::CONTROL)) else {
         panic!("Ctrl+F fails a function call");
@@ -148,11 +177,12 @@ async fn not_delivered_is_loud_and_closes_the_prompt() {
         ..SimConfig::for_tests()
     })
     .await;
-    let id = rig.sim.create_session(None);
-    let (mut sender, mut events) = Sender::new(rig.client.clone(), &id, None, fast_policy());
-    sender.send(message("look it up #function"));
-    settled(&mut events).await;
-    let action = rig.until_required(&id).await;
+    let Parked {
+        mut sender,
+        mut events,
+        action,
+        ..
+    } = parked(&rig, "look it up #function").await;
     let mut prompt = PromptState::new(&[action]);
     sender.send(prompt.answer_with_text("42").unwrap());
     let report = settled(&mut events).await;

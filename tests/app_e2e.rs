@@ -8,10 +8,9 @@ mod support;
 use std::time::Duration;
 
 use gobare_tui::sim::{Faults, SimConfig};
-use portable_pty::CommandBuilder;
+use support::app::{COLS, ROWS, attach, command, spawn_sized, status_line};
 use support::pty::{Pty, keys};
 use support::sim::Sim;
-use tempfile::TempDir;
 
 const TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -23,45 +22,17 @@ fn start_sim(speed: f64) -> Sim {
     })
 }
 
-/// The binary with an isolated home: no config, no stored state, no token unless given.
-fn command(args: &[&str], home: &TempDir, api: Option<(&str, &str)>) -> CommandBuilder {
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_gobare-tui"));
-    cmd.args(args);
-    cmd.env("TERM", "xterm-256color");
-    cmd.env("XDG_STATE_HOME", home.path().join("state"));
-    cmd.env("XDG_CONFIG_HOME", home.path().join("config"));
-    cmd.env("RUST_BACKTRACE", "0");
-    cmd.env_remove("GOBARE_TOKEN");
-    cmd.env_remove("GOBARE_API");
-    cmd.env_remove("NO_COLOR");
-    if let Some((url, token)) = api {
-        cmd.env("GOBARE_API", url);
-        cmd.env("GOBARE_TOKEN", token);
-    }
-    cmd
-}
-
 /// Every app run here starts with mouse capture on (the default).
 fn assert_restored(pty: &Pty) {
     support::restore::assert_restored(pty, true);
-}
-
-fn status_line(s: &vt100::Screen) -> String {
-    s.contents().lines().last().unwrap_or_default().to_string()
 }
 
 #[test]
 fn attach_send_survive_a_drop_and_quit() {
     let sim = start_sim(10.0);
     let session = sim.sim.create_session(Some("e2e"));
-    let url = sim.sim.url().to_string();
-    let token = sim.sim.token();
     let home = tempfile::tempdir().unwrap();
-    let mut pty = Pty::spawn(
-        command(&["attach", &session], &home, Some((&url, &token))),
-        140,
-        44,
-    );
+    let mut pty = attach(&session, &home, &sim.sim);
     pty.wait_for(
         "the status bar to say live",
         |s| status_line(s).contains("● live") && status_line(s).contains("e2e"),
@@ -139,13 +110,8 @@ fn attach_send_survive_a_drop_and_quit() {
 fn ctrl_c_with_a_draft_asks_twice() {
     let sim = start_sim(10.0);
     let session = sim.sim.create_session(Some("draft"));
-    let url = sim.sim.url().to_string();
     let home = tempfile::tempdir().unwrap();
-    let mut pty = Pty::spawn(
-        command(&["attach", &session], &home, Some((&url, &sim.sim.token()))),
-        100,
-        30,
-    );
+    let mut pty = spawn_sized(&["attach", &session], &home, &sim.sim, 100, 30);
     pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
     pty.send_keys("half a thought");
     pty.wait_for_text("half a thought", TIMEOUT);
@@ -169,7 +135,7 @@ fn ctrl_c_with_a_draft_asks_twice() {
 #[test]
 fn demo_shows_a_local_agent_at_work_and_quits_cleanly() {
     let home = tempfile::tempdir().unwrap();
-    let mut pty = Pty::spawn(command(&["demo"], &home, None), 140, 44);
+    let mut pty = Pty::spawn(command(&["demo"], &home, None), COLS, ROWS);
     pty.wait_for(
         "the demo's status bar",
         |s| status_line(s).contains("local demo") && status_line(s).contains("● live"),
@@ -186,17 +152,8 @@ fn demo_shows_a_local_agent_at_work_and_quits_cleanly() {
 #[test]
 fn attaching_to_an_unknown_session_is_a_clear_error() {
     let sim = start_sim(10.0);
-    let url = sim.sim.url().to_string();
     let home = tempfile::tempdir().unwrap();
-    let mut pty = Pty::spawn(
-        command(
-            &["attach", "sess_does_not_exist"],
-            &home,
-            Some((&url, &sim.sim.token())),
-        ),
-        100,
-        30,
-    );
+    let mut pty = spawn_sized(&["attach", "sess_does_not_exist"], &home, &sim.sim, 100, 30);
     let status = pty.wait_exit(TIMEOUT);
     assert_eq!(status.exit_code(), 1, "{}", pty.screen_text());
     assert_restored(&pty);
@@ -235,12 +192,9 @@ fn a_long_history_replays_with_progress_then_resumes_from_the_stored_cursor() {
     let session = sim.sim.create_session(Some("long history"));
     sim.sim.seed_events(&session, 30_000);
     let last = sim.sim.last_seq();
-    let url = sim.sim.url().to_string();
-    let token = sim.sim.token();
     let home = tempfile::tempdir().unwrap();
-    let attach = || command(&["attach", &session], &home, Some((&url, &token)));
 
-    let mut pty = Pty::spawn(attach(), 140, 44);
+    let mut pty = attach(&session, &home, &sim.sim);
     pty.wait_for(
         "caught up with the whole history",
         |s| status_line(s).contains(&format!("seq {last} ")),
@@ -266,7 +220,7 @@ fn a_long_history_replays_with_progress_then_resumes_from_the_stored_cursor() {
     );
 
     // Again: from the stored cursor, no full replay; the recent history comes from items.
-    let mut pty = Pty::spawn(attach(), 140, 44);
+    let mut pty = attach(&session, &home, &sim.sim);
     pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
     pty.send_keys(keys::CTRL_C);
     assert!(pty.wait_exit(TIMEOUT).success());
@@ -278,13 +232,8 @@ fn a_long_history_replays_with_progress_then_resumes_from_the_stored_cursor() {
 fn signal_ends_the_app_cleanly(signal: libc::c_int, title: &str) {
     let sim = start_sim(10.0);
     let session = sim.sim.create_session(Some(title));
-    let url = sim.sim.url().to_string();
     let home = tempfile::tempdir().unwrap();
-    let mut pty = Pty::spawn(
-        command(&["attach", &session], &home, Some((&url, &sim.sim.token()))),
-        100,
-        30,
-    );
+    let mut pty = spawn_sized(&["attach", &session], &home, &sim.sim, 100, 30);
     pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
     assert!(!pty.is_cooked(), "raw mode while running");
     let pid = libc::pid_t::try_from(pty.pid()).unwrap();
@@ -311,13 +260,8 @@ fn sighup_restores_the_terminal() {
 fn narrow_terminal_tabs_follow_clicks_and_keys() {
     let sim = start_sim(10.0);
     let session = sim.sim.create_session(Some("narrow"));
-    let url = sim.sim.url().to_string();
     let home = tempfile::tempdir().unwrap();
-    let mut pty = Pty::spawn(
-        command(&["attach", &session], &home, Some((&url, &sim.sim.token()))),
-        60,
-        20,
-    );
+    let mut pty = spawn_sized(&["attach", &session], &home, &sim.sim, 60, 20);
     pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
     let pane_title =
         |s: &vt100::Screen| s.contents().lines().nth(1).unwrap_or_default().to_string();

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use gobare_tui::sim::{Faults, SimConfig, Simulator};
 use gobare_tui::store::{SessionState, StateStore};
-use portable_pty::CommandBuilder;
+use support::app::{attach, status_line};
 use support::pty::{Pty, keys};
 use support::sim::Sim;
 use tempfile::TempDir;
@@ -25,24 +25,6 @@ fn start_sim() -> Sim {
         ping_interval: Duration::from_secs(1),
         ..SimConfig::for_tests()
     })
-}
-
-fn attach(session: &str, home: &TempDir, sim: &Simulator) -> Pty {
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_gobare-tui"));
-    cmd.args(["attach", session]);
-    cmd.env("TERM", "xterm-256color");
-    cmd.env("XDG_STATE_HOME", home.path().join("state"));
-    cmd.env("XDG_CONFIG_HOME", home.path().join("config"));
-    cmd.env("RUST_BACKTRACE", "0");
-    cmd.env_remove("NO_COLOR");
-    cmd.env_remove("TMUX");
-    cmd.env("GOBARE_API", sim.url().to_string());
-    cmd.env("GOBARE_TOKEN", sim.token());
-    Pty::spawn(cmd, 140, 44)
-}
-
-fn status_line(s: &vt100::Screen) -> String {
-    s.contents().lines().last().unwrap_or_default().to_string()
 }
 
 /// The input box: the rows just above the status bar.
@@ -87,6 +69,52 @@ fn refused_so_far(sim: &Simulator, started_with: u32) -> u32 {
     started_with - sim.faults().refuse_sends
 }
 
+/// Every one of the next [`REFUSALS`] sends refused: 503 with `Retry-After`.
+fn refuse_sends(sim: &Simulator, retry_after_secs: u64) {
+    sim.set_faults(Faults {
+        refuse_retry_after_secs: retry_after_secs,
+        refuse_sends: REFUSALS,
+        ..Faults::default()
+    });
+}
+
+/// A new session titled `title` and the app attached to it, live.
+fn attach_new(sim: &Simulator, title: &str, home: &TempDir) -> (String, Pty) {
+    let session = sim.create_session(Some(title));
+    let pty = attach(&session, home, sim);
+    wait_live(&pty);
+    (session, pty)
+}
+
+fn wait_live(pty: &Pty) {
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+}
+
+/// Types `text`, waits until the box shows it, and presses Enter.
+fn type_and_send(pty: &mut Pty, text: &str) {
+    pty.send_keys(text);
+    pty.wait_for(
+        "the text in the box",
+        |s| input_box(s).contains(text),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+}
+
+/// Waits until the app has settled its send: no pending record on disk.
+fn until_pending_send_cleared(pty: &Pty, home: &TempDir, sim: &Simulator, session: &str) {
+    until(
+        "the pending send cleared on disk",
+        || {
+            on_disk(home, sim, session)
+                .pending_send
+                .is_none()
+                .then_some(())
+        },
+        || pty.screen_text(),
+    );
+}
+
 fn occurrences(screen: &str, text: &str) -> usize {
     screen.matches(text).count()
 }
@@ -112,10 +140,8 @@ const REFUSALS: u32 = 1_000;
 #[test]
 fn a_message_sent_while_the_stream_is_down_and_sends_are_refused_arrives_once() {
     let sim = start_sim();
-    let session = sim.sim.create_session(Some("drop"));
     let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    let (session, mut pty) = attach_new(&sim.sim, "drop", &home);
 
     // The stream goes down (dropped mid-frame at the next event, reopens refused with 503)
     // and every send is refused with 503 + Retry-After: 1 until the faults are cleared.
@@ -135,13 +161,7 @@ fn a_message_sent_while_the_stream_is_down_and_sends_are_refused_arrives_once() 
     );
 
     let text = "written while the stream was down";
-    pty.send_keys(text);
-    pty.wait_for(
-        "the text in the box",
-        |s| input_box(s).contains(text),
-        TIMEOUT,
-    );
-    pty.send_keys(keys::ENTER);
+    type_and_send(&mut pty, text);
     let key = until(
         "the pending send on disk",
         || {
@@ -182,16 +202,7 @@ fn a_message_sent_while_the_stream_is_down_and_sends_are_refused_arrives_once() 
     );
     wait_delivered_and_shown_once(&pty, &sim.sim, text);
     assert_eq!(sim.sim.messages_with_key(&key), 1);
-    until(
-        "the pending send cleared on disk",
-        || {
-            on_disk(&home, &sim.sim, &session)
-                .pending_send
-                .is_none()
-                .then_some(())
-        },
-        || pty.screen_text(),
-    );
+    until_pending_send_cleared(&pty, &home, &sim.sim, &session);
 
     pty.send_keys(keys::CTRL_C);
     assert!(pty.wait_exit(TIMEOUT).success());
@@ -200,25 +211,13 @@ fn a_message_sent_while_the_stream_is_down_and_sends_are_refused_arrives_once() 
 #[test]
 fn a_pending_send_survives_a_crash_and_is_delivered_once_with_the_same_key() {
     let sim = start_sim();
-    let session = sim.sim.create_session(Some("crash"));
     let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    let (session, mut pty) = attach_new(&sim.sim, "crash", &home);
 
     // Sends refused with a long Retry-After: the message stays pending when the app dies.
-    sim.sim.set_faults(Faults {
-        refuse_retry_after_secs: 30,
-        refuse_sends: REFUSALS,
-        ..Faults::default()
-    });
+    refuse_sends(&sim.sim, 30);
     let text = "do not lose me in a crash";
-    pty.send_keys(text);
-    pty.wait_for(
-        "the text in the box",
-        |s| input_box(s).contains(text),
-        TIMEOUT,
-    );
-    pty.send_keys(keys::ENTER);
+    type_and_send(&mut pty, text);
     let key = until(
         "the pending send and the draft on disk, the first attempt refused",
         || {
@@ -234,11 +233,7 @@ fn a_pending_send_survives_a_crash_and_is_delivered_once_with_the_same_key() {
 
     // Restart while sends are still refused (now with Retry-After: 1): the draft is back in
     // the box and the unconfirmed send is being re-sent.
-    sim.sim.set_faults(Faults {
-        refuse_retry_after_secs: 1,
-        refuse_sends: REFUSALS,
-        ..Faults::default()
-    });
+    refuse_sends(&sim.sim, 1);
     let refused_before_restart = refused_so_far(&sim.sim, REFUSALS);
     let mut pty = attach(&session, &home, &sim.sim);
     pty.wait_for(
@@ -267,16 +262,7 @@ fn a_pending_send_survives_a_crash_and_is_delivered_once_with_the_same_key() {
     );
     wait_delivered_and_shown_once(&pty, &sim.sim, text);
     assert_eq!(sim.sim.messages_with_key(&key), 1, "delivered once");
-    until(
-        "the pending send cleared on disk",
-        || {
-            on_disk(&home, &sim.sim, &session)
-                .pending_send
-                .is_none()
-                .then_some(())
-        },
-        || pty.screen_text(),
-    );
+    until_pending_send_cleared(&pty, &home, &sim.sim, &session);
     pty.send_keys(keys::CTRL_C);
     assert!(pty.wait_exit(TIMEOUT).success());
 }
@@ -284,10 +270,8 @@ fn a_pending_send_survives_a_crash_and_is_delivered_once_with_the_same_key() {
 #[test]
 fn a_draft_typed_before_a_crash_is_back_in_the_box() {
     let sim = start_sim();
-    let session = sim.sim.create_session(Some("draft"));
     let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    let (session, mut pty) = attach_new(&sim.sim, "draft", &home);
     let text = "half a thought, never sent";
     pty.send_keys(text);
     until(
@@ -298,7 +282,7 @@ fn a_draft_typed_before_a_crash_is_back_in_the_box() {
     kill9(&mut pty);
 
     let mut pty = attach(&session, &home, &sim.sim);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    wait_live(&pty);
     pty.wait_for(
         "the draft back in the box",
         |s| input_box(s).contains(text),
@@ -313,23 +297,11 @@ fn a_draft_typed_before_a_crash_is_back_in_the_box() {
 #[test]
 fn refusals_that_outlast_the_retries_are_reported_and_the_draft_waits_in_the_box() {
     let sim = start_sim();
-    let session = sim.sim.create_session(Some("reported"));
     let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
-    sim.sim.set_faults(Faults {
-        refuse_retry_after_secs: 1,
-        refuse_sends: REFUSALS,
-        ..Faults::default()
-    });
+    let (session, mut pty) = attach_new(&sim.sim, "reported", &home);
+    refuse_sends(&sim.sim, 1);
     let text = "refused until the retries run out";
-    pty.send_keys(text);
-    pty.wait_for(
-        "the text in the box",
-        |s| input_box(s).contains(text),
-        TIMEOUT,
-    );
-    pty.send_keys(keys::ENTER);
+    type_and_send(&mut pty, text);
     let key = until(
         "the pending send on disk",
         || {
@@ -341,16 +313,7 @@ fn refusals_that_outlast_the_retries_are_reported_and_the_draft_waits_in_the_box
     );
     // Every attempt answered 503: settled as refused, nothing recorded, reported in the
     // status bar, the text still in the box (and on disk as the draft).
-    until(
-        "the send settled (pending record cleared)",
-        || {
-            on_disk(&home, &sim.sim, &session)
-                .pending_send
-                .is_none()
-                .then_some(())
-        },
-        || pty.screen_text(),
-    );
+    until_pending_send_cleared(&pty, &home, &sim.sim, &session);
     let attempts = refused_so_far(&sim.sim, REFUSALS);
     assert!(
         attempts >= 2,

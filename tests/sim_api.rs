@@ -5,7 +5,8 @@ mod sim_support;
 
 use std::time::Duration;
 
-use gobare_tui::sim::{RateLimits, SimConfig};
+use gobare_tui::api::model::{Event, EventPayload};
+use gobare_tui::sim::{Faults, RateLimits, SimConfig};
 use serde_json::{Value, json};
 use sim_support::{Api, kinds};
 
@@ -525,7 +526,12 @@ async fn every_scenario_is_embedded_and_the_mix_rotates_through_them() {
     let api = Api::start(config).await;
     let mut names = api.sim.scenarios();
     names.sort();
-    assert_eq!(names, ["approval", "function", "long", "question", "quick"]);
+    assert_eq!(
+        names,
+        [
+            "approval", "error", "function", "long", "question", "quick", "recovery"
+        ]
+    );
     let id = api.sim.create_session(None);
     let mut sse = api.stream(&id, None).await;
     api.message(&id, "first").await;
@@ -576,6 +582,211 @@ async fn a_turn_running_when_the_workspace_is_reclaimed_fails() {
     assert_eq!(s["required_actions"], json!([]));
 }
 
+/// The persisted frames' decoded events, in order.
+fn persisted_events(frames: &[sim_support::Frame]) -> Vec<Event> {
+    frames
+        .iter()
+        .filter(|f| f.id.is_some())
+        .map(|f| Event::parse(f.data.as_deref().unwrap()).expect("a well-formed envelope"))
+        .collect()
+}
+
+#[tokio::test]
+async fn an_agent_error_ends_the_turn_failed_and_the_session_still_accepts_input() {
+    let api = Api::test().await;
+    let id = api.sim.create_session(None);
+    let mut sse = api.stream(&id, None).await;
+    api.message(&id, "#error migrate the billing tables").await;
+    let frames = sse.until("turn.ended").await;
+    let events = persisted_events(&frames);
+    let errors: Vec<(usize, &str)> = events
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match &e.payload {
+            EventPayload::AgentError(m) => Some((i, m.message.as_str())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        errors.iter().map(|(_, m)| *m).collect::<Vec<_>>(),
+        [
+            "the model provider timed out; retrying the request",
+            "the model provider returned 502"
+        ],
+        "{:?}",
+        kinds(&frames)
+    );
+    // The first error is survived: the run goes on to another tool call.
+    assert!(
+        events[errors[0].0..errors[1].0]
+            .iter()
+            .any(|e| matches!(e.payload, EventPayload::AgentToolCall(_)))
+    );
+    // The fatal one is the run's last word: the turn ends right after it.
+    let (fatal, _) = errors[1];
+    let after: Vec<&str> = events[fatal + 1..]
+        .iter()
+        .map(|e| e.kind.as_str())
+        .collect();
+    assert_eq!(after, ["turn.ended"]);
+    let EventPayload::TurnEnded(ended) = &events.last().unwrap().payload else {
+        panic!("the last frame is turn.ended");
+    };
+    let turn = api.turn(&id, &ended.turn_id).await;
+    assert_eq!(turn["status"], "failed");
+    assert!(turn["started_at"].is_i64() && turn["completed_at"].is_i64());
+    assert_eq!(
+        turn["error"],
+        json!({"code": "provider_error", "message": "the model provider returned 502"})
+    );
+    let s = api.session(&id).await;
+    assert_eq!(s["status"], "failed");
+    assert_eq!(s["required_actions"], json!([]));
+    assert_eq!(s["environment"]["state"], "running");
+    let (_, items) = api
+        .get(&format!("/v1/sessions/{id}/items?order=asc&limit=100"))
+        .await;
+    let error_items: Vec<&Value> = items["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["type"] == "error")
+        .collect();
+    assert_eq!(error_items.len(), 2);
+    assert_eq!(
+        error_items[1]["detail"],
+        json!({"event": "agent.error", "message": "the model provider returned 502"})
+    );
+
+    // `failed` is only the last turn's outcome: the next message runs normally.
+    api.message(&id, "#quick try again").await;
+    let frames = sse.until("turn.ended").await;
+    let turn_id = frames.last().unwrap().json()["payload"]["turnId"].clone();
+    assert_eq!(
+        api.turn(&id, turn_id.as_str().unwrap()).await["status"],
+        "completed"
+    );
+    assert_eq!(api.session(&id).await["status"], "idle");
+}
+
+#[tokio::test]
+async fn a_workspace_that_cannot_be_rebuilt_reports_recovery_failed_until_a_rebuild_succeeds() {
+    let mut config = SimConfig::for_tests();
+    // Long enough for the `recovering` state to be seen by polling on a loaded machine.
+    config.sandbox_boot = Duration::from_millis(800);
+    let api = Api::start(config).await;
+    let id = api.sim.create_session(None);
+    let mut sse = api.stream(&id, None).await;
+
+    // The scripted run loses its workspace: destroyed (no event), the turn fails.
+    api.message(&id, "#recovery build the site").await;
+    let frames = sse.until("turn.ended").await;
+    let turn_id = frames.last().unwrap().json()["payload"]["turnId"].clone();
+    let turn = api.turn(&id, turn_id.as_str().unwrap()).await;
+    assert_eq!(turn["status"], "failed");
+    assert_eq!(turn["error"]["code"], "sandbox_error");
+    let s = api.session(&id).await;
+    assert_eq!(
+        (&s["status"], &s["environment"]["state"]),
+        (&json!("failed"), &json!("destroyed"))
+    );
+
+    // The next input rebuilds it (`recovering`, no event), and the rebuild gives up.
+    api.message(&id, "#quick and now?").await;
+    api.until_session(&id, |s| s["environment"]["state"] == "recovering")
+        .await;
+    let frames = sse.until("turn.ended").await;
+    let events = persisted_events(&frames);
+    let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
+    assert_eq!(
+        kinds,
+        ["user.message", "workspace.recovery_failed", "turn.ended"]
+    );
+    let EventPayload::WorkspaceRecoveryFailed(failed) = &events[1].payload else {
+        panic!("{:?}", events[1]);
+    };
+    assert_eq!(
+        failed.message,
+        "no snapshot was available for this workspace"
+    );
+    let EventPayload::TurnEnded(ended) = &events[2].payload else {
+        panic!("{:?}", events[2]);
+    };
+    let turn = api.turn(&id, &ended.turn_id).await;
+    assert_eq!(turn["status"], "failed");
+    assert!(turn["started_at"].is_null(), "the run never started");
+    assert_eq!(
+        turn["error"],
+        json!({"code": "workspace_recovery_failed",
+               "message": "no snapshot was available for this workspace"})
+    );
+    let s = api.session(&id).await;
+    assert_eq!(
+        (&s["status"], &s["environment"]["state"]),
+        (&json!("failed"), &json!("recovery_failed"))
+    );
+    let (_, items) = api.get(&format!("/v1/sessions/{id}/items?limit=1")).await;
+    assert_eq!(items["data"][0]["type"], "error");
+    assert_eq!(
+        items["data"][0]["detail"],
+        json!({"message": "no snapshot was available for this workspace", "origin": "sandbox"}),
+        "a run-start failure is an error item without `event` (§9.3)"
+    );
+
+    // Operations that need the workspace are refused with the matching code, not retried.
+    let r = api
+        .req(
+            reqwest::Method::POST,
+            &format!("/v1/sessions/{id}/files/refresh"),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 500);
+    assert!(!r.headers().contains_key("retry-after"));
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "workspace_recovery_failed");
+
+    // The fault makes every rebuild give up while it is set.
+    api.sim.set_faults(Faults {
+        fail_recovery: true,
+        ..Faults::default()
+    });
+    api.message(&id, "#quick once more").await;
+    let frames = sse.until("turn.ended").await;
+    let events = persisted_events(&frames);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(&e.payload, EventPayload::WorkspaceRecoveryFailed(_))),
+        "{:?}",
+        sim_support::kinds(&frames)
+    );
+    assert_eq!(
+        api.session(&id).await["environment"]["state"],
+        "recovery_failed"
+    );
+
+    // Without it the next input rebuilds the workspace and the turn runs.
+    api.sim.set_faults(Faults::default());
+    api.message(&id, "#quick last try").await;
+    let frames = sse.until("turn.ended").await;
+    let kinds = sim_support::kinds(&frames);
+    let created = kinds.iter().position(|k| k == "sandbox.created");
+    let started = kinds.iter().position(|k| k == "turn.started");
+    assert!(created.is_some() && created < started, "{kinds:?}");
+    let turn_id = frames.last().unwrap().json()["payload"]["turnId"].clone();
+    assert_eq!(
+        api.turn(&id, turn_id.as_str().unwrap()).await["status"],
+        "completed"
+    );
+    let s = api.session(&id).await;
+    assert_eq!(
+        (&s["status"], &s["environment"]["state"]),
+        (&json!("idle"), &json!("running"))
+    );
+}
+
 #[test]
 fn sim_flags_parse_into_a_config() {
     use clap::Parser;
@@ -601,6 +812,7 @@ fn sim_flags_parse_into_a_config() {
         "--no-rate-limits",
         "--retry-ms",
         "8000",
+        "--fail-recovery",
     ])
     .unwrap();
     let config = cli.sim.to_config();
@@ -611,8 +823,529 @@ fn sim_flags_parse_into_a_config() {
     assert_eq!(config.faults.chunk_writes, Some((1, 7)));
     assert_eq!(config.faults.drop_every_n_frames, Some(40));
     assert!(!config.rate_limits.enforce);
+    assert!(config.faults.fail_recovery);
     let defaults = Cli::try_parse_from(["sim"]).unwrap().sim.to_config();
     assert_eq!(defaults.addr.port(), 4780);
     assert_eq!(defaults.scenario, "mix");
     assert!(defaults.rate_limits.enforce);
+}
+
+/// Runs a `#quick` turn (a file change, a preview on port 5173, one artifact) and waits
+/// until its artifact is published; returns the turn id.
+async fn quick_turn(api: &Api, id: &str) -> String {
+    let mut sse = api.stream(id, None).await;
+    api.message(id, "#quick fix the export").await;
+    let frames = sse.until("turn.ended").await;
+    let turn_id = frames.last().unwrap().json()["payload"]["turnId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    sse.until("artifact.created").await;
+    turn_id
+}
+
+#[tokio::test]
+async fn the_workspace_routes_need_the_token_and_know_no_session_they_were_not_given() {
+    let api = Api::test().await;
+    let id = api.sim.create_session(None);
+    // Each with a body it would accept, so the session is what is missing.
+    let routes = [
+        (reqwest::Method::GET, "usage", None),
+        (reqwest::Method::GET, "tools", None),
+        (reqwest::Method::PUT, "tools", Some(json!({"tools": []}))),
+        (reqwest::Method::GET, "files", None),
+        (reqwest::Method::POST, "files", Some(json!({"files": []}))),
+        (reqwest::Method::GET, "files/content?path=a", None),
+        (reqwest::Method::POST, "files/refresh", None),
+        (reqwest::Method::POST, "preview", None),
+        (reqwest::Method::DELETE, "preview", None),
+        (reqwest::Method::GET, "artifacts/archive", None),
+        (reqwest::Method::DELETE, "artifacts/art_0", None),
+    ];
+    for (method, route, body) in routes {
+        let r = api
+            .http
+            .request(
+                method.clone(),
+                api.url(&format!("/v1/sessions/{id}/{route}")),
+            )
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 401, "{method} {route}");
+        let refusal: Value = r.json().await.unwrap();
+        assert_eq!(refusal["error"]["code"], "authentication_error");
+
+        let mut req = api.req(method.clone(), &format!("/v1/sessions/nope/{route}"));
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        let r = req.send().await.unwrap();
+        assert_eq!(
+            r.status().as_u16(),
+            404,
+            "{method} {route} on an unknown session"
+        );
+        let refusal: Value = r.json().await.unwrap();
+        assert_eq!(refusal["error"]["code"], "not_found", "{method} {route}");
+    }
+    // A route this simulator does not serve answers with the envelope, not a bare 404.
+    let (status, body) = api.get("/v1/webhooks").await;
+    assert_eq!(status, 404);
+    assert_eq!(body["error"]["code"], "not_found");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("simulator")
+    );
+}
+
+#[tokio::test]
+async fn usage_counts_sandbox_intervals_of_the_session_or_its_tree() {
+    let mut config = SimConfig::for_tests();
+    config.idle_pause = Duration::from_millis(100);
+    let api = Api::start(config).await;
+    let id = api.new_session().await;
+    let (status, usage) = api.get(&format!("/v1/sessions/{id}/usage")).await;
+    assert_eq!(status, 200, "{usage}");
+    let keys: Vec<&str> = usage
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "as_of",
+            "chargeable_seconds",
+            "intervals",
+            "needs_review_intervals",
+            "object",
+            "sandbox_seconds",
+            "scope",
+            "session_id",
+            "sessions"
+        ]
+    );
+    assert_eq!(usage["object"], "session.usage");
+    assert_eq!(usage["session_id"], id.as_str());
+    assert_eq!(
+        (&usage["scope"], &usage["sessions"]),
+        (&json!("session"), &json!(1))
+    );
+    assert_eq!(
+        (&usage["sandbox_seconds"], &usage["intervals"]),
+        (&json!(0), &json!(0))
+    );
+    assert!(usage["as_of"].is_i64());
+
+    quick_turn(&api, &id).await;
+    api.until_session(&id, |s| s["environment"]["state"] == "paused")
+        .await;
+    let (_, usage) = api.get(&format!("/v1/sessions/{id}/usage")).await;
+    assert_eq!(
+        usage["intervals"], 1,
+        "one running interval, closed by the pause"
+    );
+    assert!(usage["sandbox_seconds"].is_u64() && usage["chargeable_seconds"].is_u64());
+    assert_eq!(usage["needs_review_intervals"], 0);
+
+    let (status, fork) = api
+        .post(&format!("/v1/sessions/{id}/fork"), json!({}))
+        .await;
+    assert_eq!(status, 201, "{fork}");
+    let (_, tree) = api.get(&format!("/v1/sessions/{id}/usage?root={id}")).await;
+    assert_eq!(
+        (&tree["scope"], &tree["sessions"]),
+        (&json!("tree"), &json!(2))
+    );
+    let child = fork["id"].as_str().unwrap();
+    let (status, body) = api
+        .get(&format!("/v1/sessions/{id}/usage?root={child}"))
+        .await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (400, &json!("invalid_request"))
+    );
+    let (status, _) = api.get(&format!("/v1/sessions/{id}/usage?order=asc")).await;
+    assert_eq!(status, 400);
+}
+
+#[tokio::test]
+async fn tools_read_back_without_secrets_and_a_put_replaces_them_whole() {
+    let api = Api::test().await;
+    let (status, created) = api
+        .post(
+            "/v1/sessions",
+            json!({"agent": {"tools": [{"type": "mcp", "name": "tracker",
+                "url": "https://mcp.example", "authorization": "Bearer secret"}]}}),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let (status, tools) = api.get(&format!("/v1/sessions/{id}/tools")).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        tools,
+        json!({"object": "session.tools", "session_id": id, "text": null,
+               "tools": [{"type": "mcp", "name": "tracker", "url": "https://mcp.example",
+                          "redacted": ["authorization"]}]})
+    );
+    assert_eq!(api.session(&id).await["agent"]["tools"], tools["tools"]);
+
+    let put = |body: Value| {
+        api.req(reqwest::Method::PUT, &format!("/v1/sessions/{id}/tools"))
+            .json(&body)
+            .send()
+    };
+    let r = put(
+        json!({"tools": [{"type": "function", "name": "lookup_order",
+                                 "parameters": {"type": "object"}}],
+                       "text": {"verbosity": "low"}}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let replaced: Value = r.json().await.unwrap();
+    assert_eq!(
+        replaced["tools"].as_array().unwrap().len(),
+        1,
+        "never merged"
+    );
+    assert_eq!(replaced["tools"][0]["name"], "lookup_order");
+    assert_eq!(replaced["text"], json!({"verbosity": "low"}));
+    let (_, read) = api.get(&format!("/v1/sessions/{id}/tools")).await;
+    assert_eq!(read, replaced);
+
+    for bad in [
+        json!({"tools": read["tools"]}), // carries `redacted`
+        json!({"tools": [{"type": "skill", "name": "x"}]}),
+        json!({"tools": (0..33).map(|_| json!({"type": "web_fetch"})).collect::<Vec<_>>()}),
+        json!({"text": {}}),
+        json!({"tools": [], "merge": true}),
+    ] {
+        let r = put(bad.clone()).await.unwrap();
+        assert_eq!(r.status().as_u16(), 400, "{bad}");
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "invalid_request");
+    }
+}
+
+#[tokio::test]
+async fn workspace_files_are_read_from_snapshots_and_written_live() {
+    use base64::Engine;
+    let b64 = |bytes: &[u8]| base64::engine::general_purpose::STANDARD.encode(bytes);
+    let mut config = SimConfig::for_tests();
+    // Long enough that the write right after `PUT …/tools` surely lands while it restarts.
+    config.bridge_restart = Duration::from_secs(1);
+    let api = Api::start(config).await;
+    let (status, created) = api
+        .post(
+            "/v1/sessions",
+            json!({"environment": {"files": [
+                {"type": "inline", "path": "notes.md", "data": b64(b"# Notes\n")},
+                {"path": "/workspace/.env", "data": b64(b"TOKEN=x\n")}
+            ]}}),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let files = format!("/v1/sessions/{id}/files");
+    let (status, tree) = api.get(&files).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        tree,
+        json!({"object": "list", "data": [], "captured_at": null, "state": "missing",
+               "truncated": false}),
+        "no snapshot yet is not an empty workspace"
+    );
+    let write = json!({"files": [{"path": "src/app.ts", "data": b64(b"export {}\n")}]});
+    let (status, body) = api.post(&files, write.clone()).await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (409, &json!("conflict")),
+        "not up yet"
+    );
+
+    quick_turn(&api, &id).await;
+    let (status, written) = api.post(&files, write).await;
+    assert_eq!(status, 200, "{written}");
+    assert_eq!(
+        written,
+        json!({"object": "list", "data": [
+            {"object": "workspace_file", "path": "src/app.ts", "size_bytes": 10}]})
+    );
+    let (_, tree) = api.get(&files).await;
+    assert_eq!(tree["state"], "missing", "a write is not a snapshot");
+
+    let (status, tree) = api.get(&format!("{files}?refresh=1")).await;
+    assert_eq!(status, 200, "{tree}");
+    assert_eq!(tree["state"], "ready");
+    assert!(tree["captured_at"].is_i64());
+    let listed: Vec<(&str, bool)> = tree["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap(),
+                f["readable"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    for expected in [(".env", false), ("notes.md", true), ("src/app.ts", true)] {
+        assert!(listed.contains(&expected), "{expected:?} in {listed:?}");
+    }
+    let (status, refreshed) = api.post(&format!("{files}/refresh"), json!({})).await;
+    assert_eq!(status, 200);
+    assert_eq!(refreshed["data"], tree["data"]);
+
+    let content = |path: &str| {
+        let url = format!("{files}/content?path={path}");
+        let api = &api;
+        async move { api.get(&url).await }
+    };
+    let (status, notes) = content("/workspace/notes.md").await;
+    assert_eq!(status, 200, "{notes}");
+    assert_eq!(notes["object"], "workspace_file.content");
+    assert_eq!(notes["path"], "notes.md");
+    assert_eq!(
+        (&notes["content"], &notes["encoding"], &notes["truncated"]),
+        (&json!("# Notes\n"), &json!("utf8"), &json!(false))
+    );
+    assert_eq!(notes["captured_at"], refreshed["captured_at"]);
+    let (status, body) = content(".env").await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (403, &json!("permission_denied"))
+    );
+    let (status, _) = content("missing.txt").await;
+    assert_eq!(status, 404);
+    for bad in ["/etc/passwd", "../x"] {
+        let (status, _) = content(bad).await;
+        assert_eq!(status, 400, "{bad}");
+    }
+    assert_eq!(api.get(&format!("{files}/content")).await.0, 400);
+    assert_eq!(api.get(&format!("{files}?refresh=yes")).await.0, 400);
+
+    let (status, _) = api
+        .post(&files, json!({"files": [{"path": "/tmp/x", "data": ""}]}))
+        .await;
+    assert_eq!(status, 400);
+    let many: Vec<Value> = (0..51)
+        .map(|i| json!({"path": format!("f{i}"), "data": ""}))
+        .collect();
+    assert_eq!(api.post(&files, json!({"files": many})).await.0, 400);
+
+    // `PUT …/tools` restarts the bridge: writes are refused until it is back.
+    let r = api
+        .req(reqwest::Method::PUT, &format!("/v1/sessions/{id}/tools"))
+        .json(&json!({"tools": []}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let bin = json!({"files": [{"path": "blob.bin", "data": b64(&[0xff, 0x00])}]});
+    let (status, body) = api.post(&files, bin.clone()).await;
+    assert_eq!((status, &body["error"]["code"]), (409, &json!("conflict")));
+    let deadline = tokio::time::Instant::now() + sim_support::WAIT;
+    while api.post(&files, bin.clone()).await.0 != 200 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the bridge never came back"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    api.post(&format!("{files}/refresh"), json!({})).await;
+    let (_, blob) = content("blob.bin").await;
+    assert_eq!(
+        (&blob["encoding"], &blob["content"]),
+        (&json!("base64"), &json!("/wA="))
+    );
+}
+
+#[tokio::test]
+async fn a_preview_is_published_once_per_subdomain_and_unpublished_idempotently() {
+    let api = Api::test().await;
+    let id = api.new_session().await;
+    let preview = format!("/v1/sessions/{id}/preview");
+    let (status, body) = api.post(&preview, json!({})).await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (409, &json!("conflict")),
+        "nothing serving"
+    );
+
+    quick_turn(&api, &id).await;
+    let (status, published) = api.post(&preview, json!({})).await;
+    assert_eq!(status, 201, "{published}");
+    let keys: Vec<&str> = published
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        ["object", "port", "published_url", "subdomain", "url"]
+    );
+    assert_eq!(published["object"], "preview");
+    assert_eq!(published["port"], 5173);
+    let subdomain = published["subdomain"].as_str().unwrap().to_string();
+    assert!(
+        published["published_url"]
+            .as_str()
+            .unwrap()
+            .contains(&subdomain)
+    );
+    assert!(published["url"].is_string());
+    assert_eq!(
+        api.session(&id).await["preview"]["published_url"],
+        published["published_url"]
+    );
+    let (status, again) = api
+        .post(&preview, json!({"subdomain": subdomain.clone()}))
+        .await;
+    assert_eq!(
+        (status, &again),
+        (200, &published),
+        "an identical republish"
+    );
+    let (status, _) = api.post(&preview, json!({"subdomain": "elsewhere"})).await;
+    assert_eq!(status, 409, "already published under another name");
+
+    let other = api.new_session().await;
+    quick_turn(&api, &other).await;
+    let (status, body) = api
+        .post(
+            &format!("/v1/sessions/{other}/preview"),
+            json!({"subdomain": subdomain}),
+        )
+        .await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (409, &json!("conflict")),
+        "taken"
+    );
+    for bad in ["x", "Upper", "under_score", "api", &"a".repeat(64)] {
+        let (status, _) = api.post(&preview, json!({"subdomain": bad})).await;
+        assert_eq!(status, 400, "{bad}");
+    }
+
+    for _ in 0..2 {
+        let r = api
+            .req(reqwest::Method::DELETE, &preview)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(
+            body,
+            json!({"object": "preview.deleted", "id": id, "deleted": true})
+        );
+    }
+    assert!(api.session(&id).await["preview"]["published_url"].is_null());
+    let (status, _) = api.post(&preview, json!({"subdomain": "my-app"})).await;
+    assert_eq!(status, 201);
+}
+
+/// The entries of a ustar archive: (name, contents).
+fn untar(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let field = |b: &[u8]| {
+        String::from_utf8_lossy(b)
+            .trim_end_matches('\0')
+            .to_string()
+    };
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at + 512 <= bytes.len() && bytes[at..at + 512].iter().any(|&b| b != 0) {
+        let header = &bytes[at..at + 512];
+        assert_eq!(&header[257..262], b"ustar");
+        let (prefix, name) = (field(&header[345..500]), field(&header[..100]));
+        let name = if prefix.is_empty() {
+            name
+        } else {
+            format!("{prefix}/{name}")
+        };
+        let size = usize::from_str_radix(field(&header[124..136]).trim(), 8).unwrap();
+        out.push((name, bytes[at + 512..at + 512 + size].to_vec()));
+        at += 512 + size.next_multiple_of(512);
+    }
+    assert_eq!(bytes.len(), at + 1024, "two zero blocks end the archive");
+    out
+}
+
+#[tokio::test]
+async fn the_artifact_archive_is_a_tar_of_stored_copies_and_deletes_are_typed() {
+    let api = Api::test().await;
+    let id = api.new_session().await;
+    let turn_id = quick_turn(&api, &id).await;
+    let (_, list) = api.get(&format!("/v1/sessions/{id}/artifacts")).await;
+    let artifact = list["data"][0].clone();
+    let (art_id, path) = (
+        artifact["id"].as_str().unwrap(),
+        artifact["path"].as_str().unwrap(),
+    );
+    let body = api
+        .req(
+            reqwest::Method::GET,
+            &format!("/v1/sessions/{id}/artifacts/{art_id}/content"),
+        )
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+
+    let (api, id) = (&api, id.as_str());
+    let archive = move |query: String| async move {
+        let r = api
+            .req(
+                reqwest::Method::GET,
+                &format!("/v1/sessions/{id}/artifacts/archive{query}"),
+            )
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        let content_type = r.headers().get("content-type").cloned();
+        (status, content_type, r.bytes().await.unwrap())
+    };
+    let (status, content_type, all) = archive(String::new()).await;
+    assert_eq!(status, 200);
+    assert_eq!(content_type.unwrap(), "application/x-tar");
+    let relative = path.trim_start_matches('/');
+    assert_eq!(
+        untar(&all),
+        [(format!("{turn_id}/{relative}"), body.to_vec())]
+    );
+    let (_, _, one_turn) = archive(format!("?turn_id={turn_id}")).await;
+    assert_eq!(untar(&one_turn), [(relative.to_string(), body.to_vec())]);
+    assert_eq!(archive("?turn_id=turn_nope".into()).await.0, 404);
+    assert_eq!(archive("?order=asc".into()).await.0, 400);
+
+    let delete = || {
+        api.req(
+            reqwest::Method::DELETE,
+            &format!("/v1/sessions/{id}/artifacts/{art_id}"),
+        )
+        .send()
+    };
+    let r = delete().await.unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let deleted: Value = r.json().await.unwrap();
+    assert_eq!(
+        deleted,
+        json!({"object": "artifact.deleted", "id": art_id, "deleted": true})
+    );
+    assert_eq!(delete().await.unwrap().status().as_u16(), 404);
+    let (status, _) = api
+        .get(&format!("/v1/sessions/{id}/artifacts/{art_id}"))
+        .await;
+    assert_eq!(status, 404);
+    assert!(untar(&archive(String::new()).await.2).is_empty());
 }

@@ -329,6 +329,14 @@ async fn everything_emitted_has_the_example_shapes() {
     api.send(&id, json!({"type": "input.context", "content": "note"}))
         .await;
     frames.extend(sse.until("user.context").await);
+    api.message(&id, "#error migrate").await;
+    frames.extend(sse.until("turn.ended").await);
+    // Loses the workspace, so the next message's rebuild gives up.
+    api.message(&id, "#recovery build").await;
+    frames.extend(sse.until("turn.ended").await);
+    api.message(&id, "#quick again").await;
+    frames.extend(sse.until("workspace.recovery_failed").await);
+    frames.extend(sse.until("turn.ended").await);
 
     let mut checked = BTreeMap::new();
     for f in frames.iter().filter(|f| f.event.is_some()) {
@@ -361,6 +369,8 @@ async fn everything_emitted_has_the_example_shapes() {
         "tool.resolved",
         "sandbox.created",
         "artifact.created",
+        "agent.error",
+        "workspace.recovery_failed",
     ] {
         assert!(
             checked.contains_key(kind),
@@ -391,6 +401,10 @@ async fn everything_emitted_has_the_example_shapes() {
         let mut example = ex["items"][key.as_str()].clone();
         if item["role"] == "user" {
             example["detail"]["event"] = json!("user.message");
+        }
+        if item["detail"]["origin"].is_string() {
+            // A run-start failure: `{message, origin}` without `event` (§9.3).
+            example["detail"] = json!({"message": "", "origin": "sandbox"});
         }
         same_shape(item, &example, &key).unwrap_or_else(|e| panic!("{e}\n{item}"));
     }

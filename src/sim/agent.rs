@@ -6,15 +6,16 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use crate::api::model::{
-    ApprovalRequest, ArtifactCreated, ArtifactsState, ChangeKind, Compaction, Delta, EventPayload,
-    FileChange, FunctionCall, PreviewReady, Question, QueuedMessage, RequiredAction,
-    RequiredActionKind, Text, TodoItem, Todos, ToolCall, ToolResult, TurnRef, TurnStatus,
+    ApprovalRequest, ArtifactCreated, ArtifactsState, ChangeKind, Compaction, Delta, ErrorCode,
+    EventPayload, FileChange, FunctionCall, Message, PreviewReady, Question, QueuedMessage,
+    RequiredAction, RequiredActionKind, Text, TodoItem, Todos, ToolCall, ToolResult, TurnRef,
+    TurnStatus,
 };
 
-use super::lifecycle;
+use super::lifecycle::{self, Readiness};
 use super::scenario::{ArtifactStep, Scenario, Step, ToolStep};
 use super::state::Shared;
-use super::store::{ActiveTurn, Answer, Pending, QueuedTurn, Store, hex_id, now_ms};
+use super::store::{ActiveTurn, Answer, Pending, QueuedTurn, Store, TurnFailure, hex_id, now_ms};
 
 /// Why a turn stopped early.
 struct Stopped;
@@ -63,7 +64,7 @@ impl ActiveTurn {
             turn_id: turn_id.to_string(),
             cancel: CancellationToken::new(),
             steers: Vec::new(),
-            fail_reason: None,
+            failure: None,
         }
     }
 }
@@ -101,12 +102,24 @@ async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn) {
         scenario,
         artifacts: Vec::new(),
     };
-    let up = tokio::select! {
-        up = lifecycle::ensure_running(state, session_id) => up,
-        _ = ctx.cancel.cancelled() => true,
+    let readiness = tokio::select! {
+        readiness = lifecycle::ensure_running(state, session_id) => readiness,
+        _ = ctx.cancel.cancelled() => Readiness::Running,
     };
-    if !up {
-        return;
+    match readiness {
+        Readiness::Running => {}
+        Readiness::SessionGone => return,
+        Readiness::RecoveryFailed(message) => {
+            // The run never starts (no `turn.started`); the turn, which exists from
+            // acceptance in this simulator (§15 #17), settles failed and says why.
+            ctx.fail(TurnFailure::new(
+                ErrorCode::WorkspaceRecoveryFailed,
+                message,
+            ));
+            ctx.settle(false);
+            ctx.publish_artifacts();
+            return;
+        }
     }
     let played = if ctx.cancel.is_cancelled() {
         Err(Stopped)
@@ -309,6 +322,35 @@ impl TurnCtx<'_> {
                 Ok(())
             }
             Step::Wait(ms) => self.sleep_ms(ms).await,
+            Step::Error(e) => {
+                self.emit(EventPayload::AgentError(Message {
+                    message: e.message.clone(),
+                }));
+                if !e.fatal {
+                    return Ok(());
+                }
+                self.fail(TurnFailure::new(e.code, e.message));
+                Err(Stopped)
+            }
+            Step::Reclaim(r) => {
+                let mut store = self.state.store();
+                if let Some(rec) = store.session_mut(self.session_id) {
+                    rec.recovery_error_next = r.recovery_error;
+                    lifecycle::reclaim(rec, &r.reason);
+                }
+                Err(Stopped)
+            }
+        }
+    }
+
+    /// Records why the running turn fails; `settle` then reports it.
+    fn fail(&self, failure: TurnFailure) {
+        let mut store = self.state.store();
+        if let Some(active) = store
+            .session_mut(self.session_id)
+            .and_then(|r| r.active.as_mut())
+        {
+            active.failure = Some(failure);
         }
     }
 
@@ -353,6 +395,7 @@ impl TurnCtx<'_> {
             return Err(Stopped);
         }
         if let Some(file) = &tool.file {
+            self.record_file_change(file);
             self.emit(EventPayload::FileChanged(FileChange {
                 path: file.path.clone(),
                 change_type: ChangeKind::from(file.change.as_str()),
@@ -369,6 +412,24 @@ impl TurnCtx<'_> {
             exit_code: None,
         }));
         Ok(())
+    }
+
+    /// Mirrors a scripted change in the workspace's files, so snapshots show it. The
+    /// scenario carries a diff, not contents: the diff stands in for them.
+    fn record_file_change(&self, file: &super::scenario::FileStep) {
+        let Ok(path) = super::files::workspace_path(&file.path) else {
+            return;
+        };
+        let mut store = self.state.store();
+        let Some(rec) = store.session_mut(self.session_id) else {
+            return;
+        };
+        if file.change == "deleted" {
+            rec.files.remove(&path);
+        } else {
+            let contents = file.diff.clone().unwrap_or_default().into_bytes();
+            rec.files.insert(path, contents);
+        }
     }
 
     /// Parks the turn on a required action: the event, the `required_actions` entry and
@@ -413,13 +474,10 @@ impl TurnCtx<'_> {
         let Some(rec) = store.session_mut(self.session_id) else {
             return;
         };
-        let fail_reason = rec.active.as_ref().and_then(|a| a.fail_reason.clone());
-        let (status, error) = match (completed, fail_reason) {
+        let failure = rec.active.as_ref().and_then(|a| a.failure.clone());
+        let (status, error) = match (completed, failure) {
             (true, _) => (TurnStatus::Completed, None),
-            (false, Some(reason)) => (
-                TurnStatus::Failed,
-                Some(serde_json::json!({"code": "sandbox_error", "message": reason})),
-            ),
+            (false, Some(failure)) => (TurnStatus::Failed, Some(failure.to_value())),
             (false, None) => (TurnStatus::Cancelled, None),
         };
         Store::settle_turn(rec, self.turn_id, status, error);

@@ -18,7 +18,7 @@ pub struct SimArgs {
     #[arg(long, default_value_t = 1.0)]
     pub speed: f64,
     /// Scenario answering messages without a `#name` tag (quick, long, approval, question,
-    /// function, or mix = rotate through them).
+    /// function, error, recovery, or mix = rotate through all but recovery).
     #[arg(long, default_value = "mix")]
     pub scenario: String,
     /// Create a demo session on start and print its id.
@@ -66,6 +66,9 @@ pub struct SimArgs {
     /// Fault: CRLF line endings on streams.
     #[arg(long)]
     pub crlf: bool,
+    /// Fault: rebuilding a destroyed workspace gives up (`workspace.recovery_failed`).
+    #[arg(long)]
+    pub fail_recovery: bool,
 }
 
 fn secs(s: f64) -> Duration {
@@ -96,6 +99,7 @@ impl SimArgs {
                 stall: self.stall,
                 chunk_writes: self.chunk_max.map(|max| (1, max.max(1))),
                 crlf: self.crlf,
+                fail_recovery: self.fail_recovery,
             },
             ..SimConfig::default()
         };

@@ -37,7 +37,7 @@ pub struct SimConfig {
     /// Speed factor of the scripted agent (2.0 = twice as fast). Scales every delay.
     pub speed: f64,
     /// Default scenario for `input.message` (a message containing `#<name>` picks another).
-    /// `mix` rotates quick → approval → question → long → function per session.
+    /// `mix` rotates quick → approval → question → long → function → error per session.
     pub scenario: String,
     /// Value of the `retry:` line written first on every stream (ms).
     pub retry_ms: u64,
@@ -68,6 +68,8 @@ pub struct SimConfig {
     pub idle_pause: Duration,
     /// Workspace lifetime; afterwards it is `destroyed` (no event) and rebuilt on demand.
     pub workspace_lifetime: Duration,
+    /// How long the session bridge restarts after `PUT …/tools` (file writes get 409).
+    pub bridge_restart: Duration,
     /// Delay between a turn settling and its artifacts being published.
     pub artifact_publish_delay: Duration,
     /// Answers to function calls report `not_delivered` (the sandbox "restarted").
@@ -103,6 +105,7 @@ impl Default for SimConfig {
             idle_pause: Duration::from_secs(300),
             workspace_lifetime: Duration::from_secs(7200),
             artifact_publish_delay: Duration::from_millis(600),
+            bridge_restart: Duration::from_millis(1500),
             tool_results_not_delivered: false,
             write_latency: Duration::ZERO,
             idempotency_ttl: Duration::from_secs(24 * 3600),
@@ -128,6 +131,7 @@ impl SimConfig {
             sandbox_boot: Duration::from_millis(10),
             sandbox_wake: Duration::from_millis(10),
             artifact_publish_delay: Duration::from_millis(10),
+            bridge_restart: Duration::from_millis(100),
             ..SimConfig::default()
         }
     }

@@ -1,5 +1,6 @@
-//! Fault injection for the event streams: the misbehaviours a real network and a real
-//! proxy produce, on demand, so the client's resume logic can be tested against them.
+//! Fault injection: the misbehaviours a real network, a real proxy and a real sandbox
+//! host produce, on demand, so the client's resume and failure handling can be tested
+//! against them.
 
 /// Which faults the SSE writer injects. `Faults::default()` injects none. Changeable at
 /// runtime with `Simulator::set_faults`; every open stream reads the current value before
@@ -26,6 +27,9 @@ pub struct Faults {
     pub chunk_writes: Option<(usize, usize)>,
     /// End lines with CRLF instead of LF.
     pub crlf: bool,
+    /// Every rebuild of a destroyed workspace gives up: `recovery_failed` with a
+    /// `workspace.recovery_failed` event, and the turn waiting for it fails.
+    pub fail_recovery: bool,
 }
 
 impl Faults {

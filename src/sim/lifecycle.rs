@@ -1,44 +1,81 @@
 //! The workspace lifecycle (§10): `unknown` → `running` (`sandbox.created`) ⇄ `paused`
 //! (`sandbox.paused` after idling, `sandbox.resumed` on the next input) → `destroyed`
-//! after its lifetime (no event; a running turn fails) → rebuilt on the next input.
+//! after its lifetime (no event; a running turn fails) → `recovering` on the next input
+//! (no event) → `running` (`sandbox.created`) or `recovery_failed`
+//! (`workspace.recovery_failed`). A workspace whose recovery failed is rebuilt again by
+//! the input after that.
 
 use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::api::model::{EventPayload, McpUnavailable, SandboxState, WorkspaceState};
+use crate::api::model::{
+    ErrorCode, EventPayload, McpUnavailable, Message, SandboxState, WorkspaceState,
+};
 
+use super::files::Snapshot;
 use super::state::Shared;
+use super::store::{SessionRec, TurnFailure, now_ms};
 
-/// Brings the workspace up for a turn, emitting the matching `sandbox.*` event. Returns
-/// false if the session vanished.
-pub async fn ensure_running(state: &Shared, session_id: &str) -> bool {
+/// What became of a workspace a turn needs.
+#[derive(Debug, PartialEq)]
+pub enum Readiness {
+    Running,
+    /// The rebuild gave up; `workspace.recovery_failed` carried this message.
+    RecoveryFailed(String),
+    /// The session was deleted meanwhile.
+    SessionGone,
+}
+
+/// The message of a rebuild that gives up because of `Faults::fail_recovery`.
+const RECOVERY_FAULT_MESSAGE: &str = "the workspace could not be restored from its snapshot";
+
+/// Brings the workspace up for a turn, emitting the matching `sandbox.*` event, or
+/// `workspace.recovery_failed` when a rebuild gives up.
+pub async fn ensure_running(state: &Shared, session_id: &str) -> Readiness {
     let current = match state.store().session(session_id) {
         Some(rec) => rec.workspace.clone(),
-        None => return false,
+        None => return Readiness::SessionGone,
     };
     let (delay, rebuilt) = match current {
-        WorkspaceState::Running => return true,
+        WorkspaceState::Running => return Readiness::Running,
         WorkspaceState::Paused => (state.config.sandbox_wake, false),
         _ => (state.config.sandbox_boot, true),
     };
-    if current == WorkspaceState::Destroyed
-        && let Some(rec) = state.store().session_mut(session_id)
-    {
+    // Anything but a first boot restores an existing workspace, and that can fail.
+    let recovery = rebuilt && current != WorkspaceState::Unknown;
+    if recovery && let Some(rec) = state.store().session_mut(session_id) {
         rec.workspace = WorkspaceState::Recovering;
+        rec.updated_at = now_ms();
     }
     tokio::time::sleep(delay).await;
+    let fault = state.faults().fail_recovery;
     let generation = {
         let mut store = state.store();
         let Some(rec) = store.session_mut(session_id) else {
-            return false;
+            return Readiness::SessionGone;
         };
+        if recovery {
+            let scripted = rec.recovery_error_next.take();
+            if let Some(message) = scripted.or(fault.then(|| RECOVERY_FAULT_MESSAGE.to_string())) {
+                rec.workspace = WorkspaceState::RecoveryFailed;
+                store.emit(
+                    session_id,
+                    EventPayload::WorkspaceRecoveryFailed(Message {
+                        message: message.clone(),
+                    }),
+                );
+                return Readiness::RecoveryFailed(message);
+            }
+        }
         rec.workspace = WorkspaceState::Running;
         rec.activity += 1;
         rec.running_since = Some(Instant::now());
         if rebuilt {
             rec.sandbox_generation += 1;
             rec.lived = Duration::ZERO;
+            // Built from scratch: seeded files come back, live-written ones do not.
+            rec.files = rec.seed_files.clone();
         }
         let generation = rec.sandbox_generation;
         let unreachable_mcp = if rebuilt {
@@ -72,7 +109,20 @@ pub async fn ensure_running(state: &Shared, session_id: &str) -> bool {
     if rebuilt {
         spawn_lifetime_timer(state.clone(), session_id.to_string(), generation);
     }
-    true
+    Readiness::Running
+}
+
+/// Takes the sandbox away (no event: `destroyed` has none, §8) and fails the running
+/// turn with `reason`. Its lifetime timer retires with the generation.
+pub fn reclaim(rec: &mut SessionRec, reason: &str) {
+    rec.stop_running();
+    rec.workspace = WorkspaceState::Destroyed;
+    rec.sandbox_generation += 1;
+    rec.updated_at = now_ms();
+    if let Some(active) = rec.active.as_mut() {
+        active.failure = Some(TurnFailure::new(ErrorCode::SandboxError, reason));
+        active.cancel.cancel();
+    }
 }
 
 fn optional_mcp_servers(tools: &[serde_json::Value]) -> Vec<String> {
@@ -112,9 +162,9 @@ pub fn touch_idle(state: &Shared, session_id: &str) {
             && rec.workspace == WorkspaceState::Running;
         if idle {
             rec.workspace = WorkspaceState::Paused;
-            if let Some(since) = rec.running_since.take() {
-                rec.lived += since.elapsed();
-            }
+            rec.stop_running();
+            // Pausing snapshots the workspace (§9.1): `GET …/files` now shows it.
+            rec.snapshot = Some(Snapshot::of(&rec.files));
             store.emit(
                 &session_id,
                 EventPayload::SandboxPaused(SandboxState {
@@ -153,13 +203,6 @@ fn spawn_lifetime_timer(state: Shared, session_id: String, generation: u64) {
         let Some(rec) = store.session_mut(&session_id) else {
             return;
         };
-        rec.running_since = None;
-        rec.workspace = WorkspaceState::Destroyed;
-        rec.updated_at = super::store::now_ms();
-        if let Some(active) = rec.active.as_mut() {
-            active.fail_reason =
-                Some("The workspace reached its lifetime and was reclaimed.".into());
-            active.cancel.cancel();
-        }
+        reclaim(rec, "The workspace reached its lifetime and was reclaimed.");
     });
 }

@@ -20,18 +20,24 @@
 //!
 //! * [`SimConfig::default`] is the realistic deployment (documented limits and timers);
 //!   [`SimConfig::for_tests`] has fast timers, a fixed token and no rate limiting.
-//! * A message containing `#long`, `#approval`, `#question`, `#function` or `#quick` plays
-//!   that scenario; others play `SimConfig::scenario`.
-//! * Faults apply to event streams only and can change at runtime.
+//! * A message containing `#long`, `#approval`, `#question`, `#function`, `#quick`,
+//!   `#error` or `#recovery` plays that scenario; others play `SimConfig::scenario`.
+//! * Faults apply to event streams, sends and workspace rebuilds, and can change at
+//!   runtime.
 //!
 //! # What it simulates
 //!
 //! Sessions (create/list/get/patch/delete/fork), turns, items, artifacts, the seven
 //! `input.*` types, both event streams with exact cursor semantics, the replay cap and
 //! `gobare.replay_truncated`, stream caps, token-bucket rate limits, idempotency keys, the
-//! message queue, required actions with their outcomes, and the workspace lifecycle.
-//! Not simulated: scopes (the one token holds them all), tools/files/preview/webhook/agent
-//! routes, usage, the artifact archive, and backpressure closing at 8 MiB.
+//! message queue, required actions with their outcomes, errors inside a run
+//! (`agent.error`, a fatal one failing the turn), and the workspace lifecycle including a
+//! rebuild that gives up (`workspace.recovery_failed`).
+//! The workspace routes too: files read from snapshots (taken on pause and refresh),
+//! tools with secrets withheld, preview publishing, usage, the artifact archive and
+//! artifact deletes. Not simulated: scopes (the one token holds them all), the
+//! organization routes (agents, environment templates and profiles, model credentials,
+//! webhooks: `404 not_found` saying so), and backpressure closing at 8 MiB.
 //!
 //! # Files
 //!
@@ -46,6 +52,7 @@ pub mod args;
 pub mod config;
 mod errors;
 pub mod faults;
+mod files;
 mod idempotency;
 mod lifecycle;
 mod ratelimit;
@@ -55,6 +62,8 @@ mod seed;
 mod sse;
 mod state;
 mod store;
+mod tar;
+mod tools;
 
 use std::net::SocketAddr;
 

@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::api::model::ErrorCode;
+
 /// One scripted turn.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -67,6 +69,11 @@ pub enum Step {
     Compaction { before: u64, after: u64 },
     /// Just wait (ms).
     Wait(u64),
+    /// An error inside the run (`agent.error`); a fatal one ends the turn `failed`.
+    Error(ErrorStep),
+    /// The workspace is reclaimed under the turn (as at the end of its lifetime): it is
+    /// `destroyed` (no event) and the turn fails; optionally its next rebuild gives up.
+    Reclaim(ReclaimStep),
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -135,12 +142,43 @@ pub struct ArtifactStep {
     pub content_type: Option<String>,
 }
 
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorStep {
+    /// The `agent.error` payload's `message`.
+    pub message: String,
+    /// Whether the run stops here: the turn settles `failed` with `error: {code,
+    /// message}`. A non-fatal error is reported and the run goes on.
+    #[serde(default = "yes")]
+    pub fatal: bool,
+    /// The turn's `error.code` when fatal (one of §2's codes).
+    #[serde(default = "provider_error")]
+    pub code: ErrorCode,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReclaimStep {
+    /// The failed turn's `error.message`.
+    pub reason: String,
+    /// When set, the next rebuild of this workspace gives up with this message
+    /// (`workspace.recovery_failed`); the rebuild after that succeeds.
+    #[serde(default)]
+    pub recovery_error: Option<String>,
+}
+
+fn provider_error() -> ErrorCode {
+    ErrorCode::ProviderError
+}
+
 fn yes() -> bool {
     true
 }
 
-/// The rotation of the `mix` default: what a demo user sees message after message.
-const MIX: [&str; 5] = ["quick", "approval", "question", "long", "function"];
+/// The rotation of the `mix` default: what a demo user sees message after message. A
+/// failed run belongs in it; `recovery` does not, because it leaves the workspace unable
+/// to start the next message of the rotation.
+const MIX: [&str; 6] = ["quick", "approval", "question", "long", "function", "error"];
 
 const EMBEDDED: &[(&str, &str)] = &[
     ("quick", include_str!("../../assets/scenarios/quick.json")),
@@ -156,6 +194,11 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "function",
         include_str!("../../assets/scenarios/function.json"),
+    ),
+    ("error", include_str!("../../assets/scenarios/error.json")),
+    (
+        "recovery",
+        include_str!("../../assets/scenarios/recovery.json"),
     ),
 ];
 

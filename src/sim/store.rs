@@ -11,9 +11,10 @@ use serde_json::{Value, json};
 use tokio::sync::{broadcast, oneshot};
 use tokio_util::sync::CancellationToken;
 
+use super::files::{Files, Snapshot};
 use crate::api::model::{
-    AgentInfo, Artifact, ArtifactsState, Event, EventPayload, Item, ItemKind, Preview, Repo,
-    RequiredAction, Session, SessionStatus, Turn, TurnStatus, WorkspaceState,
+    AgentInfo, Artifact, ArtifactsState, ErrorCode, Event, EventPayload, Item, ItemKind, Preview,
+    Repo, RequiredAction, Session, SessionStatus, Turn, TurnStatus, WorkspaceState,
 };
 
 pub fn now_ms() -> i64 {
@@ -60,8 +61,29 @@ pub struct ActiveTurn {
     pub turn_id: String,
     pub cancel: CancellationToken,
     pub steers: Vec<String>,
-    /// Set when the turn is stopped because the workspace went away (→ `failed`).
-    pub fail_reason: Option<String>,
+    /// Set when the turn is stopped by a failure rather than a cancel (→ `failed`).
+    pub failure: Option<TurnFailure>,
+}
+
+/// Why a turn failed: its `error` object, `{code, message}` (the shape the reference
+/// client reads; §9.2 leaves it unspecified).
+#[derive(Debug, Clone)]
+pub struct TurnFailure {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl TurnFailure {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        TurnFailure {
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn to_value(&self) -> Value {
+        json!({"code": self.code.as_str(), "message": self.message})
+    }
 }
 
 pub struct QueuedTurn {
@@ -101,6 +123,23 @@ pub struct SessionRec {
     pub lived: std::time::Duration,
     /// When the sandbox last started running; `None` while paused or down.
     pub running_since: Option<tokio::time::Instant>,
+    /// Set by a scenario's `reclaim` step: the next rebuild gives up with this message.
+    pub recovery_error_next: Option<String>,
+    /// `environment.files`: written when a workspace is built, and again on each rebuild.
+    pub seed_files: Files,
+    /// The live workspace's files.
+    pub files: Files,
+    /// What `GET …/files` reads: taken on pause and on refresh.
+    pub snapshot: Option<Snapshot>,
+    /// The `text` of the tools configuration (`PUT …/tools`).
+    pub tools_text: Option<Value>,
+    /// After `PUT …/tools` the bridge restarts: file writes before this are refused.
+    pub bridge_ready_at: Option<tokio::time::Instant>,
+    /// The subdomain the preview is published at.
+    pub published_subdomain: Option<String>,
+    /// Sandbox time of the intervals that have ended (pause, reclaim), for `…/usage`.
+    pub ran_closed: std::time::Duration,
+    pub closed_intervals: u32,
 }
 
 impl SessionRec {
@@ -138,6 +177,15 @@ impl SessionRec {
             sandbox_generation: 0,
             lived: std::time::Duration::ZERO,
             running_since: None,
+            recovery_error_next: None,
+            seed_files: Files::new(),
+            files: Files::new(),
+            snapshot: None,
+            tools_text: None,
+            bridge_ready_at: None,
+            published_subdomain: None,
+            ran_closed: std::time::Duration::ZERO,
+            closed_intervals: 0,
         }
     }
 
@@ -157,7 +205,9 @@ impl SessionRec {
     pub fn to_session(&self, with_tools: bool) -> Session {
         let mut agent = self.agent.clone();
         if with_tools {
-            agent.tools.get_or_insert_with(Vec::new);
+            let tools = agent.tools.get_or_insert_with(Vec::new);
+            // Secrets removed (§9.1), as on `GET …/tools`.
+            *tools = tools.iter().map(super::tools::redacted).collect();
         } else {
             agent.tools = None;
         }
@@ -183,6 +233,16 @@ impl SessionRec {
             metadata: self.metadata.clone(),
             forked_from: None,
             workspace_copied: None,
+        }
+    }
+
+    /// Ends the running interval (the sandbox pauses or goes away), counting its time.
+    pub fn stop_running(&mut self) {
+        if let Some(since) = self.running_since.take() {
+            let ran = since.elapsed();
+            self.lived += ran;
+            self.ran_closed += ran;
+            self.closed_intervals += 1;
         }
     }
 
@@ -383,6 +443,14 @@ impl Store {
                 None,
                 String::new(),
                 with_event("agent.error", v),
+            ),
+            // A rebuild that gives up stops the run before it starts: §9.3 records such
+            // run-start failures as `error` items with `origin` and no `event`.
+            EventPayload::WorkspaceRecoveryFailed(m) => (
+                ItemKind::Error,
+                None,
+                String::new(),
+                json!({"message": m.message, "origin": "sandbox"}),
             ),
             EventPayload::UserContext(_) => (
                 ItemKind::Context,

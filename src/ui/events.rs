@@ -1,5 +1,6 @@
 //! The Events pane: the raw stream, newest at the bottom, one row per event.
 
+use super::pane;
 use super::sanitize;
 use super::state::{Anchor, UiState};
 use super::theme::Theme;
@@ -19,8 +20,7 @@ pub fn draw(
     theme: &Theme,
     block: Block,
 ) {
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let inner = pane::framed(frame, area, block);
     let height = inner.height as usize;
     if height == 0 {
         return;

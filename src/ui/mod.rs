@@ -8,6 +8,7 @@ pub mod help;
 pub mod layout;
 pub mod markdown;
 pub mod outcome;
+mod pane;
 pub mod picker;
 pub mod prompt;
 pub mod sanitize;

@@ -1,6 +1,7 @@
 //! The transcript pane: entries laid out into lines (cached per entry per width), only the
 //! visible ones, following the bottom unless the user scrolled up.
 
+use super::pane;
 use super::state::{Anchor, UiState};
 use super::theme::Theme;
 use crate::session::SessionView;
@@ -123,8 +124,7 @@ pub fn draw(
     theme: &Theme,
     block: Block,
 ) {
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let inner = pane::framed(frame, area, block);
     if inner.width == 0 || inner.height == 0 {
         return;
     }

@@ -2,6 +2,7 @@
 //! preview and published URLs.
 
 use super::events::clock;
+use super::pane;
 use super::sanitize;
 use super::state::UiState;
 use super::theme::Theme;
@@ -12,7 +13,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::Block;
 
 pub fn draw(
     frame: &mut Frame,
@@ -22,13 +23,9 @@ pub fn draw(
     theme: &Theme,
     block: Block,
 ) {
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let inner = pane::framed(frame, area, block);
     let lines = lines(view, inner.width as usize, theme);
-    let max_offset = lines.len().saturating_sub(inner.height as usize) as u16;
-    let offset = ui.workspace_offset.get().min(max_offset);
-    ui.workspace_offset.set(offset);
-    frame.render_widget(Paragraph::new(lines).scroll((offset, 0)), inner);
+    pane::scrolled(frame, inner, lines, &ui.workspace_offset);
 }
 
 fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {

@@ -1,6 +1,7 @@
 //! Shared helpers for integration tests.
 #![allow(dead_code)] // each test binary uses a different subset
 
+pub mod app;
 pub mod pty;
 pub mod restore;
 pub mod sim;

@@ -2,6 +2,7 @@
 
 use axum::body::Body;
 use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
 
 use crate::sim::errors::{ApiError, ApiResult};
 
@@ -33,4 +34,35 @@ pub async fn empty(body: Body, limit: usize) -> ApiResult<()> {
     } else {
         Err(ApiError::invalid("This route takes no request body."))
     }
+}
+
+/// A JSON object body whose fields are all in `accepted` (an unknown one is a 400 naming
+/// it, §1.1). `empty_is_object` lets a route whose fields are all optional take no body.
+pub async fn object(
+    body: Body,
+    limit: usize,
+    accepted: &[&str],
+    empty_is_object: bool,
+) -> ApiResult<Map<String, Value>> {
+    let bytes = axum::body::to_bytes(body, limit)
+        .await
+        .map_err(|_| ApiError::invalid("The request body is larger than the limit."))?;
+    let value: Value = if empty_is_object && bytes.iter().all(u8::is_ascii_whitespace) {
+        Value::Object(Map::new())
+    } else if bytes.is_empty() {
+        return Err(ApiError::invalid("A JSON request body is required."));
+    } else {
+        serde_json::from_slice(&bytes)
+            .map_err(|e| ApiError::invalid(format!("The request body is not valid: {e}.")))?
+    };
+    let Value::Object(obj) = value else {
+        return Err(ApiError::invalid("The body must be a JSON object."));
+    };
+    if let Some(unknown) = obj.keys().find(|k| !accepted.contains(&k.as_str())) {
+        return Err(ApiError::invalid(format!(
+            "Unknown field \"{unknown}\"; accepted: {}.",
+            accepted.join(", ")
+        )));
+    }
+    Ok(obj)
 }

@@ -7,13 +7,14 @@ mod query;
 mod reads;
 pub(crate) mod sessions;
 mod streams;
+mod workspace;
 
 use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use serde_json::json;
 
 use crate::api::model::ErrorCode;
@@ -33,10 +34,7 @@ pub fn router(state: Shared) -> Router {
                 .patch(sessions::patch)
                 .delete(sessions::delete),
         )
-        .route(
-            "/v1/sessions/{session_id}/fork",
-            axum::routing::post(sessions::fork),
-        )
+        .route("/v1/sessions/{session_id}/fork", post(sessions::fork))
         .route(
             "/v1/sessions/{session_id}/events",
             get(streams::session_events).post(inputs::post),
@@ -50,12 +48,37 @@ pub fn router(state: Shared) -> Router {
         .route("/v1/sessions/{session_id}/items", get(reads::items))
         .route("/v1/sessions/{session_id}/artifacts", get(reads::artifacts))
         .route(
+            "/v1/sessions/{session_id}/artifacts/archive",
+            get(reads::artifact_archive),
+        )
+        .route(
             "/v1/sessions/{session_id}/artifacts/{artifact_id}",
-            get(reads::artifact),
+            get(reads::artifact).delete(reads::delete_artifact),
         )
         .route(
             "/v1/sessions/{session_id}/artifacts/{artifact_id}/content",
             get(reads::artifact_content),
+        )
+        .route("/v1/sessions/{session_id}/usage", get(workspace::usage))
+        .route(
+            "/v1/sessions/{session_id}/tools",
+            get(workspace::read_tools).put(workspace::put_tools),
+        )
+        .route(
+            "/v1/sessions/{session_id}/files",
+            get(workspace::list_files).post(workspace::write_files),
+        )
+        .route(
+            "/v1/sessions/{session_id}/files/content",
+            get(workspace::file_content),
+        )
+        .route(
+            "/v1/sessions/{session_id}/files/refresh",
+            post(workspace::refresh_files),
+        )
+        .route(
+            "/v1/sessions/{session_id}/preview",
+            post(workspace::publish_preview).delete(workspace::unpublish_preview),
         )
         .fallback(unknown_path)
         .layer(middleware::from_fn_with_state(
@@ -145,8 +168,32 @@ async fn auth(State(state): State<Shared>, req: Request, next: Next) -> Response
     }
 }
 
-async fn unknown_path() -> ApiError {
-    ApiError::not_found("No such route.")
+/// Spec routes (§6.1) this simulator leaves out: organization-level configuration a
+/// terminal client never calls.
+const NOT_SIMULATED: [&str; 5] = [
+    "/v1/agents",
+    "/v1/environment-templates",
+    "/v1/environment-profiles",
+    "/v1/model-credentials",
+    "/v1/webhooks",
+];
+
+/// Every `/v1` answer is the envelope, unknown paths included (§2).
+async fn unknown_path(uri: axum::http::Uri) -> ApiError {
+    let path = uri.path();
+    let left_out = NOT_SIMULATED.iter().any(|p| {
+        path == *p
+            || path
+                .strip_prefix(p)
+                .is_some_and(|rest| rest.starts_with('/'))
+    });
+    if left_out {
+        ApiError::not_found(format!(
+            "No such route in the local simulator: it does not serve {path}."
+        ))
+    } else {
+        ApiError::not_found("No such route.")
+    }
 }
 
 async fn health(uri: axum::http::Uri) -> Result<impl IntoResponse, ApiError> {
@@ -179,3 +226,8 @@ async fn model_connectors(uri: axum::http::Uri) -> Result<impl IntoResponse, Api
 }
 
 pub use sessions::create_session;
+
+/// The answer to a delete (§9.6): `{object, id, deleted: true}`.
+fn deleted(object: &str, id: &str) -> axum::Json<serde_json::Value> {
+    axum::Json(json!({"object": object, "id": id, "deleted": true}))
+}

@@ -1,16 +1,19 @@
 //! Turns, items and artifacts (§6.5–§6.7).
 
 use axum::Json;
+use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{Uri, header};
 use axum::response::IntoResponse;
 use serde_json::Value;
 
+use super::body;
 use super::query::{PAGING, Paging, Query};
 use crate::api::model::{Artifact, Turn};
 use crate::sim::errors::{ApiError, ApiResult};
 use crate::sim::state::Shared;
 use crate::sim::store::SessionRec;
+use crate::sim::tar;
 
 fn with_session<T>(state: &Shared, id: &str, f: impl FnOnce(&SessionRec) -> T) -> ApiResult<T> {
     let store = state.store();
@@ -99,4 +102,68 @@ pub async fn artifact_content(
         found.ok_or_else(|| ApiError::not_found(format!("No artifact {artifact_id}.")))?;
     let content_type = content_type.unwrap_or_else(|| "application/octet-stream".into());
     Ok(([(header::CONTENT_TYPE, content_type)], body))
+}
+
+/// `DELETE …/artifacts/{artifact_id}`: the typed `artifact.deleted` of newer servers.
+pub async fn delete_artifact(
+    State(state): State<Shared>,
+    Path((id, artifact_id)): Path<(String, String)>,
+    uri: Uri,
+    body: Body,
+) -> ApiResult<Json<Value>> {
+    Query::parse(uri.query(), &[])?;
+    body::empty(body, state.config.body_limit).await?;
+    let mut store = state.store();
+    let rec = store
+        .session_mut(&id)
+        .ok_or_else(|| ApiError::not_found(format!("No session {id}.")))?;
+    let before = rec.artifacts.len();
+    rec.artifacts.retain(|a| a.id != artifact_id);
+    if rec.artifacts.len() == before {
+        return Err(ApiError::not_found(format!("No artifact {artifact_id}.")));
+    }
+    rec.artifact_bodies.remove(&artifact_id);
+    Ok(super::deleted("artifact.deleted", &artifact_id))
+}
+
+/// `GET …/artifacts/archive[?turn_id=]`: a POSIX tar of the stored copies. With `turn_id`
+/// entries carry their workspace paths; without it each is prefixed with its turn id.
+/// Artifacts whose stored copy is gone are left out.
+pub async fn artifact_archive(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    uri: Uri,
+) -> ApiResult<impl IntoResponse> {
+    let q = Query::parse(uri.query(), &["turn_id"])?;
+    let turn = q.get("turn_id").map(str::to_string);
+    let entries = with_session(&state, &id, |r| {
+        if let Some(t) = &turn
+            && !r.turns.iter().any(|x| &x.id == t)
+        {
+            return Err(ApiError::not_found(format!("No turn {t} in session {id}.")));
+        }
+        Ok(r.artifacts
+            .iter()
+            .filter(|a| turn.as_ref().is_none_or(|t| &a.turn_id == t))
+            .filter_map(|a| {
+                let body = r.artifact_bodies.get(&a.id)?;
+                let path = a.path.trim_start_matches('/');
+                let name = match &turn {
+                    Some(_) => path.to_string(),
+                    None => format!("{}/{path}", a.turn_id),
+                };
+                let mtime = a.created_at.unwrap_or(0).max(0) as u64 / 1000;
+                Some((name, body.clone().into_bytes(), mtime))
+            })
+            .collect::<Vec<_>>())
+    })??;
+    let mut archive = Vec::new();
+    for (name, bytes, mtime) in entries {
+        if let Err(e) = tar::append(&mut archive, &name, &bytes, mtime) {
+            // Such a path cannot be named in ustar; the rest of the archive still is.
+            tracing::warn!("artifact left out of the archive: {e}");
+        }
+    }
+    tar::finish(&mut archive);
+    Ok(([(header::CONTENT_TYPE, "application/x-tar")], archive))
 }

@@ -7,7 +7,7 @@ use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::IntoResponse;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::body;
 use super::query::{PAGING, Paging, Query};
@@ -72,11 +72,17 @@ pub fn create_session(state: &Shared, req: CreateSession) -> ApiResult<String> {
             rec.agent.instructions = Some(instructions);
         }
         rec.agent.permission_rules = agent.permission_rules;
-        rec.agent.tools = agent.tools;
+        if let Some(tools) = agent.tools {
+            rec.agent.tools = Some(crate::sim::tools::validate(&Value::Array(tools))?);
+        }
+        rec.tools_text = agent.text;
         rec.agent.id = agent.id;
     }
     if let Some(env) = req.environment {
         rec.repo = parse_environment(&env)?;
+        if let Some(files) = env.get("files") {
+            rec.seed_files = crate::sim::files::parse_seed_files(files, "environment.files")?;
+        }
     }
     if let Some(metadata) = req.metadata {
         let m: BTreeMap<String, Value> = metadata
@@ -353,9 +359,7 @@ pub async fn delete(
     if let Some(active) = &rec.active {
         active.cancel.cancel();
     }
-    Ok(Json(
-        json!({"object": "session.deleted", "id": id, "deleted": true}),
-    ))
+    Ok(super::deleted("session.deleted", &id))
 }
 
 pub async fn fork(
@@ -393,13 +397,24 @@ pub async fn fork(
     copy.agent = original.agent.clone();
     copy.repo = original.repo.clone();
     copy.items = original.items.clone();
+    copy.seed_files = original.seed_files.clone();
+    copy.tools_text = original.tools_text.clone();
+    if workspace_copied_from(original) {
+        copy.files = original.files.clone();
+        copy.snapshot = original.snapshot.clone();
+    }
     for item in &mut copy.items {
         item.session_id = copy.id.clone();
     }
-    let workspace_copied = original.workspace != crate::api::model::WorkspaceState::Unknown;
+    let workspace_copied = workspace_copied_from(original);
     let mut session = copy.to_session(true);
     store.insert_session(copy);
     session.forked_from = Some(id);
     session.workspace_copied = Some(workspace_copied);
     Ok((StatusCode::CREATED, Json(session)))
+}
+
+/// A fork copies the workspace when there is one to copy.
+fn workspace_copied_from(original: &SessionRec) -> bool {
+    original.workspace != crate::api::model::WorkspaceState::Unknown
 }

@@ -1,0 +1,60 @@
+//! The real binary in a pseudo-terminal with an isolated home: its state and config in a
+//! temp dir, and nothing inherited that would change what it does (a token, an API, the
+//! colour switch, tmux passthrough).
+
+use gobare_tui::sim::Simulator;
+use portable_pty::CommandBuilder;
+use tempfile::TempDir;
+
+use super::pty::Pty;
+
+/// The terminal size every app test runs at unless it says otherwise.
+pub const COLS: u16 = 140;
+pub const ROWS: u16 = 44;
+
+/// The binary with `args` and its home under `home`; `api` = (base URL, token) points it
+/// at a server, `None` leaves it without a token.
+pub fn command(args: &[&str], home: &TempDir, api: Option<(&str, &str)>) -> CommandBuilder {
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_gobare-tui"));
+    cmd.args(args);
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("XDG_STATE_HOME", home.path().join("state"));
+    cmd.env("XDG_CONFIG_HOME", home.path().join("config"));
+    cmd.env("RUST_BACKTRACE", "0");
+    for inherited in ["GOBARE_TOKEN", "GOBARE_API", "NO_COLOR", "TMUX"] {
+        cmd.env_remove(inherited);
+    }
+    if let Some((url, token)) = api {
+        cmd.env("GOBARE_API", url);
+        cmd.env("GOBARE_TOKEN", token);
+    }
+    cmd
+}
+
+/// The binary with `args`, talking to `sim`, in a [`COLS`]×[`ROWS`] pty.
+pub fn spawn(args: &[&str], home: &TempDir, sim: &Simulator) -> Pty {
+    spawn_sized(args, home, sim, COLS, ROWS)
+}
+
+/// The binary with `args`, talking to `sim`, in a `cols`×`rows` pty.
+pub fn spawn_sized(args: &[&str], home: &TempDir, sim: &Simulator, cols: u16, rows: u16) -> Pty {
+    let url = sim.url().to_string();
+    Pty::spawn(command(args, home, Some((&url, &sim.token()))), cols, rows)
+}
+
+/// `gobare-tui attach SESSION` against `sim`.
+pub fn attach(session: &str, home: &TempDir, sim: &Simulator) -> Pty {
+    spawn(&["attach", session], home, sim)
+}
+
+/// The status bar: the screen's last row.
+pub fn status_line(s: &vt100::Screen) -> String {
+    s.contents().lines().last().unwrap_or_default().to_string()
+}
+
+/// The bottom `rows` rows of the screen (the input box sits just above the status bar).
+pub fn bottom(s: &vt100::Screen, rows: usize) -> String {
+    let text = s.contents();
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(rows)..].join("\n")
+}
