@@ -34,8 +34,8 @@ const ROWS: u16 = 48;
 fn view_with(entries: usize, events: &[Event]) -> SessionView {
     // The default byte budget keeps ~78,000 entries of this workload: lift it, the point
     // is how the frame cost scales with the transcript's length.
-    let mut view = SessionView::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af")
-        .with_transcript_budget(usize::MAX);
+    let mut view =
+        SessionView::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af").with_transcript_budget(usize::MAX);
     for ev in events {
         if view.transcript().entries().len() >= entries {
             break;
