@@ -677,3 +677,22 @@ fn transcript_keeps_the_newest_entry_even_over_budget() {
     assert_eq!(t.dropped(), 1);
     assert!(matches!(&t.entries()[0].kind, EntryKind::User { text } if text.starts_with('b')));
 }
+
+proptest! {
+    /// Whatever mix of new entries and in-place updates arrives, and however small the
+    /// budget, the count stays exact and within the budget (or down to the newest entry).
+    #[test]
+    fn transcript_budget_holds_for_any_sequence(
+        events in prop::collection::vec(arb_event(), 1..80),
+        budget in 150..3_000usize,
+    ) {
+        use super::transcript::{Transcript, entry_bytes};
+        let mut t = Transcript::with_budget(budget);
+        for e in &events {
+            t.apply_event(e);
+            prop_assert_eq!(t.bytes(), t.entries().iter().map(entry_bytes).sum::<usize>());
+            prop_assert!(t.bytes() <= budget || t.entries().len() == 1);
+            prop_assert_eq!(t.entries().front().map_or(t.dropped(), |e| e.id), t.dropped());
+        }
+    }
+}

@@ -574,11 +574,19 @@ impl Transcript {
             self.count_touched();
             let pos = usize::try_from(id.checked_sub(self.base)?).ok()?;
             let entry = self.entries.get(pos)?;
-            self.bytes -= entry_bytes(entry);
+            let bytes = entry_bytes(entry);
+            self.uncount(bytes);
             self.touched = Some(id);
         }
         let pos = id.checked_sub(self.base)?;
         self.entries.get_mut(usize::try_from(pos).ok()?)
+    }
+
+    /// Takes an entry's bytes out of the count. A miscount must never wrap around: a huge
+    /// count would drop the whole transcript (debug builds stop on it instead).
+    fn uncount(&mut self, bytes: usize) {
+        debug_assert!(self.bytes >= bytes, "{} < {bytes}", self.bytes);
+        self.bytes = self.bytes.saturating_sub(bytes);
     }
 
     /// Counts the entry last handed out by `get_mut` again.
@@ -601,7 +609,7 @@ impl Transcript {
 
     fn drop_oldest(&mut self) {
         if let Some(dropped) = self.entries.pop_front() {
-            self.bytes -= entry_bytes(&dropped);
+            self.uncount(entry_bytes(&dropped));
             self.forget(&dropped);
             self.base += 1;
         }
