@@ -1349,3 +1349,52 @@ async fn the_artifact_archive_is_a_tar_of_stored_copies_and_deletes_are_typed() 
     assert_eq!(status, 404);
     assert!(untar(&archive(String::new()).await.2).is_empty());
 }
+
+/// The actions whose only input is the path refuse a body or a query parameter with the
+/// envelope (§1.1: unknown input is an error, not ignored), and take none or `{}`.
+#[tokio::test]
+async fn path_only_actions_refuse_a_body_or_a_query_parameter() {
+    use reqwest::Method;
+    let api = Api::test().await;
+    let id = api.new_session().await;
+    let routes = [
+        (Method::POST, format!("/v1/sessions/{id}/fork")),
+        (Method::POST, format!("/v1/sessions/{id}/files/refresh")),
+        (Method::DELETE, format!("/v1/sessions/{id}/preview")),
+        (
+            Method::DELETE,
+            format!("/v1/sessions/{id}/artifacts/art_none"),
+        ),
+        (Method::DELETE, format!("/v1/sessions/{id}")),
+    ];
+    for (method, path) in &routes {
+        let with_body = api
+            .req(method.clone(), path)
+            .json(&json!({"force": true}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            with_body.status().as_u16(),
+            400,
+            "{method} {path} with a body"
+        );
+        let body: Value = with_body.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "invalid_request", "{method} {path}");
+
+        let with_query = api
+            .req(method.clone(), &format!("{path}?force=1"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(with_query.status().as_u16(), 400, "{method} {path}?force=1");
+    }
+    // `{}` counts as no body: the delete goes through.
+    let r = api
+        .req(Method::DELETE, &format!("/v1/sessions/{id}"))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+}

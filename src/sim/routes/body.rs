@@ -5,6 +5,23 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::sim::errors::{ApiError, ApiResult};
+use crate::sim::state::Shared;
+
+use super::query::Query;
+
+/// A request that may carry neither query parameters nor a body (empty or `{}`): the
+/// actions whose only input is the path. Extracting it validates both.
+pub struct NoInput;
+
+impl axum::extract::FromRequest<Shared> for NoInput {
+    type Rejection = ApiError;
+
+    async fn from_request(req: axum::extract::Request, state: &Shared) -> ApiResult<NoInput> {
+        Query::parse(req.uri().query(), &[])?;
+        empty(req.into_body(), state.config.body_limit).await?;
+        Ok(NoInput)
+    }
+}
 
 /// Reads and parses a JSON body of at most `limit` bytes. Over the limit, malformed JSON,
 /// wrong types and unknown fields are all `400 invalid_request` (§2, §5).

@@ -1,7 +1,6 @@
 //! Turns, items and artifacts (§6.5–§6.7).
 
 use axum::Json;
-use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{Uri, header};
 use axum::response::IntoResponse;
@@ -108,11 +107,8 @@ pub async fn artifact_content(
 pub async fn delete_artifact(
     State(state): State<Shared>,
     Path((id, artifact_id)): Path<(String, String)>,
-    uri: Uri,
-    body: Body,
+    _: body::NoInput,
 ) -> ApiResult<Json<Value>> {
-    Query::parse(uri.query(), &[])?;
-    body::empty(body, state.config.body_limit).await?;
     let mut store = state.store();
     let rec = store
         .session_mut(&id)

@@ -347,11 +347,8 @@ pub async fn patch(
 pub async fn delete(
     State(state): State<Shared>,
     Path(id): Path<String>,
-    uri: Uri,
-    body: Body,
+    _: body::NoInput,
 ) -> ApiResult<Json<Value>> {
-    Query::parse(uri.query(), &[])?;
-    body::empty(body, state.config.body_limit).await?;
     let rec = state
         .store()
         .remove_session(&id)
@@ -365,11 +362,8 @@ pub async fn delete(
 pub async fn fork(
     State(state): State<Shared>,
     Path(id): Path<String>,
-    uri: Uri,
-    body: Body,
+    _: body::NoInput,
 ) -> ApiResult<impl IntoResponse> {
-    Query::parse(uri.query(), &[])?;
-    body::empty(body, state.config.body_limit).await?;
     if state.store().sessions.len() >= state.config.max_sessions {
         return Err(ApiError::new(
             crate::api::model::ErrorCode::ProjectLimitExceeded,

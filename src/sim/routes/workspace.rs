@@ -93,11 +93,8 @@ pub async fn list_files(
 pub async fn refresh_files(
     State(state): State<Shared>,
     Path(id): Path<String>,
-    uri: Uri,
-    body: Body,
+    _: body::NoInput,
 ) -> ApiResult<Json<Value>> {
-    Query::parse(uri.query(), &[])?;
-    body::empty(body, state.config.body_limit).await?;
     Ok(Json(capture(&state, &id).await?))
 }
 
@@ -282,11 +279,8 @@ pub async fn publish_preview(
 pub async fn unpublish_preview(
     State(state): State<Shared>,
     Path(id): Path<String>,
-    uri: Uri,
-    body: Body,
+    _: body::NoInput,
 ) -> ApiResult<Json<Value>> {
-    Query::parse(uri.query(), &[])?;
-    body::empty(body, state.config.body_limit).await?;
     with_session(&state, &id, |r| {
         if r.published_subdomain.take().is_some() {
             r.preview.published_url = None;
