@@ -195,6 +195,38 @@ impl App {
         cpu_of(self.pty.pid())
     }
 
+    /// The largest resident mappings (`/proc/PID/smaps`), for telling the main heap from
+    /// other malloc arenas and stacks.
+    fn largest_mappings(&self, n: usize) -> String {
+        let smaps =
+            std::fs::read_to_string(format!("/proc/{}/smaps", self.pty.pid())).unwrap_or_default();
+        let mut maps: Vec<(u64, String)> = Vec::new();
+        let mut name = String::new();
+        for line in smaps.lines() {
+            if let Some(kib) = line.strip_prefix("Rss:") {
+                let kib = kib.split_whitespace().next().and_then(|v| v.parse().ok());
+                maps.push((kib.unwrap_or(0), name.clone()));
+            } else if line
+                .split_whitespace()
+                .next()
+                .is_some_and(|f| f.contains('-'))
+            {
+                let fields: Vec<&str> = line.split_whitespace().collect();
+                let (start, end) = fields[0].split_once('-').unwrap_or(("0", "0"));
+                let size = u64::from_str_radix(end, 16).unwrap_or(0)
+                    - u64::from_str_radix(start, 16).unwrap_or(0);
+                let label = fields.get(5).copied().unwrap_or("[anon]");
+                name = format!("{label} ({} KiB mapped)", size / 1024);
+            }
+        }
+        maps.sort_by_key(|m| std::cmp::Reverse(m.0));
+        maps.iter()
+            .take(n)
+            .map(|(kib, name)| format!("{:.1} MB {name}", *kib as f64 / 1024.0))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
     /// Resident memory in KiB.
     fn rss_kib(&self) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.pty.pid()))
@@ -391,6 +423,7 @@ async fn rss_200k_and_soak() {
         "perf: RSS after {EVENTS} events = {:.1} MB (budget 60 MB)",
         after_replay as f64 / 1024.0
     );
+    println!("perf: largest mappings: {}", app.largest_mappings(6));
 
     // The soak: persisted events emitted here at ~1,000/s (a message, a tool call and its
     // result, a file change, in turn), RSS sampled every 2 s.

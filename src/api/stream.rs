@@ -46,6 +46,10 @@ pub struct StreamOptions {
     /// `Err(DecodeError(resume::NOT_DECODED))` instead: decoding was most of `tail`'s CPU.
     /// Transient frames are always decoded (replay truncation is detected from them).
     pub decode_persisted: bool,
+    /// Keep [`StreamFrame::data`] beside a decoded event. Default `true`. The app reads only
+    /// the event: with `false` the raw JSON is freed on the stream task, so a replay that
+    /// outruns the UI queues half the bytes (frames that failed to decode keep it).
+    pub keep_data: bool,
 }
 
 /// What the stream task reports to its consumer, in order.
@@ -92,6 +96,7 @@ impl Default for StreamOptions {
             max_frame_bytes: 16 << 20,
             replay_if_dropped_before_first_event: false,
             decode_persisted: true,
+            keep_data: true,
         }
     }
 }

@@ -260,6 +260,7 @@ impl App {
             options.from = Some(0);
         }
         self.replay = ReplayProgress::new(options.from.is_some());
+        options.keep_data = false; // the app reads events, never the raw JSON
         self.stream = Some(stream::spawn(options));
         self.fetches.want(Job::Session);
         self.fetches.want(Job::Turns);

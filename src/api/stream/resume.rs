@@ -34,6 +34,8 @@ pub struct Resume {
     replay_if_dropped_before_first_event: bool,
     /// See [`StreamOptions::decode_persisted`](super::StreamOptions::decode_persisted).
     decode_persisted: bool,
+    /// See [`StreamOptions::keep_data`](super::StreamOptions::keep_data).
+    keep_data: bool,
 }
 
 /// The `event` of a persisted frame delivered undecoded (`decode_persisted` off).
@@ -47,6 +49,22 @@ impl Resume {
             seen_persisted: false,
             replay_if_dropped_before_first_event,
             decode_persisted: true,
+            keep_data: true,
+        }
+    }
+
+    /// With `false`, frames whose event decoded carry an empty `data`.
+    pub fn with_keep_data(mut self, keep_data: bool) -> Self {
+        self.keep_data = keep_data;
+        self
+    }
+
+    /// The raw data to hand over with `event`.
+    fn data_for(&self, data: String, event: &Result<Event, DecodeError>) -> String {
+        if self.keep_data || event.is_err() {
+            data
+        } else {
+            String::new()
         }
     }
 
@@ -107,7 +125,7 @@ impl Resume {
         self.seen_persisted = true;
         Verdict::Deliver(StreamFrame {
             id: Some(seq),
-            data: frame.data,
+            data: self.data_for(frame.data, &event),
             event,
         })
     }
@@ -131,10 +149,11 @@ impl Resume {
                         from_seq,
                     };
                 }
+                let event = Ok(ev);
                 Verdict::Deliver(StreamFrame {
                     id: None,
-                    data,
-                    event: Ok(ev),
+                    data: self.data_for(data, &event),
+                    event,
                 })
             }
             Err(e) => Verdict::Skip {
@@ -147,6 +166,43 @@ impl Resume {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Without `keep_data` a decoded frame carries only its event (the app's backlog holds
+    /// half the bytes); one that failed to decode keeps its data for the report.
+    #[test]
+    fn without_keep_data_only_undecodable_frames_keep_their_json() {
+        let mut r = Resume::new(Some(0), false).with_keep_data(false);
+        let Verdict::Deliver(f) = r.on_frame(persisted(1)) else {
+            panic!("delivered")
+        };
+        assert!(f.event.is_ok());
+        assert!(f.data.is_empty());
+        let bad = SseFrame {
+            id: Some("2".into()),
+            event: None,
+            data: "{not json".into(),
+        };
+        let Verdict::Deliver(f) = r.on_frame(bad) else {
+            panic!("delivered")
+        };
+        assert!(f.event.is_err());
+        assert_eq!(f.data, "{not json");
+        let transient = SseFrame {
+            id: None,
+            event: None,
+            data: r#"{"type":"agent.text","seq":null,"payload":{"delta":"d"}}"#.into(),
+        };
+        let Verdict::Deliver(f) = r.on_frame(transient) else {
+            panic!("delivered")
+        };
+        assert!(f.event.is_ok() && f.data.is_empty());
+        // The default keeps it.
+        let mut r = Resume::new(Some(0), false);
+        let Verdict::Deliver(f) = r.on_frame(persisted(1)) else {
+            panic!("delivered")
+        };
+        assert!(!f.data.is_empty());
+    }
 
     fn persisted(seq: u64) -> SseFrame {
         SseFrame {

@@ -69,7 +69,8 @@ async fn reconnect_loop<T: Transport>(
     seed: u64,
 ) -> Result<(), ConsumerGone> {
     let mut resume = Resume::new(options.from, options.replay_if_dropped_before_first_event)
-        .with_decode_persisted(options.decode_persisted);
+        .with_decode_persisted(options.decode_persisted)
+        .with_keep_data(options.keep_data);
     let mut policy = RetryPolicy::new(options.max_backoff, seed);
     let mut cursor = resume.first_request();
     loop {
