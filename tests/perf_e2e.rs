@@ -302,6 +302,13 @@ async fn idle_60s() {
     app.pty
         .wait_for_text(&last_user_message(1_000), Duration::from_secs(30));
     let (frames0, _) = app.settled_counters(Duration::from_secs(5));
+    let status_before = app
+        .pty
+        .screen_text()
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_string();
     let cpu0 = app.cpu();
     let started = Instant::now();
     tokio::time::sleep(Duration::from_secs(60)).await;
@@ -312,6 +319,18 @@ async fn idle_60s() {
         "perf: idle 60 s (pings every 1 s), frames drawn = {} (budget 0)",
         frames1 - frames0
     );
+    if frames1 != frames0 {
+        let status_after = app
+            .pty
+            .screen_text()
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .to_string();
+        println!(
+            "perf: status bar before: {status_before}\nperf: status bar after:  {status_after}"
+        );
+    }
     println!(
         "perf: idle 60 s, CPU = {:.3} % of one core ({:.0} ms in {:.0} s; budget 0.2 %)",
         cpu.as_secs_f64() / wall.as_secs_f64() * 100.0,

@@ -1398,3 +1398,23 @@ async fn path_only_actions_refuse_a_body_or_a_query_parameter() {
         .unwrap();
     assert_eq!(r.status().as_u16(), 200);
 }
+
+/// Seeded history is a real history: every turn its events name can be read back, settled
+/// (a client reads the turn after `turn.ended`; a 404 there would be a false alarm).
+#[tokio::test]
+async fn seeded_turns_have_records() {
+    let api = Api::test().await;
+    let id = api.sim.create_session(Some("seeded"));
+    api.sim.seed_events(&id, 80);
+    let (status, turns) = api.get(&format!("/v1/sessions/{id}/turns?limit=100")).await;
+    assert_eq!(status, 200, "{turns}");
+    let listed = turns["data"].as_array().unwrap();
+    assert_eq!(listed.len(), 10, "80 events are 10 turns of 8");
+    for t in listed {
+        assert_eq!(t["status"], "completed");
+        assert_eq!(t["artifacts"], "ready");
+        let turn_id = t["id"].as_str().unwrap();
+        let (status, one) = api.get(&format!("/v1/sessions/{id}/turns/{turn_id}")).await;
+        assert_eq!(status, 200, "{one}");
+    }
+}

@@ -3,12 +3,14 @@
 use serde_json::json;
 
 use crate::api::model::{
-    ChangeKind, EventPayload, FileChange, Text, TodoItem, Todos, ToolCall, ToolResult, TurnRef,
+    ArtifactsState, ChangeKind, EventPayload, FileChange, Text, TodoItem, Todos, ToolCall,
+    ToolResult, Turn, TurnRef, TurnStatus,
 };
 
-use super::store::{Store, hex_id};
+use super::store::{Store, hex_id, now_ms};
 
-/// Appends `n` persisted events to `session_id` in turn-shaped groups.
+/// Appends `n` persisted events to `session_id` in turn-shaped groups, each turn with its
+/// record (a client reads the turn after `turn.ended`: it must exist, as on a real server).
 pub fn seed(store: &mut Store, session_id: &str, n: usize) {
     let mut turn_id = hex_id("turn_", 16);
     let mut call_id = hex_id("call_", 8);
@@ -17,6 +19,9 @@ pub fn seed(store: &mut Store, session_id: &str, n: usize) {
         let payload = match i % 8 {
             0 => {
                 turn_id = hex_id("turn_", 16);
+                if let Some(rec) = store.session_mut(session_id) {
+                    rec.turns.push(settled_turn(session_id, &turn_id));
+                }
                 EventPayload::TurnStarted(TurnRef {
                     turn_id: turn_id.clone(),
                 })
@@ -69,5 +74,23 @@ pub fn seed(store: &mut Store, session_id: &str, n: usize) {
             }),
         };
         store.emit(session_id, payload);
+    }
+}
+
+/// The record of a seeded turn: it completed, its artifacts are collected.
+fn settled_turn(session_id: &str, turn_id: &str) -> Turn {
+    let now = now_ms();
+    Turn {
+        object: "turn".into(),
+        id: turn_id.to_string(),
+        session_id: session_id.to_string(),
+        status: TurnStatus::Completed,
+        created_at: now,
+        started_at: Some(now),
+        completed_at: Some(now),
+        artifacts: Some(ArtifactsState::Ready),
+        artifacts_skipped: Vec::new(),
+        subagent_id: None,
+        error: None,
     }
 }
