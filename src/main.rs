@@ -6,6 +6,7 @@ use color_eyre::Result;
 use gobare_tui::cli::{Cli, Command};
 use gobare_tui::commands::{self, exit};
 use gobare_tui::config::Config;
+use std::io::Write;
 use std::process::ExitCode;
 use tracing_appender::non_blocking::WorkerGuard;
 use tracing_appender::rolling::{RollingFileAppender, Rotation};
@@ -50,7 +51,7 @@ fn main() -> ExitCode {
             let failure = exit::classify(&report);
             tracing::error!(code = failure.code, message = %failure.message, "command failed");
             if verbose {
-                eprintln!("{report:?}");
+                let _ = writeln!(std::io::stderr(), "{report:?}");
             }
             fail(failure.code, &failure.message)
         }
@@ -68,8 +69,10 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
     }
 }
 
+/// Says why on stderr, if anyone is listening: `eprintln!` would panic on a failed write
+/// (stderr a terminal that went away, a closed pipe), turning a clean failure into a crash.
 fn fail(code: u8, message: &str) -> ExitCode {
-    eprintln!("gobare-tui: error: {message}");
+    let _ = writeln!(std::io::stderr(), "gobare-tui: error: {message}");
     ExitCode::from(code)
 }
 

@@ -1,12 +1,18 @@
 //! Entering and leaving the full-screen terminal, and giving it back intact on every way out:
-//! normal quit ([`TerminalGuard`]'s Drop), error return (the same Drop), panic (a hook that
+//! normal quit and error return (dropping the [`Tui`]), panic (a hook that
 //! restores before the message is printed), SIGTERM/SIGHUP ([`termination_signal`], which the
 //! app's select loop awaits before returning normally), and Ctrl+Z ([`Tui::suspend`]).
 //!
 //! Restoring is idempotent: the first call undoes everything, later calls do nothing, so the
 //! guard, the panic hook and an explicit call can all run without doubling escape sequences.
+//!
+//! The terminal can also vanish (its window closed, the ssh connection dropped): the kernel
+//! sends SIGHUP and fails every later write with EIO. Restoring then lets go of it
+//! ([`release_dead_terminal`]) so nothing written on the way out can fail, and [`hung_up`]
+//! tells such an ending from a failure.
 
 use std::io::{self, Stdout, Write};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
 use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -28,12 +34,23 @@ static ENTERED: AtomicBool = AtomicBool::new(false);
 /// Whether mouse capture is on, so [`restore`] turns it off only when needed.
 static MOUSE: AtomicBool = AtomicBool::new(false);
 static PANIC_HOOK: Once = Once::new();
+/// stdout was a hung-up terminal and now writes to `/dev/null` ([`release_dead_terminal`]).
+static STDOUT_RELEASED: AtomicBool = AtomicBool::new(false);
 
 /// The application's terminal plus the guard that restores it when dropped.
 pub struct Tui {
     pub terminal: Terminal<CrosstermBackend<Stdout>>,
     mouse: bool,
     _guard: TerminalGuard,
+}
+
+impl Drop for Tui {
+    fn drop(&mut self) {
+        // Before the fields drop: ratatui's `Terminal` shows the cursor again when dropped and
+        // `eprintln!`s if that fails, which on a dead terminal fails too and panics (inside the
+        // panic hook, an abort). Restoring first lets go of a dead terminal.
+        restore();
+    }
 }
 
 /// Restores the terminal when dropped (normal return, `?` error return, unwinding).
@@ -87,16 +104,23 @@ fn enter_modes(mouse: bool) -> io::Result<()> {
 
 /// Gives the terminal back: keyboard flags popped, mouse capture and bracketed paste off,
 /// main screen, cursor shown, raw mode off. Safe to call any number of times and from a panic
-/// hook; errors are ignored (the terminal may already be gone, e.g. after SIGHUP).
+/// hook; errors are ignored (the terminal may already be gone, e.g. after SIGHUP). A terminal
+/// that is gone is let go of: see [`release_dead_terminal`].
 pub fn restore() {
     restore_if_entered();
 }
 
 /// [`restore`], telling whether there was anything to restore.
 fn restore_if_entered() -> bool {
-    if !ENTERED.swap(false, Ordering::SeqCst) {
-        return false;
+    let entered = ENTERED.swap(false, Ordering::SeqCst);
+    if entered {
+        write_restore();
     }
+    release_dead_terminal();
+    entered
+}
+
+fn write_restore() {
     let mut out = io::stdout();
     let _ = execute!(out, PopKeyboardEnhancementFlags);
     if MOUSE.swap(false, Ordering::SeqCst) {
@@ -111,7 +135,49 @@ fn restore_if_entered() -> bool {
     );
     let _ = out.flush();
     let _ = disable_raw_mode();
-    true
+}
+
+/// Whether `fd` is a terminal that was hung up: the kernel then fails every terminal request
+/// on it with EIO (on another kind of file, or a live terminal, `tcgetattr` succeeds or fails
+/// with ENOTTY).
+fn is_hung_up(fd: BorrowedFd<'_>) -> bool {
+    // SAFETY: termios is plain data; tcgetattr only fills it in.
+    let mut termios: libc::termios = unsafe { std::mem::zeroed() };
+    // SAFETY: `fd` is open for the duration of the call and `termios` is a valid out-pointer.
+    let rc = unsafe { libc::tcgetattr(fd.as_raw_fd(), &mut termios) };
+    rc == -1 && io::Error::last_os_error().raw_os_error() == Some(libc::EIO)
+}
+
+/// Whether the terminal the app draws on has gone away (its window closed, the connection
+/// dropped). An error from drawing or reading after that is the user leaving, not a failure.
+pub fn hung_up() -> bool {
+    // Once let go of, stdout is /dev/null: the flag remembers what it was.
+    STDOUT_RELEASED.load(Ordering::SeqCst) || is_hung_up(io::stdout().as_fd())
+}
+
+/// Points stdout and stderr, where they are a hung-up terminal, at `/dev/null`. Every write
+/// to them would fail from now on, and some writers do not take that quietly: ratatui's
+/// `Terminal` reports a failed cursor show with `eprintln!`, which panics when stderr fails,
+/// and so would an error message or a panic report on the way out (a panic in the panic
+/// hook aborts the process). Nobody can read them any more anyway.
+fn release_dead_terminal() {
+    if release_if_hung_up(io::stdout().as_fd()) {
+        STDOUT_RELEASED.store(true, Ordering::SeqCst);
+    }
+    release_if_hung_up(io::stderr().as_fd());
+}
+
+/// Makes `fd` refer to `/dev/null` if it is a hung-up terminal; tells whether it did.
+fn release_if_hung_up(fd: BorrowedFd<'_>) -> bool {
+    if !is_hung_up(fd) {
+        return false;
+    }
+    let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") else {
+        return false;
+    };
+    // SAFETY: dup2 atomically makes `fd`'s number refer to /dev/null; both descriptors are
+    // open, and `null` is closed after (the copy stays).
+    unsafe { libc::dup2(null.as_raw_fd(), fd.as_raw_fd()) != -1 }
 }
 
 /// Chains a hook that restores the terminal before the previous hook prints the panic, so the
@@ -240,4 +306,67 @@ pub fn events() -> &'static tokio::sync::Mutex<crossterm::event::EventStream> {
     static EVENTS: std::sync::OnceLock<tokio::sync::Mutex<crossterm::event::EventStream>> =
         std::sync::OnceLock::new();
     EVENTS.get_or_init(|| tokio::sync::Mutex::new(crossterm::event::EventStream::new()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs::{File, OpenOptions};
+    use std::os::unix::fs::OpenOptionsExt;
+
+    /// A new pseudo-terminal: (master, slave). Opened close-on-exec (std's default) so no
+    /// process spawned meanwhile keeps the master open.
+    fn pty() -> (File, File) {
+        let master = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .custom_flags(libc::O_NOCTTY)
+            .open("/dev/ptmx")
+            .expect("open /dev/ptmx");
+        let mut name = [0 as libc::c_char; 128];
+        // SAFETY: plain calls on an open master fd; `name` is a valid buffer of its length.
+        unsafe {
+            assert_eq!(libc::grantpt(master.as_raw_fd()), 0);
+            assert_eq!(libc::unlockpt(master.as_raw_fd()), 0);
+            assert_eq!(
+                libc::ptsname_r(master.as_raw_fd(), name.as_mut_ptr(), name.len()),
+                0
+            );
+        }
+        // SAFETY: ptsname_r wrote a NUL-terminated path into `name`.
+        let path = unsafe { std::ffi::CStr::from_ptr(name.as_ptr()) };
+        let slave = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .custom_flags(libc::O_NOCTTY)
+            .open(path.to_str().expect("pty path"))
+            .expect("open pty slave");
+        (master, slave)
+    }
+
+    #[test]
+    fn a_terminal_is_hung_up_once_its_other_side_closes_and_a_file_never_is() {
+        let (master, slave) = pty();
+        assert!(!is_hung_up(slave.as_fd()), "live terminal");
+        drop(master);
+        assert!(is_hung_up(slave.as_fd()), "terminal whose master closed");
+        let file = tempfile::tempfile().unwrap();
+        assert!(!is_hung_up(file.as_fd()), "regular file");
+    }
+
+    #[test]
+    fn a_hung_up_terminal_is_let_go_of_so_writes_to_it_succeed() {
+        let (master, mut slave) = pty();
+        assert!(!release_if_hung_up(slave.as_fd()), "live terminal kept");
+        drop(master);
+        assert!(
+            slave.write_all(b"x").is_err(),
+            "a dead terminal fails writes"
+        );
+        assert!(release_if_hung_up(slave.as_fd()));
+        slave
+            .write_all(b"goes nowhere")
+            .expect("writes to /dev/null");
+        assert!(!is_hung_up(slave.as_fd()));
+    }
 }

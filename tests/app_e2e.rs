@@ -2,13 +2,15 @@
 //! see the agent answer, survive a dropped stream, quit, and find the terminal restored;
 //! `demo` starts and quits cleanly; an unknown session is a clear error; SIGTERM and SIGHUP
 //! end the app cleanly. Each way out leaves the terminal restored (a panic: `app_panic.rs`).
+//! And when the terminal itself goes away, the app exits promptly, keeping the draft.
 
 mod support;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use gobare_tui::sim::{Faults, SimConfig};
 use support::app::{COLS, ROWS, attach, command, spawn_sized, status_line};
+use support::process;
 use support::pty::{Pty, keys};
 use support::sim::Sim;
 
@@ -254,6 +256,59 @@ fn sigterm_restores_the_terminal() {
 #[test]
 fn sighup_restores_the_terminal() {
     signal_ends_the_app_cleanly(libc::SIGHUP, "hup");
+}
+
+/// How long the app may take to notice its terminal is gone and exit.
+const HANGUP_EXIT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The terminal itself goes away (the emulator window closes): the app gets SIGHUP and finds
+/// its terminal dead — reads at EOF, writes failing. It must exit promptly and cleanly (not
+/// hang, not spin on the dead terminal, no panic or error in its log) and keep what was
+/// typed but not sent.
+#[test]
+fn closing_the_terminal_ends_the_app_without_spinning_and_keeps_the_draft() {
+    let sim = start_sim(10.0);
+    let session = sim.sim.create_session(Some("window closed"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    pty.send_keys("half a thought");
+    pty.wait_for_text("half a thought", TIMEOUT);
+
+    let pid = pty.pid();
+    let before = process::stat(pid);
+    let hung_up_at = Instant::now();
+    pty.hang_up();
+    let after = process::wait_until_exited(pid, HANGUP_EXIT_TIMEOUT);
+    let took = hung_up_at.elapsed();
+    let status = pty.wait_exit(TIMEOUT);
+    // A panic on the way out would exit with 101, or abort if printing it failed too.
+    assert!(status.success(), "{status:?}");
+    // Spinning on the dead terminal would burn about as much CPU as time passed; exiting
+    // takes a few milliseconds of work.
+    let cpu = after.cpu.saturating_sub(before.cpu);
+    assert!(
+        cpu <= took / 2 + Duration::from_millis(100),
+        "{cpu:?} of CPU in the {took:?} between the hang-up and the exit"
+    );
+
+    let logs: Vec<String> = walk(&home.path().join("state/gobare-tui/logs"))
+        .iter()
+        .map(|log| std::fs::read_to_string(log).unwrap())
+        .collect();
+    let log = logs.concat();
+    assert!(
+        log.contains("signal=HangUp") || log.contains("terminal hung up"),
+        "the log says the app ended on the hang-up:\n{log}"
+    );
+    for bad in ["panic", "ERROR"] {
+        assert!(!log.contains(bad), "{bad:?} in the log:\n{log}");
+    }
+
+    let store =
+        gobare_tui::store::StateStore::open(&home.path().join("state/gobare-tui"), &sim.sim.url())
+            .unwrap();
+    assert_eq!(store.load_session(&session).draft, "half a thought");
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! Every way out of the full-screen terminal gives it back: normal quit, error return, panic,
-//! SIGTERM, SIGHUP, and Ctrl+Z suspend/resume. Drives `examples/terminal_restore.rs` in a
+//! SIGTERM, SIGHUP, and Ctrl+Z suspend/resume; and a terminal that is gone is left cleanly. Drives `examples/terminal_restore.rs` in a
 //! pseudo-terminal.
 //!
 //! The example is located next to this test binary (`target/debug/examples/`). `cargo test`
@@ -123,6 +123,17 @@ fn sighup_restores() {
     let status = pty.wait_exit(TIMEOUT);
     assert!(status.success(), "{status:?}");
     assert_restored(&pty, true);
+}
+
+/// The terminal itself closing (not just its SIGHUP): every write on the way out fails, and
+/// none of those failures may turn into a panic (`eprintln!` panics when stderr fails; in the
+/// panic hook that aborts). The exit is a clean one.
+#[test]
+fn hangup_of_the_terminal_itself_exits_cleanly() {
+    let mut pty = start("sigterm");
+    pty.hang_up();
+    let status = pty.wait_exit(TIMEOUT);
+    assert!(status.success(), "{status:?}");
 }
 
 #[test]

@@ -270,6 +270,23 @@ impl App {
     }
 
     async fn run_loop(&mut self, signals: &mut TerminationSignals) -> Result<()> {
+        if let Err(e) = self.serve(signals).await {
+            // A terminal that went away (window closed) fails the next draw or read with EIO,
+            // possibly before its SIGHUP is handled: that is the user leaving, not a failure.
+            if !terminal::hung_up() {
+                return Err(e);
+            }
+            tracing::info!("terminal hung up: {e}");
+        }
+        match self.fatal.take() {
+            Some(report) => Err(report),
+            None => Ok(()),
+        }
+    }
+
+    /// Turns of the loop until quit, a termination signal, the end of terminal input or an
+    /// error.
+    async fn serve(&mut self, signals: &mut TerminationSignals) -> Result<()> {
         let mut events = crate::terminal::events().lock().await;
         self.housekeeping(Instant::now())?;
         while !self.quit {
@@ -297,10 +314,7 @@ impl App {
             }
             self.housekeeping(Instant::now())?;
         }
-        match self.fatal.take() {
-            Some(report) => Err(report),
-            None => Ok(()),
-        }
+        Ok(())
     }
 
     /// Saves the cursor and the statistics one last time.

@@ -32,7 +32,11 @@ pub async fn run(config: Config) -> color_eyre::Result<()> {
             let mut tui = terminal::enter(false)?;
             let choice = pick(&mut tui, &client, &mut signals).await;
             tui.restore();
-            choice?
+            match choice {
+                // The terminal went away (window closed): the user left.
+                Err(_) if terminal::hung_up() => return Ok(()),
+                choice => choice?,
+            }
         };
         let session_id = match choice {
             Some(Choice::Open(id)) => id,

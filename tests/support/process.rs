@@ -1,0 +1,62 @@
+//! A process as Linux's `/proc/PID/stat` shows it: whether it is still running and how much
+//! CPU it has used, to tell a program that exits from one that hangs or spins.
+
+use std::time::{Duration, Instant};
+
+/// One reading of `/proc/PID/stat`.
+#[derive(Debug, Clone, Copy)]
+pub struct Stat {
+    /// `R` running, `S` sleeping, `Z` exited but not yet reaped, …
+    pub state: char,
+    /// User plus system time of all its threads so far.
+    pub cpu: Duration,
+}
+
+impl Stat {
+    /// Exited (a zombie keeps its final CPU times readable until its parent reaps it).
+    pub fn exited(&self) -> bool {
+        matches!(self.state, 'Z' | 'X')
+    }
+}
+
+/// Reads `/proc/PID/stat`; panics if the process is gone (reaped) or the file unreadable.
+pub fn stat(pid: u32) -> Stat {
+    let path = format!("/proc/{pid}/stat");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    // `pid (comm) state ppid …`: comm may contain spaces and parentheses, so the fields are
+    // counted from the last ')'. utime and stime are fields 14 and 15 (1-based).
+    let fields: Vec<&str> = text[text.rfind(')').expect("comm") + 1..]
+        .split_whitespace()
+        .collect();
+    let ticks = |i: usize| -> u64 { fields[i].parse().expect("clock ticks") };
+    // SAFETY: sysconf only reads a system constant.
+    let ticks_per_second =
+        u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).expect("clock ticks per second");
+    let cpu_ticks = ticks(11) + ticks(12);
+    Stat {
+        state: fields[0].chars().next().expect("state"),
+        cpu: Duration::from_secs_f64(cpu_ticks as f64 / ticks_per_second as f64),
+    }
+}
+
+/// Polls `pid` (a child of ours, not yet reaped) until it has exited and returns its final
+/// reading. Panics after `timeout`, saying how much CPU it used meanwhile (a hang or a spin).
+pub fn wait_until_exited(pid: u32, timeout: Duration) -> Stat {
+    let started = Instant::now();
+    let first = stat(pid);
+    loop {
+        let now = stat(pid);
+        if now.exited() {
+            return now;
+        }
+        let waited = started.elapsed();
+        assert!(
+            waited < timeout,
+            "process {pid} still running (state {}) after {waited:?}, having used {:?} of CPU \
+             meanwhile",
+            now.state,
+            now.cpu.saturating_sub(first.cpu)
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
