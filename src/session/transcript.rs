@@ -12,7 +12,10 @@ use crate::api::model::{ChangeKind, Event, EventPayload, TodoItem};
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
 
+mod budget;
 mod items;
+
+pub use budget::entry_bytes;
 
 /// Entries kept; the oldest are dropped beyond this.
 pub const TRANSCRIPT_CAPACITY: usize = 100_000;
@@ -567,54 +570,6 @@ impl Transcript {
         }
     }
 
-    /// The entry to change in place. Its bytes leave the count until [`Transcript::settle`]
-    /// counts them again as they are then, so a change never skews the budget.
-    fn get_mut(&mut self, id: u64) -> Option<&mut Entry> {
-        if self.touched != Some(id) {
-            self.count_touched();
-            let pos = usize::try_from(id.checked_sub(self.base)?).ok()?;
-            let entry = self.entries.get(pos)?;
-            let bytes = entry_bytes(entry);
-            self.uncount(bytes);
-            self.touched = Some(id);
-        }
-        let pos = id.checked_sub(self.base)?;
-        self.entries.get_mut(usize::try_from(pos).ok()?)
-    }
-
-    /// Takes an entry's bytes out of the count. A miscount must never wrap around: a huge
-    /// count would drop the whole transcript (debug builds stop on it instead).
-    fn uncount(&mut self, bytes: usize) {
-        debug_assert!(self.bytes >= bytes, "{} < {bytes}", self.bytes);
-        self.bytes = self.bytes.saturating_sub(bytes);
-    }
-
-    /// Counts the entry last handed out by `get_mut` again.
-    fn count_touched(&mut self) {
-        if let Some(id) = self.touched.take()
-            && let Some(entry) = self.get(id)
-        {
-            self.bytes += entry_bytes(entry);
-        }
-    }
-
-    /// After each applied event or item: counts the changed entry again and drops the
-    /// oldest entries while the budget is exceeded.
-    pub(super) fn settle(&mut self) {
-        self.count_touched();
-        while self.bytes > self.budget && self.entries.len() > 1 {
-            self.drop_oldest();
-        }
-    }
-
-    fn drop_oldest(&mut self) {
-        if let Some(dropped) = self.entries.pop_front() {
-            self.uncount(entry_bytes(&dropped));
-            self.forget(&dropped);
-            self.base += 1;
-        }
-    }
-
     /// Drops the indices that point at an entry leaving the ring, including its unmatched
     /// dedupe key: a late copy of an entry no longer kept has nothing to cancel, and keeping
     /// the key would let the map grow with every id-less entry ever shown.
@@ -876,75 +831,4 @@ fn match_key(kind: &EntryKind) -> Option<u64> {
         EntryKind::FileChange(f) => key(f.change.as_str(), &f.path),
         _ => return None,
     })
-}
-
-/// Heap an entry takes: its slot in the ring plus the text and boxes it owns. Capacities,
-/// not lengths: that is what the allocator holds.
-pub fn entry_bytes(entry: &Entry) -> usize {
-    fn text(s: &str) -> usize {
-        s.len()
-    }
-    fn opt(s: &Option<String>) -> usize {
-        s.as_ref().map_or(0, |s| s.capacity())
-    }
-    use std::mem::size_of;
-    size_of::<Entry>()
-        + match &entry.kind {
-            EntryKind::User { text: t }
-            | EntryKind::Agent { text: t }
-            | EntryKind::Context { text: t }
-            | EntryKind::Dequeued { text: t }
-            | EntryKind::Queued { text: t, .. } => t.capacity(),
-            EntryKind::Error { message } | EntryKind::RecoveryFailed { message } => {
-                message.capacity()
-            }
-            EntryKind::Tool(t) => {
-                size_of::<ToolCallEntry>()
-                    + t.call_id.capacity()
-                    + t.name.capacity()
-                    + t.args.capacity()
-                    + t.summary.capacity()
-            }
-            EntryKind::FileChange(f) => {
-                size_of::<FileChangeEntry>() + f.path.capacity() + opt(&f.diff) + opt(&f.call_id)
-            }
-            EntryKind::Todos { items } => {
-                items.capacity() * size_of::<TodoItem>()
-                    + items
-                        .iter()
-                        .map(|i| i.label.capacity() + i.status.capacity())
-                        .sum::<usize>()
-            }
-            EntryKind::Approval(a) => {
-                let verdict = match &a.verdict {
-                    Verdict::Pending => 0,
-                    Verdict::Approved { code } => opt(code),
-                    Verdict::Denied { code, reason } => opt(code) + opt(reason),
-                };
-                size_of::<ApprovalEntry>()
-                    + a.call_id.capacity()
-                    + a.name.capacity()
-                    + a.args.capacity()
-                    + verdict
-            }
-            EntryKind::Question(q) => {
-                size_of::<QuestionEntry>()
-                    + q.call_id.capacity()
-                    + q.question.capacity()
-                    + q.options.capacity() * size_of::<String>()
-                    + q.options.iter().map(String::capacity).sum::<usize>()
-                    + opt(&q.answer)
-            }
-            EntryKind::Function(f) => {
-                size_of::<FunctionEntry>()
-                    + f.call_id.capacity()
-                    + f.name.capacity()
-                    + f.args.capacity()
-            }
-            EntryKind::Artifact { id, path, .. } => text(id) + text(path),
-            EntryKind::Preview { url, .. } => opt(url),
-            EntryKind::McpUnavailable { name, reason } => name.capacity() + reason.capacity(),
-            EntryKind::Unknown { kind, excerpt } => kind.capacity() + excerpt.capacity(),
-            EntryKind::Compaction { .. } | EntryKind::ReplayTruncated { .. } => 0,
-        }
 }
