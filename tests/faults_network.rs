@@ -267,3 +267,73 @@ async fn a_consumer_that_does_not_read_never_stalls_the_socket() {
     );
     sim.shutdown().await;
 }
+
+/// The literal case with the client's real settings (default 30 s backoff cap): the
+/// server unreachable for 30 s, then back. Prints the waits and the time to recover.
+/// `cargo test --test faults_network -- --ignored --nocapture outage_of_30_s` (~1 min).
+#[tokio::test]
+#[ignore = "real 30 s outage: run with --ignored --nocapture"]
+async fn outage_of_30_s_with_default_backoff() {
+    let sim = faults_support::sim().await;
+    let id = sim.create_session(Some("outage30"));
+    sim.seed_events(&id, 400);
+    let mut proxy = Proxy::start(sim.addr()).await;
+    let mut opts = options(&sim, &id, Some(0));
+    opts.api = proxy.url();
+    opts.max_backoff = gobare_tui::api::stream::StreamOptions::default().max_backoff;
+    let mut model = Consumed::new(&id);
+    let mut handle = spawn(opts);
+    model
+        .until_seq(&mut handle.updates, sim.last_seq(), Duration::from_secs(20))
+        .await;
+    let before = screen(&model.view, 120, 40);
+    let states_before = model.states.len();
+
+    proxy.down().await;
+    let down_at = std::time::Instant::now();
+    sim.seed_events(&id, 250);
+    // Watch the status bar and the panes for the whole outage.
+    while down_at.elapsed() < Duration::from_secs(30) {
+        let left = Duration::from_secs(30).saturating_sub(down_at.elapsed());
+        let _ = tokio::time::timeout(left, async {
+            if let Some(u) = handle.updates.recv().await {
+                model.apply(u);
+            }
+        })
+        .await;
+        let during = screen(&model.view, 120, 40);
+        assert_eq!(panes_only(&during), panes_only(&before));
+    }
+    let during = screen(&model.view, 120, 40);
+    assert!(
+        during.contains("reconnecting") || during.contains("connecting"),
+        "{during}"
+    );
+    proxy.up().await;
+    let up_at = std::time::Instant::now();
+    model
+        .until_seq(&mut handle.updates, sim.last_seq(), Duration::from_secs(60))
+        .await;
+    let recovered_in = up_at.elapsed();
+    let waits: Vec<u64> = model.states[states_before..]
+        .iter()
+        .filter_map(|s| match s {
+            ConnectionState::Retrying { in_ms, .. } => Some(*in_ms),
+            _ => None,
+        })
+        .collect();
+    println!(
+        "outage 30 s: {} retries announced, waits (ms) {waits:?}; caught up {:.1} s after the server came back",
+        waits.len(),
+        recovered_in.as_secs_f64()
+    );
+    assert!(waits.iter().all(|w| *w <= 30_000), "capped: {waits:?}");
+    assert!(
+        waits.windows(2).any(|w| w[1] > w[0]),
+        "backs off: {waits:?}"
+    );
+    assert_eq!(model.applied.len(), 650, "nothing lost, nothing repeated");
+    assert!(model.applied.windows(2).all(|w| w[0] < w[1]));
+    assert!(screen(&model.view, 120, 40).contains("● live"));
+    sim.shutdown().await;
+}
