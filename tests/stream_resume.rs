@@ -429,3 +429,47 @@ async fn dropping_the_receiver_stops_the_task() {
     tokio::time::sleep(Duration::from_secs(120)).await;
     assert_eq!(t.cursors().len(), 1);
 }
+
+/// Ctrl+R while reconnecting: the task's own backoff is cut short, but the server's
+/// `Retry-After` and the `retry:` hint are still waited out; a press while nothing is
+/// waiting leaves no credit that would skip a later wait.
+#[tokio::test(start_paused = true)]
+async fn retry_now_cuts_only_our_own_backoff() {
+    let mut script: Vec<Open> = (0..5)
+        .map(|_| Open::Refuse(refusal(500, ErrorCode::InternalError, None)))
+        .collect();
+    script.push(Open::Refuse(refusal(
+        503,
+        ErrorCode::SandboxUnavailable,
+        Some(20),
+    )));
+    script.push(body(&[persisted(1)]));
+    let t = Scripted::new(script);
+    let mut h: StreamHandle = spawn_seeded(options(Some(0)), t.clone(), 1);
+    // A press before anything waits: no effect later.
+    h.retry_now();
+    let mut retries = 0;
+    while let Some(u) = h.updates.recv().await {
+        if let StreamUpdate::State(ConnectionState::Retrying { .. }) = u {
+            retries += 1;
+            // Let the task reach its wait, then ask for now from the 5th wait on (the
+            // backoff has grown past the 2 s hint by then) and on the Retry-After wait.
+            tokio::task::yield_now().await;
+            if retries >= 5 {
+                h.retry_now();
+            }
+        }
+        if matches!(u, StreamUpdate::Frame(_)) {
+            break;
+        }
+    }
+    let g = gaps(&t);
+    assert_eq!(g.len(), 6, "{g:?}");
+    // Waits 1–4 ran their course: at least the 2 s hint, growing.
+    assert!(g[..4].iter().all(|w| *w >= Duration::from_secs(2)), "{g:?}");
+    assert!(g[3] >= Duration::from_secs(4), "backoff grew: {g:?}");
+    // Wait 5 (a backoff of 8–16 s) was cut to the hint.
+    assert_eq!(g[4], Duration::from_secs(2), "{g:?}");
+    // Wait 6 was the server's Retry-After: 20 s, whatever the user pressed.
+    assert_eq!(g[5], Duration::from_secs(20), "{g:?}");
+}

@@ -11,8 +11,9 @@ pub mod transport;
 
 use crate::api::auth::Token;
 use crate::api::model::{ConnectionState, DecodeError, Event};
+use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, mpsc};
 
 /// Which stream to follow.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,6 +83,20 @@ pub struct StreamFrame {
 /// stall behind a busy UI (the server cuts a client 8 MiB behind, §7.7).
 pub struct StreamHandle {
     pub updates: mpsc::UnboundedReceiver<StreamUpdate>,
+    retry_now: Arc<Notify>,
+}
+
+impl StreamHandle {
+    fn new(updates: mpsc::UnboundedReceiver<StreamUpdate>, retry_now: Arc<Notify>) -> Self {
+        StreamHandle { updates, retry_now }
+    }
+
+    /// While waiting to reconnect: cut the backoff short (the user asked). The server's
+    /// `Retry-After` and `retry:` hint are still waited out; at any other time, nothing.
+    pub fn retry_now(&self) {
+        // `notify_waiters` keeps no permit: a press while live must not skip a later wait.
+        self.retry_now.notify_waiters();
+    }
 }
 
 impl Default for StreamOptions {
@@ -110,7 +125,7 @@ pub fn spawn(options: StreamOptions) -> StreamHandle {
             let _ = tx.send(StreamUpdate::State(ConnectionState::Failed {
                 reason: e.to_string(),
             }));
-            StreamHandle { updates }
+            StreamHandle::new(updates, Arc::default())
         }
     }
 }
@@ -130,6 +145,13 @@ pub fn spawn_seeded<T: transport::Transport>(
     jitter_seed: u64,
 ) -> StreamHandle {
     let (tx, updates) = mpsc::unbounded_channel();
-    tokio::spawn(task::run(transport, options, tx, jitter_seed));
-    StreamHandle { updates }
+    let retry_now = Arc::new(Notify::new());
+    tokio::spawn(task::run(
+        transport,
+        options,
+        tx,
+        jitter_seed,
+        retry_now.clone(),
+    ));
+    StreamHandle::new(updates, retry_now)
 }

@@ -111,6 +111,10 @@ impl App {
             Intent::Refresh => {
                 self.want(super::fetch::Job::Session);
                 self.want(super::fetch::Job::Turns);
+                // Waiting to reconnect: the user is back and wants it now.
+                if let Some(stream) = &self.stream {
+                    stream.retry_now();
+                }
             }
             // Sends go through the send executor (`acting`): one key per send, retried
             // with it, the draft kept until accepted.

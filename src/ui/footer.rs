@@ -74,7 +74,7 @@ fn connection(state: Option<&ConnectionState>, theme: &Theme) -> Span<'static> {
         }
         Some(ConnectionState::Live) => Span::styled("● live", theme.ok),
         Some(ConnectionState::Retrying { in_ms, .. }) => Span::styled(
-            format!("◌ reconnecting in {} s", in_ms.div_ceil(1000)),
+            format!("◌ reconnecting in {} s · Ctrl+R now", in_ms.div_ceil(1000)),
             theme.warning,
         ),
         Some(ConnectionState::Failed { reason }) => {

@@ -27,6 +27,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("Ctrl+S", "steer the running turn"),
     ("Ctrl+X", "cancel the running turn"),
     ("y / n", "approve / deny what the agent asks"),
+    ("Ctrl+R", "re-read; when reconnecting: reconnect now"),
     ("Ctrl+Z", "suspend (resume with fg)"),
 ];
 

@@ -69,6 +69,16 @@ impl RetryPolicy {
         step.max(self.hint).max(MIN_RECONNECT)
     }
 
+    /// The least a reconnect the user asked for must still wait: the server's word
+    /// (`Retry-After`, the `retry:` hint) and our floor stand; only our own backoff is cut.
+    pub fn earliest(&self, retry_after: Option<Duration>) -> Duration {
+        retry_after
+            .unwrap_or_default()
+            .min(MAX_SERVER_WAIT)
+            .max(self.hint)
+            .max(MIN_RECONNECT)
+    }
+
     /// "Equal jitter": half the exponential step fixed, half random, never above the cap.
     fn jittered_backoff(&mut self) -> Duration {
         if self.failures == 0 {

@@ -9,9 +9,11 @@ use crate::api::auth::Token;
 use crate::api::model::ConnectionState;
 use crate::api::sse::{SseItem, SseParser};
 use futures_util::StreamExt;
+use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::Notify;
 use tokio::sync::mpsc::UnboundedSender;
-use tokio::time::{sleep, timeout};
+use tokio::time::{Instant, sleep, sleep_until, timeout};
 
 /// The consumer dropped its receiver: stop quietly.
 struct ConsumerGone;
@@ -51,6 +53,7 @@ pub(super) async fn run<T: Transport>(
     options: StreamOptions,
     tx: UnboundedSender<StreamUpdate>,
     seed: u64,
+    retry_now: Arc<Notify>,
 ) {
     let report = Reporter {
         tx: &tx,
@@ -58,7 +61,7 @@ pub(super) async fn run<T: Transport>(
     };
     tokio::select! {
         _ = tx.closed() => {}
-        _ = reconnect_loop(&transport, &options, &report, seed) => {}
+        _ = reconnect_loop(&transport, &options, &report, seed, &retry_now) => {}
     }
 }
 
@@ -67,6 +70,7 @@ async fn reconnect_loop<T: Transport>(
     options: &StreamOptions,
     report: &Reporter<'_>,
     seed: u64,
+    retry_now: &Notify,
 ) -> Result<(), ConsumerGone> {
     let mut resume = Resume::new(options.from, options.replay_if_dropped_before_first_event)
         .with_decode_persisted(options.decode_persisted)
@@ -122,7 +126,13 @@ async fn reconnect_loop<T: Transport>(
             attempt: policy.failures() + 1,
             reason,
         })?;
-        sleep(wait).await;
+        let started = Instant::now();
+        tokio::select! {
+            _ = sleep(wait) => {}
+            _ = retry_now.notified() => {
+                sleep_until(started + policy.earliest(retry_after)).await;
+            }
+        }
     }
 }
 
