@@ -76,13 +76,24 @@ fn row(e: &LogEntry, width: usize, theme: &Theme) -> Line<'static> {
             Span::styled(format!("{seq:>7} "), theme.dim),
             Span::styled(format!("{time} "), theme.dim),
             Span::styled(
-                format!("{:<18} ", sanitize::line(e.kind.as_str())),
+                format!(
+                    "{:<kind_width$} ",
+                    sanitize::line(e.kind.as_str()),
+                    kind_width = kind_width(width)
+                ),
                 kind_style,
             ),
             Span::raw(sanitize::line(&e.summary).into_owned()),
         ]),
         width,
     )
+}
+
+/// The type column: wide enough for every type name when the pane has room (zoomed or
+/// stacked), else for the common ones (the rare longer names push their summary along).
+fn kind_width(pane_width: usize) -> usize {
+    const ALL_TYPES: usize = "workspace.recovery_failed".len();
+    if pane_width >= 100 { ALL_TYPES } else { 18 }
 }
 
 fn matches_filter(kind: &str, lowercase_filter: &str) -> bool {

@@ -571,3 +571,29 @@ fn pane_border_highlight_follows_where_the_keys_go() {
     assert_eq!(highlighted(false), 1, "the focused pane");
     assert_eq!(highlighted(true), 0, "the input box has the keys");
 }
+
+/// With room (the Events pane zoomed), every type name fits its column: the summaries of a
+/// short and of the longest type start in the same column.
+#[test]
+fn wide_events_pane_aligns_even_the_longest_type() {
+    let mut v = view();
+    apply(
+        &mut v,
+        [
+            example("user.message"),
+            example("workspace.recovery_failed"),
+        ],
+    );
+    let screen = render(&v, &zoomed(Pane::Events), 160, 20);
+    let column_after = |kind: &str| {
+        let line = screen.lines().find(|l| l.contains(kind)).expect(kind);
+        let chars: Vec<char> = line.chars().collect();
+        let start = line[..line.find(kind).unwrap()].chars().count() + kind.chars().count();
+        start + chars[start..].iter().take_while(|c| **c == ' ').count()
+    };
+    assert_eq!(
+        column_after("workspace.recovery_failed"),
+        column_after("user.message"),
+        "{screen}"
+    );
+}
