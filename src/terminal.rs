@@ -7,9 +7,10 @@
 //! guard, the panic hook and an explicit call can all run without doubling escape sequences.
 //!
 //! The terminal can also vanish (its window closed, the ssh connection dropped): the kernel
-//! sends SIGHUP and fails every later write with EIO. Restoring then lets go of it
-//! ([`release_dead_terminal`]) so nothing written on the way out can fail, and [`hung_up`]
-//! tells such an ending from a failure.
+//! sends SIGHUP (to the session leader only: when that is not us and does not pass it on, a
+//! watcher thread notices the hang-up instead) and fails every later write with EIO.
+//! Restoring then lets go of it ([`release_dead_terminal`]) so nothing written on the way out
+//! can fail, and [`hung_up`] tells such an ending from a failure.
 
 use std::io::{self, Stdout, Write};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
@@ -207,11 +208,12 @@ pub enum Termination {
     Interrupt,
 }
 
-/// Listeners for SIGTERM, SIGHUP and SIGINT. Creating it installs the handlers (from then on
-/// these signals no longer kill the process outright), so create it before entering the
-/// terminal and await [`TerminationSignals::recv`] in the app's select loop; after it resolves,
-/// return normally so the guard restores the terminal. (SIGINT only arrives from `kill`: in
-/// raw mode Ctrl+C is a key.) Must be created inside a tokio runtime.
+/// Listeners for SIGTERM, SIGHUP and SIGINT, and for the terminal hanging up without a SIGHUP
+/// (see `watch_for_hang_up`). Creating it installs the handlers (from then on these signals no
+/// longer kill the process outright), so create it before entering the terminal and await
+/// [`TerminationSignals::recv`] in the app's select loop; after it resolves, return normally
+/// so the guard restores the terminal. (SIGINT only arrives from `kill`: in raw mode Ctrl+C is
+/// a key.) Must be created inside a tokio runtime.
 pub struct TerminationSignals {
     term: tokio::signal::unix::Signal,
     hup: tokio::signal::unix::Signal,
@@ -221,6 +223,7 @@ pub struct TerminationSignals {
 impl TerminationSignals {
     pub fn new() -> io::Result<Self> {
         use tokio::signal::unix::{SignalKind, signal};
+        watch_for_hang_up();
         Ok(TerminationSignals {
             term: signal(SignalKind::terminate())?,
             hup: signal(SignalKind::hangup())?,
@@ -228,13 +231,92 @@ impl TerminationSignals {
         })
     }
 
-    /// Resolves with the next termination signal. Cancel-safe (usable in `tokio::select!`).
+    /// Resolves with the next termination signal, or [`Termination::HangUp`] once the
+    /// terminal has hung up. Cancel-safe (usable in `tokio::select!`).
     pub async fn recv(&mut self) -> Termination {
         tokio::select! {
             _ = self.term.recv() => Termination::Terminate,
             _ = self.hup.recv() => Termination::HangUp,
             _ = self.int.recv() => Termination::Interrupt,
+            () = terminal_hung_up() => Termination::HangUp,
         }
+    }
+}
+
+/// The hang-up watcher saw stdin's terminal hang up.
+static STDIN_HUNG_UP: AtomicBool = AtomicBool::new(false);
+static HANG_UP_WATCH: Once = Once::new();
+
+fn hang_up_notify() -> &'static tokio::sync::Notify {
+    static NOTIFY: std::sync::OnceLock<tokio::sync::Notify> = std::sync::OnceLock::new();
+    NOTIFY.get_or_init(tokio::sync::Notify::new)
+}
+
+/// Starts (once per process) a thread that waits for stdin's terminal to hang up.
+///
+/// The kernel sends SIGHUP on a hang-up only to the terminal's session leader. When that is
+/// not us and it neither dies nor passes the signal on (`sh -c 'trap "" HUP; gobare-tui …; :'`),
+/// no signal comes, and crossterm's reader then spins on the dead terminal without ever
+/// reporting an error (crossterm issue #793): a core burnt forever. A blocking `poll` with no
+/// events requested sleeps while the terminal lives (input and output do not wake it: only
+/// POLLHUP/POLLERR/POLLNVAL are reported) and returns once it hangs up. Not a terminal: no
+/// thread.
+fn watch_for_hang_up() {
+    HANG_UP_WATCH.call_once(|| {
+        let stdin = io::stdin();
+        if !std::io::IsTerminal::is_terminal(&stdin) {
+            return;
+        }
+        // Our own descriptor, so the thread never polls a number reused by something else.
+        let Ok(fd) = stdin.as_fd().try_clone_to_owned() else {
+            return;
+        };
+        let spawned = std::thread::Builder::new()
+            .name("hang-up watch".into())
+            .spawn(move || {
+                if wait_for_hang_up(fd.as_fd()) {
+                    STDIN_HUNG_UP.store(true, Ordering::SeqCst);
+                    hang_up_notify().notify_waiters();
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("no hang-up watch: {e}");
+        }
+    });
+}
+
+/// Blocks until `fd` reports a hang-up or an error (`true`); `false` if `poll` itself failed.
+/// Stopped (Ctrl+Z) and resumed, or interrupted by a signal, it simply waits on.
+fn wait_for_hang_up(fd: BorrowedFd<'_>) -> bool {
+    let mut pollfd = libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events: 0,
+        revents: 0,
+    };
+    loop {
+        // SAFETY: `pollfd` is one valid pollfd for the duration of the call; `fd` stays open.
+        let rc = unsafe { libc::poll(&mut pollfd, 1, -1) };
+        if rc > 0 {
+            return true; // with no events asked for, only POLLHUP/POLLERR/POLLNVAL come back
+        }
+        if rc < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return false;
+        }
+    }
+}
+
+/// Resolves once the hang-up watcher has seen the terminal hang up; never without one.
+async fn terminal_hung_up() {
+    let notify = hang_up_notify();
+    loop {
+        let notified = notify.notified();
+        tokio::pin!(notified);
+        // Registered before the flag is read, so a hang-up between the two is not missed.
+        notified.as_mut().enable();
+        if STDIN_HUNG_UP.load(Ordering::SeqCst) {
+            return;
+        }
+        notified.await;
     }
 }
 
@@ -352,6 +434,33 @@ mod tests {
         assert!(is_hung_up(slave.as_fd()), "terminal whose master closed");
         let file = tempfile::tempfile().unwrap();
         assert!(!is_hung_up(file.as_fd()), "regular file");
+    }
+
+    #[test]
+    fn the_hang_up_wait_sleeps_while_the_terminal_lives_and_returns_once_it_hangs_up() {
+        let (master, slave) = pty();
+        let (done_tx, done_rx) = std::sync::mpsc::channel();
+        let watched = slave.try_clone().unwrap();
+        let watcher = std::thread::spawn(move || {
+            let hung_up = wait_for_hang_up(watched.as_fd());
+            done_tx.send(hung_up).unwrap();
+        });
+        // Traffic both ways on a live terminal does not end the wait.
+        let (mut m, mut s) = (&master, &slave);
+        m.write_all(b"keys\n").unwrap();
+        s.write_all(b"output").unwrap();
+        let wait = std::time::Duration::from_millis(300);
+        assert!(
+            done_rx.recv_timeout(wait).is_err(),
+            "returned on a live terminal"
+        );
+        drop(master);
+        assert_eq!(
+            done_rx.recv_timeout(std::time::Duration::from_secs(5)),
+            Ok(true),
+            "no hang-up seen after the master closed"
+        );
+        watcher.join().unwrap();
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! see the agent answer, survive a dropped stream, quit, and find the terminal restored;
 //! `demo` starts and quits cleanly; an unknown session is a clear error; SIGTERM and SIGHUP
 //! end the app cleanly. Each way out leaves the terminal restored (a panic: `app_panic.rs`).
-//! And when the terminal itself goes away, the app exits promptly, keeping the draft.
+//! And when the terminal itself goes away, the app exits promptly, keeping the draft — even
+//! when no SIGHUP reaches it.
 
 mod support;
 
@@ -305,6 +306,79 @@ fn closing_the_terminal_ends_the_app_without_spinning_and_keeps_the_draft() {
         assert!(!log.contains(bad), "{bad:?} in the log:\n{log}");
     }
 
+    let store =
+        gobare_tui::store::StateStore::open(&home.path().join("state/gobare-tui"), &sim.sim.url())
+            .unwrap();
+    assert_eq!(store.load_session(&session).draft, "half a thought");
+}
+
+/// Kills a process that is not our child (a grandchild) if a test fails before it is gone.
+struct KillOnDrop(u32);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        if process::try_stat(self.0).is_some_and(|s| !s.exited()) {
+            // SAFETY: sends a signal to a process this test started (through `sh`).
+            unsafe { libc::kill(libc::pid_t::try_from(self.0).unwrap(), libc::SIGKILL) };
+        }
+    }
+}
+
+/// The app run from a shell that stays the terminal's session leader and ignores SIGHUP
+/// without passing it on: when the terminal closes, the kernel signals only the shell, so
+/// nothing tells the app. It must notice the hang-up by itself and end as on SIGHUP — exit
+/// 0, the draft kept — rather than spin on the dead terminal forever.
+#[test]
+fn a_hang_up_without_sighup_still_ends_the_app_without_spinning() {
+    let sim = start_sim(10.0);
+    let session = sim.sim.create_session(Some("no sighup"));
+    let home = tempfile::tempdir().unwrap();
+    let url = sim.sim.url().to_string();
+    let token = sim.sim.token();
+    // `exit $?` after the app keeps sh from exec'ing it, and hands on its status.
+    let cmd = support::app::sh_command(
+        r#"trap "" HUP; "$0" attach "$1"; exit $?"#,
+        &[support::app::BIN, &session],
+        &home,
+        Some((&url, &token)),
+    );
+    let mut pty = Pty::spawn(cmd, COLS, ROWS);
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    pty.send_keys("half a thought");
+    pty.wait_for_text("half a thought", TIMEOUT);
+
+    let children = process::children(pty.pid());
+    let [app] = children[..] else {
+        panic!("expected the app as the shell's one child: {children:?}");
+    };
+    let _kill = KillOnDrop(app);
+    let before = process::stat(app);
+    let hung_up_at = Instant::now();
+    pty.hang_up();
+    let after = process::wait_until_gone(app, HANGUP_EXIT_TIMEOUT);
+    let took = hung_up_at.elapsed();
+    let status = pty.wait_exit(TIMEOUT);
+    assert!(
+        status.success(),
+        "the app's exit status, via sh: {status:?}"
+    );
+    let cpu = after.cpu.saturating_sub(before.cpu);
+    assert!(
+        cpu <= took / 2 + Duration::from_millis(100),
+        "{cpu:?} of CPU in the {took:?} between the hang-up and the exit"
+    );
+
+    let log: String = walk(&home.path().join("state/gobare-tui/logs"))
+        .iter()
+        .map(|log| std::fs::read_to_string(log).unwrap())
+        .collect();
+    assert!(
+        log.contains("signal=HangUp") || log.contains("terminal hung up"),
+        "the log says the app ended on the hang-up:\n{log}"
+    );
+    for bad in ["panic", "ERROR"] {
+        assert!(!log.contains(bad), "{bad:?} in the log:\n{log}");
+    }
     let store =
         gobare_tui::store::StateStore::open(&home.path().join("state/gobare-tui"), &sim.sim.url())
             .unwrap();

@@ -15,8 +15,31 @@ pub const ROWS: u16 = 44;
 /// The binary with `args` and its home under `home`; `api` = (base URL, token) points it
 /// at a server, `None` leaves it without a token.
 pub fn command(args: &[&str], home: &TempDir, api: Option<(&str, &str)>) -> CommandBuilder {
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_gobare-tui"));
+    let mut cmd = CommandBuilder::new(BIN);
     cmd.args(args);
+    isolate(&mut cmd, home, api);
+    cmd
+}
+
+/// The binary under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_gobare-tui");
+
+/// `sh -c SCRIPT` with `args` as `$0`, `$1`, …, in the same isolated home as [`command`]
+/// (for the binary run from a shell that stays in between).
+pub fn sh_command(
+    script: &str,
+    args: &[&str],
+    home: &TempDir,
+    api: Option<(&str, &str)>,
+) -> CommandBuilder {
+    let mut cmd = CommandBuilder::new("sh");
+    cmd.args(["-c", script]);
+    cmd.args(args);
+    isolate(&mut cmd, home, api);
+    cmd
+}
+
+fn isolate(cmd: &mut CommandBuilder, home: &TempDir, api: Option<(&str, &str)>) {
     cmd.env("TERM", "xterm-256color");
     cmd.env("XDG_STATE_HOME", home.path().join("state"));
     cmd.env("XDG_CONFIG_HOME", home.path().join("config"));
@@ -28,7 +51,6 @@ pub fn command(args: &[&str], home: &TempDir, api: Option<(&str, &str)>) -> Comm
         cmd.env("GOBARE_API", url);
         cmd.env("GOBARE_TOKEN", token);
     }
-    cmd
 }
 
 /// The binary with `args`, talking to `sim`, in a [`COLS`]×[`ROWS`] pty.

@@ -23,6 +23,63 @@ impl Stat {
 pub fn stat(pid: u32) -> Stat {
     let path = format!("/proc/{pid}/stat");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    parse_stat(&text)
+}
+
+/// Reads `/proc/PID/stat`; `None` once the process is gone (reaped).
+pub fn try_stat(pid: u32) -> Option<Stat> {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .map(|text| parse_stat(&text))
+}
+
+/// The pids whose parent is `parent`.
+pub fn children(parent: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|text| {
+                // `pid (comm) state ppid …`, counted from the last ')' as in `stat`.
+                text[text.rfind(')').map_or(0, |i| i + 1)..]
+                    .split_whitespace()
+                    .nth(1)
+                    .and_then(|ppid| ppid.parse::<u32>().ok())
+                    == Some(parent)
+            })
+        })
+        .collect()
+}
+
+/// Polls `pid`, someone else's child, until it has exited (a zombie) or is gone (reaped by
+/// its parent) and returns the last reading: its CPU use may lack the last poll interval's.
+/// Panics after `timeout`, saying how much CPU it used meanwhile (a hang or a spin).
+pub fn wait_until_gone(pid: u32, timeout: Duration) -> Stat {
+    let started = Instant::now();
+    let first = stat(pid);
+    let mut last = first;
+    loop {
+        match try_stat(pid) {
+            None => return last,
+            Some(now) if now.exited() => return now,
+            Some(now) => last = now,
+        }
+        let waited = started.elapsed();
+        assert!(
+            waited < timeout,
+            "process {pid} still running (state {}) after {waited:?}, having used {:?} of CPU \
+             meanwhile",
+            last.state,
+            last.cpu.saturating_sub(first.cpu)
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn parse_stat(text: &str) -> Stat {
     // `pid (comm) state ppid …`: comm may contain spaces and parentheses, so the fields are
     // counted from the last ')'. utime and stime are fields 14 and 15 (1-based).
     let fields: Vec<&str> = text[text.rfind(')').expect("comm") + 1..]
