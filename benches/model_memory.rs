@@ -3,17 +3,22 @@
 //! fragmentation, unlike RSS). One line per checkpoint; the figure to watch is that the
 //! heap stops growing once the transcript reaches its byte budget.
 //!
+//! Then the shape of `perf_e2e`'s `rss_200k_and_soak`, model only: 200,000 events of the
+//! simulator's seeded mix, then 120,000 of the soak's mix, the heap every 8,000 events.
+//!
 //! Run: `cargo bench --bench model_memory`
 
 #[path = "support/workload.rs"]
 mod workload;
 
+use gobare_tui::api::model::Event;
 use gobare_tui::session::{SessionView, Update};
 use gobare_tui::ui::composer::Composer;
 use gobare_tui::ui::theme::Theme;
 use gobare_tui::ui::{self, UiState};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use serde_json::json;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use workload::Workload;
@@ -77,4 +82,99 @@ fn main() {
             ui.line_cache_len(),
         );
     }
+    soak_shape();
+}
+
+fn event(seq: u64, kind: &str, payload: serde_json::Value) -> Update {
+    let env = json!({"object": "event", "type": kind, "seq": seq, "created_at": 1_789_319_090_000u64 + seq, "payload": payload});
+    Update::Event(Event::parse(&env.to_string()).expect("decodes"))
+}
+
+/// `sim::seed`'s turn of 8 events, then `perf_e2e`'s soak groups of 4.
+fn soak_shape() {
+    let mut view = SessionView::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af");
+    let base = LIVE.load(Ordering::Relaxed);
+    let mib = || (LIVE.load(Ordering::Relaxed) - base) as f64 / (1024.0 * 1024.0);
+    let mut seq = 0u64;
+    for i in 0..200_000u64 {
+        seq += 1;
+        let call = format!("call_{:08x}", i / 8);
+        let u = match i % 8 {
+            0 => event(
+                seq,
+                "turn.started",
+                json!({"turnId": format!("turn_{:016x}", i / 8)}),
+            ),
+            1 => event(
+                seq,
+                "agent.todos",
+                json!({"items": [{"label": "Read the module", "status": "done"}, {"label": "Apply the change", "status": "pending"}]}),
+            ),
+            2 => event(
+                seq,
+                "agent.tool_call",
+                json!({"toolCallId": call, "toolName": "read", "args": {"path": format!("/workspace/src/module_{}.rs", i % 37)}}),
+            ),
+            3 => event(
+                seq,
+                "agent.tool_result",
+                json!({"toolCallId": call, "toolName": "read", "isError": false, "cancelled": false, "summary": format!("Read {} lines", 40 + i % 200)}),
+            ),
+            4 => event(
+                seq,
+                "file.changed",
+                json!({"path": format!("/workspace/src/module_{}.rs", i % 37), "changeType": "modified", "diff": format!("@@ -{0},3 +{0},3 @@\n-    let total = 0;\n+    let mut total = 0;\n", 1 + i % 90), "toolCallId": call}),
+            ),
+            5 => event(
+                seq,
+                "agent.message",
+                json!({"text": format!("Updated step {i}; moving on.")}),
+            ),
+            6 => event(
+                seq,
+                "user.message",
+                json!({"text": format!("Keep going ({i}).")}),
+            ),
+            _ => event(
+                seq,
+                "turn.ended",
+                json!({"turnId": format!("turn_{:016x}", i / 8)}),
+            ),
+        };
+        view.apply(u);
+    }
+    let mut series = vec![format!("{:.1}", mib())];
+    for n in 1..=120_000u64 {
+        seq += 1;
+        let u = match n % 4 {
+            0 => event(
+                seq,
+                "user.message",
+                json!({"text": format!("soak message {n}")}),
+            ),
+            1 => event(
+                seq,
+                "agent.tool_call",
+                json!({"toolCallId": format!("call_soak{n:08}"), "toolName": "read", "args": {"path": format!("/workspace/src/m{}.rs", n % 97)}}),
+            ),
+            2 => event(
+                seq,
+                "agent.tool_result",
+                json!({"toolCallId": format!("call_soak{:08}", n - 1), "toolName": "read", "isError": false, "cancelled": false, "summary": format!("Read {} lines", n % 300)}),
+            ),
+            _ => event(
+                seq,
+                "agent.message",
+                json!({"text": format!("Step {n} done; **moving on**.")}),
+            ),
+        };
+        view.apply(u);
+        if n % 8_000 == 0 {
+            series.push(format!("{:.1}", mib()));
+        }
+    }
+    println!(
+        "model_memory: soak shape (200k seeded, then 120k soak events), live heap every 8,000 events (MiB): {}",
+        series.join(" ")
+    );
 }
