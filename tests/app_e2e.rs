@@ -14,6 +14,7 @@ use support::app::{COLS, ROWS, attach, command, spawn_sized, status_line};
 use support::process;
 use support::pty::{Pty, keys};
 use support::sim::Sim;
+use tempfile::TempDir;
 
 const TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -293,11 +294,16 @@ fn closing_the_terminal_ends_the_app_without_spinning_and_keeps_the_draft() {
         "{cpu:?} of CPU in the {took:?} between the hang-up and the exit"
     );
 
-    let logs: Vec<String> = walk(&home.path().join("state/gobare-tui/logs"))
+    assert_ended_on_hang_up_with_draft(&home, &sim, &session);
+}
+
+/// The log says the app ended on the hang-up, with no panic or error, and the draft typed
+/// before it is in the state file.
+fn assert_ended_on_hang_up_with_draft(home: &TempDir, sim: &Sim, session: &str) {
+    let log: String = walk(&home.path().join("state/gobare-tui/logs"))
         .iter()
         .map(|log| std::fs::read_to_string(log).unwrap())
         .collect();
-    let log = logs.concat();
     assert!(
         log.contains("signal=HangUp") || log.contains("terminal hung up"),
         "the log says the app ended on the hang-up:\n{log}"
@@ -305,11 +311,10 @@ fn closing_the_terminal_ends_the_app_without_spinning_and_keeps_the_draft() {
     for bad in ["panic", "ERROR"] {
         assert!(!log.contains(bad), "{bad:?} in the log:\n{log}");
     }
-
     let store =
         gobare_tui::store::StateStore::open(&home.path().join("state/gobare-tui"), &sim.sim.url())
             .unwrap();
-    assert_eq!(store.load_session(&session).draft, "half a thought");
+    assert_eq!(store.load_session(session).draft, "half a thought");
 }
 
 /// Kills a process that is not our child (a grandchild) if a test fails before it is gone.
@@ -368,21 +373,7 @@ fn a_hang_up_without_sighup_still_ends_the_app_without_spinning() {
         "{cpu:?} of CPU in the {took:?} between the hang-up and the exit"
     );
 
-    let log: String = walk(&home.path().join("state/gobare-tui/logs"))
-        .iter()
-        .map(|log| std::fs::read_to_string(log).unwrap())
-        .collect();
-    assert!(
-        log.contains("signal=HangUp") || log.contains("terminal hung up"),
-        "the log says the app ended on the hang-up:\n{log}"
-    );
-    for bad in ["panic", "ERROR"] {
-        assert!(!log.contains(bad), "{bad:?} in the log:\n{log}");
-    }
-    let store =
-        gobare_tui::store::StateStore::open(&home.path().join("state/gobare-tui"), &sim.sim.url())
-            .unwrap();
-    assert_eq!(store.load_session(&session).draft, "half a thought");
+    assert_ended_on_hang_up_with_draft(&home, &sim, &session);
 }
 
 #[test]
