@@ -10,8 +10,8 @@ mod faults_support;
 
 use faults_support::{Consumed, options, screen};
 use gobare_tui::api::model::ConnectionState;
-use gobare_tui::api::stream::{StreamUpdate, spawn};
-use gobare_tui::sim::Faults;
+use gobare_tui::api::stream::{StreamHandle, StreamUpdate, spawn};
+use gobare_tui::sim::{Faults, Simulator};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -140,20 +140,42 @@ fn panes_only(text: &str) -> String {
     lines[..lines.len() - 1].join("\n")
 }
 
-#[tokio::test]
-async fn an_outage_backs_off_capped_with_jitter_says_so_and_recovers() {
+/// A session of 400 events followed through a proxy (which can go away) with this backoff
+/// cap, until the model has all of them.
+async fn caught_up_through_proxy(
+    title: &str,
+    max_backoff: Duration,
+) -> (Simulator, String, Proxy, Consumed, StreamHandle) {
     let sim = faults_support::sim().await;
-    let id = sim.create_session(Some("outage"));
+    let id = sim.create_session(Some(title));
     sim.seed_events(&id, 400);
-    let mut proxy = Proxy::start(sim.addr()).await;
+    let proxy = Proxy::start(sim.addr()).await;
     let mut opts = options(&sim, &id, Some(0));
     opts.api = proxy.url();
-    opts.max_backoff = Duration::from_millis(1500);
+    opts.max_backoff = max_backoff;
     let mut model = Consumed::new(&id);
     let mut handle = spawn(opts);
     model
         .until_seq(&mut handle.updates, sim.last_seq(), Duration::from_secs(20))
         .await;
+    (sim, id, proxy, model, handle)
+}
+
+/// The waits announced in "reconnecting in N s", in order.
+fn announced_waits_ms(states: &[ConnectionState]) -> Vec<u64> {
+    states
+        .iter()
+        .filter_map(|s| match s {
+            ConnectionState::Retrying { in_ms, .. } => Some(*in_ms),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn an_outage_backs_off_capped_with_jitter_says_so_and_recovers() {
+    let (sim, id, mut proxy, mut model, mut handle) =
+        caught_up_through_proxy("outage", Duration::from_millis(1500)).await;
     let before = screen(&model.view, 120, 40);
     let states_before = model.states.len();
 
@@ -183,13 +205,7 @@ async fn an_outage_backs_off_capped_with_jitter_says_so_and_recovers() {
         assert!(during.contains("reconnecting in"), "{during}");
         assert_eq!(panes_only(&during), panes_only(&before));
     }
-    let waits: Vec<u64> = model.states[states_before..]
-        .iter()
-        .filter_map(|s| match s {
-            ConnectionState::Retrying { in_ms, .. } => Some(*in_ms),
-            _ => None,
-        })
-        .collect();
+    let waits = announced_waits_ms(&model.states[states_before..]);
     // Grows from the first failure to the cap, with jitter (not one fixed value).
     assert!(waits.len() >= 5, "{waits:?}");
     assert!(
@@ -274,18 +290,9 @@ async fn a_consumer_that_does_not_read_never_stalls_the_socket() {
 #[tokio::test]
 #[ignore = "real 30 s outage: run with --ignored --nocapture"]
 async fn outage_of_30_s_with_default_backoff() {
-    let sim = faults_support::sim().await;
-    let id = sim.create_session(Some("outage30"));
-    sim.seed_events(&id, 400);
-    let mut proxy = Proxy::start(sim.addr()).await;
-    let mut opts = options(&sim, &id, Some(0));
-    opts.api = proxy.url();
-    opts.max_backoff = gobare_tui::api::stream::StreamOptions::default().max_backoff;
-    let mut model = Consumed::new(&id);
-    let mut handle = spawn(opts);
-    model
-        .until_seq(&mut handle.updates, sim.last_seq(), Duration::from_secs(20))
-        .await;
+    let default_cap = gobare_tui::api::stream::StreamOptions::default().max_backoff;
+    let (sim, id, mut proxy, mut model, mut handle) =
+        caught_up_through_proxy("outage30", default_cap).await;
     let before = screen(&model.view, 120, 40);
     let states_before = model.states.len();
 
@@ -315,13 +322,7 @@ async fn outage_of_30_s_with_default_backoff() {
         .until_seq(&mut handle.updates, sim.last_seq(), Duration::from_secs(60))
         .await;
     let recovered_in = up_at.elapsed();
-    let waits: Vec<u64> = model.states[states_before..]
-        .iter()
-        .filter_map(|s| match s {
-            ConnectionState::Retrying { in_ms, .. } => Some(*in_ms),
-            _ => None,
-        })
-        .collect();
+    let waits = announced_waits_ms(&model.states[states_before..]);
     println!(
         "outage 30 s: {} retries announced, waits (ms) {waits:?}; caught up {:.1} s after the server came back",
         waits.len(),
