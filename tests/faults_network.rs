@@ -161,23 +161,12 @@ async fn caught_up_through_proxy(
     (sim, id, proxy, model, handle)
 }
 
-/// The waits announced in "reconnecting in N s", in order.
-fn announced_waits_ms(states: &[ConnectionState]) -> Vec<u64> {
-    states
-        .iter()
-        .filter_map(|s| match s {
-            ConnectionState::Retrying { in_ms, .. } => Some(*in_ms),
-            _ => None,
-        })
-        .collect()
-}
-
 #[tokio::test]
 async fn an_outage_backs_off_capped_with_jitter_says_so_and_recovers() {
     let (sim, id, mut proxy, mut model, mut handle) =
         caught_up_through_proxy("outage", Duration::from_millis(1500)).await;
     let before = screen(&model.view, 120, 40);
-    let states_before = model.states.len();
+    let waits_before = model.announced_waits().len();
 
     proxy.down().await;
     // Events keep happening while we are away.
@@ -205,7 +194,10 @@ async fn an_outage_backs_off_capped_with_jitter_says_so_and_recovers() {
         assert!(during.contains("reconnecting in"), "{during}");
         assert_eq!(panes_only(&during), panes_only(&before));
     }
-    let waits = announced_waits_ms(&model.states[states_before..]);
+    let waits: Vec<u64> = model.announced_waits()[waits_before..]
+        .iter()
+        .map(|(wait, _)| wait.as_millis() as u64)
+        .collect();
     // Grows from the first failure to the cap, with jitter (not one fixed value).
     assert!(waits.len() >= 5, "{waits:?}");
     assert!(
@@ -294,7 +286,7 @@ async fn outage_of_30_s_with_default_backoff() {
     let (sim, id, mut proxy, mut model, mut handle) =
         caught_up_through_proxy("outage30", default_cap).await;
     let before = screen(&model.view, 120, 40);
-    let states_before = model.states.len();
+    let waits_before = model.announced_waits().len();
 
     proxy.down().await;
     let down_at = std::time::Instant::now();
@@ -322,7 +314,10 @@ async fn outage_of_30_s_with_default_backoff() {
         .until_seq(&mut handle.updates, sim.last_seq(), Duration::from_secs(60))
         .await;
     let recovered_in = up_at.elapsed();
-    let waits = announced_waits_ms(&model.states[states_before..]);
+    let waits: Vec<u64> = model.announced_waits()[waits_before..]
+        .iter()
+        .map(|(wait, _)| wait.as_millis() as u64)
+        .collect();
     println!(
         "outage 30 s: {} retries announced, waits (ms) {waits:?}; caught up {:.1} s after the server came back",
         waits.len(),
