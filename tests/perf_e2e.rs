@@ -227,6 +227,12 @@ impl App {
             .join("; ")
     }
 
+    /// The bottom row of the screen.
+    fn status_bar(&self) -> String {
+        let screen = self.pty.screen_text();
+        screen.lines().last().unwrap_or_default().to_string()
+    }
+
     /// Resident memory in KiB.
     fn rss_kib(&self) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.pty.pid()))
@@ -302,13 +308,7 @@ async fn idle_60s() {
     app.pty
         .wait_for_text(&last_user_message(1_000), Duration::from_secs(30));
     let (frames0, _) = app.settled_counters(Duration::from_secs(5));
-    let status_before = app
-        .pty
-        .screen_text()
-        .lines()
-        .last()
-        .unwrap_or_default()
-        .to_string();
+    let status_before = app.status_bar();
     let cpu0 = app.cpu();
     let started = Instant::now();
     tokio::time::sleep(Duration::from_secs(60)).await;
