@@ -320,13 +320,7 @@ async fn idle_60s() {
         frames1 - frames0
     );
     if frames1 != frames0 {
-        let status_after = app
-            .pty
-            .screen_text()
-            .lines()
-            .last()
-            .unwrap_or_default()
-            .to_string();
+        let status_after = app.status_bar();
         println!(
             "perf: status bar before: {status_before}\nperf: status bar after:  {status_after}"
         );
