@@ -321,9 +321,14 @@ impl App {
     fn finish(&mut self) {
         self.save_cursor(Instant::now(), true);
         self.act_save(Instant::now(), true);
+        self.write_stats(Instant::now(), true);
+    }
+
+    /// The counters as they are now, written if due (or `force`).
+    fn write_stats(&mut self, now: Instant, force: bool) {
         self.stats.frames = self.frames.frames_drawn();
         self.stats.dropped = self.view.transcript().dropped();
-        self.stats.write(Instant::now(), true);
+        self.stats.write(now, force);
     }
 
     /// Asks the loop to end after this turn.

@@ -34,9 +34,7 @@ impl App {
             self.draw()?;
             self.frames.drawn(Instant::now());
         }
-        self.stats.frames = self.frames.frames_drawn();
-        self.stats.dropped = self.view.transcript().dropped();
-        self.stats.write(now, false);
+        self.write_stats(now, false);
         Ok(())
     }
 

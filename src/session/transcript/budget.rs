@@ -13,14 +13,12 @@ impl Transcript {
     pub(super) fn get_mut(&mut self, id: u64) -> Option<&mut Entry> {
         if self.touched != Some(id) {
             self.count_touched();
-            let pos = usize::try_from(id.checked_sub(self.base)?).ok()?;
-            let entry = self.entries.get(pos)?;
-            let bytes = entry_bytes(entry);
+            let bytes = entry_bytes(self.get(id)?);
             self.uncount(bytes);
             self.touched = Some(id);
         }
-        let pos = id.checked_sub(self.base)?;
-        self.entries.get_mut(usize::try_from(pos).ok()?)
+        let pos = usize::try_from(id.checked_sub(self.base)?).ok()?;
+        self.entries.get_mut(pos)
     }
 
     /// Takes an entry's bytes out of the count. A miscount must never wrap around: a huge
