@@ -360,7 +360,7 @@ fn a_hang_up_without_sighup_still_ends_the_app_without_spinning() {
     let before = process::stat(app);
     let hung_up_at = Instant::now();
     pty.hang_up();
-    let after = process::wait_until_gone(app, HANGUP_EXIT_TIMEOUT);
+    let after = process::wait_until_gone(app, before, HANGUP_EXIT_TIMEOUT);
     let took = hung_up_at.elapsed();
     let status = pty.wait_exit(TIMEOUT);
     assert!(

@@ -56,10 +56,13 @@ pub fn children(parent: u32) -> Vec<u32> {
 
 /// Polls `pid`, someone else's child, until it has exited (a zombie) or is gone (reaped by
 /// its parent) and returns the last reading: its CPU use may lack the last poll interval's.
-/// Panics after `timeout`, saying how much CPU it used meanwhile (a hang or a spin).
-pub fn wait_until_gone(pid: u32, timeout: Duration) -> Stat {
+/// `since` is a reading taken before whatever should end it. Panics after `timeout`, saying
+/// how much CPU it used meanwhile (a hang or a spin).
+pub fn wait_until_gone(pid: u32, since: Stat, timeout: Duration) -> Stat {
     let started = Instant::now();
-    let first = stat(pid);
+    // `since` was read before the event we wait on: the process may be reaped before a
+    // first read here (then `since` is all that is known).
+    let first = since;
     let mut last = first;
     loop {
         match try_stat(pid) {
