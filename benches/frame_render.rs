@@ -16,7 +16,7 @@
 mod workload;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use gobare_tui::api::model::Event;
+use gobare_api::model::Event;
 use gobare_tui::session::{SessionView, Update};
 use gobare_tui::ui::composer::Composer;
 use gobare_tui::ui::theme::Theme;

@@ -11,7 +11,7 @@
 #[path = "support/workload.rs"]
 mod workload;
 
-use gobare_tui::api::model::Event;
+use gobare_api::model::Event;
 use gobare_tui::session::{SessionView, Update};
 use gobare_tui::ui::composer::Composer;
 use gobare_tui::ui::theme::Theme;

@@ -11,7 +11,7 @@
 mod workload;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use gobare_tui::api::model::Event;
+use gobare_api::model::Event;
 use gobare_tui::session::{SessionView, Update};
 use std::hint::black_box;
 use workload::Workload;

@@ -8,7 +8,7 @@ use bytes::Bytes;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use eventsource_stream::Eventsource;
 use futures_util::StreamExt;
-use gobare_tui::api::sse::{SseItem, SseParser};
+use gobare_api::sse::{SseItem, SseParser};
 use serde_json::Value;
 use std::convert::Infallible;
 use std::hint::black_box;

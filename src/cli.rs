@@ -1,8 +1,8 @@
 //! The command line (clap derive). The token is never a command-line value: arguments are
 //! visible to every user of the machine through `ps`.
 
-use crate::sim::args::SimArgs;
 use clap::{Args, Parser, Subcommand};
+use gobare_sim::args::SimArgs;
 use std::path::PathBuf;
 use url::Url;
 

@@ -4,13 +4,13 @@
 //! token comes only from `--token-file` or `GOBARE_TOKEN`, never from a flag value or the
 //! config file.
 
-use crate::api::auth::Token;
-use crate::api::client::{
+use crate::cli::GlobalArgs;
+use gobare_api::auth::Token;
+use gobare_api::client::{
     ApiClient, ClientOptions, DEFAULT_API, check_transport, normalize_api_base,
 };
-use crate::api::error::ApiError;
-use crate::api::stream::{StreamOptions, StreamTarget};
-use crate::cli::GlobalArgs;
+use gobare_api::error::ApiError;
+use gobare_api::stream::{StreamOptions, StreamTarget};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use url::Url;
@@ -170,7 +170,7 @@ impl Config {
         ApiClient::new(self.client_options())
     }
 
-    /// Options for [`crate::api::stream::spawn`], under the same URL and transport rules
+    /// Options for [`gobare_api::stream::spawn`], under the same URL and transport rules
     /// as the client.
     pub fn stream_options(
         &self,

@@ -6,7 +6,7 @@ mod support;
 
 use std::time::Duration;
 
-use gobare_tui::sim::SimConfig;
+use gobare_sim::SimConfig;
 use support::app::{attach, bottom, spawn, status_line};
 use support::pty::{Pty, keys};
 use support::sim::Sim;

@@ -4,8 +4,8 @@
 mod actions_support;
 
 use actions_support::*;
-use gobare_tui::api::model::EventPayload;
-use gobare_tui::api::stream::{StreamOptions, StreamTarget, StreamUpdate};
+use gobare_api::model::EventPayload;
+use gobare_api::stream::{StreamOptions, StreamTarget, StreamUpdate};
 use gobare_tui::app::memory::SessionMemory;
 use gobare_tui::cli::NewArgs;
 use gobare_tui::commands::new::open_new_session;

@@ -5,11 +5,11 @@ mod actions_support;
 
 use actions_support::*;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use gobare_tui::api::client::ApiClient;
-use gobare_tui::api::model::{Input, InputOutcome, RequiredAction, RequiredActionKind};
+use gobare_api::client::ApiClient;
+use gobare_api::model::{Input, InputOutcome, RequiredAction, RequiredActionKind};
+use gobare_sim::SimConfig;
 use gobare_tui::app::required;
 use gobare_tui::app::sender::{SendEvent, Sender};
-use gobare_tui::sim::SimConfig;
 use gobare_tui::ui::outcome::Severity;
 use gobare_tui::ui::prompt::{PromptAction, PromptState};
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -201,7 +201,7 @@ async fn an_answer_to_a_call_nobody_waits_for_is_a_404_explained_quietly() {
     let rig = Rig::test().await;
     let id = rig.sim.create_session(None);
     let (mut sender, mut events) = Sender::new(rig.client.clone(), &id, None, fast_policy());
-    let stale: gobare_tui::api::model::RequiredAction = serde_json::from_value(serde_json::json!({
+    let stale: gobare_api::model::RequiredAction = serde_json::from_value(serde_json::json!({
         "type": "function_call", "turn_id": "turn_gone", "call_id": "call_gone"
     }))
     .unwrap();

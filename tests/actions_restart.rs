@@ -5,7 +5,7 @@
 mod actions_support;
 
 use actions_support::*;
-use gobare_tui::api::stream::{self, StreamHandle, StreamOptions, StreamTarget, StreamUpdate};
+use gobare_api::stream::{self, StreamHandle, StreamOptions, StreamTarget, StreamUpdate};
 use gobare_tui::app::memory::{LockOrRecover, SharedMemory};
 
 fn open_stream(rig: &Rig, id: &str, from: Option<u64>) -> StreamHandle {

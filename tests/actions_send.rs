@@ -4,7 +4,7 @@
 mod actions_support;
 
 use actions_support::*;
-use gobare_tui::api::model::{ErrorCode, Input, TurnStatus};
+use gobare_api::model::{ErrorCode, Input, TurnStatus};
 use gobare_tui::app::memory::LockOrRecover;
 use gobare_tui::app::sender::Sender;
 use gobare_tui::ui::outcome::Severity;
@@ -100,7 +100,7 @@ async fn steer_with_nothing_running_is_explained_and_never_becomes_a_message() {
         .client
         .list_turns(
             &id,
-            &gobare_tui::api::client::Page::ordered(gobare_tui::api::client::Order::Desc),
+            &gobare_api::client::Page::ordered(gobare_api::client::Order::Desc),
         )
         .await
         .unwrap();

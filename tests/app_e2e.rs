@@ -9,7 +9,7 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use gobare_tui::sim::{Faults, SimConfig};
+use gobare_sim::{Faults, SimConfig};
 use support::app::{COLS, ROWS, attach, command, spawn_sized, status_line};
 use support::process;
 use support::pty::{Pty, keys};

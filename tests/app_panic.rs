@@ -12,8 +12,8 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use gobare_sim::SimConfig;
 use gobare_tui::app::debug_panic;
-use gobare_tui::sim::SimConfig;
 use portable_pty::CommandBuilder;
 use support::pty::Pty;
 use support::restore::{assert_restored, last};

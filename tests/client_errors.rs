@@ -4,8 +4,8 @@
 mod client_support;
 
 use client_support::{Reply, Server};
-use gobare_tui::api::error::{ApiError, ApiErrorKind, RetryHint};
-use gobare_tui::api::model::ErrorCode;
+use gobare_api::error::{ApiError, ApiErrorKind, RetryHint};
+use gobare_api::model::ErrorCode;
 use std::time::Duration;
 
 async fn health_error(reply: Reply) -> ApiError {
@@ -201,10 +201,9 @@ async fn no_answer_at_all_is_a_retryable_network_error() {
         l.local_addr().unwrap().port()
     };
     let url = url::Url::parse(&format!("http://127.0.0.1:{port}")).unwrap();
-    let client = gobare_tui::api::client::ApiClient::new(
-        gobare_tui::api::client::ClientOptions::new(url, None),
-    )
-    .unwrap();
+    let client =
+        gobare_api::client::ApiClient::new(gobare_api::client::ClientOptions::new(url, None))
+            .unwrap();
     let e = client.health().await.unwrap_err();
     assert_eq!(e.kind, ApiErrorKind::Network);
     assert_eq!(e.status, None);

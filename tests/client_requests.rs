@@ -4,10 +4,10 @@
 mod client_support;
 
 use client_support::{Reply, SECRET, Server, page};
-use gobare_tui::api::client::{IdempotencyKey, Order, Page, SessionFilter};
-use gobare_tui::api::error::ApiErrorKind;
-use gobare_tui::api::model::{CreateSession, Input, SessionStatus};
-use gobare_tui::api::retry::RetryPolicy;
+use gobare_api::client::{IdempotencyKey, Order, Page, SessionFilter};
+use gobare_api::error::ApiErrorKind;
+use gobare_api::model::{CreateSession, Input, SessionStatus};
+use gobare_api::retry::RetryPolicy;
 use serde_json::json;
 
 fn accepted() -> Reply {
@@ -361,10 +361,9 @@ async fn base_url_with_trailing_slash_or_v1_reaches_the_same_routes() {
             suffix
         ))
         .unwrap();
-        let client = gobare_tui::api::client::ApiClient::new(
-            gobare_tui::api::client::ClientOptions::new(url, None),
-        )
-        .unwrap();
+        let client =
+            gobare_api::client::ApiClient::new(gobare_api::client::ClientOptions::new(url, None))
+                .unwrap();
         client.health().await.unwrap();
     }
     let seen = server.seen();
@@ -383,13 +382,13 @@ async fn send_with_retry_waits_exactly_retry_after() {
     ])
     .await;
     // No deadlines: with the clock paused, an idle wait on the socket would fire them.
-    let mut options = gobare_tui::api::client::ClientOptions::new(
+    let mut options = gobare_api::client::ClientOptions::new(
         server.base.clone(),
-        gobare_tui::api::auth::Token::new(SECRET),
+        gobare_api::auth::Token::new(SECRET),
     );
     options.request_timeout = None;
     options.connect_timeout = None;
-    let client = gobare_tui::api::client::ApiClient::new(options).unwrap();
+    let client = gobare_api::client::ApiClient::new(options).unwrap();
     let started = tokio::time::Instant::now();
     client
         .send_with_retry(

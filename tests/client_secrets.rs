@@ -4,10 +4,10 @@
 mod client_support;
 
 use client_support::{Reply, SECRET, Server};
-use gobare_tui::api::auth::Token;
-use gobare_tui::api::client::{ApiClient, ClientOptions, IdempotencyKey};
-use gobare_tui::api::error::ApiErrorKind;
-use gobare_tui::api::model::Input;
+use gobare_api::auth::Token;
+use gobare_api::client::{ApiClient, ClientOptions, IdempotencyKey};
+use gobare_api::error::ApiErrorKind;
+use gobare_api::model::Input;
 use gobare_tui::cli::GlobalArgs;
 use gobare_tui::config::{Config, Environment};
 use url::Url;

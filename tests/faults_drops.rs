@@ -12,9 +12,9 @@ mod faults_support;
 use faults_support::{Consumed, RETRY_MS, options, tail_until};
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
-use gobare_tui::api::stream::spawn_with_transport;
-use gobare_tui::api::stream::transport::{ByteStream, HttpTransport, OpenError, Transport};
-use gobare_tui::sim::Faults;
+use gobare_api::stream::spawn_with_transport;
+use gobare_api::stream::transport::{ByteStream, HttpTransport, OpenError, Transport};
+use gobare_sim::Faults;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 

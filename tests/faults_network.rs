@@ -9,9 +9,9 @@
 mod faults_support;
 
 use faults_support::{Consumed, options, screen};
-use gobare_tui::api::model::ConnectionState;
-use gobare_tui::api::stream::{StreamHandle, StreamUpdate, spawn};
-use gobare_tui::sim::{Faults, Simulator};
+use gobare_api::stream::ConnectionState;
+use gobare_api::stream::{StreamHandle, StreamUpdate, spawn};
+use gobare_sim::{Faults, Simulator};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -282,7 +282,7 @@ async fn a_consumer_that_does_not_read_never_stalls_the_socket() {
 #[tokio::test]
 #[ignore = "real 30 s outage: run with --ignored --nocapture"]
 async fn outage_of_30_s_with_default_backoff() {
-    let default_cap = gobare_tui::api::stream::StreamOptions::default().max_backoff;
+    let default_cap = gobare_api::stream::StreamOptions::default().max_backoff;
     let (sim, id, mut proxy, mut model, mut handle) =
         caught_up_through_proxy("outage30", default_cap).await;
     let before = screen(&model.view, 120, 40);

@@ -5,7 +5,8 @@
 //! through the real crossterm backend into a byte buffer, and the assertions are on those
 //! bytes and on what a terminal emulator (vt100) makes of them — not only on the buffer.
 
-use gobare_tui::api::model::{ConnectionState, Event, Item, RequiredAction, Session};
+use gobare_api::model::{Event, Item, RequiredAction, Session};
+use gobare_api::stream::ConnectionState;
 use gobare_tui::session::{Notice, SessionView, Severity, Update};
 use gobare_tui::ui::picker::PickerState;
 use gobare_tui::ui::prompt::PromptState;

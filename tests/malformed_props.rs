@@ -2,8 +2,8 @@
 //! `cargo test`: arbitrary bytes through the SSE parser in arbitrary chunks with a small
 //! frame bound, and arbitrary (mutated) event payloads decoded, applied and drawn.
 
-use gobare_tui::api::model::Event;
-use gobare_tui::api::sse::{SseItem, SseParser};
+use gobare_api::model::Event;
+use gobare_api::sse::{SseItem, SseParser};
 use gobare_tui::session::{SessionView, Update};
 use gobare_tui::ui::{self, Pane, UiState, theme::Theme};
 use proptest::prelude::*;

@@ -12,8 +12,8 @@ mod cli_support;
 mod support;
 
 use cli_support::{BIN, Home};
-use gobare_tui::api::model::{Delta, EventPayload, Text, ToolCall, ToolResult, TurnRef};
-use gobare_tui::sim::{SimConfig, Simulator};
+use gobare_api::model::{Delta, EventPayload, Text, ToolCall, ToolResult, TurnRef};
+use gobare_sim::{SimConfig, Simulator};
 use portable_pty::CommandBuilder;
 use std::io::Read;
 use std::process::{Child, Command, Stdio};

@@ -7,9 +7,9 @@
 mod faults_support;
 
 use faults_support::{Consumed, RETRY_MS, announced_reconnects, options, screen, tail_until};
-use gobare_tui::api::stream::spawn;
+use gobare_api::stream::spawn;
+use gobare_sim::{Faults, SimConfig, Simulator};
 use gobare_tui::session::transcript::EntryKind;
-use gobare_tui::sim::{Faults, SimConfig, Simulator};
 use std::time::Duration;
 
 const EVENTS: u64 = 5_000;
@@ -218,7 +218,7 @@ async fn the_model_applies_every_persisted_event_once_across_drops_and_truncatio
     // truncation note, which legitimately differ; compare with both set the same.
     let cap = |c: &mut Consumed| {
         c.view.apply(gobare_tui::session::Update::Connection(
-            gobare_tui::api::model::ConnectionState::Live,
+            gobare_api::stream::ConnectionState::Live,
         ));
     };
     cap(&mut model);

@@ -9,7 +9,7 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use gobare_tui::sim::{Faults, SimConfig, Simulator};
+use gobare_sim::{Faults, SimConfig, Simulator};
 use gobare_tui::store::{SessionState, StateStore};
 use support::app::{attach, status_line};
 use support::pty::{Pty, keys};

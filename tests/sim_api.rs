@@ -5,8 +5,8 @@ mod sim_support;
 
 use std::time::Duration;
 
-use gobare_tui::api::model::{Event, EventPayload};
-use gobare_tui::sim::{Faults, RateLimits, SimConfig};
+use gobare_api::model::{Event, EventPayload};
+use gobare_sim::{Faults, RateLimits, SimConfig};
 use serde_json::{Value, json};
 use sim_support::{Api, kinds};
 
@@ -790,7 +790,7 @@ async fn a_workspace_that_cannot_be_rebuilt_reports_recovery_failed_until_a_rebu
 #[test]
 fn sim_flags_parse_into_a_config() {
     use clap::Parser;
-    use gobare_tui::sim::args::SimArgs;
+    use gobare_sim::args::SimArgs;
     #[derive(Parser)]
     struct Cli {
         #[command(flatten)]

@@ -6,7 +6,7 @@ mod sim_support;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use gobare_tui::sim::{Faults, SimConfig};
+use gobare_sim::{Faults, SimConfig};
 use serde_json::{Value, json};
 use sim_support::{Api, Frame, Sse, WAIT, examples, kinds, same_shape};
 

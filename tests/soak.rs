@@ -24,12 +24,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use gobare_tui::api::auth::Token;
-use gobare_tui::api::client::{ApiClient, ClientOptions, IdempotencyKey};
-use gobare_tui::api::error::ApiErrorKind;
-use gobare_tui::api::model::{Content, Input, SessionStatus};
+use gobare_api::auth::Token;
+use gobare_api::client::{ApiClient, ClientOptions, IdempotencyKey};
+use gobare_api::error::ApiErrorKind;
+use gobare_api::model::{Content, Input, SessionStatus};
 
-use gobare_tui::sim::{Faults, SimConfig, Simulator};
+use gobare_sim::{Faults, SimConfig, Simulator};
 use portable_pty::CommandBuilder;
 use support::pty::{Pty, keys};
 

@@ -1,7 +1,7 @@
 //! Any chunking of an SSE stream yields the same items as feeding it whole, for LF, CRLF and
 //! CR line endings, with and without a BOM; and the items match what was written.
 
-use gobare_tui::api::sse::{SseFrame, SseItem, SseParser};
+use gobare_api::sse::{SseFrame, SseItem, SseParser};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]

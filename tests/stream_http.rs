@@ -7,10 +7,11 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::StreamExt;
-use gobare_tui::api::auth::Token;
-use gobare_tui::api::model::{ConnectionState, ErrorCode};
-use gobare_tui::api::stream::transport::{HttpTransport, OpenError, Transport};
-use gobare_tui::api::stream::{StreamOptions, StreamTarget, StreamUpdate, spawn};
+use gobare_api::auth::Token;
+use gobare_api::model::ErrorCode;
+use gobare_api::stream::ConnectionState;
+use gobare_api::stream::transport::{HttpTransport, OpenError, Transport};
+use gobare_api::stream::{StreamOptions, StreamTarget, StreamUpdate, spawn};
 use std::sync::{Arc, Mutex};
 
 type Seen = Arc<Mutex<Vec<HeaderMap>>>;

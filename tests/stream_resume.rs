@@ -4,12 +4,11 @@
 use bytes::Bytes;
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
-use gobare_tui::api::auth::Token;
-use gobare_tui::api::model::{ConnectionState, ErrorBody, ErrorCode};
-use gobare_tui::api::stream::transport::{ByteStream, OpenError, ReadError, Transport};
-use gobare_tui::api::stream::{
-    StreamFrame, StreamHandle, StreamOptions, StreamUpdate, spawn_seeded,
-};
+use gobare_api::auth::Token;
+use gobare_api::model::{ErrorBody, ErrorCode};
+use gobare_api::stream::ConnectionState;
+use gobare_api::stream::transport::{ByteStream, OpenError, ReadError, Transport};
+use gobare_api::stream::{StreamFrame, StreamHandle, StreamOptions, StreamUpdate, spawn_seeded};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

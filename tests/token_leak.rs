@@ -12,13 +12,13 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::get;
 use faults_support::{Home, read_tree, tail_until};
-use gobare_tui::api::auth::Token;
-use gobare_tui::api::client::{ApiClient, ClientOptions};
-use gobare_tui::api::model::ConnectionState;
-use gobare_tui::api::stream::{StreamOptions, StreamTarget, StreamUpdate, spawn};
+use gobare_api::auth::Token;
+use gobare_api::client::{ApiClient, ClientOptions};
+use gobare_api::stream::ConnectionState;
+use gobare_api::stream::{StreamOptions, StreamTarget, StreamUpdate, spawn};
+use gobare_sim::{Faults, SimConfig, Simulator};
 use gobare_tui::cli::GlobalArgs;
 use gobare_tui::config::{Config, Environment};
-use gobare_tui::sim::{Faults, SimConfig, Simulator};
 use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 

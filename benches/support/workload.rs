@@ -3,7 +3,7 @@
 //! their results and file changes, a markdown answer, and now and then the rarer events
 //! (approvals, questions, function calls, compaction, errors, queueing, workspace state).
 
-use gobare_tui::api::model::Event;
+use gobare_api::model::Event;
 use serde_json::{Value, json};
 
 pub struct Workload {

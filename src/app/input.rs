@@ -5,13 +5,13 @@ use super::App;
 use super::intent::Intent;
 use super::keys::{self, Command, KeyContext};
 use super::mouse::{self, Target};
-use crate::api::model::RequiredActionKind;
 use crate::ui::composer::ComposerAction;
 use crate::ui::prompt::PromptAction;
 use color_eyre::Result;
 use crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind,
 };
+use gobare_api::model::RequiredActionKind;
 
 /// Lines one wheel notch scrolls.
 const WHEEL_LINES: i32 = 3;

@@ -3,11 +3,11 @@
 
 use super::App;
 use super::msg::AppMsg;
-use crate::api::client::IdempotencyKey;
-use crate::api::error::ApiError;
-use crate::api::model::{Input, InputAccepted};
 use crate::session::Severity;
 use crate::ui::Pane;
+use gobare_api::client::IdempotencyKey;
+use gobare_api::error::ApiError;
+use gobare_api::model::{Input, InputAccepted};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Intent {

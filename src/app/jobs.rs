@@ -3,9 +3,9 @@
 
 use super::fetch::Job;
 use super::msg::AppMsg;
-use crate::api::client::{ApiClient, Order, Page};
-use crate::api::error::ApiError;
 use crate::session::Update;
+use gobare_api::client::{ApiClient, Order, Page};
+use gobare_api::error::ApiError;
 use tokio::sync::mpsc::UnboundedSender;
 
 /// Turns listed for the Turn pane (the current one and the last few).

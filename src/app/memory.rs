@@ -7,9 +7,9 @@
 //! exit ([`SessionMemory::flush`]). A pending send is written at once: it must be on disk
 //! before the request leaves.
 
-use crate::api::model::WorkspaceState;
 use crate::store::{PendingSend, SessionState, StateStore};
 use crate::ui::composer::History;
+use gobare_api::model::WorkspaceState;
 use std::io;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};

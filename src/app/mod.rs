@@ -55,8 +55,6 @@ use color_eyre::eyre::WrapErr;
 use futures_util::StreamExt;
 use tokio::sync::mpsc;
 
-use crate::api::client::ApiClient;
-use crate::api::stream::{self, StreamHandle, StreamTarget, StreamUpdate};
 use crate::session::{Notice, SessionView, Severity, Update};
 use crate::store::{SessionState, StateStore};
 use crate::terminal::{self, TerminationSignals, Tui};
@@ -68,6 +66,8 @@ use artifacts::ArtifactsPoll;
 use cursor::CursorSaver;
 use fetch::{FetchQueue, Job};
 use frame::FrameScheduler;
+use gobare_api::client::ApiClient;
+use gobare_api::stream::{self, StreamHandle, StreamTarget, StreamUpdate};
 use replay::ReplayProgress;
 use stats::Stats;
 

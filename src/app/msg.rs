@@ -4,9 +4,9 @@
 //! work and handle it in `App::on_msg`.
 
 use super::fetch::Job;
-use crate::api::error::ApiError;
-use crate::api::model::{Input, InputAccepted};
 use crate::session::Update;
+use gobare_api::error::ApiError;
+use gobare_api::model::{Input, InputAccepted};
 
 #[derive(Debug)]
 pub enum AppMsg {

@@ -4,8 +4,8 @@
 //! terminal. Policy [`NotifyWhen`]: by default only while the terminal is unfocused
 //! (crossterm focus events feed [`Notifier::set_focused`]).
 
-use crate::api::model::{RequiredAction, RequiredActionKind, Turn, TurnStatus};
 use crate::notify::{NotifyTarget, NotifyWhen, notification_bytes};
+use gobare_api::model::{RequiredAction, RequiredActionKind, Turn, TurnStatus};
 use std::collections::HashSet;
 
 const TITLE: &str = "gobare";

@@ -1,8 +1,8 @@
 //! How to open the app on a session.
 
-use crate::api::client::ApiClient;
-use crate::api::stream::StreamOptions;
 use crate::store::StateStore;
+use gobare_api::client::ApiClient;
+use gobare_api::stream::StreamOptions;
 
 pub struct AppOptions {
     pub client: ApiClient,

@@ -3,9 +3,9 @@
 //! must be re-read (its `required_actions` is authoritative), and what an answer's result
 //! does to the prompt.
 
-use crate::api::model::{ErrorCode, EventPayload, Input, InputOutcome};
 use crate::app::sender::SendReport;
 use crate::ui::prompt::PromptState;
+use gobare_api::model::{ErrorCode, EventPayload, Input, InputOutcome};
 
 /// The call an answer is about.
 pub fn answered_call(input: &Input) -> Option<&str> {
@@ -91,14 +91,14 @@ pub fn apply_answer_report(prompt: &mut PromptState, report: &SendReport) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::model::Event;
+    use gobare_api::model::Event;
 
     fn payload(kind: &str, payload: serde_json::Value) -> EventPayload {
         let data = serde_json::json!({"type": kind, "seq": 1, "payload": payload}).to_string();
         Event::parse(&data).unwrap().payload
     }
 
-    fn action(kind: &str, call: &str) -> crate::api::model::RequiredAction {
+    fn action(kind: &str, call: &str) -> gobare_api::model::RequiredAction {
         serde_json::from_value(serde_json::json!({"type": kind, "turn_id": "t", "call_id": call}))
             .unwrap()
     }

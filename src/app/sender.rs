@@ -12,13 +12,13 @@
 //! Results come back as [`SendEvent`]s on a channel the app loop consumes; nothing here
 //! touches the screen, which keeps it testable against the simulator.
 
-use crate::api::client::{ApiClient, IdempotencyKey};
-use crate::api::error::{ApiError, ApiErrorKind};
-use crate::api::model::{Content, Input, InputAccepted};
-use crate::api::retry::RetryPolicy;
 use crate::app::memory::{LockOrRecover, SharedMemory};
 use crate::store::PendingSend;
 use crate::ui::outcome::{self, Outcome, SendFailure};
+use gobare_api::client::{ApiClient, IdempotencyKey};
+use gobare_api::error::{ApiError, ApiErrorKind};
+use gobare_api::model::{Content, Input, InputAccepted};
+use gobare_api::retry::RetryPolicy;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -414,7 +414,7 @@ mod tests {
             br#"{"error":{"code":"queue_full","message":"five queued","request_id":"req_1"}}"#;
         let err = ApiError::from_response(429, None, Some("3"), body);
         let f = failure_from(&err);
-        assert_eq!(f.code, Some(crate::api::model::ErrorCode::QueueFull));
+        assert_eq!(f.code, Some(gobare_api::model::ErrorCode::QueueFull));
         assert_eq!(f.status, Some(429));
         assert_eq!(f.request_id.as_deref(), Some("req_1"));
         assert_eq!(f.retry_after_secs, Some(3));

@@ -1,8 +1,8 @@
 //! Pages of the session list for the picker: newest first, `after` the last id shown.
 
-use crate::api::client::{ApiClient, Order, Page, SessionFilter};
-use crate::api::error::ApiError;
-use crate::api::model::Session;
+use gobare_api::client::{ApiClient, Order, Page, SessionFilter};
+use gobare_api::error::ApiError;
+use gobare_api::model::Session;
 
 /// Sessions per page (the API's maximum is 100).
 pub const PAGE_SIZE: u32 = 50;

@@ -5,10 +5,10 @@ use std::time::Instant;
 
 use super::fetch::Job;
 use super::{App, AppMsg, Intent, MAX_BATCH};
-use crate::api::error::{ApiError, ApiErrorKind};
-use crate::api::model::ConnectionState;
-use crate::api::stream::StreamUpdate;
 use crate::session::{Fetch, Severity, Update};
+use gobare_api::error::{ApiError, ApiErrorKind};
+use gobare_api::stream::ConnectionState;
+use gobare_api::stream::StreamUpdate;
 
 impl App {
     pub(super) fn on_stream_batch(&mut self, first: StreamUpdate) {

@@ -1,12 +1,12 @@
 //! `gobare-tui attach SESSION_ID`: open an existing session in the full-screen UI, resuming
 //! from the cursor stored for it (or replaying its whole history the first time, §11.2).
 
-use crate::api::stream::StreamTarget;
 use crate::app::AppOptions;
 use crate::cli::AttachArgs;
 use crate::config::Config;
 use crate::store::StateStore;
 use color_eyre::eyre::WrapErr;
+use gobare_api::stream::StreamTarget;
 
 pub async fn run(config: Config, args: AttachArgs) -> color_eyre::Result<()> {
     let options = options(&config, &args.session_id)?;

@@ -1,12 +1,12 @@
 //! `gobare-tui demo`: the built-in control plane on a free loopback port, a session running
 //! the long scenario, and the UI attached to it — no token, no network.
 
-use crate::api::auth::Token;
-use crate::api::client::{ApiClient, ClientOptions};
-use crate::api::stream::{StreamOptions, StreamTarget};
 use crate::app::{self, AppOptions};
 use crate::config::Config;
-use crate::sim::{SimConfig, Simulator};
+use gobare_api::auth::Token;
+use gobare_api::client::{ApiClient, ClientOptions};
+use gobare_api::stream::{StreamOptions, StreamTarget};
+use gobare_sim::{SimConfig, Simulator};
 
 /// The first message: the simulator's agent answers it with the long scenario.
 const FIRST_MESSAGE: &str =

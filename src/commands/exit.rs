@@ -1,9 +1,9 @@
 //! Turning a command's error into an exit status and one clear line for stderr.
 
-use crate::api::error::{ApiError, ApiErrorKind};
 use crate::cli::UsageError;
 use crate::config::ConfigError;
 use color_eyre::Report;
+use gobare_api::error::{ApiError, ApiErrorKind};
 
 /// Runtime failure: the network, the API, the stream.
 pub const RUNTIME_ERROR: u8 = 1;

@@ -11,16 +11,17 @@
 //! [`run`] creates the session and hands the first message to the app, which follows this
 //! recipe with its own stream; [`open_new_session`] is the same recipe without a screen.
 
-use crate::api::client::{ApiClient, IdempotencyKey};
-use crate::api::error::ApiError;
-use crate::api::model::{AgentRequest, ConnectionState, Content, CreateSession, Input, Session};
-use crate::api::retry::RetryPolicy;
-use crate::api::stream::{self, StreamHandle, StreamOptions, StreamUpdate};
 use crate::app::memory::{LockOrRecover, SharedMemory};
 use crate::app::sender::{self, SendEvent, SendReport, Sender};
 use crate::cli::NewArgs;
 use crate::config::Config;
 use color_eyre::eyre::eyre;
+use gobare_api::client::{ApiClient, IdempotencyKey};
+use gobare_api::error::ApiError;
+use gobare_api::model::{AgentRequest, Content, CreateSession, Input, Session};
+use gobare_api::retry::RetryPolicy;
+use gobare_api::stream::ConnectionState;
+use gobare_api::stream::{self, StreamHandle, StreamOptions, StreamUpdate};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -71,7 +72,7 @@ pub async fn create_session(
         let Some(wait) = policy.delay_before_retry(&err, attempts, in_flight) else {
             return Err(err);
         };
-        in_flight |= err.kind == crate::api::error::ApiErrorKind::Network;
+        in_flight |= err.kind == gobare_api::error::ApiErrorKind::Network;
         tokio::time::sleep(wait).await;
     }
 }

@@ -2,8 +2,6 @@
 //! and none opened before on this API. Lists sessions newest first, a page at a time; Enter
 //! opens one in the app, `n` creates a new (idle) session and opens it, Esc or q leaves.
 
-use crate::api::client::ApiClient;
-use crate::api::retry::RetryPolicy;
 use crate::app::sessions::{PAGE_SIZE, SessionPager};
 use crate::app::{self, AppExit, AppOptions};
 use crate::cli::NewArgs;
@@ -14,6 +12,8 @@ use crate::ui::theme::Theme;
 use color_eyre::eyre::eyre;
 use crossterm::event::{Event, KeyCode, KeyEventKind};
 use futures_util::StreamExt;
+use gobare_api::client::ApiClient;
+use gobare_api::retry::RetryPolicy;
 
 /// What the user picked.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! `gobare-tui sim`: run the local control plane until Ctrl+C or SIGTERM.
 
-use crate::sim::Simulator;
-use crate::sim::args::SimArgs;
+use gobare_sim::Simulator;
+use gobare_sim::args::SimArgs;
 
 pub async fn run(args: SimArgs) -> color_eyre::Result<()> {
     let config = args.to_config();

@@ -5,13 +5,13 @@
 //! buffered and flushed whenever the channel is momentarily empty, so a 50,000-event replay
 //! is written in large blocks while a live stream still appears line by line.
 
-use crate::api::error::{ApiErrorKind, sanitize_text};
-use crate::api::model::ConnectionState;
-use crate::api::stream::{self, StreamTarget, StreamUpdate};
 use crate::cli::TailArgs;
 use crate::commands::frame_line::one_line;
 use crate::config::Config;
 use color_eyre::eyre::{Result, WrapErr, bail};
+use gobare_api::error::{ApiErrorKind, sanitize_text};
+use gobare_api::stream::ConnectionState;
+use gobare_api::stream::{self, StreamTarget, StreamUpdate};
 use std::future::Future;
 use std::io::{BufWriter, ErrorKind, Write};
 use std::time::Duration;
@@ -62,7 +62,7 @@ pub async fn run(config: Config, args: TailArgs) -> Result<()> {
 async fn check_token(config: &Config) -> Result<()> {
     let mut options = config.client_options();
     options.request_timeout = Some(Duration::from_secs(15));
-    let client = crate::api::client::ApiClient::new(options)?;
+    let client = gobare_api::client::ApiClient::new(options)?;
     match client.health().await {
         Ok(health) if health.usable == Some(false) => {
             let missing = sanitize_text(&health.missing_scopes.join(", "), 200);
@@ -215,8 +215,8 @@ async fn shutdown_signal() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::model::Event;
-    use crate::api::stream::StreamFrame;
+    use gobare_api::model::Event;
+    use gobare_api::stream::StreamFrame;
     use tokio::sync::mpsc;
 
     fn frame(id: Option<u64>, data: &str) -> StreamUpdate {

@@ -2,7 +2,7 @@
 //! kept current between fetches by events (asked → add, resolved/answered → remove).
 
 use super::text::short_args;
-use crate::api::model::{RequiredAction, RequiredActionKind};
+use gobare_api::model::{RequiredAction, RequiredActionKind};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct PendingAction {

@@ -4,7 +4,7 @@
 //! 50,000 events writes 50,000 summaries and keeps 5,000).
 
 use super::text::{clip, push_clip, push_compact_json, push_first_line, push_short_args};
-use crate::api::model::{EVENT_TYPES, Event, EventPayload};
+use gobare_api::model::{EVENT_TYPES, Event, EventPayload};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 

@@ -14,11 +14,11 @@ pub mod workspace;
 #[cfg(test)]
 mod tests;
 
-use crate::api::model::{
-    Artifact, ConnectionState, Event, EventPayload, Item, RequiredActionKind, Session, Turn,
-    WorkspaceState,
-};
 use actions::Actions;
+use gobare_api::model::{
+    Artifact, Event, EventPayload, Item, RequiredActionKind, Session, Turn, WorkspaceState,
+};
+use gobare_api::stream::ConnectionState;
 use log::EventLog;
 use transcript::Transcript;
 use turn::{TurnPhase, TurnState};

@@ -8,7 +8,7 @@
 //! event with the same key and vice versa (a multiset match), whatever the order.
 
 use super::text::{clip, compact_json, key, short_args};
-use crate::api::model::{ChangeKind, Event, EventPayload, TodoItem};
+use gobare_api::model::{ChangeKind, Event, EventPayload, TodoItem};
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
 

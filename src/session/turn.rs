@@ -1,7 +1,7 @@
 //! The current turn and the last few. Status comes from the Turn resource (§13.8);
 //! `turn.started` / `turn.ended` only say which turn is current and when to fetch it.
 
-use crate::api::model::{ArtifactsState, Turn, TurnStatus};
+use gobare_api::model::{ArtifactsState, Turn, TurnStatus};
 use std::collections::VecDeque;
 
 /// How many settled turns the pane lists.

@@ -1,7 +1,7 @@
 //! The workspace (sandbox) state: from `sandbox.*` events and the session's `environment`.
 //! `destroyed`, `recovering` and `unknown` have no events and only show up via a GET.
 
-use crate::api::model::{Environment, Preview, Repo, WorkspaceState};
+use gobare_api::model::{Environment, Preview, Repo, WorkspaceState};
 use std::collections::VecDeque;
 
 /// Transitions the pane lists.

@@ -4,8 +4,8 @@
 use super::sanitize;
 use super::theme::Theme;
 use super::transcript::truncate;
-use crate::api::model::ConnectionState;
 use crate::session::{SessionView, Severity};
+use gobare_api::stream::ConnectionState;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

@@ -5,8 +5,8 @@
 //! fills from whatever its client reports. Decisions go by `error.code` first (messages are
 //! for people and may change, §2) and fall back to the HTTP status only when no code came.
 
-use crate::api::model::{ErrorCode, Input, InputAccepted, InputOutcome};
 use crate::ui::sanitize;
+use gobare_api::model::{ErrorCode, Input, InputAccepted, InputOutcome};
 
 pub use crate::session::Severity;
 

@@ -12,9 +12,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
 
-use crate::api::model::{Session, SessionStatus, WorkspaceState};
 use crate::ui::sanitize;
 use crate::ui::theme::Theme;
+use gobare_api::model::{Session, SessionStatus, WorkspaceState};
 
 /// What a key in the picker asks the app to do.
 #[derive(Debug, Clone, PartialEq, Eq)]

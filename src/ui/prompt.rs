@@ -23,9 +23,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Widget};
 use serde_json::Value;
 
-use crate::api::model::{Input, RequiredAction, RequiredActionKind};
 use crate::ui::sanitize;
 use crate::ui::theme::Theme;
+use gobare_api::model::{Input, RequiredAction, RequiredActionKind};
 
 /// What a key in the prompt asks the app to do.
 #[derive(Debug, Clone, PartialEq)]

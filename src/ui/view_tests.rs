@@ -4,8 +4,9 @@
 use super::state::{Pane, UiState};
 use super::theme::Theme;
 use super::{areas, draw};
-use crate::api::model::{ConnectionState, EVENT_TYPES, Event, Session, Turn};
 use crate::session::{SessionView, Update};
+use gobare_api::model::{EVENT_TYPES, Event, Session, Turn};
+use gobare_api::stream::ConnectionState;
 use insta::assert_snapshot;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -324,7 +325,7 @@ fn events_pane_filters_and_hides_deltas() {
 #[test]
 fn history_from_items() {
     let all = examples();
-    let mut items: Vec<crate::api::model::Item> = all["items"]
+    let mut items: Vec<gobare_api::model::Item> = all["items"]
         .as_object()
         .unwrap()
         .values()

@@ -2,14 +2,14 @@
 //! session memory in a temp state directory, and condition waits with timeouts.
 #![allow(dead_code)]
 
-use gobare_tui::api::auth::Token;
-use gobare_tui::api::client::{ApiClient, ClientOptions, IdempotencyKey};
-use gobare_tui::api::error::ApiError;
-use gobare_tui::api::model::{Input, InputAccepted, RequiredAction, Session};
-use gobare_tui::api::retry::RetryPolicy;
+use gobare_api::auth::Token;
+use gobare_api::client::{ApiClient, ClientOptions, IdempotencyKey};
+use gobare_api::error::ApiError;
+use gobare_api::model::{Input, InputAccepted, RequiredAction, Session};
+use gobare_api::retry::RetryPolicy;
+use gobare_sim::{SimConfig, Simulator};
 use gobare_tui::app::memory::{SessionMemory, SharedMemory};
 use gobare_tui::app::sender::{InputTransport, SendEvent, SendReport};
-use gobare_tui::sim::{SimConfig, Simulator};
 use gobare_tui::store::StateStore;
 use std::future::Future;
 use std::sync::Arc;
@@ -99,13 +99,13 @@ pub fn fast_policy() -> RetryPolicy {
 
 pub fn message(text: &str) -> Input {
     Input::Message {
-        content: gobare_tui::api::model::Content::Text(text.into()),
+        content: gobare_api::model::Content::Text(text.into()),
     }
 }
 
 pub fn steer(text: &str) -> Input {
     Input::Steer {
-        content: gobare_tui::api::model::Content::Text(text.into()),
+        content: gobare_api::model::Content::Text(text.into()),
     }
 }
 
@@ -163,12 +163,8 @@ impl InputTransport for Flaky {
         let fault = self.fault;
         let (session_id, input, key) = (session_id.to_string(), input.clone(), key.clone());
         async move {
-            let lost = || {
-                ApiError::local(
-                    gobare_tui::api::error::ApiErrorKind::Network,
-                    "connection reset",
-                )
-            };
+            let lost =
+                || ApiError::local(gobare_api::error::ApiErrorKind::Network, "connection reset");
             if fail && fault == Fault::Unreachable {
                 return Err(lost());
             }

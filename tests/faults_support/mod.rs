@@ -3,11 +3,11 @@
 //! the stream into the app's model exactly as the app does.
 #![allow(dead_code)] // each test file uses a different part
 
-use gobare_tui::api::auth::Token;
-use gobare_tui::api::model::ConnectionState;
-use gobare_tui::api::stream::{StreamOptions, StreamTarget, StreamUpdate};
+use gobare_api::auth::Token;
+use gobare_api::stream::ConnectionState;
+use gobare_api::stream::{StreamOptions, StreamTarget, StreamUpdate};
+use gobare_sim::{SimConfig, Simulator};
 use gobare_tui::session::{SessionView, Update};
-use gobare_tui::sim::{SimConfig, Simulator};
 use gobare_tui::ui::{self, UiState, theme::Theme};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -21,7 +21,7 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_gobare-tui");
 pub const RETRY_MS: u64 = 1;
 
 /// The client's floor between reconnects (`api::stream::backoff::MIN_RECONNECT`).
-pub const MIN_RECONNECT: Duration = gobare_tui::api::stream::backoff::MIN_RECONNECT;
+pub const MIN_RECONNECT: Duration = gobare_api::stream::backoff::MIN_RECONNECT;
 
 pub fn sim_config() -> SimConfig {
     SimConfig {

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use gobare_tui::sim::{SimConfig, Simulator};
+use gobare_sim::{SimConfig, Simulator};
 use serde_json::{Value, json};
 
 pub const WAIT: Duration = Duration::from_secs(10);

@@ -2,7 +2,7 @@
 //! temp dir, and nothing inherited that would change what it does (a token, an API, the
 //! colour switch, tmux passthrough).
 
-use gobare_tui::sim::Simulator;
+use gobare_sim::Simulator;
 use portable_pty::CommandBuilder;
 use tempfile::TempDir;
 

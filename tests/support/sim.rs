@@ -1,6 +1,6 @@
 //! A simulator on its own runtime, for tests whose pty waits block the test thread.
 
-use gobare_tui::sim::{SimConfig, Simulator};
+use gobare_sim::{SimConfig, Simulator};
 
 pub struct Sim {
     pub sim: Simulator,

@@ -5,7 +5,7 @@ use super::{
     ApprovalEntry, Entry, EntryKind, FileChangeEntry, FunctionEntry, QuestionEntry, ToolCallEntry,
     Transcript, Verdict,
 };
-use crate::api::model::TodoItem;
+use gobare_api::model::TodoItem;
 
 impl Transcript {
     /// The entry to change in place. Its bytes leave the count until [`Transcript::settle`]

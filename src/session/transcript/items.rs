@@ -3,8 +3,8 @@
 //! `command_execution`; `file_change` items saying `file.modified` with `kind` (§9.3, §14).
 
 use super::{CallStatus, DIFF_MAX, EntryKind, FileChangeEntry, Source, Transcript, Verdict};
-use crate::api::model::{ChangeKind, Item, ItemKind};
 use crate::session::text::{clip, compact_json};
+use gobare_api::model::{ChangeKind, Item, ItemKind};
 use serde_json::Value;
 
 impl Transcript {

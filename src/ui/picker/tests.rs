@@ -1,5 +1,5 @@
 use super::*;
-use crate::api::model::{RequiredAction, RequiredActionKind};
+use gobare_api::model::{RequiredAction, RequiredActionKind};
 use serde_json::json;
 
 const NOW: i64 = 1_789_400_000_000;

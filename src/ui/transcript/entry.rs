@@ -2,10 +2,10 @@
 //! given width. Every string from the server goes through `sanitize` or `markdown`.
 
 use super::wrap::{hard_wrap, truncate, wrap_plain};
-use crate::api::model::ChangeKind;
 use crate::session::transcript::{CallStatus, Entry, EntryKind, Streaming, Verdict};
 use crate::ui::theme::Theme;
 use crate::ui::{markdown, sanitize};
+use gobare_api::model::ChangeKind;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 

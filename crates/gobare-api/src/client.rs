@@ -1,0 +1,771 @@
+//! Typed calls to the Gobare `/v1` API (reference §1–§6): bearer auth, Idempotency-Key on
+//! writes, error mapping through [`ApiError`], paging helpers and a retry policy for sends.
+
+use crate::auth::Token;
+use crate::error::{ApiError, ApiErrorKind};
+use crate::model::{
+    Artifact, CreateSession, Deleted, Health, Input, InputAccepted, InputBody, Item, List,
+    PatchSession, Session, SessionStatus, Turn,
+};
+use crate::retry::RetryPolicy;
+use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue, RETRY_AFTER};
+use reqwest::{Method, StatusCode};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::fmt;
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use url::Url;
+
+/// Where the API lives when nothing else is configured (reference §1).
+pub const DEFAULT_API: &str = "https://api.gobare.dev";
+/// Largest success body read into memory (a page of 100 long items fits easily).
+const MAX_SUCCESS_BODY: usize = 64 << 20;
+/// Largest error body read; the envelope is tiny, anything longer is a proxy page.
+const MAX_ERROR_BODY: usize = 64 << 10;
+/// A server that keeps saying `has_more` forever is broken; stop after this many pages.
+const MAX_PAGES: usize = 100_000;
+
+/// How to build an [`ApiClient`].
+#[derive(Debug, Clone)]
+pub struct ClientOptions {
+    /// API base, e.g. `https://api.gobare.dev`; a trailing slash or `/v1` is tolerated.
+    pub api: Url,
+    pub token: Option<Token>,
+    /// Permit sending the token over plain `http://` to a host that is not loopback.
+    pub allow_insecure_http: bool,
+    /// Whole-request deadline for ordinary (non-stream) calls. `None` = no deadline.
+    pub request_timeout: Option<Duration>,
+    /// Deadline for establishing a connection. `None` = no deadline.
+    pub connect_timeout: Option<Duration>,
+}
+
+impl ClientOptions {
+    pub fn new(api: Url, token: Option<Token>) -> ClientOptions {
+        ClientOptions {
+            api,
+            token,
+            allow_insecure_http: false,
+            request_timeout: Some(Duration::from_secs(60)),
+            connect_timeout: Some(Duration::from_secs(10)),
+        }
+    }
+}
+
+/// A handle on the API. Cloning is cheap (one `Arc`); clones share the connection pool.
+#[derive(Clone)]
+pub struct ApiClient {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    http: reqwest::Client,
+    /// Normalized base without `/v1` (what the stream task takes).
+    api: Url,
+    token: Option<Token>,
+}
+
+impl fmt::Debug for ApiClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ApiClient")
+            .field("api", &self.inner.api.as_str())
+            .field("token", &self.inner.token)
+            .finish()
+    }
+}
+
+/// A key naming one logical write (reference §4). Reuse the same key for every retry of
+/// that write; make a new one for the next.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct IdempotencyKey(String);
+
+impl IdempotencyKey {
+    /// A fresh random key (UUID v4).
+    #[allow(clippy::new_without_default)] // a Default would hide that every call is unique
+    pub fn new() -> IdempotencyKey {
+        IdempotencyKey(uuid::Uuid::new_v4().to_string())
+    }
+
+    /// A caller-chosen key: 1–255 visible ASCII characters.
+    pub fn from_string(key: impl Into<String>) -> Result<IdempotencyKey, ApiError> {
+        let key = key.into();
+        let ok = (1..=255).contains(&key.len()) && key.bytes().all(|b| b.is_ascii_graphic());
+        if ok {
+            Ok(IdempotencyKey(key))
+        } else {
+            Err(ApiError::local(
+                ApiErrorKind::InvalidArgument,
+                "an Idempotency-Key must be 1-255 visible ASCII characters",
+            ))
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for IdempotencyKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// List order (reference §3). The API's default is newest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    Asc,
+    Desc,
+}
+
+impl Order {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Order::Asc => "asc",
+            Order::Desc => "desc",
+        }
+    }
+}
+
+/// Paging parameters shared by every list call. `None` fields are not sent.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Page {
+    /// 1–100; checked before sending (the API answers 400 otherwise).
+    pub limit: Option<u32>,
+    pub order: Option<Order>,
+    /// The previous page's `last_id`.
+    pub after: Option<String>,
+}
+
+impl Page {
+    pub fn ordered(order: Order) -> Page {
+        Page {
+            order: Some(order),
+            ..Page::default()
+        }
+    }
+
+    pub fn with_limit(mut self, limit: u32) -> Page {
+        self.limit = Some(limit);
+        self
+    }
+
+    pub fn after(mut self, last_id: impl Into<String>) -> Page {
+        self.after = Some(last_id.into());
+        self
+    }
+
+    fn query(&self) -> Result<Vec<(&'static str, String)>, ApiError> {
+        let mut q = Vec::new();
+        if let Some(limit) = self.limit {
+            if !(1..=100).contains(&limit) {
+                return Err(ApiError::local(
+                    ApiErrorKind::InvalidArgument,
+                    format!("limit must be between 1 and 100, got {limit}"),
+                ));
+            }
+            q.push(("limit", limit.to_string()));
+        }
+        if let Some(order) = self.order {
+            q.push(("order", order.as_str().to_string()));
+        }
+        if let Some(after) = &self.after {
+            q.push(("after", after.clone()));
+        }
+        Ok(q)
+    }
+}
+
+/// Filters for `GET /v1/sessions` (reference §6.3). Without any, the list is org-wide.
+#[derive(Debug, Clone, Default)]
+pub struct SessionFilter {
+    pub status: Option<SessionStatus>,
+    /// `api` or `console`.
+    pub source: Option<String>,
+    /// A token id, or `me`.
+    pub created_by_token: Option<String>,
+    /// One `key:value` label.
+    pub metadata: Option<(String, String)>,
+    /// A session id: that session and its whole subtree.
+    pub root: Option<String>,
+}
+
+impl SessionFilter {
+    fn query(&self) -> Vec<(&'static str, String)> {
+        let mut q = Vec::new();
+        if let Some(s) = &self.status {
+            q.push(("status", s.as_str().to_string()));
+        }
+        if let Some(s) = &self.source {
+            q.push(("source", s.clone()));
+        }
+        if let Some(t) = &self.created_by_token {
+            q.push(("created_by_token", t.clone()));
+        }
+        if let Some((k, v)) = &self.metadata {
+            q.push(("metadata", format!("{k}:{v}")));
+        }
+        if let Some(r) = &self.root {
+            q.push(("root", r.clone()));
+        }
+        q
+    }
+}
+
+impl ApiClient {
+    /// Builds a client. Fails with [`ApiErrorKind::Config`] when the URL is unusable or
+    /// would send the token over plain `http://` to a non-loopback host without
+    /// `allow_insecure_http`.
+    pub fn new(options: ClientOptions) -> Result<ApiClient, ApiError> {
+        let api = normalize_api_base(&options.api)?;
+        check_transport(&api, options.token.is_some(), options.allow_insecure_http)?;
+        let mut builder = reqwest::Client::builder()
+            .user_agent(concat!("gobare-tui/", env!("CARGO_PKG_VERSION")))
+            // The API never redirects; following one could carry the token elsewhere.
+            .redirect(reqwest::redirect::Policy::none());
+        if let Some(t) = options.request_timeout {
+            builder = builder.timeout(t);
+        }
+        if let Some(t) = options.connect_timeout {
+            builder = builder.connect_timeout(t);
+        }
+        let http = builder.build().map_err(|e| {
+            ApiError::local(ApiErrorKind::Config, format!("could not set up HTTP: {e}"))
+        })?;
+        Ok(ApiClient {
+            inner: Arc::new(Inner {
+                http,
+                api,
+                token: options.token,
+            }),
+        })
+    }
+
+    /// The normalized API base (no `/v1`), as the stream task takes it.
+    pub fn api_base(&self) -> &Url {
+        &self.inner.api
+    }
+
+    /// The token this client sends, for handing to the stream task.
+    pub fn token(&self) -> Option<&Token> {
+        self.inner.token.as_ref()
+    }
+
+    /// `GET /v1/health`: which scopes the token holds (reference §1.3).
+    pub async fn health(&self) -> Result<Health, ApiError> {
+        self.get(&["health"], Vec::new()).await
+    }
+
+    /// `GET /v1/sessions/{id}`.
+    pub async fn get_session(&self, session_id: &str) -> Result<Session, ApiError> {
+        self.get(&["sessions", session_id], Vec::new()).await
+    }
+
+    /// `GET /v1/sessions` with filters and paging.
+    pub async fn list_sessions(
+        &self,
+        filter: &SessionFilter,
+        page: &Page,
+    ) -> Result<List<Session>, ApiError> {
+        let mut q = page.query()?;
+        q.extend(filter.query());
+        self.get(&["sessions"], q).await
+    }
+
+    /// `POST /v1/sessions`. Always keyed: a retried create must not make two sessions.
+    pub async fn create_session(
+        &self,
+        request: &CreateSession,
+        key: &IdempotencyKey,
+    ) -> Result<Session, ApiError> {
+        self.write(Method::POST, &["sessions"], Some(request), key)
+            .await
+    }
+
+    /// `PATCH /v1/sessions/{id}`.
+    pub async fn patch_session(
+        &self,
+        session_id: &str,
+        patch: &PatchSession,
+        key: &IdempotencyKey,
+    ) -> Result<Session, ApiError> {
+        self.write(Method::PATCH, &["sessions", session_id], Some(patch), key)
+            .await
+    }
+
+    /// `DELETE /v1/sessions/{id}`. Check `deleted`, not `object` (reference §14.32).
+    pub async fn delete_session(
+        &self,
+        session_id: &str,
+        key: &IdempotencyKey,
+    ) -> Result<Deleted, ApiError> {
+        self.write::<(), _>(Method::DELETE, &["sessions", session_id], None, key)
+            .await
+    }
+
+    /// `POST /v1/sessions/{id}/fork`: the reply carries `forked_from`/`workspace_copied`.
+    pub async fn fork_session(
+        &self,
+        session_id: &str,
+        key: &IdempotencyKey,
+    ) -> Result<Session, ApiError> {
+        self.write::<(), _>(Method::POST, &["sessions", session_id, "fork"], None, key)
+            .await
+    }
+
+    /// `GET /v1/sessions/{id}/turns` (newest first unless `page.order` says otherwise).
+    pub async fn list_turns(&self, session_id: &str, page: &Page) -> Result<List<Turn>, ApiError> {
+        self.get(&["sessions", session_id, "turns"], page.query()?)
+            .await
+    }
+
+    /// `GET /v1/sessions/{id}/turns/{turn_id}`.
+    pub async fn get_turn(&self, session_id: &str, turn_id: &str) -> Result<Turn, ApiError> {
+        self.get(&["sessions", session_id, "turns", turn_id], Vec::new())
+            .await
+    }
+
+    /// `GET /v1/sessions/{id}/items`: one page of the transcript.
+    pub async fn list_items(&self, session_id: &str, page: &Page) -> Result<List<Item>, ApiError> {
+        self.get(&["sessions", session_id, "items"], page.query()?)
+            .await
+    }
+
+    /// Every item of a session, paging with `after` until `has_more` is false.
+    pub async fn list_all_items(
+        &self,
+        session_id: &str,
+        order: Order,
+    ) -> Result<Vec<Item>, ApiError> {
+        let first = Page::ordered(order).with_limit(100);
+        self.collect_pages(&["sessions", session_id, "items"], first)
+            .await
+    }
+
+    /// `GET /v1/sessions/{id}/artifacts`, optionally for one turn.
+    pub async fn list_artifacts(
+        &self,
+        session_id: &str,
+        page: &Page,
+        turn_id: Option<&str>,
+    ) -> Result<List<Artifact>, ApiError> {
+        let mut q = page.query()?;
+        if let Some(t) = turn_id {
+            q.push(("turn_id", t.to_string()));
+        }
+        self.get(&["sessions", session_id, "artifacts"], q).await
+    }
+
+    /// `POST /v1/sessions/{id}/events` with `{"events":[input]}` (reference §6.4).
+    pub async fn send(
+        &self,
+        session_id: &str,
+        input: &Input,
+        key: &IdempotencyKey,
+    ) -> Result<InputAccepted, ApiError> {
+        let body = InputBody {
+            events: vec![input.clone()],
+        };
+        self.write(
+            Method::POST,
+            &["sessions", session_id, "events"],
+            Some(&body),
+            key,
+        )
+        .await
+    }
+
+    /// [`ApiClient::send`], retried under `policy` with the SAME key, so the server
+    /// replays the first success instead of acting twice. `queue_full` and
+    /// `project_limit_exceeded` are returned, never retried here.
+    pub async fn send_with_retry(
+        &self,
+        session_id: &str,
+        input: &Input,
+        key: &IdempotencyKey,
+        policy: &RetryPolicy,
+    ) -> Result<InputAccepted, ApiError> {
+        let mut attempts = 0;
+        let mut key_may_be_in_flight = false;
+        loop {
+            attempts += 1;
+            let err = match self.send(session_id, input, key).await {
+                Ok(accepted) => return Ok(accepted),
+                Err(err) => err,
+            };
+            let Some(wait) = policy.delay_before_retry(&err, attempts, key_may_be_in_flight) else {
+                return Err(err);
+            };
+            // A send that got no answer may still be running on the server; a 409 for
+            // the same key then means "in flight", which a retry turns into the replay.
+            key_may_be_in_flight |= err.kind == ApiErrorKind::Network;
+            tracing::info!(
+                attempt = attempts,
+                wait_ms = wait.as_millis() as u64,
+                error = %err,
+                "retrying send"
+            );
+            tokio::time::sleep(wait).await;
+        }
+    }
+
+    async fn collect_pages<T: DeserializeOwned>(
+        &self,
+        segments: &[&str],
+        first: Page,
+    ) -> Result<Vec<T>, ApiError> {
+        let mut all = Vec::new();
+        let mut page = first;
+        for _ in 0..MAX_PAGES {
+            let list: List<T> = self.get(segments, page.query()?).await?;
+            all.extend(list.data);
+            if !list.has_more {
+                return Ok(all);
+            }
+            match list.last_id {
+                Some(last) if Some(&last) != page.after.as_ref() => page.after = Some(last),
+                _ => {
+                    return Err(ApiError::local(
+                        ApiErrorKind::Decode,
+                        "the server said has_more but gave no new last_id to continue from",
+                    ));
+                }
+            }
+        }
+        Err(ApiError::local(
+            ApiErrorKind::Decode,
+            format!("gave up after {MAX_PAGES} pages"),
+        ))
+    }
+
+    async fn get<T: DeserializeOwned>(
+        &self,
+        segments: &[&str],
+        query: Vec<(&'static str, String)>,
+    ) -> Result<T, ApiError> {
+        let url = self.url(segments, &query)?;
+        self.execute(Method::GET, url, None, None).await
+    }
+
+    async fn write<B: Serialize, T: DeserializeOwned>(
+        &self,
+        method: Method,
+        segments: &[&str],
+        body: Option<&B>,
+        key: &IdempotencyKey,
+    ) -> Result<T, ApiError> {
+        let url = self.url(segments, &[])?;
+        let body = body
+            .map(serde_json::to_vec)
+            .transpose()
+            .map_err(|e| ApiError::local(ApiErrorKind::InvalidArgument, e.to_string()))?;
+        self.execute(method, url, body, Some(key)).await
+    }
+
+    fn url(&self, segments: &[&str], query: &[(&str, String)]) -> Result<Url, ApiError> {
+        for s in segments {
+            if s.is_empty() || *s == "." || *s == ".." {
+                return Err(ApiError::local(
+                    ApiErrorKind::InvalidArgument,
+                    format!("{s:?} is not a valid id"),
+                ));
+            }
+        }
+        let mut url = self.inner.api.clone();
+        {
+            let mut path = url.path_segments_mut().map_err(|()| {
+                ApiError::local(ApiErrorKind::Config, "the API URL cannot take a path")
+            })?;
+            path.pop_if_empty().push("v1").extend(segments);
+        }
+        if !query.is_empty() {
+            url.query_pairs_mut().extend_pairs(query);
+        }
+        Ok(url)
+    }
+
+    async fn execute<T: DeserializeOwned>(
+        &self,
+        method: Method,
+        url: Url,
+        body: Option<Vec<u8>>,
+        key: Option<&IdempotencyKey>,
+    ) -> Result<T, ApiError> {
+        let path = url.path().to_string();
+        let mut request = self
+            .inner
+            .http
+            .request(method.clone(), url)
+            .header(ACCEPT, "application/json");
+        if let Some(token) = &self.inner.token {
+            let mut value =
+                HeaderValue::from_str(&format!("Bearer {}", token.expose())).map_err(|_| {
+                    ApiError::local(
+                        ApiErrorKind::Config,
+                        "the token contains characters that cannot go in an HTTP header",
+                    )
+                })?;
+            value.set_sensitive(true);
+            request = request.header(AUTHORIZATION, value);
+        }
+        if let Some(key) = key {
+            request = request.header("Idempotency-Key", key.as_str());
+        }
+        if let Some(body) = body {
+            request = request.header(CONTENT_TYPE, "application/json").body(body);
+        }
+
+        let mut response = request
+            .send()
+            .await
+            .map_err(|e| self.scrub(ApiError::network(e)))?;
+        let status = response.status();
+        let request_id = header_text(&response, "x-request-id");
+        tracing::debug!(%method, %path, status = status.as_u16(), request_id = request_id.as_deref().unwrap_or("-"), "api call");
+
+        if status.is_success() {
+            let (bytes, truncated) = read_capped(&mut response, MAX_SUCCESS_BODY)
+                .await
+                .map_err(ApiError::network)?;
+            if truncated {
+                return Err(ApiError::decode(
+                    status.as_u16(),
+                    request_id,
+                    format!("body larger than {MAX_SUCCESS_BODY} bytes"),
+                    &[],
+                ));
+            }
+            return serde_json::from_slice(&bytes)
+                .map_err(|e| self.scrub(ApiError::decode(status.as_u16(), request_id, e, &bytes)));
+        }
+
+        let retry_after = header_text(&response, RETRY_AFTER.as_str());
+        // A body cut short by the network still says something; keep what arrived.
+        let bytes = match read_capped(&mut response, MAX_ERROR_BODY).await {
+            Ok((bytes, _)) => bytes,
+            Err(_) => Vec::new(),
+        };
+        let err = ApiError::from_response(
+            status.as_u16(),
+            request_id.as_deref(),
+            retry_after.as_deref(),
+            &bytes,
+        );
+        if status == StatusCode::UNAUTHORIZED {
+            tracing::warn!(%path, "token refused");
+        }
+        Err(self.scrub(err))
+    }
+
+    /// Server text is hostile: make sure an echoed token never survives into an error.
+    fn scrub(&self, err: ApiError) -> ApiError {
+        match &self.inner.token {
+            Some(token) => err.redact(token.expose()),
+            None => err,
+        }
+    }
+}
+
+fn header_text(response: &reqwest::Response, name: &str) -> Option<String> {
+    response
+        .headers()
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+}
+
+async fn read_capped(
+    response: &mut reqwest::Response,
+    cap: usize,
+) -> Result<(Vec<u8>, bool), reqwest::Error> {
+    let mut buf = Vec::new();
+    while let Some(chunk) = response.chunk().await? {
+        let room = cap - buf.len();
+        if chunk.len() > room {
+            buf.extend_from_slice(&chunk[..room]);
+            return Ok((buf, true));
+        }
+        buf.extend_from_slice(&chunk);
+    }
+    Ok((buf, false))
+}
+
+/// Accepts `https://host`, `https://host/`, `https://host/prefix/` and a trailing `/v1`
+/// (the client adds `/v1` itself). Refuses credentials, queries and fragments in the URL,
+/// which would otherwise end up in logs and error messages.
+pub fn normalize_api_base(raw: &Url) -> Result<Url, ApiError> {
+    let config = |msg: String| ApiError::local(ApiErrorKind::Config, msg);
+    if !matches!(raw.scheme(), "http" | "https") {
+        return Err(config(format!(
+            "the API URL must start with https:// (got {}://)",
+            raw.scheme()
+        )));
+    }
+    if raw.host().is_none() {
+        return Err(config("the API URL has no host".into()));
+    }
+    if !raw.username().is_empty() || raw.password().is_some() {
+        return Err(config(
+            "the API URL must not contain a user name or password; use GOBARE_TOKEN or --token-file"
+                .into(),
+        ));
+    }
+    if raw.query().is_some() || raw.fragment().is_some() {
+        return Err(config(
+            "the API URL must not contain a query or fragment".into(),
+        ));
+    }
+    let mut url = raw.clone();
+    let trimmed = url.path().trim_end_matches('/');
+    let trimmed = trimmed.strip_suffix("/v1").unwrap_or(trimmed).to_string();
+    url.set_path(if trimmed.is_empty() { "/" } else { &trimmed });
+    Ok(url)
+}
+
+/// Refuses to send a token in clear text over the network: plain `http://` is allowed
+/// only to a loopback host (the local simulator) or with `allow_insecure_http`.
+pub fn check_transport(
+    api: &Url,
+    sends_token: bool,
+    allow_insecure_http: bool,
+) -> Result<(), ApiError> {
+    if api.scheme() == "https" || !sends_token || allow_insecure_http || is_loopback(api) {
+        return Ok(());
+    }
+    Err(ApiError::local(
+        ApiErrorKind::Config,
+        format!(
+            "refusing to send the token over plain http:// to {}; use https://, or pass \
+             --allow-insecure-http if this network is trusted",
+            api.host_str().unwrap_or("?")
+        ),
+    ))
+}
+
+/// `localhost`, `*.localhost`, 127.0.0.0/8 and `::1` (also an IPv4-mapped loopback).
+pub fn is_loopback(url: &Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(d)) => {
+            let d = d.trim_end_matches('.').to_ascii_lowercase();
+            d == "localhost" || d.ends_with(".localhost")
+        }
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => {
+            IpAddr::V6(ip).is_loopback() || ip.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+        }
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn url(s: &str) -> Url {
+        Url::parse(s).unwrap()
+    }
+
+    #[test]
+    fn base_url_tolerates_trailing_slash_and_v1() {
+        for raw in [
+            "https://api.gobare.dev",
+            "https://api.gobare.dev/",
+            "https://api.gobare.dev/v1",
+            "https://api.gobare.dev/v1/",
+        ] {
+            assert_eq!(
+                normalize_api_base(&url(raw)).unwrap().as_str(),
+                "https://api.gobare.dev/"
+            );
+        }
+        assert_eq!(
+            normalize_api_base(&url("https://h/gw/")).unwrap().as_str(),
+            "https://h/gw"
+        );
+    }
+
+    #[test]
+    fn urls_with_credentials_or_odd_schemes_are_refused() {
+        for raw in [
+            "https://u:p@h/",
+            "ftp://h/",
+            "https://h/?x=1",
+            "https://h/#f",
+        ] {
+            let e = normalize_api_base(&url(raw)).unwrap_err();
+            assert_eq!(e.kind, ApiErrorKind::Config, "{raw}");
+            assert!(!e.to_string().contains("u:p"));
+        }
+    }
+
+    #[test]
+    fn endpoint_urls_get_v1_and_escape_ids() {
+        let client = ApiClient::new(ClientOptions::new(url("https://h/gw/"), None)).unwrap();
+        let u = client
+            .url(&["sessions", "a/b?c", "items"], &[("after", "x&y".into())])
+            .unwrap();
+        assert_eq!(
+            u.as_str(),
+            "https://h/gw/v1/sessions/a%2Fb%3Fc/items?after=x%26y"
+        );
+        let root = ApiClient::new(ClientOptions::new(url("https://h"), None)).unwrap();
+        assert_eq!(
+            root.url(&["health"], &[]).unwrap().as_str(),
+            "https://h/v1/health"
+        );
+        assert!(root.url(&["sessions", ".."], &[]).is_err());
+        assert!(root.url(&["sessions", ""], &[]).is_err());
+    }
+
+    #[test]
+    fn loopback_hosts_are_recognised() {
+        for raw in [
+            "http://localhost:1/",
+            "http://LOCALHOST./",
+            "http://sim.localhost/",
+            "http://127.0.0.1/",
+            "http://127.9.9.9/",
+            "http://[::1]/",
+            "http://[::ffff:127.0.0.1]/",
+        ] {
+            assert!(is_loopback(&url(raw)), "{raw}");
+        }
+        for raw in [
+            "http://10.0.0.1/",
+            "http://localhost.evil.com/",
+            "http://[::2]/",
+        ] {
+            assert!(!is_loopback(&url(raw)), "{raw}");
+        }
+    }
+
+    #[test]
+    fn idempotency_keys_are_unique_and_validated() {
+        assert_ne!(IdempotencyKey::new(), IdempotencyKey::new());
+        assert_eq!(IdempotencyKey::new().as_str().len(), 36);
+        assert!(IdempotencyKey::from_string("run-1").is_ok());
+        assert!(IdempotencyKey::from_string("").is_err());
+        assert!(IdempotencyKey::from_string("a b").is_err());
+        assert!(IdempotencyKey::from_string("k".repeat(256)).is_err());
+    }
+
+    #[test]
+    fn page_limit_is_checked_before_sending() {
+        assert!(Page::default().with_limit(0).query().is_err());
+        assert!(Page::default().with_limit(101).query().is_err());
+        let q = Page::ordered(Order::Asc)
+            .with_limit(100)
+            .after("i_1")
+            .query()
+            .unwrap();
+        assert_eq!(
+            q,
+            vec![
+                ("limit", "100".to_string()),
+                ("order", "asc".to_string()),
+                ("after", "i_1".to_string())
+            ]
+        );
+    }
+}

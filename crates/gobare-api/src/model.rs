@@ -1,0 +1,1268 @@
+//! Wire types of the Gobare API (reference §7.3, §8, §9), shared by the client and the
+//! simulator.
+//!
+//! Parsing is tolerant on purpose (reference §1.1, §14.36): unknown fields are ignored,
+//! unknown enum values are kept as `Other(String)`, an event whose payload does not fit its
+//! type becomes [`EventPayload::Unknown`] with the raw JSON kept, and where the reference
+//! lists two spellings of a field both are accepted.
+
+use serde::de::Deserializer;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use serde_json::value::RawValue;
+use std::collections::BTreeMap;
+
+/// Declares a string enum that round-trips known values and keeps unknown ones verbatim.
+macro_rules! string_enum {
+    ($(#[$meta:meta])* $name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($variant,)+
+            /// A value this client does not know yet (the API adds values over time).
+            Other(String),
+        }
+
+        impl $name {
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $(Self::$variant => $text,)+
+                    Self::Other(s) => s.as_str(),
+                }
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(s: &str) -> Self {
+                match s {
+                    $($text => Self::$variant,)+
+                    other => Self::Other(other.to_string()),
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+                Ok(Self::from(s.as_ref()))
+            }
+        }
+    };
+}
+
+string_enum!(
+    /// `session.status` (§9.1).
+    SessionStatus {
+        Idle = "idle",
+        Working = "working",
+        RequiresAction = "requires_action",
+        Failed = "failed",
+    }
+);
+
+string_enum!(
+    /// `environment.state` (§9.1). `null` on the wire is `None` in [`Environment::state`].
+    WorkspaceState {
+        Unknown = "unknown",
+        Running = "running",
+        Paused = "paused",
+        Destroyed = "destroyed",
+        Recovering = "recovering",
+        RecoveryFailed = "recovery_failed",
+    }
+);
+
+string_enum!(
+    /// `turn.status` (§9.2). Settled statuses never change.
+    TurnStatus {
+        Working = "working",
+        Completed = "completed",
+        Failed = "failed",
+        Cancelled = "cancelled",
+    }
+);
+
+string_enum!(
+    /// `turn.artifacts` (§9.2).
+    ArtifactsState {
+        Pending = "pending",
+        Ready = "ready",
+        Partial = "partial",
+        Failed = "failed",
+    }
+);
+
+string_enum!(
+    /// `required_actions[].type` (§9.4).
+    RequiredActionKind {
+        FunctionCall = "function_call",
+        Approval = "approval",
+        Question = "question",
+    }
+);
+
+string_enum!(
+    /// `item.type` (§9.3).
+    ItemKind {
+        Message = "message",
+        ToolCall = "tool_call",
+        CommandExecution = "command_execution",
+        FileChange = "file_change",
+        Approval = "approval",
+        Question = "question",
+        McpUnavailable = "mcp_unavailable",
+        Error = "error",
+        Context = "context",
+    }
+);
+
+string_enum!(
+    /// `file.changed` `changeType` (older: `kind`).
+    ChangeKind {
+        Created = "created",
+        Modified = "modified",
+        Deleted = "deleted",
+    }
+);
+
+string_enum!(
+    /// `input.accepted.outcome` for `input.tool_result` (§6.4).
+    InputOutcome {
+        Accepted = "accepted",
+        AlreadyResolved = "already_resolved",
+        NotDelivered = "not_delivered",
+    }
+);
+
+string_enum!(
+    /// `error.code` (§2): the full enum of 18 codes.
+    ErrorCode {
+        InvalidRequest = "invalid_request",
+        ContextLengthExceeded = "context_length_exceeded",
+        AuthenticationError = "authentication_error",
+        PermissionDenied = "permission_denied",
+        NotFound = "not_found",
+        MethodNotAllowed = "method_not_allowed",
+        Conflict = "conflict",
+        QueueFull = "queue_full",
+        RateLimitExceeded = "rate_limit_exceeded",
+        ProjectLimitExceeded = "project_limit_exceeded",
+        InternalError = "internal_error",
+        SandboxError = "sandbox_error",
+        WorkspaceRecoveryFailed = "workspace_recovery_failed",
+        BridgeIncompatible = "bridge_incompatible",
+        ProviderError = "provider_error",
+        ProviderUnauthorized = "provider_unauthorized",
+        SandboxUnavailable = "sandbox_unavailable",
+        DirectoryUnavailable = "directory_unavailable",
+    }
+);
+
+impl ErrorCode {
+    /// The HTTP status the reference pairs with this code (§2).
+    pub fn http_status(&self) -> u16 {
+        match self {
+            Self::InvalidRequest | Self::ContextLengthExceeded => 400,
+            Self::AuthenticationError => 401,
+            Self::PermissionDenied => 403,
+            Self::NotFound => 404,
+            Self::MethodNotAllowed => 405,
+            Self::Conflict => 409,
+            Self::QueueFull | Self::RateLimitExceeded | Self::ProjectLimitExceeded => 429,
+            Self::InternalError
+            | Self::SandboxError
+            | Self::WorkspaceRecoveryFailed
+            | Self::BridgeIncompatible => 500,
+            Self::ProviderError | Self::ProviderUnauthorized => 502,
+            Self::SandboxUnavailable | Self::DirectoryUnavailable => 503,
+            Self::Other(_) => 500,
+        }
+    }
+
+    /// Whether the reference marks the code retryable (it then carries `Retry-After`).
+    pub fn is_retryable(&self) -> bool {
+        matches!(
+            self,
+            Self::QueueFull
+                | Self::RateLimitExceeded
+                | Self::InternalError
+                | Self::SandboxError
+                | Self::ProviderError
+                | Self::SandboxUnavailable
+                | Self::DirectoryUnavailable
+        )
+    }
+}
+
+/// Accepts an integer, a numeric string or null; anything else reads as `None` rather than
+/// failing the whole object (hostile or sloppy servers, §14.36).
+fn lenient_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    let v = Option::<Value>::deserialize(d)?;
+    Ok(match v {
+        Some(Value::Number(n)) => n.as_u64(),
+        Some(Value::String(s)) => s.trim().parse().ok(),
+        _ => None,
+    })
+}
+
+fn lenient_i64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    let v = Option::<Value>::deserialize(d)?;
+    Ok(match v {
+        Some(Value::Number(n)) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)),
+        Some(Value::String(s)) => s.trim().parse().ok(),
+        _ => None,
+    })
+}
+
+fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
+// ---------------------------------------------------------------------------------------
+// Events
+// ---------------------------------------------------------------------------------------
+
+/// One decoded event envelope (§7.3) with its typed payload.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    /// The public event name (`type`).
+    pub kind: String,
+    pub internal_type: Option<String>,
+    pub session_id: Option<String>,
+    /// The cursor; `None` on transient events.
+    pub seq: Option<u64>,
+    /// Unix milliseconds.
+    pub created_at: Option<i64>,
+    pub payload: EventPayload,
+}
+
+/// Why a `data:` document could not be decoded as an envelope at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("undecodable event: {0}")]
+pub struct DecodeError(pub String);
+
+/// The envelope as it is on the wire, payload left unparsed.
+#[derive(Deserialize)]
+struct WireEnvelope<'a> {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    #[serde(default)]
+    internal_type: Option<String>,
+    #[serde(default)]
+    session_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient_u64")]
+    seq: Option<u64>,
+    #[serde(default, deserialize_with = "lenient_i64")]
+    created_at: Option<i64>,
+    #[serde(default, borrow)]
+    payload: Option<&'a RawValue>,
+    // `gobare.replay_truncated` carries these at the top level in the prose docs.
+    #[serde(default, deserialize_with = "lenient_u64")]
+    from_seq: Option<u64>,
+    #[serde(default)]
+    note: Option<String>,
+}
+
+impl Event {
+    /// Decodes one `data:` document. Fails only when it is not a JSON object with a string
+    /// `type`; a payload that does not fit its type yields [`EventPayload::Unknown`].
+    pub fn parse(data: &str) -> Result<Event, DecodeError> {
+        let wire: WireEnvelope<'_> =
+            serde_json::from_str(data).map_err(|e| DecodeError(e.to_string()))?;
+        let kind = wire
+            .kind
+            .ok_or_else(|| DecodeError("envelope has no \"type\"".into()))?;
+        let mut payload = EventPayload::decode(&kind, wire.payload);
+        if let EventPayload::ReplayTruncated(t) = &mut payload {
+            if t.from_seq.is_none() {
+                t.from_seq = wire.from_seq;
+            }
+            if t.note.is_none() {
+                t.note = wire.note;
+            }
+        }
+        Ok(Event {
+            kind,
+            internal_type: wire.internal_type,
+            session_id: wire.session_id,
+            seq: wire.seq,
+            created_at: wire.created_at,
+            payload,
+        })
+    }
+
+    /// Transient events (`seq: null`) never move the cursor (§7.5).
+    pub fn is_transient(&self) -> bool {
+        self.seq.is_none()
+    }
+}
+
+macro_rules! event_payloads {
+    ($($text:literal => $variant:ident($ty:ty)),+ $(,)?) => {
+        /// The typed payload of each of the 29 event types (§8), or `Unknown`.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum EventPayload {
+            $($variant($ty),)+
+            /// An event type this client does not know, or a payload that does not fit its
+            /// type. `raw` is the payload JSON exactly as received (or `null`).
+            Unknown { kind: String, raw: Value },
+        }
+
+        /// Every event type the reference publishes, in §8 order.
+        pub const EVENT_TYPES: &[&str] = &[$($text),+];
+
+        impl EventPayload {
+            fn decode(kind: &str, raw: Option<&RawValue>) -> EventPayload {
+                let text = raw.map(RawValue::get).unwrap_or("{}");
+                let typed = match kind {
+                    $($text => serde_json::from_str::<$ty>(text).map(EventPayload::$variant),)+
+                    _ => return EventPayload::unknown(kind, raw),
+                };
+                typed.unwrap_or_else(|_| EventPayload::unknown(kind, raw))
+            }
+
+            /// The payload as JSON (for the simulator and generic display).
+            pub fn to_value(&self) -> Value {
+                match self {
+                    $(EventPayload::$variant(p) => serde_json::to_value(p).unwrap_or(Value::Null),)+
+                    EventPayload::Unknown { raw, .. } => raw.clone(),
+                }
+            }
+        }
+    };
+}
+
+event_payloads! {
+    "turn.started" => TurnStarted(TurnRef),
+    "turn.ended" => TurnEnded(TurnRef),
+    "agent.text" => AgentText(Delta),
+    "agent.thinking" => AgentThinking(Delta),
+    "agent.message" => AgentMessage(Text),
+    "agent.tool_call" => AgentToolCall(ToolCall),
+    "agent.tool_result" => AgentToolResult(ToolResult),
+    "agent.compaction" => AgentCompaction(Compaction),
+    "agent.error" => AgentError(Message),
+    "agent.todos" => AgentTodos(Todos),
+    "user.message" => UserMessage(Text),
+    "user.context" => UserContext(Text),
+    "message.queued" => MessageQueued(QueuedMessage),
+    "message.dequeued" => MessageDequeued(QueuedMessage),
+    "file.changed" => FileChanged(FileChange),
+    "approval.requested" => ApprovalRequested(ApprovalRequest),
+    "approval.resolved" => ApprovalResolved(ApprovalResolution),
+    "question.asked" => QuestionAsked(Question),
+    "question.answered" => QuestionAnswered(QuestionAnswer),
+    "tool.required" => ToolRequired(FunctionCall),
+    "tool.resolved" => ToolResolved(FunctionResolution),
+    "sandbox.created" => SandboxCreated(SandboxState),
+    "sandbox.paused" => SandboxPaused(SandboxState),
+    "sandbox.resumed" => SandboxResumed(SandboxState),
+    "preview.ready" => PreviewReady(PreviewReady),
+    "workspace.recovery_failed" => WorkspaceRecoveryFailed(Message),
+    "artifact.created" => ArtifactCreated(ArtifactCreated),
+    "mcp.unavailable" => McpUnavailable(McpUnavailable),
+    "gobare.replay_truncated" => ReplayTruncated(ReplayTruncated),
+}
+
+impl EventPayload {
+    fn unknown(kind: &str, raw: Option<&RawValue>) -> EventPayload {
+        let raw = raw
+            .and_then(|r| serde_json::from_str(r.get()).ok())
+            .unwrap_or(Value::Null);
+        EventPayload::Unknown {
+            kind: kind.to_string(),
+            raw,
+        }
+    }
+}
+
+/// `turn.started` / `turn.ended`: `turnId` (snake_case `turn_id` tolerated, §14.29).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct TurnRef {
+    #[serde(rename = "turnId", alias = "turn_id")]
+    pub turn_id: String,
+}
+
+/// `agent.text` / `agent.thinking`: a fragment (`delta`, not `text`, §14.2).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Delta {
+    pub delta: String,
+}
+
+/// `agent.message`, `user.message`, `user.context`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Text {
+    pub text: String,
+}
+
+/// `agent.error`, `workspace.recovery_failed`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Message {
+    pub message: String,
+}
+
+/// `agent.tool_call`: `toolName` / `args` (not `name` / `arguments`, §14.1).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCall {
+    #[serde(alias = "tool_call_id")]
+    pub tool_call_id: String,
+    #[serde(default, alias = "tool_name")]
+    pub tool_name: String,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub args: Value,
+}
+
+/// `agent.tool_result`: `summary`, not `result`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolResult {
+    #[serde(alias = "tool_call_id")]
+    pub tool_call_id: String,
+    #[serde(default, alias = "tool_name")]
+    pub tool_name: String,
+    #[serde(default, alias = "is_error", deserialize_with = "null_as_default")]
+    pub is_error: bool,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub cancelled: bool,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub summary: String,
+    #[serde(default, alias = "exit_code", skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i64>,
+}
+
+/// `agent.compaction`: token counts before and after.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Compaction {
+    #[serde(default)]
+    pub before: Option<u64>,
+    #[serde(default)]
+    pub after: Option<u64>,
+}
+
+/// `agent.todos`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Todos {
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub items: Vec<TodoItem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct TodoItem {
+    #[serde(default)]
+    pub label: String,
+    /// Seen: `done`, `pending`; others (e.g. `in_progress`) are shown as they come.
+    #[serde(default)]
+    pub status: String,
+}
+
+/// `message.queued` / `message.dequeued`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct QueuedMessage {
+    #[serde(default)]
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<u32>,
+}
+
+/// `file.changed`: `changeType` (older: `kind`), optional `diff` and `toolCallId`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileChange {
+    pub path: String,
+    #[serde(alias = "kind", alias = "change_type")]
+    pub change_type: ChangeKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    #[serde(
+        default,
+        alias = "tool_call_id",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub tool_call_id: Option<String>,
+}
+
+/// `approval.requested`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalRequest {
+    #[serde(alias = "tool_call_id")]
+    pub tool_call_id: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub args: Value,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub sensitive: bool,
+}
+
+/// `approval.resolved`. The field carrying a refusal's sentence is undocumented (§15.4), so
+/// unknown fields are kept in `extra` and [`ApprovalResolution::reason`] looks for it.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalResolution {
+    #[serde(alias = "tool_call_id")]
+    pub tool_call_id: String,
+    pub approved: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, Value>,
+}
+
+impl ApprovalResolution {
+    /// The sentence given to the agent on a refusal, when the server sent one.
+    pub fn reason(&self) -> Option<&str> {
+        ["reason", "message", "text", "note"]
+            .iter()
+            .find_map(|k| self.extra.get(*k).and_then(Value::as_str))
+    }
+}
+
+/// `question.asked`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Question {
+    #[serde(alias = "tool_call_id")]
+    pub tool_call_id: String,
+    #[serde(default)]
+    pub question: String,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub options: Vec<String>,
+    #[serde(
+        default,
+        alias = "allow_freeform",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allow_freeform: Option<bool>,
+}
+
+/// `question.answered`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QuestionAnswer {
+    #[serde(alias = "tool_call_id")]
+    pub tool_call_id: String,
+    #[serde(default)]
+    pub answer: String,
+}
+
+/// `tool.required`: `name` / `arguments` (not `toolName` / `args`); no turn id (§14.9).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FunctionCall {
+    #[serde(alias = "tool_call_id")]
+    pub tool_call_id: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub arguments: Value,
+}
+
+/// `tool.resolved`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FunctionResolution {
+    #[serde(alias = "tool_call_id")]
+    pub tool_call_id: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub success: bool,
+}
+
+/// `sandbox.created` / `sandbox.paused` / `sandbox.resumed`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SandboxState {
+    pub state: WorkspaceState,
+}
+
+/// `preview.ready`: `url` is the token-gated preview address.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct PreviewReady {
+    #[serde(default)]
+    pub port: Option<u16>,
+    #[serde(default)]
+    pub url: Option<String>,
+}
+
+/// `artifact.created` (snake_case: an API-level event).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ArtifactCreated {
+    pub id: String,
+    #[serde(default)]
+    pub path: String,
+    #[serde(default)]
+    pub size_bytes: Option<u64>,
+    #[serde(default, alias = "turnId")]
+    pub turn_id: Option<String>,
+}
+
+/// `mcp.unavailable`: `name` (prose: `server`) and `reason`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct McpUnavailable {
+    #[serde(default, alias = "server")]
+    pub name: String,
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// `gobare.replay_truncated`: `from_seq` in `payload` or at the top level (§14.14).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ReplayTruncated {
+    #[serde(default, deserialize_with = "lenient_u64")]
+    pub from_seq: Option<u64>,
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+// ---------------------------------------------------------------------------------------
+// Objects
+// ---------------------------------------------------------------------------------------
+
+/// `session` (§9.1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Session {
+    #[serde(default = "object_session")]
+    pub object: String,
+    pub id: String,
+    #[serde(default)]
+    pub title: Option<String>,
+    pub status: SessionStatus,
+    #[serde(default)]
+    pub created_at: i64,
+    #[serde(default)]
+    pub updated_at: i64,
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub created_by_token: Option<String>,
+    #[serde(default)]
+    pub parent_session_id: Option<String>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub agent: AgentInfo,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub environment: Environment,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub preview: Preview,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub required_actions: Vec<RequiredAction>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<BTreeMap<String, Value>>,
+    /// Only on a fork's reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forked_from: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace_copied: Option<bool>,
+}
+
+fn object_session() -> String {
+    "session".into()
+}
+
+/// `session.agent`: every field nullable.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct AgentInfo {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub model: Option<String>,
+    #[serde(default)]
+    pub model_credential_id: Option<String>,
+    #[serde(default)]
+    pub approval_mode: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission_rules: Option<Vec<Value>>,
+    /// Only on the single read (§14.31).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<Value>>,
+}
+
+/// `session.environment`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Environment {
+    #[serde(rename = "type", default = "sandbox")]
+    pub kind: String,
+    /// `None` when the server sent `null` (a state this API does not publish, §14.22).
+    #[serde(default)]
+    pub state: Option<WorkspaceState>,
+    #[serde(default = "workspace_dir")]
+    pub workspace_directory: String,
+    #[serde(default)]
+    pub repo: Option<Repo>,
+}
+
+impl Default for Environment {
+    fn default() -> Self {
+        Environment {
+            kind: sandbox(),
+            state: None,
+            workspace_directory: workspace_dir(),
+            repo: None,
+        }
+    }
+}
+
+fn sandbox() -> String {
+    "sandbox".into()
+}
+fn workspace_dir() -> String {
+    "/workspace".into()
+}
+
+/// `environment.repo`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Repo {
+    #[serde(default)]
+    pub full_name: String,
+    #[serde(default)]
+    pub branch: Option<String>,
+    #[serde(default)]
+    pub clone_error: Option<String>,
+}
+
+/// `session.preview`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Preview {
+    #[serde(default)]
+    pub url: Option<String>,
+    #[serde(default)]
+    pub port: Option<u16>,
+    #[serde(default)]
+    pub published_url: Option<String>,
+}
+
+/// One entry of `session.required_actions` (§9.4). `turn_id` and `call_id` are copied back
+/// verbatim when answering.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RequiredAction {
+    #[serde(rename = "type")]
+    pub kind: RequiredActionKind,
+    pub turn_id: String,
+    pub call_id: String,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub arguments: Value,
+    #[serde(default)]
+    pub created_at: Option<i64>,
+    #[serde(default)]
+    pub expires_at: Option<i64>,
+}
+
+/// `turn` (§9.2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Turn {
+    #[serde(default = "object_turn")]
+    pub object: String,
+    pub id: String,
+    #[serde(default)]
+    pub session_id: String,
+    pub status: TurnStatus,
+    #[serde(default)]
+    pub created_at: i64,
+    /// `None` while the turn waits behind another (the only way to tell queued, §14.7).
+    #[serde(default)]
+    pub started_at: Option<i64>,
+    #[serde(default)]
+    pub completed_at: Option<i64>,
+    #[serde(default)]
+    pub artifacts: Option<ArtifactsState>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub artifacts_skipped: Vec<SkippedArtifact>,
+    #[serde(default)]
+    pub subagent_id: Option<String>,
+    /// Shape unspecified; the reference client reads `{code, message}`.
+    #[serde(default)]
+    pub error: Option<Value>,
+}
+
+fn object_turn() -> String {
+    "turn".into()
+}
+
+impl Turn {
+    /// A short human description of `error`, whatever its shape.
+    pub fn error_text(&self) -> Option<String> {
+        let e = self.error.as_ref()?;
+        match e {
+            Value::Null => None,
+            Value::String(s) => Some(s.clone()),
+            Value::Object(o) => {
+                let msg = o.get("message").and_then(Value::as_str);
+                let code = o.get("code").and_then(Value::as_str);
+                match (code, msg) {
+                    (Some(c), Some(m)) => Some(format!("{c}: {m}")),
+                    (None, Some(m)) => Some(m.to_string()),
+                    (Some(c), None) => Some(c.to_string()),
+                    (None, None) => Some(e.to_string()),
+                }
+            }
+            other => Some(other.to_string()),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SkippedArtifact {
+    #[serde(default)]
+    pub path: String,
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// `item` (§9.3). Items have no `turn_id` and no `seq`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Item {
+    #[serde(default = "object_item")]
+    pub object: String,
+    pub id: String,
+    #[serde(default)]
+    pub session_id: String,
+    #[serde(rename = "type")]
+    pub kind: ItemKind,
+    #[serde(default)]
+    pub created_at: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    #[serde(default, deserialize_with = "text_or_json")]
+    pub content: String,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub detail: Value,
+}
+
+/// A text field that a server may send as something else: a string stays as it is, null is
+/// empty, anything else is kept as its compact JSON. One odd item must not fail the whole
+/// page of a transcript backfill.
+fn text_or_json<'de, D>(d: D) -> Result<String, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    Ok(match Value::deserialize(d)? {
+        Value::String(s) => s,
+        Value::Null => String::new(),
+        other => other.to_string(),
+    })
+}
+
+fn object_item() -> String {
+    "item".into()
+}
+
+impl Item {
+    /// `detail.event`: the event name this item records (not always a stream name, §14.4).
+    pub fn detail_event(&self) -> Option<&str> {
+        self.detail.get("event").and_then(Value::as_str)
+    }
+}
+
+/// `artifact` (§9.5).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Artifact {
+    #[serde(default = "object_artifact")]
+    pub object: String,
+    pub id: String,
+    #[serde(default)]
+    pub session_id: String,
+    #[serde(default)]
+    pub turn_id: String,
+    #[serde(default)]
+    pub path: String,
+    #[serde(default)]
+    pub size_bytes: u64,
+    #[serde(default)]
+    pub content_type: Option<String>,
+    #[serde(default)]
+    pub created_at: Option<i64>,
+}
+
+fn object_artifact() -> String {
+    "artifact".into()
+}
+
+/// A list envelope (§3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct List<T> {
+    #[serde(default = "object_list")]
+    pub object: String,
+    pub data: Vec<T>,
+    #[serde(default)]
+    pub has_more: bool,
+    #[serde(default)]
+    pub last_id: Option<String>,
+}
+
+fn object_list() -> String {
+    "list".into()
+}
+
+/// `health` (§1.3).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Health {
+    #[serde(default)]
+    pub status: String,
+    #[serde(default)]
+    pub version: Option<String>,
+    #[serde(default)]
+    pub scopes: Vec<String>,
+    #[serde(default)]
+    pub usable: Option<bool>,
+    #[serde(default)]
+    pub missing_scopes: Vec<String>,
+}
+
+/// `*.deleted` objects: check `deleted`, not `object` (§14.32).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Deleted {
+    #[serde(default)]
+    pub object: String,
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub deleted: bool,
+}
+
+/// `input.accepted` (§6.4).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct InputAccepted {
+    #[serde(default)]
+    pub object: String,
+    #[serde(default)]
+    pub session_id: String,
+    #[serde(rename = "type", default)]
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queued: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_position: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<InputOutcome>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivered: Option<bool>,
+}
+
+/// The error envelope every failure carries (§2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ErrorEnvelope {
+    pub error: ErrorBody,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ErrorBody {
+    pub code: ErrorCode,
+    #[serde(default)]
+    pub message: String,
+    #[serde(default)]
+    pub request_id: Option<String>,
+}
+
+// ---------------------------------------------------------------------------------------
+// Requests
+// ---------------------------------------------------------------------------------------
+
+/// One `input.*` event, the body of `POST /v1/sessions/{id}/events` (§6.4).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", deny_unknown_fields)]
+pub enum Input {
+    #[serde(rename = "input.message")]
+    Message { content: Content },
+    #[serde(rename = "input.context")]
+    Context { content: Content },
+    #[serde(rename = "input.tool_result")]
+    ToolResult {
+        turn_id: String,
+        call_id: String,
+        success: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        output: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
+    #[serde(rename = "input.approval")]
+    Approval { call_id: String, approved: bool },
+    #[serde(rename = "input.question_answer")]
+    QuestionAnswer { call_id: String, answer: String },
+    #[serde(rename = "input.steer")]
+    Steer { content: Content },
+    #[serde(rename = "input.cancel")]
+    Cancel {},
+}
+
+impl Input {
+    /// The wire name of this input (`input.message`, …).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Input::Message { .. } => "input.message",
+            Input::Context { .. } => "input.context",
+            Input::ToolResult { .. } => "input.tool_result",
+            Input::Approval { .. } => "input.approval",
+            Input::QuestionAnswer { .. } => "input.question_answer",
+            Input::Steer { .. } => "input.steer",
+            Input::Cancel {} => "input.cancel",
+        }
+    }
+
+    /// The fixed sentence sent when a function call fails: never an exception's text, which
+    /// would reach the model (§6.4).
+    pub const TOOL_FAILED: &'static str = "The tool failed. Ask the user how to proceed.";
+}
+
+/// Message content: a string, or the content-parts array.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Content {
+    Text(String),
+    Parts(Vec<ContentPart>),
+}
+
+impl Content {
+    /// The text, joining parts.
+    pub fn text(&self) -> String {
+        match self {
+            Content::Text(s) => s.clone(),
+            Content::Parts(parts) => parts
+                .iter()
+                .map(|p| p.text.as_str())
+                .collect::<Vec<_>>()
+                .join(""),
+        }
+    }
+}
+
+impl From<&str> for Content {
+    fn from(s: &str) -> Self {
+        Content::Text(s.to_string())
+    }
+}
+impl From<String> for Content {
+    fn from(s: String) -> Self {
+        Content::Text(s)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContentPart {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub text: String,
+}
+
+/// The body of `POST /v1/events`: exactly one event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InputBody {
+    pub events: Vec<Input>,
+}
+
+/// `POST /v1/sessions` (the fields this client uses; the server refuses unknown ones).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateSession {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<AgentRequest>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_session_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<BTreeMap<String, String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentRequest {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_credential_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval_mode: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission_rules: Option<Vec<Value>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<Value>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<Value>,
+}
+
+/// `PATCH /v1/sessions/{id}`: only present fields change; `Some(None)` sends `null`
+/// (clears).
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct PatchSession {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Option<BTreeMap<String, String>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent: Option<Value>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn payloads() -> Value {
+        serde_json::from_str(include_str!("../../../assets/event-payloads.json")).unwrap()
+    }
+
+    #[test]
+    fn every_example_event_decodes_to_its_typed_variant() {
+        let all = payloads();
+        for kind in EVENT_TYPES {
+            let env = &all[*kind];
+            let ev = Event::parse(&env.to_string()).unwrap();
+            assert_eq!(ev.kind, *kind);
+            assert!(
+                !matches!(ev.payload, EventPayload::Unknown { .. }),
+                "{kind} fell back to Unknown"
+            );
+            // Round trip: the typed payload serializes back to the example.
+            assert_eq!(ev.payload.to_value(), env["payload"], "{kind}");
+        }
+        assert_eq!(EVENT_TYPES.len(), 29);
+    }
+
+    #[test]
+    fn truncation_reads_from_seq_from_top_level_or_payload() {
+        let top = r#"{"object":"event","type":"gobare.replay_truncated","seq":null,"from_seq":91204,"note":"n"}"#;
+        let inner = r#"{"object":"event","type":"gobare.replay_truncated","seq":null,"payload":{"from_seq":7}}"#;
+        for (data, want) in [(top, 91204), (inner, 7)] {
+            match Event::parse(data).unwrap().payload {
+                EventPayload::ReplayTruncated(t) => assert_eq!(t.from_seq, Some(want)),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn both_spellings_of_file_change_kind_are_accepted() {
+        let old = r#"{"type":"file.changed","seq":1,"payload":{"path":"a","kind":"created"}}"#;
+        let new = r#"{"type":"file.changed","seq":2,"payload":{"path":"a","changeType":"deleted","toolCallId":"c"}}"#;
+        let EventPayload::FileChanged(a) = Event::parse(old).unwrap().payload else {
+            panic!()
+        };
+        let EventPayload::FileChanged(b) = Event::parse(new).unwrap().payload else {
+            panic!()
+        };
+        assert_eq!(a.change_type, ChangeKind::Created);
+        assert_eq!(b.change_type, ChangeKind::Deleted);
+        assert_eq!(b.tool_call_id.as_deref(), Some("c"));
+    }
+
+    #[test]
+    fn unknown_types_and_misfit_payloads_keep_raw_json() {
+        let ev = Event::parse(r#"{"type":"agent.dance","seq":5,"payload":{"x":1}}"#).unwrap();
+        assert_eq!(
+            ev.payload,
+            EventPayload::Unknown {
+                kind: "agent.dance".into(),
+                raw: serde_json::json!({"x":1})
+            }
+        );
+        let ev = Event::parse(r#"{"type":"agent.message","seq":5,"payload":{"text":42}}"#).unwrap();
+        assert!(matches!(ev.payload, EventPayload::Unknown { .. }));
+    }
+
+    #[test]
+    fn seq_tolerates_strings_and_garbage() {
+        assert_eq!(
+            Event::parse(r#"{"type":"x","seq":"12"}"#).unwrap().seq,
+            Some(12)
+        );
+        assert_eq!(Event::parse(r#"{"type":"x","seq":-3}"#).unwrap().seq, None);
+        assert_eq!(
+            Event::parse(r#"{"type":"x","seq":{"a":1}}"#).unwrap().seq,
+            None
+        );
+        assert!(Event::parse("not json").is_err());
+        assert!(Event::parse(r#"{"seq":1}"#).is_err());
+    }
+
+    #[test]
+    fn objects_parse_from_the_examples_and_tolerate_unknowns() {
+        let all = payloads();
+        let s: Session = serde_json::from_value(all["session"].clone()).unwrap();
+        assert_eq!(s.environment.state, Some(WorkspaceState::Unknown));
+        let t: Turn = serde_json::from_value(all["turn"].clone()).unwrap();
+        assert_eq!(t.status, TurnStatus::Working);
+        let r: RequiredAction = serde_json::from_value(all["required_action"].clone()).unwrap();
+        assert_eq!(r.kind, RequiredActionKind::FunctionCall);
+        let e: ErrorEnvelope = serde_json::from_value(all["error"].clone()).unwrap();
+        assert_eq!(e.error.code, ErrorCode::PermissionDenied);
+        for (_, item) in all["items"].as_object().unwrap() {
+            let i: Item = serde_json::from_value(item.clone()).unwrap();
+            assert!(i.detail_event().is_some());
+        }
+        let mut odd = all["session"].clone();
+        odd["status"] = "hibernating".into();
+        odd["environment"]["state"] = Value::Null;
+        odd["brand_new_field"] = 1.into();
+        let s: Session = serde_json::from_value(odd).unwrap();
+        assert_eq!(s.status, SessionStatus::Other("hibernating".into()));
+        assert_eq!(s.environment.state, None);
+    }
+
+    #[test]
+    fn inputs_serialize_to_the_wire_shapes() {
+        let m = Input::Message {
+            content: "hi".into(),
+        };
+        assert_eq!(
+            serde_json::to_value(&m).unwrap(),
+            serde_json::json!({"type":"input.message","content":"hi"})
+        );
+        let c = Input::Cancel {};
+        assert_eq!(
+            serde_json::to_value(&c).unwrap(),
+            serde_json::json!({"type":"input.cancel"})
+        );
+        let r = Input::ToolResult {
+            turn_id: "t".into(),
+            call_id: "c".into(),
+            success: false,
+            output: None,
+            error: Some(Input::TOOL_FAILED.into()),
+        };
+        assert_eq!(
+            serde_json::to_value(&r).unwrap(),
+            serde_json::json!({"type":"input.tool_result","turn_id":"t","call_id":"c","success":false,"error":Input::TOOL_FAILED})
+        );
+        let p = PatchSession {
+            title: Some(None),
+            ..Default::default()
+        };
+        assert_eq!(
+            serde_json::to_value(&p).unwrap(),
+            serde_json::json!({"title":null})
+        );
+    }
+}

@@ -1,0 +1,174 @@
+//! The resumable event stream task (reference §7): connect, resume from the cursor, honour
+//! `retry:` and `Retry-After`, back off with jitter, idle watchdog, replay truncation, dedupe.
+//!
+//! The decisions are pure and tested on their own: [`resume`] (cursor, dedupe, truncation),
+//! [`backoff`] (when to retry). [`transport`] is the only IO; `task` sequences the two.
+
+pub mod backoff;
+pub mod resume;
+mod task;
+pub mod transport;
+
+use crate::auth::Token;
+use crate::model::{DecodeError, Event};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{Notify, mpsc};
+
+/// Which stream to follow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StreamTarget {
+    /// `GET /v1/sessions/{id}/events`
+    Session(String),
+    /// `GET /v1/events[?root=]`
+    Org { root: Option<String> },
+}
+
+/// How to open the stream.
+#[derive(Debug, Clone)]
+pub struct StreamOptions {
+    /// API base, e.g. `https://api.gobare.dev` (no trailing slash, no `/v1`).
+    pub api: url::Url,
+    pub token: Option<Token>,
+    pub target: StreamTarget,
+    /// `None` = live only; `Some(0)` = everything; `Some(n)` = after `n` (§7.4).
+    pub from: Option<u64>,
+    /// Reconnect after this much silence (no byte). Default 45 s.
+    pub idle_timeout: Duration,
+    /// Upper bound of the backoff between failed attempts. Default 30 s.
+    pub max_backoff: Duration,
+    /// Largest accepted frame; larger frames are skipped and reported. Default 16 MiB.
+    pub max_frame_bytes: usize,
+    /// §11.1 gap caveat: when `from` is `None` and the stream drops before any persisted
+    /// event arrived, reconnect with cursor `0` (full replay) instead of live-only.
+    pub replay_if_dropped_before_first_event: bool,
+    /// Decode every persisted frame into [`StreamFrame::event`]. Default `true`. With
+    /// `false` (`tail`, which prints the raw `data:`), frames with a numeric `id:` carry
+    /// `Err(DecodeError(resume::NOT_DECODED))` instead: decoding was most of `tail`'s CPU.
+    /// Transient frames are always decoded (replay truncation is detected from them).
+    pub decode_persisted: bool,
+    /// Keep [`StreamFrame::data`] beside a decoded event. Default `true`. The app reads only
+    /// the event: with `false` the raw JSON is freed on the stream task, so a replay that
+    /// outruns the UI queues half the bytes (frames that failed to decode keep it).
+    pub keep_data: bool,
+}
+
+/// The state of the event stream as its consumer sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConnectionState {
+    /// Opening the stream (first attempt or after a wait).
+    Connecting { attempt: u32 },
+    /// The stream is open and frames flow.
+    Live,
+    /// Waiting before the next attempt; `reason` is for people (sanitize before display).
+    Retrying {
+        in_ms: u64,
+        attempt: u32,
+        reason: String,
+    },
+    /// Stopped for good (401/403/404, or the consumer asked).
+    Failed { reason: String },
+}
+
+/// What the stream task reports to its consumer, in order.
+// Frames dominate the traffic; boxing them would cost an allocation per frame for nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum StreamUpdate {
+    /// The connection changed state.
+    State(ConnectionState),
+    /// One frame with `data:`. Persisted events arrive exactly once, in increasing `seq`.
+    Frame(StreamFrame),
+    /// A frame that was dropped (too large, undecodable); counted by the UI.
+    Skipped { reason: String },
+}
+
+/// One dispatched frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamFrame {
+    /// The `id:` line (the cursor) for persisted events; `None` for transient ones.
+    pub id: Option<u64>,
+    /// The `data:` payload exactly as the server sent it.
+    pub data: String,
+    /// The decoded envelope (see [`StreamOptions::decode_persisted`]).
+    pub event: Result<Event, DecodeError>,
+}
+
+/// A running stream task. Dropping the handle stops it.
+///
+/// The channel is unbounded on purpose: the socket is read on its own task and must never
+/// stall behind a busy UI (the server cuts a client 8 MiB behind, §7.7).
+pub struct StreamHandle {
+    pub updates: mpsc::UnboundedReceiver<StreamUpdate>,
+    retry_now: Arc<Notify>,
+}
+
+impl StreamHandle {
+    fn new(updates: mpsc::UnboundedReceiver<StreamUpdate>, retry_now: Arc<Notify>) -> Self {
+        StreamHandle { updates, retry_now }
+    }
+
+    /// While waiting to reconnect: cut the backoff short (the user asked). The server's
+    /// `Retry-After` and `retry:` hint are still waited out; at any other time, nothing.
+    pub fn retry_now(&self) {
+        // `notify_waiters` keeps no permit: a press while live must not skip a later wait.
+        self.retry_now.notify_waiters();
+    }
+}
+
+impl Default for StreamOptions {
+    fn default() -> Self {
+        StreamOptions {
+            api: url::Url::parse("https://api.gobare.dev").expect("static url"),
+            token: None,
+            target: StreamTarget::Org { root: None },
+            from: None,
+            idle_timeout: Duration::from_secs(45),
+            max_backoff: Duration::from_secs(30),
+            max_frame_bytes: 16 << 20,
+            replay_if_dropped_before_first_event: false,
+            decode_persisted: true,
+            keep_data: true,
+        }
+    }
+}
+
+/// Starts the stream task on the current tokio runtime.
+pub fn spawn(options: StreamOptions) -> StreamHandle {
+    match transport::HttpTransport::new(&options) {
+        Ok(http) => spawn_with_transport(options, http),
+        Err(e) => {
+            let (tx, updates) = mpsc::unbounded_channel();
+            let _ = tx.send(StreamUpdate::State(ConnectionState::Failed {
+                reason: e.to_string(),
+            }));
+            StreamHandle::new(updates, Arc::default())
+        }
+    }
+}
+
+/// Starts the stream task over any [`transport::Transport`] (tests script one).
+pub fn spawn_with_transport<T: transport::Transport>(
+    options: StreamOptions,
+    transport: T,
+) -> StreamHandle {
+    spawn_seeded(options, transport, rand::random())
+}
+
+/// Like [`spawn_with_transport`] with a fixed jitter seed (reproducible tests).
+pub fn spawn_seeded<T: transport::Transport>(
+    options: StreamOptions,
+    transport: T,
+    jitter_seed: u64,
+) -> StreamHandle {
+    let (tx, updates) = mpsc::unbounded_channel();
+    let retry_now = Arc::new(Notify::new());
+    tokio::spawn(task::run(
+        transport,
+        options,
+        tx,
+        jitter_seed,
+        retry_now.clone(),
+    ));
+    StreamHandle::new(updates, retry_now)
+}

@@ -1,0 +1,227 @@
+//! The stream task: open, read, decide, report, wait, reopen. All decisions are delegated
+//! to [`Resume`] and [`RetryPolicy`]; this file only sequences IO and time.
+
+use super::backoff::RetryPolicy;
+use super::resume::{Resume, Verdict};
+use super::transport::{ByteStream, Transport};
+use super::{StreamOptions, StreamUpdate};
+use crate::auth::Token;
+use crate::sse::{SseItem, SseParser};
+use crate::stream::ConnectionState;
+use futures_util::StreamExt;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Notify;
+use tokio::sync::mpsc::UnboundedSender;
+use tokio::time::{Instant, sleep, sleep_until, timeout};
+
+/// The consumer dropped its receiver: stop quietly.
+struct ConsumerGone;
+
+/// How one open connection ended.
+struct ConnectionEnd {
+    reason: String,
+    /// A frame reached the consumer: the connection was healthy, reset the backoff.
+    delivered: bool,
+}
+
+struct Reporter<'a> {
+    tx: &'a UnboundedSender<StreamUpdate>,
+    token: Option<&'a Token>,
+}
+
+impl Reporter<'_> {
+    fn send(&self, update: StreamUpdate) -> Result<(), ConsumerGone> {
+        self.tx.send(update).map_err(|_| ConsumerGone)
+    }
+
+    fn state(&self, state: ConnectionState) -> Result<(), ConsumerGone> {
+        self.send(StreamUpdate::State(state))
+    }
+
+    /// Server text may echo anything; the token never leaves in a reason.
+    fn redact(&self, reason: String) -> String {
+        match self.token.map(Token::expose) {
+            Some(secret) if reason.contains(secret) => reason.replace(secret, "<redacted>"),
+            _ => reason,
+        }
+    }
+}
+
+pub(super) async fn run<T: Transport>(
+    transport: T,
+    options: StreamOptions,
+    tx: UnboundedSender<StreamUpdate>,
+    seed: u64,
+    retry_now: Arc<Notify>,
+) {
+    let report = Reporter {
+        tx: &tx,
+        token: options.token.as_ref(),
+    };
+    tokio::select! {
+        _ = tx.closed() => {}
+        _ = reconnect_loop(&transport, &options, &report, seed, &retry_now) => {}
+    }
+}
+
+async fn reconnect_loop<T: Transport>(
+    transport: &T,
+    options: &StreamOptions,
+    report: &Reporter<'_>,
+    seed: u64,
+    retry_now: &Notify,
+) -> Result<(), ConsumerGone> {
+    let mut resume = Resume::new(options.from, options.replay_if_dropped_before_first_event)
+        .with_decode_persisted(options.decode_persisted)
+        .with_keep_data(options.keep_data);
+    let mut policy = RetryPolicy::new(options.max_backoff, seed);
+    let mut cursor = resume.first_request();
+    loop {
+        report.state(ConnectionState::Connecting {
+            attempt: policy.failures() + 1,
+        })?;
+        let (reason, retry_after) =
+            match timeout(options.idle_timeout, transport.open(cursor)).await {
+                Err(_) => {
+                    policy.record_failure();
+                    (
+                        format!("no response within {}", secs(options.idle_timeout)),
+                        None,
+                    )
+                }
+                Ok(Err(e)) if e.is_terminal() => {
+                    let reason = report.redact(e.to_string());
+                    tracing::debug!(%reason, "event stream refused; not retrying");
+                    report.state(ConnectionState::Failed { reason })?;
+                    return Ok(());
+                }
+                Ok(Err(e)) => {
+                    policy.record_failure();
+                    (e.to_string(), e.retry_after())
+                }
+                Ok(Ok(body)) => {
+                    report.state(ConnectionState::Live)?;
+                    let end = read(body, options, &mut resume, &mut policy, report).await?;
+                    if end.delivered {
+                        policy.reset();
+                    } else {
+                        policy.record_failure();
+                    }
+                    (end.reason, None)
+                }
+            };
+        cursor = resume.reconnect_request();
+        let wait = policy.next_wait(retry_after);
+        let reason = report.redact(reason);
+        tracing::debug!(
+            cursor = ?cursor,
+            wait_ms = wait.as_millis() as u64,
+            failures = policy.failures(),
+            %reason,
+            "event stream reconnecting"
+        );
+        report.state(ConnectionState::Retrying {
+            in_ms: wait.as_millis() as u64,
+            attempt: policy.failures() + 1,
+            reason,
+        })?;
+        let started = Instant::now();
+        tokio::select! {
+            _ = sleep(wait) => {}
+            _ = retry_now.notified() => {
+                sleep_until(started + policy.earliest(retry_after)).await;
+            }
+        }
+    }
+}
+
+/// Reads one connection until EOF, error, silence or truncation.
+async fn read(
+    mut body: ByteStream,
+    options: &StreamOptions,
+    resume: &mut Resume,
+    policy: &mut RetryPolicy,
+    report: &Reporter<'_>,
+) -> Result<ConnectionEnd, ConsumerGone> {
+    let mut parser = SseParser::new(options.max_frame_bytes);
+    let mut items = Vec::new();
+    let mut delivered = false;
+    loop {
+        let chunk = match timeout(options.idle_timeout, body.next()).await {
+            Err(_) => {
+                return Ok(ConnectionEnd {
+                    reason: silence_reason(options.idle_timeout, parser.any_byte_seen()),
+                    delivered,
+                });
+            }
+            Ok(None) => {
+                return Ok(ConnectionEnd {
+                    reason: "the server closed the stream".into(),
+                    delivered,
+                });
+            }
+            Ok(Some(Err(e))) => {
+                return Ok(ConnectionEnd {
+                    reason: e.to_string(),
+                    delivered,
+                });
+            }
+            Ok(Some(Ok(chunk))) => chunk,
+        };
+        parser.feed(&chunk, &mut items);
+        for item in items.drain(..) {
+            match item {
+                SseItem::Retry(ms) => policy.set_hint(ms),
+                SseItem::Oversized { bytes } => report.send(StreamUpdate::Skipped {
+                    reason: format!(
+                        "frame of {bytes} bytes exceeds the {} byte limit",
+                        options.max_frame_bytes
+                    ),
+                })?,
+                SseItem::Frame(frame) => match resume.on_frame(frame) {
+                    Verdict::Deliver(f) => {
+                        delivered = true;
+                        report.send(StreamUpdate::Frame(f))?;
+                    }
+                    Verdict::Duplicate { seq } => {
+                        tracing::debug!(seq, cursor = ?resume.cursor(), "dropped duplicate event");
+                    }
+                    Verdict::Skip { reason } => {
+                        report.send(StreamUpdate::Skipped { reason })?;
+                    }
+                    Verdict::Truncated { notice, from_seq } => {
+                        // The live frames behind this notice would jump the gap: drop them
+                        // with the connection and collect the rest first.
+                        report.send(StreamUpdate::Frame(notice))?;
+                        let reason = match from_seq {
+                            Some(s) => format!("replay truncated; collecting events after seq {s}"),
+                            None => "replay truncated (no from_seq); reconnecting".into(),
+                        };
+                        return Ok(ConnectionEnd {
+                            reason,
+                            delivered: true,
+                        });
+                    }
+                },
+            }
+        }
+    }
+}
+
+fn silence_reason(idle: Duration, any_byte: bool) -> String {
+    if any_byte {
+        format!("no data for {}", secs(idle))
+    } else {
+        format!("no byte received within {} of opening", secs(idle))
+    }
+}
+
+/// `45s`, or `0.4s` for a sub-second timeout (whole seconds alone would print `0s`).
+fn secs(d: Duration) -> String {
+    if d.subsec_millis() == 0 {
+        format!("{}s", d.as_secs())
+    } else {
+        format!("{:.1}s", d.as_secs_f64())
+    }
+}

@@ -1,0 +1,296 @@
+//! Opening the stream: the one place that does IO. [`Transport`] is what the stream task
+//! needs; [`HttpTransport`] is the real one (reqwest), tests script their own.
+
+use super::{StreamOptions, StreamTarget};
+use crate::auth::Token;
+use crate::model::ErrorEnvelope;
+use bytes::Bytes;
+use futures_util::future::BoxFuture;
+use futures_util::stream::BoxStream;
+use futures_util::{StreamExt, TryStreamExt};
+use reqwest::header::{
+    ACCEPT, AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE, HeaderValue, RETRY_AFTER,
+};
+use std::time::Duration;
+
+/// The body of an open stream: chunks until EOF, or a read error.
+pub type ByteStream = BoxStream<'static, Result<Bytes, ReadError>>;
+
+/// Reading the body failed (network error mid-stream).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("read failed: {0}")]
+pub struct ReadError(pub String);
+
+/// Why the stream could not be opened.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum OpenError {
+    /// The server answered with a non-2xx status (§2, §7.1).
+    #[error("{}", describe_status(*status, error, request_id))]
+    Status {
+        status: u16,
+        /// `Retry-After` in seconds, when sent.
+        retry_after: Option<Duration>,
+        /// The JSON error envelope, when the body was one.
+        error: Option<crate::model::ErrorBody>,
+        /// `error.request_id`, else the `x-request-id` header.
+        request_id: Option<String>,
+    },
+    /// A 2xx whose content type is not `text/event-stream` (a proxy page, say).
+    #[error("HTTP {status} with content type {content_type:?}, not an event stream")]
+    NotEventStream { status: u16, content_type: String },
+    /// Could not connect or send.
+    #[error("network error: {0}")]
+    Network(String),
+}
+
+impl OpenError {
+    /// 401/403/404 and other refusals that retrying cannot fix.
+    pub fn is_terminal(&self) -> bool {
+        match self {
+            OpenError::Status { status, .. } => {
+                (400..500).contains(status) && *status != 408 && *status != 429
+            }
+            _ => false,
+        }
+    }
+
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            OpenError::Status { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+}
+
+fn describe_status(
+    status: u16,
+    error: &Option<crate::model::ErrorBody>,
+    request_id: &Option<String>,
+) -> String {
+    let mut s = match error {
+        Some(e) => format!("HTTP {status} {}: {}", e.code, e.message),
+        None => format!("HTTP {status} (no API error body)"),
+    };
+    if let Some(id) = request_id {
+        s.push_str(&format!(" (request {id})"));
+    }
+    s
+}
+
+/// Opens the stream at a cursor.
+pub trait Transport: Send + Sync + 'static {
+    /// `cursor` goes out as `Last-Event-ID`; `None` asks for live frames only.
+    fn open(&self, cursor: Option<u64>) -> BoxFuture<'_, Result<ByteStream, OpenError>>;
+}
+
+/// The largest error body read before giving up on it (hostile servers, proxies).
+const MAX_ERROR_BODY: usize = 64 << 10;
+
+/// The real transport: `GET` with `Accept: text/event-stream`, bearer auth, `Last-Event-ID`.
+pub struct HttpTransport {
+    client: reqwest::Client,
+    url: url::Url,
+    token: Option<Token>,
+}
+
+impl HttpTransport {
+    /// Builds the client. No overall timeout: the stream lives for hours and the task
+    /// watches for silence instead (§7.8 item 6).
+    pub fn new(options: &StreamOptions) -> Result<Self, OpenError> {
+        let client = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(15))
+            .tcp_keepalive(Duration::from_secs(30))
+            .build()
+            .map_err(|e| OpenError::Network(format!("cannot build HTTP client: {e}")))?;
+        Ok(HttpTransport {
+            client,
+            url: stream_url(&options.api, &options.target)?,
+            token: options.token.clone(),
+        })
+    }
+
+    pub fn url(&self) -> &url::Url {
+        &self.url
+    }
+
+    async fn open_inner(&self, cursor: Option<u64>) -> Result<ByteStream, OpenError> {
+        let mut req = self
+            .client
+            .get(self.url.clone())
+            .header(ACCEPT, "text/event-stream")
+            .header(CACHE_CONTROL, "no-cache");
+        if let Some(token) = &self.token {
+            let mut value = HeaderValue::from_str(&format!("Bearer {}", token.expose()))
+                .map_err(|_| OpenError::Network("token is not a valid header value".into()))?;
+            value.set_sensitive(true);
+            req = req.header(AUTHORIZATION, value);
+        }
+        if let Some(c) = cursor {
+            req = req.header("last-event-id", c.to_string());
+        }
+        let resp = req
+            .send()
+            .await
+            .map_err(|e| OpenError::Network(e.without_url().to_string()))?;
+        let status = resp.status().as_u16();
+        let headers = resp.headers().clone();
+        let request_id = headers
+            .get("x-request-id")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        if resp.status().is_success() {
+            let content_type = headers
+                .get(CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("")
+                .to_string();
+            if !is_event_stream(&content_type) {
+                return Err(OpenError::NotEventStream {
+                    status,
+                    content_type,
+                });
+            }
+            return Ok(resp
+                .bytes_stream()
+                .map_err(|e| ReadError(e.without_url().to_string()))
+                .boxed());
+        }
+        let retry_after = headers
+            .get(RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(parse_retry_after);
+        let body = read_capped(resp).await;
+        let error = serde_json::from_slice::<ErrorEnvelope>(&body)
+            .ok()
+            .map(|e| e.error);
+        let request_id = error
+            .as_ref()
+            .and_then(|e| e.request_id.clone())
+            .or(request_id);
+        Err(OpenError::Status {
+            status,
+            retry_after,
+            error,
+            request_id,
+        })
+    }
+}
+
+impl Transport for HttpTransport {
+    fn open(&self, cursor: Option<u64>) -> BoxFuture<'_, Result<ByteStream, OpenError>> {
+        Box::pin(self.open_inner(cursor))
+    }
+}
+
+/// `{api}/v1/sessions/{id}/events` or `{api}/v1/events[?root=]`, ids percent-encoded.
+pub fn stream_url(api: &url::Url, target: &StreamTarget) -> Result<url::Url, OpenError> {
+    let mut url = api.clone();
+    url.set_query(None);
+    url.set_fragment(None);
+    {
+        let mut segs = url
+            .path_segments_mut()
+            .map_err(|_| OpenError::Network(format!("API base {api} cannot take a path")))?;
+        segs.pop_if_empty();
+        match target {
+            StreamTarget::Session(id) => {
+                segs.extend(["v1", "sessions", id.as_str(), "events"]);
+            }
+            StreamTarget::Org { .. } => {
+                segs.extend(["v1", "events"]);
+            }
+        }
+    }
+    if let StreamTarget::Org { root: Some(root) } = target {
+        url.query_pairs_mut().append_pair("root", root);
+    }
+    Ok(url)
+}
+
+fn is_event_stream(content_type: &str) -> bool {
+    content_type
+        .split(';')
+        .next()
+        .is_some_and(|m| m.trim().eq_ignore_ascii_case("text/event-stream"))
+}
+
+/// Seconds, as the API sends them (§1.2). HTTP dates are not used by the API.
+fn parse_retry_after(value: &str) -> Option<Duration> {
+    let v = value.trim();
+    if let Ok(secs) = v.parse::<u64>() {
+        return Some(Duration::from_secs(secs));
+    }
+    v.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(|s| Duration::from_secs_f64(s.min(1e6)))
+}
+
+async fn read_capped(mut resp: reqwest::Response) -> Vec<u8> {
+    let mut body = Vec::new();
+    while let Ok(Some(chunk)) = resp.chunk().await {
+        let room = MAX_ERROR_BODY - body.len();
+        body.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        if body.len() >= MAX_ERROR_BODY {
+            break;
+        }
+    }
+    body
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_for_both_targets() {
+        let api = url::Url::parse("https://api.gobare.dev").unwrap();
+        let s = stream_url(&api, &StreamTarget::Session("a/b c".into())).unwrap();
+        assert_eq!(
+            s.as_str(),
+            "https://api.gobare.dev/v1/sessions/a%2Fb%20c/events"
+        );
+        let o = stream_url(&api, &StreamTarget::Org { root: None }).unwrap();
+        assert_eq!(o.as_str(), "https://api.gobare.dev/v1/events");
+        let r = stream_url(
+            &api,
+            &StreamTarget::Org {
+                root: Some("x&y".into()),
+            },
+        )
+        .unwrap();
+        assert_eq!(r.as_str(), "https://api.gobare.dev/v1/events?root=x%26y");
+        let prefixed = url::Url::parse("http://h:1/gw/").unwrap();
+        let p = stream_url(&prefixed, &StreamTarget::Org { root: None }).unwrap();
+        assert_eq!(p.as_str(), "http://h:1/gw/v1/events");
+    }
+
+    #[test]
+    fn content_type_and_retry_after_parsing() {
+        assert!(is_event_stream("text/event-stream"));
+        assert!(is_event_stream("Text/Event-Stream; charset=utf-8"));
+        assert!(!is_event_stream("application/json"));
+        assert!(!is_event_stream(""));
+        assert_eq!(parse_retry_after(" 5 "), Some(Duration::from_secs(5)));
+        assert_eq!(parse_retry_after("1.5"), Some(Duration::from_millis(1500)));
+        assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
+        assert_eq!(parse_retry_after("-1"), None);
+    }
+
+    #[test]
+    fn terminal_statuses() {
+        let st = |status| OpenError::Status {
+            status,
+            retry_after: None,
+            error: None,
+            request_id: None,
+        };
+        for s in [400, 401, 403, 404] {
+            assert!(st(s).is_terminal(), "{s}");
+        }
+        for s in [408, 429, 500, 502, 503] {
+            assert!(!st(s).is_terminal(), "{s}");
+        }
+        assert!(!OpenError::Network("x".into()).is_terminal());
+    }
+}

@@ -1,0 +1,570 @@
+//! The scripted agent: plays a [`Scenario`] as one turn, with deltas, tool calls, diffs,
+//! todos, required actions, previews and artifacts, honouring steer and cancel.
+
+use serde_json::Value;
+use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
+
+use gobare_api::model::{
+    ApprovalRequest, ArtifactCreated, ArtifactsState, ChangeKind, Compaction, Delta, ErrorCode,
+    EventPayload, FileChange, FunctionCall, Message, PreviewReady, Question, QueuedMessage,
+    RequiredAction, RequiredActionKind, Text, TodoItem, Todos, ToolCall, ToolResult, TurnRef,
+    TurnStatus,
+};
+
+use super::lifecycle::{self, Readiness};
+use super::scenario::{ArtifactStep, Scenario, Step, ToolStep};
+use super::state::Shared;
+use super::store::{ActiveTurn, Answer, Pending, QueuedTurn, Store, TurnFailure, hex_id, now_ms};
+
+/// Why a turn stopped early.
+struct Stopped;
+
+type Play = Result<(), Stopped>;
+
+/// Runs `first` and then every queued turn of the session, one after another. The caller
+/// has already made `first` the session's active turn.
+pub fn spawn_worker(state: Shared, session_id: String, first: QueuedTurn) {
+    tokio::spawn(async move {
+        let mut next = first;
+        loop {
+            run_turn(&state, &session_id, &next).await;
+            let mut store = state.store();
+            let Some(rec) = store.session_mut(&session_id) else {
+                return;
+            };
+            match rec.queue.pop_front() {
+                Some(queued) => {
+                    rec.active = Some(ActiveTurn::new(&queued.turn_id));
+                    let text = queued.text.clone();
+                    store.emit(
+                        &session_id,
+                        EventPayload::MessageDequeued(QueuedMessage {
+                            text: text.clone(),
+                            position: None,
+                        }),
+                    );
+                    store.emit(&session_id, EventPayload::UserMessage(Text { text }));
+                    next = queued;
+                }
+                None => {
+                    rec.active = None;
+                    drop(store);
+                    lifecycle::touch_idle(&state, &session_id);
+                    return;
+                }
+            }
+        }
+    });
+}
+
+impl ActiveTurn {
+    pub fn new(turn_id: &str) -> Self {
+        ActiveTurn {
+            turn_id: turn_id.to_string(),
+            cancel: CancellationToken::new(),
+            steers: Vec::new(),
+            failure: None,
+        }
+    }
+}
+
+struct TurnCtx<'a> {
+    state: &'a Shared,
+    session_id: &'a str,
+    turn_id: &'a str,
+    cancel: CancellationToken,
+    scenario: &'a Scenario,
+    artifacts: Vec<ArtifactStep>,
+}
+
+async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn) {
+    let cancel = {
+        let store = state.store();
+        match store.session(session_id).and_then(|r| r.active.as_ref()) {
+            Some(active) => active.cancel.clone(),
+            None => return,
+        }
+    };
+    let fallback;
+    let scenario = match state.scenarios.get(&queued.scenario) {
+        Some(s) => s,
+        None => {
+            fallback = fallback_scenario();
+            &fallback
+        }
+    };
+    let mut ctx = TurnCtx {
+        state,
+        session_id,
+        turn_id: &queued.turn_id,
+        cancel,
+        scenario,
+        artifacts: Vec::new(),
+    };
+    let readiness = tokio::select! {
+        readiness = lifecycle::ensure_running(state, session_id) => readiness,
+        _ = ctx.cancel.cancelled() => Readiness::Running,
+    };
+    match readiness {
+        Readiness::Running => {}
+        Readiness::SessionGone => return,
+        Readiness::RecoveryFailed(message) => {
+            // The run never starts (no `turn.started`); the turn, which exists from
+            // acceptance in this simulator (§15 #17), settles failed and says why.
+            ctx.fail(TurnFailure::new(
+                ErrorCode::WorkspaceRecoveryFailed,
+                message,
+            ));
+            ctx.settle(false);
+            ctx.publish_artifacts();
+            return;
+        }
+    }
+    let played = if ctx.cancel.is_cancelled() {
+        Err(Stopped)
+    } else {
+        ctx.start();
+        ctx.play().await
+    };
+    ctx.settle(played.is_ok());
+    ctx.publish_artifacts();
+}
+
+fn fallback_scenario() -> Scenario {
+    Scenario {
+        name: "fallback".into(),
+        description: String::new(),
+        todos: Vec::new(),
+        pace: Default::default(),
+        steps: vec![Step::Say("Done.".into())],
+    }
+}
+
+impl TurnCtx<'_> {
+    fn emit(&self, payload: EventPayload) {
+        self.state.store().emit(self.session_id, payload);
+    }
+
+    fn start(&self) {
+        let mut store = self.state.store();
+        if let Some(turn) = store
+            .session_mut(self.session_id)
+            .and_then(|r| r.turn_mut(self.turn_id))
+        {
+            turn.started_at = Some(now_ms());
+        }
+        store.emit(
+            self.session_id,
+            EventPayload::TurnStarted(TurnRef {
+                turn_id: self.turn_id.to_string(),
+            }),
+        );
+    }
+
+    async fn sleep_ms(&self, ms: u64) -> Play {
+        let d = self.state.config.scaled(ms);
+        tokio::select! {
+            _ = tokio::time::sleep(d) => Ok(()),
+            _ = self.cancel.cancelled() => Err(Stopped),
+        }
+    }
+
+    fn take_steer(&self) -> Option<String> {
+        let mut store = self.state.store();
+        let active = store.session_mut(self.session_id)?.active.as_mut()?;
+        if active.steers.is_empty() {
+            return None;
+        }
+        Some(active.steers.drain(..).collect::<Vec<_>>().join(" / "))
+    }
+
+    async fn play(&mut self) -> Play {
+        let steps = self.scenario.steps.clone();
+        for step in steps {
+            if let Some(steer) = self.take_steer() {
+                self.acknowledge_steer(&steer).await?;
+            }
+            self.step(step).await?;
+            self.sleep_ms(self.scenario.pace.step_ms).await?;
+        }
+        if let Some(steer) = self.take_steer() {
+            self.acknowledge_steer(&steer).await?;
+        }
+        Ok(())
+    }
+
+    async fn acknowledge_steer(&self, steer: &str) -> Play {
+        self.stream(
+            "The user redirected me mid-turn; re-plan around the new instruction.",
+            true,
+        )
+        .await?;
+        self.say(&format!(
+            "**Got it — changing course.** You asked: _{steer}_\n\nI'll fold that into the \
+             remaining steps and keep what is already done."
+        ))
+        .await
+    }
+
+    async fn step(&mut self, step: Step) -> Play {
+        match step {
+            Step::Think(text) => self.stream(&text, true).await,
+            Step::Say(text) => self.say(&text).await,
+            Step::Progress(done) => {
+                let items = self
+                    .scenario
+                    .todos
+                    .iter()
+                    .enumerate()
+                    .map(|(i, label)| TodoItem {
+                        label: label.clone(),
+                        status: if i < done { "done" } else { "pending" }.into(),
+                    })
+                    .collect();
+                self.emit(EventPayload::AgentTodos(Todos { items }));
+                Ok(())
+            }
+            Step::Tool(tool) => {
+                let call_id = hex_id("call_", 8);
+                self.run_tool(&tool, &call_id).await
+            }
+            Step::Approval(step) => {
+                let call_id = hex_id("call_", 8);
+                let rx = self.require(
+                    RequiredActionKind::Approval,
+                    &call_id,
+                    &step.tool.name,
+                    step.tool.args.clone(),
+                    EventPayload::ApprovalRequested(ApprovalRequest {
+                        tool_call_id: call_id.clone(),
+                        name: step.tool.name.clone(),
+                        args: step.tool.args.clone(),
+                        sensitive: step.sensitive,
+                    }),
+                );
+                match self.wait(rx).await? {
+                    Answer::Approval { approved: true } => {
+                        self.run_tool(&step.tool, &call_id).await
+                    }
+                    _ => self.say(&step.on_denied).await,
+                }
+            }
+            Step::Question(step) => {
+                let call_id = hex_id("call_", 8);
+                let rx = self.require(
+                    RequiredActionKind::Question,
+                    &call_id,
+                    "question",
+                    serde_json::json!({"question": step.question, "options": step.options}),
+                    EventPayload::QuestionAsked(Question {
+                        tool_call_id: call_id.clone(),
+                        question: step.question.clone(),
+                        options: step.options.clone(),
+                        allow_freeform: Some(step.allow_freeform),
+                    }),
+                );
+                let answer = match self.wait(rx).await? {
+                    Answer::Question { answer } => answer,
+                    _ => String::new(),
+                };
+                self.say(&step.then_say.replace("{answer}", &answer)).await
+            }
+            Step::Function(step) => {
+                let call_id = hex_id("call_", 8);
+                let rx = self.require(
+                    RequiredActionKind::FunctionCall,
+                    &call_id,
+                    &step.name,
+                    step.arguments.clone(),
+                    EventPayload::ToolRequired(FunctionCall {
+                        tool_call_id: call_id.clone(),
+                        name: step.name.clone(),
+                        arguments: step.arguments.clone(),
+                    }),
+                );
+                let output = match self.wait(rx).await? {
+                    Answer::FunctionResult {
+                        success: true,
+                        output,
+                    } => output,
+                    _ => "(the function failed)".to_string(),
+                };
+                self.say(&step.then_say.replace("{output}", &output)).await
+            }
+            Step::Preview(port) => {
+                let url = format!("https://p-{}.gobare.dev", &hex_id("", 12));
+                {
+                    let mut store = self.state.store();
+                    if let Some(rec) = store.session_mut(self.session_id) {
+                        rec.preview.port = Some(port);
+                        rec.preview.url = Some(url.clone());
+                    }
+                    store.emit(
+                        self.session_id,
+                        EventPayload::PreviewReady(PreviewReady {
+                            port: Some(port),
+                            url: Some(url),
+                        }),
+                    );
+                }
+                Ok(())
+            }
+            Step::Artifact(a) => {
+                self.artifacts.push(a);
+                Ok(())
+            }
+            Step::Compaction { before, after } => {
+                self.emit(EventPayload::AgentCompaction(Compaction {
+                    before: Some(before),
+                    after: Some(after),
+                }));
+                Ok(())
+            }
+            Step::Wait(ms) => self.sleep_ms(ms).await,
+            Step::Error(e) => {
+                self.emit(EventPayload::AgentError(Message {
+                    message: e.message.clone(),
+                }));
+                if !e.fatal {
+                    return Ok(());
+                }
+                self.fail(TurnFailure::new(e.code, e.message));
+                Err(Stopped)
+            }
+            Step::Reclaim(r) => {
+                let mut store = self.state.store();
+                if let Some(rec) = store.session_mut(self.session_id) {
+                    rec.recovery_error_next = r.recovery_error;
+                    lifecycle::reclaim(rec, &r.reason);
+                }
+                Err(Stopped)
+            }
+        }
+    }
+
+    /// Records why the running turn fails; `settle` then reports it.
+    fn fail(&self, failure: TurnFailure) {
+        let mut store = self.state.store();
+        if let Some(active) = store
+            .session_mut(self.session_id)
+            .and_then(|r| r.active.as_mut())
+        {
+            active.failure = Some(failure);
+        }
+    }
+
+    /// Streams deltas (`agent.thinking` or `agent.text`) in small word-sized pieces.
+    async fn stream(&self, text: &str, thinking: bool) -> Play {
+        for piece in chunk_text(text) {
+            let delta = Delta { delta: piece };
+            self.emit(if thinking {
+                EventPayload::AgentThinking(delta)
+            } else {
+                EventPayload::AgentText(delta)
+            });
+            self.sleep_ms(self.scenario.pace.delta_ms).await?;
+        }
+        Ok(())
+    }
+
+    async fn say(&self, text: &str) -> Play {
+        self.stream(text, false).await?;
+        self.emit(EventPayload::AgentMessage(Text {
+            text: text.to_string(),
+        }));
+        Ok(())
+    }
+
+    async fn run_tool(&self, tool: &ToolStep, call_id: &str) -> Play {
+        self.emit(EventPayload::AgentToolCall(ToolCall {
+            tool_call_id: call_id.to_string(),
+            tool_name: tool.name.clone(),
+            args: tool.args.clone(),
+        }));
+        let ms = tool.ms.unwrap_or(self.scenario.pace.tool_ms);
+        if self.sleep_ms(ms).await.is_err() {
+            self.emit(EventPayload::AgentToolResult(ToolResult {
+                tool_call_id: call_id.to_string(),
+                tool_name: tool.name.clone(),
+                is_error: false,
+                cancelled: true,
+                summary: "Cancelled before it finished".into(),
+                exit_code: None,
+            }));
+            return Err(Stopped);
+        }
+        if let Some(file) = &tool.file {
+            self.record_file_change(file);
+            self.emit(EventPayload::FileChanged(FileChange {
+                path: file.path.clone(),
+                change_type: ChangeKind::from(file.change.as_str()),
+                diff: file.diff.clone(),
+                tool_call_id: Some(call_id.to_string()),
+            }));
+        }
+        self.emit(EventPayload::AgentToolResult(ToolResult {
+            tool_call_id: call_id.to_string(),
+            tool_name: tool.name.clone(),
+            is_error: tool.is_error,
+            cancelled: false,
+            summary: tool.summary.clone(),
+            exit_code: None,
+        }));
+        Ok(())
+    }
+
+    /// Mirrors a scripted change in the workspace's files, so snapshots show it. The
+    /// scenario carries a diff, not contents: the diff stands in for them.
+    fn record_file_change(&self, file: &super::scenario::FileStep) {
+        let Ok(path) = super::files::workspace_path(&file.path) else {
+            return;
+        };
+        let mut store = self.state.store();
+        let Some(rec) = store.session_mut(self.session_id) else {
+            return;
+        };
+        if file.change == "deleted" {
+            rec.files.remove(&path);
+        } else {
+            let contents = file.diff.clone().unwrap_or_default().into_bytes();
+            rec.files.insert(path, contents);
+        }
+    }
+
+    /// Parks the turn on a required action: the event, the `required_actions` entry and
+    /// the reply channel appear together.
+    fn require(
+        &self,
+        kind: RequiredActionKind,
+        call_id: &str,
+        name: &str,
+        arguments: Value,
+        event: EventPayload,
+    ) -> oneshot::Receiver<Answer> {
+        let (tx, rx) = oneshot::channel();
+        let mut store = self.state.store();
+        if let Some(rec) = store.session_mut(self.session_id) {
+            rec.pending.push(Pending {
+                action: RequiredAction {
+                    kind,
+                    turn_id: self.turn_id.to_string(),
+                    call_id: call_id.to_string(),
+                    name: Some(name.to_string()),
+                    arguments,
+                    created_at: Some(now_ms()),
+                    expires_at: None,
+                },
+                reply: Some(tx),
+            });
+        }
+        store.emit(self.session_id, event);
+        rx
+    }
+
+    async fn wait(&self, rx: oneshot::Receiver<Answer>) -> Result<Answer, Stopped> {
+        tokio::select! {
+            answer = rx => answer.map_err(|_| Stopped),
+            _ = self.cancel.cancelled() => Err(Stopped),
+        }
+    }
+
+    fn settle(&self, completed: bool) {
+        let mut store = self.state.store();
+        let Some(rec) = store.session_mut(self.session_id) else {
+            return;
+        };
+        let failure = rec.active.as_ref().and_then(|a| a.failure.clone());
+        let (status, error) = match (completed, failure) {
+            (true, _) => (TurnStatus::Completed, None),
+            (false, Some(failure)) => (TurnStatus::Failed, Some(failure.to_value())),
+            (false, None) => (TurnStatus::Cancelled, None),
+        };
+        Store::settle_turn(rec, self.turn_id, status, error);
+        rec.pending.retain(|p| p.action.turn_id != self.turn_id);
+        store.emit(
+            self.session_id,
+            EventPayload::TurnEnded(TurnRef {
+                turn_id: self.turn_id.to_string(),
+            }),
+        );
+    }
+
+    /// Publication runs after the turn settles: `artifacts` pending → ready.
+    fn publish_artifacts(&self) {
+        let state = self.state.clone();
+        let session_id = self.session_id.to_string();
+        let turn_id = self.turn_id.to_string();
+        let artifacts = self.artifacts.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(state.config.artifact_publish_delay).await;
+            let mut store = state.store();
+            for a in artifacts {
+                let id = hex_id("art_", 8);
+                let size = a.content.len() as u64;
+                let Some(rec) = store.session_mut(&session_id) else {
+                    return;
+                };
+                rec.artifacts.push(gobare_api::model::Artifact {
+                    object: "artifact".into(),
+                    id: id.clone(),
+                    session_id: session_id.clone(),
+                    turn_id: turn_id.clone(),
+                    path: a.path.clone(),
+                    size_bytes: size,
+                    content_type: Some(
+                        a.content_type
+                            .clone()
+                            .unwrap_or_else(|| guess_content_type(&a.path).into()),
+                    ),
+                    created_at: Some(now_ms()),
+                });
+                rec.artifact_bodies.insert(id.clone(), a.content);
+                store.emit(
+                    &session_id,
+                    EventPayload::ArtifactCreated(ArtifactCreated {
+                        id,
+                        path: a.path,
+                        size_bytes: Some(size),
+                        turn_id: Some(turn_id.clone()),
+                    }),
+                );
+            }
+            if let Some(turn) = store
+                .session_mut(&session_id)
+                .and_then(|r| r.turn_mut(&turn_id))
+            {
+                turn.artifacts = Some(ArtifactsState::Ready);
+            }
+        });
+    }
+}
+
+fn guess_content_type(path: &str) -> &'static str {
+    match path.rsplit('.').next() {
+        Some("md") => "text/markdown",
+        Some("json") => "application/json",
+        Some("txt") | Some("log") => "text/plain",
+        Some("html") => "text/html",
+        Some("csv") => "text/csv",
+        _ => "application/octet-stream",
+    }
+}
+
+/// Splits text into small pieces (a few characters to a few words), as a model streams.
+pub fn chunk_text(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut target = 3 + rand::random::<u32>() as usize % 10;
+    for word in text.split_inclusive([' ', '\n']) {
+        current.push_str(word);
+        if current.chars().count() >= target {
+            out.push(std::mem::take(&mut current));
+            target = 3 + rand::random::<u32>() as usize % 10;
+        }
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}

@@ -1,0 +1,193 @@
+//! The local control plane (axum), following §12 of the reference: the test bed of every
+//! integration test and what `gobare-tui demo` and `gobare-tui sim` run against.
+//!
+//! # Public API (stable; tests and `demo` code against it)
+//!
+//! ```no_run
+//! # async fn demo() -> color_eyre::Result<()> {
+//! use gobare_sim::{Faults, SimConfig, Simulator};
+//! let sim = Simulator::start(SimConfig::for_tests()).await?;
+//! let base = sim.url(); // http://127.0.0.1:PORT/ (routes live under /v1)
+//! let token = sim.token(); // Bearer token
+//! let id = sim.create_session(Some("demo")); // a session, created directly
+//! sim.seed_events(&id, 5_000); // fast bulk history
+//! sim.set_faults(Faults { crlf: true, ..Faults::default() });
+//! let cursors = sim.stream_opens(); // cursor each stream open carried
+//! let sends = sim.messages_with_key("key-1"); // messages accepted under that key
+//! sim.shutdown().await;
+//! # let _ = (base, token, cursors, sends); Ok(()) }
+//! ```
+//!
+//! * [`SimConfig::default`] is the realistic deployment (documented limits and timers);
+//!   [`SimConfig::for_tests`] has fast timers, a fixed token and no rate limiting.
+//! * A message containing `#long`, `#approval`, `#question`, `#function`, `#quick`,
+//!   `#error` or `#recovery` plays that scenario; others play `SimConfig::scenario`.
+//! * Faults apply to event streams, sends and workspace rebuilds, and can change at
+//!   runtime.
+//!
+//! # What it simulates
+//!
+//! Sessions (create/list/get/patch/delete/fork), turns, items, artifacts, the seven
+//! `input.*` types, both event streams with exact cursor semantics, the replay cap and
+//! `gobare.replay_truncated`, stream caps, token-bucket rate limits, idempotency keys, the
+//! message queue, required actions with their outcomes, errors inside a run
+//! (`agent.error`, a fatal one failing the turn), and the workspace lifecycle including a
+//! rebuild that gives up (`workspace.recovery_failed`).
+//! The workspace routes too: files read from snapshots (taken on pause and refresh),
+//! tools with secrets withheld, preview publishing, usage, the artifact archive and
+//! artifact deletes. Not simulated: scopes (the one token holds them all), the
+//! organization routes (agents, environment templates and profiles, model credentials,
+//! webhooks: `404 not_found` saying so), and backpressure closing at 8 MiB.
+//!
+//! # Files
+//!
+//! `config`/`faults`/`args`: knobs. `store`: sessions, turns, items and the global event
+//! log (one `seq` counter). `routes/*`: HTTP handlers. `sse`: stream writer (replay, caps,
+//! pings, faults). `agent` + `scenario`: the scripted agent playing
+//! `assets/scenarios/*.json`. `lifecycle`: workspace timers. `idempotency`, `ratelimit`,
+//! `errors`: cross-cutting layers. `seed`: bulk history for tests.
+
+mod agent;
+pub mod args;
+pub mod config;
+mod envelope;
+mod errors;
+pub mod faults;
+mod files;
+mod idempotency;
+mod lifecycle;
+mod ratelimit;
+pub(crate) mod routes;
+pub mod scenario;
+mod seed;
+mod sse;
+mod state;
+mod store;
+mod tar;
+mod tools;
+
+use std::net::SocketAddr;
+
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+
+pub use config::{RateLimits, SimConfig};
+pub use faults::Faults;
+
+use gobare_api::model::CreateSession;
+use state::{Shared, SimState, lock};
+
+/// A running simulator. Dropping it without [`Simulator::shutdown`] leaves the server
+/// running until the runtime ends.
+pub struct Simulator {
+    state: Shared,
+    addr: SocketAddr,
+    server: JoinHandle<()>,
+}
+
+impl Simulator {
+    /// Binds `config.addr` (port 0 = any free port) and starts serving.
+    pub async fn start(config: SimConfig) -> color_eyre::Result<Simulator> {
+        let token = config.token.clone().unwrap_or_else(|| {
+            format!(
+                "gbr_pat_{}",
+                uuid::Uuid::new_v4()
+                    .simple()
+                    .to_string()
+                    .get(..24)
+                    .unwrap_or("local")
+            )
+        });
+        let listener = TcpListener::bind(config.addr).await?;
+        let addr = listener.local_addr()?;
+        let state = SimState::new(config, token);
+        let app = routes::router(state.clone());
+        let shutdown = state.shutdown.clone();
+        let server = tokio::spawn(async move {
+            let served = axum::serve(listener, app)
+                .with_graceful_shutdown(async move { shutdown.cancelled().await })
+                .await;
+            if let Err(e) = served {
+                tracing::error!("simulator stopped: {e}");
+            }
+        });
+        Ok(Simulator {
+            state,
+            addr,
+            server,
+        })
+    }
+
+    /// The base URL, without `/v1` (e.g. `http://127.0.0.1:4780/`).
+    pub fn url(&self) -> url::Url {
+        url::Url::parse(&format!("http://{}/", self.addr)).expect("a socket address is a URL")
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The bearer token the server requires.
+    pub fn token(&self) -> String {
+        self.state.token.clone()
+    }
+
+    /// Creates a session directly (no HTTP, no rate limit) and returns its id.
+    pub fn create_session(&self, title: Option<&str>) -> String {
+        let req = CreateSession {
+            title: title.map(str::to_string),
+            ..CreateSession::default()
+        };
+        routes::create_session(&self.state, req).expect("a default session is always valid")
+    }
+
+    /// Appends `n` persisted events (a realistic mix) to a session, fast.
+    pub fn seed_events(&self, session_id: &str, n: usize) {
+        seed::seed(&mut self.state.store(), session_id, n);
+    }
+
+    /// Emits one event on a session as the scripted agent would (persisted or transient by
+    /// type): lets benchmarks drive a stream at a chosen rate.
+    pub fn emit(&self, session_id: &str, payload: gobare_api::model::EventPayload) {
+        self.state.store().emit(session_id, payload);
+    }
+
+    /// How many `input.message`s were accepted (not replayed) under this Idempotency-Key.
+    pub fn messages_with_key(&self, key: &str) -> usize {
+        lock(&self.state.messages_by_key)
+            .get(key)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Replaces the stream faults; open streams pick them up at their next write.
+    pub fn set_faults(&self, faults: Faults) {
+        *lock(&self.state.faults) = faults;
+    }
+
+    /// The faults in force (`refuse_sends` counts down as sends are refused).
+    pub fn faults(&self) -> Faults {
+        self.state.faults()
+    }
+
+    /// The cursor each accepted stream open carried (`None` = live only), in order.
+    pub fn stream_opens(&self) -> Vec<Option<u64>> {
+        lock(&self.state.stream_opens).clone()
+    }
+
+    /// The highest `seq` assigned so far (0 before any persisted event).
+    pub fn last_seq(&self) -> u64 {
+        self.state.store().last_seq()
+    }
+
+    /// The scenario names the binary carries.
+    pub fn scenarios(&self) -> Vec<String> {
+        self.state.scenarios.names()
+    }
+
+    /// Closes every stream and stops the server.
+    pub async fn shutdown(self) {
+        self.state.shutdown.cancel();
+        let _ = self.server.await;
+    }
+}

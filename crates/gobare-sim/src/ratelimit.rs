@@ -1,0 +1,122 @@
+//! Token buckets per §5 (`general` 120/min, `sessions` 10/min), continuous refill, with
+//! the `x-ratelimit-*` headers on every authenticated response.
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, Method};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use tokio::time::Instant;
+
+use super::config::RateLimits;
+use super::errors::ApiError;
+use super::state::{Shared, lock};
+use gobare_api::model::ErrorCode;
+
+struct Bucket {
+    capacity: f64,
+    tokens: f64,
+    per_sec: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    fn new(per_minute: u32) -> Self {
+        let capacity = f64::from(per_minute.max(1));
+        Bucket {
+            capacity,
+            tokens: capacity,
+            per_sec: capacity / 60.0,
+            at: Instant::now(),
+        }
+    }
+
+    fn refill(&mut self) {
+        let now = Instant::now();
+        let secs = now.duration_since(self.at).as_secs_f64();
+        self.tokens = (self.tokens + secs * self.per_sec).min(self.capacity);
+        self.at = now;
+    }
+
+    fn secs_until(&self, tokens: f64) -> u64 {
+        let missing = (tokens - self.tokens).max(0.0);
+        (missing / self.per_sec).ceil() as u64
+    }
+}
+
+pub struct Buckets {
+    general: Bucket,
+    sessions: Bucket,
+    enforce: bool,
+}
+
+impl Buckets {
+    pub fn new(limits: &RateLimits) -> Self {
+        Buckets {
+            general: Bucket::new(limits.general_per_minute),
+            sessions: Bucket::new(limits.sessions_per_minute),
+            enforce: limits.enforce,
+        }
+    }
+}
+
+struct Verdict {
+    resource: &'static str,
+    limit: u64,
+    remaining: u64,
+    reset: u64,
+    allowed: bool,
+    retry_after: u64,
+}
+
+pub async fn layer(State(state): State<Shared>, req: Request, next: Next) -> Response {
+    let path = req.uri().path();
+    if !path.starts_with("/v1/") || super::routes::is_anonymous(path) {
+        return next.run(req).await;
+    }
+    let is_create = req.method() == Method::POST && req.uri().path() == "/v1/sessions";
+    let verdict = {
+        let mut buckets = lock(&state.buckets);
+        let enforce = buckets.enforce;
+        let (bucket, resource) = if is_create {
+            (&mut buckets.sessions, "sessions")
+        } else {
+            (&mut buckets.general, "general")
+        };
+        bucket.refill();
+        let allowed = bucket.tokens >= 1.0 || !enforce;
+        let retry_after = bucket.secs_until(1.0).max(1);
+        if allowed && bucket.tokens >= 1.0 {
+            bucket.tokens -= 1.0;
+        }
+        Verdict {
+            resource,
+            limit: bucket.capacity as u64,
+            remaining: bucket.tokens.floor() as u64,
+            reset: bucket.secs_until(bucket.capacity),
+            allowed,
+            retry_after,
+        }
+    };
+    let mut resp = if verdict.allowed {
+        next.run(req).await
+    } else {
+        ApiError::new(
+            ErrorCode::RateLimitExceeded,
+            "Too many requests; slow down.",
+        )
+        .retry_after(verdict.retry_after)
+        .into_response()
+    };
+    let h = resp.headers_mut();
+    h.insert("x-ratelimit-limit", HeaderValue::from(verdict.limit));
+    h.insert(
+        "x-ratelimit-remaining",
+        HeaderValue::from(verdict.remaining),
+    );
+    h.insert("x-ratelimit-reset", HeaderValue::from(verdict.reset));
+    h.insert(
+        "x-ratelimit-resource",
+        HeaderValue::from_static(verdict.resource),
+    );
+    resp
+}

@@ -1,0 +1,233 @@
+//! The HTTP surface: the router and the layers every `/v1` request passes (request id,
+//! auth, rate limits, idempotency) plus the uniform error envelope.
+
+mod body;
+mod inputs;
+mod query;
+mod reads;
+pub(crate) mod sessions;
+mod streams;
+mod workspace;
+
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::json;
+
+use crate::errors::{ApiError, REQUEST_ID, new_request_id};
+use crate::state::Shared;
+use crate::{idempotency, ratelimit};
+use gobare_api::model::ErrorCode;
+
+pub fn router(state: Shared) -> Router {
+    Router::new()
+        .route("/v1/health", get(health))
+        .route("/v1/openapi.json", get(openapi))
+        .route("/v1/model-connectors", get(model_connectors))
+        .route("/v1/sessions", get(sessions::list).post(sessions::create))
+        .route(
+            "/v1/sessions/{session_id}",
+            get(sessions::read)
+                .patch(sessions::patch)
+                .delete(sessions::delete),
+        )
+        .route("/v1/sessions/{session_id}/fork", post(sessions::fork))
+        .route(
+            "/v1/sessions/{session_id}/events",
+            get(streams::session_events).post(inputs::post),
+        )
+        .route("/v1/events", get(streams::org_events))
+        .route("/v1/sessions/{session_id}/turns", get(reads::turns))
+        .route(
+            "/v1/sessions/{session_id}/turns/{turn_id}",
+            get(reads::turn),
+        )
+        .route("/v1/sessions/{session_id}/items", get(reads::items))
+        .route("/v1/sessions/{session_id}/artifacts", get(reads::artifacts))
+        .route(
+            "/v1/sessions/{session_id}/artifacts/archive",
+            get(reads::artifact_archive),
+        )
+        .route(
+            "/v1/sessions/{session_id}/artifacts/{artifact_id}",
+            get(reads::artifact).delete(reads::delete_artifact),
+        )
+        .route(
+            "/v1/sessions/{session_id}/artifacts/{artifact_id}/content",
+            get(reads::artifact_content),
+        )
+        .route("/v1/sessions/{session_id}/usage", get(workspace::usage))
+        .route(
+            "/v1/sessions/{session_id}/tools",
+            get(workspace::read_tools).put(workspace::put_tools),
+        )
+        .route(
+            "/v1/sessions/{session_id}/files",
+            get(workspace::list_files).post(workspace::write_files),
+        )
+        .route(
+            "/v1/sessions/{session_id}/files/content",
+            get(workspace::file_content),
+        )
+        .route(
+            "/v1/sessions/{session_id}/files/refresh",
+            post(workspace::refresh_files),
+        )
+        .route(
+            "/v1/sessions/{session_id}/preview",
+            post(workspace::publish_preview).delete(workspace::unpublish_preview),
+        )
+        .fallback(unknown_path)
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            idempotency::layer,
+        ))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            ratelimit::layer,
+        ))
+        .layer(middleware::from_fn_with_state(state.clone(), auth))
+        .layer(middleware::from_fn(request_context))
+        .with_state(state)
+}
+
+/// `GET /v1/openapi.json` and `GET /v1/model-connectors` need no token (§1).
+pub fn is_anonymous(path: &str) -> bool {
+    path == "/v1/openapi.json" || path == "/v1/model-connectors"
+}
+
+/// Gives every response its `x-request-id` (quoted by error bodies) and `Link`, and turns
+/// any non-envelope error (framework 404/405/415…) into the envelope.
+async fn request_context(req: Request, next: Next) -> Response {
+    let id = new_request_id();
+    let resp = REQUEST_ID.scope(id.clone(), next.run(req)).await;
+    let mut resp = envelope_framework_errors(resp, &id);
+    let h = resp.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(&id) {
+        h.insert("x-request-id", v);
+    }
+    h.insert(
+        header::LINK,
+        HeaderValue::from_static("</v1/openapi.json>; rel=\"service-desc\""),
+    );
+    resp
+}
+
+fn envelope_framework_errors(resp: Response, id: &str) -> Response {
+    let status = resp.status();
+    let is_json = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if status.as_u16() < 400 || is_json {
+        return resp;
+    }
+    let (code, message) = match status {
+        StatusCode::NOT_FOUND => (ErrorCode::NotFound, "No such route."),
+        StatusCode::METHOD_NOT_ALLOWED => (
+            ErrorCode::MethodNotAllowed,
+            "This path does not accept that method; see Allow.",
+        ),
+        s if s.is_client_error() => (ErrorCode::InvalidRequest, "The request is not valid."),
+        _ => (ErrorCode::InternalError, "Internal error."),
+    };
+    let allow = resp.headers().get(header::ALLOW).cloned();
+    let mut out = ApiError::new(code, message).into_response_with_id(id);
+    if let Some(allow) = allow {
+        out.headers_mut().insert(header::ALLOW, allow);
+    }
+    out
+}
+
+async fn auth(State(state): State<Shared>, req: Request, next: Next) -> Response {
+    let path = req.uri().path();
+    if !path.starts_with("/v1/") || is_anonymous(path) {
+        return next.run(req).await;
+    }
+    let presented = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim);
+    match presented {
+        Some(t) if t == state.token => next.run(req).await,
+        Some(_) => ApiError::new(
+            ErrorCode::AuthenticationError,
+            "The token is unknown, expired or revoked.",
+        )
+        .into_response(),
+        None => ApiError::new(
+            ErrorCode::AuthenticationError,
+            "Send the token as \"Authorization: Bearer <token>\".",
+        )
+        .into_response(),
+    }
+}
+
+/// Spec routes (§6.1) this simulator leaves out: organization-level configuration a
+/// terminal client never calls.
+const NOT_SIMULATED: [&str; 5] = [
+    "/v1/agents",
+    "/v1/environment-templates",
+    "/v1/environment-profiles",
+    "/v1/model-credentials",
+    "/v1/webhooks",
+];
+
+/// Every `/v1` answer is the envelope, unknown paths included (§2).
+async fn unknown_path(uri: axum::http::Uri) -> ApiError {
+    let path = uri.path();
+    let left_out = NOT_SIMULATED.iter().any(|p| {
+        path == *p
+            || path
+                .strip_prefix(p)
+                .is_some_and(|rest| rest.starts_with('/'))
+    });
+    if left_out {
+        ApiError::not_found(format!(
+            "No such route in the local simulator: it does not serve {path}."
+        ))
+    } else {
+        ApiError::not_found("No such route.")
+    }
+}
+
+async fn health(uri: axum::http::Uri) -> Result<impl IntoResponse, ApiError> {
+    query::Query::parse(uri.query(), &[])?;
+    Ok(axum::Json(json!({
+        "object": "health", "status": "ok", "version": "v1",
+        "scopes": ["sessions:read", "sessions:write", "tools:respond", "artifacts:read"],
+        "usable": true, "missing_scopes": [],
+    })))
+}
+
+async fn openapi() -> impl IntoResponse {
+    axum::Json(json!({
+        "openapi": "3.1.0",
+        "info": {"title": "Gobare Agent API (local simulator)", "version": "v1"},
+        "servers": [{"url": "/"}],
+        "paths": {},
+    }))
+}
+
+async fn model_connectors(uri: axum::http::Uri) -> Result<impl IntoResponse, ApiError> {
+    query::Query::parse(uri.query(), &query::PAGING)?;
+    Ok(axum::Json(json!({
+        "object": "list",
+        "data": [{"object": "model_connector", "id": "minimax", "name": "MiniMax",
+                  "models": ["MiniMax-M3"]}],
+        "has_more": false,
+        "last_id": "minimax",
+    })))
+}
+
+pub use sessions::create_session;
+
+/// The answer to a delete (§9.6): `{object, id, deleted: true}`.
+fn deleted(object: &str, id: &str) -> axum::Json<serde_json::Value> {
+    axum::Json(json!({"object": object, "id": id, "deleted": true}))
+}

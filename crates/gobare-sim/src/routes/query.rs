@@ -1,0 +1,100 @@
+//! Strict query strings and list paging (§1.1, §3).
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::errors::{ApiError, ApiResult};
+
+/// The query parameters of one request, refusing any the route does not accept.
+pub struct Query(Vec<(String, String)>);
+
+impl Query {
+    pub fn parse(raw: Option<&str>, accepted: &[&str]) -> ApiResult<Query> {
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        for (k, v) in url::form_urlencoded::parse(raw.unwrap_or("").as_bytes()) {
+            if !accepted.contains(&k.as_ref()) {
+                return Err(ApiError::invalid(format!(
+                    "Unknown query parameter \"{k}\". Accepted here: {}.",
+                    if accepted.is_empty() {
+                        "none".to_string()
+                    } else {
+                        accepted.join(", ")
+                    }
+                )));
+            }
+            if pairs.iter().any(|(seen, _)| seen == k.as_ref()) {
+                return Err(ApiError::invalid(format!(
+                    "Query parameter \"{k}\" is given more than once."
+                )));
+            }
+            pairs.push((k.into_owned(), v.into_owned()));
+        }
+        Ok(Query(pairs))
+    }
+
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+pub const PAGING: [&str; 3] = ["limit", "order", "after"];
+
+/// `limit`, `order` (default desc) and `after` of a list request.
+pub struct Paging {
+    pub limit: usize,
+    pub ascending: bool,
+    pub after: Option<String>,
+}
+
+impl Paging {
+    pub fn from(q: &Query) -> ApiResult<Paging> {
+        let limit = match q.get("limit") {
+            None => 20,
+            Some(s) => match s.parse::<usize>() {
+                Ok(n) if (1..=100).contains(&n) => n,
+                _ => {
+                    return Err(ApiError::invalid(
+                        "limit must be an integer between 1 and 100.",
+                    ));
+                }
+            },
+        };
+        let ascending = match q.get("order") {
+            None | Some("desc") => false,
+            Some("asc") => true,
+            Some(other) => {
+                return Err(ApiError::invalid(format!(
+                    "order must be \"asc\" or \"desc\", not \"{other}\"."
+                )));
+            }
+        };
+        Ok(Paging {
+            limit,
+            ascending,
+            after: q.get("after").map(str::to_string),
+        })
+    }
+
+    /// One page of `items` (given oldest first). An `after` the list cannot place gives an
+    /// empty page, not an error and not page one.
+    pub fn page<T: Serialize>(&self, mut items: Vec<T>, id_of: impl Fn(&T) -> &str) -> Value {
+        if !self.ascending {
+            items.reverse();
+        }
+        let start = match &self.after {
+            None => 0,
+            Some(after) => match items.iter().position(|i| id_of(i) == after) {
+                Some(pos) => pos + 1,
+                None => items.len(),
+            },
+        };
+        let rest = &items[start.min(items.len())..];
+        let data: Vec<&T> = rest.iter().take(self.limit).collect();
+        let has_more = rest.len() > self.limit;
+        let last_id = data.last().map(|i| id_of(i).to_string());
+        json!({"object": "list", "data": data, "has_more": has_more, "last_id": last_id})
+    }
+}

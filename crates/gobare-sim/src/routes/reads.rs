@@ -1,0 +1,165 @@
+//! Turns, items and artifacts (§6.5–§6.7).
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{Uri, header};
+use axum::response::IntoResponse;
+use serde_json::Value;
+
+use super::body;
+use super::query::{PAGING, Paging, Query};
+use crate::errors::{ApiError, ApiResult};
+use crate::state::Shared;
+use crate::store::SessionRec;
+use crate::tar;
+use gobare_api::model::{Artifact, Turn};
+
+fn with_session<T>(state: &Shared, id: &str, f: impl FnOnce(&SessionRec) -> T) -> ApiResult<T> {
+    let store = state.store();
+    let rec = store
+        .session(id)
+        .ok_or_else(|| ApiError::not_found(format!("No session {id}.")))?;
+    Ok(f(rec))
+}
+
+pub async fn turns(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    uri: Uri,
+) -> ApiResult<Json<Value>> {
+    let paging = Paging::from(&Query::parse(uri.query(), &PAGING)?)?;
+    let turns = with_session(&state, &id, |r| r.turns.clone())?;
+    Ok(Json(paging.page(turns, |t| t.id.as_str())))
+}
+
+pub async fn turn(
+    State(state): State<Shared>,
+    Path((id, turn_id)): Path<(String, String)>,
+    uri: Uri,
+) -> ApiResult<Json<Turn>> {
+    Query::parse(uri.query(), &[])?;
+    with_session(&state, &id, |r| {
+        r.turns.iter().find(|t| t.id == turn_id).cloned()
+    })?
+    .map(Json)
+    .ok_or_else(|| ApiError::not_found(format!("No turn {turn_id} in session {id}.")))
+}
+
+pub async fn items(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    uri: Uri,
+) -> ApiResult<Json<Value>> {
+    let paging = Paging::from(&Query::parse(uri.query(), &PAGING)?)?;
+    let items = with_session(&state, &id, |r| r.items.clone())?;
+    Ok(Json(paging.page(items, |i| i.id.as_str())))
+}
+
+pub async fn artifacts(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    uri: Uri,
+) -> ApiResult<Json<Value>> {
+    let q = Query::parse(uri.query(), &[PAGING[0], PAGING[1], PAGING[2], "turn_id"])?;
+    let paging = Paging::from(&q)?;
+    let turn = q.get("turn_id").map(str::to_string);
+    let list: Vec<Artifact> = with_session(&state, &id, |r| {
+        r.artifacts
+            .iter()
+            .filter(|a| turn.as_ref().is_none_or(|t| &a.turn_id == t))
+            .cloned()
+            .collect()
+    })?;
+    Ok(Json(paging.page(list, |a| a.id.as_str())))
+}
+
+pub async fn artifact(
+    State(state): State<Shared>,
+    Path((id, artifact_id)): Path<(String, String)>,
+    uri: Uri,
+) -> ApiResult<Json<Artifact>> {
+    Query::parse(uri.query(), &[])?;
+    with_session(&state, &id, |r| {
+        r.artifacts.iter().find(|a| a.id == artifact_id).cloned()
+    })?
+    .map(Json)
+    .ok_or_else(|| ApiError::not_found(format!("No artifact {artifact_id}.")))
+}
+
+pub async fn artifact_content(
+    State(state): State<Shared>,
+    Path((id, artifact_id)): Path<(String, String)>,
+    uri: Uri,
+) -> ApiResult<impl IntoResponse> {
+    Query::parse(uri.query(), &[])?;
+    let found = with_session(&state, &id, |r| {
+        let meta = r.artifacts.iter().find(|a| a.id == artifact_id)?;
+        let body = r.artifact_bodies.get(&artifact_id)?.clone();
+        Some((meta.content_type.clone(), body))
+    })?;
+    let (content_type, body) =
+        found.ok_or_else(|| ApiError::not_found(format!("No artifact {artifact_id}.")))?;
+    let content_type = content_type.unwrap_or_else(|| "application/octet-stream".into());
+    Ok(([(header::CONTENT_TYPE, content_type)], body))
+}
+
+/// `DELETE …/artifacts/{artifact_id}`: the typed `artifact.deleted` of newer servers.
+pub async fn delete_artifact(
+    State(state): State<Shared>,
+    Path((id, artifact_id)): Path<(String, String)>,
+    _: body::NoInput,
+) -> ApiResult<Json<Value>> {
+    let mut store = state.store();
+    let rec = store
+        .session_mut(&id)
+        .ok_or_else(|| ApiError::not_found(format!("No session {id}.")))?;
+    let before = rec.artifacts.len();
+    rec.artifacts.retain(|a| a.id != artifact_id);
+    if rec.artifacts.len() == before {
+        return Err(ApiError::not_found(format!("No artifact {artifact_id}.")));
+    }
+    rec.artifact_bodies.remove(&artifact_id);
+    Ok(super::deleted("artifact.deleted", &artifact_id))
+}
+
+/// `GET …/artifacts/archive[?turn_id=]`: a POSIX tar of the stored copies. With `turn_id`
+/// entries carry their workspace paths; without it each is prefixed with its turn id.
+/// Artifacts whose stored copy is gone are left out.
+pub async fn artifact_archive(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    uri: Uri,
+) -> ApiResult<impl IntoResponse> {
+    let q = Query::parse(uri.query(), &["turn_id"])?;
+    let turn = q.get("turn_id").map(str::to_string);
+    let entries = with_session(&state, &id, |r| {
+        if let Some(t) = &turn
+            && !r.turns.iter().any(|x| &x.id == t)
+        {
+            return Err(ApiError::not_found(format!("No turn {t} in session {id}.")));
+        }
+        Ok(r.artifacts
+            .iter()
+            .filter(|a| turn.as_ref().is_none_or(|t| &a.turn_id == t))
+            .filter_map(|a| {
+                let body = r.artifact_bodies.get(&a.id)?;
+                let path = a.path.trim_start_matches('/');
+                let name = match &turn {
+                    Some(_) => path.to_string(),
+                    None => format!("{}/{path}", a.turn_id),
+                };
+                let mtime = a.created_at.unwrap_or(0).max(0) as u64 / 1000;
+                Some((name, body.clone().into_bytes(), mtime))
+            })
+            .collect::<Vec<_>>())
+    })??;
+    let mut archive = Vec::new();
+    for (name, bytes, mtime) in entries {
+        if let Err(e) = tar::append(&mut archive, &name, &bytes, mtime) {
+            // Such a path cannot be named in ustar; the rest of the archive still is.
+            tracing::warn!("artifact left out of the archive: {e}");
+        }
+    }
+    tar::finish(&mut archive);
+    Ok(([(header::CONTENT_TYPE, "application/x-tar")], archive))
+}

@@ -1,0 +1,414 @@
+//! Sessions: create, list, read, patch, delete, fork (§6.2, §6.3).
+
+use std::collections::BTreeMap;
+
+use axum::Json;
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, Uri};
+use axum::response::IntoResponse;
+use serde_json::Value;
+
+use super::body;
+use super::query::{PAGING, Paging, Query};
+use crate::errors::{ApiError, ApiResult};
+use crate::state::Shared;
+use crate::store::SessionRec;
+use gobare_api::model::{CreateSession, Repo, Session, SessionStatus};
+
+const APPROVAL_MODES: [&str; 4] = ["auto", "per_step", "read_only", "plan"];
+
+pub async fn create(
+    State(state): State<Shared>,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Body,
+) -> ApiResult<impl IntoResponse> {
+    Query::parse(uri.query(), &[])?;
+    let req: CreateSession = body::json(body, state.config.create_body_limit).await?;
+    let id = create_session(&state, req.clone())?;
+    if let Some(input) = req.input {
+        let sent = super::inputs::accept_message(&state, &id, input, &headers);
+        if let Err(e) = sent {
+            state.store().remove_session(&id);
+            return Err(e);
+        }
+    }
+    let session = read_session(&state, &id, true)?;
+    Ok((StatusCode::CREATED, Json(session)))
+}
+
+/// Validates a create body and stores the session (without its `input`).
+pub fn create_session(state: &Shared, req: CreateSession) -> ApiResult<String> {
+    if state.store().sessions.len() >= state.config.max_sessions {
+        return Err(ApiError::new(
+            gobare_api::model::ErrorCode::ProjectLimitExceeded,
+            format!(
+                "This organization already runs {} sessions; delete one first.",
+                state.config.max_sessions
+            ),
+        ));
+    }
+    let mut rec = SessionRec::new(uuid::Uuid::new_v4().to_string(), None);
+    if let Some(parent) = &req.parent_session_id {
+        if state.store().session(parent).is_none() {
+            return Err(ApiError::not_found(format!("No session {parent}.")));
+        }
+        rec.parent_session_id = Some(parent.clone());
+    }
+    if let Some(agent) = req.agent {
+        if let Some(mode) = &agent.approval_mode {
+            check_approval_mode(mode)?;
+            rec.agent.approval_mode = Some(mode.clone());
+        }
+        if let Some(model) = agent.model {
+            rec.agent.model = Some(model);
+        }
+        if let Some(cred) = agent.model_credential_id {
+            rec.agent.model_credential_id = Some(cred);
+        }
+        if let Some(instructions) = agent.instructions {
+            check_instructions(&instructions)?;
+            rec.agent.instructions = Some(instructions);
+        }
+        rec.agent.permission_rules = agent.permission_rules;
+        if let Some(tools) = agent.tools {
+            rec.agent.tools = Some(crate::tools::validate(&Value::Array(tools))?);
+        }
+        rec.tools_text = agent.text;
+        rec.agent.id = agent.id;
+    }
+    if let Some(env) = req.environment {
+        rec.repo = parse_environment(&env)?;
+        if let Some(files) = env.get("files") {
+            rec.seed_files = crate::files::parse_seed_files(files, "environment.files")?;
+        }
+    }
+    if let Some(metadata) = req.metadata {
+        let m: BTreeMap<String, Value> = metadata
+            .into_iter()
+            .map(|(k, v)| (k, Value::from(v)))
+            .collect();
+        check_metadata(&m)?;
+        rec.metadata = Some(m);
+    }
+    rec.title = req.title;
+    let id = rec.id.clone();
+    state.store().insert_session(rec);
+    Ok(id)
+}
+
+fn parse_environment(env: &Value) -> ApiResult<Option<Repo>> {
+    let Some(obj) = env.as_object() else {
+        return Err(ApiError::invalid("environment must be an object."));
+    };
+    for key in obj.keys() {
+        if !["repo", "files", "profiles", "template_id", "branch"].contains(&key.as_str()) {
+            return Err(ApiError::invalid(format!(
+                "Unknown field \"environment.{key}\"."
+            )));
+        }
+    }
+    if obj.contains_key("branch") {
+        return Err(ApiError::invalid(
+            "environment.branch is not accepted; the branch is reported by the clone.",
+        ));
+    }
+    match obj.get("repo") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(repo)) => {
+            if repo.contains("://") || repo.split('/').count() != 2 {
+                return Err(ApiError::invalid(
+                    "environment.repo must be \"owner/name\", not a URL.",
+                ));
+            }
+            Ok(Some(Repo {
+                full_name: repo.clone(),
+                branch: None,
+                clone_error: None,
+            }))
+        }
+        Some(_) => Err(ApiError::invalid("environment.repo must be a string.")),
+    }
+}
+
+fn check_approval_mode(mode: &str) -> ApiResult<()> {
+    if APPROVAL_MODES.contains(&mode) {
+        Ok(())
+    } else {
+        Err(ApiError::invalid(format!(
+            "Unknown approval_mode \"{mode}\"; use one of auto, per_step, read_only, plan."
+        )))
+    }
+}
+
+fn check_instructions(s: &str) -> ApiResult<()> {
+    if s.chars().count() > 32_000 {
+        return Err(ApiError::invalid("instructions are over 32000 characters."));
+    }
+    Ok(())
+}
+
+fn check_metadata(m: &BTreeMap<String, Value>) -> ApiResult<()> {
+    if m.len() > 16 {
+        return Err(ApiError::invalid("metadata holds at most 16 keys."));
+    }
+    for (k, v) in m {
+        let Some(v) = v.as_str() else {
+            return Err(ApiError::invalid(format!("metadata.{k} must be a string.")));
+        };
+        if k.chars().count() > 64 || v.chars().count() > 512 {
+            return Err(ApiError::invalid(
+                "metadata keys are at most 64 characters and values at most 512.",
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub fn read_session(state: &Shared, id: &str, with_tools: bool) -> ApiResult<Session> {
+    state
+        .store()
+        .session(id)
+        .map(|r| r.to_session(with_tools))
+        .ok_or_else(|| ApiError::not_found(format!("No session {id}.")))
+}
+
+pub async fn read(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    uri: Uri,
+) -> ApiResult<Json<Session>> {
+    Query::parse(uri.query(), &[])?;
+    Ok(Json(read_session(&state, &id, true)?))
+}
+
+pub async fn list(State(state): State<Shared>, uri: Uri) -> ApiResult<Json<Value>> {
+    let q = Query::parse(
+        uri.query(),
+        &[
+            PAGING[0],
+            PAGING[1],
+            PAGING[2],
+            "status",
+            "source",
+            "created_by_token",
+            "metadata",
+            "root",
+        ],
+    )?;
+    let paging = Paging::from(&q)?;
+    let status = match q.get("status") {
+        None => None,
+        Some(s @ ("idle" | "working" | "requires_action" | "failed")) => {
+            Some(SessionStatus::from(s))
+        }
+        Some(other) => return Err(ApiError::invalid(format!("Unknown status \"{other}\"."))),
+    };
+    let source = match q.get("source") {
+        None => None,
+        Some(s @ ("api" | "console")) => Some(s.to_string()),
+        Some(other) => return Err(ApiError::invalid(format!("Unknown source \"{other}\"."))),
+    };
+    let metadata = match q.get("metadata") {
+        None => None,
+        Some(kv) => match kv.split_once(':') {
+            Some((k, v)) => Some((k.to_string(), v.to_string())),
+            None => return Err(ApiError::invalid("metadata filter is \"key:value\".")),
+        },
+    };
+    let store = state.store();
+    if let Some(root) = q.get("root")
+        && store.session(root).is_none()
+    {
+        return Err(ApiError::not_found(format!("No session {root}.")));
+    }
+    let sessions: Vec<Session> = store
+        .session_order
+        .iter()
+        .filter_map(|id| store.session(id))
+        .filter(|r| q.get("root").is_none_or(|root| store.in_tree(&r.id, root)))
+        .map(|r| r.to_session(false))
+        .filter(|s| status.as_ref().is_none_or(|st| &s.status == st))
+        .filter(|s| {
+            source
+                .as_ref()
+                .is_none_or(|src| s.source.as_ref() == Some(src))
+        })
+        .filter(|s| {
+            q.get("created_by_token")
+                .is_none_or(|t| t == "me" || s.created_by_token.as_deref() == Some(t))
+        })
+        .filter(|s| {
+            metadata.as_ref().is_none_or(|(k, v)| {
+                s.metadata
+                    .as_ref()
+                    .and_then(|m| m.get(k))
+                    .and_then(Value::as_str)
+                    == Some(v.as_str())
+            })
+        })
+        .collect();
+    drop(store);
+    Ok(Json(paging.page(sessions, |s| s.id.as_str())))
+}
+
+pub async fn patch(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    uri: Uri,
+    body: Body,
+) -> ApiResult<Json<Session>> {
+    Query::parse(uri.query(), &[])?;
+    let patch: Value = body::json(body, state.config.body_limit).await?;
+    let Some(obj) = patch.as_object() else {
+        return Err(ApiError::invalid("The body must be a JSON object."));
+    };
+    if obj.is_empty() {
+        return Err(ApiError::invalid(
+            "Nothing to change: send title, metadata or agent.",
+        ));
+    }
+    for key in obj.keys() {
+        if !["title", "metadata", "agent"].contains(&key.as_str()) {
+            return Err(ApiError::invalid(format!(
+                "Unknown field \"{key}\"; patchable: title, metadata, agent (approval_mode, \
+                 instructions, permission_rules, model, model_credential_id go under agent)."
+            )));
+        }
+    }
+    let mut store = state.store();
+    let rec = store
+        .session_mut(&id)
+        .ok_or_else(|| ApiError::not_found(format!("No session {id}.")))?;
+    let mut next_title = rec.title.clone();
+    let mut next_meta = rec.metadata.clone();
+    let mut next_agent = rec.agent.clone();
+    match obj.get("title") {
+        None => {}
+        Some(Value::Null) => next_title = None,
+        Some(Value::String(t)) => next_title = Some(t.clone()),
+        Some(_) => return Err(ApiError::invalid("title must be a string or null.")),
+    }
+    match obj.get("metadata") {
+        None => {}
+        Some(Value::Null) => next_meta = None,
+        Some(Value::Object(m)) => {
+            let m: BTreeMap<String, Value> = m.clone().into_iter().collect();
+            check_metadata(&m)?;
+            next_meta = Some(m);
+        }
+        Some(_) => return Err(ApiError::invalid("metadata must be an object or null.")),
+    }
+    if let Some(agent) = obj.get("agent") {
+        let Some(agent) = agent.as_object() else {
+            return Err(ApiError::invalid("agent must be an object."));
+        };
+        for (key, value) in agent {
+            match (key.as_str(), value) {
+                ("instructions", Value::Null) => next_agent.instructions = None,
+                ("instructions", Value::String(s)) => {
+                    check_instructions(s)?;
+                    next_agent.instructions = (!s.is_empty()).then(|| s.clone());
+                }
+                ("approval_mode", Value::String(m)) => {
+                    check_approval_mode(m)?;
+                    next_agent.approval_mode = Some(m.clone());
+                }
+                ("permission_rules", Value::Array(rules)) => {
+                    next_agent.permission_rules = Some(rules.clone())
+                }
+                ("model", Value::String(m)) if agent.contains_key("model_credential_id") => {
+                    next_agent.model = Some(m.clone())
+                }
+                ("model", _) => {
+                    return Err(ApiError::invalid(
+                        "agent.model must be a string sent with agent.model_credential_id.",
+                    ));
+                }
+                ("model_credential_id", Value::String(c)) => {
+                    next_agent.model_credential_id = Some(c.clone())
+                }
+                (k, _) => {
+                    return Err(ApiError::invalid(format!(
+                        "agent.{k} is unknown or has the wrong type."
+                    )));
+                }
+            }
+        }
+    }
+    rec.title = next_title;
+    rec.metadata = next_meta;
+    rec.agent = next_agent;
+    rec.updated_at = crate::store::now_ms();
+    Ok(Json(rec.to_session(true)))
+}
+
+pub async fn delete(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    _: body::NoInput,
+) -> ApiResult<Json<Value>> {
+    let rec = state
+        .store()
+        .remove_session(&id)
+        .ok_or_else(|| ApiError::not_found(format!("No session {id}.")))?;
+    if let Some(active) = &rec.active {
+        active.cancel.cancel();
+    }
+    Ok(super::deleted("session.deleted", &id))
+}
+
+pub async fn fork(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    _: body::NoInput,
+) -> ApiResult<impl IntoResponse> {
+    if state.store().sessions.len() >= state.config.max_sessions {
+        return Err(ApiError::new(
+            gobare_api::model::ErrorCode::ProjectLimitExceeded,
+            "The organization is at its concurrent-session ceiling; delete a session first.",
+        ));
+    }
+    let mut store = state.store();
+    let original = store
+        .session(&id)
+        .ok_or_else(|| ApiError::not_found(format!("No session {id}.")))?;
+    if let Some(active) = &original.active {
+        return Err(ApiError::conflict(format!(
+            "Turn {} is running; fork when the session is idle.",
+            active.turn_id
+        )));
+    }
+    if !original.queue.is_empty() {
+        return Err(ApiError::conflict(
+            "Messages are queued; fork when the session is idle.",
+        ));
+    }
+    let mut copy = SessionRec::new(uuid::Uuid::new_v4().to_string(), Some(id.clone()));
+    copy.title = original.title.clone();
+    copy.metadata = original.metadata.clone();
+    copy.agent = original.agent.clone();
+    copy.repo = original.repo.clone();
+    copy.items = original.items.clone();
+    copy.seed_files = original.seed_files.clone();
+    copy.tools_text = original.tools_text.clone();
+    if workspace_copied_from(original) {
+        copy.files = original.files.clone();
+        copy.snapshot = original.snapshot.clone();
+    }
+    for item in &mut copy.items {
+        item.session_id = copy.id.clone();
+    }
+    let workspace_copied = workspace_copied_from(original);
+    let mut session = copy.to_session(true);
+    store.insert_session(copy);
+    session.forked_from = Some(id);
+    session.workspace_copied = Some(workspace_copied);
+    Ok((StatusCode::CREATED, Json(session)))
+}
+
+/// A fork copies the workspace when there is one to copy.
+fn workspace_copied_from(original: &SessionRec) -> bool {
+    original.workspace != gobare_api::model::WorkspaceState::Unknown
+}

@@ -1,0 +1,254 @@
+//! Scripted agent runs as data (`assets/scenarios/*.json`), embedded in the binary.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use gobare_api::model::ErrorCode;
+
+/// One scripted turn.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// The checklist `agent.todos` reports; `{"progress": n}` steps mark the first n done.
+    #[serde(default)]
+    pub todos: Vec<String>,
+    #[serde(default)]
+    pub pace: Pace,
+    pub steps: Vec<Step>,
+}
+
+/// Base delays in milliseconds at speed 1.0.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Pace {
+    /// Between two `agent.text`/`agent.thinking` deltas.
+    pub delta_ms: u64,
+    /// Between steps.
+    pub step_ms: u64,
+    /// A tool's run time, unless the step says otherwise.
+    pub tool_ms: u64,
+}
+
+impl Default for Pace {
+    fn default() -> Self {
+        Pace {
+            delta_ms: 35,
+            step_ms: 250,
+            tool_ms: 900,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Step {
+    /// Reasoning, streamed as `agent.thinking` deltas only.
+    Think(String),
+    /// A reply: `agent.text` deltas then the settled `agent.message` (markdown).
+    Say(String),
+    /// Mark the first n todos done (emits `agent.todos`).
+    Progress(usize),
+    /// A sandbox tool call: `agent.tool_call` → (`file.changed`) → `agent.tool_result`.
+    Tool(ToolStep),
+    /// Ask permission (`approval.requested`), wait for `input.approval`, then run the tool.
+    Approval(ApprovalStep),
+    /// Ask a person (`question.asked`), wait for `input.question_answer`.
+    Question(QuestionStep),
+    /// Call the client's function (`tool.required`), wait for `input.tool_result`.
+    Function(FunctionStep),
+    /// A served port answers (`preview.ready`).
+    Preview(u16),
+    /// A file under /workspace/outputs, published after the turn settles.
+    Artifact(ArtifactStep),
+    /// Context compaction (`agent.compaction`).
+    Compaction { before: u64, after: u64 },
+    /// Just wait (ms).
+    Wait(u64),
+    /// An error inside the run (`agent.error`); a fatal one ends the turn `failed`.
+    Error(ErrorStep),
+    /// The workspace is reclaimed under the turn (as at the end of its lifetime): it is
+    /// `destroyed` (no event) and the turn fails; optionally its next rebuild gives up.
+    Reclaim(ReclaimStep),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolStep {
+    pub name: String,
+    #[serde(default)]
+    pub args: Value,
+    pub summary: String,
+    #[serde(default)]
+    pub is_error: bool,
+    #[serde(default)]
+    pub ms: Option<u64>,
+    #[serde(default)]
+    pub file: Option<FileStep>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileStep {
+    pub path: String,
+    /// `created` | `modified` | `deleted`
+    pub change: String,
+    #[serde(default)]
+    pub diff: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApprovalStep {
+    pub tool: ToolStep,
+    #[serde(default)]
+    pub sensitive: bool,
+    /// Said when the person refuses.
+    pub on_denied: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuestionStep {
+    pub question: String,
+    #[serde(default)]
+    pub options: Vec<String>,
+    #[serde(default = "yes")]
+    pub allow_freeform: bool,
+    /// Said after the answer; `{answer}` is replaced by it.
+    pub then_say: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FunctionStep {
+    pub name: String,
+    #[serde(default)]
+    pub arguments: Value,
+    /// Said after the result; `{output}` is replaced by it.
+    pub then_say: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArtifactStep {
+    pub path: String,
+    pub content: String,
+    #[serde(default)]
+    pub content_type: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorStep {
+    /// The `agent.error` payload's `message`.
+    pub message: String,
+    /// Whether the run stops here: the turn settles `failed` with `error: {code,
+    /// message}`. A non-fatal error is reported and the run goes on.
+    #[serde(default = "yes")]
+    pub fatal: bool,
+    /// The turn's `error.code` when fatal (one of §2's codes).
+    #[serde(default = "provider_error")]
+    pub code: ErrorCode,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReclaimStep {
+    /// The failed turn's `error.message`.
+    pub reason: String,
+    /// When set, the next rebuild of this workspace gives up with this message
+    /// (`workspace.recovery_failed`); the rebuild after that succeeds.
+    #[serde(default)]
+    pub recovery_error: Option<String>,
+}
+
+fn provider_error() -> ErrorCode {
+    ErrorCode::ProviderError
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The rotation of the `mix` default: what a demo user sees message after message. A
+/// failed run belongs in it; `recovery` does not, because it leaves the workspace unable
+/// to start the next message of the rotation.
+const MIX: [&str; 6] = ["quick", "approval", "question", "long", "function", "error"];
+
+const EMBEDDED: &[(&str, &str)] = &[
+    ("quick", include_str!("../assets/scenarios/quick.json")),
+    ("long", include_str!("../assets/scenarios/long.json")),
+    (
+        "approval",
+        include_str!("../assets/scenarios/approval.json"),
+    ),
+    (
+        "question",
+        include_str!("../assets/scenarios/question.json"),
+    ),
+    (
+        "function",
+        include_str!("../assets/scenarios/function.json"),
+    ),
+    ("error", include_str!("../assets/scenarios/error.json")),
+    (
+        "recovery",
+        include_str!("../assets/scenarios/recovery.json"),
+    ),
+];
+
+/// The scenarios shipped in the binary, by name.
+#[derive(Debug, Clone)]
+pub struct Scenarios(BTreeMap<String, Scenario>);
+
+impl Scenarios {
+    /// Parses the embedded scenarios. They are checked by a test, so a parse failure here
+    /// is a build defect; such a scenario is skipped rather than taking the server down.
+    pub fn embedded() -> Self {
+        let mut map = BTreeMap::new();
+        for (name, text) in EMBEDDED {
+            match serde_json::from_str::<Scenario>(text) {
+                Ok(s) => {
+                    map.insert((*name).to_string(), s);
+                }
+                Err(e) => tracing::error!("scenario {name} does not parse: {e}"),
+            }
+        }
+        Scenarios(map)
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.0.keys().cloned().collect()
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Scenario> {
+        self.0.get(name)
+    }
+
+    /// The scenario a message asks for with `#name`, else `default`; the default `mix`
+    /// rotates through the scenarios by the session's turn count.
+    pub fn pick(&self, text: &str, default: &str, turn_index: usize) -> String {
+        for word in text.split_whitespace() {
+            if let Some(name) = word.strip_prefix('#') {
+                let name = name.trim_end_matches(|c: char| !c.is_alphanumeric());
+                if self.0.contains_key(name) {
+                    return name.to_string();
+                }
+            }
+        }
+        if default == "mix" {
+            let order = MIX.iter().filter(|n| self.0.contains_key(**n));
+            let available: Vec<&&str> = order.collect();
+            if let Some(name) = available.get(turn_index % available.len().max(1)) {
+                return (**name).to_string();
+            }
+            return "quick".to_string();
+        }
+        default.to_string()
+    }
+}

@@ -1,0 +1,332 @@
+//! The event streams (§7): cursor parsing, stream caps, replay with truncation, live
+//! frames, keep-alive pings, and injected faults.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use tokio::sync::{broadcast, mpsc};
+
+use gobare_api::model::{ErrorCode, Event, EventPayload, ReplayTruncated};
+
+use super::errors::{ApiError, ApiResult};
+use super::state::{Shared, lock};
+use super::store::{Frame, now_ms};
+
+/// Which sessions a stream carries.
+#[derive(Debug, Clone)]
+pub enum Scope {
+    Session(String),
+    Org,
+    Tree(String),
+}
+
+/// The resume cursor from `Last-Event-ID` or `?last_event_id=` (same effect; the query
+/// wins if both are sent). Negative or non-numeric → 400.
+pub fn cursor(headers: &HeaderMap, query: Option<&str>) -> ApiResult<Option<u64>> {
+    let parse = |s: &str| {
+        s.trim().parse::<u64>().map_err(|_| {
+            ApiError::invalid("last_event_id must be an integer greater than or equal to 0.")
+        })
+    };
+    if let Some(q) = query {
+        return parse(q).map(Some);
+    }
+    match headers.get("last-event-id") {
+        Some(v) => parse(v.to_str().unwrap_or("-")).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// Releases a stream slot when the stream ends (after the configured proxy lag).
+struct Slot(Shared);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let state = self.0.clone();
+        let delay = state.config.stream_slot_release_delay;
+        let release = move || {
+            let mut open = lock(&state.open_streams);
+            *open = open.saturating_sub(1);
+        };
+        if delay.is_zero() {
+            release();
+        } else if let Ok(handle) = tokio::runtime::Handle::try_current() {
+            handle.spawn(async move {
+                tokio::time::sleep(delay).await;
+                release();
+            });
+        } else {
+            release();
+        }
+    }
+}
+
+/// Opens a stream: every refusal happens here, as JSON, before any byte is streamed.
+pub fn open(state: &Shared, scope: Scope, cursor: Option<u64>) -> ApiResult<Response> {
+    let faults = state.faults();
+    if faults.refuse_share > 0.0 && rand::random::<f64>() < faults.refuse_share {
+        let retry = faults.refuse_retry_after_secs.max(1);
+        let err = if faults.refusal_status() == 429 {
+            ApiError::new(ErrorCode::RateLimitExceeded, "Too many open event streams.")
+        } else {
+            ApiError::new(
+                ErrorCode::SandboxUnavailable,
+                "The workspace is unreachable right now.",
+            )
+        };
+        return Err(err.retry_after(retry));
+    }
+    let slot = {
+        let mut open = lock(&state.open_streams);
+        let cap = state
+            .config
+            .streams_per_token
+            .min(state.config.streams_per_org);
+        if *open >= cap {
+            let secs = state.config.stream_slot_release_delay.as_secs().max(1) + 4;
+            return Err(ApiError::new(
+                ErrorCode::RateLimitExceeded,
+                format!("Too many open event streams ({cap} per token); close one or wait."),
+            )
+            .retry_after(secs));
+        }
+        *open += 1;
+        Slot(state.clone())
+    };
+    lock(&state.stream_opens).push(cursor);
+
+    let keep = {
+        let scope = scope.clone();
+        move |store: &super::store::Store, f: &Frame| match &scope {
+            Scope::Session(id) => f.session_id == *id,
+            Scope::Org => true,
+            Scope::Tree(root) => store.in_tree(&f.session_id, root),
+        }
+    };
+    // Subscribe and snapshot under the store lock: emits happen under it too, so the
+    // replay and the live feed meet without a gap or an overlap.
+    let (rx, replay) = {
+        let store = state.store();
+        let rx = store.subscribe();
+        let replay = match cursor {
+            Some(after) => store.replay(after, state.config.replay_cap, |f| keep(&store, f)),
+            None => Vec::new(),
+        };
+        (rx, replay)
+    };
+    let (tx, body_rx) = mpsc::channel::<Bytes>(64);
+    let writer = Writer {
+        state: state.clone(),
+        tx,
+        frames_written: 0,
+        last_seq: cursor.unwrap_or(0),
+        _slot: slot,
+    };
+    tokio::spawn(writer.run(scope, cursor, replay, rx, keep));
+
+    let stream = futures_util::stream::unfold(body_rx, |mut rx| async move {
+        rx.recv().await.map(|b| (Ok::<_, Infallible>(b), rx))
+    });
+    let mut resp = Body::from_stream(stream).into_response();
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    Ok(resp)
+}
+
+struct Writer {
+    state: Shared,
+    tx: mpsc::Sender<Bytes>,
+    frames_written: u64,
+    last_seq: u64,
+    _slot: Slot,
+}
+
+/// The writer stopped: the client went away, a fault closed it, or shutdown.
+struct Closed;
+
+impl Writer {
+    async fn run(
+        mut self,
+        scope: Scope,
+        cursor: Option<u64>,
+        replay: Vec<Arc<Frame>>,
+        mut rx: broadcast::Receiver<Arc<Frame>>,
+        keep: impl Fn(&super::store::Store, &Frame) -> bool + Send + 'static,
+    ) {
+        let _ = self.go(scope, cursor, replay, &mut rx, keep).await;
+    }
+
+    async fn go(
+        &mut self,
+        scope: Scope,
+        cursor: Option<u64>,
+        replay: Vec<Arc<Frame>>,
+        rx: &mut broadcast::Receiver<Arc<Frame>>,
+        keep: impl Fn(&super::store::Store, &Frame) -> bool,
+    ) -> Result<(), Closed> {
+        let retry = format!("retry: {}\n\n", self.state.config.retry_ms);
+        self.write_raw(retry).await?;
+
+        let cap = self.state.config.replay_cap;
+        let truncated = replay.len() > cap;
+        for frame in replay.iter().take(cap) {
+            self.write_frame(frame).await?;
+        }
+        if truncated {
+            let from_seq = if cap == 0 {
+                cursor.unwrap_or(0)
+            } else {
+                self.last_seq
+            };
+            let session_id = match &scope {
+                Scope::Session(id) | Scope::Tree(id) => id.clone(),
+                Scope::Org => String::new(),
+            };
+            self.write_frame(&truncation_frame(&session_id, from_seq, cap))
+                .await?;
+            // Live frames follow; the skipped ones stay skipped (the client reconnects
+            // with last_event_id=from_seq to collect them).
+            self.last_seq = self.state.store().last_seq().max(self.last_seq);
+        }
+
+        // A zero period would panic `interval`; nothing useful pings faster than 1 ms.
+        let period = self
+            .state
+            .config
+            .ping_interval
+            .max(Duration::from_millis(1));
+        let mut ping = tokio::time::interval(period);
+        ping.tick().await;
+        let shutdown = self.state.shutdown.clone();
+        loop {
+            tokio::select! {
+                _ = shutdown.cancelled() => return Err(Closed),
+                _ = self.tx.closed() => return Err(Closed),
+                _ = ping.tick() => self.write_raw(": ping\n\n".to_string()).await?,
+                received = rx.recv() => match received {
+                    Ok(frame) => {
+                        let wanted = keep(&self.state.store(), &frame);
+                        let fresh = frame.seq.is_none_or(|s| s > self.last_seq);
+                        if wanted && fresh {
+                            self.write_frame(&frame).await?;
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        // Transient frames are lost; persisted ones come from the log.
+                        let missed = {
+                            let store = self.state.store();
+                            store.replay(self.last_seq, usize::MAX - 1, |f| keep(&store, f))
+                        };
+                        for frame in missed {
+                            self.write_frame(&frame).await?;
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return Err(Closed),
+                },
+            }
+        }
+    }
+
+    async fn write_frame(&mut self, frame: &Frame) -> Result<(), Closed> {
+        let mut text = String::with_capacity(frame.json.len() + 48);
+        if let Some(seq) = frame.seq {
+            text.push_str(&format!("id: {seq}\n"));
+        }
+        text.push_str(&format!("event: {}\ndata: {}\n\n", frame.kind, frame.json));
+        if let Some(seq) = frame.seq {
+            self.last_seq = self.last_seq.max(seq);
+        }
+        self.frames_written += 1;
+        let faults = self.state.faults();
+        let drop_now = faults
+            .drop_every_n_frames
+            .is_some_and(|n| n > 0 && self.frames_written.is_multiple_of(n))
+            || (faults.drop_probability > 0.0 && rand::random::<f64>() < faults.drop_probability);
+        if drop_now {
+            // Half a frame, then the connection goes away.
+            let cut = text.len() / 2;
+            let cut = (0..=cut)
+                .rev()
+                .find(|i| text.is_char_boundary(*i))
+                .unwrap_or(0);
+            text.truncate(cut);
+            self.write_raw(text).await?;
+            return Err(Closed);
+        }
+        if frame.seq.is_none() && self.tx.capacity() == 0 {
+            // A lagging reader loses transient frames first (§7.7).
+            return Ok(());
+        }
+        self.write_raw(text).await
+    }
+
+    async fn write_raw(&mut self, text: String) -> Result<(), Closed> {
+        loop {
+            let faults = self.state.faults();
+            if !faults.stall {
+                break;
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(Duration::from_millis(20)) => {}
+                _ = self.tx.closed() => return Err(Closed),
+                _ = self.state.shutdown.cancelled() => return Err(Closed),
+            }
+        }
+        let faults = self.state.faults();
+        let text = if faults.crlf {
+            text.replace('\n', "\r\n")
+        } else {
+            text
+        };
+        let bytes = Bytes::from(text);
+        match faults.chunk_writes {
+            Some((min, max)) if min > 0 && max >= min => {
+                let mut rest = bytes;
+                while !rest.is_empty() {
+                    let n =
+                        (min + rand::random::<u32>() as usize % (max - min + 1)).min(rest.len());
+                    let chunk = rest.split_to(n);
+                    self.tx.send(chunk).await.map_err(|_| Closed)?;
+                }
+                Ok(())
+            }
+            _ => self.tx.send(bytes).await.map_err(|_| Closed),
+        }
+    }
+}
+
+fn truncation_frame(session_id: &str, from_seq: u64, cap: usize) -> Frame {
+    let event = Event {
+        kind: "gobare.replay_truncated".into(),
+        internal_type: Some("gobare.replay_truncated".into()),
+        session_id: Some(session_id.to_string()),
+        seq: None,
+        created_at: Some(now_ms()),
+        payload: EventPayload::ReplayTruncated(ReplayTruncated {
+            from_seq: Some(from_seq),
+            note: Some(format!("More than {cap} events were waiting.")),
+        }),
+    };
+    let mut json: serde_json::Value = serde_json::from_str(&crate::envelope::envelope_json(&event))
+        .unwrap_or(serde_json::Value::Null);
+    // The prose form carries a longer note at the top level (§7.6).
+    json["note"] = serde_json::Value::from(format!(
+        "More than {cap} events were waiting. Live frames follow from here; reconnect with \
+         last_event_id={from_seq} to collect the rest first."
+    ));
+    Frame {
+        seq: None,
+        kind: "gobare.replay_truncated".into(),
+        session_id: session_id.to_string(),
+        json: json.to_string(),
+    }
+}

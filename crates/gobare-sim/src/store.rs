@@ -1,0 +1,557 @@
+//! Sessions, turns, items, artifacts and the global event log with its single `seq`
+//! counter. Every persisted event is appended and broadcast under one lock, so live order
+//! equals `seq` order and a subscriber that snapshots the log under the same lock sees no
+//! gap and no duplicate.
+
+use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::{Value, json};
+use tokio::sync::{broadcast, oneshot};
+use tokio_util::sync::CancellationToken;
+
+use super::files::{Files, Snapshot};
+use gobare_api::model::{
+    AgentInfo, Artifact, ArtifactsState, ErrorCode, Event, EventPayload, Item, ItemKind, Preview,
+    Repo, RequiredAction, Session, SessionStatus, Turn, TurnStatus, WorkspaceState,
+};
+
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+pub fn hex_id(prefix: &str, hex_len: usize) -> String {
+    let mut s = String::from(prefix);
+    while s.len() < prefix.len() + hex_len {
+        s.push_str(&format!("{:016x}", rand::random::<u64>()));
+    }
+    s.truncate(prefix.len() + hex_len);
+    s
+}
+
+/// One rendered event, shared by the log and every stream.
+#[derive(Debug)]
+pub struct Frame {
+    pub seq: Option<u64>,
+    pub kind: String,
+    pub session_id: String,
+    /// The compact envelope JSON (the `data:` line).
+    pub json: String,
+}
+
+/// What a required action receives when answered.
+#[derive(Debug)]
+pub enum Answer {
+    FunctionResult { success: bool, output: String },
+    Approval { approved: bool },
+    Question { answer: String },
+}
+
+pub struct Pending {
+    pub action: RequiredAction,
+    pub reply: Option<oneshot::Sender<Answer>>,
+}
+
+/// The running turn and the handles that steer or stop it.
+pub struct ActiveTurn {
+    pub turn_id: String,
+    pub cancel: CancellationToken,
+    pub steers: Vec<String>,
+    /// Set when the turn is stopped by a failure rather than a cancel (→ `failed`).
+    pub failure: Option<TurnFailure>,
+}
+
+/// Why a turn failed: its `error` object, `{code, message}` (the shape the reference
+/// client reads; §9.2 leaves it unspecified).
+#[derive(Debug, Clone)]
+pub struct TurnFailure {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl TurnFailure {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        TurnFailure {
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn to_value(&self) -> Value {
+        json!({"code": self.code.as_str(), "message": self.message})
+    }
+}
+
+pub struct QueuedTurn {
+    pub turn_id: String,
+    pub text: String,
+    pub scenario: String,
+}
+
+pub struct SessionRec {
+    pub id: String,
+    pub title: Option<String>,
+    pub metadata: Option<BTreeMap<String, Value>>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub parent_session_id: Option<String>,
+    pub agent: AgentInfo,
+    pub repo: Option<Repo>,
+    pub preview: Preview,
+    pub workspace: WorkspaceState,
+    pub turns: Vec<Turn>,
+    pub items: Vec<Item>,
+    pub artifacts: Vec<Artifact>,
+    /// Artifact bytes by artifact id.
+    pub artifact_bodies: BTreeMap<String, String>,
+    pub queue: VecDeque<QueuedTurn>,
+    pub active: Option<ActiveTurn>,
+    pub pending: Vec<Pending>,
+    /// Answers held by a sandbox that "restarted": the turn never resumes from them.
+    pub orphaned: Vec<oneshot::Sender<Answer>>,
+    pub resolved_calls: HashSet<String>,
+    /// Bumped on every activity; an idle timer only pauses if it is unchanged.
+    pub activity: u64,
+    /// Bumped on every (re)build; a lifetime timer only destroys its own sandbox.
+    pub sandbox_generation: u64,
+    /// Running time of the current sandbox before its latest resume (paused time does
+    /// not count toward the lifetime, §5).
+    pub lived: std::time::Duration,
+    /// When the sandbox last started running; `None` while paused or down.
+    pub running_since: Option<tokio::time::Instant>,
+    /// Set by a scenario's `reclaim` step: the next rebuild gives up with this message.
+    pub recovery_error_next: Option<String>,
+    /// `environment.files`: written when a workspace is built, and again on each rebuild.
+    pub seed_files: Files,
+    /// The live workspace's files.
+    pub files: Files,
+    /// What `GET …/files` reads: taken on pause and on refresh.
+    pub snapshot: Option<Snapshot>,
+    /// The `text` of the tools configuration (`PUT …/tools`).
+    pub tools_text: Option<Value>,
+    /// After `PUT …/tools` the bridge restarts: file writes before this are refused.
+    pub bridge_ready_at: Option<tokio::time::Instant>,
+    /// The subdomain the preview is published at.
+    pub published_subdomain: Option<String>,
+    /// Sandbox time of the intervals that have ended (pause, reclaim), for `…/usage`.
+    pub ran_closed: std::time::Duration,
+    pub closed_intervals: u32,
+}
+
+impl SessionRec {
+    pub fn new(id: String, parent: Option<String>) -> Self {
+        let now = now_ms();
+        SessionRec {
+            id,
+            title: None,
+            metadata: None,
+            created_at: now,
+            updated_at: now,
+            parent_session_id: parent,
+            agent: AgentInfo {
+                id: None,
+                model: Some("MiniMax-M3".into()),
+                model_credential_id: Some("cred_8f2a91c4d7b0e6".into()),
+                approval_mode: Some("auto".into()),
+                instructions: None,
+                permission_rules: None,
+                tools: None,
+            },
+            repo: None,
+            preview: Preview::default(),
+            workspace: WorkspaceState::Unknown,
+            turns: Vec::new(),
+            items: Vec::new(),
+            artifacts: Vec::new(),
+            artifact_bodies: BTreeMap::new(),
+            queue: VecDeque::new(),
+            active: None,
+            pending: Vec::new(),
+            orphaned: Vec::new(),
+            resolved_calls: HashSet::new(),
+            activity: 0,
+            sandbox_generation: 0,
+            lived: std::time::Duration::ZERO,
+            running_since: None,
+            recovery_error_next: None,
+            seed_files: Files::new(),
+            files: Files::new(),
+            snapshot: None,
+            tools_text: None,
+            bridge_ready_at: None,
+            published_subdomain: None,
+            ran_closed: std::time::Duration::ZERO,
+            closed_intervals: 0,
+        }
+    }
+
+    pub fn status(&self) -> SessionStatus {
+        if !self.pending.is_empty() {
+            SessionStatus::RequiresAction
+        } else if self.active.is_some() || !self.queue.is_empty() {
+            SessionStatus::Working
+        } else if self.turns.last().map(|t| &t.status) == Some(&TurnStatus::Failed) {
+            SessionStatus::Failed
+        } else {
+            SessionStatus::Idle
+        }
+    }
+
+    /// The session object; `with_tools` for the single read (list entries lack them).
+    pub fn to_session(&self, with_tools: bool) -> Session {
+        let mut agent = self.agent.clone();
+        if with_tools {
+            let tools = agent.tools.get_or_insert_with(Vec::new);
+            // Secrets removed (§9.1), as on `GET …/tools`.
+            *tools = tools.iter().map(super::tools::redacted).collect();
+        } else {
+            agent.tools = None;
+        }
+        Session {
+            object: "session".into(),
+            id: self.id.clone(),
+            title: self.title.clone(),
+            status: self.status(),
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+            source: Some("api".into()),
+            created_by_token: Some("tok_sim_local".into()),
+            parent_session_id: self.parent_session_id.clone(),
+            agent,
+            environment: gobare_api::model::Environment {
+                kind: "sandbox".into(),
+                state: Some(self.workspace.clone()),
+                workspace_directory: "/workspace".into(),
+                repo: self.repo.clone(),
+            },
+            preview: self.preview.clone(),
+            required_actions: self.pending.iter().map(|p| p.action.clone()).collect(),
+            metadata: self.metadata.clone(),
+            forked_from: None,
+            workspace_copied: None,
+        }
+    }
+
+    /// Ends the running interval (the sandbox pauses or goes away), counting its time.
+    pub fn stop_running(&mut self) {
+        if let Some(since) = self.running_since.take() {
+            let ran = since.elapsed();
+            self.lived += ran;
+            self.ran_closed += ran;
+            self.closed_intervals += 1;
+        }
+    }
+
+    pub fn turn_mut(&mut self, turn_id: &str) -> Option<&mut Turn> {
+        self.turns.iter_mut().find(|t| t.id == turn_id)
+    }
+}
+
+pub struct Store {
+    next_seq: u64,
+    log: Vec<Arc<Frame>>,
+    pub sessions: BTreeMap<String, SessionRec>,
+    /// Session ids in creation order (the list order).
+    pub session_order: Vec<String>,
+    item_counter: u64,
+    live: broadcast::Sender<Arc<Frame>>,
+}
+
+impl Store {
+    pub fn new(live: broadcast::Sender<Arc<Frame>>) -> Self {
+        Store {
+            next_seq: 1,
+            log: Vec::new(),
+            sessions: BTreeMap::new(),
+            session_order: Vec::new(),
+            item_counter: 0,
+            live,
+        }
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<Frame>> {
+        self.live.subscribe()
+    }
+
+    pub fn session(&self, id: &str) -> Option<&SessionRec> {
+        self.sessions.get(id)
+    }
+
+    pub fn session_mut(&mut self, id: &str) -> Option<&mut SessionRec> {
+        self.sessions.get_mut(id)
+    }
+
+    pub fn insert_session(&mut self, rec: SessionRec) {
+        self.session_order.push(rec.id.clone());
+        self.sessions.insert(rec.id.clone(), rec);
+    }
+
+    pub fn remove_session(&mut self, id: &str) -> Option<SessionRec> {
+        self.session_order.retain(|s| s != id);
+        self.sessions.remove(id)
+    }
+
+    /// Whether `session_id` is `root` or one of its descendants (16 levels, §5).
+    pub fn in_tree(&self, session_id: &str, root: &str) -> bool {
+        let mut current = Some(session_id.to_string());
+        for _ in 0..=16 {
+            match current {
+                Some(ref id) if id == root => return true,
+                Some(ref id) => {
+                    current = self
+                        .sessions
+                        .get(id)
+                        .and_then(|s| s.parent_session_id.clone())
+                }
+                None => return false,
+            }
+        }
+        false
+    }
+
+    /// Appends (persisted) or just broadcasts (transient) one event, records its item,
+    /// and touches the session. Returns the frame.
+    pub fn emit(&mut self, session_id: &str, payload: EventPayload) -> Arc<Frame> {
+        let kind = payload_kind(&payload);
+        let persisted = !matches!(
+            payload,
+            EventPayload::AgentText(_)
+                | EventPayload::AgentThinking(_)
+                | EventPayload::ReplayTruncated(_)
+        );
+        let seq = persisted.then(|| {
+            let s = self.next_seq;
+            self.next_seq += 1;
+            s
+        });
+        let created_at = now_ms();
+        if persisted {
+            self.record_item(session_id, &payload, created_at);
+            if let Some(rec) = self.sessions.get_mut(session_id) {
+                rec.updated_at = created_at;
+            }
+        }
+        let event = Event {
+            kind: kind.clone(),
+            internal_type: Some(kind.clone()),
+            session_id: Some(session_id.to_string()),
+            seq,
+            created_at: Some(created_at),
+            payload,
+        };
+        let frame = Arc::new(Frame {
+            seq,
+            kind,
+            session_id: session_id.to_string(),
+            json: crate::envelope::envelope_json(&event),
+        });
+        if persisted {
+            self.log.push(frame.clone());
+        }
+        // No receivers is fine: nobody is watching.
+        let _ = self.live.send(frame.clone());
+        frame
+    }
+
+    /// Persisted frames with `seq > after` matching `keep`, at most `cap + 1` of them (the
+    /// extra one tells the caller the replay is truncated).
+    pub fn replay(&self, after: u64, cap: usize, keep: impl Fn(&Frame) -> bool) -> Vec<Arc<Frame>> {
+        let start = self.log.partition_point(|f| f.seq.unwrap_or(0) <= after);
+        self.log[start..]
+            .iter()
+            .filter(|f| keep(f))
+            .take(cap.saturating_add(1))
+            .cloned()
+            .collect()
+    }
+
+    pub fn last_seq(&self) -> u64 {
+        self.next_seq - 1
+    }
+
+    fn next_item_id(&mut self) -> String {
+        self.item_counter += 1;
+        format!(
+            "item_{:012x}{:04x}",
+            self.item_counter,
+            rand::random::<u16>()
+        )
+    }
+
+    /// Items alongside persisted events, per the `detail.event` mapping of §9.3.
+    fn record_item(&mut self, session_id: &str, payload: &EventPayload, created_at: i64) {
+        let v = payload.to_value();
+        let (kind, role, content, detail) = match payload {
+            EventPayload::UserMessage(t) => (
+                ItemKind::Message,
+                Some("user"),
+                t.text.clone(),
+                json!({"event": "user.message", "text": t.text}),
+            ),
+            EventPayload::AgentMessage(t) => (
+                ItemKind::Message,
+                Some("assistant"),
+                t.text.clone(),
+                json!({"event": "agent.message", "text": t.text}),
+            ),
+            EventPayload::AgentToolCall(c) => (
+                ItemKind::ToolCall,
+                None,
+                String::new(),
+                json!({"event": "agent.tool_call", "toolCallId": c.tool_call_id,
+                       "toolName": c.tool_name, "args": c.args}),
+            ),
+            EventPayload::AgentToolResult(r) => (
+                ItemKind::ToolCall,
+                None,
+                String::new(),
+                json!({"event": "agent.tool_result", "toolCallId": r.tool_call_id,
+                       "toolName": r.tool_name, "isError": r.is_error, "summary": r.summary}),
+            ),
+            EventPayload::FileChanged(f) => (
+                ItemKind::FileChange,
+                None,
+                String::new(),
+                json!({"event": "file.modified", "path": f.path, "kind": f.change_type.as_str()}),
+            ),
+            EventPayload::ApprovalRequested(a) => (
+                ItemKind::Approval,
+                None,
+                String::new(),
+                json!({"event": "approval.requested", "toolCallId": a.tool_call_id,
+                       "name": a.name, "args": a.args}),
+            ),
+            EventPayload::QuestionAsked(q) => (
+                ItemKind::Question,
+                None,
+                String::new(),
+                json!({"event": "question.asked", "toolCallId": q.tool_call_id,
+                       "question": q.question}),
+            ),
+            EventPayload::McpUnavailable(_) => (
+                ItemKind::McpUnavailable,
+                None,
+                String::new(),
+                with_event("mcp.unavailable", v),
+            ),
+            EventPayload::AgentError(_) => (
+                ItemKind::Error,
+                None,
+                String::new(),
+                with_event("agent.error", v),
+            ),
+            // A rebuild that gives up stops the run before it starts: §9.3 records such
+            // run-start failures as `error` items with `origin` and no `event`.
+            EventPayload::WorkspaceRecoveryFailed(m) => (
+                ItemKind::Error,
+                None,
+                String::new(),
+                json!({"message": m.message, "origin": "sandbox"}),
+            ),
+            EventPayload::UserContext(_) => (
+                ItemKind::Context,
+                None,
+                String::new(),
+                with_event("user.context", v),
+            ),
+            _ => return,
+        };
+        let id = self.next_item_id();
+        if let Some(rec) = self.sessions.get_mut(session_id) {
+            rec.items.push(Item {
+                object: "item".into(),
+                id,
+                session_id: session_id.to_string(),
+                kind,
+                created_at,
+                role: role.map(str::to_string),
+                content,
+                detail,
+            });
+        }
+    }
+
+    /// A new turn, created when its input is accepted (`started_at: null` until it runs).
+    pub fn new_turn(rec: &mut SessionRec) -> String {
+        let id = hex_id("turn_", 16);
+        rec.turns.push(Turn {
+            object: "turn".into(),
+            id: id.clone(),
+            session_id: rec.id.clone(),
+            status: TurnStatus::Working,
+            created_at: now_ms(),
+            started_at: None,
+            completed_at: None,
+            artifacts: None,
+            artifacts_skipped: Vec::new(),
+            subagent_id: None,
+            error: None,
+        });
+        id
+    }
+
+    /// Settles a turn (never re-settles one).
+    pub fn settle_turn(
+        rec: &mut SessionRec,
+        turn_id: &str,
+        status: TurnStatus,
+        error: Option<Value>,
+    ) {
+        if let Some(turn) = rec.turn_mut(turn_id)
+            && turn.status == TurnStatus::Working
+        {
+            turn.status = status;
+            turn.completed_at = Some(now_ms());
+            turn.artifacts = Some(ArtifactsState::Pending);
+            turn.error = error;
+        }
+    }
+}
+
+fn with_event(event: &str, mut v: Value) -> Value {
+    if let Value::Object(m) = &mut v {
+        m.insert("event".into(), Value::from(event));
+    }
+    v
+}
+
+fn payload_kind(payload: &EventPayload) -> String {
+    use EventPayload as P;
+    let s = match payload {
+        P::TurnStarted(_) => "turn.started",
+        P::TurnEnded(_) => "turn.ended",
+        P::AgentText(_) => "agent.text",
+        P::AgentThinking(_) => "agent.thinking",
+        P::AgentMessage(_) => "agent.message",
+        P::AgentToolCall(_) => "agent.tool_call",
+        P::AgentToolResult(_) => "agent.tool_result",
+        P::AgentCompaction(_) => "agent.compaction",
+        P::AgentError(_) => "agent.error",
+        P::AgentTodos(_) => "agent.todos",
+        P::UserMessage(_) => "user.message",
+        P::UserContext(_) => "user.context",
+        P::MessageQueued(_) => "message.queued",
+        P::MessageDequeued(_) => "message.dequeued",
+        P::FileChanged(_) => "file.changed",
+        P::ApprovalRequested(_) => "approval.requested",
+        P::ApprovalResolved(_) => "approval.resolved",
+        P::QuestionAsked(_) => "question.asked",
+        P::QuestionAnswered(_) => "question.answered",
+        P::ToolRequired(_) => "tool.required",
+        P::ToolResolved(_) => "tool.resolved",
+        P::SandboxCreated(_) => "sandbox.created",
+        P::SandboxPaused(_) => "sandbox.paused",
+        P::SandboxResumed(_) => "sandbox.resumed",
+        P::PreviewReady(_) => "preview.ready",
+        P::WorkspaceRecoveryFailed(_) => "workspace.recovery_failed",
+        P::ArtifactCreated(_) => "artifact.created",
+        P::McpUnavailable(_) => "mcp.unavailable",
+        P::ReplayTruncated(_) => "gobare.replay_truncated",
+        P::Unknown { kind, .. } => return kind.clone(),
+    };
+    s.to_string()
+}
