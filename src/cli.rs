@@ -27,11 +27,11 @@ Exit status: 0 success, 1 runtime error, 2 usage or configuration error.";
 /// workspace panes. With no subcommand and no token it runs the built-in local demo.
 #[derive(Debug, Parser)]
 #[command(name = "gobare-tui", version, about, long_about = None, after_help = AFTER_HELP)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(flatten)]
-    pub global: GlobalArgs,
+    pub(crate) global: GlobalArgs,
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub(crate) command: Option<Command>,
 }
 
 /// Options every subcommand accepts.
@@ -59,7 +59,7 @@ pub struct GlobalArgs {
 }
 
 #[derive(Debug, Clone, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Open an existing session by id: transcript, live events, turn and workspace.
     Attach(AttachArgs),
     /// Create a session (optionally with a first message) and open it.
@@ -73,9 +73,9 @@ pub enum Command {
 }
 
 #[derive(Debug, Clone, Args)]
-pub struct AttachArgs {
+pub(crate) struct AttachArgs {
     /// The session id (a UUID).
-    pub session_id: String,
+    pub(crate) session_id: String,
 }
 
 #[derive(Debug, Clone, Default, Args)]
@@ -101,25 +101,25 @@ alike. Drops are resumed silently from the last persisted event.
   --from 0     replay everything persisted, then follow live
   --from N     resume after event N
   (no --from)  live events only")]
-pub struct TailArgs {
+pub(crate) struct TailArgs {
     /// The session to follow (omit with --org).
     #[arg(required_unless_present = "org", conflicts_with = "org")]
-    pub session_id: Option<String>,
+    pub(crate) session_id: Option<String>,
     /// Replay persisted events after this sequence number first (0 = from the beginning).
     #[arg(long, value_name = "SEQ")]
-    pub from: Option<u64>,
+    pub(crate) from: Option<u64>,
     /// Follow every session in the organization (GET /v1/events).
     #[arg(long)]
-    pub org: bool,
+    pub(crate) org: bool,
     /// With --org: only this session and its sub-sessions.
     #[arg(long, value_name = "SESSION_ID", requires = "org")]
-    pub root: Option<String>,
+    pub(crate) root: Option<String>,
 }
 
 /// A usage or configuration problem found after parsing: exit status 2.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
-pub struct UsageError(pub String);
+pub(crate) struct UsageError(pub String);
 
 #[cfg(test)]
 mod tests {

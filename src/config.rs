@@ -23,28 +23,26 @@ const MAX_TOKEN_FILE_BYTES: u64 = 64 * 1024;
 #[derive(Debug, Clone)]
 pub struct Config {
     /// API base as configured (the client normalizes it and adds `/v1`).
-    pub api: Url,
+    pub(crate) api: Url,
     pub token: Option<Token>,
-    pub allow_insecure_http: bool,
-    pub verbose: bool,
+    pub(crate) allow_insecure_http: bool,
+    pub(crate) verbose: bool,
     /// `$XDG_STATE_HOME/gobare-tui` (or the platform's equivalent).
-    pub state_dir: PathBuf,
-    /// `$XDG_CONFIG_HOME/gobare-tui` (or the platform's equivalent).
-    pub config_dir: PathBuf,
+    pub(crate) state_dir: PathBuf,
     /// `<state_dir>/logs`.
-    pub log_dir: PathBuf,
+    pub(crate) log_dir: PathBuf,
     /// The config file's contents, including sections this module does not read (other
     /// modules take their own sections from [`FileConfig::sections`]).
-    pub file: FileConfig,
+    pub(crate) file: FileConfig,
 }
 
 /// `config.toml`. Unknown keys and sections are kept, not refused: other parts of the
 /// program (and newer versions) add their own.
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct FileConfig {
-    pub api: Option<String>,
+pub(crate) struct FileConfig {
+    pub(crate) api: Option<String>,
     #[serde(flatten)]
-    pub sections: toml::Table,
+    pub(crate) sections: toml::Table,
 }
 
 /// The environment variables configuration reads, captured once (tests build their own).
@@ -70,7 +68,7 @@ impl std::fmt::Debug for Environment {
 }
 
 impl Environment {
-    pub fn from_process() -> Environment {
+    pub(crate) fn from_process() -> Environment {
         let path = |name: &str| std::env::var_os(name).map(PathBuf::from);
         Environment {
             gobare_token: std::env::var("GOBARE_TOKEN").ok(),
@@ -113,7 +111,7 @@ pub enum ConfigError {
 impl Config {
     /// Reads the process environment and the config file. Warnings (a token file others
     /// can read) go to stderr.
-    pub fn load(args: &GlobalArgs) -> Result<Config, ConfigError> {
+    pub(crate) fn load(args: &GlobalArgs) -> Result<Config, ConfigError> {
         let mut warnings = Vec::new();
         let config = Config::resolve(args, &Environment::from_process(), &mut warnings)?;
         for w in warnings {
@@ -153,7 +151,6 @@ impl Config {
             verbose: args.verbose,
             log_dir: state_dir.join("logs"),
             state_dir,
-            config_dir,
             file,
         })
     }
@@ -318,7 +315,6 @@ mod tests {
     fn xdg_directories_are_honoured() {
         let s = Scratch::new("xdg");
         let c = resolve(&GlobalArgs::default(), &s.env()).unwrap();
-        assert_eq!(c.config_dir, s.0.join("config/gobare-tui"));
         assert_eq!(c.state_dir, s.0.join("state/gobare-tui"));
         assert_eq!(c.log_dir, s.0.join("state/gobare-tui/logs"));
         assert_eq!(c.api.as_str(), "https://api.gobare.dev/");

@@ -1,11 +1,20 @@
 //! gobare-tui: a terminal UI for Gobare agent sessions.
+//!
+//! The binary is [`main`]. Everything else is crate-private but for the seams the integration
+//! tests, the benches and the terminal-restore example drive, each documented where it is
+//! defined: the session model and one frame of it (`session`, `ui`), the on-disk state
+//! (`store`, `app::memory`), the send executor (`app::sender`), the terminal guard
+//! (`terminal`), and the command line and configuration (`cli`, `config`).
 
 pub mod app;
 pub mod cli;
 pub mod commands;
 pub mod config;
-pub mod notify;
+mod entry;
+mod notify;
 pub mod session;
 pub mod store;
 pub mod terminal;
 pub mod ui;
+
+pub use entry::main;

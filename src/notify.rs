@@ -4,13 +4,13 @@
 
 /// Where the notification goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NotifyTarget {
+pub(crate) struct NotifyTarget {
     /// Inside tmux: wrap sequences so they reach the outer terminal.
-    pub tmux: bool,
+    pub(crate) tmux: bool,
 }
 
 impl NotifyTarget {
-    pub fn from_env() -> NotifyTarget {
+    pub(crate) fn from_env() -> NotifyTarget {
         NotifyTarget {
             tmux: std::env::var_os("TMUX").is_some_and(|v| !v.is_empty()),
         }
@@ -20,7 +20,7 @@ impl NotifyTarget {
 /// When to notify.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum NotifyWhen {
+pub(crate) enum NotifyWhen {
     /// Only while the terminal is not focused (the default).
     #[default]
     Unfocused,
@@ -29,7 +29,7 @@ pub enum NotifyWhen {
 }
 
 impl NotifyWhen {
-    pub fn should_notify(self, focused: bool) -> bool {
+    pub(crate) fn should_notify(self, focused: bool) -> bool {
         match self {
             NotifyWhen::Always => true,
             NotifyWhen::Never => false,
@@ -40,7 +40,7 @@ impl NotifyWhen {
 
 /// The bytes to write for one notification. `title` and `body` may come from the server:
 /// everything but printable characters is dropped so nothing can end the sequence early.
-pub fn notification_bytes(title: &str, body: &str, target: NotifyTarget) -> Vec<u8> {
+pub(crate) fn notification_bytes(title: &str, body: &str, target: NotifyTarget) -> Vec<u8> {
     let title = printable(title, 80).replace(';', ",");
     let body = printable(body, 200);
     let osc9 = format!("\x1b]9;{title}: {body}\x07");

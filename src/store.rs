@@ -24,23 +24,23 @@ pub struct SessionState {
     /// A send that had not been confirmed when the app stopped: retried with the same key.
     pub pending_send: Option<PendingSend>,
     /// Workspace state last seen (e.g. `running`), to say how it changed while away.
-    pub workspace_state: Option<String>,
+    pub(crate) workspace_state: Option<String>,
     /// Unix ms of the last save.
-    pub saved_at: i64,
+    pub(crate) saved_at: i64,
 }
 
 /// A send awaiting its answer, kept so it is neither lost nor sent twice.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PendingSend {
     /// `input.message`, `input.steer`, …
-    pub kind: String,
+    pub(crate) kind: String,
     pub text: String,
     pub idempotency_key: String,
 }
 
 impl SessionState {
     /// Appends to the history, skipping a repeat of the last entry, bounded.
-    pub fn push_history(&mut self, text: &str) {
+    pub(crate) fn push_history(&mut self, text: &str) {
         if self.history.last().map(String::as_str) != Some(text) {
             self.history.push(text.to_string());
         }
@@ -69,7 +69,8 @@ impl StateStore {
         Ok(StateStore { dir })
     }
 
-    pub fn dir(&self) -> &Path {
+    #[cfg(test)]
+    pub(crate) fn dir(&self) -> &Path {
         &self.dir
     }
 
@@ -87,7 +88,7 @@ impl StateStore {
             .unwrap_or_default()
     }
 
-    pub fn save_session(&self, id: &str, state: &SessionState) -> io::Result<()> {
+    pub(crate) fn save_session(&self, id: &str, state: &SessionState) -> io::Result<()> {
         let bytes = serde_json::to_vec_pretty(state).map_err(io::Error::other)?;
         write_atomic(&self.session_path(id), &bytes)
     }
@@ -98,13 +99,13 @@ impl StateStore {
         (!id.is_empty()).then(|| id.to_string())
     }
 
-    pub fn set_last_session(&self, id: &str) -> io::Result<()> {
+    pub(crate) fn set_last_session(&self, id: &str) -> io::Result<()> {
         write_atomic(&self.dir.join("last_session"), id.as_bytes())
     }
 }
 
 /// Writes `bytes` to `path` so that readers see the old or the new content, never a mix.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(bytes)?;

@@ -1,6 +1,6 @@
 //! Entering and leaving the full-screen terminal, and giving it back intact on every way out:
 //! normal quit and error return (dropping the [`Tui`]), panic (a hook that
-//! restores before the message is printed), SIGTERM/SIGHUP ([`termination_signal`], which the
+//! restores before the message is printed), SIGTERM/SIGHUP ([`TerminationSignals`], which the
 //! app's select loop awaits before returning normally), and Ctrl+Z ([`Tui::suspend`]).
 //!
 //! Restoring is idempotent: the first call undoes everything, later calls do nothing, so the
@@ -55,7 +55,7 @@ impl Drop for Tui {
 }
 
 /// Restores the terminal when dropped (normal return, `?` error return, unwinding).
-pub struct TerminalGuard(());
+pub(crate) struct TerminalGuard(());
 
 impl Drop for TerminalGuard {
     fn drop(&mut self) {
@@ -107,7 +107,7 @@ fn enter_modes(mouse: bool) -> io::Result<()> {
 /// main screen, cursor shown, raw mode off. Safe to call any number of times and from a panic
 /// hook; errors are ignored (the terminal may already be gone, e.g. after SIGHUP). A terminal
 /// that is gone is let go of: see [`release_dead_terminal`].
-pub fn restore() {
+pub(crate) fn restore() {
     restore_if_entered();
 }
 
@@ -151,7 +151,7 @@ fn is_hung_up(fd: BorrowedFd<'_>) -> bool {
 
 /// Whether the terminal the app draws on has gone away (its window closed, the connection
 /// dropped). An error from drawing or reading after that is the user leaving, not a failure.
-pub fn hung_up() -> bool {
+pub(crate) fn hung_up() -> bool {
     // Once let go of, stdout is /dev/null: the flag remembers what it was.
     STDOUT_RELEASED.load(Ordering::SeqCst) || is_hung_up(io::stdout().as_fd())
 }
@@ -187,7 +187,7 @@ fn release_if_hung_up(fd: BorrowedFd<'_>) -> bool {
 /// A panic on another thread (a tokio task, say) would otherwise leave the app running on a
 /// terminal it no longer controls (cooked mode, main screen), so when the terminal was ours
 /// the process then exits with status 101, as a panic on the main thread would.
-pub fn install_panic_hook() {
+pub(crate) fn install_panic_hook() {
     PANIC_HOOK.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
@@ -320,13 +320,6 @@ async fn terminal_hung_up() {
     }
 }
 
-/// One-shot form of [`TerminationSignals`]: installs the handlers and resolves on the first
-/// signal. Handlers are installed at the first poll, so prefer `TerminationSignals::new()`
-/// early when a signal could arrive before the loop starts.
-pub async fn termination_signal() -> io::Result<Termination> {
-    Ok(TerminationSignals::new()?.recv().await)
-}
-
 impl std::ops::Deref for Tui {
     type Target = Terminal<CrosstermBackend<Stdout>>;
 
@@ -375,7 +368,7 @@ impl Tui {
     }
 
     /// Restores now (the guard's later Drop then does nothing).
-    pub fn restore(&mut self) {
+    pub(crate) fn restore(&mut self) {
         restore();
     }
 }
@@ -384,7 +377,7 @@ impl Tui {
 /// global reader; an `EventStream` dropped and a new one made (the app, then the picker, then
 /// the app again) can leave a waker thread of the first behind and lose keys, so every screen
 /// borrows this one instead.
-pub fn events() -> &'static tokio::sync::Mutex<crossterm::event::EventStream> {
+pub(crate) fn events() -> &'static tokio::sync::Mutex<crossterm::event::EventStream> {
     static EVENTS: std::sync::OnceLock<tokio::sync::Mutex<crossterm::event::EventStream>> =
         std::sync::OnceLock::new();
     EVENTS.get_or_init(|| tokio::sync::Mutex::new(crossterm::event::EventStream::new()))

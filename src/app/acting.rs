@@ -26,10 +26,10 @@ use std::time::Instant;
 use tokio::sync::mpsc;
 
 /// The question asked before `input.cancel` (finished work is kept, §6.4).
-pub const CANCEL_CONFIRM: &str = "Cancel the running turn? finished work stays — y/n";
+pub(crate) const CANCEL_CONFIRM: &str = "Cancel the running turn? finished work stays — y/n";
 
 /// Everything the loop keeps for acting on one session.
-pub struct Acting {
+pub(crate) struct Acting {
     sender: Sender<ApiClient>,
     /// `None` when nothing is kept on disk (the demo).
     memory: Option<SharedMemory>,
@@ -49,7 +49,7 @@ pub struct Acting {
 impl Acting {
     /// Starts the send executor; its events are forwarded to the loop as
     /// [`AppMsg::Action`].
-    pub fn new(
+    pub(crate) fn new(
         client: &ApiClient,
         session_id: &str,
         store: Option<&StateStore>,
@@ -91,15 +91,15 @@ impl Acting {
     }
 
     /// Whether the app ended to show the session picker.
-    pub fn wants_picker(&self) -> bool {
+    pub(crate) fn wants_picker(&self) -> bool {
         self.wants_picker
     }
 
-    pub fn set_picker_available(&mut self, available: bool) {
+    pub(crate) fn set_picker_available(&mut self, available: bool) {
         self.picker_available = available;
     }
 
-    pub fn memory(&self) -> Option<&SharedMemory> {
+    pub(crate) fn memory(&self) -> Option<&SharedMemory> {
         self.memory.as_ref()
     }
 

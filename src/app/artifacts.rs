@@ -4,11 +4,11 @@
 
 use std::time::{Duration, Instant};
 
-pub const POLL_EVERY: Duration = Duration::from_secs(2);
-pub const POLL_MAX: u32 = 30;
+pub(crate) const POLL_EVERY: Duration = Duration::from_secs(2);
+pub(crate) const POLL_MAX: u32 = 30;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PollAction {
+pub(crate) enum PollAction {
     Nothing,
     /// Re-read this turn.
     ReadTurn(String),
@@ -17,7 +17,7 @@ pub enum PollAction {
 }
 
 #[derive(Debug, Default)]
-pub struct ArtifactsPoll {
+pub(crate) struct ArtifactsPoll {
     turn: Option<String>,
     next: Option<Instant>,
     count: u32,
@@ -25,7 +25,7 @@ pub struct ArtifactsPoll {
 
 impl ArtifactsPoll {
     /// `pending`: the model's `artifacts_pending_turn()` now.
-    pub fn update(&mut self, pending: Option<&str>, now: Instant) -> PollAction {
+    pub(crate) fn update(&mut self, pending: Option<&str>, now: Instant) -> PollAction {
         if pending != self.turn.as_deref() {
             let published = self.turn.is_some() && pending.is_none();
             *self = ArtifactsPoll {
@@ -50,7 +50,7 @@ impl ArtifactsPoll {
     }
 
     /// When to call [`ArtifactsPoll::update`] again; `None` when nothing is pending.
-    pub fn due_at(&self) -> Option<Instant> {
+    pub(crate) fn due_at(&self) -> Option<Instant> {
         self.next
     }
 }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 /// A read the app performs in the background.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Job {
+pub(crate) enum Job {
     /// `GET /sessions/{id}`.
     Session,
     /// `GET …/turns?order=desc&limit=N`: the current turn and the last few.
@@ -24,14 +24,14 @@ pub enum Job {
 
 /// Requests the model fetches may make per minute: half the API's budget, leaving the rest
 /// to sends and whatever else the user does.
-pub const FETCHES_PER_MINUTE: usize = 60;
+pub(crate) const FETCHES_PER_MINUTE: usize = 60;
 /// The same job starts at most this often: a burst of events that each ask for the session
 /// (a long replay) becomes one read now and one a second later.
-pub const MIN_JOB_SPACING: Duration = Duration::from_secs(1);
+pub(crate) const MIN_JOB_SPACING: Duration = Duration::from_secs(1);
 const WINDOW: Duration = Duration::from_secs(60);
 
 #[derive(Debug)]
-pub struct FetchQueue {
+pub(crate) struct FetchQueue {
     /// Wanted and not started, oldest first, each once.
     wanted: Vec<Job>,
     /// Started and not finished.
@@ -50,7 +50,7 @@ impl Default for FetchQueue {
 }
 
 impl FetchQueue {
-    pub fn new(per_minute: usize) -> FetchQueue {
+    pub(crate) fn new(per_minute: usize) -> FetchQueue {
         FetchQueue {
             wanted: Vec::new(),
             in_flight: Vec::new(),
@@ -62,7 +62,7 @@ impl FetchQueue {
 
     /// Asks for `job`. A job already wanted is not queued twice; one in flight is queued
     /// again (its answer may predate the change that asked for it) and runs once it ends.
-    pub fn want(&mut self, job: Job) {
+    pub(crate) fn want(&mut self, job: Job) {
         if let Job::Turn(_) = job {
             // Only the newest settled turn is worth reading.
             self.wanted
@@ -73,17 +73,14 @@ impl FetchQueue {
         }
     }
 
-    pub fn is_wanted(&self, job: &Job) -> bool {
-        self.wanted.contains(job)
-    }
-
-    pub fn in_flight(&self) -> &[Job] {
+    #[cfg(test)]
+    pub(crate) fn in_flight(&self) -> &[Job] {
         &self.in_flight
     }
 
     /// The jobs to start now (now marked in flight): wanted, not already running, spaced
     /// from their previous start, and within the minute's budget.
-    pub fn start_ready(&mut self, now: Instant) -> Vec<Job> {
+    pub(crate) fn start_ready(&mut self, now: Instant) -> Vec<Job> {
         self.forget_old(now);
         let mut started = Vec::new();
         let mut i = 0;
@@ -106,13 +103,13 @@ impl FetchQueue {
     }
 
     /// A started job ended (whatever the outcome).
-    pub fn finished(&mut self, job: &Job) {
+    pub(crate) fn finished(&mut self, job: &Job) {
         self.in_flight.retain(|j| j != job);
     }
 
     /// When a wanted job that is only waiting on spacing or budget becomes startable;
     /// `None` when nothing waits on time (idle: no timer at all).
-    pub fn wake_at(&self, now: Instant) -> Option<Instant> {
+    pub(crate) fn wake_at(&self, now: Instant) -> Option<Instant> {
         let budget_free = if self.recent.len() < self.per_minute {
             now
         } else {

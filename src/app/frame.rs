@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone)]
-pub struct FrameScheduler {
+pub(crate) struct FrameScheduler {
     min_interval: Duration,
     last_drawn: Option<Instant>,
     requested: bool,
@@ -13,7 +13,7 @@ pub struct FrameScheduler {
 
 impl FrameScheduler {
     /// At most `max_fps` frames per second.
-    pub fn new(max_fps: u32) -> FrameScheduler {
+    pub(crate) fn new(max_fps: u32) -> FrameScheduler {
         FrameScheduler {
             min_interval: Duration::from_secs(1) / max_fps.max(1),
             last_drawn: None,
@@ -23,16 +23,12 @@ impl FrameScheduler {
     }
 
     /// Something visible changed: a frame will be drawn at the next allowed moment.
-    pub fn request(&mut self) {
+    pub(crate) fn request(&mut self) {
         self.requested = true;
     }
 
-    pub fn is_requested(&self) -> bool {
-        self.requested
-    }
-
     /// When the requested frame may be drawn; `None` when no frame is requested.
-    pub fn due_at(&self, now: Instant) -> Option<Instant> {
+    pub(crate) fn due_at(&self, now: Instant) -> Option<Instant> {
         if !self.requested {
             return None;
         }
@@ -43,14 +39,14 @@ impl FrameScheduler {
     }
 
     /// Records a drawn frame.
-    pub fn drawn(&mut self, now: Instant) {
+    pub(crate) fn drawn(&mut self, now: Instant) {
         self.requested = false;
         self.last_drawn = Some(now);
         self.frames_drawn += 1;
     }
 
     /// How many frames were drawn (the `--stats` counter).
-    pub fn frames_drawn(&self) -> u64 {
+    pub(crate) fn frames_drawn(&self) -> u64 {
         self.frames_drawn
     }
 }

@@ -12,7 +12,7 @@
 use std::time::{Duration, Instant};
 
 /// Returns free pages of every malloc arena to the OS (glibc only; a no-op elsewhere).
-pub fn release_freed_memory() {
+pub(crate) fn release_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only walks glibc's own allocator state; it is thread-safe and
     // invalidates no live allocation.
@@ -23,18 +23,18 @@ pub fn release_freed_memory() {
 
 /// When a steady stream of events has churned enough heap to be worth a trim.
 #[derive(Debug)]
-pub struct TrimSchedule {
+pub(crate) struct TrimSchedule {
     last: Instant,
     events_at_last: u64,
 }
 
 impl TrimSchedule {
     /// At most this often…
-    pub const EVERY: Duration = Duration::from_secs(60);
+    pub(crate) const EVERY: Duration = Duration::from_secs(60);
     /// …and only after this many stream frames since the last trim.
-    pub const EVENTS: u64 = 10_000;
+    pub(crate) const EVENTS: u64 = 10_000;
 
-    pub fn new(now: Instant) -> TrimSchedule {
+    pub(crate) fn new(now: Instant) -> TrimSchedule {
         TrimSchedule {
             last: now,
             events_at_last: 0,
@@ -42,7 +42,7 @@ impl TrimSchedule {
     }
 
     /// Whether to trim now, given the frames applied so far; if so, counts it as done.
-    pub fn due(&mut self, now: Instant, events: u64) -> bool {
+    pub(crate) fn due(&mut self, now: Instant, events: u64) -> bool {
         let due = now.duration_since(self.last) >= Self::EVERY
             && events.saturating_sub(self.events_at_last) >= Self::EVENTS;
         if due {
@@ -52,7 +52,7 @@ impl TrimSchedule {
     }
 
     /// A trim happened for another reason (a replay ended).
-    pub fn done(&mut self, now: Instant, events: u64) {
+    pub(crate) fn done(&mut self, now: Instant, events: u64) {
         self.last = now;
         self.events_at_last = events;
     }

@@ -2,15 +2,12 @@
 //! through [`App::dispatch`], so new actions are one variant and one arm.
 
 use super::App;
-use super::msg::AppMsg;
 use crate::session::Severity;
 use crate::ui::Pane;
-use gobare_api::client::IdempotencyKey;
-use gobare_api::error::ApiError;
-use gobare_api::model::{Input, InputAccepted};
+use gobare_api::model::Input;
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum Intent {
+pub(crate) enum Intent {
     Quit,
     /// Ctrl+C with a draft in the box: the first press warns, the second quits.
     ArmQuit,
@@ -54,7 +51,7 @@ pub enum Intent {
 
 impl App {
     /// Carries out one intent.
-    pub fn dispatch(&mut self, intent: Intent) {
+    pub(crate) fn dispatch(&mut self, intent: Intent) {
         self.request_frame();
         match intent {
             Intent::Quit => self.quit(),
@@ -197,54 +194,5 @@ impl App {
             .as_ref()
             .and_then(|a| a.panes.iter().find(|(p, _)| *p == pane))
             .map_or(20, |(_, r)| r.height)
-    }
-
-    /// Sends `input` with a fresh Idempotency-Key; the result comes back as
-    /// [`AppMsg::Sent`].
-    pub fn send_input(&mut self, input: Input) {
-        let client = self.client.clone();
-        let id = self.session_id.clone();
-        let tx = self.msgs.clone();
-        tokio::spawn(async move {
-            let key = IdempotencyKey::new();
-            let result = client.send(&id, &input, &key).await;
-            let _ = tx.send(AppMsg::Sent { input, result });
-        });
-    }
-
-    pub(super) fn on_sent(&mut self, input: Input, result: Result<InputAccepted, ApiError>) {
-        let was_draft = matches!(&input, Input::Message { content } if self.sending.as_deref() == Some(content.text().as_str()));
-        if was_draft {
-            self.sending = None;
-        }
-        match result {
-            Ok(_) => {
-                if was_draft && self.composer.text().trim() == input_text(&input).trim() {
-                    self.composer.clear();
-                }
-                if let Input::Steer { .. } = input
-                    && self.composer.text().trim() == input_text(&input).trim()
-                {
-                    self.composer.clear();
-                }
-                self.notice(None);
-            }
-            Err(e) => {
-                self.notice_at(
-                    Severity::Error,
-                    format!("{} not sent: {}", input.type_name(), e.summary()),
-                );
-            }
-        }
-        self.request_frame();
-    }
-}
-
-fn input_text(input: &Input) -> String {
-    match input {
-        Input::Message { content } | Input::Steer { content } | Input::Context { content } => {
-            content.text()
-        }
-        _ => String::new(),
     }
 }

@@ -13,12 +13,15 @@ const RECENT_TURNS: u32 = 5;
 /// Items backfilled when resuming from a stored cursor (the recent part of the transcript).
 const RECENT_ITEMS: u32 = 100;
 
-pub fn spawn(client: &ApiClient, session_id: &str, job: Job, tx: UnboundedSender<AppMsg>) {
+pub(crate) fn spawn(client: &ApiClient, session_id: &str, job: Job, tx: UnboundedSender<AppMsg>) {
     let client = client.clone();
     let id = session_id.to_string();
     tokio::spawn(async move {
         let result = run(&client, &id, &job).await;
-        let _ = tx.send(AppMsg::Fetched { job, result });
+        let _ = tx.send(AppMsg::Fetched {
+            job,
+            result: Box::new(result),
+        });
     });
 }
 

@@ -36,13 +36,13 @@ const ACTIONS: &[(&str, Command)] = &[
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct KeyMap {
+pub(crate) struct KeyMap {
     bindings: Vec<(KeyCode, KeyModifiers, Command)>,
 }
 
 impl KeyMap {
     /// Reads `[keys]`; the warnings name what was ignored and why.
-    pub fn from_table(table: &toml::Table) -> (KeyMap, Vec<String>) {
+    pub(crate) fn from_table(table: &toml::Table) -> (KeyMap, Vec<String>) {
         let mut map = KeyMap::default();
         let mut warnings = Vec::new();
         for (action, value) in table {
@@ -65,7 +65,7 @@ impl KeyMap {
     }
 
     /// The command bound to `key`, if any. `pane_focused` gates plain characters.
-    pub fn command_for(&self, key: KeyEvent, pane_focused: bool) -> Option<Command> {
+    pub(crate) fn command_for(&self, key: KeyEvent, pane_focused: bool) -> Option<Command> {
         let mods = key.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT);
         // Shift is left out: terminals report Shift+h as 'H', which is what a binding names.
         self.bindings

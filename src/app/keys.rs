@@ -7,7 +7,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 /// What a key asks the app to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Command {
+pub(crate) enum Command {
     /// `q` on a pane, or Ctrl+C (see [`KeyContext::input_has_text`]).
     Quit,
     /// Ctrl+C with text in the input box: the first press warns and keeps the draft, the
@@ -44,15 +44,15 @@ pub enum Command {
 
 /// What the mapping needs to know about the screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct KeyContext {
-    pub input_focused: bool,
-    pub input_has_text: bool,
-    pub help_open: bool,
+pub(crate) struct KeyContext {
+    pub(crate) input_focused: bool,
+    pub(crate) input_has_text: bool,
+    pub(crate) help_open: bool,
     /// An approval prompt is open above the input box.
-    pub approval_pending: bool,
+    pub(crate) approval_pending: bool,
 }
 
-pub fn command_for(key: KeyEvent, ctx: KeyContext) -> Command {
+pub(crate) fn command_for(key: KeyEvent, ctx: KeyContext) -> Command {
     if key.kind == KeyEventKind::Release {
         return Command::Ignore;
     }

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// The fastest the cursor and draft are rewritten.
-pub const SAVE_INTERVAL: Duration = Duration::from_secs(1);
+pub(crate) const SAVE_INTERVAL: Duration = Duration::from_secs(1);
 
 /// One session's remembered state, shared by the loop and the send executor.
 pub type SharedMemory = Arc<Mutex<SessionMemory>>;
@@ -57,10 +57,6 @@ impl SessionMemory {
 
     pub fn shared(self) -> SharedMemory {
         Arc::new(Mutex::new(self))
-    }
-
-    pub fn session_id(&self) -> &str {
-        &self.session_id
     }
 
     /// Everything as last saved or changed.
@@ -112,7 +108,7 @@ impl SessionMemory {
         self.dirty = true;
     }
 
-    pub fn set_workspace_state(&mut self, state: Option<&WorkspaceState>) {
+    pub(crate) fn set_workspace_state(&mut self, state: Option<&WorkspaceState>) {
         let state = state.map(|s| s.as_str().to_string());
         if self.state.workspace_state != state {
             self.state.workspace_state = state;
@@ -121,14 +117,14 @@ impl SessionMemory {
     }
 
     /// Records (or clears) the send in flight and writes everything now.
-    pub fn set_pending(&mut self, pending: Option<PendingSend>) -> io::Result<()> {
+    pub(crate) fn set_pending(&mut self, pending: Option<PendingSend>) -> io::Result<()> {
         self.state.pending_send = pending;
         self.dirty = true;
         self.flush()
     }
 
     /// When the next rate-limited write is due, or `None` when nothing changed.
-    pub fn save_due_at(&self) -> Option<Instant> {
+    pub(crate) fn save_due_at(&self) -> Option<Instant> {
         if !self.dirty {
             return None;
         }
@@ -139,7 +135,7 @@ impl SessionMemory {
     }
 
     /// Writes if something changed and the interval has passed. Returns whether it wrote.
-    pub fn save_if_due(&mut self, now: Instant) -> io::Result<bool> {
+    pub(crate) fn save_if_due(&mut self, now: Instant) -> io::Result<bool> {
         let due = self.dirty
             && self
                 .last_write
@@ -173,7 +169,10 @@ fn now_ms() -> i64 {
 /// One line about how the workspace changed while the user was away, comparing the state
 /// stored at the last visit with the session's current one. `None` when nothing worth
 /// saying changed (or nothing was stored: a first visit).
-pub fn away_notice(stored: Option<&str>, current: Option<&WorkspaceState>) -> Option<String> {
+pub(crate) fn away_notice(
+    stored: Option<&str>,
+    current: Option<&WorkspaceState>,
+) -> Option<String> {
     let stored = WorkspaceState::from(stored?);
     let current = current?;
     if &stored == current {

@@ -12,40 +12,39 @@
 //!   variant), handle it in [`App::on_msg`];
 //! - stream events as they are applied: `App::on_stream` (notifications, prompt glue);
 //! - model reads: [`App::want`] a [`fetch::Job`] (coalesced, 60/min budget);
-//! - state on disk: [`App::session_state`] + [`App::save_state`]; status line:
+//! - state on disk: the session memory ([`memory::SessionMemory`], through `acting`); status line:
 //!   [`App::notice`]; terminal focus: [`App::terminal_focused`].
 
-pub mod acting;
-pub mod artifacts;
-pub mod cursor;
+pub(crate) mod acting;
+pub(crate) mod artifacts;
 #[cfg(debug_assertions)]
 pub mod debug_panic;
-pub mod draw;
-pub mod fetch;
-pub mod frame;
-pub mod heap;
-pub mod input;
-pub mod intent;
-pub mod jobs;
-pub mod keymap;
-pub mod keys;
+pub(crate) mod draw;
+pub(crate) mod fetch;
+pub(crate) mod frame;
+pub(crate) mod heap;
+pub(crate) mod input;
+pub(crate) mod intent;
+pub(crate) mod jobs;
+pub(crate) mod keymap;
+pub(crate) mod keys;
 pub mod memory;
-pub mod mouse;
-pub mod msg;
-pub mod notifications;
-pub mod options;
-pub mod replay;
+pub(crate) mod mouse;
+pub(crate) mod msg;
+pub(crate) mod notifications;
+pub(crate) mod options;
+pub(crate) mod replay;
 pub mod required;
 pub mod sender;
 pub mod sessions;
-pub mod settings;
-pub mod stats;
+pub(crate) mod settings;
+pub(crate) mod stats;
 mod timers;
 mod updates;
 
-pub use intent::Intent;
-pub use msg::AppMsg;
-pub use options::AppOptions;
+pub(crate) use intent::Intent;
+pub(crate) use msg::AppMsg;
+pub(crate) use options::AppOptions;
 
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -56,18 +55,18 @@ use futures_util::StreamExt;
 use tokio::sync::mpsc;
 
 use crate::session::{Notice, SessionView, Severity, Update};
-use crate::store::{SessionState, StateStore};
+use crate::store::StateStore;
 use crate::terminal::{self, TerminationSignals, Tui};
 use crate::ui::composer::Composer;
 use crate::ui::prompt::PromptState;
 use crate::ui::theme::Theme;
 use crate::ui::{Areas, UiState};
 use artifacts::ArtifactsPoll;
-use cursor::CursorSaver;
 use fetch::{FetchQueue, Job};
 use frame::FrameScheduler;
 use gobare_api::client::ApiClient;
 use gobare_api::stream::{self, StreamHandle, StreamTarget, StreamUpdate};
+use memory::LockOrRecover;
 use replay::ReplayProgress;
 use stats::Stats;
 
@@ -79,20 +78,20 @@ const MAX_FPS: u32 = 60;
 /// Opens the full-screen app and runs it until the user quits, a termination signal
 /// arrives, or a fatal error (the session does not exist). The terminal is restored on
 /// every way out.
-pub async fn run(opts: AppOptions) -> Result<()> {
+pub(crate) async fn run(opts: AppOptions) -> Result<()> {
     run_until_exit(opts).await.map(|_| ())
 }
 
 /// How the app ended when it did not fail.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AppExit {
+pub(crate) enum AppExit {
     Quit,
     /// Ctrl+O: the user wants the session picker.
     OpenPicker,
 }
 
 /// [`run`], telling whether the user asked for the session picker on the way out.
-pub async fn run_until_exit(opts: AppOptions) -> Result<AppExit> {
+pub(crate) async fn run_until_exit(opts: AppOptions) -> Result<AppExit> {
     const NEEDS_TTY: &str = "the full-screen interface needs an interactive terminal \
                              (for a pipe, use `gobare-tui tail`)";
     // Checked first: crossterm would otherwise fall back to /dev/tty and take over the
@@ -117,21 +116,20 @@ pub async fn run_until_exit(opts: AppOptions) -> Result<AppExit> {
 }
 
 /// A running app: the terminal, the model, the view state and the background plumbing.
-pub struct App {
+pub(crate) struct App {
     pub(crate) tui: Tui,
-    pub view: SessionView,
-    pub ui: UiState,
-    pub composer: Composer,
-    pub prompt: PromptState,
-    pub theme: Theme,
-    pub client: ApiClient,
-    pub session_id: String,
+    pub(crate) view: SessionView,
+    pub(crate) ui: UiState,
+    pub(crate) composer: Composer,
+    pub(crate) prompt: PromptState,
+    pub(crate) theme: Theme,
+    pub(crate) client: ApiClient,
+    pub(crate) session_id: String,
     /// Per-host state on disk (`None` in the demo) and this session's copy of it: the one
     /// copy the app keeps, so cursor, draft and history writes never clobber each other.
-    pub store: Option<StateStore>,
-    pub session_state: SessionState,
+    pub(crate) store: Option<StateStore>,
     /// Clone this to report background work back to the loop.
-    pub msgs: mpsc::UnboundedSender<AppMsg>,
+    pub(crate) msgs: mpsc::UnboundedSender<AppMsg>,
     msgs_rx: mpsc::UnboundedReceiver<AppMsg>,
     stream_options: stream::StreamOptions,
     stream: Option<StreamHandle>,
@@ -140,19 +138,18 @@ pub struct App {
     replay: ReplayProgress,
     /// Heap trims while a long session churns entries.
     trim: heap::TrimSchedule,
-    cursor: CursorSaver,
-    pub stats: Stats,
+    pub(crate) stats: Stats,
     /// The input box has the keyboard (otherwise `ui.focus`'s pane does).
-    pub input_focused: bool,
-    pub help_open: bool,
+    pub(crate) input_focused: bool,
+    pub(crate) help_open: bool,
     /// `/` typing a filter for the Events pane.
-    pub filter_edit: Option<String>,
+    pub(crate) filter_edit: Option<String>,
     /// Ctrl+C was pressed once with text in the box.
     quit_armed: bool,
     quit: bool,
     fatal: Option<color_eyre::Report>,
     /// The terminal window has focus (FocusGained/FocusLost; for notifications).
-    pub terminal_focused: bool,
+    pub(crate) terminal_focused: bool,
     /// Where things were at the last draw (mouse hit tests, page sizes).
     last_areas: Option<Areas>,
     /// Don't read the stream until the history backfill is applied (entries stay in order).
@@ -168,21 +165,14 @@ pub struct App {
     artifacts_poll: ArtifactsPoll,
     /// Sends, history, draft and notifications (see [`acting`]).
     pub(crate) acting: acting::Acting,
-    /// The text of a message send in flight (one at a time; the box keeps it until accepted).
-    sending: Option<String>,
     /// Debug builds: panic once the first frame is drawn (see [`debug_panic`]).
     #[cfg(debug_assertions)]
     debug_panic: bool,
 }
 
 impl App {
-    pub fn new(opts: AppOptions, tui: Tui) -> App {
+    pub(crate) fn new(opts: AppOptions, tui: Tui) -> App {
         let (msgs, msgs_rx) = mpsc::unbounded_channel();
-        let session_state = opts
-            .store
-            .as_ref()
-            .map(|s| s.load_session(&opts.session_id))
-            .unwrap_or_default();
         let mut acting = acting::Acting::new(
             &opts.client,
             &opts.session_id,
@@ -204,9 +194,7 @@ impl App {
             keymap: opts.settings.keys.clone(),
             client: opts.client,
             session_id: opts.session_id,
-            cursor: CursorSaver::new(session_state.cursor),
             store: opts.store,
-            session_state,
             msgs,
             msgs_rx,
             stream_options: opts.stream,
@@ -231,7 +219,6 @@ impl App {
             tick_at: None,
             notice_expires_at: None,
             artifacts_poll: ArtifactsPoll::default(),
-            sending: None,
             acting,
             #[cfg(debug_assertions)]
             debug_panic: debug_panic::requested(),
@@ -243,21 +230,25 @@ impl App {
     fn start(&mut self) {
         let mut options = self.stream_options.clone();
         options.target = StreamTarget::Session(self.session_id.clone());
-        let stored = self.session_state.cursor;
+        let memory = self.acting.memory().map(|m| m.lock_or_recover());
+        let stored = memory.as_ref().and_then(|m| m.cursor());
+        // Exact, never live-only (that would leave a gap): after the stored cursor, or the
+        // whole history (the stream task follows truncation). No memory (the demo): from 0.
+        let resume_from = memory.as_ref().map_or(Some(0), |m| m.stream_from());
+        drop(memory);
         if self.first_message.is_some() {
             // A new session: subscribe live-only, send once connected; a drop before the
             // first event replays the (tiny) history from 0 instead.
             options.from = None;
             options.replay_if_dropped_before_first_event = true;
-        } else if let Some(cursor) = stored {
-            // Exact resume: only what happened since; recent history comes from items,
-            // applied before the stream so the transcript stays in order.
-            options.from = Some(cursor);
-            self.hold_stream = true;
-            self.fetches.want(Job::Items);
         } else {
-            // Exact: replay everything (the stream task follows truncation).
-            options.from = Some(0);
+            options.from = resume_from;
+            if stored.is_some() {
+                // Recent history comes from items, applied before the stream so the
+                // transcript stays in order.
+                self.hold_stream = true;
+                self.fetches.want(Job::Items);
+            }
         }
         self.replay = ReplayProgress::new(options.from.is_some());
         options.keep_data = false; // the app reads events, never the raw JSON
@@ -319,7 +310,7 @@ impl App {
 
     /// Saves the cursor and the statistics one last time.
     fn finish(&mut self) {
-        self.save_cursor(Instant::now(), true);
+        self.save_cursor();
         self.act_save(Instant::now(), true);
         self.write_stats(Instant::now(), true);
     }
@@ -332,23 +323,23 @@ impl App {
     }
 
     /// Asks the loop to end after this turn.
-    pub fn quit(&mut self) {
+    pub(crate) fn quit(&mut self) {
         self.quit = true;
     }
 
     /// Ends the app with an error (the terminal is restored before it is printed).
-    pub fn fail(&mut self, report: color_eyre::Report) {
+    pub(crate) fn fail(&mut self, report: color_eyre::Report) {
         self.fatal = Some(report);
         self.quit = true;
     }
 
     /// Something visible changed: draw at the next allowed moment.
-    pub fn request_frame(&mut self) {
+    pub(crate) fn request_frame(&mut self) {
         self.frames.request();
     }
 
     /// Applies an update to the model, requesting a frame when it changed what is visible.
-    pub fn apply(&mut self, update: Update) {
+    pub(crate) fn apply(&mut self, update: Update) {
         if self.view.apply(update) {
             self.frames.request();
         }
@@ -356,7 +347,7 @@ impl App {
 
     /// Shows (or clears) a line in the status bar; it clears itself after [`NOTICE_LIFETIME`]
     /// unless it asks a question.
-    pub fn notice(&mut self, text: Option<String>) {
+    pub(crate) fn notice(&mut self, text: Option<String>) {
         match text {
             Some(text) => self.notice_at(Severity::Info, text),
             None => {
@@ -367,14 +358,14 @@ impl App {
     }
 
     /// A status-bar line coloured by how much it matters.
-    pub fn notice_at(&mut self, severity: Severity, text: String) {
+    pub(crate) fn notice_at(&mut self, severity: Severity, text: String) {
         self.notice_expires_at =
             (!notice_waits_for_a_key(&text)).then(|| Instant::now() + NOTICE_LIFETIME);
         self.apply(Update::Notice(Some(Notice::new(severity, text))));
     }
 
     /// Queues a read of `job` (coalesced, rate-limited).
-    pub fn want(&mut self, job: Job) {
+    pub(crate) fn want(&mut self, job: Job) {
         self.fetches.want(job);
     }
 }

@@ -4,7 +4,7 @@ use crate::ui::{Areas, Pane};
 use ratatui::layout::{Position, Rect};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Target {
+pub(crate) enum Target {
     Pane(Pane),
     /// A tab of the single-pane layout's strip.
     Tab(Pane),
@@ -12,7 +12,7 @@ pub enum Target {
     Nothing,
 }
 
-pub fn target_at(areas: &Areas, column: u16, row: u16) -> Target {
+pub(crate) fn target_at(areas: &Areas, column: u16, row: u16) -> Target {
     let at = Position::new(column, row);
     if let Some(tabs) = areas.tabs
         && tabs.contains(at)

@@ -6,20 +6,14 @@
 use super::fetch::Job;
 use crate::session::Update;
 use gobare_api::error::ApiError;
-use gobare_api::model::{Input, InputAccepted};
 
 #[derive(Debug)]
-pub enum AppMsg {
+pub(crate) enum AppMsg {
     /// A model read finished: the update to apply, or why it failed.
     Fetched {
         job: Job,
-        result: Result<Update, ApiError>,
+        result: Box<Result<Update, ApiError>>,
     },
     /// News from the send executor (`app::sender`): a retry, or a settled send.
     Action(crate::app::sender::SendEvent),
-    /// A `POST …/events` finished.
-    Sent {
-        input: Input,
-        result: Result<InputAccepted, ApiError>,
-    },
 }

@@ -12,7 +12,7 @@ const TITLE: &str = "gobare";
 
 /// Decides which session changes deserve a notification, once each.
 #[derive(Debug)]
-pub struct Notifier {
+pub(crate) struct Notifier {
     when: NotifyWhen,
     target: NotifyTarget,
     /// Terminals that never report focus are taken as focused (no spurious bells).
@@ -27,7 +27,7 @@ pub struct Notifier {
 
 impl Notifier {
     /// `since_ms`: when the app attached; anything that ended earlier is not news.
-    pub fn new(when: NotifyWhen, target: NotifyTarget, since_ms: i64) -> Notifier {
+    pub(crate) fn new(when: NotifyWhen, target: NotifyTarget, since_ms: i64) -> Notifier {
         Notifier {
             when,
             target,
@@ -38,7 +38,7 @@ impl Notifier {
         }
     }
 
-    pub fn set_focused(&mut self, focused: bool) {
+    pub(crate) fn set_focused(&mut self, focused: bool) {
         self.focused = focused;
     }
 
@@ -47,7 +47,7 @@ impl Notifier {
     }
 
     /// Call with each turn fetched after `turn.ended`: the bytes to write, if any.
-    pub fn turn_fetched(&mut self, turn: &Turn, session_title: &str) -> Option<Vec<u8>> {
+    pub(crate) fn turn_fetched(&mut self, turn: &Turn, session_title: &str) -> Option<Vec<u8>> {
         let what = match &turn.status {
             TurnStatus::Completed => "turn completed",
             TurnStatus::Failed => "turn failed",
@@ -68,7 +68,7 @@ impl Notifier {
     }
 
     /// Call whenever `required_actions` is refreshed: rings when it becomes non-empty.
-    pub fn actions_refreshed(
+    pub(crate) fn actions_refreshed(
         &mut self,
         actions: &[RequiredAction],
         session_title: &str,

@@ -4,30 +4,34 @@ use crate::store::StateStore;
 use gobare_api::client::ApiClient;
 use gobare_api::stream::StreamOptions;
 
-pub struct AppOptions {
-    pub client: ApiClient,
+pub(crate) struct AppOptions {
+    pub(crate) client: ApiClient,
     /// Where and how to stream; the app chooses `target` and `from` itself (§11.1/§11.2).
-    pub stream: StreamOptions,
-    pub session_id: String,
+    pub(crate) stream: StreamOptions,
+    pub(crate) session_id: String,
     /// Shown in the status bar (e.g. `api.gobare.dev`).
-    pub api_host: String,
+    pub(crate) api_host: String,
     /// The status bar says "local demo".
-    pub local_demo: bool,
+    pub(crate) local_demo: bool,
     /// Per-host state (cursor, draft…); `None` keeps nothing (the demo's throwaway server).
-    pub store: Option<StateStore>,
+    pub(crate) store: Option<StateStore>,
     /// A brand-new session's first message: the stream is opened live-only first and the
     /// message sent once it is connected (§11.1, subscribe before sending).
-    pub first_message: Option<String>,
+    pub(crate) first_message: Option<String>,
     /// Start with mouse capture on.
-    pub mouse: bool,
+    pub(crate) mouse: bool,
     /// Ctrl+O may leave for the session picker (the caller shows it on `AppExit::OpenPicker`).
-    pub picker: bool,
+    pub(crate) picker: bool,
     /// The config file's notification and theme preferences.
-    pub settings: crate::app::settings::Settings,
+    pub(crate) settings: crate::app::settings::Settings,
 }
 
 impl AppOptions {
-    pub fn new(client: ApiClient, stream: StreamOptions, session_id: impl Into<String>) -> Self {
+    pub(crate) fn new(
+        client: ApiClient,
+        stream: StreamOptions,
+        session_id: impl Into<String>,
+    ) -> Self {
         let api_host = stream.api.host_str().unwrap_or_default().to_string();
         let api_host = match stream.api.port() {
             Some(port) => format!("{api_host}:{port}"),

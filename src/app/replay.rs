@@ -8,10 +8,10 @@
 
 use std::time::{Duration, Instant};
 
-pub const QUIET: Duration = Duration::from_millis(500);
+pub(crate) const QUIET: Duration = Duration::from_millis(500);
 
 #[derive(Debug, Clone)]
-pub struct ReplayProgress {
+pub(crate) struct ReplayProgress {
     active: bool,
     events: u64,
     live_since: Option<Instant>,
@@ -20,7 +20,7 @@ pub struct ReplayProgress {
 
 impl ReplayProgress {
     /// `active` when the stream opens with a cursor (`from: Some(_)`): history will replay.
-    pub fn new(active: bool) -> ReplayProgress {
+    pub(crate) fn new(active: bool) -> ReplayProgress {
         ReplayProgress {
             active,
             events: 0,
@@ -29,21 +29,23 @@ impl ReplayProgress {
         }
     }
 
-    pub fn is_active(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_active(&self) -> bool {
         self.active
     }
 
-    pub fn events(&self) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn events(&self) -> u64 {
         self.events
     }
 
     /// The stream reported `Live` (each time; only the first counts).
-    pub fn on_live(&mut self, now: Instant) {
+    pub(crate) fn on_live(&mut self, now: Instant) {
         self.live_since.get_or_insert(now);
     }
 
     /// A persisted event was applied.
-    pub fn on_persisted(&mut self, now: Instant) {
+    pub(crate) fn on_persisted(&mut self, now: Instant) {
         if self.active {
             self.events += 1;
             self.last_event = Some(now);
@@ -52,12 +54,12 @@ impl ReplayProgress {
 
     /// A transient frame arrived: only live streams carry them. Returns whether this ended
     /// the replay (the status bar changes).
-    pub fn on_transient(&mut self) -> bool {
+    pub(crate) fn on_transient(&mut self) -> bool {
         std::mem::replace(&mut self.active, false)
     }
 
     /// When to check for quiet; `None` when not replaying or not live yet.
-    pub fn quiet_deadline(&self) -> Option<Instant> {
+    pub(crate) fn quiet_deadline(&self) -> Option<Instant> {
         if !self.active {
             return None;
         }
@@ -66,7 +68,7 @@ impl ReplayProgress {
     }
 
     /// Ends the replay if the stream has been quiet long enough. Returns whether it ended.
-    pub fn check_quiet(&mut self, now: Instant) -> bool {
+    pub(crate) fn check_quiet(&mut self, now: Instant) -> bool {
         if self.quiet_deadline().is_some_and(|d| now >= d) {
             self.active = false;
             return true;
@@ -75,7 +77,7 @@ impl ReplayProgress {
     }
 
     /// The status bar text while catching up.
-    pub fn label(&self) -> Option<String> {
+    pub(crate) fn label(&self) -> Option<String> {
         if !self.active {
             return None;
         }
@@ -88,7 +90,7 @@ impl ReplayProgress {
 }
 
 /// `12345` → `12,345`.
-pub fn thousands(n: u64) -> String {
+pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {

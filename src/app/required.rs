@@ -8,7 +8,7 @@ use crate::ui::prompt::PromptState;
 use gobare_api::model::{ErrorCode, EventPayload, Input, InputOutcome};
 
 /// The call an answer is about.
-pub fn answered_call(input: &Input) -> Option<&str> {
+pub(crate) fn answered_call(input: &Input) -> Option<&str> {
     match input {
         Input::ToolResult { call_id, .. }
         | Input::Approval { call_id, .. }
@@ -17,25 +17,10 @@ pub fn answered_call(input: &Input) -> Option<&str> {
     }
 }
 
-/// Events after which `GET /v1/sessions/{id}` must refresh `required_actions` (§11.3).
-pub fn refreshes_required_actions(payload: &EventPayload) -> bool {
-    matches!(
-        payload,
-        EventPayload::TurnStarted(_)
-            | EventPayload::TurnEnded(_)
-            | EventPayload::ToolRequired(_)
-            | EventPayload::ToolResolved(_)
-            | EventPayload::ApprovalRequested(_)
-            | EventPayload::ApprovalResolved(_)
-            | EventPayload::QuestionAsked(_)
-            | EventPayload::QuestionAnswered(_)
-    )
-}
-
 /// Feeds one stream event to the prompt: details the list lacks, and closing a call that
 /// was resolved or answered from anywhere (here, the Console, a rule). Returns whether the
 /// prompt changed.
-pub fn apply_event(prompt: &mut PromptState, payload: &EventPayload) -> bool {
+pub(crate) fn apply_event(prompt: &mut PromptState, payload: &EventPayload) -> bool {
     match payload {
         EventPayload::ApprovalRequested(a) => {
             prompt.set_approval_details(&a.tool_call_id, &a.name, a.args.clone(), a.sensitive);
@@ -123,17 +108,5 @@ mod tests {
         );
         assert!(apply_event(&mut prompt, &answered));
         assert!(prompt.is_empty());
-    }
-
-    #[test]
-    fn required_action_events_ask_for_a_session_refresh() {
-        assert!(refreshes_required_actions(&payload(
-            "tool.required",
-            serde_json::json!({"toolCallId": "c", "name": "f", "arguments": {}})
-        )));
-        assert!(!refreshes_required_actions(&payload(
-            "agent.text",
-            serde_json::json!({"delta": "x"})
-        )));
     }
 }

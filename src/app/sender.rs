@@ -66,12 +66,12 @@ pub enum SendEvent {
 /// The end of one logical send.
 #[derive(Debug, Clone)]
 pub struct SendReport {
-    pub ticket: SendTicket,
-    pub input: Input,
+    pub(crate) ticket: SendTicket,
+    pub(crate) input: Input,
     /// The key every attempt carried.
     pub key: String,
     /// The text from the input box behind this send (messages and steers).
-    pub text: Option<String>,
+    pub(crate) text: Option<String>,
     /// Re-sent from a `pending_send` found on disk at startup.
     pub recovered: bool,
     pub attempts: u32,
@@ -90,7 +90,7 @@ impl SendReport {
 }
 
 /// The error side of a send, in the shape `ui::outcome` reads.
-pub fn failure_from(err: &ApiError) -> SendFailure {
+pub(crate) fn failure_from(err: &ApiError) -> SendFailure {
     SendFailure {
         code: err.code.clone(),
         status: err.status,
@@ -102,7 +102,7 @@ pub fn failure_from(err: &ApiError) -> SendFailure {
 
 /// The policy of a send: the client's default plus patience for network failures, so a
 /// send made during a stream drop (a short outage) waits for the network to come back.
-pub fn default_policy() -> RetryPolicy {
+pub(crate) fn default_policy() -> RetryPolicy {
     RetryPolicy {
         max_attempts: 8,
         ..RetryPolicy::default()
@@ -132,7 +132,7 @@ fn draft_text(input: &Input) -> Option<String> {
 }
 
 /// Rebuilds the input a pending record stands for, or `None` for a kind it cannot be.
-pub fn input_from_pending(pending: &PendingSend) -> Option<Input> {
+pub(crate) fn input_from_pending(pending: &PendingSend) -> Option<Input> {
     let content = Content::Text(pending.text.clone());
     match pending.kind.as_str() {
         "input.message" => Some(Input::Message { content }),

@@ -5,7 +5,7 @@ use gobare_api::error::ApiError;
 use gobare_api::model::Session;
 
 /// Sessions per page (the API's maximum is 100).
-pub const PAGE_SIZE: u32 = 50;
+pub(crate) const PAGE_SIZE: u32 = 50;
 
 /// Where the next page starts.
 #[derive(Debug, Clone, Default)]
@@ -22,10 +22,6 @@ impl SessionPager {
             exhausted: false,
             page_size: page_size.clamp(1, 100),
         }
-    }
-
-    pub fn exhausted(&self) -> bool {
-        self.exhausted
     }
 
     /// The next page and whether more follow (for `PickerState::append_page`).

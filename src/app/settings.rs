@@ -25,13 +25,13 @@ const TRANSCRIPT_MIB_MAX: i64 = 4_096;
 
 /// Preferences read from the config file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Settings {
-    pub notify_when: NotifyWhen,
-    pub no_color: bool,
+pub(crate) struct Settings {
+    pub(crate) notify_when: NotifyWhen,
+    pub(crate) no_color: bool,
     /// Extra key bindings (`[keys]`).
-    pub keys: crate::app::keymap::KeyMap,
+    pub(crate) keys: crate::app::keymap::KeyMap,
     /// Bytes the transcript's entries may take (`[transcript] memory_mib`).
-    pub transcript_budget: usize,
+    pub(crate) transcript_budget: usize,
 }
 
 impl Default for Settings {
@@ -47,7 +47,7 @@ impl Default for Settings {
 
 impl Settings {
     /// Reads the sections; the warnings say what was ignored and why.
-    pub fn from_sections(sections: &toml::Table) -> (Settings, Vec<String>) {
+    pub(crate) fn from_sections(sections: &toml::Table) -> (Settings, Vec<String>) {
         let mut settings = Settings::default();
         let mut warnings = Vec::new();
         if let Some(value) = lookup(sections, "notifications", "when") {
@@ -95,7 +95,7 @@ impl Settings {
     }
 
     /// The theme: no colours when the file or `NO_COLOR` asks for none.
-    pub fn theme(&self) -> Theme {
+    pub(crate) fn theme(&self) -> Theme {
         if self.no_color {
             Theme::no_color()
         } else {

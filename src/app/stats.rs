@@ -9,32 +9,32 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-pub const ENV_VAR: &str = "GOBARE_TUI_STATS";
-pub const WRITE_EVERY: Duration = Duration::from_secs(2);
+pub(crate) const ENV_VAR: &str = "GOBARE_TUI_STATS";
+pub(crate) const WRITE_EVERY: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Default)]
-pub struct Stats {
+pub(crate) struct Stats {
     path: Option<PathBuf>,
-    pub frames: u64,
-    pub events: u64,
-    pub dropped: u64,
+    pub(crate) frames: u64,
+    pub(crate) events: u64,
+    pub(crate) dropped: u64,
     written: Option<(u64, u64, u64)>,
     last_write: Option<Instant>,
 }
 
 impl Stats {
-    pub fn from_env() -> Stats {
+    pub(crate) fn from_env() -> Stats {
         Stats::to_path(std::env::var_os(ENV_VAR).map(PathBuf::from))
     }
 
-    pub fn to_path(path: Option<PathBuf>) -> Stats {
+    pub(crate) fn to_path(path: Option<PathBuf>) -> Stats {
         Stats {
             path,
             ..Stats::default()
         }
     }
 
-    pub fn line(&self) -> String {
+    pub(crate) fn line(&self) -> String {
         format!(
             "frames={} events={} dropped={}\n",
             self.frames, self.events, self.dropped
@@ -50,7 +50,7 @@ impl Stats {
     }
 
     /// When the next write is due; `None` when there is nothing new to write.
-    pub fn due_at(&self, now: Instant) -> Option<Instant> {
+    pub(crate) fn due_at(&self, now: Instant) -> Option<Instant> {
         if !self.dirty() {
             return None;
         }
@@ -58,7 +58,7 @@ impl Stats {
     }
 
     /// Writes if due (or `force`, on exit). Errors are ignored: statistics never stop the app.
-    pub fn write(&mut self, now: Instant, force: bool) {
+    pub(crate) fn write(&mut self, now: Instant, force: bool) {
         let due = self.due_at(now).is_some_and(|d| now >= d);
         if !(due || (force && self.path.is_some())) {
             return;

@@ -28,7 +28,7 @@ impl App {
         for job in self.fetches.start_ready(now) {
             jobs::spawn(&self.client, &self.session_id, job, self.msgs.clone());
         }
-        self.save_cursor(now, false);
+        self.save_cursor();
         self.act_save(now, false);
         if self.frames.due_at(now).is_some_and(|due| due <= now) {
             self.draw()?;
@@ -70,43 +70,10 @@ impl App {
         }
     }
 
-    pub(super) fn save_cursor(&mut self, now: Instant, force: bool) {
-        let current = self.view.last_seq();
-        let Some(due) = self.cursor.due_at(now, current) else {
-            return;
-        };
-        if !(force || now >= due) {
-            return;
-        }
-        self.cursor.saved(now, current);
-        self.session_state.cursor = current;
-        if self.acting.memory().is_some() {
-            // One writer per session file: the cursor goes with the draft and pending send.
-            self.act_cursor(current);
-            self.act_save(now, true);
-        } else {
-            self.save_state(force);
-        }
-    }
-
-    /// Writes [`App::session_state`] to the store (off the loop unless `blocking`).
-    pub fn save_state(&mut self, blocking: bool) {
-        let Some(store) = self.store.clone() else {
-            return;
-        };
-        self.session_state.saved_at = unix_ms();
-        let state = self.session_state.clone();
-        let id = self.session_id.clone();
-        let write = move || {
-            if let Err(e) = store.save_session(&id, &state) {
-                tracing::warn!("cannot save the session state: {e}");
-            }
-        };
-        if blocking {
-            write();
-        } else {
-            tokio::task::spawn_blocking(write);
-        }
+    /// Hands the stream cursor to the session memory, which writes it at most once per
+    /// [`super::memory::SAVE_INTERVAL`] and on exit.
+    pub(super) fn save_cursor(&mut self) {
+        self.act_cursor(self.view.last_seq());
     }
 
     /// The earliest moment something is due; `None` sleeps until input or news arrives.
@@ -117,9 +84,6 @@ impl App {
             self.replay.quiet_deadline(),
             self.tick_at,
             self.artifacts_poll.due_at(),
-            self.cursor
-                .due_at(now, self.view.last_seq())
-                .filter(|_| self.store.is_some()),
             self.stats.due_at(now),
             self.act_save_due_at(),
             self.notice_expires_at,

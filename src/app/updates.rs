@@ -79,10 +79,9 @@ impl App {
     }
 
     /// Handles one result of background work.
-    pub fn on_msg(&mut self, msg: AppMsg) {
+    pub(crate) fn on_msg(&mut self, msg: AppMsg) {
         match msg {
-            AppMsg::Fetched { job, result } => self.on_fetched(job, result),
-            AppMsg::Sent { input, result } => self.on_sent(input, result),
+            AppMsg::Fetched { job, result } => self.on_fetched(job, *result),
             AppMsg::Action(event) => self.on_action(event),
         }
         self.take_model_fetches();

@@ -14,7 +14,7 @@ const FIRST_MESSAGE: &str =
 /// A little faster than real time, so something happens every few seconds.
 const SPEED: f64 = 1.5;
 
-pub async fn run(config: Config) -> color_eyre::Result<()> {
+pub(crate) async fn run(config: Config) -> color_eyre::Result<()> {
     let _ = config; // the demo talks to its own server only
     let sim = Simulator::start(SimConfig {
         speed: SPEED,

@@ -6,19 +6,19 @@ use color_eyre::Report;
 use gobare_api::error::{ApiError, ApiErrorKind};
 
 /// Runtime failure: the network, the API, the stream.
-pub const RUNTIME_ERROR: u8 = 1;
+pub(crate) const RUNTIME_ERROR: u8 = 1;
 /// The command line or configuration was wrong.
-pub const USAGE_ERROR: u8 = 2;
+pub(crate) const USAGE_ERROR: u8 = 2;
 
 /// What `main` prints and returns for a failed command.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
-    pub code: u8,
-    pub message: String,
+pub(crate) struct Failure {
+    pub(crate) code: u8,
+    pub(crate) message: String,
 }
 
 /// Classifies by the first typed error in the chain.
-pub fn classify(report: &Report) -> Failure {
+pub(crate) fn classify(report: &Report) -> Failure {
     for cause in report.chain() {
         if let Some(e) = cause.downcast_ref::<UsageError>() {
             return Failure {

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// `data` as a single line without a terminator.
-pub fn one_line(data: &str) -> Cow<'_, str> {
+pub(crate) fn one_line(data: &str) -> Cow<'_, str> {
     if !has_control(data) {
         return Cow::Borrowed(data);
     }

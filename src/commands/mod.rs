@@ -1,11 +1,12 @@
 //! One module per subcommand; `main` makes exactly one `run` call into one of them.
 
-pub mod attach;
-pub mod demo;
-pub mod exit;
-pub mod frame_line;
-pub mod new;
-pub mod pick;
-pub mod sim;
-pub mod start;
-pub mod tail;
+pub(crate) mod attach;
+pub(crate) mod demo;
+pub(crate) mod exit;
+pub(crate) mod frame_line;
+pub(crate) mod launch;
+pub(crate) mod new;
+pub(crate) mod pick;
+pub(crate) mod sim;
+pub(crate) mod start;
+pub(crate) mod tail;

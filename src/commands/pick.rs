@@ -3,68 +3,21 @@
 //! opens one in the app, `n` creates a new (idle) session and opens it, Esc or q leaves.
 
 use crate::app::sessions::{PAGE_SIZE, SessionPager};
-use crate::app::{self, AppExit, AppOptions};
-use crate::cli::NewArgs;
-use crate::config::Config;
 use crate::terminal::{self, TerminationSignals, Tui};
 use crate::ui::picker::{PickerAction, PickerState};
 use crate::ui::theme::Theme;
-use color_eyre::eyre::eyre;
 use crossterm::event::{Event, KeyCode, KeyEventKind};
 use futures_util::StreamExt;
 use gobare_api::client::ApiClient;
-use gobare_api::retry::RetryPolicy;
 
 /// What the user picked.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Choice {
+pub(crate) enum Choice {
     Open(String),
     New,
 }
 
-/// Shows the picker, then the app on the chosen session, and the picker again whenever the
-/// app is left with Ctrl+O.
-pub async fn run(config: Config) -> color_eyre::Result<()> {
-    let client = config.client().map_err(|e| eyre!(e.summary()))?;
-    loop {
-        let choice = {
-            let mut signals = TerminationSignals::new()?;
-            let mut tui = terminal::enter(false)?;
-            let choice = pick(&mut tui, &client, &mut signals).await;
-            tui.restore();
-            match choice {
-                // The terminal went away (window closed): the user left.
-                Err(_) if terminal::hung_up() => return Ok(()),
-                choice => choice?,
-            }
-        };
-        let session_id = match choice {
-            Some(Choice::Open(id)) => id,
-            Some(Choice::New) => {
-                let request = super::new::create_request(&NewArgs::default());
-                super::new::create_session(&client, &request, &RetryPolicy::default())
-                    .await
-                    .map_err(|e| eyre!("could not create the session: {}", e.summary()))?
-                    .id
-            }
-            None => return Ok(()),
-        };
-        let options = super::attach::options(&config, &session_id)?;
-        if app::run_until_exit(options).await? != AppExit::OpenPicker {
-            return Ok(());
-        }
-    }
-}
-
-/// Runs the app on `options`; if the user leaves it with Ctrl+O, the picker follows.
-pub async fn run_app(config: Config, options: AppOptions) -> color_eyre::Result<()> {
-    match app::run_until_exit(options).await? {
-        AppExit::Quit => Ok(()),
-        AppExit::OpenPicker => run(config).await,
-    }
-}
-
-async fn pick(
+pub(crate) async fn pick(
     tui: &mut Tui,
     client: &ApiClient,
     signals: &mut TerminationSignals,

@@ -3,7 +3,7 @@
 use gobare_sim::Simulator;
 use gobare_sim::args::SimArgs;
 
-pub async fn run(args: SimArgs) -> color_eyre::Result<()> {
+pub(crate) async fn run(args: SimArgs) -> color_eyre::Result<()> {
     let config = args.to_config();
     let sim = Simulator::start(config).await?;
     let base = sim.url();

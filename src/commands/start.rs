@@ -5,7 +5,7 @@ use crate::config::Config;
 use crate::store::StateStore;
 use std::io::IsTerminal;
 
-pub async fn run(config: Config) -> color_eyre::Result<()> {
+pub(crate) async fn run(config: Config) -> color_eyre::Result<()> {
     if config.token.is_none() {
         return super::demo::run(config).await;
     }
@@ -14,13 +14,13 @@ pub async fn run(config: Config) -> color_eyre::Result<()> {
         .and_then(|store| store.last_session());
     match last {
         Some(id) => {
-            let options = super::attach::options(&config, &id)?;
-            super::pick::run_app(config, options).await
+            let options = super::launch::options(&config, &id)?;
+            super::launch::run_app(config, options).await
         }
         // Nothing opened before on this API: pick one (or create one) from the list, when
         // there is a terminal to show the list on.
         None if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() => {
-            super::pick::run(config).await
+            super::launch::run_picker(config).await
         }
         None => Err(crate::cli::UsageError(
             "no session to reopen yet: open one with `gobare-tui attach SESSION_ID`, \

@@ -22,14 +22,14 @@ const MAX_BURST: usize = 4096;
 
 /// Why printing stopped without an error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TailEnd {
+pub(crate) enum TailEnd {
     /// Ctrl+C or SIGTERM.
     Interrupted,
     /// The reader of stdout went away (`tail | head`).
     StdoutClosed,
 }
 
-pub async fn run(config: Config, args: TailArgs) -> Result<()> {
+pub(crate) async fn run(config: Config, args: TailArgs) -> Result<()> {
     let target = match (args.org, args.session_id) {
         (true, _) => StreamTarget::Org { root: args.root },
         (false, Some(id)) => StreamTarget::Session(id),
@@ -87,7 +87,7 @@ async fn check_token(config: &Config) -> Result<()> {
 
 /// Writes updates until `shutdown` resolves, stdout closes, or the stream fails.
 /// Frames go to `out`; connection news goes to `err` when `verbose`.
-pub async fn pump<W: Write, E: Write>(
+pub(crate) async fn pump<W: Write, E: Write>(
     updates: &mut UnboundedReceiver<StreamUpdate>,
     mut out: W,
     mut err: E,

@@ -5,36 +5,36 @@ use super::text::short_args;
 use gobare_api::model::{RequiredAction, RequiredActionKind};
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct PendingAction {
-    pub kind: RequiredActionKind,
-    pub call_id: String,
+pub(crate) struct PendingAction {
+    pub(crate) kind: RequiredActionKind,
+    pub(crate) call_id: String,
     /// `None` when only the event was seen (`tool.required` has no turn id, §14.9).
-    pub turn_id: Option<String>,
-    pub name: String,
+    pub(crate) turn_id: Option<String>,
+    pub(crate) name: String,
     /// Short excerpt of the arguments, for display.
-    pub args: String,
-    pub created_at: Option<i64>,
-    pub expires_at: Option<i64>,
+    pub(crate) args: String,
+    pub(crate) created_at: Option<i64>,
+    pub(crate) expires_at: Option<i64>,
     /// The full action as the server listed it (what the answer copies back).
-    pub resource: Option<RequiredAction>,
+    pub(crate) resource: Option<RequiredAction>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Actions {
+pub(crate) struct Actions {
     pending: Vec<PendingAction>,
 }
 
 impl Actions {
-    pub fn pending(&self) -> &[PendingAction] {
+    pub(crate) fn pending(&self) -> &[PendingAction] {
         &self.pending
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.pending.is_empty()
     }
 
     /// The session's list replaces whatever the events suggested.
-    pub fn replace(&mut self, list: &[RequiredAction]) -> bool {
+    pub(crate) fn replace(&mut self, list: &[RequiredAction]) -> bool {
         let next: Vec<PendingAction> = list
             .iter()
             .map(|a| PendingAction {
@@ -54,7 +54,7 @@ impl Actions {
     }
 
     /// An asking event, until the next session fetch confirms it.
-    pub fn asked(
+    pub(crate) fn asked(
         &mut self,
         kind: RequiredActionKind,
         call_id: &str,
@@ -77,7 +77,7 @@ impl Actions {
         });
     }
 
-    pub fn resolved(&mut self, call_id: &str) {
+    pub(crate) fn resolved(&mut self, call_id: &str) {
         self.pending.retain(|a| a.call_id != call_id);
     }
 }

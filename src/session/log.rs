@@ -9,23 +9,23 @@ use std::collections::VecDeque;
 use std::fmt::Write as _;
 
 /// How many raw events the Events pane keeps.
-pub const LOG_CAPACITY: usize = 5_000;
+pub(crate) const LOG_CAPACITY: usize = 5_000;
 const SUMMARY_MAX: usize = 160;
 
 /// One row of the Events pane. `index` counts every event ever logged (stable across the
 /// ring dropping old rows), so a scrolled view can stay anchored.
 #[derive(Debug, Clone, PartialEq)]
-pub struct LogEntry {
-    pub index: u64,
-    pub seq: Option<u64>,
-    pub created_at: Option<i64>,
-    pub kind: EventKindName,
-    pub summary: String,
+pub(crate) struct LogEntry {
+    pub(crate) index: u64,
+    pub(crate) seq: Option<u64>,
+    pub(crate) created_at: Option<i64>,
+    pub(crate) kind: EventKindName,
+    pub(crate) summary: String,
 }
 
 /// The event type without a heap string for the 29 known names.
 #[derive(Debug, Clone, PartialEq)]
-pub enum EventKindName {
+pub(crate) enum EventKindName {
     Known(&'static str),
     Other(Box<str>),
 }
@@ -38,7 +38,7 @@ impl EventKindName {
         }
     }
 
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         match self {
             EventKindName::Known(k) => k,
             EventKindName::Other(k) => k,
@@ -48,19 +48,19 @@ impl EventKindName {
 
 impl LogEntry {
     /// `agent.text` / `agent.thinking`: the deltas the pane can hide.
-    pub fn is_delta(&self) -> bool {
+    pub(crate) fn is_delta(&self) -> bool {
         matches!(self.kind.as_str(), "agent.text" | "agent.thinking")
     }
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct EventLog {
+pub(crate) struct EventLog {
     rows: VecDeque<LogEntry>,
     next_index: u64,
 }
 
 impl EventLog {
-    pub fn push(&mut self, ev: &Event) {
+    pub(crate) fn push(&mut self, ev: &Event) {
         let mut text = match self.rows.len() {
             LOG_CAPACITY => self.rows.pop_front().map(|row| row.summary),
             _ => None,
@@ -78,21 +78,15 @@ impl EventLog {
         self.next_index += 1;
     }
 
-    pub fn rows(&self) -> &VecDeque<LogEntry> {
+    pub(crate) fn rows(&self) -> &VecDeque<LogEntry> {
         &self.rows
     }
 
     /// Every event logged since the start, including those the ring has dropped.
-    pub fn total(&self) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn total(&self) -> u64 {
         self.next_index
     }
-}
-
-/// One line saying what an event carries. Raw server text: sanitized when drawn.
-pub fn summary(p: &EventPayload) -> String {
-    let mut out = String::new();
-    write_summary(&mut out, p);
-    out
 }
 
 /// [`summary`] appended to `out`. Writing to a `String` cannot fail.

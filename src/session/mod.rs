@@ -4,20 +4,18 @@
 //! visible changed (so the app requests a frame only then), and drains
 //! [`SessionView::take_fetches`] to learn which resources to re-read.
 
-pub mod actions;
-pub mod log;
-pub mod text;
+pub(crate) mod actions;
+pub(crate) mod log;
+pub(crate) mod text;
 pub mod transcript;
-pub mod turn;
-pub mod workspace;
+pub(crate) mod turn;
+pub(crate) mod workspace;
 
 #[cfg(test)]
 mod tests;
 
 use actions::Actions;
-use gobare_api::model::{
-    Artifact, Event, EventPayload, Item, RequiredActionKind, Session, Turn, WorkspaceState,
-};
+use gobare_api::model::{Artifact, Event, EventPayload, Item, RequiredActionKind, Session, Turn};
 use gobare_api::stream::ConnectionState;
 use log::EventLog;
 use transcript::Transcript;
@@ -64,8 +62,8 @@ pub enum Severity {
 /// One line for the status bar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Notice {
-    pub severity: Severity,
-    pub text: String,
+    pub(crate) severity: Severity,
+    pub(crate) text: String,
 }
 
 impl Notice {
@@ -79,7 +77,7 @@ impl Notice {
 
 /// A resource the app should (re-)read because an event said it changed (§11.3).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Fetch {
+pub(crate) enum Fetch {
     Session,
     Turn(String),
 }
@@ -305,33 +303,23 @@ impl SessionView {
     // ---- accessors -------------------------------------------------------------------
 
     /// Resources to re-read, oldest request first; each listed once. Draining clears them.
-    pub fn take_fetches(&mut self) -> Vec<Fetch> {
+    pub(crate) fn take_fetches(&mut self) -> Vec<Fetch> {
         std::mem::take(&mut self.fetches)
     }
 
-    /// Whether a fetch is waiting to be taken.
-    pub fn has_fetches(&self) -> bool {
-        !self.fetches.is_empty()
-    }
-
-    pub fn session_id(&self) -> &str {
+    pub(crate) fn session_id(&self) -> &str {
         &self.session_id
     }
 
-    /// The session as last read, if it was.
-    pub fn session(&self) -> Option<&Session> {
-        self.session.as_ref()
-    }
-
-    pub fn title(&self) -> Option<&str> {
+    pub(crate) fn title(&self) -> Option<&str> {
         self.title.as_deref()
     }
 
-    pub fn api_host(&self) -> &str {
+    pub(crate) fn api_host(&self) -> &str {
         &self.api_host
     }
 
-    pub fn local_demo(&self) -> bool {
+    pub(crate) fn local_demo(&self) -> bool {
         self.local_demo
     }
 
@@ -344,7 +332,8 @@ impl SessionView {
         self.last_seq
     }
 
-    pub fn truncated_from(&self) -> Option<u64> {
+    #[cfg(test)]
+    pub(crate) fn truncated_from(&self) -> Option<u64> {
         self.truncated_from
     }
 
@@ -352,15 +341,11 @@ impl SessionView {
         self.skipped
     }
 
-    pub fn last_skip_reason(&self) -> Option<&str> {
-        self.last_skip_reason.as_deref()
-    }
-
-    pub fn notice(&self) -> Option<&Notice> {
+    pub(crate) fn notice(&self) -> Option<&Notice> {
         self.notice.as_ref()
     }
 
-    pub fn now_ms(&self) -> Option<i64> {
+    pub(crate) fn now_ms(&self) -> Option<i64> {
         self.now_ms
     }
 
@@ -368,46 +353,38 @@ impl SessionView {
         &self.transcript
     }
 
-    pub fn turns(&self) -> &TurnState {
+    pub(crate) fn turns(&self) -> &TurnState {
         &self.turn
     }
 
-    pub fn workspace(&self) -> &WorkspaceView {
+    pub(crate) fn workspace(&self) -> &WorkspaceView {
         &self.workspace
     }
 
-    pub fn actions(&self) -> &Actions {
+    pub(crate) fn actions(&self) -> &Actions {
         &self.actions
     }
 
-    pub fn artifacts(&self) -> &[Artifact] {
+    pub(crate) fn artifacts(&self) -> &[Artifact] {
         &self.artifacts
     }
 
-    pub fn log(&self) -> &EventLog {
+    pub(crate) fn log(&self) -> &EventLog {
         &self.log
     }
 
     /// The current turn's phase, `None` before any turn is known.
-    pub fn turn_phase(&self) -> Option<TurnPhase> {
+    pub(crate) fn turn_phase(&self) -> Option<TurnPhase> {
         Some(self.turn.current()?.phase(!self.actions.is_empty()))
     }
 
     /// Whether a turn runs now: the app ticks the clock (`Update::Tick`) only then.
-    pub fn turn_running(&self) -> bool {
+    pub(crate) fn turn_running(&self) -> bool {
         self.turn_phase().is_some_and(|p| p.is_running())
     }
 
     /// The settled turn whose artifacts are still publishing: poll it until ready.
-    pub fn artifacts_pending_turn(&self) -> Option<&str> {
+    pub(crate) fn artifacts_pending_turn(&self) -> Option<&str> {
         self.turn.artifacts_pending()
-    }
-
-    /// Whether the workspace is asleep or gone (sending wakes or rebuilds it).
-    pub fn workspace_needs_wake(&self) -> bool {
-        matches!(
-            self.workspace.state(),
-            Some(WorkspaceState::Paused | WorkspaceState::Destroyed)
-        )
     }
 }

@@ -3,7 +3,7 @@
 use super::transcript::{CallStatus, EntryKind, Verdict};
 use super::turn::TurnPhase;
 use super::*;
-use gobare_api::model::{ChangeKind, EVENT_TYPES, Item, Session, Turn};
+use gobare_api::model::{ChangeKind, EVENT_TYPES, Item, Session, Turn, WorkspaceState};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 /// `s` cut to at most `max` characters, with `…` when something was cut.
-pub fn clip(s: &str, max: usize) -> String {
+pub(crate) fn clip(s: &str, max: usize) -> String {
     let mut out = String::new();
     push_clip(&mut out, s, max);
     // Kept for hours in the transcript: no spare capacity from the pushes.
@@ -13,7 +13,7 @@ pub fn clip(s: &str, max: usize) -> String {
 }
 
 /// [`clip`] appended to `out` (the event log reuses its rows' buffers: no allocation).
-pub fn push_clip(out: &mut String, s: &str, max: usize) {
+pub(crate) fn push_clip(out: &mut String, s: &str, max: usize) {
     // A string of at most `max` bytes has at most `max` characters: no need to walk them
     // (most text is short, and walking a 64 KiB diff char by char was most of a replay).
     if s.len() <= max {
@@ -29,17 +29,8 @@ pub fn push_clip(out: &mut String, s: &str, max: usize) {
     }
 }
 
-/// The first line of `s`, clipped; marks that more lines follow.
-pub fn first_line(s: &str, max: usize) -> String {
-    let mut out = String::new();
-    push_first_line(&mut out, s, max);
-    // Kept for hours in the transcript: no spare capacity from the pushes.
-    out.shrink_to_fit();
-    out
-}
-
 /// [`first_line`] appended to `out`.
-pub fn push_first_line(out: &mut String, s: &str, max: usize) {
+pub(crate) fn push_first_line(out: &mut String, s: &str, max: usize) {
     // As `s.lines()` would split it, without scanning the second line to its end.
     let (first, rest) = match s.find('\n') {
         Some(i) => (s[..i].strip_suffix('\r').unwrap_or(&s[..i]), &s[i + 1..]),
@@ -53,7 +44,7 @@ pub fn push_first_line(out: &mut String, s: &str, max: usize) {
 }
 
 /// Compact JSON of `v`, clipped: used for unknown events and argument objects.
-pub fn compact_json(v: &Value, max: usize) -> String {
+pub(crate) fn compact_json(v: &Value, max: usize) -> String {
     let mut out = String::new();
     push_compact_json(&mut out, v, max);
     // Kept for hours in the transcript: no spare capacity from the pushes.
@@ -62,7 +53,7 @@ pub fn compact_json(v: &Value, max: usize) -> String {
 }
 
 /// [`compact_json`] appended to `out`.
-pub fn push_compact_json(out: &mut String, v: &Value, max: usize) {
+pub(crate) fn push_compact_json(out: &mut String, v: &Value, max: usize) {
     if !v.is_null() {
         push_clip(out, &v.to_string(), max);
     }
@@ -70,7 +61,7 @@ pub fn push_compact_json(out: &mut String, v: &Value, max: usize) {
 
 /// The most telling part of a tool's arguments: a command, a path, a query or URL when one
 /// is there, otherwise the compact JSON.
-pub fn short_args(v: &Value, max: usize) -> String {
+pub(crate) fn short_args(v: &Value, max: usize) -> String {
     let mut out = String::new();
     push_short_args(&mut out, v, max);
     // Kept for hours in the transcript: no spare capacity from the pushes.
@@ -79,7 +70,7 @@ pub fn short_args(v: &Value, max: usize) -> String {
 }
 
 /// [`short_args`] appended to `out`.
-pub fn push_short_args(out: &mut String, v: &Value, max: usize) {
+pub(crate) fn push_short_args(out: &mut String, v: &Value, max: usize) {
     const TELLING: [&str; 7] = [
         "command",
         "cmd",
@@ -103,7 +94,7 @@ pub fn push_short_args(out: &mut String, v: &Value, max: usize) {
 }
 
 /// A stable 64-bit key for de-duplicating item-derived entries against event-derived ones.
-pub fn key(tag: &str, text: &str) -> u64 {
+pub(crate) fn key(tag: &str, text: &str) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     tag.hash(&mut h);
@@ -120,28 +111,6 @@ mod tests {
     fn clip_counts_characters_not_bytes() {
         assert_eq!(clip("héllo", 3), "hél…");
         assert_eq!(clip("abc", 3), "abc");
-    }
-
-    #[test]
-    fn first_line_splits_as_lines_does() {
-        for s in [
-            "",
-            "a",
-            "a\n",
-            "a\nb",
-            "a\r\nb",
-            "a\n\n",
-            "a\r",
-            "\nb",
-            "héllo wörld\nx",
-        ] {
-            let mut lines = s.lines();
-            let mut want = clip(lines.next().unwrap_or(""), 5);
-            if lines.next().is_some() && !want.ends_with('…') {
-                want.push('…');
-            }
-            assert_eq!(first_line(s, 5), want, "{s:?}");
-        }
     }
 
     #[test]

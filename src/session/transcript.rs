@@ -15,14 +15,14 @@ use std::collections::{HashMap, VecDeque};
 mod budget;
 mod items;
 
-pub use budget::entry_bytes;
+pub(crate) use budget::entry_bytes;
 
 /// Entries kept; the oldest are dropped beyond this.
-pub const TRANSCRIPT_CAPACITY: usize = 100_000;
+pub(crate) const TRANSCRIPT_CAPACITY: usize = 100_000;
 /// Default heap the kept entries may take (their text, as counted by [`entry_bytes`]); the
 /// oldest are dropped beyond it. Entries are capped in size, but 100,000 of them at a few KB
 /// each would still be hundreds of MB in a window left open for days.
-pub const TRANSCRIPT_BUDGET_BYTES: usize = 24 * 1024 * 1024;
+pub(crate) const TRANSCRIPT_BUDGET_BYTES: usize = 24 * 1024 * 1024;
 /// Longest argument excerpt stored per call.
 const ARGS_MAX: usize = 200;
 /// Longest tool summary stored.
@@ -37,10 +37,10 @@ const STREAM_MAX: usize = 256 * 1024;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
     /// Stable for the life of the view; never reused.
-    pub id: u64,
+    pub(crate) id: u64,
     /// Bumped whenever the entry changes (render caches key on it).
-    pub rev: u32,
-    pub created_at: Option<i64>,
+    pub(crate) rev: u32,
+    pub(crate) created_at: Option<i64>,
     pub kind: EntryKind,
 }
 
@@ -105,7 +105,7 @@ pub enum EntryKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Copy)]
-pub enum CallStatus {
+pub(crate) enum CallStatus {
     Pending,
     Ok,
     Failed,
@@ -114,24 +114,24 @@ pub enum CallStatus {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCallEntry {
-    pub call_id: String,
-    pub name: String,
-    pub args: String,
-    pub status: CallStatus,
-    pub summary: String,
-    pub exit_code: Option<i64>,
+    pub(crate) call_id: String,
+    pub(crate) name: String,
+    pub(crate) args: String,
+    pub(crate) status: CallStatus,
+    pub(crate) summary: String,
+    pub(crate) exit_code: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct FileChangeEntry {
-    pub path: String,
-    pub change: ChangeKind,
-    pub diff: Option<String>,
-    pub call_id: Option<String>,
+    pub(crate) path: String,
+    pub(crate) change: ChangeKind,
+    pub(crate) diff: Option<String>,
+    pub(crate) call_id: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     Pending,
     Approved {
         code: Option<String>,
@@ -144,39 +144,39 @@ pub enum Verdict {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApprovalEntry {
-    pub call_id: String,
-    pub name: String,
-    pub args: String,
-    pub sensitive: bool,
-    pub verdict: Verdict,
+    pub(crate) call_id: String,
+    pub(crate) name: String,
+    pub(crate) args: String,
+    pub(crate) sensitive: bool,
+    pub(crate) verdict: Verdict,
     /// Known from backfilled items only: they record the request, never its outcome.
-    pub from_history: bool,
+    pub(crate) from_history: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct QuestionEntry {
-    pub call_id: String,
-    pub question: String,
-    pub options: Vec<String>,
-    pub answer: Option<String>,
+    pub(crate) call_id: String,
+    pub(crate) question: String,
+    pub(crate) options: Vec<String>,
+    pub(crate) answer: Option<String>,
     /// Known from backfilled items only: they record the question, never the answer.
-    pub from_history: bool,
+    pub(crate) from_history: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct FunctionEntry {
-    pub call_id: String,
-    pub name: String,
-    pub args: String,
+    pub(crate) call_id: String,
+    pub(crate) name: String,
+    pub(crate) args: String,
     /// `None` until `tool.resolved`; then its `success`.
-    pub success: Option<bool>,
+    pub(crate) success: Option<bool>,
 }
 
 /// Text being streamed before the settled `agent.message` arrives.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Streaming {
     pub text: String,
-    pub thinking: String,
+    pub(crate) thinking: String,
 }
 
 /// Which source an id-less entry came from, for the multiset match.
@@ -222,7 +222,7 @@ impl Default for Transcript {
 impl Transcript {
     /// An empty transcript whose entries may take at most `budget` bytes (at least the
     /// newest entry is always kept).
-    pub fn with_budget(budget: usize) -> Self {
+    pub(crate) fn with_budget(budget: usize) -> Self {
         Transcript {
             entries: VecDeque::new(),
             base: 0,
@@ -246,23 +246,24 @@ impl Transcript {
     }
 
     /// Entries dropped to stay within the budget or the entry cap (the oldest first).
-    pub fn dropped(&self) -> u64 {
+    pub(crate) fn dropped(&self) -> u64 {
         self.base
     }
 
     /// Bytes the kept entries take, as counted against the budget.
-    pub fn bytes(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn bytes(&self) -> usize {
         self.bytes
     }
 
     /// The entry with this id, if it is still kept.
-    pub fn get(&self, id: u64) -> Option<&Entry> {
+    pub(crate) fn get(&self, id: u64) -> Option<&Entry> {
         let pos = id.checked_sub(self.base)?;
         self.entries.get(usize::try_from(pos).ok()?)
     }
 
     /// The id the next entry will get (= number of entries ever added).
-    pub fn next_id(&self) -> u64 {
+    pub(crate) fn next_id(&self) -> u64 {
         self.base + self.entries.len() as u64
     }
 
@@ -276,12 +277,13 @@ impl Transcript {
         self.from_events.len() + self.from_items.len()
     }
 
-    pub fn streaming_rev(&self) -> u64 {
+    pub(crate) fn streaming_rev(&self) -> u64 {
         self.streaming_rev
     }
 
     /// The tool call entry for `call_id`.
-    pub fn tool_call(&self, call_id: &str) -> Option<&ToolCallEntry> {
+    #[cfg(test)]
+    pub(crate) fn tool_call(&self, call_id: &str) -> Option<&ToolCallEntry> {
         match &self.get(*self.tools.get(call_id)?)?.kind {
             EntryKind::Tool(t) => Some(t),
             _ => None,
@@ -290,7 +292,7 @@ impl Transcript {
 
     /// The newest file change with a diff at or before entry `id` (the one a "toggle
     /// diff" key means). Walks back at most `limit` entries.
-    pub fn diff_at_or_before(&self, id: u64, limit: usize) -> Option<u64> {
+    pub(crate) fn diff_at_or_before(&self, id: u64, limit: usize) -> Option<u64> {
         let end = usize::try_from(id.checked_sub(self.base)?)
             .ok()?
             .min(self.entries.len().checked_sub(1)?);
@@ -303,19 +305,19 @@ impl Transcript {
     }
 
     /// A new turn: the next todo list starts a new entry; leftover deltas are dropped.
-    pub fn turn_started(&mut self) {
+    pub(crate) fn turn_started(&mut self) {
         self.todos = None;
     }
 
     /// The turn settled: provisional text that never got a settled message is dropped.
-    pub fn turn_ended(&mut self) {
+    pub(crate) fn turn_ended(&mut self) {
         if self.streaming.take().is_some() {
             self.streaming_rev += 1;
         }
     }
 
     /// Applies one event (persisted or transient). Returns whether anything changed.
-    pub fn apply_event(&mut self, ev: &Event) -> bool {
+    pub(crate) fn apply_event(&mut self, ev: &Event) -> bool {
         let changed = self.apply_event_unsettled(ev);
         self.settle();
         changed

@@ -5,11 +5,11 @@ use gobare_api::model::{ArtifactsState, Turn, TurnStatus};
 use std::collections::VecDeque;
 
 /// How many settled turns the pane lists.
-pub const RECENT_TURNS: usize = 5;
+pub(crate) const RECENT_TURNS: usize = 5;
 
 /// What the turn pane says about a turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TurnPhase {
+pub(crate) enum TurnPhase {
     /// Accepted, waiting behind another turn (`started_at == null`).
     Queued,
     Working,
@@ -25,7 +25,7 @@ pub enum TurnPhase {
 }
 
 impl TurnPhase {
-    pub fn label(&self) -> &str {
+    pub(crate) fn label(&self) -> &str {
         match self {
             TurnPhase::Queued => "queued",
             TurnPhase::Working => "working",
@@ -39,7 +39,7 @@ impl TurnPhase {
     }
 
     /// Whether the clock runs (elapsed time is shown ticking).
-    pub fn is_running(&self) -> bool {
+    pub(crate) fn is_running(&self) -> bool {
         matches!(
             self,
             TurnPhase::Working | TurnPhase::WaitingOnYou | TurnPhase::Queued
@@ -48,18 +48,18 @@ impl TurnPhase {
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct TurnInfo {
-    pub id: String,
+pub(crate) struct TurnInfo {
+    pub(crate) id: String,
     /// From the resource; `None` until it has been fetched.
-    pub status: Option<TurnStatus>,
-    pub created_at: Option<i64>,
-    pub started_at: Option<i64>,
-    pub completed_at: Option<i64>,
-    pub artifacts: Option<ArtifactsState>,
-    pub artifacts_skipped: usize,
-    pub error: Option<String>,
+    pub(crate) status: Option<TurnStatus>,
+    pub(crate) created_at: Option<i64>,
+    pub(crate) started_at: Option<i64>,
+    pub(crate) completed_at: Option<i64>,
+    pub(crate) artifacts: Option<ArtifactsState>,
+    pub(crate) artifacts_skipped: usize,
+    pub(crate) error: Option<String>,
     /// `turn.ended` was seen (the outcome may not be fetched yet).
-    pub ended_seen: bool,
+    pub(crate) ended_seen: bool,
 }
 
 impl TurnInfo {
@@ -81,7 +81,7 @@ impl TurnInfo {
         self.error = t.error_text();
     }
 
-    pub fn phase(&self, waiting_on_you: bool) -> TurnPhase {
+    pub(crate) fn phase(&self, waiting_on_you: bool) -> TurnPhase {
         match &self.status {
             Some(TurnStatus::Completed) => TurnPhase::Completed,
             Some(TurnStatus::Failed) => TurnPhase::Failed,
@@ -99,7 +99,7 @@ impl TurnInfo {
     }
 
     /// Milliseconds the turn has run: to `completed_at` once settled, else to `now_ms`.
-    pub fn elapsed_ms(&self, now_ms: Option<i64>) -> Option<i64> {
+    pub(crate) fn elapsed_ms(&self, now_ms: Option<i64>) -> Option<i64> {
         let start = self.started_at?;
         let end = self.completed_at.or(now_ms)?;
         Some((end - start).max(0))
@@ -107,7 +107,7 @@ impl TurnInfo {
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct TurnState {
+pub(crate) struct TurnState {
     current: Option<TurnInfo>,
     /// Newest first.
     recent: VecDeque<TurnInfo>,
@@ -115,20 +115,20 @@ pub struct TurnState {
 }
 
 impl TurnState {
-    pub fn current(&self) -> Option<&TurnInfo> {
+    pub(crate) fn current(&self) -> Option<&TurnInfo> {
         self.current.as_ref()
     }
 
-    pub fn recent(&self) -> &VecDeque<TurnInfo> {
+    pub(crate) fn recent(&self) -> &VecDeque<TurnInfo> {
         &self.recent
     }
 
     /// Messages waiting behind the running turn, from `message.queued` / `dequeued`.
-    pub fn queue_len(&self) -> u32 {
+    pub(crate) fn queue_len(&self) -> u32 {
         self.queue_len
     }
 
-    pub fn started(&mut self, turn_id: &str, at: Option<i64>) {
+    pub(crate) fn started(&mut self, turn_id: &str, at: Option<i64>) {
         if let Some(c) = self.current.as_mut().filter(|c| c.id == turn_id) {
             c.started_at = c.started_at.or(at);
             return;
@@ -144,7 +144,7 @@ impl TurnState {
         self.make_current(info);
     }
 
-    pub fn ended(&mut self, turn_id: &str) {
+    pub(crate) fn ended(&mut self, turn_id: &str) {
         match self.find_mut(turn_id) {
             Some(t) => t.ended_seen = true,
             None => self.make_current(TurnInfo {
@@ -154,16 +154,16 @@ impl TurnState {
         }
     }
 
-    pub fn queued(&mut self, position: Option<u32>) {
+    pub(crate) fn queued(&mut self, position: Option<u32>) {
         self.queue_len = position.map_or(self.queue_len + 1, |p| p.max(self.queue_len));
     }
 
-    pub fn dequeued(&mut self) {
+    pub(crate) fn dequeued(&mut self) {
         self.queue_len = self.queue_len.saturating_sub(1);
     }
 
     /// A fetched turn: updates the one it names, or becomes current when newer.
-    pub fn absorb(&mut self, t: &Turn) {
+    pub(crate) fn absorb(&mut self, t: &Turn) {
         if let Some(info) = self.find_mut(&t.id) {
             info.absorb(t);
             return;
@@ -188,7 +188,7 @@ impl TurnState {
     }
 
     /// The turn whose artifacts are still being published (poll it until settled).
-    pub fn artifacts_pending(&self) -> Option<&str> {
+    pub(crate) fn artifacts_pending(&self) -> Option<&str> {
         let c = self.current.as_ref()?;
         let settled = matches!(
             c.status,

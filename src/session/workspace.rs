@@ -5,10 +5,10 @@ use gobare_api::model::{Environment, Preview, Repo, WorkspaceState};
 use std::collections::VecDeque;
 
 /// Transitions the pane lists.
-pub const RECENT_TRANSITIONS: usize = 6;
+pub(crate) const RECENT_TRANSITIONS: usize = 6;
 
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct WorkspaceView {
+pub(crate) struct WorkspaceView {
     /// `None`: never reported, or the server sent `null` (§14.22); shown as unknown.
     state: Option<WorkspaceState>,
     since_ms: Option<i64>,
@@ -20,32 +20,32 @@ pub struct WorkspaceView {
 }
 
 impl WorkspaceView {
-    pub fn state(&self) -> Option<&WorkspaceState> {
+    pub(crate) fn state(&self) -> Option<&WorkspaceState> {
         self.state.as_ref()
     }
 
-    pub fn since_ms(&self) -> Option<i64> {
+    pub(crate) fn since_ms(&self) -> Option<i64> {
         self.since_ms
     }
 
-    pub fn transitions(&self) -> &VecDeque<(Option<WorkspaceState>, Option<i64>)> {
+    pub(crate) fn transitions(&self) -> &VecDeque<(Option<WorkspaceState>, Option<i64>)> {
         &self.transitions
     }
 
-    pub fn repo(&self) -> Option<&Repo> {
+    pub(crate) fn repo(&self) -> Option<&Repo> {
         self.repo.as_ref()
     }
 
-    pub fn preview(&self) -> &Preview {
+    pub(crate) fn preview(&self) -> &Preview {
         &self.preview
     }
 
-    pub fn recovery_error(&self) -> Option<&str> {
+    pub(crate) fn recovery_error(&self) -> Option<&str> {
         self.recovery_error.as_deref()
     }
 
     /// What the pane calls the state (§9.1's "client display").
-    pub fn label(&self) -> &str {
+    pub(crate) fn label(&self) -> &str {
         match &self.state {
             None | Some(WorkspaceState::Other(_)) => "unknown",
             Some(WorkspaceState::Unknown) => "starting",
@@ -58,7 +58,7 @@ impl WorkspaceView {
     }
 
     /// What to expect next, for people.
-    pub fn hint(&self) -> Option<&'static str> {
+    pub(crate) fn hint(&self) -> Option<&'static str> {
         match &self.state {
             Some(WorkspaceState::Paused) => {
                 Some("wakes on the next message; files kept, processes not")
@@ -74,7 +74,7 @@ impl WorkspaceView {
     }
 
     /// A state change (from an event or a GET). Returns whether it changed.
-    pub fn set_state(&mut self, state: Option<WorkspaceState>, at: Option<i64>) -> bool {
+    pub(crate) fn set_state(&mut self, state: Option<WorkspaceState>, at: Option<i64>) -> bool {
         if self.state == state && !self.transitions.is_empty() {
             return false;
         }
@@ -90,12 +90,12 @@ impl WorkspaceView {
         true
     }
 
-    pub fn recovery_failed(&mut self, message: &str, at: Option<i64>) {
+    pub(crate) fn recovery_failed(&mut self, message: &str, at: Option<i64>) {
         self.set_state(Some(WorkspaceState::RecoveryFailed), at);
         self.recovery_error = Some(message.to_string());
     }
 
-    pub fn preview_ready(&mut self, port: Option<u16>, url: Option<&str>) {
+    pub(crate) fn preview_ready(&mut self, port: Option<u16>, url: Option<&str>) {
         self.preview.port = port.or(self.preview.port);
         if let Some(u) = url {
             self.preview.url = Some(u.to_string());
@@ -103,7 +103,7 @@ impl WorkspaceView {
     }
 
     /// The session's `environment` and `preview`; `at` is the session's `updated_at`.
-    pub fn absorb(&mut self, env: &Environment, preview: &Preview, at: i64) -> bool {
+    pub(crate) fn absorb(&mut self, env: &Environment, preview: &Preview, at: i64) -> bool {
         let before = self.clone();
         self.set_state(env.state.clone(), Some(at));
         self.repo = env.repo.clone();

@@ -17,7 +17,7 @@ use crate::ui::theme::Theme;
 
 /// What a key in the composer asks the app to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ComposerAction {
+pub(crate) enum ComposerAction {
     /// Enter: send this (trimmed, non-empty) message.
     Send(String),
     /// Ctrl+S: steer the running turn with this (trimmed, non-empty) text.
@@ -35,7 +35,7 @@ pub enum ComposerAction {
 }
 
 /// Lines of text the box shows before it scrolls.
-pub const DEFAULT_MAX_LINES: u16 = 6;
+pub(crate) const DEFAULT_MAX_LINES: u16 = 6;
 
 pub struct Composer {
     textarea: TextArea<'static>,
@@ -78,33 +78,28 @@ impl Composer {
         }
     }
 
-    /// Caps how many text lines the box grows to (at least 1).
-    pub fn set_max_lines(&mut self, lines: u16) {
-        self.max_lines = lines.max(1);
-    }
-
     /// Whether a turn is running (adds the steer/cancel hints to the title).
-    pub fn set_turn_running(&mut self, running: bool) {
+    pub(crate) fn set_turn_running(&mut self, running: bool) {
         self.turn_running = running;
     }
 
     /// The text as typed, lines joined with `\n`.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         self.textarea.lines().join("\n")
     }
 
     /// Replaces the text (e.g. from history), cursor at the end.
-    pub fn set_text(&mut self, text: &str) {
+    pub(crate) fn set_text(&mut self, text: &str) {
         let lines = clean_paste(text).split('\n').map(str::to_string).collect();
         self.textarea = new_textarea(lines);
     }
 
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.set_text("");
     }
 
     /// True when there is nothing but whitespace to send.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.textarea.lines().iter().all(|l| l.trim().is_empty())
     }
 
@@ -115,11 +110,11 @@ impl Composer {
     }
 
     /// Inserts pasted text at the cursor, newlines kept. Never sends.
-    pub fn handle_paste(&mut self, text: &str) {
+    pub(crate) fn handle_paste(&mut self, text: &str) {
         self.textarea.insert_str(clean_paste(text));
     }
 
-    pub fn handle_key(&mut self, key: KeyEvent) -> ComposerAction {
+    pub(crate) fn handle_key(&mut self, key: KeyEvent) -> ComposerAction {
         if key.kind == KeyEventKind::Release {
             return ComposerAction::None;
         }
@@ -178,7 +173,7 @@ impl Composer {
     }
 
     /// The title: mode and the keys that act on the text.
-    pub fn title(&self) -> String {
+    pub(crate) fn title(&self) -> String {
         let mut title = String::from(" Message · Enter send · Shift+Enter newline");
         if self.turn_running {
             title.push_str(" · Ctrl+S steer · Ctrl+X cancel");
@@ -238,7 +233,7 @@ pub struct History {
 }
 
 /// Entries kept; the oldest go first.
-pub const HISTORY_LIMIT: usize = 1000;
+pub(crate) const HISTORY_LIMIT: usize = 1000;
 
 impl History {
     pub fn entries(&self) -> &[String] {
@@ -246,7 +241,7 @@ impl History {
     }
 
     /// Records a sent message (not if it repeats the last one) and stops browsing.
-    pub fn push(&mut self, text: &str) {
+    pub(crate) fn push(&mut self, text: &str) {
         self.cursor = None;
         self.draft = None;
         if text.trim().is_empty() || self.entries.last().is_some_and(|l| l == text) {
@@ -261,7 +256,7 @@ impl History {
 
     /// One step older; `current` is the box's text, kept as the draft when browsing starts.
     /// `None` when there is nothing older.
-    pub fn older(&mut self, current: &str) -> Option<String> {
+    pub(crate) fn older(&mut self, current: &str) -> Option<String> {
         let next = match self.cursor {
             None if self.entries.is_empty() => return None,
             None => {
@@ -276,7 +271,7 @@ impl History {
     }
 
     /// One step newer; past the newest entry gives back the draft. `None` when not browsing.
-    pub fn newer(&mut self) -> Option<String> {
+    pub(crate) fn newer(&mut self) -> Option<String> {
         let i = self.cursor?;
         if i + 1 < self.entries.len() {
             self.cursor = Some(i + 1);

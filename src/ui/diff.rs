@@ -8,7 +8,15 @@ use crate::ui::theme::Theme;
 /// Renders `diff` (server text) as at most `max_lines` lines no wider than `width`: additions,
 /// deletions and hunk headers coloured, file headers dim. When lines are left out, the last
 /// line says how many (`… N more lines`) and counts toward `max_lines`.
-pub fn render(diff: &str, width: u16, theme: &Theme, max_lines: usize) -> Vec<Line<'static>> {
+// The transcript's expanded diffs wrap; this cut-to-width form is for the detail view of
+// the "Looking back" issue, which wires it in.
+#[cfg_attr(not(test), expect(dead_code))]
+pub(crate) fn render(
+    diff: &str,
+    width: u16,
+    theme: &Theme,
+    max_lines: usize,
+) -> Vec<Line<'static>> {
     let width = usize::from(width);
     if width == 0 || max_lines == 0 {
         return Vec::new();
@@ -44,7 +52,8 @@ pub fn render(diff: &str, width: u16, theme: &Theme, max_lines: usize) -> Vec<Li
     out
 }
 
-fn line_style(line: &str, theme: &Theme) -> ratatui::style::Style {
+/// The colour of one diff line: file headers dim, hunk headers, additions and deletions.
+pub(crate) fn line_style(line: &str, theme: &Theme) -> ratatui::style::Style {
     const HEADERS: &[&str] = &[
         "+++",
         "---",

@@ -12,7 +12,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
-pub fn draw(
+pub(crate) fn draw(
     frame: &mut Frame,
     area: Rect,
     view: &SessionView,

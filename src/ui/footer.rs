@@ -14,7 +14,7 @@ use ratatui::widgets::Paragraph;
 // `q` would type into the input box, which has the focus by default: Ctrl+C quits anywhere.
 const HINTS: &str = "Tab focus · PgUp/PgDn scroll · ? help · Ctrl+C quit";
 
-pub fn draw(frame: &mut Frame, area: Rect, view: &SessionView, theme: &Theme) {
+pub(crate) fn draw(frame: &mut Frame, area: Rect, view: &SessionView, theme: &Theme) {
     let sep = || Span::styled(" │ ", theme.dim);
     let mut spans = vec![connection(view.connection(), theme)];
     if let Some(seq) = view.last_seq() {

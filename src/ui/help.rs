@@ -10,7 +10,7 @@ use crate::ui::theme::Theme;
 
 /// Every key binding, as (keys, what they do). The single list the overlay (and any README)
 /// shows; keep it in step with the app's key handling.
-pub const KEYS: &[(&str, &str)] = &[
+pub(crate) const KEYS: &[(&str, &str)] = &[
     ("Tab / Shift+Tab", "move focus between panes"),
     ("↑ ↓ / PgUp PgDn", "scroll the focused pane"),
     ("Home / End", "jump to the top / follow the bottom"),
@@ -34,7 +34,7 @@ pub const KEYS: &[(&str, &str)] = &[
 const TITLE: &str = " Keys · ? or Esc to close ";
 
 /// The overlay's rectangle: the list's natural size, centered, clipped to `area`.
-pub fn area(area: Rect) -> Rect {
+pub(crate) fn area(area: Rect) -> Rect {
     let key_w = KEYS
         .iter()
         .map(|(k, _)| sanitize::width(k))
@@ -58,7 +58,7 @@ pub fn area(area: Rect) -> Rect {
 }
 
 /// Draws the help overlay centered in `area`, clearing what is beneath it.
-pub fn render(area: Rect, buf: &mut Buffer, theme: &Theme) {
+pub(crate) fn render(area: Rect, buf: &mut Buffer, theme: &Theme) {
     let key_w = KEYS
         .iter()
         .map(|(k, _)| sanitize::width(k))

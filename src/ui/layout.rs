@@ -11,21 +11,21 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 /// Columns from which panes sit side by side.
-pub const WIDE_COLS: u16 = 140;
+pub(crate) const WIDE_COLS: u16 = 140;
 /// Below either of these only the focused pane is shown, with a tab strip.
-pub const SMALL_COLS: u16 = 80;
-pub const SMALL_ROWS: u16 = 24;
+pub(crate) const SMALL_COLS: u16 = 80;
+pub(crate) const SMALL_ROWS: u16 = 24;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Areas {
     /// The panes on screen and where; the focused one only when zoomed or small.
     pub panes: Vec<(Pane, Rect)>,
     /// The tab strip of the single-pane layout.
-    pub tabs: Option<Rect>,
+    pub(crate) tabs: Option<Rect>,
     /// Where the app draws the input box.
     pub composer: Rect,
     /// The status bar (last row).
-    pub footer: Rect,
+    pub(crate) footer: Rect,
 }
 
 pub fn areas(size: Rect, ui: &UiState, composer_height: u16) -> Areas {

@@ -17,7 +17,7 @@ use wrap::Inline;
 
 /// Renders markdown `text` (server text: sanitized inside) into lines at most `width`
 /// columns wide: headings, lists, emphasis, inline code, fenced code blocks set apart.
-pub fn render(text: &str, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+pub(crate) fn render(text: &str, width: u16, theme: &Theme) -> Vec<Line<'static>> {
     if width == 0 {
         return Vec::new();
     }

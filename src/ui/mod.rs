@@ -1,22 +1,22 @@
 //! Views: pure functions of (&SessionView, &UiState) onto a ratatui Frame.
 
 pub mod composer;
-pub mod diff;
-pub mod events;
-pub mod footer;
-pub mod help;
-pub mod layout;
-pub mod markdown;
+pub(crate) mod diff;
+pub(crate) mod events;
+pub(crate) mod footer;
+pub(crate) mod help;
+pub(crate) mod layout;
+pub(crate) mod markdown;
 pub mod outcome;
 mod pane;
 pub mod picker;
 pub mod prompt;
-pub mod sanitize;
-pub mod state;
+pub(crate) mod sanitize;
+pub(crate) mod state;
 pub mod theme;
-pub mod transcript;
-pub mod turn;
-pub mod workspace;
+pub(crate) mod transcript;
+pub(crate) mod turn;
+pub(crate) mod workspace;
 
 #[cfg(test)]
 mod view_tests;

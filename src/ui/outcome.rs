@@ -50,20 +50,20 @@ pub struct SendFailure {
     /// The HTTP status, when a response arrived.
     pub status: Option<u16>,
     /// `error.message`, or the transport error: server text, sanitized here.
-    pub message: String,
-    pub request_id: Option<String>,
+    pub(crate) message: String,
+    pub(crate) request_id: Option<String>,
     /// `Retry-After`, when the server sent it.
-    pub retry_after_secs: Option<u64>,
+    pub(crate) retry_after_secs: Option<u64>,
 }
 
 /// How many messages the server queues before refusing with `queue_full` (§5, §6.4).
-pub const QUEUE_LIMIT: u32 = 5;
+pub(crate) const QUEUE_LIMIT: u32 = 5;
 
 /// The widest a server sentence is shown inside a message.
 const MAX_SERVER_TEXT_COLS: usize = 120;
 
 /// The label a queued draft carries in the transcript until `message.dequeued`.
-pub fn queue_label(position: u32) -> String {
+pub(crate) fn queue_label(position: u32) -> String {
     format!("queued #{position}")
 }
 
@@ -89,7 +89,7 @@ fn server_says(failure: &SendFailure) -> String {
 }
 
 /// What a `202 input.accepted` means for this input.
-pub fn accepted(input: &Input, reply: &InputAccepted) -> Outcome {
+pub(crate) fn accepted(input: &Input, reply: &InputAccepted) -> Outcome {
     match input {
         Input::Message { .. } => match (reply.queued, reply.queue_position) {
             (Some(true), position) => {
@@ -164,7 +164,7 @@ fn effective_code(failure: &SendFailure) -> Option<ErrorCode> {
 }
 
 /// What a refused or failed send means for this input.
-pub fn failed(input: &Input, failure: &SendFailure) -> Outcome {
+pub(crate) fn failed(input: &Input, failure: &SendFailure) -> Outcome {
     let code = effective_code(failure);
     // Codes that read the same whatever was sent.
     match &code {

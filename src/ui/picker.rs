@@ -18,7 +18,7 @@ use gobare_api::model::{Session, SessionStatus, WorkspaceState};
 
 /// What a key in the picker asks the app to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PickerAction {
+pub(crate) enum PickerAction {
     /// Attach to this session id.
     Open(String),
     /// Create a new session.
@@ -65,19 +65,22 @@ impl PickerState {
         }
     }
 
-    pub fn sessions(&self) -> &[Session] {
+    #[cfg(test)]
+    pub(crate) fn sessions(&self) -> &[Session] {
         &self.sessions
     }
 
-    pub fn has_more(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn has_more(&self) -> bool {
         self.has_more
     }
 
-    pub fn is_loading(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_loading(&self) -> bool {
         self.loading
     }
 
-    pub fn set_loading(&mut self, loading: bool) {
+    pub(crate) fn set_loading(&mut self, loading: bool) {
         self.loading = loading;
     }
 
@@ -88,7 +91,7 @@ impl PickerState {
         self.loading = false;
     }
 
-    pub fn selected_session(&self) -> Option<&Session> {
+    pub(crate) fn selected_session(&self) -> Option<&Session> {
         self.sessions.get(self.selected)
     }
 
@@ -113,7 +116,7 @@ impl PickerState {
         self.error = None;
     }
 
-    pub fn handle_key(&mut self, key: KeyEvent) -> PickerAction {
+    pub(crate) fn handle_key(&mut self, key: KeyEvent) -> PickerAction {
         if key.kind == KeyEventKind::Release {
             return PickerAction::Consumed;
         }
@@ -345,7 +348,7 @@ fn workspace_label(state: Option<&WorkspaceState>, theme: &Theme) -> (String, St
 }
 
 /// "now", "3 m", "2 h", "5 d": coarse on purpose; a negative age (clock skew) is "now".
-pub fn age(elapsed_ms: i64) -> String {
+pub(crate) fn age(elapsed_ms: i64) -> String {
     let secs = elapsed_ms / 1000;
     match secs {
         s if s < 60 => "now".into(),

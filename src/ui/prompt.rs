@@ -86,7 +86,7 @@ impl PromptState {
 
     /// Takes the session's authoritative list (on every session refresh). A send in flight
     /// stays marked while its call is still listed.
-    pub fn replace(&mut self, actions: &[RequiredAction]) {
+    pub(crate) fn replace(&mut self, actions: &[RequiredAction]) {
         self.actions = actions.to_vec();
         if let Some(id) = &self.sending
             && !self.is_listed(id)
@@ -101,7 +101,7 @@ impl PromptState {
     }
 
     /// The call was resolved or answered (here, in the Console, or by a rule): forget it.
-    pub fn close_call(&mut self, call_id: &str) {
+    pub(crate) fn close_call(&mut self, call_id: &str) {
         self.actions.retain(|a| a.call_id != call_id);
         self.questions.remove(call_id);
         self.approvals.remove(call_id);
@@ -111,7 +111,7 @@ impl PromptState {
     }
 
     /// The send of this call's answer failed: it can be answered again.
-    pub fn send_failed(&mut self, call_id: &str) {
+    pub(crate) fn send_failed(&mut self, call_id: &str) {
         if self.sending.as_deref() == Some(call_id) {
             self.sending = None;
         }
@@ -157,17 +157,17 @@ impl PromptState {
         self.actions.is_empty()
     }
 
-    pub fn pending_count(&self) -> usize {
+    pub(crate) fn pending_count(&self) -> usize {
         self.actions.len()
     }
 
     /// The action shown and answered.
-    pub fn current(&self) -> Option<&RequiredAction> {
+    pub(crate) fn current(&self) -> Option<&RequiredAction> {
         self.actions.first()
     }
 
     /// Whether the shown action's answer is in flight.
-    pub fn is_sending(&self) -> bool {
+    pub(crate) fn is_sending(&self) -> bool {
         self.current()
             .is_some_and(|a| self.sending.as_deref() == Some(a.call_id.as_str()))
     }
@@ -363,7 +363,7 @@ impl PromptState {
     }
 
     /// Rows the prompt wants at `width` (borders included); 0 when nothing is pending.
-    pub fn desired_height(&self, width: u16) -> u16 {
+    pub(crate) fn desired_height(&self, width: u16) -> u16 {
         if self.is_empty() {
             return 0;
         }

@@ -17,10 +17,10 @@ use unicode_width::UnicodeWidthStr;
 
 /// How many spaces a tab becomes in [`lines`]. A fixed width (not tab stops) keeps wrapping
 /// and width computations independent of the column a line starts at.
-pub const TAB_WIDTH: usize = 4;
+pub(crate) const TAB_WIDTH: usize = 4;
 
 /// True for characters that must never reach the terminal as themselves.
-pub fn is_unsafe(c: char) -> bool {
+pub(crate) fn is_unsafe(c: char) -> bool {
     let u = c as u32;
     if u < 0x7f {
         return u < 0x20; // printable ASCII: the common case, decided in one comparison
@@ -85,7 +85,7 @@ fn push_visible(out: &mut String, c: char) {
 /// Zero-width marks (combining accents, variation selectors…) kept on one character. Real text
 /// needs a few; "Zalgo" text stacks hundreds, which smear over neighbouring rows in many
 /// terminals and bloat every cell they land in. The excess is dropped.
-pub const MAX_MARKS_PER_CHAR: usize = 8;
+pub(crate) const MAX_MARKS_PER_CHAR: usize = 8;
 
 fn is_zero_width_mark(c: char) -> bool {
     !c.is_ascii() && unicode_width::UnicodeWidthChar::width(c) == Some(0)
@@ -113,7 +113,7 @@ fn first_change(s: &str) -> Option<usize> {
 /// overrides and zero-width characters are made visible (e.g. `␛`, `\u{202e}` as `⟨U+202E⟩`),
 /// never passed through; marks beyond [`MAX_MARKS_PER_CHAR`] on one character are dropped.
 /// Newlines and tabs are made visible too (`␊`, `␉`); use [`lines`] for multi-line text.
-pub fn line(s: &str) -> Cow<'_, str> {
+pub(crate) fn line(s: &str) -> Cow<'_, str> {
     let Some(first) = first_change(s) else {
         return Cow::Borrowed(s);
     };
@@ -144,7 +144,7 @@ pub fn line(s: &str) -> Cow<'_, str> {
 
 /// Multi-line server text: `\n`, `\r\n` and a lone `\r` separate lines, tabs become
 /// [`TAB_WIDTH`] spaces, and each line is then made safe as in [`line`].
-pub fn lines(s: &str) -> Vec<Cow<'_, str>> {
+pub(crate) fn lines(s: &str) -> Vec<Cow<'_, str>> {
     // A lone `\r` would, in a terminal, return to column 0 and let later text overwrite what
     // came before (a classic way to hide text); treating it as a line break shows both.
     s.split('\n')
@@ -163,7 +163,7 @@ pub fn lines(s: &str) -> Vec<Cow<'_, str>> {
 /// counted the way ratatui's buffer places text: grapheme by grapheme. (Summing graphemes
 /// rather than taking `UnicodeWidthStr::width` of the whole string matters for cross-grapheme
 /// ligatures such as Arabic lam-alef, which would otherwise be one cell short of what is drawn.)
-pub fn width(s: &str) -> usize {
+pub(crate) fn width(s: &str) -> usize {
     if s.is_ascii() {
         return s.len();
     }
@@ -173,7 +173,7 @@ pub fn width(s: &str) -> usize {
 /// Cuts `s` to at most `max_cols` cells, ending with `…` when anything was cut; never splits
 /// a grapheme cluster (an emoji with modifiers or a letter with its accents stays whole).
 /// `s` should already be sanitized.
-pub fn truncate(s: &str, max_cols: usize) -> Cow<'_, str> {
+pub(crate) fn truncate(s: &str, max_cols: usize) -> Cow<'_, str> {
     if width(s) <= max_cols {
         return Cow::Borrowed(s);
     }
@@ -196,7 +196,7 @@ pub fn truncate(s: &str, max_cols: usize) -> Cow<'_, str> {
 
 /// Splits `s` at grapheme boundaries into pieces of at most `max_cols` cells (at least one
 /// grapheme per piece, so a 2-cell character in a 1-cell budget still makes progress).
-pub fn split_at_width(s: &str, max_cols: usize) -> Vec<&str> {
+pub(crate) fn split_at_width(s: &str, max_cols: usize) -> Vec<&str> {
     let mut pieces = Vec::new();
     let mut start = 0;
     let mut used = 0;

@@ -21,7 +21,7 @@ pub enum Pane {
 impl Pane {
     pub const ALL: [Pane; 4] = [Pane::Transcript, Pane::Events, Pane::Turn, Pane::Workspace];
 
-    pub fn title(self) -> &'static str {
+    pub(crate) fn title(self) -> &'static str {
         match self {
             Pane::Transcript => "Transcript",
             Pane::Events => "Events",
@@ -38,21 +38,21 @@ impl Pane {
 /// Where the top of a scrolled view is: line `line` of item `item` (an entry id in the
 /// transcript, a log index in the events pane).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Anchor {
-    pub item: u64,
-    pub line: usize,
+pub(crate) struct Anchor {
+    pub(crate) item: u64,
+    pub(crate) line: usize,
 }
 
 /// A scroll position: following the bottom (`anchor == None`), or anchored so new content
 /// below does not move what is on screen. `pending` lines are applied at the next draw.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Scroll {
-    pub anchor: Option<Anchor>,
-    pub pending: i64,
+pub(crate) struct Scroll {
+    pub(crate) anchor: Option<Anchor>,
+    pub(crate) pending: i64,
 }
 
 impl Scroll {
-    pub fn follows(&self) -> bool {
+    pub(crate) fn follows(&self) -> bool {
         self.anchor.is_none() && self.pending >= 0
     }
 }
@@ -63,17 +63,17 @@ pub struct UiState {
     pub focus: Pane,
     /// The input box takes the typing: no pane border is highlighted, so only one thing on
     /// screen looks focused.
-    pub input_focused: bool,
+    pub(crate) input_focused: bool,
     /// The focused pane fills the screen.
     pub zoomed: bool,
     /// Hide `agent.text` / `agent.thinking` rows in the Events pane.
     pub hide_deltas: bool,
     /// Show the agent's streamed reasoning under the live text.
-    pub show_thinking: bool,
+    pub(crate) show_thinking: bool,
     /// Events pane: only types containing this (case-insensitive); empty = all.
-    pub event_filter: String,
+    pub(crate) event_filter: String,
     /// Transcript entry ids whose diff is shown.
-    pub expanded: HashSet<u64>,
+    pub(crate) expanded: HashSet<u64>,
     /// Rows the app reserves for the input box (see `layout::areas`).
     pub composer_height: u16,
     pub(crate) transcript_scroll: Cell<Scroll>,
@@ -120,27 +120,23 @@ impl UiState {
         self.cache.borrow().len()
     }
 
-    pub fn focus_next(&mut self) {
+    pub(crate) fn focus_next(&mut self) {
         self.focus = Pane::ALL[(self.focus.index() + 1) % Pane::ALL.len()];
     }
 
-    pub fn focus_prev(&mut self) {
+    pub(crate) fn focus_prev(&mut self) {
         self.focus = Pane::ALL[(self.focus.index() + Pane::ALL.len() - 1) % Pane::ALL.len()];
     }
 
-    pub fn toggle_zoom(&mut self) {
+    pub(crate) fn toggle_zoom(&mut self) {
         self.zoomed = !self.zoomed;
     }
 
-    pub fn toggle_deltas(&mut self) {
+    pub(crate) fn toggle_deltas(&mut self) {
         self.hide_deltas = !self.hide_deltas;
     }
 
-    pub fn toggle_thinking(&mut self) {
-        self.show_thinking = !self.show_thinking;
-    }
-
-    pub fn set_event_filter(&mut self, filter: impl Into<String>) {
+    pub(crate) fn set_event_filter(&mut self, filter: impl Into<String>) {
         self.event_filter = filter.into();
         self.events_scroll.set(Scroll::default());
     }
@@ -151,12 +147,12 @@ impl UiState {
     }
 
     /// Scrolls the focused pane down by `n` lines; reaching the bottom follows again.
-    pub fn scroll_down(&mut self, n: u16) {
+    pub(crate) fn scroll_down(&mut self, n: u16) {
         self.scroll_by(i64::from(n));
     }
 
     /// Back to following the newest content.
-    pub fn scroll_to_bottom(&mut self) {
+    pub(crate) fn scroll_to_bottom(&mut self) {
         match self.focus {
             Pane::Transcript => self.transcript_scroll.set(Scroll::default()),
             Pane::Events => self.events_scroll.set(Scroll::default()),
@@ -166,7 +162,7 @@ impl UiState {
     }
 
     /// Whether `pane` shows its newest content (new content scrolls into view).
-    pub fn follows(&self, pane: Pane) -> bool {
+    pub(crate) fn follows(&self, pane: Pane) -> bool {
         match pane {
             Pane::Transcript => self.transcript_scroll.get().follows(),
             Pane::Events => self.events_scroll.get().follows(),
@@ -175,7 +171,7 @@ impl UiState {
     }
 
     /// Shows or hides the diff of transcript entry `id`.
-    pub fn toggle_expanded(&mut self, id: u64) {
+    pub(crate) fn toggle_expanded(&mut self, id: u64) {
         if !self.expanded.remove(&id) {
             self.expanded.insert(id);
         }
@@ -199,7 +195,7 @@ impl UiState {
 
     /// The last transcript entry id on screen at the last draw (for "toggle the nearest
     /// diff"): the app finds the file change at or above it in the model.
-    pub fn last_visible_entry(&self) -> Option<u64> {
+    pub(crate) fn last_visible_entry(&self) -> Option<u64> {
         self.transcript_visible.get().map(|(_, last)| last)
     }
 

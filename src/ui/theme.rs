@@ -10,39 +10,39 @@ use ratatui::style::{Color, Modifier, Style};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Theme {
-    pub text: Style,
-    pub dim: Style,
-    pub accent: Style,
-    pub user: Style,
-    pub agent: Style,
-    pub ok: Style,
-    pub error: Style,
-    pub warning: Style,
-    pub code: Style,
-    pub diff_add: Style,
-    pub diff_del: Style,
-    pub diff_hunk: Style,
-    pub diff_header: Style,
-    pub border: Style,
-    pub border_focused: Style,
-    pub title: Style,
-    pub heading: Style,
-    pub emphasis: Style,
-    pub strong: Style,
-    pub strikethrough: Style,
-    pub link: Style,
-    pub link_url: Style,
-    pub quote: Style,
-    pub code_gutter: Style,
-    pub list_marker: Style,
-    pub rule: Style,
-    pub selection: Style,
-    pub placeholder: Style,
-    pub key_hint: Style,
-    pub status_live: Style,
-    pub status_retrying: Style,
-    pub status_failed: Style,
-    pub badge: Style,
+    pub(crate) text: Style,
+    pub(crate) dim: Style,
+    pub(crate) accent: Style,
+    pub(crate) user: Style,
+    pub(crate) agent: Style,
+    pub(crate) ok: Style,
+    pub(crate) error: Style,
+    pub(crate) warning: Style,
+    pub(crate) code: Style,
+    pub(crate) diff_add: Style,
+    pub(crate) diff_del: Style,
+    pub(crate) diff_hunk: Style,
+    pub(crate) diff_header: Style,
+    pub(crate) border: Style,
+    pub(crate) border_focused: Style,
+    pub(crate) title: Style,
+    pub(crate) heading: Style,
+    pub(crate) emphasis: Style,
+    pub(crate) strong: Style,
+    pub(crate) strikethrough: Style,
+    pub(crate) link: Style,
+    pub(crate) link_url: Style,
+    pub(crate) quote: Style,
+    pub(crate) code_gutter: Style,
+    pub(crate) list_marker: Style,
+    pub(crate) rule: Style,
+    pub(crate) selection: Style,
+    pub(crate) placeholder: Style,
+    pub(crate) key_hint: Style,
+    pub(crate) status_live: Style,
+    pub(crate) status_retrying: Style,
+    pub(crate) status_failed: Style,
+    pub(crate) badge: Style,
 }
 
 impl Default for Theme {
@@ -135,13 +135,13 @@ impl Theme {
 
     /// The theme the environment asks for: [`Theme::no_color`] when `NO_COLOR` is set to a
     /// non-empty value, [`Theme::default`] otherwise.
-    pub fn from_env() -> Self {
+    pub(crate) fn from_env() -> Self {
         Self::from_no_color_var(std::env::var_os("NO_COLOR").as_deref())
     }
 
     /// [`Theme::from_env`] with the variable's value passed in (testable without touching the
     /// process environment).
-    pub fn from_no_color_var(value: Option<&std::ffi::OsStr>) -> Self {
+    pub(crate) fn from_no_color_var(value: Option<&std::ffi::OsStr>) -> Self {
         match value {
             Some(v) if !v.is_empty() => Self::no_color(),
             _ => Self::default(),
@@ -149,7 +149,8 @@ impl Theme {
     }
 
     /// Every style in the theme, for checks that apply to all of them.
-    pub fn all_styles(&self) -> Vec<Style> {
+    #[cfg(test)]
+    pub(crate) fn all_styles(&self) -> Vec<Style> {
         vec![
             self.text,
             self.dim,

@@ -37,7 +37,7 @@ struct Cached {
 
 /// Wrapped lines per transcript entry for one width.
 #[derive(Debug, Default)]
-pub struct LineCache {
+pub(crate) struct LineCache {
     width: u16,
     /// Counts frames, to tell which entries the current one used.
     frame: u64,
@@ -99,12 +99,8 @@ impl LineCache {
     }
 
     /// Entries currently laid out (a screenful plus what scrolled by).
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 
     fn set_width(&mut self, width: u16) {
@@ -116,7 +112,7 @@ impl LineCache {
     }
 }
 
-pub fn draw(
+pub(crate) fn draw(
     frame: &mut Frame,
     area: Rect,
     view: &SessionView,

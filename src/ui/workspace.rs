@@ -15,7 +15,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Block;
 
-pub fn draw(
+pub(crate) fn draw(
     frame: &mut Frame,
     area: Rect,
     view: &SessionView,

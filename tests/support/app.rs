@@ -9,12 +9,12 @@ use tempfile::TempDir;
 use super::pty::Pty;
 
 /// The terminal size every app test runs at unless it says otherwise.
-pub const COLS: u16 = 140;
-pub const ROWS: u16 = 44;
+pub(crate) const COLS: u16 = 140;
+pub(crate) const ROWS: u16 = 44;
 
 /// The binary with `args` and its home under `home`; `api` = (base URL, token) points it
 /// at a server, `None` leaves it without a token.
-pub fn command(args: &[&str], home: &TempDir, api: Option<(&str, &str)>) -> CommandBuilder {
+pub(crate) fn command(args: &[&str], home: &TempDir, api: Option<(&str, &str)>) -> CommandBuilder {
     let mut cmd = CommandBuilder::new(BIN);
     cmd.args(args);
     isolate(&mut cmd, home, api);
@@ -22,11 +22,11 @@ pub fn command(args: &[&str], home: &TempDir, api: Option<(&str, &str)>) -> Comm
 }
 
 /// The binary under test.
-pub const BIN: &str = env!("CARGO_BIN_EXE_gobare-tui");
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_gobare-tui");
 
 /// `sh -c SCRIPT` with `args` as `$0`, `$1`, …, in the same isolated home as [`command`]
 /// (for the binary run from a shell that stays in between).
-pub fn sh_command(
+pub(crate) fn sh_command(
     script: &str,
     args: &[&str],
     home: &TempDir,
@@ -54,28 +54,34 @@ fn isolate(cmd: &mut CommandBuilder, home: &TempDir, api: Option<(&str, &str)>) 
 }
 
 /// The binary with `args`, talking to `sim`, in a [`COLS`]×[`ROWS`] pty.
-pub fn spawn(args: &[&str], home: &TempDir, sim: &Simulator) -> Pty {
+pub(crate) fn spawn(args: &[&str], home: &TempDir, sim: &Simulator) -> Pty {
     spawn_sized(args, home, sim, COLS, ROWS)
 }
 
 /// The binary with `args`, talking to `sim`, in a `cols`×`rows` pty.
-pub fn spawn_sized(args: &[&str], home: &TempDir, sim: &Simulator, cols: u16, rows: u16) -> Pty {
+pub(crate) fn spawn_sized(
+    args: &[&str],
+    home: &TempDir,
+    sim: &Simulator,
+    cols: u16,
+    rows: u16,
+) -> Pty {
     let url = sim.url().to_string();
     Pty::spawn(command(args, home, Some((&url, &sim.token()))), cols, rows)
 }
 
 /// `gobare-tui attach SESSION` against `sim`.
-pub fn attach(session: &str, home: &TempDir, sim: &Simulator) -> Pty {
+pub(crate) fn attach(session: &str, home: &TempDir, sim: &Simulator) -> Pty {
     spawn(&["attach", session], home, sim)
 }
 
 /// The status bar: the screen's last row.
-pub fn status_line(s: &vt100::Screen) -> String {
+pub(crate) fn status_line(s: &vt100::Screen) -> String {
     s.contents().lines().last().unwrap_or_default().to_string()
 }
 
 /// The bottom `rows` rows of the screen (the input box sits just above the status bar).
-pub fn bottom(s: &vt100::Screen, rows: usize) -> String {
+pub(crate) fn bottom(s: &vt100::Screen, rows: usize) -> String {
     let text = s.contents();
     let lines: Vec<&str> = text.lines().collect();
     lines[lines.len().saturating_sub(rows)..].join("\n")

@@ -1,8 +1,11 @@
 //! Shared helpers for integration tests.
-#![allow(dead_code)] // each test binary uses a different subset
 
-pub mod app;
-pub mod process;
-pub mod pty;
-pub mod restore;
-pub mod sim;
+pub(crate) mod actions;
+pub(crate) mod app;
+pub(crate) mod cli;
+pub(crate) mod faults;
+pub(crate) mod process;
+pub(crate) mod pty;
+pub(crate) mod restore;
+pub(crate) mod scripted_server;
+pub(crate) mod sim;

@@ -5,36 +5,36 @@ use std::time::{Duration, Instant};
 
 /// One reading of `/proc/PID/stat`.
 #[derive(Debug, Clone, Copy)]
-pub struct Stat {
+pub(crate) struct Stat {
     /// `R` running, `S` sleeping, `Z` exited but not yet reaped, …
-    pub state: char,
+    pub(crate) state: char,
     /// User plus system time of all its threads so far.
-    pub cpu: Duration,
+    pub(crate) cpu: Duration,
 }
 
 impl Stat {
     /// Exited (a zombie keeps its final CPU times readable until its parent reaps it).
-    pub fn exited(&self) -> bool {
+    pub(crate) fn exited(&self) -> bool {
         matches!(self.state, 'Z' | 'X')
     }
 }
 
 /// Reads `/proc/PID/stat`; panics if the process is gone (reaped) or the file unreadable.
-pub fn stat(pid: u32) -> Stat {
+pub(crate) fn stat(pid: u32) -> Stat {
     let path = format!("/proc/{pid}/stat");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     parse_stat(&text)
 }
 
 /// Reads `/proc/PID/stat`; `None` once the process is gone (reaped).
-pub fn try_stat(pid: u32) -> Option<Stat> {
+pub(crate) fn try_stat(pid: u32) -> Option<Stat> {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
         .ok()
         .map(|text| parse_stat(&text))
 }
 
 /// The pids whose parent is `parent`.
-pub fn children(parent: u32) -> Vec<u32> {
+pub(crate) fn children(parent: u32) -> Vec<u32> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -58,7 +58,7 @@ pub fn children(parent: u32) -> Vec<u32> {
 /// its parent) and returns the last reading: its CPU use may lack the last poll interval's.
 /// `since` is a reading taken before whatever should end it. Panics after `timeout`, saying
 /// how much CPU it used meanwhile (a hang or a spin).
-pub fn wait_until_gone(pid: u32, since: Stat, timeout: Duration) -> Stat {
+pub(crate) fn wait_until_gone(pid: u32, since: Stat, timeout: Duration) -> Stat {
     let started = Instant::now();
     // `since` was read before the event we wait on: the process may be reaped before a
     // first read here (then `since` is all that is known).
@@ -101,7 +101,7 @@ fn parse_stat(text: &str) -> Stat {
 
 /// Polls `pid` (a child of ours, not yet reaped) until it has exited and returns its final
 /// reading. Panics after `timeout`, saying how much CPU it used meanwhile (a hang or a spin).
-pub fn wait_until_exited(pid: u32, timeout: Duration) -> Stat {
+pub(crate) fn wait_until_exited(pid: u32, timeout: Duration) -> Stat {
     let started = Instant::now();
     let first = stat(pid);
     loop {

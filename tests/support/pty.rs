@@ -20,21 +20,16 @@ use std::time::{Duration, Instant};
 use portable_pty::{Child, CommandBuilder, ExitStatus, MasterPty, PtySize, native_pty_system};
 
 /// Byte sequences a terminal sends for common keys, for [`Pty::send_keys`].
-pub mod keys {
-    pub const ENTER: &str = "\r";
-    pub const ESC: &str = "\x1b";
-    pub const TAB: &str = "\t";
-    pub const BACKTAB: &str = "\x1b[Z";
-    pub const UP: &str = "\x1b[A";
-    pub const DOWN: &str = "\x1b[B";
-    pub const PAGE_UP: &str = "\x1b[5~";
-    pub const PAGE_DOWN: &str = "\x1b[6~";
-    pub const CTRL_C: &str = "\x03";
-    pub const CTRL_S: &str = "\x13";
-    pub const CTRL_X: &str = "\x18";
-    pub const CTRL_Z: &str = "\x1a";
+pub(crate) mod keys {
+    pub(crate) const ENTER: &str = "\r";
+    pub(crate) const TAB: &str = "\t";
+    pub(crate) const UP: &str = "\x1b[A";
+    pub(crate) const DOWN: &str = "\x1b[B";
+    pub(crate) const CTRL_C: &str = "\x03";
+    pub(crate) const CTRL_S: &str = "\x13";
+    pub(crate) const CTRL_X: &str = "\x18";
     /// Shift+Enter as the kitty keyboard protocol reports it (the app pushes that protocol).
-    pub const SHIFT_ENTER: &str = "\x1b[13;2u";
+    pub(crate) const SHIFT_ENTER: &str = "\x1b[13;2u";
 }
 
 /// Device Status Report: "where is the cursor?"
@@ -53,7 +48,7 @@ type Shared = Arc<(Mutex<Output>, Condvar)>;
 /// hung up.
 type Writer = Arc<Mutex<Option<File>>>;
 
-pub struct Pty {
+pub(crate) struct Pty {
     /// The pty's master side (resize, termios); `None` once hung up.
     master: Option<Box<dyn MasterPty + Send>>,
     writer: Writer,
@@ -105,7 +100,7 @@ fn readable_unless_stopped(fd: BorrowedFd<'_>, stop: BorrowedFd<'_>) -> bool {
 
 impl Pty {
     /// Starts `cmd` in a new pseudo-terminal of `cols` × `rows`.
-    pub fn spawn(cmd: CommandBuilder, cols: u16, rows: u16) -> Pty {
+    pub(crate) fn spawn(cmd: CommandBuilder, cols: u16, rows: u16) -> Pty {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows,
@@ -185,23 +180,28 @@ impl Pty {
     }
 
     /// The visible screen as text, rows separated by newlines.
-    pub fn screen_text(&self) -> String {
+    pub(crate) fn screen_text(&self) -> String {
         self.output().parser.screen().contents()
     }
 
     /// Runs `f` on the current screen state (modes, cursor, cells).
-    pub fn with_screen<T>(&self, f: impl FnOnce(&vt100::Screen) -> T) -> T {
+    pub(crate) fn with_screen<T>(&self, f: impl FnOnce(&vt100::Screen) -> T) -> T {
         f(self.output().parser.screen())
     }
 
     /// Everything the program has written so far, escape sequences included.
-    pub fn raw_bytes(&self) -> Vec<u8> {
+    pub(crate) fn raw_bytes(&self) -> Vec<u8> {
         self.output().raw.clone()
     }
 
     /// Waits until `pred` holds for the screen, re-checking on each new output. Panics with
     /// the screen's contents on timeout or if the program exits first.
-    pub fn wait_for(&self, what: &str, pred: impl Fn(&vt100::Screen) -> bool, timeout: Duration) {
+    pub(crate) fn wait_for(
+        &self,
+        what: &str,
+        pred: impl Fn(&vt100::Screen) -> bool,
+        timeout: Duration,
+    ) {
         let deadline = Instant::now() + timeout;
         let (lock, cvar) = &*self.shared;
         let mut out = lock.lock().expect("pty output lock");
@@ -232,7 +232,7 @@ impl Pty {
     }
 
     /// Waits until `text` is on the screen.
-    pub fn wait_for_text(&self, text: &str, timeout: Duration) {
+    pub(crate) fn wait_for_text(&self, text: &str, timeout: Duration) {
         self.wait_for(
             &format!("{text:?}"),
             |s| s.contents().contains(text),
@@ -241,7 +241,7 @@ impl Pty {
     }
 
     /// Types `keys` (raw bytes: `"\r"` is Enter, `"\x1a"` Ctrl+Z).
-    pub fn send_keys(&mut self, keys: &str) {
+    pub(crate) fn send_keys(&mut self, keys: &str) {
         let mut w = self.writer.lock().expect("pty writer lock");
         let w = w.as_mut().expect("the terminal was hung up");
         w.write_all(keys.as_bytes()).expect("write to pty");
@@ -250,12 +250,12 @@ impl Pty {
 
     /// Pastes `text` as a terminal with bracketed paste on does: wrapped in `ESC[200~` …
     /// `ESC[201~`, so the program receives one paste event rather than keystrokes.
-    pub fn send_paste(&mut self, text: &str) {
+    pub(crate) fn send_paste(&mut self, text: &str) {
         self.send_keys(&format!("\x1b[200~{text}\x1b[201~"));
     }
 
     /// Resizes the terminal (the program gets SIGWINCH) and the screen model with it.
-    pub fn resize(&mut self, cols: u16, rows: u16) {
+    pub(crate) fn resize(&mut self, cols: u16, rows: u16) {
         self.master()
             .resize(PtySize {
                 rows,
@@ -267,13 +267,13 @@ impl Pty {
         self.output().parser.set_size(size(rows), size(cols));
     }
 
-    pub fn pid(&self) -> u32 {
+    pub(crate) fn pid(&self) -> u32 {
         self.child.process_id().expect("child pid")
     }
 
     /// Waits for the program to exit and its output to be fully read (unless hung up: then
     /// there is no output any more). Kills it and panics after `timeout`.
-    pub fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
+    pub(crate) fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
         let deadline = Instant::now() + timeout;
         if self.reader.is_some() {
             let (lock, cvar) = &*self.shared;
@@ -319,7 +319,7 @@ impl Pty {
     /// (the session leader), and reads and writes on its terminal fail from then on. The
     /// screen keeps what was shown until now; keys, resizes and [`Pty::is_cooked`] are gone.
     /// Wait for the program with [`Pty::wait_exit`].
-    pub fn hang_up(&mut self) {
+    pub(crate) fn hang_up(&mut self) {
         drop(self.stop_reader.take());
         if let Some(reader) = self.reader.take() {
             reader.join().expect("reader thread");
@@ -333,7 +333,7 @@ impl Pty {
 
     /// Whether the terminal's line discipline is back in cooked mode (canonical input and
     /// echo on), i.e. raw mode was turned off. Read from the pty itself, not from the screen.
-    pub fn is_cooked(&self) -> bool {
+    pub(crate) fn is_cooked(&self) -> bool {
         let fd = self.master().as_raw_fd().expect("pty master fd");
         // SAFETY: termios is plain data; tcgetattr fills it from a valid open fd.
         let mut t: libc::termios = unsafe { std::mem::zeroed() };

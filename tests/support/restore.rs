@@ -23,7 +23,7 @@ const MOUSE_MODES: [(&str, &str, &str); 5] = [
 ];
 
 /// Where `needle` last occurs in `haystack`.
-pub fn last(haystack: &[u8], needle: &str) -> Option<usize> {
+pub(crate) fn last(haystack: &[u8], needle: &str) -> Option<usize> {
     let needle = needle.as_bytes();
     haystack.windows(needle.len()).rposition(|w| w == needle)
 }
@@ -31,7 +31,7 @@ pub fn last(haystack: &[u8], needle: &str) -> Option<usize> {
 /// Raw mode off, main screen, cursor shown, paste, focus, keyboard and (if it was ever on)
 /// mouse modes off: each mode's "off" comes after its last "on" in the byte stream, the
 /// emulated screen agrees, and the pty is back in cooked mode.
-pub fn assert_restored(pty: &Pty, mouse_was_on: bool) {
+pub(crate) fn assert_restored(pty: &Pty, mouse_was_on: bool) {
     let raw = pty.raw_bytes();
     let mouse: &[_] = if mouse_was_on { &MOUSE_MODES } else { &[] };
     for (what, on, off) in MODES.iter().chain(mouse) {

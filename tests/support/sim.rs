@@ -2,13 +2,13 @@
 
 use gobare_sim::{SimConfig, Simulator};
 
-pub struct Sim {
-    pub sim: Simulator,
+pub(crate) struct Sim {
+    pub(crate) sim: Simulator,
     _rt: tokio::runtime::Runtime,
 }
 
 /// Starts `config` on a two-worker runtime that lives as long as the returned [`Sim`].
-pub fn start(config: SimConfig) -> Sim {
+pub(crate) fn start(config: SimConfig) -> Sim {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

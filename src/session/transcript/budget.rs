@@ -57,7 +57,7 @@ impl Transcript {
 
 /// Heap an entry takes: its slot in the ring plus the text and boxes it owns. Capacities,
 /// not lengths: that is what the allocator holds.
-pub fn entry_bytes(entry: &Entry) -> usize {
+pub(crate) fn entry_bytes(entry: &Entry) -> usize {
     fn text(s: &str) -> usize {
         s.len()
     }

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 impl Transcript {
     /// Maps one backfilled item into the same entries events produce.
-    pub fn apply_item(&mut self, item: &Item) -> bool {
+    pub(crate) fn apply_item(&mut self, item: &Item) -> bool {
         let changed = self.apply_item_unsettled(item);
         self.settle();
         changed

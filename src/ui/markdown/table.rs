@@ -7,9 +7,9 @@ use ratatui::text::Span;
 use crate::ui::sanitize;
 
 #[derive(Debug, Default)]
-pub struct Table {
-    pub header: Vec<String>,
-    pub rows: Vec<Vec<String>>,
+pub(crate) struct Table {
+    pub(crate) header: Vec<String>,
+    pub(crate) rows: Vec<Vec<String>>,
 }
 
 /// Column widths that fit `avail` cells including separators: the widest column gives up a
@@ -55,7 +55,7 @@ fn row_text(cells: &[String], widths: &[usize]) -> String {
 }
 
 /// The table as lines of at most `avail` cells.
-pub fn render(
+pub(crate) fn render(
     table: &Table,
     avail: usize,
     header_style: Style,

@@ -8,7 +8,7 @@ use crate::ui::sanitize;
 
 /// One piece of inline content, already sanitized.
 #[derive(Debug, Clone)]
-pub enum Inline {
+pub(crate) enum Inline {
     Text(String, Style),
     /// A space that separates words (soft breaks and runs of whitespace collapse into one).
     Space,
@@ -116,7 +116,7 @@ impl Lines {
 
 /// Wraps inline content into lines of at most `avail` cells (at least one line, possibly
 /// empty). `avail` must be at least 1.
-pub fn wrap(inlines: &[Inline], avail: usize) -> Vec<Vec<Span<'static>>> {
+pub(crate) fn wrap(inlines: &[Inline], avail: usize) -> Vec<Vec<Span<'static>>> {
     let mut lines = Lines {
         avail: avail.max(1),
         done: Vec::new(),

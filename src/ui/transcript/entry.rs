@@ -132,7 +132,7 @@ pub(super) fn entry_lines(
             out.push(truncate(Line::from(spans), w));
             if let (true, Some(diff)) = (expanded, &f.diff) {
                 for l in sanitize::lines(diff) {
-                    let style = diff_style(&l, theme);
+                    let style = crate::ui::diff::line_style(&l, theme);
                     out.extend(hard_wrap(
                         Line::from(vec![
                             Span::styled("    ", theme.dim),
@@ -379,18 +379,6 @@ fn error_lines(out: &mut Vec<Line<'static>>, label: &str, message: &str, w: usiz
             ]),
             w,
         ));
-    }
-}
-
-fn diff_style(line: &str, theme: &Theme) -> Style {
-    if line.starts_with("@@") {
-        theme.diff_hunk
-    } else if line.starts_with('+') {
-        theme.diff_add
-    } else if line.starts_with('-') {
-        theme.diff_del
-    } else {
-        theme.text
     }
 }
 

@@ -6,14 +6,12 @@
 //! builds examples by default; when running only this file, build it first:
 //! `cargo build --example terminal_restore && cargo test --test pty_terminal`.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::support::pty::{Pty, keys};
+use crate::support::restore::{assert_restored, last};
 use portable_pty::CommandBuilder;
-use support::pty::{Pty, keys};
-use support::restore::{assert_restored, last};
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 

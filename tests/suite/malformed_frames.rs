@@ -3,15 +3,13 @@
 //! message, unknown event and item types. Nothing crashes; each is skipped (and counted
 //! in the status bar) or shown generically; the stream goes on to deliver what follows.
 
-mod faults_support;
-
+use crate::support::faults::{Consumed, screen};
 use axum::Router;
 use axum::body::Body;
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use bytes::Bytes;
-use faults_support::{Consumed, screen};
 use gobare_api::auth::Token;
 use gobare_api::model::Item;
 use gobare_api::stream::{StreamOptions, StreamTarget, spawn};

@@ -7,9 +7,9 @@
 //! The normal suite runs a small version; `--ignored` runs 1,000 drops over 20,000 events
 //! (figures in README "Reliability").
 
-mod faults_support;
+use crate::support;
 
-use faults_support::{Consumed, RETRY_MS, options, tail_until};
+use crate::support::faults::{Consumed, RETRY_MS, options, tail_until};
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
 use gobare_api::stream::spawn_with_transport;
@@ -81,7 +81,7 @@ struct Figures {
 /// `tail` and the model follow from 0 through random drops of probability `p`.
 async fn run(initial: usize, total: usize, batch: usize, pace: Duration, p: f64) -> Figures {
     let started = Instant::now();
-    let sim = faults_support::sim().await;
+    let sim = support::faults::sim().await;
     let id = sim.create_session(Some("drops"));
     let base = sim.last_seq();
     sim.seed_events(&id, initial);
@@ -149,10 +149,10 @@ async fn run(initial: usize, total: usize, batch: usize, pace: Duration, p: f64)
     );
     // The client's own floor is stricter than the 1 ms hint.
     assert!(
-        shortest_wait >= faults_support::MIN_RECONNECT,
+        shortest_wait >= support::faults::MIN_RECONNECT,
         "{shortest_wait:?}"
     );
-    let tail_reconnects = faults_support::announced_reconnects(&tail.stderr).len();
+    let tail_reconnects = support::faults::announced_reconnects(&tail.stderr).len();
     sim.shutdown().await;
     Figures {
         reconnects: waits.len(),

@@ -3,13 +3,14 @@
 //! waited out as told; 401, 403 and 404 stop with a clear message and no retry storm
 //! (requests counted), both in the stream task and in the `tail` binary.
 
-mod faults_support;
+use crate::support;
 
+use crate::support::cli::Home;
+use crate::support::faults::{Consumed, options};
 use axum::Router;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::get;
-use faults_support::{Consumed, Home, options};
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions, IdempotencyKey};
 use gobare_api::error::ApiErrorKind;
@@ -24,7 +25,7 @@ use std::time::{Duration, Instant};
 
 #[tokio::test]
 async fn stream_opens_refused_with_429_and_503_wait_retry_after() {
-    let sim = faults_support::sim().await;
+    let sim = support::faults::sim().await;
     let id = sim.create_session(Some("refused"));
     sim.seed_events(&id, 50);
     for status in [429u16, 503] {
@@ -83,7 +84,7 @@ async fn a_rate_limited_send_waits_retry_after_and_is_delivered_once() {
             sessions_per_minute: 10,
             enforce: true,
         },
-        ..faults_support::sim_config()
+        ..support::faults::sim_config()
     })
     .await
     .unwrap();
@@ -206,7 +207,7 @@ async fn tail_stops_on_401_403_404_with_a_clear_message_and_one_request() {
         let home = Home::new();
         let out = tokio::time::timeout(
             Duration::from_secs(30),
-            home.command(&["--api", api.as_str(), "tail", "s1", "--from", "0"])
+            home.tokio_command(&["--api", api.as_str(), "tail", "s1", "--from", "0"])
                 .env("GOBARE_TOKEN", "gbr_pat_refused_token")
                 .output(),
         )
@@ -225,7 +226,7 @@ async fn tail_stops_on_401_403_404_with_a_clear_message_and_one_request() {
 
 #[tokio::test]
 async fn the_simulator_refusing_a_wrong_token_or_session_stops_the_stream() {
-    let sim = faults_support::sim().await;
+    let sim = support::faults::sim().await;
     let id = sim.create_session(None);
     let mut wrong_token = options(&sim, &id, Some(0));
     wrong_token.token = Token::new("gbr_pat_not_the_right_one");

@@ -12,7 +12,8 @@ use ratatui::backend::TestBackend;
 use serde_json::Value;
 
 fn examples() -> Vec<Value> {
-    let all: Value = serde_json::from_str(include_str!("../assets/event-payloads.json")).unwrap();
+    let all: Value =
+        serde_json::from_str(include_str!("../../assets/event-payloads.json")).unwrap();
     all.as_object()
         .unwrap()
         .values()

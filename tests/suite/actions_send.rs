@@ -1,9 +1,7 @@
 //! The send executor against the simulator over real HTTP: messages, the queue, steer,
 //! cancel, retries with one key, drafts that survive, and a pending send resumed on restart.
 
-mod actions_support;
-
-use actions_support::*;
+use crate::support::actions::*;
 use gobare_api::model::{ErrorCode, Input, TurnStatus};
 use gobare_tui::app::memory::LockOrRecover;
 use gobare_tui::app::sender::Sender;

@@ -7,16 +7,16 @@
 // Only debug builds can be made to panic on purpose (`src/app/debug_panic.rs`).
 #![cfg(debug_assertions)]
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::support::pty::Pty;
+use crate::support::restore::{assert_restored, last};
 use gobare_sim::SimConfig;
 use gobare_tui::app::debug_panic;
 use portable_pty::CommandBuilder;
-use support::pty::Pty;
-use support::restore::{assert_restored, last};
 use tempfile::TempDir;
 
 const TIMEOUT: Duration = Duration::from_secs(30);

@@ -2,11 +2,8 @@
 //! `gobare-tui tail` as a process: against a refusing server, a streaming server, an
 //! unreachable one, and a reader that goes away.
 
-mod cli_support;
-mod client_support;
-
-use cli_support::{Home, read_logs};
-use client_support::{Reply, SECRET, Server};
+use crate::support::cli::{Home, read_logs};
+use crate::support::scripted_server::{Reply, SECRET, Server};
 use std::os::unix::fs::PermissionsExt;
 use std::process::Stdio;
 use std::time::Duration;

@@ -1,9 +1,7 @@
 //! The token never appears in Debug or Display of the client, the configuration or any
 //! error, and is never sent in clear text to a host that is not loopback.
 
-mod client_support;
-
-use client_support::{Reply, SECRET, Server};
+use crate::support::scripted_server::{Reply, SECRET, Server};
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions, IdempotencyKey};
 use gobare_api::error::ApiErrorKind;

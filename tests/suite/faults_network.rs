@@ -6,9 +6,9 @@
 //! recovery; a consumer that does not read for a long time still gets everything because
 //! the socket is drained on its own task.
 
-mod faults_support;
+use crate::support;
 
-use faults_support::{Consumed, options, screen};
+use crate::support::faults::{Consumed, options, screen};
 use gobare_api::stream::ConnectionState;
 use gobare_api::stream::{StreamHandle, StreamUpdate, spawn};
 use gobare_sim::{Faults, Simulator};
@@ -20,7 +20,7 @@ use tokio::task::JoinSet;
 
 #[tokio::test]
 async fn a_stalled_connection_is_abandoned_after_the_idle_timeout_and_resumed() {
-    let sim = faults_support::sim().await;
+    let sim = support::faults::sim().await;
     let id = sim.create_session(Some("stall"));
     sim.seed_events(&id, 300);
     let mut model = Consumed::new(&id);
@@ -146,7 +146,7 @@ async fn caught_up_through_proxy(
     title: &str,
     max_backoff: Duration,
 ) -> (Simulator, String, Proxy, Consumed, StreamHandle) {
-    let sim = faults_support::sim().await;
+    let sim = support::faults::sim().await;
     let id = sim.create_session(Some(title));
     sim.seed_events(&id, 400);
     let proxy = Proxy::start(sim.addr()).await;
@@ -220,7 +220,7 @@ async fn an_outage_backs_off_capped_with_jitter_says_so_and_recovers() {
 
 #[tokio::test]
 async fn a_consumer_that_does_not_read_never_stalls_the_socket() {
-    let sim = faults_support::sim().await;
+    let sim = support::faults::sim().await;
     let id = sim.create_session(Some("slow consumer"));
     let base = sim.last_seq();
     let mut handle = spawn(options(&sim, &id, None));

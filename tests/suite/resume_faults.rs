@@ -4,9 +4,11 @@
 //! event exactly once, in order, whatever the connection does; every reconnect carries the
 //! cursor of the last event delivered.
 
-mod faults_support;
+use crate::support;
 
-use faults_support::{Consumed, RETRY_MS, announced_reconnects, options, screen, tail_until};
+use crate::support::faults::{
+    Consumed, RETRY_MS, announced_reconnects, options, screen, tail_until,
+};
 use gobare_api::stream::spawn;
 use gobare_sim::{Faults, SimConfig, Simulator};
 use gobare_tui::session::transcript::EntryKind;
@@ -35,7 +37,7 @@ fn expected_opens(first: u64, last: u64, n: u64) -> Vec<Option<u64>> {
 
 #[tokio::test]
 async fn tail_prints_every_seq_once_across_drops_every_n_frames_with_exact_cursors() {
-    let (sim, id) = seeded(faults_support::sim_config()).await;
+    let (sim, id) = seeded(support::faults::sim_config()).await;
     let (first, last) = (sim.last_seq() - EVENTS + 1, sim.last_seq());
     sim.set_faults(Faults {
         drop_every_n_frames: Some(700),
@@ -57,7 +59,7 @@ async fn tail_prints_every_seq_once_across_drops_every_n_frames_with_exact_curso
 
 #[tokio::test]
 async fn tail_survives_random_drops_429_and_503_with_retry_after() {
-    let (sim, id) = seeded(faults_support::sim_config()).await;
+    let (sim, id) = seeded(support::faults::sim_config()).await;
     let (first, last) = (sim.last_seq() - EVENTS + 1, sim.last_seq());
     // Random mid-frame drops (~10 over the replay) and refusals of both kinds, switched
     // half way so both statuses are met.
@@ -114,7 +116,7 @@ async fn tail_survives_random_drops_429_and_503_with_retry_after() {
 
 #[tokio::test]
 async fn tail_meets_both_refusal_statuses_and_waits_retry_after() {
-    let (sim, id) = seeded(faults_support::sim_config()).await;
+    let (sim, id) = seeded(support::faults::sim_config()).await;
     let last = sim.last_seq();
     for status in [429, 503] {
         sim.set_faults(Faults {
@@ -143,7 +145,7 @@ async fn tail_meets_both_refusal_statuses_and_waits_retry_after() {
 async fn a_small_replay_cap_loses_nothing_in_tail() {
     let config = SimConfig {
         replay_cap: 700,
-        ..faults_support::sim_config()
+        ..support::faults::sim_config()
     };
     let (sim, id) = seeded(config).await;
     let (first, last) = (sim.last_seq() - EVENTS + 1, sim.last_seq());
@@ -169,7 +171,7 @@ async fn a_small_replay_cap_loses_nothing_in_tail() {
 async fn the_model_applies_every_persisted_event_once_across_drops_and_truncation() {
     let config = SimConfig {
         replay_cap: 900,
-        ..faults_support::sim_config()
+        ..support::faults::sim_config()
     };
     let (sim, id) = seeded(config).await;
     let (first, last) = (sim.last_seq() - EVENTS + 1, sim.last_seq());

@@ -8,17 +8,14 @@
 //! cargo test --release --test perf_e2e -- --ignored --nocapture tail_vs_curl   # one of them
 //! ```
 
-mod cli_support;
-mod support;
-
-use cli_support::{BIN, Home};
+use crate::support::cli::{BIN, Home};
+use crate::support::pty::Pty;
 use gobare_api::model::{Delta, EventPayload, Text, ToolCall, ToolResult, TurnRef};
 use gobare_sim::{SimConfig, Simulator};
 use portable_pty::CommandBuilder;
 use std::io::Read;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use support::pty::Pty;
 
 const HISTORY: usize = 50_000;
 const RUNS: usize = 5;

@@ -5,13 +5,14 @@
 //! others can read is warned about; plain `http://` to a non-loopback host is refused
 //! unless `--allow-insecure-http`.
 
-mod faults_support;
+use crate::support;
 
+use crate::support::cli::Home;
+use crate::support::faults::{read_tree, tail_until};
 use axum::Router;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::get;
-use faults_support::{Home, read_tree, tail_until};
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions};
 use gobare_api::stream::ConnectionState;
@@ -37,7 +38,7 @@ fn assert_clean(what: &str, text: &str) {
 async fn tail_verbose_through_drops_and_refusals_never_shows_or_logs_the_token() {
     let sim = Simulator::start(SimConfig {
         token: Some(TOKEN.into()),
-        ..faults_support::sim_config()
+        ..support::faults::sim_config()
     })
     .await
     .unwrap();
@@ -113,7 +114,7 @@ async fn errors_built_from_a_server_echo_of_the_token_are_redacted() {
     // The binary (health check first): stderr and logs.
     let home = Home::new();
     let out = home
-        .command(&["--api", api.as_str(), "--verbose", "tail", "s1"])
+        .tokio_command(&["--api", api.as_str(), "--verbose", "tail", "s1"])
         .env("GOBARE_TOKEN", TOKEN)
         .output()
         .await
@@ -219,7 +220,7 @@ async fn plain_http_to_a_remote_host_is_refused_unless_allowed() {
     let home = Home::new();
     let out = tokio::time::timeout(
         Duration::from_secs(20),
-        home.command(&["--api", "http://api.example.com", "tail", "s1"])
+        home.tokio_command(&["--api", "http://api.example.com", "tail", "s1"])
             .env("GOBARE_TOKEN", TOKEN)
             .output(),
     )

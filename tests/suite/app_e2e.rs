@@ -5,15 +5,15 @@
 //! And when the terminal itself goes away, the app exits promptly, keeping the draft — even
 //! when no SIGHUP reaches it.
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 
+use crate::support::app::{COLS, ROWS, attach, command, spawn_sized, status_line};
+use crate::support::process;
+use crate::support::pty::{Pty, keys};
+use crate::support::sim::Sim;
 use gobare_sim::{Faults, SimConfig};
-use support::app::{COLS, ROWS, attach, command, spawn_sized, status_line};
-use support::process;
-use support::pty::{Pty, keys};
-use support::sim::Sim;
 use tempfile::TempDir;
 
 const TIMEOUT: Duration = Duration::from_secs(30);

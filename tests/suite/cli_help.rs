@@ -1,8 +1,6 @@
 //! The command line as a user meets it: help text, refused options, exit statuses.
 
-mod cli_support;
-
-use cli_support::Home;
+use crate::support::cli::Home;
 
 fn run(home: &Home, args: &[&str]) -> (i32, String, String) {
     let out = home.std_command(args).output().unwrap();

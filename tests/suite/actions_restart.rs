@@ -2,9 +2,7 @@
 //! cursor (checked on the simulator's record of stream opens) with no duplicate and no gap,
 //! and the draft and history are back.
 
-mod actions_support;
-
-use actions_support::*;
+use crate::support::actions::*;
 use gobare_api::stream::{self, StreamHandle, StreamOptions, StreamTarget, StreamUpdate};
 use gobare_tui::app::memory::{LockOrRecover, SharedMemory};
 

@@ -1,7 +1,6 @@
 //! Shared by the reliability tests (`resume_*`, `faults_*`, `malformed_*`, `token_*`): a
 //! simulator with a fast `retry:` hint, the real `tail` binary, and a consumer that feeds
 //! the stream into the app's model exactly as the app does.
-#![allow(dead_code)] // each test file uses a different part
 
 use gobare_api::auth::Token;
 use gobare_api::stream::ConnectionState;
@@ -14,28 +13,28 @@ use ratatui::backend::TestBackend;
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedReceiver;
 
-pub const BIN: &str = env!("CARGO_BIN_EXE_gobare-tui");
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_gobare-tui");
 
 /// The `retry:` hint the test simulators send: small, so a test with hundreds of drops
 /// stays fast. The client still never reconnects faster than its own 250 ms floor.
-pub const RETRY_MS: u64 = 1;
+pub(crate) const RETRY_MS: u64 = 1;
 
 /// The client's floor between reconnects (`api::stream::backoff::MIN_RECONNECT`).
-pub const MIN_RECONNECT: Duration = gobare_api::stream::backoff::MIN_RECONNECT;
+pub(crate) const MIN_RECONNECT: Duration = gobare_api::stream::backoff::MIN_RECONNECT;
 
-pub fn sim_config() -> SimConfig {
+pub(crate) fn sim_config() -> SimConfig {
     SimConfig {
         retry_ms: RETRY_MS,
         ..SimConfig::for_tests()
     }
 }
 
-pub async fn sim() -> Simulator {
+pub(crate) async fn sim() -> Simulator {
     Simulator::start(sim_config()).await.unwrap()
 }
 
 /// Stream options for one session of `sim`, replaying from `from`.
-pub fn options(sim: &Simulator, session: &str, from: Option<u64>) -> StreamOptions {
+pub(crate) fn options(sim: &Simulator, session: &str, from: Option<u64>) -> StreamOptions {
     StreamOptions {
         api: sim.url(),
         token: Token::new(sim.token()),
@@ -49,15 +48,15 @@ pub fn options(sim: &Simulator, session: &str, from: Option<u64>) -> StreamOptio
 
 /// What one consumer observed: the model, the persisted seqs it applied (in order), the
 /// connection states, and how many updates were skipped.
-pub struct Consumed {
-    pub view: SessionView,
-    pub applied: Vec<u64>,
-    pub states: Vec<ConnectionState>,
-    pub skipped: Vec<String>,
+pub(crate) struct Consumed {
+    pub(crate) view: SessionView,
+    pub(crate) applied: Vec<u64>,
+    pub(crate) states: Vec<ConnectionState>,
+    pub(crate) skipped: Vec<String>,
 }
 
 impl Consumed {
-    pub fn new(session: &str) -> Self {
+    pub(crate) fn new(session: &str) -> Self {
         Consumed {
             view: SessionView::new(session).with_origin("127.0.0.1", true),
             applied: Vec::new(),
@@ -67,7 +66,7 @@ impl Consumed {
     }
 
     /// Feeds one stream update into the model the way the app does.
-    pub fn apply(&mut self, update: StreamUpdate) {
+    pub(crate) fn apply(&mut self, update: StreamUpdate) {
         match update {
             StreamUpdate::Frame(frame) => match frame.event {
                 Ok(ev) => {
@@ -97,7 +96,7 @@ impl Consumed {
     }
 
     /// Reads updates until the model has applied `last_seq`, or panics after `limit`.
-    pub async fn until_seq(
+    pub(crate) async fn until_seq(
         &mut self,
         updates: &mut UnboundedReceiver<StreamUpdate>,
         last_seq: u64,
@@ -122,7 +121,7 @@ impl Consumed {
     }
 
     /// Waits for one connection state matching `pred`, applying everything on the way.
-    pub async fn until_state(
+    pub(crate) async fn until_state(
         &mut self,
         updates: &mut UnboundedReceiver<StreamUpdate>,
         what: &str,
@@ -153,7 +152,7 @@ impl Consumed {
     }
 
     /// Waits in `Retrying` states (the waits the client announced).
-    pub fn announced_waits(&self) -> Vec<(Duration, String)> {
+    pub(crate) fn announced_waits(&self) -> Vec<(Duration, String)> {
         self.states
             .iter()
             .filter_map(|s| match s {
@@ -167,7 +166,7 @@ impl Consumed {
 }
 
 /// The whole screen for a model, as text (for "the same events give the same screen").
-pub fn screen(view: &SessionView, w: u16, h: u16) -> String {
+pub(crate) fn screen(view: &SessionView, w: u16, h: u16) -> String {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
     term.draw(|f| ui::draw(f, view, &UiState::default(), &Theme::no_color()))
         .unwrap();
@@ -175,49 +174,14 @@ pub fn screen(view: &SessionView, w: u16, h: u16) -> String {
 }
 
 /// The `seq` of a printed `tail` line, `None` for transient frames.
-pub fn line_seq(line: &str) -> Option<u64> {
+pub(crate) fn line_seq(line: &str) -> Option<u64> {
     let v: serde_json::Value =
         serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
     v["seq"].as_u64()
 }
 
-/// A scratch XDG home for the binary, removed on drop.
-pub struct Home(pub std::path::PathBuf);
-
-impl Home {
-    pub fn new() -> Home {
-        let dir = std::env::temp_dir().join(format!("gobare-reliab-{}", uuid::Uuid::new_v4()));
-        std::fs::create_dir_all(&dir).unwrap();
-        Home(dir)
-    }
-
-    pub fn command(&self, args: &[&str]) -> tokio::process::Command {
-        let mut c = tokio::process::Command::new(BIN);
-        c.args(args)
-            .kill_on_drop(true)
-            .env("XDG_CONFIG_HOME", self.0.join("config"))
-            .env("XDG_STATE_HOME", self.0.join("state"))
-            .env("HOME", &self.0)
-            .env_remove("GOBARE_API")
-            .env_remove("GOBARE_TOKEN")
-            .env_remove("RUST_BACKTRACE")
-            .env_remove("RUST_LIB_BACKTRACE");
-        c
-    }
-
-    pub fn state_dir(&self) -> std::path::PathBuf {
-        self.0.join("state")
-    }
-}
-
-impl Drop for Home {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// The text of every file under `dir`, recursively.
-pub fn read_tree(dir: &std::path::Path) -> String {
+pub(crate) fn read_tree(dir: &std::path::Path) -> String {
     let mut all = String::new();
     if let Ok(entries) = std::fs::read_dir(dir) {
         for e in entries.flatten() {
@@ -235,7 +199,7 @@ pub fn read_tree(dir: &std::path::Path) -> String {
 }
 
 /// Sends SIGTERM to a child (the way a service manager stops `tail`).
-pub fn terminate(child: &tokio::process::Child) {
+pub(crate) fn terminate(child: &tokio::process::Child) {
     let pid = child.id().expect("child still running") as libc::pid_t;
     // SAFETY: kill(2) on our own child's pid; no memory is involved.
     let rc = unsafe { libc::kill(pid, libc::SIGTERM) };
@@ -243,23 +207,23 @@ pub fn terminate(child: &tokio::process::Child) {
 }
 
 /// What a `tail` run printed.
-pub struct TailRun {
-    pub lines: Vec<String>,
-    pub stderr: String,
-    pub code: Option<i32>,
+pub(crate) struct TailRun {
+    pub(crate) lines: Vec<String>,
+    pub(crate) stderr: String,
+    pub(crate) code: Option<i32>,
     /// Everything under the run's state directory (the log files).
-    pub logs: String,
+    pub(crate) logs: String,
 }
 
 impl TailRun {
-    pub fn persisted(&self) -> Vec<u64> {
+    pub(crate) fn persisted(&self) -> Vec<u64> {
         self.lines.iter().filter_map(|l| line_seq(l)).collect()
     }
 }
 
 /// Runs `gobare-tui [extra] tail SESSION --from FROM` against `sim` until it has printed
 /// `last_seq`, then stops it with SIGTERM (it follows live events forever otherwise).
-pub async fn tail_until(
+pub(crate) async fn tail_until(
     sim: &Simulator,
     session: &str,
     from: u64,
@@ -268,12 +232,12 @@ pub async fn tail_until(
     limit: Duration,
 ) -> TailRun {
     use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
-    let home = Home::new();
+    let home = super::cli::Home::new();
     let from = from.to_string();
     let mut args: Vec<&str> = extra.to_vec();
     args.extend(["tail", session, "--from", &from]);
     let mut child = home
-        .command(&args)
+        .tokio_command(&args)
         .env("GOBARE_API", sim.url().as_str())
         .env("GOBARE_TOKEN", sim.token())
         .stdout(std::process::Stdio::piped())
@@ -319,7 +283,7 @@ pub async fn tail_until(
 }
 
 /// The stderr lines announcing a reconnect, with the wait they announced.
-pub fn announced_reconnects(stderr: &str) -> Vec<(Duration, &str)> {
+pub(crate) fn announced_reconnects(stderr: &str) -> Vec<(Duration, &str)> {
     stderr
         .lines()
         .filter_map(|l| {

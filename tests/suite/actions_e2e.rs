@@ -2,14 +2,16 @@
 //! session: send and see the answer, steer mid-turn, approve, cancel with its confirmation,
 //! quit; then come back: draft, history and the stream cursor are restored.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 
+use crate::support::app::{attach, bottom, spawn, status_line};
+use crate::support::pty::{Pty, keys};
+use crate::support::sim::Sim;
+use gobare_api::auth::Token;
+use gobare_api::client::{ApiClient, ClientOptions, Order, Page, SessionFilter};
 use gobare_sim::SimConfig;
-use support::app::{attach, bottom, spawn, status_line};
-use support::pty::{Pty, keys};
-use support::sim::Sim;
 
 const TIMEOUT: Duration = Duration::from_secs(40);
 
@@ -121,9 +123,7 @@ fn coming_back_restores_draft_history_and_resumes_from_the_stored_cursor() {
     assert!(pty.wait_exit(TIMEOUT).success());
 
     // What the first run saw last, as it stored it on the way out.
-    let store =
-        gobare_tui::store::StateStore::open(&home.path().join("state/gobare-tui"), &sim.sim.url())
-            .unwrap();
+    let store = stored(&home, &sim);
     let stored = store.load_session(&session);
     let cursor = stored.cursor.expect("a cursor was stored");
     assert!(cursor >= last_seen, "stored {cursor}, seen {last_seen}");
@@ -203,4 +203,87 @@ fn ctrl_o_leaves_the_app_for_the_picker() {
     pty.send_keys(keys::CTRL_C);
     assert!(pty.wait_exit(TIMEOUT).success());
     assert!(pty.is_cooked(), "terminal restored");
+}
+
+/// A client for `sim` with a runtime to drive it from a plain test thread.
+fn client_for(sim: &Sim) -> (tokio::runtime::Runtime, ApiClient) {
+    let client = ApiClient::new(ClientOptions::new(
+        sim.sim.url(),
+        Token::new(sim.sim.token()),
+    ))
+    .unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    (rt, client)
+}
+
+/// The store the app keeps under the test's home, for `sim`.
+fn stored(home: &tempfile::TempDir, sim: &Sim) -> gobare_tui::store::StateStore {
+    gobare_tui::store::StateStore::open(&home.path().join("state/gobare-tui"), &sim.sim.url())
+        .unwrap()
+}
+
+/// `gobare-tui new` as the product runs it (§11.1): create without input, subscribe live with
+/// no cursor, and only then send the first message, so it is the session's first event.
+#[test]
+fn new_subscribes_live_before_sending_and_the_first_message_is_the_first_event() {
+    let sim = start_sim(10.0);
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = spawn(
+        &["new", "--title", "fix the flaky test", "hello there"],
+        &home,
+        &sim.sim,
+    );
+    wait_live(&pty);
+    pty.wait_for_text("hello there", TIMEOUT);
+    pty.wait_for_text("completed", TIMEOUT);
+    pty.send_keys(keys::CTRL_C);
+    assert!(pty.wait_exit(TIMEOUT).success());
+
+    assert_eq!(sim.sim.stream_opens()[0], None, "opened live, no cursor");
+    let (rt, client) = client_for(&sim);
+    let sessions = rt
+        .block_on(client.list_sessions(&SessionFilter::default(), &Page::default()))
+        .unwrap()
+        .data;
+    assert_eq!(sessions.len(), 1, "one session created");
+    let session = &sessions[0];
+    assert_eq!(session.title.as_deref(), Some("fix the flaky test"));
+    let items = rt
+        .block_on(client.list_items(&session.id, &Page::ordered(Order::Asc)))
+        .unwrap()
+        .data;
+    assert_eq!(
+        items[0].content, "hello there",
+        "the first message is the first item"
+    );
+    let sent = items.iter().filter(|i| i.content == "hello there").count();
+    assert_eq!(sent, 1, "sent once");
+    let on_disk = stored(&home, &sim).load_session(&session.id);
+    assert_eq!(on_disk.history, vec!["hello there"]);
+    assert_eq!(on_disk.pending_send, None);
+}
+
+/// `gobare-tui new` with no message opens the new session, idle, and sends nothing.
+#[test]
+fn new_without_a_message_opens_an_idle_session() {
+    let sim = start_sim(10.0);
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = spawn(&["new"], &home, &sim.sim);
+    wait_live(&pty);
+    pty.send_keys(keys::CTRL_C);
+    assert!(pty.wait_exit(TIMEOUT).success());
+    let id = stored(&home, &sim)
+        .last_session()
+        .expect("the new session is remembered");
+    let (rt, client) = client_for(&sim);
+    let session = rt.block_on(client.get_session(&id)).unwrap();
+    assert_eq!(session.status.as_str(), "idle");
+    let items = rt
+        .block_on(client.list_items(&id, &Page::default()))
+        .unwrap()
+        .data;
+    assert!(items.is_empty(), "nothing sent: {items:?}");
 }

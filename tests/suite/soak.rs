@@ -15,8 +15,6 @@
 //! are full (the stats file's `dropped` > 0 and more than 5,000 events applied) to the end;
 //! any growth after that point is a leak.
 
-mod support;
-
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -29,9 +27,9 @@ use gobare_api::client::{ApiClient, ClientOptions, IdempotencyKey};
 use gobare_api::error::ApiErrorKind;
 use gobare_api::model::{Content, Input, SessionStatus};
 
+use crate::support::pty::{Pty, keys};
 use gobare_sim::{Faults, SimConfig, Simulator};
 use portable_pty::CommandBuilder;
-use support::pty::{Pty, keys};
 
 const BIN: &str = env!("CARGO_BIN_EXE_gobare-tui");
 /// Simulator speed: the `long` scenario (~6 min at 1×) takes ~9 s per turn.

@@ -1,32 +1,31 @@
 //! Running the built binary with an isolated environment.
-#![allow(dead_code)] // each test file uses a different part
 
 use std::path::{Path, PathBuf};
 
-pub const BIN: &str = env!("CARGO_BIN_EXE_gobare-tui");
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_gobare-tui");
 
 /// A scratch directory holding XDG config/state homes, removed on drop.
-pub struct Home(pub PathBuf);
+pub(crate) struct Home(pub(crate) PathBuf);
 
 impl Home {
-    pub fn new() -> Home {
+    pub(crate) fn new() -> Home {
         let dir = std::env::temp_dir().join(format!("gobare-cli-{}", uuid::Uuid::new_v4()));
         std::fs::create_dir_all(&dir).unwrap();
         Home(dir)
     }
 
-    pub fn path(&self, name: &str) -> PathBuf {
+    pub(crate) fn path(&self, name: &str) -> PathBuf {
         self.0.join(name)
     }
 
-    pub fn write_config(&self, text: &str) {
+    pub(crate) fn write_config(&self, text: &str) {
         let dir = self.0.join("config/gobare-tui");
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("config.toml"), text).unwrap();
     }
 
     /// Applies the isolated environment to a command (std or tokio).
-    pub fn std_command(&self, args: &[&str]) -> std::process::Command {
+    pub(crate) fn std_command(&self, args: &[&str]) -> std::process::Command {
         let mut c = std::process::Command::new(BIN);
         c.args(args);
         for (k, v) in self.vars() {
@@ -38,7 +37,7 @@ impl Home {
         c
     }
 
-    pub fn tokio_command(&self, args: &[&str]) -> tokio::process::Command {
+    pub(crate) fn tokio_command(&self, args: &[&str]) -> tokio::process::Command {
         let mut c = tokio::process::Command::new(BIN);
         c.args(args).kill_on_drop(true);
         for (k, v) in self.vars() {
@@ -58,7 +57,11 @@ impl Home {
         ]
     }
 
-    pub fn log_dir(&self) -> PathBuf {
+    pub(crate) fn state_dir(&self) -> PathBuf {
+        self.0.join("state")
+    }
+
+    pub(crate) fn log_dir(&self) -> PathBuf {
         self.0.join("state/gobare-tui/logs")
     }
 }
@@ -77,7 +80,7 @@ impl Drop for Home {
 }
 
 /// Everything the log files under `dir` contain.
-pub fn read_logs(dir: &Path) -> String {
+pub(crate) fn read_logs(dir: &Path) -> String {
     let mut all = String::new();
     if let Ok(entries) = std::fs::read_dir(dir) {
         for e in entries.flatten() {

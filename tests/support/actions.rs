@@ -1,6 +1,5 @@
 //! Helpers for the "acting on a session" tests: a simulator, a client bound to it, a
 //! session memory in a temp state directory, and condition waits with timeouts.
-#![allow(dead_code)]
 
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions, IdempotencyKey};
@@ -17,16 +16,16 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedReceiver;
 
-pub const WAIT: Duration = Duration::from_secs(15);
+pub(crate) const WAIT: Duration = Duration::from_secs(15);
 
-pub struct Rig {
-    pub sim: Simulator,
-    pub client: Arc<ApiClient>,
-    pub state_dir: tempfile::TempDir,
+pub(crate) struct Rig {
+    pub(crate) sim: Simulator,
+    pub(crate) client: Arc<ApiClient>,
+    pub(crate) state_dir: tempfile::TempDir,
 }
 
 impl Rig {
-    pub async fn start(config: SimConfig) -> Rig {
+    pub(crate) async fn start(config: SimConfig) -> Rig {
         let sim = Simulator::start(config).await.expect("simulator starts");
         let client = client_for(&sim);
         Rig {
@@ -36,24 +35,24 @@ impl Rig {
         }
     }
 
-    pub async fn test() -> Rig {
+    pub(crate) async fn test() -> Rig {
         Rig::start(SimConfig::for_tests()).await
     }
 
-    pub fn store(&self) -> StateStore {
+    pub(crate) fn store(&self) -> StateStore {
         StateStore::open(self.state_dir.path(), &self.sim.url()).unwrap()
     }
 
-    pub fn memory(&self, session_id: &str) -> SharedMemory {
+    pub(crate) fn memory(&self, session_id: &str) -> SharedMemory {
         SessionMemory::open(self.store(), session_id).shared()
     }
 
-    pub async fn session(&self, id: &str) -> Session {
+    pub(crate) async fn session(&self, id: &str) -> Session {
         self.client.get_session(id).await.unwrap()
     }
 
     /// Polls the session until `check` holds (or panics after [`WAIT`]).
-    pub async fn until_session(
+    pub(crate) async fn until_session(
         &self,
         id: &str,
         what: &str,
@@ -74,7 +73,7 @@ impl Rig {
     }
 
     /// Waits until the session waits on the user and returns the first required action.
-    pub async fn until_required(&self, id: &str) -> RequiredAction {
+    pub(crate) async fn until_required(&self, id: &str) -> RequiredAction {
         let s = self
             .until_session(id, "a required action", |s| !s.required_actions.is_empty())
             .await;
@@ -82,13 +81,13 @@ impl Rig {
     }
 }
 
-pub fn client_for(sim: &Simulator) -> ApiClient {
+pub(crate) fn client_for(sim: &Simulator) -> ApiClient {
     let options = ClientOptions::new(sim.url(), Token::new(sim.token()));
     ApiClient::new(options).unwrap()
 }
 
 /// Retries quickly: the tests wait for conditions, not for backoff.
-pub fn fast_policy() -> RetryPolicy {
+pub(crate) fn fast_policy() -> RetryPolicy {
     RetryPolicy {
         max_attempts: 4,
         max_wait: Duration::from_secs(5),
@@ -97,20 +96,20 @@ pub fn fast_policy() -> RetryPolicy {
     }
 }
 
-pub fn message(text: &str) -> Input {
+pub(crate) fn message(text: &str) -> Input {
     Input::Message {
         content: gobare_api::model::Content::Text(text.into()),
     }
 }
 
-pub fn steer(text: &str) -> Input {
+pub(crate) fn steer(text: &str) -> Input {
     Input::Steer {
         content: gobare_api::model::Content::Text(text.into()),
     }
 }
 
 /// The next settled report (retry notices are skipped).
-pub async fn settled(events: &mut UnboundedReceiver<SendEvent>) -> SendReport {
+pub(crate) async fn settled(events: &mut UnboundedReceiver<SendEvent>) -> SendReport {
     tokio::time::timeout(WAIT, async {
         loop {
             match events.recv().await.expect("sender alive") {
@@ -125,7 +124,7 @@ pub async fn settled(events: &mut UnboundedReceiver<SendEvent>) -> SendReport {
 
 /// How the injected failure behaves.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Fault {
+pub(crate) enum Fault {
     /// The request reaches the server, the answer is lost on the way back.
     AnswerLost,
     /// The request never leaves.
@@ -133,15 +132,15 @@ pub enum Fault {
 }
 
 /// The real client, failing the first `failures` attempts (all of them with `u32::MAX`).
-pub struct Flaky {
-    pub inner: ApiClient,
-    pub fault: Fault,
-    pub failures: u32,
-    pub calls: AtomicU32,
+pub(crate) struct Flaky {
+    pub(crate) inner: ApiClient,
+    pub(crate) fault: Fault,
+    pub(crate) failures: u32,
+    pub(crate) calls: AtomicU32,
 }
 
 impl Flaky {
-    pub fn new(sim: &Simulator, fault: Fault, failures: u32) -> Flaky {
+    pub(crate) fn new(sim: &Simulator, fault: Fault, failures: u32) -> Flaky {
         Flaky {
             inner: client_for(sim),
             fault,

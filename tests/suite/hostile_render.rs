@@ -83,7 +83,7 @@ fn poison(v: &mut Value, key: &str) {
 }
 
 fn examples() -> Value {
-    serde_json::from_str(include_str!("../assets/event-payloads.json")).unwrap()
+    serde_json::from_str(include_str!("../../assets/event-payloads.json")).unwrap()
 }
 
 /// The hostile model: every example event (persisted ones with increasing seqs), an

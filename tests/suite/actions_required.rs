@@ -1,9 +1,7 @@
 //! Answering required actions against the simulator: each kind through the prompt widget's
 //! keys and text, and each outcome (accepted, already_resolved, not_delivered, 404).
 
-mod actions_support;
-
-use actions_support::*;
+use crate::support::actions::*;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use gobare_api::client::ApiClient;
 use gobare_api::model::{Input, InputOutcome, RequiredAction, RequiredActionKind};

@@ -5,15 +5,15 @@
 //! with the same key and delivered once; refusals that outlast the retries are reported and
 //! the text waits in the box.
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 
+use crate::support::app::{attach, status_line};
+use crate::support::pty::{Pty, keys};
+use crate::support::sim::Sim;
 use gobare_sim::{Faults, SimConfig, Simulator};
 use gobare_tui::store::{SessionState, StateStore};
-use support::app::{attach, status_line};
-use support::pty::{Pty, keys};
-use support::sim::Sim;
 use tempfile::TempDir;
 
 const TIMEOUT: Duration = Duration::from_secs(40);

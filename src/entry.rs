@@ -1,0 +1,119 @@
+//! Parse the command line, load configuration, start logging to a file, run exactly one
+//! command, and turn its outcome into an exit status (0 ok, 1 runtime, 2 usage/config).
+
+use crate::cli::{Cli, Command};
+use crate::commands::{self, exit};
+use crate::config::Config;
+use clap::Parser;
+use color_eyre::Result;
+use std::io::Write;
+use std::process::ExitCode;
+use tracing_appender::non_blocking::WorkerGuard;
+use tracing_appender::rolling::{RollingFileAppender, Rotation};
+
+/// Runs the command line: the binary's `main`.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let verbose = cli.global.verbose;
+    // Reports are shown only in full with --verbose; a failure is one line otherwise.
+    let _ = color_eyre::config::HookBuilder::default()
+        .display_env_section(verbose)
+        .install();
+
+    let config = match Config::load(&cli.global) {
+        Ok(config) => config,
+        Err(e) => return fail(exit::USAGE_ERROR, &e.to_string()),
+    };
+    let _log_guard = start_logging(&config);
+
+    // `tail` only moves frames from the socket to stdout: one thread spares a cross-thread
+    // wakeup per frame between the stream task and the printer.
+    let mut builder = if matches!(cli.command, Some(Command::Tail(_))) {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+    };
+    let runtime = match builder.enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            return fail(
+                exit::RUNTIME_ERROR,
+                &format!("cannot start the async runtime: {e}"),
+            );
+        }
+    };
+    let outcome = runtime.block_on(run(cli.command, config));
+    // Don't wait for tasks still parked on a socket or stdin.
+    runtime.shutdown_background();
+
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(report) => {
+            let failure = exit::classify(&report);
+            tracing::error!(code = failure.code, message = %failure.message, "command failed");
+            if verbose {
+                let _ = writeln!(std::io::stderr(), "{report:?}");
+            }
+            fail(failure.code, &failure.message)
+        }
+    }
+}
+
+async fn run(command: Option<Command>, config: Config) -> Result<()> {
+    match command {
+        None => commands::start::run(config).await,
+        Some(Command::Attach(args)) => commands::attach::run(config, args).await,
+        Some(Command::New(args)) => commands::new::run(config, args).await,
+        Some(Command::Demo) => commands::demo::run(config).await,
+        Some(Command::Tail(args)) => commands::tail::run(config, args).await,
+        Some(Command::Sim(args)) => commands::sim::run(args).await,
+    }
+}
+
+/// Says why on stderr, if anyone is listening: `eprintln!` would panic on a failed write
+/// (stderr a terminal that went away, a closed pipe), turning a clean failure into a crash.
+fn fail(code: u8, message: &str) -> ExitCode {
+    let _ = writeln!(std::io::stderr(), "gobare-tui: error: {message}");
+    ExitCode::from(code)
+}
+
+/// Logs go to daily files under the state directory, never to the terminal (the UI owns
+/// it and `tail` owns stdout). A log directory that cannot be created means no logs, not
+/// a failed command.
+fn start_logging(config: &Config) -> Option<WorkerGuard> {
+    // The appender reports a missing directory on stderr by itself; create it first.
+    let appender = std::fs::create_dir_all(&config.log_dir).map_err(|e| e.to_string());
+    let appender = appender.and_then(|()| {
+        RollingFileAppender::builder()
+            .rotation(Rotation::DAILY)
+            .filename_prefix("gobare-tui")
+            .filename_suffix("log")
+            .max_log_files(7)
+            .build(&config.log_dir)
+            .map_err(|e| e.to_string())
+    });
+    let appender = match appender {
+        Ok(a) => a,
+        Err(e) => {
+            if config.verbose {
+                eprintln!(
+                    "gobare-tui: warning: no log file in {}: {e}",
+                    config.log_dir.display()
+                );
+            }
+            return None;
+        }
+    };
+    let (writer, guard) = tracing_appender::non_blocking(appender);
+    let filter = if config.verbose {
+        "info,gobare_tui=debug,gobare_api=debug,gobare_sim=debug"
+    } else {
+        "warn,gobare_tui=info,gobare_api=info,gobare_sim=info"
+    };
+    let installed = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+        .with_writer(writer)
+        .with_ansi(false)
+        .try_init();
+    installed.ok().map(|()| guard)
+}
