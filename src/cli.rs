@@ -31,7 +31,7 @@ pub(crate) struct Cli {
     #[command(flatten)]
     pub(crate) global: GlobalArgs,
     #[command(subcommand)]
-    pub(crate) command: Option<Command>,
+    pub(crate) command: Option<CliCommand>,
 }
 
 /// Options every subcommand accepts.
@@ -59,7 +59,7 @@ pub struct GlobalArgs {
 }
 
 #[derive(Debug, Clone, Subcommand)]
-pub(crate) enum Command {
+pub(crate) enum CliCommand {
     /// Open an existing session by id: transcript, live events, turn and workspace.
     Attach(AttachArgs),
     /// Create a session (optionally with a first message) and open it.
@@ -138,7 +138,7 @@ mod tests {
         assert!(Cli::try_parse_from(["g", "tail", "s", "--org"]).is_err());
         let cli =
             Cli::try_parse_from(["g", "tail", "--org", "--root", "r", "--from", "0"]).unwrap();
-        let Some(Command::Tail(t)) = cli.command else {
+        let Some(CliCommand::Tail(t)) = cli.command else {
             panic!()
         };
         assert!(t.org && t.session_id.is_none());

@@ -47,16 +47,16 @@ pub(crate) struct FileConfig {
 
 /// The environment variables configuration reads, captured once (tests build their own).
 #[derive(Clone, Default)]
-pub struct Environment {
+pub struct EnvVars {
     pub gobare_token: Option<String>,
     pub xdg_config_home: Option<PathBuf>,
     pub xdg_state_home: Option<PathBuf>,
 }
 
 /// Written by hand: `GOBARE_TOKEN` is a secret and never appears in `Debug` output.
-impl std::fmt::Debug for Environment {
+impl std::fmt::Debug for EnvVars {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Environment")
+        f.debug_struct("EnvVars")
             .field(
                 "gobare_token",
                 &self.gobare_token.as_ref().map(|_| "<redacted>"),
@@ -67,10 +67,10 @@ impl std::fmt::Debug for Environment {
     }
 }
 
-impl Environment {
-    pub(crate) fn from_process() -> Environment {
+impl EnvVars {
+    pub(crate) fn from_process() -> EnvVars {
         let path = |name: &str| std::env::var_os(name).map(PathBuf::from);
-        Environment {
+        EnvVars {
             gobare_token: std::env::var("GOBARE_TOKEN").ok(),
             xdg_config_home: path("XDG_CONFIG_HOME"),
             xdg_state_home: path("XDG_STATE_HOME"),
@@ -113,7 +113,7 @@ impl Config {
     /// can read) go to stderr.
     pub(crate) fn load(args: &GlobalArgs) -> Result<Config, ConfigError> {
         let mut warnings = Vec::new();
-        let config = Config::resolve(args, &Environment::from_process(), &mut warnings)?;
+        let config = Config::resolve(args, &EnvVars::from_process(), &mut warnings)?;
         for w in warnings {
             eprintln!("gobare-tui: warning: {w}");
         }
@@ -123,7 +123,7 @@ impl Config {
     /// [`Config::load`] with the environment given, for tests.
     pub fn resolve(
         args: &GlobalArgs,
-        env: &Environment,
+        env: &EnvVars,
         warnings: &mut Vec<String>,
     ) -> Result<Config, ConfigError> {
         let (config_dir, state_dir) = directories_for(env)?;
@@ -188,7 +188,7 @@ impl Config {
 
 /// `(config_dir, state_dir)`. An absolute `XDG_*_HOME` wins on every platform (the XDG
 /// spec ignores relative ones); otherwise the platform's convention.
-fn directories_for(env: &Environment) -> Result<(PathBuf, PathBuf), ConfigError> {
+fn directories_for(env: &EnvVars) -> Result<(PathBuf, PathBuf), ConfigError> {
     let absolute = |p: &Option<PathBuf>| p.clone().filter(|p| p.is_absolute());
     let project = || directories::ProjectDirs::from("dev", "gobare", APP_DIR);
     let config_dir = match absolute(&env.xdg_config_home) {
@@ -286,8 +286,8 @@ mod tests {
             Scratch(dir)
         }
 
-        fn env(&self) -> Environment {
-            Environment {
+        fn env(&self) -> EnvVars {
+            EnvVars {
                 gobare_token: None,
                 xdg_config_home: Some(self.0.join("config")),
                 xdg_state_home: Some(self.0.join("state")),
@@ -307,7 +307,7 @@ mod tests {
         }
     }
 
-    fn resolve(args: &GlobalArgs, env: &Environment) -> Result<Config, ConfigError> {
+    fn resolve(args: &GlobalArgs, env: &EnvVars) -> Result<Config, ConfigError> {
         Config::resolve(args, env, &mut Vec::new())
     }
 

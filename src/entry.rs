@@ -1,7 +1,7 @@
 //! Parse the command line, load configuration, start logging to a file, run exactly one
 //! command, and turn its outcome into an exit status (0 ok, 1 runtime, 2 usage/config).
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, CliCommand};
 use crate::commands::{self, exit};
 use crate::config::Config;
 use clap::Parser;
@@ -28,7 +28,7 @@ pub fn main() -> ExitCode {
 
     // `tail` only moves frames from the socket to stdout: one thread spares a cross-thread
     // wakeup per frame between the stream task and the printer.
-    let mut builder = if matches!(cli.command, Some(Command::Tail(_))) {
+    let mut builder = if matches!(cli.command, Some(CliCommand::Tail(_))) {
         tokio::runtime::Builder::new_current_thread()
     } else {
         tokio::runtime::Builder::new_multi_thread()
@@ -59,14 +59,14 @@ pub fn main() -> ExitCode {
     }
 }
 
-async fn run(command: Option<Command>, config: Config) -> Result<()> {
+async fn run(command: Option<CliCommand>, config: Config) -> Result<()> {
     match command {
         None => commands::start::run(config).await,
-        Some(Command::Attach(args)) => commands::attach::run(config, args).await,
-        Some(Command::New(args)) => commands::new::run(config, args).await,
-        Some(Command::Demo) => commands::demo::run(config).await,
-        Some(Command::Tail(args)) => commands::tail::run(config, args).await,
-        Some(Command::Sim(args)) => commands::sim::run(args).await,
+        Some(CliCommand::Attach(args)) => commands::attach::run(config, args).await,
+        Some(CliCommand::New(args)) => commands::new::run(config, args).await,
+        Some(CliCommand::Demo) => commands::demo::run(config).await,
+        Some(CliCommand::Tail(args)) => commands::tail::run(config, args).await,
+        Some(CliCommand::Sim(args)) => commands::sim::run(args).await,
     }
 }
 

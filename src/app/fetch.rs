@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 /// A read the app performs in the background.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub(crate) enum Job {
+pub(crate) enum FetchJob {
     /// `GET /sessions/{id}`.
     Session,
     /// `GET …/turns?order=desc&limit=N`: the current turn and the last few.
@@ -33,11 +33,11 @@ const WINDOW: Duration = Duration::from_secs(60);
 #[derive(Debug)]
 pub(crate) struct FetchQueue {
     /// Wanted and not started, oldest first, each once.
-    wanted: Vec<Job>,
+    wanted: Vec<FetchJob>,
     /// Started and not finished.
-    in_flight: Vec<Job>,
+    in_flight: Vec<FetchJob>,
     /// When each job last started.
-    last_start: HashMap<Job, Instant>,
+    last_start: HashMap<FetchJob, Instant>,
     /// Start times inside the last minute.
     recent: VecDeque<Instant>,
     per_minute: usize,
@@ -62,11 +62,11 @@ impl FetchQueue {
 
     /// Asks for `job`. A job already wanted is not queued twice; one in flight is queued
     /// again (its answer may predate the change that asked for it) and runs once it ends.
-    pub(crate) fn want(&mut self, job: Job) {
-        if let Job::Turn(_) = job {
+    pub(crate) fn want(&mut self, job: FetchJob) {
+        if let FetchJob::Turn(_) = job {
             // Only the newest settled turn is worth reading.
             self.wanted
-                .retain(|j| !matches!(j, Job::Turn(id) if Job::Turn(id.clone()) != job));
+                .retain(|j| !matches!(j, FetchJob::Turn(id) if FetchJob::Turn(id.clone()) != job));
         }
         if !self.wanted.contains(&job) {
             self.wanted.push(job);
@@ -74,13 +74,13 @@ impl FetchQueue {
     }
 
     #[cfg(test)]
-    pub(crate) fn in_flight(&self) -> &[Job] {
+    pub(crate) fn in_flight(&self) -> &[FetchJob] {
         &self.in_flight
     }
 
     /// The jobs to start now (now marked in flight): wanted, not already running, spaced
     /// from their previous start, and within the minute's budget.
-    pub(crate) fn start_ready(&mut self, now: Instant) -> Vec<Job> {
+    pub(crate) fn start_ready(&mut self, now: Instant) -> Vec<FetchJob> {
         self.forget_old(now);
         let mut started = Vec::new();
         let mut i = 0;
@@ -103,7 +103,7 @@ impl FetchQueue {
     }
 
     /// A started job ended (whatever the outcome).
-    pub(crate) fn finished(&mut self, job: &Job) {
+    pub(crate) fn finished(&mut self, job: &FetchJob) {
         self.in_flight.retain(|j| j != job);
     }
 
@@ -125,7 +125,7 @@ impl FetchQueue {
             .min()
     }
 
-    fn spaced(&self, job: &Job, now: Instant) -> bool {
+    fn spaced(&self, job: &FetchJob, now: Instant) -> bool {
         self.last_start
             .get(job)
             .is_none_or(|t| now >= *t + MIN_JOB_SPACING)
@@ -146,18 +146,18 @@ mod tests {
     fn duplicates_coalesce_and_a_running_job_reruns_once_after_it_ends() {
         let mut q = FetchQueue::default();
         let t0 = Instant::now();
-        q.want(Job::Session);
-        q.want(Job::Session);
-        assert_eq!(q.start_ready(t0), vec![Job::Session]);
+        q.want(FetchJob::Session);
+        q.want(FetchJob::Session);
+        assert_eq!(q.start_ready(t0), vec![FetchJob::Session]);
         // Asked again three times while in flight: one more read, after it ends.
-        q.want(Job::Session);
-        q.want(Job::Session);
-        q.want(Job::Session);
+        q.want(FetchJob::Session);
+        q.want(FetchJob::Session);
+        q.want(FetchJob::Session);
         let later = t0 + Duration::from_secs(5);
         assert!(q.start_ready(later).is_empty(), "still in flight");
-        q.finished(&Job::Session);
-        assert_eq!(q.start_ready(later), vec![Job::Session]);
-        q.finished(&Job::Session);
+        q.finished(&FetchJob::Session);
+        assert_eq!(q.start_ready(later), vec![FetchJob::Session]);
+        q.finished(&FetchJob::Session);
         assert!(q.start_ready(later + Duration::from_secs(5)).is_empty());
         assert_eq!(q.wake_at(later), None, "nothing wanted: no timer");
     }
@@ -166,25 +166,25 @@ mod tests {
     fn the_same_job_is_spaced_by_a_second() {
         let mut q = FetchQueue::default();
         let t0 = Instant::now();
-        q.want(Job::Session);
+        q.want(FetchJob::Session);
         q.start_ready(t0);
-        q.finished(&Job::Session);
-        q.want(Job::Session);
+        q.finished(&FetchJob::Session);
+        q.want(FetchJob::Session);
         let soon = t0 + Duration::from_millis(100);
         assert!(q.start_ready(soon).is_empty());
         assert_eq!(q.wake_at(soon), Some(t0 + MIN_JOB_SPACING));
-        assert_eq!(q.start_ready(t0 + MIN_JOB_SPACING), vec![Job::Session]);
+        assert_eq!(q.start_ready(t0 + MIN_JOB_SPACING), vec![FetchJob::Session]);
     }
 
     #[test]
     fn only_the_newest_turn_is_read() {
         let mut q = FetchQueue::default();
-        q.want(Job::Turn("t1".into()));
-        q.want(Job::Session);
-        q.want(Job::Turn("t2".into()));
+        q.want(FetchJob::Turn("t1".into()));
+        q.want(FetchJob::Session);
+        q.want(FetchJob::Turn("t2".into()));
         assert_eq!(
             q.start_ready(Instant::now()),
-            vec![Job::Session, Job::Turn("t2".into())]
+            vec![FetchJob::Session, FetchJob::Turn("t2".into())]
         );
     }
 
@@ -192,9 +192,14 @@ mod tests {
     fn the_minute_budget_holds_and_frees_up() {
         let mut q = FetchQueue::new(3);
         let t0 = Instant::now();
-        for (i, job) in [Job::Session, Job::Turns, Job::Items, Job::Artifacts]
-            .into_iter()
-            .enumerate()
+        for (i, job) in [
+            FetchJob::Session,
+            FetchJob::Turns,
+            FetchJob::Items,
+            FetchJob::Artifacts,
+        ]
+        .into_iter()
+        .enumerate()
         {
             q.want(job);
             let _ = i;
@@ -206,7 +211,7 @@ mod tests {
         let t1 = t0 + Duration::from_secs(10);
         assert!(q.start_ready(t1).is_empty(), "budget spent");
         assert_eq!(q.wake_at(t1), Some(t0 + WINDOW));
-        assert_eq!(q.start_ready(t0 + WINDOW), vec![Job::Artifacts]);
+        assert_eq!(q.start_ready(t0 + WINDOW), vec![FetchJob::Artifacts]);
     }
 
     #[test]
@@ -216,8 +221,8 @@ mod tests {
         let mut started = 0;
         for ms in (0..60_000).step_by(60) {
             let now = t0 + Duration::from_millis(ms);
-            q.want(Job::Session);
-            q.want(Job::Turn(format!("t{ms}")));
+            q.want(FetchJob::Session);
+            q.want(FetchJob::Turn(format!("t{ms}")));
             for j in q.start_ready(now) {
                 started += 1;
                 q.finished(&j);

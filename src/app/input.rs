@@ -3,7 +3,7 @@
 
 use super::App;
 use super::intent::Intent;
-use super::keys::{self, Command, KeyContext};
+use super::keys::{self, KeyCommand, KeyContext};
 use super::mouse::{self, Target};
 use crate::ui::composer::ComposerAction;
 use crate::ui::prompt::PromptAction;
@@ -72,15 +72,15 @@ impl App {
             .keymap
             .command_for(key, !context.input_focused && !context.help_open)
             .unwrap_or_else(|| keys::command_for(key, context));
-        if command != Command::ArmQuit {
+        if command != KeyCommand::ArmQuit {
             self.disarm_quit();
         }
         let intent = match command {
-            Command::Quit => Intent::Quit,
-            Command::ArmQuit => Intent::ArmQuit,
-            Command::FocusNext => Intent::FocusNext,
-            Command::FocusPrev => Intent::FocusPrev,
-            Command::FocusInput => {
+            KeyCommand::Quit => Intent::Quit,
+            KeyCommand::ArmQuit => Intent::ArmQuit,
+            KeyCommand::FocusNext => Intent::FocusNext,
+            KeyCommand::FocusPrev => Intent::FocusPrev,
+            KeyCommand::FocusInput => {
                 self.dispatch(Intent::FocusInput);
                 // Typing on a pane starts a message with that character.
                 if matches!(key.code, KeyCode::Char(c) if c != 'i') {
@@ -88,39 +88,39 @@ impl App {
                 }
                 return;
             }
-            Command::ScrollUp(n) => Intent::Scroll {
+            KeyCommand::ScrollUp(n) => Intent::Scroll {
                 pane: None,
                 lines: -i32::from(n),
             },
-            Command::ScrollDown(n) => Intent::Scroll {
+            KeyCommand::ScrollDown(n) => Intent::Scroll {
                 pane: None,
                 lines: i32::from(n),
             },
-            Command::PageUp => Intent::Page { up: true },
-            Command::PageDown => Intent::Page { up: false },
-            Command::ScrollTop => Intent::ScrollTop,
-            Command::ScrollBottom => Intent::ScrollBottom,
-            Command::ToggleZoom => Intent::ToggleZoom,
-            Command::ToggleHelp => Intent::ToggleHelp,
-            Command::ToggleMouseCapture => Intent::ToggleMouseCapture,
-            Command::ToggleDeltas => Intent::ToggleDeltas,
-            Command::StartEventFilter => Intent::StartEventFilter,
-            Command::ToggleDiff => Intent::ToggleDiff,
-            Command::Suspend => Intent::Suspend,
-            Command::Refresh => Intent::Refresh,
-            Command::OpenPicker => Intent::OpenPicker,
-            Command::Approve | Command::Deny => {
+            KeyCommand::PageUp => Intent::Page { up: true },
+            KeyCommand::PageDown => Intent::Page { up: false },
+            KeyCommand::ScrollTop => Intent::ScrollTop,
+            KeyCommand::ScrollBottom => Intent::ScrollBottom,
+            KeyCommand::ToggleZoom => Intent::ToggleZoom,
+            KeyCommand::ToggleHelp => Intent::ToggleHelp,
+            KeyCommand::ToggleMouseCapture => Intent::ToggleMouseCapture,
+            KeyCommand::ToggleDeltas => Intent::ToggleDeltas,
+            KeyCommand::StartEventFilter => Intent::StartEventFilter,
+            KeyCommand::ToggleDiff => Intent::ToggleDiff,
+            KeyCommand::Suspend => Intent::Suspend,
+            KeyCommand::Refresh => Intent::Refresh,
+            KeyCommand::OpenPicker => Intent::OpenPicker,
+            KeyCommand::Approve | KeyCommand::Deny => {
                 if let PromptAction::Answer(input) = self.prompt.handle_key(key) {
                     self.dispatch(Intent::Answer(input));
                 }
                 self.request_frame();
                 return;
             }
-            Command::ToInput => {
+            KeyCommand::ToInput => {
                 self.key_to_input(key);
                 return;
             }
-            Command::Ignore => return,
+            KeyCommand::Ignore => return,
         };
         self.dispatch(intent);
     }

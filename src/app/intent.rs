@@ -106,8 +106,8 @@ impl App {
                 }
             }
             Intent::Refresh => {
-                self.want(super::fetch::Job::Session);
-                self.want(super::fetch::Job::Turns);
+                self.want(super::fetch::FetchJob::Session);
+                self.want(super::fetch::FetchJob::Turns);
                 // Waiting to reconnect: the user is back and wants it now.
                 if let Some(stream) = &self.stream {
                     stream.retry_now();

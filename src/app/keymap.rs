@@ -11,33 +11,33 @@
 //! quitting by a typo). A plain character binding acts only while a pane has the focus, like
 //! the default single-letter commands, so it never steals a key from the input box.
 
-use super::keys::Command;
+use super::keys::KeyCommand;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// The actions that can be bound, by their config names.
-const ACTIONS: &[(&str, Command)] = &[
-    ("quit", Command::Quit),
-    ("focus_next", Command::FocusNext),
-    ("focus_prev", Command::FocusPrev),
-    ("focus_input", Command::FocusInput),
-    ("page_up", Command::PageUp),
-    ("page_down", Command::PageDown),
-    ("top", Command::ScrollTop),
-    ("bottom", Command::ScrollBottom),
-    ("zoom", Command::ToggleZoom),
-    ("help", Command::ToggleHelp),
-    ("mouse", Command::ToggleMouseCapture),
-    ("deltas", Command::ToggleDeltas),
-    ("filter", Command::StartEventFilter),
-    ("diff", Command::ToggleDiff),
-    ("suspend", Command::Suspend),
-    ("refresh", Command::Refresh),
-    ("picker", Command::OpenPicker),
+const ACTIONS: &[(&str, KeyCommand)] = &[
+    ("quit", KeyCommand::Quit),
+    ("focus_next", KeyCommand::FocusNext),
+    ("focus_prev", KeyCommand::FocusPrev),
+    ("focus_input", KeyCommand::FocusInput),
+    ("page_up", KeyCommand::PageUp),
+    ("page_down", KeyCommand::PageDown),
+    ("top", KeyCommand::ScrollTop),
+    ("bottom", KeyCommand::ScrollBottom),
+    ("zoom", KeyCommand::ToggleZoom),
+    ("help", KeyCommand::ToggleHelp),
+    ("mouse", KeyCommand::ToggleMouseCapture),
+    ("deltas", KeyCommand::ToggleDeltas),
+    ("filter", KeyCommand::StartEventFilter),
+    ("diff", KeyCommand::ToggleDiff),
+    ("suspend", KeyCommand::Suspend),
+    ("refresh", KeyCommand::Refresh),
+    ("picker", KeyCommand::OpenPicker),
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct KeyMap {
-    bindings: Vec<(KeyCode, KeyModifiers, Command)>,
+    bindings: Vec<(KeyCode, KeyModifiers, KeyCommand)>,
 }
 
 impl KeyMap {
@@ -65,7 +65,7 @@ impl KeyMap {
     }
 
     /// The command bound to `key`, if any. `pane_focused` gates plain characters.
-    pub(crate) fn command_for(&self, key: KeyEvent, pane_focused: bool) -> Option<Command> {
+    pub(crate) fn command_for(&self, key: KeyEvent, pane_focused: bool) -> Option<KeyCommand> {
         let mods = key.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT);
         // Shift is left out: terminals report Shift+h as 'H', which is what a binding names.
         self.bindings
@@ -134,13 +134,13 @@ mod tests {
         ));
         assert!(warnings.is_empty(), "{warnings:?}");
         let ctrl_q = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::CONTROL);
-        assert_eq!(map.command_for(ctrl_q, false), Some(Command::Quit));
+        assert_eq!(map.command_for(ctrl_q, false), Some(KeyCommand::Quit));
         let f2 = KeyEvent::new(KeyCode::F(2), KeyModifiers::NONE);
-        assert_eq!(map.command_for(f2, false), Some(Command::ToggleZoom));
+        assert_eq!(map.command_for(f2, false), Some(KeyCommand::ToggleZoom));
         let alt_p = KeyEvent::new(KeyCode::Char('p'), KeyModifiers::ALT);
-        assert_eq!(map.command_for(alt_p, true), Some(Command::OpenPicker));
+        assert_eq!(map.command_for(alt_p, true), Some(KeyCommand::OpenPicker));
         let shift_h = KeyEvent::new(KeyCode::Char('H'), KeyModifiers::SHIFT);
-        assert_eq!(map.command_for(shift_h, true), Some(Command::ToggleHelp));
+        assert_eq!(map.command_for(shift_h, true), Some(KeyCommand::ToggleHelp));
     }
 
     #[test]
@@ -148,7 +148,7 @@ mod tests {
         let (map, _) = KeyMap::from_table(&table("zoom = \"x\""));
         let x = KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE);
         assert_eq!(map.command_for(x, false), None);
-        assert_eq!(map.command_for(x, true), Some(Command::ToggleZoom));
+        assert_eq!(map.command_for(x, true), Some(KeyCommand::ToggleZoom));
     }
 
     #[test]

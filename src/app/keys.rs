@@ -7,7 +7,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 /// What a key asks the app to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Command {
+pub(crate) enum KeyCommand {
     /// `q` on a pane, or Ctrl+C (see [`KeyContext::input_has_text`]).
     Quit,
     /// Ctrl+C with text in the input box: the first press warns and keeps the draft, the
@@ -52,68 +52,68 @@ pub(crate) struct KeyContext {
     pub(crate) approval_pending: bool,
 }
 
-pub(crate) fn command_for(key: KeyEvent, ctx: KeyContext) -> Command {
+pub(crate) fn command_for(key: KeyEvent, ctx: KeyContext) -> KeyCommand {
     if key.kind == KeyEventKind::Release {
-        return Command::Ignore;
+        return KeyCommand::Ignore;
     }
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     // Keys that mean the same everywhere.
     match key.code {
         KeyCode::Char('c') if ctrl => {
             return if ctx.input_has_text {
-                Command::ArmQuit
+                KeyCommand::ArmQuit
             } else {
-                Command::Quit
+                KeyCommand::Quit
             };
         }
-        KeyCode::Char('z') if ctrl => return Command::Suspend,
-        KeyCode::Char('r') if ctrl => return Command::Refresh,
-        KeyCode::Char('o') if ctrl => return Command::OpenPicker,
-        KeyCode::Tab => return Command::FocusNext,
-        KeyCode::BackTab => return Command::FocusPrev,
-        KeyCode::PageUp => return Command::PageUp,
-        KeyCode::PageDown => return Command::PageDown,
+        KeyCode::Char('z') if ctrl => return KeyCommand::Suspend,
+        KeyCode::Char('r') if ctrl => return KeyCommand::Refresh,
+        KeyCode::Char('o') if ctrl => return KeyCommand::OpenPicker,
+        KeyCode::Tab => return KeyCommand::FocusNext,
+        KeyCode::BackTab => return KeyCommand::FocusPrev,
+        KeyCode::PageUp => return KeyCommand::PageUp,
+        KeyCode::PageDown => return KeyCommand::PageDown,
         _ => {}
     }
     if ctx.help_open {
         return match key.code {
-            KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q') => Command::ToggleHelp,
-            _ => Command::Ignore,
+            KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q') => KeyCommand::ToggleHelp,
+            _ => KeyCommand::Ignore,
         };
     }
     if ctx.input_focused {
         return match key.code {
-            KeyCode::Esc if !ctx.input_has_text => Command::FocusNext,
+            KeyCode::Esc if !ctx.input_has_text => KeyCommand::FocusNext,
             // A message rarely starts with `?`: on an empty box it opens the key list.
-            KeyCode::Char('?') if !ctx.input_has_text && !ctrl => Command::ToggleHelp,
+            KeyCode::Char('?') if !ctx.input_has_text && !ctrl => KeyCommand::ToggleHelp,
             // With an empty box, y/n answer an open approval prompt directly.
             KeyCode::Char('y') if ctx.approval_pending && !ctx.input_has_text && !ctrl => {
-                Command::Approve
+                KeyCommand::Approve
             }
             KeyCode::Char('n') if ctx.approval_pending && !ctx.input_has_text && !ctrl => {
-                Command::Deny
+                KeyCommand::Deny
             }
-            _ => Command::ToInput,
+            _ => KeyCommand::ToInput,
         };
     }
     match key.code {
-        KeyCode::Char('q') => Command::Quit,
-        KeyCode::Esc | KeyCode::Char('i') => Command::FocusInput,
-        KeyCode::Up | KeyCode::Char('k') => Command::ScrollUp(1),
-        KeyCode::Down | KeyCode::Char('j') => Command::ScrollDown(1),
-        KeyCode::Home | KeyCode::Char('g') => Command::ScrollTop,
-        KeyCode::End | KeyCode::Char('G') => Command::ScrollBottom,
-        KeyCode::Char('z') => Command::ToggleZoom,
-        KeyCode::Char('?') => Command::ToggleHelp,
-        KeyCode::Char('m') => Command::ToggleMouseCapture,
-        KeyCode::Char('d') => Command::ToggleDeltas,
-        KeyCode::Char('/') => Command::StartEventFilter,
-        KeyCode::Char('e') => Command::ToggleDiff,
-        KeyCode::Char('y') if ctx.approval_pending => Command::Approve,
-        KeyCode::Char('n') if ctx.approval_pending => Command::Deny,
+        KeyCode::Char('q') => KeyCommand::Quit,
+        KeyCode::Esc | KeyCode::Char('i') => KeyCommand::FocusInput,
+        KeyCode::Up | KeyCode::Char('k') => KeyCommand::ScrollUp(1),
+        KeyCode::Down | KeyCode::Char('j') => KeyCommand::ScrollDown(1),
+        KeyCode::Home | KeyCode::Char('g') => KeyCommand::ScrollTop,
+        KeyCode::End | KeyCode::Char('G') => KeyCommand::ScrollBottom,
+        KeyCode::Char('z') => KeyCommand::ToggleZoom,
+        KeyCode::Char('?') => KeyCommand::ToggleHelp,
+        KeyCode::Char('m') => KeyCommand::ToggleMouseCapture,
+        KeyCode::Char('d') => KeyCommand::ToggleDeltas,
+        KeyCode::Char('/') => KeyCommand::StartEventFilter,
+        KeyCode::Char('e') => KeyCommand::ToggleDiff,
+        KeyCode::Char('y') if ctx.approval_pending => KeyCommand::Approve,
+        KeyCode::Char('n') if ctx.approval_pending => KeyCommand::Deny,
         // Typing anything else starts a message.
-        KeyCode::Char(_) | KeyCode::Enter => Command::FocusInput,
-        _ => Command::Ignore,
+        KeyCode::Char(_) | KeyCode::Enter => KeyCommand::FocusInput,
+        _ => KeyCommand::Ignore,
     }
 }
 
@@ -141,7 +141,10 @@ mod tests {
     #[test]
     fn letters_type_into_the_focused_input_box() {
         for c in ['q', 'z', 'm', 'j'] {
-            assert_eq!(command_for(key(KeyCode::Char(c)), INPUT), Command::ToInput);
+            assert_eq!(
+                command_for(key(KeyCode::Char(c)), INPUT),
+                KeyCommand::ToInput
+            );
         }
         let typing = KeyContext {
             input_has_text: true,
@@ -149,49 +152,52 @@ mod tests {
         };
         assert_eq!(
             command_for(key(KeyCode::Char('?')), typing),
-            Command::ToInput
+            KeyCommand::ToInput
         );
         assert_eq!(
             command_for(key(KeyCode::Char('?')), INPUT),
-            Command::ToggleHelp
+            KeyCommand::ToggleHelp
         );
     }
 
     #[test]
     fn letters_are_commands_on_a_pane() {
-        assert_eq!(command_for(key(KeyCode::Char('q')), PANE), Command::Quit);
+        assert_eq!(command_for(key(KeyCode::Char('q')), PANE), KeyCommand::Quit);
         assert_eq!(
             command_for(key(KeyCode::Char('z')), PANE),
-            Command::ToggleZoom
+            KeyCommand::ToggleZoom
         );
         assert_eq!(
             command_for(key(KeyCode::Char('?')), PANE),
-            Command::ToggleHelp
+            KeyCommand::ToggleHelp
         );
         assert_eq!(
             command_for(key(KeyCode::Char('m')), PANE),
-            Command::ToggleMouseCapture
+            KeyCommand::ToggleMouseCapture
         );
-        assert_eq!(command_for(key(KeyCode::Up), PANE), Command::ScrollUp(1));
+        assert_eq!(command_for(key(KeyCode::Up), PANE), KeyCommand::ScrollUp(1));
     }
 
     #[test]
     fn ctrl_c_quits_at_once_only_with_an_empty_box() {
-        assert_eq!(command_for(ctrl('c'), INPUT), Command::Quit);
+        assert_eq!(command_for(ctrl('c'), INPUT), KeyCommand::Quit);
         let typed = KeyContext {
             input_has_text: true,
             ..INPUT
         };
-        assert_eq!(command_for(ctrl('c'), typed), Command::ArmQuit);
+        assert_eq!(command_for(ctrl('c'), typed), KeyCommand::ArmQuit);
     }
 
     #[test]
     fn paging_and_focus_work_from_anywhere() {
         for ctx in [INPUT, PANE] {
-            assert_eq!(command_for(key(KeyCode::PageUp), ctx), Command::PageUp);
-            assert_eq!(command_for(key(KeyCode::Tab), ctx), Command::FocusNext);
-            assert_eq!(command_for(key(KeyCode::BackTab), ctx), Command::FocusPrev);
-            assert_eq!(command_for(ctrl('z'), ctx), Command::Suspend);
+            assert_eq!(command_for(key(KeyCode::PageUp), ctx), KeyCommand::PageUp);
+            assert_eq!(command_for(key(KeyCode::Tab), ctx), KeyCommand::FocusNext);
+            assert_eq!(
+                command_for(key(KeyCode::BackTab), ctx),
+                KeyCommand::FocusPrev
+            );
+            assert_eq!(command_for(ctrl('z'), ctx), KeyCommand::Suspend);
         }
     }
 
@@ -201,11 +207,14 @@ mod tests {
             approval_pending: true,
             ..INPUT
         };
-        assert_eq!(command_for(key(KeyCode::Char('y')), open), Command::Approve);
-        assert_eq!(command_for(key(KeyCode::Char('n')), open), Command::Deny);
+        assert_eq!(
+            command_for(key(KeyCode::Char('y')), open),
+            KeyCommand::Approve
+        );
+        assert_eq!(command_for(key(KeyCode::Char('n')), open), KeyCommand::Deny);
         assert_eq!(
             command_for(key(KeyCode::Char('y')), INPUT),
-            Command::ToInput
+            KeyCommand::ToInput
         );
         let typing = KeyContext {
             input_has_text: true,
@@ -213,7 +222,7 @@ mod tests {
         };
         assert_eq!(
             command_for(key(KeyCode::Char('y')), typing),
-            Command::ToInput
+            KeyCommand::ToInput
         );
     }
 
@@ -223,14 +232,17 @@ mod tests {
             help_open: true,
             ..PANE
         };
-        assert_eq!(command_for(key(KeyCode::Char('z')), help), Command::Ignore);
-        assert_eq!(command_for(key(KeyCode::Esc), help), Command::ToggleHelp);
+        assert_eq!(
+            command_for(key(KeyCode::Char('z')), help),
+            KeyCommand::Ignore
+        );
+        assert_eq!(command_for(key(KeyCode::Esc), help), KeyCommand::ToggleHelp);
     }
 
     #[test]
     fn key_releases_are_ignored() {
         let mut k = key(KeyCode::Char('q'));
         k.kind = KeyEventKind::Release;
-        assert_eq!(command_for(k, PANE), Command::Ignore);
+        assert_eq!(command_for(k, PANE), KeyCommand::Ignore);
     }
 }

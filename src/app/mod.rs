@@ -11,7 +11,7 @@
 //! - background work: spawn it with a clone of [`App::msgs`], report one [`AppMsg`] (add a
 //!   variant), handle it in [`App::on_msg`];
 //! - stream events as they are applied: `App::on_stream` (notifications, prompt glue);
-//! - model reads: [`App::want`] a [`fetch::Job`] (coalesced, 60/min budget);
+//! - model reads: [`App::want`] a [`fetch::FetchJob`] (coalesced, 60/min budget);
 //! - state on disk: the session memory ([`memory::SessionMemory`], through `acting`); status line:
 //!   [`App::notice`]; terminal focus: [`App::terminal_focused`].
 
@@ -21,11 +21,11 @@ pub(crate) mod artifacts;
 pub mod debug_panic;
 pub(crate) mod draw;
 pub(crate) mod fetch;
+pub(crate) mod fetch_run;
 pub(crate) mod frame;
 pub(crate) mod heap;
 pub(crate) mod input;
 pub(crate) mod intent;
-pub(crate) mod jobs;
 pub(crate) mod keymap;
 pub(crate) mod keys;
 pub mod memory;
@@ -62,7 +62,7 @@ use crate::ui::prompt::PromptState;
 use crate::ui::theme::Theme;
 use crate::ui::{Areas, UiState};
 use artifacts::ArtifactsPoll;
-use fetch::{FetchQueue, Job};
+use fetch::{FetchJob, FetchQueue};
 use frame::FrameScheduler;
 use gobare_api::client::ApiClient;
 use gobare_api::stream::{self, StreamHandle, StreamTarget, StreamUpdate};
@@ -247,15 +247,15 @@ impl App {
                 // Recent history comes from items, applied before the stream so the
                 // transcript stays in order.
                 self.hold_stream = true;
-                self.fetches.want(Job::Items);
+                self.fetches.want(FetchJob::Items);
             }
         }
         self.replay = ReplayProgress::new(options.from.is_some());
         options.keep_data = false; // the app reads events, never the raw JSON
         self.stream = Some(stream::spawn(options));
-        self.fetches.want(Job::Session);
-        self.fetches.want(Job::Turns);
-        self.fetches.want(Job::Artifacts);
+        self.fetches.want(FetchJob::Session);
+        self.fetches.want(FetchJob::Turns);
+        self.fetches.want(FetchJob::Artifacts);
         self.acting_start();
         self.frames.request();
     }
@@ -365,7 +365,7 @@ impl App {
     }
 
     /// Queues a read of `job` (coalesced, rate-limited).
-    pub(crate) fn want(&mut self, job: Job) {
+    pub(crate) fn want(&mut self, job: FetchJob) {
         self.fetches.want(job);
     }
 }

@@ -3,7 +3,7 @@
 //! Every spawned API call ends by sending one [`AppMsg`]; add a variant for new kinds of
 //! work and handle it in `App::on_msg`.
 
-use super::fetch::Job;
+use super::fetch::FetchJob;
 use crate::session::Update;
 use gobare_api::error::ApiError;
 
@@ -11,7 +11,7 @@ use gobare_api::error::ApiError;
 pub(crate) enum AppMsg {
     /// A model read finished: the update to apply, or why it failed.
     Fetched {
-        job: Job,
+        job: FetchJob,
         result: Box<Result<Update, ApiError>>,
     },
     /// News from the send executor (`app::sender`): a retry, or a settled send.

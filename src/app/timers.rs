@@ -5,8 +5,8 @@
 use std::time::{Duration, Instant};
 
 use super::artifacts::PollAction;
-use super::fetch::Job;
-use super::{App, jobs, unix_ms};
+use super::fetch::FetchJob;
+use super::{App, fetch_run, unix_ms};
 use crate::session::Update;
 use color_eyre::Result;
 
@@ -26,7 +26,7 @@ impl App {
         }
         self.poll_artifacts(now);
         for job in self.fetches.start_ready(now) {
-            jobs::spawn(&self.client, &self.session_id, job, self.msgs.clone());
+            fetch_run::spawn(&self.client, &self.session_id, job, self.msgs.clone());
         }
         self.save_cursor();
         self.act_save(now, false);
@@ -65,8 +65,8 @@ impl App {
             .update(self.view.artifacts_pending_turn(), now)
         {
             PollAction::Nothing => {}
-            PollAction::ReadTurn(turn) => self.fetches.want(Job::Turn(turn)),
-            PollAction::ListArtifacts => self.fetches.want(Job::Artifacts),
+            PollAction::ReadTurn(turn) => self.fetches.want(FetchJob::Turn(turn)),
+            PollAction::ListArtifacts => self.fetches.want(FetchJob::Artifacts),
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::fetch::Job;
+use super::fetch::FetchJob;
 use super::{App, AppMsg, Intent, MAX_BATCH};
 use crate::session::{Fetch, Severity, Update};
 use gobare_api::error::{ApiError, ApiErrorKind};
@@ -59,8 +59,8 @@ impl App {
             if reconnected || !self.session_loaded {
                 // What changed while away shows only in the resources (§11.3); and a first
                 // read that failed (server down at start) is retried once it is back.
-                self.fetches.want(Job::Session);
-                self.fetches.want(Job::Turns);
+                self.fetches.want(FetchJob::Session);
+                self.fetches.want(FetchJob::Turns);
             }
             if let Some(text) = self.first_message.take() {
                 self.dispatch(Intent::SendFirst(text));
@@ -72,8 +72,8 @@ impl App {
     fn take_model_fetches(&mut self) {
         for fetch in self.view.take_fetches() {
             self.fetches.want(match fetch {
-                Fetch::Session => Job::Session,
-                Fetch::Turn(id) => Job::Turn(id),
+                Fetch::Session => FetchJob::Session,
+                Fetch::Turn(id) => FetchJob::Turn(id),
             });
         }
     }
@@ -87,9 +87,9 @@ impl App {
         self.take_model_fetches();
     }
 
-    fn on_fetched(&mut self, job: Job, result: Result<Update, ApiError>) {
+    fn on_fetched(&mut self, job: FetchJob, result: Result<Update, ApiError>) {
         self.fetches.finished(&job);
-        if job == Job::Items {
+        if job == FetchJob::Items {
             self.hold_stream = false;
         }
         match result {
@@ -107,7 +107,7 @@ impl App {
                 }
                 self.apply(update);
             }
-            Err(e) if job == Job::Session && !self.session_loaded && is_fatal(&e) => {
+            Err(e) if job == FetchJob::Session && !self.session_loaded && is_fatal(&e) => {
                 let mut e = e;
                 if e.kind == ApiErrorKind::NotFound {
                     e.message = format!(
@@ -120,10 +120,10 @@ impl App {
             Err(e) => {
                 tracing::warn!(?job, error = %e, "read failed");
                 let what = match job {
-                    Job::Session => "the session",
-                    Job::Turns | Job::Turn(_) => "the turn",
-                    Job::Items => "the history",
-                    Job::Artifacts => "the artifacts",
+                    FetchJob::Session => "the session",
+                    FetchJob::Turns | FetchJob::Turn(_) => "the turn",
+                    FetchJob::Items => "the history",
+                    FetchJob::Artifacts => "the artifacts",
                 };
                 self.notice_at(
                     Severity::Warn,

@@ -1,6 +1,6 @@
 //! Model tests: replaying the documented examples, dedupe, deltas, items backfill.
 
-use super::transcript::{CallStatus, EntryKind, Verdict};
+use super::transcript::{ApprovalOutcome, CallStatus, EntryKind};
 use super::turn::TurnPhase;
 use super::*;
 use gobare_api::model::{ChangeKind, EVENT_TYPES, Item, Session, Turn, WorkspaceState};
@@ -72,7 +72,7 @@ fn replaying_every_example_gives_the_expected_entries() {
     assert!(
         entries.iter().any(|k| matches!(k, EntryKind::Approval(a)
         if a.call_id == "call_9a1f20bd" && a.sensitive && a.args == "systemctl restart export"
-            && a.verdict == Verdict::Denied { code: Some("denied_by_rule".into()), reason: None }))
+            && a.verdict == ApprovalOutcome::Denied { code: Some("denied_by_rule".into()), reason: None }))
     );
     assert!(entries.iter().any(|k| matches!(k, EntryKind::Question(q)
         if q.question == "Roll back or patch forward?" && q.options.len() == 2
@@ -418,7 +418,7 @@ fn items_backfill_pairs_both_tool_call_halves_into_one_entry() {
     assert!(entries.iter().any(|k| matches!(k, EntryKind::FileChange(f)
         if f.path == "/workspace/src/export.ts" && f.change == ChangeKind::Modified)));
     assert!(entries.iter().any(
-        |k| matches!(k, EntryKind::Approval(a) if a.verdict == Verdict::Pending && a.from_history)
+        |k| matches!(k, EntryKind::Approval(a) if a.verdict == ApprovalOutcome::Pending && a.from_history)
     ));
     assert!(entries.contains(&EntryKind::Context {
         text: "@reviewer said: the rollback is already merged.".into()
@@ -448,7 +448,7 @@ fn items_and_replayed_events_do_not_duplicate() {
     assert_eq!(v.transcript().entries().len(), n, "{:#?}", kinds(&v));
     assert!(
         kinds(&v).iter().any(|k| matches!(k, EntryKind::Approval(a)
-        if matches!(a.verdict, Verdict::Denied { .. }))),
+        if matches!(a.verdict, ApprovalOutcome::Denied { .. }))),
         "the event resolves the item's approval"
     );
     // A second identical message is new: each item cancels one event only.

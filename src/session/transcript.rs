@@ -131,7 +131,7 @@ pub struct FileChangeEntry {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Verdict {
+pub(crate) enum ApprovalOutcome {
     Pending,
     Approved {
         code: Option<String>,
@@ -148,7 +148,7 @@ pub struct ApprovalEntry {
     pub(crate) name: String,
     pub(crate) args: String,
     pub(crate) sensitive: bool,
-    pub(crate) verdict: Verdict,
+    pub(crate) verdict: ApprovalOutcome,
     /// Known from backfilled items only: they record the request, never its outcome.
     pub(crate) from_history: bool,
 }
@@ -472,11 +472,11 @@ impl Transcript {
             }
             P::ApprovalResolved(a) => {
                 let verdict = if a.approved {
-                    Verdict::Approved {
+                    ApprovalOutcome::Approved {
                         code: a.code.clone(),
                     }
                 } else {
-                    Verdict::Denied {
+                    ApprovalOutcome::Denied {
                         code: a.code.clone(),
                         reason: a.reason().map(str::to_string),
                     }
@@ -749,7 +749,7 @@ impl Transcript {
                 name: name.to_string(),
                 args: short_args(args, ARGS_MAX),
                 sensitive,
-                verdict: Verdict::Pending,
+                verdict: ApprovalOutcome::Pending,
                 from_history: false,
             })),
         );

@@ -7,7 +7,7 @@ use gobare_api::client::{ApiClient, ClientOptions, IdempotencyKey};
 use gobare_api::error::ApiErrorKind;
 use gobare_api::model::Input;
 use gobare_tui::cli::GlobalArgs;
-use gobare_tui::config::{Config, Environment};
+use gobare_tui::config::{Config, EnvVars};
 use url::Url;
 
 fn assert_hidden(text: &str) {
@@ -66,7 +66,7 @@ async fn network_errors_never_show_the_token() {
 
 #[test]
 fn config_never_shows_the_token() {
-    let env = Environment {
+    let env = EnvVars {
         gobare_token: Some(SECRET.into()),
         xdg_config_home: Some(std::env::temp_dir().join("gobare-secrets-none/config")),
         xdg_state_home: Some(std::env::temp_dir().join("gobare-secrets-none/state")),

@@ -19,7 +19,7 @@ use gobare_api::stream::ConnectionState;
 use gobare_api::stream::{StreamOptions, StreamTarget, StreamUpdate, spawn};
 use gobare_sim::{Faults, SimConfig, Simulator};
 use gobare_tui::cli::GlobalArgs;
-use gobare_tui::config::{Config, Environment};
+use gobare_tui::config::{Config, EnvVars};
 use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 
@@ -154,7 +154,7 @@ async fn errors_built_from_a_server_echo_of_the_token_are_redacted() {
 #[test]
 fn debug_of_every_config_and_client_struct_hides_the_token() {
     let home = Home::new();
-    let env = Environment {
+    let env = EnvVars {
         gobare_token: Some(TOKEN.into()),
         xdg_config_home: Some(home.0.join("config")),
         xdg_state_home: Some(home.0.join("state")),
@@ -169,7 +169,7 @@ fn debug_of_every_config_and_client_struct_hides_the_token() {
         .unwrap();
     let token = Token::new(TOKEN).unwrap();
     for (what, text) in [
-        ("Environment", format!("{env:?} {env:#?}")),
+        ("EnvVars", format!("{env:?} {env:#?}")),
         ("Config", format!("{config:?} {config:#?}")),
         ("ClientOptions", format!("{options:?}")),
         ("StreamOptions", format!("{stream:?}")),
@@ -185,10 +185,10 @@ fn a_token_file_readable_by_others_is_warned_about() {
     let home = Home::new();
     let path = home.0.join("token");
     std::fs::write(&path, format!("{TOKEN}\n")).unwrap();
-    let env = Environment {
+    let env = EnvVars {
         xdg_config_home: Some(home.0.join("config")),
         xdg_state_home: Some(home.0.join("state")),
-        ..Environment::default()
+        ..EnvVars::default()
     };
     let args = GlobalArgs {
         token_file: Some(path.clone()),
@@ -242,7 +242,7 @@ async fn plain_http_to_a_remote_host_is_refused_unless_allowed() {
     assert!(ApiClient::new(opts.clone()).is_err());
     opts.allow_insecure_http = true;
     assert!(ApiClient::new(opts).is_ok());
-    let env = Environment {
+    let env = EnvVars {
         gobare_token: Some(TOKEN.into()),
         xdg_config_home: Some(home.0.join("config")),
         xdg_state_home: Some(home.0.join("state")),

@@ -2,8 +2,8 @@
 //! updates, and the oldest entries dropped beyond it.
 
 use super::{
-    ApprovalEntry, Entry, EntryKind, FileChangeEntry, FunctionEntry, QuestionEntry, ToolCallEntry,
-    Transcript, Verdict,
+    ApprovalEntry, ApprovalOutcome, Entry, EntryKind, FileChangeEntry, FunctionEntry,
+    QuestionEntry, ToolCallEntry, Transcript,
 };
 use gobare_api::model::TodoItem;
 
@@ -94,9 +94,9 @@ pub(crate) fn entry_bytes(entry: &Entry) -> usize {
             }
             EntryKind::Approval(a) => {
                 let verdict = match &a.verdict {
-                    Verdict::Pending => 0,
-                    Verdict::Approved { code } => opt(code),
-                    Verdict::Denied { code, reason } => opt(code) + opt(reason),
+                    ApprovalOutcome::Pending => 0,
+                    ApprovalOutcome::Approved { code } => opt(code),
+                    ApprovalOutcome::Denied { code, reason } => opt(code) + opt(reason),
                 };
                 size_of::<ApprovalEntry>()
                     + a.call_id.capacity()

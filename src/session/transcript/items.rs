@@ -2,7 +2,9 @@
 //! handled: two `tool_call` items per call told apart by `detail.event`; shell results as
 //! `command_execution`; `file_change` items saying `file.modified` with `kind` (§9.3, §14).
 
-use super::{CallStatus, DIFF_MAX, EntryKind, FileChangeEntry, Source, Transcript, Verdict};
+use super::{
+    ApprovalOutcome, CallStatus, DIFF_MAX, EntryKind, FileChangeEntry, Source, Transcript,
+};
 use crate::session::text::{clip, compact_json};
 use gobare_api::model::{ChangeKind, Item, ItemKind};
 use serde_json::Value;
@@ -105,7 +107,7 @@ impl Transcript {
                 if let Some(entry) = self.get_mut(id)
                     && let EntryKind::Approval(a) = &mut entry.kind
                 {
-                    a.from_history = a.verdict == Verdict::Pending;
+                    a.from_history = a.verdict == ApprovalOutcome::Pending;
                 }
                 true
             }

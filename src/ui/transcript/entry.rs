@@ -2,7 +2,7 @@
 //! given width. Every string from the server goes through `sanitize` or `markdown`.
 
 use super::wrap::{hard_wrap, truncate, wrap_plain};
-use crate::session::transcript::{CallStatus, Entry, EntryKind, Streaming, Verdict};
+use crate::session::transcript::{ApprovalOutcome, CallStatus, Entry, EntryKind, Streaming};
 use crate::ui::theme::Theme;
 use crate::ui::{markdown, sanitize};
 use gobare_api::model::ChangeKind;
@@ -165,12 +165,12 @@ pub(super) fn entry_lines(
         EntryKind::Approval(a) => {
             let sens = if a.sensitive { " (sensitive)" } else { "" };
             let (verdict, vstyle): (String, Style) = match &a.verdict {
-                Verdict::Pending if a.from_history => {
+                ApprovalOutcome::Pending if a.from_history => {
                     ("outcome not in the history".into(), theme.dim)
                 }
-                Verdict::Pending => ("waiting for approval".into(), theme.warning),
-                Verdict::Approved { .. } => ("approved".into(), theme.ok),
-                Verdict::Denied { code, reason } => {
+                ApprovalOutcome::Pending => ("waiting for approval".into(), theme.warning),
+                ApprovalOutcome::Approved { .. } => ("approved".into(), theme.ok),
+                ApprovalOutcome::Denied { code, reason } => {
                     let mut s = String::from("denied");
                     if let Some(c) = code {
                         s.push_str(&format!(" ({})", sanitize::line(c)));

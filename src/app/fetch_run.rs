@@ -1,7 +1,7 @@
-//! The background reads behind [`Job`]: one spawned task per job, reporting through the
+//! The background reads behind [`FetchJob`]: one spawned task per job, reporting through the
 //! app's channel.
 
-use super::fetch::Job;
+use super::fetch::FetchJob;
 use super::msg::AppMsg;
 use crate::session::Update;
 use gobare_api::client::{ApiClient, Order, Page};
@@ -13,7 +13,12 @@ const RECENT_TURNS: u32 = 5;
 /// Items backfilled when resuming from a stored cursor (the recent part of the transcript).
 const RECENT_ITEMS: u32 = 100;
 
-pub(crate) fn spawn(client: &ApiClient, session_id: &str, job: Job, tx: UnboundedSender<AppMsg>) {
+pub(crate) fn spawn(
+    client: &ApiClient,
+    session_id: &str,
+    job: FetchJob,
+    tx: UnboundedSender<AppMsg>,
+) {
     let client = client.clone();
     let id = session_id.to_string();
     tokio::spawn(async move {
@@ -25,21 +30,21 @@ pub(crate) fn spawn(client: &ApiClient, session_id: &str, job: Job, tx: Unbounde
     });
 }
 
-async fn run(client: &ApiClient, id: &str, job: &Job) -> Result<Update, ApiError> {
+async fn run(client: &ApiClient, id: &str, job: &FetchJob) -> Result<Update, ApiError> {
     Ok(match job {
-        Job::Session => Update::Session(Box::new(client.get_session(id).await?)),
-        Job::Turns => {
+        FetchJob::Session => Update::Session(Box::new(client.get_session(id).await?)),
+        FetchJob::Turns => {
             let page = Page::ordered(Order::Desc).with_limit(RECENT_TURNS);
             Update::Turns(client.list_turns(id, &page).await?.data)
         }
-        Job::Turn(turn) => Update::Turn(client.get_turn(id, turn).await?),
-        Job::Items => {
+        FetchJob::Turn(turn) => Update::Turn(client.get_turn(id, turn).await?),
+        FetchJob::Items => {
             let page = Page::ordered(Order::Desc).with_limit(RECENT_ITEMS);
             let mut items = client.list_items(id, &page).await?.data;
             items.reverse(); // oldest first, as the transcript reads
             Update::Items(items)
         }
-        Job::Artifacts => {
+        FetchJob::Artifacts => {
             let page = Page::ordered(Order::Desc).with_limit(100);
             let mut list = client.list_artifacts(id, &page, None).await?.data;
             list.reverse();
