@@ -6,7 +6,7 @@
 use gobare_api::model::Event;
 use serde_json::{Value, json};
 
-pub struct Workload {
+pub(crate) struct Workload {
     examples: serde_json::Map<String, Value>,
     seq: u64,
     call: u64,
@@ -27,7 +27,7 @@ const DIFF: &str = "@@ -40,7 +40,9 @@ export async function exportAll(jobs: Job[
     await sleep(backoff(attempt));\n+    await send(job);\n   }\n }\n";
 
 impl Workload {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let all: Value =
             serde_json::from_str(include_str!("../../assets/event-payloads.json")).expect("assets");
         Workload {
@@ -41,7 +41,7 @@ impl Workload {
     }
 
     /// `n` persisted events as the `data:` JSON the server sends, `seq` 1..=n.
-    pub fn persisted(n: usize) -> Vec<String> {
+    pub(crate) fn persisted(n: usize) -> Vec<String> {
         let mut w = Workload::new();
         while w.out.len() < n {
             w.turn();
@@ -52,7 +52,7 @@ impl Workload {
 
     /// The next `n` events of an endless history (for feeding a model in batches).
     #[allow(dead_code)] // only model_memory streams in batches
-    pub fn next_events(&mut self, n: usize) -> Vec<Event> {
+    pub(crate) fn next_events(&mut self, n: usize) -> Vec<Event> {
         self.out.clear();
         while self.out.len() < n {
             self.turn();
@@ -66,7 +66,7 @@ impl Workload {
 
     /// The same, decoded.
     #[allow(dead_code)] // each bench includes this file; model_replay decodes itself
-    pub fn events(n: usize) -> Vec<Event> {
+    pub(crate) fn events(n: usize) -> Vec<Event> {
         Workload::persisted(n)
             .iter()
             .map(|s| Event::parse(s).expect("decodes"))

@@ -343,7 +343,7 @@ fn a_hang_up_without_sighup_still_ends_the_app_without_spinning() {
     // `exit $?` after the app keeps sh from exec'ing it, and hands on its status.
     let cmd = support::app::sh_command(
         r#"trap "" HUP; "$0" attach "$1"; exit $?"#,
-        &[support::app::BIN, &session],
+        &[support::cli::BIN, &session],
         &home,
         Some((&url, &token)),
     );

@@ -6,6 +6,7 @@ use gobare_sim::Simulator;
 use portable_pty::CommandBuilder;
 use tempfile::TempDir;
 
+use super::cli::BIN;
 use super::pty::Pty;
 
 /// The terminal size every app test runs at unless it says otherwise.
@@ -21,8 +22,6 @@ pub(crate) fn command(args: &[&str], home: &TempDir, api: Option<(&str, &str)>) 
     cmd
 }
 
-/// The binary under test.
-pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_gobare-tui");
 
 /// `sh -c SCRIPT` with `args` as `$0`, `$1`, …, in the same isolated home as [`command`]
 /// (for the binary run from a shell that stays in between).

@@ -13,7 +13,6 @@ use ratatui::backend::TestBackend;
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedReceiver;
 
-pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_gobare-tui");
 
 /// The `retry:` hint the test simulators send: small, so a test with hundreds of drops
 /// stays fast. The client still never reconnects faster than its own 250 ms floor.
