@@ -5,7 +5,7 @@
 //! know line heights), so they live in `Cell`s the draw functions update; the render
 //! cache lives here too for the same reason.
 
-use super::transcript::LineCache;
+use super::transcript::line_cache::LineCache;
 use crate::session::SessionView;
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;

@@ -5,112 +5,19 @@ use super::pane;
 use super::state::{Anchor, UiState};
 use super::theme::Theme;
 use crate::session::SessionView;
-use crate::session::transcript::{Entry, Streaming};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 mod entry;
+pub(crate) mod line_cache;
 pub(crate) mod wrap;
 
-use entry::{entry_lines, streaming_lines};
+use line_cache::Lines;
+
 pub(crate) use wrap::{truncate, wrap_plain};
-
-/// Entries whose lines are kept across frames; beyond this, those the last frame did not
-/// use are dropped. A screen shows far fewer, so the cache stays small and steady instead of
-/// growing with every entry that ever scrolled past.
-const CACHE_ENTRIES: usize = 512;
-
-type Lines = Rc<Vec<Line<'static>>>;
-
-#[derive(Debug)]
-struct Cached {
-    rev: u32,
-    expanded: bool,
-    /// The frame that last used these lines.
-    used: u64,
-    lines: Lines,
-}
-
-/// Wrapped lines per transcript entry for one width.
-#[derive(Debug, Default)]
-pub(crate) struct LineCache {
-    width: u16,
-    /// Counts frames, to tell which entries the current one used.
-    frame: u64,
-    entries: HashMap<u64, Cached>,
-    streaming: Option<(u64, bool, Lines)>,
-}
-
-impl LineCache {
-    fn lines(&mut self, entry: &Entry, width: u16, expanded: bool, theme: &Theme) -> Lines {
-        self.set_width(width);
-        if let Some(c) = self.entries.get_mut(&entry.id)
-            && c.rev == entry.rev
-            && c.expanded == expanded
-        {
-            c.used = self.frame;
-            return c.lines.clone();
-        }
-        let lines: Lines = Rc::new(entry_lines(entry, width, expanded, theme));
-        self.entries.insert(
-            entry.id,
-            Cached {
-                rev: entry.rev,
-                expanded,
-                used: self.frame,
-                lines: lines.clone(),
-            },
-        );
-        lines
-    }
-
-    /// After a frame: past the cap, keeps only what this frame used.
-    fn frame_done(&mut self) {
-        if self.entries.len() > CACHE_ENTRIES {
-            let frame = self.frame;
-            self.entries.retain(|_, c| c.used == frame);
-            self.entries.shrink_to(CACHE_ENTRIES);
-        }
-        self.frame += 1;
-    }
-
-    fn streaming(
-        &mut self,
-        s: &Streaming,
-        rev: u64,
-        width: u16,
-        thinking: bool,
-        theme: &Theme,
-    ) -> Lines {
-        self.set_width(width);
-        if let Some((r, t, lines)) = &self.streaming
-            && *r == rev
-            && *t == thinking
-        {
-            return lines.clone();
-        }
-        let lines: Lines = Rc::new(streaming_lines(s, width, thinking, theme));
-        self.streaming = Some((rev, thinking, lines.clone()));
-        lines
-    }
-
-    /// Entries currently laid out (a screenful plus what scrolled by).
-    pub(crate) fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    fn set_width(&mut self, width: u16) {
-        if width != self.width {
-            self.width = width;
-            self.entries.clear();
-            self.streaming = None;
-        }
-    }
-}
 
 pub(crate) fn draw(
     frame: &mut Frame,

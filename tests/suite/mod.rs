@@ -14,6 +14,7 @@ mod faults_drops;
 mod faults_network;
 mod faults_refusals;
 mod hostile_render;
+mod layout;
 mod malformed_frames;
 mod malformed_props;
 mod perf_e2e;

@@ -22,7 +22,6 @@ pub(crate) fn command(args: &[&str], home: &TempDir, api: Option<(&str, &str)>) 
     cmd
 }
 
-
 /// `sh -c SCRIPT` with `args` as `$0`, `$1`, …, in the same isolated home as [`command`]
 /// (for the binary run from a shell that stays in between).
 pub(crate) fn sh_command(

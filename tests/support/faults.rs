@@ -13,7 +13,6 @@ use ratatui::backend::TestBackend;
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedReceiver;
 
-
 /// The `retry:` hint the test simulators send: small, so a test with hundreds of drops
 /// stays fast. The client still never reconnects faster than its own 250 ms floor.
 pub(crate) const RETRY_MS: u64 = 1;

@@ -1,0 +1,331 @@
+//! The shape of the source tree, checked: no file-level import cycle in any crate, and
+//! DESIGN.md's file map lists exactly the files there are, each with what its module doc says.
+//!
+//! `UPDATE_FILE_MAP=1 cargo test layout` rewrites the map from the module docs.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+const CRATE_SOURCES: [&str; 3] = ["crates/gobare-api/src", "crates/gobare-sim/src", "src"];
+const MAP_START: &str = "<!-- file-map:start -->";
+const MAP_END: &str = "<!-- file-map:end -->";
+
+/// Every `.rs` file under `dir`, sorted, as paths relative to the repository root.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![Path::new(ROOT).join(dir)];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path.strip_prefix(ROOT).unwrap().to_path_buf());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The module path of a file inside its crate (`src/app/mod.rs` → `["app"]`).
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap();
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts
+}
+
+/// Unit tests live beside their module; they are part of it, not a file with its own edges.
+fn is_test_file(file: &Path) -> bool {
+    let name = file.file_name().unwrap().to_string_lossy();
+    name == "tests.rs" || name.ends_with("_tests.rs")
+}
+
+/// The code of a file without its `#[cfg(test)] mod tests { … }` block and comments.
+fn code_without_tests(text: &str) -> String {
+    let mut out = String::new();
+    let mut skipping = false;
+    let mut depth = 0i32;
+    let mut pending_cfg_test = false;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if skipping {
+            depth += line.matches('{').count() as i32 - line.matches('}').count() as i32;
+            if depth <= 0 {
+                skipping = false;
+            }
+            continue;
+        }
+        if trimmed.starts_with("#[cfg(test)]") {
+            pending_cfg_test = true;
+            continue;
+        }
+        if pending_cfg_test && trimmed.starts_with("mod ") && trimmed.ends_with('{') {
+            skipping = true;
+            depth = 1;
+            pending_cfg_test = false;
+            continue;
+        }
+        pending_cfg_test = false;
+        if trimmed.starts_with("//") {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The module paths a file refers to through `crate::…` and `super::…` (in `use` lines and
+/// inline), resolved to the longest prefix that is a file of the crate.
+fn references(
+    code: &str,
+    module: &[String],
+    is_mod_file: bool,
+    files: &BTreeMap<Vec<String>, PathBuf>,
+) -> BTreeSet<Vec<String>> {
+    let mut out = BTreeSet::new();
+    let bytes = code.as_bytes();
+    for (i, _) in code
+        .match_indices("crate::")
+        .chain(code.match_indices("super::"))
+    {
+        if i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_') {
+            continue;
+        }
+        // `super` from `a/b.rs` (module a::b) is `a`; from `a/b/mod.rs` (also a::b) it is `a`.
+        let mut path: Vec<String> = if code[i..].starts_with("crate::") {
+            Vec::new()
+        } else {
+            module[..module.len().saturating_sub(1)].to_vec()
+        };
+        let _ = is_mod_file;
+        let rest = &code[i..];
+        let mut segments = rest.split("::").skip(1);
+        let mut after_supers = rest.starts_with("super::");
+        for seg in segments.by_ref() {
+            let name: String = seg
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if name == "super" && after_supers {
+                path.pop();
+                continue;
+            }
+            after_supers = false;
+            if name.is_empty() {
+                // `crate::{a, b::c}`: each listed module.
+                if let Some(list) = seg.strip_prefix('{') {
+                    let list = list.split('}').next().unwrap_or("");
+                    for item in list.split(',') {
+                        let first = item.trim().split("::").next().unwrap_or("").trim();
+                        let mut p = path.clone();
+                        p.push(first.to_string());
+                        if files.contains_key(&p) {
+                            out.insert(p);
+                        }
+                    }
+                }
+                break;
+            }
+            path.push(name);
+            if !files.contains_key(&path) {
+                path.pop();
+                break;
+            }
+            if !seg.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                break;
+            }
+        }
+        if path != module && files.contains_key(&path) {
+            out.insert(path);
+        }
+    }
+    out
+}
+
+/// Strongly connected components of more than one file (Tarjan).
+fn cycles(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<Vec<Vec<String>>> {
+    struct Walk<'a> {
+        graph: &'a BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+        index: BTreeMap<&'a Vec<String>, usize>,
+        low: BTreeMap<&'a Vec<String>, usize>,
+        stack: Vec<&'a Vec<String>>,
+        on_stack: BTreeSet<&'a Vec<String>>,
+        next: usize,
+        found: Vec<Vec<Vec<String>>>,
+    }
+    impl<'a> Walk<'a> {
+        fn visit(&mut self, v: &'a Vec<String>) {
+            self.index.insert(v, self.next);
+            self.low.insert(v, self.next);
+            self.next += 1;
+            self.stack.push(v);
+            self.on_stack.insert(v);
+            for w in self.graph.get(v).into_iter().flatten() {
+                let Some((w, _)) = self.graph.get_key_value(w) else {
+                    continue;
+                };
+                if !self.index.contains_key(w) {
+                    self.visit(w);
+                    let low = self.low[v].min(self.low[w]);
+                    self.low.insert(v, low);
+                } else if self.on_stack.contains(w) {
+                    let low = self.low[v].min(self.index[w]);
+                    self.low.insert(v, low);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut component = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on_stack.remove(w);
+                    component.push(w.clone());
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    self.found.push(component);
+                }
+            }
+        }
+    }
+    let mut walk = Walk {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        next: 0,
+        found: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !walk.index.contains_key(v) {
+            walk.visit(v);
+        }
+    }
+    walk.found
+}
+
+/// The file-level import graph of the crate whose sources are under `src`.
+fn import_graph(src: &str) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    let src = Path::new(src);
+    let files: BTreeMap<Vec<String>, PathBuf> = rust_files(src)
+        .into_iter()
+        // `main.rs` only calls the library, through its name rather than `crate::`.
+        .filter(|f| !is_test_file(f) && !f.ends_with("main.rs"))
+        .map(|f| (module_of(src, &f), f))
+        .collect();
+    files
+        .iter()
+        .map(|(module, file)| {
+            let text = std::fs::read_to_string(Path::new(ROOT).join(file)).unwrap();
+            let is_mod_file = file.ends_with("mod.rs");
+            let refs = references(&code_without_tests(&text), module, is_mod_file, &files);
+            (module.clone(), refs)
+        })
+        .collect()
+}
+
+#[test]
+fn no_crate_has_an_import_cycle_between_files() {
+    let mut report = Vec::new();
+    for src in CRATE_SOURCES {
+        for cycle in cycles(&import_graph(src)) {
+            let names: Vec<String> = cycle.iter().map(|m| m.join("::")).collect();
+            report.push(format!("{src}: {}", names.join(" ↔ ")));
+        }
+    }
+    assert!(report.is_empty(), "import cycles:\n{}", report.join("\n"));
+}
+
+#[test]
+fn the_cycle_check_finds_a_cycle() {
+    let a = vec!["a".to_string()];
+    let b = vec!["b".to_string()];
+    let files: BTreeMap<Vec<String>, PathBuf> =
+        [(a.clone(), "a.rs".into()), (b.clone(), "b.rs".into())]
+            .into_iter()
+            .collect();
+    let mut graph = BTreeMap::new();
+    graph.insert(
+        a.clone(),
+        references("use crate::b::Thing;", &a, false, &files),
+    );
+    graph.insert(
+        b.clone(),
+        references("fn f() { super::a::g() }", &b, false, &files),
+    );
+    assert_eq!(cycles(&graph).len(), 1, "{graph:?}");
+    graph.insert(b.clone(), BTreeSet::new());
+    assert!(cycles(&graph).is_empty());
+}
+
+/// What a file says it is: the first sentence of its module doc.
+fn summary(file: &Path) -> String {
+    let text = std::fs::read_to_string(Path::new(ROOT).join(file)).unwrap();
+    let doc: Vec<&str> = text
+        .lines()
+        .take_while(|l| l.starts_with("//!"))
+        .map(|l| l.trim_start_matches("//!").trim())
+        .take_while(|l| !l.is_empty())
+        .collect();
+    let doc = doc.join(" ");
+    let sentence = match doc.find(". ") {
+        Some(end) => &doc[..=end],
+        None => doc.as_str(),
+    };
+    sentence.replace('|', "\\|")
+}
+
+fn expected_map() -> String {
+    let mut out = String::from("| file | what it is |\n| --- | --- |\n");
+    for src in CRATE_SOURCES {
+        for file in rust_files(Path::new(src)) {
+            if is_test_file(&file) {
+                continue;
+            }
+            out.push_str(&format!("| `{}` | {} |\n", file.display(), summary(&file)));
+        }
+    }
+    out
+}
+
+#[test]
+fn design_file_map_matches_the_tree() {
+    let path = Path::new(ROOT).join("docs/DESIGN.md");
+    let design = std::fs::read_to_string(&path).unwrap();
+    let start = design.find(MAP_START).expect("DESIGN.md has a file map") + MAP_START.len();
+    let end = design.find(MAP_END).expect("the file map ends");
+    let expected = expected_map();
+    let actual = design[start..end].trim_matches('\n');
+    if std::env::var_os("UPDATE_FILE_MAP").is_some() {
+        let updated = format!("{}\n{}{}", &design[..start], expected, &design[end..]);
+        std::fs::write(&path, updated).unwrap();
+        return;
+    }
+    for src in CRATE_SOURCES {
+        for file in rust_files(Path::new(src)) {
+            assert!(
+                is_test_file(&file) || !summary(&file).is_empty(),
+                "{} has no module doc (`//!`) saying what it is",
+                file.display()
+            );
+        }
+    }
+    assert_eq!(
+        actual,
+        expected.trim_matches('\n'),
+        "DESIGN.md's file map is stale: run `UPDATE_FILE_MAP=1 cargo test layout`"
+    );
+}
