@@ -5,9 +5,9 @@
 set -eu
 cd "$(dirname "$0")/../.."
 
-cargo bench --bench sse_parse -- --warm-up-time 1 --measurement-time 3
+cargo bench -p gobare-api --bench sse_parse -- --warm-up-time 1 --measurement-time 3
 cargo bench --bench model_replay -- --warm-up-time 1 --measurement-time 3
 cargo bench --bench frame_render -- --warm-up-time 1 --measurement-time 3
 # End to end (release binary against the simulator started in the test process); the soak
 # length is PERF_SOAK_SECS (default 120).
-cargo test --release --test perf_e2e -- --ignored --nocapture --test-threads 1 2>&1 | grep '^perf:'
+cargo test --release --test all -- --ignored --nocapture --test-threads 1 perf_e2e 2>&1 | grep '^perf:'
