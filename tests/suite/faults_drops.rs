@@ -177,7 +177,7 @@ async fn random_drops_during_a_live_session_lose_and_repeat_nothing() {
     assert!(f.reconnects >= 5, "{}", f.reconnects);
 }
 
-/// `cargo test --release --test faults_drops -- --ignored --nocapture`
+/// `cargo test --release --test all -- --ignored --nocapture faults_drops`
 #[tokio::test]
 #[ignore = "long: about 1,000 drops at a 250 ms floor each (several minutes)"]
 async fn a_thousand_random_drops_during_a_20k_event_session() {

@@ -278,7 +278,7 @@ async fn a_consumer_that_does_not_read_never_stalls_the_socket() {
 
 /// The literal case with the client's real settings (default 30 s backoff cap): the
 /// server unreachable for 30 s, then back. Prints the waits and the time to recover.
-/// `cargo test --test faults_network -- --ignored --nocapture outage_of_30_s` (~1 min).
+/// `cargo test --test all -- --ignored --nocapture outage_of_30_s` (~1 min).
 #[tokio::test]
 #[ignore = "real 30 s outage: run with --ignored --nocapture"]
 async fn outage_of_30_s_with_default_backoff() {

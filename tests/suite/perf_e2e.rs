@@ -4,8 +4,8 @@
 //! asserts a time. Run them on a quiet machine with a release build:
 //!
 //! ```sh
-//! cargo test --release --test perf_e2e -- --ignored --nocapture --test-threads 1
-//! cargo test --release --test perf_e2e -- --ignored --nocapture tail_vs_curl   # one of them
+//! cargo test --release --test all -- --ignored --nocapture --test-threads 1 perf_e2e
+//! cargo test --release --test all -- --ignored --nocapture tail_vs_curl   # one of them
 //! ```
 
 use crate::support::cli::{BIN, Home};

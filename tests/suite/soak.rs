@@ -7,7 +7,7 @@
 //! again with its cursor on the last persisted seq, and its RSS flat once everything the app
 //! retains is at its bound.
 //!
-//! `cargo test --test soak -- --ignored --nocapture` (`SOAK_SECS`, default 600). Memory:
+//! `cargo test --test all -- --ignored --nocapture soak` (`SOAK_SECS`, default 600). Memory:
 //! the app retains the event log's ring (5,000 rows) and the transcript up to its byte
 //! budget, set here to [`TRANSCRIPT_MIB`] through the config file so that it fills within
 //! the first minutes (the default, 24 MiB, takes ~100,000 events: `perf_e2e`'s
