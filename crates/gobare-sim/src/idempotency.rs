@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use tokio::time::Instant;
 
-use super::errors::ApiError;
+use super::refusal::Refusal;
 use super::state::{Shared, lock};
 
 type Key = (String, String, String, String);
@@ -32,15 +32,15 @@ pub struct IdempotencyStore {
 }
 
 /// The `Idempotency-Key` header of a request, if present and usable.
-pub fn key_of(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+pub fn key_of(headers: &HeaderMap) -> Result<Option<String>, Refusal> {
     let Some(v) = headers.get("idempotency-key") else {
         return Ok(None);
     };
     let s = v
         .to_str()
-        .map_err(|_| ApiError::invalid("Idempotency-Key must be visible ASCII."))?;
+        .map_err(|_| Refusal::invalid("Idempotency-Key must be visible ASCII."))?;
     if s.is_empty() || s.len() > 255 {
-        return Err(ApiError::invalid(
+        return Err(Refusal::invalid(
             "Idempotency-Key must be 1 to 255 characters.",
         ));
     }
@@ -68,10 +68,10 @@ pub async fn layer(State(state): State<Shared>, req: Request, next: Next) -> Res
     );
     let ttl = state.config.idempotency_ttl;
     {
-        let mut store = lock(&state.idempotency);
-        match store.entries.get(&id) {
+        let mut db = lock(&state.idempotency);
+        match db.entries.get(&id) {
             Some(Entry::InFlight) => {
-                return ApiError::conflict(
+                return Refusal::conflict(
                     "A request with this Idempotency-Key is already in flight; retry in a moment.",
                 )
                 .into_response();
@@ -80,7 +80,7 @@ pub async fn layer(State(state): State<Shared>, req: Request, next: Next) -> Res
                 return replay(*status, body.clone());
             }
             _ => {
-                store.entries.insert(id.clone(), Entry::InFlight);
+                db.entries.insert(id.clone(), Entry::InFlight);
             }
         }
     }

@@ -41,7 +41,7 @@
 //!
 //! # Files
 //!
-//! `config`/`faults`/`args`: knobs. `store`: sessions, turns, items and the global event
+//! `config`/`faults`/`args`: knobs. `db`: sessions, turns, items and the global event
 //! log (one `seq` counter). `routes/*`: HTTP handlers. `sse`: stream writer (replay, caps,
 //! pings, faults). `agent` + `scenario`: the scripted agent playing
 //! `assets/scenarios/*.json`. `lifecycle`: workspace timers. `idempotency`, `ratelimit`,
@@ -50,19 +50,19 @@
 mod agent;
 pub mod args;
 pub mod config;
+mod db;
 mod envelope;
-mod errors;
 pub mod faults;
 mod files;
 mod idempotency;
 mod lifecycle;
 mod ratelimit;
+mod refusal;
 pub(crate) mod routes;
 pub mod scenario;
 mod seed;
 mod sse;
 mod state;
-mod store;
 mod tar;
 mod tools;
 
@@ -143,13 +143,13 @@ impl Simulator {
 
     /// Appends `n` persisted events (a realistic mix) to a session, fast.
     pub fn seed_events(&self, session_id: &str, n: usize) {
-        seed::seed(&mut self.state.store(), session_id, n);
+        seed::seed(&mut self.state.db(), session_id, n);
     }
 
     /// Emits one event on a session as the scripted agent would (persisted or transient by
     /// type): lets benchmarks drive a stream at a chosen rate.
     pub fn emit(&self, session_id: &str, payload: gobare_api::model::EventPayload) {
-        self.state.store().emit(session_id, payload);
+        self.state.db().emit(session_id, payload);
     }
 
     /// How many `input.message`s were accepted (not replayed) under this Idempotency-Key.
@@ -177,7 +177,7 @@ impl Simulator {
 
     /// The highest `seq` assigned so far (0 before any persisted event).
     pub fn last_seq(&self) -> u64 {
-        self.state.store().last_seq()
+        self.state.db().last_seq()
     }
 
     /// The scenario names the binary carries.

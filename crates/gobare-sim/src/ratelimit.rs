@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Response};
 use tokio::time::Instant;
 
 use super::config::RateLimits;
-use super::errors::ApiError;
+use super::refusal::Refusal;
 use super::state::{Shared, lock};
 use gobare_api::model::ErrorCode;
 
@@ -100,7 +100,7 @@ pub async fn layer(State(state): State<Shared>, req: Request, next: Next) -> Res
     let mut resp = if verdict.allowed {
         next.run(req).await
     } else {
-        ApiError::new(
+        Refusal::new(
             ErrorCode::RateLimitExceeded,
             "Too many requests; slow down.",
         )

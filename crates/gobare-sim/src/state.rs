@@ -7,16 +7,16 @@ use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
 use super::config::SimConfig;
+use super::db::Db;
 use super::faults::Faults;
 use super::idempotency::IdempotencyStore;
 use super::ratelimit::Buckets;
 use super::scenario::Scenarios;
-use super::store::Store;
 
 pub struct SimState {
     pub config: SimConfig,
     pub token: String,
-    pub store: Mutex<Store>,
+    pub db: Mutex<Db>,
     pub faults: Mutex<Faults>,
     /// Open event streams (all held by the one token of this organization).
     pub open_streams: Mutex<usize>,
@@ -38,7 +38,7 @@ impl SimState {
             buckets: Mutex::new(Buckets::new(&config.rate_limits)),
             config,
             token,
-            store: Mutex::new(Store::new(live)),
+            db: Mutex::new(Db::new(live)),
             open_streams: Mutex::new(0),
             idempotency: Mutex::new(IdempotencyStore::default()),
             stream_opens: Mutex::new(Vec::new()),
@@ -48,8 +48,8 @@ impl SimState {
         })
     }
 
-    pub fn store(&self) -> MutexGuard<'_, Store> {
-        lock(&self.store)
+    pub fn db(&self) -> MutexGuard<'_, Db> {
+        lock(&self.db)
     }
 
     pub fn faults(&self) -> Faults {

@@ -17,7 +17,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::json;
 
-use crate::errors::{ApiError, REQUEST_ID, new_request_id};
+use crate::refusal::{REQUEST_ID, Refusal, new_request_id};
 use crate::state::Shared;
 use crate::{idempotency, ratelimit};
 use gobare_api::model::ErrorCode;
@@ -135,7 +135,7 @@ fn envelope_framework_errors(resp: Response, id: &str) -> Response {
         _ => (ErrorCode::InternalError, "Internal error."),
     };
     let allow = resp.headers().get(header::ALLOW).cloned();
-    let mut out = ApiError::new(code, message).into_response_with_id(id);
+    let mut out = Refusal::new(code, message).into_response_with_id(id);
     if let Some(allow) = allow {
         out.headers_mut().insert(header::ALLOW, allow);
     }
@@ -155,12 +155,12 @@ async fn auth(State(state): State<Shared>, req: Request, next: Next) -> Response
         .map(str::trim);
     match presented {
         Some(t) if t == state.token => next.run(req).await,
-        Some(_) => ApiError::new(
+        Some(_) => Refusal::new(
             ErrorCode::AuthenticationError,
             "The token is unknown, expired or revoked.",
         )
         .into_response(),
-        None => ApiError::new(
+        None => Refusal::new(
             ErrorCode::AuthenticationError,
             "Send the token as \"Authorization: Bearer <token>\".",
         )
@@ -179,7 +179,7 @@ const NOT_SIMULATED: [&str; 5] = [
 ];
 
 /// Every `/v1` answer is the envelope, unknown paths included (§2).
-async fn unknown_path(uri: axum::http::Uri) -> ApiError {
+async fn unknown_path(uri: axum::http::Uri) -> Refusal {
     let path = uri.path();
     let left_out = NOT_SIMULATED.iter().any(|p| {
         path == *p
@@ -188,15 +188,15 @@ async fn unknown_path(uri: axum::http::Uri) -> ApiError {
                 .is_some_and(|rest| rest.starts_with('/'))
     });
     if left_out {
-        ApiError::not_found(format!(
+        Refusal::not_found(format!(
             "No such route in the local simulator: it does not serve {path}."
         ))
     } else {
-        ApiError::not_found("No such route.")
+        Refusal::not_found("No such route.")
     }
 }
 
-async fn health(uri: axum::http::Uri) -> Result<impl IntoResponse, ApiError> {
+async fn health(uri: axum::http::Uri) -> Result<impl IntoResponse, Refusal> {
     query::Query::parse(uri.query(), &[])?;
     Ok(axum::Json(json!({
         "object": "health", "status": "ok", "version": "v1",
@@ -214,7 +214,7 @@ async fn openapi() -> impl IntoResponse {
     }))
 }
 
-async fn model_connectors(uri: axum::http::Uri) -> Result<impl IntoResponse, ApiError> {
+async fn model_connectors(uri: axum::http::Uri) -> Result<impl IntoResponse, Refusal> {
     query::Query::parse(uri.query(), &query::PAGING)?;
     Ok(axum::Json(json!({
         "object": "list",

@@ -5,24 +5,17 @@
 
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, oneshot};
 use tokio_util::sync::CancellationToken;
 
 use super::files::{Files, Snapshot};
+use gobare_api::clock::unix_ms;
 use gobare_api::model::{
     AgentInfo, Artifact, ArtifactsState, ErrorCode, Event, EventPayload, Item, ItemKind, Preview,
     Repo, RequiredAction, Session, SessionStatus, Turn, TurnStatus, WorkspaceState,
 };
-
-pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
 
 pub fn hex_id(prefix: &str, hex_len: usize) -> String {
     let mut s = String::from(prefix);
@@ -144,7 +137,7 @@ pub struct SessionRec {
 
 impl SessionRec {
     pub fn new(id: String, parent: Option<String>) -> Self {
-        let now = now_ms();
+        let now = unix_ms();
         SessionRec {
             id,
             title: None,
@@ -251,7 +244,7 @@ impl SessionRec {
     }
 }
 
-pub struct Store {
+pub struct Db {
     next_seq: u64,
     log: Vec<Arc<Frame>>,
     pub sessions: BTreeMap<String, SessionRec>,
@@ -261,9 +254,9 @@ pub struct Store {
     live: broadcast::Sender<Arc<Frame>>,
 }
 
-impl Store {
+impl Db {
     pub fn new(live: broadcast::Sender<Arc<Frame>>) -> Self {
-        Store {
+        Db {
             next_seq: 1,
             log: Vec::new(),
             sessions: BTreeMap::new(),
@@ -328,7 +321,7 @@ impl Store {
             self.next_seq += 1;
             s
         });
-        let created_at = now_ms();
+        let created_at = unix_ms();
         if persisted {
             self.record_item(session_id, &payload, created_at);
             if let Some(rec) = self.sessions.get_mut(session_id) {
@@ -483,7 +476,7 @@ impl Store {
             id: id.clone(),
             session_id: rec.id.clone(),
             status: TurnStatus::Working,
-            created_at: now_ms(),
+            created_at: unix_ms(),
             started_at: None,
             completed_at: None,
             artifacts: None,
@@ -505,7 +498,7 @@ impl Store {
             && turn.status == TurnStatus::Working
         {
             turn.status = status;
-            turn.completed_at = Some(now_ms());
+            turn.completed_at = Some(unix_ms());
             turn.artifacts = Some(ArtifactsState::Pending);
             turn.error = error;
         }

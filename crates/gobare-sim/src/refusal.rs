@@ -23,17 +23,15 @@ fn current_request_id() -> String {
 /// A refusal, rendered as `{"error":{code,message,request_id}}` with the headers §1.2
 /// pairs with it.
 #[derive(Debug, Clone)]
-pub struct ApiError {
+pub struct Refusal {
     pub code: ErrorCode,
     pub message: String,
     pub retry_after: Option<u64>,
 }
 
-pub type ApiResult<T> = Result<T, ApiError>;
-
-impl ApiError {
+impl Refusal {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        ApiError {
+        Refusal {
             code,
             message: message.into(),
             retry_after: None,
@@ -83,7 +81,7 @@ impl ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
+impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         let id = current_request_id();
         self.into_response_with_id(&id)
