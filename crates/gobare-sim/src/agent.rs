@@ -59,17 +59,6 @@ pub fn spawn_worker(state: Shared, session_id: String, first: QueuedTurn) {
     });
 }
 
-impl ActiveTurn {
-    pub fn new(turn_id: &str) -> Self {
-        ActiveTurn {
-            turn_id: turn_id.to_string(),
-            cancel: CancellationToken::new(),
-            steers: Vec::new(),
-            failure: None,
-        }
-    }
-}
-
 struct TurnCtx<'a> {
     state: &'a Shared,
     session_id: &'a str,

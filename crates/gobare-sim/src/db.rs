@@ -58,6 +58,17 @@ pub struct ActiveTurn {
     pub failure: Option<TurnFailure>,
 }
 
+impl ActiveTurn {
+    pub fn new(turn_id: &str) -> Self {
+        ActiveTurn {
+            turn_id: turn_id.to_string(),
+            cancel: CancellationToken::new(),
+            steers: Vec::new(),
+            failure: None,
+        }
+    }
+}
+
 /// Why a turn failed: its `error` object, `{code, message}` (the shape the reference
 /// client reads; §9.2 leaves it unspecified).
 #[derive(Debug, Clone)]

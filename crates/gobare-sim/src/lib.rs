@@ -49,6 +49,7 @@
 
 mod agent;
 pub mod args;
+mod auth;
 pub mod config;
 mod db;
 mod envelope;
@@ -56,6 +57,7 @@ pub mod faults;
 mod files;
 mod idempotency;
 mod lifecycle;
+mod lock;
 mod ratelimit;
 mod refusal;
 pub(crate) mod routes;
@@ -75,7 +77,8 @@ pub use config::{RateLimits, SimConfig};
 pub use faults::Faults;
 
 use gobare_api::model::CreateSession;
-use state::{Shared, SimState, lock};
+use lock::lock;
+use state::{Shared, SimState};
 
 /// A running simulator. Dropping it without [`Simulator::shutdown`] leaves the server
 /// running until the runtime ends.

@@ -15,7 +15,8 @@ use gobare_api::model::{ErrorCode, Event, EventPayload, ReplayTruncated};
 
 use super::db::Frame;
 use super::refusal::Refusal;
-use super::state::{Shared, lock};
+use crate::lock::lock;
+use crate::state::Shared;
 use gobare_api::clock::unix_ms;
 
 /// Which sessions a stream carries.

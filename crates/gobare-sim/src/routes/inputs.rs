@@ -11,8 +11,9 @@ use super::body;
 use super::query::Query;
 use crate::agent;
 use crate::db::{ActiveTurn, Answer, Db, QueuedTurn};
+use crate::lock::lock;
 use crate::refusal::Refusal;
-use crate::state::{Shared, lock};
+use crate::state::Shared;
 use crate::{idempotency, lifecycle};
 use gobare_api::model::{
     ApprovalResolution, ErrorCode, EventPayload, FunctionResolution, Input, InputBody,

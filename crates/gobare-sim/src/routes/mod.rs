@@ -1,16 +1,19 @@
-//! The HTTP surface: the router and the layers every `/v1` request passes (request id,
-//! auth, rate limits, idempotency) plus the uniform error envelope.
+//! The HTTP surface: the router, the layers every `/v1` request passes (request id, auth,
+//! rate limits, idempotency) and the uniform error envelope for what no route answers.
 
 mod body;
 mod inputs;
 mod query;
 mod reads;
+mod reply;
 pub(crate) mod sessions;
 mod streams;
 mod workspace;
 
+use std::sync::Arc;
+
 use axum::Router;
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -19,7 +22,7 @@ use serde_json::json;
 
 use crate::refusal::{REQUEST_ID, Refusal, new_request_id};
 use crate::state::Shared;
-use crate::{idempotency, ratelimit};
+use crate::{auth, idempotency, ratelimit};
 use gobare_api::model::ErrorCode;
 
 pub fn router(state: Shared) -> Router {
@@ -82,21 +85,19 @@ pub fn router(state: Shared) -> Router {
         )
         .fallback(unknown_path)
         .layer(middleware::from_fn_with_state(
-            state.clone(),
+            state.idempotency.clone(),
             idempotency::layer,
         ))
         .layer(middleware::from_fn_with_state(
-            state.clone(),
+            state.rate_limiter.clone(),
             ratelimit::layer,
         ))
-        .layer(middleware::from_fn_with_state(state.clone(), auth))
+        .layer(middleware::from_fn_with_state(
+            Arc::<str>::from(state.token.as_str()),
+            auth::layer,
+        ))
         .layer(middleware::from_fn(request_context))
         .with_state(state)
-}
-
-/// `GET /v1/openapi.json` and `GET /v1/model-connectors` need no token (§1).
-pub fn is_anonymous(path: &str) -> bool {
-    path == "/v1/openapi.json" || path == "/v1/model-connectors"
 }
 
 /// Gives every response its `x-request-id` (quoted by error bodies) and `Link`, and turns
@@ -140,32 +141,6 @@ fn envelope_framework_errors(resp: Response, id: &str) -> Response {
         out.headers_mut().insert(header::ALLOW, allow);
     }
     out
-}
-
-async fn auth(State(state): State<Shared>, req: Request, next: Next) -> Response {
-    let path = req.uri().path();
-    if !path.starts_with("/v1/") || is_anonymous(path) {
-        return next.run(req).await;
-    }
-    let presented = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim);
-    match presented {
-        Some(t) if t == state.token => next.run(req).await,
-        Some(_) => Refusal::new(
-            ErrorCode::AuthenticationError,
-            "The token is unknown, expired or revoked.",
-        )
-        .into_response(),
-        None => Refusal::new(
-            ErrorCode::AuthenticationError,
-            "Send the token as \"Authorization: Bearer <token>\".",
-        )
-        .into_response(),
-    }
 }
 
 /// Spec routes (§6.1) this simulator leaves out: organization-level configuration a
@@ -225,9 +200,4 @@ async fn model_connectors(uri: axum::http::Uri) -> Result<impl IntoResponse, Ref
     })))
 }
 
-pub use sessions::create_session;
-
-/// The answer to a delete (§9.6): `{object, id, deleted: true}`.
-fn deleted(object: &str, id: &str) -> axum::Json<serde_json::Value> {
-    axum::Json(json!({"object": object, "id": id, "deleted": true}))
-}
+pub(crate) use sessions::create_session;

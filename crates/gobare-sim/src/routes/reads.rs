@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::body;
 use super::query::{PAGING, Paging, Query};
+use super::reply;
 use crate::db::SessionRec;
 use crate::refusal::Refusal;
 use crate::state::Shared;
@@ -123,7 +124,7 @@ pub async fn delete_artifact(
         return Err(Refusal::not_found(format!("No artifact {artifact_id}.")));
     }
     rec.artifact_bodies.remove(&artifact_id);
-    Ok(super::deleted("artifact.deleted", &artifact_id))
+    Ok(reply::deleted("artifact.deleted", &artifact_id))
 }
 
 /// `GET …/artifacts/archive[?turn_id=]`: a POSIX tar of the stored copies. With `turn_id`

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::body;
 use super::query::{PAGING, Paging, Query};
+use super::reply;
 use crate::db::SessionRec;
 use crate::refusal::Refusal;
 use crate::state::Shared;
@@ -356,7 +357,7 @@ pub async fn delete(
     if let Some(active) = &rec.active {
         active.cancel.cancel();
     }
-    Ok(super::deleted("session.deleted", &id))
+    Ok(reply::deleted("session.deleted", &id))
 }
 
 pub async fn fork(

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use super::body;
 use super::query::Query;
+use super::reply;
 use crate::db::SessionRec;
 use crate::files::{self, Snapshot};
 use crate::lifecycle::{self, Readiness};
@@ -292,7 +293,7 @@ pub async fn unpublish_preview(
             r.updated_at = unix_ms();
         }
     })?;
-    Ok(super::deleted("preview.deleted", &id))
+    Ok(reply::deleted("preview.deleted", &id))
 }
 
 /// `GET …/usage[?root=<same id>]`: sandbox time of the session, or of its whole tree.
