@@ -790,7 +790,7 @@ async fn a_workspace_that_cannot_be_rebuilt_reports_recovery_failed_until_a_rebu
 #[test]
 fn sim_flags_parse_into_a_config() {
     use clap::Parser;
-    use gobare_sim::args::SimArgs;
+    use gobare_sim::SimArgs;
     #[derive(Parser)]
     struct Cli {
         #[command(flatten)]

@@ -25,7 +25,7 @@ type Play = Result<(), Stopped>;
 
 /// Runs `first` and then every queued turn of the session, one after another. The caller
 /// has already made `first` the session's active turn.
-pub fn spawn_worker(state: Shared, session_id: String, first: QueuedTurn) {
+pub(crate) fn spawn_worker(state: Shared, session_id: String, first: QueuedTurn) {
     tokio::spawn(async move {
         let mut next = first;
         loop {
@@ -80,7 +80,7 @@ async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn) {
     let scenario = match state.scenarios.get(&queued.scenario) {
         Some(s) => s,
         None => {
-            fallback = fallback_scenario();
+            fallback = Scenario::fallback();
             &fallback
         }
     };
@@ -119,16 +119,6 @@ async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn) {
     };
     ctx.settle(played.is_ok());
     ctx.publish_artifacts();
-}
-
-fn fallback_scenario() -> Scenario {
-    Scenario {
-        name: "fallback".into(),
-        description: String::new(),
-        todos: Vec::new(),
-        pace: Default::default(),
-        steps: vec![Step::Say("Done.".into())],
-    }
 }
 
 impl TurnCtx<'_> {
@@ -542,7 +532,7 @@ fn guess_content_type(path: &str) -> &'static str {
 }
 
 /// Splits text into small pieces (a few characters to a few words), as a model streams.
-pub fn chunk_text(text: &str) -> Vec<String> {
+pub(crate) fn chunk_text(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut current = String::new();
     let mut target = 3 + rand::random::<u32>() as usize % 10;

@@ -12,7 +12,7 @@ use gobare_api::clock::unix_ms;
 use super::refusal::Refusal;
 
 /// Files by path relative to `/workspace`.
-pub type Files = BTreeMap<String, Vec<u8>>;
+pub(crate) type Files = BTreeMap<String, Vec<u8>>;
 
 /// §5: seed and uploaded files, measured on decoded bytes.
 const MAX_FILE_BYTES: usize = 5 * 1024 * 1024;
@@ -20,17 +20,17 @@ const MAX_REQUEST_BYTES: usize = 10 * 1024 * 1024;
 const MAX_FILES_PER_REQUEST: usize = 50;
 
 /// `files/content` returns at most this much of a file (`truncated: true` beyond).
-pub const MAX_CONTENT_BYTES: usize = 1024 * 1024;
+pub(crate) const MAX_CONTENT_BYTES: usize = 1024 * 1024;
 
 /// The workspace as last captured: what `GET …/files` and `files/content` answer from.
 #[derive(Debug, Clone)]
-pub struct Snapshot {
-    pub captured_at: i64,
-    pub files: Files,
+pub(crate) struct Snapshot {
+    pub(crate) captured_at: i64,
+    pub(crate) files: Files,
 }
 
 impl Snapshot {
-    pub fn of(files: &Files) -> Snapshot {
+    pub(crate) fn of(files: &Files) -> Snapshot {
         Snapshot {
             captured_at: unix_ms(),
             files: files.clone(),
@@ -39,7 +39,7 @@ impl Snapshot {
 }
 
 /// `path` as a path relative to `/workspace`, or a 400 when it points outside it.
-pub fn workspace_path(path: &str) -> Result<String, Refusal> {
+pub(crate) fn workspace_path(path: &str) -> Result<String, Refusal> {
     let relative = match path.strip_prefix("/workspace") {
         Some(rest) if rest.is_empty() || rest.starts_with('/') => rest.trim_start_matches('/'),
         _ if path.starts_with('/') => {
@@ -71,7 +71,7 @@ pub fn workspace_path(path: &str) -> Result<String, Refusal> {
 
 /// Env files and key material are withheld: listed with `readable: false`, and reading
 /// them is `403 permission_denied` (§6.8).
-pub fn is_withheld(path: &str) -> bool {
+pub(crate) fn is_withheld(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     name == ".env"
         || name.starts_with(".env.")
@@ -84,7 +84,7 @@ pub fn is_withheld(path: &str) -> bool {
 
 /// Parses `environment.files` / the `files` of `POST …/files`: `[{type?: "inline", path,
 /// data}]`, `data` base64, within the §5 limits.
-pub fn parse_seed_files(value: &Value, field: &str) -> Result<Files, Refusal> {
+pub(crate) fn parse_seed_files(value: &Value, field: &str) -> Result<Files, Refusal> {
     let Some(list) = value.as_array() else {
         return Err(Refusal::invalid(format!("{field} must be an array.")));
     };
@@ -143,13 +143,13 @@ pub fn parse_seed_files(value: &Value, field: &str) -> Result<Files, Refusal> {
 }
 
 /// One `workspace_file` entry of a listing.
-pub fn file_entry(path: &str, size: usize) -> Value {
+pub(crate) fn file_entry(path: &str, size: usize) -> Value {
     json!({"object": "workspace_file", "path": path, "size_bytes": size,
            "readable": !is_withheld(path)})
 }
 
 /// The file tree of `GET …/files` and `POST …/files/refresh`.
-pub fn tree(snapshot: Option<&Snapshot>) -> Value {
+pub(crate) fn tree(snapshot: Option<&Snapshot>) -> Value {
     match snapshot {
         None => json!({"object": "list", "data": [], "captured_at": null, "state": "missing",
                        "truncated": false}),
@@ -166,7 +166,7 @@ pub fn tree(snapshot: Option<&Snapshot>) -> Value {
 }
 
 /// `workspace_file.content`: UTF-8 text as is, anything else base64.
-pub fn content(path: &str, captured_at: i64, bytes: &[u8]) -> Value {
+pub(crate) fn content(path: &str, captured_at: i64, bytes: &[u8]) -> Value {
     let truncated = bytes.len() > MAX_CONTENT_BYTES;
     let mut shown = &bytes[..bytes.len().min(MAX_CONTENT_BYTES)];
     let (content, encoding) = match std::str::from_utf8(shown) {

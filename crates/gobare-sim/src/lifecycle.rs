@@ -20,7 +20,7 @@ use gobare_api::clock::unix_ms;
 
 /// What became of a workspace a turn needs.
 #[derive(Debug, PartialEq)]
-pub enum Readiness {
+pub(crate) enum Readiness {
     Running,
     /// The rebuild gave up; `workspace.recovery_failed` carried this message.
     RecoveryFailed(String),
@@ -33,7 +33,7 @@ const RECOVERY_FAULT_MESSAGE: &str = "the workspace could not be restored from i
 
 /// Brings the workspace up for a turn, emitting the matching `sandbox.*` event, or
 /// `workspace.recovery_failed` when a rebuild gives up.
-pub async fn ensure_running(state: &Shared, session_id: &str) -> Readiness {
+pub(crate) async fn ensure_running(state: &Shared, session_id: &str) -> Readiness {
     let current = match state.db().session(session_id) {
         Some(rec) => rec.workspace.clone(),
         None => return Readiness::SessionGone,
@@ -115,7 +115,7 @@ pub async fn ensure_running(state: &Shared, session_id: &str) -> Readiness {
 
 /// Takes the sandbox away (no event: `destroyed` has none, §8) and fails the running
 /// turn with `reason`. Its lifetime timer retires with the generation.
-pub fn reclaim(rec: &mut SessionRec, reason: &str) {
+pub(crate) fn reclaim(rec: &mut SessionRec, reason: &str) {
     rec.stop_running();
     rec.workspace = WorkspaceState::Destroyed;
     rec.sandbox_generation += 1;
@@ -136,7 +136,7 @@ fn optional_mcp_servers(tools: &[serde_json::Value]) -> Vec<String> {
 
 /// Notes activity and arms the idle timer: if nothing happens for `idle_pause` and no turn
 /// runs or waits, the workspace pauses.
-pub fn touch_idle(state: &Shared, session_id: &str) {
+pub(crate) fn touch_idle(state: &Shared, session_id: &str) {
     let activity = {
         let mut db = state.db();
         let Some(rec) = db.session_mut(session_id) else {

@@ -12,7 +12,7 @@ use gobare_api::clock::unix_ms;
 
 /// Appends `n` persisted events to `session_id` in turn-shaped groups, each turn with its
 /// record (a client reads the turn after `turn.ended`: it must exist, as on a real server).
-pub fn seed(db: &mut Db, session_id: &str, n: usize) {
+pub(crate) fn seed(db: &mut Db, session_id: &str, n: usize) {
     let mut turn_id = hex_id("turn_", 16);
     let mut call_id = hex_id("call_", 8);
     for i in 0..n {

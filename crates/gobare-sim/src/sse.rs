@@ -21,7 +21,7 @@ use gobare_api::clock::unix_ms;
 
 /// Which sessions a stream carries.
 #[derive(Debug, Clone)]
-pub enum Scope {
+pub(crate) enum Scope {
     Session(String),
     Org,
     Tree(String),
@@ -29,7 +29,7 @@ pub enum Scope {
 
 /// The resume cursor from `Last-Event-ID` or `?last_event_id=` (same effect; the query
 /// wins if both are sent). Negative or non-numeric → 400.
-pub fn cursor(headers: &HeaderMap, query: Option<&str>) -> Result<Option<u64>, Refusal> {
+pub(crate) fn cursor(headers: &HeaderMap, query: Option<&str>) -> Result<Option<u64>, Refusal> {
     let parse = |s: &str| {
         s.trim().parse::<u64>().map_err(|_| {
             Refusal::invalid("last_event_id must be an integer greater than or equal to 0.")
@@ -69,7 +69,7 @@ impl Drop for Slot {
 }
 
 /// Opens a stream: every refusal happens here, as JSON, before any byte is streamed.
-pub fn open(state: &Shared, scope: Scope, cursor: Option<u64>) -> Result<Response, Refusal> {
+pub(crate) fn open(state: &Shared, scope: Scope, cursor: Option<u64>) -> Result<Response, Refusal> {
     let faults = state.faults();
     if faults.refuse_share > 0.0 && rand::random::<f64>() < faults.refuse_share {
         let retry = faults.refuse_retry_after_secs.max(1);

@@ -38,7 +38,7 @@ const MCP_FIELDS: [&str; 9] = [
 const MCP_SECRETS: [&str; 2] = ["authorization", "headers"];
 
 /// Checks a whole `tools` list as `PUT …/tools` receives it.
-pub fn validate(tools: &Value) -> Result<Vec<Value>, Refusal> {
+pub(crate) fn validate(tools: &Value) -> Result<Vec<Value>, Refusal> {
     let Some(list) = tools.as_array() else {
         return Err(Refusal::invalid("tools must be an array."));
     };
@@ -115,7 +115,7 @@ fn validate_one(tool: &Value, i: usize) -> Result<(), Refusal> {
 }
 
 /// A tool as read back: secrets removed and named in `redacted`.
-pub fn redacted(tool: &Value) -> Value {
+pub(crate) fn redacted(tool: &Value) -> Value {
     let Some(obj) = tool.as_object() else {
         return tool.clone();
     };

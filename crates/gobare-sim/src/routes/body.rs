@@ -11,7 +11,7 @@ use super::query::Query;
 
 /// A request that may carry neither query parameters nor a body (empty or `{}`): the
 /// actions whose only input is the path. Extracting it validates both.
-pub struct NoInput;
+pub(crate) struct NoInput;
 
 impl axum::extract::FromRequest<Shared> for NoInput {
     type Rejection = Refusal;
@@ -25,7 +25,7 @@ impl axum::extract::FromRequest<Shared> for NoInput {
 
 /// Reads and parses a JSON body of at most `limit` bytes. Over the limit, malformed JSON,
 /// wrong types and unknown fields are all `400 invalid_request` (§2, §5).
-pub async fn json<T: DeserializeOwned>(body: Body, limit: usize) -> Result<T, Refusal> {
+pub(crate) async fn json<T: DeserializeOwned>(body: Body, limit: usize) -> Result<T, Refusal> {
     let bytes = axum::body::to_bytes(body, limit).await.map_err(|_| {
         Refusal::invalid(format!(
             "The request body is larger than the {} byte limit.",
@@ -40,7 +40,7 @@ pub async fn json<T: DeserializeOwned>(body: Body, limit: usize) -> Result<T, Re
 }
 
 /// Routes without a body accept an empty one or `{}`.
-pub async fn empty(body: Body, limit: usize) -> Result<(), Refusal> {
+pub(crate) async fn empty(body: Body, limit: usize) -> Result<(), Refusal> {
     let bytes = axum::body::to_bytes(body, limit)
         .await
         .map_err(|_| Refusal::invalid("The request body is larger than the limit."))?;
@@ -55,7 +55,7 @@ pub async fn empty(body: Body, limit: usize) -> Result<(), Refusal> {
 
 /// A JSON object body whose fields are all in `accepted` (an unknown one is a 400 naming
 /// it, §1.1). `empty_is_object` lets a route whose fields are all optional take no body.
-pub async fn object(
+pub(crate) async fn object(
     body: Body,
     limit: usize,
     accepted: &[&str],

@@ -20,7 +20,7 @@ use gobare_api::model::{
     QuestionAnswer, QueuedMessage, RequiredActionKind, Text, WorkspaceState,
 };
 
-pub async fn post(
+pub(crate) async fn post(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
@@ -118,7 +118,7 @@ pub async fn post(
 
 /// Starts a turn, or queues it behind the running one. The turn exists from acceptance
 /// (`started_at: null` while it waits).
-pub fn accept_message(
+pub(crate) fn accept_message(
     state: &Shared,
     session_id: &str,
     text: String,

@@ -6,7 +6,7 @@ mod inputs;
 mod query;
 mod reads;
 mod reply;
-pub(crate) mod sessions;
+mod sessions;
 mod streams;
 mod workspace;
 
@@ -25,7 +25,7 @@ use crate::state::Shared;
 use crate::{auth, idempotency, ratelimit};
 use gobare_api::model::ErrorCode;
 
-pub fn router(state: Shared) -> Router {
+pub(crate) fn router(state: Shared) -> Router {
     Router::new()
         .route("/v1/health", get(health))
         .route("/v1/openapi.json", get(openapi))

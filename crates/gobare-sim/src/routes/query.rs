@@ -6,10 +6,10 @@ use serde_json::{Value, json};
 use crate::refusal::Refusal;
 
 /// The query parameters of one request, refusing any the route does not accept.
-pub struct Query(Vec<(String, String)>);
+pub(crate) struct Query(Vec<(String, String)>);
 
 impl Query {
-    pub fn parse(raw: Option<&str>, accepted: &[&str]) -> Result<Query, Refusal> {
+    pub(crate) fn parse(raw: Option<&str>, accepted: &[&str]) -> Result<Query, Refusal> {
         let mut pairs: Vec<(String, String)> = Vec::new();
         for (k, v) in url::form_urlencoded::parse(raw.unwrap_or("").as_bytes()) {
             if !accepted.contains(&k.as_ref()) {
@@ -32,7 +32,7 @@ impl Query {
         Ok(Query(pairs))
     }
 
-    pub fn get(&self, name: &str) -> Option<&str> {
+    pub(crate) fn get(&self, name: &str) -> Option<&str> {
         self.0
             .iter()
             .find(|(k, _)| k == name)
@@ -40,17 +40,17 @@ impl Query {
     }
 }
 
-pub const PAGING: [&str; 3] = ["limit", "order", "after"];
+pub(crate) const PAGING: [&str; 3] = ["limit", "order", "after"];
 
 /// `limit`, `order` (default desc) and `after` of a list request.
-pub struct Paging {
-    pub limit: usize,
-    pub ascending: bool,
-    pub after: Option<String>,
+pub(crate) struct Paging {
+    pub(crate) limit: usize,
+    pub(crate) ascending: bool,
+    pub(crate) after: Option<String>,
 }
 
 impl Paging {
-    pub fn from(q: &Query) -> Result<Paging, Refusal> {
+    pub(crate) fn from(q: &Query) -> Result<Paging, Refusal> {
         let limit = match q.get("limit") {
             None => 20,
             Some(s) => match s.parse::<usize>() {
@@ -80,7 +80,11 @@ impl Paging {
 
     /// One page of `items` (given oldest first). An `after` the list cannot place gives an
     /// empty page, not an error and not page one.
-    pub fn page<T: Serialize>(&self, mut items: Vec<T>, id_of: impl Fn(&T) -> &str) -> Value {
+    pub(crate) fn page<T: Serialize>(
+        &self,
+        mut items: Vec<T>,
+        id_of: impl Fn(&T) -> &str,
+    ) -> Value {
         if !self.ascending {
             items.reverse();
         }

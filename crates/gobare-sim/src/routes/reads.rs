@@ -27,7 +27,7 @@ fn with_session<T>(
     Ok(f(rec))
 }
 
-pub async fn turns(
+pub(crate) async fn turns(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
@@ -37,7 +37,7 @@ pub async fn turns(
     Ok(Json(paging.page(turns, |t| t.id.as_str())))
 }
 
-pub async fn turn(
+pub(crate) async fn turn(
     State(state): State<Shared>,
     Path((id, turn_id)): Path<(String, String)>,
     uri: Uri,
@@ -50,7 +50,7 @@ pub async fn turn(
     .ok_or_else(|| Refusal::not_found(format!("No turn {turn_id} in session {id}.")))
 }
 
-pub async fn items(
+pub(crate) async fn items(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
@@ -60,7 +60,7 @@ pub async fn items(
     Ok(Json(paging.page(items, |i| i.id.as_str())))
 }
 
-pub async fn artifacts(
+pub(crate) async fn artifacts(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
@@ -78,7 +78,7 @@ pub async fn artifacts(
     Ok(Json(paging.page(list, |a| a.id.as_str())))
 }
 
-pub async fn artifact(
+pub(crate) async fn artifact(
     State(state): State<Shared>,
     Path((id, artifact_id)): Path<(String, String)>,
     uri: Uri,
@@ -91,7 +91,7 @@ pub async fn artifact(
     .ok_or_else(|| Refusal::not_found(format!("No artifact {artifact_id}.")))
 }
 
-pub async fn artifact_content(
+pub(crate) async fn artifact_content(
     State(state): State<Shared>,
     Path((id, artifact_id)): Path<(String, String)>,
     uri: Uri,
@@ -109,7 +109,7 @@ pub async fn artifact_content(
 }
 
 /// `DELETE …/artifacts/{artifact_id}`: the typed `artifact.deleted` of newer servers.
-pub async fn delete_artifact(
+pub(crate) async fn delete_artifact(
     State(state): State<Shared>,
     Path((id, artifact_id)): Path<(String, String)>,
     _: body::NoInput,
@@ -130,7 +130,7 @@ pub async fn delete_artifact(
 /// `GET …/artifacts/archive[?turn_id=]`: a POSIX tar of the stored copies. With `turn_id`
 /// entries carry their workspace paths; without it each is prefixed with its turn id.
 /// Artifacts whose stored copy is gone are left out.
-pub async fn artifact_archive(
+pub(crate) async fn artifact_archive(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,

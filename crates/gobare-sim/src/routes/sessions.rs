@@ -19,7 +19,7 @@ use gobare_api::model::{CreateSession, Repo, Session, SessionStatus};
 
 const APPROVAL_MODES: [&str; 4] = ["auto", "per_step", "read_only", "plan"];
 
-pub async fn create(
+pub(crate) async fn create(
     State(state): State<Shared>,
     uri: Uri,
     headers: HeaderMap,
@@ -40,7 +40,7 @@ pub async fn create(
 }
 
 /// Validates a create body and stores the session (without its `input`).
-pub fn create_session(state: &Shared, req: CreateSession) -> Result<String, Refusal> {
+pub(crate) fn create_session(state: &Shared, req: CreateSession) -> Result<String, Refusal> {
     if state.db().sessions.len() >= state.config.max_sessions {
         return Err(Refusal::new(
             gobare_api::model::ErrorCode::ProjectLimitExceeded,
@@ -167,7 +167,7 @@ fn check_metadata(m: &BTreeMap<String, Value>) -> Result<(), Refusal> {
     Ok(())
 }
 
-pub fn read_session(state: &Shared, id: &str, with_tools: bool) -> Result<Session, Refusal> {
+pub(crate) fn read_session(state: &Shared, id: &str, with_tools: bool) -> Result<Session, Refusal> {
     state
         .db()
         .session(id)
@@ -175,7 +175,7 @@ pub fn read_session(state: &Shared, id: &str, with_tools: bool) -> Result<Sessio
         .ok_or_else(|| Refusal::not_found(format!("No session {id}.")))
 }
 
-pub async fn read(
+pub(crate) async fn read(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
@@ -184,7 +184,7 @@ pub async fn read(
     Ok(Json(read_session(&state, &id, true)?))
 }
 
-pub async fn list(State(state): State<Shared>, uri: Uri) -> Result<Json<Value>, Refusal> {
+pub(crate) async fn list(State(state): State<Shared>, uri: Uri) -> Result<Json<Value>, Refusal> {
     let q = Query::parse(
         uri.query(),
         &[
@@ -254,7 +254,7 @@ pub async fn list(State(state): State<Shared>, uri: Uri) -> Result<Json<Value>, 
     Ok(Json(paging.page(sessions, |s| s.id.as_str())))
 }
 
-pub async fn patch(
+pub(crate) async fn patch(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
@@ -345,7 +345,7 @@ pub async fn patch(
     Ok(Json(rec.to_session(true)))
 }
 
-pub async fn delete(
+pub(crate) async fn delete(
     State(state): State<Shared>,
     Path(id): Path<String>,
     _: body::NoInput,
@@ -360,7 +360,7 @@ pub async fn delete(
     Ok(reply::deleted("session.deleted", &id))
 }
 
-pub async fn fork(
+pub(crate) async fn fork(
     State(state): State<Shared>,
     Path(id): Path<String>,
     _: body::NoInput,

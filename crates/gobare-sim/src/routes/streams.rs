@@ -9,7 +9,7 @@ use crate::refusal::Refusal;
 use crate::sse::{self, Scope};
 use crate::state::Shared;
 
-pub async fn session_events(
+pub(crate) async fn session_events(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
@@ -23,7 +23,7 @@ pub async fn session_events(
     sse::open(&state, Scope::Session(id), cursor)
 }
 
-pub async fn org_events(
+pub(crate) async fn org_events(
     State(state): State<Shared>,
     uri: Uri,
     headers: HeaderMap,

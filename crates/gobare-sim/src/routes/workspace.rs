@@ -78,7 +78,7 @@ async fn capture(state: &Shared, id: &str) -> Result<Value, Refusal> {
 }
 
 /// `GET …/files[?refresh=1]`: the last snapshot; `refresh=1` takes one first.
-pub async fn list_files(
+pub(crate) async fn list_files(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
@@ -96,7 +96,7 @@ pub async fn list_files(
 }
 
 /// `POST …/files/refresh`: a snapshot, then the tree.
-pub async fn refresh_files(
+pub(crate) async fn refresh_files(
     State(state): State<Shared>,
     Path(id): Path<String>,
     _: body::NoInput,
@@ -106,7 +106,7 @@ pub async fn refresh_files(
 
 /// `POST …/files`: writes (overwriting) into the live workspace; the snapshot, and so
 /// `GET …/files`, does not show them until the next one is taken.
-pub async fn write_files(
+pub(crate) async fn write_files(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
@@ -128,7 +128,7 @@ pub async fn write_files(
 }
 
 /// `GET …/files/content?path=…`: one file of the last snapshot.
-pub async fn file_content(
+pub(crate) async fn file_content(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
@@ -166,7 +166,7 @@ fn session_tools(rec: &SessionRec) -> Value {
 }
 
 /// `GET …/tools`.
-pub async fn read_tools(
+pub(crate) async fn read_tools(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
@@ -176,7 +176,7 @@ pub async fn read_tools(
 }
 
 /// `PUT …/tools`: replaces the whole configuration (never merges) and restarts the bridge.
-pub async fn put_tools(
+pub(crate) async fn put_tools(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
@@ -231,7 +231,7 @@ fn preview_object(rec: &SessionRec, subdomain: &str) -> Value {
 }
 
 /// `POST …/preview {"subdomain"?}`: 201 when published, 200 for an identical republish.
-pub async fn publish_preview(
+pub(crate) async fn publish_preview(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
@@ -282,7 +282,7 @@ pub async fn publish_preview(
 }
 
 /// `DELETE …/preview`: 200 also when nothing was published.
-pub async fn unpublish_preview(
+pub(crate) async fn unpublish_preview(
     State(state): State<Shared>,
     Path(id): Path<String>,
     _: body::NoInput,
@@ -299,7 +299,7 @@ pub async fn unpublish_preview(
 /// `GET …/usage[?root=<same id>]`: sandbox time of the session, or of its whole tree.
 /// `chargeable_seconds` counts only intervals that have ended (the reconciled part lags
 /// the running one); nothing here needs review.
-pub async fn usage(
+pub(crate) async fn usage(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
