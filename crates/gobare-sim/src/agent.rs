@@ -532,7 +532,7 @@ fn guess_content_type(path: &str) -> &'static str {
 }
 
 /// Splits text into small pieces (a few characters to a few words), as a model streams.
-pub(crate) fn chunk_text(text: &str) -> Vec<String> {
+fn chunk_text(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut current = String::new();
     let mut target = 3 + rand::random::<u32>() as usize % 10;

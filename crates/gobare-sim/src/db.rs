@@ -73,8 +73,8 @@ impl ActiveTurn {
 /// client reads; §9.2 leaves it unspecified).
 #[derive(Debug, Clone)]
 pub(crate) struct TurnFailure {
-    pub(crate) code: ErrorCode,
-    pub(crate) message: String,
+    code: ErrorCode,
+    message: String,
 }
 
 impl TurnFailure {
@@ -100,7 +100,7 @@ pub(crate) struct SessionRec {
     pub(crate) id: String,
     pub(crate) title: Option<String>,
     pub(crate) metadata: Option<BTreeMap<String, Value>>,
-    pub(crate) created_at: i64,
+    created_at: i64,
     pub(crate) updated_at: i64,
     pub(crate) parent_session_id: Option<String>,
     pub(crate) agent: AgentInfo,
@@ -193,7 +193,7 @@ impl SessionRec {
         }
     }
 
-    pub(crate) fn status(&self) -> SessionStatus {
+    fn status(&self) -> SessionStatus {
         if !self.pending.is_empty() {
             SessionStatus::RequiresAction
         } else if self.active.is_some() || !self.queue.is_empty() {

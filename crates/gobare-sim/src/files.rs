@@ -20,7 +20,7 @@ const MAX_REQUEST_BYTES: usize = 10 * 1024 * 1024;
 const MAX_FILES_PER_REQUEST: usize = 50;
 
 /// `files/content` returns at most this much of a file (`truncated: true` beyond).
-pub(crate) const MAX_CONTENT_BYTES: usize = 1024 * 1024;
+const MAX_CONTENT_BYTES: usize = 1024 * 1024;
 
 /// The workspace as last captured: what `GET …/files` and `files/content` answer from.
 #[derive(Debug, Clone)]
@@ -143,7 +143,7 @@ pub(crate) fn parse_seed_files(value: &Value, field: &str) -> Result<Files, Refu
 }
 
 /// One `workspace_file` entry of a listing.
-pub(crate) fn file_entry(path: &str, size: usize) -> Value {
+fn file_entry(path: &str, size: usize) -> Value {
     json!({"object": "workspace_file", "path": path, "size_bytes": size,
            "readable": !is_withheld(path)})
 }

@@ -24,9 +24,9 @@ fn current_request_id() -> String {
 /// pairs with it.
 #[derive(Debug, Clone)]
 pub(crate) struct Refusal {
-    pub(crate) code: ErrorCode,
-    pub(crate) message: String,
-    pub(crate) retry_after: Option<u64>,
+    code: ErrorCode,
+    message: String,
+    retry_after: Option<u64>,
 }
 
 impl Refusal {

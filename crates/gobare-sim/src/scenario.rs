@@ -12,7 +12,7 @@ use gobare_api::model::ErrorCode;
 #[serde(deny_unknown_fields)]
 pub(crate) struct Scenario {
     /// What a message names to pick it (`#name`), and what `--scenario` takes.
-    pub(crate) name: String,
+    name: String,
     /// What the scenario shows, for whoever reads the file; the simulator does not use it.
     #[serde(default, rename = "description")]
     _description: serde::de::IgnoredAny,

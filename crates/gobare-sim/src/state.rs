@@ -17,7 +17,7 @@ use crate::scenario::Scenarios;
 pub(crate) struct SimState {
     pub(crate) config: SimConfig,
     pub(crate) token: String,
-    pub(crate) db: Mutex<Db>,
+    db: Mutex<Db>,
     pub(crate) faults: Mutex<Faults>,
     /// Open event streams (all held by the one token of this organization).
     pub(crate) open_streams: Mutex<usize>,

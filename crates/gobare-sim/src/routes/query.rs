@@ -44,9 +44,9 @@ pub(crate) const PAGING: [&str; 3] = ["limit", "order", "after"];
 
 /// `limit`, `order` (default desc) and `after` of a list request.
 pub(crate) struct Paging {
-    pub(crate) limit: usize,
-    pub(crate) ascending: bool,
-    pub(crate) after: Option<String>,
+    limit: usize,
+    ascending: bool,
+    after: Option<String>,
 }
 
 impl Paging {

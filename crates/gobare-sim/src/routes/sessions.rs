@@ -167,7 +167,7 @@ fn check_metadata(m: &BTreeMap<String, Value>) -> Result<(), Refusal> {
     Ok(())
 }
 
-pub(crate) fn read_session(state: &Shared, id: &str, with_tools: bool) -> Result<Session, Refusal> {
+fn read_session(state: &Shared, id: &str, with_tools: bool) -> Result<Session, Refusal> {
     state
         .db()
         .session(id)
