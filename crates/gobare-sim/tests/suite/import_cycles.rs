@@ -52,8 +52,8 @@ pub(crate) fn import_cycles(src: &Path) -> Vec<String> {
 /// `.rs` files under `dir`, relative to it, `/`-separated, sorted.
 fn rust_files(dir: &Path) -> Vec<String> {
     fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
-        let entries = std::fs::read_dir(dir)
-            .unwrap_or_else(|e| panic!("listing {}: {e}", dir.display()));
+        let entries =
+            std::fs::read_dir(dir).unwrap_or_else(|e| panic!("listing {}: {e}", dir.display()));
         for entry in entries {
             let path: PathBuf = entry.expect("a directory entry").path();
             let rel = path.strip_prefix(root).expect("under the root");
@@ -100,7 +100,10 @@ fn tokens(text: &str) -> Vec<(Tok, usize)> {
     let at = |i: usize| c.get(i).copied().unwrap_or('\0');
     let (mut i, mut line, mut out) = (0, 1, Vec::new());
     let skip_to = |from: usize, to: usize, line: &mut usize| {
-        *line += c[from..to.min(c.len())].iter().filter(|&&ch| ch == '\n').count();
+        *line += c[from..to.min(c.len())]
+            .iter()
+            .filter(|&&ch| ch == '\n')
+            .count();
         to
     };
     while i < c.len() {
@@ -146,8 +149,9 @@ fn tokens(text: &str) -> Vec<(Tok, usize)> {
             if (word == "r" || word == "br") && (at(i) == '#' || at(i) == '"') {
                 let hashes = (i..c.len()).take_while(|&j| c[j] == '#').count();
                 if at(i + hashes) == '"' {
-                    let close: String =
-                        std::iter::once('"').chain(std::iter::repeat_n('#', hashes)).collect();
+                    let close: String = std::iter::once('"')
+                        .chain(std::iter::repeat_n('#', hashes))
+                        .collect();
                     let body = i + hashes + 1;
                     let rest: String = c[body..].iter().collect();
                     let end = rest.find(&close).map_or(c.len(), |k| {
@@ -226,11 +230,13 @@ fn references(
             .collect();
         let starts_path = match ident(i) {
             Some("crate" | "super" | "self") => is(i + 1, &Tok::Path),
-            Some(name) => is(i + 1, &Tok::Path) && {
-                let mut child = current.clone();
-                child.push(name.to_string());
-                modules.contains_key(&child)
-            },
+            Some(name) => {
+                is(i + 1, &Tok::Path) && {
+                    let mut child = current.clone();
+                    child.push(name.to_string());
+                    modules.contains_key(&child)
+                }
+            }
             None => false,
         };
         let continues_path = i > 0 && is(i - 1, &Tok::Path);
@@ -252,7 +258,12 @@ fn references(
 
 /// Reads one path from `i` (`a::b`, `a::{b, c::d}`, `a::*`), pushing every full path it
 /// names; returns the index after it.
-fn path_tree(toks: &[(Tok, usize)], mut i: usize, mut prefix: Vec<String>, out: &mut Vec<Vec<String>>) -> usize {
+fn path_tree(
+    toks: &[(Tok, usize)],
+    mut i: usize,
+    mut prefix: Vec<String>,
+    out: &mut Vec<Vec<String>>,
+) -> usize {
     loop {
         match toks.get(i).map(|(t, _)| t) {
             Some(Tok::Ident(s)) => {
@@ -403,14 +414,21 @@ fn the_checker_finds_cycles_through_use_lines_groups_and_inline_paths() {
         // c → a only: not part of a cycle.
         ("c.rs", "use crate::{a, b::{Thing as T}};"),
         // A parent naming its child and the child naming the parent back.
-        ("routes/mod.rs", "mod sessions;\nfn router() { sessions::list() }\nfn deleted() {}"),
+        (
+            "routes/mod.rs",
+            "mod sessions;\nfn router() { sessions::list() }\nfn deleted() {}",
+        ),
         ("routes/sessions.rs", "pub fn list() { super::deleted() }"),
     ]);
     let cycles = import_cycles(dir.path());
     assert_eq!(cycles.len(), 2, "{cycles:#?}");
     assert!(cycles[0].starts_with("a.rs <-> b.rs\n"), "{}", cycles[0]);
     assert!(cycles[0].contains("a.rs:1 -> b.rs") && cycles[0].contains("b.rs:2 -> a.rs"));
-    assert!(cycles[1].starts_with("routes/mod.rs <-> routes/sessions.rs\n"), "{}", cycles[1]);
+    assert!(
+        cycles[1].starts_with("routes/mod.rs <-> routes/sessions.rs\n"),
+        "{}",
+        cycles[1]
+    );
 }
 
 #[test]
