@@ -2,7 +2,7 @@
 //! visible to every user of the machine through `ps`.
 
 use clap::{Args, Parser, Subcommand};
-use gobare_sim::args::SimArgs;
+use gobare_sim::SimArgs;
 use std::path::PathBuf;
 use url::Url;
 

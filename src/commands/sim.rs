@@ -1,7 +1,6 @@
 //! `gobare-tui sim`: run the local control plane until Ctrl+C or SIGTERM.
 
-use gobare_sim::Simulator;
-use gobare_sim::args::SimArgs;
+use gobare_sim::{SimArgs, Simulator};
 
 pub(crate) async fn run(args: SimArgs) -> color_eyre::Result<()> {
     let config = args.to_config();

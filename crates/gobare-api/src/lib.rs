@@ -2,6 +2,7 @@
 
 pub mod auth;
 pub mod client;
+pub mod clock;
 pub mod error;
 pub mod model;
 pub mod retry;

@@ -12,10 +12,11 @@ use gobare_api::model::{
     TurnStatus,
 };
 
+use super::db::{ActiveTurn, Answer, Db, Pending, QueuedTurn, TurnFailure, hex_id};
 use super::lifecycle::{self, Readiness};
 use super::scenario::{ArtifactStep, Scenario, Step, ToolStep};
 use super::state::Shared;
-use super::store::{ActiveTurn, Answer, Pending, QueuedTurn, Store, TurnFailure, hex_id, now_ms};
+use gobare_api::clock::unix_ms;
 
 /// Why a turn stopped early.
 struct Stopped;
@@ -24,49 +25,38 @@ type Play = Result<(), Stopped>;
 
 /// Runs `first` and then every queued turn of the session, one after another. The caller
 /// has already made `first` the session's active turn.
-pub fn spawn_worker(state: Shared, session_id: String, first: QueuedTurn) {
+pub(crate) fn spawn_worker(state: Shared, session_id: String, first: QueuedTurn) {
     tokio::spawn(async move {
         let mut next = first;
         loop {
             run_turn(&state, &session_id, &next).await;
-            let mut store = state.store();
-            let Some(rec) = store.session_mut(&session_id) else {
+            let mut db = state.db();
+            let Some(rec) = db.session_mut(&session_id) else {
                 return;
             };
             match rec.queue.pop_front() {
                 Some(queued) => {
                     rec.active = Some(ActiveTurn::new(&queued.turn_id));
                     let text = queued.text.clone();
-                    store.emit(
+                    db.emit(
                         &session_id,
                         EventPayload::MessageDequeued(QueuedMessage {
                             text: text.clone(),
                             position: None,
                         }),
                     );
-                    store.emit(&session_id, EventPayload::UserMessage(Text { text }));
+                    db.emit(&session_id, EventPayload::UserMessage(Text { text }));
                     next = queued;
                 }
                 None => {
                     rec.active = None;
-                    drop(store);
+                    drop(db);
                     lifecycle::touch_idle(&state, &session_id);
                     return;
                 }
             }
         }
     });
-}
-
-impl ActiveTurn {
-    pub fn new(turn_id: &str) -> Self {
-        ActiveTurn {
-            turn_id: turn_id.to_string(),
-            cancel: CancellationToken::new(),
-            steers: Vec::new(),
-            failure: None,
-        }
-    }
 }
 
 struct TurnCtx<'a> {
@@ -80,8 +70,8 @@ struct TurnCtx<'a> {
 
 async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn) {
     let cancel = {
-        let store = state.store();
-        match store.session(session_id).and_then(|r| r.active.as_ref()) {
+        let db = state.db();
+        match db.session(session_id).and_then(|r| r.active.as_ref()) {
             Some(active) => active.cancel.clone(),
             None => return,
         }
@@ -90,7 +80,7 @@ async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn) {
     let scenario = match state.scenarios.get(&queued.scenario) {
         Some(s) => s,
         None => {
-            fallback = fallback_scenario();
+            fallback = Scenario::fallback();
             &fallback
         }
     };
@@ -131,30 +121,20 @@ async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn) {
     ctx.publish_artifacts();
 }
 
-fn fallback_scenario() -> Scenario {
-    Scenario {
-        name: "fallback".into(),
-        description: String::new(),
-        todos: Vec::new(),
-        pace: Default::default(),
-        steps: vec![Step::Say("Done.".into())],
-    }
-}
-
 impl TurnCtx<'_> {
     fn emit(&self, payload: EventPayload) {
-        self.state.store().emit(self.session_id, payload);
+        self.state.db().emit(self.session_id, payload);
     }
 
     fn start(&self) {
-        let mut store = self.state.store();
-        if let Some(turn) = store
+        let mut db = self.state.db();
+        if let Some(turn) = db
             .session_mut(self.session_id)
             .and_then(|r| r.turn_mut(self.turn_id))
         {
-            turn.started_at = Some(now_ms());
+            turn.started_at = Some(unix_ms());
         }
-        store.emit(
+        db.emit(
             self.session_id,
             EventPayload::TurnStarted(TurnRef {
                 turn_id: self.turn_id.to_string(),
@@ -171,8 +151,8 @@ impl TurnCtx<'_> {
     }
 
     fn take_steer(&self) -> Option<String> {
-        let mut store = self.state.store();
-        let active = store.session_mut(self.session_id)?.active.as_mut()?;
+        let mut db = self.state.db();
+        let active = db.session_mut(self.session_id)?.active.as_mut()?;
         if active.steers.is_empty() {
             return None;
         }
@@ -295,12 +275,12 @@ impl TurnCtx<'_> {
             Step::Preview(port) => {
                 let url = format!("https://p-{}.gobare.dev", &hex_id("", 12));
                 {
-                    let mut store = self.state.store();
-                    if let Some(rec) = store.session_mut(self.session_id) {
+                    let mut db = self.state.db();
+                    if let Some(rec) = db.session_mut(self.session_id) {
                         rec.preview.port = Some(port);
                         rec.preview.url = Some(url.clone());
                     }
-                    store.emit(
+                    db.emit(
                         self.session_id,
                         EventPayload::PreviewReady(PreviewReady {
                             port: Some(port),
@@ -333,8 +313,8 @@ impl TurnCtx<'_> {
                 Err(Stopped)
             }
             Step::Reclaim(r) => {
-                let mut store = self.state.store();
-                if let Some(rec) = store.session_mut(self.session_id) {
+                let mut db = self.state.db();
+                if let Some(rec) = db.session_mut(self.session_id) {
                     rec.recovery_error_next = r.recovery_error;
                     lifecycle::reclaim(rec, &r.reason);
                 }
@@ -345,8 +325,8 @@ impl TurnCtx<'_> {
 
     /// Records why the running turn fails; `settle` then reports it.
     fn fail(&self, failure: TurnFailure) {
-        let mut store = self.state.store();
-        if let Some(active) = store
+        let mut db = self.state.db();
+        if let Some(active) = db
             .session_mut(self.session_id)
             .and_then(|r| r.active.as_mut())
         {
@@ -420,8 +400,8 @@ impl TurnCtx<'_> {
         let Ok(path) = super::files::workspace_path(&file.path) else {
             return;
         };
-        let mut store = self.state.store();
-        let Some(rec) = store.session_mut(self.session_id) else {
+        let mut db = self.state.db();
+        let Some(rec) = db.session_mut(self.session_id) else {
             return;
         };
         if file.change == "deleted" {
@@ -443,8 +423,8 @@ impl TurnCtx<'_> {
         event: EventPayload,
     ) -> oneshot::Receiver<Answer> {
         let (tx, rx) = oneshot::channel();
-        let mut store = self.state.store();
-        if let Some(rec) = store.session_mut(self.session_id) {
+        let mut db = self.state.db();
+        if let Some(rec) = db.session_mut(self.session_id) {
             rec.pending.push(Pending {
                 action: RequiredAction {
                     kind,
@@ -452,13 +432,13 @@ impl TurnCtx<'_> {
                     call_id: call_id.to_string(),
                     name: Some(name.to_string()),
                     arguments,
-                    created_at: Some(now_ms()),
+                    created_at: Some(unix_ms()),
                     expires_at: None,
                 },
                 reply: Some(tx),
             });
         }
-        store.emit(self.session_id, event);
+        db.emit(self.session_id, event);
         rx
     }
 
@@ -470,8 +450,8 @@ impl TurnCtx<'_> {
     }
 
     fn settle(&self, completed: bool) {
-        let mut store = self.state.store();
-        let Some(rec) = store.session_mut(self.session_id) else {
+        let mut db = self.state.db();
+        let Some(rec) = db.session_mut(self.session_id) else {
             return;
         };
         let failure = rec.active.as_ref().and_then(|a| a.failure.clone());
@@ -480,9 +460,9 @@ impl TurnCtx<'_> {
             (false, Some(failure)) => (TurnStatus::Failed, Some(failure.to_value())),
             (false, None) => (TurnStatus::Cancelled, None),
         };
-        Store::settle_turn(rec, self.turn_id, status, error);
+        Db::settle_turn(rec, self.turn_id, status, error);
         rec.pending.retain(|p| p.action.turn_id != self.turn_id);
-        store.emit(
+        db.emit(
             self.session_id,
             EventPayload::TurnEnded(TurnRef {
                 turn_id: self.turn_id.to_string(),
@@ -498,11 +478,11 @@ impl TurnCtx<'_> {
         let artifacts = self.artifacts.clone();
         tokio::spawn(async move {
             tokio::time::sleep(state.config.artifact_publish_delay).await;
-            let mut store = state.store();
+            let mut db = state.db();
             for a in artifacts {
                 let id = hex_id("art_", 8);
                 let size = a.content.len() as u64;
-                let Some(rec) = store.session_mut(&session_id) else {
+                let Some(rec) = db.session_mut(&session_id) else {
                     return;
                 };
                 rec.artifacts.push(gobare_api::model::Artifact {
@@ -517,10 +497,10 @@ impl TurnCtx<'_> {
                             .clone()
                             .unwrap_or_else(|| guess_content_type(&a.path).into()),
                     ),
-                    created_at: Some(now_ms()),
+                    created_at: Some(unix_ms()),
                 });
                 rec.artifact_bodies.insert(id.clone(), a.content);
-                store.emit(
+                db.emit(
                     &session_id,
                     EventPayload::ArtifactCreated(ArtifactCreated {
                         id,
@@ -530,7 +510,7 @@ impl TurnCtx<'_> {
                     }),
                 );
             }
-            if let Some(turn) = store
+            if let Some(turn) = db
                 .session_mut(&session_id)
                 .and_then(|r| r.turn_mut(&turn_id))
             {
@@ -552,7 +532,7 @@ fn guess_content_type(path: &str) -> &'static str {
 }
 
 /// Splits text into small pieces (a few characters to a few words), as a model streams.
-pub fn chunk_text(text: &str) -> Vec<String> {
+fn chunk_text(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut current = String::new();
     let mut target = 3 + rand::random::<u32>() as usize % 10;

@@ -1,4 +1,4 @@
-//! `gobare-tui sim` options (also used to configure the simulator in tests and `demo`).
+//! `gobare-tui sim` options: the flags, and the [`SimConfig`] they describe.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -6,6 +6,8 @@ use std::time::Duration;
 use super::config::SimConfig;
 use super::faults::Faults;
 
+/// The flags of `gobare-tui sim`; [`SimArgs::to_config`] makes the [`SimConfig`] they
+/// describe.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SimArgs {
     /// Address to listen on.

@@ -57,8 +57,9 @@ pub struct SimConfig {
     pub max_sessions: usize,
     /// Queued `input.message`s per session before `429 queue_full`.
     pub queue_cap: usize,
-    /// Request body ceiling (bytes); `POST /v1/sessions` gets `create_body_limit`.
+    /// Request body ceiling (bytes) of every route but `POST /v1/sessions`.
     pub body_limit: usize,
+    /// Request body ceiling (bytes) of `POST /v1/sessions` (seed files make it larger).
     pub create_body_limit: usize,
     /// Time a cold workspace takes to come up (before `sandbox.created`).
     pub sandbox_boot: Duration,
@@ -137,7 +138,7 @@ impl SimConfig {
     }
 
     /// A delay from a scenario, scaled by `speed`.
-    pub fn scaled(&self, ms: u64) -> Duration {
+    pub(crate) fn scaled(&self, ms: u64) -> Duration {
         let speed = if self.speed.is_finite() && self.speed > 0.0 {
             self.speed
         } else {

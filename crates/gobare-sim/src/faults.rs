@@ -34,7 +34,7 @@ pub struct Faults {
 
 impl Faults {
     /// The refusal status, defaulting to 503 for values other than 429.
-    pub fn refusal_status(&self) -> u16 {
+    pub(crate) fn refusal_status(&self) -> u16 {
         if self.refuse_status == 429 { 429 } else { 503 }
     }
 }

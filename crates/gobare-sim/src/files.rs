@@ -7,11 +7,12 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Value, json};
 
-use super::errors::{ApiError, ApiResult};
-use super::store::now_ms;
+use gobare_api::clock::unix_ms;
+
+use super::refusal::Refusal;
 
 /// Files by path relative to `/workspace`.
-pub type Files = BTreeMap<String, Vec<u8>>;
+pub(crate) type Files = BTreeMap<String, Vec<u8>>;
 
 /// §5: seed and uploaded files, measured on decoded bytes.
 const MAX_FILE_BYTES: usize = 5 * 1024 * 1024;
@@ -19,30 +20,30 @@ const MAX_REQUEST_BYTES: usize = 10 * 1024 * 1024;
 const MAX_FILES_PER_REQUEST: usize = 50;
 
 /// `files/content` returns at most this much of a file (`truncated: true` beyond).
-pub const MAX_CONTENT_BYTES: usize = 1024 * 1024;
+const MAX_CONTENT_BYTES: usize = 1024 * 1024;
 
 /// The workspace as last captured: what `GET …/files` and `files/content` answer from.
 #[derive(Debug, Clone)]
-pub struct Snapshot {
-    pub captured_at: i64,
-    pub files: Files,
+pub(crate) struct Snapshot {
+    pub(crate) captured_at: i64,
+    pub(crate) files: Files,
 }
 
 impl Snapshot {
-    pub fn of(files: &Files) -> Snapshot {
+    pub(crate) fn of(files: &Files) -> Snapshot {
         Snapshot {
-            captured_at: now_ms(),
+            captured_at: unix_ms(),
             files: files.clone(),
         }
     }
 }
 
 /// `path` as a path relative to `/workspace`, or a 400 when it points outside it.
-pub fn workspace_path(path: &str) -> ApiResult<String> {
+pub(crate) fn workspace_path(path: &str) -> Result<String, Refusal> {
     let relative = match path.strip_prefix("/workspace") {
         Some(rest) if rest.is_empty() || rest.starts_with('/') => rest.trim_start_matches('/'),
         _ if path.starts_with('/') => {
-            return Err(ApiError::invalid(format!(
+            return Err(Refusal::invalid(format!(
                 "path \"{path}\" is outside /workspace."
             )));
         }
@@ -54,7 +55,7 @@ pub fn workspace_path(path: &str) -> ApiResult<String> {
             "" | "." => {}
             ".." => {
                 if parts.pop().is_none() {
-                    return Err(ApiError::invalid(format!(
+                    return Err(Refusal::invalid(format!(
                         "path \"{path}\" is outside /workspace."
                     )));
                 }
@@ -63,14 +64,14 @@ pub fn workspace_path(path: &str) -> ApiResult<String> {
         }
     }
     if parts.is_empty() {
-        return Err(ApiError::invalid(format!("path \"{path}\" names no file.")));
+        return Err(Refusal::invalid(format!("path \"{path}\" names no file.")));
     }
     Ok(parts.join("/"))
 }
 
 /// Env files and key material are withheld: listed with `readable: false`, and reading
 /// them is `403 permission_denied` (§6.8).
-pub fn is_withheld(path: &str) -> bool {
+pub(crate) fn is_withheld(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     name == ".env"
         || name.starts_with(".env.")
@@ -83,12 +84,12 @@ pub fn is_withheld(path: &str) -> bool {
 
 /// Parses `environment.files` / the `files` of `POST …/files`: `[{type?: "inline", path,
 /// data}]`, `data` base64, within the §5 limits.
-pub fn parse_seed_files(value: &Value, field: &str) -> ApiResult<Files> {
+pub(crate) fn parse_seed_files(value: &Value, field: &str) -> Result<Files, Refusal> {
     let Some(list) = value.as_array() else {
-        return Err(ApiError::invalid(format!("{field} must be an array.")));
+        return Err(Refusal::invalid(format!("{field} must be an array.")));
     };
     if list.len() > MAX_FILES_PER_REQUEST {
-        return Err(ApiError::invalid(format!(
+        return Err(Refusal::invalid(format!(
             "{field} holds at most {MAX_FILES_PER_REQUEST} files."
         )));
     }
@@ -96,15 +97,13 @@ pub fn parse_seed_files(value: &Value, field: &str) -> ApiResult<Files> {
     let mut total = 0;
     for (i, entry) in list.iter().enumerate() {
         let Some(obj) = entry.as_object() else {
-            return Err(ApiError::invalid(format!(
-                "{field}[{i}] must be an object."
-            )));
+            return Err(Refusal::invalid(format!("{field}[{i}] must be an object.")));
         };
         if let Some(unknown) = obj
             .keys()
             .find(|k| !["type", "path", "data"].contains(&k.as_str()))
         {
-            return Err(ApiError::invalid(format!(
+            return Err(Refusal::invalid(format!(
                 "Unknown field \"{field}[{i}].{unknown}\"; accepted: type, path, data."
             )));
         }
@@ -112,7 +111,7 @@ pub fn parse_seed_files(value: &Value, field: &str) -> ApiResult<Files> {
             None => {}
             Some(Value::String(t)) if t == "inline" => {}
             Some(_) => {
-                return Err(ApiError::invalid(format!(
+                return Err(Refusal::invalid(format!(
                     "{field}[{i}].type must be \"inline\"."
                 )));
             }
@@ -120,21 +119,21 @@ pub fn parse_seed_files(value: &Value, field: &str) -> ApiResult<Files> {
         let (Some(Value::String(path)), Some(Value::String(data))) =
             (obj.get("path"), obj.get("data"))
         else {
-            return Err(ApiError::invalid(format!(
+            return Err(Refusal::invalid(format!(
                 "{field}[{i}] needs a string path and base64 data."
             )));
         };
         let bytes = BASE64
             .decode(data)
-            .map_err(|_| ApiError::invalid(format!("{field}[{i}].data is not valid base64.")))?;
+            .map_err(|_| Refusal::invalid(format!("{field}[{i}].data is not valid base64.")))?;
         if bytes.len() > MAX_FILE_BYTES {
-            return Err(ApiError::invalid(format!(
+            return Err(Refusal::invalid(format!(
                 "{field}[{i}] is over the {MAX_FILE_BYTES} byte per-file limit."
             )));
         }
         total += bytes.len();
         if total > MAX_REQUEST_BYTES {
-            return Err(ApiError::invalid(format!(
+            return Err(Refusal::invalid(format!(
                 "{field} is over the {MAX_REQUEST_BYTES} byte per-request limit."
             )));
         }
@@ -144,13 +143,13 @@ pub fn parse_seed_files(value: &Value, field: &str) -> ApiResult<Files> {
 }
 
 /// One `workspace_file` entry of a listing.
-pub fn file_entry(path: &str, size: usize) -> Value {
+fn file_entry(path: &str, size: usize) -> Value {
     json!({"object": "workspace_file", "path": path, "size_bytes": size,
            "readable": !is_withheld(path)})
 }
 
 /// The file tree of `GET …/files` and `POST …/files/refresh`.
-pub fn tree(snapshot: Option<&Snapshot>) -> Value {
+pub(crate) fn tree(snapshot: Option<&Snapshot>) -> Value {
     match snapshot {
         None => json!({"object": "list", "data": [], "captured_at": null, "state": "missing",
                        "truncated": false}),
@@ -167,7 +166,7 @@ pub fn tree(snapshot: Option<&Snapshot>) -> Value {
 }
 
 /// `workspace_file.content`: UTF-8 text as is, anything else base64.
-pub fn content(path: &str, captured_at: i64, bytes: &[u8]) -> Value {
+pub(crate) fn content(path: &str, captured_at: i64, bytes: &[u8]) -> Value {
     let truncated = bytes.len() > MAX_CONTENT_BYTES;
     let mut shown = &bytes[..bytes.len().min(MAX_CONTENT_BYTES)];
     let (content, encoding) = match std::str::from_utf8(shown) {

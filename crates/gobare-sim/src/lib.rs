@@ -1,10 +1,13 @@
 //! The local control plane (axum), following §12 of the reference: the test bed of every
 //! integration test and what `gobare-tui demo` and `gobare-tui sim` run against.
 //!
-//! # Public API (stable; tests and `demo` code against it)
+//! # Public API
+//!
+//! [`Simulator`] runs a server; [`SimConfig`] (with [`RateLimits`] and [`Faults`]) says how
+//! it behaves; [`SimArgs`] are the `gobare-tui sim` flags that make a `SimConfig`.
 //!
 //! ```no_run
-//! # async fn demo() -> color_eyre::Result<()> {
+//! # async fn demo() -> std::io::Result<()> {
 //! use gobare_sim::{Faults, SimConfig, Simulator};
 //! let sim = Simulator::start(SimConfig::for_tests()).await?;
 //! let base = sim.url(); // http://127.0.0.1:PORT/ (routes live under /v1)
@@ -41,28 +44,36 @@
 //!
 //! # Files
 //!
-//! `config`/`faults`/`args`: knobs. `store`: sessions, turns, items and the global event
-//! log (one `seq` counter). `routes/*`: HTTP handlers. `sse`: stream writer (replay, caps,
-//! pings, faults). `agent` + `scenario`: the scripted agent playing
-//! `assets/scenarios/*.json`. `lifecycle`: workspace timers. `idempotency`, `ratelimit`,
-//! `errors`: cross-cutting layers. `seed`: bulk history for tests.
+//! `config`/`faults`/`args`: knobs. `state`: what routes, streams and the agent share.
+//! `db`: sessions, turns, items and the global event log (one `seq` counter), with
+//! `files` (workspace files and snapshots), `tools` (tool configurations) and `envelope`
+//! (an event's wire form). `routes/*`: HTTP handlers. `auth`, `ratelimit`, `idempotency`:
+//! the layers, each owning its state. `refusal`: the error envelope. `sse`: stream writer
+//! (replay, caps, pings, faults). `agent` + `scenario`: the scripted agent playing
+//! `assets/scenarios/*.json`. `lifecycle`: workspace timers. `seed`: bulk history for
+//! tests. `tar`: the artifact archive. `lock`: the one locking rule. Paths between files
+//! only go one way (a test in `tests/suite/import_cycles.rs` checks it).
+
+#![warn(missing_docs)]
 
 mod agent;
-pub mod args;
-pub mod config;
+mod args;
+mod auth;
+mod config;
+mod db;
 mod envelope;
-mod errors;
-pub mod faults;
+mod faults;
 mod files;
 mod idempotency;
 mod lifecycle;
+mod lock;
 mod ratelimit;
-pub(crate) mod routes;
-pub mod scenario;
+mod refusal;
+mod routes;
+mod scenario;
 mod seed;
 mod sse;
 mod state;
-mod store;
 mod tar;
 mod tools;
 
@@ -71,11 +82,13 @@ use std::net::SocketAddr;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
+pub use args::SimArgs;
 pub use config::{RateLimits, SimConfig};
 pub use faults::Faults;
 
 use gobare_api::model::CreateSession;
-use state::{Shared, SimState, lock};
+use lock::lock;
+use state::{Shared, SimState};
 
 /// A running simulator. Dropping it without [`Simulator::shutdown`] leaves the server
 /// running until the runtime ends.
@@ -86,8 +99,9 @@ pub struct Simulator {
 }
 
 impl Simulator {
-    /// Binds `config.addr` (port 0 = any free port) and starts serving.
-    pub async fn start(config: SimConfig) -> color_eyre::Result<Simulator> {
+    /// Binds `config.addr` (port 0 = any free port) and starts serving. Fails only when
+    /// the address cannot be bound.
+    pub async fn start(config: SimConfig) -> std::io::Result<Simulator> {
         let token = config.token.clone().unwrap_or_else(|| {
             format!(
                 "gbr_pat_{}",
@@ -123,6 +137,7 @@ impl Simulator {
         url::Url::parse(&format!("http://{}/", self.addr)).expect("a socket address is a URL")
     }
 
+    /// The address the server listens on (the port chosen when `SimConfig::addr` had 0).
     pub fn addr(&self) -> SocketAddr {
         self.addr
     }
@@ -143,13 +158,13 @@ impl Simulator {
 
     /// Appends `n` persisted events (a realistic mix) to a session, fast.
     pub fn seed_events(&self, session_id: &str, n: usize) {
-        seed::seed(&mut self.state.store(), session_id, n);
+        seed::seed(&mut self.state.db(), session_id, n);
     }
 
     /// Emits one event on a session as the scripted agent would (persisted or transient by
     /// type): lets benchmarks drive a stream at a chosen rate.
     pub fn emit(&self, session_id: &str, payload: gobare_api::model::EventPayload) {
-        self.state.store().emit(session_id, payload);
+        self.state.db().emit(session_id, payload);
     }
 
     /// How many `input.message`s were accepted (not replayed) under this Idempotency-Key.
@@ -177,7 +192,7 @@ impl Simulator {
 
     /// The highest `seq` assigned so far (0 before any persisted event).
     pub fn last_seq(&self) -> u64 {
-        self.state.store().last_seq()
+        self.state.db().last_seq()
     }
 
     /// The scenario names the binary carries.

@@ -13,13 +13,14 @@ use gobare_api::model::{
     ErrorCode, EventPayload, McpUnavailable, Message, SandboxState, WorkspaceState,
 };
 
+use super::db::{SessionRec, TurnFailure};
 use super::files::Snapshot;
 use super::state::Shared;
-use super::store::{SessionRec, TurnFailure, now_ms};
+use gobare_api::clock::unix_ms;
 
 /// What became of a workspace a turn needs.
 #[derive(Debug, PartialEq)]
-pub enum Readiness {
+pub(crate) enum Readiness {
     Running,
     /// The rebuild gave up; `workspace.recovery_failed` carried this message.
     RecoveryFailed(String),
@@ -32,8 +33,8 @@ const RECOVERY_FAULT_MESSAGE: &str = "the workspace could not be restored from i
 
 /// Brings the workspace up for a turn, emitting the matching `sandbox.*` event, or
 /// `workspace.recovery_failed` when a rebuild gives up.
-pub async fn ensure_running(state: &Shared, session_id: &str) -> Readiness {
-    let current = match state.store().session(session_id) {
+pub(crate) async fn ensure_running(state: &Shared, session_id: &str) -> Readiness {
+    let current = match state.db().session(session_id) {
         Some(rec) => rec.workspace.clone(),
         None => return Readiness::SessionGone,
     };
@@ -44,22 +45,22 @@ pub async fn ensure_running(state: &Shared, session_id: &str) -> Readiness {
     };
     // Anything but a first boot restores an existing workspace, and that can fail.
     let recovery = rebuilt && current != WorkspaceState::Unknown;
-    if recovery && let Some(rec) = state.store().session_mut(session_id) {
+    if recovery && let Some(rec) = state.db().session_mut(session_id) {
         rec.workspace = WorkspaceState::Recovering;
-        rec.updated_at = now_ms();
+        rec.updated_at = unix_ms();
     }
     tokio::time::sleep(delay).await;
     let fault = state.faults().fail_recovery;
     let generation = {
-        let mut store = state.store();
-        let Some(rec) = store.session_mut(session_id) else {
+        let mut db = state.db();
+        let Some(rec) = db.session_mut(session_id) else {
             return Readiness::SessionGone;
         };
         if recovery {
             let scripted = rec.recovery_error_next.take();
             if let Some(message) = scripted.or(fault.then(|| RECOVERY_FAULT_MESSAGE.to_string())) {
                 rec.workspace = WorkspaceState::RecoveryFailed;
-                store.emit(
+                db.emit(
                     session_id,
                     EventPayload::WorkspaceRecoveryFailed(Message {
                         message: message.clone(),
@@ -86,7 +87,7 @@ pub async fn ensure_running(state: &Shared, session_id: &str) -> Readiness {
         let payload = SandboxState {
             state: WorkspaceState::Running,
         };
-        store.emit(
+        db.emit(
             session_id,
             if rebuilt {
                 EventPayload::SandboxCreated(payload)
@@ -96,7 +97,7 @@ pub async fn ensure_running(state: &Shared, session_id: &str) -> Readiness {
         );
         // Optional MCP servers never answer in the simulator: they are skipped (§8 #22).
         for name in unreachable_mcp {
-            store.emit(
+            db.emit(
                 session_id,
                 EventPayload::McpUnavailable(McpUnavailable {
                     name,
@@ -114,11 +115,11 @@ pub async fn ensure_running(state: &Shared, session_id: &str) -> Readiness {
 
 /// Takes the sandbox away (no event: `destroyed` has none, §8) and fails the running
 /// turn with `reason`. Its lifetime timer retires with the generation.
-pub fn reclaim(rec: &mut SessionRec, reason: &str) {
+pub(crate) fn reclaim(rec: &mut SessionRec, reason: &str) {
     rec.stop_running();
     rec.workspace = WorkspaceState::Destroyed;
     rec.sandbox_generation += 1;
-    rec.updated_at = now_ms();
+    rec.updated_at = unix_ms();
     if let Some(active) = rec.active.as_mut() {
         active.failure = Some(TurnFailure::new(ErrorCode::SandboxError, reason));
         active.cancel.cancel();
@@ -135,10 +136,10 @@ fn optional_mcp_servers(tools: &[serde_json::Value]) -> Vec<String> {
 
 /// Notes activity and arms the idle timer: if nothing happens for `idle_pause` and no turn
 /// runs or waits, the workspace pauses.
-pub fn touch_idle(state: &Shared, session_id: &str) {
+pub(crate) fn touch_idle(state: &Shared, session_id: &str) {
     let activity = {
-        let mut store = state.store();
-        let Some(rec) = store.session_mut(session_id) else {
+        let mut db = state.db();
+        let Some(rec) = db.session_mut(session_id) else {
             return;
         };
         rec.activity += 1;
@@ -151,8 +152,8 @@ pub fn touch_idle(state: &Shared, session_id: &str) {
             _ = tokio::time::sleep(state.config.idle_pause) => {}
             _ = state.shutdown.cancelled() => return,
         }
-        let mut store = state.store();
-        let Some(rec) = store.session_mut(&session_id) else {
+        let mut db = state.db();
+        let Some(rec) = db.session_mut(&session_id) else {
             return;
         };
         let idle = rec.activity == activity
@@ -165,7 +166,7 @@ pub fn touch_idle(state: &Shared, session_id: &str) {
             rec.stop_running();
             // Pausing snapshots the workspace (§9.1): `GET …/files` now shows it.
             rec.snapshot = Some(Snapshot::of(&rec.files));
-            store.emit(
+            db.emit(
                 &session_id,
                 EventPayload::SandboxPaused(SandboxState {
                     state: WorkspaceState::Paused,
@@ -185,8 +186,8 @@ fn spawn_lifetime_timer(state: Shared, session_id: String, generation: u64) {
                 _ = tokio::time::sleep(remaining) => {}
                 _ = state.shutdown.cancelled() => return,
             }
-            let store = state.store();
-            let Some(rec) = store.session(&session_id) else {
+            let db = state.db();
+            let Some(rec) = db.session(&session_id) else {
                 return;
             };
             if rec.sandbox_generation != generation {
@@ -199,8 +200,8 @@ fn spawn_lifetime_timer(state: Shared, session_id: String, generation: u64) {
             // Paused for a while: check again when the rest could have run out.
             remaining = (lifetime - lived).max(Duration::from_millis(5));
         }
-        let mut store = state.store();
-        let Some(rec) = store.session_mut(&session_id) else {
+        let mut db = state.db();
+        let Some(rec) = db.session_mut(&session_id) else {
             return;
         };
         reclaim(rec, "The workspace reached its lifetime and was reclaimed.");

@@ -1,16 +1,20 @@
 //! Token buckets per §5 (`general` 120/min, `sessions` 10/min), continuous refill, with
 //! the `x-ratelimit-*` headers on every authenticated response.
 
+use std::sync::{Arc, Mutex};
+
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tokio::time::Instant;
 
-use super::config::RateLimits;
-use super::errors::ApiError;
-use super::state::{Shared, lock};
 use gobare_api::model::ErrorCode;
+
+use crate::auth;
+use crate::config::RateLimits;
+use crate::lock::lock;
+use crate::refusal::Refusal;
 
 struct Bucket {
     capacity: f64,
@@ -43,23 +47,31 @@ impl Bucket {
     }
 }
 
-pub struct Buckets {
+struct Buckets {
     general: Bucket,
     sessions: Bucket,
+}
+
+/// The layer's state: both buckets, and whether an empty one refuses.
+pub(crate) struct RateLimiter {
+    buckets: Mutex<Buckets>,
     enforce: bool,
 }
 
-impl Buckets {
-    pub fn new(limits: &RateLimits) -> Self {
-        Buckets {
-            general: Bucket::new(limits.general_per_minute),
-            sessions: Bucket::new(limits.sessions_per_minute),
+impl RateLimiter {
+    pub(crate) fn new(limits: &RateLimits) -> Arc<Self> {
+        Arc::new(RateLimiter {
+            buckets: Mutex::new(Buckets {
+                general: Bucket::new(limits.general_per_minute),
+                sessions: Bucket::new(limits.sessions_per_minute),
+            }),
             enforce: limits.enforce,
-        }
+        })
     }
 }
 
-struct Verdict {
+/// Whether one request is let through, and what the `x-ratelimit-*` headers report.
+struct Admission {
     resource: &'static str,
     limit: u64,
     remaining: u64,
@@ -68,15 +80,18 @@ struct Verdict {
     retry_after: u64,
 }
 
-pub async fn layer(State(state): State<Shared>, req: Request, next: Next) -> Response {
-    let path = req.uri().path();
-    if !path.starts_with("/v1/") || super::routes::is_anonymous(path) {
+pub(crate) async fn layer(
+    State(limiter): State<Arc<RateLimiter>>,
+    req: Request,
+    next: Next,
+) -> Response {
+    if !auth::is_authenticated(req.uri().path()) {
         return next.run(req).await;
     }
     let is_create = req.method() == Method::POST && req.uri().path() == "/v1/sessions";
-    let verdict = {
-        let mut buckets = lock(&state.buckets);
-        let enforce = buckets.enforce;
+    let admission = {
+        let mut buckets = lock(&limiter.buckets);
+        let enforce = limiter.enforce;
         let (bucket, resource) = if is_create {
             (&mut buckets.sessions, "sessions")
         } else {
@@ -88,7 +103,7 @@ pub async fn layer(State(state): State<Shared>, req: Request, next: Next) -> Res
         if allowed && bucket.tokens >= 1.0 {
             bucket.tokens -= 1.0;
         }
-        Verdict {
+        Admission {
             resource,
             limit: bucket.capacity as u64,
             remaining: bucket.tokens.floor() as u64,
@@ -97,26 +112,26 @@ pub async fn layer(State(state): State<Shared>, req: Request, next: Next) -> Res
             retry_after,
         }
     };
-    let mut resp = if verdict.allowed {
+    let mut resp = if admission.allowed {
         next.run(req).await
     } else {
-        ApiError::new(
+        Refusal::new(
             ErrorCode::RateLimitExceeded,
             "Too many requests; slow down.",
         )
-        .retry_after(verdict.retry_after)
+        .retry_after(admission.retry_after)
         .into_response()
     };
     let h = resp.headers_mut();
-    h.insert("x-ratelimit-limit", HeaderValue::from(verdict.limit));
+    h.insert("x-ratelimit-limit", HeaderValue::from(admission.limit));
     h.insert(
         "x-ratelimit-remaining",
-        HeaderValue::from(verdict.remaining),
+        HeaderValue::from(admission.remaining),
     );
-    h.insert("x-ratelimit-reset", HeaderValue::from(verdict.reset));
+    h.insert("x-ratelimit-reset", HeaderValue::from(admission.reset));
     h.insert(
         "x-ratelimit-resource",
-        HeaderValue::from_static(verdict.resource),
+        HeaderValue::from_static(admission.resource),
     );
     resp
 }

@@ -10,28 +10,44 @@ use gobare_api::model::ErrorCode;
 /// One scripted turn.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Scenario {
-    pub name: String,
-    #[serde(default)]
-    pub description: String,
+pub(crate) struct Scenario {
+    /// What a message names to pick it (`#name`), and what `--scenario` takes.
+    name: String,
+    /// What the scenario shows, for whoever reads the file; the simulator does not use it.
+    #[serde(default, rename = "description")]
+    _description: serde::de::IgnoredAny,
     /// The checklist `agent.todos` reports; `{"progress": n}` steps mark the first n done.
     #[serde(default)]
-    pub todos: Vec<String>,
+    pub(crate) todos: Vec<String>,
     #[serde(default)]
-    pub pace: Pace,
-    pub steps: Vec<Step>,
+    pub(crate) pace: Pace,
+    pub(crate) steps: Vec<Step>,
+}
+
+impl Scenario {
+    /// What a turn plays when its scenario is none of the embedded ones (an unknown
+    /// `--scenario`): one short reply.
+    pub(crate) fn fallback() -> Scenario {
+        Scenario {
+            name: "fallback".into(),
+            _description: serde::de::IgnoredAny,
+            todos: Vec::new(),
+            pace: Pace::default(),
+            steps: vec![Step::Say("Done.".into())],
+        }
+    }
 }
 
 /// Base delays in milliseconds at speed 1.0.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct Pace {
+pub(crate) struct Pace {
     /// Between two `agent.text`/`agent.thinking` deltas.
-    pub delta_ms: u64,
+    pub(crate) delta_ms: u64,
     /// Between steps.
-    pub step_ms: u64,
+    pub(crate) step_ms: u64,
     /// A tool's run time, unless the step says otherwise.
-    pub tool_ms: u64,
+    pub(crate) tool_ms: u64,
 }
 
 impl Default for Pace {
@@ -46,7 +62,7 @@ impl Default for Pace {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum Step {
+pub(crate) enum Step {
     /// Reasoning, streamed as `agent.thinking` deltas only.
     Think(String),
     /// A reply: `agent.text` deltas then the settled `agent.message` (markdown).
@@ -78,93 +94,93 @@ pub enum Step {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ToolStep {
-    pub name: String,
+pub(crate) struct ToolStep {
+    pub(crate) name: String,
     #[serde(default)]
-    pub args: Value,
-    pub summary: String,
+    pub(crate) args: Value,
+    pub(crate) summary: String,
     #[serde(default)]
-    pub is_error: bool,
+    pub(crate) is_error: bool,
     #[serde(default)]
-    pub ms: Option<u64>,
+    pub(crate) ms: Option<u64>,
     #[serde(default)]
-    pub file: Option<FileStep>,
+    pub(crate) file: Option<FileStep>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct FileStep {
-    pub path: String,
+pub(crate) struct FileStep {
+    pub(crate) path: String,
     /// `created` | `modified` | `deleted`
-    pub change: String,
+    pub(crate) change: String,
     #[serde(default)]
-    pub diff: Option<String>,
+    pub(crate) diff: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ApprovalStep {
-    pub tool: ToolStep,
+pub(crate) struct ApprovalStep {
+    pub(crate) tool: ToolStep,
     #[serde(default)]
-    pub sensitive: bool,
+    pub(crate) sensitive: bool,
     /// Said when the person refuses.
-    pub on_denied: String,
+    pub(crate) on_denied: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct QuestionStep {
-    pub question: String,
+pub(crate) struct QuestionStep {
+    pub(crate) question: String,
     #[serde(default)]
-    pub options: Vec<String>,
+    pub(crate) options: Vec<String>,
     #[serde(default = "yes")]
-    pub allow_freeform: bool,
+    pub(crate) allow_freeform: bool,
     /// Said after the answer; `{answer}` is replaced by it.
-    pub then_say: String,
+    pub(crate) then_say: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct FunctionStep {
-    pub name: String,
+pub(crate) struct FunctionStep {
+    pub(crate) name: String,
     #[serde(default)]
-    pub arguments: Value,
+    pub(crate) arguments: Value,
     /// Said after the result; `{output}` is replaced by it.
-    pub then_say: String,
+    pub(crate) then_say: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ArtifactStep {
-    pub path: String,
-    pub content: String,
+pub(crate) struct ArtifactStep {
+    pub(crate) path: String,
+    pub(crate) content: String,
     #[serde(default)]
-    pub content_type: Option<String>,
+    pub(crate) content_type: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ErrorStep {
+pub(crate) struct ErrorStep {
     /// The `agent.error` payload's `message`.
-    pub message: String,
+    pub(crate) message: String,
     /// Whether the run stops here: the turn settles `failed` with `error: {code,
     /// message}`. A non-fatal error is reported and the run goes on.
     #[serde(default = "yes")]
-    pub fatal: bool,
+    pub(crate) fatal: bool,
     /// The turn's `error.code` when fatal (one of §2's codes).
     #[serde(default = "provider_error")]
-    pub code: ErrorCode,
+    pub(crate) code: ErrorCode,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ReclaimStep {
+pub(crate) struct ReclaimStep {
     /// The failed turn's `error.message`.
-    pub reason: String,
+    pub(crate) reason: String,
     /// When set, the next rebuild of this workspace gives up with this message
     /// (`workspace.recovery_failed`); the rebuild after that succeeds.
     #[serde(default)]
-    pub recovery_error: Option<String>,
+    pub(crate) recovery_error: Option<String>,
 }
 
 fn provider_error() -> ErrorCode {
@@ -180,59 +196,60 @@ fn yes() -> bool {
 /// to start the next message of the rotation.
 const MIX: [&str; 6] = ["quick", "approval", "question", "long", "function", "error"];
 
+/// The scenario files, by file name.
 const EMBEDDED: &[(&str, &str)] = &[
-    ("quick", include_str!("../assets/scenarios/quick.json")),
-    ("long", include_str!("../assets/scenarios/long.json")),
+    ("quick.json", include_str!("../assets/scenarios/quick.json")),
+    ("long.json", include_str!("../assets/scenarios/long.json")),
     (
-        "approval",
+        "approval.json",
         include_str!("../assets/scenarios/approval.json"),
     ),
     (
-        "question",
+        "question.json",
         include_str!("../assets/scenarios/question.json"),
     ),
     (
-        "function",
+        "function.json",
         include_str!("../assets/scenarios/function.json"),
     ),
-    ("error", include_str!("../assets/scenarios/error.json")),
+    ("error.json", include_str!("../assets/scenarios/error.json")),
     (
-        "recovery",
+        "recovery.json",
         include_str!("../assets/scenarios/recovery.json"),
     ),
 ];
 
 /// The scenarios shipped in the binary, by name.
 #[derive(Debug, Clone)]
-pub struct Scenarios(BTreeMap<String, Scenario>);
+pub(crate) struct Scenarios(BTreeMap<String, Scenario>);
 
 impl Scenarios {
     /// Parses the embedded scenarios. They are checked by a test, so a parse failure here
     /// is a build defect; such a scenario is skipped rather than taking the server down.
-    pub fn embedded() -> Self {
+    pub(crate) fn embedded() -> Self {
         let mut map = BTreeMap::new();
-        for (name, text) in EMBEDDED {
+        for (file, text) in EMBEDDED {
             match serde_json::from_str::<Scenario>(text) {
                 Ok(s) => {
-                    map.insert((*name).to_string(), s);
+                    map.insert(s.name.clone(), s);
                 }
-                Err(e) => tracing::error!("scenario {name} does not parse: {e}"),
+                Err(e) => tracing::error!("scenario {file} does not parse: {e}"),
             }
         }
         Scenarios(map)
     }
 
-    pub fn names(&self) -> Vec<String> {
+    pub(crate) fn names(&self) -> Vec<String> {
         self.0.keys().cloned().collect()
     }
 
-    pub fn get(&self, name: &str) -> Option<&Scenario> {
+    pub(crate) fn get(&self, name: &str) -> Option<&Scenario> {
         self.0.get(name)
     }
 
     /// The scenario a message asks for with `#name`, else `default`; the default `mix`
     /// rotates through the scenarios by the session's turn count.
-    pub fn pick(&self, text: &str, default: &str, turn_index: usize) -> String {
+    pub(crate) fn pick(&self, text: &str, default: &str, turn_index: usize) -> String {
         for word in text.split_whitespace() {
             if let Some(name) = word.strip_prefix('#') {
                 let name = name.trim_end_matches(|c: char| !c.is_alphanumeric());
@@ -250,5 +267,20 @@ impl Scenarios {
             return "quick".to_string();
         }
         default.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_embedded_scenario_parses_and_is_named_after_its_file() {
+        for (file, text) in EMBEDDED {
+            let scenario: Scenario =
+                serde_json::from_str(text).unwrap_or_else(|e| panic!("{file} does not parse: {e}"));
+            assert_eq!(format!("{}.json", scenario.name), *file);
+        }
+        assert_eq!(Scenarios::embedded().names().len(), EMBEDDED.len());
     }
 }

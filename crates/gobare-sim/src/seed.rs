@@ -7,11 +7,12 @@ use gobare_api::model::{
     ToolResult, Turn, TurnRef, TurnStatus,
 };
 
-use super::store::{Store, hex_id, now_ms};
+use super::db::{Db, hex_id};
+use gobare_api::clock::unix_ms;
 
 /// Appends `n` persisted events to `session_id` in turn-shaped groups, each turn with its
 /// record (a client reads the turn after `turn.ended`: it must exist, as on a real server).
-pub fn seed(store: &mut Store, session_id: &str, n: usize) {
+pub(crate) fn seed(db: &mut Db, session_id: &str, n: usize) {
     let mut turn_id = hex_id("turn_", 16);
     let mut call_id = hex_id("call_", 8);
     for i in 0..n {
@@ -19,7 +20,7 @@ pub fn seed(store: &mut Store, session_id: &str, n: usize) {
         let payload = match i % 8 {
             0 => {
                 turn_id = hex_id("turn_", 16);
-                if let Some(rec) = store.session_mut(session_id) {
+                if let Some(rec) = db.session_mut(session_id) {
                     rec.turns.push(settled_turn(session_id, &turn_id));
                 }
                 EventPayload::TurnStarted(TurnRef {
@@ -73,13 +74,13 @@ pub fn seed(store: &mut Store, session_id: &str, n: usize) {
                 turn_id: turn_id.clone(),
             }),
         };
-        store.emit(session_id, payload);
+        db.emit(session_id, payload);
     }
 }
 
 /// The record of a seeded turn: it completed, its artifacts are collected.
 fn settled_turn(session_id: &str, turn_id: &str) -> Turn {
-    let now = now_ms();
+    let now = unix_ms();
     Turn {
         object: "turn".into(),
         id: turn_id.to_string(),

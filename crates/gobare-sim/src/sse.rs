@@ -13,13 +13,15 @@ use tokio::sync::{broadcast, mpsc};
 
 use gobare_api::model::{ErrorCode, Event, EventPayload, ReplayTruncated};
 
-use super::errors::{ApiError, ApiResult};
-use super::state::{Shared, lock};
-use super::store::{Frame, now_ms};
+use super::db::Frame;
+use super::refusal::Refusal;
+use crate::lock::lock;
+use crate::state::Shared;
+use gobare_api::clock::unix_ms;
 
 /// Which sessions a stream carries.
 #[derive(Debug, Clone)]
-pub enum Scope {
+pub(crate) enum Scope {
     Session(String),
     Org,
     Tree(String),
@@ -27,10 +29,10 @@ pub enum Scope {
 
 /// The resume cursor from `Last-Event-ID` or `?last_event_id=` (same effect; the query
 /// wins if both are sent). Negative or non-numeric → 400.
-pub fn cursor(headers: &HeaderMap, query: Option<&str>) -> ApiResult<Option<u64>> {
+pub(crate) fn cursor(headers: &HeaderMap, query: Option<&str>) -> Result<Option<u64>, Refusal> {
     let parse = |s: &str| {
         s.trim().parse::<u64>().map_err(|_| {
-            ApiError::invalid("last_event_id must be an integer greater than or equal to 0.")
+            Refusal::invalid("last_event_id must be an integer greater than or equal to 0.")
         })
     };
     if let Some(q) = query {
@@ -67,14 +69,14 @@ impl Drop for Slot {
 }
 
 /// Opens a stream: every refusal happens here, as JSON, before any byte is streamed.
-pub fn open(state: &Shared, scope: Scope, cursor: Option<u64>) -> ApiResult<Response> {
+pub(crate) fn open(state: &Shared, scope: Scope, cursor: Option<u64>) -> Result<Response, Refusal> {
     let faults = state.faults();
     if faults.refuse_share > 0.0 && rand::random::<f64>() < faults.refuse_share {
         let retry = faults.refuse_retry_after_secs.max(1);
         let err = if faults.refusal_status() == 429 {
-            ApiError::new(ErrorCode::RateLimitExceeded, "Too many open event streams.")
+            Refusal::new(ErrorCode::RateLimitExceeded, "Too many open event streams.")
         } else {
-            ApiError::new(
+            Refusal::new(
                 ErrorCode::SandboxUnavailable,
                 "The workspace is unreachable right now.",
             )
@@ -89,7 +91,7 @@ pub fn open(state: &Shared, scope: Scope, cursor: Option<u64>) -> ApiResult<Resp
             .min(state.config.streams_per_org);
         if *open >= cap {
             let secs = state.config.stream_slot_release_delay.as_secs().max(1) + 4;
-            return Err(ApiError::new(
+            return Err(Refusal::new(
                 ErrorCode::RateLimitExceeded,
                 format!("Too many open event streams ({cap} per token); close one or wait."),
             )
@@ -102,19 +104,19 @@ pub fn open(state: &Shared, scope: Scope, cursor: Option<u64>) -> ApiResult<Resp
 
     let keep = {
         let scope = scope.clone();
-        move |store: &super::store::Store, f: &Frame| match &scope {
+        move |db: &super::db::Db, f: &Frame| match &scope {
             Scope::Session(id) => f.session_id == *id,
             Scope::Org => true,
-            Scope::Tree(root) => store.in_tree(&f.session_id, root),
+            Scope::Tree(root) => db.in_tree(&f.session_id, root),
         }
     };
-    // Subscribe and snapshot under the store lock: emits happen under it too, so the
+    // Subscribe and snapshot under the db lock: emits happen under it too, so the
     // replay and the live feed meet without a gap or an overlap.
     let (rx, replay) = {
-        let store = state.store();
-        let rx = store.subscribe();
+        let db = state.db();
+        let rx = db.subscribe();
         let replay = match cursor {
-            Some(after) => store.replay(after, state.config.replay_cap, |f| keep(&store, f)),
+            Some(after) => db.replay(after, state.config.replay_cap, |f| keep(&db, f)),
             None => Vec::new(),
         };
         (rx, replay)
@@ -160,7 +162,7 @@ impl Writer {
         cursor: Option<u64>,
         replay: Vec<Arc<Frame>>,
         mut rx: broadcast::Receiver<Arc<Frame>>,
-        keep: impl Fn(&super::store::Store, &Frame) -> bool + Send + 'static,
+        keep: impl Fn(&super::db::Db, &Frame) -> bool + Send + 'static,
     ) {
         let _ = self.go(scope, cursor, replay, &mut rx, keep).await;
     }
@@ -171,7 +173,7 @@ impl Writer {
         cursor: Option<u64>,
         replay: Vec<Arc<Frame>>,
         rx: &mut broadcast::Receiver<Arc<Frame>>,
-        keep: impl Fn(&super::store::Store, &Frame) -> bool,
+        keep: impl Fn(&super::db::Db, &Frame) -> bool,
     ) -> Result<(), Closed> {
         let retry = format!("retry: {}\n\n", self.state.config.retry_ms);
         self.write_raw(retry).await?;
@@ -195,7 +197,7 @@ impl Writer {
                 .await?;
             // Live frames follow; the skipped ones stay skipped (the client reconnects
             // with last_event_id=from_seq to collect them).
-            self.last_seq = self.state.store().last_seq().max(self.last_seq);
+            self.last_seq = self.state.db().last_seq().max(self.last_seq);
         }
 
         // A zero period would panic `interval`; nothing useful pings faster than 1 ms.
@@ -214,7 +216,7 @@ impl Writer {
                 _ = ping.tick() => self.write_raw(": ping\n\n".to_string()).await?,
                 received = rx.recv() => match received {
                     Ok(frame) => {
-                        let wanted = keep(&self.state.store(), &frame);
+                        let wanted = keep(&self.state.db(), &frame);
                         let fresh = frame.seq.is_none_or(|s| s > self.last_seq);
                         if wanted && fresh {
                             self.write_frame(&frame).await?;
@@ -223,8 +225,8 @@ impl Writer {
                     Err(broadcast::error::RecvError::Lagged(_)) => {
                         // Transient frames are lost; persisted ones come from the log.
                         let missed = {
-                            let store = self.state.store();
-                            store.replay(self.last_seq, usize::MAX - 1, |f| keep(&store, f))
+                            let db = self.state.db();
+                            db.replay(self.last_seq, usize::MAX - 1, |f| keep(&db, f))
                         };
                         for frame in missed {
                             self.write_frame(&frame).await?;
@@ -310,7 +312,7 @@ fn truncation_frame(session_id: &str, from_seq: u64, cap: usize) -> Frame {
         internal_type: Some("gobare.replay_truncated".into()),
         session_id: Some(session_id.to_string()),
         seq: None,
-        created_at: Some(now_ms()),
+        created_at: Some(unix_ms()),
         payload: EventPayload::ReplayTruncated(ReplayTruncated {
             from_seq: Some(from_seq),
             note: Some(format!("More than {cap} events were waiting.")),

@@ -6,41 +6,50 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
-use super::config::SimConfig;
-use super::faults::Faults;
-use super::idempotency::IdempotencyStore;
-use super::ratelimit::Buckets;
-use super::scenario::Scenarios;
-use super::store::Store;
+use crate::config::SimConfig;
+use crate::db::Db;
+use crate::faults::Faults;
+use crate::idempotency::Idempotency;
+use crate::lock::lock;
+use crate::ratelimit::RateLimiter;
+use crate::scenario::Scenarios;
 
-pub struct SimState {
-    pub config: SimConfig,
-    pub token: String,
-    pub store: Mutex<Store>,
-    pub faults: Mutex<Faults>,
+pub(crate) struct SimState {
+    pub(crate) config: SimConfig,
+    pub(crate) token: String,
+    db: Mutex<Db>,
+    pub(crate) faults: Mutex<Faults>,
     /// Open event streams (all held by the one token of this organization).
-    pub open_streams: Mutex<usize>,
-    pub idempotency: Mutex<IdempotencyStore>,
-    pub buckets: Mutex<Buckets>,
-    pub stream_opens: Mutex<Vec<Option<u64>>>,
-    pub messages_by_key: Mutex<HashMap<String, usize>>,
-    pub scenarios: Scenarios,
-    pub shutdown: CancellationToken,
+    pub(crate) open_streams: Mutex<usize>,
+    /// The state of the `Idempotency-Key` layer.
+    pub(crate) idempotency: Arc<Idempotency>,
+    /// The state of the rate-limit layer.
+    pub(crate) rate_limiter: Arc<RateLimiter>,
+    /// The cursor each accepted stream open carried, in order.
+    pub(crate) stream_opens: Mutex<Vec<Option<u64>>>,
+    /// Accepted `input.message`s per Idempotency-Key.
+    pub(crate) messages_by_key: Mutex<HashMap<String, usize>>,
+    pub(crate) scenarios: Scenarios,
+    pub(crate) shutdown: CancellationToken,
 }
 
-pub type Shared = Arc<SimState>;
+pub(crate) type Shared = Arc<SimState>;
 
 impl SimState {
-    pub fn new(config: SimConfig, token: String) -> Shared {
+    pub(crate) fn new(config: SimConfig, token: String) -> Shared {
         let (live, _) = broadcast::channel(4096);
         Arc::new(SimState {
             faults: Mutex::new(config.faults.clone()),
-            buckets: Mutex::new(Buckets::new(&config.rate_limits)),
+            idempotency: Idempotency::new(
+                token.clone(),
+                config.idempotency_ttl,
+                config.write_latency,
+            ),
+            rate_limiter: RateLimiter::new(&config.rate_limits),
             config,
             token,
-            store: Mutex::new(Store::new(live)),
+            db: Mutex::new(Db::new(live)),
             open_streams: Mutex::new(0),
-            idempotency: Mutex::new(IdempotencyStore::default()),
             stream_opens: Mutex::new(Vec::new()),
             messages_by_key: Mutex::new(HashMap::new()),
             scenarios: Scenarios::embedded(),
@@ -48,16 +57,16 @@ impl SimState {
         })
     }
 
-    pub fn store(&self) -> MutexGuard<'_, Store> {
-        lock(&self.store)
+    pub(crate) fn db(&self) -> MutexGuard<'_, Db> {
+        lock(&self.db)
     }
 
-    pub fn faults(&self) -> Faults {
+    pub(crate) fn faults(&self) -> Faults {
         lock(&self.faults).clone()
     }
 
     /// Uses up one of `Faults::refuse_sends`: the `Retry-After` seconds to refuse with.
-    pub fn take_send_refusal(&self) -> Option<u64> {
+    pub(crate) fn take_send_refusal(&self) -> Option<u64> {
         let mut faults = lock(&self.faults);
         if faults.refuse_sends == 0 {
             return None;
@@ -65,9 +74,4 @@ impl SimState {
         faults.refuse_sends -= 1;
         Some(faults.refuse_retry_after_secs.max(1))
     }
-}
-
-/// Locks, ignoring poisoning: no lock is held across code that can panic mid-update.
-pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }

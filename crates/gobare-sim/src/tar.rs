@@ -5,7 +5,12 @@ const BLOCK: usize = 512;
 
 /// Appends one regular file. Names over 100 bytes are split into ustar's `prefix` (up to
 /// 155 bytes) and `name` at a `/`; a name that cannot be split is refused.
-pub fn append(out: &mut Vec<u8>, path: &str, body: &[u8], mtime_secs: u64) -> Result<(), String> {
+pub(crate) fn append(
+    out: &mut Vec<u8>,
+    path: &str,
+    body: &[u8],
+    mtime_secs: u64,
+) -> Result<(), String> {
     let (prefix, name) = split_name(path).ok_or_else(|| format!("name too long: {path}"))?;
     let mut header = [0u8; BLOCK];
     header[..name.len()].copy_from_slice(name.as_bytes());
@@ -30,7 +35,7 @@ pub fn append(out: &mut Vec<u8>, path: &str, body: &[u8], mtime_secs: u64) -> Re
 }
 
 /// Ends the archive: two zero blocks.
-pub fn finish(out: &mut Vec<u8>) {
+pub(crate) fn finish(out: &mut Vec<u8>) {
     out.resize(out.len() + 2 * BLOCK, 0);
 }
 

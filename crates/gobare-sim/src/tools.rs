@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::errors::{ApiError, ApiResult};
+use super::refusal::Refusal;
 
 /// §5: at most 32 tools per session.
 const MAX_TOOLS: usize = 32;
@@ -38,12 +38,12 @@ const MCP_FIELDS: [&str; 9] = [
 const MCP_SECRETS: [&str; 2] = ["authorization", "headers"];
 
 /// Checks a whole `tools` list as `PUT …/tools` receives it.
-pub fn validate(tools: &Value) -> ApiResult<Vec<Value>> {
+pub(crate) fn validate(tools: &Value) -> Result<Vec<Value>, Refusal> {
     let Some(list) = tools.as_array() else {
-        return Err(ApiError::invalid("tools must be an array."));
+        return Err(Refusal::invalid("tools must be an array."));
     };
     if list.len() > MAX_TOOLS {
-        return Err(ApiError::invalid(format!(
+        return Err(Refusal::invalid(format!(
             "A session holds at most {MAX_TOOLS} tools, not {}.",
             list.len()
         )));
@@ -54,12 +54,12 @@ pub fn validate(tools: &Value) -> ApiResult<Vec<Value>> {
     Ok(list.clone())
 }
 
-fn validate_one(tool: &Value, i: usize) -> ApiResult<()> {
+fn validate_one(tool: &Value, i: usize) -> Result<(), Refusal> {
     let Some(obj) = tool.as_object() else {
-        return Err(ApiError::invalid(format!("tools[{i}] must be an object.")));
+        return Err(Refusal::invalid(format!("tools[{i}] must be an object.")));
     };
     if obj.contains_key("redacted") {
-        return Err(ApiError::invalid(format!(
+        return Err(Refusal::invalid(format!(
             "tools[{i}].redacted is read-only: send the secrets themselves, not the read-back."
         )));
     }
@@ -69,14 +69,14 @@ fn validate_one(tool: &Value, i: usize) -> ApiResult<()> {
         "mcp" => &MCP_FIELDS,
         k if BUILT_INS.contains(&k) => &["type"],
         other => {
-            return Err(ApiError::invalid(format!(
+            return Err(Refusal::invalid(format!(
                 "tools[{i}].type \"{other}\" is unknown; use function, mcp, {}.",
                 BUILT_INS.join(", ")
             )));
         }
     };
     if let Some(unknown) = obj.keys().find(|k| !accepted.contains(&k.as_str())) {
-        return Err(ApiError::invalid(format!(
+        return Err(Refusal::invalid(format!(
             "Unknown field \"tools[{i}].{unknown}\" for a {kind} tool; accepted: {}.",
             accepted.join(", ")
         )));
@@ -84,7 +84,7 @@ fn validate_one(tool: &Value, i: usize) -> ApiResult<()> {
     if kind == "function" || kind == "mcp" {
         let name = obj.get("name").and_then(Value::as_str).unwrap_or_default();
         if !(1..=64).contains(&name.chars().count()) {
-            return Err(ApiError::invalid(format!(
+            return Err(Refusal::invalid(format!(
                 "tools[{i}].name must be 1 to 64 characters."
             )));
         }
@@ -93,7 +93,7 @@ fn validate_one(tool: &Value, i: usize) -> ApiResult<()> {
         && let Some(t) = obj.get("timeout_seconds")
         && !t.as_u64().is_some_and(|t| (1..=7200).contains(&t))
     {
-        return Err(ApiError::invalid(format!(
+        return Err(Refusal::invalid(format!(
             "tools[{i}].timeout_seconds must be an integer from 1 to 7200."
         )));
     }
@@ -101,12 +101,12 @@ fn validate_one(tool: &Value, i: usize) -> ApiResult<()> {
         let url = obj.get("url").is_some_and(|v| !v.is_null());
         let command = obj.get("command").is_some_and(|v| !v.is_null());
         if url == command {
-            return Err(ApiError::invalid(format!(
+            return Err(Refusal::invalid(format!(
                 "tools[{i}] needs exactly one of url and command."
             )));
         }
         if obj.get("required").is_some_and(|r| !r.is_boolean()) {
-            return Err(ApiError::invalid(format!(
+            return Err(Refusal::invalid(format!(
                 "tools[{i}].required must be a boolean."
             )));
         }
@@ -115,7 +115,7 @@ fn validate_one(tool: &Value, i: usize) -> ApiResult<()> {
 }
 
 /// A tool as read back: secrets removed and named in `redacted`.
-pub fn redacted(tool: &Value) -> Value {
+pub(crate) fn redacted(tool: &Value) -> Value {
     let Some(obj) = tool.as_object() else {
         return tool.clone();
     };

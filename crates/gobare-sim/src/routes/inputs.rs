@@ -10,43 +10,44 @@ use serde_json::{Value, json};
 use super::body;
 use super::query::Query;
 use crate::agent;
-use crate::errors::{ApiError, ApiResult};
-use crate::state::{Shared, lock};
-use crate::store::{ActiveTurn, Answer, QueuedTurn, Store};
+use crate::db::{ActiveTurn, Answer, Db, QueuedTurn};
+use crate::lock::lock;
+use crate::refusal::Refusal;
+use crate::state::Shared;
 use crate::{idempotency, lifecycle};
 use gobare_api::model::{
     ApprovalResolution, ErrorCode, EventPayload, FunctionResolution, Input, InputBody,
     QuestionAnswer, QueuedMessage, RequiredActionKind, Text, WorkspaceState,
 };
 
-pub async fn post(
+pub(crate) async fn post(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
     headers: HeaderMap,
     body: Body,
-) -> ApiResult<impl IntoResponse> {
+) -> Result<impl IntoResponse, Refusal> {
     Query::parse(uri.query(), &[])?;
     // Parse as a value first so "two events" is told apart from a bad event.
     let raw: Value = body::json(body, state.config.body_limit).await?;
     if let Some(events) = raw.get("events").and_then(Value::as_array)
         && events.len() != 1
     {
-        return Err(ApiError::invalid(format!(
+        return Err(Refusal::invalid(format!(
             "events must hold exactly one event, not {}.",
             events.len()
         )));
     }
     let parsed: InputBody = serde_json::from_value(raw)
-        .map_err(|e| ApiError::invalid(format!("The event is not valid: {e}.")))?;
+        .map_err(|e| Refusal::invalid(format!("The event is not valid: {e}.")))?;
     let Some(input) = parsed.events.into_iter().next() else {
-        return Err(ApiError::invalid("events must hold exactly one event."));
+        return Err(Refusal::invalid("events must hold exactly one event."));
     };
-    if state.store().session(&id).is_none() {
-        return Err(ApiError::not_found(format!("No session {id}.")));
+    if state.db().session(&id).is_none() {
+        return Err(Refusal::not_found(format!("No session {id}.")));
     }
     if let Some(secs) = state.take_send_refusal() {
-        return Err(ApiError::new(
+        return Err(Refusal::new(
             ErrorCode::SandboxUnavailable,
             "The workspace is unreachable right now.",
         )
@@ -68,12 +69,12 @@ pub async fn post(
                 (true, Some(o), _) => o,
                 (false, _, Some(e)) => e,
                 (true, None, _) => {
-                    return Err(ApiError::invalid(
+                    return Err(Refusal::invalid(
                         "output (a string) is required when success is true.",
                     ));
                 }
                 (false, _, None) => {
-                    return Err(ApiError::invalid(
+                    return Err(Refusal::invalid(
                         "error (a string) is required when success is false.",
                     ));
                 }
@@ -100,7 +101,7 @@ pub async fn post(
             answer: text,
         } => {
             if text.trim().is_empty() {
-                return Err(ApiError::invalid("answer must be a non-empty string."));
+                return Err(Refusal::invalid("answer must be a non-empty string."));
             }
             answer(
                 &state,
@@ -117,25 +118,25 @@ pub async fn post(
 
 /// Starts a turn, or queues it behind the running one. The turn exists from acceptance
 /// (`started_at: null` while it waits).
-pub fn accept_message(
+pub(crate) fn accept_message(
     state: &Shared,
     session_id: &str,
     text: String,
     headers: &HeaderMap,
-) -> ApiResult<Value> {
+) -> Result<Value, Refusal> {
     if text.trim().is_empty() {
-        return Err(ApiError::invalid("content must not be empty."));
+        return Err(Refusal::invalid("content must not be empty."));
     }
-    let mut store = state.store();
-    let rec = store
+    let mut db = state.db();
+    let rec = db
         .session_mut(session_id)
-        .ok_or_else(|| ApiError::not_found(format!("No session {session_id}.")))?;
+        .ok_or_else(|| Refusal::not_found(format!("No session {session_id}.")))?;
     let scenario = state
         .scenarios
         .pick(&text, &state.config.scenario, rec.turns.len());
     let busy = rec.active.is_some() || !rec.queue.is_empty();
     if busy && rec.queue.len() >= state.config.queue_cap {
-        return Err(ApiError::new(
+        return Err(Refusal::new(
             gobare_api::model::ErrorCode::QueueFull,
             format!(
                 "This session already holds {} queued messages; wait for one to start.",
@@ -144,7 +145,7 @@ pub fn accept_message(
         )
         .retry_after(5));
     }
-    let turn_id = Store::new_turn(rec);
+    let turn_id = Db::new_turn(rec);
     let queued = QueuedTurn {
         turn_id: turn_id.clone(),
         text: text.clone(),
@@ -153,7 +154,7 @@ pub fn accept_message(
     let position = if busy {
         rec.queue.push_back(queued);
         let position = rec.queue.len() as u32;
-        store.emit(
+        db.emit(
             session_id,
             EventPayload::MessageQueued(QueuedMessage {
                 text,
@@ -164,8 +165,8 @@ pub fn accept_message(
     } else {
         rec.active = Some(ActiveTurn::new(&turn_id));
         rec.activity += 1;
-        store.emit(session_id, EventPayload::UserMessage(Text { text }));
-        drop(store);
+        db.emit(session_id, EventPayload::UserMessage(Text { text }));
+        drop(db);
         agent::spawn_worker(state.clone(), session_id.to_string(), queued);
         None
     };
@@ -178,37 +179,34 @@ pub fn accept_message(
     }))
 }
 
-fn context(state: &Shared, session_id: &str, text: String) -> ApiResult<Value> {
+fn context(state: &Shared, session_id: &str, text: String) -> Result<Value, Refusal> {
     if text.trim().is_empty() {
-        return Err(ApiError::invalid("content must not be empty."));
+        return Err(Refusal::invalid("content must not be empty."));
     }
-    let mut store = state.store();
-    let Some(rec) = store.session(session_id) else {
-        return Err(ApiError::not_found(format!("No session {session_id}.")));
+    let mut db = state.db();
+    let Some(rec) = db.session(session_id) else {
+        return Err(Refusal::not_found(format!("No session {session_id}.")));
     };
     let delivered = rec.workspace == WorkspaceState::Running && rec.active.is_some();
-    store.emit(session_id, EventPayload::UserContext(Text { text }));
+    db.emit(session_id, EventPayload::UserContext(Text { text }));
     Ok(json!({
         "object": "input.accepted", "session_id": session_id, "type": "input.context",
         "delivered": delivered,
     }))
 }
 
-fn steer(state: &Shared, session_id: &str, text: String) -> ApiResult<Value> {
+fn steer(state: &Shared, session_id: &str, text: String) -> Result<Value, Refusal> {
     if text.trim().is_empty() {
-        return Err(ApiError::invalid("content must not be empty."));
+        return Err(Refusal::invalid("content must not be empty."));
     }
-    let mut store = state.store();
-    let Some(active) = store
-        .session_mut(session_id)
-        .and_then(|r| r.active.as_mut())
-    else {
-        return Err(ApiError::conflict(
+    let mut db = state.db();
+    let Some(active) = db.session_mut(session_id).and_then(|r| r.active.as_mut()) else {
+        return Err(Refusal::conflict(
             "Nothing is running to steer; send it as a message instead.",
         ));
     };
     active.steers.push(text.clone());
-    store.emit(session_id, EventPayload::UserMessage(Text { text }));
+    db.emit(session_id, EventPayload::UserMessage(Text { text }));
     Ok(json!({
         "object": "input.accepted", "session_id": session_id, "type": "input.steer",
     }))
@@ -216,7 +214,7 @@ fn steer(state: &Shared, session_id: &str, text: String) -> ApiResult<Value> {
 
 fn cancel(state: &Shared, session_id: &str) -> Value {
     if let Some(active) = state
-        .store()
+        .db()
         .session(session_id)
         .and_then(|r| r.active.as_ref())
     {
@@ -235,20 +233,20 @@ fn answer(
     call_id: &str,
     turn_id: Option<&str>,
     answer: Answer,
-) -> ApiResult<Value> {
+) -> Result<Value, Refusal> {
     let reply = |outcome: &str| {
         json!({"object": "input.accepted", "session_id": session_id, "type": input_type,
                "outcome": outcome})
     };
-    let mut store = state.store();
-    let Some(rec) = store.session_mut(session_id) else {
-        return Err(ApiError::not_found(format!("No session {session_id}.")));
+    let mut db = state.db();
+    let Some(rec) = db.session_mut(session_id) else {
+        return Err(Refusal::not_found(format!("No session {session_id}.")));
     };
     let Some(index) = rec.pending.iter().position(|p| p.action.call_id == call_id) else {
         if rec.resolved_calls.contains(call_id) {
             return Ok(reply("already_resolved"));
         }
-        return Err(ApiError::not_found(format!(
+        return Err(Refusal::not_found(format!(
             "No pending required action with call_id {call_id}."
         )));
     };
@@ -259,7 +257,7 @@ fn answer(
         Answer::Question { .. } => RequiredActionKind::Question,
     };
     if kind != expected {
-        return Err(ApiError::invalid(format!(
+        return Err(Refusal::invalid(format!(
             "call_id {call_id} is a {} required action, not a {}; answer it with its own input type.",
             kind.as_str(),
             expected.as_str()
@@ -268,7 +266,7 @@ fn answer(
     if let Some(turn_id) = turn_id
         && rec.pending[index].action.turn_id != turn_id
     {
-        return Err(ApiError::not_found(format!(
+        return Err(Refusal::not_found(format!(
             "No pending call {call_id} in turn {turn_id}."
         )));
     }
@@ -308,8 +306,8 @@ fn answer(
         "accepted"
     };
     rec.activity += 1;
-    store.emit(session_id, event);
-    drop(store);
+    db.emit(session_id, event);
+    drop(db);
     lifecycle::touch_idle(state, session_id);
     Ok(reply(outcome))
 }

@@ -1,28 +1,31 @@
-//! The HTTP surface: the router and the layers every `/v1` request passes (request id,
-//! auth, rate limits, idempotency) plus the uniform error envelope.
+//! The HTTP surface: the router, the layers every `/v1` request passes (request id, auth,
+//! rate limits, idempotency) and the uniform error envelope for what no route answers.
 
 mod body;
 mod inputs;
 mod query;
 mod reads;
-pub(crate) mod sessions;
+mod reply;
+mod sessions;
 mod streams;
 mod workspace;
 
+use std::sync::Arc;
+
 use axum::Router;
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::json;
 
-use crate::errors::{ApiError, REQUEST_ID, new_request_id};
+use crate::refusal::{REQUEST_ID, Refusal, new_request_id};
 use crate::state::Shared;
-use crate::{idempotency, ratelimit};
+use crate::{auth, idempotency, ratelimit};
 use gobare_api::model::ErrorCode;
 
-pub fn router(state: Shared) -> Router {
+pub(crate) fn router(state: Shared) -> Router {
     Router::new()
         .route("/v1/health", get(health))
         .route("/v1/openapi.json", get(openapi))
@@ -82,21 +85,19 @@ pub fn router(state: Shared) -> Router {
         )
         .fallback(unknown_path)
         .layer(middleware::from_fn_with_state(
-            state.clone(),
+            state.idempotency.clone(),
             idempotency::layer,
         ))
         .layer(middleware::from_fn_with_state(
-            state.clone(),
+            state.rate_limiter.clone(),
             ratelimit::layer,
         ))
-        .layer(middleware::from_fn_with_state(state.clone(), auth))
+        .layer(middleware::from_fn_with_state(
+            Arc::<str>::from(state.token.as_str()),
+            auth::layer,
+        ))
         .layer(middleware::from_fn(request_context))
         .with_state(state)
-}
-
-/// `GET /v1/openapi.json` and `GET /v1/model-connectors` need no token (§1).
-pub fn is_anonymous(path: &str) -> bool {
-    path == "/v1/openapi.json" || path == "/v1/model-connectors"
 }
 
 /// Gives every response its `x-request-id` (quoted by error bodies) and `Link`, and turns
@@ -135,37 +136,11 @@ fn envelope_framework_errors(resp: Response, id: &str) -> Response {
         _ => (ErrorCode::InternalError, "Internal error."),
     };
     let allow = resp.headers().get(header::ALLOW).cloned();
-    let mut out = ApiError::new(code, message).into_response_with_id(id);
+    let mut out = Refusal::new(code, message).into_response_with_id(id);
     if let Some(allow) = allow {
         out.headers_mut().insert(header::ALLOW, allow);
     }
     out
-}
-
-async fn auth(State(state): State<Shared>, req: Request, next: Next) -> Response {
-    let path = req.uri().path();
-    if !path.starts_with("/v1/") || is_anonymous(path) {
-        return next.run(req).await;
-    }
-    let presented = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim);
-    match presented {
-        Some(t) if t == state.token => next.run(req).await,
-        Some(_) => ApiError::new(
-            ErrorCode::AuthenticationError,
-            "The token is unknown, expired or revoked.",
-        )
-        .into_response(),
-        None => ApiError::new(
-            ErrorCode::AuthenticationError,
-            "Send the token as \"Authorization: Bearer <token>\".",
-        )
-        .into_response(),
-    }
 }
 
 /// Spec routes (§6.1) this simulator leaves out: organization-level configuration a
@@ -179,7 +154,7 @@ const NOT_SIMULATED: [&str; 5] = [
 ];
 
 /// Every `/v1` answer is the envelope, unknown paths included (§2).
-async fn unknown_path(uri: axum::http::Uri) -> ApiError {
+async fn unknown_path(uri: axum::http::Uri) -> Refusal {
     let path = uri.path();
     let left_out = NOT_SIMULATED.iter().any(|p| {
         path == *p
@@ -188,15 +163,15 @@ async fn unknown_path(uri: axum::http::Uri) -> ApiError {
                 .is_some_and(|rest| rest.starts_with('/'))
     });
     if left_out {
-        ApiError::not_found(format!(
+        Refusal::not_found(format!(
             "No such route in the local simulator: it does not serve {path}."
         ))
     } else {
-        ApiError::not_found("No such route.")
+        Refusal::not_found("No such route.")
     }
 }
 
-async fn health(uri: axum::http::Uri) -> Result<impl IntoResponse, ApiError> {
+async fn health(uri: axum::http::Uri) -> Result<impl IntoResponse, Refusal> {
     query::Query::parse(uri.query(), &[])?;
     Ok(axum::Json(json!({
         "object": "health", "status": "ok", "version": "v1",
@@ -214,7 +189,7 @@ async fn openapi() -> impl IntoResponse {
     }))
 }
 
-async fn model_connectors(uri: axum::http::Uri) -> Result<impl IntoResponse, ApiError> {
+async fn model_connectors(uri: axum::http::Uri) -> Result<impl IntoResponse, Refusal> {
     query::Query::parse(uri.query(), &query::PAGING)?;
     Ok(axum::Json(json!({
         "object": "list",
@@ -225,9 +200,4 @@ async fn model_connectors(uri: axum::http::Uri) -> Result<impl IntoResponse, Api
     })))
 }
 
-pub use sessions::create_session;
-
-/// The answer to a delete (§9.6): `{object, id, deleted: true}`.
-fn deleted(object: &str, id: &str) -> axum::Json<serde_json::Value> {
-    axum::Json(json!({"object": object, "id": id, "deleted": true}))
-}
+pub(crate) use sessions::create_session;

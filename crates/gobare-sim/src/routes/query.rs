@@ -3,17 +3,17 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::errors::{ApiError, ApiResult};
+use crate::refusal::Refusal;
 
 /// The query parameters of one request, refusing any the route does not accept.
-pub struct Query(Vec<(String, String)>);
+pub(crate) struct Query(Vec<(String, String)>);
 
 impl Query {
-    pub fn parse(raw: Option<&str>, accepted: &[&str]) -> ApiResult<Query> {
+    pub(crate) fn parse(raw: Option<&str>, accepted: &[&str]) -> Result<Query, Refusal> {
         let mut pairs: Vec<(String, String)> = Vec::new();
         for (k, v) in url::form_urlencoded::parse(raw.unwrap_or("").as_bytes()) {
             if !accepted.contains(&k.as_ref()) {
-                return Err(ApiError::invalid(format!(
+                return Err(Refusal::invalid(format!(
                     "Unknown query parameter \"{k}\". Accepted here: {}.",
                     if accepted.is_empty() {
                         "none".to_string()
@@ -23,7 +23,7 @@ impl Query {
                 )));
             }
             if pairs.iter().any(|(seen, _)| seen == k.as_ref()) {
-                return Err(ApiError::invalid(format!(
+                return Err(Refusal::invalid(format!(
                     "Query parameter \"{k}\" is given more than once."
                 )));
             }
@@ -32,7 +32,7 @@ impl Query {
         Ok(Query(pairs))
     }
 
-    pub fn get(&self, name: &str) -> Option<&str> {
+    pub(crate) fn get(&self, name: &str) -> Option<&str> {
         self.0
             .iter()
             .find(|(k, _)| k == name)
@@ -40,23 +40,23 @@ impl Query {
     }
 }
 
-pub const PAGING: [&str; 3] = ["limit", "order", "after"];
+pub(crate) const PAGING: [&str; 3] = ["limit", "order", "after"];
 
 /// `limit`, `order` (default desc) and `after` of a list request.
-pub struct Paging {
-    pub limit: usize,
-    pub ascending: bool,
-    pub after: Option<String>,
+pub(crate) struct Paging {
+    limit: usize,
+    ascending: bool,
+    after: Option<String>,
 }
 
 impl Paging {
-    pub fn from(q: &Query) -> ApiResult<Paging> {
+    pub(crate) fn from(q: &Query) -> Result<Paging, Refusal> {
         let limit = match q.get("limit") {
             None => 20,
             Some(s) => match s.parse::<usize>() {
                 Ok(n) if (1..=100).contains(&n) => n,
                 _ => {
-                    return Err(ApiError::invalid(
+                    return Err(Refusal::invalid(
                         "limit must be an integer between 1 and 100.",
                     ));
                 }
@@ -66,7 +66,7 @@ impl Paging {
             None | Some("desc") => false,
             Some("asc") => true,
             Some(other) => {
-                return Err(ApiError::invalid(format!(
+                return Err(Refusal::invalid(format!(
                     "order must be \"asc\" or \"desc\", not \"{other}\"."
                 )));
             }
@@ -80,7 +80,11 @@ impl Paging {
 
     /// One page of `items` (given oldest first). An `after` the list cannot place gives an
     /// empty page, not an error and not page one.
-    pub fn page<T: Serialize>(&self, mut items: Vec<T>, id_of: impl Fn(&T) -> &str) -> Value {
+    pub(crate) fn page<T: Serialize>(
+        &self,
+        mut items: Vec<T>,
+        id_of: impl Fn(&T) -> &str,
+    ) -> Value {
         if !self.ascending {
             items.reverse();
         }

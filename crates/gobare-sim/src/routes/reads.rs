@@ -8,58 +8,63 @@ use serde_json::Value;
 
 use super::body;
 use super::query::{PAGING, Paging, Query};
-use crate::errors::{ApiError, ApiResult};
+use super::reply;
+use crate::db::SessionRec;
+use crate::refusal::Refusal;
 use crate::state::Shared;
-use crate::store::SessionRec;
 use crate::tar;
 use gobare_api::model::{Artifact, Turn};
 
-fn with_session<T>(state: &Shared, id: &str, f: impl FnOnce(&SessionRec) -> T) -> ApiResult<T> {
-    let store = state.store();
-    let rec = store
+fn with_session<T>(
+    state: &Shared,
+    id: &str,
+    f: impl FnOnce(&SessionRec) -> T,
+) -> Result<T, Refusal> {
+    let db = state.db();
+    let rec = db
         .session(id)
-        .ok_or_else(|| ApiError::not_found(format!("No session {id}.")))?;
+        .ok_or_else(|| Refusal::not_found(format!("No session {id}.")))?;
     Ok(f(rec))
 }
 
-pub async fn turns(
+pub(crate) async fn turns(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
-) -> ApiResult<Json<Value>> {
+) -> Result<Json<Value>, Refusal> {
     let paging = Paging::from(&Query::parse(uri.query(), &PAGING)?)?;
     let turns = with_session(&state, &id, |r| r.turns.clone())?;
     Ok(Json(paging.page(turns, |t| t.id.as_str())))
 }
 
-pub async fn turn(
+pub(crate) async fn turn(
     State(state): State<Shared>,
     Path((id, turn_id)): Path<(String, String)>,
     uri: Uri,
-) -> ApiResult<Json<Turn>> {
+) -> Result<Json<Turn>, Refusal> {
     Query::parse(uri.query(), &[])?;
     with_session(&state, &id, |r| {
         r.turns.iter().find(|t| t.id == turn_id).cloned()
     })?
     .map(Json)
-    .ok_or_else(|| ApiError::not_found(format!("No turn {turn_id} in session {id}.")))
+    .ok_or_else(|| Refusal::not_found(format!("No turn {turn_id} in session {id}.")))
 }
 
-pub async fn items(
+pub(crate) async fn items(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
-) -> ApiResult<Json<Value>> {
+) -> Result<Json<Value>, Refusal> {
     let paging = Paging::from(&Query::parse(uri.query(), &PAGING)?)?;
     let items = with_session(&state, &id, |r| r.items.clone())?;
     Ok(Json(paging.page(items, |i| i.id.as_str())))
 }
 
-pub async fn artifacts(
+pub(crate) async fn artifacts(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
-) -> ApiResult<Json<Value>> {
+) -> Result<Json<Value>, Refusal> {
     let q = Query::parse(uri.query(), &[PAGING[0], PAGING[1], PAGING[2], "turn_id"])?;
     let paging = Paging::from(&q)?;
     let turn = q.get("turn_id").map(str::to_string);
@@ -73,24 +78,24 @@ pub async fn artifacts(
     Ok(Json(paging.page(list, |a| a.id.as_str())))
 }
 
-pub async fn artifact(
+pub(crate) async fn artifact(
     State(state): State<Shared>,
     Path((id, artifact_id)): Path<(String, String)>,
     uri: Uri,
-) -> ApiResult<Json<Artifact>> {
+) -> Result<Json<Artifact>, Refusal> {
     Query::parse(uri.query(), &[])?;
     with_session(&state, &id, |r| {
         r.artifacts.iter().find(|a| a.id == artifact_id).cloned()
     })?
     .map(Json)
-    .ok_or_else(|| ApiError::not_found(format!("No artifact {artifact_id}.")))
+    .ok_or_else(|| Refusal::not_found(format!("No artifact {artifact_id}.")))
 }
 
-pub async fn artifact_content(
+pub(crate) async fn artifact_content(
     State(state): State<Shared>,
     Path((id, artifact_id)): Path<(String, String)>,
     uri: Uri,
-) -> ApiResult<impl IntoResponse> {
+) -> Result<impl IntoResponse, Refusal> {
     Query::parse(uri.query(), &[])?;
     let found = with_session(&state, &id, |r| {
         let meta = r.artifacts.iter().find(|a| a.id == artifact_id)?;
@@ -98,45 +103,45 @@ pub async fn artifact_content(
         Some((meta.content_type.clone(), body))
     })?;
     let (content_type, body) =
-        found.ok_or_else(|| ApiError::not_found(format!("No artifact {artifact_id}.")))?;
+        found.ok_or_else(|| Refusal::not_found(format!("No artifact {artifact_id}.")))?;
     let content_type = content_type.unwrap_or_else(|| "application/octet-stream".into());
     Ok(([(header::CONTENT_TYPE, content_type)], body))
 }
 
 /// `DELETE …/artifacts/{artifact_id}`: the typed `artifact.deleted` of newer servers.
-pub async fn delete_artifact(
+pub(crate) async fn delete_artifact(
     State(state): State<Shared>,
     Path((id, artifact_id)): Path<(String, String)>,
     _: body::NoInput,
-) -> ApiResult<Json<Value>> {
-    let mut store = state.store();
-    let rec = store
+) -> Result<Json<Value>, Refusal> {
+    let mut db = state.db();
+    let rec = db
         .session_mut(&id)
-        .ok_or_else(|| ApiError::not_found(format!("No session {id}.")))?;
+        .ok_or_else(|| Refusal::not_found(format!("No session {id}.")))?;
     let before = rec.artifacts.len();
     rec.artifacts.retain(|a| a.id != artifact_id);
     if rec.artifacts.len() == before {
-        return Err(ApiError::not_found(format!("No artifact {artifact_id}.")));
+        return Err(Refusal::not_found(format!("No artifact {artifact_id}.")));
     }
     rec.artifact_bodies.remove(&artifact_id);
-    Ok(super::deleted("artifact.deleted", &artifact_id))
+    Ok(reply::deleted("artifact.deleted", &artifact_id))
 }
 
 /// `GET …/artifacts/archive[?turn_id=]`: a POSIX tar of the stored copies. With `turn_id`
 /// entries carry their workspace paths; without it each is prefixed with its turn id.
 /// Artifacts whose stored copy is gone are left out.
-pub async fn artifact_archive(
+pub(crate) async fn artifact_archive(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
-) -> ApiResult<impl IntoResponse> {
+) -> Result<impl IntoResponse, Refusal> {
     let q = Query::parse(uri.query(), &["turn_id"])?;
     let turn = q.get("turn_id").map(str::to_string);
     let entries = with_session(&state, &id, |r| {
         if let Some(t) = &turn
             && !r.turns.iter().any(|x| &x.id == t)
         {
-            return Err(ApiError::not_found(format!("No turn {t} in session {id}.")));
+            return Err(Refusal::not_found(format!("No turn {t} in session {id}.")));
         }
         Ok(r.artifacts
             .iter()

@@ -11,26 +11,27 @@ use serde_json::Value;
 
 use super::body;
 use super::query::{PAGING, Paging, Query};
-use crate::errors::{ApiError, ApiResult};
+use super::reply;
+use crate::db::SessionRec;
+use crate::refusal::Refusal;
 use crate::state::Shared;
-use crate::store::SessionRec;
 use gobare_api::model::{CreateSession, Repo, Session, SessionStatus};
 
 const APPROVAL_MODES: [&str; 4] = ["auto", "per_step", "read_only", "plan"];
 
-pub async fn create(
+pub(crate) async fn create(
     State(state): State<Shared>,
     uri: Uri,
     headers: HeaderMap,
     body: Body,
-) -> ApiResult<impl IntoResponse> {
+) -> Result<impl IntoResponse, Refusal> {
     Query::parse(uri.query(), &[])?;
     let req: CreateSession = body::json(body, state.config.create_body_limit).await?;
     let id = create_session(&state, req.clone())?;
     if let Some(input) = req.input {
         let sent = super::inputs::accept_message(&state, &id, input, &headers);
         if let Err(e) = sent {
-            state.store().remove_session(&id);
+            state.db().remove_session(&id);
             return Err(e);
         }
     }
@@ -39,9 +40,9 @@ pub async fn create(
 }
 
 /// Validates a create body and stores the session (without its `input`).
-pub fn create_session(state: &Shared, req: CreateSession) -> ApiResult<String> {
-    if state.store().sessions.len() >= state.config.max_sessions {
-        return Err(ApiError::new(
+pub(crate) fn create_session(state: &Shared, req: CreateSession) -> Result<String, Refusal> {
+    if state.db().sessions.len() >= state.config.max_sessions {
+        return Err(Refusal::new(
             gobare_api::model::ErrorCode::ProjectLimitExceeded,
             format!(
                 "This organization already runs {} sessions; delete one first.",
@@ -51,8 +52,8 @@ pub fn create_session(state: &Shared, req: CreateSession) -> ApiResult<String> {
     }
     let mut rec = SessionRec::new(uuid::Uuid::new_v4().to_string(), None);
     if let Some(parent) = &req.parent_session_id {
-        if state.store().session(parent).is_none() {
-            return Err(ApiError::not_found(format!("No session {parent}.")));
+        if state.db().session(parent).is_none() {
+            return Err(Refusal::not_found(format!("No session {parent}.")));
         }
         rec.parent_session_id = Some(parent.clone());
     }
@@ -94,23 +95,23 @@ pub fn create_session(state: &Shared, req: CreateSession) -> ApiResult<String> {
     }
     rec.title = req.title;
     let id = rec.id.clone();
-    state.store().insert_session(rec);
+    state.db().insert_session(rec);
     Ok(id)
 }
 
-fn parse_environment(env: &Value) -> ApiResult<Option<Repo>> {
+fn parse_environment(env: &Value) -> Result<Option<Repo>, Refusal> {
     let Some(obj) = env.as_object() else {
-        return Err(ApiError::invalid("environment must be an object."));
+        return Err(Refusal::invalid("environment must be an object."));
     };
     for key in obj.keys() {
         if !["repo", "files", "profiles", "template_id", "branch"].contains(&key.as_str()) {
-            return Err(ApiError::invalid(format!(
+            return Err(Refusal::invalid(format!(
                 "Unknown field \"environment.{key}\"."
             )));
         }
     }
     if obj.contains_key("branch") {
-        return Err(ApiError::invalid(
+        return Err(Refusal::invalid(
             "environment.branch is not accepted; the branch is reported by the clone.",
         ));
     }
@@ -118,7 +119,7 @@ fn parse_environment(env: &Value) -> ApiResult<Option<Repo>> {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(repo)) => {
             if repo.contains("://") || repo.split('/').count() != 2 {
-                return Err(ApiError::invalid(
+                return Err(Refusal::invalid(
                     "environment.repo must be \"owner/name\", not a URL.",
                 ));
             }
@@ -128,37 +129,37 @@ fn parse_environment(env: &Value) -> ApiResult<Option<Repo>> {
                 clone_error: None,
             }))
         }
-        Some(_) => Err(ApiError::invalid("environment.repo must be a string.")),
+        Some(_) => Err(Refusal::invalid("environment.repo must be a string.")),
     }
 }
 
-fn check_approval_mode(mode: &str) -> ApiResult<()> {
+fn check_approval_mode(mode: &str) -> Result<(), Refusal> {
     if APPROVAL_MODES.contains(&mode) {
         Ok(())
     } else {
-        Err(ApiError::invalid(format!(
+        Err(Refusal::invalid(format!(
             "Unknown approval_mode \"{mode}\"; use one of auto, per_step, read_only, plan."
         )))
     }
 }
 
-fn check_instructions(s: &str) -> ApiResult<()> {
+fn check_instructions(s: &str) -> Result<(), Refusal> {
     if s.chars().count() > 32_000 {
-        return Err(ApiError::invalid("instructions are over 32000 characters."));
+        return Err(Refusal::invalid("instructions are over 32000 characters."));
     }
     Ok(())
 }
 
-fn check_metadata(m: &BTreeMap<String, Value>) -> ApiResult<()> {
+fn check_metadata(m: &BTreeMap<String, Value>) -> Result<(), Refusal> {
     if m.len() > 16 {
-        return Err(ApiError::invalid("metadata holds at most 16 keys."));
+        return Err(Refusal::invalid("metadata holds at most 16 keys."));
     }
     for (k, v) in m {
         let Some(v) = v.as_str() else {
-            return Err(ApiError::invalid(format!("metadata.{k} must be a string.")));
+            return Err(Refusal::invalid(format!("metadata.{k} must be a string.")));
         };
         if k.chars().count() > 64 || v.chars().count() > 512 {
-            return Err(ApiError::invalid(
+            return Err(Refusal::invalid(
                 "metadata keys are at most 64 characters and values at most 512.",
             ));
         }
@@ -166,24 +167,24 @@ fn check_metadata(m: &BTreeMap<String, Value>) -> ApiResult<()> {
     Ok(())
 }
 
-pub fn read_session(state: &Shared, id: &str, with_tools: bool) -> ApiResult<Session> {
+fn read_session(state: &Shared, id: &str, with_tools: bool) -> Result<Session, Refusal> {
     state
-        .store()
+        .db()
         .session(id)
         .map(|r| r.to_session(with_tools))
-        .ok_or_else(|| ApiError::not_found(format!("No session {id}.")))
+        .ok_or_else(|| Refusal::not_found(format!("No session {id}.")))
 }
 
-pub async fn read(
+pub(crate) async fn read(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
-) -> ApiResult<Json<Session>> {
+) -> Result<Json<Session>, Refusal> {
     Query::parse(uri.query(), &[])?;
     Ok(Json(read_session(&state, &id, true)?))
 }
 
-pub async fn list(State(state): State<Shared>, uri: Uri) -> ApiResult<Json<Value>> {
+pub(crate) async fn list(State(state): State<Shared>, uri: Uri) -> Result<Json<Value>, Refusal> {
     let q = Query::parse(
         uri.query(),
         &[
@@ -203,31 +204,31 @@ pub async fn list(State(state): State<Shared>, uri: Uri) -> ApiResult<Json<Value
         Some(s @ ("idle" | "working" | "requires_action" | "failed")) => {
             Some(SessionStatus::from(s))
         }
-        Some(other) => return Err(ApiError::invalid(format!("Unknown status \"{other}\"."))),
+        Some(other) => return Err(Refusal::invalid(format!("Unknown status \"{other}\"."))),
     };
     let source = match q.get("source") {
         None => None,
         Some(s @ ("api" | "console")) => Some(s.to_string()),
-        Some(other) => return Err(ApiError::invalid(format!("Unknown source \"{other}\"."))),
+        Some(other) => return Err(Refusal::invalid(format!("Unknown source \"{other}\"."))),
     };
     let metadata = match q.get("metadata") {
         None => None,
         Some(kv) => match kv.split_once(':') {
             Some((k, v)) => Some((k.to_string(), v.to_string())),
-            None => return Err(ApiError::invalid("metadata filter is \"key:value\".")),
+            None => return Err(Refusal::invalid("metadata filter is \"key:value\".")),
         },
     };
-    let store = state.store();
+    let db = state.db();
     if let Some(root) = q.get("root")
-        && store.session(root).is_none()
+        && db.session(root).is_none()
     {
-        return Err(ApiError::not_found(format!("No session {root}.")));
+        return Err(Refusal::not_found(format!("No session {root}.")));
     }
-    let sessions: Vec<Session> = store
+    let sessions: Vec<Session> = db
         .session_order
         .iter()
-        .filter_map(|id| store.session(id))
-        .filter(|r| q.get("root").is_none_or(|root| store.in_tree(&r.id, root)))
+        .filter_map(|id| db.session(id))
+        .filter(|r| q.get("root").is_none_or(|root| db.in_tree(&r.id, root)))
         .map(|r| r.to_session(false))
         .filter(|s| status.as_ref().is_none_or(|st| &s.status == st))
         .filter(|s| {
@@ -249,38 +250,38 @@ pub async fn list(State(state): State<Shared>, uri: Uri) -> ApiResult<Json<Value
             })
         })
         .collect();
-    drop(store);
+    drop(db);
     Ok(Json(paging.page(sessions, |s| s.id.as_str())))
 }
 
-pub async fn patch(
+pub(crate) async fn patch(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
     body: Body,
-) -> ApiResult<Json<Session>> {
+) -> Result<Json<Session>, Refusal> {
     Query::parse(uri.query(), &[])?;
     let patch: Value = body::json(body, state.config.body_limit).await?;
     let Some(obj) = patch.as_object() else {
-        return Err(ApiError::invalid("The body must be a JSON object."));
+        return Err(Refusal::invalid("The body must be a JSON object."));
     };
     if obj.is_empty() {
-        return Err(ApiError::invalid(
+        return Err(Refusal::invalid(
             "Nothing to change: send title, metadata or agent.",
         ));
     }
     for key in obj.keys() {
         if !["title", "metadata", "agent"].contains(&key.as_str()) {
-            return Err(ApiError::invalid(format!(
+            return Err(Refusal::invalid(format!(
                 "Unknown field \"{key}\"; patchable: title, metadata, agent (approval_mode, \
                  instructions, permission_rules, model, model_credential_id go under agent)."
             )));
         }
     }
-    let mut store = state.store();
-    let rec = store
+    let mut db = state.db();
+    let rec = db
         .session_mut(&id)
-        .ok_or_else(|| ApiError::not_found(format!("No session {id}.")))?;
+        .ok_or_else(|| Refusal::not_found(format!("No session {id}.")))?;
     let mut next_title = rec.title.clone();
     let mut next_meta = rec.metadata.clone();
     let mut next_agent = rec.agent.clone();
@@ -288,7 +289,7 @@ pub async fn patch(
         None => {}
         Some(Value::Null) => next_title = None,
         Some(Value::String(t)) => next_title = Some(t.clone()),
-        Some(_) => return Err(ApiError::invalid("title must be a string or null.")),
+        Some(_) => return Err(Refusal::invalid("title must be a string or null.")),
     }
     match obj.get("metadata") {
         None => {}
@@ -298,11 +299,11 @@ pub async fn patch(
             check_metadata(&m)?;
             next_meta = Some(m);
         }
-        Some(_) => return Err(ApiError::invalid("metadata must be an object or null.")),
+        Some(_) => return Err(Refusal::invalid("metadata must be an object or null.")),
     }
     if let Some(agent) = obj.get("agent") {
         let Some(agent) = agent.as_object() else {
-            return Err(ApiError::invalid("agent must be an object."));
+            return Err(Refusal::invalid("agent must be an object."));
         };
         for (key, value) in agent {
             match (key.as_str(), value) {
@@ -322,7 +323,7 @@ pub async fn patch(
                     next_agent.model = Some(m.clone())
                 }
                 ("model", _) => {
-                    return Err(ApiError::invalid(
+                    return Err(Refusal::invalid(
                         "agent.model must be a string sent with agent.model_credential_id.",
                     ));
                 }
@@ -330,7 +331,7 @@ pub async fn patch(
                     next_agent.model_credential_id = Some(c.clone())
                 }
                 (k, _) => {
-                    return Err(ApiError::invalid(format!(
+                    return Err(Refusal::invalid(format!(
                         "agent.{k} is unknown or has the wrong type."
                     )));
                 }
@@ -340,48 +341,48 @@ pub async fn patch(
     rec.title = next_title;
     rec.metadata = next_meta;
     rec.agent = next_agent;
-    rec.updated_at = crate::store::now_ms();
+    rec.updated_at = gobare_api::clock::unix_ms();
     Ok(Json(rec.to_session(true)))
 }
 
-pub async fn delete(
+pub(crate) async fn delete(
     State(state): State<Shared>,
     Path(id): Path<String>,
     _: body::NoInput,
-) -> ApiResult<Json<Value>> {
+) -> Result<Json<Value>, Refusal> {
     let rec = state
-        .store()
+        .db()
         .remove_session(&id)
-        .ok_or_else(|| ApiError::not_found(format!("No session {id}.")))?;
+        .ok_or_else(|| Refusal::not_found(format!("No session {id}.")))?;
     if let Some(active) = &rec.active {
         active.cancel.cancel();
     }
-    Ok(super::deleted("session.deleted", &id))
+    Ok(reply::deleted("session.deleted", &id))
 }
 
-pub async fn fork(
+pub(crate) async fn fork(
     State(state): State<Shared>,
     Path(id): Path<String>,
     _: body::NoInput,
-) -> ApiResult<impl IntoResponse> {
-    if state.store().sessions.len() >= state.config.max_sessions {
-        return Err(ApiError::new(
+) -> Result<impl IntoResponse, Refusal> {
+    if state.db().sessions.len() >= state.config.max_sessions {
+        return Err(Refusal::new(
             gobare_api::model::ErrorCode::ProjectLimitExceeded,
             "The organization is at its concurrent-session ceiling; delete a session first.",
         ));
     }
-    let mut store = state.store();
-    let original = store
+    let mut db = state.db();
+    let original = db
         .session(&id)
-        .ok_or_else(|| ApiError::not_found(format!("No session {id}.")))?;
+        .ok_or_else(|| Refusal::not_found(format!("No session {id}.")))?;
     if let Some(active) = &original.active {
-        return Err(ApiError::conflict(format!(
+        return Err(Refusal::conflict(format!(
             "Turn {} is running; fork when the session is idle.",
             active.turn_id
         )));
     }
     if !original.queue.is_empty() {
-        return Err(ApiError::conflict(
+        return Err(Refusal::conflict(
             "Messages are queued; fork when the session is idle.",
         ));
     }
@@ -402,7 +403,7 @@ pub async fn fork(
     }
     let workspace_copied = workspace_copied_from(original);
     let mut session = copy.to_session(true);
-    store.insert_session(copy);
+    db.insert_session(copy);
     session.forked_from = Some(id);
     session.workspace_copied = Some(workspace_copied);
     Ok((StatusCode::CREATED, Json(session)))

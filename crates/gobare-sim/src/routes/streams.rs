@@ -5,35 +5,35 @@ use axum::http::{HeaderMap, Uri};
 use axum::response::Response;
 
 use super::query::Query;
-use crate::errors::{ApiError, ApiResult};
+use crate::refusal::Refusal;
 use crate::sse::{self, Scope};
 use crate::state::Shared;
 
-pub async fn session_events(
+pub(crate) async fn session_events(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
     headers: HeaderMap,
-) -> ApiResult<Response> {
+) -> Result<Response, Refusal> {
     let q = Query::parse(uri.query(), &["last_event_id"])?;
     let cursor = sse::cursor(&headers, q.get("last_event_id"))?;
-    if state.store().session(&id).is_none() {
-        return Err(ApiError::not_found(format!("No session {id}.")));
+    if state.db().session(&id).is_none() {
+        return Err(Refusal::not_found(format!("No session {id}.")));
     }
     sse::open(&state, Scope::Session(id), cursor)
 }
 
-pub async fn org_events(
+pub(crate) async fn org_events(
     State(state): State<Shared>,
     uri: Uri,
     headers: HeaderMap,
-) -> ApiResult<Response> {
+) -> Result<Response, Refusal> {
     let q = Query::parse(uri.query(), &["last_event_id", "root"])?;
     let cursor = sse::cursor(&headers, q.get("last_event_id"))?;
     let scope = match q.get("root") {
         Some(root) => {
-            if state.store().session(root).is_none() {
-                return Err(ApiError::not_found(format!("No session {root}.")));
+            if state.db().session(root).is_none() {
+                return Err(Refusal::not_found(format!("No session {root}.")));
             }
             Scope::Tree(root.to_string())
         }

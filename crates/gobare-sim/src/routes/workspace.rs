@@ -9,21 +9,27 @@ use serde_json::{Value, json};
 
 use super::body;
 use super::query::Query;
-use crate::errors::{ApiError, ApiResult};
+use super::reply;
+use crate::db::SessionRec;
 use crate::files::{self, Snapshot};
 use crate::lifecycle::{self, Readiness};
+use crate::refusal::Refusal;
 use crate::state::Shared;
-use crate::store::{SessionRec, now_ms};
 use crate::tools;
+use gobare_api::clock::unix_ms;
 use gobare_api::model::{ErrorCode, WorkspaceState};
 
-fn no_session(id: &str) -> ApiError {
-    ApiError::not_found(format!("No session {id}."))
+fn no_session(id: &str) -> Refusal {
+    Refusal::not_found(format!("No session {id}."))
 }
 
-fn with_session<T>(state: &Shared, id: &str, f: impl FnOnce(&mut SessionRec) -> T) -> ApiResult<T> {
-    let mut store = state.store();
-    let rec = store.session_mut(id).ok_or_else(|| no_session(id))?;
+fn with_session<T>(
+    state: &Shared,
+    id: &str,
+    f: impl FnOnce(&mut SessionRec) -> T,
+) -> Result<T, Refusal> {
+    let mut db = state.db();
+    let rec = db.session_mut(id).ok_or_else(|| no_session(id))?;
     Ok(f(rec))
 }
 
@@ -31,7 +37,7 @@ fn with_session<T>(state: &Shared, id: &str, f: impl FnOnce(&mut SessionRec) -> 
 /// one not up yet, being rebuilt, or whose bridge is restarting after `PUT …/tools` is
 /// `409 conflict` (retry; nothing was done); one whose rebuild gave up is
 /// `500 workspace_recovery_failed`.
-async fn workspace_ready(state: &Shared, id: &str) -> ApiResult<()> {
+async fn workspace_ready(state: &Shared, id: &str) -> Result<(), Refusal> {
     let (workspace, bridge_ready_at) =
         with_session(state, id, |r| (r.workspace.clone(), r.bridge_ready_at))?;
     match workspace {
@@ -42,19 +48,19 @@ async fn workspace_ready(state: &Shared, id: &str) -> ApiResult<()> {
             }
         }
         WorkspaceState::RecoveryFailed => {
-            return Err(ApiError::new(
+            return Err(Refusal::new(
                 ErrorCode::WorkspaceRecoveryFailed,
                 "The workspace could not be restored; send a message to rebuild it.",
             ));
         }
         _ => {
-            return Err(ApiError::conflict(
+            return Err(Refusal::conflict(
                 "The workspace is not ready yet; retry in a moment. Nothing was done.",
             ));
         }
     }
     if bridge_ready_at.is_some_and(|at| at > tokio::time::Instant::now()) {
-        return Err(ApiError::conflict(
+        return Err(Refusal::conflict(
             "The workspace is not ready yet (its bridge is restarting); retry in a moment. \
              Nothing was done.",
         ));
@@ -63,7 +69,7 @@ async fn workspace_ready(state: &Shared, id: &str) -> ApiResult<()> {
     Ok(())
 }
 
-async fn capture(state: &Shared, id: &str) -> ApiResult<Value> {
+async fn capture(state: &Shared, id: &str) -> Result<Value, Refusal> {
     workspace_ready(state, id).await?;
     with_session(state, id, |r| {
         r.snapshot = Some(Snapshot::of(&r.files));
@@ -72,40 +78,40 @@ async fn capture(state: &Shared, id: &str) -> ApiResult<Value> {
 }
 
 /// `GET …/files[?refresh=1]`: the last snapshot; `refresh=1` takes one first.
-pub async fn list_files(
+pub(crate) async fn list_files(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
-) -> ApiResult<Json<Value>> {
+) -> Result<Json<Value>, Refusal> {
     let q = Query::parse(uri.query(), &["refresh"])?;
     match q.get("refresh") {
         None => Ok(Json(with_session(&state, &id, |r| {
             files::tree(r.snapshot.as_ref())
         })?)),
         Some("1") => Ok(Json(capture(&state, &id).await?)),
-        Some(other) => Err(ApiError::invalid(format!(
+        Some(other) => Err(Refusal::invalid(format!(
             "refresh must be 1, not \"{other}\"."
         ))),
     }
 }
 
 /// `POST …/files/refresh`: a snapshot, then the tree.
-pub async fn refresh_files(
+pub(crate) async fn refresh_files(
     State(state): State<Shared>,
     Path(id): Path<String>,
     _: body::NoInput,
-) -> ApiResult<Json<Value>> {
+) -> Result<Json<Value>, Refusal> {
     Ok(Json(capture(&state, &id).await?))
 }
 
 /// `POST …/files`: writes (overwriting) into the live workspace; the snapshot, and so
 /// `GET …/files`, does not show them until the next one is taken.
-pub async fn write_files(
+pub(crate) async fn write_files(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
     body: Body,
-) -> ApiResult<Json<Value>> {
+) -> Result<Json<Value>, Refusal> {
     Query::parse(uri.query(), &[])?;
     let obj = body::object(body, state.config.body_limit, &["files"], false).await?;
     let written = files::parse_seed_files(obj.get("files").unwrap_or(&Value::Null), "files")?;
@@ -116,24 +122,24 @@ pub async fn write_files(
         .collect();
     with_session(&state, &id, |r| {
         r.files.extend(written);
-        r.updated_at = now_ms();
+        r.updated_at = unix_ms();
     })?;
     Ok(Json(json!({"object": "list", "data": data})))
 }
 
 /// `GET …/files/content?path=…`: one file of the last snapshot.
-pub async fn file_content(
+pub(crate) async fn file_content(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
-) -> ApiResult<Json<Value>> {
+) -> Result<Json<Value>, Refusal> {
     let q = Query::parse(uri.query(), &["path"])?;
     let Some(raw) = q.get("path") else {
-        return Err(ApiError::invalid("path is required."));
+        return Err(Refusal::invalid("path is required."));
     };
     let path = files::workspace_path(raw)?;
     if files::is_withheld(&path) {
-        return Err(ApiError::new(
+        return Err(Refusal::new(
             ErrorCode::PermissionDenied,
             format!("{path} is withheld: env files and key material are not readable."),
         ));
@@ -144,7 +150,7 @@ pub async fn file_content(
         Some(files::content(&path, snapshot.captured_at, bytes))
     })?
     .map(Json)
-    .ok_or_else(|| ApiError::not_found(format!("No file {path} in the last snapshot.")))
+    .ok_or_else(|| Refusal::not_found(format!("No file {path} in the last snapshot.")))
 }
 
 fn session_tools(rec: &SessionRec) -> Value {
@@ -160,26 +166,26 @@ fn session_tools(rec: &SessionRec) -> Value {
 }
 
 /// `GET …/tools`.
-pub async fn read_tools(
+pub(crate) async fn read_tools(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
-) -> ApiResult<Json<Value>> {
+) -> Result<Json<Value>, Refusal> {
     Query::parse(uri.query(), &[])?;
     Ok(Json(with_session(&state, &id, |r| session_tools(r))?))
 }
 
 /// `PUT …/tools`: replaces the whole configuration (never merges) and restarts the bridge.
-pub async fn put_tools(
+pub(crate) async fn put_tools(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
     body: Body,
-) -> ApiResult<Json<Value>> {
+) -> Result<Json<Value>, Refusal> {
     Query::parse(uri.query(), &[])?;
     let obj = body::object(body, state.config.body_limit, &["tools", "text"], false).await?;
     let Some(list) = obj.get("tools") else {
-        return Err(ApiError::invalid(
+        return Err(Refusal::invalid(
             "tools is required: the configuration is replaced whole.",
         ));
     };
@@ -187,14 +193,14 @@ pub async fn put_tools(
     let text = match obj.get("text") {
         None | Some(Value::Null) => None,
         Some(t @ Value::Object(_)) => Some(t.clone()),
-        Some(_) => return Err(ApiError::invalid("text must be an object or null.")),
+        Some(_) => return Err(Refusal::invalid("text must be an object or null.")),
     };
     let restart = state.config.bridge_restart;
     Ok(Json(with_session(&state, &id, |r| {
         r.agent.tools = Some(list);
         r.tools_text = text;
         r.bridge_ready_at = Some(tokio::time::Instant::now() + restart);
-        r.updated_at = now_ms();
+        r.updated_at = unix_ms();
         session_tools(r)
     })?))
 }
@@ -202,17 +208,17 @@ pub async fn put_tools(
 /// Subdomains the platform keeps for itself.
 const RESERVED_SUBDOMAINS: [&str; 7] = ["api", "app", "www", "console", "docs", "status", "admin"];
 
-fn check_subdomain(s: &str) -> ApiResult<()> {
+fn check_subdomain(s: &str) -> Result<(), Refusal> {
     let valid_chars = s
         .chars()
         .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
     if !(2..=63).contains(&s.len()) || !valid_chars {
-        return Err(ApiError::invalid(
+        return Err(Refusal::invalid(
             "subdomain must be 2 to 63 characters of a-z, 0-9 and -.",
         ));
     }
     if RESERVED_SUBDOMAINS.contains(&s) {
-        return Err(ApiError::invalid(format!(
+        return Err(Refusal::invalid(format!(
             "subdomain \"{s}\" is reserved by the platform."
         )));
     }
@@ -225,12 +231,12 @@ fn preview_object(rec: &SessionRec, subdomain: &str) -> Value {
 }
 
 /// `POST …/preview {"subdomain"?}`: 201 when published, 200 for an identical republish.
-pub async fn publish_preview(
+pub(crate) async fn publish_preview(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
     body: Body,
-) -> ApiResult<impl IntoResponse> {
+) -> Result<impl IntoResponse, Refusal> {
     Query::parse(uri.query(), &[])?;
     let obj = body::object(body, state.config.body_limit, &["subdomain"], true).await?;
     let wanted = match obj.get("subdomain") {
@@ -239,12 +245,12 @@ pub async fn publish_preview(
             check_subdomain(s)?;
             Some(s.clone())
         }
-        Some(_) => return Err(ApiError::invalid("subdomain must be a string.")),
+        Some(_) => return Err(Refusal::invalid("subdomain must be a string.")),
     };
-    let mut store = state.store();
-    let rec = store.session(&id).ok_or_else(|| no_session(&id))?;
+    let mut db = state.db();
+    let rec = db.session(&id).ok_or_else(|| no_session(&id))?;
     if rec.preview.port.is_none() {
-        return Err(ApiError::conflict(
+        return Err(Refusal::conflict(
             "Nothing is serving yet: the agent has not opened a preview port.",
         ));
     }
@@ -255,69 +261,69 @@ pub async fn publish_preview(
         if *current == subdomain {
             return Ok((StatusCode::OK, Json(preview_object(rec, current))));
         }
-        return Err(ApiError::conflict(format!(
+        return Err(Refusal::conflict(format!(
             "This preview is already published at \"{current}\"; unpublish it first."
         )));
     }
-    let taken = store
+    let taken = db
         .sessions
         .values()
         .any(|other| other.id != id && other.published_subdomain.as_deref() == Some(&subdomain));
     if taken {
-        return Err(ApiError::conflict(format!(
+        return Err(Refusal::conflict(format!(
             "subdomain \"{subdomain}\" is taken."
         )));
     }
-    let rec = store.session_mut(&id).ok_or_else(|| no_session(&id))?;
+    let rec = db.session_mut(&id).ok_or_else(|| no_session(&id))?;
     rec.published_subdomain = Some(subdomain.clone());
     rec.preview.published_url = Some(format!("https://{subdomain}.gobare.dev"));
-    rec.updated_at = now_ms();
+    rec.updated_at = unix_ms();
     Ok((StatusCode::CREATED, Json(preview_object(rec, &subdomain))))
 }
 
 /// `DELETE …/preview`: 200 also when nothing was published.
-pub async fn unpublish_preview(
+pub(crate) async fn unpublish_preview(
     State(state): State<Shared>,
     Path(id): Path<String>,
     _: body::NoInput,
-) -> ApiResult<Json<Value>> {
+) -> Result<Json<Value>, Refusal> {
     with_session(&state, &id, |r| {
         if r.published_subdomain.take().is_some() {
             r.preview.published_url = None;
-            r.updated_at = now_ms();
+            r.updated_at = unix_ms();
         }
     })?;
-    Ok(super::deleted("preview.deleted", &id))
+    Ok(reply::deleted("preview.deleted", &id))
 }
 
 /// `GET …/usage[?root=<same id>]`: sandbox time of the session, or of its whole tree.
 /// `chargeable_seconds` counts only intervals that have ended (the reconciled part lags
 /// the running one); nothing here needs review.
-pub async fn usage(
+pub(crate) async fn usage(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
-) -> ApiResult<Json<Value>> {
+) -> Result<Json<Value>, Refusal> {
     let q = Query::parse(uri.query(), &["root"])?;
     let tree = match q.get("root") {
         None => false,
         Some(root) if root == id => true,
         Some(other) => {
-            return Err(ApiError::invalid(format!(
+            return Err(Refusal::invalid(format!(
                 "root must be this session's own id, not \"{other}\"."
             )));
         }
     };
-    let store = state.store();
-    if store.session(&id).is_none() {
+    let db = state.db();
+    if db.session(&id).is_none() {
         return Err(no_session(&id));
     }
-    let members: Vec<&SessionRec> = store
+    let members: Vec<&SessionRec> = db
         .sessions
         .values()
         .filter(|r| {
             if tree {
-                store.in_tree(&r.id, &id)
+                db.in_tree(&r.id, &id)
             } else {
                 r.id == id
             }
@@ -333,7 +339,7 @@ pub async fn usage(
     Ok(Json(json!({
         "object": "session.usage", "session_id": id,
         "scope": if tree { "tree" } else { "session" },
-        "sessions": members.len(), "as_of": now_ms(),
+        "sessions": members.len(), "as_of": unix_ms(),
         "sandbox_seconds": sandbox.floor() as u64,
         "chargeable_seconds": chargeable.floor() as u64,
         "needs_review_intervals": 0, "intervals": intervals,

@@ -1,10 +1,8 @@
 //! Random requests never produce a 5xx and never take the server down.
 
-mod sim_support;
-
+use crate::support::Api;
 use proptest::prelude::*;
 use serde_json::Value;
-use sim_support::Api;
 
 fn method() -> impl Strategy<Value = reqwest::Method> {
     prop_oneof![

@@ -1,23 +1,22 @@
 //! Helpers shared by the simulator tests: an HTTP client bound to a simulator, a small
 //! SSE reader that tolerates CRLF and arbitrary chunking, and a JSON shape comparator.
-#![allow(dead_code)]
 
 use std::time::Duration;
 
 use gobare_sim::{SimConfig, Simulator};
 use serde_json::{Value, json};
 
-pub const WAIT: Duration = Duration::from_secs(10);
+pub(crate) const WAIT: Duration = Duration::from_secs(10);
 
-pub struct Api {
-    pub sim: Simulator,
-    pub http: reqwest::Client,
-    pub base: String,
-    pub token: String,
+pub(crate) struct Api {
+    pub(crate) sim: Simulator,
+    pub(crate) http: reqwest::Client,
+    pub(crate) base: String,
+    pub(crate) token: String,
 }
 
 impl Api {
-    pub async fn start(config: SimConfig) -> Api {
+    pub(crate) async fn start(config: SimConfig) -> Api {
         let sim = Simulator::start(config).await.expect("simulator starts");
         let base = sim.url().as_str().trim_end_matches('/').to_string();
         let token = sim.token();
@@ -29,27 +28,27 @@ impl Api {
         }
     }
 
-    pub async fn test() -> Api {
+    pub(crate) async fn test() -> Api {
         Api::start(SimConfig::for_tests()).await
     }
 
-    pub fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         format!("{}{}", self.base, path)
     }
 
-    pub fn req(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
+    pub(crate) fn req(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
         self.http
             .request(method, self.url(path))
             .bearer_auth(&self.token)
     }
 
-    pub async fn get(&self, path: &str) -> (u16, Value) {
+    pub(crate) async fn get(&self, path: &str) -> (u16, Value) {
         let r = self.req(reqwest::Method::GET, path).send().await.unwrap();
         let status = r.status().as_u16();
         (status, r.json().await.unwrap_or(Value::Null))
     }
 
-    pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+    pub(crate) async fn post(&self, path: &str, body: Value) -> (u16, Value) {
         let r = self
             .req(reqwest::Method::POST, path)
             .json(&body)
@@ -60,13 +59,13 @@ impl Api {
         (status, r.json().await.unwrap_or(Value::Null))
     }
 
-    pub async fn new_session(&self) -> String {
+    pub(crate) async fn new_session(&self) -> String {
         let (status, body) = self.post("/v1/sessions", json!({})).await;
         assert_eq!(status, 201, "{body}");
         body["id"].as_str().unwrap().to_string()
     }
 
-    pub async fn send(&self, session: &str, event: Value) -> (u16, Value) {
+    pub(crate) async fn send(&self, session: &str, event: Value) -> (u16, Value) {
         self.post(
             &format!("/v1/sessions/{session}/events"),
             json!({ "events": [event] }),
@@ -74,18 +73,18 @@ impl Api {
         .await
     }
 
-    pub async fn message(&self, session: &str, text: &str) -> (u16, Value) {
+    pub(crate) async fn message(&self, session: &str, text: &str) -> (u16, Value) {
         self.send(session, json!({"type": "input.message", "content": text}))
             .await
     }
 
-    pub async fn session(&self, id: &str) -> Value {
+    pub(crate) async fn session(&self, id: &str) -> Value {
         let (status, body) = self.get(&format!("/v1/sessions/{id}")).await;
         assert_eq!(status, 200, "{body}");
         body
     }
 
-    pub async fn turn(&self, session: &str, turn: &str) -> Value {
+    pub(crate) async fn turn(&self, session: &str, turn: &str) -> Value {
         let (status, body) = self
             .get(&format!("/v1/sessions/{session}/turns/{turn}"))
             .await;
@@ -94,7 +93,7 @@ impl Api {
     }
 
     /// Opens the session stream (`cursor` as query), asserting 200.
-    pub async fn stream(&self, session: &str, cursor: Option<u64>) -> Sse {
+    pub(crate) async fn stream(&self, session: &str, cursor: Option<u64>) -> Sse {
         let path = match cursor {
             Some(c) => format!("/v1/sessions/{session}/events?last_event_id={c}"),
             None => format!("/v1/sessions/{session}/events"),
@@ -106,7 +105,7 @@ impl Api {
 
     /// Polls `check` on the session until it holds (a state the server settles on its
     /// own, e.g. after an event arrived).
-    pub async fn until_session(&self, id: &str, check: impl Fn(&Value) -> bool) -> Value {
+    pub(crate) async fn until_session(&self, id: &str, check: impl Fn(&Value) -> bool) -> Value {
         let deadline = tokio::time::Instant::now() + WAIT;
         loop {
             let s = self.session(id).await;
@@ -121,32 +120,32 @@ impl Api {
 
 /// One SSE frame as a client sees it.
 #[derive(Debug, Clone, Default)]
-pub struct Frame {
-    pub id: Option<String>,
-    pub event: Option<String>,
-    pub data: Option<String>,
-    pub retry: Option<String>,
-    pub comment: Option<String>,
+pub(crate) struct Frame {
+    pub(crate) id: Option<String>,
+    pub(crate) event: Option<String>,
+    pub(crate) data: Option<String>,
+    pub(crate) retry: Option<String>,
+    pub(crate) comment: Option<String>,
 }
 
 impl Frame {
-    pub fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         serde_json::from_str(self.data.as_deref().unwrap_or("null")).unwrap()
     }
-    pub fn kind(&self) -> String {
+    pub(crate) fn kind(&self) -> String {
         self.event.clone().unwrap_or_default()
     }
 }
 
-pub struct Sse {
+pub(crate) struct Sse {
     resp: reqwest::Response,
     buf: String,
-    pub raw: String,
-    pub ended: bool,
+    pub(crate) raw: String,
+    pub(crate) ended: bool,
 }
 
 impl Sse {
-    pub fn new(resp: reqwest::Response) -> Sse {
+    pub(crate) fn new(resp: reqwest::Response) -> Sse {
         Sse {
             resp,
             buf: String::new(),
@@ -156,7 +155,7 @@ impl Sse {
     }
 
     /// The next frame (blank-line terminated), or None at EOF / timeout.
-    pub async fn next(&mut self, timeout: Duration) -> Option<Frame> {
+    pub(crate) async fn next(&mut self, timeout: Duration) -> Option<Frame> {
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
             let normalized = self.buf.replace("\r\n", "\n");
@@ -199,7 +198,7 @@ impl Sse {
     }
 
     /// Frames until one of type `kind` (inclusive), failing on timeout.
-    pub async fn until(&mut self, kind: &str) -> Vec<Frame> {
+    pub(crate) async fn until(&mut self, kind: &str) -> Vec<Frame> {
         let mut seen = Vec::new();
         loop {
             let f = self
@@ -215,7 +214,7 @@ impl Sse {
     }
 
     /// Event frames only (skips retry and pings) until `kind`.
-    pub async fn events_until(&mut self, kind: &str) -> Vec<Frame> {
+    pub(crate) async fn events_until(&mut self, kind: &str) -> Vec<Frame> {
         self.until(kind)
             .await
             .into_iter()
@@ -224,7 +223,7 @@ impl Sse {
     }
 }
 
-pub fn kinds(frames: &[Frame]) -> Vec<String> {
+pub(crate) fn kinds(frames: &[Frame]) -> Vec<String> {
     frames.iter().map(Frame::kind).collect()
 }
 
@@ -232,7 +231,7 @@ pub fn kinds(frames: &[Frame]) -> Vec<String> {
 const FREE_FORM: [&str; 2] = ["args", "arguments"];
 
 /// Same keys and JSON types, recursively (arrays compare their first elements).
-pub fn same_shape(actual: &Value, expected: &Value, path: &str) -> Result<(), String> {
+pub(crate) fn same_shape(actual: &Value, expected: &Value, path: &str) -> Result<(), String> {
     match (actual, expected) {
         (Value::Object(a), Value::Object(e)) => {
             let ak: Vec<_> = a.keys().collect();
@@ -270,6 +269,6 @@ pub fn same_shape(actual: &Value, expected: &Value, path: &str) -> Result<(), St
     }
 }
 
-pub fn examples() -> Value {
-    serde_json::from_str(include_str!("../../assets/event-payloads.json")).unwrap()
+pub(crate) fn examples() -> Value {
+    serde_json::from_str(include_str!("../../../../assets/event-payloads.json")).unwrap()
 }

@@ -7,10 +7,10 @@ use gobare_api::model::ErrorCode;
 
 tokio::task_local! {
     /// The id of the request being handled, so error bodies can quote it.
-    pub static REQUEST_ID: String;
+    pub(crate) static REQUEST_ID: String;
 }
 
-pub fn new_request_id() -> String {
+pub(crate) fn new_request_id() -> String {
     format!("{:08x}", rand::random::<u32>())
 }
 
@@ -23,38 +23,36 @@ fn current_request_id() -> String {
 /// A refusal, rendered as `{"error":{code,message,request_id}}` with the headers §1.2
 /// pairs with it.
 #[derive(Debug, Clone)]
-pub struct ApiError {
-    pub code: ErrorCode,
-    pub message: String,
-    pub retry_after: Option<u64>,
+pub(crate) struct Refusal {
+    code: ErrorCode,
+    message: String,
+    retry_after: Option<u64>,
 }
 
-pub type ApiResult<T> = Result<T, ApiError>;
-
-impl ApiError {
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        ApiError {
+impl Refusal {
+    pub(crate) fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Refusal {
             code,
             message: message.into(),
             retry_after: None,
         }
     }
-    pub fn invalid(message: impl Into<String>) -> Self {
+    pub(crate) fn invalid(message: impl Into<String>) -> Self {
         Self::new(ErrorCode::InvalidRequest, message)
     }
-    pub fn not_found(message: impl Into<String>) -> Self {
+    pub(crate) fn not_found(message: impl Into<String>) -> Self {
         Self::new(ErrorCode::NotFound, message)
     }
-    pub fn conflict(message: impl Into<String>) -> Self {
+    pub(crate) fn conflict(message: impl Into<String>) -> Self {
         Self::new(ErrorCode::Conflict, message)
     }
-    pub fn retry_after(mut self, secs: u64) -> Self {
+    pub(crate) fn retry_after(mut self, secs: u64) -> Self {
         self.retry_after = Some(secs);
         self
     }
 
     /// Renders with an explicit request id (for layers outside the task-local scope).
-    pub fn into_response_with_id(self, request_id: &str) -> Response {
+    pub(crate) fn into_response_with_id(self, request_id: &str) -> Response {
         let status =
             StatusCode::from_u16(self.code.http_status()).unwrap_or(StatusCode::BAD_REQUEST);
         let body = serde_json::json!({"error": {
@@ -83,7 +81,7 @@ impl ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
+impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         let id = current_request_id();
         self.into_response_with_id(&id)

@@ -1,14 +1,12 @@
 //! The event streams over real HTTP: cursors, retry/ping, global seq, transient frames,
 //! truncation, stream caps, faults, and the shapes of everything emitted.
 
-mod sim_support;
-
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use crate::support::{Api, Frame, Sse, WAIT, examples, kinds, same_shape};
 use gobare_sim::{Faults, SimConfig};
 use serde_json::{Value, json};
-use sim_support::{Api, Frame, Sse, WAIT, examples, kinds, same_shape};
 
 fn ids(frames: &[Frame]) -> Vec<u64> {
     frames

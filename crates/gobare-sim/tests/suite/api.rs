@@ -1,14 +1,12 @@
 //! The simulator's REST surface over real HTTP: auth, headers, validation, idempotency,
 //! the message queue, steer/cancel, required actions, lifecycle, paging.
 
-mod sim_support;
-
 use std::time::Duration;
 
+use crate::support::{Api, kinds};
 use gobare_api::model::{Event, EventPayload};
 use gobare_sim::{Faults, RateLimits, SimConfig};
 use serde_json::{Value, json};
-use sim_support::{Api, kinds};
 
 #[tokio::test]
 async fn every_v1_route_needs_the_token_and_errors_use_the_envelope() {
@@ -20,7 +18,7 @@ async fn every_v1_route_needs_the_token_and_errors_use_the_envelope() {
     let body: Value = r.json().await.unwrap();
     assert_eq!(body["error"]["code"], "authentication_error");
     assert_eq!(body["error"]["request_id"], request_id.as_str());
-    sim_support::same_shape(&body, &sim_support::examples()["error"], "error").unwrap();
+    crate::support::same_shape(&body, &crate::support::examples()["error"], "error").unwrap();
 
     let wrong = api
         .http
@@ -461,7 +459,7 @@ async fn the_workspace_pauses_when_idle_wakes_on_input_and_is_rebuilt_after_its_
     api.message(&id, "#approval second").await;
     sse.until("sandbox.resumed").await;
     let frames = sse.until("turn.ended").await;
-    assert!(!sim_support::kinds(&frames).contains(&"sandbox.paused".to_string()));
+    assert!(!crate::support::kinds(&frames).contains(&"sandbox.paused".to_string()));
     api.until_session(&id, |s| s["environment"]["state"] == "destroyed")
         .await;
     api.message(&id, "third").await;
@@ -583,7 +581,7 @@ async fn a_turn_running_when_the_workspace_is_reclaimed_fails() {
 }
 
 /// The persisted frames' decoded events, in order.
-fn persisted_events(frames: &[sim_support::Frame]) -> Vec<Event> {
+fn persisted_events(frames: &[crate::support::Frame]) -> Vec<Event> {
     frames
         .iter()
         .filter(|f| f.id.is_some())
@@ -760,7 +758,7 @@ async fn a_workspace_that_cannot_be_rebuilt_reports_recovery_failed_until_a_rebu
             .iter()
             .any(|e| matches!(&e.payload, EventPayload::WorkspaceRecoveryFailed(_))),
         "{:?}",
-        sim_support::kinds(&frames)
+        crate::support::kinds(&frames)
     );
     assert_eq!(
         api.session(&id).await["environment"]["state"],
@@ -771,7 +769,7 @@ async fn a_workspace_that_cannot_be_rebuilt_reports_recovery_failed_until_a_rebu
     api.sim.set_faults(Faults::default());
     api.message(&id, "#quick last try").await;
     let frames = sse.until("turn.ended").await;
-    let kinds = sim_support::kinds(&frames);
+    let kinds = crate::support::kinds(&frames);
     let created = kinds.iter().position(|k| k == "sandbox.created");
     let started = kinds.iter().position(|k| k == "turn.started");
     assert!(created.is_some() && created < started, "{kinds:?}");
@@ -790,7 +788,7 @@ async fn a_workspace_that_cannot_be_rebuilt_reports_recovery_failed_until_a_rebu
 #[test]
 fn sim_flags_parse_into_a_config() {
     use clap::Parser;
-    use gobare_sim::args::SimArgs;
+    use gobare_sim::SimArgs;
     #[derive(Parser)]
     struct Cli {
         #[command(flatten)]
@@ -1150,7 +1148,7 @@ async fn workspace_files_are_read_from_snapshots_and_written_live() {
     let bin = json!({"files": [{"path": "blob.bin", "data": b64(&[0xff, 0x00])}]});
     let (status, body) = api.post(&files, bin.clone()).await;
     assert_eq!((status, &body["error"]["code"]), (409, &json!("conflict")));
-    let deadline = tokio::time::Instant::now() + sim_support::WAIT;
+    let deadline = tokio::time::Instant::now() + crate::support::WAIT;
     while api.post(&files, bin.clone()).await.0 != 200 {
         assert!(
             tokio::time::Instant::now() < deadline,

@@ -5,26 +5,19 @@
 
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, oneshot};
 use tokio_util::sync::CancellationToken;
 
 use super::files::{Files, Snapshot};
+use gobare_api::clock::unix_ms;
 use gobare_api::model::{
     AgentInfo, Artifact, ArtifactsState, ErrorCode, Event, EventPayload, Item, ItemKind, Preview,
     Repo, RequiredAction, Session, SessionStatus, Turn, TurnStatus, WorkspaceState,
 };
 
-pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
-
-pub fn hex_id(prefix: &str, hex_len: usize) -> String {
+pub(crate) fn hex_id(prefix: &str, hex_len: usize) -> String {
     let mut s = String::from(prefix);
     while s.len() < prefix.len() + hex_len {
         s.push_str(&format!("{:016x}", rand::random::<u64>()));
@@ -35,116 +28,127 @@ pub fn hex_id(prefix: &str, hex_len: usize) -> String {
 
 /// One rendered event, shared by the log and every stream.
 #[derive(Debug)]
-pub struct Frame {
-    pub seq: Option<u64>,
-    pub kind: String,
-    pub session_id: String,
+pub(crate) struct Frame {
+    pub(crate) seq: Option<u64>,
+    pub(crate) kind: String,
+    pub(crate) session_id: String,
     /// The compact envelope JSON (the `data:` line).
-    pub json: String,
+    pub(crate) json: String,
 }
 
 /// What a required action receives when answered.
 #[derive(Debug)]
-pub enum Answer {
+pub(crate) enum Answer {
     FunctionResult { success: bool, output: String },
     Approval { approved: bool },
     Question { answer: String },
 }
 
-pub struct Pending {
-    pub action: RequiredAction,
-    pub reply: Option<oneshot::Sender<Answer>>,
+pub(crate) struct Pending {
+    pub(crate) action: RequiredAction,
+    pub(crate) reply: Option<oneshot::Sender<Answer>>,
 }
 
 /// The running turn and the handles that steer or stop it.
-pub struct ActiveTurn {
-    pub turn_id: String,
-    pub cancel: CancellationToken,
-    pub steers: Vec<String>,
+pub(crate) struct ActiveTurn {
+    pub(crate) turn_id: String,
+    pub(crate) cancel: CancellationToken,
+    pub(crate) steers: Vec<String>,
     /// Set when the turn is stopped by a failure rather than a cancel (→ `failed`).
-    pub failure: Option<TurnFailure>,
+    pub(crate) failure: Option<TurnFailure>,
+}
+
+impl ActiveTurn {
+    pub(crate) fn new(turn_id: &str) -> Self {
+        ActiveTurn {
+            turn_id: turn_id.to_string(),
+            cancel: CancellationToken::new(),
+            steers: Vec::new(),
+            failure: None,
+        }
+    }
 }
 
 /// Why a turn failed: its `error` object, `{code, message}` (the shape the reference
 /// client reads; §9.2 leaves it unspecified).
 #[derive(Debug, Clone)]
-pub struct TurnFailure {
-    pub code: ErrorCode,
-    pub message: String,
+pub(crate) struct TurnFailure {
+    code: ErrorCode,
+    message: String,
 }
 
 impl TurnFailure {
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+    pub(crate) fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         TurnFailure {
             code,
             message: message.into(),
         }
     }
 
-    pub fn to_value(&self) -> Value {
+    pub(crate) fn to_value(&self) -> Value {
         json!({"code": self.code.as_str(), "message": self.message})
     }
 }
 
-pub struct QueuedTurn {
-    pub turn_id: String,
-    pub text: String,
-    pub scenario: String,
+pub(crate) struct QueuedTurn {
+    pub(crate) turn_id: String,
+    pub(crate) text: String,
+    pub(crate) scenario: String,
 }
 
-pub struct SessionRec {
-    pub id: String,
-    pub title: Option<String>,
-    pub metadata: Option<BTreeMap<String, Value>>,
-    pub created_at: i64,
-    pub updated_at: i64,
-    pub parent_session_id: Option<String>,
-    pub agent: AgentInfo,
-    pub repo: Option<Repo>,
-    pub preview: Preview,
-    pub workspace: WorkspaceState,
-    pub turns: Vec<Turn>,
-    pub items: Vec<Item>,
-    pub artifacts: Vec<Artifact>,
+pub(crate) struct SessionRec {
+    pub(crate) id: String,
+    pub(crate) title: Option<String>,
+    pub(crate) metadata: Option<BTreeMap<String, Value>>,
+    created_at: i64,
+    pub(crate) updated_at: i64,
+    pub(crate) parent_session_id: Option<String>,
+    pub(crate) agent: AgentInfo,
+    pub(crate) repo: Option<Repo>,
+    pub(crate) preview: Preview,
+    pub(crate) workspace: WorkspaceState,
+    pub(crate) turns: Vec<Turn>,
+    pub(crate) items: Vec<Item>,
+    pub(crate) artifacts: Vec<Artifact>,
     /// Artifact bytes by artifact id.
-    pub artifact_bodies: BTreeMap<String, String>,
-    pub queue: VecDeque<QueuedTurn>,
-    pub active: Option<ActiveTurn>,
-    pub pending: Vec<Pending>,
+    pub(crate) artifact_bodies: BTreeMap<String, String>,
+    pub(crate) queue: VecDeque<QueuedTurn>,
+    pub(crate) active: Option<ActiveTurn>,
+    pub(crate) pending: Vec<Pending>,
     /// Answers held by a sandbox that "restarted": the turn never resumes from them.
-    pub orphaned: Vec<oneshot::Sender<Answer>>,
-    pub resolved_calls: HashSet<String>,
+    pub(crate) orphaned: Vec<oneshot::Sender<Answer>>,
+    pub(crate) resolved_calls: HashSet<String>,
     /// Bumped on every activity; an idle timer only pauses if it is unchanged.
-    pub activity: u64,
+    pub(crate) activity: u64,
     /// Bumped on every (re)build; a lifetime timer only destroys its own sandbox.
-    pub sandbox_generation: u64,
+    pub(crate) sandbox_generation: u64,
     /// Running time of the current sandbox before its latest resume (paused time does
     /// not count toward the lifetime, §5).
-    pub lived: std::time::Duration,
+    pub(crate) lived: std::time::Duration,
     /// When the sandbox last started running; `None` while paused or down.
-    pub running_since: Option<tokio::time::Instant>,
+    pub(crate) running_since: Option<tokio::time::Instant>,
     /// Set by a scenario's `reclaim` step: the next rebuild gives up with this message.
-    pub recovery_error_next: Option<String>,
+    pub(crate) recovery_error_next: Option<String>,
     /// `environment.files`: written when a workspace is built, and again on each rebuild.
-    pub seed_files: Files,
+    pub(crate) seed_files: Files,
     /// The live workspace's files.
-    pub files: Files,
+    pub(crate) files: Files,
     /// What `GET …/files` reads: taken on pause and on refresh.
-    pub snapshot: Option<Snapshot>,
+    pub(crate) snapshot: Option<Snapshot>,
     /// The `text` of the tools configuration (`PUT …/tools`).
-    pub tools_text: Option<Value>,
+    pub(crate) tools_text: Option<Value>,
     /// After `PUT …/tools` the bridge restarts: file writes before this are refused.
-    pub bridge_ready_at: Option<tokio::time::Instant>,
+    pub(crate) bridge_ready_at: Option<tokio::time::Instant>,
     /// The subdomain the preview is published at.
-    pub published_subdomain: Option<String>,
+    pub(crate) published_subdomain: Option<String>,
     /// Sandbox time of the intervals that have ended (pause, reclaim), for `…/usage`.
-    pub ran_closed: std::time::Duration,
-    pub closed_intervals: u32,
+    pub(crate) ran_closed: std::time::Duration,
+    pub(crate) closed_intervals: u32,
 }
 
 impl SessionRec {
-    pub fn new(id: String, parent: Option<String>) -> Self {
-        let now = now_ms();
+    pub(crate) fn new(id: String, parent: Option<String>) -> Self {
+        let now = unix_ms();
         SessionRec {
             id,
             title: None,
@@ -189,7 +193,7 @@ impl SessionRec {
         }
     }
 
-    pub fn status(&self) -> SessionStatus {
+    fn status(&self) -> SessionStatus {
         if !self.pending.is_empty() {
             SessionStatus::RequiresAction
         } else if self.active.is_some() || !self.queue.is_empty() {
@@ -202,7 +206,7 @@ impl SessionRec {
     }
 
     /// The session object; `with_tools` for the single read (list entries lack them).
-    pub fn to_session(&self, with_tools: bool) -> Session {
+    pub(crate) fn to_session(&self, with_tools: bool) -> Session {
         let mut agent = self.agent.clone();
         if with_tools {
             let tools = agent.tools.get_or_insert_with(Vec::new);
@@ -237,7 +241,7 @@ impl SessionRec {
     }
 
     /// Ends the running interval (the sandbox pauses or goes away), counting its time.
-    pub fn stop_running(&mut self) {
+    pub(crate) fn stop_running(&mut self) {
         if let Some(since) = self.running_since.take() {
             let ran = since.elapsed();
             self.lived += ran;
@@ -246,24 +250,24 @@ impl SessionRec {
         }
     }
 
-    pub fn turn_mut(&mut self, turn_id: &str) -> Option<&mut Turn> {
+    pub(crate) fn turn_mut(&mut self, turn_id: &str) -> Option<&mut Turn> {
         self.turns.iter_mut().find(|t| t.id == turn_id)
     }
 }
 
-pub struct Store {
+pub(crate) struct Db {
     next_seq: u64,
     log: Vec<Arc<Frame>>,
-    pub sessions: BTreeMap<String, SessionRec>,
+    pub(crate) sessions: BTreeMap<String, SessionRec>,
     /// Session ids in creation order (the list order).
-    pub session_order: Vec<String>,
+    pub(crate) session_order: Vec<String>,
     item_counter: u64,
     live: broadcast::Sender<Arc<Frame>>,
 }
 
-impl Store {
-    pub fn new(live: broadcast::Sender<Arc<Frame>>) -> Self {
-        Store {
+impl Db {
+    pub(crate) fn new(live: broadcast::Sender<Arc<Frame>>) -> Self {
+        Db {
             next_seq: 1,
             log: Vec::new(),
             sessions: BTreeMap::new(),
@@ -273,30 +277,30 @@ impl Store {
         }
     }
 
-    pub fn subscribe(&self) -> broadcast::Receiver<Arc<Frame>> {
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<Arc<Frame>> {
         self.live.subscribe()
     }
 
-    pub fn session(&self, id: &str) -> Option<&SessionRec> {
+    pub(crate) fn session(&self, id: &str) -> Option<&SessionRec> {
         self.sessions.get(id)
     }
 
-    pub fn session_mut(&mut self, id: &str) -> Option<&mut SessionRec> {
+    pub(crate) fn session_mut(&mut self, id: &str) -> Option<&mut SessionRec> {
         self.sessions.get_mut(id)
     }
 
-    pub fn insert_session(&mut self, rec: SessionRec) {
+    pub(crate) fn insert_session(&mut self, rec: SessionRec) {
         self.session_order.push(rec.id.clone());
         self.sessions.insert(rec.id.clone(), rec);
     }
 
-    pub fn remove_session(&mut self, id: &str) -> Option<SessionRec> {
+    pub(crate) fn remove_session(&mut self, id: &str) -> Option<SessionRec> {
         self.session_order.retain(|s| s != id);
         self.sessions.remove(id)
     }
 
     /// Whether `session_id` is `root` or one of its descendants (16 levels, §5).
-    pub fn in_tree(&self, session_id: &str, root: &str) -> bool {
+    pub(crate) fn in_tree(&self, session_id: &str, root: &str) -> bool {
         let mut current = Some(session_id.to_string());
         for _ in 0..=16 {
             match current {
@@ -315,7 +319,7 @@ impl Store {
 
     /// Appends (persisted) or just broadcasts (transient) one event, records its item,
     /// and touches the session. Returns the frame.
-    pub fn emit(&mut self, session_id: &str, payload: EventPayload) -> Arc<Frame> {
+    pub(crate) fn emit(&mut self, session_id: &str, payload: EventPayload) -> Arc<Frame> {
         let kind = payload_kind(&payload);
         let persisted = !matches!(
             payload,
@@ -328,7 +332,7 @@ impl Store {
             self.next_seq += 1;
             s
         });
-        let created_at = now_ms();
+        let created_at = unix_ms();
         if persisted {
             self.record_item(session_id, &payload, created_at);
             if let Some(rec) = self.sessions.get_mut(session_id) {
@@ -359,7 +363,12 @@ impl Store {
 
     /// Persisted frames with `seq > after` matching `keep`, at most `cap + 1` of them (the
     /// extra one tells the caller the replay is truncated).
-    pub fn replay(&self, after: u64, cap: usize, keep: impl Fn(&Frame) -> bool) -> Vec<Arc<Frame>> {
+    pub(crate) fn replay(
+        &self,
+        after: u64,
+        cap: usize,
+        keep: impl Fn(&Frame) -> bool,
+    ) -> Vec<Arc<Frame>> {
         let start = self.log.partition_point(|f| f.seq.unwrap_or(0) <= after);
         self.log[start..]
             .iter()
@@ -369,7 +378,7 @@ impl Store {
             .collect()
     }
 
-    pub fn last_seq(&self) -> u64 {
+    pub(crate) fn last_seq(&self) -> u64 {
         self.next_seq - 1
     }
 
@@ -476,14 +485,14 @@ impl Store {
     }
 
     /// A new turn, created when its input is accepted (`started_at: null` until it runs).
-    pub fn new_turn(rec: &mut SessionRec) -> String {
+    pub(crate) fn new_turn(rec: &mut SessionRec) -> String {
         let id = hex_id("turn_", 16);
         rec.turns.push(Turn {
             object: "turn".into(),
             id: id.clone(),
             session_id: rec.id.clone(),
             status: TurnStatus::Working,
-            created_at: now_ms(),
+            created_at: unix_ms(),
             started_at: None,
             completed_at: None,
             artifacts: None,
@@ -495,7 +504,7 @@ impl Store {
     }
 
     /// Settles a turn (never re-settles one).
-    pub fn settle_turn(
+    pub(crate) fn settle_turn(
         rec: &mut SessionRec,
         turn_id: &str,
         status: TurnStatus,
@@ -505,7 +514,7 @@ impl Store {
             && turn.status == TurnStatus::Working
         {
             turn.status = status;
-            turn.completed_at = Some(now_ms());
+            turn.completed_at = Some(unix_ms());
             turn.artifacts = Some(ArtifactsState::Pending);
             turn.error = error;
         }

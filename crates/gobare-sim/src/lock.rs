@@ -1,0 +1,8 @@
+//! The one way the simulator takes its locks.
+
+use std::sync::{Mutex, MutexGuard};
+
+/// Locks, ignoring poisoning: no lock is held across code that can panic mid-update.
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}

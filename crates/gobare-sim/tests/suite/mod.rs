@@ -1,0 +1,4 @@
+mod api;
+mod fuzz;
+mod import_cycles;
+mod stream;
