@@ -81,7 +81,11 @@ impl Acting {
             sender,
             memory,
             history,
-            notifier: Notifier::new(settings.notify_when, NotifyTarget::from_env(), unix_ms()),
+            notifier: Notifier::new(
+                settings.notify_when,
+                NotifyTarget::from_env(),
+                gobare_api::clock::unix_ms(),
+            ),
             confirming_cancel: false,
             in_flight: HashMap::new(),
             stored_workspace,
@@ -108,10 +112,6 @@ impl Acting {
             f(&mut m.lock_or_recover());
         }
     }
-}
-
-fn unix_ms() -> i64 {
-    super::unix_ms()
 }
 
 fn text_of(input: &Input) -> Option<String> {

@@ -151,19 +151,12 @@ impl SessionMemory {
         if !self.dirty {
             return Ok(());
         }
-        self.state.saved_at = now_ms();
+        self.state.saved_at = gobare_api::clock::unix_ms();
         self.store.save_session(&self.session_id, &self.state)?;
         self.dirty = false;
         self.last_write = Some(Instant::now());
         Ok(())
     }
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
 }
 
 /// One line about how the workspace changed while the user was away, comparing the state

@@ -384,12 +384,6 @@ async fn sleep_until_opt(deadline: Option<Instant>) {
     }
 }
 
-pub(crate) fn unix_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
 /// How long a status-bar notice stays before the key hints come back.
 const NOTICE_LIFETIME: std::time::Duration = std::time::Duration::from_secs(10);
 

@@ -6,9 +6,10 @@ use std::time::{Duration, Instant};
 
 use super::artifacts::PollAction;
 use super::fetch::FetchJob;
-use super::{App, fetch_run, unix_ms};
+use super::{App, fetch_run};
 use crate::session::Update;
 use color_eyre::Result;
+use gobare_api::clock::unix_ms;
 
 impl App {
     /// Timers, background reads and the frame: run after every wake-up.

@@ -28,7 +28,7 @@ pub(crate) async fn pick(
     load_page(&mut picker, &mut pager, client).await;
     let mut events = terminal::events().lock().await;
     loop {
-        let now = crate::app::unix_ms();
+        let now = gobare_api::clock::unix_ms();
         tui.draw(|f| {
             let area = f.area();
             picker.render(area, f.buffer_mut(), &theme, now);
