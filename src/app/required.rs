@@ -76,7 +76,14 @@ pub fn apply_answer_report(prompt: &mut PromptState, report: &SendReport) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gobare_api::model::Event;
+
+    /// The prompt as the app builds it: empty, then the session's list of required actions.
+    fn prompt_for(actions: &[RequiredAction]) -> PromptState {
+        let mut prompt = PromptState::default();
+        prompt.replace(actions);
+        prompt
+    }
+    use gobare_api::model::{Event, RequiredAction};
 
     fn payload(kind: &str, payload: serde_json::Value) -> EventPayload {
         let data = serde_json::json!({"type": kind, "seq": 1, "payload": payload}).to_string();
@@ -90,7 +97,7 @@ mod tests {
 
     #[test]
     fn a_resolved_event_from_anywhere_closes_its_call_only() {
-        let mut prompt = PromptState::new(&[action("approval", "c1"), action("question", "c2")]);
+        let mut prompt = prompt_for(&[action("approval", "c1"), action("question", "c2")]);
         let other = payload(
             "approval.resolved",
             serde_json::json!({"toolCallId": "zz", "approved": true}),

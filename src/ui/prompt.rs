@@ -78,15 +78,9 @@ pub struct PromptState {
 }
 
 impl PromptState {
-    pub fn new(actions: &[RequiredAction]) -> Self {
-        let mut state = Self::default();
-        state.replace(actions);
-        state
-    }
-
     /// Takes the session's authoritative list (on every session refresh). A send in flight
     /// stays marked while its call is still listed.
-    pub(crate) fn replace(&mut self, actions: &[RequiredAction]) {
+    pub fn replace(&mut self, actions: &[RequiredAction]) {
         self.actions = actions.to_vec();
         if let Some(id) = &self.sending
             && !self.is_listed(id)

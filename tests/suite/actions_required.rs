@@ -49,7 +49,7 @@ async fn approval_answered_with_y_is_accepted_then_a_second_answer_is_already_re
         action,
     } = parked(&rig, "restart the worker #approval").await;
     assert_eq!(action.kind, RequiredActionKind::Approval);
-    let mut prompt = PromptState::new(std::slice::from_ref(&action));
+    let mut prompt = prompt_for(std::slice::from_ref(&action));
     let PromptAction::Answer(answer) = prompt.handle_key(key('y', KeyModifiers::NONE)) else {
         panic!("y answers an approval");
     };
@@ -92,7 +92,7 @@ async fn a_question_is_answered_with_one_of_its_options() {
         action,
     } = parked(&rig, "fix the deploy #question").await;
     assert_eq!(action.kind, RequiredActionKind::Question);
-    let mut prompt = PromptState::new(std::slice::from_ref(&action));
+    let mut prompt = prompt_for(std::slice::from_ref(&action));
     prompt.set_question_details(
         &action.call_id,
         "Roll back or patch?",
@@ -120,7 +120,7 @@ async fn a_function_call_gets_typed_output_with_turn_and_call_ids_copied_verbati
         ..
     } = parked(&rig, "look it up #function").await;
     assert_eq!(action.kind, RequiredActionKind::FunctionCall);
-    let mut prompt = PromptState::new(std::slice::from_ref(&action));
+    let mut prompt = prompt_for(std::slice::from_ref(&action));
     let answer = prompt.answer_with_text("{\"rows\": 3}").unwrap();
     match &answer {
         Input::ToolResult {
@@ -153,7 +153,7 @@ async fn a_failed_function_call_sends_the_fixed_sentence_only() {
         action,
         ..
     } = parked(&rig, "look it up #function").await;
-    let mut prompt = PromptState::new(&[action]);
+    let mut prompt = prompt_for(&[action]);
     let PromptAction::Answer(answer) = prompt.handle_key(key('f', KeyModifiers::CONTROL)) else {
         panic!("Ctrl+F fails a function call");
     };
@@ -181,7 +181,7 @@ async fn not_delivered_is_loud_and_closes_the_prompt() {
         action,
         ..
     } = parked(&rig, "look it up #function").await;
-    let mut prompt = PromptState::new(&[action]);
+    let mut prompt = prompt_for(&[action]);
     sender.send(prompt.answer_with_text("42").unwrap());
     let report = settled(&mut events).await;
     assert_eq!(
@@ -203,7 +203,7 @@ async fn an_answer_to_a_call_nobody_waits_for_is_a_404_explained_quietly() {
         "type": "function_call", "turn_id": "turn_gone", "call_id": "call_gone"
     }))
     .unwrap();
-    let mut prompt = PromptState::new(&[stale]);
+    let mut prompt = prompt_for(&[stale]);
     sender.send(prompt.answer_with_text("late").unwrap());
     let report = settled(&mut events).await;
     assert_eq!(report.result.as_ref().unwrap_err().status, Some(404));
@@ -219,4 +219,11 @@ async fn an_answer_to_a_call_nobody_waits_for_is_a_404_explained_quietly() {
     });
     let report = settled(&mut events).await;
     assert!(report.outcome.text.contains("nothing is waiting"));
+}
+
+/// The prompt as the app builds it: empty, then the session's list of required actions.
+fn prompt_for(actions: &[RequiredAction]) -> PromptState {
+    let mut prompt = PromptState::default();
+    prompt.replace(actions);
+    prompt
 }

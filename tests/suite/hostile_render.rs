@@ -362,7 +362,7 @@ fn every_pane_writes_only_inert_text_to_the_terminal() {
 fn the_prompt_and_the_picker_write_only_inert_text() {
     let (_, actions, session) = hostile_view();
     let theme = Theme::default();
-    let mut prompt = PromptState::new(&actions);
+    let mut prompt = prompt_for(&actions);
     for a in &actions {
         prompt.set_question_details(
             &a.call_id,
@@ -401,4 +401,11 @@ fn the_checks_catch_a_raw_escape() {
     assert!(caught.is_err(), "a raw OSC must be caught");
     let caught = std::panic::catch_unwind(|| assert_terminal_shows_the_buffer(&bytes, &buffer));
     assert!(caught.is_err(), "vt100 must see the title change");
+}
+
+/// The prompt as the app builds it: empty, then the session's list of required actions.
+fn prompt_for(actions: &[RequiredAction]) -> PromptState {
+    let mut prompt = PromptState::default();
+    prompt.replace(actions);
+    prompt
 }

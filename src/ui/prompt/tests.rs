@@ -77,7 +77,7 @@ fn snapshot(name: &str, state: &PromptState, width: u16) {
 
 #[test]
 fn nothing_pending_takes_no_room_and_no_keys() {
-    let mut state = PromptState::new(&[]);
+    let mut state = prompt_for(&[]);
     assert_eq!(state.desired_height(80), 0);
     assert_eq!(press(&mut state, KeyCode::Char('y')), PromptAction::NotMine);
     assert_eq!(state.answer_with_text("hello"), None);
@@ -86,7 +86,7 @@ fn nothing_pending_takes_no_room_and_no_keys() {
 #[test]
 fn y_and_n_answer_an_approval_with_the_verbatim_call_id() {
     for (c, approved) in [('y', true), ('n', false), ('Y', true), ('N', false)] {
-        let mut state = PromptState::new(&[approval()]);
+        let mut state = prompt_for(&[approval()]);
         assert_eq!(
             press(&mut state, KeyCode::Char(c)),
             PromptAction::Answer(Input::Approval {
@@ -99,7 +99,7 @@ fn y_and_n_answer_an_approval_with_the_verbatim_call_id() {
 
 #[test]
 fn approval_ignores_other_keys_and_text() {
-    let mut state = PromptState::new(&[approval()]);
+    let mut state = prompt_for(&[approval()]);
     assert_eq!(press(&mut state, KeyCode::Char('x')), PromptAction::NotMine);
     assert_eq!(press(&mut state, KeyCode::Enter), PromptAction::NotMine);
     assert_eq!(ctrl(&mut state, 'y'), PromptAction::NotMine);
@@ -109,7 +109,7 @@ fn approval_ignores_other_keys_and_text() {
 
 #[test]
 fn a_second_answer_is_refused_while_the_first_is_in_flight() {
-    let mut state = PromptState::new(&[approval()]);
+    let mut state = prompt_for(&[approval()]);
     assert!(matches!(
         press(&mut state, KeyCode::Char('y')),
         PromptAction::Answer(_)
@@ -132,7 +132,7 @@ fn a_second_answer_is_refused_while_the_first_is_in_flight() {
 
 #[test]
 fn question_option_picked_by_arrows_then_enter() {
-    let mut state = PromptState::new(&[question()]);
+    let mut state = prompt_for(&[question()]);
     with_question_details(&mut state);
     // Nothing highlighted yet: a stray Enter answers nothing.
     assert_eq!(press(&mut state, KeyCode::Enter), PromptAction::Consumed);
@@ -150,7 +150,7 @@ fn question_option_picked_by_arrows_then_enter() {
 
 #[test]
 fn question_option_picked_by_digit_then_enter() {
-    let mut state = PromptState::new(&[question()]);
+    let mut state = prompt_for(&[question()]);
     with_question_details(&mut state);
     assert_eq!(press(&mut state, KeyCode::Char('3')), PromptAction::NotMine);
     assert_eq!(
@@ -168,7 +168,7 @@ fn question_option_picked_by_digit_then_enter() {
 
 #[test]
 fn question_free_text_answer_and_empty_refused() {
-    let mut state = PromptState::new(&[question()]);
+    let mut state = prompt_for(&[question()]);
     with_question_details(&mut state);
     assert_eq!(state.answer_with_text("   \n "), None);
     assert_eq!(state.answer_with_text(""), None);
@@ -189,7 +189,7 @@ fn question_free_text_answer_and_empty_refused() {
 
 #[test]
 fn question_without_free_text_only_takes_an_option() {
-    let mut state = PromptState::new(&[question()]);
+    let mut state = prompt_for(&[question()]);
     state.set_question_details(
         "call_7be1c4d0",
         "Which?",
@@ -214,7 +214,7 @@ fn question_details_fall_back_to_the_action_arguments() {
         None,
         json!({"question": "Deploy now?", "options": ["yes", "later"]}),
     );
-    let mut state = PromptState::new(&[q]);
+    let mut state = prompt_for(&[q]);
     assert_eq!(
         press(&mut state, KeyCode::Char('2')),
         PromptAction::Consumed
@@ -228,7 +228,7 @@ fn question_details_fall_back_to_the_action_arguments() {
 
 #[test]
 fn function_call_text_becomes_a_successful_tool_result() {
-    let mut state = PromptState::new(&[function_call()]);
+    let mut state = prompt_for(&[function_call()]);
     assert_eq!(state.answer_with_text(" "), None);
     assert_eq!(
         state.answer_with_text("{\"status\":\"shipped\"}"),
@@ -244,7 +244,7 @@ fn function_call_text_becomes_a_successful_tool_result() {
 
 #[test]
 fn ctrl_f_fails_a_function_call_with_the_fixed_sentence_only() {
-    let mut state = PromptState::new(&[function_call()]);
+    let mut state = prompt_for(&[function_call()]);
     assert_eq!(press(&mut state, KeyCode::Char('f')), PromptAction::NotMine);
     assert_eq!(
         ctrl(&mut state, 'f'),
@@ -265,7 +265,7 @@ fn ids_are_copied_verbatim_even_when_odd() {
         turn_id: " turn\u{1b}[0m ".into(),
         ..action("function_call", "call/ä b", Some("x"), Value::Null)
     };
-    let mut state = PromptState::new(&[odd]);
+    let mut state = prompt_for(&[odd]);
     assert!(matches!(
         state.answer_with_text("ok"),
         Some(Input::ToolResult { ref turn_id, ref call_id, .. })
@@ -275,7 +275,7 @@ fn ids_are_copied_verbatim_even_when_odd() {
 
 #[test]
 fn close_call_reveals_the_next_action() {
-    let mut state = PromptState::new(&[approval(), question(), function_call()]);
+    let mut state = prompt_for(&[approval(), question(), function_call()]);
     assert_eq!(state.pending_count(), 3);
     assert!(press(&mut state, KeyCode::Char('y')) != PromptAction::NotMine);
     state.close_call("call_9a1f20bd");
@@ -291,7 +291,7 @@ fn close_call_reveals_the_next_action() {
 
 #[test]
 fn replace_keeps_a_send_in_flight_only_while_listed() {
-    let mut state = PromptState::new(&[approval(), function_call()]);
+    let mut state = prompt_for(&[approval(), function_call()]);
     state.set_approval_details("call_9a1f20bd", "bash", json!({"command": "ls"}), true);
     let _ = press(&mut state, KeyCode::Char('y'));
     state.replace(&[approval(), function_call()]);
@@ -306,7 +306,7 @@ fn replace_keeps_a_send_in_flight_only_while_listed() {
 
 #[test]
 fn key_releases_are_ignored() {
-    let mut state = PromptState::new(&[approval()]);
+    let mut state = prompt_for(&[approval()]);
     let mut key = KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE);
     key.kind = KeyEventKind::Release;
     assert_eq!(state.handle_key(key), PromptAction::NotMine);
@@ -315,7 +315,7 @@ fn key_releases_are_ignored() {
 #[test]
 fn hostile_strings_are_sanitized_in_the_buffer() {
     let evil = "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{202e}gnp.exe";
-    let mut state = PromptState::new(&[
+    let mut state = prompt_for(&[
         action("approval", "c1", Some(evil), json!({ "command": evil })),
         action("question", "c2", None, json!({})),
     ]);
@@ -339,7 +339,7 @@ fn long_arguments_are_cut_to_a_few_lines() {
         Some("bash"),
         json!({"command": "x".repeat(2000)}),
     );
-    let state = PromptState::new(&[long]);
+    let state = prompt_for(&[long]);
     // border + name + 6 arg lines + hint + border
     assert_eq!(state.desired_height(40), 2 + 1 + MAX_ARG_LINES as u16 + 1);
     assert!(screen(&state, 40).contains('…'));
@@ -347,7 +347,7 @@ fn long_arguments_are_cut_to_a_few_lines() {
 
 #[test]
 fn snapshot_approval_sensitive() {
-    let mut state = PromptState::new(&[approval()]);
+    let mut state = prompt_for(&[approval()]);
     state.set_approval_details(
         "call_9a1f20bd",
         "bash",
@@ -359,7 +359,7 @@ fn snapshot_approval_sensitive() {
 
 #[test]
 fn snapshot_question_with_options() {
-    let mut state = PromptState::new(&[question()]);
+    let mut state = prompt_for(&[question()]);
     with_question_details(&mut state);
     let _ = press(&mut state, KeyCode::Down);
     snapshot("question_with_options", &state, 60);
@@ -367,26 +367,26 @@ fn snapshot_question_with_options() {
 
 #[test]
 fn snapshot_function_call() {
-    let state = PromptState::new(&[function_call()]);
+    let state = prompt_for(&[function_call()]);
     snapshot("function_call", &state, 60);
 }
 
 #[test]
 fn snapshot_one_of_three_pending() {
-    let state = PromptState::new(&[function_call(), approval(), question()]);
+    let state = prompt_for(&[function_call(), approval(), question()]);
     snapshot("one_of_three", &state, 60);
 }
 
 #[test]
 fn snapshot_sending() {
-    let mut state = PromptState::new(&[approval(), question()]);
+    let mut state = prompt_for(&[approval(), question()]);
     let _ = press(&mut state, KeyCode::Char('y'));
     snapshot("sending", &state, 60);
 }
 
 #[test]
 fn a_short_area_keeps_the_key_hint() {
-    let mut state = PromptState::new(&[question()]);
+    let mut state = prompt_for(&[question()]);
     state.set_question_details(
         "call_7be1c4d0",
         "Pick one",
@@ -409,7 +409,7 @@ fn a_short_area_keeps_the_key_hint() {
 
 #[test]
 fn a_sensitive_approval_has_a_warning_border_and_flag() {
-    let mut state = PromptState::new(&[approval()]);
+    let mut state = prompt_for(&[approval()]);
     let theme = Theme::default();
     let draw = |state: &PromptState| {
         let area = Rect::new(0, 0, 60, state.desired_height(60));
@@ -426,4 +426,11 @@ fn a_sensitive_approval_has_a_warning_border_and_flag() {
     // Null args from the event fall back to the action's own arguments.
     let text: String = (0..60).map(|x| buf[(x, 2)].symbol()).collect();
     assert!(text.contains("systemctl restart export"), "{text}");
+}
+
+/// The prompt as the app builds it: empty, then the session's list of required actions.
+fn prompt_for(actions: &[RequiredAction]) -> PromptState {
+    let mut prompt = PromptState::default();
+    prompt.replace(actions);
+    prompt
 }
