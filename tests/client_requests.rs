@@ -7,7 +7,7 @@ use client_support::{Reply, SECRET, Server, page};
 use gobare_api::client::{IdempotencyKey, Order, Page, SessionFilter};
 use gobare_api::error::ApiErrorKind;
 use gobare_api::model::{CreateSession, Input, SessionStatus};
-use gobare_api::retry::RetryPolicy;
+use gobare_api::retry::SendRetry;
 use serde_json::json;
 
 fn accepted() -> Reply {
@@ -116,7 +116,7 @@ async fn send_with_retry_reuses_the_same_key_across_a_retried_503() {
     let key = IdempotencyKey::new();
     let reply = server
         .client()
-        .send_with_retry("s1", &message(), &key, &RetryPolicy::default())
+        .send_with_retry("s1", &message(), &key, &SendRetry::default())
         .await
         .unwrap();
     assert_eq!(reply.kind, "input.message");
@@ -143,7 +143,7 @@ async fn send_with_retry_surfaces_queue_full_and_project_limit_at_once() {
                 "s1",
                 &message(),
                 &IdempotencyKey::new(),
-                &RetryPolicy::default(),
+                &SendRetry::default(),
             )
             .await
             .unwrap_err();
@@ -161,7 +161,7 @@ async fn send_with_retry_gives_up_without_retry_after_and_after_max_attempts() {
             "s1",
             &message(),
             &IdempotencyKey::new(),
-            &RetryPolicy::default(),
+            &SendRetry::default(),
         )
         .await
         .unwrap_err();
@@ -170,9 +170,9 @@ async fn send_with_retry_gives_up_without_retry_after_and_after_max_attempts() {
 
     let busy = || Reply::error(503, "sandbox_unavailable", None).header("retry-after", "0");
     let server = Server::start(vec![busy(), busy(), busy(), accepted()]).await;
-    let policy = RetryPolicy {
+    let policy = SendRetry {
         max_attempts: 3,
-        ..RetryPolicy::default()
+        ..SendRetry::default()
     };
     let err = server
         .client()
@@ -395,7 +395,7 @@ async fn send_with_retry_waits_exactly_retry_after() {
             "s1",
             &message(),
             &IdempotencyKey::new(),
-            &RetryPolicy::default(),
+            &SendRetry::default(),
         )
         .await
         .unwrap();

@@ -18,7 +18,7 @@ use crate::ui::outcome::{self, Outcome, SendFailure};
 use gobare_api::client::{ApiClient, IdempotencyKey};
 use gobare_api::error::{ApiError, ApiErrorKind};
 use gobare_api::model::{Content, Input, InputAccepted};
-use gobare_api::retry::RetryPolicy;
+use gobare_api::retry::SendRetry;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -102,10 +102,10 @@ pub fn failure_from(err: &ApiError) -> SendFailure {
 
 /// The policy of a send: the client's default plus patience for network failures, so a
 /// send made during a stream drop (a short outage) waits for the network to come back.
-pub fn default_policy() -> RetryPolicy {
-    RetryPolicy {
+pub fn default_policy() -> SendRetry {
+    SendRetry {
         max_attempts: 8,
-        ..RetryPolicy::default()
+        ..SendRetry::default()
     }
 }
 
@@ -153,7 +153,7 @@ pub struct Sender<T: InputTransport> {
     transport: Arc<T>,
     session_id: Arc<str>,
     memory: Option<SharedMemory>,
-    policy: RetryPolicy,
+    policy: SendRetry,
     events: mpsc::UnboundedSender<SendEvent>,
     /// The ordered lane for messages and steers.
     text_lane: mpsc::UnboundedSender<Job>,
@@ -170,7 +170,7 @@ impl<T: InputTransport> Sender<T> {
         transport: Arc<T>,
         session_id: &str,
         memory: Option<SharedMemory>,
-        policy: RetryPolicy,
+        policy: SendRetry,
     ) -> (Sender<T>, mpsc::UnboundedReceiver<SendEvent>) {
         let (events, events_rx) = mpsc::unbounded_channel();
         let (text_lane, mut lane_rx) = mpsc::unbounded_channel::<Job>();
@@ -299,7 +299,7 @@ struct Worker<T: InputTransport> {
     transport: Arc<T>,
     session_id: Arc<str>,
     memory: Option<SharedMemory>,
-    policy: RetryPolicy,
+    policy: SendRetry,
     events: mpsc::UnboundedSender<SendEvent>,
 }
 

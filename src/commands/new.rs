@@ -19,7 +19,7 @@ use color_eyre::eyre::eyre;
 use gobare_api::client::{ApiClient, IdempotencyKey};
 use gobare_api::error::ApiError;
 use gobare_api::model::{AgentRequest, Content, CreateSession, Input, Session};
-use gobare_api::retry::RetryPolicy;
+use gobare_api::retry::SendRetry;
 use gobare_api::stream::ConnectionState;
 use gobare_api::stream::{self, StreamHandle, StreamOptions, StreamUpdate};
 use std::sync::Arc;
@@ -58,7 +58,7 @@ pub fn create_request(args: &NewArgs) -> CreateSession {
 pub async fn create_session(
     client: &ApiClient,
     request: &CreateSession,
-    policy: &RetryPolicy,
+    policy: &SendRetry,
 ) -> Result<Session, ApiError> {
     let key = IdempotencyKey::new();
     let mut attempts = 0;
@@ -111,7 +111,7 @@ pub async fn open_new_session(
     stream_options: impl FnOnce(&str) -> Result<StreamOptions, ApiError>,
     memory: Option<&dyn Fn(&str) -> SharedMemory>,
 ) -> color_eyre::Result<NewSession> {
-    let session = create_session(&client, &create_request(args), &RetryPolicy::default())
+    let session = create_session(&client, &create_request(args), &SendRetry::default())
         .await
         .map_err(|e| eyre!("could not create the session: {}", e.summary()))?;
     let mut options = stream_options(&session.id)?;
@@ -164,7 +164,7 @@ pub async fn run(config: Config, args: NewArgs) -> color_eyre::Result<()> {
         .into());
     }
     let client = config.client().map_err(|e| eyre!(e.summary()))?;
-    let session = create_session(&client, &create_request(&args), &RetryPolicy::default())
+    let session = create_session(&client, &create_request(&args), &SendRetry::default())
         .await
         .map_err(|e| eyre!("could not create the session: {}", e.summary()))?;
     // The app subscribes live-only, waits until the stream is open, and only then sends the

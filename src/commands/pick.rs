@@ -13,7 +13,7 @@ use color_eyre::eyre::eyre;
 use crossterm::event::{Event, KeyCode, KeyEventKind};
 use futures_util::StreamExt;
 use gobare_api::client::ApiClient;
-use gobare_api::retry::RetryPolicy;
+use gobare_api::retry::SendRetry;
 
 /// What the user picked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,7 +42,7 @@ pub async fn run(config: Config) -> color_eyre::Result<()> {
             Some(Choice::Open(id)) => id,
             Some(Choice::New) => {
                 let request = super::new::create_request(&NewArgs::default());
-                super::new::create_session(&client, &request, &RetryPolicy::default())
+                super::new::create_session(&client, &request, &SendRetry::default())
                     .await
                     .map_err(|e| eyre!("could not create the session: {}", e.summary()))?
                     .id

@@ -7,7 +7,7 @@ use crate::model::{
     Artifact, CreateSession, Deleted, Health, Input, InputAccepted, InputBody, Item, List,
     PatchSession, Session, SessionStatus, Turn,
 };
-use crate::retry::RetryPolicy;
+use crate::retry::SendRetry;
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue, RETRY_AFTER};
 use reqwest::{Method, StatusCode};
 use serde::Serialize;
@@ -384,7 +384,7 @@ impl ApiClient {
         session_id: &str,
         input: &Input,
         key: &IdempotencyKey,
-        policy: &RetryPolicy,
+        policy: &SendRetry,
     ) -> Result<InputAccepted, ApiError> {
         let mut attempts = 0;
         let mut key_may_be_in_flight = false;

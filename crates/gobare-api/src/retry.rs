@@ -6,7 +6,7 @@ use std::time::Duration;
 
 /// Bounds for [`crate::client::ApiClient::send_with_retry`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RetryPolicy {
+pub struct SendRetry {
     /// Total attempts, the first included.
     pub max_attempts: u32,
     /// A `Retry-After` longer than this is surfaced to the caller instead of waited out.
@@ -17,9 +17,9 @@ pub struct RetryPolicy {
     pub backoff_max: Duration,
 }
 
-impl Default for RetryPolicy {
+impl Default for SendRetry {
     fn default() -> Self {
-        RetryPolicy {
+        SendRetry {
             max_attempts: 4,
             max_wait: Duration::from_secs(60),
             backoff_base: Duration::from_millis(500),
@@ -28,7 +28,7 @@ impl Default for RetryPolicy {
     }
 }
 
-impl RetryPolicy {
+impl SendRetry {
     /// How long to wait before attempt `attempts_made + 1`, or `None` to give up and
     /// return `err`. `key_may_be_in_flight` is true once an earlier attempt got no answer:
     /// a `409 conflict` for the same key then means the first attempt is still running.
@@ -70,7 +70,7 @@ mod tests {
 
     #[test]
     fn waits_exactly_retry_after_when_given() {
-        let p = RetryPolicy::default();
+        let p = SendRetry::default();
         let e = coded(503, "sandbox_unavailable", Some("7"));
         assert_eq!(
             p.delay_before_retry(&e, 1, false),
@@ -86,7 +86,7 @@ mod tests {
 
     #[test]
     fn never_retries_queue_full_project_limit_or_client_errors() {
-        let p = RetryPolicy::default();
+        let p = SendRetry::default();
         for e in [
             coded(429, "queue_full", Some("1")),
             coded(429, "project_limit_exceeded", Some("1")),
@@ -101,7 +101,7 @@ mod tests {
 
     #[test]
     fn network_failures_back_off_and_attempts_are_bounded() {
-        let p = RetryPolicy::default();
+        let p = SendRetry::default();
         let e = ApiError::local(ApiErrorKind::Network, "reset");
         assert_eq!(
             p.delay_before_retry(&e, 1, false),
@@ -116,9 +116,9 @@ mod tests {
             Some(Duration::from_secs(2))
         );
         assert_eq!(p.delay_before_retry(&e, 4, false), None);
-        let long = RetryPolicy {
+        let long = SendRetry {
             max_attempts: 100,
-            ..RetryPolicy::default()
+            ..SendRetry::default()
         };
         assert_eq!(
             long.delay_before_retry(&e, 60, false),
@@ -128,7 +128,7 @@ mod tests {
 
     #[test]
     fn conflict_after_a_lost_answer_is_the_first_attempt_in_flight() {
-        let p = RetryPolicy::default();
+        let p = SendRetry::default();
         let e = coded(409, "conflict", None);
         assert_eq!(
             p.delay_before_retry(&e, 2, true),

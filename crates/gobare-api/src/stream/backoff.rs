@@ -17,16 +17,16 @@ pub const MAX_SERVER_WAIT: Duration = Duration::from_secs(600);
 
 /// Reconnect timing for one stream.
 #[derive(Debug)]
-pub struct RetryPolicy {
+pub struct StreamBackoff {
     hint: Duration,
     max_backoff: Duration,
     failures: u32,
     rng: SmallRng,
 }
 
-impl RetryPolicy {
+impl StreamBackoff {
     pub fn new(max_backoff: Duration, seed: u64) -> Self {
-        RetryPolicy {
+        StreamBackoff {
             hint: DEFAULT_RETRY_HINT,
             max_backoff,
             failures: 0,
@@ -98,15 +98,15 @@ impl RetryPolicy {
 mod tests {
     use super::*;
 
-    fn policy() -> RetryPolicy {
-        let mut p = RetryPolicy::new(Duration::from_secs(30), 7);
+    fn backoff() -> StreamBackoff {
+        let mut p = StreamBackoff::new(Duration::from_secs(30), 7);
         p.set_hint(0); // let the backoff itself show (MIN_RECONNECT still applies)
         p
     }
 
     #[test]
     fn first_wait_after_a_clean_drop_is_the_hint() {
-        let mut p = RetryPolicy::new(Duration::from_secs(30), 1);
+        let mut p = StreamBackoff::new(Duration::from_secs(30), 1);
         assert_eq!(p.next_wait(None), DEFAULT_RETRY_HINT);
         p.set_hint(8000);
         assert_eq!(p.next_wait(None), Duration::from_millis(8000));
@@ -114,7 +114,7 @@ mod tests {
 
     #[test]
     fn backoff_grows_is_jittered_and_capped() {
-        let mut p = policy();
+        let mut p = backoff();
         let mut upper_bounds = Vec::new();
         for n in 1..=12u32 {
             p.record_failure();
@@ -133,7 +133,7 @@ mod tests {
 
     #[test]
     fn hint_is_a_floor_for_backoff_and_retry_after() {
-        let mut p = RetryPolicy::new(Duration::from_secs(30), 3);
+        let mut p = StreamBackoff::new(Duration::from_secs(30), 3);
         p.set_hint(8000);
         p.record_failure();
         assert!(p.next_wait(None) >= Duration::from_millis(8000));
@@ -149,7 +149,7 @@ mod tests {
 
     #[test]
     fn reset_starts_the_next_outage_from_scratch() {
-        let mut p = policy();
+        let mut p = backoff();
         for _ in 0..6 {
             p.record_failure();
         }
@@ -160,7 +160,7 @@ mod tests {
 
     #[test]
     fn hostile_server_waits_are_bounded() {
-        let mut p = policy();
+        let mut p = backoff();
         p.set_hint(u64::MAX);
         assert_eq!(p.next_wait(None), MAX_SERVER_WAIT);
         assert_eq!(
