@@ -107,9 +107,10 @@ async fn a_rate_limited_send_waits_retry_after_and_is_delivered_once() {
     let started = Instant::now();
     let first = client.send(&id, &input, &key).await.unwrap_err();
     let told = first.retry_after.expect("Retry-After on the refused send");
-    let accepted = client
-        .send_with_retry(&id, &input, &key, &SendRetry::default())
+    let accepted = SendRetry::default()
+        .run(|| client.send(&id, &input, &key), |_, _, _| {})
         .await
+        .0
         .expect("delivered after waiting");
     assert!(
         started.elapsed() >= told,

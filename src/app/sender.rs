@@ -353,36 +353,24 @@ impl<T: InputTransport> Worker<T> {
         let _ = self.events.send(SendEvent::Settled(Box::new(report)));
     }
 
-    /// [`ApiClient::send_with_retry`]'s loop, reporting each wait to the app.
+    /// Every attempt of the job under its one key, each wait reported to the app.
     async fn attempts(&self, job: &Job) -> (Result<InputAccepted, ApiError>, u32) {
-        let mut attempts = 0;
-        let mut key_may_be_in_flight = false;
-        loop {
-            attempts += 1;
-            let err = match self
-                .transport
-                .send_input(&self.session_id, &job.input, &job.key)
-                .await
-            {
-                Ok(reply) => return (Ok(reply), attempts),
-                Err(err) => err,
-            };
-            let Some(wait) = self
-                .policy
-                .delay_before_retry(&err, attempts, key_may_be_in_flight)
-            else {
-                return (Err(err), attempts);
-            };
-            key_may_be_in_flight |= err.kind == ApiErrorKind::Network;
-            tracing::info!(attempt = attempts, wait_ms = wait.as_millis() as u64, error = %err, "retrying send");
-            let _ = self.events.send(SendEvent::Retrying {
-                ticket: job.ticket,
-                attempt: attempts,
-                wait,
-                reason: err.summary(),
-            });
-            tokio::time::sleep(wait).await;
-        }
+        self.policy
+            .run(
+                || {
+                    self.transport
+                        .send_input(&self.session_id, &job.input, &job.key)
+                },
+                |attempt, wait, err| {
+                    let _ = self.events.send(SendEvent::Retrying {
+                        ticket: job.ticket,
+                        attempt,
+                        wait,
+                        reason: err.summary(),
+                    });
+                },
+            )
+            .await
     }
 }
 

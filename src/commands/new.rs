@@ -61,20 +61,10 @@ pub async fn create_session(
     policy: &SendRetry,
 ) -> Result<Session, ApiError> {
     let key = IdempotencyKey::new();
-    let mut attempts = 0;
-    let mut in_flight = false;
-    loop {
-        attempts += 1;
-        let err = match client.create_session(request, &key).await {
-            Ok(session) => return Ok(session),
-            Err(err) => err,
-        };
-        let Some(wait) = policy.delay_before_retry(&err, attempts, in_flight) else {
-            return Err(err);
-        };
-        in_flight |= err.kind == gobare_api::error::ApiErrorKind::Network;
-        tokio::time::sleep(wait).await;
-    }
+    let (result, _attempts) = policy
+        .run(|| client.create_session(request, &key), |_, _, _| {})
+        .await;
+    result
 }
 
 /// Waits until the stream is live; everything reported before is returned for replay.

@@ -1,5 +1,6 @@
 //! Typed calls to the Gobare `/v1` API (reference §1–§6): bearer auth, Idempotency-Key on
-//! writes, error mapping through [`ApiError`], paging helpers and a retry policy for sends.
+//! writes, error mapping through [`ApiError`], paging parameters. Retrying a write is
+//! [`crate::retry::SendRetry`]'s.
 
 use crate::auth::Token;
 use crate::error::{ApiError, ApiErrorKind};
@@ -7,7 +8,6 @@ use crate::model::{
     Artifact, CreateSession, Deleted, Health, Input, InputAccepted, InputBody, Item, List,
     PatchSession, Session, SessionStatus, Turn,
 };
-use crate::retry::SendRetry;
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue, RETRY_AFTER};
 use reqwest::{Method, StatusCode};
 use serde::Serialize;
@@ -24,8 +24,6 @@ pub const DEFAULT_API: &str = "https://api.gobare.dev";
 const MAX_SUCCESS_BODY: usize = 64 << 20;
 /// Largest error body read; the envelope is tiny, anything longer is a proxy page.
 const MAX_ERROR_BODY: usize = 64 << 10;
-/// A server that keeps saying `has_more` forever is broken; stop after this many pages.
-const MAX_PAGES: usize = 100_000;
 
 /// How to build an [`ApiClient`].
 #[derive(Debug, Clone)]
@@ -332,17 +330,6 @@ impl ApiClient {
             .await
     }
 
-    /// Every item of a session, paging with `after` until `has_more` is false.
-    pub async fn list_all_items(
-        &self,
-        session_id: &str,
-        order: Order,
-    ) -> Result<Vec<Item>, ApiError> {
-        let first = Page::ordered(order).with_limit(100);
-        self.collect_pages(&["sessions", session_id, "items"], first)
-            .await
-    }
-
     /// `GET /v1/sessions/{id}/artifacts`, optionally for one turn.
     pub async fn list_artifacts(
         &self,
@@ -374,69 +361,6 @@ impl ApiClient {
             key,
         )
         .await
-    }
-
-    /// [`ApiClient::send`], retried under `policy` with the SAME key, so the server
-    /// replays the first success instead of acting twice. `queue_full` and
-    /// `project_limit_exceeded` are returned, never retried here.
-    pub async fn send_with_retry(
-        &self,
-        session_id: &str,
-        input: &Input,
-        key: &IdempotencyKey,
-        policy: &SendRetry,
-    ) -> Result<InputAccepted, ApiError> {
-        let mut attempts = 0;
-        let mut key_may_be_in_flight = false;
-        loop {
-            attempts += 1;
-            let err = match self.send(session_id, input, key).await {
-                Ok(accepted) => return Ok(accepted),
-                Err(err) => err,
-            };
-            let Some(wait) = policy.delay_before_retry(&err, attempts, key_may_be_in_flight) else {
-                return Err(err);
-            };
-            // A send that got no answer may still be running on the server; a 409 for
-            // the same key then means "in flight", which a retry turns into the replay.
-            key_may_be_in_flight |= err.kind == ApiErrorKind::Network;
-            tracing::info!(
-                attempt = attempts,
-                wait_ms = wait.as_millis() as u64,
-                error = %err,
-                "retrying send"
-            );
-            tokio::time::sleep(wait).await;
-        }
-    }
-
-    async fn collect_pages<T: DeserializeOwned>(
-        &self,
-        segments: &[&str],
-        first: Page,
-    ) -> Result<Vec<T>, ApiError> {
-        let mut all = Vec::new();
-        let mut page = first;
-        for _ in 0..MAX_PAGES {
-            let list: List<T> = self.get(segments, page.query()?).await?;
-            all.extend(list.data);
-            if !list.has_more {
-                return Ok(all);
-            }
-            match list.last_id {
-                Some(last) if Some(&last) != page.after.as_ref() => page.after = Some(last),
-                _ => {
-                    return Err(ApiError::local(
-                        ApiErrorKind::Decode,
-                        "the server said has_more but gave no new last_id to continue from",
-                    ));
-                }
-            }
-        }
-        Err(ApiError::local(
-            ApiErrorKind::Decode,
-            format!("gave up after {MAX_PAGES} pages"),
-        ))
     }
 
     async fn get<T: DeserializeOwned>(
