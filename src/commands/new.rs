@@ -77,7 +77,7 @@ async fn until_live(stream: &mut StreamHandle) -> color_eyre::Result<Vec<StreamU
                 StreamUpdate::State(ConnectionState::Failed { reason }) => {
                     return Err(eyre!(
                         "the new session's event stream failed: {}",
-                        crate::ui::sanitize::line(reason)
+                        gobare_api::text::line(reason)
                     ));
                 }
                 _ => buffered.push(update),

@@ -14,10 +14,8 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 mod entry;
-pub(crate) mod wrap;
 
 use entry::{entry_lines, streaming_lines};
-pub(crate) use wrap::{truncate, wrap_plain};
 
 /// Entries whose lines are kept across frames; beyond this, those the last frame did not
 /// use are dropped. A screen shows far fewer, so the cache stays small and steady instead of

@@ -7,3 +7,4 @@ pub mod model;
 pub mod retry;
 pub mod sse;
 pub mod stream;
+pub mod text;
