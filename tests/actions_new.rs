@@ -16,7 +16,7 @@ async fn new_subscribes_live_before_sending_and_the_first_message_is_the_first_e
     let store = rig.store();
     let open_memory = |id: &str| SessionMemory::open(store.clone(), id).shared();
     let api = rig.sim.url();
-    let token = rig.client.token().cloned();
+    let token = gobare_api::auth::Token::new(rig.sim.token());
     let args = NewArgs {
         title: Some("fix the flaky test".into()),
         message: Some("hello there".into()),
@@ -66,7 +66,7 @@ async fn new_subscribes_live_before_sending_and_the_first_message_is_the_first_e
 async fn new_without_a_message_opens_an_idle_session() {
     let rig = Rig::test().await;
     let api = rig.sim.url();
-    let token = rig.client.token().cloned();
+    let token = gobare_api::auth::Token::new(rig.sim.token());
     let new = open_new_session(
         rig.client.clone(),
         &NewArgs::default(),

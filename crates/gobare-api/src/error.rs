@@ -53,6 +53,7 @@ pub enum ApiErrorKind {
 #[derive(Clone, thiserror::Error)]
 #[error("{}", self.summary())]
 pub struct ApiError {
+    /// What went wrong, at the level a caller decides on.
     pub kind: ApiErrorKind,
     /// `error.code` from the body, when the body was the API's error envelope.
     pub code: Option<ErrorCode>,
@@ -93,7 +94,7 @@ impl ApiError {
     }
 
     /// The request did not get an HTTP answer.
-    pub fn network(err: reqwest::Error) -> ApiError {
+    pub(crate) fn network(err: reqwest::Error) -> ApiError {
         let what = if err.is_timeout() {
             "the request timed out"
         } else if err.is_connect() {
@@ -110,7 +111,7 @@ impl ApiError {
     }
 
     /// A success status whose body did not decode.
-    pub fn decode(
+    pub(crate) fn decode(
         status: u16,
         request_id: Option<String>,
         what: impl fmt::Display,
@@ -208,7 +209,7 @@ impl ApiError {
 
     /// Replaces every occurrence of `secret` in server-supplied text. A server (or proxy)
     /// that echoes the Authorization header must not get the token into an error.
-    pub fn redact(mut self, secret: &str) -> ApiError {
+    pub(crate) fn redact(mut self, secret: &str) -> ApiError {
         if secret.is_empty() {
             return self;
         }
@@ -353,7 +354,7 @@ fn default_message(status: u16, foreign_body: bool) -> String {
 
 /// `Retry-After` as delta-seconds (the only form the reference uses). Bounded so a hostile
 /// value cannot overflow; HTTP-dates and garbage read as absent.
-pub fn parse_retry_after(raw: &str) -> Option<Duration> {
+fn parse_retry_after(raw: &str) -> Option<Duration> {
     let secs: u64 = raw.trim().parse().ok()?;
     Some(Duration::from_secs(secs.min(24 * 3600)))
 }

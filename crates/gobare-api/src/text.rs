@@ -2,7 +2,7 @@
 //! may reach a terminal, how wide text is, and where it may be cut or wrapped.
 //!
 //! Everything a model (or whoever steered it) wrote reaches the terminal, a file or stderr
-//! through this module. Nothing that a terminal interprets is passed through: [`line`] turns
+//! through this module. Nothing that a terminal interprets is passed through: [`line()`] turns
 //! control characters into visible Control Pictures (`␛`, `␀`…`␟`) and invisible or
 //! direction-changing format characters into `⟨U+XXXX⟩`, so an escape sequence shows as `␛`
 //! followed by its (now inert) tail and a reader can see that something tried to move the
@@ -24,12 +24,12 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// How many spaces a tab becomes in [`lines`]. A fixed width (not tab stops) keeps wrapping
 /// and width computations independent of the column a line starts at.
-pub const TAB_WIDTH: usize = 4;
+const TAB_WIDTH: usize = 4;
 
 /// Zero-width marks (combining accents, variation selectors…) kept on one character. Real text
 /// needs a few; "Zalgo" text stacks hundreds, which smear over neighbouring rows in many
 /// terminals and bloat every cell they land in. The excess is dropped.
-pub const MAX_MARKS_PER_CHAR: usize = 8;
+const MAX_MARKS_PER_CHAR: usize = 8;
 
 /// What stands in for the characters [`one_line`] may not pass through.
 const REPLACEMENT: char = '\u{FFFD}';
@@ -101,7 +101,7 @@ fn is_zero_width_mark(c: char) -> bool {
     !c.is_ascii() && c.width() == Some(0)
 }
 
-/// Byte offset of the first character that [`line`] must change, if any.
+/// Byte offset of the first character that [`line()`] must change, if any.
 fn first_change(s: &str) -> Option<usize> {
     if s.is_ascii() {
         return s.bytes().position(|b| b < 0x20 || b == 0x7f);
@@ -121,7 +121,7 @@ fn first_change(s: &str) -> Option<usize> {
 
 /// One line of server text, safe to display: control characters, escape sequences, bidi
 /// overrides and zero-width characters are made visible (e.g. `␛`, `\u{202e}` as `⟨U+202E⟩`),
-/// never passed through; marks beyond [`MAX_MARKS_PER_CHAR`] on one character are dropped.
+/// never passed through; marks beyond 8 on one character are dropped.
 /// Newlines and tabs are made visible too (`␊`, `␉`); use [`lines`] for multi-line text.
 ///
 /// Nothing to change (the common case, on every drawn line) borrows.
@@ -155,7 +155,7 @@ pub fn line(s: &str) -> Cow<'_, str> {
 }
 
 /// Multi-line server text: `\n`, `\r\n` and a lone `\r` separate lines, tabs become
-/// [`TAB_WIDTH`] spaces, and each line is then made safe as in [`line`].
+/// 4 spaces, and each line is then made safe as in [`line()`].
 pub fn lines(s: &str) -> Vec<Cow<'_, str>> {
     // A lone `\r` would, in a terminal, return to column 0 and let later text overwrite what
     // came before (a classic way to hide text); treating it as a line break shows both.
@@ -173,7 +173,7 @@ pub fn lines(s: &str) -> Vec<Cow<'_, str>> {
 
 /// Server text as one short line for an error message or stderr: whitespace runs (line
 /// breaks included) become one space, the characters [`is_unsafe`] names become U+FFFD,
-/// marks beyond [`MAX_MARKS_PER_CHAR`] are dropped, and after `max_chars` characters the
+/// marks beyond 8 on one character are dropped, and after `max_chars` characters the
 /// rest is cut off with `…`.
 pub fn one_line(raw: &str, max_chars: usize) -> String {
     let mut out = String::with_capacity(raw.len().min(max_chars * 4));
@@ -236,7 +236,7 @@ fn fit(s: &str, max_cols: usize) -> (&str, usize) {
 }
 
 /// Cuts `s` to at most `max_cols` cells, ending with `…` when anything was cut; never splits
-/// a grapheme cluster. `s` should already be made safe ([`line`]).
+/// a grapheme cluster. `s` should already be made safe ([`line()`]).
 pub fn truncate(s: &str, max_cols: usize) -> Cow<'_, str> {
     if width(s) <= max_cols {
         return Cow::Borrowed(s);
@@ -599,7 +599,7 @@ mod tests {
         );
     }
 
-    /// Error text used to be cleaned by a shorter list than the screen's; one list now.
+    /// Error text is cleaned by the same classification as what the screen draws.
     #[test]
     fn one_line_replaces_every_character_line_makes_visible() {
         let hostile = "a\u{9b}b\u{2028}c\u{00AD}d\u{E0041}e\u{FDD0}f";

@@ -7,17 +7,17 @@ use rand::{Rng, SeedableRng};
 use std::time::Duration;
 
 /// The hint used before the server sent any `retry:` line (`events.mdx`: `retry: 2000`).
-pub const DEFAULT_RETRY_HINT: Duration = Duration::from_millis(2000);
+pub(crate) const DEFAULT_RETRY_HINT: Duration = Duration::from_millis(2000);
 /// The first backoff step after a failure.
-pub const BACKOFF_BASE: Duration = Duration::from_millis(1000);
+pub(crate) const BACKOFF_BASE: Duration = Duration::from_millis(1000);
 /// Never reconnect faster than this, whatever the server hints (§7.8 item 7: cap the rate).
 pub const MIN_RECONNECT: Duration = Duration::from_millis(250);
 /// A hostile `retry:` / `Retry-After` cannot park the client for longer than this.
-pub const MAX_SERVER_WAIT: Duration = Duration::from_secs(600);
+pub(crate) const MAX_SERVER_WAIT: Duration = Duration::from_secs(600);
 
 /// Reconnect timing for one stream.
 #[derive(Debug)]
-pub struct StreamBackoff {
+pub(crate) struct StreamBackoff {
     hint: Duration,
     max_backoff: Duration,
     failures: u32,
@@ -25,7 +25,7 @@ pub struct StreamBackoff {
 }
 
 impl StreamBackoff {
-    pub fn new(max_backoff: Duration, seed: u64) -> Self {
+    pub(crate) fn new(max_backoff: Duration, seed: u64) -> Self {
         StreamBackoff {
             hint: DEFAULT_RETRY_HINT,
             max_backoff,
@@ -35,33 +35,29 @@ impl StreamBackoff {
     }
 
     /// The server sent `retry: <ms>`.
-    pub fn set_hint(&mut self, ms: u64) {
+    pub(crate) fn set_hint(&mut self, ms: u64) {
         self.hint = Duration::from_millis(ms).min(MAX_SERVER_WAIT);
     }
 
-    pub fn hint(&self) -> Duration {
-        self.hint
-    }
-
     /// Consecutive failed attempts since the last connection that delivered a frame.
-    pub fn failures(&self) -> u32 {
+    pub(crate) fn failures(&self) -> u32 {
         self.failures
     }
 
     /// A connection delivered a frame: the next outage starts from scratch.
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.failures = 0;
     }
 
     /// An attempt failed (could not open, or closed before any frame).
-    pub fn record_failure(&mut self) {
+    pub(crate) fn record_failure(&mut self) {
         self.failures = self.failures.saturating_add(1);
     }
 
     /// The wait before the next attempt. `retry_after` is the server's `Retry-After`, which
     /// replaces the exponential step (the server knows the real wait); the hint is always a
     /// floor.
-    pub fn next_wait(&mut self, retry_after: Option<Duration>) -> Duration {
+    pub(crate) fn next_wait(&mut self, retry_after: Option<Duration>) -> Duration {
         let step = match retry_after {
             Some(ra) => ra.min(MAX_SERVER_WAIT),
             None => self.jittered_backoff(),
@@ -71,7 +67,7 @@ impl StreamBackoff {
 
     /// The least a reconnect the user asked for must still wait: the server's word
     /// (`Retry-After`, the `retry:` hint) and our floor stand; only our own backoff is cut.
-    pub fn earliest(&self, retry_after: Option<Duration>) -> Duration {
+    pub(crate) fn earliest(&self, retry_after: Option<Duration>) -> Duration {
         retry_after
             .unwrap_or_default()
             .min(MAX_SERVER_WAIT)

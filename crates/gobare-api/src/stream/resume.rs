@@ -7,7 +7,7 @@ use crate::sse::SseFrame;
 
 /// What to do with one dispatched frame.
 #[derive(Debug, Clone, PartialEq)]
-pub enum FrameAction {
+pub(crate) enum FrameAction {
     /// Hand it to the consumer.
     Deliver(StreamFrame),
     /// A persisted event at or below the cursor: already delivered.
@@ -24,7 +24,7 @@ pub enum FrameAction {
 
 /// The cursor state of one stream across reconnects.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Resume {
+pub(crate) struct Resume {
     /// Highest persisted seq delivered (or the starting cursor). `None` = live only.
     delivered: Option<u64>,
     /// What the next request sends when it differs from `delivered` (after a truncation).
@@ -39,10 +39,10 @@ pub struct Resume {
 }
 
 /// The `event` of a persisted frame delivered undecoded (`decode_persisted` off).
-pub const NOT_DECODED: &str = "not decoded (StreamOptions::decode_persisted is off)";
+pub(crate) const NOT_DECODED: &str = "not decoded (StreamOptions::decode_persisted is off)";
 
 impl Resume {
-    pub fn new(from: Option<u64>, replay_if_dropped_before_first_event: bool) -> Self {
+    pub(crate) fn new(from: Option<u64>, replay_if_dropped_before_first_event: bool) -> Self {
         Resume {
             delivered: from,
             next_request: from,
@@ -54,7 +54,7 @@ impl Resume {
     }
 
     /// With `false`, frames whose event decoded carry an empty `data`.
-    pub fn with_keep_data(mut self, keep_data: bool) -> Self {
+    pub(crate) fn with_keep_data(mut self, keep_data: bool) -> Self {
         self.keep_data = keep_data;
         self
     }
@@ -70,24 +70,24 @@ impl Resume {
 
     /// With `false`, persisted frames whose `id:` is a number are delivered without
     /// decoding their data (their `event` is an error saying so).
-    pub fn with_decode_persisted(mut self, decode_persisted: bool) -> Self {
+    pub(crate) fn with_decode_persisted(mut self, decode_persisted: bool) -> Self {
         self.decode_persisted = decode_persisted;
         self
     }
 
     /// The dedupe watermark: the last persisted seq handed over (or the starting cursor).
-    pub fn cursor(&self) -> Option<u64> {
+    pub(crate) fn cursor(&self) -> Option<u64> {
         self.delivered
     }
 
     /// `Last-Event-ID` for the first request.
-    pub fn first_request(&self) -> Option<u64> {
+    pub(crate) fn first_request(&self) -> Option<u64> {
         self.next_request
     }
 
     /// `Last-Event-ID` for a reconnect. With the §11.1 option, a live-only stream that
     /// dropped before any persisted event replays from 0 so nothing in the gap is lost.
-    pub fn reconnect_request(&self) -> Option<u64> {
+    pub(crate) fn reconnect_request(&self) -> Option<u64> {
         match self.next_request {
             None if self.replay_if_dropped_before_first_event && !self.seen_persisted => Some(0),
             cursor => cursor,
@@ -95,7 +95,7 @@ impl Resume {
     }
 
     /// Decides about one frame and advances the cursor for delivered persisted events.
-    pub fn on_frame(&mut self, frame: SseFrame) -> FrameAction {
+    pub(crate) fn on_frame(&mut self, frame: SseFrame) -> FrameAction {
         let Some(id_line) = frame.id.as_deref() else {
             let event = Event::parse(&frame.data);
             return self.on_transient(frame.data, event);
