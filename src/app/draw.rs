@@ -3,8 +3,9 @@
 //! replay progress or the filter line on the status bar, and the help overlay.
 
 use super::App;
-use crate::ui::{self, help, sanitize};
+use crate::ui::{self, help};
 use color_eyre::Result;
+use gobare_api::text;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget};
@@ -61,7 +62,7 @@ impl App {
             if let Some(filter) = filter_edit.as_deref() {
                 let line = Line::from(vec![
                     Span::styled("filter events by type: ", theme.title),
-                    Span::styled(format!("{}▏", sanitize::line(filter)), theme.text),
+                    Span::styled(format!("{}▏", text::line(filter)), theme.text),
                     Span::styled("  Enter/Esc done · empty shows all", theme.dim),
                 ]);
                 Clear.render(footer, f.buffer_mut());
@@ -87,7 +88,7 @@ fn right_aligned(
     buf: &mut ratatui::buffer::Buffer,
 ) {
     let label = format!(" {text} ");
-    let width = u16::try_from(sanitize::width(&label))
+    let width = u16::try_from(text::width(&label))
         .unwrap_or(u16::MAX)
         .min(area.width);
     let rect = Rect {

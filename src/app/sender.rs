@@ -18,7 +18,7 @@ use crate::ui::outcome::{self, Outcome, SendFailure};
 use gobare_api::client::{ApiClient, IdempotencyKey};
 use gobare_api::error::{ApiError, ApiErrorKind};
 use gobare_api::model::{Content, Input, InputAccepted};
-use gobare_api::retry::RetryPolicy;
+use gobare_api::retry::SendRetry;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -102,10 +102,10 @@ pub(crate) fn failure_from(err: &ApiError) -> SendFailure {
 
 /// The policy of a send: the client's default plus patience for network failures, so a
 /// send made during a stream drop (a short outage) waits for the network to come back.
-pub(crate) fn default_policy() -> RetryPolicy {
-    RetryPolicy {
+pub(crate) fn default_policy() -> SendRetry {
+    SendRetry {
         max_attempts: 8,
-        ..RetryPolicy::default()
+        ..SendRetry::default()
     }
 }
 
@@ -153,7 +153,7 @@ pub struct Sender<T: InputTransport> {
     transport: Arc<T>,
     session_id: Arc<str>,
     memory: Option<SharedMemory>,
-    policy: RetryPolicy,
+    policy: SendRetry,
     events: mpsc::UnboundedSender<SendEvent>,
     /// The ordered lane for messages and steers.
     text_lane: mpsc::UnboundedSender<Job>,
@@ -170,7 +170,7 @@ impl<T: InputTransport> Sender<T> {
         transport: Arc<T>,
         session_id: &str,
         memory: Option<SharedMemory>,
-        policy: RetryPolicy,
+        policy: SendRetry,
     ) -> (Sender<T>, mpsc::UnboundedReceiver<SendEvent>) {
         let (events, events_rx) = mpsc::unbounded_channel();
         let (text_lane, mut lane_rx) = mpsc::unbounded_channel::<Job>();
@@ -299,7 +299,7 @@ struct Worker<T: InputTransport> {
     transport: Arc<T>,
     session_id: Arc<str>,
     memory: Option<SharedMemory>,
-    policy: RetryPolicy,
+    policy: SendRetry,
     events: mpsc::UnboundedSender<SendEvent>,
 }
 
@@ -353,36 +353,24 @@ impl<T: InputTransport> Worker<T> {
         let _ = self.events.send(SendEvent::Settled(Box::new(report)));
     }
 
-    /// [`ApiClient::send_with_retry`]'s loop, reporting each wait to the app.
+    /// Every attempt of the job under its one key, each wait reported to the app.
     async fn attempts(&self, job: &Job) -> (Result<InputAccepted, ApiError>, u32) {
-        let mut attempts = 0;
-        let mut key_may_be_in_flight = false;
-        loop {
-            attempts += 1;
-            let err = match self
-                .transport
-                .send_input(&self.session_id, &job.input, &job.key)
-                .await
-            {
-                Ok(reply) => return (Ok(reply), attempts),
-                Err(err) => err,
-            };
-            let Some(wait) = self
-                .policy
-                .delay_before_retry(&err, attempts, key_may_be_in_flight)
-            else {
-                return (Err(err), attempts);
-            };
-            key_may_be_in_flight |= err.kind == ApiErrorKind::Network;
-            tracing::info!(attempt = attempts, wait_ms = wait.as_millis() as u64, error = %err, "retrying send");
-            let _ = self.events.send(SendEvent::Retrying {
-                ticket: job.ticket,
-                attempt: attempts,
-                wait,
-                reason: err.summary(),
-            });
-            tokio::time::sleep(wait).await;
-        }
+        self.policy
+            .run(
+                || {
+                    self.transport
+                        .send_input(&self.session_id, &job.input, &job.key)
+                },
+                |attempt, wait, err| {
+                    let _ = self.events.send(SendEvent::Retrying {
+                        ticket: job.ticket,
+                        attempt,
+                        wait,
+                        reason: err.summary(),
+                    });
+                },
+            )
+            .await
     }
 }
 

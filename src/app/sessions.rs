@@ -1,6 +1,6 @@
 //! Pages of the session list for the picker: newest first, `after` the last id shown.
 
-use gobare_api::client::{ApiClient, Order, Page, SessionFilter};
+use gobare_api::client::{ApiClient, Order, Page};
 use gobare_api::error::ApiError;
 use gobare_api::model::Session;
 
@@ -36,9 +36,7 @@ impl SessionPager {
         if let Some(after) = &self.after {
             page = page.after(after.clone());
         }
-        let list = client
-            .list_sessions(&SessionFilter::default(), &page)
-            .await?;
+        let list = client.list_sessions(&page).await?;
         let next = list
             .last_id
             .or_else(|| list.data.last().map(|s| s.id.clone()));

@@ -112,7 +112,7 @@ impl App {
                 if e.kind == ApiErrorKind::NotFound {
                     e.message = format!(
                         "session {} does not exist, or this token cannot see it",
-                        crate::ui::sanitize::line(&self.session_id)
+                        gobare_api::text::line(&self.session_id)
                     );
                 }
                 self.fail(e.into());

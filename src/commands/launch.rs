@@ -11,7 +11,7 @@ use color_eyre::eyre::{WrapErr, eyre};
 use gobare_api::client::{ApiClient, IdempotencyKey};
 use gobare_api::error::ApiError;
 use gobare_api::model::{AgentRequest, CreateSession, Session};
-use gobare_api::retry::RetryPolicy;
+use gobare_api::retry::SendRetry;
 use gobare_api::stream::StreamTarget;
 
 use super::pick::{self, Choice};
@@ -64,23 +64,13 @@ pub(crate) fn create_request(args: &NewArgs) -> CreateSession {
 pub(crate) async fn create_session(
     client: &ApiClient,
     request: &CreateSession,
-    policy: &RetryPolicy,
+    policy: &SendRetry,
 ) -> Result<Session, ApiError> {
     let key = IdempotencyKey::new();
-    let mut attempts = 0;
-    let mut in_flight = false;
-    loop {
-        attempts += 1;
-        let err = match client.create_session(request, &key).await {
-            Ok(session) => return Ok(session),
-            Err(err) => err,
-        };
-        let Some(wait) = policy.delay_before_retry(&err, attempts, in_flight) else {
-            return Err(err);
-        };
-        in_flight |= err.kind == gobare_api::error::ApiErrorKind::Network;
-        tokio::time::sleep(wait).await;
-    }
+    let (result, _attempts) = policy
+        .run(|| client.create_session(request, &key), |_, _, _| {})
+        .await;
+    result
 }
 
 /// Shows the picker, then the app on the chosen session, and the picker again whenever the
@@ -103,7 +93,7 @@ pub(crate) async fn run_picker(config: Config) -> color_eyre::Result<()> {
             Some(Choice::Open(id)) => id,
             Some(Choice::New) => {
                 let request = create_request(&NewArgs::default());
-                create_session(&client, &request, &RetryPolicy::default())
+                create_session(&client, &request, &SendRetry::default())
                     .await
                     .map_err(|e| eyre!("could not create the session: {}", e.summary()))?
                     .id

@@ -14,7 +14,7 @@
 use crate::cli::NewArgs;
 use crate::config::Config;
 use color_eyre::eyre::eyre;
-use gobare_api::retry::RetryPolicy;
+use gobare_api::retry::SendRetry;
 
 pub(crate) async fn run(config: Config, args: NewArgs) -> color_eyre::Result<()> {
     if config.token.is_none() {
@@ -27,7 +27,7 @@ pub(crate) async fn run(config: Config, args: NewArgs) -> color_eyre::Result<()>
     let session = super::launch::create_session(
         &client,
         &super::launch::create_request(&args),
-        &RetryPolicy::default(),
+        &SendRetry::default(),
     )
     .await
     .map_err(|e| eyre!("could not create the session: {}", e.summary()))?;

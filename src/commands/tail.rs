@@ -9,9 +9,10 @@ use crate::cli::TailArgs;
 use crate::commands::frame_line::one_line;
 use crate::config::Config;
 use color_eyre::eyre::{Result, WrapErr, bail};
-use gobare_api::error::{ApiErrorKind, sanitize_text};
+use gobare_api::error::ApiErrorKind;
 use gobare_api::stream::ConnectionState;
 use gobare_api::stream::{self, StreamTarget, StreamUpdate};
+use gobare_api::text;
 use std::future::Future;
 use std::io::{BufWriter, ErrorKind, Write};
 use std::time::Duration;
@@ -65,7 +66,7 @@ async fn check_token(config: &Config) -> Result<()> {
     let client = gobare_api::client::ApiClient::new(options)?;
     match client.health().await {
         Ok(health) if health.usable == Some(false) => {
-            let missing = sanitize_text(&health.missing_scopes.join(", "), 200);
+            let missing = text::one_line(&health.missing_scopes.join(", "), 200);
             eprintln!(
                 "gobare-tui: warning: this token cannot use the API (missing scopes: {missing})"
             );
@@ -144,13 +145,13 @@ fn write_update<W: Write, E: Write>(
             let _ = writeln!(
                 err,
                 "gobare-tui: skipped a frame: {}",
-                sanitize_text(&reason, 300)
+                text::one_line(&reason, 300)
             );
             Ok(Ok(()))
         }
         StreamUpdate::State(ConnectionState::Failed { reason }) => {
             let _ = out.flush();
-            bail!("the event stream failed: {}", sanitize_text(&reason, 500))
+            bail!("the event stream failed: {}", text::one_line(&reason, 500))
         }
         StreamUpdate::State(state) => {
             if verbose {
@@ -181,9 +182,9 @@ fn describe_state(state: &ConnectionState) -> String {
         } => format!(
             "reconnecting in {:.1}s (attempt {attempt}): {}",
             *in_ms as f64 / 1000.0,
-            sanitize_text(reason, 300)
+            text::one_line(reason, 300)
         ),
-        ConnectionState::Failed { reason } => format!("failed: {}", sanitize_text(reason, 300)),
+        ConnectionState::Failed { reason } => format!("failed: {}", text::one_line(reason, 300)),
     }
 }
 

@@ -12,8 +12,8 @@ use ratatui::widgets::{Block, Borders, Widget};
 use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 use serde::{Deserialize, Serialize};
 
-use crate::ui::sanitize;
 use crate::ui::theme::Theme;
+use gobare_api::text;
 
 /// What a key in the composer asks the app to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,7 +65,7 @@ fn clean_paste(text: &str) -> String {
     text.replace("\r\n", "\n")
         .replace('\r', "\n")
         .chars()
-        .filter(|&c| c == '\n' || c == '\t' || !sanitize::is_unsafe(c))
+        .filter(|&c| c == '\n' || c == '\t' || !text::is_unsafe(c))
         .collect()
 }
 
@@ -190,7 +190,7 @@ impl Composer {
             .textarea
             .lines()
             .iter()
-            .map(|l| sanitize::width(l).div_ceil(inner).max(1))
+            .map(|l| text::width(l).div_ceil(inner).max(1))
             .sum();
         let rows = u16::try_from(rows).unwrap_or(u16::MAX);
         rows.clamp(1, self.max_lines) + 2
@@ -203,8 +203,8 @@ impl Composer {
         } else {
             theme.border
         };
-        let title = sanitize::truncate(&self.title(), usize::from(area.width.saturating_sub(2)))
-            .into_owned();
+        let title =
+            text::truncate(&self.title(), usize::from(area.width.saturating_sub(2))).into_owned();
         self.textarea.set_block(
             Block::default()
                 .borders(Borders::ALL)

@@ -2,8 +2,8 @@
 
 use ratatui::text::{Line, Span};
 
-use crate::ui::sanitize;
 use crate::ui::theme::Theme;
+use gobare_api::text;
 
 /// Renders `diff` (server text) as at most `max_lines` lines no wider than `width`: additions,
 /// deletions and hunk headers coloured, file headers dim. When lines are left out, the last
@@ -21,7 +21,7 @@ pub(crate) fn render(
     if width == 0 || max_lines == 0 {
         return Vec::new();
     }
-    let mut source = sanitize::lines(diff);
+    let mut source = text::lines(diff);
     if source.last().is_some_and(|l| l.is_empty()) {
         source.pop(); // the diff's final newline
     }
@@ -34,10 +34,7 @@ pub(crate) fn render(
         .iter()
         .map(|l| {
             let style = line_style(l, theme);
-            Line::from(Span::styled(
-                sanitize::truncate(l, width).into_owned(),
-                style,
-            ))
+            Line::from(Span::styled(text::truncate(l, width).into_owned(), style))
         })
         .collect();
     let hidden = source.len() - shown;
@@ -45,7 +42,7 @@ pub(crate) fn render(
         let plural = if hidden == 1 { "" } else { "s" };
         let marker = format!("… {hidden} more line{plural}");
         out.push(Line::from(Span::styled(
-            sanitize::truncate(&marker, width).into_owned(),
+            text::truncate(&marker, width).into_owned(),
             theme.dim,
         )));
     }
@@ -145,7 +142,7 @@ mod tests {
     #[test]
     fn tabs_do_not_break_width() {
         let lines = render("+\tx\t\ty", 8, &Theme::default(), 10);
-        assert!(sanitize::width(&plain(&lines)[0]) <= 8);
+        assert!(text::width(&plain(&lines)[0]) <= 8);
     }
 
     proptest::proptest! {
@@ -158,7 +155,7 @@ mod tests {
             let lines = render(&diff, width, &Theme::default(), max_lines);
             proptest::prop_assert!(lines.len() <= max_lines);
             for line in &lines {
-                proptest::prop_assert!(sanitize::width(&line.to_string()) <= usize::from(width));
+                proptest::prop_assert!(text::width(&line.to_string()) <= usize::from(width));
                 proptest::prop_assert!(!line.to_string().contains('\x1b'), "escape passed through");
             }
         }

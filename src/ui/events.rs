@@ -1,12 +1,12 @@
 //! The Events pane: the raw stream, newest at the bottom, one row per event.
 
 use super::pane;
-use super::sanitize;
 use super::state::{Anchor, UiState};
+use super::styled::truncate;
 use super::theme::Theme;
-use super::transcript::truncate;
 use crate::session::SessionView;
 use crate::session::log::LogEntry;
+use gobare_api::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -78,12 +78,12 @@ fn row(e: &LogEntry, width: usize, theme: &Theme) -> Line<'static> {
             Span::styled(
                 format!(
                     "{:<kind_width$} ",
-                    sanitize::line(e.kind.as_str()),
+                    text::line(e.kind.as_str()),
                     kind_width = kind_width(width)
                 ),
                 kind_style,
             ),
-            Span::raw(sanitize::line(&e.summary).into_owned()),
+            Span::raw(text::line(&e.summary).into_owned()),
         ]),
         width,
     )

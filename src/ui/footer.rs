@@ -1,11 +1,11 @@
 //! The status bar: connection, cursor, skipped frames, session, host, demo marker, hints
 //! (or the latest notice). A reconnect changes only the indicator.
 
-use super::sanitize;
+use super::styled::truncate;
 use super::theme::Theme;
-use super::transcript::truncate;
 use crate::session::{SessionView, Severity};
 use gobare_api::stream::ConnectionState;
+use gobare_api::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -33,13 +33,13 @@ pub(crate) fn draw(frame: &mut Frame, area: Rect, view: &SessionView, theme: &Th
     if !name.is_empty() {
         spans.extend([
             sep(),
-            Span::styled(sanitize::line(name).into_owned(), theme.title),
+            Span::styled(text::line(name).into_owned(), theme.title),
         ]);
     }
     if !view.api_host().is_empty() {
         spans.extend([
             sep(),
-            Span::styled(sanitize::line(view.api_host()).into_owned(), theme.dim),
+            Span::styled(text::line(view.api_host()).into_owned(), theme.dim),
         ]);
     }
     if view.local_demo() {
@@ -54,7 +54,7 @@ pub(crate) fn draw(frame: &mut Frame, area: Rect, view: &SessionView, theme: &Th
                 Severity::Warn => theme.warning,
                 Severity::Error => theme.error,
             };
-            spans.push(Span::styled(sanitize::line(&n.text).into_owned(), style))
+            spans.push(Span::styled(text::line(&n.text).into_owned(), style))
         }
         None => spans.push(Span::styled(HINTS, theme.dim)),
     }
@@ -78,7 +78,7 @@ fn connection(state: Option<&ConnectionState>, theme: &Theme) -> Span<'static> {
             theme.warning,
         ),
         Some(ConnectionState::Failed { reason }) => {
-            Span::styled(format!("✗ failed: {}", sanitize::line(reason)), theme.error)
+            Span::styled(format!("✗ failed: {}", text::line(reason)), theme.error)
         }
     }
 }

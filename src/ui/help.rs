@@ -5,8 +5,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
 
-use crate::ui::sanitize;
 use crate::ui::theme::Theme;
+use gobare_api::text;
 
 /// Every key binding, as (keys, what they do). The single list the overlay (and any README)
 /// shows; keep it in step with the app's key handling.
@@ -35,17 +35,9 @@ const TITLE: &str = " Keys · ? or Esc to close ";
 
 /// The overlay's rectangle: the list's natural size, centered, clipped to `area`.
 pub(crate) fn area(area: Rect) -> Rect {
-    let key_w = KEYS
-        .iter()
-        .map(|(k, _)| sanitize::width(k))
-        .max()
-        .unwrap_or(0);
-    let what_w = KEYS
-        .iter()
-        .map(|(_, w)| sanitize::width(w))
-        .max()
-        .unwrap_or(0);
-    let width = (key_w + 2 + what_w + 4).max(sanitize::width(TITLE) + 2);
+    let key_w = KEYS.iter().map(|(k, _)| text::width(k)).max().unwrap_or(0);
+    let what_w = KEYS.iter().map(|(_, w)| text::width(w)).max().unwrap_or(0);
+    let width = (key_w + 2 + what_w + 4).max(text::width(TITLE) + 2);
     let height = KEYS.len() + 2;
     let width = u16::try_from(width).unwrap_or(u16::MAX).min(area.width);
     let height = u16::try_from(height).unwrap_or(u16::MAX).min(area.height);
@@ -59,15 +51,11 @@ pub(crate) fn area(area: Rect) -> Rect {
 
 /// Draws the help overlay centered in `area`, clearing what is beneath it.
 pub(crate) fn render(area: Rect, buf: &mut Buffer, theme: &Theme) {
-    let key_w = KEYS
-        .iter()
-        .map(|(k, _)| sanitize::width(k))
-        .max()
-        .unwrap_or(0);
+    let key_w = KEYS.iter().map(|(k, _)| text::width(k)).max().unwrap_or(0);
     let lines: Vec<Line<'static>> = KEYS
         .iter()
         .map(|(keys, what)| {
-            let pad = " ".repeat(key_w - sanitize::width(keys));
+            let pad = " ".repeat(key_w - text::width(keys));
             Line::from(vec![
                 Span::styled(format!(" {keys}{pad}"), theme.key_hint),
                 Span::styled(format!("  {what}"), theme.text),

@@ -126,7 +126,7 @@ fn pane_block<'a>(
             if !ui.event_filter.is_empty() {
                 title.push_str(&format!(
                     "[type ~ {}] ",
-                    super::sanitize::line(&ui.event_filter)
+                    gobare_api::text::line(&ui.event_filter)
                 ));
             }
             if !ui.hide_deltas {
@@ -135,7 +135,7 @@ fn pane_block<'a>(
         }
         Pane::Turn => {
             if let Some(p) = view.turn_phase() {
-                title.push_str(&format!("· {} ", super::sanitize::line(p.label())));
+                title.push_str(&format!("· {} ", gobare_api::text::line(p.label())));
             }
         }
         Pane::Workspace => title.push_str(&format!("· {} ", view.workspace().label())),

@@ -11,8 +11,8 @@ use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, T
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use crate::ui::sanitize;
 use crate::ui::theme::Theme;
+use gobare_api::text;
 use wrap::Inline;
 
 /// Renders markdown `text` (server text: sanitized inside) into lines at most `width`
@@ -40,7 +40,7 @@ fn clean(s: &str) -> String {
     } else {
         s
     };
-    sanitize::line(s).into_owned()
+    text::line(s).into_owned()
 }
 
 /// The bar in front of quoted lines (heavier than the code gutter `│`, so the two differ).
@@ -121,7 +121,7 @@ impl<'t> Renderer<'t> {
                 Frame::Quote => (QUOTE_BAR.to_string(), self.theme.quote),
                 Frame::Item { marker, shown } => {
                     let text = if *shown {
-                        " ".repeat(sanitize::width(marker))
+                        " ".repeat(text::width(marker))
                     } else {
                         marker.clone()
                     };
@@ -131,20 +131,20 @@ impl<'t> Renderer<'t> {
                     (text, self.theme.list_marker)
                 }
             };
-            w += sanitize::width(&text);
+            w += text::width(&text);
             spans.push(Span::styled(text, style));
         }
         // Deep nesting in a narrow pane: keep at least half the width for the text.
         let limit = self.width / 2;
         if w > limit {
             let joined: String = spans.iter().map(|s| s.content.as_ref()).collect();
-            let cut = sanitize::split_at_width(&joined, limit)[0].to_string();
-            let cut = if sanitize::width(&cut) > limit {
+            let cut = text::split_at_width(&joined, limit)[0].to_string();
+            let cut = if text::width(&cut) > limit {
                 String::new()
             } else {
                 cut
             };
-            w = sanitize::width(&cut);
+            w = text::width(&cut);
             spans = vec![Span::styled(cut, self.theme.dim)];
         }
         (spans, w)
@@ -225,8 +225,8 @@ impl<'t> Renderer<'t> {
         let gutter_w = if gutter { 2 } else { 0 };
         let avail = self.avail().saturating_sub(gutter_w).max(1);
         let body = text.strip_suffix('\n').unwrap_or(text);
-        for source_line in sanitize::lines(body) {
-            for (i, piece) in sanitize::split_at_width(&source_line, avail)
+        for source_line in text::lines(body) {
+            for (i, piece) in text::split_at_width(&source_line, avail)
                 .into_iter()
                 .enumerate()
             {
@@ -236,7 +236,7 @@ impl<'t> Renderer<'t> {
                     spans.push(Span::styled(mark, self.theme.code_gutter));
                 }
                 // Only a wide character in a one-cell pane can be wider than the room.
-                let piece = if sanitize::width(piece) > avail {
+                let piece = if text::width(piece) > avail {
                     "…"
                 } else {
                     piece
@@ -271,7 +271,7 @@ impl<'t> Renderer<'t> {
                     && self.avail() >= 4
                 {
                     let avail = self.avail().saturating_sub(2);
-                    let label = sanitize::truncate(&clean(&lang), avail).into_owned();
+                    let label = text::truncate(&clean(&lang), avail).into_owned();
                     self.push_line(vec![
                         Span::styled("╭ ", self.theme.code_gutter),
                         Span::styled(label, self.theme.dim),

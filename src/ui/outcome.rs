@@ -5,8 +5,8 @@
 //! fills from whatever its client reports. Decisions go by `error.code` first (messages are
 //! for people and may change, §2) and fall back to the HTTP status only when no code came.
 
-use crate::ui::sanitize;
 use gobare_api::model::{ErrorCode, Input, InputAccepted, InputOutcome};
+use gobare_api::text;
 
 pub use crate::session::Severity;
 
@@ -68,7 +68,7 @@ pub(crate) fn queue_label(position: u32) -> String {
 }
 
 fn clean(s: &str) -> String {
-    sanitize::truncate(&sanitize::line(s.trim()), MAX_SERVER_TEXT_COLS).into_owned()
+    text::truncate(&text::line(s.trim()), MAX_SERVER_TEXT_COLS).into_owned()
 }
 
 fn with_request_id(text: String, failure: &SendFailure) -> String {

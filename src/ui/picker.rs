@@ -12,9 +12,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
 
-use crate::ui::sanitize;
 use crate::ui::theme::Theme;
 use gobare_api::model::{Session, SessionStatus, WorkspaceState};
+use gobare_api::text;
 
 /// What a key in the picker asks the app to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,7 +169,7 @@ impl PickerState {
             .borders(Borders::ALL)
             .border_style(theme.border_focused)
             .title(Span::styled(
-                sanitize::truncate(TITLE, usize::from(area.width.saturating_sub(2))).into_owned(),
+                text::truncate(TITLE, usize::from(area.width.saturating_sub(2))).into_owned(),
                 theme.title,
             ));
         let inner = block.inner(area);
@@ -189,7 +189,7 @@ impl PickerState {
                 EMPTY
             };
             lines.push(Line::from(Span::styled(
-                sanitize::truncate(text, width).into_owned(),
+                text::truncate(text, width).into_owned(),
                 theme.dim,
             )));
         } else {
@@ -211,7 +211,7 @@ impl PickerState {
     fn header(&self, width: usize, theme: &Theme) -> Line<'static> {
         let title_cols = title_cols(width);
         Line::from(Span::styled(
-            sanitize::truncate(
+            text::truncate(
                 &format!(
                     "  {:<title_cols$} {:<STATUS_COLS$} {:<WORKSPACE_COLS$} {:>AGE_COLS$}",
                     "Session", "Status", "Workspace", "Age"
@@ -226,7 +226,7 @@ impl PickerState {
     fn footer(&self, width: usize, theme: &Theme) -> Line<'static> {
         let (text, style) = if let Some(error) = &self.error {
             (
-                format!("  couldn't load sessions: {}", sanitize::line(error)),
+                format!("  couldn't load sessions: {}", text::line(error)),
                 theme.error,
             )
         } else if self.loading {
@@ -240,7 +240,7 @@ impl PickerState {
             (String::new(), theme.dim)
         };
         Line::from(Span::styled(
-            sanitize::truncate(&text, width).into_owned(),
+            text::truncate(&text, width).into_owned(),
             style,
         ))
     }
@@ -270,7 +270,7 @@ fn row(
 ) -> Line<'static> {
     let title_cols = title_cols(width);
     let (title, title_style) = match session.title.as_deref().map(str::trim) {
-        Some(t) if !t.is_empty() => (sanitize::line(t).into_owned(), theme.text),
+        Some(t) if !t.is_empty() => (text::line(t).into_owned(), theme.text),
         _ => (short_id(&session.id), theme.dim),
     };
     let (status, status_style) = status_label(session, theme);
@@ -302,8 +302,8 @@ fn row(
             if left == 0 {
                 return None;
             }
-            let text = sanitize::truncate(&span.content, left).into_owned();
-            left -= sanitize::width(&text).min(left);
+            let text = text::truncate(&span.content, left).into_owned();
+            left -= text::width(&text).min(left);
             Some(Span::styled(text, span.style))
         })
         .collect::<Vec<_>>();
@@ -312,13 +312,13 @@ fn row(
 
 /// Already-sanitized text cut or padded to exactly `cols` cells.
 fn padded(text: &str, cols: usize, style: Style) -> Span<'static> {
-    let cut = sanitize::truncate(text, cols);
-    let pad = cols.saturating_sub(sanitize::width(&cut));
+    let cut = text::truncate(text, cols);
+    let pad = cols.saturating_sub(text::width(&cut));
     Span::styled(format!("{cut}{}", " ".repeat(pad)), style)
 }
 
 fn short_id(id: &str) -> String {
-    sanitize::line(&id.chars().take(SHORT_ID_CHARS).collect::<String>()).into_owned()
+    text::line(&id.chars().take(SHORT_ID_CHARS).collect::<String>()).into_owned()
 }
 
 fn status_label(session: &Session, theme: &Theme) -> (String, Style) {
@@ -329,7 +329,7 @@ fn status_label(session: &Session, theme: &Theme) -> (String, Style) {
         SessionStatus::Idle => ("idle".into(), theme.dim),
         SessionStatus::Working => ("working".into(), theme.accent),
         SessionStatus::Failed => ("failed".into(), theme.error),
-        other => (sanitize::line(other.as_str()).into_owned(), theme.text),
+        other => (text::line(other.as_str()).into_owned(), theme.text),
     }
 }
 
@@ -342,7 +342,7 @@ fn workspace_label(state: Option<&WorkspaceState>, theme: &Theme) -> (String, St
         Some(WorkspaceState::Destroyed) => ("destroyed".into(), theme.dim),
         Some(WorkspaceState::Recovering) => ("recovering".into(), theme.warning),
         Some(WorkspaceState::RecoveryFailed) => ("recovery failed".into(), theme.error),
-        Some(WorkspaceState::Other(s)) => (sanitize::line(s).into_owned(), theme.dim),
+        Some(WorkspaceState::Other(s)) => (text::line(s).into_owned(), theme.dim),
         None => ("unknown".into(), theme.dim),
     }
 }

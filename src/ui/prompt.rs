@@ -23,9 +23,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Widget};
 use serde_json::Value;
 
-use crate::ui::sanitize;
 use crate::ui::theme::Theme;
 use gobare_api::model::{Input, RequiredAction, RequiredActionKind};
+use gobare_api::text;
 
 /// What a key in the prompt asks the app to do.
 #[derive(Debug, Clone, PartialEq)]
@@ -382,15 +382,14 @@ impl PromptState {
             RequiredActionKind::Question => " The agent asks you".to_string(),
             RequiredActionKind::FunctionCall => " The agent needs a function result".to_string(),
             RequiredActionKind::Other(ref kind) => {
-                format!(" The agent waits on {}", sanitize::line(kind))
+                format!(" The agent waits on {}", text::line(kind))
             }
         };
         if self.actions.len() > 1 {
             title.push_str(&format!(" · 1 of {}", self.actions.len()));
         }
         title.push(' ');
-        let title =
-            sanitize::truncate(&title, usize::from(area.width.saturating_sub(2))).into_owned();
+        let title = text::truncate(&title, usize::from(area.width.saturating_sub(2))).into_owned();
         Clear.render(area, buf);
         let mut lines = self.content(inner_width(area.width), theme);
         // Given less room than asked: cut from the middle, never the key hint at the end.
@@ -505,7 +504,7 @@ impl PromptState {
             lines.push(cut_line(
                 vec![
                     Span::styled(format!("{marker}{}. ", i + 1), theme.list_marker),
-                    Span::styled(sanitize::line(option).into_owned(), style),
+                    Span::styled(text::line(option).into_owned(), style),
                 ],
                 width,
             ));
@@ -554,7 +553,7 @@ fn tool_name(name: &str) -> String {
     if name.trim().is_empty() {
         "(unnamed tool)".into()
     } else {
-        sanitize::line(name).into_owned()
+        text::line(name).into_owned()
     }
 }
 
@@ -589,8 +588,8 @@ fn push_wrapped(
     }
     let mut rows: Vec<String> = Vec::new();
     let mut cut = false;
-    'outer: for line in sanitize::lines(text) {
-        for piece in sanitize::split_at_width(&line, width) {
+    'outer: for line in text::lines(text) {
+        for piece in text::split_at_width(&line, width) {
             if rows.len() == max {
                 cut = true;
                 break 'outer;
@@ -599,7 +598,7 @@ fn push_wrapped(
         }
     }
     if cut && let Some(last) = rows.last_mut() {
-        let kept = sanitize::truncate(last, width.saturating_sub(1)).into_owned();
+        let kept = text::truncate(last, width.saturating_sub(1)).into_owned();
         *last = format!("{kept}…");
     }
     lines.extend(rows.into_iter().map(|r| Line::from(Span::styled(r, style))));
@@ -613,8 +612,8 @@ fn cut_line(spans: Vec<Span<'static>>, width: usize) -> Line<'static> {
         if left == 0 {
             break;
         }
-        let text = sanitize::truncate(&span.content, left).into_owned();
-        left -= sanitize::width(&text).min(left);
+        let text = text::truncate(&span.content, left).into_owned();
+        left -= text::width(&text).min(left);
         out.push(Span::styled(text, span.style));
     }
     Line::from(out)

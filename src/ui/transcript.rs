@@ -13,11 +13,8 @@ use std::rc::Rc;
 
 mod entry;
 pub(crate) mod line_cache;
-pub(crate) mod wrap;
 
 use line_cache::Lines;
-
-pub(crate) use wrap::{truncate, wrap_plain};
 
 pub(crate) fn draw(
     frame: &mut Frame,

@@ -2,13 +2,13 @@
 //! waits on, and the last few turns.
 
 use super::pane;
-use super::sanitize;
 use super::state::UiState;
+use super::styled::truncate;
 use super::theme::Theme;
-use super::transcript::{truncate, wrap_plain};
 use crate::session::SessionView;
 use crate::session::turn::{TurnInfo, TurnPhase};
 use gobare_api::model::ArtifactsState;
+use gobare_api::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -44,7 +44,7 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
             phase_style(&phase, theme),
         ),
         Span::styled(
-            sanitize::line(phase.label()).into_owned(),
+            text::line(phase.label()).into_owned(),
             phase_style(&phase, theme),
         ),
     ];
@@ -53,12 +53,12 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     }
     out.push(Line::from(head));
     out.push(truncate(
-        Line::styled(format!("turn {}", sanitize::line(&cur.id)), theme.dim),
+        Line::styled(format!("turn {}", text::line(&cur.id)), theme.dim),
         w,
     ));
     queue_line(&mut out, turns.queue_len(), theme);
     if let Some(err) = &cur.error {
-        for (i, l) in wrap_plain(err, w.saturating_sub(7)).into_iter().enumerate() {
+        for (i, l) in text::wrap(err, w.saturating_sub(7)).into_iter().enumerate() {
             let lead = if i == 0 { "error: " } else { "       " };
             out.push(Line::from(vec![
                 Span::styled(lead, theme.error),
@@ -88,7 +88,7 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
             n => format!(" · {n} files"),
         };
         out.push(Line::styled(
-            format!("artifacts: {}{files}{skipped}", sanitize::line(a.as_str())),
+            format!("artifacts: {}{files}{skipped}", text::line(a.as_str())),
             style,
         ));
     }
@@ -101,10 +101,10 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
         out.push(truncate(
             Line::from(vec![
                 Span::styled(
-                    format!("⚠ waiting on you: {} ", sanitize::line(a.kind.as_str())),
+                    format!("⚠ waiting on you: {} ", text::line(a.kind.as_str())),
                     theme.warning,
                 ),
-                Span::raw(sanitize::line(what).into_owned()),
+                Span::raw(text::line(what).into_owned()),
             ]),
             w,
         ));
@@ -141,11 +141,11 @@ fn recent_line(t: &TurnInfo, w: usize, theme: &Theme) -> Line<'static> {
                 phase_style(&phase, theme),
             ),
             Span::styled(
-                format!("{:<10}", sanitize::line(phase.label())),
+                format!("{:<10}", text::line(phase.label())),
                 phase_style(&phase, theme),
             ),
             Span::styled(format!("{elapsed} "), theme.text),
-            Span::styled(sanitize::line(&t.id).into_owned(), theme.dim),
+            Span::styled(text::line(&t.id).into_owned(), theme.dim),
         ]),
         w,
     )

@@ -3,12 +3,12 @@
 
 use super::events::clock;
 use super::pane;
-use super::sanitize;
 use super::state::UiState;
+use super::styled::truncate;
 use super::theme::Theme;
-use super::transcript::{truncate, wrap_plain};
 use crate::session::SessionView;
 use gobare_api::model::WorkspaceState;
+use gobare_api::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -41,7 +41,7 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
         out.push(truncate(Line::styled(hint, theme.dim), w));
     }
     if let Some(err) = ws.recovery_error() {
-        for l in wrap_plain(err, w) {
+        for l in text::wrap(err, w) {
             out.push(Line::styled(l, theme.error));
         }
     }
@@ -52,7 +52,7 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
             .map(|(s, _)| s.as_ref().map_or("unknown", |s| s.as_str()))
             .collect();
         out.push(truncate(
-            Line::styled(sanitize::line(&path.join(" → ")).into_owned(), theme.dim),
+            Line::styled(text::line(&path.join(" → ")).into_owned(), theme.dim),
             w,
         ));
     }
@@ -60,18 +60,15 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
         let branch = repo
             .branch
             .as_deref()
-            .map(|b| format!(" @ {}", sanitize::line(b)))
+            .map(|b| format!(" @ {}", text::line(b)))
             .unwrap_or_default();
         out.push(truncate(
-            Line::raw(format!("repo {}{branch}", sanitize::line(&repo.full_name))),
+            Line::raw(format!("repo {}{branch}", text::line(&repo.full_name))),
             w,
         ));
         if let Some(err) = &repo.clone_error {
             out.push(truncate(
-                Line::styled(
-                    format!("clone failed: {}", sanitize::line(err)),
-                    theme.error,
-                ),
+                Line::styled(format!("clone failed: {}", text::line(err)), theme.error),
                 w,
             ));
         }
@@ -82,7 +79,7 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
         out.push(truncate(
             Line::from(vec![
                 Span::styled("preview ", theme.dim),
-                Span::raw(format!("{}{port}", sanitize::line(url))),
+                Span::raw(format!("{}{port}", text::line(url))),
             ]),
             w,
         ));
@@ -95,7 +92,7 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
         Some(url) => out.push(truncate(
             Line::from(vec![
                 Span::styled("published ", theme.dim),
-                Span::styled(sanitize::line(url).into_owned(), theme.ok),
+                Span::styled(text::line(url).into_owned(), theme.ok),
             ]),
             w,
         )),

@@ -143,19 +143,3 @@ async fn answer(
     }
     response.body(reply.body.into()).unwrap()
 }
-
-/// A list page.
-pub fn page(ids: &[&str], has_more: bool) -> Reply {
-    let data: Vec<_> = ids
-        .iter()
-        .map(|id| {
-            serde_json::json!({"object":"item","id":id,"session_id":"s1","type":"message",
-                               "created_at":1,"role":"user","content":"hi","detail":{"event":"user.message"}})
-        })
-        .collect();
-    Reply::json(
-        200,
-        serde_json::json!({"object":"list","data":data,"has_more":has_more,
-                           "last_id": ids.last().map(|s| s.to_string())}),
-    )
-}

@@ -10,7 +10,7 @@ use crate::support::app::{attach, bottom, spawn, status_line};
 use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
 use gobare_api::auth::Token;
-use gobare_api::client::{ApiClient, ClientOptions, Order, Page, SessionFilter};
+use gobare_api::client::{ApiClient, ClientOptions, Order, Page};
 use gobare_sim::SimConfig;
 
 const TIMEOUT: Duration = Duration::from_secs(40);
@@ -245,7 +245,7 @@ fn new_subscribes_live_before_sending_and_the_first_message_is_the_first_event()
     assert_eq!(sim.sim.stream_opens()[0], None, "opened live, no cursor");
     let (rt, client) = client_for(&sim);
     let sessions = rt
-        .block_on(client.list_sessions(&SessionFilter::default(), &Page::default()))
+        .block_on(client.list_sessions(&Page::default()))
         .unwrap()
         .data;
     assert_eq!(sessions.len(), 1, "one session created");

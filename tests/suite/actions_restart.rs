@@ -9,7 +9,7 @@ use gobare_tui::app::memory::{LockOrRecover, SharedMemory};
 fn open_stream(rig: &Rig, id: &str, from: Option<u64>) -> StreamHandle {
     stream::spawn(StreamOptions {
         api: rig.sim.url(),
-        token: rig.client.token().cloned(),
+        token: gobare_api::auth::Token::new(rig.sim.token()),
         target: StreamTarget::Session(id.to_string()),
         from,
         ..StreamOptions::default()

@@ -15,7 +15,7 @@ use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions, IdempotencyKey};
 use gobare_api::error::ApiErrorKind;
 use gobare_api::model::{Content, Input};
-use gobare_api::retry::RetryPolicy;
+use gobare_api::retry::SendRetry;
 use gobare_api::stream::ConnectionState;
 use gobare_api::stream::{StreamOptions, StreamTarget, StreamUpdate, spawn};
 use gobare_sim::{Faults, RateLimits, SimConfig, Simulator};
@@ -108,9 +108,10 @@ async fn a_rate_limited_send_waits_retry_after_and_is_delivered_once() {
     let started = Instant::now();
     let first = client.send(&id, &input, &key).await.unwrap_err();
     let told = first.retry_after.expect("Retry-After on the refused send");
-    let accepted = client
-        .send_with_retry(&id, &input, &key, &RetryPolicy::default())
+    let accepted = SendRetry::default()
+        .run(|| client.send(&id, &input, &key), |_, _, _| {})
         .await
+        .0
         .expect("delivered after waiting");
     assert!(
         started.elapsed() >= told,

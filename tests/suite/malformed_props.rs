@@ -119,7 +119,8 @@ proptest! {
         cuts in proptest::collection::vec(1usize..17, 1..8),
         max in 16usize..400,
     ) {
-        let whole = SseParser::new(max).feed_vec(&bytes);
+        let mut whole = Vec::new();
+        SseParser::new(max).feed(&bytes, &mut whole);
         let mut parser = SseParser::new(max);
         let mut chunked = Vec::new();
         let mut rest = &bytes[..];

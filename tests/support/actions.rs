@@ -5,7 +5,7 @@ use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions, IdempotencyKey};
 use gobare_api::error::ApiError;
 use gobare_api::model::{Input, InputAccepted, RequiredAction, Session};
-use gobare_api::retry::RetryPolicy;
+use gobare_api::retry::SendRetry;
 use gobare_sim::{SimConfig, Simulator};
 use gobare_tui::app::memory::{SessionMemory, SharedMemory};
 use gobare_tui::app::sender::{InputTransport, SendEvent, SendReport};
@@ -87,8 +87,8 @@ pub(crate) fn client_for(sim: &Simulator) -> ApiClient {
 }
 
 /// Retries quickly: the tests wait for conditions, not for backoff.
-pub(crate) fn fast_policy() -> RetryPolicy {
-    RetryPolicy {
+pub(crate) fn fast_policy() -> SendRetry {
+    SendRetry {
         max_attempts: 4,
         max_wait: Duration::from_secs(5),
         backoff_base: Duration::from_millis(10),

@@ -8,6 +8,8 @@ use std::fmt;
 pub struct Token(String);
 
 impl Token {
+    /// The token in `text`, surrounding whitespace trimmed (a token file ends in a newline);
+    /// `None` when nothing is left.
     pub fn new(text: impl Into<String>) -> Option<Token> {
         let text = text.into().trim().to_string();
         (!text.is_empty()).then_some(Token(text))

@@ -1,13 +1,12 @@
 //! Typed calls to the Gobare `/v1` API (reference §1–§6): bearer auth, Idempotency-Key on
-//! writes, error mapping through [`ApiError`], paging helpers and a retry policy for sends.
+//! writes, error mapping through [`ApiError`], paging parameters. Retrying a write is
+//! [`crate::retry::SendRetry`]'s.
 
 use crate::auth::Token;
 use crate::error::{ApiError, ApiErrorKind};
 use crate::model::{
-    Artifact, CreateSession, Deleted, Health, Input, InputAccepted, InputBody, Item, List,
-    PatchSession, Session, SessionStatus, Turn,
+    Artifact, CreateSession, Health, Input, InputAccepted, InputBody, Item, List, Session, Turn,
 };
-use crate::retry::RetryPolicy;
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue, RETRY_AFTER};
 use reqwest::{Method, StatusCode};
 use serde::Serialize;
@@ -24,14 +23,14 @@ pub const DEFAULT_API: &str = "https://api.gobare.dev";
 const MAX_SUCCESS_BODY: usize = 64 << 20;
 /// Largest error body read; the envelope is tiny, anything longer is a proxy page.
 const MAX_ERROR_BODY: usize = 64 << 10;
-/// A server that keeps saying `has_more` forever is broken; stop after this many pages.
-const MAX_PAGES: usize = 100_000;
 
 /// How to build an [`ApiClient`].
 #[derive(Debug, Clone)]
 pub struct ClientOptions {
     /// API base, e.g. `https://api.gobare.dev`; a trailing slash or `/v1` is tolerated.
     pub api: Url,
+    /// Sent as `Authorization: Bearer …`; `None` sends no credentials (the local simulator
+    /// without auth).
     pub token: Option<Token>,
     /// Permit sending the token over plain `http://` to a host that is not loopback.
     pub allow_insecure_http: bool,
@@ -42,6 +41,8 @@ pub struct ClientOptions {
 }
 
 impl ClientOptions {
+    /// Options for `api` with `token`: https only (plain http to loopback), 60 s per
+    /// request, 10 s to connect.
     pub fn new(api: Url, token: Option<Token>) -> ClientOptions {
         ClientOptions {
             api,
@@ -101,6 +102,7 @@ impl IdempotencyKey {
         }
     }
 
+    /// The key as sent in the `Idempotency-Key` header.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -115,12 +117,14 @@ impl fmt::Display for IdempotencyKey {
 /// List order (reference §3). The API's default is newest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Order {
+    /// Oldest first.
     Asc,
+    /// Newest first.
     Desc,
 }
 
 impl Order {
-    pub fn as_str(self) -> &'static str {
+    fn as_str(self) -> &'static str {
         match self {
             Order::Asc => "asc",
             Order::Desc => "desc",
@@ -132,13 +136,15 @@ impl Order {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Page {
     /// 1–100; checked before sending (the API answers 400 otherwise).
-    pub limit: Option<u32>,
-    pub order: Option<Order>,
+    limit: Option<u32>,
+    /// `None` leaves the order to the API (newest first).
+    order: Option<Order>,
     /// The previous page's `last_id`.
-    pub after: Option<String>,
+    after: Option<String>,
 }
 
 impl Page {
+    /// The first page in `order`.
     pub fn ordered(order: Order) -> Page {
         Page {
             order: Some(order),
@@ -146,11 +152,13 @@ impl Page {
         }
     }
 
+    /// At most `limit` entries (1–100, checked when the call is made).
     pub fn with_limit(mut self, limit: u32) -> Page {
         self.limit = Some(limit);
         self
     }
 
+    /// The page after the entry `last_id` (the previous page's `last_id`).
     pub fn after(mut self, last_id: impl Into<String>) -> Page {
         self.after = Some(last_id.into());
         self
@@ -174,42 +182,6 @@ impl Page {
             q.push(("after", after.clone()));
         }
         Ok(q)
-    }
-}
-
-/// Filters for `GET /v1/sessions` (reference §6.3). Without any, the list is org-wide.
-#[derive(Debug, Clone, Default)]
-pub struct SessionFilter {
-    pub status: Option<SessionStatus>,
-    /// `api` or `console`.
-    pub source: Option<String>,
-    /// A token id, or `me`.
-    pub created_by_token: Option<String>,
-    /// One `key:value` label.
-    pub metadata: Option<(String, String)>,
-    /// A session id: that session and its whole subtree.
-    pub root: Option<String>,
-}
-
-impl SessionFilter {
-    fn query(&self) -> Vec<(&'static str, String)> {
-        let mut q = Vec::new();
-        if let Some(s) = &self.status {
-            q.push(("status", s.as_str().to_string()));
-        }
-        if let Some(s) = &self.source {
-            q.push(("source", s.clone()));
-        }
-        if let Some(t) = &self.created_by_token {
-            q.push(("created_by_token", t.clone()));
-        }
-        if let Some((k, v)) = &self.metadata {
-            q.push(("metadata", format!("{k}:{v}")));
-        }
-        if let Some(r) = &self.root {
-            q.push(("root", r.clone()));
-        }
-        q
     }
 }
 
@@ -242,16 +214,6 @@ impl ApiClient {
         })
     }
 
-    /// The normalized API base (no `/v1`), as the stream task takes it.
-    pub fn api_base(&self) -> &Url {
-        &self.inner.api
-    }
-
-    /// The token this client sends, for handing to the stream task.
-    pub fn token(&self) -> Option<&Token> {
-        self.inner.token.as_ref()
-    }
-
     /// `GET /v1/health`: which scopes the token holds (reference §1.3).
     pub async fn health(&self) -> Result<Health, ApiError> {
         self.get(&["health"], Vec::new()).await
@@ -262,15 +224,9 @@ impl ApiClient {
         self.get(&["sessions", session_id], Vec::new()).await
     }
 
-    /// `GET /v1/sessions` with filters and paging.
-    pub async fn list_sessions(
-        &self,
-        filter: &SessionFilter,
-        page: &Page,
-    ) -> Result<List<Session>, ApiError> {
-        let mut q = page.query()?;
-        q.extend(filter.query());
-        self.get(&["sessions"], q).await
+    /// `GET /v1/sessions`, org-wide, one page.
+    pub async fn list_sessions(&self, page: &Page) -> Result<List<Session>, ApiError> {
+        self.get(&["sessions"], page.query()?).await
     }
 
     /// `POST /v1/sessions`. Always keyed: a retried create must not make two sessions.
@@ -279,39 +235,7 @@ impl ApiClient {
         request: &CreateSession,
         key: &IdempotencyKey,
     ) -> Result<Session, ApiError> {
-        self.write(Method::POST, &["sessions"], Some(request), key)
-            .await
-    }
-
-    /// `PATCH /v1/sessions/{id}`.
-    pub async fn patch_session(
-        &self,
-        session_id: &str,
-        patch: &PatchSession,
-        key: &IdempotencyKey,
-    ) -> Result<Session, ApiError> {
-        self.write(Method::PATCH, &["sessions", session_id], Some(patch), key)
-            .await
-    }
-
-    /// `DELETE /v1/sessions/{id}`. Check `deleted`, not `object` (reference §14.32).
-    pub async fn delete_session(
-        &self,
-        session_id: &str,
-        key: &IdempotencyKey,
-    ) -> Result<Deleted, ApiError> {
-        self.write::<(), _>(Method::DELETE, &["sessions", session_id], None, key)
-            .await
-    }
-
-    /// `POST /v1/sessions/{id}/fork`: the reply carries `forked_from`/`workspace_copied`.
-    pub async fn fork_session(
-        &self,
-        session_id: &str,
-        key: &IdempotencyKey,
-    ) -> Result<Session, ApiError> {
-        self.write::<(), _>(Method::POST, &["sessions", session_id, "fork"], None, key)
-            .await
+        self.write(&["sessions"], request, key).await
     }
 
     /// `GET /v1/sessions/{id}/turns` (newest first unless `page.order` says otherwise).
@@ -329,17 +253,6 @@ impl ApiClient {
     /// `GET /v1/sessions/{id}/items`: one page of the transcript.
     pub async fn list_items(&self, session_id: &str, page: &Page) -> Result<List<Item>, ApiError> {
         self.get(&["sessions", session_id, "items"], page.query()?)
-            .await
-    }
-
-    /// Every item of a session, paging with `after` until `has_more` is false.
-    pub async fn list_all_items(
-        &self,
-        session_id: &str,
-        order: Order,
-    ) -> Result<Vec<Item>, ApiError> {
-        let first = Page::ordered(order).with_limit(100);
-        self.collect_pages(&["sessions", session_id, "items"], first)
             .await
     }
 
@@ -367,76 +280,8 @@ impl ApiClient {
         let body = InputBody {
             events: vec![input.clone()],
         };
-        self.write(
-            Method::POST,
-            &["sessions", session_id, "events"],
-            Some(&body),
-            key,
-        )
-        .await
-    }
-
-    /// [`ApiClient::send`], retried under `policy` with the SAME key, so the server
-    /// replays the first success instead of acting twice. `queue_full` and
-    /// `project_limit_exceeded` are returned, never retried here.
-    pub async fn send_with_retry(
-        &self,
-        session_id: &str,
-        input: &Input,
-        key: &IdempotencyKey,
-        policy: &RetryPolicy,
-    ) -> Result<InputAccepted, ApiError> {
-        let mut attempts = 0;
-        let mut key_may_be_in_flight = false;
-        loop {
-            attempts += 1;
-            let err = match self.send(session_id, input, key).await {
-                Ok(accepted) => return Ok(accepted),
-                Err(err) => err,
-            };
-            let Some(wait) = policy.delay_before_retry(&err, attempts, key_may_be_in_flight) else {
-                return Err(err);
-            };
-            // A send that got no answer may still be running on the server; a 409 for
-            // the same key then means "in flight", which a retry turns into the replay.
-            key_may_be_in_flight |= err.kind == ApiErrorKind::Network;
-            tracing::info!(
-                attempt = attempts,
-                wait_ms = wait.as_millis() as u64,
-                error = %err,
-                "retrying send"
-            );
-            tokio::time::sleep(wait).await;
-        }
-    }
-
-    async fn collect_pages<T: DeserializeOwned>(
-        &self,
-        segments: &[&str],
-        first: Page,
-    ) -> Result<Vec<T>, ApiError> {
-        let mut all = Vec::new();
-        let mut page = first;
-        for _ in 0..MAX_PAGES {
-            let list: List<T> = self.get(segments, page.query()?).await?;
-            all.extend(list.data);
-            if !list.has_more {
-                return Ok(all);
-            }
-            match list.last_id {
-                Some(last) if Some(&last) != page.after.as_ref() => page.after = Some(last),
-                _ => {
-                    return Err(ApiError::local(
-                        ApiErrorKind::Decode,
-                        "the server said has_more but gave no new last_id to continue from",
-                    ));
-                }
-            }
-        }
-        Err(ApiError::local(
-            ApiErrorKind::Decode,
-            format!("gave up after {MAX_PAGES} pages"),
-        ))
+        self.write(&["sessions", session_id, "events"], &body, key)
+            .await
     }
 
     async fn get<T: DeserializeOwned>(
@@ -448,19 +293,17 @@ impl ApiClient {
         self.execute(Method::GET, url, None, None).await
     }
 
+    /// A `POST` with a JSON body, keyed (every write is, reference §4).
     async fn write<B: Serialize, T: DeserializeOwned>(
         &self,
-        method: Method,
         segments: &[&str],
-        body: Option<&B>,
+        body: &B,
         key: &IdempotencyKey,
     ) -> Result<T, ApiError> {
         let url = self.url(segments, &[])?;
-        let body = body
-            .map(serde_json::to_vec)
-            .transpose()
+        let body = serde_json::to_vec(body)
             .map_err(|e| ApiError::local(ApiErrorKind::InvalidArgument, e.to_string()))?;
-        self.execute(method, url, body, Some(key)).await
+        self.execute(Method::POST, url, Some(body), Some(key)).await
     }
 
     fn url(&self, segments: &[&str], query: &[(&str, String)]) -> Result<Url, ApiError> {
@@ -644,7 +487,7 @@ pub fn check_transport(
 }
 
 /// `localhost`, `*.localhost`, 127.0.0.0/8 and `::1` (also an IPv4-mapped loopback).
-pub fn is_loopback(url: &Url) -> bool {
+fn is_loopback(url: &Url) -> bool {
     match url.host() {
         Some(url::Host::Domain(d)) => {
             let d = d.trim_end_matches('.').to_ascii_lowercase();

@@ -1,10 +1,11 @@
 //! Typed API errors (reference §2): `error.code` decides first, the HTTP status second.
 //!
 //! Every string taken from the server (message, request id, a proxy's HTML page) is
-//! treated as hostile: control characters are replaced and lengths are capped before it
-//! reaches an error, so printing an [`ApiError`] can never drive the terminal.
+//! treated as hostile: it is made one safe line ([`crate::text::one_line`]) and capped before
+//! it reaches an error, so printing an [`ApiError`] can never drive the terminal.
 
 use crate::model::{ErrorCode, ErrorEnvelope};
+use crate::text::one_line;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -52,6 +53,7 @@ pub enum ApiErrorKind {
 #[derive(Clone, thiserror::Error)]
 #[error("{}", self.summary())]
 pub struct ApiError {
+    /// What went wrong, at the level a caller decides on.
     pub kind: ApiErrorKind,
     /// `error.code` from the body, when the body was the API's error envelope.
     pub code: Option<ErrorCode>,
@@ -92,7 +94,7 @@ impl ApiError {
     }
 
     /// The request did not get an HTTP answer.
-    pub fn network(err: reqwest::Error) -> ApiError {
+    pub(crate) fn network(err: reqwest::Error) -> ApiError {
         let what = if err.is_timeout() {
             "the request timed out"
         } else if err.is_connect() {
@@ -109,7 +111,7 @@ impl ApiError {
     }
 
     /// A success status whose body did not decode.
-    pub fn decode(
+    pub(crate) fn decode(
         status: u16,
         request_id: Option<String>,
         what: impl fmt::Display,
@@ -136,7 +138,7 @@ impl ApiError {
         let (code, message, body_request_id, body_excerpt) = match envelope {
             Some(env) => (
                 Some(env.error.code),
-                sanitize_text(&env.error.message, MAX_MESSAGE_CHARS),
+                one_line(&env.error.message, MAX_MESSAGE_CHARS),
                 env.error.request_id,
                 None,
             ),
@@ -207,7 +209,7 @@ impl ApiError {
 
     /// Replaces every occurrence of `secret` in server-supplied text. A server (or proxy)
     /// that echoes the Authorization header must not get the token into an error.
-    pub fn redact(mut self, secret: &str) -> ApiError {
+    pub(crate) fn redact(mut self, secret: &str) -> ApiError {
         if secret.is_empty() {
             return self;
         }
@@ -223,7 +225,7 @@ impl ApiError {
         let mut line = format!("{}: {}", self.kind.describe(), self.message);
         let mut facts = Vec::new();
         if let Some(code) = &self.code {
-            facts.push(format!("code {}", sanitize_text(code.as_str(), 64)));
+            facts.push(format!("code {}", one_line(code.as_str(), 64)));
         }
         if let Some(status) = self.status {
             facts.push(format!("HTTP {status}"));
@@ -352,47 +354,9 @@ fn default_message(status: u16, foreign_body: bool) -> String {
 
 /// `Retry-After` as delta-seconds (the only form the reference uses). Bounded so a hostile
 /// value cannot overflow; HTTP-dates and garbage read as absent.
-pub fn parse_retry_after(raw: &str) -> Option<Duration> {
+fn parse_retry_after(raw: &str) -> Option<Duration> {
     let secs: u64 = raw.trim().parse().ok()?;
     Some(Duration::from_secs(secs.min(24 * 3600)))
-}
-
-/// Replaces control characters (including escape sequences' ESC) with U+FFFD, collapses
-/// whitespace runs, and caps the length.
-pub fn sanitize_text(raw: &str, max_chars: usize) -> String {
-    let mut out = String::with_capacity(raw.len().min(max_chars * 4));
-    let mut last_space = false;
-    let mut count = 0;
-    for ch in raw.chars() {
-        let ch = if ch.is_whitespace() {
-            ' '
-        } else if ch.is_control() || is_invisible_format(ch) {
-            '\u{FFFD}'
-        } else {
-            ch
-        };
-        if ch == ' ' {
-            if last_space {
-                continue;
-            }
-            last_space = true;
-        } else {
-            last_space = false;
-        }
-        if count == max_chars {
-            out.push('…');
-            break;
-        }
-        out.push(ch);
-        count += 1;
-    }
-    out.trim().to_string()
-}
-
-/// Bidirectional overrides and zero-width characters can disguise text; show them as
-/// replacement characters like other controls.
-fn is_invisible_format(ch: char) -> bool {
-    matches!(ch, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
 }
 
 fn sanitize_request_id(raw: &str) -> Box<str> {
@@ -423,7 +387,7 @@ fn excerpt(body: &[u8]) -> Option<Box<str>> {
             _ => {}
         }
     }
-    let clean = sanitize_text(&plain, MAX_EXCERPT_CHARS);
+    let clean = one_line(&plain, MAX_EXCERPT_CHARS);
     (!clean.is_empty()).then(|| clean.into_boxed_str())
 }
 
@@ -438,7 +402,7 @@ fn error_chain(err: &dyn std::error::Error) -> String {
         }
         source = s.source();
     }
-    sanitize_text(&text, MAX_MESSAGE_CHARS)
+    one_line(&text, MAX_MESSAGE_CHARS)
 }
 
 #[cfg(test)]
@@ -513,17 +477,6 @@ mod tests {
         assert!(!e.is_retryable());
         let e = ApiError::from_response(409, None, Some("1"), &envelope("conflict", None));
         assert_eq!(e.retry_hint(), RetryHint::After(Duration::from_secs(1)));
-    }
-
-    #[test]
-    fn sanitize_removes_escape_sequences_and_caps_length() {
-        let s = sanitize_text("a\x1b[31mred\x07\n\n b\u{202E}", 100);
-        assert!(!s.contains('\x1b') && !s.contains('\x07') && !s.contains('\u{202E}'));
-        assert!(s.starts_with("a\u{FFFD}[31mred\u{FFFD} b"));
-        assert_eq!(
-            sanitize_text(&"x".repeat(50), 10),
-            format!("{}…", "x".repeat(10))
-        );
     }
 
     #[test]

@@ -1,4 +1,17 @@
-//! Everything that knows HTTP, JSON or SSE.
+//! The Gobare wire: everything that knows HTTP, JSON or SSE, and nothing that knows a
+//! terminal.
+//!
+//! - [`model`]: the serde types of the API (events, sessions, turns, items, requests),
+//!   tolerant of what a newer server adds.
+//! - [`client`]: [`client::ApiClient`], typed calls to `/v1` with bearer auth and an
+//!   Idempotency-Key on every write; failures are [`error::ApiError`]s.
+//! - [`retry`]: [`retry::SendRetry`], the one loop that retries a write under its key.
+//! - [`stream`]: the resumable event stream, a task that reconnects from its cursor and
+//!   reports [`stream::StreamUpdate`]s; [`sse`] is its parser.
+//! - [`text`]: server text is hostile until it passes through here: which characters may
+//!   reach a terminal, display width, truncation and wrapping.
+//! - [`auth`]: the token, which no `Debug`, `Display` or error ever shows.
+#![warn(missing_docs)]
 
 pub mod auth;
 pub mod client;
@@ -8,3 +21,4 @@ pub mod model;
 pub mod retry;
 pub mod sse;
 pub mod stream;
+pub mod text;

@@ -5,6 +5,10 @@
 //! unknown enum values are kept as `Other(String)`, an event whose payload does not fit its
 //! type becomes [`EventPayload::Unknown`] with the raw JSON kept, and where the reference
 //! lists two spellings of a field both are accepted.
+//!
+//! Types and functions are documented here; most fields and enum values are not, because they
+//! carry the reference's own names and its sections (cited on each type) describe them.
+#![allow(missing_docs)]
 
 use serde::de::Deserializer;
 use serde::{Deserialize, Serialize};
@@ -24,6 +28,7 @@ macro_rules! string_enum {
         }
 
         impl $name {
+            /// The value as the API spells it.
             pub fn as_str(&self) -> &str {
                 match self {
                     $(Self::$variant => $text,)+
@@ -306,11 +311,6 @@ impl Event {
             payload,
         })
     }
-
-    /// Transient events (`seq: null`) never move the cursor (§7.5).
-    pub fn is_transient(&self) -> bool {
-        self.seq.is_none()
-    }
 }
 
 macro_rules! event_payloads {
@@ -463,6 +463,7 @@ pub struct Todos {
     pub items: Vec<TodoItem>,
 }
 
+/// One entry of `agent.todos`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct TodoItem {
     #[serde(default)]
@@ -823,6 +824,7 @@ impl Turn {
     }
 }
 
+/// One entry of `turn.artifacts_skipped`: a file that was not kept, and why.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct SkippedArtifact {
     #[serde(default)]
@@ -931,17 +933,6 @@ pub struct Health {
     pub missing_scopes: Vec<String>,
 }
 
-/// `*.deleted` objects: check `deleted`, not `object` (§14.32).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct Deleted {
-    #[serde(default)]
-    pub object: String,
-    #[serde(default)]
-    pub id: String,
-    #[serde(default)]
-    pub deleted: bool,
-}
-
 /// `input.accepted` (§6.4).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct InputAccepted {
@@ -963,10 +954,11 @@ pub struct InputAccepted {
 
 /// The error envelope every failure carries (§2).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ErrorEnvelope {
-    pub error: ErrorBody,
+pub(crate) struct ErrorEnvelope {
+    pub(crate) error: ErrorBody,
 }
 
+/// The `error` object of the error envelope (§2).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ErrorBody {
     pub code: ErrorCode,
@@ -1060,6 +1052,7 @@ impl From<String> for Content {
     }
 }
 
+/// One part of a content-parts array: `{"type": "text", "text": …}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ContentPart {
@@ -1093,6 +1086,7 @@ pub struct CreateSession {
     pub input: Option<String>,
 }
 
+/// `agent` in a create request: which agent, model and instructions the session runs.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AgentRequest {
@@ -1112,18 +1106,6 @@ pub struct AgentRequest {
     pub tools: Option<Vec<Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<Value>,
-}
-
-/// `PATCH /v1/sessions/{id}`: only present fields change; `Some(None)` sends `null`
-/// (clears).
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
-pub struct PatchSession {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<Option<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Option<BTreeMap<String, String>>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub agent: Option<Value>,
 }
 
 #[cfg(test)]
@@ -1255,14 +1237,6 @@ mod tests {
         assert_eq!(
             serde_json::to_value(&r).unwrap(),
             serde_json::json!({"type":"input.tool_result","turn_id":"t","call_id":"c","success":false,"error":Input::TOOL_FAILED})
-        );
-        let p = PatchSession {
-            title: Some(None),
-            ..Default::default()
-        };
-        assert_eq!(
-            serde_json::to_value(&p).unwrap(),
-            serde_json::json!({"title":null})
         );
     }
 }

@@ -27,11 +27,13 @@ pub struct SseFrame {
 /// What the parser emits, in stream order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SseItem {
+    /// A frame with at least one `data:` line.
     Frame(SseFrame),
     /// A `retry:` line with only ASCII digits: the server's reconnect delay in ms.
     Retry(u64),
     /// A frame over the size bound was discarded; `bytes` counts its lines as received.
     Oversized {
+        /// The discarded frame's size: its lines, each terminator counted as one byte.
         bytes: usize,
     },
 }
@@ -56,7 +58,8 @@ pub struct SseParser {
     data: String,
     id: Option<String>,
     event: Option<String>,
-    bytes_seen: u64,
+    /// Any byte arrived (comments and pings included): the idle watchdog's signal.
+    any_byte_seen: bool,
 }
 
 impl SseParser {
@@ -74,23 +77,18 @@ impl SseParser {
             data: String::new(),
             id: None,
             event: None,
-            bytes_seen: 0,
+            any_byte_seen: false,
         }
     }
 
-    /// Total bytes fed so far (comments and pings included): the idle watchdog's signal.
-    pub fn bytes_seen(&self) -> u64 {
-        self.bytes_seen
-    }
-
-    /// Whether any byte arrived at all.
-    pub fn any_byte_seen(&self) -> bool {
-        self.bytes_seen > 0
+    /// Whether any byte arrived at all (comments and pings included).
+    pub(crate) fn any_byte_seen(&self) -> bool {
+        self.any_byte_seen
     }
 
     /// Parses one chunk, appending what it completes to `out`.
     pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<SseItem>) {
-        self.bytes_seen += chunk.len() as u64;
+        self.any_byte_seen |= !chunk.is_empty();
         let mut rest = chunk;
         if self.bom_matched < BOM.len() {
             rest = self.strip_bom(rest);
@@ -135,13 +133,6 @@ impl SseParser {
             }
             rest = &rest[after..];
         }
-    }
-
-    /// Convenience: parses one chunk and returns what it completed.
-    pub fn feed_vec(&mut self, chunk: &[u8]) -> Vec<SseItem> {
-        let mut out = Vec::new();
-        self.feed(chunk, &mut out);
-        out
     }
 
     /// Consumes leading BOM bytes; on a mismatch re-queues the matched prefix as line bytes.

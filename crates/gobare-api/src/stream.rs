@@ -1,11 +1,11 @@
 //! The resumable event stream task (reference §7): connect, resume from the cursor, honour
 //! `retry:` and `Retry-After`, back off with jitter, idle watchdog, replay truncation, dedupe.
 //!
-//! The decisions are pure and tested on their own: [`resume`] (cursor, dedupe, truncation),
+//! The decisions are pure and tested on their own: `resume` (cursor, dedupe, truncation),
 //! [`backoff`] (when to retry). [`transport`] is the only IO; `task` sequences the two.
 
 pub mod backoff;
-pub mod resume;
+mod resume;
 mod task;
 pub mod transport;
 
@@ -21,7 +21,10 @@ pub enum StreamTarget {
     /// `GET /v1/sessions/{id}/events`
     Session(String),
     /// `GET /v1/events[?root=]`
-    Org { root: Option<String> },
+    Org {
+        /// A session id: that session and its subtree only; `None` = the whole organization.
+        root: Option<String>,
+    },
 }
 
 /// How to open the stream.
@@ -29,7 +32,9 @@ pub enum StreamTarget {
 pub struct StreamOptions {
     /// API base, e.g. `https://api.gobare.dev` (no trailing slash, no `/v1`).
     pub api: url::Url,
+    /// Sent as `Authorization: Bearer …`.
     pub token: Option<Token>,
+    /// Which stream.
     pub target: StreamTarget,
     /// `None` = live only; `Some(0)` = everything; `Some(n)` = after `n` (§7.4).
     pub from: Option<u64>,
@@ -57,17 +62,26 @@ pub struct StreamOptions {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ConnectionState {
     /// Opening the stream (first attempt or after a wait).
-    Connecting { attempt: u32 },
+    Connecting {
+        /// 1 for the first attempt, counting up while attempts fail.
+        attempt: u32,
+    },
     /// The stream is open and frames flow.
     Live,
     /// Waiting before the next attempt; `reason` is for people (sanitize before display).
     Retrying {
+        /// The wait before the next attempt.
         in_ms: u64,
+        /// The number of the next attempt.
         attempt: u32,
+        /// Why the last attempt ended.
         reason: String,
     },
     /// Stopped for good (401/403/404, or the consumer asked).
-    Failed { reason: String },
+    Failed {
+        /// Why; for people (sanitize before display).
+        reason: String,
+    },
 }
 
 /// What the stream task reports to its consumer, in order.
@@ -80,7 +94,10 @@ pub enum StreamUpdate {
     /// One frame with `data:`. Persisted events arrive exactly once, in increasing `seq`.
     Frame(StreamFrame),
     /// A frame that was dropped (too large, undecodable); counted by the UI.
-    Skipped { reason: String },
+    Skipped {
+        /// What was wrong with the frame.
+        reason: String,
+    },
 }
 
 /// One dispatched frame.
@@ -99,6 +116,7 @@ pub struct StreamFrame {
 /// The channel is unbounded on purpose: the socket is read on its own task and must never
 /// stall behind a busy UI (the server cuts a client 8 MiB behind, §7.7).
 pub struct StreamHandle {
+    /// What the task reports, in order; closes when the task stops.
     pub updates: mpsc::UnboundedReceiver<StreamUpdate>,
     retry_now: Arc<Notify>,
 }

@@ -4,7 +4,7 @@
 use ratatui::style::Style;
 use ratatui::text::Span;
 
-use crate::ui::sanitize;
+use gobare_api::text;
 
 #[derive(Debug, Default)]
 pub(crate) struct Table {
@@ -23,7 +23,7 @@ fn column_widths(table: &Table, avail: usize) -> Vec<usize> {
     let mut widths = vec![0usize; ncols];
     for row in std::iter::once(&table.header).chain(&table.rows) {
         for (i, cell) in row.iter().enumerate() {
-            widths[i] = widths[i].max(sanitize::width(cell));
+            widths[i] = widths[i].max(text::width(cell));
         }
     }
     let overhead = 2 + 3 * ncols.saturating_sub(1);
@@ -46,9 +46,9 @@ fn row_text(cells: &[String], widths: &[usize]) -> String {
             out.push_str(" │ ");
         }
         let cell = cells.get(i).map(String::as_str).unwrap_or("");
-        let cell = sanitize::truncate(cell, *w);
+        let cell = text::truncate(cell, *w);
         out.push_str(&cell);
-        out.push_str(&" ".repeat(w - sanitize::width(&cell)));
+        out.push_str(&" ".repeat(w - text::width(&cell)));
     }
     out.push(' ');
     out
@@ -67,7 +67,7 @@ pub(crate) fn render(
         return Vec::new();
     }
     // Even one cell per column may not fit: the whole row is then cut.
-    let fit = |s: String| sanitize::truncate(&s, avail).into_owned();
+    let fit = |s: String| text::truncate(&s, avail).into_owned();
     let mut out = Vec::new();
     if !table.header.is_empty() {
         out.push(vec![Span::styled(

@@ -171,7 +171,7 @@ fn tables_render_as_rows() {
 #[test]
 fn wide_tables_shrink_to_fit() {
     let out = md("| aaaaaaaaaa | bbbbbbbbbb |\n|---|---|\n| x | y |", 15);
-    assert!(out.iter().all(|l| sanitize::width(l) <= 15), "{out:?}");
+    assert!(out.iter().all(|l| text::width(l) <= 15), "{out:?}");
     assert!(out[0].contains('…'));
 }
 
@@ -255,7 +255,7 @@ proptest! {
     #[test]
     fn lines_never_exceed_width(text in markdownish(), width in 1u16..200) {
         for line in render(&text, width, &Theme::default()) {
-            let w: usize = line.spans.iter().map(|s| sanitize::width(&s.content)).sum();
+            let w: usize = line.spans.iter().map(|s| text::width(&s.content)).sum();
             prop_assert!(w <= usize::from(width), "{w} > {width}: {line:?} from {text:?}");
             prop_assert!(!line.spans.iter().any(|s| s.content.chars().any(|c| c == '\x1b')));
         }

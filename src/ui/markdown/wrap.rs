@@ -1,10 +1,8 @@
-//! Greedy word wrapping of styled inline text by display width.
+//! Markdown's inline content, word-wrapped by display width with [`text::wrap_words`].
 
+use gobare_api::text::{self, Token};
 use ratatui::style::Style;
 use ratatui::text::Span;
-use unicode_segmentation::UnicodeSegmentation;
-
-use crate::ui::sanitize;
 
 /// One piece of inline content, already sanitized.
 #[derive(Debug, Clone)]
@@ -15,17 +13,18 @@ pub(crate) enum Inline {
     HardBreak,
 }
 
-/// A word: consecutive non-space text, possibly in several styles (`**bold**,` keeps its comma).
-type Word = Vec<(String, Style)>;
-
-/// Splits inline content into words and breaks.
-fn words(inlines: &[Inline]) -> Vec<Option<Word>> {
-    // `None` marks a hard break.
-    let mut out: Vec<Option<Word>> = Vec::new();
-    let mut word: Word = Vec::new();
-    let flush = |word: &mut Word, out: &mut Vec<Option<Word>>| {
+/// Splits inline content into words (consecutive non-space text, possibly in several styles:
+/// `**bold**,` keeps its comma) and breaks. Markdown collapses whitespace: every gap is one
+/// space.
+fn words(inlines: &[Inline]) -> Vec<Token<Style>> {
+    let mut out = Vec::new();
+    let mut word: Vec<(String, Style)> = Vec::new();
+    let flush = |word: &mut Vec<(String, Style)>, out: &mut Vec<Token<Style>>| {
         if !word.is_empty() {
-            out.push(Some(std::mem::take(word)));
+            out.push(Token::Word {
+                gap: 1,
+                runs: std::mem::take(word),
+            });
         }
     };
     for inline in inlines {
@@ -33,7 +32,7 @@ fn words(inlines: &[Inline]) -> Vec<Option<Word>> {
             Inline::Space => flush(&mut word, &mut out),
             Inline::HardBreak => {
                 flush(&mut word, &mut out);
-                out.push(None);
+                out.push(Token::Break);
             }
             Inline::Text(text, style) => {
                 for (i, part) in text.split(' ').enumerate() {
@@ -55,86 +54,18 @@ fn words(inlines: &[Inline]) -> Vec<Option<Word>> {
     out
 }
 
-struct Lines {
-    avail: usize,
-    done: Vec<Vec<Span<'static>>>,
-    cur: Vec<Span<'static>>,
-    cur_w: usize,
-}
-
-impl Lines {
-    fn push(&mut self, text: &str, style: Style, w: usize) {
-        match self.cur.last_mut() {
-            Some(last) if last.style == style => last.content.to_mut().push_str(text),
-            _ => self.cur.push(Span::styled(text.to_string(), style)),
-        }
-        self.cur_w += w;
-    }
-
-    fn newline(&mut self) {
-        self.done.push(std::mem::take(&mut self.cur));
-        self.cur_w = 0;
-    }
-
-    /// A word wider than a whole line: broken between graphemes.
-    fn push_hard_wrapped(&mut self, word: &Word) {
-        for (text, style) in word {
-            for g in text.graphemes(true) {
-                let mut gw = sanitize::width(g);
-                let mut g = g;
-                if gw > self.avail {
-                    // A wide character in a line narrower than it: show that something is there.
-                    g = "…";
-                    gw = 1;
-                }
-                if self.cur_w + gw > self.avail && self.cur_w > 0 {
-                    self.newline();
-                }
-                self.push(g, *style, gw);
-            }
-        }
-    }
-
-    fn push_word(&mut self, word: &Word) {
-        let w: usize = word.iter().map(|(t, _)| sanitize::width(t)).sum();
-        if self.cur_w > 0 {
-            if self.cur_w + 1 + w <= self.avail {
-                self.push(" ", Style::default(), 1);
-            } else {
-                self.newline();
-            }
-        }
-        if w <= self.avail {
-            for (text, style) in word {
-                self.push(text, *style, sanitize::width(text));
-            }
-        } else {
-            self.push_hard_wrapped(word);
-        }
-    }
-}
-
 /// Wraps inline content into lines of at most `avail` cells (at least one line, possibly
 /// empty). `avail` must be at least 1.
 pub(crate) fn wrap(inlines: &[Inline], avail: usize) -> Vec<Vec<Span<'static>>> {
-    let mut lines = Lines {
-        avail: avail.max(1),
-        done: Vec::new(),
-        cur: Vec::new(),
-        cur_w: 0,
-    };
-    for word in words(inlines) {
-        match word {
-            Some(word) => lines.push_word(&word),
-            None => lines.newline(),
-        }
-    }
-    if !lines.cur.is_empty() || lines.done.is_empty() {
-        lines.newline();
-    }
-    lines.done
+    text::wrap_words(words(inlines), avail)
+        .into_iter()
+        .map(|runs| {
+            runs.into_iter()
+                .map(|(content, style)| Span::styled(content, style))
+                .collect()
+        })
+        .collect()
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;

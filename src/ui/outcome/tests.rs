@@ -210,7 +210,7 @@ fn server_text_is_sanitized_and_truncated() {
     assert!(!o.text.contains('\u{202e}'), "{}", o.text);
     assert!(!o.text.contains('\x07'), "{}", o.text);
     assert!(o.text.contains('…'), "long server text is cut: {}", o.text);
-    assert!(sanitize::width(&o.text) < 200);
+    assert!(text::width(&o.text) < 200);
 }
 
 #[test]

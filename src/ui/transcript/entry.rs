@@ -1,11 +1,12 @@
 //! One transcript entry (or the live streaming text) laid out into styled lines of a
-//! given width. Every string from the server goes through `sanitize` or `markdown`.
+//! given width. Every string from the server goes through `gobare_api::text` or `markdown`.
 
-use super::wrap::{hard_wrap, truncate, wrap_plain};
 use crate::session::transcript::{ApprovalOutcome, CallStatus, Entry, EntryKind, Streaming};
+use crate::ui::markdown;
+use crate::ui::styled::{hard_wrap, truncate};
 use crate::ui::theme::Theme;
-use crate::ui::{markdown, sanitize};
 use gobare_api::model::ChangeKind;
+use gobare_api::text;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
@@ -52,7 +53,7 @@ pub(super) fn entry_lines(
             out.push(Line::default());
             out.push(Line::styled("▌ you", theme.user));
             let (text, omitted) = shown(text);
-            for l in wrap_plain(text, w.saturating_sub(2)) {
+            for l in text::wrap(text, w.saturating_sub(2)) {
                 out.push(Line::from(vec![
                     Span::styled("▌ ", theme.user),
                     Span::styled(l, theme.text),
@@ -71,7 +72,7 @@ pub(super) fn entry_lines(
         }
         EntryKind::Context { text } => {
             let (text, omitted) = shown(text);
-            for (i, l) in wrap_plain(text, w.saturating_sub(11))
+            for (i, l) in text::wrap(text, w.saturating_sub(11))
                 .into_iter()
                 .enumerate()
             {
@@ -92,14 +93,11 @@ pub(super) fn entry_lines(
             };
             let mut spans = vec![
                 Span::styled(format!("  {mark} "), style),
-                Span::styled(sanitize::line(&t.name).into_owned(), theme.accent),
+                Span::styled(text::line(&t.name).into_owned(), theme.accent),
             ];
             if !t.args.is_empty() {
                 spans.push(Span::raw(" "));
-                spans.push(Span::styled(
-                    sanitize::line(&t.args).into_owned(),
-                    theme.dim,
-                ));
+                spans.push(Span::styled(text::line(&t.args).into_owned(), theme.dim));
             }
             if let Some(code) = t.exit_code {
                 spans.push(Span::styled(
@@ -109,7 +107,7 @@ pub(super) fn entry_lines(
             }
             if !t.summary.is_empty() {
                 spans.push(Span::styled(" — ", theme.dim));
-                spans.push(Span::raw(sanitize::line(first(&t.summary)).into_owned()));
+                spans.push(Span::raw(text::line(first(&t.summary)).into_owned()));
             }
             out.push(truncate(Line::from(spans), w));
         }
@@ -124,14 +122,14 @@ pub(super) fn entry_lines(
                 Span::styled("  ± ", style),
                 Span::styled(verb, style),
                 Span::raw(" "),
-                Span::raw(sanitize::line(&f.path).into_owned()),
+                Span::raw(text::line(&f.path).into_owned()),
             ];
             if f.diff.is_some() && !expanded {
                 spans.push(Span::styled("  [diff hidden]", theme.dim));
             }
             out.push(truncate(Line::from(spans), w));
             if let (true, Some(diff)) = (expanded, &f.diff) {
-                for l in sanitize::lines(diff) {
+                for l in text::lines(diff) {
                     let style = crate::ui::diff::line_style(&l, theme);
                     out.extend(hard_wrap(
                         Line::from(vec![
@@ -157,7 +155,7 @@ pub(super) fn entry_lines(
                 };
                 let line = Line::from(vec![
                     Span::styled(format!("    {mark} "), style),
-                    Span::raw(sanitize::line(&item.label).into_owned()),
+                    Span::raw(text::line(&item.label).into_owned()),
                 ]);
                 out.push(truncate(line, w));
             }
@@ -173,10 +171,10 @@ pub(super) fn entry_lines(
                 ApprovalOutcome::Denied { code, reason } => {
                     let mut s = String::from("denied");
                     if let Some(c) = code {
-                        s.push_str(&format!(" ({})", sanitize::line(c)));
+                        s.push_str(&format!(" ({})", text::line(c)));
                     }
                     if let Some(r) = reason {
-                        s.push_str(&format!(": {}", sanitize::line(first(r))));
+                        s.push_str(&format!(": {}", text::line(first(r))));
                     }
                     (s, theme.error)
                 }
@@ -184,9 +182,9 @@ pub(super) fn entry_lines(
             out.push(truncate(
                 Line::from(vec![
                     Span::styled(format!("  ⚠ approval{sens} "), theme.warning),
-                    Span::styled(sanitize::line(&a.name).into_owned(), theme.accent),
+                    Span::styled(text::line(&a.name).into_owned(), theme.accent),
                     Span::raw(" "),
-                    Span::styled(sanitize::line(&a.args).into_owned(), theme.dim),
+                    Span::styled(text::line(&a.args).into_owned(), theme.dim),
                 ]),
                 w,
             ));
@@ -199,7 +197,7 @@ pub(super) fn entry_lines(
             ));
         }
         EntryKind::Question(q) => {
-            for (i, l) in wrap_plain(&q.question, w.saturating_sub(4))
+            for (i, l) in text::wrap(&q.question, w.saturating_sub(4))
                 .into_iter()
                 .enumerate()
             {
@@ -213,7 +211,7 @@ pub(super) fn entry_lines(
                 let opts: Vec<String> = q
                     .options
                     .iter()
-                    .map(|o| sanitize::line(o).into_owned())
+                    .map(|o| text::line(o).into_owned())
                     .collect();
                 out.push(truncate(
                     Line::styled(format!("    [{}]", opts.join(" | ")), theme.dim),
@@ -223,7 +221,7 @@ pub(super) fn entry_lines(
             let answer = match &q.answer {
                 Some(a) => Line::from(vec![
                     Span::styled("    → ", theme.dim),
-                    Span::styled(sanitize::line(first(a)).into_owned(), theme.ok),
+                    Span::styled(text::line(first(a)).into_owned(), theme.ok),
                 ]),
                 None if q.from_history => {
                     Line::styled("    → answer not in the history", theme.dim)
@@ -241,9 +239,9 @@ pub(super) fn entry_lines(
             out.push(truncate(
                 Line::from(vec![
                     Span::styled(format!("  {mark} "), style),
-                    Span::styled(sanitize::line(&f.name).into_owned(), theme.accent),
+                    Span::styled(text::line(&f.name).into_owned(), theme.accent),
                     Span::raw(" "),
-                    Span::styled(sanitize::line(&f.args).into_owned(), theme.dim),
+                    Span::styled(text::line(&f.args).into_owned(), theme.dim),
                     Span::styled(state, style),
                 ]),
                 w,
@@ -264,7 +262,7 @@ pub(super) fn entry_lines(
             let pos = position.map(|p| format!(" #{p}")).unwrap_or_default();
             out.push(truncate(
                 Line::styled(
-                    format!("  ⏸ queued{pos}: {}", sanitize::line(first(text))),
+                    format!("  ⏸ queued{pos}: {}", text::line(first(text))),
                     theme.dim,
                 ),
                 w,
@@ -273,7 +271,7 @@ pub(super) fn entry_lines(
         EntryKind::Dequeued { text } => {
             out.push(truncate(
                 Line::styled(
-                    format!("  ▶ dequeued: {}", sanitize::line(first(text))),
+                    format!("  ▶ dequeued: {}", text::line(first(text))),
                     theme.dim,
                 ),
                 w,
@@ -285,7 +283,7 @@ pub(super) fn entry_lines(
             let size = size_bytes.map(|b| format!(" ({b} B)")).unwrap_or_default();
             out.push(truncate(
                 Line::styled(
-                    format!("  ⇪ artifact {}{size}", sanitize::line(path)),
+                    format!("  ⇪ artifact {}{size}", text::line(path)),
                     theme.accent,
                 ),
                 w,
@@ -293,7 +291,7 @@ pub(super) fn entry_lines(
         }
         EntryKind::Preview { port, url } => {
             let port = port.map(|p| format!(":{p} ")).unwrap_or_default();
-            let url = url.as_deref().map(sanitize::line).unwrap_or_default();
+            let url = url.as_deref().map(text::line).unwrap_or_default();
             out.push(truncate(
                 Line::styled(format!("  ⇗ preview ready {port}{url}"), theme.accent),
                 w,
@@ -304,8 +302,8 @@ pub(super) fn entry_lines(
                 Line::styled(
                     format!(
                         "  ⚠ MCP server {} unavailable: {}",
-                        sanitize::line(name),
-                        sanitize::line(first(reason))
+                        text::line(name),
+                        text::line(first(reason))
                     ),
                     theme.warning,
                 ),
@@ -326,8 +324,8 @@ pub(super) fn entry_lines(
         EntryKind::Unknown { kind, excerpt } => {
             out.push(truncate(
                 Line::from(vec![
-                    Span::styled(format!("  · {} ", sanitize::line(kind)), theme.dim),
-                    Span::styled(sanitize::line(excerpt).into_owned(), theme.dim),
+                    Span::styled(format!("  · {} ", text::line(kind)), theme.dim),
+                    Span::styled(text::line(excerpt).into_owned(), theme.dim),
                 ]),
                 w,
             ));
@@ -348,7 +346,7 @@ pub(super) fn streaming_lines(
         Line::styled("◆ agent (writing…)", theme.agent),
     ];
     if thinking && !s.thinking.is_empty() {
-        let wrapped = wrap_plain(tail(&s.thinking, STREAM_TAIL), w.saturating_sub(2));
+        let wrapped = text::wrap(tail(&s.thinking, STREAM_TAIL), w.saturating_sub(2));
         let skip = wrapped.len().saturating_sub(THINKING_LINES);
         for l in wrapped.into_iter().skip(skip) {
             out.push(Line::from(vec![
@@ -367,7 +365,7 @@ pub(super) fn streaming_lines(
 fn error_lines(out: &mut Vec<Line<'static>>, label: &str, message: &str, w: usize, theme: &Theme) {
     let lead = format!("  ✗ {label}: ");
     let indent = " ".repeat(4);
-    for (i, l) in wrap_plain(message, w.saturating_sub(lead.chars().count()))
+    for (i, l) in text::wrap(message, w.saturating_sub(lead.chars().count()))
         .into_iter()
         .enumerate()
     {

@@ -7,26 +7,26 @@ use rand::{Rng, SeedableRng};
 use std::time::Duration;
 
 /// The hint used before the server sent any `retry:` line (`events.mdx`: `retry: 2000`).
-pub const DEFAULT_RETRY_HINT: Duration = Duration::from_millis(2000);
+pub(crate) const DEFAULT_RETRY_HINT: Duration = Duration::from_millis(2000);
 /// The first backoff step after a failure.
-pub const BACKOFF_BASE: Duration = Duration::from_millis(1000);
+pub(crate) const BACKOFF_BASE: Duration = Duration::from_millis(1000);
 /// Never reconnect faster than this, whatever the server hints (§7.8 item 7: cap the rate).
 pub const MIN_RECONNECT: Duration = Duration::from_millis(250);
 /// A hostile `retry:` / `Retry-After` cannot park the client for longer than this.
-pub const MAX_SERVER_WAIT: Duration = Duration::from_secs(600);
+pub(crate) const MAX_SERVER_WAIT: Duration = Duration::from_secs(600);
 
 /// Reconnect timing for one stream.
 #[derive(Debug)]
-pub struct RetryPolicy {
+pub(crate) struct StreamBackoff {
     hint: Duration,
     max_backoff: Duration,
     failures: u32,
     rng: SmallRng,
 }
 
-impl RetryPolicy {
-    pub fn new(max_backoff: Duration, seed: u64) -> Self {
-        RetryPolicy {
+impl StreamBackoff {
+    pub(crate) fn new(max_backoff: Duration, seed: u64) -> Self {
+        StreamBackoff {
             hint: DEFAULT_RETRY_HINT,
             max_backoff,
             failures: 0,
@@ -35,33 +35,29 @@ impl RetryPolicy {
     }
 
     /// The server sent `retry: <ms>`.
-    pub fn set_hint(&mut self, ms: u64) {
+    pub(crate) fn set_hint(&mut self, ms: u64) {
         self.hint = Duration::from_millis(ms).min(MAX_SERVER_WAIT);
     }
 
-    pub fn hint(&self) -> Duration {
-        self.hint
-    }
-
     /// Consecutive failed attempts since the last connection that delivered a frame.
-    pub fn failures(&self) -> u32 {
+    pub(crate) fn failures(&self) -> u32 {
         self.failures
     }
 
     /// A connection delivered a frame: the next outage starts from scratch.
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.failures = 0;
     }
 
     /// An attempt failed (could not open, or closed before any frame).
-    pub fn record_failure(&mut self) {
+    pub(crate) fn record_failure(&mut self) {
         self.failures = self.failures.saturating_add(1);
     }
 
     /// The wait before the next attempt. `retry_after` is the server's `Retry-After`, which
     /// replaces the exponential step (the server knows the real wait); the hint is always a
     /// floor.
-    pub fn next_wait(&mut self, retry_after: Option<Duration>) -> Duration {
+    pub(crate) fn next_wait(&mut self, retry_after: Option<Duration>) -> Duration {
         let step = match retry_after {
             Some(ra) => ra.min(MAX_SERVER_WAIT),
             None => self.jittered_backoff(),
@@ -71,7 +67,7 @@ impl RetryPolicy {
 
     /// The least a reconnect the user asked for must still wait: the server's word
     /// (`Retry-After`, the `retry:` hint) and our floor stand; only our own backoff is cut.
-    pub fn earliest(&self, retry_after: Option<Duration>) -> Duration {
+    pub(crate) fn earliest(&self, retry_after: Option<Duration>) -> Duration {
         retry_after
             .unwrap_or_default()
             .min(MAX_SERVER_WAIT)
@@ -98,15 +94,15 @@ impl RetryPolicy {
 mod tests {
     use super::*;
 
-    fn policy() -> RetryPolicy {
-        let mut p = RetryPolicy::new(Duration::from_secs(30), 7);
+    fn backoff() -> StreamBackoff {
+        let mut p = StreamBackoff::new(Duration::from_secs(30), 7);
         p.set_hint(0); // let the backoff itself show (MIN_RECONNECT still applies)
         p
     }
 
     #[test]
     fn first_wait_after_a_clean_drop_is_the_hint() {
-        let mut p = RetryPolicy::new(Duration::from_secs(30), 1);
+        let mut p = StreamBackoff::new(Duration::from_secs(30), 1);
         assert_eq!(p.next_wait(None), DEFAULT_RETRY_HINT);
         p.set_hint(8000);
         assert_eq!(p.next_wait(None), Duration::from_millis(8000));
@@ -114,7 +110,7 @@ mod tests {
 
     #[test]
     fn backoff_grows_is_jittered_and_capped() {
-        let mut p = policy();
+        let mut p = backoff();
         let mut upper_bounds = Vec::new();
         for n in 1..=12u32 {
             p.record_failure();
@@ -133,7 +129,7 @@ mod tests {
 
     #[test]
     fn hint_is_a_floor_for_backoff_and_retry_after() {
-        let mut p = RetryPolicy::new(Duration::from_secs(30), 3);
+        let mut p = StreamBackoff::new(Duration::from_secs(30), 3);
         p.set_hint(8000);
         p.record_failure();
         assert!(p.next_wait(None) >= Duration::from_millis(8000));
@@ -149,7 +145,7 @@ mod tests {
 
     #[test]
     fn reset_starts_the_next_outage_from_scratch() {
-        let mut p = policy();
+        let mut p = backoff();
         for _ in 0..6 {
             p.record_failure();
         }
@@ -160,7 +156,7 @@ mod tests {
 
     #[test]
     fn hostile_server_waits_are_bounded() {
-        let mut p = policy();
+        let mut p = backoff();
         p.set_hint(u64::MAX);
         assert_eq!(p.next_wait(None), MAX_SERVER_WAIT);
         assert_eq!(

@@ -7,7 +7,7 @@ use crate::sse::SseFrame;
 
 /// What to do with one dispatched frame.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Verdict {
+pub(crate) enum FrameAction {
     /// Hand it to the consumer.
     Deliver(StreamFrame),
     /// A persisted event at or below the cursor: already delivered.
@@ -24,7 +24,7 @@ pub enum Verdict {
 
 /// The cursor state of one stream across reconnects.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Resume {
+pub(crate) struct Resume {
     /// Highest persisted seq delivered (or the starting cursor). `None` = live only.
     delivered: Option<u64>,
     /// What the next request sends when it differs from `delivered` (after a truncation).
@@ -39,10 +39,10 @@ pub struct Resume {
 }
 
 /// The `event` of a persisted frame delivered undecoded (`decode_persisted` off).
-pub const NOT_DECODED: &str = "not decoded (StreamOptions::decode_persisted is off)";
+pub(crate) const NOT_DECODED: &str = "not decoded (StreamOptions::decode_persisted is off)";
 
 impl Resume {
-    pub fn new(from: Option<u64>, replay_if_dropped_before_first_event: bool) -> Self {
+    pub(crate) fn new(from: Option<u64>, replay_if_dropped_before_first_event: bool) -> Self {
         Resume {
             delivered: from,
             next_request: from,
@@ -54,7 +54,7 @@ impl Resume {
     }
 
     /// With `false`, frames whose event decoded carry an empty `data`.
-    pub fn with_keep_data(mut self, keep_data: bool) -> Self {
+    pub(crate) fn with_keep_data(mut self, keep_data: bool) -> Self {
         self.keep_data = keep_data;
         self
     }
@@ -70,24 +70,24 @@ impl Resume {
 
     /// With `false`, persisted frames whose `id:` is a number are delivered without
     /// decoding their data (their `event` is an error saying so).
-    pub fn with_decode_persisted(mut self, decode_persisted: bool) -> Self {
+    pub(crate) fn with_decode_persisted(mut self, decode_persisted: bool) -> Self {
         self.decode_persisted = decode_persisted;
         self
     }
 
     /// The dedupe watermark: the last persisted seq handed over (or the starting cursor).
-    pub fn cursor(&self) -> Option<u64> {
+    pub(crate) fn cursor(&self) -> Option<u64> {
         self.delivered
     }
 
     /// `Last-Event-ID` for the first request.
-    pub fn first_request(&self) -> Option<u64> {
+    pub(crate) fn first_request(&self) -> Option<u64> {
         self.next_request
     }
 
     /// `Last-Event-ID` for a reconnect. With the §11.1 option, a live-only stream that
     /// dropped before any persisted event replays from 0 so nothing in the gap is lost.
-    pub fn reconnect_request(&self) -> Option<u64> {
+    pub(crate) fn reconnect_request(&self) -> Option<u64> {
         match self.next_request {
             None if self.replay_if_dropped_before_first_event && !self.seen_persisted => Some(0),
             cursor => cursor,
@@ -95,7 +95,7 @@ impl Resume {
     }
 
     /// Decides about one frame and advances the cursor for delivered persisted events.
-    pub fn on_frame(&mut self, frame: SseFrame) -> Verdict {
+    pub(crate) fn on_frame(&mut self, frame: SseFrame) -> FrameAction {
         let Some(id_line) = frame.id.as_deref() else {
             let event = Event::parse(&frame.data);
             return self.on_transient(frame.data, event);
@@ -108,7 +108,7 @@ impl Resume {
             Err(_) => match Event::parse(&frame.data) {
                 Ok(event @ Event { seq: Some(seq), .. }) => (seq, Ok(event)),
                 _ => {
-                    return Verdict::Skip {
+                    return FrameAction::Skip {
                         reason: format!(
                             "persisted frame with unusable id ({} bytes)",
                             id_line.len()
@@ -118,19 +118,19 @@ impl Resume {
             },
         };
         if self.delivered.is_some_and(|c| seq <= c) {
-            return Verdict::Duplicate { seq };
+            return FrameAction::Duplicate { seq };
         }
         self.delivered = Some(seq);
         self.next_request = Some(seq);
         self.seen_persisted = true;
-        Verdict::Deliver(StreamFrame {
+        FrameAction::Deliver(StreamFrame {
             id: Some(seq),
             data: self.data_for(frame.data, &event),
             event,
         })
     }
 
-    fn on_transient(&mut self, data: String, event: Result<Event, DecodeError>) -> Verdict {
+    fn on_transient(&mut self, data: String, event: Result<Event, DecodeError>) -> FrameAction {
         match event {
             Ok(ev) => {
                 if let EventPayload::ReplayTruncated(t) = &ev.payload {
@@ -140,7 +140,7 @@ impl Resume {
                         self.next_request = Some(from);
                         self.delivered = Some(self.delivered.map_or(from, |d| d.max(from)));
                     }
-                    return Verdict::Truncated {
+                    return FrameAction::Truncated {
                         notice: StreamFrame {
                             id: None,
                             data,
@@ -150,13 +150,13 @@ impl Resume {
                     };
                 }
                 let event = Ok(ev);
-                Verdict::Deliver(StreamFrame {
+                FrameAction::Deliver(StreamFrame {
                     id: None,
                     data: self.data_for(data, &event),
                     event,
                 })
             }
-            Err(e) => Verdict::Skip {
+            Err(e) => FrameAction::Skip {
                 reason: format!("undecodable transient frame: {}", e.0),
             },
         }
@@ -172,7 +172,7 @@ mod tests {
     #[test]
     fn without_keep_data_only_undecodable_frames_keep_their_json() {
         let mut r = Resume::new(Some(0), false).with_keep_data(false);
-        let Verdict::Deliver(f) = r.on_frame(persisted(1)) else {
+        let FrameAction::Deliver(f) = r.on_frame(persisted(1)) else {
             panic!("delivered")
         };
         assert!(f.event.is_ok());
@@ -182,7 +182,7 @@ mod tests {
             event: None,
             data: "{not json".into(),
         };
-        let Verdict::Deliver(f) = r.on_frame(bad) else {
+        let FrameAction::Deliver(f) = r.on_frame(bad) else {
             panic!("delivered")
         };
         assert!(f.event.is_err());
@@ -192,13 +192,13 @@ mod tests {
             event: None,
             data: r#"{"type":"agent.text","seq":null,"payload":{"delta":"d"}}"#.into(),
         };
-        let Verdict::Deliver(f) = r.on_frame(transient) else {
+        let FrameAction::Deliver(f) = r.on_frame(transient) else {
             panic!("delivered")
         };
         assert!(f.event.is_ok() && f.data.is_empty());
         // The default keeps it.
         let mut r = Resume::new(Some(0), false);
-        let Verdict::Deliver(f) = r.on_frame(persisted(1)) else {
+        let FrameAction::Deliver(f) = r.on_frame(persisted(1)) else {
             panic!("delivered")
         };
         assert!(!f.data.is_empty());
@@ -228,9 +228,9 @@ mod tests {
         }
     }
 
-    fn delivered_id(v: &Verdict) -> Option<Option<u64>> {
+    fn delivered_id(v: &FrameAction) -> Option<Option<u64>> {
         match v {
-            Verdict::Deliver(f) => Some(f.id),
+            FrameAction::Deliver(f) => Some(f.id),
             _ => None,
         }
     }
@@ -244,21 +244,27 @@ mod tests {
         // Seq 0 after cursor None is new; after cursor Some(0) it is a duplicate.
         assert!(matches!(
             Resume::new(None, false).on_frame(persisted(0)),
-            Verdict::Deliver(_)
+            FrameAction::Deliver(_)
         ));
         assert_eq!(
             Resume::new(Some(0), false).on_frame(persisted(0)),
-            Verdict::Duplicate { seq: 0 }
+            FrameAction::Duplicate { seq: 0 }
         );
     }
 
     #[test]
     fn persisted_frames_advance_and_duplicates_drop() {
         let mut r = Resume::new(Some(10), false);
-        assert_eq!(r.on_frame(persisted(9)), Verdict::Duplicate { seq: 9 });
-        assert_eq!(r.on_frame(persisted(10)), Verdict::Duplicate { seq: 10 });
+        assert_eq!(r.on_frame(persisted(9)), FrameAction::Duplicate { seq: 9 });
+        assert_eq!(
+            r.on_frame(persisted(10)),
+            FrameAction::Duplicate { seq: 10 }
+        );
         assert_eq!(delivered_id(&r.on_frame(persisted(12))), Some(Some(12)));
-        assert_eq!(r.on_frame(persisted(11)), Verdict::Duplicate { seq: 11 });
+        assert_eq!(
+            r.on_frame(persisted(11)),
+            FrameAction::Duplicate { seq: 11 }
+        );
         assert_eq!(r.cursor(), Some(12));
         assert_eq!(r.reconnect_request(), Some(12));
     }
@@ -284,7 +290,7 @@ mod tests {
         assert_eq!(delivered_id(&r.on_frame(f)), Some(Some(7)));
         let mut g = delta();
         g.id = Some("junk".into());
-        assert!(matches!(r.on_frame(g), Verdict::Skip { .. }));
+        assert!(matches!(r.on_frame(g), FrameAction::Skip { .. }));
         assert_eq!(r.cursor(), Some(7));
     }
 
@@ -297,7 +303,7 @@ mod tests {
             data: "not json".into(),
         };
         match r.on_frame(f) {
-            Verdict::Deliver(sf) => {
+            FrameAction::Deliver(sf) => {
                 assert_eq!(sf.id, Some(3));
                 assert!(sf.event.is_err());
             }
@@ -309,36 +315,36 @@ mod tests {
             event: None,
             data: "{".into(),
         };
-        assert!(matches!(r.on_frame(bad), Verdict::Skip { .. }));
+        assert!(matches!(r.on_frame(bad), FrameAction::Skip { .. }));
     }
 
     #[test]
     fn undecoded_persisted_frames_keep_cursor_dedupe_and_truncation() {
         let mut r = Resume::new(Some(1), false).with_decode_persisted(false);
         match r.on_frame(persisted(3)) {
-            Verdict::Deliver(sf) => {
+            FrameAction::Deliver(sf) => {
                 assert_eq!(sf.id, Some(3));
                 assert_eq!(sf.event, Err(DecodeError(NOT_DECODED.into())));
                 assert_eq!(sf.data, persisted(3).data);
             }
             other => panic!("{other:?}"),
         }
-        assert_eq!(r.on_frame(persisted(2)), Verdict::Duplicate { seq: 2 });
+        assert_eq!(r.on_frame(persisted(2)), FrameAction::Duplicate { seq: 2 });
         // An unusable id still falls back to the envelope's seq, decoded.
         let mut f = persisted(7);
         f.id = Some("seven".into());
         match r.on_frame(f) {
-            Verdict::Deliver(sf) => assert!(sf.event.is_ok() && sf.id == Some(7)),
+            FrameAction::Deliver(sf) => assert!(sf.event.is_ok() && sf.id == Some(7)),
             other => panic!("{other:?}"),
         }
         // Transient frames are still decoded: deltas delivered, truncation detected.
         assert!(matches!(
             r.on_frame(delta()),
-            Verdict::Deliver(StreamFrame { event: Ok(_), .. })
+            FrameAction::Deliver(StreamFrame { event: Ok(_), .. })
         ));
         assert!(matches!(
             r.on_frame(truncated(5)),
-            Verdict::Truncated {
+            FrameAction::Truncated {
                 from_seq: Some(5),
                 ..
             }
@@ -351,7 +357,7 @@ mod tests {
         let mut r = Resume::new(Some(0), false);
         r.on_frame(persisted(100));
         match r.on_frame(truncated(150)) {
-            Verdict::Truncated { notice, from_seq } => {
+            FrameAction::Truncated { notice, from_seq } => {
                 assert_eq!(from_seq, Some(150));
                 assert_eq!(notice.id, None);
             }
@@ -368,7 +374,7 @@ mod tests {
         };
         assert!(matches!(
             r.on_frame(f),
-            Verdict::Truncated {
+            FrameAction::Truncated {
                 from_seq: Some(42),
                 ..
             }
@@ -382,7 +388,10 @@ mod tests {
         r.on_frame(persisted(200));
         r.on_frame(truncated(150));
         assert_eq!(r.reconnect_request(), Some(150));
-        assert_eq!(r.on_frame(persisted(160)), Verdict::Duplicate { seq: 160 });
+        assert_eq!(
+            r.on_frame(persisted(160)),
+            FrameAction::Duplicate { seq: 160 }
+        );
         assert_eq!(delivered_id(&r.on_frame(persisted(201))), Some(Some(201)));
         assert_eq!(r.reconnect_request(), Some(201));
     }

@@ -1,8 +1,8 @@
 //! The stream task: open, read, decide, report, wait, reopen. All decisions are delegated
-//! to [`Resume`] and [`RetryPolicy`]; this file only sequences IO and time.
+//! to [`Resume`] and [`StreamBackoff`]; this file only sequences IO and time.
 
-use super::backoff::RetryPolicy;
-use super::resume::{Resume, Verdict};
+use super::backoff::StreamBackoff;
+use super::resume::{FrameAction, Resume};
 use super::transport::{ByteStream, Transport};
 use super::{StreamOptions, StreamUpdate};
 use crate::auth::Token;
@@ -75,16 +75,16 @@ async fn reconnect_loop<T: Transport>(
     let mut resume = Resume::new(options.from, options.replay_if_dropped_before_first_event)
         .with_decode_persisted(options.decode_persisted)
         .with_keep_data(options.keep_data);
-    let mut policy = RetryPolicy::new(options.max_backoff, seed);
+    let mut backoff = StreamBackoff::new(options.max_backoff, seed);
     let mut cursor = resume.first_request();
     loop {
         report.state(ConnectionState::Connecting {
-            attempt: policy.failures() + 1,
+            attempt: backoff.failures() + 1,
         })?;
         let (reason, retry_after) =
             match timeout(options.idle_timeout, transport.open(cursor)).await {
                 Err(_) => {
-                    policy.record_failure();
+                    backoff.record_failure();
                     (
                         format!("no response within {}", secs(options.idle_timeout)),
                         None,
@@ -97,40 +97,40 @@ async fn reconnect_loop<T: Transport>(
                     return Ok(());
                 }
                 Ok(Err(e)) => {
-                    policy.record_failure();
+                    backoff.record_failure();
                     (e.to_string(), e.retry_after())
                 }
                 Ok(Ok(body)) => {
                     report.state(ConnectionState::Live)?;
-                    let end = read(body, options, &mut resume, &mut policy, report).await?;
+                    let end = read(body, options, &mut resume, &mut backoff, report).await?;
                     if end.delivered {
-                        policy.reset();
+                        backoff.reset();
                     } else {
-                        policy.record_failure();
+                        backoff.record_failure();
                     }
                     (end.reason, None)
                 }
             };
         cursor = resume.reconnect_request();
-        let wait = policy.next_wait(retry_after);
+        let wait = backoff.next_wait(retry_after);
         let reason = report.redact(reason);
         tracing::debug!(
             cursor = ?cursor,
             wait_ms = wait.as_millis() as u64,
-            failures = policy.failures(),
+            failures = backoff.failures(),
             %reason,
             "event stream reconnecting"
         );
         report.state(ConnectionState::Retrying {
             in_ms: wait.as_millis() as u64,
-            attempt: policy.failures() + 1,
+            attempt: backoff.failures() + 1,
             reason,
         })?;
         let started = Instant::now();
         tokio::select! {
             _ = sleep(wait) => {}
             _ = retry_now.notified() => {
-                sleep_until(started + policy.earliest(retry_after)).await;
+                sleep_until(started + backoff.earliest(retry_after)).await;
             }
         }
     }
@@ -141,7 +141,7 @@ async fn read(
     mut body: ByteStream,
     options: &StreamOptions,
     resume: &mut Resume,
-    policy: &mut RetryPolicy,
+    backoff: &mut StreamBackoff,
     report: &Reporter<'_>,
 ) -> Result<ConnectionEnd, ConsumerGone> {
     let mut parser = SseParser::new(options.max_frame_bytes);
@@ -172,7 +172,7 @@ async fn read(
         parser.feed(&chunk, &mut items);
         for item in items.drain(..) {
             match item {
-                SseItem::Retry(ms) => policy.set_hint(ms),
+                SseItem::Retry(ms) => backoff.set_hint(ms),
                 SseItem::Oversized { bytes } => report.send(StreamUpdate::Skipped {
                     reason: format!(
                         "frame of {bytes} bytes exceeds the {} byte limit",
@@ -180,17 +180,17 @@ async fn read(
                     ),
                 })?,
                 SseItem::Frame(frame) => match resume.on_frame(frame) {
-                    Verdict::Deliver(f) => {
+                    FrameAction::Deliver(f) => {
                         delivered = true;
                         report.send(StreamUpdate::Frame(f))?;
                     }
-                    Verdict::Duplicate { seq } => {
+                    FrameAction::Duplicate { seq } => {
                         tracing::debug!(seq, cursor = ?resume.cursor(), "dropped duplicate event");
                     }
-                    Verdict::Skip { reason } => {
+                    FrameAction::Skip { reason } => {
                         report.send(StreamUpdate::Skipped { reason })?;
                     }
-                    Verdict::Truncated { notice, from_seq } => {
+                    FrameAction::Truncated { notice, from_seq } => {
                         // The live frames behind this notice would jump the gap: drop them
                         // with the connection and collect the rest first.
                         report.send(StreamUpdate::Frame(notice))?;

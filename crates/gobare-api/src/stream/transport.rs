@@ -27,6 +27,7 @@ pub enum OpenError {
     /// The server answered with a non-2xx status (§2, §7.1).
     #[error("{}", describe_status(*status, error, request_id))]
     Status {
+        /// The HTTP status.
         status: u16,
         /// `Retry-After` in seconds, when sent.
         retry_after: Option<Duration>,
@@ -37,7 +38,12 @@ pub enum OpenError {
     },
     /// A 2xx whose content type is not `text/event-stream` (a proxy page, say).
     #[error("HTTP {status} with content type {content_type:?}, not an event stream")]
-    NotEventStream { status: u16, content_type: String },
+    NotEventStream {
+        /// The HTTP status.
+        status: u16,
+        /// What the server said it sent instead.
+        content_type: String,
+    },
     /// Could not connect or send.
     #[error("network error: {0}")]
     Network(String),
@@ -54,7 +60,7 @@ impl OpenError {
         }
     }
 
-    pub fn retry_after(&self) -> Option<Duration> {
+    pub(crate) fn retry_after(&self) -> Option<Duration> {
         match self {
             OpenError::Status { retry_after, .. } => *retry_after,
             _ => None,
@@ -107,10 +113,6 @@ impl HttpTransport {
             url: stream_url(&options.api, &options.target)?,
             token: options.token.clone(),
         })
-    }
-
-    pub fn url(&self) -> &url::Url {
-        &self.url
     }
 
     async fn open_inner(&self, cursor: Option<u64>) -> Result<ByteStream, OpenError> {
@@ -183,7 +185,7 @@ impl Transport for HttpTransport {
 }
 
 /// `{api}/v1/sessions/{id}/events` or `{api}/v1/events[?root=]`, ids percent-encoded.
-pub fn stream_url(api: &url::Url, target: &StreamTarget) -> Result<url::Url, OpenError> {
+fn stream_url(api: &url::Url, target: &StreamTarget) -> Result<url::Url, OpenError> {
     let mut url = api.clone();
     url.set_query(None);
     url.set_fragment(None);
