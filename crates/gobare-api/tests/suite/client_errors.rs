@@ -1,9 +1,7 @@
 //! Error mapping over real HTTP: `error.code` first, status second, Retry-After, request
 //! ids, and bodies that are not the API's JSON.
 
-mod client_support;
-
-use client_support::{Reply, Server};
+use crate::support::{Reply, Server};
 use gobare_api::error::{ApiError, ApiErrorKind, RetryHint};
 use gobare_api::model::ErrorCode;
 use std::time::Duration;

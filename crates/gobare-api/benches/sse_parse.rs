@@ -19,7 +19,7 @@ const CHUNK: usize = 4096;
 /// Returns the stream bytes and how many frames carry data.
 fn build_stream() -> (Vec<u8>, usize) {
     let all: Value =
-        serde_json::from_str(include_str!("../assets/event-payloads.json")).expect("assets");
+        serde_json::from_str(include_str!("../../../assets/event-payloads.json")).expect("assets");
     let persisted: Vec<Value> = all
         .as_object()
         .unwrap()

@@ -1,9 +1,7 @@
 //! What the client puts on the wire: paths, bearer auth, Idempotency-Key on writes only,
 //! the send body, retries with the same key, and paging parameters.
 
-mod client_support;
-
-use client_support::{Reply, SECRET, Server};
+use crate::support::{Reply, SECRET, Server};
 use gobare_api::client::{IdempotencyKey, Order, Page};
 use gobare_api::error::ApiErrorKind;
 use gobare_api::model::{CreateSession, Input};
@@ -19,7 +17,7 @@ fn accepted() -> Reply {
 
 fn session_json() -> serde_json::Value {
     let all: serde_json::Value =
-        serde_json::from_str(include_str!("../assets/event-payloads.json")).unwrap();
+        serde_json::from_str(include_str!("../../../../assets/event-payloads.json")).unwrap();
     all["session"].clone()
 }
 
