@@ -15,8 +15,8 @@ use super::settings::Settings;
 use crate::notify::NotifyTarget;
 use crate::store::StateStore;
 use crate::ui::composer::History;
+use crate::ui::mode::{Confirm, Mode};
 use crate::ui::outcome::Severity;
-use crossterm::event::{KeyCode, KeyEvent};
 use gobare_api::client::ApiClient;
 use gobare_api::model::{Content, Event, Input, RequiredActionKind, Session, Turn};
 use std::collections::HashMap;
@@ -25,9 +25,6 @@ use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::mpsc;
 
-/// The question asked before `input.cancel` (finished work is kept, §6.4).
-pub(crate) const CANCEL_CONFIRM: &str = "Cancel the running turn? finished work stays — y/n";
-
 /// Everything the loop keeps for acting on one session.
 pub(crate) struct Acting {
     sender: Sender<ApiClient>,
@@ -35,8 +32,6 @@ pub(crate) struct Acting {
     memory: Option<SharedMemory>,
     history: History,
     notifier: Notifier,
-    /// Ctrl+X was pressed: the next key answers [`CANCEL_CONFIRM`].
-    confirming_cancel: bool,
     /// Message and steer texts in flight, so a second Enter does not send them twice.
     in_flight: HashMap<SendTicket, String>,
     /// The workspace state stored at the last visit, compared once with the first read.
@@ -86,7 +81,6 @@ impl Acting {
                 NotifyTarget::from_env(),
                 gobare_api::clock::unix_ms(),
             ),
-            confirming_cancel: false,
             in_flight: HashMap::new(),
             stored_workspace,
             picker_available: false,
@@ -214,27 +208,37 @@ impl App {
         }
     }
 
-    /// Ctrl+X: ask first.
+    /// Ctrl+X: ask first (finished work is kept, §6.4); with nothing running, say so.
     pub(super) fn act_cancel(&mut self) {
-        self.acting.confirming_cancel = true;
-        self.notice_at(Severity::Warn, CANCEL_CONFIRM.into());
+        if self.view.turn_running() {
+            self.mode = Mode::Confirming(Confirm::CancelTurn);
+        } else {
+            self.notice_at(Severity::Warn, "nothing is running to cancel".into());
+        }
     }
 
-    /// While the cancel question is up, the next key answers it. Returns whether the key
-    /// was taken.
-    pub(super) fn act_confirm_key(&mut self, key: KeyEvent) -> bool {
-        if !self.acting.confirming_cancel {
-            return false;
-        }
-        self.acting.confirming_cancel = false;
-        if matches!(key.code, KeyCode::Char('y' | 'Y')) {
-            self.acting.sender.send(Input::Cancel {});
-            self.notice(Some("cancelling…".into()));
-        } else {
-            self.notice(Some("not cancelled".into()));
+    /// The answer to the confirmation in the input area.
+    pub(super) fn act_confirmed(&mut self, confirm: Confirm, yes: bool) {
+        self.mode = Mode::Typing;
+        match (confirm, yes) {
+            (Confirm::CancelTurn, true) => {
+                self.acting.sender.send(Input::Cancel {});
+                self.notice(Some("cancelling the turn…".into()));
+            }
+            (Confirm::CancelTurn, false) => self.notice(Some("not cancelled".into())),
+            (Confirm::Quit { .. }, true) => self.quit(),
+            (Confirm::Quit { .. }, false) => self.notice(None),
+            (Confirm::ApproveSensitive { call_id }, true) => {
+                if let Some(input) = self.prompt.approve_confirmed(&call_id) {
+                    self.act_answer(input);
+                }
+            }
+            (Confirm::ApproveSensitive { .. }, false) => {
+                self.mode = Mode::Deciding;
+                self.notice(Some("not approved: y to approve, n to deny".into()));
+            }
         }
         self.request_frame();
-        true
     }
 
     /// Up/Down at the first/last line of the box.
@@ -260,7 +264,6 @@ impl App {
     /// One report from the send executor.
     pub(super) fn on_action(&mut self, event: SendEvent) {
         match event {
-            SendEvent::Retrying { .. } if self.acting.confirming_cancel => {}
             SendEvent::Retrying { wait, .. } => {
                 let secs = wait.as_secs_f32().ceil() as u64;
                 self.notice_at(
@@ -298,10 +301,7 @@ impl App {
         if report.outcome.severity >= Severity::Warn || report.unanswered {
             tracing::info!(outcome = %text, "send settled");
         }
-        // The cancel question stays up until answered.
-        if !self.acting.confirming_cancel {
-            self.notice_at(report.outcome.severity, text);
-        }
+        self.notice_at(report.outcome.severity, text);
     }
 
     /// Each persisted or transient event: the prompt closes calls resolved anywhere.

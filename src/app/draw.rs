@@ -3,8 +3,10 @@
 //! replay progress or the filter line on the status bar, and the help overlay.
 
 use super::App;
-use crate::ui::{self, help};
+use crate::ui::mode::Mode;
+use crate::ui::{self, confirm, help};
 use color_eyre::Result;
+use gobare_api::model::RequiredActionKind;
 use gobare_api::text;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -22,12 +24,14 @@ impl App {
             composer,
             prompt,
             theme,
-            help_open,
-            filter_edit,
             replay,
-            input_focused,
+            mode,
             ..
         } = self;
+        let confirming = match &*mode {
+            Mode::Confirming(c) => Some(c.question()),
+            _ => None,
+        };
         let mut drawn_areas = None;
         tui.draw(|f| {
             let area = f.area();
@@ -37,9 +41,14 @@ impl App {
             } else {
                 prompt.desired_height(area.width)
             };
+            let confirm_rows = confirming
+                .as_deref()
+                .map_or(0, |q| confirm::desired_height(q, area.width));
             let room = area.height.saturating_sub(MIN_PANE_ROWS + 1).max(3);
-            state.composer_height = (composer_rows + prompt_rows).min(room);
-            state.input_focused = *input_focused && !*help_open && filter_edit.is_none();
+            // A confirmation takes the input area (and never less than it asks for).
+            state.composer_height =
+                (composer_rows.max(confirm_rows) + prompt_rows).min(room.max(confirm_rows));
+            state.input_focused = *mode != Mode::Navigating;
             ui::draw(f, view, state, theme);
             let areas = ui::areas(area, state, state.composer_height);
             // The input box keeps its rows; the prompt gets what is left above it.
@@ -51,15 +60,35 @@ impl App {
             let [prompt_area, composer_area] =
                 Layout::vertical([Constraint::Length(prompt_rows), Constraint::Min(0)])
                     .areas(areas.composer);
+            prompt.set_focused(*mode == Mode::Deciding);
             if prompt_rows > 0 {
                 prompt.render(prompt_area, f.buffer_mut(), theme);
             }
             composer.set_turn_running(view.turn_running());
-            let typing = state.input_focused;
-            composer.render(composer_area, f.buffer_mut(), theme, typing);
+            let enter_answers = prompt.current().is_some_and(|a| {
+                matches!(
+                    a.kind,
+                    RequiredActionKind::Question | RequiredActionKind::FunctionCall
+                )
+            });
+            composer.set_title(mode.title(!prompt.is_empty(), view.turn_running(), enter_answers));
+            if let Some(question) = confirming.as_deref() {
+                let rows = composer_area
+                    .height
+                    .max(confirm_rows)
+                    .min(areas.composer.height);
+                let confirm_area = Rect {
+                    y: areas.composer.bottom().saturating_sub(rows),
+                    height: rows,
+                    ..areas.composer
+                };
+                confirm::render(question, confirm_area, f.buffer_mut(), theme);
+            } else {
+                composer.render(composer_area, f.buffer_mut(), theme, mode.is_typing());
+            }
 
             let footer = areas.footer;
-            if let Some(filter) = filter_edit.as_deref() {
+            if let Mode::Filter(filter) = &*mode {
                 let line = Line::from(vec![
                     Span::styled("filter events by type: ", theme.title),
                     Span::styled(format!("{}▏", text::line(filter)), theme.text),
@@ -70,7 +99,7 @@ impl App {
             } else if let Some(label) = replay.label() {
                 right_aligned(footer, &label, theme.warning, f.buffer_mut());
             }
-            if *help_open {
+            if *mode == Mode::Help {
                 help::render(help::area(area), f.buffer_mut(), theme);
             }
             drawn_areas = Some(areas);

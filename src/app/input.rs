@@ -3,15 +3,15 @@
 
 use super::App;
 use super::intent::Intent;
-use super::keys::{self, KeyCommand, KeyContext};
+use super::keys::{self, KeyCommand};
 use super::mouse::{self, Target};
 use crate::ui::composer::ComposerAction;
+use crate::ui::mode::{Confirm, Mode};
 use crate::ui::prompt::PromptAction;
 use color_eyre::Result;
 use crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind,
 };
-use gobare_api::model::RequiredActionKind;
 
 /// Lines one wheel notch scrolls.
 const WHEEL_LINES: i32 = 3;
@@ -21,14 +21,19 @@ impl App {
         match event {
             Event::Key(key) => self.on_key(key),
             Event::Paste(text) => {
-                if let Some(filter) = &mut self.filter_edit {
-                    filter.push_str(text.lines().next().unwrap_or_default());
-                    let f = filter.clone();
-                    self.ui.set_event_filter(f);
-                } else {
-                    self.input_focused = true;
-                    self.composer.handle_paste(&text);
-                    self.act_draft_changed();
+                match &mut self.mode {
+                    Mode::Filter(filter) => {
+                        filter.push_str(text.lines().next().unwrap_or_default());
+                        let f = filter.clone();
+                        self.ui.set_event_filter(f);
+                    }
+                    // A paste never answers a confirmation.
+                    Mode::Confirming(_) => {}
+                    _ => {
+                        self.mode = Mode::Typing;
+                        self.composer.handle_paste(&text);
+                        self.act_draft_changed();
+                    }
                 }
                 self.request_frame();
             }
@@ -43,51 +48,32 @@ impl App {
         Ok(())
     }
 
-    fn key_context(&self) -> KeyContext {
-        KeyContext {
-            input_focused: self.input_focused,
-            input_has_text: !self.composer.is_empty(),
-            help_open: self.help_open,
-            approval_pending: self
-                .prompt
-                .current()
-                .is_some_and(|a| a.kind == RequiredActionKind::Approval),
-        }
-    }
-
     fn on_key(&mut self, key: KeyEvent) {
         if key.kind == KeyEventKind::Release {
             return;
         }
-        if self.filter_edit.is_some() {
-            self.edit_filter(key);
-            return;
-        }
-        // "Cancel the running turn? … y/n" takes the next key, whatever it is.
-        if self.act_confirm_key(key) {
-            return;
-        }
-        let context = self.key_context();
-        let command = self
-            .keymap
-            .command_for(key, !context.input_focused && !context.help_open)
-            .unwrap_or_else(|| keys::command_for(key, context));
-        if command != KeyCommand::ArmQuit {
-            self.disarm_quit();
-        }
+        // Extra bindings from the config file act where commands do, never while a question
+        // or the filter has the keys; plain letters only in pane navigation.
+        let bound = match self.mode {
+            Mode::Typing | Mode::Navigating => {
+                self.keymap.command_for(key, self.mode == Mode::Navigating)
+            }
+            _ => None,
+        };
+        let command = bound.unwrap_or_else(|| keys::command_for(key, &self.mode));
         let intent = match command {
             KeyCommand::Quit => Intent::Quit,
-            KeyCommand::ArmQuit => Intent::ArmQuit,
-            KeyCommand::FocusNext => Intent::FocusNext,
-            KeyCommand::FocusPrev => Intent::FocusPrev,
-            KeyCommand::FocusInput => {
-                self.dispatch(Intent::FocusInput);
-                // Typing on a pane starts a message with that character.
-                if matches!(key.code, KeyCode::Char(c) if c != 'i') {
-                    self.key_to_input(key);
+            KeyCommand::ConfirmYes | KeyCommand::ConfirmNo => {
+                if let Mode::Confirming(confirm) = std::mem::take(&mut self.mode) {
+                    self.act_confirmed(confirm, command == KeyCommand::ConfirmYes);
                 }
                 return;
             }
+            KeyCommand::ToFilter => return self.edit_filter(key),
+            KeyCommand::ToPrompt => return self.key_to_prompt(key),
+            KeyCommand::FocusNext => Intent::FocusNext,
+            KeyCommand::FocusPrev => Intent::FocusPrev,
+            KeyCommand::FocusInput => Intent::FocusInput,
             KeyCommand::ScrollUp(n) => Intent::Scroll {
                 pane: None,
                 lines: -i32::from(n),
@@ -109,13 +95,6 @@ impl App {
             KeyCommand::Suspend => Intent::Suspend,
             KeyCommand::Refresh => Intent::Refresh,
             KeyCommand::OpenPicker => Intent::OpenPicker,
-            KeyCommand::Approve | KeyCommand::Deny => {
-                if let PromptAction::Answer(input) = self.prompt.handle_key(key) {
-                    self.dispatch(Intent::Answer(input));
-                }
-                self.request_frame();
-                return;
-            }
             KeyCommand::ToInput => {
                 self.key_to_input(key);
                 return;
@@ -125,16 +104,32 @@ impl App {
         self.dispatch(intent);
     }
 
-    /// A key for the input box; the prompt sees it first while the box is empty.
+    /// A key for the required-action prompt (deciding mode). Enter with nothing picked
+    /// answers with the box's text when there is one.
+    fn key_to_prompt(&mut self, key: KeyEvent) {
+        self.request_frame();
+        match self.prompt.handle_key(key) {
+            PromptAction::Answer(input) => {
+                self.mode = Mode::Typing;
+                self.dispatch(Intent::Answer(input));
+            }
+            PromptAction::ConfirmSensitive(call_id) => {
+                self.mode = Mode::Confirming(Confirm::ApproveSensitive { call_id });
+            }
+            PromptAction::Explain(_) if key.code == KeyCode::Enter && !self.composer.is_empty() => {
+                self.mode = Mode::Typing;
+                self.dispatch(Intent::Send(self.composer.text()));
+            }
+            PromptAction::Explain(text) => self.notice(Some(text.into())),
+            PromptAction::Consumed => {}
+            PromptAction::NotMine if self.prompt.is_empty() => self.mode = Mode::Typing,
+            PromptAction::NotMine => {}
+        }
+    }
+
+    /// A key for the input box: typed text is text, whatever waits.
     fn key_to_input(&mut self, key: KeyEvent) {
         self.request_frame();
-        if !self.prompt.is_empty() && self.composer.is_empty() {
-            match self.prompt.handle_key(key) {
-                PromptAction::Answer(input) => return self.dispatch(Intent::Answer(input)),
-                PromptAction::Consumed => return,
-                PromptAction::NotMine => {}
-            }
-        }
         let action = self.composer.handle_key(key);
         self.act_draft_changed();
         let intent = match action {
@@ -150,18 +145,19 @@ impl App {
 
     /// `/`: the filter applies as it is typed; Enter or Esc ends the editing.
     fn edit_filter(&mut self, key: KeyEvent) {
-        let Some(filter) = self.filter_edit.as_mut() else {
+        let Mode::Filter(filter) = &mut self.mode else {
             return;
         };
         match key.code {
-            KeyCode::Enter | KeyCode::Esc => self.filter_edit = None,
+            KeyCode::Enter | KeyCode::Esc => self.mode = Mode::Navigating,
             KeyCode::Backspace => {
                 filter.pop();
             }
             KeyCode::Char(c) if !c.is_control() && filter.chars().count() < 64 => filter.push(c),
             _ => {}
         }
-        if let Some(f) = self.filter_edit.clone() {
+        if let Mode::Filter(f) = &self.mode {
+            let f = f.clone();
             self.ui.set_event_filter(f);
         }
         self.request_frame();
@@ -181,7 +177,11 @@ impl App {
                 pane: Some(p),
                 lines: WHEEL_LINES,
             },
-            (MouseEventKind::Down(MouseButton::Left), _) if self.help_open => Intent::ToggleHelp,
+            (MouseEventKind::Down(MouseButton::Left), _) if self.mode == Mode::Help => {
+                Intent::ToggleHelp
+            }
+            // A click never answers a confirmation.
+            (_, _) if matches!(self.mode, Mode::Confirming(_)) => return,
             (MouseEventKind::Down(MouseButton::Left), Target::Pane(p) | Target::Tab(p)) => {
                 Intent::FocusPane(p)
             }

@@ -2,17 +2,16 @@
 //! through [`App::dispatch`], so new actions are one variant and one arm.
 
 use super::App;
-use crate::session::Severity;
 use crate::ui::Pane;
+use crate::ui::mode::{Confirm, Mode};
 use gobare_api::model::Input;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Intent {
+    /// Quit, asking first when a turn runs, a decision waits or a draft exists.
     Quit,
-    /// Ctrl+C with a draft in the box: the first press warns, the second quits.
-    ArmQuit,
     Suspend,
-    /// Tab: input box → panes in order → input box.
+    /// Tab: input box → the waiting decision → panes in order → input box.
     FocusNext,
     FocusPrev,
     FocusInput,
@@ -54,8 +53,7 @@ impl App {
     pub(crate) fn dispatch(&mut self, intent: Intent) {
         self.request_frame();
         match intent {
-            Intent::Quit => self.quit(),
-            Intent::ArmQuit => self.arm_quit(),
+            Intent::Quit => self.request_quit(),
             Intent::Suspend => {
                 if let Err(e) = self.tui.suspend() {
                     self.fail(e.into());
@@ -63,14 +61,14 @@ impl App {
             }
             Intent::FocusNext => self.cycle_focus(true),
             Intent::FocusPrev => self.cycle_focus(false),
-            Intent::FocusInput => self.input_focused = true,
+            Intent::FocusInput => self.mode = Mode::Typing,
             Intent::FocusPane(pane) => {
                 self.ui.focus = pane;
-                self.input_focused = false;
+                self.mode = Mode::Navigating;
             }
             Intent::Scroll { pane, lines } => self.scroll(pane, lines),
             Intent::Page { up } => {
-                let pane = if self.input_focused {
+                let pane = if self.mode != Mode::Navigating {
                     crate::ui::Pane::Transcript
                 } else {
                     self.ui.focus
@@ -81,7 +79,14 @@ impl App {
             Intent::ScrollTop => self.scroll(None, -1_000_000),
             Intent::ScrollBottom => self.ui.scroll_to_bottom(),
             Intent::ToggleZoom => self.ui.toggle_zoom(),
-            Intent::ToggleHelp => self.help_open = !self.help_open,
+            Intent::ToggleHelp => {
+                self.mode = if self.mode == Mode::Help {
+                    std::mem::take(&mut self.mode_before_help)
+                } else {
+                    self.mode_before_help = std::mem::take(&mut self.mode);
+                    Mode::Help
+                };
+            }
             Intent::ToggleMouseCapture => {
                 let on = !self.tui.mouse_capture();
                 if let Err(e) = self.tui.set_mouse_capture(on) {
@@ -97,7 +102,7 @@ impl App {
             }
             Intent::ToggleDeltas => self.ui.toggle_deltas(),
             Intent::StartEventFilter => {
-                self.filter_edit = Some(self.ui.event_filter.clone());
+                self.mode = Mode::Filter(self.ui.event_filter.clone());
                 self.ui.focus = Pane::Events;
             }
             Intent::ToggleDiff => {
@@ -126,51 +131,64 @@ impl App {
         }
     }
 
-    /// Any key but a second Ctrl+C takes back the "press Ctrl+C again" warning.
-    pub(super) fn disarm_quit(&mut self) {
-        if self.quit_armed {
-            self.quit_armed = false;
-            self.notice(None);
+    /// Quits at once when nothing would be left behind; otherwise asks in the input area.
+    fn request_quit(&mut self) {
+        let mut left = Vec::new();
+        if self.view.turn_running() {
+            left.push("a turn is running");
         }
-    }
-
-    fn arm_quit(&mut self) {
-        if self.quit_armed {
-            self.quit();
+        if !self.prompt.is_empty() {
+            left.push("the agent waits for your decision");
+        }
+        if !self.composer.is_empty() {
+            left.push("you have a draft");
+        }
+        if left.is_empty() {
+            return self.quit();
+        }
+        let mut why = left.join(", ");
+        why.push_str(if self.view.local_demo() {
+            " — the demo session ends with it"
         } else {
-            self.quit_armed = true;
-            self.notice_at(
-                Severity::Warn,
-                "press Ctrl+C again to quit (the draft is not sent)".into(),
-            );
-        }
+            " (it stays on the server; the draft is kept)"
+        });
+        self.mode = Mode::Confirming(Confirm::Quit { why });
     }
 
-    /// Input box → Transcript → Events → Turn → Workspace → input box.
+    /// Input box → the waiting decision → Transcript → Events → Turn → Workspace → input box.
     fn cycle_focus(&mut self, forward: bool) {
-        let first = if forward {
-            Pane::ALL[0]
+        let deciding = !self.prompt.is_empty();
+        let panes = Pane::ALL;
+        let (first, last) = if forward {
+            (panes[0], panes[panes.len() - 1])
         } else {
-            Pane::ALL[Pane::ALL.len() - 1]
+            (panes[panes.len() - 1], panes[0])
         };
-        if self.input_focused {
-            self.input_focused = false;
-            self.ui.focus = first;
-            return;
-        }
-        let last = if forward {
-            Pane::ALL[Pane::ALL.len() - 1]
-        } else {
-            Pane::ALL[0]
+        self.mode = match (&self.mode, forward) {
+            (Mode::Typing, true) if deciding => Mode::Deciding,
+            (Mode::Typing, _) | (Mode::Deciding, true) => {
+                self.ui.focus = first;
+                Mode::Navigating
+            }
+            (Mode::Deciding, false) => Mode::Typing,
+            (Mode::Navigating, _) if self.ui.focus == last => {
+                self.ui.focus = Pane::Transcript;
+                if !forward && deciding {
+                    Mode::Deciding
+                } else {
+                    Mode::Typing
+                }
+            }
+            (Mode::Navigating, _) => {
+                if forward {
+                    self.ui.focus_next();
+                } else {
+                    self.ui.focus_prev();
+                }
+                Mode::Navigating
+            }
+            (other, _) => other.clone(),
         };
-        if self.ui.focus == last {
-            self.input_focused = true;
-            self.ui.focus = Pane::Transcript;
-        } else if forward {
-            self.ui.focus_next();
-        } else {
-            self.ui.focus_prev();
-        }
     }
 
     /// Scrolls `pane` without moving the focus.

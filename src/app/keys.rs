@@ -1,18 +1,18 @@
-//! Keys → commands. The input box has focus by default and takes every printable key;
-//! single-letter commands (`q`, `z`, `?`, …) act when a pane has focus (Tab / Esc moves it
-//! there). Scrolling keys that the input box has no use for (PgUp/PgDn, the wheel) always
-//! scroll the transcript or the focused pane, so reading back never needs a focus change.
+//! Keys → commands, decided by the one [`Mode`]. While typing, every printable key is text;
+//! single-letter commands (`q`, `z`, `?`, …) act only in pane navigation (Esc gets there),
+//! where letters that are not commands do nothing. Decisions (approve, deny, pick) are the
+//! prompt's keys in the deciding mode (Tab from the box while something waits). Scrolling
+//! keys the input box has no use for (PgUp/PgDn, the wheel) always scroll, so reading back
+//! never needs a mode change.
 
+use crate::ui::mode::Mode;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 /// What a key asks the app to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum KeyCommand {
-    /// `q` on a pane, or Ctrl+C (see [`KeyContext::input_has_text`]).
+    /// `q` on a pane, or Ctrl+C: quits, asking first when work is in flight.
     Quit,
-    /// Ctrl+C with text in the input box: the first press warns and keeps the draft, the
-    /// second quits.
-    ArmQuit,
     FocusNext,
     FocusPrev,
     /// Give the focus back to the input box.
@@ -30,8 +30,14 @@ pub(crate) enum KeyCommand {
     StartEventFilter,
     ToggleDiff,
     Suspend,
-    Approve,
-    Deny,
+    /// A key for the required-action prompt (deciding mode).
+    ToPrompt,
+    /// y/Enter (or Ctrl+C for a quit) in a confirmation.
+    ConfirmYes,
+    /// n/Esc in a confirmation.
+    ConfirmNo,
+    /// A key for the Events filter being typed.
+    ToFilter,
     /// Ctrl+R: refresh the session, turns and items from the API.
     Refresh,
     /// Ctrl+O: the session picker.
@@ -42,84 +48,70 @@ pub(crate) enum KeyCommand {
     Ignore,
 }
 
-/// What the mapping needs to know about the screen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct KeyContext {
-    pub(crate) input_focused: bool,
-    pub(crate) input_has_text: bool,
-    pub(crate) help_open: bool,
-    /// An approval prompt is open above the input box.
-    pub(crate) approval_pending: bool,
-}
-
-pub(crate) fn command_for(key: KeyEvent, ctx: KeyContext) -> KeyCommand {
+pub(crate) fn command_for(key: KeyEvent, mode: &Mode) -> KeyCommand {
     if key.kind == KeyEventKind::Release {
         return KeyCommand::Ignore;
     }
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    // Keys that mean the same everywhere.
+    if let Mode::Confirming(_) = mode {
+        return match key.code {
+            KeyCode::Char('y' | 'Y') | KeyCode::Enter => KeyCommand::ConfirmYes,
+            // Ctrl+C twice quits, as in most terminal tools.
+            KeyCode::Char('c') if ctrl => KeyCommand::ConfirmYes,
+            KeyCode::Char('n' | 'N') | KeyCode::Esc => KeyCommand::ConfirmNo,
+            _ => KeyCommand::Ignore,
+        };
+    }
+    if let Mode::Filter(_) = mode {
+        return KeyCommand::ToFilter;
+    }
+    // Keys that mean the same everywhere else.
     match key.code {
-        KeyCode::Char('c') if ctrl => {
-            return if ctx.input_has_text {
-                KeyCommand::ArmQuit
-            } else {
-                KeyCommand::Quit
-            };
-        }
+        KeyCode::Char('c') if ctrl => return KeyCommand::Quit,
         KeyCode::Char('z') if ctrl => return KeyCommand::Suspend,
         KeyCode::Char('r') if ctrl => return KeyCommand::Refresh,
         KeyCode::Char('o') if ctrl => return KeyCommand::OpenPicker,
+        KeyCode::F(1) => return KeyCommand::ToggleHelp,
         KeyCode::Tab => return KeyCommand::FocusNext,
         KeyCode::BackTab => return KeyCommand::FocusPrev,
         KeyCode::PageUp => return KeyCommand::PageUp,
         KeyCode::PageDown => return KeyCommand::PageDown,
         _ => {}
     }
-    if ctx.help_open {
-        return match key.code {
+    match mode {
+        Mode::Help => match key.code {
             KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q') => KeyCommand::ToggleHelp,
             _ => KeyCommand::Ignore,
-        };
-    }
-    if ctx.input_focused {
-        return match key.code {
-            KeyCode::Esc if !ctx.input_has_text => KeyCommand::FocusNext,
-            // A message rarely starts with `?`: on an empty box it opens the key list.
-            KeyCode::Char('?') if !ctx.input_has_text && !ctrl => KeyCommand::ToggleHelp,
-            // With an empty box, y/n answer an open approval prompt directly.
-            KeyCode::Char('y') if ctx.approval_pending && !ctx.input_has_text && !ctrl => {
-                KeyCommand::Approve
-            }
-            KeyCode::Char('n') if ctx.approval_pending && !ctx.input_has_text && !ctrl => {
-                KeyCommand::Deny
-            }
-            _ => KeyCommand::ToInput,
-        };
-    }
-    match key.code {
-        KeyCode::Char('q') => KeyCommand::Quit,
-        KeyCode::Esc | KeyCode::Char('i') => KeyCommand::FocusInput,
-        KeyCode::Up | KeyCode::Char('k') => KeyCommand::ScrollUp(1),
-        KeyCode::Down | KeyCode::Char('j') => KeyCommand::ScrollDown(1),
-        KeyCode::Home | KeyCode::Char('g') => KeyCommand::ScrollTop,
-        KeyCode::End | KeyCode::Char('G') => KeyCommand::ScrollBottom,
-        KeyCode::Char('z') => KeyCommand::ToggleZoom,
-        KeyCode::Char('?') => KeyCommand::ToggleHelp,
-        KeyCode::Char('m') => KeyCommand::ToggleMouseCapture,
-        KeyCode::Char('d') => KeyCommand::ToggleDeltas,
-        KeyCode::Char('/') => KeyCommand::StartEventFilter,
-        KeyCode::Char('e') => KeyCommand::ToggleDiff,
-        KeyCode::Char('y') if ctx.approval_pending => KeyCommand::Approve,
-        KeyCode::Char('n') if ctx.approval_pending => KeyCommand::Deny,
-        // Typing anything else starts a message.
-        KeyCode::Char(_) | KeyCode::Enter => KeyCommand::FocusInput,
-        _ => KeyCommand::Ignore,
+        },
+        Mode::Typing => KeyCommand::ToInput,
+        Mode::Deciding => match key.code {
+            KeyCode::Esc => KeyCommand::FocusInput,
+            _ => KeyCommand::ToPrompt,
+        },
+        Mode::Navigating => match key.code {
+            KeyCode::Char('q') => KeyCommand::Quit,
+            KeyCode::Esc | KeyCode::Char('i') | KeyCode::Enter => KeyCommand::FocusInput,
+            KeyCode::Up | KeyCode::Char('k') => KeyCommand::ScrollUp(1),
+            KeyCode::Down | KeyCode::Char('j') => KeyCommand::ScrollDown(1),
+            KeyCode::Home | KeyCode::Char('g') => KeyCommand::ScrollTop,
+            KeyCode::End | KeyCode::Char('G') => KeyCommand::ScrollBottom,
+            KeyCode::Char('z') => KeyCommand::ToggleZoom,
+            KeyCode::Char('?') => KeyCommand::ToggleHelp,
+            KeyCode::Char('m') => KeyCommand::ToggleMouseCapture,
+            KeyCode::Char('d') => KeyCommand::ToggleDeltas,
+            KeyCode::Char('/') => KeyCommand::StartEventFilter,
+            KeyCode::Char('e') => KeyCommand::ToggleDiff,
+            // Any other letter is nothing here: it never leaks into the box.
+            _ => KeyCommand::Ignore,
+        },
+        Mode::Confirming(_) | Mode::Filter(_) => KeyCommand::Ignore,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ui::mode::Confirm;
 
     fn key(code: KeyCode) -> KeyEvent {
         KeyEvent::new(code, KeyModifiers::NONE)
@@ -127,122 +119,141 @@ mod tests {
     fn ctrl(c: char) -> KeyEvent {
         KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)
     }
-    const INPUT: KeyContext = KeyContext {
-        input_focused: true,
-        input_has_text: false,
-        help_open: false,
-        approval_pending: false,
-    };
-    const PANE: KeyContext = KeyContext {
-        input_focused: false,
-        ..INPUT
-    };
 
     #[test]
-    fn letters_type_into_the_focused_input_box() {
-        for c in ['q', 'z', 'm', 'j'] {
+    fn every_printable_key_is_text_while_typing() {
+        for c in ['q', 'z', 'm', 'j', 'y', 'n', '2', '?', '/', 'e', 'd'] {
             assert_eq!(
-                command_for(key(KeyCode::Char(c)), INPUT),
-                KeyCommand::ToInput
+                command_for(key(KeyCode::Char(c)), &Mode::Typing),
+                KeyCommand::ToInput,
+                "{c}"
             );
         }
-        let typing = KeyContext {
-            input_has_text: true,
-            ..INPUT
-        };
         assert_eq!(
-            command_for(key(KeyCode::Char('?')), typing),
+            command_for(key(KeyCode::Esc), &Mode::Typing),
             KeyCommand::ToInput
-        );
-        assert_eq!(
-            command_for(key(KeyCode::Char('?')), INPUT),
-            KeyCommand::ToggleHelp
         );
     }
 
     #[test]
-    fn letters_are_commands_on_a_pane() {
-        assert_eq!(command_for(key(KeyCode::Char('q')), PANE), KeyCommand::Quit);
+    fn letters_are_commands_in_pane_navigation_and_others_do_nothing() {
+        let nav = Mode::Navigating;
+        assert_eq!(command_for(key(KeyCode::Char('q')), &nav), KeyCommand::Quit);
         assert_eq!(
-            command_for(key(KeyCode::Char('z')), PANE),
+            command_for(key(KeyCode::Char('z')), &nav),
             KeyCommand::ToggleZoom
         );
         assert_eq!(
-            command_for(key(KeyCode::Char('?')), PANE),
+            command_for(key(KeyCode::Char('?')), &nav),
             KeyCommand::ToggleHelp
         );
         assert_eq!(
-            command_for(key(KeyCode::Char('m')), PANE),
+            command_for(key(KeyCode::Char('m')), &nav),
             KeyCommand::ToggleMouseCapture
         );
-        assert_eq!(command_for(key(KeyCode::Up), PANE), KeyCommand::ScrollUp(1));
-    }
-
-    #[test]
-    fn ctrl_c_quits_at_once_only_with_an_empty_box() {
-        assert_eq!(command_for(ctrl('c'), INPUT), KeyCommand::Quit);
-        let typed = KeyContext {
-            input_has_text: true,
-            ..INPUT
-        };
-        assert_eq!(command_for(ctrl('c'), typed), KeyCommand::ArmQuit);
-    }
-
-    #[test]
-    fn paging_and_focus_work_from_anywhere() {
-        for ctx in [INPUT, PANE] {
-            assert_eq!(command_for(key(KeyCode::PageUp), ctx), KeyCommand::PageUp);
-            assert_eq!(command_for(key(KeyCode::Tab), ctx), KeyCommand::FocusNext);
+        assert_eq!(command_for(key(KeyCode::Up), &nav), KeyCommand::ScrollUp(1));
+        for c in ['y', 'n', 'x', 'h', '1'] {
             assert_eq!(
-                command_for(key(KeyCode::BackTab), ctx),
+                command_for(key(KeyCode::Char(c)), &nav),
+                KeyCommand::Ignore,
+                "{c}"
+            );
+        }
+        assert_eq!(command_for(key(KeyCode::Esc), &nav), KeyCommand::FocusInput);
+    }
+
+    #[test]
+    fn ctrl_c_asks_the_app_to_quit_and_a_second_confirms() {
+        assert_eq!(command_for(ctrl('c'), &Mode::Typing), KeyCommand::Quit);
+        let asking = Mode::Confirming(Confirm::Quit {
+            why: "a turn runs".into(),
+        });
+        assert_eq!(command_for(ctrl('c'), &asking), KeyCommand::ConfirmYes);
+    }
+
+    #[test]
+    fn a_confirmation_takes_only_yes_or_no() {
+        let asking = Mode::Confirming(Confirm::CancelTurn);
+        assert_eq!(
+            command_for(key(KeyCode::Char('y')), &asking),
+            KeyCommand::ConfirmYes
+        );
+        assert_eq!(
+            command_for(key(KeyCode::Enter), &asking),
+            KeyCommand::ConfirmYes
+        );
+        assert_eq!(
+            command_for(key(KeyCode::Char('n')), &asking),
+            KeyCommand::ConfirmNo
+        );
+        assert_eq!(
+            command_for(key(KeyCode::Esc), &asking),
+            KeyCommand::ConfirmNo
+        );
+        assert_eq!(
+            command_for(key(KeyCode::Char('e')), &asking),
+            KeyCommand::Ignore
+        );
+        assert_eq!(command_for(key(KeyCode::Tab), &asking), KeyCommand::Ignore);
+    }
+
+    #[test]
+    fn decisions_are_the_prompts_keys_only_in_deciding_mode() {
+        for c in ['y', 'n', '1', 'f'] {
+            assert_eq!(
+                command_for(key(KeyCode::Char(c)), &Mode::Deciding),
+                KeyCommand::ToPrompt
+            );
+        }
+        assert_eq!(
+            command_for(key(KeyCode::Esc), &Mode::Deciding),
+            KeyCommand::FocusInput
+        );
+    }
+
+    #[test]
+    fn paging_focus_and_help_work_from_anywhere() {
+        for mode in [Mode::Typing, Mode::Navigating, Mode::Deciding] {
+            assert_eq!(command_for(key(KeyCode::PageUp), &mode), KeyCommand::PageUp);
+            assert_eq!(command_for(key(KeyCode::Tab), &mode), KeyCommand::FocusNext);
+            assert_eq!(
+                command_for(key(KeyCode::BackTab), &mode),
                 KeyCommand::FocusPrev
             );
-            assert_eq!(command_for(ctrl('z'), ctx), KeyCommand::Suspend);
+            assert_eq!(command_for(ctrl('z'), &mode), KeyCommand::Suspend);
+            assert_eq!(
+                command_for(key(KeyCode::F(1)), &mode),
+                KeyCommand::ToggleHelp
+            );
         }
-    }
-
-    #[test]
-    fn y_and_n_answer_an_approval_only_when_one_is_open_and_the_box_is_empty() {
-        let open = KeyContext {
-            approval_pending: true,
-            ..INPUT
-        };
-        assert_eq!(
-            command_for(key(KeyCode::Char('y')), open),
-            KeyCommand::Approve
-        );
-        assert_eq!(command_for(key(KeyCode::Char('n')), open), KeyCommand::Deny);
-        assert_eq!(
-            command_for(key(KeyCode::Char('y')), INPUT),
-            KeyCommand::ToInput
-        );
-        let typing = KeyContext {
-            input_has_text: true,
-            ..open
-        };
-        assert_eq!(
-            command_for(key(KeyCode::Char('y')), typing),
-            KeyCommand::ToInput
-        );
     }
 
     #[test]
     fn help_swallows_keys_until_closed() {
-        let help = KeyContext {
-            help_open: true,
-            ..PANE
-        };
         assert_eq!(
-            command_for(key(KeyCode::Char('z')), help),
+            command_for(key(KeyCode::Char('z')), &Mode::Help),
             KeyCommand::Ignore
         );
-        assert_eq!(command_for(key(KeyCode::Esc), help), KeyCommand::ToggleHelp);
+        assert_eq!(
+            command_for(key(KeyCode::Esc), &Mode::Help),
+            KeyCommand::ToggleHelp
+        );
+    }
+
+    #[test]
+    fn the_filter_takes_every_key_while_typed() {
+        let filter = Mode::Filter("agent".into());
+        assert_eq!(
+            command_for(key(KeyCode::Char('q')), &filter),
+            KeyCommand::ToFilter
+        );
+        assert_eq!(command_for(ctrl('c'), &filter), KeyCommand::ToFilter);
     }
 
     #[test]
     fn key_releases_are_ignored() {
         let mut k = key(KeyCode::Char('q'));
         k.kind = KeyEventKind::Release;
-        assert_eq!(command_for(k, PANE), KeyCommand::Ignore);
+        assert_eq!(command_for(k, &Mode::Navigating), KeyCommand::Ignore);
     }
 }

@@ -58,6 +58,7 @@ use crate::session::{Notice, SessionView, Severity, Update};
 use crate::store::StateStore;
 use crate::terminal::{self, TerminationSignals, Tui};
 use crate::ui::composer::Composer;
+use crate::ui::mode::Mode;
 use crate::ui::prompt::PromptState;
 use crate::ui::theme::Theme;
 use crate::ui::{Areas, UiState};
@@ -139,13 +140,10 @@ pub(crate) struct App {
     /// Heap trims while a long session churns entries.
     trim: heap::TrimSchedule,
     pub(crate) stats: Stats,
-    /// The input box has the keyboard (otherwise `ui.focus`'s pane does).
-    pub(crate) input_focused: bool,
-    pub(crate) help_open: bool,
-    /// `/` typing a filter for the Events pane.
-    pub(crate) filter_edit: Option<String>,
-    /// Ctrl+C was pressed once with text in the box.
-    quit_armed: bool,
+    /// Where keys go; the screen always shows it (see [`Mode`]).
+    pub(crate) mode: Mode,
+    /// Where closing the key list goes back to.
+    mode_before_help: Mode,
     quit: bool,
     fatal: Option<color_eyre::Report>,
     /// The terminal window has focus (FocusGained/FocusLost; for notifications).
@@ -204,10 +202,8 @@ impl App {
             replay: ReplayProgress::new(false),
             trim: heap::TrimSchedule::new(Instant::now()),
             stats: Stats::from_env(),
-            input_focused: true,
-            help_open: false,
-            filter_edit: None,
-            quit_armed: false,
+            mode: Mode::Typing,
+            mode_before_help: Mode::Typing,
             quit: false,
             fatal: None,
             terminal_focused: true,
@@ -359,8 +355,7 @@ impl App {
 
     /// A status-bar line coloured by how much it matters.
     pub(crate) fn notice_at(&mut self, severity: Severity, text: String) {
-        self.notice_expires_at =
-            (!notice_waits_for_a_key(&text)).then(|| Instant::now() + NOTICE_LIFETIME);
+        self.notice_expires_at = Some(Instant::now() + NOTICE_LIFETIME);
         self.apply(Update::Notice(Some(Notice::new(severity, text))));
     }
 
@@ -386,8 +381,3 @@ async fn sleep_until_opt(deadline: Option<Instant>) {
 
 /// How long a status-bar notice stays before the key hints come back.
 const NOTICE_LIFETIME: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// A notice that asks for a key stays until it is answered.
-fn notice_waits_for_a_key(text: &str) -> bool {
-    text == acting::CANCEL_CONFIRM || text.contains("again to quit")
-}

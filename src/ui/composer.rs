@@ -41,6 +41,8 @@ pub struct Composer {
     textarea: TextArea<'static>,
     max_lines: u16,
     turn_running: bool,
+    /// Set by the app from the mode; empty means the typing title.
+    title: String,
 }
 
 impl Default for Composer {
@@ -75,6 +77,7 @@ impl Composer {
             textarea: new_textarea(vec![String::new()]),
             max_lines: DEFAULT_MAX_LINES,
             turn_running: false,
+            title: String::new(),
         }
     }
 
@@ -173,13 +176,17 @@ impl Composer {
     }
 
     /// The title: mode and the keys that act on the text.
+    /// The box's title: the mode it is in and that mode's keys (the app sets it each frame).
+    pub(crate) fn set_title(&mut self, title: String) {
+        self.title = title;
+    }
+
     pub(crate) fn title(&self) -> String {
-        let mut title = String::from(" Message · Enter send · Shift+Enter newline");
-        if self.turn_running {
-            title.push_str(" · Ctrl+S steer · Ctrl+X cancel");
+        if self.title.is_empty() {
+            crate::ui::mode::Mode::Typing.title(false, self.turn_running, false)
+        } else {
+            self.title.clone()
         }
-        title.push(' ');
-        title
     }
 
     /// Rows the box wants at `width` (borders included): grows with the text's wrapped lines

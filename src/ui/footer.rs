@@ -11,8 +11,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-// `q` would type into the input box, which has the focus by default: Ctrl+C quits anywhere.
-const HINTS: &str = "Tab focus · PgUp/PgDn scroll · ? help · Ctrl+C quit";
+// Keys that work in every mode (letters are text while typing).
+const HINTS: &str = "Tab focus · PgUp/PgDn scroll · F1 keys · Ctrl+C quit";
 
 pub(crate) fn draw(frame: &mut Frame, area: Rect, view: &SessionView, theme: &Theme) {
     let sep = || Span::styled(" │ ", theme.dim);
@@ -30,23 +30,24 @@ pub(crate) fn draw(frame: &mut Frame, area: Rect, view: &SessionView, theme: &Th
         .title()
         .filter(|t| !t.trim().is_empty())
         .unwrap_or(view.session_id());
+    let mut origin = Vec::new();
     if !name.is_empty() {
-        spans.extend([
+        origin.extend([
             sep(),
             Span::styled(text::line(name).into_owned(), theme.title),
         ]);
     }
     if !view.api_host().is_empty() {
-        spans.extend([
+        origin.extend([
             sep(),
             Span::styled(text::line(view.api_host()).into_owned(), theme.dim),
         ]);
     }
     if view.local_demo() {
-        spans.extend([sep(), Span::styled("local demo", theme.warning)]);
+        origin.extend([sep(), Span::styled("local demo", theme.warning)]);
     }
-    spans.push(sep());
     match view.notice() {
+        // A notice comes before the session and host, so a narrow bar cuts those first.
         Some(n) => {
             let style = match n.severity {
                 Severity::Quiet => theme.dim,
@@ -54,9 +55,16 @@ pub(crate) fn draw(frame: &mut Frame, area: Rect, view: &SessionView, theme: &Th
                 Severity::Warn => theme.warning,
                 Severity::Error => theme.error,
             };
-            spans.push(Span::styled(text::line(&n.text).into_owned(), style))
+            spans.extend([
+                sep(),
+                Span::styled(text::line(&n.text).into_owned(), style),
+            ]);
+            spans.extend(origin);
         }
-        None => spans.push(Span::styled(HINTS, theme.dim)),
+        None => {
+            spans.extend(origin);
+            spans.extend([sep(), Span::styled(HINTS, theme.dim)]);
+        }
     }
     frame.render_widget(
         Paragraph::new(truncate(Line::from(spans), area.width as usize)),

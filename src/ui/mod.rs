@@ -1,12 +1,14 @@
 //! Views: pure functions of (&SessionView, &UiState) onto a ratatui Frame.
 
 pub mod composer;
+pub(crate) mod confirm;
 pub(crate) mod diff;
 pub(crate) mod events;
 pub(crate) mod footer;
 pub(crate) mod help;
 pub(crate) mod layout;
 pub(crate) mod markdown;
+pub(crate) mod mode;
 pub mod outcome;
 mod pane;
 pub mod picker;

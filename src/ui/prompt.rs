@@ -36,6 +36,10 @@ pub enum PromptAction {
     Consumed,
     /// Not a prompt key: give it to the composer / app.
     NotMine,
+    /// `y` on a sensitive approval: ask once more before approving this call.
+    ConfirmSensitive(String),
+    /// The key cannot act yet; the text says what would.
+    Explain(&'static str),
 }
 
 /// From `question.asked`: what `required_actions` does not carry.
@@ -59,6 +63,8 @@ struct ApprovalDetails {
 const MAX_KEPT_DETAILS: usize = 32;
 /// Lines of tool arguments shown before cutting.
 const MAX_ARG_LINES: usize = 6;
+/// A sensitive action's arguments: enough for any real command, still with a mark if cut.
+const MAX_SENSITIVE_ARG_LINES: usize = 24;
 /// Lines of question text shown before cutting.
 const MAX_QUESTION_LINES: usize = 4;
 /// Options shown before "… N more".
@@ -75,6 +81,9 @@ pub struct PromptState {
     /// The highlighted option of the shown question, with the call it belongs to (a new
     /// first action starts with nothing highlighted).
     highlight: Option<(String, usize)>,
+    /// The prompt has the keys (deciding mode): its hint lists them; otherwise it says how
+    /// to get there.
+    focused: bool,
 }
 
 impl PromptState {
@@ -213,6 +222,23 @@ impl PromptState {
         input
     }
 
+    /// Whether the prompt has the keys (changes its hint).
+    pub(crate) fn set_focused(&mut self, focused: bool) {
+        self.focused = focused;
+    }
+
+    /// The approval of `call_id` after its sensitive confirmation, if it still waits.
+    pub(crate) fn approve_confirmed(&mut self, call_id: &str) -> Option<Input> {
+        let current = self.current()?;
+        if current.call_id != call_id || self.is_sending() {
+            return None;
+        }
+        Some(self.start_sending(Input::Approval {
+            call_id: call_id.to_string(),
+            approved: true,
+        }))
+    }
+
     pub fn handle_key(&mut self, key: KeyEvent) -> PromptAction {
         if key.kind == KeyEventKind::Release {
             return PromptAction::NotMine;
@@ -225,13 +251,21 @@ impl PromptState {
             .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let answer = match (&action.kind, key.code) {
+            (RequiredActionKind::Approval, KeyCode::Char('y' | 'Y'))
+                if plain && self.approval(&action).sensitive =>
+            {
+                if self.is_sending() {
+                    return PromptAction::Consumed;
+                }
+                return PromptAction::ConfirmSensitive(action.call_id.clone());
+            }
             (RequiredActionKind::Approval, KeyCode::Char(c @ ('y' | 'Y' | 'n' | 'N'))) if plain => {
                 Some(Input::Approval {
                     call_id: action.call_id.clone(),
                     approved: c.eq_ignore_ascii_case(&'y'),
                 })
             }
-            (RequiredActionKind::FunctionCall, KeyCode::Char('f')) if ctrl => {
+            (RequiredActionKind::FunctionCall, KeyCode::Char('f')) if ctrl || plain => {
                 // The fixed sentence, never an error's text: it reaches the model (§6.4).
                 Some(Input::ToolResult {
                     turn_id: action.turn_id.clone(),
@@ -277,7 +311,9 @@ impl PromptState {
             }
             KeyCode::Enter => {
                 let Some(i) = current else {
-                    return PromptAction::Consumed;
+                    return PromptAction::Explain(
+                        "pick an option (its number, or ↑↓ then Enter), or type an answer in the box",
+                    );
                 };
                 if self.is_sending() {
                     return PromptAction::Consumed;
@@ -426,18 +462,31 @@ impl PromptState {
                 }
                 head.push(Span::styled(tool_name(&details.name), theme.strong));
                 lines.push(cut_line(head, width));
+                // A sensitive command is read whole before it is approved.
+                let max = if details.sensitive {
+                    MAX_SENSITIVE_ARG_LINES
+                } else {
+                    MAX_ARG_LINES
+                };
                 push_wrapped(
                     &mut lines,
                     &args_text(&details.args),
                     width,
-                    MAX_ARG_LINES,
+                    max,
                     theme.code,
                 );
+                let approve = if details.sensitive {
+                    " approve (asks again) · "
+                } else {
+                    " approve · "
+                };
                 vec![
                     Span::styled("y", theme.key_hint),
-                    Span::styled(" approve · ", theme.dim),
+                    Span::styled(approve, theme.dim),
                     Span::styled("n", theme.key_hint),
-                    Span::styled(" deny", theme.dim),
+                    Span::styled(" deny · ", theme.dim),
+                    Span::styled("Esc", theme.key_hint),
+                    Span::styled(" back to typing", theme.dim),
                 ]
             }
             RequiredActionKind::Question => self.question_lines(action, width, theme, &mut lines),
@@ -452,8 +501,8 @@ impl PromptState {
                     theme.code,
                 );
                 vec![
-                    Span::styled("type the result below + Enter · ", theme.dim),
-                    Span::styled("Ctrl+F", theme.key_hint),
+                    Span::styled("type the result in the box + Enter · ", theme.dim),
+                    Span::styled("f", theme.key_hint),
                     Span::styled(" reports failure", theme.dim),
                 ]
             }
@@ -470,6 +519,11 @@ impl PromptState {
         };
         let hint = if self.is_sending() {
             vec![Span::styled("sending…", theme.accent)]
+        } else if !self.focused && !matches!(action.kind, RequiredActionKind::Other(_)) {
+            vec![
+                Span::styled("Tab", theme.key_hint),
+                Span::styled(" to decide (typing never answers)", theme.dim),
+            ]
         } else {
             hint
         };

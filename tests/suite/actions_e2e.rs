@@ -57,10 +57,23 @@ fn send_steer_approve_cancel_and_quit() {
         |s| status_line(s).contains("steering the running turn"),
         TIMEOUT,
     );
-    // Accepted: the box is cleared, and the prompt takes y.
+    // Accepted: the box is cleared. Tab gives the prompt the keys; the approval is
+    // sensitive, so `y` asks once more in the input area before it is sent.
     pty.wait_for(
         "the input box to clear",
         |s| !bottom(s, 4).contains("use the staging host"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::TAB);
+    pty.wait_for(
+        "the deciding mode",
+        |s| bottom(s, 14).contains("Deciding") && bottom(s, 14).contains("approve (asks again)"),
+        TIMEOUT,
+    );
+    pty.send_keys("y");
+    pty.wait_for(
+        "the second step",
+        |s| bottom(s, 8).contains("SENSITIVE"),
         TIMEOUT,
     );
     pty.send_keys("y");
@@ -86,7 +99,11 @@ fn send_steer_approve_cancel_and_quit() {
         TIMEOUT,
     );
     pty.send_keys(keys::CTRL_X);
-    pty.wait_for_text("Cancel the running turn? finished work stays", TIMEOUT);
+    pty.wait_for(
+        "the cancel question in the input area",
+        |s| bottom(s, 5).contains("Cancel the running turn?"),
+        TIMEOUT,
+    );
     pty.send_keys("y");
     pty.wait_for(
         "the turn to read cancelled",
@@ -94,8 +111,7 @@ fn send_steer_approve_cancel_and_quit() {
         TIMEOUT,
     );
 
-    pty.send_keys(keys::CTRL_C);
-    let status = pty.wait_exit(TIMEOUT);
+    let status = support::app::quit(&mut pty, TIMEOUT);
     assert!(status.success(), "{status:?}\n{}", pty.screen_text());
     assert!(pty.is_cooked(), "terminal restored");
 }
@@ -118,9 +134,7 @@ fn coming_back_restores_draft_history_and_resumes_from_the_stored_cursor() {
     );
     pty.send_keys("an unsent draft");
     pty.wait_for_text("an unsent draft", TIMEOUT);
-    pty.send_keys(keys::CTRL_C);
-    pty.send_keys(keys::CTRL_C);
-    assert!(pty.wait_exit(TIMEOUT).success());
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
 
     // What the first run saw last, as it stored it on the way out.
     let store = stored(&home, &sim);
@@ -156,9 +170,7 @@ fn coming_back_restores_draft_history_and_resumes_from_the_stored_cursor() {
         |s| bottom(s, 4).contains("an unsent draft"),
         TIMEOUT,
     );
-    pty.send_keys(keys::CTRL_C);
-    pty.send_keys(keys::CTRL_C);
-    assert!(pty.wait_exit(TIMEOUT).success());
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
 }
 
 #[test]
@@ -182,8 +194,7 @@ fn with_no_session_to_reopen_the_picker_lists_sessions_and_enter_opens_one() {
         },
         TIMEOUT,
     );
-    pty.send_keys(keys::CTRL_C);
-    assert!(pty.wait_exit(TIMEOUT).success());
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
     assert!(pty.is_cooked(), "terminal restored");
 }
 
@@ -200,8 +211,7 @@ fn ctrl_o_leaves_the_app_for_the_picker() {
         |s| s.contents().contains("Sessions · Enter open") && s.contents().contains("round trip"),
         TIMEOUT,
     );
-    pty.send_keys(keys::CTRL_C);
-    assert!(pty.wait_exit(TIMEOUT).success());
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
     assert!(pty.is_cooked(), "terminal restored");
 }
 
@@ -239,8 +249,7 @@ fn new_subscribes_live_before_sending_and_the_first_message_is_the_first_event()
     wait_live(&pty);
     pty.wait_for_text("hello there", TIMEOUT);
     pty.wait_for_text("completed", TIMEOUT);
-    pty.send_keys(keys::CTRL_C);
-    assert!(pty.wait_exit(TIMEOUT).success());
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
 
     assert_eq!(sim.sim.stream_opens()[0], None, "opened live, no cursor");
     let (rt, client) = client_for(&sim);
@@ -273,8 +282,7 @@ fn new_without_a_message_opens_an_idle_session() {
     let home = tempfile::tempdir().unwrap();
     let mut pty = spawn(&["new"], &home, &sim.sim);
     wait_live(&pty);
-    pty.send_keys(keys::CTRL_C);
-    assert!(pty.wait_exit(TIMEOUT).success());
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
     let id = stored(&home, &sim)
         .last_session()
         .expect("the new session is remembered");
@@ -286,4 +294,126 @@ fn new_without_a_message_opens_an_idle_session() {
         .unwrap()
         .data;
     assert!(items.is_empty(), "nothing sent: {items:?}");
+}
+
+/// The session's waiting actions as the simulator has them.
+fn required_actions(sim: &Sim, session: &str) -> Vec<gobare_api::model::RequiredAction> {
+    let (rt, client) = client_for(sim);
+    rt.block_on(client.get_session(session))
+        .unwrap()
+        .required_actions
+}
+
+/// With a sensitive approval waiting, a reply typed the way a person types it stays text:
+/// nothing is approved or denied, and the box holds every character.
+#[test]
+fn typing_a_reply_during_an_approval_decides_nothing() {
+    let sim = start_sim(10.0);
+    let session = sim.sim.create_session(Some("approval"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    wait_live(&pty);
+    pty.send_keys("restart the worker #approval");
+    pty.send_keys(keys::ENTER);
+    pty.wait_for_text("The agent asks to run a tool", TIMEOUT);
+    pty.wait_for(
+        "the prompt to say how to decide",
+        |s| bottom(s, 14).contains("Tab to decide"),
+        TIMEOUT,
+    );
+    for reply in ["yes but only after checking the logs", " no wait"] {
+        pty.send_keys(reply);
+    }
+    pty.wait_for_text("checking the logs no wait", TIMEOUT);
+    assert!(
+        pty.screen_text()
+            .contains("yes but only after checking the logs no wait"),
+        "every character typed is in the box:\n{}",
+        pty.screen_text()
+    );
+    let waiting = required_actions(&sim, &session);
+    assert_eq!(waiting.len(), 1, "the approval still waits: {waiting:?}");
+    assert!(!pty.screen_text().contains("approved"));
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
+    assert_eq!(
+        required_actions(&sim, &session).len(),
+        1,
+        "quitting answered nothing"
+    );
+}
+
+/// With a question waiting, "2 days ago it worked" is text, not option 2.
+#[test]
+fn typing_a_reply_during_a_question_picks_nothing() {
+    let sim = start_sim(10.0);
+    let session = sim.sim.create_session(Some("question"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    wait_live(&pty);
+    pty.send_keys("which region? #question");
+    pty.send_keys(keys::ENTER);
+    pty.wait_for_text("The agent asks you", TIMEOUT);
+    pty.send_keys("2 days ago it worked");
+    pty.wait_for_text("2 days ago it worked", TIMEOUT);
+    let waiting = required_actions(&sim, &session);
+    assert_eq!(waiting.len(), 1, "the question still waits: {waiting:?}");
+    pty.wait_for(
+        "the box to say Enter answers",
+        |s| bottom(s, 6).contains("Enter answer"),
+        TIMEOUT,
+    );
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
+    assert_eq!(
+        required_actions(&sim, &session).len(),
+        1,
+        "nothing answered"
+    );
+}
+
+/// At 70×20 the cancel confirmation is readable whole in the input area.
+#[test]
+fn the_cancel_confirmation_is_readable_at_70x20() {
+    let sim = start_sim(1.0);
+    let session = sim.sim.create_session(Some("narrow"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = support::app::spawn_sized(&["attach", &session], &home, &sim.sim, 70, 20);
+    wait_live(&pty);
+    pty.send_keys("a long job #long");
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the long turn to run",
+        |s| bottom(s, 6).contains("Ctrl+X cancel"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::CTRL_X);
+    pty.wait_for(
+        "the whole question and its keys",
+        |s| bottom(s, 6).contains("Cancel the running turn?") && bottom(s, 6).contains("n/Esc no"),
+        TIMEOUT,
+    );
+    pty.send_keys("n");
+    pty.wait_for_text("not cancelled", TIMEOUT);
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
+}
+
+/// Ctrl+X with nothing running says so and asks nothing.
+#[test]
+fn cancel_with_nothing_running_says_so() {
+    let sim = start_sim(10.0);
+    let session = sim.sim.create_session(Some("idle"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    wait_live(&pty);
+    pty.send_keys(keys::CTRL_X);
+    pty.wait_for(
+        "the notice",
+        |s| status_line(s).contains("nothing is running to cancel"),
+        TIMEOUT,
+    );
+    assert!(!pty.screen_text().contains("Cancel the running turn?"));
+    pty.send_keys(keys::CTRL_C);
+    assert!(
+        pty.wait_exit(TIMEOUT).success(),
+        "nothing in flight: quits at once"
+    );
 }

@@ -9,7 +9,7 @@ use crate::support;
 
 use std::time::{Duration, Instant};
 
-use crate::support::app::{COLS, ROWS, attach, command, spawn_sized, status_line};
+use crate::support::app::{COLS, ROWS, attach, bottom, command, spawn_sized, status_line};
 use crate::support::process;
 use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
@@ -111,7 +111,7 @@ fn attach_send_survive_a_drop_and_quit() {
 }
 
 #[test]
-fn ctrl_c_with_a_draft_asks_twice() {
+fn ctrl_c_with_a_draft_asks_first_in_the_input_area() {
     let sim = start_sim(10.0);
     let session = sim.sim.create_session(Some("draft"));
     let home = tempfile::tempdir().unwrap();
@@ -120,17 +120,22 @@ fn ctrl_c_with_a_draft_asks_twice() {
     pty.send_keys("half a thought");
     pty.wait_for_text("half a thought", TIMEOUT);
     pty.send_keys(keys::CTRL_C);
-    pty.wait_for_text("press Ctrl+C again", TIMEOUT);
-    assert!(pty.screen_text().contains("half a thought"), "draft kept");
-    // Typing takes the warning back: the next Ctrl+C warns again rather than quitting.
-    pty.send_keys("!");
     pty.wait_for(
-        "the warning withdrawn",
-        |s| !s.contents().contains("press Ctrl+C again") && s.contents().contains("thought!"),
+        "the question in the input area",
+        |s| bottom(s, 5).contains("Quit? you have a draft") && bottom(s, 5).contains("n/Esc no"),
         TIMEOUT,
     );
+    // No: the box is back with the draft, and typing goes on.
+    pty.send_keys("n");
+    pty.send_keys("!");
+    pty.wait_for(
+        "the draft back and typed into",
+        |s| !s.contents().contains("Quit?") && s.contents().contains("thought!"),
+        TIMEOUT,
+    );
+    // Ctrl+C twice quits, as in most terminal tools.
     pty.send_keys(keys::CTRL_C);
-    pty.wait_for_text("press Ctrl+C again", TIMEOUT);
+    pty.wait_for_text("Quit?", TIMEOUT);
     pty.send_keys(keys::CTRL_C);
     assert!(pty.wait_exit(TIMEOUT).success());
     assert_restored(&pty);
@@ -148,7 +153,14 @@ fn demo_shows_a_local_agent_at_work_and_quits_cleanly() {
     // The first message goes out by itself and the agent starts on it within seconds.
     pty.wait_for_text("Refactor the storage layer", TIMEOUT);
     pty.wait_for_text("Map every direct database call", TIMEOUT);
+    // Mid-turn, quitting asks first, and says the demo session ends with it.
     pty.send_keys(keys::CTRL_C);
+    pty.wait_for(
+        "the quit question",
+        |s| bottom(s, 8).contains("the demo session ends with it"),
+        TIMEOUT,
+    );
+    pty.send_keys("y");
     assert!(pty.wait_exit(TIMEOUT).success());
     assert_restored(&pty);
 }

@@ -204,8 +204,7 @@ fn a_message_sent_while_the_stream_is_down_and_sends_are_refused_arrives_once() 
     assert_eq!(sim.sim.messages_with_key(&key), 1);
     until_pending_send_cleared(&pty, &home, &sim.sim, &session);
 
-    pty.send_keys(keys::CTRL_C);
-    assert!(pty.wait_exit(TIMEOUT).success());
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
 }
 
 #[test]
@@ -263,8 +262,7 @@ fn a_pending_send_survives_a_crash_and_is_delivered_once_with_the_same_key() {
     wait_delivered_and_shown_once(&pty, &sim.sim, text);
     assert_eq!(sim.sim.messages_with_key(&key), 1, "delivered once");
     until_pending_send_cleared(&pty, &home, &sim.sim, &session);
-    pty.send_keys(keys::CTRL_C);
-    assert!(pty.wait_exit(TIMEOUT).success());
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
 }
 
 #[test]
@@ -290,8 +288,7 @@ fn a_draft_typed_before_a_crash_is_back_in_the_box() {
     );
     assert_eq!(on_disk(&home, &sim.sim, &session).pending_send, None);
     pty.send_keys(keys::CTRL_C);
-    pty.send_keys(keys::CTRL_C);
-    assert!(pty.wait_exit(TIMEOUT).success());
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
 }
 
 #[test]
@@ -334,6 +331,5 @@ fn refusals_that_outlast_the_retries_are_reported_and_the_draft_waits_in_the_box
     sim.sim.set_faults(Faults::default());
     pty.send_keys(keys::ENTER);
     wait_delivered_and_shown_once(&pty, &sim.sim, text);
-    pty.send_keys(keys::CTRL_C);
-    assert!(pty.wait_exit(TIMEOUT).success());
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
 }

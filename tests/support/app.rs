@@ -84,3 +84,17 @@ pub(crate) fn bottom(s: &vt100::Screen, rows: usize) -> String {
     let lines: Vec<&str> = text.lines().collect();
     lines[lines.len().saturating_sub(rows)..].join("\n")
 }
+
+/// Quits as a person does: Ctrl+C, and `y` when the app asks first (a turn running, a
+/// decision waiting, a draft). Returns the exit status.
+pub(crate) fn quit(pty: &mut Pty, timeout: std::time::Duration) -> portable_pty::ExitStatus {
+    pty.send_keys(super::pty::keys::CTRL_C);
+    if pty.wait_for_or_exit(
+        "the quit question",
+        |s| bottom(s, 10).contains("Quit?"),
+        timeout,
+    ) {
+        pty.send_keys("y");
+    }
+    pty.wait_exit(timeout)
+}

@@ -231,6 +231,39 @@ impl Pty {
         }
     }
 
+    /// Waits until `pred` holds (true) or the program has exited (false).
+    pub(crate) fn wait_for_or_exit(
+        &self,
+        what: &str,
+        pred: impl Fn(&vt100::Screen) -> bool,
+        timeout: Duration,
+    ) -> bool {
+        let deadline = Instant::now() + timeout;
+        let (lock, cvar) = &*self.shared;
+        let mut out = lock.lock().expect("pty output lock");
+        loop {
+            if pred(out.parser.screen()) {
+                return true;
+            }
+            if out.closed {
+                return false;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                let message = format!(
+                    "timed out waiting for {what} or an exit; screen:\n{}",
+                    out.parser.screen().contents()
+                );
+                drop(out);
+                panic!("{message}");
+            }
+            out = cvar
+                .wait_timeout(out, deadline - now)
+                .expect("pty output lock")
+                .0;
+        }
+    }
+
     /// Waits until `text` is on the screen.
     pub(crate) fn wait_for_text(&self, text: &str, timeout: Duration) {
         self.wait_for(

@@ -155,7 +155,7 @@ fn title_shows_turn_keys_only_while_running() {
     assert!(c.title().contains("Enter send"));
     assert!(!c.title().contains("Ctrl+S"));
     c.set_turn_running(true);
-    assert!(c.title().contains("Ctrl+S steer · Ctrl+X cancel"));
+    assert!(c.title().contains("Ctrl+X cancel · Ctrl+S steer"));
 }
 
 #[test]
@@ -166,7 +166,7 @@ fn renders_title_and_placeholder() {
         .draw(|f| c.render(f.area(), f.buffer_mut(), &Theme::default(), true))
         .unwrap();
     let screen = format!("{:?}", terminal.backend().buffer());
-    assert!(screen.contains("Message · Enter send"), "{screen}");
+    assert!(screen.contains("Typing · Enter send"), "{screen}");
     assert!(screen.contains("Type a message"), "{screen}");
 }
 

@@ -134,8 +134,11 @@ fn a_second_answer_is_refused_while_the_first_is_in_flight() {
 fn question_option_picked_by_arrows_then_enter() {
     let mut state = prompt_for(&[question()]);
     with_question_details(&mut state);
-    // Nothing highlighted yet: a stray Enter answers nothing.
-    assert_eq!(press(&mut state, KeyCode::Enter), PromptAction::Consumed);
+    // Nothing highlighted yet: a stray Enter answers nothing, and says what would.
+    assert!(matches!(
+        press(&mut state, KeyCode::Enter),
+        PromptAction::Explain(_)
+    ));
     assert_eq!(press(&mut state, KeyCode::Down), PromptAction::Consumed);
     assert_eq!(press(&mut state, KeyCode::Down), PromptAction::Consumed);
     assert_eq!(press(&mut state, KeyCode::Down), PromptAction::Consumed);
@@ -245,7 +248,7 @@ fn function_call_text_becomes_a_successful_tool_result() {
 #[test]
 fn ctrl_f_fails_a_function_call_with_the_fixed_sentence_only() {
     let mut state = prompt_for(&[function_call()]);
-    assert_eq!(press(&mut state, KeyCode::Char('f')), PromptAction::NotMine);
+    assert_eq!(press(&mut state, KeyCode::Char('x')), PromptAction::NotMine);
     assert_eq!(
         ctrl(&mut state, 'f'),
         PromptAction::Answer(Input::ToolResult {
@@ -293,7 +296,13 @@ fn close_call_reveals_the_next_action() {
 fn replace_keeps_a_send_in_flight_only_while_listed() {
     let mut state = prompt_for(&[approval(), function_call()]);
     state.set_approval_details("call_9a1f20bd", "bash", json!({"command": "ls"}), true);
-    let _ = press(&mut state, KeyCode::Char('y'));
+    // Sensitive: `y` asks again, and only the confirmed approval is sent.
+    assert_eq!(
+        press(&mut state, KeyCode::Char('y')),
+        PromptAction::ConfirmSensitive("call_9a1f20bd".into())
+    );
+    assert!(!state.is_sending());
+    assert!(state.approve_confirmed("call_9a1f20bd").is_some());
     state.replace(&[approval(), function_call()]);
     assert!(state.is_sending(), "still listed: still sending");
     state.replace(&[function_call()]);
@@ -432,5 +441,7 @@ fn a_sensitive_approval_has_a_warning_border_and_flag() {
 fn prompt_for(actions: &[RequiredAction]) -> PromptState {
     let mut prompt = PromptState::default();
     prompt.replace(actions);
+    // The deciding mode: the prompt has the keys and its hint lists them.
+    prompt.set_focused(true);
     prompt
 }
