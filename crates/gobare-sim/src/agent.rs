@@ -5,6 +5,7 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
+use gobare_api::clock::unix_ms;
 use gobare_api::model::{
     ApprovalRequest, ArtifactCreated, ArtifactsState, ChangeKind, Compaction, Delta, ErrorCode,
     EventPayload, FileChange, FunctionCall, Message, PreviewReady, Question, QueuedMessage,
@@ -12,11 +13,11 @@ use gobare_api::model::{
     TurnStatus,
 };
 
-use super::db::{ActiveTurn, Answer, Db, Pending, QueuedTurn, TurnFailure, hex_id};
-use super::lifecycle::{self, Readiness};
-use super::scenario::{ArtifactStep, Scenario, Step, ToolStep};
-use super::state::Shared;
-use gobare_api::clock::unix_ms;
+use crate::db::{ActiveTurn, Answer, Db, Pending, QueuedTurn, TurnFailure, hex_id};
+use crate::files;
+use crate::lifecycle::{self, Readiness};
+use crate::scenario::{ArtifactStep, FileStep, Scenario, Step, ToolStep};
+use crate::state::Shared;
 
 /// Why a turn stopped early.
 struct Stopped;
@@ -396,8 +397,8 @@ impl TurnCtx<'_> {
 
     /// Mirrors a scripted change in the workspace's files, so snapshots show it. The
     /// scenario carries a diff, not contents: the diff stands in for them.
-    fn record_file_change(&self, file: &super::scenario::FileStep) {
-        let Ok(path) = super::files::workspace_path(&file.path) else {
+    fn record_file_change(&self, file: &FileStep) {
+        let Ok(path) = files::workspace_path(&file.path) else {
             return;
         };
         let mut db = self.state.db();

@@ -3,8 +3,8 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use super::config::SimConfig;
-use super::faults::Faults;
+use crate::config::SimConfig;
+use crate::faults::Faults;
 
 /// The flags of `gobare-tui sim`; [`SimArgs::to_config`] makes the [`SimConfig`] they
 /// describe.

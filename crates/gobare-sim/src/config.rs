@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use super::faults::Faults;
+use crate::faults::Faults;
 
 /// Token buckets of §5: continuous refill, full allowance usable as a burst.
 #[derive(Debug, Clone, PartialEq)]

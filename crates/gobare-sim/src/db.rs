@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use tokio::sync::{broadcast, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use super::files::{Files, Snapshot};
+use crate::files::{Files, Snapshot};
 use gobare_api::clock::unix_ms;
 use gobare_api::model::{
     AgentInfo, Artifact, ArtifactsState, ErrorCode, Event, EventPayload, Item, ItemKind, Preview,
@@ -211,7 +211,7 @@ impl SessionRec {
         if with_tools {
             let tools = agent.tools.get_or_insert_with(Vec::new);
             // Secrets removed (§9.1), as on `GET …/tools`.
-            *tools = tools.iter().map(super::tools::redacted).collect();
+            *tools = tools.iter().map(crate::tools::redacted).collect();
         } else {
             agent.tools = None;
         }

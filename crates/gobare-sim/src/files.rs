@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use gobare_api::clock::unix_ms;
 
-use super::refusal::Refusal;
+use crate::refusal::Refusal;
 
 /// Files by path relative to `/workspace`.
 pub(crate) type Files = BTreeMap<String, Vec<u8>>;

@@ -9,14 +9,14 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use gobare_api::clock::unix_ms;
 use gobare_api::model::{
     ErrorCode, EventPayload, McpUnavailable, Message, SandboxState, WorkspaceState,
 };
 
-use super::db::{SessionRec, TurnFailure};
-use super::files::Snapshot;
-use super::state::Shared;
-use gobare_api::clock::unix_ms;
+use crate::db::{SessionRec, TurnFailure};
+use crate::files::Snapshot;
+use crate::state::Shared;
 
 /// What became of a workspace a turn needs.
 #[derive(Debug, PartialEq)]

@@ -2,13 +2,13 @@
 
 use serde_json::json;
 
+use gobare_api::clock::unix_ms;
 use gobare_api::model::{
     ArtifactsState, ChangeKind, EventPayload, FileChange, Text, TodoItem, Todos, ToolCall,
     ToolResult, Turn, TurnRef, TurnStatus,
 };
 
-use super::db::{Db, hex_id};
-use gobare_api::clock::unix_ms;
+use crate::db::{Db, hex_id};
 
 /// Appends `n` persisted events to `session_id` in turn-shaped groups, each turn with its
 /// record (a client reads the turn after `turn.ended`: it must exist, as on a real server).

@@ -11,13 +11,13 @@ use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use tokio::sync::{broadcast, mpsc};
 
+use gobare_api::clock::unix_ms;
 use gobare_api::model::{ErrorCode, Event, EventPayload, ReplayTruncated};
 
-use super::db::Frame;
-use super::refusal::Refusal;
+use crate::db::{Db, Frame};
 use crate::lock::lock;
+use crate::refusal::Refusal;
 use crate::state::Shared;
-use gobare_api::clock::unix_ms;
 
 /// Which sessions a stream carries.
 #[derive(Debug, Clone)]
@@ -104,7 +104,7 @@ pub(crate) fn open(state: &Shared, scope: Scope, cursor: Option<u64>) -> Result<
 
     let keep = {
         let scope = scope.clone();
-        move |db: &super::db::Db, f: &Frame| match &scope {
+        move |db: &Db, f: &Frame| match &scope {
             Scope::Session(id) => f.session_id == *id,
             Scope::Org => true,
             Scope::Tree(root) => db.in_tree(&f.session_id, root),
@@ -162,7 +162,7 @@ impl Writer {
         cursor: Option<u64>,
         replay: Vec<Arc<Frame>>,
         mut rx: broadcast::Receiver<Arc<Frame>>,
-        keep: impl Fn(&super::db::Db, &Frame) -> bool + Send + 'static,
+        keep: impl Fn(&Db, &Frame) -> bool + Send + 'static,
     ) {
         let _ = self.go(scope, cursor, replay, &mut rx, keep).await;
     }
@@ -173,7 +173,7 @@ impl Writer {
         cursor: Option<u64>,
         replay: Vec<Arc<Frame>>,
         rx: &mut broadcast::Receiver<Arc<Frame>>,
-        keep: impl Fn(&super::db::Db, &Frame) -> bool,
+        keep: impl Fn(&Db, &Frame) -> bool,
     ) -> Result<(), Closed> {
         let retry = format!("retry: {}\n\n", self.state.config.retry_ms);
         self.write_raw(retry).await?;

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::refusal::Refusal;
+use crate::refusal::Refusal;
 
 /// §5: at most 32 tools per session.
 const MAX_TOOLS: usize = 32;
