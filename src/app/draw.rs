@@ -26,6 +26,7 @@ impl App {
             theme,
             replay,
             mode,
+            help_scroll,
             ..
         } = self;
         let confirming = match &*mode {
@@ -100,7 +101,7 @@ impl App {
                 right_aligned(footer, &label, theme.warning, f.buffer_mut());
             }
             if *mode == Mode::Help {
-                help::render(help::area(area), f.buffer_mut(), theme);
+                help::render(help::area(area), f.buffer_mut(), theme, *help_scroll);
             }
             drawn_areas = Some(areas);
         })?;

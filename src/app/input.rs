@@ -61,6 +61,22 @@ impl App {
             _ => None,
         };
         let command = bound.unwrap_or_else(|| keys::command_for(key, &self.mode));
+        if self.mode == Mode::Help {
+            let rows: i32 = match command {
+                KeyCommand::ScrollUp(n) => -i32::from(n),
+                KeyCommand::ScrollDown(n) => i32::from(n),
+                KeyCommand::PageUp => -10,
+                KeyCommand::PageDown => 10,
+                _ => 0,
+            };
+            if rows != 0 {
+                let max = i32::try_from(crate::ui::help::KEYS.len()).unwrap_or(i32::MAX);
+                let next = (i32::from(self.help_scroll) + rows).clamp(0, max);
+                self.help_scroll = u16::try_from(next).unwrap_or(0);
+                self.request_frame();
+                return;
+            }
+        }
         let intent = match command {
             KeyCommand::Quit => Intent::Quit,
             KeyCommand::ConfirmYes | KeyCommand::ConfirmNo => {

@@ -84,6 +84,7 @@ impl App {
                     std::mem::take(&mut self.mode_before_help)
                 } else {
                     self.mode_before_help = std::mem::take(&mut self.mode);
+                    self.help_scroll = 0;
                     Mode::Help
                 };
             }

@@ -81,6 +81,8 @@ pub(crate) fn command_for(key: KeyEvent, mode: &Mode) -> KeyCommand {
     match mode {
         Mode::Help => match key.code {
             KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q') => KeyCommand::ToggleHelp,
+            KeyCode::Up | KeyCode::Char('k') => KeyCommand::ScrollUp(1),
+            KeyCode::Down | KeyCode::Char('j') => KeyCommand::ScrollDown(1),
             _ => KeyCommand::Ignore,
         },
         Mode::Typing => KeyCommand::ToInput,

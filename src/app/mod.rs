@@ -144,6 +144,8 @@ pub(crate) struct App {
     pub(crate) mode: Mode,
     /// Where closing the key list goes back to.
     mode_before_help: Mode,
+    /// Rows of the key list scrolled past.
+    pub(crate) help_scroll: u16,
     quit: bool,
     fatal: Option<color_eyre::Report>,
     /// The terminal window has focus (FocusGained/FocusLost; for notifications).
@@ -204,6 +206,7 @@ impl App {
             stats: Stats::from_env(),
             mode: Mode::Typing,
             mode_before_help: Mode::Typing,
+            help_scroll: 0,
             quit: false,
             fatal: None,
             terminal_focused: true,

@@ -55,10 +55,7 @@ pub(crate) fn draw(frame: &mut Frame, area: Rect, view: &SessionView, theme: &Th
                 Severity::Warn => theme.warning,
                 Severity::Error => theme.error,
             };
-            spans.extend([
-                sep(),
-                Span::styled(text::line(&n.text).into_owned(), style),
-            ]);
+            spans.extend([sep(), Span::styled(text::line(&n.text).into_owned(), style)]);
             spans.extend(origin);
         }
         None => {

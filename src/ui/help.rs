@@ -1,4 +1,4 @@
-//! The `?` overlay: every key, centered over whatever is on screen.
+//! The key list (F1, or `?` in the panes): every key of every mode, centered over the screen.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -8,30 +8,55 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
 use crate::ui::theme::Theme;
 use gobare_api::text;
 
-/// Every key binding, as (keys, what they do). The single list the overlay (and any README)
-/// shows; keep it in step with the app's key handling.
+/// Every key of every mode, as (keys, what they do); a row with empty keys heads a mode.
+/// The single list the overlay and the README show; keep it in step with `app::keys`.
 pub(crate) const KEYS: &[(&str, &str)] = &[
-    ("Tab / Shift+Tab", "move focus between panes"),
-    ("↑ ↓ / PgUp PgDn", "scroll the focused pane"),
-    ("Home / End", "jump to the top / follow the bottom"),
-    ("mouse wheel", "scroll the pane under the pointer"),
-    ("z", "zoom the focused pane"),
-    ("?", "show / hide this help"),
-    ("q / Ctrl+C", "quit (Ctrl+C twice if the input has text)"),
-    ("m", "toggle mouse capture (off: select text)"),
-    ("d", "Events: toggle text deltas"),
-    ("/", "Events: filter by type"),
-    ("e", "expand / collapse the diff"),
-    ("Enter", "send the message"),
-    ("Shift+Enter / Alt+Enter", "new line in the message"),
-    ("Ctrl+S", "steer the running turn"),
-    ("Ctrl+X", "cancel the running turn"),
-    ("y / n", "approve / deny what the agent asks"),
+    ("", "Everywhere"),
+    ("Tab / Shift+Tab", "next / previous: box → decision → panes"),
+    ("PgUp PgDn, wheel", "scroll (the transcript while typing)"),
+    ("F1", "this list"),
+    (
+        "Ctrl+C",
+        "quit (asks if a turn runs, a decision or draft waits)",
+    ),
     ("Ctrl+R", "re-read; when reconnecting: reconnect now"),
+    ("Ctrl+O", "the session picker"),
     ("Ctrl+Z", "suspend (resume with fg)"),
+    ("", "Typing (the input box): every other key is text"),
+    ("Enter", "send (answers a waiting question / function call)"),
+    (
+        "Alt+Enter / Ctrl+J",
+        "new line (Shift+Enter where reported)",
+    ),
+    ("↑ ↓ at the edge", "earlier / later messages you sent"),
+    ("Ctrl+S", "steer the running turn"),
+    ("Ctrl+X", "cancel the running turn (asks first)"),
+    ("Esc", "to the panes"),
+    ("", "Deciding (Tab while the agent waits on you)"),
+    ("y / n", "approve / deny (sensitive: y asks once more)"),
+    ("1–9, ↑ ↓ + Enter", "pick a question's option"),
+    ("Enter", "answer with the box's text"),
+    ("f / Ctrl+F", "report the function call failed"),
+    ("Esc", "back to typing"),
+    ("", "Panes"),
+    ("↑ ↓ j k", "scroll the focused pane"),
+    ("Home End g G", "top / follow the bottom"),
+    (
+        "z · m · ?",
+        "zoom · mouse capture (off: select text) · keys",
+    ),
+    ("d · /", "Events: text deltas · filter by type"),
+    ("e", "expand / collapse the diff"),
+    ("q", "quit (asks as Ctrl+C does)"),
+    ("Esc / i / Enter", "back to typing"),
+    ("", "Confirming (a question in the input area)"),
+    ("y / Enter", "yes (Ctrl+C too, when quitting)"),
+    ("n / Esc", "no"),
 ];
 
-const TITLE: &str = " Keys · ? or Esc to close ";
+const TITLE: &str = " Keys · Esc or F1 to close ";
+/// When the list is taller than the screen.
+const TITLE_MORE: &str = " Keys · ↑↓ PgUp PgDn more · Esc close ";
 
 /// The overlay's rectangle: the list's natural size, centered, clipped to `area`.
 pub(crate) fn area(area: Rect) -> Rect {
@@ -50,11 +75,15 @@ pub(crate) fn area(area: Rect) -> Rect {
 }
 
 /// Draws the help overlay centered in `area`, clearing what is beneath it.
-pub(crate) fn render(area: Rect, buf: &mut Buffer, theme: &Theme) {
+/// `scroll` rows of the list are skipped (clamped so the last row can reach the bottom).
+pub(crate) fn render(area: Rect, buf: &mut Buffer, theme: &Theme, scroll: u16) {
     let key_w = KEYS.iter().map(|(k, _)| text::width(k)).max().unwrap_or(0);
     let lines: Vec<Line<'static>> = KEYS
         .iter()
         .map(|(keys, what)| {
+            if keys.is_empty() {
+                return Line::from(Span::styled(format!(" {what}"), theme.title));
+            }
             let pad = " ".repeat(key_w - text::width(keys));
             Line::from(vec![
                 Span::styled(format!(" {keys}{pad}"), theme.key_hint),
@@ -63,13 +92,18 @@ pub(crate) fn render(area: Rect, buf: &mut Buffer, theme: &Theme) {
         })
         .collect();
     let overlay = self::area(area);
+    let room = usize::from(overlay.height.saturating_sub(2));
+    let skip = usize::from(scroll).min(lines.len().saturating_sub(room));
+    let more = lines.len() > room;
+    let lines: Vec<Line<'static>> = lines.into_iter().skip(skip).collect();
+    let title = if more { TITLE_MORE } else { TITLE };
     Clear.render(overlay, buf);
     Paragraph::new(lines)
         .block(
             Block::default()
                 .borders(Borders::ALL)
                 .border_style(theme.border_focused)
-                .title(Span::styled(TITLE, theme.title)),
+                .title(Span::styled(title, theme.title)),
         )
         .render(overlay, buf);
 }
@@ -85,7 +119,7 @@ mod tests {
         for y in 0..height {
             buf.set_string(0, y, "#".repeat(usize::from(width)), theme_text());
         }
-        render(rect, &mut buf, &Theme::default());
+        render(rect, &mut buf, &Theme::default(), 0);
         (0..height)
             .map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>())
             .collect::<Vec<_>>()
@@ -106,11 +140,17 @@ mod tests {
             "PgDn",
             "Home",
             "End",
-            "mouse wheel",
+            "wheel",
             "z",
             "?",
             "q",
             "Ctrl+C",
+            "Ctrl+O",
+            "Ctrl+F",
+            "Ctrl+J",
+            "Alt+Enter",
+            "1–9",
+            "F1",
             "m",
             "d",
             "/",
@@ -121,6 +161,10 @@ mod tests {
             "Ctrl+X",
             "y / n",
             "Ctrl+Z",
+            "Typing",
+            "Deciding",
+            "Panes",
+            "Confirming",
         ] {
             assert!(all.contains(needle), "missing {needle}");
         }
@@ -128,12 +172,12 @@ mod tests {
 
     #[test]
     fn overlay_is_centered_and_covers_what_is_beneath() {
-        let text = screen(100, 30);
-        let overlay = area(Rect::new(0, 0, 100, 30));
+        let text = screen(100, 40);
+        let overlay = area(Rect::new(0, 0, 100, 40));
         assert_eq!(overlay.x, (100 - overlay.width) / 2);
-        assert_eq!(overlay.y, (30 - overlay.height) / 2);
+        assert_eq!(overlay.y, (40 - overlay.height) / 2);
         assert!(
-            text.contains(" Ctrl+S                   steer the running turn"),
+            text.contains(" Ctrl+S              steer the running turn"),
             "{text}"
         );
         let row: String = text
@@ -162,7 +206,7 @@ mod tests {
         let mut terminal =
             ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
         terminal
-            .draw(|f| render(f.area(), f.buffer_mut(), &Theme::default()))
+            .draw(|f| render(f.area(), f.buffer_mut(), &Theme::default(), 0))
             .unwrap();
         insta::assert_snapshot!(terminal.backend());
     }

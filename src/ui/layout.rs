@@ -40,7 +40,7 @@ pub fn areas(size: Rect, ui: &UiState, composer_height: u16) -> Areas {
         let [tabs, pane] =
             Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(body);
         return Areas {
-            panes: vec![(ui.focus, pane)],
+            panes: vec![(single_pane(ui), pane)],
             tabs: Some(tabs),
             composer,
             footer,
@@ -158,10 +158,20 @@ fn pane_block<'a>(
         .title(Span::styled(title, title_style))
 }
 
+/// The one pane a small terminal shows: the transcript while typing (what a reply answers),
+/// the focused pane while navigating.
+fn single_pane(ui: &UiState) -> Pane {
+    if ui.input_focused {
+        Pane::Transcript
+    } else {
+        ui.focus
+    }
+}
+
 fn draw_tabs(frame: &mut Frame, area: Rect, ui: &UiState, theme: &Theme) {
     let mut spans = Vec::new();
     for p in Pane::ALL {
-        let style = if p == ui.focus {
+        let style = if p == single_pane(ui) {
             theme.border_focused.patch(theme.title)
         } else {
             theme.dim
