@@ -27,6 +27,9 @@ pub struct SessionState {
     pub(crate) workspace_state: Option<String>,
     /// Unix ms of the last save.
     pub(crate) saved_at: i64,
+    /// Approvals still waiting that were asked as sensitive: neither the items nor the
+    /// session resource say so, and a restart must not make them one-key approvals.
+    pub(crate) sensitive_calls: Vec<String>,
 }
 
 /// A send awaiting its answer, kept so it is neither lost nor sent twice.

@@ -18,7 +18,7 @@ use crate::ui::composer::History;
 use crate::ui::mode::{Confirm, Mode};
 use crate::ui::outcome::Severity;
 use gobare_api::client::ApiClient;
-use gobare_api::model::{Content, Event, Input, RequiredActionKind, Session, Turn};
+use gobare_api::model::{Content, Event, EventPayload, Input, RequiredActionKind, Session, Turn};
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::Arc;
@@ -306,9 +306,34 @@ impl App {
 
     /// Each persisted or transient event: the prompt closes calls resolved anywhere.
     pub(super) fn act_on_event(&mut self, event: &Event) {
+        match &event.payload {
+            EventPayload::ApprovalRequested(a) if a.sensitive => {
+                self.acting
+                    .with_memory(|m| m.set_sensitive(&a.tool_call_id, true));
+            }
+            EventPayload::ApprovalResolved(r) => {
+                self.acting
+                    .with_memory(|m| m.set_sensitive(&r.tool_call_id, false));
+            }
+            _ => {}
+        }
         if required::apply_event(&mut self.prompt, &event.payload) {
             self.request_frame();
         }
+    }
+
+    /// At start: approvals the last run saw asked as sensitive stay sensitive (the history
+    /// the server gives back does not carry the flag).
+    pub(super) fn act_restore_sensitive(&mut self) {
+        let calls: Vec<String> = self
+            .acting
+            .memory()
+            .map(|m| m.lock_or_recover().sensitive_calls().to_vec())
+            .unwrap_or_default();
+        for call_id in &calls {
+            self.prompt.mark_sensitive(call_id);
+        }
+        self.view.know_sensitive(calls);
     }
 
     /// A fresh read of the session: notifications, the workspace state kept, and once, how

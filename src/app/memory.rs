@@ -96,6 +96,28 @@ impl SessionMemory {
         }
     }
 
+    /// Marks (or, once resolved, forgets) a sensitive approval that waits.
+    pub(crate) fn set_sensitive(&mut self, call_id: &str, sensitive: bool) {
+        let calls = &mut self.state.sensitive_calls;
+        let known = calls.iter().any(|c| c == call_id);
+        if sensitive && !known {
+            // Bounded: only waiting approvals matter, and a session has a handful.
+            if calls.len() >= 64 {
+                calls.remove(0);
+            }
+            calls.push(call_id.to_string());
+            self.dirty = true;
+        } else if !sensitive && known {
+            calls.retain(|c| c != call_id);
+            self.dirty = true;
+        }
+    }
+
+    /// The sensitive approvals remembered from the last run.
+    pub(crate) fn sensitive_calls(&self) -> &[String] {
+        &self.state.sensitive_calls
+    }
+
     pub fn set_draft(&mut self, draft: &str) {
         if self.state.draft != draft {
             self.state.draft = draft.to_string();

@@ -227,6 +227,7 @@ impl App {
     /// Opens the stream per §11.1/§11.2 and queues the first reads; the first frame is
     /// drawn before any of them answers.
     fn start(&mut self) {
+        self.act_restore_sensitive();
         let mut options = self.stream_options.clone();
         options.target = StreamTarget::Session(self.session_id.clone());
         let memory = self.acting.memory().map(|m| m.lock_or_recover());

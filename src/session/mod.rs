@@ -270,6 +270,11 @@ impl SessionView {
         true
     }
 
+    /// Approvals known (from the last run) to have been asked as sensitive.
+    pub(crate) fn know_sensitive(&mut self, call_ids: Vec<String>) {
+        self.transcript.know_sensitive(call_ids);
+    }
+
     fn apply_session(&mut self, s: Session) -> bool {
         if self.session.as_ref() == Some(&s) {
             return false;
@@ -277,6 +282,8 @@ impl SessionView {
         self.session_id.clone_from(&s.id);
         self.title.clone_from(&s.title);
         self.actions.replace(&s.required_actions);
+        self.transcript
+            .still_waiting(s.required_actions.iter().map(|a| a.call_id.as_str()));
         self.workspace
             .absorb(&s.environment, &s.preview, s.updated_at);
         self.session = Some(s);

@@ -696,3 +696,41 @@ proptest! {
         }
     }
 }
+
+/// After a restart the transcript comes back from items: a sensitive approval keeps its
+/// flag, and one the session still lists as waiting reads "waiting", not "outcome unknown".
+#[test]
+fn a_pending_approval_read_back_from_items_keeps_its_flag_and_reads_waiting() {
+    let mut item: Item = serde_json::from_value(examples()["items"]["approval"].clone()).unwrap();
+    item.detail["sensitive"] = json!(true);
+    let call_id = item.detail["toolCallId"].as_str().unwrap().to_string();
+    let mut v = SessionView::new("s");
+    v.apply(Update::Items(vec![item]));
+    let approval = |v: &SessionView| {
+        v.transcript()
+            .entries()
+            .iter()
+            .find_map(|e| match &e.kind {
+                EntryKind::Approval(a) => Some((a.sensitive, a.from_history)),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert_eq!(
+        approval(&v),
+        (true, true),
+        "sensitive, outcome not known yet"
+    );
+    let mut session: Session = serde_json::from_value(examples()["session"].clone()).unwrap();
+    let mut waiting: gobare_api::model::RequiredAction =
+        serde_json::from_value(examples()["required_action"].clone()).unwrap();
+    waiting.kind = gobare_api::model::RequiredActionKind::Approval;
+    waiting.call_id = call_id;
+    session.required_actions = vec![waiting];
+    v.apply(Update::Session(Box::new(session)));
+    assert_eq!(
+        approval(&v),
+        (true, false),
+        "still waiting, per the session"
+    );
+}

@@ -202,6 +202,8 @@ pub struct Transcript {
     tools: HashMap<String, u64>,
     approvals: HashMap<String, u64>,
     questions: HashMap<String, u64>,
+    /// Call ids of approvals asked as sensitive, learnt outside the history.
+    known_sensitive: std::collections::HashSet<String>,
     functions: HashMap<String, u64>,
     /// The todo list of the current turn (later lists update it in place).
     todos: Option<u64>,
@@ -232,6 +234,7 @@ impl Transcript {
             tools: HashMap::new(),
             approvals: HashMap::new(),
             questions: HashMap::new(),
+            known_sensitive: std::collections::HashSet::new(),
             functions: HashMap::new(),
             todos: None,
             from_events: HashMap::new(),
@@ -305,6 +308,45 @@ impl Transcript {
     }
 
     /// A new turn: the next todo list starts a new entry; leftover deltas are dropped.
+    /// The session says these calls still wait on the user: an approval or question read
+    /// back from the history reads "waiting" again instead of "outcome not in the history".
+    /// Approvals asked as sensitive, known from outside the history (the last run): their
+    /// entries say so now and when they are read back.
+    pub(crate) fn know_sensitive(&mut self, call_ids: Vec<String>) {
+        for call_id in call_ids {
+            if let Some(&id) = self.approvals.get(&call_id)
+                && let Some(entry) = self.get_mut(id)
+                && let EntryKind::Approval(a) = &mut entry.kind
+            {
+                a.sensitive = true;
+                entry.rev += 1;
+            }
+            self.known_sensitive.insert(call_id);
+        }
+    }
+
+    pub(crate) fn still_waiting<'a>(&mut self, call_ids: impl Iterator<Item = &'a str>) -> bool {
+        let mut changed = false;
+        for call_id in call_ids {
+            let ids = [self.approvals.get(call_id), self.questions.get(call_id)];
+            for id in ids.into_iter().flatten().copied().collect::<Vec<_>>() {
+                let Some(entry) = self.get_mut(id) else {
+                    continue;
+                };
+                let was_history = match &mut entry.kind {
+                    EntryKind::Approval(a) => std::mem::take(&mut a.from_history),
+                    EntryKind::Question(q) => std::mem::take(&mut q.from_history),
+                    _ => false,
+                };
+                if was_history {
+                    entry.rev += 1;
+                    changed = true;
+                }
+            }
+        }
+        changed
+    }
+
     pub(crate) fn turn_started(&mut self) {
         self.todos = None;
     }
@@ -727,6 +769,7 @@ impl Transcript {
         args: &Value,
         sensitive: bool,
     ) -> u64 {
+        let sensitive = sensitive || self.known_sensitive.contains(call_id);
         if let Some(&id) = self.approvals.get(call_id)
             && let Some(entry) = self.get_mut(id)
         {

@@ -139,6 +139,18 @@ impl PromptState {
     }
 
     /// From `approval.requested` (`toolCallId`, `name`, `args`, `sensitive`).
+    /// Marks `call_id` sensitive before (or after) its details are known.
+    pub(crate) fn mark_sensitive(&mut self, call_id: &str) {
+        self.approvals
+            .entry(call_id.to_string())
+            .or_insert_with(|| ApprovalDetails {
+                name: String::new(),
+                args: Value::Null,
+                sensitive: true,
+            })
+            .sensitive = true;
+    }
+
     pub fn set_approval_details(
         &mut self,
         call_id: &str,
@@ -146,6 +158,8 @@ impl PromptState {
         args: Value,
         sensitive: bool,
     ) {
+        // Once known sensitive, always: a later, flagless copy never lowers the bar.
+        let sensitive = sensitive || self.approvals.get(call_id).is_some_and(|d| d.sensitive);
         self.approvals.insert(
             call_id.to_string(),
             ApprovalDetails {

@@ -417,3 +417,46 @@ fn cancel_with_nothing_running_says_so() {
         "nothing in flight: quits at once"
     );
 }
+
+/// After a restart a pending sensitive approval is still marked sensitive, reads "waiting",
+/// and still takes two steps to approve.
+#[test]
+fn a_restart_keeps_a_pending_approval_sensitive_and_waiting() {
+    let sim = start_sim(10.0);
+    let session = sim.sim.create_session(Some("restart"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    wait_live(&pty);
+    pty.send_keys("restart the worker #approval");
+    pty.send_keys(keys::ENTER);
+    pty.wait_for_text("approval (sensitive)", TIMEOUT);
+    let last_seen = sim.sim.last_seq();
+    pty.wait_for(
+        "the status bar to reach the last seq",
+        |s| status_line(s).contains(&format!("seq {last_seen}")),
+        TIMEOUT,
+    );
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
+
+    let mut pty = attach(&session, &home, &sim.sim);
+    wait_live(&pty);
+    pty.wait_for(
+        "the approval read back as sensitive and waiting",
+        |s| {
+            let text = s.contents();
+            text.contains("approval (sensitive)") && text.contains("waiting for approval")
+        },
+        TIMEOUT,
+    );
+    assert!(!pty.screen_text().contains("outcome not in the history"));
+    pty.send_keys(keys::TAB);
+    pty.send_keys("y");
+    pty.wait_for(
+        "the second step",
+        |s| bottom(s, 8).contains("SENSITIVE"),
+        TIMEOUT,
+    );
+    pty.send_keys("n");
+    assert_eq!(required_actions(&sim, &session).len(), 1, "still waiting");
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
+}

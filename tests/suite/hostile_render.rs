@@ -350,8 +350,11 @@ fn every_pane_writes_only_inert_text_to_the_terminal() {
             let a = ui::areas(Rect::new(0, 0, w, h), &ui, ui.composer_height);
             assert_borders_aligned(&buffer, &a.panes);
             let text = format!("{buffer:?}");
+            // At 61 columns the Workspace pane shows no server text with an escape, and the
+            // status bar gives its room to the notice before the (hostile) session title.
+            let shows_hostile_text = w >= 100 || name != "Workspace zoomed";
             assert!(
-                text.contains('␛'),
+                !shows_hostile_text || text.contains('␛'),
                 "{name} {w}x{h}: escapes are shown as ␛, visibly"
             );
         }

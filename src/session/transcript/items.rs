@@ -103,7 +103,9 @@ impl Transcript {
                 )
             }
             ItemKind::Approval => {
-                let id = self.approval_seen(at, &call_id, &tool_name, args, false);
+                // The item's detail is the `approval.requested` payload: its flag is kept.
+                let sensitive = d.get("sensitive").and_then(Value::as_bool) == Some(true);
+                let id = self.approval_seen(at, &call_id, &tool_name, args, sensitive);
                 if let Some(entry) = self.get_mut(id)
                     && let EntryKind::Approval(a) = &mut entry.kind
                 {
