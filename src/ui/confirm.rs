@@ -13,10 +13,7 @@ const KEYS: &str = "y/Enter yes · n/Esc no";
 /// The question's lines at `width` (inside the border).
 fn lines(question: &str, width: u16) -> Vec<String> {
     let inner = usize::from(width.saturating_sub(2)).max(1);
-    let mut out: Vec<String> = text::split_at_width(&text::line(question), inner)
-        .into_iter()
-        .map(str::to_string)
-        .collect();
+    let mut out = text::wrap(question, inner);
     out.push(text::truncate(KEYS, inner).into_owned());
     out
 }
