@@ -13,6 +13,7 @@ mod client_secrets;
 mod faults_drops;
 mod faults_network;
 mod faults_refusals;
+mod hostile_json;
 mod hostile_render;
 mod layout;
 mod malformed_frames;

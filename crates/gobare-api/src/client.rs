@@ -379,7 +379,7 @@ impl ApiClient {
                     &[],
                 ));
             }
-            return serde_json::from_slice(&bytes)
+            return serde_json::from_slice(&crate::json::without_lone_surrogates(&bytes))
                 .map_err(|e| self.scrub(ApiError::decode(status.as_u16(), request_id, e, &bytes)));
         }
 

@@ -17,6 +17,7 @@ pub mod auth;
 pub mod client;
 pub mod clock;
 pub mod error;
+mod json;
 pub mod model;
 pub mod retry;
 pub mod sse;

@@ -288,8 +288,9 @@ impl Event {
     /// Decodes one `data:` document. Fails only when it is not a JSON object with a string
     /// `type`; a payload that does not fit its type yields [`EventPayload::Unknown`].
     pub fn parse(data: &str) -> Result<Event, DecodeError> {
+        let data = crate::json::str_without_lone_surrogates(data);
         let wire: WireEnvelope<'_> =
-            serde_json::from_str(data).map_err(|e| DecodeError(e.to_string()))?;
+            serde_json::from_str(&data).map_err(|e| DecodeError(e.to_string()))?;
         let kind = wire
             .kind
             .ok_or_else(|| DecodeError("envelope has no \"type\"".into()))?;
