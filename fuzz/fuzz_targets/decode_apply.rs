@@ -2,7 +2,7 @@
 //! to the model with alternating seqs, then every pane drawn. Nothing may panic.
 #![no_main]
 
-use gobare_tui::api::model::Event;
+use gobare_api::model::Event;
 use gobare_tui::session::{SessionView, Update};
 use gobare_tui::ui::{self, Pane, UiState, theme::Theme};
 use libfuzzer_sys::fuzz_target;

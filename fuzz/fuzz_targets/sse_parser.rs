@@ -2,14 +2,15 @@
 //! chunking never changes the frames (compared with the same bytes fed in one piece).
 #![no_main]
 
-use gobare_tui::api::sse::{SseItem, SseParser};
+use gobare_api::sse::{SseItem, SseParser};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|input: &[u8]| {
     // The first bytes choose the chunk sizes and the frame bound; the rest is the stream.
     let (control, stream) = input.split_at(input.len().min(8));
     let max = 64 + control.first().copied().unwrap_or(0) as usize * 16;
-    let whole = SseParser::new(max).feed_vec(stream);
+    let mut whole = Vec::new();
+    SseParser::new(max).feed(stream, &mut whole);
 
     let mut parser = SseParser::new(max);
     let mut chunked = Vec::new();
