@@ -114,9 +114,11 @@ impl App {
             Intent::Refresh => {
                 self.want(super::fetch::FetchJob::Session);
                 self.want(super::fetch::FetchJob::Turns);
-                // Waiting to reconnect: the user is back and wants it now.
-                if let Some(stream) = &self.stream {
-                    stream.retry_now();
+                // Waiting to reconnect: the user is back and wants it now. Stopped for good
+                // (the status bar said why): try again with a new stream.
+                match &self.stream {
+                    Some(stream) => stream.retry_now(),
+                    None => self.reopen_stream(),
                 }
             }
             // Sends go through the send executor (`acting`): one key per send, retried

@@ -260,6 +260,22 @@ impl App {
         self.frames.request();
     }
 
+    /// Ctrl+R after the stream stopped for good (a refusal retrying cannot fix): a new
+    /// stream, exactly after the last event applied (else where the first one started).
+    pub(super) fn reopen_stream(&mut self) {
+        let mut options = self.stream_options.clone();
+        options.target = StreamTarget::Session(self.session_id.clone());
+        let started_from = self
+            .acting
+            .memory()
+            .map(|m| m.lock_or_recover())
+            .map_or(Some(0), |m| m.stream_from());
+        options.from = self.view.last_seq().or(started_from);
+        options.keep_data = false;
+        tracing::info!(from = ?options.from, "reopening the event stream");
+        self.stream = Some(stream::spawn(options));
+    }
+
     async fn run_loop(&mut self, signals: &mut TerminationSignals) -> Result<()> {
         if let Err(e) = self.serve(signals).await {
             // A terminal that went away (window closed) fails the next draw or read with EIO,

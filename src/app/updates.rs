@@ -47,6 +47,10 @@ impl App {
                 }
             }
             StreamUpdate::Skipped { reason } => self.apply(Update::Skipped { reason }),
+            StreamUpdate::Anomaly { reason } => {
+                tracing::warn!(%reason, "event stream anomaly");
+                self.notice_at(Severity::Warn, format!("stream: {reason}"));
+            }
             StreamUpdate::State(state) => self.on_connection(state, now),
         }
     }

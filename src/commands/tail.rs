@@ -149,6 +149,10 @@ fn write_update<W: Write, E: Write>(
             );
             Ok(Ok(()))
         }
+        StreamUpdate::Anomaly { reason } => {
+            let _ = writeln!(err, "gobare-tui: warning: {}", text::one_line(&reason, 300));
+            Ok(Ok(()))
+        }
         StreamUpdate::State(ConnectionState::Failed { reason }) => {
             let _ = out.flush();
             bail!("the event stream failed: {}", text::one_line(&reason, 500))

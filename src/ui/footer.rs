@@ -82,8 +82,9 @@ fn connection(state: Option<&ConnectionState>, theme: &Theme) -> Span<'static> {
             format!("◌ reconnecting in {} s · Ctrl+R now", in_ms.div_ceil(1000)),
             theme.warning,
         ),
-        Some(ConnectionState::Failed { reason }) => {
-            Span::styled(format!("✗ failed: {}", text::line(reason)), theme.error)
-        }
+        Some(ConnectionState::Failed { reason }) => Span::styled(
+            format!("✗ failed: {} · Ctrl+R retries", text::line(reason)),
+            theme.error,
+        ),
     }
 }

@@ -352,7 +352,7 @@ fn status_bar_marks_a_local_demo_and_a_failed_stream() {
     let out = render(&v, &UiState::new(), 120, 30);
     let footer = out.lines().last().unwrap();
     assert!(
-        footer.contains("✗ failed: 401 authentication_error"),
+        footer.contains("✗ failed: 401 authentication_error · Ctrl+R retries"),
         "{footer}"
     );
     assert!(footer.contains("127.0.0.1:7777 │ local demo"), "{footer}");

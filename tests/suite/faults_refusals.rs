@@ -9,7 +9,6 @@ use crate::support::cli::Home;
 use crate::support::faults::{Consumed, options};
 use axum::Router;
 use axum::http::StatusCode;
-use axum::response::IntoResponse;
 use axum::routing::get;
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions, IdempotencyKey};
@@ -130,6 +129,21 @@ async fn a_rate_limited_send_waits_retry_after_and_is_delivered_once() {
 /// A server whose health is fine and whose event stream always answers `status`,
 /// counting stream requests.
 async fn refusing(status: u16) -> (url::Url, Arc<AtomicUsize>) {
+    let code = match status {
+        401 => "authentication_error",
+        403 => "permission_denied",
+        _ => "not_found",
+    };
+    refusing_with(status, code, None).await
+}
+
+/// Like [`refusing`] with the error code and `Retry-After` given (a 3xx answers with a
+/// `Location` on another port instead).
+async fn refusing_with(
+    status: u16,
+    code: &'static str,
+    retry_after: Option<&'static str>,
+) -> (url::Url, Arc<AtomicUsize>) {
     let hits = Arc::new(AtomicUsize::new(0));
     let counter = hits.clone();
     let app = Router::new()
@@ -142,19 +156,21 @@ async fn refusing(status: u16) -> (url::Url, Arc<AtomicUsize>) {
             get(move || {
                 counter.fetch_add(1, Ordering::SeqCst);
                 async move {
-                    let code = match status {
-                        401 => "authentication_error",
-                        403 => "permission_denied",
-                        _ => "not_found",
-                    };
                     let body = serde_json::json!({"error": {"type": "error", "code": code,
                         "message": format!("refused with {status}"), "request_id": "req-stop"}});
-                    (
-                        StatusCode::from_u16(status).unwrap(),
-                        [("content-type", "application/json")],
-                        body.to_string(),
-                    )
-                        .into_response()
+                    let mut response = axum::response::Response::builder()
+                        .status(StatusCode::from_u16(status).unwrap())
+                        .header("content-type", "application/json");
+                    if let Some(secs) = retry_after {
+                        response = response.header("retry-after", secs);
+                    }
+                    if (300..400).contains(&status) {
+                        response =
+                            response.header("location", "http://127.0.0.1:9/v1/sessions/s1/events");
+                    }
+                    response
+                        .body(axum::body::Body::from(body.to_string()))
+                        .unwrap()
                 }
             }),
         );
@@ -222,6 +238,46 @@ async fn tail_stops_on_401_403_404_with_a_clear_message_and_one_request() {
         assert!(!err.contains("gbr_pat_refused_token"));
         assert!(out.stdout.is_empty());
         assert_eq!(hits.load(Ordering::SeqCst), 1, "{status}: no retry storm");
+    }
+}
+
+/// Issue 15 items 1 and 5 in `tail`: a redirect and the refusals waiting cannot fix end it
+/// with exit 1, the error's code, message and request id, after one request.
+#[tokio::test]
+async fn tail_stops_on_a_redirect_and_on_refusals_that_waiting_cannot_fix() {
+    let cases = [
+        (302, "found", None, "redirect"),
+        (429, "project_limit_exceeded", Some("1"), "refused with 429"),
+        (429, "rate_limit_exceeded", None, "refused with 429"),
+        (503, "sandbox_unavailable", None, "refused with 503"),
+        (
+            500,
+            "workspace_recovery_failed",
+            Some("1"),
+            "refused with 500",
+        ),
+    ];
+    for (status, code, retry_after, says) in cases {
+        let (api, hits) = refusing_with(status, code, retry_after).await;
+        let home = Home::new();
+        let out = tokio::time::timeout(
+            Duration::from_secs(30),
+            home.tokio_command(&["--api", api.as_str(), "tail", "s1", "--from", "0"])
+                .env("GOBARE_TOKEN", "gbr_pat_refused_token")
+                .output(),
+        )
+        .await
+        .expect("tail gives up at once")
+        .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{code}: {err}");
+        assert!(err.contains(&format!("HTTP {status}")), "{err}");
+        assert!(err.contains(says), "{err}");
+        if status != 302 {
+            assert!(err.contains(code) && err.contains("req-stop"), "{err}");
+        }
+        assert!(out.stdout.is_empty());
+        assert_eq!(hits.load(Ordering::SeqCst), 1, "{code}: retried");
     }
 }
 

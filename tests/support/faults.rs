@@ -45,7 +45,7 @@ pub(crate) fn options(sim: &Simulator, session: &str, from: Option<u64>) -> Stre
 }
 
 /// What one consumer observed: the model, the persisted seqs it applied (in order), the
-/// connection states, and how many updates were skipped.
+/// connection states, and the updates skipped (and cursor anomalies reported).
 pub(crate) struct Consumed {
     pub(crate) view: SessionView,
     pub(crate) applied: Vec<u64>,
@@ -85,6 +85,10 @@ impl Consumed {
             StreamUpdate::Skipped { reason } => {
                 self.skipped.push(reason.clone());
                 self.view.apply(Update::Skipped { reason });
+            }
+            // The simulator never sends an inconsistent cursor: count it as a fault.
+            StreamUpdate::Anomaly { reason } => {
+                self.skipped.push(format!("anomaly: {reason}"));
             }
             StreamUpdate::State(state) => {
                 self.states.push(state.clone());

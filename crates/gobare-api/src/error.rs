@@ -8,7 +8,7 @@ use crate::model::{ErrorCode, ErrorEnvelope};
 use crate::text::one_line;
 use std::fmt;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 /// What went wrong, at the level a caller decides on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -165,7 +165,7 @@ impl ApiError {
             status: Some(status),
             message,
             request_id,
-            retry_after: retry_after_header.and_then(parse_retry_after),
+            retry_after: retry_after_header.and_then(|v| parse_retry_after(v, SystemTime::now())),
             body_excerpt,
             source: None,
         }
@@ -352,11 +352,20 @@ fn default_message(status: u16, foreign_body: bool) -> String {
     }
 }
 
-/// `Retry-After` as delta-seconds (the only form the reference uses). Bounded so a hostile
-/// value cannot overflow; HTTP-dates and garbage read as absent.
-fn parse_retry_after(raw: &str) -> Option<Duration> {
-    let secs: u64 = raw.trim().parse().ok()?;
-    Some(Duration::from_secs(secs.min(24 * 3600)))
+/// `Retry-After` (RFC 9110): delta-seconds (what the reference uses; a decimal is read too)
+/// or an HTTP date, measured from `now` (a date already past means "now"). Bounded so a
+/// hostile value cannot overflow or park the client for days; garbage reads as absent.
+pub(crate) fn parse_retry_after(raw: &str, now: SystemTime) -> Option<Duration> {
+    const MAX: Duration = Duration::from_secs(24 * 3600);
+    let v = raw.trim();
+    if let Ok(secs) = v.parse::<u64>() {
+        return Some(Duration::from_secs(secs).min(MAX));
+    }
+    if let Some(secs) = v.parse::<f64>().ok().filter(|s| s.is_finite()) {
+        return (secs >= 0.0).then(|| Duration::from_secs_f64(secs.min(MAX.as_secs_f64())));
+    }
+    let at = httpdate::parse_http_date(v).ok()?;
+    Some(at.duration_since(now).unwrap_or_default().min(MAX))
 }
 
 fn sanitize_request_id(raw: &str) -> Box<str> {
@@ -435,14 +444,24 @@ mod tests {
     }
 
     #[test]
-    fn retry_after_parses_seconds_only() {
-        assert_eq!(parse_retry_after(" 7 "), Some(Duration::from_secs(7)));
-        assert_eq!(parse_retry_after("0"), Some(Duration::ZERO));
-        assert_eq!(parse_retry_after("-1"), None);
-        assert_eq!(parse_retry_after("soon"), None);
-        assert_eq!(parse_retry_after("Wed, 21 Oct 2026 07:28:00 GMT"), None);
+    fn retry_after_parses_seconds_and_http_dates() {
+        let now = httpdate::parse_http_date("Wed, 21 Oct 2026 07:28:00 GMT").unwrap();
+        let p = |v| parse_retry_after(v, now);
+        assert_eq!(p(" 7 "), Some(Duration::from_secs(7)));
+        assert_eq!(p("0"), Some(Duration::ZERO));
+        assert_eq!(p("1.5"), Some(Duration::from_millis(1500)));
+        assert_eq!(p("-1"), None);
+        assert_eq!(p("NaN"), None);
+        assert_eq!(p("soon"), None);
+        assert_eq!(p("99999999999999"), Some(Duration::from_secs(24 * 3600)));
+        // A date: the time from now until then; a past date is "now"; far future is capped.
         assert_eq!(
-            parse_retry_after("99999999999999"),
+            p("Wed, 21 Oct 2026 07:28:30 GMT"),
+            Some(Duration::from_secs(30))
+        );
+        assert_eq!(p("Wed, 21 Oct 2026 07:00:00 GMT"), Some(Duration::ZERO));
+        assert_eq!(
+            p("Fri, 01 Jan 2100 00:00:00 GMT"),
             Some(Duration::from_secs(24 * 3600))
         );
     }

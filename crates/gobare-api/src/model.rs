@@ -213,7 +213,7 @@ impl ErrorCode {
 
 /// Accepts an integer, a numeric string or null; anything else reads as `None` rather than
 /// failing the whole object (hostile or sloppy servers, §14.36).
-fn lenient_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+pub(crate) fn lenient_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
     let v = Option::<Value>::deserialize(d)?;
     Ok(match v {
         Some(Value::Number(n)) => n.as_u64(),

@@ -77,7 +77,9 @@ pub enum ConnectionState {
         /// Why the last attempt ended.
         reason: String,
     },
-    /// Stopped for good (401/403/404, or the consumer asked).
+    /// Stopped for good: a refusal retrying cannot fix (401/403/404, a redirect, 429/503
+    /// without `Retry-After`, `project_limit_exceeded`, `workspace_recovery_failed`). A new
+    /// stream is the only way on.
     Failed {
         /// Why; for people (sanitize before display).
         reason: String,
@@ -93,9 +95,17 @@ pub enum StreamUpdate {
     State(ConnectionState),
     /// One frame with `data:`. Persisted events arrive exactly once, in increasing `seq`.
     Frame(StreamFrame),
-    /// A frame that was dropped (too large, undecodable); counted by the UI.
+    /// A frame that was dropped (too large, undecodable, another session's); counted by
+    /// the UI.
     Skipped {
         /// What was wrong with the frame.
+        reason: String,
+    },
+    /// The server sent something inconsistent about the cursor and the stream corrected it
+    /// (an `id:` line that disagrees with the envelope's `seq`, a truncation point beyond
+    /// what was delivered). Nothing was lost; worth telling people.
+    Anomaly {
+        /// What was wrong; for people (sanitize before display).
         reason: String,
     },
 }

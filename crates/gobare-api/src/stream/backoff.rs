@@ -11,7 +11,9 @@ pub(crate) const DEFAULT_RETRY_HINT: Duration = Duration::from_millis(2000);
 /// The first backoff step after a failure.
 pub(crate) const BACKOFF_BASE: Duration = Duration::from_millis(1000);
 /// Never reconnect faster than this, whatever the server hints (§7.8 item 7: cap the rate).
-pub const MIN_RECONNECT: Duration = Duration::from_millis(250);
+/// A stream that makes progress on every connection then costs at most 60 of the general
+/// bucket's 120 requests a minute; one that makes none backs off far below that.
+pub const MIN_RECONNECT: Duration = Duration::from_secs(1);
 /// A hostile `retry:` / `Retry-After` cannot park the client for longer than this.
 pub(crate) const MAX_SERVER_WAIT: Duration = Duration::from_secs(600);
 
@@ -39,30 +41,32 @@ impl StreamBackoff {
         self.hint = Duration::from_millis(ms).min(MAX_SERVER_WAIT);
     }
 
-    /// Consecutive failed attempts since the last connection that delivered a frame.
+    /// Consecutive attempts without progress (no new persisted event) since the last one
+    /// with.
     pub(crate) fn failures(&self) -> u32 {
         self.failures
     }
 
-    /// A connection delivered a frame: the next outage starts from scratch.
+    /// A connection delivered a new persisted event: the next outage starts from scratch.
     pub(crate) fn reset(&mut self) {
         self.failures = 0;
     }
 
-    /// An attempt failed (could not open, or closed before any frame).
+    /// An attempt made no progress (could not open, or closed before a new persisted
+    /// event: a stream of deltas or truncation notices counts as failing).
     pub(crate) fn record_failure(&mut self) {
         self.failures = self.failures.saturating_add(1);
     }
 
-    /// The wait before the next attempt. `retry_after` is the server's `Retry-After`, which
-    /// replaces the exponential step (the server knows the real wait); the hint is always a
-    /// floor.
+    /// The wait before the next attempt: the longest of the server's `Retry-After`, the
+    /// `retry:` hint, our own backoff and [`MIN_RECONNECT`]. The server's word is a floor,
+    /// never a licence: `Retry-After: 0` after repeated failures still backs off.
     pub(crate) fn next_wait(&mut self, retry_after: Option<Duration>) -> Duration {
-        let step = match retry_after {
-            Some(ra) => ra.min(MAX_SERVER_WAIT),
-            None => self.jittered_backoff(),
-        };
-        step.max(self.hint).max(MIN_RECONNECT)
+        let server = retry_after.unwrap_or_default().min(MAX_SERVER_WAIT);
+        self.jittered_backoff()
+            .max(server)
+            .max(self.hint)
+            .max(MIN_RECONNECT)
     }
 
     /// The least a reconnect the user asked for must still wait: the server's word
@@ -152,6 +156,25 @@ mod tests {
         p.reset();
         assert_eq!(p.failures(), 0);
         assert_eq!(p.next_wait(None), MIN_RECONNECT);
+    }
+
+    /// `retry: 0` and `Retry-After: 0` are floors of nothing: repeated failures still back
+    /// off, and nothing reconnects sooner than [`MIN_RECONNECT`].
+    #[test]
+    fn zero_hints_from_the_server_never_speed_up_reconnects() {
+        let mut p = backoff();
+        assert_eq!(p.next_wait(Some(Duration::ZERO)), MIN_RECONNECT);
+        assert_eq!(p.earliest(Some(Duration::ZERO)), MIN_RECONNECT);
+        let mut waits = Vec::new();
+        for _ in 0..8 {
+            p.record_failure();
+            waits.push(p.next_wait(Some(Duration::ZERO)));
+        }
+        assert!(waits.iter().all(|w| *w >= MIN_RECONNECT), "{waits:?}");
+        assert!(waits[7] >= Duration::from_secs(15), "{waits:?}");
+        // Progress resets the count; the floor stays.
+        p.reset();
+        assert_eq!(p.next_wait(Some(Duration::ZERO)), MIN_RECONNECT);
     }
 
     #[test]

@@ -1,9 +1,22 @@
 //! The resume cursor (reference §7.4-§7.6, §11.1, §14.12-13): which persisted events were
 //! delivered, what to send as `Last-Event-ID` next, and what to do with each frame. Pure.
+//!
+//! The server is not trusted with the cursor: only a persisted frame of this stream's
+//! session moves it, to the envelope's `seq` (an `id:` line that disagrees is reported and
+//! loses), and nothing the server says moves it past what was actually delivered.
 
 use super::StreamFrame;
-use crate::model::{DecodeError, Event, EventPayload};
+use crate::model::{DecodeError, Event, EventPayload, ReplayTruncated, lenient_u64};
 use crate::sse::SseFrame;
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+/// The type name of the truncation notice (§7.6).
+const REPLAY_TRUNCATED: &str = "gobare.replay_truncated";
+
+/// Types that are transient whatever the frame says about itself (§7.5).
+const TRANSIENT_TYPES: [&str; 3] = ["agent.text", "agent.thinking", REPLAY_TRUNCATED];
 
 /// What to do with one dispatched frame.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,10 +49,68 @@ pub(crate) struct Resume {
     decode_persisted: bool,
     /// See [`StreamOptions::keep_data`](super::StreamOptions::keep_data).
     keep_data: bool,
+    /// The session of a one-session stream: frames naming another session are dropped.
+    session: Option<String>,
+    /// Something the server got wrong and the decision corrected, for the consumer.
+    anomaly: Option<String>,
 }
 
 /// The `event` of a persisted frame delivered undecoded (`decode_persisted` off).
 pub(crate) const NOT_DECODED: &str = "not decoded (StreamOptions::decode_persisted is off)";
+
+/// The envelope fields the cursor decisions need, read leniently: a field of an unexpected
+/// type reads as absent rather than failing the frame (a hostile notice with a numeric
+/// `session_id` must still be recognised as a notice).
+#[derive(Deserialize)]
+struct Head<'a> {
+    #[serde(rename = "type", default, deserialize_with = "lenient_string")]
+    kind: Option<String>,
+    #[serde(default, deserialize_with = "lenient_string")]
+    session_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient_u64")]
+    seq: Option<u64>,
+    #[serde(default, deserialize_with = "lenient_u64")]
+    from_seq: Option<u64>,
+    #[serde(default, deserialize_with = "lenient_string")]
+    note: Option<String>,
+    #[serde(default, borrow)]
+    payload: Option<&'a RawValue>,
+}
+
+/// `from_seq` and `note` inside a truncation notice's `payload` (the OpenAPI spelling).
+#[derive(Deserialize)]
+struct TruncationPayload {
+    #[serde(default, deserialize_with = "lenient_u64")]
+    from_seq: Option<u64>,
+    #[serde(default, deserialize_with = "lenient_string")]
+    note: Option<String>,
+}
+
+fn lenient_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match Option::<Value>::deserialize(d)? {
+        Some(Value::String(s)) => Some(s),
+        _ => None,
+    })
+}
+
+impl Head<'_> {
+    /// `None` when `data` is not a JSON object.
+    fn read(data: &str) -> Option<Head<'_>> {
+        serde_json::from_str(data).ok()
+    }
+
+    /// The notice's `from_seq` and `note`: `payload` first, then the top level (§14.14).
+    fn truncation(&self) -> ReplayTruncated {
+        let inner = self
+            .payload
+            .and_then(|p| serde_json::from_str::<TruncationPayload>(p.get()).ok());
+        let (inner_from, inner_note) = inner.map_or((None, None), |t| (t.from_seq, t.note));
+        ReplayTruncated {
+            from_seq: inner_from.or(self.from_seq),
+            note: inner_note.or_else(|| self.note.clone()),
+        }
+    }
+}
 
 impl Resume {
     pub(crate) fn new(from: Option<u64>, replay_if_dropped_before_first_event: bool) -> Self {
@@ -50,12 +121,21 @@ impl Resume {
             replay_if_dropped_before_first_event,
             decode_persisted: true,
             keep_data: true,
+            session: None,
+            anomaly: None,
         }
     }
 
     /// With `false`, frames whose event decoded carry an empty `data`.
     pub(crate) fn with_keep_data(mut self, keep_data: bool) -> Self {
         self.keep_data = keep_data;
+        self
+    }
+
+    /// A one-session stream: a frame whose envelope names another session is dropped and
+    /// never moves the cursor (the stored cursor is this session's alone).
+    pub(crate) fn with_session(mut self, session: Option<String>) -> Self {
+        self.session = session;
         self
     }
 
@@ -68,8 +148,8 @@ impl Resume {
         }
     }
 
-    /// With `false`, persisted frames whose `id:` is a number are delivered without
-    /// decoding their data (their `event` is an error saying so).
+    /// With `false`, persisted frames are delivered without decoding their data (their
+    /// `event` is an error saying so).
     pub(crate) fn with_decode_persisted(mut self, decode_persisted: bool) -> Self {
         self.decode_persisted = decode_persisted;
         self
@@ -94,35 +174,79 @@ impl Resume {
         }
     }
 
+    /// What the server got wrong in the last frame and the decision corrected, once.
+    pub(crate) fn take_anomaly(&mut self) -> Option<String> {
+        self.anomaly.take()
+    }
+
     /// Decides about one frame and advances the cursor for delivered persisted events.
     pub(crate) fn on_frame(&mut self, frame: SseFrame) -> FrameAction {
-        let Some(id_line) = frame.id.as_deref() else {
-            let event = Event::parse(&frame.data);
-            return self.on_transient(frame.data, event);
+        let head = Head::read(&frame.data);
+        let kind = head
+            .as_ref()
+            .and_then(|h| h.kind.as_deref())
+            .or(frame.event.as_deref());
+        // The notice is known by its type alone (from `data` or the `event:` line): any
+        // other field may be mistyped, and an `id:` line on it means nothing.
+        let is_notice =
+            kind == Some(REPLAY_TRUNCATED) || frame.event.as_deref() == Some(REPLAY_TRUNCATED);
+        if is_notice {
+            let truncation = head.as_ref().map(Head::truncation).unwrap_or_default();
+            return self.on_truncation(frame.data, truncation);
+        }
+        if let (Some(own), Some(theirs)) = (
+            self.session.as_deref(),
+            head.as_ref().and_then(|h| h.session_id.as_deref()),
+        ) && own != theirs
+        {
+            return FrameAction::Skip {
+                reason: "dropped an event of another session".into(),
+            };
+        }
+        let transient_type = kind.is_some_and(|k| TRANSIENT_TYPES.contains(&k));
+        let id_line = match frame.id.as_deref() {
+            Some(id) if !transient_type => id,
+            _ => {
+                // A transient type never carries a cursor, whatever its `id:` says.
+                let event = Event::parse(&frame.data);
+                return self.on_transient(frame.data, event);
+            }
         };
-        // The cursor needs only the `id:` line; the data is decoded when the consumer
-        // wants the event, or when the id is unusable and the envelope's seq stands in.
-        let (seq, event) = match id_line.trim().parse::<u64>() {
-            Ok(seq) if self.decode_persisted => (seq, Event::parse(&frame.data)),
-            Ok(seq) => (seq, Err(DecodeError(NOT_DECODED.into()))),
-            Err(_) => match Event::parse(&frame.data) {
-                Ok(event @ Event { seq: Some(seq), .. }) => (seq, Ok(event)),
-                _ => {
-                    return FrameAction::Skip {
-                        reason: format!(
-                            "persisted frame with unusable id ({} bytes)",
-                            id_line.len()
-                        ),
-                    };
-                }
-            },
+        let id = id_line.trim().parse::<u64>().ok();
+        let seq = match (head.as_ref().and_then(|h| h.seq), id) {
+            (Some(seq), Some(id)) if seq != id => {
+                self.anomaly = Some(format!(
+                    "an event's id: line ({id}) disagrees with its seq ({seq}); using {seq}"
+                ));
+                seq
+            }
+            (Some(seq), _) | (None, Some(seq)) => seq,
+            (None, None) => {
+                return FrameAction::Skip {
+                    reason: format!("persisted frame with unusable id ({} bytes)", id_line.len()),
+                };
+            }
         };
+        if seq == u64::MAX {
+            // Nothing could ever follow it: accepting it would drop every later event.
+            return FrameAction::Skip {
+                reason: format!("refused a cursor of {seq} (no event can follow it)"),
+            };
+        }
         if self.delivered.is_some_and(|c| seq <= c) {
             return FrameAction::Duplicate { seq };
         }
         self.delivered = Some(seq);
         self.next_request = Some(seq);
         self.seen_persisted = true;
+        let event = if self.decode_persisted {
+            Event::parse(&frame.data).map(|mut e| {
+                e.seq = Some(seq);
+                e
+            })
+        } else {
+            Err(DecodeError(NOT_DECODED.into()))
+        };
         FrameAction::Deliver(StreamFrame {
             id: Some(seq),
             data: self.data_for(frame.data, &event),
@@ -132,23 +256,10 @@ impl Resume {
 
     fn on_transient(&mut self, data: String, event: Result<Event, DecodeError>) -> FrameAction {
         match event {
-            Ok(ev) => {
-                if let EventPayload::ReplayTruncated(t) = &ev.payload {
-                    let from_seq = t.from_seq;
-                    if let Some(from) = from_seq {
-                        // Resume exactly where the server stopped; never past it.
-                        self.next_request = Some(from);
-                        self.delivered = Some(self.delivered.map_or(from, |d| d.max(from)));
-                    }
-                    return FrameAction::Truncated {
-                        notice: StreamFrame {
-                            id: None,
-                            data,
-                            event: Ok(ev),
-                        },
-                        from_seq,
-                    };
-                }
+            Ok(mut ev) => {
+                // Consumers that keep their own cursor read it from the event: a transient
+                // frame must not offer one.
+                ev.seq = None;
                 let event = Ok(ev);
                 FrameAction::Deliver(StreamFrame {
                     id: None,
@@ -159,6 +270,39 @@ impl Resume {
             Err(e) => FrameAction::Skip {
                 reason: format!("undecodable transient frame: {}", e.0),
             },
+        }
+    }
+
+    /// Resume exactly where the server stopped, never past what was delivered: a
+    /// `from_seq` beyond it would skip events that never arrived.
+    fn on_truncation(&mut self, data: String, truncation: ReplayTruncated) -> FrameAction {
+        let from_seq = truncation.from_seq;
+        if let Some(from) = from_seq {
+            match self.delivered {
+                Some(delivered) if from <= delivered => self.next_request = Some(from),
+                delivered => {
+                    let resume = delivered.map_or("live".to_string(), |d| format!("after {d}"));
+                    self.anomaly = Some(format!(
+                        "a replay truncation at seq {from} is beyond the events delivered; resuming {resume}"
+                    ));
+                }
+            }
+        }
+        let event = Event {
+            kind: REPLAY_TRUNCATED.into(),
+            internal_type: None,
+            session_id: None,
+            seq: None,
+            created_at: None,
+            payload: EventPayload::ReplayTruncated(truncation),
+        };
+        FrameAction::Truncated {
+            notice: StreamFrame {
+                id: None,
+                data,
+                event: Ok(event),
+            },
+            from_seq,
         }
     }
 }
@@ -288,8 +432,10 @@ mod tests {
         let mut f = persisted(7);
         f.id = Some("seven".into());
         assert_eq!(delivered_id(&r.on_frame(f)), Some(Some(7)));
-        let mut g = delta();
+        // No usable id and no seq: nothing to place it by.
+        let mut g = persisted(8);
         g.id = Some("junk".into());
+        g.data = r#"{"type":"agent.message","seq":null,"payload":{"text":"m"}}"#.into();
         assert!(matches!(r.on_frame(g), FrameAction::Skip { .. }));
         assert_eq!(r.cursor(), Some(7));
     }
@@ -330,11 +476,11 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(r.on_frame(persisted(2)), FrameAction::Duplicate { seq: 2 });
-        // An unusable id still falls back to the envelope's seq, decoded.
+        // The cursor comes from the envelope's seq without decoding the event.
         let mut f = persisted(7);
         f.id = Some("seven".into());
         match r.on_frame(f) {
-            FrameAction::Deliver(sf) => assert!(sf.event.is_ok() && sf.id == Some(7)),
+            FrameAction::Deliver(sf) => assert!(sf.event.is_err() && sf.id == Some(7)),
             other => panic!("{other:?}"),
         }
         // Transient frames are still decoded: deltas delivered, truncation detected.
@@ -353,9 +499,9 @@ mod tests {
     }
 
     #[test]
-    fn truncation_resumes_from_from_seq_and_never_passes_it() {
+    fn truncation_resumes_from_from_seq() {
         let mut r = Resume::new(Some(0), false);
-        r.on_frame(persisted(100));
+        r.on_frame(persisted(150));
         match r.on_frame(truncated(150)) {
             FrameAction::Truncated { notice, from_seq } => {
                 assert_eq!(from_seq, Some(150));
@@ -364,8 +510,9 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(r.reconnect_request(), Some(150));
+        assert_eq!(r.take_anomaly(), None);
         // Payload spelling too.
-        let mut r = Resume::new(Some(0), false);
+        let mut r = Resume::new(Some(50), false);
         let f = SseFrame {
             id: None,
             event: None,
@@ -380,6 +527,194 @@ mod tests {
             }
         ));
         assert_eq!(r.reconnect_request(), Some(42));
+    }
+
+    /// A `from_seq` beyond what was delivered would skip events that never arrived: the
+    /// stream resumes after the last one it delivered and says so.
+    #[test]
+    fn truncation_beyond_what_was_delivered_is_refused() {
+        let mut r = Resume::new(Some(0), false);
+        r.on_frame(persisted(100));
+        assert!(matches!(
+            r.on_frame(truncated(u64::MAX)),
+            FrameAction::Truncated { .. }
+        ));
+        assert_eq!(r.reconnect_request(), Some(100));
+        assert_eq!(r.cursor(), Some(100));
+        let anomaly = r.take_anomaly().expect("reported");
+        assert!(anomaly.contains("after 100"), "{anomaly}");
+        assert_eq!(r.take_anomaly(), None, "reported once");
+        // A live-only stream delivered nothing to truncate.
+        let mut r = Resume::new(None, false);
+        r.on_frame(truncated(7));
+        assert_eq!(r.reconnect_request(), None);
+        assert!(r.take_anomaly().is_some());
+    }
+
+    /// Every hostile spelling seen in the wild is still the notice: known by its type (in
+    /// `data` or on the `event:` line) and `from_seq` alone.
+    #[test]
+    fn truncation_is_recognised_however_its_other_fields_are_typed() {
+        let notices = [
+            (
+                None,
+                r#"{"type":"gobare.replay_truncated","seq":null,"from_seq":5,"note":42}"#,
+            ),
+            (
+                None,
+                r#"{"type":"gobare.replay_truncated","session_id":7,"internal_type":8,"from_seq":5}"#,
+            ),
+            (
+                None,
+                r#"{"type":"gobare.replay_truncated","payload":"text","from_seq":5}"#,
+            ),
+            (
+                None,
+                r#"{"type":"gobare.replay_truncated","payload":{"from_seq":"5","note":[1]}}"#,
+            ),
+            (
+                None,
+                r#"{"type":"gobare.replay_truncated","seq":"x","created_at":"y","object":1,"from_seq":5}"#,
+            ),
+            (
+                Some("999"),
+                r#"{"type":"gobare.replay_truncated","seq":null,"from_seq":5}"#,
+            ),
+            (
+                Some("999"),
+                r#"{"type":"gobare.replay_truncated","seq":999,"from_seq":5}"#,
+            ),
+            (None, r#"{"seq":null,"from_seq":5}"#),
+            (None, r#"{"type":17,"from_seq":5}"#),
+        ];
+        for (i, (id, data)) in notices.into_iter().enumerate() {
+            let mut r = Resume::new(Some(10), false).with_session(Some("s1".into()));
+            let frame = SseFrame {
+                id: id.map(String::from),
+                // The last two name it only on the `event:` line.
+                event: (i >= 7).then(|| "gobare.replay_truncated".to_string()),
+                data: data.into(),
+            };
+            match r.on_frame(frame) {
+                FrameAction::Truncated { notice, from_seq } => {
+                    assert_eq!(from_seq, Some(5), "{data}");
+                    let event = notice.event.expect("the notice always decodes");
+                    assert_eq!(event.seq, None);
+                    assert!(matches!(event.payload, EventPayload::ReplayTruncated(_)));
+                }
+                other => panic!("{data}: {other:?}"),
+            }
+            assert_eq!(r.cursor(), Some(10), "{data}: an id: line never moves it");
+            assert_eq!(r.reconnect_request(), Some(5), "{data}");
+        }
+        // Without a usable from_seq it is still the notice; the cursor stays put.
+        let mut r = Resume::new(Some(10), false);
+        let f = SseFrame {
+            id: Some("50".into()),
+            event: Some("gobare.replay_truncated".into()),
+            data: "not json".into(),
+        };
+        assert!(matches!(
+            r.on_frame(f),
+            FrameAction::Truncated { from_seq: None, .. }
+        ));
+        assert_eq!(r.reconnect_request(), Some(10));
+    }
+
+    /// The envelope's seq is the cursor; an `id:` that disagrees is reported and loses.
+    #[test]
+    fn an_id_that_disagrees_with_seq_is_reported_and_seq_wins() {
+        let mut r = Resume::new(Some(5), false);
+        let mut f = persisted(6);
+        f.id = Some("1000".into());
+        match r.on_frame(f) {
+            FrameAction::Deliver(sf) => {
+                assert_eq!(sf.id, Some(6));
+                assert_eq!(sf.event.unwrap().seq, Some(6));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(r.cursor(), Some(6));
+        let anomaly = r.take_anomaly().expect("reported");
+        assert!(
+            anomaly.contains("1000") && anomaly.contains("using 6"),
+            "{anomaly}"
+        );
+        // The same holds undecoded (`tail`): the cursor still comes from the envelope.
+        let mut r = Resume::new(Some(5), false).with_decode_persisted(false);
+        let mut f = persisted(7);
+        f.id = Some(u64::MAX.to_string());
+        assert_eq!(delivered_id(&r.on_frame(f)), Some(Some(7)));
+        assert_eq!(r.cursor(), Some(7));
+        assert!(r.take_anomaly().is_some());
+        // Agreement reports nothing.
+        r.on_frame(persisted(8));
+        assert_eq!(r.take_anomaly(), None);
+    }
+
+    #[test]
+    fn a_cursor_with_nothing_after_it_is_refused() {
+        let mut r = Resume::new(Some(5), false);
+        assert!(matches!(
+            r.on_frame(persisted(u64::MAX)),
+            FrameAction::Skip { .. }
+        ));
+        assert_eq!(r.cursor(), Some(5));
+        assert_eq!(delivered_id(&r.on_frame(persisted(6))), Some(Some(6)));
+    }
+
+    /// `agent.text` and `agent.thinking` are transient whatever lines they carry: an `id:`
+    /// on one is ignored and the event handed over carries no seq.
+    #[test]
+    fn an_id_on_a_transient_type_never_moves_the_cursor() {
+        for kind in ["agent.text", "agent.thinking"] {
+            let mut r = Resume::new(Some(5), false).with_decode_persisted(false);
+            let f = SseFrame {
+                id: Some("500".into()),
+                event: Some(kind.into()),
+                data: format!(r#"{{"type":"{kind}","seq":500,"payload":{{"delta":"d"}}}}"#),
+            };
+            match r.on_frame(f) {
+                FrameAction::Deliver(sf) => {
+                    assert_eq!(sf.id, None);
+                    assert_eq!(sf.event.unwrap().seq, None);
+                }
+                other => panic!("{other:?}"),
+            }
+            assert_eq!(r.cursor(), Some(5));
+            assert_eq!(r.reconnect_request(), Some(5));
+        }
+    }
+
+    /// The stored cursor is this session's: an event naming another session is dropped
+    /// before it can move it (a string `session_id` only; the org stream has no session).
+    #[test]
+    fn events_of_another_session_never_move_the_cursor() {
+        let mut r = Resume::new(Some(5), false).with_session(Some("s1".into()));
+        let other = SseFrame {
+            id: Some("90".into()),
+            event: None,
+            data: r#"{"type":"agent.message","session_id":"s2","seq":90,"payload":{}}"#.into(),
+        };
+        assert!(matches!(
+            r.on_frame(other.clone()),
+            FrameAction::Skip { .. }
+        ));
+        let other_delta = SseFrame {
+            id: None,
+            event: None,
+            data: r#"{"type":"agent.text","session_id":"s2","seq":null,"payload":{"delta":"x"}}"#
+                .into(),
+        };
+        assert!(matches!(r.on_frame(other_delta), FrameAction::Skip { .. }));
+        assert_eq!(r.cursor(), Some(5));
+        let own = SseFrame {
+            data: r#"{"type":"agent.message","session_id":"s1","seq":90,"payload":{}}"#.into(),
+            ..other.clone()
+        };
+        assert_eq!(delivered_id(&r.on_frame(own)), Some(Some(90)));
+        let mut org = Resume::new(Some(5), false);
+        assert_eq!(delivered_id(&org.on_frame(other)), Some(Some(90)));
     }
 
     #[test]

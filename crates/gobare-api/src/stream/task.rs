@@ -4,7 +4,7 @@
 use super::backoff::StreamBackoff;
 use super::resume::{FrameAction, Resume};
 use super::transport::{ByteStream, Transport};
-use super::{StreamOptions, StreamUpdate};
+use super::{StreamOptions, StreamTarget, StreamUpdate};
 use crate::auth::Token;
 use crate::sse::{SseItem, SseParser};
 use crate::stream::ConnectionState;
@@ -21,8 +21,9 @@ struct ConsumerGone;
 /// How one open connection ended.
 struct ConnectionEnd {
     reason: String,
-    /// A frame reached the consumer: the connection was healthy, reset the backoff.
-    delivered: bool,
+    /// A new persisted event arrived: the only evidence that reconnecting helps, so the only
+    /// thing that resets the backoff (deltas and truncation notices do not).
+    progressed: bool,
 }
 
 struct Reporter<'a> {
@@ -72,9 +73,14 @@ async fn reconnect_loop<T: Transport>(
     seed: u64,
     retry_now: &Notify,
 ) -> Result<(), ConsumerGone> {
+    let session = match &options.target {
+        StreamTarget::Session(id) => Some(id.clone()),
+        StreamTarget::Org { .. } => None,
+    };
     let mut resume = Resume::new(options.from, options.replay_if_dropped_before_first_event)
         .with_decode_persisted(options.decode_persisted)
-        .with_keep_data(options.keep_data);
+        .with_keep_data(options.keep_data)
+        .with_session(session);
     let mut backoff = StreamBackoff::new(options.max_backoff, seed);
     let mut cursor = resume.first_request();
     loop {
@@ -103,7 +109,7 @@ async fn reconnect_loop<T: Transport>(
                 Ok(Ok(body)) => {
                     report.state(ConnectionState::Live)?;
                     let end = read(body, options, &mut resume, &mut backoff, report).await?;
-                    if end.delivered {
+                    if end.progressed {
                         backoff.reset();
                     } else {
                         backoff.record_failure();
@@ -146,25 +152,25 @@ async fn read(
 ) -> Result<ConnectionEnd, ConsumerGone> {
     let mut parser = SseParser::new(options.max_frame_bytes);
     let mut items = Vec::new();
-    let mut delivered = false;
+    let mut progressed = false;
     loop {
         let chunk = match timeout(options.idle_timeout, body.next()).await {
             Err(_) => {
                 return Ok(ConnectionEnd {
                     reason: silence_reason(options.idle_timeout, parser.any_byte_seen()),
-                    delivered,
+                    progressed,
                 });
             }
             Ok(None) => {
                 return Ok(ConnectionEnd {
                     reason: "the server closed the stream".into(),
-                    delivered,
+                    progressed,
                 });
             }
             Ok(Some(Err(e))) => {
                 return Ok(ConnectionEnd {
                     reason: e.to_string(),
-                    delivered,
+                    progressed,
                 });
             }
             Ok(Some(Ok(chunk))) => chunk,
@@ -181,7 +187,8 @@ async fn read(
                 })?,
                 SseItem::Frame(frame) => match resume.on_frame(frame) {
                     FrameAction::Deliver(f) => {
-                        delivered = true;
+                        progressed |= f.id.is_some();
+                        report_anomaly(resume, report)?;
                         report.send(StreamUpdate::Frame(f))?;
                     }
                     FrameAction::Duplicate { seq } => {
@@ -193,19 +200,30 @@ async fn read(
                     FrameAction::Truncated { notice, from_seq } => {
                         // The live frames behind this notice would jump the gap: drop them
                         // with the connection and collect the rest first.
+                        report_anomaly(resume, report)?;
                         report.send(StreamUpdate::Frame(notice))?;
-                        let reason = match from_seq {
-                            Some(s) => format!("replay truncated; collecting events after seq {s}"),
-                            None => "replay truncated (no from_seq); reconnecting".into(),
+                        let reason = match (from_seq, resume.reconnect_request()) {
+                            (Some(_), Some(s)) => {
+                                format!("replay truncated; collecting events after seq {s}")
+                            }
+                            (Some(_), None) => "replay truncated; reconnecting".into(),
+                            (None, _) => "replay truncated (no from_seq); reconnecting".into(),
                         };
-                        return Ok(ConnectionEnd {
-                            reason,
-                            delivered: true,
-                        });
+                        return Ok(ConnectionEnd { reason, progressed });
                     }
                 },
             }
         }
+    }
+}
+
+fn report_anomaly(resume: &mut Resume, report: &Reporter<'_>) -> Result<(), ConsumerGone> {
+    match resume.take_anomaly() {
+        Some(reason) => {
+            tracing::warn!(%reason, "event stream anomaly");
+            report.send(StreamUpdate::Anomaly { reason })
+        }
+        None => Ok(()),
     }
 }
 

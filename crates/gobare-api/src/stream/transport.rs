@@ -3,7 +3,8 @@
 
 use super::{StreamOptions, StreamTarget};
 use crate::auth::Token;
-use crate::model::ErrorEnvelope;
+use crate::error::parse_retry_after;
+use crate::model::{ErrorCode, ErrorEnvelope};
 use bytes::Bytes;
 use futures_util::future::BoxFuture;
 use futures_util::stream::BoxStream;
@@ -11,7 +12,7 @@ use futures_util::{StreamExt, TryStreamExt};
 use reqwest::header::{
     ACCEPT, AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE, HeaderValue, RETRY_AFTER,
 };
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 /// The body of an open stream: chunks until EOF, or a read error.
 pub type ByteStream = BoxStream<'static, Result<Bytes, ReadError>>;
@@ -44,19 +45,47 @@ pub enum OpenError {
         /// What the server said it sent instead.
         content_type: String,
     },
+    /// The server answered with a redirect. The stream never follows one: another origin's
+    /// events would be taken for the session's own and move its cursor.
+    #[error(
+        "HTTP {status}: the server redirected the event stream elsewhere; a stream never \
+         follows a redirect (check the API address)"
+    )]
+    Redirected {
+        /// The HTTP status (3xx).
+        status: u16,
+    },
     /// Could not connect or send.
     #[error("network error: {0}")]
     Network(String),
 }
 
 impl OpenError {
-    /// 401/403/404 and other refusals that retrying cannot fix.
+    /// Refusals that retrying cannot fix: 4xx but 408 and 429; 429 and 503 without
+    /// `Retry-After` (§13.6: no header, no retry); 429 `project_limit_exceeded` (it never
+    /// clears by waiting, §14.18); `workspace_recovery_failed`; any redirect.
     pub fn is_terminal(&self) -> bool {
         match self {
-            OpenError::Status { status, .. } => {
-                (400..500).contains(status) && *status != 408 && *status != 429
+            OpenError::Status {
+                status,
+                retry_after,
+                error,
+                ..
+            } => {
+                let code = error.as_ref().map(|e| &e.code);
+                match status {
+                    _ if code == Some(&ErrorCode::ProjectLimitExceeded)
+                        || code == Some(&ErrorCode::WorkspaceRecoveryFailed) =>
+                    {
+                        true
+                    }
+                    429 | 503 => retry_after.is_none(),
+                    408 => false,
+                    s => (400..500).contains(s),
+                }
             }
-            _ => false,
+            OpenError::Redirected { .. } => true,
+            OpenError::NotEventStream { .. } | OpenError::Network(_) => false,
         }
     }
 
@@ -101,9 +130,11 @@ pub struct HttpTransport {
 
 impl HttpTransport {
     /// Builds the client. No overall timeout: the stream lives for hours and the task
-    /// watches for silence instead (§7.8 item 6).
+    /// watches for silence instead (§7.8 item 6). Redirects are not followed: see
+    /// [`OpenError::Redirected`].
     pub fn new(options: &StreamOptions) -> Result<Self, OpenError> {
         let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(Duration::from_secs(15))
             .tcp_keepalive(Duration::from_secs(30))
             .build()
@@ -135,6 +166,9 @@ impl HttpTransport {
             .await
             .map_err(|e| OpenError::Network(e.without_url().to_string()))?;
         let status = resp.status().as_u16();
+        if resp.status().is_redirection() {
+            return Err(OpenError::Redirected { status });
+        }
         let headers = resp.headers().clone();
         let request_id = headers
             .get("x-request-id")
@@ -160,7 +194,7 @@ impl HttpTransport {
         let retry_after = headers
             .get(RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
-            .and_then(parse_retry_after);
+            .and_then(|v| parse_retry_after(v, SystemTime::now()));
         let body = read_capped(resp).await;
         let error = serde_json::from_slice::<ErrorEnvelope>(&body)
             .ok()
@@ -216,18 +250,6 @@ fn is_event_stream(content_type: &str) -> bool {
         .is_some_and(|m| m.trim().eq_ignore_ascii_case("text/event-stream"))
 }
 
-/// Seconds, as the API sends them (§1.2). HTTP dates are not used by the API.
-fn parse_retry_after(value: &str) -> Option<Duration> {
-    let v = value.trim();
-    if let Ok(secs) = v.parse::<u64>() {
-        return Some(Duration::from_secs(secs));
-    }
-    v.parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && *s >= 0.0)
-        .map(|s| Duration::from_secs_f64(s.min(1e6)))
-}
-
 async fn read_capped(mut resp: reqwest::Response) -> Vec<u8> {
     let mut body = Vec::new();
     while let Ok(Some(chunk)) = resp.chunk().await {
@@ -268,31 +290,42 @@ mod tests {
     }
 
     #[test]
-    fn content_type_and_retry_after_parsing() {
+    fn content_type_parsing() {
         assert!(is_event_stream("text/event-stream"));
         assert!(is_event_stream("Text/Event-Stream; charset=utf-8"));
         assert!(!is_event_stream("application/json"));
         assert!(!is_event_stream(""));
-        assert_eq!(parse_retry_after(" 5 "), Some(Duration::from_secs(5)));
-        assert_eq!(parse_retry_after("1.5"), Some(Duration::from_millis(1500)));
-        assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
-        assert_eq!(parse_retry_after("-1"), None);
     }
 
     #[test]
-    fn terminal_statuses() {
-        let st = |status| OpenError::Status {
+    fn terminal_refusals() {
+        let st = |status, code: Option<ErrorCode>, retry_after: Option<u64>| OpenError::Status {
             status,
-            retry_after: None,
-            error: None,
+            retry_after: retry_after.map(Duration::from_secs),
+            error: code.map(|code| crate::model::ErrorBody {
+                code,
+                message: "m".into(),
+                request_id: None,
+            }),
             request_id: None,
         };
         for s in [400, 401, 403, 404] {
-            assert!(st(s).is_terminal(), "{s}");
+            assert!(st(s, None, None).is_terminal(), "{s}");
         }
-        for s in [408, 429, 500, 502, 503] {
-            assert!(!st(s).is_terminal(), "{s}");
+        // No Retry-After on 429/503: the server does not invite a retry (§13.6).
+        assert!(st(429, Some(ErrorCode::RateLimitExceeded), None).is_terminal());
+        assert!(st(503, None, None).is_terminal());
+        // Codes that waiting never fixes, whatever the headers say.
+        assert!(st(429, Some(ErrorCode::ProjectLimitExceeded), Some(1)).is_terminal());
+        assert!(st(500, Some(ErrorCode::WorkspaceRecoveryFailed), Some(1)).is_terminal());
+        assert!(OpenError::Redirected { status: 302 }.is_terminal());
+        // Retryable: with Retry-After, a timeout, other 5xx (backed off), the network.
+        assert!(!st(429, Some(ErrorCode::RateLimitExceeded), Some(0)).is_terminal());
+        assert!(!st(503, Some(ErrorCode::SandboxUnavailable), Some(3)).is_terminal());
+        for s in [408, 500, 502, 504] {
+            assert!(!st(s, None, None).is_terminal(), "{s}");
         }
+        assert!(!st(500, Some(ErrorCode::InternalError), None).is_terminal());
         assert!(!OpenError::Network("x".into()).is_terminal());
     }
 }

@@ -4,5 +4,7 @@
 mod client_errors;
 mod client_requests;
 mod sse_conformance;
+mod stream_hostile;
 mod stream_http;
+mod stream_rates;
 mod stream_resume;

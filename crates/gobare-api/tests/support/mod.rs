@@ -12,6 +12,8 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use url::Url;
 
+pub(crate) mod hostile;
+
 pub(crate) const SECRET: &str = "gbr_pat_TOPSECRET0123456789";
 
 /// One canned answer.
