@@ -181,9 +181,14 @@ impl App {
             msgs.clone(),
         );
         acting.set_picker_available(opts.picker);
-        let view = SessionView::new(opts.session_id.clone())
+        let mut view = SessionView::new(opts.session_id.clone())
             .with_origin(opts.api_host.clone(), opts.local_demo)
             .with_transcript_budget(opts.settings.transcript_budget);
+        if !opts.warnings.is_empty() {
+            // Printed on stderr before the screen opened, where nobody sees them now.
+            let text = format!("warning: {}", opts.warnings.join(" · "));
+            view.apply(Update::Notice(Some(Notice::new(Severity::Warn, text))));
+        }
         App {
             tui,
             view,

@@ -105,6 +105,9 @@ pub struct SessionView {
     fetches: Vec<Fetch>,
     /// The session resource as last read (to tell whether a refetch changed anything).
     session: Option<Session>,
+    /// The server answered at least once (the stream opened, or anything was read or
+    /// received): an empty transcript then means an empty session.
+    reached: bool,
 }
 
 impl SessionView {
@@ -132,7 +135,10 @@ impl SessionView {
     /// Applies one update. Returns whether anything visible changed.
     pub fn apply(&mut self, update: Update) -> bool {
         match update {
-            Update::Event(ev) => self.apply_event(&ev),
+            Update::Event(ev) => {
+                self.reached = true;
+                self.apply_event(&ev)
+            }
             Update::Skipped { reason } => {
                 self.skipped += 1;
                 self.last_skip_reason = Some(text::clip(&reason, 200));
@@ -141,10 +147,15 @@ impl SessionView {
             Update::Connection(c) => {
                 // A reconnect never clears anything: only the indicator changes.
                 let changed = self.connection.as_ref() != Some(&c);
+                self.reached |= c == ConnectionState::Live;
                 self.connection = Some(c);
                 changed
             }
-            Update::Session(s) => self.apply_session(*s),
+            Update::Session(s) => {
+                let first = !self.reached;
+                self.reached = true;
+                self.apply_session(*s) || first
+            }
             Update::Turn(t) => {
                 let before = self.turn.clone();
                 self.turn.absorb(&t);
@@ -160,7 +171,8 @@ impl SessionView {
                 self.turn != before
             }
             Update::Items(items) => {
-                let mut changed = false;
+                let mut changed = !self.reached;
+                self.reached = true;
                 for item in &items {
                     changed |= self.transcript.apply_item(item);
                 }
@@ -305,6 +317,16 @@ impl SessionView {
     /// Resources to re-read, oldest request first; each listed once. Draining clears them.
     pub(crate) fn take_fetches(&mut self) -> Vec<Fetch> {
         std::mem::take(&mut self.fetches)
+    }
+
+    /// Why nothing is shown yet when the server has never answered and the stream is
+    /// waiting to try again: the last attempt's reason. `None` once anything has loaded,
+    /// while the first attempt is under way, and after a refusal (the server answered).
+    pub(crate) fn unreachable(&self) -> Option<&str> {
+        match self.connection.as_ref() {
+            Some(ConnectionState::Retrying { reason, .. }) if !self.reached => Some(reason),
+            _ => None,
+        }
     }
 
     pub(crate) fn session_id(&self) -> &str {
