@@ -108,6 +108,8 @@ pub struct SessionView {
     /// The server answered at least once (the stream opened, or anything was read or
     /// received): an empty transcript then means an empty session.
     reached: bool,
+    /// Configuration warnings printed before the screen opened (which then covered them).
+    config_warnings: Vec<String>,
 }
 
 impl SessionView {
@@ -122,6 +124,17 @@ impl SessionView {
     pub fn with_origin(mut self, api_host: impl Into<String>, local_demo: bool) -> Self {
         self.api_host = api_host.into();
         self.local_demo = local_demo;
+        self
+    }
+
+    /// Configuration warnings to show on the screen: in the status bar until another notice
+    /// replaces it, and above an empty transcript.
+    pub(crate) fn with_config_warnings(mut self, warnings: Vec<String>) -> Self {
+        if !warnings.is_empty() {
+            let text = format!("warning: {}", warnings.join(" · "));
+            self.notice = Some(Notice::new(Severity::Warn, text));
+        }
+        self.config_warnings = warnings;
         self
     }
 
@@ -327,6 +340,10 @@ impl SessionView {
             Some(ConnectionState::Retrying { reason, .. }) if !self.reached => Some(reason),
             _ => None,
         }
+    }
+
+    pub(crate) fn config_warnings(&self) -> &[String] {
+        &self.config_warnings
     }
 
     pub(crate) fn session_id(&self) -> &str {

@@ -34,7 +34,17 @@ pub(crate) fn draw(
     let streaming = t.streaming();
     let blocks = entries.len() + usize::from(streaming.is_some());
     if blocks == 0 {
-        let hint = match view.unreachable() {
+        let mut hint: Vec<Line> = view
+            .config_warnings()
+            .iter()
+            .map(|w| {
+                Line::styled(
+                    format!("warning: {}", gobare_api::text::line(w)),
+                    theme.warning,
+                )
+            })
+            .collect();
+        hint.extend(match view.unreachable() {
             // Not an empty session: nothing is known about it yet.
             Some(reason) => {
                 let host = match view.api_host() {
@@ -57,7 +67,7 @@ pub(crate) fn draw(
                 "No messages yet. Type below to send one.",
                 theme.dim,
             )],
-        };
+        });
         frame.render_widget(
             Paragraph::new(hint).wrap(ratatui::widgets::Wrap { trim: false }),
             inner,

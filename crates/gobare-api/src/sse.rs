@@ -12,6 +12,8 @@
 use memchr::{memchr, memchr2};
 
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+/// The longest line still read inside an oversized frame (enough for any `id:`).
+const OVERSIZED_LINE_BYTES: usize = 64;
 
 /// One dispatched frame (it had at least one `data:` line).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -172,7 +174,14 @@ impl SseParser {
             self.count_spoiled(bytes.len());
             return;
         }
-        if self.frame_bytes + self.partial.len() + bytes.len() < self.max_frame_bytes {
+        let kept = self.partial.len() + bytes.len();
+        // In a frame already too large, short lines are still read: one may be its `id:`.
+        let fits = if self.oversized {
+            kept < OVERSIZED_LINE_BYTES
+        } else {
+            self.frame_bytes + kept < self.max_frame_bytes
+        };
+        if fits {
             self.partial.extend_from_slice(bytes);
             return;
         }
