@@ -12,12 +12,18 @@ use gobare_api::client::{
 use gobare_api::error::ApiError;
 use gobare_api::stream::{StreamOptions, StreamTarget};
 use serde::Deserialize;
+use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 use url::Url;
 
 const APP_DIR: &str = "gobare-tui";
-/// A token file larger than this is certainly not a token.
-const MAX_TOKEN_FILE_BYTES: u64 = 64 * 1024;
+/// The most read from a token file: tokens are tens of bytes, and the file may be
+/// `/dev/zero` or a FIFO that never ends.
+const MAX_TOKEN_FILE_BYTES: usize = 4 * 1024;
+/// How long a token file may take to deliver its first line: a FIFO with no writer would
+/// otherwise block startup forever.
+const TOKEN_FILE_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// Everything a command needs to know about where and how to connect.
 #[derive(Debug, Clone)]
@@ -34,6 +40,9 @@ pub struct Config {
     /// The config file's contents, including sections this module does not read (other
     /// modules take their own sections from [`FileConfig::sections`]).
     pub(crate) file: FileConfig,
+    /// What [`Config::load`] warned about on stderr, for the app to show again on its
+    /// screen (which covers stderr).
+    pub(crate) warnings: Vec<String>,
 }
 
 /// `config.toml`. Unknown keys and sections are kept, not refused: other parts of the
@@ -92,6 +101,19 @@ pub enum ConfigError {
         path: PathBuf,
         problem: &'static str,
     },
+    #[error(
+        "the token file {path} gave no token within {}s (a FIFO with no writer?)",
+        timeout.as_secs_f64()
+    )]
+    TokenFileTimeout { path: PathBuf, timeout: Duration },
+    /// Never quotes the token: only where it came from.
+    #[error(
+        "the token from {source_name} cannot be sent in an HTTP header (it contains a space, \
+         a control character or a non-ASCII character)"
+    )]
+    InvalidToken { source_name: String },
+    #[error("this command needs an API token: set GOBARE_TOKEN or --token-file")]
+    NoToken,
     #[error("cannot read the config file {path}: {source}")]
     ReadFile {
         path: PathBuf,
@@ -113,10 +135,11 @@ impl Config {
     /// can read) go to stderr.
     pub(crate) fn load(args: &GlobalArgs) -> Result<Config, ConfigError> {
         let mut warnings = Vec::new();
-        let config = Config::resolve(args, &EnvVars::from_process(), &mut warnings)?;
-        for w in warnings {
+        let mut config = Config::resolve(args, &EnvVars::from_process(), &mut warnings)?;
+        for w in &warnings {
             eprintln!("gobare-tui: warning: {w}");
         }
+        config.warnings = warnings;
         Ok(config)
     }
 
@@ -140,8 +163,11 @@ impl Config {
         };
 
         let token = match &args.token_file {
-            Some(path) => Some(read_token_file(path, warnings)?),
-            None => env.gobare_token.as_deref().and_then(Token::new),
+            Some(path) => Some(read_token_file(path, TOKEN_FILE_TIMEOUT, warnings)?),
+            None => match env.gobare_token.as_deref() {
+                Some(text) => token_from_text(text, || "GOBARE_TOKEN".to_string())?,
+                None => None,
+            },
         };
 
         Ok(Config {
@@ -152,7 +178,14 @@ impl Config {
             log_dir: state_dir.join("logs"),
             state_dir,
             file,
+            warnings: Vec::new(),
         })
+    }
+
+    /// The token, for commands that cannot work without one (a missing token is a
+    /// configuration error before any request, not a 401 from the server).
+    pub(crate) fn require_token(&self) -> Result<&Token, ConfigError> {
+        self.token.as_ref().ok_or(ConfigError::NoToken)
     }
 
     /// Options for [`ApiClient::new`] from this configuration.
@@ -226,31 +259,109 @@ fn read_file_config(path: &Path) -> Result<FileConfig, ConfigError> {
     })
 }
 
-/// The first non-empty line of the file. Errors never quote the file's contents.
-fn read_token_file(path: &Path, warnings: &mut Vec<String>) -> Result<Token, ConfigError> {
+/// The first non-empty line of the file. Reads at most [`MAX_TOKEN_FILE_BYTES`] and waits
+/// at most `timeout`, whatever the file is (`/dev/zero`, a FIFO). Errors never quote the
+/// file's contents.
+fn read_token_file(
+    path: &Path,
+    timeout: Duration,
+    warnings: &mut Vec<String>,
+) -> Result<Token, ConfigError> {
     let io_err = |source| ConfigError::TokenFile {
         path: path.to_path_buf(),
         source,
     };
+    // `metadata` never blocks, even on a FIFO; opening one with no writer does.
     let meta = std::fs::metadata(path).map_err(io_err)?;
-    if meta.len() > MAX_TOKEN_FILE_BYTES {
-        return Err(ConfigError::TokenFileContent {
-            path: path.to_path_buf(),
-            problem: "too large to be a token",
-        });
-    }
     if let Some(w) = permission_warning(path, &meta) {
         warnings.push(w);
     }
-    let text = std::fs::read_to_string(path).map_err(io_err)?;
-    text.lines()
+    let (tx, rx) = std::sync::mpsc::channel();
+    let owned = path.to_path_buf();
+    // A blocked open or read cannot be interrupted portably: it runs on its own thread and
+    // is abandoned on timeout (the process is about to exit with a configuration error).
+    std::thread::Builder::new()
+        .name("token-file".into())
+        .spawn(move || {
+            let _ = tx.send(read_first_line(&owned));
+        })
+        .map_err(io_err)?;
+    let bytes = match rx.recv_timeout(timeout) {
+        Ok(result) => result.map_err(io_err)?,
+        Err(_) => {
+            return Err(ConfigError::TokenFileTimeout {
+                path: path.to_path_buf(),
+                timeout,
+            });
+        }
+    };
+    let content_err = |problem| ConfigError::TokenFileContent {
+        path: path.to_path_buf(),
+        problem,
+    };
+    let mut bytes = bytes;
+    if bytes.len() > MAX_TOKEN_FILE_BYTES {
+        // Only complete lines count; without one this is no token file.
+        match bytes.iter().rposition(|b| *b == b'\n') {
+            Some(end) => bytes.truncate(end),
+            None => return Err(content_err("too large to be a token")),
+        }
+    }
+    let text = std::str::from_utf8(&bytes).map_err(|_| content_err("not UTF-8 text"))?;
+    let line = text
+        .strip_prefix('\u{feff}')
+        .unwrap_or(text)
+        .lines()
         .map(str::trim)
         .find(|l| !l.is_empty())
-        .and_then(Token::new)
-        .ok_or_else(|| ConfigError::TokenFileContent {
-            path: path.to_path_buf(),
-            problem: "empty",
+        .ok_or_else(|| content_err("empty"))?;
+    token_from_text(line, || format!("the token file {}", path.display()))?
+        .ok_or_else(|| content_err("empty"))
+}
+
+/// Reads until the first complete non-empty line, end of file, or one byte past the limit.
+fn read_first_line(path: &Path) -> std::io::Result<Vec<u8>> {
+    let mut file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 512];
+    while bytes.len() <= MAX_TOKEN_FILE_BYTES {
+        let n = match file.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        bytes.extend_from_slice(&chunk[..n]);
+        let has_line = bytes
+            .split(|b| *b == b'\n')
+            .rev()
+            .skip(1)
+            .any(|l| l.iter().any(|b| !b.is_ascii_whitespace()));
+        if has_line {
+            break;
+        }
+    }
+    Ok(bytes)
+}
+
+/// `text` as a token: a leading UTF-8 byte order mark and surrounding whitespace dropped;
+/// `None` when nothing is left; an error when what is left cannot go in an
+/// `Authorization` header (a bearer token is printable ASCII without spaces).
+fn token_from_text(
+    text: &str,
+    source_name: impl FnOnce() -> String,
+) -> Result<Option<Token>, ConfigError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let Some(token) = Token::new(text) else {
+        return Ok(None);
+    };
+    if token.expose().bytes().all(|b| b.is_ascii_graphic()) {
+        Ok(Some(token))
+    } else {
+        Err(ConfigError::InvalidToken {
+            source_name: source_name(),
         })
+    }
 }
 
 #[cfg(unix)]
@@ -389,6 +500,132 @@ mod tests {
         std::fs::write(s.0.join("empty"), "\n \n").unwrap();
         let e = resolve(&args(s.0.join("empty")), &s.env()).unwrap_err();
         assert!(matches!(e, ConfigError::TokenFileContent { .. }));
+    }
+
+    fn token_file_args(path: &Path) -> GlobalArgs {
+        GlobalArgs {
+            token_file: Some(path.to_path_buf()),
+            ..GlobalArgs::default()
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_token() {
+        let s = Scratch::new("bom");
+        let path = s.0.join("token");
+        std::fs::write(&path, "\u{feff}gbr_pat_bom\r\n").unwrap();
+        let c = resolve(&token_file_args(&path), &s.env()).unwrap();
+        assert_eq!(c.token.unwrap().expose(), "gbr_pat_bom");
+        let mut env = s.env();
+        env.gobare_token = Some("\u{feff}gbr_pat_envbom".into());
+        let c = resolve(&GlobalArgs::default(), &env).unwrap();
+        assert_eq!(c.token.unwrap().expose(), "gbr_pat_envbom");
+    }
+
+    #[test]
+    fn a_token_that_cannot_be_a_header_is_a_configuration_error_that_does_not_quote_it() {
+        let s = Scratch::new("badtok");
+        for bad in ["gbr_pat_a\x01b", "gbr_pat_a b", "gbr_pat_é", "gbr_pat_\x7f"] {
+            let mut env = s.env();
+            env.gobare_token = Some(bad.into());
+            let e = resolve(&GlobalArgs::default(), &env).unwrap_err();
+            assert!(
+                matches!(e, ConfigError::InvalidToken { .. }),
+                "{bad:?}: {e}"
+            );
+            assert!(e.to_string().contains("GOBARE_TOKEN"), "{e}");
+            assert!(!e.to_string().contains("gbr_pat"), "{e}");
+            let path = s.0.join("token");
+            std::fs::write(&path, format!("{bad}\n")).unwrap();
+            let e = resolve(&token_file_args(&path), &s.env()).unwrap_err();
+            assert!(
+                matches!(e, ConfigError::InvalidToken { .. }),
+                "{bad:?}: {e}"
+            );
+            assert!(!e.to_string().contains("gbr_pat"), "{e}");
+        }
+    }
+
+    #[test]
+    fn no_token_is_an_error_only_where_one_is_needed() {
+        let s = Scratch::new("notok");
+        let c = resolve(&GlobalArgs::default(), &s.env()).unwrap();
+        let e = c.require_token().unwrap_err();
+        assert!(
+            e.to_string().contains("set GOBARE_TOKEN or --token-file"),
+            "{e}"
+        );
+        let mut env = s.env();
+        env.gobare_token = Some("gbr_pat_ok".into());
+        let c = resolve(&GlobalArgs::default(), &env).unwrap();
+        assert_eq!(c.require_token().unwrap().expose(), "gbr_pat_ok");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_endless_token_file_is_read_only_up_to_a_bound() {
+        let s = Scratch::new("zero");
+        let e = resolve(&token_file_args(Path::new("/dev/zero")), &s.env()).unwrap_err();
+        assert!(
+            matches!(e, ConfigError::TokenFileContent { problem, .. } if problem.contains("too large")),
+            "{e}"
+        );
+        // A file with a first line after the bound's worth of blank space is no token file
+        // either; one with a first line inside it is read, whatever follows.
+        let path = s.0.join("big");
+        let mut big = "gbr_pat_first\n".to_string();
+        big.push_str(&"x".repeat(100_000));
+        std::fs::write(&path, big).unwrap();
+        let c = resolve(&token_file_args(&path), &s.env()).unwrap();
+        assert_eq!(c.token.unwrap().expose(), "gbr_pat_first");
+    }
+
+    #[cfg(unix)]
+    fn mkfifo(path: &Path) {
+        use std::os::unix::ffi::OsStrExt;
+        let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+        // SAFETY: `c` is a valid NUL-terminated path that outlives the call.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_with_no_writer_times_out() {
+        let s = Scratch::new("fifo");
+        let path = s.0.join("fifo");
+        mkfifo(&path);
+        let started = std::time::Instant::now();
+        let e = read_token_file(&path, Duration::from_millis(200), &mut Vec::new()).unwrap_err();
+        assert!(matches!(e, ConfigError::TokenFileTimeout { .. }), "{e}");
+        assert!(started.elapsed() < Duration::from_secs(5));
+        // Unblock the abandoned reader so its thread ends.
+        drop(std::fs::OpenOptions::new().write(true).open(&path));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_endless_fifo_gives_its_first_line() {
+        use std::io::Write;
+        let s = Scratch::new("yes");
+        let path = s.0.join("fifo");
+        mkfifo(&path);
+        let writer_path = path.clone();
+        // Writes until the reader goes away (the write then fails with EPIPE).
+        let writer = std::thread::spawn(move || {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&writer_path)
+                .unwrap();
+            let mut written = 0usize;
+            while f.write_all(b"gbr_pat_fifo\n").is_ok() {
+                written += 1;
+            }
+            written
+        });
+        let token = read_token_file(&path, Duration::from_secs(10), &mut Vec::new()).unwrap();
+        assert_eq!(token.expose(), "gbr_pat_fifo");
+        let written = writer.join().unwrap();
+        assert!(written < 1 << 20, "read without bound: {written} lines");
     }
 
     #[cfg(unix)]

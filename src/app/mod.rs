@@ -181,9 +181,11 @@ impl App {
             msgs.clone(),
         );
         acting.set_picker_available(opts.picker);
+        // Warnings went to stderr before the screen opened and covered them.
         let view = SessionView::new(opts.session_id.clone())
             .with_origin(opts.api_host.clone(), opts.local_demo)
-            .with_transcript_budget(opts.settings.transcript_budget);
+            .with_transcript_budget(opts.settings.transcript_budget)
+            .with_config_warnings(opts.warnings.clone());
         App {
             tui,
             view,

@@ -24,6 +24,9 @@ pub(crate) struct AppOptions {
     pub(crate) picker: bool,
     /// The config file's notification and theme preferences.
     pub(crate) settings: crate::app::settings::Settings,
+    /// Configuration warnings already printed on stderr, which the app's screen covers:
+    /// shown again in the status bar when it opens.
+    pub(crate) warnings: Vec<String>,
 }
 
 impl AppOptions {
@@ -48,6 +51,7 @@ impl AppOptions {
             mouse: true,
             settings: Default::default(),
             picker: false,
+            warnings: Vec::new(),
         }
     }
 }

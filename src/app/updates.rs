@@ -51,6 +51,15 @@ impl App {
                 tracing::warn!(%reason, "event stream anomaly");
                 self.notice_at(Severity::Warn, format!("stream: {reason}"));
             }
+            StreamUpdate::Lost { seq, reason } => {
+                // Counted like a skip, and said out loud: the transcript has a hole here.
+                let text = format!(
+                    "event {seq} could not be shown: {}",
+                    gobare_api::text::one_line(&reason, 200)
+                );
+                self.apply(Update::Skipped { reason });
+                self.notice_at(Severity::Error, text);
+            }
             StreamUpdate::State(state) => self.on_connection(state, now),
         }
     }

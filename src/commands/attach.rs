@@ -5,6 +5,7 @@ use crate::cli::AttachArgs;
 use crate::config::Config;
 
 pub(crate) async fn run(config: Config, args: AttachArgs) -> color_eyre::Result<()> {
+    config.require_token()?;
     let options = super::launch::options(&config, &args.session_id)?;
     super::launch::run_app(config, options).await
 }

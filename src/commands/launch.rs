@@ -22,10 +22,11 @@ pub(crate) fn options(config: &Config, session_id: &str) -> color_eyre::Result<A
     let stream = config.stream_options(StreamTarget::Session(session_id.to_string()), None)?;
     let mut options = AppOptions::new(client, stream, session_id);
     let (settings, warnings) = crate::app::settings::Settings::from_sections(&config.file.sections);
-    for warning in warnings {
+    for warning in &warnings {
         tracing::warn!("{warning}");
         eprintln!("gobare-tui: {warning}");
     }
+    options.warnings = config.warnings.iter().cloned().chain(warnings).collect();
     options.settings = settings;
     options.picker = true;
     // Without a writable state directory the app still runs; it just remembers nothing.

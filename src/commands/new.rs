@@ -17,12 +17,7 @@ use color_eyre::eyre::eyre;
 use gobare_api::retry::SendRetry;
 
 pub(crate) async fn run(config: Config, args: NewArgs) -> color_eyre::Result<()> {
-    if config.token.is_none() {
-        return Err(crate::cli::UsageError(
-            "`new` needs a token: set GOBARE_TOKEN or pass --token-file".into(),
-        )
-        .into());
-    }
+    config.require_token()?;
     let client = config.client().map_err(|e| eyre!(e.summary()))?;
     let session = super::launch::create_session(
         &client,

@@ -1,9 +1,12 @@
 //! `gobare-tui tail`: every frame's JSON on stdout, one line each, until Ctrl+C, SIGTERM,
 //! a closed stdout, or a stream that gives up.
 //!
-//! The stream task owns reconnection and the cursor; this command only prints. Output is
-//! buffered and flushed whenever the channel is momentarily empty, so a 50,000-event replay
-//! is written in large blocks while a live stream still appears line by line.
+//! The stream task owns reconnection and the cursor; this command only prints. What is
+//! already queued is gathered into one block and written at once, so a 50,000-event replay
+//! is written in large blocks while a live stream still appears line by line. Writes are
+//! asynchronous and raced against the stop signals: a reader that stops reading (a full
+//! pipe) cannot keep SIGTERM from being honoured, and a reader that goes away is noticed
+//! at once (a hang-up poll on stdout), even on a session where nothing happens.
 
 use crate::cli::TailArgs;
 use crate::commands::frame_line::one_line;
@@ -14,12 +17,18 @@ use gobare_api::stream::ConnectionState;
 use gobare_api::stream::{self, StreamTarget, StreamUpdate};
 use gobare_api::text;
 use std::future::Future;
-use std::io::{BufWriter, ErrorKind, Write};
+use std::io::{ErrorKind, Write};
 use std::time::Duration;
+use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc::UnboundedReceiver;
 
-/// Most updates written between two looks at the shutdown signal.
+/// Most updates gathered into one block between two looks at the stop signals.
 const MAX_BURST: usize = 4096;
+/// Most bytes gathered into one block (frames may be megabytes each).
+const MAX_BURST_BYTES: usize = 256 * 1024;
+
+/// The largest frame `tail` prints.
+const TAIL_MAX_FRAME_BYTES: usize = 256 << 20;
 
 /// Why printing stopped without an error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +40,7 @@ pub(crate) enum TailEnd {
 }
 
 pub(crate) async fn run(config: Config, args: TailArgs) -> Result<()> {
+    config.require_token()?;
     let target = match (args.org, args.session_id) {
         (true, _) => StreamTarget::Org { root: args.root },
         (false, Some(id)) => StreamTarget::Session(id),
@@ -41,17 +51,32 @@ pub(crate) async fn run(config: Config, args: TailArgs) -> Result<()> {
     let mut options = config.stream_options(target, args.from)?;
     // Only the raw `data:` is printed; decoding each persisted frame was wasted work.
     options.decode_persisted = false;
-    check_token(&config).await?;
+    // Every persisted event is printed, however large (the app's bound is for its screen
+    // and memory); a frame past even this bound stops `tail` with its seq.
+    options.max_frame_bytes = TAIL_MAX_FRAME_BYTES;
+    let stop = async {
+        tokio::select! {
+            () = shutdown_signal() => TailEnd::Interrupted,
+            () = stdout_hangup() => TailEnd::StdoutClosed,
+        }
+    };
+    tokio::pin!(stop);
+    tokio::select! {
+        biased;
+        end = &mut stop => {
+            tracing::info!(?end, "tail finished before the stream opened");
+            return Ok(());
+        }
+        checked = check_token(&config) => checked?,
+    }
 
     let mut handle = stream::spawn(options);
-    let stdout = std::io::stdout();
-    let out = BufWriter::with_capacity(64 * 1024, stdout.lock());
     let end = pump(
         &mut handle.updates,
-        out,
+        BlockingStdout::default(),
         std::io::stderr(),
         config.verbose,
-        shutdown_signal(),
+        stop,
     )
     .await?;
     tracing::info!(?end, "tail finished");
@@ -86,60 +111,83 @@ async fn check_token(config: &Config) -> Result<()> {
     }
 }
 
-/// Writes updates until `shutdown` resolves, stdout closes, or the stream fails.
-/// Frames go to `out`; connection news goes to `err` when `verbose`.
-pub(crate) async fn pump<W: Write, E: Write>(
+/// What `pump` has said on stderr so far.
+#[derive(Debug, Default)]
+struct Reported {
+    /// The stream was open at least once.
+    live: bool,
+    /// A failure to open it was reported (only the first is, without `--verbose`).
+    failure: bool,
+}
+
+/// Writes updates until `stop` resolves, stdout closes, or the stream fails.
+/// Frames go to `out`; the first failure to connect, and with `verbose` all connection
+/// news, go to `err`.
+pub(crate) async fn pump<W: AsyncWrite + Unpin, E: Write>(
     updates: &mut UnboundedReceiver<StreamUpdate>,
     mut out: W,
     mut err: E,
     verbose: bool,
-    shutdown: impl Future<Output = ()>,
+    stop: impl Future<Output = TailEnd>,
 ) -> Result<TailEnd> {
-    tokio::pin!(shutdown);
+    tokio::pin!(stop);
+    let mut block = Vec::with_capacity(64 * 1024);
+    let mut reported = Reported::default();
     loop {
         let next = tokio::select! {
             biased;
-            () = &mut shutdown => {
-                let _ = out.flush();
-                return Ok(TailEnd::Interrupted);
-            }
+            end = &mut stop => return Ok(end),
             next = updates.recv() => next,
         };
         let Some(first) = next else {
-            let _ = out.flush();
             bail!("the event stream stopped unexpectedly");
         };
-        // Write what is already queued, up to a bound, then flush once.
+        // Gather what is already queued, up to a bound, then write it at once.
+        block.clear();
         let mut pending = Some(first);
-        let mut written = 0;
+        let mut gathered = 0;
+        let mut failed = None;
         while let Some(update) = pending.take() {
-            if let Err(e) = write_update(update, &mut out, &mut err, verbose)? {
-                return stdout_error(e);
+            if let Err(e) = write_update(update, &mut block, &mut err, verbose, &mut reported) {
+                failed = Some(e);
+                break;
             }
-            written += 1;
-            if written < MAX_BURST {
+            gathered += 1;
+            if gathered < MAX_BURST && block.len() < MAX_BURST_BYTES {
                 pending = updates.try_recv().ok();
             }
         }
-        if let Err(e) = out.flush() {
-            return stdout_error(e);
+        let written = async {
+            out.write_all(&block).await?;
+            out.flush().await
+        };
+        tokio::select! {
+            biased;
+            end = &mut stop => return Ok(end),
+            written = written => if let Err(e) = written {
+                return stdout_error(e);
+            },
+        }
+        if let Some(e) = failed {
+            return Err(e);
         }
     }
 }
 
-/// Outer error: the stream failed (exit 1). Inner error: writing stdout failed.
-fn write_update<W: Write, E: Write>(
+/// Appends a frame's line to `block`; reports states on `err`. An error: the stream failed
+/// (exit 1).
+fn write_update<E: Write>(
     update: StreamUpdate,
-    out: &mut W,
+    block: &mut Vec<u8>,
     err: &mut E,
     verbose: bool,
-) -> Result<std::io::Result<()>> {
+    reported: &mut Reported,
+) -> Result<()> {
     match update {
         StreamUpdate::Frame(frame) => {
-            let line = one_line(&frame.data);
-            Ok(out
-                .write_all(line.as_bytes())
-                .and_then(|()| out.write_all(b"\n")))
+            block.extend_from_slice(one_line(&frame.data).as_bytes());
+            block.push(b'\n');
+            Ok(())
         }
         StreamUpdate::Skipped { reason } => {
             let _ = writeln!(
@@ -147,22 +195,43 @@ fn write_update<W: Write, E: Write>(
                 "gobare-tui: skipped a frame: {}",
                 text::one_line(&reason, 300)
             );
-            Ok(Ok(()))
+            Ok(())
+        }
+        StreamUpdate::Lost { seq, reason } => {
+            // Skipping it silently would make the output look complete.
+            bail!(
+                "event {seq} could not be printed ({}); stopping rather than leave a gap",
+                text::one_line(&reason, 300)
+            )
         }
         StreamUpdate::Anomaly { reason } => {
             let _ = writeln!(err, "gobare-tui: warning: {}", text::one_line(&reason, 300));
-            Ok(Ok(()))
+            Ok(())
         }
         StreamUpdate::State(ConnectionState::Failed { reason }) => {
-            let _ = out.flush();
             bail!("the event stream failed: {}", text::one_line(&reason, 500))
         }
         StreamUpdate::State(state) => {
             if verbose {
                 let _ = writeln!(err, "gobare-tui: {}", describe_state(&state));
+            } else if let ConnectionState::Retrying { reason, .. } = &state {
+                // Silence would look like an idle session: say once that the stream cannot
+                // be opened. Later attempts (and drops once it was open) stay quiet.
+                if !reported.live && !reported.failure {
+                    reported.failure = true;
+                    let _ = writeln!(
+                        err,
+                        "gobare-tui: cannot open the event stream ({}); still trying \
+                         (--verbose reports each attempt)",
+                        text::one_line(reason, 300)
+                    );
+                }
+            }
+            if state == ConnectionState::Live {
+                reported.live = true;
             }
             tracing::info!(?state, "stream state");
-            Ok(Ok(()))
+            Ok(())
         }
     }
 }
@@ -190,6 +259,106 @@ fn describe_state(state: &ConnectionState) -> String {
         ),
         ConnectionState::Failed { reason } => format!("failed: {}", text::one_line(reason, 300)),
     }
+}
+
+/// Stdout as an [`AsyncWrite`]: each write (and its flush) runs on the blocking pool, so a
+/// reader that stops reading parks that thread, not the task that watches for signals.
+#[derive(Default)]
+struct BlockingStdout {
+    in_flight: Option<tokio::task::JoinHandle<std::io::Result<usize>>>,
+}
+
+impl BlockingStdout {
+    fn poll_in_flight(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        use std::task::Poll;
+        let Some(handle) = self.in_flight.as_mut() else {
+            return Poll::Ready(Ok(0));
+        };
+        let done = match std::pin::Pin::new(handle).poll(cx) {
+            Poll::Pending => return Poll::Pending,
+            Poll::Ready(Ok(result)) => result,
+            Poll::Ready(Err(e)) => Err(std::io::Error::other(e)),
+        };
+        self.in_flight = None;
+        Poll::Ready(done)
+    }
+}
+
+impl AsyncWrite for BlockingStdout {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        // A pending write is resumed with the same bytes (the `AsyncWrite` contract).
+        if self.in_flight.is_none() {
+            let bytes = buf.to_vec();
+            self.in_flight = Some(tokio::task::spawn_blocking(move || {
+                let mut out = std::io::stdout().lock();
+                out.write_all(&bytes)?;
+                out.flush()?;
+                Ok(bytes.len())
+            }));
+        }
+        self.poll_in_flight(cx)
+    }
+
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        self.poll_in_flight(cx).map(|r| r.map(|_| ()))
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        self.poll_flush(cx)
+    }
+}
+
+/// Resolves when stdout's reader has gone away (a pipe whose reader closed, a terminal
+/// that hung up); never for a file or `/dev/null`. Watched by a thread blocked in `poll`
+/// asking for no event at all, which still reports `POLLERR`/`POLLHUP`.
+async fn stdout_hangup() {
+    #[cfg(unix)]
+    {
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let spawned = std::thread::Builder::new()
+            .name("stdout-hangup".into())
+            .spawn(move || {
+                loop {
+                    let mut fd = libc::pollfd {
+                        fd: libc::STDOUT_FILENO,
+                        events: 0,
+                        revents: 0,
+                    };
+                    // SAFETY: one valid pollfd, the count says one.
+                    let n = unsafe { libc::poll(&mut fd, 1, -1) };
+                    if n < 0 {
+                        if std::io::Error::last_os_error().kind() == ErrorKind::Interrupted {
+                            continue;
+                        }
+                        return;
+                    }
+                    if fd.revents & (libc::POLLERR | libc::POLLHUP) != 0 {
+                        let _ = tx.send(());
+                        return;
+                    }
+                    if fd.revents & libc::POLLNVAL != 0 {
+                        return;
+                    }
+                }
+            });
+        if spawned.is_ok() && rx.await.is_ok() {
+            return;
+        }
+    }
+    std::future::pending::<()>().await
 }
 
 /// Resolves on Ctrl+C or (on Unix) SIGTERM.
@@ -222,6 +391,8 @@ mod tests {
     use super::*;
     use gobare_api::model::Event;
     use gobare_api::stream::StreamFrame;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
     use tokio::sync::mpsc;
 
     fn frame(id: Option<u64>, data: &str) -> StreamUpdate {
@@ -239,28 +410,64 @@ mod tests {
         flushed: Vec<String>,
     }
 
-    impl Write for Recorder {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+    impl AsyncWrite for Recorder {
+        fn poll_write(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            buf: &[u8],
+        ) -> Poll<std::io::Result<usize>> {
             self.pending.extend_from_slice(buf);
-            Ok(buf.len())
+            Poll::Ready(Ok(buf.len()))
         }
-        fn flush(&mut self) -> std::io::Result<()> {
+        fn poll_flush(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
             if !self.pending.is_empty() {
-                self.flushed
-                    .push(String::from_utf8(std::mem::take(&mut self.pending)).unwrap());
+                let text = String::from_utf8(std::mem::take(&mut self.pending)).unwrap();
+                self.flushed.push(text);
             }
-            Ok(())
+            Poll::Ready(Ok(()))
+        }
+        fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+            Poll::Ready(Ok(()))
         }
     }
 
     struct ClosedPipe;
 
-    impl Write for ClosedPipe {
-        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
-            Err(ErrorKind::BrokenPipe.into())
+    impl AsyncWrite for ClosedPipe {
+        fn poll_write(
+            self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            _: &[u8],
+        ) -> Poll<std::io::Result<usize>> {
+            Poll::Ready(Err(ErrorKind::BrokenPipe.into()))
         }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Err(ErrorKind::BrokenPipe.into())
+        fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+            Poll::Ready(Err(ErrorKind::BrokenPipe.into()))
+        }
+        fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    /// A pipe nobody reads: every write stays pending. Says when the first write began.
+    struct FullPipe(Option<tokio::sync::oneshot::Sender<()>>);
+
+    impl AsyncWrite for FullPipe {
+        fn poll_write(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            _: &[u8],
+        ) -> Poll<std::io::Result<usize>> {
+            if let Some(tx) = self.0.take() {
+                let _ = tx.send(());
+            }
+            Poll::Pending
+        }
+        fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+            Poll::Pending
+        }
+        fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+            Poll::Pending
         }
     }
 
@@ -334,6 +541,7 @@ mod tests {
         let end = {
             let pumping = pump(&mut rx, &mut out, &mut err, true, async {
                 let _ = stop_rx.await;
+                TailEnd::Interrupted
             });
             tokio::pin!(pumping);
             // Let the queued burst be written, then ask it to stop.
@@ -393,9 +601,105 @@ mod tests {
     #[tokio::test]
     async fn shutdown_wins_over_a_waiting_stream() {
         let (_tx, mut rx) = mpsc::unbounded_channel::<StreamUpdate>();
-        let end = pump(&mut rx, Vec::new(), Vec::new(), false, async {})
-            .await
-            .unwrap();
+        let end = pump(&mut rx, Vec::new(), Vec::new(), false, async {
+            TailEnd::Interrupted
+        })
+        .await
+        .unwrap();
         assert_eq!(end, TailEnd::Interrupted);
+    }
+
+    #[tokio::test]
+    async fn a_persisted_event_that_cannot_be_printed_stops_with_its_seq() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        tx.send(frame(Some(7), PERSISTED)).unwrap();
+        tx.send(StreamUpdate::Lost {
+            seq: 8,
+            reason: "frame of 300000000 bytes exceeds the 268435456 byte limit".into(),
+        })
+        .unwrap();
+        tx.send(frame(Some(9), PERSISTED)).unwrap();
+        let mut out = Vec::new();
+        let e = pump(&mut rx, &mut out, Vec::new(), false, std::future::pending())
+            .await
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("event 8 could not be printed"),
+            "{e}"
+        );
+        // What came before it is printed; nothing after it pretends there was no gap.
+        assert_eq!(String::from_utf8(out).unwrap(), format!("{PERSISTED}\n"));
+    }
+
+    #[tokio::test]
+    async fn a_hang_up_ends_an_idle_stream() {
+        let (_tx, mut rx) = mpsc::unbounded_channel::<StreamUpdate>();
+        let (hup_tx, hup_rx) = tokio::sync::oneshot::channel::<()>();
+        let pumping = pump(&mut rx, Vec::new(), Vec::new(), false, async {
+            let _ = hup_rx.await;
+            TailEnd::StdoutClosed
+        });
+        hup_tx.send(()).unwrap();
+        assert_eq!(pumping.await.unwrap(), TailEnd::StdoutClosed);
+    }
+
+    #[tokio::test]
+    async fn the_stop_signal_wins_over_a_write_that_cannot_finish() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        tx.send(frame(Some(7), PERSISTED)).unwrap();
+        let (began_tx, began_rx) = tokio::sync::oneshot::channel();
+        // The signal arrives only once the write is blocked.
+        let end = pump(
+            &mut rx,
+            FullPipe(Some(began_tx)),
+            Vec::new(),
+            false,
+            async {
+                began_rx.await.unwrap();
+                TailEnd::Interrupted
+            },
+        )
+        .await
+        .unwrap();
+        assert_eq!(end, TailEnd::Interrupted);
+    }
+
+    #[tokio::test]
+    async fn the_first_failure_to_connect_is_reported_once_without_verbose() {
+        let retrying = |reason: &str| {
+            StreamUpdate::State(ConnectionState::Retrying {
+                in_ms: 1000,
+                attempt: 2,
+                reason: reason.into(),
+            })
+        };
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        tx.send(StreamUpdate::State(ConnectionState::Connecting {
+            attempt: 1,
+        }))
+        .unwrap();
+        tx.send(retrying("network error: connection refused\x1b[2J"))
+            .unwrap();
+        tx.send(retrying("network error: connection refused again"))
+            .unwrap();
+        drop(tx);
+        let mut err = Vec::new();
+        let _ = pump(&mut rx, Vec::new(), &mut err, false, std::future::pending()).await;
+        let err = String::from_utf8(err).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("cannot open the event stream (network error: connection refused"),
+            "{err}"
+        );
+        assert!(!err.contains('\x1b'), "{err}");
+
+        // A drop after the stream was open is resumed silently.
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        tx.send(StreamUpdate::State(ConnectionState::Live)).unwrap();
+        tx.send(retrying("the server closed the stream")).unwrap();
+        drop(tx);
+        let mut err = Vec::new();
+        let _ = pump(&mut rx, Vec::new(), &mut err, false, std::future::pending()).await;
+        assert!(err.is_empty(), "{}", String::from_utf8_lossy(&err));
     }
 }

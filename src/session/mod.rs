@@ -105,6 +105,11 @@ pub struct SessionView {
     fetches: Vec<Fetch>,
     /// The session resource as last read (to tell whether a refetch changed anything).
     session: Option<Session>,
+    /// The server answered at least once (the stream opened, or anything was read or
+    /// received): an empty transcript then means an empty session.
+    reached: bool,
+    /// Configuration warnings printed before the screen opened (which then covered them).
+    config_warnings: Vec<String>,
 }
 
 impl SessionView {
@@ -122,6 +127,17 @@ impl SessionView {
         self
     }
 
+    /// Configuration warnings to show on the screen: in the status bar until another notice
+    /// replaces it, and above an empty transcript.
+    pub(crate) fn with_config_warnings(mut self, warnings: Vec<String>) -> Self {
+        if !warnings.is_empty() {
+            let text = format!("warning: {}", warnings.join(" · "));
+            self.notice = Some(Notice::new(Severity::Warn, text));
+        }
+        self.config_warnings = warnings;
+        self
+    }
+
     /// Bounds the heap the transcript's entries take (the oldest are dropped beyond it);
     /// call before applying anything.
     pub fn with_transcript_budget(mut self, bytes: usize) -> Self {
@@ -132,7 +148,10 @@ impl SessionView {
     /// Applies one update. Returns whether anything visible changed.
     pub fn apply(&mut self, update: Update) -> bool {
         match update {
-            Update::Event(ev) => self.apply_event(&ev),
+            Update::Event(ev) => {
+                self.reached = true;
+                self.apply_event(&ev)
+            }
             Update::Skipped { reason } => {
                 self.skipped += 1;
                 self.last_skip_reason = Some(text::clip(&reason, 200));
@@ -141,10 +160,15 @@ impl SessionView {
             Update::Connection(c) => {
                 // A reconnect never clears anything: only the indicator changes.
                 let changed = self.connection.as_ref() != Some(&c);
+                self.reached |= c == ConnectionState::Live;
                 self.connection = Some(c);
                 changed
             }
-            Update::Session(s) => self.apply_session(*s),
+            Update::Session(s) => {
+                let first = !self.reached;
+                self.reached = true;
+                self.apply_session(*s) || first
+            }
             Update::Turn(t) => {
                 let before = self.turn.clone();
                 self.turn.absorb(&t);
@@ -160,7 +184,8 @@ impl SessionView {
                 self.turn != before
             }
             Update::Items(items) => {
-                let mut changed = false;
+                let mut changed = !self.reached;
+                self.reached = true;
                 for item in &items {
                     changed |= self.transcript.apply_item(item);
                 }
@@ -321,6 +346,20 @@ impl SessionView {
     /// Resources to re-read, oldest request first; each listed once. Draining clears them.
     pub(crate) fn take_fetches(&mut self) -> Vec<Fetch> {
         std::mem::take(&mut self.fetches)
+    }
+
+    /// Why nothing is shown yet when the server has never answered and the stream is
+    /// waiting to try again: the last attempt's reason. `None` once anything has loaded,
+    /// while the first attempt is under way, and after a refusal (the server answered).
+    pub(crate) fn unreachable(&self) -> Option<&str> {
+        match self.connection.as_ref() {
+            Some(ConnectionState::Retrying { reason, .. }) if !self.reached => Some(reason),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn config_warnings(&self) -> &[String] {
+        &self.config_warnings
     }
 
     pub(crate) fn session_id(&self) -> &str {

@@ -34,8 +34,44 @@ pub(crate) fn draw(
     let streaming = t.streaming();
     let blocks = entries.len() + usize::from(streaming.is_some());
     if blocks == 0 {
-        let hint = Line::styled("No messages yet. Type below to send one.", theme.dim);
-        frame.render_widget(Paragraph::new(hint), inner);
+        let mut hint: Vec<Line> = view
+            .config_warnings()
+            .iter()
+            .map(|w| {
+                Line::styled(
+                    format!("warning: {}", gobare_api::text::line(w)),
+                    theme.warning,
+                )
+            })
+            .collect();
+        hint.extend(match view.unreachable() {
+            // Not an empty session: nothing is known about it yet.
+            Some(reason) => {
+                let host = match view.api_host() {
+                    "" => "the server".to_string(),
+                    h => gobare_api::text::line(h).into_owned(),
+                };
+                vec![
+                    Line::styled(
+                        format!("Cannot reach {host}: nothing has loaded yet."),
+                        theme.error,
+                    ),
+                    Line::styled(
+                        format!("Last attempt: {}", gobare_api::text::line(reason)),
+                        theme.dim,
+                    ),
+                    Line::styled("Retrying on its own; Ctrl+R tries now.", theme.dim),
+                ]
+            }
+            None => vec![Line::styled(
+                "No messages yet. Type below to send one.",
+                theme.dim,
+            )],
+        });
+        frame.render_widget(
+            Paragraph::new(hint).wrap(ratatui::widgets::Wrap { trim: false }),
+            inner,
+        );
         return;
     }
     let width = inner.width;

@@ -77,6 +77,38 @@ fn empty_session() {
 }
 
 #[test]
+fn a_server_never_reached_is_not_shown_as_an_empty_session() {
+    let mut v = SessionView::new("sess_1").with_origin("api.example.test", false);
+    let retrying = |reason: &str| {
+        Update::Connection(ConnectionState::Retrying {
+            in_ms: 4000,
+            attempt: 3,
+            reason: reason.into(),
+        })
+    };
+    // The first attempt under way: nothing to say yet either way.
+    v.apply(Update::Connection(ConnectionState::Connecting {
+        attempt: 1,
+    }));
+    assert!(!render(&v, &UiState::new(), 100, 30).contains("Cannot reach"));
+    v.apply(retrying("network error: connection refused\x1b[31m"));
+    let out = render(&v, &UiState::new(), 100, 30);
+    assert!(
+        out.contains("Cannot reach api.example.test: nothing has loaded yet."),
+        "{out}"
+    );
+    assert!(out.contains("connection refused"), "{out}");
+    assert!(!out.contains("No messages yet"), "{out}");
+    // Once the server answered, an empty transcript is an empty session, even through
+    // later drops.
+    v.apply(Update::Connection(ConnectionState::Live));
+    v.apply(retrying("the server closed the stream"));
+    let out = render(&v, &UiState::new(), 100, 30);
+    assert!(out.contains("No messages yet"), "{out}");
+    assert!(!out.contains("Cannot reach"), "{out}");
+}
+
+#[test]
 fn wide_layout_160x48() {
     let mut v = full_session();
     v.apply(Update::Turn(turn("completed", Value::Null)));

@@ -92,6 +92,7 @@ fn the_full_screen_commands_need_a_terminal() {
     for args in [&["attach", "s1"][..], &["demo"][..]] {
         let out = home
             .std_command(args)
+            .env("GOBARE_TOKEN", "gbr_pat_not_sent")
             .stdin(std::process::Stdio::null())
             .output()
             .unwrap();

@@ -30,7 +30,10 @@ fn cut_session_json() -> String {
 #[tokio::test]
 async fn a_session_with_a_lone_surrogate_is_read_and_its_approval_answered() {
     let body = cut_session_json();
-    assert!(serde_json::from_str::<Value>(&body).is_err(), "serde alone refuses it");
+    assert!(
+        serde_json::from_str::<Value>(&body).is_err(),
+        "serde alone refuses it"
+    );
     let server = Server::start(vec![Reply::raw(200, "application/json", &body)]).await;
     let session: Session = server.client().get_session("s1").await.unwrap();
     assert_eq!(session.title.as_deref(), Some("deploy \u{fffd}"));

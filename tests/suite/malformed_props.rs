@@ -89,7 +89,7 @@ fn tally_free(items: Vec<SseItem>) -> Vec<SseItem> {
     items
         .into_iter()
         .map(|i| match i {
-            SseItem::Oversized { .. } => SseItem::Oversized { bytes: 0 },
+            SseItem::Oversized { id, .. } => SseItem::Oversized { bytes: 0, id },
             other => other,
         })
         .collect()

@@ -24,3 +24,4 @@ mod resume_faults;
 mod send_during_drop;
 mod soak;
 mod token_leak;
+mod wire_edges;

@@ -82,7 +82,7 @@ impl Consumed {
                     self.view.apply(Update::Skipped { reason: e.0 });
                 }
             },
-            StreamUpdate::Skipped { reason } => {
+            StreamUpdate::Skipped { reason } | StreamUpdate::Lost { reason, .. } => {
                 self.skipped.push(reason.clone());
                 self.view.apply(Update::Skipped { reason });
             }

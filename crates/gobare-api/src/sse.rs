@@ -12,6 +12,8 @@
 use memchr::{memchr, memchr2};
 
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+/// The longest line still read inside an oversized frame (enough for any `id:`).
+const OVERSIZED_LINE_BYTES: usize = 64;
 
 /// One dispatched frame (it had at least one `data:` line).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -35,6 +37,8 @@ pub enum SseItem {
     Oversized {
         /// The discarded frame's size: its lines, each terminator counted as one byte.
         bytes: usize,
+        /// Its `id:` line, kept so a discarded persisted event can be named by its seq.
+        id: Option<String>,
     },
 }
 
@@ -58,8 +62,11 @@ pub struct SseParser {
     data: String,
     id: Option<String>,
     event: Option<String>,
-    /// Any byte arrived (comments and pings included): the idle watchdog's signal.
+    /// Any byte arrived (comments and pings included).
     any_byte_seen: bool,
+    /// Complete lines so far, comments and blank lines included: the idle watchdog's
+    /// signal (bytes are not: a comment trickled a byte at a time never ends a line).
+    lines_seen: u64,
 }
 
 impl SseParser {
@@ -78,7 +85,13 @@ impl SseParser {
             id: None,
             event: None,
             any_byte_seen: false,
+            lines_seen: 0,
         }
+    }
+
+    /// How many complete lines have arrived (comments, pings and blank lines included).
+    pub(crate) fn lines_seen(&self) -> u64 {
+        self.lines_seen
     }
 
     /// Whether any byte arrived at all (comments and pings included).
@@ -107,6 +120,7 @@ impl SseParser {
                 self.keep_partial(rest);
                 return;
             };
+            self.lines_seen += 1;
             let after = if rest[end] == b'\r' {
                 match rest.get(end + 1) {
                     Some(b'\n') => end + 2,
@@ -160,7 +174,14 @@ impl SseParser {
             self.count_spoiled(bytes.len());
             return;
         }
-        if self.frame_bytes + self.partial.len() + bytes.len() < self.max_frame_bytes {
+        let kept = self.partial.len() + bytes.len();
+        // In a frame already too large, short lines are still read: one may be its `id:`.
+        let fits = if self.oversized {
+            kept < OVERSIZED_LINE_BYTES
+        } else {
+            self.frame_bytes + kept < self.max_frame_bytes
+        };
+        if fits {
             self.partial.extend_from_slice(bytes);
             return;
         }
@@ -183,11 +204,11 @@ impl SseParser {
         }
     }
 
+    /// The id is kept (it names what was lost); the data is freed.
     fn spoil_frame(&mut self) {
         self.oversized = true;
         self.has_data = false;
         self.data = String::new();
-        self.id = None;
         self.event = None;
     }
 
@@ -202,6 +223,12 @@ impl SseParser {
         }
         if self.oversized {
             self.frame_bytes = self.frame_bytes.saturating_add(line.len() + 1);
+            if let Some(value) = line.strip_prefix(b"id:") {
+                let value = value.strip_prefix(b" ").unwrap_or(value);
+                if memchr(0, value).is_none() {
+                    self.id = Some(lossy(value));
+                }
+            }
             return;
         }
         if self.frame_bytes + line.len() + 1 > self.max_frame_bytes {
@@ -243,6 +270,7 @@ impl SseParser {
         if self.oversized {
             out.push(SseItem::Oversized {
                 bytes: self.frame_bytes,
+                id: self.id.take(),
             });
         } else if self.has_data {
             out.push(SseItem::Frame(SseFrame {

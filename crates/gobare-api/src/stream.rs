@@ -38,7 +38,8 @@ pub struct StreamOptions {
     pub target: StreamTarget,
     /// `None` = live only; `Some(0)` = everything; `Some(n)` = after `n` (§7.4).
     pub from: Option<u64>,
-    /// Reconnect after this much silence (no byte). Default 45 s.
+    /// Reconnect after this long without a complete line (a trickle of bytes is not life).
+    /// Default 45 s.
     pub idle_timeout: Duration,
     /// Upper bound of the backoff between failed attempts. Default 30 s.
     pub max_backoff: Duration,
@@ -106,6 +107,15 @@ pub enum StreamUpdate {
     /// what was delivered). Nothing was lost; worth telling people.
     Anomaly {
         /// What was wrong; for people (sanitize before display).
+        reason: String,
+    },
+    /// A persisted event arrived but could not be delivered (larger than
+    /// [`StreamOptions::max_frame_bytes`]). The consumer must say so: its history now has a
+    /// hole at `seq`, which a later event's cursor moves past.
+    Lost {
+        /// The lost event's `id:`.
+        seq: u64,
+        /// Why it could not be delivered.
         reason: String,
     },
 }

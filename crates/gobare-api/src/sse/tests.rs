@@ -149,8 +149,43 @@ fn oversized_frame_is_reported_and_the_next_one_parses() {
     assert_eq!(
         out,
         vec![
-            SseItem::Oversized { bytes: 6 + 207 },
+            SseItem::Oversized {
+                bytes: 6 + 207,
+                id: Some("9".into())
+            },
             frame(Some("10"), None, "ok")
+        ]
+    );
+}
+
+#[test]
+fn an_oversized_frame_keeps_its_id_wherever_the_line_is() {
+    let mut p = SseParser::new(64);
+    let mut out = Vec::new();
+    let big = format!(
+        "data: {}
+id: 11
+
+",
+        "x".repeat(200)
+    );
+    for c in big.as_bytes().chunks(5) {
+        p.feed(c, &mut out);
+    }
+    p.feed(
+        b"data: transient
+
+",
+        &mut out,
+    );
+    assert_eq!(
+        out,
+        vec![
+            SseItem::Oversized {
+                bytes: 207 + 7,
+                id: Some("11".into())
+            },
+            frame(None, None, "transient")
         ]
     );
 }
@@ -168,7 +203,7 @@ fn oversized_frame_split_in_small_chunks_never_buffers_past_the_bound() {
         assert!(p.partial.len() <= 64 && p.data.len() <= 64);
     }
     assert_eq!(out.len(), 2);
-    assert!(matches!(out[0], SseItem::Oversized { bytes } if bytes > 10_000));
+    assert!(matches!(out[0], SseItem::Oversized { bytes, .. } if bytes > 10_000));
     assert_eq!(out[1], frame(None, None, "ok"));
 }
 

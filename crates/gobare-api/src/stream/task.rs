@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Notify;
 use tokio::sync::mpsc::UnboundedSender;
-use tokio::time::{Instant, sleep, sleep_until, timeout};
+use tokio::time::{Instant, sleep, sleep_until, timeout, timeout_at};
 
 /// The consumer dropped its receiver: stop quietly.
 struct ConsumerGone;
@@ -153,8 +153,18 @@ async fn read(
     let mut parser = SseParser::new(options.max_frame_bytes);
     let mut items = Vec::new();
     let mut progressed = false;
+    // Silence is measured from the last complete line, not the last byte.
+    let mut deadline = Instant::now() + options.idle_timeout;
+    let mut in_grace = false;
     loop {
-        let chunk = match timeout(options.idle_timeout, body.next()).await {
+        let chunk = match timeout_at(deadline, body.next()).await {
+            Err(_) if !in_grace => {
+                // The deadline may have passed while the process was stopped (SIGSTOP):
+                // what the socket holds then was never read. Read it before judging.
+                in_grace = true;
+                deadline = Instant::now() + watchdog_grace(options.idle_timeout);
+                continue;
+            }
             Err(_) => {
                 return Ok(ConnectionEnd {
                     reason: silence_reason(options.idle_timeout, parser.any_byte_seen()),
@@ -175,16 +185,27 @@ async fn read(
             }
             Ok(Some(Ok(chunk))) => chunk,
         };
+        let lines_before = parser.lines_seen();
         parser.feed(&chunk, &mut items);
+        if parser.lines_seen() != lines_before {
+            deadline = Instant::now() + options.idle_timeout;
+            in_grace = false;
+        }
         for item in items.drain(..) {
             match item {
                 SseItem::Retry(ms) => backoff.set_hint(ms),
-                SseItem::Oversized { bytes } => report.send(StreamUpdate::Skipped {
-                    reason: format!(
+                SseItem::Oversized { bytes, id } => {
+                    let reason = format!(
                         "frame of {bytes} bytes exceeds the {} byte limit",
                         options.max_frame_bytes
-                    ),
-                })?,
+                    );
+                    // A persisted event is not a droppable frame: name it.
+                    let update = match id.and_then(|id| id.trim().parse::<u64>().ok()) {
+                        Some(seq) => StreamUpdate::Lost { seq, reason },
+                        None => StreamUpdate::Skipped { reason },
+                    };
+                    report.send(update)?;
+                }
                 SseItem::Frame(frame) => match resume.on_frame(frame) {
                     FrameAction::Deliver(f) => {
                         progressed |= f.id.is_some();
@@ -225,6 +246,12 @@ fn report_anomaly(resume: &mut Resume, report: &Reporter<'_>) -> Result<(), Cons
         }
         None => Ok(()),
     }
+}
+
+/// How long the watchdog keeps reading after its deadline before it judges the stream
+/// dead: enough for a process just resumed from a stop to drain its socket.
+fn watchdog_grace(idle: Duration) -> Duration {
+    (idle / 8).min(Duration::from_millis(500))
 }
 
 fn silence_reason(idle: Duration, any_byte: bool) -> String {

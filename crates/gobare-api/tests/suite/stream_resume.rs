@@ -19,6 +19,8 @@ enum Step {
     /// Nothing more arrives, and the connection stays open.
     Stall,
     Fail(&'static str),
+    /// One byte of a line that never ends, every second, forever.
+    Trickle,
 }
 
 enum Open {
@@ -67,11 +69,17 @@ impl Transport for Scripted {
             match next {
                 Open::Refuse(e) => Err(e),
                 Open::Body(steps) => {
-                    let body = futures_util::stream::unfold(steps.into_iter(), |mut it| async {
-                        match it.next()? {
+                    let steps: VecDeque<Step> = steps.into();
+                    let body = futures_util::stream::unfold(steps, |mut it| async {
+                        match it.pop_front()? {
                             Step::Bytes(b) => Some((Ok(Bytes::from(b)), it)),
                             Step::Fail(m) => Some((Err(ReadError(m.into())), it)),
                             Step::Stall => futures_util::future::pending().await,
+                            Step::Trickle => {
+                                tokio::time::sleep(Duration::from_secs(1)).await;
+                                it.push_front(Step::Trickle);
+                                Some((Ok(Bytes::from_static(b"x")), it))
+                            }
                         }
                     });
                     Ok(body.boxed())
@@ -377,7 +385,18 @@ async fn oversized_and_undecodable_frames() {
         .iter()
         .filter(|u| matches!(u, StreamUpdate::Skipped { .. }))
         .collect();
-    assert_eq!(skipped.len(), 2, "{updates:?}");
+    // The undecodable transient frame is skipped; the oversized persisted one is named.
+    assert_eq!(skipped.len(), 1, "{updates:?}");
+    let lost: Vec<_> = updates
+        .iter()
+        .filter_map(|u| match u {
+            StreamUpdate::Lost { seq, reason } => Some((*seq, reason.as_str())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lost.len(), 1, "{updates:?}");
+    assert_eq!(lost[0].0, 6);
+    assert!(lost[0].1.contains("1024 byte limit"), "{}", lost[0].1);
     let f = frames(&updates);
     assert_eq!(f.len(), 1);
     assert_eq!(f[0].id, Some(7));
@@ -471,4 +490,93 @@ async fn retry_now_cuts_only_our_own_backoff() {
     assert_eq!(g[4], Duration::from_secs(2), "{g:?}");
     // Wait 6 was the server's Retry-After: 20 s, whatever the user pressed.
     assert_eq!(g[5], Duration::from_secs(20), "{g:?}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_comment_line_trickled_forever_does_not_keep_a_dead_stream_live() {
+    let t = Scripted::new(vec![
+        Open::Body(vec![
+            Step::Bytes(persisted(1)),
+            Step::Bytes(": keep".into()),
+            Step::Trickle,
+        ]),
+        body(&[persisted(2)]),
+    ]);
+    // Bytes every second, but never a line end: counting bytes would never end this.
+    let updates = tokio::time::timeout(Duration::from_secs(600), run(options(Some(0)), &t))
+        .await
+        .expect("the watchdog gave up on the trickle");
+    assert_eq!(persisted_ids(&updates), vec![1, 2]);
+    assert!(retrying(&updates)[0].1.contains("no data for 45s"));
+    let g = gaps(&t);
+    // 45 s without a line, the watchdog's short grace, then the 2 s default hint.
+    assert!(
+        g[0] >= Duration::from_secs(47) && g[0] < Duration::from_secs(48),
+        "{g:?}"
+    );
+}
+
+/// One connection whose bytes the test hands over, reporting each poll of the body; later
+/// opens are refused (404), which ends the task.
+struct Gated {
+    body: Mutex<
+        Option<(
+            tokio::sync::mpsc::UnboundedReceiver<String>,
+            tokio::sync::mpsc::UnboundedSender<()>,
+        )>,
+    >,
+}
+
+impl Transport for Gated {
+    fn open(&self, _cursor: Option<u64>) -> BoxFuture<'_, Result<ByteStream, OpenError>> {
+        let next = self.body.lock().unwrap().take();
+        Box::pin(async move {
+            let Some((mut rx, polled)) = next else {
+                return Err(refusal(404, ErrorCode::NotFound, None));
+            };
+            let body = futures_util::stream::poll_fn(move |cx| {
+                let _ = polled.send(());
+                rx.poll_recv(cx).map(|b| b.map(|b| Ok(Bytes::from(b))))
+            });
+            Ok(body.boxed())
+        })
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn after_a_stop_the_watchdog_reads_what_is_buffered_before_judging() {
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let (polled_tx, mut polled) = tokio::sync::mpsc::unbounded_channel();
+    let gated = Gated {
+        body: Mutex::new(Some((rx, polled_tx))),
+    };
+    tx.send(persisted(1)).unwrap();
+    let mut h = spawn_seeded(options(Some(0)), gated, 1);
+    let mut seen = Vec::new();
+    while !seen
+        .iter()
+        .any(|u| matches!(u, StreamUpdate::Frame(f) if f.id == Some(1)))
+    {
+        seen.push(h.updates.recv().await.unwrap());
+    }
+    // The task is back waiting on the body. Then the process is stopped for longer than
+    // the idle timeout: the clock jumps with nothing running.
+    while polled.try_recv().is_ok() {}
+    tokio::time::advance(Duration::from_secs(60)).await;
+    // What arrived during the stop is read before silence is judged...
+    assert!(
+        polled.recv().await.is_some(),
+        "the connection was judged dead without reading it again: {:?}",
+        std::iter::from_fn(|| h.updates.try_recv().ok()).collect::<Vec<_>>()
+    );
+    tx.send(persisted(2)).unwrap();
+    drop(tx);
+    while let Some(u) = h.updates.recv().await {
+        seen.push(u);
+    }
+    // ...so the connection was kept: event 2 came on it, and the only drop is its end.
+    assert_eq!(persisted_ids(&seen), vec![1, 2]);
+    let retries = retrying(&seen);
+    assert_eq!(retries.len(), 1, "{seen:?}");
+    assert!(retries[0].1.contains("closed"), "{seen:?}");
 }
