@@ -7,6 +7,9 @@ use gobare_api::model::{ChangeKind, EVENT_TYPES, Item, Session, Turn, WorkspaceS
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
+/// The session every example event belongs to.
+const EXAMPLE_SESSION: &str = "3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af";
+
 fn examples() -> Value {
     serde_json::from_str(include_str!("../../assets/event-payloads.json")).unwrap()
 }
@@ -21,7 +24,7 @@ fn all_events() -> Vec<Event> {
 }
 
 fn view_of(events: &[Event]) -> SessionView {
-    let mut v = SessionView::new("s");
+    let mut v = SessionView::new(EXAMPLE_SESSION);
     for e in events {
         v.apply(Update::Event(e.clone()));
     }
@@ -146,7 +149,7 @@ fn replaying_the_same_persisted_events_twice_changes_nothing() {
 
 #[test]
 fn deltas_then_the_settled_message_leave_one_message() {
-    let mut v = SessionView::new("s");
+    let mut v = SessionView::new(EXAMPLE_SESSION);
     v.apply(Update::Event(ev(
         "turn.started",
         Some(1),
@@ -181,7 +184,7 @@ fn deltas_then_the_settled_message_leave_one_message() {
 
 #[test]
 fn deltas_without_a_settled_message_are_dropped_when_the_turn_ends() {
-    let mut v = SessionView::new("s");
+    let mut v = SessionView::new(EXAMPLE_SESSION);
     v.apply(Update::Event(ev(
         "agent.text",
         None,
@@ -206,7 +209,7 @@ fn turn(id: &str, status: &str, started: Option<i64>, error: Value) -> Turn {
 
 #[test]
 fn turn_outcome_comes_from_the_turn_resource() {
-    let mut v = SessionView::new("s");
+    let mut v = SessionView::new(EXAMPLE_SESSION);
     v.apply(Update::Event(ev(
         "turn.started",
         Some(1),
@@ -248,7 +251,7 @@ fn turn_outcome_comes_from_the_turn_resource() {
 
 #[test]
 fn queued_and_waiting_on_you_are_told_apart() {
-    let mut v = SessionView::new("s");
+    let mut v = SessionView::new(EXAMPLE_SESSION);
     v.apply(Update::Turn(turn("t2", "working", None, Value::Null)));
     assert_eq!(v.turn_phase(), Some(TurnPhase::Queued));
     v.apply(Update::Turn(turn("t2", "working", Some(120), Value::Null)));
@@ -266,7 +269,7 @@ fn queued_and_waiting_on_you_are_told_apart() {
 
 #[test]
 fn replaying_history_after_fetching_turns_ends_on_the_latest_turn() {
-    let mut v = SessionView::new("s");
+    let mut v = SessionView::new(EXAMPLE_SESSION);
     v.apply(Update::Turns(vec![turn(
         "t2",
         "working",
@@ -299,7 +302,7 @@ fn replaying_history_after_fetching_turns_ends_on_the_latest_turn() {
 
 #[test]
 fn only_the_newest_ended_turn_is_fetched() {
-    let mut v = SessionView::new("s");
+    let mut v = SessionView::new(EXAMPLE_SESSION);
     for (i, id) in ["a", "b", "c"].iter().enumerate() {
         v.apply(Update::Event(ev(
             "turn.ended",
@@ -316,7 +319,7 @@ fn only_the_newest_ended_turn_is_fetched() {
 
 #[test]
 fn the_clock_ticks_only_while_a_turn_runs() {
-    let mut v = SessionView::new("s");
+    let mut v = SessionView::new(EXAMPLE_SESSION);
     assert!(!v.apply(Update::Tick(5_000)), "no turn: nothing to redraw");
     v.apply(Update::Event(ev(
         "turn.started",
@@ -340,7 +343,7 @@ fn the_clock_ticks_only_while_a_turn_runs() {
 
 #[test]
 fn endless_streaming_keeps_the_newest_text_within_bounds() {
-    let mut v = SessionView::new("s");
+    let mut v = SessionView::new(EXAMPLE_SESSION);
     let chunk = "x".repeat(10_000);
     for _ in 0..40 {
         v.apply(Update::Event(ev(
@@ -393,7 +396,7 @@ fn items() -> Vec<Item> {
 
 #[test]
 fn items_backfill_pairs_both_tool_call_halves_into_one_entry() {
-    let mut v = SessionView::new("s");
+    let mut v = SessionView::new(EXAMPLE_SESSION);
     assert!(v.apply(Update::Items(items())));
     let entries = kinds(&v);
     let tools: Vec<_> = entries
@@ -428,7 +431,7 @@ fn items_backfill_pairs_both_tool_call_halves_into_one_entry() {
 
 #[test]
 fn items_and_replayed_events_do_not_duplicate() {
-    let mut v = SessionView::new("s");
+    let mut v = SessionView::new(EXAMPLE_SESSION);
     v.apply(Update::Items(items()));
     let n = v.transcript().entries().len();
     for k in [
@@ -462,7 +465,7 @@ fn items_and_replayed_events_do_not_duplicate() {
 
 #[test]
 fn session_fetch_sets_title_workspace_and_actions() {
-    let mut v = SessionView::new("s");
+    let mut v = SessionView::new(EXAMPLE_SESSION);
     let mut s: Session = serde_json::from_value(examples()["session"].clone()).unwrap();
     s.title = Some("Export alert".into());
     assert!(v.apply(Update::Session(Box::new(s.clone()))));
@@ -486,7 +489,7 @@ fn a_reconnect_keeps_everything() {
 
 #[test]
 fn actions_follow_events_until_the_session_says_otherwise() {
-    let mut v = SessionView::new("s");
+    let mut v = SessionView::new(EXAMPLE_SESSION);
     v.apply(Update::Event(example("tool.required")));
     assert_eq!(v.actions().pending()[0].call_id, "call_4f01aa27");
     assert_eq!(v.turn_phase(), None);
@@ -521,7 +524,7 @@ fn replaying_fifty_thousand_events_pairs_every_call() {
 /// Wall time of a replay, printed for people (performance is asserted in benches only).
 fn start_elapsed(events: &[Event]) -> std::time::Duration {
     let updates: Vec<Update> = events.iter().cloned().map(Update::Event).collect();
-    let mut v = SessionView::new("s");
+    let mut v = SessionView::new(EXAMPLE_SESSION);
     let start = std::time::Instant::now();
     for u in updates {
         v.apply(u);
@@ -704,7 +707,7 @@ fn a_pending_approval_read_back_from_items_keeps_its_flag_and_reads_waiting() {
     let mut item: Item = serde_json::from_value(examples()["items"]["approval"].clone()).unwrap();
     item.detail["sensitive"] = json!(true);
     let call_id = item.detail["toolCallId"].as_str().unwrap().to_string();
-    let mut v = SessionView::new("s");
+    let mut v = SessionView::new(EXAMPLE_SESSION);
     v.apply(Update::Items(vec![item]));
     let approval = |v: &SessionView| {
         v.transcript()
