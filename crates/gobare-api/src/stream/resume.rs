@@ -1,7 +1,7 @@
 //! The resume cursor (reference §7.4-§7.6, §11.1, §14.12-13): which persisted events were
 //! delivered, what to send as `Last-Event-ID` next, and what to do with each frame. Pure.
 
-use super::StreamFrame;
+use super::{QueueSlot, StreamFrame};
 use crate::model::{DecodeError, Event, EventPayload};
 use crate::sse::SseFrame;
 
@@ -127,6 +127,7 @@ impl Resume {
             id: Some(seq),
             data: self.data_for(frame.data, &event),
             event,
+            slot: QueueSlot::default(),
         })
     }
 
@@ -145,6 +146,7 @@ impl Resume {
                             id: None,
                             data,
                             event: Ok(ev),
+                            slot: QueueSlot::default(),
                         },
                         from_seq,
                     };
@@ -154,6 +156,7 @@ impl Resume {
                     id: None,
                     data: self.data_for(data, &event),
                     event,
+                    slot: QueueSlot::default(),
                 })
             }
             Err(e) => FrameAction::Skip {
