@@ -400,6 +400,7 @@ mod tests {
             id,
             data: data.to_string(),
             event: Event::parse(data),
+            slot: Default::default(),
         })
     }
 

@@ -53,6 +53,10 @@ pub struct StreamOptions {
     /// `Err(DecodeError(resume::NOT_DECODED))` instead: decoding was most of `tail`'s CPU.
     /// Transient frames are always decoded (replay truncation is detected from them).
     pub decode_persisted: bool,
+    /// Most frame bytes queued for the consumer at once. Default 32 MiB. Past it the task
+    /// stops reading the socket until the consumer catches up: the socket backs up, and a
+    /// server that closes a slow stream is resumed losslessly from the exact cursor.
+    pub max_queued_bytes: usize,
     /// Keep [`StreamFrame::data`] beside a decoded event. Default `true`. The app reads only
     /// the event: with `false` the raw JSON is freed on the stream task, so a replay that
     /// outruns the UI queues half the bytes (frames that failed to decode keep it).
@@ -129,12 +133,44 @@ pub struct StreamFrame {
     pub data: String,
     /// The decoded envelope (see [`StreamOptions::decode_persisted`]).
     pub event: Result<Event, DecodeError>,
+    /// This frame's share of [`StreamOptions::max_queued_bytes`], given back when the frame
+    /// is dropped. Build frames with `QueueSlot::default()` (no share).
+    pub slot: QueueSlot,
+}
+
+/// A frame's share of the stream's queue budget; dropping it gives the share back. A clone
+/// holds none, and slots never make two frames unequal.
+#[derive(Debug, Default)]
+pub struct QueueSlot {
+    /// Held only to be dropped with the frame.
+    _share: Option<tokio::sync::OwnedSemaphorePermit>,
+}
+
+impl QueueSlot {
+    pub(crate) fn from_permit(permit: tokio::sync::OwnedSemaphorePermit) -> Self {
+        QueueSlot {
+            _share: Some(permit),
+        }
+    }
+}
+
+impl Clone for QueueSlot {
+    fn clone(&self) -> Self {
+        QueueSlot::default()
+    }
+}
+
+impl PartialEq for QueueSlot {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// A running stream task. Dropping the handle stops it.
 ///
-/// The channel is unbounded on purpose: the socket is read on its own task and must never
-/// stall behind a busy UI (the server cuts a client 8 MiB behind, §7.7).
+/// The channel is bounded by bytes, not frames ([`StreamOptions::max_queued_bytes`]): the
+/// socket is read on its own task and does not stall behind a busy UI for a moment's
+/// burst, but a flood that outruns the consumer for long waits in the socket, not in memory.
 pub struct StreamHandle {
     /// What the task reports, in order; closes when the task stops.
     pub updates: mpsc::UnboundedReceiver<StreamUpdate>,
@@ -166,6 +202,7 @@ impl Default for StreamOptions {
             max_frame_bytes: 16 << 20,
             replay_if_dropped_before_first_event: false,
             decode_persisted: true,
+            max_queued_bytes: 32 << 20,
             keep_data: true,
         }
     }

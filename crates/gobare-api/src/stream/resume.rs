@@ -5,7 +5,7 @@
 //! session moves it, to the envelope's `seq` (an `id:` line that disagrees is reported and
 //! loses), and nothing the server says moves it past what was actually delivered.
 
-use super::StreamFrame;
+use super::{QueueSlot, StreamFrame};
 use crate::model::{DecodeError, Event, EventPayload, ReplayTruncated, lenient_u64};
 use crate::sse::SseFrame;
 use serde::{Deserialize, Deserializer};
@@ -251,6 +251,7 @@ impl Resume {
             id: Some(seq),
             data: self.data_for(frame.data, &event),
             event,
+            slot: QueueSlot::default(),
         })
     }
 
@@ -265,6 +266,7 @@ impl Resume {
                     id: None,
                     data: self.data_for(data, &event),
                     event,
+                    slot: QueueSlot::default(),
                 })
             }
             Err(e) => FrameAction::Skip {
@@ -301,6 +303,7 @@ impl Resume {
                 id: None,
                 data,
                 event: Ok(event),
+                slot: QueueSlot::default(),
             },
             from_seq,
         }

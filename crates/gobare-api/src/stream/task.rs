@@ -4,15 +4,15 @@
 use super::backoff::StreamBackoff;
 use super::resume::{FrameAction, Resume};
 use super::transport::{ByteStream, Transport};
-use super::{StreamOptions, StreamTarget, StreamUpdate};
+use super::{QueueSlot, StreamFrame, StreamOptions, StreamTarget, StreamUpdate};
 use crate::auth::Token;
 use crate::sse::{SseItem, SseParser};
 use crate::stream::ConnectionState;
 use futures_util::StreamExt;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::Notify;
 use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::{Notify, Semaphore};
 use tokio::time::{Instant, sleep, sleep_until, timeout, timeout_at};
 
 /// The consumer dropped its receiver: stop quietly.
@@ -29,11 +29,30 @@ struct ConnectionEnd {
 struct Reporter<'a> {
     tx: &'a UnboundedSender<StreamUpdate>,
     token: Option<&'a Token>,
+    /// Frame bytes the consumer may have queued; each delivered frame holds its share.
+    budget: Arc<Semaphore>,
+    max_queued: u32,
 }
 
 impl Reporter<'_> {
     fn send(&self, update: StreamUpdate) -> Result<(), ConsumerGone> {
         self.tx.send(update).map_err(|_| ConsumerGone)
+    }
+
+    /// Sends a frame once the queue has room for its `bytes`; until then the socket is not
+    /// read. A frame larger than the whole budget waits for an empty queue.
+    async fn send_frame(&self, mut frame: StreamFrame, bytes: usize) -> Result<(), ConsumerGone> {
+        let share = u32::try_from(bytes)
+            .unwrap_or(u32::MAX)
+            .clamp(1, self.max_queued);
+        let permit = self
+            .budget
+            .clone()
+            .acquire_many_owned(share)
+            .await
+            .map_err(|_| ConsumerGone)?;
+        frame.slot = QueueSlot::from_permit(permit);
+        self.send(StreamUpdate::Frame(frame))
     }
 
     fn state(&self, state: ConnectionState) -> Result<(), ConsumerGone> {
@@ -56,9 +75,14 @@ pub(super) async fn run<T: Transport>(
     seed: u64,
     retry_now: Arc<Notify>,
 ) {
+    let max_queued = u32::try_from(options.max_queued_bytes.max(1)).unwrap_or(u32::MAX >> 3);
+    // Semaphore permits are capped well below u32::MAX.
+    let max_queued = max_queued.min(Semaphore::MAX_PERMITS as u32);
     let report = Reporter {
         tx: &tx,
         token: options.token.as_ref(),
+        budget: Arc::new(Semaphore::new(max_queued as usize)),
+        max_queued,
     };
     tokio::select! {
         _ = tx.closed() => {}
@@ -192,6 +216,10 @@ async fn read(
             in_grace = false;
         }
         for item in items.drain(..) {
+            let bytes = match &item {
+                SseItem::Frame(f) => f.data.len(),
+                _ => 0,
+            };
             match item {
                 SseItem::Retry(ms) => backoff.set_hint(ms),
                 SseItem::Oversized { bytes, id } => {
@@ -210,7 +238,7 @@ async fn read(
                     FrameAction::Deliver(f) => {
                         progressed |= f.id.is_some();
                         report_anomaly(resume, report)?;
-                        report.send(StreamUpdate::Frame(f))?;
+                        report.send_frame(f, bytes).await?;
                     }
                     FrameAction::Duplicate { seq } => {
                         tracing::debug!(seq, cursor = ?resume.cursor(), "dropped duplicate event");

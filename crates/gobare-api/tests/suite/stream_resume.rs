@@ -580,3 +580,64 @@ async fn after_a_stop_the_watchdog_reads_what_is_buffered_before_judging() {
     assert_eq!(retries.len(), 1, "{seen:?}");
     assert!(retries[0].1.contains("closed"), "{seen:?}");
 }
+
+/// A connection that has frames ready on every read (`total` of them), counting how many
+/// the task has taken off it.
+struct Flood {
+    frame: String,
+    total: usize,
+    taken: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Transport for Flood {
+    fn open(&self, _cursor: Option<u64>) -> BoxFuture<'_, Result<ByteStream, OpenError>> {
+        let (frame, total, taken) = (self.frame.clone(), self.total, self.taken.clone());
+        Box::pin(async move {
+            let body = futures_util::stream::iter(0..total).map(move |_| {
+                taken.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                Ok(Bytes::from(frame.clone()))
+            });
+            Ok(body.chain(futures_util::stream::pending()).boxed())
+        })
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_queue_is_bounded_by_bytes_and_the_socket_waits() {
+    let data = format!(
+        "{{\"type\":\"agent.text\",\"seq\":null,\"payload\":{{\"delta\":\"{}\"}}}}",
+        "x".repeat(60)
+    );
+    let taken = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let flood = Flood {
+        frame: format!("data: {data}\n\n"),
+        total: 100_000,
+        taken: taken.clone(),
+    };
+    let mut opts = options(None);
+    opts.max_queued_bytes = 10 * data.len();
+    let mut h = spawn_seeded(opts, flood, 1);
+    let read =
+        |taken: &std::sync::atomic::AtomicUsize| taken.load(std::sync::atomic::Ordering::SeqCst);
+    // On the paused clock this sleep ends only once every task is idle: the stream task
+    // is then waiting for room, not reading.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let queued_then = read(&taken);
+    // Ten frames fit; one more is in hand waiting for room.
+    assert!(
+        queued_then <= 11,
+        "read {queued_then} frames with room for 10"
+    );
+    let mut frames = 0;
+    while frames < 5 {
+        if let StreamUpdate::Frame(_) = h.updates.recv().await.unwrap() {
+            frames += 1; // dropped here, giving its share back
+        }
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let after = read(&taken);
+    assert!(
+        after > queued_then && after <= queued_then + 5,
+        "{queued_then} then {after}"
+    );
+}
