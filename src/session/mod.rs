@@ -210,15 +210,6 @@ impl SessionView {
     }
 
     fn apply_event(&mut self, ev: &Event) -> bool {
-        if ev
-            .session_id
-            .as_deref()
-            .is_some_and(|id| !self.session_id.is_empty() && id != self.session_id)
-        {
-            // Another session's event: neither its content nor its seq (the stored cursor)
-            // belong here.
-            return false;
-        }
         if let Some(seq) = ev.seq {
             if self.last_seq.is_some_and(|last| seq <= last) {
                 return false; // replayed: already applied (§7.4 defensive dedupe)

@@ -94,8 +94,12 @@ fn lenient_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::
 }
 
 impl Head<'_> {
-    /// `None` when `data` is not a JSON object.
+    /// `None` when `data` is not a JSON object. (Serde would also read an array into the
+    /// fields in order: `[1,2,3]` must not become a frame with seq 3.)
     fn read(data: &str) -> Option<Head<'_>> {
+        if !data.trim_start().starts_with('{') {
+            return None;
+        }
         serde_json::from_str(data).ok()
     }
 
@@ -652,6 +656,19 @@ mod tests {
         assert!(r.take_anomaly().is_some());
         // Agreement reports nothing.
         r.on_frame(persisted(8));
+        assert_eq!(r.take_anomaly(), None);
+    }
+
+    #[test]
+    fn only_a_json_object_has_a_seq() {
+        let mut r = Resume::new(Some(1), false);
+        let f = SseFrame {
+            id: Some("32".into()),
+            event: None,
+            data: "[1,2,3]".into(),
+        };
+        // Placed by its id alone, undecodable, and no anomaly (there is no seq to disagree).
+        assert_eq!(delivered_id(&r.on_frame(f)), Some(Some(32)));
         assert_eq!(r.take_anomaly(), None);
     }
 
