@@ -189,6 +189,16 @@ impl SessionView {
                 for item in &items {
                     changed |= self.transcript.apply_item(item);
                 }
+                // Whichever arrives first, items or the session, what still waits reads so.
+                let waiting: Vec<String> = self
+                    .actions
+                    .pending()
+                    .iter()
+                    .map(|a| a.call_id.clone())
+                    .collect();
+                changed |= self
+                    .transcript
+                    .still_waiting(waiting.iter().map(String::as_str));
                 changed
             }
             Update::Artifacts(list) => {

@@ -737,3 +737,25 @@ fn a_pending_approval_read_back_from_items_keeps_its_flag_and_reads_waiting() {
         "still waiting, per the session"
     );
 }
+
+/// The same when the session is read before the items arrive.
+#[test]
+fn a_pending_approval_reads_waiting_whichever_of_session_and_items_comes_first() {
+    let mut item: Item = serde_json::from_value(examples()["items"]["approval"].clone()).unwrap();
+    item.detail["sensitive"] = json!(true);
+    let call_id = item.detail["toolCallId"].as_str().unwrap().to_string();
+    let mut session: Session = serde_json::from_value(examples()["session"].clone()).unwrap();
+    let mut waiting: gobare_api::model::RequiredAction =
+        serde_json::from_value(examples()["required_action"].clone()).unwrap();
+    waiting.kind = gobare_api::model::RequiredActionKind::Approval;
+    waiting.call_id = call_id;
+    session.required_actions = vec![waiting];
+    let mut v = SessionView::new(EXAMPLE_SESSION);
+    v.apply(Update::Session(Box::new(session)));
+    v.apply(Update::Items(vec![item]));
+    let from_history = v.transcript().entries().iter().find_map(|e| match &e.kind {
+        EntryKind::Approval(a) => Some(a.from_history),
+        _ => None,
+    });
+    assert_eq!(from_history, Some(false));
+}

@@ -223,7 +223,10 @@ impl SseParser {
         }
         if self.oversized {
             self.frame_bytes = self.frame_bytes.saturating_add(line.len() + 1);
-            if let Some(value) = line.strip_prefix(b"id:") {
+            // The same bound as for a line still arriving, so the chunking never decides.
+            if line.len() < OVERSIZED_LINE_BYTES
+                && let Some(value) = line.strip_prefix(b"id:")
+            {
                 let value = value.strip_prefix(b" ").unwrap_or(value);
                 if memchr(0, value).is_none() {
                     self.id = Some(lossy(value));
