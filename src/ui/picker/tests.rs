@@ -76,9 +76,8 @@ fn screen(p: &PickerState, width: u16, height: u16) -> String {
 }
 
 fn snapshot(name: &str, p: &PickerState, width: u16, height: u16) {
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => true}, {
-        insta::assert_snapshot!(name, screen(p, width, height));
-    });
+    // Beside the test file, as every snapshot in the crate.
+    insta::assert_snapshot!(name, screen(p, width, height));
 }
 
 #[test]

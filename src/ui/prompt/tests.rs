@@ -70,9 +70,8 @@ fn screen(state: &PromptState, width: u16) -> String {
 }
 
 fn snapshot(name: &str, state: &PromptState, width: u16) {
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => true}, {
-        insta::assert_snapshot!(name, screen(state, width));
-    });
+    // Beside the test file, as every snapshot in the crate.
+    insta::assert_snapshot!(name, screen(state, width));
 }
 
 #[test]
