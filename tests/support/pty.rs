@@ -202,33 +202,19 @@ impl Pty {
         pred: impl Fn(&vt100::Screen) -> bool,
         timeout: Duration,
     ) {
-        let deadline = Instant::now() + timeout;
-        let (lock, cvar) = &*self.shared;
-        let mut out = lock.lock().expect("pty output lock");
-        loop {
-            if pred(out.parser.screen()) {
-                return;
-            }
-            let now = Instant::now();
-            if out.closed || now >= deadline {
-                let why = if out.closed {
-                    "program exited"
-                } else {
-                    "timed out"
-                };
-                let message = format!(
-                    "{why} waiting for {what}; screen:\n{}\nraw tail: {:?}",
-                    out.parser.screen().contents(),
-                    String::from_utf8_lossy(&out.raw[out.raw.len().saturating_sub(400)..])
-                );
-                drop(out); // don't poison the lock the reader thread needs
-                panic!("{message}");
-            }
-            out = cvar
-                .wait_timeout(out, deadline - now)
-                .expect("pty output lock")
-                .0;
+        if !self.wait_for_or_exit(what, pred, timeout) {
+            panic!("program exited waiting for {what}; {}", self.last_output());
         }
+    }
+
+    /// The screen and the tail of the raw output, for failure messages.
+    fn last_output(&self) -> String {
+        let out = self.shared.0.lock().expect("pty output lock");
+        format!(
+            "screen:\n{}\nraw tail: {:?}",
+            out.parser.screen().contents(),
+            String::from_utf8_lossy(&out.raw[out.raw.len().saturating_sub(400)..])
+        )
     }
 
     /// Waits until `pred` holds (true) or the program has exited (false).
@@ -250,12 +236,8 @@ impl Pty {
             }
             let now = Instant::now();
             if now >= deadline {
-                let message = format!(
-                    "timed out waiting for {what} or an exit; screen:\n{}",
-                    out.parser.screen().contents()
-                );
-                drop(out);
-                panic!("{message}");
+                drop(out); // don't poison the lock the reader thread needs
+                panic!("timed out waiting for {what}; {}", self.last_output());
             }
             out = cvar
                 .wait_timeout(out, deadline - now)
