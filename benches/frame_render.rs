@@ -18,9 +18,8 @@ mod workload;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use gobare_api::model::Event;
 use gobare_tui::session::{SessionView, Update};
-use gobare_tui::ui::composer::Composer;
+use gobare_tui::ui::Screen;
 use gobare_tui::ui::theme::Theme;
-use gobare_tui::ui::{self, UiState};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::json;
@@ -50,39 +49,30 @@ fn view_with(entries: usize, events: &[Event]) -> SessionView {
     view
 }
 
-struct Screen {
+/// The app's screen on a test terminal.
+struct Bench {
     terminal: Terminal<TestBackend>,
-    ui: UiState,
-    composer: Composer,
+    screen: Screen,
     theme: Theme,
 }
 
-impl Screen {
+impl Bench {
     fn new() -> Self {
-        let mut ui = UiState::new();
-        let composer = Composer::new();
-        ui.composer_height = composer.desired_height(COLS);
-        Screen {
+        Bench {
             terminal: Terminal::new(TestBackend::new(COLS, ROWS)).expect("terminal"),
-            ui,
-            composer,
+            screen: Screen::new(),
             theme: Theme::default(),
         }
     }
 
     fn draw(&mut self, view: &SessionView) {
-        let Screen {
+        let Bench {
             terminal,
-            ui,
-            composer,
+            screen,
             theme,
         } = self;
         terminal
-            .draw(|f| {
-                ui::draw(f, view, ui, theme);
-                let areas = ui::areas(f.area(), ui, ui.composer_height);
-                composer.render(areas.composer, f.buffer_mut(), theme, true);
-            })
+            .draw(|f| screen.draw(f, view, theme, None))
             .expect("draw");
     }
 }
@@ -132,14 +122,14 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("frame_160x48");
     for &n in &SIZES {
         let view = view_with(n, &events);
-        let mut screen = Screen::new();
+        let mut screen = Bench::new();
         screen.draw(&view);
         g.bench_with_input(BenchmarkId::new("redraw", n), &n, |b, _| {
             b.iter(|| screen.draw(&view))
         });
 
         let mut view = view_with(n, &events);
-        let mut screen = Screen::new();
+        let mut screen = Bench::new();
         screen.draw(&view);
         let mut i = 0usize;
         g.bench_with_input(BenchmarkId::new("streaming", n), &n, |b, _| {
@@ -156,9 +146,9 @@ fn bench(c: &mut Criterion) {
         });
 
         let mut view = view_with(n, &events);
-        let mut screen = Screen::new();
+        let mut screen = Bench::new();
         screen.draw(&view);
-        screen.ui.scroll_up(2_000);
+        screen.screen.scroll(None, -2_000);
         screen.draw(&view);
         let mut i = 0usize;
         g.bench_with_input(BenchmarkId::new("scrolled", n), &n, |b, _| {

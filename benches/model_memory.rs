@@ -13,9 +13,8 @@ mod workload;
 
 use gobare_api::model::Event;
 use gobare_tui::session::{SessionView, Update};
-use gobare_tui::ui::composer::Composer;
+use gobare_tui::ui::Screen;
 use gobare_tui::ui::theme::Theme;
-use gobare_tui::ui::{self, UiState};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::json;
@@ -53,9 +52,7 @@ const BATCH: usize = 50_000;
 fn main() {
     let mut view = SessionView::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af");
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).expect("terminal");
-    let mut ui = UiState::new();
-    let composer = Composer::new();
-    ui.composer_height = composer.desired_height(160);
+    let mut ui = Screen::new();
     let theme = Theme::default();
     let base = LIVE.load(Ordering::Relaxed);
     let mut applied = 0;
@@ -69,7 +66,7 @@ fn main() {
                 // Draw now and then so the line cache fills as it does on screen.
                 if applied % 7 == 0 {
                     terminal
-                        .draw(|f| ui::draw(f, &view, &ui, &theme))
+                        .draw(|f| ui.draw(f, &view, &theme, None))
                         .expect("draw");
                 }
             }

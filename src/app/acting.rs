@@ -126,8 +126,8 @@ impl App {
             let m = memory.lock_or_recover();
             (m.state().draft.clone(), m.pending_send().cloned())
         };
-        if !draft.is_empty() && self.composer.is_empty() {
-            self.composer.set_text(&draft);
+        if !draft.is_empty() && self.screen.composer.is_empty() {
+            self.screen.composer.set_text(&draft);
         }
         if let Some(pending) = pending {
             match self.acting.sender.resume_pending(&pending) {
@@ -150,17 +150,17 @@ impl App {
     /// Enter: an answer to the question or function call shown (when one waits), else
     /// `input.message`. The box keeps the text until the send is accepted.
     pub(super) fn act_send(&mut self, text: String) {
-        let answers_prompt = self.prompt.current().is_some_and(|a| {
+        let answers_prompt = self.screen.prompt.current().is_some_and(|a| {
             matches!(
                 a.kind,
                 RequiredActionKind::Question | RequiredActionKind::FunctionCall
             )
         });
         if answers_prompt {
-            match self.prompt.answer_with_text(&text) {
+            match self.screen.prompt.answer_with_text(&text) {
                 Some(answer) => {
                     self.act_answer(answer);
-                    self.composer.clear();
+                    self.screen.composer.clear();
                     self.acting.with_memory(|m| m.set_draft(""));
                 }
                 None => self.notice_at(
@@ -211,7 +211,7 @@ impl App {
     /// Ctrl+X: ask first (finished work is kept, §6.4); with nothing running, say so.
     pub(super) fn act_cancel(&mut self) {
         if self.view.turn_running() {
-            self.mode = Mode::Confirming(Confirm::CancelTurn);
+            self.screen.mode = Mode::Confirming(Confirm::CancelTurn);
         } else {
             self.notice_at(Severity::Warn, "nothing is running to cancel".into());
         }
@@ -219,7 +219,7 @@ impl App {
 
     /// The answer to the confirmation in the input area.
     pub(super) fn act_confirmed(&mut self, confirm: Confirm, yes: bool) {
-        self.mode = Mode::Typing;
+        self.screen.mode = Mode::Typing;
         match (confirm, yes) {
             (Confirm::CancelTurn, true) => {
                 self.acting.sender.send(Input::Cancel {});
@@ -229,12 +229,12 @@ impl App {
             (Confirm::Quit { .. }, true) => self.quit(),
             (Confirm::Quit { .. }, false) => self.notice(None),
             (Confirm::ApproveSensitive { call_id }, true) => {
-                if let Some(input) = self.prompt.approve_confirmed(&call_id) {
+                if let Some(input) = self.screen.prompt.approve_confirmed(&call_id) {
                     self.act_answer(input);
                 }
             }
             (Confirm::ApproveSensitive { .. }, false) => {
-                self.mode = Mode::Deciding;
+                self.screen.mode = Mode::Deciding;
                 self.notice(Some("not approved: y to approve, n to deny".into()));
             }
         }
@@ -243,21 +243,21 @@ impl App {
 
     /// Up/Down at the first/last line of the box.
     pub(super) fn act_history(&mut self, older: bool) {
-        let current = self.composer.text();
+        let current = self.screen.composer.text();
         let text = if older {
             self.acting.history.older(&current)
         } else {
             self.acting.history.newer()
         };
         if let Some(text) = text {
-            self.composer.set_text(&text);
+            self.screen.composer.set_text(&text);
             self.act_draft_changed();
         }
     }
 
     /// After any edit of the box: the draft is saved (rate-limited).
     pub(super) fn act_draft_changed(&mut self) {
-        let text = self.composer.text();
+        let text = self.screen.composer.text();
         self.acting.with_memory(|m| m.set_draft(&text));
     }
 
@@ -281,19 +281,19 @@ impl App {
         self.acting.in_flight.remove(&report.ticket);
         if let (Some(text), true) = (&report.text, report.accepted()) {
             self.acting.history.push(text);
-            if self.composer.text().trim() == text.trim() {
-                self.composer.clear();
+            if self.screen.composer.text().trim() == text.trim() {
+                self.screen.composer.clear();
                 self.acting.with_memory(|m| m.set_draft(""));
             }
         }
         if let (Some(text), true) = (&report.text, report.outcome.keep_draft)
-            && self.composer.is_empty()
+            && self.screen.composer.is_empty()
         {
             // Not sent (e.g. a new session's first message): the text waits in the box.
-            self.composer.set_text(text);
+            self.screen.composer.set_text(text);
             self.act_draft_changed();
         }
-        required::apply_answer_report(&mut self.prompt, &report);
+        required::apply_answer_report(&mut self.screen.prompt, &report);
         let mut text = report.outcome.text.clone();
         if report.recovered {
             text = format!("your unconfirmed message: {text}");
@@ -317,7 +317,7 @@ impl App {
             }
             _ => {}
         }
-        if required::apply_event(&mut self.prompt, &event.payload) {
+        if required::apply_event(&mut self.screen.prompt, &event.payload) {
             self.request_frame();
         }
     }
@@ -331,7 +331,7 @@ impl App {
             .map(|m| m.lock_or_recover().sensitive_calls().to_vec())
             .unwrap_or_default();
         for call_id in &calls {
-            self.prompt.mark_sensitive(call_id);
+            self.screen.prompt.mark_sensitive(call_id);
         }
         self.view.know_sensitive(calls);
     }

@@ -3,7 +3,7 @@
 
 use super::App;
 use super::intent::Intent;
-use super::keys::{self, KeyCommand};
+use super::keys::{self, KeyRoute};
 use super::mouse::{self, Target};
 use crate::ui::composer::ComposerAction;
 use crate::ui::mode::{Confirm, Mode};
@@ -21,17 +21,17 @@ impl App {
         match event {
             Event::Key(key) => self.on_key(key),
             Event::Paste(text) => {
-                match &mut self.mode {
+                match &mut self.screen.mode {
                     Mode::Filter(filter) => {
                         filter.push_str(text.lines().next().unwrap_or_default());
                         let f = filter.clone();
-                        self.ui.set_event_filter(f);
+                        self.screen.events.set_filter(f);
                     }
                     // A paste never answers a confirmation.
                     Mode::Confirming(_) => {}
                     _ => {
-                        self.mode = Mode::Typing;
-                        self.composer.handle_paste(&text);
+                        self.screen.mode = Mode::Typing;
+                        self.screen.composer.handle_paste(&text);
                         self.act_draft_changed();
                     }
                 }
@@ -54,91 +54,51 @@ impl App {
         }
         // Extra bindings from the config file act where commands do, never while a question
         // or the filter has the keys; plain letters only in pane navigation.
-        let bound = match self.mode {
-            Mode::Typing | Mode::Navigating => {
-                self.keymap.command_for(key, self.mode == Mode::Navigating)
-            }
+        let mode = &self.screen.mode;
+        let bound = match mode {
+            Mode::Typing | Mode::Navigating => self
+                .keymap
+                .intent_for(key, *mode == Mode::Navigating)
+                .map(KeyRoute::Do),
             _ => None,
         };
-        let command = bound.unwrap_or_else(|| keys::command_for(key, &self.mode));
-        if self.mode == Mode::Help {
-            let rows: i32 = match command {
-                KeyCommand::ScrollUp(n) => -i32::from(n),
-                KeyCommand::ScrollDown(n) => i32::from(n),
-                KeyCommand::PageUp => -10,
-                KeyCommand::PageDown => 10,
-                _ => 0,
-            };
-            if rows != 0 {
-                let max = i32::try_from(crate::ui::help::KEYS.len()).unwrap_or(i32::MAX);
-                let next = (i32::from(self.help_scroll) + rows).clamp(0, max);
-                self.help_scroll = u16::try_from(next).unwrap_or(0);
-                self.request_frame();
-                return;
-            }
-        }
-        let intent = match command {
-            KeyCommand::Quit => Intent::Quit,
-            KeyCommand::ConfirmYes | KeyCommand::ConfirmNo => {
-                if let Mode::Confirming(confirm) = std::mem::take(&mut self.mode) {
-                    self.act_confirmed(confirm, command == KeyCommand::ConfirmYes);
+        match bound.unwrap_or_else(|| keys::route(key, mode)) {
+            KeyRoute::Do(intent) => self.dispatch(intent),
+            KeyRoute::Input => self.key_to_input(key),
+            KeyRoute::Prompt => self.key_to_prompt(key),
+            KeyRoute::Filter => self.edit_filter(key),
+            KeyRoute::Confirm(yes) => {
+                if let Mode::Confirming(confirm) = std::mem::take(&mut self.screen.mode) {
+                    self.act_confirmed(confirm, yes);
                 }
-                return;
             }
-            KeyCommand::ToFilter => return self.edit_filter(key),
-            KeyCommand::ToPrompt => return self.key_to_prompt(key),
-            KeyCommand::FocusNext => Intent::FocusNext,
-            KeyCommand::FocusPrev => Intent::FocusPrev,
-            KeyCommand::FocusInput => Intent::FocusInput,
-            KeyCommand::ScrollUp(n) => Intent::Scroll {
-                pane: None,
-                lines: -i32::from(n),
-            },
-            KeyCommand::ScrollDown(n) => Intent::Scroll {
-                pane: None,
-                lines: i32::from(n),
-            },
-            KeyCommand::PageUp => Intent::Page { up: true },
-            KeyCommand::PageDown => Intent::Page { up: false },
-            KeyCommand::ScrollTop => Intent::ScrollTop,
-            KeyCommand::ScrollBottom => Intent::ScrollBottom,
-            KeyCommand::ToggleZoom => Intent::ToggleZoom,
-            KeyCommand::ToggleHelp => Intent::ToggleHelp,
-            KeyCommand::ToggleMouseCapture => Intent::ToggleMouseCapture,
-            KeyCommand::ToggleDeltas => Intent::ToggleDeltas,
-            KeyCommand::StartEventFilter => Intent::StartEventFilter,
-            KeyCommand::ToggleDiff => Intent::ToggleDiff,
-            KeyCommand::Suspend => Intent::Suspend,
-            KeyCommand::Refresh => Intent::Refresh,
-            KeyCommand::OpenPicker => Intent::OpenPicker,
-            KeyCommand::ToInput => {
-                self.key_to_input(key);
-                return;
-            }
-            KeyCommand::Ignore => return,
-        };
-        self.dispatch(intent);
+            KeyRoute::Ignore => {}
+        }
     }
 
     /// A key for the required-action prompt (deciding mode). Enter with nothing picked
     /// answers with the box's text when there is one.
     fn key_to_prompt(&mut self, key: KeyEvent) {
         self.request_frame();
-        match self.prompt.handle_key(key) {
+        match self.screen.prompt.handle_key(key) {
             PromptAction::Answer(input) => {
-                self.mode = Mode::Typing;
+                self.screen.mode = Mode::Typing;
                 self.dispatch(Intent::Answer(input));
             }
             PromptAction::ConfirmSensitive(call_id) => {
-                self.mode = Mode::Confirming(Confirm::ApproveSensitive { call_id });
+                self.screen.mode = Mode::Confirming(Confirm::ApproveSensitive { call_id });
             }
-            PromptAction::Explain(_) if key.code == KeyCode::Enter && !self.composer.is_empty() => {
-                self.mode = Mode::Typing;
-                self.dispatch(Intent::Send(self.composer.text()));
+            PromptAction::Explain(_)
+                if key.code == KeyCode::Enter && !self.screen.composer.is_empty() =>
+            {
+                self.screen.mode = Mode::Typing;
+                self.dispatch(Intent::Send(self.screen.composer.text()));
             }
             PromptAction::Explain(text) => self.notice(Some(text.into())),
             PromptAction::Consumed => {}
-            PromptAction::NotMine if self.prompt.is_empty() => self.mode = Mode::Typing,
+            PromptAction::NotMine if self.screen.prompt.is_empty() => {
+                self.screen.mode = Mode::Typing
+            }
             PromptAction::NotMine => {}
         }
     }
@@ -146,7 +106,7 @@ impl App {
     /// A key for the input box: typed text is text, whatever waits.
     fn key_to_input(&mut self, key: KeyEvent) {
         self.request_frame();
-        let action = self.composer.handle_key(key);
+        let action = self.screen.composer.handle_key(key);
         self.act_draft_changed();
         let intent = match action {
             ComposerAction::Send(text) => Intent::Send(text),
@@ -161,26 +121,26 @@ impl App {
 
     /// `/`: the filter applies as it is typed; Enter or Esc ends the editing.
     fn edit_filter(&mut self, key: KeyEvent) {
-        let Mode::Filter(filter) = &mut self.mode else {
+        let Mode::Filter(filter) = &mut self.screen.mode else {
             return;
         };
         match key.code {
-            KeyCode::Enter | KeyCode::Esc => self.mode = Mode::Navigating,
+            KeyCode::Enter | KeyCode::Esc => self.screen.mode = Mode::Navigating,
             KeyCode::Backspace => {
                 filter.pop();
             }
             KeyCode::Char(c) if !c.is_control() && filter.chars().count() < 64 => filter.push(c),
             _ => {}
         }
-        if let Mode::Filter(f) = &self.mode {
+        if let Mode::Filter(f) = &self.screen.mode {
             let f = f.clone();
-            self.ui.set_event_filter(f);
+            self.screen.events.set_filter(f);
         }
         self.request_frame();
     }
 
     fn on_mouse(&mut self, m: MouseEvent) {
-        let Some(areas) = &self.last_areas else {
+        let Some(areas) = self.screen.areas() else {
             return;
         };
         let target = mouse::target_at(areas, m.column, m.row);
@@ -193,11 +153,11 @@ impl App {
                 pane: Some(p),
                 lines: WHEEL_LINES,
             },
-            (MouseEventKind::Down(MouseButton::Left), _) if self.mode == Mode::Help => {
+            (MouseEventKind::Down(MouseButton::Left), _) if self.screen.mode == Mode::Help => {
                 Intent::ToggleHelp
             }
             // A click never answers a confirmation.
-            (_, _) if matches!(self.mode, Mode::Confirming(_)) => return,
+            (_, _) if matches!(self.screen.mode, Mode::Confirming(_)) => return,
             (MouseEventKind::Down(MouseButton::Left), Target::Pane(p) | Target::Tab(p)) => {
                 Intent::FocusPane(p)
             }

@@ -29,6 +29,8 @@ pub(crate) enum Intent {
     ScrollBottom,
     ToggleZoom,
     ToggleHelp,
+    /// Scroll the key list by this many rows.
+    ScrollHelp(i32),
     ToggleMouseCapture,
     ToggleDeltas,
     StartEventFilter,
@@ -61,32 +63,39 @@ impl App {
             }
             Intent::FocusNext => self.cycle_focus(true),
             Intent::FocusPrev => self.cycle_focus(false),
-            Intent::FocusInput => self.mode = Mode::Typing,
-            Intent::FocusPane(pane) => {
-                self.ui.focus = pane;
-                self.mode = Mode::Navigating;
-            }
-            Intent::Scroll { pane, lines } => self.scroll(pane, lines),
+            Intent::FocusInput => self.screen.mode = Mode::Typing,
+            Intent::FocusPane(pane) => self.screen.navigate(pane),
+            Intent::Scroll { pane, lines } => self.screen.scroll(pane, i64::from(lines)),
             Intent::Page { up } => {
-                let pane = if self.mode != Mode::Navigating {
-                    crate::ui::Pane::Transcript
+                let pane = if self.screen.mode != Mode::Navigating {
+                    Pane::Transcript
                 } else {
-                    self.ui.focus
+                    self.screen.focus()
                 };
-                let page = i32::from(self.pane_height(pane).saturating_sub(3).max(1));
-                self.scroll(Some(pane), if up { -page } else { page });
+                let page = i64::from(self.screen.pane_height(pane).saturating_sub(3).max(1));
+                self.screen
+                    .scroll(Some(pane), if up { -page } else { page });
             }
-            Intent::ScrollTop => self.scroll(None, -1_000_000),
-            Intent::ScrollBottom => self.ui.scroll_to_bottom(),
-            Intent::ToggleZoom => self.ui.toggle_zoom(),
+            Intent::ScrollTop => self.screen.scroll(None, -1_000_000),
+            Intent::ScrollBottom => self.screen.scroll_home(),
+            Intent::ToggleZoom => {
+                let zoomed = self.screen.zoomed();
+                self.screen.set_zoomed(!zoomed);
+            }
             Intent::ToggleHelp => {
-                self.mode = if self.mode == Mode::Help {
-                    std::mem::take(&mut self.mode_before_help)
+                let screen = &mut self.screen;
+                screen.mode = if screen.mode == Mode::Help {
+                    std::mem::take(&mut screen.mode_before_help)
                 } else {
-                    self.mode_before_help = std::mem::take(&mut self.mode);
-                    self.help_scroll = 0;
+                    screen.mode_before_help = std::mem::take(&mut screen.mode);
+                    screen.help_scroll = 0;
                     Mode::Help
                 };
+            }
+            Intent::ScrollHelp(rows) => {
+                let max = i32::try_from(crate::ui::help::KEYS.len()).unwrap_or(i32::MAX);
+                let next = (i32::from(self.screen.help_scroll) + rows).clamp(0, max);
+                self.screen.help_scroll = u16::try_from(next).unwrap_or(0);
             }
             Intent::ToggleMouseCapture => {
                 let on = !self.tui.mouse_capture();
@@ -101,13 +110,17 @@ impl App {
                     self.notice(Some(what.into()));
                 }
             }
-            Intent::ToggleDeltas => self.ui.toggle_deltas(),
+            Intent::ToggleDeltas => {
+                let events = &mut self.screen.events;
+                events.hide_deltas = !events.hide_deltas;
+            }
             Intent::StartEventFilter => {
-                self.mode = Mode::Filter(self.ui.event_filter.clone());
-                self.ui.focus = Pane::Events;
+                let filter = self.screen.events.filter().to_string();
+                self.screen.set_focus(Pane::Events);
+                self.screen.mode = Mode::Filter(filter);
             }
             Intent::ToggleDiff => {
-                if !self.ui.toggle_nearest_diff(&self.view) {
+                if !self.screen.toggle_nearest_diff(&self.view) {
                     self.notice(Some("no diff to expand here".into()));
                 }
             }
@@ -140,10 +153,10 @@ impl App {
         if self.view.turn_running() {
             left.push("a turn is running");
         }
-        if !self.prompt.is_empty() {
+        if !self.screen.prompt.is_empty() {
             left.push("the agent waits for your decision");
         }
-        if !self.composer.is_empty() {
+        if !self.screen.composer.is_empty() {
             left.push("you have a draft");
         }
         if left.is_empty() {
@@ -155,65 +168,35 @@ impl App {
         } else {
             " (it stays on the server; the draft is kept)"
         });
-        self.mode = Mode::Confirming(Confirm::Quit { why });
+        self.screen.mode = Mode::Confirming(Confirm::Quit { why });
     }
 
     /// Input box → the waiting decision → Transcript → Events → Turn → Workspace → input box.
     fn cycle_focus(&mut self, forward: bool) {
-        let deciding = !self.prompt.is_empty();
-        let panes = Pane::ALL;
+        let deciding = !self.screen.prompt.is_empty();
         let (first, last) = if forward {
-            (panes[0], panes[panes.len() - 1])
+            (Pane::ALL[0], Pane::ALL[Pane::ALL.len() - 1])
         } else {
-            (panes[panes.len() - 1], panes[0])
+            (Pane::ALL[Pane::ALL.len() - 1], Pane::ALL[0])
         };
-        self.mode = match (&self.mode, forward) {
-            (Mode::Typing, true) if deciding => Mode::Deciding,
-            (Mode::Typing, _) | (Mode::Deciding, true) => {
-                self.ui.focus = first;
-                Mode::Navigating
-            }
-            (Mode::Deciding, false) => Mode::Typing,
-            (Mode::Navigating, _) if self.ui.focus == last => {
-                self.ui.focus = Pane::Transcript;
-                if !forward && deciding {
+        let focus = self.screen.focus();
+        let (mode, focus) = match (&self.screen.mode, forward) {
+            (Mode::Typing, true) if deciding => (Mode::Deciding, focus),
+            (Mode::Typing, _) | (Mode::Deciding, true) => (Mode::Navigating, first),
+            (Mode::Deciding, false) => (Mode::Typing, focus),
+            (Mode::Navigating, _) if focus == last => {
+                let mode = if !forward && deciding {
                     Mode::Deciding
                 } else {
                     Mode::Typing
-                }
+                };
+                (mode, Pane::Transcript)
             }
-            (Mode::Navigating, _) => {
-                if forward {
-                    self.ui.focus_next();
-                } else {
-                    self.ui.focus_prev();
-                }
-                Mode::Navigating
-            }
-            (other, _) => other.clone(),
+            (Mode::Navigating, true) => (Mode::Navigating, focus.next()),
+            (Mode::Navigating, false) => (Mode::Navigating, focus.prev()),
+            (other, _) => (other.clone(), focus),
         };
-    }
-
-    /// Scrolls `pane` without moving the focus.
-    fn scroll(&mut self, pane: Option<Pane>, lines: i32) {
-        let focus = self.ui.focus;
-        if let Some(p) = pane {
-            self.ui.focus = p;
-        }
-        let n = u16::try_from(lines.unsigned_abs()).unwrap_or(u16::MAX);
-        if lines < 0 {
-            self.ui.scroll_up(n);
-        } else {
-            self.ui.scroll_down(n);
-        }
-        self.ui.focus = focus;
-    }
-
-    /// Rows of `pane` at the last draw (a guess before the first).
-    fn pane_height(&self, pane: Pane) -> u16 {
-        self.last_areas
-            .as_ref()
-            .and_then(|a| a.panes.iter().find(|(p, _)| *p == pane))
-            .map_or(20, |(_, r)| r.height)
+        self.screen.set_focus(focus);
+        self.screen.mode = mode;
     }
 }

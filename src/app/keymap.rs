@@ -11,33 +11,33 @@
 //! quitting by a typo). A plain character binding acts only while a pane has the focus, like
 //! the default single-letter commands, so it never steals a key from the input box.
 
-use super::keys::KeyCommand;
+use super::intent::Intent;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// The actions that can be bound, by their config names.
-const ACTIONS: &[(&str, KeyCommand)] = &[
-    ("quit", KeyCommand::Quit),
-    ("focus_next", KeyCommand::FocusNext),
-    ("focus_prev", KeyCommand::FocusPrev),
-    ("focus_input", KeyCommand::FocusInput),
-    ("page_up", KeyCommand::PageUp),
-    ("page_down", KeyCommand::PageDown),
-    ("top", KeyCommand::ScrollTop),
-    ("bottom", KeyCommand::ScrollBottom),
-    ("zoom", KeyCommand::ToggleZoom),
-    ("help", KeyCommand::ToggleHelp),
-    ("mouse", KeyCommand::ToggleMouseCapture),
-    ("deltas", KeyCommand::ToggleDeltas),
-    ("filter", KeyCommand::StartEventFilter),
-    ("diff", KeyCommand::ToggleDiff),
-    ("suspend", KeyCommand::Suspend),
-    ("refresh", KeyCommand::Refresh),
-    ("picker", KeyCommand::OpenPicker),
+const ACTIONS: &[(&str, Intent)] = &[
+    ("quit", Intent::Quit),
+    ("focus_next", Intent::FocusNext),
+    ("focus_prev", Intent::FocusPrev),
+    ("focus_input", Intent::FocusInput),
+    ("page_up", Intent::Page { up: true }),
+    ("page_down", Intent::Page { up: false }),
+    ("top", Intent::ScrollTop),
+    ("bottom", Intent::ScrollBottom),
+    ("zoom", Intent::ToggleZoom),
+    ("help", Intent::ToggleHelp),
+    ("mouse", Intent::ToggleMouseCapture),
+    ("deltas", Intent::ToggleDeltas),
+    ("filter", Intent::StartEventFilter),
+    ("diff", Intent::ToggleDiff),
+    ("suspend", Intent::Suspend),
+    ("refresh", Intent::Refresh),
+    ("picker", Intent::OpenPicker),
 ];
 
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct KeyMap {
-    bindings: Vec<(KeyCode, KeyModifiers, KeyCommand)>,
+    bindings: Vec<(KeyCode, KeyModifiers, Intent)>,
 }
 
 impl KeyMap {
@@ -46,7 +46,11 @@ impl KeyMap {
         let mut map = KeyMap::default();
         let mut warnings = Vec::new();
         for (action, value) in table {
-            let Some(command) = ACTIONS.iter().find(|(n, _)| n == action).map(|(_, c)| *c) else {
+            let Some(command) = ACTIONS
+                .iter()
+                .find(|(n, _)| n == action)
+                .map(|(_, c)| c.clone())
+            else {
                 let names: Vec<&str> = ACTIONS.iter().map(|(n, _)| *n).collect();
                 warnings.push(format!(
                     "config: [keys] {action} is not an action (one of: {}); ignored",
@@ -64,15 +68,15 @@ impl KeyMap {
         (map, warnings)
     }
 
-    /// The command bound to `key`, if any. `pane_focused` gates plain characters.
-    pub(crate) fn command_for(&self, key: KeyEvent, pane_focused: bool) -> Option<KeyCommand> {
+    /// The intent bound to `key`, if any. `pane_focused` gates plain characters.
+    pub(crate) fn intent_for(&self, key: KeyEvent, pane_focused: bool) -> Option<Intent> {
         let mods = key.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT);
         // Shift is left out: terminals report Shift+h as 'H', which is what a binding names.
         self.bindings
             .iter()
             .find(|(c, m, _)| *c == key.code && *m == mods)
             .filter(|(c, m, _)| pane_focused || !(matches!(c, KeyCode::Char(_)) && m.is_empty()))
-            .map(|(_, _, command)| *command)
+            .map(|(_, _, intent)| intent.clone())
     }
 }
 
@@ -134,21 +138,21 @@ mod tests {
         ));
         assert!(warnings.is_empty(), "{warnings:?}");
         let ctrl_q = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::CONTROL);
-        assert_eq!(map.command_for(ctrl_q, false), Some(KeyCommand::Quit));
+        assert_eq!(map.intent_for(ctrl_q, false), Some(Intent::Quit));
         let f2 = KeyEvent::new(KeyCode::F(2), KeyModifiers::NONE);
-        assert_eq!(map.command_for(f2, false), Some(KeyCommand::ToggleZoom));
+        assert_eq!(map.intent_for(f2, false), Some(Intent::ToggleZoom));
         let alt_p = KeyEvent::new(KeyCode::Char('p'), KeyModifiers::ALT);
-        assert_eq!(map.command_for(alt_p, true), Some(KeyCommand::OpenPicker));
+        assert_eq!(map.intent_for(alt_p, true), Some(Intent::OpenPicker));
         let shift_h = KeyEvent::new(KeyCode::Char('H'), KeyModifiers::SHIFT);
-        assert_eq!(map.command_for(shift_h, true), Some(KeyCommand::ToggleHelp));
+        assert_eq!(map.intent_for(shift_h, true), Some(Intent::ToggleHelp));
     }
 
     #[test]
     fn plain_characters_never_steal_from_the_input_box() {
         let (map, _) = KeyMap::from_table(&table("zoom = \"x\""));
         let x = KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE);
-        assert_eq!(map.command_for(x, false), None);
-        assert_eq!(map.command_for(x, true), Some(KeyCommand::ToggleZoom));
+        assert_eq!(map.intent_for(x, false), None);
+        assert_eq!(map.intent_for(x, true), Some(Intent::ToggleZoom));
     }
 
     #[test]

@@ -1,112 +1,103 @@
-//! Keys → commands, decided by the one [`Mode`]. While typing, every printable key is text;
+//! Keys → intents, decided by the one [`Mode`]. While typing, every printable key is text;
 //! single-letter commands (`q`, `z`, `?`, …) act only in pane navigation (Esc gets there),
 //! where letters that are not commands do nothing. Decisions (approve, deny, pick) are the
 //! prompt's keys in the deciding mode (Tab from the box while something waits). Scrolling
 //! keys the input box has no use for (PgUp/PgDn, the wheel) always scroll, so reading back
 //! never needs a mode change.
 
+use super::intent::Intent;
 use crate::ui::mode::Mode;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-/// What a key asks the app to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum KeyCommand {
-    /// `q` on a pane, or Ctrl+C: quits, asking first when work is in flight.
-    Quit,
-    FocusNext,
-    FocusPrev,
-    /// Give the focus back to the input box.
-    FocusInput,
-    ScrollUp(u16),
-    ScrollDown(u16),
-    PageUp,
-    PageDown,
-    ScrollTop,
-    ScrollBottom,
-    ToggleZoom,
-    ToggleHelp,
-    ToggleMouseCapture,
-    ToggleDeltas,
-    StartEventFilter,
-    ToggleDiff,
-    Suspend,
-    /// A key for the required-action prompt (deciding mode).
-    ToPrompt,
-    /// y/Enter (or Ctrl+C for a quit) in a confirmation.
-    ConfirmYes,
-    /// n/Esc in a confirmation.
-    ConfirmNo,
-    /// A key for the Events filter being typed.
-    ToFilter,
-    /// Ctrl+R: refresh the session, turns and items from the API.
-    Refresh,
-    /// Ctrl+O: the session picker.
-    OpenPicker,
-    /// Pass the key to the input box (or the prompt being answered).
-    ToInput,
-    /// Nothing to do.
+/// Where a key goes: straight to an intent, or to the widget that has the keys.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum KeyRoute {
+    Do(Intent),
+    /// The input box (typing).
+    Input,
+    /// The required-action prompt (deciding).
+    Prompt,
+    /// The Events filter being typed.
+    Filter,
+    /// The answer to the confirmation shown: yes or no.
+    Confirm(bool),
     Ignore,
 }
 
-pub(crate) fn command_for(key: KeyEvent, mode: &Mode) -> KeyCommand {
+fn scroll(lines: i32) -> KeyRoute {
+    KeyRoute::Do(Intent::Scroll { pane: None, lines })
+}
+
+pub(crate) fn route(key: KeyEvent, mode: &Mode) -> KeyRoute {
     if key.kind == KeyEventKind::Release {
-        return KeyCommand::Ignore;
+        return KeyRoute::Ignore;
     }
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    if let Mode::Confirming(_) = mode {
-        return match key.code {
-            KeyCode::Char('y' | 'Y') | KeyCode::Enter => KeyCommand::ConfirmYes,
-            // Ctrl+C twice quits, as in most terminal tools.
-            KeyCode::Char('c') if ctrl => KeyCommand::ConfirmYes,
-            KeyCode::Char('n' | 'N') | KeyCode::Esc => KeyCommand::ConfirmNo,
-            _ => KeyCommand::Ignore,
-        };
-    }
-    if let Mode::Filter(_) = mode {
-        return KeyCommand::ToFilter;
-    }
-    // Keys that mean the same everywhere else.
-    match key.code {
-        KeyCode::Char('c') if ctrl => return KeyCommand::Quit,
-        KeyCode::Char('z') if ctrl => return KeyCommand::Suspend,
-        KeyCode::Char('r') if ctrl => return KeyCommand::Refresh,
-        KeyCode::Char('o') if ctrl => return KeyCommand::OpenPicker,
-        KeyCode::F(1) => return KeyCommand::ToggleHelp,
-        KeyCode::Tab => return KeyCommand::FocusNext,
-        KeyCode::BackTab => return KeyCommand::FocusPrev,
-        KeyCode::PageUp => return KeyCommand::PageUp,
-        KeyCode::PageDown => return KeyCommand::PageDown,
+    match mode {
+        Mode::Confirming(_) => {
+            return match key.code {
+                KeyCode::Char('y' | 'Y') | KeyCode::Enter => KeyRoute::Confirm(true),
+                // Ctrl+C twice quits, as in most terminal tools.
+                KeyCode::Char('c') if ctrl => KeyRoute::Confirm(true),
+                KeyCode::Char('n' | 'N') | KeyCode::Esc => KeyRoute::Confirm(false),
+                _ => KeyRoute::Ignore,
+            };
+        }
+        Mode::Filter(_) => return KeyRoute::Filter,
+        Mode::Help => {
+            return match key.code {
+                KeyCode::Esc | KeyCode::Char('?' | 'q') | KeyCode::F(1) => {
+                    KeyRoute::Do(Intent::ToggleHelp)
+                }
+                KeyCode::Up | KeyCode::Char('k') => KeyRoute::Do(Intent::ScrollHelp(-1)),
+                KeyCode::Down | KeyCode::Char('j') => KeyRoute::Do(Intent::ScrollHelp(1)),
+                KeyCode::PageUp => KeyRoute::Do(Intent::ScrollHelp(-10)),
+                KeyCode::PageDown => KeyRoute::Do(Intent::ScrollHelp(10)),
+                KeyCode::Char('c') if ctrl => KeyRoute::Do(Intent::Quit),
+                _ => KeyRoute::Ignore,
+            };
+        }
         _ => {}
     }
+    // Keys that mean the same everywhere else.
+    let everywhere = match key.code {
+        KeyCode::Char('c') if ctrl => Some(Intent::Quit),
+        KeyCode::Char('z') if ctrl => Some(Intent::Suspend),
+        KeyCode::Char('r') if ctrl => Some(Intent::Refresh),
+        KeyCode::Char('o') if ctrl => Some(Intent::OpenPicker),
+        KeyCode::F(1) => Some(Intent::ToggleHelp),
+        KeyCode::Tab => Some(Intent::FocusNext),
+        KeyCode::BackTab => Some(Intent::FocusPrev),
+        KeyCode::PageUp => Some(Intent::Page { up: true }),
+        KeyCode::PageDown => Some(Intent::Page { up: false }),
+        _ => None,
+    };
+    if let Some(intent) = everywhere {
+        return KeyRoute::Do(intent);
+    }
     match mode {
-        Mode::Help => match key.code {
-            KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q') => KeyCommand::ToggleHelp,
-            KeyCode::Up | KeyCode::Char('k') => KeyCommand::ScrollUp(1),
-            KeyCode::Down | KeyCode::Char('j') => KeyCommand::ScrollDown(1),
-            _ => KeyCommand::Ignore,
-        },
-        Mode::Typing => KeyCommand::ToInput,
+        Mode::Typing => KeyRoute::Input,
         Mode::Deciding => match key.code {
-            KeyCode::Esc => KeyCommand::FocusInput,
-            _ => KeyCommand::ToPrompt,
+            KeyCode::Esc => KeyRoute::Do(Intent::FocusInput),
+            _ => KeyRoute::Prompt,
         },
         Mode::Navigating => match key.code {
-            KeyCode::Char('q') => KeyCommand::Quit,
-            KeyCode::Esc | KeyCode::Char('i') | KeyCode::Enter => KeyCommand::FocusInput,
-            KeyCode::Up | KeyCode::Char('k') => KeyCommand::ScrollUp(1),
-            KeyCode::Down | KeyCode::Char('j') => KeyCommand::ScrollDown(1),
-            KeyCode::Home | KeyCode::Char('g') => KeyCommand::ScrollTop,
-            KeyCode::End | KeyCode::Char('G') => KeyCommand::ScrollBottom,
-            KeyCode::Char('z') => KeyCommand::ToggleZoom,
-            KeyCode::Char('?') => KeyCommand::ToggleHelp,
-            KeyCode::Char('m') => KeyCommand::ToggleMouseCapture,
-            KeyCode::Char('d') => KeyCommand::ToggleDeltas,
-            KeyCode::Char('/') => KeyCommand::StartEventFilter,
-            KeyCode::Char('e') => KeyCommand::ToggleDiff,
+            KeyCode::Char('q') => KeyRoute::Do(Intent::Quit),
+            KeyCode::Esc | KeyCode::Char('i') | KeyCode::Enter => KeyRoute::Do(Intent::FocusInput),
+            KeyCode::Up | KeyCode::Char('k') => scroll(-1),
+            KeyCode::Down | KeyCode::Char('j') => scroll(1),
+            KeyCode::Home | KeyCode::Char('g') => KeyRoute::Do(Intent::ScrollTop),
+            KeyCode::End | KeyCode::Char('G') => KeyRoute::Do(Intent::ScrollBottom),
+            KeyCode::Char('z') => KeyRoute::Do(Intent::ToggleZoom),
+            KeyCode::Char('?') => KeyRoute::Do(Intent::ToggleHelp),
+            KeyCode::Char('m') => KeyRoute::Do(Intent::ToggleMouseCapture),
+            KeyCode::Char('d') => KeyRoute::Do(Intent::ToggleDeltas),
+            KeyCode::Char('/') => KeyRoute::Do(Intent::StartEventFilter),
+            KeyCode::Char('e') => KeyRoute::Do(Intent::ToggleDiff),
             // Any other letter is nothing here: it never leaks into the box.
-            _ => KeyCommand::Ignore,
+            _ => KeyRoute::Ignore,
         },
-        Mode::Confirming(_) | Mode::Filter(_) => KeyCommand::Ignore,
+        Mode::Confirming(_) | Mode::Filter(_) | Mode::Help => KeyRoute::Ignore,
     }
 }
 
@@ -126,106 +117,102 @@ mod tests {
     fn every_printable_key_is_text_while_typing() {
         for c in ['q', 'z', 'm', 'j', 'y', 'n', '2', '?', '/', 'e', 'd'] {
             assert_eq!(
-                command_for(key(KeyCode::Char(c)), &Mode::Typing),
-                KeyCommand::ToInput,
+                route(key(KeyCode::Char(c)), &Mode::Typing),
+                KeyRoute::Input,
                 "{c}"
             );
         }
-        assert_eq!(
-            command_for(key(KeyCode::Esc), &Mode::Typing),
-            KeyCommand::ToInput
-        );
+        assert_eq!(route(key(KeyCode::Esc), &Mode::Typing), KeyRoute::Input);
     }
 
     #[test]
     fn letters_are_commands_in_pane_navigation_and_others_do_nothing() {
         let nav = Mode::Navigating;
-        assert_eq!(command_for(key(KeyCode::Char('q')), &nav), KeyCommand::Quit);
         assert_eq!(
-            command_for(key(KeyCode::Char('z')), &nav),
-            KeyCommand::ToggleZoom
+            route(key(KeyCode::Char('q')), &nav),
+            KeyRoute::Do(Intent::Quit)
         );
         assert_eq!(
-            command_for(key(KeyCode::Char('?')), &nav),
-            KeyCommand::ToggleHelp
+            route(key(KeyCode::Char('z')), &nav),
+            KeyRoute::Do(Intent::ToggleZoom)
         );
         assert_eq!(
-            command_for(key(KeyCode::Char('m')), &nav),
-            KeyCommand::ToggleMouseCapture
+            route(key(KeyCode::Char('?')), &nav),
+            KeyRoute::Do(Intent::ToggleHelp)
         );
-        assert_eq!(command_for(key(KeyCode::Up), &nav), KeyCommand::ScrollUp(1));
+        assert_eq!(
+            route(key(KeyCode::Char('m')), &nav),
+            KeyRoute::Do(Intent::ToggleMouseCapture)
+        );
+        assert_eq!(route(key(KeyCode::Up), &nav), scroll(-1));
         for c in ['y', 'n', 'x', 'h', '1'] {
-            assert_eq!(
-                command_for(key(KeyCode::Char(c)), &nav),
-                KeyCommand::Ignore,
-                "{c}"
-            );
+            assert_eq!(route(key(KeyCode::Char(c)), &nav), KeyRoute::Ignore, "{c}");
         }
-        assert_eq!(command_for(key(KeyCode::Esc), &nav), KeyCommand::FocusInput);
+        assert_eq!(
+            route(key(KeyCode::Esc), &nav),
+            KeyRoute::Do(Intent::FocusInput)
+        );
     }
 
     #[test]
     fn ctrl_c_asks_the_app_to_quit_and_a_second_confirms() {
-        assert_eq!(command_for(ctrl('c'), &Mode::Typing), KeyCommand::Quit);
+        assert_eq!(route(ctrl('c'), &Mode::Typing), KeyRoute::Do(Intent::Quit));
         let asking = Mode::Confirming(Confirm::Quit {
             why: "a turn runs".into(),
         });
-        assert_eq!(command_for(ctrl('c'), &asking), KeyCommand::ConfirmYes);
+        assert_eq!(route(ctrl('c'), &asking), KeyRoute::Confirm(true));
     }
 
     #[test]
     fn a_confirmation_takes_only_yes_or_no() {
         let asking = Mode::Confirming(Confirm::CancelTurn);
         assert_eq!(
-            command_for(key(KeyCode::Char('y')), &asking),
-            KeyCommand::ConfirmYes
+            route(key(KeyCode::Char('y')), &asking),
+            KeyRoute::Confirm(true)
         );
+        assert_eq!(route(key(KeyCode::Enter), &asking), KeyRoute::Confirm(true));
         assert_eq!(
-            command_for(key(KeyCode::Enter), &asking),
-            KeyCommand::ConfirmYes
+            route(key(KeyCode::Char('n')), &asking),
+            KeyRoute::Confirm(false)
         );
-        assert_eq!(
-            command_for(key(KeyCode::Char('n')), &asking),
-            KeyCommand::ConfirmNo
-        );
-        assert_eq!(
-            command_for(key(KeyCode::Esc), &asking),
-            KeyCommand::ConfirmNo
-        );
-        assert_eq!(
-            command_for(key(KeyCode::Char('e')), &asking),
-            KeyCommand::Ignore
-        );
-        assert_eq!(command_for(key(KeyCode::Tab), &asking), KeyCommand::Ignore);
+        assert_eq!(route(key(KeyCode::Esc), &asking), KeyRoute::Confirm(false));
+        assert_eq!(route(key(KeyCode::Char('e')), &asking), KeyRoute::Ignore);
+        assert_eq!(route(key(KeyCode::Tab), &asking), KeyRoute::Ignore);
     }
 
     #[test]
     fn decisions_are_the_prompts_keys_only_in_deciding_mode() {
         for c in ['y', 'n', '1', 'f'] {
             assert_eq!(
-                command_for(key(KeyCode::Char(c)), &Mode::Deciding),
-                KeyCommand::ToPrompt
+                route(key(KeyCode::Char(c)), &Mode::Deciding),
+                KeyRoute::Prompt
             );
         }
         assert_eq!(
-            command_for(key(KeyCode::Esc), &Mode::Deciding),
-            KeyCommand::FocusInput
+            route(key(KeyCode::Esc), &Mode::Deciding),
+            KeyRoute::Do(Intent::FocusInput)
         );
     }
 
     #[test]
     fn paging_focus_and_help_work_from_anywhere() {
         for mode in [Mode::Typing, Mode::Navigating, Mode::Deciding] {
-            assert_eq!(command_for(key(KeyCode::PageUp), &mode), KeyCommand::PageUp);
-            assert_eq!(command_for(key(KeyCode::Tab), &mode), KeyCommand::FocusNext);
             assert_eq!(
-                command_for(key(KeyCode::BackTab), &mode),
-                KeyCommand::FocusPrev
+                route(key(KeyCode::PageUp), &mode),
+                KeyRoute::Do(Intent::Page { up: true })
             );
-            assert_eq!(command_for(ctrl('z'), &mode), KeyCommand::Suspend);
             assert_eq!(
-                command_for(key(KeyCode::F(1)), &mode),
-                KeyCommand::ToggleHelp
+                route(key(KeyCode::Tab), &mode),
+                KeyRoute::Do(Intent::FocusNext)
+            );
+            assert_eq!(
+                route(key(KeyCode::BackTab), &mode),
+                KeyRoute::Do(Intent::FocusPrev)
+            );
+            assert_eq!(route(ctrl('z'), &mode), KeyRoute::Do(Intent::Suspend));
+            assert_eq!(
+                route(key(KeyCode::F(1)), &mode),
+                KeyRoute::Do(Intent::ToggleHelp)
             );
         }
     }
@@ -233,29 +220,26 @@ mod tests {
     #[test]
     fn help_swallows_keys_until_closed() {
         assert_eq!(
-            command_for(key(KeyCode::Char('z')), &Mode::Help),
-            KeyCommand::Ignore
+            route(key(KeyCode::Char('z')), &Mode::Help),
+            KeyRoute::Ignore
         );
         assert_eq!(
-            command_for(key(KeyCode::Esc), &Mode::Help),
-            KeyCommand::ToggleHelp
+            route(key(KeyCode::Esc), &Mode::Help),
+            KeyRoute::Do(Intent::ToggleHelp)
         );
     }
 
     #[test]
     fn the_filter_takes_every_key_while_typed() {
         let filter = Mode::Filter("agent".into());
-        assert_eq!(
-            command_for(key(KeyCode::Char('q')), &filter),
-            KeyCommand::ToFilter
-        );
-        assert_eq!(command_for(ctrl('c'), &filter), KeyCommand::ToFilter);
+        assert_eq!(route(key(KeyCode::Char('q')), &filter), KeyRoute::Filter);
+        assert_eq!(route(ctrl('c'), &filter), KeyRoute::Filter);
     }
 
     #[test]
     fn key_releases_are_ignored() {
         let mut k = key(KeyCode::Char('q'));
         k.kind = KeyEventKind::Release;
-        assert_eq!(command_for(k, &Mode::Navigating), KeyCommand::Ignore);
+        assert_eq!(route(k, &Mode::Navigating), KeyRoute::Ignore);
     }
 }

@@ -1,6 +1,6 @@
 //! The loop: terminal input, stream updates, background results and timers, in one
 //! `tokio::select!`. Data flows one way: everything that happens becomes an update of the
-//! model ([`SessionView`]) or the view state ([`UiState`]), which requests a frame; frames
+//! model ([`SessionView`]) or the view state ([`Screen`]), which requests a frame; frames
 //! are drawn only when requested (no fixed tick), at most 60 a second. An idle session
 //! schedules no timer at all: the clock ticks only while a turn runs, polls only while
 //! something is pending.
@@ -57,11 +57,8 @@ use tokio::sync::mpsc;
 use crate::session::{Notice, SessionView, Severity, Update};
 use crate::store::StateStore;
 use crate::terminal::{self, TerminationSignals, Tui};
-use crate::ui::composer::Composer;
-use crate::ui::mode::Mode;
-use crate::ui::prompt::PromptState;
+use crate::ui::Screen;
 use crate::ui::theme::Theme;
-use crate::ui::{Areas, UiState};
 use artifacts::ArtifactsPoll;
 use fetch::{FetchJob, FetchQueue};
 use frame::FrameScheduler;
@@ -120,9 +117,8 @@ pub(crate) async fn run_until_exit(opts: AppOptions) -> Result<AppExit> {
 pub(crate) struct App {
     pub(crate) tui: Tui,
     pub(crate) view: SessionView,
-    pub(crate) ui: UiState,
-    pub(crate) composer: Composer,
-    pub(crate) prompt: PromptState,
+    /// Everything on screen and its view state: panes, input box, prompt, mode.
+    pub(crate) screen: Screen,
     pub(crate) theme: Theme,
     pub(crate) client: ApiClient,
     pub(crate) session_id: String,
@@ -140,18 +136,10 @@ pub(crate) struct App {
     /// Heap trims while a long session churns entries.
     trim: heap::TrimSchedule,
     pub(crate) stats: Stats,
-    /// Where keys go; the screen always shows it (see [`Mode`]).
-    pub(crate) mode: Mode,
-    /// Where closing the key list goes back to.
-    mode_before_help: Mode,
-    /// Rows of the key list scrolled past.
-    pub(crate) help_scroll: u16,
     quit: bool,
     fatal: Option<color_eyre::Report>,
     /// The terminal window has focus (FocusGained/FocusLost; for notifications).
     pub(crate) terminal_focused: bool,
-    /// Where things were at the last draw (mouse hit tests, page sizes).
-    last_areas: Option<Areas>,
     /// Don't read the stream until the history backfill is applied (entries stay in order).
     hold_stream: bool,
     first_message: Option<String>,
@@ -189,9 +177,7 @@ impl App {
         App {
             tui,
             view,
-            ui: UiState::new(),
-            composer: Composer::new(),
-            prompt: PromptState::default(),
+            screen: Screen::new(),
             theme: opts.settings.theme(),
             keymap: opts.settings.keys.clone(),
             client: opts.client,
@@ -206,13 +192,9 @@ impl App {
             replay: ReplayProgress::new(false),
             trim: heap::TrimSchedule::new(Instant::now()),
             stats: Stats::from_env(),
-            mode: Mode::Typing,
-            mode_before_help: Mode::Typing,
-            help_scroll: 0,
             quit: false,
             fatal: None,
             terminal_focused: true,
-            last_areas: None,
             hold_stream: false,
             first_message: opts.first_message,
             was_live: false,

@@ -44,12 +44,24 @@ fn tab_at(strip: Rect, column: u16) -> Option<Pane> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::{UiState, areas};
+    use crate::ui::layout::{LayoutSpec, areas};
+
+    fn layout(width: u16, height: u16) -> Areas {
+        areas(
+            Rect::new(0, 0, width, height),
+            &LayoutSpec {
+                focus: Pane::Transcript,
+                zoomed: false,
+                typing: true,
+                composer_height: 3,
+                rows_wanted: &|_, _| None,
+            },
+        )
+    }
 
     #[test]
     fn finds_panes_composer_and_tabs() {
-        let ui = UiState::new();
-        let wide = areas(Rect::new(0, 0, 160, 48), &ui, 3);
+        let wide = layout(160, 48);
         let (pane, rect) = wide.panes[1];
         assert_eq!(target_at(&wide, rect.x + 1, rect.y + 1), Target::Pane(pane));
         assert_eq!(
@@ -58,7 +70,7 @@ mod tests {
         );
         assert_eq!(target_at(&wide, 0, wide.footer.y), Target::Nothing);
 
-        let small = areas(Rect::new(0, 0, 60, 20), &ui, 3);
+        let small = layout(60, 20);
         let tabs = small.tabs.unwrap();
         assert_eq!(target_at(&small, 1, tabs.y), Target::Tab(Pane::Transcript));
         // " Transcript " is 12 columns; " Events " follows.

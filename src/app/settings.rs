@@ -24,7 +24,7 @@ use crate::ui::theme::Theme;
 const TRANSCRIPT_MIB_MAX: i64 = 4_096;
 
 /// Preferences read from the config file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Settings {
     pub(crate) notify_when: NotifyWhen,
     pub(crate) no_color: bool,

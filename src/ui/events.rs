@@ -1,66 +1,120 @@
 //! The Events pane: the raw stream, newest at the bottom, one row per event.
 
-use super::pane;
-use super::state::{Anchor, UiState};
+use super::component::{Ctx, PaneComponent};
+use super::pane::{Anchor, Pane, Scroll};
 use super::styled::truncate;
 use super::theme::Theme;
-use crate::session::SessionView;
 use crate::session::log::LogEntry;
 use gobare_api::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::Paragraph;
 
-pub(crate) fn draw(
-    frame: &mut Frame,
-    area: Rect,
-    view: &SessionView,
-    ui: &UiState,
-    theme: &Theme,
-    block: Block,
-) {
-    let inner = pane::framed(frame, area, block);
-    let height = inner.height as usize;
-    if height == 0 {
-        return;
+/// The Events pane's view state: scroll, the type filter and whether deltas show.
+#[derive(Debug)]
+pub(crate) struct EventsPane {
+    scroll: Scroll,
+    /// Only types containing this (case-insensitive); empty = all.
+    filter: String,
+    /// Hide `agent.text` / `agent.thinking` rows.
+    pub(crate) hide_deltas: bool,
+}
+
+impl Default for EventsPane {
+    fn default() -> Self {
+        EventsPane {
+            scroll: Scroll::default(),
+            filter: String::new(),
+            hide_deltas: true,
+        }
     }
-    let filter = ui.event_filter.to_ascii_lowercase();
-    let rows = view.log().rows();
-    // At most the ring's capacity: cheap to filter on every frame.
-    let shown: Vec<&LogEntry> = rows
-        .iter()
-        .filter(|e| !(ui.hide_deltas && e.is_delta()) && matches_filter(e.kind.as_str(), &filter))
-        .collect();
-    let n = shown.len();
+}
 
-    // The scroll anchor is the log index of the bottom row; `pending` moves it by rows.
-    let mut scroll = ui.events_scroll.get();
-    let end = match scroll.anchor {
-        None => n,
-        Some(a) => shown.partition_point(|e| e.index <= a.item),
-    };
-    let end = (end as i64 + scroll.pending).clamp(height.min(n) as i64, n as i64) as usize;
-    scroll.pending = 0;
-    scroll.anchor = (end < n).then(|| Anchor {
-        item: shown[end - 1].index,
-        line: 0,
-    });
-    ui.events_scroll.set(scroll);
-    let visible = &shown[end.saturating_sub(height)..end];
+impl EventsPane {
+    pub(crate) fn filter(&self) -> &str {
+        &self.filter
+    }
 
-    if visible.is_empty() {
-        let msg = if rows.is_empty() {
-            "No events yet."
-        } else {
-            "No events match the filter."
+    pub(crate) fn set_filter(&mut self, filter: impl Into<String>) {
+        self.filter = filter.into();
+        self.scroll = Scroll::default();
+    }
+}
+
+impl PaneComponent for EventsPane {
+    fn pane(&self) -> Pane {
+        Pane::Events
+    }
+
+    fn title_detail(&self, _ctx: &Ctx) -> String {
+        let mut t = String::new();
+        if !self.filter.is_empty() {
+            t.push_str(&format!("[type ~ {}] ", text::line(&self.filter)));
+        }
+        if !self.hide_deltas {
+            t.push_str("[+deltas] ");
+        }
+        t
+    }
+
+    fn scroll_by(&mut self, lines: i64) {
+        self.scroll.by(lines);
+    }
+
+    fn scroll_home(&mut self) {
+        self.scroll = Scroll::default();
+    }
+
+    fn follows(&self) -> bool {
+        self.scroll.follows()
+    }
+
+    fn render(&mut self, frame: &mut Frame, inner: Rect, ctx: &Ctx) {
+        let Ctx { view, theme } = *ctx;
+        let height = inner.height as usize;
+        if height == 0 {
+            return;
+        }
+        let filter = self.filter.to_ascii_lowercase();
+        let rows = view.log().rows();
+        // At most the ring's capacity: cheap to filter on every frame.
+        let shown: Vec<&LogEntry> = rows
+            .iter()
+            .filter(|e| {
+                !(self.hide_deltas && e.is_delta()) && matches_filter(e.kind.as_str(), &filter)
+            })
+            .collect();
+        let n = shown.len();
+
+        // The scroll anchor is the log index of the bottom row; `pending` moves it by rows.
+        let mut scroll = self.scroll;
+        let end = match scroll.anchor {
+            None => n,
+            Some(a) => shown.partition_point(|e| e.index <= a.item),
         };
-        frame.render_widget(Paragraph::new(Line::styled(msg, theme.dim)), inner);
-        return;
+        let end = (end as i64 + scroll.pending).clamp(height.min(n) as i64, n as i64) as usize;
+        scroll.pending = 0;
+        scroll.anchor = (end < n).then(|| Anchor {
+            item: shown[end - 1].index,
+            line: 0,
+        });
+        self.scroll = scroll;
+        let visible = &shown[end.saturating_sub(height)..end];
+
+        if visible.is_empty() {
+            let msg = if rows.is_empty() {
+                "No events yet."
+            } else {
+                "No events match the filter."
+            };
+            frame.render_widget(Paragraph::new(Line::styled(msg, theme.dim)), inner);
+            return;
+        }
+        let w = inner.width as usize;
+        let lines: Vec<Line> = visible.iter().map(|e| row(e, w, theme)).collect();
+        frame.render_widget(Paragraph::new(lines), inner);
     }
-    let w = inner.width as usize;
-    let lines: Vec<Line> = visible.iter().map(|e| row(e, w, theme)).collect();
-    frame.render_widget(Paragraph::new(lines), inner);
 }
 
 fn row(e: &LogEntry, width: usize, theme: &Theme) -> Line<'static> {

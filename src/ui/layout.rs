@@ -1,37 +1,43 @@
-//! The whole screen: panes arranged for the terminal's size, the composer's region and the
-//! status bar. `areas` is public so the app places the input box where `draw` left room.
+//! Where everything goes for the terminal's size: the panes, the tab strip of the small
+//! layout, the input area and the status bar. The Turn and Workspace panes take the rows
+//! their content needs (up to a quarter of the height), never rows they leave empty.
 
-use super::state::{Pane, UiState};
-use super::theme::Theme;
-use super::{events, footer, transcript, turn, workspace};
-use crate::session::SessionView;
-use ratatui::Frame;
+use super::pane::Pane;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
 
 /// Columns from which panes sit side by side.
 pub(crate) const WIDE_COLS: u16 = 140;
-/// Below either of these only the focused pane is shown, with a tab strip.
+/// Below either of these only one pane is shown, with a tab strip.
 pub(crate) const SMALL_COLS: u16 = 80;
 pub(crate) const SMALL_ROWS: u16 = 24;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Areas {
-    /// The panes on screen and where; the focused one only when zoomed or small.
+    /// The panes on screen and where; one when zoomed or small.
     pub panes: Vec<(Pane, Rect)>,
     /// The tab strip of the single-pane layout.
     pub(crate) tabs: Option<Rect>,
-    /// Where the app draws the input box.
+    /// The input area: the required-action prompt, the input box or a confirmation.
     pub composer: Rect,
     /// The status bar (last row).
     pub(crate) footer: Rect,
 }
 
-pub fn areas(size: Rect, ui: &UiState, composer_height: u16) -> Areas {
+/// What the layout depends on besides the terminal's size.
+pub(crate) struct LayoutSpec<'a> {
+    pub(crate) focus: Pane,
+    pub(crate) zoomed: bool,
+    /// The input box has the keys (a small terminal then shows the transcript).
+    pub(crate) typing: bool,
+    pub(crate) composer_height: u16,
+    /// Rows a pane's content needs at an inner width, for panes that should not take more.
+    pub(crate) rows_wanted: &'a dyn Fn(Pane, u16) -> Option<u16>,
+}
+
+pub(crate) fn areas(size: Rect, spec: &LayoutSpec) -> Areas {
     let [body, composer, footer] = Layout::vertical([
         Constraint::Min(0),
-        Constraint::Length(composer_height.min(size.height.saturating_sub(1))),
+        Constraint::Length(spec.composer_height.min(size.height.saturating_sub(1))),
         Constraint::Length(1.min(size.height)),
     ])
     .areas(size);
@@ -40,28 +46,35 @@ pub fn areas(size: Rect, ui: &UiState, composer_height: u16) -> Areas {
         let [tabs, pane] =
             Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(body);
         return Areas {
-            panes: vec![(single_pane(ui), pane)],
+            panes: vec![(single_pane(spec), pane)],
             tabs: Some(tabs),
             composer,
             footer,
         };
     }
-    if ui.zoomed {
+    if spec.zoomed {
         return Areas {
-            panes: vec![(ui.focus, body)],
+            panes: vec![(spec.focus, body)],
             tabs: None,
             composer,
             footer,
         };
     }
+    // A short pane's rows: what its content needs plus the border, within a quarter.
+    let fitted = |pane: Pane, width: u16, cap: u16| -> u16 {
+        let inner_width = width.saturating_sub(2);
+        let want = (spec.rows_wanted)(pane, inner_width).map_or(cap, |rows| rows + 2);
+        want.clamp(3, cap.max(3))
+    };
     let panes = if size.width >= WIDE_COLS {
         let [left, right] =
             Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)])
                 .areas(body);
+        let cap = right.height / 4;
         let [ev, tu, ws] = Layout::vertical([
-            Constraint::Percentage(50),
-            Constraint::Percentage(25),
-            Constraint::Percentage(25),
+            Constraint::Min(0),
+            Constraint::Length(fitted(Pane::Turn, right.width, cap)),
+            Constraint::Length(fitted(Pane::Workspace, right.width, cap)),
         ])
         .areas(right);
         vec![
@@ -71,12 +84,12 @@ pub fn areas(size: Rect, ui: &UiState, composer_height: u16) -> Areas {
             (Pane::Workspace, ws),
         ]
     } else {
-        let [tr, ev, bottom] = Layout::vertical([
-            Constraint::Percentage(55),
-            Constraint::Percentage(20),
-            Constraint::Percentage(25),
-        ])
-        .areas(body);
+        let half = body.width / 2;
+        let cap = body.height / 4;
+        let bottom = fitted(Pane::Turn, half, cap).max(fitted(Pane::Workspace, half, cap));
+        let [top, bottom] =
+            Layout::vertical([Constraint::Min(0), Constraint::Length(bottom)]).areas(body);
+        let [tr, ev] = Layout::vertical([Constraint::Fill(55), Constraint::Fill(20)]).areas(top);
         let [tu, ws] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
             .areas(bottom);
         vec![
@@ -94,89 +107,75 @@ pub fn areas(size: Rect, ui: &UiState, composer_height: u16) -> Areas {
     }
 }
 
-/// Draws every pane and the status bar; the composer's region is left for the app.
-pub fn draw(frame: &mut Frame, view: &SessionView, ui: &UiState, theme: &Theme) {
-    let a = areas(frame.area(), ui, ui.composer_height);
-    if let Some(tabs) = a.tabs {
-        draw_tabs(frame, tabs, ui, theme);
-    }
-    for (pane, rect) in &a.panes {
-        let focused = *pane == ui.focus && !ui.input_focused;
-        let block = pane_block(*pane, view, ui, focused, theme);
-        match pane {
-            Pane::Transcript => transcript::draw(frame, *rect, view, ui, theme, block),
-            Pane::Events => events::draw(frame, *rect, view, ui, theme, block),
-            Pane::Turn => turn::draw(frame, *rect, view, ui, theme, block),
-            Pane::Workspace => workspace::draw(frame, *rect, view, ui, theme, block),
-        }
-    }
-    footer::draw(frame, a.footer, view, theme);
-}
-
-fn pane_block<'a>(
-    pane: Pane,
-    view: &SessionView,
-    ui: &UiState,
-    focused: bool,
-    theme: &Theme,
-) -> Block<'a> {
-    let mut title = format!(" {} ", pane.title());
-    match pane {
-        Pane::Events => {
-            if !ui.event_filter.is_empty() {
-                title.push_str(&format!(
-                    "[type ~ {}] ",
-                    gobare_api::text::line(&ui.event_filter)
-                ));
-            }
-            if !ui.hide_deltas {
-                title.push_str("[+deltas] ");
-            }
-        }
-        Pane::Turn => {
-            if let Some(p) = view.turn_phase() {
-                title.push_str(&format!("· {} ", gobare_api::text::line(p.label())));
-            }
-        }
-        Pane::Workspace => title.push_str(&format!("· {} ", view.workspace().label())),
-        Pane::Transcript => {}
-    }
-    if !ui.follows(pane) {
-        title.push_str("(scrolled) ");
-    }
-    let (border, title_style) = if focused {
-        (
-            theme.border_focused,
-            theme.border_focused.patch(theme.title),
-        )
-    } else {
-        (theme.border, theme.title)
-    };
-    Block::default()
-        .borders(Borders::ALL)
-        .border_style(border)
-        .title(Span::styled(title, title_style))
-}
-
 /// The one pane a small terminal shows: the transcript while typing (what a reply answers),
 /// the focused pane while navigating.
-fn single_pane(ui: &UiState) -> Pane {
-    if ui.input_focused {
+pub(crate) fn single_pane(spec: &LayoutSpec) -> Pane {
+    if spec.typing {
         Pane::Transcript
     } else {
-        ui.focus
+        spec.focus
     }
 }
 
-fn draw_tabs(frame: &mut Frame, area: Rect, ui: &UiState, theme: &Theme) {
-    let mut spans = Vec::new();
-    for p in Pane::ALL {
-        let style = if p == single_pane(ui) {
-            theme.border_focused.patch(theme.title)
-        } else {
-            theme.dim
-        };
-        spans.push(Span::styled(format!(" {} ", p.title()), style));
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(rows: Option<u16>) -> impl Fn(Pane, u16) -> Option<u16> {
+        move |pane, _| match pane {
+            Pane::Turn | Pane::Workspace => rows,
+            _ => None,
+        }
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+
+    fn layout(w: u16, h: u16, rows: Option<u16>) -> Areas {
+        let wanted = spec(rows);
+        areas(
+            Rect::new(0, 0, w, h),
+            &LayoutSpec {
+                focus: Pane::Events,
+                zoomed: false,
+                typing: true,
+                composer_height: 3,
+                rows_wanted: &wanted,
+            },
+        )
+    }
+
+    fn height(a: &Areas, pane: Pane) -> u16 {
+        a.panes.iter().find(|(p, _)| *p == pane).unwrap().1.height
+    }
+
+    #[test]
+    fn short_panes_take_only_the_rows_their_content_needs() {
+        for (w, h) in [(110, 35), (160, 48)] {
+            let a = layout(w, h, Some(2));
+            assert_eq!(height(&a, Pane::Turn), 4, "{w}x{h}");
+            assert_eq!(height(&a, Pane::Workspace), 4, "{w}x{h}");
+            let body: u16 = h - 3 - 1;
+            let used: u16 = if w >= WIDE_COLS {
+                height(&a, Pane::Events) + 8
+            } else {
+                height(&a, Pane::Transcript) + height(&a, Pane::Events) + 4
+            };
+            assert_eq!(
+                used, body,
+                "the rest goes to the transcript and events: {w}x{h}"
+            );
+        }
+    }
+
+    #[test]
+    fn long_content_is_capped_at_a_quarter() {
+        let a = layout(110, 40, Some(100));
+        assert_eq!(height(&a, Pane::Turn), (40 - 4) / 4);
+    }
+
+    #[test]
+    fn a_small_terminal_shows_the_transcript_while_typing() {
+        let a = layout(70, 20, Some(2));
+        assert_eq!(a.panes.len(), 1);
+        assert_eq!(a.panes[0].0, Pane::Transcript);
+        assert!(a.tabs.is_some());
+    }
 }

@@ -1,5 +1,7 @@
-//! Views: pure functions of (&SessionView, &UiState) onto a ratatui Frame.
+//! Views: the [`Screen`] and the panes and widgets it owns, drawn from the model
+//! ([`crate::session::SessionView`]) onto a ratatui frame.
 
+pub(crate) mod component;
 pub mod composer;
 pub(crate) mod confirm;
 pub(crate) mod diff;
@@ -10,10 +12,10 @@ pub(crate) mod layout;
 pub(crate) mod markdown;
 pub(crate) mod mode;
 pub mod outcome;
-mod pane;
+pub(crate) mod pane;
 pub mod picker;
 pub mod prompt;
-pub(crate) mod state;
+pub(crate) mod screen;
 mod styled;
 pub mod theme;
 pub(crate) mod transcript;
@@ -23,5 +25,6 @@ pub(crate) mod workspace;
 #[cfg(test)]
 mod view_tests;
 
-pub use layout::{Areas, areas, draw};
-pub use state::{Pane, UiState};
+pub use layout::Areas;
+pub use pane::Pane;
+pub use screen::Screen;

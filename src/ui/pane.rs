@@ -1,30 +1,117 @@
-//! What the panes share: drawing their frame (the block `layout` titles) and scrolling a
-//! list of lines within it.
-
-use std::cell::Cell;
+//! What the panes share: their names, how a scrolled view remembers its place, and drawing
+//! a list of lines from an offset.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::Paragraph;
 
-/// Draws `block` (border and title) over `area`; returns the area inside it.
-pub(super) fn framed(frame: &mut Frame, area: Rect, block: Block) -> Rect {
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    inner
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Pane {
+    #[default]
+    Transcript,
+    Events,
+    Turn,
+    Workspace,
+}
+
+impl Pane {
+    pub const ALL: [Pane; 4] = [Pane::Transcript, Pane::Events, Pane::Turn, Pane::Workspace];
+
+    pub(crate) fn title(self) -> &'static str {
+        match self {
+            Pane::Transcript => "Transcript",
+            Pane::Events => "Events",
+            Pane::Turn => "Turn",
+            Pane::Workspace => "Workspace",
+        }
+    }
+
+    fn index(self) -> usize {
+        Pane::ALL.iter().position(|p| *p == self).unwrap_or(0)
+    }
+
+    pub(crate) fn next(self) -> Pane {
+        Pane::ALL[(self.index() + 1) % Pane::ALL.len()]
+    }
+
+    pub(crate) fn prev(self) -> Pane {
+        Pane::ALL[(self.index() + Pane::ALL.len() - 1) % Pane::ALL.len()]
+    }
+}
+
+/// Where the top of a scrolled view is: line `line` of item `item` (an entry id in the
+/// transcript, a log index in the events pane).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Anchor {
+    pub(crate) item: u64,
+    pub(crate) line: usize,
+}
+
+/// A scroll position: following the bottom (`anchor == None`), or anchored so new content
+/// below does not move what is on screen. `pending` lines are applied at the next draw,
+/// where the line heights are known.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Scroll {
+    pub(crate) anchor: Option<Anchor>,
+    pub(crate) pending: i64,
+}
+
+impl Scroll {
+    pub(crate) fn follows(&self) -> bool {
+        self.anchor.is_none() && self.pending >= 0
+    }
+
+    /// Moves by `delta` lines (negative: up); down at the bottom stays at the bottom.
+    pub(crate) fn by(&mut self, delta: i64) {
+        if self.anchor.is_none() && delta > 0 && self.pending >= 0 {
+            return;
+        }
+        self.pending += delta;
+    }
+}
+
+/// A top-down view's offset moved by `delta` lines.
+pub(crate) fn offset_by(offset: u16, delta: i64) -> u16 {
+    (i64::from(offset) + delta).clamp(0, i64::from(u16::MAX)) as u16
 }
 
 /// Draws `lines` in `inner` from `offset` down. The offset is clamped so scrolling stops
 /// with the last line at the bottom, and stored back so the next key starts from there.
-pub(super) fn scrolled(
+pub(crate) fn scrolled(
     frame: &mut Frame,
     inner: Rect,
     lines: Vec<Line<'static>>,
-    offset: &Cell<u16>,
+    offset: &mut u16,
 ) {
     let max_offset = lines.len().saturating_sub(inner.height as usize) as u16;
-    let clamped = offset.get().min(max_offset);
-    offset.set(clamped);
-    frame.render_widget(Paragraph::new(lines).scroll((clamped, 0)), inner);
+    *offset = (*offset).min(max_offset);
+    frame.render_widget(Paragraph::new(lines).scroll((*offset, 0)), inner);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn focus_order_cycles_both_ways() {
+        assert_eq!(Pane::Transcript.next(), Pane::Events);
+        assert_eq!(Pane::Transcript.prev(), Pane::Workspace);
+        assert_eq!(Pane::Workspace.next(), Pane::Transcript);
+    }
+
+    #[test]
+    fn scrolling_up_leaves_follow_mode_and_down_at_the_bottom_does_nothing() {
+        let mut s = Scroll::default();
+        s.by(3);
+        assert!(s.follows(), "down at the bottom is a no-op");
+        s.by(-5);
+        assert!(!s.follows());
+    }
+
+    #[test]
+    fn offsets_stop_at_the_top() {
+        assert_eq!(offset_by(2, -5), 0);
+        assert_eq!(offset_by(2, 3), 5);
+    }
 }

@@ -1,150 +1,221 @@
 //! The transcript pane: entries laid out into lines (cached per entry per width), only the
 //! visible ones, following the bottom unless the user scrolled up.
 
-use super::pane;
-use super::state::{Anchor, UiState};
-use super::theme::Theme;
+use super::component::{Ctx, PaneComponent};
+use super::pane::{Anchor, Pane, Scroll};
 use crate::session::SessionView;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::Paragraph;
+use std::collections::HashSet;
 use std::rc::Rc;
 
 mod entry;
 pub(crate) mod line_cache;
 
-use line_cache::Lines;
+use line_cache::{LineCache, Lines};
 
-pub(crate) fn draw(
-    frame: &mut Frame,
-    area: Rect,
-    view: &SessionView,
-    ui: &UiState,
-    theme: &Theme,
-    block: Block,
-) {
-    let inner = pane::framed(frame, area, block);
-    if inner.width == 0 || inner.height == 0 {
-        return;
+/// The transcript's view state: where it is scrolled, what it showed, which diffs are open.
+#[derive(Debug)]
+pub(crate) struct TranscriptPane {
+    scroll: Scroll,
+    /// Ids of the first and last entries on screen at the last draw.
+    visible: Option<(u64, u64)>,
+    /// The transcript's `next_id` when the user left the bottom ("N new below").
+    seen: Option<u64>,
+    cache: LineCache,
+    /// Entry ids whose diff is shown.
+    pub(crate) expanded: HashSet<u64>,
+    /// Show the agent's streamed reasoning under the live text.
+    pub(crate) show_thinking: bool,
+}
+
+impl Default for TranscriptPane {
+    fn default() -> Self {
+        TranscriptPane {
+            scroll: Scroll::default(),
+            visible: None,
+            seen: None,
+            cache: LineCache::default(),
+            expanded: HashSet::new(),
+            show_thinking: true,
+        }
     }
-    let t = view.transcript();
-    let entries = t.entries();
-    let mut cache = ui.cache.borrow_mut();
-    let streaming = t.streaming();
-    let blocks = entries.len() + usize::from(streaming.is_some());
-    if blocks == 0 {
-        let mut hint: Vec<Line> = view
-            .config_warnings()
-            .iter()
-            .map(|w| {
-                Line::styled(
-                    format!("warning: {}", gobare_api::text::line(w)),
-                    theme.warning,
-                )
-            })
-            .collect();
-        hint.extend(match view.unreachable() {
-            // Not an empty session: nothing is known about it yet.
-            Some(reason) => {
-                let host = match view.api_host() {
-                    "" => "the server".to_string(),
-                    h => gobare_api::text::line(h).into_owned(),
-                };
-                vec![
-                    Line::styled(
-                        format!("Cannot reach {host}: nothing has loaded yet."),
-                        theme.error,
-                    ),
-                    Line::styled(
-                        format!("Last attempt: {}", gobare_api::text::line(reason)),
-                        theme.dim,
-                    ),
-                    Line::styled("Retrying on its own; Ctrl+R tries now.", theme.dim),
-                ]
+}
+
+impl TranscriptPane {
+    /// Entries whose wrapped lines are cached (for memory figures).
+    pub(crate) fn cached_entries(&self) -> usize {
+        self.cache.len()
+    }
+
+    /// Shows or hides the diff of entry `id`.
+    pub(crate) fn toggle_expanded(&mut self, id: u64) {
+        if !self.expanded.remove(&id) {
+            self.expanded.insert(id);
+        }
+    }
+
+    /// Shows or hides the diff nearest the bottom of the view (the last one on screen, or
+    /// above it). Returns whether there was one.
+    pub(crate) fn toggle_nearest_diff(&mut self, view: &SessionView) -> bool {
+        let t = view.transcript();
+        let from = self
+            .visible
+            .map(|(_, last)| last)
+            .unwrap_or_else(|| t.next_id().saturating_sub(1));
+        match t.diff_at_or_before(from, 10_000) {
+            Some(id) => {
+                self.toggle_expanded(id);
+                true
             }
-            None => vec![Line::styled(
-                "No messages yet. Type below to send one.",
-                theme.dim,
-            )],
+            None => false,
+        }
+    }
+}
+
+impl PaneComponent for TranscriptPane {
+    fn pane(&self) -> Pane {
+        Pane::Transcript
+    }
+
+    fn scroll_by(&mut self, lines: i64) {
+        self.scroll.by(lines);
+    }
+
+    fn scroll_home(&mut self) {
+        self.scroll = Scroll::default();
+    }
+
+    fn follows(&self) -> bool {
+        self.scroll.follows()
+    }
+
+    fn render(&mut self, frame: &mut Frame, inner: Rect, ctx: &Ctx) {
+        let Ctx { view, theme } = *ctx;
+        if inner.width == 0 || inner.height == 0 {
+            return;
+        }
+        let t = view.transcript();
+        let entries = t.entries();
+        let cache = &mut self.cache;
+        let streaming = t.streaming();
+        let blocks = entries.len() + usize::from(streaming.is_some());
+        if blocks == 0 {
+            let mut hint: Vec<Line> = view
+                .config_warnings()
+                .iter()
+                .map(|w| {
+                    Line::styled(
+                        format!("warning: {}", gobare_api::text::line(w)),
+                        theme.warning,
+                    )
+                })
+                .collect();
+            hint.extend(match view.unreachable() {
+                // Not an empty session: nothing is known about it yet.
+                Some(reason) => {
+                    let host = match view.api_host() {
+                        "" => "the server".to_string(),
+                        h => gobare_api::text::line(h).into_owned(),
+                    };
+                    vec![
+                        Line::styled(
+                            format!("Cannot reach {host}: nothing has loaded yet."),
+                            theme.error,
+                        ),
+                        Line::styled(
+                            format!("Last attempt: {}", gobare_api::text::line(reason)),
+                            theme.dim,
+                        ),
+                        Line::styled("Retrying on its own; Ctrl+R tries now.", theme.dim),
+                    ]
+                }
+                None => vec![Line::styled(
+                    "No messages yet. Type below to send one.",
+                    theme.dim,
+                )],
+            });
+            frame.render_widget(
+                Paragraph::new(hint).wrap(ratatui::widgets::Wrap { trim: false }),
+                inner,
+            );
+            return;
+        }
+        let width = inner.width;
+        let height = inner.height as usize;
+        let base = entries.front().map_or(0, |e| e.id);
+        let mut lines_of = |i: usize| -> Lines {
+            match entries.get(i) {
+                Some(e) => cache.lines(e, width, self.expanded.contains(&e.id), theme),
+                None => match streaming {
+                    Some(s) => {
+                        cache.streaming(s, t.streaming_rev(), width, self.show_thinking, theme)
+                    }
+                    None => Rc::new(Vec::new()),
+                },
+            }
+        };
+
+        // Resolve the scroll position into (block, line) of the top row.
+        let mut scroll = self.scroll;
+        let mut following = scroll.anchor.is_none();
+        let mut top = match scroll.anchor {
+            None => bottom_top(blocks, height, &mut lines_of),
+            Some(a) => (
+                ((a.item.saturating_sub(base)) as usize).min(blocks - 1),
+                a.line,
+            ),
+        };
+        if scroll.pending != 0 {
+            top = move_by(top, scroll.pending, blocks, &mut lines_of);
+            scroll.pending = 0;
+            following = false;
+        }
+        if !following && reaches_end(top, height, blocks, &mut lines_of) {
+            following = true; // scrolled back to the bottom
+        }
+        if following {
+            top = bottom_top(blocks, height, &mut lines_of);
+        }
+        let (mut rows, last_block) = collect(top, height, blocks, &mut lines_of);
+        scroll.anchor = (!following).then(|| Anchor {
+            item: base + top.0 as u64,
+            line: top.1,
         });
-        frame.render_widget(
-            Paragraph::new(hint).wrap(ratatui::widgets::Wrap { trim: false }),
-            inner,
-        );
-        return;
-    }
-    let width = inner.width;
-    let height = inner.height as usize;
-    let base = entries.front().map_or(0, |e| e.id);
-    let mut lines_of = |i: usize| -> Lines {
-        match entries.get(i) {
-            Some(e) => cache.lines(e, width, ui.expanded.contains(&e.id), theme),
-            None => match streaming {
-                Some(s) => cache.streaming(s, t.streaming_rev(), width, ui.show_thinking, theme),
-                None => Rc::new(Vec::new()),
-            },
-        }
-    };
+        self.scroll = scroll;
+        let last_shown = (base + last_block.min(entries.len().saturating_sub(1)) as u64)
+            .min(t.next_id().saturating_sub(1));
+        self.visible = Some((
+            base + top.0.min(entries.len().saturating_sub(1)) as u64,
+            last_shown,
+        ));
 
-    // Resolve the scroll position into (block, line) of the top row.
-    let mut scroll = ui.transcript_scroll.get();
-    let mut following = scroll.anchor.is_none();
-    let mut top = match scroll.anchor {
-        None => bottom_top(blocks, height, &mut lines_of),
-        Some(a) => (
-            ((a.item.saturating_sub(base)) as usize).min(blocks - 1),
-            a.line,
-        ),
-    };
-    if scroll.pending != 0 {
-        top = move_by(top, scroll.pending, blocks, &mut lines_of);
-        scroll.pending = 0;
-        following = false;
-    }
-    if !following && reaches_end(top, height, blocks, &mut lines_of) {
-        following = true; // scrolled back to the bottom
-    }
-    if following {
-        top = bottom_top(blocks, height, &mut lines_of);
-    }
-    let (mut rows, last_block) = collect(top, height, blocks, &mut lines_of);
-    scroll.anchor = (!following).then(|| Anchor {
-        item: base + top.0 as u64,
-        line: top.1,
-    });
-    ui.transcript_scroll.set(scroll);
-    let last_shown = (base + last_block.min(entries.len().saturating_sub(1)) as u64)
-        .min(t.next_id().saturating_sub(1));
-    ui.transcript_visible.set(Some((
-        base + top.0.min(entries.len().saturating_sub(1)) as u64,
-        last_shown,
-    )));
-
-    if following {
-        ui.transcript_seen.set(None);
-    } else {
-        let seen = ui.transcript_seen.get().unwrap_or(t.next_id());
-        ui.transcript_seen.set(Some(seen));
-        let newer = t.next_id().saturating_sub(seen);
-        if newer > 0 {
-            let marker = format!(" ↓ {newer} new below ");
-            if let Some(last) = rows.last_mut() {
-                *last = Line::styled(marker, theme.accent).right_aligned();
+        if following {
+            self.seen = None;
+        } else {
+            let seen = *self.seen.get_or_insert(t.next_id());
+            let newer = t.next_id().saturating_sub(seen);
+            if newer > 0 {
+                let marker = format!(" ↓ {newer} new below ");
+                if let Some(last) = rows.last_mut() {
+                    *last = Line::styled(marker, theme.accent).right_aligned();
+                }
             }
         }
-    }
-    let dropped = t.dropped();
-    if top == (0, 0) && dropped > 0 {
-        let marker = format!(
-            " ⋯ {dropped} earlier entries not kept in memory · `gobare-tui tail --from 0` prints the whole history "
-        );
-        if let Some(first) = rows.first_mut() {
-            *first = Line::styled(marker, theme.dim);
+        let dropped = t.dropped();
+        if top == (0, 0) && dropped > 0 {
+            let marker = format!(
+                " ⋯ {dropped} earlier entries not kept in memory · `gobare-tui tail --from 0` prints the whole history "
+            );
+            if let Some(first) = rows.first_mut() {
+                *first = Line::styled(marker, theme.dim);
+            }
         }
+        cache.frame_done();
+        frame.render_widget(Paragraph::new(rows), inner);
     }
-    cache.frame_done();
-    frame.render_widget(Paragraph::new(rows), inner);
 }
 
 /// The top row (block, line) that puts the last line at the bottom of `height` rows.

@@ -1,9 +1,10 @@
 //! Snapshots of every pane in its interesting states, built from the documented example
 //! events, plus layout and scrolling behaviour.
 
-use super::state::{Pane, UiState};
+use super::layout::{Areas, LayoutSpec, areas};
+use super::pane::Pane;
+use super::screen::Screen;
 use super::theme::Theme;
-use super::{areas, draw};
 use crate::session::{SessionView, Update};
 use gobare_api::model::{EVENT_TYPES, Event, Session, Turn};
 use gobare_api::stream::ConnectionState;
@@ -50,18 +51,37 @@ fn turn(status: &str, error: Value) -> Turn {
     .unwrap()
 }
 
-fn render(v: &SessionView, ui: &UiState, w: u16, h: u16) -> String {
+fn render(v: &SessionView, ui: &mut Screen, w: u16, h: u16) -> String {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| draw(f, v, ui, &Theme::no_color())).unwrap();
+    term.draw(|f| ui.draw(f, v, &Theme::no_color(), None))
+        .unwrap();
     term.backend().to_string()
 }
 
-fn zoomed(pane: Pane) -> UiState {
-    UiState {
-        focus: pane,
-        zoomed: true,
-        ..UiState::new()
-    }
+/// The screen with `pane` having the keys (pane navigation).
+fn navigating(pane: Pane) -> Screen {
+    let mut screen = Screen::new();
+    screen.navigate(pane);
+    screen
+}
+
+fn zoomed(pane: Pane) -> Screen {
+    let mut screen = navigating(pane);
+    screen.set_zoomed(true);
+    screen
+}
+
+fn layout(w: u16, h: u16, focus: Pane, zoomed: bool) -> Areas {
+    areas(
+        Rect::new(0, 0, w, h),
+        &LayoutSpec {
+            focus,
+            zoomed,
+            typing: false,
+            composer_height: 3,
+            rows_wanted: &|_, _| None,
+        },
+    )
 }
 
 /// One full session: every example event in §8 order.
@@ -73,7 +93,7 @@ fn full_session() -> SessionView {
 
 #[test]
 fn empty_session() {
-    assert_snapshot!(render(&view(), &UiState::new(), 100, 30));
+    assert_snapshot!(render(&view(), &mut Screen::new(), 100, 30));
 }
 
 #[test]
@@ -90,9 +110,9 @@ fn a_server_never_reached_is_not_shown_as_an_empty_session() {
     v.apply(Update::Connection(ConnectionState::Connecting {
         attempt: 1,
     }));
-    assert!(!render(&v, &UiState::new(), 100, 30).contains("Cannot reach"));
+    assert!(!render(&v, &mut Screen::new(), 100, 30).contains("Cannot reach"));
     v.apply(retrying("network error: connection refused\x1b[31m"));
-    let out = render(&v, &UiState::new(), 100, 30);
+    let out = render(&v, &mut Screen::new(), 100, 30);
     assert!(
         out.contains("Cannot reach api.example.test: nothing has loaded yet."),
         "{out}"
@@ -103,7 +123,7 @@ fn a_server_never_reached_is_not_shown_as_an_empty_session() {
     // later drops.
     v.apply(Update::Connection(ConnectionState::Live));
     v.apply(retrying("the server closed the stream"));
-    let out = render(&v, &UiState::new(), 100, 30);
+    let out = render(&v, &mut Screen::new(), 100, 30);
     assert!(out.contains("No messages yet"), "{out}");
     assert!(!out.contains("Cannot reach"), "{out}");
 }
@@ -114,7 +134,7 @@ fn wide_layout_160x48() {
     v.apply(Update::Turn(turn("completed", Value::Null)));
     let artifact = serde_json::from_value(json!({"id": "art_6f2a9c41", "turn_id": "turn_1bdef0a94c2e47f3", "path": "/workspace/outputs/report.md", "size_bytes": 482})).unwrap();
     v.apply(Update::Artifacts(vec![artifact]));
-    let out = render(&v, &UiState::new(), 160, 48);
+    let out = render(&v, &mut Screen::new(), 160, 48);
     assert!(out.contains("artifacts: ready · 1 file"));
     assert_snapshot!(out);
 }
@@ -122,11 +142,8 @@ fn wide_layout_160x48() {
 #[test]
 fn narrow_terminal_60x20_shows_the_focused_pane_with_tabs() {
     let v = full_session();
-    let ui = UiState {
-        focus: Pane::Events,
-        ..UiState::new()
-    };
-    let out = render(&v, &ui, 60, 20);
+    let mut ui = navigating(Pane::Events);
+    let out = render(&v, &mut ui, 60, 20);
     assert!(
         out.contains("Transcript") && out.contains("Workspace"),
         "tab strip"
@@ -152,7 +169,7 @@ fn long_transcript_follows_the_bottom() {
             )
         }),
     );
-    let out = render(&v, &zoomed(Pane::Transcript), 80, 24);
+    let out = render(&v, &mut zoomed(Pane::Transcript), 80, 24);
     assert!(out.contains("message number 200"));
     assert!(!out.contains("message number 100:"));
     assert_snapshot!(out);
@@ -180,7 +197,7 @@ fn streaming_text_and_thinking() {
         ],
     );
     v.apply(Update::Tick(1_789_319_090_000 + 65_000));
-    assert_snapshot!(render(&v, &UiState::new(), 100, 30));
+    assert_snapshot!(render(&v, &mut Screen::new(), 100, 30));
 }
 
 #[test]
@@ -190,12 +207,12 @@ fn tool_call_in_flight_then_done() {
         &mut v,
         [example("turn.started"), example("agent.tool_call")],
     );
-    let ui = zoomed(Pane::Transcript);
-    let in_flight = render(&v, &ui, 80, 8);
+    let mut ui = zoomed(Pane::Transcript);
+    let in_flight = render(&v, &mut ui, 80, 8);
     assert!(in_flight.contains("⋯ write /workspace/outputs/report.md"));
     assert_snapshot!("tool_call_in_flight", in_flight);
     apply(&mut v, [example("agent.tool_result")]);
-    let done = render(&v, &ui, 80, 8);
+    let done = render(&v, &mut ui, 80, 8);
     assert!(done.contains("✓ write /workspace/outputs/report.md — Successfully wrote 5 bytes"));
     assert_snapshot!("tool_call_done", done);
 }
@@ -215,7 +232,7 @@ fn failed_turn() {
         "failed",
         json!({"code": "provider_error", "message": "the model provider returned 502"}),
     )));
-    let out = render(&v, &zoomed(Pane::Turn), 60, 14);
+    let out = render(&v, &mut zoomed(Pane::Turn), 60, 14);
     assert!(
         out.contains("failed") && out.contains("provider_error"),
         "{out}"
@@ -242,7 +259,7 @@ fn paused_workspace() {
             example("preview.ready"),
         ],
     );
-    let out = render(&v, &zoomed(Pane::Workspace), 70, 14);
+    let out = render(&v, &mut zoomed(Pane::Workspace), 70, 14);
     assert!(
         out.contains("paused") && out.contains("wakes on the next message"),
         "{out}"
@@ -253,7 +270,7 @@ fn paused_workspace() {
 #[test]
 fn reconnecting_status_bar_keeps_the_screen() {
     let mut v = full_session();
-    let before = render(&v, &UiState::new(), 120, 30);
+    let before = render(&v, &mut Screen::new(), 120, 30);
     v.apply(Update::Connection(ConnectionState::Retrying {
         in_ms: 2500,
         attempt: 2,
@@ -262,7 +279,7 @@ fn reconnecting_status_bar_keeps_the_screen() {
     v.apply(Update::Skipped {
         reason: "bad json".into(),
     });
-    let after = render(&v, &UiState::new(), 120, 30);
+    let after = render(&v, &mut Screen::new(), 120, 30);
     let body = |s: &str| s.lines().take(26).map(str::to_string).collect::<Vec<_>>();
     assert_eq!(body(&before), body(&after), "a reconnect clears nothing");
     let footer = after.lines().last().unwrap().to_string();
@@ -289,10 +306,10 @@ fn approvals_questions_todos_and_an_expanded_diff() {
         ],
     );
     let mut ui = zoomed(Pane::Transcript);
-    let collapsed = render(&v, &ui, 80, 30);
+    let collapsed = render(&v, &mut ui, 80, 30);
     assert!(collapsed.contains("[diff hidden]"));
     assert!(ui.toggle_nearest_diff(&v));
-    let expanded = render(&v, &ui, 80, 30);
+    let expanded = render(&v, &mut ui, 80, 30);
     assert!(expanded.contains("+const c = 4;"));
     assert_snapshot!(expanded);
 }
@@ -311,9 +328,9 @@ fn scrolled_up_transcript_stays_put_and_counts_new_entries() {
         }),
     );
     let mut ui = zoomed(Pane::Transcript);
-    render(&v, &ui, 60, 18);
-    ui.scroll_up(9);
-    let before = render(&v, &ui, 60, 18);
+    render(&v, &mut ui, 60, 18);
+    ui.scroll(None, -9);
+    let before = render(&v, &mut ui, 60, 18);
     assert!(!ui.follows(Pane::Transcript));
     apply(
         &mut v,
@@ -325,7 +342,7 @@ fn scrolled_up_transcript_stays_put_and_counts_new_entries() {
             )
         }),
     );
-    let after = render(&v, &ui, 60, 18);
+    let after = render(&v, &mut ui, 60, 18);
     // Everything but the marker row (the pane's last) stays where it was.
     let top = |s: &str| s.lines().take(12).map(str::to_string).collect::<Vec<_>>();
     assert_eq!(
@@ -335,8 +352,8 @@ fn scrolled_up_transcript_stays_put_and_counts_new_entries() {
     );
     assert!(after.contains("↓ 3 new below"), "{after}");
     assert_snapshot!(after);
-    ui.scroll_down(1_000);
-    let bottom = render(&v, &ui, 60, 18);
+    ui.scroll(None, 1_000);
+    let bottom = render(&v, &mut ui, 60, 18);
     assert!(ui.follows(Pane::Transcript) && bottom.contains("line 53"));
 }
 
@@ -344,12 +361,12 @@ fn scrolled_up_transcript_stays_put_and_counts_new_entries() {
 fn events_pane_filters_and_hides_deltas() {
     let v = full_session();
     let mut ui = zoomed(Pane::Events);
-    ui.hide_deltas = false;
-    let all = render(&v, &ui, 100, 40);
+    ui.set_hide_deltas(false);
+    let all = render(&v, &mut ui, 100, 40);
     assert!(all.contains("agent.text") && all.contains("   4801 17:04:50 turn.started"));
-    ui.hide_deltas = true;
-    ui.set_event_filter("sandbox");
-    let filtered = render(&v, &ui, 100, 10);
+    ui.set_hide_deltas(true);
+    ui.events.set_filter("sandbox");
+    let filtered = render(&v, &mut ui, 100, 10);
     assert!(!filtered.contains("agent.text") && filtered.contains("sandbox.paused"));
     assert_snapshot!(filtered);
 }
@@ -366,7 +383,7 @@ fn history_from_items() {
     items.sort_by_key(|i| i.created_at);
     let mut v = view();
     v.apply(Update::Items(items));
-    let out = render(&v, &zoomed(Pane::Transcript), 90, 24);
+    let out = render(&v, &mut zoomed(Pane::Transcript), 90, 24);
     assert_eq!(
         out.matches("write /workspace/outputs/report.md").count(),
         1,
@@ -381,7 +398,7 @@ fn status_bar_marks_a_local_demo_and_a_failed_stream() {
     v.apply(Update::Connection(ConnectionState::Failed {
         reason: "401 authentication_error".into(),
     }));
-    let out = render(&v, &UiState::new(), 120, 30);
+    let out = render(&v, &mut Screen::new(), 120, 30);
     let footer = out.lines().last().unwrap();
     assert!(
         footer.contains("✗ failed: 401 authentication_error · Ctrl+R retries"),
@@ -415,16 +432,13 @@ fn any_size_draws_without_panicking() {
     ] {
         for pane in Pane::ALL {
             for zoom in [false, true] {
-                let mut ui = UiState {
-                    focus: pane,
-                    zoomed: zoom,
-                    ..UiState::new()
-                };
-                render(&v, &ui, w, h);
-                ui.scroll_up(7);
-                render(&v, &ui, w, h);
-                ui.scroll_down(3);
-                render(&v, &ui, w, h);
+                let mut ui = navigating(pane);
+                ui.set_zoomed(zoom);
+                render(&v, &mut ui, w, h);
+                ui.scroll(None, -7);
+                render(&v, &mut ui, w, h);
+                ui.scroll(None, 3);
+                render(&v, &mut ui, w, h);
             }
         }
     }
@@ -441,7 +455,7 @@ fn hostile_text_is_shown_not_executed() {
             json!({"text": "evil \u{1b}[2J\u{1b}]0;pwned\u{7} done"}),
         )],
     );
-    let out = render(&v, &zoomed(Pane::Transcript), 60, 10);
+    let out = render(&v, &mut zoomed(Pane::Transcript), 60, 10);
     assert!(out.contains("evil") && out.contains("done"), "{out}");
     assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'));
 }
@@ -453,14 +467,13 @@ fn unknown_event_shows_generically() {
         &mut v,
         [ev("agent.dance", Some(3), json!({"steps": [1, 2]}))],
     );
-    let out = render(&v, &zoomed(Pane::Transcript), 60, 10);
+    let out = render(&v, &mut zoomed(Pane::Transcript), 60, 10);
     assert!(out.contains(r#"· agent.dance {"steps":[1,2]}"#), "{out}");
 }
 
 #[test]
 fn areas_adapt_to_the_terminal() {
-    let ui = UiState::new();
-    let wide = areas(Rect::new(0, 0, 160, 48), &ui, 3);
+    let wide = layout(160, 48, Pane::Transcript, false);
     assert_eq!(wide.panes.len(), 4);
     assert_eq!(wide.footer, Rect::new(0, 47, 160, 1));
     assert_eq!(wide.composer, Rect::new(0, 44, 160, 3));
@@ -470,12 +483,12 @@ fn areas_adapt_to_the_terminal() {
         tr.x < ev.x && tr.width > ev.width,
         "transcript left, larger"
     );
-    let medium = areas(Rect::new(0, 0, 100, 30), &ui, 3);
+    let medium = layout(100, 30, Pane::Transcript, false);
     assert!(medium.panes[0].1.y < medium.panes[1].1.y, "stacked");
-    let small = areas(Rect::new(0, 0, 60, 20), &ui, 3);
+    let small = layout(60, 20, Pane::Transcript, false);
     assert_eq!(small.panes.len(), 1);
     assert!(small.tabs.is_some());
-    let z = areas(Rect::new(0, 0, 160, 48), &zoomed(Pane::Events), 3);
+    let z = layout(160, 48, Pane::Events, true);
     assert_eq!(z.panes, vec![(Pane::Events, Rect::new(0, 0, 160, 44))]);
 }
 
@@ -486,14 +499,15 @@ fn a_huge_transcript_lays_out_only_what_is_visible() {
         &mut v,
         (1..=100_000).map(|i| ev("agent.message", Some(i), json!({"text": "short"}))),
     );
-    let ui = UiState::new();
-    render(&v, &ui, 160, 48);
-    let laid_out = ui.cache.borrow().len();
+    let mut ui = Screen::new();
+    render(&v, &mut ui, 160, 48);
+    let laid_out = ui.line_cache_len();
     // Printed for people; performance is asserted in benches only.
     let mut term = Terminal::new(TestBackend::new(160, 48)).unwrap();
     let start = std::time::Instant::now();
     for _ in 0..100 {
-        term.draw(|f| draw(f, &v, &ui, &Theme::no_color())).unwrap();
+        term.draw(|f| ui.draw(f, &v, &Theme::no_color(), None))
+            .unwrap();
     }
     eprintln!(
         "160x48 frame with 100,000 entries: {:?}",
@@ -507,7 +521,7 @@ fn a_huge_transcript_lays_out_only_what_is_visible() {
 #[test]
 fn line_cache_stays_bounded_while_following() {
     let mut v = view();
-    let ui = UiState::new();
+    let mut ui = Screen::new();
     let mut term = Terminal::new(TestBackend::new(160, 48)).unwrap();
     let mut most = 0;
     for i in 1..=5_000 {
@@ -516,7 +530,8 @@ fn line_cache_stays_bounded_while_following() {
             Some(i),
             json!({"text": format!("step {i}")}),
         )));
-        term.draw(|f| draw(f, &v, &ui, &Theme::no_color())).unwrap();
+        term.draw(|f| ui.draw(f, &v, &Theme::no_color(), None))
+            .unwrap();
         most = most.max(ui.line_cache_len());
     }
     assert!(most <= 512 + 48, "{most} entries cached");
@@ -541,11 +556,11 @@ fn dropped_entries_are_announced_at_the_top() {
     );
     let dropped = v.transcript().dropped();
     assert!(dropped > 0);
-    let mut ui = UiState::new();
-    let bottom = render(&v, &ui, 100, 40);
+    let mut ui = Screen::new();
+    let bottom = render(&v, &mut ui, 100, 40);
     assert!(!bottom.contains("not kept in memory"), "{bottom}");
-    ui.scroll_up(10_000);
-    let top = render(&v, &ui, 100, 40);
+    ui.scroll(None, -10_000);
+    let top = render(&v, &mut ui, 100, 40);
     assert!(
         top.contains(&format!("{dropped} earlier entries not kept in memory")),
         "{top}"
@@ -561,7 +576,8 @@ fn notices_are_coloured_by_severity() {
         let mut v = view();
         v.apply(Update::Notice(Some(Notice::new(severity, "NOTICE-TEXT"))));
         let mut term = Terminal::new(TestBackend::new(160, 48)).unwrap();
-        term.draw(|f| draw(f, &v, &UiState::new(), &theme)).unwrap();
+        term.draw(|f| Screen::new().draw(f, &v, &theme, None))
+            .unwrap();
         let buf = term.backend().buffer().clone();
         let row = buf.area.height - 1;
         let x = (0..buf.area.width)
@@ -586,17 +602,20 @@ fn notices_are_coloured_by_severity() {
 fn pane_border_highlight_follows_where_the_keys_go() {
     let theme = Theme::default();
     let highlighted = |input_focused: bool| {
-        let ui = UiState {
-            input_focused,
-            ..UiState::new()
+        let mut ui = if input_focused {
+            Screen::new()
+        } else {
+            navigating(Pane::Transcript)
         };
         let mut term = Terminal::new(TestBackend::new(160, 48)).unwrap();
-        term.draw(|f| draw(f, &full_session(), &ui, &theme))
+        term.draw(|f| ui.draw(f, &full_session(), &theme, None))
             .unwrap();
         let buf = term.backend().buffer().clone();
-        // The top-left corner of every pane.
+        let input_top = usize::from(ui.areas().unwrap().composer.y);
+        // The top-left corner of every pane (the input box below them is not one).
         buf.content()
             .iter()
+            .take(input_top * usize::from(buf.area.width))
             .filter(|c| c.symbol() == "┌")
             .filter(|c| c.fg == theme.border_focused.fg.unwrap())
             .count()
@@ -617,7 +636,7 @@ fn wide_events_pane_aligns_even_the_longest_type() {
             example("workspace.recovery_failed"),
         ],
     );
-    let screen = render(&v, &zoomed(Pane::Events), 160, 20);
+    let screen = render(&v, &mut zoomed(Pane::Events), 160, 20);
     let column_after = |kind: &str| {
         let line = screen.lines().find(|l| l.contains(kind)).expect(kind);
         let chars: Vec<char> = line.chars().collect();

@@ -1,9 +1,9 @@
 //! The Workspace pane: state and since-when, recent transitions, what to expect, repo,
 //! preview and published URLs.
 
+use super::component::{Ctx, PaneComponent};
 use super::events::clock;
-use super::pane;
-use super::state::UiState;
+use super::pane::{self, Pane};
 use super::styled::truncate;
 use super::theme::Theme;
 use crate::session::SessionView;
@@ -13,19 +13,39 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Block;
 
-pub(crate) fn draw(
-    frame: &mut Frame,
-    area: Rect,
-    view: &SessionView,
-    ui: &UiState,
-    theme: &Theme,
-    block: Block,
-) {
-    let inner = pane::framed(frame, area, block);
-    let lines = lines(view, inner.width as usize, theme);
-    pane::scrolled(frame, inner, lines, &ui.workspace_offset);
+/// The Workspace pane's view state: how far it is scrolled from the top.
+#[derive(Debug, Default)]
+pub(crate) struct WorkspacePane {
+    offset: u16,
+}
+
+impl PaneComponent for WorkspacePane {
+    fn pane(&self) -> Pane {
+        Pane::Workspace
+    }
+
+    fn title_detail(&self, ctx: &Ctx) -> String {
+        format!("· {} ", ctx.view.workspace().label())
+    }
+
+    fn scroll_by(&mut self, lines: i64) {
+        self.offset = pane::offset_by(self.offset, lines);
+    }
+
+    fn scroll_home(&mut self) {
+        self.offset = 0;
+    }
+
+    fn rows_wanted(&self, width: u16, ctx: &Ctx) -> Option<u16> {
+        let n = lines(ctx.view, usize::from(width), ctx.theme).len();
+        Some(u16::try_from(n).unwrap_or(u16::MAX))
+    }
+
+    fn render(&mut self, frame: &mut Frame, inner: Rect, ctx: &Ctx) {
+        let lines = lines(ctx.view, inner.width as usize, ctx.theme);
+        pane::scrolled(frame, inner, lines, &mut self.offset);
+    }
 }
 
 fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {

@@ -11,7 +11,7 @@ use gobare_tui::session::{Notice, SessionView, Severity, Update};
 use gobare_tui::ui::picker::PickerState;
 use gobare_tui::ui::prompt::PromptState;
 use gobare_tui::ui::theme::Theme;
-use gobare_tui::ui::{self, Pane, UiState};
+use gobare_tui::ui::{Pane, Screen};
 use ratatui::backend::{CrosstermBackend, TestBackend};
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
@@ -174,7 +174,7 @@ impl std::io::Write for Capture {
 fn draw_bytes(
     w: u16,
     h: u16,
-    paint: impl Fn(&mut ratatui::Frame),
+    mut paint: impl FnMut(&mut ratatui::Frame),
 ) -> (Vec<u8>, ratatui::buffer::Buffer) {
     let area = Rect::new(0, 0, w, h);
     let written = Capture::default();
@@ -323,14 +323,14 @@ fn assert_borders_aligned(buffer: &ratatui::buffer::Buffer, panes: &[(Pane, Rect
     }
 }
 
-fn layouts() -> Vec<(String, UiState)> {
-    let mut out = vec![("all panes".to_string(), UiState::default())];
+fn layouts() -> Vec<(String, Screen)> {
+    let mut out = vec![("all panes".to_string(), Screen::new())];
     for pane in Pane::ALL {
-        let mut ui = UiState::default();
-        ui.focus = pane;
-        ui.zoomed = true;
+        let mut ui = Screen::new();
+        ui.navigate(pane);
+        ui.set_zoomed(true);
         if pane == Pane::Events {
-            ui.hide_deltas = false;
+            ui.set_hide_deltas(false);
         }
         out.push((format!("{pane:?} zoomed"), ui));
     }
@@ -344,11 +344,11 @@ fn every_pane_writes_only_inert_text_to_the_terminal() {
     for (w, h) in [(160u16, 48u16), (100, 30), (61, 20)] {
         for (name, mut ui) in layouts() {
             ui.toggle_nearest_diff(&view);
-            let (bytes, buffer) = draw_bytes(w, h, |f| ui::draw(f, &view, &ui, &theme));
+            let (bytes, buffer) = draw_bytes(w, h, |f| ui.draw(f, &view, &theme, None));
             assert_only_ratatui_sequences(&bytes);
             assert_terminal_shows_the_buffer(&bytes, &buffer);
-            let a = ui::areas(Rect::new(0, 0, w, h), &ui, ui.composer_height);
-            assert_borders_aligned(&buffer, &a.panes);
+            let panes = ui.areas().expect("drawn").panes.clone();
+            assert_borders_aligned(&buffer, &panes);
             let text = format!("{buffer:?}");
             // At 61 columns the Workspace pane shows no server text with an escape, and the
             // status bar gives its room to the notice before the (hostile) session title.

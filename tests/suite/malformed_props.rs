@@ -5,7 +5,7 @@
 use gobare_api::model::Event;
 use gobare_api::sse::{SseItem, SseParser};
 use gobare_tui::session::{SessionView, Update};
-use gobare_tui::ui::{self, Pane, UiState, theme::Theme};
+use gobare_tui::ui::{Pane, Screen, theme::Theme};
 use proptest::prelude::*;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -96,15 +96,15 @@ fn tally_free(items: Vec<SseItem>) -> Vec<SseItem> {
 }
 
 fn draw_all(view: &SessionView) {
-    let mut ui = UiState::default();
+    let mut ui = Screen::new();
     ui.toggle_nearest_diff(view);
     let theme = Theme::default();
     let mut term = Terminal::new(TestBackend::new(90, 30)).unwrap();
-    term.draw(|f| ui::draw(f, view, &ui, &theme)).unwrap();
+    term.draw(|f| ui.draw(f, view, &theme, None)).unwrap();
     for pane in Pane::ALL {
-        ui.focus = pane;
-        ui.zoomed = true;
-        term.draw(|f| ui::draw(f, view, &ui, &theme)).unwrap();
+        ui.navigate(pane);
+        ui.set_zoomed(true);
+        term.draw(|f| ui.draw(f, view, &theme, None)).unwrap();
     }
 }
 

@@ -7,7 +7,7 @@ use gobare_api::stream::ConnectionState;
 use gobare_api::stream::{StreamOptions, StreamTarget, StreamUpdate};
 use gobare_sim::{SimConfig, Simulator};
 use gobare_tui::session::{SessionView, Update};
-use gobare_tui::ui::{self, UiState, theme::Theme};
+use gobare_tui::ui::{Screen, theme::Theme};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::time::Duration;
@@ -170,7 +170,7 @@ impl Consumed {
 /// The whole screen for a model, as text (for "the same events give the same screen").
 pub(crate) fn screen(view: &SessionView, w: u16, h: u16) -> String {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| ui::draw(f, view, &UiState::default(), &Theme::no_color()))
+    term.draw(|f| Screen::new().draw(f, view, &Theme::no_color(), None))
         .unwrap();
     term.backend().to_string()
 }

@@ -1,0 +1,338 @@
+//! The root of the screen: it owns every pane and widget with its view state (focus, zoom,
+//! scroll, the input box, the prompt, the mode), decides where they go and draws the whole
+//! frame, status bar and overlays included. The app changes it through methods and draws
+//! it in one call.
+
+use super::component::{Ctx, PaneComponent};
+use super::composer::Composer;
+use super::events::EventsPane;
+use super::layout::{self, Areas, LayoutSpec};
+use super::mode::Mode;
+use super::pane::Pane;
+use super::prompt::PromptState;
+use super::theme::Theme;
+use super::transcript::TranscriptPane;
+use super::turn::TurnPane;
+use super::workspace::WorkspacePane;
+use super::{confirm, footer, help};
+use crate::session::SessionView;
+use gobare_api::model::RequiredActionKind;
+use gobare_api::text;
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
+
+/// Rows always left to the panes, however tall the input area wants to be.
+const MIN_PANE_ROWS: u16 = 6;
+
+#[derive(Default)]
+pub struct Screen {
+    /// The pane that scroll keys move (highlighted while navigating).
+    focus: Pane,
+    /// The focused pane fills the screen.
+    zoomed: bool,
+    pub(crate) transcript: TranscriptPane,
+    pub(crate) events: EventsPane,
+    turn: TurnPane,
+    workspace: WorkspacePane,
+    pub(crate) composer: Composer,
+    pub(crate) prompt: PromptState,
+    /// Where keys go; the screen always shows it (see [`Mode`]).
+    pub(crate) mode: Mode,
+    /// Where closing the key list goes back to.
+    pub(crate) mode_before_help: Mode,
+    /// Rows of the key list scrolled past.
+    pub(crate) help_scroll: u16,
+    /// Where things were at the last draw (mouse hit tests, page sizes).
+    last_areas: Option<Areas>,
+}
+
+impl Screen {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub(crate) fn focus(&self) -> Pane {
+        self.focus
+    }
+
+    /// Gives `pane` the keys (pane navigation).
+    pub fn navigate(&mut self, pane: Pane) {
+        self.focus = pane;
+        self.mode = Mode::Navigating;
+    }
+
+    pub(crate) fn set_focus(&mut self, pane: Pane) {
+        self.focus = pane;
+    }
+
+    pub(crate) fn zoomed(&self) -> bool {
+        self.zoomed
+    }
+
+    pub fn set_zoomed(&mut self, zoomed: bool) {
+        self.zoomed = zoomed;
+    }
+
+    /// Hides or shows `agent.text` / `agent.thinking` rows in the Events pane.
+    pub fn set_hide_deltas(&mut self, hide: bool) {
+        self.events.hide_deltas = hide;
+    }
+
+    /// Where everything was at the last draw.
+    pub fn areas(&self) -> Option<&Areas> {
+        self.last_areas.as_ref()
+    }
+
+    /// Transcript entries whose wrapped lines are cached (for memory figures).
+    pub fn line_cache_len(&self) -> usize {
+        self.transcript.cached_entries()
+    }
+
+    fn pane(&self, pane: Pane) -> &dyn PaneComponent {
+        match pane {
+            Pane::Transcript => &self.transcript,
+            Pane::Events => &self.events,
+            Pane::Turn => &self.turn,
+            Pane::Workspace => &self.workspace,
+        }
+    }
+
+    fn pane_mut(&mut self, pane: Pane) -> &mut dyn PaneComponent {
+        match pane {
+            Pane::Transcript => &mut self.transcript,
+            Pane::Events => &mut self.events,
+            Pane::Turn => &mut self.turn,
+            Pane::Workspace => &mut self.workspace,
+        }
+    }
+
+    /// Scrolls `pane` (the focused one when `None`) by `lines`; negative is up (older).
+    pub fn scroll(&mut self, pane: Option<Pane>, lines: i64) {
+        let pane = pane.unwrap_or(self.focus);
+        self.pane_mut(pane).scroll_by(lines);
+    }
+
+    /// The focused pane back to its newest content.
+    pub(crate) fn scroll_home(&mut self) {
+        self.pane_mut(self.focus).scroll_home();
+    }
+
+    /// Whether `pane` shows its newest content.
+    pub fn follows(&self, pane: Pane) -> bool {
+        self.pane(pane).follows()
+    }
+
+    /// Shows or hides the diff nearest the bottom of the transcript. Returns whether there
+    /// was one.
+    pub fn toggle_nearest_diff(&mut self, view: &SessionView) -> bool {
+        self.transcript.toggle_nearest_diff(view)
+    }
+
+    /// Rows of `pane` at the last draw (a guess before the first).
+    pub(crate) fn pane_height(&self, pane: Pane) -> u16 {
+        self.last_areas
+            .as_ref()
+            .and_then(|a| a.panes.iter().find(|(p, _)| *p == pane))
+            .map_or(20, |(_, r)| r.height)
+    }
+
+    /// A pane's border is highlighted while it has the keys.
+    fn pane_has_keys(&self) -> bool {
+        matches!(self.mode, Mode::Navigating | Mode::Filter(_))
+    }
+
+    /// Draws the whole frame. `status` is shown at the right of the status bar (replay
+    /// progress).
+    pub fn draw(
+        &mut self,
+        frame: &mut Frame,
+        view: &SessionView,
+        theme: &Theme,
+        status: Option<&str>,
+    ) {
+        let ctx = Ctx { view, theme };
+        let area = frame.area();
+        let confirming = match &self.mode {
+            Mode::Confirming(c) => Some(c.question()),
+            _ => None,
+        };
+        let composer_rows = self.composer.desired_height(area.width);
+        let prompt_rows = if self.prompt.is_empty() {
+            0
+        } else {
+            self.prompt.desired_height(area.width)
+        };
+        let confirm_rows = confirming
+            .as_deref()
+            .map_or(0, |q| confirm::desired_height(q, area.width));
+        let room = area.height.saturating_sub(MIN_PANE_ROWS + 1).max(3);
+        // A confirmation takes the input area (and never less than it asks for).
+        let input_rows =
+            (composer_rows.max(confirm_rows) + prompt_rows).min(room.max(confirm_rows));
+
+        let areas = {
+            let (turn, workspace) = (&self.turn, &self.workspace);
+            let wanted = |pane: Pane, width: u16| match pane {
+                Pane::Turn => turn.rows_wanted(width, &ctx),
+                Pane::Workspace => workspace.rows_wanted(width, &ctx),
+                Pane::Transcript | Pane::Events => None,
+            };
+            layout::areas(
+                area,
+                &LayoutSpec {
+                    focus: self.focus,
+                    zoomed: self.zoomed,
+                    typing: !self.pane_has_keys(),
+                    composer_height: input_rows,
+                    rows_wanted: &wanted,
+                },
+            )
+        };
+
+        if let Some(tabs) = areas.tabs {
+            let shown = areas.panes.first().map(|(p, _)| *p);
+            draw_tabs(frame, tabs, shown, theme);
+        }
+        let keys_on_pane = self.pane_has_keys();
+        for &(pane, rect) in &areas.panes {
+            let focused = keys_on_pane && pane == self.focus;
+            let block = pane_block(self.pane(pane), &ctx, focused);
+            let inner = block.inner(rect);
+            frame.render_widget(block, rect);
+            self.pane_mut(pane).render(frame, inner, &ctx);
+        }
+        footer::draw(frame, areas.footer, view, theme);
+        self.draw_input_area(
+            frame.buffer_mut(),
+            areas.composer,
+            &ctx,
+            composer_rows,
+            confirming.as_deref(),
+        );
+
+        let buf = frame.buffer_mut();
+        if let Mode::Filter(filter) = &self.mode {
+            let line = Line::from(vec![
+                Span::styled("filter events by type: ", theme.title),
+                Span::styled(format!("{}▏", text::line(filter)), theme.text),
+                Span::styled("  Enter/Esc done · empty shows all", theme.dim),
+            ]);
+            Clear.render(areas.footer, buf);
+            Paragraph::new(line).render(areas.footer, buf);
+        } else if let Some(label) = status {
+            right_aligned(areas.footer, label, theme.warning, buf);
+        }
+        if self.mode == Mode::Help {
+            help::render(help::area(area), buf, theme, self.help_scroll);
+        }
+        self.last_areas = Some(areas);
+    }
+
+    /// The prompt above the input box, or a confirmation in the box's place.
+    fn draw_input_area(
+        &mut self,
+        buf: &mut Buffer,
+        input: Rect,
+        ctx: &Ctx,
+        composer_rows: u16,
+        confirming: Option<&str>,
+    ) {
+        let theme = ctx.theme;
+        let prompt_rows = if self.prompt.is_empty() {
+            0
+        } else {
+            self.prompt.desired_height(input.width)
+        };
+        // The input box keeps its rows; the prompt gets what is left above it.
+        let prompt_rows = input.height.saturating_sub(composer_rows).min(prompt_rows);
+        let [prompt_area, composer_area] =
+            Layout::vertical([Constraint::Length(prompt_rows), Constraint::Min(0)]).areas(input);
+        self.prompt.set_focused(self.mode == Mode::Deciding);
+        if prompt_rows > 0 {
+            self.prompt.render(prompt_area, buf, theme);
+        }
+        let running = ctx.view.turn_running();
+        self.composer.set_turn_running(running);
+        let enter_answers = self.prompt.current().is_some_and(|a| {
+            matches!(
+                a.kind,
+                RequiredActionKind::Question | RequiredActionKind::FunctionCall
+            )
+        });
+        self.composer.set_title(
+            self.mode
+                .title(!self.prompt.is_empty(), running, enter_answers),
+        );
+        match confirming {
+            Some(question) => {
+                let rows = composer_area
+                    .height
+                    .max(confirm::desired_height(question, input.width))
+                    .min(input.height);
+                let confirm_area = Rect {
+                    y: input.bottom().saturating_sub(rows),
+                    height: rows,
+                    ..input
+                };
+                confirm::render(question, confirm_area, buf, theme);
+            }
+            None => self
+                .composer
+                .render(composer_area, buf, theme, self.mode.is_typing()),
+        }
+    }
+}
+
+fn pane_block<'a>(pane: &dyn PaneComponent, ctx: &Ctx, focused: bool) -> Block<'a> {
+    let theme = ctx.theme;
+    let mut title = format!(" {} {}", pane.pane().title(), pane.title_detail(ctx));
+    if !pane.follows() {
+        title.push_str("(scrolled) ");
+    }
+    let (border, title_style) = if focused {
+        (
+            theme.border_focused,
+            theme.border_focused.patch(theme.title),
+        )
+    } else {
+        (theme.border, theme.title)
+    };
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(border)
+        .title(Span::styled(title, title_style))
+}
+
+fn draw_tabs(frame: &mut Frame, area: Rect, shown: Option<Pane>, theme: &Theme) {
+    let spans: Vec<Span> = Pane::ALL
+        .iter()
+        .map(|&p| {
+            let style = if Some(p) == shown {
+                theme.border_focused.patch(theme.title)
+            } else {
+                theme.dim
+            };
+            Span::styled(format!(" {} ", p.title()), style)
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// ` text ` at the right end of `area`, over whatever is there.
+fn right_aligned(area: Rect, text: &str, style: Style, buf: &mut Buffer) {
+    let label = format!(" {text} ");
+    let width = u16::try_from(text::width(&label))
+        .unwrap_or(u16::MAX)
+        .min(area.width);
+    let rect = Rect {
+        x: area.right().saturating_sub(width),
+        width,
+        ..area
+    };
+    Clear.render(rect, buf);
+    Paragraph::new(Span::styled(label, style)).render(rect, buf);
+}
