@@ -17,6 +17,7 @@ use crate::store::StateStore;
 use crate::ui::composer::History;
 use crate::ui::mode::{Confirm, Mode};
 use crate::ui::outcome::Severity;
+use crate::ui::prompt::PromptState;
 use gobare_api::client::ApiClient;
 use gobare_api::model::{Content, Event, EventPayload, Input, RequiredActionKind, Session, Turn};
 use std::collections::HashMap;
@@ -150,14 +151,18 @@ impl App {
     /// Enter: an answer to the question or function call shown (when one waits), else
     /// `input.message`. The box keeps the text until the send is accepted.
     pub(super) fn act_send(&mut self, text: String) {
-        let answers_prompt = self.screen.prompt.current().is_some_and(|a| {
+        let answers_prompt = PromptState::current(self.view.actions()).is_some_and(|a| {
             matches!(
                 a.kind,
                 RequiredActionKind::Question | RequiredActionKind::FunctionCall
             )
         });
         if answers_prompt {
-            match self.screen.prompt.answer_with_text(&text) {
+            match self
+                .screen
+                .prompt
+                .answer_with_text(self.view.actions(), &text)
+            {
                 Some(answer) => {
                     self.act_answer(answer);
                     self.screen.composer.clear();
@@ -229,7 +234,11 @@ impl App {
             (Confirm::Quit { .. }, true) => self.quit(),
             (Confirm::Quit { .. }, false) => self.notice(None),
             (Confirm::ApproveSensitive { call_id }, true) => {
-                if let Some(input) = self.screen.prompt.approve_confirmed(&call_id) {
+                if let Some(input) = self
+                    .screen
+                    .prompt
+                    .approve_confirmed(self.view.actions(), &call_id)
+                {
                     self.act_answer(input);
                 }
             }
@@ -293,7 +302,7 @@ impl App {
             self.screen.composer.set_text(text);
             self.act_draft_changed();
         }
-        required::apply_answer_report(&mut self.screen.prompt, &report);
+        required::apply_answer_report(&mut self.screen.prompt, self.view.actions_mut(), &report);
         let mut text = report.outcome.text.clone();
         if report.recovered {
             text = format!("your unconfirmed message: {text}");
@@ -304,7 +313,7 @@ impl App {
         self.notice_at(report.outcome.severity, text);
     }
 
-    /// Each persisted or transient event: the prompt closes calls resolved anywhere.
+    /// Each persisted or transient event: sensitive approvals are remembered across restarts.
     pub(super) fn act_on_event(&mut self, event: &Event) {
         match &event.payload {
             EventPayload::ApprovalRequested(a) if a.sensitive => {
@@ -317,9 +326,6 @@ impl App {
             }
             _ => {}
         }
-        if required::apply_event(&mut self.screen.prompt, &event.payload) {
-            self.request_frame();
-        }
     }
 
     /// At start: approvals the last run saw asked as sensitive stay sensitive (the history
@@ -330,9 +336,6 @@ impl App {
             .memory()
             .map(|m| m.lock_or_recover().sensitive_calls().to_vec())
             .unwrap_or_default();
-        for call_id in &calls {
-            self.screen.prompt.mark_sensitive(call_id);
-        }
         self.view.know_sensitive(calls);
     }
 

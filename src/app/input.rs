@@ -80,7 +80,7 @@ impl App {
     /// answers with the box's text when there is one.
     fn key_to_prompt(&mut self, key: KeyEvent) {
         self.request_frame();
-        match self.screen.prompt.handle_key(key) {
+        match self.screen.prompt.handle_key(self.view.actions(), key) {
             PromptAction::Answer(input) => {
                 self.screen.mode = Mode::Typing;
                 self.dispatch(Intent::Answer(input));
@@ -96,7 +96,7 @@ impl App {
             }
             PromptAction::Explain(text) => self.notice(Some(text.into())),
             PromptAction::Consumed => {}
-            PromptAction::NotMine if self.screen.prompt.is_empty() => {
+            PromptAction::NotMine if self.view.actions().nothing_listed() => {
                 self.screen.mode = Mode::Typing
             }
             PromptAction::NotMine => {}

@@ -153,7 +153,7 @@ impl App {
         if self.view.turn_running() {
             left.push("a turn is running");
         }
-        if !self.screen.prompt.is_empty() {
+        if !self.view.actions().nothing_listed() {
             left.push("the agent waits for your decision");
         }
         if !self.screen.composer.is_empty() {
@@ -173,7 +173,7 @@ impl App {
 
     /// Input box → the waiting decision → Transcript → Events → Turn → Workspace → input box.
     fn cycle_focus(&mut self, forward: bool) {
-        let deciding = !self.screen.prompt.is_empty();
+        let deciding = !self.view.actions().nothing_listed();
         let (first, last) = if forward {
             (Pane::ALL[0], Pane::ALL[Pane::ALL.len() - 1])
         } else {

@@ -112,7 +112,6 @@ impl App {
                         self.session_loaded = true;
                         self.remember_last_session();
                     }
-                    self.screen.prompt.replace(&session.required_actions);
                     self.act_on_session(session);
                 }
                 if let Update::Turn(turn) = &update {

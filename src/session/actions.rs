@@ -1,8 +1,13 @@
-//! What the session waits on: `required_actions` from the session resource (authoritative),
-//! kept current between fetches by events (asked → add, resolved/answered → remove).
+//! What the session waits on, with everything known about each wait: `required_actions`
+//! from the session resource (authoritative, §11.4) kept current between fetches by events
+//! (asked → add, resolved/answered → remove), and the details the list lacks that only the
+//! events carry (a question's text and options, an approval's `sensitive` flag). The one
+//! owner of these facts: the prompt reads them here and keeps only its view state.
 
 use super::text::short_args;
-use gobare_api::model::{RequiredAction, RequiredActionKind};
+use gobare_api::model::{Input, RequiredAction, RequiredActionKind};
+use serde_json::Value;
+use std::collections::HashMap;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PendingAction {
@@ -19,9 +24,50 @@ pub(crate) struct PendingAction {
     pub(crate) resource: Option<RequiredAction>,
 }
 
+/// The call an answer is about.
+pub fn answered_call(input: &Input) -> Option<&str> {
+    match input {
+        Input::ToolResult { call_id, .. }
+        | Input::Approval { call_id, .. }
+        | Input::QuestionAnswer { call_id, .. } => Some(call_id),
+        _ => None,
+    }
+}
+
+/// A question as asked: from `question.asked`, else from the action's arguments.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct QuestionDetails {
+    pub(crate) question: String,
+    pub(crate) options: Vec<String>,
+    pub(crate) allow_freeform: Option<bool>,
+}
+
+impl QuestionDetails {
+    /// Free text is allowed unless the question says otherwise, and always when there are
+    /// no options to pick from (it could not be answered at all).
+    pub(crate) fn free_text_allowed(&self) -> bool {
+        self.options.is_empty() || self.allow_freeform != Some(false)
+    }
+}
+
+/// An approval as asked: from `approval.requested`, else from the listed action.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ApprovalDetails {
+    pub(crate) name: String,
+    pub(crate) args: Value,
+    pub(crate) sensitive: bool,
+}
+
+/// Details kept for calls not (yet) in the list: an event may arrive before the session
+/// refresh that lists its action. Past this many, details of unlisted calls are dropped.
+const MAX_KEPT_DETAILS: usize = 32;
+
+/// The required actions of one session and what is known about each.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Actions {
+pub struct Actions {
     pending: Vec<PendingAction>,
+    questions: HashMap<String, QuestionDetails>,
+    approvals: HashMap<String, ApprovalDetails>,
 }
 
 impl Actions {
@@ -33,8 +79,18 @@ impl Actions {
         self.pending.is_empty()
     }
 
+    /// The actions the server lists, in its order: what can be answered.
+    pub fn listed(&self) -> impl Iterator<Item = &RequiredAction> {
+        self.pending.iter().filter_map(|a| a.resource.as_ref())
+    }
+
+    /// Nothing listed waits on the user.
+    pub fn nothing_listed(&self) -> bool {
+        self.listed().next().is_none()
+    }
+
     /// The session's list replaces whatever the events suggested.
-    pub(crate) fn replace(&mut self, list: &[RequiredAction]) -> bool {
+    pub fn replace(&mut self, list: &[RequiredAction]) -> bool {
         let next: Vec<PendingAction> = list
             .iter()
             .map(|a| PendingAction {
@@ -50,6 +106,11 @@ impl Actions {
             .collect();
         let changed = next != self.pending;
         self.pending = next;
+        if self.questions.len() + self.approvals.len() > MAX_KEPT_DETAILS {
+            let listed: Vec<String> = list.iter().map(|a| a.call_id.clone()).collect();
+            self.questions.retain(|id, _| listed.contains(id));
+            self.approvals.retain(|id, _| listed.contains(id));
+        }
         changed
     }
 
@@ -59,7 +120,7 @@ impl Actions {
         kind: RequiredActionKind,
         call_id: &str,
         name: &str,
-        args: &serde_json::Value,
+        args: &Value,
         at: Option<i64>,
     ) {
         if self.pending.iter().any(|a| a.call_id == call_id) {
@@ -77,7 +138,120 @@ impl Actions {
         });
     }
 
-    pub(crate) fn resolved(&mut self, call_id: &str) {
+    /// The call was resolved or answered (here, in the Console, or by a rule), or nothing
+    /// waits for it any more: forget it and its details.
+    pub fn resolved(&mut self, call_id: &str) {
         self.pending.retain(|a| a.call_id != call_id);
+        self.questions.remove(call_id);
+        self.approvals.remove(call_id);
+    }
+
+    /// From `question.asked` (`toolCallId`, `question`, `options`, `allowFreeform`).
+    pub fn set_question_details(
+        &mut self,
+        call_id: &str,
+        question: &str,
+        options: Vec<String>,
+        allow_freeform: Option<bool>,
+    ) {
+        self.questions.insert(
+            call_id.to_string(),
+            QuestionDetails {
+                question: question.to_string(),
+                options,
+                allow_freeform,
+            },
+        );
+    }
+
+    /// From `approval.requested` (`toolCallId`, `name`, `args`, `sensitive`).
+    pub fn set_approval_details(
+        &mut self,
+        call_id: &str,
+        name: &str,
+        args: Value,
+        sensitive: bool,
+    ) {
+        // Once known sensitive, always: a later, flagless copy never lowers the bar.
+        let sensitive = sensitive || self.approvals.get(call_id).is_some_and(|d| d.sensitive);
+        self.approvals.insert(
+            call_id.to_string(),
+            ApprovalDetails {
+                name: name.to_string(),
+                args,
+                sensitive,
+            },
+        );
+    }
+
+    /// Marks `call_id` sensitive before (or after) its details are known (a restart
+    /// remembers what the history no longer says).
+    pub(crate) fn mark_sensitive(&mut self, call_id: &str) {
+        self.approvals
+            .entry(call_id.to_string())
+            .or_insert_with(|| ApprovalDetails {
+                name: String::new(),
+                args: Value::Null,
+                sensitive: true,
+            })
+            .sensitive = true;
+    }
+
+    /// The question as best known: the event's details, else what the action's arguments
+    /// carry, else its name.
+    pub(crate) fn question(&self, action: &RequiredAction) -> QuestionDetails {
+        if let Some(d) = self.questions.get(&action.call_id) {
+            return d.clone();
+        }
+        let args = &action.arguments;
+        let text = args
+            .get("question")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .or_else(|| action.name.clone())
+            .unwrap_or_default();
+        let options = args
+            .get("options")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let allow_freeform = args
+            .get("allowFreeform")
+            .or_else(|| args.get("allow_freeform"))
+            .and_then(Value::as_bool);
+        QuestionDetails {
+            question: text,
+            options,
+            allow_freeform,
+        }
+    }
+
+    /// The approval as best known: the event's details filled in from the listed action.
+    pub(crate) fn approval(&self, action: &RequiredAction) -> ApprovalDetails {
+        match self.approvals.get(&action.call_id) {
+            Some(d) => ApprovalDetails {
+                name: if d.name.is_empty() {
+                    action.name.clone().unwrap_or_default()
+                } else {
+                    d.name.clone()
+                },
+                args: if d.args.is_null() {
+                    action.arguments.clone()
+                } else {
+                    d.args.clone()
+                },
+                sensitive: d.sensitive,
+            },
+            None => ApprovalDetails {
+                name: action.name.clone().unwrap_or_default(),
+                args: action.arguments.clone(),
+                sensitive: false,
+            },
+        }
     }
 }

@@ -4,7 +4,7 @@
 //! visible changed (so the app requests a frame only then), and drains
 //! [`SessionView::take_fetches`] to learn which resources to re-read.
 
-pub(crate) mod actions;
+pub mod actions;
 pub(crate) mod log;
 pub(crate) mod text;
 pub mod transcript;
@@ -265,6 +265,12 @@ impl SessionView {
                     &a.args,
                     ev.created_at,
                 );
+                self.actions.set_approval_details(
+                    &a.tool_call_id,
+                    &a.name,
+                    a.args.clone(),
+                    a.sensitive,
+                );
                 self.want(Fetch::Session);
             }
             P::QuestionAsked(q) => {
@@ -275,6 +281,12 @@ impl SessionView {
                     "",
                     &args,
                     ev.created_at,
+                );
+                self.actions.set_question_details(
+                    &q.tool_call_id,
+                    &q.question,
+                    q.options.clone(),
+                    q.allow_freeform,
                 );
                 self.want(Fetch::Session);
             }
@@ -307,6 +319,9 @@ impl SessionView {
 
     /// Approvals known (from the last run) to have been asked as sensitive.
     pub(crate) fn know_sensitive(&mut self, call_ids: Vec<String>) {
+        for id in &call_ids {
+            self.actions.mark_sensitive(id);
+        }
         self.transcript.know_sensitive(call_ids);
     }
 
@@ -417,8 +432,14 @@ impl SessionView {
         &self.workspace
     }
 
-    pub(crate) fn actions(&self) -> &Actions {
+    /// What the session waits on, and what is known about each.
+    pub fn actions(&self) -> &Actions {
         &self.actions
+    }
+
+    /// The waits, for what an answer's outcome changes before the next session read.
+    pub(crate) fn actions_mut(&mut self) -> &mut Actions {
+        &mut self.actions
     }
 
     pub(crate) fn artifacts(&self) -> &[Artifact] {

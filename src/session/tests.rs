@@ -759,3 +759,68 @@ fn a_pending_approval_reads_waiting_whichever_of_session_and_items_comes_first()
     });
     assert_eq!(from_history, Some(false));
 }
+
+/// The model owns what each wait is: the events' details (sensitive flag, question and
+/// options) sit beside the session's list, and a resolution from anywhere drops both.
+#[test]
+fn the_events_details_of_a_wait_live_in_the_model_until_it_resolves() {
+    let action = |kind: &str, call: &str| -> gobare_api::model::RequiredAction {
+        serde_json::from_value(json!({"type": kind, "turn_id": "t", "call_id": call})).unwrap()
+    };
+    let mut v = SessionView::new(EXAMPLE_SESSION);
+    v.apply(Update::Event(ev(
+        "approval.requested",
+        Some(1),
+        json!({"toolCallId": "c1", "name": "bash", "args": {"command": "rm -rf /tmp/x"}, "sensitive": true}),
+    )));
+    v.apply(Update::Event(ev(
+        "question.asked",
+        Some(2),
+        json!({"toolCallId": "c2", "question": "Roll back?", "options": ["yes", "no"]}),
+    )));
+    let listed = [action("approval", "c1"), action("question", "c2")];
+    v.actions_mut().replace(&listed);
+    let facts = v.actions();
+    assert!(facts.approval(&listed[0]).sensitive);
+    assert_eq!(facts.approval(&listed[0]).args["command"], "rm -rf /tmp/x");
+    assert_eq!(facts.question(&listed[1]).options, vec!["yes", "no"]);
+
+    // Resolved elsewhere (the Console, a rule): only that call goes, with its details.
+    v.apply(Update::Event(ev(
+        "approval.resolved",
+        Some(3),
+        json!({"toolCallId": "c1", "approved": true}),
+    )));
+    let facts = v.actions();
+    assert_eq!(
+        facts
+            .listed()
+            .map(|a| a.call_id.as_str())
+            .collect::<Vec<_>>(),
+        ["c2"]
+    );
+    assert!(
+        !facts.approval(&listed[0]).sensitive,
+        "its details went with it"
+    );
+    v.apply(Update::Event(ev(
+        "question.answered",
+        Some(4),
+        json!({"toolCallId": "c2", "answer": "yes"}),
+    )));
+    assert!(v.actions().nothing_listed());
+}
+
+/// A restart remembers a sensitive approval the history no longer flags.
+#[test]
+fn a_remembered_sensitive_call_stays_sensitive_in_the_model() {
+    let listed: gobare_api::model::RequiredAction = serde_json::from_value(
+        json!({"type": "approval", "turn_id": "t", "call_id": "c9", "name": "bash"}),
+    )
+    .unwrap();
+    let mut v = SessionView::new(EXAMPLE_SESSION);
+    v.know_sensitive(vec!["c9".into()]);
+    v.actions_mut().replace(std::slice::from_ref(&listed));
+    assert!(v.actions().approval(&listed).sensitive);
+    assert_eq!(v.actions().approval(&listed).name, "bash");
+}

@@ -1,19 +1,11 @@
 //! The required-action prompt: what the agent waits for (§9.4), drawn above the input box
 //! while `session.required_actions` is non-empty, with the keys that answer it.
 //!
-//! Only the first pending action is shown (with "1 of N"); answering it reveals the next.
-//! `session.required_actions` is authoritative (§11.4): [`PromptState::replace`] takes it on
-//! every refresh, [`PromptState::close_call`] drops a call as soon as its
-//! `approval.resolved` / `question.answered` / `tool.resolved` arrives, and the details the
-//! list lacks (a question's options, an approval's `sensitive` flag) come from the stream
-//! events through `set_question_details` / `set_approval_details`.
-//!
-//! Key routing contract for the app: while the composer is empty, offer each key to
-//! [`PromptState::handle_key`] first and give it to the composer on
-//! [`PromptAction::NotMine`]; with text in the composer, Enter goes to
-//! [`PromptState::answer_with_text`] instead of being sent as a message.
-
-use std::collections::HashMap;
+//! Only the first listed action is shown (with "1 of N"); answering it reveals the next.
+//! What is asked (the list, a question's options, an approval's `sensitive` flag) is the
+//! session model's ([`Actions`]); this widget keeps only its view state: the answer in
+//! flight, the highlighted option, whether it has the keys. Keys reach it only in the
+//! deciding mode (see `app::keys`).
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::buffer::Buffer;
@@ -23,6 +15,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Widget};
 use serde_json::Value;
 
+use crate::session::actions::{Actions, QuestionDetails};
 use crate::ui::theme::Theme;
 use gobare_api::model::{Input, RequiredAction, RequiredActionKind};
 use gobare_api::text;
@@ -42,25 +35,6 @@ pub enum PromptAction {
     Explain(&'static str),
 }
 
-/// From `question.asked`: what `required_actions` does not carry.
-#[derive(Debug, Clone, PartialEq, Default)]
-struct QuestionDetails {
-    question: String,
-    options: Vec<String>,
-    allow_freeform: Option<bool>,
-}
-
-/// From `approval.requested`.
-#[derive(Debug, Clone, PartialEq)]
-struct ApprovalDetails {
-    name: String,
-    args: Value,
-    sensitive: bool,
-}
-
-/// Details kept for calls not (yet) in the list: an event may arrive before the session
-/// refresh that lists its action. Past this many, details of unlisted calls are dropped.
-const MAX_KEPT_DETAILS: usize = 32;
 /// Lines of tool arguments shown before cutting.
 const MAX_ARG_LINES: usize = 6;
 /// A sensitive action's arguments: enough for any real command, still with a mark if cut.
@@ -70,12 +44,9 @@ const MAX_QUESTION_LINES: usize = 4;
 /// Options shown before "… N more".
 const MAX_OPTIONS: usize = 9;
 
-/// The pending required actions and the answer in flight.
+/// The prompt's view state; what it shows is read from [`Actions`].
 #[derive(Debug, Clone, Default)]
 pub struct PromptState {
-    actions: Vec<RequiredAction>,
-    questions: HashMap<String, QuestionDetails>,
-    approvals: HashMap<String, ApprovalDetails>,
     /// The call whose answer is being sent: no second answer until it closes or fails.
     sending: Option<String>,
     /// The highlighted option of the shown question, with the call it belongs to (a new
@@ -87,124 +58,36 @@ pub struct PromptState {
 }
 
 impl PromptState {
-    /// Takes the session's authoritative list (on every session refresh). A send in flight
-    /// stays marked while its call is still listed.
-    pub fn replace(&mut self, actions: &[RequiredAction]) {
-        self.actions = actions.to_vec();
-        if let Some(id) = &self.sending
-            && !self.is_listed(id)
-        {
-            self.sending = None;
-        }
-        if self.questions.len() + self.approvals.len() > MAX_KEPT_DETAILS {
-            let listed: Vec<String> = self.actions.iter().map(|a| a.call_id.clone()).collect();
-            self.questions.retain(|id, _| listed.contains(id));
-            self.approvals.retain(|id, _| listed.contains(id));
-        }
-    }
-
-    /// The call was resolved or answered (here, in the Console, or by a rule): forget it.
-    pub(crate) fn close_call(&mut self, call_id: &str) {
-        self.actions.retain(|a| a.call_id != call_id);
-        self.questions.remove(call_id);
-        self.approvals.remove(call_id);
+    /// The call was resolved or answered, or its answer's send failed: it can be answered
+    /// again if it is still listed.
+    pub(crate) fn send_over(&mut self, call_id: &str) {
         if self.sending.as_deref() == Some(call_id) {
             self.sending = None;
         }
-    }
-
-    /// The send of this call's answer failed: it can be answered again.
-    pub(crate) fn send_failed(&mut self, call_id: &str) {
-        if self.sending.as_deref() == Some(call_id) {
-            self.sending = None;
-        }
-    }
-
-    /// From `question.asked` (`toolCallId`, `question`, `options`, `allowFreeform`).
-    pub fn set_question_details(
-        &mut self,
-        call_id: &str,
-        question: &str,
-        options: Vec<String>,
-        allow_freeform: Option<bool>,
-    ) {
-        self.questions.insert(
-            call_id.to_string(),
-            QuestionDetails {
-                question: question.to_string(),
-                options,
-                allow_freeform,
-            },
-        );
-    }
-
-    /// From `approval.requested` (`toolCallId`, `name`, `args`, `sensitive`).
-    /// Marks `call_id` sensitive before (or after) its details are known.
-    pub(crate) fn mark_sensitive(&mut self, call_id: &str) {
-        self.approvals
-            .entry(call_id.to_string())
-            .or_insert_with(|| ApprovalDetails {
-                name: String::new(),
-                args: Value::Null,
-                sensitive: true,
-            })
-            .sensitive = true;
-    }
-
-    pub fn set_approval_details(
-        &mut self,
-        call_id: &str,
-        name: &str,
-        args: Value,
-        sensitive: bool,
-    ) {
-        // Once known sensitive, always: a later, flagless copy never lowers the bar.
-        let sensitive = sensitive || self.approvals.get(call_id).is_some_and(|d| d.sensitive);
-        self.approvals.insert(
-            call_id.to_string(),
-            ApprovalDetails {
-                name: name.to_string(),
-                args,
-                sensitive,
-            },
-        );
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.actions.is_empty()
-    }
-
-    pub(crate) fn pending_count(&self) -> usize {
-        self.actions.len()
     }
 
     /// The action shown and answered.
-    pub(crate) fn current(&self) -> Option<&RequiredAction> {
-        self.actions.first()
+    pub(crate) fn current(facts: &Actions) -> Option<&RequiredAction> {
+        facts.listed().next()
     }
 
     /// Whether the shown action's answer is in flight.
-    pub(crate) fn is_sending(&self) -> bool {
-        self.current()
-            .is_some_and(|a| self.sending.as_deref() == Some(a.call_id.as_str()))
-    }
-
-    fn is_listed(&self, call_id: &str) -> bool {
-        self.actions.iter().any(|a| a.call_id == call_id)
+    pub(crate) fn is_sending(&self, facts: &Actions) -> bool {
+        Self::current(facts).is_some_and(|a| self.sending.as_deref() == Some(a.call_id.as_str()))
     }
 
     /// Answers the shown question or function call with text typed in the composer.
     /// `None` when the text is blank, the action is an approval (y/n only), a question
     /// without free text gets something other than one of its options, or an answer is
     /// already in flight.
-    pub fn answer_with_text(&mut self, text: &str) -> Option<Input> {
-        if text.trim().is_empty() || self.is_sending() {
+    pub fn answer_with_text(&mut self, facts: &Actions, text: &str) -> Option<Input> {
+        if text.trim().is_empty() || self.is_sending(facts) {
             return None;
         }
-        let action = self.current()?;
+        let action = Self::current(facts)?;
         let input = match action.kind {
             RequiredActionKind::Question => {
-                let question = self.question(action);
+                let question = facts.question(action);
                 let answer = if question.free_text_allowed() {
                     text.to_string()
                 } else {
@@ -232,7 +115,7 @@ impl PromptState {
     }
 
     fn start_sending(&mut self, input: Input) -> Input {
-        self.sending = self.current().map(|a| a.call_id.clone());
+        self.sending = crate::session::actions::answered_call(&input).map(str::to_string);
         input
     }
 
@@ -242,9 +125,9 @@ impl PromptState {
     }
 
     /// The approval of `call_id` after its sensitive confirmation, if it still waits.
-    pub(crate) fn approve_confirmed(&mut self, call_id: &str) -> Option<Input> {
-        let current = self.current()?;
-        if current.call_id != call_id || self.is_sending() {
+    pub(crate) fn approve_confirmed(&mut self, facts: &Actions, call_id: &str) -> Option<Input> {
+        let current = Self::current(facts)?;
+        if current.call_id != call_id || self.is_sending(facts) {
             return None;
         }
         Some(self.start_sending(Input::Approval {
@@ -253,11 +136,11 @@ impl PromptState {
         }))
     }
 
-    pub fn handle_key(&mut self, key: KeyEvent) -> PromptAction {
+    pub fn handle_key(&mut self, facts: &Actions, key: KeyEvent) -> PromptAction {
         if key.kind == KeyEventKind::Release {
             return PromptAction::NotMine;
         }
-        let Some(action) = self.current().cloned() else {
+        let Some(action) = Self::current(facts).cloned() else {
             return PromptAction::NotMine;
         };
         let plain = !key
@@ -266,9 +149,9 @@ impl PromptState {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let answer = match (&action.kind, key.code) {
             (RequiredActionKind::Approval, KeyCode::Char('y' | 'Y'))
-                if plain && self.approval(&action).sensitive =>
+                if plain && facts.approval(&action).sensitive =>
             {
-                if self.is_sending() {
+                if self.is_sending(facts) {
                     return PromptAction::Consumed;
                 }
                 return PromptAction::ConfirmSensitive(action.call_id.clone());
@@ -290,20 +173,25 @@ impl PromptState {
                 })
             }
             (RequiredActionKind::Question, code) if plain => {
-                return self.question_key(&action, code);
+                return self.question_key(facts, &action, code);
             }
             _ => return PromptAction::NotMine,
         };
         match answer {
-            _ if self.is_sending() => PromptAction::Consumed,
+            _ if self.is_sending(facts) => PromptAction::Consumed,
             Some(input) => PromptAction::Answer(self.start_sending(input)),
             None => PromptAction::NotMine,
         }
     }
 
     /// ↑/↓ move the highlight, a digit highlights that option, Enter answers with it.
-    fn question_key(&mut self, action: &RequiredAction, code: KeyCode) -> PromptAction {
-        let options = self.question(action).options;
+    fn question_key(
+        &mut self,
+        facts: &Actions,
+        action: &RequiredAction,
+        code: KeyCode,
+    ) -> PromptAction {
+        let options = facts.question(action).options;
         if options.is_empty() {
             return PromptAction::NotMine;
         }
@@ -329,7 +217,7 @@ impl PromptState {
                         "pick an option (its number, or ↑↓ then Enter), or type an answer in the box",
                     );
                 };
-                if self.is_sending() {
+                if self.is_sending(facts) {
                     return PromptAction::Consumed;
                 }
                 let input = Input::QuestionAnswer {
@@ -349,79 +237,25 @@ impl PromptState {
         }
     }
 
-    /// The question as best known: the event's details, else what the action's arguments
-    /// carry, else its name.
-    fn question(&self, action: &RequiredAction) -> QuestionDetails {
-        if let Some(d) = self.questions.get(&action.call_id) {
-            return d.clone();
-        }
-        let args = &action.arguments;
-        let text = args
-            .get("question")
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .or_else(|| action.name.clone())
-            .unwrap_or_default();
-        let options = args
-            .get("options")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string)
-                    .collect()
-            })
-            .unwrap_or_default();
-        let allow_freeform = args
-            .get("allowFreeform")
-            .or_else(|| args.get("allow_freeform"))
-            .and_then(Value::as_bool);
-        QuestionDetails {
-            question: text,
-            options,
-            allow_freeform,
-        }
-    }
-
-    fn approval(&self, action: &RequiredAction) -> ApprovalDetails {
-        match self.approvals.get(&action.call_id) {
-            Some(d) => ApprovalDetails {
-                name: if d.name.is_empty() {
-                    action.name.clone().unwrap_or_default()
-                } else {
-                    d.name.clone()
-                },
-                args: if d.args.is_null() {
-                    action.arguments.clone()
-                } else {
-                    d.args.clone()
-                },
-                sensitive: d.sensitive,
-            },
-            None => ApprovalDetails {
-                name: action.name.clone().unwrap_or_default(),
-                args: action.arguments.clone(),
-                sensitive: false,
-            },
-        }
-    }
-
     /// Rows the prompt wants at `width` (borders included); 0 when nothing is pending.
-    pub(crate) fn desired_height(&self, width: u16) -> u16 {
-        if self.is_empty() {
+    pub(crate) fn desired_height(&self, facts: &Actions, width: u16) -> u16 {
+        if facts.nothing_listed() {
             return 0;
         }
-        let rows = self.content(inner_width(width), &Theme::default()).len() + 2;
+        let rows = self
+            .content(facts, inner_width(width), &Theme::default())
+            .len()
+            + 2;
         u16::try_from(rows).unwrap_or(u16::MAX)
     }
 
     /// Draws the shown action into `area`, clearing what is beneath.
-    pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        let Some(action) = self.current() else {
+    pub fn render(&self, facts: &Actions, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        let Some(action) = Self::current(facts) else {
             return;
         };
         let sensitive =
-            action.kind == RequiredActionKind::Approval && self.approval(action).sensitive;
+            action.kind == RequiredActionKind::Approval && facts.approval(action).sensitive;
         let border = if sensitive {
             theme.warning
         } else {
@@ -435,13 +269,14 @@ impl PromptState {
                 format!(" The agent waits on {}", text::line(kind))
             }
         };
-        if self.actions.len() > 1 {
-            title.push_str(&format!(" · 1 of {}", self.actions.len()));
+        let listed = facts.listed().count();
+        if listed > 1 {
+            title.push_str(&format!(" · 1 of {listed}"));
         }
         title.push(' ');
         let title = text::truncate(&title, usize::from(area.width.saturating_sub(2))).into_owned();
         Clear.render(area, buf);
-        let mut lines = self.content(inner_width(area.width), theme);
+        let mut lines = self.content(facts, inner_width(area.width), theme);
         // Given less room than asked: cut from the middle, never the key hint at the end.
         let room = usize::from(area.height.saturating_sub(2)).max(1);
         if lines.len() > room
@@ -462,14 +297,14 @@ impl PromptState {
     }
 
     /// The lines inside the border, each already cut to `width` cells.
-    fn content(&self, width: usize, theme: &Theme) -> Vec<Line<'static>> {
-        let Some(action) = self.current() else {
+    fn content(&self, facts: &Actions, width: usize, theme: &Theme) -> Vec<Line<'static>> {
+        let Some(action) = Self::current(facts) else {
             return Vec::new();
         };
         let mut lines = Vec::new();
         let hint = match &action.kind {
             RequiredActionKind::Approval => {
-                let details = self.approval(action);
+                let details = facts.approval(action);
                 let mut head = Vec::new();
                 if details.sensitive {
                     head.push(Span::styled("⚠ sensitive ", theme.error));
@@ -503,7 +338,13 @@ impl PromptState {
                     Span::styled(" back to typing", theme.dim),
                 ]
             }
-            RequiredActionKind::Question => self.question_lines(action, width, theme, &mut lines),
+            RequiredActionKind::Question => self.question_lines(
+                &facts.question(action),
+                &action.call_id,
+                width,
+                theme,
+                &mut lines,
+            ),
             RequiredActionKind::FunctionCall => {
                 let name = tool_name(action.name.as_deref().unwrap_or_default());
                 lines.push(cut_line(vec![Span::styled(name, theme.strong)], width));
@@ -531,7 +372,7 @@ impl PromptState {
                 vec![Span::styled("answer it in the Gobare Console", theme.dim)]
             }
         };
-        let hint = if self.is_sending() {
+        let hint = if self.is_sending(facts) {
             vec![Span::styled("sending…", theme.accent)]
         } else if !self.focused && !matches!(action.kind, RequiredActionKind::Other(_)) {
             vec![
@@ -547,12 +388,12 @@ impl PromptState {
 
     fn question_lines(
         &self,
-        action: &RequiredAction,
+        question: &QuestionDetails,
+        call_id: &str,
         width: usize,
         theme: &Theme,
         lines: &mut Vec<Line<'static>>,
     ) -> Vec<Span<'static>> {
-        let question = self.question(action);
         push_wrapped(
             lines,
             &question.question,
@@ -563,7 +404,7 @@ impl PromptState {
         let highlight = self
             .highlight
             .as_ref()
-            .filter(|(id, _)| *id == action.call_id)
+            .filter(|(id, _)| id == call_id)
             .map(|(_, i)| *i);
         for (i, option) in question.options.iter().take(MAX_OPTIONS).enumerate() {
             let chosen = highlight == Some(i);
@@ -601,14 +442,6 @@ impl PromptState {
             ));
         }
         hint
-    }
-}
-
-impl QuestionDetails {
-    /// Free text is allowed unless the question says otherwise, and always when there are
-    /// no options to pick from (it could not be answered at all).
-    fn free_text_allowed(&self) -> bool {
-        self.options.is_empty() || self.allow_freeform != Some(false)
     }
 }
 

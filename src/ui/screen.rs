@@ -161,11 +161,8 @@ impl Screen {
             _ => None,
         };
         let composer_rows = self.composer.desired_height(area.width);
-        let prompt_rows = if self.prompt.is_empty() {
-            0
-        } else {
-            self.prompt.desired_height(area.width)
-        };
+        let facts = view.actions();
+        let prompt_rows = self.prompt.desired_height(facts, area.width);
         let confirm_rows = confirming
             .as_deref()
             .map_or(0, |q| confirm::desired_height(q, area.width));
@@ -242,22 +239,19 @@ impl Screen {
         confirming: Option<&str>,
     ) {
         let theme = ctx.theme;
-        let prompt_rows = if self.prompt.is_empty() {
-            0
-        } else {
-            self.prompt.desired_height(input.width)
-        };
+        let facts = ctx.view.actions();
+        let prompt_rows = self.prompt.desired_height(facts, input.width);
         // The input box keeps its rows; the prompt gets what is left above it.
         let prompt_rows = input.height.saturating_sub(composer_rows).min(prompt_rows);
         let [prompt_area, composer_area] =
             Layout::vertical([Constraint::Length(prompt_rows), Constraint::Min(0)]).areas(input);
         self.prompt.set_focused(self.mode == Mode::Deciding);
         if prompt_rows > 0 {
-            self.prompt.render(prompt_area, buf, theme);
+            self.prompt.render(facts, prompt_area, buf, theme);
         }
         let running = ctx.view.turn_running();
         self.composer.set_turn_running(running);
-        let enter_answers = self.prompt.current().is_some_and(|a| {
+        let enter_answers = PromptState::current(facts).is_some_and(|a| {
             matches!(
                 a.kind,
                 RequiredActionKind::Question | RequiredActionKind::FunctionCall
@@ -265,7 +259,7 @@ impl Screen {
         });
         self.composer.set_title(
             self.mode
-                .title(!self.prompt.is_empty(), running, enter_answers),
+                .title(!facts.nothing_listed(), running, enter_answers),
         );
         match confirming {
             Some(question) => {

@@ -6,10 +6,9 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use gobare_api::client::ApiClient;
 use gobare_api::model::{Input, InputOutcome, RequiredAction, RequiredActionKind};
 use gobare_sim::SimConfig;
-use gobare_tui::app::required;
 use gobare_tui::app::sender::{SendEvent, Sender};
 use gobare_tui::ui::outcome::Severity;
-use gobare_tui::ui::prompt::{PromptAction, PromptState};
+use gobare_tui::ui::prompt::PromptAction;
 use tokio::sync::mpsc::UnboundedReceiver;
 
 /// A session whose turn, started by a message naming its scenario, is parked on a required
@@ -64,7 +63,7 @@ async fn approval_answered_with_y_is_accepted_then_a_second_answer_is_already_re
     let report = settled(&mut events).await;
     assert!(report.accepted(), "{:?}", report.outcome);
     assert_eq!(report.outcome.text, "approved");
-    required::apply_answer_report(&mut prompt, &report);
+    prompt.apply_answer_report(&report);
     assert!(!prompt.is_empty(), "stays until the resolved event arrives");
     rig.until_session(&id, "the approval to resolve", |s| {
         s.required_actions.is_empty()
@@ -78,7 +77,7 @@ async fn approval_answered_with_y_is_accepted_then_a_second_answer_is_already_re
         Some(InputOutcome::AlreadyResolved)
     );
     assert_eq!(again.outcome.severity, Severity::Quiet);
-    required::apply_answer_report(&mut prompt, &again);
+    prompt.apply_answer_report(&again);
     assert!(prompt.is_empty());
 }
 
@@ -190,7 +189,7 @@ async fn not_delivered_is_loud_and_closes_the_prompt() {
     );
     assert_eq!(report.outcome.severity, Severity::Error);
     assert!(report.outcome.text.contains("new message"));
-    required::apply_answer_report(&mut prompt, &report);
+    prompt.apply_answer_report(&report);
     assert!(prompt.is_empty());
 }
 
@@ -210,7 +209,7 @@ async fn an_answer_to_a_call_nobody_waits_for_is_a_404_explained_quietly() {
     assert_eq!(report.attempts, 1);
     assert_eq!(report.outcome.severity, Severity::Warn);
     assert!(report.outcome.text.contains("no longer pending"));
-    required::apply_answer_report(&mut prompt, &report);
+    prompt.apply_answer_report(&report);
     assert!(prompt.is_empty());
     // An approval nobody waits for reads the same way, pointing nowhere else.
     sender.send(Input::Approval {
@@ -222,8 +221,6 @@ async fn an_answer_to_a_call_nobody_waits_for_is_a_404_explained_quietly() {
 }
 
 /// The prompt as the app builds it: empty, then the session's list of required actions.
-fn prompt_for(actions: &[RequiredAction]) -> PromptState {
-    let mut prompt = PromptState::default();
-    prompt.replace(actions);
-    prompt
+fn prompt_for(actions: &[RequiredAction]) -> PromptFixture {
+    PromptFixture::new(actions)
 }

@@ -2,10 +2,11 @@
 //! emoji) never fails a whole document: that string gets U+FFFD and everything else is
 //! used, so a pending approval in such a session is shown and can be answered.
 
+use crate::support::actions::PromptFixture;
 use crate::support::scripted_server::{Reply, Server};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use gobare_api::model::{Event, EventPayload, Input, Session};
-use gobare_tui::ui::prompt::{PromptAction, PromptState};
+use gobare_tui::ui::prompt::PromptAction;
 use serde_json::{Value, json};
 
 fn examples() -> Value {
@@ -39,8 +40,7 @@ async fn a_session_with_a_lone_surrogate_is_read_and_its_approval_answered() {
     assert_eq!(session.title.as_deref(), Some("deploy \u{fffd}"));
     assert_eq!(session.required_actions.len(), 1);
 
-    let mut prompt = PromptState::default();
-    prompt.replace(&session.required_actions);
+    let mut prompt = PromptFixture::new(&session.required_actions);
     let y = KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE);
     assert_eq!(
         prompt.handle_key(y),

@@ -5,11 +5,11 @@
 //! through the real crossterm backend into a byte buffer, and the assertions are on those
 //! bytes and on what a terminal emulator (vt100) makes of them — not only on the buffer.
 
+use crate::support::actions::PromptFixture;
 use gobare_api::model::{Event, Item, RequiredAction, Session};
 use gobare_api::stream::ConnectionState;
 use gobare_tui::session::{Notice, SessionView, Severity, Update};
 use gobare_tui::ui::picker::PickerState;
-use gobare_tui::ui::prompt::PromptState;
 use gobare_tui::ui::theme::Theme;
 use gobare_tui::ui::{Pane, Screen};
 use ratatui::backend::{CrosstermBackend, TestBackend};
@@ -407,8 +407,6 @@ fn the_checks_catch_a_raw_escape() {
 }
 
 /// The prompt as the app builds it: empty, then the session's list of required actions.
-fn prompt_for(actions: &[RequiredAction]) -> PromptState {
-    let mut prompt = PromptState::default();
-    prompt.replace(actions);
-    prompt
+fn prompt_for(actions: &[RequiredAction]) -> PromptFixture {
+    PromptFixture::new(actions)
 }

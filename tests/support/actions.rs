@@ -1,6 +1,7 @@
 //! Helpers for the "acting on a session" tests: a simulator, a client bound to it, a
 //! session memory in a temp state directory, and condition waits with timeouts.
 
+use crossterm::event::KeyEvent;
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions, IdempotencyKey};
 use gobare_api::error::ApiError;
@@ -8,8 +9,14 @@ use gobare_api::model::{Input, InputAccepted, RequiredAction, Session};
 use gobare_api::retry::SendRetry;
 use gobare_sim::{SimConfig, Simulator};
 use gobare_tui::app::memory::{SessionMemory, SharedMemory};
+use gobare_tui::app::required;
 use gobare_tui::app::sender::{InputTransport, SendEvent, SendReport};
+use gobare_tui::session::actions::Actions;
 use gobare_tui::store::StateStore;
+use gobare_tui::ui::prompt::{PromptAction, PromptState};
+use gobare_tui::ui::theme::Theme;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -170,5 +177,64 @@ impl InputTransport for Flaky {
             let reply = self.inner.send(&session_id, &input, &key).await;
             if fail { Err(lost()) } else { reply }
         }
+    }
+}
+
+/// The required-action prompt as the app has it: the session model's facts about each wait
+/// and the widget's view state over them.
+#[derive(Default)]
+pub(crate) struct PromptFixture {
+    facts: Actions,
+    view: PromptState,
+}
+
+impl PromptFixture {
+    /// The session lists `actions`.
+    pub(crate) fn new(actions: &[RequiredAction]) -> Self {
+        let mut prompt = PromptFixture::default();
+        prompt.facts.replace(actions);
+        prompt
+    }
+
+    pub(crate) fn set_question_details(
+        &mut self,
+        call_id: &str,
+        question: &str,
+        options: Vec<String>,
+        allow_freeform: Option<bool>,
+    ) {
+        self.facts
+            .set_question_details(call_id, question, options, allow_freeform);
+    }
+
+    pub(crate) fn set_approval_details(
+        &mut self,
+        call_id: &str,
+        name: &str,
+        args: serde_json::Value,
+        sensitive: bool,
+    ) {
+        self.facts
+            .set_approval_details(call_id, name, args, sensitive);
+    }
+
+    pub(crate) fn handle_key(&mut self, key: KeyEvent) -> PromptAction {
+        self.view.handle_key(&self.facts, key)
+    }
+
+    pub(crate) fn answer_with_text(&mut self, text: &str) -> Option<Input> {
+        self.view.answer_with_text(&self.facts, text)
+    }
+
+    pub(crate) fn apply_answer_report(&mut self, report: &SendReport) {
+        required::apply_answer_report(&mut self.view, &mut self.facts, report);
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.facts.nothing_listed()
+    }
+
+    pub(crate) fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        self.view.render(&self.facts, area, buf, theme);
     }
 }

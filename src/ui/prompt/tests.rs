@@ -35,7 +35,7 @@ fn function_call() -> RequiredAction {
     )
 }
 
-fn with_question_details(state: &mut PromptState) {
+fn with_question_details(state: &mut Prompt) {
     state.set_question_details(
         "call_7be1c4d0",
         "Roll back or patch forward?",
@@ -44,15 +44,15 @@ fn with_question_details(state: &mut PromptState) {
     );
 }
 
-fn press(state: &mut PromptState, code: KeyCode) -> PromptAction {
+fn press(state: &mut Prompt, code: KeyCode) -> PromptAction {
     state.handle_key(KeyEvent::new(code, KeyModifiers::NONE))
 }
 
-fn ctrl(state: &mut PromptState, c: char) -> PromptAction {
+fn ctrl(state: &mut Prompt, c: char) -> PromptAction {
     state.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
 }
 
-fn screen(state: &PromptState, width: u16) -> String {
+fn screen(state: &Prompt, width: u16) -> String {
     let height = state.desired_height(width);
     let area = Rect::new(0, 0, width, height);
     let mut buf = Buffer::empty(area);
@@ -69,7 +69,7 @@ fn screen(state: &PromptState, width: u16) -> String {
         .join("\n")
 }
 
-fn snapshot(name: &str, state: &PromptState, width: u16) {
+fn snapshot(name: &str, state: &Prompt, width: u16) {
     // Beside the test file, as every snapshot in the crate.
     insta::assert_snapshot!(name, screen(state, width));
 }
@@ -419,7 +419,7 @@ fn a_short_area_keeps_the_key_hint() {
 fn a_sensitive_approval_has_a_warning_border_and_flag() {
     let mut state = prompt_for(&[approval()]);
     let theme = Theme::default();
-    let draw = |state: &PromptState| {
+    let draw = |state: &Prompt| {
         let area = Rect::new(0, 0, 60, state.desired_height(60));
         let mut buf = Buffer::empty(area);
         state.render(area, &mut buf, &theme);
@@ -437,10 +437,70 @@ fn a_sensitive_approval_has_a_warning_border_and_flag() {
 }
 
 /// The prompt as the app builds it: empty, then the session's list of required actions.
-fn prompt_for(actions: &[RequiredAction]) -> PromptState {
-    let mut prompt = PromptState::default();
-    prompt.replace(actions);
+fn prompt_for(actions: &[RequiredAction]) -> Prompt {
+    let mut prompt = Prompt::default();
+    prompt.facts.replace(actions);
     // The deciding mode: the prompt has the keys and its hint lists them.
-    prompt.set_focused(true);
+    prompt.view.set_focused(true);
     prompt
+}
+
+/// The prompt as the app has it: the session model's facts and the widget's view state.
+#[derive(Default)]
+struct Prompt {
+    facts: Actions,
+    view: PromptState,
+}
+
+impl Prompt {
+    fn replace(&mut self, actions: &[RequiredAction]) {
+        self.facts.replace(actions);
+    }
+    fn set_question_details(
+        &mut self,
+        id: &str,
+        q: &str,
+        options: Vec<String>,
+        free: Option<bool>,
+    ) {
+        self.facts.set_question_details(id, q, options, free);
+    }
+    fn set_approval_details(&mut self, id: &str, name: &str, args: Value, sensitive: bool) {
+        self.facts.set_approval_details(id, name, args, sensitive);
+    }
+    /// A resolved event: the model forgets the call.
+    fn close_call(&mut self, id: &str) {
+        self.facts.resolved(id);
+        self.view.send_over(id);
+    }
+    fn send_failed(&mut self, id: &str) {
+        self.view.send_over(id);
+    }
+    fn is_empty(&self) -> bool {
+        self.facts.nothing_listed()
+    }
+    fn pending_count(&self) -> usize {
+        self.facts.listed().count()
+    }
+    fn current(&self) -> Option<&RequiredAction> {
+        PromptState::current(&self.facts)
+    }
+    fn is_sending(&self) -> bool {
+        self.view.is_sending(&self.facts)
+    }
+    fn answer_with_text(&mut self, text: &str) -> Option<Input> {
+        self.view.answer_with_text(&self.facts, text)
+    }
+    fn approve_confirmed(&mut self, id: &str) -> Option<Input> {
+        self.view.approve_confirmed(&self.facts, id)
+    }
+    fn handle_key(&mut self, key: KeyEvent) -> PromptAction {
+        self.view.handle_key(&self.facts, key)
+    }
+    fn desired_height(&self, width: u16) -> u16 {
+        self.view.desired_height(&self.facts, width)
+    }
+    fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        self.view.render(&self.facts, area, buf, theme);
+    }
 }
