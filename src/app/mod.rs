@@ -35,6 +35,7 @@ pub(crate) mod notifications;
 pub(crate) mod options;
 pub(crate) mod replay;
 pub mod required;
+pub mod send_outcome;
 pub mod sender;
 pub mod sessions;
 pub(crate) mod settings;

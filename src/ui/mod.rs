@@ -9,7 +9,6 @@ pub(crate) mod help;
 pub(crate) mod layout;
 pub(crate) mod markdown;
 pub(crate) mod mode;
-pub mod outcome;
 mod pane;
 pub mod picker;
 pub mod prompt;
