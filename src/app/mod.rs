@@ -33,6 +33,7 @@ pub(crate) mod mouse;
 pub(crate) mod msg;
 pub(crate) mod notifications;
 pub(crate) mod options;
+pub(crate) mod pending_sends;
 pub(crate) mod replay;
 pub mod required;
 pub mod send_outcome;
