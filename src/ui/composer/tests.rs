@@ -281,7 +281,9 @@ fn snapshot_with_text_while_a_turn_runs() {
 #[test]
 fn snapshot_with_a_send_waiting_to_retry_above_a_new_draft() {
     let mut c = Composer::new();
-    c.set_pending(vec!["waiting 3 s to retry: deploy the fix to staging".into()]);
+    c.set_pending(vec![
+        "waiting 3 s to retry: deploy the fix to staging".into(),
+    ]);
     c.set_text("and then run the smoke tests");
     let height = c.desired_height(70);
     let mut terminal = Terminal::new(TestBackend::new(70, height)).unwrap();
