@@ -9,18 +9,18 @@ use super::App;
 use super::memory::{LockOrRecover, SessionMemory, SharedMemory, away_notice};
 use super::msg::AppMsg;
 use super::notifications::Notifier;
+use super::pending_sends::{PendingSends, SendKind};
 use super::required;
-use super::sender::{self, SendEvent, SendReport, SendTicket, Sender};
+use super::sender::{self, SendEvent, SendReport, Sender};
 use super::settings::Settings;
 use crate::notify::NotifyTarget;
+use crate::session::Severity;
 use crate::store::StateStore;
 use crate::ui::composer::History;
 use crate::ui::mode::{Confirm, Mode};
-use crate::ui::outcome::Severity;
 use crate::ui::prompt::PromptState;
 use gobare_api::client::ApiClient;
 use gobare_api::model::{Content, Event, EventPayload, Input, RequiredActionKind, Session, Turn};
-use std::collections::HashMap;
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
@@ -33,8 +33,10 @@ pub(crate) struct Acting {
     memory: Option<SharedMemory>,
     history: History,
     notifier: Notifier,
-    /// Message and steer texts in flight, so a second Enter does not send them twice.
-    in_flight: HashMap<SendTicket, String>,
+    /// Message and steer texts in flight, shown above the draft.
+    pending: PendingSends,
+    /// When a pending send's countdown next changes on screen.
+    pending_redraw_at: Option<Instant>,
     /// The workspace state stored at the last visit, compared once with the first read.
     stored_workspace: Option<Option<String>>,
     /// Ctrl+O leaves for the session picker (not in the demo: it has no other sessions).
@@ -82,7 +84,8 @@ impl Acting {
                 NotifyTarget::from_env(),
                 gobare_api::clock::unix_ms(),
             ),
-            in_flight: HashMap::new(),
+            pending: PendingSends::default(),
+            pending_redraw_at: None,
             stored_workspace,
             picker_available: false,
             wants_picker: false,
@@ -109,9 +112,10 @@ impl Acting {
     }
 }
 
-fn text_of(input: &Input) -> Option<String> {
+fn text_of(input: &Input) -> Option<(SendKind, String)> {
     match input {
-        Input::Message { content } | Input::Steer { content } => Some(content.text()),
+        Input::Message { content } => Some((SendKind::Message, content.text())),
+        Input::Steer { content } => Some((SendKind::Steer, content.text())),
         _ => None,
     }
 }
@@ -127,13 +131,23 @@ impl App {
             let m = memory.lock_or_recover();
             (m.state().draft.clone(), m.pending_send().cloned())
         };
-        if !draft.is_empty() && self.screen.composer.is_empty() {
+        // A draft equal to the pending text is that send, not a second message.
+        let draft_is_pending = pending.as_ref().is_some_and(|p| p.text == draft);
+        if !draft.is_empty() && self.screen.composer.is_empty() && !draft_is_pending {
             self.screen.composer.set_text(&draft);
+        }
+        if draft_is_pending {
+            self.acting.with_memory(|m| m.set_draft(""));
         }
         if let Some(pending) = pending {
             match self.acting.sender.resume_pending(&pending) {
                 Some(ticket) => {
-                    self.acting.in_flight.insert(ticket, pending.text.clone());
+                    let kind = match pending.kind.as_str() {
+                        "input.steer" => SendKind::Steer,
+                        _ => SendKind::Message,
+                    };
+                    self.acting.pending.add(ticket, kind, pending.text.clone());
+                    self.act_pending_changed();
                     self.notice(Some(
                         "re-sending a message the last run could not confirm (same key: it \
                          arrives once)"
@@ -149,7 +163,8 @@ impl App {
     }
 
     /// Enter: an answer to the question or function call shown (when one waits), else
-    /// `input.message`. The box keeps the text until the send is accepted.
+    /// `input.message`. The text leaves the box for the pending line above it: what is typed
+    /// next is a new draft, and a send that does not take gives its text back.
     pub(super) fn act_send(&mut self, text: String) {
         let answers_prompt = PromptState::current(self.view.actions()).is_some_and(|a| {
             matches!(
@@ -175,27 +190,71 @@ impl App {
             }
             return;
         }
-        self.send_text(Input::Message {
-            content: Content::Text(text),
-        });
+        self.send_text(
+            Input::Message {
+                content: Content::Text(text),
+            },
+            true,
+        );
+    }
+
+    /// The first message of a new session, given on the command line (the box is not
+    /// its source, so whatever is typed there stays).
+    pub(super) fn act_send_first(&mut self, text: String) {
+        self.send_text(
+            Input::Message {
+                content: Content::Text(text),
+            },
+            false,
+        );
     }
 
     /// Ctrl+S: `input.steer` (a 409 when nothing runs is explained, never converted).
     pub(super) fn act_steer(&mut self, text: String) {
-        self.send_text(Input::Steer {
-            content: Content::Text(text),
-        });
+        self.send_text(
+            Input::Steer {
+                content: Content::Text(text),
+            },
+            true,
+        );
     }
 
-    fn send_text(&mut self, input: Input) {
-        let text = text_of(&input).unwrap_or_default();
-        if self.acting.in_flight.values().any(|t| *t == text) {
-            self.notice(Some("still sending this…".into()));
+    /// One Enter, one send: the box (`from_box`) empties at once so that nothing typed from
+    /// now on can change or repeat this send.
+    fn send_text(&mut self, input: Input, from_box: bool) {
+        let Some((kind, text)) = text_of(&input) else {
             return;
-        }
+        };
         let ticket = self.acting.sender.send(input);
-        self.acting.in_flight.insert(ticket, text);
+        self.acting.pending.add(ticket, kind, text);
+        if from_box {
+            self.screen.composer.clear();
+            self.acting.with_memory(|m| m.set_draft(""));
+        }
+        self.act_pending_changed();
         self.notice(Some("sending…".into()));
+    }
+
+    /// The pending sends shown above the draft, and when their countdown next changes.
+    fn act_pending_changed(&mut self) {
+        let now = Instant::now();
+        self.screen
+            .composer
+            .set_pending(self.acting.pending.labels(now));
+        self.acting.pending_redraw_at = self.acting.pending.next_change(now);
+        self.request_frame();
+    }
+
+    /// When the pending sends' countdown must be redrawn; `None` when none runs.
+    pub(super) fn act_pending_due_at(&self) -> Option<Instant> {
+        self.acting.pending_redraw_at
+    }
+
+    /// Redraws the countdown of a send waiting out a `Retry-After`, if due.
+    pub(super) fn act_pending_tick(&mut self, now: Instant) {
+        if self.acting.pending_redraw_at.is_some_and(|at| at <= now) {
+            self.act_pending_changed();
+        }
     }
 
     /// An answer to a required action, from the prompt's keys or text.
@@ -273,7 +332,9 @@ impl App {
     /// One report from the send executor.
     pub(super) fn on_action(&mut self, event: SendEvent) {
         match event {
-            SendEvent::Retrying { wait, .. } => {
+            SendEvent::Retrying { ticket, wait, .. } => {
+                self.acting.pending.retrying(ticket, Instant::now() + wait);
+                self.act_pending_changed();
                 let secs = wait.as_secs_f32().ceil() as u64;
                 self.notice_at(
                     Severity::Warn,
@@ -287,19 +348,21 @@ impl App {
 
     fn on_send_settled(&mut self, report: SendReport) {
         self.acting.sender.note_settled(&report);
-        self.acting.in_flight.remove(&report.ticket);
+        if self.acting.pending.settled(report.ticket).is_some() {
+            self.act_pending_changed();
+        }
         if let (Some(text), true) = (&report.text, report.accepted()) {
             self.acting.history.push(text);
-            if self.screen.composer.text().trim() == text.trim() {
-                self.screen.composer.clear();
-                self.acting.with_memory(|m| m.set_draft(""));
-            }
         }
-        if let (Some(text), true) = (&report.text, report.outcome.keep_draft)
-            && self.screen.composer.is_empty()
-        {
-            // Not sent (e.g. a new session's first message): the text waits in the box.
-            self.screen.composer.set_text(text);
+        if let (Some(text), true) = (&report.text, report.outcome.keep_draft) {
+            // Not sent: the text comes back into the box, before whatever was typed since.
+            let draft = self.screen.composer.text();
+            let back = if draft.trim().is_empty() {
+                text.clone()
+            } else {
+                format!("{text}\n{draft}")
+            };
+            self.screen.composer.set_text(&back);
             self.act_draft_changed();
         }
         required::apply_answer_report(&mut self.screen.prompt, self.view.actions_mut(), &report);

@@ -135,9 +135,9 @@ impl App {
                 }
             }
             // Sends go through the send executor (`acting`): one key per send, retried
-            // with it, the draft kept until accepted.
+            // with it; the text is given back to the box if the send does not take.
             Intent::Send(text) => self.act_send(text),
-            Intent::SendFirst(text) => self.act_send(text),
+            Intent::SendFirst(text) => self.act_send_first(text),
             Intent::Steer(text) => self.act_steer(text),
             Intent::Cancel => self.act_cancel(),
             Intent::Answer(input) => self.act_answer(input),

@@ -13,8 +13,8 @@
 //! touches the screen, which keeps it testable against the simulator.
 
 use crate::app::memory::{LockOrRecover, SharedMemory};
+use crate::app::send_outcome::{self, Outcome, SendFailure};
 use crate::store::PendingSend;
-use crate::ui::outcome::{self, Outcome, SendFailure};
 use gobare_api::client::{ApiClient, IdempotencyKey};
 use gobare_api::error::{ApiError, ApiErrorKind};
 use gobare_api::model::{Content, Input, InputAccepted};
@@ -89,7 +89,7 @@ impl SendReport {
     }
 }
 
-/// The error side of a send, in the shape `ui::outcome` reads.
+/// The error side of a send, in the shape `send_outcome` reads.
 pub(crate) fn failure_from(err: &ApiError) -> SendFailure {
     SendFailure {
         code: err.code.clone(),
@@ -330,12 +330,12 @@ impl<T: InputTransport> Worker<T> {
         }
         let (result, outcome) = match result {
             Ok(reply) => {
-                let outcome = outcome::accepted(&job.input, &reply);
+                let outcome = send_outcome::accepted(&job.input, &reply);
                 (Ok(reply), outcome)
             }
             Err(err) => {
                 let failure = failure_from(&err);
-                let outcome = outcome::failed(&job.input, &failure);
+                let outcome = send_outcome::failed(&job.input, &failure);
                 (Err(failure), outcome)
             }
         };

@@ -22,6 +22,7 @@ impl App {
             super::heap::release_freed_memory();
         }
         self.tick(now);
+        self.act_pending_tick(now);
         if self.notice_expires_at.is_some_and(|at| at <= now) {
             self.notice(None);
         }
@@ -87,6 +88,7 @@ impl App {
             self.artifacts_poll.due_at(),
             self.stats.due_at(now),
             self.act_save_due_at(),
+            self.act_pending_due_at(),
             self.notice_expires_at,
         ]
         .into_iter()

@@ -1,12 +1,14 @@
 //! The input box: a multi-line `ratatui-textarea` that grows with its content, plus the keys
 //! that turn what was typed into an action (send, steer, cancel, history).
 //!
-//! The box keeps its text when it asks for a send or steer: the app calls [`Composer::clear`]
-//! once the request is accepted, so a failed send never loses what the user typed.
+//! The box keeps its text when it asks for a send or steer; the app takes it out at once
+//! ([`Composer::clear`]) and shows the send in flight above the box
+//! ([`Composer::set_pending`]), so what is typed next is a new draft. A send that does not
+//! take gives its text back.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 use ratatui_textarea::{CursorMove, TextArea, WrapMode};
@@ -43,7 +45,12 @@ pub struct Composer {
     turn_running: bool,
     /// Set by the app from the mode; empty means the typing title.
     title: String,
+    /// Sends in flight, one line each, drawn dim above the box (the box holds the draft).
+    pending: Vec<String>,
 }
+
+/// Rows of pending sends shown above the box; more are summed up on the last row.
+const MAX_PENDING_ROWS: usize = 3;
 
 impl Default for Composer {
     fn default() -> Self {
@@ -78,12 +85,29 @@ impl Composer {
             max_lines: DEFAULT_MAX_LINES,
             turn_running: false,
             title: String::new(),
+            pending: Vec::new(),
         }
     }
 
     /// Whether a turn is running (adds the steer/cancel hints to the title).
     pub(crate) fn set_turn_running(&mut self, running: bool) {
         self.turn_running = running;
+    }
+
+    /// The sends in flight, one label each (the app words them), shown above the draft.
+    pub(crate) fn set_pending(&mut self, labels: Vec<String>) {
+        self.pending = labels;
+    }
+
+    /// The rows drawn above the box for the sends in flight.
+    fn pending_rows(&self) -> Vec<String> {
+        if self.pending.len() <= MAX_PENDING_ROWS {
+            return self.pending.clone();
+        }
+        let mut rows = self.pending[..MAX_PENDING_ROWS - 1].to_vec();
+        let more = self.pending.len() - rows.len();
+        rows.push(format!("… and {more} more sends in flight"));
+        rows
     }
 
     /// The text as typed, lines joined with `\n`.
@@ -189,9 +213,15 @@ impl Composer {
         }
     }
 
-    /// Rows the box wants at `width` (borders included): grows with the text's wrapped lines
-    /// from 1 up to the maximum.
+    /// Rows the box wants at `width` (borders and pending sends included): grows with the
+    /// text's wrapped lines from 1 up to the maximum.
     pub fn desired_height(&self, width: u16) -> u16 {
+        let pending = u16::try_from(self.pending_rows().len()).unwrap_or(u16::MAX);
+        self.box_height(width).saturating_add(pending)
+    }
+
+    /// Rows of the box itself, borders included.
+    fn box_height(&self, width: u16) -> u16 {
         let inner = usize::from(width.saturating_sub(2)).max(1);
         let rows: usize = self
             .textarea
@@ -203,8 +233,29 @@ impl Composer {
         rows.clamp(1, self.max_lines) + 2
     }
 
-    /// Draws the box into `area`.
+    /// Draws the pending sends and, below them, the box into `area` (the box keeps its rows
+    /// first when `area` is short).
     pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, focused: bool) {
+        let rows = self.pending_rows();
+        let pending = u16::try_from(rows.len())
+            .unwrap_or(u16::MAX)
+            .min(area.height.saturating_sub(self.box_height(area.width)));
+        let [pending_area, box_area] =
+            Layout::vertical([Constraint::Length(pending), Constraint::Min(0)]).areas(area);
+        let width = usize::from(area.width);
+        for (i, label) in rows.iter().take(usize::from(pending)).enumerate() {
+            let line = text::truncate(&text::line(label), width).into_owned();
+            let row = Rect {
+                y: pending_area.y + i as u16,
+                height: 1,
+                ..pending_area
+            };
+            Line::from(Span::styled(line, theme.dim)).render(row, buf);
+        }
+        self.render_box(box_area, buf, theme, focused);
+    }
+
+    fn render_box(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, focused: bool) {
         let border = if focused {
             theme.border_focused
         } else {

@@ -11,7 +11,6 @@ pub(crate) mod help;
 pub(crate) mod layout;
 pub(crate) mod markdown;
 pub(crate) mod mode;
-pub mod outcome;
 pub(crate) mod pane;
 pub mod picker;
 pub mod prompt;

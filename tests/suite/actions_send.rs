@@ -5,7 +5,7 @@ use crate::support::actions::*;
 use gobare_api::model::{ErrorCode, Input, TurnStatus};
 use gobare_tui::app::memory::LockOrRecover;
 use gobare_tui::app::sender::Sender;
-use gobare_tui::ui::outcome::Severity;
+use gobare_tui::session::Severity;
 use std::sync::Arc;
 
 #[tokio::test]

@@ -22,6 +22,7 @@ mod perf_e2e;
 mod pty_terminal;
 mod resume_faults;
 mod send_during_drop;
+mod send_races;
 mod soak;
 mod token_leak;
 mod wire_edges;

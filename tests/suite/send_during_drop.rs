@@ -1,19 +1,18 @@
 //! A send during a drop, with the real binary in a pseudo-terminal (issue 6): typed while
 //! the stream is down and the simulator refuses sends with 503 + `Retry-After`, it is
 //! delivered once after recovery under the Idempotency-Key stored on disk; and across a
-//! crash (SIGKILL) the draft comes back in the input box and the pending send is re-sent
-//! with the same key and delivered once; refusals that outlast the retries are reported and
-//! the text waits in the box.
+//! crash (SIGKILL) the pending send is shown again above the box and re-sent with the same
+//! key, delivered once; a draft comes back in the box; refusals that outlast the retries
+//! are reported and the text waits in the box.
 
 use crate::support;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::support::app::{attach, status_line};
+use crate::support::app::{attach, bottom, input_box, on_disk, status_line};
 use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
 use gobare_sim::{Faults, SimConfig, Simulator};
-use gobare_tui::store::{SessionState, StateStore};
 use tempfile::TempDir;
 
 const TIMEOUT: Duration = Duration::from_secs(40);
@@ -27,34 +26,9 @@ fn start_sim() -> Sim {
     })
 }
 
-/// The input box: the rows just above the status bar.
-fn input_box(s: &vt100::Screen) -> String {
-    let text = s.contents();
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(4)..lines.len().saturating_sub(1)].join("\n")
-}
-
-/// The session's state file, as the app wrote it (the default state until it exists).
-fn on_disk(home: &TempDir, sim: &Simulator, session: &str) -> SessionState {
-    StateStore::open(&home.path().join("state/gobare-tui"), &sim.url())
-        .unwrap()
-        .load_session(session)
-}
-
 /// Polls `check` until it holds, panicking with `what` (and `detail`) after [`TIMEOUT`].
-fn until<T>(what: &str, mut check: impl FnMut() -> Option<T>, detail: impl Fn() -> String) -> T {
-    let deadline = Instant::now() + TIMEOUT;
-    loop {
-        if let Some(v) = check() {
-            return v;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for {what}:\n{}",
-            detail()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+fn until<T>(what: &str, check: impl FnMut() -> Option<T>, detail: impl Fn() -> String) -> T {
+    support::app::until(what, TIMEOUT, check, detail)
 }
 
 fn kill9(pty: &mut Pty) {
@@ -115,6 +89,14 @@ fn until_pending_send_cleared(pty: &Pty, home: &TempDir, sim: &Simulator, sessio
     );
 }
 
+/// The send of `text` shown as pending above the input box, the box itself free of it.
+fn shown_pending(s: &vt100::Screen, text: &str) -> bool {
+    let above_box = bottom(s, 6);
+    (above_box.contains(&format!("sending: {text}"))
+        || above_box.contains(&format!("to retry: {text}")))
+        && !input_box(s).contains(text)
+}
+
 fn occurrences(screen: &str, text: &str) -> usize {
     screen.matches(text).count()
 }
@@ -172,8 +154,8 @@ fn a_message_sent_while_the_stream_is_down_and_sends_are_refused_arrives_once() 
         },
         || pty.screen_text(),
     );
-    // Three attempts refused, each after the Retry-After it was told: still pending, the
-    // text still in the box, nothing recorded by the server.
+    // Three attempts refused, each after the Retry-After it was told: still pending and
+    // shown so above the box, nothing recorded by the server.
     until(
         "three refused sends",
         || (refused_so_far(&sim.sim, REFUSALS) >= 3).then_some(()),
@@ -181,8 +163,8 @@ fn a_message_sent_while_the_stream_is_down_and_sends_are_refused_arrives_once() 
     );
     assert_eq!(sim.sim.messages_with_key(&key), 0);
     assert!(
-        pty.with_screen(|s| input_box(s).contains(text)),
-        "the draft stays in the box while the send is refused:\n{}",
+        pty.with_screen(|s| shown_pending(s, text)),
+        "the send is shown pending while it is refused:\n{}",
         pty.screen_text()
     );
     assert_eq!(
@@ -218,11 +200,13 @@ fn a_pending_send_survives_a_crash_and_is_delivered_once_with_the_same_key() {
     let text = "do not lose me in a crash";
     type_and_send(&mut pty, text);
     let key = until(
-        "the pending send and the draft on disk, the first attempt refused",
+        "the pending send on disk (the box's draft empty), the first attempt refused",
         || {
             let state = on_disk(&home, &sim.sim, &session);
             let pending = state.pending_send?;
-            (state.draft == text && refused_so_far(&sim.sim, REFUSALS) >= 1)
+            (pending.text == text
+                && state.draft.is_empty()
+                && refused_so_far(&sim.sim, REFUSALS) >= 1)
                 .then_some(pending.idempotency_key)
         },
         || pty.screen_text(),
@@ -230,14 +214,14 @@ fn a_pending_send_survives_a_crash_and_is_delivered_once_with_the_same_key() {
     kill9(&mut pty);
     assert_eq!(sim.sim.messages_with_key(&key), 0);
 
-    // Restart while sends are still refused (now with Retry-After: 1): the draft is back in
-    // the box and the unconfirmed send is being re-sent.
+    // Restart while sends are still refused (now with Retry-After: 1): the unconfirmed
+    // send is shown pending again and is being re-sent.
     refuse_sends(&sim.sim, 1);
     let refused_before_restart = refused_so_far(&sim.sim, REFUSALS);
     let mut pty = attach(&session, &home, &sim.sim);
     pty.wait_for(
-        "the draft back in the box",
-        |s| input_box(s).contains(text),
+        "the unconfirmed send shown pending above the box",
+        |s| shown_pending(s, text),
         TIMEOUT,
     );
     until(
@@ -325,7 +309,11 @@ fn refusals_that_outlast_the_retries_are_reported_and_the_draft_waits_in_the_box
         },
         TIMEOUT,
     );
-    assert_eq!(on_disk(&home, &sim.sim, &session).draft, text);
+    until(
+        "the text given back saved as the draft",
+        || (on_disk(&home, &sim.sim, &session).draft == text).then_some(()),
+        || pty.screen_text(),
+    );
 
     // Back: Enter again sends it, once.
     sim.sim.set_faults(Faults::default());

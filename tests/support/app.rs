@@ -3,7 +3,9 @@
 //! colour switch, tmux passthrough).
 
 use gobare_sim::Simulator;
+use gobare_tui::store::{SessionState, StateStore};
 use portable_pty::CommandBuilder;
+use std::time::{Duration, Instant};
 use tempfile::TempDir;
 
 use super::cli::BIN;
@@ -97,4 +99,39 @@ pub(crate) fn quit(pty: &mut Pty, timeout: std::time::Duration) -> portable_pty:
         pty.send_keys("y");
     }
     pty.wait_exit(timeout)
+}
+
+/// The input box of one line of text: the three rows just above the status bar.
+pub(crate) fn input_box(s: &vt100::Screen) -> String {
+    let text = s.contents();
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(4)..lines.len().saturating_sub(1)].join("\n")
+}
+
+/// The session's state file, as the app wrote it (the default state until it exists).
+pub(crate) fn on_disk(home: &TempDir, sim: &Simulator, session: &str) -> SessionState {
+    StateStore::open(&home.path().join("state/gobare-tui"), &sim.url())
+        .unwrap()
+        .load_session(session)
+}
+
+/// Polls `check` until it holds, panicking with `what` (and `detail`) after `timeout`.
+pub(crate) fn until<T>(
+    what: &str,
+    timeout: Duration,
+    mut check: impl FnMut() -> Option<T>,
+    detail: impl Fn() -> String,
+) -> T {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(v) = check() {
+            return v;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what}:\n{}",
+            detail()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }

@@ -98,6 +98,7 @@ impl SimArgs {
                 refuse_status: self.refuse_status,
                 refuse_retry_after_secs: 2,
                 refuse_sends: 0,
+                delay_send_accept_ms: 0,
                 stall: self.stall,
                 chunk_writes: self.chunk_max.map(|max| (1, max.max(1))),
                 crlf: self.crlf,

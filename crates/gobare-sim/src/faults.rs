@@ -21,6 +21,9 @@ pub struct Faults {
     /// Refuse this many of the next `POST /v1/sessions/{id}/events` with 503
     /// (`sandbox_unavailable`) and `Retry-After`, before acting on them (counts down).
     pub refuse_sends: u32,
+    /// Hold the `202` of every accepted `POST /v1/sessions/{id}/events` this many
+    /// milliseconds after acting on it: a server slow to answer.
+    pub delay_send_accept_ms: u64,
     /// Stop writing anything (frames and pings) without closing the connection.
     pub stall: bool,
     /// Split every write into chunks of `min..=max` bytes.

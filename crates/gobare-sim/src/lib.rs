@@ -85,6 +85,7 @@ use tokio::task::JoinHandle;
 pub use args::SimArgs;
 pub use config::{RateLimits, SimConfig};
 pub use faults::Faults;
+pub use state::AcceptedMessage;
 
 use gobare_api::model::CreateSession;
 use lock::lock;
@@ -173,6 +174,11 @@ impl Simulator {
             .get(key)
             .copied()
             .unwrap_or(0)
+    }
+
+    /// Every `input.message` accepted (not replayed) so far, in order, with its key.
+    pub fn accepted_messages(&self) -> Vec<AcceptedMessage> {
+        lock(&self.state.accepted_messages).clone()
     }
 
     /// Replaces the stream faults; open streams pick them up at their next write.

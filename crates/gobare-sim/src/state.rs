@@ -29,11 +29,22 @@ pub(crate) struct SimState {
     pub(crate) stream_opens: Mutex<Vec<Option<u64>>>,
     /// Accepted `input.message`s per Idempotency-Key.
     pub(crate) messages_by_key: Mutex<HashMap<String, usize>>,
+    /// Every accepted (not replayed) `input.message`, in order.
+    pub(crate) accepted_messages: Mutex<Vec<AcceptedMessage>>,
     pub(crate) scenarios: Scenarios,
     pub(crate) shutdown: CancellationToken,
 }
 
 pub(crate) type Shared = Arc<SimState>;
+
+/// One accepted `input.message`: what the server acted on, under which key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AcceptedMessage {
+    /// The `Idempotency-Key` it came with, if any.
+    pub key: Option<String>,
+    /// The message's text.
+    pub text: String,
+}
 
 impl SimState {
     pub(crate) fn new(config: SimConfig, token: String) -> Shared {
@@ -52,6 +63,7 @@ impl SimState {
             open_streams: Mutex::new(0),
             stream_opens: Mutex::new(Vec::new()),
             messages_by_key: Mutex::new(HashMap::new()),
+            accepted_messages: Mutex::new(Vec::new()),
             scenarios: Scenarios::embedded(),
             shutdown: CancellationToken::new(),
         })

@@ -85,6 +85,73 @@ fn paste_keeps_newlines_and_never_sends() {
 }
 
 #[test]
+fn a_carriage_return_in_a_paste_is_a_newline_and_enter_then_sends_it_all_once() {
+    let mut c = Composer::new();
+    c.handle_paste("line1\rline2");
+    assert_eq!(c.text(), "line1\nline2", "the paste asked for no send");
+    assert_eq!(
+        press(&mut c, KeyCode::Enter),
+        ComposerAction::Send("line1\nline2".into())
+    );
+}
+
+fn rendered(c: &mut Composer, width: u16, height: u16) -> Vec<String> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal
+        .draw(|f| c.render(f.area(), f.buffer_mut(), &Theme::default(), true))
+        .unwrap();
+    let buf = terminal.backend().buffer().clone();
+    (0..height)
+        .map(|y| {
+            (0..width)
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect::<String>()
+        })
+        .collect()
+}
+
+#[test]
+fn pending_sends_are_drawn_dim_above_the_draft() {
+    let mut c = Composer::new();
+    type_str(&mut c, "next thought");
+    assert_eq!(c.desired_height(40), 3);
+    c.set_pending(vec!["waiting 3 s to retry: first intent".into()]);
+    assert_eq!(c.desired_height(40), 4, "one row per pending send");
+    let rows = rendered(&mut c, 40, 4);
+    assert!(
+        rows[0].starts_with("waiting 3 s to retry: first intent"),
+        "{rows:#?}"
+    );
+    assert!(rows[2].contains("next thought"), "{rows:#?}");
+    let mut terminal = Terminal::new(TestBackend::new(40, 4)).unwrap();
+    terminal
+        .draw(|f| c.render(f.area(), f.buffer_mut(), &Theme::default(), true))
+        .unwrap();
+    let dim = terminal.backend().buffer()[(0, 0)].modifier;
+    assert!(dim.contains(ratatui::style::Modifier::DIM), "{dim:?}");
+
+    // Short of rows, the box keeps its own and the pending line gives way.
+    let rows = rendered(&mut c, 40, 3);
+    assert!(rows[1].contains("next thought"), "{rows:#?}");
+}
+
+#[test]
+fn many_pending_sends_are_summed_up() {
+    let mut c = Composer::new();
+    c.set_pending((1..=5).map(|i| format!("sending: message {i}")).collect());
+    assert_eq!(c.desired_height(40), 3 + 3);
+    let rows = rendered(&mut c, 40, 6);
+    assert!(rows[0].starts_with("sending: message 1"), "{rows:#?}");
+    assert!(rows[1].starts_with("sending: message 2"), "{rows:#?}");
+    assert!(
+        rows[2].starts_with("… and 3 more sends in flight"),
+        "{rows:#?}"
+    );
+    c.set_pending(Vec::new());
+    assert_eq!(c.desired_height(40), 3);
+}
+
+#[test]
 fn steer_and_cancel() {
     let mut c = Composer::new();
     assert_eq!(
@@ -203,6 +270,21 @@ fn snapshot_with_text_while_a_turn_runs() {
     let mut c = Composer::new();
     c.set_turn_running(true);
     c.set_text("first line\nsecond line");
+    let height = c.desired_height(70);
+    let mut terminal = Terminal::new(TestBackend::new(70, height)).unwrap();
+    terminal
+        .draw(|f| c.render(f.area(), f.buffer_mut(), &Theme::default(), true))
+        .unwrap();
+    insta::assert_snapshot!(terminal.backend());
+}
+
+#[test]
+fn snapshot_with_a_send_waiting_to_retry_above_a_new_draft() {
+    let mut c = Composer::new();
+    c.set_pending(vec![
+        "waiting 3 s to retry: deploy the fix to staging".into(),
+    ]);
+    c.set_text("and then run the smoke tests");
     let height = c.desired_height(70);
     let mut terminal = Terminal::new(TestBackend::new(70, height)).unwrap();
     terminal

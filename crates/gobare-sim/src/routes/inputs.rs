@@ -13,7 +13,7 @@ use crate::agent;
 use crate::db::{ActiveTurn, Answer, Db, QueuedTurn};
 use crate::lock::lock;
 use crate::refusal::Refusal;
-use crate::state::Shared;
+use crate::state::{AcceptedMessage, Shared};
 use crate::{idempotency, lifecycle};
 use gobare_api::model::{
     ApprovalResolution, ErrorCode, EventPayload, FunctionResolution, Input, InputBody,
@@ -113,6 +113,10 @@ pub(crate) async fn post(
             )?
         }
     };
+    let delay = state.faults().delay_send_accept_ms;
+    if delay > 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
+    }
     Ok((StatusCode::ACCEPTED, Json(reply)))
 }
 
@@ -146,6 +150,11 @@ pub(crate) fn accept_message(
         .retry_after(5));
     }
     let turn_id = Db::new_turn(rec);
+    let key = idempotency::key_of(headers).ok().flatten();
+    lock(&state.accepted_messages).push(AcceptedMessage {
+        key: key.clone(),
+        text: text.clone(),
+    });
     let queued = QueuedTurn {
         turn_id: turn_id.clone(),
         text: text.clone(),
@@ -170,7 +179,7 @@ pub(crate) fn accept_message(
         agent::spawn_worker(state.clone(), session_id.to_string(), queued);
         None
     };
-    if let Ok(Some(key)) = idempotency::key_of(headers) {
+    if let Some(key) = key {
         *lock(&state.messages_by_key).entry(key).or_insert(0) += 1;
     }
     Ok(json!({

@@ -202,6 +202,34 @@ async fn idempotency_replays_and_refuses_in_flight_duplicates() {
 }
 
 #[tokio::test]
+async fn a_delayed_accept_answers_202_after_the_delay_and_records_the_message_once() {
+    let api = Api::start(SimConfig::for_tests()).await;
+    let id = api.sim.create_session(None);
+    let delay = Duration::from_millis(1_500);
+    api.sim.set_faults(Faults {
+        delay_send_accept_ms: delay.as_millis() as u64,
+        ..Faults::default()
+    });
+    let started = std::time::Instant::now();
+    let r = api
+        .req(reqwest::Method::POST, &format!("/v1/sessions/{id}/events"))
+        .header("Idempotency-Key", "k-slow")
+        .json(&json!({"events": [{"type": "input.message", "content": "slow one"}]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 202);
+    assert!(started.elapsed() >= delay, "{:?}", started.elapsed());
+    assert_eq!(
+        api.sim.accepted_messages(),
+        vec![gobare_sim::AcceptedMessage {
+            key: Some("k-slow".into()),
+            text: "slow one".into(),
+        }]
+    );
+}
+
+#[tokio::test]
 async fn queue_holds_five_then_refuses_and_queued_turns_have_no_start() {
     let api = Api::test().await;
     let id = api.sim.create_session(None);
