@@ -12,7 +12,8 @@
 //!   variant), handle it in [`App::on_msg`];
 //! - stream events as they are applied: `App::on_stream` (notifications, prompt glue);
 //! - model reads: [`App::want`] a [`fetch::FetchJob`] (coalesced, 60/min budget);
-//! - state on disk: the session memory ([`memory::SessionMemory`], through `acting`); status line:
+//! - state on disk: the session memory ([`memory::SessionMemory`], through `acting`), written by
+//!   [`saving::StateSaver`]; status line:
 //!   [`App::notice`]; terminal focus: [`App::terminal_focused`].
 
 pub(crate) mod acting;
@@ -35,6 +36,7 @@ pub(crate) mod notifications;
 pub(crate) mod options;
 pub(crate) mod replay;
 pub mod required;
+pub(crate) mod saving;
 pub mod sender;
 pub mod sessions;
 pub(crate) mod settings;
@@ -329,7 +331,7 @@ impl App {
     /// Saves the cursor and the statistics one last time.
     fn finish(&mut self) {
         self.save_cursor();
-        self.act_save(Instant::now(), true);
+        self.act_flush();
         self.write_stats(Instant::now(), true);
     }
 

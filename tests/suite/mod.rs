@@ -23,5 +23,6 @@ mod pty_terminal;
 mod resume_faults;
 mod send_during_drop;
 mod soak;
+mod state_unwritable;
 mod token_leak;
 mod wire_edges;
