@@ -90,6 +90,7 @@ impl StateStore {
     }
 
     /// How many session writes were tried through this store and its clones.
+    #[cfg(test)]
     pub(crate) fn save_attempts(&self) -> u64 {
         self.save_attempts.load(Ordering::Relaxed)
     }
