@@ -107,8 +107,10 @@ impl App {
                 self.ui.focus = Pane::Events;
             }
             Intent::ToggleDiff => {
-                if !self.ui.toggle_nearest_diff(&self.view) {
-                    self.notice(Some("no diff to expand here".into()));
+                if !self.ui.toggle_nearest_expandable(&self.view) {
+                    self.notice(Some(
+                        "nothing to expand here (a diff or a long message)".into(),
+                    ));
                 }
             }
             Intent::Refresh => {
