@@ -52,10 +52,10 @@ fn an_unwritable_state_dir_is_said_once_keeps_the_draft_and_is_written_when_it_r
         TIMEOUT,
     );
     assert!(
-        pty.with_screen(|s| status_line(s))
+        pty.with_screen(status_line)
             .contains(&*blocker.to_string_lossy()),
         "the notice names the directory: {}",
-        pty.with_screen(|s| status_line(s))
+        pty.with_screen(status_line)
     );
 
     // Idle with a dirty state and a refusing disk: the figure the old retry loop blew.

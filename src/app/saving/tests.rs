@@ -30,30 +30,32 @@ async fn drive(
             return;
         }
         let now = now.into_std();
-        let mut m = memory.lock_or_recover();
-        if typing {
-            draft.push('x');
-            m.note_draft_edited();
-        }
-        if saver.is_due(now, m.is_dirty()) {
-            m.sync_draft(|| draft.clone());
-            if let Some(job) = m.save_job() {
-                record.attempts.push(now);
-                in_flight = true;
-                let tx = tx.clone();
-                saver.start(now, job, move |done| {
-                    let _ = tx.send(done);
-                });
+        let wake = {
+            let mut m = memory.lock_or_recover();
+            if typing {
+                draft.push('x');
+                m.note_draft_edited();
             }
-        }
-        let mut wake = until.into_std();
-        if let Some(at) = saver.due_at(now, m.is_dirty()) {
-            wake = wake.min(at);
-        }
-        if typing {
-            wake = wake.min(now + Duration::from_millis(10));
-        }
-        drop(m);
+            if saver.is_due(now, m.is_dirty()) {
+                m.sync_draft(|| draft.clone());
+                if let Some(job) = m.save_job() {
+                    record.attempts.push(now);
+                    in_flight = true;
+                    let tx = tx.clone();
+                    saver.start(now, job, move |done| {
+                        let _ = tx.send(done);
+                    });
+                }
+            }
+            let mut wake = until.into_std();
+            if let Some(at) = saver.due_at(now, m.is_dirty()) {
+                wake = wake.min(at);
+            }
+            if typing {
+                wake = wake.min(now + Duration::from_millis(10));
+            }
+            wake
+        };
         tokio::select! {
             Some(done) = rx.recv() => {
                 in_flight = false;
