@@ -7,7 +7,8 @@
 //! * `left` — the cursor moved one character;
 //! * `backspace` — the character before the cursor deleted.
 //!
-//! Run: `cargo bench --bench keystroke -- --warm-up-time 1 --measurement-time 3`
+//! Run: `cargo bench --bench keystroke -- --warm-up-time 1 --measurement-time 3` (the figures
+//! in `docs/perf.md` are from `--profile dev`, unoptimized: the budget holds there too).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
