@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The most history entries kept per session.
 const HISTORY_LIMIT: usize = 200;
@@ -56,25 +58,41 @@ impl SessionState {
 #[derive(Debug, Clone)]
 pub struct StateStore {
     dir: PathBuf,
+    /// Session writes tried, failed or not (shared by clones).
+    save_attempts: Arc<AtomicU64>,
 }
 
 impl StateStore {
     /// `state_dir/<host>` where `<host>` names the API (e.g. `api.gobare.dev`,
-    /// `127.0.0.1_4780`).
+    /// `127.0.0.1_4780`), created now.
     pub fn open(state_dir: &Path, api: &url::Url) -> io::Result<StateStore> {
+        let store = StateStore::at(state_dir, api);
+        fs::create_dir_all(store.dir.join("sessions"))?;
+        Ok(store)
+    }
+
+    /// The same directory, created only when something is written: a directory that cannot
+    /// be made yet (read-only, full, a file in the way) may be fixed while the app runs.
+    pub fn at(state_dir: &Path, api: &url::Url) -> StateStore {
         let host = api.host_str().unwrap_or("local");
         let name = match api.port() {
             Some(p) => format!("{host}_{p}"),
             None => host.to_string(),
         };
-        let dir = state_dir.join("hosts").join(safe_file_name(&name));
-        fs::create_dir_all(dir.join("sessions"))?;
-        Ok(StateStore { dir })
+        StateStore {
+            dir: state_dir.join("hosts").join(safe_file_name(&name)),
+            save_attempts: Arc::default(),
+        }
     }
 
-    #[cfg(test)]
     pub(crate) fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// How many session writes were tried through this store and its clones.
+    #[cfg(test)]
+    pub(crate) fn save_attempts(&self) -> u64 {
+        self.save_attempts.load(Ordering::Relaxed)
     }
 
     fn session_path(&self, id: &str) -> PathBuf {
@@ -92,7 +110,9 @@ impl StateStore {
     }
 
     pub(crate) fn save_session(&self, id: &str, state: &SessionState) -> io::Result<()> {
+        self.save_attempts.fetch_add(1, Ordering::Relaxed);
         let bytes = serde_json::to_vec_pretty(state).map_err(io::Error::other)?;
+        fs::create_dir_all(self.dir.join("sessions"))?;
         write_atomic(&self.session_path(id), &bytes)
     }
 
@@ -103,6 +123,7 @@ impl StateStore {
     }
 
     pub(crate) fn set_last_session(&self, id: &str) -> io::Result<()> {
+        fs::create_dir_all(&self.dir)?;
         write_atomic(&self.dir.join("last_session"), id.as_bytes())
     }
 }

@@ -6,11 +6,12 @@
 //! `dispatch`, `on_msg`, `on_fetched`, the key handler and housekeeping.
 
 use super::App;
-use super::memory::{LockOrRecover, SessionMemory, SharedMemory, away_notice};
+use super::memory::{LockOrRecover, SaveDone, SessionMemory, SharedMemory, away_notice};
 use super::msg::AppMsg;
 use super::notifications::Notifier;
 use super::pending_sends::{PendingSends, SendKind};
 use super::required;
+use super::saving::{SaveNews, StateSaver};
 use super::sender::{self, SendEvent, SendReport, Sender};
 use super::settings::Settings;
 use crate::notify::NotifyTarget;
@@ -31,6 +32,8 @@ pub(crate) struct Acting {
     sender: Sender<ApiClient>,
     /// `None` when nothing is kept on disk (the demo).
     memory: Option<SharedMemory>,
+    /// When `memory` is written.
+    saver: StateSaver,
     history: History,
     notifier: Notifier,
     /// Message and steer texts in flight, shown above the draft.
@@ -78,6 +81,7 @@ impl Acting {
         Acting {
             sender,
             memory,
+            saver: StateSaver::default(),
             history,
             notifier: Notifier::new(
                 settings.notify_when,
@@ -323,10 +327,9 @@ impl App {
         }
     }
 
-    /// After any edit of the box: the draft is saved (rate-limited).
+    /// After any edit of the box: the draft is saved (rate-limited, its text read then).
     pub(super) fn act_draft_changed(&mut self) {
-        let text = self.screen.composer.text();
-        self.acting.with_memory(|m| m.set_draft(&text));
+        self.acting.with_memory(SessionMemory::note_draft_edited);
     }
 
     /// One report from the send executor.
@@ -449,22 +452,56 @@ impl App {
     }
 
     /// When the session state must next be written.
-    pub(super) fn act_save_due_at(&self) -> Option<Instant> {
-        self.acting
-            .memory()
-            .and_then(|m| m.lock_or_recover().save_due_at())
+    pub(super) fn act_save_due_at(&self, now: Instant) -> Option<Instant> {
+        let dirty = self.acting.memory()?.lock_or_recover().is_dirty();
+        self.acting.saver.due_at(now, dirty)
     }
 
-    /// Writes the session state if due (`force`: now, on exit).
-    pub(super) fn act_save(&mut self, now: Instant, force: bool) {
+    /// Starts writing the session state on a blocking thread if a write is due.
+    pub(super) fn act_save(&mut self, now: Instant) {
+        let Some(memory) = self.acting.memory().cloned() else {
+            return;
+        };
+        let mut m = memory.lock_or_recover();
+        if !self.acting.saver.is_due(now, m.is_dirty()) {
+            return;
+        }
+        m.sync_draft(|| self.screen.composer.text());
+        let Some(job) = m.save_job() else {
+            return;
+        };
+        drop(m);
+        let msgs = self.msgs.clone();
+        self.acting.saver.start(now, job, move |done| {
+            let _ = msgs.send(AppMsg::StateSaved(done));
+        });
+    }
+
+    /// A write started by [`Self::act_save`] ended.
+    pub(super) fn on_state_saved(&mut self, done: SaveDone) {
+        let Some(memory) = self.acting.memory().cloned() else {
+            return;
+        };
+        let news = self
+            .acting
+            .saver
+            .finished(done, &mut memory.lock_or_recover());
+        match news {
+            Some(SaveNews::Failing(line)) => self.notice_at(Severity::Error, line),
+            Some(SaveNews::Recovered) => {
+                self.notice(Some("state saved again — the draft is on disk".into()));
+            }
+            None => {}
+        }
+    }
+
+    /// Writes the session state now, on this thread (on exit).
+    pub(super) fn act_flush(&mut self) {
+        let text = || self.screen.composer.text();
         self.acting.with_memory(|m| {
-            let result = if force {
-                m.flush().map(|()| true)
-            } else {
-                m.save_if_due(now)
-            };
-            if let Err(e) = result {
-                tracing::warn!("cannot save the session state: {e}");
+            m.sync_draft(text);
+            if let Err(e) = m.flush() {
+                tracing::warn!("cannot save the session state on exit: {e}");
             }
         });
     }

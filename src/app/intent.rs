@@ -120,8 +120,10 @@ impl App {
                 self.screen.mode = Mode::Filter(filter);
             }
             Intent::ToggleDiff => {
-                if !self.screen.toggle_nearest_diff(&self.view) {
-                    self.notice(Some("no diff to expand here".into()));
+                if !self.screen.toggle_nearest_expandable(&self.view) {
+                    self.notice(Some(
+                        "nothing to expand here (a diff or a long message)".into(),
+                    ));
                 }
             }
             Intent::Refresh => {

@@ -2,17 +2,20 @@
 //! last workspace state) and the notice shown when the user returns to a session.
 //!
 //! Writes are atomic ([`StateStore`]) and rate-limited: the cursor and draft change on every
-//! event and keystroke, so they are marked dirty and written at most once per
-//! [`SAVE_INTERVAL`] (the loop asks [`SessionMemory::save_due_at`] when to come back), and on
-//! exit ([`SessionMemory::flush`]). A pending send is written at once: it must be on disk
-//! before the request leaves.
+//! event and keystroke, so each change only bumps a generation (a keystroke only marks the
+//! draft edited: the box's text is read when a write starts), and `app::saving` writes a
+//! [`SaveJob`] — a snapshot — on a blocking thread at most once per [`SAVE_INTERVAL`], and
+//! on exit ([`SessionMemory::flush`]). A pending send is written at once: it must be on disk
+//! before the request leaves. Writes pass one gate in generation order, so an older snapshot
+//! never overwrites a newer one.
 
 use crate::store::{PendingSend, SessionState, StateStore};
 use crate::ui::composer::History;
 use gobare_api::model::WorkspaceState;
 use std::io;
+use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The fastest the cursor and draft are rewritten.
 pub(crate) const SAVE_INTERVAL: Duration = Duration::from_secs(1);
@@ -37,9 +40,14 @@ pub struct SessionMemory {
     store: StateStore,
     session_id: String,
     state: SessionState,
-    /// Changed since the last write.
-    dirty: bool,
-    last_write: Option<Instant>,
+    /// Bumped by every change of `state`.
+    generation: u64,
+    /// The generation known to be on disk.
+    saved: u64,
+    /// The box was edited since its text was last copied into `state`.
+    draft_edited: bool,
+    /// The generation last written, held while writing.
+    gate: Arc<Mutex<u64>>,
 }
 
 impl SessionMemory {
@@ -50,9 +58,20 @@ impl SessionMemory {
             store,
             session_id: session_id.to_string(),
             state,
-            dirty: false,
-            last_write: None,
+            generation: 0,
+            saved: 0,
+            draft_edited: false,
+            gate: Arc::default(),
         }
+    }
+
+    fn changed(&mut self) {
+        self.generation += 1;
+    }
+
+    /// Where the state is written.
+    pub(crate) fn dir(&self) -> &Path {
+        self.store.dir()
     }
 
     pub fn shared(self) -> SharedMemory {
@@ -92,7 +111,7 @@ impl SessionMemory {
     pub fn set_cursor(&mut self, seq: u64) {
         if self.state.cursor.is_none_or(|c| seq > c) {
             self.state.cursor = Some(seq);
-            self.dirty = true;
+            self.changed();
         }
     }
 
@@ -106,10 +125,10 @@ impl SessionMemory {
                 calls.remove(0);
             }
             calls.push(call_id.to_string());
-            self.dirty = true;
+            self.changed();
         } else if !sensitive && known {
             calls.retain(|c| c != call_id);
-            self.dirty = true;
+            self.changed();
         }
     }
 
@@ -121,63 +140,111 @@ impl SessionMemory {
     pub fn set_draft(&mut self, draft: &str) {
         if self.state.draft != draft {
             self.state.draft = draft.to_string();
-            self.dirty = true;
+            self.changed();
+        }
+    }
+
+    /// The box was edited: its text is copied in ([`Self::sync_draft`]) when a write
+    /// starts, not on every keystroke.
+    pub fn note_draft_edited(&mut self) {
+        self.draft_edited = true;
+    }
+
+    /// Copies the box's text in if it was edited since the last copy.
+    pub(crate) fn sync_draft(&mut self, text: impl FnOnce() -> String) {
+        if std::mem::take(&mut self.draft_edited) {
+            self.set_draft(&text());
         }
     }
 
     pub fn push_history(&mut self, text: &str) {
         self.state.push_history(text);
-        self.dirty = true;
+        self.changed();
     }
 
     pub(crate) fn set_workspace_state(&mut self, state: Option<&WorkspaceState>) {
         let state = state.map(|s| s.as_str().to_string());
         if self.state.workspace_state != state {
             self.state.workspace_state = state;
-            self.dirty = true;
+            self.changed();
         }
     }
 
     /// Records (or clears) the send in flight and writes everything now.
     pub(crate) fn set_pending(&mut self, pending: Option<PendingSend>) -> io::Result<()> {
         self.state.pending_send = pending;
-        self.dirty = true;
+        self.changed();
         self.flush()
     }
 
-    /// When the next rate-limited write is due, or `None` when nothing changed.
-    pub(crate) fn save_due_at(&self) -> Option<Instant> {
-        if !self.dirty {
-            return None;
-        }
-        Some(match self.last_write {
-            Some(at) => at + SAVE_INTERVAL,
-            None => Instant::now(),
+    /// Something is not on disk yet (or the box's text may not be).
+    pub fn is_dirty(&self) -> bool {
+        self.draft_edited || self.generation != self.saved
+    }
+
+    /// A snapshot to write, or `None` when the disk has everything.
+    pub(crate) fn save_job(&self) -> Option<SaveJob> {
+        (self.generation != self.saved).then(|| SaveJob {
+            store: self.store.clone(),
+            session_id: self.session_id.clone(),
+            generation: self.generation,
+            state: self.state.clone(),
+            gate: Arc::clone(&self.gate),
         })
     }
 
-    /// Writes if something changed and the interval has passed. Returns whether it wrote.
-    pub(crate) fn save_if_due(&mut self, now: Instant) -> io::Result<bool> {
-        let due = self.dirty
-            && self
-                .last_write
-                .is_none_or(|at| now.saturating_duration_since(at) >= SAVE_INTERVAL);
-        if due {
-            self.flush()?;
-        }
-        Ok(due)
+    /// `generation` is on disk.
+    pub(crate) fn note_saved(&mut self, generation: u64) {
+        self.saved = self.saved.max(generation);
     }
 
-    /// Writes now if anything changed (on exit, and for the pending send).
+    /// Writes now, on this thread, if anything changed (on exit, and for the pending send).
     pub fn flush(&mut self) -> io::Result<()> {
-        if !self.dirty {
+        let Some(job) = self.save_job() else {
             return Ok(());
-        }
-        self.state.saved_at = gobare_api::clock::unix_ms();
-        self.store.save_session(&self.session_id, &self.state)?;
-        self.dirty = false;
-        self.last_write = Some(Instant::now());
+        };
+        let done = job.write();
+        done.result?;
+        self.note_saved(done.generation);
         Ok(())
+    }
+}
+
+/// One write of a session's state: a snapshot, written wherever it runs.
+#[derive(Debug)]
+pub(crate) struct SaveJob {
+    store: StateStore,
+    session_id: String,
+    generation: u64,
+    state: SessionState,
+    gate: Arc<Mutex<u64>>,
+}
+
+/// How a [`SaveJob`] went.
+#[derive(Debug)]
+pub(crate) struct SaveDone {
+    pub(crate) generation: u64,
+    pub(crate) result: io::Result<()>,
+}
+
+impl SaveJob {
+    /// Serializes and writes the snapshot, unless a newer one is already on disk.
+    pub(crate) fn write(mut self) -> SaveDone {
+        let mut written = self.gate.lock().unwrap_or_else(|p| p.into_inner());
+        let result = if *written >= self.generation {
+            Ok(())
+        } else {
+            self.state.saved_at = gobare_api::clock::unix_ms();
+            let result = self.store.save_session(&self.session_id, &self.state);
+            if result.is_ok() {
+                *written = self.generation;
+            }
+            result
+        };
+        SaveDone {
+            generation: self.generation,
+            result,
+        }
     }
 }
 
@@ -224,26 +291,43 @@ mod tests {
     }
 
     #[test]
-    fn changes_are_rate_limited_then_written_and_reloaded() {
+    fn changes_are_snapshots_written_in_order_and_reloaded() {
         let (_d, store, mut m) = memory();
-        assert_eq!(m.save_due_at(), None, "nothing changed yet");
+        assert!(!m.is_dirty(), "nothing changed yet");
+        assert!(m.save_job().is_none());
         m.set_cursor(7);
         m.set_draft("half");
         m.push_history("sent one");
-        let now = Instant::now();
-        assert!(m.save_if_due(now).unwrap(), "the first write is immediate");
+        let older = m.save_job().unwrap();
         m.set_cursor(9);
-        assert!(
-            !m.save_if_due(Instant::now()).unwrap(),
-            "within the interval"
-        );
-        assert_eq!(store.load_session("s1").cursor, Some(7));
-        let due = m.save_due_at().unwrap();
-        assert!(m.save_if_due(due).unwrap());
+        m.note_draft_edited();
+        assert!(m.is_dirty());
+        m.sync_draft(|| "half a thought".into());
+        let newer = m.save_job().unwrap();
+        let done = newer.write();
+        done.result.unwrap();
+        m.note_saved(done.generation);
+        assert!(!m.is_dirty());
+        // The older snapshot finishing last must not overwrite the newer one.
+        let late = older.write();
+        late.result.unwrap();
+        m.note_saved(late.generation);
+        assert!(!m.is_dirty());
         let back = SessionMemory::open(store, "s1");
         assert_eq!(back.cursor(), Some(9));
-        assert_eq!(back.state().draft, "half");
+        assert_eq!(back.state().draft, "half a thought");
         assert_eq!(back.state().history, vec!["sent one"]);
+    }
+
+    #[test]
+    fn a_keystroke_copies_nothing_until_a_write_starts() {
+        let (_d, _s, mut m) = memory();
+        m.note_draft_edited();
+        assert!(m.is_dirty());
+        assert_eq!(m.state().draft, "");
+        m.sync_draft(|| "typed".into());
+        assert_eq!(m.state().draft, "typed");
+        m.sync_draft(|| unreachable!("not edited since"));
     }
 
     #[test]

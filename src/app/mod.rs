@@ -12,7 +12,8 @@
 //!   variant), handle it in [`App::on_msg`];
 //! - stream events as they are applied: `App::on_stream` (notifications, prompt glue);
 //! - model reads: [`App::want`] a [`fetch::FetchJob`] (coalesced, 60/min budget);
-//! - state on disk: the session memory ([`memory::SessionMemory`], through `acting`); status line:
+//! - state on disk: the session memory ([`memory::SessionMemory`], through `acting`), written by
+//!   [`saving::StateSaver`]; status line:
 //!   [`App::notice`]; terminal focus: [`App::terminal_focused`].
 
 pub(crate) mod acting;
@@ -36,6 +37,7 @@ pub(crate) mod options;
 pub(crate) mod pending_sends;
 pub(crate) mod replay;
 pub mod required;
+pub(crate) mod saving;
 pub mod send_outcome;
 pub mod sender;
 pub mod sessions;
@@ -313,7 +315,7 @@ impl App {
     /// Saves the cursor and the statistics one last time.
     fn finish(&mut self) {
         self.save_cursor();
-        self.act_save(Instant::now(), true);
+        self.act_flush();
         self.write_stats(Instant::now(), true);
     }
 

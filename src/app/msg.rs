@@ -16,4 +16,6 @@ pub(crate) enum AppMsg {
     },
     /// News from the send executor (`app::sender`): a retry, or a settled send.
     Action(crate::app::sender::SendEvent),
+    /// A write of the session state ended (`app::saving`).
+    StateSaved(crate::app::memory::SaveDone),
 }

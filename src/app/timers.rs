@@ -31,7 +31,7 @@ impl App {
             fetch_run::spawn(&self.client, &self.session_id, job, self.msgs.clone());
         }
         self.save_cursor();
-        self.act_save(now, false);
+        self.act_save(now);
         if self.frames.due_at(now).is_some_and(|due| due <= now) {
             self.draw()?;
             self.frames.drawn(Instant::now());
@@ -87,7 +87,7 @@ impl App {
             self.tick_at,
             self.artifacts_poll.due_at(),
             self.stats.due_at(now),
-            self.act_save_due_at(),
+            self.act_save_due_at(now),
             self.act_pending_due_at(),
             self.notice_expires_at,
         ]

@@ -96,6 +96,7 @@ impl App {
         match msg {
             AppMsg::Fetched { job, result } => self.on_fetched(job, *result),
             AppMsg::Action(event) => self.on_action(event),
+            AppMsg::StateSaved(done) => self.on_state_saved(done),
         }
         self.take_model_fetches();
     }

@@ -7,7 +7,7 @@ use crate::cli::NewArgs;
 use crate::config::Config;
 use crate::store::StateStore;
 use crate::terminal::{self, TerminationSignals};
-use color_eyre::eyre::{WrapErr, eyre};
+use color_eyre::eyre::eyre;
 use gobare_api::client::{ApiClient, IdempotencyKey};
 use gobare_api::error::ApiError;
 use gobare_api::model::{AgentRequest, CreateSession, Session};
@@ -29,19 +29,15 @@ pub(crate) fn options(config: &Config, session_id: &str) -> color_eyre::Result<A
     options.warnings = config.warnings.iter().cloned().chain(warnings).collect();
     options.settings = settings;
     options.picker = true;
-    // Without a writable state directory the app still runs; it just remembers nothing.
-    options.store = match StateStore::open(&config.state_dir, &config.api).wrap_err_with(|| {
-        format!(
-            "cannot open the state directory {}",
+    // Without a writable state directory the app still runs: the state stays in memory, the
+    // app says so, and it is written if the directory becomes writable.
+    if let Err(e) = StateStore::open(&config.state_dir, &config.api) {
+        tracing::warn!(
+            "cannot open the state directory {}: {e}",
             config.state_dir.display()
-        )
-    }) {
-        Ok(store) => Some(store),
-        Err(e) => {
-            tracing::warn!("{e:#}");
-            None
-        }
-    };
+        );
+    }
+    options.store = Some(StateStore::at(&config.state_dir, &config.api));
     Ok(options)
 }
 

@@ -104,6 +104,28 @@ pub enum EntryKind {
     },
 }
 
+/// A sent message of more lines than this shows collapsed in the transcript.
+pub(crate) const COLLAPSE_OVER_LINES: usize = 12;
+
+impl EntryKind {
+    /// The expand key has something to show: a diff, or the rest of a long message.
+    pub(crate) fn expands(&self) -> bool {
+        match self {
+            EntryKind::FileChange(f) => f.diff.is_some(),
+            _ => self.collapsed_lines().is_some(),
+        }
+    }
+
+    /// The line count of a sent message long enough to show collapsed.
+    pub(crate) fn collapsed_lines(&self) -> Option<usize> {
+        let EntryKind::User { text } = self else {
+            return None;
+        };
+        let lines = memchr::memchr_iter(b'\n', text.trim_end().as_bytes()).count() + 1;
+        (lines > COLLAPSE_OVER_LINES).then_some(lines)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Copy)]
 pub(crate) enum CallStatus {
     Pending,
@@ -293,9 +315,9 @@ impl Transcript {
         }
     }
 
-    /// The newest file change with a diff at or before entry `id` (the one a "toggle
-    /// diff" key means). Walks back at most `limit` entries.
-    pub(crate) fn diff_at_or_before(&self, id: u64, limit: usize) -> Option<u64> {
+    /// The newest entry that expands (a file change with a diff, a long sent message) at or
+    /// before entry `id` (the one the expand key means). Walks back at most `limit` entries.
+    pub(crate) fn expandable_at_or_before(&self, id: u64, limit: usize) -> Option<u64> {
         let end = usize::try_from(id.checked_sub(self.base)?)
             .ok()?
             .min(self.entries.len().checked_sub(1)?);
@@ -303,7 +325,7 @@ impl Transcript {
             .range(..=end)
             .rev()
             .take(limit)
-            .find(|e| matches!(&e.kind, EntryKind::FileChange(f) if f.diff.is_some()))
+            .find(|e| e.kind.expands())
             .map(|e| e.id)
     }
 

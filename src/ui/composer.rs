@@ -11,7 +11,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
-use ratatui_textarea::{CursorMove, TextArea, WrapMode};
+use ratatui_textarea::{TextArea, WrapMode};
 use serde::{Deserialize, Serialize};
 
 use crate::ui::theme::Theme;
@@ -19,7 +19,7 @@ use gobare_api::text;
 
 /// What a key in the composer asks the app to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum ComposerAction {
+pub enum ComposerAction {
     /// Enter: send this (trimmed, non-empty) message.
     Send(String),
     /// Ctrl+S: steer the running turn with this (trimmed, non-empty) text.
@@ -40,7 +40,7 @@ pub(crate) enum ComposerAction {
 pub(crate) const DEFAULT_MAX_LINES: u16 = 6;
 
 pub struct Composer {
-    textarea: TextArea<'static>,
+    textarea: WindowedText,
     max_lines: u16,
     turn_running: bool,
     /// Set by the app from the mode; empty means the typing title.
@@ -63,8 +63,6 @@ fn new_textarea(lines: Vec<String>) -> TextArea<'static> {
     textarea.set_placeholder_text("Type a message…");
     textarea.set_wrap_mode(WrapMode::WordOrGlyph);
     textarea.set_cursor_line_style(ratatui::style::Style::default());
-    textarea.move_cursor(CursorMove::Bottom);
-    textarea.move_cursor(CursorMove::End);
     textarea
 }
 
@@ -81,7 +79,7 @@ fn clean_paste(text: &str) -> String {
 impl Composer {
     pub fn new() -> Self {
         Composer {
-            textarea: new_textarea(vec![String::new()]),
+            textarea: WindowedText::new(vec![String::new()], new_textarea),
             max_lines: DEFAULT_MAX_LINES,
             turn_running: false,
             title: String::new(),
@@ -112,13 +110,13 @@ impl Composer {
 
     /// The text as typed, lines joined with `\n`.
     pub(crate) fn text(&self) -> String {
-        self.textarea.lines().join("\n")
+        self.textarea.text()
     }
 
     /// Replaces the text (e.g. from history), cursor at the end.
-    pub(crate) fn set_text(&mut self, text: &str) {
+    pub fn set_text(&mut self, text: &str) {
         let lines = clean_paste(text).split('\n').map(str::to_string).collect();
-        self.textarea = new_textarea(lines);
+        self.textarea = WindowedText::new(lines, new_textarea);
     }
 
     pub(crate) fn clear(&mut self) {
@@ -127,7 +125,7 @@ impl Composer {
 
     /// True when there is nothing but whitespace to send.
     pub(crate) fn is_empty(&self) -> bool {
-        self.textarea.lines().iter().all(|l| l.trim().is_empty())
+        self.textarea.lines().all(|l| l.trim().is_empty())
     }
 
     fn trimmed(&self) -> Option<String> {
@@ -141,7 +139,7 @@ impl Composer {
         self.textarea.insert_str(clean_paste(text));
     }
 
-    pub(crate) fn handle_key(&mut self, key: KeyEvent) -> ComposerAction {
+    pub fn handle_key(&mut self, key: KeyEvent) -> ComposerAction {
         if key.kind == KeyEventKind::Release {
             return ComposerAction::None;
         }
@@ -166,13 +164,10 @@ impl Composer {
                 .trimmed()
                 .map_or(ComposerAction::Consumed, ComposerAction::Steer),
             KeyCode::Char('x') if ctrl => ComposerAction::Cancel,
-            KeyCode::Up if key.modifiers.is_empty() && self.textarea.cursor().0 == 0 => {
+            KeyCode::Up if key.modifiers.is_empty() && self.textarea.at_first_line() => {
                 ComposerAction::HistoryPrev
             }
-            KeyCode::Down
-                if key.modifiers.is_empty()
-                    && self.textarea.cursor().0 + 1 >= self.textarea.lines().len() =>
-            {
+            KeyCode::Down if key.modifiers.is_empty() && self.textarea.at_last_line() => {
                 ComposerAction::HistoryNext
             }
             // Left to the app: focus, scrolling, quit, suspend, redraw.
@@ -214,7 +209,8 @@ impl Composer {
     }
 
     /// Rows the box wants at `width` (borders and pending sends included): grows with the
-    /// text's wrapped lines from 1 up to the maximum.
+    /// text's wrapped lines from 1 up to the maximum (counting stops there: a long draft
+    /// costs what the box shows).
     pub fn desired_height(&self, width: u16) -> u16 {
         let pending = u16::try_from(self.pending_rows().len()).unwrap_or(u16::MAX);
         self.box_height(width).saturating_add(pending)
@@ -223,14 +219,15 @@ impl Composer {
     /// Rows of the box itself, borders included.
     fn box_height(&self, width: u16) -> u16 {
         let inner = usize::from(width.saturating_sub(2)).max(1);
-        let rows: usize = self
-            .textarea
-            .lines()
-            .iter()
-            .map(|l| text::width(l).div_ceil(inner).max(1))
-            .sum();
-        let rows = u16::try_from(rows).unwrap_or(u16::MAX);
-        rows.clamp(1, self.max_lines) + 2
+        let max = usize::from(self.max_lines);
+        let mut rows = 0;
+        for line in self.textarea.lines() {
+            rows += text::width(line).div_ceil(inner).max(1);
+            if rows >= max {
+                break;
+            }
+        }
+        u16::try_from(rows.clamp(1, max)).unwrap_or(self.max_lines) + 2
     }
 
     /// Draws the pending sends and, below them, the box into `area` (the box keeps its rows
@@ -263,18 +260,19 @@ impl Composer {
         };
         let title =
             text::truncate(&self.title(), usize::from(area.width.saturating_sub(2))).into_owned();
-        self.textarea.set_block(
+        let textarea = self.textarea.textarea_mut();
+        textarea.set_block(
             Block::default()
                 .borders(Borders::ALL)
                 .border_style(border)
                 .title(Line::from(Span::styled(title, theme.title))),
         );
-        self.textarea.set_placeholder_style(theme.placeholder);
-        self.textarea.set_style(theme.text);
+        textarea.set_placeholder_style(theme.placeholder);
+        textarea.set_style(theme.text);
         let cursor = if focused { theme.selection } else { theme.text };
-        self.textarea.set_cursor_style(cursor);
-        self.textarea.set_selection_style(theme.selection);
-        (&self.textarea).render(area, buf);
+        textarea.set_cursor_style(cursor);
+        textarea.set_selection_style(theme.selection);
+        (&*textarea).render(area, buf);
     }
 }
 
@@ -343,3 +341,6 @@ impl History {
 
 #[cfg(test)]
 mod tests;
+mod window;
+
+use window::WindowedText;

@@ -46,7 +46,7 @@ pub(crate) const KEYS: &[(&str, &str)] = &[
         "zoom · mouse capture (off: select text) · keys",
     ),
     ("d · /", "Events: text deltas · filter by type"),
-    ("e", "expand / collapse the diff"),
+    ("e", "expand / collapse the diff or long message"),
     ("q", "quit (asks as Ctrl+C does)"),
     ("Esc / i / Enter", "back to typing"),
     ("", "Confirming (a question in the input area)"),

@@ -69,7 +69,7 @@ impl Mode {
                 t
             }
             Mode::Navigating => {
-                " Panes · ↑↓ scroll · z zoom · e diff · / filter · ? keys · q quit · Esc/i type "
+                " Panes · ↑↓ scroll · z zoom · e expand · / filter · ? keys · q quit · Esc/i type "
                     .into()
             }
             Mode::Deciding => " Deciding · keys in the panel above · Esc back to typing ".into(),

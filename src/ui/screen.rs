@@ -126,10 +126,10 @@ impl Screen {
         self.pane(pane).follows()
     }
 
-    /// Shows or hides the diff nearest the bottom of the transcript. Returns whether there
-    /// was one.
-    pub fn toggle_nearest_diff(&mut self, view: &SessionView) -> bool {
-        self.transcript.toggle_nearest_diff(view)
+    /// Expands or collapses the diff or long message nearest the bottom of the transcript.
+    /// Returns whether there was one.
+    pub fn toggle_nearest_expandable(&mut self, view: &SessionView) -> bool {
+        self.transcript.toggle_nearest_expandable(view)
     }
 
     /// Rows of `pane` at the last draw (a guess before the first).

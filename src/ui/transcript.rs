@@ -57,15 +57,15 @@ impl TranscriptPane {
         }
     }
 
-    /// Shows or hides the diff nearest the bottom of the view (the last one on screen, or
-    /// above it). Returns whether there was one.
-    pub(crate) fn toggle_nearest_diff(&mut self, view: &SessionView) -> bool {
+    /// Expands or collapses the diff or long message nearest the bottom of the view (the
+    /// last one on screen, or above it). Returns whether there was one.
+    pub(crate) fn toggle_nearest_expandable(&mut self, view: &SessionView) -> bool {
         let t = view.transcript();
         let from = self
             .visible
             .map(|(_, last)| last)
             .unwrap_or_else(|| t.next_id().saturating_sub(1));
-        match t.diff_at_or_before(from, 10_000) {
+        match t.expandable_at_or_before(from, 10_000) {
             Some(id) => {
                 self.toggle_expanded(id);
                 true

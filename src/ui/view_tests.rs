@@ -308,7 +308,7 @@ fn approvals_questions_todos_and_an_expanded_diff() {
     let mut ui = zoomed(Pane::Transcript);
     let collapsed = render(&v, &mut ui, 80, 30);
     assert!(collapsed.contains("[diff hidden]"));
-    assert!(ui.toggle_nearest_diff(&v));
+    assert!(ui.toggle_nearest_expandable(&v));
     let expanded = render(&v, &mut ui, 80, 30);
     assert!(expanded.contains("+const c = 4;"));
     assert_snapshot!(expanded);
@@ -648,4 +648,33 @@ fn wide_events_pane_aligns_even_the_longest_type() {
         column_after("user.message"),
         "{screen}"
     );
+}
+
+#[test]
+fn a_long_paste_shows_collapsed_and_e_expands_it() {
+    let mut v = view();
+    let pasted: String = (1..=30)
+        .map(|i| format!("2026-12-01 09:12:{i:02} export worker 7: batch {i} timed out\n"))
+        .collect();
+    apply(
+        &mut v,
+        [
+            ev("user.message", Some(1), json!({"text": pasted})),
+            ev("user.message", Some(2), json!({"text": "and a short one"})),
+        ],
+    );
+    let mut ui = zoomed(Pane::Transcript);
+    let collapsed = render(&v, &mut ui, 80, 16);
+    assert!(
+        collapsed.contains("… pasted 30 lines — e expands"),
+        "{collapsed}"
+    );
+    assert!(collapsed.contains("batch 4 timed out"));
+    assert!(!collapsed.contains("batch 5 timed out"));
+    assert_snapshot!("a_long_paste_collapsed", collapsed);
+    assert!(ui.toggle_nearest_expandable(&v));
+    let expanded = render(&v, &mut ui, 80, 40);
+    assert!(expanded.contains("batch 30 timed out"));
+    assert!(!expanded.contains("pasted 30 lines"));
+    assert_snapshot!("a_long_paste_expanded", expanded);
 }

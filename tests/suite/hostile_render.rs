@@ -343,7 +343,7 @@ fn every_pane_writes_only_inert_text_to_the_terminal() {
     let theme = Theme::default();
     for (w, h) in [(160u16, 48u16), (100, 30), (61, 20)] {
         for (name, mut ui) in layouts() {
-            ui.toggle_nearest_diff(&view);
+            ui.toggle_nearest_expandable(&view);
             let (bytes, buffer) = draw_bytes(w, h, |f| ui.draw(f, &view, &theme, None));
             assert_only_ratatui_sequences(&bytes);
             assert_terminal_shows_the_buffer(&bytes, &buffer);

@@ -97,7 +97,7 @@ fn tally_free(items: Vec<SseItem>) -> Vec<SseItem> {
 
 fn draw_all(view: &SessionView) {
     let mut ui = Screen::new();
-    ui.toggle_nearest_diff(view);
+    ui.toggle_nearest_expandable(view);
     let theme = Theme::default();
     let mut term = Terminal::new(TestBackend::new(90, 30)).unwrap();
     term.draw(|f| ui.draw(f, view, &theme, None)).unwrap();

@@ -24,5 +24,6 @@ mod resume_faults;
 mod send_during_drop;
 mod send_races;
 mod soak;
+mod state_unwritable;
 mod token_leak;
 mod wire_edges;

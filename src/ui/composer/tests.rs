@@ -177,7 +177,7 @@ fn up_and_down_ask_for_history_only_at_the_edges() {
     // Cursor at the end of the last line.
     assert_eq!(press(&mut c, KeyCode::Down), ComposerAction::HistoryNext);
     assert_eq!(press(&mut c, KeyCode::Up), ComposerAction::Consumed);
-    assert_eq!(c.textarea.cursor().0, 0);
+    assert!(c.textarea.at_first_line());
     assert_eq!(press(&mut c, KeyCode::Up), ComposerAction::HistoryPrev);
     assert_eq!(press(&mut c, KeyCode::Down), ComposerAction::Consumed);
     assert_eq!(press(&mut c, KeyCode::Down), ComposerAction::HistoryNext);
@@ -291,4 +291,23 @@ fn snapshot_with_a_send_waiting_to_retry_above_a_new_draft() {
         .draw(|f| c.render(f.area(), f.buffer_mut(), &Theme::default(), true))
         .unwrap();
     insta::assert_snapshot!(terminal.backend());
+}
+
+#[test]
+fn a_draft_of_many_lines_is_edited_browsed_and_given_back_whole() {
+    let text: String = (0..20_000).map(|i| format!("line {i}\n")).collect();
+    let mut c = Composer::new();
+    c.set_text(&text);
+    assert_eq!(c.desired_height(80), DEFAULT_MAX_LINES + 2);
+    press(&mut c, KeyCode::Char('!'));
+    assert_eq!(c.text(), format!("{text}!"));
+    // Up through every line reaches the first one, where Up asks for history.
+    for _ in 0..20_000 {
+        assert_eq!(press(&mut c, KeyCode::Up), ComposerAction::Consumed);
+    }
+    assert_eq!(press(&mut c, KeyCode::Up), ComposerAction::HistoryPrev);
+    press(&mut c, KeyCode::Home);
+    press(&mut c, KeyCode::Char('>'));
+    assert!(c.text().starts_with(">line 0\nline 1\n"));
+    assert!(c.text().ends_with("line 19999\n!"));
 }

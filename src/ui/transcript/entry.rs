@@ -18,6 +18,17 @@ const THINKING_LINES: usize = 3;
 /// seconds to wrap on every cache miss (a resize, a first draw) and freeze the screen.
 const TEXT_SHOWN_MAX: usize = 64 * 1024;
 
+/// Lines of a collapsed message shown above its "pasted N lines".
+const COLLAPSED_SHOWN: usize = 4;
+
+/// The first `n` lines of `text`, each within [`TEXT_SHOWN_MAX`] bytes in all.
+fn first_lines(text: &str, n: usize) -> &str {
+    let end = memchr::memchr_iter(b'\n', text.as_bytes())
+        .nth(n - 1)
+        .unwrap_or(text.len());
+    shown(&text[..end]).0
+}
+
 /// The first [`TEXT_SHOWN_MAX`] bytes of `text` (on a character boundary) and how many
 /// bytes were left out.
 fn shown(text: &str) -> (&str, usize) {
@@ -52,7 +63,11 @@ pub(super) fn entry_lines(
         EntryKind::User { text } => {
             out.push(Line::default());
             out.push(Line::styled("▌ you", theme.user));
-            let (text, omitted) = shown(text);
+            let collapsed = entry.kind.collapsed_lines().filter(|_| !expanded);
+            let (text, omitted) = match collapsed {
+                Some(_) => (first_lines(text, COLLAPSED_SHOWN), 0),
+                None => shown(text),
+            };
             for l in text::wrap(text, w.saturating_sub(2)) {
                 out.push(Line::from(vec![
                     Span::styled("▌ ", theme.user),
@@ -60,6 +75,15 @@ pub(super) fn entry_lines(
                 ]));
             }
             omitted_line(&mut out, omitted, theme);
+            if let Some(lines) = collapsed {
+                out.push(truncate(
+                    Line::from(vec![
+                        Span::styled("▌ ", theme.user),
+                        Span::styled(format!("… pasted {lines} lines — e expands"), theme.dim),
+                    ]),
+                    w,
+                ));
+            }
         }
         EntryKind::Agent { text } => {
             out.push(Line::default());
