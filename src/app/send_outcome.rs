@@ -142,6 +142,7 @@ fn answer_delivered(input: &Input, outcome: Option<&InputOutcome>) -> Outcome {
                     approved: false, ..
                 } => "denied",
                 Input::QuestionAnswer { .. } => "answer sent",
+                Input::ToolResult { success: false, .. } => "failure reported — the turn resumes",
                 _ => "tool result delivered — the turn resumes",
             };
             Outcome::new(Severity::Quiet, text)

@@ -66,7 +66,25 @@ pub struct Notice {
     pub(crate) text: String,
 }
 
+/// An event after which what the user was last told may no longer be true: the turn ended
+/// or the agent now waits on the user.
+fn turns_the_page(payload: &EventPayload) -> bool {
+    matches!(
+        payload,
+        EventPayload::TurnEnded(_)
+            | EventPayload::ApprovalRequested(_)
+            | EventPayload::QuestionAsked(_)
+            | EventPayload::ToolRequired(_)
+    )
+}
+
 impl Notice {
+    /// A report of what just happened (quiet or informational), not a warning that stays
+    /// true until dealt with.
+    fn passing(&self) -> bool {
+        self.severity <= Severity::Info
+    }
+
     pub fn new(severity: Severity, text: impl Into<String>) -> Notice {
         Notice {
             severity,
@@ -228,6 +246,11 @@ impl SessionView {
         }
         self.log.push(ev);
         self.transcript.apply_event(ev);
+        if self.notice.as_ref().is_some_and(Notice::passing) && turns_the_page(&ev.payload) {
+            // "sent — the agent is on it" is wrong once the agent waits on you or the turn
+            // ended: the screen says what is true now.
+            self.notice = None;
+        }
         use EventPayload as P;
         match &ev.payload {
             P::TurnStarted(t) => {

@@ -824,3 +824,40 @@ fn a_remembered_sensitive_call_stays_sensitive_in_the_model() {
     assert!(v.actions().approval(&listed).sensitive);
     assert_eq!(v.actions().approval(&listed).name, "bash");
 }
+
+/// A passing notice ("sent — the agent is on it") goes when the agent then waits on you or
+/// the turn ends; a warning stays until replaced.
+#[test]
+fn passing_notices_follow_the_state_and_warnings_stay() {
+    let mut v = SessionView::new(EXAMPLE_SESSION);
+    v.apply(Update::Notice(Some(Notice::new(
+        Severity::Quiet,
+        "sent — the agent is on it",
+    ))));
+    v.apply(Update::Event(ev(
+        "agent.text",
+        None,
+        json!({"delta": "hm"}),
+    )));
+    assert!(
+        v.notice().is_some(),
+        "a delta changes nothing the user was told"
+    );
+    v.apply(Update::Event(ev(
+        "approval.requested",
+        Some(1),
+        json!({"toolCallId": "c1", "name": "bash", "args": {}}),
+    )));
+    assert!(v.notice().is_none(), "the agent waits on you now");
+
+    v.apply(Update::Notice(Some(Notice::new(
+        Severity::Warn,
+        "cannot save state",
+    ))));
+    v.apply(Update::Event(ev(
+        "turn.ended",
+        Some(2),
+        json!({"turnId": "t1"}),
+    )));
+    assert_eq!(v.notice().unwrap().text, "cannot save state");
+}

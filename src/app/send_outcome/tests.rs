@@ -222,3 +222,22 @@ fn tool_result_not_found_means_no_longer_pending() {
     assert_eq!(o.severity, Severity::Warn);
     assert!(o.text.contains("no longer pending"), "{}", o.text);
 }
+
+/// Ctrl+F reports the function call failed; the notice says that, not "delivered".
+#[test]
+fn a_reported_failure_says_so() {
+    let failure = Input::ToolResult {
+        turn_id: "turn_1".into(),
+        call_id: "call_1".into(),
+        success: false,
+        output: None,
+        error: Some(Input::TOOL_FAILED.into()),
+    };
+    let o = accepted(&failure, &reply(None, None, Some(InputOutcome::Accepted)));
+    assert!(o.text.starts_with("failure reported"), "{}", o.text);
+    let ok = accepted(
+        &tool_result(),
+        &reply(None, None, Some(InputOutcome::Accepted)),
+    );
+    assert!(ok.text.starts_with("tool result delivered"), "{}", ok.text);
+}
