@@ -102,8 +102,17 @@ impl StateStore {
         (!id.is_empty()).then(|| id.to_string())
     }
 
-    pub(crate) fn set_last_session(&self, id: &str) -> io::Result<()> {
+    pub fn set_last_session(&self, id: &str) -> io::Result<()> {
         write_atomic(&self.dir.join("last_session"), id.as_bytes())
+    }
+
+    /// Plain `gobare-tui` reopens nothing next time (the session is gone). Forgetting what
+    /// was never remembered is not an error.
+    pub(crate) fn forget_last_session(&self) -> io::Result<()> {
+        match fs::remove_file(self.dir.join("last_session")) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -179,6 +188,15 @@ mod tests {
         )
         .unwrap();
         assert_eq!(other.last_session(), None);
+    }
+
+    #[test]
+    fn a_forgotten_last_session_is_gone_and_forgetting_twice_is_fine() {
+        let (_dir, store) = store();
+        store.set_last_session("s1").unwrap();
+        store.forget_last_session().unwrap();
+        assert_eq!(store.last_session(), None);
+        store.forget_last_session().unwrap();
     }
 
     #[test]

@@ -1,11 +1,40 @@
-//! Pages of the session list for the picker: newest first, `after` the last id shown.
+//! Pages of the session list for the picker: newest first, `after` the last id shown; and
+//! the whole list at once for `list` and session id prefixes.
 
-use gobare_api::client::{ApiClient, Order, Page};
+use gobare_api::client::{ApiClient, Order, Page, SessionFilter};
 use gobare_api::error::ApiError;
 use gobare_api::model::Session;
 
 /// Sessions per page (the API's maximum is 100).
 pub(crate) const PAGE_SIZE: u32 = 50;
+
+/// The API's largest page.
+const MAX_PAGE: u32 = 100;
+
+/// Every session `filter` selects, newest first, read a full page at a time.
+pub(crate) async fn list_all(
+    client: &ApiClient,
+    filter: &SessionFilter,
+) -> Result<Vec<Session>, ApiError> {
+    let mut all = Vec::new();
+    let mut after: Option<String> = None;
+    loop {
+        let mut page = Page::ordered(Order::Desc).with_limit(MAX_PAGE);
+        if let Some(after) = &after {
+            page = page.after(after.clone());
+        }
+        let list = client.list_sessions_where(&page, filter).await?;
+        let next = list
+            .last_id
+            .or_else(|| list.data.last().map(|s| s.id.clone()));
+        all.extend(list.data);
+        // A server that says "more" without a new place to continue would loop forever.
+        if !list.has_more || next.is_none() || next == after {
+            return Ok(all);
+        }
+        after = next;
+    }
+}
 
 /// Where the next page starts.
 #[derive(Debug, Clone, Default)]

@@ -1,7 +1,9 @@
 //! The session picker as a screen of its own: `gobare-tui` with a token, no session given
-//! and none opened before on this API. Lists sessions newest first, a page at a time; Enter
-//! opens one in the app, `n` creates a new (idle) session and opens it, Esc or q leaves.
+//! and none opened before on this API (or the one opened last is gone). Lists sessions newest
+//! first, a page at a time, untitled ones by their first message; Enter opens one in the
+//! app, `n` creates a new (idle) session and opens it, Esc or q leaves.
 
+use crate::app::first_message;
 use crate::app::sessions::{PAGE_SIZE, SessionPager};
 use crate::terminal::{self, TerminationSignals, Tui};
 use crate::ui::picker::{PickerAction, PickerState};
@@ -17,15 +19,21 @@ pub(crate) enum Choice {
     New,
 }
 
+/// Shows the picker until the user picks or leaves. `notice` is shown on its bottom line
+/// until the next page arrives.
 pub(crate) async fn pick(
     tui: &mut Tui,
     client: &ApiClient,
     signals: &mut TerminationSignals,
+    notice: Option<String>,
 ) -> color_eyre::Result<Option<Choice>> {
     let theme = Theme::from_env();
     let mut picker = PickerState::loading();
     let mut pager = SessionPager::new(PAGE_SIZE);
     load_page(&mut picker, &mut pager, client).await;
+    if notice.is_some() {
+        picker.set_error(notice);
+    }
     let mut events = terminal::events().lock().await;
     loop {
         let now = gobare_api::clock::unix_ms();
@@ -67,7 +75,11 @@ pub(crate) async fn pick(
 async fn load_page(picker: &mut PickerState, pager: &mut SessionPager, client: &ApiClient) {
     picker.set_loading(true);
     match pager.next_page(client).await {
-        Ok((sessions, more)) => picker.append_page(sessions, more),
+        Ok((sessions, more)) => {
+            let first = first_message::first_messages(client, &sessions).await;
+            picker.add_first_messages(first);
+            picker.append_page(sessions, more);
+        }
         Err(e) => picker.set_error(Some(format!("could not list sessions: {}", e.summary()))),
     }
 }
