@@ -105,6 +105,7 @@ pub(crate) struct ListArgs {
 
 /// `GET /v1/sessions?status=` values (§6.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[value(rename_all = "snake_case")]
 pub(crate) enum StatusFilter {
     Idle,
     Working,

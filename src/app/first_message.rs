@@ -104,8 +104,14 @@ mod tests {
             item("message", "later"),
         ];
         let first = first_message_of(&items).unwrap();
-        assert!(!first.contains('\u{1b}') && !first.contains('\n'), "{first:?}");
-        assert!(first.starts_with("Fix the") && first.contains("build"), "{first:?}");
+        assert!(
+            !first.contains('\u{1b}') && !first.contains('\n'),
+            "{first:?}"
+        );
+        assert!(
+            first.starts_with("Fix the") && first.contains("build"),
+            "{first:?}"
+        );
         assert_eq!(first_message_of(&[item("error", "boom")]), None);
     }
 
@@ -115,7 +121,10 @@ mod tests {
         assert_eq!(label(&session(None), &first), None);
         first.insert("s1".into(), "hello".into());
         assert_eq!(label(&session(None), &first).as_deref(), Some("hello"));
-        assert_eq!(label(&session(Some("   ")), &first).as_deref(), Some("hello"));
+        assert_eq!(
+            label(&session(Some("   ")), &first).as_deref(),
+            Some("hello")
+        );
         assert_eq!(
             label(&session(Some("Nightly")), &first).as_deref(),
             Some("Nightly")

@@ -145,7 +145,10 @@ mod tests {
             line.starts_with("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af  needs you: approval"),
             "{line}"
         );
-        assert!(line.contains("running") && line.ends_with("1 m  Restart"), "{line}");
+        assert!(
+            line.contains("running") && line.ends_with("1 m  Restart"),
+            "{line}"
+        );
         let v: Value = serde_json::from_str(&json_line(&s, &FirstMessages::new())).unwrap();
         assert_eq!(v["needs"], "approval");
         assert_eq!(v["status"], "requires_action");
@@ -175,7 +178,10 @@ mod tests {
         let s = session(json!({
             "id": "x\u{1b}]52;c;AAAA\u{7}", "status": "idle", "title": "a\u{9b}31mb\u{202e}c",
         }));
-        for line in [text_line(&s, &FirstMessages::new(), 0), json_line(&s, &FirstMessages::new())] {
+        for line in [
+            text_line(&s, &FirstMessages::new(), 0),
+            json_line(&s, &FirstMessages::new()),
+        ] {
             assert!(
                 !line.chars().any(|c| text::is_unsafe(c) || c == '\u{1b}'),
                 "{line:?}"

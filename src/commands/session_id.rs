@@ -111,7 +111,12 @@ mod tests {
         for prefix in ["3", "3f9c1b60", "3f9c1b60-", "3F9C1B60-4e2a-4d"] {
             assert!(fits_uuid(prefix), "{prefix}");
         }
-        for other in ["s1", "3f9c1b604", "3f9c-", "3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af0"] {
+        for other in [
+            "s1",
+            "3f9c1b604",
+            "3f9c-",
+            "3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af0",
+        ] {
             assert!(!fits_uuid(other), "{other}");
         }
     }
@@ -145,7 +150,10 @@ mod tests {
         assert!(message.contains("matches 5 sessions"), "{message}");
         assert!(message.contains("\n  ab-1  Deploy"), "{message}");
         assert!(!message.contains('\u{1b}'), "{message}");
-        assert!(message.contains("\n  ab-2  Summarise the repo"), "{message}");
+        assert!(
+            message.contains("\n  ab-2  Summarise the repo"),
+            "{message}"
+        );
         assert!(message.contains("\n  ab-3  (untitled"), "{message}");
         assert!(message.ends_with("… and 2 more"), "{message}");
     }

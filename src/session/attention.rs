@@ -130,7 +130,10 @@ mod tests {
 
     #[test]
     fn attention_ranks_each_status() {
-        assert_eq!(attention(&session("a", "requires_action", 1)), Attention::NeedsYou);
+        assert_eq!(
+            attention(&session("a", "requires_action", 1)),
+            Attention::NeedsYou
+        );
         assert_eq!(attention(&session("a", "failed", 1)), Attention::Failed);
         assert_eq!(attention(&session("a", "working", 1)), Attention::Working);
         assert_eq!(attention(&session("a", "idle", 1)), Attention::Idle);
@@ -138,7 +141,11 @@ mod tests {
 
         let mut stale = session("a", "working", 1);
         stale.required_actions = vec![action("approval")];
-        assert_eq!(attention(&stale), Attention::NeedsYou, "required_actions decide");
+        assert_eq!(
+            attention(&stale),
+            Attention::NeedsYou,
+            "required_actions decide"
+        );
 
         let mut broken = session("a", "idle", 1);
         broken.environment.state = Some(WorkspaceState::RecoveryFailed);

@@ -205,7 +205,14 @@ impl PickerState {
             self.offset.set(offset);
             for (i, session) in self.sessions.iter().enumerate().skip(offset).take(rows) {
                 let first = &self.first_messages;
-                lines.push(row(session, first, i == self.selected, width, theme, now_ms));
+                lines.push(row(
+                    session,
+                    first,
+                    i == self.selected,
+                    width,
+                    theme,
+                    now_ms,
+                ));
             }
         }
         while lines.len() < usize::from(inner.height).saturating_sub(1) {

@@ -66,10 +66,16 @@ async fn settled_fleet(sim: &Simulator) -> Vec<String> {
                 .find(|s| s.id == fleet[i])
                 .map(|s| s.status.as_str().to_string())
         };
-        if expected.iter().all(|(i, st)| status(*i).as_deref() == Some(*st)) {
+        if expected
+            .iter()
+            .all(|(i, st)| status(*i).as_deref() == Some(*st))
+        {
             return fleet;
         }
-        assert!(tokio::time::Instant::now() < deadline, "fleet never settled");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "fleet never settled"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
@@ -114,7 +120,13 @@ async fn list_json_puts_waiting_sessions_first_and_says_what_each_needs() {
     assert!(title.starts_with("Summarise this repository"), "{title}");
     assert_eq!(row(4)["title"], "Billing migration 1");
     for r in &rows {
-        for key in ["workspace", "created_at", "updated_at", "status", "attention"] {
+        for key in [
+            "workspace",
+            "created_at",
+            "updated_at",
+            "status",
+            "attention",
+        ] {
             assert!(r.get(key).is_some(), "{key} missing from {r}");
         }
         assert_eq!(r["id"].as_str().unwrap().len(), 36, "full ids: {r}");
@@ -145,7 +157,12 @@ async fn list_json_puts_waiting_sessions_first_and_says_what_each_needs() {
     assert!(out.status.success(), "{}", stderr(&out));
     let mut crew: Vec<String> = stdout(&out)
         .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap()["id"].as_str().unwrap().to_string())
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .collect();
     crew.sort();
     let mut expected = fleet[..3].to_vec();
@@ -185,7 +202,10 @@ async fn list_text_is_one_line_per_session_waiting_ones_first() {
     assert!(line_of(1).contains("needs you: approval"), "{text}");
     assert!(line_of(2).contains("needs you: question"), "{text}");
     assert!(line_of(5).contains("needs you: function_call"), "{text}");
-    assert!(line_of(1).ends_with("Restart the stuck export worker #approval (1)"), "{text}");
+    assert!(
+        line_of(1).ends_with("Restart the stuck export worker #approval (1)"),
+        "{text}"
+    );
     assert!(line_of(2).ends_with("Fix the failing deploy 1"), "{text}");
     assert!(line_of(3).contains("  idle  "), "{text}");
     sim.shutdown().await;
@@ -283,7 +303,10 @@ async fn an_ambiguous_prefix_lists_the_candidates_and_exits_2() {
     let out = run(&sim, &home, &["tail", &unused]).await;
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains(&format!("no session id starts with \"{unused}\"")), "{err}");
+    assert!(
+        err.contains(&format!("no session id starts with \"{unused}\"")),
+        "{err}"
+    );
     sim.shutdown().await;
 }
 
@@ -310,7 +333,10 @@ fn a_remembered_session_that_is_gone_is_forgotten_and_the_picker_opens() {
     );
     let screen = pty.screen_text();
     for id in sim.sim.fleet() {
-        assert!(!screen.contains(&id[..8]), "no id prefix as a label:\n{screen}");
+        assert!(
+            !screen.contains(&id[..8]),
+            "no id prefix as a label:\n{screen}"
+        );
     }
     assert_eq!(store.last_session(), None, "forgotten");
     pty.send_keys("q");

@@ -97,7 +97,10 @@ pub(crate) fn router(state: Shared) -> Router {
             auth::layer,
         ))
         .layer(middleware::from_fn(request_context))
-        .layer(middleware::from_fn_with_state(state.clone(), record_request))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            record_request,
+        ))
         .with_state(state)
 }
 

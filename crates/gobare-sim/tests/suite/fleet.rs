@@ -50,25 +50,45 @@ async fn a_fleet_of_twelve_forms_crews_and_settles_on_what_each_waits_for() {
     // Once settled: approval, question, idle, failed, function call (the lead's long run
     // is only checked for its title).
     let waits_on = |kind: &'static str| {
-        move |s: &Value| s["status"] == "requires_action" && s["required_actions"][0]["type"] == kind
+        move |s: &Value| {
+            s["status"] == "requires_action" && s["required_actions"][0]["type"] == kind
+        }
     };
     for (number, block) in (1..).zip(fleet.chunks(6)) {
         let lead = api.session(&block[0]).await;
         assert_eq!(lead["title"], format!("Release crew {number}"));
         api.until_session(&block[1], waits_on("approval")).await;
         let question = api.until_session(&block[2], waits_on("question")).await;
-        assert_eq!(question["parent_session_id"].as_str(), Some(block[0].as_str()));
-        let idle = api.until_session(&block[3], |s| s["status"] == "idle").await;
-        assert_eq!(idle["title"], Value::Null, "every other session is untitled");
-        api.until_session(&block[4], |s| s["status"] == "failed").await;
-        api.until_session(&block[5], waits_on("function_call")).await;
+        assert_eq!(
+            question["parent_session_id"].as_str(),
+            Some(block[0].as_str())
+        );
+        let idle = api
+            .until_session(&block[3], |s| s["status"] == "idle")
+            .await;
+        assert_eq!(
+            idle["title"],
+            Value::Null,
+            "every other session is untitled"
+        );
+        api.until_session(&block[4], |s| s["status"] == "failed")
+            .await;
+        api.until_session(&block[5], waits_on("function_call"))
+            .await;
     }
     let waiting = listed(&api, "&status=requires_action").await;
-    assert_eq!(waiting.len(), 6, "two approvals, two questions, two function calls");
+    assert_eq!(
+        waiting.len(),
+        6,
+        "two approvals, two questions, two function calls"
+    );
 
     // An untitled session's first message is its first item, as clients read it.
     let (_, items) = api
-        .get(&format!("/v1/sessions/{}/items?order=asc&limit=1", fleet[3]))
+        .get(&format!(
+            "/v1/sessions/{}/items?order=asc&limit=1",
+            fleet[3]
+        ))
         .await;
     assert_eq!(items["data"][0]["type"], "message");
     assert!(
