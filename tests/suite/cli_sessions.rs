@@ -20,7 +20,7 @@ async fn run(sim: &Simulator, home: &Home, args: &[&str]) -> Output {
     let url = sim.url().to_string();
     let mut all = vec!["--api", url.as_str()];
     all.extend_from_slice(args);
-    let out = tokio::time::timeout(
+    tokio::time::timeout(
         TIMEOUT,
         home.tokio_command(&all)
             .env("GOBARE_TOKEN", sim.token())
@@ -28,8 +28,7 @@ async fn run(sim: &Simulator, home: &Home, args: &[&str]) -> Output {
     )
     .await
     .expect("the command finishes")
-    .unwrap();
-    out
+    .unwrap()
 }
 
 fn stdout(out: &Output) -> String {
