@@ -1,12 +1,16 @@
 //! The label of a session in a list: its title, or its first message when untitled (titles
-//! are never derived, §9.1), read with one small items page per untitled session.
+//! are never derived, §9.1), read with one small items page per untitled session and
+//! remembered on disk (a message once sent never changes).
 
+use crate::store::StateStore;
 use futures_util::StreamExt;
 use gobare_api::client::{ApiClient, Order, Page};
 use gobare_api::error::ApiError;
+use gobare_api::error::ApiErrorKind;
 use gobare_api::model::{Item, ItemKind, Session};
 use gobare_api::text;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Items read to find the first message: a session's transcript starts with it, but a
 /// `context` item or a run-start `error` may come first.
@@ -49,32 +53,54 @@ pub(crate) async fn first_message(
     Ok(first_message_of(&items.data))
 }
 
-/// First messages of the untitled sessions among `sessions`. A lookup that fails leaves
-/// that session without one (its row says so) rather than failing the list.
+/// First messages of the untitled sessions among `sessions`: those `store` remembers, and
+/// the others read (and then remembered). A lookup that fails leaves that session without
+/// one rather than failing the list; once the API says "rate limited", no more are asked
+/// (the next list asks again, for fewer).
 pub(crate) async fn first_messages<'a>(
     client: &ApiClient,
+    store: Option<&StateStore>,
     sessions: impl IntoIterator<Item = &'a Session>,
 ) -> FirstMessages {
+    let mut known: FirstMessages = store
+        .map(StateStore::first_messages)
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
     let untitled: Vec<&str> = sessions
         .into_iter()
-        .filter(|s| title(s).is_none())
+        .filter(|s| title(s).is_none() && !known.contains_key(&s.id))
         .map(|s| s.id.as_str())
         .collect();
-    futures_util::stream::iter(untitled)
-        .map(|id| async move { (id, first_message(client, id).await) })
-        .buffer_unordered(CONCURRENT_LOOKUPS)
-        .filter_map(|(id, found)| async move {
-            match found {
-                Ok(Some(text)) => Some((id.to_string(), text)),
-                Ok(None) => None,
+    let limited = AtomicBool::new(false);
+    let limited = &limited;
+    let found: Vec<(String, String)> = futures_util::stream::iter(untitled)
+        .map(|id| async move {
+            if limited.load(Ordering::Relaxed) {
+                return None;
+            }
+            match first_message(client, id).await {
+                Ok(found) => found.map(|text| (id.to_string(), text)),
                 Err(e) => {
+                    if e.kind == ApiErrorKind::RateLimited {
+                        limited.store(true, Ordering::Relaxed);
+                    }
                     tracing::warn!(session = %text::line(id), error = %e, "no first message");
                     None
                 }
             }
         })
+        .buffer_unordered(CONCURRENT_LOOKUPS)
+        .filter_map(|found| async move { found })
         .collect()
-        .await
+        .await;
+    if let Some(store) = store
+        && let Err(e) = store.add_first_messages(&found)
+    {
+        tracing::warn!("cannot remember first messages: {e}");
+    }
+    known.extend(found);
+    known
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use crate::config::Config;
 
 pub(crate) async fn run(config: Config, args: AttachArgs) -> color_eyre::Result<()> {
     config.require_token()?;
-    let session_id = super::session_id::resolve(&config.client()?, &args.session_id).await?;
+    let session_id = super::session_id::resolve(&config, &args.session_id).await?;
     let options = super::launch::options(&config, &session_id)?;
     super::launch::run_app(config, options).await
 }

@@ -79,11 +79,19 @@ pub(crate) async fn create_session(
 pub(crate) async fn run_picker(config: Config, notice: Option<String>) -> color_eyre::Result<()> {
     let client = config.client().map_err(|e| eyre!(e.summary()))?;
     let mut notice = notice;
+    let store = StateStore::open(&config.state_dir, &config.api).ok();
     loop {
         let choice = {
             let mut signals = TerminationSignals::new()?;
             let mut tui = terminal::enter(false)?;
-            let choice = pick::pick(&mut tui, &client, &mut signals, notice.take()).await;
+            let choice = pick::pick(
+                &mut tui,
+                &client,
+                &mut signals,
+                store.as_ref(),
+                notice.take(),
+            )
+            .await;
             tui.restore();
             match choice {
                 // The terminal went away (window closed): the user left.

@@ -9,6 +9,7 @@ use crate::app::sessions::list_all;
 use crate::cli::ListArgs;
 use crate::config::Config;
 use crate::session::attention::{self, Attention};
+use crate::store::StateStore;
 use color_eyre::eyre::{Result, WrapErr};
 use gobare_api::client::SessionFilter;
 use gobare_api::model::Session;
@@ -27,7 +28,7 @@ pub(crate) async fn run(config: Config, args: ListArgs) -> Result<()> {
     config.require_token()?;
     let client = config.client()?;
     let root = match &args.root {
-        Some(typed) => Some(super::session_id::resolve(&client, typed).await?),
+        Some(typed) => Some(super::session_id::resolve(&config, typed).await?),
         None => None,
     };
     let filter = SessionFilter {
@@ -38,7 +39,8 @@ pub(crate) async fn run(config: Config, args: ListArgs) -> Result<()> {
         .await
         .wrap_err("could not list the sessions")?;
     attention::sort(&mut sessions);
-    let first = first_message::first_messages(&client, &sessions).await;
+    let store = StateStore::open(&config.state_dir, &config.api).ok();
+    let first = first_message::first_messages(&client, store.as_ref(), &sessions).await;
     let now = gobare_api::clock::unix_ms();
     let mut out = std::io::stdout().lock();
     for session in &sessions {
@@ -76,7 +78,7 @@ fn workspace(session: &Session) -> Option<String> {
 pub(crate) fn text_line(session: &Session, first: &FirstMessages, now_ms: i64) -> String {
     let label = first_message::label(session, first)
         .map(|l| text::one_line(&l, LABEL_CHARS))
-        .unwrap_or_else(|| "(untitled, no messages yet)".into());
+        .unwrap_or_else(|| "(untitled)".into());
     let age = crate::ui::picker::age(now_ms - session.updated_at);
     format!(
         "{}  {:<STATE_COLS$}  {:<WORKSPACE_COLS$}  {:>AGE_COLS$}  {label}",
@@ -162,7 +164,7 @@ mod tests {
         let s = session(json!({"id": "abcdef12-0000-4000-8000-000000000000", "status": "idle"}));
         let mut first = FirstMessages::new();
         let line = text_line(&s, &first, 0);
-        assert!(line.ends_with("(untitled, no messages yet)"), "{line}");
+        assert!(line.ends_with("(untitled)"), "{line}");
         first.insert(s.id.clone(), "Summarise this repository".into());
         let line = text_line(&s, &first, 0);
         assert!(line.ends_with("  Summarise this repository"), "{line}");

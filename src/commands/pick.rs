@@ -5,6 +5,7 @@
 
 use crate::app::first_message;
 use crate::app::sessions::{PAGE_SIZE, SessionPager};
+use crate::store::StateStore;
 use crate::terminal::{self, TerminationSignals, Tui};
 use crate::ui::picker::{PickerAction, PickerState};
 use crate::ui::theme::Theme;
@@ -25,12 +26,13 @@ pub(crate) async fn pick(
     tui: &mut Tui,
     client: &ApiClient,
     signals: &mut TerminationSignals,
+    store: Option<&StateStore>,
     notice: Option<String>,
 ) -> color_eyre::Result<Option<Choice>> {
     let theme = Theme::from_env();
     let mut picker = PickerState::loading();
     let mut pager = SessionPager::new(PAGE_SIZE);
-    load_page(&mut picker, &mut pager, client).await;
+    load_page(&mut picker, &mut pager, client, store).await;
     if notice.is_some() {
         picker.set_error(notice);
     }
@@ -57,7 +59,7 @@ pub(crate) async fn pick(
         match picker.handle_key(key) {
             PickerAction::Open(id) => return Ok(Some(Choice::Open(id))),
             PickerAction::New => return Ok(Some(Choice::New)),
-            PickerAction::LoadMore => load_page(&mut picker, &mut pager, client).await,
+            PickerAction::LoadMore => load_page(&mut picker, &mut pager, client, store).await,
             PickerAction::Close => return Ok(None),
             PickerAction::NotMine
                 if key.code == KeyCode::Char('c')
@@ -72,11 +74,16 @@ pub(crate) async fn pick(
     }
 }
 
-async fn load_page(picker: &mut PickerState, pager: &mut SessionPager, client: &ApiClient) {
+async fn load_page(
+    picker: &mut PickerState,
+    pager: &mut SessionPager,
+    client: &ApiClient,
+    store: Option<&StateStore>,
+) {
     picker.set_loading(true);
     match pager.next_page(client).await {
         Ok((sessions, more)) => {
-            let first = first_message::first_messages(client, &sessions).await;
+            let first = first_message::first_messages(client, store, &sessions).await;
             picker.add_first_messages(first);
             picker.append_page(sessions, more);
         }

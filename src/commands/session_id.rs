@@ -7,8 +7,10 @@
 use crate::app::first_message::{self, FirstMessages};
 use crate::app::sessions::list_all;
 use crate::cli::UsageError;
+use crate::config::Config;
+use crate::store::StateStore;
 use color_eyre::eyre::Result;
-use gobare_api::client::{ApiClient, SessionFilter};
+use gobare_api::client::SessionFilter;
 use gobare_api::model::Session;
 use gobare_api::text;
 
@@ -37,7 +39,7 @@ pub(crate) fn is_full_id(id: &str) -> bool {
 /// The session id `typed` names: itself when it is a full id, else the one session whose
 /// id starts with it. No match or several is a usage error (exit 2) that names the
 /// candidates.
-pub(crate) async fn resolve(client: &ApiClient, typed: &str) -> Result<String> {
+pub(crate) async fn resolve(config: &Config, typed: &str) -> Result<String> {
     let typed = typed.trim();
     if typed.is_empty() {
         return Err(UsageError("the session id is empty".into()).into());
@@ -45,7 +47,8 @@ pub(crate) async fn resolve(client: &ApiClient, typed: &str) -> Result<String> {
     if is_full_id(typed) || !fits_uuid(typed) {
         return Ok(typed.to_string());
     }
-    let sessions = list_all(client, &SessionFilter::default()).await?;
+    let client = config.client()?;
+    let sessions = list_all(&client, &SessionFilter::default()).await?;
     let shown = text::one_line(typed, 40);
     let mut matching = matches(&sessions, typed);
     match matching.len() {
@@ -56,7 +59,10 @@ pub(crate) async fn resolve(client: &ApiClient, typed: &str) -> Result<String> {
         1 => Ok(matching.remove(0).id.clone()),
         n => {
             matching.truncate(MAX_CANDIDATES_SHOWN);
-            let first = first_message::first_messages(client, matching.iter().copied()).await;
+            let store = StateStore::open(&config.state_dir, &config.api).ok();
+            let first =
+                first_message::first_messages(&client, store.as_ref(), matching.iter().copied())
+                    .await;
             Err(UsageError(ambiguous(&shown, n, &matching, &first)).into())
         }
     }
@@ -78,7 +84,7 @@ fn ambiguous(shown: &str, total: usize, candidates: &[&Session], first: &FirstMe
     for session in candidates {
         let label = first_message::label(session, first)
             .map(|l| text::one_line(&l, CANDIDATE_LABEL_CHARS))
-            .unwrap_or_else(|| "(untitled, no messages yet)".into());
+            .unwrap_or_else(|| "(untitled)".into());
         message.push_str(&format!("\n  {}  {label}", text::line(&session.id)));
     }
     if total > candidates.len() {

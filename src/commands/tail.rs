@@ -94,11 +94,10 @@ pub(crate) async fn run(config: Config, args: TailArgs) -> Result<()> {
 
 /// What to follow, with session ids typed as prefixes resolved to full ones.
 async fn target(config: &Config, args: &TailArgs) -> Result<StreamTarget> {
-    let client = config.client()?;
     Ok(match (&args.session_id, &args.root) {
-        (Some(id), _) => StreamTarget::Session(session_id::resolve(&client, id).await?),
+        (Some(id), _) => StreamTarget::Session(session_id::resolve(config, id).await?),
         (None, Some(root)) => StreamTarget::Org {
-            root: Some(session_id::resolve(&client, root).await?),
+            root: Some(session_id::resolve(config, root).await?),
         },
         (None, None) => StreamTarget::Org { root: None },
     })

@@ -39,8 +39,9 @@ const EMPTY: &str = "  No sessions yet — press n to start one";
 const STATUS_COLS: usize = 10;
 const WORKSPACE_COLS: usize = 15;
 const AGE_COLS: usize = 5;
-/// The label of an untitled session whose first message is not known (yet).
-const NO_MESSAGE: &str = "(untitled, no messages yet)";
+/// The label of an untitled session whose first message is not known: it has none yet,
+/// or it could not be read.
+const NO_MESSAGE: &str = "(untitled)";
 
 #[derive(Debug, Clone, Default)]
 pub struct PickerState {

@@ -207,6 +207,20 @@ async fn list_text_is_one_line_per_session_waiting_ones_first() {
     );
     assert!(line_of(2).ends_with("Fix the failing deploy 1"), "{text}");
     assert!(line_of(3).contains("  idle  "), "{text}");
+
+    // First messages are read once per untitled session, then remembered.
+    let item_reads = |from: usize| {
+        sim.requests()[from..]
+            .iter()
+            .filter(|r| r.contains("/items?"))
+            .count()
+    };
+    assert_eq!(item_reads(0), 3, "one read per untitled session");
+    let before = sim.requests().len();
+    let again = run(&sim, &home, &["list"]).await;
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(item_reads(before), 0, "{:#?}", &sim.requests()[before..]);
+    assert!(stdout(&again).contains("Restart the stuck export worker #approval (1)"));
     sim.shutdown().await;
 }
 
