@@ -224,6 +224,44 @@ async fn list_text_is_one_line_per_session_waiting_ones_first() {
     sim.shutdown().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rate_limited_list_page_is_asked_again_after_retry_after() {
+    let sim = Simulator::start(SimConfig {
+        rate_limits: gobare_sim::RateLimits {
+            general_per_minute: 60,
+            enforce: true,
+            ..gobare_sim::RateLimits::default()
+        },
+        ..SimConfig::for_tests()
+    })
+    .await
+    .unwrap();
+    for i in 0..3 {
+        sim.create_session(Some(&format!("job {i}")));
+    }
+    let client = client(&sim);
+    let mut drained = false;
+    for _ in 0..100 {
+        if let Err(e) = client.list_sessions(&Page::default()).await {
+            assert_eq!(e.kind, gobare_api::error::ApiErrorKind::RateLimited, "{e}");
+            drained = true;
+            break;
+        }
+    }
+    assert!(drained, "the bucket ran dry");
+    let before = sim.requests().len();
+    let home = Home::new();
+    let out = run(&sim, &home, &["list", "--json"]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 3);
+    let asked = sim.requests()[before..]
+        .iter()
+        .filter(|r| r.starts_with("GET /v1/sessions?"))
+        .count();
+    assert!(asked >= 2, "refused once, then asked again: {asked}");
+    sim.shutdown().await;
+}
+
 /// A session with a few events, and a first character of an id that two or more sessions
 /// share (among 40, some first character is always shared).
 fn sessions_with_a_shared_prefix(sim: &Simulator) -> (Vec<String>, String) {
