@@ -245,7 +245,9 @@ impl ApiClient {
         self.get(&["sessions"], page.query()?).await
     }
 
-    /// `GET /v1/sessions` narrowed by `filter`, one page.
+    /// `GET /v1/sessions` narrowed by `filter`, one page. A session that cannot be read
+    /// (a missing id, a wrong type) is left out and logged, never the whole page: one odd
+    /// session must not hide the others and what they wait for.
     pub async fn list_sessions_where(
         &self,
         page: &Page,
@@ -253,7 +255,24 @@ impl ApiClient {
     ) -> Result<List<Session>, ApiError> {
         let mut query = page.query()?;
         query.extend(filter.query());
-        self.get(&["sessions"], query).await
+        let raw: List<serde_json::Value> = self.get(&["sessions"], query).await?;
+        let data = raw
+            .data
+            .into_iter()
+            .filter_map(|value| match serde_json::from_value::<Session>(value) {
+                Ok(session) => Some(session),
+                Err(e) => {
+                    tracing::warn!(error = %e, "a listed session could not be read; skipped");
+                    None
+                }
+            })
+            .collect();
+        Ok(List {
+            object: raw.object,
+            data,
+            has_more: raw.has_more,
+            last_id: raw.last_id,
+        })
     }
 
     /// `POST /v1/sessions`. Always keyed: a retried create must not make two sessions.
