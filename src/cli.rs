@@ -12,6 +12,8 @@ Examples:
   gobare-tui --token-file ~/.config/gobare-tui/token attach 3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af
   gobare-tui tail 3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af --from 0 | jq .type
   gobare-tui tail --org --verbose
+  gobare-tui list --status requires_action
+  gobare-tui attach 3f9c        (any unique prefix of a session id)
   gobare-tui demo
 
 Environment:
@@ -62,6 +64,8 @@ pub struct GlobalArgs {
 pub(crate) enum CliCommand {
     /// Open an existing session by id: transcript, live events, turn and workspace.
     Attach(AttachArgs),
+    /// List sessions, the ones that need you first (needs you, failed, working, idle).
+    List(ListArgs),
     /// Create a session (optionally with a first message) and open it.
     New(NewArgs),
     /// Run the local simulator and open a scripted session in it; needs no token.
@@ -74,8 +78,51 @@ pub(crate) enum CliCommand {
 
 #[derive(Debug, Clone, Args)]
 pub(crate) struct AttachArgs {
-    /// The session id (a UUID).
+    /// The session id (a UUID), or any unique prefix of it.
     pub(crate) session_id: String,
+}
+
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "\
+One line per session: its full id, what it needs (or its status), its workspace, how long
+since it last changed, and its title (or its first message when it has no title). Sessions
+waiting on you come first, then failed, working and idle ones, each most recent first.
+
+With --json, one object per line: id, title, title_from_first_message, status, attention,
+needs (\"approval\", \"question\", \"function_call\" or null), workspace, parent_session_id,
+created_at, updated_at (Unix ms).")]
+pub(crate) struct ListArgs {
+    /// One JSON object per line instead of text.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Only this session and its sub-sessions (its crew); an id or a unique prefix.
+    #[arg(long, value_name = "SESSION_ID")]
+    pub(crate) root: Option<String>,
+    /// Only sessions with this status.
+    #[arg(long, value_name = "STATUS", value_enum)]
+    pub(crate) status: Option<StatusFilter>,
+}
+
+/// `GET /v1/sessions?status=` values (§6.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[value(rename_all = "snake_case")]
+pub(crate) enum StatusFilter {
+    Idle,
+    Working,
+    RequiresAction,
+    Failed,
+}
+
+impl StatusFilter {
+    /// The value as the API spells it.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            StatusFilter::Idle => "idle",
+            StatusFilter::Working => "working",
+            StatusFilter::RequiresAction => "requires_action",
+            StatusFilter::Failed => "failed",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, Args)]
@@ -102,7 +149,7 @@ alike. Drops are resumed silently from the last persisted event.
   --from N     resume after event N
   (no --from)  live events only")]
 pub(crate) struct TailArgs {
-    /// The session to follow (omit with --org).
+    /// The session to follow, or a unique prefix of its id (omit with --org).
     #[arg(required_unless_present = "org", conflicts_with = "org")]
     pub(crate) session_id: Option<String>,
     /// Replay persisted events after this sequence number first (0 = from the beginning).
@@ -111,7 +158,7 @@ pub(crate) struct TailArgs {
     /// Follow every session in the organization (GET /v1/events).
     #[arg(long)]
     pub(crate) org: bool,
-    /// With --org: only this session and its sub-sessions.
+    /// With --org: only this session and its sub-sessions (an id or a unique prefix).
     #[arg(long, value_name = "SESSION_ID", requires = "org")]
     pub(crate) root: Option<String>,
 }
@@ -143,6 +190,27 @@ mod tests {
         };
         assert!(t.org && t.session_id.is_none());
         assert_eq!((t.root.as_deref(), t.from), (Some("r"), Some(0)));
+    }
+
+    #[test]
+    fn list_takes_json_root_and_an_api_status() {
+        let cli = Cli::try_parse_from([
+            "g",
+            "list",
+            "--json",
+            "--root",
+            "3f9c",
+            "--status",
+            "requires_action",
+        ])
+        .unwrap();
+        let Some(CliCommand::List(l)) = cli.command else {
+            panic!()
+        };
+        assert!(l.json);
+        assert_eq!(l.root.as_deref(), Some("3f9c"));
+        assert_eq!(l.status.map(StatusFilter::as_str), Some("requires_action"));
+        assert!(Cli::try_parse_from(["g", "list", "--status", "sleeping"]).is_err());
     }
 
     #[test]

@@ -63,6 +63,7 @@ async fn run(command: Option<CliCommand>, config: Config) -> Result<()> {
     match command {
         None => commands::start::run(config).await,
         Some(CliCommand::Attach(args)) => commands::attach::run(config, args).await,
+        Some(CliCommand::List(args)) => commands::list::run(config, args).await,
         Some(CliCommand::New(args)) => commands::new::run(config, args).await,
         Some(CliCommand::Demo) => commands::demo::run(config).await,
         Some(CliCommand::Tail(args)) => commands::tail::run(config, args).await,

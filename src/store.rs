@@ -12,6 +12,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The most history entries kept per session.
 const HISTORY_LIMIT: usize = 200;
+/// The most first messages remembered (the oldest remembered are forgotten first).
+const FIRST_MESSAGES_LIMIT: usize = 5_000;
 
 /// The state kept for one session.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -122,9 +124,43 @@ impl StateStore {
         (!id.is_empty()).then(|| id.to_string())
     }
 
-    pub(crate) fn set_last_session(&self, id: &str) -> io::Result<()> {
+    pub fn set_last_session(&self, id: &str) -> io::Result<()> {
         fs::create_dir_all(&self.dir)?;
         write_atomic(&self.dir.join("last_session"), id.as_bytes())
+    }
+
+    /// First messages of untitled sessions read before, by session id: a message once sent
+    /// never changes, so lists need not ask again. Unreadable reads as empty.
+    pub(crate) fn first_messages(&self) -> Vec<(String, String)> {
+        fs::read(self.dir.join("first_messages.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
+    }
+
+    /// Remembers `found` after what is remembered already, oldest forgotten beyond
+    /// [`FIRST_MESSAGES_LIMIT`].
+    pub(crate) fn add_first_messages(&self, found: &[(String, String)]) -> io::Result<()> {
+        if found.is_empty() {
+            return Ok(());
+        }
+        let mut all = self.first_messages();
+        all.retain(|(id, _)| !found.iter().any(|(new, _)| new == id));
+        all.extend_from_slice(found);
+        let excess = all.len().saturating_sub(FIRST_MESSAGES_LIMIT);
+        all.drain(..excess);
+        let bytes = serde_json::to_vec(&all).map_err(io::Error::other)?;
+        fs::create_dir_all(&self.dir)?;
+        write_atomic(&self.dir.join("first_messages.json"), &bytes)
+    }
+
+    /// Plain `gobare-tui` reopens nothing next time (the session is gone). Forgetting what
+    /// was never remembered is not an error.
+    pub(crate) fn forget_last_session(&self) -> io::Result<()> {
+        match fs::remove_file(self.dir.join("last_session")) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -200,6 +236,35 @@ mod tests {
         )
         .unwrap();
         assert_eq!(other.last_session(), None);
+    }
+
+    #[test]
+    fn a_forgotten_last_session_is_gone_and_forgetting_twice_is_fine() {
+        let (_dir, store) = store();
+        store.set_last_session("s1").unwrap();
+        store.forget_last_session().unwrap();
+        assert_eq!(store.last_session(), None);
+        store.forget_last_session().unwrap();
+    }
+
+    #[test]
+    fn first_messages_are_remembered_updated_and_bounded() {
+        let (_dir, store) = store();
+        assert!(store.first_messages().is_empty());
+        let pair = |i: usize| (format!("s{i}"), format!("message {i}"));
+        store.add_first_messages(&[pair(1), pair(2)]).unwrap();
+        store
+            .add_first_messages(&[("s1".into(), "again".into())])
+            .unwrap();
+        assert_eq!(
+            store.first_messages(),
+            [pair(2), ("s1".to_string(), "again".to_string())]
+        );
+        let many: Vec<_> = (0..FIRST_MESSAGES_LIMIT + 10).map(pair).collect();
+        store.add_first_messages(&many).unwrap();
+        let kept = store.first_messages();
+        assert_eq!(kept.len(), FIRST_MESSAGES_LIMIT);
+        assert_eq!(kept[0], pair(10), "the oldest are forgotten");
     }
 
     #[test]

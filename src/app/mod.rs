@@ -23,6 +23,7 @@ pub mod debug_panic;
 pub(crate) mod draw;
 pub(crate) mod fetch;
 pub(crate) mod fetch_run;
+pub(crate) mod first_message;
 pub(crate) mod frame;
 pub(crate) mod heap;
 pub(crate) mod input;

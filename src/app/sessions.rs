@@ -1,11 +1,70 @@
-//! Pages of the session list for the picker: newest first, `after` the last id shown.
+//! Pages of the session list for the picker: newest first, `after` the last id shown; and
+//! the whole list at once for `list` and session id prefixes.
 
-use gobare_api::client::{ApiClient, Order, Page};
-use gobare_api::error::ApiError;
-use gobare_api::model::Session;
+use gobare_api::client::{ApiClient, Order, Page, SessionFilter};
+use gobare_api::error::{ApiError, ApiErrorKind};
+use gobare_api::model::{List, Session};
+use std::time::Duration;
 
 /// Sessions per page (the API's maximum is 100).
 pub(crate) const PAGE_SIZE: u32 = 50;
+
+/// The API's largest page.
+const MAX_PAGE: u32 = 100;
+/// Times one page is asked again after `rate_limit_exceeded`, waiting `Retry-After`.
+const RATE_LIMITED_RETRIES: u32 = 3;
+/// The longest `Retry-After` waited for a page; a longer one fails the list at once.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(10);
+
+/// Every session `filter` selects, newest first, read a full page at a time.
+pub(crate) async fn list_all(
+    client: &ApiClient,
+    filter: &SessionFilter,
+) -> Result<Vec<Session>, ApiError> {
+    let mut all = Vec::new();
+    let mut after: Option<String> = None;
+    loop {
+        let mut page = Page::ordered(Order::Desc).with_limit(MAX_PAGE);
+        if let Some(after) = &after {
+            page = page.after(after.clone());
+        }
+        let list = page_waiting_out_rate_limits(client, &page, filter).await?;
+        let next = list
+            .last_id
+            .or_else(|| list.data.last().map(|s| s.id.clone()));
+        all.extend(list.data);
+        // A server that says "more" without a new place to continue would loop forever.
+        if !list.has_more || next.is_none() || next == after {
+            return Ok(all);
+        }
+        after = next;
+    }
+}
+
+/// One page; a `rate_limit_exceeded` with a short `Retry-After` is waited out a few times
+/// (reads are safe to repeat), anything else is the caller's.
+async fn page_waiting_out_rate_limits(
+    client: &ApiClient,
+    page: &Page,
+    filter: &SessionFilter,
+) -> Result<List<Session>, ApiError> {
+    let mut retries = 0;
+    loop {
+        match client.list_sessions_where(page, filter).await {
+            Err(e)
+                if e.kind == ApiErrorKind::RateLimited
+                    && retries < RATE_LIMITED_RETRIES
+                    && e.retry_after.is_some_and(|wait| wait <= MAX_RETRY_AFTER) =>
+            {
+                retries += 1;
+                let wait = e.retry_after.unwrap_or_default();
+                tracing::info!(?wait, "session list rate limited; waiting");
+                tokio::time::sleep(wait).await;
+            }
+            result => return result,
+        }
+    }
+}
 
 /// Where the next page starts.
 #[derive(Debug, Clone, Default)]

@@ -70,15 +70,24 @@ pub(crate) async fn create_session(
     result
 }
 
-/// Shows the picker, then the app on the chosen session, and the picker again whenever the
-/// app is left with Ctrl+O.
-pub(crate) async fn run_picker(config: Config) -> color_eyre::Result<()> {
+/// Shows the picker (with `notice` on its bottom line), then the app on the chosen session,
+/// and the picker again whenever the app is left with Ctrl+O.
+pub(crate) async fn run_picker(config: Config, notice: Option<String>) -> color_eyre::Result<()> {
     let client = config.client().map_err(|e| eyre!(e.summary()))?;
+    let mut notice = notice;
+    let store = StateStore::open(&config.state_dir, &config.api).ok();
     loop {
         let choice = {
             let mut signals = TerminationSignals::new()?;
             let mut tui = terminal::enter(false)?;
-            let choice = pick::pick(&mut tui, &client, &mut signals).await;
+            let choice = pick::pick(
+                &mut tui,
+                &client,
+                &mut signals,
+                store.as_ref(),
+                notice.take(),
+            )
+            .await;
             tui.restore();
             match choice {
                 // The terminal went away (window closed): the user left.
@@ -108,6 +117,6 @@ pub(crate) async fn run_picker(config: Config) -> color_eyre::Result<()> {
 pub(crate) async fn run_app(config: Config, options: AppOptions) -> color_eyre::Result<()> {
     match app::run_until_exit(options).await? {
         AppExit::Quit => Ok(()),
-        AppExit::OpenPicker => run_picker(config).await,
+        AppExit::OpenPicker => run_picker(config, None).await,
     }
 }

@@ -13,6 +13,10 @@ pub(crate) async fn run(args: SimArgs) -> color_eyre::Result<()> {
     );
     // The one deliberate place the token is printed: a ready-to-use line.
     println!("export GOBARE_API={base} GOBARE_TOKEN={}", sim.token());
+    let fleet = sim.fleet().len();
+    if fleet > 0 {
+        println!("fleet: {fleet} scripted sessions running (see `gobare-tui list`)");
+    }
     if args.demo_session {
         let id = sim.create_session(Some("demo"));
         println!("demo session: {id}");

@@ -10,6 +10,7 @@
 
 use crate::cli::TailArgs;
 use crate::commands::frame_line::one_line;
+use crate::commands::session_id;
 use crate::config::Config;
 use color_eyre::eyre::{Result, WrapErr, bail};
 use gobare_api::error::ApiErrorKind;
@@ -41,19 +42,11 @@ pub(crate) enum TailEnd {
 
 pub(crate) async fn run(config: Config, args: TailArgs) -> Result<()> {
     config.require_token()?;
-    let target = match (args.org, args.session_id) {
-        (true, _) => StreamTarget::Org { root: args.root },
-        (false, Some(id)) => StreamTarget::Session(id),
-        (false, None) => bail!(crate::cli::UsageError(
+    if !args.org && args.session_id.is_none() {
+        bail!(crate::cli::UsageError(
             "tail needs a SESSION_ID, or --org".into()
-        )),
-    };
-    let mut options = config.stream_options(target, args.from)?;
-    // Only the raw `data:` is printed; decoding each persisted frame was wasted work.
-    options.decode_persisted = false;
-    // Every persisted event is printed, however large (the app's bound is for its screen
-    // and memory); a frame past even this bound stops `tail` with its seq.
-    options.max_frame_bytes = TAIL_MAX_FRAME_BYTES;
+        ));
+    }
     let stop = async {
         tokio::select! {
             () = shutdown_signal() => TailEnd::Interrupted,
@@ -69,6 +62,22 @@ pub(crate) async fn run(config: Config, args: TailArgs) -> Result<()> {
         }
         checked = check_token(&config) => checked?,
     }
+    // After the token check, so a refused token is reported as such rather than as a
+    // failed session list.
+    let target = tokio::select! {
+        biased;
+        end = &mut stop => {
+            tracing::info!(?end, "tail finished before the stream opened");
+            return Ok(());
+        }
+        target = target(&config, &args) => target?,
+    };
+    let mut options = config.stream_options(target, args.from)?;
+    // Only the raw `data:` is printed; decoding each persisted frame was wasted work.
+    options.decode_persisted = false;
+    // Every persisted event is printed, however large (the app's bound is for its screen
+    // and memory); a frame past even this bound stops `tail` with its seq.
+    options.max_frame_bytes = TAIL_MAX_FRAME_BYTES;
 
     let mut handle = stream::spawn(options);
     let end = pump(
@@ -81,6 +90,17 @@ pub(crate) async fn run(config: Config, args: TailArgs) -> Result<()> {
     .await?;
     tracing::info!(?end, "tail finished");
     Ok(())
+}
+
+/// What to follow, with session ids typed as prefixes resolved to full ones.
+async fn target(config: &Config, args: &TailArgs) -> Result<StreamTarget> {
+    Ok(match (&args.session_id, &args.root) {
+        (Some(id), _) => StreamTarget::Session(session_id::resolve(config, id).await?),
+        (None, Some(root)) => StreamTarget::Org {
+            root: Some(session_id::resolve(config, root).await?),
+        },
+        (None, None) => StreamTarget::Org { root: None },
+    })
 }
 
 /// Asks `/v1/health` first so a refused token is a clear, typed error rather than a

@@ -39,12 +39,15 @@ const EMPTY: &str = "  No sessions yet — press n to start one";
 const STATUS_COLS: usize = 10;
 const WORKSPACE_COLS: usize = 15;
 const AGE_COLS: usize = 5;
-/// Characters of the id shown for an untitled session.
-const SHORT_ID_CHARS: usize = 8;
+/// The label of an untitled session whose first message is not known: it has none yet,
+/// or it could not be read.
+const NO_MESSAGE: &str = "(untitled)";
 
 #[derive(Debug, Clone, Default)]
 pub struct PickerState {
     sessions: Vec<Session>,
+    /// Untitled sessions' first messages, by id: their label in place of a title.
+    first_messages: std::collections::HashMap<String, String>,
     has_more: bool,
     loading: bool,
     error: Option<String>,
@@ -114,6 +117,11 @@ impl PickerState {
         self.has_more = has_more;
         self.loading = false;
         self.error = None;
+    }
+
+    /// Labels for untitled sessions (sanitized when drawn).
+    pub(crate) fn add_first_messages(&mut self, first: impl IntoIterator<Item = (String, String)>) {
+        self.first_messages.extend(first);
     }
 
     pub(crate) fn handle_key(&mut self, key: KeyEvent) -> PickerAction {
@@ -197,7 +205,15 @@ impl PickerState {
             let offset = visible_offset(self.offset.get(), self.selected, rows);
             self.offset.set(offset);
             for (i, session) in self.sessions.iter().enumerate().skip(offset).take(rows) {
-                lines.push(row(session, i == self.selected, width, theme, now_ms));
+                let first = &self.first_messages;
+                lines.push(row(
+                    session,
+                    first,
+                    i == self.selected,
+                    width,
+                    theme,
+                    now_ms,
+                ));
             }
         }
         while lines.len() < usize::from(inner.height).saturating_sub(1) {
@@ -263,16 +279,14 @@ fn title_cols(width: usize) -> usize {
 
 fn row(
     session: &Session,
+    first_messages: &std::collections::HashMap<String, String>,
     selected: bool,
     width: usize,
     theme: &Theme,
     now_ms: i64,
 ) -> Line<'static> {
     let title_cols = title_cols(width);
-    let (title, title_style) = match session.title.as_deref().map(str::trim) {
-        Some(t) if !t.is_empty() => (text::line(t).into_owned(), theme.text),
-        _ => (short_id(&session.id), theme.dim),
-    };
+    let (title, title_style) = label(session, first_messages, theme);
     let (status, status_style) = status_label(session, theme);
     let (workspace, workspace_style) = workspace_label(session.environment.state.as_ref(), theme);
     let marker = if selected { "› " } else { "  " };
@@ -317,8 +331,20 @@ fn padded(text: &str, cols: usize, style: Style) -> Span<'static> {
     Span::styled(format!("{cut}{}", " ".repeat(pad)), style)
 }
 
-fn short_id(id: &str) -> String {
-    text::line(&id.chars().take(SHORT_ID_CHARS).collect::<String>()).into_owned()
+/// The title; else, dimmed, the first message, so an untitled session reads as what it
+/// was asked rather than as an id.
+fn label(
+    session: &Session,
+    first_messages: &std::collections::HashMap<String, String>,
+    theme: &Theme,
+) -> (String, Style) {
+    match session.title.as_deref().map(str::trim) {
+        Some(t) if !t.is_empty() => (text::line(t).into_owned(), theme.text),
+        _ => match first_messages.get(&session.id) {
+            Some(first) => (text::one_line(first, 500), theme.dim),
+            None => (NO_MESSAGE.into(), theme.dim),
+        },
+    }
 }
 
 fn status_label(session: &Session, theme: &Theme) -> (String, Style) {

@@ -18,6 +18,7 @@ fn help_explains_commands_options_and_environment() {
     assert_eq!(code, 0);
     for needle in [
         "attach",
+        "list",
         "new",
         "demo",
         "tail",
@@ -35,6 +36,24 @@ fn help_explains_commands_options_and_environment() {
         "Exit status",
     ] {
         assert!(out.contains(needle), "--help lacks {needle}:\n{out}");
+    }
+}
+
+#[test]
+fn list_help_names_its_options_and_the_json_fields() {
+    let home = Home::new();
+    let (code, out, _) = run(&home, &["list", "--help"]);
+    assert_eq!(code, 0);
+    for needle in [
+        "--json",
+        "--root",
+        "--status",
+        "requires_action",
+        "waiting on you come first",
+        "needs (\"approval\", \"question\", \"function_call\" or null)",
+        "unique prefix",
+    ] {
+        assert!(out.contains(needle), "list --help lacks {needle}:\n{out}");
     }
 }
 

@@ -8,6 +8,7 @@ mod actions_send;
 mod app_e2e;
 mod app_panic;
 mod cli_help;
+mod cli_sessions;
 mod cli_tail;
 mod client_secrets;
 mod faults_drops;

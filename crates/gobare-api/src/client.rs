@@ -185,6 +185,22 @@ impl Page {
     }
 }
 
+/// Filters of `GET /v1/sessions` (§6.3). `None` fields are not sent.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SessionFilter {
+    /// `idle`, `working`, `requires_action` or `failed`.
+    pub status: Option<String>,
+    /// A session id: that session and its whole subtree (unknown → 404, never empty).
+    pub root: Option<String>,
+}
+
+impl SessionFilter {
+    fn query(&self) -> impl Iterator<Item = (&'static str, String)> + '_ {
+        let status = self.status.iter().map(|s| ("status", s.clone()));
+        status.chain(self.root.iter().map(|r| ("root", r.clone())))
+    }
+}
+
 impl ApiClient {
     /// Builds a client. Fails with [`ApiErrorKind::Config`] when the URL is unusable or
     /// would send the token over plain `http://` to a non-loopback host without
@@ -227,6 +243,36 @@ impl ApiClient {
     /// `GET /v1/sessions`, org-wide, one page.
     pub async fn list_sessions(&self, page: &Page) -> Result<List<Session>, ApiError> {
         self.get(&["sessions"], page.query()?).await
+    }
+
+    /// `GET /v1/sessions` narrowed by `filter`, one page. A session that cannot be read
+    /// (a missing id, a wrong type) is left out and logged, never the whole page: one odd
+    /// session must not hide the others and what they wait for.
+    pub async fn list_sessions_where(
+        &self,
+        page: &Page,
+        filter: &SessionFilter,
+    ) -> Result<List<Session>, ApiError> {
+        let mut query = page.query()?;
+        query.extend(filter.query());
+        let raw: List<serde_json::Value> = self.get(&["sessions"], query).await?;
+        let data = raw
+            .data
+            .into_iter()
+            .filter_map(|value| match serde_json::from_value::<Session>(value) {
+                Ok(session) => Some(session),
+                Err(e) => {
+                    tracing::warn!(error = %e, "a listed session could not be read; skipped");
+                    None
+                }
+            })
+            .collect();
+        Ok(List {
+            object: raw.object,
+            data,
+            has_more: raw.has_more,
+            last_id: raw.last_id,
+        })
     }
 
     /// `POST /v1/sessions`. Always keyed: a retried create must not make two sessions.

@@ -26,6 +26,10 @@ pub struct SimArgs {
     /// Create a demo session on start and print its id.
     #[arg(long)]
     pub demo_session: bool,
+    /// Start N scripted sessions at once: crews, sessions waiting on approvals, questions
+    /// and function calls, failed, working and idle ones (raises the session limit).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub fleet: usize,
     /// `retry:` hint written at the start of each stream, in ms.
     #[arg(long, default_value_t = 2000)]
     pub retry_ms: u64,
@@ -107,6 +111,6 @@ impl SimArgs {
             ..SimConfig::default()
         };
         config.rate_limits.enforce = !self.no_rate_limits;
-        config
+        config.with_fleet(self.fleet)
     }
 }

@@ -81,6 +81,9 @@ pub struct SimConfig {
     pub idempotency_ttl: Duration,
     /// Stream faults at start (changeable at runtime).
     pub faults: Faults,
+    /// Scripted sessions created and started with the simulator (crews, approvals,
+    /// questions, function calls, failures; see [`SimConfig::with_fleet`]). 0 = none.
+    pub fleet: usize,
 }
 
 impl Default for SimConfig {
@@ -111,6 +114,7 @@ impl Default for SimConfig {
             write_latency: Duration::ZERO,
             idempotency_ttl: Duration::from_secs(24 * 3600),
             faults: Faults::default(),
+            fleet: 0,
         }
     }
 }
@@ -135,6 +139,16 @@ impl SimConfig {
             bridge_restart: Duration::from_millis(100),
             ..SimConfig::default()
         }
+    }
+
+    /// Starts with `sessions` scripted sessions running at once, in blocks of six: a crew
+    /// (a lead on a long run, members waiting on an approval and a question) and three on
+    /// their own (idle after a quick reply, failed, waiting on a function call); every
+    /// other one untitled. The session limit is raised to leave room for 25 more.
+    pub fn with_fleet(mut self, sessions: usize) -> Self {
+        self.fleet = sessions;
+        self.max_sessions = self.max_sessions.max(sessions.saturating_add(25));
+        self
     }
 
     /// A delay from a scenario, scaled by `speed`.

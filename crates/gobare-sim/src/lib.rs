@@ -44,7 +44,7 @@
 //!
 //! # Files
 //!
-//! `config`/`faults`/`args`: knobs. `state`: what routes, streams and the agent share.
+//! `config`/`faults`/`args`: knobs. `fleet`: many scripted sessions at once. `state`: what routes, streams and the agent share.
 //! `db`: sessions, turns, items and the global event log (one `seq` counter), with
 //! `files` (workspace files and snapshots), `tools` (tool configurations) and `envelope`
 //! (an event's wire form). `routes/*`: HTTP handlers. `auth`, `ratelimit`, `idempotency`:
@@ -64,6 +64,7 @@ mod db;
 mod envelope;
 mod faults;
 mod files;
+mod fleet;
 mod idempotency;
 mod lifecycle;
 mod lock;
@@ -115,6 +116,7 @@ impl Simulator {
         });
         let listener = TcpListener::bind(config.addr).await?;
         let addr = listener.local_addr()?;
+        let fleet = config.fleet;
         let state = SimState::new(config, token);
         let app = routes::router(state.clone());
         let shutdown = state.shutdown.clone();
@@ -126,6 +128,8 @@ impl Simulator {
                 tracing::error!("simulator stopped: {e}");
             }
         });
+        let fleet = fleet::start(&state, fleet);
+        *lock(&state.fleet) = fleet;
         Ok(Simulator {
             state,
             addr,
@@ -194,6 +198,17 @@ impl Simulator {
     /// The cursor each accepted stream open carried (`None` = live only), in order.
     pub fn stream_opens(&self) -> Vec<Option<u64>> {
         lock(&self.state.stream_opens).clone()
+    }
+
+    /// The ids of the fleet's sessions ([`SimConfig::with_fleet`]), in creation order.
+    pub fn fleet(&self) -> Vec<String> {
+        lock(&self.state.fleet).clone()
+    }
+
+    /// The last requests the server received (at most 10,000), oldest first, as
+    /// `"METHOD /path?query"`: lets tests check what a client asked, and how often.
+    pub fn requests(&self) -> Vec<String> {
+        lock(&self.state.requests).iter().cloned().collect()
     }
 
     /// The highest `seq` assigned so far (0 before any persisted event).

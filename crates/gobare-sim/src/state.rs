@@ -1,6 +1,6 @@
 //! The state shared by routes, streams and the scripted agent.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::broadcast;
@@ -31,9 +31,16 @@ pub(crate) struct SimState {
     pub(crate) messages_by_key: Mutex<HashMap<String, usize>>,
     /// Every accepted (not replayed) `input.message`, in order.
     pub(crate) accepted_messages: Mutex<Vec<AcceptedMessage>>,
+    /// The last requests received, as `"METHOD /path?query"`, at most [`REQUESTS_KEPT`].
+    pub(crate) requests: Mutex<VecDeque<String>>,
+    /// The fleet's session ids, in creation order.
+    pub(crate) fleet: Mutex<Vec<String>>,
     pub(crate) scenarios: Scenarios,
     pub(crate) shutdown: CancellationToken,
 }
+
+/// Requests kept in [`SimState::requests`]: enough for any test, bounded for long runs.
+pub(crate) const REQUESTS_KEPT: usize = 10_000;
 
 pub(crate) type Shared = Arc<SimState>;
 
@@ -64,6 +71,8 @@ impl SimState {
             stream_opens: Mutex::new(Vec::new()),
             messages_by_key: Mutex::new(HashMap::new()),
             accepted_messages: Mutex::new(Vec::new()),
+            requests: Mutex::new(VecDeque::new()),
+            fleet: Mutex::new(Vec::new()),
             scenarios: Scenarios::embedded(),
             shutdown: CancellationToken::new(),
         })
@@ -71,6 +80,15 @@ impl SimState {
 
     pub(crate) fn db(&self) -> MutexGuard<'_, Db> {
         lock(&self.db)
+    }
+
+    /// Notes a request received, forgetting the oldest beyond [`REQUESTS_KEPT`].
+    pub(crate) fn record_request(&self, request: String) {
+        let mut requests = lock(&self.requests);
+        if requests.len() == REQUESTS_KEPT {
+            requests.pop_front();
+        }
+        requests.push_back(request);
     }
 
     pub(crate) fn faults(&self) -> Faults {

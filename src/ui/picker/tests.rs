@@ -280,8 +280,25 @@ fn snapshot_a_few_sessions() {
         ],
         true,
     );
+    p.add_first_messages([(
+        "3f9c1b60-4e2a-4d18".to_string(),
+        "Why is the \u{1b}[2Jnightly export slow?".to_string(),
+    )]);
     press(&mut p, KeyCode::Down);
     snapshot("picker_sessions", &p, 80, 10);
+}
+
+#[test]
+fn an_untitled_session_is_never_labelled_by_its_id() {
+    let mut p = PickerState::default();
+    let id = "3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af";
+    p.append_page(vec![session(id, Some("  "), "idle", None, MIN)], false);
+    let drawn = screen(&p, 80, 6);
+    assert!(drawn.contains("(untitled)"), "{drawn}");
+    assert!(!drawn.contains("3f9c1b60"), "{drawn}");
+    p.add_first_messages([(id.to_string(), "Summarise\nthe repo".to_string())]);
+    let drawn = screen(&p, 80, 6);
+    assert!(drawn.contains("Summarise the repo"), "{drawn}");
 }
 
 #[test]

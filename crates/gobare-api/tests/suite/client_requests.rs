@@ -2,7 +2,7 @@
 //! the send body, retries with the same key, and paging parameters.
 
 use crate::support::{Reply, SECRET, Server};
-use gobare_api::client::{IdempotencyKey, Order, Page};
+use gobare_api::client::{IdempotencyKey, Order, Page, SessionFilter};
 use gobare_api::error::ApiErrorKind;
 use gobare_api::model::{CreateSession, Input};
 use gobare_api::retry::SendRetry;
@@ -193,6 +193,40 @@ async fn limit_is_validated_before_anything_is_sent() {
         assert_eq!(e.kind, ApiErrorKind::InvalidArgument);
     }
     assert!(server.seen().is_empty());
+}
+
+#[tokio::test]
+async fn a_filtered_session_page_sends_its_filters_and_skips_only_an_odd_session() {
+    let mut good = session_json();
+    good["id"] = json!("good-1");
+    let mut other = session_json();
+    other["id"] = json!("good-2");
+    let server = Server::start(vec![Reply::json(
+        200,
+        json!({"object":"list","has_more":true,"last_id":"good-2",
+               "data":[good, {"object":"session","id":7,"status":[]}, other]}),
+    )])
+    .await;
+    let client = server.client();
+    let filter = SessionFilter {
+        status: Some("requires_action".into()),
+        root: Some("root-1".into()),
+    };
+    let page = client
+        .list_sessions_where(&Page::default().with_limit(100), &filter)
+        .await
+        .unwrap();
+    let ids: Vec<&str> = page.data.iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(ids, ["good-1", "good-2"]);
+    assert!(page.has_more);
+    assert_eq!(page.last_id.as_deref(), Some("good-2"));
+    let seen = &server.seen()[0];
+    assert_eq!(
+        seen.query_param("status").as_deref(),
+        Some("requires_action")
+    );
+    assert_eq!(seen.query_param("root").as_deref(), Some("root-1"));
+    assert_eq!(seen.query_param("limit").as_deref(), Some("100"));
 }
 
 #[tokio::test]

@@ -13,7 +13,7 @@ mod workspace;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::Request;
+use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -97,7 +97,22 @@ pub(crate) fn router(state: Shared) -> Router {
             auth::layer,
         ))
         .layer(middleware::from_fn(request_context))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            record_request,
+        ))
         .with_state(state)
+}
+
+/// Notes every request, whatever becomes of it (`Simulator::requests`).
+async fn record_request(State(state): State<Shared>, req: Request, next: Next) -> Response {
+    let uri = req.uri();
+    let line = match uri.query() {
+        Some(query) => format!("{} {}?{query}", req.method(), uri.path()),
+        None => format!("{} {}", req.method(), uri.path()),
+    };
+    state.record_request(line);
+    next.run(req).await
 }
 
 /// Gives every response its `x-request-id` (quoted by error bodies) and `Link`, and turns
@@ -200,4 +215,5 @@ async fn model_connectors(uri: axum::http::Uri) -> Result<impl IntoResponse, Ref
     })))
 }
 
+pub(crate) use inputs::accept_message;
 pub(crate) use sessions::create_session;

@@ -1,4 +1,5 @@
 mod api;
+mod fleet;
 mod fuzz;
 mod import_cycles;
 mod stream;

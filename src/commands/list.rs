@@ -1,0 +1,195 @@
+//! `gobare-tui list [--json] [--root ID] [--status S]`: one line per session, the ones that
+//! need the user first (needs you → failed → working → idle, then the most recent).
+//!
+//! Every page of `GET /v1/sessions` is read (the order needs them all), then one small
+//! items page per untitled session for its first message, which stands in for the title.
+
+use crate::app::first_message::{self, FirstMessages};
+use crate::app::sessions::list_all;
+use crate::cli::ListArgs;
+use crate::config::Config;
+use crate::session::attention::{self, Attention};
+use crate::store::StateStore;
+use color_eyre::eyre::{Result, WrapErr};
+use gobare_api::client::SessionFilter;
+use gobare_api::model::Session;
+use gobare_api::text;
+use serde_json::json;
+use std::io::{ErrorKind, Write};
+
+/// Columns of a text row before the label.
+const STATE_COLS: usize = 24;
+const WORKSPACE_COLS: usize = 15;
+const AGE_COLS: usize = 5;
+/// Characters of a label in a text row.
+const LABEL_CHARS: usize = 80;
+
+pub(crate) async fn run(config: Config, args: ListArgs) -> Result<()> {
+    config.require_token()?;
+    let client = config.client()?;
+    let root = match &args.root {
+        Some(typed) => Some(super::session_id::resolve(&config, typed).await?),
+        None => None,
+    };
+    let filter = SessionFilter {
+        status: args.status.map(|s| s.as_str().to_string()),
+        root,
+    };
+    let mut sessions = list_all(&client, &filter)
+        .await
+        .wrap_err("could not list the sessions")?;
+    attention::sort(&mut sessions);
+    let store = StateStore::open(&config.state_dir, &config.api).ok();
+    let first = first_message::first_messages(&client, store.as_ref(), &sessions).await;
+    let now = gobare_api::clock::unix_ms();
+    let mut out = std::io::stdout().lock();
+    for session in &sessions {
+        let line = if args.json {
+            json_line(session, &first)
+        } else {
+            text_line(session, &first, now)
+        };
+        match writeln!(out, "{line}") {
+            // The reader has what it wanted (`list | head`).
+            Err(e) if e.kind() == ErrorKind::BrokenPipe => return Ok(()),
+            written => written.wrap_err("cannot write to stdout")?,
+        }
+    }
+    match out.flush() {
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(()),
+        flushed => Ok(flushed.wrap_err("cannot write to stdout")?),
+    }
+}
+
+/// What the session waits on, or its attention label: "needs you: approval", "failed"…
+fn state_label(session: &Session) -> String {
+    match (attention::attention(session), attention::needs(session)) {
+        (Attention::NeedsYou, Some(needs)) => format!("needs you: {}", needs.as_str()),
+        (rank, _) => rank.label().to_string(),
+    }
+}
+
+fn workspace(session: &Session) -> Option<String> {
+    let state = session.environment.state.as_ref()?;
+    Some(text::one_line(state.as_str(), WORKSPACE_COLS))
+}
+
+/// `<full id>  <state>  <workspace>  <age>  <title or first message>`, sanitized.
+pub(crate) fn text_line(session: &Session, first: &FirstMessages, now_ms: i64) -> String {
+    let label = first_message::label(session, first)
+        .map(|l| text::one_line(&l, LABEL_CHARS))
+        .unwrap_or_else(|| "(untitled)".into());
+    let age = crate::ui::picker::age(now_ms - session.updated_at);
+    format!(
+        "{}  {:<STATE_COLS$}  {:<WORKSPACE_COLS$}  {:>AGE_COLS$}  {label}",
+        text::line(&session.id),
+        state_label(session),
+        workspace(session).unwrap_or_else(|| "unknown".into()),
+        age,
+    )
+}
+
+/// One JSON object: the stable fields scripts read (`needs` is null unless the session
+/// waits on something this client knows).
+pub(crate) fn json_line(session: &Session, first: &FirstMessages) -> String {
+    let titled = first_message::title(session).is_some();
+    let value = json!({
+        "id": session.id,
+        "title": first_message::label(session, first),
+        "title_from_first_message": !titled && first.contains_key(&session.id),
+        "status": session.status.as_str(),
+        "attention": attention::attention(session).label(),
+        "needs": attention::needs(session).map(|n| n.as_str()),
+        "workspace": session.environment.state.as_ref().map(|s| s.as_str()),
+        "parent_session_id": session.parent_session_id,
+        "created_at": session.created_at,
+        "updated_at": session.updated_at,
+    });
+    escape_unsafe(&value.to_string())
+}
+
+/// JSON with every character a terminal could act on written as a `\uXXXX` escape: the
+/// same value for a JSON reader (ids stay exact), inert on a terminal.
+fn escape_unsafe(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if text::is_unsafe(c) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn session(value: Value) -> Session {
+        serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn a_waiting_session_says_what_it_needs_in_both_forms() {
+        let s = session(json!({
+            "id": "3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af", "status": "requires_action",
+            "title": "Restart", "created_at": 1, "updated_at": 61_000,
+            "environment": {"state": "running"},
+            "required_actions": [{"type": "approval", "turn_id": "t", "call_id": "c"}],
+        }));
+        let line = text_line(&s, &FirstMessages::new(), 121_000);
+        assert!(
+            line.starts_with("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af  needs you: approval"),
+            "{line}"
+        );
+        assert!(
+            line.contains("running") && line.ends_with("1 m  Restart"),
+            "{line}"
+        );
+        let v: Value = serde_json::from_str(&json_line(&s, &FirstMessages::new())).unwrap();
+        assert_eq!(v["needs"], "approval");
+        assert_eq!(v["status"], "requires_action");
+        assert_eq!(v["workspace"], "running");
+        assert_eq!(v["title"], "Restart");
+        assert_eq!(v["title_from_first_message"], false);
+    }
+
+    #[test]
+    fn an_untitled_session_is_labelled_by_its_first_message_never_its_id() {
+        let s = session(json!({"id": "abcdef12-0000-4000-8000-000000000000", "status": "idle"}));
+        let mut first = FirstMessages::new();
+        let line = text_line(&s, &first, 0);
+        assert!(line.ends_with("(untitled)"), "{line}");
+        first.insert(s.id.clone(), "Summarise this repository".into());
+        let line = text_line(&s, &first, 0);
+        assert!(line.ends_with("  Summarise this repository"), "{line}");
+        let v: Value = serde_json::from_str(&json_line(&s, &first)).unwrap();
+        assert_eq!(v["title"], "Summarise this repository");
+        assert_eq!(v["title_from_first_message"], true);
+        assert_eq!(v["needs"], Value::Null);
+        assert_eq!(v["workspace"], Value::Null);
+    }
+
+    #[test]
+    fn hostile_titles_reach_neither_output_raw() {
+        let s = session(json!({
+            "id": "x\u{1b}]52;c;AAAA\u{7}", "status": "idle", "title": "a\u{9b}31mb\u{202e}c",
+        }));
+        for line in [
+            text_line(&s, &FirstMessages::new(), 0),
+            json_line(&s, &FirstMessages::new()),
+        ] {
+            assert!(
+                !line.chars().any(|c| text::is_unsafe(c) || c == '\u{1b}'),
+                "{line:?}"
+            );
+        }
+        let v: Value = serde_json::from_str(&json_line(&s, &FirstMessages::new())).unwrap();
+        assert_eq!(v["id"].as_str(), Some(s.id.as_str()), "the id stays exact");
+    }
+}
