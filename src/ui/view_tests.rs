@@ -678,3 +678,47 @@ fn a_long_paste_shows_collapsed_and_e_expands_it() {
     assert!(!expanded.contains("pasted 30 lines"));
     assert_snapshot!("a_long_paste_expanded", expanded);
 }
+
+/// Every mode as it looks with an approval waiting: the input area says which mode has the
+/// keys and what they do.
+#[test]
+fn every_mode_shows_itself_and_its_keys() {
+    use super::mode::{Confirm, Mode};
+    let mut v = view();
+    apply(
+        &mut v,
+        [ev(
+            "approval.requested",
+            Some(1),
+            json!({"toolCallId": "call_1", "name": "bash",
+                   "args": {"command": "systemctl restart export-worker --no-block"},
+                   "sensitive": true}),
+        )],
+    );
+    let listed: gobare_api::model::RequiredAction = serde_json::from_value(json!({
+        "type": "approval", "turn_id": "turn_1", "call_id": "call_1", "name": "bash",
+        "arguments": {"command": "systemctl restart export-worker --no-block"}
+    }))
+    .unwrap();
+    v.actions_mut().replace(&[listed]);
+    let modes = [
+        ("typing", Mode::Typing),
+        ("navigating", Mode::Navigating),
+        ("deciding", Mode::Deciding),
+        (
+            "confirming",
+            Mode::Confirming(Confirm::ApproveSensitive {
+                call_id: "call_1".into(),
+            }),
+        ),
+        ("help", Mode::Help),
+        ("filter", Mode::Filter("sandbox".into())),
+    ];
+    for (name, mode) in modes {
+        let mut screen = Screen::new();
+        screen.composer.set_text("a draft");
+        screen.mode = mode;
+        let out = render(&v, &mut screen, 100, 30);
+        insta::assert_snapshot!(format!("mode_{name}"), out);
+    }
+}
