@@ -52,6 +52,12 @@ pub(crate) const KEYS: &[(&str, &str)] = &[
     ("", "Confirming (a question in the input area)"),
     ("y / Enter", "yes (Ctrl+C too, when quitting)"),
     ("n / Esc", "no"),
+    ("", "Filter (/ in the panes)"),
+    ("letters, Backspace", "the Events type filter, applied as typed"),
+    ("Enter / Esc", "done (empty shows every type)"),
+    ("", "This list"),
+    ("↑ ↓ j k, PgUp PgDn", "scroll"),
+    ("Esc / F1 / ? / q", "close"),
 ];
 
 const TITLE: &str = " Keys · Esc or F1 to close ";
