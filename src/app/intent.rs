@@ -5,6 +5,7 @@ use super::App;
 use crate::ui::Pane;
 use crate::ui::mode::{Confirm, Mode};
 use gobare_api::model::Input;
+use gobare_api::stream::ConnectionState;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Intent {
@@ -131,10 +132,16 @@ impl App {
                 self.want(super::fetch::FetchJob::Turns);
                 // Waiting to reconnect: the user is back and wants it now. Stopped for good
                 // (the status bar said why): try again with a new stream.
+                let what = match (&self.stream, self.view.connection()) {
+                    (None, _) => "opening the stream again…",
+                    (Some(_), Some(ConnectionState::Live)) => "re-reading the session…",
+                    (Some(_), _) => "reconnecting now…",
+                };
                 match &self.stream {
                     Some(stream) => stream.retry_now(),
                     None => self.reopen_stream(),
                 }
+                self.notice(Some(what.into()));
             }
             // Sends go through the send executor (`acting`): one key per send, retried
             // with it; the text is given back to the box if the send does not take.
