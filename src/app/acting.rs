@@ -120,6 +120,7 @@ fn text_of(input: &Input) -> Option<(SendKind, String)> {
     match input {
         Input::Message { content } => Some((SendKind::Message, content.text())),
         Input::Steer { content } => Some((SendKind::Steer, content.text())),
+        Input::Context { content } => Some((SendKind::Context, content.text())),
         _ => None,
     }
 }
@@ -217,6 +218,17 @@ impl App {
     pub(super) fn act_steer(&mut self, text: String) {
         self.send_text(
             Input::Steer {
+                content: Content::Text(text),
+            },
+            true,
+        );
+    }
+
+    /// Ctrl+T: information for the agent that starts no turn (a running agent reads it
+    /// now, a sleeping one at its next turn).
+    pub(super) fn act_context(&mut self, text: String) {
+        self.send_text(
+            Input::Context {
                 content: Content::Text(text),
             },
             true,

@@ -111,6 +111,7 @@ impl App {
         let intent = match action {
             ComposerAction::Send(text) => Intent::Send(text),
             ComposerAction::Steer(text) => Intent::Steer(text),
+            ComposerAction::Context(text) => Intent::Context(text),
             ComposerAction::Cancel => Intent::Cancel,
             ComposerAction::HistoryPrev => Intent::HistoryPrev,
             ComposerAction::HistoryNext => Intent::HistoryNext,

@@ -44,6 +44,8 @@ pub(crate) enum Intent {
     /// The first message of a new session, sent once the stream is connected.
     SendFirst(String),
     Steer(String),
+    /// Ctrl+T: the box's text added to the session without starting a turn.
+    Context(String),
     Cancel,
     HistoryPrev,
     HistoryNext,
@@ -148,6 +150,7 @@ impl App {
             Intent::Send(text) => self.act_send(text),
             Intent::SendFirst(text) => self.act_send_first(text),
             Intent::Steer(text) => self.act_steer(text),
+            Intent::Context(text) => self.act_context(text),
             Intent::Cancel => self.act_cancel(),
             Intent::Answer(input) => self.act_answer(input),
             Intent::HistoryPrev => self.act_history(true),

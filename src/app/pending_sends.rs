@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 pub(crate) enum SendKind {
     Message,
     Steer,
+    Context,
 }
 
 #[derive(Debug, Clone)]
@@ -63,6 +64,7 @@ impl PendingSends {
                 let verb = match p.kind {
                     SendKind::Message => "sending",
                     SendKind::Steer => "steering",
+                    SendKind::Context => "adding context",
                 };
                 let what = match p.retry_at.filter(|at| *at > now) {
                     Some(at) => {

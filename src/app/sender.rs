@@ -112,21 +112,23 @@ pub(crate) fn default_policy() -> SendRetry {
 /// The text behind a message or steer, for history and the pending record.
 fn draft_text(input: &Input) -> Option<String> {
     match input {
-        Input::Message { content } | Input::Steer { content } => Some(match content {
-            Content::Text(t) => t.clone(),
-            other => serde_json::to_value(other)
-                .ok()
-                .and_then(|v| {
-                    v.as_array().map(|parts| {
-                        parts
-                            .iter()
-                            .filter_map(|p| p.get("text").and_then(|t| t.as_str()))
-                            .collect::<Vec<_>>()
-                            .join("\n")
+        Input::Message { content } | Input::Steer { content } | Input::Context { content } => {
+            Some(match content {
+                Content::Text(t) => t.clone(),
+                other => serde_json::to_value(other)
+                    .ok()
+                    .and_then(|v| {
+                        v.as_array().map(|parts| {
+                            parts
+                                .iter()
+                                .filter_map(|p| p.get("text").and_then(|t| t.as_str()))
+                                .collect::<Vec<_>>()
+                                .join("\n")
+                        })
                     })
-                })
-                .unwrap_or_default(),
-        }),
+                    .unwrap_or_default(),
+            })
+        }
         _ => None,
     }
 }
@@ -137,6 +139,7 @@ pub(crate) fn input_from_pending(pending: &PendingSend) -> Option<Input> {
     match pending.kind.as_str() {
         "input.message" => Some(Input::Message { content }),
         "input.steer" => Some(Input::Steer { content }),
+        "input.context" => Some(Input::Context { content }),
         _ => None,
     }
 }

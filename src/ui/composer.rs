@@ -24,6 +24,8 @@ pub enum ComposerAction {
     Send(String),
     /// Ctrl+S: steer the running turn with this (trimmed, non-empty) text.
     Steer(String),
+    /// Ctrl+T: add the text to the session without starting a turn (`input.context`).
+    Context(String),
     /// Ctrl+X: cancel the running turn.
     Cancel,
     /// Up on the first line: show the previous sent message.
@@ -164,6 +166,9 @@ impl Composer {
                 .trimmed()
                 .map_or(ComposerAction::Consumed, ComposerAction::Steer),
             KeyCode::Char('x') if ctrl => ComposerAction::Cancel,
+            KeyCode::Char('t') if ctrl => self
+                .trimmed()
+                .map_or(ComposerAction::Consumed, ComposerAction::Context),
             KeyCode::Up if key.modifiers.is_empty() && self.textarea.at_first_line() => {
                 ComposerAction::HistoryPrev
             }

@@ -460,3 +460,45 @@ fn a_restart_keeps_a_pending_approval_sensitive_and_waiting() {
     assert_eq!(required_actions(&sim, &session).len(), 1, "still waiting");
     assert!(support::app::quit(&mut pty, TIMEOUT).success());
 }
+
+/// Ctrl+T adds the box's text to the session as context: recorded as a `context` item, shown
+/// in the transcript, the box emptied, and no turn started.
+#[test]
+fn ctrl_t_adds_context_without_starting_a_turn() {
+    let sim = start_sim(10.0);
+    let session = sim.sim.create_session(Some("context"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    wait_live(&pty);
+    pty.send_keys("the staging db is read-only today");
+    pty.send_keys(keys::CTRL_T);
+    pty.wait_for(
+        "the context in the transcript and the box empty",
+        |s| {
+            s.contents()
+                .contains("context: the staging db is read-only today")
+                && !support::app::input_box(s).contains("read-only")
+        },
+        TIMEOUT,
+    );
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
+
+    let (rt, client) = client_for(&sim);
+    let items = rt
+        .block_on(client.list_items(&session, &Page::ordered(Order::Asc)))
+        .unwrap()
+        .data;
+    let kinds: Vec<&str> = items.iter().map(|i| i.kind.as_str()).collect();
+    assert_eq!(
+        kinds,
+        ["context"],
+        "one context item, nothing else: {items:?}"
+    );
+    // As the reference records it: the text in `detail.text`, `content` empty.
+    assert_eq!(items[0].detail["text"], "the staging db is read-only today");
+    let turns = rt
+        .block_on(client.list_turns(&session, &Page::default()))
+        .unwrap()
+        .data;
+    assert!(turns.is_empty(), "no turn started: {turns:?}");
+}
