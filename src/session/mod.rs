@@ -258,6 +258,20 @@ impl SessionView {
                 self.turn.started(&t.turn_id, ev.created_at);
                 self.want(Fetch::Session);
             }
+            P::UserMessage(m) => self.turn.user_message(&m.text),
+            P::AgentToolCall(c) => self
+                .turn
+                .tool_called(&c.tool_name, text::short_args(&c.args, 80)),
+            P::AgentToolResult(_) => self.turn.tool_done(),
+            P::AgentTodos(t) => self.turn.todos(turn::TodoProgress {
+                done: t.items.iter().filter(|i| i.status == "done").count(),
+                total: t.items.len(),
+                next: t
+                    .items
+                    .iter()
+                    .find(|i| i.status != "done")
+                    .map(|i| i.label.clone()),
+            }),
             P::TurnEnded(t) => {
                 self.turn.ended(&t.turn_id);
                 self.want(Fetch::Turn(t.turn_id.clone()));

@@ -861,3 +861,54 @@ fn passing_notices_follow_the_state_and_warnings_stay() {
     )));
     assert_eq!(v.notice().unwrap().text, "cannot save state");
 }
+
+/// The Turn pane's facts come from the stream: what the turn was asked (the message that
+/// started it), its steps, the tool in flight and how far its todo list is.
+#[test]
+fn a_turn_knows_what_it_was_asked_its_steps_tool_and_todos() {
+    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let events = [
+        ev(
+            "user.message",
+            Some(1),
+            json!({"text": "\nMigrate billing\nthen invoices"}),
+        ),
+        ev("turn.started", Some(2), json!({"turnId": "t1"})),
+        ev(
+            "agent.tool_call",
+            Some(3),
+            json!({"toolCallId": "c1", "toolName": "bash", "args": {"command": "rg sqlx"}}),
+        ),
+        ev(
+            "agent.tool_result",
+            Some(4),
+            json!({"toolCallId": "c1", "toolName": "bash", "summary": "ok"}),
+        ),
+        ev(
+            "agent.tool_call",
+            Some(5),
+            json!({"toolCallId": "c2", "toolName": "read", "args": {"path": "src/db.rs"}}),
+        ),
+        ev(
+            "agent.todos",
+            Some(6),
+            json!({"items": [
+            {"label": "Map calls", "status": "done"},
+            {"label": "Design the trait", "status": "in_progress"},
+            {"label": "Migrate", "status": "pending"}]}),
+        ),
+    ];
+    for e in events {
+        v.apply(Update::Event(e));
+    }
+    let t = v.turns().current().unwrap();
+    assert_eq!(t.asked.as_deref(), Some("Migrate billing"));
+    assert_eq!(t.steps, 2);
+    assert_eq!(
+        t.tool_in_flight.as_ref().map(|(n, _)| n.as_str()),
+        Some("read")
+    );
+    let todo = t.todos.as_ref().unwrap();
+    assert_eq!((todo.done, todo.total), (1, 3));
+    assert_eq!(todo.next.as_deref(), Some("Design the trait"));
+}

@@ -60,6 +60,22 @@ pub(crate) struct TurnInfo {
     pub(crate) error: Option<String>,
     /// `turn.ended` was seen (the outcome may not be fetched yet).
     pub(crate) ended_seen: bool,
+    /// What the turn was asked, as the message that started it (its first line).
+    pub(crate) asked: Option<String>,
+    /// Tool calls made so far.
+    pub(crate) steps: u32,
+    /// The tool call without a result yet: its name and a short excerpt of its arguments.
+    pub(crate) tool_in_flight: Option<(String, String)>,
+    /// The last todo list: done, total and the first item not done.
+    pub(crate) todos: Option<TodoProgress>,
+}
+
+/// How far a turn's todo list is.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct TodoProgress {
+    pub(crate) done: usize,
+    pub(crate) total: usize,
+    pub(crate) next: Option<String>,
 }
 
 impl TurnInfo {
@@ -112,6 +128,8 @@ pub(crate) struct TurnState {
     /// Newest first.
     recent: VecDeque<TurnInfo>,
     queue_len: u32,
+    /// The last user message's first line, given to the next turn that starts.
+    last_asked: Option<String>,
 }
 
 impl TurnState {
@@ -141,6 +159,9 @@ impl TurnState {
             .and_then(|i| self.recent.remove(i));
         let mut info = known.unwrap_or_else(|| TurnInfo::new(turn_id));
         info.started_at = info.started_at.or(at);
+        if info.asked.is_none() {
+            info.asked = self.last_asked.take();
+        }
         self.make_current(info);
     }
 
@@ -151,6 +172,37 @@ impl TurnState {
                 ended_seen: true,
                 ..TurnInfo::new(turn_id)
             }),
+        }
+    }
+
+    /// A user message: what the next turn to start was asked.
+    pub(crate) fn user_message(&mut self, text: &str) {
+        let first = text
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or_default();
+        self.last_asked = Some(first.chars().take(120).collect());
+    }
+
+    /// `agent.tool_call` in the current turn.
+    pub(crate) fn tool_called(&mut self, name: &str, args: String) {
+        if let Some(c) = self.current.as_mut() {
+            c.steps += 1;
+            c.tool_in_flight = Some((name.to_string(), args));
+        }
+    }
+
+    /// `agent.tool_result` in the current turn.
+    pub(crate) fn tool_done(&mut self) {
+        if let Some(c) = self.current.as_mut() {
+            c.tool_in_flight = None;
+        }
+    }
+
+    /// `agent.todos` in the current turn.
+    pub(crate) fn todos(&mut self, progress: TodoProgress) {
+        if let Some(c) = self.current.as_mut() {
+            c.todos = Some(progress);
         }
     }
 

@@ -74,11 +74,46 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     if let Some(ms) = cur.elapsed_ms(view.now_ms()) {
         head.push(Span::styled(format!("  {}", duration(ms)), theme.text));
     }
+    if cur.steps > 0 {
+        let s = if cur.steps == 1 { "" } else { "s" };
+        head.push(Span::styled(format!(" · {} step{s}", cur.steps), theme.dim));
+    }
     out.push(Line::from(head));
     out.push(truncate(
-        Line::styled(format!("turn {}", text::line(&cur.id)), theme.dim),
+        match &cur.asked {
+            Some(asked) => Line::from(vec![
+                Span::styled("asked ", theme.dim),
+                Span::styled(text::line(asked).into_owned(), theme.text),
+            ]),
+            None => Line::styled(format!("turn {}", text::line(&cur.id)), theme.dim),
+        },
         w,
     ));
+    if let Some(todo) = &cur.todos {
+        let mut spans = vec![Span::styled(
+            format!("todo {}/{}", todo.done, todo.total),
+            theme.accent,
+        )];
+        if let Some(next) = &todo.next {
+            spans.push(Span::styled(" · next: ", theme.dim));
+            spans.push(Span::styled(text::line(next).into_owned(), theme.text));
+        }
+        out.push(truncate(Line::from(spans), w));
+    }
+    if let Some((tool, args)) = cur
+        .tool_in_flight
+        .as_ref()
+        .filter(|_| matches!(phase, TurnPhase::Working | TurnPhase::WaitingOnYou))
+    {
+        out.push(truncate(
+            Line::from(vec![
+                Span::styled("⋯ ", theme.accent),
+                Span::styled(format!("{} ", text::line(tool)), theme.strong),
+                Span::styled(text::line(args).into_owned(), theme.dim),
+            ]),
+            w,
+        ));
+    }
     queue_line(&mut out, turns.queue_len(), theme);
     if let Some(err) = &cur.error {
         for (i, l) in text::wrap(err, w.saturating_sub(7)).into_iter().enumerate() {
@@ -168,7 +203,10 @@ fn recent_line(t: &TurnInfo, w: usize, theme: &Theme) -> Line<'static> {
                 phase_style(&phase, theme),
             ),
             Span::styled(format!("{elapsed} "), theme.text),
-            Span::styled(text::line(&t.id).into_owned(), theme.dim),
+            match &t.asked {
+                Some(asked) => Span::styled(text::line(asked).into_owned(), theme.text),
+                None => Span::styled(text::line(&t.id).into_owned(), theme.dim),
+            },
         ]),
         w,
     )
