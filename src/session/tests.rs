@@ -912,3 +912,25 @@ fn a_turn_knows_what_it_was_asked_its_steps_tool_and_todos() {
     assert_eq!((todo.done, todo.total), (1, 3));
     assert_eq!(todo.next.as_deref(), Some("Design the trait"));
 }
+
+/// The turn resource may be read before its `turn.started` arrives: it still learns what
+/// it was asked.
+#[test]
+fn a_turn_read_before_its_start_event_still_learns_what_it_was_asked() {
+    let mut v = SessionView::new(EXAMPLE_SESSION);
+    v.apply(Update::Event(ev(
+        "user.message",
+        Some(1),
+        json!({"text": "fix the export"}),
+    )));
+    v.apply(Update::Turn(turn("t1", "working", Some(1000), Value::Null)));
+    v.apply(Update::Event(ev(
+        "turn.started",
+        Some(2),
+        json!({"turnId": "t1"}),
+    )));
+    assert_eq!(
+        v.turns().current().unwrap().asked.as_deref(),
+        Some("fix the export")
+    );
+}

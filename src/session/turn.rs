@@ -149,6 +149,9 @@ impl TurnState {
     pub(crate) fn started(&mut self, turn_id: &str, at: Option<i64>) {
         if let Some(c) = self.current.as_mut().filter(|c| c.id == turn_id) {
             c.started_at = c.started_at.or(at);
+            if c.asked.is_none() {
+                c.asked = self.last_asked.take();
+            }
             return;
         }
         // Known from a fetch already (e.g. replaying history after attach): promote it.
