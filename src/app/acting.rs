@@ -291,7 +291,7 @@ impl App {
     /// Ctrl+X: ask first (finished work is kept, §6.4); with nothing running, say so.
     pub(super) fn act_cancel(&mut self) {
         if self.view.turn_running() {
-            self.screen.mode = Mode::Confirming(Confirm::CancelTurn);
+            self.screen.ask(Confirm::CancelTurn);
         } else {
             self.notice_at(Severity::Warn, "nothing is running to cancel".into());
         }
@@ -299,7 +299,6 @@ impl App {
 
     /// The answer to the confirmation in the input area.
     pub(super) fn act_confirmed(&mut self, confirm: Confirm, yes: bool) {
-        self.screen.mode = Mode::Typing;
         match (confirm, yes) {
             (Confirm::CancelTurn, true) => {
                 self.acting.sender.send(Input::Cancel {});
@@ -309,6 +308,7 @@ impl App {
             (Confirm::Quit { .. }, true) => self.quit(),
             (Confirm::Quit { .. }, false) => self.notice(None),
             (Confirm::ApproveSensitive { call_id }, true) => {
+                self.screen.mode = Mode::Typing;
                 if let Some(input) = self
                     .screen
                     .prompt

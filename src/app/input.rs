@@ -68,7 +68,7 @@ impl App {
             KeyRoute::Prompt => self.key_to_prompt(key),
             KeyRoute::Filter => self.edit_filter(key),
             KeyRoute::Confirm(yes) => {
-                if let Mode::Confirming(confirm) = std::mem::take(&mut self.screen.mode) {
+                if let Some(confirm) = self.screen.answered() {
                     self.act_confirmed(confirm, yes);
                 }
             }
@@ -86,7 +86,7 @@ impl App {
                 self.dispatch(Intent::Answer(input));
             }
             PromptAction::ConfirmSensitive(call_id) => {
-                self.screen.mode = Mode::Confirming(Confirm::ApproveSensitive { call_id });
+                self.screen.ask(Confirm::ApproveSensitive { call_id });
             }
             PromptAction::Explain(_)
                 if key.code == KeyCode::Enter && !self.screen.composer.is_empty() =>

@@ -16,6 +16,8 @@ pub(crate) enum Intent {
     FocusNext,
     FocusPrev,
     FocusInput,
+    /// Esc from the box: the focused pane gets the keys.
+    ToPanes,
     FocusPane(Pane),
     /// Scroll `pane` (the focused one when `None`) by `lines` (negative: up, older).
     Scroll {
@@ -67,6 +69,7 @@ impl App {
             Intent::FocusNext => self.cycle_focus(true),
             Intent::FocusPrev => self.cycle_focus(false),
             Intent::FocusInput => self.screen.mode = Mode::Typing,
+            Intent::ToPanes => self.screen.mode = Mode::Navigating,
             Intent::FocusPane(pane) => self.screen.navigate(pane),
             Intent::Scroll { pane, lines } => self.screen.scroll(pane, i64::from(lines)),
             Intent::Page { up } => {
@@ -88,9 +91,9 @@ impl App {
             Intent::ToggleHelp => {
                 let screen = &mut self.screen;
                 screen.mode = if screen.mode == Mode::Help {
-                    std::mem::take(&mut screen.mode_before_help)
+                    std::mem::take(&mut screen.mode_before)
                 } else {
-                    screen.mode_before_help = std::mem::take(&mut screen.mode);
+                    screen.mode_before = std::mem::take(&mut screen.mode);
                     screen.help_scroll = 0;
                     Mode::Help
                 };
@@ -180,7 +183,7 @@ impl App {
         } else {
             " (it stays on the server; the draft is kept)"
         });
-        self.screen.mode = Mode::Confirming(Confirm::Quit { why });
+        self.screen.ask(Confirm::Quit { why });
     }
 
     /// Input box → the waiting decision → Transcript → Events → Turn → Workspace → input box.

@@ -76,7 +76,10 @@ pub(crate) fn route(key: KeyEvent, mode: &Mode) -> KeyRoute {
         return KeyRoute::Do(intent);
     }
     match mode {
-        Mode::Typing => KeyRoute::Input,
+        Mode::Typing => match key.code {
+            KeyCode::Esc => KeyRoute::Do(Intent::ToPanes),
+            _ => KeyRoute::Input,
+        },
         Mode::Deciding => match key.code {
             KeyCode::Esc => KeyRoute::Do(Intent::FocusInput),
             _ => KeyRoute::Prompt,
@@ -122,7 +125,11 @@ mod tests {
                 "{c}"
             );
         }
-        assert_eq!(route(key(KeyCode::Esc), &Mode::Typing), KeyRoute::Input);
+        assert_eq!(
+            route(key(KeyCode::Esc), &Mode::Typing),
+            KeyRoute::Do(Intent::ToPanes),
+            "Esc leaves the box for the panes"
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ use super::component::{Ctx, PaneComponent};
 use super::composer::Composer;
 use super::events::EventsPane;
 use super::layout::{self, Areas, LayoutSpec};
-use super::mode::Mode;
+use super::mode::{Confirm, Mode};
 use super::pane::Pane;
 use super::prompt::PromptState;
 use super::theme::Theme;
@@ -42,8 +42,8 @@ pub struct Screen {
     pub(crate) prompt: PromptState,
     /// Where keys go; the screen always shows it (see [`Mode`]).
     pub(crate) mode: Mode,
-    /// Where closing the key list goes back to.
-    pub(crate) mode_before_help: Mode,
+    /// Where closing the key list or answering a confirmation goes back to.
+    pub(crate) mode_before: Mode,
     /// Rows of the key list scrolled past.
     pub(crate) help_scroll: u16,
     /// Where things were at the last draw (mouse hit tests, page sizes).
@@ -53,6 +53,26 @@ pub struct Screen {
 impl Screen {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Asks `confirm` in the input area; the answer comes back to the mode it was asked
+    /// from (see [`Screen::answered`]).
+    pub(crate) fn ask(&mut self, confirm: Confirm) {
+        self.mode_before = std::mem::replace(&mut self.mode, Mode::Confirming(confirm));
+    }
+
+    /// The confirmation shown, taken away: keys go back where they were before it.
+    pub(crate) fn answered(&mut self) -> Option<Confirm> {
+        match std::mem::take(&mut self.mode) {
+            Mode::Confirming(confirm) => {
+                self.mode = std::mem::take(&mut self.mode_before);
+                Some(confirm)
+            }
+            other => {
+                self.mode = other;
+                None
+            }
+        }
     }
 
     pub(crate) fn focus(&self) -> Pane {

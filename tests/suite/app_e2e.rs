@@ -141,6 +141,55 @@ fn ctrl_c_with_a_draft_asks_first_in_the_input_area() {
     assert_restored(&pty);
 }
 
+/// Esc leaves the box for the panes, where `q` is quit (asking first with a draft) and a
+/// letter that is no command does nothing; Esc comes back to the draft.
+#[test]
+fn esc_gives_the_panes_the_keys_and_q_there_asks_before_quitting() {
+    let sim = start_sim(10.0);
+    let session = sim.sim.create_session(Some("panes"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = spawn_sized(&["attach", &session], &home, &sim.sim, 100, 30);
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    pty.send_keys("a draft");
+    pty.wait_for_text("a draft", TIMEOUT);
+    pty.send_keys(keys::ESC);
+    pty.wait_for(
+        "the panes mode",
+        |s| bottom(s, 5).contains("Panes · ↑↓ scroll"),
+        TIMEOUT,
+    );
+    pty.send_keys("x");
+    pty.send_keys("q");
+    pty.wait_for(
+        "the quit question",
+        |s| bottom(s, 5).contains("Quit? you have a draft"),
+        TIMEOUT,
+    );
+    pty.send_keys("n");
+    pty.wait_for(
+        "back in the panes",
+        |s| bottom(s, 5).contains("Panes · ↑↓ scroll"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ESC);
+    pty.wait_for(
+        "typing again, the draft untouched by x and q",
+        |s| {
+            let typed = support::app::input_box(s);
+            bottom(s, 5).contains("Typing ·")
+                && typed.contains("a draft")
+                && !typed.contains('x')
+                && !typed.contains('q')
+        },
+        TIMEOUT,
+    );
+    pty.send_keys(keys::CTRL_C);
+    pty.wait_for_text("Quit?", TIMEOUT);
+    pty.send_keys("y");
+    assert!(pty.wait_exit(TIMEOUT).success());
+    assert_restored(&pty);
+}
+
 #[test]
 fn demo_shows_a_local_agent_at_work_and_quits_cleanly() {
     let home = tempfile::tempdir().unwrap();
