@@ -3,6 +3,10 @@
 //! and a send that was not confirmed yet. Every write is atomic (temp file + rename), so a
 //! crash leaves either the old or the new file, never half of one.
 
+pub(crate) mod crc32;
+pub mod event_log;
+pub mod log_writer;
+
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{self, Write};
