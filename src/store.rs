@@ -1,6 +1,7 @@
 //! What gobare-tui remembers between runs, per API host, under the XDG state directory:
-//! the last session opened and, per session, the stream cursor, the draft, the send history
-//! and a send that was not confirmed yet. Every write is atomic (temp file + rename), so a
+//! the last session opened and, per session, the stream cursor, the draft, the send history,
+//! a send that was not confirmed yet, and the local log of its persisted events
+//! ([`event_log`]). Every write is atomic (temp file + rename), so a
 //! crash leaves either the old or the new file, never half of one.
 
 pub(crate) mod crc32;
@@ -98,6 +99,14 @@ impl StateStore {
     pub(crate) fn save_session(&self, id: &str, state: &SessionState) -> io::Result<()> {
         let bytes = serde_json::to_vec_pretty(state).map_err(io::Error::other)?;
         write_atomic(&self.session_path(id), &bytes)
+    }
+
+    /// Where the local log of a session's persisted events lives (`events/` beside
+    /// `sessions/`), the directory created.
+    pub fn event_log_files(&self, id: &str) -> io::Result<event_log::LogFiles> {
+        let dir = self.dir.join("events");
+        fs::create_dir_all(&dir)?;
+        Ok(event_log::LogFiles::in_dir(&dir, &safe_file_name(id)))
     }
 
     pub fn last_session(&self) -> Option<String> {
