@@ -77,6 +77,14 @@ impl LogFiles {
             current: dir.join(format!("{name}.log")),
         }
     }
+
+    /// Bytes both segments take on disk.
+    pub fn size_on_disk(&self) -> u64 {
+        [&self.older, &self.current]
+            .iter()
+            .map(|p| fs::metadata(p).map_or(0, |m| m.len()))
+            .sum()
+    }
 }
 
 /// What opening a log found.
