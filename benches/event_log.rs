@@ -112,7 +112,9 @@ fn bench(c: &mut Criterion) {
     let files = write_log(restart_dir.path(), &data, u64::MAX);
     let default_dir = tempfile::tempdir().expect("tempdir");
     let bounded = write_log(default_dir.path(), &data, event_log::DEFAULT_MAX_BYTES);
-    let kept = event_log::recover(&bounded, |_, _| {}).expect("recover").records;
+    let kept = event_log::recover(&bounded, |_, _| {})
+        .expect("recover")
+        .records;
     println!(
         "restart log: {RESTART_EVENTS} events, {} bytes; with the default {} MiB limit {} bytes \
          keep the newest {kept}",

@@ -38,7 +38,9 @@ fn wait_caught_up(pty: &Pty, last: u64) {
 fn screen_without_clocks(pty: &Pty) -> (Vec<String>, Vec<String>) {
     pty.with_screen(|s| {
         let rows: Vec<String> = s.rows(0, COLS).collect();
-        let split = rows[0].find("┐┌").map_or(0, |i| rows[0][..i].chars().count() + 1);
+        let split = rows[0]
+            .find("┐┌")
+            .map_or(0, |i| rows[0][..i].chars().count() + 1);
         let mut left = Vec::new();
         let mut right = Vec::new();
         for (i, row) in rows.iter().enumerate() {
@@ -51,7 +53,9 @@ fn screen_without_clocks(pty: &Pty) -> (Vec<String>, Vec<String>) {
             let cut = split.min(chars.len());
             left.push(mask_clocks(&chars[..cut].iter().collect::<String>()));
             let side = mask_clocks(&chars[cut..].iter().collect::<String>());
-            let blank = side.trim_matches(|c: char| c == '│' || c.is_whitespace()).is_empty();
+            let blank = side
+                .trim_matches(|c: char| c == '│' || c.is_whitespace())
+                .is_empty();
             if !blank && !is_workspace_path(&side) {
                 right.push(side);
             }
@@ -80,7 +84,11 @@ fn differences(before: &[String], after: &[String]) -> Vec<String> {
         .map(|(row, (b, a))| format!("row {row}:\n  before: {b}\n  after:  {a}"))
         .collect();
     if before.len() != after.len() {
-        out.push(format!("{} rows before, {} after", before.len(), after.len()));
+        out.push(format!(
+            "{} rows before, {} after",
+            before.len(),
+            after.len()
+        ));
     }
     out
 }
@@ -95,7 +103,9 @@ fn mask_clocks(row: &str) -> String {
         let has_digit = core.chars().any(|c| c.is_ascii_digit());
         let timed = has_digit
             && (core.contains(':')
-                || core.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.').len()
+                || core
+                    .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+                    .len()
                     <= 2
                     && core.ends_with(['s', 'm', 'h'])
                 || words
@@ -128,7 +138,11 @@ fn a_restart_shows_the_same_screen_from_the_local_log() {
         TIMEOUT,
     );
     pty.send_keys("y");
-    pty.wait_for("the second step", |s| bottom(s, 8).contains("SENSITIVE"), TIMEOUT);
+    pty.wait_for(
+        "the second step",
+        |s| bottom(s, 8).contains("SENSITIVE"),
+        TIMEOUT,
+    );
     pty.send_keys("y");
     pty.wait_for_text("draining again", TIMEOUT);
     pty.wait_for(
@@ -156,7 +170,10 @@ fn a_restart_shows_the_same_screen_from_the_local_log() {
     );
     let after = screen_without_clocks(&pty);
     let text = pty.screen_text();
-    assert!(!text.contains("No events yet"), "the Events pane is back:\n{text}");
+    assert!(
+        !text.contains("No events yet"),
+        "the Events pane is back:\n{text}"
+    );
     assert!(
         !text.contains("outcome not in the history"),
         "the approval's outcome is back:\n{text}"

@@ -896,7 +896,9 @@ fn rfc3339_ms(s: &str) -> Option<i64> {
     let b = s.as_bytes();
     let num = |r: std::ops::Range<usize>| -> Option<i64> {
         let t = s.get(r)?;
-        t.bytes().all(|c| c.is_ascii_digit()).then(|| t.parse().ok())?
+        t.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| t.parse().ok())?
     };
     if b.len() < 19 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
         return None;
@@ -1205,10 +1207,24 @@ mod tests {
     #[test]
     fn rfc3339_dates_read_as_unix_ms() {
         assert_eq!(rfc3339_ms("1970-01-01T00:00:00Z"), Some(0));
-        assert_eq!(rfc3339_ms("2026-09-13T17:04:50.002Z"), Some(1_789_319_090_002));
-        assert_eq!(rfc3339_ms("2026-09-13T19:04:50.0021+02:00"), Some(1_789_319_090_002));
-        assert_eq!(rfc3339_ms("2000-02-29T12:00:00-01:30"), Some(951_825_600_000 + 5_400_000));
-        for bad in ["", "yesterday", "2026-13-01T00:00:00Z", "2026-01-01T00:00:00+0x:00"] {
+        assert_eq!(
+            rfc3339_ms("2026-09-13T17:04:50.002Z"),
+            Some(1_789_319_090_002)
+        );
+        assert_eq!(
+            rfc3339_ms("2026-09-13T19:04:50.0021+02:00"),
+            Some(1_789_319_090_002)
+        );
+        assert_eq!(
+            rfc3339_ms("2000-02-29T12:00:00-01:30"),
+            Some(951_825_600_000 + 5_400_000)
+        );
+        for bad in [
+            "",
+            "yesterday",
+            "2026-13-01T00:00:00Z",
+            "2026-01-01T00:00:00+0x:00",
+        ] {
             assert_eq!(rfc3339_ms(bad), None, "{bad}");
         }
     }

@@ -31,7 +31,11 @@ fn write_events(files: &LogFiles, seqs: impl IntoIterator<Item = u64>, max_bytes
         }
     }
     log.close();
-    assert_eq!(log.durable_seq(), log.last_seq(), "closing syncs everything");
+    assert_eq!(
+        log.durable_seq(),
+        log.last_seq(),
+        "closing syncs everything"
+    );
 }
 
 fn expected(seqs: impl IntoIterator<Item = u64>) -> Vec<(u64, String)> {
