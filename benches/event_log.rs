@@ -51,12 +51,12 @@ fn write_log(dir: &std::path::Path, data: &[String], max_bytes: u64) -> LogFiles
 fn draw(view: &SessionView) {
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).expect("terminal");
     let mut ui_state = UiState::new();
-    let composer = Composer::new();
+    let mut composer = Composer::new();
     ui_state.composer_height = composer.desired_height(160);
     let theme = Theme::default();
     terminal
         .draw(|f| {
-            ui::draw(f, view, &mut ui_state, &theme);
+            ui::draw(f, view, &ui_state, &theme);
             let areas = ui::areas(f.area(), &ui_state, ui_state.composer_height);
             composer.render(areas.composer, f.buffer_mut(), &theme, true);
         })
