@@ -116,15 +116,10 @@ fn mask_clocks(row: &str) -> String {
     out.join(" ")
 }
 
-#[test]
-fn a_restart_shows_the_same_screen_from_the_local_log() {
-    let sim = start_sim();
-    let session = sim.sim.create_session(Some("fidelity"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
+/// Plays a turn with todos and a diff, then one whose sensitive approval is granted, and
+/// waits until everything settled. Returns the server's last seq.
+fn play_the_scenario(pty: &mut Pty, sim: &Sim) -> u64 {
     pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
-
-    // A turn with todos and a diff, then one whose sensitive approval is granted.
     pty.send_keys("fix the export please");
     pty.send_keys(keys::ENTER);
     pty.wait_for_text("completed", TIMEOUT);
@@ -150,24 +145,36 @@ fn a_restart_shows_the_same_screen_from_the_local_log() {
         |s| !bottom(s, 8).contains("Ctrl+S steer"),
         TIMEOUT,
     );
-    pty.wait_for(
-        "the turn and its artifacts settled",
-        |s| s.contents().contains("Turn · completed") && s.contents().contains("artifacts: ready"),
-        TIMEOUT,
-    );
+    wait_settled(pty);
     let last = sim.sim.last_seq();
-    wait_caught_up(&pty, last);
-    let before = screen_without_clocks(&pty);
-    assert!(support::app::quit(&mut pty, TIMEOUT).success());
-    assert_eq!(sim.sim.last_seq(), last, "nothing happened while away");
+    wait_caught_up(pty, last);
+    last
+}
 
-    let mut pty = attach(&session, &home, &sim.sim);
-    wait_caught_up(&pty, last);
+fn wait_settled(pty: &Pty) {
     pty.wait_for(
-        "the turn and its artifacts read back",
-        |s| s.contents().contains("Turn · completed") && s.contents().contains("artifacts: ready"),
+        "the turns and their artifacts settled",
+        |s| {
+            let text = s.contents();
+            text.contains("Turn · completed")
+                && text.contains("artifacts: ready")
+                && !text.contains("settling")
+        },
         TIMEOUT,
     );
+}
+
+/// Restarts the app and asserts it shows `before` again.
+fn restart_and_compare(
+    sim: &Sim,
+    session: &str,
+    home: &tempfile::TempDir,
+    last: u64,
+    before: &(Vec<String>, Vec<String>),
+) -> Pty {
+    let pty = attach(session, home, &sim.sim);
+    wait_caught_up(&pty, last);
+    wait_settled(&pty);
     let after = screen_without_clocks(&pty);
     let text = pty.screen_text();
     assert!(
@@ -185,10 +192,79 @@ fn a_restart_shows_the_same_screen_from_the_local_log() {
         "the screen after the restart differs:\n{}\n\nafter:\n{text}",
         differing.join("\n")
     );
+    pty
+}
+
+#[test]
+fn a_restart_shows_the_same_screen_from_the_local_log() {
+    let sim = start_sim();
+    let session = sim.sim.create_session(Some("fidelity"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    let last = play_the_scenario(&mut pty, &sim);
+    let before = screen_without_clocks(&pty);
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
+    assert_eq!(sim.sim.last_seq(), last, "nothing happened while away");
+
+    let mut pty = restart_and_compare(&sim, &session, &home, last, &before);
     assert_eq!(
         sim.sim.stream_opens().last(),
         Some(&Some(last)),
         "the stream resumed after the log's last event: nothing was replayed from the server"
     );
     assert!(support::app::quit(&mut pty, TIMEOUT).success());
+}
+
+/// A crash mid-write (the last record torn) with garbage after it: the log is cut back to
+/// the last good record, the stream fetches the rest, and the screen is the same — nothing
+/// lost, nothing twice.
+#[test]
+fn a_torn_log_with_garbage_after_it_is_cut_back_and_the_rest_fetched_again() {
+    let sim = start_sim();
+    let session = sim.sim.create_session(Some("torn"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    let last = play_the_scenario(&mut pty, &sim);
+    let before = screen_without_clocks(&pty);
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
+
+    let log = log_file(&home, &session);
+    let len = std::fs::metadata(&log).unwrap().len();
+    let file = std::fs::OpenOptions::new().write(true).open(&log).unwrap();
+    file.set_len(len - 7).unwrap();
+    drop(file);
+    let mut bytes = std::fs::read(&log).unwrap();
+    bytes.extend((0..500u32).map(|i| (i * 37 % 256) as u8));
+    std::fs::write(&log, bytes).unwrap();
+
+    let mut pty = restart_and_compare(&sim, &session, &home, last, &before);
+    assert_eq!(
+        sim.sim.stream_opens().last(),
+        Some(&Some(last - 1)),
+        "the torn last event is fetched again from the stream"
+    );
+    let text = pty.screen_text();
+    assert_eq!(
+        text.matches("The queue is draining again").count(),
+        1,
+        "the re-fetched event is shown once:\n{text}"
+    );
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
+}
+
+/// The session's current log segment under the app's state directory.
+fn log_file(home: &tempfile::TempDir, session: &str) -> std::path::PathBuf {
+    let name = format!("{session}.log");
+    let mut dirs = vec![home.path().join("state")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.file_name().is_some_and(|n| *n == *name) {
+                return path;
+            }
+        }
+    }
+    panic!("no event log for {session} under {}", home.path().display());
 }
