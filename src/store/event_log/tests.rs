@@ -155,3 +155,24 @@ fn the_size_stays_bounded_and_the_newest_events_are_kept() {
     assert_eq!(got, expected(first..=2_000), "contiguous up to the newest");
     assert_eq!(rec.last_seq, Some(2_000));
 }
+
+#[test]
+fn the_durable_seq_moves_only_once_records_are_synced() {
+    let (_d, files) = files();
+    write_events(&files, 1..=5, DEFAULT_MAX_BYTES);
+    let (rec, _) = read_all(&files);
+    let mut log = LogAppender::start(files.clone(), &rec, DEFAULT_MAX_BYTES).unwrap();
+    assert_eq!(log.durable_seq(), Some(5), "what recovery kept is on disk");
+    assert!(log.append(6, envelope(6).as_bytes()));
+    assert!(!log.append(6, envelope(6).as_bytes()), "never twice");
+    assert!(!log.append(2, envelope(2).as_bytes()), "never older");
+    assert_eq!(log.last_seq(), Some(6));
+    assert_eq!(
+        log.durable_seq(),
+        Some(5),
+        "buffered, not written: the cursor must not pass 5"
+    );
+    log.close();
+    assert_eq!(log.durable_seq(), Some(6));
+    assert_eq!(read_all(&files).1, expected(1..=6));
+}
