@@ -9,9 +9,10 @@
 use std::time::Instant;
 
 use super::App;
-use crate::store::event_log::{self, Recovered};
+use crate::store::event_log::Recovered;
+use crate::store::log_replay;
 use crate::store::log_writer::LogAppender;
-use gobare_api::model::Event;
+use gobare_api::model::{DecodeError, Event};
 use gobare_api::stream::{QueueSlot, StreamFrame, StreamUpdate};
 
 impl App {
@@ -30,9 +31,11 @@ impl App {
             }
         };
         let now = Instant::now();
-        let recovered = event_log::recover(&files, |seq, json| {
-            self.replay_logged(seq, json, now);
-        });
+        let recovered = log_replay::recover_decoded(
+            &files,
+            |seq, json| (seq, Event::parse(&String::from_utf8_lossy(json))),
+            |(seq, event)| self.replay_logged(seq, event, now),
+        );
         let recovered: Recovered = match recovered {
             Ok(r) => r,
             Err(e) => {
@@ -66,12 +69,11 @@ impl App {
     }
 
     /// One logged envelope, applied as the stream would have delivered it.
-    fn replay_logged(&mut self, seq: u64, json: &[u8], now: Instant) {
-        let text = String::from_utf8_lossy(json);
+    fn replay_logged(&mut self, seq: u64, event: Result<Event, DecodeError>, now: Instant) {
         let frame = StreamFrame {
             id: Some(seq),
             data: String::new(),
-            event: Event::parse(&text),
+            event,
             slot: QueueSlot::default(),
         };
         self.on_stream(StreamUpdate::Frame(frame), now);

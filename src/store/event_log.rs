@@ -100,10 +100,30 @@ pub struct Recovered {
     pub current_len: u64,
 }
 
+/// One kept record inside a segment's body: its seq and where its JSON is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Span {
+    pub seq: u64,
+    pub json: std::ops::Range<usize>,
+}
+
 /// Opens the log, cuts each segment back to its last good record and hands every kept
 /// record to `each(seq, json)`, oldest first. A missing log reads as empty; a segment that
 /// is not a log at all is started afresh.
 pub fn recover(files: &LogFiles, mut each: impl FnMut(u64, &[u8])) -> io::Result<Recovered> {
+    recover_spans(files, |body, spans| {
+        for span in spans {
+            each(span.seq, &body[span.json.clone()]);
+        }
+    })
+}
+
+/// [`recover`], handing over each segment whole: its body and the spans of its kept
+/// records (for a caller that works on them in bulk, see `log_replay`).
+pub fn recover_spans(
+    files: &LogFiles,
+    mut each_segment: impl FnMut(&[u8], &[Span]),
+) -> io::Result<Recovered> {
     let mut out = Recovered::default();
     for (path, is_current) in [(&files.older, false), (&files.current, true)] {
         let mut bytes = Vec::new();
@@ -117,11 +137,20 @@ pub fn recover(files: &LogFiles, mut each: impl FnMut(u64, &[u8])) -> io::Result
         let exists = path.exists();
         let good = if bytes.starts_with(MAGIC) {
             let body = &bytes[MAGIC.len()..];
+            let base = body.as_ptr() as usize;
+            let mut spans = Vec::new();
             let good = scan(body, out.last_seq, |seq, json| {
-                out.records += 1;
-                out.last_seq = Some(seq);
-                each(seq, json);
+                let start = json.as_ptr() as usize - base;
+                spans.push(Span {
+                    seq,
+                    json: start..start + json.len(),
+                });
             });
+            if let Some(last) = spans.last() {
+                out.records += spans.len() as u64;
+                out.last_seq = Some(last.seq);
+            }
+            each_segment(body, &spans);
             MAGIC.len() + good
         } else {
             0
