@@ -53,7 +53,7 @@ impl App {
         tracing::info!(records = recovered.records, last_seq = ?recovered.last_seq, "event log replayed");
         self.take_model_fetches();
         if recovered.records > 0 {
-            // Decoding left garbage behind (as a long replay from the stream does).
+            // A long replay leaves freed heap behind, as one from the stream does.
             super::heap::release_freed_memory();
         }
         match LogAppender::start(files, &recovered, self.event_log_max_bytes) {
