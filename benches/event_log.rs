@@ -6,9 +6,9 @@
 //! * `append_and_write` — the same plus handing each 4,096-event batch to the writer thread
 //!   and waiting, at the end, until it is synced: the disk's share, off the loop;
 //! * `restart_200k` — a restart of a 200,000-event session to its first full frame: open
-//!   and recover the log (read, checksum every record), decode (on a helper thread, as the
-//!   app does) and apply every event to a fresh model, draw one 160×48 frame. Budget: under
-//!   300 ms. `recover_only_200k` is its first part alone (read and checksum).
+//!   and recover the log (read, checksum every record), decode and apply every event to a
+//!   fresh model, as the app does, draw one 160×48 frame. Budget: under 300 ms.
+//!   `recover_only_200k` is its first part alone (read and checksum).
 //!
 //! Bytes on disk per event are printed. Run:
 //! `cargo bench --bench event_log -- --warm-up-time 1 --measurement-time 3`
@@ -20,7 +20,6 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use gobare_api::model::Event;
 use gobare_tui::session::{SessionView, Update};
 use gobare_tui::store::event_log::{self, LogFiles};
-use gobare_tui::store::log_replay;
 use gobare_tui::store::log_writer::LogAppender;
 use gobare_tui::ui::composer::Composer;
 use gobare_tui::ui::theme::Theme;
@@ -134,13 +133,10 @@ fn bench(c: &mut Criterion) {
     g.bench_function("restart_200k", |b| {
         b.iter(|| {
             let mut view = SessionView::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af");
-            log_replay::recover_decoded(
-                &files,
-                |_, json| Event::parse(&String::from_utf8_lossy(json)),
-                |event| {
-                    view.apply(Update::Event(event.expect("decodes")));
-                },
-            )
+            event_log::recover(&files, |_, json| {
+                let event = Event::parse(&String::from_utf8_lossy(json)).expect("decodes");
+                view.apply(Update::Event(event));
+            })
             .expect("recover");
             draw(&view);
             black_box(view)

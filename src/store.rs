@@ -6,7 +6,6 @@
 
 pub(crate) mod crc32;
 pub mod event_log;
-pub mod log_replay;
 pub mod log_writer;
 
 use serde::{Deserialize, Serialize};

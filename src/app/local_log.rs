@@ -9,8 +9,7 @@
 use std::time::Instant;
 
 use super::App;
-use crate::store::event_log::Recovered;
-use crate::store::log_replay;
+use crate::store::event_log::{self, Recovered};
 use crate::store::log_writer::LogAppender;
 use gobare_api::model::{DecodeError, Event};
 use gobare_api::stream::{QueueSlot, StreamFrame, StreamUpdate};
@@ -31,11 +30,10 @@ impl App {
             }
         };
         let now = Instant::now();
-        let recovered = log_replay::recover_decoded(
-            &files,
-            |seq, json| (seq, Event::parse(&String::from_utf8_lossy(json))),
-            |(seq, event)| self.replay_logged(seq, event, now),
-        );
+        let recovered = event_log::recover(&files, |seq, json| {
+            let event = Event::parse(&String::from_utf8_lossy(json));
+            self.replay_logged(seq, event, now);
+        });
         let recovered: Recovered = match recovered {
             Ok(r) => r,
             Err(e) => {

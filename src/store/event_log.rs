@@ -101,10 +101,9 @@ pub struct Recovered {
 }
 
 /// One kept record inside a segment's body: its seq and where its JSON is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Span {
-    pub seq: u64,
-    pub json: std::ops::Range<usize>,
+struct Span {
+    seq: u64,
+    json: std::ops::Range<usize>,
 }
 
 /// Opens the log, cuts each segment back to its last good record and hands every kept
@@ -119,8 +118,8 @@ pub fn recover(files: &LogFiles, mut each: impl FnMut(u64, &[u8])) -> io::Result
 }
 
 /// [`recover`], handing over each segment whole: its body and the spans of its kept
-/// records (for a caller that works on them in bulk, see `log_replay`).
-pub fn recover_spans(
+/// records.
+fn recover_spans(
     files: &LogFiles,
     mut each_segment: impl FnMut(&[u8], &[Span]),
 ) -> io::Result<Recovered> {
