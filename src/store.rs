@@ -1,7 +1,12 @@
 //! What gobare-tui remembers between runs, per API host, under the XDG state directory:
-//! the last session opened and, per session, the stream cursor, the draft, the send history
-//! and a send that was not confirmed yet. Every write is atomic (temp file + rename), so a
+//! the last session opened and, per session, the stream cursor, the draft, the send history,
+//! a send that was not confirmed yet, and the local log of its persisted events
+//! ([`event_log`]). Every write is atomic (temp file + rename), so a
 //! crash leaves either the old or the new file, never half of one.
+
+pub(crate) mod crc32;
+pub mod event_log;
+pub mod log_writer;
 
 use serde::{Deserialize, Serialize};
 use std::fs;
@@ -116,6 +121,14 @@ impl StateStore {
         let bytes = serde_json::to_vec_pretty(state).map_err(io::Error::other)?;
         fs::create_dir_all(self.dir.join("sessions"))?;
         write_atomic(&self.session_path(id), &bytes)
+    }
+
+    /// Where the local log of a session's persisted events lives (`events/` beside
+    /// `sessions/`), the directory created.
+    pub fn event_log_files(&self, id: &str) -> io::Result<event_log::LogFiles> {
+        let dir = self.dir.join("events");
+        fs::create_dir_all(&dir)?;
+        Ok(event_log::LogFiles::in_dir(&dir, &safe_file_name(id)))
     }
 
     pub fn last_session(&self) -> Option<String> {

@@ -30,6 +30,7 @@ pub(crate) mod input;
 pub(crate) mod intent;
 pub(crate) mod keymap;
 pub(crate) mod keys;
+mod local_log;
 pub mod memory;
 pub(crate) mod mouse;
 pub(crate) mod msg;
@@ -135,6 +136,9 @@ pub(crate) struct App {
     msgs_rx: mpsc::UnboundedReceiver<AppMsg>,
     stream_options: stream::StreamOptions,
     stream: Option<StreamHandle>,
+    /// The local log of persisted events (`None`: nowhere to keep it).
+    event_log: Option<crate::store::log_writer::LogAppender>,
+    event_log_max_bytes: u64,
     frames: FrameScheduler,
     fetches: FetchQueue,
     replay: ReplayProgress,
@@ -145,8 +149,6 @@ pub(crate) struct App {
     fatal: Option<color_eyre::Report>,
     /// The terminal window has focus (FocusGained/FocusLost; for notifications).
     pub(crate) terminal_focused: bool,
-    /// Don't read the stream until the history backfill is applied (entries stay in order).
-    hold_stream: bool,
     first_message: Option<String>,
     was_live: bool,
     session_loaded: bool,
@@ -192,6 +194,8 @@ impl App {
             msgs_rx,
             stream_options: opts.stream,
             stream: None,
+            event_log: None,
+            event_log_max_bytes: opts.settings.event_log_max_bytes,
             frames: FrameScheduler::new(MAX_FPS),
             fetches: FetchQueue::default(),
             replay: ReplayProgress::new(false),
@@ -200,7 +204,6 @@ impl App {
             quit: false,
             fatal: None,
             terminal_focused: true,
-            hold_stream: false,
             first_message: opts.first_message,
             was_live: false,
             session_loaded: false,
@@ -217,14 +220,14 @@ impl App {
     /// drawn before any of them answers.
     fn start(&mut self) {
         self.act_restore_sensitive();
+        // The local log first: the panes show what they showed before quitting, and the
+        // stream then brings only what is new.
+        let logging = self.open_local_log();
         let mut options = self.stream_options.clone();
         options.target = StreamTarget::Session(self.session_id.clone());
-        let memory = self.acting.memory().map(|m| m.lock_or_recover());
-        let stored = memory.as_ref().and_then(|m| m.cursor());
-        // Exact, never live-only (that would leave a gap): after the stored cursor, or the
-        // whole history (the stream task follows truncation). No memory (the demo): from 0.
-        let resume_from = memory.as_ref().map_or(Some(0), |m| m.stream_from());
-        drop(memory);
+        // Exact, never live-only (that would leave a gap): after the local log's last event,
+        // or the whole history (the stream task follows truncation) when there is none.
+        let resume_from = self.log_resume_point().or(Some(0));
         if self.first_message.is_some() {
             // A new session: subscribe live-only, send once connected; a drop before the
             // first event replays the (tiny) history from 0 instead.
@@ -232,15 +235,10 @@ impl App {
             options.replay_if_dropped_before_first_event = true;
         } else {
             options.from = resume_from;
-            if stored.is_some() {
-                // Recent history comes from items, applied before the stream so the
-                // transcript stays in order.
-                self.hold_stream = true;
-                self.fetches.want(FetchJob::Items);
-            }
         }
         self.replay = ReplayProgress::new(options.from.is_some());
-        options.keep_data = false; // the app reads events, never the raw JSON
+        // The raw JSON is kept only to be logged.
+        options.keep_data = logging;
         self.stream = Some(stream::spawn(options));
         self.fetches.want(FetchJob::Session);
         self.fetches.want(FetchJob::Turns);
@@ -260,7 +258,7 @@ impl App {
             .map(|m| m.lock_or_recover())
             .map_or(Some(0), |m| m.stream_from());
         options.from = self.view.last_seq().or(started_from);
-        options.keep_data = false;
+        options.keep_data = self.event_log.is_some();
         tracing::info!(from = ?options.from, "reopening the event stream");
         self.stream = Some(stream::spawn(options));
     }
@@ -297,7 +295,7 @@ impl App {
                     Some(Err(e)) => return Err(e.into()),
                     None => break, // the terminal went away
                 },
-                update = next_update(&mut self.stream), if !self.hold_stream => match update {
+                update = next_update(&mut self.stream) => match update {
                     Some(update) => self.on_stream_batch(update),
                     None => self.stream = None, // the task ended (after reporting Failed)
                 },
@@ -315,6 +313,7 @@ impl App {
 
     /// Saves the cursor and the statistics one last time.
     fn finish(&mut self) {
+        self.close_local_log();
         self.save_cursor();
         self.act_flush();
         self.write_stats(Instant::now(), true);

@@ -12,6 +12,9 @@
 //!
 //! [transcript]
 //! memory_mib = 24      # heap the transcript may keep; the oldest entries leave beyond it
+//!
+//! [history]
+//! log_mib = 64         # disk the local log of one session's events may take
 //! ```
 //!
 //! A bad value is reported as a warning (the loop shows it once) and the default is used:
@@ -22,6 +25,8 @@ use crate::ui::theme::Theme;
 
 /// The most `[transcript] memory_mib` may be: beyond, a typo (a byte count?) is likelier.
 const TRANSCRIPT_MIB_MAX: i64 = 4_096;
+/// The most `[history] log_mib` may be.
+const LOG_MIB_MAX: i64 = 65_536;
 
 /// Preferences read from the config file.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +37,8 @@ pub(crate) struct Settings {
     pub(crate) keys: crate::app::keymap::KeyMap,
     /// Bytes the transcript's entries may take (`[transcript] memory_mib`).
     pub(crate) transcript_budget: usize,
+    /// Bytes one session's local event log may take on disk (`[history] log_mib`).
+    pub(crate) event_log_max_bytes: u64,
 }
 
 impl Default for Settings {
@@ -41,6 +48,7 @@ impl Default for Settings {
             no_color: false,
             keys: Default::default(),
             transcript_budget: crate::session::transcript::TRANSCRIPT_BUDGET_BYTES,
+            event_log_max_bytes: crate::store::event_log::DEFAULT_MAX_BYTES,
         }
     }
 }
@@ -78,6 +86,16 @@ impl Settings {
                     "config: [transcript] memory_mib = {value} is not a whole number of MiB \
                      from 1 to {TRANSCRIPT_MIB_MAX}; using {}",
                     crate::session::transcript::TRANSCRIPT_BUDGET_BYTES / (1024 * 1024)
+                )),
+            }
+        }
+        if let Some(value) = lookup(sections, "history", "log_mib") {
+            match value.as_integer() {
+                Some(mib @ 1..=LOG_MIB_MAX) => settings.event_log_max_bytes = (mib as u64) << 20,
+                _ => warnings.push(format!(
+                    "config: [history] log_mib = {value} is not a whole number of MiB \
+                     from 1 to {LOG_MIB_MAX}; using {}",
+                    crate::store::event_log::DEFAULT_MAX_BYTES >> 20
                 )),
             }
         }
@@ -143,6 +161,19 @@ mod tests {
             assert_eq!(s, Settings::default(), "{bad}");
             assert_eq!(w.len(), 1, "{bad}");
             assert!(w[0].contains("memory_mib"), "{}", w[0]);
+        }
+    }
+
+    #[test]
+    fn reads_the_event_log_limit() {
+        assert_eq!(Settings::default().event_log_max_bytes, 64 << 20);
+        let (s, w) = parse("[history]\nlog_mib = 8\n");
+        assert!(w.is_empty());
+        assert_eq!(s.event_log_max_bytes, 8 << 20);
+        for bad in ["0", "-1", "\"big\"", "2.5", "100000"] {
+            let (s, w) = parse(&format!("[history]\nlog_mib = {bad}\n"));
+            assert_eq!(s, Settings::default(), "{bad}");
+            assert!(w[0].contains("log_mib"), "{}", w[0]);
         }
     }
 

@@ -73,9 +73,9 @@ impl App {
     }
 
     /// Hands the stream cursor to the session memory, which writes it at most once per
-    /// [`super::memory::SAVE_INTERVAL`] and on exit.
+    /// [`super::memory::SAVE_INTERVAL`] and on exit; never past what the local log holds.
     pub(super) fn save_cursor(&mut self) {
-        self.act_cursor(self.view.last_seq());
+        self.act_cursor(self.log_cursor());
     }
 
     /// The earliest moment something is due; `None` sleeps until input or news arrives.

@@ -23,13 +23,15 @@ impl App {
                 Err(_) => break,
             }
         }
+        self.hand_off_log();
         self.take_model_fetches();
     }
 
-    fn on_stream(&mut self, update: StreamUpdate, now: Instant) {
+    pub(super) fn on_stream(&mut self, update: StreamUpdate, now: Instant) {
         match update {
             StreamUpdate::Frame(frame) => {
                 self.stats.events += 1;
+                self.log_frame(&frame);
                 match frame.event {
                     Ok(event) => {
                         self.act_on_event(&event);
@@ -79,10 +81,15 @@ impl App {
                 self.dispatch(Intent::SendFirst(text));
             }
         }
+        if matches!(state, ConnectionState::Failed { .. }) && self.view.last_seq().is_none() {
+            // The stream cannot replay (refused for good) and nothing is shown: the recent
+            // items are better than an empty transcript.
+            self.fetches.want(FetchJob::Items);
+        }
         self.apply(Update::Connection(state));
     }
 
-    fn take_model_fetches(&mut self) {
+    pub(super) fn take_model_fetches(&mut self) {
         for fetch in self.view.take_fetches() {
             self.fetches.want(match fetch {
                 Fetch::Session => FetchJob::Session,
@@ -103,9 +110,6 @@ impl App {
 
     fn on_fetched(&mut self, job: FetchJob, result: Result<Update, ApiError>) {
         self.fetches.finished(&job);
-        if job == FetchJob::Items {
-            self.hold_stream = false;
-        }
         match result {
             Ok(update) => {
                 if let Update::Session(session) = &update {

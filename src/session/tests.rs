@@ -934,3 +934,31 @@ fn a_turn_read_before_its_start_event_still_learns_what_it_was_asked() {
         Some("fix the export")
     );
 }
+
+/// A read before the sandbox existed says "unknown"; that is not a state to list among the
+/// workspace's transitions (a restart replaying the events never sees it).
+#[test]
+fn unknown_is_not_a_workspace_transition() {
+    let mut v = SessionView::new(EXAMPLE_SESSION);
+    v.workspace.set_state(None, Some(1));
+    v.apply(Update::Event(ev(
+        "sandbox.created",
+        Some(1),
+        json!({"state": "running"}),
+    )));
+    v.apply(Update::Event(ev(
+        "sandbox.paused",
+        Some(2),
+        json!({"state": "paused"}),
+    )));
+    let states: Vec<_> = v
+        .workspace()
+        .transitions()
+        .iter()
+        .map(|(s, _)| s.clone())
+        .collect();
+    assert_eq!(
+        states,
+        [Some(WorkspaceState::Running), Some(WorkspaceState::Paused)]
+    );
+}

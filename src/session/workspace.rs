@@ -83,6 +83,11 @@ impl WorkspaceView {
         }
         self.state = state.clone();
         self.since_ms = at;
+        // "unknown" is only what a read before the sandbox existed said: not a state the
+        // workspace was in, and a restart replaying the events never sees it.
+        if self.transitions.len() == 1 && self.transitions[0].0.is_none() {
+            self.transitions.clear();
+        }
         if self.transitions.len() == RECENT_TRANSITIONS {
             self.transitions.pop_front();
         }
@@ -105,7 +110,15 @@ impl WorkspaceView {
     /// The session's `environment` and `preview`; `at` is the session's `updated_at`.
     pub(crate) fn absorb(&mut self, env: &Environment, preview: &Preview, at: i64) -> bool {
         let before = self.clone();
-        self.set_state(env.state.clone(), Some(at));
+        // A read says where the workspace is now; the transitions list only what the
+        // events said, so a restart that replays them shows the same list.
+        if self.state != env.state {
+            if env.state != Some(WorkspaceState::RecoveryFailed) && env.state.is_some() {
+                self.recovery_error = None;
+            }
+            self.state = env.state.clone();
+            self.since_ms = Some(at);
+        }
         self.repo = env.repo.clone();
         self.preview = preview.clone();
         *self != before

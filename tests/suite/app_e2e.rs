@@ -284,7 +284,7 @@ fn a_long_history_replays_with_progress_then_resumes_from_the_stored_cursor() {
         "first attach replays all"
     );
 
-    // Again: from the stored cursor, no full replay; the recent history comes from items.
+    // Again: after the local log's last event, no full replay; the history comes from the log.
     let mut pty = attach(&session, &home, &sim.sim);
     pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
     pty.send_keys(keys::CTRL_C);

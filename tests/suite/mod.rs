@@ -21,6 +21,7 @@ mod malformed_frames;
 mod malformed_props;
 mod perf_e2e;
 mod pty_terminal;
+mod restart_fidelity;
 mod resume_faults;
 mod send_during_drop;
 mod send_races;

@@ -297,9 +297,12 @@ impl ApiClient {
     }
 
     /// `GET /v1/sessions/{id}/items`: one page of the transcript.
+    /// Items are read one by one ([`Item::page_from`]): one odd item never fails the page.
     pub async fn list_items(&self, session_id: &str, page: &Page) -> Result<List<Item>, ApiError> {
-        self.get(&["sessions", session_id, "items"], page.query()?)
-            .await
+        let raw: List<serde_json::Value> = self
+            .get(&["sessions", session_id, "items"], page.query()?)
+            .await?;
+        Ok(Item::page_from(raw).0)
     }
 
     /// `GET /v1/sessions/{id}/artifacts`, optionally for one turn.

@@ -839,12 +839,13 @@ pub struct SkippedArtifact {
 pub struct Item {
     #[serde(default = "object_item")]
     pub object: String,
+    #[serde(deserialize_with = "string_or_number")]
     pub id: String,
     #[serde(default)]
     pub session_id: String,
     #[serde(rename = "type")]
     pub kind: ItemKind,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "unix_ms_or_date")]
     pub created_at: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,
@@ -868,11 +869,101 @@ where
     })
 }
 
+/// An id a server may send as a number.
+fn string_or_number<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    match Value::deserialize(d)? {
+        Value::String(s) => Ok(s),
+        Value::Number(n) => Ok(n.to_string()),
+        other => Err(serde::de::Error::custom(format!(
+            "expected a string id, got {other}"
+        ))),
+    }
+}
+
+/// A time a server may send as ms (number or digits) or as an RFC 3339 date; anything else
+/// reads as 0 (unknown) rather than failing the item.
+fn unix_ms_or_date<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)),
+        Value::String(s) => s.trim().parse().ok().or_else(|| rfc3339_ms(s.trim())),
+        _ => None,
+    }
+    .unwrap_or(0))
+}
+
+/// `2026-12-01T13:04:36.123Z` or `…+02:00` as Unix ms.
+fn rfc3339_ms(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let t = s.get(r)?;
+        t.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| t.parse().ok())?
+    };
+    if b.len() < 19 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
+        return None;
+    }
+    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (h, mi, sec) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    let mut rest = &s[19..];
+    let mut ms = 0;
+    if let Some(frac) = rest.strip_prefix('.') {
+        let digits = frac.bytes().take_while(u8::is_ascii_digit).count();
+        let scaled = format!("{:0<3}", &frac[..digits.min(3)]);
+        ms = scaled.parse().ok()?;
+        rest = &frac[digits..];
+    }
+    let offset_min = match rest {
+        "Z" | "z" | "" => 0,
+        _ => {
+            let sign = match rest.as_bytes()[0] {
+                b'+' => 1,
+                b'-' => -1,
+                _ => return None,
+            };
+            let oh = rest.get(1..3)?.parse::<i64>().ok()?;
+            let om = rest.get(4..6)?.parse::<i64>().ok()?;
+            sign * (oh * 60 + om)
+        }
+    };
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || sec > 60 {
+        return None;
+    }
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let y = if mo <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (mo + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(((days * 24 + h) * 60 + mi - offset_min) * 60_000 + sec * 1000 + ms)
+}
+
 fn object_item() -> String {
     "item".into()
 }
 
 impl Item {
+    /// A page read item by item: an item that cannot be read at all is left out, so one odd
+    /// item never empties the page. Returns the page and how many were left out.
+    pub fn page_from(raw: List<Value>) -> (List<Item>, usize) {
+        let total = raw.data.len();
+        let data: Vec<Item> = raw
+            .data
+            .into_iter()
+            .filter_map(|v| serde_json::from_value(v).ok())
+            .collect();
+        let skipped = total - data.len();
+        let page = List {
+            object: raw.object,
+            data,
+            has_more: raw.has_more,
+            last_id: raw.last_id,
+        };
+        (page, skipped)
+    }
+
     /// `detail.event`: the event name this item records (not always a stream name, §14.4).
     pub fn detail_event(&self) -> Option<&str> {
         self.detail.get("event").and_then(Value::as_str)
@@ -1112,6 +1203,31 @@ pub struct AgentRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rfc3339_dates_read_as_unix_ms() {
+        assert_eq!(rfc3339_ms("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(
+            rfc3339_ms("2026-09-13T17:04:50.002Z"),
+            Some(1_789_319_090_002)
+        );
+        assert_eq!(
+            rfc3339_ms("2026-09-13T19:04:50.0021+02:00"),
+            Some(1_789_319_090_002)
+        );
+        assert_eq!(
+            rfc3339_ms("2000-02-29T12:00:00-01:30"),
+            Some(951_825_600_000 + 5_400_000)
+        );
+        for bad in [
+            "",
+            "yesterday",
+            "2026-13-01T00:00:00Z",
+            "2026-01-01T00:00:00+0x:00",
+        ] {
+            assert_eq!(rfc3339_ms(bad), None, "{bad}");
+        }
+    }
 
     fn payloads() -> Value {
         serde_json::from_str(include_str!("../../../assets/event-payloads.json")).unwrap()

@@ -332,3 +332,41 @@ async fn send_retry_waits_exactly_retry_after() {
     );
     assert_eq!(server.seen().len(), 2);
 }
+
+#[tokio::test]
+async fn one_odd_item_never_empties_the_items_page() {
+    let item = |id: serde_json::Value, created_at: serde_json::Value, text: &str| {
+        json!({"object":"item","id":id,"session_id":"s1","type":"message","created_at":created_at,
+               "role":"user","content":text,"detail":{}})
+    };
+    let page = json!({"object":"list","has_more":false,"last_id":"i4","data":[
+        item(json!("i1"), json!(1_789_319_090_000_i64), "plain"),
+        item(json!(42), json!(1_789_319_090_001_i64), "numeric id"),
+        item(json!("i3"), json!("2026-09-13T17:04:50.002Z"), "date-string created_at"),
+        {"object":"item","id":{"nested":true},"type":"message","content":"unreadable id"},
+        ["not", "an", "item"],
+        item(json!("i4"), json!(null), "null created_at"),
+    ]});
+    let server = Server::start(vec![Reply::json(200, page)]).await;
+    let list = server
+        .client()
+        .list_items("s1", &Page::default())
+        .await
+        .unwrap();
+    let got: Vec<(&str, i64, &str)> = list
+        .data
+        .iter()
+        .map(|i| (i.id.as_str(), i.created_at, i.content.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("i1", 1_789_319_090_000, "plain"),
+            ("42", 1_789_319_090_001, "numeric id"),
+            ("i3", 1_789_319_090_002, "date-string created_at"),
+            ("i4", 0, "null created_at"),
+        ],
+        "the readable items are all kept, in order; only the unreadable ones are left out"
+    );
+    assert_eq!(list.last_id.as_deref(), Some("i4"), "paging still works");
+}

@@ -1,0 +1,147 @@
+//! The local event log: what keeping it costs while events arrive, what it takes on disk,
+//! and how fast a restart gets back to a full screen from it.
+//!
+//! * `append` — framing one persisted envelope into the buffer (the loop's whole share: a
+//!   checksum and a copy), per event;
+//! * `append_and_write` — the same plus handing each 4,096-event batch to the writer thread
+//!   and waiting, at the end, until it is synced: the disk's share, off the loop;
+//! * `restart_200k` — a restart of a 200,000-event session to its first full frame: open
+//!   and recover the log (read, checksum every record), decode and apply every event to a
+//!   fresh model, as the app does, draw one 160×48 frame. Budget: under 300 ms.
+//!   `recover_only_200k` is its first part alone (read and checksum).
+//!
+//! Bytes on disk per event are printed. Run:
+//! `cargo bench --bench event_log -- --warm-up-time 1 --measurement-time 3`
+
+#[path = "support/workload.rs"]
+mod workload;
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use gobare_api::model::Event;
+use gobare_tui::session::{SessionView, Update};
+use gobare_tui::store::event_log::{self, LogFiles};
+use gobare_tui::store::log_writer::LogAppender;
+use gobare_tui::ui::Screen;
+use gobare_tui::ui::theme::Theme;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::hint::black_box;
+use workload::Workload;
+
+const APPEND_EVENTS: usize = 50_000;
+const RESTART_EVENTS: usize = 200_000;
+/// Events handed to the writer at once (the app hands over once per applied batch).
+const BATCH: usize = 4_096;
+
+/// A fresh log in `dir` holding `data` (seq 1..), written as the app writes it.
+fn write_log(dir: &std::path::Path, data: &[String], max_bytes: u64) -> LogFiles {
+    let files = LogFiles::in_dir(dir, "bench");
+    let recovered = event_log::recover(&files, |_, _| {}).expect("recover");
+    let mut log = LogAppender::start(files.clone(), &recovered, max_bytes).expect("start");
+    for (i, json) in data.iter().enumerate() {
+        log.append(i as u64 + 1, json.as_bytes());
+        if (i + 1) % BATCH == 0 {
+            log.hand_off();
+        }
+    }
+    log.close();
+    files
+}
+
+fn draw(view: &SessionView) {
+    let mut terminal = Terminal::new(TestBackend::new(160, 48)).expect("terminal");
+    let mut screen = Screen::new();
+    let theme = Theme::default();
+    terminal
+        .draw(|f| screen.draw(f, view, &theme, None))
+        .expect("draw");
+}
+
+fn bench(c: &mut Criterion) {
+    let data = Workload::persisted(RESTART_EVENTS);
+    let json_bytes: usize = data[..APPEND_EVENTS].iter().map(String::len).sum();
+
+    let mut g = c.benchmark_group("event_log");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(APPEND_EVENTS as u64));
+    g.bench_function("append", |b| {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let files = LogFiles::in_dir(dir.path(), "append");
+        let recovered = event_log::recover(&files, |_, _| {}).expect("recover");
+        b.iter_batched(
+            || LogAppender::start(files.clone(), &recovered, u64::MAX).expect("start"),
+            |mut log| {
+                for (i, json) in data[..APPEND_EVENTS].iter().enumerate() {
+                    log.append(i as u64 + 1, json.as_bytes());
+                }
+                log
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.bench_function("append_and_write", |b| {
+        b.iter_batched(
+            || tempfile::tempdir().expect("tempdir"),
+            |dir| {
+                write_log(dir.path(), &data[..APPEND_EVENTS], u64::MAX);
+                dir
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.finish();
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let files = write_log(dir.path(), &data[..APPEND_EVENTS], u64::MAX);
+    let on_disk = files.size_on_disk();
+    println!(
+        "on disk: {APPEND_EVENTS} events, {json_bytes} bytes of JSON, {on_disk} bytes of log: \
+         {:.1} bytes per event ({:.1} of them framing)",
+        on_disk as f64 / APPEND_EVENTS as f64,
+        (on_disk as usize - json_bytes) as f64 / APPEND_EVENTS as f64,
+    );
+
+    // Every event kept (the default 64 MiB keeps fewer of this workload; printed below).
+    let restart_dir = tempfile::tempdir().expect("tempdir");
+    let files = write_log(restart_dir.path(), &data, u64::MAX);
+    let default_dir = tempfile::tempdir().expect("tempdir");
+    let bounded = write_log(default_dir.path(), &data, event_log::DEFAULT_MAX_BYTES);
+    let kept = event_log::recover(&bounded, |_, _| {})
+        .expect("recover")
+        .records;
+    println!(
+        "restart log: {RESTART_EVENTS} events, {} bytes; with the default {} MiB limit {} bytes \
+         keep the newest {kept}",
+        files.size_on_disk(),
+        event_log::DEFAULT_MAX_BYTES >> 20,
+        bounded.size_on_disk(),
+    );
+
+    let mut g = c.benchmark_group("event_log_restart");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(RESTART_EVENTS as u64));
+    g.bench_function("recover_only_200k", |b| {
+        b.iter(|| {
+            event_log::recover(&files, |_, json| {
+                black_box(json);
+            })
+            .expect("recover")
+        })
+    });
+    g.bench_function("restart_200k", |b| {
+        b.iter(|| {
+            let mut view = SessionView::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af");
+            event_log::recover(&files, |_, json| {
+                let event = Event::parse(&String::from_utf8_lossy(json)).expect("decodes");
+                view.apply(Update::Event(event));
+            })
+            .expect("recover");
+            draw(&view);
+            black_box(view)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,120 @@
+//! The app's side of the local event log: replaying it on start through the same path live
+//! stream frames take (so every pane looks as it did), appending each persisted frame as it
+//! arrives, and handing the buffer to the writer thread once a batch is applied.
+//!
+//! The stored cursor is never ahead of what the log has on disk ([`App::log_cursor`]), so
+//! whichever of the two a crash leaves behind, the stream resumes at or before the log's
+//! end and the log receives no gap.
+
+use std::time::Instant;
+
+use super::App;
+use crate::store::event_log::{self, Recovered};
+use crate::store::log_writer::LogAppender;
+use gobare_api::model::{DecodeError, Event};
+use gobare_api::stream::{QueueSlot, StreamFrame, StreamUpdate};
+
+impl App {
+    /// Opens this session's log and replays it. Returns whether a log is kept (when not —
+    /// no state directory, or it cannot be written — the app works as before, from the
+    /// stream alone).
+    pub(super) fn open_local_log(&mut self) -> bool {
+        let Some(store) = self.store.clone() else {
+            return false;
+        };
+        let files = match store.event_log_files(&self.session_id) {
+            Ok(files) => files,
+            Err(e) => {
+                tracing::warn!("cannot open the event log directory: {e}");
+                return false;
+            }
+        };
+        let now = Instant::now();
+        let recovered = event_log::recover(&files, |seq, json| {
+            let event = Event::parse(&String::from_utf8_lossy(json));
+            self.replay_logged(seq, event, now);
+        });
+        let recovered: Recovered = match recovered {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::warn!("cannot read the event log: {e}");
+                return false;
+            }
+        };
+        if recovered.cut_bytes > 0 {
+            tracing::warn!(
+                cut = recovered.cut_bytes,
+                last_seq = ?recovered.last_seq,
+                "event log had a torn or corrupt tail; cut back, the rest is fetched again"
+            );
+        }
+        tracing::info!(records = recovered.records, last_seq = ?recovered.last_seq, "event log replayed");
+        self.take_model_fetches();
+        if recovered.records > 0 {
+            // A long replay leaves freed heap behind, as one from the stream does.
+            super::heap::release_freed_memory();
+        }
+        match LogAppender::start(files, &recovered, self.event_log_max_bytes) {
+            Ok(appender) => {
+                self.event_log = Some(appender);
+                true
+            }
+            Err(e) => {
+                tracing::warn!("cannot append to the event log: {e}");
+                false
+            }
+        }
+    }
+
+    /// One logged envelope, applied as the stream would have delivered it.
+    fn replay_logged(&mut self, seq: u64, event: Result<Event, DecodeError>, now: Instant) {
+        let frame = StreamFrame {
+            id: Some(seq),
+            data: String::new(),
+            event,
+            slot: QueueSlot::default(),
+        };
+        self.on_stream(StreamUpdate::Frame(frame), now);
+    }
+
+    /// Keeps a persisted frame received from the stream (a replayed one is refused by seq).
+    pub(super) fn log_frame(&mut self, frame: &StreamFrame) {
+        if let (Some(log), Some(seq), Ok(_)) = (&mut self.event_log, frame.id, &frame.event)
+            && !frame.data.is_empty()
+        {
+            log.append(seq, frame.data.as_bytes());
+        }
+    }
+
+    /// A batch is applied: what it logged goes to the writer thread.
+    pub(super) fn hand_off_log(&mut self) {
+        if let Some(log) = &mut self.event_log {
+            log.hand_off();
+        }
+    }
+
+    /// At quit: everything logged is on disk before the cursor is written.
+    pub(super) fn close_local_log(&mut self) {
+        if let Some(log) = &mut self.event_log {
+            log.close();
+        }
+    }
+
+    /// The cursor to store: the last event applied, but never past what the log holds on
+    /// disk (a crash then re-fetches the unwritten tail instead of losing it).
+    pub(super) fn log_cursor(&self) -> Option<u64> {
+        let applied = self.view.last_seq();
+        match &self.event_log {
+            Some(log) => applied.min(log.durable_seq()),
+            None => applied,
+        }
+    }
+
+    /// Where the stream resumes when a log is kept: after its last event, or the whole
+    /// history (from 0) when it is empty.
+    pub(super) fn log_resume_point(&self) -> Option<u64> {
+        self.event_log
+            .as_ref()
+            .map(|log| log.last_seq().unwrap_or(0))
+    }
+}

@@ -1,0 +1,198 @@
+//! The local log of a session's persisted events, as received: append-only, framed so a
+//! torn or corrupt tail is detected, bounded in size by two segment files.
+//!
+//! A segment is [`MAGIC`] then records, each `len: u32 LE | crc32: u32 LE | seq: u64 LE |
+//! envelope JSON (len bytes)`, the checksum covering `seq` and the JSON. Opening scans both
+//! segments (older first) and cuts each back to its last good record: one that is torn (a
+//! crash mid-write, a full disk), whose checksum fails (garbage) or whose `seq` does not
+//! increase (never a duplicate) ends the segment there. What was cut is fetched again: the
+//! stream resumes after the last seq kept. When the current segment reaches half the size
+//! limit it becomes the older one (the previous older one is deleted), so the log never
+//! holds more than about the limit and always holds the newest events.
+
+use super::crc32;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// The first bytes of every segment (format and version).
+pub const MAGIC: &[u8; 8] = b"GBEVLOG1";
+/// Length, checksum and seq before each record's JSON.
+pub const RECORD_HEADER: usize = 16;
+/// The largest envelope kept; a larger one is not logged (it is still shown live).
+pub const MAX_RECORD: usize = 32 << 20;
+/// The default size limit of one session's log (`[history] log_mib`).
+pub const DEFAULT_MAX_BYTES: u64 = 64 << 20;
+
+/// Appends one framed record to `out`.
+pub fn encode(out: &mut Vec<u8>, seq: u64, json: &[u8]) {
+    let seq_bytes = seq.to_le_bytes();
+    let crc = crc32::update(crc32::update(0, &seq_bytes), json);
+    out.reserve(RECORD_HEADER + json.len());
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(&crc.to_le_bytes());
+    out.extend_from_slice(&seq_bytes);
+    out.extend_from_slice(json);
+}
+
+/// Walks the records of `body` (a segment after its magic), calling `each(seq, json)` for
+/// every good one whose seq is above `after` and increasing. Returns how many bytes of
+/// `body` are good; everything past them is torn, corrupt or out of order.
+pub fn scan(body: &[u8], mut after: Option<u64>, mut each: impl FnMut(u64, &[u8])) -> usize {
+    let mut at = 0;
+    while let Some(header) = body.get(at..at + RECORD_HEADER) {
+        let len = u32::from_le_bytes(header[0..4].try_into().expect("4 bytes")) as usize;
+        let crc = u32::from_le_bytes(header[4..8].try_into().expect("4 bytes"));
+        let seq_bytes: [u8; 8] = header[8..16].try_into().expect("8 bytes");
+        let seq = u64::from_le_bytes(seq_bytes);
+        if len > MAX_RECORD || after.is_some_and(|a| seq <= a) {
+            break;
+        }
+        let start = at + RECORD_HEADER;
+        let Some(json) = body.get(start..start + len) else {
+            break;
+        };
+        if crc32::update(crc32::update(0, &seq_bytes), json) != crc {
+            break;
+        }
+        each(seq, json);
+        after = Some(seq);
+        at = start + len;
+    }
+    at
+}
+
+/// The two segment files of one session's log.
+#[derive(Debug, Clone)]
+pub struct LogFiles {
+    pub(crate) older: PathBuf,
+    pub(crate) current: PathBuf,
+}
+
+impl LogFiles {
+    /// `dir/<name>.old.log` and `dir/<name>.log`; `name` must already be a safe file name.
+    pub fn in_dir(dir: &Path, name: &str) -> LogFiles {
+        LogFiles {
+            older: dir.join(format!("{name}.old.log")),
+            current: dir.join(format!("{name}.log")),
+        }
+    }
+
+    /// Bytes both segments take on disk.
+    pub fn size_on_disk(&self) -> u64 {
+        [&self.older, &self.current]
+            .iter()
+            .map(|p| fs::metadata(p).map_or(0, |m| m.len()))
+            .sum()
+    }
+}
+
+/// What opening a log found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Recovered {
+    /// Records replayed.
+    pub records: u64,
+    /// The last seq kept: the stream resumes after it.
+    pub last_seq: Option<u64>,
+    /// Bytes cut off (torn, corrupt or duplicate records), over both segments.
+    pub cut_bytes: u64,
+    /// The current segment's length after recovery (where appending continues).
+    pub current_len: u64,
+}
+
+/// One kept record inside a segment's body: its seq and where its JSON is.
+struct Span {
+    seq: u64,
+    json: std::ops::Range<usize>,
+}
+
+/// Opens the log, cuts each segment back to its last good record and hands every kept
+/// record to `each(seq, json)`, oldest first. A missing log reads as empty; a segment that
+/// is not a log at all is started afresh.
+pub fn recover(files: &LogFiles, mut each: impl FnMut(u64, &[u8])) -> io::Result<Recovered> {
+    recover_spans(files, |body, spans| {
+        for span in spans {
+            each(span.seq, &body[span.json.clone()]);
+        }
+    })
+}
+
+/// [`recover`], handing over each segment whole: its body and the spans of its kept
+/// records.
+fn recover_spans(
+    files: &LogFiles,
+    mut each_segment: impl FnMut(&[u8], &[Span]),
+) -> io::Result<Recovered> {
+    let mut out = Recovered::default();
+    for (path, is_current) in [(&files.older, false), (&files.current, true)] {
+        let mut bytes = Vec::new();
+        match File::open(path) {
+            Ok(mut file) => {
+                file.read_to_end(&mut bytes)?;
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+        let exists = path.exists();
+        let good = if bytes.starts_with(MAGIC) {
+            let body = &bytes[MAGIC.len()..];
+            let base = body.as_ptr() as usize;
+            let mut spans = Vec::new();
+            let good = scan(body, out.last_seq, |seq, json| {
+                let start = json.as_ptr() as usize - base;
+                spans.push(Span {
+                    seq,
+                    json: start..start + json.len(),
+                });
+            });
+            if let Some(last) = spans.last() {
+                out.records += spans.len() as u64;
+                out.last_seq = Some(last.seq);
+            }
+            each_segment(body, &spans);
+            MAGIC.len() + good
+        } else {
+            0
+        };
+        let len = bytes.len();
+        if good < len || (is_current && good == 0) {
+            out.cut_bytes += (len - good) as u64;
+            if good == 0 {
+                if is_current || exists {
+                    start_segment(path)?;
+                }
+            } else {
+                let file = OpenOptions::new().write(true).open(path)?;
+                file.set_len(good as u64)?;
+                file.sync_data()?;
+            }
+        }
+        if is_current {
+            out.current_len = good.max(MAGIC.len()) as u64;
+        }
+    }
+    Ok(out)
+}
+
+/// Creates (or empties) a segment holding only the magic.
+pub(crate) fn start_segment(path: &Path) -> io::Result<()> {
+    let mut file = File::create(path)?;
+    file.write_all(MAGIC)?;
+    file.sync_data()
+}
+
+/// Opens the current segment for appending at `len` (what recovery kept).
+pub(crate) fn open_for_append(path: &Path, len: u64) -> io::Result<File> {
+    let mut file = OpenOptions::new().write(true).open(path)?;
+    file.seek(SeekFrom::Start(len))?;
+    Ok(file)
+}
+
+/// The current segment becomes the older one (replacing it), and a new current starts.
+pub(crate) fn rotate(files: &LogFiles) -> io::Result<()> {
+    fs::rename(&files.current, &files.older)?;
+    start_segment(&files.current)
+}
+
+#[cfg(test)]
+mod tests;
