@@ -20,6 +20,7 @@ mod malformed_frames;
 mod malformed_props;
 mod perf_e2e;
 mod pty_terminal;
+mod refusal_reopen;
 mod resume_faults;
 mod send_during_drop;
 mod soak;
