@@ -10,6 +10,7 @@ mod app_panic;
 mod cli_help;
 mod cli_tail;
 mod client_secrets;
+mod export;
 mod faults_drops;
 mod faults_network;
 mod faults_refusals;
