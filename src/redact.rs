@@ -110,7 +110,8 @@ fn bearer_credential(bytes: &[u8], i: usize) -> Option<(usize, usize)> {
 /// The password of a URL's user info (`scheme://user:PASSWORD@host`) when `i` is the `:`
 /// between user and password: the password's range.
 fn url_password(bytes: &[u8], i: usize) -> Option<(usize, usize)> {
-    let is_userinfo = |b: u8| !matches!(b, b'/' | b'@' | b'?' | b'#' | b'"' | b'\\' | b':') && b > b' ';
+    let is_userinfo =
+        |b: u8| !matches!(b, b'/' | b'@' | b'?' | b'#' | b'"' | b'\\' | b':') && b > b' ';
     // The user: back to `//` (or `:\/\/` in JSON text) with only user-info bytes between.
     let user_start = bytes[..i]
         .iter()
@@ -122,9 +123,8 @@ fn url_password(bytes: &[u8], i: usize) -> Option<(usize, usize)> {
     }
     let start = i + 1;
     let end = run_end(bytes, start, is_userinfo);
-    let is_password = end > start
-        && bytes.get(end) == Some(&b'@')
-        && &bytes[start..end] != REDACTED.as_bytes();
+    let is_password =
+        end > start && bytes.get(end) == Some(&b'@') && &bytes[start..end] != REDACTED.as_bytes();
     is_password.then_some((start, end))
 }
 
@@ -135,7 +135,11 @@ mod tests {
     #[track_caller]
     fn check(input: &str, expected: &str) {
         assert_eq!(redact(input), expected, "{input}");
-        assert_eq!(redact(expected), expected, "redacting twice changes nothing");
+        assert_eq!(
+            redact(expected),
+            expected,
+            "redacting twice changes nothing"
+        );
     }
 
     #[test]

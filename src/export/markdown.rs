@@ -53,7 +53,11 @@ impl<W: Write> MarkdownWriter<W> {
                 message(out, "Error: workspace recovery failed", &at, &m.message)?
             }
             EventPayload::AgentToolCall(c) => {
-                heading(out, &format!("Tool call `{}`", clean_line(&c.tool_name)), &at)?;
+                heading(
+                    out,
+                    &format!("Tool call `{}`", clean_line(&c.tool_name)),
+                    &at,
+                )?;
                 json_block(out, &c.args)?;
             }
             EventPayload::AgentToolResult(r) => {
@@ -104,12 +108,20 @@ impl<W: Write> MarkdownWriter<W> {
             }
             EventPayload::QuestionAnswered(a) => message(out, "Answer", &at, &a.answer)?,
             EventPayload::ToolRequired(f) => {
-                heading(out, &format!("Client tool asked: `{}`", clean_line(&f.name)), &at)?;
+                heading(
+                    out,
+                    &format!("Client tool asked: `{}`", clean_line(&f.name)),
+                    &at,
+                )?;
                 json_block(out, &f.arguments)?;
             }
             EventPayload::ToolResolved(f) => {
                 let how = if f.success { "succeeded" } else { "failed" };
-                note(out, &format!("client tool `{}` {how}", clean_line(&f.name)), &at)?;
+                note(
+                    out,
+                    &format!("client tool `{}` {how}", clean_line(&f.name)),
+                    &at,
+                )?;
             }
             EventPayload::AgentTodos(t) => {
                 heading(out, "Todos", &at)?;
@@ -209,7 +221,8 @@ fn json_block(out: &mut impl Write, value: &Value) -> io::Result<()> {
 }
 
 fn code_block(out: &mut impl Write, lang: &str, s: &str) -> io::Result<()> {
-    let body = clean(s);
+    // The block's own line break closes it; a trailing one in the content would add a line.
+    let body = clean(s.strip_suffix('\n').unwrap_or(s));
     let fence = "`".repeat(longest_backtick_run(&body).max(2) + 1);
     writeln!(out, "{fence}{lang}\n{body}\n{fence}\n")
 }
@@ -251,7 +264,8 @@ mod tests {
     use super::*;
 
     fn render(events: &[&str]) -> String {
-        let mut w = MarkdownWriter::new(Vec::new(), "s1", Some("Fix \x1b[31mthe\x1b[0m bug")).unwrap();
+        let mut w =
+            MarkdownWriter::new(Vec::new(), "s1", Some("Fix \x1b[31mthe\x1b[0m bug")).unwrap();
         for data in events {
             w.event(&Event::parse(data).unwrap()).unwrap();
         }

@@ -99,7 +99,10 @@ mod tests {
         std::fs::write(&path, "the previous export").unwrap();
         let mut out = Output::open(Some(&path)).unwrap();
         out.write_all(b"# new\n").unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "the previous export");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "the previous export"
+        );
         assert_eq!(names_in(dir.path()).len(), 2, "a temporary file beside it");
         out.commit().unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "# new\n");

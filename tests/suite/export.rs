@@ -109,7 +109,10 @@ async fn markdown_holds_every_message_and_tool_call_and_no_credential() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert!(out.stdout.is_empty(), "the document went to the file");
-    assert!(err.contains(&format!("exported {} events", events.len())), "{err}");
+    assert!(
+        err.contains(&format!("exported {} events", events.len())),
+        "{err}"
+    );
     let md = std::fs::read_to_string(&file).unwrap();
     assert_no_secret("the Markdown", &md);
 
@@ -150,12 +153,14 @@ async fn markdown_holds_every_message_and_tool_call_and_no_credential() {
     assert!(counts.iter().all(|&n| n > 10), "{counts:?}");
     assert!(md.starts_with("# export me\n"), "{}", &md[..100]);
     assert_eq!(md.matches("\n## Turn ").count(), 400usize.div_ceil(8));
-    assert!(md.contains(
-        "https://x-access-token:[redacted]@github.com/acme/app.git (push)"
-    ));
+    assert!(md.contains("https://x-access-token:[redacted]@github.com/acme/app.git (push)"));
     assert!(md.contains("my token is gbr_pat_[redacted], and ␛]0;pwned␇ a title"));
     assert!(md.contains("Authorization: Bearer [redacted]"));
-    assert!(md.contains(&format!("*{} events exported, through seq {}.*", events.len(), sim.last_seq())));
+    assert!(md.contains(&format!(
+        "*{} events exported, through seq {}.*",
+        events.len(),
+        sim.last_seq()
+    )));
     sim.shutdown().await;
 }
 

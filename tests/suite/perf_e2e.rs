@@ -525,3 +525,67 @@ async fn keystroke_to_screen() {
     );
     sim.shutdown().await;
 }
+
+/// Runs `cmd` to its end; returns the wall time and the child's own peak RSS (KiB, from
+/// `wait4`'s resource usage).
+fn run_measured(mut cmd: Command) -> (Duration, u64, std::process::ExitStatus) {
+    use std::os::unix::process::ExitStatusExt;
+    let started = Instant::now();
+    let child = cmd.spawn().expect("spawn");
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid out-parameter for wait4.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: the pid is our own child, not yet waited for; both pointers are valid.
+    let rc = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(rc, child.id() as libc::pid_t, "wait4");
+    let wall = started.elapsed();
+    (
+        wall,
+        usage.ru_maxrss as u64,
+        std::process::ExitStatus::from_raw(status),
+    )
+}
+
+/// (g) `export` of 20,000 and 200,000 events in both formats into a file: wall time (which
+/// includes the 0.5 s of quiet that marks the end of the history) and peak RSS, which must
+/// not grow with the history.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "performance figure: run with --ignored --nocapture"]
+async fn export_200k() {
+    let home = Home::new();
+    for events in [20_000, 200_000] {
+        let (sim, id, _) = seeded_sim(events).await;
+        let base = sim.url();
+        for format in ["md", "jsonl"] {
+            let file = home.path(&format!("export-{events}.{format}"));
+            let mut times = Vec::new();
+            let mut peak = 0;
+            for _ in 0..3 {
+                let mut cmd = home.std_command(&[
+                    "--api",
+                    base.as_str(),
+                    "export",
+                    &id,
+                    "--format",
+                    format,
+                    "--output",
+                    file.to_str().unwrap(),
+                ]);
+                cmd.env("GOBARE_TOKEN", sim.token()).stderr(Stdio::null());
+                let (wall, rss, status) = tokio::task::block_in_place(|| run_measured(cmd));
+                assert!(status.success(), "export {events} {format}: {status:?}");
+                times.push(wall);
+                peak = peak.max(rss);
+            }
+            let bytes = std::fs::metadata(&file).unwrap().len();
+            let wall = median(times);
+            println!(
+                "perf: export {events} events --format {format} ({bytes} bytes) = {:.0} ms, {:.0} ms without the 500 ms end-of-history quiet (median of 3); peak RSS {:.1} MiB",
+                ms(wall),
+                ms(wall) - 500.0,
+                peak as f64 / 1024.0
+            );
+        }
+        sim.shutdown().await;
+    }
+}
