@@ -531,6 +531,8 @@ async fn keystroke_to_screen() {
 fn run_measured(mut cmd: Command) -> (Duration, u64, std::process::ExitStatus) {
     use std::os::unix::process::ExitStatusExt;
     let started = Instant::now();
+    // Reaped by `wait4` below, which also reports its resource usage.
+    #[allow(clippy::zombie_processes)]
     let child = cmd.spawn().expect("spawn");
     let mut status = 0;
     // SAFETY: a zeroed rusage is a valid out-parameter for wait4.
