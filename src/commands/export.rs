@@ -23,6 +23,22 @@ const EXPORT_MAX_FRAME_BYTES: usize = 256 << 20;
 const EXPORT_QUEUED_BYTES: usize = 8 << 20;
 
 pub(crate) async fn run(config: Config, args: ExportArgs) -> Result<()> {
+    match export(config, args).await {
+        // `export … | head`: the reader has what it wanted.
+        Err(e) if is_broken_pipe(&e) => Ok(()),
+        done => done,
+    }
+}
+
+fn is_broken_pipe(report: &color_eyre::Report) -> bool {
+    report.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+async fn export(config: Config, args: ExportArgs) -> Result<()> {
     config.require_token()?;
     let mut options =
         config.stream_options(StreamTarget::Session(args.session_id.clone()), Some(0))?;
