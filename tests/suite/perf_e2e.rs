@@ -530,26 +530,26 @@ async fn keystroke_to_screen() {
     sim.shutdown().await;
 }
 
-/// Runs `cmd` to its end; returns the wall time and the child's own peak RSS (KiB, from
-/// `wait4`'s resource usage).
+/// Runs `cmd` to its end; returns the wall time and its peak RSS (KiB): `VmHWM` from
+/// `/proc`, read every 5 ms until it exits. (`wait4`'s `ru_maxrss` would not do: a child
+/// started by `vfork` + `exec` inherits the parent's high-water mark.)
 fn run_measured(mut cmd: Command) -> (Duration, u64, std::process::ExitStatus) {
-    use std::os::unix::process::ExitStatusExt;
     let started = Instant::now();
-    // Reaped by `wait4` below, which also reports its resource usage.
-    #[allow(clippy::zombie_processes)]
-    let child = cmd.spawn().expect("spawn");
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is a valid out-parameter for wait4.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: the pid is our own child, not yet waited for; both pointers are valid.
-    let rc = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
-    assert_eq!(rc, child.id() as libc::pid_t, "wait4");
-    let wall = started.elapsed();
-    (
-        wall,
-        usage.ru_maxrss as u64,
-        std::process::ExitStatus::from_raw(status),
-    )
+    let mut child = cmd.spawn().expect("spawn");
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            return (started.elapsed(), peak, status);
+        }
+        let hwm = std::fs::read_to_string(&status_file).ok().and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        });
+        peak = peak.max(hwm.unwrap_or(0));
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 /// (g) `export` of 20,000 and 200,000 events in both formats into a file: wall time (which

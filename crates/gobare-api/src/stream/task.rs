@@ -42,7 +42,7 @@ impl Reporter<'_> {
     /// Sends a frame once the queue has room for its `bytes`; until then the socket is not
     /// read. A frame larger than the whole budget waits for an empty queue.
     async fn send_frame(&self, mut frame: StreamFrame, bytes: usize) -> Result<(), ConsumerGone> {
-        let share = u32::try_from(bytes)
+        let share = u32::try_from(bytes.saturating_add(super::FRAME_OVERHEAD_BYTES))
             .unwrap_or(u32::MAX)
             .clamp(1, self.max_queued);
         let permit = self
