@@ -14,6 +14,7 @@ Examples:
   gobare-tui tail --org --verbose
   gobare-tui list --status requires_action
   gobare-tui attach 3f9c        (any unique prefix of a session id)
+  gobare-tui export 3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af --output session.md
   gobare-tui demo
 
 Environment:
@@ -72,6 +73,8 @@ pub(crate) enum CliCommand {
     Demo,
     /// Print a session's raw events as JSON lines on stdout (or the whole org's with --org).
     Tail(TailArgs),
+    /// Write a session's whole history as Markdown or JSON lines, credentials redacted.
+    Export(ExportArgs),
     /// Run the local simulator (the Gobare API on 127.0.0.1) until Ctrl+C.
     Sim(SimArgs),
 }
@@ -161,6 +164,42 @@ pub(crate) struct TailArgs {
     /// With --org: only this session and its sub-sessions (an id or a unique prefix).
     #[arg(long, value_name = "SESSION_ID", requires = "org")]
     pub(crate) root: Option<String>,
+}
+
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "\
+Reads the session's persisted events from the beginning (seq 0) to the current end and
+stops there; it does not follow live. The end is the first live-only frame, or half a
+second without a frame once the history has streamed. Written one event at a time, so
+memory stays flat for any size.
+
+Text is made inert (escape sequences and control characters are shown, never written
+raw) and credentials are redacted: a password in a URL (https://x-access-token:[redacted]@
+github.com/...), gbr_pat_..., ghp_/ghs_/gho_/ghu_/ghr_/github_pat_ tokens, Bearer ....
+
+  --format md      messages, tool calls with arguments and results, diffs, approvals,
+                   questions and answers, errors, one section per turn (the default)
+  --format jsonl   one persisted event envelope per line, as `tail --from 0` prints them
+  --output FILE    written under a temporary name beside FILE, renamed when complete;
+                   without it, stdout")]
+pub(crate) struct ExportArgs {
+    /// The session to export.
+    pub(crate) session_id: String,
+    /// Markdown for people, or JSON lines (one event envelope each) for programs.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Md)]
+    pub(crate) format: ExportFormat,
+    /// Write here instead of stdout; the file appears only once the export is complete.
+    #[arg(long, short, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+}
+
+/// `export --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ExportFormat {
+    /// Markdown.
+    Md,
+    /// JSON lines.
+    Jsonl,
 }
 
 /// A usage or configuration problem found after parsing: exit status 2.

@@ -24,10 +24,15 @@ pub(crate) fn one_line(data: &str) -> Cow<'_, str> {
 /// every frame, and a per-`char` decode was the largest item of `tail`'s own profile.
 fn has_control(text: &str) -> bool {
     let bytes = text.as_bytes();
-    bytes.iter().enumerate().any(|(i, &b)| {
-        // C1 controls (U+0080..=U+009F) are encoded as 0xC2 0x80..=0x9F.
-        b < 0x20 || b == 0x7F || (b == 0xC2 && matches!(bytes.get(i + 1), Some(0x80..=0x9F)))
-    })
+    // A branch-free fold over fixed-size blocks vectorizes; a per-byte `any` does not.
+    let c0_or_del = bytes.chunks(64).any(|block| {
+        block
+            .iter()
+            .fold(false, |hit, &b| hit | (b < 0x20) | (b == 0x7F))
+    });
+    // C1 controls (U+0080..=U+009F) are encoded as 0xC2 0x80..=0x9F.
+    c0_or_del
+        || memchr::memchr_iter(0xC2, bytes).any(|i| matches!(bytes.get(i + 1), Some(0x80..=0x9F)))
 }
 
 /// Drops whitespace between JSON tokens; inside strings, escapes the control characters

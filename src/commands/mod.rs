@@ -3,6 +3,7 @@
 pub(crate) mod attach;
 pub(crate) mod demo;
 pub(crate) mod exit;
+pub(crate) mod export;
 pub(crate) mod frame_line;
 pub(crate) mod launch;
 pub(crate) mod list;

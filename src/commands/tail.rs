@@ -382,7 +382,7 @@ async fn stdout_hangup() {
 }
 
 /// Resolves on Ctrl+C or (on Unix) SIGTERM.
-async fn shutdown_signal() {
+pub(crate) async fn shutdown_signal() {
     let ctrl_c = async {
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;

@@ -22,6 +22,7 @@ fn help_explains_commands_options_and_environment() {
         "new",
         "demo",
         "tail",
+        "export",
         "sim",
         "--api",
         "--token-file",
@@ -71,6 +72,27 @@ fn tail_help_explains_cursors() {
         "live events only",
     ] {
         assert!(out.contains(needle), "tail --help lacks {needle}:\n{out}");
+    }
+}
+
+#[test]
+fn export_help_explains_formats_the_end_and_redaction() {
+    let home = Home::new();
+    let (code, out, _) = run(&home, &["export", "--help"]);
+    assert_eq!(code, 0);
+    for needle in [
+        "SESSION_ID",
+        "--format",
+        "md",
+        "jsonl",
+        "--output",
+        "does not follow live",
+        "temporary name",
+        "x-access-token:[redacted]@",
+        "gbr_pat_",
+        "Bearer",
+    ] {
+        assert!(out.contains(needle), "export --help lacks {needle}:\n{out}");
     }
 }
 

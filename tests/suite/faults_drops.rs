@@ -179,7 +179,7 @@ async fn random_drops_during_a_live_session_lose_and_repeat_nothing() {
 
 /// `cargo test --release --test all -- --ignored --nocapture faults_drops`
 #[tokio::test]
-#[ignore = "long: about 1,000 drops at a 250 ms floor each (several minutes)"]
+#[ignore = "long: about 1,000 drops, each waiting at least the 1 s reconnect floor (~20 min)"]
 async fn a_thousand_random_drops_during_a_20k_event_session() {
     // 20,000 events, p = 0.05 per frame → about 1,000 mid-frame drops per client.
     let f = run(5_000, 20_000, 150, Duration::from_millis(100), 0.05).await;

@@ -140,11 +140,15 @@ struct App {
 
 impl App {
     fn attach(sim: &Simulator, id: &str) -> App {
+        App::attach_to(sim.url().as_str(), &sim.token(), id)
+    }
+
+    fn attach_to(api: &str, token: &str, id: &str) -> App {
         let home = Home::new();
         let stats = home.path("stats");
         let mut cmd = CommandBuilder::new(BIN);
-        cmd.args(["--api", sim.url().as_str(), "attach", id]);
-        cmd.env("GOBARE_TOKEN", sim.token());
+        cmd.args(["--api", api, "attach", id]);
+        cmd.env("GOBARE_TOKEN", token);
         cmd.env("GOBARE_TUI_STATS", &stats);
         cmd.env("XDG_CONFIG_HOME", home.path("config"));
         cmd.env("XDG_STATE_HOME", home.path("state"));
@@ -523,5 +527,183 @@ async fn keystroke_to_screen() {
         ms(max),
         times.len()
     );
+    sim.shutdown().await;
+}
+
+/// Runs `cmd` to its end; returns the wall time and its peak RSS (KiB): `VmHWM` from
+/// `/proc`, read every 5 ms until it exits. (`wait4`'s `ru_maxrss` would not do: a child
+/// started by `vfork` + `exec` inherits the parent's high-water mark.)
+fn run_measured(mut cmd: Command) -> (Duration, u64, std::process::ExitStatus) {
+    let started = Instant::now();
+    let mut child = cmd.spawn().expect("spawn");
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            return (started.elapsed(), peak, status);
+        }
+        let hwm = std::fs::read_to_string(&status_file).ok().and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        });
+        peak = peak.max(hwm.unwrap_or(0));
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// (g) `export` of 20,000 and 200,000 events in both formats into a file: wall time (which
+/// includes the 0.5 s of quiet that marks the end of the history) and peak RSS, which must
+/// not grow with the history.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "performance figure: run with --ignored --nocapture"]
+async fn export_200k() {
+    let home = Home::new();
+    for events in [20_000, 200_000] {
+        let (sim, id, _) = seeded_sim(events).await;
+        let base = sim.url();
+        for format in ["md", "jsonl"] {
+            let file = home.path(&format!("export-{events}.{format}"));
+            let mut times = Vec::new();
+            let mut peak = 0;
+            for _ in 0..3 {
+                let mut cmd = home.std_command(&[
+                    "--api",
+                    base.as_str(),
+                    "export",
+                    &id,
+                    "--format",
+                    format,
+                    "--output",
+                    file.to_str().unwrap(),
+                ]);
+                cmd.env("GOBARE_TOKEN", sim.token()).stderr(Stdio::null());
+                let (wall, rss, status) = tokio::task::block_in_place(|| run_measured(cmd));
+                assert!(status.success(), "export {events} {format}: {status:?}");
+                times.push(wall);
+                peak = peak.max(rss);
+            }
+            let bytes = std::fs::metadata(&file).unwrap().len();
+            let wall = median(times);
+            println!(
+                "perf: export {events} events --format {format} ({bytes} bytes) = {:.0} ms, {:.0} ms without the 500 ms end-of-history quiet (median of 3); peak RSS {:.1} MiB",
+                ms(wall),
+                ms(wall) - 500.0,
+                peak as f64 / 1024.0
+            );
+        }
+        sim.shutdown().await;
+    }
+}
+
+/// One transient frame of item 10's flood (no session id: the stream passes it on, the
+/// model drops it, so what grows is the queue between them).
+const FLOOD_FRAME: &str = "event: agent.text\ndata: {\"type\":\"agent.text\",\"seq\":null,\"payload\":{\"delta\":\"flood\"}}\n\n";
+
+/// Forwards every request to the simulator but the event stream, which is a flood of
+/// [`FLOOD_FRAME`] while `flooding` is set (and the simulator's own stream after).
+struct Flood {
+    upstream: url::Url,
+    http: reqwest::Client,
+    flooding: std::sync::atomic::AtomicBool,
+    written: std::sync::atomic::AtomicU64,
+}
+
+async fn flood_or_forward(
+    axum::extract::State(flood): axum::extract::State<std::sync::Arc<Flood>>,
+    method: axum::http::Method,
+    uri: axum::http::Uri,
+    headers: axum::http::HeaderMap,
+    body: axum::body::Bytes,
+) -> axum::response::Response {
+    use axum::body::{Body, Bytes};
+    use futures_util::TryStreamExt;
+    use std::sync::atomic::Ordering;
+    let is_stream = method == axum::http::Method::GET && uri.path().ends_with("/events");
+    if is_stream && flood.flooding.load(Ordering::SeqCst) {
+        let chunk = Bytes::from(FLOOD_FRAME.repeat(512));
+        let flood = flood.clone();
+        let frames = futures_util::stream::unfold((), move |()| {
+            let (chunk, flood) = (chunk.clone(), flood.clone());
+            async move {
+                if !flood.flooding.load(Ordering::SeqCst) {
+                    return None;
+                }
+                flood
+                    .written
+                    .fetch_add(chunk.len() as u64, Ordering::Relaxed);
+                Some((Ok::<_, std::convert::Infallible>(chunk), ()))
+            }
+        });
+        return axum::response::Response::builder()
+            .header("content-type", "text/event-stream")
+            .body(Body::from_stream(frames))
+            .unwrap();
+    }
+    let target = flood
+        .upstream
+        .join(uri.path_and_query().map_or("/", |p| p.as_str()))
+        .unwrap();
+    let mut request = flood.http.request(method, target).body(body);
+    for (name, value) in &headers {
+        if name != "host" {
+            request = request.header(name, value);
+        }
+    }
+    let answer = request.send().await.expect("the simulator answers");
+    let mut response = axum::response::Response::builder().status(answer.status().as_u16());
+    for (name, value) in answer.headers() {
+        if name != "content-length" && name != "transfer-encoding" {
+            response = response.header(name, value);
+        }
+    }
+    response
+        .body(Body::from_stream(
+            answer.bytes_stream().map_err(axum::Error::new),
+        ))
+        .unwrap()
+}
+
+/// (h) issue 15 item 10: `attach` under a flood of transient frames for 15 s: frames/s
+/// the socket took, the app's peak RSS (sampled every 100 ms), and RSS 5 s after.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "performance figure: run with --ignored --nocapture"]
+async fn attach_under_a_flood() {
+    use std::sync::atomic::Ordering;
+    let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
+    let id = sim.create_session(Some("flood"));
+    let flood = std::sync::Arc::new(Flood {
+        upstream: sim.url(),
+        http: reqwest::Client::new(),
+        flooding: true.into(),
+        written: 0.into(),
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let api = format!("http://{}", listener.local_addr().unwrap());
+    let router = axum::Router::new()
+        .fallback(flood_or_forward)
+        .with_state(flood.clone());
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+
+    let app = App::attach_to(&api, &sim.token(), &id);
+    tokio::task::block_in_place(|| app.pty.wait_for_text("Transcript", Duration::from_secs(10)));
+    let (start_bytes, started) = (flood.written.load(Ordering::Relaxed), Instant::now());
+    let mut peak = 0;
+    while started.elapsed() < Duration::from_secs(15) {
+        peak = peak.max(app.rss_kib());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let bytes = flood.written.load(Ordering::Relaxed) - start_bytes;
+    let secs = started.elapsed().as_secs_f64();
+    flood.flooding.store(false, Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let after = app.rss_kib();
+    println!(
+        "perf: attach under a flood: {:.0} frames/s taken by the socket over {secs:.1} s; peak RSS {:.1} MiB, {:.1} MiB 5 s after it stopped",
+        bytes as f64 / FLOOD_FRAME.len() as f64 / secs,
+        peak as f64 / 1024.0,
+        after as f64 / 1024.0
+    );
+    drop(app);
     sim.shutdown().await;
 }

@@ -53,7 +53,8 @@ pub struct StreamOptions {
     /// `Err(DecodeError(resume::NOT_DECODED))` instead: decoding was most of `tail`'s CPU.
     /// Transient frames are always decoded (replay truncation is detected from them).
     pub decode_persisted: bool,
-    /// Most frame bytes queued for the consumer at once. Default 32 MiB. Past it the task
+    /// Most frame bytes queued for the consumer at once, each frame counted as its data plus
+    /// [`FRAME_OVERHEAD_BYTES`]. Default 32 MiB. Past it the task
     /// stops reading the socket until the consumer catches up: the socket backs up, and a
     /// server that closes a slow stream is resumed losslessly from the exact cursor.
     pub max_queued_bytes: usize,
@@ -62,6 +63,11 @@ pub struct StreamOptions {
     /// outruns the UI queues half the bytes (frames that failed to decode keep it).
     pub keep_data: bool,
 }
+
+/// What one queued frame costs beyond its `data:` bytes: the update itself and its decoded
+/// event's small allocations. Counting data alone let a flood of tiny frames queue five
+/// times the budget in memory.
+pub const FRAME_OVERHEAD_BYTES: usize = std::mem::size_of::<StreamUpdate>() + 256;
 
 /// The state of the event stream as its consumer sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::sync::{Notify, Semaphore};
-use tokio::time::{Instant, sleep, sleep_until, timeout, timeout_at};
+use tokio::time::{Instant, sleep, sleep_until, timeout};
 
 /// The consumer dropped its receiver: stop quietly.
 struct ConsumerGone;
@@ -42,7 +42,7 @@ impl Reporter<'_> {
     /// Sends a frame once the queue has room for its `bytes`; until then the socket is not
     /// read. A frame larger than the whole budget waits for an empty queue.
     async fn send_frame(&self, mut frame: StreamFrame, bytes: usize) -> Result<(), ConsumerGone> {
-        let share = u32::try_from(bytes)
+        let share = u32::try_from(bytes.saturating_add(super::FRAME_OVERHEAD_BYTES))
             .unwrap_or(u32::MAX)
             .clamp(1, self.max_queued);
         let permit = self
@@ -177,42 +177,57 @@ async fn read(
     let mut parser = SseParser::new(options.max_frame_bytes);
     let mut items = Vec::new();
     let mut progressed = false;
-    // Silence is measured from the last complete line, not the last byte.
-    let mut deadline = Instant::now() + options.idle_timeout;
+    // Silence is measured from the last complete line, not the last byte. One timer for
+    // the connection, moved only when it fires: re-arming it per chunk (a chunk per frame
+    // on a replay) was a timer-wheel update per event.
+    let mut last_line = Instant::now();
+    let watchdog = sleep_until(last_line + options.idle_timeout);
+    tokio::pin!(watchdog);
     let mut in_grace = false;
     loop {
-        let chunk = match timeout_at(deadline, body.next()).await {
-            Err(_) if !in_grace => {
+        let next = tokio::select! {
+            biased;
+            next = body.next() => Some(next),
+            () = &mut watchdog => None,
+        };
+        let Some(next) = next else {
+            let quiet_until = last_line + options.idle_timeout;
+            if quiet_until > Instant::now() {
+                watchdog.as_mut().reset(quiet_until);
+                continue;
+            }
+            if !in_grace {
                 // The deadline may have passed while the process was stopped (SIGSTOP):
                 // what the socket holds then was never read. Read it before judging.
                 in_grace = true;
-                deadline = Instant::now() + watchdog_grace(options.idle_timeout);
+                let grace = Instant::now() + watchdog_grace(options.idle_timeout);
+                watchdog.as_mut().reset(grace);
                 continue;
             }
-            Err(_) => {
-                return Ok(ConnectionEnd {
-                    reason: silence_reason(options.idle_timeout, parser.any_byte_seen()),
-                    progressed,
-                });
-            }
-            Ok(None) => {
+            return Ok(ConnectionEnd {
+                reason: silence_reason(options.idle_timeout, parser.any_byte_seen()),
+                progressed,
+            });
+        };
+        let chunk = match next {
+            None => {
                 return Ok(ConnectionEnd {
                     reason: "the server closed the stream".into(),
                     progressed,
                 });
             }
-            Ok(Some(Err(e))) => {
+            Some(Err(e)) => {
                 return Ok(ConnectionEnd {
                     reason: e.to_string(),
                     progressed,
                 });
             }
-            Ok(Some(Ok(chunk))) => chunk,
+            Some(Ok(chunk)) => chunk,
         };
         let lines_before = parser.lines_seen();
         parser.feed(&chunk, &mut items);
         if parser.lines_seen() != lines_before {
-            deadline = Instant::now() + options.idle_timeout;
+            last_line = Instant::now();
             in_grace = false;
         }
         for item in items.drain(..) {

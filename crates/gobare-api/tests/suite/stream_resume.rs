@@ -615,7 +615,7 @@ async fn the_queue_is_bounded_by_bytes_and_the_socket_waits() {
         taken: taken.clone(),
     };
     let mut opts = options(None);
-    opts.max_queued_bytes = 10 * data.len();
+    opts.max_queued_bytes = 10 * (data.len() + gobare_api::stream::FRAME_OVERHEAD_BYTES);
     let mut h = spawn_seeded(opts, flood, 1);
     let read =
         |taken: &std::sync::atomic::AtomicUsize| taken.load(std::sync::atomic::Ordering::SeqCst);

@@ -1,0 +1,247 @@
+//! Reading a session's history from the stream up to its current end, not following live.
+//!
+//! The stream has no "replay finished" marker (reference §7.4), so the end is inferred:
+//! the first live-only frame (a delta: transient frames are never replayed), or a quiet
+//! spell while connected. A truncated replay is collected by the stream task itself (it
+//! reconnects from `from_seq`); the quiet spell only counts while the stream is open.
+
+use color_eyre::eyre::{Result, bail};
+use gobare_api::stream::{ConnectionState, StreamFrame, StreamUpdate};
+use gobare_api::text;
+use std::time::Duration;
+use tokio::sync::mpsc::UnboundedReceiver;
+
+/// How long an open stream stays silent before its history is taken to have ended.
+pub(crate) const END_QUIET: Duration = Duration::from_millis(500);
+
+/// Type name of the replay truncation notice: transient, but not a sign of being live.
+const REPLAY_TRUNCATED: &str = "gobare.replay_truncated";
+
+/// How the end of the history was recognised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HistoryEnd {
+    /// The open stream was silent for [`END_QUIET`].
+    Quiet,
+    /// A live-only frame arrived: everything persisted before it was delivered.
+    LiveFrame,
+}
+
+/// What was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct HistoryRead {
+    pub(crate) end: HistoryEnd,
+    /// Persisted events handed to the sink.
+    pub(crate) events: u64,
+    /// The last one's seq.
+    pub(crate) last_seq: Option<u64>,
+}
+
+/// Hands every persisted frame to `sink`, in order, until the history's end; warnings go
+/// to `warn`. An error: the stream failed for good or an event could not be delivered
+/// (an export with a hole in it would look complete).
+pub(crate) async fn read(
+    updates: &mut UnboundedReceiver<StreamUpdate>,
+    quiet: Duration,
+    mut sink: impl FnMut(StreamFrame) -> Result<()>,
+    mut warn: impl FnMut(&str),
+) -> Result<HistoryRead> {
+    let mut live = false;
+    let mut events = 0;
+    let mut last_seq = None;
+    loop {
+        let next = if live {
+            match tokio::time::timeout(quiet, updates.recv()).await {
+                Ok(next) => next,
+                Err(_) => {
+                    return Ok(HistoryRead {
+                        end: HistoryEnd::Quiet,
+                        events,
+                        last_seq,
+                    });
+                }
+            }
+        } else {
+            updates.recv().await
+        };
+        let Some(update) = next else {
+            bail!("the event stream stopped before the end of the history");
+        };
+        match update {
+            StreamUpdate::Frame(frame) if frame.id.is_some() => {
+                last_seq = frame.id;
+                events += 1;
+                sink(frame)?;
+            }
+            StreamUpdate::Frame(frame) => {
+                let truncation = frame
+                    .event
+                    .as_ref()
+                    .is_ok_and(|e| e.kind == REPLAY_TRUNCATED);
+                if !truncation {
+                    return Ok(HistoryRead {
+                        end: HistoryEnd::LiveFrame,
+                        events,
+                        last_seq,
+                    });
+                }
+            }
+            StreamUpdate::State(ConnectionState::Live) => live = true,
+            StreamUpdate::State(ConnectionState::Failed { reason }) => {
+                bail!("the event stream failed: {}", text::one_line(&reason, 500))
+            }
+            StreamUpdate::State(_) => live = false,
+            StreamUpdate::Lost { seq, reason } => bail!(
+                "event {seq} could not be read ({}); stopping rather than export a gap",
+                text::one_line(&reason, 300)
+            ),
+            StreamUpdate::Skipped { reason } | StreamUpdate::Anomaly { reason } => {
+                warn(&text::one_line(&reason, 300));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gobare_api::model::Event;
+    use tokio::sync::mpsc;
+
+    fn frame(id: Option<u64>, data: &str) -> StreamUpdate {
+        StreamUpdate::Frame(StreamFrame {
+            id,
+            data: data.into(),
+            event: Event::parse(data),
+            slot: Default::default(),
+        })
+    }
+
+    fn persisted(seq: u64) -> StreamUpdate {
+        frame(
+            Some(seq),
+            &format!(r#"{{"type":"agent.message","seq":{seq},"payload":{{"text":"m{seq}"}}}}"#),
+        )
+    }
+
+    const DELTA: &str = r#"{"type":"agent.text","seq":null,"payload":{"delta":"d"}}"#;
+    const TRUNCATED: &str = r#"{"type":"gobare.replay_truncated","seq":null,"from_seq":2}"#;
+
+    async fn read_all(updates: Vec<StreamUpdate>) -> (Result<HistoryRead>, Vec<u64>, Vec<String>) {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        for u in updates {
+            tx.send(u).unwrap();
+        }
+        // The sender stays open: the end must come from the frames or the quiet spell.
+        let mut seqs = Vec::new();
+        let mut warnings = Vec::new();
+        let read = read(
+            &mut rx,
+            END_QUIET,
+            |f| {
+                seqs.push(f.id.unwrap());
+                Ok(())
+            },
+            |w| warnings.push(w.to_string()),
+        )
+        .await;
+        drop(tx);
+        (read, seqs, warnings)
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn ends_after_a_quiet_spell_while_open() {
+        let started = tokio::time::Instant::now();
+        let (read, seqs, _) = read_all(vec![
+            StreamUpdate::State(ConnectionState::Connecting { attempt: 1 }),
+            StreamUpdate::State(ConnectionState::Live),
+            persisted(1),
+            persisted(2),
+        ])
+        .await;
+        let read = read.unwrap();
+        assert_eq!(read.end, HistoryEnd::Quiet);
+        assert_eq!((read.events, read.last_seq), (2, Some(2)));
+        assert_eq!(seqs, [1, 2]);
+        assert_eq!(started.elapsed(), END_QUIET);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_delta_marks_the_end_at_once_but_a_truncation_notice_does_not() {
+        let started = tokio::time::Instant::now();
+        let (read, seqs, _) = read_all(vec![
+            StreamUpdate::State(ConnectionState::Live),
+            persisted(1),
+            persisted(2),
+            frame(None, TRUNCATED),
+            StreamUpdate::State(ConnectionState::Connecting { attempt: 1 }),
+            StreamUpdate::State(ConnectionState::Live),
+            persisted(3),
+            frame(None, DELTA),
+            persisted(4),
+        ])
+        .await;
+        let read = read.unwrap();
+        assert_eq!(read.end, HistoryEnd::LiveFrame);
+        assert_eq!(seqs, [1, 2, 3], "nothing after the live frame");
+        assert_eq!(started.elapsed(), Duration::ZERO);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn silence_while_reconnecting_is_not_the_end() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        tx.send(StreamUpdate::State(ConnectionState::Live)).unwrap();
+        tx.send(persisted(1)).unwrap();
+        tx.send(StreamUpdate::State(ConnectionState::Retrying {
+            in_ms: 5_000,
+            attempt: 2,
+            reason: "dropped".into(),
+        }))
+        .unwrap();
+        let feeder = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_secs(5)).await;
+            tx.send(StreamUpdate::State(ConnectionState::Live)).unwrap();
+            tx.send(persisted(2)).unwrap();
+            tx
+        });
+        let mut seqs = Vec::new();
+        let read = read(
+            &mut rx,
+            END_QUIET,
+            |f| {
+                seqs.push(f.id.unwrap());
+                Ok(())
+            },
+            |_| {},
+        )
+        .await
+        .unwrap();
+        assert_eq!(seqs, [1, 2], "waited out the reconnect");
+        assert_eq!(read.end, HistoryEnd::Quiet);
+        drop(feeder.await.unwrap());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_failed_stream_or_a_lost_event_is_an_error_and_skips_are_warnings() {
+        let (failed, _, _) = read_all(vec![StreamUpdate::State(ConnectionState::Failed {
+            reason: "HTTP 404 not_found".into(),
+        })])
+        .await;
+        assert!(failed.unwrap_err().to_string().contains("HTTP 404"));
+
+        let (lost, seqs, warnings) = read_all(vec![
+            StreamUpdate::State(ConnectionState::Live),
+            StreamUpdate::Skipped {
+                reason: "another session's frame".into(),
+            },
+            persisted(1),
+            StreamUpdate::Lost {
+                seq: 2,
+                reason: "too large".into(),
+            },
+        ])
+        .await;
+        assert!(lost.unwrap_err().to_string().contains("event 2"));
+        assert_eq!(seqs, [1]);
+        assert_eq!(warnings, ["another session's frame"]);
+    }
+}

@@ -1,0 +1,317 @@
+//! One session's events as Markdown, written event by event: messages, tool calls with
+//! their arguments and results, diffs, decisions, errors and turn separators.
+//!
+//! Every piece of server text goes through [`gobare_api::text::line`] (no escape sequence
+//! reaches the file, or the terminal that later shows it) and then [`redact`]. Code blocks
+//! are fenced with more backticks than their content holds, so no content can close them.
+
+use crate::redact::redact;
+use gobare_api::model::{Event, EventPayload};
+use gobare_api::text;
+use serde_json::Value;
+use std::io::{self, Write};
+
+/// Writes Markdown for events as they come; holds no event after it was written.
+pub(crate) struct MarkdownWriter<W: Write> {
+    out: W,
+    turns: u64,
+}
+
+impl<W: Write> MarkdownWriter<W> {
+    /// Starts the document with its title: the session's id and, when known, its title.
+    pub(crate) fn new(mut out: W, session_id: &str, title: Option<&str>) -> io::Result<Self> {
+        let id = clean_line(session_id);
+        match title.map(clean_line).filter(|t| !t.trim().is_empty()) {
+            Some(title) => writeln!(out, "# {title}\n\nSession `{id}`\n")?,
+            None => writeln!(out, "# Session `{id}`\n")?,
+        }
+        Ok(MarkdownWriter { out, turns: 0 })
+    }
+
+    /// Appends one persisted event.
+    pub(crate) fn event(&mut self, event: &Event) -> io::Result<()> {
+        let at = event.created_at.map(utc).unwrap_or_default();
+        let out = &mut self.out;
+        match &event.payload {
+            EventPayload::TurnStarted(t) => {
+                self.turns += 1;
+                writeln!(
+                    out,
+                    "---\n\n## Turn {} · {at}\n\n<!-- {} -->\n",
+                    self.turns,
+                    clean_line(&t.turn_id)
+                )?;
+            }
+            EventPayload::TurnEnded(_) => writeln!(out, "*Turn {} ended · {at}*\n", self.turns)?,
+            EventPayload::UserMessage(t) => message(out, "You", &at, &t.text)?,
+            EventPayload::UserContext(t) => message(out, "You (context)", &at, &t.text)?,
+            EventPayload::MessageQueued(m) => message(out, "You (queued)", &at, &m.text)?,
+            EventPayload::MessageDequeued(_) => {}
+            EventPayload::AgentMessage(t) => message(out, "Agent", &at, &t.text)?,
+            EventPayload::AgentError(m) => message(out, "Error", &at, &m.message)?,
+            EventPayload::WorkspaceRecoveryFailed(m) => {
+                message(out, "Error: workspace recovery failed", &at, &m.message)?
+            }
+            EventPayload::AgentToolCall(c) => {
+                heading(
+                    out,
+                    &format!("Tool call `{}`", clean_line(&c.tool_name)),
+                    &at,
+                )?;
+                json_block(out, &c.args)?;
+            }
+            EventPayload::AgentToolResult(r) => {
+                let mut outcome = if r.cancelled {
+                    "cancelled".to_string()
+                } else if r.is_error {
+                    "error".to_string()
+                } else {
+                    "ok".to_string()
+                };
+                if let Some(code) = r.exit_code {
+                    outcome.push_str(&format!(", exit {code}"));
+                }
+                let title = format!("Tool result `{}` ({outcome})", clean_line(&r.tool_name));
+                heading(out, &title, &at)?;
+                code_block(out, "text", &r.summary)?;
+            }
+            EventPayload::FileChanged(f) => {
+                let kind = clean_line(f.change_type.as_str());
+                heading(out, &format!("File {kind}: `{}`", clean_line(&f.path)), &at)?;
+                if let Some(diff) = &f.diff {
+                    code_block(out, "diff", diff)?;
+                }
+            }
+            EventPayload::ApprovalRequested(a) => {
+                let sensitive = if a.sensitive { " (sensitive)" } else { "" };
+                let title = format!("Approval asked for `{}`{sensitive}", clean_line(&a.name));
+                heading(out, &title, &at)?;
+                json_block(out, &a.args)?;
+            }
+            EventPayload::ApprovalResolved(a) => {
+                let decision = if a.approved { "approved" } else { "refused" };
+                let name = a.name.as_deref().map(clean_line).unwrap_or_default();
+                heading(out, &format!("Decision: {decision} `{name}`"), &at)?;
+                if let Some(reason) = a.reason() {
+                    paragraph(out, reason)?;
+                }
+            }
+            EventPayload::QuestionAsked(q) => {
+                heading(out, "Question", &at)?;
+                paragraph(out, &q.question)?;
+                for option in &q.options {
+                    writeln!(out, "- {}", clean(option))?;
+                }
+                if !q.options.is_empty() {
+                    writeln!(out)?;
+                }
+            }
+            EventPayload::QuestionAnswered(a) => message(out, "Answer", &at, &a.answer)?,
+            EventPayload::ToolRequired(f) => {
+                heading(
+                    out,
+                    &format!("Client tool asked: `{}`", clean_line(&f.name)),
+                    &at,
+                )?;
+                json_block(out, &f.arguments)?;
+            }
+            EventPayload::ToolResolved(f) => {
+                let how = if f.success { "succeeded" } else { "failed" };
+                note(
+                    out,
+                    &format!("client tool `{}` {how}", clean_line(&f.name)),
+                    &at,
+                )?;
+            }
+            EventPayload::AgentTodos(t) => {
+                heading(out, "Todos", &at)?;
+                for item in &t.items {
+                    let mark = if item.status == "done" { "x" } else { " " };
+                    writeln!(out, "- [{mark}] {}", clean(&item.label))?;
+                }
+                writeln!(out)?;
+            }
+            EventPayload::AgentCompaction(c) => {
+                let tokens = |n: Option<u64>| n.map_or("?".to_string(), |n| n.to_string());
+                let what = format!(
+                    "context compacted ({} → {} tokens)",
+                    tokens(c.before),
+                    tokens(c.after)
+                );
+                note(out, &what, &at)?;
+            }
+            EventPayload::SandboxCreated(_) => note(out, "workspace created", &at)?,
+            EventPayload::SandboxPaused(_) => note(out, "workspace paused", &at)?,
+            EventPayload::SandboxResumed(_) => note(out, "workspace resumed", &at)?,
+            EventPayload::PreviewReady(p) => {
+                let url = p.url.as_deref().map(clean_line).unwrap_or_default();
+                note(out, &format!("preview ready: {url}"), &at)?;
+            }
+            EventPayload::ArtifactCreated(a) => {
+                note(out, &format!("artifact: `{}`", clean_line(&a.path)), &at)?
+            }
+            EventPayload::McpUnavailable(m) => {
+                let what = format!(
+                    "MCP server `{}` unavailable: {}",
+                    clean_line(&m.name),
+                    clean_line(&m.reason)
+                );
+                note(out, &what, &at)?;
+            }
+            EventPayload::AgentText(_)
+            | EventPayload::AgentThinking(_)
+            | EventPayload::ReplayTruncated(_) => {}
+            EventPayload::Unknown { kind, raw } => {
+                heading(out, &format!("Event `{}`", clean_line(kind)), &at)?;
+                json_block(out, raw)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the document with what was exported, and hands the writer back.
+    pub(crate) fn finish(mut self, events: u64, last_seq: Option<u64>) -> io::Result<W> {
+        let through = last_seq.map_or(String::new(), |s| format!(", through seq {s}"));
+        writeln!(self.out, "---\n\n*{events} events exported{through}.*")?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// One line of server text, inert and redacted.
+fn clean_line(s: &str) -> String {
+    redact(&text::line(s)).into_owned()
+}
+
+/// Server text of any length, line by line, inert and redacted.
+fn clean(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for (i, line) in text::lines(s).iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&redact(line));
+    }
+    out
+}
+
+fn heading(out: &mut impl Write, title: &str, at: &str) -> io::Result<()> {
+    writeln!(out, "### {title} · {at}\n")
+}
+
+fn note(out: &mut impl Write, what: &str, at: &str) -> io::Result<()> {
+    writeln!(out, "*{at}: {what}*\n")
+}
+
+fn paragraph(out: &mut impl Write, s: &str) -> io::Result<()> {
+    writeln!(out, "{}\n", clean(s))
+}
+
+fn message(out: &mut impl Write, who: &str, at: &str, s: &str) -> io::Result<()> {
+    heading(out, who, at)?;
+    paragraph(out, s)
+}
+
+fn json_block(out: &mut impl Write, value: &Value) -> io::Result<()> {
+    if value.is_null() || value.as_object().is_some_and(|o| o.is_empty()) {
+        return Ok(());
+    }
+    let pretty = serde_json::to_string_pretty(value).unwrap_or_default();
+    code_block(out, "json", &pretty)
+}
+
+fn code_block(out: &mut impl Write, lang: &str, s: &str) -> io::Result<()> {
+    // The block's own line break closes it; a trailing one in the content would add a line.
+    let body = clean(s.strip_suffix('\n').unwrap_or(s));
+    let fence = "`".repeat(longest_backtick_run(&body).max(2) + 1);
+    writeln!(out, "{fence}{lang}\n{body}\n{fence}\n")
+}
+
+fn longest_backtick_run(s: &str) -> usize {
+    s.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+}
+
+/// `2026-12-01 13:04:36 UTC` from Unix milliseconds.
+fn utc(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(events: &[&str]) -> String {
+        let mut w =
+            MarkdownWriter::new(Vec::new(), "s1", Some("Fix \x1b[31mthe\x1b[0m bug")).unwrap();
+        for data in events {
+            w.event(&Event::parse(data).unwrap()).unwrap();
+        }
+        String::from_utf8(w.finish(events.len() as u64, Some(9)).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn dates_are_utc() {
+        assert_eq!(utc(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(utc(1_789_319_090_764), "2026-09-13 17:04:50 UTC");
+        assert_eq!(utc(951_782_400_000), "2000-02-29 00:00:00 UTC");
+    }
+
+    #[test]
+    fn every_kind_of_entry_is_written_inert_and_redacted() {
+        let md = render(&[
+            r#"{"type":"turn.started","seq":1,"created_at":0,"payload":{"turnId":"turn_1"}}"#,
+            r#"{"type":"user.message","seq":2,"created_at":0,"payload":{"text":"please \u001b]52;c;AAAA\u0007 push\nsecond line"}}"#,
+            r#"{"type":"agent.tool_call","seq":3,"created_at":0,"payload":{"toolCallId":"c1","toolName":"bash","args":{"command":"git remote -v"}}}"#,
+            r#"{"type":"agent.tool_result","seq":4,"created_at":0,"payload":{"toolCallId":"c1","toolName":"bash","summary":"origin https://x-access-token:ghs_abcdefghij123@github.com/a/b (fetch)\n```\nfence","exitCode":0}}"#,
+            r#"{"type":"file.changed","seq":5,"created_at":0,"payload":{"path":"src/a.rs","changeType":"modified","diff":"--- a\n+++ b\n-x\n+y"}}"#,
+            r#"{"type":"approval.requested","seq":6,"created_at":0,"payload":{"toolCallId":"c2","name":"deploy","args":{"env":"prod"},"sensitive":true}}"#,
+            r#"{"type":"approval.resolved","seq":7,"created_at":0,"payload":{"toolCallId":"c2","approved":false,"name":"deploy","reason":"not today"}}"#,
+            r#"{"type":"agent.error","seq":8,"created_at":0,"payload":{"message":"Bearer abcdef123456 refused"}}"#,
+            r#"{"type":"turn.ended","seq":9,"created_at":0,"payload":{"turnId":"turn_1"}}"#,
+        ]);
+        assert!(!md.contains('\x1b') && !md.contains('\x07'), "{md}");
+        for expected in [
+            "# Fix ␛[31mthe␛[0m bug",
+            "## Turn 1 · 1970-01-01 00:00:00 UTC",
+            "### You · 1970-01-01 00:00:00 UTC\n\nplease ␛]52;c;AAAA␇ push\nsecond line\n",
+            "### Tool call `bash`",
+            "\"command\": \"git remote -v\"",
+            "### Tool result `bash` (ok, exit 0)",
+            "````text\norigin https://x-access-token:[redacted]@github.com/a/b (fetch)\n```\nfence\n````",
+            "### File modified: `src/a.rs`",
+            "```diff\n--- a\n+++ b\n-x\n+y\n```",
+            "### Approval asked for `deploy` (sensitive)",
+            "### Decision: refused `deploy`",
+            "not today",
+            "### Error · 1970-01-01 00:00:00 UTC\n\nBearer [redacted] refused",
+            "*Turn 1 ended",
+            "*9 events exported, through seq 9.*",
+        ] {
+            assert!(md.contains(expected), "missing {expected:?} in\n{md}");
+        }
+        assert!(!md.contains("ghs_abcdefghij123"));
+    }
+}

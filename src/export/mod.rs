@@ -1,0 +1,7 @@
+//! Writing a session's history out of the app: its events read from the stream up to the
+//! current end, as Markdown or as JSON lines, sanitized and redacted, one event at a time.
+
+pub(crate) mod history;
+pub(crate) mod jsonl;
+pub(crate) mod markdown;
+pub(crate) mod output;

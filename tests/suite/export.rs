@@ -1,0 +1,223 @@
+//! `gobare-tui export` against the simulator: the whole history in both formats, every
+//! message and tool call found, no credential left, a truncated replay collected, the file
+//! written only when complete, and a failure that leaves no file.
+
+use crate::support::cli::Home;
+use crate::support::faults::options;
+use gobare_api::model::{Event, EventPayload, Text, ToolCall, ToolResult};
+use gobare_api::stream::{StreamUpdate, spawn};
+use gobare_sim::{SimConfig, Simulator};
+use serde_json::json;
+use std::time::Duration;
+
+const TIMEOUT: Duration = Duration::from_secs(60);
+const GITHUB_TOKEN: &str = "ghs_16C7e42F292c6912E7710c838347Ae178B4a";
+const PAT: &str = "gbr_pat_LEAKEDxyz0123456789";
+const BEARER: &str = "eyJhbGciOiJIUzI1NiJ9.e30.sig";
+
+/// A session with a realistic mix, then a `git remote -v` whose output carries the GitHub
+/// installation token, and more secrets in messages and arguments.
+fn seed(sim: &Simulator, id: &str, events: usize) {
+    sim.seed_events(id, events);
+    sim.emit(
+        id,
+        EventPayload::AgentToolCall(ToolCall {
+            tool_call_id: "call_remote".into(),
+            tool_name: "bash".into(),
+            args: json!({"command": "git remote -v",
+                         "env": {"AUTH": format!("Authorization: Bearer {BEARER}")}}),
+        }),
+    );
+    sim.emit(
+        id,
+        EventPayload::AgentToolResult(ToolResult {
+            tool_call_id: "call_remote".into(),
+            tool_name: "bash".into(),
+            summary: format!(
+                "origin\thttps://x-access-token:{GITHUB_TOKEN}@github.com/acme/app.git (fetch)\n\
+                 origin\thttps://x-access-token:{GITHUB_TOKEN}@github.com/acme/app.git (push)"
+            ),
+            exit_code: Some(0),
+            ..ToolResult::default()
+        }),
+    );
+    sim.emit(
+        id,
+        EventPayload::UserMessage(Text {
+            text: format!("my token is {PAT}, and \u{1b}]0;pwned\u{7} a title"),
+        }),
+    );
+}
+
+/// Every persisted event of `id`, read with the library's stream up to the last seq.
+async fn history(sim: &Simulator, id: &str) -> Vec<Event> {
+    let last = sim.last_seq();
+    let mut handle = spawn(options(sim, id, Some(0)));
+    let mut events = Vec::new();
+    tokio::time::timeout(TIMEOUT, async {
+        while let Some(update) = handle.updates.recv().await {
+            if let StreamUpdate::Frame(f) = update
+                && let Some(seq) = f.id
+            {
+                events.push(f.event.unwrap());
+                if seq == last {
+                    return;
+                }
+            }
+        }
+    })
+    .await
+    .expect("the whole history");
+    events
+}
+
+async fn export(sim: &Simulator, home: &Home, args: &[&str]) -> std::process::Output {
+    let api = sim.url().to_string();
+    let mut all = vec!["--api", api.as_str(), "export"];
+    all.extend_from_slice(args);
+    tokio::time::timeout(
+        TIMEOUT,
+        home.tokio_command(&all)
+            .env("GOBARE_TOKEN", sim.token())
+            .output(),
+    )
+    .await
+    .expect("export ends at the end of the history")
+    .unwrap()
+}
+
+fn assert_no_secret(what: &str, text: &str) {
+    for secret in [GITHUB_TOKEN, PAT, BEARER, "\u{1b}", "\u{7}"] {
+        assert!(!text.contains(secret), "{what} holds {secret:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn markdown_holds_every_message_and_tool_call_and_no_credential() {
+    let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
+    let id = sim.create_session(Some("export me"));
+    seed(&sim, &id, 400);
+    let events = history(&sim, &id).await;
+    let home = Home::new();
+    let file = home.path("session.md");
+    let out = export(
+        &sim,
+        &home,
+        &[&id, "--format", "md", "--output", file.to_str().unwrap()],
+    )
+    .await;
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(out.stdout.is_empty(), "the document went to the file");
+    assert!(
+        err.contains(&format!("exported {} events", events.len())),
+        "{err}"
+    );
+    let md = std::fs::read_to_string(&file).unwrap();
+    assert_no_secret("the Markdown", &md);
+
+    let mut counts = [0usize; 4];
+    for event in &events {
+        match &event.payload {
+            EventPayload::UserMessage(t) => {
+                counts[0] += 1;
+                if !t.text.contains(PAT) {
+                    assert!(md.contains(&t.text), "user message {:?}", t.text);
+                }
+            }
+            EventPayload::AgentMessage(t) => {
+                counts[1] += 1;
+                assert!(md.contains(&t.text), "agent message {:?}", t.text);
+            }
+            EventPayload::AgentToolCall(c) => {
+                counts[2] += 1;
+                for line in serde_json::to_string_pretty(&c.args).unwrap().lines() {
+                    if !line.contains(BEARER) {
+                        assert!(md.contains(line), "tool call argument {line:?}");
+                    }
+                }
+            }
+            EventPayload::AgentToolResult(r) => {
+                counts[3] += 1;
+                if !r.summary.contains(GITHUB_TOKEN) {
+                    assert!(md.contains(&r.summary), "tool result {:?}", r.summary);
+                }
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(md.matches("\n### You · ").count(), counts[0]);
+    assert_eq!(md.matches("\n### Agent · ").count(), counts[1]);
+    assert_eq!(md.matches("\n### Tool call `").count(), counts[2]);
+    assert_eq!(md.matches("\n### Tool result `").count(), counts[3]);
+    assert!(counts.iter().all(|&n| n > 10), "{counts:?}");
+    assert!(md.starts_with("# export me\n"), "{}", &md[..100]);
+    assert_eq!(md.matches("\n## Turn ").count(), 400usize.div_ceil(8));
+    assert!(md.contains("https://x-access-token:[redacted]@github.com/acme/app.git (push)"));
+    assert!(md.contains("my token is gbr_pat_[redacted], and ␛]0;pwned␇ a title"));
+    assert!(md.contains("Authorization: Bearer [redacted]"));
+    assert!(md.contains(&format!(
+        "*{} events exported, through seq {}.*",
+        events.len(),
+        sim.last_seq()
+    )));
+    sim.shutdown().await;
+}
+
+/// JSON lines: one envelope per persisted event, in order, collected across replay
+/// truncations (a replay cap far below the history).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jsonl_is_every_persisted_envelope_in_order_across_truncated_replays() {
+    let sim = Simulator::start(SimConfig {
+        replay_cap: 150,
+        ..SimConfig::for_tests()
+    })
+    .await
+    .unwrap();
+    let id = sim.create_session(Some("jsonl"));
+    seed(&sim, &id, 397);
+    let home = Home::new();
+    let out = export(&sim, &home, &[&id, "--format", "jsonl"]).await;
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_no_secret("the JSON lines", &text);
+    let seqs: Vec<u64> = text
+        .lines()
+        .map(|line| {
+            let value: serde_json::Value = serde_json::from_str(line).expect(line);
+            assert_eq!(value["session_id"], id.as_str());
+            value["seq"].as_u64().expect("persisted only")
+        })
+        .collect();
+    assert_eq!(seqs.len(), 400, "every event once");
+    assert!(seqs.windows(2).all(|w| w[0] < w[1]), "in order");
+    assert_eq!(seqs.last(), Some(&sim.last_seq()));
+    assert!(text.contains("x-access-token:[redacted]@github.com"));
+    assert!(text.contains("gbr_pat_[redacted]"));
+    assert!(sim.stream_opens().len() >= 3, "{:?}", sim.stream_opens());
+    sim.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_session_fails_and_leaves_no_file() {
+    let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
+    let home = Home::new();
+    let file = home.path("nothing.md");
+    let out = export(
+        &sim,
+        &home,
+        &["no-such-session", "--output", file.to_str().unwrap()],
+    )
+    .await;
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("404"), "{err}");
+    let left: Vec<_> = std::fs::read_dir(&home.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().contains("export") || n == "nothing.md")
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    sim.shutdown().await;
+}
