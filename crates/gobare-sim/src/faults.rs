@@ -33,6 +33,9 @@ pub struct Faults {
     /// Every rebuild of a destroyed workspace gives up: `recovery_failed` with a
     /// `workspace.recovery_failed` event, and the turn waiting for it fails.
     pub fail_recovery: bool,
+    /// Cut every artifact content download off after this many bytes, though its
+    /// `Content-Length` announced the whole: a download dropped mid-way.
+    pub cut_artifact_content_after: Option<u64>,
 }
 
 impl Faults {

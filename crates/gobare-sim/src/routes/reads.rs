@@ -1,9 +1,11 @@
 //! Turns, items and artifacts (§6.5–§6.7).
 
 use axum::Json;
+use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{Uri, header};
 use axum::response::IntoResponse;
+use bytes::Bytes;
 use serde_json::Value;
 
 use super::body;
@@ -105,7 +107,29 @@ pub(crate) async fn artifact_content(
     let (content_type, body) =
         found.ok_or_else(|| Refusal::not_found(format!("No artifact {artifact_id}.")))?;
     let content_type = content_type.unwrap_or_else(|| "application/octet-stream".into());
-    Ok(([(header::CONTENT_TYPE, content_type)], body))
+    let length = body.len();
+    let body = match state.faults().cut_artifact_content_after {
+        Some(cut) => cut_short(body, cut),
+        None => Body::from(body),
+    };
+    Ok((
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CONTENT_LENGTH, length.to_string()),
+        ],
+        body,
+    ))
+}
+
+/// The first `cut` bytes of `body`, then an error that drops the connection: the
+/// announced `Content-Length` is never reached.
+fn cut_short(body: Bytes, cut: u64) -> Body {
+    let head = body.slice(..body.len().min(cut as usize));
+    let chunks: [Result<Bytes, std::io::Error>; 2] = [
+        Ok(head),
+        Err(std::io::Error::other("download cut short by a fault")),
+    ];
+    Body::from_stream(futures_util::stream::iter(chunks))
 }
 
 /// `DELETE …/artifacts/{artifact_id}`: the typed `artifact.deleted` of newer servers.
@@ -154,7 +178,7 @@ pub(crate) async fn artifact_archive(
                     None => format!("{}/{path}", a.turn_id),
                 };
                 let mtime = a.created_at.unwrap_or(0).max(0) as u64 / 1000;
-                Some((name, body.clone().into_bytes(), mtime))
+                Some((name, body.clone(), mtime))
             })
             .collect::<Vec<_>>())
     })??;

@@ -1,0 +1,133 @@
+//! Writing a download to disk: chunk by chunk into a temporary file beside the final one,
+//! renamed only once every announced byte has arrived, so that a dropped or short download
+//! never leaves a partial file under the final name.
+
+use super::progress::Progress;
+use color_eyre::eyre::{Result, eyre};
+use gobare_api::download::Download;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+use tokio::io::AsyncWriteExt;
+
+/// Write buffer: large writes keep the per-write cost of the blocking pool small.
+const WRITE_BUFFER: usize = 1 << 20;
+
+/// Streams `download` to `target`. Without `force` an existing `target` is never
+/// replaced, even one that appeared during the download. Returns the bytes written.
+pub(crate) async fn save(
+    mut download: Download,
+    target: &Path,
+    force: bool,
+    progress: &mut Progress,
+) -> Result<u64> {
+    let temp = temp_name(target);
+    let file = tokio::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temp)
+        .await
+        .map_err(|e| io_error(e, "cannot create", &temp))?;
+    let written = async {
+        let mut out = tokio::io::BufWriter::with_capacity(WRITE_BUFFER, file);
+        while let Some(chunk) = download.chunk().await? {
+            out.write_all(&chunk)
+                .await
+                .map_err(|e| io_error(e, "cannot write", target))?;
+            progress.advance(chunk.len() as u64);
+        }
+        out.flush()
+            .await
+            .map_err(|e| io_error(e, "cannot write", target))?;
+        Ok::<u64, color_eyre::Report>(download.received())
+    }
+    .await;
+    let placed = match written {
+        Ok(n) => place(&temp, target, force).map(|()| n),
+        Err(e) => Err(e),
+    };
+    if placed.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    placed
+}
+
+/// A hidden name beside `target`, unique to this run.
+fn temp_name(target: &Path) -> PathBuf {
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let unique = uuid::Uuid::new_v4().simple().to_string();
+    target.with_file_name(format!(".{name}.{}.part", &unique[..12]))
+}
+
+/// Gives the complete temporary file its final name. Without `force` a hard link makes
+/// the "does not exist yet" check and the naming one step.
+fn place(temp: &Path, target: &Path, force: bool) -> Result<()> {
+    if force {
+        return std::fs::rename(temp, target).map_err(|e| io_error(e, "cannot rename to", target));
+    }
+    match std::fs::hard_link(temp, target) {
+        Ok(()) => {
+            let _ = std::fs::remove_file(temp);
+            Ok(())
+        }
+        Err(e) if e.kind() == ErrorKind::AlreadyExists => Err(eyre!(
+            "{} exists (use --force to overwrite it)",
+            target.display()
+        )),
+        // A file system without hard links: check, then rename.
+        Err(_) if !target.exists() => {
+            std::fs::rename(temp, target).map_err(|e| io_error(e, "cannot rename to", target))
+        }
+        Err(_) => Err(eyre!(
+            "{} exists (use --force to overwrite it)",
+            target.display()
+        )),
+    }
+}
+
+/// One clear line for a file-system error; a full disk says so.
+fn io_error(e: std::io::Error, what: &str, path: &Path) -> color_eyre::Report {
+    if e.kind() == ErrorKind::StorageFull {
+        eyre!("the disk is full: {what} {}", path.display())
+    } else {
+        eyre!("{what} {}: {e}", path.display())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_disk_is_named() {
+        let e = std::io::Error::from_raw_os_error(libc::ENOSPC);
+        let message = io_error(e, "cannot write", Path::new("/d/x")).to_string();
+        assert_eq!(message, "the disk is full: cannot write /d/x");
+    }
+
+    #[test]
+    fn the_temporary_name_is_hidden_and_beside_the_target() {
+        let t = temp_name(Path::new("/d/sub/report.md"));
+        assert_eq!(t.parent(), Some(Path::new("/d/sub")));
+        let name = t.file_name().unwrap().to_str().unwrap();
+        assert!(
+            name.starts_with(".report.md.") && name.ends_with(".part"),
+            "{name}"
+        );
+    }
+
+    #[test]
+    fn placing_never_replaces_without_force() {
+        let dir = tempfile::tempdir().unwrap();
+        let (temp, target) = (dir.path().join(".t.part"), dir.path().join("t"));
+        std::fs::write(&temp, "new").unwrap();
+        std::fs::write(&target, "old").unwrap();
+        assert!(place(&temp, &target, false).is_err());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
+        place(&temp, &target, true).unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+        assert!(!temp.exists());
+    }
+}
