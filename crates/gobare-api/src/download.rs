@@ -18,13 +18,14 @@ const DOWNLOAD_DEADLINE: Duration = Duration::from_secs(24 * 60 * 60);
 pub struct Download {
     response: reqwest::Response,
     client: ApiClient,
+    announced: Option<u64>,
     received: u64,
 }
 
 impl Download {
     /// The `Content-Length` the server announced, if any.
     pub fn content_length(&self) -> Option<u64> {
-        self.response.content_length()
+        self.announced
     }
 
     /// Bytes received so far.
@@ -98,9 +99,16 @@ impl ApiClient {
         let response = self
             .answer(Method::GET, url, None, None, "*/*", Some(DOWNLOAD_DEADLINE))
             .await?;
+        // Read once: reqwest's own figure shrinks as the body is consumed.
+        let announced = response
+            .headers()
+            .get(reqwest::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok());
         Ok(Download {
             response,
             client: self.clone(),
+            announced,
             received: 0,
         })
     }

@@ -29,7 +29,8 @@ pub(crate) async fn save(
         .map_err(|e| io_error(e, "cannot create", &temp))?;
     let written = async {
         let mut out = tokio::io::BufWriter::with_capacity(WRITE_BUFFER, file);
-        while let Some(chunk) = download.chunk().await? {
+        // The path is named by the caller; the API error's own text says what failed.
+        while let Some(chunk) = download.chunk().await.map_err(|e| eyre!("{e}"))? {
             out.write_all(&chunk)
                 .await
                 .map_err(|e| io_error(e, "cannot write", target))?;

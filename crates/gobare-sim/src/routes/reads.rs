@@ -122,14 +122,23 @@ pub(crate) async fn artifact_content(
 }
 
 /// The first `cut` bytes of `body`, then an error that drops the connection: the
-/// announced `Content-Length` is never reached.
+/// announced `Content-Length` is never reached. The error waits one scheduler turn so that
+/// the headers and the first bytes are flushed before the connection drops.
 fn cut_short(body: Bytes, cut: u64) -> Body {
     let head = body.slice(..body.len().min(cut as usize));
-    let chunks: [Result<Bytes, std::io::Error>; 2] = [
-        Ok(head),
-        Err(std::io::Error::other("download cut short by a fault")),
-    ];
-    Body::from_stream(futures_util::stream::iter(chunks))
+    let chunks = futures_util::stream::unfold(Some(head), |head| async move {
+        match head {
+            Some(head) => Some((Ok(head), None)),
+            None => {
+                tokio::task::yield_now().await;
+                Some((
+                    Err(std::io::Error::other("download cut short by a fault")),
+                    None,
+                ))
+            }
+        }
+    });
+    Body::from_stream(chunks)
 }
 
 /// `DELETE …/artifacts/{artifact_id}`: the typed `artifact.deleted` of newer servers.
