@@ -410,3 +410,36 @@ async fn the_archive_of_the_latest_turn_or_a_chosen_one_is_saved() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_terminal_on_stderr_gets_a_progress_line_with_bytes_and_rate() {
+    let sim = crate::support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("outputs"));
+    sim.sim.add_artifact(
+        &session,
+        T1,
+        "/workspace/outputs/big.bin",
+        binary(2_000_000),
+    );
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("out");
+    std::fs::create_dir(&dir).unwrap();
+    let mut pty = crate::support::app::spawn(
+        &["artifacts", &session, "--download", dir.to_str().unwrap()],
+        &home,
+        &sim.sim,
+    );
+    let status = pty.wait_exit(TIMEOUT);
+    let screen = pty.screen_text();
+    assert!(status.success(), "{screen}");
+    let progress = screen
+        .lines()
+        .find(|l| l.starts_with("/workspace/outputs/big.bin  "))
+        .unwrap_or_else(|| panic!("no progress line:\n{screen}"));
+    assert!(progress.contains("2.0 MB / 2.0 MB  "), "{progress}");
+    assert!(progress.trim_end().ends_with("B/s"), "{progress}");
+    assert_eq!(
+        std::fs::read(dir.join("big.bin")).unwrap(),
+        binary(2_000_000)
+    );
+}
