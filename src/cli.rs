@@ -179,7 +179,7 @@ the turn of the newest artifact. Each saved file is printed on stdout.
 Nothing is downloaded when any path is refused: one outside DIR (\"..\", absolute, not under
 /workspace/outputs/), one through a symbolic link inside DIR, or an existing file without
 --force. Downloads are written to a hidden temporary file beside the target and renamed
-only once complete: a dropped or short download leaves no file under the final name.
+only once complete: a dropped, short or interrupted download leaves no file behind.
 A progress line (bytes, rate) is drawn on stderr when it is a terminal.")]
 pub(crate) struct ArtifactsArgs {
     /// The session, or a unique prefix of its id.

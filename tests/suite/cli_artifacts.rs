@@ -443,3 +443,59 @@ fn a_terminal_on_stderr_gets_a_progress_line_with_bytes_and_rate() {
         binary(2_000_000)
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_interrupted_download_leaves_no_temporary_file() {
+    let f = Fixture::new().await;
+    f.sim.add_artifact(
+        &f.session,
+        T1,
+        "/workspace/outputs/big.bin",
+        binary(1 << 20),
+    );
+    f.sim.set_faults(Faults {
+        cut_artifact_content_after: Some(100_000),
+        stall_artifact_content: true,
+        ..Faults::default()
+    });
+    let dir = f.dir("out");
+    let url = f.sim.url().to_string();
+    let args = [
+        "--api",
+        url.as_str(),
+        "artifacts",
+        &f.session,
+        "--download",
+        dir.to_str().unwrap(),
+    ];
+    let mut child = f
+        .home
+        .tokio_command(&args)
+        .env("GOBARE_TOKEN", f.sim.token())
+        .spawn()
+        .unwrap();
+    // The temporary file exists: the download is under way (and stalls after 100 kB).
+    let deadline = tokio::time::Instant::now() + TIMEOUT;
+    loop {
+        let part = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .find(|e| e.file_name().to_string_lossy().ends_with(".part"));
+        if part.is_some() {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the download never started"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe { libc::kill(child.id().unwrap() as i32, libc::SIGINT) };
+    let status = tokio::time::timeout(TIMEOUT, child.wait())
+        .await
+        .expect("exits on Ctrl+C")
+        .unwrap();
+    assert_eq!(status.code(), Some(1));
+    assert!(files(&dir).is_empty(), "{:?}", files(&dir));
+}

@@ -108,6 +108,7 @@ impl SimArgs {
                 crlf: self.crlf,
                 fail_recovery: self.fail_recovery,
                 cut_artifact_content_after: None,
+                stall_artifact_content: false,
             },
             ..SimConfig::default()
         };

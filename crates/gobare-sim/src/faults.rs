@@ -36,6 +36,9 @@ pub struct Faults {
     /// Cut every artifact content download off after this many bytes, though its
     /// `Content-Length` announced the whole: a download dropped mid-way.
     pub cut_artifact_content_after: Option<u64>,
+    /// With `cut_artifact_content_after`: hold the connection open after those bytes
+    /// instead of dropping it (a download that stalls).
+    pub stall_artifact_content: bool,
 }
 
 impl Faults {

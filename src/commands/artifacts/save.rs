@@ -20,6 +20,8 @@ pub(crate) async fn save(
     force: bool,
     progress: &mut Progress,
 ) -> Result<u64> {
+    // Listening before the temporary file exists: a signal from then on removes it.
+    let interrupted = interrupted().map_err(|e| eyre!("cannot listen for Ctrl+C: {e}"))?;
     let temp = temp_name(target);
     let file = tokio::fs::OpenOptions::new()
         .write(true)
@@ -27,7 +29,7 @@ pub(crate) async fn save(
         .open(&temp)
         .await
         .map_err(|e| io_error(e, "cannot create", &temp))?;
-    let written = async {
+    let write = async {
         let mut out = tokio::io::BufWriter::with_capacity(WRITE_BUFFER, file);
         // The path is named by the caller; the API error's own text says what failed.
         while let Some(chunk) = download.chunk().await.map_err(|e| eyre!("{e}"))? {
@@ -40,8 +42,11 @@ pub(crate) async fn save(
             .await
             .map_err(|e| io_error(e, "cannot write", target))?;
         Ok::<u64, color_eyre::Report>(download.received())
-    }
-    .await;
+    };
+    let written = tokio::select! {
+        written = write => written,
+        () = interrupted => Err(eyre!("interrupted")),
+    };
     let placed = match written {
         Ok(n) => place(&temp, target, force).map(|()| n),
         Err(e) => Err(e),
@@ -50,6 +55,27 @@ pub(crate) async fn save(
         let _ = std::fs::remove_file(&temp);
     }
     placed
+}
+
+/// Resolves on Ctrl+C or SIGTERM; the handlers are in place when this returns.
+#[cfg(unix)]
+fn interrupted() -> std::io::Result<impl Future<Output = ()>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut int = signal(SignalKind::interrupt())?;
+    let mut term = signal(SignalKind::terminate())?;
+    Ok(async move {
+        tokio::select! {
+            _ = int.recv() => {}
+            _ = term.recv() => {}
+        }
+    })
+}
+
+#[cfg(not(unix))]
+fn interrupted() -> std::io::Result<impl Future<Output = ()>> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
 }
 
 /// A hidden name beside `target`, unique to this run.

@@ -108,8 +108,9 @@ pub(crate) async fn artifact_content(
         found.ok_or_else(|| Refusal::not_found(format!("No artifact {artifact_id}.")))?;
     let content_type = content_type.unwrap_or_else(|| "application/octet-stream".into());
     let length = body.len();
-    let body = match state.faults().cut_artifact_content_after {
-        Some(cut) => cut_short(body, cut),
+    let faults = state.faults();
+    let body = match faults.cut_artifact_content_after {
+        Some(cut) => cut_short(body, cut, faults.stall_artifact_content),
         None => Body::from(body),
     };
     Ok((
@@ -121,15 +122,19 @@ pub(crate) async fn artifact_content(
     ))
 }
 
-/// The first `cut` bytes of `body`, then an error that drops the connection: the
-/// announced `Content-Length` is never reached. The error waits one scheduler turn so that
-/// the headers and the first bytes are flushed before the connection drops.
-fn cut_short(body: Bytes, cut: u64) -> Body {
+/// The first `cut` bytes of `body`, then an error that drops the connection (or, with
+/// `stall`, nothing ever again): the announced `Content-Length` is never reached. The
+/// error waits one scheduler turn so that the headers and the first bytes are flushed
+/// before the connection drops.
+fn cut_short(body: Bytes, cut: u64, stall: bool) -> Body {
     let head = body.slice(..body.len().min(cut as usize));
-    let chunks = futures_util::stream::unfold(Some(head), |head| async move {
+    let chunks = futures_util::stream::unfold(Some(head), move |head| async move {
         match head {
             Some(head) => Some((Ok(head), None)),
             None => {
+                if stall {
+                    std::future::pending::<()>().await;
+                }
                 tokio::task::yield_now().await;
                 Some((
                     Err(std::io::Error::other("download cut short by a fault")),
