@@ -2,7 +2,8 @@
 //! host produce, on demand, so the client's resume and failure handling can be tested
 //! against them.
 
-/// Which faults the SSE writer injects. `Faults::default()` injects none. Changeable at
+/// Which faults the simulator injects (the SSE writer, sends, rebuilds, artifact
+/// downloads). `Faults::default()` injects none. Changeable at
 /// runtime with `Simulator::set_faults`; every open stream reads the current value before
 /// each write.
 #[derive(Debug, Clone, Default, PartialEq)]
