@@ -6,11 +6,13 @@ use super::progress::Progress;
 use color_eyre::eyre::{Result, eyre};
 use gobare_api::download::Download;
 use std::io::ErrorKind;
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use tokio::io::AsyncWriteExt;
 
-/// Write buffer: large writes keep the per-write cost of the blocking pool small.
+/// Write buffer of the writer thread: few, large writes.
 const WRITE_BUFFER: usize = 1 << 20;
+/// Chunks received but not yet written; the network waits beyond that.
+const WRITE_QUEUE: usize = 8;
 
 /// Streams `download` to `target`. Without `force` an existing `target` is never
 /// replaced, even one that appeared during the download. Returns the bytes written.
@@ -23,23 +25,35 @@ pub(crate) async fn save(
     // Listening before the temporary file exists: a signal from then on removes it.
     let interrupted = interrupted().map_err(|e| eyre!("cannot listen for Ctrl+C: {e}"))?;
     let temp = temp_name(target);
-    let file = tokio::fs::OpenOptions::new()
+    let file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(&temp)
-        .await
         .map_err(|e| io_error(e, "cannot create", &temp))?;
-    let write = async {
-        let mut out = tokio::io::BufWriter::with_capacity(WRITE_BUFFER, file);
-        // The path is named by the caller; the API error's own text says what failed.
-        while let Some(chunk) = download.chunk().await.map_err(|e| eyre!("{e}"))? {
-            out.write_all(&chunk)
-                .await
-                .map_err(|e| io_error(e, "cannot write", target))?;
-            progress.advance(chunk.len() as u64);
+    // Disk writes run on their own thread while the next chunks arrive; chunks are moved
+    // to it, not copied.
+    let (chunks, mut queued) = tokio::sync::mpsc::channel::<bytes::Bytes>(WRITE_QUEUE);
+    let writer = tokio::task::spawn_blocking(move || {
+        let mut out = std::io::BufWriter::with_capacity(WRITE_BUFFER, file);
+        while let Some(chunk) = queued.blocking_recv() {
+            out.write_all(&chunk)?;
         }
         out.flush()
+    });
+    let write = async {
+        // The path is named by the caller; the API error's own text says what failed.
+        while let Some(chunk) = download.chunk().await.map_err(|e| eyre!("{e}"))? {
+            let len = chunk.len() as u64;
+            if chunks.send(chunk).await.is_err() {
+                // The writer stopped: its error says why.
+                break;
+            }
+            progress.advance(len);
+        }
+        drop(chunks);
+        writer
             .await
+            .map_err(|e| eyre!("the writer thread failed: {e}"))?
             .map_err(|e| io_error(e, "cannot write", target))?;
         Ok::<u64, color_eyre::Report>(download.received())
     };
