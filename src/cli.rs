@@ -77,6 +77,8 @@ pub(crate) enum CliCommand {
     Export(ExportArgs),
     /// Run the local simulator (the Gobare API on 127.0.0.1) until Ctrl+C.
     Sim(SimArgs),
+    /// List a session's artifacts (files it left under /workspace/outputs), or save them.
+    Artifacts(ArtifactsArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -200,6 +202,42 @@ pub(crate) enum ExportFormat {
     Md,
     /// JSON lines.
     Jsonl,
+}
+
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "\
+One line per artifact, oldest first: its path, size, turn and creation time (UTC).
+With --json, one object per line: id, path, size_bytes, turn_id, content_type, created_at
+(Unix ms).
+
+--download DIR saves each artifact at its path below /workspace/outputs/ (so
+/workspace/outputs/charts/a.png becomes DIR/charts/a.png); when several turns wrote the same
+path, the newest is saved. --archive FILE saves a turn's tar archive: the --turn given, else
+the turn of the newest artifact. Each saved file is printed on stdout.
+
+Nothing is downloaded when any path is refused: one outside DIR (\"..\", absolute, not under
+/workspace/outputs/), one through a symbolic link inside DIR, or an existing file without
+--force. Downloads are written to a hidden temporary file beside the target and renamed
+only once complete: a dropped, short or interrupted download leaves no file behind.
+A progress line (bytes, rate) is drawn on stderr when it is a terminal.")]
+pub(crate) struct ArtifactsArgs {
+    /// The session, or a unique prefix of its id.
+    pub(crate) session_id: String,
+    /// Only this turn's artifacts.
+    #[arg(long, value_name = "TURN_ID")]
+    pub(crate) turn: Option<String>,
+    /// Save each artifact under this directory (which must exist).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["archive", "json"])]
+    pub(crate) download: Option<PathBuf>,
+    /// Save a turn's artifacts as one tar archive to this file.
+    #[arg(long, value_name = "FILE", conflicts_with = "json")]
+    pub(crate) archive: Option<PathBuf>,
+    /// One JSON object per line instead of text.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Overwrite files that already exist (never through a symbolic link).
+    #[arg(long)]
+    pub(crate) force: bool,
 }
 
 /// A usage or configuration problem found after parsing: exit status 2.

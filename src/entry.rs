@@ -62,6 +62,7 @@ pub fn main() -> ExitCode {
 async fn run(command: Option<CliCommand>, config: Config) -> Result<()> {
     match command {
         None => commands::start::run(config).await,
+        Some(CliCommand::Artifacts(args)) => commands::artifacts::run(config, args).await,
         Some(CliCommand::Attach(args)) => commands::attach::run(config, args).await,
         Some(CliCommand::List(args)) => commands::list::run(config, args).await,
         Some(CliCommand::New(args)) => commands::new::run(config, args).await,

@@ -110,7 +110,7 @@ pub(crate) fn json_line(session: &Session, first: &FirstMessages) -> String {
 
 /// JSON with every character a terminal could act on written as a `\uXXXX` escape: the
 /// same value for a JSON reader (ids stay exact), inert on a terminal.
-fn escape_unsafe(json: &str) -> String {
+pub(crate) fn escape_unsafe(json: &str) -> String {
     let mut out = String::with_capacity(json.len());
     for c in json.chars() {
         if text::is_unsafe(c) {

@@ -1,5 +1,6 @@
 //! One module per subcommand; `main` makes exactly one `run` call into one of them.
 
+pub(crate) mod artifacts;
 pub(crate) mod attach;
 pub(crate) mod demo;
 pub(crate) mod exit;

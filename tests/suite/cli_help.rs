@@ -59,6 +59,30 @@ fn list_help_names_its_options_and_the_json_fields() {
 }
 
 #[test]
+fn artifacts_help_explains_paths_refusals_and_the_archive_turn() {
+    let home = Home::new();
+    let (code, out, _) = run(&home, &["artifacts", "--help"]);
+    assert_eq!(code, 0);
+    for needle in [
+        "--download <DIR>",
+        "--archive <FILE>",
+        "--turn <TURN_ID>",
+        "--force",
+        "--json",
+        "below /workspace/outputs/",
+        "the turn of the newest artifact",
+        "symbolic link",
+        "renamed",
+        "unique prefix",
+    ] {
+        assert!(
+            out.contains(needle),
+            "artifacts --help lacks {needle}:\n{out}"
+        );
+    }
+}
+
+#[test]
 fn tail_help_explains_cursors() {
     let home = Home::new();
     let (code, out, _) = run(&home, &["tail", "--help"]);

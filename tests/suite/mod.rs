@@ -7,6 +7,7 @@ mod actions_restart;
 mod actions_send;
 mod app_e2e;
 mod app_panic;
+mod cli_artifacts;
 mod cli_help;
 mod cli_sessions;
 mod cli_tail;

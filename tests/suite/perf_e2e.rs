@@ -707,3 +707,103 @@ async fn attach_under_a_flood() {
     drop(app);
     sim.shutdown().await;
 }
+
+/// Peak resident memory (`VmHWM`) of a running process in KiB, if it still runs.
+fn peak_rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+}
+
+/// Waits for `child`, reading its peak RSS until it exits (the peak only grows, so the
+/// last reading is the peak up to a few milliseconds before the end).
+fn wait_with_peak(mut child: Child) -> (std::process::ExitStatus, u64) {
+    let mut peak = 0;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return (status, peak);
+        }
+        peak = peak_rss_kib(child.id()).unwrap_or(peak).max(peak);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// `artifacts --download` of one large artifact (200 MB, `GOBARE_PERF_ARTIFACT_MB` to
+/// change) vs `curl -o` of the same content URL, alternating, 3 runs each: time,
+/// throughput and the CLI's peak RSS.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "performance figure: run with --ignored --nocapture"]
+async fn artifact_download_vs_curl() {
+    const DOWNLOAD_RUNS: usize = 3;
+    let mb: usize = std::env::var("GOBARE_PERF_ARTIFACT_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let sim = Simulator::start(SimConfig::for_tests())
+        .await
+        .expect("simulator");
+    let id = sim.create_session(Some("perf"));
+    let body: Vec<u8> = (0..mb * 1_000_000).map(|i| (i % 251) as u8).collect();
+    let art = sim.add_artifact(&id, "turn_perf", "/workspace/outputs/big.bin", body);
+    let (base, token) = (sim.url(), sim.token());
+    let url = format!("{base}v1/sessions/{id}/artifacts/{art}/content");
+    let home = Home::new();
+    let (mut cli_times, mut curl_times, mut peaks) = (Vec::new(), Vec::new(), Vec::new());
+    for run in 0..DOWNLOAD_RUNS {
+        let out = home.path(&format!("curl-{run}.bin"));
+        let started = Instant::now();
+        let curl = Command::new("curl")
+            .args(["-sf", "-H", &format!("Authorization: Bearer {token}"), "-o"])
+            .arg(&out)
+            .arg(&url)
+            .spawn()
+            .expect("curl");
+        let (status, _) = tokio::task::spawn_blocking(move || wait_with_peak(curl))
+            .await
+            .unwrap();
+        curl_times.push(started.elapsed());
+        assert!(status.success());
+        std::fs::remove_file(out).unwrap();
+
+        let dir = home.path(&format!("cli-{run}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let started = Instant::now();
+        let cli = home
+            .std_command(&["--api", base.as_str(), "artifacts", &id, "--download"])
+            .arg(&dir)
+            .env("GOBARE_TOKEN", &token)
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("gobare-tui");
+        let (status, peak) = tokio::task::spawn_blocking(move || wait_with_peak(cli))
+            .await
+            .unwrap();
+        cli_times.push(started.elapsed());
+        peaks.push(peak);
+        assert!(status.success());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+    let (t, c) = (median(cli_times), median(curl_times));
+    let rate = |d: Duration| mb as f64 / d.as_secs_f64();
+    println!(
+        "perf: curl -o {mb} MB artifact = {:.0} ms ({:.0} MB/s, median of {DOWNLOAD_RUNS})",
+        ms(c),
+        rate(c)
+    );
+    println!(
+        "perf: artifacts --download {mb} MB artifact = {:.0} ms ({:.0} MB/s, median of {DOWNLOAD_RUNS})",
+        ms(t),
+        rate(t)
+    );
+    println!(
+        "perf: artifacts --download throughput / curl = {:.2}x (budget >= 0.8x)",
+        c.as_secs_f64() / t.as_secs_f64()
+    );
+    println!(
+        "perf: artifacts --download peak RSS = {} KiB (runs: {peaks:?})",
+        peaks.iter().max().unwrap()
+    );
+    sim.shutdown().await;
+}

@@ -355,7 +355,7 @@ impl ApiClient {
         self.execute(Method::POST, url, Some(body), Some(key)).await
     }
 
-    fn url(&self, segments: &[&str], query: &[(&str, String)]) -> Result<Url, ApiError> {
+    pub(crate) fn url(&self, segments: &[&str], query: &[(&str, String)]) -> Result<Url, ApiError> {
         for s in segments {
             if s.is_empty() || *s == "." || *s == ".." {
                 return Err(ApiError::local(
@@ -384,12 +384,47 @@ impl ApiClient {
         body: Option<Vec<u8>>,
         key: Option<&IdempotencyKey>,
     ) -> Result<T, ApiError> {
+        let mut response = self
+            .answer(method, url, body, key, "application/json", None)
+            .await?;
+        let status = response.status();
+        let request_id = header_text(&response, "x-request-id");
+        let (bytes, truncated) = read_capped(&mut response, MAX_SUCCESS_BODY)
+            .await
+            .map_err(|e| self.scrub(ApiError::network(e)))?;
+        if truncated {
+            return Err(ApiError::decode(
+                status.as_u16(),
+                request_id,
+                format!("body larger than {MAX_SUCCESS_BODY} bytes"),
+                &[],
+            ));
+        }
+        serde_json::from_slice(&crate::json::without_lone_surrogates(&bytes))
+            .map_err(|e| self.scrub(ApiError::decode(status.as_u16(), request_id, e, &bytes)))
+    }
+
+    /// Sends one request and returns a success answer with its body unread; any other
+    /// status becomes the [`ApiError`] its body describes. `timeout` replaces the
+    /// client's whole-request deadline for this request.
+    pub(crate) async fn answer(
+        &self,
+        method: Method,
+        url: Url,
+        body: Option<Vec<u8>>,
+        key: Option<&IdempotencyKey>,
+        accept: &'static str,
+        timeout: Option<Duration>,
+    ) -> Result<reqwest::Response, ApiError> {
         let path = url.path().to_string();
         let mut request = self
             .inner
             .http
             .request(method.clone(), url)
-            .header(ACCEPT, "application/json");
+            .header(ACCEPT, accept);
+        if let Some(timeout) = timeout {
+            request = request.timeout(timeout);
+        }
         if let Some(token) = &self.inner.token {
             let mut value =
                 HeaderValue::from_str(&format!("Bearer {}", token.expose())).map_err(|_| {
@@ -417,19 +452,7 @@ impl ApiClient {
         tracing::debug!(%method, %path, status = status.as_u16(), request_id = request_id.as_deref().unwrap_or("-"), "api call");
 
         if status.is_success() {
-            let (bytes, truncated) = read_capped(&mut response, MAX_SUCCESS_BODY)
-                .await
-                .map_err(ApiError::network)?;
-            if truncated {
-                return Err(ApiError::decode(
-                    status.as_u16(),
-                    request_id,
-                    format!("body larger than {MAX_SUCCESS_BODY} bytes"),
-                    &[],
-                ));
-            }
-            return serde_json::from_slice(&crate::json::without_lone_surrogates(&bytes))
-                .map_err(|e| self.scrub(ApiError::decode(status.as_u16(), request_id, e, &bytes)));
+            return Ok(response);
         }
 
         let retry_after = header_text(&response, RETRY_AFTER.as_str());
@@ -451,7 +474,7 @@ impl ApiClient {
     }
 
     /// Server text is hostile: make sure an echoed token never survives into an error.
-    fn scrub(&self, err: ApiError) -> ApiError {
+    pub(crate) fn scrub(&self, err: ApiError) -> ApiError {
         match &self.inner.token {
             Some(token) => err.redact(token.expose()),
             None => err,

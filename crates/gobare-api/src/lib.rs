@@ -16,6 +16,7 @@
 pub mod auth;
 pub mod client;
 pub mod clock;
+pub mod download;
 pub mod error;
 mod json;
 pub mod model;

@@ -500,7 +500,7 @@ impl TurnCtx<'_> {
                     ),
                     created_at: Some(unix_ms()),
                 });
-                rec.artifact_bodies.insert(id.clone(), a.content);
+                rec.artifact_bodies.insert(id.clone(), a.content.into());
                 db.emit(
                     &session_id,
                     EventPayload::ArtifactCreated(ArtifactCreated {

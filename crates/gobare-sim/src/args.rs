@@ -107,6 +107,8 @@ impl SimArgs {
                 chunk_writes: self.chunk_max.map(|max| (1, max.max(1))),
                 crlf: self.crlf,
                 fail_recovery: self.fail_recovery,
+                cut_artifact_content_after: None,
+                stall_artifact_content: false,
             },
             ..SimConfig::default()
         };

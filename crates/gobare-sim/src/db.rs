@@ -111,7 +111,7 @@ pub(crate) struct SessionRec {
     pub(crate) items: Vec<Item>,
     pub(crate) artifacts: Vec<Artifact>,
     /// Artifact bytes by artifact id.
-    pub(crate) artifact_bodies: BTreeMap<String, String>,
+    pub(crate) artifact_bodies: BTreeMap<String, bytes::Bytes>,
     pub(crate) queue: VecDeque<QueuedTurn>,
     pub(crate) active: Option<ActiveTurn>,
     pub(crate) pending: Vec<Pending>,

@@ -2,7 +2,8 @@
 //! host produce, on demand, so the client's resume and failure handling can be tested
 //! against them.
 
-/// Which faults the SSE writer injects. `Faults::default()` injects none. Changeable at
+/// Which faults the simulator injects (the SSE writer, sends, rebuilds, artifact
+/// downloads). `Faults::default()` injects none. Changeable at
 /// runtime with `Simulator::set_faults`; every open stream reads the current value before
 /// each write.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -33,6 +34,12 @@ pub struct Faults {
     /// Every rebuild of a destroyed workspace gives up: `recovery_failed` with a
     /// `workspace.recovery_failed` event, and the turn waiting for it fails.
     pub fail_recovery: bool,
+    /// Cut every artifact content download off after this many bytes, though its
+    /// `Content-Length` announced the whole: a download dropped mid-way.
+    pub cut_artifact_content_after: Option<u64>,
+    /// With `cut_artifact_content_after`: hold the connection open after those bytes
+    /// instead of dropping it (a download that stalls).
+    pub stall_artifact_content: bool,
 }
 
 impl Faults {

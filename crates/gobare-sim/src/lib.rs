@@ -161,6 +161,36 @@ impl Simulator {
         routes::create_session(&self.state, req).expect("a default session is always valid")
     }
 
+    /// Publishes an artifact directly (no agent, no event) under `turn_id`, creating that
+    /// turn as a settled one when the session has none by that id; returns the artifact's
+    /// id. Paths are stored as given: tests use it for hostile ones.
+    pub fn add_artifact(
+        &self,
+        session_id: &str,
+        turn_id: &str,
+        path: &str,
+        body: Vec<u8>,
+    ) -> String {
+        let mut db = self.state.db();
+        let rec = db.session_mut(session_id).expect("the session exists");
+        if rec.turn_mut(turn_id).is_none() {
+            rec.turns.push(seed::settled_turn(session_id, turn_id));
+        }
+        let id = db::hex_id("art_", 8);
+        rec.artifacts.push(gobare_api::model::Artifact {
+            object: "artifact".into(),
+            id: id.clone(),
+            session_id: session_id.to_string(),
+            turn_id: turn_id.to_string(),
+            path: path.to_string(),
+            size_bytes: body.len() as u64,
+            content_type: Some("application/octet-stream".into()),
+            created_at: Some(gobare_api::clock::unix_ms()),
+        });
+        rec.artifact_bodies.insert(id.clone(), body.into());
+        id
+    }
+
     /// Appends `n` persisted events (a realistic mix) to a session, fast.
     pub fn seed_events(&self, session_id: &str, n: usize) {
         seed::seed(&mut self.state.db(), session_id, n);

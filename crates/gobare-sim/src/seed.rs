@@ -79,7 +79,7 @@ pub(crate) fn seed(db: &mut Db, session_id: &str, n: usize) {
 }
 
 /// The record of a seeded turn: it completed, its artifacts are collected.
-fn settled_turn(session_id: &str, turn_id: &str) -> Turn {
+pub(crate) fn settled_turn(session_id: &str, turn_id: &str) -> Turn {
     let now = unix_ms();
     Turn {
         object: "turn".into(),

@@ -1,9 +1,11 @@
 //! Turns, items and artifacts (§6.5–§6.7).
 
 use axum::Json;
+use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{Uri, header};
 use axum::response::IntoResponse;
+use bytes::Bytes;
 use serde_json::Value;
 
 use super::body;
@@ -105,7 +107,43 @@ pub(crate) async fn artifact_content(
     let (content_type, body) =
         found.ok_or_else(|| Refusal::not_found(format!("No artifact {artifact_id}.")))?;
     let content_type = content_type.unwrap_or_else(|| "application/octet-stream".into());
-    Ok(([(header::CONTENT_TYPE, content_type)], body))
+    let length = body.len();
+    let faults = state.faults();
+    let body = match faults.cut_artifact_content_after {
+        Some(cut) => cut_short(body, cut, faults.stall_artifact_content),
+        None => Body::from(body),
+    };
+    Ok((
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CONTENT_LENGTH, length.to_string()),
+        ],
+        body,
+    ))
+}
+
+/// The first `cut` bytes of `body`, then an error that drops the connection (or, with
+/// `stall`, nothing ever again): the announced `Content-Length` is never reached. The
+/// error waits one scheduler turn so that the headers and the first bytes are flushed
+/// before the connection drops.
+fn cut_short(body: Bytes, cut: u64, stall: bool) -> Body {
+    let head = body.slice(..body.len().min(cut as usize));
+    let chunks = futures_util::stream::unfold(Some(head), move |head| async move {
+        match head {
+            Some(head) => Some((Ok(head), None)),
+            None => {
+                if stall {
+                    std::future::pending::<()>().await;
+                }
+                tokio::task::yield_now().await;
+                Some((
+                    Err(std::io::Error::other("download cut short by a fault")),
+                    None,
+                ))
+            }
+        }
+    });
+    Body::from_stream(chunks)
 }
 
 /// `DELETE …/artifacts/{artifact_id}`: the typed `artifact.deleted` of newer servers.
@@ -154,7 +192,7 @@ pub(crate) async fn artifact_archive(
                     None => format!("{}/{path}", a.turn_id),
                 };
                 let mtime = a.created_at.unwrap_or(0).max(0) as u64 / 1000;
-                Some((name, body.clone().into_bytes(), mtime))
+                Some((name, body.clone(), mtime))
             })
             .collect::<Vec<_>>())
     })??;

@@ -1,0 +1,174 @@
+//! Writing a download to disk: chunk by chunk into a temporary file beside the final one,
+//! renamed only once every announced byte has arrived, so that a dropped or short download
+//! never leaves a partial file under the final name.
+
+use super::progress::Progress;
+use color_eyre::eyre::{Result, eyre};
+use gobare_api::download::Download;
+use std::io::ErrorKind;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Write buffer of the writer thread: few, large writes.
+const WRITE_BUFFER: usize = 1 << 20;
+/// Chunks received but not yet written; the network waits beyond that.
+const WRITE_QUEUE: usize = 8;
+
+/// Streams `download` to `target`. Without `force` an existing `target` is never
+/// replaced, even one that appeared during the download. Returns the bytes written.
+pub(crate) async fn save(
+    mut download: Download,
+    target: &Path,
+    force: bool,
+    progress: &mut Progress,
+) -> Result<u64> {
+    // Listening before the temporary file exists: a signal from then on removes it.
+    let interrupted = interrupted().map_err(|e| eyre!("cannot listen for Ctrl+C: {e}"))?;
+    let temp = temp_name(target);
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temp)
+        .map_err(|e| io_error(e, "cannot create", &temp))?;
+    // Disk writes run on their own thread while the next chunks arrive; chunks are moved
+    // to it, not copied.
+    let (chunks, mut queued) = tokio::sync::mpsc::channel::<bytes::Bytes>(WRITE_QUEUE);
+    let writer = tokio::task::spawn_blocking(move || {
+        let mut out = std::io::BufWriter::with_capacity(WRITE_BUFFER, file);
+        while let Some(chunk) = queued.blocking_recv() {
+            out.write_all(&chunk)?;
+        }
+        out.flush()
+    });
+    let write = async {
+        // The path is named by the caller; the API error's own text says what failed.
+        while let Some(chunk) = download.chunk().await.map_err(|e| eyre!("{e}"))? {
+            let len = chunk.len() as u64;
+            if chunks.send(chunk).await.is_err() {
+                // The writer stopped: its error says why.
+                break;
+            }
+            progress.advance(len);
+        }
+        drop(chunks);
+        writer
+            .await
+            .map_err(|e| eyre!("the writer thread failed: {e}"))?
+            .map_err(|e| io_error(e, "cannot write", target))?;
+        Ok::<u64, color_eyre::Report>(download.received())
+    };
+    let written = tokio::select! {
+        written = write => written,
+        () = interrupted => Err(eyre!("interrupted")),
+    };
+    let placed = match written {
+        Ok(n) => place(&temp, target, force).map(|()| n),
+        Err(e) => Err(e),
+    };
+    if placed.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    placed
+}
+
+/// Resolves on Ctrl+C or SIGTERM; the handlers are in place when this returns.
+#[cfg(unix)]
+fn interrupted() -> std::io::Result<impl Future<Output = ()>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut int = signal(SignalKind::interrupt())?;
+    let mut term = signal(SignalKind::terminate())?;
+    Ok(async move {
+        tokio::select! {
+            _ = int.recv() => {}
+            _ = term.recv() => {}
+        }
+    })
+}
+
+#[cfg(not(unix))]
+fn interrupted() -> std::io::Result<impl Future<Output = ()>> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+}
+
+/// A hidden name beside `target`, unique to this run.
+fn temp_name(target: &Path) -> PathBuf {
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let unique = uuid::Uuid::new_v4().simple().to_string();
+    target.with_file_name(format!(".{name}.{}.part", &unique[..12]))
+}
+
+/// Gives the complete temporary file its final name. Without `force` a hard link makes
+/// the "does not exist yet" check and the naming one step.
+fn place(temp: &Path, target: &Path, force: bool) -> Result<()> {
+    if force {
+        return std::fs::rename(temp, target).map_err(|e| io_error(e, "cannot rename to", target));
+    }
+    match std::fs::hard_link(temp, target) {
+        Ok(()) => {
+            let _ = std::fs::remove_file(temp);
+            Ok(())
+        }
+        Err(e) if e.kind() == ErrorKind::AlreadyExists => Err(eyre!(
+            "{} exists (use --force to overwrite it)",
+            target.display()
+        )),
+        // A file system without hard links: check, then rename.
+        Err(_) if !target.exists() => {
+            std::fs::rename(temp, target).map_err(|e| io_error(e, "cannot rename to", target))
+        }
+        Err(_) => Err(eyre!(
+            "{} exists (use --force to overwrite it)",
+            target.display()
+        )),
+    }
+}
+
+/// One clear line for a file-system error; a full disk says so.
+fn io_error(e: std::io::Error, what: &str, path: &Path) -> color_eyre::Report {
+    if e.kind() == ErrorKind::StorageFull {
+        eyre!("the disk is full: {what} {}", path.display())
+    } else {
+        eyre!("{what} {}: {e}", path.display())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_disk_is_named() {
+        let e = std::io::Error::from_raw_os_error(libc::ENOSPC);
+        let message = io_error(e, "cannot write", Path::new("/d/x")).to_string();
+        assert_eq!(message, "the disk is full: cannot write /d/x");
+    }
+
+    #[test]
+    fn the_temporary_name_is_hidden_and_beside_the_target() {
+        let t = temp_name(Path::new("/d/sub/report.md"));
+        assert_eq!(t.parent(), Some(Path::new("/d/sub")));
+        let name = t.file_name().unwrap().to_str().unwrap();
+        assert!(
+            name.starts_with(".report.md.") && name.ends_with(".part"),
+            "{name}"
+        );
+    }
+
+    #[test]
+    fn placing_never_replaces_without_force() {
+        let dir = tempfile::tempdir().unwrap();
+        let (temp, target) = (dir.path().join(".t.part"), dir.path().join("t"));
+        std::fs::write(&temp, "new").unwrap();
+        std::fs::write(&target, "old").unwrap();
+        assert!(place(&temp, &target, false).is_err());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
+        place(&temp, &target, true).unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+        assert!(!temp.exists());
+    }
+}
