@@ -125,6 +125,37 @@ fn text_of(input: &Input) -> Option<(SendKind, String)> {
     }
 }
 
+/// What a send that did not take leaves in the input box.
+#[derive(Debug, PartialEq)]
+struct GivenBack {
+    in_box: String,
+    /// The newer draft, kept in the sent-messages history (one ↑ away).
+    stashed: Option<String>,
+}
+
+/// Refused for sure: the text comes back before whatever was typed since. Unanswered (it
+/// may have arrived): it comes back alone, so Enter sends exactly it again under the same
+/// key (the server then replays instead of acting twice), and a newer draft waits in the
+/// history rather than being joined to it under a new key.
+fn given_back(text: &str, draft: &str, unanswered: bool) -> GivenBack {
+    if draft.trim().is_empty() {
+        return GivenBack {
+            in_box: text.to_string(),
+            stashed: None,
+        };
+    }
+    if unanswered {
+        return GivenBack {
+            in_box: text.to_string(),
+            stashed: Some(draft.to_string()),
+        };
+    }
+    GivenBack {
+        in_box: format!("{text}\n{draft}"),
+        stashed: None,
+    }
+}
+
 impl App {
     /// At start: the draft back in the box, and a send left unconfirmed by the last run
     /// re-sent with its key (delivered once) — or reported if it cannot be.
@@ -369,21 +400,24 @@ impl App {
         if let (Some(text), true) = (&report.text, report.accepted()) {
             self.acting.history.push(text);
         }
+        let mut stashed_draft = false;
         if let (Some(text), true) = (&report.text, report.outcome.keep_draft) {
-            // Not sent: the text comes back into the box, before whatever was typed since.
             let draft = self.screen.composer.text();
-            let back = if draft.trim().is_empty() {
-                text.clone()
-            } else {
-                format!("{text}\n{draft}")
-            };
-            self.screen.composer.set_text(&back);
+            let back = given_back(text, &draft, report.unanswered);
+            if let Some(stashed) = &back.stashed {
+                self.acting.history.push(stashed);
+                stashed_draft = true;
+            }
+            self.screen.composer.set_text(&back.in_box);
             self.act_draft_changed();
         }
         required::apply_answer_report(&mut self.screen.prompt, self.view.actions_mut(), &report);
         let mut text = report.outcome.text.clone();
         if report.recovered {
             text = format!("your unconfirmed message: {text}");
+        }
+        if stashed_draft {
+            text.push_str(" · your newer draft is one ↑ away");
         }
         if report.outcome.severity >= Severity::Warn || report.unanswered {
             tracing::info!(outcome = %text, "send settled");
@@ -516,5 +550,28 @@ impl App {
                 tracing::warn!("cannot save the session state on exit: {e}");
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refused_send_comes_back_before_the_newer_draft() {
+        let back = given_back("first", "second", false);
+        assert_eq!(back.in_box, "first\nsecond");
+        assert_eq!(back.stashed, None);
+    }
+
+    /// Joined to the draft it would go out under a new key, and if the first attempt did
+    /// arrive, its text twice: alone it is the same text, so the same key.
+    #[test]
+    fn an_unanswered_send_comes_back_alone_and_the_newer_draft_waits_in_history() {
+        let back = given_back("first", "second", true);
+        assert_eq!(back.in_box, "first");
+        assert_eq!(back.stashed.as_deref(), Some("second"));
+        let alone = given_back("first", "  ", true);
+        assert_eq!((alone.in_box.as_str(), alone.stashed), ("first", None));
     }
 }
