@@ -16,7 +16,9 @@ pub(crate) mod workspace;
 mod tests;
 
 use actions::Actions;
-use gobare_api::model::{Artifact, Event, EventPayload, Item, RequiredActionKind, Session, Turn};
+use gobare_api::model::{
+    Artifact, Event, EventPayload, Item, RequiredActionKind, Session, Turn, TurnStatus,
+};
 use gobare_api::stream::ConnectionState;
 use log::EventLog;
 use transcript::Transcript;
@@ -191,16 +193,19 @@ impl SessionView {
             Update::Turn(t) => {
                 let before = self.turn.clone();
                 self.turn.absorb(&t);
-                self.turn != before
+                let marked = self.mark_turn_end(&t.id);
+                self.turn != before || marked
             }
             Update::Turns(list) => {
                 let before = self.turn.clone();
                 let mut list = list;
                 list.sort_by_key(|t| t.created_at);
+                let mut marked = false;
                 for t in &list {
                     self.turn.absorb(t);
+                    marked |= self.mark_turn_end(&t.id);
                 }
-                self.turn != before
+                self.turn != before || marked
             }
             Update::Items(items) => {
                 let mut changed = !self.reached;
@@ -236,6 +241,31 @@ impl SessionView {
                 changed
             }
         }
+    }
+
+    /// Writes a settled turn's outcome onto its separator in the transcript.
+    fn mark_turn_end(&mut self, turn_id: &str) -> bool {
+        let Some(info) = self.turn.find(turn_id) else {
+            return false;
+        };
+        let Some(status) = info.status.clone().filter(|s| {
+            matches!(
+                s,
+                TurnStatus::Completed | TurnStatus::Failed | TurnStatus::Cancelled
+            )
+        }) else {
+            return false;
+        };
+        let outcome = transcript::TurnOutcome {
+            status,
+            // A turn that failed before it started ran from its creation: "after 0 s".
+            elapsed_ms: info
+                .completed_at
+                .zip(info.started_at.or(info.created_at))
+                .map(|(end, start)| (end - start).max(0)),
+            error: info.error.clone(),
+        };
+        self.transcript.turn_outcome(turn_id, outcome)
     }
 
     fn apply_event(&mut self, ev: &Event) -> bool {
@@ -274,6 +304,7 @@ impl SessionView {
             }),
             P::TurnEnded(t) => {
                 self.turn.ended(&t.turn_id);
+                self.mark_turn_end(&t.turn_id);
                 self.want(Fetch::Turn(t.turn_id.clone()));
                 self.want(Fetch::Session);
             }

@@ -1,9 +1,11 @@
 //! Model tests: replaying the documented examples, dedupe, deltas, items backfill.
 
-use super::transcript::{ApprovalOutcome, CallStatus, EntryKind};
+use super::transcript::{ApprovalOutcome, CallStatus, EntryKind, TurnEndEntry, TurnOutcome};
 use super::turn::TurnPhase;
 use super::*;
-use gobare_api::model::{ChangeKind, EVENT_TYPES, Item, Session, Turn, WorkspaceState};
+use gobare_api::model::{
+    ChangeKind, EVENT_TYPES, Item, Session, Turn, TurnStatus, WorkspaceState,
+};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -148,7 +150,7 @@ fn replaying_the_same_persisted_events_twice_changes_nothing() {
 }
 
 #[test]
-fn deltas_then_the_settled_message_leave_one_message() {
+fn deltas_then_the_settled_message_leave_one_message_after_its_thinking() {
     let mut v = SessionView::new(EXAMPLE_SESSION);
     v.apply(Update::Event(ev(
         "turn.started",
@@ -176,9 +178,12 @@ fn deltas_then_the_settled_message_leave_one_message() {
     assert!(v.transcript().streaming().is_none());
     assert_eq!(
         kinds(&v),
-        vec![EntryKind::Agent {
-            text: "Looked at it.".into()
-        }]
+        vec![
+            EntryKind::Thinking { text: "hmm".into() },
+            EntryKind::Agent {
+                text: "Looked at it.".into()
+            }
+        ]
     );
 }
 
@@ -196,7 +201,7 @@ fn deltas_without_a_settled_message_are_dropped_when_the_turn_ends() {
         json!({"turnId": "t1"}),
     )));
     assert!(v.transcript().streaming().is_none());
-    assert!(kinds(&v).is_empty());
+    assert_eq!(kinds(&v), vec![turn_end("t1", None)]);
 }
 
 fn turn(id: &str, status: &str, started: Option<i64>, error: Value) -> Turn {
@@ -960,5 +965,138 @@ fn unknown_is_not_a_workspace_transition() {
     assert_eq!(
         states,
         [Some(WorkspaceState::Running), Some(WorkspaceState::Paused)]
+    );
+}
+
+fn turn_end(id: &str, outcome: Option<TurnOutcome>) -> EntryKind {
+    EntryKind::TurnEnd(Box::new(TurnEndEntry {
+        turn_id: id.into(),
+        outcome,
+    }))
+}
+
+fn settled_turn(id: &str, status: &str, started: Option<i64>, error: Value) -> Turn {
+    serde_json::from_value(json!({
+        "id": id, "session_id": "s", "status": status, "created_at": 1_000,
+        "started_at": started, "completed_at": 126_000, "error": error
+    }))
+    .unwrap()
+}
+
+#[test]
+fn an_ended_turn_leaves_a_separator_that_the_resource_fills_in() {
+    let mut v = SessionView::new(EXAMPLE_SESSION);
+    v.apply(Update::Event(ev("user.message", Some(1), json!({"text": "go"}))));
+    v.apply(Update::Event(ev("turn.started", Some(2), json!({"turnId": "t1"}))));
+    v.apply(Update::Event(ev("turn.ended", Some(3), json!({"turnId": "t1"}))));
+    assert_eq!(
+        kinds(&v)[1],
+        turn_end("t1", None),
+        "the separator is there before the outcome is known"
+    );
+    let done = settled_turn("t1", "completed", Some(1_000), Value::Null);
+    assert!(v.apply(Update::Turn(done.clone())));
+    assert_eq!(
+        kinds(&v)[1],
+        turn_end(
+            "t1",
+            Some(TurnOutcome {
+                status: TurnStatus::Completed,
+                elapsed_ms: Some(125_000),
+                error: None,
+            })
+        )
+    );
+    assert!(!v.apply(Update::Turn(done)), "the same outcome changes nothing");
+}
+
+#[test]
+fn a_turn_that_failed_before_it_started_leaves_its_reason() {
+    let mut v = SessionView::new(EXAMPLE_SESSION);
+    // The resource can arrive first (a turns list read at attach), then the events.
+    let failed = settled_turn(
+        "t1",
+        "failed",
+        None,
+        json!({"code": "sandbox_error", "message": "workspace destroyed"}),
+    );
+    let mut failed_at_once = failed.clone();
+    failed_at_once.completed_at = Some(1_000);
+    v.apply(Update::Turns(vec![failed_at_once]));
+    v.apply(Update::Event(ev("user.message", Some(1), json!({"text": "go"}))));
+    v.apply(Update::Event(ev("turn.ended", Some(2), json!({"turnId": "t1"}))));
+    assert_eq!(
+        kinds(&v),
+        vec![
+            EntryKind::User { text: "go".into() },
+            turn_end(
+                "t1",
+                Some(TurnOutcome {
+                    status: TurnStatus::Failed,
+                    elapsed_ms: Some(0),
+                    error: Some("sandbox_error: workspace destroyed".into()),
+                })
+            )
+        ]
+    );
+}
+
+#[test]
+fn a_second_message_inside_a_running_turn_is_a_steer() {
+    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let say = |text: &str| ev("user.message", None, json!({ "text": text }));
+    // The turn's own message may come after `turn.started` (§8 leaves the order open).
+    v.apply(Update::Event(ev("turn.started", Some(1), json!({"turnId": "t1"}))));
+    v.apply(Update::Event(say("first")));
+    v.apply(Update::Event(say("go left")));
+    v.apply(Update::Event(ev("turn.ended", Some(2), json!({"turnId": "t1"}))));
+    // A message that waited in the queue starts the next turn: not a steer.
+    v.apply(Update::Event(say("queued one")));
+    v.apply(Update::Event(ev("turn.started", Some(3), json!({"turnId": "t2"}))));
+    v.apply(Update::Event(say("go right")));
+    let messages: Vec<_> = kinds(&v)
+        .into_iter()
+        .filter(|k| matches!(k, EntryKind::User { .. } | EntryKind::Steer { .. }))
+        .collect();
+    assert_eq!(
+        messages,
+        vec![
+            EntryKind::User { text: "first".into() },
+            EntryKind::Steer { text: "go left".into() },
+            EntryKind::User { text: "queued one".into() },
+            EntryKind::Steer { text: "go right".into() },
+        ]
+    );
+}
+
+#[test]
+fn thinking_blocks_stay_apart_and_collapse_when_the_answer_settles() {
+    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let delta = |kind: &str, d: &str| ev(kind, None, json!({ "delta": d }));
+    v.apply(Update::Event(delta("agent.thinking", "Check the logs.")));
+    v.apply(Update::Event(delta("agent.thinking", " Then the deploy.")));
+    v.apply(Update::Event(delta("agent.text", "Looking")));
+    v.apply(Update::Event(delta("agent.thinking", "The deploy it is.")));
+    assert_eq!(
+        v.transcript().streaming().unwrap().thinking,
+        "Check the logs. Then the deploy.\n\nThe deploy it is.",
+        "deltas of one block join; a later block starts on its own"
+    );
+    v.apply(Update::Event(ev(
+        "agent.message",
+        Some(5),
+        json!({"text": "It was the deploy."}),
+    )));
+    assert!(v.transcript().streaming().is_none());
+    assert_eq!(
+        kinds(&v),
+        vec![
+            EntryKind::Thinking {
+                text: "Check the logs. Then the deploy.\n\nThe deploy it is.".into()
+            },
+            EntryKind::Agent {
+                text: "It was the deploy.".into()
+            },
+        ]
     );
 }

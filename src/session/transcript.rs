@@ -8,7 +8,7 @@
 //! event with the same key and vice versa (a multiset match), whatever the order.
 
 use super::text::{clip, compact_json, key, short_args};
-use gobare_api::model::{ChangeKind, Event, EventPayload, TodoItem};
+use gobare_api::model::{ChangeKind, Event, EventPayload, TodoItem, TurnStatus};
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
 
@@ -31,6 +31,8 @@ const SUMMARY_MAX: usize = 2_000;
 const DIFF_MAX: usize = 64 * 1024;
 /// Unmatched event keys remembered for matching late items.
 const MATCH_KEYS_MAX: usize = 200_000;
+/// Longest reasoning kept collapsed per message.
+const THINKING_MAX: usize = 16 * 1024;
 /// Longest provisional text kept while streaming (the settled message replaces it).
 const STREAM_MAX: usize = 256 * 1024;
 
@@ -49,12 +51,23 @@ pub enum EntryKind {
     User {
         text: String,
     },
+    /// A message sent while a turn ran (`user.message` between `turn.started` and
+    /// `turn.ended`): a steer redirecting that turn.
+    Steer {
+        text: String,
+    },
     Agent {
         text: String,
     },
     Context {
         text: String,
     },
+    /// The agent's reasoning before a settled message, kept collapsed.
+    Thinking {
+        text: String,
+    },
+    /// A turn ended; its outcome once the turn resource is fetched.
+    TurnEnd(Box<TurnEndEntry>),
     Tool(Box<ToolCallEntry>),
     FileChange(Box<FileChangeEntry>),
     Todos {
@@ -124,6 +137,21 @@ impl EntryKind {
         let lines = memchr::memchr_iter(b'\n', text.trim_end().as_bytes()).count() + 1;
         (lines > COLLAPSE_OVER_LINES).then_some(lines)
     }
+}
+
+/// How an ended turn came out, from its resource (§13.8).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TurnEndEntry {
+    pub(crate) turn_id: String,
+    /// `None` until the turn resource says how it settled.
+    pub(crate) outcome: Option<TurnOutcome>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct TurnOutcome {
+    pub(crate) status: TurnStatus,
+    pub(crate) elapsed_ms: Option<i64>,
+    pub(crate) error: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Copy)]
@@ -235,6 +263,16 @@ pub struct Transcript {
     streaming: Option<Streaming>,
     /// Bumped on every change of the streaming text.
     streaming_rev: u64,
+    /// The last event applied was an `agent.thinking` delta (a later one continues its block).
+    thinking_open: bool,
+    /// Between `turn.started` and `turn.ended`.
+    turn_open: bool,
+    /// The message that starts the current (or next) turn was seen. Its `user.message` may
+    /// come before or after `turn.started` (§8 leaves the order open), so only a second
+    /// message inside an open turn is a steer.
+    turn_asked: bool,
+    /// turn id → its separator entry.
+    turn_ends: HashMap<String, u64>,
 }
 
 impl Default for Transcript {
@@ -263,6 +301,10 @@ impl Transcript {
             from_items: HashMap::new(),
             streaming: None,
             streaming_rev: 0,
+            thinking_open: false,
+            turn_open: false,
+            turn_asked: false,
+            turn_ends: HashMap::new(),
         }
     }
 
@@ -371,12 +413,44 @@ impl Transcript {
 
     pub(crate) fn turn_started(&mut self) {
         self.todos = None;
+        self.turn_open = true;
     }
 
-    /// The turn settled: provisional text that never got a settled message is dropped.
+    /// The turn settled: provisional text that never got a settled message is dropped
+    /// (its reasoning is kept collapsed).
     pub(crate) fn turn_ended(&mut self) {
-        if self.streaming.take().is_some() {
+        self.turn_open = false;
+        self.turn_asked = false;
+        if let Some(s) = self.streaming.take() {
             self.streaming_rev += 1;
+            self.keep_thinking(None, s.thinking);
+        }
+    }
+
+    /// How turn `turn_id` came out: fills its separator once its status is final.
+    pub(crate) fn turn_outcome(&mut self, turn_id: &str, outcome: TurnOutcome) -> bool {
+        let Some(&id) = self.turn_ends.get(turn_id) else {
+            return false;
+        };
+        let Some(entry) = self.get_mut(id) else {
+            return false;
+        };
+        let EntryKind::TurnEnd(t) = &mut entry.kind else {
+            return false;
+        };
+        if t.outcome.as_ref() == Some(&outcome) {
+            return false;
+        }
+        t.outcome = Some(outcome);
+        entry.rev += 1;
+        true
+    }
+
+    fn keep_thinking(&mut self, at: Option<i64>, thinking: String) {
+        let thinking = thinking.trim();
+        if !thinking.is_empty() {
+            let text = clip(thinking, THINKING_MAX);
+            self.push(at, EntryKind::Thinking { text });
         }
     }
 
@@ -390,20 +464,39 @@ impl Transcript {
     fn apply_event_unsettled(&mut self, ev: &Event) -> bool {
         use EventPayload as P;
         let at = ev.created_at;
+        let thinking_was_open = std::mem::take(&mut self.thinking_open);
         match &ev.payload {
             P::TurnStarted(_) => {
                 self.turn_started();
                 false
             }
-            P::TurnEnded(_) => {
-                let had = self.streaming.is_some();
+            P::TurnEnded(t) => {
                 self.turn_ended();
-                had
+                let id = self.push(
+                    at,
+                    EntryKind::TurnEnd(Box::new(TurnEndEntry {
+                        turn_id: t.turn_id.clone(),
+                        outcome: None,
+                    })),
+                );
+                self.turn_ends.insert(t.turn_id.clone(), id);
+                true
             }
             P::AgentText(d) => self.stream(|s| &mut s.text, &d.delta),
-            P::AgentThinking(d) => self.stream(|s| &mut s.thinking, &d.delta),
+            P::AgentThinking(d) => {
+                self.thinking_open = true;
+                let block_starts = !thinking_was_open
+                    && self.streaming.as_ref().is_some_and(|s| !s.thinking.is_empty());
+                if block_starts && !d.delta.is_empty() {
+                    // A new block of reasoning: never glued onto the last one.
+                    self.stream(|s| &mut s.thinking, "\n\n");
+                }
+                self.stream(|s| &mut s.thinking, &d.delta)
+            }
             P::AgentMessage(t) => {
-                self.streaming = None;
+                if let Some(s) = self.streaming.take() {
+                    self.keep_thinking(at, s.thinking);
+                }
                 self.streaming_rev += 1;
                 self.push_keyed(
                     Source::Event,
@@ -414,13 +507,16 @@ impl Transcript {
                 );
                 true
             }
-            P::UserMessage(t) => self.push_keyed(
-                Source::Event,
-                at,
-                EntryKind::User {
-                    text: t.text.clone(),
-                },
-            ),
+            P::UserMessage(t) => {
+                let text = t.text.clone();
+                let kind = if self.turn_open && self.turn_asked {
+                    EntryKind::Steer { text }
+                } else {
+                    self.turn_asked = true;
+                    EntryKind::User { text }
+                };
+                self.push_keyed(Source::Event, at, kind)
+            }
             P::UserContext(t) => self.push_keyed(
                 Source::Event,
                 at,
@@ -890,7 +986,7 @@ impl Transcript {
 /// by `toolCallId` or never duplicated.
 fn match_key(kind: &EntryKind) -> Option<u64> {
     Some(match kind {
-        EntryKind::User { text } => key("user", text),
+        EntryKind::User { text } | EntryKind::Steer { text } => key("user", text),
         EntryKind::Agent { text } => key("agent", text),
         EntryKind::Context { text } => key("context", text),
         EntryKind::Error { message } => key("error", message),

@@ -253,6 +253,14 @@ impl TurnState {
             .then_some(c.id.as_str())
     }
 
+    /// The turn with this id, current or recent.
+    pub(crate) fn find(&self, id: &str) -> Option<&TurnInfo> {
+        self.current
+            .iter()
+            .chain(self.recent.iter())
+            .find(|t| t.id == id)
+    }
+
     fn find_mut(&mut self, id: &str) -> Option<&mut TurnInfo> {
         if self.current.as_ref().is_some_and(|c| c.id == id) {
             return self.current.as_mut();

@@ -3,7 +3,7 @@
 
 use super::{
     ApprovalEntry, ApprovalOutcome, Entry, EntryKind, FileChangeEntry, FunctionEntry,
-    QuestionEntry, ToolCallEntry, Transcript,
+    QuestionEntry, ToolCallEntry, Transcript, TurnEndEntry,
 };
 use gobare_api::model::TodoItem;
 
@@ -68,6 +68,8 @@ pub(crate) fn entry_bytes(entry: &Entry) -> usize {
     size_of::<Entry>()
         + match &entry.kind {
             EntryKind::User { text: t }
+            | EntryKind::Steer { text: t }
+            | EntryKind::Thinking { text: t }
             | EntryKind::Agent { text: t }
             | EntryKind::Context { text: t }
             | EntryKind::Dequeued { text: t }
@@ -122,6 +124,11 @@ pub(crate) fn entry_bytes(entry: &Entry) -> usize {
             EntryKind::Preview { url, .. } => opt(url),
             EntryKind::McpUnavailable { name, reason } => name.capacity() + reason.capacity(),
             EntryKind::Unknown { kind, excerpt } => kind.capacity() + excerpt.capacity(),
+            EntryKind::TurnEnd(t) => {
+                size_of::<TurnEndEntry>()
+                    + t.turn_id.capacity()
+                    + t.outcome.as_ref().map_or(0, |o| opt(&o.error))
+            }
             EntryKind::Compaction { .. } | EntryKind::ReplayTruncated { .. } => 0,
         }
 }

@@ -1,11 +1,14 @@
 //! One transcript entry (or the live streaming text) laid out into styled lines of a
 //! given width. Every string from the server goes through `gobare_api::text` or `markdown`.
 
-use crate::session::transcript::{ApprovalOutcome, CallStatus, Entry, EntryKind, Streaming};
+use crate::session::transcript::{
+    ApprovalOutcome, CallStatus, Entry, EntryKind, Streaming, TurnOutcome,
+};
+use crate::ui::turn::duration;
 use crate::ui::markdown;
 use crate::ui::styled::{hard_wrap, truncate};
 use crate::ui::theme::Theme;
-use gobare_api::model::ChangeKind;
+use gobare_api::model::{ChangeKind, TurnStatus};
 use gobare_api::text;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -85,6 +88,28 @@ pub(super) fn entry_lines(
                 ));
             }
         }
+        EntryKind::Steer { text } => {
+            out.push(Line::default());
+            out.push(Line::styled("▌ you · steer (sent while the turn ran)", theme.user));
+            let (text, omitted) = shown(text);
+            for l in text::wrap(text, w.saturating_sub(2)) {
+                out.push(Line::from(vec![
+                    Span::styled("▌ ", theme.user),
+                    Span::styled(l, theme.text),
+                ]));
+            }
+            omitted_line(&mut out, omitted, theme);
+        }
+        EntryKind::Thinking { text } => {
+            let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+            let noun = if lines == 1 { "line" } else { "lines" };
+            out.push(Line::default());
+            out.push(truncate(
+                Line::styled(format!("┊ thinking · {lines} {noun} (collapsed)"), theme.dim),
+                w,
+            ));
+        }
+        EntryKind::TurnEnd(t) => out.push(turn_end_line(t.outcome.as_ref(), w, theme)),
         EntryKind::Agent { text } => {
             out.push(Line::default());
             out.push(Line::styled("◆ agent", theme.agent));
@@ -365,11 +390,9 @@ pub(super) fn streaming_lines(
     theme: &Theme,
 ) -> Vec<Line<'static>> {
     let w = width as usize;
-    let mut out = vec![
-        Line::default(),
-        Line::styled("◆ agent (writing…)", theme.agent),
-    ];
+    let mut out = vec![Line::default()];
     if thinking && !s.thinking.is_empty() {
+        out.push(Line::styled("┊ thinking", theme.dim));
         let wrapped = text::wrap(tail(&s.thinking, STREAM_TAIL), w.saturating_sub(2));
         let skip = wrapped.len().saturating_sub(THINKING_LINES);
         for l in wrapped.into_iter().skip(skip) {
@@ -378,12 +401,66 @@ pub(super) fn streaming_lines(
                 Span::styled(l, theme.dim),
             ]));
         }
+        if s.text.is_empty() {
+            out.push(Line::styled("▍", theme.accent));
+            return out;
+        }
+        // The answer never runs on from the reasoning.
+        out.push(Line::default());
     }
+    out.push(Line::styled("◆ agent", theme.agent));
     for l in markdown::render(tail(&s.text, STREAM_TAIL), width, theme) {
         out.extend(hard_wrap(l, w));
     }
     out.push(Line::styled("▍", theme.accent));
     out
+}
+
+/// `── ✓ completed in 2m 05s ──`, `── ✗ failed after 0s: reason ──`; plain while the
+/// outcome is being fetched.
+fn turn_end_line(outcome: Option<&TurnOutcome>, w: usize, theme: &Theme) -> Line<'static> {
+    let Some(o) = outcome else {
+        return truncate(Line::styled("── turn ended ──", theme.dim), w);
+    };
+    let took = o.elapsed_ms.map(duration);
+    let (text, style) = match &o.status {
+        TurnStatus::Completed => (
+            match took {
+                Some(t) => format!("✓ completed in {t}"),
+                None => "✓ completed".to_string(),
+            },
+            theme.ok,
+        ),
+        TurnStatus::Cancelled => (
+            match took {
+                Some(t) => format!("⊘ cancelled after {t}"),
+                None => "⊘ cancelled".to_string(),
+            },
+            theme.dim,
+        ),
+        status => {
+            let mut s = match (status, took) {
+                (TurnStatus::Failed, Some(t)) => format!("✗ failed after {t}"),
+                (TurnStatus::Failed, None) => "✗ failed".to_string(),
+                (other, _) => format!("✗ {}", text::line(&format!("{other:?}"))),
+            };
+            if let Some(reason) = &o.error {
+                s.push_str(": ");
+                s.push_str(&failure_reason(reason));
+            }
+            (s, theme.error)
+        }
+    };
+    truncate(Line::styled(format!("── {text} ──"), style), w)
+}
+
+/// The error's reason on one line, with what to do when the workspace was lost.
+fn failure_reason(error: &str) -> String {
+    let reason = text::line(first(error)).into_owned();
+    match reason.strip_prefix("sandbox_error: ") {
+        Some(rest) => format!("{rest} — your next message rebuilds it"),
+        None => reason,
+    }
 }
 
 fn error_lines(out: &mut Vec<Line<'static>>, label: &str, message: &str, w: usize, theme: &Theme) {
