@@ -3,9 +3,7 @@
 use super::transcript::{ApprovalOutcome, CallStatus, EntryKind, TurnEndEntry, TurnOutcome};
 use super::turn::TurnPhase;
 use super::*;
-use gobare_api::model::{
-    ChangeKind, EVENT_TYPES, Item, Session, Turn, TurnStatus, WorkspaceState,
-};
+use gobare_api::model::{ChangeKind, EVENT_TYPES, Item, Session, Turn, TurnStatus, WorkspaceState};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -986,9 +984,21 @@ fn settled_turn(id: &str, status: &str, started: Option<i64>, error: Value) -> T
 #[test]
 fn an_ended_turn_leaves_a_separator_that_the_resource_fills_in() {
     let mut v = SessionView::new(EXAMPLE_SESSION);
-    v.apply(Update::Event(ev("user.message", Some(1), json!({"text": "go"}))));
-    v.apply(Update::Event(ev("turn.started", Some(2), json!({"turnId": "t1"}))));
-    v.apply(Update::Event(ev("turn.ended", Some(3), json!({"turnId": "t1"}))));
+    v.apply(Update::Event(ev(
+        "user.message",
+        Some(1),
+        json!({"text": "go"}),
+    )));
+    v.apply(Update::Event(ev(
+        "turn.started",
+        Some(2),
+        json!({"turnId": "t1"}),
+    )));
+    v.apply(Update::Event(ev(
+        "turn.ended",
+        Some(3),
+        json!({"turnId": "t1"}),
+    )));
     assert_eq!(
         kinds(&v)[1],
         turn_end("t1", None),
@@ -1007,7 +1017,10 @@ fn an_ended_turn_leaves_a_separator_that_the_resource_fills_in() {
             })
         )
     );
-    assert!(!v.apply(Update::Turn(done)), "the same outcome changes nothing");
+    assert!(
+        !v.apply(Update::Turn(done)),
+        "the same outcome changes nothing"
+    );
 }
 
 #[test]
@@ -1023,8 +1036,16 @@ fn a_turn_that_failed_before_it_started_leaves_its_reason() {
     let mut failed_at_once = failed.clone();
     failed_at_once.completed_at = Some(1_000);
     v.apply(Update::Turns(vec![failed_at_once]));
-    v.apply(Update::Event(ev("user.message", Some(1), json!({"text": "go"}))));
-    v.apply(Update::Event(ev("turn.ended", Some(2), json!({"turnId": "t1"}))));
+    v.apply(Update::Event(ev(
+        "user.message",
+        Some(1),
+        json!({"text": "go"}),
+    )));
+    v.apply(Update::Event(ev(
+        "turn.ended",
+        Some(2),
+        json!({"turnId": "t1"}),
+    )));
     assert_eq!(
         kinds(&v),
         vec![
@@ -1046,13 +1067,25 @@ fn a_second_message_inside_a_running_turn_is_a_steer() {
     let mut v = SessionView::new(EXAMPLE_SESSION);
     let say = |text: &str| ev("user.message", None, json!({ "text": text }));
     // The turn's own message may come after `turn.started` (§8 leaves the order open).
-    v.apply(Update::Event(ev("turn.started", Some(1), json!({"turnId": "t1"}))));
+    v.apply(Update::Event(ev(
+        "turn.started",
+        Some(1),
+        json!({"turnId": "t1"}),
+    )));
     v.apply(Update::Event(say("first")));
     v.apply(Update::Event(say("go left")));
-    v.apply(Update::Event(ev("turn.ended", Some(2), json!({"turnId": "t1"}))));
+    v.apply(Update::Event(ev(
+        "turn.ended",
+        Some(2),
+        json!({"turnId": "t1"}),
+    )));
     // A message that waited in the queue starts the next turn: not a steer.
     v.apply(Update::Event(say("queued one")));
-    v.apply(Update::Event(ev("turn.started", Some(3), json!({"turnId": "t2"}))));
+    v.apply(Update::Event(ev(
+        "turn.started",
+        Some(3),
+        json!({"turnId": "t2"}),
+    )));
     v.apply(Update::Event(say("go right")));
     let messages: Vec<_> = kinds(&v)
         .into_iter()
@@ -1061,10 +1094,18 @@ fn a_second_message_inside_a_running_turn_is_a_steer() {
     assert_eq!(
         messages,
         vec![
-            EntryKind::User { text: "first".into() },
-            EntryKind::Steer { text: "go left".into() },
-            EntryKind::User { text: "queued one".into() },
-            EntryKind::Steer { text: "go right".into() },
+            EntryKind::User {
+                text: "first".into()
+            },
+            EntryKind::Steer {
+                text: "go left".into()
+            },
+            EntryKind::User {
+                text: "queued one".into()
+            },
+            EntryKind::Steer {
+                text: "go right".into()
+            },
         ]
     );
 }

@@ -486,7 +486,10 @@ impl Transcript {
             P::AgentThinking(d) => {
                 self.thinking_open = true;
                 let block_starts = !thinking_was_open
-                    && self.streaming.as_ref().is_some_and(|s| !s.thinking.is_empty());
+                    && self
+                        .streaming
+                        .as_ref()
+                        .is_some_and(|s| !s.thinking.is_empty());
                 if block_starts && !d.delta.is_empty() {
                     // A new block of reasoning: never glued onto the last one.
                     self.stream(|s| &mut s.thinking, "\n\n");

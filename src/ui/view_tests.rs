@@ -722,3 +722,77 @@ fn every_mode_shows_itself_and_its_keys() {
         insta::assert_snapshot!(format!("mode_{name}"), out);
     }
 }
+
+/// A settled turn resource with its own id, start and end.
+fn settled(id: &str, status: &str, started: Option<i64>, ran_ms: i64, error: Value) -> Turn {
+    let created = 1_789_319_000_000i64;
+    serde_json::from_value(json!({
+        "id": id, "session_id": "s", "status": status, "created_at": created,
+        "started_at": started, "completed_at": started.unwrap_or(created) + ran_ms,
+        "artifacts": "ready", "error": error
+    }))
+    .unwrap()
+}
+
+#[test]
+fn turn_separators_steers_and_collapsed_thinking() {
+    let mut v = view();
+    let started_at = Some(1_789_319_000_000i64);
+    let turn_ev = |kind: &str, seq: u64, id: &str| ev(kind, Some(seq), json!({ "turnId": id }));
+    let say = |seq: u64, text: &str| ev("user.message", Some(seq), json!({ "text": text }));
+    let delta = |kind: &str, d: &str| ev(kind, None, json!({ "delta": d }));
+    apply(
+        &mut v,
+        [
+            say(1, "Find the regression."),
+            turn_ev("turn.started", 2, "t1"),
+            say(3, "Only look at export-svc."),
+            delta("agent.thinking", "Start from the deploy log."),
+            ev(
+                "agent.message",
+                Some(4),
+                json!({"text": "It is export-svc v2.3.2."}),
+            ),
+            turn_ev("turn.ended", 5, "t1"),
+            say(6, "Roll it back."),
+            turn_ev("turn.ended", 7, "t2"),
+            say(8, "Try again."),
+            turn_ev("turn.started", 9, "t3"),
+            turn_ev("turn.ended", 10, "t3"),
+        ],
+    );
+    let pending = render(&v, &mut zoomed(Pane::Transcript), 80, 24);
+    assert!(pending.contains("── turn ended ──"), "{pending}");
+    v.apply(Update::Turn(settled(
+        "t1",
+        "completed",
+        started_at,
+        125_000,
+        Value::Null,
+    )));
+    v.apply(Update::Turn(settled(
+        "t2",
+        "failed",
+        None,
+        0,
+        json!({"code": "sandbox_error", "message": "workspace destroyed"}),
+    )));
+    v.apply(Update::Turn(settled(
+        "t3",
+        "cancelled",
+        started_at,
+        12_000,
+        Value::Null,
+    )));
+    let out = render(&v, &mut zoomed(Pane::Transcript), 80, 30);
+    for line in [
+        "── ✓ completed in 2m 05s ──",
+        "── ✗ failed after 0s: workspace destroyed — your next message rebuilds it ──",
+        "── ⊘ cancelled after 12s ──",
+        "▌ you · steer",
+        "┊ thinking · 1 line (collapsed)",
+    ] {
+        assert!(out.contains(line), "{line} missing:\n{out}");
+    }
+    assert_snapshot!(out);
+}

@@ -4,10 +4,10 @@
 use crate::session::transcript::{
     ApprovalOutcome, CallStatus, Entry, EntryKind, Streaming, TurnOutcome,
 };
-use crate::ui::turn::duration;
 use crate::ui::markdown;
 use crate::ui::styled::{hard_wrap, truncate};
 use crate::ui::theme::Theme;
+use crate::ui::turn::duration;
 use gobare_api::model::{ChangeKind, TurnStatus};
 use gobare_api::text;
 use ratatui::style::Style;
@@ -90,7 +90,10 @@ pub(super) fn entry_lines(
         }
         EntryKind::Steer { text } => {
             out.push(Line::default());
-            out.push(Line::styled("▌ you · steer (sent while the turn ran)", theme.user));
+            out.push(Line::styled(
+                "▌ you · steer (sent while the turn ran)",
+                theme.user,
+            ));
             let (text, omitted) = shown(text);
             for l in text::wrap(text, w.saturating_sub(2)) {
                 out.push(Line::from(vec![
@@ -105,11 +108,17 @@ pub(super) fn entry_lines(
             let noun = if lines == 1 { "line" } else { "lines" };
             out.push(Line::default());
             out.push(truncate(
-                Line::styled(format!("┊ thinking · {lines} {noun} (collapsed)"), theme.dim),
+                Line::styled(
+                    format!("┊ thinking · {lines} {noun} (collapsed)"),
+                    theme.dim,
+                ),
                 w,
             ));
         }
-        EntryKind::TurnEnd(t) => out.push(turn_end_line(t.outcome.as_ref(), w, theme)),
+        EntryKind::TurnEnd(t) => {
+            out.push(Line::default());
+            out.push(turn_end_line(t.outcome.as_ref(), w, theme));
+        }
         EntryKind::Agent { text } => {
             out.push(Line::default());
             out.push(Line::styled("◆ agent", theme.agent));
