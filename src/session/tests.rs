@@ -148,7 +148,7 @@ fn replaying_the_same_persisted_events_twice_changes_nothing() {
 }
 
 #[test]
-fn deltas_then_the_settled_message_leave_one_message_after_its_thinking() {
+fn deltas_then_the_settled_message_leave_one_message() {
     let mut v = SessionView::new(EXAMPLE_SESSION);
     v.apply(Update::Event(ev(
         "turn.started",
@@ -176,12 +176,9 @@ fn deltas_then_the_settled_message_leave_one_message_after_its_thinking() {
     assert!(v.transcript().streaming().is_none());
     assert_eq!(
         kinds(&v),
-        vec![
-            EntryKind::Thinking { text: "hmm".into() },
-            EntryKind::Agent {
-                text: "Looked at it.".into()
-            }
-        ]
+        vec![EntryKind::Agent {
+            text: "Looked at it.".into()
+        }]
     );
 }
 
@@ -1111,7 +1108,7 @@ fn a_second_message_inside_a_running_turn_is_a_steer() {
 }
 
 #[test]
-fn thinking_blocks_stay_apart_and_collapse_when_the_answer_settles() {
+fn thinking_blocks_stay_apart_and_fold_away_when_the_answer_settles() {
     let mut v = SessionView::new(EXAMPLE_SESSION);
     let delta = |kind: &str, d: &str| ev(kind, None, json!({ "delta": d }));
     v.apply(Update::Event(delta("agent.thinking", "Check the logs.")));
@@ -1131,13 +1128,8 @@ fn thinking_blocks_stay_apart_and_collapse_when_the_answer_settles() {
     assert!(v.transcript().streaming().is_none());
     assert_eq!(
         kinds(&v),
-        vec![
-            EntryKind::Thinking {
-                text: "Check the logs. Then the deploy.\n\nThe deploy it is.".into()
-            },
-            EntryKind::Agent {
-                text: "It was the deploy.".into()
-            },
-        ]
+        vec![EntryKind::Agent {
+            text: "It was the deploy.".into()
+        }]
     );
 }

@@ -31,8 +31,6 @@ const SUMMARY_MAX: usize = 2_000;
 const DIFF_MAX: usize = 64 * 1024;
 /// Unmatched event keys remembered for matching late items.
 const MATCH_KEYS_MAX: usize = 200_000;
-/// Longest reasoning kept collapsed per message.
-const THINKING_MAX: usize = 16 * 1024;
 /// Longest provisional text kept while streaming (the settled message replaces it).
 const STREAM_MAX: usize = 256 * 1024;
 
@@ -60,10 +58,6 @@ pub enum EntryKind {
         text: String,
     },
     Context {
-        text: String,
-    },
-    /// The agent's reasoning before a settled message, kept collapsed.
-    Thinking {
         text: String,
     },
     /// A turn ended; its outcome once the turn resource is fetched.
@@ -416,14 +410,12 @@ impl Transcript {
         self.turn_open = true;
     }
 
-    /// The turn settled: provisional text that never got a settled message is dropped
-    /// (its reasoning is kept collapsed).
+    /// The turn settled: provisional text that never got a settled message is dropped.
     pub(crate) fn turn_ended(&mut self) {
         self.turn_open = false;
         self.turn_asked = false;
-        if let Some(s) = self.streaming.take() {
+        if self.streaming.take().is_some() {
             self.streaming_rev += 1;
-            self.keep_thinking(None, s.thinking);
         }
     }
 
@@ -444,14 +436,6 @@ impl Transcript {
         t.outcome = Some(outcome);
         entry.rev += 1;
         true
-    }
-
-    fn keep_thinking(&mut self, at: Option<i64>, thinking: String) {
-        let thinking = thinking.trim();
-        if !thinking.is_empty() {
-            let text = clip(thinking, THINKING_MAX);
-            self.push(at, EntryKind::Thinking { text });
-        }
     }
 
     /// Applies one event (persisted or transient). Returns whether anything changed.
@@ -497,9 +481,9 @@ impl Transcript {
                 self.stream(|s| &mut s.thinking, &d.delta)
             }
             P::AgentMessage(t) => {
-                if let Some(s) = self.streaming.take() {
-                    self.keep_thinking(at, s.thinking);
-                }
+                // The reasoning folds away with the provisional text: deltas are transient,
+                // so a kept copy would not survive a restart (the screen must).
+                self.streaming = None;
                 self.streaming_rev += 1;
                 self.push_keyed(
                     Source::Event,

@@ -69,7 +69,6 @@ pub(crate) fn entry_bytes(entry: &Entry) -> usize {
         + match &entry.kind {
             EntryKind::User { text: t }
             | EntryKind::Steer { text: t }
-            | EntryKind::Thinking { text: t }
             | EntryKind::Agent { text: t }
             | EntryKind::Context { text: t }
             | EntryKind::Dequeued { text: t }

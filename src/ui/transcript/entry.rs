@@ -103,18 +103,6 @@ pub(super) fn entry_lines(
             }
             omitted_line(&mut out, omitted, theme);
         }
-        EntryKind::Thinking { text } => {
-            let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
-            let noun = if lines == 1 { "line" } else { "lines" };
-            out.push(Line::default());
-            out.push(truncate(
-                Line::styled(
-                    format!("┊ thinking · {lines} {noun} (collapsed)"),
-                    theme.dim,
-                ),
-                w,
-            ));
-        }
         EntryKind::TurnEnd(t) => {
             out.push(Line::default());
             out.push(turn_end_line(t.outcome.as_ref(), w, theme));
