@@ -6,6 +6,7 @@ use crate::auth::Token;
 use crate::error::{ApiError, ApiErrorKind};
 use crate::model::{
     Artifact, CreateSession, Health, Input, InputAccepted, InputBody, Item, List, Session, Turn,
+    Usage,
 };
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue, RETRY_AFTER};
 use reqwest::{Method, StatusCode};
@@ -294,6 +295,17 @@ impl ApiClient {
     pub async fn get_turn(&self, session_id: &str, turn_id: &str) -> Result<Turn, ApiError> {
         self.get(&["sessions", session_id, "turns", turn_id], Vec::new())
             .await
+    }
+
+    /// `GET /v1/sessions/{id}/usage`; `crew` adds `?root=<id>`: the session and every
+    /// session below it.
+    pub async fn get_usage(&self, session_id: &str, crew: bool) -> Result<Usage, ApiError> {
+        let q = if crew {
+            vec![("root", session_id.to_string())]
+        } else {
+            Vec::new()
+        };
+        self.get(&["sessions", session_id, "usage"], q).await
     }
 
     /// `GET /v1/sessions/{id}/items`: one page of the transcript.

@@ -743,6 +743,27 @@ pub struct Repo {
     pub clone_error: Option<String>,
 }
 
+/// `GET …/usage` (`session.usage`): sandbox time of one session, or of its tree (`?root=`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Usage {
+    #[serde(default)]
+    pub session_id: String,
+    /// `"session"` or `"tree"`.
+    #[serde(default)]
+    pub scope: String,
+    /// Sessions counted (1 for `"session"`).
+    #[serde(default)]
+    pub sessions: u32,
+    /// When the figures were taken, Unix ms.
+    #[serde(default)]
+    pub as_of: Option<i64>,
+    #[serde(default)]
+    pub sandbox_seconds: u64,
+    /// The reconciled part; lags `sandbox_seconds` while the sandbox runs.
+    #[serde(default)]
+    pub chargeable_seconds: u64,
+}
+
 /// `session.preview`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Preview {
