@@ -135,7 +135,10 @@ fn usage_lines(usage: &SandboxUsage, w: usize, theme: &Theme, out: &mut Vec<Line
         out.push(truncate(usage_line(&label, crew, theme), w));
     }
     out.push(truncate(
-        Line::styled("  an idle workspace keeps accruing until it pauses", theme.dim),
+        Line::styled(
+            "  an idle workspace keeps accruing until it pauses",
+            theme.dim,
+        ),
         w,
     ));
 }

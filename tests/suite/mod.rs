@@ -32,3 +32,4 @@ mod soak;
 mod state_unwritable;
 mod token_leak;
 mod wire_edges;
+mod workspace_usage;
