@@ -112,6 +112,7 @@ impl App {
             AppMsg::Fetched { job, result } => self.on_fetched(job, *result),
             AppMsg::Action(event) => self.on_action(event),
             AppMsg::StateSaved(done) => self.on_state_saved(done),
+            AppMsg::PreviewWritten { publish, result } => self.on_preview_written(publish, result),
         }
         self.take_model_fetches();
     }

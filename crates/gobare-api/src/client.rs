@@ -5,8 +5,8 @@
 use crate::auth::Token;
 use crate::error::{ApiError, ApiErrorKind};
 use crate::model::{
-    Artifact, CreateSession, Health, Input, InputAccepted, InputBody, Item, List, Session, Turn,
-    Usage,
+    Artifact, CreateSession, Health, Input, InputAccepted, InputBody, Item, List, PreviewPublished,
+    Session, Turn, Usage,
 };
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue, RETRY_AFTER};
 use reqwest::{Method, StatusCode};
@@ -306,6 +306,26 @@ impl ApiClient {
             Vec::new()
         };
         self.get(&["sessions", session_id, "usage"], q).await
+    }
+
+    /// `POST /v1/sessions/{id}/preview`: publishes the preview at a public URL (the
+    /// server picks the subdomain). Returns the `preview` object.
+    pub async fn publish_preview(
+        &self,
+        session_id: &str,
+        key: &IdempotencyKey,
+    ) -> Result<PreviewPublished, ApiError> {
+        let body = serde_json::Map::new();
+        self.write(&["sessions", session_id, "preview"], &body, key)
+            .await
+    }
+
+    /// `DELETE /v1/sessions/{id}/preview`: takes the public URL down (200 also when it was
+    /// not published).
+    pub async fn unpublish_preview(&self, session_id: &str) -> Result<(), ApiError> {
+        let url = self.url(&["sessions", session_id, "preview"], &[])?;
+        let _: serde_json::Value = self.execute(Method::DELETE, url, None, None).await?;
+        Ok(())
     }
 
     /// `GET /v1/sessions/{id}/items`: one page of the transcript.

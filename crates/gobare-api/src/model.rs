@@ -764,6 +764,15 @@ pub struct Usage {
     pub chargeable_seconds: u64,
 }
 
+/// `POST …/preview`'s answer (`preview`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct PreviewPublished {
+    #[serde(default)]
+    pub subdomain: Option<String>,
+    #[serde(default)]
+    pub published_url: Option<String>,
+}
+
 /// `session.preview`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Preview {
