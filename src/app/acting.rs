@@ -348,6 +348,11 @@ impl App {
                     self.act_answer(input);
                 }
             }
+            (Confirm::PublishPreview, true) => self.act_preview(true),
+            (Confirm::UnpublishPreview, true) => self.act_preview(false),
+            (Confirm::PublishPreview | Confirm::UnpublishPreview, false) => {
+                self.notice(Some("preview left as it was".into()));
+            }
             (Confirm::ApproveSensitive { .. }, false) => {
                 self.screen.mode = Mode::Deciding;
                 self.notice(Some("not approved: y to approve, n to deny".into()));

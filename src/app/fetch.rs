@@ -20,6 +20,9 @@ pub(crate) enum FetchJob {
     Items,
     /// `GET …/artifacts`.
     Artifacts,
+    /// `GET …/usage`, and `GET /sessions/{root}/usage?root={root}` for the crew rooted at
+    /// the given session.
+    Usage { crew_root: String },
 }
 
 /// Requests the model fetches may make per minute: half the API's budget, leaving the rest

@@ -4,6 +4,7 @@
 use super::fetch::FetchJob;
 use super::msg::AppMsg;
 use crate::session::Update;
+use crate::session::workspace::SandboxUsage;
 use gobare_api::client::{ApiClient, Order, Page};
 use gobare_api::error::ApiError;
 use tokio::sync::mpsc::UnboundedSender;
@@ -49,6 +50,19 @@ async fn run(client: &ApiClient, id: &str, job: &FetchJob) -> Result<Update, Api
             let mut list = client.list_artifacts(id, &page, None).await?.data;
             list.reverse();
             Update::Artifacts(list)
+        }
+        FetchJob::Usage { crew_root } => {
+            let session = client.get_usage(id, false).await?;
+            // A crew of one is the session itself: not worth a second line. The session's
+            // own figures stand even when the crew's cannot be read (a deleted parent).
+            let crew = match client.get_usage(crew_root, true).await {
+                Ok(crew) => (crew.sessions > 1).then_some(crew),
+                Err(e) => {
+                    tracing::debug!(error = %e, "crew usage not read");
+                    None
+                }
+            };
+            Update::Usage(SandboxUsage { session, crew })
         }
     })
 }

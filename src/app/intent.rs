@@ -38,6 +38,8 @@ pub(crate) enum Intent {
     ToggleDeltas,
     StartEventFilter,
     ToggleDiff,
+    /// `p`: publish or unpublish the preview (asks first).
+    TogglePreview,
     /// Ctrl+R: re-read the session and turns.
     Refresh,
     OpenPicker,
@@ -132,6 +134,7 @@ impl App {
                     ));
                 }
             }
+            Intent::TogglePreview => self.act_toggle_preview(),
             Intent::Refresh => {
                 self.want(super::fetch::FetchJob::Session);
                 self.want(super::fetch::FetchJob::Turns);

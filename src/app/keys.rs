@@ -97,6 +97,7 @@ pub(crate) fn route(key: KeyEvent, mode: &Mode) -> KeyRoute {
             KeyCode::Char('d') => KeyRoute::Do(Intent::ToggleDeltas),
             KeyCode::Char('/') => KeyRoute::Do(Intent::StartEventFilter),
             KeyCode::Char('e') => KeyRoute::Do(Intent::ToggleDiff),
+            KeyCode::Char('p') => KeyRoute::Do(Intent::TogglePreview),
             // Any other letter is nothing here: it never leaks into the box.
             _ => KeyRoute::Ignore,
         },

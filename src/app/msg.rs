@@ -18,4 +18,9 @@ pub(crate) enum AppMsg {
     Action(crate::app::sender::SendEvent),
     /// A write of the session state ended (`app::saving`).
     StateSaved(crate::app::memory::SaveDone),
+    /// A preview publish (or unpublish) ended (`app::preview`).
+    PreviewWritten {
+        publish: bool,
+        result: Result<(), ApiError>,
+    },
 }

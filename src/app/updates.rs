@@ -91,10 +91,18 @@ impl App {
 
     pub(super) fn take_model_fetches(&mut self) {
         for fetch in self.view.take_fetches() {
-            self.fetches.want(match fetch {
+            let job = match fetch {
                 Fetch::Session => FetchJob::Session,
                 Fetch::Turn(id) => FetchJob::Turn(id),
-            });
+                Fetch::Usage => self.usage_job(),
+            };
+            self.fetches.want(job);
+        }
+    }
+
+    fn usage_job(&self) -> FetchJob {
+        FetchJob::Usage {
+            crew_root: self.view.crew_root(),
         }
     }
 
@@ -104,18 +112,22 @@ impl App {
             AppMsg::Fetched { job, result } => self.on_fetched(job, *result),
             AppMsg::Action(event) => self.on_action(event),
             AppMsg::StateSaved(done) => self.on_state_saved(done),
+            AppMsg::PreviewWritten { publish, result } => self.on_preview_written(publish, result),
         }
         self.take_model_fetches();
     }
 
     fn on_fetched(&mut self, job: FetchJob, result: Result<Update, ApiError>) {
         self.fetches.finished(&job);
+        let mut wants_usage = false;
         match result {
             Ok(update) => {
                 if let Update::Session(session) = &update {
                     if !self.session_loaded {
                         self.session_loaded = true;
                         self.remember_last_session();
+                        // Read once the session is known: its parent names the crew.
+                        wants_usage = true;
                     }
                     self.act_on_session(session);
                 }
@@ -123,6 +135,14 @@ impl App {
                     self.act_on_turn(turn);
                 }
                 self.apply(update);
+                if wants_usage {
+                    let usage = self.usage_job();
+                    self.fetches.want(usage);
+                }
+            }
+            Err(e) if matches!(job, FetchJob::Usage { .. }) && e.kind == ApiErrorKind::NotFound => {
+                // A deleted session has no usage; older servers have no such route.
+                tracing::debug!(error = %e, "no usage");
             }
             Err(e) if job == FetchJob::Session && !self.session_loaded && is_fatal(&e) => {
                 let mut e = e;
@@ -141,6 +161,7 @@ impl App {
                     FetchJob::Turns | FetchJob::Turn(_) => "the turn",
                     FetchJob::Items => "the history",
                     FetchJob::Artifacts => "the artifacts",
+                    FetchJob::Usage { .. } => "the usage",
                 };
                 self.notice_at(
                     Severity::Warn,

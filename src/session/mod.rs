@@ -44,6 +44,8 @@ pub enum Update {
     /// Backfilled transcript (`GET …/items?order=asc`), in order.
     Items(Vec<Item>),
     Artifacts(Vec<Artifact>),
+    /// `GET …/usage` (and its crew variant).
+    Usage(workspace::SandboxUsage),
     /// Wall clock in Unix ms, for the elapsed time of a running turn.
     Tick(i64),
     /// A message for the status line (a failed request: code, message, request id);
@@ -101,6 +103,8 @@ impl Notice {
 pub(crate) enum Fetch {
     Session,
     Turn(String),
+    /// Sandbox time, session and crew.
+    Usage,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -230,6 +234,7 @@ impl SessionView {
                 self.artifacts = list;
                 changed
             }
+            Update::Usage(usage) => self.workspace.set_usage(usage),
             Update::Tick(now) => {
                 let before = self.elapsed_secs();
                 self.now_ms = Some(now);
@@ -307,6 +312,7 @@ impl SessionView {
                 self.mark_turn_end(&t.turn_id);
                 self.want(Fetch::Turn(t.turn_id.clone()));
                 self.want(Fetch::Session);
+                self.want(Fetch::Usage);
             }
             P::MessageQueued(q) => {
                 self.turn.queued(q.position);
@@ -495,6 +501,15 @@ impl SessionView {
 
     pub(crate) fn turns(&self) -> &TurnState {
         &self.turn
+    }
+
+    /// Whose tree the crew usage is read for: the parent when there is one (its crew),
+    /// else this session (its own children, if any).
+    pub(crate) fn crew_root(&self) -> String {
+        self.session
+            .as_ref()
+            .and_then(|s| s.parent_session_id.clone())
+            .unwrap_or_else(|| self.session_id.clone())
     }
 
     pub(crate) fn workspace(&self) -> &WorkspaceView {

@@ -229,7 +229,7 @@ fn turn_outcome_comes_from_the_turn_resource() {
     );
     assert_eq!(
         v.take_fetches(),
-        vec![Fetch::Turn("t1".into()), Fetch::Session]
+        vec![Fetch::Turn("t1".into()), Fetch::Session, Fetch::Usage]
     );
     let failed = turn(
         "t1",
@@ -312,7 +312,7 @@ fn only_the_newest_ended_turn_is_fetched() {
     }
     assert_eq!(
         v.take_fetches(),
-        vec![Fetch::Session, Fetch::Turn("c".into())]
+        vec![Fetch::Session, Fetch::Usage, Fetch::Turn("c".into())]
     );
     assert!(v.take_fetches().is_empty());
 }

@@ -1,7 +1,7 @@
 //! The workspace (sandbox) state: from `sandbox.*` events and the session's `environment`.
 //! `destroyed`, `recovering` and `unknown` have no events and only show up via a GET.
 
-use gobare_api::model::{Environment, Preview, Repo, WorkspaceState};
+use gobare_api::model::{Environment, Preview, Repo, Usage, WorkspaceState};
 use std::collections::VecDeque;
 
 /// Transitions the pane lists.
@@ -17,6 +17,15 @@ pub(crate) struct WorkspaceView {
     repo: Option<Repo>,
     preview: Preview,
     recovery_error: Option<String>,
+    usage: Option<SandboxUsage>,
+}
+
+/// Sandbox time read from `GET …/usage`: the session's, and its crew's when it has one.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SandboxUsage {
+    pub session: Usage,
+    /// The tree (`?root=`) the session belongs to; `None` when it is alone.
+    pub crew: Option<Usage>,
 }
 
 impl WorkspaceView {
@@ -42,6 +51,17 @@ impl WorkspaceView {
 
     pub(crate) fn recovery_error(&self) -> Option<&str> {
         self.recovery_error.as_deref()
+    }
+
+    pub(crate) fn usage(&self) -> Option<&SandboxUsage> {
+        self.usage.as_ref()
+    }
+
+    /// A fresh usage read. Returns whether it changed.
+    pub(crate) fn set_usage(&mut self, usage: SandboxUsage) -> bool {
+        let changed = self.usage.as_ref() != Some(&usage);
+        self.usage = Some(usage);
+        changed
     }
 
     /// What the pane calls the state (§9.1's "client display").

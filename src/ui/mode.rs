@@ -29,6 +29,10 @@ pub(crate) enum Confirm {
     Quit { why: String },
     /// The second step of approving a sensitive action.
     ApproveSensitive { call_id: String },
+    /// `p`: make the preview public.
+    PublishPreview,
+    /// `p` on a published preview: take the public URL down.
+    UnpublishPreview,
 }
 
 impl Confirm {
@@ -39,6 +43,12 @@ impl Confirm {
             Confirm::Quit { why } => format!("Quit? {why}"),
             Confirm::ApproveSensitive { .. } => {
                 "Approve this SENSITIVE action? Read the whole command above first.".into()
+            }
+            Confirm::PublishPreview => {
+                "Publish the preview? Anyone with the URL can open it.".into()
+            }
+            Confirm::UnpublishPreview => {
+                "Unpublish the preview? Its public URL stops working.".into()
             }
         }
     }

@@ -5,8 +5,9 @@ use super::layout::{Areas, LayoutSpec, areas};
 use super::pane::Pane;
 use super::screen::Screen;
 use super::theme::Theme;
+use crate::session::workspace::SandboxUsage;
 use crate::session::{SessionView, Update};
-use gobare_api::model::{EVENT_TYPES, Event, Session, Turn};
+use gobare_api::model::{EVENT_TYPES, Event, Session, Turn, Usage};
 use gobare_api::stream::ConnectionState;
 use insta::assert_snapshot;
 use ratatui::Terminal;
@@ -264,6 +265,34 @@ fn paused_workspace() {
         out.contains("paused") && out.contains("wakes on the next message"),
         "{out}"
     );
+    assert_snapshot!(out);
+}
+
+#[test]
+fn workspace_pane_shows_session_and_crew_usage() {
+    let mut v = view();
+    let s: Session = serde_json::from_value(examples()["session"].clone()).unwrap();
+    v.apply(Update::Session(Box::new(s)));
+    apply(&mut v, [example("sandbox.created")]);
+    let usage = |scope: &str, sessions: u32, sandbox: u64, chargeable: u64| Usage {
+        session_id: "s".into(),
+        scope: scope.into(),
+        sessions,
+        as_of: Some(1_789_876_543_210),
+        sandbox_seconds: sandbox,
+        chargeable_seconds: chargeable,
+    };
+    v.apply(Update::Usage(SandboxUsage {
+        session: usage("session", 1, 812, 640),
+        crew: Some(usage("tree", 4, 7_300, 7_000)),
+    }));
+    let out = render(&v, &mut zoomed(Pane::Workspace), 70, 14);
+    assert!(
+        out.contains("usage 13m 32s sandbox · 10m 40s chargeable"),
+        "{out}"
+    );
+    assert!(out.contains("crew (4 sessions) 2h 01m sandbox"), "{out}");
+    assert!(out.contains("keeps accruing until it pauses"), "{out}");
     assert_snapshot!(out);
 }
 

@@ -1,13 +1,15 @@
 //! The Workspace pane: state and since-when, recent transitions, what to expect, repo,
-//! preview and published URLs.
+//! preview and published URLs, sandbox usage.
 
 use super::component::{Ctx, PaneComponent};
 use super::events::clock;
 use super::pane::{self, Pane};
 use super::styled::truncate;
 use super::theme::Theme;
+use super::turn::duration;
 use crate::session::SessionView;
-use gobare_api::model::WorkspaceState;
+use crate::session::workspace::SandboxUsage;
+use gobare_api::model::{Usage, WorkspaceState};
 use gobare_api::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -119,7 +121,38 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
         None if preview.url.is_some() => out.push(Line::styled("not published", theme.dim)),
         None => {}
     }
+    if let Some(usage) = ws.usage() {
+        usage_lines(usage, w, theme, &mut out);
+    }
     out
+}
+
+/// Sandbox time, the session's then its crew's, and why it grows while nothing happens.
+fn usage_lines(usage: &SandboxUsage, w: usize, theme: &Theme, out: &mut Vec<Line<'static>>) {
+    out.push(truncate(usage_line("usage", &usage.session, theme), w));
+    if let Some(crew) = &usage.crew {
+        let label = format!("crew ({} sessions)", crew.sessions);
+        out.push(truncate(usage_line(&label, crew, theme), w));
+    }
+    out.push(truncate(
+        Line::styled(
+            "  an idle workspace keeps accruing until it pauses",
+            theme.dim,
+        ),
+        w,
+    ));
+}
+
+fn usage_line(label: &str, usage: &Usage, theme: &Theme) -> Line<'static> {
+    let secs = |s: u64| duration(i64::try_from(s.saturating_mul(1000)).unwrap_or(i64::MAX));
+    Line::from(vec![
+        Span::styled(format!("{label} "), theme.dim),
+        Span::raw(format!("{} sandbox", secs(usage.sandbox_seconds))),
+        Span::styled(
+            format!(" · {} chargeable", secs(usage.chargeable_seconds)),
+            theme.dim,
+        ),
+    ])
 }
 
 fn state_style(state: Option<&WorkspaceState>, theme: &Theme) -> Style {

@@ -32,3 +32,5 @@ mod soak;
 mod state_unwritable;
 mod token_leak;
 mod wire_edges;
+mod workspace_preview;
+mod workspace_usage;

@@ -5,7 +5,8 @@
 use crate::auth::Token;
 use crate::error::{ApiError, ApiErrorKind};
 use crate::model::{
-    Artifact, CreateSession, Health, Input, InputAccepted, InputBody, Item, List, Session, Turn,
+    Artifact, CreateSession, Health, Input, InputAccepted, InputBody, Item, List, PreviewPublished,
+    Session, Turn, Usage,
 };
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue, RETRY_AFTER};
 use reqwest::{Method, StatusCode};
@@ -294,6 +295,37 @@ impl ApiClient {
     pub async fn get_turn(&self, session_id: &str, turn_id: &str) -> Result<Turn, ApiError> {
         self.get(&["sessions", session_id, "turns", turn_id], Vec::new())
             .await
+    }
+
+    /// `GET /v1/sessions/{id}/usage`; `crew` adds `?root=<id>`: the session and every
+    /// session below it.
+    pub async fn get_usage(&self, session_id: &str, crew: bool) -> Result<Usage, ApiError> {
+        let q = if crew {
+            vec![("root", session_id.to_string())]
+        } else {
+            Vec::new()
+        };
+        self.get(&["sessions", session_id, "usage"], q).await
+    }
+
+    /// `POST /v1/sessions/{id}/preview`: publishes the preview at a public URL (the
+    /// server picks the subdomain). Returns the `preview` object.
+    pub async fn publish_preview(
+        &self,
+        session_id: &str,
+        key: &IdempotencyKey,
+    ) -> Result<PreviewPublished, ApiError> {
+        let body = serde_json::Map::new();
+        self.write(&["sessions", session_id, "preview"], &body, key)
+            .await
+    }
+
+    /// `DELETE /v1/sessions/{id}/preview`: takes the public URL down (200 also when it was
+    /// not published).
+    pub async fn unpublish_preview(&self, session_id: &str) -> Result<(), ApiError> {
+        let url = self.url(&["sessions", session_id, "preview"], &[])?;
+        let _: serde_json::Value = self.execute(Method::DELETE, url, None, None).await?;
+        Ok(())
     }
 
     /// `GET /v1/sessions/{id}/items`: one page of the transcript.

@@ -743,6 +743,36 @@ pub struct Repo {
     pub clone_error: Option<String>,
 }
 
+/// `GET …/usage` (`session.usage`): sandbox time of one session, or of its tree (`?root=`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Usage {
+    #[serde(default)]
+    pub session_id: String,
+    /// `"session"` or `"tree"`.
+    #[serde(default)]
+    pub scope: String,
+    /// Sessions counted (1 for `"session"`).
+    #[serde(default)]
+    pub sessions: u32,
+    /// When the figures were taken, Unix ms.
+    #[serde(default)]
+    pub as_of: Option<i64>,
+    #[serde(default)]
+    pub sandbox_seconds: u64,
+    /// The reconciled part; lags `sandbox_seconds` while the sandbox runs.
+    #[serde(default)]
+    pub chargeable_seconds: u64,
+}
+
+/// `POST …/preview`'s answer (`preview`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct PreviewPublished {
+    #[serde(default)]
+    pub subdomain: Option<String>,
+    #[serde(default)]
+    pub published_url: Option<String>,
+}
+
 /// `session.preview`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Preview {

@@ -161,6 +161,24 @@ impl Simulator {
         routes::create_session(&self.state, req).expect("a default session is always valid")
     }
 
+    /// Opens a preview port on a session as the agent's `preview(port)` would: sets
+    /// `preview.port` and `preview.url` and emits `preview.ready`.
+    pub fn open_preview(&self, session_id: &str, port: u16) {
+        let url = format!("https://p-{}.gobare.dev", db::hex_id("", 12));
+        let mut db = self.state.db();
+        if let Some(rec) = db.session_mut(session_id) {
+            rec.preview.port = Some(port);
+            rec.preview.url = Some(url.clone());
+        }
+        db.emit(
+            session_id,
+            gobare_api::model::EventPayload::PreviewReady(gobare_api::model::PreviewReady {
+                port: Some(port),
+                url: Some(url),
+            }),
+        );
+    }
+
     /// Publishes an artifact directly (no agent, no event) under `turn_id`, creating that
     /// turn as a settled one when the session has none by that id; returns the artifact's
     /// id. Paths are stored as given: tests use it for hostile ones.

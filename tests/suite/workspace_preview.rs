@@ -1,0 +1,73 @@
+//! Publishing the preview from the panes against the simulator: `p` asks first, `n` leaves
+//! it alone, `y` publishes (the simulator's request record) and the Workspace pane shows
+//! the public URL; `p` again unpublishes.
+
+use crate::support;
+use crate::support::app::{attach, bottom, quit, status_line, until};
+use crate::support::pty::keys;
+use gobare_sim::SimConfig;
+use std::time::Duration;
+
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+#[test]
+fn p_asks_then_publishes_and_unpublishes_the_preview() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("preview"));
+    sim.sim.open_preview(&session, 3000);
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    pty.wait_for(
+        "live, the preview not published",
+        |s| status_line(s).contains("● live") && s.contents().contains("not published"),
+        TIMEOUT,
+    );
+    let preview_writes = || {
+        sim.sim
+            .requests()
+            .into_iter()
+            .filter(|r| r.ends_with(&format!("/v1/sessions/{session}/preview")))
+            .collect::<Vec<_>>()
+    };
+
+    pty.send_keys(keys::ESC);
+    // Apart from the next key: ESC then p at once reads as Alt+P.
+    pty.wait_for(
+        "the panes mode",
+        |s| bottom(s, 5).contains("Panes · ↑↓ scroll"),
+        TIMEOUT,
+    );
+    pty.send_keys("p");
+    pty.wait_for_text("Publish the preview?", TIMEOUT);
+    pty.send_keys("n");
+    pty.wait_for_text("preview left as it was", TIMEOUT);
+    assert!(preview_writes().is_empty(), "{:?}", preview_writes());
+
+    pty.send_keys("p");
+    pty.wait_for_text("Publish the preview?", TIMEOUT);
+    pty.send_keys("y");
+    let published = format!("https://s-{}.gobare.dev", &session[..8]);
+    pty.wait_for_text(&published, TIMEOUT);
+    assert_eq!(
+        preview_writes(),
+        vec![format!("POST /v1/sessions/{session}/preview")]
+    );
+
+    pty.send_keys("p");
+    pty.wait_for_text("Unpublish the preview?", TIMEOUT);
+    pty.send_keys("y");
+    until(
+        "the public URL gone from the pane",
+        TIMEOUT,
+        || (!pty.screen_text().contains(&published)).then_some(()),
+        || pty.screen_text(),
+    );
+    assert_eq!(
+        preview_writes(),
+        vec![
+            format!("POST /v1/sessions/{session}/preview"),
+            format!("DELETE /v1/sessions/{session}/preview"),
+        ]
+    );
+    assert!(quit(&mut pty, TIMEOUT).success());
+}
