@@ -5,6 +5,7 @@
 //! without `--force`, and a download cut short.
 
 use crate::support::cli::Home;
+use crate::support::cli::{run_against as run, stderr_of as stderr, stdout_of as stdout};
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions};
 use gobare_sim::{Faults, SimConfig, Simulator};
@@ -16,29 +17,6 @@ use std::time::Duration;
 const TIMEOUT: Duration = Duration::from_secs(40);
 const T1: &str = "turn_00000000000000a1";
 const T2: &str = "turn_00000000000000b2";
-
-async fn run(sim: &Simulator, home: &Home, args: &[&str]) -> Output {
-    let url = sim.url().to_string();
-    let mut all = vec!["--api", url.as_str()];
-    all.extend_from_slice(args);
-    tokio::time::timeout(
-        TIMEOUT,
-        home.tokio_command(&all)
-            .env("GOBARE_TOKEN", sim.token())
-            .output(),
-    )
-    .await
-    .expect("the command finishes")
-    .unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 /// Every byte value, many times: binary content no text handling survives.
 fn binary(len: usize) -> Vec<u8> {

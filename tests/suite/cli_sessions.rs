@@ -5,39 +5,16 @@
 
 use crate::support;
 use crate::support::cli::Home;
+use crate::support::cli::{run_against as run, stderr_of as stderr, stdout_of as stdout};
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions, Page};
 use gobare_sim::{SimConfig, Simulator};
 use serde_json::Value;
-use std::process::{Output, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 const TIMEOUT: Duration = Duration::from_secs(40);
-
-/// The binary with `args` against `sim`, to completion.
-async fn run(sim: &Simulator, home: &Home, args: &[&str]) -> Output {
-    let url = sim.url().to_string();
-    let mut all = vec!["--api", url.as_str()];
-    all.extend_from_slice(args);
-    tokio::time::timeout(
-        TIMEOUT,
-        home.tokio_command(&all)
-            .env("GOBARE_TOKEN", sim.token())
-            .output(),
-    )
-    .await
-    .expect("the command finishes")
-    .unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 fn client(sim: &Simulator) -> ApiClient {
     ApiClient::new(ClientOptions::new(sim.url(), Token::new(sim.token()))).unwrap()

@@ -708,28 +708,6 @@ async fn attach_under_a_flood() {
     sim.shutdown().await;
 }
 
-/// Peak resident memory (`VmHWM`) of a running process in KiB, if it still runs.
-fn peak_rss_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-}
-
-/// Waits for `child`, reading its peak RSS until it exits (the peak only grows, so the
-/// last reading is the peak up to a few milliseconds before the end).
-fn wait_with_peak(mut child: Child) -> (std::process::ExitStatus, u64) {
-    let mut peak = 0;
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return (status, peak);
-        }
-        peak = peak_rss_kib(child.id()).unwrap_or(peak).max(peak);
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
 /// `artifacts --download` of one large artifact (200 MB, `GOBARE_PERF_ARTIFACT_MB` to
 /// change) vs `curl -o` of the same content URL, alternating, 3 runs each: time,
 /// throughput and the CLI's peak RSS.
@@ -753,34 +731,27 @@ async fn artifact_download_vs_curl() {
     let (mut cli_times, mut curl_times, mut peaks) = (Vec::new(), Vec::new(), Vec::new());
     for run in 0..DOWNLOAD_RUNS {
         let out = home.path(&format!("curl-{run}.bin"));
-        let started = Instant::now();
-        let curl = Command::new("curl")
-            .args(["-sf", "-H", &format!("Authorization: Bearer {token}"), "-o"])
+        let mut curl = Command::new("curl");
+        curl.args(["-sf", "-H", &format!("Authorization: Bearer {token}"), "-o"])
             .arg(&out)
-            .arg(&url)
-            .spawn()
-            .expect("curl");
-        let (status, _) = tokio::task::spawn_blocking(move || wait_with_peak(curl))
+            .arg(&url);
+        let (wall, _, status) = tokio::task::spawn_blocking(move || run_measured(curl))
             .await
             .unwrap();
-        curl_times.push(started.elapsed());
+        curl_times.push(wall);
         assert!(status.success());
         std::fs::remove_file(out).unwrap();
 
         let dir = home.path(&format!("cli-{run}"));
         std::fs::create_dir_all(&dir).unwrap();
-        let started = Instant::now();
-        let cli = home
-            .std_command(&["--api", base.as_str(), "artifacts", &id, "--download"])
-            .arg(&dir)
+        let mut cli = home.std_command(&["--api", base.as_str(), "artifacts", &id, "--download"]);
+        cli.arg(&dir)
             .env("GOBARE_TOKEN", &token)
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("gobare-tui");
-        let (status, peak) = tokio::task::spawn_blocking(move || wait_with_peak(cli))
+            .stdout(Stdio::null());
+        let (wall, peak, status) = tokio::task::spawn_blocking(move || run_measured(cli))
             .await
             .unwrap();
-        cli_times.push(started.elapsed());
+        cli_times.push(wall);
         peaks.push(peak);
         assert!(status.success());
         std::fs::remove_dir_all(dir).unwrap();

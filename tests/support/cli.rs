@@ -89,3 +89,33 @@ pub(crate) fn read_logs(dir: &Path) -> String {
     }
     all
 }
+
+/// The binary with `args` against `sim` (its URL and token), run to completion.
+pub(crate) async fn run_against(
+    sim: &gobare_sim::Simulator,
+    home: &Home,
+    args: &[&str],
+) -> std::process::Output {
+    let url = sim.url().to_string();
+    let mut all = vec!["--api", url.as_str()];
+    all.extend_from_slice(args);
+    tokio::time::timeout(
+        std::time::Duration::from_secs(40),
+        home.tokio_command(&all)
+            .env("GOBARE_TOKEN", sim.token())
+            .output(),
+    )
+    .await
+    .expect("the command finishes")
+    .unwrap()
+}
+
+/// A command's stdout as text.
+pub(crate) fn stdout_of(out: &std::process::Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+/// A command's stderr as text.
+pub(crate) fn stderr_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
