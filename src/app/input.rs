@@ -7,6 +7,7 @@ use super::keys::{self, KeyRoute};
 use super::mouse::{self, Target};
 use crate::ui::composer::ComposerAction;
 use crate::ui::mode::{Confirm, Mode};
+use crate::ui::overlay::OverlayKey;
 use crate::ui::prompt::PromptAction;
 use color_eyre::Result;
 use crossterm::event::{
@@ -27,8 +28,8 @@ impl App {
                         let f = filter.clone();
                         self.screen.events.set_filter(f);
                     }
-                    // A paste never answers a confirmation.
-                    Mode::Confirming(_) => {}
+                    // A paste never answers a confirmation, nor lands under an overlay.
+                    Mode::Confirming(_) | Mode::Overlay => {}
                     _ => {
                         self.screen.mode = Mode::Typing;
                         self.screen.composer.handle_paste(&text);
@@ -72,7 +73,25 @@ impl App {
                     self.act_confirmed(confirm, yes);
                 }
             }
+            KeyRoute::Overlay => self.key_to_overlay(key),
             KeyRoute::Ignore => {}
+        }
+    }
+
+    /// A key for the open overlay.
+    fn key_to_overlay(&mut self, key: KeyEvent) {
+        let Some(overlay) = self.screen.overlay_mut() else {
+            self.screen.mode = Mode::Navigating;
+            return;
+        };
+        match overlay.handle_key(key) {
+            OverlayKey::Handled => self.request_frame(),
+            OverlayKey::Ignored => {}
+            OverlayKey::Close => {
+                self.screen.close_overlay();
+                self.request_frame();
+            }
+            OverlayKey::Act(action) => match action {},
         }
     }
 
@@ -141,6 +160,10 @@ impl App {
     }
 
     fn on_mouse(&mut self, m: MouseEvent) {
+        // The panes under an overlay are out of reach.
+        if self.screen.mode == Mode::Overlay {
+            return;
+        }
         let Some(areas) = self.screen.areas() else {
             return;
         };

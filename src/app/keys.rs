@@ -21,6 +21,8 @@ pub(crate) enum KeyRoute {
     Filter,
     /// The answer to the confirmation shown: yes or no.
     Confirm(bool),
+    /// The open overlay (pager, list, inspector).
+    Overlay,
     Ignore,
 }
 
@@ -44,6 +46,14 @@ pub(crate) fn route(key: KeyEvent, mode: &Mode) -> KeyRoute {
             };
         }
         Mode::Filter(_) => return KeyRoute::Filter,
+        Mode::Overlay => {
+            return match key.code {
+                KeyCode::Char('c') if ctrl => KeyRoute::Do(Intent::Quit),
+                KeyCode::Char('z') if ctrl => KeyRoute::Do(Intent::Suspend),
+                // The overlay names its own keys in its frame.
+                _ => KeyRoute::Overlay,
+            };
+        }
         Mode::Help => {
             return match key.code {
                 KeyCode::Esc | KeyCode::Char('?' | 'q') | KeyCode::F(1) => {
@@ -101,7 +111,7 @@ pub(crate) fn route(key: KeyEvent, mode: &Mode) -> KeyRoute {
             // Any other letter is nothing here: it never leaks into the box.
             _ => KeyRoute::Ignore,
         },
-        Mode::Confirming(_) | Mode::Filter(_) | Mode::Help => KeyRoute::Ignore,
+        Mode::Confirming(_) | Mode::Filter(_) | Mode::Help | Mode::Overlay => KeyRoute::Ignore,
     }
 }
 
@@ -115,6 +125,27 @@ mod tests {
     }
     fn ctrl(c: char) -> KeyEvent {
         KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)
+    }
+
+    #[test]
+    fn an_overlay_has_every_key_but_quit_and_suspend() {
+        for code in [
+            KeyCode::Char('q'),
+            KeyCode::Esc,
+            KeyCode::Tab,
+            KeyCode::F(1),
+        ] {
+            assert_eq!(
+                route(key(code), &Mode::Overlay),
+                KeyRoute::Overlay,
+                "{code:?}"
+            );
+        }
+        assert_eq!(route(ctrl('c'), &Mode::Overlay), KeyRoute::Do(Intent::Quit));
+        assert_eq!(
+            route(ctrl('z'), &Mode::Overlay),
+            KeyRoute::Do(Intent::Suspend)
+        );
     }
 
     #[test]

@@ -11,6 +11,11 @@ pub(crate) mod help;
 pub(crate) mod layout;
 pub(crate) mod markdown;
 pub(crate) mod mode;
+// The artifact pager, file browser and inspector open these.
+#[cfg_attr(not(test), expect(dead_code))]
+pub(crate) mod overlay;
+#[cfg_attr(not(test), expect(dead_code))]
+pub(crate) mod pager;
 pub(crate) mod pane;
 pub mod picker;
 pub mod prompt;

@@ -18,6 +18,8 @@ pub(crate) enum Mode {
     Help,
     /// `/`: typing the Events pane's type filter (the text so far).
     Filter(String),
+    /// An overlay (pager, list, inspector) covers the screen and has the keys.
+    Overlay,
 }
 
 /// What a confirmation asks.
@@ -86,6 +88,7 @@ impl Mode {
             Mode::Confirming(_) => " Confirm · y yes · n/Esc no ".into(),
             Mode::Help => " Keys · Esc close ".into(),
             Mode::Filter(_) => " Filter · Enter/Esc done ".into(),
+            Mode::Overlay => " Viewing · Esc close ".into(),
         }
     }
 

@@ -8,6 +8,7 @@ use super::composer::Composer;
 use super::events::EventsPane;
 use super::layout::{self, Areas, LayoutSpec};
 use super::mode::{Confirm, Mode};
+use super::overlay::Overlay;
 use super::pane::Pane;
 use super::prompt::PromptState;
 use super::theme::Theme;
@@ -46,6 +47,8 @@ pub struct Screen {
     pub(crate) mode_before: Mode,
     /// Rows of the key list scrolled past.
     pub(crate) help_scroll: u16,
+    /// The overlay open over the panes, if any (it has the keys: [`Mode::Overlay`]).
+    overlay: Option<Box<dyn Overlay>>,
     /// Where things were at the last draw (mouse hit tests, page sizes).
     last_areas: Option<Areas>,
 }
@@ -73,6 +76,28 @@ impl Screen {
                 None
             }
         }
+    }
+
+    #[cfg_attr(not(test), expect(dead_code))]
+    /// Opens `overlay` over the panes with the keys; closing it goes back to the mode it
+    /// was opened from. An open overlay is replaced.
+    pub(crate) fn open_overlay(&mut self, overlay: Box<dyn Overlay>) {
+        if self.overlay.is_none() {
+            self.mode_before = std::mem::replace(&mut self.mode, Mode::Overlay);
+        }
+        self.overlay = Some(overlay);
+    }
+
+    /// Closes the overlay; keys go back where they were before it opened.
+    pub(crate) fn close_overlay(&mut self) {
+        if self.overlay.take().is_some() && self.mode == Mode::Overlay {
+            self.mode = std::mem::take(&mut self.mode_before);
+        }
+    }
+
+    /// The open overlay, to hand it a key.
+    pub(crate) fn overlay_mut(&mut self) -> Option<&mut (dyn Overlay + 'static)> {
+        self.overlay.as_deref_mut()
     }
 
     pub(crate) fn focus(&self) -> Pane {
@@ -242,6 +267,9 @@ impl Screen {
             Paragraph::new(line).render(areas.footer, buf);
         } else if let Some(label) = status {
             right_aligned(areas.footer, label, theme.warning, buf);
+        }
+        if let Some(overlay) = &mut self.overlay {
+            overlay.render(area, buf, theme);
         }
         if self.mode == Mode::Help {
             help::render(help::area(area), buf, theme, self.help_scroll);

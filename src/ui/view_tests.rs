@@ -824,3 +824,26 @@ fn turn_separators_and_steers() {
     }
     assert_snapshot!(out);
 }
+
+#[test]
+fn an_overlay_covers_the_panes_and_closing_it_gives_the_keys_back() {
+    let v = full_session();
+    let mut screen = navigating(Pane::Events);
+    let pager =
+        crate::ui::pager::Pager::plain("report.md", "# Findings\nall good", &Theme::default());
+    screen.open_overlay(Box::new(pager));
+    assert_eq!(screen.mode, super::mode::Mode::Overlay);
+    let out = render(&v, &mut screen, 100, 30);
+    assert!(
+        out.contains("report.md") && out.contains("# Findings"),
+        "{out}"
+    );
+    assert!(!out.contains(" Events "), "the panes are under it:\n{out}");
+    screen.close_overlay();
+    assert_eq!(
+        screen.mode,
+        super::mode::Mode::Navigating,
+        "back to the mode it opened from"
+    );
+    assert!(render(&v, &mut screen, 100, 30).contains(" Events "));
+}

@@ -1,0 +1,56 @@
+//! Overlays: a view that covers most of the screen and takes every key while it is open
+//! (a pager over an artifact, a list of artifacts, a file tree, the inspector of one event).
+//! The screen owns at most one; the app hears back only what the overlay asks it to do.
+
+use super::theme::Theme;
+use crossterm::event::KeyEvent;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+/// What an overlay made of a key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum OverlayKey {
+    /// The overlay used it (scrolled, moved its selection, …): redraw.
+    Handled,
+    /// Not a key for it: nothing happens.
+    Ignored,
+    /// Close it; the keys go back to the mode it was opened from.
+    Close,
+    /// Something only the app can do (a fetch, a save, a copy).
+    #[cfg_attr(test, expect(dead_code))]
+    Act(OverlayAction),
+}
+
+/// Requests an overlay makes of the app. Variants are added as overlays need them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum OverlayAction {}
+
+/// A view that covers the screen and has the keys while it is open.
+pub(crate) trait Overlay {
+    /// Draws it over `area` (the whole screen; it picks its own rectangle within).
+    fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme);
+    /// A key while it is open. Ctrl+C never reaches it (it always quits, asking first).
+    fn handle_key(&mut self, key: KeyEvent) -> OverlayKey;
+}
+
+/// The rectangle overlays use: all of `area` but a one-cell margin where there is room.
+pub(crate) fn area(area: Rect) -> Rect {
+    let (mx, my) = (u16::from(area.width >= 40), u16::from(area.height >= 12));
+    Rect {
+        x: area.x + mx,
+        y: area.y + my,
+        width: area.width - 2 * mx,
+        height: area.height - 2 * my,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leaves_a_margin_only_where_there_is_room() {
+        assert_eq!(area(Rect::new(0, 0, 160, 48)), Rect::new(1, 1, 158, 46));
+        assert_eq!(area(Rect::new(0, 0, 30, 10)), Rect::new(0, 0, 30, 10));
+    }
+}

@@ -1,0 +1,157 @@
+//! The pager: a scrollable, read-only view of lines (an artifact, a file, an event's JSON)
+//! shown as an overlay. Callers hand it lines already styled and sanitized.
+
+use super::overlay::{self, Overlay, OverlayKey};
+use super::theme::Theme;
+use crossterm::event::{KeyCode, KeyEvent};
+use gobare_api::text;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
+
+pub(crate) struct Pager {
+    title: String,
+    lines: Vec<Line<'static>>,
+    /// Lines scrolled past at the top.
+    top: usize,
+    /// Text rows at the last draw (page size).
+    rows: usize,
+}
+
+impl Pager {
+    /// A pager over `lines`, titled `title` (sanitized here).
+    pub(crate) fn new(title: &str, lines: Vec<Line<'static>>) -> Self {
+        Self {
+            title: text::line(title).into_owned(),
+            lines,
+            top: 0,
+            rows: 20,
+        }
+    }
+
+    /// A pager over plain `content`, sanitized line by line.
+    pub(crate) fn plain(title: &str, content: &str, theme: &Theme) -> Self {
+        let lines = content
+            .lines()
+            .map(|l| Line::from(Span::styled(text::line(l).into_owned(), theme.text)))
+            .collect();
+        Self::new(title, lines)
+    }
+
+    /// The first line shown.
+    pub(crate) fn top(&self) -> usize {
+        self.top
+    }
+
+    fn max_top(&self) -> usize {
+        self.lines.len().saturating_sub(self.rows.max(1))
+    }
+
+    fn scroll(&mut self, by: isize) {
+        self.top = self.top.saturating_add_signed(by).min(self.max_top());
+    }
+}
+
+impl Overlay for Pager {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        let area = overlay::area(area);
+        self.rows = usize::from(area.height.saturating_sub(2));
+        self.top = self.top.min(self.max_top());
+        let shown = (self.top + self.rows).min(self.lines.len());
+        let where_ = if self.lines.len() > self.rows {
+            format!(" {}–{} of {} ", self.top + 1, shown, self.lines.len())
+        } else {
+            String::new()
+        };
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(theme.border_focused)
+            .title(Span::styled(format!(" {} ", self.title), theme.title))
+            .title_bottom(Span::styled(
+                format!("{where_} ↑↓ PgUp PgDn Home End · Esc close "),
+                theme.dim,
+            ));
+        Clear.render(area, buf);
+        Paragraph::new(self.lines[self.top..shown].to_vec())
+            .block(block)
+            .render(area, buf);
+    }
+
+    fn handle_key(&mut self, key: KeyEvent) -> OverlayKey {
+        let page = isize::try_from(self.rows.max(2) - 1).unwrap_or(1);
+        match key.code {
+            KeyCode::Esc | KeyCode::Char('q') => return OverlayKey::Close,
+            KeyCode::Up | KeyCode::Char('k') => self.scroll(-1),
+            KeyCode::Down | KeyCode::Char('j') => self.scroll(1),
+            KeyCode::PageUp => self.scroll(-page),
+            KeyCode::PageDown | KeyCode::Char(' ') => self.scroll(page),
+            KeyCode::Home | KeyCode::Char('g') => self.top = 0,
+            KeyCode::End | KeyCode::Char('G') => self.top = self.max_top(),
+            _ => return OverlayKey::Ignored,
+        }
+        OverlayKey::Handled
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::KeyModifiers;
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    fn drawn(pager: &mut Pager, w: u16, h: u16) -> String {
+        let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+        pager.render(buf.area, &mut buf, &Theme::default());
+        (0..h)
+            .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn scrolls_within_its_lines_and_closes_on_esc() {
+        let content: String = (1..=100).map(|i| format!("line {i}\n")).collect();
+        let mut pager = Pager::plain("notes.txt", &content, &Theme::default());
+        let screen = drawn(&mut pager, 60, 24);
+        assert!(
+            screen.contains("line 1 ") && screen.contains("1–20 of 100"),
+            "{screen}"
+        );
+        assert_eq!(
+            pager.handle_key(key(KeyCode::PageDown)),
+            OverlayKey::Handled
+        );
+        assert_eq!(pager.top(), 19);
+        pager.handle_key(key(KeyCode::End));
+        assert_eq!(
+            pager.top(),
+            80,
+            "the last line reaches the bottom, no further"
+        );
+        pager.handle_key(key(KeyCode::Down));
+        assert_eq!(pager.top(), 80);
+        assert!(drawn(&mut pager, 60, 24).contains("line 100"));
+        pager.handle_key(key(KeyCode::Home));
+        assert_eq!(pager.top(), 0);
+        assert_eq!(
+            pager.handle_key(key(KeyCode::Char('x'))),
+            OverlayKey::Ignored
+        );
+        assert_eq!(pager.handle_key(key(KeyCode::Esc)), OverlayKey::Close);
+    }
+
+    #[test]
+    fn hostile_text_is_sanitized() {
+        let mut pager = Pager::plain("a\x1b]0;x\x07b", "evil \x1b[2J text", &Theme::default());
+        let screen = drawn(&mut pager, 60, 10);
+        assert!(!screen.contains('\x1b'), "{screen:?}");
+        assert!(
+            screen.contains("evil") && screen.contains("text"),
+            "{screen}"
+        );
+    }
+}
