@@ -417,17 +417,11 @@ impl App {
             self.act_draft_changed();
         }
         required::apply_answer_report(&mut self.screen.prompt, self.view.actions_mut(), &report);
-        let mut text = report.outcome.text.clone();
-        if report.recovered {
-            text = format!("your unconfirmed message: {text}");
+        if let Some((severity, text)) =
+            settled_notice(&report, stashed_draft, self.view.turn_running())
+        {
+            self.notice_at(severity, text);
         }
-        if stashed_draft {
-            text.push_str(" · your newer draft is one ↑ away");
-        }
-        if report.outcome.severity >= Severity::Warn || report.unanswered {
-            tracing::info!(outcome = %text, "send settled");
-        }
-        self.notice_at(report.outcome.severity, text);
     }
 
     /// Each persisted or transient event: sensitive approvals are remembered across restarts.
@@ -558,9 +552,58 @@ impl App {
     }
 }
 
+/// What the status bar says of a settled send, if anything. The cancel's 202 can come after
+/// `turn.ended`: "cancelling…" would then describe a turn that is over, and the
+/// transcript's separator already says how it ended.
+fn settled_notice(
+    report: &SendReport,
+    stashed_draft: bool,
+    turn_running: bool,
+) -> Option<(Severity, String)> {
+    if matches!(report.input, Input::Cancel {}) && report.accepted() && !turn_running {
+        return None;
+    }
+    let mut text = report.outcome.text.clone();
+    if report.recovered {
+        text = format!("your unconfirmed message: {text}");
+    }
+    if stashed_draft {
+        text.push_str(" · your newer draft is one ↑ away");
+    }
+    if report.outcome.severity >= Severity::Warn || report.unanswered {
+        tracing::info!(outcome = %text, "send settled");
+    }
+    Some((report.outcome.severity, text))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn cancel_report() -> SendReport {
+        let input = Input::Cancel {};
+        let reply: gobare_api::model::InputAccepted =
+            serde_json::from_value(serde_json::json!({"status": "accepted"})).unwrap();
+        SendReport {
+            ticket: sender::SendTicket(1),
+            outcome: crate::app::send_outcome::accepted(&input, &reply),
+            input,
+            key: "k".into(),
+            text: None,
+            recovered: false,
+            attempts: 1,
+            result: Ok(reply),
+            unanswered: false,
+        }
+    }
+
+    #[test]
+    fn a_cancel_accepted_after_its_turn_ended_says_nothing() {
+        let report = cancel_report();
+        let (_, text) = settled_notice(&report, false, true).expect("turn still running");
+        assert!(text.starts_with("cancelling"), "{text}");
+        assert_eq!(settled_notice(&report, false, false), None);
+    }
 
     #[test]
     fn a_refused_send_comes_back_before_the_newer_draft() {

@@ -55,6 +55,8 @@ pub struct PromptState {
     /// The prompt has the keys (deciding mode): its hint lists them; otherwise it says how
     /// to get there.
     focused: bool,
+    /// Its sensitive approval's second step is asked below: the hint points there.
+    confirming: bool,
 }
 
 impl PromptState {
@@ -122,6 +124,11 @@ impl PromptState {
     /// Whether the prompt has the keys (changes its hint).
     pub(crate) fn set_focused(&mut self, focused: bool) {
         self.focused = focused;
+    }
+
+    /// Whether the sensitive approval's second step is being asked (changes its hint).
+    pub(crate) fn set_confirming(&mut self, confirming: bool) {
+        self.confirming = confirming;
     }
 
     /// The approval of `call_id` after its sensitive confirmation, if it still waits.
@@ -374,6 +381,11 @@ impl PromptState {
         };
         let hint = if self.is_sending(facts) {
             vec![Span::styled("sending…", theme.accent)]
+        } else if self.confirming {
+            vec![Span::styled(
+                "confirm below: y approves, n goes back",
+                theme.accent,
+            )]
         } else if !self.focused && !matches!(action.kind, RequiredActionKind::Other(_)) {
             vec![
                 Span::styled("Tab", theme.key_hint),

@@ -294,6 +294,11 @@ impl Screen {
         let [prompt_area, composer_area] =
             Layout::vertical([Constraint::Length(prompt_rows), Constraint::Min(0)]).areas(input);
         self.prompt.set_focused(self.mode == Mode::Deciding);
+        // The panel must not say "Tab to decide" above the question deciding it.
+        self.prompt.set_confirming(matches!(
+            self.mode,
+            Mode::Confirming(Confirm::ApproveSensitive { .. })
+        ));
         if prompt_rows > 0 {
             self.prompt.render(facts, prompt_area, buf, theme);
         }
