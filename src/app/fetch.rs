@@ -16,6 +16,9 @@ pub(crate) enum FetchJob {
     Turns,
     /// `GET …/turns/{id}`.
     Turn(String),
+    /// `GET …/turns?order=desc`, paged back to turns created at `since_ms`: how the older
+    /// separators in the transcript ended.
+    PastTurns { since_ms: i64 },
     /// `GET …/items?order=desc&limit=N`: recent history when resuming from a cursor.
     Items,
     /// `GET …/artifacts`.

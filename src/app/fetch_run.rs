@@ -7,12 +7,16 @@ use crate::session::Update;
 use crate::session::workspace::SandboxUsage;
 use gobare_api::client::{ApiClient, Order, Page};
 use gobare_api::error::ApiError;
+use gobare_api::model::Turn;
 use tokio::sync::mpsc::UnboundedSender;
 
 /// Turns listed for the Turn pane (the current one and the last few).
 const RECENT_TURNS: u32 = 5;
 /// Items backfilled when resuming from a stored cursor (the recent part of the transcript).
 const RECENT_ITEMS: u32 = 100;
+
+/// Pages of older turns read at most for the separators: 2,000 turns.
+const PAST_TURN_PAGES: usize = 20;
 
 pub(crate) fn spawn(
     client: &ApiClient,
@@ -39,6 +43,9 @@ async fn run(client: &ApiClient, id: &str, job: &FetchJob) -> Result<Update, Api
             Update::Turns(client.list_turns(id, &page).await?.data)
         }
         FetchJob::Turn(turn) => Update::Turn(client.get_turn(id, turn).await?),
+        FetchJob::PastTurns { since_ms } => {
+            Update::PastTurns(past_turns(client, id, *since_ms).await?)
+        }
         FetchJob::Items => {
             let page = Page::ordered(Order::Desc).with_limit(RECENT_ITEMS);
             let mut items = client.list_items(id, &page).await?.data;
@@ -65,4 +72,21 @@ async fn run(client: &ApiClient, id: &str, job: &FetchJob) -> Result<Update, Api
             Update::Usage(SandboxUsage { session, crew })
         }
     })
+}
+
+/// Turns newest first, back to the first one created before `since_ms` (a turn is created
+/// before it ends), or as far as [`PAST_TURN_PAGES`] go.
+async fn past_turns(client: &ApiClient, id: &str, since_ms: i64) -> Result<Vec<Turn>, ApiError> {
+    let mut turns = Vec::new();
+    let mut page = Page::ordered(Order::Desc).with_limit(100);
+    for _ in 0..PAST_TURN_PAGES {
+        let list = client.list_turns(id, &page).await?;
+        let reached = list.data.iter().any(|t| t.created_at < since_ms);
+        turns.extend(list.data);
+        match list.last_id {
+            Some(last) if list.has_more && !reached => page = page.after(last),
+            _ => break,
+        }
+    }
+    Ok(turns)
 }

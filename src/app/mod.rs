@@ -153,6 +153,8 @@ pub(crate) struct App {
     first_message: Option<String>,
     was_live: bool,
     session_loaded: bool,
+    /// The older turns behind the transcript's separators were asked for (once per run).
+    past_turns_asked: bool,
     tick_at: Option<Instant>,
     /// Extra key bindings from the config file.
     keymap: keymap::KeyMap,
@@ -208,6 +210,7 @@ impl App {
             first_message: opts.first_message,
             was_live: false,
             session_loaded: false,
+            past_turns_asked: false,
             tick_at: None,
             notice_expires_at: None,
             artifacts_poll: ArtifactsPoll::default(),

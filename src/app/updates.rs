@@ -134,7 +134,16 @@ impl App {
                 if let Update::Turn(turn) = &update {
                     self.act_on_turn(turn);
                 }
+                let recent_turns = matches!(update, Update::Turns(_));
                 self.apply(update);
+                if recent_turns && !self.past_turns_asked {
+                    // The last few turns are read; separators older than them say how
+                    // they ended once the turns behind them are read too.
+                    if let Some(since_ms) = self.view.oldest_turn_end_without_outcome() {
+                        self.past_turns_asked = true;
+                        self.fetches.want(FetchJob::PastTurns { since_ms });
+                    }
+                }
                 if wants_usage {
                     let usage = self.usage_job();
                     self.fetches.want(usage);
@@ -159,6 +168,7 @@ impl App {
                 let what = match job {
                     FetchJob::Session => "the session",
                     FetchJob::Turns | FetchJob::Turn(_) => "the turn",
+                    FetchJob::PastTurns { .. } => "how earlier turns ended",
                     FetchJob::Items => "the history",
                     FetchJob::Artifacts => "the artifacts",
                     FetchJob::Usage { .. } => "the usage",

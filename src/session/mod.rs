@@ -16,9 +16,7 @@ pub(crate) mod workspace;
 mod tests;
 
 use actions::Actions;
-use gobare_api::model::{
-    Artifact, Event, EventPayload, Item, RequiredActionKind, Session, Turn, TurnStatus,
-};
+use gobare_api::model::{Artifact, Event, EventPayload, Item, RequiredActionKind, Session, Turn};
 use gobare_api::stream::ConnectionState;
 use log::EventLog;
 use transcript::Transcript;
@@ -41,6 +39,9 @@ pub enum Update {
     Turn(Turn),
     /// `GET …/turns` (any order).
     Turns(Vec<Turn>),
+    /// Older turns, read only to say how their separators ended (the Turn pane keeps the
+    /// last few).
+    PastTurns(Vec<Turn>),
     /// Backfilled transcript (`GET …/items?order=asc`), in order.
     Items(Vec<Item>),
     Artifacts(Vec<Artifact>),
@@ -200,6 +201,16 @@ impl SessionView {
                 let marked = self.mark_turn_end(&t.id);
                 self.turn != before || marked
             }
+            Update::PastTurns(list) => list.iter().fold(false, |changed, t| {
+                let outcome = transcript::TurnOutcome::settled(
+                    Some(&t.status),
+                    Some(t.created_at),
+                    t.started_at,
+                    t.completed_at,
+                    t.error_text(),
+                );
+                outcome.is_some_and(|o| self.transcript.turn_outcome(&t.id, o)) || changed
+            }),
             Update::Turns(list) => {
                 let before = self.turn.clone();
                 let mut list = list;
@@ -253,22 +264,14 @@ impl SessionView {
         let Some(info) = self.turn.find(turn_id) else {
             return false;
         };
-        let Some(status) = info.status.clone().filter(|s| {
-            matches!(
-                s,
-                TurnStatus::Completed | TurnStatus::Failed | TurnStatus::Cancelled
-            )
-        }) else {
+        let Some(outcome) = transcript::TurnOutcome::settled(
+            info.status.as_ref(),
+            info.created_at,
+            info.started_at,
+            info.completed_at,
+            info.error.clone(),
+        ) else {
             return false;
-        };
-        let outcome = transcript::TurnOutcome {
-            status,
-            // A turn that failed before it started ran from its creation: "after 0 s".
-            elapsed_ms: info
-                .completed_at
-                .zip(info.started_at.or(info.created_at))
-                .map(|(end, start)| (end - start).max(0)),
-            error: info.error.clone(),
         };
         self.transcript.turn_outcome(turn_id, outcome)
     }
@@ -540,6 +543,11 @@ impl SessionView {
     }
 
     /// Whether a turn runs now: the app ticks the clock (`Update::Tick`) only then.
+    /// When the oldest turn separator that does not yet say how its turn ended was written.
+    pub(crate) fn oldest_turn_end_without_outcome(&self) -> Option<i64> {
+        self.transcript.oldest_turn_end_without_outcome()
+    }
+
     pub(crate) fn turn_running(&self) -> bool {
         self.turn_phase().is_some_and(|p| p.is_running())
     }

@@ -1133,3 +1133,40 @@ fn thinking_blocks_stay_apart_and_fold_away_when_the_answer_settles() {
         }]
     );
 }
+
+/// Eight turns replayed; the Turn pane's read covers the last five, and the separators of
+/// the three before them wait for the older turns to be read.
+#[test]
+fn separators_older_than_the_recent_turns_are_filled_by_the_past_turns() {
+    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let at = |i: i64| 1_000_000 + i * 10_000;
+    let ended = |i: u64| {
+        let env = json!({"type": "turn.ended", "seq": i, "created_at": at(i as i64) + 5_000,
+                         "payload": {"turnId": format!("t{i}")}});
+        Event::parse(&env.to_string()).unwrap()
+    };
+    let resource = |i: i64| -> Turn {
+        serde_json::from_value(json!({
+            "id": format!("t{i}"), "session_id": "s", "status": "completed",
+            "created_at": at(i), "started_at": at(i), "completed_at": at(i) + 4_000
+        }))
+        .unwrap()
+    };
+    for i in 1..=8 {
+        v.apply(Update::Event(ended(i)));
+    }
+    assert_eq!(v.oldest_turn_end_without_outcome(), Some(at(1) + 5_000));
+    v.apply(Update::Turns((4..=8).rev().map(resource).collect()));
+    assert_eq!(
+        v.oldest_turn_end_without_outcome(),
+        Some(at(1) + 5_000),
+        "the recent read leaves the oldest three"
+    );
+    assert!(v.apply(Update::PastTurns((1..=8).rev().map(resource).collect())));
+    assert_eq!(v.oldest_turn_end_without_outcome(), None);
+    let filled = kinds(&v)
+        .iter()
+        .filter(|k| matches!(k, EntryKind::TurnEnd(t) if t.outcome.as_ref().is_some_and(|o| o.elapsed_ms == Some(4_000))))
+        .count();
+    assert_eq!(filled, 8);
+}

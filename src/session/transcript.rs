@@ -148,6 +148,34 @@ pub(crate) struct TurnOutcome {
     pub(crate) error: Option<String>,
 }
 
+impl TurnOutcome {
+    /// How a turn came out, once its status is final.
+    pub(crate) fn settled(
+        status: Option<&TurnStatus>,
+        created_at: Option<i64>,
+        started_at: Option<i64>,
+        completed_at: Option<i64>,
+        error: Option<String>,
+    ) -> Option<TurnOutcome> {
+        let status = status
+            .filter(|s| {
+                matches!(
+                    s,
+                    TurnStatus::Completed | TurnStatus::Failed | TurnStatus::Cancelled
+                )
+            })?
+            .clone();
+        Some(TurnOutcome {
+            status,
+            // A turn that failed before it started ran from its creation: "after 0 s".
+            elapsed_ms: completed_at
+                .zip(started_at.or(created_at))
+                .map(|(end, start)| (end - start).max(0)),
+            error,
+        })
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Copy)]
 pub(crate) enum CallStatus {
     Pending,
@@ -417,6 +445,17 @@ impl Transcript {
         if self.streaming.take().is_some() {
             self.streaming_rev += 1;
         }
+    }
+
+    /// When the oldest kept separator still waiting for its outcome was written: the turns
+    /// to read go back that far.
+    pub(crate) fn oldest_turn_end_without_outcome(&self) -> Option<i64> {
+        self.turn_ends
+            .values()
+            .filter_map(|&id| self.get(id))
+            .filter(|e| matches!(&e.kind, EntryKind::TurnEnd(t) if t.outcome.is_none()))
+            .filter_map(|e| e.created_at)
+            .min()
     }
 
     /// How turn `turn_id` came out: fills its separator once its status is final.
@@ -740,6 +779,7 @@ impl Transcript {
             EntryKind::Approval(a) => (&mut self.approvals, &a.call_id),
             EntryKind::Question(q) => (&mut self.questions, &q.call_id),
             EntryKind::Function(f) => (&mut self.functions, &f.call_id),
+            EntryKind::TurnEnd(t) => (&mut self.turn_ends, &t.turn_id),
             _ => return,
         };
         if map.get(call_id) == Some(&entry.id) {

@@ -6,7 +6,7 @@ use crate::support;
 
 use std::time::Duration;
 
-use crate::support::app::{COLS, attach, bottom, status_line};
+use crate::support::app::{COLS, attach, bottom, input_box, status_line};
 use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
 use gobare_sim::SimConfig;
@@ -268,4 +268,67 @@ fn log_file(home: &tempfile::TempDir, session: &str) -> std::path::PathBuf {
         }
     }
     panic!("no event log for {session} under {}", home.path().display());
+}
+
+/// The Turn pane reads the last five turns; a restart of a session with more still says how
+/// each earlier turn ended (its separator reads "completed", never a bare "turn ended").
+#[test]
+fn separators_of_turns_older_than_the_recent_five_say_how_they_ended_after_a_restart() {
+    let sim = start_sim();
+    let session = sim.sim.create_session(Some("many turns"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    for n in 1..=7 {
+        let text = format!("step {n}");
+        pty.send_keys(&text);
+        pty.wait_for(
+            "the text in the box",
+            |s| input_box(s).contains(&text),
+            TIMEOUT,
+        );
+        pty.send_keys(keys::ENTER);
+        pty.wait_for(
+            "the message accepted",
+            |_| sim.sim.accepted_messages().len() == n,
+            TIMEOUT,
+        );
+        // One turn at a time: the queue holds five.
+        pty.wait_for(
+            "its turn over",
+            |s| {
+                let screen = s.contents();
+                screen.contains(&format!("asked {text}"))
+                    && screen.contains("Turn · completed")
+                    && !screen.contains("settling")
+            },
+            TIMEOUT,
+        );
+    }
+    let last = sim.sim.last_seq();
+    wait_caught_up(&pty, last);
+    let last = sim.sim.last_seq();
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
+
+    // Tall enough that the zoomed transcript shows every turn at once.
+    let mut pty = support::app::spawn_sized(&["attach", &session], &home, &sim.sim, 100, 400);
+    wait_caught_up(&pty, last);
+    pty.send_keys(keys::ESC);
+    pty.wait_for(
+        "the panes have the keys",
+        |s| bottom(s, 4).contains("Panes"),
+        TIMEOUT,
+    );
+    pty.send_keys("z");
+    pty.wait_for(
+        "every separator to say how its turn ended",
+        |s| {
+            let text = s.contents();
+            text.contains("step 1")
+                && text.matches("✓ completed in").count() == 7
+                && !text.contains("turn ended ──")
+        },
+        TIMEOUT,
+    );
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
 }
