@@ -1,0 +1,126 @@
+//! OSC 8 hyperlinks over what a frame drew. ratatui's buffer never holds the escapes (a
+//! cell's symbol with an escape in it would be measured as wide and break the diff's
+//! cell widths); instead, after a frame, the http(s) URLs drawn in an area are found in
+//! the finished buffer and written again at the same place wrapped in OSC 8, the cursor
+//! saved and restored around them. The screen looks the same; terminals that know OSC 8
+//! make the text clickable, the others ignore the sequence.
+
+use crate::session::transcript::web_link;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+/// One URL drawn on screen, at column `x` of row `y`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Link {
+    pub(crate) x: u16,
+    pub(crate) y: u16,
+    pub(crate) url: String,
+}
+
+/// The http(s) URLs drawn in `area` of `buf`, whole within one row.
+pub(crate) fn find(buf: &Buffer, area: Rect) -> Vec<Link> {
+    let area = area.intersection(buf.area);
+    let mut links = Vec::new();
+    for y in area.top()..area.bottom() {
+        // The row as text, with the column each character starts at.
+        let mut row = String::new();
+        let mut cols = Vec::new();
+        for x in area.left()..area.right() {
+            let symbol = buf[(x, y)].symbol();
+            if symbol.is_empty() {
+                continue; // the second half of a wide character
+            }
+            for _ in symbol.chars() {
+                cols.push(x);
+            }
+            row.push_str(symbol);
+        }
+        let chars: Vec<char> = row.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let rest: String = chars[i..].iter().take(8).collect();
+            if !(rest.starts_with("https://") || rest.starts_with("http://")) {
+                i += 1;
+                continue;
+            }
+            let end = (i..chars.len())
+                .find(|&j| !is_url_char(chars[j]))
+                .unwrap_or(chars.len());
+            let mut url: String = chars[i..end].iter().collect();
+            while url.ends_with(['.', ',', ';', ':', ')', ']', '!', '?']) {
+                url.pop();
+            }
+            if web_link(&url).is_some() {
+                links.push(Link {
+                    x: cols[i],
+                    y,
+                    url: url.clone(),
+                });
+            }
+            i = end.max(i + 1);
+        }
+    }
+    links
+}
+
+/// Characters a URL is drawn with (RFC 3986's, which are all printable ASCII).
+fn is_url_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "-._~:/?#[]@!$&'()*+,;=%".contains(c)
+}
+
+/// The bytes that make `links` clickable: for each, move there, open the link, write its
+/// text again, close the link; the cursor is saved before and restored after.
+pub(crate) fn osc8_bytes(links: &[Link]) -> Vec<u8> {
+    if links.is_empty() {
+        return Vec::new();
+    }
+    let mut out = String::from("\x1b7");
+    for l in links {
+        // Only URL characters: nothing in them can end the sequence early.
+        out.push_str(&format!(
+            "\x1b[{};{}H\x1b]8;;{url}\x1b\\{url}\x1b]8;;\x1b\\",
+            l.y + 1,
+            l.x + 1,
+            url = l.url
+        ));
+    }
+    out.push_str("\x1b8");
+    out.into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::text::Line;
+    use ratatui::widgets::{Paragraph, Widget};
+
+    #[test]
+    fn finds_web_urls_where_they_are_drawn() {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 60, 3));
+        Paragraph::new(vec![
+            Line::from("  ⇗ preview ready :3000 https://s-1.gobare.dev/x."),
+            Line::from("日本 see http://a.example/b and file:///etc/x"),
+            Line::from("javascript:alert(1) https://"),
+        ])
+        .render(buf.area, &mut buf);
+        let links = find(&buf, buf.area);
+        assert_eq!(
+            links,
+            vec![
+                Link {
+                    x: 24,
+                    y: 0,
+                    url: "https://s-1.gobare.dev/x".into()
+                },
+                Link {
+                    x: 9,
+                    y: 1,
+                    url: "http://a.example/b".into()
+                },
+            ]
+        );
+        let bytes = String::from_utf8(osc8_bytes(&links)).unwrap();
+        assert!(bytes.starts_with("\x1b7\x1b[1;25H\x1b]8;;https://s-1.gobare.dev/x\x1b\\https://s-1.gobare.dev/x\x1b]8;;\x1b\\"), "{bytes:?}");
+        assert!(bytes.ends_with("\x1b8"));
+    }
+}
