@@ -216,3 +216,56 @@ fn web_links_drawn_in_the_transcript_are_found_for_osc8() {
         "{urls:?}\n{out}"
     );
 }
+
+#[test]
+fn the_error_key_goes_to_the_newest_error_then_on_round_the_oldest() {
+    let mut v = view();
+    apply(
+        &mut v,
+        [
+            msg("user.message", 1, "go"),
+            ev("agent.error", Some(2), json!({"message": "first failure"})),
+            ev(
+                "agent.tool_call",
+                Some(3),
+                json!({"toolCallId": "c9", "toolName": "bash", "args": {"command": "false"}}),
+            ),
+            ev(
+                "agent.tool_result",
+                Some(4),
+                json!({"toolCallId": "c9", "toolName": "bash", "isError": true, "cancelled": false, "exitCode": 1, "summary": ""}),
+            ),
+            msg("agent.message", 5, "I could not do it."),
+        ],
+    );
+    let mut ui = zoomed(Pane::Transcript);
+    render(&v, &mut ui, 80, 20);
+    let kind = |ui: &Screen| format!("{:?}", ui.selected_entry(&v).unwrap().kind);
+    assert!(ui.select_next_error(&v));
+    assert!(kind(&ui).starts_with("Tool"), "the newest: {}", kind(&ui));
+    assert!(ui.select_next_error(&v));
+    assert!(
+        kind(&ui).contains("first failure"),
+        "round to the oldest: {}",
+        kind(&ui)
+    );
+    assert!(ui.select_next_error(&v));
+    assert!(kind(&ui).starts_with("Tool"));
+}
+
+#[test]
+fn copying_a_message_takes_it_whole_code_blocks_and_all() {
+    let mut v = view();
+    let text = "Run this:\n\n```sh\nfor f in *.md; do\n    wc -l \"$f\"\ndone\n```\n\nThen check https://example.com/a.";
+    apply(&mut v, [msg("agent.message", 1, text)]);
+    let mut ui = zoomed(Pane::Transcript);
+    render(&v, &mut ui, 30, 20);
+    ui.select_by(&v, -1);
+    let entry = ui.selected_entry(&v).unwrap();
+    assert_eq!(
+        entry.copy_text(),
+        text,
+        "as written, not as wrapped on screen"
+    );
+    assert_eq!(entry.first_link().as_deref(), Some("https://example.com/a"));
+}
