@@ -24,44 +24,41 @@ pub(crate) struct Link {
 pub(crate) fn find(buf: &Buffer, area: Rect) -> Vec<Link> {
     let area = area.intersection(buf.area);
     let mut links = Vec::new();
+    // One row as text, and the column each of its characters starts at (by byte offset).
+    let mut row = String::new();
+    let mut cols: Vec<(usize, u16)> = Vec::new();
     for y in area.top()..area.bottom() {
-        // The row as text, with the column each character starts at.
-        let mut row = String::new();
-        let mut cols = Vec::new();
+        row.clear();
+        cols.clear();
         for x in area.left()..area.right() {
             let symbol = buf[(x, y)].symbol();
             if symbol.is_empty() {
                 continue; // the second half of a wide character
             }
-            for _ in symbol.chars() {
-                cols.push(x);
-            }
+            cols.push((row.len(), x));
             row.push_str(symbol);
         }
-        let chars: Vec<char> = row.chars().collect();
-        let mut i = 0;
-        while i < chars.len() {
-            let rest: String = chars[i..].iter().take(8).collect();
-            if !(rest.starts_with("https://") || rest.starts_with("http://")) {
-                i += 1;
-                continue;
+        let mut from = 0;
+        while let Some(at) = row[from..].find("http") {
+            let start = from + at;
+            let rest = &row[start..];
+            let end = rest.find(|c: char| !is_url_char(c)).unwrap_or(rest.len());
+            let url = rest[..end].trim_end_matches(['.', ',', ';', ':', ')', ']', '!', '?']);
+            if (url.starts_with("https://") || url.starts_with("http://"))
+                && web_link(url).is_some()
+            {
+                // Cells hold whole characters: `start` is where one of them starts.
+                let i = cols.partition_point(|&(byte, _)| byte < start);
+                if let Some(&(_, x)) = cols.get(i) {
+                    links.push(Link {
+                        x,
+                        y,
+                        url: url.to_string(),
+                        style: buf[(x, y)].style(),
+                    });
+                }
             }
-            let end = (i..chars.len())
-                .find(|&j| !is_url_char(chars[j]))
-                .unwrap_or(chars.len());
-            let mut url: String = chars[i..end].iter().collect();
-            while url.ends_with(['.', ',', ';', ':', ')', ']', '!', '?']) {
-                url.pop();
-            }
-            if web_link(&url).is_some() {
-                links.push(Link {
-                    x: cols[i],
-                    y,
-                    url: url.clone(),
-                    style: buf[(cols[i], y)].style(),
-                });
-            }
-            i = end.max(i + 1);
+            from = start + end.max(4);
         }
     }
     links
