@@ -28,10 +28,22 @@ pub(crate) fn find(buf: &Buffer, area: Rect) -> Vec<Link> {
     let mut row = String::new();
     let mut cols: Vec<(usize, u16)> = Vec::new();
     for y in area.top()..area.bottom() {
+        let start = buf.index_of(area.left(), y);
+        let cells = &buf.content[start..start + usize::from(area.width)];
+        // Most rows hold no link: those are passed over without building their text.
+        let maybe = cells.windows(4).any(|w| {
+            w[0].symbol() == "h"
+                && w[1].symbol() == "t"
+                && w[2].symbol() == "t"
+                && w[3].symbol() == "p"
+        });
+        if !maybe {
+            continue;
+        }
         row.clear();
         cols.clear();
-        for x in area.left()..area.right() {
-            let symbol = buf[(x, y)].symbol();
+        for (x, cell) in (area.left()..).zip(cells) {
+            let symbol = cell.symbol();
             if symbol.is_empty() {
                 continue; // the second half of a wide character
             }
