@@ -2,9 +2,8 @@
 //! single-letter commands (`q`, `z`, `?`, `c`, `o`, …) act only in pane navigation (Esc gets
 //! there), where letters that are not commands do nothing and ↑↓/j/k move the selection.
 //! Decisions (approve, deny, pick) are the prompt's keys in the deciding mode (Tab from the
-//! box while something waits). Scrolling
-//! keys the input box has no use for (PgUp/PgDn, the wheel) always scroll, so reading back
-//! never needs a mode change.
+//! box while something waits). Scrolling keys the input box has no use for (PgUp/PgDn, the
+//! wheel) always scroll, so reading back never needs a mode change.
 
 use super::intent::Intent;
 use crate::ui::mode::Mode;
