@@ -1,7 +1,8 @@
 //! Looking back in the real binary against the simulator: `c` copies the selected entry
 //! with OSC 52 (credentials redacted), plain and inside tmux's passthrough; web links are
 //! written as OSC 8 hyperlinks; `o` runs the configured opener with the selected entry's
-//! URL; Enter on an Events row opens the inspector with the event's JSON.
+//! URL; Enter on an Events row opens the inspector with the event's JSON; Esc clears the
+//! selection before it leaves the panes.
 
 use crate::support;
 use crate::support::app::{COLS, ROWS, bottom, command, quit, until};
@@ -81,6 +82,21 @@ fn c_copies_the_selected_entry_with_osc52_redacted_plain_and_through_tmux() {
             )),
             "the token was copied"
         );
+        if !tmux {
+            // Esc clears the selection first, and only then leaves the panes.
+            pty.send_keys(keys::ESC);
+            pty.wait_for(
+                "the selection cleared, still in the panes",
+                |s| !s.contents().contains("[selected") && bottom(s, 5).contains("Panes ·"),
+                TIMEOUT,
+            );
+            pty.send_keys(keys::ESC);
+            pty.wait_for(
+                "typing again",
+                |s| bottom(s, 5).contains("Typing ·"),
+                TIMEOUT,
+            );
+        }
         assert!(quit(&mut pty, TIMEOUT).success());
     }
 }
