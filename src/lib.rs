@@ -8,6 +8,7 @@
 
 pub mod app;
 pub mod cli;
+mod clipboard;
 pub mod commands;
 pub mod config;
 mod entry;

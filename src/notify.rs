@@ -58,7 +58,7 @@ pub(crate) fn notification_bytes(title: &str, body: &str, target: NotifyTarget) 
 }
 
 /// tmux forwards `ESC P tmux; … ESC \` to the outer terminal, with inner ESCs doubled.
-fn tmux_passthrough(seq: &str) -> String {
+pub(crate) fn tmux_passthrough(seq: &str) -> String {
     format!("\x1bPtmux;{}\x1b\\", seq.replace('\x1b', "\x1b\x1b"))
 }
 

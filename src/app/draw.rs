@@ -5,6 +5,9 @@ use color_eyre::Result;
 
 impl App {
     pub(super) fn draw(&mut self) -> Result<()> {
+        // Relative times ("3 m ago") are as of this frame; setting the clock asks no frame.
+        self.view
+            .apply(crate::session::Update::Tick(gobare_api::clock::unix_ms()));
         let App {
             tui,
             view,
@@ -15,6 +18,7 @@ impl App {
         } = self;
         let label = replay.label();
         tui.draw(|f| screen.draw(f, view, theme, label.as_deref()))?;
+        self.write_links();
         Ok(())
     }
 }

@@ -44,6 +44,10 @@ impl App {
             Event::FocusGained | Event::FocusLost => {
                 self.terminal_focused = matches!(event, Event::FocusGained);
                 self.act_on_focus(self.terminal_focused);
+                if self.terminal_focused {
+                    // Back to the window: the times on screen ("3 m ago") catch up.
+                    self.request_frame();
+                }
             }
         }
         Ok(())

@@ -30,6 +30,23 @@ pub(crate) enum Intent {
     },
     ScrollTop,
     ScrollBottom,
+    /// ↑↓/j/k in the panes: move the selection (Transcript, Events) or scroll (the others).
+    Select(i32),
+    /// `[` / `]`: select the message that starts the previous / next turn.
+    SelectTurn {
+        forward: bool,
+    },
+    /// `!`: select the next error.
+    NextError,
+    /// Esc in the panes: clear the selection, or back to the input box.
+    Back,
+    /// Enter in the panes: expand the selected entry, inspect the selected event, or back
+    /// to the input box when nothing is selected.
+    Activate,
+    /// `c`: copy the selected entry to the clipboard (OSC 52).
+    Copy,
+    /// `o`: open the selected entry's link in the browser.
+    OpenLink,
     ToggleZoom,
     ToggleHelp,
     /// Scroll the key list by this many rows.
@@ -86,6 +103,13 @@ impl App {
             }
             Intent::ScrollTop => self.screen.scroll(None, -1_000_000),
             Intent::ScrollBottom => self.screen.scroll_home(),
+            Intent::Select(by) => self.act_select(by),
+            Intent::SelectTurn { forward } => self.act_select_turn(forward),
+            Intent::NextError => self.act_next_error(),
+            Intent::Back => self.act_back(),
+            Intent::Activate => self.act_activate(),
+            Intent::Copy => self.act_copy(),
+            Intent::OpenLink => self.act_open_link(),
             Intent::ToggleZoom => {
                 let zoomed = self.screen.zoomed();
                 self.screen.set_zoomed(!zoomed);
@@ -128,7 +152,11 @@ impl App {
                 self.screen.mode = Mode::Filter(filter);
             }
             Intent::ToggleDiff => {
-                if !self.screen.toggle_nearest_expandable(&self.view) {
+                if let Some(more) = self.screen.transcript_toggle_selected(&self.view) {
+                    if !more {
+                        self.notice(Some("the selected entry has nothing more to show".into()));
+                    }
+                } else if !self.screen.toggle_nearest_expandable(&self.view) {
                     self.notice(Some(
                         "nothing to expand here (a diff or a long message)".into(),
                     ));

@@ -1,9 +1,9 @@
 //! Keys → intents, decided by the one [`Mode`]. While typing, every printable key is text;
-//! single-letter commands (`q`, `z`, `?`, …) act only in pane navigation (Esc gets there),
-//! where letters that are not commands do nothing. Decisions (approve, deny, pick) are the
-//! prompt's keys in the deciding mode (Tab from the box while something waits). Scrolling
-//! keys the input box has no use for (PgUp/PgDn, the wheel) always scroll, so reading back
-//! never needs a mode change.
+//! single-letter commands (`q`, `z`, `?`, `c`, `o`, …) act only in pane navigation (Esc gets
+//! there), where letters that are not commands do nothing and ↑↓/j/k move the selection.
+//! Decisions (approve, deny, pick) are the prompt's keys in the deciding mode (Tab from the
+//! box while something waits). Scrolling keys the input box has no use for (PgUp/PgDn, the
+//! wheel) always scroll, so reading back never needs a mode change.
 
 use super::intent::Intent;
 use crate::ui::mode::Mode;
@@ -24,10 +24,6 @@ pub(crate) enum KeyRoute {
     /// The open overlay (pager, list, inspector).
     Overlay,
     Ignore,
-}
-
-fn scroll(lines: i32) -> KeyRoute {
-    KeyRoute::Do(Intent::Scroll { pane: None, lines })
 }
 
 pub(crate) fn route(key: KeyEvent, mode: &Mode) -> KeyRoute {
@@ -96,9 +92,18 @@ pub(crate) fn route(key: KeyEvent, mode: &Mode) -> KeyRoute {
         },
         Mode::Navigating => match key.code {
             KeyCode::Char('q') => KeyRoute::Do(Intent::Quit),
-            KeyCode::Esc | KeyCode::Char('i') | KeyCode::Enter => KeyRoute::Do(Intent::FocusInput),
-            KeyCode::Up | KeyCode::Char('k') => scroll(-1),
-            KeyCode::Down | KeyCode::Char('j') => scroll(1),
+            KeyCode::Char('i') => KeyRoute::Do(Intent::FocusInput),
+            // Esc clears the selection first; Enter acts on it (else both go to the box).
+            KeyCode::Esc => KeyRoute::Do(Intent::Back),
+            KeyCode::Enter => KeyRoute::Do(Intent::Activate),
+            KeyCode::Up | KeyCode::Char('k') => KeyRoute::Do(Intent::Select(-1)),
+            KeyCode::Down | KeyCode::Char('j') => KeyRoute::Do(Intent::Select(1)),
+            KeyCode::Char('[') => KeyRoute::Do(Intent::SelectTurn { forward: false }),
+            KeyCode::Char(']') => KeyRoute::Do(Intent::SelectTurn { forward: true }),
+            KeyCode::Char('!') => KeyRoute::Do(Intent::NextError),
+            // `c`, not `y`: y answers yes in confirmations and approves while deciding.
+            KeyCode::Char('c') => KeyRoute::Do(Intent::Copy),
+            KeyCode::Char('o') => KeyRoute::Do(Intent::OpenLink),
             KeyCode::Home | KeyCode::Char('g') => KeyRoute::Do(Intent::ScrollTop),
             KeyCode::End | KeyCode::Char('G') => KeyRoute::Do(Intent::ScrollBottom),
             KeyCode::Char('z') => KeyRoute::Do(Intent::ToggleZoom),
@@ -150,7 +155,9 @@ mod tests {
 
     #[test]
     fn every_printable_key_is_text_while_typing() {
-        for c in ['q', 'z', 'm', 'j', 'y', 'n', '2', '?', '/', 'e', 'd'] {
+        for c in [
+            'q', 'z', 'm', 'j', 'y', 'n', '2', '?', '/', 'e', 'd', 'c', 'o', '[', ']', '!',
+        ] {
             assert_eq!(
                 route(key(KeyCode::Char(c)), &Mode::Typing),
                 KeyRoute::Input,
@@ -183,12 +190,25 @@ mod tests {
             route(key(KeyCode::Char('m')), &nav),
             KeyRoute::Do(Intent::ToggleMouseCapture)
         );
-        assert_eq!(route(key(KeyCode::Up), &nav), scroll(-1));
+        assert_eq!(
+            route(key(KeyCode::Up), &nav),
+            KeyRoute::Do(Intent::Select(-1))
+        );
+        assert_eq!(
+            route(key(KeyCode::Char('c')), &nav),
+            KeyRoute::Do(Intent::Copy)
+        );
+        assert_eq!(
+            route(key(KeyCode::Char('o')), &nav),
+            KeyRoute::Do(Intent::OpenLink)
+        );
+        // Decisions' letters (y approves, n denies elsewhere) do nothing here.
         for c in ['y', 'n', 'x', 'h', '1'] {
             assert_eq!(route(key(KeyCode::Char(c)), &nav), KeyRoute::Ignore, "{c}");
         }
+        assert_eq!(route(key(KeyCode::Esc), &nav), KeyRoute::Do(Intent::Back));
         assert_eq!(
-            route(key(KeyCode::Esc), &nav),
+            route(key(KeyCode::Char('i')), &nav),
             KeyRoute::Do(Intent::FocusInput)
         );
     }

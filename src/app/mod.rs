@@ -31,6 +31,7 @@ pub(crate) mod intent;
 pub(crate) mod keymap;
 pub(crate) mod keys;
 mod local_log;
+mod looking;
 pub mod memory;
 pub(crate) mod mouse;
 pub(crate) mod msg;
@@ -158,6 +159,8 @@ pub(crate) struct App {
     tick_at: Option<Instant>,
     /// Extra key bindings from the config file.
     keymap: keymap::KeyMap,
+    /// What opens a link (`[links] open`; empty: the system's opener).
+    open_command: String,
     /// When the status-bar notice clears itself (questions awaiting a key do not).
     notice_expires_at: Option<Instant>,
     artifacts_poll: ArtifactsPoll,
@@ -190,6 +193,7 @@ impl App {
             screen: Screen::new(),
             theme: opts.settings.theme(),
             keymap: opts.settings.keys.clone(),
+            open_command: opts.settings.open_command.clone(),
             client: opts.client,
             session_id: opts.session_id,
             store: opts.store,

@@ -15,6 +15,9 @@
 //!
 //! [history]
 //! log_mib = 64         # disk the local log of one session's events may take
+//!
+//! [links]
+//! open = "firefox"     # what `o` runs with the URL (default: xdg-open, or open on macOS)
 //! ```
 //!
 //! A bad value is reported as a warning (the loop shows it once) and the default is used:
@@ -39,6 +42,9 @@ pub(crate) struct Settings {
     pub(crate) transcript_budget: usize,
     /// Bytes one session's local event log may take on disk (`[history] log_mib`).
     pub(crate) event_log_max_bytes: u64,
+    /// The program (and arguments) `o` opens a link with (`[links] open`); empty: the
+    /// system's opener.
+    pub(crate) open_command: String,
 }
 
 impl Default for Settings {
@@ -49,6 +55,7 @@ impl Default for Settings {
             keys: Default::default(),
             transcript_budget: crate::session::transcript::TRANSCRIPT_BUDGET_BYTES,
             event_log_max_bytes: crate::store::event_log::DEFAULT_MAX_BYTES,
+            open_command: String::new(),
         }
     }
 }
@@ -96,6 +103,14 @@ impl Settings {
                     "config: [history] log_mib = {value} is not a whole number of MiB \
                      from 1 to {LOG_MIB_MAX}; using {}",
                     crate::store::event_log::DEFAULT_MAX_BYTES >> 20
+                )),
+            }
+        }
+        if let Some(value) = lookup(sections, "links", "open") {
+            match value.as_str() {
+                Some(cmd) if !cmd.trim().is_empty() => settings.open_command = cmd.to_string(),
+                _ => warnings.push(format!(
+                    "config: [links] open = {value} is not a command; the system's opener is used"
                 )),
             }
         }

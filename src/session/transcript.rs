@@ -14,8 +14,10 @@ use std::collections::{HashMap, VecDeque};
 
 mod budget;
 mod items;
+mod select;
 
 pub(crate) use budget::entry_bytes;
+pub(crate) use select::web_link;
 
 /// Entries kept; the oldest are dropped beyond this.
 pub(crate) const TRANSCRIPT_CAPACITY: usize = 100_000;
@@ -25,6 +27,8 @@ pub(crate) const TRANSCRIPT_CAPACITY: usize = 100_000;
 pub(crate) const TRANSCRIPT_BUDGET_BYTES: usize = 24 * 1024 * 1024;
 /// Longest argument excerpt stored per call.
 const ARGS_MAX: usize = 200;
+/// Longest pretty-printed arguments kept for the expanded view of a call.
+const ARGS_FULL_MAX: usize = 8 * 1024;
 /// Longest tool summary stored.
 const SUMMARY_MAX: usize = 2_000;
 /// Longest diff kept for the expandable view.
@@ -123,6 +127,23 @@ impl EntryKind {
         }
     }
 
+    /// Selecting this entry and pressing the expand key shows more than its collapsed
+    /// lines: also a tool call's whole arguments and output.
+    pub(crate) fn expands_when_selected(&self) -> bool {
+        self.expands() || matches!(self, EntryKind::Tool(_))
+    }
+
+    /// Its second line is a header (who spoke, how a turn ended): the time goes there.
+    pub(crate) fn has_header(&self) -> bool {
+        matches!(
+            self,
+            EntryKind::User { .. }
+                | EntryKind::Steer { .. }
+                | EntryKind::Agent { .. }
+                | EntryKind::TurnEnd(_)
+        )
+    }
+
     /// The line count of a sent message long enough to show collapsed.
     pub(crate) fn collapsed_lines(&self) -> Option<usize> {
         let EntryKind::User { text } = self else {
@@ -189,6 +210,8 @@ pub struct ToolCallEntry {
     pub(crate) call_id: String,
     pub(crate) name: String,
     pub(crate) args: String,
+    /// The whole arguments, pretty-printed (clipped), for the expanded view.
+    pub(crate) args_full: String,
     pub(crate) status: CallStatus,
     pub(crate) summary: String,
     pub(crate) exit_code: Option<i64>,
@@ -867,6 +890,7 @@ impl Transcript {
                 }
                 if t.args.is_empty() {
                     t.args = short_args(args, ARGS_MAX);
+                    t.args_full = full_args(args);
                 }
             }
             entry.rev += 1;
@@ -878,6 +902,7 @@ impl Transcript {
                 call_id: call_id.to_string(),
                 name: name.to_string(),
                 args: short_args(args, ARGS_MAX),
+                args_full: full_args(args),
                 status: CallStatus::Pending,
                 summary: String::new(),
                 exit_code: None,
@@ -1021,4 +1046,13 @@ fn match_key(kind: &EntryKind) -> Option<u64> {
         EntryKind::FileChange(f) => key(f.change.as_str(), &f.path),
         _ => return None,
     })
+}
+
+/// A call's whole arguments, pretty-printed and clipped ([`ARGS_FULL_MAX`]).
+fn full_args(args: &Value) -> String {
+    if args.is_null() {
+        return String::new();
+    }
+    let pretty = serde_json::to_string_pretty(args).unwrap_or_default();
+    clip(&pretty, ARGS_FULL_MAX)
 }

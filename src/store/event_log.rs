@@ -194,5 +194,8 @@ pub(crate) fn rotate(files: &LogFiles) -> io::Result<()> {
     start_segment(&files.current)
 }
 
+mod find;
+pub use find::find;
+
 #[cfg(test)]
 mod tests;

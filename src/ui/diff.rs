@@ -8,9 +8,6 @@ use gobare_api::text;
 /// Renders `diff` (server text) as at most `max_lines` lines no wider than `width`: additions,
 /// deletions and hunk headers coloured, file headers dim. When lines are left out, the last
 /// line says how many (`… N more lines`) and counts toward `max_lines`.
-// The transcript's expanded diffs wrap; this cut-to-width form is for the detail view of
-// the "Looking back" issue, which wires it in.
-#[cfg_attr(not(test), expect(dead_code))]
 pub(crate) fn render(
     diff: &str,
     width: u16,

@@ -4,12 +4,14 @@ use super::component::{Ctx, PaneComponent};
 use super::pane::{Anchor, Pane, Scroll};
 use super::styled::truncate;
 use super::theme::Theme;
+use crate::session::SessionView;
 use crate::session::log::LogEntry;
 use gobare_api::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
+use std::collections::VecDeque;
 
 /// The Events pane's view state: scroll, the type filter and whether deltas show.
 #[derive(Debug)]
@@ -19,6 +21,12 @@ pub(crate) struct EventsPane {
     filter: String,
     /// Hide `agent.text` / `agent.thinking` rows.
     pub(crate) hide_deltas: bool,
+    /// The selected row's log index (stable while the ring drops older rows).
+    selected: Option<u64>,
+    /// The next draw scrolls the selected row into view.
+    reveal: bool,
+    /// Log index of the bottom row at the last draw.
+    bottom: Option<u64>,
 }
 
 impl Default for EventsPane {
@@ -27,6 +35,9 @@ impl Default for EventsPane {
             scroll: Scroll::default(),
             filter: String::new(),
             hide_deltas: true,
+            selected: None,
+            reveal: false,
+            bottom: None,
         }
     }
 }
@@ -39,6 +50,56 @@ impl EventsPane {
     pub(crate) fn set_filter(&mut self, filter: impl Into<String>) {
         self.filter = filter.into();
         self.scroll = Scroll::default();
+    }
+
+    /// The rows the filter and the deltas switch let through.
+    fn shown<'a>(&self, rows: &'a VecDeque<LogEntry>) -> Vec<&'a LogEntry> {
+        let filter = self.filter.to_ascii_lowercase();
+        rows.iter()
+            .filter(|e| {
+                !(self.hide_deltas && e.is_delta()) && matches_filter(e.kind.as_str(), &filter)
+            })
+            .collect()
+    }
+
+    /// The selected row, if it is still kept.
+    pub(crate) fn selected<'a>(&self, view: &'a SessionView) -> Option<&'a LogEntry> {
+        let index = self.selected?;
+        let rows = view.log().rows();
+        let first = rows.front()?.index;
+        rows.get(usize::try_from(index.checked_sub(first)?).ok()?)
+    }
+
+    /// Moves the selection by `delta` rows among those shown; the first move selects the
+    /// bottom row of the view.
+    pub(crate) fn select_by(&mut self, view: &SessionView, delta: i64) -> bool {
+        let shown = self.shown(view.log().rows());
+        if shown.is_empty() {
+            return false;
+        }
+        let from =
+            self.selected(view)
+                .map(|e| e.index)
+                .or(self.bottom)
+                .map_or(shown.len() - 1, |index| {
+                    shown
+                        .partition_point(|e| e.index < index)
+                        .min(shown.len() - 1)
+                });
+        let at = if self.selected(view).is_some() {
+            (from as i64 + delta).clamp(0, shown.len() as i64 - 1) as usize
+        } else {
+            from
+        };
+        self.selected = Some(shown[at].index);
+        self.reveal = true;
+        true
+    }
+
+    /// Clears the selection; returns whether there was one.
+    pub(crate) fn clear_selection(&mut self) -> bool {
+        self.reveal = false;
+        self.selected.take().is_some()
     }
 }
 
@@ -76,16 +137,18 @@ impl PaneComponent for EventsPane {
         if height == 0 {
             return;
         }
-        let filter = self.filter.to_ascii_lowercase();
         let rows = view.log().rows();
         // At most the ring's capacity: cheap to filter on every frame.
-        let shown: Vec<&LogEntry> = rows
-            .iter()
-            .filter(|e| {
-                !(self.hide_deltas && e.is_delta()) && matches_filter(e.kind.as_str(), &filter)
-            })
-            .collect();
+        let shown = self.shown(rows);
         let n = shown.len();
+        if self.selected.is_some() && self.selected(view).is_none() {
+            // Its row left the ring: nothing is selected any more.
+            self.selected = None;
+        }
+        let selected_pos = self
+            .selected
+            .map(|index| shown.partition_point(|e| e.index < index))
+            .filter(|&p| p < n && Some(shown[p].index) == self.selected);
 
         // The scroll anchor is the log index of the bottom row; `pending` moves it by rows.
         let mut scroll = self.scroll;
@@ -93,13 +156,21 @@ impl PaneComponent for EventsPane {
             None => n,
             Some(a) => shown.partition_point(|e| e.index <= a.item),
         };
-        let end = (end as i64 + scroll.pending).clamp(height.min(n) as i64, n as i64) as usize;
+        let mut end = (end as i64 + scroll.pending).clamp(height.min(n) as i64, n as i64) as usize;
         scroll.pending = 0;
+        if let (true, Some(pos)) = (std::mem::take(&mut self.reveal), selected_pos) {
+            if pos >= end {
+                end = pos + 1;
+            } else if pos + height < end {
+                end = (pos + height).min(n);
+            }
+        }
         scroll.anchor = (end < n).then(|| Anchor {
             item: shown[end - 1].index,
             line: 0,
         });
         self.scroll = scroll;
+        self.bottom = end.checked_sub(1).map(|e| shown[e].index);
         let visible = &shown[end.saturating_sub(height)..end];
 
         if visible.is_empty() {
@@ -112,7 +183,16 @@ impl PaneComponent for EventsPane {
             return;
         }
         let w = inner.width as usize;
-        let lines: Vec<Line> = visible.iter().map(|e| row(e, w, theme)).collect();
+        let lines: Vec<Line> = visible
+            .iter()
+            .map(|e| {
+                let mut line = row(e, w, theme);
+                if Some(e.index) == self.selected {
+                    line.style = line.style.patch(theme.selection);
+                }
+                line
+            })
+            .collect();
         frame.render_widget(Paragraph::new(lines), inner);
     }
 }

@@ -8,6 +8,8 @@ pub(crate) mod diff;
 pub(crate) mod events;
 pub(crate) mod footer;
 pub(crate) mod help;
+pub(crate) mod hyperlink;
+pub(crate) mod inspector;
 pub(crate) mod layout;
 pub(crate) mod markdown;
 pub(crate) mod mode;

@@ -81,7 +81,7 @@ impl Mode {
                 t
             }
             Mode::Navigating => {
-                " Panes · ↑↓ scroll · z zoom · e expand · / filter · ? keys · q quit · Esc/i type "
+                " Panes · ↑↓ select · e expand · c copy · o open · [ ] turns · ? keys · q quit · Esc back "
                     .into()
             }
             Mode::Deciding => " Deciding · keys in the panel above · Esc back to typing ".into(),

@@ -6,6 +6,7 @@
 use super::component::{Ctx, PaneComponent};
 use super::composer::Composer;
 use super::events::EventsPane;
+use super::hyperlink::{self, Link};
 use super::layout::{self, Areas, LayoutSpec};
 use super::mode::{Confirm, Mode};
 use super::overlay::Overlay;
@@ -25,6 +26,8 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
+
+mod selection;
 
 /// Rows always left to the panes, however tall the input area wants to be.
 const MIN_PANE_ROWS: u16 = 6;
@@ -51,6 +54,8 @@ pub struct Screen {
     overlay: Option<Box<dyn Overlay>>,
     /// Where things were at the last draw (mouse hit tests, page sizes).
     last_areas: Option<Areas>,
+    /// Web links drawn in the transcript and workspace panes at the last draw.
+    links: Vec<Link>,
 }
 
 impl Screen {
@@ -78,7 +83,6 @@ impl Screen {
         }
     }
 
-    #[cfg_attr(not(test), expect(dead_code))]
     /// Opens `overlay` over the panes with the keys; closing it goes back to the mode it
     /// was opened from. An open overlay is replaced.
     pub(crate) fn open_overlay(&mut self, overlay: Box<dyn Overlay>) {
@@ -98,6 +102,11 @@ impl Screen {
     /// The open overlay, to hand it a key.
     pub(crate) fn overlay_mut(&mut self) -> Option<&mut (dyn Overlay + 'static)> {
         self.overlay.as_deref_mut()
+    }
+
+    /// Web links drawn at the last draw (written again as OSC 8 hyperlinks).
+    pub(crate) fn links(&self) -> &[Link] {
+        &self.links
     }
 
     pub(crate) fn focus(&self) -> Pane {
@@ -274,6 +283,13 @@ impl Screen {
         if self.mode == Mode::Help {
             help::render(help::area(area), buf, theme, self.help_scroll);
         }
+        // Read from the finished frame: a link under an overlay is not there any more.
+        self.links = areas
+            .panes
+            .iter()
+            .filter(|(p, _)| matches!(p, Pane::Transcript | Pane::Workspace))
+            .flat_map(|&(_, rect)| hyperlink::find(buf, rect))
+            .collect();
         self.last_areas = Some(areas);
     }
 

@@ -13,6 +13,7 @@ use std::rc::Rc;
 
 mod entry;
 pub(crate) mod line_cache;
+mod stamp;
 
 use line_cache::{LineCache, Lines};
 
@@ -29,6 +30,10 @@ pub(crate) struct TranscriptPane {
     pub(crate) expanded: HashSet<u64>,
     /// Show the agent's streamed reasoning under the live text.
     pub(crate) show_thinking: bool,
+    /// The selected entry's id (the live stream keeps it on the same entry).
+    selected: Option<u64>,
+    /// The next draw scrolls the selected entry into view.
+    reveal: bool,
 }
 
 impl Default for TranscriptPane {
@@ -40,6 +45,8 @@ impl Default for TranscriptPane {
             cache: LineCache::default(),
             expanded: HashSet::new(),
             show_thinking: true,
+            selected: None,
+            reveal: false,
         }
     }
 }
@@ -55,6 +62,78 @@ impl TranscriptPane {
         if !self.expanded.remove(&id) {
             self.expanded.insert(id);
         }
+    }
+
+    /// The selected entry, if it is still kept.
+    pub(crate) fn selected(&self, view: &SessionView) -> Option<u64> {
+        self.selected
+            .filter(|&id| view.transcript().get(id).is_some())
+    }
+
+    /// Selects entry `id` and scrolls it into view at the next draw.
+    fn select(&mut self, id: Option<u64>) -> bool {
+        match id {
+            Some(id) => {
+                self.selected = Some(id);
+                self.reveal = true;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Moves the selection by `delta` entries; the first move selects the entry at the
+    /// bottom of the view.
+    pub(crate) fn select_by(&mut self, view: &SessionView, delta: i64) -> bool {
+        let t = view.transcript();
+        let id = match self.selected(view) {
+            Some(id) => t.step(id, delta),
+            None => {
+                let last = self.visible.map(|(_, last)| last);
+                last.and_then(|l| t.step(l, 0))
+                    .or_else(|| t.step(u64::MAX, 0))
+            }
+        };
+        self.select(id)
+    }
+
+    /// Selects the message that starts the previous or next turn.
+    pub(crate) fn select_turn(&mut self, view: &SessionView, forward: bool) -> bool {
+        let t = view.transcript();
+        let from = self
+            .selected(view)
+            .or_else(|| self.visible.map(|(_, last)| last + 1))
+            .unwrap_or_else(|| t.next_id());
+        self.select(t.turn_start(from, forward))
+    }
+
+    /// Selects the next error (the newest one when nothing is selected).
+    pub(crate) fn select_next_error(&mut self, view: &SessionView) -> bool {
+        let t = view.transcript();
+        let id = match self.selected(view) {
+            Some(id) => t.next_error(id),
+            None => t.last_error(),
+        };
+        self.select(id)
+    }
+
+    /// Clears the selection; returns whether there was one.
+    pub(crate) fn clear_selection(&mut self) -> bool {
+        self.reveal = false;
+        self.selected.take().is_some()
+    }
+
+    /// Expands or collapses the selected entry. `None` when nothing is selected; else
+    /// whether it has more to show.
+    pub(crate) fn toggle_selected(&mut self, view: &SessionView) -> Option<bool> {
+        let id = self.selected(view)?;
+        let entry = view.transcript().get(id)?;
+        if !entry.kind.expands_when_selected() {
+            return Some(false);
+        }
+        self.toggle_expanded(id);
+        self.reveal = true;
+        Some(true)
     }
 
     /// Expands or collapses the diff or long message nearest the bottom of the view (the
@@ -90,6 +169,17 @@ impl PaneComponent for TranscriptPane {
 
     fn follows(&self) -> bool {
         self.scroll.follows()
+    }
+
+    fn title_detail(&self, ctx: &Ctx) -> String {
+        let t = ctx.view.transcript();
+        let Some(entry) = self.selected(ctx.view).and_then(|id| t.get(id)) else {
+            return String::new();
+        };
+        match entry.created_at {
+            Some(at) => format!("[selected · {}] ", stamp::absolute(at, spans_days(t))),
+            None => "[selected] ".into(),
+        }
     }
 
     fn render(&mut self, frame: &mut Frame, inner: Rect, ctx: &Ctx) {
@@ -173,13 +263,53 @@ impl PaneComponent for TranscriptPane {
             scroll.pending = 0;
             following = false;
         }
+        let selected_block = self
+            .selected
+            .and_then(|id| id.checked_sub(base))
+            .map(|b| b as usize)
+            .filter(|&b| b < entries.len());
+        if selected_block.is_none() {
+            // Its entry left memory: nothing is selected any more.
+            self.selected = None;
+        }
+        if let (true, Some(sel)) = (std::mem::take(&mut self.reveal), selected_block) {
+            if (sel, 0) < top {
+                top = (sel, 0);
+                following = false;
+            } else if !fits_above_bottom(top, sel, height, &mut lines_of) {
+                top = bottom_top(sel + 1, height, &mut lines_of);
+                following = false;
+            }
+        }
         if !following && reaches_end(top, height, blocks, &mut lines_of) {
             following = true; // scrolled back to the bottom
         }
         if following {
             top = bottom_top(blocks, height, &mut lines_of);
         }
-        let (mut rows, last_block) = collect(top, height, blocks, &mut lines_of);
+        let (mut rows, origins) = collect(top, height, blocks, &mut lines_of);
+        let last_block = origins.last().map_or(top.0, |o| o.0);
+        let date = spans_days(t);
+        let now = view.now_ms();
+        for (row, &(block, line)) in rows.iter_mut().zip(&origins) {
+            let Some(entry) = entries.get(block) else {
+                continue;
+            };
+            if Some(block) == selected_block {
+                row.style = row.style.patch(theme.selection);
+            }
+            let (Some(at), true) = (entry.created_at, line == 1 && entry.kind.has_header()) else {
+                continue;
+            };
+            let label = if Some(block) == selected_block {
+                stamp::absolute(at, date)
+            } else if let Some(now) = now {
+                stamp::relative(at, now)
+            } else {
+                continue;
+            };
+            stamp_right(row, &label, width as usize, theme);
+        }
         scroll.anchor = (!following).then(|| Anchor {
             item: base + top.0 as u64,
             line: top.1,
@@ -274,24 +404,79 @@ fn move_by(
     }
 }
 
-/// Up to `height` rows from `top`, and the last block they touch.
+/// Up to `height` rows from `top`, and where each comes from: (block, line in block).
 fn collect(
     top: (usize, usize),
     height: usize,
     blocks: usize,
     lines_of: &mut dyn FnMut(usize) -> Lines,
-) -> (Vec<Line<'static>>, usize) {
+) -> (Vec<Line<'static>>, Vec<(usize, usize)>) {
     let mut rows = Vec::with_capacity(height);
+    let mut origins = Vec::with_capacity(height);
     let (mut block, mut skip) = top;
-    let mut last = block;
     while rows.len() < height && block < blocks {
         let lines = lines_of(block);
-        rows.extend(lines.iter().skip(skip).take(height - rows.len()).cloned());
-        last = block;
+        for (i, l) in lines.iter().enumerate().skip(skip) {
+            if rows.len() == height {
+                break;
+            }
+            rows.push(l.clone());
+            origins.push((block, i));
+        }
         skip = 0;
         block += 1;
     }
-    (rows, last)
+    (rows, origins)
+}
+
+/// Whether block `sel` ends within `height` rows of `top`.
+fn fits_above_bottom(
+    top: (usize, usize),
+    sel: usize,
+    height: usize,
+    lines_of: &mut dyn FnMut(usize) -> Lines,
+) -> bool {
+    let mut total = 0;
+    for i in top.0..=sel {
+        let n = lines_of(i).len();
+        total += if i == top.0 {
+            n.saturating_sub(top.1)
+        } else {
+            n
+        };
+        if total > height {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether the kept entries span more than one (UTC) day: times then show their date.
+fn spans_days(t: &crate::session::transcript::Transcript) -> bool {
+    let first = t.entries().iter().find_map(|e| e.created_at);
+    let last = t.entries().iter().rev().find_map(|e| e.created_at);
+    first
+        .zip(last)
+        .is_some_and(|(a, b)| stamp::different_days(a, b))
+}
+
+/// `label` at the right end of `row` when it fits beside the row's text.
+fn stamp_right(
+    row: &mut Line<'static>,
+    label: &str,
+    width: usize,
+    theme: &crate::ui::theme::Theme,
+) {
+    let used = row.width();
+    let need = label.chars().count() + 2;
+    if used + need > width {
+        return;
+    }
+    row.spans.push(ratatui::text::Span::raw(
+        " ".repeat(width - used - label.chars().count()),
+    ));
+    row.spans
+        .push(ratatui::text::Span::styled(label.to_string(), theme.dim));
 }
 
 /// Whether everything from `top` to the end fits in `height` rows.

@@ -15,6 +15,8 @@ use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
+mod looking;
+
 fn examples() -> Value {
     serde_json::from_str(include_str!("../../assets/event-payloads.json")).unwrap()
 }

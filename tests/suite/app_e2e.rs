@@ -155,7 +155,7 @@ fn esc_gives_the_panes_the_keys_and_q_there_asks_before_quitting() {
     pty.send_keys(keys::ESC);
     pty.wait_for(
         "the panes mode",
-        |s| bottom(s, 5).contains("Panes · ↑↓ scroll"),
+        |s| bottom(s, 5).contains("Panes · ↑↓ select"),
         TIMEOUT,
     );
     pty.send_keys("x");
@@ -168,7 +168,7 @@ fn esc_gives_the_panes_the_keys_and_q_there_asks_before_quitting() {
     pty.send_keys("n");
     pty.wait_for(
         "back in the panes",
-        |s| bottom(s, 5).contains("Panes · ↑↓ scroll"),
+        |s| bottom(s, 5).contains("Panes · ↑↓ select"),
         TIMEOUT,
     );
     pty.send_keys(keys::ESC);

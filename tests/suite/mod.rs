@@ -19,6 +19,7 @@ mod faults_refusals;
 mod hostile_json;
 mod hostile_render;
 mod layout;
+mod looking_back;
 mod malformed_frames;
 mod malformed_props;
 mod perf_e2e;

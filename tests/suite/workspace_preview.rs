@@ -34,7 +34,7 @@ fn p_asks_then_publishes_and_unpublishes_the_preview() {
     // Apart from the next key: ESC then p at once reads as Alt+P.
     pty.wait_for(
         "the panes mode",
-        |s| bottom(s, 5).contains("Panes · ↑↓ scroll"),
+        |s| bottom(s, 5).contains("Panes · ↑↓ select"),
         TIMEOUT,
     );
     pty.send_keys("p");

@@ -81,6 +81,7 @@ pub(crate) fn entry_bytes(entry: &Entry) -> usize {
                     + t.call_id.capacity()
                     + t.name.capacity()
                     + t.args.capacity()
+                    + t.args_full.capacity()
                     + t.summary.capacity()
             }
             EntryKind::FileChange(f) => {

@@ -21,6 +21,9 @@ const THINKING_LINES: usize = 3;
 /// seconds to wrap on every cache miss (a resize, a first draw) and freeze the screen.
 const TEXT_SHOWN_MAX: usize = 64 * 1024;
 
+/// Most lines of an expanded diff or call output (the copy key takes the whole of it).
+const DIFF_LINES_SHOWN: usize = 2_000;
+
 /// Lines of a collapsed message shown above its "pasted N lines".
 const COLLAPSED_SHOWN: usize = 4;
 
@@ -156,6 +159,9 @@ pub(super) fn entry_lines(
                 spans.push(Span::raw(text::line(first(&t.summary)).into_owned()));
             }
             out.push(truncate(Line::from(spans), w));
+            if expanded {
+                tool_details(&mut out, t, w, theme);
+            }
         }
         EntryKind::FileChange(f) => {
             let (verb, style) = match &f.change {
@@ -175,15 +181,10 @@ pub(super) fn entry_lines(
             }
             out.push(truncate(Line::from(spans), w));
             if let (true, Some(diff)) = (expanded, &f.diff) {
-                for l in text::lines(diff) {
-                    let style = crate::ui::diff::line_style(&l, theme);
-                    out.extend(hard_wrap(
-                        Line::from(vec![
-                            Span::styled("    ", theme.dim),
-                            Span::styled(l.into_owned(), style),
-                        ]),
-                        w,
-                    ));
+                let inner = u16::try_from(w.saturating_sub(4)).unwrap_or(u16::MAX);
+                for mut l in crate::ui::diff::render(diff, inner, theme, DIFF_LINES_SHOWN) {
+                    l.spans.insert(0, Span::styled("    ", theme.dim));
+                    out.push(l);
                 }
             }
         }
@@ -475,6 +476,35 @@ fn error_lines(out: &mut Vec<Line<'static>>, label: &str, message: &str, w: usiz
             ]),
             w,
         ));
+    }
+}
+
+/// An expanded tool call: its whole arguments and output under its line.
+fn tool_details(
+    out: &mut Vec<Line<'static>>,
+    t: &crate::session::transcript::ToolCallEntry,
+    w: usize,
+    theme: &Theme,
+) {
+    let args = if t.args_full.is_empty() {
+        &t.args
+    } else {
+        &t.args_full
+    };
+    for (label, body) in [("arguments", args), ("output", &t.summary)] {
+        if body.is_empty() {
+            continue;
+        }
+        out.push(Line::styled(format!("    {label}:"), theme.dim));
+        for l in text::wrap(body, w.saturating_sub(6))
+            .into_iter()
+            .take(DIFF_LINES_SHOWN)
+        {
+            out.push(Line::from(vec![
+                Span::styled("      ", theme.dim),
+                Span::styled(l, theme.text),
+            ]));
+        }
     }
 }
 

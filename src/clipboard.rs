@@ -1,0 +1,127 @@
+//! Copying to the user's clipboard through the terminal: OSC 52 (base64), which works over
+//! SSH, wrapped for tmux (DCS passthrough) and GNU screen (DCS, in chunks screen accepts)
+//! so it reaches the outer terminal. Credentials are redacted before anything leaves.
+
+use crate::notify::tmux_passthrough;
+use base64::Engine as _;
+
+/// Most bytes of text copied: terminals cap OSC 52 (xterm at about 100 KB of base64).
+pub(crate) const COPY_MAX: usize = 74 * 1024;
+/// GNU screen drops a DCS string longer than this; longer sequences go in several.
+const SCREEN_CHUNK: usize = 76;
+
+/// Which multiplexer sits between the app and the terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Passthrough {
+    pub(crate) tmux: bool,
+    pub(crate) screen: bool,
+}
+
+impl Passthrough {
+    pub(crate) fn from_env() -> Passthrough {
+        let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+        Passthrough {
+            tmux: set("TMUX"),
+            screen: set("STY"),
+        }
+    }
+}
+
+/// What is put on the clipboard for `text`: credentials redacted, cut to [`COPY_MAX`]
+/// bytes on a character boundary.
+pub(crate) fn clipboard_text(text: &str) -> String {
+    let redacted = crate::redact::redact(text);
+    let mut end = redacted.len().min(COPY_MAX);
+    while !redacted.is_char_boundary(end) {
+        end -= 1;
+    }
+    redacted[..end].to_string()
+}
+
+/// The bytes that set the clipboard to `text` (already [`clipboard_text`]).
+pub(crate) fn osc52_bytes(text: &str, via: Passthrough) -> Vec<u8> {
+    let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
+    let seq = format!("\x1b]52;c;{b64}\x07");
+    let out = if via.tmux {
+        tmux_passthrough(&seq)
+    } else if via.screen {
+        screen_passthrough(&seq)
+    } else {
+        seq
+    };
+    out.into_bytes()
+}
+
+/// GNU screen forwards the content of `ESC P … ESC \` as is; a long sequence is split
+/// over several such strings.
+fn screen_passthrough(seq: &str) -> String {
+    let mut out = String::new();
+    // Only ASCII is wrapped (ESC, `]52;c;`, base64, BEL): byte chunks are char chunks.
+    for chunk in seq.as_bytes().chunks(SCREEN_CHUNK) {
+        out.push_str("\x1bP");
+        out.push_str(std::str::from_utf8(chunk).unwrap_or_default());
+        out.push_str("\x1b\\");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_osc52_is_base64_of_the_text() {
+        let b = osc52_bytes("héllo", Passthrough::default());
+        assert_eq!(b, b"\x1b]52;c;aMOpbGxv\x07");
+    }
+
+    #[test]
+    fn tmux_wraps_it_with_escapes_doubled() {
+        let b = osc52_bytes(
+            "hi",
+            Passthrough {
+                tmux: true,
+                screen: false,
+            },
+        );
+        assert_eq!(b, b"\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\");
+    }
+
+    #[test]
+    fn screen_gets_it_in_short_dcs_strings() {
+        let text = "x".repeat(200);
+        let b = osc52_bytes(
+            &text,
+            Passthrough {
+                tmux: false,
+                screen: true,
+            },
+        );
+        let s = String::from_utf8(b).unwrap();
+        let inner: String = s
+            .split("\x1b\\")
+            .filter(|c| !c.is_empty())
+            .map(|c| {
+                assert!(
+                    c.starts_with("\x1bP") && c.len() <= SCREEN_CHUNK + 2,
+                    "{c:?}"
+                );
+                &c[2..]
+            })
+            .collect();
+        let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
+        assert_eq!(inner, format!("\x1b]52;c;{b64}\x07"));
+    }
+
+    #[test]
+    fn credentials_never_reach_the_clipboard() {
+        let t = clipboard_text(
+            "git remote: https://x-access-token:ghs_abcdefghijklmnopqrstuvwxyz0123456789@github.com/o/r",
+        );
+        assert!(
+            !t.contains("ghs_abcdefghijklmnopqrstuvwxyz0123456789"),
+            "{t}"
+        );
+        assert!(t.contains("github.com/o/r"), "{t}");
+    }
+}

@@ -1,0 +1,44 @@
+//! The inspector: one event's whole JSON, pretty-printed, credentials redacted and every
+//! line sanitized, in the pager. The JSON is read back from the local log by seq (memory
+//! holds only the Events pane's one-line summaries); an event the log does not hold (a
+//! transient delta, no log on this machine) shows what the pane knows of it.
+
+use super::events::clock;
+use super::pager::Pager;
+use super::theme::Theme;
+use crate::session::log::LogEntry;
+use serde_json::{Value, json};
+
+/// A pager over the envelope `raw` (as logged), or over the row's own fields when `raw`
+/// is `None`.
+pub(crate) fn pager(row: &LogEntry, raw: Option<&[u8]>, theme: &Theme) -> Pager {
+    let seq = row
+        .seq
+        .map_or_else(|| "transient".to_string(), |s| format!("seq {s}"));
+    let title = format!("{} · {seq}", row.kind.as_str());
+    let body = match raw.and_then(|r| serde_json::from_slice::<Value>(r).ok()) {
+        Some(v) => serde_json::to_string_pretty(&v).unwrap_or_default(),
+        None => {
+            let known = json!({
+                "type": row.kind.as_str(),
+                "seq": row.seq,
+                "created_at": row.created_at,
+                "summary": row.summary,
+            });
+            let why = if row.seq.is_none() {
+                "a transient event: its payload is not kept"
+            } else {
+                "not in the local log: only the pane's summary is known"
+            };
+            format!(
+                "// {why}\n{}",
+                serde_json::to_string_pretty(&known).unwrap_or_default()
+            )
+        }
+    };
+    let mut content = crate::redact::redact(&body).into_owned();
+    if let Some(at) = row.created_at {
+        content.push_str(&format!("\n\n// created_at {} UTC", clock(at)));
+    }
+    Pager::plain(&title, &content, theme)
+}

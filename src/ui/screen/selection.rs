@@ -1,0 +1,64 @@
+//! The screen's side of the selection: the move keys go to the focused pane's selection
+//! (Transcript, Events) or scroll the others; what is selected, for the keys that act on it.
+
+use super::Screen;
+use crate::session::SessionView;
+use crate::session::log::LogEntry;
+use crate::session::transcript::Entry;
+use crate::ui::pane::Pane;
+
+impl Screen {
+    /// ↑↓: moves the focused pane's selection, or scrolls a pane without one.
+    pub(crate) fn select_by(&mut self, view: &SessionView, by: i64) {
+        match self.focus {
+            Pane::Transcript => {
+                self.transcript.select_by(view, by);
+            }
+            Pane::Events => {
+                self.events.select_by(view, by);
+            }
+            Pane::Turn | Pane::Workspace => self.scroll(None, by),
+        }
+    }
+
+    /// `[` / `]`: the transcript selects the start of the previous / next turn.
+    pub(crate) fn select_turn(&mut self, view: &SessionView, forward: bool) -> bool {
+        self.focus = Pane::Transcript;
+        self.transcript.select_turn(view, forward)
+    }
+
+    /// `!`: the transcript selects the next error.
+    pub(crate) fn select_next_error(&mut self, view: &SessionView) -> bool {
+        self.focus = Pane::Transcript;
+        self.transcript.select_next_error(view)
+    }
+
+    /// Esc: clears the focused pane's selection; returns whether there was one.
+    pub(crate) fn clear_selection(&mut self) -> bool {
+        match self.focus {
+            Pane::Transcript => self.transcript.clear_selection(),
+            Pane::Events => self.events.clear_selection(),
+            Pane::Turn | Pane::Workspace => false,
+        }
+    }
+
+    /// The selected transcript entry, when the transcript has the focus.
+    pub(crate) fn selected_entry<'a>(&self, view: &'a SessionView) -> Option<&'a Entry> {
+        (self.focus == Pane::Transcript)
+            .then(|| self.transcript.selected(view))
+            .flatten()
+            .and_then(|id| view.transcript().get(id))
+    }
+
+    /// The selected Events row, when that pane has the focus.
+    pub(crate) fn selected_event<'a>(&self, view: &'a SessionView) -> Option<&'a LogEntry> {
+        (self.focus == Pane::Events)
+            .then(|| self.events.selected(view))
+            .flatten()
+    }
+
+    /// `e`/Enter: expands or collapses the selected transcript entry (`None`: none).
+    pub(crate) fn transcript_toggle_selected(&mut self, view: &SessionView) -> Option<bool> {
+        self.transcript.toggle_selected(view)
+    }
+}

@@ -1,0 +1,80 @@
+//! Entry times as the transcript shows them: relative ("3 m ago") and absolute (UTC, with
+//! the date once a session spans days). Relative times are as of the frame's clock, set
+//! at every draw: they never cause a frame of their own (an idle screen draws nothing),
+//! they are current whenever anything is drawn — every second while a turn runs, at the
+//! first key or when the terminal gets the focus back.
+
+const MINUTE: i64 = 60_000;
+const HOUR: i64 = 60 * MINUTE;
+const DAY: i64 = 24 * HOUR;
+
+/// The relative label of a time `at` seen at `now` (Unix ms).
+pub(crate) fn relative(at: i64, now: i64) -> String {
+    let age = (now - at).max(0);
+    if age < MINUTE {
+        "just now".to_string()
+    } else if age < HOUR {
+        format!("{} m ago", age / MINUTE)
+    } else if age < DAY {
+        format!("{} h ago", age / HOUR)
+    } else {
+        format!("{} d ago", age / DAY)
+    }
+}
+
+/// `HH:MM:SS`, or `YYYY-MM-DD HH:MM:SS` with `date` (UTC).
+pub(crate) fn absolute(at: i64, date: bool) -> String {
+    let secs = at.div_euclid(1000);
+    let day = secs.div_euclid(86_400);
+    let s = secs.rem_euclid(86_400);
+    let clock = format!("{:02}:{:02}:{:02}", s / 3600, s % 3600 / 60, s % 60);
+    if !date {
+        return clock;
+    }
+    let (y, m, d) = civil(day);
+    format!("{y:04}-{m:02}-{d:02} {clock}")
+}
+
+/// Whether two times fall on different (UTC) days.
+pub(crate) fn different_days(a: i64, b: i64) -> bool {
+    a.div_euclid(DAY) != b.div_euclid(DAY)
+}
+
+/// Year, month and day of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+fn civil(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_labels() {
+        let at = 1_789_319_090_000;
+        assert_eq!(relative(at, at + 5_000), "just now");
+        assert_eq!(relative(at, at + 3 * MINUTE + 10), "3 m ago");
+        assert_eq!(relative(at, at + 2 * HOUR), "2 h ago");
+        assert_eq!(relative(at, at + 3 * DAY), "3 d ago");
+        // A clock behind the server's never says "in the future".
+        assert_eq!(relative(at, at - 5_000), "just now");
+    }
+
+    #[test]
+    fn absolute_times_are_utc_with_the_date_on_request() {
+        assert_eq!(absolute(1_789_319_090_000, false), "17:04:50");
+        assert_eq!(absolute(1_789_319_090_000, true), "2026-09-13 17:04:50");
+        assert_eq!(absolute(0, true), "1970-01-01 00:00:00");
+        assert!(different_days(0, DAY));
+        assert!(!different_days(0, DAY - 1));
+    }
+}

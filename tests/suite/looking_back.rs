@@ -1,0 +1,185 @@
+//! Looking back in the real binary against the simulator: `c` copies the selected entry
+//! with OSC 52 (credentials redacted), plain and inside tmux's passthrough; web links are
+//! written as OSC 8 hyperlinks; `o` runs the configured opener with the selected entry's
+//! URL; Enter on an Events row opens the inspector with the event's JSON; Esc clears the
+//! selection before it leaves the panes.
+
+use crate::support;
+use crate::support::app::{COLS, ROWS, bottom, command, quit, until};
+use crate::support::pty::{Pty, keys};
+use base64::Engine as _;
+use gobare_api::model::{EventPayload, Text};
+use gobare_sim::SimConfig;
+use std::time::Duration;
+
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The app attached to `session`, with `TMUX` set when `tmux`.
+fn attach_with(
+    session: &str,
+    home: &tempfile::TempDir,
+    sim: &gobare_sim::Simulator,
+    tmux: bool,
+) -> Pty {
+    let url = sim.url().to_string();
+    let mut cmd = command(&["attach", session], home, Some((&url, &sim.token())));
+    if tmux {
+        cmd.env("TMUX", "/tmp/tmux-1000/default,4242,0");
+    }
+    Pty::spawn(cmd, COLS, ROWS)
+}
+
+/// Esc to the panes, then the keys once the panes have them.
+fn in_panes(pty: &mut Pty, then: &str) {
+    pty.send_keys(keys::ESC);
+    // Apart from the next key: ESC then a letter at once reads as Alt+letter.
+    pty.wait_for(
+        "the panes mode",
+        |s| bottom(s, 5).contains("Panes · ↑↓ select"),
+        TIMEOUT,
+    );
+    pty.send_keys(then);
+}
+
+fn osc52(text: &str) -> String {
+    let b64 = base64::engine::general_purpose::STANDARD.encode(text);
+    format!("\x1b]52;c;{b64}\x07")
+}
+
+#[test]
+fn c_copies_the_selected_entry_with_osc52_redacted_plain_and_through_tmux() {
+    for tmux in [false, true] {
+        let sim = support::sim::start(SimConfig::for_tests());
+        let session = sim.sim.create_session(Some("copy"));
+        sim.sim.emit(
+            &session,
+            EventPayload::UserMessage(Text {
+                text: "deploy with gbr_pat_abcdefghijklmnopqrstuvwxyz0123 now".into(),
+            }),
+        );
+        let home = tempfile::tempdir().unwrap();
+        let mut pty = attach_with(&session, &home, &sim.sim, tmux);
+        pty.wait_for_text("deploy with", TIMEOUT);
+        in_panes(&mut pty, "k");
+        pty.wait_for_text("[selected", TIMEOUT);
+        pty.send_keys("c");
+        let copied = "deploy with gbr_pat_[redacted] now";
+        pty.wait_for_text(&format!("copied {} chars", copied.chars().count()), TIMEOUT);
+
+        let raw = String::from_utf8_lossy(&pty.raw_bytes()).into_owned();
+        let expected = if tmux {
+            format!(
+                "\x1bPtmux;{}\x1b\\",
+                osc52(copied).replace('\x1b', "\x1b\x1b")
+            )
+        } else {
+            osc52(copied)
+        };
+        assert!(raw.contains(&expected), "tmux {tmux}: no {expected:?}");
+        assert!(
+            !raw.contains(&osc52(
+                "deploy with gbr_pat_abcdefghijklmnopqrstuvwxyz0123 now"
+            )),
+            "the token was copied"
+        );
+        if !tmux {
+            // Esc clears the selection first, and only then leaves the panes.
+            pty.send_keys(keys::ESC);
+            pty.wait_for(
+                "the selection cleared, still in the panes",
+                |s| !s.contents().contains("[selected") && bottom(s, 5).contains("Panes ·"),
+                TIMEOUT,
+            );
+            pty.send_keys(keys::ESC);
+            pty.wait_for(
+                "typing again",
+                |s| bottom(s, 5).contains("Typing ·"),
+                TIMEOUT,
+            );
+        }
+        assert!(quit(&mut pty, TIMEOUT).success());
+    }
+}
+
+#[test]
+fn links_are_hyperlinks_o_opens_one_and_enter_inspects_an_event() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("links"));
+    sim.sim.open_preview(&session, 3000);
+    let home = tempfile::tempdir().unwrap();
+    // The opener: a script that writes down the URL it was given.
+    let opened = home.path().join("opened");
+    let script = home.path().join("opener.sh");
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\nprintf '%s' \"$1\" > {}\n", opened.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let config = home.path().join("config/gobare-tui");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("config.toml"),
+        format!("[links]\nopen = \"{}\"\n", script.display()),
+    )
+    .unwrap();
+
+    let mut pty = attach_with(&session, &home, &sim.sim, false);
+    pty.wait_for_text("preview ready", TIMEOUT);
+    let text = pty.screen_text();
+    let at = text.find("https://p-").expect("the preview URL on screen");
+    let url: String = text[at..]
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .collect();
+
+    // Drawn as an OSC 8 hyperlink over the same text; the screen keeps its cells.
+    let link = format!("\x1b]8;;{url}\x1b\\{url}\x1b]8;;\x1b\\");
+    until(
+        "the preview URL as a hyperlink",
+        TIMEOUT,
+        || {
+            String::from_utf8_lossy(&pty.raw_bytes())
+                .contains(&link)
+                .then_some(())
+        },
+        || pty.screen_text(),
+    );
+    assert!(
+        pty.screen_text()
+            .contains(&format!("preview ready :3000 {url}"))
+    );
+
+    // `o` on the selected preview line runs the opener with its URL.
+    in_panes(&mut pty, "k");
+    pty.wait_for_text("[selected", TIMEOUT);
+    pty.send_keys("o");
+    let got = until(
+        "the opener to run",
+        TIMEOUT,
+        || {
+            std::fs::read_to_string(&opened)
+                .ok()
+                .filter(|s| !s.is_empty())
+        },
+        || pty.screen_text(),
+    );
+    assert_eq!(got, url);
+
+    // Tab to the Events pane, select its bottom row, Enter: the whole event.
+    pty.send_keys(keys::TAB);
+    pty.wait_for_text("Events", TIMEOUT);
+    pty.send_keys("k");
+    pty.send_keys(keys::ENTER);
+    pty.wait_for_text("preview.ready · seq", TIMEOUT);
+    pty.wait_for_text("\"port\": 3000", TIMEOUT);
+    assert!(pty.screen_text().contains(&format!("\"url\": \"{url}\"")));
+    pty.send_keys(keys::ESC);
+    until(
+        "the inspector closed",
+        TIMEOUT,
+        || (!pty.screen_text().contains("\"port\": 3000")).then_some(()),
+        || pty.screen_text(),
+    );
+    assert!(quit(&mut pty, TIMEOUT).success());
+}
