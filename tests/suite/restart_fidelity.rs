@@ -305,14 +305,20 @@ fn separators_of_turns_older_than_the_recent_five_say_how_they_ended_after_a_res
             TIMEOUT,
         );
     }
-    let last = sim.sim.last_seq();
-    wait_caught_up(&pty, last);
-    let last = sim.sim.last_seq();
+    wait_caught_up(&pty, sim.sim.last_seq());
     assert!(support::app::quit(&mut pty, TIMEOUT).success());
 
-    // Tall enough that the zoomed transcript shows every turn at once.
+    // Tall enough that the zoomed transcript shows every turn at once. The idle workspace
+    // may pause meanwhile: caught up is with whatever the server has now.
     let mut pty = support::app::spawn_sized(&["attach", &session], &home, &sim.sim, 100, 400);
-    wait_caught_up(&pty, last);
+    pty.wait_for(
+        "live and caught up",
+        |s| {
+            let status = status_line(s);
+            status.contains("● live") && status.contains(&format!("seq {} ", sim.sim.last_seq()))
+        },
+        TIMEOUT,
+    );
     pty.send_keys(keys::ESC);
     pty.wait_for(
         "the panes have the keys",
