@@ -83,9 +83,10 @@ impl WorkspaceView {
             Some(WorkspaceState::Paused) => {
                 Some("wakes on the next message; files kept, processes not")
             }
-            Some(WorkspaceState::Destroyed) => {
-                Some("rebuilt on the next message; live-written files are gone")
-            }
+            Some(WorkspaceState::Destroyed) => Some(
+                "the next message rebuilds it from its last snapshot where there is one \
+                     (node_modules and .git excluded, nothing over 300 MB)",
+            ),
             Some(WorkspaceState::Recovering) => Some("rebuild in progress"),
             Some(WorkspaceState::RecoveryFailed) => Some("rebuild gave up: needs attention"),
             Some(WorkspaceState::Unknown) => Some("sandbox has not reported yet"),

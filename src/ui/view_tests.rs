@@ -7,7 +7,7 @@ use super::screen::Screen;
 use super::theme::Theme;
 use crate::session::workspace::SandboxUsage;
 use crate::session::{SessionView, Update};
-use gobare_api::model::{EVENT_TYPES, Event, Session, Turn, Usage};
+use gobare_api::model::{EVENT_TYPES, Event, Session, Turn, Usage, WorkspaceState};
 use gobare_api::stream::ConnectionState;
 use insta::assert_snapshot;
 use ratatui::Terminal;
@@ -266,6 +266,23 @@ fn paused_workspace() {
         "{out}"
     );
     assert_snapshot!(out);
+}
+
+#[test]
+fn a_destroyed_workspace_says_the_next_message_rebuilds_it_from_its_snapshot() {
+    let mut v = view();
+    let mut s: Session = serde_json::from_value(examples()["session"].clone()).unwrap();
+    s.environment.state = Some(WorkspaceState::Destroyed);
+    v.apply(Update::Session(Box::new(s)));
+    let out = render(&v, &mut zoomed(Pane::Workspace), 60, 14);
+    let flat = out
+        .replace(['│', '"'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(flat.contains("rebuilds it from its last snapshot"), "{out}");
+    assert!(flat.contains("node_modules and .git excluded"), "{out}");
+    assert!(flat.contains("nothing over 300 MB"), "{out}");
 }
 
 #[test]

@@ -60,7 +60,9 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     }
     out.push(Line::from(head));
     if let Some(hint) = ws.hint() {
-        out.push(truncate(Line::styled(hint, theme.dim), w));
+        for l in text::wrap(hint, w) {
+            out.push(Line::styled(l, theme.dim));
+        }
     }
     if let Some(err) = ws.recovery_error() {
         for l in text::wrap(err, w) {
