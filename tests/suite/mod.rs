@@ -22,6 +22,7 @@ mod layout;
 mod malformed_frames;
 mod malformed_props;
 mod perf_e2e;
+mod production_question;
 mod pty_terminal;
 mod refusal_reopen;
 mod restart_fidelity;
