@@ -6,6 +6,7 @@
 use super::component::{Ctx, PaneComponent};
 use super::composer::Composer;
 use super::events::EventsPane;
+use super::hyperlink::{self, Hyperlink};
 use super::layout::{self, Areas, LayoutSpec};
 use super::mode::{Confirm, Mode};
 use super::pane::Pane;
@@ -48,6 +49,8 @@ pub struct Screen {
     pub(crate) help_scroll: u16,
     /// Where things were at the last draw (mouse hit tests, page sizes).
     last_areas: Option<Areas>,
+    /// The links shown by the last draw, to write over it once it is on the terminal.
+    hyperlinks: Vec<Hyperlink>,
 }
 
 impl Screen {
@@ -77,6 +80,17 @@ impl Screen {
 
     pub(crate) fn focus(&self) -> Pane {
         self.focus
+    }
+
+    /// The links the last draw showed (preview URLs), as OSC 8 for the terminal.
+    pub(crate) fn hyperlinks(&self) -> &[Hyperlink] {
+        &self.hyperlinks
+    }
+
+    /// How many times the Turn and Workspace panes built their lines so far.
+    #[cfg(test)]
+    pub(crate) fn short_pane_builds(&self) -> (usize, usize) {
+        (self.turn.lines.builds, self.workspace.lines.builds)
     }
 
     /// Gives `pane` the keys (pane navigation).
@@ -192,20 +206,21 @@ impl Screen {
             (composer_rows.max(confirm_rows) + prompt_rows).min(room.max(confirm_rows));
 
         let areas = {
-            let (turn, workspace) = (&self.turn, &self.workspace);
-            let wanted = |pane: Pane, width: u16| match pane {
+            let (focus, zoomed, typing) = (self.focus, self.zoomed, !self.pane_has_keys());
+            let (turn, workspace) = (&mut self.turn, &mut self.workspace);
+            let mut wanted = |pane: Pane, width: u16| match pane {
                 Pane::Turn => turn.rows_wanted(width, &ctx),
                 Pane::Workspace => workspace.rows_wanted(width, &ctx),
                 Pane::Transcript | Pane::Events => None,
             };
             layout::areas(
                 area,
-                &LayoutSpec {
-                    focus: self.focus,
-                    zoomed: self.zoomed,
-                    typing: !self.pane_has_keys(),
+                &mut LayoutSpec {
+                    focus,
+                    zoomed,
+                    typing,
                     composer_height: input_rows,
-                    rows_wanted: &wanted,
+                    rows_wanted: &mut wanted,
                 },
             )
         };
@@ -215,12 +230,22 @@ impl Screen {
             draw_tabs(frame, tabs, shown, theme);
         }
         let keys_on_pane = self.pane_has_keys();
+        self.hyperlinks.clear();
         for &(pane, rect) in &areas.panes {
             let focused = keys_on_pane && pane == self.focus;
             let block = pane_block(self.pane(pane), &ctx, focused);
             let inner = block.inner(rect);
             frame.render_widget(block, rect);
             self.pane_mut(pane).render(frame, inner, &ctx);
+            if pane == Pane::Workspace && self.mode != Mode::Help {
+                let preview = view.workspace().preview();
+                let urls = [&preview.url, &preview.published_url];
+                self.hyperlinks.extend(
+                    urls.into_iter()
+                        .flatten()
+                        .filter_map(|url| hyperlink::find(frame.buffer_mut(), inner, url)),
+                );
+            }
         }
         footer::draw(frame, areas.footer, view, theme);
         self.draw_input_area(
