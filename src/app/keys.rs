@@ -98,6 +98,7 @@ pub(crate) fn route(key: KeyEvent, mode: &Mode) -> KeyRoute {
             KeyCode::Char('/') => KeyRoute::Do(Intent::StartEventFilter),
             KeyCode::Char('e') => KeyRoute::Do(Intent::ToggleDiff),
             KeyCode::Char('p') => KeyRoute::Do(Intent::TogglePreview),
+            KeyCode::Char('s') => KeyRoute::Do(Intent::Shell),
             // Any other letter is nothing here: it never leaks into the box.
             _ => KeyRoute::Ignore,
         },
@@ -151,6 +152,10 @@ mod tests {
         assert_eq!(
             route(key(KeyCode::Char('m')), &nav),
             KeyRoute::Do(Intent::ToggleMouseCapture)
+        );
+        assert_eq!(
+            route(key(KeyCode::Char('s')), &nav),
+            KeyRoute::Do(Intent::Shell)
         );
         assert_eq!(route(key(KeyCode::Up), &nav), scroll(-1));
         for c in ['y', 'n', 'x', 'h', '1'] {

@@ -15,6 +15,9 @@
 //!
 //! [history]
 //! log_mib = 64         # disk the local log of one session's events may take
+//!
+//! [shell]              # ssh into the workspace, see `shell`
+//! host = "ssh.gobare.dev"
 //! ```
 //!
 //! A bad value is reported as a warning (the loop shows it once) and the default is used:
@@ -39,6 +42,8 @@ pub(crate) struct Settings {
     pub(crate) transcript_budget: usize,
     /// Bytes one session's local event log may take on disk (`[history] log_mib`).
     pub(crate) event_log_max_bytes: u64,
+    /// The SSH gateway (`[shell]`); `None` keeps the shell key off.
+    pub(crate) shell: Option<crate::app::shell::ShellConfig>,
 }
 
 impl Default for Settings {
@@ -49,6 +54,7 @@ impl Default for Settings {
             keys: Default::default(),
             transcript_budget: crate::session::transcript::TRANSCRIPT_BUDGET_BYTES,
             event_log_max_bytes: crate::store::event_log::DEFAULT_MAX_BYTES,
+            shell: None,
         }
     }
 }
@@ -107,6 +113,16 @@ impl Settings {
                     warnings.extend(key_warnings);
                 }
                 None => warnings.push("config: [keys] is not a table; ignored".into()),
+            }
+        }
+        if let Some(shell) = sections.get("shell") {
+            match shell.as_table() {
+                Some(table) => {
+                    let (shell, shell_warnings) = crate::app::shell::ShellConfig::from_table(table);
+                    settings.shell = shell;
+                    warnings.extend(shell_warnings);
+                }
+                None => warnings.push("config: [shell] is not a table; ignored".into()),
             }
         }
         (settings, warnings)

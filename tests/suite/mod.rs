@@ -34,4 +34,5 @@ mod state_unwritable;
 mod token_leak;
 mod wire_edges;
 mod workspace_preview;
+mod workspace_shell;
 mod workspace_usage;
