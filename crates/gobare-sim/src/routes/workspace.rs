@@ -314,6 +314,9 @@ pub(crate) async fn usage(
             )));
         }
     };
+    if state.faults().usage_gone {
+        return Err(no_session(&id));
+    }
     let db = state.db();
     if db.session(&id).is_none() {
         return Err(no_session(&id));
