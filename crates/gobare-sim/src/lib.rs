@@ -24,7 +24,8 @@
 //! * [`SimConfig::default`] is the realistic deployment (documented limits and timers);
 //!   [`SimConfig::for_tests`] has fast timers, a fixed token and no rate limiting.
 //! * A message containing `#long`, `#approval`, `#question`, `#function`, `#quick`,
-//!   `#error` or `#recovery` plays that scenario; others play `SimConfig::scenario`.
+//!   `#error`, `#recovery`, `#choice` (the production question shape) or `#expiring` (a
+//!   function call with a timeout) plays that scenario; others play `SimConfig::scenario`.
 //! * Faults apply to event streams, sends and workspace rebuilds, and can change at
 //!   runtime.
 //!
