@@ -348,6 +348,16 @@ impl Tui {
         self.terminal.clear()
     }
 
+    /// Gives the terminal to `run` (a child process on it) and takes it back after,
+    /// cleared so the next draw repaints everything.
+    pub fn run_outside<T>(&mut self, run: impl FnOnce() -> T) -> io::Result<T> {
+        restore();
+        let out = run();
+        enter_modes(self.mouse)?;
+        self.terminal.clear()?;
+        Ok(out)
+    }
+
     /// Turns mouse capture on or off while running (off lets the terminal select text).
     pub fn set_mouse_capture(&mut self, on: bool) -> io::Result<()> {
         if on == self.mouse {

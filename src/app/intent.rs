@@ -57,6 +57,8 @@ pub(crate) enum Intent {
     ToggleDiff,
     /// `p`: publish or unpublish the preview (asks first).
     TogglePreview,
+    /// `s`: a shell in the workspace over SSH, the UI suspended while it runs.
+    Shell,
     /// Ctrl+R: re-read the session and turns.
     Refresh,
     OpenPicker,
@@ -85,6 +87,7 @@ impl App {
                     self.fail(e.into());
                 }
             }
+            Intent::Shell => self.open_shell(),
             Intent::FocusNext => self.cycle_focus(true),
             Intent::FocusPrev => self.cycle_focus(false),
             Intent::FocusInput => self.screen.mode = Mode::Typing,

@@ -36,6 +36,7 @@ const ACTIONS: &[(&str, Intent)] = &[
     ("suspend", Intent::Suspend),
     ("refresh", Intent::Refresh),
     ("picker", Intent::OpenPicker),
+    ("shell", Intent::Shell),
 ];
 
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -113,6 +113,7 @@ pub(crate) fn route(key: KeyEvent, mode: &Mode) -> KeyRoute {
             KeyCode::Char('/') => KeyRoute::Do(Intent::StartEventFilter),
             KeyCode::Char('e') => KeyRoute::Do(Intent::ToggleDiff),
             KeyCode::Char('p') => KeyRoute::Do(Intent::TogglePreview),
+            KeyCode::Char('s') => KeyRoute::Do(Intent::Shell),
             // Any other letter is nothing here: it never leaks into the box.
             _ => KeyRoute::Ignore,
         },
@@ -201,6 +202,10 @@ mod tests {
         assert_eq!(
             route(key(KeyCode::Char('o')), &nav),
             KeyRoute::Do(Intent::OpenLink)
+        );
+        assert_eq!(
+            route(key(KeyCode::Char('s')), &nav),
+            KeyRoute::Do(Intent::Shell)
         );
         // Decisions' letters (y approves, n denies elsewhere) do nothing here.
         for c in ['y', 'n', 'x', 'h', '1'] {

@@ -46,6 +46,7 @@ pub mod send_outcome;
 pub mod sender;
 pub mod sessions;
 pub(crate) mod settings;
+pub(crate) mod shell;
 pub(crate) mod stats;
 mod timers;
 mod updates;
@@ -161,6 +162,8 @@ pub(crate) struct App {
     keymap: keymap::KeyMap,
     /// What opens a link (`[links] open`; empty: the system's opener).
     open_command: String,
+    /// The SSH gateway from the config file; `None`: the shell key says how to set it.
+    shell: Option<shell::ShellConfig>,
     /// When the status-bar notice clears itself (questions awaiting a key do not).
     notice_expires_at: Option<Instant>,
     artifacts_poll: ArtifactsPoll,
@@ -194,6 +197,7 @@ impl App {
             theme: opts.settings.theme(),
             keymap: opts.settings.keys.clone(),
             open_command: opts.settings.open_command.clone(),
+            shell: opts.settings.shell.clone(),
             client: opts.client,
             session_id: opts.session_id,
             store: opts.store,
@@ -373,6 +377,25 @@ impl App {
     pub(crate) fn notice_at(&mut self, severity: Severity, text: String) {
         self.notice_expires_at = Some(Instant::now() + NOTICE_LIFETIME);
         self.apply(Update::Notice(Some(Notice::new(severity, text))));
+    }
+
+    /// `s`: the UI gives the terminal to `ssh` into the workspace and comes back when it
+    /// exits; off (and saying how to turn it on) until `[shell]` is configured.
+    pub(crate) fn open_shell(&mut self) {
+        let Some(shell) = self.shell.clone() else {
+            self.notice(Some(shell::HOW_TO_TURN_ON.into()));
+            return;
+        };
+        let id = self.session_id.clone();
+        match self.tui.run_outside(|| shell.run(&id)) {
+            Err(e) => self.fail(e.into()),
+            Ok(Ok(status)) if status.success() => self.notice(Some("back from the shell".into())),
+            Ok(Ok(status)) => self.notice_at(
+                Severity::Warn,
+                format!("ssh ended with {status} — the UI is back"),
+            ),
+            Ok(Err(e)) => self.notice_at(Severity::Error, format!("could not run ssh: {e}")),
+        }
     }
 
     /// Queues a read of `job` (coalesced, rate-limited).

@@ -49,12 +49,12 @@ mod tests {
     fn layout(width: u16, height: u16) -> Areas {
         areas(
             Rect::new(0, 0, width, height),
-            &LayoutSpec {
+            &mut LayoutSpec {
                 focus: Pane::Transcript,
                 zoomed: false,
                 typing: true,
                 composer_height: 3,
-                rows_wanted: &|_, _| None,
+                rows_wanted: &mut |_, _| None,
             },
         )
     }

@@ -17,7 +17,9 @@ pub fn apply_answer_report(prompt: &mut PromptState, facts: &mut Actions, report
     let gone = match &report.result {
         Ok(reply) => matches!(
             reply.outcome,
-            Some(InputOutcome::AlreadyResolved) | Some(InputOutcome::NotDelivered)
+            Some(InputOutcome::AlreadyResolved)
+                | Some(InputOutcome::NoLongerPending)
+                | Some(InputOutcome::NotDelivered)
         ),
         Err(failure) => failure.code == Some(ErrorCode::NotFound) || failure.status == Some(404),
     };

@@ -131,7 +131,8 @@ fn answer_delivered(input: &Input, outcome: Option<&InputOutcome>) -> Outcome {
              answer — send a new message to start a fresh turn",
         ),
         // At-least-once notification makes double answers normal (§14.11): not an error.
-        Some(InputOutcome::AlreadyResolved) => Outcome::new(
+        // Production says `no_longer_pending` for the same thing.
+        Some(InputOutcome::AlreadyResolved) | Some(InputOutcome::NoLongerPending) => Outcome::new(
             Severity::Quiet,
             "already answered — this answer was not needed",
         ),
@@ -220,6 +221,20 @@ pub(crate) fn failed(input: &Input, failure: &SendFailure) -> Outcome {
                 return Outcome::new(
                     Severity::Warn,
                     "nothing is waiting for this answer any more (answered elsewhere)",
+                );
+            }
+            if code == Some(ErrorCode::PermissionDenied) {
+                return Outcome::new(
+                    Severity::Error,
+                    with_request_id(
+                        format!(
+                            "answer refused — approvals and questions need a token with the \
+                             sessions:write scope (tools:respond only answers function calls); \
+                             or answer it in the Gobare Console{}",
+                            server_says(failure)
+                        ),
+                        failure,
+                    ),
                 );
             }
             // Whether the API accepts these answers is contested (§15.2): the Console is

@@ -18,6 +18,8 @@
 //!
 //! [links]
 //! open = "firefox"     # what `o` runs with the URL (default: xdg-open, or open on macOS)
+//! [shell]              # ssh into the workspace, see `shell`
+//! host = "ssh.gobare.dev"
 //! ```
 //!
 //! A bad value is reported as a warning (the loop shows it once) and the default is used:
@@ -45,6 +47,8 @@ pub(crate) struct Settings {
     /// The program (and arguments) `o` opens a link with (`[links] open`); empty: the
     /// system's opener.
     pub(crate) open_command: String,
+    /// The SSH gateway (`[shell]`); `None` keeps the shell key off.
+    pub(crate) shell: Option<crate::app::shell::ShellConfig>,
 }
 
 impl Default for Settings {
@@ -56,6 +60,7 @@ impl Default for Settings {
             transcript_budget: crate::session::transcript::TRANSCRIPT_BUDGET_BYTES,
             event_log_max_bytes: crate::store::event_log::DEFAULT_MAX_BYTES,
             open_command: String::new(),
+            shell: None,
         }
     }
 }
@@ -122,6 +127,16 @@ impl Settings {
                     warnings.extend(key_warnings);
                 }
                 None => warnings.push("config: [keys] is not a table; ignored".into()),
+            }
+        }
+        if let Some(shell) = sections.get("shell") {
+            match shell.as_table() {
+                Some(table) => {
+                    let (shell, shell_warnings) = crate::app::shell::ShellConfig::from_table(table);
+                    settings.shell = shell;
+                    warnings.extend(shell_warnings);
+                }
+                None => warnings.push("config: [shell] is not a table; ignored".into()),
             }
         }
         (settings, warnings)

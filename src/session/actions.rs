@@ -5,7 +5,7 @@
 //! owner of these facts: the prompt reads them here and keeps only its view state.
 
 use super::text::short_args;
-use gobare_api::model::{Input, RequiredAction, RequiredActionKind};
+use gobare_api::model::{Input, RequiredAction, RequiredActionKind, option_labels};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -198,7 +198,8 @@ impl Actions {
     }
 
     /// The question as best known: the event's details, else what the action's arguments
-    /// carry, else its name.
+    /// carry, else its name (production puts the question's text there), with options
+    /// as plain strings or objects with a `label`.
     pub(crate) fn question(&self, action: &RequiredAction) -> QuestionDetails {
         if let Some(d) = self.questions.get(&action.call_id) {
             return d.clone();
@@ -210,16 +211,7 @@ impl Actions {
             .map(str::to_string)
             .or_else(|| action.name.clone())
             .unwrap_or_default();
-        let options = args
-            .get("options")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let options = args.get("options").map(option_labels).unwrap_or_default();
         let allow_freeform = args
             .get("allowFreeform")
             .or_else(|| args.get("allow_freeform"))
@@ -253,5 +245,26 @@ impl Actions {
                 sensitive: false,
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_production_question_reads_its_text_from_name_and_options_from_labels() {
+        let action: RequiredAction = serde_json::from_value(json!({
+            "type": "question", "turn_id": "turn_1", "call_id": "call_1",
+            "name": "Roll back or patch forward?",
+            "arguments": {"options": [{"label": "roll back"}, {"label": "patch"}]}
+        }))
+        .unwrap();
+        let mut facts = Actions::default();
+        facts.replace(std::slice::from_ref(&action));
+        let q = facts.question(&action);
+        assert_eq!(q.question, "Roll back or patch forward?");
+        assert_eq!(q.options, ["roll back", "patch"]);
     }
 }

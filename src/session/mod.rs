@@ -537,6 +537,11 @@ impl SessionView {
         &self.log
     }
 
+    /// The model the session's agent runs, as the session resource says.
+    pub(crate) fn model(&self) -> Option<&str> {
+        self.session.as_ref()?.agent.model.as_deref()
+    }
+
     /// The current turn's phase, `None` before any turn is known.
     pub(crate) fn turn_phase(&self) -> Option<TurnPhase> {
         Some(self.turn.current()?.phase(!self.actions.is_empty()))

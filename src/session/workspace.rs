@@ -77,15 +77,28 @@ impl WorkspaceView {
         }
     }
 
-    /// What to expect next, for people.
-    pub(crate) fn hint(&self) -> Option<&'static str> {
+    /// What sending a message does now: with a turn running (or `queued` messages
+    /// waiting) it queues behind them, else it starts a turn, waking or rebuilding the
+    /// workspace first.
+    pub(crate) fn next_message(&self, turn_busy: bool, queued: u32) -> String {
+        if turn_busy || queued > 0 {
+            return format!("next message queues as #{}", queued + 1);
+        }
         match &self.state {
             Some(WorkspaceState::Paused) => {
-                Some("wakes on the next message; files kept, processes not")
+                "next message wakes the paused workspace (files kept, processes not)".into()
             }
-            Some(WorkspaceState::Destroyed) => {
-                Some("rebuilt on the next message; live-written files are gone")
-            }
+            Some(WorkspaceState::Destroyed) => "next message rebuilds the destroyed workspace \
+                 from its last snapshot where there is one (node_modules and .git excluded, \
+                 nothing over 300 MB), then starts a turn"
+                .into(),
+            _ => "next message starts a turn".into(),
+        }
+    }
+
+    /// What to expect next, for people, in the states the next message does not explain.
+    pub(crate) fn hint(&self) -> Option<&'static str> {
+        match &self.state {
             Some(WorkspaceState::Recovering) => Some("rebuild in progress"),
             Some(WorkspaceState::RecoveryFailed) => Some("rebuild gave up: needs attention"),
             Some(WorkspaceState::Unknown) => Some("sandbox has not reported yet"),

@@ -33,8 +33,9 @@ pub(crate) trait PaneComponent {
         true
     }
     /// Rows the content needs at `width` (borders excluded) when the pane should not take
-    /// more, or `None` when it uses any height it gets.
-    fn rows_wanted(&self, _width: u16, _ctx: &Ctx) -> Option<u16> {
+    /// more, or `None` when it uses any height it gets. A pane may keep what it built here
+    /// for this frame's `render` at the same width.
+    fn rows_wanted(&mut self, _width: u16, _ctx: &Ctx) -> Option<u16> {
         None
     }
 }

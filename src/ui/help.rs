@@ -55,6 +55,7 @@ pub(crate) const KEYS: &[(&str, &str)] = &[
     ("Enter on an event", "inspect its whole JSON"),
     ("c · o", "copy the selected entry (OSC 52) · open its link"),
     ("p", "publish / unpublish the preview (asks first)"),
+    ("s", "shell: ssh into the workspace ([shell] in config)"),
     ("q", "quit (asks as Ctrl+C does)"),
     ("Esc", "clear the selection, then back to typing"),
     ("i / Enter", "back to typing (Enter: nothing selected)"),

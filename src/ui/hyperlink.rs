@@ -56,8 +56,13 @@ pub(crate) fn find(buf: &Buffer, area: Rect) -> Vec<Link> {
             let rest = &row[start..];
             let end = rest.find(|c: char| !is_url_char(c)).unwrap_or(rest.len());
             let url = rest[..end].trim_end_matches(['.', ',', ';', ':', ')', ']', '!', '?']);
+            // A URL that runs into the area's edge or an ellipsis may be cut: linking what
+            // shows would open another address.
+            let after = rest[end..].chars().next();
+            let cut = end == rest.len() && url.len() == end || after == Some('…');
             if (url.starts_with("https://") || url.starts_with("http://"))
                 && web_link(url).is_some()
+                && !cut
             {
                 // Cells hold whole characters: `start` is where one of them starts.
                 let i = cols.partition_point(|&(byte, _)| byte < start);
@@ -171,7 +176,7 @@ mod tests {
         Paragraph::new(vec![
             Line::styled("  ⇗ preview ready :3000 https://s-1.gobare.dev/x.", accent),
             Line::from("日本 see http://a.example/b and file:///etc/x"),
-            Line::from("javascript:alert(1) https://"),
+            Line::from("javascript:alert(1) https:// https://cut.example/lo…"),
         ])
         .render(buf.area, &mut buf);
         let links = find(&buf, buf.area);
@@ -185,6 +190,13 @@ mod tests {
             ]
         );
         assert_eq!(links[0].style.fg, Some(Color::Indexed(6)));
+        let mut edge = Buffer::empty(Rect::new(0, 0, 30, 1));
+        Line::from("see https://cut.example/a/long").render(edge.area, &mut edge);
+        assert_eq!(
+            find(&edge, edge.area),
+            vec![],
+            "cut by the edge: never linked"
+        );
         let bytes = String::from_utf8(osc8_bytes(&links)).unwrap();
         // In the style it was drawn with, the attributes reset after it.
         assert!(bytes.starts_with("\x1b7\x1b[1;25H\x1b[0;1;38;5;6m\x1b]8;;https://s-1.gobare.dev/x\x1b\\https://s-1.gobare.dev/x\x1b]8;;\x1b\\\x1b[0m"), "{bytes:?}");

@@ -31,10 +31,10 @@ pub(crate) struct LayoutSpec<'a> {
     pub(crate) typing: bool,
     pub(crate) composer_height: u16,
     /// Rows a pane's content needs at an inner width, for panes that should not take more.
-    pub(crate) rows_wanted: &'a dyn Fn(Pane, u16) -> Option<u16>,
+    pub(crate) rows_wanted: &'a mut dyn FnMut(Pane, u16) -> Option<u16>,
 }
 
-pub(crate) fn areas(size: Rect, spec: &LayoutSpec) -> Areas {
+pub(crate) fn areas(size: Rect, spec: &mut LayoutSpec) -> Areas {
     let [body, composer, footer] = Layout::vertical([
         Constraint::Min(0),
         Constraint::Length(spec.composer_height.min(size.height.saturating_sub(1))),
@@ -61,7 +61,7 @@ pub(crate) fn areas(size: Rect, spec: &LayoutSpec) -> Areas {
         };
     }
     // A short pane's rows: what its content needs plus the border, within a quarter.
-    let fitted = |pane: Pane, width: u16, cap: u16| -> u16 {
+    let mut fitted = |pane: Pane, width: u16, cap: u16| -> u16 {
         let inner_width = width.saturating_sub(2);
         let want = (spec.rows_wanted)(pane, inner_width).map_or(cap, |rows| rows + 2);
         want.clamp(3, cap.max(3))
@@ -129,15 +129,15 @@ mod tests {
     }
 
     fn layout(w: u16, h: u16, rows: Option<u16>) -> Areas {
-        let wanted = spec(rows);
+        let mut wanted = spec(rows);
         areas(
             Rect::new(0, 0, w, h),
-            &LayoutSpec {
+            &mut LayoutSpec {
                 focus: Pane::Events,
                 zoomed: false,
                 typing: true,
                 composer_height: 3,
-                rows_wanted: &wanted,
+                rows_wanted: &mut wanted,
             },
         )
     }

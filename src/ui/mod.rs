@@ -7,6 +7,7 @@ pub(crate) mod confirm;
 pub(crate) mod diff;
 pub(crate) mod events;
 pub(crate) mod footer;
+pub(crate) mod frame_lines;
 pub(crate) mod help;
 pub(crate) mod hyperlink;
 pub(crate) mod inspector;

@@ -113,6 +113,12 @@ impl Screen {
         self.focus
     }
 
+    /// How many times the Turn and Workspace panes built their lines so far.
+    #[cfg(test)]
+    pub(crate) fn short_pane_builds(&self) -> (usize, usize) {
+        (self.turn.lines.builds, self.workspace.lines.builds)
+    }
+
     /// Gives `pane` the keys (pane navigation).
     pub fn navigate(&mut self, pane: Pane) {
         self.focus = pane;
@@ -226,20 +232,21 @@ impl Screen {
             (composer_rows.max(confirm_rows) + prompt_rows).min(room.max(confirm_rows));
 
         let areas = {
-            let (turn, workspace) = (&self.turn, &self.workspace);
-            let wanted = |pane: Pane, width: u16| match pane {
+            let (focus, zoomed, typing) = (self.focus, self.zoomed, !self.pane_has_keys());
+            let (turn, workspace) = (&mut self.turn, &mut self.workspace);
+            let mut wanted = |pane: Pane, width: u16| match pane {
                 Pane::Turn => turn.rows_wanted(width, &ctx),
                 Pane::Workspace => workspace.rows_wanted(width, &ctx),
                 Pane::Transcript | Pane::Events => None,
             };
             layout::areas(
                 area,
-                &LayoutSpec {
-                    focus: self.focus,
-                    zoomed: self.zoomed,
-                    typing: !self.pane_has_keys(),
+                &mut LayoutSpec {
+                    focus,
+                    zoomed,
+                    typing,
                     composer_height: input_rows,
-                    rows_wanted: &wanted,
+                    rows_wanted: &mut wanted,
                 },
             )
         };
@@ -283,13 +290,18 @@ impl Screen {
         if self.mode == Mode::Help {
             help::render(help::area(area), buf, theme, self.help_scroll);
         }
-        // Read from the finished frame: a link under an overlay is not there any more.
-        self.links = areas
-            .panes
-            .iter()
-            .filter(|(p, _)| matches!(p, Pane::Transcript | Pane::Workspace))
-            .flat_map(|&(_, rect)| hyperlink::find(buf, rect))
-            .collect();
+        // Read from the finished frame. Nothing is linked while the key list or an overlay
+        // covers part of a pane: a URL cut by its border would link another address.
+        self.links = if matches!(self.mode, Mode::Help | Mode::Overlay) {
+            Vec::new()
+        } else {
+            areas
+                .panes
+                .iter()
+                .filter(|(p, _)| matches!(p, Pane::Transcript | Pane::Workspace))
+                .flat_map(|&(_, rect)| hyperlink::find(buf, rect))
+                .collect()
+        };
         self.last_areas = Some(areas);
     }
 

@@ -1,7 +1,9 @@
-//! The Turn pane: the current turn's phase, elapsed clock, queue, artifacts, error, what it
-//! waits on, and the last few turns.
+//! The Turn pane: the current turn's phase, elapsed clock and steps, what was asked, the
+//! model, todo progress, the tool in flight, queue, artifacts, error, what it waits on, and
+//! the last few turns by their first words, duration and outcome.
 
 use super::component::{Ctx, PaneComponent};
+use super::frame_lines::FrameLines;
 use super::pane::{self, Pane};
 use super::styled::truncate;
 use super::theme::Theme;
@@ -18,6 +20,7 @@ use ratatui::text::{Line, Span};
 #[derive(Debug, Default)]
 pub(crate) struct TurnPane {
     offset: u16,
+    pub(super) lines: FrameLines,
 }
 
 impl PaneComponent for TurnPane {
@@ -40,13 +43,17 @@ impl PaneComponent for TurnPane {
         self.offset = 0;
     }
 
-    fn rows_wanted(&self, width: u16, ctx: &Ctx) -> Option<u16> {
-        let n = lines(ctx.view, usize::from(width), ctx.theme).len();
-        Some(u16::try_from(n).unwrap_or(u16::MAX))
+    fn rows_wanted(&mut self, width: u16, ctx: &Ctx) -> Option<u16> {
+        Some(
+            self.lines
+                .rows(width, || lines(ctx.view, usize::from(width), ctx.theme)),
+        )
     }
 
     fn render(&mut self, frame: &mut Frame, inner: Rect, ctx: &Ctx) {
-        let lines = lines(ctx.view, inner.width as usize, ctx.theme);
+        let lines = self.lines.take(inner.width, || {
+            lines(ctx.view, usize::from(inner.width), ctx.theme)
+        });
         pane::scrolled(frame, inner, lines, &mut self.offset);
     }
 }
@@ -55,6 +62,7 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     let turns = view.turns();
     let Some(cur) = turns.current() else {
         let mut out = vec![Line::styled("No turn yet.", theme.dim)];
+        model_line(&mut out, view, w, theme);
         queue_line(&mut out, turns.queue_len(), theme);
         return out;
     };
@@ -89,13 +97,14 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
         },
         w,
     ));
+    model_line(&mut out, view, w, theme);
     if let Some(todo) = &cur.todos {
         let mut spans = vec![Span::styled(
             format!("todo {}/{}", todo.done, todo.total),
             theme.accent,
         )];
         if let Some(next) = &todo.next {
-            spans.push(Span::styled(" · next: ", theme.dim));
+            spans.push(Span::styled(" · now: ", theme.dim));
             spans.push(Span::styled(text::line(next).into_owned(), theme.text));
         }
         out.push(truncate(Line::from(spans), w));
@@ -174,6 +183,18 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
         }
     }
     out
+}
+
+fn model_line(out: &mut Vec<Line<'static>>, view: &SessionView, w: usize, theme: &Theme) {
+    if let Some(model) = view.model() {
+        out.push(truncate(
+            Line::from(vec![
+                Span::styled("model ", theme.dim),
+                Span::styled(text::line(model).into_owned(), theme.text),
+            ]),
+            w,
+        ));
+    }
 }
 
 fn queue_line(out: &mut Vec<Line<'static>>, queued: u32, theme: &Theme) {

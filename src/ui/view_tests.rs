@@ -7,7 +7,7 @@ use super::screen::Screen;
 use super::theme::Theme;
 use crate::session::workspace::SandboxUsage;
 use crate::session::{SessionView, Update};
-use gobare_api::model::{EVENT_TYPES, Event, Session, Turn, Usage};
+use gobare_api::model::{EVENT_TYPES, Event, Session, Turn, Usage, WorkspaceState};
 use gobare_api::stream::ConnectionState;
 use insta::assert_snapshot;
 use ratatui::Terminal;
@@ -77,12 +77,12 @@ fn zoomed(pane: Pane) -> Screen {
 fn layout(w: u16, h: u16, focus: Pane, zoomed: bool) -> Areas {
     areas(
         Rect::new(0, 0, w, h),
-        &LayoutSpec {
+        &mut LayoutSpec {
             focus,
             zoomed,
             typing: false,
             composer_height: 3,
-            rows_wanted: &|_, _| None,
+            rows_wanted: &mut |_, _| None,
         },
     )
 }
@@ -264,10 +264,30 @@ fn paused_workspace() {
     );
     let out = render(&v, &mut zoomed(Pane::Workspace), 70, 14);
     assert!(
-        out.contains("paused") && out.contains("wakes on the next message"),
+        out.contains("paused") && out.contains("next message wakes the paused workspace"),
         "{out}"
     );
     assert_snapshot!(out);
+}
+
+#[test]
+fn a_destroyed_workspace_says_the_next_message_rebuilds_it_from_its_snapshot() {
+    let mut v = view();
+    let mut s: Session = serde_json::from_value(examples()["session"].clone()).unwrap();
+    s.environment.state = Some(WorkspaceState::Destroyed);
+    v.apply(Update::Session(Box::new(s)));
+    let out = render(&v, &mut zoomed(Pane::Workspace), 60, 14);
+    let flat = out
+        .replace(['│', '"'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        flat.contains("next message rebuilds the destroyed workspace from its last snapshot"),
+        "{out}"
+    );
+    assert!(flat.contains("node_modules and .git excluded"), "{out}");
+    assert!(flat.contains("nothing over 300 MB"), "{out}");
 }
 
 #[test]
@@ -848,4 +868,182 @@ fn an_overlay_covers_the_panes_and_closing_it_gives_the_keys_back() {
         "back to the mode it opened from"
     );
     assert!(render(&v, &mut screen, 100, 30).contains(" Events "));
+}
+
+/// A session mid-way through its third turn: two settled turns before it, a long todo list
+/// a few items in, a tool running, a message queued, the repo on a branch, the preview
+/// published, and usage read.
+fn busy_session() -> SessionView {
+    let mut v = view();
+    let mut s: Session = serde_json::from_value(examples()["session"].clone()).unwrap();
+    s.environment.state = Some(WorkspaceState::Running);
+    s.environment.repo = Some(
+        serde_json::from_value(
+            json!({"full_name": "acme/billing", "branch": "ledger-migration", "clone_error": null}),
+        )
+        .unwrap(),
+    );
+    s.preview = serde_json::from_value(json!({
+        "url": "https://p-4f1c8e02a7b1.gobare.dev", "port": 3000,
+        "published_url": "https://s-3f9c1b60.gobare.dev"
+    }))
+    .unwrap();
+    v.apply(Update::Session(Box::new(s)));
+    let t0 = 1_789_319_000_000i64;
+    let turn_ev = |kind: &str, seq: u64, id: &str| ev(kind, Some(seq), json!({ "turnId": id }));
+    let say = |seq: u64, text: &str| ev("user.message", Some(seq), json!({ "text": text }));
+    let todos: Vec<Value> = (1..=19)
+        .map(|i| {
+            let status = if i <= 3 { "done" } else { "pending" };
+            json!({"label": format!("Step {i}: move table {i} to the ledger"), "status": status})
+        })
+        .collect();
+    apply(
+        &mut v,
+        [
+            say(1, "Find why the nightly export fails on large accounts"),
+            turn_ev("turn.started", 2, "t1"),
+            turn_ev("turn.ended", 3, "t1"),
+            say(4, "Roll the export back to v2.3.1"),
+            turn_ev("turn.started", 5, "t2"),
+            turn_ev("turn.ended", 6, "t2"),
+            say(
+                7,
+                "Migrate billing to the new ledger and keep the old API working",
+            ),
+            turn_ev("turn.started", 8, "t3"),
+            ev(
+                "agent.tool_call",
+                Some(9),
+                json!({"toolCallId": "c1", "toolName": "bash", "args": {"command": "rg -l billing_"}}),
+            ),
+            ev(
+                "agent.tool_result",
+                Some(10),
+                json!({"toolCallId": "c1", "toolName": "bash", "summary": "41 files"}),
+            ),
+            ev("agent.todos", Some(11), json!({ "items": todos })),
+            ev(
+                "agent.tool_call",
+                Some(12),
+                json!({"toolCallId": "c2", "toolName": "bash", "args": {"command": "cargo test -p ledger"}}),
+            ),
+            ev(
+                "message.queued",
+                Some(13),
+                json!({"text": "Also update the changelog", "position": 1}),
+            ),
+        ],
+    );
+    v.apply(Update::Turn(settled(
+        "t1",
+        "completed",
+        Some(t0),
+        125_000,
+        Value::Null,
+    )));
+    v.apply(Update::Turn(settled(
+        "t2",
+        "failed",
+        Some(t0 + 200_000),
+        9_000,
+        json!({"code": "sandbox_error", "message": "workspace destroyed"}),
+    )));
+    let usage = |scope: &str, sessions: u32, sandbox: u64, chargeable: u64| Usage {
+        session_id: "s".into(),
+        scope: scope.into(),
+        sessions,
+        as_of: Some(1_789_876_543_210),
+        sandbox_seconds: sandbox,
+        chargeable_seconds: chargeable,
+    };
+    v.apply(Update::Usage(SandboxUsage {
+        session: usage("session", 1, 812, 640),
+        crew: None,
+    }));
+    v.apply(Update::Tick(1_789_319_098_000 + 95_000));
+    v
+}
+
+#[test]
+fn the_turn_pane_uses_its_space() {
+    let v = busy_session();
+    let out = render(&v, &mut zoomed(Pane::Turn), 80, 20);
+    for want in [
+        "asked Migrate billing to the new ledger",
+        "model MiniMax-M3",
+        "todo 3/19 · now: Step 4: move table 4 to the ledger",
+        "bash cargo test -p ledger",
+        "working  1m 35s · 2 steps",
+        "queue: 1 message waiting",
+        "completed  2m 05s Find why the nightly export fails",
+        "failed     9s Roll the export back to v2.3.1",
+    ] {
+        assert!(out.contains(want), "{want:?} missing:\n{out}");
+    }
+    assert_snapshot!(out);
+}
+
+#[test]
+fn the_workspace_pane_uses_its_space() {
+    let v = busy_session();
+    let out = render(&v, &mut zoomed(Pane::Workspace), 80, 20);
+    for want in [
+        "running",
+        "next message queues as #2",
+        "repo acme/billing @ ledger-migration",
+        "preview https://p-4f1c8e02a7b1.gobare.dev (:3000)",
+        "published https://s-3f9c1b60.gobare.dev",
+        "usage 13m 32s sandbox",
+    ] {
+        assert!(out.contains(want), "{want:?} missing:\n{out}");
+    }
+    assert_snapshot!(out);
+}
+
+#[test]
+fn the_short_panes_build_their_lines_once_per_frame() {
+    let v = busy_session();
+    let mut screen = Screen::new();
+    for (frame, (w, h)) in [(160, 48), (100, 30)].into_iter().enumerate() {
+        render(&v, &mut screen, w, h);
+        let n = frame + 1;
+        assert_eq!(screen.short_pane_builds(), (n, n), "at {w}x{h}");
+    }
+    render(&v, &mut screen, 60, 20);
+    assert_eq!(
+        screen.short_pane_builds(),
+        (2, 2),
+        "tabs: neither pane shown"
+    );
+}
+
+#[test]
+fn the_preview_links_are_where_the_workspace_pane_shows_them() {
+    let v = busy_session();
+    let mut screen = zoomed(Pane::Workspace);
+    let out = render(&v, &mut screen, 80, 20);
+    let links = screen.links();
+    let urls: Vec<&str> = links.iter().map(|l| l.url.as_str()).collect();
+    assert_eq!(
+        urls,
+        [
+            "https://p-4f1c8e02a7b1.gobare.dev",
+            "https://s-3f9c1b60.gobare.dev"
+        ]
+    );
+    let rows: Vec<&str> = out.lines().collect();
+    for l in links {
+        let row: String = rows[usize::from(l.y)]
+            .chars()
+            .skip(1 + usize::from(l.x))
+            .collect();
+        assert!(row.starts_with(&l.url), "{l:?} on {row}");
+    }
+    screen.mode = crate::ui::mode::Mode::Help;
+    render(&v, &mut screen, 80, 20);
+    assert!(
+        screen.links().is_empty(),
+        "nothing linked under the key list"
+    );
 }

@@ -1,8 +1,10 @@
-//! The Workspace pane: state and since-when, recent transitions, what to expect, repo,
-//! preview and published URLs, sandbox usage.
+//! The Workspace pane: state and since-when, what the next message will do, recent
+//! transitions, repo and branch, preview and published URLs (linked by the screen), sandbox
+//! usage.
 
 use super::component::{Ctx, PaneComponent};
 use super::events::clock;
+use super::frame_lines::FrameLines;
 use super::pane::{self, Pane};
 use super::styled::truncate;
 use super::theme::Theme;
@@ -20,6 +22,7 @@ use ratatui::text::{Line, Span};
 #[derive(Debug, Default)]
 pub(crate) struct WorkspacePane {
     offset: u16,
+    pub(super) lines: FrameLines,
 }
 
 impl PaneComponent for WorkspacePane {
@@ -39,13 +42,17 @@ impl PaneComponent for WorkspacePane {
         self.offset = 0;
     }
 
-    fn rows_wanted(&self, width: u16, ctx: &Ctx) -> Option<u16> {
-        let n = lines(ctx.view, usize::from(width), ctx.theme).len();
-        Some(u16::try_from(n).unwrap_or(u16::MAX))
+    fn rows_wanted(&mut self, width: u16, ctx: &Ctx) -> Option<u16> {
+        Some(
+            self.lines
+                .rows(width, || lines(ctx.view, usize::from(width), ctx.theme)),
+        )
     }
 
     fn render(&mut self, frame: &mut Frame, inner: Rect, ctx: &Ctx) {
-        let lines = lines(ctx.view, inner.width as usize, ctx.theme);
+        let lines = self.lines.take(inner.width, || {
+            lines(ctx.view, usize::from(inner.width), ctx.theme)
+        });
         pane::scrolled(frame, inner, lines, &mut self.offset);
     }
 }
@@ -60,7 +67,13 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     }
     out.push(Line::from(head));
     if let Some(hint) = ws.hint() {
-        out.push(truncate(Line::styled(hint, theme.dim), w));
+        for l in text::wrap(hint, w) {
+            out.push(Line::styled(l, theme.dim));
+        }
+    }
+    let next = ws.next_message(view.turn_running(), view.turns().queue_len());
+    for l in text::wrap(&next, w) {
+        out.push(Line::styled(l, theme.accent));
     }
     if let Some(err) = ws.recovery_error() {
         for l in text::wrap(err, w) {

@@ -1,6 +1,7 @@
 //! Publishing the preview from the panes against the simulator: `p` asks first, `n` leaves
 //! it alone, `y` publishes (the simulator's request record) and the Workspace pane shows
-//! the public URL; `p` again unpublishes.
+//! the public URL, linked with OSC 8 in the bytes written to the terminal; `p` again
+//! unpublishes.
 
 use crate::support;
 use crate::support::app::{attach, bottom, quit, status_line, until};
@@ -48,6 +49,16 @@ fn p_asks_then_publishes_and_unpublishes_the_preview() {
     pty.send_keys("y");
     let published = format!("https://s-{}.gobare.dev", &session[..8]);
     pty.wait_for_text(&published, TIMEOUT);
+    let link = format!("\x1b]8;;{published}\x1b\\{published}\x1b]8;;\x1b\\");
+    until(
+        "the public URL written as an OSC 8 hyperlink",
+        TIMEOUT,
+        || {
+            let raw = String::from_utf8_lossy(&pty.raw_bytes()).into_owned();
+            raw.contains(&link).then_some(())
+        },
+        || format!("{:?}", String::from_utf8_lossy(&pty.raw_bytes())),
+    );
     assert_eq!(
         preview_writes(),
         vec![format!("POST /v1/sessions/{session}/preview")]

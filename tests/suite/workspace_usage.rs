@@ -1,6 +1,6 @@
 //! Sandbox usage against the simulator: the client's session and crew reads, and the app
 //! reading it on start and again when a turn ends (the simulator's request record), the
-//! crew's figures for a member of a crew.
+//! crew's figures for a member of a crew, and a 404 after deletion kept quiet.
 
 use crate::support;
 use crate::support::app::{attach, quit, status_line, until};
@@ -8,7 +8,7 @@ use crate::support::pty::keys;
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions};
 use gobare_api::error::ApiErrorKind;
-use gobare_sim::{SimConfig, Simulator};
+use gobare_sim::{Faults, SimConfig, Simulator};
 use std::time::Duration;
 
 const TIMEOUT: Duration = Duration::from_secs(30);
@@ -113,5 +113,48 @@ fn a_crew_member_shows_its_crew_usage() {
         "the crew is read from the lead: {:#?}",
         sim.sim.requests()
     );
+    assert!(quit(&mut pty, TIMEOUT).success());
+}
+
+/// A session deleted under the app answers `404` to the usage read: that is no error to
+/// report. Two turns run after the read so its answer has been handled; nothing the app ever
+/// wrote to the terminal says it could not read the usage, and the pane shows none.
+#[test]
+fn a_usage_404_after_deletion_is_quiet() {
+    let sim = support::sim::start(SimConfig {
+        speed: 10.0,
+        ..SimConfig::for_tests()
+    });
+    sim.sim.set_faults(Faults {
+        usage_gone: true,
+        ..Faults::default()
+    });
+    let session = sim.sim.create_session(Some("gone"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    until(
+        "usage read on start",
+        TIMEOUT,
+        || (!usage_reads(&sim.sim, &session).is_empty()).then_some(()),
+        || format!("{:#?}", sim.sim.requests()),
+    );
+    for (n, text) in [(1, "first #quick"), (2, "second #quick")] {
+        pty.send_keys(text);
+        pty.send_keys(keys::ENTER);
+        pty.wait_for(
+            "the turn to complete",
+            |s| s.contents().matches("✓ completed").count() >= n,
+            TIMEOUT,
+        );
+    }
+    assert!(
+        usage_reads(&sim.sim, &session).len() >= 2,
+        "read again after a turn ended: {:#?}",
+        sim.sim.requests()
+    );
+    let written = String::from_utf8_lossy(&pty.raw_bytes()).into_owned();
+    assert!(!written.contains("could not read"), "{}", pty.screen_text());
+    assert!(!pty.screen_text().contains("sandbox ·"), "no usage shown");
     assert!(quit(&mut pty, TIMEOUT).success());
 }

@@ -143,11 +143,13 @@ string_enum!(
 );
 
 string_enum!(
-    /// `input.accepted.outcome` for `input.tool_result` (§6.4).
+    /// `input.accepted.outcome` for `input.tool_result` (§6.4); production also says
+    /// `no_longer_pending` (resolved elsewhere: benign, like `already_resolved`).
     InputOutcome {
         Accepted = "accepted",
         AlreadyResolved = "already_resolved",
         NotDelivered = "not_delivered",
+        NoLongerPending = "no_longer_pending",
     }
 );
 
@@ -237,6 +239,24 @@ where
     T: Default + Deserialize<'de>,
 {
     Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
+/// A question's options as their labels: each entry a plain string or (the production
+/// shape) an object with a `label`; entries that are neither are skipped.
+pub fn option_labels(options: &Value) -> Vec<String> {
+    options
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|o| o.as_str().or_else(|| o.get("label")?.as_str()))
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn labels<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    Ok(option_labels(&Value::deserialize(d)?))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -547,7 +567,8 @@ pub struct Question {
     pub tool_call_id: String,
     #[serde(default)]
     pub question: String,
-    #[serde(default, deserialize_with = "null_as_default")]
+    /// Plain strings, or (production) objects with a `label`: read as the labels.
+    #[serde(default, deserialize_with = "labels")]
     pub options: Vec<String>,
     #[serde(
         default,
@@ -1257,6 +1278,38 @@ mod tests {
         ] {
             assert_eq!(rfc3339_ms(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn question_options_are_labels_whether_strings_or_objects() {
+        let asked = |options: Value| {
+            serde_json::from_value::<Question>(serde_json::json!({
+                "toolCallId": "call_1", "question": "Which?", "options": options
+            }))
+            .unwrap()
+            .options
+        };
+        let want = vec!["roll back".to_string(), "patch".to_string()];
+        assert_eq!(asked(serde_json::json!(["roll back", "patch"])), want);
+        assert_eq!(
+            asked(
+                serde_json::json!([{"label": "roll back", "description": "safe"}, {"label": "patch"}])
+            ),
+            want
+        );
+        assert_eq!(
+            asked(serde_json::json!([{"label": "roll back"}, 7, "patch"])),
+            want
+        );
+        assert!(asked(Value::Null).is_empty());
+    }
+
+    #[test]
+    fn no_longer_pending_is_a_known_outcome() {
+        assert_eq!(
+            InputOutcome::from("no_longer_pending"),
+            InputOutcome::NoLongerPending
+        );
     }
 
     fn payloads() -> Value {

@@ -7,15 +7,16 @@ use tokio_util::sync::CancellationToken;
 
 use gobare_api::clock::unix_ms;
 use gobare_api::model::{
-    ApprovalRequest, ArtifactCreated, ArtifactsState, ChangeKind, Compaction, Delta, ErrorCode,
-    EventPayload, FileChange, FunctionCall, Message, PreviewReady, Question, QueuedMessage,
-    RequiredAction, RequiredActionKind, Text, TodoItem, Todos, ToolCall, ToolResult, TurnRef,
-    TurnStatus,
+    ApprovalRequest, ApprovalResolution, ArtifactCreated, ArtifactsState, ChangeKind, Compaction,
+    Delta, ErrorCode, EventPayload, FileChange, FunctionCall, FunctionResolution, Message,
+    PreviewReady, Question, QueuedMessage, RequiredAction, RequiredActionKind, Text, TodoItem,
+    Todos, ToolCall, ToolResult, TurnRef, TurnStatus,
 };
 
 use crate::db::{ActiveTurn, Answer, Db, Pending, QueuedTurn, TurnFailure, hex_id};
 use crate::files;
 use crate::lifecycle::{self, Readiness};
+use crate::permissions::{self, Decision};
 use crate::scenario::{ArtifactStep, FileStep, Scenario, Step, ToolStep};
 use crate::state::Shared;
 
@@ -67,13 +68,24 @@ struct TurnCtx<'a> {
     cancel: CancellationToken,
     scenario: &'a Scenario,
     artifacts: Vec<ArtifactStep>,
+    /// The session's `approval_mode` and `permission_rules` as the turn started (a change
+    /// applies from the next turn).
+    approval_mode: Option<String>,
+    permission_rules: Vec<Value>,
 }
 
 async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn) {
-    let cancel = {
+    let (cancel, approval_mode, permission_rules) = {
         let db = state.db();
-        match db.session(session_id).and_then(|r| r.active.as_ref()) {
-            Some(active) => active.cancel.clone(),
+        let Some(rec) = db.session(session_id) else {
+            return;
+        };
+        match rec.active.as_ref() {
+            Some(active) => (
+                active.cancel.clone(),
+                rec.agent.approval_mode.clone(),
+                rec.agent.permission_rules.clone().unwrap_or_default(),
+            ),
             None => return,
         }
     };
@@ -92,6 +104,8 @@ async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn) {
         cancel,
         scenario,
         artifacts: Vec::new(),
+        approval_mode,
+        permission_rules,
     };
     let readiness = tokio::select! {
         readiness = lifecycle::ensure_running(state, session_id) => readiness,
@@ -212,11 +226,33 @@ impl TurnCtx<'_> {
             }
             Step::Approval(step) => {
                 let call_id = hex_id("call_", 8);
+                let decision = permissions::decide(
+                    self.approval_mode.as_deref(),
+                    &self.permission_rules,
+                    &step.tool.name,
+                    &step.tool.args,
+                    step.sensitive,
+                );
+                match decision {
+                    Decision::Run => return self.run_tool(&step.tool, &call_id).await,
+                    Decision::Refuse(code, sentence) => {
+                        self.emit(EventPayload::ApprovalResolved(ApprovalResolution {
+                            tool_call_id: call_id.clone(),
+                            approved: false,
+                            name: Some(step.tool.name.clone()),
+                            code: Some(code.to_string()),
+                            extra: [("message".to_string(), Value::from(sentence))].into(),
+                        }));
+                        return self.say(&step.on_denied).await;
+                    }
+                    Decision::Ask => {}
+                }
                 let rx = self.require(
                     RequiredActionKind::Approval,
                     &call_id,
                     &step.tool.name,
                     step.tool.args.clone(),
+                    None,
                     EventPayload::ApprovalRequested(ApprovalRequest {
                         tool_call_id: call_id.clone(),
                         name: step.tool.name.clone(),
@@ -233,11 +269,28 @@ impl TurnCtx<'_> {
             }
             Step::Question(step) => {
                 let call_id = hex_id("call_", 8);
+                let (name, arguments) = if step.production_shape {
+                    let options: Vec<Value> = step
+                        .options
+                        .iter()
+                        .map(|o| serde_json::json!({"label": o}))
+                        .collect();
+                    (
+                        step.question.as_str(),
+                        serde_json::json!({"options": options, "allowFreeform": step.allow_freeform}),
+                    )
+                } else {
+                    (
+                        "question",
+                        serde_json::json!({"question": step.question, "options": step.options}),
+                    )
+                };
                 let rx = self.require(
                     RequiredActionKind::Question,
                     &call_id,
-                    "question",
-                    serde_json::json!({"question": step.question, "options": step.options}),
+                    name,
+                    arguments,
+                    None,
                     EventPayload::QuestionAsked(Question {
                         tool_call_id: call_id.clone(),
                         question: step.question.clone(),
@@ -253,18 +306,31 @@ impl TurnCtx<'_> {
             }
             Step::Function(step) => {
                 let call_id = hex_id("call_", 8);
+                let timeout = step.timeout_seconds.map(std::time::Duration::from_secs);
                 let rx = self.require(
                     RequiredActionKind::FunctionCall,
                     &call_id,
                     &step.name,
                     step.arguments.clone(),
+                    timeout,
                     EventPayload::ToolRequired(FunctionCall {
                         tool_call_id: call_id.clone(),
                         name: step.name.clone(),
                         arguments: step.arguments.clone(),
                     }),
                 );
-                let output = match self.wait(rx).await? {
+                let answer = match timeout {
+                    None => self.wait(rx).await?,
+                    Some(after) => match tokio::time::timeout(after, self.wait(rx)).await {
+                        Ok(answer) => answer?,
+                        Err(_) => {
+                            self.expire(&call_id, &step.name);
+                            let said = step.on_expired.as_deref().unwrap_or("The call expired.");
+                            return self.say(said).await;
+                        }
+                    },
+                };
+                let output = match answer {
                     Answer::FunctionResult {
                         success: true,
                         output,
@@ -413,16 +479,39 @@ impl TurnCtx<'_> {
         }
     }
 
+    /// A function call past its `expires_at`: it leaves `required_actions` and resolves
+    /// failed; a late answer finds it already resolved.
+    fn expire(&self, call_id: &str, name: &str) {
+        let mut db = self.state.db();
+        let Some(rec) = db.session_mut(self.session_id) else {
+            return;
+        };
+        rec.pending.retain(|p| p.action.call_id != call_id);
+        rec.resolved_calls.insert(call_id.to_string());
+        db.emit(
+            self.session_id,
+            EventPayload::ToolResolved(FunctionResolution {
+                tool_call_id: call_id.to_string(),
+                name: name.to_string(),
+                success: false,
+            }),
+        );
+    }
+
     /// Parks the turn on a required action: the event, the `required_actions` entry and
-    /// the reply channel appear together.
+    /// the reply channel appear together. `expires_in` sets `expires_at`.
     fn require(
         &self,
         kind: RequiredActionKind,
         call_id: &str,
         name: &str,
         arguments: Value,
+        expires_in: Option<std::time::Duration>,
         event: EventPayload,
     ) -> oneshot::Receiver<Answer> {
+        let now = unix_ms();
+        let expires_at =
+            expires_in.map(|d| now + i64::try_from(d.as_millis()).unwrap_or(i64::MAX / 2));
         let (tx, rx) = oneshot::channel();
         let mut db = self.state.db();
         if let Some(rec) = db.session_mut(self.session_id) {
@@ -433,8 +522,8 @@ impl TurnCtx<'_> {
                     call_id: call_id.to_string(),
                     name: Some(name.to_string()),
                     arguments,
-                    created_at: Some(unix_ms()),
-                    expires_at: None,
+                    created_at: Some(now),
+                    expires_at,
                 },
                 reply: Some(tx),
             });

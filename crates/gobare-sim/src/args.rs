@@ -109,6 +109,7 @@ impl SimArgs {
                 fail_recovery: self.fail_recovery,
                 cut_artifact_content_after: None,
                 stall_artifact_content: false,
+                usage_gone: false,
             },
             ..SimConfig::default()
         };

@@ -3,7 +3,7 @@
 //! against them.
 
 /// Which faults the simulator injects (the SSE writer, sends, rebuilds, artifact
-/// downloads). `Faults::default()` injects none. Changeable at
+/// downloads, usage). `Faults::default()` injects none. Changeable at
 /// runtime with `Simulator::set_faults`; every open stream reads the current value before
 /// each write.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -40,6 +40,9 @@ pub struct Faults {
     /// With `cut_artifact_content_after`: hold the connection open after those bytes
     /// instead of dropping it (a download that stalls).
     pub stall_artifact_content: bool,
+    /// `GET …/usage` answers `404 not_found` as for a deleted session, while the session
+    /// itself still reads (a deletion racing the client's last reads).
+    pub usage_gone: bool,
 }
 
 impl Faults {

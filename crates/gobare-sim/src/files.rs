@@ -142,9 +142,10 @@ pub(crate) fn parse_seed_files(value: &Value, field: &str) -> Result<Files, Refu
     Ok(files)
 }
 
-/// One `workspace_file` entry of a listing.
-fn file_entry(path: &str, size: usize) -> Value {
-    json!({"object": "workspace_file", "path": path, "size_bytes": size,
+/// One `workspace_file` entry of a listing. Only regular files are kept, so every entry's
+/// `type` is `file` (directories are implied by the paths).
+pub(crate) fn file_entry(path: &str, size: usize) -> Value {
+    json!({"object": "workspace_file", "type": "file", "path": path, "size_bytes": size,
            "readable": !is_withheld(path)})
 }
 

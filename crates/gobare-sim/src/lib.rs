@@ -24,7 +24,8 @@
 //! * [`SimConfig::default`] is the realistic deployment (documented limits and timers);
 //!   [`SimConfig::for_tests`] has fast timers, a fixed token and no rate limiting.
 //! * A message containing `#long`, `#approval`, `#question`, `#function`, `#quick`,
-//!   `#error` or `#recovery` plays that scenario; others play `SimConfig::scenario`.
+//!   `#error`, `#recovery`, `#choice` (the production question shape) or `#expiring` (a
+//!   function call with a timeout) plays that scenario; others play `SimConfig::scenario`.
 //! * Faults apply to event streams, sends and workspace rebuilds, and can change at
 //!   runtime.
 //!
@@ -38,8 +39,8 @@
 //! rebuild that gives up (`workspace.recovery_failed`).
 //! The workspace routes too: files read from snapshots (taken on pause and refresh),
 //! tools with secrets withheld, preview publishing, usage, the artifact archive and
-//! artifact deletes. Not simulated: scopes (the one token holds them all), the
-//! organization routes (agents, environment templates and profiles, model credentials,
+//! artifact deletes; scopes, for tokens minted with a chosen few ([`Simulator::mint_token`]).
+//! Not simulated: the organization routes (agents, environment templates and profiles, model credentials,
 //! webhooks: `404 not_found` saying so), and backpressure closing at 8 MiB.
 //!
 //! # Files
@@ -48,7 +49,8 @@
 //! `db`: sessions, turns, items and the global event log (one `seq` counter), with
 //! `files` (workspace files and snapshots), `tools` (tool configurations) and `envelope`
 //! (an event's wire form). `routes/*`: HTTP handlers. `auth`, `ratelimit`, `idempotency`:
-//! the layers, each owning its state. `refusal`: the error envelope. `sse`: stream writer
+//! the layers, each owning its state; `scopes`: which scope a request needs.
+//! `permissions`: how approval mode and rules decide an approval step. `refusal`: the error envelope. `sse`: stream writer
 //! (replay, caps, pings, faults). `agent` + `scenario`: the scripted agent playing
 //! `assets/scenarios/*.json`. `lifecycle`: workspace timers. `seed`: bulk history for
 //! tests. `tar`: the artifact archive. `lock`: the one locking rule. Paths between files
@@ -68,10 +70,12 @@ mod fleet;
 mod idempotency;
 mod lifecycle;
 mod lock;
+mod permissions;
 mod ratelimit;
 mod refusal;
 mod routes;
 mod scenario;
+mod scopes;
 mod seed;
 mod sse;
 mod state;
@@ -150,6 +154,17 @@ impl Simulator {
     /// The bearer token the server requires.
     pub fn token(&self) -> String {
         self.state.token.clone()
+    }
+
+    /// Mints a token holding only `scopes` (e.g. `["sessions:read", "tools:respond"]`):
+    /// requests needing another get `403 permission_denied` naming the scope.
+    pub fn mint_token(&self, scopes: &[&str]) -> String {
+        let token = format!("gbr_pat_scoped_{}", db::hex_id("", 16));
+        lock(&self.state.scoped_tokens).insert(
+            token.clone(),
+            scopes.iter().map(|s| s.to_string()).collect(),
+        );
+        token
     }
 
     /// Creates a session directly (no HTTP, no rate limit) and returns its id.

@@ -135,6 +135,10 @@ pub(crate) struct QuestionStep {
     pub(crate) options: Vec<String>,
     #[serde(default = "yes")]
     pub(crate) allow_freeform: bool,
+    /// Lists the action as production does: the question's text as its `name`, the options
+    /// as objects with a `label`.
+    #[serde(default)]
+    pub(crate) production_shape: bool,
     /// Said after the answer; `{answer}` is replaced by it.
     pub(crate) then_say: String,
 }
@@ -145,8 +149,15 @@ pub(crate) struct FunctionStep {
     pub(crate) name: String,
     #[serde(default)]
     pub(crate) arguments: Value,
+    /// The function's `timeout_seconds`: sets the action's `expires_at`; past it the call
+    /// fails and the turn goes on.
+    #[serde(default)]
+    pub(crate) timeout_seconds: Option<u64>,
     /// Said after the result; `{output}` is replaced by it.
     pub(crate) then_say: String,
+    /// Said when the call expired unanswered.
+    #[serde(default)]
+    pub(crate) on_expired: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -211,6 +222,14 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "function.json",
         include_str!("../assets/scenarios/function.json"),
+    ),
+    (
+        "expiring.json",
+        include_str!("../assets/scenarios/expiring.json"),
+    ),
+    (
+        "choice.json",
+        include_str!("../assets/scenarios/choice.json"),
     ),
     ("error.json", include_str!("../assets/scenarios/error.json")),
     (

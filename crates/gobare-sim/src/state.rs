@@ -17,6 +17,8 @@ use crate::scenario::Scenarios;
 pub(crate) struct SimState {
     pub(crate) config: SimConfig,
     pub(crate) token: String,
+    /// Tokens minted with chosen scopes, and those scopes.
+    pub(crate) scoped_tokens: Arc<Mutex<HashMap<String, Vec<String>>>>,
     db: Mutex<Db>,
     pub(crate) faults: Mutex<Faults>,
     /// Open event streams (all held by the one token of this organization).
@@ -71,6 +73,7 @@ impl SimState {
             stream_opens: Mutex::new(Vec::new()),
             messages_by_key: Mutex::new(HashMap::new()),
             accepted_messages: Mutex::new(Vec::new()),
+            scoped_tokens: Arc::default(),
             requests: Mutex::new(VecDeque::new()),
             fleet: Mutex::new(Vec::new()),
             scenarios: Scenarios::embedded(),

@@ -107,6 +107,41 @@ fn tool_result_accepted_and_already_resolved_are_quiet() {
 }
 
 #[test]
+fn no_longer_pending_reads_like_already_resolved() {
+    for input in [tool_result(), approval(true)] {
+        let o = accepted(
+            &input,
+            &reply(None, None, Some(InputOutcome::NoLongerPending)),
+        );
+        let same = accepted(
+            &input,
+            &reply(None, None, Some(InputOutcome::AlreadyResolved)),
+        );
+        assert_eq!(o, same);
+        assert_eq!(o.severity, Severity::Quiet);
+    }
+}
+
+#[test]
+fn a_forbidden_answer_names_the_scope_it_needs() {
+    let answer = Input::QuestionAnswer {
+        call_id: "c".into(),
+        answer: "yes".into(),
+    };
+    for input in [approval(true), answer] {
+        for f in [
+            failure(Some(ErrorCode::PermissionDenied), Some(403)),
+            failure(None, Some(403)),
+        ] {
+            let o = failed(&input, &f);
+            assert_eq!(o.severity, Severity::Error);
+            assert!(o.text.contains("sessions:write scope"), "{}", o.text);
+            assert!(o.text.contains("tools:respond"), "{}", o.text);
+        }
+    }
+}
+
+#[test]
 fn tool_result_not_delivered_is_loud() {
     let o = accepted(
         &tool_result(),

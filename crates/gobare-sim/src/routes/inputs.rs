@@ -2,7 +2,7 @@
 
 use axum::Json;
 use axum::body::Body;
-use axum::extract::{Path, State};
+use axum::extract::{Extension, Path, State};
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::IntoResponse;
 use serde_json::{Value, json};
@@ -13,6 +13,7 @@ use crate::agent;
 use crate::db::{ActiveTurn, Answer, Db, QueuedTurn};
 use crate::lock::lock;
 use crate::refusal::Refusal;
+use crate::scopes::{self, TokenScopes};
 use crate::state::{AcceptedMessage, Shared};
 use crate::{idempotency, lifecycle};
 use gobare_api::model::{
@@ -23,6 +24,7 @@ use gobare_api::model::{
 pub(crate) async fn post(
     State(state): State<Shared>,
     Path(id): Path<String>,
+    scopes_held: Option<Extension<TokenScopes>>,
     uri: Uri,
     headers: HeaderMap,
     body: Body,
@@ -43,6 +45,9 @@ pub(crate) async fn post(
     let Some(input) = parsed.events.into_iter().next() else {
         return Err(Refusal::invalid("events must hold exactly one event."));
     };
+    if let Some(Extension(held)) = &scopes_held {
+        held.require(scopes::for_input(&input))?;
+    }
     if state.db().session(&id).is_none() {
         return Err(Refusal::not_found(format!("No session {id}.")));
     }

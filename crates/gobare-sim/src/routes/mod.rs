@@ -93,7 +93,10 @@ pub(crate) fn router(state: Shared) -> Router {
             ratelimit::layer,
         ))
         .layer(middleware::from_fn_with_state(
-            Arc::<str>::from(state.token.as_str()),
+            auth::Tokens {
+                full: Arc::<str>::from(state.token.as_str()),
+                scoped: state.scoped_tokens.clone(),
+            },
             auth::layer,
         ))
         .layer(middleware::from_fn(request_context))

@@ -118,7 +118,7 @@ pub(crate) async fn write_files(
     workspace_ready(&state, &id).await?;
     let data: Vec<Value> = written
         .iter()
-        .map(|(path, bytes)| json!({"object": "workspace_file", "path": path, "size_bytes": bytes.len()}))
+        .map(|(path, bytes)| files::file_entry(path, bytes.len()))
         .collect();
     with_session(&state, &id, |r| {
         r.files.extend(written);
@@ -314,6 +314,9 @@ pub(crate) async fn usage(
             )));
         }
     };
+    if state.faults().usage_gone {
+        return Err(no_session(&id));
+    }
     let db = state.db();
     if db.session(&id).is_none() {
         return Err(no_session(&id));

@@ -555,7 +555,8 @@ async fn every_scenario_is_embedded_and_the_mix_rotates_through_them() {
     assert_eq!(
         names,
         [
-            "approval", "error", "function", "long", "question", "quick", "recovery"
+            "approval", "choice", "error", "expiring", "function", "long", "question", "quick",
+            "recovery"
         ]
     );
     let id = api.sim.create_session(None);
@@ -1101,7 +1102,8 @@ async fn workspace_files_are_read_from_snapshots_and_written_live() {
     assert_eq!(
         written,
         json!({"object": "list", "data": [
-            {"object": "workspace_file", "path": "src/app.ts", "size_bytes": 10}]})
+            {"object": "workspace_file", "type": "file", "path": "src/app.ts", "size_bytes": 10,
+             "readable": true}]})
     );
     let (_, tree) = api.get(&files).await;
     assert_eq!(tree["state"], "missing", "a write is not a snapshot");
@@ -1123,6 +1125,12 @@ async fn workspace_files_are_read_from_snapshots_and_written_live() {
         .collect();
     for expected in [(".env", false), ("notes.md", true), ("src/app.ts", true)] {
         assert!(listed.contains(&expected), "{expected:?} in {listed:?}");
+    }
+    for entry in tree["data"].as_array().unwrap() {
+        assert_eq!(
+            entry["type"], "file",
+            "every entry carries its type: {entry}"
+        );
     }
     let (status, refreshed) = api.post(&format!("{files}/refresh"), json!({})).await;
     assert_eq!(status, 200);

@@ -2,4 +2,5 @@ mod api;
 mod fleet;
 mod fuzz;
 mod import_cycles;
+mod production;
 mod stream;

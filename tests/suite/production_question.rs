@@ -1,0 +1,71 @@
+//! The production question shape (the question's text in the action's `name`, options as
+//! objects with a `label`) answered from a stored-cursor attach: `question.asked` is not
+//! in the replay, so the options come from `required_actions` alone.
+
+use crate::support;
+use crate::support::app::{attach, quit, status_line, until};
+use crate::support::pty::keys;
+use gobare_sim::SimConfig;
+use std::time::Duration;
+
+const TIMEOUT: Duration = Duration::from_secs(40);
+
+#[test]
+fn a_production_question_is_answered_from_a_stored_cursor_attach() {
+    let sim = support::sim::start(SimConfig {
+        speed: 10.0,
+        ..SimConfig::for_tests()
+    });
+    let session = sim.sim.create_session(Some("choice"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    pty.send_keys("which way #choice");
+    pty.send_keys(keys::ENTER);
+    pty.wait_for_text("The agent asks you", TIMEOUT);
+    let last_seen = sim.sim.last_seq();
+    pty.wait_for(
+        "the status bar to reach the last seq",
+        |s| status_line(s).contains(&format!("seq {last_seen}")),
+        TIMEOUT,
+    );
+    assert!(quit(&mut pty, TIMEOUT).success());
+
+    let opens_before = sim.sim.stream_opens().len();
+    let mut pty = attach(&session, &home, &sim.sim);
+    pty.wait_for(
+        "the question and its options, read from the listed action",
+        |s| {
+            let text = s.contents();
+            text.contains("Roll back to v2.3.1 or patch forward?")
+                && text.contains("1. roll back")
+                && text.contains("2. patch")
+        },
+        TIMEOUT,
+    );
+    let opens = sim.sim.stream_opens();
+    assert!(
+        matches!(opens.get(opens_before), Some(Some(c)) if *c >= last_seen),
+        "resumed after question.asked, not replayed: {opens:?}"
+    );
+    pty.send_keys(keys::TAB);
+    pty.send_keys("2");
+    pty.send_keys(keys::ENTER);
+    pty.wait_for_text("You chose patch", TIMEOUT);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let client = support::actions::client_for(&sim.sim);
+    let answered = until(
+        "the answer on the simulator's record",
+        TIMEOUT,
+        || {
+            let s = rt.block_on(client.get_session(&session)).ok()?;
+            s.required_actions.is_empty().then_some(s)
+        },
+        || pty.screen_text(),
+    );
+    assert!(answered.required_actions.is_empty());
+    assert!(quit(&mut pty, TIMEOUT).success());
+}
