@@ -10,7 +10,6 @@
 //! limit it becomes the older one (the previous older one is deleted), so the log never
 //! holds more than about the limit and always holds the newest events.
 
-use super::crc32;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -27,12 +26,20 @@ pub const DEFAULT_MAX_BYTES: u64 = 64 << 20;
 /// Appends one framed record to `out`.
 pub fn encode(out: &mut Vec<u8>, seq: u64, json: &[u8]) {
     let seq_bytes = seq.to_le_bytes();
-    let crc = crc32::update(crc32::update(0, &seq_bytes), json);
+    let crc = checksum(&seq_bytes, json);
     out.reserve(RECORD_HEADER + json.len());
     out.extend_from_slice(&(json.len() as u32).to_le_bytes());
     out.extend_from_slice(&crc.to_le_bytes());
     out.extend_from_slice(&seq_bytes);
     out.extend_from_slice(json);
+}
+
+/// CRC-32 (IEEE, the zlib polynomial) of a record's seq then JSON.
+fn checksum(seq_bytes: &[u8; 8], json: &[u8]) -> u32 {
+    let mut hasher = crc32fast::Hasher::new();
+    hasher.update(seq_bytes);
+    hasher.update(json);
+    hasher.finalize()
 }
 
 /// Walks the records of `body` (a segment after its magic), calling `each(seq, json)` for
@@ -52,7 +59,7 @@ pub fn scan(body: &[u8], mut after: Option<u64>, mut each: impl FnMut(u64, &[u8]
         let Some(json) = body.get(start..start + len) else {
             break;
         };
-        if crc32::update(crc32::update(0, &seq_bytes), json) != crc {
+        if checksum(&seq_bytes, json) != crc {
             break;
         }
         each(seq, json);
