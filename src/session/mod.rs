@@ -7,6 +7,7 @@
 pub mod actions;
 pub(crate) mod attention;
 pub(crate) mod log;
+pub mod tail_replay;
 pub(crate) mod text;
 pub mod transcript;
 pub(crate) mod turn;
@@ -282,6 +283,12 @@ impl SessionView {
         }
         self.log.push(ev);
         self.transcript.apply_event(ev);
+        self.apply_lasting(ev);
+        true
+    }
+
+    /// What an event changes beyond the transcript and the Events pane.
+    fn apply_lasting(&mut self, ev: &Event) {
         if self.notice.as_ref().is_some_and(Notice::passing) && turns_the_page(&ev.payload) {
             // "sent — the agent is on it" is wrong once the agent waits on you or the turn
             // ended: the screen says what is true now.
@@ -389,7 +396,6 @@ impl SessionView {
             P::ReplayTruncated(t) => self.truncated_from = t.from_seq.or(self.truncated_from),
             _ => {}
         }
-        true
     }
 
     /// Approvals known (from the last run) to have been asked as sensitive.

@@ -306,6 +306,11 @@ impl Transcript {
         &self.entries
     }
 
+    /// The bytes its entries may take.
+    pub(crate) fn budget(&self) -> usize {
+        self.budget
+    }
+
     /// Entries dropped to stay within the budget or the entry cap (the oldest first).
     pub(crate) fn dropped(&self) -> u64 {
         self.base

@@ -108,30 +108,46 @@ pub struct Recovered {
 }
 
 /// One kept record inside a segment's body: its seq and where its JSON is.
+#[derive(Debug, Clone)]
 struct Span {
     seq: u64,
     json: std::ops::Range<usize>,
+}
+
+/// A recovered log held in memory: both segments' good records, oldest first.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub recovered: Recovered,
+    /// Each segment's bytes (from its magic on) and its kept records.
+    segments: Vec<(Vec<u8>, Vec<Span>)>,
+}
+
+impl Loaded {
+    /// Every kept record as `(seq, envelope JSON)`, oldest first.
+    pub fn records(&self) -> impl Iterator<Item = (u64, &[u8])> {
+        self.segments.iter().flat_map(|(bytes, spans)| {
+            let body = &bytes[MAGIC.len()..];
+            spans.iter().map(move |s| (s.seq, &body[s.json.clone()]))
+        })
+    }
 }
 
 /// Opens the log, cuts each segment back to its last good record and hands every kept
 /// record to `each(seq, json)`, oldest first. A missing log reads as empty; a segment that
 /// is not a log at all is started afresh.
 pub fn recover(files: &LogFiles, mut each: impl FnMut(u64, &[u8])) -> io::Result<Recovered> {
-    recover_spans(files, |body, spans| {
-        for span in spans {
-            each(span.seq, &body[span.json.clone()]);
-        }
-    })
+    let loaded = load(files)?;
+    for (seq, json) in loaded.records() {
+        each(seq, json);
+    }
+    Ok(loaded.recovered)
 }
 
-/// [`recover`], handing over each segment whole: its body and the spans of its kept
-/// records.
-fn recover_spans(
-    files: &LogFiles,
-    mut each_segment: impl FnMut(&[u8], &[Span]),
-) -> io::Result<Recovered> {
-    let mut out = Recovered::default();
+/// [`recover`], keeping the records in memory (for a replay that picks which to decode).
+pub fn load(files: &LogFiles) -> io::Result<Loaded> {
+    let mut out = Loaded::default();
     for (path, is_current) in [(&files.older, false), (&files.current, true)] {
+        let rec = &mut out.recovered;
         let mut bytes = Vec::new();
         match File::open(path) {
             Ok(mut file) => {
@@ -141,11 +157,11 @@ fn recover_spans(
             Err(e) => return Err(e),
         }
         let exists = path.exists();
+        let mut spans = Vec::new();
         let good = if bytes.starts_with(MAGIC) {
             let body = &bytes[MAGIC.len()..];
             let base = body.as_ptr() as usize;
-            let mut spans = Vec::new();
-            let good = scan(body, out.last_seq, |seq, json| {
+            let good = scan(body, rec.last_seq, |seq, json| {
                 let start = json.as_ptr() as usize - base;
                 spans.push(Span {
                     seq,
@@ -153,17 +169,16 @@ fn recover_spans(
                 });
             });
             if let Some(last) = spans.last() {
-                out.records += spans.len() as u64;
-                out.last_seq = Some(last.seq);
+                rec.records += spans.len() as u64;
+                rec.last_seq = Some(last.seq);
             }
-            each_segment(body, &spans);
             MAGIC.len() + good
         } else {
             0
         };
         let len = bytes.len();
         if good < len || (is_current && good == 0) {
-            out.cut_bytes += (len - good) as u64;
+            rec.cut_bytes += (len - good) as u64;
             if good == 0 {
                 if is_current || exists {
                     start_segment(path)?;
@@ -175,7 +190,10 @@ fn recover_spans(
             }
         }
         if is_current {
-            out.current_len = good.max(MAGIC.len()) as u64;
+            rec.current_len = good.max(MAGIC.len()) as u64;
+        }
+        if !spans.is_empty() {
+            out.segments.push((bytes, spans));
         }
     }
     Ok(out)
