@@ -40,6 +40,8 @@ pub(crate) enum Intent {
     ToggleDiff,
     /// `p`: publish or unpublish the preview (asks first).
     TogglePreview,
+    /// `x`: write the session's Markdown export to a file.
+    Export,
     /// Ctrl+R: re-read the session and turns.
     Refresh,
     OpenPicker,
@@ -135,6 +137,7 @@ impl App {
                 }
             }
             Intent::TogglePreview => self.act_toggle_preview(),
+            Intent::Export => self.act_export(),
             Intent::Refresh => {
                 self.want(super::fetch::FetchJob::Session);
                 self.want(super::fetch::FetchJob::Turns);

@@ -30,6 +30,7 @@ const ACTIONS: &[(&str, Intent)] = &[
     ("deltas", Intent::ToggleDeltas),
     ("filter", Intent::StartEventFilter),
     ("diff", Intent::ToggleDiff),
+    ("export", Intent::Export),
     ("suspend", Intent::Suspend),
     ("refresh", Intent::Refresh),
     ("picker", Intent::OpenPicker),

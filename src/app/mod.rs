@@ -21,6 +21,7 @@ pub(crate) mod artifacts;
 #[cfg(debug_assertions)]
 pub mod debug_panic;
 pub(crate) mod draw;
+mod exporting;
 pub(crate) mod fetch;
 pub(crate) mod fetch_run;
 pub(crate) mod first_message;
@@ -159,6 +160,8 @@ pub(crate) struct App {
     /// When the status-bar notice clears itself (questions awaiting a key do not).
     notice_expires_at: Option<Instant>,
     artifacts_poll: ArtifactsPoll,
+    /// An export is being written (`x`): one at a time.
+    exporting: bool,
     /// Sends, history, draft and notifications (see [`acting`]).
     pub(crate) acting: acting::Acting,
     /// Debug builds: panic once the first frame is drawn (see [`debug_panic`]).
@@ -211,6 +214,7 @@ impl App {
             tick_at: None,
             notice_expires_at: None,
             artifacts_poll: ArtifactsPoll::default(),
+            exporting: false,
             acting,
             #[cfg(debug_assertions)]
             debug_panic: debug_panic::requested(),

@@ -23,4 +23,9 @@ pub(crate) enum AppMsg {
         publish: bool,
         result: Result<(), ApiError>,
     },
+    /// An export ended (`app::exporting`): the events written, or why it failed.
+    Exported {
+        path: std::path::PathBuf,
+        result: Result<u64, String>,
+    },
 }

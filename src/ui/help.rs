@@ -49,6 +49,7 @@ pub(crate) const KEYS: &[(&str, &str)] = &[
     ("d · /", "Events: text deltas · filter by type"),
     ("e", "expand / collapse the diff or long message"),
     ("p", "publish / unpublish the preview (asks first)"),
+    ("x", "export the session as Markdown to a new file here"),
     ("q", "quit (asks as Ctrl+C does)"),
     ("Esc / i / Enter", "back to typing"),
     ("", "Confirming (a question in the input area)"),
