@@ -228,6 +228,7 @@ impl App {
         // The local log first: the panes show what they showed before quitting, and the
         // stream then brings only what is new.
         let logging = self.open_local_log();
+        self.view.set_logged_here(logging);
         let mut options = self.stream_options.clone();
         options.target = StreamTarget::Session(self.session_id.clone());
         // Exact, never live-only (that would leave a gap): after the local log's last event,

@@ -7,6 +7,7 @@
 pub mod actions;
 pub(crate) mod attention;
 pub(crate) mod log;
+pub mod paging;
 pub mod tail_replay;
 pub(crate) mod text;
 pub mod transcript;
@@ -136,6 +137,9 @@ pub struct SessionView {
     reached: bool,
     /// Configuration warnings printed before the screen opened (which then covered them).
     config_warnings: Vec<String>,
+    /// This machine keeps a local log of the session's events (what the transcript's
+    /// budget drops can be read again from it).
+    logged_here: bool,
 }
 
 impl SessionView {
@@ -453,6 +457,15 @@ impl SessionView {
             Some(ConnectionState::Retrying { reason, .. }) if !self.reached => Some(reason),
             _ => None,
         }
+    }
+
+    /// Says whether a local log of the session's events is kept.
+    pub(crate) fn set_logged_here(&mut self, logged: bool) {
+        self.logged_here = logged;
+    }
+
+    pub(crate) fn history_logged_here(&self) -> bool {
+        self.logged_here
     }
 
     pub(crate) fn config_warnings(&self) -> &[String] {

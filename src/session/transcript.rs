@@ -267,6 +267,11 @@ pub struct Transcript {
     turn_asked: bool,
     /// turn id → its separator entry.
     turn_ends: HashMap<String, u64>,
+    /// The seq of the event that made each entry (`None`: an item, a transient event),
+    /// parallel to `entries`: where paging back reads the local log up to.
+    origins: VecDeque<Option<u64>>,
+    /// The seq of the event being applied.
+    applying: Option<u64>,
 }
 
 impl Default for Transcript {
@@ -298,12 +303,20 @@ impl Transcript {
             thinking_open: false,
             turn_open: false,
             turn_asked: false,
+            origins: VecDeque::new(),
+            applying: None,
             turn_ends: HashMap::new(),
         }
     }
 
     pub fn entries(&self) -> &VecDeque<Entry> {
         &self.entries
+    }
+
+    /// The seq of the persisted event that made the oldest entry kept: the entries dropped
+    /// before it came from events before it (see [`super::paging`]).
+    pub(crate) fn kept_from_seq(&self) -> Option<u64> {
+        self.origins.iter().flatten().next().copied()
     }
 
     /// The bytes its entries may take.
@@ -445,7 +458,9 @@ impl Transcript {
 
     /// Applies one event (persisted or transient). Returns whether anything changed.
     pub(crate) fn apply_event(&mut self, ev: &Event) -> bool {
+        self.applying = ev.seq;
         let changed = self.apply_event_unsettled(ev);
+        self.applying = None;
         self.settle();
         changed
     }
@@ -778,6 +793,7 @@ impl Transcript {
         };
         self.bytes += entry_bytes(&entry);
         self.entries.push_back(entry);
+        self.origins.push_back(self.applying);
         id
     }
 

@@ -206,8 +206,13 @@ impl PaneComponent for TranscriptPane {
         }
         let dropped = t.dropped();
         if top == (0, 0) && dropped > 0 {
+            let here = if view.history_logged_here() {
+                ""
+            } else {
+                ", and no local log of this session here"
+            };
             let marker = format!(
-                " ⋯ {dropped} earlier entries not kept in memory · `gobare-tui tail --from 0` prints the whole history "
+                " ⋯ {dropped} earlier entries not kept in memory{here} · `gobare-tui tail --from 0` prints the whole history "
             );
             if let Some(first) = rows.first_mut() {
                 *first = Line::styled(marker, theme.dim);

@@ -48,6 +48,7 @@ impl Transcript {
 
     pub(super) fn drop_oldest(&mut self) {
         if let Some(dropped) = self.entries.pop_front() {
+            self.origins.pop_front();
             self.uncount(entry_bytes(&dropped));
             self.forget(&dropped);
             self.base += 1;

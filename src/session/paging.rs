@@ -1,0 +1,117 @@
+//! Paging back: the transcript entries the byte budget dropped, read again from the local
+//! log. The budget bounds memory, not what can be read: the entries before the oldest one
+//! kept are those made by the logged events before its seq, so replaying those records
+//! into a transcript of their own gives them back, newest last.
+
+use super::transcript::Transcript;
+use gobare_api::model::Event;
+
+/// The transcript of the logged `records` (seq and envelope JSON, oldest first) before
+/// `before_seq`, within `budget` bytes: when more than that was dropped, the newest of
+/// them (the page just above what is kept). An envelope that no longer decodes is left out.
+pub fn earlier_entries<'a>(
+    records: impl IntoIterator<Item = (u64, &'a [u8])>,
+    before_seq: u64,
+    budget: usize,
+) -> Transcript {
+    let mut page = Transcript::with_budget(budget);
+    for (seq, json) in records {
+        if seq >= before_seq {
+            break;
+        }
+        if let Ok(event) = Event::parse(&String::from_utf8_lossy(json)) {
+            page.apply_event(&event);
+        }
+    }
+    page
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::transcript::EntryKind;
+    use serde_json::json;
+
+    fn envelope(seq: u64, kind: &str, payload: serde_json::Value) -> String {
+        json!({"type": kind, "seq": seq, "created_at": 1000 + seq, "payload": payload}).to_string()
+    }
+
+    /// A user message, a tool call with its result and an answer per turn.
+    fn history(turns: u64) -> Vec<(u64, String)> {
+        let mut out = Vec::new();
+        for t in 0..turns {
+            let call = format!("call_{t}");
+            let seq = |k: u64| t * 10 + k + 1;
+            out.push((
+                seq(0),
+                envelope(
+                    seq(0),
+                    "user.message",
+                    json!({"text": format!("question {t}")}),
+                ),
+            ));
+            out.push((
+                seq(1),
+                envelope(
+                    seq(1),
+                    "agent.tool_call",
+                    json!({"toolCallId": call, "toolName": "bash", "args": {"command": "ls"}}),
+                ),
+            ));
+            out.push((seq(2), envelope(seq(2), "agent.tool_result", json!({"toolCallId": call, "toolName": "bash", "isError": false, "cancelled": false, "summary": format!("{t} files")}))));
+            out.push((
+                seq(3),
+                envelope(
+                    seq(3),
+                    "agent.message",
+                    json!({"text": format!("answer {t}")}),
+                ),
+            ));
+        }
+        out
+    }
+
+    fn kinds(t: &Transcript) -> Vec<EntryKind> {
+        t.entries().iter().map(|e| e.kind.clone()).collect()
+    }
+
+    fn replay(records: &[(u64, String)], budget: usize) -> Transcript {
+        let mut t = Transcript::with_budget(budget);
+        for (_, json) in records {
+            t.apply_event(&Event::parse(json).unwrap());
+        }
+        t
+    }
+
+    #[test]
+    fn the_dropped_entries_come_back_from_the_log_in_order() {
+        let records = history(200);
+        let everything = kinds(&replay(&records, usize::MAX));
+        let kept = replay(&records, 16 * 1024);
+        assert!(kept.dropped() > 100, "the budget dropped entries");
+        let from = kept.kept_from_seq().expect("the oldest kept entry's seq");
+        let logged = records.iter().map(|(seq, json)| (*seq, json.as_bytes()));
+        let page = earlier_entries(logged, from, usize::MAX);
+        let mut both = kinds(&page);
+        both.extend(kinds(&kept));
+        assert_eq!(
+            both, everything,
+            "the page then what is kept: the whole transcript"
+        );
+        assert_eq!(page.entries().len() as u64, kept.dropped());
+    }
+
+    #[test]
+    fn a_page_is_bounded_and_ends_right_above_what_is_kept() {
+        let records = history(200);
+        let everything = kinds(&replay(&records, usize::MAX));
+        let kept = replay(&records, 16 * 1024);
+        let from = kept.kept_from_seq().unwrap();
+        let logged = records.iter().map(|(seq, json)| (*seq, json.as_bytes()));
+        let page = earlier_entries(logged, from, 4 * 1024);
+        let n = page.entries().len();
+        assert!(n > 0 && (n as u64) < kept.dropped(), "{n}");
+        let above = everything.len() - kept.entries().len();
+        assert_eq!(kinds(&page), everything[above - n..above]);
+    }
+}
