@@ -114,4 +114,38 @@ mod tests {
         let above = everything.len() - kept.entries().len();
         assert_eq!(kinds(&page), everything[above - n..above]);
     }
+
+    #[test]
+    fn restored_entries_take_their_old_ids_in_front_until_the_user_is_done() {
+        let records = history(200);
+        let everything = kinds(&replay(&records, usize::MAX));
+        let mut kept = replay(&records, 16 * 1024);
+        let dropped = kept.dropped();
+        let first_kept = kept.entries()[0].id;
+        let logged = records.iter().map(|(seq, json)| (*seq, json.as_bytes()));
+        let page = earlier_entries(logged, kept.kept_from_seq().unwrap(), usize::MAX);
+        let restored = kept.restore_front(page, 8 * 1024);
+        assert!(
+            restored > 0 && (restored as u64) < dropped,
+            "{restored} of {dropped}"
+        );
+        assert_eq!(kept.dropped(), dropped - restored as u64);
+        let ids: Vec<u64> = kept.entries().iter().map(|e| e.id).collect();
+        let expected: Vec<u64> = (kept.dropped()..kept.next_id()).collect();
+        assert_eq!(ids, expected, "contiguous ids, the kept ones unchanged");
+        assert_eq!(kept.entries()[restored].id, first_kept);
+        let from = (kept.dropped()) as usize;
+        assert_eq!(kinds(&kept), everything[from..]);
+        assert!(kept.in_overdraft());
+
+        // Reading further back picks up where the last page ended.
+        let logged = records.iter().map(|(seq, json)| (*seq, json.as_bytes()));
+        let page = earlier_entries(logged, kept.kept_from_seq().unwrap(), usize::MAX);
+        assert!(kept.restore_front(page, 16 * 1024) > 0);
+        assert_eq!(kinds(&kept), everything[kept.dropped() as usize..]);
+
+        kept.end_overdraft();
+        assert!(!kept.in_overdraft());
+        assert_eq!(kept.dropped(), dropped, "back within the budget");
+    }
 }

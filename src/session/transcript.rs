@@ -272,6 +272,9 @@ pub struct Transcript {
     origins: VecDeque<Option<u64>>,
     /// The seq of the event being applied.
     applying: Option<u64>,
+    /// Bytes of dropped entries read back from the local log, allowed over the budget
+    /// while the user reads them (see [`Transcript::restore_front`]).
+    overdraft: usize,
 }
 
 impl Default for Transcript {
@@ -305,6 +308,7 @@ impl Transcript {
             turn_asked: false,
             origins: VecDeque::new(),
             applying: None,
+            overdraft: 0,
             turn_ends: HashMap::new(),
         }
     }
