@@ -15,6 +15,7 @@ impl App {
         } = self;
         let label = replay.label();
         tui.draw(|f| screen.draw(f, view, theme, label.as_deref()))?;
+        self.page_back_when_at_the_top();
         Ok(())
     }
 }

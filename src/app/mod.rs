@@ -37,6 +37,7 @@ pub(crate) mod mouse;
 pub(crate) mod msg;
 pub(crate) mod notifications;
 pub(crate) mod options;
+mod paging_back;
 pub(crate) mod pending_sends;
 mod preview;
 pub(crate) mod replay;
@@ -162,6 +163,9 @@ pub(crate) struct App {
     artifacts_poll: ArtifactsPoll,
     /// An export is being written (`x`): one at a time.
     exporting: bool,
+    /// The seq before which dropped entries were last read back from the local log (a
+    /// page is asked for once per position).
+    read_back_before: Option<u64>,
     /// Sends, history, draft and notifications (see [`acting`]).
     pub(crate) acting: acting::Acting,
     /// Debug builds: panic once the first frame is drawn (see [`debug_panic`]).
@@ -215,6 +219,7 @@ impl App {
             notice_expires_at: None,
             artifacts_poll: ArtifactsPoll::default(),
             exporting: false,
+            read_back_before: None,
             acting,
             #[cfg(debug_assertions)]
             debug_panic: debug_panic::requested(),

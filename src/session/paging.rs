@@ -3,8 +3,22 @@
 //! kept are those made by the logged events before its seq, so replaying those records
 //! into a transcript of their own gives them back, newest last.
 
+use super::SessionView;
 use super::transcript::Transcript;
 use gobare_api::model::Event;
+
+impl SessionView {
+    /// Puts a page read back from the log in front of the transcript, holding at most
+    /// `max_bytes` of read-back entries over the budget. Returns how many came back.
+    pub(crate) fn restore_earlier(&mut self, page: Transcript, max_bytes: usize) -> usize {
+        self.transcript.restore_front(page, max_bytes)
+    }
+
+    /// Back at the newest entries: the transcript's budget holds again.
+    pub(crate) fn end_reading_back(&mut self) {
+        self.transcript.end_overdraft();
+    }
+}
 
 /// The transcript of the logged `records` (seq and envelope JSON, oldest first) before
 /// `before_seq`, within `budget` bytes: when more than that was dropped, the newest of

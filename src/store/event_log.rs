@@ -145,6 +145,16 @@ pub fn recover(files: &LogFiles, mut each: impl FnMut(u64, &[u8])) -> io::Result
 
 /// [`recover`], keeping the records in memory (for a replay that picks which to decode).
 pub fn load(files: &LogFiles) -> io::Result<Loaded> {
+    load_and_repair(files, true)
+}
+
+/// The good records as they are on disk, changing nothing: for reading back while the
+/// writer appends (a record it is writing reads as a torn tail, which must not be cut).
+pub fn read(files: &LogFiles) -> io::Result<Loaded> {
+    load_and_repair(files, false)
+}
+
+fn load_and_repair(files: &LogFiles, repair: bool) -> io::Result<Loaded> {
     let mut out = Loaded::default();
     for (path, is_current) in [(&files.older, false), (&files.current, true)] {
         let rec = &mut out.recovered;
@@ -177,7 +187,7 @@ pub fn load(files: &LogFiles) -> io::Result<Loaded> {
             0
         };
         let len = bytes.len();
-        if good < len || (is_current && good == 0) {
+        if repair && (good < len || (is_current && good == 0)) {
             rec.cut_bytes += (len - good) as u64;
             if good == 0 {
                 if is_current || exists {

@@ -31,6 +31,21 @@ pub(crate) struct TranscriptPane {
     pub(crate) show_thinking: bool,
 }
 
+impl TranscriptPane {
+    /// The oldest entry kept was on screen at the last draw, scrolled there by the user.
+    pub(crate) fn shows_oldest_kept(&self, view: &SessionView) -> bool {
+        self.scroll.anchor.is_some()
+            && self
+                .visible
+                .is_some_and(|(top, _)| top == view.transcript().dropped())
+    }
+
+    /// Following the newest entries (not scrolled back).
+    pub(crate) fn following(&self) -> bool {
+        self.scroll.anchor.is_none()
+    }
+}
+
 impl Default for TranscriptPane {
     fn default() -> Self {
         TranscriptPane {

@@ -87,6 +87,7 @@ impl Transcript {
     }
 
     /// Whether entries read back from the log are held over the budget.
+    #[cfg(test)]
     pub(crate) fn in_overdraft(&self) -> bool {
         self.overdraft > 0
     }
