@@ -66,7 +66,7 @@ pub struct TailReplay {
 
 impl TailReplay {
     /// Plans the replay of `records` (envelope JSON, oldest first) for `view`.
-    pub fn plan<'a>(view: &SessionView, records: &[&'a [u8]]) -> TailReplay {
+    pub fn plan(view: &SessionView, records: &[&[u8]]) -> TailReplay {
         let budget = view.transcript.budget().saturating_mul(BUDGET_QUARTERS) / 4;
         let mut bytes = 0usize;
         let mut turns = 0usize;
