@@ -329,7 +329,7 @@ impl Transcript {
     }
 
     /// Entries dropped to stay within the budget or the entry cap (the oldest first).
-    pub(crate) fn dropped(&self) -> u64 {
+    pub fn dropped(&self) -> u64 {
         self.base
     }
 
