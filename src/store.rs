@@ -4,7 +4,6 @@
 //! ([`event_log`]). Every write is atomic (temp file + rename), so a
 //! crash leaves either the old or the new file, never half of one.
 
-pub(crate) mod crc32;
 pub mod event_log;
 pub mod log_writer;
 

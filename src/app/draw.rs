@@ -20,6 +20,7 @@ impl App {
         let label = replay.label();
         tui.draw(|f| screen.draw(f, view, theme, label.as_deref()))?;
         self.write_links();
+        self.page_back_when_at_the_top();
         Ok(())
     }
 }

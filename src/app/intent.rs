@@ -59,6 +59,8 @@ pub(crate) enum Intent {
     TogglePreview,
     /// `s`: a shell in the workspace over SSH, the UI suspended while it runs.
     Shell,
+    /// `x`: write the session's Markdown export to a file.
+    Export,
     /// Ctrl+R: re-read the session and turns.
     Refresh,
     OpenPicker,
@@ -166,6 +168,7 @@ impl App {
                 }
             }
             Intent::TogglePreview => self.act_toggle_preview(),
+            Intent::Export => self.act_export(),
             Intent::Refresh => {
                 self.want(super::fetch::FetchJob::Session);
                 self.want(super::fetch::FetchJob::Turns);

@@ -33,6 +33,7 @@ const ACTIONS: &[(&str, Intent)] = &[
     ("copy", Intent::Copy),
     ("open_link", Intent::OpenLink),
     ("next_error", Intent::NextError),
+    ("export", Intent::Export),
     ("suspend", Intent::Suspend),
     ("refresh", Intent::Refresh),
     ("picker", Intent::OpenPicker),

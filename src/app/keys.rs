@@ -114,6 +114,7 @@ pub(crate) fn route(key: KeyEvent, mode: &Mode) -> KeyRoute {
             KeyCode::Char('e') => KeyRoute::Do(Intent::ToggleDiff),
             KeyCode::Char('p') => KeyRoute::Do(Intent::TogglePreview),
             KeyCode::Char('s') => KeyRoute::Do(Intent::Shell),
+            KeyCode::Char('x') => KeyRoute::Do(Intent::Export),
             // Any other letter is nothing here: it never leaks into the box.
             _ => KeyRoute::Ignore,
         },
@@ -208,7 +209,7 @@ mod tests {
             KeyRoute::Do(Intent::Shell)
         );
         // Decisions' letters (y approves, n denies elsewhere) do nothing here.
-        for c in ['y', 'n', 'x', 'h', '1'] {
+        for c in ['y', 'n', 'w', 'h', '1'] {
             assert_eq!(route(key(KeyCode::Char(c)), &nav), KeyRoute::Ignore, "{c}");
         }
         assert_eq!(route(key(KeyCode::Esc), &nav), KeyRoute::Do(Intent::Back));
@@ -298,6 +299,22 @@ mod tests {
         let filter = Mode::Filter("agent".into());
         assert_eq!(route(key(KeyCode::Char('q')), &filter), KeyRoute::Filter);
         assert_eq!(route(ctrl('c'), &filter), KeyRoute::Filter);
+    }
+
+    #[test]
+    fn x_exports_from_the_panes_and_is_text_in_the_box() {
+        assert_eq!(
+            route(key(KeyCode::Char('x')), &Mode::Navigating),
+            KeyRoute::Do(Intent::Export)
+        );
+        assert_eq!(
+            route(key(KeyCode::Char('x')), &Mode::Typing),
+            KeyRoute::Input
+        );
+        assert_eq!(
+            route(key(KeyCode::Char('x')), &Mode::Deciding),
+            KeyRoute::Prompt
+        );
     }
 
     #[test]

@@ -9,7 +9,8 @@
 use std::time::Instant;
 
 use super::App;
-use crate::store::event_log::{self, Recovered};
+use crate::session::tail_replay::{Step, TailReplay};
+use crate::store::event_log;
 use crate::store::log_writer::LogAppender;
 use gobare_api::model::{DecodeError, Event};
 use gobare_api::stream::{QueueSlot, StreamFrame, StreamUpdate};
@@ -29,18 +30,15 @@ impl App {
                 return false;
             }
         };
-        let now = Instant::now();
-        let recovered = event_log::recover(&files, |seq, json| {
-            let event = Event::parse(&String::from_utf8_lossy(json));
-            self.replay_logged(seq, event, now);
-        });
-        let recovered: Recovered = match recovered {
-            Ok(r) => r,
+        let loaded = match event_log::load(&files) {
+            Ok(loaded) => loaded,
             Err(e) => {
                 tracing::warn!("cannot read the event log: {e}");
                 return false;
             }
         };
+        self.replay_log(&loaded);
+        let recovered = loaded.recovered;
         if recovered.cut_bytes > 0 {
             tracing::warn!(
                 cut = recovered.cut_bytes,
@@ -62,6 +60,44 @@ impl App {
             Err(e) => {
                 tracing::warn!("cannot append to the event log: {e}");
                 false
+            }
+        }
+    }
+
+    /// Replays the log from its tail ([`TailReplay`]); from its start when the tail cannot
+    /// vouch for what came before.
+    fn replay_log(&mut self, loaded: &event_log::Loaded) {
+        let records: Vec<(u64, &[u8])> = loaded.records().collect();
+        let jsons: Vec<&[u8]> = records.iter().map(|(_, json)| *json).collect();
+        let plan = TailReplay::plan(&self.view, &jsons);
+        let before = (plan.window_start() > 0).then(|| (self.view.clone(), self.stats.events));
+        self.replay_planned(&records, &plan);
+        if let Some((view, events)) = before
+            && !plan.covered(&self.view)
+        {
+            self.view = view;
+            self.stats.events = events;
+            self.replay_planned(&records, &TailReplay::everything());
+        }
+    }
+
+    fn replay_planned(&mut self, records: &[(u64, &[u8])], plan: &TailReplay) {
+        let now = Instant::now();
+        for (i, &(seq, json)) in records.iter().enumerate() {
+            let step = plan.step(i);
+            if step == Step::PassOver {
+                self.stats.events += 1;
+                self.view.pass_before_window(seq);
+                continue;
+            }
+            let event = Event::parse(&String::from_utf8_lossy(json));
+            match (step, event) {
+                (Step::Lasting, Ok(event)) => {
+                    self.stats.events += 1;
+                    self.act_on_event(&event);
+                    self.view.apply_before_window(&event);
+                }
+                (_, event) => self.replay_logged(seq, event, now),
             }
         }
     }

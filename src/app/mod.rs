@@ -21,6 +21,7 @@ pub(crate) mod artifacts;
 #[cfg(debug_assertions)]
 pub mod debug_panic;
 pub(crate) mod draw;
+mod exporting;
 pub(crate) mod fetch;
 pub(crate) mod fetch_run;
 pub(crate) mod first_message;
@@ -37,6 +38,7 @@ pub(crate) mod mouse;
 pub(crate) mod msg;
 pub(crate) mod notifications;
 pub(crate) mod options;
+mod paging_back;
 pub(crate) mod pending_sends;
 mod preview;
 pub(crate) mod replay;
@@ -167,6 +169,11 @@ pub(crate) struct App {
     /// When the status-bar notice clears itself (questions awaiting a key do not).
     notice_expires_at: Option<Instant>,
     artifacts_poll: ArtifactsPoll,
+    /// An export is being written (`x`): one at a time.
+    exporting: bool,
+    /// The seq before which dropped entries were last read back from the local log (a
+    /// page is asked for once per position).
+    read_back_before: Option<u64>,
     /// Sends, history, draft and notifications (see [`acting`]).
     pub(crate) acting: acting::Acting,
     /// Debug builds: panic once the first frame is drawn (see [`debug_panic`]).
@@ -222,6 +229,8 @@ impl App {
             tick_at: None,
             notice_expires_at: None,
             artifacts_poll: ArtifactsPoll::default(),
+            exporting: false,
+            read_back_before: None,
             acting,
             #[cfg(debug_assertions)]
             debug_panic: debug_panic::requested(),
@@ -235,6 +244,7 @@ impl App {
         // The local log first: the panes show what they showed before quitting, and the
         // stream then brings only what is new.
         let logging = self.open_local_log();
+        self.view.set_logged_here(logging);
         let mut options = self.stream_options.clone();
         options.target = StreamTarget::Session(self.session_id.clone());
         // Exact, never live-only (that would leave a gap): after the local log's last event,

@@ -23,4 +23,12 @@ pub(crate) enum AppMsg {
         publish: bool,
         result: Result<(), ApiError>,
     },
+    /// A page of dropped transcript entries read back from the local log
+    /// (`app::paging_back`).
+    EarlierPage(Box<crate::session::transcript::Transcript>),
+    /// An export ended (`app::exporting`): the events written, or why it failed.
+    Exported {
+        path: std::path::PathBuf,
+        result: Result<u64, String>,
+    },
 }

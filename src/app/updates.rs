@@ -113,6 +113,8 @@ impl App {
             AppMsg::Action(event) => self.on_action(event),
             AppMsg::StateSaved(done) => self.on_state_saved(done),
             AppMsg::PreviewWritten { publish, result } => self.on_preview_written(publish, result),
+            AppMsg::Exported { path, result } => self.on_exported(path, result),
+            AppMsg::EarlierPage(page) => self.on_earlier_page(*page),
         }
         self.take_model_fetches();
     }

@@ -6,21 +6,12 @@
 
 use crate::cli::{ExportArgs, ExportFormat};
 use crate::config::Config;
-use crate::export::history::{self, END_QUIET};
-use crate::export::jsonl::envelope_line;
-use crate::export::markdown::MarkdownWriter;
 use crate::export::output::Output;
+use crate::export::run::{self, Format};
 use color_eyre::eyre::{Result, WrapErr, bail};
-use gobare_api::stream::{self, StreamTarget};
+use gobare_api::stream::StreamTarget;
 use gobare_api::text;
-use std::io::Write;
 use std::time::Duration;
-
-/// The largest event exported (as `tail`: the app's own bound is for its screen).
-const EXPORT_MAX_FRAME_BYTES: usize = 256 << 20;
-/// Frames queued between the socket and the writer: enough to keep both busy, small
-/// enough that a slow disk makes the socket wait rather than memory grow.
-const EXPORT_QUEUED_BYTES: usize = 8 << 20;
 
 pub(crate) async fn run(config: Config, args: ExportArgs) -> Result<()> {
     match export(config, args).await {
@@ -40,59 +31,27 @@ fn is_broken_pipe(report: &color_eyre::Report) -> bool {
 
 async fn export(config: Config, args: ExportArgs) -> Result<()> {
     config.require_token()?;
-    let mut options =
-        config.stream_options(StreamTarget::Session(args.session_id.clone()), Some(0))?;
-    options.max_frame_bytes = EXPORT_MAX_FRAME_BYTES;
-    options.max_queued_bytes = EXPORT_QUEUED_BYTES;
-    // Markdown needs the decoded event, JSON lines only the envelope as sent.
-    let markdown = args.format == ExportFormat::Md;
-    options.decode_persisted = markdown;
-    options.keep_data = !markdown;
-
-    let title = if markdown {
+    let options = config.stream_options(StreamTarget::Session(args.session_id.clone()), Some(0))?;
+    let format = match args.format {
+        ExportFormat::Md => Format::Markdown,
+        ExportFormat::Jsonl => Format::JsonLines,
+    };
+    let title = if format == Format::Markdown {
         session_title(&config, &args.session_id).await
     } else {
         None
     };
     let out = Output::open(args.output.as_deref()).wrap_err("cannot create the output file")?;
-    let mut handle = stream::spawn(options);
     let warn = |w: &str| eprintln!("gobare-tui: warning: {w}");
-    let read = if markdown {
-        let mut md = MarkdownWriter::new(out, &args.session_id, title.as_deref())?;
-        let read = interruptible(history::read(
-            &mut handle.updates,
-            END_QUIET,
-            |frame| match &frame.event {
-                Ok(event) => Ok(md.event(event)?),
-                Err(e) => {
-                    warn(&format!(
-                        "event {} is not a readable envelope: {}",
-                        frame.id.unwrap_or_default(),
-                        text::one_line(&e.to_string(), 200)
-                    ));
-                    Ok(())
-                }
-            },
-            warn,
-        ))
-        .await?;
-        md.finish(read.events, read.last_seq)?.commit()?;
-        read
-    } else {
-        let mut out = out;
-        let read = interruptible(history::read(
-            &mut handle.updates,
-            END_QUIET,
-            |frame| {
-                out.write_all(envelope_line(&frame.data).as_bytes())?;
-                Ok(out.write_all(b"\n")?)
-            },
-            warn,
-        ))
-        .await?;
-        out.commit()?;
-        read
-    };
+    let read = interruptible(run::export(
+        options,
+        &args.session_id,
+        format,
+        title.as_deref(),
+        out,
+        warn,
+    ))
+    .await?;
     if let Some(path) = &args.output {
         eprintln!(
             "gobare-tui: exported {} events to {}",

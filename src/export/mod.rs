@@ -5,3 +5,4 @@ pub(crate) mod history;
 pub(crate) mod jsonl;
 pub(crate) mod markdown;
 pub(crate) mod output;
+pub(crate) mod run;

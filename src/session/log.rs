@@ -78,6 +78,12 @@ impl EventLog {
         self.next_index += 1;
     }
 
+    /// An event logged but not shown: it would have left the ring by now (a replay's
+    /// older part).
+    pub(crate) fn pass(&mut self) {
+        self.next_index += 1;
+    }
+
     pub(crate) fn rows(&self) -> &VecDeque<LogEntry> {
         &self.rows
     }

@@ -7,6 +7,8 @@
 pub mod actions;
 pub(crate) mod attention;
 pub(crate) mod log;
+pub mod paging;
+pub mod tail_replay;
 pub(crate) mod text;
 pub mod transcript;
 pub(crate) mod turn;
@@ -136,6 +138,9 @@ pub struct SessionView {
     reached: bool,
     /// Configuration warnings printed before the screen opened (which then covered them).
     config_warnings: Vec<String>,
+    /// This machine keeps a local log of the session's events (what the transcript's
+    /// budget drops can be read again from it).
+    logged_here: bool,
 }
 
 impl SessionView {
@@ -285,6 +290,12 @@ impl SessionView {
         }
         self.log.push(ev);
         self.transcript.apply_event(ev);
+        self.apply_lasting(ev);
+        true
+    }
+
+    /// What an event changes beyond the transcript and the Events pane.
+    fn apply_lasting(&mut self, ev: &Event) {
         if self.notice.as_ref().is_some_and(Notice::passing) && turns_the_page(&ev.payload) {
             // "sent — the agent is on it" is wrong once the agent waits on you or the turn
             // ended: the screen says what is true now.
@@ -392,7 +403,6 @@ impl SessionView {
             P::ReplayTruncated(t) => self.truncated_from = t.from_seq.or(self.truncated_from),
             _ => {}
         }
-        true
     }
 
     /// Approvals known (from the last run) to have been asked as sensitive.
@@ -450,6 +460,15 @@ impl SessionView {
             Some(ConnectionState::Retrying { reason, .. }) if !self.reached => Some(reason),
             _ => None,
         }
+    }
+
+    /// Says whether a local log of the session's events is kept.
+    pub(crate) fn set_logged_here(&mut self, logged: bool) {
+        self.logged_here = logged;
+    }
+
+    pub(crate) fn history_logged_here(&self) -> bool {
+        self.logged_here
     }
 
     pub(crate) fn config_warnings(&self) -> &[String] {

@@ -318,6 +318,14 @@ pub struct Transcript {
     turn_asked: bool,
     /// turn id → its separator entry.
     turn_ends: HashMap<String, u64>,
+    /// The seq of the event that made each entry (`None`: an item, a transient event),
+    /// parallel to `entries`: where paging back reads the local log up to.
+    origins: VecDeque<Option<u64>>,
+    /// The seq of the event being applied.
+    applying: Option<u64>,
+    /// Bytes of dropped entries read back from the local log, allowed over the budget
+    /// while the user reads them (see [`Transcript::restore_front`]).
+    overdraft: usize,
 }
 
 impl Default for Transcript {
@@ -349,6 +357,9 @@ impl Transcript {
             thinking_open: false,
             turn_open: false,
             turn_asked: false,
+            origins: VecDeque::new(),
+            applying: None,
+            overdraft: 0,
             turn_ends: HashMap::new(),
         }
     }
@@ -357,8 +368,19 @@ impl Transcript {
         &self.entries
     }
 
+    /// The seq of the persisted event that made the oldest entry kept: the entries dropped
+    /// before it came from events before it (see [`super::paging`]).
+    pub(crate) fn kept_from_seq(&self) -> Option<u64> {
+        self.origins.iter().flatten().next().copied()
+    }
+
+    /// The bytes its entries may take.
+    pub(crate) fn budget(&self) -> usize {
+        self.budget
+    }
+
     /// Entries dropped to stay within the budget or the entry cap (the oldest first).
-    pub(crate) fn dropped(&self) -> u64 {
+    pub fn dropped(&self) -> u64 {
         self.base
     }
 
@@ -502,7 +524,9 @@ impl Transcript {
 
     /// Applies one event (persisted or transient). Returns whether anything changed.
     pub(crate) fn apply_event(&mut self, ev: &Event) -> bool {
+        self.applying = ev.seq;
         let changed = self.apply_event_unsettled(ev);
+        self.applying = None;
         self.settle();
         changed
     }
@@ -836,6 +860,7 @@ impl Transcript {
         };
         self.bytes += entry_bytes(&entry);
         self.entries.push_back(entry);
+        self.origins.push_back(self.applying);
         id
     }
 

@@ -10,7 +10,6 @@
 //! limit it becomes the older one (the previous older one is deleted), so the log never
 //! holds more than about the limit and always holds the newest events.
 
-use super::crc32;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -27,12 +26,20 @@ pub const DEFAULT_MAX_BYTES: u64 = 64 << 20;
 /// Appends one framed record to `out`.
 pub fn encode(out: &mut Vec<u8>, seq: u64, json: &[u8]) {
     let seq_bytes = seq.to_le_bytes();
-    let crc = crc32::update(crc32::update(0, &seq_bytes), json);
+    let crc = checksum(&seq_bytes, json);
     out.reserve(RECORD_HEADER + json.len());
     out.extend_from_slice(&(json.len() as u32).to_le_bytes());
     out.extend_from_slice(&crc.to_le_bytes());
     out.extend_from_slice(&seq_bytes);
     out.extend_from_slice(json);
+}
+
+/// CRC-32 (IEEE, the zlib polynomial) of a record's seq then JSON.
+pub(crate) fn checksum(seq_bytes: &[u8; 8], json: &[u8]) -> u32 {
+    let mut hasher = crc32fast::Hasher::new();
+    hasher.update(seq_bytes);
+    hasher.update(json);
+    hasher.finalize()
 }
 
 /// Walks the records of `body` (a segment after its magic), calling `each(seq, json)` for
@@ -52,7 +59,7 @@ pub fn scan(body: &[u8], mut after: Option<u64>, mut each: impl FnMut(u64, &[u8]
         let Some(json) = body.get(start..start + len) else {
             break;
         };
-        if crc32::update(crc32::update(0, &seq_bytes), json) != crc {
+        if checksum(&seq_bytes, json) != crc {
             break;
         }
         each(seq, json);
@@ -101,30 +108,56 @@ pub struct Recovered {
 }
 
 /// One kept record inside a segment's body: its seq and where its JSON is.
+#[derive(Debug, Clone)]
 struct Span {
     seq: u64,
     json: std::ops::Range<usize>,
+}
+
+/// A recovered log held in memory: both segments' good records, oldest first.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub recovered: Recovered,
+    /// Each segment's bytes (from its magic on) and its kept records.
+    segments: Vec<(Vec<u8>, Vec<Span>)>,
+}
+
+impl Loaded {
+    /// Every kept record as `(seq, envelope JSON)`, oldest first.
+    pub fn records(&self) -> impl Iterator<Item = (u64, &[u8])> {
+        self.segments.iter().flat_map(|(bytes, spans)| {
+            let body = &bytes[MAGIC.len()..];
+            spans.iter().map(move |s| (s.seq, &body[s.json.clone()]))
+        })
+    }
 }
 
 /// Opens the log, cuts each segment back to its last good record and hands every kept
 /// record to `each(seq, json)`, oldest first. A missing log reads as empty; a segment that
 /// is not a log at all is started afresh.
 pub fn recover(files: &LogFiles, mut each: impl FnMut(u64, &[u8])) -> io::Result<Recovered> {
-    recover_spans(files, |body, spans| {
-        for span in spans {
-            each(span.seq, &body[span.json.clone()]);
-        }
-    })
+    let loaded = load(files)?;
+    for (seq, json) in loaded.records() {
+        each(seq, json);
+    }
+    Ok(loaded.recovered)
 }
 
-/// [`recover`], handing over each segment whole: its body and the spans of its kept
-/// records.
-fn recover_spans(
-    files: &LogFiles,
-    mut each_segment: impl FnMut(&[u8], &[Span]),
-) -> io::Result<Recovered> {
-    let mut out = Recovered::default();
+/// [`recover`], keeping the records in memory (for a replay that picks which to decode).
+pub fn load(files: &LogFiles) -> io::Result<Loaded> {
+    load_and_repair(files, true)
+}
+
+/// The good records as they are on disk, changing nothing: for reading back while the
+/// writer appends (a record it is writing reads as a torn tail, which must not be cut).
+pub fn read(files: &LogFiles) -> io::Result<Loaded> {
+    load_and_repair(files, false)
+}
+
+fn load_and_repair(files: &LogFiles, repair: bool) -> io::Result<Loaded> {
+    let mut out = Loaded::default();
     for (path, is_current) in [(&files.older, false), (&files.current, true)] {
+        let rec = &mut out.recovered;
         let mut bytes = Vec::new();
         match File::open(path) {
             Ok(mut file) => {
@@ -134,11 +167,11 @@ fn recover_spans(
             Err(e) => return Err(e),
         }
         let exists = path.exists();
+        let mut spans = Vec::new();
         let good = if bytes.starts_with(MAGIC) {
             let body = &bytes[MAGIC.len()..];
             let base = body.as_ptr() as usize;
-            let mut spans = Vec::new();
-            let good = scan(body, out.last_seq, |seq, json| {
+            let good = scan(body, rec.last_seq, |seq, json| {
                 let start = json.as_ptr() as usize - base;
                 spans.push(Span {
                     seq,
@@ -146,17 +179,16 @@ fn recover_spans(
                 });
             });
             if let Some(last) = spans.last() {
-                out.records += spans.len() as u64;
-                out.last_seq = Some(last.seq);
+                rec.records += spans.len() as u64;
+                rec.last_seq = Some(last.seq);
             }
-            each_segment(body, &spans);
             MAGIC.len() + good
         } else {
             0
         };
         let len = bytes.len();
-        if good < len || (is_current && good == 0) {
-            out.cut_bytes += (len - good) as u64;
+        if repair && (good < len || (is_current && good == 0)) {
+            rec.cut_bytes += (len - good) as u64;
             if good == 0 {
                 if is_current || exists {
                     start_segment(path)?;
@@ -168,7 +200,10 @@ fn recover_spans(
             }
         }
         if is_current {
-            out.current_len = good.max(MAGIC.len()) as u64;
+            rec.current_len = good.max(MAGIC.len()) as u64;
+        }
+        if !spans.is_empty() {
+            out.segments.push((bytes, spans));
         }
     }
     Ok(out)

@@ -56,6 +56,7 @@ pub(crate) const KEYS: &[(&str, &str)] = &[
     ("c · o", "copy the selected entry (OSC 52) · open its link"),
     ("p", "publish / unpublish the preview (asks first)"),
     ("s", "shell: ssh into the workspace ([shell] in config)"),
+    ("x", "export the session as Markdown to a new file here"),
     ("q", "quit (asks as Ctrl+C does)"),
     ("Esc", "clear the selection, then back to typing"),
     ("i / Enter", "back to typing (Enter: nothing selected)"),

@@ -36,6 +36,21 @@ pub(crate) struct TranscriptPane {
     reveal: bool,
 }
 
+impl TranscriptPane {
+    /// The oldest entry kept was on screen at the last draw, scrolled there by the user.
+    pub(crate) fn shows_oldest_kept(&self, view: &SessionView) -> bool {
+        self.scroll.anchor.is_some()
+            && self
+                .visible
+                .is_some_and(|(top, _)| top == view.transcript().dropped())
+    }
+
+    /// Following the newest entries (not scrolled back).
+    pub(crate) fn following(&self) -> bool {
+        self.scroll.anchor.is_none()
+    }
+}
+
 impl Default for TranscriptPane {
     fn default() -> Self {
         TranscriptPane {
@@ -336,8 +351,13 @@ impl PaneComponent for TranscriptPane {
         }
         let dropped = t.dropped();
         if top == (0, 0) && dropped > 0 {
+            let here = if view.history_logged_here() {
+                ""
+            } else {
+                ", and no local log of this session here"
+            };
             let marker = format!(
-                " ⋯ {dropped} earlier entries not kept in memory · `gobare-tui tail --from 0` prints the whole history "
+                " ⋯ {dropped} earlier entries not kept in memory{here} · `gobare-tui tail --from 0` prints the whole history "
             );
             if let Some(first) = rows.first_mut() {
                 *first = Line::styled(marker, theme.dim);

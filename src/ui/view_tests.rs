@@ -616,6 +616,14 @@ fn dropped_entries_are_announced_at_the_top() {
         top.contains(&format!("{dropped} earlier entries not kept in memory")),
         "{top}"
     );
+    assert!(top.contains("no local log of this session here"), "{top}");
+    v.set_logged_here(true);
+    let top = render(&v, &mut ui, 100, 40);
+    assert!(
+        top.contains(&format!("{dropped} earlier entries not kept in memory")),
+        "{top}"
+    );
+    assert!(!top.contains("no local log"), "{top}");
 }
 
 /// The status bar colours a notice by how much it matters: an error is red, progress is not.

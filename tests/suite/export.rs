@@ -221,3 +221,67 @@ async fn an_unknown_session_fails_and_leaves_no_file() {
     assert!(left.is_empty(), "{left:?}");
     sim.shutdown().await;
 }
+
+/// `x` in the panes writes the Markdown export to a new file in the current directory,
+/// without holding up the screen, and says where: every message is in it and no
+/// credential (neither the API token nor a secret in the history).
+#[test]
+fn x_in_the_panes_writes_the_markdown_export_and_says_where() {
+    use crate::support::app::{COLS, ROWS, bottom, command, quit, status_line};
+    use crate::support::pty::{Pty, keys};
+    let sim = crate::support::sim::start(SimConfig::for_tests());
+    let id = sim.sim.create_session(Some("export key"));
+    seed(&sim.sim, &id, 60);
+    let home = tempfile::tempdir().unwrap();
+    let url = sim.sim.url().to_string();
+    let mut cmd = command(&["attach", &id], &home, Some((&url, &sim.sim.token())));
+    cmd.cwd(home.path());
+    let mut pty = Pty::spawn(cmd, COLS, ROWS);
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    pty.send_keys(keys::ESC);
+    pty.wait_for(
+        "the panes mode",
+        |s| bottom(s, 5).contains("Panes · ↑↓ select"),
+        TIMEOUT,
+    );
+    pty.send_keys("x");
+    pty.wait_for_text("exported ", TIMEOUT);
+    let files: Vec<_> = std::fs::read_dir(home.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let name = files[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with(&format!("gobare-{id}-")), "{name}");
+    let md = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(
+        md.starts_with("# export key\n"),
+        "{}",
+        &md[..100.min(md.len())]
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let texts: Vec<String> = runtime
+        .block_on(history(&sim.sim, &id))
+        .into_iter()
+        .filter_map(|e| match e.payload {
+            EventPayload::UserMessage(t) | EventPayload::AgentMessage(t) => Some(t.text),
+            _ => None,
+        })
+        .collect();
+    assert!(texts.len() > 5, "{texts:?}");
+    for text in texts.iter().filter(|t| !t.contains(PAT)) {
+        assert!(md.contains(text.as_str()), "message {text:?}");
+    }
+    assert_no_secret("the Markdown", &md);
+    assert!(!md.contains(&sim.sim.token()), "the API token");
+    assert!(
+        pty.screen_text().contains(&name),
+        "the notice names the file: {}",
+        pty.screen_text()
+    );
+    assert!(quit(&mut pty, TIMEOUT).success());
+}

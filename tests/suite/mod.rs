@@ -22,6 +22,7 @@ mod layout;
 mod looking_back;
 mod malformed_frames;
 mod malformed_props;
+mod paging_back;
 mod perf_e2e;
 mod production_question;
 mod pty_terminal;

@@ -17,6 +17,7 @@ pub mod auth;
 pub mod client;
 pub mod clock;
 pub mod download;
+pub mod envelope_type;
 pub mod error;
 mod json;
 pub mod model;

@@ -7,6 +7,9 @@ use super::{
 };
 use gobare_api::model::TodoItem;
 
+/// The revision of an entry read back from the local log.
+const RESTORED_REV: u32 = 1 << 31;
+
 impl Transcript {
     /// The entry to change in place. Its bytes leave the count until [`Transcript::settle`]
     /// counts them again as they are then, so a change never skews the budget.
@@ -41,13 +44,57 @@ impl Transcript {
     /// oldest entries while the budget is exceeded.
     pub(super) fn settle(&mut self) {
         self.count_touched();
-        while self.bytes > self.budget && self.entries.len() > 1 {
+        while self.bytes > self.budget + self.overdraft && self.entries.len() > 1 {
             self.drop_oldest();
         }
     }
 
+    /// Puts entries the budget dropped back in front, from `page` (the transcript of the
+    /// logged events before the oldest entry kept, see [`crate::session::paging`]): its
+    /// newest entries, at most `max_bytes` of them over the budget in all, taking the ids
+    /// they had. Returns how many came back.
+    pub(crate) fn restore_front(&mut self, page: Transcript, max_bytes: usize) -> usize {
+        self.count_touched();
+        let mut restored = 0;
+        let mut page_entries = page.entries;
+        let mut page_origins = page.origins;
+        while self.base > 0
+            && let Some(mut entry) = page_entries.pop_back()
+        {
+            let bytes = entry_bytes(&entry);
+            if self.overdraft + bytes > max_bytes {
+                break;
+            }
+            self.base -= 1;
+            entry.id = self.base;
+            // A revision no cached drawing of the entry once dropped with this id can have.
+            entry.rev = RESTORED_REV;
+            self.entries.push_front(entry);
+            self.origins.push_front(page_origins.pop_back().flatten());
+            self.bytes += bytes;
+            self.overdraft += bytes;
+            restored += 1;
+        }
+        restored
+    }
+
+    /// The user is done reading back: the budget holds again (the oldest entries go).
+    pub(crate) fn end_overdraft(&mut self) {
+        if self.overdraft > 0 {
+            self.overdraft = 0;
+            self.settle();
+        }
+    }
+
+    /// Whether entries read back from the log are held over the budget.
+    #[cfg(test)]
+    pub(crate) fn in_overdraft(&self) -> bool {
+        self.overdraft > 0
+    }
+
     pub(super) fn drop_oldest(&mut self) {
         if let Some(dropped) = self.entries.pop_front() {
+            self.origins.pop_front();
             self.uncount(entry_bytes(&dropped));
             self.forget(&dropped);
             self.base += 1;

@@ -2,7 +2,6 @@
 //! hopping from header to header so only that record's JSON is read into memory.
 
 use super::{LogFiles, MAGIC, MAX_RECORD, RECORD_HEADER};
-use crate::store::crc32;
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::Path;
@@ -45,7 +44,7 @@ fn find_in(path: &Path, seq: u64) -> io::Result<Option<Vec<u8>>> {
         }
         let mut json = vec![0u8; len];
         file.read_exact(&mut json)?;
-        let good = crc32::update(crc32::update(0, &seq_bytes), &json) == crc;
+        let good = super::checksum(&seq_bytes, &json) == crc;
         return Ok(good.then_some(json));
     }
     Ok(None)

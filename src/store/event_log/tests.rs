@@ -43,6 +43,22 @@ fn expected(seqs: impl IntoIterator<Item = u64>) -> Vec<(u64, String)> {
 }
 
 #[test]
+fn the_record_format_is_fixed_and_its_checksum_is_ieee_crc32() {
+    assert_eq!(
+        crc32fast::hash(b"123456789"),
+        0xCBF4_3926,
+        "the IEEE check value"
+    );
+    let mut frame = Vec::new();
+    encode(&mut frame, 42, envelope(42).as_bytes());
+    // The frame a log written before keeps: zlib's crc32 over the seq's 8 LE bytes + JSON.
+    assert_eq!(frame[0..4], 64u32.to_le_bytes(), "length");
+    assert_eq!(frame[4..8], 0x66C7_7C77u32.to_le_bytes(), "checksum");
+    assert_eq!(frame[8..16], 42u64.to_le_bytes(), "seq");
+    assert_eq!(&frame[16..], envelope(42).as_bytes());
+}
+
+#[test]
 fn records_round_trip_in_order() {
     let (_d, files) = files();
     write_events(&files, 1..=100, DEFAULT_MAX_BYTES);
