@@ -41,6 +41,7 @@ mod preview;
 pub(crate) mod replay;
 pub mod required;
 pub(crate) mod saving;
+mod search;
 pub mod send_outcome;
 pub mod sender;
 pub mod sessions;
@@ -161,6 +162,8 @@ pub(crate) struct App {
     artifacts_poll: ArtifactsPoll,
     /// Sends, history, draft and notifications (see [`acting`]).
     pub(crate) acting: acting::Acting,
+    /// The search index and the query running over it (see [`search`]).
+    searching: search::Searching,
     /// Debug builds: panic once the first frame is drawn (see [`debug_panic`]).
     #[cfg(debug_assertions)]
     debug_panic: bool,
@@ -212,6 +215,7 @@ impl App {
             notice_expires_at: None,
             artifacts_poll: ArtifactsPoll::default(),
             acting,
+            searching: search::Searching::default(),
             #[cfg(debug_assertions)]
             debug_panic: debug_panic::requested(),
         }

@@ -41,7 +41,11 @@ impl App {
                             self.frames.request();
                             super::heap::release_freed_memory();
                         }
+                        let indexed = self.index_event(&event);
                         self.apply(Update::Event(event));
+                        if let Some(pending) = indexed {
+                            self.index_applied(pending);
+                        }
                     }
                     Err(e) => self.apply(Update::Skipped {
                         reason: e.to_string(),
@@ -113,6 +117,11 @@ impl App {
             AppMsg::Action(event) => self.on_action(event),
             AppMsg::StateSaved(done) => self.on_state_saved(done),
             AppMsg::PreviewWritten { publish, result } => self.on_preview_written(publish, result),
+            AppMsg::SearchHits {
+                generation,
+                hits,
+                done,
+            } => self.on_search_hits(generation, hits, done),
         }
         self.take_model_fetches();
     }

@@ -80,10 +80,11 @@ impl SearchIndex {
     }
 
     /// Indexes persisted event `seq`, shown in transcript entry `entry`. Events without
-    /// searchable text, and a seq not above the last one, add nothing.
-    pub fn push(&mut self, seq: u64, event: &Event, entry: Option<u64>) {
+    /// searchable text, and a seq not above the last one, add nothing. Returns whether it
+    /// was indexed.
+    pub fn push(&mut self, seq: u64, event: &Event, entry: Option<u64>) -> bool {
         if self.last_seq.is_some_and(|last| seq <= last) {
-            return;
+            return false;
         }
         if self.chunks.back().is_none_or(|c| c.text.len() >= CHUNK_BYTES) {
             self.seal();
@@ -91,7 +92,7 @@ impl SearchIndex {
         let open = Arc::make_mut(self.chunks.back_mut().expect("an open chunk"));
         let start = open.text.len();
         if !extract::push_text(&mut open.text, event) {
-            return;
+            return false;
         }
         open.text.push(SEPARATOR);
         open.records.push(Record {
@@ -100,6 +101,20 @@ impl SearchIndex {
             entry: entry.unwrap_or(NO_ENTRY),
         });
         self.last_seq = Some(seq);
+        true
+    }
+
+    /// Event `seq`, the newest indexed, shows in transcript entry `entry` (known once the
+    /// event is applied).
+    pub fn set_entry(&mut self, seq: u64, entry: Option<u64>) {
+        if let Some(open) = self.chunks.back_mut()
+            && open.records.last().is_some_and(|r| r.seq == seq)
+        {
+            let open = Arc::make_mut(open);
+            if let Some(last) = open.records.last_mut() {
+                last.entry = entry.unwrap_or(NO_ENTRY);
+            }
+        }
     }
 
     /// The open chunk is done; a new one starts. Old chunks go past the limit.

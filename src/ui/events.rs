@@ -4,7 +4,8 @@ use super::component::{Ctx, PaneComponent};
 use super::pane::{Anchor, Pane, Scroll};
 use super::styled::truncate;
 use super::theme::Theme;
-use crate::session::log::LogEntry;
+use crate::session::log::{EventLog, LogEntry};
+use super::search::highlight;
 use gobare_api::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -19,6 +20,12 @@ pub(crate) struct EventsPane {
     filter: String,
     /// Hide `agent.text` / `agent.thinking` rows.
     pub(crate) hide_deltas: bool,
+    /// The search's folded text, marked in every row (empty: none).
+    pub(crate) highlight: String,
+    /// The row of the current search hit.
+    pub(crate) current_seq: Option<u64>,
+    /// A row (log index) to bring into view at the next draw.
+    reveal: Option<u64>,
 }
 
 impl Default for EventsPane {
@@ -27,6 +34,9 @@ impl Default for EventsPane {
             scroll: Scroll::default(),
             filter: String::new(),
             hide_deltas: true,
+            highlight: String::new(),
+            current_seq: None,
+            reveal: None,
         }
     }
 }
@@ -37,8 +47,19 @@ impl EventsPane {
     }
 
     pub(crate) fn set_filter(&mut self, filter: impl Into<String>) {
-        self.filter = filter.into();
-        self.scroll = Scroll::default();
+        let filter = filter.into();
+        if filter != self.filter {
+            self.filter = filter;
+            self.scroll = Scroll::default();
+        }
+    }
+
+    /// Brings the row of event `seq` into view at the next draw (when the ring still holds
+    /// it).
+    pub(crate) fn reveal_seq(&mut self, log: &EventLog, seq: u64) {
+        if let Some(row) = log.rows().iter().rev().find(|e| e.seq == Some(seq)) {
+            self.reveal = Some(row.index);
+        }
     }
 }
 
@@ -89,9 +110,11 @@ impl PaneComponent for EventsPane {
 
         // The scroll anchor is the log index of the bottom row; `pending` moves it by rows.
         let mut scroll = self.scroll;
-        let end = match scroll.anchor {
-            None => n,
-            Some(a) => shown.partition_point(|e| e.index <= a.item),
+        let end = match (self.reveal.take(), scroll.anchor) {
+            // The revealed row in the middle of the pane.
+            (Some(index), _) => shown.partition_point(|e| e.index <= index) + height / 2,
+            (None, None) => n,
+            (None, Some(a)) => shown.partition_point(|e| e.index <= a.item),
         };
         let end = (end as i64 + scroll.pending).clamp(height.min(n) as i64, n as i64) as usize;
         scroll.pending = 0;
@@ -112,7 +135,17 @@ impl PaneComponent for EventsPane {
             return;
         }
         let w = inner.width as usize;
-        let lines: Vec<Line> = visible.iter().map(|e| row(e, w, theme)).collect();
+        let lines: Vec<Line> = visible
+            .iter()
+            .map(|e| {
+                let style = if e.seq.is_some() && e.seq == self.current_seq {
+                    theme.search_current
+                } else {
+                    theme.search_match
+                };
+                highlight(row(e, w, theme), &self.highlight, style)
+            })
+            .collect();
         frame.render_widget(Paragraph::new(lines), inner);
     }
 }

@@ -20,6 +20,7 @@ pub(crate) mod pane;
 pub mod picker;
 pub mod prompt;
 pub(crate) mod screen;
+pub(crate) mod search;
 mod styled;
 pub mod theme;
 pub(crate) mod transcript;

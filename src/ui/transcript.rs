@@ -3,6 +3,7 @@
 
 use super::component::{Ctx, PaneComponent};
 use super::pane::{Anchor, Pane, Scroll};
+use super::search::highlight;
 use crate::session::SessionView;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -29,6 +30,10 @@ pub(crate) struct TranscriptPane {
     pub(crate) expanded: HashSet<u64>,
     /// Show the agent's streamed reasoning under the live text.
     pub(crate) show_thinking: bool,
+    /// The search's folded text, marked in every line (empty: none).
+    pub(crate) highlight: String,
+    /// The entry of the current search hit.
+    pub(crate) current_entry: Option<u64>,
 }
 
 impl Default for TranscriptPane {
@@ -40,6 +45,8 @@ impl Default for TranscriptPane {
             cache: LineCache::default(),
             expanded: HashSet::new(),
             show_thinking: true,
+            highlight: String::new(),
+            current_entry: None,
         }
     }
 }
@@ -48,6 +55,14 @@ impl TranscriptPane {
     /// Entries whose wrapped lines are cached (for memory figures).
     pub(crate) fn cached_entries(&self) -> usize {
         self.cache.len()
+    }
+
+    /// Scrolls so entry `id` is near the top (two lines of what comes before above it).
+    pub(crate) fn reveal(&mut self, id: u64) {
+        self.scroll = Scroll {
+            anchor: Some(Anchor { item: id, line: 0 }),
+            pending: -2,
+        };
     }
 
     /// Shows or hides the diff of entry `id`.
@@ -180,6 +195,23 @@ impl PaneComponent for TranscriptPane {
             top = bottom_top(blocks, height, &mut lines_of);
         }
         let (mut rows, last_block) = collect(top, height, blocks, &mut lines_of);
+        if !self.highlight.is_empty() {
+            // Which entry each row belongs to: the current hit's rows are marked apart.
+            let (mut block, mut left) = (top.0, lines_of(top.0).len().saturating_sub(top.1));
+            for row in rows.iter_mut() {
+                while left == 0 && block + 1 < blocks {
+                    block += 1;
+                    left = lines_of(block).len();
+                }
+                left = left.saturating_sub(1);
+                let style = if self.current_entry == Some(base + block as u64) {
+                    theme.search_current
+                } else {
+                    theme.search_match
+                };
+                *row = highlight(std::mem::take(row), &self.highlight, style);
+            }
+        }
         scroll.anchor = (!following).then(|| Anchor {
             item: base + top.0 as u64,
             line: top.1,

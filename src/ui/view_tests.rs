@@ -741,11 +741,14 @@ fn every_mode_shows_itself_and_its_keys() {
             }),
         ),
         ("help", Mode::Help),
-        ("filter", Mode::Filter("sandbox".into())),
+        ("search", Mode::Search),
     ];
     for (name, mode) in modes {
         let mut screen = Screen::new();
         screen.composer.set_text("a draft");
+        if mode == Mode::Search {
+            screen.search.start("type:sandbox");
+        }
         screen.mode = mode;
         let out = render(&v, &mut screen, 100, 30);
         insta::assert_snapshot!(format!("mode_{name}"), out);
