@@ -28,6 +28,8 @@ pub(crate) mod turn;
 pub(crate) mod workspace;
 
 #[cfg(test)]
+mod search_snapshots;
+#[cfg(test)]
 mod view_tests;
 
 pub use layout::Areas;
