@@ -25,6 +25,7 @@ mod perf_e2e;
 mod pty_terminal;
 mod refusal_reopen;
 mod restart_fidelity;
+mod search_e2e;
 mod resume_faults;
 mod send_during_drop;
 mod send_races;
