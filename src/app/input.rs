@@ -9,11 +9,10 @@ use crate::ui::composer::ComposerAction;
 use crate::ui::mode::{Confirm, Mode};
 use crate::ui::overlay::OverlayKey;
 use crate::ui::prompt::PromptAction;
-use color_eyre::Result;
 use crate::ui::search::QUERY_MAX_CHARS;
+use color_eyre::Result;
 use crossterm::event::{
-    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent,
-    MouseEventKind,
+    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
 /// Lines one wheel notch scrolls.

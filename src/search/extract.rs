@@ -152,7 +152,10 @@ mod tests {
     #[test]
     fn messages_tool_calls_errors_and_decisions_are_searchable() {
         assert_eq!(
-            text(&ev("user.message", serde_json::json!({"text": "Fix The BUILD"}))),
+            text(&ev(
+                "user.message",
+                serde_json::json!({"text": "Fix The BUILD"})
+            )),
             "fix the build"
         );
         let call = ev(
@@ -167,7 +170,10 @@ mod tests {
         );
         assert_eq!(text(&result), "bash 3 passed failed");
         assert_eq!(
-            text(&ev("agent.error", serde_json::json!({"message": "Sandbox died"}))),
+            text(&ev(
+                "agent.error",
+                serde_json::json!({"message": "Sandbox died"})
+            )),
             "sandbox died"
         );
         assert_eq!(

@@ -86,7 +86,11 @@ impl SearchIndex {
         if self.last_seq.is_some_and(|last| seq <= last) {
             return false;
         }
-        if self.chunks.back().is_none_or(|c| c.text.len() >= CHUNK_BYTES) {
+        if self
+            .chunks
+            .back()
+            .is_none_or(|c| c.text.len() >= CHUNK_BYTES)
+        {
             self.seal();
         }
         let open = Arc::make_mut(self.chunks.back_mut().expect("an open chunk"));

@@ -2,10 +2,10 @@
 
 use super::component::{Ctx, PaneComponent};
 use super::pane::{Anchor, Pane, Scroll};
+use super::search::highlight;
 use super::styled::truncate;
 use super::theme::Theme;
 use crate::session::log::{EventLog, LogEntry};
-use super::search::highlight;
 use gobare_api::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;

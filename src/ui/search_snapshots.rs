@@ -59,7 +59,11 @@ fn session() -> SessionView {
     apply(
         &mut v,
         [
-            ev("user.message", Some(1), json!({"text": "Why does the Export job fail?"})),
+            ev(
+                "user.message",
+                Some(1),
+                json!({"text": "Why does the Export job fail?"}),
+            ),
             ev("turn.started", Some(2), json!({"turnId": "turn_1"})),
             ev(
                 "agent.tool_call",
@@ -103,8 +107,14 @@ fn matches_are_marked_in_the_transcript_and_events_rows() {
     // `n` once: from the newest match to the one before it (the tool call).
     ui.search.step(true);
     let out = render_marked(&v, &mut ui, 100, 24);
-    assert!(out.contains("«"), "the current match is marked apart:\n{out}");
-    assert!(out.contains("/EXPORT 2/3"), "the count is in the status bar:\n{out}");
+    assert!(
+        out.contains("«"),
+        "the current match is marked apart:\n{out}"
+    );
+    assert!(
+        out.contains("/EXPORT 2/3"),
+        "the count is in the status bar:\n{out}"
+    );
     assert_snapshot!("search_marks_matches", out);
 }
 

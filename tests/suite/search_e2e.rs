@@ -26,7 +26,8 @@ fn a_query_counts_matches_and_n_scrolls_to_the_next_one() {
     let sim = support::sim::start(SimConfig::for_tests());
     let session = sim.sim.create_session(Some("search"));
     // An old match far above the screen, a recent one, and filler between and after.
-    sim.sim.emit(&session, message("the FIRST needle, long ago"));
+    sim.sim
+        .emit(&session, message("the FIRST needle, long ago"));
     for i in 0..60 {
         sim.sim.emit(&session, message(&format!("filler {i}")));
     }
@@ -42,11 +43,18 @@ fn a_query_counts_matches_and_n_scrolls_to_the_next_one() {
         |s| status_line(s).contains(&format!("seq {last}")),
         TIMEOUT,
     );
-    assert!(!shows(&pty, "FIRST needle"), "the old match starts off screen");
+    assert!(
+        !shows(&pty, "FIRST needle"),
+        "the old match starts off screen"
+    );
 
     pty.send_keys(keys::ESC);
     // Apart from the Esc, or the terminal reads Alt+/.
-    pty.wait_for("pane navigation", |s| s.contents().contains("Panes · "), TIMEOUT);
+    pty.wait_for(
+        "pane navigation",
+        |s| s.contents().contains("Panes · "),
+        TIMEOUT,
+    );
     pty.send_keys("/needle");
     pty.wait_for(
         "both matches counted as typed, the newest current",
@@ -79,7 +87,11 @@ fn a_query_counts_matches_and_n_scrolls_to_the_next_one() {
 
     // Esc in the bar ends the search: no count left.
     pty.send_keys("/");
-    pty.wait_for("the bar again", |s| status_line(s).contains("search: needle▏"), TIMEOUT);
+    pty.wait_for(
+        "the bar again",
+        |s| status_line(s).contains("search: needle▏"),
+        TIMEOUT,
+    );
     pty.send_keys(keys::ESC);
     pty.wait_for(
         "the search ended",
