@@ -159,9 +159,7 @@ impl App {
             }
             KeyCode::Esc => {
                 self.screen.mode = Mode::Navigating;
-                self.screen.search.end();
-                self.request_frame();
-                return;
+                return self.end_search();
             }
             KeyCode::Up => return self.search_step(true),
             KeyCode::Down => return self.search_step(false),

@@ -12,11 +12,22 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The index and the generation of the query that may still run.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Searching {
     index: SearchIndex,
     /// The newest query's generation: an older running query stops when it sees another.
     running: Arc<AtomicU64>,
+}
+
+impl Searching {
+    /// At most about `max_bytes` of index (the local log's own limit: the index never needs
+    /// more than the text of what the log keeps).
+    pub(crate) fn with_max_bytes(max_bytes: usize) -> Self {
+        Searching {
+            index: SearchIndex::with_max_bytes(max_bytes),
+            running: Arc::default(),
+        }
+    }
 }
 
 /// What indexing an event needs after the event is applied (it is moved into the model).
@@ -95,6 +106,14 @@ impl App {
                 });
             }
         });
+    }
+
+    /// Esc in the search bar: no query, no marks; a running query stops.
+    pub(super) fn end_search(&mut self) {
+        self.screen.search.end();
+        let generation = self.screen.search.generation();
+        self.searching.running.store(generation, Ordering::Relaxed);
+        self.request_frame();
     }
 
     /// Hits of a running query.
