@@ -1,13 +1,15 @@
 //! What of an event is searchable: the words a person reads in the transcript (messages,
 //! tool calls with their arguments and output, errors, decisions, questions and answers,
-//! file paths and diffs), folded, not its JSON framing.
+//! the paths of changed files), folded, not its JSON framing. Diffs are left out: they
+//! would double the index for text the file's path and the tool call already point to.
 
 use super::fold::push_folded;
 use gobare_api::model::{Event, EventPayload as P};
 use serde_json::Value;
 
-/// The most folded bytes kept of one event (a long diff or output is searched by its start).
-pub const RECORD_MAX: usize = 8 * 1024;
+/// The most folded bytes kept of one event (a long message or output is searched by its
+/// start; the transcript keeps 2,000 bytes of a tool's output).
+pub const RECORD_MAX: usize = 4 * 1024;
 
 /// Appends the folded searchable text of `event` to `out` (at most [`RECORD_MAX`] bytes).
 /// Returns whether the event has any (deltas and lifecycle events have none).
@@ -66,10 +68,7 @@ pub fn push_text(out: &mut String, event: &Event) -> bool {
             put(out, &f.name);
             put(out, if f.success { "succeeded" } else { "failed" });
         }
-        P::FileChanged(f) => {
-            put(out, &f.path);
-            put(out, f.diff.as_deref().unwrap_or_default());
-        }
+        P::FileChanged(f) => put(out, &f.path),
         P::AgentTodos(t) => {
             for item in &t.items {
                 put(out, &item.label);

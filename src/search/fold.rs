@@ -19,6 +19,13 @@ pub fn fold_char(c: char) -> char {
 
 /// Appends `s` folded to `out`, at most `max` bytes of it (cut on a char boundary).
 pub fn push_folded(out: &mut String, s: &str, max: usize) {
+    if s.len() <= max && s.bytes().all(|b| b.is_ascii() && !b.is_ascii_control()) {
+        // The common case, a byte at a time in bulk.
+        let start = out.len();
+        out.push_str(s);
+        out[start..].make_ascii_lowercase();
+        return;
+    }
     let limit = out.len() + max;
     for c in s.chars() {
         let f = fold_char(c);

@@ -70,7 +70,7 @@ fn a_replayed_seq_is_not_indexed_twice() {
 #[test]
 fn hits_stream_newest_chunk_first_and_a_stale_query_stops() {
     let mut index = SearchIndex::default();
-    let text = "needle ".repeat(1000);
+    let text = "needle ".repeat(400);
     let n = 3 * CHUNK_BYTES / text.len() + 1;
     for seq in 1..=n as u64 {
         index.push(seq, &message(seq, &text), Some(seq));
