@@ -215,9 +215,7 @@ impl App {
             notice_expires_at: None,
             artifacts_poll: ArtifactsPoll::default(),
             acting,
-            searching: search::Searching::with_max_bytes(
-                usize::try_from(opts.settings.event_log_max_bytes).unwrap_or(usize::MAX),
-            ),
+            searching: search::Searching::with_log_limit(opts.settings.event_log_max_bytes),
             #[cfg(debug_assertions)]
             debug_panic: debug_panic::requested(),
         }

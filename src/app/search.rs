@@ -5,6 +5,7 @@
 
 use super::{App, AppMsg, Intent};
 use crate::search::extract;
+use crate::search::index::DEFAULT_MAX_BYTES;
 use crate::search::{Hit, SearchIndex};
 use crate::ui::search::{QueryKind, kind_of};
 use gobare_api::model::Event;
@@ -20,11 +21,13 @@ pub(crate) struct Searching {
 }
 
 impl Searching {
-    /// At most about `max_bytes` of index (the local log's own limit: the index never needs
-    /// more than the text of what the log keeps).
-    pub(crate) fn with_max_bytes(max_bytes: usize) -> Self {
+    /// At most [`DEFAULT_MAX_BYTES`] of index, or the local log's own limit when smaller
+    /// (the index never needs more than the text of what the log keeps).
+    pub(crate) fn with_log_limit(log_max_bytes: u64) -> Self {
+        let max = usize::try_from(log_max_bytes)
+            .map_or(DEFAULT_MAX_BYTES, |log| log.min(DEFAULT_MAX_BYTES));
         Searching {
-            index: SearchIndex::with_max_bytes(max_bytes),
+            index: SearchIndex::with_max_bytes(max),
             running: Arc::default(),
         }
     }
