@@ -70,6 +70,7 @@ impl App {
     /// the Events pane.
     pub(super) fn search_for(&mut self, query: &str) {
         let generation = self.screen.search.start(query);
+        self.screen.search.oldest_not_kept = self.searching.index.dropped() > 0;
         self.searching.running.store(generation, Ordering::Relaxed);
         self.request_frame();
         let text = match kind_of(query) {

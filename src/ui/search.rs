@@ -32,6 +32,8 @@ pub(crate) struct SearchView {
     done: bool,
     /// Bumped by every new query; hits of an older one are dropped.
     generation: u64,
+    /// The index had dropped its oldest events when the query started (past its bound).
+    pub(crate) oldest_not_kept: bool,
 }
 
 /// What a typed query means.
@@ -168,6 +170,12 @@ pub(crate) fn draw_bar(
                 spans.push(Span::styled(
                     format!(" · not in memory (event {seq})"),
                     theme.warning,
+                ));
+            }
+            if search.oldest_not_kept {
+                spans.push(Span::styled(
+                    " · the oldest events are not searched",
+                    theme.dim,
                 ));
             }
         }

@@ -162,8 +162,10 @@ fn a_match_no_longer_in_memory_says_so() {
         }],
         true,
     );
-    let out = render_marked(&v, &mut ui, 100, 24);
+    ui.search.oldest_not_kept = true;
+    let out = render_marked(&v, &mut ui, 140, 24);
     assert!(out.contains("1/1 · not in memory (event 1)"), "{out}");
+    assert!(out.contains("the oldest events are not searched"), "{out}");
 }
 
 #[test]
