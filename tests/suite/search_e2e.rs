@@ -109,3 +109,49 @@ fn a_query_counts_matches_and_n_scrolls_to_the_next_one() {
     pty.send_keys(keys::ENTER);
     support::app::quit(&mut pty, TIMEOUT);
 }
+
+#[test]
+fn a_match_the_transcript_no_longer_keeps_is_found_and_said_so() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("long"));
+    sim.sim
+        .emit(&session, message("the zebra-7 request, before everything"));
+    let oldest = sim.sim.last_seq();
+    // Far more than 1 MiB of transcript entries: the oldest leave memory.
+    sim.sim.seed_events(&session, 20_000);
+    let last = sim.sim.last_seq();
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("config/gobare-tui");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(config.join("config.toml"), "[transcript]\nmemory_mib = 1\n").unwrap();
+
+    let mut pty = attach(&session, &home, &sim.sim);
+    pty.wait_for(
+        "caught up",
+        |s| status_line(s).contains(&format!("seq {last}")),
+        Duration::from_secs(90),
+    );
+    pty.send_keys(keys::ESC);
+    pty.wait_for(
+        "pane navigation",
+        |s| s.contents().contains("Panes · "),
+        TIMEOUT,
+    );
+    pty.send_keys("/ZEBRA-7");
+    pty.wait_for(
+        "the one match found, out of memory",
+        |s| status_line(s).contains(&format!("1/1 · not in memory (event {oldest})")),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the kept search says where the match is",
+        |s| {
+            status_line(s).contains(&format!(
+                "/ZEBRA-7 1/1 · n older · N newer · not in memory (event {oldest})"
+            ))
+        },
+        TIMEOUT,
+    );
+    support::app::quit(&mut pty, TIMEOUT);
+}
