@@ -15,6 +15,7 @@ mod entry;
 mod export;
 mod notify;
 mod redact;
+pub mod search;
 pub mod session;
 pub mod store;
 pub mod terminal;

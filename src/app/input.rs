@@ -9,9 +9,10 @@ use crate::ui::composer::ComposerAction;
 use crate::ui::mode::{Confirm, Mode};
 use crate::ui::overlay::OverlayKey;
 use crate::ui::prompt::PromptAction;
+use crate::ui::search::QUERY_MAX_CHARS;
 use color_eyre::Result;
 use crossterm::event::{
-    Event, KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind,
+    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
 /// Lines one wheel notch scrolls.
@@ -23,10 +24,17 @@ impl App {
             Event::Key(key) => self.on_key(key),
             Event::Paste(text) => {
                 match &mut self.screen.mode {
-                    Mode::Filter(filter) => {
-                        filter.push_str(text.lines().next().unwrap_or_default());
-                        let f = filter.clone();
-                        self.screen.events.set_filter(f);
+                    Mode::Search => {
+                        let mut query = self.screen.search.query().to_string();
+                        query.extend(
+                            text.lines()
+                                .next()
+                                .unwrap_or_default()
+                                .chars()
+                                .filter(|c| !c.is_control()),
+                        );
+                        let query: String = query.chars().take(QUERY_MAX_CHARS).collect();
+                        self.search_for(&query);
                     }
                     // A paste never answers a confirmation, nor lands under an overlay.
                     Mode::Confirming(_) | Mode::Overlay => {}
@@ -58,7 +66,7 @@ impl App {
             return;
         }
         // Extra bindings from the config file act where commands do, never while a question
-        // or the filter has the keys; plain letters only in pane navigation.
+        // or the search bar has the keys; plain letters only in pane navigation.
         let mode = &self.screen.mode;
         let bound = match mode {
             Mode::Typing | Mode::Navigating => self
@@ -71,7 +79,7 @@ impl App {
             KeyRoute::Do(intent) => self.dispatch(intent),
             KeyRoute::Input => self.key_to_input(key),
             KeyRoute::Prompt => self.key_to_prompt(key),
-            KeyRoute::Filter => self.edit_filter(key),
+            KeyRoute::Search => self.edit_search(key),
             KeyRoute::Confirm(yes) => {
                 if let Some(confirm) = self.screen.answered() {
                     self.act_confirmed(confirm, yes);
@@ -143,24 +151,35 @@ impl App {
         self.dispatch(intent);
     }
 
-    /// `/`: the filter applies as it is typed; Enter or Esc ends the editing.
-    fn edit_filter(&mut self, key: KeyEvent) {
-        let Mode::Filter(filter) = &mut self.screen.mode else {
-            return;
-        };
+    /// `/`: the search runs as it is typed; Enter keeps it (`n` / `N` step through the
+    /// matches), Esc ends it (a `type:` filter stays, as the filter always did).
+    fn edit_search(&mut self, key: KeyEvent) {
+        let mut query = self.screen.search.query().to_string();
         match key.code {
-            KeyCode::Enter | KeyCode::Esc => self.screen.mode = Mode::Navigating,
-            KeyCode::Backspace => {
-                filter.pop();
+            KeyCode::Enter => {
+                self.screen.mode = Mode::Navigating;
+                self.request_frame();
+                return;
             }
-            KeyCode::Char(c) if !c.is_control() && filter.chars().count() < 64 => filter.push(c),
-            _ => {}
+            KeyCode::Esc => {
+                self.screen.mode = Mode::Navigating;
+                return self.end_search();
+            }
+            KeyCode::Up => return self.search_step(true),
+            KeyCode::Down => return self.search_step(false),
+            KeyCode::Backspace => {
+                query.pop();
+            }
+            KeyCode::Char(c)
+                if !c.is_control()
+                    && !key.modifiers.contains(KeyModifiers::CONTROL)
+                    && query.chars().count() < QUERY_MAX_CHARS =>
+            {
+                query.push(c)
+            }
+            _ => return,
         }
-        if let Mode::Filter(f) = &self.screen.mode {
-            let f = f.clone();
-            self.screen.events.set_filter(f);
-        }
-        self.request_frame();
+        self.search_for(&query);
     }
 
     fn on_mouse(&mut self, m: MouseEvent) {

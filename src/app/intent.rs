@@ -4,6 +4,7 @@
 use super::App;
 use crate::ui::Pane;
 use crate::ui::mode::{Confirm, Mode};
+use crate::ui::search::TYPE_PREFIX;
 use gobare_api::model::Input;
 use gobare_api::stream::ConnectionState;
 
@@ -53,7 +54,19 @@ pub(crate) enum Intent {
     ScrollHelp(i32),
     ToggleMouseCapture,
     ToggleDeltas,
+    /// The search bar, holding the Events type filter (`type:NAME`).
     StartEventFilter,
+    /// `/`: the search bar (the last query, to edit or end).
+    StartSearch,
+    /// `n` / `N`: the next older or newer match.
+    SearchStep {
+        older: bool,
+    },
+    /// Show the entry event `seq` made, which the transcript's budget evicted. Paging back
+    /// loads it from the local log; until then this says where it is.
+    ShowEvicted {
+        seq: u64,
+    },
     ToggleDiff,
     /// `p`: publish or unpublish the preview (asks first).
     TogglePreview,
@@ -152,10 +165,14 @@ impl App {
                 events.hide_deltas = !events.hide_deltas;
             }
             Intent::StartEventFilter => {
-                let filter = self.screen.events.filter().to_string();
+                let query = format!("{}{}", TYPE_PREFIX, self.screen.events.filter());
                 self.screen.set_focus(Pane::Events);
-                self.screen.mode = Mode::Filter(filter);
+                self.screen.mode = Mode::Search;
+                self.search_for(&query);
             }
+            Intent::StartSearch => self.screen.mode = Mode::Search,
+            Intent::SearchStep { older } => self.search_step(older),
+            Intent::ShowEvicted { seq } => self.show_evicted(seq),
             Intent::ToggleDiff => {
                 if let Some(more) = self.screen.transcript_toggle_selected(&self.view) {
                     if !more {

@@ -17,8 +17,8 @@ pub(crate) enum KeyRoute {
     Input,
     /// The required-action prompt (deciding).
     Prompt,
-    /// The Events filter being typed.
-    Filter,
+    /// The search being typed.
+    Search,
     /// The answer to the confirmation shown: yes or no.
     Confirm(bool),
     /// The open overlay (pager, list, inspector).
@@ -41,7 +41,7 @@ pub(crate) fn route(key: KeyEvent, mode: &Mode) -> KeyRoute {
                 _ => KeyRoute::Ignore,
             };
         }
-        Mode::Filter(_) => return KeyRoute::Filter,
+        Mode::Search => return KeyRoute::Search,
         Mode::Overlay => {
             return match key.code {
                 KeyCode::Char('c') if ctrl => KeyRoute::Do(Intent::Quit),
@@ -110,7 +110,9 @@ pub(crate) fn route(key: KeyEvent, mode: &Mode) -> KeyRoute {
             KeyCode::Char('?') => KeyRoute::Do(Intent::ToggleHelp),
             KeyCode::Char('m') => KeyRoute::Do(Intent::ToggleMouseCapture),
             KeyCode::Char('d') => KeyRoute::Do(Intent::ToggleDeltas),
-            KeyCode::Char('/') => KeyRoute::Do(Intent::StartEventFilter),
+            KeyCode::Char('/') => KeyRoute::Do(Intent::StartSearch),
+            KeyCode::Char('n') => KeyRoute::Do(Intent::SearchStep { older: true }),
+            KeyCode::Char('N') => KeyRoute::Do(Intent::SearchStep { older: false }),
             KeyCode::Char('e') => KeyRoute::Do(Intent::ToggleDiff),
             KeyCode::Char('p') => KeyRoute::Do(Intent::TogglePreview),
             KeyCode::Char('s') => KeyRoute::Do(Intent::Shell),
@@ -118,7 +120,7 @@ pub(crate) fn route(key: KeyEvent, mode: &Mode) -> KeyRoute {
             // Any other letter is nothing here: it never leaks into the box.
             _ => KeyRoute::Ignore,
         },
-        Mode::Confirming(_) | Mode::Filter(_) | Mode::Help | Mode::Overlay => KeyRoute::Ignore,
+        Mode::Confirming(_) | Mode::Search | Mode::Help | Mode::Overlay => KeyRoute::Ignore,
     }
 }
 
@@ -208,8 +210,20 @@ mod tests {
             route(key(KeyCode::Char('s')), &nav),
             KeyRoute::Do(Intent::Shell)
         );
-        // Decisions' letters (y approves, n denies elsewhere) do nothing here.
-        for c in ['y', 'n', 'w', 'h', '1'] {
+        assert_eq!(
+            route(key(KeyCode::Char('/')), &nav),
+            KeyRoute::Do(Intent::StartSearch)
+        );
+        assert_eq!(
+            route(key(KeyCode::Char('n')), &nav),
+            KeyRoute::Do(Intent::SearchStep { older: true })
+        );
+        assert_eq!(
+            route(key(KeyCode::Char('N')), &nav),
+            KeyRoute::Do(Intent::SearchStep { older: false })
+        );
+        // Decisions' letters (y approves elsewhere) do nothing here.
+        for c in ['y', 'w', 'h', '1'] {
             assert_eq!(route(key(KeyCode::Char(c)), &nav), KeyRoute::Ignore, "{c}");
         }
         assert_eq!(route(key(KeyCode::Esc), &nav), KeyRoute::Do(Intent::Back));
@@ -295,10 +309,10 @@ mod tests {
     }
 
     #[test]
-    fn the_filter_takes_every_key_while_typed() {
-        let filter = Mode::Filter("agent".into());
-        assert_eq!(route(key(KeyCode::Char('q')), &filter), KeyRoute::Filter);
-        assert_eq!(route(ctrl('c'), &filter), KeyRoute::Filter);
+    fn the_search_takes_every_key_while_typed() {
+        for k in [key(KeyCode::Char('q')), key(KeyCode::Char('n')), ctrl('c')] {
+            assert_eq!(route(k, &Mode::Search), KeyRoute::Search);
+        }
     }
 
     #[test]

@@ -44,6 +44,7 @@ mod preview;
 pub(crate) mod replay;
 pub mod required;
 pub(crate) mod saving;
+mod search;
 pub mod send_outcome;
 pub mod sender;
 pub mod sessions;
@@ -176,6 +177,8 @@ pub(crate) struct App {
     read_back_before: Option<u64>,
     /// Sends, history, draft and notifications (see [`acting`]).
     pub(crate) acting: acting::Acting,
+    /// The search index and the query running over it (see [`search`]).
+    searching: search::Searching,
     /// Debug builds: panic once the first frame is drawn (see [`debug_panic`]).
     #[cfg(debug_assertions)]
     debug_panic: bool,
@@ -232,6 +235,7 @@ impl App {
             exporting: false,
             read_back_before: None,
             acting,
+            searching: search::Searching::with_log_limit(opts.settings.event_log_max_bytes),
             #[cfg(debug_assertions)]
             debug_panic: debug_panic::requested(),
         }

@@ -18,6 +18,12 @@ pub(crate) enum AppMsg {
     Action(crate::app::sender::SendEvent),
     /// A write of the session state ended (`app::saving`).
     StateSaved(crate::app::memory::SaveDone),
+    /// Hits of the search query `generation` (`app::search`); `done`: it read everything.
+    SearchHits {
+        generation: u64,
+        hits: Vec<crate::search::Hit>,
+        done: bool,
+    },
     /// A preview publish (or unpublish) ended (`app::preview`).
     PreviewWritten {
         publish: bool,

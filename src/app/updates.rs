@@ -41,7 +41,11 @@ impl App {
                             self.frames.request();
                             super::heap::release_freed_memory();
                         }
+                        let indexed = self.index_event(&event);
                         self.apply(Update::Event(event));
+                        if let Some(pending) = indexed {
+                            self.index_applied(pending);
+                        }
                     }
                     Err(e) => self.apply(Update::Skipped {
                         reason: e.to_string(),
@@ -115,6 +119,11 @@ impl App {
             AppMsg::PreviewWritten { publish, result } => self.on_preview_written(publish, result),
             AppMsg::Exported { path, result } => self.on_exported(path, result),
             AppMsg::EarlierPage(page) => self.on_earlier_page(*page),
+            AppMsg::SearchHits {
+                generation,
+                hits,
+                done,
+            } => self.on_search_hits(generation, hits, done),
         }
         self.take_model_fetches();
     }

@@ -424,6 +424,18 @@ impl Transcript {
         }
     }
 
+    /// The entry of the tool call, approval, question or function call `call_id`.
+    pub(crate) fn entry_for_call(&self, call_id: &str) -> Option<u64> {
+        [
+            &self.tools,
+            &self.approvals,
+            &self.questions,
+            &self.functions,
+        ]
+        .into_iter()
+        .find_map(|m| m.get(call_id).copied())
+    }
+
     /// The newest entry that expands (a file change with a diff, a long sent message) at or
     /// before entry `id` (the one the expand key means). Walks back at most `limit` entries.
     pub(crate) fn expandable_at_or_before(&self, id: u64, limit: usize) -> Option<u64> {

@@ -2,10 +2,11 @@
 
 use super::component::{Ctx, PaneComponent};
 use super::pane::{Anchor, Pane, Scroll};
+use super::search::highlight;
 use super::styled::truncate;
 use super::theme::Theme;
 use crate::session::SessionView;
-use crate::session::log::LogEntry;
+use crate::session::log::{EventLog, LogEntry};
 use gobare_api::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -27,6 +28,12 @@ pub(crate) struct EventsPane {
     reveal: bool,
     /// Log index of the bottom row at the last draw.
     bottom: Option<u64>,
+    /// The search's folded text, marked in every row (empty: none).
+    pub(crate) highlight: String,
+    /// The row of the current search hit.
+    pub(crate) current_seq: Option<u64>,
+    /// A row (log index) to bring into view at the next draw.
+    reveal_row: Option<u64>,
 }
 
 impl Default for EventsPane {
@@ -38,6 +45,9 @@ impl Default for EventsPane {
             selected: None,
             reveal: false,
             bottom: None,
+            highlight: String::new(),
+            current_seq: None,
+            reveal_row: None,
         }
     }
 }
@@ -48,8 +58,19 @@ impl EventsPane {
     }
 
     pub(crate) fn set_filter(&mut self, filter: impl Into<String>) {
-        self.filter = filter.into();
-        self.scroll = Scroll::default();
+        let filter = filter.into();
+        if filter != self.filter {
+            self.filter = filter;
+            self.scroll = Scroll::default();
+        }
+    }
+
+    /// Brings the row of event `seq` into view at the next draw (when the ring still holds
+    /// it).
+    pub(crate) fn reveal_seq(&mut self, log: &EventLog, seq: u64) {
+        if let Some(row) = log.rows().iter().rev().find(|e| e.seq == Some(seq)) {
+            self.reveal_row = Some(row.index);
+        }
     }
 
     /// The rows the filter and the deltas switch let through.
@@ -152,9 +173,11 @@ impl PaneComponent for EventsPane {
 
         // The scroll anchor is the log index of the bottom row; `pending` moves it by rows.
         let mut scroll = self.scroll;
-        let end = match scroll.anchor {
-            None => n,
-            Some(a) => shown.partition_point(|e| e.index <= a.item),
+        let end = match (self.reveal_row.take(), scroll.anchor) {
+            // The revealed row in the middle of the pane.
+            (Some(index), _) => shown.partition_point(|e| e.index <= index) + height / 2,
+            (None, None) => n,
+            (None, Some(a)) => shown.partition_point(|e| e.index <= a.item),
         };
         let mut end = (end as i64 + scroll.pending).clamp(height.min(n) as i64, n as i64) as usize;
         scroll.pending = 0;
@@ -186,7 +209,12 @@ impl PaneComponent for EventsPane {
         let lines: Vec<Line> = visible
             .iter()
             .map(|e| {
-                let mut line = row(e, w, theme);
+                let style = if e.seq.is_some() && e.seq == self.current_seq {
+                    theme.search_current
+                } else {
+                    theme.search_match
+                };
+                let mut line = highlight(row(e, w, theme), &self.highlight, style);
                 if Some(e.index) == self.selected {
                     line.style = line.style.patch(theme.selection);
                 }

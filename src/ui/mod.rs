@@ -23,12 +23,15 @@ pub(crate) mod pane;
 pub mod picker;
 pub mod prompt;
 pub(crate) mod screen;
+pub(crate) mod search;
 mod styled;
 pub mod theme;
 pub(crate) mod transcript;
 pub(crate) mod turn;
 pub(crate) mod workspace;
 
+#[cfg(test)]
+mod search_snapshots;
 #[cfg(test)]
 mod view_tests;
 

@@ -16,8 +16,9 @@ pub(crate) enum Mode {
     Confirming(Confirm),
     /// The key list.
     Help,
-    /// `/`: typing the Events pane's type filter (the text so far).
-    Filter(String),
+    /// `/`: typing a search (the screen's search holds the text); `type:NAME` is the Events
+    /// pane's type filter.
+    Search,
     /// An overlay (pager, list, inspector) covers the screen and has the keys.
     Overlay,
 }
@@ -81,13 +82,13 @@ impl Mode {
                 t
             }
             Mode::Navigating => {
-                " Panes · ↑↓ select · e expand · c copy · o open · [ ] turns · ? keys · q quit · Esc back "
+                " Panes · ↑↓ select · e expand · / search · c copy · o open · [ ] turns · ? keys · q quit · Esc back "
                     .into()
             }
             Mode::Deciding => " Deciding · keys in the panel above · Esc back to typing ".into(),
             Mode::Confirming(_) => " Confirm · y yes · n/Esc no ".into(),
             Mode::Help => " Keys · Esc close ".into(),
-            Mode::Filter(_) => " Filter · Enter/Esc done ".into(),
+            Mode::Search => " Search · Enter keep · ↑↓ newer/older · Esc end ".into(),
             Mode::Overlay => " Viewing · Esc close ".into(),
         }
     }

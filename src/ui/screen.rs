@@ -12,6 +12,7 @@ use super::mode::{Confirm, Mode};
 use super::overlay::Overlay;
 use super::pane::Pane;
 use super::prompt::PromptState;
+use super::search::{self, SearchView};
 use super::theme::Theme;
 use super::transcript::TranscriptPane;
 use super::turn::TurnPane;
@@ -50,6 +51,8 @@ pub struct Screen {
     pub(crate) mode_before: Mode,
     /// Rows of the key list scrolled past.
     pub(crate) help_scroll: u16,
+    /// The search: its query, hits and the current one (drawn as highlights and a bar).
+    pub(crate) search: SearchView,
     /// The overlay open over the panes, if any (it has the keys: [`Mode::Overlay`]).
     overlay: Option<Box<dyn Overlay>>,
     /// Where things were at the last draw (mouse hit tests, page sizes).
@@ -202,7 +205,7 @@ impl Screen {
 
     /// A pane's border is highlighted while it has the keys.
     fn pane_has_keys(&self) -> bool {
-        matches!(self.mode, Mode::Navigating | Mode::Filter(_))
+        matches!(self.mode, Mode::Navigating | Mode::Search)
     }
 
     /// Draws the whole frame. `status` is shown at the right of the status bar (replay
@@ -255,6 +258,15 @@ impl Screen {
             let shown = areas.panes.first().map(|(p, _)| *p);
             draw_tabs(frame, tabs, shown, theme);
         }
+        let current = self.search.current_hit();
+        self.transcript.highlight = self.search.needle().to_string();
+        self.transcript.current_entry = current.and_then(|h| h.entry);
+        self.events.highlight = self.search.needle().to_string();
+        self.events.current_seq = current.map(|h| h.seq);
+        // The current hit's entry went with the transcript's budget.
+        let evicted = current
+            .filter(|h| h.entry.is_some_and(|e| e < view.transcript().dropped()))
+            .map(|h| h.seq);
         let keys_on_pane = self.pane_has_keys();
         for &(pane, rect) in &areas.panes {
             let focused = keys_on_pane && pane == self.focus;
@@ -273,16 +285,13 @@ impl Screen {
         );
 
         let buf = frame.buffer_mut();
-        if let Mode::Filter(filter) = &self.mode {
-            let line = Line::from(vec![
-                Span::styled("filter events by type: ", theme.title),
-                Span::styled(format!("{}▏", text::line(filter)), theme.text),
-                Span::styled("  Enter/Esc done · empty shows all", theme.dim),
-            ]);
-            Clear.render(areas.footer, buf);
-            Paragraph::new(line).render(areas.footer, buf);
+        if self.mode == Mode::Search {
+            search::draw_bar(areas.footer, buf, &self.search, evicted, theme);
         } else if let Some(label) = status {
             right_aligned(areas.footer, label, theme.warning, buf);
+        } else if self.search.is_active() {
+            let label = search::summary(&self.search, evicted);
+            right_aligned(areas.footer, &label, theme.accent, buf);
         }
         if let Some(overlay) = &mut self.overlay {
             overlay.render(area, buf, theme);

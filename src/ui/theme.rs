@@ -43,6 +43,10 @@ pub struct Theme {
     pub(crate) status_retrying: Style,
     pub(crate) status_failed: Style,
     pub(crate) badge: Style,
+    /// A search match in a pane line.
+    pub(crate) search_match: Style,
+    /// The current search match (where `n` / `N` went).
+    pub(crate) search_current: Style,
 }
 
 impl Default for Theme {
@@ -85,6 +89,10 @@ impl Default for Theme {
             status_retrying: plain.fg(Color::Magenta),
             status_failed: bold.fg(Color::Red),
             badge: plain.add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            search_match: bold.fg(Color::Green).add_modifier(Modifier::UNDERLINED),
+            search_current: bold
+                .fg(Color::Green)
+                .add_modifier(Modifier::REVERSED | Modifier::UNDERLINED),
         }
     }
 }
@@ -130,6 +138,9 @@ impl Theme {
             status_retrying: bold,
             status_failed: bold.add_modifier(Modifier::REVERSED),
             badge: reversed,
+            // Underlined: visible without colour, and apart from the selection's reverse.
+            search_match: bold.add_modifier(Modifier::UNDERLINED),
+            search_current: bold.add_modifier(Modifier::REVERSED | Modifier::UNDERLINED),
         }
     }
 
@@ -185,6 +196,8 @@ impl Theme {
             self.status_retrying,
             self.status_failed,
             self.badge,
+            self.search_match,
+            self.search_current,
         ]
     }
 }

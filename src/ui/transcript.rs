@@ -3,6 +3,7 @@
 
 use super::component::{Ctx, PaneComponent};
 use super::pane::{Anchor, Pane, Scroll};
+use super::search::highlight;
 use crate::session::SessionView;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -34,6 +35,10 @@ pub(crate) struct TranscriptPane {
     selected: Option<u64>,
     /// The next draw scrolls the selected entry into view.
     reveal: bool,
+    /// The search's folded text, marked in every line (empty: none).
+    pub(crate) highlight: String,
+    /// The entry of the current search hit.
+    pub(crate) current_entry: Option<u64>,
 }
 
 impl TranscriptPane {
@@ -62,6 +67,8 @@ impl Default for TranscriptPane {
             show_thinking: true,
             selected: None,
             reveal: false,
+            highlight: String::new(),
+            current_entry: None,
         }
     }
 }
@@ -70,6 +77,14 @@ impl TranscriptPane {
     /// Entries whose wrapped lines are cached (for memory figures).
     pub(crate) fn cached_entries(&self) -> usize {
         self.cache.len()
+    }
+
+    /// Scrolls so entry `id` is near the top (two lines of what comes before above it).
+    pub(crate) fn reveal(&mut self, id: u64) {
+        self.scroll = Scroll {
+            anchor: Some(Anchor { item: id, line: 0 }),
+            pending: -2,
+        };
     }
 
     /// Shows or hides the diff of entry `id`.
@@ -304,6 +319,17 @@ impl PaneComponent for TranscriptPane {
         }
         let (mut rows, origins) = collect(top, height, blocks, &mut lines_of);
         let last_block = origins.last().map_or(top.0, |o| o.0);
+        if !self.highlight.is_empty() {
+            // The current hit's rows are marked apart from the other matches.
+            for (row, &(block, _)) in rows.iter_mut().zip(&origins) {
+                let style = if self.current_entry == Some(base + block as u64) {
+                    theme.search_current
+                } else {
+                    theme.search_match
+                };
+                *row = highlight(std::mem::take(row), &self.highlight, style);
+            }
+        }
         let date = spans_days(t);
         let now = view.now_ms();
         for (row, &(block, line)) in rows.iter_mut().zip(&origins) {

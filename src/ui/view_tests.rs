@@ -25,19 +25,19 @@ fn example(kind: &str) -> Event {
     Event::parse(&examples()[kind].to_string()).unwrap()
 }
 
-fn ev(kind: &str, seq: Option<u64>, payload: Value) -> Event {
+pub(super) fn ev(kind: &str, seq: Option<u64>, payload: Value) -> Event {
     let env = json!({"type": kind, "seq": seq, "created_at": 1_789_319_090_000i64 + seq.unwrap_or(0) as i64 * 1000, "payload": payload});
     Event::parse(&env.to_string()).unwrap()
 }
 
-fn view() -> SessionView {
+pub(super) fn view() -> SessionView {
     let mut v = SessionView::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af")
         .with_origin("api.gobare.dev", false);
     v.apply(Update::Connection(ConnectionState::Live));
     v
 }
 
-fn apply(v: &mut SessionView, events: impl IntoIterator<Item = Event>) {
+pub(super) fn apply(v: &mut SessionView, events: impl IntoIterator<Item = Event>) {
     for e in events {
         v.apply(Update::Event(e));
     }
@@ -62,7 +62,7 @@ fn render(v: &SessionView, ui: &mut Screen, w: u16, h: u16) -> String {
 }
 
 /// The screen with `pane` having the keys (pane navigation).
-fn navigating(pane: Pane) -> Screen {
+pub(super) fn navigating(pane: Pane) -> Screen {
     let mut screen = Screen::new();
     screen.navigate(pane);
     screen
@@ -771,11 +771,14 @@ fn every_mode_shows_itself_and_its_keys() {
             }),
         ),
         ("help", Mode::Help),
-        ("filter", Mode::Filter("sandbox".into())),
+        ("search", Mode::Search),
     ];
     for (name, mode) in modes {
         let mut screen = Screen::new();
         screen.composer.set_text("a draft");
+        if mode == Mode::Search {
+            screen.search.start("type:sandbox");
+        }
         screen.mode = mode;
         let out = render(&v, &mut screen, 100, 30);
         insta::assert_snapshot!(format!("mode_{name}"), out);

@@ -29,6 +29,7 @@ mod pty_terminal;
 mod refusal_reopen;
 mod restart_fidelity;
 mod resume_faults;
+mod search_e2e;
 mod send_during_drop;
 mod send_races;
 mod soak;

@@ -1,0 +1,170 @@
+//! The app's side of search: every persisted event applied goes into the search index with
+//! the transcript entry that shows it; a query runs off the loop (`spawn_blocking`) over a
+//! snapshot of the index and streams its hits back chunk by chunk, a newer query stopping
+//! the older one between chunks; the current hit is scrolled into view.
+
+use super::{App, AppMsg, Intent};
+use crate::search::extract;
+use crate::search::index::DEFAULT_MAX_BYTES;
+use crate::search::{Hit, SearchIndex};
+use crate::ui::search::{QueryKind, kind_of};
+use gobare_api::model::Event;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The index and the generation of the query that may still run.
+#[derive(Debug)]
+pub(crate) struct Searching {
+    index: SearchIndex,
+    /// The newest query's generation: an older running query stops when it sees another.
+    running: Arc<AtomicU64>,
+}
+
+impl Searching {
+    /// At most [`DEFAULT_MAX_BYTES`] of index, or the local log's own limit when smaller
+    /// (the index never needs more than the text of what the log keeps).
+    pub(crate) fn with_log_limit(log_max_bytes: u64) -> Self {
+        let max = usize::try_from(log_max_bytes)
+            .map_or(DEFAULT_MAX_BYTES, |log| log.min(DEFAULT_MAX_BYTES));
+        Searching {
+            index: SearchIndex::with_max_bytes(max),
+            running: Arc::default(),
+        }
+    }
+}
+
+/// What indexing an event needs after the event is applied (it is moved into the model).
+pub(super) struct Pending {
+    seq: u64,
+    entries_before: u64,
+    call_id: Option<String>,
+}
+
+impl App {
+    /// Before `event` is applied: indexes its text. Finish with [`App::index_applied`].
+    pub(super) fn index_event(&mut self, event: &Event) -> Option<Pending> {
+        let seq = event.seq?;
+        let indexed = self.searching.index.push(seq, event, None);
+        indexed.then(|| Pending {
+            seq,
+            entries_before: self.view.transcript().next_id(),
+            call_id: extract::call_id(event).map(str::to_string),
+        })
+    }
+
+    /// After the event is applied: the entry it made, or the call entry it changed.
+    pub(super) fn index_applied(&mut self, pending: Pending) {
+        let t = self.view.transcript();
+        let entry = if t.next_id() > pending.entries_before {
+            Some(t.next_id() - 1)
+        } else {
+            pending
+                .call_id
+                .as_deref()
+                .and_then(|id| t.entry_for_call(id))
+        };
+        self.searching.index.set_entry(pending.seq, entry);
+    }
+
+    /// The query typed so far: a text search runs (the old one stops), `type:NAME` filters
+    /// the Events pane.
+    pub(super) fn search_for(&mut self, query: &str) {
+        let generation = self.screen.search.start(query);
+        self.screen.search.oldest_not_kept = self.searching.index.dropped() > 0;
+        self.searching.running.store(generation, Ordering::Relaxed);
+        self.request_frame();
+        let text = match kind_of(query) {
+            QueryKind::Type(name) => {
+                self.screen.events.set_filter(name);
+                return;
+            }
+            QueryKind::Text(text) if text.is_empty() => {
+                self.screen.events.set_filter("");
+                return;
+            }
+            QueryKind::Text(text) => text,
+        };
+        let snapshot = self.searching.index.snapshot();
+        let running = self.searching.running.clone();
+        let msgs = self.msgs.clone();
+        tokio::task::spawn_blocking(move || {
+            let current = || running.load(Ordering::Relaxed) == generation;
+            let finished = snapshot.search(&text, |hits| {
+                if !current() {
+                    return false;
+                }
+                hits.is_empty()
+                    || msgs
+                        .send(AppMsg::SearchHits {
+                            generation,
+                            hits,
+                            done: false,
+                        })
+                        .is_ok()
+            });
+            if finished && current() {
+                let _ = msgs.send(AppMsg::SearchHits {
+                    generation,
+                    hits: Vec::new(),
+                    done: true,
+                });
+            }
+        });
+    }
+
+    /// Esc in the search bar: no query, no marks; a running query stops.
+    pub(super) fn end_search(&mut self) {
+        self.screen.search.end();
+        let generation = self.screen.search.generation();
+        self.searching.running.store(generation, Ordering::Relaxed);
+        self.request_frame();
+    }
+
+    /// Hits of a running query.
+    pub(super) fn on_search_hits(&mut self, generation: u64, hits: Vec<Hit>, done: bool) {
+        if generation != self.screen.search.generation() {
+            return;
+        }
+        if let Some(first) = self.screen.search.add(generation, hits, done) {
+            self.show_hit(first);
+        }
+        self.request_frame();
+    }
+
+    /// `n` / `N`: the next older or newer match, scrolled into view.
+    pub(super) fn search_step(&mut self, older: bool) {
+        if !self.screen.search.is_active() {
+            self.notice(Some("no search: / starts one".into()));
+            return;
+        }
+        match self.screen.search.step(older) {
+            Some(hit) => self.show_hit(hit),
+            None => self.notice(Some(format!(
+                "no match for “{}”",
+                gobare_api::text::one_line(self.screen.search.query(), 40)
+            ))),
+        }
+        self.request_frame();
+    }
+
+    /// Scrolls the panes to `hit`: the transcript to its entry, the Events pane to its row.
+    fn show_hit(&mut self, hit: Hit) {
+        self.screen.events.reveal_seq(self.view.log(), hit.seq);
+        let kept = self.view.transcript().dropped();
+        match hit.entry {
+            Some(entry) if entry >= kept => self.screen.transcript.reveal(entry),
+            Some(_) => self.dispatch(Intent::ShowEvicted { seq: hit.seq }),
+            None => {}
+        }
+    }
+
+    /// The entry event `seq` made is no longer in memory: says where it is (paging back
+    /// replaces this with loading it, through [`Intent::ShowEvicted`]).
+    pub(super) fn show_evicted(&mut self, seq: u64) {
+        self.notice(Some(format!(
+            "this match (event {seq}) is in an entry no longer kept in memory; \
+             `gobare-tui tail --from {}` prints it",
+            seq.saturating_sub(1)
+        )));
+    }
+}

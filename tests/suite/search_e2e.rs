@@ -1,0 +1,157 @@
+//! Search in the real binary against the simulator: `/` and a query count the matches over
+//! the whole session as typed, `n` goes to the next older match and the transcript scrolls
+//! to it, Esc ends the search; `type:NAME` is the Events pane's type filter.
+
+use crate::support;
+
+use std::time::Duration;
+
+use crate::support::app::{attach, status_line};
+use crate::support::pty::{Pty, keys};
+use gobare_api::model::{EventPayload, Text};
+use gobare_sim::SimConfig;
+
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+fn message(text: &str) -> EventPayload {
+    EventPayload::UserMessage(Text { text: text.into() })
+}
+
+fn shows(pty: &Pty, text: &str) -> bool {
+    pty.screen_text().contains(text)
+}
+
+#[test]
+fn a_query_counts_matches_and_n_scrolls_to_the_next_one() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("search"));
+    // An old match far above the screen, a recent one, and filler between and after.
+    sim.sim
+        .emit(&session, message("the FIRST needle, long ago"));
+    for i in 0..60 {
+        sim.sim.emit(&session, message(&format!("filler {i}")));
+    }
+    sim.sim.emit(&session, message("a second needle, recently"));
+    for i in 60..63 {
+        sim.sim.emit(&session, message(&format!("filler {i}")));
+    }
+    let last = sim.sim.last_seq();
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    pty.wait_for(
+        "caught up",
+        |s| status_line(s).contains(&format!("seq {last}")),
+        TIMEOUT,
+    );
+    assert!(
+        !shows(&pty, "FIRST needle"),
+        "the old match starts off screen"
+    );
+
+    pty.send_keys(keys::ESC);
+    // Apart from the Esc, or the terminal reads Alt+/.
+    pty.wait_for(
+        "pane navigation",
+        |s| s.contents().contains("Panes · "),
+        TIMEOUT,
+    );
+    pty.send_keys("/needle");
+    pty.wait_for(
+        "both matches counted as typed, the newest current",
+        |s| status_line(s).contains("search: needle▏  1/2"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the kept search in the status bar",
+        |s| status_line(s).contains("/needle 1/2 · n older"),
+        TIMEOUT,
+    );
+    pty.send_keys("n");
+    pty.wait_for(
+        "n scrolled the transcript to the older match",
+        |s| status_line(s).contains("/needle 2/2") && s.contents().contains("FIRST needle"),
+        TIMEOUT,
+    );
+    assert!(
+        pty.screen_text().contains("(scrolled)"),
+        "the transcript left the bottom:\n{}",
+        pty.screen_text()
+    );
+    pty.send_keys("N");
+    pty.wait_for(
+        "N back to the newer match",
+        |s| status_line(s).contains("/needle 1/2"),
+        TIMEOUT,
+    );
+
+    // Esc in the bar ends the search: no count left.
+    pty.send_keys("/");
+    pty.wait_for(
+        "the bar again",
+        |s| status_line(s).contains("search: needle▏"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ESC);
+    pty.wait_for(
+        "the search ended",
+        |s| !status_line(s).contains("needle") && s.contents().contains("Panes · "),
+        TIMEOUT,
+    );
+
+    // `type:` filters the Events pane, as `/` always did.
+    pty.send_keys("/type:turn");
+    pty.wait_for(
+        "the Events pane filtered by type",
+        |s| s.contents().contains("[type ~ turn]"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    support::app::quit(&mut pty, TIMEOUT);
+}
+
+#[test]
+fn a_match_the_transcript_no_longer_keeps_is_found_and_said_so() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("long"));
+    sim.sim
+        .emit(&session, message("the zebra-7 request, before everything"));
+    let oldest = sim.sim.last_seq();
+    // Far more than 1 MiB of transcript entries: the oldest leave memory.
+    sim.sim.seed_events(&session, 20_000);
+    let last = sim.sim.last_seq();
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("config/gobare-tui");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(config.join("config.toml"), "[transcript]\nmemory_mib = 1\n").unwrap();
+
+    let mut pty = attach(&session, &home, &sim.sim);
+    pty.wait_for(
+        "caught up",
+        |s| status_line(s).contains(&format!("seq {last}")),
+        Duration::from_secs(90),
+    );
+    pty.send_keys(keys::ESC);
+    pty.wait_for(
+        "pane navigation",
+        |s| s.contents().contains("Panes · "),
+        TIMEOUT,
+    );
+    pty.send_keys("/ZEBRA-7");
+    pty.wait_for(
+        "the one match found, out of memory",
+        |s| status_line(s).contains(&format!("1/1 · not in memory (event {oldest})")),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the kept search says where the match is",
+        |s| {
+            status_line(s).contains(&format!(
+                "/ZEBRA-7 1/1 · n older · N newer · not in memory (event {oldest})"
+            ))
+        },
+        TIMEOUT,
+    );
+    support::app::quit(&mut pty, TIMEOUT);
+}
