@@ -12,6 +12,7 @@ pub mod commands;
 pub mod config;
 mod entry;
 mod export;
+pub mod fleet;
 mod notify;
 mod redact;
 pub mod session;

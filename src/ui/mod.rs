@@ -6,6 +6,7 @@ pub mod composer;
 pub(crate) mod confirm;
 pub(crate) mod diff;
 pub(crate) mod events;
+pub mod fleet;
 pub(crate) mod footer;
 pub(crate) mod help;
 pub(crate) mod layout;
