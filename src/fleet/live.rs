@@ -29,7 +29,10 @@ const MOST_SINGLE_READS: usize = 20;
 /// Reads in flight at once.
 const CONCURRENT_READS: usize = 4;
 /// How often the list is read while the stream is refused.
-const POLL_PERIOD: Duration = Duration::from_secs(10);
+pub const POLL_PERIOD: Duration = Duration::from_secs(10);
+/// How often the whole list is read while the stream runs: no event says a session was
+/// deleted elsewhere.
+const RELIST_PERIOD: Duration = Duration::from_secs(60);
 /// Stream updates applied under one lock.
 const BATCH: usize = 512;
 
@@ -55,6 +58,8 @@ pub struct FleetSource {
     /// `Some(id)`: one crew (that session and its subtree).
     pub root: Option<String>,
     pub store: Option<StateStore>,
+    /// How often the list is read while the stream is refused ([`POLL_PERIOD`]).
+    pub poll_every: Duration,
 }
 
 impl FleetLive {
@@ -85,6 +90,14 @@ impl FleetLive {
     /// The next session that came to need the user.
     pub async fn next_needs_you(&mut self) -> Option<String> {
         self.needs_you.recv().await
+    }
+
+    /// A session read or written here (renamed, forked) shows at once.
+    pub fn apply_session(&self, session: &gobare_api::model::Session) {
+        let applied = self.model().apply_session(session);
+        if applied.visible {
+            self.changed.notify_one();
+        }
     }
 
     /// A session deleted here leaves at once.
@@ -251,6 +264,7 @@ async fn run(
     changed: Arc<Notify>,
     needs_you: mpsc::UnboundedSender<String>,
 ) {
+    let poll_every = source.poll_every;
     let task = Task {
         client: source.client,
         filter: SessionFilter {
@@ -269,13 +283,13 @@ async fn run(
     task.list().await;
     task.label().await;
     let mut refresh_at: Option<Instant> = None;
-    let mut poll_at: Option<Instant> = None;
+    let mut poll_at: Option<Instant> = Some(Instant::now() + RELIST_PERIOD);
     loop {
         tokio::select! {
             update = async { org.as_mut()?.updates.recv().await }, if org.is_some() => {
                 let Some(update) = update else {
                     org = None;
-                    poll_at = Some(Instant::now());
+                    poll_at = Some(Instant::now() + poll_every);
                     continue;
                 };
                 let mut updates = vec![update];
@@ -289,6 +303,7 @@ async fn run(
                 }
                 let mut applied = Applied::default();
                 let mut fresh = Vec::new();
+                let mut stopped = false;
                 let mut model = lock(&task.model);
                 for update in updates {
                     match update {
@@ -303,19 +318,23 @@ async fn run(
                             }
                         }
                         StreamUpdate::State(ConnectionState::Failed { reason }) => {
+                            stopped = true;
                             let note = format!(
                                 "the org stream was refused ({}); polling the list every {} s",
                                 text::one_line(&reason, 120),
-                                POLL_PERIOD.as_secs()
+                                poll_every.as_secs()
                             );
                             applied.visible |= model.set_note(Some(note)).visible;
-                            poll_at = Some(Instant::now() + POLL_PERIOD);
+                            poll_at = Some(Instant::now() + poll_every);
                         }
                         StreamUpdate::State(ConnectionState::Live) => {
                             applied.visible |= model.set_note(None).visible;
                         }
                         _ => {}
                     }
+                }
+                if stopped {
+                    org = None;
                 }
                 if model.wants_refresh() && refresh_at.is_none() {
                     refresh_at = Some(Instant::now() + REFRESH_DELAY);
@@ -330,7 +349,8 @@ async fn run(
             _ = sleep_until(poll_at), if poll_at.is_some() => {
                 task.list().await;
                 task.label().await;
-                poll_at = Some(Instant::now() + POLL_PERIOD);
+                let every = if org.is_some() { RELIST_PERIOD } else { poll_every };
+                poll_at = Some(Instant::now() + every);
             }
         }
     }

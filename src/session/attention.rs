@@ -1,6 +1,6 @@
 //! Which session needs the user first: the attention rank (needs you → failed → working →
 //! idle, then the most recently updated) and what a waiting session needs, from the session
-//! resource alone, so `list`, the picker and the fleet order sessions the same way.
+//! resource alone, so `list` and the fleet order sessions the same way.
 
 use gobare_api::model::{RequiredActionKind, Session, SessionStatus, WorkspaceState};
 use std::cmp::{Ordering, Reverse};

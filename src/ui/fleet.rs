@@ -506,10 +506,7 @@ fn row(
         Span::styled(format!("{usage:>USAGE_COLS$}"), theme.dim),
         Span::raw(" "),
         Span::styled(
-            format!(
-                "{:>AGE_COLS$}",
-                crate::ui::picker::age(now_ms - r.last_activity)
-            ),
+            format!("{:>AGE_COLS$}", age(now_ms - r.last_activity)),
             theme.dim,
         ),
     ];
@@ -558,6 +555,17 @@ fn turn_label(row: &FleetRow, now_ms: i64) -> String {
     match row.todos {
         Some((done, total)) if total > 0 => format!("{elapsed} {done}/{total}"),
         _ => elapsed,
+    }
+}
+
+/// "now", "3 m", "2 h", "5 d": coarse on purpose; a negative age (clock skew) is "now".
+pub(crate) fn age(elapsed_ms: i64) -> String {
+    let secs = elapsed_ms / 1000;
+    match secs {
+        s if s < 60 => "now".into(),
+        s if s < 3600 => format!("{} m", s / 60),
+        s if s < 86_400 => format!("{} h", s / 3600),
+        s => format!("{} d", s / 86_400),
     }
 }
 

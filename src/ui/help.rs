@@ -20,7 +20,7 @@ pub(crate) const KEYS: &[(&str, &str)] = &[
         "quit (asks if a turn runs, a decision or draft waits)",
     ),
     ("Ctrl+R", "re-read; when reconnecting: reconnect now"),
-    ("Ctrl+O", "the session picker"),
+    ("Ctrl+O", "the fleet (every session, live)"),
     ("Ctrl+Z", "suspend (resume with fg)"),
     ("", "Typing (the input box): every other key is text"),
     ("Enter", "send (answers a waiting question / function call)"),

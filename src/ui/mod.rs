@@ -13,7 +13,6 @@ pub(crate) mod layout;
 pub(crate) mod markdown;
 pub(crate) mod mode;
 pub(crate) mod pane;
-pub mod picker;
 pub mod prompt;
 pub(crate) mod screen;
 mod styled;

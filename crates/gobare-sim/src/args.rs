@@ -75,6 +75,12 @@ pub struct SimArgs {
     /// Fault: rebuilding a destroyed workspace gives up (`workspace.recovery_failed`).
     #[arg(long)]
     pub fail_recovery: bool,
+    /// Fault: refuse the org stream (`GET /v1/events`) with 403, as for a scoped token.
+    #[arg(long)]
+    pub refuse_org_stream: bool,
+    /// Fault: refuse session writes (patch, delete, fork) with 403 naming `sessions:write`.
+    #[arg(long)]
+    pub read_only_sessions: bool,
 }
 
 fn secs(s: f64) -> Duration {
@@ -109,6 +115,8 @@ impl SimArgs {
                 fail_recovery: self.fail_recovery,
                 cut_artifact_content_after: None,
                 stall_artifact_content: false,
+                refuse_org_stream: self.refuse_org_stream,
+                read_only_sessions: self.read_only_sessions,
             },
             ..SimConfig::default()
         };
