@@ -120,8 +120,15 @@ pub struct FleetModel {
     note: Option<String>,
 }
 
+/// Server text as one short line, every unsafe character made visible (`␛`).
+fn label_text(raw: &str) -> String {
+    let joined = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    let cut: String = joined.chars().take(LABEL_CHARS).collect();
+    text::line(&cut).into_owned()
+}
+
 fn title_of(session: &Session) -> Option<String> {
-    let title = text::one_line(session.title.as_deref()?, LABEL_CHARS);
+    let title = label_text(session.title.as_deref()?);
     (!title.trim().is_empty()).then_some(title)
 }
 
@@ -262,7 +269,7 @@ impl FleetModel {
         let Some(row) = self.rows.get_mut(id) else {
             return Applied::default();
         };
-        let message = text::one_line(message, LABEL_CHARS);
+        let message = label_text(message);
         let visible = row.first_message.as_deref() != Some(message.as_str());
         row.first_message = Some(message);
         self.changed(Applied {
@@ -377,7 +384,7 @@ impl FleetModel {
             }
             EventPayload::ArtifactCreated(_) => row.artifacts += 1,
             EventPayload::UserMessage(m) if row.first_message.is_none() => {
-                let first = text::one_line(&m.text, LABEL_CHARS);
+                let first = label_text(&m.text);
                 if !first.trim().is_empty() {
                     row.first_message = Some(first);
                 }

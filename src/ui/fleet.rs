@@ -445,8 +445,14 @@ fn label(row: &FleetRow) -> (&str, bool) {
     }
 }
 
+/// The label's columns: what the fixed columns leave, but at least half a narrow screen
+/// (the columns on the right are cut instead).
+fn label_cols(width: usize) -> usize {
+    width.saturating_sub(FIXED_COLS).max((width / 2).min(40))
+}
+
 fn header(width: usize, theme: &Theme) -> Line<'static> {
-    let label_cols = width.saturating_sub(FIXED_COLS);
+    let label_cols = label_cols(width);
     let text = format!(
         "  {:<label_cols$} {:<STATUS_COLS$} {:<TURN_COLS$} {:>QUEUE_COLS$} {:<WORKSPACE_COLS$} {:>ARTIFACT_COLS$} {:>USAGE_COLS$} {:>AGE_COLS$}",
         "Session", "Status", "Turn", "Q", "Workspace", "Art", "Usage", "Last"
@@ -465,7 +471,7 @@ fn row(
     now_ms: i64,
 ) -> Line<'static> {
     let r = shown.row;
-    let label_cols = width.saturating_sub(FIXED_COLS);
+    let label_cols = label_cols(width);
     let (text_label, titled) = label(r);
     let indent = if shown.depth == 0 {
         String::new()

@@ -63,6 +63,14 @@ pub(crate) const KEYS: &[(&str, &str)] = &[
     ("", "This list"),
     ("↑ ↓ j k, PgUp PgDn", "scroll"),
     ("Esc / F1 / ? / q", "close"),
+    ("", "Fleet (Ctrl+O): letters are commands"),
+    ("↑ ↓ j k, Home End", "move (stays on its session)"),
+    ("Enter", "open the session; Ctrl+O comes back"),
+    ("n", "create a session and open it"),
+    ("r", "rename: type the title, Enter saves"),
+    ("d · f", "delete · fork (each asks y / n first)"),
+    ("/", "filter: typed text is text, Esc clears"),
+    ("q", "leave"),
 ];
 
 const TITLE: &str = " Keys · Esc or F1 to close ";

@@ -15,6 +15,7 @@ mod export;
 mod faults_drops;
 mod faults_network;
 mod faults_refusals;
+mod fleet_e2e;
 mod fleet_live;
 mod hostile_json;
 mod hostile_render;

@@ -161,6 +161,18 @@ impl Simulator {
         routes::create_session(&self.state, req).expect("a default session is always valid")
     }
 
+    /// Sends a message directly as `input.message` would (no HTTP, no rate limit); its
+    /// `#tag` picks the scenario. Panics if the session refuses it.
+    pub fn send_message(&self, session_id: &str, text: &str) {
+        routes::accept_message(
+            &self.state,
+            session_id,
+            text.to_string(),
+            &axum::http::HeaderMap::new(),
+        )
+        .expect("the session accepts the message");
+    }
+
     /// Opens a preview port on a session as the agent's `preview(port)` would: sets
     /// `preview.port` and `preview.url` and emits `preview.ready`.
     pub fn open_preview(&self, session_id: &str, port: u16) {
