@@ -7,6 +7,7 @@ use crate::app::{self, AppExit, AppOptions};
 use crate::cli::{FleetArgs, NewArgs};
 use crate::config::Config;
 use crate::fleet::live::{FleetLive, FleetSource, POLL_PERIOD};
+use crate::notify::{NotifyTarget, NotifyWhen, notification_bytes};
 use crate::store::StateStore;
 use crate::terminal::{self, TerminationSignals, Tui};
 use crate::ui::fleet::{FleetAction, FleetView};
@@ -18,6 +19,7 @@ use gobare_api::client::{ApiClient, IdempotencyKey};
 use gobare_api::error::ApiError;
 use gobare_api::retry::SendRetry;
 use gobare_api::stream::StreamTarget;
+use std::io::Write;
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -67,6 +69,8 @@ pub(crate) async fn run_fleet(
         store: StateStore::open(&config.state_dir, &config.api).ok(),
         poll_every: POLL_PERIOD,
     });
+    let (settings, _) = crate::app::settings::Settings::from_sections(&config.file.sections);
+    let notify_when = settings.notify_when;
     let mut view = FleetView::new();
     view.set_message(notice, true);
     if let Some(id) = &selected {
@@ -76,7 +80,15 @@ pub(crate) async fn run_fleet(
         let choice = {
             let mut signals = TerminationSignals::new()?;
             let mut tui = terminal::enter(false)?;
-            let choice = show(&mut tui, &mut live, &mut view, &client, &mut signals).await;
+            let choice = show(
+                &mut tui,
+                &mut live,
+                &mut view,
+                &client,
+                &mut signals,
+                notify_when,
+            )
+            .await;
             tui.restore();
             match choice {
                 // The terminal went away (window closed): the user left.
@@ -118,8 +130,16 @@ async fn show(
     view: &mut FleetView,
     client: &ApiClient,
     signals: &mut TerminationSignals,
+    notify_when: NotifyWhen,
 ) -> color_eyre::Result<Option<Choice>> {
     let theme = Theme::from_env();
+    let target = NotifyTarget::from_env();
+    // Terminals that never report focus are taken as focused (no spurious bells).
+    let mut focused = true;
+    // What came to need the user while a session was open in front was that session's
+    // own notifier's business, or is on the fleet now: not news.
+    live.drain_needs_you();
+    let changed = live.change_signal();
     let mut events = terminal::events().lock().await;
     let mut dirty = true;
     let mut last_frame: Option<Instant> = None;
@@ -143,7 +163,7 @@ async fn show(
         let wait_frame = dirty.then_some(frame_due);
         let event = tokio::select! {
             event = events.next() => event,
-            _ = live.changed() => {
+            _ = changed.notified() => {
                 dirty = true;
                 continue;
             }
@@ -151,6 +171,18 @@ async fn show(
             _ = sleep_until(clock), if clock.is_some() && !dirty => {
                 dirty = true;
                 clock = None;
+                continue;
+            }
+            Some(id) = live.next_needs_you() => {
+                if notify_when.should_notify(focused)
+                    && let Some(line) = live.model().get(&id).and_then(|r| r.needs_you_line())
+                {
+                    let backend = tui.backend_mut();
+                    let bytes = notification_bytes("gobare", &line, target);
+                    if let Err(e) = backend.write_all(&bytes).and_then(|()| backend.flush()) {
+                        tracing::warn!(error = %e, "could not write a notification");
+                    }
+                }
                 continue;
             }
             _ = signals.recv() => return Ok(None),
@@ -162,6 +194,14 @@ async fn show(
             Event::Key(key) if key.kind != KeyEventKind::Release => key,
             Event::Resize(..) => {
                 dirty = true;
+                continue;
+            }
+            Event::FocusGained => {
+                focused = true;
+                continue;
+            }
+            Event::FocusLost => {
+                focused = false;
                 continue;
             }
             _ => continue,

@@ -87,9 +87,19 @@ impl FleetLive {
         self.changed.notified().await
     }
 
+    /// What [`FleetLive::changed`] waits on, to wait without borrowing the fleet.
+    pub fn change_signal(&self) -> Arc<Notify> {
+        self.changed.clone()
+    }
+
     /// The next session that came to need the user.
     pub async fn next_needs_you(&mut self) -> Option<String> {
         self.needs_you.recv().await
+    }
+
+    /// Forgets the sessions that came to need the user so far.
+    pub fn drain_needs_you(&mut self) {
+        while self.needs_you.try_recv().is_ok() {}
     }
 
     /// A session read or written here (renamed, forked) shows at once.
@@ -141,8 +151,14 @@ impl Task {
             Ok(sessions) => {
                 let mut model = lock(&self.model);
                 let before: Vec<String> = needing(&model);
+                // What waits at the first listing was waiting before the fleet opened.
+                let first = !model.is_loaded();
                 let applied = model.apply_full_list(&sessions);
-                let fresh = newly_needing(&model, &before);
+                let fresh = if first {
+                    Vec::new()
+                } else {
+                    newly_needing(&model, &before)
+                };
                 drop(model);
                 self.report(applied, fresh);
                 true

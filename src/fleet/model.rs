@@ -91,6 +91,18 @@ impl FleetRow {
         }
     }
 
+    /// What a notification says when the session comes to need the user: its name and
+    /// what it waits on ("Nightly: needs you: approval"). Sanitized, one line.
+    pub fn needs_you_line(&self) -> Option<String> {
+        let needs = self.needs()?;
+        let name = self.label().unwrap_or("a session");
+        Some(format!(
+            "{}: needs you: {}",
+            text::one_line(name, 60),
+            needs.as_str().replace('_', " ")
+        ))
+    }
+
     /// The title, else the first message; `None` when neither is known yet.
     pub fn label(&self) -> Option<&str> {
         self.title.as_deref().or(self.first_message.as_deref())

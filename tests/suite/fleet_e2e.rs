@@ -172,3 +172,43 @@ fn rename_and_delete_ask_first_and_a_refusal_names_the_missing_scope() {
     pty.send_keys("q");
     assert!(pty.wait_exit(TIMEOUT).success());
 }
+
+#[test]
+fn a_session_that_comes_to_need_you_is_announced_by_name_and_need() {
+    let (sim, [_, older, _]) = three_sessions();
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("config/gobare-tui");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("config.toml"),
+        "[notifications]\nwhen = \"always\"\n",
+    )
+    .unwrap();
+    let mut pty = spawn(&["fleet"], &home, &sim.sim);
+    wait_sorted(&pty);
+    let osc9 = |bytes: &[u8], text: &str| {
+        String::from_utf8_lossy(bytes).contains(&format!("\x1b]9;gobare: {text}\x07"))
+    };
+    sim.within(|s| s.send_message(&older, "which host? #question"));
+    pty.wait_for(
+        "the session waiting on its question",
+        |s| {
+            list_rows(s)
+                .iter()
+                .any(|r| r.contains("older idle") && r.contains("needs you: question"))
+        },
+        TIMEOUT,
+    );
+    support::app::until(
+        "the notification naming it",
+        TIMEOUT,
+        || osc9(&pty.raw_bytes(), "older idle: needs you: question").then_some(()),
+        || {
+            String::from_utf8_lossy(&pty.raw_bytes())
+                .escape_debug()
+                .to_string()
+        },
+    );
+    pty.send_keys("q");
+    assert!(pty.wait_exit(TIMEOUT).success());
+}

@@ -48,7 +48,7 @@ async fn until(fleet: &FleetLive, what: &str, check: impl Fn(&FleetModel) -> boo
 #[tokio::test]
 async fn the_fleet_holds_every_session_says_what_each_needs_and_follows_new_ones() {
     let rig = Rig::start(SimConfig::for_tests().with_fleet(12)).await;
-    let fleet = live(&rig, Duration::from_secs(60));
+    let mut fleet = live(&rig, Duration::from_secs(60));
     let ids = rig.sim.fleet();
     until(&fleet, "every session, the waiting ones needing you", |m| {
         let needs: Vec<Option<Needs>> = m.rows().map(|r| r.needs()).collect();
@@ -83,6 +83,7 @@ async fn the_fleet_holds_every_session_says_what_each_needs_and_follows_new_ones
         );
         assert!(model.note().is_none(), "{:?}", model.note());
     }
+    fleet.drain_needs_you();
     let later = rig.sim.create_session(Some("started later"));
     rig.client
         .send(
@@ -98,6 +99,12 @@ async fn the_fleet_holds_every_session_says_what_each_needs_and_follows_new_ones
         })
     })
     .await;
+    let announced = tokio::time::timeout(WAIT, fleet.next_needs_you()).await;
+    assert_eq!(
+        announced.unwrap().as_deref(),
+        Some(later.as_str()),
+        "announced"
+    );
     let opens = rig.sim.stream_opens();
     assert_eq!(opens, [None], "one org stream, opened live once: {opens:?}");
     rig.sim.shutdown().await;

@@ -204,3 +204,25 @@ fn crews_are_trees_ranked_by_their_most_urgent_member_and_a_filter_is_flat() {
         .collect();
     assert_eq!(shown, ["m2", "m1"]);
 }
+
+#[test]
+fn a_notification_names_the_session_and_what_it_needs() {
+    let mut fleet = FleetModel::new();
+    fleet.apply_session(&session(json!({"id": "a", "status": "idle"})));
+    assert_eq!(fleet.get("a").unwrap().needs_you_line(), None);
+    fleet.apply_event(&event(
+        "a",
+        1,
+        5,
+        "tool.required",
+        json!({"toolCallId": "c", "name": "lookup", "arguments": {}}),
+    ));
+    assert_eq!(
+        fleet.get("a").unwrap().needs_you_line().as_deref(),
+        Some("a session: needs you: function call")
+    );
+    fleet.set_first_message("a", "Answer the\u{1b}]0;x\u{7} customer");
+    let line = fleet.get("a").unwrap().needs_you_line().unwrap();
+    assert!(line.starts_with("Answer the") && line.ends_with("customer: needs you: function call"));
+    assert!(!line.chars().any(gobare_api::text::is_unsafe), "{line:?}");
+}
