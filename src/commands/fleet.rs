@@ -3,6 +3,7 @@
 //! session. Enter opens a session in place; Ctrl+O comes back to the same row, the fleet
 //! kept live meanwhile by its own task.
 
+use crate::app::stats::Stats;
 use crate::app::{self, AppExit, AppOptions};
 use crate::cli::{FleetArgs, NewArgs};
 use crate::config::Config;
@@ -80,6 +81,7 @@ pub(crate) async fn run_fleet(
         let choice = {
             let mut signals = TerminationSignals::new()?;
             let mut tui = terminal::enter(false)?;
+            let mut stats = Stats::from_env();
             let choice = show(
                 &mut tui,
                 &mut live,
@@ -87,8 +89,10 @@ pub(crate) async fn run_fleet(
                 &client,
                 &mut signals,
                 notify_when,
+                &mut stats,
             )
             .await;
+            stats.write(std::time::Instant::now(), true);
             tui.restore();
             match choice {
                 // The terminal went away (window closed): the user left.
@@ -131,6 +135,7 @@ async fn show(
     client: &ApiClient,
     signals: &mut TerminationSignals,
     notify_when: NotifyWhen,
+    stats: &mut Stats,
 ) -> color_eyre::Result<Option<Choice>> {
     let theme = Theme::from_env();
     let target = NotifyTarget::from_env();
@@ -157,10 +162,15 @@ async fn show(
                 model.has_running_turn()
             };
             dirty = false;
+            stats.frames += 1;
+            stats.events = live.model().generation();
             last_frame = Some(Instant::now());
             clock = running.then(|| Instant::now() + CLOCK_TICK);
         }
         let wait_frame = dirty.then_some(frame_due);
+        let stats_due = stats
+            .due_at(std::time::Instant::now())
+            .map(Instant::from_std);
         let event = tokio::select! {
             event = events.next() => event,
             _ = changed.notified() => {
@@ -168,6 +178,10 @@ async fn show(
                 continue;
             }
             _ = sleep_until(wait_frame), if wait_frame.is_some() => continue,
+            _ = sleep_until(stats_due), if stats_due.is_some() => {
+                stats.write(std::time::Instant::now(), false);
+                continue;
+            }
             _ = sleep_until(clock), if clock.is_some() && !dirty => {
                 dirty = true;
                 clock = None;

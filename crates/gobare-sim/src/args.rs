@@ -30,6 +30,10 @@ pub struct SimArgs {
     /// and function calls, failed, working and idle ones (raises the session limit).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub fleet: usize,
+    /// With --fleet: emit this many events a second across the fleet, for as long as the
+    /// simulator runs (a busy org stream to measure against).
+    #[arg(long, value_name = "PER_SECOND", default_value_t = 0)]
+    pub fleet_activity: u32,
     /// `retry:` hint written at the start of each stream, in ms.
     #[arg(long, default_value_t = 2000)]
     pub retry_ms: u64,
@@ -121,6 +125,7 @@ impl SimArgs {
             ..SimConfig::default()
         };
         config.rate_limits.enforce = !self.no_rate_limits;
+        config.fleet_activity = self.fleet_activity;
         config.with_fleet(self.fleet)
     }
 }

@@ -117,6 +117,7 @@ impl Simulator {
         let listener = TcpListener::bind(config.addr).await?;
         let addr = listener.local_addr()?;
         let fleet = config.fleet;
+        let activity = config.fleet_activity;
         let state = SimState::new(config, token);
         let app = routes::router(state.clone());
         let shutdown = state.shutdown.clone();
@@ -129,6 +130,9 @@ impl Simulator {
             }
         });
         let fleet = fleet::start(&state, fleet);
+        if activity > 0 && !fleet.is_empty() {
+            tokio::spawn(fleet::keep_busy(state.clone(), fleet.clone(), activity));
+        }
         *lock(&state.fleet) = fleet;
         Ok(Simulator {
             state,
