@@ -149,6 +149,8 @@ async fn show(
     let mut dirty = true;
     let mut last_frame: Option<Instant> = None;
     let mut clock: Option<Instant> = None;
+    // The row whose details were last asked for.
+    let mut wanted: Option<String> = None;
     loop {
         let frame_due = last_frame.map_or(Instant::now(), |at| at + FRAME_INTERVAL);
         if dirty && Instant::now() >= frame_due {
@@ -162,6 +164,14 @@ async fn show(
                 model.has_running_turn()
             };
             dirty = false;
+            // Usage and artifacts cost two reads a session against a rate budget of 120 a
+            // minute: read them for the selected row only, once each.
+            if let Some(id) = view.selected()
+                && wanted.as_deref() != Some(id)
+            {
+                wanted = Some(id.to_string());
+                live.want_details(&[id.to_string()]);
+            }
             stats.frames += 1;
             stats.events = live.model().generation();
             last_frame = Some(Instant::now());

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use gobare_api::client::{ApiClient, SessionFilter};
+use gobare_api::client::{ApiClient, Order, Page, SessionFilter};
 use gobare_api::error::ApiErrorKind;
 use gobare_api::stream::{self, ConnectionState, StreamOptions, StreamUpdate};
 use gobare_api::text;
@@ -41,6 +41,7 @@ pub struct FleetLive {
     model: Arc<Mutex<FleetModel>>,
     changed: Arc<Notify>,
     needs_you: mpsc::UnboundedReceiver<String>,
+    details: mpsc::UnboundedSender<Vec<String>>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -68,11 +69,13 @@ impl FleetLive {
         let model = Arc::new(Mutex::new(FleetModel::new()));
         let changed = Arc::new(Notify::new());
         let (tx, needs_you) = mpsc::unbounded_channel();
-        let task = tokio::spawn(run(source, model.clone(), changed.clone(), tx));
+        let (details, wanted) = mpsc::unbounded_channel();
+        let task = tokio::spawn(run(source, model.clone(), changed.clone(), tx, wanted));
         FleetLive {
             model,
             changed,
             needs_you,
+            details,
             task,
         }
     }
@@ -95,6 +98,11 @@ impl FleetLive {
     /// The next session that came to need the user.
     pub async fn next_needs_you(&mut self) -> Option<String> {
         self.needs_you.recv().await
+    }
+
+    /// Rows worth their usage and artifacts: read once each (again after their turn ends).
+    pub fn want_details(&self, ids: &[String]) {
+        let _ = self.details.send(ids.to_vec());
     }
 
     /// Forgets the sessions that came to need the user so far.
@@ -128,6 +136,8 @@ fn lock(model: &Mutex<FleetModel>) -> MutexGuard<'_, FleetModel> {
 
 struct Task {
     client: ApiClient,
+    /// Sessions whose details were read (or are being read).
+    detailed: Mutex<std::collections::HashSet<String>>,
     filter: SessionFilter,
     store: Option<StateStore>,
     model: Arc<Mutex<FleetModel>>,
@@ -179,6 +189,13 @@ impl Task {
         if ids.is_empty() {
             return;
         }
+        {
+            // A turn ended: its usage and artifacts moved on.
+            let mut detailed = self.detailed.lock().unwrap_or_else(|p| p.into_inner());
+            for id in &ids {
+                detailed.remove(id);
+            }
+        }
         if ids.len() > MOST_SINGLE_READS {
             self.list().await;
         } else {
@@ -207,6 +224,41 @@ impl Task {
             self.report(applied, []);
         }
         self.label().await;
+    }
+
+    /// Sandbox seconds and artifacts of the sessions on screen not read yet.
+    async fn details(&self, ids: Vec<String>) {
+        let fresh: Vec<String> = {
+            let mut detailed = self.detailed.lock().unwrap_or_else(|p| p.into_inner());
+            ids.into_iter()
+                .filter(|id| detailed.insert(id.clone()))
+                .collect()
+        };
+        if fresh.is_empty() {
+            return;
+        }
+        let page = Page::ordered(Order::Desc).with_limit(100);
+        let page = &page;
+        let read: Vec<(String, Option<u64>, Option<u32>)> = futures_util::stream::iter(fresh)
+            .map(|id| async move {
+                let usage = self.client.get_usage(&id, false).await.ok();
+                let artifacts = self.client.list_artifacts(&id, page, None).await.ok();
+                (
+                    id,
+                    usage.map(|u| u.sandbox_seconds),
+                    artifacts.map(|a| a.data.len() as u32),
+                )
+            })
+            .buffer_unordered(CONCURRENT_READS)
+            .collect()
+            .await;
+        let mut model = lock(&self.model);
+        let mut applied = Applied::default();
+        for (id, seconds, artifacts) in read {
+            applied.visible |= model.set_details(&id, seconds, artifacts).visible;
+        }
+        drop(model);
+        self.report(applied, []);
     }
 
     /// First messages of untitled sessions: remembered ones at once, the rest read.
@@ -279,10 +331,12 @@ async fn run(
     model: Arc<Mutex<FleetModel>>,
     changed: Arc<Notify>,
     needs_you: mpsc::UnboundedSender<String>,
+    mut wanted: mpsc::UnboundedReceiver<Vec<String>>,
 ) {
     let poll_every = source.poll_every;
     let task = Task {
         client: source.client,
+        detailed: Mutex::default(),
         filter: SessionFilter {
             status: None,
             root: source.root,
@@ -358,6 +412,7 @@ async fn run(
                 drop(model);
                 task.report(applied, fresh);
             }
+            Some(ids) = wanted.recv() => task.details(ids).await,
             _ = sleep_until(refresh_at), if refresh_at.is_some() => {
                 refresh_at = None;
                 task.refresh().await;

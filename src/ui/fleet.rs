@@ -127,12 +127,6 @@ impl FleetView {
         self.mode != FleetMode::List
     }
 
-    /// The ids on screen at the last draw (for lazy reads).
-    pub fn shown_ids(&self) -> &[String] {
-        let end = (self.offset + self.page_rows).min(self.shown.len());
-        &self.shown[self.offset.min(end)..end]
-    }
-
     pub fn handle_key(&mut self, key: KeyEvent) -> FleetAction {
         if key.kind == KeyEventKind::Release {
             return FleetAction::Consumed;

@@ -63,7 +63,7 @@ fn wait_sorted(pty: &Pty) {
 
 #[test]
 fn the_waiting_session_comes_first_enter_opens_one_and_ctrl_o_returns_to_its_row() {
-    let (sim, _) = three_sessions();
+    let (sim, [_, older, newer]) = three_sessions();
     let home = tempfile::tempdir().unwrap();
     let mut pty = spawn(&["fleet"], &home, &sim.sim);
     wait_sorted(&pty);
@@ -74,6 +74,20 @@ fn the_waiting_session_comes_first_enter_opens_one_and_ctrl_o_returns_to_its_row
         "the third row selected",
         |s| selected_row(s).contains("older idle"),
         TIMEOUT,
+    );
+    let usage = format!("GET /v1/sessions/{older}/usage");
+    support::app::until(
+        "the selected row's usage read",
+        TIMEOUT,
+        || sim.sim.requests().contains(&usage).then_some(()),
+        || format!("{:#?}", sim.sim.requests()),
+    );
+    assert!(
+        !sim.sim
+            .requests()
+            .iter()
+            .any(|r| r.starts_with(&format!("GET /v1/sessions/{newer}/usage"))),
+        "a row passed over is not read"
     );
     pty.send_keys(keys::ENTER);
     pty.wait_for(
