@@ -12,15 +12,20 @@ use gobare_tui::session::attention::{Attention, Needs};
 use std::time::Duration;
 
 fn live(rig: &Rig, poll_every: Duration) -> FleetLive {
+    live_under(rig, None, poll_every)
+}
+
+/// The fleet of one crew (`root`) or the whole organization.
+fn live_under(rig: &Rig, root: Option<String>, poll_every: Duration) -> FleetLive {
     FleetLive::start(FleetSource {
         client: (*rig.client).clone(),
         stream: StreamOptions {
             api: rig.sim.url(),
             token: Token::new(rig.sim.token()),
-            target: StreamTarget::Org { root: None },
+            target: StreamTarget::Org { root: root.clone() },
             ..StreamOptions::default()
         },
-        root: None,
+        root,
         store: Some(rig.store()),
         poll_every,
     })
@@ -139,5 +144,28 @@ async fn a_refused_org_stream_falls_back_to_polling_the_list_with_a_note() {
         m.get(&first).is_none()
     })
     .await;
+    rig.sim.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_fleet_under_a_root_holds_that_crew_only() {
+    let rig = Rig::start(SimConfig::for_tests().with_fleet(12)).await;
+    let lead = rig.sim.fleet()[0].clone();
+    let fleet = live_under(&rig, Some(lead.clone()), Duration::from_secs(60));
+    until(&fleet, "the lead and its two members, labelled", |m| {
+        m.len() == 3
+            && m.rows().all(|r| r.label().is_some())
+            && m.rows()
+                .filter(|r| r.id != lead)
+                .all(|r| r.parent.as_deref() == Some(lead.as_str()))
+    })
+    .await;
+    assert!(
+        rig.sim
+            .requests()
+            .iter()
+            .any(|r| r.starts_with("GET /v1/events") && r.contains(&format!("root={lead}"))),
+        "the org stream of that tree"
+    );
     rig.sim.shutdown().await;
 }

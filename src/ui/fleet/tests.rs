@@ -237,3 +237,20 @@ fn the_selection_follows_its_session_and_survives_its_leaving() {
     assert_eq!(view.current_index(), index);
     assert!(view.selected().is_some_and(|id| id != "idle-000"));
 }
+
+#[test]
+fn a_note_on_how_the_fleet_is_kept_live_is_visible() {
+    let mut model = fleet();
+    model.set_note(Some(
+        "the org stream was refused (permission denied); polling the list every 10 s".into(),
+    ));
+    let mut view = FleetView::new();
+    let text = screen(&mut view, &model, 150, 12);
+    assert!(text.contains("the org stream was refused"), "{text}");
+    view.set_message(Some("renamed".into()), false);
+    let text = screen(&mut view, &model, 150, 12);
+    assert!(
+        text.contains("renamed") && !text.contains("refused"),
+        "a message comes first: {text}"
+    );
+}
