@@ -331,7 +331,6 @@ impl FleetView {
             text::truncate(&format!("  {HINTS}"), width).into_owned(),
             theme.dim,
         )));
-        let _ = model.note();
         Paragraph::new(lines).render(inner, buf);
         if let Some(note) = model.note() {
             let y = inner.y + inner.height - 2;
