@@ -119,8 +119,10 @@ pub struct Applied {
 }
 
 /// Every session in the fleet, by id.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct FleetModel {
+    /// Tells this model from another (with [`FleetModel::generation`], a cache key).
+    instance: u64,
     rows: HashMap<String, FleetRow>,
     /// Sessions whose resource should be read again.
     refresh: HashSet<String>,
@@ -153,9 +155,29 @@ fn needs_of(kind: &RequiredActionKind) -> Option<Needs> {
     }
 }
 
+impl Default for FleetModel {
+    fn default() -> Self {
+        FleetModel::new()
+    }
+}
+
 impl FleetModel {
     pub fn new() -> FleetModel {
-        FleetModel::default()
+        static INSTANCES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        FleetModel {
+            instance: INSTANCES.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            rows: HashMap::new(),
+            refresh: HashSet::new(),
+            generation: 0,
+            loaded: false,
+            note: None,
+        }
+    }
+
+    /// Which model this is and how many visible changes it has had: equal versions show
+    /// the same rows.
+    pub fn version(&self) -> (u64, u64) {
+        (self.instance, self.generation)
     }
 
     pub fn len(&self) -> usize {

@@ -97,8 +97,14 @@ pub struct FleetView {
     message: Option<(String, bool)>,
     /// Ids in display order at the last draw (keys act on what was seen).
     shown: Vec<String>,
-    /// Labels of the shown rows, for the confirm questions.
-    labels: Vec<String>,
+    /// Each shown row's depth in its crew.
+    depths: Vec<u16>,
+    /// Sessions that need the user, at the last ordering.
+    waiting: usize,
+    /// What the order was computed from: the model's version and the filter.
+    order_key: Option<((u64, u64), String)>,
+    /// The selected row's label, for the confirm questions.
+    selected_label: String,
 }
 
 impl FleetView {
@@ -232,7 +238,7 @@ impl FleetView {
                 else {
                     return FleetAction::Consumed;
                 };
-                let label = self.labels.get(index).cloned().unwrap_or_default();
+                let label = self.selected_label.clone();
                 self.message = None;
                 self.mode = match c {
                     'r' => FleetMode::Rename {
@@ -275,12 +281,21 @@ impl FleetView {
         now_ms: i64,
     ) {
         Clear.render(area, buf);
-        let rows = ordered(model, &self.filter);
-        self.remember(&rows);
-        let waiting = model
-            .rows()
-            .filter(|r| r.attention() == Attention::NeedsYou)
-            .count();
+        let key = (model.version(), self.filter.clone());
+        if self.order_key.as_ref() != Some(&key) {
+            let rows = ordered(model, &self.filter);
+            self.shown.clear();
+            self.depths.clear();
+            self.shown.extend(rows.iter().map(|s| s.row.id.clone()));
+            self.depths.extend(rows.iter().map(|s| s.depth));
+            self.waiting = model
+                .rows()
+                .filter(|r| r.attention() == Attention::NeedsYou)
+                .count();
+            self.order_key = Some(key);
+        }
+        self.remember();
+        let waiting = self.waiting;
         let title = format!(
             " Fleet · {} session{} · {waiting} need{} you ",
             model.len(),
@@ -305,7 +320,7 @@ impl FleetView {
         self.page_rows = list_rows.max(1);
         let mut lines = Vec::with_capacity(usize::from(inner.height));
         lines.push(header(width, theme));
-        if rows.is_empty() {
+        if self.shown.is_empty() {
             let empty = if !model.is_loaded() {
                 "  loading sessions…"
             } else if !self.filter.is_empty() {
@@ -315,17 +330,30 @@ impl FleetView {
             };
             lines.push(Line::from(Span::styled(empty, theme.dim)));
         }
-        let index = self.current_index().min(rows.len().saturating_sub(1));
+        let index = self.current_index().min(self.shown.len().saturating_sub(1));
         self.offset = visible_offset(self.offset, index, self.page_rows);
-        for (i, shown) in rows
-            .iter()
-            .enumerate()
-            .skip(self.offset)
-            .take(self.page_rows)
-        {
-            lines.push(row(shown, i == index, width, theme, now_ms));
+        let end = (self.offset + self.page_rows).min(self.shown.len());
+        for i in self.offset..end {
+            // The order was computed from this very version of the model.
+            let Some(found) = model.get(&self.shown[i]) else {
+                continue;
+            };
+            let shown = Shown {
+                row: found,
+                depth: self.depths[i],
+            };
+            if i == index {
+                self.selected_label = label(found).0.to_string();
+            }
+            lines.push(row(&shown, i == index, width, theme, now_ms));
         }
         lines.resize(usize::from(inner.height) - 2, Line::default());
+        if let FleetMode::ConfirmDelete { id, label: asked }
+        | FleetMode::ConfirmFork { id, label: asked } = &mut self.mode
+            && let Some(found) = model.get(id)
+        {
+            *asked = label(found).0.to_string();
+        }
         lines.push(self.mode_line(width, theme));
         lines.push(Line::from(Span::styled(
             text::truncate(&format!("  {HINTS}"), width).into_owned(),
@@ -348,12 +376,7 @@ impl FleetView {
 
     /// Keeps the shown order and the selection (a session that left hands the selection
     /// to the row now at its place).
-    fn remember(&mut self, rows: &[Shown<'_>]) {
-        self.shown.clear();
-        self.labels.clear();
-        self.shown.extend(rows.iter().map(|s| s.row.id.clone()));
-        self.labels
-            .extend(rows.iter().map(|s| label(s.row).0.to_string()));
+    fn remember(&mut self) {
         match self
             .selected_id
             .as_ref()
