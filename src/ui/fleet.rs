@@ -56,7 +56,7 @@ enum FleetMode {
 }
 
 /// Columns after the label.
-const STATUS_COLS: usize = 22;
+const STATUS_COLS: usize = 24;
 const TURN_COLS: usize = 13;
 const QUEUE_COLS: usize = 4;
 const WORKSPACE_COLS: usize = 15;
@@ -511,26 +511,20 @@ fn row(
     };
     let usage = r.sandbox_seconds.map(seconds).unwrap_or_default();
     let marker = if selected { "› " } else { "  " };
+    // Columns of one style share a span: fewer spans, less to lay out per frame. Status,
+    // clock and counts are ASCII this client wrote; the workspace state is the server's.
+    let middle = format!(" {turn:<TURN_COLS$} {queue:>QUEUE_COLS$} ");
+    let figures = format!(
+        " {artifacts:>ARTIFACT_COLS$} {usage:>USAGE_COLS$} {:>AGE_COLS$}",
+        age(now_ms - r.last_activity)
+    );
     let mut spans = vec![
         Span::styled(marker, theme.accent),
         padded(&label_text, label_cols, label_style),
-        Span::raw(" "),
-        padded(&status, STATUS_COLS, status_style),
-        Span::raw(" "),
-        padded(&turn, TURN_COLS, theme.accent),
-        Span::raw(" "),
-        Span::styled(format!("{queue:>QUEUE_COLS$}"), theme.text),
-        Span::raw(" "),
+        Span::styled(format!(" {status:<STATUS_COLS$}"), status_style),
+        Span::styled(middle, theme.accent),
         padded(&workspace, WORKSPACE_COLS, workspace_style),
-        Span::raw(" "),
-        Span::styled(format!("{artifacts:>ARTIFACT_COLS$}"), theme.text),
-        Span::raw(" "),
-        Span::styled(format!("{usage:>USAGE_COLS$}"), theme.dim),
-        Span::raw(" "),
-        Span::styled(
-            format!("{:>AGE_COLS$}", age(now_ms - r.last_activity)),
-            theme.dim,
-        ),
+        Span::styled(figures, theme.dim),
     ];
     if selected {
         for span in &mut spans {
@@ -538,6 +532,9 @@ fn row(
         }
     }
     // Narrow screens: cut the whole line rather than let columns collide.
+    if label_cols + FIXED_COLS <= width {
+        return Line::from(spans);
+    }
     let mut left = width;
     let spans = spans
         .into_iter()
