@@ -67,6 +67,8 @@ pub(crate) enum CliCommand {
     Attach(AttachArgs),
     /// List sessions, the ones that need you first (needs you, failed, working, idle).
     List(ListArgs),
+    /// Every session (or one crew) live on one screen, the ones that need you first.
+    Fleet(FleetArgs),
     /// Create a session (optionally with a first message) and open it.
     New(NewArgs),
     /// Run the local simulator and open a scripted session in it; needs no token.
@@ -85,6 +87,13 @@ pub(crate) enum CliCommand {
 pub(crate) struct AttachArgs {
     /// The session id (a UUID), or any unique prefix of it.
     pub(crate) session_id: String,
+}
+
+#[derive(Debug, Clone, Args, Default)]
+pub(crate) struct FleetArgs {
+    /// Only this session and its sub-sessions (its crew); an id or a unique prefix.
+    #[arg(long, value_name = "SESSION_ID")]
+    pub(crate) root: Option<String>,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -65,6 +65,7 @@ async fn run(command: Option<CliCommand>, config: Config) -> Result<()> {
         Some(CliCommand::Artifacts(args)) => commands::artifacts::run(config, args).await,
         Some(CliCommand::Attach(args)) => commands::attach::run(config, args).await,
         Some(CliCommand::List(args)) => commands::list::run(config, args).await,
+        Some(CliCommand::Fleet(args)) => commands::fleet::run(config, args).await,
         Some(CliCommand::New(args)) => commands::new::run(config, args).await,
         Some(CliCommand::Demo) => commands::demo::run(config).await,
         Some(CliCommand::Tail(args)) => commands::tail::run(config, args).await,

@@ -13,6 +13,7 @@ pub mod commands;
 pub mod config;
 mod entry;
 mod export;
+pub mod fleet;
 mod notify;
 mod redact;
 pub mod search;

@@ -384,7 +384,7 @@ impl Tui {
 }
 
 /// The process's one stream of terminal events. crossterm reads the terminal through a
-/// global reader; an `EventStream` dropped and a new one made (the app, then the picker, then
+/// global reader; an `EventStream` dropped and a new one made (the app, then the fleet, then
 /// the app again) can leave a waker thread of the first behind and lose keys, so every screen
 /// borrows this one instead.
 pub(crate) fn events() -> &'static tokio::sync::Mutex<crossterm::event::EventStream> {

@@ -42,7 +42,7 @@ pub(crate) struct Acting {
     pending_redraw_at: Option<Instant>,
     /// The workspace state stored at the last visit, compared once with the first read.
     stored_workspace: Option<Option<String>>,
-    /// Ctrl+O leaves for the session picker (not in the demo: it has no other sessions).
+    /// Ctrl+O leaves for the fleet (not in the demo: it has no other sessions).
     picker_available: bool,
     wants_picker: bool,
 }
@@ -96,7 +96,7 @@ impl Acting {
         }
     }
 
-    /// Whether the app ended to show the session picker.
+    /// Whether the app ended to show the fleet.
     pub(crate) fn wants_picker(&self) -> bool {
         self.wants_picker
     }
@@ -309,13 +309,13 @@ impl App {
         self.acting.sender.send(answer);
     }
 
-    /// Ctrl+O: leave for the session picker (the draft is saved on the way out).
+    /// Ctrl+O: leave for the fleet (the draft is saved on the way out).
     pub(super) fn act_open_picker(&mut self) {
         if self.acting.picker_available {
             self.acting.wants_picker = true;
             self.quit();
         } else {
-            self.notice(Some("no session picker here (local demo)".into()));
+            self.notice(Some("no fleet here (local demo)".into()));
         }
     }
 

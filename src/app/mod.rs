@@ -96,11 +96,11 @@ pub(crate) async fn run(opts: AppOptions) -> Result<()> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum AppExit {
     Quit,
-    /// Ctrl+O: the user wants the session picker.
+    /// Ctrl+O: the user wants the fleet.
     OpenPicker,
 }
 
-/// [`run`], telling whether the user asked for the session picker on the way out.
+/// [`run`], telling whether the user asked for the fleet on the way out.
 pub(crate) async fn run_until_exit(opts: AppOptions) -> Result<AppExit> {
     const NEEDS_TTY: &str = "the full-screen interface needs an interactive terminal \
                              (for a pipe, use `gobare-tui tail`)";

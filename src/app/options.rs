@@ -20,7 +20,7 @@ pub(crate) struct AppOptions {
     pub(crate) first_message: Option<String>,
     /// Start with mouse capture on.
     pub(crate) mouse: bool,
-    /// Ctrl+O may leave for the session picker (the caller shows it on `AppExit::OpenPicker`).
+    /// Ctrl+O may leave for the fleet (the caller shows it on `AppExit::OpenPicker`).
     pub(crate) picker: bool,
     /// The config file's notification and theme preferences.
     pub(crate) settings: crate::app::settings::Settings,

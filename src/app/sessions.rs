@@ -1,13 +1,10 @@
-//! Pages of the session list for the picker: newest first, `after` the last id shown; and
-//! the whole list at once for `list` and session id prefixes.
+//! The whole session list at once, read a full page at a time, for `list`, the fleet and
+//! session id prefixes.
 
 use gobare_api::client::{ApiClient, Order, Page, SessionFilter};
 use gobare_api::error::{ApiError, ApiErrorKind};
 use gobare_api::model::{List, Session};
 use std::time::Duration;
-
-/// Sessions per page (the API's maximum is 100).
-pub(crate) const PAGE_SIZE: u32 = 50;
 
 /// The API's largest page.
 const MAX_PAGE: u32 = 100;
@@ -63,45 +60,5 @@ async fn page_waiting_out_rate_limits(
             }
             result => return result,
         }
-    }
-}
-
-/// Where the next page starts.
-#[derive(Debug, Clone, Default)]
-pub struct SessionPager {
-    after: Option<String>,
-    exhausted: bool,
-    page_size: u32,
-}
-
-impl SessionPager {
-    pub fn new(page_size: u32) -> SessionPager {
-        SessionPager {
-            after: None,
-            exhausted: false,
-            page_size: page_size.clamp(1, 100),
-        }
-    }
-
-    /// The next page and whether more follow (for `PickerState::append_page`).
-    pub async fn next_page(
-        &mut self,
-        client: &ApiClient,
-    ) -> Result<(Vec<Session>, bool), ApiError> {
-        if self.exhausted {
-            return Ok((Vec::new(), false));
-        }
-        let mut page = Page::ordered(Order::Desc).with_limit(self.page_size);
-        if let Some(after) = &self.after {
-            page = page.after(after.clone());
-        }
-        let list = client.list_sessions(&page).await?;
-        let next = list
-            .last_id
-            .or_else(|| list.data.last().map(|s| s.id.clone()));
-        // A server that says "more" without a new place to continue would loop forever.
-        self.exhausted = !list.has_more || next.is_none() || next == self.after;
-        self.after = next;
-        Ok((list.data, !self.exhausted))
     }
 }

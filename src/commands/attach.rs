@@ -9,5 +9,5 @@ pub(crate) async fn run(config: Config, args: AttachArgs) -> color_eyre::Result<
     config.require_token()?;
     let session_id = super::session_id::resolve(&config, &args.session_id).await?;
     let options = super::launch::options(&config, &session_id)?;
-    super::launch::run_app(config, options).await
+    super::fleet::run_app(config, options).await
 }

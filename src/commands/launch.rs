@@ -1,20 +1,16 @@
-//! What the subcommands share: the app's options for a session, the one way a session is
-//! created, and running the app with the session picker behind it (Ctrl+O). The subcommands
-//! (`attach`, `new`, `start`) call into this file; it calls into none of them.
+//! What the subcommands share: the app's options for a session and the one way a session
+//! is created. The subcommands (`attach`, `new`, `start`, `fleet`) call into this file; it
+//! calls into none of them.
 
-use crate::app::{self, AppExit, AppOptions};
+use crate::app::AppOptions;
 use crate::cli::NewArgs;
 use crate::config::Config;
 use crate::store::StateStore;
-use crate::terminal::{self, TerminationSignals};
-use color_eyre::eyre::eyre;
 use gobare_api::client::{ApiClient, IdempotencyKey};
 use gobare_api::error::ApiError;
 use gobare_api::model::{AgentRequest, CreateSession, Session};
 use gobare_api::retry::SendRetry;
 use gobare_api::stream::StreamTarget;
-
-use super::pick::{self, Choice};
 
 /// The app's options for `session_id` under `config` .
 pub(crate) fn options(config: &Config, session_id: &str) -> color_eyre::Result<AppOptions> {
@@ -68,55 +64,4 @@ pub(crate) async fn create_session(
         .run(|| client.create_session(request, &key), |_, _, _| {})
         .await;
     result
-}
-
-/// Shows the picker (with `notice` on its bottom line), then the app on the chosen session,
-/// and the picker again whenever the app is left with Ctrl+O.
-pub(crate) async fn run_picker(config: Config, notice: Option<String>) -> color_eyre::Result<()> {
-    let client = config.client().map_err(|e| eyre!(e.summary()))?;
-    let mut notice = notice;
-    let store = StateStore::open(&config.state_dir, &config.api).ok();
-    loop {
-        let choice = {
-            let mut signals = TerminationSignals::new()?;
-            let mut tui = terminal::enter(false)?;
-            let choice = pick::pick(
-                &mut tui,
-                &client,
-                &mut signals,
-                store.as_ref(),
-                notice.take(),
-            )
-            .await;
-            tui.restore();
-            match choice {
-                // The terminal went away (window closed): the user left.
-                Err(_) if terminal::hung_up() => return Ok(()),
-                choice => choice?,
-            }
-        };
-        let session_id = match choice {
-            Some(Choice::Open(id)) => id,
-            Some(Choice::New) => {
-                let request = create_request(&NewArgs::default());
-                create_session(&client, &request, &SendRetry::default())
-                    .await
-                    .map_err(|e| eyre!("could not create the session: {}", e.summary()))?
-                    .id
-            }
-            None => return Ok(()),
-        };
-        let options = options(&config, &session_id)?;
-        if app::run_until_exit(options).await? != AppExit::OpenPicker {
-            return Ok(());
-        }
-    }
-}
-
-/// Runs the app on `options`; if the user leaves it with Ctrl+O, the picker follows.
-pub(crate) async fn run_app(config: Config, options: AppOptions) -> color_eyre::Result<()> {
-    match app::run_until_exit(options).await? {
-        AppExit::Quit => Ok(()),
-        AppExit::OpenPicker => run_picker(config, None).await,
-    }
 }

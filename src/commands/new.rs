@@ -30,5 +30,5 @@ pub(crate) async fn run(config: Config, args: NewArgs) -> color_eyre::Result<()>
     // first message through the send executor (§11.1).
     let mut options = super::launch::options(&config, &session.id)?;
     options.first_message = args.message.filter(|m| !m.trim().is_empty());
-    super::launch::run_app(config, options).await
+    super::fleet::run_app(config, options).await
 }

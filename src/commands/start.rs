@@ -1,6 +1,6 @@
 //! `gobare-tui` with no subcommand: the built-in demo when there is no token; with a token,
-//! the session opened last against this API, or the session picker when there is none (or
-//! when the one opened last no longer exists: it is forgotten, and the picker says so).
+//! the session opened last against this API, or the fleet when there is none (or when the
+//! one opened last no longer exists: it is forgotten, and the fleet says so).
 
 use crate::config::Config;
 use crate::store::StateStore;
@@ -16,7 +16,7 @@ pub(crate) async fn run(config: Config) -> color_eyre::Result<()> {
     if let Some(id) = store.as_ref().and_then(StateStore::last_session) {
         if !is_gone(&config, &id).await? {
             let options = super::launch::options(&config, &id)?;
-            return super::launch::run_app(config, options).await;
+            return super::fleet::run_app(config, options).await;
         }
         if let Some(store) = &store
             && let Err(e) = store.forget_last_session()
@@ -27,13 +27,13 @@ pub(crate) async fn run(config: Config) -> color_eyre::Result<()> {
             "the session opened last ({}) no longer exists; it is forgotten",
             gobare_api::text::one_line(&id, 64)
         );
-        // Also on stderr: it stays on the screen after the picker's full screen is gone.
+        // Also on stderr: it stays on the screen after the fleet's full screen is gone.
         let _ = writeln!(std::io::stderr(), "gobare-tui: {message}");
         notice = Some(message);
     }
-    // Pick one (or create one) from the list, when there is a terminal to show it on.
+    // Pick one (or create one) from the fleet, when there is a terminal to show it on.
     if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
-        return super::launch::run_picker(config, notice).await;
+        return super::fleet::run_fleet(config, notice, None, None).await;
     }
     Err(crate::cli::UsageError(
         "no session to reopen yet: open one with `gobare-tui attach SESSION_ID`, \

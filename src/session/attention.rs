@@ -1,6 +1,6 @@
 //! Which session needs the user first: the attention rank (needs you → failed → working →
 //! idle, then the most recently updated) and what a waiting session needs, from the session
-//! resource alone, so `list`, the picker and the fleet order sessions the same way.
+//! resource alone, so `list` and the fleet order sessions the same way.
 
 use gobare_api::model::{RequiredActionKind, Session, SessionStatus, WorkspaceState};
 use std::cmp::{Ordering, Reverse};
@@ -8,7 +8,7 @@ use std::cmp::{Ordering, Reverse};
 /// How urgently a session wants the user, most urgent first (the derived order is the sort
 /// order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) enum Attention {
+pub enum Attention {
     /// It waits on an approval, an answer or a function's result.
     NeedsYou,
     /// Its last turn failed, or its workspace could not be rebuilt.
@@ -33,7 +33,7 @@ impl Attention {
 
 /// What a waiting session asks of the user (§9.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum Needs {
+pub enum Needs {
     Approval,
     Question,
     FunctionCall,

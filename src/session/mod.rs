@@ -5,7 +5,7 @@
 //! [`SessionView::take_fetches`] to learn which resources to re-read.
 
 pub mod actions;
-pub(crate) mod attention;
+pub mod attention;
 pub(crate) mod log;
 pub mod paging;
 pub mod tail_replay;

@@ -20,7 +20,7 @@ pub(crate) const KEYS: &[(&str, &str)] = &[
         "quit (asks if a turn runs, a decision or draft waits)",
     ),
     ("Ctrl+R", "re-read; when reconnecting: reconnect now"),
-    ("Ctrl+O", "the session picker"),
+    ("Ctrl+O", "the fleet (every session, live)"),
     ("Ctrl+Z", "suspend (resume with fg)"),
     ("", "Typing (the input box): every other key is text"),
     ("Enter", "send (answers a waiting question / function call)"),
@@ -72,6 +72,14 @@ pub(crate) const KEYS: &[(&str, &str)] = &[
     ("", "This list"),
     ("↑ ↓ j k, PgUp PgDn", "scroll"),
     ("Esc / F1 / ? / q", "close"),
+    ("", "Fleet (Ctrl+O): letters are commands"),
+    ("↑ ↓ j k, Home End", "move (stays on its session)"),
+    ("Enter", "open the session; Ctrl+O comes back"),
+    ("n", "create a session and open it"),
+    ("r", "rename: type the title, Enter saves"),
+    ("d · f", "delete · fork (each asks y / n first)"),
+    ("/", "filter: typed text is text, Esc clears"),
+    ("q", "leave"),
 ];
 
 const TITLE: &str = " Keys · Esc or F1 to close ";

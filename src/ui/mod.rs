@@ -6,6 +6,7 @@ pub mod composer;
 pub(crate) mod confirm;
 pub(crate) mod diff;
 pub(crate) mod events;
+pub mod fleet;
 pub(crate) mod footer;
 pub(crate) mod frame_lines;
 pub(crate) mod help;
@@ -20,7 +21,6 @@ pub(crate) mod overlay;
 #[cfg_attr(not(test), expect(dead_code))]
 pub(crate) mod pager;
 pub(crate) mod pane;
-pub mod picker;
 pub mod prompt;
 pub(crate) mod screen;
 pub(crate) mod search;

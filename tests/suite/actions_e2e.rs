@@ -174,15 +174,20 @@ fn coming_back_restores_draft_history_and_resumes_from_the_stored_cursor() {
 }
 
 #[test]
-fn with_no_session_to_reopen_the_picker_lists_sessions_and_enter_opens_one() {
+fn with_no_session_to_reopen_the_fleet_lists_sessions_and_enter_opens_one() {
     let sim = start_sim(10.0);
     sim.sim.create_session(Some("older work"));
     sim.sim.create_session(Some("newer work"));
     let home = tempfile::tempdir().unwrap();
     let mut pty = spawn(&[], &home, &sim.sim);
     pty.wait_for(
-        "both sessions listed",
-        |s| s.contents().contains("older work") && s.contents().contains("newer work"),
+        "both sessions listed in the fleet",
+        |s| {
+            let text = s.contents();
+            text.contains("Fleet · 2 sessions")
+                && text.contains("older work")
+                && text.contains("newer work")
+        },
         TIMEOUT,
     );
     pty.send_keys(keys::ENTER);
@@ -199,7 +204,7 @@ fn with_no_session_to_reopen_the_picker_lists_sessions_and_enter_opens_one() {
 }
 
 #[test]
-fn ctrl_o_leaves_the_app_for_the_picker() {
+fn ctrl_o_leaves_the_app_for_the_fleet() {
     let sim = start_sim(10.0);
     let session = sim.sim.create_session(Some("round trip"));
     let home = tempfile::tempdir().unwrap();
@@ -207,8 +212,8 @@ fn ctrl_o_leaves_the_app_for_the_picker() {
     wait_live(&pty);
     pty.send_keys("\x0f");
     pty.wait_for(
-        "the picker",
-        |s| s.contents().contains("Sessions · Enter open") && s.contents().contains("round trip"),
+        "the fleet",
+        |s| s.contents().contains("Fleet · 1 session") && s.contents().contains("round trip"),
         TIMEOUT,
     );
     assert!(support::app::quit(&mut pty, TIMEOUT).success());

@@ -339,7 +339,7 @@ async fn an_ambiguous_prefix_lists_the_candidates_and_exits_2() {
 }
 
 #[test]
-fn a_remembered_session_that_is_gone_is_forgotten_and_the_picker_opens() {
+fn a_remembered_session_that_is_gone_is_forgotten_and_the_fleet_opens() {
     let sim = support::sim::start(SimConfig::for_tests().with_fleet(6));
     let home = tempfile::tempdir().unwrap();
     let store =
@@ -350,10 +350,10 @@ fn a_remembered_session_that_is_gone_is_forgotten_and_the_picker_opens() {
 
     let mut pty = support::app::spawn(&[], &home, &sim.sim);
     pty.wait_for(
-        "the picker with the notice and untitled sessions by first message",
+        "the fleet with the notice and untitled sessions by first message",
         |s| {
             let text = s.contents();
-            text.contains("Sessions · Enter open")
+            text.contains("Fleet · 6 sessions")
                 && text.contains("(0badc0de-0000-4000-8000-000000000000) no longer exists")
                 && text.contains("Restart the stuck export worker")
         },

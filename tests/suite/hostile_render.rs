@@ -1,15 +1,16 @@
 //! Hostile server text never reaches the terminal as anything but visible characters
 //! (issue 6). Every example event, item, session and required action gets control
 //! characters, CSI/OSC/DCS sequences, bidi overrides, zero-width characters and wide /
-//! combining text in every free-text field; each pane, the prompt and the picker are drawn
+//! combining text in every free-text field; each pane, the prompt and the fleet are drawn
 //! through the real crossterm backend into a byte buffer, and the assertions are on those
 //! bytes and on what a terminal emulator (vt100) makes of them — not only on the buffer.
 
 use crate::support::actions::PromptFixture;
 use gobare_api::model::{Event, Item, RequiredAction, Session};
 use gobare_api::stream::ConnectionState;
+use gobare_tui::fleet::model::FleetModel;
 use gobare_tui::session::{Notice, SessionView, Severity, Update};
-use gobare_tui::ui::picker::PickerState;
+use gobare_tui::ui::fleet::FleetView;
 use gobare_tui::ui::theme::Theme;
 use gobare_tui::ui::{Pane, Screen};
 use ratatui::backend::{CrosstermBackend, TestBackend};
@@ -362,7 +363,7 @@ fn every_pane_writes_only_inert_text_to_the_terminal() {
 }
 
 #[test]
-fn the_prompt_and_the_picker_write_only_inert_text() {
+fn the_prompt_and_the_fleet_write_only_inert_text() {
     let (_, actions, session) = hostile_view();
     let theme = Theme::default();
     let mut prompt = prompt_for(&actions);
@@ -376,18 +377,22 @@ fn the_prompt_and_the_picker_write_only_inert_text() {
         prompt.set_approval_details(&a.call_id, &hostile(), json!({hostile(): hostile()}), true);
     }
     assert!(!prompt.is_empty());
-    let mut picker = PickerState::loading();
+    let mut fleet = FleetModel::new();
     let mut other = session.clone();
     other.id = format!("id-{}", hostile());
-    picker.append_page(vec![session, other], true);
-    picker.set_error(Some(hostile()));
+    other.title = None;
+    other.parent_session_id = Some(session.id.clone());
+    fleet.apply_full_list(&[session, other.clone()]);
+    fleet.set_first_message(&other.id, &hostile());
+    fleet.set_note(Some(hostile()));
+    let mut view = FleetView::new();
     for (w, h) in [(120u16, 30u16), (50, 16)] {
         let area = Rect::new(0, 0, w, h);
         let (bytes, buffer) = draw_bytes(w, h, |f| prompt.render(area, f.buffer_mut(), &theme));
         assert_only_ratatui_sequences(&bytes);
         assert_terminal_shows_the_buffer(&bytes, &buffer);
         let (bytes, buffer) = draw_bytes(w, h, |f| {
-            picker.render(area, f.buffer_mut(), &theme, 1_789_319_090_000)
+            view.render(area, f.buffer_mut(), &fleet, &theme, 1_789_319_090_000)
         });
         assert_only_ratatui_sequences(&bytes);
         assert_terminal_shows_the_buffer(&bytes, &buffer);

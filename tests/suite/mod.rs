@@ -1,7 +1,6 @@
 //! One file per area; each drives the real binary or the library's seams.
 
 mod actions_e2e;
-mod actions_new;
 mod actions_required;
 mod actions_restart;
 mod actions_send;
@@ -16,6 +15,8 @@ mod export;
 mod faults_drops;
 mod faults_network;
 mod faults_refusals;
+mod fleet_e2e;
+mod fleet_live;
 mod hostile_json;
 mod hostile_render;
 mod layout;

@@ -144,10 +144,20 @@ impl App {
     }
 
     fn attach_to(api: &str, token: &str, id: &str) -> App {
+        App::run(api, token, &["attach", id])
+    }
+
+    /// `gobare-tui fleet` against `sim`.
+    fn fleet(sim: &Simulator) -> App {
+        App::run(sim.url().as_str(), &sim.token(), &["fleet"])
+    }
+
+    fn run(api: &str, token: &str, args: &[&str]) -> App {
         let home = Home::new();
         let stats = home.path("stats");
         let mut cmd = CommandBuilder::new(BIN);
-        cmd.args(["--api", api, "attach", id]);
+        cmd.args(["--api", api]);
+        cmd.args(args);
         cmd.env("GOBARE_TOKEN", token);
         cmd.env("GOBARE_TUI_STATS", &stats);
         cmd.env("XDG_CONFIG_HOME", home.path("config"));
@@ -775,6 +785,129 @@ async fn artifact_download_vs_curl() {
     println!(
         "perf: artifacts --download peak RSS = {} KiB (runs: {peaks:?})",
         peaks.iter().max().unwrap()
+    );
+    sim.shutdown().await;
+}
+
+/// Sessions in the fleet figures.
+const FLEET: usize = 500;
+
+/// Waits until the fleet's title counts `sessions` and no visible row is unlabelled.
+fn wait_fleet_complete(app: &App, sessions: usize, timeout: Duration) {
+    let title = format!("Fleet · {sessions} sessions");
+    app.pty.wait_for(
+        "the complete fleet",
+        |s| {
+            let text = s.contents();
+            text.contains(&title) && !text.contains("(untitled)")
+        },
+        timeout,
+    );
+}
+
+/// (h) cold start to a complete fleet of 500 scripted sessions (crews, waiting, failed,
+/// working, idle; half untitled, labelled by their first message).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "performance figure: run with --ignored --nocapture"]
+async fn fleet_cold_start_500() {
+    let sim = Simulator::start(SimConfig::for_tests().with_fleet(FLEET))
+        .await
+        .expect("simulator");
+    let mut times = Vec::new();
+    for _ in 0..RUNS {
+        let started = Instant::now();
+        let app = App::fleet(&sim);
+        wait_fleet_complete(&app, FLEET, Duration::from_secs(30));
+        times.push(started.elapsed());
+    }
+    println!(
+        "perf: fleet cold start to {FLEET} sessions, all visible rows labelled = {:.0} ms (median of {RUNS}, budget 1000 ms)",
+        ms(median(times))
+    );
+    sim.shutdown().await;
+}
+
+/// (i) the fleet of 500 on an org stream carrying 5,000 events a second: the app's CPU,
+/// frames drawn per second, and RSS at the start and end (`FLEET_SOAK_SECS`, default 120).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "performance figure: run with --ignored --nocapture"]
+async fn fleet_500_at_5000_events_per_s() {
+    let secs: u64 = std::env::var("FLEET_SOAK_SECS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(120);
+    let config = SimConfig {
+        fleet_activity: 5_000,
+        replay_cap: 2_000_000,
+        ..SimConfig::for_tests().with_fleet(FLEET)
+    };
+    let sim = Simulator::start(config).await.expect("simulator");
+    let app = App::fleet(&sim);
+    wait_fleet_complete(&app, FLEET, Duration::from_secs(30));
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let (frames0, _) = app.counters();
+    let seq0 = sim.last_seq();
+    let rss0 = app.rss_kib();
+    let cpu0 = app.cpu();
+    let started = Instant::now();
+    let mut peak = rss0;
+    while started.elapsed() < Duration::from_secs(secs) {
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        peak = peak.max(app.rss_kib());
+    }
+    let wall = started.elapsed();
+    let cpu = app.cpu() - cpu0;
+    let rss1 = app.rss_kib();
+    let (frames1, _) = app.counters();
+    let events = sim.last_seq() - seq0;
+    println!(
+        "perf: fleet {FLEET} sessions, org stream at {:.0} events/s for {:.0} s: CPU = {:.1} % of one core (budget 25 %), frames = {:.1}/s",
+        events as f64 / wall.as_secs_f64(),
+        wall.as_secs_f64(),
+        cpu.as_secs_f64() / wall.as_secs_f64() * 100.0,
+        (frames1 - frames0) as f64 / wall.as_secs_f64(),
+    );
+    println!(
+        "perf: fleet RSS start = {:.1} MB, end = {:.1} MB, peak = {:.1} MB, growth = {:+.1} % (budget < 80 MB, < 5 %)",
+        rss0 as f64 / 1024.0,
+        rss1 as f64 / 1024.0,
+        peak as f64 / 1024.0,
+        (rss1 as f64 - rss0 as f64) / rss0 as f64 * 100.0
+    );
+    sim.shutdown().await;
+}
+
+/// (j) an idle fleet of 500 sessions, nothing running, pings every second: frames drawn
+/// and CPU over 30 s.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "performance figure: run with --ignored --nocapture"]
+async fn fleet_idle_30s() {
+    let config = SimConfig {
+        ping_interval: Duration::from_secs(1),
+        ..SimConfig::for_tests()
+    };
+    let sim = Simulator::start(config).await.expect("simulator");
+    for n in 0..FLEET {
+        sim.create_session(Some(&format!("idle job {n}")));
+    }
+    let app = App::fleet(&sim);
+    wait_fleet_complete(&app, FLEET, Duration::from_secs(30));
+    let (frames0, _) = app.settled_counters(Duration::from_secs(5));
+    let cpu0 = app.cpu();
+    let started = Instant::now();
+    tokio::time::sleep(Duration::from_secs(30)).await;
+    let cpu = app.cpu() - cpu0;
+    let wall = started.elapsed();
+    let (frames1, _) = app.counters();
+    println!(
+        "perf: idle fleet of {FLEET} for 30 s (pings every 1 s), frames drawn = {} (budget 0)",
+        frames1 - frames0
+    );
+    println!(
+        "perf: idle fleet 30 s, CPU = {:.3} % of one core ({:.0} ms in {:.0} s; budget 0.2 %)",
+        cpu.as_secs_f64() / wall.as_secs_f64() * 100.0,
+        ms(cpu),
+        wall.as_secs_f64()
     );
     sim.shutdown().await;
 }

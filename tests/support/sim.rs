@@ -7,6 +7,14 @@ pub(crate) struct Sim {
     _rt: tokio::runtime::Runtime,
 }
 
+impl Sim {
+    /// Runs `f` inside the simulator's runtime (direct calls that start its agents).
+    pub(crate) fn within<T>(&self, f: impl FnOnce(&Simulator) -> T) -> T {
+        let _entered = self._rt.enter();
+        f(&self.sim)
+    }
+}
+
 /// Starts `config` on a two-worker runtime that lives as long as the returned [`Sim`].
 pub(crate) fn start(config: SimConfig) -> Sim {
     let rt = tokio::runtime::Builder::new_multi_thread()

@@ -328,6 +328,42 @@ impl ApiClient {
         Ok(())
     }
 
+    /// `PATCH /v1/sessions/{id}` with `{"title": …}` (`None` clears it).
+    pub async fn set_title(
+        &self,
+        session_id: &str,
+        title: Option<&str>,
+        key: &IdempotencyKey,
+    ) -> Result<Session, ApiError> {
+        let url = self.url(&["sessions", session_id], &[])?;
+        let body = serde_json::to_vec(&serde_json::json!({ "title": title }))
+            .map_err(|e| ApiError::local(ApiErrorKind::InvalidArgument, e.to_string()))?;
+        self.execute(Method::PATCH, url, Some(body), Some(key))
+            .await
+    }
+
+    /// `DELETE /v1/sessions/{id}`: the sandbox goes at once, and with it what the server
+    /// keeps of the session.
+    pub async fn delete_session(
+        &self,
+        session_id: &str,
+        key: &IdempotencyKey,
+    ) -> Result<(), ApiError> {
+        let url = self.url(&["sessions", session_id], &[])?;
+        let _: serde_json::Value = self.execute(Method::DELETE, url, None, Some(key)).await?;
+        Ok(())
+    }
+
+    /// `POST /v1/sessions/{id}/fork` (no body): the new session.
+    pub async fn fork_session(
+        &self,
+        session_id: &str,
+        key: &IdempotencyKey,
+    ) -> Result<Session, ApiError> {
+        let url = self.url(&["sessions", session_id, "fork"], &[])?;
+        self.execute(Method::POST, url, None, Some(key)).await
+    }
+
     /// `GET /v1/sessions/{id}/items`: one page of the transcript.
     /// Items are read one by one ([`Item::page_from`]): one odd item never fails the page.
     pub async fn list_items(&self, session_id: &str, page: &Page) -> Result<List<Item>, ApiError> {

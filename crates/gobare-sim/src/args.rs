@@ -30,6 +30,10 @@ pub struct SimArgs {
     /// and function calls, failed, working and idle ones (raises the session limit).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub fleet: usize,
+    /// With --fleet: emit this many events a second across the fleet, for as long as the
+    /// simulator runs (a busy org stream to measure against).
+    #[arg(long, value_name = "PER_SECOND", default_value_t = 0)]
+    pub fleet_activity: u32,
     /// `retry:` hint written at the start of each stream, in ms.
     #[arg(long, default_value_t = 2000)]
     pub retry_ms: u64,
@@ -75,6 +79,12 @@ pub struct SimArgs {
     /// Fault: rebuilding a destroyed workspace gives up (`workspace.recovery_failed`).
     #[arg(long)]
     pub fail_recovery: bool,
+    /// Fault: refuse the org stream (`GET /v1/events`) with 403, as for a scoped token.
+    #[arg(long)]
+    pub refuse_org_stream: bool,
+    /// Fault: refuse session writes (patch, delete, fork) with 403 naming `sessions:write`.
+    #[arg(long)]
+    pub read_only_sessions: bool,
 }
 
 fn secs(s: f64) -> Duration {
@@ -110,10 +120,13 @@ impl SimArgs {
                 cut_artifact_content_after: None,
                 stall_artifact_content: false,
                 usage_gone: false,
+                refuse_org_stream: self.refuse_org_stream,
+                read_only_sessions: self.read_only_sessions,
             },
             ..SimConfig::default()
         };
         config.rate_limits.enforce = !self.no_rate_limits;
+        config.fleet_activity = self.fleet_activity;
         config.with_fleet(self.fleet)
     }
 }

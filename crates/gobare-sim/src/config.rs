@@ -84,6 +84,10 @@ pub struct SimConfig {
     /// Scripted sessions created and started with the simulator (crews, approvals,
     /// questions, function calls, failures; see [`SimConfig::with_fleet`]). 0 = none.
     pub fleet: usize,
+    /// Events a second emitted across the fleet's sessions, round-robin, for as long as the
+    /// simulator runs (todos, messages, tool calls, file changes): a busy org stream that
+    /// keeps going. 0 = none.
+    pub fleet_activity: u32,
 }
 
 impl Default for SimConfig {
@@ -115,6 +119,7 @@ impl Default for SimConfig {
             idempotency_ttl: Duration::from_secs(24 * 3600),
             faults: Faults::default(),
             fleet: 0,
+            fleet_activity: 0,
         }
     }
 }

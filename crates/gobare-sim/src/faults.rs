@@ -43,9 +43,23 @@ pub struct Faults {
     /// `GET …/usage` answers `404 not_found` as for a deleted session, while the session
     /// itself still reads (a deletion racing the client's last reads).
     pub usage_gone: bool,
+    /// Refuse `GET /v1/events` with `403 permission_denied`, as for a token without
+    /// `sessions:read` on the org stream (the session list still answers).
+    pub refuse_org_stream: bool,
+    /// Refuse session writes (`PATCH`, `DELETE`, fork) with `403 permission_denied`
+    /// naming `sessions:write`, as for a read-only token.
+    pub read_only_sessions: bool,
 }
 
 impl Faults {
+    /// The refusal of a scope this token lacks (§1.3: the message names the scope).
+    pub(crate) fn missing_scope(scope: &str) -> crate::refusal::Refusal {
+        crate::refusal::Refusal::new(
+            gobare_api::model::ErrorCode::PermissionDenied,
+            format!("This token does not have the \"{scope}\" scope."),
+        )
+    }
+
     /// The refusal status, defaulting to 503 for values other than 429.
     pub(crate) fn refusal_status(&self) -> u16 {
         if self.refuse_status == 429 { 429 } else { 503 }

@@ -87,3 +87,62 @@ pub(crate) fn start(state: &Shared, count: usize) -> Vec<String> {
     }
     ids
 }
+
+/// How often a batch of activity is emitted.
+const ACTIVITY_TICK: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// Emits `per_second` events across `ids`, round-robin, until the simulator shuts down:
+/// the agents' chatter on a busy organization (no status changes, so the fleet stays as
+/// scripted).
+pub(crate) async fn keep_busy(state: Shared, ids: Vec<String>, per_second: u32) {
+    use gobare_api::model::{
+        ChangeKind, EventPayload, FileChange, Text, TodoItem, Todos, ToolCall,
+    };
+    let mut tick = tokio::time::interval(ACTIVITY_TICK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let started = tokio::time::Instant::now();
+    let mut emitted: u64 = 0;
+    loop {
+        tokio::select! {
+            _ = state.shutdown.cancelled() => return,
+            _ = tick.tick() => {}
+        }
+        let due = (started.elapsed().as_secs_f64() * f64::from(per_second)) as u64;
+        let mut db = state.db();
+        while emitted < due {
+            let id = &ids[emitted as usize % ids.len()];
+            let n = emitted / ids.len() as u64;
+            let payload = match emitted % 4 {
+                0 => EventPayload::AgentTodos(Todos {
+                    items: (0..5)
+                        .map(|i| TodoItem {
+                            label: format!("step {i}"),
+                            status: if (i as u64) < n % 6 {
+                                "done"
+                            } else {
+                                "pending"
+                            }
+                            .into(),
+                        })
+                        .collect(),
+                }),
+                1 => EventPayload::AgentMessage(Text {
+                    text: format!("progress note {n}"),
+                }),
+                2 => EventPayload::AgentToolCall(ToolCall {
+                    tool_call_id: format!("busy-{emitted}"),
+                    tool_name: "shell".into(),
+                    args: serde_json::json!({"command": "make check"}),
+                }),
+                _ => EventPayload::FileChanged(FileChange {
+                    path: format!("/workspace/src/file{}.rs", n % 50),
+                    change_type: ChangeKind::Modified,
+                    diff: None,
+                    tool_call_id: None,
+                }),
+            };
+            db.emit(id, payload);
+            emitted += 1;
+        }
+    }
+}

@@ -121,6 +121,7 @@ impl Simulator {
         let listener = TcpListener::bind(config.addr).await?;
         let addr = listener.local_addr()?;
         let fleet = config.fleet;
+        let activity = config.fleet_activity;
         let state = SimState::new(config, token);
         let app = routes::router(state.clone());
         let shutdown = state.shutdown.clone();
@@ -133,6 +134,9 @@ impl Simulator {
             }
         });
         let fleet = fleet::start(&state, fleet);
+        if activity > 0 && !fleet.is_empty() {
+            tokio::spawn(fleet::keep_busy(state.clone(), fleet.clone(), activity));
+        }
         *lock(&state.fleet) = fleet;
         Ok(Simulator {
             state,
@@ -174,6 +178,18 @@ impl Simulator {
             ..CreateSession::default()
         };
         routes::create_session(&self.state, req).expect("a default session is always valid")
+    }
+
+    /// Sends a message directly as `input.message` would (no HTTP, no rate limit); its
+    /// `#tag` picks the scenario. Panics if the session refuses it.
+    pub fn send_message(&self, session_id: &str, text: &str) {
+        routes::accept_message(
+            &self.state,
+            session_id,
+            text.to_string(),
+            &axum::http::HeaderMap::new(),
+        )
+        .expect("the session accepts the message");
     }
 
     /// Opens a preview port on a session as the agent's `preview(port)` would: sets

@@ -261,6 +261,9 @@ pub(crate) async fn patch(
     body: Body,
 ) -> Result<Json<Session>, Refusal> {
     Query::parse(uri.query(), &[])?;
+    if state.faults().read_only_sessions {
+        return Err(crate::faults::Faults::missing_scope("sessions:write"));
+    }
     let patch: Value = body::json(body, state.config.body_limit).await?;
     let Some(obj) = patch.as_object() else {
         return Err(Refusal::invalid("The body must be a JSON object."));
@@ -350,6 +353,9 @@ pub(crate) async fn delete(
     Path(id): Path<String>,
     _: body::NoInput,
 ) -> Result<Json<Value>, Refusal> {
+    if state.faults().read_only_sessions {
+        return Err(crate::faults::Faults::missing_scope("sessions:write"));
+    }
     let rec = state
         .db()
         .remove_session(&id)
@@ -365,6 +371,9 @@ pub(crate) async fn fork(
     Path(id): Path<String>,
     _: body::NoInput,
 ) -> Result<impl IntoResponse, Refusal> {
+    if state.faults().read_only_sessions {
+        return Err(crate::faults::Faults::missing_scope("sessions:write"));
+    }
     if state.db().sessions.len() >= state.config.max_sessions {
         return Err(Refusal::new(
             gobare_api::model::ErrorCode::ProjectLimitExceeded,

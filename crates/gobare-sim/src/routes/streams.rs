@@ -29,6 +29,9 @@ pub(crate) async fn org_events(
     headers: HeaderMap,
 ) -> Result<Response, Refusal> {
     let q = Query::parse(uri.query(), &["last_event_id", "root"])?;
+    if state.faults().refuse_org_stream {
+        return Err(crate::faults::Faults::missing_scope("sessions:read"));
+    }
     let cursor = sse::cursor(&headers, q.get("last_event_id"))?;
     let scope = match q.get("root") {
         Some(root) => {

@@ -1,0 +1,289 @@
+//! The fleet as a screen of its own, and the app with the fleet behind it: `gobare-tui
+//! fleet [--root ID]`, plain `gobare-tui` with no session to reopen, and Ctrl+O from a
+//! session. Enter opens a session in place; Ctrl+O comes back to the same row, the fleet
+//! kept live meanwhile by its own task.
+
+use crate::app::stats::Stats;
+use crate::app::{self, AppExit, AppOptions};
+use crate::cli::{FleetArgs, NewArgs};
+use crate::config::Config;
+use crate::fleet::live::{FleetLive, FleetSource, POLL_PERIOD};
+use crate::notify::{NotifyTarget, NotifyWhen, notification_bytes};
+use crate::store::StateStore;
+use crate::terminal::{self, TerminationSignals, Tui};
+use crate::ui::fleet::{FleetAction, FleetView};
+use crate::ui::theme::Theme;
+use color_eyre::eyre::eyre;
+use crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers};
+use futures_util::StreamExt;
+use gobare_api::client::{ApiClient, IdempotencyKey};
+use gobare_api::error::ApiError;
+use gobare_api::retry::SendRetry;
+use gobare_api::stream::StreamTarget;
+use std::io::Write;
+use std::time::Duration;
+use tokio::time::Instant;
+
+use super::launch;
+
+/// Frames at most this often, however fast the fleet changes.
+const FRAME_INTERVAL: Duration = Duration::from_millis(16);
+/// How often a running turn's clock moves on screen.
+const CLOCK_TICK: Duration = Duration::from_secs(1);
+
+/// `gobare-tui fleet [--root ID]`.
+pub(crate) async fn run(config: Config, args: FleetArgs) -> color_eyre::Result<()> {
+    config.require_token()?;
+    let root = match &args.root {
+        Some(typed) => Some(super::session_id::resolve(&config, typed).await?),
+        None => None,
+    };
+    run_fleet(config, None, root, None).await
+}
+
+/// Runs the app on `options`; if the user leaves it with Ctrl+O, the fleet follows.
+pub(crate) async fn run_app(config: Config, options: AppOptions) -> color_eyre::Result<()> {
+    let opened = options.session_id.clone();
+    match app::run_until_exit(options).await? {
+        AppExit::Quit => Ok(()),
+        AppExit::OpenPicker => run_fleet(config, None, None, Some(opened)).await,
+    }
+}
+
+/// Shows the fleet (with `notice` on its message line), then the app on the chosen
+/// session, and the fleet again — at that session's row — whenever the app is left with
+/// Ctrl+O.
+pub(crate) async fn run_fleet(
+    config: Config,
+    notice: Option<String>,
+    root: Option<String>,
+    selected: Option<String>,
+) -> color_eyre::Result<()> {
+    let client = config.client().map_err(|e| eyre!(e.summary()))?;
+    let stream = config
+        .stream_options(StreamTarget::Org { root: root.clone() }, None)
+        .map_err(|e| eyre!(e.summary()))?;
+    let mut live = FleetLive::start(FleetSource {
+        client: client.clone(),
+        stream,
+        root,
+        store: StateStore::open(&config.state_dir, &config.api).ok(),
+        poll_every: POLL_PERIOD,
+    });
+    let (settings, _) = crate::app::settings::Settings::from_sections(&config.file.sections);
+    let notify_when = settings.notify_when;
+    let mut view = FleetView::new();
+    view.set_message(notice, true);
+    if let Some(id) = &selected {
+        view.select(id);
+    }
+    loop {
+        let choice = {
+            let mut signals = TerminationSignals::new()?;
+            let mut tui = terminal::enter(false)?;
+            let mut stats = Stats::from_env();
+            let choice = show(
+                &mut tui,
+                &mut live,
+                &mut view,
+                &client,
+                &mut signals,
+                notify_when,
+                &mut stats,
+            )
+            .await;
+            stats.write(std::time::Instant::now(), true);
+            tui.restore();
+            match choice {
+                // The terminal went away (window closed): the user left.
+                Err(_) if terminal::hung_up() => return Ok(()),
+                choice => choice?,
+            }
+        };
+        let session_id = match choice {
+            Some(Choice::Open(id)) => id,
+            Some(Choice::New) => {
+                let request = launch::create_request(&NewArgs::default());
+                launch::create_session(&client, &request, &SendRetry::default())
+                    .await
+                    .map_err(|e| eyre!("could not create the session: {}", e.summary()))?
+                    .id
+            }
+            None => return Ok(()),
+        };
+        view.select(&session_id);
+        let options = launch::options(&config, &session_id)?;
+        if app::run_until_exit(options).await? != AppExit::OpenPicker {
+            return Ok(());
+        }
+    }
+}
+
+/// What the user chose in the fleet.
+enum Choice {
+    Open(String),
+    New,
+}
+
+/// The fleet on screen until the user opens, creates or leaves. Draws only when something
+/// shown changed (coalesced to a frame per [`FRAME_INTERVAL`]), and ticks only while a
+/// turn's clock runs.
+async fn show(
+    tui: &mut Tui,
+    live: &mut FleetLive,
+    view: &mut FleetView,
+    client: &ApiClient,
+    signals: &mut TerminationSignals,
+    notify_when: NotifyWhen,
+    stats: &mut Stats,
+) -> color_eyre::Result<Option<Choice>> {
+    let theme = Theme::from_env();
+    let target = NotifyTarget::from_env();
+    // Terminals that never report focus are taken as focused (no spurious bells).
+    let mut focused = true;
+    // What came to need the user while a session was open in front was that session's
+    // own notifier's business, or is on the fleet now: not news.
+    live.drain_needs_you();
+    let changed = live.change_signal();
+    let mut events = terminal::events().lock().await;
+    let mut dirty = true;
+    let mut last_frame: Option<Instant> = None;
+    let mut clock: Option<Instant> = None;
+    // The row whose details were last asked for.
+    let mut wanted: Option<String> = None;
+    loop {
+        let frame_due = last_frame.map_or(Instant::now(), |at| at + FRAME_INTERVAL);
+        if dirty && Instant::now() >= frame_due {
+            let now = gobare_api::clock::unix_ms();
+            let running = {
+                let model = live.model();
+                tui.draw(|f| {
+                    let area = f.area();
+                    view.render(area, f.buffer_mut(), &model, &theme, now);
+                })?;
+                model.has_running_turn()
+            };
+            dirty = false;
+            // Usage and artifacts cost two reads a session against a rate budget of 120 a
+            // minute: read them for the selected row only, once each.
+            if let Some(id) = view.selected()
+                && wanted.as_deref() != Some(id)
+            {
+                wanted = Some(id.to_string());
+                live.want_details(&[id.to_string()]);
+            }
+            stats.frames += 1;
+            stats.events = live.model().generation();
+            last_frame = Some(Instant::now());
+            clock = running.then(|| Instant::now() + CLOCK_TICK);
+        }
+        let wait_frame = dirty.then_some(frame_due);
+        let stats_due = stats
+            .due_at(std::time::Instant::now())
+            .map(Instant::from_std);
+        let event = tokio::select! {
+            event = events.next() => event,
+            _ = changed.notified() => {
+                dirty = true;
+                continue;
+            }
+            _ = sleep_until(wait_frame), if wait_frame.is_some() => continue,
+            _ = sleep_until(stats_due), if stats_due.is_some() => {
+                stats.write(std::time::Instant::now(), false);
+                continue;
+            }
+            _ = sleep_until(clock), if clock.is_some() && !dirty => {
+                dirty = true;
+                clock = None;
+                continue;
+            }
+            Some(id) = live.next_needs_you() => {
+                if notify_when.should_notify(focused)
+                    && let Some(line) = live.model().get(&id).and_then(|r| r.needs_you_line())
+                {
+                    let backend = tui.backend_mut();
+                    let bytes = notification_bytes("gobare", &line, target);
+                    if let Err(e) = backend.write_all(&bytes).and_then(|()| backend.flush()) {
+                        tracing::warn!(error = %e, "could not write a notification");
+                    }
+                }
+                continue;
+            }
+            _ = signals.recv() => return Ok(None),
+        };
+        let Some(event) = event else {
+            return Ok(None);
+        };
+        let key = match event? {
+            Event::Key(key) if key.kind != KeyEventKind::Release => key,
+            Event::Resize(..) => {
+                dirty = true;
+                continue;
+            }
+            Event::FocusGained => {
+                focused = true;
+                continue;
+            }
+            Event::FocusLost => {
+                focused = false;
+                continue;
+            }
+            _ => continue,
+        };
+        dirty = true;
+        match view.handle_key(key) {
+            FleetAction::Open(id) => return Ok(Some(Choice::Open(id))),
+            FleetAction::New => return Ok(Some(Choice::New)),
+            FleetAction::Quit => return Ok(None),
+            FleetAction::NotMine
+                if key.modifiers.contains(KeyModifiers::CONTROL)
+                    && matches!(key.code, KeyCode::Char('c' | 'q')) =>
+            {
+                return Ok(None);
+            }
+            FleetAction::Rename(id, title) => {
+                let result = client
+                    .set_title(&id, title.as_deref(), &IdempotencyKey::new())
+                    .await;
+                match result {
+                    Ok(session) => {
+                        live.apply_session(&session);
+                        view.set_message(Some("renamed".into()), false);
+                    }
+                    Err(e) => view.set_message(Some(refusal("rename", &e)), true),
+                }
+            }
+            FleetAction::Delete(id) => {
+                match client.delete_session(&id, &IdempotencyKey::new()).await {
+                    Ok(()) => {
+                        live.forget(&id);
+                        view.set_message(Some("deleted".into()), false);
+                    }
+                    Err(e) => view.set_message(Some(refusal("delete", &e)), true),
+                }
+            }
+            FleetAction::Fork(id) => match client.fork_session(&id, &IdempotencyKey::new()).await {
+                Ok(session) => {
+                    live.apply_session(&session);
+                    view.select(&session.id);
+                    view.set_message(Some("forked: the new session is selected".into()), false);
+                }
+                Err(e) => view.set_message(Some(refusal("fork", &e)), true),
+            },
+            FleetAction::Consumed | FleetAction::NotMine => {}
+        }
+    }
+}
+
+/// Why an action was refused, in a line: the server's message names a missing scope
+/// (403), a running turn (409) or the session limit (429).
+fn refusal(what: &str, e: &ApiError) -> String {
+    format!("could not {what}: {}", e.summary())
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,455 @@
+//! The fleet model: one row per session, built from `GET /v1/sessions` pages and the org
+//! stream's events applied one by one. Pure: no IO, no clock.
+//!
+//! The stream says what changed; a few facts only the session resource holds (a turn's
+//! outcome, the title and parent of a session first seen on the stream) are asked for
+//! through [`FleetModel::take_refreshes`].
+
+use std::collections::{HashMap, HashSet};
+
+use crate::session::attention::{Attention, Needs};
+use gobare_api::model::{
+    Event, EventPayload, RequiredActionKind, Session, SessionStatus, WorkspaceState,
+};
+use gobare_api::text;
+
+/// Characters kept of a title or first message.
+const LABEL_CHARS: usize = 200;
+
+/// One session as the fleet shows it. Every string is sanitized to one line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FleetRow {
+    pub id: String,
+    pub title: Option<String>,
+    pub first_message: Option<String>,
+    pub status: SessionStatus,
+    /// What it waits on, by call id (from `required_actions`, then the stream).
+    pub waiting: Vec<(String, Needs)>,
+    pub parent: Option<String>,
+    pub workspace: Option<WorkspaceState>,
+    /// When the current turn started (stream time), while one runs.
+    pub turn_started_at: Option<i64>,
+    /// The current turn's todo list: (done, total).
+    pub todos: Option<(u32, u32)>,
+    /// Messages queued behind the running turn.
+    pub queued: u32,
+    /// Artifacts published while the fleet watched, plus those counted on a lazy read.
+    pub artifacts: u32,
+    /// Sandbox seconds, once read (lazily, for rows on screen).
+    pub sandbox_seconds: Option<u64>,
+    pub created_at: i64,
+    /// The latest of `updated_at` and the stream's event times.
+    pub last_activity: i64,
+    /// Whether the session resource has been read (a row first seen on the stream has not).
+    pub known: bool,
+}
+
+impl FleetRow {
+    fn placeholder(id: &str, at: i64) -> FleetRow {
+        FleetRow {
+            id: id.to_string(),
+            title: None,
+            first_message: None,
+            status: SessionStatus::Idle,
+            waiting: Vec::new(),
+            parent: None,
+            workspace: None,
+            turn_started_at: None,
+            todos: None,
+            queued: 0,
+            artifacts: 0,
+            sandbox_seconds: None,
+            created_at: at,
+            last_activity: at,
+            known: false,
+        }
+    }
+
+    /// What it waits on most urgently: a person's decision before a function's result.
+    pub fn needs(&self) -> Option<Needs> {
+        let rank = |n: &Needs| match n {
+            Needs::Approval => 0,
+            Needs::Question => 1,
+            Needs::FunctionCall => 2,
+        };
+        self.waiting.iter().map(|(_, n)| *n).min_by_key(rank)
+    }
+
+    /// The attention rank, as `session::attention` ranks a session resource.
+    pub fn attention(&self) -> Attention {
+        if self.status == SessionStatus::RequiresAction || !self.waiting.is_empty() {
+            return Attention::NeedsYou;
+        }
+        if self.status == SessionStatus::Failed
+            || self.workspace == Some(WorkspaceState::RecoveryFailed)
+        {
+            return Attention::Failed;
+        }
+        match self.status {
+            SessionStatus::Working => Attention::Working,
+            _ => Attention::Idle,
+        }
+    }
+
+    /// What a notification says when the session comes to need the user: its name and
+    /// what it waits on ("Nightly: needs you: approval"). Sanitized, one line.
+    pub fn needs_you_line(&self) -> Option<String> {
+        let needs = self.needs()?;
+        let name = self.label().unwrap_or("a session");
+        Some(format!(
+            "{}: needs you: {}",
+            text::one_line(name, 60),
+            needs.as_str().replace('_', " ")
+        ))
+    }
+
+    /// The title, else the first message; `None` when neither is known yet.
+    pub fn label(&self) -> Option<&str> {
+        self.title.as_deref().or(self.first_message.as_deref())
+    }
+}
+
+/// What applying something changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Applied {
+    /// Something a row shows changed (a frame is worth drawing).
+    pub visible: bool,
+    /// A session needs the user now that did not before (worth a notification).
+    pub newly_needs_you: bool,
+}
+
+/// Every session in the fleet, by id.
+#[derive(Debug, Clone)]
+pub struct FleetModel {
+    /// Tells this model from another (with [`FleetModel::generation`], a cache key).
+    instance: u64,
+    rows: HashMap<String, FleetRow>,
+    /// Sessions whose resource should be read again.
+    refresh: HashSet<String>,
+    /// Bumped on every visible change; views cache on it.
+    generation: u64,
+    /// Whether the first complete listing has arrived.
+    loaded: bool,
+    /// What the user should know about how the fleet is kept live (unsanitized).
+    note: Option<String>,
+}
+
+/// Server text as one short line, every unsafe character made visible (`␛`).
+fn label_text(raw: &str) -> String {
+    let joined = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    let cut: String = joined.chars().take(LABEL_CHARS).collect();
+    text::line(&cut).into_owned()
+}
+
+fn title_of(session: &Session) -> Option<String> {
+    let title = label_text(session.title.as_deref()?);
+    (!title.trim().is_empty()).then_some(title)
+}
+
+fn needs_of(kind: &RequiredActionKind) -> Option<Needs> {
+    match kind {
+        RequiredActionKind::Approval => Some(Needs::Approval),
+        RequiredActionKind::Question => Some(Needs::Question),
+        RequiredActionKind::FunctionCall => Some(Needs::FunctionCall),
+        RequiredActionKind::Other(_) => None,
+    }
+}
+
+impl Default for FleetModel {
+    fn default() -> Self {
+        FleetModel::new()
+    }
+}
+
+impl FleetModel {
+    pub fn new() -> FleetModel {
+        static INSTANCES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        FleetModel {
+            instance: INSTANCES.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            rows: HashMap::new(),
+            refresh: HashSet::new(),
+            generation: 0,
+            loaded: false,
+            note: None,
+        }
+    }
+
+    /// Which model this is and how many visible changes it has had: equal versions show
+    /// the same rows.
+    pub fn version(&self) -> (u64, u64) {
+        (self.instance, self.generation)
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    pub fn get(&self, id: &str) -> Option<&FleetRow> {
+        self.rows.get(id)
+    }
+
+    pub fn rows(&self) -> impl Iterator<Item = &FleetRow> {
+        self.rows.values()
+    }
+
+    /// Whether the first complete listing has arrived.
+    pub fn is_loaded(&self) -> bool {
+        self.loaded
+    }
+
+    /// A note on how the fleet is kept live (e.g. polling because the stream was refused).
+    pub fn note(&self) -> Option<&str> {
+        self.note.as_deref()
+    }
+
+    pub fn set_note(&mut self, note: Option<String>) -> Applied {
+        let visible = self.note != note;
+        self.note = note;
+        self.changed(Applied {
+            visible,
+            newly_needs_you: false,
+        })
+    }
+
+    /// Changes with every visible change.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    fn changed(&mut self, applied: Applied) -> Applied {
+        if applied.visible {
+            self.generation += 1;
+        }
+        applied
+    }
+
+    /// A session resource (from a list page or a read): it is authoritative for what it
+    /// holds, unless the stream has already said something newer about the session.
+    pub fn apply_session(&mut self, session: &Session) -> Applied {
+        let id = session.id.clone();
+        let before = self.rows.get(&id).cloned();
+        let row = self
+            .rows
+            .entry(id.clone())
+            .or_insert_with(|| FleetRow::placeholder(&id, session.created_at));
+        let was_waiting = before.as_ref().is_some_and(|r| !r.waiting.is_empty());
+        row.title = title_of(session);
+        row.parent = session
+            .parent_session_id
+            .as_deref()
+            .map(|p| text::one_line(p, 64));
+        row.created_at = session.created_at;
+        row.known = true;
+        // An event newer than this copy of the session wins: the copy may predate it.
+        if session.updated_at >= row.last_activity || before.as_ref().is_none_or(|r| !r.known) {
+            row.status = session.status.clone();
+            row.waiting = session
+                .required_actions
+                .iter()
+                .filter_map(|a| Some((a.call_id.clone(), needs_of(&a.kind)?)))
+                .collect();
+            if session.environment.state.is_some() {
+                row.workspace = session.environment.state.clone();
+            }
+            if row.status != SessionStatus::Working && row.waiting.is_empty() {
+                row.turn_started_at = None;
+            }
+        }
+        row.last_activity = row.last_activity.max(session.updated_at);
+        let visible = before.as_ref() != Some(row);
+        let newly_needs_you = !was_waiting && !row.waiting.is_empty();
+        self.refresh.remove(&id);
+        self.changed(Applied {
+            visible,
+            newly_needs_you,
+        })
+    }
+
+    /// A complete listing: sessions not in it are gone (deleted while listed).
+    pub fn apply_full_list(&mut self, sessions: &[Session]) -> Applied {
+        let listed: HashSet<&str> = sessions.iter().map(|s| s.id.as_str()).collect();
+        let before = self.rows.len();
+        self.rows
+            .retain(|id, row| listed.contains(id.as_str()) || !row.known);
+        let mut applied = Applied {
+            visible: self.rows.len() != before || !self.loaded,
+            newly_needs_you: false,
+        };
+        for session in sessions {
+            let one = self.apply_session(session);
+            applied.visible |= one.visible;
+            applied.newly_needs_you |= one.newly_needs_you;
+        }
+        self.loaded = true;
+        self.changed(applied)
+    }
+
+    /// The session is gone (404 on a read, or deleted here).
+    pub fn remove(&mut self, id: &str) -> Applied {
+        self.refresh.remove(id);
+        let visible = self.rows.remove(id).is_some();
+        self.changed(Applied {
+            visible,
+            newly_needs_you: false,
+        })
+    }
+
+    /// The session's first message, read for an untitled session.
+    pub fn set_first_message(&mut self, id: &str, message: &str) -> Applied {
+        let Some(row) = self.rows.get_mut(id) else {
+            return Applied::default();
+        };
+        let message = label_text(message);
+        let visible = row.first_message.as_deref() != Some(message.as_str());
+        row.first_message = Some(message);
+        self.changed(Applied {
+            visible,
+            newly_needs_you: false,
+        })
+    }
+
+    /// Sandbox seconds and artifacts counted by a lazy read.
+    pub fn set_details(
+        &mut self,
+        id: &str,
+        sandbox_seconds: Option<u64>,
+        artifacts: Option<u32>,
+    ) -> Applied {
+        let Some(row) = self.rows.get_mut(id) else {
+            return Applied::default();
+        };
+        let before = (row.sandbox_seconds, row.artifacts);
+        if sandbox_seconds.is_some() {
+            row.sandbox_seconds = sandbox_seconds;
+        }
+        if let Some(n) = artifacts {
+            row.artifacts = row.artifacts.max(n);
+        }
+        let visible = before != (row.sandbox_seconds, row.artifacts);
+        self.changed(Applied {
+            visible,
+            newly_needs_you: false,
+        })
+    }
+
+    /// Sessions to read again (first seen on the stream, or a turn ended: its outcome is
+    /// only on the resource). Drained.
+    pub fn take_refreshes(&mut self) -> Vec<String> {
+        self.refresh.drain().collect()
+    }
+
+    /// Whether a read is waiting to be asked.
+    pub fn wants_refresh(&self) -> bool {
+        !self.refresh.is_empty()
+    }
+
+    /// Untitled sessions whose first message is not known.
+    pub fn missing_labels(&self) -> Vec<String> {
+        self.rows
+            .values()
+            .filter(|r| r.known && r.label().is_none())
+            .map(|r| r.id.clone())
+            .collect()
+    }
+
+    /// Whether any row shows a running clock (a turn's elapsed time).
+    pub fn has_running_turn(&self) -> bool {
+        self.rows.values().any(|r| r.turn_started_at.is_some())
+    }
+
+    /// One event from the org stream. Transient events (deltas) change nothing shown.
+    pub fn apply_event(&mut self, event: &Event) -> Applied {
+        let Some(id) = event.session_id.as_deref() else {
+            return Applied::default();
+        };
+        if event.seq.is_none() {
+            return Applied::default();
+        }
+        let at = event.created_at.unwrap_or(0);
+        if !self.rows.contains_key(id) {
+            self.rows
+                .insert(id.to_string(), FleetRow::placeholder(id, at));
+            self.refresh.insert(id.to_string());
+        }
+        let row = self.rows.get_mut(id).expect("inserted above");
+        let before = row.clone();
+        let was_waiting = !row.waiting.is_empty();
+        row.last_activity = row.last_activity.max(at);
+        let mut refresh = false;
+        match &event.payload {
+            EventPayload::TurnStarted(_) => {
+                row.status = SessionStatus::Working;
+                row.turn_started_at = Some(at);
+                row.todos = None;
+            }
+            EventPayload::TurnEnded(_) => {
+                row.turn_started_at = None;
+                row.waiting.clear();
+                // The outcome (failed or not) and queued input are on the resource only.
+                row.status = if row.queued > 0 {
+                    SessionStatus::Working
+                } else {
+                    SessionStatus::Idle
+                };
+                refresh = true;
+            }
+            EventPayload::ApprovalRequested(a) => wait(row, &a.tool_call_id, Needs::Approval),
+            EventPayload::QuestionAsked(q) => wait(row, &q.tool_call_id, Needs::Question),
+            EventPayload::ToolRequired(f) => wait(row, &f.tool_call_id, Needs::FunctionCall),
+            EventPayload::ApprovalResolved(a) => resolve(row, &a.tool_call_id),
+            EventPayload::QuestionAnswered(q) => resolve(row, &q.tool_call_id),
+            EventPayload::ToolResolved(f) => resolve(row, &f.tool_call_id),
+            EventPayload::AgentTodos(todos) => {
+                let total = todos.items.len() as u32;
+                let done = todos.items.iter().filter(|t| t.status == "done").count() as u32;
+                row.todos = Some((done, total));
+            }
+            EventPayload::MessageQueued(_) => row.queued += 1,
+            EventPayload::MessageDequeued(_) => row.queued = row.queued.saturating_sub(1),
+            EventPayload::SandboxCreated(s)
+            | EventPayload::SandboxPaused(s)
+            | EventPayload::SandboxResumed(s) => row.workspace = Some(s.state.clone()),
+            EventPayload::WorkspaceRecoveryFailed(_) => {
+                row.workspace = Some(WorkspaceState::RecoveryFailed)
+            }
+            EventPayload::ArtifactCreated(_) => row.artifacts += 1,
+            EventPayload::UserMessage(m) if row.first_message.is_none() => {
+                let first = label_text(&m.text);
+                if !first.trim().is_empty() {
+                    row.first_message = Some(first);
+                }
+            }
+            _ => {}
+        }
+        let visible = *row != before;
+        let newly_needs_you = !was_waiting && !row.waiting.is_empty();
+        if refresh {
+            self.refresh.insert(id.to_string());
+        }
+        self.changed(Applied {
+            visible,
+            newly_needs_you,
+        })
+    }
+}
+
+fn wait(row: &mut FleetRow, call_id: &str, needs: Needs) {
+    if !row.waiting.iter().any(|(c, _)| c == call_id) {
+        row.waiting.push((call_id.to_string(), needs));
+    }
+    row.status = SessionStatus::RequiresAction;
+}
+
+fn resolve(row: &mut FleetRow, call_id: &str) {
+    row.waiting.retain(|(c, _)| c != call_id);
+    if row.waiting.is_empty() && row.status == SessionStatus::RequiresAction {
+        row.status = SessionStatus::Working;
+    }
+}
+
+#[cfg(test)]
+mod tests;

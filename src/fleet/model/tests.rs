@@ -1,0 +1,228 @@
+use super::*;
+use crate::fleet::order::ordered;
+use serde_json::json;
+
+fn session(value: serde_json::Value) -> Session {
+    serde_json::from_value(value).unwrap()
+}
+
+fn event(session_id: &str, seq: u64, at: i64, kind: &str, payload: serde_json::Value) -> Event {
+    Event::parse(
+        &json!({
+            "type": kind, "session_id": session_id, "seq": seq, "created_at": at,
+            "payload": payload,
+        })
+        .to_string(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn events_drive_status_needs_turn_todos_queue_workspace_and_artifacts() {
+    let mut fleet = FleetModel::new();
+    fleet.apply_session(&session(json!({
+        "id": "a", "status": "idle", "title": "Nightly", "created_at": 1, "updated_at": 10,
+    })));
+    let applied = fleet.apply_event(&event("a", 1, 20, "turn.started", json!({"turnId": "t1"})));
+    assert!(applied.visible);
+    let row = fleet.get("a").unwrap();
+    assert_eq!(row.status, SessionStatus::Working);
+    assert_eq!(row.turn_started_at, Some(20));
+    assert_eq!(row.attention(), Attention::Working);
+
+    fleet.apply_event(&event(
+        "a",
+        2,
+        21,
+        "agent.todos",
+        json!({"items": [{"label": "x", "status": "done"}, {"label": "y", "status": "pending"}]}),
+    ));
+    fleet.apply_event(&event(
+        "a",
+        3,
+        22,
+        "message.queued",
+        json!({"text": "more", "position": 1}),
+    ));
+    fleet.apply_event(&event(
+        "a",
+        4,
+        23,
+        "sandbox.created",
+        json!({"state": "running"}),
+    ));
+    fleet.apply_event(&event(
+        "a",
+        5,
+        24,
+        "artifact.created",
+        json!({"id": "art", "path": "/workspace/outputs/r.md", "size_bytes": 3, "turn_id": "t1"}),
+    ));
+    let applied = fleet.apply_event(&event(
+        "a",
+        6,
+        25,
+        "approval.requested",
+        json!({"toolCallId": "c1", "name": "shell", "args": {}, "sensitive": false}),
+    ));
+    assert!(applied.newly_needs_you);
+    let row = fleet.get("a").unwrap();
+    assert_eq!(row.todos, Some((1, 2)));
+    assert_eq!(row.queued, 1);
+    assert_eq!(row.workspace, Some(WorkspaceState::Running));
+    assert_eq!(row.artifacts, 1);
+    assert_eq!(row.needs(), Some(Needs::Approval));
+    assert_eq!(row.attention(), Attention::NeedsYou);
+    assert_eq!(row.last_activity, 25);
+
+    fleet.apply_event(&event(
+        "a",
+        7,
+        26,
+        "approval.resolved",
+        json!({"toolCallId": "c1", "approved": true}),
+    ));
+    assert_eq!(fleet.get("a").unwrap().attention(), Attention::Working);
+    fleet.apply_event(&event(
+        "a",
+        8,
+        27,
+        "message.dequeued",
+        json!({"text": "more"}),
+    ));
+    assert!(fleet.take_refreshes().is_empty(), "nothing to ask yet");
+    fleet.apply_event(&event("a", 9, 28, "turn.ended", json!({"turnId": "t1"})));
+    let row = fleet.get("a").unwrap();
+    assert_eq!((row.turn_started_at, row.queued), (None, 0));
+    assert_eq!(row.attention(), Attention::Idle);
+    assert_eq!(
+        fleet.take_refreshes(),
+        ["a"],
+        "the outcome is on the resource"
+    );
+}
+
+#[test]
+fn deltas_change_nothing_and_an_unknown_session_is_read() {
+    let mut fleet = FleetModel::new();
+    let delta = Event::parse(
+        &json!({"type": "agent.text", "session_id": "n", "payload": {"delta": "hi"}}).to_string(),
+    )
+    .unwrap();
+    assert_eq!(fleet.apply_event(&delta), Applied::default());
+    assert!(fleet.is_empty());
+    fleet.apply_event(&event(
+        "n",
+        1,
+        5,
+        "user.message",
+        json!({"text": "Fix \u{1b}[31mit\nnow"}),
+    ));
+    let row = fleet.get("n").unwrap();
+    assert!(!row.known);
+    let label = row.label().unwrap().to_string();
+    assert!(label.starts_with("Fix") && !label.contains('\u{1b}') && !label.contains('\n'));
+    assert_eq!(fleet.take_refreshes(), ["n"]);
+    fleet.apply_session(&session(json!({
+        "id": "n", "status": "working", "parent_session_id": "lead", "created_at": 1,
+        "updated_at": 5,
+    })));
+    let row = fleet.get("n").unwrap();
+    assert!(row.known);
+    assert_eq!(row.parent.as_deref(), Some("lead"));
+    assert_eq!(
+        row.label(),
+        Some(label.as_str()),
+        "the first message stays the label"
+    );
+}
+
+#[test]
+fn an_older_copy_of_a_session_does_not_undo_newer_events() {
+    let mut fleet = FleetModel::new();
+    let old = session(json!({"id": "a", "status": "idle", "created_at": 1, "updated_at": 10}));
+    fleet.apply_session(&old);
+    fleet.apply_event(&event(
+        "a",
+        1,
+        30,
+        "question.asked",
+        json!({"toolCallId": "q", "question": "Which?"}),
+    ));
+    fleet.apply_session(&old);
+    assert_eq!(fleet.get("a").unwrap().needs(), Some(Needs::Question));
+}
+
+#[test]
+fn a_complete_list_drops_the_deleted_and_remove_drops_one() {
+    let mut fleet = FleetModel::new();
+    let a = session(json!({"id": "a", "status": "idle", "title": "A"}));
+    let b = session(json!({"id": "b", "status": "idle", "title": "B"}));
+    fleet.apply_full_list(&[a.clone(), b]);
+    assert_eq!(fleet.len(), 2);
+    let applied = fleet.apply_full_list(std::slice::from_ref(&a));
+    assert!(applied.visible);
+    assert!(fleet.get("b").is_none(), "deleted while listed");
+    fleet.remove("a");
+    assert!(fleet.is_empty());
+}
+
+#[test]
+fn crews_are_trees_ranked_by_their_most_urgent_member_and_a_filter_is_flat() {
+    let mut fleet = FleetModel::new();
+    for value in [
+        json!({"id": "solo", "status": "working", "title": "Solo", "updated_at": 90}),
+        json!({"id": "lead", "status": "idle", "title": "Lead", "updated_at": 10}),
+        json!({"id": "m1", "status": "idle", "title": "Member one", "parent_session_id": "lead", "updated_at": 20}),
+        json!({"id": "m2", "status": "requires_action", "title": "Member two", "parent_session_id": "lead", "updated_at": 5,
+               "required_actions": [{"type": "question", "turn_id": "t", "call_id": "c"}]}),
+        json!({"id": "orphan", "status": "idle", "title": "Orphan", "parent_session_id": "gone", "updated_at": 1}),
+        json!({"id": "x", "status": "idle", "title": "Loop x", "parent_session_id": "y", "updated_at": 1}),
+        json!({"id": "y", "status": "idle", "title": "Loop y", "parent_session_id": "x", "updated_at": 1}),
+    ] {
+        fleet.apply_session(&session(value));
+    }
+    let shown: Vec<(&str, u16)> = ordered(&fleet, "")
+        .iter()
+        .map(|s| (s.row.id.as_str(), s.depth))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            ("lead", 0),
+            ("m2", 1),
+            ("m1", 1),
+            ("solo", 0),
+            ("orphan", 0),
+            ("x", 0),
+            ("y", 0)
+        ]
+    );
+    let shown: Vec<&str> = ordered(&fleet, "MEMBER")
+        .iter()
+        .map(|s| s.row.id.as_str())
+        .collect();
+    assert_eq!(shown, ["m2", "m1"]);
+}
+
+#[test]
+fn a_notification_names_the_session_and_what_it_needs() {
+    let mut fleet = FleetModel::new();
+    fleet.apply_session(&session(json!({"id": "a", "status": "idle"})));
+    assert_eq!(fleet.get("a").unwrap().needs_you_line(), None);
+    fleet.apply_event(&event(
+        "a",
+        1,
+        5,
+        "tool.required",
+        json!({"toolCallId": "c", "name": "lookup", "arguments": {}}),
+    ));
+    assert_eq!(
+        fleet.get("a").unwrap().needs_you_line().as_deref(),
+        Some("a session: needs you: function call")
+    );
+    fleet.set_first_message("a", "Answer the\u{1b}]0;x\u{7} customer");
+    let line = fleet.get("a").unwrap().needs_you_line().unwrap();
+    assert!(line.starts_with("Answer the") && line.ends_with("customer: needs you: function call"));
+    assert!(!line.chars().any(gobare_api::text::is_unsafe), "{line:?}");
+}

@@ -1,0 +1,117 @@
+//! The fleet's rows in the order shown: crews as trees (members under their parent), each
+//! level sorted by attention then recency, a crew ranked by its most urgent member; a
+//! filter shows the matching rows alone, in the same order.
+
+use std::cmp::Reverse;
+use std::collections::{HashMap, HashSet};
+
+use super::model::{FleetModel, FleetRow};
+use crate::session::attention::Attention;
+
+/// One shown row and how deep in its crew it sits (0 = a root).
+#[derive(Debug, Clone, Copy)]
+pub struct Shown<'a> {
+    pub row: &'a FleetRow,
+    pub depth: u16,
+}
+
+/// The sort key of a subtree: its most urgent member, its latest activity, its root's id.
+type Rank<'a> = (Attention, Reverse<i64>, &'a str);
+
+/// The rows in display order. `filter` (case-insensitive, on the label and the id) shows
+/// only the matching rows, flat.
+pub fn ordered<'a>(model: &'a FleetModel, filter: &str) -> Vec<Shown<'a>> {
+    let needle = filter.trim().to_lowercase();
+    if !needle.is_empty() {
+        let mut hits: Vec<&FleetRow> = model
+            .rows()
+            .filter(|r| {
+                r.id.to_lowercase().contains(&needle)
+                    || r.label()
+                        .is_some_and(|l| l.to_lowercase().contains(&needle))
+            })
+            .collect();
+        hits.sort_by_key(|r| own_rank(r));
+        return hits
+            .into_iter()
+            .map(|row| Shown { row, depth: 0 })
+            .collect();
+    }
+    let mut children: HashMap<&str, Vec<&FleetRow>> = HashMap::new();
+    let mut roots: Vec<&FleetRow> = Vec::new();
+    for row in model.rows() {
+        match row.parent.as_deref() {
+            Some(parent) if parent != row.id && model.get(parent).is_some() => {
+                children.entry(parent).or_default().push(row)
+            }
+            _ => roots.push(row),
+        }
+    }
+    let mut ranks: HashMap<&str, Rank<'a>> = HashMap::with_capacity(model.len());
+    let mut seen = HashSet::new();
+    for root in &roots {
+        subtree_rank(root, &children, &mut ranks, &mut seen);
+    }
+    let rank_of = |r: &&'a FleetRow| -> Rank<'a> {
+        let row: &'a FleetRow = r;
+        ranks.get(row.id.as_str()).copied().unwrap_or(own_rank(row))
+    };
+    roots.sort_by_key(rank_of);
+    for members in children.values_mut() {
+        members.sort_by_key(rank_of);
+    }
+    let mut out = Vec::with_capacity(model.len());
+    let mut placed = HashSet::with_capacity(model.len());
+    for root in roots {
+        place(root, 0, &children, &mut out, &mut placed);
+    }
+    // A parent cycle leaves its members unreachable from any root: show them flat.
+    if out.len() < model.len() {
+        let mut rest: Vec<&FleetRow> = model
+            .rows()
+            .filter(|r| !placed.contains(r.id.as_str()))
+            .collect();
+        rest.sort_by_key(|r| own_rank(r));
+        out.extend(rest.into_iter().map(|row| Shown { row, depth: 0 }));
+    }
+    out
+}
+
+fn own_rank(row: &FleetRow) -> Rank<'_> {
+    (row.attention(), Reverse(row.last_activity), row.id.as_str())
+}
+
+fn subtree_rank<'a>(
+    row: &'a FleetRow,
+    children: &HashMap<&str, Vec<&'a FleetRow>>,
+    ranks: &mut HashMap<&'a str, Rank<'a>>,
+    seen: &mut HashSet<&'a str>,
+) -> Rank<'a> {
+    let mut rank = own_rank(row);
+    if !seen.insert(row.id.as_str()) {
+        return rank;
+    }
+    for child in children.get(row.id.as_str()).into_iter().flatten() {
+        let (attention, Reverse(at), _) = subtree_rank(child, children, ranks, seen);
+        rank.0 = rank.0.min(attention);
+        rank.1 = Reverse(rank.1.0.max(at));
+    }
+    ranks.insert(row.id.as_str(), rank);
+    rank
+}
+
+fn place<'a>(
+    row: &'a FleetRow,
+    depth: u16,
+    children: &HashMap<&str, Vec<&'a FleetRow>>,
+    out: &mut Vec<Shown<'a>>,
+    placed: &mut HashSet<&'a str>,
+) {
+    if !placed.insert(row.id.as_str()) {
+        return;
+    }
+    out.push(Shown { row, depth });
+    for child in children.get(row.id.as_str()).into_iter().flatten() {
+        place(child, depth + 1, children, out, placed);
+    }
+}

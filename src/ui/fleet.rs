@@ -1,0 +1,622 @@
+//! The fleet view: one row per session (crews as trees), the ones that need the user first,
+//! with the keys that move around it and the modes that ask before anything changes.
+//!
+//! In the list a letter is a command (`n`, `r`, `d`, `f`, `q`, `/`) or does nothing; text is
+//! typed only in the visible filter or rename line. Delete and fork ask first.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
+
+use crate::fleet::model::{FleetModel, FleetRow};
+use crate::fleet::order::{Shown, ordered};
+use crate::session::attention::Attention;
+use crate::ui::theme::Theme;
+use gobare_api::model::WorkspaceState;
+use gobare_api::text;
+
+/// What a key in the fleet asks the caller to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FleetAction {
+    /// Open this session in place.
+    Open(String),
+    /// Create a session and open it.
+    New,
+    /// Set this session's title (`None` clears it); already confirmed.
+    Rename(String, Option<String>),
+    /// Delete this session; already confirmed.
+    Delete(String),
+    /// Fork this session; already confirmed.
+    Fork(String),
+    /// Leave the fleet.
+    Quit,
+    /// The view used the key (or ignored it: it is modal).
+    Consumed,
+    /// A Ctrl/Alt key or an F-key: the caller's (Ctrl+C quits).
+    NotMine,
+}
+
+/// Where the fleet's keys go.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+enum FleetMode {
+    /// Moving in the list; letters are commands.
+    #[default]
+    List,
+    /// Typing the filter.
+    Filter,
+    /// Typing a new title for the session.
+    Rename { id: String, title: String },
+    /// Asking before deleting the session.
+    ConfirmDelete { id: String, label: String },
+    /// Asking before forking the session.
+    ConfirmFork { id: String, label: String },
+}
+
+/// Columns after the label.
+const STATUS_COLS: usize = 24;
+const TURN_COLS: usize = 13;
+const QUEUE_COLS: usize = 4;
+const WORKSPACE_COLS: usize = 15;
+const ARTIFACT_COLS: usize = 4;
+const USAGE_COLS: usize = 7;
+const AGE_COLS: usize = 5;
+const FIXED_COLS: usize = 2
+    + STATUS_COLS
+    + 1
+    + TURN_COLS
+    + 1
+    + QUEUE_COLS
+    + 1
+    + WORKSPACE_COLS
+    + 1
+    + ARTIFACT_COLS
+    + 1
+    + USAGE_COLS
+    + 1
+    + AGE_COLS
+    + 1;
+/// The label of an untitled session whose first message is not known.
+const UNTITLED: &str = "(untitled)";
+const HINTS: &str = "Enter open · / filter · n new · r rename · d delete · f fork · q quit";
+const RENAME_CHARS: usize = 200;
+
+/// The fleet's view state: the selection (by session, so it stays on the same session as
+/// the order changes), the scroll, the filter, the mode and the last message.
+#[derive(Debug, Clone, Default)]
+pub struct FleetView {
+    selected_id: Option<String>,
+    /// Where the selection was, for when its session leaves.
+    selected_index: usize,
+    offset: usize,
+    page_rows: usize,
+    filter: String,
+    mode: FleetMode,
+    message: Option<(String, bool)>,
+    /// Ids in display order at the last draw (keys act on what was seen).
+    shown: Vec<String>,
+    /// Each shown row's depth in its crew.
+    depths: Vec<u16>,
+    /// Sessions that need the user, at the last ordering.
+    waiting: usize,
+    /// What the order was computed from: the model's version and the filter.
+    order_key: Option<((u64, u64), String)>,
+    /// The selected row's label, for the confirm questions.
+    selected_label: String,
+}
+
+impl FleetView {
+    pub fn new() -> FleetView {
+        FleetView::default()
+    }
+
+    /// The selected session's id.
+    pub fn selected(&self) -> Option<&str> {
+        self.selected_id.as_deref()
+    }
+
+    /// Selects `id` (coming back from a session selects the row it was opened from).
+    pub fn select(&mut self, id: &str) {
+        self.selected_id = Some(id.to_string());
+    }
+
+    /// A line for the user: an outcome (`error` styles it as one). Server text is fine;
+    /// it is sanitized when drawn.
+    pub fn set_message(&mut self, message: Option<String>, error: bool) {
+        self.message = message.map(|m| (m, error));
+    }
+
+    /// Whether the fleet is asking or taking text (keys are not commands then).
+    pub fn is_modal(&self) -> bool {
+        self.mode != FleetMode::List
+    }
+
+    pub fn handle_key(&mut self, key: KeyEvent) -> FleetAction {
+        if key.kind == KeyEventKind::Release {
+            return FleetAction::Consumed;
+        }
+        if key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+            || matches!(key.code, KeyCode::F(_))
+        {
+            return FleetAction::NotMine;
+        }
+        match std::mem::take(&mut self.mode) {
+            FleetMode::List => self.list_key(key),
+            FleetMode::Filter => {
+                match key.code {
+                    KeyCode::Esc => self.filter.clear(),
+                    KeyCode::Enter => {}
+                    KeyCode::Backspace => {
+                        self.filter.pop();
+                        self.mode = FleetMode::Filter;
+                    }
+                    KeyCode::Char(c) => {
+                        self.filter.push(c);
+                        self.mode = FleetMode::Filter;
+                    }
+                    KeyCode::Up | KeyCode::Down => {
+                        self.mode = FleetMode::Filter;
+                        return self.list_key(key);
+                    }
+                    _ => self.mode = FleetMode::Filter,
+                }
+                FleetAction::Consumed
+            }
+            FleetMode::Rename { id, mut title } => match key.code {
+                KeyCode::Esc => FleetAction::Consumed,
+                KeyCode::Enter => {
+                    let title = title.trim().to_string();
+                    FleetAction::Rename(id, (!title.is_empty()).then_some(title))
+                }
+                KeyCode::Backspace => {
+                    title.pop();
+                    self.mode = FleetMode::Rename { id, title };
+                    FleetAction::Consumed
+                }
+                KeyCode::Char(c) => {
+                    if title.chars().count() < RENAME_CHARS {
+                        title.push(c);
+                    }
+                    self.mode = FleetMode::Rename { id, title };
+                    FleetAction::Consumed
+                }
+                _ => {
+                    self.mode = FleetMode::Rename { id, title };
+                    FleetAction::Consumed
+                }
+            },
+            FleetMode::ConfirmDelete { id, label } => match key.code {
+                KeyCode::Char('y') => FleetAction::Delete(id),
+                KeyCode::Char('n') | KeyCode::Esc => FleetAction::Consumed,
+                _ => {
+                    self.mode = FleetMode::ConfirmDelete { id, label };
+                    FleetAction::Consumed
+                }
+            },
+            FleetMode::ConfirmFork { id, label } => match key.code {
+                KeyCode::Char('y') => FleetAction::Fork(id),
+                KeyCode::Char('n') | KeyCode::Esc => FleetAction::Consumed,
+                _ => {
+                    self.mode = FleetMode::ConfirmFork { id, label };
+                    FleetAction::Consumed
+                }
+            },
+        }
+    }
+
+    fn list_key(&mut self, key: KeyEvent) -> FleetAction {
+        let last = self.shown.len().saturating_sub(1);
+        let index = self.current_index();
+        let page = self.page_rows.max(1);
+        let target = match key.code {
+            KeyCode::Enter => {
+                return self
+                    .selected_id
+                    .clone()
+                    .filter(|id| self.shown.contains(id))
+                    .map_or(FleetAction::Consumed, FleetAction::Open);
+            }
+            KeyCode::Char('n') => return FleetAction::New,
+            KeyCode::Char('q') => return FleetAction::Quit,
+            KeyCode::Char('/') => {
+                self.mode = FleetMode::Filter;
+                return FleetAction::Consumed;
+            }
+            KeyCode::Esc if !self.filter.is_empty() => {
+                self.filter.clear();
+                return FleetAction::Consumed;
+            }
+            KeyCode::Char(c @ ('r' | 'd' | 'f')) => {
+                let Some(id) = self
+                    .selected_id
+                    .clone()
+                    .filter(|id| self.shown.contains(id))
+                else {
+                    return FleetAction::Consumed;
+                };
+                let label = self.selected_label.clone();
+                self.message = None;
+                self.mode = match c {
+                    'r' => FleetMode::Rename {
+                        id,
+                        title: String::new(),
+                    },
+                    'd' => FleetMode::ConfirmDelete { id, label },
+                    _ => FleetMode::ConfirmFork { id, label },
+                };
+                return FleetAction::Consumed;
+            }
+            KeyCode::Up | KeyCode::Char('k') => index.saturating_sub(1),
+            KeyCode::Down | KeyCode::Char('j') => index + 1,
+            KeyCode::PageUp => index.saturating_sub(page),
+            KeyCode::PageDown => index + page,
+            KeyCode::Home | KeyCode::Char('g') => 0,
+            KeyCode::End | KeyCode::Char('G') => last,
+            _ => return FleetAction::Consumed,
+        };
+        let target = target.min(last);
+        self.selected_index = target;
+        self.selected_id = self.shown.get(target).cloned();
+        FleetAction::Consumed
+    }
+
+    fn current_index(&self) -> usize {
+        self.selected_id
+            .as_ref()
+            .and_then(|id| self.shown.iter().position(|s| s == id))
+            .unwrap_or(self.selected_index)
+    }
+
+    /// Draws the fleet over `area`; clocks and ages are measured against `now_ms`.
+    pub fn render(
+        &mut self,
+        area: Rect,
+        buf: &mut Buffer,
+        model: &FleetModel,
+        theme: &Theme,
+        now_ms: i64,
+    ) {
+        Clear.render(area, buf);
+        let key = (model.version(), self.filter.clone());
+        if self.order_key.as_ref() != Some(&key) {
+            let rows = ordered(model, &self.filter);
+            self.shown.clear();
+            self.depths.clear();
+            self.shown.extend(rows.iter().map(|s| s.row.id.clone()));
+            self.depths.extend(rows.iter().map(|s| s.depth));
+            self.waiting = model
+                .rows()
+                .filter(|r| r.attention() == Attention::NeedsYou)
+                .count();
+            self.order_key = Some(key);
+        }
+        self.remember();
+        let waiting = self.waiting;
+        let title = format!(
+            " Fleet · {} session{} · {waiting} need{} you ",
+            model.len(),
+            if model.len() == 1 { "" } else { "s" },
+            if waiting == 1 { "s" } else { "" },
+        );
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(theme.border_focused)
+            .title(Span::styled(
+                text::truncate(&title, usize::from(area.width.saturating_sub(2))).into_owned(),
+                theme.title,
+            ));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        if inner.height < 3 || inner.width == 0 {
+            return;
+        }
+        let width = usize::from(inner.width);
+        // Header, the list, then the mode's line and the key hints.
+        let list_rows = usize::from(inner.height) - 3;
+        self.page_rows = list_rows.max(1);
+        let mut lines = Vec::with_capacity(usize::from(inner.height));
+        lines.push(header(width, theme));
+        if self.shown.is_empty() {
+            let empty = if !model.is_loaded() {
+                "  loading sessions…"
+            } else if !self.filter.is_empty() {
+                "  no session matches the filter"
+            } else {
+                "  No sessions yet — press n to start one"
+            };
+            lines.push(Line::from(Span::styled(empty, theme.dim)));
+        }
+        let index = self.current_index().min(self.shown.len().saturating_sub(1));
+        self.offset = visible_offset(self.offset, index, self.page_rows);
+        let end = (self.offset + self.page_rows).min(self.shown.len());
+        for i in self.offset..end {
+            // The order was computed from this very version of the model.
+            let Some(found) = model.get(&self.shown[i]) else {
+                continue;
+            };
+            let shown = Shown {
+                row: found,
+                depth: self.depths[i],
+            };
+            if i == index {
+                self.selected_label = label(found).0.to_string();
+            }
+            lines.push(row(&shown, i == index, width, theme, now_ms));
+        }
+        lines.resize(usize::from(inner.height) - 2, Line::default());
+        if let FleetMode::ConfirmDelete { id, label: asked }
+        | FleetMode::ConfirmFork { id, label: asked } = &mut self.mode
+            && let Some(found) = model.get(id)
+        {
+            *asked = label(found).0.to_string();
+        }
+        lines.push(self.mode_line(width, theme));
+        lines.push(Line::from(Span::styled(
+            text::truncate(&format!("  {HINTS}"), width).into_owned(),
+            theme.dim,
+        )));
+        Paragraph::new(lines).render(inner, buf);
+        if let Some(note) = model.note() {
+            let y = inner.y + inner.height - 2;
+            if self.mode == FleetMode::List && self.message.is_none() {
+                buf.set_stringn(
+                    inner.x,
+                    y,
+                    format!("  {}", text::line(note)),
+                    width,
+                    theme.warning,
+                );
+            }
+        }
+    }
+
+    /// Keeps the shown order and the selection (a session that left hands the selection
+    /// to the row now at its place).
+    fn remember(&mut self) {
+        match self
+            .selected_id
+            .as_ref()
+            .and_then(|id| self.shown.iter().position(|s| s == id))
+        {
+            Some(i) => self.selected_index = i,
+            None => {
+                let i = self.selected_index.min(self.shown.len().saturating_sub(1));
+                self.selected_index = i;
+                self.selected_id = self.shown.get(i).cloned();
+            }
+        }
+    }
+
+    fn mode_line(&self, width: usize, theme: &Theme) -> Line<'static> {
+        let (line, style) = match &self.mode {
+            FleetMode::Filter => (
+                format!(
+                    "  filter: {}▏  Enter keep · Esc clear",
+                    text::line(&self.filter)
+                ),
+                theme.accent,
+            ),
+            FleetMode::Rename { title, .. } => (
+                format!(
+                    "  new title: {}▏  Enter save (empty clears) · Esc cancel",
+                    text::line(title)
+                ),
+                theme.accent,
+            ),
+            FleetMode::ConfirmDelete { label, .. } => (
+                format!(
+                    "  Delete “{}”? Its transcript, turns and artifacts are hard-deleted with it. y delete · n keep",
+                    text::one_line(label, 60)
+                ),
+                theme.warning,
+            ),
+            FleetMode::ConfirmFork { label, .. } => (
+                format!(
+                    "  Fork “{}” into a new session (its workspace and transcript as they are now)? y fork · n cancel",
+                    text::one_line(label, 60)
+                ),
+                theme.warning,
+            ),
+            FleetMode::List => match &self.message {
+                Some((message, error)) => (
+                    format!("  {}", text::line(message)),
+                    if *error { theme.error } else { theme.dim },
+                ),
+                None if !self.filter.is_empty() => (
+                    format!(
+                        "  filter: {} (/ to change, Esc to clear)",
+                        text::line(&self.filter)
+                    ),
+                    theme.dim,
+                ),
+                None => (String::new(), theme.dim),
+            },
+        };
+        Line::from(Span::styled(
+            text::truncate(&line, width).into_owned(),
+            style,
+        ))
+    }
+}
+
+/// The first row to show so that `selected` is visible, moving as little as possible.
+fn visible_offset(offset: usize, selected: usize, rows: usize) -> usize {
+    if selected < offset {
+        selected
+    } else if selected >= offset + rows {
+        selected + 1 - rows
+    } else {
+        offset
+    }
+}
+
+fn label(row: &FleetRow) -> (&str, bool) {
+    match row.label() {
+        Some(label) => (label, row.title.is_some()),
+        None => (UNTITLED, false),
+    }
+}
+
+/// The label's columns: what the fixed columns leave, but at least half a narrow screen
+/// (the columns on the right are cut instead).
+fn label_cols(width: usize) -> usize {
+    width.saturating_sub(FIXED_COLS).max((width / 2).min(40))
+}
+
+fn header(width: usize, theme: &Theme) -> Line<'static> {
+    let label_cols = label_cols(width);
+    let text = format!(
+        "  {:<label_cols$} {:<STATUS_COLS$} {:<TURN_COLS$} {:>QUEUE_COLS$} {:<WORKSPACE_COLS$} {:>ARTIFACT_COLS$} {:>USAGE_COLS$} {:>AGE_COLS$}",
+        "Session", "Status", "Turn", "Q", "Workspace", "Art", "Usage", "Last"
+    );
+    Line::from(Span::styled(
+        text::truncate(&text, width).into_owned(),
+        theme.dim,
+    ))
+}
+
+fn row(
+    shown: &Shown<'_>,
+    selected: bool,
+    width: usize,
+    theme: &Theme,
+    now_ms: i64,
+) -> Line<'static> {
+    let r = shown.row;
+    let label_cols = label_cols(width);
+    let (text_label, titled) = label(r);
+    let indent = if shown.depth == 0 {
+        String::new()
+    } else {
+        format!("{}└ ", "  ".repeat(usize::from(shown.depth) - 1))
+    };
+    let label_text = format!("{indent}{text_label}");
+    let label_style = if titled { theme.text } else { theme.dim };
+    let (status, status_style) = status_label(r, theme);
+    let turn = turn_label(r, now_ms);
+    let queue = if r.queued > 0 {
+        format!("+{}", r.queued)
+    } else {
+        String::new()
+    };
+    let (workspace, workspace_style) = workspace_label(r.workspace.as_ref(), theme);
+    let artifacts = if r.artifacts > 0 {
+        r.artifacts.to_string()
+    } else {
+        String::new()
+    };
+    let usage = r.sandbox_seconds.map(seconds).unwrap_or_default();
+    let marker = if selected { "› " } else { "  " };
+    // Columns of one style share a span: fewer spans, less to lay out per frame. Status,
+    // clock and counts are ASCII this client wrote; the workspace state is the server's.
+    let middle = format!(" {turn:<TURN_COLS$} {queue:>QUEUE_COLS$} ");
+    let figures = format!(
+        " {artifacts:>ARTIFACT_COLS$} {usage:>USAGE_COLS$} {:>AGE_COLS$}",
+        age(now_ms - r.last_activity)
+    );
+    let mut spans = vec![
+        Span::styled(marker, theme.accent),
+        padded(&label_text, label_cols, label_style),
+        Span::styled(format!(" {status:<STATUS_COLS$}"), status_style),
+        Span::styled(middle, theme.accent),
+        padded(&workspace, WORKSPACE_COLS, workspace_style),
+        Span::styled(figures, theme.dim),
+    ];
+    if selected {
+        for span in &mut spans {
+            span.style = span.style.patch(theme.selection);
+        }
+    }
+    // Narrow screens: cut the whole line rather than let columns collide.
+    if label_cols + FIXED_COLS <= width {
+        return Line::from(spans);
+    }
+    let mut left = width;
+    let spans = spans
+        .into_iter()
+        .filter_map(|span| {
+            if left == 0 {
+                return None;
+            }
+            let text = text::truncate(&span.content, left).into_owned();
+            left -= text::width(&text).min(left);
+            Some(Span::styled(text, span.style))
+        })
+        .collect::<Vec<_>>();
+    Line::from(spans)
+}
+
+fn status_label(row: &FleetRow, theme: &Theme) -> (String, Style) {
+    match row.attention() {
+        Attention::NeedsYou => match row.needs() {
+            Some(needs) => (
+                format!("needs you: {}", needs.as_str().replace('_', " ")),
+                theme.badge,
+            ),
+            None => ("needs you".into(), theme.badge),
+        },
+        Attention::Failed => ("failed".into(), theme.error),
+        Attention::Working => ("working".into(), theme.accent),
+        Attention::Idle => ("idle".into(), theme.dim),
+    }
+}
+
+/// The current turn's elapsed time and todo progress: "3m12s 2/5".
+fn turn_label(row: &FleetRow, now_ms: i64) -> String {
+    let Some(started) = row.turn_started_at else {
+        return String::new();
+    };
+    let elapsed = seconds(((now_ms - started).max(0) / 1000) as u64);
+    match row.todos {
+        Some((done, total)) if total > 0 => format!("{elapsed} {done}/{total}"),
+        _ => elapsed,
+    }
+}
+
+/// "now", "3 m", "2 h", "5 d": coarse on purpose; a negative age (clock skew) is "now".
+pub(crate) fn age(elapsed_ms: i64) -> String {
+    let secs = elapsed_ms / 1000;
+    match secs {
+        s if s < 60 => "now".into(),
+        s if s < 3600 => format!("{} m", s / 60),
+        s if s < 86_400 => format!("{} h", s / 3600),
+        s => format!("{} d", s / 86_400),
+    }
+}
+
+/// "42s", "3m12s", "1h05m".
+fn seconds(secs: u64) -> String {
+    match secs {
+        s if s < 60 => format!("{s}s"),
+        s if s < 3600 => format!("{}m{:02}s", s / 60, s % 60),
+        s => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
+    }
+}
+
+fn workspace_label(state: Option<&WorkspaceState>, theme: &Theme) -> (String, Style) {
+    match state {
+        Some(WorkspaceState::Unknown) => ("starting".into(), theme.dim),
+        Some(WorkspaceState::Running) => ("running".into(), theme.ok),
+        Some(WorkspaceState::Paused) => ("paused".into(), theme.dim),
+        Some(WorkspaceState::Destroyed) => ("destroyed".into(), theme.dim),
+        Some(WorkspaceState::Recovering) => ("recovering".into(), theme.warning),
+        Some(WorkspaceState::RecoveryFailed) => ("recovery failed".into(), theme.error),
+        Some(WorkspaceState::Other(s)) => (text::line(s).into_owned(), theme.dim),
+        None => ("unknown".into(), theme.dim),
+    }
+}
+
+/// Sanitized text cut or padded to exactly `cols` cells.
+fn padded(raw: &str, cols: usize, style: Style) -> Span<'static> {
+    let line = text::line(raw);
+    let cut = text::truncate(&line, cols);
+    let pad = cols.saturating_sub(text::width(&cut));
+    Span::styled(format!("{cut}{}", " ".repeat(pad)), style)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,256 @@
+use super::*;
+use gobare_api::model::{Event, Session};
+use serde_json::json;
+
+const NOW: i64 = 1_789_400_000_000;
+const MIN: i64 = 60_000;
+
+fn session(value: serde_json::Value) -> Session {
+    serde_json::from_value(value).unwrap()
+}
+
+fn event(id: &str, seq: u64, at: i64, kind: &str, payload: serde_json::Value) -> Event {
+    Event::parse(
+        &json!({"type": kind, "session_id": id, "seq": seq, "created_at": at, "payload": payload})
+            .to_string(),
+    )
+    .unwrap()
+}
+
+/// A fleet of six: a crew of three, a failed one, an idle untitled one, a working one.
+fn fleet() -> FleetModel {
+    let mut model = FleetModel::new();
+    let sessions = [
+        json!({"id": "lead-0000", "title": "Release crew", "status": "working",
+               "created_at": NOW - 60 * MIN, "updated_at": NOW - 2 * MIN,
+               "environment": {"state": "running"}}),
+        json!({"id": "m1-00000", "status": "requires_action", "parent_session_id": "lead-0000",
+               "created_at": NOW - 50 * MIN, "updated_at": NOW - 3 * MIN,
+               "environment": {"state": "running"},
+               "required_actions": [{"type": "approval", "turn_id": "t", "call_id": "c"}]}),
+        json!({"id": "m2-00000", "title": "Fix the failing deploy", "status": "idle",
+               "parent_session_id": "lead-0000",
+               "created_at": NOW - 50 * MIN, "updated_at": NOW - 30 * MIN,
+               "environment": {"state": "paused"}}),
+        json!({"id": "fail-000", "title": "Billing migration", "status": "failed",
+               "created_at": NOW - 40 * MIN, "updated_at": NOW - 10 * MIN,
+               "environment": {"state": "running"}}),
+        json!({"id": "idle-000", "status": "idle", "created_at": NOW - 90 * MIN,
+               "updated_at": NOW - 90 * MIN, "environment": {"state": "destroyed"}}),
+        json!({"id": "work-000", "title": "Summarise\u{1b}[31m the repo", "status": "idle",
+               "created_at": NOW - 5 * MIN, "updated_at": NOW - 5 * MIN,
+               "environment": {"state": "running"}}),
+    ];
+    let sessions: Vec<Session> = sessions.into_iter().map(session).collect();
+    model.apply_full_list(&sessions);
+    model.set_first_message("m1-00000", "Restart the stuck export worker");
+    model.apply_event(&event(
+        "work-000",
+        1,
+        NOW - 192_000,
+        "turn.started",
+        json!({"turnId": "t"}),
+    ));
+    model.apply_event(&event(
+        "work-000",
+        2,
+        NOW - MIN,
+        "agent.todos",
+        json!({"items": [{"label": "a", "status": "done"}, {"label": "b", "status": "done"},
+                         {"label": "c", "status": "pending"}]}),
+    ));
+    model.apply_event(&event(
+        "work-000",
+        3,
+        NOW - MIN,
+        "message.queued",
+        json!({"text": "x"}),
+    ));
+    model.apply_event(&event(
+        "work-000",
+        4,
+        NOW - MIN,
+        "artifact.created",
+        json!({"id": "a", "path": "/workspace/outputs/r.md"}),
+    ));
+    model.set_details("work-000", Some(812), None);
+    model
+}
+
+fn screen(view: &mut FleetView, model: &FleetModel, width: u16, height: u16) -> String {
+    let area = Rect::new(0, 0, width, height);
+    let mut buf = Buffer::empty(area);
+    view.render(area, &mut buf, model, &Theme::default(), NOW);
+    (0..height)
+        .map(|y| {
+            (0..width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn press(view: &mut FleetView, code: KeyCode) -> FleetAction {
+    view.handle_key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn typed(view: &mut FleetView, text: &str) {
+    for c in text.chars() {
+        press(view, KeyCode::Char(c));
+    }
+}
+
+#[test]
+fn snapshot_the_fleet_with_a_crew_tree() {
+    let model = fleet();
+    let mut view = FleetView::new();
+    insta::assert_snapshot!("fleet_crew_tree", screen(&mut view, &model, 150, 12));
+}
+
+#[test]
+fn snapshot_a_filtered_fleet_asking_to_delete() {
+    let model = fleet();
+    let mut view = FleetView::new();
+    screen(&mut view, &model, 150, 12);
+    press(&mut view, KeyCode::Char('/'));
+    typed(&mut view, "bill");
+    press(&mut view, KeyCode::Enter);
+    screen(&mut view, &model, 150, 12);
+    press(&mut view, KeyCode::Char('d'));
+    insta::assert_snapshot!("fleet_filtered_delete", screen(&mut view, &model, 150, 12));
+}
+
+#[test]
+fn the_crew_with_a_waiting_member_comes_first_and_no_row_is_a_bare_id() {
+    let model = fleet();
+    let mut view = FleetView::new();
+    let text = screen(&mut view, &model, 150, 12);
+    let rows: Vec<&str> = text.lines().skip(2).take(6).collect();
+    assert!(rows[0].contains("Release crew"), "{text}");
+    assert!(
+        rows[1].contains("└ Restart the stuck export worker"),
+        "{text}"
+    );
+    assert!(rows[1].contains("needs you: approval"), "{text}");
+    assert!(
+        rows[3].contains("Billing migration") && rows[3].contains("failed"),
+        "{text}"
+    );
+    assert!(
+        rows[4].contains("3m12s 2/3") && rows[4].contains("+1"),
+        "{text}"
+    );
+    assert!(rows[4].contains("13m32s"), "usage: {text}");
+    assert!(rows[5].contains("(untitled)"), "{text}");
+    assert!(!text.contains('\u{1b}'));
+    for id in ["lead-0000", "m1-00000", "idle-000"] {
+        assert!(!text.contains(id), "{text}");
+    }
+}
+
+#[test]
+fn letters_are_commands_in_the_list_and_text_in_the_filter() {
+    let model = fleet();
+    let mut view = FleetView::new();
+    screen(&mut view, &model, 150, 12);
+    assert_eq!(view.selected(), Some("lead-0000"));
+    assert_eq!(press(&mut view, KeyCode::Char('n')), FleetAction::New);
+    assert_eq!(press(&mut view, KeyCode::Char('z')), FleetAction::Consumed);
+    press(&mut view, KeyCode::Char('/'));
+    assert!(view.is_modal());
+    typed(&mut view, "nq");
+    assert_eq!(view.filter, "nq", "n and q are text in the filter");
+    press(&mut view, KeyCode::Esc);
+    assert!(!view.is_modal() && view.filter.is_empty());
+    press(&mut view, KeyCode::Down);
+    assert_eq!(
+        press(&mut view, KeyCode::Enter),
+        FleetAction::Open("m1-00000".into())
+    );
+    assert_eq!(press(&mut view, KeyCode::Char('q')), FleetAction::Quit);
+}
+
+#[test]
+fn delete_fork_and_rename_ask_first() {
+    let model = fleet();
+    let mut view = FleetView::new();
+    screen(&mut view, &model, 150, 12);
+    view.select("fail-000");
+    press(&mut view, KeyCode::Char('d'));
+    let text = screen(&mut view, &model, 150, 12);
+    assert!(
+        text.contains("Delete “Billing migration”? Its transcript"),
+        "{text}"
+    );
+    assert_eq!(press(&mut view, KeyCode::Char('x')), FleetAction::Consumed);
+    assert_eq!(press(&mut view, KeyCode::Char('n')), FleetAction::Consumed);
+    assert!(!view.is_modal(), "n keeps it");
+    press(&mut view, KeyCode::Char('d'));
+    assert_eq!(
+        press(&mut view, KeyCode::Char('y')),
+        FleetAction::Delete("fail-000".into())
+    );
+    press(&mut view, KeyCode::Char('f'));
+    assert_eq!(
+        press(&mut view, KeyCode::Char('y')),
+        FleetAction::Fork("fail-000".into())
+    );
+    press(&mut view, KeyCode::Char('r'));
+    typed(&mut view, "Billing v2 ");
+    assert_eq!(
+        press(&mut view, KeyCode::Enter),
+        FleetAction::Rename("fail-000".into(), Some("Billing v2".into()))
+    );
+    press(&mut view, KeyCode::Char('r'));
+    assert_eq!(
+        press(&mut view, KeyCode::Enter),
+        FleetAction::Rename("fail-000".into(), None),
+        "an empty title clears it"
+    );
+}
+
+#[test]
+fn the_selection_follows_its_session_and_survives_its_leaving() {
+    let mut model = fleet();
+    let mut view = FleetView::new();
+    screen(&mut view, &model, 150, 12);
+    view.select("idle-000");
+    model.apply_event(&event(
+        "idle-000",
+        9,
+        NOW,
+        "question.asked",
+        json!({"toolCallId": "q", "question": "Which?"}),
+    ));
+    let text = screen(&mut view, &model, 150, 12);
+    let first = text.lines().nth(2).unwrap();
+    assert!(
+        first.starts_with("│› ") && first.contains("needs you: question"),
+        "{text}"
+    );
+    let index = view.current_index();
+    model.remove("idle-000");
+    screen(&mut view, &model, 150, 12);
+    assert_eq!(view.current_index(), index);
+    assert!(view.selected().is_some_and(|id| id != "idle-000"));
+}
+
+#[test]
+fn a_note_on_how_the_fleet_is_kept_live_is_visible() {
+    let mut model = fleet();
+    model.set_note(Some(
+        "the org stream was refused (permission denied); polling the list every 10 s".into(),
+    ));
+    let mut view = FleetView::new();
+    let text = screen(&mut view, &model, 150, 12);
+    assert!(text.contains("the org stream was refused"), "{text}");
+    view.set_message(Some("renamed".into()), false);
+    let text = screen(&mut view, &model, 150, 12);
+    assert!(
+        text.contains("renamed") && !text.contains("refused"),
+        "a message comes first: {text}"
+    );
+}

@@ -1,0 +1,221 @@
+//! The fleet in a pty against the simulator: the waiting session first, Enter into a
+//! session and Ctrl+O back to the same row; rename and delete ask first, and a refusal
+//! names the missing scope.
+
+use std::time::Duration;
+
+use crate::support;
+use crate::support::app::{spawn, status_line};
+use crate::support::pty::{Pty, keys};
+use crate::support::sim::Sim;
+use gobare_sim::{Faults, SimConfig};
+
+const TIMEOUT: Duration = Duration::from_secs(40);
+
+/// Three sessions: one waiting on an approval, two idle (the newer created last).
+fn three_sessions() -> (Sim, [String; 3]) {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let waits = sim.sim.create_session(Some("waits for you"));
+    sim.within(|s| s.send_message(&waits, "restart the worker #approval"));
+    let older = sim.sim.create_session(Some("older idle"));
+    std::thread::sleep(Duration::from_millis(5));
+    let newer = sim.sim.create_session(Some("newer idle"));
+    (sim, [waits, older, newer])
+}
+
+/// The fleet's list rows (below the header), without the frame.
+fn list_rows(s: &vt100::Screen) -> Vec<String> {
+    s.contents()
+        .lines()
+        .skip(2)
+        .map(|l| {
+            l.trim_start_matches('│')
+                .trim_end()
+                .trim_end_matches('│')
+                .trim_end()
+                .to_string()
+        })
+        .take_while(|l| !l.trim().is_empty())
+        .collect()
+}
+
+fn selected_row(s: &vt100::Screen) -> String {
+    list_rows(s)
+        .into_iter()
+        .find(|r| r.starts_with('›'))
+        .unwrap_or_default()
+}
+
+fn wait_sorted(pty: &Pty) {
+    pty.wait_for(
+        "the fleet, the waiting session first",
+        |s| {
+            let rows = list_rows(s);
+            rows.len() == 3
+                && rows[0].contains("waits for you")
+                && rows[0].contains("needs you: approval")
+                && rows[1].contains("newer idle")
+                && rows[2].contains("older idle")
+        },
+        TIMEOUT,
+    );
+}
+
+#[test]
+fn the_waiting_session_comes_first_enter_opens_one_and_ctrl_o_returns_to_its_row() {
+    let (sim, [_, older, _]) = three_sessions();
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = spawn(&["fleet"], &home, &sim.sim);
+    wait_sorted(&pty);
+    assert!(pty.with_screen(|s| selected_row(s).contains("waits for you")));
+    pty.send_keys(keys::DOWN);
+    pty.send_keys(keys::DOWN);
+    pty.wait_for(
+        "the third row selected",
+        |s| selected_row(s).contains("older idle"),
+        TIMEOUT,
+    );
+    let usage = format!("GET /v1/sessions/{older}/usage");
+    support::app::until(
+        "the selected row's usage read",
+        TIMEOUT,
+        || sim.sim.requests().contains(&usage).then_some(()),
+        || format!("{:#?}", sim.sim.requests()),
+    );
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the session open, live",
+        |s| {
+            let status = status_line(s);
+            status.contains("● live") && status.contains("older idle")
+        },
+        TIMEOUT,
+    );
+    pty.send_keys("\x0f");
+    pty.wait_for(
+        "the fleet again, at the same row",
+        |s| list_rows(s).len() == 3 && selected_row(s).contains("older idle"),
+        TIMEOUT,
+    );
+    pty.send_keys("q");
+    assert!(pty.wait_exit(TIMEOUT).success());
+    assert!(pty.is_cooked(), "terminal restored");
+}
+
+#[test]
+fn rename_and_delete_ask_first_and_a_refusal_names_the_missing_scope() {
+    let (sim, [waits, older, _]) = three_sessions();
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = spawn(&["fleet"], &home, &sim.sim);
+    wait_sorted(&pty);
+    pty.send_keys("r");
+    pty.wait_for_text("new title:", TIMEOUT);
+    // Letters are text here: `d` and `q` neither delete nor quit.
+    pty.send_keys("Restart approved? dq");
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the new title",
+        |s| list_rows(s)[0].contains("Restart approved? dq"),
+        TIMEOUT,
+    );
+    let patches: Vec<String> = sim
+        .sim
+        .requests()
+        .into_iter()
+        .filter(|r| r.starts_with("PATCH"))
+        .collect();
+    assert_eq!(patches, [format!("PATCH /v1/sessions/{waits}")]);
+
+    pty.send_keys("G");
+    pty.wait_for(
+        "the last row selected",
+        |s| selected_row(s).contains("older idle"),
+        TIMEOUT,
+    );
+    sim.sim.set_faults(Faults {
+        read_only_sessions: true,
+        ..Faults::default()
+    });
+    pty.send_keys("d");
+    pty.wait_for_text("hard-deleted with it", TIMEOUT);
+    pty.send_keys("y");
+    pty.wait_for(
+        "the refusal, naming the scope",
+        |s| s.contents().contains("could not delete") && s.contents().contains("sessions:write"),
+        TIMEOUT,
+    );
+    assert_eq!(pty.with_screen(|s| list_rows(s).len()), 3);
+    sim.sim.set_faults(Faults::default());
+    pty.send_keys("d");
+    pty.wait_for_text("hard-deleted with it", TIMEOUT);
+    pty.send_keys("n");
+    pty.wait_for(
+        "kept",
+        |s| !s.contents().contains("hard-deleted with it"),
+        TIMEOUT,
+    );
+    pty.send_keys("d");
+    pty.wait_for_text("hard-deleted with it", TIMEOUT);
+    pty.send_keys("y");
+    pty.wait_for(
+        "the session gone from the fleet",
+        |s| list_rows(s).len() == 2 && !s.contents().contains("older idle"),
+        TIMEOUT,
+    );
+    let deletes: Vec<String> = sim
+        .sim
+        .requests()
+        .into_iter()
+        .filter(|r| r.starts_with("DELETE"))
+        .collect();
+    assert_eq!(
+        deletes,
+        [
+            format!("DELETE /v1/sessions/{older}"),
+            format!("DELETE /v1/sessions/{older}")
+        ],
+        "the refused one, then the one confirmed; none for the one kept"
+    );
+    pty.send_keys("q");
+    assert!(pty.wait_exit(TIMEOUT).success());
+}
+
+#[test]
+fn a_session_that_comes_to_need_you_is_announced_by_name_and_need() {
+    let (sim, [_, older, _]) = three_sessions();
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("config/gobare-tui");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("config.toml"),
+        "[notifications]\nwhen = \"always\"\n",
+    )
+    .unwrap();
+    let mut pty = spawn(&["fleet"], &home, &sim.sim);
+    wait_sorted(&pty);
+    let osc9 = |bytes: &[u8], text: &str| {
+        String::from_utf8_lossy(bytes).contains(&format!("\x1b]9;gobare: {text}\x07"))
+    };
+    sim.within(|s| s.send_message(&older, "which host? #question"));
+    pty.wait_for(
+        "the session waiting on its question",
+        |s| {
+            list_rows(s)
+                .iter()
+                .any(|r| r.contains("older idle") && r.contains("needs you: question"))
+        },
+        TIMEOUT,
+    );
+    support::app::until(
+        "the notification naming it",
+        TIMEOUT,
+        || osc9(&pty.raw_bytes(), "older idle: needs you: question").then_some(()),
+        || {
+            String::from_utf8_lossy(&pty.raw_bytes())
+                .escape_debug()
+                .to_string()
+        },
+    );
+    pty.send_keys("q");
+    assert!(pty.wait_exit(TIMEOUT).success());
+}

@@ -1,0 +1,171 @@
+//! The live fleet against the simulator: a complete fleet from the list and the org
+//! stream, sessions created later appear, and a refused org stream falls back to polling
+//! the list with a note.
+
+use crate::support::actions::{Rig, WAIT, message};
+use gobare_api::auth::Token;
+use gobare_api::stream::{StreamOptions, StreamTarget};
+use gobare_sim::{Faults, SimConfig};
+use gobare_tui::fleet::live::{FleetLive, FleetSource};
+use gobare_tui::fleet::model::FleetModel;
+use gobare_tui::session::attention::{Attention, Needs};
+use std::time::Duration;
+
+fn live(rig: &Rig, poll_every: Duration) -> FleetLive {
+    live_under(rig, None, poll_every)
+}
+
+/// The fleet of one crew (`root`) or the whole organization.
+fn live_under(rig: &Rig, root: Option<String>, poll_every: Duration) -> FleetLive {
+    FleetLive::start(FleetSource {
+        client: (*rig.client).clone(),
+        stream: StreamOptions {
+            api: rig.sim.url(),
+            token: Token::new(rig.sim.token()),
+            target: StreamTarget::Org { root: root.clone() },
+            ..StreamOptions::default()
+        },
+        root,
+        store: Some(rig.store()),
+        poll_every,
+    })
+}
+
+/// Waits (on the fleet's own change signal) until `check` holds.
+async fn until(fleet: &FleetLive, what: &str, check: impl Fn(&FleetModel) -> bool) {
+    let waited = tokio::time::timeout(WAIT, async {
+        loop {
+            let changed = fleet.changed();
+            if check(&fleet.model()) {
+                return;
+            }
+            changed.await;
+        }
+    })
+    .await;
+    if waited.is_err() {
+        let model = fleet.model();
+        let rows: Vec<_> = model.rows().collect();
+        panic!("timed out waiting for {what}: {rows:#?}");
+    }
+}
+
+#[tokio::test]
+async fn the_fleet_holds_every_session_says_what_each_needs_and_follows_new_ones() {
+    let rig = Rig::start(SimConfig::for_tests().with_fleet(12)).await;
+    let mut fleet = live(&rig, Duration::from_secs(60));
+    let ids = rig.sim.fleet();
+    until(&fleet, "every session, the waiting ones needing you", |m| {
+        let needs: Vec<Option<Needs>> = m.rows().map(|r| r.needs()).collect();
+        m.len() == ids.len()
+            && needs
+                .iter()
+                .filter(|n| **n == Some(Needs::Approval))
+                .count()
+                == 2
+            && needs
+                .iter()
+                .filter(|n| **n == Some(Needs::Question))
+                .count()
+                == 2
+            && needs
+                .iter()
+                .filter(|n| **n == Some(Needs::FunctionCall))
+                .count()
+                == 2
+            && m.rows().all(|r| r.label().is_some())
+    })
+    .await;
+    {
+        let model = fleet.model();
+        let crew: Vec<_> = model.rows().filter(|r| r.parent.is_some()).collect();
+        assert_eq!(crew.len(), 4, "two crews of a lead and two members");
+        assert!(
+            model
+                .rows()
+                .filter(|r| r.attention() == Attention::NeedsYou)
+                .all(|r| ids.contains(&r.id))
+        );
+        assert!(model.note().is_none(), "{:?}", model.note());
+    }
+    fleet.drain_needs_you();
+    let later = rig.sim.create_session(Some("started later"));
+    rig.client
+        .send(
+            &later,
+            &message("hello #approval"),
+            &gobare_api::client::IdempotencyKey::new(),
+        )
+        .await
+        .unwrap();
+    until(&fleet, "the later session, titled, waiting", |m| {
+        m.get(&later).is_some_and(|r| {
+            r.title.as_deref() == Some("started later") && r.needs() == Some(Needs::Approval)
+        })
+    })
+    .await;
+    let announced = tokio::time::timeout(WAIT, fleet.next_needs_you()).await;
+    assert_eq!(
+        announced.unwrap().as_deref(),
+        Some(later.as_str()),
+        "announced"
+    );
+    let opens = rig.sim.stream_opens();
+    assert_eq!(opens, [None], "one org stream, opened live once: {opens:?}");
+    rig.sim.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_refused_org_stream_falls_back_to_polling_the_list_with_a_note() {
+    let rig = Rig::test().await;
+    rig.sim.set_faults(Faults {
+        refuse_org_stream: true,
+        ..Faults::default()
+    });
+    let first = rig.sim.create_session(Some("listed first"));
+    let fleet = live(&rig, Duration::from_millis(200));
+    until(&fleet, "the note and the listed session", |m| {
+        m.get(&first).is_some()
+            && m.note().is_some_and(|n| {
+                n.contains("refused") && n.contains("sessions:read") && n.contains("polling")
+            })
+    })
+    .await;
+    let second = rig.sim.create_session(Some("listed by a poll"));
+    until(&fleet, "the next poll's session", |m| {
+        m.get(&second).is_some()
+    })
+    .await;
+    rig.client
+        .delete_session(&first, &gobare_api::client::IdempotencyKey::new())
+        .await
+        .unwrap();
+    until(&fleet, "the deleted session gone", |m| {
+        m.get(&first).is_none()
+    })
+    .await;
+    rig.sim.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_fleet_under_a_root_holds_that_crew_only() {
+    let rig = Rig::start(SimConfig::for_tests().with_fleet(12)).await;
+    let lead = rig.sim.fleet()[0].clone();
+    let fleet = live_under(&rig, Some(lead.clone()), Duration::from_secs(60));
+    until(&fleet, "the lead and its two members, labelled", |m| {
+        m.len() == 3
+            && m.rows().all(|r| r.label().is_some())
+            && m.rows()
+                .filter(|r| r.id != lead)
+                .all(|r| r.parent.as_deref() == Some(lead.as_str()))
+    })
+    .await;
+    assert!(
+        rig.sim
+            .requests()
+            .iter()
+            .any(|r| r.starts_with("GET /v1/events") && r.contains(&format!("root={lead}"))),
+        "the org stream of that tree"
+    );
+    rig.sim.shutdown().await;
+}
