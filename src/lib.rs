@@ -13,6 +13,7 @@ pub mod config;
 mod entry;
 mod export;
 mod notify;
+mod outputs;
 mod redact;
 pub mod session;
 pub mod store;

@@ -40,6 +40,10 @@ pub(crate) enum Intent {
     ToggleDiff,
     /// `p`: publish or unpublish the preview (asks first).
     TogglePreview,
+    /// `a`: the artifacts list (open, save).
+    OpenArtifacts,
+    /// `f`: the workspace's files (browse, find, open).
+    OpenFiles,
     /// Ctrl+R: re-read the session and turns.
     Refresh,
     OpenPicker,
@@ -135,6 +139,8 @@ impl App {
                 }
             }
             Intent::TogglePreview => self.act_toggle_preview(),
+            Intent::OpenArtifacts => self.act_open_artifacts(),
+            Intent::OpenFiles => self.act_open_files(),
             Intent::Refresh => {
                 self.want(super::fetch::FetchJob::Session);
                 self.want(super::fetch::FetchJob::Turns);

@@ -33,6 +33,8 @@ const ACTIONS: &[(&str, Intent)] = &[
     ("suspend", Intent::Suspend),
     ("refresh", Intent::Refresh),
     ("picker", Intent::OpenPicker),
+    ("artifacts", Intent::OpenArtifacts),
+    ("files", Intent::OpenFiles),
 ];
 
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -108,6 +108,8 @@ pub(crate) fn route(key: KeyEvent, mode: &Mode) -> KeyRoute {
             KeyCode::Char('/') => KeyRoute::Do(Intent::StartEventFilter),
             KeyCode::Char('e') => KeyRoute::Do(Intent::ToggleDiff),
             KeyCode::Char('p') => KeyRoute::Do(Intent::TogglePreview),
+            KeyCode::Char('a') => KeyRoute::Do(Intent::OpenArtifacts),
+            KeyCode::Char('f') => KeyRoute::Do(Intent::OpenFiles),
             // Any other letter is nothing here: it never leaks into the box.
             _ => KeyRoute::Ignore,
         },
@@ -150,7 +152,9 @@ mod tests {
 
     #[test]
     fn every_printable_key_is_text_while_typing() {
-        for c in ['q', 'z', 'm', 'j', 'y', 'n', '2', '?', '/', 'e', 'd'] {
+        for c in [
+            'q', 'z', 'm', 'j', 'y', 'n', '2', '?', '/', 'e', 'd', 'a', 'f',
+        ] {
             assert_eq!(
                 route(key(KeyCode::Char(c)), &Mode::Typing),
                 KeyRoute::Input,
@@ -182,6 +186,14 @@ mod tests {
         assert_eq!(
             route(key(KeyCode::Char('m')), &nav),
             KeyRoute::Do(Intent::ToggleMouseCapture)
+        );
+        assert_eq!(
+            route(key(KeyCode::Char('a')), &nav),
+            KeyRoute::Do(Intent::OpenArtifacts)
+        );
+        assert_eq!(
+            route(key(KeyCode::Char('f')), &nav),
+            KeyRoute::Do(Intent::OpenFiles)
         );
         assert_eq!(route(key(KeyCode::Up), &nav), scroll(-1));
         for c in ['y', 'n', 'x', 'h', '1'] {

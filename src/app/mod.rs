@@ -36,6 +36,7 @@ pub(crate) mod mouse;
 pub(crate) mod msg;
 pub(crate) mod notifications;
 pub(crate) mod options;
+pub(crate) mod outputs;
 pub(crate) mod pending_sends;
 mod preview;
 pub(crate) mod replay;

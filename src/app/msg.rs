@@ -23,4 +23,6 @@ pub(crate) enum AppMsg {
         publish: bool,
         result: Result<(), ApiError>,
     },
+    /// An artifacts or workspace-files job ended or progressed (`app::outputs`).
+    Outputs(crate::app::outputs::OutputsMsg),
 }

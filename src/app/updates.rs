@@ -113,6 +113,7 @@ impl App {
             AppMsg::Action(event) => self.on_action(event),
             AppMsg::StateSaved(done) => self.on_state_saved(done),
             AppMsg::PreviewWritten { publish, result } => self.on_preview_written(publish, result),
+            AppMsg::Outputs(msg) => self.on_outputs(msg),
         }
         self.take_model_fetches();
     }

@@ -78,7 +78,6 @@ impl Screen {
         }
     }
 
-    #[cfg_attr(not(test), expect(dead_code))]
     /// Opens `overlay` over the panes with the keys; closing it goes back to the mode it
     /// was opened from. An open overlay is replaced.
     pub(crate) fn open_overlay(&mut self, overlay: Box<dyn Overlay>) {
@@ -98,6 +97,12 @@ impl Screen {
     /// The open overlay, to hand it a key.
     pub(crate) fn overlay_mut(&mut self) -> Option<&mut (dyn Overlay + 'static)> {
         self.overlay.as_deref_mut()
+    }
+
+    /// The open overlay when it is a `T` (to hand it what a background job brought back).
+    pub(crate) fn overlay_as<T: Overlay>(&mut self) -> Option<&mut T> {
+        let overlay: &mut dyn std::any::Any = self.overlay.as_deref_mut()?;
+        overlay.downcast_mut::<T>()
     }
 
     pub(crate) fn focus(&self) -> Pane {

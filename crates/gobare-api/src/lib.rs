@@ -18,6 +18,7 @@ pub mod client;
 pub mod clock;
 pub mod download;
 pub mod error;
+pub mod files;
 mod json;
 pub mod model;
 pub mod retry;

@@ -142,9 +142,10 @@ pub(crate) fn parse_seed_files(value: &Value, field: &str) -> Result<Files, Refu
     Ok(files)
 }
 
-/// One `workspace_file` entry of a listing.
+/// One `workspace_file` entry of a listing. The snapshot keeps files only, so every entry
+/// is a `file`; directories are what their paths imply.
 fn file_entry(path: &str, size: usize) -> Value {
-    json!({"object": "workspace_file", "path": path, "size_bytes": size,
+    json!({"object": "workspace_file", "type": "file", "path": path, "size_bytes": size,
            "readable": !is_withheld(path)})
 }
 
