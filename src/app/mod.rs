@@ -37,6 +37,7 @@ pub(crate) mod msg;
 pub(crate) mod notifications;
 pub(crate) mod options;
 pub(crate) mod outputs;
+pub(crate) mod outputs_msg;
 pub(crate) mod pending_sends;
 mod preview;
 pub(crate) mod replay;

@@ -24,5 +24,5 @@ pub(crate) enum AppMsg {
         result: Result<(), ApiError>,
     },
     /// An artifacts or workspace-files job ended or progressed (`app::outputs`).
-    Outputs(crate::app::outputs::OutputsMsg),
+    Outputs(crate::app::outputs_msg::OutputsMsg),
 }

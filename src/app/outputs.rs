@@ -4,6 +4,7 @@
 
 use super::App;
 use super::msg::AppMsg;
+pub(crate) use super::outputs_msg::OutputsMsg;
 use crate::outputs::target::{self, Blocked};
 use crate::outputs::{self as out, save, units};
 use crate::ui::artifact_list::ArtifactList;
@@ -13,7 +14,7 @@ use crate::ui::pager::Pager;
 use crate::ui::theme::Theme;
 use base64::Engine;
 use gobare_api::client::ApiClient;
-use gobare_api::files::{FileContent, FileTree};
+use gobare_api::files::FileContent;
 use gobare_api::model::Artifact;
 use gobare_api::text;
 use ratatui::text::Line;
@@ -27,26 +28,6 @@ const SHOW_MAX_BYTES: u64 = 2 * 1024 * 1024;
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 /// Characters of the session id naming its download directory.
 const SESSION_PREFIX: usize = 16;
-
-/// What an outputs job brought back.
-#[derive(Debug)]
-pub(crate) enum OutputsMsg {
-    ArtifactsListed(Result<Vec<Artifact>, String>),
-    /// The first bytes of an artifact (`true`: there were more).
-    ArtifactRead {
-        artifact: Box<Artifact>,
-        result: Result<(Vec<u8>, bool), String>,
-    },
-    /// Bytes so far of a save, as a line.
-    SaveProgress(String),
-    /// A save ended: what was saved, or why not.
-    Saved(Result<String, String>),
-    FilesListed(Result<FileTree, String>),
-    FileRead {
-        path: String,
-        result: Result<FileContent, String>,
-    },
-}
 
 /// Where the app saves a session's artifacts: `./gobare-artifacts/<session id prefix>/`.
 pub(crate) fn save_dir(session_id: &str) -> PathBuf {
