@@ -157,14 +157,20 @@ impl FileBrowser {
         }
     }
 
-    /// The tree arrived at `now_ms` (or why not). Open directories stay open.
+    /// The tree arrived at `now_ms` (or why not: a tree already shown stays, with the
+    /// reason under it). Open directories stay open.
     pub(crate) fn listed(&mut self, result: Result<FileTree, String>, now_ms: i64) {
-        self.listed_at = now_ms;
-        self.listing = match result {
-            Ok(tree) => Listing::Ready(Tree::of(tree)),
-            Err(why) => Listing::Failed(text::line(&why).into_owned()),
-        };
-        self.status = None;
+        match (result, &self.listing) {
+            (Ok(tree), _) => {
+                self.listed_at = now_ms;
+                self.listing = Listing::Ready(Tree::of(tree));
+                self.status = None;
+            }
+            (Err(why), Listing::Ready(_)) => {
+                self.set_status(&format!("could not read the file tree: {why}"));
+            }
+            (Err(why), _) => self.listing = Listing::Failed(text::line(&why).into_owned()),
+        }
         self.reshow();
     }
 
@@ -344,6 +350,11 @@ impl Overlay for FileBrowser {
         while lines.len() < self.rows + 1 {
             lines.push(Line::default());
         }
+        // While finding, the find line is the last; a status goes just above it.
+        if let (Some(_), Some(status)) = (&self.find, &self.status) {
+            lines.truncate(self.rows);
+            lines.push(Line::styled(status.clone(), theme.text));
+        }
         lines.push(match (&self.find, &self.status) {
             (Some(query), _) => Line::from(vec![
                 Span::styled("find: ", theme.key_hint),
@@ -429,6 +440,7 @@ impl FileBrowser {
             }
             _ => return OverlayKey::Ignored,
         }
+        self.status = None;
         self.selected = 0;
         self.reshow();
         OverlayKey::Handled
@@ -569,6 +581,13 @@ mod tests {
             OverlayKey::Act(OverlayAction::ListFiles { snapshot: true })
         );
         assert!(drawn(&mut b, 90, 10).contains("taking a new snapshot"));
+        b.listed(Ok(tree(&["a.txt"])), 0);
+        b.listed(Err("conflict: not ready".into()), 0);
+        let screen = drawn(&mut b, 90, 10);
+        assert!(
+            screen.contains("a.txt") && screen.contains("could not read the file tree: conflict"),
+            "a failed refresh keeps the tree shown: {screen}"
+        );
     }
 
     /// The first frame of the browser over a 10,000-file listing: JSON decode, tree, draw.

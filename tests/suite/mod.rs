@@ -21,6 +21,7 @@ mod hostile_render;
 mod layout;
 mod malformed_frames;
 mod malformed_props;
+mod outputs_app;
 mod perf_e2e;
 mod pty_terminal;
 mod refusal_reopen;

@@ -1,10 +1,12 @@
 //! A simulator on its own runtime, for tests whose pty waits block the test thread.
 
+use gobare_api::auth::Token;
+use gobare_api::client::{ApiClient, ClientOptions};
 use gobare_sim::{SimConfig, Simulator};
 
 pub(crate) struct Sim {
     pub(crate) sim: Simulator,
-    _rt: tokio::runtime::Runtime,
+    rt: tokio::runtime::Runtime,
 }
 
 /// Starts `config` on a two-worker runtime that lives as long as the returned [`Sim`].
@@ -15,5 +17,24 @@ pub(crate) fn start(config: SimConfig) -> Sim {
         .build()
         .unwrap();
     let sim = rt.block_on(Simulator::start(config)).unwrap();
-    Sim { sim, _rt: rt }
+    Sim { sim, rt }
+}
+
+impl Sim {
+    /// What the content endpoint serves for `artifact`, read on the simulator's runtime.
+    pub(crate) fn artifact_content(&self, session: &str, artifact: &str) -> Vec<u8> {
+        self.rt
+            .block_on(artifact_content(&self.sim, session, artifact))
+    }
+}
+
+/// What `GET …/artifacts/{id}/content` serves, read through the client.
+pub(crate) async fn artifact_content(sim: &Simulator, session: &str, artifact: &str) -> Vec<u8> {
+    let client = ApiClient::new(ClientOptions::new(sim.url(), Token::new(sim.token()))).unwrap();
+    let mut download = client.artifact_content(session, artifact).await.unwrap();
+    let mut all = Vec::new();
+    while let Some(chunk) = download.chunk().await.unwrap() {
+        all.extend_from_slice(&chunk);
+    }
+    all
 }
