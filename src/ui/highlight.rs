@@ -235,4 +235,36 @@ mod tests {
         assert!(h.grammar().is_some());
         assert!(!h.lines(0..2).is_empty());
     }
+
+    /// What the first pager pays: loading the grammars (once per process) and styling the
+    /// first screenful, then the next one. Run with `cargo test --release --lib
+    /// highlight_cost -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "performance figure: run with --ignored --nocapture"]
+    fn highlight_cost() {
+        let started = std::time::Instant::now();
+        let count = syntaxes().syntaxes().len();
+        let load = started.elapsed();
+        let src = include_str!("markdown.rs").repeat(4);
+        let theme = Theme::default();
+        let t = std::time::Instant::now();
+        let mut h = Highlighted::new("markdown.rs", &src, &theme);
+        h.lines(0..50);
+        let first = t.elapsed();
+        let t = std::time::Instant::now();
+        h.lines(50..100);
+        let next = t.elapsed();
+        let t = std::time::Instant::now();
+        h.lines(0..h.len());
+        let all = t.elapsed();
+        println!(
+            "perf: grammars loaded in {:.1} ms ({count} syntaxes); first 50 lines {:.1} ms, next 50 \
+             {:.1} ms; the whole {} lines {:.0} ms",
+            load.as_secs_f64() * 1e3,
+            first.as_secs_f64() * 1e3,
+            next.as_secs_f64() * 1e3,
+            h.len(),
+            all.as_secs_f64() * 1e3
+        );
+    }
 }
