@@ -8,8 +8,6 @@ use std::io::ErrorKind;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Write buffer of the writer thread: few, large writes.
-const WRITE_BUFFER: usize = 1 << 20;
 /// Chunks received but not yet written; the network waits beyond that.
 const WRITE_QUEUE: usize = 8;
 
@@ -35,7 +33,10 @@ pub(crate) async fn save(
     // to it, not copied.
     let (chunks, mut queued) = tokio::sync::mpsc::channel::<bytes::Bytes>(WRITE_QUEUE);
     let writer = tokio::task::spawn_blocking(move || {
-        let mut out = std::io::BufWriter::with_capacity(WRITE_BUFFER, file);
+        // Each chunk straight to the file: hyper's chunks are already large (up to ~400 kB
+        // once the transfer is going), and a buffer in between would copy every byte once
+        // more, which costs most when the CPU is shared.
+        let mut out = file;
         while let Some(chunk) = queued.blocking_recv() {
             out.write_all(&chunk)?;
         }
