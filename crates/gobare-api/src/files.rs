@@ -97,3 +97,45 @@ impl ApiClient {
         .await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_read_with_or_without_type_and_readable() {
+        let tree: FileTree = serde_json::from_value(serde_json::json!({
+            "object": "list", "captured_at": 5, "state": "ready", "truncated": false,
+            "data": [
+                {"object": "workspace_file", "type": "file", "path": "a.rs", "size_bytes": 3,
+                 "readable": true},
+                {"object": "workspace_file", "path": ".env", "size_bytes": 1, "readable": false},
+                {"object": "workspace_file", "type": "directory", "path": "src"},
+                {"object": "workspace_file", "path": "old.txt"}
+            ]
+        }))
+        .unwrap();
+        let seen: Vec<_> = tree
+            .data
+            .iter()
+            .map(|f| (f.path.as_str(), f.kind.as_deref(), f.readable))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("a.rs", Some("file"), true),
+                (".env", None, false),
+                ("src", Some("directory"), true),
+                ("old.txt", None, true),
+            ]
+        );
+        let missing: FileTree = serde_json::from_value(serde_json::json!({
+            "object": "list", "data": [], "captured_at": null, "state": "missing"
+        }))
+        .unwrap();
+        assert_eq!(
+            (missing.captured_at, missing.state.as_deref()),
+            (None, Some("missing"))
+        );
+    }
+}

@@ -1124,6 +1124,14 @@ async fn workspace_files_are_read_from_snapshots_and_written_live() {
     for expected in [(".env", false), ("notes.md", true), ("src/app.ts", true)] {
         assert!(listed.contains(&expected), "{expected:?} in {listed:?}");
     }
+    assert!(
+        tree["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["type"] == "file"),
+        "every entry says it is a file: {tree}"
+    );
     let (status, refreshed) = api.post(&format!("{files}/refresh"), json!({})).await;
     assert_eq!(status, 200);
     assert_eq!(refreshed["data"], tree["data"]);
