@@ -15,6 +15,7 @@ mod entry;
 mod export;
 pub mod fleet;
 mod notify;
+mod outputs;
 mod redact;
 pub mod search;
 pub mod session;

@@ -103,7 +103,7 @@ impl App {
                 self.screen.close_overlay();
                 self.request_frame();
             }
-            OverlayKey::Act(action) => match action {},
+            OverlayKey::Act(action) => self.act_overlay(action),
         }
     }
 

@@ -74,6 +74,10 @@ pub(crate) enum Intent {
     Shell,
     /// `x`: write the session's Markdown export to a file.
     Export,
+    /// `a`: the artifacts list (open, save).
+    OpenArtifacts,
+    /// `f`: the workspace's files (browse, find, open).
+    OpenFiles,
     /// Ctrl+R: re-read the session and turns.
     Refresh,
     OpenPicker,
@@ -186,6 +190,8 @@ impl App {
             }
             Intent::TogglePreview => self.act_toggle_preview(),
             Intent::Export => self.act_export(),
+            Intent::OpenArtifacts => self.act_open_artifacts(),
+            Intent::OpenFiles => self.act_open_files(),
             Intent::Refresh => {
                 self.want(super::fetch::FetchJob::Session);
                 self.want(super::fetch::FetchJob::Turns);

@@ -41,6 +41,8 @@ const ACTIONS: &[(&str, Intent)] = &[
     ("refresh", Intent::Refresh),
     ("picker", Intent::OpenPicker),
     ("shell", Intent::Shell),
+    ("artifacts", Intent::OpenArtifacts),
+    ("files", Intent::OpenFiles),
 ];
 
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -117,6 +117,8 @@ pub(crate) fn route(key: KeyEvent, mode: &Mode) -> KeyRoute {
             KeyCode::Char('p') => KeyRoute::Do(Intent::TogglePreview),
             KeyCode::Char('s') => KeyRoute::Do(Intent::Shell),
             KeyCode::Char('x') => KeyRoute::Do(Intent::Export),
+            KeyCode::Char('a') => KeyRoute::Do(Intent::OpenArtifacts),
+            KeyCode::Char('f') => KeyRoute::Do(Intent::OpenFiles),
             // Any other letter is nothing here: it never leaks into the box.
             _ => KeyRoute::Ignore,
         },
@@ -160,7 +162,8 @@ mod tests {
     #[test]
     fn every_printable_key_is_text_while_typing() {
         for c in [
-            'q', 'z', 'm', 'j', 'y', 'n', '2', '?', '/', 'e', 'd', 'c', 'o', '[', ']', '!',
+            'q', 'z', 'm', 'j', 'y', 'n', '2', '?', '/', 'e', 'd', 'c', 'o', '[', ']', '!', 'a',
+            'f',
         ] {
             assert_eq!(
                 route(key(KeyCode::Char(c)), &Mode::Typing),
@@ -193,6 +196,14 @@ mod tests {
         assert_eq!(
             route(key(KeyCode::Char('m')), &nav),
             KeyRoute::Do(Intent::ToggleMouseCapture)
+        );
+        assert_eq!(
+            route(key(KeyCode::Char('a')), &nav),
+            KeyRoute::Do(Intent::OpenArtifacts)
+        );
+        assert_eq!(
+            route(key(KeyCode::Char('f')), &nav),
+            KeyRoute::Do(Intent::OpenFiles)
         );
         assert_eq!(
             route(key(KeyCode::Up), &nav),

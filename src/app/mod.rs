@@ -38,6 +38,8 @@ pub(crate) mod mouse;
 pub(crate) mod msg;
 pub(crate) mod notifications;
 pub(crate) mod options;
+pub(crate) mod outputs;
+pub(crate) mod outputs_msg;
 mod paging_back;
 pub(crate) mod pending_sends;
 mod preview;

@@ -37,4 +37,6 @@ pub(crate) enum AppMsg {
         path: std::path::PathBuf,
         result: Result<u64, String>,
     },
+    /// An artifacts or workspace-files job ended or progressed (`app::outputs`).
+    Outputs(crate::app::outputs_msg::OutputsMsg),
 }

@@ -124,6 +124,7 @@ impl App {
                 hits,
                 done,
             } => self.on_search_hits(generation, hits, done),
+            AppMsg::Outputs(msg) => self.on_outputs(msg),
         }
         self.take_model_fetches();
     }

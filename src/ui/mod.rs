@@ -1,24 +1,24 @@
 //! Views: the [`Screen`] and the panes and widgets it owns, drawn from the model
 //! ([`crate::session::SessionView`]) onto a ratatui frame.
 
+pub(crate) mod artifact_list;
 pub(crate) mod component;
 pub mod composer;
 pub(crate) mod confirm;
 pub(crate) mod diff;
 pub(crate) mod events;
+pub(crate) mod file_browser;
 pub mod fleet;
 pub(crate) mod footer;
 pub(crate) mod frame_lines;
 pub(crate) mod help;
+pub(crate) mod highlight;
 pub(crate) mod hyperlink;
 pub(crate) mod inspector;
 pub(crate) mod layout;
 pub(crate) mod markdown;
 pub(crate) mod mode;
-// The artifact pager, file browser and inspector open these.
-#[cfg_attr(not(test), expect(dead_code))]
 pub(crate) mod overlay;
-#[cfg_attr(not(test), expect(dead_code))]
 pub(crate) mod pager;
 pub(crate) mod pane;
 pub mod prompt;

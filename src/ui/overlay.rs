@@ -4,11 +4,12 @@
 
 use super::theme::Theme;
 use crossterm::event::KeyEvent;
+use gobare_api::model::Artifact;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 /// What an overlay made of a key.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum OverlayKey {
     /// The overlay used it (scrolled, moved its selection, …): redraw.
     Handled,
@@ -17,16 +18,30 @@ pub(crate) enum OverlayKey {
     /// Close it; the keys go back to the mode it was opened from.
     Close,
     /// Something only the app can do (a fetch, a save, a copy).
-    #[cfg_attr(test, expect(dead_code))]
     Act(OverlayAction),
 }
 
 /// Requests an overlay makes of the app. Variants are added as overlays need them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum OverlayAction {}
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum OverlayAction {
+    /// Show this artifact's content (text in a pager; binary: its size and type).
+    OpenArtifact(Box<Artifact>),
+    /// Save these artifacts to the download directory; `overwrite` once the person said so.
+    SaveArtifacts {
+        artifacts: Vec<Artifact>,
+        overwrite: bool,
+    },
+    /// Save one turn's tar archive to the download directory.
+    SaveArchive { turn: String, overwrite: bool },
+    /// Read the workspace's file tree again; `snapshot` takes a new snapshot first.
+    ListFiles { snapshot: bool },
+    /// Show one workspace file's content (its path relative to `/workspace`).
+    OpenFile { path: String },
+}
 
-/// A view that covers the screen and has the keys while it is open.
-pub(crate) trait Overlay {
+/// A view that covers the screen and has the keys while it is open. `Any` lets the app
+/// reach the overlay it opened to hand it what a background job brought back.
+pub(crate) trait Overlay: std::any::Any {
     /// Draws it over `area` (the whole screen; it picks its own rectangle within).
     fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme);
     /// A key while it is open. Ctrl+C never reaches it (it always quits, asking first).

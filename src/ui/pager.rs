@@ -1,6 +1,8 @@
 //! The pager: a scrollable, read-only view of lines (an artifact, a file, an event's JSON)
-//! shown as an overlay. Callers hand it lines already styled and sanitized.
+//! shown as an overlay. Callers hand it lines already styled and sanitized, or a file's text
+//! to highlight (sanitized and styled here, as far down as it is shown).
 
+use super::highlight::Highlighted;
 use super::overlay::{self, Overlay, OverlayKey};
 use super::theme::Theme;
 use crossterm::event::{KeyCode, KeyEvent};
@@ -10,9 +12,31 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
 
+/// What the pager shows.
+enum Content {
+    Lines(Vec<Line<'static>>),
+    Highlighted(Highlighted),
+}
+
+impl Content {
+    fn len(&self) -> usize {
+        match self {
+            Content::Lines(lines) => lines.len(),
+            Content::Highlighted(h) => h.len(),
+        }
+    }
+
+    fn lines(&mut self, range: std::ops::Range<usize>) -> Vec<Line<'static>> {
+        match self {
+            Content::Lines(lines) => lines[range].to_vec(),
+            Content::Highlighted(h) => h.lines(range).to_vec(),
+        }
+    }
+}
+
 pub(crate) struct Pager {
     title: String,
-    lines: Vec<Line<'static>>,
+    lines: Content,
     /// Lines scrolled past at the top.
     top: usize,
     /// Text rows at the last draw (page size).
@@ -24,7 +48,17 @@ impl Pager {
     pub(crate) fn new(title: &str, lines: Vec<Line<'static>>) -> Self {
         Self {
             title: text::line(title).into_owned(),
-            lines,
+            lines: Content::Lines(lines),
+            top: 0,
+            rows: 20,
+        }
+    }
+
+    /// A pager over the text of a file named `name`, highlighted by its kind.
+    pub(crate) fn highlighted(title: &str, name: &str, content: &str, theme: &Theme) -> Self {
+        Self {
+            title: text::line(title).into_owned(),
+            lines: Content::Highlighted(Highlighted::new(name, content, theme)),
             top: 0,
             rows: 20,
         }
@@ -40,6 +74,7 @@ impl Pager {
     }
 
     /// The first line shown.
+    #[cfg_attr(not(test), expect(dead_code))]
     pub(crate) fn top(&self) -> usize {
         self.top
     }
@@ -64,16 +99,23 @@ impl Overlay for Pager {
         } else {
             String::new()
         };
+        let kind = match &self.lines {
+            Content::Highlighted(h) => h.grammar().map(|g| format!(" {g} ·")),
+            Content::Lines(_) => None,
+        };
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(theme.border_focused)
             .title(Span::styled(format!(" {} ", self.title), theme.title))
             .title_bottom(Span::styled(
-                format!("{where_} ↑↓ PgUp PgDn Home End · Esc close "),
+                format!(
+                    "{where_}{} ↑↓ PgUp PgDn Home End · Esc close ",
+                    kind.unwrap_or_default()
+                ),
                 theme.dim,
             ));
         Clear.render(area, buf);
-        Paragraph::new(self.lines[self.top..shown].to_vec())
+        Paragraph::new(self.lines.lines(self.top..shown))
             .block(block)
             .render(area, buf);
     }

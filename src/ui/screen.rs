@@ -112,6 +112,12 @@ impl Screen {
         &self.links
     }
 
+    /// The open overlay when it is a `T` (to hand it what a background job brought back).
+    pub(crate) fn overlay_as<T: Overlay>(&mut self) -> Option<&mut T> {
+        let overlay: &mut dyn std::any::Any = self.overlay.as_deref_mut()?;
+        overlay.downcast_mut::<T>()
+    }
+
     pub(crate) fn focus(&self) -> Pane {
         self.focus
     }

@@ -6,8 +6,7 @@
 
 use crate::support::cli::Home;
 use crate::support::cli::{run_against as run, stderr_of as stderr, stdout_of as stdout};
-use gobare_api::auth::Token;
-use gobare_api::client::{ApiClient, ClientOptions};
+use crate::support::sim::artifact_content;
 use gobare_sim::{Faults, SimConfig, Simulator};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -21,16 +20,6 @@ const T2: &str = "turn_00000000000000b2";
 /// Every byte value, many times: binary content no text handling survives.
 fn binary(len: usize) -> Vec<u8> {
     (0..len).map(|i| (i * 7 % 256) as u8).collect()
-}
-
-async fn content(sim: &Simulator, session: &str, artifact: &str) -> Vec<u8> {
-    let client = ApiClient::new(ClientOptions::new(sim.url(), Token::new(sim.token()))).unwrap();
-    let mut download = client.artifact_content(session, artifact).await.unwrap();
-    let mut all = Vec::new();
-    while let Some(chunk) = download.chunk().await.unwrap() {
-        all.extend_from_slice(&chunk);
-    }
-    all
 }
 
 /// Every file under `dir`, relative, sorted (hidden temporaries included).
@@ -171,7 +160,7 @@ async fn download_saves_each_artifact_at_its_path_byte_for_byte() {
     for (id, rel) in [(&report, "report.md"), (&chart, "charts/q3/a.png")] {
         let on_disk = std::fs::read(dir.join(rel)).unwrap();
         assert!(
-            on_disk == content(&f.sim, &f.session, id).await,
+            on_disk == artifact_content(&f.sim, &f.session, id).await,
             "{rel} differs"
         );
     }

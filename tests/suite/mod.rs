@@ -23,6 +23,7 @@ mod layout;
 mod looking_back;
 mod malformed_frames;
 mod malformed_props;
+mod outputs_app;
 mod paging_back;
 mod perf_e2e;
 mod production_question;

@@ -719,8 +719,9 @@ async fn attach_under_a_flood() {
 }
 
 /// `artifacts --download` of one large artifact (200 MB, `GOBARE_PERF_ARTIFACT_MB` to
-/// change) vs `curl -o` of the same content URL, alternating, 3 runs each: time,
-/// throughput and the CLI's peak RSS.
+/// change) vs `curl -o` of the same content URL, alternating (which goes first alternates
+/// too, so neither always follows the other's 1 GB of dirty pages), 3 runs each: time,
+/// throughput, CPU (user + system, of the child) and the CLI's peak RSS, per run and median.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "performance figure: run with --ignored --nocapture"]
 async fn artifact_download_vs_curl() {
@@ -739,32 +740,42 @@ async fn artifact_download_vs_curl() {
     let url = format!("{base}v1/sessions/{id}/artifacts/{art}/content");
     let home = Home::new();
     let (mut cli_times, mut curl_times, mut peaks) = (Vec::new(), Vec::new(), Vec::new());
-    for run in 0..DOWNLOAD_RUNS {
-        let out = home.path(&format!("curl-{run}.bin"));
-        let mut curl = Command::new("curl");
-        curl.args(["-sf", "-H", &format!("Authorization: Bearer {token}"), "-o"])
-            .arg(&out)
-            .arg(&url);
-        let (wall, _, status) = tokio::task::spawn_blocking(move || run_measured(curl))
-            .await
-            .unwrap();
-        curl_times.push(wall);
-        assert!(status.success());
-        std::fs::remove_file(out).unwrap();
-
-        let dir = home.path(&format!("cli-{run}"));
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut cli = home.std_command(&["--api", base.as_str(), "artifacts", &id, "--download"]);
-        cli.arg(&dir)
-            .env("GOBARE_TOKEN", &token)
-            .stdout(Stdio::null());
-        let (wall, peak, status) = tokio::task::spawn_blocking(move || run_measured(cli))
-            .await
-            .unwrap();
-        cli_times.push(wall);
-        peaks.push(peak);
-        assert!(status.success());
-        std::fs::remove_dir_all(dir).unwrap();
+    for run in 0..DOWNLOAD_RUNS * 2 {
+        let curl_turn = (run % 2 == 0) == (run / 2 % 2 == 0);
+        if curl_turn {
+            let out = home.path(&format!("curl-{run}.bin"));
+            let mut curl = Command::new("curl");
+            curl.args(["-sf", "-H", &format!("Authorization: Bearer {token}"), "-o"])
+                .arg(&out)
+                .arg(&url);
+            let (wall, _, cpu, status) = measured_with_cpu(curl).await;
+            println!(
+                "perf:   run {run}: curl {:.0} ms, cpu {:.0} ms",
+                ms(wall),
+                ms(cpu)
+            );
+            curl_times.push(wall);
+            assert!(status.success());
+            std::fs::remove_file(out).unwrap();
+        } else {
+            let dir = home.path(&format!("cli-{run}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            let mut cli =
+                home.std_command(&["--api", base.as_str(), "artifacts", &id, "--download"]);
+            cli.arg(&dir)
+                .env("GOBARE_TOKEN", &token)
+                .stdout(Stdio::null());
+            let (wall, peak, cpu, status) = measured_with_cpu(cli).await;
+            println!(
+                "perf:   run {run}: artifacts --download {:.0} ms, cpu {:.0} ms, peak RSS {peak} KiB",
+                ms(wall),
+                ms(cpu)
+            );
+            cli_times.push(wall);
+            peaks.push(peak);
+            assert!(status.success());
+            std::fs::remove_dir_all(dir).unwrap();
+        }
     }
     let (t, c) = (median(cli_times), median(curl_times));
     let rate = |d: Duration| mb as f64 / d.as_secs_f64();
@@ -910,4 +921,28 @@ async fn fleet_idle_30s() {
         wall.as_secs_f64()
     );
     sim.shutdown().await;
+}
+
+/// [`run_measured`] on the blocking pool, plus the child's CPU time (user + system) from
+/// the change in `RUSAGE_CHILDREN` around it (children are run one at a time).
+async fn measured_with_cpu(cmd: Command) -> (Duration, u64, Duration, std::process::ExitStatus) {
+    tokio::task::spawn_blocking(move || {
+        let before = children_cpu();
+        let (wall, peak, status) = run_measured(cmd);
+        (wall, peak, children_cpu() - before, status)
+    })
+    .await
+    .unwrap()
+}
+
+/// CPU time of every reaped child so far.
+fn children_cpu() -> Duration {
+    // SAFETY: getrusage writes one `rusage` into the zeroed struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
 }

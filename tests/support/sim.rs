@@ -1,16 +1,18 @@
 //! A simulator on its own runtime, for tests whose pty waits block the test thread.
 
+use gobare_api::auth::Token;
+use gobare_api::client::{ApiClient, ClientOptions};
 use gobare_sim::{SimConfig, Simulator};
 
 pub(crate) struct Sim {
     pub(crate) sim: Simulator,
-    _rt: tokio::runtime::Runtime,
+    rt: tokio::runtime::Runtime,
 }
 
 impl Sim {
     /// Runs `f` inside the simulator's runtime (direct calls that start its agents).
     pub(crate) fn within<T>(&self, f: impl FnOnce(&Simulator) -> T) -> T {
-        let _entered = self._rt.enter();
+        let _entered = self.rt.enter();
         f(&self.sim)
     }
 }
@@ -23,5 +25,24 @@ pub(crate) fn start(config: SimConfig) -> Sim {
         .build()
         .unwrap();
     let sim = rt.block_on(Simulator::start(config)).unwrap();
-    Sim { sim, _rt: rt }
+    Sim { sim, rt }
+}
+
+impl Sim {
+    /// What the content endpoint serves for `artifact`, read on the simulator's runtime.
+    pub(crate) fn artifact_content(&self, session: &str, artifact: &str) -> Vec<u8> {
+        self.rt
+            .block_on(artifact_content(&self.sim, session, artifact))
+    }
+}
+
+/// What `GET …/artifacts/{id}/content` serves, read through the client.
+pub(crate) async fn artifact_content(sim: &Simulator, session: &str, artifact: &str) -> Vec<u8> {
+    let client = ApiClient::new(ClientOptions::new(sim.url(), Token::new(sim.token()))).unwrap();
+    let mut download = client.artifact_content(session, artifact).await.unwrap();
+    let mut all = Vec::new();
+    while let Some(chunk) = download.chunk().await.unwrap() {
+        all.extend_from_slice(&chunk);
+    }
+    all
 }

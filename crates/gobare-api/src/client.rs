@@ -401,7 +401,7 @@ impl ApiClient {
             .await
     }
 
-    async fn get<T: DeserializeOwned>(
+    pub(crate) async fn get<T: DeserializeOwned>(
         &self,
         segments: &[&str],
         query: Vec<(&'static str, String)>,
@@ -411,7 +411,7 @@ impl ApiClient {
     }
 
     /// A `POST` with a JSON body, keyed (every write is, reference §4).
-    async fn write<B: Serialize, T: DeserializeOwned>(
+    pub(crate) async fn write<B: Serialize, T: DeserializeOwned>(
         &self,
         segments: &[&str],
         body: &B,

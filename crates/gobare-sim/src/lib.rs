@@ -210,6 +210,19 @@ impl Simulator {
         );
     }
 
+    /// Writes a file into a session's live workspace, as `POST …/files` would (`path`
+    /// relative to `/workspace`): the snapshot, and so `GET …/files`, shows it only after
+    /// the next one is taken. A workspace that was never started is up from then on (only
+    /// a running one takes writes).
+    pub fn write_workspace_file(&self, session_id: &str, path: &str, body: &[u8]) {
+        let mut db = self.state.db();
+        let rec = db.session_mut(session_id).expect("the session exists");
+        if rec.workspace == gobare_api::model::WorkspaceState::Unknown {
+            rec.workspace = gobare_api::model::WorkspaceState::Running;
+        }
+        rec.files.insert(path.to_string(), body.to_vec());
+    }
+
     /// Publishes an artifact directly (no agent, no event) under `turn_id`, creating that
     /// turn as a settled one when the session has none by that id; returns the artifact's
     /// id. Paths are stored as given: tests use it for hostile ones.

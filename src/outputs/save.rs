@@ -1,40 +1,42 @@
 //! Writing a download to disk: chunk by chunk into a temporary file beside the final one,
 //! renamed only once every announced byte has arrived, so that a dropped or short download
-//! never leaves a partial file under the final name.
+//! never leaves a partial file under the final name. The CLI and the app both save through it.
 
-use super::progress::Progress;
 use color_eyre::eyre::{Result, eyre};
 use gobare_api::download::Download;
 use std::io::ErrorKind;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Write buffer of the writer thread: few, large writes.
-const WRITE_BUFFER: usize = 1 << 20;
 /// Chunks received but not yet written; the network waits beyond that.
 const WRITE_QUEUE: usize = 8;
 
-/// Streams `download` to `target`. Without `force` an existing `target` is never
-/// replaced, even one that appeared during the download. Returns the bytes written.
+/// Streams `download` to `target`, telling `progress` each chunk's size. Without `force` an
+/// existing `target` is never replaced, even one that appeared during the download. When
+/// `stop` resolves first the download ends with an "interrupted" error. Returns the bytes
+/// written. No partial file outlives it, even when the future is dropped half-way.
 pub(crate) async fn save(
     mut download: Download,
     target: &Path,
     force: bool,
-    progress: &mut Progress,
+    progress: &mut (dyn FnMut(u64) + Send),
+    stop: impl Future<Output = ()>,
 ) -> Result<u64> {
-    // Listening before the temporary file exists: a signal from then on removes it.
-    let interrupted = interrupted().map_err(|e| eyre!("cannot listen for Ctrl+C: {e}"))?;
     let temp = temp_name(target);
     let file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(&temp)
         .map_err(|e| io_error(e, "cannot create", &temp))?;
+    let mut guard = TempFile(Some(temp.clone()));
     // Disk writes run on their own thread while the next chunks arrive; chunks are moved
     // to it, not copied.
     let (chunks, mut queued) = tokio::sync::mpsc::channel::<bytes::Bytes>(WRITE_QUEUE);
     let writer = tokio::task::spawn_blocking(move || {
-        let mut out = std::io::BufWriter::with_capacity(WRITE_BUFFER, file);
+        // Each chunk straight to the file: hyper's chunks are already large (up to ~400 kB
+        // once the transfer is going), and a buffer in between would copy every byte once
+        // more, which costs most when the CPU is shared.
+        let mut out = file;
         while let Some(chunk) = queued.blocking_recv() {
             out.write_all(&chunk)?;
         }
@@ -48,7 +50,7 @@ pub(crate) async fn save(
                 // The writer stopped: its error says why.
                 break;
             }
-            progress.advance(len);
+            progress(len);
         }
         drop(chunks);
         writer
@@ -59,21 +61,33 @@ pub(crate) async fn save(
     };
     let written = tokio::select! {
         written = write => written,
-        () = interrupted => Err(eyre!("interrupted")),
+        () = stop => Err(eyre!("interrupted")),
     };
     let placed = match written {
         Ok(n) => place(&temp, target, force).map(|()| n),
         Err(e) => Err(e),
     };
-    if placed.is_err() {
-        let _ = std::fs::remove_file(&temp);
+    if placed.is_ok() {
+        guard.0 = None;
     }
     placed
 }
 
-/// Resolves on Ctrl+C or SIGTERM; the handlers are in place when this returns.
+/// Removes the temporary file when dropped, unless it was placed.
+struct TempFile(Option<PathBuf>);
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if let Some(path) = self.0.take() {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// Resolves on Ctrl+C or SIGTERM (the command line's way to stop a download); the handlers
+/// are in place when this returns.
 #[cfg(unix)]
-fn interrupted() -> std::io::Result<impl Future<Output = ()>> {
+pub(crate) fn interrupted() -> std::io::Result<impl Future<Output = ()>> {
     use tokio::signal::unix::{SignalKind, signal};
     let mut int = signal(SignalKind::interrupt())?;
     let mut term = signal(SignalKind::terminate())?;
@@ -86,7 +100,7 @@ fn interrupted() -> std::io::Result<impl Future<Output = ()>> {
 }
 
 #[cfg(not(unix))]
-fn interrupted() -> std::io::Result<impl Future<Output = ()>> {
+pub(crate) fn interrupted() -> std::io::Result<impl Future<Output = ()>> {
     Ok(async {
         let _ = tokio::signal::ctrl_c().await;
     })

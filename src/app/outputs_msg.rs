@@ -1,0 +1,24 @@
+//! What the artifacts and workspace-files jobs (`app::outputs`) report back to the loop.
+
+use gobare_api::files::{FileContent, FileTree};
+use gobare_api::model::Artifact;
+
+/// What an outputs job brought back.
+#[derive(Debug)]
+pub(crate) enum OutputsMsg {
+    ArtifactsListed(Result<Vec<Artifact>, String>),
+    /// The first bytes of an artifact (`true`: there were more).
+    ArtifactRead {
+        artifact: Box<Artifact>,
+        result: Result<(Vec<u8>, bool), String>,
+    },
+    /// Bytes so far of a save, as a line.
+    SaveProgress(String),
+    /// A save ended: what was saved, or why not.
+    Saved(Result<String, String>),
+    FilesListed(Result<FileTree, String>),
+    FileRead {
+        path: String,
+        result: Result<FileContent, String>,
+    },
+}

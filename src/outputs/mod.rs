@@ -1,0 +1,104 @@
+//! Saving what a session produced (artifacts, a turn's archive) to the local disk: which
+//! artifacts to save where, safely, and how sizes and times read. The `artifacts` command
+//! and the app's artifact list both save through it.
+
+pub(crate) mod save;
+pub(crate) mod target;
+pub(crate) mod units;
+
+use gobare_api::client::{ApiClient, Order, Page};
+use gobare_api::error::ApiError;
+use gobare_api::model::Artifact;
+use gobare_api::text;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Characters of a path in a message.
+const PATH_CHARS: usize = 120;
+/// Artifacts per list page.
+const PAGE: u32 = 100;
+
+/// Every page of `GET …/artifacts`, oldest first.
+pub(crate) async fn list_all(
+    client: &ApiClient,
+    session: &str,
+    turn: Option<&str>,
+) -> Result<Vec<Artifact>, ApiError> {
+    let mut all = Vec::new();
+    let mut page = Page::ordered(Order::Asc).with_limit(PAGE);
+    loop {
+        let list = client.list_artifacts(session, &page, turn).await?;
+        all.extend(list.data);
+        match list.last_id {
+            Some(last) if list.has_more => page = page.after(last),
+            _ => return Ok(all),
+        }
+    }
+}
+
+/// The artifacts to save, newest per local path (a later turn's file of the same name
+/// replaces an earlier one), each with its checked relative path; or one line per refused
+/// path, which refuses them all.
+pub(crate) fn plan(artifacts: &[Artifact]) -> Result<Vec<(PathBuf, &Artifact)>, Vec<String>> {
+    let mut by_path = BTreeMap::new();
+    let mut refused = Vec::new();
+    for a in artifacts {
+        match target::relative(&a.path) {
+            Ok(rel) => {
+                by_path.insert(rel, a);
+            }
+            Err(why) => refused.push(format!(
+                "refusing {}: {why}",
+                text::one_line(&a.path, PATH_CHARS)
+            )),
+        }
+    }
+    if !refused.is_empty() {
+        return Err(refused);
+    }
+    Ok(by_path.into_iter().collect())
+}
+
+/// The turn of the newest artifact.
+pub(crate) fn latest_turn(artifacts: &[Artifact]) -> Option<String> {
+    artifacts
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, a)| (a.created_at.unwrap_or(i64::MIN), *i))
+        .map(|(_, a)| a.turn_id.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn artifact(id: &str, turn: &str, path: &str, at: i64) -> Artifact {
+        serde_json::from_value(
+            json!({"id": id, "turn_id": turn, "path": path, "size_bytes": 3, "created_at": at}),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_newest_artifact_per_path_is_saved_and_a_hostile_one_refuses_all() {
+        let a = artifact("a1", "t1", "/workspace/outputs/r.md", 1);
+        let b = artifact("a2", "t2", "/workspace/outputs/r.md", 2);
+        let c = artifact("a3", "t2", "/workspace/outputs/x/y.txt", 3);
+        let all = [a, b, c];
+        let planned = plan(&all).unwrap();
+        let ids: Vec<_> = planned
+            .iter()
+            .map(|(p, a)| (p.to_str().unwrap(), a.id.as_str()))
+            .collect();
+        assert_eq!(ids, [("r.md", "a2"), ("x/y.txt", "a3")]);
+        assert_eq!(latest_turn(&all).as_deref(), Some("t2"));
+
+        let evil = artifact("a4", "t3", "/workspace/outputs/../../.bashrc", 4);
+        let err = plan(&[evil]).unwrap_err().join("\n");
+        assert!(
+            err.contains("refusing /workspace/outputs/../../.bashrc"),
+            "{err}"
+        );
+    }
+}

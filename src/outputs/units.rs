@@ -1,0 +1,95 @@
+//! Sizes, rates and times as people read them, for the artifact lists and progress lines of
+//! the CLI and the app alike.
+
+use std::time::Duration;
+
+/// "report.md  12.0 MB / 40.0 MB  8.1 MB/s".
+pub(crate) fn progress_line(
+    label: &str,
+    done: u64,
+    total: Option<u64>,
+    elapsed: Duration,
+) -> String {
+    let rate = done as f64 / elapsed.as_secs_f64().max(1e-3);
+    let of = total.map(|t| format!(" / {}", size(t))).unwrap_or_default();
+    format!("{label}  {}{of}  {}/s", size(done), size(rate as u64))
+}
+
+/// Bytes in decimal units: "512 B", "1.5 kB", "200.0 MB".
+pub(crate) fn size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["kB", "MB", "GB", "TB"];
+    if bytes < 1000 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1000.0;
+    let mut unit = 0;
+    while value >= 1000.0 && unit + 1 < UNITS.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
+
+/// Unix ms as `YYYY-MM-DD HH:MM:SSZ` (UTC).
+pub(crate) fn utc(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Days to a civil date (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// How long ago `ms` was at `now_ms`: "just now", "3 m ago", "2 h ago", "4 d ago".
+pub(crate) fn ago(ms: i64, now_ms: i64) -> String {
+    let secs = (now_ms - ms).max(0) / 1000;
+    match secs {
+        0..60 => "just now".into(),
+        60..3600 => format!("{} m ago", secs / 60),
+        3600..86_400 => format!("{} h ago", secs / 3600),
+        _ => format!("{} d ago", secs / 86_400),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_rates_read_naturally() {
+        assert_eq!(size(512), "512 B");
+        assert_eq!(size(1_500), "1.5 kB");
+        assert_eq!(size(200_000_000), "200.0 MB");
+        assert_eq!(
+            progress_line("a.bin", 2_000_000, Some(4_000_000), Duration::from_secs(2)),
+            "a.bin  2.0 MB / 4.0 MB  1.0 MB/s"
+        );
+    }
+
+    #[test]
+    fn times_are_utc_dates() {
+        assert_eq!(utc(0), "1970-01-01 00:00:00Z");
+        assert_eq!(utc(1_796_134_247_000), "2026-12-01 14:10:47Z");
+        assert_eq!(utc(951_782_400_000), "2000-02-29 00:00:00Z");
+    }
+
+    #[test]
+    fn ages_round_down_to_the_unit() {
+        assert_eq!(ago(0, 59_000), "just now");
+        assert_eq!(ago(0, 180_000), "3 m ago");
+        assert_eq!(ago(0, 7_300_000), "2 h ago");
+        assert_eq!(ago(10_000, 0), "just now");
+    }
+}

@@ -1,0 +1,360 @@
+//! The artifacts overlay (`a` in the panes): the session's artifacts (path, size, turn,
+//! time), opened in a pager or saved, one, all or a turn's archive. The app fetches and
+//! saves; this view asks before an overwrite and shows what happened.
+
+use super::overlay::{self, Overlay, OverlayAction, OverlayKey};
+use super::pager::Pager;
+use super::theme::Theme;
+use crate::outputs::units;
+use crossterm::event::{KeyCode, KeyEvent};
+use gobare_api::model::Artifact;
+use gobare_api::text;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
+
+const KEYS: &str = " ↑↓ · Enter open · s save · S save all · t turn's archive · Esc close ";
+
+enum Listing {
+    Loading,
+    Failed(String),
+    Ready(Vec<Artifact>),
+}
+
+pub(crate) struct ArtifactList {
+    listing: Listing,
+    selected: usize,
+    top: usize,
+    rows: usize,
+    /// Where saves go, as shown.
+    save_dir: String,
+    /// What the last action did, or a download's progress (sanitized).
+    status: Option<String>,
+    /// A question waiting for y or n, and what y does.
+    asking: Option<(String, OverlayAction)>,
+    /// An artifact opened from the list; closing it comes back here.
+    pager: Option<Pager>,
+}
+
+impl ArtifactList {
+    /// The list while it loads; saves go to `save_dir` (shown as given).
+    pub(crate) fn loading(save_dir: String) -> ArtifactList {
+        ArtifactList {
+            listing: Listing::Loading,
+            selected: 0,
+            top: 0,
+            rows: 10,
+            save_dir,
+            status: None,
+            asking: None,
+            pager: None,
+        }
+    }
+
+    /// The listing arrived (or why not, already a sentence).
+    pub(crate) fn listed(&mut self, result: Result<Vec<Artifact>, String>) {
+        self.listing = match result {
+            Ok(list) => Listing::Ready(list),
+            Err(why) => Listing::Failed(text::line(&why).into_owned()),
+        };
+        self.selected = 0;
+        self.top = 0;
+    }
+
+    /// A status line: progress, a saved path, an error.
+    pub(crate) fn set_status(&mut self, status: &str) {
+        self.status = Some(text::one_line(status, 400));
+    }
+
+    /// Asks `question`; `y` then requests `action`.
+    pub(crate) fn ask(&mut self, question: &str, action: OverlayAction) {
+        self.asking = Some((text::one_line(question, 400), action));
+    }
+
+    /// Shows an opened artifact over the list.
+    pub(crate) fn show(&mut self, pager: Pager) {
+        self.pager = Some(pager);
+    }
+
+    fn artifacts(&self) -> &[Artifact] {
+        match &self.listing {
+            Listing::Ready(list) => list,
+            _ => &[],
+        }
+    }
+
+    fn current(&self) -> Option<&Artifact> {
+        self.artifacts().get(self.selected)
+    }
+
+    fn move_by(&mut self, by: isize) {
+        let last = self.artifacts().len().saturating_sub(1);
+        self.selected = self.selected.saturating_add_signed(by).min(last);
+    }
+
+    fn row(a: &Artifact, width: usize) -> String {
+        let size = units::size(a.size_bytes);
+        let time = a.created_at.map(units::utc).unwrap_or_else(|| "-".into());
+        let turn = text::one_line(&a.turn_id, 24);
+        let tail = format!("  {size:>9}  {turn}  {time}");
+        let room = width.saturating_sub(text::width(&tail)).max(12);
+        let path = a
+            .path
+            .strip_prefix("/workspace/outputs/")
+            .unwrap_or(&a.path);
+        let path = text::one_line(path, room);
+        let pad = room.saturating_sub(text::width(&path));
+        format!("{path}{}{tail}", " ".repeat(pad))
+    }
+}
+
+impl Overlay for ArtifactList {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        if let Some(pager) = &mut self.pager {
+            pager.render(area, buf, theme);
+            return;
+        }
+        let area = overlay::area(area);
+        // Borders, then the list, then two lines: where saves go and the status.
+        self.rows = usize::from(area.height.saturating_sub(4)).max(1);
+        let width = usize::from(area.width.saturating_sub(2));
+        let mut lines: Vec<Line<'static>> = Vec::new();
+        let count = match &self.listing {
+            Listing::Loading => {
+                lines.push(Line::styled("loading the artifacts…", theme.dim));
+                String::new()
+            }
+            Listing::Failed(why) => {
+                lines.push(Line::styled(
+                    format!("could not list the artifacts: {why}"),
+                    theme.error,
+                ));
+                String::new()
+            }
+            Listing::Ready(list) if list.is_empty() => {
+                lines.push(Line::styled(
+                    "no artifacts yet: files the agent writes under /workspace/outputs \
+                     appear here once its turn settles",
+                    theme.dim,
+                ));
+                " · 0".into()
+            }
+            Listing::Ready(list) => {
+                if self.selected < self.top {
+                    self.top = self.selected;
+                } else if self.selected >= self.top + self.rows {
+                    self.top = self.selected + 1 - self.rows;
+                }
+                let end = (self.top + self.rows).min(list.len());
+                for (i, a) in list[self.top..end].iter().enumerate() {
+                    let style = if self.top + i == self.selected {
+                        theme.selection
+                    } else {
+                        theme.text
+                    };
+                    lines.push(Line::styled(Self::row(a, width), style));
+                }
+                format!(" · {}", list.len())
+            }
+        };
+        while lines.len() < self.rows {
+            lines.push(Line::default());
+        }
+        lines.push(Line::styled(
+            format!("saves to {}", self.save_dir),
+            theme.dim,
+        ));
+        lines.push(match (&self.asking, &self.status) {
+            (Some((question, _)), _) => Line::from(vec![
+                Span::styled(question.clone(), theme.warning),
+                Span::styled("  y overwrite · n keep", theme.key_hint),
+            ]),
+            (None, Some(status)) => Line::styled(status.clone(), theme.text),
+            (None, None) => Line::default(),
+        });
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(theme.border_focused)
+            .title(Span::styled(format!(" Artifacts{count} "), theme.title))
+            .title_bottom(Span::styled(KEYS, theme.dim));
+        Clear.render(area, buf);
+        Paragraph::new(lines).block(block).render(area, buf);
+    }
+
+    fn handle_key(&mut self, key: KeyEvent) -> OverlayKey {
+        if let Some(pager) = &mut self.pager {
+            return match pager.handle_key(key) {
+                OverlayKey::Close => {
+                    self.pager = None;
+                    OverlayKey::Handled
+                }
+                other => other,
+            };
+        }
+        if let Some((_, action)) = &self.asking {
+            return match key.code {
+                KeyCode::Char('y' | 'Y') => {
+                    let action = action.clone();
+                    self.asking = None;
+                    OverlayKey::Act(action)
+                }
+                KeyCode::Char('n' | 'N') | KeyCode::Esc => {
+                    self.asking = None;
+                    self.status = Some("nothing saved: the existing files are kept".into());
+                    OverlayKey::Handled
+                }
+                // Only y or n answers; nothing else slips past the question.
+                _ => OverlayKey::Handled,
+            };
+        }
+        let page = isize::try_from(self.rows.max(2) - 1).unwrap_or(1);
+        match key.code {
+            KeyCode::Esc | KeyCode::Char('q') => return OverlayKey::Close,
+            KeyCode::Up | KeyCode::Char('k') => self.move_by(-1),
+            KeyCode::Down | KeyCode::Char('j') => self.move_by(1),
+            KeyCode::PageUp => self.move_by(-page),
+            KeyCode::PageDown => self.move_by(page),
+            KeyCode::Home | KeyCode::Char('g') => self.selected = 0,
+            KeyCode::End | KeyCode::Char('G') => self.move_by(isize::MAX),
+            KeyCode::Enter => {
+                return match self.current() {
+                    Some(a) => OverlayKey::Act(OverlayAction::OpenArtifact(Box::new(a.clone()))),
+                    None => OverlayKey::Ignored,
+                };
+            }
+            KeyCode::Char('s') => {
+                return match self.current() {
+                    Some(a) => OverlayKey::Act(OverlayAction::SaveArtifacts {
+                        artifacts: vec![a.clone()],
+                        overwrite: false,
+                    }),
+                    None => OverlayKey::Ignored,
+                };
+            }
+            KeyCode::Char('S') if !self.artifacts().is_empty() => {
+                return OverlayKey::Act(OverlayAction::SaveArtifacts {
+                    artifacts: self.artifacts().to_vec(),
+                    overwrite: false,
+                });
+            }
+            KeyCode::Char('t') => {
+                return match self.current() {
+                    Some(a) => OverlayKey::Act(OverlayAction::SaveArchive {
+                        turn: a.turn_id.clone(),
+                        overwrite: false,
+                    }),
+                    None => OverlayKey::Ignored,
+                };
+            }
+            _ => return OverlayKey::Ignored,
+        }
+        OverlayKey::Handled
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::KeyModifiers;
+    use serde_json::json;
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    fn artifact(id: &str, path: &str) -> Artifact {
+        serde_json::from_value(json!({"id": id, "turn_id": "turn_1", "path": path,
+            "size_bytes": 1500, "created_at": 1_796_134_247_000_i64}))
+        .unwrap()
+    }
+
+    fn drawn(list: &mut ArtifactList) -> String {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 100, 16));
+        list.render(buf.area, &mut buf, &Theme::default());
+        (0..16)
+            .map(|y| (0..100).map(|x| buf[(x, y)].symbol()).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn lists_path_size_turn_and_time_and_acts_on_the_selection() {
+        let mut list = ArtifactList::loading("./gobare-artifacts/ses_1/".into());
+        assert!(drawn(&mut list).contains("loading"));
+        let (a, b) = (
+            artifact("a1", "/workspace/outputs/report.md"),
+            artifact("a2", "/workspace/outputs/evil\u{1b}[2J.txt"),
+        );
+        list.listed(Ok(vec![a.clone(), b.clone()]));
+        let screen = drawn(&mut list);
+        assert!(screen.contains("report.md"), "{screen}");
+        assert!(screen.contains("1.5 kB") && screen.contains("turn_1"));
+        assert!(screen.contains("2026-12-01 14:10:47Z"));
+        assert!(screen.contains("saves to ./gobare-artifacts/ses_1/"));
+        assert!(!screen.contains('\u{1b}'), "{screen:?}");
+
+        assert_eq!(list.handle_key(key(KeyCode::Down)), OverlayKey::Handled);
+        assert_eq!(
+            list.handle_key(key(KeyCode::Enter)),
+            OverlayKey::Act(OverlayAction::OpenArtifact(Box::new(b.clone())))
+        );
+        assert_eq!(
+            list.handle_key(key(KeyCode::Char('S'))),
+            OverlayKey::Act(OverlayAction::SaveArtifacts {
+                artifacts: vec![a, b],
+                overwrite: false
+            })
+        );
+        assert_eq!(
+            list.handle_key(key(KeyCode::Char('t'))),
+            OverlayKey::Act(OverlayAction::SaveArchive {
+                turn: "turn_1".into(),
+                overwrite: false
+            })
+        );
+        assert_eq!(
+            list.handle_key(key(KeyCode::Char('x'))),
+            OverlayKey::Ignored
+        );
+        assert_eq!(list.handle_key(key(KeyCode::Esc)), OverlayKey::Close);
+    }
+
+    #[test]
+    fn an_overwrite_takes_a_y_and_anything_else_keeps_the_file() {
+        let a = artifact("a1", "/workspace/outputs/report.md");
+        let mut list = ArtifactList::loading("d".into());
+        list.listed(Ok(vec![a.clone()]));
+        let again = OverlayAction::SaveArtifacts {
+            artifacts: vec![a],
+            overwrite: true,
+        };
+        list.ask("report.md exists: overwrite it?", again.clone());
+        assert!(drawn(&mut list).contains("report.md exists: overwrite it?"));
+        assert_eq!(list.handle_key(key(KeyCode::Enter)), OverlayKey::Handled);
+        assert_eq!(
+            list.handle_key(key(KeyCode::Char('s'))),
+            OverlayKey::Handled
+        );
+        assert_eq!(
+            list.handle_key(key(KeyCode::Char('n'))),
+            OverlayKey::Handled
+        );
+        assert!(drawn(&mut list).contains("nothing saved"));
+        list.ask("again?", again.clone());
+        assert_eq!(
+            list.handle_key(key(KeyCode::Char('y'))),
+            OverlayKey::Act(again)
+        );
+    }
+
+    #[test]
+    fn an_opened_artifact_closes_back_to_the_list() {
+        let mut list = ArtifactList::loading("d".into());
+        list.listed(Ok(vec![artifact("a1", "/workspace/outputs/a.txt")]));
+        list.show(Pager::plain("a.txt", "hello pager", &Theme::default()));
+        assert!(drawn(&mut list).contains("hello pager"));
+        assert_eq!(list.handle_key(key(KeyCode::Esc)), OverlayKey::Handled);
+        assert!(drawn(&mut list).contains("Artifacts · 1"));
+    }
+}
