@@ -9,7 +9,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
+use ratatui::widgets::{Block, Borders, Clear, Widget};
 
 use crate::fleet::model::{FleetModel, FleetRow};
 use crate::fleet::order::{Shown, ordered};
@@ -359,7 +359,11 @@ impl FleetView {
             text::truncate(&format!("  {HINTS}"), width).into_owned(),
             theme.dim,
         )));
-        Paragraph::new(lines).render(inner, buf);
+        // Rows are cut to the width already: set line by line, with none of a paragraph's
+        // wrapping and alignment work (this is most of a frame at 500 sessions).
+        for (y, line) in (inner.top()..inner.bottom()).zip(&lines) {
+            buf.set_line(inner.x, y, line, inner.width);
+        }
         if let Some(note) = model.note() {
             let y = inner.y + inner.height - 2;
             if self.mode == FleetMode::List && self.message.is_none() {
