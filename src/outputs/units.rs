@@ -32,24 +32,8 @@ pub(crate) fn size(bytes: u64) -> String {
 
 /// Unix ms as `YYYY-MM-DD HH:MM:SSZ` (UTC).
 pub(crate) fn utc(ms: i64) -> String {
-    let secs = ms.div_euclid(1000);
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Days to a civil date (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    let (day, clock) = gobare_api::clock::utc_date_and_clock(ms);
+    format!("{day} {clock}Z")
 }
 
 /// How long ago `ms` was at `now_ms`: "just now", "3 m ago", "2 h ago", "4 d ago".

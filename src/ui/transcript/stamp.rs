@@ -24,34 +24,17 @@ pub(crate) fn relative(at: i64, now: i64) -> String {
 
 /// `HH:MM:SS`, or `YYYY-MM-DD HH:MM:SS` with `date` (UTC).
 pub(crate) fn absolute(at: i64, date: bool) -> String {
-    let secs = at.div_euclid(1000);
-    let day = secs.div_euclid(86_400);
-    let s = secs.rem_euclid(86_400);
-    let clock = format!("{:02}:{:02}:{:02}", s / 3600, s % 3600 / 60, s % 60);
-    if !date {
-        return clock;
+    let (day, clock) = gobare_api::clock::utc_date_and_clock(at);
+    if date {
+        format!("{day} {clock}")
+    } else {
+        clock
     }
-    let (y, m, d) = civil(day);
-    format!("{y:04}-{m:02}-{d:02} {clock}")
 }
 
 /// Whether two times fall on different (UTC) days.
 pub(crate) fn different_days(a: i64, b: i64) -> bool {
     a.div_euclid(DAY) != b.div_euclid(DAY)
-}
-
-/// Year, month and day of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-fn civil(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 #[cfg(test)]
