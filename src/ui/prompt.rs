@@ -387,9 +387,15 @@ impl PromptState {
                 theme.accent,
             )]
         } else if !self.focused && !matches!(action.kind, RequiredActionKind::Other(_)) {
+            // Typed text answers only what asks for text, and the box's title says so.
+            let rest = match action.kind {
+                RequiredActionKind::Question => " to pick · or type an answer below + Enter",
+                RequiredActionKind::FunctionCall => " to decide · or type the result below + Enter",
+                _ => " to decide (typing never answers)",
+            };
             vec![
                 Span::styled("Tab", theme.key_hint),
-                Span::styled(" to decide (typing never answers)", theme.dim),
+                Span::styled(rest, theme.dim),
             ]
         } else {
             hint

@@ -154,8 +154,14 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
             1 => " · 1 file".to_string(),
             n => format!(" · {n} files"),
         };
+        // "ready" with no file is the spec's "produced nothing": say that, not "ready".
+        let state = if *a == ArtifactsState::Ready && files.is_empty() {
+            "none".into()
+        } else {
+            text::line(a.as_str())
+        };
         out.push(Line::styled(
-            format!("artifacts: {}{files}{skipped}", text::line(a.as_str())),
+            format!("artifacts: {state}{files}{skipped}"),
             style,
         ));
     }

@@ -143,6 +143,15 @@ fn wide_layout_160x48() {
 }
 
 #[test]
+fn a_turn_that_published_nothing_says_none_not_ready() {
+    let mut v = full_session();
+    v.apply(Update::Turn(turn("completed", Value::Null)));
+    let out = render(&v, &mut Screen::new(), 160, 48);
+    assert!(out.contains("artifacts: none"), "{out}");
+    assert!(!out.contains("artifacts: ready"), "{out}");
+}
+
+#[test]
 fn narrow_terminal_60x20_shows_the_focused_pane_with_tabs() {
     let v = full_session();
     let mut ui = navigating(Pane::Events);

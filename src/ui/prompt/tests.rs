@@ -416,6 +416,22 @@ fn a_short_area_keeps_the_key_hint() {
 }
 
 #[test]
+fn the_unfocused_hint_says_whether_typing_answers() {
+    // While typing, Enter answers a question or function call with the box's text, and
+    // never an approval: the hint under each says which.
+    for (action, says) in [
+        (approval(), "typing never answers"),
+        (question(), "or type an answer below + Enter"),
+        (function_call(), "or type the result below + Enter"),
+    ] {
+        let mut state = prompt_for(&[action]);
+        state.view.set_focused(false);
+        let text = screen(&state, 80);
+        assert!(text.contains(says), "{text}");
+    }
+}
+
+#[test]
 fn a_sensitive_approval_has_a_warning_border_and_flag() {
     let mut state = prompt_for(&[approval()]);
     let theme = Theme::default();
