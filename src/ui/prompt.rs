@@ -57,6 +57,9 @@ pub struct PromptState {
     focused: bool,
     /// Its sensitive approval's second step is asked below: the hint points there.
     confirming: bool,
+    /// This frame's lines and the inner width they were cut to ([`PromptState::lay_out`]),
+    /// so sizing and drawing build them once.
+    laid_out: Option<(usize, Vec<Line<'static>>)>,
 }
 
 impl PromptState {
@@ -244,15 +247,17 @@ impl PromptState {
         }
     }
 
-    /// Rows the prompt wants at `width` (borders included); 0 when nothing is pending.
-    pub(crate) fn desired_height(&self, facts: &Actions, width: u16) -> u16 {
+    /// Builds this frame's lines at `width` (after focus and confirming are set) and returns
+    /// the rows the prompt wants, borders included; 0 when nothing is pending.
+    pub(crate) fn lay_out(&mut self, facts: &Actions, width: u16, theme: &Theme) -> u16 {
         if facts.nothing_listed() {
+            self.laid_out = None;
             return 0;
         }
-        let rows = self
-            .content(facts, inner_width(width), &Theme::default())
-            .len()
-            + 2;
+        let width = inner_width(width);
+        let lines = self.content(facts, width, theme);
+        let rows = lines.len() + 2;
+        self.laid_out = Some((width, lines));
         u16::try_from(rows).unwrap_or(u16::MAX)
     }
 
@@ -283,7 +288,11 @@ impl PromptState {
         title.push(' ');
         let title = text::truncate(&title, usize::from(area.width.saturating_sub(2))).into_owned();
         Clear.render(area, buf);
-        let mut lines = self.content(facts, inner_width(area.width), theme);
+        let width = inner_width(area.width);
+        let mut lines = match &self.laid_out {
+            Some((laid, lines)) if *laid == width => lines.clone(),
+            _ => self.content(facts, width, theme),
+        };
         // Given less room than asked: cut from the middle, never the key hint at the end.
         let room = usize::from(area.height.saturating_sub(2)).max(1);
         if lines.len() > room

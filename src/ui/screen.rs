@@ -231,7 +231,13 @@ impl Screen {
         };
         let composer_rows = self.composer.desired_height(area.width);
         let facts = view.actions();
-        let prompt_rows = self.prompt.desired_height(facts, area.width);
+        self.prompt.set_focused(self.mode == Mode::Deciding);
+        // The panel must not say "Tab to decide" above the question deciding it.
+        self.prompt.set_confirming(matches!(
+            self.mode,
+            Mode::Confirming(Confirm::ApproveSensitive { .. })
+        ));
+        let prompt_rows = self.prompt.lay_out(facts, area.width, theme);
         let confirm_rows = confirming
             .as_deref()
             .map_or(0, |q| confirm::desired_height(q, area.width));
@@ -286,7 +292,7 @@ impl Screen {
             frame.buffer_mut(),
             areas.composer,
             &ctx,
-            composer_rows,
+            (composer_rows, prompt_rows),
             confirming.as_deref(),
         );
 
@@ -326,22 +332,15 @@ impl Screen {
         buf: &mut Buffer,
         input: Rect,
         ctx: &Ctx,
-        composer_rows: u16,
+        (composer_rows, prompt_rows): (u16, u16),
         confirming: Option<&str>,
     ) {
         let theme = ctx.theme;
         let facts = ctx.view.actions();
-        let prompt_rows = self.prompt.desired_height(facts, input.width);
         // The input box keeps its rows; the prompt gets what is left above it.
         let prompt_rows = input.height.saturating_sub(composer_rows).min(prompt_rows);
         let [prompt_area, composer_area] =
             Layout::vertical([Constraint::Length(prompt_rows), Constraint::Min(0)]).areas(input);
-        self.prompt.set_focused(self.mode == Mode::Deciding);
-        // The panel must not say "Tab to decide" above the question deciding it.
-        self.prompt.set_confirming(matches!(
-            self.mode,
-            Mode::Confirming(Confirm::ApproveSensitive { .. })
-        ));
         if prompt_rows > 0 {
             self.prompt.render(facts, prompt_area, buf, theme);
         }

@@ -514,7 +514,9 @@ impl Prompt {
         self.view.handle_key(&self.facts, key)
     }
     fn desired_height(&self, width: u16) -> u16 {
-        self.view.desired_height(&self.facts, width)
+        self.view
+            .clone()
+            .lay_out(&self.facts, width, &Theme::default())
     }
     fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         self.view.render(&self.facts, area, buf, theme);
