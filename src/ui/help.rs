@@ -95,14 +95,51 @@ const TITLE: &str = " Keys · Esc or F1 to close ";
 /// When the list is taller than the screen.
 const TITLE_MORE: &str = " Keys · ↑↓ PgUp PgDn more · Esc close ";
 
-/// The overlay's rectangle: the list's natural size, centered, clipped to `area`.
-pub(crate) fn area(area: Rect) -> Rect {
+/// The widest key column and the list's natural width (every description on one line).
+fn natural_widths() -> (usize, usize) {
     let key_w = KEYS.iter().map(|(k, _)| text::width(k)).max().unwrap_or(0);
     let what_w = KEYS.iter().map(|(_, w)| text::width(w)).max().unwrap_or(0);
-    let width = (key_w + 2 + what_w + 4).max(text::width(TITLE) + 2);
-    let height = KEYS.len() + 2;
-    let width = u16::try_from(width).unwrap_or(u16::MAX).min(area.width);
-    let height = u16::try_from(height).unwrap_or(u16::MAX).min(area.height);
+    (key_w, (key_w + 2 + what_w + 4).max(text::width(TITLE) + 2))
+}
+
+/// The list's rows at an overlay `width`: a description too long for its column wraps
+/// under itself rather than being cut.
+fn lines(width: u16, theme: &Theme) -> Vec<Line<'static>> {
+    let (key_w, _) = natural_widths();
+    // Inside the border: one space, the keys, two spaces, the description.
+    let what_w = usize::from(width).saturating_sub(2 + 1 + key_w + 2).max(8);
+    let indent = " ".repeat(1 + key_w + 2);
+    let mut out = Vec::with_capacity(KEYS.len());
+    for (keys, what) in KEYS {
+        if keys.is_empty() {
+            out.push(Line::from(Span::styled(format!(" {what}"), theme.title)));
+            continue;
+        }
+        let pad = " ".repeat(key_w - text::width(keys));
+        for (i, part) in text::wrap(what, what_w).into_iter().enumerate() {
+            let lead = if i == 0 {
+                Span::styled(format!(" {keys}{pad}  "), theme.key_hint)
+            } else {
+                Span::raw(indent.clone())
+            };
+            out.push(Line::from(vec![lead, Span::styled(part, theme.text)]));
+        }
+    }
+    out
+}
+
+/// Rows of the list at an overlay `width` (what scrolling can reach).
+pub(crate) fn rows(width: u16) -> usize {
+    lines(width, &Theme::no_color()).len()
+}
+
+/// The overlay's rectangle: the list's natural size, centered, clipped to `area`.
+pub(crate) fn area(area: Rect) -> Rect {
+    let (_, natural) = natural_widths();
+    let width = u16::try_from(natural).unwrap_or(u16::MAX).min(area.width);
+    let height = u16::try_from(rows(width) + 2)
+        .unwrap_or(u16::MAX)
+        .min(area.height);
     Rect {
         x: area.x + (area.width - width) / 2,
         y: area.y + (area.height - height) / 2,
@@ -114,21 +151,8 @@ pub(crate) fn area(area: Rect) -> Rect {
 /// Draws the help overlay centered in `area`, clearing what is beneath it.
 /// `scroll` rows of the list are skipped (clamped so the last row can reach the bottom).
 pub(crate) fn render(area: Rect, buf: &mut Buffer, theme: &Theme, scroll: u16) {
-    let key_w = KEYS.iter().map(|(k, _)| text::width(k)).max().unwrap_or(0);
-    let lines: Vec<Line<'static>> = KEYS
-        .iter()
-        .map(|(keys, what)| {
-            if keys.is_empty() {
-                return Line::from(Span::styled(format!(" {what}"), theme.title));
-            }
-            let pad = " ".repeat(key_w - text::width(keys));
-            Line::from(vec![
-                Span::styled(format!(" {keys}{pad}"), theme.key_hint),
-                Span::styled(format!("  {what}"), theme.text),
-            ])
-        })
-        .collect();
     let overlay = self::area(area);
+    let lines = self::lines(overlay.width, theme);
     let room = usize::from(overlay.height.saturating_sub(2));
     let skip = usize::from(scroll).min(lines.len().saturating_sub(room));
     let more = lines.len() > room;
@@ -230,6 +254,21 @@ mod tests {
             .collect();
         assert!(!inside.contains('#'), "{inside:?}");
         assert!(row.starts_with('#'), "outside the overlay stays: {row:?}");
+    }
+
+    #[test]
+    fn a_narrow_screen_wraps_descriptions_instead_of_cutting_them() {
+        let out = screen(70, 200);
+        let flat: String = out
+            .lines()
+            .map(|l| l.trim_matches(|c| c == '│' || c == ' '))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let flat = flat.split_whitespace().collect::<Vec<_>>().join(" ");
+        for (keys, what) in KEYS.iter().filter(|(k, _)| !k.is_empty()) {
+            assert!(flat.contains(what), "{keys}: {what:?} not whole in\n{out}");
+        }
+        assert!(rows(70) > KEYS.len(), "something wrapped at 70 columns");
     }
 
     #[test]
