@@ -43,6 +43,9 @@ pub struct Config {
     /// What [`Config::load`] warned about on stderr, for the app to show again on its
     /// screen (which covers stderr).
     pub(crate) warnings: Vec<String>,
+    /// The built-in demo's own simulator ([`Config::for_local_demo`]): every session opened
+    /// under it is marked so (its quit question says the demo ends with it).
+    pub(crate) local_demo: bool,
 }
 
 /// `config.toml`. Unknown keys and sections are kept, not refused: other parts of the
@@ -179,6 +182,7 @@ impl Config {
             state_dir,
             file,
             warnings: Vec::new(),
+            local_demo: false,
         })
     }
 
@@ -186,6 +190,28 @@ impl Config {
     /// configuration error before any request, not a 401 from the server).
     pub(crate) fn require_token(&self) -> Result<&Token, ConfigError> {
         self.token.as_ref().ok_or(ConfigError::NoToken)
+    }
+
+    /// This configuration pointed at the built-in demo's simulator: its loopback URL and
+    /// token, with the demo's state under `state_dir` (thrown away with it). The config
+    /// file's settings (theme, keys, notifications) still apply.
+    pub(crate) fn for_local_demo(
+        &self,
+        api: Url,
+        token: Option<Token>,
+        state_dir: PathBuf,
+    ) -> Config {
+        Config {
+            api,
+            token,
+            allow_insecure_http: true,
+            verbose: self.verbose,
+            log_dir: self.log_dir.clone(),
+            state_dir,
+            file: self.file.clone(),
+            warnings: self.warnings.clone(),
+            local_demo: true,
+        }
     }
 
     /// Options for [`ApiClient::new`] from this configuration.

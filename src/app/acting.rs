@@ -42,8 +42,7 @@ pub(crate) struct Acting {
     pending_redraw_at: Option<Instant>,
     /// The workspace state stored at the last visit, compared once with the first read.
     stored_workspace: Option<Option<String>>,
-    /// Ctrl+O leaves for the fleet (not in the demo: it has no other sessions).
-    picker_available: bool,
+    /// Ctrl+O was pressed: the app ends and the caller shows the fleet.
     wants_picker: bool,
 }
 
@@ -91,7 +90,6 @@ impl Acting {
             pending: PendingSends::default(),
             pending_redraw_at: None,
             stored_workspace,
-            picker_available: false,
             wants_picker: false,
         }
     }
@@ -99,10 +97,6 @@ impl Acting {
     /// Whether the app ended to show the fleet.
     pub(crate) fn wants_picker(&self) -> bool {
         self.wants_picker
-    }
-
-    pub(crate) fn set_picker_available(&mut self, available: bool) {
-        self.picker_available = available;
     }
 
     pub(crate) fn memory(&self) -> Option<&SharedMemory> {
@@ -311,12 +305,8 @@ impl App {
 
     /// Ctrl+O: leave for the fleet (the draft is saved on the way out).
     pub(super) fn act_open_picker(&mut self) {
-        if self.acting.picker_available {
-            self.acting.wants_picker = true;
-            self.quit();
-        } else {
-            self.notice(Some("no fleet here (local demo)".into()));
-        }
+        self.acting.wants_picker = true;
+        self.quit();
     }
 
     /// Ctrl+X: ask first (finished work is kept, §6.4); with nothing running, say so.

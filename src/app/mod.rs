@@ -87,13 +87,6 @@ use stats::Stats;
 pub(crate) const MAX_BATCH: usize = 4096;
 const MAX_FPS: u32 = 60;
 
-/// Opens the full-screen app and runs it until the user quits, a termination signal
-/// arrives, or a fatal error (the session does not exist). The terminal is restored on
-/// every way out.
-pub(crate) async fn run(opts: AppOptions) -> Result<()> {
-    run_until_exit(opts).await.map(|_| ())
-}
-
 /// How the app ended when it did not fail.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum AppExit {
@@ -102,7 +95,9 @@ pub(crate) enum AppExit {
     OpenPicker,
 }
 
-/// [`run`], telling whether the user asked for the fleet on the way out.
+/// Opens the full-screen app and runs it until the user quits or asks for the fleet, a
+/// termination signal arrives, or a fatal error (the session does not exist). The
+/// terminal is restored on every way out.
 pub(crate) async fn run_until_exit(opts: AppOptions) -> Result<AppExit> {
     const NEEDS_TTY: &str = "the full-screen interface needs an interactive terminal \
                              (for a pipe, use `gobare-tui tail`)";
@@ -189,14 +184,13 @@ pub(crate) struct App {
 impl App {
     pub(crate) fn new(opts: AppOptions, tui: Tui) -> App {
         let (msgs, msgs_rx) = mpsc::unbounded_channel();
-        let mut acting = acting::Acting::new(
+        let acting = acting::Acting::new(
             &opts.client,
             &opts.session_id,
             opts.store.as_ref(),
             &opts.settings,
             msgs.clone(),
         );
-        acting.set_picker_available(opts.picker);
         // Warnings went to stderr before the screen opened and covered them.
         let view = SessionView::new(opts.session_id.clone())
             .with_origin(opts.api_host.clone(), opts.local_demo)

@@ -20,8 +20,6 @@ pub(crate) struct AppOptions {
     pub(crate) first_message: Option<String>,
     /// Start with mouse capture on.
     pub(crate) mouse: bool,
-    /// Ctrl+O may leave for the fleet (the caller shows it on `AppExit::OpenPicker`).
-    pub(crate) picker: bool,
     /// The config file's notification and theme preferences.
     pub(crate) settings: crate::app::settings::Settings,
     /// Configuration warnings already printed on stderr, which the app's screen covers:
@@ -50,7 +48,6 @@ impl AppOptions {
             first_message: None,
             mouse: true,
             settings: Default::default(),
-            picker: false,
             warnings: Vec::new(),
         }
     }

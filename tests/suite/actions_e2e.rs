@@ -210,7 +210,7 @@ fn ctrl_o_leaves_the_app_for_the_fleet() {
     let home = tempfile::tempdir().unwrap();
     let mut pty = attach(&session, &home, &sim.sim);
     wait_live(&pty);
-    pty.send_keys("\x0f");
+    pty.send_keys(keys::CTRL_O);
     pty.wait_for(
         "the fleet",
         |s| s.contents().contains("Fleet · 1 session") && s.contents().contains("round trip"),

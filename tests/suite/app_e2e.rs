@@ -202,6 +202,25 @@ fn demo_shows_a_local_agent_at_work_and_quits_cleanly() {
     // The first message goes out by itself and the agent starts on it within seconds.
     pty.wait_for_text("Refactor the storage layer", TIMEOUT);
     pty.wait_for_text("Map every direct database call", TIMEOUT);
+    // The fleet works in the demo as with a real server, and Enter comes back.
+    pty.send_keys(keys::CTRL_O);
+    pty.wait_for(
+        "the demo's fleet",
+        |s| {
+            let text = s.contents();
+            text.contains("Fleet · 1 session") && text.contains("demo: storage refactor")
+        },
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the demo session again",
+        |s| {
+            status_line(s).contains("local demo")
+                && s.contents().contains("Refactor the storage layer")
+        },
+        TIMEOUT,
+    );
     // Mid-turn, quitting asks first, and says the demo session ends with it.
     pty.send_keys(keys::CTRL_C);
     pty.wait_for(
@@ -212,6 +231,14 @@ fn demo_shows_a_local_agent_at_work_and_quits_cleanly() {
     pty.send_keys("y");
     assert!(pty.wait_exit(TIMEOUT).success());
     assert_restored(&pty);
+    // What the demo kept (its event log, cursor) went with its server.
+    let kept = walk(home.path());
+    assert!(
+        !kept
+            .iter()
+            .any(|p| p.ends_with("last_session") || p.to_string_lossy().contains("events")),
+        "the demo left state behind: {kept:?}"
+    );
 }
 
 #[test]

@@ -91,7 +91,7 @@ fn the_waiting_session_comes_first_enter_opens_one_and_ctrl_o_returns_to_its_row
         },
         TIMEOUT,
     );
-    pty.send_keys("\x0f");
+    pty.send_keys(keys::CTRL_O);
     pty.wait_for(
         "the fleet again, at the same row",
         |s| list_rows(s).len() == 3 && selected_row(s).contains("older idle"),

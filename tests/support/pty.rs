@@ -26,6 +26,7 @@ pub(crate) mod keys {
     pub(crate) const UP: &str = "\x1b[A";
     pub(crate) const DOWN: &str = "\x1b[B";
     pub(crate) const CTRL_C: &str = "\x03";
+    pub(crate) const CTRL_O: &str = "\x0f";
     pub(crate) const CTRL_S: &str = "\x13";
     pub(crate) const CTRL_X: &str = "\x18";
     pub(crate) const CTRL_T: &str = "\x14";
