@@ -26,9 +26,14 @@ pub fn main() -> ExitCode {
     };
     let _log_guard = start_logging(&config);
 
-    // `tail` only moves frames from the socket to stdout: one thread spares a cross-thread
-    // wakeup per frame between the stream task and the printer.
-    let mut builder = if matches!(cli.command, Some(CliCommand::Tail(_))) {
+    // `tail` only moves frames from the socket to stdout, `artifacts` bytes from the socket
+    // to a file (written on a blocking thread in large batches): one thread spares a
+    // cross-thread wakeup per chunk between the connection task and its reader.
+    let one_thread = matches!(
+        cli.command,
+        Some(CliCommand::Tail(_) | CliCommand::Artifacts(_))
+    );
+    let mut builder = if one_thread {
         tokio::runtime::Builder::new_current_thread()
     } else {
         tokio::runtime::Builder::new_multi_thread()

@@ -164,6 +164,8 @@ pub(crate) struct App {
     open_command: String,
     /// The SSH gateway from the config file; `None`: the shell key says how to set it.
     shell: Option<shell::ShellConfig>,
+    /// Where saved artifacts go, each session in its own directory below (a full path).
+    outputs_root: std::path::PathBuf,
     /// When the status-bar notice clears itself (questions awaiting a key do not).
     notice_expires_at: Option<Instant>,
     artifacts_poll: ArtifactsPoll,
@@ -204,6 +206,7 @@ impl App {
             keymap: opts.settings.keys.clone(),
             open_command: opts.settings.open_command.clone(),
             shell: opts.settings.shell.clone(),
+            outputs_root: crate::outputs::save_dir::root_here(opts.settings.outputs_dir.as_deref()),
             client: opts.client,
             session_id: opts.session_id,
             store: opts.store,

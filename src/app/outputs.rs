@@ -6,11 +6,12 @@ use super::App;
 use super::msg::AppMsg;
 pub(crate) use super::outputs_msg::OutputsMsg;
 use crate::outputs::target::{self, Blocked};
-use crate::outputs::{self as out, save, units};
+use crate::outputs::{self as out, save, save_dir, units};
 use crate::ui::artifact_list::ArtifactList;
 use crate::ui::file_browser::FileBrowser;
 use crate::ui::overlay::OverlayAction;
 use crate::ui::pager::Pager;
+use crate::ui::save_progress::SaveProgress;
 use crate::ui::theme::Theme;
 use base64::Engine;
 use gobare_api::client::ApiClient;
@@ -24,29 +25,22 @@ use tokio::sync::mpsc::UnboundedSender;
 
 /// At most this much of an artifact is read to show it; more is said, not shown.
 const SHOW_MAX_BYTES: u64 = 2 * 1024 * 1024;
-/// Least time between two progress lines.
+/// Least time between two progress updates (each draws a frame).
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
-/// Characters of the session id naming its download directory.
-const SESSION_PREFIX: usize = 16;
-
-/// Where the app saves a session's artifacts: `./gobare-artifacts/<session id prefix>/`.
-pub(crate) fn save_dir(session_id: &str) -> PathBuf {
-    let prefix: String = text::line(session_id)
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
-        .take(SESSION_PREFIX)
-        .collect();
-    Path::new(".").join("gobare-artifacts").join(prefix)
-}
 
 fn shown(dir: &Path) -> String {
     format!("{}/", dir.display())
 }
 
 impl App {
+    /// Where this session's artifacts are saved.
+    fn save_dir(&self) -> PathBuf {
+        save_dir::for_session(&self.outputs_root, &self.session_id)
+    }
+
     /// `a`: the artifacts list, loading.
     pub(super) fn act_open_artifacts(&mut self) {
-        let dir = save_dir(&self.session_id);
+        let dir = self.save_dir();
         self.screen
             .open_overlay(Box::new(ArtifactList::loading(shown(&dir))));
         let (client, id) = (self.client.clone(), self.session_id.clone());
@@ -119,10 +113,10 @@ impl App {
     /// `s` / `S`: checks every target first (nothing is written when one is refused), asks
     /// before replacing a file, then saves off the loop.
     fn save_artifacts(&mut self, artifacts: Vec<Artifact>, overwrite: bool) {
+        let dir = self.save_dir();
         let Some(list) = self.screen.overlay_as::<ArtifactList>() else {
             return;
         };
-        let dir = save_dir(&self.session_id);
         let planned = match out::plan(&artifacts) {
             Ok(planned) => planned,
             Err(refused) => return list.set_status(&refused.join("; ")),
@@ -168,10 +162,10 @@ impl App {
 
     /// `t`: the selected artifact's turn as one tar file, `<turn>.tar`.
     fn save_archive(&mut self, turn: String, overwrite: bool) {
+        let dir = self.save_dir();
         let Some(list) = self.screen.overlay_as::<ArtifactList>() else {
             return;
         };
-        let dir = save_dir(&self.session_id);
         // The turn id names the file: judged as strictly as an artifact path.
         let rel = match target::relative(&format!("{}{turn}.tar", target::OUTPUTS)) {
             Ok(rel) if rel.components().count() == 1 => rel,
@@ -238,9 +232,9 @@ impl App {
                     }
                 }
             }
-            OutputsMsg::SaveProgress(line) => {
+            OutputsMsg::SaveProgress(progress) => {
                 if let Some(list) = self.screen.overlay_as::<ArtifactList>() {
-                    list.set_status(&line);
+                    list.set_progress(progress);
                 }
             }
             OutputsMsg::Saved(result) => {
@@ -340,7 +334,8 @@ async fn save_all(
     })
 }
 
-/// One download to `path`, reporting progress (bytes, rate) a few times a second.
+/// One download to `path`, reporting progress (bytes, rate) a few times a second, and
+/// only when bytes arrived: a stalled download draws nothing.
 async fn save_one(
     body: gobare_api::download::Download,
     path: &Path,
@@ -356,8 +351,8 @@ async fn save_one(
         let now = Instant::now();
         if now - drawn >= PROGRESS_EVERY {
             drawn = now;
-            let line = units::progress_line(label, done, total, now - started);
-            let _ = tx.send(AppMsg::Outputs(OutputsMsg::SaveProgress(line)));
+            let progress = SaveProgress::new(label, done, total, now - started);
+            let _ = tx.send(AppMsg::Outputs(OutputsMsg::SaveProgress(progress)));
         }
     };
     // The app ends saves by quitting: the task is dropped and the temporary file with it.
@@ -445,15 +440,6 @@ pub(crate) fn file_pager(path: &str, file: &FileContent, theme: &Theme) -> Pager
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn the_save_directory_is_named_by_a_clean_session_prefix() {
-        assert_eq!(
-            save_dir("ses_0123456789abcdef0123"),
-            Path::new("./gobare-artifacts/ses_0123456789ab")
-        );
-        assert_eq!(save_dir("../../x"), Path::new("./gobare-artifacts/x"));
-    }
 
     #[test]
     fn text_is_text_even_cut_mid_character_and_binary_is_not() {

@@ -1,5 +1,6 @@
 //! What the artifacts and workspace-files jobs (`app::outputs`) report back to the loop.
 
+use crate::ui::save_progress::SaveProgress;
 use gobare_api::files::{FileContent, FileTree};
 use gobare_api::model::Artifact;
 
@@ -12,8 +13,8 @@ pub(crate) enum OutputsMsg {
         artifact: Box<Artifact>,
         result: Result<(Vec<u8>, bool), String>,
     },
-    /// Bytes so far of a save, as a line.
-    SaveProgress(String),
+    /// Bytes so far of a save.
+    SaveProgress(SaveProgress),
     /// A save ended: what was saved, or why not.
     Saved(Result<String, String>),
     FilesListed(Result<FileTree, String>),

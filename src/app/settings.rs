@@ -20,6 +20,9 @@
 //! open = "firefox"     # what `o` runs with the URL (default: xdg-open, or open on macOS)
 //! [shell]              # ssh into the workspace, see `shell`
 //! host = "ssh.gobare.dev"
+//!
+//! [outputs]
+//! dir = "~/artifacts"  # where `a` saves (default: the download directory, see `save_dir`)
 //! ```
 //!
 //! A bad value is reported as a warning (the loop shows it once) and the default is used:
@@ -49,6 +52,8 @@ pub(crate) struct Settings {
     pub(crate) open_command: String,
     /// The SSH gateway (`[shell]`); `None` keeps the shell key off.
     pub(crate) shell: Option<crate::app::shell::ShellConfig>,
+    /// Where saved artifacts go (`[outputs] dir`, `~/` expanded); `None`: the default.
+    pub(crate) outputs_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for Settings {
@@ -61,6 +66,7 @@ impl Default for Settings {
             event_log_max_bytes: crate::store::event_log::DEFAULT_MAX_BYTES,
             open_command: String::new(),
             shell: None,
+            outputs_dir: None,
         }
     }
 }
@@ -116,6 +122,17 @@ impl Settings {
                 Some(cmd) if !cmd.trim().is_empty() => settings.open_command = cmd.to_string(),
                 _ => warnings.push(format!(
                     "config: [links] open = {value} is not a command; the system's opener is used"
+                )),
+            }
+        }
+        if let Some(value) = lookup(sections, "outputs", "dir") {
+            match value.as_str() {
+                Some(dir) if !dir.trim().is_empty() => {
+                    settings.outputs_dir = Some(crate::outputs::save_dir::expand_home(dir));
+                }
+                _ => warnings.push(format!(
+                    "config: [outputs] dir = {value} is not a directory name; saves go to the \
+                     download directory"
                 )),
             }
         }
@@ -205,6 +222,19 @@ mod tests {
             assert_eq!(s, Settings::default(), "{bad}");
             assert!(w[0].contains("log_mib"), "{}", w[0]);
         }
+    }
+
+    #[test]
+    fn reads_the_outputs_directory() {
+        let (s, w) = parse("[outputs]\ndir = \"/srv/out\"\n");
+        assert!(w.is_empty());
+        assert_eq!(
+            s.outputs_dir.as_deref(),
+            Some(std::path::Path::new("/srv/out"))
+        );
+        let (s, w) = parse("[outputs]\ndir = 3\n");
+        assert_eq!(s, Settings::default());
+        assert!(w[0].contains("[outputs] dir"), "{}", w[0]);
     }
 
     #[test]

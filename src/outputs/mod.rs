@@ -3,6 +3,7 @@
 //! and the app's artifact list both save through it.
 
 pub(crate) mod save;
+pub(crate) mod save_dir;
 pub(crate) mod target;
 pub(crate) mod units;
 

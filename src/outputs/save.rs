@@ -1,15 +1,24 @@
-//! Writing a download to disk: chunk by chunk into a temporary file beside the final one,
-//! renamed only once every announced byte has arrived, so that a dropped or short download
-//! never leaves a partial file under the final name. The CLI and the app both save through it.
+//! Writing a download to disk: handed in batches of about a MiB to a thread of its own, into a
+//! temporary file beside the final one, renamed only once every announced byte has arrived,
+//! so that a dropped or short download never leaves a partial file under the final name. The
+//! CLI and the app both save through it.
 
+use bytes::Bytes;
 use color_eyre::eyre::{Result, eyre};
 use gobare_api::download::Download;
-use std::io::ErrorKind;
-use std::io::Write;
+use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 
-/// Chunks received but not yet written; the network waits beyond that.
-const WRITE_QUEUE: usize = 8;
+/// Bytes gathered from the network before they go to the writer thread together: one
+/// hand-over per batch instead of one per chunk (chunks on loopback are often a few kB).
+const WRITE_BATCH: usize = 1 << 20;
+/// The most one `write` call takes. The page cache sizes its folios by the write, and
+/// large ones were up to ten times slower to fill than small ones when memory was
+/// fragmented (`dd` of 1 GB to ext4 on Linux 6.18: 1 MiB writes 0.55–6.7 s, 16 KiB writes
+/// 0.7–0.85 s, run after run), which is also the size `curl` writes.
+const WRITE_PIECE: usize = 16 * 1024;
+/// Batches received but not yet written; the network waits beyond that.
+const WRITE_QUEUE: usize = 4;
 
 /// Streams `download` to `target`, telling `progress` each chunk's size. Without `force` an
 /// existing `target` is never replaced, even one that appeared during the download. When
@@ -30,29 +39,35 @@ pub(crate) async fn save(
         .map_err(|e| io_error(e, "cannot create", &temp))?;
     let mut guard = TempFile(Some(temp.clone()));
     // Disk writes run on their own thread while the next chunks arrive; chunks are moved
-    // to it, not copied.
-    let (chunks, mut queued) = tokio::sync::mpsc::channel::<bytes::Bytes>(WRITE_QUEUE);
+    // to it in batches, never copied.
+    let (batches, mut queued) = tokio::sync::mpsc::channel::<Vec<Bytes>>(WRITE_QUEUE);
     let writer = tokio::task::spawn_blocking(move || {
-        // Each chunk straight to the file: hyper's chunks are already large (up to ~400 kB
-        // once the transfer is going), and a buffer in between would copy every byte once
-        // more, which costs most when the CPU is shared.
         let mut out = file;
-        while let Some(chunk) = queued.blocking_recv() {
-            out.write_all(&chunk)?;
+        while let Some(batch) = queued.blocking_recv() {
+            write_batch(&mut out, &batch)?;
         }
         out.flush()
     });
     let write = async {
+        let (mut batch, mut gathered) = (Vec::new(), 0);
         // The path is named by the caller; the API error's own text says what failed.
         while let Some(chunk) = download.chunk().await.map_err(|e| eyre!("{e}"))? {
-            let len = chunk.len() as u64;
-            if chunks.send(chunk).await.is_err() {
-                // The writer stopped: its error says why.
-                break;
+            let len = chunk.len();
+            gathered += len;
+            batch.push(chunk);
+            progress(len as u64);
+            if gathered >= WRITE_BATCH {
+                gathered = 0;
+                if batches.send(std::mem::take(&mut batch)).await.is_err() {
+                    // The writer stopped: its error says why.
+                    break;
+                }
             }
-            progress(len);
         }
-        drop(chunks);
+        if !batch.is_empty() {
+            let _ = batches.send(batch).await;
+        }
+        drop(batches);
         writer
             .await
             .map_err(|e| eyre!("the writer thread failed: {e}"))?
@@ -71,6 +86,14 @@ pub(crate) async fn save(
         guard.0 = None;
     }
     placed
+}
+
+/// Writes every byte of `batch`, [`WRITE_PIECE`] at a time.
+fn write_batch(out: &mut impl Write, batch: &[Bytes]) -> std::io::Result<()> {
+    for piece in batch.iter().flat_map(|chunk| chunk.chunks(WRITE_PIECE)) {
+        out.write_all(piece)?;
+    }
+    Ok(())
 }
 
 /// Removes the temporary file when dropped, unless it was placed.
@@ -160,6 +183,39 @@ mod tests {
         let e = std::io::Error::from_raw_os_error(libc::ENOSPC);
         let message = io_error(e, "cannot write", Path::new("/d/x")).to_string();
         assert_eq!(message, "the disk is full: cannot write /d/x");
+    }
+
+    /// Records the size of each write.
+    #[derive(Default)]
+    struct Recorder(Vec<u8>, Vec<usize>);
+
+    impl Write for Recorder {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.extend_from_slice(buf);
+            self.1.push(buf.len());
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_batch_is_written_whole_in_small_pieces() {
+        let big: Vec<u8> = (0..40_000).map(|i| (i % 251) as u8).collect();
+        let batch = vec![
+            Bytes::from_static(b"abc"),
+            Bytes::new(),
+            Bytes::from(big.clone()),
+        ];
+        let mut out = Recorder::default();
+        write_batch(&mut out, &batch).unwrap();
+        assert_eq!(out.0, [b"abc".as_slice(), &big].concat());
+        assert_eq!(
+            out.1,
+            [3, WRITE_PIECE, WRITE_PIECE, 40_000 - 2 * WRITE_PIECE]
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::overlay::{self, Overlay, OverlayAction, OverlayKey};
 use super::pager::Pager;
+use super::save_progress::SaveProgress;
 use super::theme::Theme;
 use crate::outputs::units;
 use crossterm::event::{KeyCode, KeyEvent};
@@ -29,8 +30,10 @@ pub(crate) struct ArtifactList {
     rows: usize,
     /// Where saves go, as shown.
     save_dir: String,
-    /// What the last action did, or a download's progress (sanitized).
+    /// What the last action did (sanitized).
     status: Option<String>,
+    /// A download under way, drawn as a bar in the status row until the next status.
+    progress: Option<SaveProgress>,
     /// A question waiting for y or n, and what y does.
     asking: Option<(String, OverlayAction)>,
     /// An artifact opened from the list; closing it comes back here.
@@ -47,6 +50,7 @@ impl ArtifactList {
             rows: 10,
             save_dir,
             status: None,
+            progress: None,
             asking: None,
             pager: None,
         }
@@ -62,9 +66,15 @@ impl ArtifactList {
         self.top = 0;
     }
 
-    /// A status line: progress, a saved path, an error.
+    /// A status line: what is being done, a saved path, an error. It replaces any progress.
     pub(crate) fn set_status(&mut self, status: &str) {
         self.status = Some(text::one_line(status, 400));
+        self.progress = None;
+    }
+
+    /// A download's progress, drawn as a bar in the status row.
+    pub(crate) fn set_progress(&mut self, progress: SaveProgress) {
+        self.progress = Some(progress);
     }
 
     /// Asks `question`; `y` then requests `action`.
@@ -165,21 +175,39 @@ impl Overlay for ArtifactList {
             format!("saves to {}", self.save_dir),
             theme.dim,
         ));
-        lines.push(match (&self.asking, &self.status) {
-            (Some((question, _)), _) => Line::from(vec![
+        let bar = self
+            .asking
+            .is_none()
+            .then_some(self.progress.as_ref())
+            .flatten();
+        lines.push(match (&self.asking, bar, &self.status) {
+            (Some((question, _)), _, _) => Line::from(vec![
                 Span::styled(question.clone(), theme.warning),
                 Span::styled("  y overwrite · n keep", theme.key_hint),
             ]),
-            (None, Some(status)) => Line::styled(status.clone(), theme.text),
-            (None, None) => Line::default(),
+            // Drawn over this row below.
+            (None, Some(_), _) => Line::default(),
+            (None, None, Some(status)) => Line::styled(status.clone(), theme.text),
+            (None, None, None) => Line::default(),
         });
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(theme.border_focused)
             .title(Span::styled(format!(" Artifacts{count} "), theme.title))
             .title_bottom(Span::styled(KEYS, theme.dim));
+        let status_row = Rect {
+            x: area.x + 1,
+            y: (area.y + area.height).saturating_sub(2),
+            width: area.width.saturating_sub(2),
+            height: 1,
+        };
         Clear.render(area, buf);
         Paragraph::new(lines).block(block).render(area, buf);
+        if let Some(progress) = bar
+            && area.height >= 4
+        {
+            progress.render(status_row, buf, theme);
+        }
     }
 
     fn handle_key(&mut self, key: KeyEvent) -> OverlayKey {
@@ -345,6 +373,25 @@ mod tests {
         assert_eq!(
             list.handle_key(key(KeyCode::Char('y'))),
             OverlayKey::Act(again)
+        );
+    }
+
+    #[test]
+    fn a_download_shows_as_a_bar_in_the_status_row_until_it_ends() {
+        let mut list = ArtifactList::loading("/home/u/Downloads/gobare-artifacts/ses_1/".into());
+        list.listed(Ok(vec![artifact("a1", "/workspace/outputs/big.bin")]));
+        list.set_progress(SaveProgress::new(
+            "big.bin",
+            300_000_000,
+            Some(1_000_000_000),
+            std::time::Duration::from_secs(3),
+        ));
+        insta::assert_snapshot!(drawn(&mut list));
+        list.set_status("saved /home/u/Downloads/gobare-artifacts/ses_1/big.bin (1.0 GB)");
+        let screen = drawn(&mut list);
+        assert!(
+            !screen.contains('█') && screen.contains("saved /home/u/"),
+            "{screen}"
         );
     }
 

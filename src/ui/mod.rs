@@ -22,6 +22,7 @@ pub(crate) mod overlay;
 pub(crate) mod pager;
 pub(crate) mod pane;
 pub mod prompt;
+pub(crate) mod save_progress;
 pub(crate) mod screen;
 pub(crate) mod search;
 mod styled;

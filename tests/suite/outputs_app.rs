@@ -10,7 +10,7 @@ use crate::support;
 use crate::support::app::{COLS, ROWS, bottom, command, quit, status_line, until};
 use crate::support::pty::{Pty, keys};
 use gobare_sim::SimConfig;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 const TIMEOUT: Duration = Duration::from_secs(30);
@@ -19,9 +19,22 @@ const SCRIPT: &str = "def greet(name):\n    # say hello\n    return \"hello \" +
 
 /// `attach SESSION` started in `home` (so `./gobare-artifacts/` lands there), in the panes.
 fn attach_in_home(sim: &support::sim::Sim, session: &str, home: &tempfile::TempDir) -> Pty {
+    attach_with_downloads(sim, session, home, None)
+}
+
+/// [`attach_in_home`] with `$XDG_DOWNLOAD_DIR` set to `downloads`.
+fn attach_with_downloads(
+    sim: &support::sim::Sim,
+    session: &str,
+    home: &tempfile::TempDir,
+    downloads: Option<&Path>,
+) -> Pty {
     let url = sim.sim.url().to_string();
     let mut cmd = command(&["attach", session], home, Some((&url, &sim.sim.token())));
     cmd.cwd(home.path());
+    if let Some(dir) = downloads {
+        cmd.env("XDG_DOWNLOAD_DIR", dir);
+    }
     let mut pty = Pty::spawn(cmd, COLS, ROWS);
     pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
     pty.send_keys(keys::ESC);
@@ -105,11 +118,13 @@ fn artifacts_list_open_highlighted_save_and_refuse_an_overwrite() {
     pty.wait_for_text("Artifacts · 2", TIMEOUT);
 
     // `s` saves the selected one, byte for byte as the content endpoint serves it.
+    // Without a download directory: under the current one, named in full.
     let prefix: String = session.chars().take(16).collect();
-    let dir: PathBuf = home.path().join("gobare-artifacts").join(&prefix);
+    let cwd = home.path().canonicalize().unwrap();
+    let dir: PathBuf = cwd.join("gobare-artifacts").join(&prefix);
     let saved = dir.join("data/blob.bin");
     pty.send_keys("s");
-    pty.wait_for_text("saved ./gobare-artifacts/", TIMEOUT);
+    pty.wait_for_text(&format!("saved {}", saved.display()), TIMEOUT);
     assert_eq!(
         std::fs::read(&saved).unwrap(),
         sim.artifact_content(&session, &binary)
@@ -242,4 +257,134 @@ fn files_browse_the_snapshot_find_by_name_and_open_highlighted() {
         TIMEOUT,
     );
     assert!(quit(&mut pty, TIMEOUT).success());
+}
+
+/// The files `S` is tried on: a text, a binary and one of a few MB (many chunks).
+fn three_artifacts(sim: &support::sim::Sim, session: &str) -> Vec<(String, &'static str)> {
+    let big: Vec<u8> = (0..3_000_000).map(|i| (i % 251) as u8).collect();
+    let png: Vec<u8> = [0x89, b'P', b'N', b'G', 0, 1, 2, 3].repeat(100);
+    [
+        ("report.md", b"# Report\n\nall done\n".to_vec()),
+        ("charts/q3.png", png),
+        ("data/big.bin", big),
+    ]
+    .into_iter()
+    .map(|(rel, body)| {
+        let path = format!("/workspace/outputs/{rel}");
+        (sim.sim.add_artifact(session, TURN, &path, body), rel)
+    })
+    .collect()
+}
+
+#[test]
+fn save_all_lands_every_artifact_under_the_download_directory_and_asks_before_replacing() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("save all"));
+    let artifacts = three_artifacts(&sim, &session);
+    let home = tempfile::tempdir().unwrap();
+    let downloads = home.path().join("Downloads");
+    std::fs::create_dir_all(&downloads).unwrap();
+    let mut pty = attach_with_downloads(&sim, &session, &home, Some(&downloads));
+    let prefix: String = session.chars().take(16).collect();
+    let dir = downloads.join("gobare-artifacts").join(&prefix);
+
+    pty.send_keys("a");
+    pty.wait_for_text("Artifacts · 3", TIMEOUT);
+    pty.wait_for_text(&format!("saves to {}/", dir.display()), TIMEOUT);
+    pty.send_keys("S");
+    pty.wait_for_text(&format!("saved 3 artifacts to {}/", dir.display()), TIMEOUT);
+    let content = |id: &str| sim.artifact_content(&session, id);
+    for (id, rel) in &artifacts {
+        assert_eq!(std::fs::read(dir.join(rel)).unwrap(), content(id), "{rel}");
+    }
+
+    // Again, with one file edited here: nothing is downloaded before the question, and `n`
+    // keeps every file as it is.
+    let report = dir.join("report.md");
+    std::fs::write(&report, "edited here").unwrap();
+    let downloads_made = || {
+        sim.sim
+            .requests()
+            .iter()
+            .filter(|r| r.contains("/artifacts/") && r.ends_with("/content"))
+            .count()
+    };
+    let before = downloads_made();
+    pty.send_keys("S");
+    pty.wait_for_text(
+        &format!("3 files exist in {}/: overwrite them?", dir.display()),
+        TIMEOUT,
+    );
+    // Only y or n answers: another S changes nothing.
+    pty.send_keys("S");
+    pty.send_keys("n");
+    pty.wait_for_text("nothing saved: the existing files are kept", TIMEOUT);
+    assert_eq!(std::fs::read_to_string(&report).unwrap(), "edited here");
+    assert_eq!(downloads_made(), before);
+
+    // `y` replaces them all with the server's bytes.
+    pty.send_keys("S");
+    pty.wait_for_text("overwrite them?", TIMEOUT);
+    pty.send_keys("y");
+    pty.wait_for_text(&format!("saved 3 artifacts to {}/", dir.display()), TIMEOUT);
+    // Counted before the comparison's own reads of the content endpoint.
+    assert_eq!(downloads_made(), before + 3);
+    for (id, rel) in &artifacts {
+        assert_eq!(std::fs::read(dir.join(rel)).unwrap(), content(id), "{rel}");
+    }
+    let leftovers: Vec<_> = walk(&dir)
+        .into_iter()
+        .filter(|p| p.to_string_lossy().ends_with(".part"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    pty.send_keys(keys::ESC);
+    assert!(quit(&mut pty, TIMEOUT).success());
+}
+
+#[test]
+fn the_config_file_chooses_where_saves_go() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("chosen dir"));
+    let artifacts = three_artifacts(&sim, &session);
+    let home = tempfile::tempdir().unwrap();
+    let chosen = home.path().join("chosen");
+    let config = home.path().join("config/gobare-tui");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("config.toml"),
+        format!("[outputs]\ndir = \"{}\"\n", chosen.display()),
+    )
+    .unwrap();
+    let downloads = home.path().join("Downloads");
+    let mut pty = attach_with_downloads(&sim, &session, &home, Some(&downloads));
+    let prefix: String = session.chars().take(16).collect();
+    let dir = chosen.join(&prefix);
+
+    pty.send_keys("a");
+    pty.wait_for_text(&format!("saves to {}/", dir.display()), TIMEOUT);
+    pty.send_keys("s");
+    let (id, rel) = &artifacts[0];
+    let saved = dir.join(rel);
+    pty.wait_for_text(&format!("saved {}", saved.display()), TIMEOUT);
+    assert_eq!(
+        std::fs::read(&saved).unwrap(),
+        sim.artifact_content(&session, id)
+    );
+    assert!(!downloads.exists(), "nothing under the download directory");
+    pty.send_keys(keys::ESC);
+    assert!(quit(&mut pty, TIMEOUT).success());
+}
+
+/// Every file below `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
 }

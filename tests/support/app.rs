@@ -1,6 +1,6 @@
 //! The real binary in a pseudo-terminal with an isolated home: its state and config in a
 //! temp dir, and nothing inherited that would change what it does (a token, an API, the
-//! colour switch, tmux passthrough).
+//! colour switch, tmux passthrough, where downloads go).
 
 use gobare_sim::Simulator;
 use gobare_tui::store::{SessionState, StateStore};
@@ -44,7 +44,13 @@ fn isolate(cmd: &mut CommandBuilder, home: &TempDir, api: Option<(&str, &str)>) 
     cmd.env("XDG_STATE_HOME", home.path().join("state"));
     cmd.env("XDG_CONFIG_HOME", home.path().join("config"));
     cmd.env("RUST_BACKTRACE", "0");
-    for inherited in ["GOBARE_TOKEN", "GOBARE_API", "NO_COLOR", "TMUX"] {
+    for inherited in [
+        "GOBARE_TOKEN",
+        "GOBARE_API",
+        "NO_COLOR",
+        "TMUX",
+        "XDG_DOWNLOAD_DIR",
+    ] {
         cmd.env_remove(inherited);
     }
     if let Some((url, token)) = api {

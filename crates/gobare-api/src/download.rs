@@ -5,7 +5,9 @@ use crate::client::ApiClient;
 use crate::error::{ApiError, ApiErrorKind};
 use bytes::Bytes;
 use reqwest::Method;
+use std::pin::Pin;
 use std::time::Duration;
+use tokio::time::{Instant, Sleep};
 
 /// Longest wait for the next chunk before the download counts as dropped.
 const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
@@ -20,6 +22,11 @@ pub struct Download {
     client: ApiClient,
     announced: Option<u64>,
     received: u64,
+    /// When the last chunk arrived (or the answer, before the first).
+    last_arrival: Instant,
+    /// One timer for the whole download, moved on only when it fires: a timer set per
+    /// chunk costs more than the chunk's bytes once the transfer is fast.
+    idle: Pin<Box<Sleep>>,
 }
 
 impl Download {
@@ -36,22 +43,35 @@ impl Download {
     /// The next chunk, `None` at the end. The end is checked against `Content-Length`: a
     /// body shorter than announced is an error, never a silent end.
     pub async fn chunk(&mut self) -> Result<Option<Bytes>, ApiError> {
-        let next = tokio::time::timeout(IDLE_TIMEOUT, self.response.chunk()).await;
+        let next = loop {
+            tokio::select! {
+                biased;
+                // Reading a body frame keeps nothing half-done when it loses the race.
+                next = self.response.chunk() => break next,
+                () = self.idle.as_mut() => {
+                    let deadline = self.last_arrival + IDLE_TIMEOUT;
+                    if Instant::now() >= deadline {
+                        return Err(ApiError::local(
+                            ApiErrorKind::Network,
+                            format!(
+                                "the download stalled: nothing for {} s after {} bytes",
+                                IDLE_TIMEOUT.as_secs(),
+                                self.received
+                            ),
+                        ));
+                    }
+                    self.idle.as_mut().reset(deadline);
+                }
+            }
+        };
         match next {
-            Err(_) => Err(ApiError::local(
-                ApiErrorKind::Network,
-                format!(
-                    "the download stalled: nothing for {} s after {} bytes",
-                    IDLE_TIMEOUT.as_secs(),
-                    self.received
-                ),
-            )),
-            Ok(Err(e)) => Err(self.client.scrub(ApiError::network(e))),
-            Ok(Ok(Some(chunk))) => {
+            Err(e) => Err(self.client.scrub(ApiError::network(e))),
+            Ok(Some(chunk)) => {
+                self.last_arrival = Instant::now();
                 self.received += chunk.len() as u64;
                 Ok(Some(chunk))
             }
-            Ok(Ok(None)) => match self.content_length() {
+            Ok(None) => match self.content_length() {
                 Some(expected) if expected != self.received => Err(ApiError::local(
                     ApiErrorKind::Network,
                     format!(
@@ -105,11 +125,14 @@ impl ApiClient {
             .get(reqwest::header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse().ok());
+        let now = Instant::now();
         Ok(Download {
             response,
             client: self.clone(),
             announced,
             received: 0,
+            last_arrival: now,
+            idle: Box::pin(tokio::time::sleep_until(now + IDLE_TIMEOUT)),
         })
     }
 }

@@ -3,6 +3,7 @@
 
 mod client_errors;
 mod client_requests;
+mod download;
 mod sse_conformance;
 mod stream_hostile;
 mod stream_http;
