@@ -563,8 +563,9 @@ fn run_measured(mut cmd: Command) -> (Duration, u64, std::process::ExitStatus) {
 }
 
 /// (g) `export` of 20,000 and 200,000 events in both formats into a file: wall time (the
-/// simulator's seeded session is idle, so its history ends at its last change) and peak
-/// RSS, which must not grow with the history. `GOBARE_PERF_BASELINE_BIN=PATH` measures
+/// simulator's seeded session is idle, so its history ends at its last change), the
+/// export's CPU time (steadier than wall time on a loaded machine) and peak RSS, which must
+/// not grow with the history. `GOBARE_PERF_BASELINE_BIN=PATH` measures
 /// another build of the binary alongside, alternating, in the same run (before and after a
 /// change); `GOBARE_PERF_RECORD=DIR` runs each 200,000-event export once more under
 /// `perf record -g` into `DIR/export-<binary>-<format>.data`.
@@ -598,24 +599,25 @@ async fn export_200k() {
                 run_as(&cmd, bin, &[])
             };
             let mut times = vec![Vec::new(); binaries.len()];
+            let mut cpus = vec![Vec::new(); binaries.len()];
             let mut peaks = vec![0; binaries.len()];
             let mut outputs = vec![(0, 0); binaries.len()];
             for _ in 0..3 {
                 for (i, (name, bin)) in binaries.iter().enumerate() {
-                    let (wall, rss, status) =
-                        tokio::task::block_in_place(|| run_measured(command(bin)));
+                    let (wall, rss, cpu, status) = measured_with_cpu(command(bin)).await;
                     assert!(
                         status.success(),
                         "{name}: export {events} {format}: {status:?}"
                     );
                     times[i].push(wall);
+                    cpus[i].push(cpu);
                     peaks[i] = peaks[i].max(rss);
                     outputs[i] = size_and_hash(&file);
                 }
             }
             for (i, (name, _)) in binaries.iter().enumerate() {
                 println!(
-                    "perf: export {events} events --format {format} ({name}, {} bytes{}) = {:.0} ms (median of 3); peak RSS {:.1} MiB",
+                    "perf: export {events} events --format {format} ({name}, {} bytes{}) = {:.0} ms, {:.0} ms of CPU (medians of 3); peak RSS {:.1} MiB",
                     outputs[i].0,
                     if outputs[i] == outputs[0] {
                         ""
@@ -623,6 +625,7 @@ async fn export_200k() {
                         ", NOT the same bytes as this build's"
                     },
                     ms(median(std::mem::take(&mut times[i]))),
+                    ms(median(std::mem::take(&mut cpus[i]))),
                     peaks[i] as f64 / 1024.0
                 );
             }
