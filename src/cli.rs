@@ -180,9 +180,12 @@ pub(crate) struct TailArgs {
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "\
 Reads the session's persisted events from the beginning (seq 0) to the current end and
-stops there; it does not follow live. The end is the first live-only frame, or half a
-second without a frame once the history has streamed. Written one event at a time, so
-memory stays flat for any size.
+stops there; it does not follow live. The stream has no end marker, so the session is read
+first: when it is settled (idle or failed, nothing waiting on you) the history ends at the
+first event stamped at or after the session's last change (updated_at), plus 50 ms for
+events of that same millisecond. Otherwise (a working session) the end is the first
+live-only frame, or half a second without a frame once the history has streamed. Written
+one event at a time, so memory stays flat for any size.
 
 Text is made inert (escape sequences and control characters are shown, never written
 raw) and credentials are redacted: a password in a URL (https://x-access-token:[redacted]@

@@ -37,11 +37,13 @@ impl App {
         let options = self.stream_options.clone();
         let id = self.session_id.clone();
         let title = self.view.title().map(str::to_string);
+        let client = self.client.clone();
         let tx = self.msgs.clone();
         let notice = format!("exporting the session to {}…", shown(&path));
         tokio::spawn(async move {
             let warn = |w: &str| tracing::warn!("export: {w}");
-            let result = run::export(options, &id, Format::Markdown, title.as_deref(), out, warn)
+            let format = Format::Markdown;
+            let result = run::export(&client, options, &id, format, title.as_deref(), out, warn)
                 .await
                 .map(|read| read.events)
                 .map_err(|e| text::one_line(&format!("{e:#}"), 300));

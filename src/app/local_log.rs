@@ -104,10 +104,12 @@ impl App {
 
     /// One logged envelope, applied as the stream would have delivered it.
     fn replay_logged(&mut self, seq: u64, event: Result<Event, DecodeError>, now: Instant) {
+        let created_at = event.as_ref().ok().and_then(|e| e.created_at);
         let frame = StreamFrame {
             id: Some(seq),
             data: String::new(),
             event,
+            created_at,
             slot: QueueSlot::default(),
         };
         self.on_stream(StreamUpdate::Frame(frame), now);

@@ -1,12 +1,14 @@
 //! The app's side of search: every persisted event applied goes into the search index with
 //! the transcript entry that shows it; a query runs off the loop (`spawn_blocking`) over a
 //! snapshot of the index and streams its hits back chunk by chunk, a newer query stopping
-//! the older one between chunks; the current hit is scrolled into view.
+//! the older one between chunks; the current hit is scrolled into view. With the Events
+//! pane focused, the rows whose type holds the query are matches too.
 
 use super::{App, AppMsg, Intent};
 use crate::search::extract;
 use crate::search::index::DEFAULT_MAX_BYTES;
 use crate::search::{Hit, SearchIndex};
+use crate::ui::pane::Pane;
 use crate::ui::search::{QueryKind, kind_of};
 use gobare_api::model::Event;
 use std::sync::Arc;
@@ -84,6 +86,11 @@ impl App {
             }
             QueryKind::Text(text) => text,
         };
+        if self.screen.focus() == Pane::Events {
+            // Where types are read, a type that holds the query is a match too.
+            let hits = (self.screen.events).type_hits(self.view.log(), self.screen.search.needle());
+            self.screen.search.include_type_hits(generation, hits);
+        }
         let snapshot = self.searching.index.snapshot();
         let running = self.searching.running.clone();
         let msgs = self.msgs.clone();

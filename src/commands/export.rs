@@ -3,6 +3,7 @@
 //!
 //! Events are read from the resumable stream (replay from 0, truncation followed by the
 //! stream task) and written one at a time: memory stays flat whatever the session's size.
+//! Where the history ends is decided in [`crate::export::history`].
 
 use crate::cli::{ExportArgs, ExportFormat};
 use crate::config::Config;
@@ -11,7 +12,6 @@ use crate::export::run::{self, Format};
 use color_eyre::eyre::{Result, WrapErr, bail};
 use gobare_api::stream::StreamTarget;
 use gobare_api::text;
-use std::time::Duration;
 
 pub(crate) async fn run(config: Config, args: ExportArgs) -> Result<()> {
     match export(config, args).await {
@@ -36,18 +36,15 @@ async fn export(config: Config, args: ExportArgs) -> Result<()> {
         ExportFormat::Md => Format::Markdown,
         ExportFormat::Jsonl => Format::JsonLines,
     };
-    let title = if format == Format::Markdown {
-        session_title(&config, &args.session_id).await
-    } else {
-        None
-    };
+    let client = gobare_api::client::ApiClient::new(config.client_options())?;
     let out = Output::open(args.output.as_deref()).wrap_err("cannot create the output file")?;
     let warn = |w: &str| eprintln!("gobare-tui: warning: {w}");
     let read = interruptible(run::export(
+        &client,
         options,
         &args.session_id,
         format,
-        title.as_deref(),
+        None,
         out,
         warn,
     ))
@@ -61,20 +58,6 @@ async fn export(config: Config, args: ExportArgs) -> Result<()> {
     }
     tracing::info!(events = read.events, last_seq = ?read.last_seq, end = ?read.end, "exported");
     Ok(())
-}
-
-/// The session's title for the document's heading; the export goes on without it.
-async fn session_title(config: &Config, session_id: &str) -> Option<String> {
-    let mut options = config.client_options();
-    options.request_timeout = Some(Duration::from_secs(15));
-    let client = gobare_api::client::ApiClient::new(options).ok()?;
-    match client.get_session(session_id).await {
-        Ok(session) => session.title,
-        Err(e) => {
-            tracing::warn!(error = %e, "no session title for the export");
-            None
-        }
-    }
 }
 
 /// `reading` unless Ctrl+C or SIGTERM comes first (the partial file is then removed).

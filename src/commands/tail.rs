@@ -420,6 +420,7 @@ mod tests {
             id,
             data: data.to_string(),
             event: Event::parse(data),
+            created_at: None,
             slot: Default::default(),
         })
     }

@@ -1,21 +1,63 @@
 //! Reading a session's history from the stream up to its current end, not following live.
 //!
-//! The stream has no "replay finished" marker (reference §7.4), so the end is inferred:
-//! the first live-only frame (a delta: transient frames are never replayed), or a quiet
-//! spell while connected. A truncated replay is collected by the stream task itself (it
-//! reconnects from `from_seq`); the quiet spell only counts while the stream is open.
+//! The stream has no "replay finished" marker and no "last seq" (reference §7.4), so the
+//! end is inferred, in this order:
+//!
+//! 1. The session was read settled just before the stream opened (idle or failed, nothing
+//!    pending; [`settled_at`]): its `updated_at` moves with every change, so the history is
+//!    whole once an event stamped at or after it has arrived. A short quiet
+//!    ([`SETTLED_QUIET`]) then collects the events stamped in that same millisecond.
+//! 2. The first live-only frame (a delta: transient frames are never replayed).
+//! 3. Otherwise (a working session, or one that changed without an event) a quiet spell of
+//!    [`END_QUIET`] while connected.
+//!
+//! A truncated replay is collected by the stream task itself (it reconnects from
+//! `from_seq`); a quiet spell only counts while the stream is open.
 
 use color_eyre::eyre::{Result, bail};
+use gobare_api::model::{Session, SessionStatus};
 use gobare_api::stream::{ConnectionState, StreamFrame, StreamUpdate};
 use gobare_api::text;
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedReceiver;
 
-/// How long an open stream stays silent before its history is taken to have ended.
+/// How long an open stream stays silent before its history is taken to have ended, when
+/// nothing else says so.
 pub(crate) const END_QUIET: Duration = Duration::from_millis(500);
+
+/// The quiet that ends a settled session's history once it reached the session's last
+/// change: only events stamped in that same millisecond can still be on their way, in the
+/// same replay burst.
+pub(crate) const SETTLED_QUIET: Duration = Duration::from_millis(50);
 
 /// Type name of the replay truncation notice: transient, but not a sign of being live.
 const REPLAY_TRUNCATED: &str = "gobare.replay_truncated";
+
+/// What ends a history read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Ends {
+    /// The quiet spell that ends it when nothing else does.
+    pub(crate) quiet: Duration,
+    /// The settled session's `updated_at` read before the stream opened ([`settled_at`]).
+    pub(crate) settled_at: Option<i64>,
+}
+
+impl Ends {
+    /// The export's ends: [`END_QUIET`], and the session's `updated_at` when settled.
+    pub(crate) fn for_session(session: Option<&Session>) -> Ends {
+        Ends {
+            quiet: END_QUIET,
+            settled_at: session.and_then(settled_at),
+        }
+    }
+}
+
+/// `session.updated_at` when nothing can add an event to the session without someone
+/// acting on it: not working, no required action waiting.
+pub(crate) fn settled_at(session: &Session) -> Option<i64> {
+    let idle = matches!(session.status, SessionStatus::Idle | SessionStatus::Failed);
+    (idle && session.required_actions.is_empty()).then_some(session.updated_at)
+}
 
 /// How the end of the history was recognised.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,6 +66,8 @@ pub(crate) enum HistoryEnd {
     Quiet,
     /// A live-only frame arrived: everything persisted before it was delivered.
     LiveFrame,
+    /// The history reached the settled session's last change (then [`SETTLED_QUIET`]).
+    Settled,
 }
 
 /// What was read.
@@ -41,20 +85,27 @@ pub(crate) struct HistoryRead {
 /// (an export with a hole in it would look complete).
 pub(crate) async fn read(
     updates: &mut UnboundedReceiver<StreamUpdate>,
-    quiet: Duration,
+    ends: Ends,
     mut sink: impl FnMut(StreamFrame) -> Result<()>,
     mut warn: impl FnMut(&str),
 ) -> Result<HistoryRead> {
     let mut live = false;
+    let mut settled = false;
     let mut events = 0;
     let mut last_seq = None;
     loop {
         let next = if live {
+            let quiet = if settled { SETTLED_QUIET } else { ends.quiet };
             match tokio::time::timeout(quiet, updates.recv()).await {
                 Ok(next) => next,
                 Err(_) => {
+                    let end = if settled {
+                        HistoryEnd::Settled
+                    } else {
+                        HistoryEnd::Quiet
+                    };
                     return Ok(HistoryRead {
-                        end: HistoryEnd::Quiet,
+                        end,
                         events,
                         last_seq,
                     });
@@ -70,6 +121,10 @@ pub(crate) async fn read(
             StreamUpdate::Frame(frame) if frame.id.is_some() => {
                 last_seq = frame.id;
                 events += 1;
+                settled |= ends
+                    .settled_at
+                    .zip(frame.created_at)
+                    .is_some_and(|(change, at)| at >= change);
                 sink(frame)?;
             }
             StreamUpdate::Frame(frame) => {
@@ -108,25 +163,46 @@ mod tests {
     use tokio::sync::mpsc;
 
     fn frame(id: Option<u64>, data: &str) -> StreamUpdate {
+        let event = Event::parse(data);
         StreamUpdate::Frame(StreamFrame {
             id,
             data: data.into(),
-            event: Event::parse(data),
+            created_at: event.as_ref().ok().and_then(|e| e.created_at),
+            event,
             slot: Default::default(),
         })
     }
 
     fn persisted(seq: u64) -> StreamUpdate {
+        stamped(seq, 1_000)
+    }
+
+    /// Persisted event `seq`, created at `at` (Unix ms).
+    fn stamped(seq: u64, at: i64) -> StreamUpdate {
         frame(
             Some(seq),
-            &format!(r#"{{"type":"agent.message","seq":{seq},"payload":{{"text":"m{seq}"}}}}"#),
+            &format!(
+                r#"{{"type":"agent.message","seq":{seq},"created_at":{at},"payload":{{"text":"m{seq}"}}}}"#
+            ),
         )
     }
+
+    const QUIET_ONLY: Ends = Ends {
+        quiet: END_QUIET,
+        settled_at: None,
+    };
 
     const DELTA: &str = r#"{"type":"agent.text","seq":null,"payload":{"delta":"d"}}"#;
     const TRUNCATED: &str = r#"{"type":"gobare.replay_truncated","seq":null,"from_seq":2}"#;
 
     async fn read_all(updates: Vec<StreamUpdate>) -> (Result<HistoryRead>, Vec<u64>, Vec<String>) {
+        read_with(QUIET_ONLY, updates).await
+    }
+
+    async fn read_with(
+        ends: Ends,
+        updates: Vec<StreamUpdate>,
+    ) -> (Result<HistoryRead>, Vec<u64>, Vec<String>) {
         let (tx, mut rx) = mpsc::unbounded_channel();
         for u in updates {
             tx.send(u).unwrap();
@@ -136,7 +212,7 @@ mod tests {
         let mut warnings = Vec::new();
         let read = read(
             &mut rx,
-            END_QUIET,
+            ends,
             |f| {
                 seqs.push(f.id.unwrap());
                 Ok(())
@@ -163,6 +239,100 @@ mod tests {
         assert_eq!((read.events, read.last_seq), (2, Some(2)));
         assert_eq!(seqs, [1, 2]);
         assert_eq!(started.elapsed(), END_QUIET);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_settled_session_ends_a_short_quiet_after_its_last_change() {
+        let settled = Ends {
+            quiet: END_QUIET,
+            settled_at: Some(2_000),
+        };
+        let started = tokio::time::Instant::now();
+        let (read, seqs, _) = read_with(
+            settled,
+            vec![
+                StreamUpdate::State(ConnectionState::Live),
+                stamped(1, 1_000),
+                stamped(2, 2_000),
+                stamped(3, 2_000),
+            ],
+        )
+        .await;
+        let read = read.unwrap();
+        assert_eq!(read.end, HistoryEnd::Settled);
+        assert_eq!(seqs, [1, 2, 3], "the same millisecond's events too");
+        assert_eq!(started.elapsed(), SETTLED_QUIET);
+
+        // Not reached yet (the change was not an event): the long quiet decides.
+        let started = tokio::time::Instant::now();
+        let (read, seqs, _) = read_with(
+            settled,
+            vec![
+                StreamUpdate::State(ConnectionState::Live),
+                stamped(1, 1_000),
+                stamped(2, 1_999),
+            ],
+        )
+        .await;
+        assert_eq!(read.unwrap().end, HistoryEnd::Quiet);
+        assert_eq!(seqs, [1, 2]);
+        assert_eq!(started.elapsed(), END_QUIET);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn reaching_the_last_change_while_reconnecting_waits_for_the_stream() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        tx.send(StreamUpdate::State(ConnectionState::Live)).unwrap();
+        tx.send(stamped(1, 2_000)).unwrap();
+        tx.send(StreamUpdate::State(ConnectionState::Connecting {
+            attempt: 2,
+        }))
+        .unwrap();
+        let feeder = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_secs(3)).await;
+            tx.send(StreamUpdate::State(ConnectionState::Live)).unwrap();
+            tx.send(stamped(2, 2_000)).unwrap();
+            tx
+        });
+        let mut seqs = Vec::new();
+        let ends = Ends {
+            quiet: END_QUIET,
+            settled_at: Some(2_000),
+        };
+        let read = read(
+            &mut rx,
+            ends,
+            |f| {
+                seqs.push(f.id.unwrap());
+                Ok(())
+            },
+            |_| {},
+        )
+        .await
+        .unwrap();
+        assert_eq!(seqs, [1, 2]);
+        assert_eq!(read.end, HistoryEnd::Settled);
+        drop(feeder.await.unwrap());
+    }
+
+    #[test]
+    fn only_an_idle_or_failed_session_with_nothing_pending_is_settled() {
+        let session = |status: &str, actions: serde_json::Value| -> Session {
+            serde_json::from_value(serde_json::json!({
+                "id": "s", "status": status, "created_at": 1, "updated_at": 7,
+                "required_actions": actions,
+            }))
+            .unwrap()
+        };
+        let none = serde_json::json!([]);
+        let one = serde_json::json!([{"type": "approval", "turn_id": "t", "call_id": "c"}]);
+        assert_eq!(settled_at(&session("idle", none.clone())), Some(7));
+        assert_eq!(settled_at(&session("failed", none.clone())), Some(7));
+        assert_eq!(settled_at(&session("working", none.clone())), None);
+        assert_eq!(settled_at(&session("requires_action", none.clone())), None);
+        assert_eq!(settled_at(&session("hibernating", none)), None);
+        assert_eq!(settled_at(&session("idle", one)), None);
+        assert_eq!(Ends::for_session(None).settled_at, None);
     }
 
     #[tokio::test(start_paused = true)]
@@ -206,7 +376,7 @@ mod tests {
         let mut seqs = Vec::new();
         let read = read(
             &mut rx,
-            END_QUIET,
+            QUIET_ONLY,
             |f| {
                 seqs.push(f.id.unwrap());
                 Ok(())

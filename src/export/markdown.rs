@@ -4,17 +4,49 @@
 //! Every piece of server text goes through [`gobare_api::text::line`] (no escape sequence
 //! reaches the file, or the terminal that later shows it) and then [`redact`]. Code blocks
 //! are fenced with more backticks than their content holds, so no content can close them.
+//! Text is written straight to the output, line by line; the only buffers (a code block's
+//! body, a pretty-printed JSON value, the time of the last second seen) are reused.
 
 use crate::redact::redact;
 use gobare_api::model::{Event, EventPayload};
 use gobare_api::text;
 use serde_json::Value;
+use std::borrow::Cow;
+use std::fmt::{self, Display};
 use std::io::{self, Write};
 
 /// Writes Markdown for events as they come; holds no event after it was written.
 pub(crate) struct MarkdownWriter<W: Write> {
     out: W,
     turns: u64,
+    clock: Clock,
+    scratch: Scratch,
+}
+
+/// The last time written (events come many to a second), by its Unix second.
+#[derive(Default)]
+struct Clock {
+    second: Option<i64>,
+    text: String,
+}
+
+impl Clock {
+    /// `2026-12-01 13:04:36 UTC` for `ms`; empty without a time.
+    fn at(&mut self, ms: Option<i64>) -> &str {
+        let second = ms.map(|ms| ms.div_euclid(1000));
+        if second != self.second {
+            self.second = second;
+            self.text = ms.map(utc).unwrap_or_default();
+        }
+        &self.text
+    }
+}
+
+/// Buffers kept from one code block to the next.
+#[derive(Default)]
+struct Scratch {
+    body: String,
+    json: Vec<u8>,
 }
 
 impl<W: Write> MarkdownWriter<W> {
@@ -25,109 +57,122 @@ impl<W: Write> MarkdownWriter<W> {
             Some(title) => writeln!(out, "# {title}\n\nSession `{id}`\n")?,
             None => writeln!(out, "# Session `{id}`\n")?,
         }
-        Ok(MarkdownWriter { out, turns: 0 })
+        Ok(MarkdownWriter {
+            out,
+            turns: 0,
+            clock: Clock::default(),
+            scratch: Scratch::default(),
+        })
     }
 
     /// Appends one persisted event.
     pub(crate) fn event(&mut self, event: &Event) -> io::Result<()> {
-        let at = event.created_at.map(utc).unwrap_or_default();
-        let out = &mut self.out;
+        let MarkdownWriter {
+            out,
+            turns,
+            clock,
+            scratch,
+        } = self;
+        let at = clock.at(event.created_at);
         match &event.payload {
             EventPayload::TurnStarted(t) => {
-                self.turns += 1;
+                *turns += 1;
                 writeln!(
                     out,
-                    "---\n\n## Turn {} · {at}\n\n<!-- {} -->\n",
-                    self.turns,
+                    "---\n\n## Turn {turns} · {at}\n\n<!-- {} -->\n",
                     clean_line(&t.turn_id)
                 )?;
             }
-            EventPayload::TurnEnded(_) => writeln!(out, "*Turn {} ended · {at}*\n", self.turns)?,
-            EventPayload::UserMessage(t) => message(out, "You", &at, &t.text)?,
-            EventPayload::UserContext(t) => message(out, "You (context)", &at, &t.text)?,
-            EventPayload::MessageQueued(m) => message(out, "You (queued)", &at, &m.text)?,
+            EventPayload::TurnEnded(_) => writeln!(out, "*Turn {turns} ended · {at}*\n")?,
+            EventPayload::UserMessage(t) => message(out, "You", at, &t.text)?,
+            EventPayload::UserContext(t) => message(out, "You (context)", at, &t.text)?,
+            EventPayload::MessageQueued(m) => message(out, "You (queued)", at, &m.text)?,
             EventPayload::MessageDequeued(_) => {}
-            EventPayload::AgentMessage(t) => message(out, "Agent", &at, &t.text)?,
-            EventPayload::AgentError(m) => message(out, "Error", &at, &m.message)?,
+            EventPayload::AgentMessage(t) => message(out, "Agent", at, &t.text)?,
+            EventPayload::AgentError(m) => message(out, "Error", at, &m.message)?,
             EventPayload::WorkspaceRecoveryFailed(m) => {
-                message(out, "Error: workspace recovery failed", &at, &m.message)?
+                message(out, "Error: workspace recovery failed", at, &m.message)?
             }
             EventPayload::AgentToolCall(c) => {
-                heading(
-                    out,
-                    &format!("Tool call `{}`", clean_line(&c.tool_name)),
-                    &at,
-                )?;
-                json_block(out, &c.args)?;
+                let name = clean_line(&c.tool_name);
+                heading(out, format_args!("Tool call `{name}`"), at)?;
+                json_block(out, scratch, &c.args)?;
             }
             EventPayload::AgentToolResult(r) => {
-                let mut outcome = if r.cancelled {
-                    "cancelled".to_string()
+                let outcome = if r.cancelled {
+                    "cancelled"
                 } else if r.is_error {
-                    "error".to_string()
+                    "error"
                 } else {
-                    "ok".to_string()
+                    "ok"
                 };
-                if let Some(code) = r.exit_code {
-                    outcome.push_str(&format!(", exit {code}"));
+                let name = clean_line(&r.tool_name);
+                match r.exit_code {
+                    Some(code) => heading(
+                        out,
+                        format_args!("Tool result `{name}` ({outcome}, exit {code})"),
+                        at,
+                    )?,
+                    None => heading(out, format_args!("Tool result `{name}` ({outcome})"), at)?,
                 }
-                let title = format!("Tool result `{}` ({outcome})", clean_line(&r.tool_name));
-                heading(out, &title, &at)?;
-                code_block(out, "text", &r.summary)?;
+                code_block(out, scratch, "text", &r.summary)?;
             }
             EventPayload::FileChanged(f) => {
                 let kind = clean_line(f.change_type.as_str());
-                heading(out, &format!("File {kind}: `{}`", clean_line(&f.path)), &at)?;
+                let path = clean_line(&f.path);
+                heading(out, format_args!("File {kind}: `{path}`"), at)?;
                 if let Some(diff) = &f.diff {
-                    code_block(out, "diff", diff)?;
+                    code_block(out, scratch, "diff", diff)?;
                 }
             }
             EventPayload::ApprovalRequested(a) => {
                 let sensitive = if a.sensitive { " (sensitive)" } else { "" };
-                let title = format!("Approval asked for `{}`{sensitive}", clean_line(&a.name));
-                heading(out, &title, &at)?;
-                json_block(out, &a.args)?;
+                let name = clean_line(&a.name);
+                heading(
+                    out,
+                    format_args!("Approval asked for `{name}`{sensitive}"),
+                    at,
+                )?;
+                json_block(out, scratch, &a.args)?;
             }
             EventPayload::ApprovalResolved(a) => {
                 let decision = if a.approved { "approved" } else { "refused" };
                 let name = a.name.as_deref().map(clean_line).unwrap_or_default();
-                heading(out, &format!("Decision: {decision} `{name}`"), &at)?;
+                heading(out, format_args!("Decision: {decision} `{name}`"), at)?;
                 if let Some(reason) = a.reason() {
                     paragraph(out, reason)?;
                 }
             }
             EventPayload::QuestionAsked(q) => {
-                heading(out, "Question", &at)?;
+                heading(out, "Question", at)?;
                 paragraph(out, &q.question)?;
                 for option in &q.options {
-                    writeln!(out, "- {}", clean(option))?;
+                    out.write_all(b"- ")?;
+                    write_clean(out, option)?;
+                    out.write_all(b"\n")?;
                 }
                 if !q.options.is_empty() {
                     writeln!(out)?;
                 }
             }
-            EventPayload::QuestionAnswered(a) => message(out, "Answer", &at, &a.answer)?,
+            EventPayload::QuestionAnswered(a) => message(out, "Answer", at, &a.answer)?,
             EventPayload::ToolRequired(f) => {
-                heading(
-                    out,
-                    &format!("Client tool asked: `{}`", clean_line(&f.name)),
-                    &at,
-                )?;
-                json_block(out, &f.arguments)?;
+                let name = clean_line(&f.name);
+                heading(out, format_args!("Client tool asked: `{name}`"), at)?;
+                json_block(out, scratch, &f.arguments)?;
             }
             EventPayload::ToolResolved(f) => {
                 let how = if f.success { "succeeded" } else { "failed" };
-                note(
-                    out,
-                    &format!("client tool `{}` {how}", clean_line(&f.name)),
-                    &at,
-                )?;
+                let name = clean_line(&f.name);
+                note(out, format_args!("client tool `{name}` {how}"), at)?;
             }
             EventPayload::AgentTodos(t) => {
-                heading(out, "Todos", &at)?;
+                heading(out, "Todos", at)?;
                 for item in &t.items {
                     let mark = if item.status == "done" { "x" } else { " " };
-                    writeln!(out, "- [{mark}] {}", clean(&item.label))?;
+                    write!(out, "- [{mark}] ")?;
+                    write_clean(out, &item.label)?;
+                    out.write_all(b"\n")?;
                 }
                 writeln!(out)?;
             }
@@ -138,32 +183,35 @@ impl<W: Write> MarkdownWriter<W> {
                     tokens(c.before),
                     tokens(c.after)
                 );
-                note(out, &what, &at)?;
+                note(out, what, at)?;
             }
-            EventPayload::SandboxCreated(_) => note(out, "workspace created", &at)?,
-            EventPayload::SandboxPaused(_) => note(out, "workspace paused", &at)?,
-            EventPayload::SandboxResumed(_) => note(out, "workspace resumed", &at)?,
+            EventPayload::SandboxCreated(_) => note(out, "workspace created", at)?,
+            EventPayload::SandboxPaused(_) => note(out, "workspace paused", at)?,
+            EventPayload::SandboxResumed(_) => note(out, "workspace resumed", at)?,
             EventPayload::PreviewReady(p) => {
                 let url = p.url.as_deref().map(clean_line).unwrap_or_default();
-                note(out, &format!("preview ready: {url}"), &at)?;
+                note(out, format_args!("preview ready: {url}"), at)?;
             }
             EventPayload::ArtifactCreated(a) => {
-                note(out, &format!("artifact: `{}`", clean_line(&a.path)), &at)?
+                let path = clean_line(&a.path);
+                note(out, format_args!("artifact: `{path}`"), at)?
             }
             EventPayload::McpUnavailable(m) => {
-                let what = format!(
-                    "MCP server `{}` unavailable: {}",
-                    clean_line(&m.name),
-                    clean_line(&m.reason)
-                );
-                note(out, &what, &at)?;
+                let name = clean_line(&m.name);
+                let reason = clean_line(&m.reason);
+                note(
+                    out,
+                    format_args!("MCP server `{name}` unavailable: {reason}"),
+                    at,
+                )?;
             }
             EventPayload::AgentText(_)
             | EventPayload::AgentThinking(_)
             | EventPayload::ReplayTruncated(_) => {}
             EventPayload::Unknown { kind, raw } => {
-                heading(out, &format!("Event `{}`", clean_line(kind)), &at)?;
-                json_block(out, raw)?;
+                let kind = clean_line(kind);
+                heading(out, format_args!("Event `{kind}`"), at)?;
+                json_block(out, scratch, raw)?;
             }
         }
         Ok(())
@@ -179,32 +227,46 @@ impl<W: Write> MarkdownWriter<W> {
 }
 
 /// One line of server text, inert and redacted.
-fn clean_line(s: &str) -> String {
-    redact(&text::line(s)).into_owned()
-}
-
-/// Server text of any length, line by line, inert and redacted.
-fn clean(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for (i, line) in text::lines(s).iter().enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        out.push_str(&redact(line));
+fn clean_line(s: &str) -> Cow<'_, str> {
+    match text::line(s) {
+        Cow::Borrowed(line) => redact(line),
+        Cow::Owned(line) => Cow::Owned(redact(&line).into_owned()),
     }
-    out
 }
 
-fn heading(out: &mut impl Write, title: &str, at: &str) -> io::Result<()> {
+/// Server text of any length, line by line, inert and redacted, written to `out`.
+fn write_clean(out: &mut impl Write, s: &str) -> io::Result<()> {
+    for (i, line) in text::lines_iter(s).enumerate() {
+        if i > 0 {
+            out.write_all(b"\n")?;
+        }
+        out.write_all(redact(&line).as_bytes())?;
+    }
+    Ok(())
+}
+
+/// [`write_clean`] into `body`, emptied first.
+fn clean_into(body: &mut String, s: &str) {
+    body.clear();
+    for (i, line) in text::lines_iter(s).enumerate() {
+        if i > 0 {
+            body.push('\n');
+        }
+        body.push_str(&redact(&line));
+    }
+}
+
+fn heading(out: &mut impl Write, title: impl Display, at: &str) -> io::Result<()> {
     writeln!(out, "### {title} · {at}\n")
 }
 
-fn note(out: &mut impl Write, what: &str, at: &str) -> io::Result<()> {
+fn note(out: &mut impl Write, what: impl Display, at: &str) -> io::Result<()> {
     writeln!(out, "*{at}: {what}*\n")
 }
 
 fn paragraph(out: &mut impl Write, s: &str) -> io::Result<()> {
-    writeln!(out, "{}\n", clean(s))
+    write_clean(out, s)?;
+    out.write_all(b"\n\n")
 }
 
 fn message(out: &mut impl Write, who: &str, at: &str, s: &str) -> io::Result<()> {
@@ -212,19 +274,41 @@ fn message(out: &mut impl Write, who: &str, at: &str, s: &str) -> io::Result<()>
     paragraph(out, s)
 }
 
-fn json_block(out: &mut impl Write, value: &Value) -> io::Result<()> {
+fn json_block(out: &mut impl Write, scratch: &mut Scratch, value: &Value) -> io::Result<()> {
     if value.is_null() || value.as_object().is_some_and(|o| o.is_empty()) {
         return Ok(());
     }
-    let pretty = serde_json::to_string_pretty(value).unwrap_or_default();
-    code_block(out, "json", &pretty)
+    let mut json = std::mem::take(&mut scratch.json);
+    json.clear();
+    // Writing a `Value` to memory cannot fail; were it to, the block is empty, as before.
+    if serde_json::to_writer_pretty(&mut json, value).is_err() {
+        json.clear();
+    }
+    let written = code_block(
+        out,
+        scratch,
+        "json",
+        std::str::from_utf8(&json).unwrap_or_default(),
+    );
+    scratch.json = json;
+    written
 }
 
-fn code_block(out: &mut impl Write, lang: &str, s: &str) -> io::Result<()> {
+fn code_block(out: &mut impl Write, scratch: &mut Scratch, lang: &str, s: &str) -> io::Result<()> {
     // The block's own line break closes it; a trailing one in the content would add a line.
-    let body = clean(s.strip_suffix('\n').unwrap_or(s));
-    let fence = "`".repeat(longest_backtick_run(&body).max(2) + 1);
+    let body = &mut scratch.body;
+    clean_into(body, s.strip_suffix('\n').unwrap_or(s));
+    let fence = Fence(longest_backtick_run(body).max(2) + 1);
     writeln!(out, "{fence}{lang}\n{body}\n{fence}\n")
+}
+
+/// A code fence of this many backticks.
+struct Fence(usize);
+
+impl Display for Fence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        (0..self.0).try_for_each(|_| f.write_str("`"))
+    }
 }
 
 fn longest_backtick_run(s: &str) -> usize {

@@ -1,15 +1,19 @@
-//! One export, from the stream to its output: the history from seq 0 up to its current
-//! end, written event by event as Markdown or JSON lines. Shared by `gobare-tui export`
+//! One export, from the stream to its output: the session read first (title, whether it is
+//! settled), then its history from seq 0 up to its current end, written event by event as
+//! Markdown or JSON lines. Shared by `gobare-tui export`
 //! and the app's export key; neither holds more than the stream's queue in memory.
 
-use super::history::{self, END_QUIET, HistoryRead};
+use super::history::{self, Ends, HistoryRead};
 use super::jsonl::envelope_line;
 use super::markdown::MarkdownWriter;
 use super::output::Output;
 use color_eyre::eyre::Result;
+use gobare_api::client::ApiClient;
+use gobare_api::model::Session;
 use gobare_api::stream::{self, StreamOptions, StreamTarget};
 use gobare_api::text;
 use std::io::Write;
+use std::time::Duration;
 
 /// The largest event exported (as `tail`: the app's own bound is for its screen).
 const EXPORT_MAX_FRAME_BYTES: usize = 256 << 20;
@@ -24,17 +28,29 @@ pub(crate) enum Format {
     JsonLines,
 }
 
+/// How long the session is waited for before the export goes on without it (no title,
+/// the end found by the quiet spell).
+const SESSION_READ_TIMEOUT: Duration = Duration::from_secs(15);
+
 /// Streams `session_id`'s history into `out` and commits it (a file appears only when
-/// complete). `options` gives the server and token; the rest is set here. Warnings (an
-/// unreadable event, a skipped frame) go to `warn`.
+/// complete). The session is read first, for its title (else `fallback_title`) and to know
+/// where its history ends ([`Ends::for_session`]). `options` gives the server and token;
+/// the rest is set here. Warnings (an unreadable event, a skipped frame) go to `warn`.
 pub(crate) async fn export(
+    client: &ApiClient,
     mut options: StreamOptions,
     session_id: &str,
     format: Format,
-    title: Option<&str>,
+    fallback_title: Option<&str>,
     out: Output,
     warn: impl Fn(&str),
 ) -> Result<HistoryRead> {
+    let session = read_session(client, session_id).await;
+    let ends = Ends::for_session(session.as_ref());
+    let title = session
+        .as_ref()
+        .and_then(|s| s.title.as_deref())
+        .or(fallback_title);
     options.target = StreamTarget::Session(session_id.to_string());
     options.from = Some(0);
     options.max_frame_bytes = EXPORT_MAX_FRAME_BYTES;
@@ -48,7 +64,7 @@ pub(crate) async fn export(
         let mut md = MarkdownWriter::new(out, session_id, title)?;
         let read = history::read(
             &mut handle.updates,
-            END_QUIET,
+            ends,
             |frame| match &frame.event {
                 Ok(event) => Ok(md.event(event)?),
                 Err(e) => {
@@ -69,7 +85,7 @@ pub(crate) async fn export(
         let mut out = out;
         let read = history::read(
             &mut handle.updates,
-            END_QUIET,
+            ends,
             |frame| {
                 out.write_all(envelope_line(&frame.data).as_bytes())?;
                 Ok(out.write_all(b"\n")?)
@@ -79,5 +95,20 @@ pub(crate) async fn export(
         .await?;
         out.commit()?;
         Ok(read)
+    }
+}
+
+/// The session as it is before the stream opens; the export goes on without it.
+async fn read_session(client: &ApiClient, session_id: &str) -> Option<Session> {
+    match tokio::time::timeout(SESSION_READ_TIMEOUT, client.get_session(session_id)).await {
+        Ok(Ok(session)) => Some(session),
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "export without the session's state");
+            None
+        }
+        Err(_) => {
+            tracing::warn!("export without the session's state: no answer in time");
+            None
+        }
     }
 }

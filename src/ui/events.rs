@@ -5,6 +5,8 @@ use super::pane::{Anchor, Pane, Scroll};
 use super::search::highlight;
 use super::styled::truncate;
 use super::theme::Theme;
+use crate::search::Hit;
+use crate::search::fold::find_folded;
 use crate::session::SessionView;
 use crate::session::log::{EventLog, LogEntry};
 use gobare_api::text;
@@ -80,6 +82,19 @@ impl EventsPane {
             .filter(|e| {
                 !(self.hide_deltas && e.is_delta()) && matches_filter(e.kind.as_str(), &filter)
             })
+            .collect()
+    }
+
+    /// The persisted rows shown whose type holds the folded `needle`, oldest first, as
+    /// search hits (they show in no transcript entry of their own).
+    pub(crate) fn type_hits(&self, log: &EventLog, needle: &str) -> Vec<Hit> {
+        if needle.is_empty() {
+            return Vec::new();
+        }
+        self.shown(log.rows())
+            .into_iter()
+            .filter(|e| !find_folded(e.kind.as_str(), needle).is_empty())
+            .filter_map(|e| e.seq.map(|seq| Hit { seq, entry: None }))
             .collect()
     }
 
@@ -271,6 +286,45 @@ pub(crate) fn clock(ms: i64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::EventsPane;
+    use crate::search::Hit;
+    use crate::ui::view_tests::{apply, ev, view};
+    use serde_json::json;
+
+    #[test]
+    fn type_hits_are_the_shown_persisted_rows_whose_type_holds_the_query() {
+        let mut v = view();
+        apply(
+            &mut v,
+            [
+                ev("turn.started", Some(1), json!({"turnId": "turn_1"})),
+                ev("agent.text", None, json!({"delta": "tool"})),
+                ev(
+                    "agent.tool_call",
+                    Some(2),
+                    json!({"toolCallId": "c1", "toolName": "bash", "args": {}}),
+                ),
+                ev(
+                    "agent.tool_result",
+                    Some(3),
+                    json!({"toolCallId": "c1", "toolName": "bash", "summary": "ok"}),
+                ),
+                ev("turn.ended", Some(4), json!({"turnId": "turn_1"})),
+            ],
+        );
+        let mut pane = EventsPane::default();
+        let seqs = |pane: &EventsPane, needle: &str| -> Vec<u64> {
+            let hits = pane.type_hits(v.log(), needle);
+            assert!(hits.iter().all(|h: &Hit| h.entry.is_none()));
+            hits.iter().map(|h| h.seq).collect()
+        };
+        assert_eq!(seqs(&pane, "tool"), [2, 3]);
+        assert_eq!(seqs(&pane, "turn."), [1, 4]);
+        assert_eq!(seqs(&pane, ""), Vec::<u64>::new());
+        pane.set_filter("result");
+        assert_eq!(seqs(&pane, "tool"), [3], "only the rows the filter shows");
+    }
+
     #[test]
     fn clock_is_utc_hours_minutes_seconds() {
         assert_eq!(super::clock(1_789_319_090_000), "17:04:50");

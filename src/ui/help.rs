@@ -67,7 +67,10 @@ pub(crate) const KEYS: &[(&str, &str)] = &[
     ("y / Enter", "yes (Ctrl+C too, when quitting)"),
     ("n / Esc", "no"),
     ("", "Search (/ in the panes)"),
-    ("letters, Backspace", "the query, searched as typed"),
+    (
+        "letters, Backspace",
+        "the query, searched as typed (Events: types too)",
+    ),
     ("type:NAME", "filter the Events pane by type instead"),
     ("↑ ↓", "newer / older match"),
     ("Enter · Esc", "keep the search (n N step) · end it"),

@@ -24,8 +24,11 @@ pub(crate) struct SearchView {
     query: String,
     /// The query folded, for the highlighter (empty: nothing to highlight).
     needle: String,
-    /// Oldest first.
+    /// Oldest first, one per seq.
     hits: VecDeque<Hit>,
+    /// Events rows whose type matches, counted in with the first batch of text hits (so
+    /// the newest match of either kind becomes current).
+    type_hits: Vec<Hit>,
     /// Index into `hits`.
     current: Option<usize>,
     /// The query has read the whole index.
@@ -71,6 +74,7 @@ impl SearchView {
             QueryKind::Type(_) => String::new(),
         };
         self.hits.clear();
+        self.type_hits.clear();
         self.current = None;
         self.done = self.needle.is_empty();
         self.generation += 1;
@@ -91,20 +95,41 @@ impl SearchView {
         self.generation
     }
 
-    /// Hits of query `generation` (a batch older than those so far; batches come newest
-    /// first). Returns the hit to show when this batch made the first one current.
+    /// The Events rows whose type holds the query (oldest first, no entry), for `n`/`N`
+    /// and the count while the Events pane has the keys. Counted in with the next batch.
+    pub(crate) fn include_type_hits(&mut self, generation: u64, hits: Vec<Hit>) {
+        if generation == self.generation {
+            self.type_hits = hits;
+        }
+    }
+
+    /// Hits of query `generation` (text batches come newest first, each oldest first).
+    /// Returns the hit to show when this batch made the first one current.
     pub(crate) fn add(&mut self, generation: u64, batch: Vec<Hit>, done: bool) -> Option<Hit> {
         if generation != self.generation {
             return None;
         }
         self.done |= done;
-        let n = batch.len();
-        for hit in batch.into_iter().rev() {
-            self.hits.push_front(hit);
+        let current_seq = self.current_hit().map(|h| h.seq);
+        let type_hits = std::mem::take(&mut self.type_hits);
+        let older_than_all = |batch: &[Hit]| {
+            batch
+                .last()
+                .zip(self.hits.front())
+                .is_none_or(|(last, first)| last.seq < first.seq)
+        };
+        if type_hits.is_empty() && older_than_all(&batch) {
+            // The common case: older than every hit so far.
+            for hit in batch.into_iter().rev() {
+                self.hits.push_front(hit);
+            }
+        } else {
+            self.merge(batch);
+            self.merge(type_hits);
         }
-        match self.current {
-            Some(i) => {
-                self.current = Some(i + n);
+        match current_seq {
+            Some(seq) => {
+                self.current = self.hits.binary_search_by_key(&seq, |h| h.seq).ok();
                 None
             }
             None if !self.hits.is_empty() => {
@@ -114,6 +139,33 @@ impl SearchView {
             }
             None => None,
         }
+    }
+
+    /// Merges `more` (oldest first) into the hits by seq; a hit with an entry wins over a
+    /// type hit of the same event.
+    fn merge(&mut self, more: Vec<Hit>) {
+        if more.is_empty() {
+            return;
+        }
+        let old = std::mem::take(&mut self.hits);
+        let mut merged = VecDeque::with_capacity(old.len() + more.len());
+        let (mut a, mut b) = (old.into_iter().peekable(), more.into_iter().peekable());
+        loop {
+            let next = match (a.peek(), b.peek()) {
+                (Some(x), Some(y)) if x.seq == y.seq => {
+                    let (x, y) = (a.next(), b.next());
+                    x.filter(|x| x.entry.is_some()).or(y)
+                }
+                (Some(x), Some(y)) if x.seq < y.seq => a.next(),
+                (Some(_), Some(_)) | (None, _) => b.next(),
+                (Some(_), None) => a.next(),
+            };
+            match next {
+                Some(hit) => merged.push_back(hit),
+                None => break,
+            }
+        }
+        self.hits = merged;
     }
 
     /// Moves to the next older (`older`) or newer hit, wrapping around; returns it.
@@ -269,6 +321,46 @@ mod tests {
         assert_eq!(s.count(), "2/5");
         assert_eq!(s.step(false), Some(hit(9)));
         assert_eq!(s.step(false), Some(hit(1)), "wraps to the oldest");
+    }
+
+    fn type_hit(seq: u64) -> Hit {
+        Hit { seq, entry: None }
+    }
+
+    #[test]
+    fn type_hits_are_stepped_and_counted_with_the_text_hits() {
+        let mut s = SearchView::default();
+        let g = s.start("tool");
+        s.include_type_hits(g, vec![type_hit(7), type_hit(9), type_hit(12)]);
+        assert_eq!(s.count(), "searching…", "counted in with the first batch");
+        // The newest chunk: text hits around and on the type hits (9 shows in an entry).
+        assert_eq!(s.add(g, vec![hit(9), hit(10)], false), Some(type_hit(12)));
+        assert_eq!(s.count(), "1/4+");
+        assert_eq!(s.step(true), Some(hit(10)));
+        // An older chunk: the current hit stays current as the list grows below it.
+        assert_eq!(s.add(g, vec![hit(2)], true), None);
+        assert_eq!(s.count(), "2/5");
+        let seqs: Vec<(u64, bool)> = (0..5)
+            .map(|_| s.step(true).map(|h| (h.seq, h.entry.is_some())).unwrap())
+            .collect();
+        assert_eq!(
+            seqs,
+            [(9, true), (7, false), (2, true), (12, false), (10, true)],
+            "one hit per event, the entry's kept, older to newer wrapping"
+        );
+    }
+
+    #[test]
+    fn type_hits_alone_are_found_and_dropped_by_a_new_query() {
+        let mut s = SearchView::default();
+        let g = s.start("turn");
+        s.include_type_hits(g, vec![type_hit(1), type_hit(5)]);
+        assert_eq!(s.add(g, vec![], true), Some(type_hit(5)));
+        assert_eq!(s.count(), "1/2");
+        let g = s.start("turn.");
+        s.include_type_hits(g - 1, vec![type_hit(3)]);
+        s.add(g, vec![], true);
+        assert_eq!(s.count(), "no match");
     }
 
     #[test]

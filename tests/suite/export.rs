@@ -2,7 +2,7 @@
 //! message and tool call found, no credential left, a truncated replay collected, the file
 //! written only when complete, and a failure that leaves no file.
 
-use crate::support::cli::Home;
+use crate::support::cli::{Home, read_logs};
 use crate::support::faults::options;
 use gobare_api::model::{Event, EventPayload, Text, ToolCall, ToolResult};
 use gobare_api::stream::{StreamUpdate, spawn};
@@ -86,6 +86,12 @@ async fn export(sim: &Simulator, home: &Home, args: &[&str]) -> std::process::Ou
     .unwrap()
 }
 
+/// The session was idle: its history ended at its last change, not on a quiet spell.
+fn assert_settled_end(home: &Home) {
+    let logs = read_logs(&home.log_dir());
+    assert!(logs.contains("end=Settled"), "{logs}");
+}
+
 fn assert_no_secret(what: &str, text: &str) {
     for secret in [GITHUB_TOKEN, PAT, BEARER, "\u{1b}", "\u{7}"] {
         assert!(!text.contains(secret), "{what} holds {secret:?}");
@@ -161,6 +167,7 @@ async fn markdown_holds_every_message_and_tool_call_and_no_credential() {
         events.len(),
         sim.last_seq()
     )));
+    assert_settled_end(&home);
     sim.shutdown().await;
 }
 
@@ -196,6 +203,7 @@ async fn jsonl_is_every_persisted_envelope_in_order_across_truncated_replays() {
     assert!(text.contains("x-access-token:[redacted]@github.com"));
     assert!(text.contains("gbr_pat_[redacted]"));
     assert!(sim.stream_opens().len() >= 3, "{:?}", sim.stream_opens());
+    assert_settled_end(&home);
     sim.shutdown().await;
 }
 

@@ -562,48 +562,110 @@ fn run_measured(mut cmd: Command) -> (Duration, u64, std::process::ExitStatus) {
     }
 }
 
-/// (g) `export` of 20,000 and 200,000 events in both formats into a file: wall time (which
-/// includes the 0.5 s of quiet that marks the end of the history) and peak RSS, which must
-/// not grow with the history.
+/// (g) `export` of 20,000 and 200,000 events in both formats into a file: wall time (the
+/// simulator's seeded session is idle, so its history ends at its last change), the
+/// export's CPU time (steadier than wall time on a loaded machine) and peak RSS, which must
+/// not grow with the history. `GOBARE_PERF_BASELINE_BIN=PATH` measures
+/// another build of the binary alongside, alternating, in the same run (before and after a
+/// change); `GOBARE_PERF_RECORD=DIR` runs each 200,000-event export once more under
+/// `perf record -g` into `DIR/export-<binary>-<format>.data`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "performance figure: run with --ignored --nocapture"]
 async fn export_200k() {
     let home = Home::new();
+    let mut binaries = vec![("this build", BIN.to_string())];
+    if let Ok(baseline) = std::env::var("GOBARE_PERF_BASELINE_BIN") {
+        binaries.push(("baseline", baseline));
+    }
+    let record = std::env::var("GOBARE_PERF_RECORD").ok();
     for events in [20_000, 200_000] {
         let (sim, id, _) = seeded_sim(events).await;
         let base = sim.url();
         for format in ["md", "jsonl"] {
             let file = home.path(&format!("export-{events}.{format}"));
-            let mut times = Vec::new();
-            let mut peak = 0;
+            let args = [
+                "--api",
+                base.as_str(),
+                "export",
+                &id,
+                "--format",
+                format,
+                "--output",
+                file.to_str().unwrap(),
+            ];
+            let command = |bin: &str| {
+                let mut cmd = home.std_command(&args);
+                cmd.env("GOBARE_TOKEN", sim.token());
+                run_as(&cmd, bin, &[])
+            };
+            let mut times = vec![Vec::new(); binaries.len()];
+            let mut cpus = vec![Vec::new(); binaries.len()];
+            let mut peaks = vec![0; binaries.len()];
+            let mut outputs = vec![(0, 0); binaries.len()];
             for _ in 0..3 {
-                let mut cmd = home.std_command(&[
-                    "--api",
-                    base.as_str(),
-                    "export",
-                    &id,
-                    "--format",
-                    format,
-                    "--output",
-                    file.to_str().unwrap(),
-                ]);
-                cmd.env("GOBARE_TOKEN", sim.token()).stderr(Stdio::null());
-                let (wall, rss, status) = tokio::task::block_in_place(|| run_measured(cmd));
-                assert!(status.success(), "export {events} {format}: {status:?}");
-                times.push(wall);
-                peak = peak.max(rss);
+                for (i, (name, bin)) in binaries.iter().enumerate() {
+                    let (wall, rss, cpu, status) = measured_with_cpu(command(bin)).await;
+                    assert!(
+                        status.success(),
+                        "{name}: export {events} {format}: {status:?}"
+                    );
+                    times[i].push(wall);
+                    cpus[i].push(cpu);
+                    peaks[i] = peaks[i].max(rss);
+                    outputs[i] = size_and_hash(&file);
+                }
             }
-            let bytes = std::fs::metadata(&file).unwrap().len();
-            let wall = median(times);
-            println!(
-                "perf: export {events} events --format {format} ({bytes} bytes) = {:.0} ms, {:.0} ms without the 500 ms end-of-history quiet (median of 3); peak RSS {:.1} MiB",
-                ms(wall),
-                ms(wall) - 500.0,
-                peak as f64 / 1024.0
-            );
+            for (i, (name, _)) in binaries.iter().enumerate() {
+                println!(
+                    "perf: export {events} events --format {format} ({name}, {} bytes{}) = {:.0} ms, {:.0} ms of CPU (medians of 3); peak RSS {:.1} MiB",
+                    outputs[i].0,
+                    if outputs[i] == outputs[0] {
+                        ""
+                    } else {
+                        ", NOT the same bytes as this build's"
+                    },
+                    ms(median(std::mem::take(&mut times[i]))),
+                    ms(median(std::mem::take(&mut cpus[i]))),
+                    peaks[i] as f64 / 1024.0
+                );
+            }
+            if let (Some(dir), 200_000) = (&record, events) {
+                for (name, bin) in &binaries {
+                    let data = format!("{dir}/export-{}-{format}.data", name.replace(' ', "-"));
+                    let record = ["record", "-g", "-F", "2000", "-o", &data, "--", bin];
+                    let mut perf = run_as(&command(bin), "perf", &record);
+                    perf.stdout(Stdio::null());
+                    let status = tokio::task::block_in_place(|| perf.status()).expect("perf");
+                    println!("perf: recorded {data}: {status}");
+                }
+            }
         }
         sim.shutdown().await;
     }
+}
+
+/// A file's size and a hash of its bytes (to tell two exports apart).
+fn size_and_hash(path: &std::path::Path) -> (u64, u64) {
+    use std::hash::{Hash, Hasher};
+    let bytes = std::fs::read(path).unwrap();
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut hasher);
+    (bytes.len() as u64, hasher.finish())
+}
+
+/// `template`'s arguments and environment for `program`, after `prefix` arguments; its
+/// stderr discarded.
+fn run_as(template: &Command, program: &str, prefix: &[&str]) -> Command {
+    let mut cmd = Command::new(program);
+    cmd.args(prefix).args(template.get_args());
+    for (k, v) in template.get_envs() {
+        match v {
+            Some(v) => cmd.env(k, v),
+            None => cmd.env_remove(k),
+        };
+    }
+    cmd.stderr(Stdio::null());
+    cmd
 }
 
 /// One transient frame of item 10's flood (no session id: the stream passes it on, the

@@ -1,6 +1,7 @@
 //! Search in the real binary against the simulator: `/` and a query count the matches over
 //! the whole session as typed, `n` goes to the next older match and the transcript scrolls
-//! to it, Esc ends the search; `type:NAME` is the Events pane's type filter.
+//! to it, Esc ends the search; from the Events pane types match too; `type:NAME` is the
+//! Events pane's type filter.
 
 use crate::support;
 
@@ -96,6 +97,35 @@ fn a_query_counts_matches_and_n_scrolls_to_the_next_one() {
     pty.wait_for(
         "the search ended",
         |s| !status_line(s).contains("needle") && s.contents().contains("Panes · "),
+        TIMEOUT,
+    );
+
+    // From the Events pane a type that holds the query is a match too: no text holds
+    // "user.mess", every row's type does.
+    pty.send_keys(keys::TAB);
+    pty.send_keys("/user.mess");
+    pty.wait_for(
+        "every user.message row counted",
+        |s| status_line(s).contains("search: user.mess▏  1/65"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    pty.send_keys("n");
+    pty.wait_for(
+        "n steps to the next older row",
+        |s| status_line(s).contains("/user.mess 2/65"),
+        TIMEOUT,
+    );
+    pty.send_keys("/");
+    pty.wait_for(
+        "the bar again",
+        |s| status_line(s).contains("search: user.mess▏"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ESC);
+    pty.wait_for(
+        "the search ended",
+        |s| !status_line(s).contains("user.mess"),
         TIMEOUT,
     );
 

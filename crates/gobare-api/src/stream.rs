@@ -139,6 +139,9 @@ pub struct StreamFrame {
     pub data: String,
     /// The decoded envelope (see [`StreamOptions::decode_persisted`]).
     pub event: Result<Event, DecodeError>,
+    /// The envelope's `created_at` (Unix ms), read with the cursor whether or not the
+    /// event is decoded.
+    pub created_at: Option<i64>,
     /// This frame's share of [`StreamOptions::max_queued_bytes`], given back when the frame
     /// is dropped. Build frames with `QueueSlot::default()` (no share).
     pub slot: QueueSlot,

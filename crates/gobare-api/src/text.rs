@@ -157,6 +157,11 @@ pub fn line(s: &str) -> Cow<'_, str> {
 /// Multi-line server text: `\n`, `\r\n` and a lone `\r` separate lines, tabs become
 /// 4 spaces, and each line is then made safe as in [`line()`].
 pub fn lines(s: &str) -> Vec<Cow<'_, str>> {
+    lines_iter(s).collect()
+}
+
+/// [`lines`] one line at a time, for a writer that needs no list of them.
+pub fn lines_iter(s: &str) -> impl Iterator<Item = Cow<'_, str>> {
     // A lone `\r` would, in a terminal, return to column 0 and let later text overwrite what
     // came before (a classic way to hide text); treating it as a line break shows both.
     s.split('\n')
@@ -168,7 +173,6 @@ pub fn lines(s: &str) -> Vec<Cow<'_, str>> {
                 line(l)
             }
         })
-        .collect()
 }
 
 /// Server text as one short line for an error message or stderr: whitespace runs (line

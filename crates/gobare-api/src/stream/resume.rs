@@ -69,6 +69,8 @@ struct Head<'a> {
     session_id: Option<String>,
     #[serde(default, deserialize_with = "lenient_u64")]
     seq: Option<u64>,
+    #[serde(default, deserialize_with = "crate::model::lenient_i64")]
+    created_at: Option<i64>,
     #[serde(default, deserialize_with = "lenient_u64")]
     from_seq: Option<u64>,
     #[serde(default, deserialize_with = "lenient_string")]
@@ -251,10 +253,12 @@ impl Resume {
         } else {
             Err(DecodeError(NOT_DECODED.into()))
         };
+        let created_at = head.as_ref().and_then(|h| h.created_at);
         FrameAction::Deliver(StreamFrame {
             id: Some(seq),
             data: self.data_for(frame.data, &event),
             event,
+            created_at,
             slot: QueueSlot::default(),
         })
     }
@@ -265,11 +269,13 @@ impl Resume {
                 // Consumers that keep their own cursor read it from the event: a transient
                 // frame must not offer one.
                 ev.seq = None;
+                let created_at = ev.created_at;
                 let event = Ok(ev);
                 FrameAction::Deliver(StreamFrame {
                     id: None,
                     data: self.data_for(data, &event),
                     event,
+                    created_at,
                     slot: QueueSlot::default(),
                 })
             }
@@ -307,6 +313,7 @@ impl Resume {
                 id: None,
                 data,
                 event: Ok(event),
+                created_at: None,
                 slot: QueueSlot::default(),
             },
             from_seq,
