@@ -50,19 +50,19 @@ pub fn scan(body: &[u8], mut after: Option<u64>, mut each: impl FnMut(u64, &[u8]
     while let Some(header) = body.get(at..at + RECORD_HEADER) {
         let len = u32::from_le_bytes(header[0..4].try_into().expect("4 bytes")) as usize;
         let crc = u32::from_le_bytes(header[4..8].try_into().expect("4 bytes"));
-        let seq_bytes: [u8; 8] = header[8..16].try_into().expect("8 bytes");
-        let seq = u64::from_le_bytes(seq_bytes);
+        let seq = u64::from_le_bytes(header[8..16].try_into().expect("8 bytes"));
         if len > MAX_RECORD || after.is_some_and(|a| seq <= a) {
             break;
         }
         let start = at + RECORD_HEADER;
-        let Some(json) = body.get(start..start + len) else {
+        // The seq and the JSON lie side by side: one checksum over both, no copy.
+        let Some(covered) = body.get(at + 8..start + len) else {
             break;
         };
-        if checksum(&seq_bytes, json) != crc {
+        if crc32fast::hash(covered) != crc {
             break;
         }
-        each(seq, json);
+        each(seq, &covered[8..]);
         after = Some(seq);
         at = start + len;
     }
