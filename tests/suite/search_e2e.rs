@@ -193,5 +193,6 @@ fn after_a_restart_a_match_from_before_the_replay_window_is_found() {
         |s| status_line(s).contains(&format!("1/1 · not in memory (event {oldest})")),
         TIMEOUT,
     );
-    support::app::quit(&mut pty, TIMEOUT);
+    pty.send_keys(keys::ENTER);
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
 }
