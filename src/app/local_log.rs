@@ -1,6 +1,7 @@
 //! The app's side of the local event log: replaying it on start through the same path live
-//! stream frames take (so every pane looks as it did), appending each persisted frame as it
-//! arrives, and handing the buffer to the writer thread once a batch is applied.
+//! stream frames take (so every pane looks as it did; only its tail in full, see
+//! `session::tail_replay`), appending each persisted frame as it arrives, and handing the
+//! buffer to the writer thread once a batch is applied.
 //!
 //! The stored cursor is never ahead of what the log has on disk ([`App::log_cursor`]), so
 //! whichever of the two a crash leaves behind, the stream resumes at or before the log's

@@ -31,9 +31,7 @@ impl Searching {
             running: Arc::default(),
         }
     }
-}
 
-impl Searching {
     /// The most bytes the index may take.
     pub(super) fn max_bytes(&self) -> usize {
         self.index.max_bytes()
