@@ -31,7 +31,9 @@ impl App {
         if self.screen.search.is_active() {
             let query = self.screen.search.query().to_string();
             self.search_for(&query);
+        } else if !self.screen.transcript.following() {
+            // The count of earlier entries may be on screen; at the bottom nothing changed.
+            self.frames.request();
         }
-        self.frames.request();
     }
 }
