@@ -158,14 +158,11 @@ fn load_and_repair(files: &LogFiles, repair: bool) -> io::Result<Loaded> {
     let mut out = Loaded::default();
     for (path, is_current) in [(&files.older, false), (&files.current, true)] {
         let rec = &mut out.recovered;
-        let mut bytes = Vec::new();
-        match File::open(path) {
-            Ok(mut file) => {
-                file.read_to_end(&mut bytes)?;
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        let bytes = match read_whole(path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return Err(e),
-        }
+        };
         let exists = path.exists();
         let mut spans = Vec::new();
         let good = if bytes.starts_with(MAGIC) {
@@ -208,6 +205,37 @@ fn load_and_repair(files: &LogFiles, repair: bool) -> io::Result<Loaded> {
     }
     Ok(out)
 }
+
+/// The whole file in one read, into a buffer of its size.
+fn read_whole(path: &Path) -> io::Result<Vec<u8>> {
+    let mut file = File::open(path)?;
+    let len = usize::try_from(file.metadata()?.len()).unwrap_or(0);
+    // One more byte: the read that finds the end needs no bigger buffer.
+    let mut bytes = Vec::with_capacity(len + 1);
+    advise_huge_pages(&bytes);
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Asks for huge pages behind a big buffer about to be filled: reading a log of tens of
+/// megabytes otherwise takes a page fault per 4 KiB, most of the read's time.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(buf: &Vec<u8>) {
+    const HUGE_PAGE: usize = 2 << 20;
+    let start = buf.as_ptr() as usize;
+    let from = start.next_multiple_of(HUGE_PAGE);
+    let to = (start + buf.capacity()) / HUGE_PAGE * HUGE_PAGE;
+    if to > from {
+        // SAFETY: the range lies inside the buffer's own allocation, and the advice changes
+        // only how its pages are backed, never their contents.
+        unsafe {
+            libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_buf: &Vec<u8>) {}
 
 /// Creates (or empties) a segment holding only the magic.
 pub(crate) fn start_segment(path: &Path) -> io::Result<()> {
