@@ -1,6 +1,7 @@
 //! The app's side of the local event log: replaying it on start through the same path live
-//! stream frames take (so every pane looks as it did), appending each persisted frame as it
-//! arrives, and handing the buffer to the writer thread once a batch is applied.
+//! stream frames take (so every pane looks as it did; only its tail in full, see
+//! `session::tail_replay`), appending each persisted frame as it arrives, and handing the
+//! buffer to the writer thread once a batch is applied.
 //!
 //! The stored cursor is never ahead of what the log has on disk ([`App::log_cursor`]), so
 //! whichever of the two a crash leaves behind, the stream resumes at or before the log's
@@ -37,8 +38,8 @@ impl App {
                 return false;
             }
         };
-        self.replay_log(&loaded);
-        let recovered = loaded.recovered;
+        let plan = self.replay_log(&loaded);
+        let recovered = loaded.recovered.clone();
         if recovered.cut_bytes > 0 {
             tracing::warn!(
                 cut = recovered.cut_bytes,
@@ -46,8 +47,11 @@ impl App {
                 "event log had a torn or corrupt tail; cut back, the rest is fetched again"
             );
         }
-        tracing::info!(records = recovered.records, last_seq = ?recovered.last_seq, "event log replayed");
+        tracing::info!(records = recovered.records, last_seq = ?recovered.last_seq, window_start = plan.window_start(), "event log replayed");
         self.take_model_fetches();
+        if plan.window_start() > 0 {
+            self.index_before_window(loaded, &plan);
+        }
         if recovered.records > 0 {
             // A long replay leaves freed heap behind, as one from the stream does.
             super::heap::release_freed_memory();
@@ -64,26 +68,16 @@ impl App {
         }
     }
 
-    /// Replays the log from its tail ([`TailReplay`]); from its start when the tail cannot
-    /// vouch for what came before.
-    fn replay_log(&mut self, loaded: &event_log::Loaded) {
+    /// Replays the log from its tail. Returns the plan: the records before its window are
+    /// left to [`App::index_before_window`].
+    fn replay_log(&mut self, loaded: &event_log::Loaded) -> TailReplay {
         let records: Vec<(u64, &[u8])> = loaded.records().collect();
-        let jsons: Vec<&[u8]> = records.iter().map(|(_, json)| *json).collect();
-        let plan = TailReplay::plan(&self.view, &jsons);
-        let before = (plan.window_start() > 0).then(|| (self.view.clone(), self.stats.events));
-        self.replay_planned(&records, &plan);
-        if let Some((view, events)) = before
-            && !plan.covered(&self.view)
-        {
-            self.view = view;
-            self.stats.events = events;
-            self.replay_planned(&records, &TailReplay::everything());
-        }
-    }
-
-    fn replay_planned(&mut self, records: &[(u64, &[u8])], plan: &TailReplay) {
+        let plan = TailReplay::plan(&records);
         let now = Instant::now();
         for (i, &(seq, json)) in records.iter().enumerate() {
+            if i == plan.window_start() && i > 0 {
+                self.view.start_window(plan.window_first_id());
+            }
             let step = plan.step(i);
             if step == Step::PassOver {
                 self.stats.events += 1;
@@ -100,6 +94,7 @@ impl App {
                 (_, event) => self.replay_logged(seq, event, now),
             }
         }
+        plan
     }
 
     /// One logged envelope, applied as the stream would have delivered it.

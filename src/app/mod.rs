@@ -47,6 +47,7 @@ pub(crate) mod replay;
 pub mod required;
 pub(crate) mod saving;
 mod search;
+mod search_backfill;
 pub mod send_outcome;
 pub mod sender;
 pub mod sessions;

@@ -18,6 +18,9 @@ pub(crate) enum AppMsg {
     Action(crate::app::sender::SendEvent),
     /// A write of the session state ended (`app::saving`).
     StateSaved(crate::app::memory::SaveDone),
+    /// The search index of the history before a restart's replay window, and the number
+    /// of transcript entries it makes (`app::search_backfill`).
+    Backfilled(Box<crate::search::backfill::Backfill>),
     /// Hits of the search query `generation` (`app::search`); `done`: it read everything.
     SearchHits {
         generation: u64,

@@ -6,7 +6,7 @@
 
 use super::{App, AppMsg, Intent};
 use crate::search::extract;
-use crate::search::index::DEFAULT_MAX_BYTES;
+use crate::search::index::{DEFAULT_MAX_BYTES, entry_of_event};
 use crate::search::{Hit, SearchIndex};
 use crate::ui::pane::Pane;
 use crate::ui::search::{QueryKind, kind_of};
@@ -33,6 +33,16 @@ impl Searching {
             running: Arc::default(),
         }
     }
+
+    /// The most bytes the index may take.
+    pub(super) fn max_bytes(&self) -> usize {
+        self.index.max_bytes()
+    }
+
+    /// Puts the index of the events before every one indexed so far in front.
+    pub(super) fn put_before(&mut self, older: SearchIndex) {
+        self.index.put_before(older);
+    }
 }
 
 /// What indexing an event needs after the event is applied (it is moved into the model).
@@ -56,15 +66,11 @@ impl App {
 
     /// After the event is applied: the entry it made, or the call entry it changed.
     pub(super) fn index_applied(&mut self, pending: Pending) {
-        let t = self.view.transcript();
-        let entry = if t.next_id() > pending.entries_before {
-            Some(t.next_id() - 1)
-        } else {
-            pending
-                .call_id
-                .as_deref()
-                .and_then(|id| t.entry_for_call(id))
-        };
+        let entry = entry_of_event(
+            self.view.transcript(),
+            pending.entries_before,
+            pending.call_id.as_deref(),
+        );
         self.searching.index.set_entry(pending.seq, entry);
     }
 
@@ -157,7 +163,7 @@ impl App {
     /// Scrolls the panes to `hit`: the transcript to its entry, the Events pane to its row.
     fn show_hit(&mut self, hit: Hit) {
         self.screen.events.reveal_seq(self.view.log(), hit.seq);
-        let kept = self.view.transcript().dropped();
+        let kept = self.view.transcript().first_kept_id();
         match hit.entry {
             Some(entry) if entry >= kept => self.screen.transcript.reveal(entry),
             Some(_) => self.dispatch(Intent::ShowEvicted { seq: hit.seq }),

@@ -119,6 +119,7 @@ impl App {
             AppMsg::PreviewWritten { publish, result } => self.on_preview_written(publish, result),
             AppMsg::Exported { path, result } => self.on_exported(path, result),
             AppMsg::EarlierPage(page) => self.on_earlier_page(*page),
+            AppMsg::Backfilled(backfill) => self.on_backfilled(*backfill),
             AppMsg::SearchHits {
                 generation,
                 hits,

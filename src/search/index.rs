@@ -20,6 +20,20 @@ const SEPARATOR: char = '\0';
 /// `Record::entry` when the event made or changed no transcript entry.
 const NO_ENTRY: u64 = u64::MAX;
 
+/// The transcript entry that shows an event just applied to `t`: the one it made (`t` had
+/// `entries_before` entries before), else the call entry it changed.
+pub(crate) fn entry_of_event(
+    t: &crate::session::transcript::Transcript,
+    entries_before: u64,
+    call_id: Option<&str>,
+) -> Option<u64> {
+    if t.next_id() > entries_before {
+        Some(t.next_id() - 1)
+    } else {
+        call_id.and_then(|id| t.entry_for_call(id))
+    }
+}
+
 /// Where one event's text starts in its chunk, its seq and the transcript entry it shows in.
 #[derive(Debug, Clone, Copy)]
 struct Record {
@@ -124,21 +138,65 @@ impl SearchIndex {
 
     /// The open chunk is done; a new one starts. Old chunks go past the limit.
     fn seal(&mut self) {
+        self.seal_last();
+        self.drop_over_limit();
+        self.chunks.push_back(Arc::new(Chunk {
+            text: String::with_capacity(CHUNK_BYTES + extract::RECORD_MAX + 1),
+            records: Vec::with_capacity(CHUNK_BYTES / 128),
+        }));
+    }
+
+    /// Shrinks the open chunk to its text and counts it as sealed.
+    fn seal_last(&mut self) {
         if let Some(last) = self.chunks.back_mut() {
             let c = Arc::make_mut(last);
             c.text.shrink_to_fit();
             c.records.shrink_to_fit();
             self.sealed_bytes += c.bytes();
         }
+    }
+
+    fn drop_over_limit(&mut self) {
         while self.sealed_bytes > self.max_bytes && self.chunks.len() > 1 {
             let old = self.chunks.pop_front().expect("an old chunk");
             self.sealed_bytes -= old.bytes();
             self.dropped += old.records.len() as u64;
         }
-        self.chunks.push_back(Arc::new(Chunk {
-            text: String::with_capacity(CHUNK_BYTES + extract::RECORD_MAX + 1),
-            records: Vec::with_capacity(CHUNK_BYTES / 128),
-        }));
+    }
+
+    /// Puts `older` (the index of the events before every one indexed here) in front;
+    /// past the limit its oldest chunks go.
+    pub fn put_before(&mut self, mut older: SearchIndex) {
+        older.seal_last();
+        if self.chunks.is_empty() {
+            self.chunks.push_back(Arc::default());
+        }
+        for chunk in older.chunks.into_iter().rev() {
+            if !chunk.records.is_empty() {
+                self.chunks.push_front(chunk);
+            }
+        }
+        self.sealed_bytes += older.sealed_bytes;
+        self.dropped += older.dropped;
+        self.last_seq = self.last_seq.max(older.last_seq);
+        self.drop_over_limit();
+    }
+
+    /// Moves every entry id up by `offset` (an index built against a transcript of its own,
+    /// whose entries take higher ids in the app's).
+    pub fn shift_entries(&mut self, offset: u64) {
+        for chunk in &mut self.chunks {
+            for r in &mut Arc::make_mut(chunk).records {
+                if r.entry != NO_ENTRY {
+                    r.entry += offset;
+                }
+            }
+        }
+    }
+
+    /// The most bytes the index may take.
+    pub fn max_bytes(&self) -> usize {
+        self.max_bytes
     }
 
     /// Bytes the index takes (text and records, capacity included).

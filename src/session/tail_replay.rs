@@ -1,14 +1,14 @@
-//! Replaying a long logged history from its tail. The transcript keeps only its byte budget
-//! of the newest entries and the Events pane its last [`LOG_CAPACITY`] rows, so a restart
-//! decodes and applies in full only a window at the end of the log; before the window only
-//! the events that set lasting state (turns, waits, the workspace, the queue) are decoded,
-//! and the rest are passed over by their type alone ([`envelope_type`]), never decoded.
+//! Replaying a long logged history from its tail. A restart decodes and applies in full only
+//! a window at the end of the log, big enough for the panes; before the window only the
+//! events that set lasting state (waits, the workspace, the queue) are decoded, and the rest
+//! are passed over by their type alone ([`envelope_type`]), never decoded.
 //!
-//! The window holds at least the Events pane's rows, more JSON than the transcript's budget
-//! and more turn starts than the Turn pane lists, so what it leaves out is what a full
-//! replay would have dropped anyway. [`TailReplay::covered`] checks the one thing that
-//! cannot be known before applying — that the transcript did drop entries inside the
-//! window — and a full replay is made when it did not.
+//! The window holds at least the Events pane's rows and more turn starts than the Turn pane
+//! lists, so the turn events before it are superseded and passed over too. The transcript
+//! starts at the window ([`SessionView::start_window`]): the entries before it are read back
+//! from the log when the user scrolls to them (`session::paging`), as entries the byte
+//! budget dropped are, and the search index learns them off the loop
+//! (`search::backfill`).
 
 use super::SessionView;
 use super::log::LOG_CAPACITY;
@@ -16,12 +16,8 @@ use super::turn::RECENT_TURNS;
 use gobare_api::envelope_type::envelope_type;
 use gobare_api::model::Event;
 
-/// Event types that change state beyond the transcript and the Events pane: the ones
-/// still applied before the window.
+/// Event types before the window whose state the window may not set again: still applied.
 const LASTING: &[&str] = &[
-    "turn.started",
-    "turn.ended",
-    "user.message",
     "message.queued",
     "message.dequeued",
     "tool.required",
@@ -38,9 +34,14 @@ const LASTING: &[&str] = &[
     "gobare.replay_truncated",
 ];
 
-/// The window's JSON is at least this many quarters of the transcript's budget: entries
-/// hold less than the JSON they come from (the bench workload's needs about twice).
-const BUDGET_QUARTERS: usize = 8;
+/// The window holds at least this much JSON (a screen of entries many times over, however
+/// short the events).
+const WINDOW_MIN_BYTES: usize = 1 << 20;
+
+/// Transcript ids set aside per record before the window: more than one record can make
+/// (a turn's end settles its streamed text and adds its separator), so the entries read
+/// back later always fit below the window's first id.
+const IDS_PER_RECORD: u64 = 4;
 
 /// What to do with one logged record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,43 +66,41 @@ pub struct TailReplay {
 }
 
 impl TailReplay {
-    /// Plans the replay of `records` (envelope JSON, oldest first) for `view`.
-    pub fn plan(view: &SessionView, records: &[&[u8]]) -> TailReplay {
-        let budget = view.transcript.budget().saturating_mul(BUDGET_QUARTERS) / 4;
+    /// Plans the replay of `records` (seq and envelope JSON, oldest first).
+    pub fn plan(records: &[(u64, &[u8])]) -> TailReplay {
         let mut bytes = 0usize;
         let mut turns = 0usize;
         let mut start = 0;
-        for (i, json) in records.iter().enumerate().rev() {
-            let kind = envelope_type(json);
+        for (i, (_, json)) in records.iter().enumerate().rev() {
             bytes += json.len();
-            if kind == Some("turn.started") {
-                turns += 1;
+            if envelope_type(json) != Some("turn.started") {
+                continue;
             }
-            let enough =
-                records.len() - i >= LOG_CAPACITY && bytes >= budget && turns > RECENT_TURNS + 1;
-            if enough && kind == Some("turn.started") {
+            turns += 1;
+            if records.len() - i >= LOG_CAPACITY
+                && bytes >= WINDOW_MIN_BYTES
+                && turns > RECENT_TURNS + 1
+            {
                 start = i;
                 break;
             }
         }
         let lasting = records[..start]
             .iter()
-            .map(|json| envelope_type(json).is_none_or(|k| LASTING.contains(&k)))
+            .map(|(_, json)| envelope_type(json).is_none_or(|k| LASTING.contains(&k)))
             .collect();
         TailReplay { start, lasting }
-    }
-
-    /// A plan that applies every record in full.
-    pub fn everything() -> TailReplay {
-        TailReplay {
-            start: 0,
-            lasting: Vec::new(),
-        }
     }
 
     /// Index of the first record applied in full.
     pub fn window_start(&self) -> usize {
         self.start
+    }
+
+    /// The transcript id the window's first entry takes: room below it for every entry
+    /// the records before the window can make.
+    pub fn window_first_id(&self) -> u64 {
+        self.start as u64 * IDS_PER_RECORD
     }
 
     pub fn step(&self, index: usize) -> Step {
@@ -111,18 +110,11 @@ impl TailReplay {
             Some(false) => Step::PassOver,
         }
     }
-
-    /// After the replay: whether it shows what a full one would. Not so when the window
-    /// started after the first record yet the transcript dropped nothing inside it (its
-    /// entries took less than their JSON): a full replay is needed then.
-    pub fn covered(&self, view: &SessionView) -> bool {
-        self.start == 0 || view.transcript.dropped() > 0
-    }
 }
 
 impl SessionView {
     /// A persisted event before the replay window: applied except for its transcript
-    /// entry and its Events row (both would be dropped by the end of the replay).
+    /// entry and its Events row.
     pub fn apply_before_window(&mut self, ev: &Event) {
         self.reached = true;
         if let Some(seq) = ev.seq {
@@ -143,6 +135,18 @@ impl SessionView {
         }
         self.last_seq = Some(seq);
         self.log.pass();
+    }
+
+    /// The window starts: its first transcript entry takes id `first_id`
+    /// ([`TailReplay::window_first_id`]); the entries before it are not counted yet.
+    pub fn start_window(&mut self, first_id: u64) {
+        self.transcript.start_after_unreplayed(first_id);
+    }
+
+    /// The records before the window made `entries` transcript entries (counted off the
+    /// loop): they take the ids right below the window's.
+    pub fn count_before_window(&mut self, entries: u64) {
+        self.transcript.count_unreplayed(entries);
     }
 }
 

@@ -284,8 +284,13 @@ enum Source {
 #[derive(Debug, Clone)]
 pub struct Transcript {
     entries: VecDeque<Entry>,
-    /// Id of `entries[0]` (= number of entries dropped so far).
+    /// Id of `entries[0]`.
     base: u64,
+    /// Id of the session's first entry: 0, unless the transcript started after history it
+    /// did not replay (a restart's window), and then `None` until that history is counted.
+    first_id: Option<u64>,
+    /// The id the first entry after unreplayed history took.
+    window_id: u64,
     /// Sum of [`entry_bytes`] over `entries`, except `touched`'s (see [`Transcript::get_mut`]).
     bytes: usize,
     /// Most bytes the entries may take.
@@ -341,6 +346,8 @@ impl Transcript {
         Transcript {
             entries: VecDeque::new(),
             base: 0,
+            first_id: Some(0),
+            window_id: 0,
             bytes: 0,
             budget,
             touched: None,
@@ -374,14 +381,37 @@ impl Transcript {
         self.origins.iter().flatten().next().copied()
     }
 
-    /// The bytes its entries may take.
-    pub(crate) fn budget(&self) -> usize {
-        self.budget
+    /// Entries before the oldest one kept: dropped to stay within the budget or the entry
+    /// cap, or not replayed (an upper bound until [`Transcript::count_unreplayed`]).
+    pub fn dropped(&self) -> u64 {
+        self.base - self.first_id.unwrap_or(0)
     }
 
-    /// Entries dropped to stay within the budget or the entry cap (the oldest first).
-    pub fn dropped(&self) -> u64 {
+    /// Whether [`Transcript::dropped`] is an exact count.
+    pub(crate) fn dropped_counted(&self) -> bool {
+        self.first_id.is_some()
+    }
+
+    /// Id of the oldest entry kept (of the next one, when none is).
+    pub(crate) fn first_kept_id(&self) -> u64 {
         self.base
+    }
+
+    /// The transcript starts after history it did not replay: its first entry takes id
+    /// `first_id`, leaving the ids below for that history's entries.
+    pub(crate) fn start_after_unreplayed(&mut self, first_id: u64) {
+        debug_assert!(self.entries.is_empty(), "before any entry");
+        self.base = first_id;
+        self.window_id = first_id;
+        self.first_id = None;
+    }
+
+    /// The unreplayed history made `entries` entries: they take the ids right below the
+    /// first one after it.
+    pub(crate) fn count_unreplayed(&mut self, entries: u64) {
+        if self.first_id.is_none() {
+            self.first_id = Some(self.window_id.saturating_sub(entries).min(self.base));
+        }
     }
 
     /// Bytes the kept entries take, as counted against the budget.

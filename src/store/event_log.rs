@@ -50,19 +50,19 @@ pub fn scan(body: &[u8], mut after: Option<u64>, mut each: impl FnMut(u64, &[u8]
     while let Some(header) = body.get(at..at + RECORD_HEADER) {
         let len = u32::from_le_bytes(header[0..4].try_into().expect("4 bytes")) as usize;
         let crc = u32::from_le_bytes(header[4..8].try_into().expect("4 bytes"));
-        let seq_bytes: [u8; 8] = header[8..16].try_into().expect("8 bytes");
-        let seq = u64::from_le_bytes(seq_bytes);
+        let seq = u64::from_le_bytes(header[8..16].try_into().expect("8 bytes"));
         if len > MAX_RECORD || after.is_some_and(|a| seq <= a) {
             break;
         }
         let start = at + RECORD_HEADER;
-        let Some(json) = body.get(start..start + len) else {
+        // The seq and the JSON lie side by side: one checksum over both, no copy.
+        let Some(covered) = body.get(at + 8..start + len) else {
             break;
         };
-        if checksum(&seq_bytes, json) != crc {
+        if crc32fast::hash(covered) != crc {
             break;
         }
-        each(seq, json);
+        each(seq, &covered[8..]);
         after = Some(seq);
         at = start + len;
     }
@@ -158,14 +158,11 @@ fn load_and_repair(files: &LogFiles, repair: bool) -> io::Result<Loaded> {
     let mut out = Loaded::default();
     for (path, is_current) in [(&files.older, false), (&files.current, true)] {
         let rec = &mut out.recovered;
-        let mut bytes = Vec::new();
-        match File::open(path) {
-            Ok(mut file) => {
-                file.read_to_end(&mut bytes)?;
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        let bytes = match read_whole(path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return Err(e),
-        }
+        };
         let exists = path.exists();
         let mut spans = Vec::new();
         let good = if bytes.starts_with(MAGIC) {
@@ -208,6 +205,37 @@ fn load_and_repair(files: &LogFiles, repair: bool) -> io::Result<Loaded> {
     }
     Ok(out)
 }
+
+/// The whole file in one read, into a buffer of its size.
+fn read_whole(path: &Path) -> io::Result<Vec<u8>> {
+    let mut file = File::open(path)?;
+    let len = usize::try_from(file.metadata()?.len()).unwrap_or(0);
+    // One more byte: the read that finds the end needs no bigger buffer.
+    let mut bytes = Vec::with_capacity(len + 1);
+    advise_huge_pages(&bytes);
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Asks for huge pages behind a big buffer about to be filled: reading a log of tens of
+/// megabytes otherwise takes a page fault per 4 KiB, most of the read's time.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(buf: &Vec<u8>) {
+    const HUGE_PAGE: usize = 2 << 20;
+    let start = buf.as_ptr() as usize;
+    let from = start.next_multiple_of(HUGE_PAGE);
+    let to = (start + buf.capacity()) / HUGE_PAGE * HUGE_PAGE;
+    if to > from {
+        // SAFETY: the range lies inside the buffer's own allocation, and the advice changes
+        // only how its pages are backed, never their contents.
+        unsafe {
+            libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_buf: &Vec<u8>) {}
 
 /// Creates (or empties) a segment holding only the magic.
 pub(crate) fn start_segment(path: &Path) -> io::Result<()> {

@@ -277,7 +277,10 @@ impl Screen {
         self.events.current_seq = current.map(|h| h.seq);
         // The current hit's entry went with the transcript's budget.
         let evicted = current
-            .filter(|h| h.entry.is_some_and(|e| e < view.transcript().dropped()))
+            .filter(|h| {
+                h.entry
+                    .is_some_and(|e| e < view.transcript().first_kept_id())
+            })
             .map(|h| h.seq);
         let keys_on_pane = self.pane_has_keys();
         for &(pane, rect) in &areas.panes {

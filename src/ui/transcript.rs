@@ -47,7 +47,7 @@ impl TranscriptPane {
         self.scroll.anchor.is_some()
             && self
                 .visible
-                .is_some_and(|(top, _)| top == view.transcript().dropped())
+                .is_some_and(|(top, _)| top == view.transcript().first_kept_id())
     }
 
     /// Following the newest entries (not scrolled back).
@@ -382,8 +382,14 @@ impl PaneComponent for TranscriptPane {
             } else {
                 ", and no local log of this session here"
             };
+            // Still being counted after a restart's window: no number rather than a wrong one.
+            let count = if t.dropped_counted() {
+                format!("{dropped} ")
+            } else {
+                String::new()
+            };
             let marker = format!(
-                " ⋯ {dropped} earlier entries not kept in memory{here} · `gobare-tui tail --from 0` prints the whole history "
+                " ⋯ {count}earlier entries not kept in memory{here} · `gobare-tui tail --from 0` prints the whole history "
             );
             if let Some(first) = rows.first_mut() {
                 *first = Line::styled(marker, theme.dim);

@@ -1,6 +1,7 @@
 //! Paging back against the simulator: with a transcript budget far below the session's
-//! history, scrolling to the top reads the dropped entries back from the local log, page by
-//! page, until the session's first message is on screen.
+//! history, or after a restart whose replay started at the log's tail, scrolling to the top
+//! reads the entries not in memory back from the local log, page by page, until the
+//! session's first message is on screen.
 
 use crate::support;
 use crate::support::app::{attach, bottom, quit, status_line};
@@ -28,12 +29,37 @@ fn scrolling_to_the_top_reads_the_dropped_entries_back_from_the_local_log() {
     std::fs::write(config.join("config.toml"), "[transcript]\nmemory_mib = 1\n").unwrap();
 
     let mut pty = attach(&session, &home, &sim.sim);
-    let last = sim.sim.last_seq().to_string();
-    pty.wait_for(
-        "the whole history, live",
-        |s| status_line(s).contains("● live") && status_line(s).contains(&last),
-        TIMEOUT,
+    let pages = page_back_to_the_first_message(&mut pty, &sim);
+    assert!(pages > 0, "the budget had dropped the first message");
+    assert!(quit(&mut pty, TIMEOUT).success());
+}
+
+/// After a restart the transcript starts at the replay window (the log's tail): the
+/// entries before it page back from the log as dropped ones do.
+#[test]
+fn after_a_restart_scrolling_up_pages_back_the_history_before_the_replay_window() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("paging back after a restart"));
+    sim.sim.emit(
+        &session,
+        EventPayload::UserMessage(Text { text: FIRST.into() }),
     );
+    sim.sim.seed_events(&session, 20_000);
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    wait_live(&pty, &sim);
+    assert!(quit(&mut pty, TIMEOUT).success());
+
+    let mut pty = attach(&session, &home, &sim.sim);
+    let pages = page_back_to_the_first_message(&mut pty, &sim);
+    assert!(pages > 0, "the transcript started after the first message");
+    assert!(quit(&mut pty, TIMEOUT).success());
+}
+
+/// Waits until live, then scrolls to the top page after page until the session's first
+/// message shows. Returns the pages read back.
+fn page_back_to_the_first_message(pty: &mut support::pty::Pty, sim: &support::sim::Sim) -> u32 {
+    wait_live(pty, sim);
     pty.send_keys(keys::ESC);
     pty.wait_for(
         "the panes mode",
@@ -66,6 +92,14 @@ fn scrolling_to_the_top_reads_the_dropped_entries_back_from_the_local_log() {
         pages += 1;
         assert!(pages < 30, "{}", pty.screen_text());
     }
-    assert!(pages > 0, "the budget had dropped the first message");
-    assert!(quit(&mut pty, TIMEOUT).success());
+    pages
+}
+
+fn wait_live(pty: &support::pty::Pty, sim: &support::sim::Sim) {
+    let last = sim.sim.last_seq().to_string();
+    pty.wait_for(
+        "the whole history, live",
+        |s| status_line(s).contains("● live") && status_line(s).contains(&last),
+        TIMEOUT,
+    );
 }

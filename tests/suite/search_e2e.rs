@@ -185,3 +185,44 @@ fn a_match_the_transcript_no_longer_keeps_is_found_and_said_so() {
     );
     support::app::quit(&mut pty, TIMEOUT);
 }
+
+/// After a restart only the log's tail is replayed; the history before it is indexed off the
+/// loop, and a query typed meanwhile is run again once it is: the oldest match is found.
+#[test]
+fn after_a_restart_a_match_from_before_the_replay_window_is_found() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("long, restarted"));
+    sim.sim
+        .emit(&session, message("the zebra-7 request, before everything"));
+    let oldest = sim.sim.last_seq();
+    sim.sim.seed_events(&session, 20_000);
+    let last = sim.sim.last_seq();
+    let home = tempfile::tempdir().unwrap();
+    let caught_up = |pty: &Pty| {
+        pty.wait_for(
+            "caught up",
+            |s| status_line(s).contains(&format!("seq {last}")),
+            Duration::from_secs(90),
+        )
+    };
+    let mut pty = attach(&session, &home, &sim.sim);
+    caught_up(&pty);
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
+
+    let mut pty = attach(&session, &home, &sim.sim);
+    caught_up(&pty);
+    pty.send_keys(keys::ESC);
+    pty.wait_for(
+        "pane navigation",
+        |s| s.contents().contains("Panes · "),
+        TIMEOUT,
+    );
+    pty.send_keys("/ZEBRA-7");
+    pty.wait_for(
+        "the one match, before the replay window",
+        |s| status_line(s).contains(&format!("1/1 · not in memory (event {oldest})")),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
+}

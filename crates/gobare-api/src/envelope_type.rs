@@ -6,6 +6,53 @@
 /// `None` when there is none, it is escaped, or `json` is not an object: the caller then
 /// decodes the envelope to know.
 pub fn envelope_type(json: &[u8]) -> Option<&str> {
+    type_as_last_member(json).or_else(|| type_from_the_start(json))
+}
+
+/// The `type` when it is the envelope's last member (`…,"type":"x"}`, as an encoder that
+/// sorts its keys writes it), read backwards from the end: the member right before the
+/// closing brace belongs to the top-level object, so the payload before it is never walked.
+fn type_as_last_member(json: &[u8]) -> Option<&str> {
+    if json.get(skip_ws(json, 0)) != Some(&b'{') {
+        return None;
+    }
+    let close = skip_ws_back(json, json.len())?;
+    if json[close] != b'}' {
+        return None;
+    }
+    let value_end = skip_ws_back(json, close)?;
+    if json[value_end] != b'"' {
+        return None;
+    }
+    let value_start = memchr::memrchr(b'"', &json[..value_end])?;
+    let value = &json[value_start + 1..value_end];
+    // A backslash before the opening quote: it was an escaped quote inside the string.
+    if value.contains(&b'\\') || value_start == 0 || json[value_start - 1] == b'\\' {
+        return None;
+    }
+    let colon = skip_ws_back(json, value_start)?;
+    if json[colon] != b':' {
+        return None;
+    }
+    let key_end = skip_ws_back(json, colon)?;
+    let key_start = key_end.checked_sub(5)?;
+    if &json[key_start..=key_end] != b"\"type\"" {
+        return None;
+    }
+    let before = skip_ws_back(json, key_start)?;
+    if !matches!(json[before], b',' | b'{') {
+        return None;
+    }
+    std::str::from_utf8(value).ok()
+}
+
+/// The index of the last non-whitespace byte before `end`.
+fn skip_ws_back(json: &[u8], end: usize) -> Option<usize> {
+    json[..end].iter().rposition(|b| !b.is_ascii_whitespace())
+}
+
+/// The `type` found walking the members from the first (the wire's order puts it second).
+fn type_from_the_start(json: &[u8]) -> Option<&str> {
     let mut at = skip_ws(json, 0);
     if json.get(at) != Some(&b'{') {
         return None;
@@ -105,6 +152,30 @@ mod tests {
             envelope_type(br#"{"seq":1,"payload":null,"ok":true,"type":"x"}"#),
             Some("x")
         );
+    }
+
+    #[test]
+    fn a_last_member_type_is_read_from_the_end_only_when_it_is_top_level() {
+        for (json, kind) in [
+            (
+                &br#"{"payload":{"type":"x"},"type":"agent.message"}"#[..],
+                Some("agent.message"),
+            ),
+            (br#"{"type":"x"}"#, Some("x")),
+            (b"{ \"seq\" : 1 ,\n \"type\" : \"y\" \n}\n", Some("y")),
+            (br#"{"payload":{"a":1,"type":"nested"}}"#, None),
+            (br#"{"payload":"a\",\"type\":\"z"}"#, None),
+            (br#"{"type":"a\"b"}"#, None),
+            (br#"{"payload":{"t":"\"type\":\"w"}}"#, None),
+            (br#"["type","x"]"#, None),
+        ] {
+            assert_eq!(
+                envelope_type(json),
+                kind,
+                "{}",
+                String::from_utf8_lossy(json)
+            );
+        }
     }
 
     #[test]

@@ -114,3 +114,39 @@ fn a_snapshot_is_unchanged_by_later_events() {
     assert_eq!(all(&before, "alpha").len(), 1);
     assert_eq!(all(&index.snapshot(), "alpha").len(), 2);
 }
+
+#[test]
+fn an_older_index_put_in_front_is_searched_with_moved_entry_ids() {
+    let mut older = SearchIndex::default();
+    older.push(1, &message(1, "the first match"), Some(0));
+    older.push(2, &message(2, "no"), None);
+    older.shift_entries(40);
+    let mut index = SearchIndex::default();
+    index.push(3, &message(3, "a later match"), Some(50));
+    index.put_before(older);
+    assert_eq!(
+        all(&index.snapshot(), "match"),
+        vec![
+            Hit {
+                seq: 1,
+                entry: Some(40)
+            },
+            Hit {
+                seq: 3,
+                entry: Some(50)
+            }
+        ]
+    );
+    assert_eq!(index.records(), 3);
+    assert!(!index.push(2, &message(2, "refused: not newer"), None));
+    assert!(index.push(4, &message(4, "appended after"), None));
+    assert_eq!(all(&index.snapshot(), "after").len(), 1);
+
+    // An index with nothing of its own takes the older one whole, and appends after it.
+    let mut older = SearchIndex::default();
+    older.push(1, &message(1, "old"), None);
+    let mut empty = SearchIndex::default();
+    empty.put_before(older);
+    assert!(empty.push(2, &message(2, "new"), None));
+    assert_eq!(empty.records(), 2);
+}

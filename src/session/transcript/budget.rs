@@ -58,7 +58,7 @@ impl Transcript {
         let mut restored = 0;
         let mut page_entries = page.entries;
         let mut page_origins = page.origins;
-        while self.base > 0
+        while self.base > self.first_id.unwrap_or(0)
             && let Some(mut entry) = page_entries.pop_back()
         {
             let bytes = entry_bytes(&entry);
