@@ -27,6 +27,9 @@ pub(crate) struct AppOptions {
     /// Configuration warnings already printed on stderr, which the app's screen covers:
     /// shown again in the status bar when it opens.
     pub(crate) warnings: Vec<String>,
+    /// The fleet kept live behind the app: its sessions that come to need the user are
+    /// announced from here too (all but this session, which announces itself).
+    pub(crate) fleet: Option<crate::fleet::live::Announcements>,
 }
 
 impl AppOptions {
@@ -52,6 +55,7 @@ impl AppOptions {
             settings: Default::default(),
             picker: false,
             warnings: Vec::new(),
+            fleet: None,
         }
     }
 }
