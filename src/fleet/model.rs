@@ -123,7 +123,7 @@ pub struct Applied {
 }
 
 /// Every session in the fleet, by id.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct FleetModel {
     /// Tells this model from another (with [`FleetModel::generation`], a cache key).
     instance: u64,
@@ -159,6 +159,26 @@ fn needs_of(kind: &RequiredActionKind) -> Option<Needs> {
     }
 }
 
+/// Tells models apart: versions of rows and of the whole model are only comparable within one.
+fn next_instance() -> u64 {
+    static INSTANCES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    INSTANCES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+impl Clone for FleetModel {
+    /// A copy is another model: what a view drew of one is not reused for the other.
+    fn clone(&self) -> Self {
+        FleetModel {
+            instance: next_instance(),
+            rows: self.rows.clone(),
+            refresh: self.refresh.clone(),
+            generation: self.generation,
+            loaded: self.loaded,
+            note: self.note.clone(),
+        }
+    }
+}
+
 impl Default for FleetModel {
     fn default() -> Self {
         FleetModel::new()
@@ -167,9 +187,8 @@ impl Default for FleetModel {
 
 impl FleetModel {
     pub fn new() -> FleetModel {
-        static INSTANCES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         FleetModel {
-            instance: INSTANCES.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            instance: next_instance(),
             rows: HashMap::new(),
             refresh: HashSet::new(),
             generation: 0,
