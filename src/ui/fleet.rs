@@ -9,7 +9,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Widget};
+use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::fleet::model::{FleetModel, FleetRow};
 use crate::fleet::order::{Shown, ordered};
@@ -294,7 +294,7 @@ impl FleetView {
         theme: &Theme,
         now_ms: i64,
     ) {
-        Clear.render(area, buf);
+        clear(area, buf);
         let stale = self
             .order_key
             .as_ref()
@@ -490,6 +490,18 @@ impl FleetView {
             text::truncate(&line, width).into_owned(),
             style,
         ))
+    }
+}
+
+/// Resets every cell of `area`, as the `Clear` widget does, but a row at a time: `Clear`
+/// goes column by column, across the whole buffer for each.
+fn clear(area: Rect, buf: &mut Buffer) {
+    let area = area.intersection(buf.area);
+    for y in area.top()..area.bottom() {
+        let start = buf.index_of(area.x, y);
+        for cell in &mut buf.content[start..start + usize::from(area.width)] {
+            cell.reset();
+        }
     }
 }
 

@@ -314,3 +314,19 @@ fn kept_rows_draw_what_a_first_frame_draws() {
     check(&mut view, &model, 90, NOW + 62_000, &theme);
     check(&mut view, &model, 150, NOW + 62_000, &Theme::no_color());
 }
+
+/// The fleet draws its whole area: nothing under it shows through.
+#[test]
+fn the_fleet_covers_what_was_drawn_before() {
+    let model = fleet();
+    let theme = Theme::default();
+    let area = Rect::new(0, 0, 150, 12);
+    let mut dirty = Buffer::filled(
+        area,
+        ratatui::buffer::Cell::new("x")
+            .set_style(Style::default().fg(ratatui::style::Color::Red))
+            .clone(),
+    );
+    FleetView::new().render(area, &mut dirty, &model, &theme, NOW);
+    assert_eq!(dirty, first_frame(&model, None, 150, NOW, &theme));
+}
