@@ -468,6 +468,17 @@ impl App {
         }
     }
 
+    /// A session in the fleet behind came to need the user: announced unless it is this
+    /// one (its own read of the session announces it).
+    pub(super) fn act_on_fleet_needs_you(&mut self, news: &crate::fleet::live::NeedsYou) {
+        if news.id == self.session_id {
+            return;
+        }
+        if let Some(bytes) = self.acting.notifier.fleet_needs_you(&news.line) {
+            self.write_notification(&bytes);
+        }
+    }
+
     pub(super) fn act_on_focus(&mut self, focused: bool) {
         self.acting.notifier.set_focused(focused);
     }

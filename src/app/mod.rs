@@ -177,6 +177,8 @@ pub(crate) struct App {
     read_back_before: Option<u64>,
     /// Sends, history, draft and notifications (see [`acting`]).
     pub(crate) acting: acting::Acting,
+    /// The fleet behind the app, announcing its sessions that come to need the user.
+    fleet: Option<crate::fleet::live::Announcements>,
     /// The search index and the query running over it (see [`search`]).
     searching: search::Searching,
     /// Debug builds: panic once the first frame is drawn (see [`debug_panic`]).
@@ -235,6 +237,7 @@ impl App {
             exporting: false,
             read_back_before: None,
             acting,
+            fleet: opts.fleet,
             searching: search::Searching::with_log_limit(opts.settings.event_log_max_bytes),
             #[cfg(debug_assertions)]
             debug_panic: debug_panic::requested(),
@@ -326,6 +329,10 @@ impl App {
                     None => self.stream = None, // the task ended (after reporting Failed)
                 },
                 Some(msg) = self.msgs_rx.recv() => self.on_msg(msg),
+                news = next_announcement(&mut self.fleet) => match news {
+                    Some(news) => self.act_on_fleet_needs_you(&news),
+                    None => self.fleet = None, // the fleet is gone
+                },
                 () = sleep_until_opt(deadline) => {}
                 signal = signals.recv() => {
                     tracing::info!(?signal, "terminating");
@@ -421,6 +428,15 @@ impl App {
 async fn next_update(stream: &mut Option<StreamHandle>) -> Option<StreamUpdate> {
     match stream {
         Some(s) => s.updates.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn next_announcement(
+    fleet: &mut Option<crate::fleet::live::Announcements>,
+) -> Option<crate::fleet::live::NeedsYou> {
+    match fleet {
+        Some(fleet) => fleet.next().await,
         None => std::future::pending().await,
     }
 }

@@ -90,6 +90,13 @@ impl Notifier {
             self.target,
         ))
     }
+
+    /// Another session in the fleet behind came to need the user; `line` names it and
+    /// what it needs.
+    pub(crate) fn fleet_needs_you(&self, line: &str) -> Option<Vec<u8>> {
+        self.allowed()
+            .then(|| notification_bytes(TITLE, line, self.target))
+    }
 }
 
 #[cfg(test)]
@@ -153,5 +160,21 @@ mod tests {
         n.set_focused(false);
         assert!(n.turn_fetched(&turn("t1", "completed", 5), "s").is_none());
         assert!(n.actions_refreshed(&[action("question")], "s").is_none());
+        assert!(n.fleet_needs_you("other: needs you: approval").is_none());
+    }
+
+    #[test]
+    fn the_fleet_behind_rings_under_the_same_policy() {
+        let mut n = Notifier::new(NotifyWhen::Unfocused, PLAIN, 0);
+        assert!(
+            n.fleet_needs_you("other: needs you: approval").is_none(),
+            "focused"
+        );
+        n.set_focused(false);
+        let bytes = n.fleet_needs_you("other: needs you: approval").unwrap();
+        assert!(
+            String::from_utf8_lossy(&bytes)
+                .contains("\x1b]9;gobare: other: needs you: approval\x07")
+        );
     }
 }

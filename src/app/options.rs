@@ -25,6 +25,9 @@ pub(crate) struct AppOptions {
     /// Configuration warnings already printed on stderr, which the app's screen covers:
     /// shown again in the status bar when it opens.
     pub(crate) warnings: Vec<String>,
+    /// The fleet kept live behind the app: its sessions that come to need the user are
+    /// announced from here too (all but this session, which announces itself).
+    pub(crate) fleet: Option<crate::fleet::live::Announcements>,
 }
 
 impl AppOptions {
@@ -49,6 +52,7 @@ impl AppOptions {
             mouse: true,
             settings: Default::default(),
             warnings: Vec::new(),
+            fleet: None,
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The fleet as a screen of its own, and the app with the fleet behind it: `gobare-tui
 //! fleet [--root ID]`, plain `gobare-tui` with no session to reopen, and Ctrl+O from a
 //! session. Enter opens a session in place; Ctrl+O comes back to the same row, the fleet
-//! kept live meanwhile by its own task.
+//! kept live meanwhile by its own task (and the sessions behind that come to need the user
+//! announced by the app in front).
 
 use crate::app::stats::Stats;
 use crate::app::{self, AppExit, AppOptions};
@@ -112,7 +113,8 @@ pub(crate) async fn run_fleet(
             None => return Ok(()),
         };
         view.select(&session_id);
-        let options = launch::options(&config, &session_id)?;
+        let mut options = launch::options(&config, &session_id)?;
+        options.fleet = Some(live.announcements());
         if app::run_until_exit(options).await? != AppExit::OpenPicker {
             return Ok(());
         }
@@ -197,12 +199,10 @@ async fn show(
                 clock = None;
                 continue;
             }
-            Some(id) = live.next_needs_you() => {
-                if notify_when.should_notify(focused)
-                    && let Some(line) = live.model().get(&id).and_then(|r| r.needs_you_line())
-                {
+            Some(news) = live.next_needs_you() => {
+                if notify_when.should_notify(focused) {
                     let backend = tui.backend_mut();
-                    let bytes = notification_bytes("gobare", &line, target);
+                    let bytes = notification_bytes("gobare", &news.line, target);
                     if let Err(e) = backend.write_all(&bytes).and_then(|()| backend.flush()) {
                         tracing::warn!(error = %e, "could not write a notification");
                     }

@@ -13,7 +13,7 @@ use gobare_api::client::{ApiClient, Order, Page, SessionFilter};
 use gobare_api::error::ApiErrorKind;
 use gobare_api::stream::{self, ConnectionState, StreamOptions, StreamUpdate};
 use gobare_api::text;
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::{Notify, broadcast, mpsc};
 use tokio::time::Instant;
 
 use super::model::{Applied, FleetModel};
@@ -35,12 +35,44 @@ pub const POLL_PERIOD: Duration = Duration::from_secs(10);
 const RELIST_PERIOD: Duration = Duration::from_secs(60);
 /// Stream updates applied under one lock.
 const BATCH: usize = 512;
+/// Announcements a listener may fall behind by; older ones are dropped (a flood of them is
+/// not read one by one anyway).
+const ANNOUNCEMENTS: usize = 256;
+
+/// A session that came to need the user, and the line that says so ("Nightly: needs you:
+/// approval"; sanitized, one line).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NeedsYou {
+    pub id: String,
+    pub line: String,
+}
+
+/// The sessions that come to need the user from the moment it was made, for whoever shows
+/// them: the fleet screen, or the app on a session in front of the fleet.
+pub struct Announcements {
+    receiver: broadcast::Receiver<NeedsYou>,
+}
+
+impl Announcements {
+    /// The next session that came to need the user; `None` once the fleet is gone.
+    pub async fn next(&mut self) -> Option<NeedsYou> {
+        loop {
+            match self.receiver.recv().await {
+                Ok(news) => return Some(news),
+                Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(broadcast::error::RecvError::Closed) => return None,
+            }
+        }
+    }
+}
 
 /// A live fleet: the shared model and what wakes its viewers.
 pub struct FleetLive {
     model: Arc<Mutex<FleetModel>>,
     changed: Arc<Notify>,
-    needs_you: mpsc::UnboundedReceiver<String>,
+    needs_you: broadcast::Sender<NeedsYou>,
+    /// The fleet screen's own listener.
+    announced: Announcements,
     details: mpsc::UnboundedSender<Vec<String>>,
     task: tokio::task::JoinHandle<()>,
 }
@@ -68,13 +100,20 @@ impl FleetLive {
     pub fn start(source: FleetSource) -> FleetLive {
         let model = Arc::new(Mutex::new(FleetModel::new()));
         let changed = Arc::new(Notify::new());
-        let (tx, needs_you) = mpsc::unbounded_channel();
+        let (needs_you, receiver) = broadcast::channel(ANNOUNCEMENTS);
         let (details, wanted) = mpsc::unbounded_channel();
-        let task = tokio::spawn(run(source, model.clone(), changed.clone(), tx, wanted));
+        let task = tokio::spawn(run(
+            source,
+            model.clone(),
+            changed.clone(),
+            needs_you.clone(),
+            wanted,
+        ));
         FleetLive {
             model,
             changed,
             needs_you,
+            announced: Announcements { receiver },
             details,
             task,
         }
@@ -96,8 +135,16 @@ impl FleetLive {
     }
 
     /// The next session that came to need the user.
-    pub async fn next_needs_you(&mut self) -> Option<String> {
-        self.needs_you.recv().await
+    pub async fn next_needs_you(&mut self) -> Option<NeedsYou> {
+        self.announced.next().await
+    }
+
+    /// A listener of its own for the sessions that come to need the user from now on (for
+    /// the app on a session while the fleet is kept live behind it).
+    pub fn announcements(&self) -> Announcements {
+        Announcements {
+            receiver: self.needs_you.subscribe(),
+        }
     }
 
     /// Rows worth their usage and artifacts: read once each (again after their turn ends).
@@ -107,7 +154,7 @@ impl FleetLive {
 
     /// Forgets the sessions that came to need the user so far.
     pub fn drain_needs_you(&mut self) {
-        while self.needs_you.try_recv().is_ok() {}
+        self.announced = self.announcements();
     }
 
     /// A session read or written here (renamed, forked) shows at once.
@@ -142,16 +189,17 @@ struct Task {
     store: Option<StateStore>,
     model: Arc<Mutex<FleetModel>>,
     changed: Arc<Notify>,
-    needs_you: mpsc::UnboundedSender<String>,
+    needs_you: broadcast::Sender<NeedsYou>,
 }
 
 impl Task {
-    fn report(&self, applied: Applied, ids: impl IntoIterator<Item = String>) {
+    fn report(&self, applied: Applied, news: impl IntoIterator<Item = NeedsYou>) {
         if applied.visible {
             self.changed.notify_one();
         }
-        for id in ids {
-            let _ = self.needs_you.send(id);
+        for one in news {
+            // No listener now (none has subscribed yet): nobody to tell.
+            let _ = self.needs_you.send(one);
         }
     }
 
@@ -168,6 +216,9 @@ impl Task {
                     Vec::new()
                 } else {
                     newly_needing(&model, &before)
+                        .into_iter()
+                        .filter_map(|id| announcement(&model, id))
+                        .collect()
                 };
                 drop(model);
                 self.report(applied, fresh);
@@ -310,6 +361,12 @@ impl Task {
     }
 }
 
+/// What to say of session `id`, which came to need the user.
+fn announcement(model: &FleetModel, id: String) -> Option<NeedsYou> {
+    let line = model.get(&id)?.needs_you_line()?;
+    Some(NeedsYou { id, line })
+}
+
 fn needing(model: &FleetModel) -> Vec<String> {
     model
         .rows()
@@ -330,7 +387,7 @@ async fn run(
     source: FleetSource,
     model: Arc<Mutex<FleetModel>>,
     changed: Arc<Notify>,
-    needs_you: mpsc::UnboundedSender<String>,
+    needs_you: broadcast::Sender<NeedsYou>,
     mut wanted: mpsc::UnboundedReceiver<Vec<String>>,
 ) {
     let poll_every = source.poll_every;
@@ -383,8 +440,9 @@ async fn run(
                             applied.visible |= one.visible;
                             if one.newly_needs_you
                                 && let Some(id) = &event.session_id
+                                && let Some(news) = announcement(&model, id.clone())
                             {
-                                fresh.push(id.clone());
+                                fresh.push(news);
                             }
                         }
                         StreamUpdate::State(ConnectionState::Failed { reason }) => {

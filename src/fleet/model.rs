@@ -42,6 +42,9 @@ pub struct FleetRow {
     pub last_activity: i64,
     /// Whether the session resource has been read (a row first seen on the stream has not).
     pub known: bool,
+    /// The model's generation when something this row shows last changed: views keep what
+    /// they drew of the row until it moves on.
+    pub version: u64,
 }
 
 impl FleetRow {
@@ -62,6 +65,7 @@ impl FleetRow {
             created_at: at,
             last_activity: at,
             known: false,
+            version: 0,
         }
     }
 
@@ -119,7 +123,7 @@ pub struct Applied {
 }
 
 /// Every session in the fleet, by id.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct FleetModel {
     /// Tells this model from another (with [`FleetModel::generation`], a cache key).
     instance: u64,
@@ -155,6 +159,26 @@ fn needs_of(kind: &RequiredActionKind) -> Option<Needs> {
     }
 }
 
+/// Tells models apart: versions of rows and of the whole model are only comparable within one.
+fn next_instance() -> u64 {
+    static INSTANCES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    INSTANCES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+impl Clone for FleetModel {
+    /// A copy is another model: what a view drew of one is not reused for the other.
+    fn clone(&self) -> Self {
+        FleetModel {
+            instance: next_instance(),
+            rows: self.rows.clone(),
+            refresh: self.refresh.clone(),
+            generation: self.generation,
+            loaded: self.loaded,
+            note: self.note.clone(),
+        }
+    }
+}
+
 impl Default for FleetModel {
     fn default() -> Self {
         FleetModel::new()
@@ -163,9 +187,8 @@ impl Default for FleetModel {
 
 impl FleetModel {
     pub fn new() -> FleetModel {
-        static INSTANCES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         FleetModel {
-            instance: INSTANCES.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            instance: next_instance(),
             rows: HashMap::new(),
             refresh: HashSet::new(),
             generation: 0,
@@ -261,6 +284,9 @@ impl FleetModel {
         }
         row.last_activity = row.last_activity.max(session.updated_at);
         let visible = before.as_ref() != Some(row);
+        if visible {
+            row.version = self.generation + 1;
+        }
         let newly_needs_you = !was_waiting && !row.waiting.is_empty();
         self.refresh.remove(&id);
         self.changed(Applied {
@@ -306,6 +332,9 @@ impl FleetModel {
         let message = label_text(message);
         let visible = row.first_message.as_deref() != Some(message.as_str());
         row.first_message = Some(message);
+        if visible {
+            row.version = self.generation + 1;
+        }
         self.changed(Applied {
             visible,
             newly_needs_you: false,
@@ -330,6 +359,9 @@ impl FleetModel {
             row.artifacts = row.artifacts.max(n);
         }
         let visible = before != (row.sandbox_seconds, row.artifacts);
+        if visible {
+            row.version = self.generation + 1;
+        }
         self.changed(Applied {
             visible,
             newly_needs_you: false,
@@ -370,7 +402,8 @@ impl FleetModel {
             return Applied::default();
         }
         let at = event.created_at.unwrap_or(0);
-        if !self.rows.contains_key(id) {
+        let inserted = !self.rows.contains_key(id);
+        if inserted {
             self.rows
                 .insert(id.to_string(), FleetRow::placeholder(id, at));
             self.refresh.insert(id.to_string());
@@ -425,7 +458,11 @@ impl FleetModel {
             }
             _ => {}
         }
-        let visible = *row != before;
+        // A new row is news even when the event itself changes nothing shown.
+        let visible = inserted || *row != before;
+        if visible {
+            row.version = self.generation + 1;
+        }
         let newly_needs_you = !was_waiting && !row.waiting.is_empty();
         if refresh {
             self.refresh.insert(id.to_string());

@@ -31,14 +31,15 @@ pub fn ordered<'a>(model: &'a FleetModel, filter: &str) -> Vec<Shown<'a>> {
                         .is_some_and(|l| l.to_lowercase().contains(&needle))
             })
             .collect();
-        hits.sort_by_key(|r| own_rank(r));
+        // Ranks end with the id: no two are equal, so an unstable sort is as good.
+        hits.sort_unstable_by_key(|r| own_rank(r));
         return hits
             .into_iter()
             .map(|row| Shown { row, depth: 0 })
             .collect();
     }
     let mut children: HashMap<&str, Vec<&FleetRow>> = HashMap::new();
-    let mut roots: Vec<&FleetRow> = Vec::new();
+    let mut roots: Vec<&FleetRow> = Vec::with_capacity(model.len());
     for row in model.rows() {
         match row.parent.as_deref() {
             Some(parent) if parent != row.id && model.get(parent).is_some() => {
@@ -47,31 +48,46 @@ pub fn ordered<'a>(model: &'a FleetModel, filter: &str) -> Vec<Shown<'a>> {
             _ => roots.push(row),
         }
     }
-    let mut ranks: HashMap<&str, Rank<'a>> = HashMap::with_capacity(model.len());
-    let mut seen = HashSet::new();
+    // Only rows with members rank by more than their own fields.
+    let mut crew_ranks: HashMap<&str, Rank<'a>> = HashMap::with_capacity(children.len());
     for root in &roots {
-        subtree_rank(root, &children, &mut ranks, &mut seen);
+        subtree_rank(root, &children, &mut crew_ranks);
     }
-    let rank_of = |r: &&'a FleetRow| -> Rank<'a> {
-        let row: &'a FleetRow = r;
-        ranks.get(row.id.as_str()).copied().unwrap_or(own_rank(row))
+    // Each rank looked up once, not once per comparison.
+    let sort = |rows: &mut Vec<&'a FleetRow>| {
+        let mut keyed: Vec<(Rank<'a>, &'a FleetRow)> = rows
+            .iter()
+            .map(|row| {
+                let row: &'a FleetRow = row;
+                let rank = crew_ranks
+                    .get(row.id.as_str())
+                    .copied()
+                    .unwrap_or_else(|| own_rank(row));
+                (rank, row)
+            })
+            .collect();
+        keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        rows.clear();
+        rows.extend(keyed.into_iter().map(|(_, row)| row));
     };
-    roots.sort_by_key(rank_of);
+    sort(&mut roots);
     for members in children.values_mut() {
-        members.sort_by_key(rank_of);
+        if members.len() > 1 {
+            sort(members);
+        }
     }
     let mut out = Vec::with_capacity(model.len());
-    let mut placed = HashSet::with_capacity(model.len());
     for root in roots {
-        place(root, 0, &children, &mut out, &mut placed);
+        place(root, 0, &children, &mut out);
     }
     // A parent cycle leaves its members unreachable from any root: show them flat.
     if out.len() < model.len() {
+        let placed: HashSet<&str> = out.iter().map(|s| s.row.id.as_str()).collect();
         let mut rest: Vec<&FleetRow> = model
             .rows()
             .filter(|r| !placed.contains(r.id.as_str()))
             .collect();
-        rest.sort_by_key(|r| own_rank(r));
+        rest.sort_unstable_by_key(|r| own_rank(r));
         out.extend(rest.into_iter().map(|row| Shown { row, depth: 0 }));
     }
     out
@@ -81,18 +97,19 @@ fn own_rank(row: &FleetRow) -> Rank<'_> {
     (row.attention(), Reverse(row.last_activity), row.id.as_str())
 }
 
+/// The rank of `row`'s subtree, recorded for every row that has members. Reached from a
+/// root, a subtree has no cycle: each row has one parent.
 fn subtree_rank<'a>(
     row: &'a FleetRow,
     children: &HashMap<&str, Vec<&'a FleetRow>>,
     ranks: &mut HashMap<&'a str, Rank<'a>>,
-    seen: &mut HashSet<&'a str>,
 ) -> Rank<'a> {
     let mut rank = own_rank(row);
-    if !seen.insert(row.id.as_str()) {
+    let Some(members) = children.get(row.id.as_str()) else {
         return rank;
-    }
-    for child in children.get(row.id.as_str()).into_iter().flatten() {
-        let (attention, Reverse(at), _) = subtree_rank(child, children, ranks, seen);
+    };
+    for child in members {
+        let (attention, Reverse(at), _) = subtree_rank(child, children, ranks);
         rank.0 = rank.0.min(attention);
         rank.1 = Reverse(rank.1.0.max(at));
     }
@@ -105,13 +122,9 @@ fn place<'a>(
     depth: u16,
     children: &HashMap<&str, Vec<&'a FleetRow>>,
     out: &mut Vec<Shown<'a>>,
-    placed: &mut HashSet<&'a str>,
 ) {
-    if !placed.insert(row.id.as_str()) {
-        return;
-    }
     out.push(Shown { row, depth });
     for child in children.get(row.id.as_str()).into_iter().flatten() {
-        place(child, depth + 1, children, out, placed);
+        place(child, depth + 1, children, out);
     }
 }

@@ -9,14 +9,17 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Widget};
+use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::fleet::model::{FleetModel, FleetRow};
 use crate::fleet::order::{Shown, ordered};
 use crate::session::attention::Attention;
 use crate::ui::theme::Theme;
+use drawn_rows::{DrawnRows, RowKey};
 use gobare_api::model::WorkspaceState;
 use gobare_api::text;
+
+mod drawn_rows;
 
 /// What a key in the fleet asks the caller to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,6 +108,9 @@ pub struct FleetView {
     order_key: Option<((u64, u64), String)>,
     /// The selected row's label, for the confirm questions.
     selected_label: String,
+    /// The list rows as last drawn, and the theme they were drawn in.
+    drawn: DrawnRows,
+    drawn_theme: Option<Theme>,
 }
 
 impl FleetView {
@@ -267,8 +273,16 @@ impl FleetView {
     fn current_index(&self) -> usize {
         self.selected_id
             .as_ref()
-            .and_then(|id| self.shown.iter().position(|s| s == id))
+            .and_then(|id| self.position(id))
             .unwrap_or(self.selected_index)
+    }
+
+    /// Where session `id` is shown: most often where the selection was last.
+    fn position(&self, id: &str) -> Option<usize> {
+        if self.shown.get(self.selected_index).is_some_and(|s| s == id) {
+            return Some(self.selected_index);
+        }
+        self.shown.iter().position(|s| s == id)
     }
 
     /// Draws the fleet over `area`; clocks and ages are measured against `now_ms`.
@@ -280,19 +294,25 @@ impl FleetView {
         theme: &Theme,
         now_ms: i64,
     ) {
-        Clear.render(area, buf);
-        let key = (model.version(), self.filter.clone());
-        if self.order_key.as_ref() != Some(&key) {
+        clear(area, buf);
+        let stale = self
+            .order_key
+            .as_ref()
+            .is_none_or(|(version, filter)| *version != model.version() || *filter != self.filter);
+        if stale {
             let rows = ordered(model, &self.filter);
-            self.shown.clear();
+            // The ids' strings are reused: no allocation per row when the order is redone.
+            self.shown.resize_with(rows.len(), String::new);
+            for (id, shown) in self.shown.iter_mut().zip(&rows) {
+                id.clone_from(&shown.row.id);
+            }
             self.depths.clear();
-            self.shown.extend(rows.iter().map(|s| s.row.id.clone()));
             self.depths.extend(rows.iter().map(|s| s.depth));
             self.waiting = model
                 .rows()
                 .filter(|r| r.attention() == Attention::NeedsYou)
                 .count();
-            self.order_key = Some(key);
+            self.order_key = Some((model.version(), self.filter.clone()));
         }
         self.remember();
         let waiting = self.waiting;
@@ -318,8 +338,11 @@ impl FleetView {
         // Header, the list, then the mode's line and the key hints.
         let list_rows = usize::from(inner.height) - 3;
         self.page_rows = list_rows.max(1);
-        let mut lines = Vec::with_capacity(usize::from(inner.height));
-        lines.push(header(width, theme));
+        if self.drawn_theme.as_ref() != Some(theme) {
+            self.drawn.clear();
+            self.drawn_theme = Some(theme.clone());
+        }
+        buf.set_line(inner.x, inner.y, &header(width, theme), inner.width);
         if self.shown.is_empty() {
             let empty = if !model.is_loaded() {
                 "  loading sessions…"
@@ -328,11 +351,17 @@ impl FleetView {
             } else {
                 "  No sessions yet — press n to start one"
             };
-            lines.push(Line::from(Span::styled(empty, theme.dim)));
+            buf.set_span(
+                inner.x,
+                inner.y + 1,
+                &Span::styled(empty, theme.dim),
+                inner.width,
+            );
         }
         let index = self.current_index().min(self.shown.len().saturating_sub(1));
         self.offset = visible_offset(self.offset, index, self.page_rows);
         let end = (self.offset + self.page_rows).min(self.shown.len());
+        let mut y = inner.y + 1;
         for i in self.offset..end {
             // The order was computed from this very version of the model.
             let Some(found) = model.get(&self.shown[i]) else {
@@ -342,28 +371,49 @@ impl FleetView {
                 row: found,
                 depth: self.depths[i],
             };
-            if i == index {
+            let selected = i == index;
+            if selected {
                 self.selected_label = label(found).0.to_string();
             }
-            lines.push(row(&shown, i == index, width, theme, now_ms));
+            let key = RowKey {
+                model: model.version().0,
+                version: found.version,
+                depth: shown.depth,
+                selected,
+                width: inner.width,
+                clock: turn_seconds(found, now_ms),
+                age: age_parts(now_ms - found.last_activity),
+            };
+            // Rows are cut to the width already: no paragraph's wrapping and alignment work,
+            // and an unchanged row's cells are copied from the last frame.
+            self.drawn.draw(buf, inner.x, y, &found.id, key, || {
+                row(&shown, selected, width, theme, now_ms)
+            });
+            y += 1;
         }
-        lines.resize(usize::from(inner.height) - 2, Line::default());
+        self.drawn.end_frame();
         if let FleetMode::ConfirmDelete { id, label: asked }
         | FleetMode::ConfirmFork { id, label: asked } = &mut self.mode
             && let Some(found) = model.get(id)
         {
             *asked = label(found).0.to_string();
         }
-        lines.push(self.mode_line(width, theme));
-        lines.push(Line::from(Span::styled(
-            text::truncate(&format!("  {HINTS}"), width).into_owned(),
-            theme.dim,
-        )));
-        // Rows are cut to the width already: set line by line, with none of a paragraph's
-        // wrapping and alignment work (this is most of a frame at 500 sessions).
-        for (y, line) in (inner.top()..inner.bottom()).zip(&lines) {
-            buf.set_line(inner.x, y, line, inner.width);
-        }
+        let bottom = inner.bottom();
+        buf.set_line(
+            inner.x,
+            bottom - 2,
+            &self.mode_line(width, theme),
+            inner.width,
+        );
+        buf.set_span(
+            inner.x,
+            bottom - 1,
+            &Span::styled(
+                text::truncate(&format!("  {HINTS}"), width).into_owned(),
+                theme.dim,
+            ),
+            inner.width,
+        );
         if let Some(note) = model.note() {
             let y = inner.y + inner.height - 2;
             if self.mode == FleetMode::List && self.message.is_none() {
@@ -381,11 +431,7 @@ impl FleetView {
     /// Keeps the shown order and the selection (a session that left hands the selection
     /// to the row now at its place).
     fn remember(&mut self) {
-        match self
-            .selected_id
-            .as_ref()
-            .and_then(|id| self.shown.iter().position(|s| s == id))
-        {
+        match self.selected_id.as_ref().and_then(|id| self.position(id)) {
             Some(i) => self.selected_index = i,
             None => {
                 let i = self.selected_index.min(self.shown.len().saturating_sub(1));
@@ -444,6 +490,18 @@ impl FleetView {
             text::truncate(&line, width).into_owned(),
             style,
         ))
+    }
+}
+
+/// Resets every cell of `area`, as the `Clear` widget does, but a row at a time: `Clear`
+/// goes column by column, across the whole buffer for each.
+fn clear(area: Rect, buf: &mut Buffer) {
+    let area = area.intersection(buf.area);
+    for y in area.top()..area.bottom() {
+        let start = buf.index_of(area.x, y);
+        for cell in &mut buf.content[start..start + usize::from(area.width)] {
+            cell.reset();
+        }
     }
 }
 
@@ -569,12 +627,18 @@ fn status_label(row: &FleetRow, theme: &Theme) -> (String, Style) {
     }
 }
 
+/// How long the current turn has run, in whole seconds.
+fn turn_seconds(row: &FleetRow, now_ms: i64) -> Option<u64> {
+    row.turn_started_at
+        .map(|started| ((now_ms - started).max(0) / 1000) as u64)
+}
+
 /// The current turn's elapsed time and todo progress: "3m12s 2/5".
 fn turn_label(row: &FleetRow, now_ms: i64) -> String {
-    let Some(started) = row.turn_started_at else {
+    let Some(elapsed) = turn_seconds(row, now_ms) else {
         return String::new();
     };
-    let elapsed = seconds(((now_ms - started).max(0) / 1000) as u64);
+    let elapsed = seconds(elapsed);
     match row.todos {
         Some((done, total)) if total > 0 => format!("{elapsed} {done}/{total}"),
         _ => elapsed,
@@ -583,12 +647,19 @@ fn turn_label(row: &FleetRow, now_ms: i64) -> String {
 
 /// "now", "3 m", "2 h", "5 d": coarse on purpose; a negative age (clock skew) is "now".
 pub(crate) fn age(elapsed_ms: i64) -> String {
-    let secs = elapsed_ms / 1000;
-    match secs {
-        s if s < 60 => "now".into(),
-        s if s < 3600 => format!("{} m", s / 60),
-        s if s < 86_400 => format!("{} h", s / 3600),
-        s => format!("{} d", s / 86_400),
+    match age_parts(elapsed_ms) {
+        (_, "now") => "now".into(),
+        (n, unit) => format!("{n} {unit}"),
+    }
+}
+
+/// The age as shown: a count and its unit ("now" has none).
+fn age_parts(elapsed_ms: i64) -> (i64, &'static str) {
+    match elapsed_ms / 1000 {
+        s if s < 60 => (0, "now"),
+        s if s < 3600 => (s / 60, "m"),
+        s if s < 86_400 => (s / 3600, "h"),
+        s => (s / 86_400, "d"),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The fleet in a pty against the simulator: the waiting session first, Enter into a
-//! session and Ctrl+O back to the same row; rename and delete ask first, and a refusal
-//! names the missing scope.
+//! session and Ctrl+O back to the same row; rename, delete and fork ask first, and a
+//! refusal names the missing scope; sessions that come to need the user are announced,
+//! also while another session is open in front.
 
 use std::time::Duration;
 
@@ -180,9 +181,8 @@ fn rename_and_delete_ask_first_and_a_refusal_names_the_missing_scope() {
     assert!(pty.wait_exit(TIMEOUT).success());
 }
 
-#[test]
-fn a_session_that_comes_to_need_you_is_announced_by_name_and_need() {
-    let (sim, [_, older, _]) = three_sessions();
+/// A home whose config file says `[notifications] when = "always"`.
+fn always_notifying_home() -> tempfile::TempDir {
     let home = tempfile::tempdir().unwrap();
     let config = home.path().join("config/gobare-tui");
     std::fs::create_dir_all(&config).unwrap();
@@ -191,11 +191,92 @@ fn a_session_that_comes_to_need_you_is_announced_by_name_and_need() {
         "[notifications]\nwhen = \"always\"\n",
     )
     .unwrap();
+    home
+}
+
+/// How often the app wrote the OSC 9 notification `gobare: {text}`.
+fn osc9_count(bytes: &[u8], text: &str) -> usize {
+    String::from_utf8_lossy(bytes)
+        .matches(&format!("\x1b]9;gobare: {text}\x07"))
+        .count()
+}
+
+fn raw_text(pty: &Pty) -> String {
+    String::from_utf8_lossy(&pty.raw_bytes())
+        .escape_debug()
+        .to_string()
+}
+
+#[test]
+fn fork_asks_first_then_the_new_session_appears_selected() {
+    let (sim, [_, older, _]) = three_sessions();
+    let home = tempfile::tempdir().unwrap();
     let mut pty = spawn(&["fleet"], &home, &sim.sim);
     wait_sorted(&pty);
-    let osc9 = |bytes: &[u8], text: &str| {
-        String::from_utf8_lossy(bytes).contains(&format!("\x1b]9;gobare: {text}\x07"))
+    pty.send_keys("G");
+    pty.wait_for(
+        "the last row selected",
+        |s| selected_row(s).contains("older idle"),
+        TIMEOUT,
+    );
+    let forks = || -> Vec<String> {
+        sim.sim
+            .requests()
+            .into_iter()
+            .filter(|r| r.ends_with("/fork"))
+            .collect()
     };
+    pty.send_keys("f");
+    pty.wait_for_text("Fork “older idle” into a new session", TIMEOUT);
+    pty.send_keys("n");
+    pty.wait_for(
+        "cancelled",
+        |s| !s.contents().contains("into a new session"),
+        TIMEOUT,
+    );
+    assert_eq!(forks(), Vec::<String>::new(), "nothing forked on n");
+    pty.send_keys("f");
+    pty.wait_for_text("Fork “older idle” into a new session", TIMEOUT);
+    pty.send_keys("y");
+    pty.wait_for(
+        "the fork in the fleet, selected",
+        |s| {
+            let rows = list_rows(s);
+            rows.len() == 4
+                && rows.iter().filter(|r| r.contains("older idle")).count() == 2
+                && selected_row(s).contains("older idle")
+                && s.contents().contains("forked: the new session is selected")
+        },
+        TIMEOUT,
+    );
+    assert_eq!(forks(), [format!("POST /v1/sessions/{older}/fork")]);
+    // The selected row is the new session: Enter opens it, not the original.
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the fork open, live",
+        |s| status_line(s).contains("● live"),
+        TIMEOUT,
+    );
+    let opened: Vec<String> = sim
+        .sim
+        .requests()
+        .into_iter()
+        .filter(|r| r.starts_with("GET /v1/sessions/") && r.contains("/events"))
+        .collect();
+    assert!(
+        opened.iter().any(|r| !r.contains(&older)),
+        "a session other than the original streamed: {opened:#?}"
+    );
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
+}
+
+#[test]
+fn a_session_that_comes_to_need_you_is_announced_by_name_and_need() {
+    let (sim, [_, older, _]) = three_sessions();
+    let home = always_notifying_home();
+    let mut pty = spawn(&["fleet"], &home, &sim.sim);
+    wait_sorted(&pty);
+    let osc9 = |bytes: &[u8], text: &str| osc9_count(bytes, text) > 0;
     sim.within(|s| s.send_message(&older, "which host? #question"));
     pty.wait_for(
         "the session waiting on its question",
@@ -210,11 +291,76 @@ fn a_session_that_comes_to_need_you_is_announced_by_name_and_need() {
         "the notification naming it",
         TIMEOUT,
         || osc9(&pty.raw_bytes(), "older idle: needs you: question").then_some(()),
-        || {
-            String::from_utf8_lossy(&pty.raw_bytes())
-                .escape_debug()
-                .to_string()
+        || raw_text(&pty),
+    );
+    pty.send_keys("q");
+    assert!(pty.wait_exit(TIMEOUT).success());
+}
+
+#[test]
+fn behind_an_open_session_the_fleet_still_announces_the_others_but_not_the_open_one_twice() {
+    let (sim, [_, older, newer]) = three_sessions();
+    let home = always_notifying_home();
+    let mut pty = spawn(&["fleet"], &home, &sim.sim);
+    wait_sorted(&pty);
+    pty.send_keys(keys::DOWN);
+    pty.wait_for(
+        "the newer idle session selected",
+        |s| selected_row(s).contains("newer idle"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the session open, live",
+        |s| {
+            let status = status_line(s);
+            status.contains("● live") && status.contains("newer idle")
         },
+        TIMEOUT,
+    );
+    // The open session comes to need the user: its own notifier says so.
+    sim.within(|s| s.send_message(&newer, "restart it #approval"));
+    support::app::until(
+        "the open session's own notification",
+        TIMEOUT,
+        || {
+            (osc9_count(&pty.raw_bytes(), "newer idle: the agent asks for approval") > 0)
+                .then_some(())
+        },
+        || raw_text(&pty),
+    );
+    // A session in the fleet behind it comes to need the user: the fleet says so.
+    sim.within(|s| s.send_message(&older, "which host? #question"));
+    support::app::until(
+        "the fleet's notification for the session behind",
+        TIMEOUT,
+        || (osc9_count(&pty.raw_bytes(), "older idle: needs you: question") > 0).then_some(()),
+        || raw_text(&pty),
+    );
+    // The org stream carried the open session's approval before the other's question, so
+    // had the fleet announced it, it would be written by now.
+    let bytes = pty.raw_bytes();
+    assert_eq!(
+        osc9_count(&bytes, "newer idle: needs you: approval"),
+        0,
+        "the open session announced by the fleet as well: {}",
+        raw_text(&pty)
+    );
+    assert_eq!(
+        osc9_count(&bytes, "older idle: needs you: question"),
+        1,
+        "once"
+    );
+    assert_eq!(
+        osc9_count(&bytes, "newer idle: the agent asks for approval"),
+        1,
+        "once"
+    );
+    pty.send_keys("\x0f");
+    pty.wait_for(
+        "the fleet again",
+        |s| list_rows(s).len() == 3 && selected_row(s).contains("newer idle"),
+        TIMEOUT,
     );
     pty.send_keys("q");
     assert!(pty.wait_exit(TIMEOUT).success());

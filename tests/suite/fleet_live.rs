@@ -104,12 +104,13 @@ async fn the_fleet_holds_every_session_says_what_each_needs_and_follows_new_ones
         })
     })
     .await;
-    let announced = tokio::time::timeout(WAIT, fleet.next_needs_you()).await;
-    assert_eq!(
-        announced.unwrap().as_deref(),
-        Some(later.as_str()),
-        "announced"
-    );
+    let announced = tokio::time::timeout(WAIT, fleet.next_needs_you())
+        .await
+        .unwrap()
+        .expect("announced");
+    assert_eq!(announced.id, later, "announced");
+    // Named as the fleet knew it then: the stream carried its first message, not its title.
+    assert_eq!(announced.line, "hello #approval: needs you: approval");
     let opens = rig.sim.stream_opens();
     assert_eq!(opens, [None], "one org stream, opened live once: {opens:?}");
     rig.sim.shutdown().await;

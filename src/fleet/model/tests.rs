@@ -226,3 +226,28 @@ fn a_notification_names_the_session_and_what_it_needs() {
     assert!(line.starts_with("Answer the") && line.ends_with("customer: needs you: function call"));
     assert!(!line.chars().any(gobare_api::text::is_unsafe), "{line:?}");
 }
+
+#[test]
+fn a_row_version_moves_with_what_it_shows_and_a_new_row_on_the_stream_is_news() {
+    let mut fleet = FleetModel::new();
+    let applied = fleet.apply_event(&event("a", 1, 5, "agent.message", json!({"text": "x"})));
+    assert!(
+        applied.visible,
+        "a session first seen on the stream is shown at once"
+    );
+    let first = fleet.get("a").unwrap().version;
+    fleet.apply_event(&event("a", 2, 5, "agent.message", json!({"text": "x"})));
+    assert_eq!(
+        fleet.get("a").unwrap().version,
+        first,
+        "nothing shown moved"
+    );
+    fleet.apply_event(&event("a", 3, 6, "message.queued", json!({"text": "x"})));
+    let queued = fleet.get("a").unwrap().version;
+    assert!(queued > first);
+    assert_eq!(queued, fleet.generation());
+    fleet.set_details("a", Some(40), None);
+    assert!(fleet.get("a").unwrap().version > queued);
+    let copy = fleet.clone();
+    assert_ne!(copy.version(), fleet.version(), "a copy is another model");
+}

@@ -254,3 +254,79 @@ fn a_note_on_how_the_fleet_is_kept_live_is_visible() {
         "a message comes first: {text}"
     );
 }
+
+fn drawn(view: &mut FleetView, model: &FleetModel, width: u16, now: i64, theme: &Theme) -> Buffer {
+    let area = Rect::new(0, 0, width, 12);
+    let mut buf = Buffer::empty(area);
+    view.render(area, &mut buf, model, theme, now);
+    buf
+}
+
+/// What a view seeing `model` for the first time draws, `id` selected.
+fn first_frame(
+    model: &FleetModel,
+    id: Option<&str>,
+    width: u16,
+    now: i64,
+    theme: &Theme,
+) -> Buffer {
+    let mut view = FleetView::new();
+    if let Some(id) = id {
+        view.select(id);
+    }
+    drawn(&mut view, model, width, now, theme)
+}
+
+/// Rows kept from earlier frames draw exactly what a first frame draws, symbols and
+/// styles: after events, as clocks move, with the selection moved, narrower, in another
+/// theme.
+#[test]
+fn kept_rows_draw_what_a_first_frame_draws() {
+    let mut model = fleet();
+    let theme = Theme::default();
+    let mut view = FleetView::new();
+    let check = |view: &mut FleetView, model: &FleetModel, width, now, theme: &Theme| {
+        let kept = drawn(view, model, width, now, theme);
+        let first = first_frame(model, view.selected(), width, now, theme);
+        assert_eq!(kept, first);
+    };
+    check(&mut view, &model, 150, NOW, &theme);
+    check(&mut view, &model, 150, NOW, &theme);
+    model.apply_event(&event(
+        "fail-000",
+        5,
+        NOW - 1_000,
+        "turn.started",
+        json!({"turnId": "t2"}),
+    ));
+    model.apply_event(&event(
+        "m2-00000",
+        6,
+        NOW - 500,
+        "question.asked",
+        json!({"toolCallId": "q1", "question": "which host?"}),
+    ));
+    check(&mut view, &model, 150, NOW, &theme);
+    check(&mut view, &model, 150, NOW + 61_000, &theme);
+    press(&mut view, KeyCode::Down);
+    press(&mut view, KeyCode::Down);
+    check(&mut view, &model, 150, NOW + 62_000, &theme);
+    check(&mut view, &model, 90, NOW + 62_000, &theme);
+    check(&mut view, &model, 150, NOW + 62_000, &Theme::no_color());
+}
+
+/// The fleet draws its whole area: nothing under it shows through.
+#[test]
+fn the_fleet_covers_what_was_drawn_before() {
+    let model = fleet();
+    let theme = Theme::default();
+    let area = Rect::new(0, 0, 150, 12);
+    let mut dirty = Buffer::filled(
+        area,
+        ratatui::buffer::Cell::new("x")
+            .set_style(Style::default().fg(ratatui::style::Color::Red))
+            .clone(),
+    );
+    FleetView::new().render(area, &mut dirty, &model, &theme, NOW);
+    assert_eq!(dirty, first_frame(&model, None, 150, NOW, &theme));
+}
