@@ -277,7 +277,8 @@ impl Task {
         self.label().await;
     }
 
-    /// Sandbox seconds and artifacts of the sessions on screen not read yet.
+    /// Sandbox seconds and artifacts of the sessions on screen not read yet, and the start of
+    /// a turn under way before the org stream opened.
     async fn details(&self, ids: Vec<String>) {
         let fresh: Vec<String> = {
             let mut detailed = self.detailed.lock().unwrap_or_else(|p| p.into_inner());
@@ -290,23 +291,41 @@ impl Task {
         }
         let page = Page::ordered(Order::Desc).with_limit(100);
         let page = &page;
-        let read: Vec<(String, Option<u64>, Option<u32>)> = futures_util::stream::iter(fresh)
+        let newest_turn = Page::ordered(Order::Desc).with_limit(1);
+        let newest_turn = &newest_turn;
+        let read: Vec<Details> = futures_util::stream::iter(fresh)
             .map(|id| async move {
+                let lacks_clock = lock(&self.model).lacks_turn_clock(&id);
                 let usage = self.client.get_usage(&id, false).await.ok();
                 let artifacts = self.client.list_artifacts(&id, page, None).await.ok();
-                (
+                let turn_started = if lacks_clock {
+                    let turns = self.client.list_turns(&id, newest_turn).await.ok();
+                    turns
+                        .and_then(|t| t.data.into_iter().next())
+                        .filter(|t| t.completed_at.is_none())
+                        .and_then(|t| t.started_at)
+                } else {
+                    None
+                };
+                Details {
                     id,
-                    usage.map(|u| u.sandbox_seconds),
-                    artifacts.map(|a| a.data.len() as u32),
-                )
+                    sandbox_seconds: usage.map(|u| u.sandbox_seconds),
+                    artifacts: artifacts.map(|a| a.data.len() as u32),
+                    turn_started,
+                }
             })
             .buffer_unordered(CONCURRENT_READS)
             .collect()
             .await;
         let mut model = lock(&self.model);
         let mut applied = Applied::default();
-        for (id, seconds, artifacts) in read {
-            applied.visible |= model.set_details(&id, seconds, artifacts).visible;
+        for d in read {
+            applied.visible |= model
+                .set_details(&d.id, d.sandbox_seconds, d.artifacts)
+                .visible;
+            if let Some(at) = d.turn_started {
+                applied.visible |= model.set_turn_started(&d.id, at).visible;
+            }
         }
         drop(model);
         self.report(applied, []);
@@ -483,6 +502,14 @@ async fn run(
             }
         }
     }
+}
+
+/// What [`Task::details`] read of one session.
+struct Details {
+    id: String,
+    sandbox_seconds: Option<u64>,
+    artifacts: Option<u32>,
+    turn_started: Option<i64>,
 }
 
 async fn sleep_until(at: Option<Instant>) {

@@ -368,6 +368,31 @@ impl FleetModel {
         })
     }
 
+    /// Whether `id` runs a turn (or waits inside one) whose start the fleet has not seen:
+    /// it was under way before the org stream opened.
+    pub fn lacks_turn_clock(&self, id: &str) -> bool {
+        self.rows.get(id).is_some_and(|row| {
+            row.turn_started_at.is_none()
+                && (row.status == SessionStatus::Working
+                    || row.status == SessionStatus::RequiresAction
+                    || !row.waiting.is_empty())
+        })
+    }
+
+    /// The start of the turn `id` runs, read from its turns: the clock shows at once
+    /// instead of after its next turn starts. A start learnt from the stream is kept.
+    pub fn set_turn_started(&mut self, id: &str, started_at: i64) -> Applied {
+        let visible = self.lacks_turn_clock(id);
+        if let Some(row) = self.rows.get_mut(id).filter(|_| visible) {
+            row.turn_started_at = Some(started_at);
+            row.version = self.generation + 1;
+        }
+        self.changed(Applied {
+            visible,
+            newly_needs_you: false,
+        })
+    }
+
     /// Sessions to read again (first seen on the stream, or a turn ended: its outcome is
     /// only on the resource). Drained.
     pub fn take_refreshes(&mut self) -> Vec<String> {

@@ -170,3 +170,63 @@ async fn a_fleet_under_a_root_holds_that_crew_only() {
     );
     rig.sim.shutdown().await;
 }
+
+/// Turns under way before the fleet opened have a clock once their rows are on screen:
+/// the start is read from the session's turns, since the org stream never carried it.
+#[tokio::test]
+async fn a_turn_under_way_before_the_fleet_opened_gets_its_clock_from_its_turns() {
+    let rig = Rig::start(SimConfig::for_tests().with_fleet(12)).await;
+    let ids = rig.sim.fleet();
+    let complete = |m: &FleetModel| {
+        m.len() == ids.len() && m.rows().filter(|r| r.needs().is_some()).count() == 6
+    };
+    // A first fleet sees the waits arrive; the one measured opens after them.
+    let first = live(&rig, Duration::from_secs(60));
+    until(
+        &first,
+        "every session, the waiting ones needing you",
+        complete,
+    )
+    .await;
+    drop(first);
+    let fleet = live(&rig, Duration::from_secs(60));
+    until(&fleet, "every session again, from the list", complete).await;
+    let turn_reads_before = turn_reads(&rig);
+    let waiting: Vec<String> = {
+        let model = fleet.model();
+        let waiting: Vec<String> = model
+            .rows()
+            .filter(|r| r.needs().is_some())
+            .map(|r| r.id.clone())
+            .collect();
+        assert!(
+            model
+                .rows()
+                .filter(|r| waiting.contains(&r.id))
+                .all(|r| r.turn_started_at.is_none()),
+            "the stream opened after their turns started"
+        );
+        waiting
+    };
+    fleet.want_details(&waiting);
+    until(&fleet, "a clock on every waiting session", |m| {
+        waiting
+            .iter()
+            .all(|id| m.get(id).is_some_and(|r| r.turn_started_at.is_some()))
+    })
+    .await;
+    assert_eq!(
+        turn_reads(&rig) - turn_reads_before,
+        waiting.len(),
+        "one turns read per waiting session"
+    );
+    rig.sim.shutdown().await;
+}
+
+fn turn_reads(rig: &Rig) -> usize {
+    rig.sim
+        .requests()
+        .iter()
+        .filter(|r| r.starts_with("GET ") && r.contains("/turns"))
+        .count()
+}

@@ -157,7 +157,8 @@ fn wait_settled(pty: &Pty) {
         |s| {
             let text = s.contents();
             text.contains("Turn · completed")
-                && text.contains("artifacts: ready")
+                // Settled: "ready", or "none" for a turn that published nothing.
+                && (text.contains("artifacts: ready") || text.contains("artifacts: none"))
                 && !text.contains("settling")
         },
         TIMEOUT,
