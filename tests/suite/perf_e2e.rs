@@ -1018,6 +1018,13 @@ async fn fleet_idle_30s() {
     sim.shutdown().await;
 }
 
+/// [`measured_cpu`] on the blocking pool, for a test on the runtime that serves the child.
+async fn measured_with_cpu(cmd: Command) -> (Duration, u64, Duration, std::process::ExitStatus) {
+    tokio::task::spawn_blocking(move || measured_cpu(cmd))
+        .await
+        .unwrap()
+}
+
 /// [`run_measured`], plus the child's CPU time (user + system) from the change in
 /// `RUSAGE_CHILDREN` around it (children are run one at a time).
 fn measured_cpu(cmd: Command) -> (Duration, u64, Duration, std::process::ExitStatus) {
