@@ -8,9 +8,11 @@
 use super::{QueueSlot, StreamFrame};
 use crate::model::{DecodeError, Event, EventPayload, ReplayTruncated, lenient_u64};
 use crate::sse::SseFrame;
+use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 
 /// The type name of the truncation notice (§7.6).
 const REPLAY_TRUNCATED: &str = "gobare.replay_truncated";
@@ -63,10 +65,10 @@ pub(crate) const NOT_DECODED: &str = "not decoded (StreamOptions::decode_persist
 /// `session_id` must still be recognised as a notice).
 #[derive(Deserialize)]
 struct Head<'a> {
-    #[serde(rename = "type", default, deserialize_with = "lenient_string")]
-    kind: Option<String>,
-    #[serde(default, deserialize_with = "lenient_string")]
-    session_id: Option<String>,
+    #[serde(rename = "type", default, borrow, deserialize_with = "lenient_str")]
+    kind: Option<Cow<'a, str>>,
+    #[serde(default, borrow, deserialize_with = "lenient_str")]
+    session_id: Option<Cow<'a, str>>,
     #[serde(default, deserialize_with = "lenient_u64")]
     seq: Option<u64>,
     #[serde(default, deserialize_with = "crate::model::lenient_i64")]
@@ -93,6 +95,72 @@ fn lenient_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::
         Some(Value::String(s)) => Some(s),
         _ => None,
     })
+}
+
+/// A string field read without copying it when it has no escapes; any other JSON value
+/// reads as absent.
+fn lenient_str<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'a, str>>, D::Error> {
+    d.deserialize_any(LenientStr(std::marker::PhantomData))
+}
+
+struct LenientStr<'a>(std::marker::PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> Visitor<'de> for LenientStr<'a> {
+    type Value = Option<Cow<'a, str>>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Borrowed(v)))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Owned(v.to_owned())))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Owned(v)))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_none<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
 }
 
 impl Head<'_> {
@@ -711,6 +779,33 @@ mod tests {
             assert_eq!(r.cursor(), Some(5));
             assert_eq!(r.reconnect_request(), Some(5));
         }
+    }
+
+    /// The type and session are read from escaped strings too, and a field of another
+    /// JSON type (an object, an array) reads as absent without failing the frame.
+    #[test]
+    fn escaped_and_mistyped_header_fields_are_read_leniently() {
+        let mut r = Resume::new(Some(5), false).with_session(Some("s1".into()));
+        let escaped = SseFrame {
+            id: Some("500".into()),
+            event: None,
+            data: r#"{"type":"agent.te\u0078t","session_id":"s\u0031","seq":500,"payload":{"delta":"d"}}"#
+                .into(),
+        };
+        assert_eq!(delivered_id(&r.on_frame(escaped)), Some(None), "transient");
+        let other = SseFrame {
+            id: Some("6".into()),
+            event: None,
+            data: r#"{"type":"agent.message","session_id":"s\u0032","seq":6,"payload":{}}"#.into(),
+        };
+        assert!(matches!(r.on_frame(other), FrameAction::Skip { .. }));
+        let mistyped = SseFrame {
+            id: Some("7".into()),
+            event: None,
+            data: r#"{"type":["agent.text"],"session_id":{"id":"s2"},"seq":7,"payload":{}}"#.into(),
+        };
+        assert_eq!(delivered_id(&r.on_frame(mistyped)), Some(Some(7)));
+        assert_eq!(r.cursor(), Some(7));
     }
 
     /// The stored cursor is this session's: an event naming another session is dropped
