@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 /// Whether `input` holds `\ud` or `\uD` anywhere. Runs once per event: a `memmem::find`
 /// builds its searcher on each call, the backslashes are few.
-fn has_surrogate_escape(input: &[u8]) -> bool {
+pub(crate) fn has_surrogate_escape(input: &[u8]) -> bool {
     memchr::memchr_iter(b'\\', input)
         .any(|i| input.get(i + 1) == Some(&b'u') && matches!(input.get(i + 2), Some(b'd' | b'D')))
 }

@@ -173,6 +173,27 @@ impl Head<'_> {
         serde_json::from_str(data).ok()
     }
 
+    /// The head of an envelope that decoded as `event`. Where it decodes, it read the same
+    /// fields with the same rules from the same bytes; `None` when it may not have: not an
+    /// object, a lone surrogate patched before decoding, or a notice (read apart).
+    fn of<'a>(event: &'a Event, data: &str) -> Option<Head<'a>> {
+        let same_rules = data.trim_start().starts_with('{')
+            && event.kind != REPLAY_TRUNCATED
+            && !crate::json::has_surrogate_escape(data.as_bytes());
+        if !same_rules {
+            return None;
+        }
+        Some(Head {
+            kind: Some(Cow::Borrowed(&event.kind)),
+            session_id: event.session_id.as_deref().map(Cow::Borrowed),
+            seq: event.seq,
+            created_at: event.created_at,
+            from_seq: None,
+            note: None,
+            payload: None,
+        })
+    }
+
     /// The notice's `from_seq` and `note`: `payload` first, then the top level (§14.14).
     fn truncation(&self) -> ReplayTruncated {
         let inner = self
@@ -255,7 +276,13 @@ impl Resume {
 
     /// Decides about one frame and advances the cursor for delivered persisted events.
     pub(crate) fn on_frame(&mut self, frame: SseFrame) -> FrameAction {
-        let head = Head::read(&frame.data);
+        // Decoding anyway: the decoded envelope is the head, one parse per frame.
+        let decoded = self.decode_persisted.then(|| Event::parse(&frame.data));
+        let head = match &decoded {
+            Some(Ok(event)) => Head::of(event, &frame.data),
+            _ => None,
+        }
+        .or_else(|| Head::read(&frame.data));
         let kind = head
             .as_ref()
             .and_then(|h| h.kind.as_deref())
@@ -282,11 +309,12 @@ impl Resume {
             Some(id) if !transient_type => id,
             _ => {
                 // A transient type never carries a cursor, whatever its `id:` says.
-                let event = Event::parse(&frame.data);
+                let event = decoded.unwrap_or_else(|| Event::parse(&frame.data));
                 return self.on_transient(frame.data, event);
             }
         };
         let id = id_line.trim().parse::<u64>().ok();
+        let created_at = head.as_ref().and_then(|h| h.created_at);
         let seq = match (head.as_ref().and_then(|h| h.seq), id) {
             (Some(seq), Some(id)) if seq != id => {
                 self.anomaly = Some(format!(
@@ -313,15 +341,13 @@ impl Resume {
         self.delivered = Some(seq);
         self.next_request = Some(seq);
         self.seen_persisted = true;
-        let event = if self.decode_persisted {
-            Event::parse(&frame.data).map(|mut e| {
+        let event = match decoded {
+            Some(event) => event.map(|mut e| {
                 e.seq = Some(seq);
                 e
-            })
-        } else {
-            Err(DecodeError(NOT_DECODED.into()))
+            }),
+            None => Err(DecodeError(NOT_DECODED.into())),
         };
-        let created_at = head.as_ref().and_then(|h| h.created_at);
         FrameAction::Deliver(StreamFrame {
             id: Some(seq),
             data: self.data_for(frame.data, &event),
@@ -806,6 +832,50 @@ mod tests {
         };
         assert_eq!(delivered_id(&r.on_frame(mistyped)), Some(Some(7)));
         assert_eq!(r.cursor(), Some(7));
+    }
+
+    /// Decoding reads the head from the decoded envelope; the decisions are the same as
+    /// when only the head is read.
+    #[test]
+    fn decisions_are_the_same_with_or_without_decoding() {
+        let datas = [
+            r#"{"type":"agent.message","session_id":"s1","seq":6,"created_at":9,"payload":{"text":"a"}}"#,
+            r#"{"type":"agent.message","session_id":"s2","seq":7,"payload":{}}"#,
+            r#"{"type":"agent.message","seq":"8","created_at":"10","payload":{}}"#,
+            r#"{"type":"agent.message","seq":12,"payload":{"text":"cut \ud83d"}}"#,
+            r#"{"type":"agent.text","seq":13,"payload":{"delta":"d"}}"#,
+            r#"["agent.message","s1",14]"#,
+            r#"{"type":"agent.message","session_id":5,"seq":15,"payload":{}}"#,
+            r#"{"type":"agent.message","internal_type":1,"seq":16,"payload":{}}"#,
+            r#"{"type":"agent.message","seq":17,"seq":18,"payload":{}}"#,
+            r#"{"type":"agent.message","seq":5,"payload":{}}"#,
+        ];
+        let summary = |decode: bool| {
+            let mut r = Resume::new(Some(5), false)
+                .with_session(Some("s1".into()))
+                .with_decode_persisted(decode);
+            datas
+                .iter()
+                .enumerate()
+                .map(|(i, data)| {
+                    let f = SseFrame {
+                        id: Some((20 + i).to_string()),
+                        event: None,
+                        data: (*data).into(),
+                    };
+                    let action = match r.on_frame(f) {
+                        FrameAction::Deliver(f) => format!("deliver {:?} {:?}", f.id, f.created_at),
+                        FrameAction::Duplicate { seq } => format!("duplicate {seq}"),
+                        FrameAction::Skip { .. } => "skip".into(),
+                        FrameAction::Truncated { from_seq, .. } => {
+                            format!("truncated {from_seq:?}")
+                        }
+                    };
+                    (action, r.take_anomaly(), r.cursor())
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(summary(true), summary(false));
     }
 
     /// The stored cursor is this session's: an event naming another session is dropped
