@@ -26,12 +26,13 @@ pub fn main() -> ExitCode {
     };
     let _log_guard = start_logging(&config);
 
-    // `tail` only moves frames from the socket to stdout, `artifacts` bytes from the socket
-    // to a file (written on a blocking thread in large batches): one thread spares a
-    // cross-thread wakeup per chunk between the connection task and its reader.
+    // `tail` only moves frames from the socket to stdout, `export` from the socket to a
+    // buffered file, `artifacts` bytes from the socket to a file (written on a blocking
+    // thread in large batches): one thread spares a cross-thread wakeup per chunk between
+    // the connection task and its reader.
     let one_thread = matches!(
         cli.command,
-        Some(CliCommand::Tail(_) | CliCommand::Artifacts(_))
+        Some(CliCommand::Tail(_) | CliCommand::Export(_) | CliCommand::Artifacts(_))
     );
     let mut builder = if one_thread {
         tokio::runtime::Builder::new_current_thread()

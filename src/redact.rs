@@ -6,6 +6,7 @@
 //! what says which kind it was (the token's prefix, the URL's user, the word `Bearer`).
 //! One pass over the bytes, and no allocation when there is nothing to hide.
 
+use memchr::{memchr, memchr3};
 use std::borrow::Cow;
 
 /// What a secret is replaced with. No quote or backslash: redacting inside a JSON string
@@ -31,7 +32,18 @@ pub(crate) fn redact(text: &str) -> Cow<'_, str> {
     // Everything before `copied` is already in `out` (or needs no change).
     let mut copied = 0;
     let mut i = 0;
+    // Only `g`, `b`, `B` and `:` can start a secret: jump between them. `B` is rare and
+    // memchr takes three bytes at most, so its next place is kept apart.
+    let mut next_upper_b = memchr(b'B', bytes).unwrap_or(bytes.len());
     while i < bytes.len() {
+        if next_upper_b < i {
+            next_upper_b = memchr(b'B', &bytes[i..]).map_or(bytes.len(), |n| i + n);
+        }
+        let next_lower = memchr3(b'g', b'b', b':', &bytes[i..]).map_or(bytes.len(), |n| i + n);
+        i = next_lower.min(next_upper_b);
+        if i == bytes.len() {
+            break;
+        }
         let secret = match bytes[i] {
             b'g' if starts_word(bytes, i) => token_after_prefix(bytes, i),
             b'b' | b'B' if starts_word(bytes, i) => bearer_credential(bytes, i),

@@ -20,6 +20,7 @@ use gobare_api::stream::{ConnectionState, StreamFrame, StreamUpdate};
 use gobare_api::text;
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedReceiver;
+use tokio::sync::mpsc::error::TryRecvError;
 
 /// How long an open stream stays silent before its history is taken to have ended, when
 /// nothing else says so.
@@ -94,7 +95,16 @@ pub(crate) async fn read(
     let mut events = 0;
     let mut last_seq = None;
     loop {
-        let next = if live {
+        // What is already queued is taken without a timer: arming one per frame was a
+        // timer-wheel entry per event on a replay.
+        let queued = match updates.try_recv() {
+            Ok(update) => Some(Some(update)),
+            Err(TryRecvError::Disconnected) => Some(None),
+            Err(TryRecvError::Empty) => None,
+        };
+        let next = if let Some(next) = queued {
+            next
+        } else if live {
             let quiet = if settled { SETTLED_QUIET } else { ends.quiet };
             match tokio::time::timeout(quiet, updates.recv()).await {
                 Ok(next) => next,

@@ -5,12 +5,17 @@
 
 use std::borrow::Cow;
 
+/// Whether `input` holds `\ud` or `\uD` anywhere. Runs once per event: a `memmem::find`
+/// builds its searcher on each call, the backslashes are few.
+pub(crate) fn has_surrogate_escape(input: &[u8]) -> bool {
+    memchr::memchr_iter(b'\\', input)
+        .any(|i| input.get(i + 1) == Some(&b'u') && matches!(input.get(i + 2), Some(b'd' | b'D')))
+}
+
 /// `input` with every unpaired `\uD800`–`\uDFFF` escape inside a string replaced by
 /// `\uFFFD`. Borrowed (no copy) when there is none, which is nearly always.
 pub(crate) fn without_lone_surrogates(input: &[u8]) -> Cow<'_, [u8]> {
-    if memchr::memmem::find(input, b"\\ud").is_none()
-        && memchr::memmem::find(input, b"\\uD").is_none()
-    {
+    if !has_surrogate_escape(input) {
         return Cow::Borrowed(input);
     }
     let mut out = Vec::with_capacity(input.len());

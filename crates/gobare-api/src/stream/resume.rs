@@ -8,9 +8,11 @@
 use super::{QueueSlot, StreamFrame};
 use crate::model::{DecodeError, Event, EventPayload, ReplayTruncated, lenient_u64};
 use crate::sse::SseFrame;
+use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 
 /// The type name of the truncation notice (§7.6).
 const REPLAY_TRUNCATED: &str = "gobare.replay_truncated";
@@ -63,10 +65,10 @@ pub(crate) const NOT_DECODED: &str = "not decoded (StreamOptions::decode_persist
 /// `session_id` must still be recognised as a notice).
 #[derive(Deserialize)]
 struct Head<'a> {
-    #[serde(rename = "type", default, deserialize_with = "lenient_string")]
-    kind: Option<String>,
-    #[serde(default, deserialize_with = "lenient_string")]
-    session_id: Option<String>,
+    #[serde(rename = "type", default, borrow, deserialize_with = "lenient_str")]
+    kind: Option<Cow<'a, str>>,
+    #[serde(default, borrow, deserialize_with = "lenient_str")]
+    session_id: Option<Cow<'a, str>>,
     #[serde(default, deserialize_with = "lenient_u64")]
     seq: Option<u64>,
     #[serde(default, deserialize_with = "crate::model::lenient_i64")]
@@ -95,6 +97,72 @@ fn lenient_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::
     })
 }
 
+/// A string field read without copying it when it has no escapes; any other JSON value
+/// reads as absent.
+fn lenient_str<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'a, str>>, D::Error> {
+    d.deserialize_any(LenientStr(std::marker::PhantomData))
+}
+
+struct LenientStr<'a>(std::marker::PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> Visitor<'de> for LenientStr<'a> {
+    type Value = Option<Cow<'a, str>>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Borrowed(v)))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Owned(v.to_owned())))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Owned(v)))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_none<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+}
+
 impl Head<'_> {
     /// `None` when `data` is not a JSON object. (Serde would also read an array into the
     /// fields in order: `[1,2,3]` must not become a frame with seq 3.)
@@ -103,6 +171,27 @@ impl Head<'_> {
             return None;
         }
         serde_json::from_str(data).ok()
+    }
+
+    /// The head of an envelope that decoded as `event`. Where it decodes, it read the same
+    /// fields with the same rules from the same bytes; `None` when it may not have: not an
+    /// object, a lone surrogate patched before decoding, or a notice (read apart).
+    fn of<'a>(event: &'a Event, data: &str) -> Option<Head<'a>> {
+        let same_rules = data.trim_start().starts_with('{')
+            && event.kind != REPLAY_TRUNCATED
+            && !crate::json::has_surrogate_escape(data.as_bytes());
+        if !same_rules {
+            return None;
+        }
+        Some(Head {
+            kind: Some(Cow::Borrowed(&event.kind)),
+            session_id: event.session_id.as_deref().map(Cow::Borrowed),
+            seq: event.seq,
+            created_at: event.created_at,
+            from_seq: None,
+            note: None,
+            payload: None,
+        })
     }
 
     /// The notice's `from_seq` and `note`: `payload` first, then the top level (§14.14).
@@ -187,7 +276,13 @@ impl Resume {
 
     /// Decides about one frame and advances the cursor for delivered persisted events.
     pub(crate) fn on_frame(&mut self, frame: SseFrame) -> FrameAction {
-        let head = Head::read(&frame.data);
+        // Decoding anyway: the decoded envelope is the head, one parse per frame.
+        let decoded = self.decode_persisted.then(|| Event::parse(&frame.data));
+        let head = match &decoded {
+            Some(Ok(event)) => Head::of(event, &frame.data),
+            _ => None,
+        }
+        .or_else(|| Head::read(&frame.data));
         let kind = head
             .as_ref()
             .and_then(|h| h.kind.as_deref())
@@ -214,11 +309,12 @@ impl Resume {
             Some(id) if !transient_type => id,
             _ => {
                 // A transient type never carries a cursor, whatever its `id:` says.
-                let event = Event::parse(&frame.data);
+                let event = decoded.unwrap_or_else(|| Event::parse(&frame.data));
                 return self.on_transient(frame.data, event);
             }
         };
         let id = id_line.trim().parse::<u64>().ok();
+        let created_at = head.as_ref().and_then(|h| h.created_at);
         let seq = match (head.as_ref().and_then(|h| h.seq), id) {
             (Some(seq), Some(id)) if seq != id => {
                 self.anomaly = Some(format!(
@@ -245,15 +341,13 @@ impl Resume {
         self.delivered = Some(seq);
         self.next_request = Some(seq);
         self.seen_persisted = true;
-        let event = if self.decode_persisted {
-            Event::parse(&frame.data).map(|mut e| {
+        let event = match decoded {
+            Some(event) => event.map(|mut e| {
                 e.seq = Some(seq);
                 e
-            })
-        } else {
-            Err(DecodeError(NOT_DECODED.into()))
+            }),
+            None => Err(DecodeError(NOT_DECODED.into())),
         };
-        let created_at = head.as_ref().and_then(|h| h.created_at);
         FrameAction::Deliver(StreamFrame {
             id: Some(seq),
             data: self.data_for(frame.data, &event),
@@ -711,6 +805,77 @@ mod tests {
             assert_eq!(r.cursor(), Some(5));
             assert_eq!(r.reconnect_request(), Some(5));
         }
+    }
+
+    /// The type and session are read from escaped strings too, and a field of another
+    /// JSON type (an object, an array) reads as absent without failing the frame.
+    #[test]
+    fn escaped_and_mistyped_header_fields_are_read_leniently() {
+        let mut r = Resume::new(Some(5), false).with_session(Some("s1".into()));
+        let escaped = SseFrame {
+            id: Some("500".into()),
+            event: None,
+            data: r#"{"type":"agent.te\u0078t","session_id":"s\u0031","seq":500,"payload":{"delta":"d"}}"#
+                .into(),
+        };
+        assert_eq!(delivered_id(&r.on_frame(escaped)), Some(None), "transient");
+        let other = SseFrame {
+            id: Some("6".into()),
+            event: None,
+            data: r#"{"type":"agent.message","session_id":"s\u0032","seq":6,"payload":{}}"#.into(),
+        };
+        assert!(matches!(r.on_frame(other), FrameAction::Skip { .. }));
+        let mistyped = SseFrame {
+            id: Some("7".into()),
+            event: None,
+            data: r#"{"type":["agent.text"],"session_id":{"id":"s2"},"seq":7,"payload":{}}"#.into(),
+        };
+        assert_eq!(delivered_id(&r.on_frame(mistyped)), Some(Some(7)));
+        assert_eq!(r.cursor(), Some(7));
+    }
+
+    /// Decoding reads the head from the decoded envelope; the decisions are the same as
+    /// when only the head is read.
+    #[test]
+    fn decisions_are_the_same_with_or_without_decoding() {
+        let datas = [
+            r#"{"type":"agent.message","session_id":"s1","seq":6,"created_at":9,"payload":{"text":"a"}}"#,
+            r#"{"type":"agent.message","session_id":"s2","seq":7,"payload":{}}"#,
+            r#"{"type":"agent.message","seq":"8","created_at":"10","payload":{}}"#,
+            r#"{"type":"agent.message","seq":12,"payload":{"text":"cut \ud83d"}}"#,
+            r#"{"type":"agent.text","seq":13,"payload":{"delta":"d"}}"#,
+            r#"["agent.message","s1",14]"#,
+            r#"{"type":"agent.message","session_id":5,"seq":15,"payload":{}}"#,
+            r#"{"type":"agent.message","internal_type":1,"seq":16,"payload":{}}"#,
+            r#"{"type":"agent.message","seq":17,"seq":18,"payload":{}}"#,
+            r#"{"type":"agent.message","seq":5,"payload":{}}"#,
+        ];
+        let summary = |decode: bool| {
+            let mut r = Resume::new(Some(5), false)
+                .with_session(Some("s1".into()))
+                .with_decode_persisted(decode);
+            datas
+                .iter()
+                .enumerate()
+                .map(|(i, data)| {
+                    let f = SseFrame {
+                        id: Some((20 + i).to_string()),
+                        event: None,
+                        data: (*data).into(),
+                    };
+                    let action = match r.on_frame(f) {
+                        FrameAction::Deliver(f) => format!("deliver {:?} {:?}", f.id, f.created_at),
+                        FrameAction::Duplicate { seq } => format!("duplicate {seq}"),
+                        FrameAction::Skip { .. } => "skip".into(),
+                        FrameAction::Truncated { from_seq, .. } => {
+                            format!("truncated {from_seq:?}")
+                        }
+                    };
+                    (action, r.take_anomaly(), r.cursor())
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(summary(true), summary(false));
     }
 
     /// The stored cursor is this session's: an event naming another session is dropped
