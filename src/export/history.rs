@@ -218,10 +218,20 @@ mod tests {
             tx.send(u).unwrap();
         }
         // The sender stays open: the end must come from the frames or the quiet spell.
+        let out = read_from(&mut rx, ends).await;
+        drop(tx);
+        out
+    }
+
+    /// [`read`] over `rx`: what it returned, the seqs it passed on, its warnings.
+    async fn read_from(
+        rx: &mut mpsc::UnboundedReceiver<StreamUpdate>,
+        ends: Ends,
+    ) -> (Result<HistoryRead>, Vec<u64>, Vec<String>) {
         let mut seqs = Vec::new();
         let mut warnings = Vec::new();
         let read = read(
-            &mut rx,
+            rx,
             ends,
             |f| {
                 seqs.push(f.id.unwrap());
@@ -230,7 +240,6 @@ mod tests {
             |w| warnings.push(w.to_string()),
         )
         .await;
-        drop(tx);
         (read, seqs, warnings)
     }
 
@@ -304,22 +313,12 @@ mod tests {
             tx.send(stamped(2, 2_000)).unwrap();
             tx
         });
-        let mut seqs = Vec::new();
         let ends = Ends {
             quiet: END_QUIET,
             settled_at: Some(2_000),
         };
-        let read = read(
-            &mut rx,
-            ends,
-            |f| {
-                seqs.push(f.id.unwrap());
-                Ok(())
-            },
-            |_| {},
-        )
-        .await
-        .unwrap();
+        let (read, seqs, _) = read_from(&mut rx, ends).await;
+        let read = read.unwrap();
         assert_eq!(seqs, [1, 2]);
         assert_eq!(read.end, HistoryEnd::Settled);
         drop(feeder.await.unwrap());
@@ -383,18 +382,8 @@ mod tests {
             tx.send(persisted(2)).unwrap();
             tx
         });
-        let mut seqs = Vec::new();
-        let read = read(
-            &mut rx,
-            QUIET_ONLY,
-            |f| {
-                seqs.push(f.id.unwrap());
-                Ok(())
-            },
-            |_| {},
-        )
-        .await
-        .unwrap();
+        let (read, seqs, _) = read_from(&mut rx, QUIET_ONLY).await;
+        let read = read.unwrap();
         assert_eq!(seqs, [1, 2], "waited out the reconnect");
         assert_eq!(read.end, HistoryEnd::Quiet);
         drop(feeder.await.unwrap());
