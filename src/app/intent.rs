@@ -149,8 +149,12 @@ impl App {
             Intent::ScrollHelp(rows) => {
                 // The list's rows at the overlay's width on the screen last drawn.
                 let screen_width = self.screen.areas().map_or(80, |a| a.footer.width);
-                let width =
-                    crate::ui::help::area(ratatui::layout::Rect::new(0, 0, screen_width, 1)).width;
+                let width = crate::ui::help::overlay_width(ratatui::layout::Rect::new(
+                    0,
+                    0,
+                    screen_width,
+                    1,
+                ));
                 let max = i32::try_from(crate::ui::help::rows(width)).unwrap_or(i32::MAX);
                 let next = (i32::from(self.screen.help_scroll) + rows).clamp(0, max);
                 self.screen.help_scroll = u16::try_from(next).unwrap_or(0);

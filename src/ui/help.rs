@@ -136,13 +136,23 @@ pub(crate) fn rows(width: u16) -> usize {
     lines(width, &Theme::no_color()).len()
 }
 
-/// The overlay's rectangle: the list's natural size, centered, clipped to `area`.
-pub(crate) fn area(area: Rect) -> Rect {
+/// The overlay's width in `area`: the list's natural width, clipped.
+pub(crate) fn overlay_width(area: Rect) -> u16 {
     let (_, natural) = natural_widths();
-    let width = u16::try_from(natural).unwrap_or(u16::MAX).min(area.width);
-    let height = u16::try_from(rows(width) + 2)
-        .unwrap_or(u16::MAX)
-        .min(area.height);
+    u16::try_from(natural).unwrap_or(u16::MAX).min(area.width)
+}
+
+/// The overlay's rectangle: the list's natural size, centered, clipped to `area` (what
+/// [`render`] draws into).
+#[cfg(test)]
+fn area(area: Rect) -> Rect {
+    let width = overlay_width(area);
+    placed(area, width, rows(width))
+}
+
+/// The overlay of `width` holding `rows` list rows, centered in `area`.
+fn placed(area: Rect, width: u16, rows: usize) -> Rect {
+    let height = u16::try_from(rows + 2).unwrap_or(u16::MAX).min(area.height);
     Rect {
         x: area.x + (area.width - width) / 2,
         y: area.y + (area.height - height) / 2,
@@ -154,8 +164,9 @@ pub(crate) fn area(area: Rect) -> Rect {
 /// Draws the help overlay centered in `area`, clearing what is beneath it.
 /// `scroll` rows of the list are skipped (clamped so the last row can reach the bottom).
 pub(crate) fn render(area: Rect, buf: &mut Buffer, theme: &Theme, scroll: u16) {
-    let overlay = self::area(area);
-    let lines = self::lines(overlay.width, theme);
+    let width = overlay_width(area);
+    let lines = self::lines(width, theme);
+    let overlay = placed(area, width, lines.len());
     let room = usize::from(overlay.height.saturating_sub(2));
     let skip = usize::from(scroll).min(lines.len().saturating_sub(room));
     let more = lines.len() > room;

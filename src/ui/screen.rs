@@ -312,7 +312,7 @@ impl Screen {
             overlay.render(area, buf, theme);
         }
         if self.mode == Mode::Help {
-            help::render(help::area(area), buf, theme, self.help_scroll);
+            help::render(area, buf, theme, self.help_scroll);
         }
         // Read from the finished frame. Nothing is linked while the key list or an overlay
         // covers part of a pane: a URL cut by its border would link another address.
