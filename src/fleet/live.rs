@@ -33,6 +33,8 @@ pub const POLL_PERIOD: Duration = Duration::from_secs(10);
 /// How often the whole list is read while the stream runs: no event says a session was
 /// deleted elsewhere.
 const RELIST_PERIOD: Duration = Duration::from_secs(60);
+/// How long the first listing waits for the org stream to open.
+const OPEN_WAIT: Duration = Duration::from_secs(3);
 /// Stream updates applied under one lock.
 const BATCH: usize = 512;
 /// Announcements a listener may fall behind by; older ones are dropped (a flood of them is
@@ -380,6 +382,86 @@ impl Task {
     }
 }
 
+impl Task {
+    /// Applies stream updates under one lock and announces the sessions that came to need
+    /// the user.
+    fn apply(
+        &self,
+        updates: Vec<StreamUpdate>,
+        org: &mut Option<stream::StreamHandle>,
+        poll_at: &mut Option<Instant>,
+        refresh_at: &mut Option<Instant>,
+        poll_every: Duration,
+    ) {
+        let mut applied = Applied::default();
+        let mut fresh = Vec::new();
+        let mut stopped = false;
+        let mut model = lock(&self.model);
+        for update in updates {
+            match update {
+                StreamUpdate::Frame(frame) => {
+                    let Ok(event) = &frame.event else { continue };
+                    let one = model.apply_event(event);
+                    applied.visible |= one.visible;
+                    if one.newly_needs_you
+                        && let Some(id) = &event.session_id
+                        && let Some(news) = announcement(&model, id.clone())
+                    {
+                        fresh.push(news);
+                    }
+                }
+                StreamUpdate::State(ConnectionState::Failed { reason }) => {
+                    stopped = true;
+                    let note = format!(
+                        "the org stream was refused ({}); polling the list every {} s",
+                        text::one_line(&reason, 120),
+                        poll_every.as_secs()
+                    );
+                    applied.visible |= model.set_note(Some(note)).visible;
+                    *poll_at = Some(Instant::now() + poll_every);
+                }
+                StreamUpdate::State(ConnectionState::Live) => {
+                    applied.visible |= model.set_note(None).visible;
+                }
+                _ => {}
+            }
+        }
+        if stopped {
+            *org = None;
+        }
+        if model.wants_refresh() && refresh_at.is_none() {
+            *refresh_at = Some(Instant::now() + REFRESH_DELAY);
+        }
+        drop(model);
+        self.report(applied, fresh);
+    }
+}
+
+/// The org stream's updates until it is open (or retrying, refused, or [`OPEN_WAIT`]
+/// passed): the
+/// stream starts live from the moment it opens, so a list read before that could miss
+/// what happens in between.
+async fn until_open(handle: &mut stream::StreamHandle) -> Vec<StreamUpdate> {
+    let mut early = Vec::new();
+    let deadline = Instant::now() + OPEN_WAIT;
+    while let Ok(Some(update)) = tokio::time::timeout_at(deadline, handle.updates.recv()).await {
+        // Retrying or refused: waiting longer would only delay the list.
+        let open = matches!(
+            update,
+            StreamUpdate::State(
+                ConnectionState::Live
+                    | ConnectionState::Retrying { .. }
+                    | ConnectionState::Failed { .. }
+            )
+        );
+        early.push(update);
+        if open {
+            break;
+        }
+    }
+    early
+}
+
 /// What to say of session `id`, which came to need the user.
 fn announcement(model: &FleetModel, id: String) -> Option<NeedsYou> {
     let line = model.get(&id)?.needs_you_line()?;
@@ -422,14 +504,20 @@ async fn run(
         changed,
         needs_you,
     };
-    // Subscribed before listing: what happens while the list is read is not missed.
+    // Listed once the stream is open: what happens while the list is read comes on the
+    // stream, and what happened before it is in the list.
     let mut options = source.stream;
     options.keep_data = false;
-    let mut org = Some(stream::spawn(options));
+    let mut handle = stream::spawn(options);
+    let early = until_open(&mut handle).await;
+    let mut org = Some(handle);
     task.list().await;
     task.label().await;
     let mut refresh_at: Option<Instant> = None;
     let mut poll_at: Option<Instant> = Some(Instant::now() + RELIST_PERIOD);
+    if !early.is_empty() {
+        task.apply(early, &mut org, &mut poll_at, &mut refresh_at, poll_every);
+    }
     loop {
         tokio::select! {
             update = async { org.as_mut()?.updates.recv().await }, if org.is_some() => {
@@ -447,47 +535,7 @@ async fn run(
                         }
                     }
                 }
-                let mut applied = Applied::default();
-                let mut fresh = Vec::new();
-                let mut stopped = false;
-                let mut model = lock(&task.model);
-                for update in updates {
-                    match update {
-                        StreamUpdate::Frame(frame) => {
-                            let Ok(event) = &frame.event else { continue };
-                            let one = model.apply_event(event);
-                            applied.visible |= one.visible;
-                            if one.newly_needs_you
-                                && let Some(id) = &event.session_id
-                                && let Some(news) = announcement(&model, id.clone())
-                            {
-                                fresh.push(news);
-                            }
-                        }
-                        StreamUpdate::State(ConnectionState::Failed { reason }) => {
-                            stopped = true;
-                            let note = format!(
-                                "the org stream was refused ({}); polling the list every {} s",
-                                text::one_line(&reason, 120),
-                                poll_every.as_secs()
-                            );
-                            applied.visible |= model.set_note(Some(note)).visible;
-                            poll_at = Some(Instant::now() + poll_every);
-                        }
-                        StreamUpdate::State(ConnectionState::Live) => {
-                            applied.visible |= model.set_note(None).visible;
-                        }
-                        _ => {}
-                    }
-                }
-                if stopped {
-                    org = None;
-                }
-                if model.wants_refresh() && refresh_at.is_none() {
-                    refresh_at = Some(Instant::now() + REFRESH_DELAY);
-                }
-                drop(model);
-                task.report(applied, fresh);
+                task.apply(updates, &mut org, &mut poll_at, &mut refresh_at, poll_every);
             }
             Some(ids) = wanted.recv() => task.details(ids).await,
             _ = sleep_until(refresh_at), if refresh_at.is_some() => {

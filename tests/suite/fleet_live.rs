@@ -230,3 +230,44 @@ fn turn_reads(rig: &Rig) -> usize {
         .filter(|r| r.starts_with("GET ") && r.contains("/turns"))
         .count()
 }
+
+/// A server slow to open the org stream: the list is read once the stream follows, so a
+/// session that starts just after the list was asked for is on the stream, not lost until
+/// the next relisting a minute later.
+#[tokio::test]
+async fn the_list_is_read_once_the_org_stream_follows_so_nothing_in_between_is_lost() {
+    let rig = Rig::test().await;
+    rig.sim.set_faults(Faults {
+        delay_stream_open_ms: 1_000,
+        ..Faults::default()
+    });
+    let listed = rig.sim.create_session(Some("listed"));
+    let fleet = live(&rig, Duration::from_secs(60));
+    let list_asked = || {
+        rig.sim
+            .requests()
+            .iter()
+            .any(|r| r.starts_with("GET /v1/sessions?") || r == "GET /v1/sessions")
+    };
+    tokio::time::timeout(WAIT, async {
+        while !list_asked() {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await
+    .expect("the list read");
+    let created = rig.sim.create_session(Some("created just after the list"));
+    rig.client
+        .send(
+            &created,
+            &message("hello"),
+            &gobare_api::client::IdempotencyKey::new(),
+        )
+        .await
+        .unwrap();
+    until(&fleet, "both sessions", |m| {
+        m.get(&listed).is_some() && m.get(&created).is_some()
+    })
+    .await;
+    rig.sim.shutdown().await;
+}

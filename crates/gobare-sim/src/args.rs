@@ -85,6 +85,9 @@ pub struct SimArgs {
     /// Fault: refuse session writes (patch, delete, fork) with 403 naming `sessions:write`.
     #[arg(long)]
     pub read_only_sessions: bool,
+    /// Fault: hold each stream request this many milliseconds before it starts following.
+    #[arg(long, default_value_t = 0, value_name = "MS")]
+    pub delay_stream_open_ms: u64,
 }
 
 fn secs(s: f64) -> Duration {
@@ -122,6 +125,7 @@ impl SimArgs {
                 usage_gone: false,
                 refuse_org_stream: self.refuse_org_stream,
                 read_only_sessions: self.read_only_sessions,
+                delay_stream_open_ms: self.delay_stream_open_ms,
             },
             ..SimConfig::default()
         };

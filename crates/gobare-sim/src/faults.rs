@@ -49,6 +49,9 @@ pub struct Faults {
     /// Refuse session writes (`PATCH`, `DELETE`, fork) with `403 permission_denied`
     /// naming `sessions:write`, as for a read-only token.
     pub read_only_sessions: bool,
+    /// Hold every stream request this many milliseconds before it subscribes to the
+    /// feed: a server slow to open streams (events in that time are not on the stream).
+    pub delay_stream_open_ms: u64,
 }
 
 impl Faults {

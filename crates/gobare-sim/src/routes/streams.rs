@@ -20,6 +20,7 @@ pub(crate) async fn session_events(
     if state.db().session(&id).is_none() {
         return Err(Refusal::not_found(format!("No session {id}.")));
     }
+    sse::hold_open(&state).await;
     sse::open(&state, Scope::Session(id), cursor)
 }
 
@@ -42,5 +43,6 @@ pub(crate) async fn org_events(
         }
         None => Scope::Org,
     };
+    sse::hold_open(&state).await;
     sse::open(&state, scope, cursor)
 }
