@@ -152,6 +152,9 @@ pub(crate) fn open(state: &Shared, scope: Scope, cursor: Option<u64>) -> Result<
     Ok(resp)
 }
 
+/// The most bytes of waiting persisted frames put in one write.
+const BATCH_WRITE_BYTES: usize = 64 * 1024;
+
 struct Writer {
     state: Shared,
     tx: mpsc::Sender<Bytes>,
@@ -188,9 +191,8 @@ impl Writer {
 
         let cap = self.state.config.replay_cap;
         let truncated = replay.len() > cap;
-        for frame in replay.iter().take(cap) {
-            self.write_frame(frame).await?;
-        }
+        self.write_persisted(replay.iter().take(cap).map(|f| &**f))
+            .await?;
         if truncated {
             let from_seq = if cap == 0 {
                 cursor.unwrap_or(0)
@@ -236,9 +238,7 @@ impl Writer {
                             let db = self.state.db();
                             db.replay(self.last_seq, usize::MAX - 1, |f| keep(&db, f))
                         };
-                        for frame in missed {
-                            self.write_frame(&frame).await?;
-                        }
+                        self.write_persisted(missed.iter().map(|f| &**f)).await?;
                     }
                     Err(broadcast::error::RecvError::Closed) => return Err(Closed),
                 },
@@ -246,29 +246,33 @@ impl Writer {
         }
     }
 
+    /// Persisted frames already waiting (a replay, a lagging reader's catch-up), written
+    /// [`BATCH_WRITE_BYTES`] at a time as a buffered server writes them: the client must
+    /// accept chunk boundaries anywhere (§7.2). The faults still apply frame by frame.
+    async fn write_persisted<'f>(
+        &mut self,
+        frames: impl Iterator<Item = &'f Frame>,
+    ) -> Result<(), Closed> {
+        let mut batch = String::new();
+        for frame in frames {
+            let whole = self.encode(frame, &mut batch);
+            if !whole {
+                self.write_raw(batch).await?;
+                return Err(Closed);
+            }
+            if batch.len() >= BATCH_WRITE_BYTES {
+                self.write_raw(std::mem::take(&mut batch)).await?;
+            }
+        }
+        if !batch.is_empty() {
+            self.write_raw(batch).await?;
+        }
+        Ok(())
+    }
+
     async fn write_frame(&mut self, frame: &Frame) -> Result<(), Closed> {
-        let mut text = String::with_capacity(frame.json.len() + 48);
-        if let Some(seq) = frame.seq {
-            text.push_str(&format!("id: {seq}\n"));
-        }
-        text.push_str(&format!("event: {}\ndata: {}\n\n", frame.kind, frame.json));
-        if let Some(seq) = frame.seq {
-            self.last_seq = self.last_seq.max(seq);
-        }
-        self.frames_written += 1;
-        let faults = self.state.faults();
-        let drop_now = faults
-            .drop_every_n_frames
-            .is_some_and(|n| n > 0 && self.frames_written.is_multiple_of(n))
-            || (faults.drop_probability > 0.0 && rand::random::<f64>() < faults.drop_probability);
-        if drop_now {
-            // Half a frame, then the connection goes away.
-            let cut = text.len() / 2;
-            let cut = (0..=cut)
-                .rev()
-                .find(|i| text.is_char_boundary(*i))
-                .unwrap_or(0);
-            text.truncate(cut);
+        let mut text = String::new();
+        if !self.encode(frame, &mut text) {
             self.write_raw(text).await?;
             return Err(Closed);
         }
@@ -277,6 +281,40 @@ impl Writer {
             return Ok(());
         }
         self.write_raw(text).await
+    }
+
+    /// Appends `frame` to `out`; `false` when a fault cuts it in half (the connection then
+    /// goes away after that half).
+    fn encode(&mut self, frame: &Frame, out: &mut String) -> bool {
+        use std::fmt::Write as _;
+        let start = out.len();
+        out.reserve(frame.json.len() + 48);
+        if let Some(seq) = frame.seq {
+            let _ = writeln!(out, "id: {seq}");
+            self.last_seq = self.last_seq.max(seq);
+        }
+        let _ = write!(out, "event: {}\ndata: {}\n\n", frame.kind, frame.json);
+        if !self.count_written() {
+            return true;
+        }
+        // Half a frame, then the connection goes away.
+        let cut = start + (out.len() - start) / 2;
+        let cut = (start..=cut)
+            .rev()
+            .find(|i| out.is_char_boundary(*i))
+            .unwrap_or(start);
+        out.truncate(cut);
+        false
+    }
+
+    /// Counts one frame written; `true` when a drop fault falls on it.
+    fn count_written(&mut self) -> bool {
+        self.frames_written += 1;
+        let faults = self.state.faults();
+        faults
+            .drop_every_n_frames
+            .is_some_and(|n| n > 0 && self.frames_written.is_multiple_of(n))
+            || (faults.drop_probability > 0.0 && rand::random::<f64>() < faults.drop_probability)
     }
 
     async fn write_raw(&mut self, text: String) -> Result<(), Closed> {

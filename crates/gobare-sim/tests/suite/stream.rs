@@ -214,6 +214,32 @@ async fn the_sixth_stream_is_refused_with_retry_after_before_streaming() {
     }
 }
 
+/// A replay is written as a buffered server writes what is already waiting: many frames
+/// to a write, not one write (and one HTTP chunk) per frame.
+#[tokio::test]
+async fn a_replay_comes_in_writes_of_many_frames() {
+    let api = Api::test().await;
+    let id = api.sim.create_session(None);
+    api.sim.seed_events(&id, 2_000);
+    let mut sse = api.stream(&id, Some(0)).await;
+    let mut seqs = Vec::new();
+    while seqs.last() != Some(&2_000) {
+        let frame = sse.next(WAIT).await.expect("the replay's next frame");
+        seqs.extend(ids(&[frame]));
+    }
+    assert_eq!(
+        seqs,
+        (1..=2_000).collect::<Vec<u64>>(),
+        "every event once, in order"
+    );
+    assert!(
+        sse.chunks * 10 < seqs.len(),
+        "{} chunks for {} frames",
+        sse.chunks,
+        seqs.len()
+    );
+}
+
 #[tokio::test]
 async fn faults_drop_refuse_stall_chunk_and_crlf() {
     let api = Api::test().await;

@@ -142,6 +142,8 @@ pub(crate) struct Sse {
     buf: String,
     pub(crate) raw: String,
     pub(crate) ended: bool,
+    /// Body chunks received so far.
+    pub(crate) chunks: usize,
 }
 
 impl Sse {
@@ -151,6 +153,7 @@ impl Sse {
             buf: String::new(),
             raw: String::new(),
             ended: false,
+            chunks: 0,
         }
     }
 
@@ -185,6 +188,7 @@ impl Sse {
             let chunk = tokio::time::timeout_at(deadline, self.resp.chunk()).await;
             match chunk {
                 Ok(Ok(Some(bytes))) => {
+                    self.chunks += 1;
                     let s = String::from_utf8_lossy(&bytes).to_string();
                     self.raw.push_str(&s);
                     self.buf.push_str(&s);
