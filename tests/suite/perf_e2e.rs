@@ -18,6 +18,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 const HISTORY: usize = 50_000;
+/// The simulator's two ways of writing a replay: (name, `Faults::write_each_frame`).
+const REPLAY_SHAPES: [(&str, bool); 2] = [("64 KiB writes", false), ("a write per frame", true)];
 const RUNS: usize = 5;
 
 /// A simulator holding one session with `events` persisted events, all replayable.
@@ -75,7 +77,9 @@ fn ms(d: Duration) -> f64 {
 }
 
 /// (a) `tail --from 0` of 50,000 events vs `curl -sN` of the same stream (the I/O floor),
-/// alternating, 5 runs each; stops each client once the last seq has been printed.
+/// alternating, 5 runs each; stops each client once the last seq has been printed. Both
+/// shapes of the simulator's replay: 64 KiB writes (a buffered server) and a write per
+/// frame (a server that flushes after each event: an HTTP chunk each).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "performance figure: run with --ignored --nocapture"]
 async fn tail_vs_curl() {
@@ -85,46 +89,69 @@ async fn tail_vs_curl() {
     let marker = format!("\"seq\":{last},");
     let home = Home::new();
     let events_url = format!("{base}v1/sessions/{id}/events?last_event_id=0");
-    let (mut tail_times, mut curl_times) = (Vec::new(), Vec::new());
-    let (mut tail_bytes, mut curl_bytes) = (0, 0);
-    for _ in 0..RUNS {
-        let started = Instant::now();
-        let curl = Command::new("curl")
-            .args([
-                "-sN",
-                "-H",
-                &format!("Authorization: Bearer {token}"),
-                &events_url,
-            ])
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("curl");
-        curl_bytes = read_until(curl, marker.as_bytes());
-        curl_times.push(started.elapsed());
+    for (shape, write_each_frame) in REPLAY_SHAPES {
+        sim.set_faults(gobare_sim::Faults {
+            write_each_frame,
+            ..Default::default()
+        });
+        let (mut tail_times, mut curl_times) = (Vec::new(), Vec::new());
+        let (mut tail_bytes, mut curl_bytes) = (0, 0);
+        for _ in 0..RUNS {
+            let started = Instant::now();
+            let curl = Command::new("curl")
+                .args([
+                    "-sN",
+                    "-H",
+                    &format!("Authorization: Bearer {token}"),
+                    &events_url,
+                ])
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("curl");
+            curl_bytes = read_until(curl, marker.as_bytes());
+            curl_times.push(started.elapsed());
 
-        let started = Instant::now();
-        let tail = home
-            .std_command(&["--api", base.as_str(), "tail", &id, "--from", "0"])
-            .env("GOBARE_TOKEN", &token)
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("tail");
-        tail_bytes = read_until(tail, marker.as_bytes());
-        tail_times.push(started.elapsed());
+            let started = Instant::now();
+            let tail = home
+                .std_command(&["--api", base.as_str(), "tail", &id, "--from", "0"])
+                .env("GOBARE_TOKEN", &token)
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("tail");
+            tail_bytes = read_until(tail, marker.as_bytes());
+            tail_times.push(started.elapsed());
+        }
+        let (t, c) = (median(tail_times), median(curl_times));
+        println!(
+            "perf: [{shape}] curl -sN {HISTORY} events ({curl_bytes} bytes) = {:.1} ms (median of {RUNS})",
+            ms(c)
+        );
+        println!(
+            "perf: [{shape}] tail --from 0 {HISTORY} events ({tail_bytes} bytes) = {:.1} ms (median of {RUNS})",
+            ms(t)
+        );
+        println!(
+            "perf: [{shape}] tail / curl = {:.2}x (budget 1.5x)",
+            t.as_secs_f64() / c.as_secs_f64()
+        );
+        if let Ok(dir) = std::env::var("GOBARE_PERF_RECORD") {
+            // The replay, then an interrupt: `tail` exits as on Ctrl+C and `perf` writes out.
+            let data = format!(
+                "{dir}/tail-{}.data",
+                if write_each_frame { "each" } else { "batched" }
+            );
+            let mut tail = home.std_command(&["--api", base.as_str(), "tail", &id, "--from", "0"]);
+            tail.env("GOBARE_TOKEN", &token);
+            let prefix = [
+                "record", "-g", "-F", "2000", "-o", &data, "--", "timeout", "-s", "INT", "2", BIN,
+            ];
+            let mut perf = run_as(&tail, "perf", &prefix);
+            perf.stdout(Stdio::null());
+            let status = tokio::task::block_in_place(|| perf.status()).expect("perf");
+            println!("perf: recorded {data}: {status}");
+        }
     }
-    let (t, c) = (median(tail_times), median(curl_times));
-    println!(
-        "perf: curl -sN {HISTORY} events ({curl_bytes} bytes) = {:.1} ms (median of {RUNS})",
-        ms(c)
-    );
-    println!(
-        "perf: tail --from 0 {HISTORY} events ({tail_bytes} bytes) = {:.1} ms (median of {RUNS})",
-        ms(t)
-    );
-    println!(
-        "perf: tail / curl = {:.2}x (budget 1.5x)",
-        t.as_secs_f64() / c.as_secs_f64()
-    );
+    sim.set_faults(gobare_sim::Faults::default());
     sim.shutdown().await;
 }
 
@@ -568,7 +595,8 @@ fn run_measured(mut cmd: Command) -> (Duration, u64, std::process::ExitStatus) {
 /// not grow with the history. `GOBARE_PERF_BASELINE_BIN=PATH` measures
 /// another build of the binary alongside, alternating, in the same run (before and after a
 /// change); `GOBARE_PERF_RECORD=DIR` runs each 200,000-event export once more under
-/// `perf record -g` into `DIR/export-<binary>-<format>.data`.
+/// `perf record -g` into `DIR/export-<binary>-<format>-<shape>.data`. Both shapes of the
+/// simulator's replay ([`REPLAY_SHAPES`]).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "performance figure: run with --ignored --nocapture"]
 async fn export_200k() {
@@ -579,64 +607,97 @@ async fn export_200k() {
     }
     let record = std::env::var("GOBARE_PERF_RECORD").ok();
     for events in [20_000, 200_000] {
-        let (sim, id, _) = seeded_sim(events).await;
+        let (sim, id, last) = seeded_sim(events).await;
         let base = sim.url();
-        for format in ["md", "jsonl"] {
-            let file = home.path(&format!("export-{events}.{format}"));
-            let args = [
-                "--api",
-                base.as_str(),
-                "export",
-                &id,
-                "--format",
-                format,
-                "--output",
-                file.to_str().unwrap(),
-            ];
-            let command = |bin: &str| {
-                let mut cmd = home.std_command(&args);
-                cmd.env("GOBARE_TOKEN", sim.token());
-                run_as(&cmd, bin, &[])
-            };
-            let mut times = vec![Vec::new(); binaries.len()];
-            let mut cpus = vec![Vec::new(); binaries.len()];
-            let mut peaks = vec![0; binaries.len()];
-            let mut outputs = vec![(0, 0); binaries.len()];
+        for (shape, write_each_frame) in REPLAY_SHAPES {
+            sim.set_faults(gobare_sim::Faults {
+                write_each_frame,
+                ..Default::default()
+            });
+            // The floor: the same replay read by curl, up to its last event.
+            let marker = format!("\"seq\":{last},");
+            let events_url = format!("{base}v1/sessions/{id}/events?last_event_id=0");
+            let mut curl_times = Vec::new();
             for _ in 0..3 {
-                for (i, (name, bin)) in binaries.iter().enumerate() {
-                    let (wall, rss, cpu, status) = measured_with_cpu(command(bin)).await;
-                    assert!(
-                        status.success(),
-                        "{name}: export {events} {format}: {status:?}"
-                    );
-                    times[i].push(wall);
-                    cpus[i].push(cpu);
-                    peaks[i] = peaks[i].max(rss);
-                    outputs[i] = size_and_hash(&file);
+                let started = Instant::now();
+                let curl = Command::new("curl")
+                    .args([
+                        "-sN",
+                        "-H",
+                        &format!("Authorization: Bearer {}", sim.token()),
+                        &events_url,
+                    ])
+                    .stdout(Stdio::piped())
+                    .spawn()
+                    .expect("curl");
+                tokio::task::block_in_place(|| read_until(curl, marker.as_bytes()));
+                curl_times.push(started.elapsed());
+            }
+            println!(
+                "perf: [{shape}] curl -sN the replay of {events} events = {:.0} ms (median of 3; the simulator's floor)",
+                ms(median(curl_times))
+            );
+            for format in ["md", "jsonl"] {
+                let file = home.path(&format!("export-{events}.{format}"));
+                let args = [
+                    "--api",
+                    base.as_str(),
+                    "export",
+                    &id,
+                    "--format",
+                    format,
+                    "--output",
+                    file.to_str().unwrap(),
+                ];
+                let command = |bin: &str| {
+                    let mut cmd = home.std_command(&args);
+                    cmd.env("GOBARE_TOKEN", sim.token());
+                    run_as(&cmd, bin, &[])
+                };
+                let mut times = vec![Vec::new(); binaries.len()];
+                let mut cpus = vec![Vec::new(); binaries.len()];
+                let mut peaks = vec![0; binaries.len()];
+                let mut outputs = vec![(0, 0); binaries.len()];
+                for _ in 0..3 {
+                    for (i, (name, bin)) in binaries.iter().enumerate() {
+                        let (wall, rss, cpu, status) = measured_with_cpu(command(bin)).await;
+                        assert!(
+                            status.success(),
+                            "{name}: export {events} {format}: {status:?}"
+                        );
+                        times[i].push(wall);
+                        cpus[i].push(cpu);
+                        peaks[i] = peaks[i].max(rss);
+                        outputs[i] = size_and_hash(&file);
+                    }
                 }
-            }
-            for (i, (name, _)) in binaries.iter().enumerate() {
-                println!(
-                    "perf: export {events} events --format {format} ({name}, {} bytes{}) = {:.0} ms, {:.0} ms of CPU (medians of 3); peak RSS {:.1} MiB",
-                    outputs[i].0,
-                    if outputs[i] == outputs[0] {
-                        ""
-                    } else {
-                        ", NOT the same bytes as this build's"
-                    },
-                    ms(median(std::mem::take(&mut times[i]))),
-                    ms(median(std::mem::take(&mut cpus[i]))),
-                    peaks[i] as f64 / 1024.0
-                );
-            }
-            if let (Some(dir), 200_000) = (&record, events) {
-                for (name, bin) in &binaries {
-                    let data = format!("{dir}/export-{}-{format}.data", name.replace(' ', "-"));
-                    let record = ["record", "-g", "-F", "2000", "-o", &data, "--", bin];
-                    let mut perf = run_as(&command(bin), "perf", &record);
-                    perf.stdout(Stdio::null());
-                    let status = tokio::task::block_in_place(|| perf.status()).expect("perf");
-                    println!("perf: recorded {data}: {status}");
+                for (i, (name, _)) in binaries.iter().enumerate() {
+                    println!(
+                        "perf: [{shape}] export {events} events --format {format} ({name}, {} bytes{}) = {:.0} ms, {:.0} ms of CPU (medians of 3); peak RSS {:.1} MiB",
+                        outputs[i].0,
+                        if outputs[i] == outputs[0] {
+                            ""
+                        } else {
+                            ", NOT the same bytes as this build's"
+                        },
+                        ms(median(std::mem::take(&mut times[i]))),
+                        ms(median(std::mem::take(&mut cpus[i]))),
+                        peaks[i] as f64 / 1024.0
+                    );
+                }
+                if let (Some(dir), 200_000) = (&record, events) {
+                    for (name, bin) in &binaries {
+                        let data = format!(
+                            "{dir}/export-{}-{format}-{}.data",
+                            name.replace(' ', "-"),
+                            if write_each_frame { "each" } else { "batched" }
+                        );
+                        let record = ["record", "-g", "-F", "2000", "-o", &data, "--", bin];
+                        let mut perf = run_as(&command(bin), "perf", &record);
+                        perf.stdout(Stdio::null());
+                        let status = tokio::task::block_in_place(|| perf.status()).expect("perf");
+                        println!("perf: recorded {data}: {status}");
+                    }
                 }
             }
         }

@@ -88,6 +88,9 @@ pub struct SimArgs {
     /// Fault: hold each stream request this many milliseconds before it starts following.
     #[arg(long, default_value_t = 0, value_name = "MS")]
     pub delay_stream_open_ms: u64,
+    /// Fault: write every frame on its own, a replay too (one HTTP chunk per event).
+    #[arg(long)]
+    pub write_each_frame: bool,
 }
 
 fn secs(s: f64) -> Duration {
@@ -126,6 +129,7 @@ impl SimArgs {
                 refuse_org_stream: self.refuse_org_stream,
                 read_only_sessions: self.read_only_sessions,
                 delay_stream_open_ms: self.delay_stream_open_ms,
+                write_each_frame: self.write_each_frame,
             },
             ..SimConfig::default()
         };

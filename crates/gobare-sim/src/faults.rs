@@ -52,6 +52,10 @@ pub struct Faults {
     /// Hold every stream request this many milliseconds before it subscribes to the
     /// feed: a server slow to open streams (events in that time are not on the stream).
     pub delay_stream_open_ms: u64,
+    /// Write every frame on its own, a replay too (one HTTP chunk per event), as a server
+    /// that flushes after each event does; otherwise frames already waiting go out in
+    /// 64 KiB writes.
+    pub write_each_frame: bool,
 }
 
 impl Faults {

@@ -248,7 +248,8 @@ impl Writer {
 
     /// Persisted frames already waiting (a replay, a lagging reader's catch-up), written
     /// [`BATCH_WRITE_BYTES`] at a time as a buffered server writes them: the client must
-    /// accept chunk boundaries anywhere (§7.2). The faults still apply frame by frame.
+    /// accept chunk boundaries anywhere (§7.2). The faults still apply frame by frame, and
+    /// `write_each_frame` writes them one at a time.
     async fn write_persisted<'f>(
         &mut self,
         frames: impl Iterator<Item = &'f Frame>,
@@ -260,7 +261,7 @@ impl Writer {
                 self.write_raw(batch).await?;
                 return Err(Closed);
             }
-            if batch.len() >= BATCH_WRITE_BYTES {
+            if batch.len() >= BATCH_WRITE_BYTES || self.state.faults().write_each_frame {
                 self.write_raw(std::mem::take(&mut batch)).await?;
             }
         }

@@ -215,7 +215,8 @@ async fn the_sixth_stream_is_refused_with_retry_after_before_streaming() {
 }
 
 /// A replay is written as a buffered server writes what is already waiting: many frames
-/// to a write, not one write (and one HTTP chunk) per frame.
+/// to a write, not one write (and one HTTP chunk) per frame; `write_each_frame` writes
+/// them one by one.
 #[tokio::test]
 async fn a_replay_comes_in_writes_of_many_frames() {
     let api = Api::test().await;
@@ -234,6 +235,28 @@ async fn a_replay_comes_in_writes_of_many_frames() {
     );
     assert!(
         sse.chunks * 10 < seqs.len(),
+        "{} chunks for {} frames",
+        sse.chunks,
+        seqs.len()
+    );
+    // A server that flushes after each event: a chunk (at least) per frame.
+    api.sim.set_faults(Faults {
+        write_each_frame: true,
+        ..Faults::default()
+    });
+    let mut sse = api.stream(&id, Some(0)).await;
+    let mut seqs = Vec::new();
+    while seqs.last() != Some(&2_000) {
+        let frame = sse.next(WAIT).await.expect("the replay's next frame");
+        seqs.extend(ids(&[frame]));
+    }
+    assert_eq!(
+        seqs,
+        (1..=2_000).collect::<Vec<u64>>(),
+        "every event once, in order"
+    );
+    assert!(
+        sse.chunks >= seqs.len(),
         "{} chunks for {} frames",
         sse.chunks,
         seqs.len()
