@@ -423,6 +423,14 @@ impl Task {
                 StreamUpdate::State(ConnectionState::Live) => {
                     applied.visible |= model.set_note(None).visible;
                 }
+                StreamUpdate::State(ConnectionState::Retrying { in_ms, .. }) => {
+                    // Until it is back, rows change only by the list's reads: say so.
+                    let note = format!(
+                        "the org stream dropped; reconnecting in {:.0} s (rows may lag until then)",
+                        (in_ms as f64 / 1000.0).ceil()
+                    );
+                    applied.visible |= model.set_note(Some(note)).visible;
+                }
                 _ => {}
             }
         }

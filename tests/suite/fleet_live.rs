@@ -271,3 +271,43 @@ async fn the_list_is_read_once_the_org_stream_follows_so_nothing_in_between_is_l
     .await;
     rig.sim.shutdown().await;
 }
+
+/// A dropped org stream is said on the fleet until it is back: rows may lag meanwhile.
+#[tokio::test]
+async fn a_dropped_org_stream_is_noted_until_it_is_back() {
+    let rig = Rig::start(SimConfig {
+        retry_ms: 300,
+        ..SimConfig::for_tests()
+    })
+    .await;
+    let first = rig.sim.create_session(Some("first"));
+    let fleet = live(&rig, Duration::from_secs(60));
+    until(&fleet, "the session listed, no note", |m| {
+        m.get(&first).is_some() && m.note().is_none()
+    })
+    .await;
+    // The next event frame is cut in half and the connection closed.
+    rig.sim.set_faults(Faults {
+        drop_every_n_frames: Some(1),
+        ..Faults::default()
+    });
+    rig.client
+        .send(
+            &first,
+            &message("hello"),
+            &gobare_api::client::IdempotencyKey::new(),
+        )
+        .await
+        .unwrap();
+    until(&fleet, "the note saying the stream dropped", |m| {
+        m.note()
+            .is_some_and(|n| n.contains("org stream dropped") && n.contains("reconnecting"))
+    })
+    .await;
+    rig.sim.set_faults(Faults::default());
+    until(&fleet, "the note gone once the stream is back", |m| {
+        m.note().is_none()
+    })
+    .await;
+    rig.sim.shutdown().await;
+}
