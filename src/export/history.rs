@@ -3,9 +3,10 @@
 //! The stream has no "replay finished" marker and no "last seq" (reference §7.4), so the
 //! end is inferred, in this order:
 //!
-//! 1. The session was read settled just before the stream opened (idle or failed, nothing
-//!    pending; [`settled_at`]): its `updated_at` moves with every change, so the history is
-//!    whole once an event stamped at or after it has arrived. A short quiet
+//! 1. The session was read settled (idle or failed, nothing pending; [`settled_at`]) while
+//!    the stream opened: its `updated_at` moves with every change, and a change after the
+//!    stream opened comes on it too, so the history is whole once an event stamped at or
+//!    after `updated_at` has arrived. A short quiet
 //!    ([`SETTLED_QUIET`]) then collects the events stamped in that same millisecond.
 //! 2. The first live-only frame (a delta: transient frames are never replayed).
 //! 3. Otherwise (a working session, or one that changed without an event) a quiet spell of
@@ -39,7 +40,7 @@ const REPLAY_TRUNCATED: &str = "gobare.replay_truncated";
 pub(crate) struct Ends {
     /// The quiet spell that ends it when nothing else does.
     pub(crate) quiet: Duration,
-    /// The settled session's `updated_at` read before the stream opened ([`settled_at`]).
+    /// The settled session's `updated_at`, read as the stream opened ([`settled_at`]).
     pub(crate) settled_at: Option<i64>,
 }
 

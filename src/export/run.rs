@@ -33,8 +33,8 @@ pub(crate) enum Format {
 const SESSION_READ_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// Streams `session_id`'s history into `out` and commits it (a file appears only when
-/// complete). The session is read first, for its title (else `fallback_title`) and to know
-/// where its history ends ([`Ends::for_session`]). `options` gives the server and token;
+/// complete). The session is read while the stream opens, for its title (else
+/// `fallback_title`) and to know where its history ends ([`Ends::for_session`]). `options` gives the server and token;
 /// the rest is set here. Warnings (an unreadable event, a skipped frame) go to `warn`.
 pub(crate) async fn export(
     client: &ApiClient,
@@ -45,12 +45,6 @@ pub(crate) async fn export(
     out: Output,
     warn: impl Fn(&str),
 ) -> Result<HistoryRead> {
-    let session = read_session(client, session_id).await;
-    let ends = Ends::for_session(session.as_ref());
-    let title = session
-        .as_ref()
-        .and_then(|s| s.title.as_deref())
-        .or(fallback_title);
     options.target = StreamTarget::Session(session_id.to_string());
     options.from = Some(0);
     options.max_frame_bytes = EXPORT_MAX_FRAME_BYTES;
@@ -59,7 +53,15 @@ pub(crate) async fn export(
     let markdown = format == Format::Markdown;
     options.decode_persisted = markdown;
     options.keep_data = !markdown;
+    // The stream opens while the session is read: a change after the stream opened comes
+    // on it too, so the session's `updated_at` is reached either way (see `history`).
     let mut handle = stream::spawn(options);
+    let session = read_session(client, session_id).await;
+    let ends = Ends::for_session(session.as_ref());
+    let title = session
+        .as_ref()
+        .and_then(|s| s.title.as_deref())
+        .or(fallback_title);
     if markdown {
         let mut md = MarkdownWriter::new(out, session_id, title)?;
         let read = history::read(
@@ -98,7 +100,7 @@ pub(crate) async fn export(
     }
 }
 
-/// The session as it is before the stream opens; the export goes on without it.
+/// The session as the stream opens; the export goes on without it.
 async fn read_session(client: &ApiClient, session_id: &str) -> Option<Session> {
     match tokio::time::timeout(SESSION_READ_TIMEOUT, client.get_session(session_id)).await {
         Ok(Ok(session)) => Some(session),
