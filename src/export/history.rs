@@ -6,8 +6,8 @@
 //! 1. The session was read settled (idle or failed, nothing pending; [`settled_at`]) while
 //!    the stream opened: its `updated_at` moves with every change, and a change after the
 //!    stream opened comes on it too, so the history is whole once an event stamped at or
-//!    after `updated_at` has arrived. A short quiet
-//!    ([`SETTLED_QUIET`]) then collects the events stamped in that same millisecond.
+//!    after `updated_at` has arrived. A short quiet ([`SETTLED_QUIET`]) then collects
+//!    the events stamped in that same millisecond.
 //! 2. The first live-only frame (a delta: transient frames are never replayed).
 //! 3. Otherwise (a working session, or one that changed without an event) a quiet spell of
 //!    [`END_QUIET`] while connected.

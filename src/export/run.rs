@@ -34,8 +34,9 @@ const SESSION_READ_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// Streams `session_id`'s history into `out` and commits it (a file appears only when
 /// complete). The session is read while the stream opens, for its title (else
-/// `fallback_title`) and to know where its history ends ([`Ends::for_session`]). `options` gives the server and token;
-/// the rest is set here. Warnings (an unreadable event, a skipped frame) go to `warn`.
+/// `fallback_title`) and to know where its history ends ([`Ends::for_session`]).
+/// `options` gives the server and token; the rest is set here. Warnings (an unreadable
+/// event, a skipped frame) go to `warn`.
 pub(crate) async fn export(
     client: &ApiClient,
     mut options: StreamOptions,

@@ -380,9 +380,7 @@ impl Task {
         drop(model);
         self.report(applied, []);
     }
-}
 
-impl Task {
     /// Applies stream updates under one lock and announces the sessions that came to need
     /// the user.
     fn apply(
@@ -425,9 +423,12 @@ impl Task {
                 }
                 StreamUpdate::State(ConnectionState::Retrying { in_ms, .. }) => {
                     // Until it is back, rows change only by the list's reads: say so.
+                    let when = match in_ms.div_ceil(1000) {
+                        0 => "now".to_string(),
+                        secs => format!("in {secs} s"),
+                    };
                     let note = format!(
-                        "the org stream dropped; reconnecting in {:.0} s (rows may lag until then)",
-                        (in_ms as f64 / 1000.0).ceil()
+                        "the org stream dropped; reconnecting {when} (rows may lag until then)"
                     );
                     applied.visible |= model.set_note(Some(note)).visible;
                 }
@@ -446,9 +447,8 @@ impl Task {
 }
 
 /// The org stream's updates until it is open (or retrying, refused, or [`OPEN_WAIT`]
-/// passed): the
-/// stream starts live from the moment it opens, so a list read before that could miss
-/// what happens in between.
+/// passed): the stream starts live from the moment it opens, so a list read before that
+/// could miss what happens in between.
 async fn until_open(handle: &mut stream::StreamHandle) -> Vec<StreamUpdate> {
     let mut early = Vec::new();
     let deadline = Instant::now() + OPEN_WAIT;

@@ -68,7 +68,6 @@ impl Drop for Slot {
     }
 }
 
-/// Opens a stream: every refusal happens here, as JSON, before any byte is streamed.
 /// The `delay_stream_open_ms` fault: a server slow to start following.
 pub(crate) async fn hold_open(state: &Shared) {
     let ms = state.faults().delay_stream_open_ms;
@@ -77,6 +76,7 @@ pub(crate) async fn hold_open(state: &Shared) {
     }
 }
 
+/// Opens a stream: every refusal happens here, as JSON, before any byte is streamed.
 pub(crate) fn open(state: &Shared, scope: Scope, cursor: Option<u64>) -> Result<Response, Refusal> {
     let faults = state.faults();
     if faults.refuse_share > 0.0 && rand::random::<f64>() < faults.refuse_share {
