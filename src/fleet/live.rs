@@ -427,9 +427,7 @@ impl Task {
                         0 => "now".to_string(),
                         secs => format!("in {secs} s"),
                     };
-                    let note = format!(
-                        "the org stream dropped; reconnecting {when} (rows may lag until then)"
-                    );
+                    let note = format!("org stream dropped · reconnecting {when} · rows may lag");
                     applied.visible |= model.set_note(Some(note)).visible;
                 }
                 _ => {}

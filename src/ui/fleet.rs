@@ -417,10 +417,11 @@ impl FleetView {
         if let Some(note) = model.note() {
             let y = inner.y + inner.height - 2;
             if self.mode == FleetMode::List && self.message.is_none() {
+                let note = format!("  {}", text::line(note));
                 buf.set_stringn(
                     inner.x,
                     y,
-                    format!("  {}", text::line(note)),
+                    text::truncate(&note, width),
                     width,
                     theme.warning,
                 );

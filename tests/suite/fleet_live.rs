@@ -300,8 +300,9 @@ async fn a_dropped_org_stream_is_noted_until_it_is_back() {
         .await
         .unwrap();
     until(&fleet, "the note saying the stream dropped", |m| {
-        m.note()
-            .is_some_and(|n| n.contains("org stream dropped") && n.contains("reconnecting"))
+        m.note().is_some_and(|n| {
+            n.contains("org stream dropped") && n.contains("reconnecting") && n.contains("lag")
+        })
     })
     .await;
     rig.sim.set_faults(Faults::default());
