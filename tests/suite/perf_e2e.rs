@@ -39,6 +39,15 @@ async fn seeded_sim_with(events: usize, config: SimConfig) -> (Simulator, String
     (sim, id, last)
 }
 
+/// `curl -sN` reading the event stream at `url`, its stdout piped.
+fn curl_stream(url: &str, token: &str) -> Child {
+    Command::new("curl")
+        .args(["-sN", "-H", &format!("Authorization: Bearer {token}"), url])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("curl")
+}
+
 /// Reads `child`'s stdout until `marker` appears; returns the bytes read, then kills it.
 fn read_until(mut child: Child, marker: &[u8]) -> usize {
     let mut out = child.stdout.take().expect("piped stdout");
@@ -98,17 +107,7 @@ async fn tail_vs_curl() {
         let (mut tail_bytes, mut curl_bytes) = (0, 0);
         for _ in 0..RUNS {
             let started = Instant::now();
-            let curl = Command::new("curl")
-                .args([
-                    "-sN",
-                    "-H",
-                    &format!("Authorization: Bearer {token}"),
-                    &events_url,
-                ])
-                .stdout(Stdio::piped())
-                .spawn()
-                .expect("curl");
-            curl_bytes = read_until(curl, marker.as_bytes());
+            curl_bytes = read_until(curl_stream(&events_url, &token), marker.as_bytes());
             curl_times.push(started.elapsed());
 
             let started = Instant::now();
@@ -620,16 +619,7 @@ async fn export_200k() {
             let mut curl_times = Vec::new();
             for _ in 0..3 {
                 let started = Instant::now();
-                let curl = Command::new("curl")
-                    .args([
-                        "-sN",
-                        "-H",
-                        &format!("Authorization: Bearer {}", sim.token()),
-                        &events_url,
-                    ])
-                    .stdout(Stdio::piped())
-                    .spawn()
-                    .expect("curl");
+                let curl = curl_stream(&events_url, &sim.token());
                 tokio::task::block_in_place(|| read_until(curl, marker.as_bytes()));
                 curl_times.push(started.elapsed());
             }

@@ -15,6 +15,7 @@ use gobare_api::clock::unix_ms;
 use gobare_api::model::{ErrorCode, Event, EventPayload, ReplayTruncated};
 
 use crate::db::{Db, Frame};
+use crate::faults::Faults;
 use crate::lock::lock;
 use crate::refusal::Refusal;
 use crate::state::Shared;
@@ -256,12 +257,12 @@ impl Writer {
     ) -> Result<(), Closed> {
         let mut batch = String::new();
         for frame in frames {
-            let whole = self.encode(frame, &mut batch);
-            if !whole {
+            let faults = self.state.faults();
+            if !self.encode(frame, &mut batch, &faults) {
                 self.write_raw(batch).await?;
                 return Err(Closed);
             }
-            if batch.len() >= BATCH_WRITE_BYTES || self.state.faults().write_each_frame {
+            if batch.len() >= BATCH_WRITE_BYTES || faults.write_each_frame {
                 self.write_raw(std::mem::take(&mut batch)).await?;
             }
         }
@@ -273,7 +274,7 @@ impl Writer {
 
     async fn write_frame(&mut self, frame: &Frame) -> Result<(), Closed> {
         let mut text = String::new();
-        if !self.encode(frame, &mut text) {
+        if !self.encode(frame, &mut text, &self.state.faults()) {
             self.write_raw(text).await?;
             return Err(Closed);
         }
@@ -286,7 +287,7 @@ impl Writer {
 
     /// Appends `frame` to `out`; `false` when a fault cuts it in half (the connection then
     /// goes away after that half).
-    fn encode(&mut self, frame: &Frame, out: &mut String) -> bool {
+    fn encode(&mut self, frame: &Frame, out: &mut String, faults: &Faults) -> bool {
         use std::fmt::Write as _;
         let start = out.len();
         out.reserve(frame.json.len() + 48);
@@ -295,7 +296,12 @@ impl Writer {
             self.last_seq = self.last_seq.max(seq);
         }
         let _ = write!(out, "event: {}\ndata: {}\n\n", frame.kind, frame.json);
-        if !self.count_written() {
+        self.frames_written += 1;
+        let drop_now = faults
+            .drop_every_n_frames
+            .is_some_and(|n| n > 0 && self.frames_written.is_multiple_of(n))
+            || (faults.drop_probability > 0.0 && rand::random::<f64>() < faults.drop_probability);
+        if !drop_now {
             return true;
         }
         // Half a frame, then the connection goes away.
@@ -306,16 +312,6 @@ impl Writer {
             .unwrap_or(start);
         out.truncate(cut);
         false
-    }
-
-    /// Counts one frame written; `true` when a drop fault falls on it.
-    fn count_written(&mut self) -> bool {
-        self.frames_written += 1;
-        let faults = self.state.faults();
-        faults
-            .drop_every_n_frames
-            .is_some_and(|n| n > 0 && self.frames_written.is_multiple_of(n))
-            || (faults.drop_probability > 0.0 && rand::random::<f64>() < faults.drop_probability)
     }
 
     async fn write_raw(&mut self, text: String) -> Result<(), Closed> {

@@ -214,6 +214,22 @@ async fn the_sixth_stream_is_refused_with_retry_after_before_streaming() {
     }
 }
 
+/// Reads `id`'s replay from 0 up to seq `last`, checking every event came once, in order.
+async fn replay_to(api: &Api, id: &str, last: u64) -> (Sse, Vec<u64>) {
+    let mut sse = api.stream(id, Some(0)).await;
+    let mut seqs = Vec::new();
+    while seqs.last() != Some(&last) {
+        let frame = sse.next(WAIT).await.expect("the replay's next frame");
+        seqs.extend(ids(&[frame]));
+    }
+    assert_eq!(
+        seqs,
+        (1..=last).collect::<Vec<u64>>(),
+        "every event once, in order"
+    );
+    (sse, seqs)
+}
+
 /// A replay is written as a buffered server writes what is already waiting: many frames
 /// to a write, not one write (and one HTTP chunk) per frame; `write_each_frame` writes
 /// them one by one.
@@ -222,17 +238,7 @@ async fn a_replay_comes_in_writes_of_many_frames() {
     let api = Api::test().await;
     let id = api.sim.create_session(None);
     api.sim.seed_events(&id, 2_000);
-    let mut sse = api.stream(&id, Some(0)).await;
-    let mut seqs = Vec::new();
-    while seqs.last() != Some(&2_000) {
-        let frame = sse.next(WAIT).await.expect("the replay's next frame");
-        seqs.extend(ids(&[frame]));
-    }
-    assert_eq!(
-        seqs,
-        (1..=2_000).collect::<Vec<u64>>(),
-        "every event once, in order"
-    );
+    let (sse, seqs) = replay_to(&api, &id, 2_000).await;
     assert!(
         sse.chunks * 10 < seqs.len(),
         "{} chunks for {} frames",
@@ -244,17 +250,7 @@ async fn a_replay_comes_in_writes_of_many_frames() {
         write_each_frame: true,
         ..Faults::default()
     });
-    let mut sse = api.stream(&id, Some(0)).await;
-    let mut seqs = Vec::new();
-    while seqs.last() != Some(&2_000) {
-        let frame = sse.next(WAIT).await.expect("the replay's next frame");
-        seqs.extend(ids(&[frame]));
-    }
-    assert_eq!(
-        seqs,
-        (1..=2_000).collect::<Vec<u64>>(),
-        "every event once, in order"
-    );
+    let (sse, seqs) = replay_to(&api, &id, 2_000).await;
     assert!(
         sse.chunks >= seqs.len(),
         "{} chunks for {} frames",
