@@ -12,7 +12,7 @@ mod clipboard;
 pub mod commands;
 pub mod config;
 mod entry;
-mod export;
+pub mod export;
 pub mod fleet;
 mod notify;
 mod outputs;

@@ -37,7 +37,7 @@ const REPLAY_TRUNCATED: &str = "gobare.replay_truncated";
 
 /// What ends a history read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Ends {
+pub struct Ends {
     /// The quiet spell that ends it when nothing else does.
     pub(crate) quiet: Duration,
     /// The settled session's `updated_at`, read as the stream opened ([`settled_at`]).
@@ -46,7 +46,7 @@ pub(crate) struct Ends {
 
 impl Ends {
     /// The export's ends: [`END_QUIET`], and the session's `updated_at` when settled.
-    pub(crate) fn for_session(session: Option<&Session>) -> Ends {
+    pub fn for_session(session: Option<&Session>) -> Ends {
         Ends {
             quiet: END_QUIET,
             settled_at: session.and_then(settled_at),
@@ -63,7 +63,7 @@ pub(crate) fn settled_at(session: &Session) -> Option<i64> {
 
 /// How the end of the history was recognised.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum HistoryEnd {
+pub enum HistoryEnd {
     /// The open stream was silent for [`END_QUIET`].
     Quiet,
     /// A live-only frame arrived: everything persisted before it was delivered.
@@ -74,12 +74,13 @@ pub(crate) enum HistoryEnd {
 
 /// What was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct HistoryRead {
-    pub(crate) end: HistoryEnd,
+pub struct HistoryRead {
+    /// How the end was recognised.
+    pub end: HistoryEnd,
     /// Persisted events handed to the sink.
-    pub(crate) events: u64,
+    pub events: u64,
     /// The last one's seq.
-    pub(crate) last_seq: Option<u64>,
+    pub last_seq: Option<u64>,
 }
 
 /// Hands every persisted frame to `sink`, in order, until the history's end; warnings go

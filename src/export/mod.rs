@@ -1,8 +1,11 @@
 //! Writing a session's history out of the app: its events read from the stream up to the
 //! current end, as Markdown or as JSON lines, sanitized and redacted, one event at a time.
+//!
+//! Public for the benches only: [`run::stream_options`] and [`run::write`] (the export
+//! without its session read and output file), with [`history::Ends`].
 
-pub(crate) mod history;
+pub mod history;
 pub(crate) mod jsonl;
 pub(crate) mod markdown;
 pub(crate) mod output;
-pub(crate) mod run;
+pub mod run;

@@ -10,10 +10,11 @@ use super::output::Output;
 use color_eyre::eyre::Result;
 use gobare_api::client::ApiClient;
 use gobare_api::model::Session;
-use gobare_api::stream::{self, StreamOptions, StreamTarget};
+use gobare_api::stream::{self, StreamOptions, StreamTarget, StreamUpdate};
 use gobare_api::text;
 use std::io::Write;
 use std::time::Duration;
+use tokio::sync::mpsc::UnboundedReceiver;
 
 /// The largest event exported (as `tail`: the app's own bound is for its screen).
 const EXPORT_MAX_FRAME_BYTES: usize = 256 << 20;
@@ -23,8 +24,10 @@ const EXPORT_QUEUED_BYTES: usize = 8 << 20;
 
 /// What to write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Format {
+pub enum Format {
+    /// Markdown for people.
     Markdown,
+    /// One envelope per line, as sent (inert, redacted).
     JsonLines,
 }
 
@@ -39,65 +42,104 @@ const SESSION_READ_TIMEOUT: Duration = Duration::from_secs(15);
 /// event, a skipped frame) go to `warn`.
 pub(crate) async fn export(
     client: &ApiClient,
-    mut options: StreamOptions,
+    options: StreamOptions,
     session_id: &str,
     format: Format,
     fallback_title: Option<&str>,
     out: Output,
     warn: impl Fn(&str),
 ) -> Result<HistoryRead> {
-    options.target = StreamTarget::Session(session_id.to_string());
-    options.from = Some(0);
-    options.max_frame_bytes = EXPORT_MAX_FRAME_BYTES;
-    options.max_queued_bytes = EXPORT_QUEUED_BYTES;
-    // Markdown needs the decoded event, JSON lines only the envelope as sent.
-    let markdown = format == Format::Markdown;
-    options.decode_persisted = markdown;
-    options.keep_data = !markdown;
     // The stream opens while the session is read: a change after the stream opened comes
     // on it too, so the session's `updated_at` is reached either way (see `history`).
-    let mut handle = stream::spawn(options);
+    let mut handle = stream::spawn(stream_options(options, session_id, format));
     let session = read_session(client, session_id).await;
     let ends = Ends::for_session(session.as_ref());
     let title = session
         .as_ref()
         .and_then(|s| s.title.as_deref())
         .or(fallback_title);
-    if markdown {
-        let mut md = MarkdownWriter::new(out, session_id, title)?;
-        let read = history::read(
-            &mut handle.updates,
-            ends,
-            |frame| match &frame.event {
-                Ok(event) => Ok(md.event(event)?),
-                Err(e) => {
-                    warn(&format!(
-                        "event {} is not a readable envelope: {}",
-                        frame.id.unwrap_or_default(),
-                        text::one_line(&e.to_string(), 200)
-                    ));
-                    Ok(())
-                }
-            },
-            &warn,
-        )
-        .await?;
-        md.finish(read.events, read.last_seq)?.commit()?;
-        Ok(read)
-    } else {
-        let mut out = out;
-        let read = history::read(
-            &mut handle.updates,
-            ends,
-            |frame| {
-                out.write_all(envelope_line(&frame.data).as_bytes())?;
-                Ok(out.write_all(b"\n")?)
-            },
-            &warn,
-        )
-        .await?;
-        out.commit()?;
-        Ok(read)
+    let (read, out) = write(
+        &mut handle.updates,
+        ends,
+        format,
+        session_id,
+        title,
+        out,
+        warn,
+    )
+    .await?;
+    out.commit()?;
+    Ok(read)
+}
+
+/// `options` (server, token) set to read `session_id`'s history for `format`: from seq 0,
+/// the export's frame and queue bounds, decoded events for Markdown, the envelope as sent
+/// for JSON lines.
+pub fn stream_options(
+    mut options: StreamOptions,
+    session_id: &str,
+    format: Format,
+) -> StreamOptions {
+    options.target = StreamTarget::Session(session_id.to_string());
+    options.from = Some(0);
+    options.max_frame_bytes = EXPORT_MAX_FRAME_BYTES;
+    options.max_queued_bytes = EXPORT_QUEUED_BYTES;
+    let markdown = format == Format::Markdown;
+    options.decode_persisted = markdown;
+    options.keep_data = !markdown;
+    options
+}
+
+/// Writes every persisted frame of `updates` to `out` in `format` until the history's
+/// end ([`history::read`]), and hands `out` back flushed. The stream must have been
+/// opened with [`stream_options`].
+pub async fn write<W: Write>(
+    updates: &mut UnboundedReceiver<StreamUpdate>,
+    ends: Ends,
+    format: Format,
+    session_id: &str,
+    title: Option<&str>,
+    out: W,
+    warn: impl Fn(&str),
+) -> Result<(HistoryRead, W)> {
+    match format {
+        Format::Markdown => {
+            let mut md = MarkdownWriter::new(out, session_id, title)?;
+            let read = history::read(
+                updates,
+                ends,
+                |frame| match &frame.event {
+                    Ok(event) => Ok(md.event(event)?),
+                    Err(e) => {
+                        warn(&format!(
+                            "event {} is not a readable envelope: {}",
+                            frame.id.unwrap_or_default(),
+                            text::one_line(&e.to_string(), 200)
+                        ));
+                        Ok(())
+                    }
+                },
+                &warn,
+            )
+            .await?;
+            let out = md.finish(read.events, read.last_seq)?;
+            Ok((read, out))
+        }
+        Format::JsonLines => {
+            let mut out = out;
+            let read = history::read(
+                updates,
+                ends,
+                |frame| {
+                    out.write_all(envelope_line(&frame.data).as_bytes())?;
+                    Ok(out.write_all(b"\n")?)
+                },
+                &warn,
+            )
+            .await?;
+            out.flush()?;
+            Ok((read, out))
+        }
     }
 }
 

@@ -1,0 +1,134 @@
+//! An export's CPU, without the network: a 50,000-event replay fed to the stream task from
+//! memory in 64 KiB chunks (the simulator's write size), read to its end as `export` reads
+//! it, on one thread as the CLI runs it.
+//!
+//! * `stream_decoded` — the stream task alone as Markdown opens it (SSE, resume, decode,
+//!   the queue), its frames dropped by the reader;
+//! * `stream_undecoded` — the same as JSON lines opens it (no decode, the data kept);
+//! * `markdown`, `jsonl` — the whole export into `io::sink()`.
+//!
+//! The end-to-end figure (a real socket, the simulator, a file) is
+//! `perf_e2e::export_200k`. Run:
+//! `cargo bench --bench export -- --warm-up-time 1 --measurement-time 3`
+
+#[path = "support/workload.rs"]
+mod workload;
+
+use bytes::Bytes;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use futures_util::future::BoxFuture;
+use futures_util::{StreamExt, stream};
+use gobare_api::stream::transport::{ByteStream, OpenError, Transport};
+use gobare_api::stream::{StreamOptions, StreamUpdate, spawn_with_transport};
+use gobare_tui::export::history::Ends;
+use gobare_tui::export::run::{self, Format};
+use std::hint::black_box;
+use workload::Workload;
+
+const EVENTS: usize = 50_000;
+const CHUNK: usize = 64 << 10;
+const SESSION: &str = "3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af";
+
+/// The replay as the server writes it, then one live delta (which ends the history).
+fn replay_chunks(data: &[String]) -> Vec<Bytes> {
+    let mut body = Vec::new();
+    for (i, json) in data.iter().enumerate() {
+        body.extend_from_slice(format!("id: {}\ndata: {json}\n\n", i + 1).as_bytes());
+    }
+    body.extend_from_slice(
+        format!(
+            "data: {{\"type\":\"agent.text\",\"session_id\":\"{SESSION}\",\"payload\":{{\"delta\":\"x\"}}}}\n\n"
+        )
+        .as_bytes(),
+    );
+    body.chunks(CHUNK).map(Bytes::copy_from_slice).collect()
+}
+
+/// Serves the replay on the first open; later opens never answer.
+struct Replay(Vec<Bytes>);
+
+impl Transport for Replay {
+    fn open(&self, cursor: Option<u64>) -> BoxFuture<'_, Result<ByteStream, OpenError>> {
+        let chunks = self.0.clone();
+        Box::pin(async move {
+            if cursor != Some(0) {
+                std::future::pending::<()>().await;
+            }
+            Ok(stream::iter(chunks.into_iter().map(Ok)).boxed())
+        })
+    }
+}
+
+fn options(format: Format) -> StreamOptions {
+    run::stream_options(StreamOptions::default(), SESSION, format)
+}
+
+/// Reads the stream until its first live frame; returns the persisted frames seen.
+async fn drain(format: Format, chunks: &[Bytes]) -> usize {
+    let mut handle = spawn_with_transport(options(format), Replay(chunks.to_vec()));
+    let mut frames = 0;
+    while let Some(update) = handle.updates.recv().await {
+        if let StreamUpdate::Frame(frame) = update {
+            if frame.id.is_none() {
+                break;
+            }
+            frames += 1;
+            black_box(&frame);
+        }
+    }
+    frames
+}
+
+async fn export(format: Format, chunks: &[Bytes]) -> u64 {
+    let mut handle = spawn_with_transport(options(format), Replay(chunks.to_vec()));
+    let ends = Ends::for_session(None);
+    let warn = |w: &str| panic!("warning: {w}");
+    let (read, _) = run::write(
+        &mut handle.updates,
+        ends,
+        format,
+        SESSION,
+        Some("bench"),
+        std::io::sink(),
+        warn,
+    )
+    .await
+    .expect("export");
+    read.events
+}
+
+fn bench(c: &mut Criterion) {
+    let data = Workload::persisted(EVENTS);
+    let bytes: usize = data.iter().map(String::len).sum();
+    let chunks = replay_chunks(&data);
+    println!(
+        "workload: {EVENTS} persisted events, {bytes} bytes of JSON, {} chunks of 64 KiB",
+        chunks.len()
+    );
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    assert_eq!(rt.block_on(drain(Format::Markdown, &chunks)), EVENTS);
+    assert_eq!(rt.block_on(export(Format::Markdown, &chunks)), EVENTS as u64);
+
+    let mut g = c.benchmark_group("export_50k");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(EVENTS as u64));
+    g.bench_function("stream_decoded", |b| {
+        b.iter(|| rt.block_on(drain(Format::Markdown, &chunks)))
+    });
+    g.bench_function("stream_undecoded", |b| {
+        b.iter(|| rt.block_on(drain(Format::JsonLines, &chunks)))
+    });
+    g.bench_function("markdown", |b| {
+        b.iter(|| rt.block_on(export(Format::Markdown, &chunks)))
+    });
+    g.bench_function("jsonl", |b| {
+        b.iter(|| rt.block_on(export(Format::JsonLines, &chunks)))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
