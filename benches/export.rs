@@ -110,7 +110,10 @@ fn bench(c: &mut Criterion) {
         .build()
         .expect("runtime");
     assert_eq!(rt.block_on(drain(Format::Markdown, &chunks)), EVENTS);
-    assert_eq!(rt.block_on(export(Format::Markdown, &chunks)), EVENTS as u64);
+    assert_eq!(
+        rt.block_on(export(Format::Markdown, &chunks)),
+        EVENTS as u64
+    );
 
     let mut g = c.benchmark_group("export_50k");
     g.sample_size(10);

@@ -74,13 +74,15 @@ impl Workload {
     }
 
     fn emit(&mut self, kind: &str, payload: Value) {
-        let mut env = self.examples[kind].clone();
+        let env = &self.examples[kind];
         self.seq += 1;
         self.at += 37;
-        env["seq"] = self.seq.into();
-        env["created_at"] = self.at.into();
-        env["payload"] = payload;
-        self.out.push(env.to_string());
+        // Members in the reference's order, `payload` last (a map would sort them).
+        let json = format!(
+            r#"{{"object":"event","type":{},"internal_type":{},"session_id":{},"seq":{},"created_at":{},"payload":{}}}"#,
+            env["type"], env["internal_type"], env["session_id"], self.seq, self.at, payload
+        );
+        self.out.push(json);
     }
 
     /// The example payload of `kind` with some fields replaced.

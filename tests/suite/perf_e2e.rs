@@ -682,7 +682,17 @@ async fn export_200k() {
                             name.replace(' ', "-"),
                             if write_each_frame { "each" } else { "batched" }
                         );
-                        let record = ["record", "--call-graph", "dwarf,16384", "-F", "1000", "-o", &data, "--", bin];
+                        let record = [
+                            "record",
+                            "--call-graph",
+                            "dwarf,16384",
+                            "-F",
+                            "1000",
+                            "-o",
+                            &data,
+                            "--",
+                            bin,
+                        ];
                         let mut perf = run_as(&command(bin), "perf", &record);
                         perf.stdout(Stdio::null());
                         let status = tokio::task::block_in_place(|| perf.status()).expect("perf");

@@ -19,6 +19,7 @@ pub mod clock;
 pub mod download;
 pub mod envelope_type;
 pub mod error;
+mod event_decode;
 pub mod files;
 mod json;
 pub mod model;

@@ -282,58 +282,6 @@ pub struct Event {
 #[error("undecodable event: {0}")]
 pub struct DecodeError(pub String);
 
-/// The envelope as it is on the wire, payload left unparsed.
-#[derive(Deserialize)]
-struct WireEnvelope<'a> {
-    #[serde(rename = "type")]
-    kind: Option<String>,
-    #[serde(default)]
-    internal_type: Option<String>,
-    #[serde(default)]
-    session_id: Option<String>,
-    #[serde(default, deserialize_with = "lenient_u64")]
-    seq: Option<u64>,
-    #[serde(default, deserialize_with = "lenient_i64")]
-    created_at: Option<i64>,
-    #[serde(default, borrow)]
-    payload: Option<&'a RawValue>,
-    // `gobare.replay_truncated` carries these at the top level in the prose docs.
-    #[serde(default, deserialize_with = "lenient_u64")]
-    from_seq: Option<u64>,
-    #[serde(default)]
-    note: Option<String>,
-}
-
-impl Event {
-    /// Decodes one `data:` document. Fails only when it is not a JSON object with a string
-    /// `type`; a payload that does not fit its type yields [`EventPayload::Unknown`].
-    pub fn parse(data: &str) -> Result<Event, DecodeError> {
-        let data = crate::json::str_without_lone_surrogates(data);
-        let wire: WireEnvelope<'_> =
-            serde_json::from_str(&data).map_err(|e| DecodeError(e.to_string()))?;
-        let kind = wire
-            .kind
-            .ok_or_else(|| DecodeError("envelope has no \"type\"".into()))?;
-        let mut payload = EventPayload::decode(&kind, wire.payload);
-        if let EventPayload::ReplayTruncated(t) = &mut payload {
-            if t.from_seq.is_none() {
-                t.from_seq = wire.from_seq;
-            }
-            if t.note.is_none() {
-                t.note = wire.note;
-            }
-        }
-        Ok(Event {
-            kind,
-            internal_type: wire.internal_type,
-            session_id: wire.session_id,
-            seq: wire.seq,
-            created_at: wire.created_at,
-            payload,
-        })
-    }
-}
-
 macro_rules! event_payloads {
     ($($text:literal => $variant:ident($ty:ty)),+ $(,)?) => {
         /// The typed payload of each of the 29 event types (§8), or `Unknown`.
@@ -349,13 +297,28 @@ macro_rules! event_payloads {
         pub const EVENT_TYPES: &[&str] = &[$($text),+];
 
         impl EventPayload {
-            fn decode(kind: &str, raw: Option<&RawValue>) -> EventPayload {
+            pub(crate) fn decode(kind: &str, raw: Option<&RawValue>) -> EventPayload {
                 let text = raw.map(RawValue::get).unwrap_or("{}");
                 let typed = match kind {
                     $($text => serde_json::from_str::<$ty>(text).map(EventPayload::$variant),)+
                     _ => return EventPayload::unknown(kind, raw),
                 };
                 typed.unwrap_or_else(|_| EventPayload::unknown(kind, raw))
+            }
+
+            /// The payload of a `kind` event read from `d` as its type (any JSON for a
+            /// type not known here); an error where it does not fit.
+            pub(crate) fn deserialize_typed<'de, D: Deserializer<'de>>(
+                kind: &str,
+                d: D,
+            ) -> Result<EventPayload, D::Error> {
+                match kind {
+                    $($text => <$ty as Deserialize>::deserialize(d).map(EventPayload::$variant),)+
+                    _ => Ok(EventPayload::Unknown {
+                        kind: kind.to_string(),
+                        raw: Value::deserialize(d)?,
+                    }),
+                }
             }
 
             /// The payload as JSON (for the simulator and generic display).

@@ -361,17 +361,15 @@ fn truncation_frame(session_id: &str, from_seq: u64, cap: usize) -> Frame {
             note: Some(format!("More than {cap} events were waiting.")),
         }),
     };
-    let mut json: serde_json::Value = serde_json::from_str(&crate::envelope::envelope_json(&event))
-        .unwrap_or(serde_json::Value::Null);
     // The prose form carries a longer note at the top level (§7.6).
-    json["note"] = serde_json::Value::from(format!(
+    let note = format!(
         "More than {cap} events were waiting. Live frames follow from here; reconnect with \
          last_event_id={from_seq} to collect the rest first."
-    ));
+    );
     Frame {
         seq: None,
         kind: "gobare.replay_truncated".into(),
         session_id: session_id.to_string(),
-        json: json.to_string(),
+        json: crate::envelope::envelope_json_with_note(&event, Some(&note)),
     }
 }

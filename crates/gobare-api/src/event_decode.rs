@@ -1,0 +1,355 @@
+//! Decoding one event envelope: [`Event::parse`].
+//!
+//! The lenient decode reads the payload as raw text first and parses it again as its type:
+//! two scans of most of the bytes. When `type` comes before `payload` (as the reference
+//! writes it, §7.3) the type is known when the payload is reached, so a first pass decodes
+//! it in place. Anything that pass refuses (a payload that does not fit its type, an array
+//! envelope, a duplicate key) is left to the lenient decode, which decides what such an
+//! event becomes: the first pass never accepts what the lenient one would read differently.
+
+use crate::model::{DecodeError, Event, EventPayload, lenient_i64, lenient_u64};
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::value::RawValue;
+use std::fmt;
+
+/// The envelope as it is on the wire, payload left unparsed.
+#[derive(Deserialize)]
+struct WireEnvelope<'a> {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    #[serde(default)]
+    internal_type: Option<String>,
+    #[serde(default)]
+    session_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient_u64")]
+    seq: Option<u64>,
+    #[serde(default, deserialize_with = "lenient_i64")]
+    created_at: Option<i64>,
+    #[serde(default, borrow)]
+    payload: Option<&'a RawValue>,
+    // `gobare.replay_truncated` carries these at the top level in the prose docs.
+    #[serde(default, deserialize_with = "lenient_u64")]
+    from_seq: Option<u64>,
+    #[serde(default)]
+    note: Option<String>,
+}
+
+impl Event {
+    /// Decodes one `data:` document. Fails only when it is not a JSON object with a string
+    /// `type`; a payload that does not fit its type yields [`EventPayload::Unknown`].
+    pub fn parse(data: &str) -> Result<Event, DecodeError> {
+        let data = crate::json::str_without_lone_surrogates(data);
+        match envelope(&data).and_then(Event::from_one_pass) {
+            Some(event) => Ok(event),
+            None => Event::parse_lenient(&data),
+        }
+    }
+
+    /// The decode that decides every case: the payload read raw, then as its type.
+    pub(crate) fn parse_lenient(data: &str) -> Result<Event, DecodeError> {
+        let wire: WireEnvelope<'_> =
+            serde_json::from_str(data).map_err(|e| DecodeError(e.to_string()))?;
+        let kind = wire
+            .kind
+            .ok_or_else(|| DecodeError("envelope has no \"type\"".into()))?;
+        let payload = EventPayload::decode(&kind, wire.payload);
+        Ok(Event {
+            kind,
+            internal_type: wire.internal_type,
+            session_id: wire.session_id,
+            seq: wire.seq,
+            created_at: wire.created_at,
+            payload,
+        }
+        .with_top_level_truncation(wire.from_seq, wire.note))
+    }
+
+    /// The event the one pass read, or `None` for the lenient decode to decide.
+    fn from_one_pass(wire: Envelope<'_>) -> Option<Event> {
+        let kind = wire.kind?;
+        let payload = match wire.payload {
+            Payload::Decoded(payload) => payload,
+            Payload::Raw(raw) => EventPayload::decode(&kind, Some(raw)),
+            Payload::Absent => EventPayload::decode(&kind, None),
+        };
+        Some(
+            Event {
+                kind,
+                internal_type: wire.internal_type,
+                session_id: wire.session_id,
+                seq: wire.seq,
+                created_at: wire.created_at,
+                payload,
+            }
+            .with_top_level_truncation(wire.from_seq, wire.note),
+        )
+    }
+
+    /// A truncation notice takes `from_seq` and `note` from the top level when its payload
+    /// lacks them (the prose docs put them there).
+    fn with_top_level_truncation(mut self, from_seq: Option<u64>, note: Option<String>) -> Event {
+        if let EventPayload::ReplayTruncated(t) = &mut self.payload {
+            if t.from_seq.is_none() {
+                t.from_seq = from_seq;
+            }
+            if t.note.is_none() {
+                t.note = note;
+            }
+        }
+        self
+    }
+}
+
+/// The envelope's fields as this pass read them.
+pub(crate) struct Envelope<'a> {
+    pub(crate) kind: Option<String>,
+    pub(crate) internal_type: Option<String>,
+    pub(crate) session_id: Option<String>,
+    pub(crate) seq: Option<u64>,
+    pub(crate) created_at: Option<i64>,
+    pub(crate) from_seq: Option<u64>,
+    pub(crate) note: Option<String>,
+    pub(crate) payload: Payload<'a>,
+}
+
+/// The payload: decoded in place, or kept raw when it came before `type`.
+pub(crate) enum Payload<'a> {
+    Absent,
+    Raw(&'a RawValue),
+    Decoded(EventPayload),
+}
+
+/// One pass over `data`; `None` where the lenient decode must decide.
+pub(crate) fn envelope(data: &str) -> Option<Envelope<'_>> {
+    let mut de = serde_json::Deserializer::from_str(data);
+    let envelope = de.deserialize_map(EnvelopeVisitor).ok()?;
+    de.end().ok()?;
+    Some(envelope)
+}
+
+#[derive(Deserialize)]
+#[serde(field_identifier, rename_all = "snake_case")]
+enum Field {
+    #[serde(rename = "type")]
+    Kind,
+    InternalType,
+    SessionId,
+    Seq,
+    CreatedAt,
+    Payload,
+    FromSeq,
+    Note,
+    #[serde(other)]
+    Other,
+}
+
+struct LenientU64(Option<u64>);
+
+impl<'de> Deserialize<'de> for LenientU64 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        lenient_u64(d).map(LenientU64)
+    }
+}
+
+struct LenientI64(Option<i64>);
+
+impl<'de> Deserialize<'de> for LenientI64 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        lenient_i64(d).map(LenientI64)
+    }
+}
+
+/// The payload of a `kind` event, decoded where it stands.
+struct TypedPayload<'k>(&'k str);
+
+impl<'de> DeserializeSeed<'de> for TypedPayload<'_> {
+    type Value = EventPayload;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<EventPayload, D::Error> {
+        EventPayload::deserialize_typed(self.0, d)
+    }
+}
+
+/// Sets `slot` once; a second value for the same key fails as the derived decoders do.
+fn once<T, E: de::Error>(slot: &mut Option<T>, value: T, name: &'static str) -> Result<(), E> {
+    if slot.is_some() {
+        return Err(E::duplicate_field(name));
+    }
+    *slot = Some(value);
+    Ok(())
+}
+
+struct EnvelopeVisitor;
+
+impl<'de> Visitor<'de> for EnvelopeVisitor {
+    type Value = Envelope<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an event envelope")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope<'de>, A::Error> {
+        let mut kind = None;
+        let mut internal_type = None;
+        let mut session_id = None;
+        let mut seq = None;
+        let mut created_at = None;
+        let mut from_seq = None;
+        let mut note = None;
+        let mut payload = None;
+        while let Some(field) = map.next_key::<Field>()? {
+            match field {
+                Field::Kind => once(&mut kind, map.next_value::<Option<String>>()?, "type")?,
+                Field::InternalType => once(
+                    &mut internal_type,
+                    map.next_value::<Option<String>>()?,
+                    "internal_type",
+                )?,
+                Field::SessionId => once(
+                    &mut session_id,
+                    map.next_value::<Option<String>>()?,
+                    "session_id",
+                )?,
+                Field::Seq => once(&mut seq, map.next_value::<LenientU64>()?.0, "seq")?,
+                Field::CreatedAt => once(
+                    &mut created_at,
+                    map.next_value::<LenientI64>()?.0,
+                    "created_at",
+                )?,
+                Field::FromSeq => {
+                    once(&mut from_seq, map.next_value::<LenientU64>()?.0, "from_seq")?
+                }
+                Field::Note => once(&mut note, map.next_value::<Option<String>>()?, "note")?,
+                Field::Payload => {
+                    let value = match &kind {
+                        Some(Some(k)) => {
+                            Payload::Decoded(map.next_value_seed(TypedPayload(k.as_str()))?)
+                        }
+                        _ => match map.next_value::<Option<&'de RawValue>>()? {
+                            Some(raw) => Payload::Raw(raw),
+                            None => Payload::Absent,
+                        },
+                    };
+                    once(&mut payload, value, "payload")?
+                }
+                Field::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Envelope {
+            kind: kind.flatten(),
+            internal_type: internal_type.flatten(),
+            session_id: session_id.flatten(),
+            seq: seq.flatten(),
+            created_at: created_at.flatten(),
+            from_seq: from_seq.flatten(),
+            note: note.flatten(),
+            payload: payload.unwrap_or(Payload::Absent),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::BTreeMap;
+
+    /// The reference's examples, each as written (members in its order).
+    fn examples() -> Vec<(String, String)> {
+        let text = include_str!("../../../assets/event-payloads.json");
+        let all: BTreeMap<String, &RawValue> = serde_json::from_str(text).unwrap();
+        all.into_iter()
+            .filter(|(_, raw)| raw.get().contains(r#""object": "event""#))
+            .map(|(name, raw)| (name, raw.get().to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn every_example_is_decoded_in_one_pass_as_the_lenient_decode_reads_it() {
+        let examples = examples();
+        assert_eq!(examples.len(), crate::model::EVENT_TYPES.len());
+        for (name, json) in examples {
+            let one_pass = envelope(&json).unwrap_or_else(|| panic!("{name}: refused"));
+            assert!(
+                matches!(one_pass.payload, Payload::Decoded(_)),
+                "{name}: the payload was not decoded in place"
+            );
+            assert_eq!(Event::parse(&json), Event::parse_lenient(&json), "{name}");
+        }
+    }
+
+    #[test]
+    fn what_one_pass_refuses_or_reads_raw_ends_as_the_lenient_decode_says() {
+        let cases = [
+            // Payload before type: read raw, then typed.
+            r#"{"payload":{"text":"hi"},"type":"agent.message","seq":3}"#,
+            // A payload that does not fit its type: unknown, raw kept.
+            r#"{"type":"turn.started","payload":{"turnId":5}}"#,
+            r#"{"type":"agent.message","payload":null}"#,
+            r#"{"type":"agent.compaction","payload":null}"#,
+            r#"{"type":"agent.message"}"#,
+            r#"{"type":"x.unknown","payload":{"a":[1,{"b":null}]},"seq":"12"}"#,
+            // Duplicates, arrays, junk: the lenient decode's error or reading.
+            r#"{"type":"agent.message","type":"agent.error","payload":{"text":"a"}}"#,
+            r#"{"type":"agent.message","payload":{"text":"a"},"payload":{"text":"b"}}"#,
+            r#"["agent.message",null,null,7]"#,
+            r#"{"type":null,"payload":{}}"#,
+            r#"{"type":7,"payload":{}}"#,
+            r#"{"type":"agent.message","payload":{"text":"a"}} trailing"#,
+            r#"{"type":"agent.message","seq":1.5,"created_at":"17","payload":{"text":"a"}}"#,
+            r#"{"type":"gobare.replay_truncated","from_seq":9,"note":"n","payload":{}}"#,
+            r#"{"type":"gobare.replay_truncated","from_seq":9,"payload":{"fromSeq":4}}"#,
+            r#"{"type":"agent.message","payload":{"text":"\ud83d cut"}}"#,
+            r#"{"ty\u0070e":"agent.message","payload":{"text":"escaped key"}}"#,
+            "",
+            "{",
+        ];
+        for json in cases {
+            let fixed = crate::json::str_without_lone_surrogates(json);
+            assert_eq!(Event::parse(json), Event::parse_lenient(&fixed), "{json}");
+        }
+    }
+
+    proptest! {
+        /// Any example, its members in any order and its type swapped for any other (so
+        /// most payloads no longer fit), decodes as the lenient decode reads it.
+        #[test]
+        fn any_member_order_and_any_type_decode_as_the_lenient_decode_reads_them(
+            pick in 0usize..29,
+            other in 0usize..29,
+            swap in any::<bool>(),
+            order in Just(()).prop_perturb(|(), mut rng| {
+                let mut keys: Vec<u32> = (0..8).collect();
+                for i in (1..keys.len()).rev() {
+                    keys.swap(i, rng.random_range(0..=i));
+                }
+                keys
+            }),
+        ) {
+            let examples = examples();
+            let (_, json) = &examples[pick % examples.len()];
+            let members: Vec<(String, &RawValue)> =
+                serde_json::from_str::<BTreeMap<String, &RawValue>>(json)
+                    .unwrap()
+                    .into_iter()
+                    .collect();
+            let kind = if swap {
+                format!("\"{}\"", crate::model::EVENT_TYPES[other])
+            } else {
+                String::new()
+            };
+            let mut ordered: Vec<String> = Vec::new();
+            for i in order {
+                if let Some((name, raw)) = members.get(i as usize) {
+                    let value = if name == "type" && swap { kind.as_str() } else { raw.get() };
+                    ordered.push(format!("\"{name}\":{value}"));
+                }
+            }
+            let json = format!("{{{}}}", ordered.join(","));
+            prop_assert_eq!(Event::parse(&json), Event::parse_lenient(&json), "{}", json);
+        }
+    }
+}
