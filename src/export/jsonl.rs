@@ -1,7 +1,7 @@
 //! One persisted event envelope per line, its strings inert and redacted.
 //!
-//! An envelope with no backslash and no control character holds its text literally, so it
-//! is redacted as it stands (the common case, no parse). Anything else is parsed, and every
+//! An envelope with no control character and no escape but `\n`, `\"` or `\\` holds its
+//! text literally, so it is redacted as it stands (the common case, no parse). Anything else is parsed, and every
 //! string in it is made inert ([`gobare_api::text::line`], line by line: a JSON `\u001b`
 //! would come back as an escape character in whoever reads the file) and redacted before it
 //! is written again.
@@ -16,20 +16,73 @@ use std::borrow::Cow;
 /// terminator.
 pub(crate) fn envelope_line(data: &str) -> Cow<'_, str> {
     let line = one_line(data);
-    if !line.contains('\\') {
+    if let Some(breaks) = plain_line_breaks(&line) {
         return match line {
-            Cow::Borrowed(line) => redact(line),
-            Cow::Owned(line) => Cow::Owned(redact(&line).into_owned()),
+            Cow::Borrowed(line) => redact_between(line, &breaks),
+            Cow::Owned(line) => Cow::Owned(redact_between(&line, &breaks).into_owned()),
         };
     }
-    match serde_json::from_str::<Value>(&line) {
+    Cow::Owned(decoded_line(&line))
+}
+
+/// The line decoded, every string made inert and redacted, and encoded again.
+fn decoded_line(line: &str) -> String {
+    match serde_json::from_str::<Value>(line) {
         Ok(mut value) => {
             clean_strings(&mut value);
-            Cow::Owned(value.to_string())
+            value.to_string()
         }
         // Not JSON: still one escaped line; redact what is there.
-        Err(_) => Cow::Owned(redact(&line).into_owned()),
+        Err(_) => redact(line).into_owned(),
     }
+}
+
+/// Where `json`'s `\n` escapes are, when every escape in it is `\n`, `\"` or `\\`: its
+/// strings are then inert as written (line breaks stay line breaks) and their text is the
+/// text a search finds. `None` for any other escape (`\u001b`, `\t`, `\/` in a hidden
+/// URL): the line is then decoded first.
+fn plain_line_breaks(json: &str) -> Option<Vec<usize>> {
+    let bytes = json.as_bytes();
+    let mut breaks = Vec::new();
+    let mut from = 0;
+    while let Some(at) = memchr::memchr(b'\\', &bytes[from..]) {
+        let escape = from + at;
+        match bytes.get(escape + 1) {
+            Some(b'n') => breaks.push(escape),
+            Some(b'"' | b'\\') => {}
+            _ => return None,
+        }
+        from = escape + 2;
+    }
+    Some(breaks)
+}
+
+/// `json` redacted line by line between its `\n` escapes (at `breaks`): a secret right
+/// after a line break starts a word, as it does in the decoded text.
+fn redact_between<'a>(json: &'a str, breaks: &[usize]) -> Cow<'a, str> {
+    if breaks.is_empty() {
+        return redact(json);
+    }
+    let mut out: Option<String> = None;
+    let mut start = 0;
+    for end in breaks.iter().copied().chain([json.len()]) {
+        let piece = &json[start..end];
+        match (redact(piece), &mut out) {
+            (Cow::Owned(cleaned), out) => {
+                let out = out.get_or_insert_with(|| json[..start].to_string());
+                out.push_str(&cleaned);
+            }
+            (Cow::Borrowed(_), Some(out)) => out.push_str(piece),
+            (Cow::Borrowed(_), None) => {}
+        }
+        if let Some(out) = &mut out
+            && end < json.len()
+        {
+            out.push_str("\\n");
+        }
+        start = (end + 2).min(json.len());
+    }
+    out.map_or(Cow::Borrowed(json), Cow::Owned)
 }
 
 fn clean_strings(value: &mut Value) {
@@ -67,6 +120,31 @@ fn clean_string(s: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Text of secrets, line breaks, quotes and backslashes (escaped as `\n`, `\"`,
+        /// `\\`) is redacted as it stands exactly as it is once decoded.
+        #[test]
+        fn plain_escapes_redact_as_the_decoded_text_does(
+            pieces in proptest::collection::vec(
+                prop_oneof![
+                    Just("Bearer abcdef123456"), Just("ghp_abcdefghijklmn"), Just("gbr_pat_abcdefgh12"),
+                    Just("https://u:secret@github.com"), Just("\n"), Just("\""), Just("\\"),
+                    Just(" "), Just("x"), Just(":"), Just("n"), Just("é"),
+                ],
+                0..12,
+            )
+        ) {
+            let text: String = pieces.concat();
+            let data = serde_json::json!({"type": "agent.message", "payload": {"text": text}});
+            let data = format!(r#"{{"type":"agent.message","payload":{}}}"#, data["payload"]);
+            prop_assert!(plain_line_breaks(&data).is_some(), "{}", data);
+            let fast: Value = serde_json::from_str(&envelope_line(&data)).unwrap();
+            let slow: Value = serde_json::from_str(&decoded_line(&data)).unwrap();
+            prop_assert_eq!(fast, slow);
+        }
+    }
 
     #[test]
     fn a_plain_envelope_passes_through_borrowed() {
@@ -80,6 +158,22 @@ mod tests {
         assert_eq!(
             envelope_line(data),
             r#"{"type":"agent.tool_result","seq":4,"payload":{"summary":"origin https://x-access-token:[redacted]@github.com/a/b"}}"#
+        );
+    }
+
+    #[test]
+    fn line_breaks_quotes_and_backslashes_are_kept_as_sent_and_redacted_without_a_parse() {
+        let data = r#"{"type":"file.changed","seq":5,"payload":{"diff":"-a\n+b \"q\" C:\\x\nBearer abcdef123456\n"}}"#;
+        assert_eq!(
+            envelope_line(data),
+            r#"{"type":"file.changed","seq":5,"payload":{"diff":"-a\n+b \"q\" C:\\x\nBearer [redacted]\n"}}"#
+        );
+        // An escaped slash can hide a URL's credentials from the raw text: decoded first.
+        let hidden = r#"{"seq":6,"payload":{"summary":"https:\/\/x-access-token:ghs_abcdefghijklmn@github.com\n"}}"#;
+        let back: Value = serde_json::from_str(&envelope_line(hidden)).unwrap();
+        assert_eq!(
+            back["payload"]["summary"],
+            "https://x-access-token:[redacted]@github.com\n"
         );
     }
 

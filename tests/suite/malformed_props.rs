@@ -157,7 +157,7 @@ proptest! {
                 Ok(ev) => { view.apply(Update::Event(ev)); }
                 Err(e) => {
                     failed += 1;
-                    view.apply(Update::Skipped { reason: e.0 });
+                    view.apply(Update::Skipped { reason: e.0.into_owned() });
                 }
             }
         }

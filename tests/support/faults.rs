@@ -78,8 +78,10 @@ impl Consumed {
                     }
                 }
                 Err(e) => {
-                    self.skipped.push(e.0.clone());
-                    self.view.apply(Update::Skipped { reason: e.0 });
+                    self.skipped.push(e.0.to_string());
+                    self.view.apply(Update::Skipped {
+                        reason: e.0.into_owned(),
+                    });
                 }
             },
             StreamUpdate::Skipped { reason } | StreamUpdate::Lost { reason, .. } => {

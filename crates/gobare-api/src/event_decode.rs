@@ -49,7 +49,7 @@ impl Event {
     /// The decode that decides every case: the payload read raw, then as its type.
     pub(crate) fn parse_lenient(data: &str) -> Result<Event, DecodeError> {
         let wire: WireEnvelope<'_> =
-            serde_json::from_str(data).map_err(|e| DecodeError(e.to_string()))?;
+            serde_json::from_str(data).map_err(|e| DecodeError(e.to_string().into()))?;
         let kind = wire
             .kind
             .ok_or_else(|| DecodeError("envelope has no \"type\"".into()))?;

@@ -280,7 +280,7 @@ pub struct Event {
 /// Why a `data:` document could not be decoded as an envelope at all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("undecodable event: {0}")]
-pub struct DecodeError(pub String);
+pub struct DecodeError(pub std::borrow::Cow<'static, str>);
 
 macro_rules! event_payloads {
     ($($text:literal => $variant:ident($ty:ty)),+ $(,)?) => {

@@ -346,6 +346,7 @@ impl Resume {
                 e.seq = Some(seq);
                 e
             }),
+            // Borrowed: no allocation per frame.
             None => Err(DecodeError(NOT_DECODED.into())),
         };
         FrameAction::Deliver(StreamFrame {
