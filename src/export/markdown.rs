@@ -236,6 +236,10 @@ fn clean_line(s: &str) -> Cow<'_, str> {
 
 /// Server text of any length, line by line, inert and redacted, written to `out`.
 fn write_clean(out: &mut impl Write, s: &str) -> io::Result<()> {
+    if text::is_plain_ascii_lines(s) {
+        // Nothing to make inert; redaction reads a line break as the end of a word.
+        return out.write_all(redact(s).as_bytes());
+    }
     for (i, line) in text::lines_iter(s).enumerate() {
         if i > 0 {
             out.write_all(b"\n")?;
@@ -248,6 +252,16 @@ fn write_clean(out: &mut impl Write, s: &str) -> io::Result<()> {
 /// [`write_clean`] into `body`, emptied first.
 fn clean_into(body: &mut String, s: &str) {
     body.clear();
+    if text::is_plain_ascii_lines(s) {
+        // Nothing to make inert; redaction reads a line break as the end of a word.
+        body.push_str(&redact(s));
+        return;
+    }
+    clean_lines_into(body, s);
+}
+
+/// [`clean_into`] line by line, for any text.
+fn clean_lines_into(body: &mut String, s: &str) {
     for (i, line) in text::lines_iter(s).enumerate() {
         if i > 0 {
             body.push('\n');
@@ -312,7 +326,19 @@ impl Display for Fence {
 }
 
 fn longest_backtick_run(s: &str) -> usize {
-    s.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+    let bytes = s.as_bytes();
+    let mut longest = 0;
+    let mut from = 0;
+    while let Some(at) = memchr::memchr(b'`', &bytes[from..]) {
+        let start = from + at;
+        let end = bytes[start..]
+            .iter()
+            .position(|&b| b != b'`')
+            .map_or(bytes.len(), |n| start + n);
+        longest = longest.max(end - start);
+        from = end;
+    }
+    longest
 }
 
 /// `2026-12-01 13:04:36 UTC` from Unix milliseconds.
@@ -324,6 +350,41 @@ fn utc(ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Plain ASCII text, redacted whole, reads as it does made inert and redacted line
+        /// by line; and any text still goes line by line.
+        #[test]
+        fn plain_text_is_cleaned_whole_as_it_is_line_by_line(
+            pieces in proptest::collection::vec(
+                prop_oneof![
+                    Just("Bearer abcdef123456"), Just("ghp_abcdefghijklmn"), Just("gbr_pat_abcdefgh12"),
+                    Just("https://u:secret@github.com"), Just("\n"), Just("`"), Just(" "), Just("x"),
+                    Just(":"), Just("é"), Just("\t"), Just("\r"), Just("\u{1b}[2J"), Just("\u{202e}"),
+                ],
+                0..12,
+            )
+        ) {
+            let s: String = pieces.concat();
+            let (mut whole, mut lines) = (String::new(), String::new());
+            clean_into(&mut whole, &s);
+            clean_lines_into(&mut lines, &s);
+            prop_assert_eq!(&whole, &lines);
+            let mut written = Vec::new();
+            write_clean(&mut written, &s).unwrap();
+            prop_assert_eq!(String::from_utf8(written).unwrap(), lines);
+        }
+    }
+
+    #[test]
+    fn the_longest_run_of_backticks_sets_the_fence() {
+        assert_eq!(longest_backtick_run(""), 0);
+        assert_eq!(longest_backtick_run("no ticks"), 0);
+        assert_eq!(longest_backtick_run("a``b````c`"), 4);
+        assert_eq!(longest_backtick_run("```"), 3);
+        assert_eq!(longest_backtick_run("é`é``"), 2);
+    }
 
     fn render(events: &[&str]) -> String {
         let mut w =

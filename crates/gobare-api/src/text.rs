@@ -154,6 +154,17 @@ pub fn line(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Whether `s` is printable ASCII and `\n` only: [`lines_iter`] then gives back its lines
+/// unchanged, so it can be used as it stands. A byte scan (most agent text is ASCII),
+/// branch-free over fixed blocks so it vectorizes.
+pub fn is_plain_ascii_lines(s: &str) -> bool {
+    s.as_bytes().chunks(64).all(|block| {
+        block.iter().fold(true, |plain, &b| {
+            plain & (((0x20..0x7f).contains(&b)) | (b == b'\n'))
+        })
+    })
+}
+
 /// Multi-line server text: `\n`, `\r\n` and a lone `\r` separate lines, tabs become
 /// 4 spaces, and each line is then made safe as in [`line()`].
 pub fn lines(s: &str) -> Vec<Cow<'_, str>> {
