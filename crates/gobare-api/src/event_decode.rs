@@ -131,50 +131,72 @@ pub(crate) fn envelope(data: &str) -> Option<Envelope<'_>> {
     Some(envelope)
 }
 
-/// The envelope as the reference writes it, compact and in its order (§7.3):
+/// An envelope's head as the reference writes it, compact and in its order (§7.3):
 /// `{"object":"event","type":…,"internal_type":…,"session_id":…,"seq":…,"created_at":…,"payload":…}`
 /// (`internal_type`, `session_id` and `created_at` may be absent), read by matching that
-/// layout: the head's strings and numbers are taken as they stand, only the payload is
-/// parsed. `None` at the first difference (an escape or a control character in a head
-/// string, a number that is not plain digits, any other member, spacing): the general
-/// pass then reads it.
+/// layout: the head's strings and numbers are taken as they stand. `None` at the first
+/// difference (an escape or a control character in a head string, a number that is not
+/// plain digits, any other member, spacing): a general parse then reads it.
+pub(crate) struct ReferenceHead<'a> {
+    pub(crate) kind: &'a str,
+    pub(crate) internal_type: Option<&'a str>,
+    pub(crate) session_id: Option<&'a str>,
+    pub(crate) seq: Option<u64>,
+    pub(crate) created_at: Option<i64>,
+    /// The text after `"payload":` but for the closing brace: the payload when it is
+    /// exactly one JSON value, which the caller checks.
+    pub(crate) payload: &'a str,
+}
+
+impl<'a> ReferenceHead<'a> {
+    pub(crate) fn read(data: &'a str) -> Option<ReferenceHead<'a>> {
+        let mut head = Layout(data.strip_prefix(r#"{"object":"event","type":"#)?);
+        let kind = head.string()?;
+        let mut optional_string = |key: &str| match head.key(key) {
+            true => head.string().map(Some),
+            false => Some(None),
+        };
+        let internal_type = optional_string(r#","internal_type":"#)?;
+        let session_id = optional_string(r#","session_id":"#)?;
+        if !head.key(r#","seq":"#) {
+            return None;
+        }
+        let seq = if head.key("null") {
+            None
+        } else {
+            Some(head.number()?)
+        };
+        let created_at = if head.key(r#","created_at":"#) {
+            Some(i64::try_from(head.number()?).ok()?)
+        } else {
+            None
+        };
+        if !head.key(r#","payload":"#) {
+            return None;
+        }
+        Some(ReferenceHead {
+            kind,
+            internal_type,
+            session_id,
+            seq,
+            created_at,
+            payload: head.0.strip_suffix('}')?,
+        })
+    }
+}
+
+/// The envelope in the reference's layout, its payload decoded as its type.
 fn reference_layout(data: &str) -> Option<Envelope<'_>> {
-    let mut head = Layout(data.strip_prefix(r#"{"object":"event","type":"#)?);
-    let kind = head.string()?;
-    let mut optional_string = |key: &str| match head.key(key) {
-        true => head.string().map(Some),
-        false => Some(None),
-    };
-    let internal_type = optional_string(r#","internal_type":"#)?;
-    let session_id = optional_string(r#","session_id":"#)?;
-    if !head.key(r#","seq":"#) {
-        return None;
-    }
-    let seq = if head.key("null") {
-        None
-    } else {
-        Some(head.number()?)
-    };
-    let created_at = if head.key(r#","created_at":"#) {
-        Some(i64::try_from(head.number()?).ok()?)
-    } else {
-        None
-    };
-    if !head.key(r#","payload":"#) {
-        return None;
-    }
-    // The payload is the last member: what is left but the closing brace must be exactly
-    // one value of the event's type.
-    let payload = head.0.strip_suffix('}')?;
-    let mut de = serde_json::Deserializer::from_str(payload);
-    let payload = TypedPayload(kind).deserialize(&mut de).ok()?;
+    let head = ReferenceHead::read(data)?;
+    let mut de = serde_json::Deserializer::from_str(head.payload);
+    let payload = TypedPayload(head.kind).deserialize(&mut de).ok()?;
     de.end().ok()?;
     Some(Envelope {
-        kind: Some(kind.to_string()),
-        internal_type: internal_type.map(str::to_string),
-        session_id: session_id.map(str::to_string),
-        seq,
-        created_at,
+        kind: Some(head.kind.to_string()),
+        internal_type: head.internal_type.map(str::to_string),
+        session_id: head.session_id.map(str::to_string),
+        seq: head.seq,
+        created_at: head.created_at,
         from_seq: None,
         note: None,
         payload: Payload::Decoded(payload),
@@ -346,7 +368,7 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use proptest::prelude::*;
     use std::collections::BTreeMap;
@@ -376,7 +398,7 @@ mod tests {
     }
 
     /// The examples as a server sends them: compact, members in the reference's order.
-    fn compact_examples() -> Vec<(String, String)> {
+    pub(crate) fn compact_examples() -> Vec<(String, String)> {
         examples()
             .into_iter()
             .map(|(name, json)| {

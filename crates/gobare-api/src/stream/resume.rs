@@ -6,6 +6,7 @@
 //! loses), and nothing the server says moves it past what was actually delivered.
 
 use super::{QueueSlot, StreamFrame};
+use crate::event_decode::ReferenceHead;
 use crate::model::{DecodeError, Event, EventPayload, ReplayTruncated, lenient_u64};
 use crate::sse::SseFrame;
 use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -167,10 +168,33 @@ impl Head<'_> {
     /// `None` when `data` is not a JSON object. (Serde would also read an array into the
     /// fields in order: `[1,2,3]` must not become a frame with seq 3.)
     fn read(data: &str) -> Option<Head<'_>> {
+        Head::of_reference_layout(data).or_else(|| Head::parse(data))
+    }
+
+    /// [`Head::read`] by a general parse.
+    fn parse(data: &str) -> Option<Head<'_>> {
         if !data.trim_start().starts_with('{') {
             return None;
         }
         serde_json::from_str(data).ok()
+    }
+
+    /// The head of an envelope in the reference's layout, read without parsing it; its
+    /// payload is still checked to be one JSON value (else the envelope is not an object,
+    /// as the general parse would find). A notice is read apart (its payload matters).
+    fn of_reference_layout(data: &str) -> Option<Head<'_>> {
+        let head = ReferenceHead::read(data)?;
+        let whole = head.kind != REPLAY_TRUNCATED
+            && serde_json::from_str::<IgnoredAny>(head.payload).is_ok();
+        whole.then(|| Head {
+            kind: Some(Cow::Borrowed(head.kind)),
+            session_id: head.session_id.map(Cow::Borrowed),
+            seq: head.seq,
+            created_at: head.created_at,
+            from_seq: None,
+            note: None,
+            payload: None,
+        })
     }
 
     /// The head of an envelope that decoded as `event`. Where it decodes, it read the same
@@ -419,6 +443,43 @@ impl Resume {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// What the cursor decisions read of a head.
+    fn fields(
+        head: Option<Head<'_>>,
+    ) -> Option<(Option<String>, Option<String>, Option<u64>, Option<i64>)> {
+        head.map(|h| {
+            (
+                h.kind.map(Cow::into_owned),
+                h.session_id.map(Cow::into_owned),
+                h.seq,
+                h.created_at,
+            )
+        })
+    }
+
+    proptest! {
+        /// An envelope in the reference's layout, with any one character changed, has the
+        /// head a general parse reads.
+        #[test]
+        fn the_reference_layout_reads_the_head_a_general_parse_reads(
+            pick in 0usize..29,
+            at in 0usize..400,
+            with in prop::sample::select(vec!['"', '\\', '0', '7', '-', '.', '{', '}', ',', ':', ' ', 'x', '\u{1}', 'n']),
+            change in any::<bool>(),
+        ) {
+            let examples = crate::event_decode::tests::compact_examples();
+            let (_, json) = &examples[pick % examples.len()];
+            let mut chars: Vec<char> = json.chars().collect();
+            if change {
+                let i = at % chars.len();
+                chars[i] = with;
+            }
+            let json: String = chars.into_iter().collect();
+            prop_assert_eq!(fields(Head::read(&json)), fields(Head::parse(&json)), "{}", json);
+        }
+    }
 
     /// Without `keep_data` a decoded frame carries only its event (the app's backlog holds
     /// half the bytes); one that failed to decode keeps its data for the report.
