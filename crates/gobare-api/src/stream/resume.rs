@@ -445,10 +445,10 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// What the cursor decisions read of a head.
-    fn fields(
-        head: Option<Head<'_>>,
-    ) -> Option<(Option<String>, Option<String>, Option<u64>, Option<i64>)> {
+    /// What the cursor decisions read of a head: type, session, seq, time.
+    type HeadFields = (Option<String>, Option<String>, Option<u64>, Option<i64>);
+
+    fn fields(head: Option<Head<'_>>) -> Option<HeadFields> {
         head.map(|h| {
             (
                 h.kind.map(Cow::into_owned),
