@@ -203,7 +203,7 @@ mod tests {
 
     fn ev(kind: &str, seq: Option<u64>) -> Event {
         Event {
-            kind: kind.into(),
+            kind: kind.to_string().into(),
             internal_type: None,
             session_id: None,
             seq,

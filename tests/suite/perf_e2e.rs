@@ -570,6 +570,12 @@ async fn keystroke_to_screen() {
 /// `/proc`, read every 5 ms until it exits. (`wait4`'s `ru_maxrss` would not do: a child
 /// started by `vfork` + `exec` inherits the parent's high-water mark.)
 fn run_measured(mut cmd: Command) -> (Duration, u64, std::process::ExitStatus) {
+    // Until it has exec'd, the child is a copy of this process (and of the simulator's
+    // history in it): its high-water mark is only read once it has the program's name.
+    let program = std::path::Path::new(cmd.get_program())
+        .file_name()
+        .map(|n| n.to_string_lossy().chars().take(15).collect::<String>())
+        .unwrap_or_default();
     let started = Instant::now();
     let mut child = cmd.spawn().expect("spawn");
     let status_file = format!("/proc/{}/status", child.id());
@@ -579,9 +585,15 @@ fn run_measured(mut cmd: Command) -> (Duration, u64, std::process::ExitStatus) {
             return (started.elapsed(), peak, status);
         }
         let hwm = std::fs::read_to_string(&status_file).ok().and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.split_whitespace().next()?.parse().ok())
+            let named = s
+                .lines()
+                .find_map(|l| l.strip_prefix("Name:"))
+                .is_some_and(|n| n.trim() == program);
+            named.then(|| {
+                s.lines()
+                    .find_map(|l| l.strip_prefix("VmHWM:"))
+                    .and_then(|v| v.split_whitespace().next()?.parse().ok())
+            })?
         });
         peak = peak.max(hwm.unwrap_or(0));
         std::thread::sleep(Duration::from_millis(5));

@@ -7,10 +7,13 @@
 //! envelope, a duplicate key) is left to the lenient decode, which decides what such an
 //! event becomes: the first pass never accepts what the lenient one would read differently.
 
-use crate::model::{DecodeError, Event, EventPayload, lenient_i64, lenient_u64};
+use crate::model::{
+    DecodeError, Event, EventPayload, event_type, known_event_type, lenient_i64, lenient_u64,
+};
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 use std::fmt;
 
 /// The envelope as it is on the wire, payload left unparsed.
@@ -55,8 +58,8 @@ impl Event {
             .ok_or_else(|| DecodeError("envelope has no \"type\"".into()))?;
         let payload = EventPayload::decode(&kind, wire.payload);
         Ok(Event {
-            kind,
-            internal_type: wire.internal_type,
+            kind: event_type(kind),
+            internal_type: wire.internal_type.map(event_type),
             session_id: wire.session_id,
             seq: wire.seq,
             created_at: wire.created_at,
@@ -103,8 +106,8 @@ impl Event {
 
 /// The envelope's fields as this pass read them.
 pub(crate) struct Envelope<'a> {
-    pub(crate) kind: Option<String>,
-    pub(crate) internal_type: Option<String>,
+    pub(crate) kind: Option<Cow<'static, str>>,
+    pub(crate) internal_type: Option<Cow<'static, str>>,
     pub(crate) session_id: Option<String>,
     pub(crate) seq: Option<u64>,
     pub(crate) created_at: Option<i64>,
@@ -192,8 +195,8 @@ fn reference_layout(data: &str) -> Option<Envelope<'_>> {
     let payload = TypedPayload(head.kind).deserialize(&mut de).ok()?;
     de.end().ok()?;
     Some(Envelope {
-        kind: Some(head.kind.to_string()),
-        internal_type: head.internal_type.map(str::to_string),
+        kind: Some(known_or_owned(head.kind)),
+        internal_type: head.internal_type.map(known_or_owned),
         session_id: head.session_id.map(str::to_string),
         seq: head.seq,
         created_at: head.created_at,
@@ -201,6 +204,13 @@ fn reference_layout(data: &str) -> Option<Envelope<'_>> {
         note: None,
         payload: Payload::Decoded(payload),
     })
+}
+
+fn known_or_owned(kind: &str) -> Cow<'static, str> {
+    match known_event_type(kind) {
+        Some(known) => Cow::Borrowed(known),
+        None => Cow::Owned(kind.to_string()),
+    }
 }
 
 /// What is left of an envelope being matched against the reference's layout.
@@ -234,11 +244,21 @@ impl<'a> Layout<'a> {
     /// A non-negative integer as JSON writes it (no leading zero, no sign, no fraction:
     /// what follows must be the next member), short enough not to overflow.
     fn number(&mut self) -> Option<u64> {
-        let digits = self.0.bytes().take_while(u8::is_ascii_digit).count();
-        if digits == 0 || digits > 18 || (digits > 1 && self.0.starts_with('0')) {
+        let mut value: u64 = 0;
+        let mut digits = 0;
+        for &b in self.0.as_bytes() {
+            if !b.is_ascii_digit() {
+                break;
+            }
+            value = value * 10 + u64::from(b - b'0');
+            digits += 1;
+            if digits > 18 {
+                return None;
+            }
+        }
+        if digits == 0 || (digits > 1 && self.0.starts_with('0')) {
             return None;
         }
-        let value = self.0[..digits].parse().ok()?;
         self.0 = &self.0[digits..];
         Some(value)
     }
@@ -355,8 +375,8 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
             }
         }
         Ok(Envelope {
-            kind: kind.flatten(),
-            internal_type: internal_type.flatten(),
+            kind: kind.flatten().map(event_type),
+            internal_type: internal_type.flatten().map(event_type),
             session_id: session_id.flatten(),
             seq: seq.flatten(),
             created_at: created_at.flatten(),

@@ -14,6 +14,7 @@ use serde::de::Deserializer;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// Declares a string enum that round-trips known values and keeps unknown ones verbatim.
@@ -266,9 +267,10 @@ fn labels<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
 /// One decoded event envelope (§7.3) with its typed payload.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
-    /// The public event name (`type`).
-    pub kind: String,
-    pub internal_type: Option<String>,
+    /// The public event name (`type`): borrowed for the types the reference publishes
+    /// (no allocation per event), owned for any other.
+    pub kind: Cow<'static, str>,
+    pub internal_type: Option<Cow<'static, str>>,
     pub session_id: Option<String>,
     /// The cursor; `None` on transient events.
     pub seq: Option<u64>,
@@ -295,6 +297,14 @@ macro_rules! event_payloads {
 
         /// Every event type the reference publishes, in §8 order.
         pub const EVENT_TYPES: &[&str] = &[$($text),+];
+
+        /// `kind` as it stands in [`EVENT_TYPES`], when it is one of them.
+        pub fn known_event_type(kind: &str) -> Option<&'static str> {
+            match kind {
+                $($text => Some($text),)+
+                _ => None,
+            }
+        }
 
         impl EventPayload {
             pub(crate) fn decode(kind: &str, raw: Option<&RawValue>) -> EventPayload {
@@ -373,6 +383,15 @@ impl EventPayload {
             kind: kind.to_string(),
             raw,
         }
+    }
+}
+
+/// An event type for [`Event::kind`]: borrowed when the reference publishes it (no
+/// allocation per event), else owned.
+pub fn event_type(kind: String) -> Cow<'static, str> {
+    match known_event_type(&kind) {
+        Some(known) => Cow::Borrowed(known),
+        None => Cow::Owned(kind),
     }
 }
 
@@ -1217,6 +1236,23 @@ pub struct AgentRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn published_event_types_are_borrowed_and_others_kept_as_sent() {
+        for kind in EVENT_TYPES {
+            assert!(matches!(event_type(kind.to_string()), Cow::Borrowed(k) if k == *kind));
+            let json = format!(r#"{{"type":"{kind}","internal_type":"{kind}","payload":{{}}}}"#);
+            let event = Event::parse(&json).unwrap();
+            assert!(matches!(event.kind, Cow::Borrowed(_)), "{kind}");
+            assert!(
+                matches!(event.internal_type, Some(Cow::Borrowed(_))),
+                "{kind}"
+            );
+        }
+        assert!(matches!(event_type("x.new".into()), Cow::Owned(k) if k == "x.new"));
+        let event = Event::parse(r#"{"type":"x.new","payload":{"a":1}}"#).unwrap();
+        assert_eq!(event.kind, "x.new");
+    }
 
     #[test]
     fn rfc3339_dates_read_as_unix_ms() {

@@ -340,8 +340,8 @@ impl Db {
             }
         }
         let event = Event {
-            kind: kind.clone(),
-            internal_type: Some(kind.clone()),
+            kind: kind.clone().into(),
+            internal_type: Some(kind.clone().into()),
             session_id: Some(session_id.to_string()),
             seq,
             created_at: Some(created_at),

@@ -653,7 +653,7 @@ async fn an_agent_error_ends_the_turn_failed_and_the_session_still_accepts_input
     let (fatal, _) = errors[1];
     let after: Vec<&str> = events[fatal + 1..]
         .iter()
-        .map(|e| e.kind.as_str())
+        .map(|e| e.kind.as_ref())
         .collect();
     assert_eq!(after, ["turn.ended"]);
     let EventPayload::TurnEnded(ended) = &events.last().unwrap().payload else {
@@ -724,7 +724,7 @@ async fn a_workspace_that_cannot_be_rebuilt_reports_recovery_failed_until_a_rebu
         .await;
     let frames = sse.until("turn.ended").await;
     let events = persisted_events(&frames);
-    let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
+    let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_ref()).collect();
     assert_eq!(
         kinds,
         ["user.message", "workspace.recovery_failed", "turn.ended"]
