@@ -140,6 +140,28 @@ fn url_password(bytes: &[u8], i: usize) -> Option<(usize, usize)> {
     is_password.then_some((start, end))
 }
 
+/// Text made of credentials of each kind redacted here and what may surround them, with
+/// `extra` pieces mixed in: what redaction's fast paths are checked against.
+#[cfg(test)]
+pub(crate) fn text_with_secrets(
+    extra: &[&'static str],
+) -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let mut pieces = vec![
+        "Bearer abcdef123456",
+        "ghp_abcdefghijklmn",
+        "gbr_pat_abcdefgh12",
+        "https://u:secret@github.com",
+        "\n",
+        " ",
+        "x",
+        ":",
+        "é",
+    ];
+    pieces.extend_from_slice(extra);
+    proptest::collection::vec(proptest::sample::select(pieces), 0..12).prop_map(|p| p.concat())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
