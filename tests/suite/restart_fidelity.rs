@@ -176,6 +176,15 @@ fn restart_and_compare(
     let pty = attach(session, home, &sim.sim);
     wait_caught_up(&pty, last);
     wait_settled(&pty);
+    // The workspace's usage is read from the API after attach, not from the log; its two
+    // lines size the panes, so the screen is compared once they are back.
+    if before.1.iter().any(|row| row.contains("chargeable")) {
+        pty.wait_for(
+            "the workspace's usage",
+            |s| s.contents().contains("chargeable"),
+            TIMEOUT,
+        );
+    }
     let after = screen_without_clocks(&pty);
     let text = pty.screen_text();
     assert!(
