@@ -32,6 +32,18 @@ fn live_under(rig: &Rig, root: Option<String>, poll_every: Duration) -> FleetLiv
 }
 
 /// Waits (on the fleet's own change signal) until `check` holds.
+/// Sends `text` to `session` under a fresh key.
+async fn send(rig: &Rig, session: &str, text: &str) {
+    rig.client
+        .send(
+            session,
+            &message(text),
+            &gobare_api::client::IdempotencyKey::new(),
+        )
+        .await
+        .unwrap();
+}
+
 async fn until(fleet: &FleetLive, what: &str, check: impl Fn(&FleetModel) -> bool) {
     let waited = tokio::time::timeout(WAIT, async {
         loop {
@@ -90,14 +102,7 @@ async fn the_fleet_holds_every_session_says_what_each_needs_and_follows_new_ones
     }
     fleet.drain_needs_you();
     let later = rig.sim.create_session(Some("started later"));
-    rig.client
-        .send(
-            &later,
-            &message("hello #approval"),
-            &gobare_api::client::IdempotencyKey::new(),
-        )
-        .await
-        .unwrap();
+    send(&rig, &later, "hello #approval").await;
     until(&fleet, "the later session, titled, waiting", |m| {
         m.get(&later).is_some_and(|r| {
             r.title.as_deref() == Some("started later") && r.needs() == Some(Needs::Approval)
@@ -257,14 +262,7 @@ async fn the_list_is_read_once_the_org_stream_follows_so_nothing_in_between_is_l
     .await
     .expect("the list read");
     let created = rig.sim.create_session(Some("created just after the list"));
-    rig.client
-        .send(
-            &created,
-            &message("hello"),
-            &gobare_api::client::IdempotencyKey::new(),
-        )
-        .await
-        .unwrap();
+    send(&rig, &created, "hello").await;
     until(&fleet, "both sessions", |m| {
         m.get(&listed).is_some() && m.get(&created).is_some()
     })
@@ -291,14 +289,7 @@ async fn a_dropped_org_stream_is_noted_until_it_is_back() {
         drop_every_n_frames: Some(1),
         ..Faults::default()
     });
-    rig.client
-        .send(
-            &first,
-            &message("hello"),
-            &gobare_api::client::IdempotencyKey::new(),
-        )
-        .await
-        .unwrap();
+    send(&rig, &first, "hello").await;
     until(&fleet, "the note saying the stream dropped", |m| {
         m.note().is_some_and(|n| {
             n.contains("org stream dropped") && n.contains("reconnecting") && n.contains("lag")
