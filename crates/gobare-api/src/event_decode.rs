@@ -7,9 +7,7 @@
 //! envelope, a duplicate key) is left to the lenient decode, which decides what such an
 //! event becomes: the first pass never accepts what the lenient one would read differently.
 
-use crate::model::{
-    DecodeError, Event, EventPayload, event_type, known_event_type, lenient_i64, lenient_u64,
-};
+use crate::model::{DecodeError, Event, EventPayload, event_type, lenient_i64, lenient_u64};
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
@@ -105,26 +103,26 @@ impl Event {
 }
 
 /// The envelope's fields as this pass read them.
-pub(crate) struct Envelope<'a> {
-    pub(crate) kind: Option<Cow<'static, str>>,
-    pub(crate) internal_type: Option<Cow<'static, str>>,
-    pub(crate) session_id: Option<String>,
-    pub(crate) seq: Option<u64>,
-    pub(crate) created_at: Option<i64>,
-    pub(crate) from_seq: Option<u64>,
-    pub(crate) note: Option<String>,
-    pub(crate) payload: Payload<'a>,
+struct Envelope<'a> {
+    kind: Option<Cow<'static, str>>,
+    internal_type: Option<Cow<'static, str>>,
+    session_id: Option<String>,
+    seq: Option<u64>,
+    created_at: Option<i64>,
+    from_seq: Option<u64>,
+    note: Option<String>,
+    payload: Payload<'a>,
 }
 
 /// The payload: decoded in place, or kept raw when it came before `type`.
-pub(crate) enum Payload<'a> {
+enum Payload<'a> {
     Absent,
     Raw(&'a RawValue),
     Decoded(EventPayload),
 }
 
 /// One pass over `data`; `None` where the lenient decode must decide.
-pub(crate) fn envelope(data: &str) -> Option<Envelope<'_>> {
+fn envelope(data: &str) -> Option<Envelope<'_>> {
     if let Some(envelope) = reference_layout(data) {
         return Some(envelope);
     }
@@ -195,8 +193,8 @@ fn reference_layout(data: &str) -> Option<Envelope<'_>> {
     let payload = TypedPayload(head.kind).deserialize(&mut de).ok()?;
     de.end().ok()?;
     Some(Envelope {
-        kind: Some(known_or_owned(head.kind)),
-        internal_type: head.internal_type.map(known_or_owned),
+        kind: Some(event_type(head.kind)),
+        internal_type: head.internal_type.map(event_type),
         session_id: head.session_id.map(str::to_string),
         seq: head.seq,
         created_at: head.created_at,
@@ -204,13 +202,6 @@ fn reference_layout(data: &str) -> Option<Envelope<'_>> {
         note: None,
         payload: Payload::Decoded(payload),
     })
-}
-
-fn known_or_owned(kind: &str) -> Cow<'static, str> {
-    match known_event_type(kind) {
-        Some(known) => Cow::Borrowed(known),
-        None => Cow::Owned(kind.to_string()),
-    }
 }
 
 /// What is left of an envelope being matched against the reference's layout.

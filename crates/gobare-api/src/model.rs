@@ -388,10 +388,10 @@ impl EventPayload {
 
 /// An event type for [`Event::kind`]: borrowed when the reference publishes it (no
 /// allocation per event), else owned.
-pub fn event_type(kind: String) -> Cow<'static, str> {
-    match known_event_type(&kind) {
+pub fn event_type(kind: impl AsRef<str> + Into<String>) -> Cow<'static, str> {
+    match known_event_type(kind.as_ref()) {
         Some(known) => Cow::Borrowed(known),
-        None => Cow::Owned(kind),
+        None => Cow::Owned(kind.into()),
     }
 }
 
@@ -1249,7 +1249,7 @@ mod tests {
                 "{kind}"
             );
         }
-        assert!(matches!(event_type("x.new".into()), Cow::Owned(k) if k == "x.new"));
+        assert!(matches!(event_type(String::from("x.new")), Cow::Owned(k) if k == "x.new"));
         let event = Event::parse(r#"{"type":"x.new","payload":{"a":1}}"#).unwrap();
         assert_eq!(event.kind, "x.new");
     }
