@@ -44,6 +44,9 @@ pub(crate) struct Acting {
     stored_workspace: Option<Option<String>>,
     /// Ctrl+O was pressed: the app ends and the caller shows the fleet.
     wants_picker: bool,
+    /// Every input handed to the sender, in order (what the key tests check).
+    #[cfg(test)]
+    pub(crate) sent: Vec<Input>,
 }
 
 impl Acting {
@@ -91,7 +94,16 @@ impl Acting {
             pending_redraw_at: None,
             stored_workspace,
             wants_picker: false,
+            #[cfg(test)]
+            sent: Vec::new(),
         }
+    }
+
+    /// Hands `input` to the send executor: the one way anything reaches the server.
+    fn submit(&mut self, input: Input) -> sender::SendTicket {
+        #[cfg(test)]
+        self.sent.push(input.clone());
+        self.sender.send(input)
     }
 
     /// Whether the app ended to show the fleet.
@@ -266,7 +278,7 @@ impl App {
         let Some((kind, text)) = text_of(&input) else {
             return;
         };
-        let ticket = self.acting.sender.send(input);
+        let ticket = self.acting.submit(input);
         self.acting.pending.add(ticket, kind, text);
         if from_box {
             self.screen.composer.clear();
@@ -300,7 +312,7 @@ impl App {
 
     /// An answer to a required action, from the prompt's keys or text.
     pub(super) fn act_answer(&mut self, answer: Input) {
-        self.acting.sender.send(answer);
+        self.acting.submit(answer);
     }
 
     /// Ctrl+O: leave for the fleet (the draft is saved on the way out).
@@ -322,7 +334,7 @@ impl App {
     pub(super) fn act_confirmed(&mut self, confirm: Confirm, yes: bool) {
         match (confirm, yes) {
             (Confirm::CancelTurn, true) => {
-                self.acting.sender.send(Input::Cancel {});
+                self.acting.submit(Input::Cancel {});
                 self.notice(Some("cancelling the turn…".into()));
             }
             (Confirm::CancelTurn, false) => self.notice(Some("not cancelled".into())),

@@ -214,3 +214,6 @@ impl App {
         self.dispatch(intent);
     }
 }
+
+#[cfg(test)]
+mod tests;
