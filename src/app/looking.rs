@@ -5,7 +5,7 @@ use super::App;
 use crate::clipboard::{Passthrough, clipboard_text, osc52_bytes};
 use crate::session::transcript::web_link;
 use crate::ui::inspector;
-use crate::ui::mode::Mode;
+
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
@@ -37,7 +37,7 @@ impl App {
     /// Esc: the selection goes first, then the panes hand the keys back to the box.
     pub(super) fn act_back(&mut self) {
         if !self.screen.clear_selection() {
-            self.screen.mode = Mode::Typing;
+            self.screen.modes.back_to_typing();
         }
     }
 
@@ -56,7 +56,7 @@ impl App {
             }
             return;
         }
-        self.screen.mode = Mode::Typing;
+        self.screen.modes.back_to_typing();
     }
 
     /// The envelope logged with `seq` in this session's local log.

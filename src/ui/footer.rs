@@ -11,10 +11,15 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-// Keys that work in every mode (letters are text while typing).
-const HINTS: &str = "Tab focus · PgUp/PgDn scroll · F1 keys · Ctrl+C quit";
-
-pub(crate) fn draw(frame: &mut Frame, area: Rect, view: &SessionView, theme: &Theme) {
+/// `hint` says where keys go (the app draws it from its key table); in the panes it names
+/// the pane that has them, so the mode never shows by a border's colour alone.
+pub(crate) fn draw(
+    frame: &mut Frame,
+    area: Rect,
+    view: &SessionView,
+    theme: &Theme,
+    hint: (&str, bool),
+) {
     let sep = || Span::styled(" │ ", theme.dim);
     let mut spans = vec![connection(view.connection(), theme)];
     if let Some(seq) = view.last_seq() {
@@ -60,7 +65,11 @@ pub(crate) fn draw(frame: &mut Frame, area: Rect, view: &SessionView, theme: &Th
         }
         None => {
             spans.extend(origin);
-            spans.extend([sep(), Span::styled(HINTS, theme.dim)]);
+            let (text, loud) = hint;
+            if !text.is_empty() {
+                let style = if loud { theme.accent } else { theme.dim };
+                spans.extend([sep(), Span::styled(text.to_string(), style)]);
+            }
         }
     }
     frame.render_widget(

@@ -119,8 +119,37 @@ impl Rig {
         self.app.screen.composer.text()
     }
 
+    /// The screen as it would be drawn now, as text.
+    pub(super) fn screen_text(&mut self, width: u16, height: u16) -> String {
+        self.app.prepare_frame();
+        let mut terminal =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
+        let App {
+            screen,
+            view,
+            theme,
+            ..
+        } = &mut self.app;
+        terminal
+            .draw(|f| screen.draw(f, view, theme, None))
+            .unwrap();
+        let buf = terminal.backend().buffer();
+        (0..height)
+            .map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    pub(super) fn notice(&self) -> String {
+        self.app
+            .view
+            .notice()
+            .map(|n| n.text.clone())
+            .unwrap_or_default()
+    }
+
     pub(super) fn mode(&self) -> Mode {
-        self.app.screen.mode.clone()
+        self.app.screen.mode().clone()
     }
 }
 
@@ -203,6 +232,15 @@ fn outcome(steps: &[Step], sentence: &str, during: Option<(usize, Step)>) -> Res
     let sent_before = rig.sent().len();
     let box_before = rig.box_text();
     let mode_at_start = rig.mode();
+    if mode_at_start == Mode::Navigating {
+        // Shift+Tab, the one deliberate key into the panes: letters are commands there,
+        // and the screen must say so before the first of them.
+        let shown = rig.screen_text(100, 30);
+        if !shown.contains(crate::ui::composer::COMMANDS_TEXT) {
+            return Err(format!("the panes have the keys unannounced:\n{shown}"));
+        }
+        return Ok(());
+    }
     let first_decides = mode_at_start == Mode::Deciding
         && sentence
             .chars()
@@ -210,15 +248,15 @@ fn outcome(steps: &[Step], sentence: &str, during: Option<(usize, Step)>) -> Res
             .is_some_and(|c| "yYnNf0123456789".contains(c));
     for (i, c) in sentence.chars().enumerate() {
         rig.press(KeyCode::Char(c));
+        let typed: String = sentence.chars().take(i + 1).collect();
         if !takes_text_or_decides(&rig.mode()) {
             return Err(format!(
-                "after {:?} the keys became commands: mode {:?}",
-                &sentence[..=i],
+                "after {typed:?} the keys became commands: mode {:?}",
                 rig.mode()
             ));
         }
         if rig.app.quit {
-            return Err(format!("{:?} quit the app", &sentence[..=i]));
+            return Err(format!("{typed:?} quit the app"));
         }
         if let Some((at, s)) = &during
             && *at == i
@@ -267,7 +305,8 @@ proptest! {
 
     /// For any sequence of Esc, Tab, Shift+Tab, Enter and decisions arriving and going, a
     /// sentence then typed and sent is one whole message, kept whole in the box, or an
-    /// explicit answer: never a command, never a part of it.
+    /// explicit answer: never a command, never a part of it. (After Shift+Tab, the one key
+    /// into the panes, the screen says letters are commands.)
     #[test]
     fn a_typed_sentence_is_never_a_command_nor_partial(
         steps in prop::collection::vec(step(), 0..8),
@@ -289,4 +328,169 @@ proptest! {
 fn esc_pressed_three_times_then_a_sentence_is_text() {
     let steps = [Step::Esc, Step::Esc, Step::Esc];
     outcome(&steps, "a question on the job", None).unwrap();
+}
+
+#[test]
+fn tab_goes_to_the_waiting_decision_and_only_there() {
+    let mut rig = Rig::new();
+    rig.press(KeyCode::Tab);
+    assert_eq!(rig.mode(), Mode::Typing);
+    assert_eq!(rig.notice(), "nothing waits on you");
+    rig.type_text("yy");
+    assert_eq!(
+        rig.box_text(),
+        "yy",
+        "a decision's keys typed early are text"
+    );
+    assert!(rig.sent().is_empty());
+    rig.arrive(Arrival::Approval);
+    rig.press(KeyCode::Tab);
+    assert_eq!(rig.mode(), Mode::Deciding);
+}
+
+#[test]
+fn shift_tab_enters_the_panes_and_the_screen_says_so() {
+    let mut rig = Rig::new();
+    rig.type_text("draft");
+    rig.key(KeyCode::BackTab, KeyModifiers::SHIFT);
+    assert_eq!(rig.mode(), Mode::Navigating);
+    let shown = rig.screen_text(100, 30);
+    assert!(
+        shown.contains(crate::ui::composer::COMMANDS_TEXT),
+        "{shown}"
+    );
+    assert!(shown.contains("Panes · Transcript"), "{shown}");
+    assert!(shown.contains("keys → Transcript pane"), "{shown}");
+    rig.press(KeyCode::Esc);
+    assert_eq!(rig.mode(), Mode::Typing);
+    assert_eq!(rig.box_text(), "draft", "the draft waited");
+}
+
+#[test]
+fn a_sensitive_approval_takes_y_twice_and_never_enter() {
+    let mut rig = Rig::new();
+    rig.arrive(Arrival::SensitiveApproval);
+    rig.press(KeyCode::Tab);
+    rig.type_text("y");
+    assert!(matches!(rig.mode(), Mode::Confirming(_)));
+    rig.press(KeyCode::Enter);
+    assert!(rig.sent().is_empty(), "Enter approved: {:?}", rig.sent());
+    assert!(
+        rig.notice().contains("Enter does not approve"),
+        "{}",
+        rig.notice()
+    );
+    rig.type_text("y");
+    assert!(
+        matches!(rig.sent(), [Input::Approval { approved: true, .. }]),
+        "{:?}",
+        rig.sent()
+    );
+    assert_eq!(rig.mode(), Mode::Decided);
+    rig.type_text("es and more");
+    rig.press(KeyCode::Enter);
+    assert_eq!(rig.sent().len(), 1, "held after the decision");
+    rig.press(KeyCode::Esc);
+    assert_eq!(rig.mode(), Mode::Typing);
+}
+
+#[test]
+fn an_answer_whose_call_expired_stays_in_the_box_until_a_second_enter() {
+    let mut rig = Rig::new();
+    rig.arrive(Arrival::FunctionCall);
+    rig.type_text("order 42 shipped");
+    rig.expire();
+    rig.press(KeyCode::Enter);
+    assert!(rig.sent().is_empty(), "{:?}", rig.sent());
+    assert_eq!(rig.box_text(), "order 42 shipped");
+    assert!(
+        rig.notice().contains("Enter sends this as a message"),
+        "{}",
+        rig.notice()
+    );
+    rig.press(KeyCode::Enter);
+    assert_eq!(
+        rig.sent()
+            .iter()
+            .filter_map(message_text)
+            .collect::<Vec<_>>(),
+        ["order 42 shipped"]
+    );
+}
+
+#[test]
+fn a_question_arriving_never_takes_a_draft_begun_before_it() {
+    let mut rig = Rig::new();
+    rig.type_text("run the tests");
+    rig.arrive(Arrival::Question);
+    rig.press(KeyCode::Enter);
+    assert_eq!(
+        rig.sent()
+            .iter()
+            .filter_map(message_text)
+            .collect::<Vec<_>>(),
+        ["run the tests"]
+    );
+    rig.type_text("left");
+    rig.press(KeyCode::Enter);
+    assert!(
+        matches!(rig.sent().last(), Some(Input::QuestionAnswer { answer, .. }) if answer == "left"),
+        "{:?}",
+        rig.sent()
+    );
+}
+
+#[test]
+fn quitting_asks_only_when_something_would_be_lost() {
+    let mut idle = Rig::new();
+    idle.key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(idle.app.quit, "nothing to lose: at once");
+    let mut drafting = Rig::new();
+    drafting.type_text("half a thought");
+    drafting.key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(!drafting.app.quit);
+    assert!(matches!(drafting.mode(), Mode::Confirming(_)));
+    drafting.key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(drafting.app.quit, "a second Ctrl+C confirms");
+}
+
+#[test]
+fn ctrl_c_on_a_sensitive_confirmation_is_not_yes() {
+    let mut rig = Rig::new();
+    rig.arrive(Arrival::SensitiveApproval);
+    rig.press(KeyCode::Tab);
+    rig.type_text("y");
+    rig.key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(rig.sent().is_empty(), "{:?}", rig.sent());
+    assert!(
+        matches!(
+            rig.mode(),
+            Mode::Confirming(crate::ui::mode::Confirm::Quit { .. })
+        ),
+        "{:?}",
+        rig.mode()
+    );
+}
+
+#[test]
+fn esc_any_number_of_times_from_anywhere_ends_in_typing() {
+    for opening in [
+        vec![(KeyCode::BackTab, KeyModifiers::SHIFT)],
+        vec![(KeyCode::F(1), KeyModifiers::NONE)],
+        vec![
+            (KeyCode::BackTab, KeyModifiers::SHIFT),
+            (KeyCode::Char('/'), KeyModifiers::NONE),
+        ],
+        vec![(KeyCode::Tab, KeyModifiers::NONE)],
+    ] {
+        let mut rig = Rig::new();
+        rig.arrive(Arrival::Approval);
+        for (code, mods) in &opening {
+            rig.key(*code, *mods);
+        }
+        for _ in 0..3 {
+            rig.press(KeyCode::Esc);
+        }
+        assert_eq!(rig.mode(), Mode::Typing, "after {opening:?}");
+    }
 }
