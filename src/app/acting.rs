@@ -511,6 +511,20 @@ impl App {
                 self.acting
                     .with_memory(|m| m.set_sensitive(&r.tool_call_id, false));
             }
+            // The call the draft was typed for ended unanswered: said now, not at Enter.
+            EventPayload::ToolResolved(f)
+                if !f.success
+                    && self
+                        .acting
+                        .answering
+                        .as_ref()
+                        .is_some_and(|t| t.call_id == f.tool_call_id) =>
+            {
+                self.notice_at(
+                    Severity::Warn,
+                    "the call expired — your text stays; Enter sends it as a message".into(),
+                );
+            }
             _ => {}
         }
     }

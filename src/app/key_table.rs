@@ -4,9 +4,45 @@
 //! adds keys to its named rows. A key described anywhere else is a key that can drift.
 
 use super::intent::Intent;
-use super::keys::KeyRoute;
 use crate::ui::mode::Mode;
 use crossterm::event::{KeyCode, KeyModifiers};
+
+/// Where a key goes: straight to an intent, or to the widget that has the keys.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum KeyRoute {
+    Do(Intent),
+    /// The input box (typing).
+    Input,
+    /// The required-action prompt (deciding).
+    Prompt,
+    /// The search being typed.
+    Search,
+    /// The answer to the confirmation shown: yes or no.
+    Confirm(bool),
+    /// Enter on a confirmation: never yes; the status bar says what is.
+    ExplainConfirm,
+    /// Another letter on a confirmation: no, and what follows is held.
+    Decline,
+    /// After a decision: held, with a word on how to go on.
+    Held,
+    /// The open overlay (pager, list, inspector).
+    Overlay,
+    Ignore,
+}
+
+/// The table's scope for a mode.
+pub(crate) fn scope_of(mode: &Mode) -> Scope {
+    match mode {
+        Mode::Typing => Scope::Typing,
+        Mode::Navigating => Scope::Panes,
+        Mode::Deciding => Scope::Deciding,
+        Mode::Decided => Scope::Decided,
+        Mode::Confirming(_) => Scope::Confirming,
+        Mode::Help => Scope::Help,
+        Mode::Search => Scope::Search,
+        Mode::Overlay => Scope::Viewing,
+    }
+}
 
 /// Which mode a binding acts in (or, for the list-only scopes, which screen's widget
 /// reads it: the table still says what those keys do).
@@ -790,7 +826,7 @@ pub(crate) fn title(scope: Scope, name: &str, situation: Situation) -> String {
 /// The input box's title for `mode`: its name and its keys. `pane` names the pane that has
 /// the keys in the panes.
 pub(crate) fn mode_title(mode: &Mode, pane: &str, situation: Situation) -> String {
-    let scope = super::keys::scope_of(mode);
+    let scope = scope_of(mode);
     let name = match mode {
         Mode::Typing => "Typing".to_string(),
         Mode::Navigating => format!("Panes · {pane}"),

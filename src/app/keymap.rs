@@ -12,7 +12,7 @@
 //! the default single-letter commands, so it never steals a key from the input box.
 
 use super::intent::Intent;
-use super::key_table::{self, Chord, Scope, TABLE};
+use super::key_table::{self, Chord, KeyRoute, Scope, TABLE};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// Names earlier configs used for actions that have since been named after what they do.
@@ -42,7 +42,7 @@ impl KeyMap {
                 ));
                 continue;
             };
-            let super::keys::KeyRoute::Do(intent) = row.route.clone() else {
+            let KeyRoute::Do(intent) = row.route.clone() else {
                 continue;
             };
             let Some((code, mods)) = value.as_str().and_then(parse_key) else {

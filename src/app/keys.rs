@@ -11,42 +11,7 @@ use super::keymap::KeyMap;
 use crate::ui::mode::Mode;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-/// Where a key goes: straight to an intent, or to the widget that has the keys.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum KeyRoute {
-    Do(Intent),
-    /// The input box (typing).
-    Input,
-    /// The required-action prompt (deciding).
-    Prompt,
-    /// The search being typed.
-    Search,
-    /// The answer to the confirmation shown: yes or no.
-    Confirm(bool),
-    /// Enter on a confirmation: never yes; the status bar says what is.
-    ExplainConfirm,
-    /// Another letter on a confirmation: no, and what follows is held.
-    Decline,
-    /// After a decision: held, with a word on how to go on.
-    Held,
-    /// The open overlay (pager, list, inspector).
-    Overlay,
-    Ignore,
-}
-
-/// The table's scope for a mode.
-pub(crate) fn scope_of(mode: &Mode) -> Scope {
-    match mode {
-        Mode::Typing => Scope::Typing,
-        Mode::Navigating => Scope::Panes,
-        Mode::Deciding => Scope::Deciding,
-        Mode::Decided => Scope::Decided,
-        Mode::Confirming(_) => Scope::Confirming,
-        Mode::Help => Scope::Help,
-        Mode::Search => Scope::Search,
-        Mode::Overlay => Scope::Viewing,
-    }
-}
+pub(crate) use super::key_table::{KeyRoute, scope_of};
 
 /// The first binding of `scope` that `key` matches.
 fn find(scope: Scope, key: &KeyEvent) -> Option<&'static Binding> {

@@ -85,6 +85,11 @@ impl Screen {
         self.mode_title = title;
     }
 
+    /// The last frame showed a relative time ("3 m ago"), which a clock's minute changes.
+    pub(crate) fn shows_relative_times(&self) -> bool {
+        self.transcript.drew_relative_time
+    }
+
     /// The status bar's word on where keys go.
     pub(crate) fn set_status_hint(&mut self, hint: String, panes: bool) {
         self.status_hint = (hint, panes);
@@ -248,6 +253,7 @@ impl Screen {
         let composer_rows = self.composer.desired_height(area.width);
         let facts = view.actions();
         self.prompt.set_focused(*self.mode() == Mode::Deciding);
+        self.prompt.set_now(view.now_ms());
         // The panel must not say "Tab to decide" above the question deciding it.
         self.prompt.set_confirming(matches!(
             self.mode(),

@@ -31,11 +31,11 @@ fn attach_with(
 
 /// Esc to the panes, then the keys once the panes have them.
 fn in_panes(pty: &mut Pty, then: &str) {
-    pty.send_keys(keys::ESC);
-    // Apart from the next key: ESC then a letter at once reads as Alt+letter.
+    pty.send_keys(keys::SHIFT_TAB);
+
     pty.wait_for(
         "the panes mode",
-        |s| bottom(s, 5).contains("Panes · ↑↓ select"),
+        |s| bottom(s, 5).contains("Panes · "),
         TIMEOUT,
     );
     pty.send_keys(then);

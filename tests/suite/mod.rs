@@ -19,6 +19,7 @@ mod fleet_e2e;
 mod fleet_live;
 mod hostile_json;
 mod hostile_render;
+mod keys_trust;
 mod layout;
 mod looking_back;
 mod malformed_frames;

@@ -49,8 +49,8 @@ fn a_query_counts_matches_and_n_scrolls_to_the_next_one() {
         "the old match starts off screen"
     );
 
-    pty.send_keys(keys::ESC);
-    // Apart from the Esc, or the terminal reads Alt+/.
+    pty.send_keys(keys::SHIFT_TAB);
+
     pty.wait_for(
         "pane navigation",
         |s| s.contents().contains("Panes · "),
@@ -161,7 +161,7 @@ fn a_match_the_transcript_no_longer_keeps_is_found_and_said_so() {
         |s| status_line(s).contains(&format!("seq {last}")),
         Duration::from_secs(90),
     );
-    pty.send_keys(keys::ESC);
+    pty.send_keys(keys::SHIFT_TAB);
     pty.wait_for(
         "pane navigation",
         |s| s.contents().contains("Panes · "),
@@ -211,7 +211,7 @@ fn after_a_restart_a_match_from_before_the_replay_window_is_found() {
 
     let mut pty = attach(&session, &home, &sim.sim);
     caught_up(&pty);
-    pty.send_keys(keys::ESC);
+    pty.send_keys(keys::SHIFT_TAB);
     pty.wait_for(
         "pane navigation",
         |s| s.contents().contains("Panes · "),
