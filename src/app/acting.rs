@@ -543,7 +543,8 @@ impl App {
     /// A fresh read of the session: notifications, the workspace state kept, and once, how
     /// it changed while the user was away.
     pub(super) fn act_on_session(&mut self, session: &Session) {
-        let title = session.title.clone().unwrap_or_else(|| "session".into());
+        let title =
+            crate::app::first_message::title(session).unwrap_or_else(|| self.session_name());
         if let Some(bytes) = self
             .acting
             .notifier
@@ -562,7 +563,7 @@ impl App {
 
     /// A turn read after `turn.ended`.
     pub(super) fn act_on_turn(&mut self, turn: &Turn) {
-        let title = self.view.title().unwrap_or("session").to_string();
+        let title = self.session_name();
         if let Some(bytes) = self.acting.notifier.turn_fetched(turn, &title) {
             self.write_notification(&bytes);
         }
@@ -576,6 +577,30 @@ impl App {
         }
         if let Some(bytes) = self.acting.notifier.fleet_needs_you(&news.line) {
             self.write_notification(&bytes);
+        }
+    }
+
+    /// How a notification names this session: its title, else its first message, else
+    /// its id's start (sanitized, one line).
+    fn session_name(&self) -> String {
+        if let Some(title) = self.view.title().filter(|t| !t.trim().is_empty()) {
+            return gobare_api::text::one_line(title, 60);
+        }
+        let first = self
+            .view
+            .transcript()
+            .entries()
+            .iter()
+            .find_map(|e| match &e.kind {
+                crate::session::transcript::EntryKind::User { text } => Some(text.clone()),
+                _ => None,
+            });
+        match first {
+            Some(text) => gobare_api::text::one_line(&text, 60),
+            None => format!(
+                "session {}",
+                gobare_api::text::one_line(&self.session_id, 8)
+            ),
         }
     }
 

@@ -51,6 +51,11 @@ pub(crate) fn draw(
     if view.local_demo() {
         origin.extend([sep(), Span::styled("local demo", theme.warning)]);
     }
+    let (hint_text, panes) = hint;
+    if panes {
+        // Which pane has the keys comes first: the mode must never show by colour alone.
+        spans.extend([sep(), Span::styled(hint_text.to_string(), theme.accent)]);
+    }
     match view.notice() {
         // A notice comes before the session and host, so a narrow bar cuts those first.
         Some(n) => {
@@ -65,10 +70,8 @@ pub(crate) fn draw(
         }
         None => {
             spans.extend(origin);
-            let (text, loud) = hint;
-            if !text.is_empty() {
-                let style = if loud { theme.accent } else { theme.dim };
-                spans.extend([sep(), Span::styled(text.to_string(), style)]);
+            if !panes && !hint_text.is_empty() {
+                spans.extend([sep(), Span::styled(hint_text.to_string(), theme.dim)]);
             }
         }
     }

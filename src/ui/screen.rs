@@ -260,9 +260,9 @@ impl Screen {
             Mode::Confirming(Confirm::ApproveSensitive { .. })
         ));
         let prompt_rows = self.prompt.lay_out(facts, area.width, theme);
-        let confirm_rows = confirming
-            .as_deref()
-            .map_or(0, |q| confirm::desired_height(q, area.width));
+        let confirm_rows = confirming.as_deref().map_or(0, |q| {
+            confirm::desired_height(q, &self.mode_title, area.width)
+        });
         let room = area.height.saturating_sub(MIN_PANE_ROWS + 1).max(3);
         // A confirmation takes the input area (and never less than it asks for).
         let input_rows =
@@ -382,14 +382,18 @@ impl Screen {
             Some(question) => {
                 let rows = composer_area
                     .height
-                    .max(confirm::desired_height(question, input.width))
+                    .max(confirm::desired_height(
+                        question,
+                        &self.mode_title,
+                        input.width,
+                    ))
                     .min(input.height);
                 let confirm_area = Rect {
                     y: input.bottom().saturating_sub(rows),
                     height: rows,
                     ..input
                 };
-                confirm::render(question, confirm_area, buf, theme);
+                confirm::render(question, &self.mode_title, confirm_area, buf, theme);
             }
             None => self
                 .composer

@@ -37,6 +37,7 @@ mod send_during_drop;
 mod send_races;
 mod soak;
 mod state_unwritable;
+mod tmux_default;
 mod token_leak;
 mod wire_edges;
 mod workspace_preview;
