@@ -89,6 +89,8 @@ pub(crate) enum Intent {
     /// Ctrl+T: the box's text added to the session without starting a turn.
     Context(String),
     Cancel,
+    /// Ctrl+G in the box: the draft in `$VISUAL` / `$EDITOR`, back in the box after.
+    EditExternally,
     HistoryPrev,
     HistoryNext,
     /// An answer to a required action (from the prompt).
@@ -223,6 +225,7 @@ impl App {
             Intent::Steer(text) => self.act_steer(text),
             Intent::Context(text) => self.act_context(text),
             Intent::Cancel => self.act_cancel(),
+            Intent::EditExternally => self.act_edit_externally(),
             Intent::Answer(input) => self.act_answer(input),
             Intent::HistoryPrev => self.act_history(true),
             Intent::HistoryNext => self.act_history(false),

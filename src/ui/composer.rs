@@ -28,6 +28,8 @@ pub enum ComposerAction {
     Context(String),
     /// Ctrl+X: cancel the running turn.
     Cancel,
+    /// Ctrl+G: edit the draft in `$VISUAL` / `$EDITOR`.
+    EditExternally,
     /// Up on the first line: show the previous sent message.
     HistoryPrev,
     /// Down on the last line: show the next sent message (or the draft).
@@ -158,6 +160,7 @@ impl Composer {
                     .map_or(ComposerAction::Consumed, ComposerAction::Steer);
             }
             KeyCode::Char('x') if ctrl => return ComposerAction::Cancel,
+            KeyCode::Char('g') if ctrl => return ComposerAction::EditExternally,
             KeyCode::Char('t') if ctrl => {
                 return self
                     .trimmed()

@@ -517,3 +517,10 @@ fn ctrl_p_and_ctrl_n_browse_history_at_the_edges_as_the_arrows_do() {
     assert_eq!(ctrl(&mut c, 'n'), ComposerAction::Consumed);
     assert_eq!(ctrl(&mut c, 'n'), ComposerAction::HistoryNext);
 }
+
+#[test]
+fn ctrl_g_asks_for_the_external_editor_and_leaves_the_draft() {
+    let mut c = draft("fix it", 0);
+    assert_eq!(ctrl(&mut c, 'g'), ComposerAction::EditExternally);
+    assert_eq!(c.text(), "fix it");
+}
