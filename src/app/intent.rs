@@ -184,7 +184,7 @@ impl App {
                 self.screen.mode = Mode::Search;
                 self.search_for(&query);
             }
-            Intent::StartSearch => self.screen.mode = Mode::Search,
+            Intent::StartSearch => self.start_search(),
             Intent::SearchStep { older } => self.search_step(older),
             Intent::ShowEvicted { seq } => self.show_evicted(seq),
             Intent::ToggleDiff => {
