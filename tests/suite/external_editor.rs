@@ -75,3 +75,64 @@ fn ctrl_g_edits_the_draft_in_visual_and_enter_sends_what_came_back() {
     assert_eq!(sent.text, "deploy the fix\nand run the smoke tests");
     assert!(quit(&mut pty, TIMEOUT).success());
 }
+
+#[test]
+fn keys_typed_in_the_editor_reach_the_editor_and_none_reach_the_box() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("editor-keys"));
+    let home = tempfile::tempdir().unwrap();
+    // The editor reads a line from the terminal, as an editor reads keys, once it says it
+    // has started.
+    let started = home.path().join("started");
+    let script = home.path().join("editor.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\n\
+             touch '{started}'\n\
+             read line < /dev/tty\n\
+             printf '%s\\n' \"$line\" >> \"$1\"\n",
+            started = started.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let url = sim.sim.url().to_string();
+    let mut cmd = command(&["attach", &session], &home, Some((&url, &sim.sim.token())));
+    cmd.env("VISUAL", &script);
+    let mut pty = Pty::spawn(cmd, COLS, ROWS);
+    pty.wait_for(
+        "the status bar to say live",
+        |s| status_line(s).contains("● live"),
+        TIMEOUT,
+    );
+    pty.send_keys("first");
+    pty.wait_for_text("first", TIMEOUT);
+    pty.send_keys(CTRL_G);
+    until(
+        "the editor to start",
+        TIMEOUT,
+        || started.exists().then_some(()),
+        || pty.screen_text(),
+    );
+    pty.send_keys("iwritten in the editor\r");
+    // In the box, not the editor's echo on the main screen: inside the box's border, under
+    // the draft's first line.
+    pty.wait_for(
+        "the editor's line in the box, whole",
+        |s| {
+            let b = bottom(s, 6);
+            b.contains("│first ") && b.contains("│iwritten in the editor ")
+        },
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    let sent = until(
+        "the simulator to accept the message",
+        TIMEOUT,
+        || sim.sim.accepted_messages().pop(),
+        || pty.screen_text(),
+    );
+    assert_eq!(sent.text, "first\niwritten in the editor");
+    assert!(quit(&mut pty, TIMEOUT).success());
+}
