@@ -1,5 +1,6 @@
-//! The input box: a multi-line `ratatui-textarea` that grows with its content, plus the keys
-//! that turn what was typed into an action (send, steer, cancel, history).
+//! The input box: a multi-line `ratatui-textarea` that grows with its content, edited with
+//! readline's keys, plus the keys that turn what was typed into an action (send, steer,
+//! cancel, history, the external editor).
 //!
 //! The box keeps its text when it asks for a send or steer; the app takes it out at once
 //! ([`Composer::clear`]) and shows the send in flight above the box

@@ -1,5 +1,5 @@
 //! Finding entries for the selection: the neighbour of an entry, the start of the previous
-//! or next turn, the next error; and what the copy and open keys take from an entry (its
+//! or next turn, the error before; and what the copy and open keys take from an entry (its
 //! plain text, its first web link).
 
 use super::{ApprovalOutcome, CallStatus, Entry, EntryKind, Transcript};
