@@ -56,7 +56,7 @@ pub(crate) enum Intent {
     ToggleDeltas,
     /// The search bar, holding the Events type filter (`type:NAME`).
     StartEventFilter,
-    /// `/`: the search bar (the last query, to edit or end).
+    /// `/`: the search bar, its query empty (↑ there recalls the previous one).
     StartSearch,
     /// `n` / `N`: the next older or newer match.
     SearchStep {
