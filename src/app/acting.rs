@@ -343,6 +343,7 @@ impl App {
         if from_box {
             self.screen.composer.clear();
             self.acting.with_memory(|m| m.set_draft(""));
+            self.screen.follow_transcript();
         }
         self.act_pending_changed();
         self.notice(Some("sending…".into()));

@@ -166,6 +166,7 @@ impl App {
             ComposerAction::Steer(text) => Intent::Steer(text),
             ComposerAction::Context(text) => Intent::Context(text),
             ComposerAction::Cancel => Intent::Cancel,
+            ComposerAction::EditExternally => Intent::EditExternally,
             ComposerAction::HistoryPrev => Intent::HistoryPrev,
             ComposerAction::HistoryNext => Intent::HistoryNext,
             ComposerAction::None | ComposerAction::Consumed => return,

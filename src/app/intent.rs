@@ -61,7 +61,7 @@ pub(crate) enum Intent {
     ToggleDeltas,
     /// The search bar, holding the Events type filter (`type:NAME`).
     StartEventFilter,
-    /// `/`: the search bar (the last query, to edit or end).
+    /// `/`: the search bar, its query empty (↑ there recalls the previous one).
     StartSearch,
     /// `n` / `N`: the next older or newer match.
     SearchStep {
@@ -94,6 +94,8 @@ pub(crate) enum Intent {
     /// Ctrl+T: the box's text added to the session without starting a turn.
     Context(String),
     Cancel,
+    /// Ctrl+G in the box: the draft in `$VISUAL` / `$EDITOR`, back in the box after.
+    EditExternally,
     HistoryPrev,
     HistoryNext,
     /// An answer to a required action (from the prompt).
@@ -182,7 +184,7 @@ impl App {
                 self.screen.modes.start_search();
                 self.search_for(&query);
             }
-            Intent::StartSearch => self.screen.modes.start_search(),
+            Intent::StartSearch => self.start_search(),
             Intent::SearchStep { older } => self.search_step(older),
             Intent::ShowEvicted { seq } => self.show_evicted(seq),
             Intent::ToggleDiff => {
@@ -223,6 +225,7 @@ impl App {
             Intent::Steer(text) => self.act_steer(text),
             Intent::Context(text) => self.act_context(text),
             Intent::Cancel => self.act_cancel(),
+            Intent::EditExternally => self.act_edit_externally(),
             Intent::Answer(input) => self.act_answer(input),
             Intent::HistoryPrev => self.act_history(true),
             Intent::HistoryNext => self.act_history(false),

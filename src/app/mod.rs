@@ -21,6 +21,7 @@ pub(crate) mod artifacts;
 #[cfg(debug_assertions)]
 pub mod debug_panic;
 pub(crate) mod draw;
+mod editor;
 mod exporting;
 pub(crate) mod fetch;
 pub(crate) mod fetch_run;

@@ -8,6 +8,7 @@ use super::{App, AppMsg, Intent};
 use crate::search::extract;
 use crate::search::index::{DEFAULT_MAX_BYTES, entry_of_event};
 use crate::search::{Hit, SearchIndex};
+use crate::ui::mode::Mode;
 use crate::ui::pane::Pane;
 use crate::ui::search::{QueryKind, kind_of};
 use gobare_api::model::Event;
@@ -125,6 +126,23 @@ impl App {
         });
     }
 
+    /// `/`: the search bar with an empty query (the kept one goes, ↑ recalls it); a
+    /// running query stops. The Events type filter stays until a query replaces it.
+    pub(super) fn start_search(&mut self) {
+        self.screen.modes.start_search();
+        let generation = self.screen.search.start_empty();
+        self.searching.running.store(generation, Ordering::Relaxed);
+        self.request_frame();
+    }
+
+    /// ↑ in the empty search bar: the previous query again, searched.
+    fn recall_search(&mut self) {
+        let previous = self.screen.search.previous().to_string();
+        if !previous.is_empty() {
+            self.search_for(&previous);
+        }
+    }
+
     /// Esc in the search bar: no query, no marks; a running query stops.
     pub(super) fn end_search(&mut self) {
         self.screen.search.end();
@@ -144,8 +162,15 @@ impl App {
         self.request_frame();
     }
 
-    /// `n` / `N`: the next older or newer match, scrolled into view.
+    /// `n` / `N` (↑ / ↓ in the search bar): the next older or newer match, selected and
+    /// scrolled into view. In the empty search bar ↑ recalls the previous query instead.
     pub(super) fn search_step(&mut self, older: bool) {
+        if *self.screen.mode() == Mode::Search && self.screen.search.query().is_empty() {
+            if older {
+                self.recall_search();
+            }
+            return;
+        }
         if !self.screen.search.is_active() {
             self.notice(Some("no search: / starts one".into()));
             return;
@@ -160,9 +185,11 @@ impl App {
         self.request_frame();
     }
 
-    /// Scrolls the panes to `hit`: the transcript to its entry, the Events pane to its row.
+    /// Scrolls the panes to `hit` (the transcript to its entry, the Events pane to its row)
+    /// and selects it there.
     fn show_hit(&mut self, hit: Hit) {
         self.screen.events.reveal_seq(self.view.log(), hit.seq);
+        self.screen.select_match(&self.view, hit);
         let kept = self.view.transcript().first_kept_id();
         match hit.entry {
             Some(entry) if entry >= kept => self.screen.transcript.reveal(entry),

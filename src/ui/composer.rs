@@ -1,5 +1,6 @@
-//! The input box: a multi-line `ratatui-textarea` that grows with its content, plus the keys
-//! that turn what was typed into an action (send, steer, cancel, history).
+//! The input box: a multi-line `ratatui-textarea` that grows with its content, edited with
+//! readline's keys, plus the keys that turn what was typed into an action (send, steer,
+//! cancel, history, the external editor).
 //!
 //! The box keeps its text when it asks for a send or steer; the app takes it out at once
 //! ([`Composer::clear`]) and shows the send in flight above the box
@@ -28,6 +29,8 @@ pub enum ComposerAction {
     Context(String),
     /// Ctrl+X: cancel the running turn.
     Cancel,
+    /// Ctrl+G: edit the draft in `$VISUAL` / `$EDITOR`.
+    EditExternally,
     /// Up on the first line: show the previous sent message.
     HistoryPrev,
     /// Down on the last line: show the next sent message (or the draft).
@@ -146,59 +149,51 @@ impl Composer {
             return ComposerAction::None;
         }
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        let shift = key.modifiers.contains(KeyModifiers::SHIFT);
-        let alt = key.modifiers.contains(KeyModifiers::ALT);
         match key.code {
-            KeyCode::Enter if shift || alt || ctrl => {
-                self.textarea.insert_newline();
+            KeyCode::Enter if key.modifiers.is_empty() => {
+                return self
+                    .trimmed()
+                    .map_or(ComposerAction::Consumed, ComposerAction::Send);
+            }
+            KeyCode::Char('s') if ctrl => {
+                return self
+                    .trimmed()
+                    .map_or(ComposerAction::Consumed, ComposerAction::Steer);
+            }
+            KeyCode::Char('x') if ctrl => return ComposerAction::Cancel,
+            KeyCode::Char('g') if ctrl => return ComposerAction::EditExternally,
+            KeyCode::Char('t') if ctrl => {
+                return self
+                    .trimmed()
+                    .map_or(ComposerAction::Consumed, ComposerAction::Context);
+            }
+            _ => {}
+        }
+        let Some(op) = edit_op_for(key) else {
+            // Not an edit: left to the app (focus, scrolling, quit, suspend, refresh…).
+            return ComposerAction::None;
+        };
+        // Up on the first line and Down on the last browse the history (Ctrl+P / Ctrl+N
+        // too, as in readline).
+        match op {
+            EditOp::LineUp if self.textarea.at_first_line() => ComposerAction::HistoryPrev,
+            EditOp::LineDown if self.textarea.at_last_line() => ComposerAction::HistoryNext,
+            op => {
+                self.edit(op);
                 ComposerAction::Consumed
             }
-            // Ctrl+J is a line feed: what terminals without key disambiguation send for
-            // Shift+Enter-like bindings, and a newline everywhere.
-            KeyCode::Char('j') if ctrl => {
-                self.textarea.insert_newline();
-                ComposerAction::Consumed
-            }
-            KeyCode::Enter => self
-                .trimmed()
-                .map_or(ComposerAction::Consumed, ComposerAction::Send),
-            KeyCode::Char('s') if ctrl => self
-                .trimmed()
-                .map_or(ComposerAction::Consumed, ComposerAction::Steer),
-            KeyCode::Char('x') if ctrl => ComposerAction::Cancel,
-            KeyCode::Char('t') if ctrl => self
-                .trimmed()
-                .map_or(ComposerAction::Consumed, ComposerAction::Context),
-            KeyCode::Up if key.modifiers.is_empty() && self.textarea.at_first_line() => {
-                ComposerAction::HistoryPrev
-            }
-            KeyCode::Down if key.modifiers.is_empty() && self.textarea.at_last_line() => {
-                ComposerAction::HistoryNext
-            }
-            // Left to the app: focus, scrolling, quit, suspend, redraw.
-            KeyCode::Tab
-            | KeyCode::BackTab
-            | KeyCode::Esc
-            | KeyCode::PageUp
-            | KeyCode::PageDown => ComposerAction::None,
-            KeyCode::F(_) => ComposerAction::None,
-            KeyCode::Char('c' | 'z' | 'q' | 'l') if ctrl => ComposerAction::None,
-            KeyCode::Char(_)
-            | KeyCode::Backspace
-            | KeyCode::Delete
-            | KeyCode::Left
-            | KeyCode::Right
-            | KeyCode::Up
-            | KeyCode::Down
-            | KeyCode::Home
-            | KeyCode::End => {
-                self.textarea.input(key);
-                ComposerAction::Consumed
-            }
-            _ => ComposerAction::None,
         }
     }
 
+    /// Carries out one edit at the cursor.
+    pub(crate) fn edit(&mut self, op: EditOp) {
+        match op {
+            EditOp::TextStart => return self.textarea.cursor_to_top(),
+            EditOp::TextEnd => return self.textarea.cursor_to_bottom(),
+            _ => {}
+        }
+        self.textarea.edit(|t| edit::apply(t, op));
+    }
     /// The title: mode and the keys that act on the text.
     /// The box's title: the mode it is in and that mode's keys (the app sets it each frame).
     pub(crate) fn set_title(&mut self, title: String) {
@@ -385,8 +380,11 @@ impl History {
     }
 }
 
+mod edit;
 #[cfg(test)]
 mod tests;
 mod window;
+
+pub(crate) use edit::{EditOp, edit_op_for};
 
 use window::WindowedText;

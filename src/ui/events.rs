@@ -75,6 +75,15 @@ impl EventsPane {
         }
     }
 
+    /// Selects the row of event `seq` (when the ring still holds it), scrolled into view
+    /// at the next draw.
+    pub(crate) fn select_seq(&mut self, log: &EventLog, seq: u64) {
+        if let Some(row) = log.rows().iter().rev().find(|e| e.seq == Some(seq)) {
+            self.selected = Some(row.index);
+            self.reveal = true;
+        }
+    }
+
     /// The rows the filter and the deltas switch let through.
     fn shown<'a>(&self, rows: &'a VecDeque<LogEntry>) -> Vec<&'a LogEntry> {
         let filter = self.filter.to_ascii_lowercase();

@@ -37,6 +37,8 @@ pub(crate) struct SearchView {
     generation: u64,
     /// The index had dropped its oldest events when the query started (past its bound).
     pub(crate) oldest_not_kept: bool,
+    /// The query before the one typed now, for ↑ in an empty search bar.
+    previous: String,
 }
 
 /// What a typed query means.
@@ -81,9 +83,27 @@ impl SearchView {
         self.generation
     }
 
-    /// Ends the search: no query, no highlight.
+    /// Ends the search: no query, no highlight (the query is kept to recall).
     pub(crate) fn end(&mut self) {
+        self.keep_previous();
         self.start("");
+    }
+
+    /// `/`: a new, empty query; the one before is kept to recall. Returns its generation.
+    pub(crate) fn start_empty(&mut self) -> u64 {
+        self.keep_previous();
+        self.start("")
+    }
+
+    /// The query to recall with ↑ in the empty search bar (empty: none).
+    pub(crate) fn previous(&self) -> &str {
+        &self.previous
+    }
+
+    fn keep_previous(&mut self) {
+        if !self.query.is_empty() {
+            self.previous = std::mem::take(&mut self.query);
+        }
     }
 
     /// A search is shown (hits highlighted, `n`/`N` step through them).
@@ -211,6 +231,12 @@ pub(crate) fn draw_bar(
             spans.push(Span::styled("  Events filtered by type", theme.dim));
         }
         QueryKind::Text(t) if t.is_empty() => {
+            if !search.previous().is_empty() {
+                spans.push(Span::styled(
+                    format!("  ↑ {}", text::one_line(search.previous(), 24)),
+                    theme.dim,
+                ));
+            }
             spans.push(Span::styled(
                 "  type:NAME filters Events by type",
                 theme.dim,
@@ -361,6 +387,27 @@ mod tests {
         s.include_type_hits(g - 1, vec![type_hit(3)]);
         s.add(g, vec![], true);
         assert_eq!(s.count(), "no match");
+    }
+
+    #[test]
+    fn a_new_empty_query_keeps_the_one_before_to_recall() {
+        let mut s = SearchView::default();
+        s.start("needle");
+        s.start_empty();
+        assert_eq!(
+            s.query(),
+            "",
+            "`/` opens empty, not the kept query to append to"
+        );
+        assert!(!s.is_active());
+        assert_eq!(s.previous(), "needle");
+        // Opening again, or ending, with nothing typed keeps what there was to recall.
+        s.start_empty();
+        s.end();
+        assert_eq!(s.previous(), "needle");
+        s.start("type:approval");
+        s.end();
+        assert_eq!(s.previous(), "type:approval");
     }
 
     #[test]

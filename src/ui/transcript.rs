@@ -115,19 +115,35 @@ impl TranscriptPane {
         }
     }
 
-    /// Moves the selection by `delta` entries; the first move selects the entry at the
-    /// bottom of the view.
+    /// Moves the selection by `delta` entries. The first move selects an entry on screen:
+    /// down in a view scrolled back (after Home, say) starts from its top, as reading on
+    /// from there does; otherwise it starts from the bottom.
     pub(crate) fn select_by(&mut self, view: &SessionView, delta: i64) -> bool {
         let t = view.transcript();
         let id = match self.selected(view) {
             Some(id) => t.step(id, delta),
             None => {
-                let last = self.visible.map(|(_, last)| last);
-                last.and_then(|l| t.step(l, 0))
+                let from_top = delta > 0 && !self.following();
+                let edge = self
+                    .visible
+                    .map(|(first, last)| if from_top { first } else { last });
+                edge.and_then(|e| t.step(e, 0))
                     .or_else(|| t.step(u64::MAX, 0))
             }
         };
         self.select(id)
+    }
+
+    /// Selects entry `id` (a search match), scrolled into view at the next draw.
+    pub(crate) fn select_entry(&mut self, id: u64) {
+        self.select(Some(id));
+    }
+
+    /// Back to the bottom, following the newest entries, nothing selected (after a send:
+    /// what was sent and its answer are what the person looks at next).
+    pub(crate) fn follow_bottom(&mut self) {
+        self.clear_selection();
+        self.scroll = Scroll::default();
     }
 
     /// Selects the message that starts the previous or next turn.
@@ -140,11 +156,12 @@ impl TranscriptPane {
         self.select(t.turn_start(from, forward))
     }
 
-    /// Selects the next error (the newest one when nothing is selected).
+    /// Selects the next older error (the newest one when nothing is selected; after the
+    /// oldest, the newest again).
     pub(crate) fn select_next_error(&mut self, view: &SessionView) -> bool {
         let t = view.transcript();
         let id = match self.selected(view) {
-            Some(id) => t.next_error(id),
+            Some(id) => t.error_before(id),
             None => t.last_error(),
         };
         self.select(id)

@@ -12,6 +12,7 @@ mod cli_sessions;
 mod cli_tail;
 mod client_secrets;
 mod export;
+mod external_editor;
 mod faults_drops;
 mod faults_network;
 mod faults_refusals;

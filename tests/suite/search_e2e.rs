@@ -1,7 +1,8 @@
 //! Search in the real binary against the simulator: `/` and a query count the matches over
 //! the whole session as typed, `n` goes to the next older match and the transcript scrolls
 //! to it, Esc ends the search; from the Events pane types match too; `type:NAME` is the
-//! Events pane's type filter.
+//! Events pane's type filter. `n` selects the match, so `c` copies it; `/` opens an empty
+//! query and ↑ there recalls the one before.
 
 use crate::support;
 
@@ -86,11 +87,11 @@ fn a_query_counts_matches_and_n_scrolls_to_the_next_one() {
         TIMEOUT,
     );
 
-    // Esc in the bar ends the search: no count left.
+    // `/` opens an empty query (↑ would recall this one); Esc there ends the search.
     pty.send_keys("/");
     pty.wait_for(
-        "the bar again",
-        |s| status_line(s).contains("search: needle▏"),
+        "the bar again, empty",
+        |s| status_line(s).contains("search: ▏  ↑ needle"),
         TIMEOUT,
     );
     pty.send_keys(keys::ESC);
@@ -118,8 +119,8 @@ fn a_query_counts_matches_and_n_scrolls_to_the_next_one() {
     );
     pty.send_keys("/");
     pty.wait_for(
-        "the bar again",
-        |s| status_line(s).contains("search: user.mess▏"),
+        "the bar again, empty",
+        |s| status_line(s).contains("search: ▏  ↑ user.mess"),
         TIMEOUT,
     );
     pty.send_keys(keys::ESC);
@@ -225,4 +226,76 @@ fn after_a_restart_a_match_from_before_the_replay_window_is_found() {
     );
     pty.send_keys(keys::ENTER);
     assert!(support::app::quit(&mut pty, TIMEOUT).success());
+}
+
+#[test]
+fn n_selects_the_match_so_c_copies_it_and_up_in_an_empty_bar_recalls_the_query() {
+    use base64::Engine as _;
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("search-select"));
+    let older = "the FIRST needle, long ago";
+    sim.sim.emit(&session, message(older));
+    for i in 0..40 {
+        sim.sim.emit(&session, message(&format!("filler {i}")));
+    }
+    sim.sim.emit(&session, message("a second needle, recently"));
+    sim.sim.emit(&session, message("the last filler"));
+    let last = sim.sim.last_seq();
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    pty.wait_for(
+        "caught up",
+        |s| status_line(s).contains(&format!("seq {last}")),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::SHIFT_TAB);
+    pty.wait_for(
+        "pane navigation",
+        |s| s.contents().contains("Panes · "),
+        TIMEOUT,
+    );
+    pty.send_keys("/needle");
+    pty.wait_for(
+        "both matches counted",
+        |s| status_line(s).contains("search: needle▏  1/2"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    pty.send_keys("n");
+    pty.wait_for(
+        "the older match current and selected",
+        |s| status_line(s).contains("/needle 2/2") && s.contents().contains("[selected"),
+        TIMEOUT,
+    );
+    pty.send_keys("c");
+    pty.wait_for_text(&format!("copied {} chars", older.chars().count()), TIMEOUT);
+    let b64 = base64::engine::general_purpose::STANDARD.encode(older);
+    let raw = String::from_utf8_lossy(&pty.raw_bytes()).into_owned();
+    assert!(
+        raw.contains(&format!("\x1b]52;c;{b64}\x07")),
+        "c copied the match's entry"
+    );
+
+    // A new `/` starts empty; ↑ there brings the last query back, searched again.
+    pty.send_keys("/");
+    pty.wait_for(
+        "an empty query",
+        |s| status_line(s).contains("search: ▏"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::UP);
+    pty.wait_for(
+        "the query recalled and run",
+        |s| status_line(s).contains("search: needle▏  1/2"),
+        TIMEOUT,
+    );
+    // With a query, ↑ steps to the older match again.
+    pty.send_keys(keys::UP);
+    pty.wait_for(
+        "↑ steps once the query is there",
+        |s| status_line(s).contains("search: needle▏  2/2"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    support::app::quit(&mut pty, TIMEOUT);
 }

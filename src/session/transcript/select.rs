@@ -1,5 +1,5 @@
 //! Finding entries for the selection: the neighbour of an entry, the start of the previous
-//! or next turn, the next error; and what the copy and open keys take from an entry (its
+//! or next turn, the error before; and what the copy and open keys take from an entry (its
 //! plain text, its first web link).
 
 use super::{ApprovalOutcome, CallStatus, Entry, EntryKind, Transcript};
@@ -31,16 +31,11 @@ impl Transcript {
         self.find_from(id, forward, |e| matches!(e.kind, EntryKind::User { .. }))
     }
 
-    /// The next error after `id` (an error, a failed call or turn), wrapping round to the
-    /// oldest kept entry.
-    pub(crate) fn next_error(&self, id: u64) -> Option<u64> {
-        self.find_from(id, true, is_error).or_else(|| {
-            self.entries
-                .iter()
-                .take(WALK_MAX)
-                .find(|e| is_error(e))
-                .map(|e| e.id)
-        })
+    /// The error before `id` (an error, a failed call or turn), wrapping round to the
+    /// newest: `!` walks the errors newest to oldest, as it starts at the newest.
+    pub(crate) fn error_before(&self, id: u64) -> Option<u64> {
+        self.find_from(id, false, is_error)
+            .or_else(|| self.last_error())
     }
 
     /// The newest error, for the first press with nothing selected.

@@ -302,3 +302,216 @@ fn a_draft_of_many_lines_is_edited_browsed_and_given_back_whole() {
     assert!(c.text().starts_with(">line 0\nline 1\n"));
     assert!(c.text().ends_with("line 19999\n!"));
 }
+
+fn ctrl(c: &mut Composer, ch: char) -> ComposerAction {
+    c.handle_key(key(KeyCode::Char(ch), KeyModifiers::CONTROL))
+}
+
+fn alt(c: &mut Composer, ch: char) -> ComposerAction {
+    c.handle_key(key(KeyCode::Char(ch), KeyModifiers::ALT))
+}
+
+/// The text with `|` where the cursor is (one-line drafts).
+fn with_cursor(c: &Composer) -> String {
+    let mut text = c.text();
+    let col = c.textarea.cursor().1;
+    let at = text.char_indices().nth(col).map_or(text.len(), |(i, _)| i);
+    text.insert(at, '|');
+    text
+}
+
+/// A draft of `text` with the cursor `back` characters before its end.
+fn draft(text: &str, back: usize) -> Composer {
+    let mut c = Composer::new();
+    c.set_text(text);
+    for _ in 0..back {
+        press(&mut c, KeyCode::Left);
+    }
+    c
+}
+
+#[test]
+fn ctrl_a_and_ctrl_e_go_to_the_line_s_start_and_end() {
+    let mut c = draft("deploy the fix", 4);
+    assert_eq!(ctrl(&mut c, 'a'), ComposerAction::Consumed);
+    assert_eq!(with_cursor(&c), "|deploy the fix");
+    assert_eq!(ctrl(&mut c, 'e'), ComposerAction::Consumed);
+    assert_eq!(with_cursor(&c), "deploy the fix|");
+}
+
+#[test]
+fn ctrl_k_kills_to_the_end_of_the_line_and_ctrl_y_puts_it_back() {
+    let mut c = draft("deploy the fix", 3);
+    assert_eq!(ctrl(&mut c, 'k'), ComposerAction::Consumed);
+    assert_eq!(with_cursor(&c), "deploy the |");
+    ctrl(&mut c, 'a');
+    assert_eq!(ctrl(&mut c, 'y'), ComposerAction::Consumed);
+    assert_eq!(with_cursor(&c), "fix|deploy the ");
+}
+
+#[test]
+fn ctrl_u_kills_to_the_start_of_the_line_rather_than_undoing() {
+    let mut c = draft("deploy the fix", 3);
+    assert_eq!(ctrl(&mut c, 'u'), ComposerAction::Consumed);
+    assert_eq!(with_cursor(&c), "|fix");
+    // Only the current line goes.
+    let mut c = draft("first\nsecond line", 4);
+    ctrl(&mut c, 'u');
+    assert_eq!(c.text(), "first\nline");
+}
+
+#[test]
+fn ctrl_w_kills_back_to_the_previous_whitespace() {
+    let mut c = draft("cd /usr/local/bin", 0);
+    assert_eq!(ctrl(&mut c, 'w'), ComposerAction::Consumed);
+    assert_eq!(with_cursor(&c), "cd |");
+    ctrl(&mut c, 'w');
+    assert_eq!(with_cursor(&c), "|");
+}
+
+#[test]
+fn alt_b_and_alt_f_move_by_words_as_readline() {
+    let mut c = draft("fix the-export now", 0);
+    assert_eq!(alt(&mut c, 'b'), ComposerAction::Consumed);
+    assert_eq!(with_cursor(&c), "fix the-export |now");
+    alt(&mut c, 'b');
+    assert_eq!(with_cursor(&c), "fix the-|export now");
+    alt(&mut c, 'b');
+    alt(&mut c, 'b');
+    assert_eq!(with_cursor(&c), "|fix the-export now");
+    assert_eq!(alt(&mut c, 'f'), ComposerAction::Consumed);
+    assert_eq!(with_cursor(&c), "fix| the-export now");
+    alt(&mut c, 'f');
+    assert_eq!(with_cursor(&c), "fix the|-export now");
+    // Ctrl+← / Ctrl+→ are the same moves.
+    c.handle_key(key(KeyCode::Right, KeyModifiers::CONTROL));
+    assert_eq!(with_cursor(&c), "fix the-export| now");
+    c.handle_key(key(KeyCode::Left, KeyModifiers::CONTROL));
+    assert_eq!(with_cursor(&c), "fix the-|export now");
+}
+
+#[test]
+fn alt_f_and_alt_b_cross_line_breaks() {
+    let mut c = Composer::new();
+    c.set_text("one\n  two");
+    alt(&mut c, 'b');
+    alt(&mut c, 'b');
+    assert_eq!(c.textarea.cursor(), (0, 0));
+    ctrl(&mut c, 'e');
+    alt(&mut c, 'f');
+    assert_eq!(c.textarea.cursor(), (1, 5));
+}
+
+#[test]
+fn alt_d_kills_the_word_after_and_alt_backspace_the_word_before() {
+    let mut c = draft("fix the export now", 11);
+    assert_eq!(alt(&mut c, 'd'), ComposerAction::Consumed);
+    assert_eq!(with_cursor(&c), "fix the| now");
+    alt(&mut c, 'd');
+    assert_eq!(with_cursor(&c), "fix the|");
+    c.handle_key(key(KeyCode::Backspace, KeyModifiers::ALT));
+    assert_eq!(with_cursor(&c), "fix |");
+}
+
+#[test]
+fn ctrl_underscore_undoes_whichever_way_the_terminal_reports_it_and_alt_underscore_redoes() {
+    // 0x1F reads as Ctrl+7; with key disambiguation it is Ctrl+_ (or Ctrl+/).
+    for undo in ['_', '7', '/'] {
+        let mut c = Composer::new();
+        type_str(&mut c, "ab");
+        ctrl(&mut c, 'w');
+        assert!(c.is_empty());
+        assert_eq!(ctrl(&mut c, undo), ComposerAction::Consumed, "{undo}");
+        assert_eq!(c.text(), "ab", "Ctrl+{undo}");
+        alt(&mut c, '_');
+        assert!(c.is_empty(), "Alt+_ redoes the kill");
+    }
+}
+
+#[test]
+fn readline_character_keys_move_and_delete() {
+    let mut c = draft("abc", 1);
+    ctrl(&mut c, 'b');
+    assert_eq!(with_cursor(&c), "a|bc");
+    ctrl(&mut c, 'f');
+    assert_eq!(with_cursor(&c), "ab|c");
+    ctrl(&mut c, 'd');
+    assert_eq!(with_cursor(&c), "ab|");
+    ctrl(&mut c, 'h');
+    assert_eq!(with_cursor(&c), "a|");
+}
+
+#[test]
+fn the_app_s_chords_are_left_to_the_app_and_unknown_chords_change_nothing() {
+    let mut c = draft("keep this", 0);
+    for ch in ['r', 'o', 'c', 'z', 'l', 'q', 'v'] {
+        assert_eq!(ctrl(&mut c, ch), ComposerAction::None, "Ctrl+{ch}");
+    }
+    for ch in ['x', 'v', 'n', 'p'] {
+        assert_eq!(alt(&mut c, ch), ComposerAction::None, "Alt+{ch}");
+    }
+    assert_eq!(with_cursor(&c), "keep this|");
+}
+
+#[test]
+fn every_edit_key_names_its_edit() {
+    let k = |code, m| edit_op_for(key(code, m));
+    let c = KeyModifiers::CONTROL;
+    let a = KeyModifiers::ALT;
+    assert_eq!(k(KeyCode::Char('a'), c), Some(EditOp::LineStart));
+    assert_eq!(k(KeyCode::Char('e'), c), Some(EditOp::LineEnd));
+    assert_eq!(k(KeyCode::Char('k'), c), Some(EditOp::KillToLineEnd));
+    assert_eq!(k(KeyCode::Char('u'), c), Some(EditOp::KillToLineStart));
+    assert_eq!(k(KeyCode::Char('w'), c), Some(EditOp::KillBigWordBack));
+    assert_eq!(k(KeyCode::Char('b'), a), Some(EditOp::WordBack));
+    assert_eq!(k(KeyCode::Char('f'), a), Some(EditOp::WordForward));
+    assert_eq!(k(KeyCode::Char('d'), a), Some(EditOp::KillWordForward));
+    assert_eq!(k(KeyCode::Char('_'), c), Some(EditOp::Undo));
+    assert_eq!(k(KeyCode::Char('7'), c), Some(EditOp::Undo));
+    assert_eq!(k(KeyCode::Char('_'), a), Some(EditOp::Redo));
+    assert_eq!(k(KeyCode::Char('y'), c), Some(EditOp::Yank));
+    assert_eq!(k(KeyCode::Char('j'), c), Some(EditOp::Newline));
+    assert_eq!(
+        k(KeyCode::Enter, KeyModifiers::SHIFT),
+        Some(EditOp::Newline)
+    );
+    assert_eq!(k(KeyCode::Enter, KeyModifiers::NONE), None, "Enter sends");
+    assert_eq!(
+        k(KeyCode::Char('Q'), KeyModifiers::SHIFT),
+        Some(EditOp::Insert('Q'))
+    );
+    for app in ['r', 'o', 'c', 'z', 'x', 's', 't', 'g'] {
+        assert_eq!(k(KeyCode::Char(app), c), None, "Ctrl+{app}");
+    }
+    assert_eq!(k(KeyCode::Tab, KeyModifiers::NONE), None);
+}
+
+#[test]
+fn edit_is_what_the_keys_do() {
+    let mut c = draft("deploy the fix", 3);
+    c.edit(EditOp::KillToLineStart);
+    c.edit(EditOp::LineEnd);
+    c.edit(EditOp::Insert('!'));
+    assert_eq!(with_cursor(&c), "fix!|");
+    c.edit(EditOp::TextStart);
+    assert_eq!(with_cursor(&c), "|fix!");
+    c.edit(EditOp::TextEnd);
+    assert_eq!(with_cursor(&c), "fix!|");
+}
+
+#[test]
+fn ctrl_p_and_ctrl_n_browse_history_at_the_edges_as_the_arrows_do() {
+    let mut c = Composer::new();
+    c.set_text("one\ntwo");
+    assert_eq!(ctrl(&mut c, 'p'), ComposerAction::Consumed);
+    assert_eq!(ctrl(&mut c, 'p'), ComposerAction::HistoryPrev);
+    assert_eq!(ctrl(&mut c, 'n'), ComposerAction::Consumed);
+    assert_eq!(ctrl(&mut c, 'n'), ComposerAction::HistoryNext);
+}
+
+#[test]
+fn ctrl_g_asks_for_the_external_editor_and_leaves_the_draft() {
+    let mut c = draft("fix it", 0);
+    assert_eq!(ctrl(&mut c, 'g'), ComposerAction::EditExternally);
+    assert_eq!(c.text(), "fix it");
+}

@@ -8,7 +8,6 @@
 //! so the textarea's undo and selection behave as they always did; a larger one keeps them
 //! within the window since the last move.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::{CursorMove, TextArea};
 
 /// Lines the textarea holds after a re-centre.
@@ -72,6 +71,13 @@ impl WindowedText {
         text
     }
 
+    /// The cursor: (line in the whole text, column).
+    #[cfg(test)]
+    pub(super) fn cursor(&self) -> (usize, usize) {
+        let ratatui_textarea::DataCursor(row, col) = self.textarea.cursor();
+        (self.above.len() + row, col)
+    }
+
     /// The cursor is on the first line of the text.
     pub(super) fn at_first_line(&self) -> bool {
         self.above.is_empty() && self.textarea.cursor().0 == 0
@@ -82,19 +88,31 @@ impl WindowedText {
         self.below.is_empty() && self.textarea.cursor().0 + 1 >= self.textarea.lines().len()
     }
 
-    /// A key for the textarea, the window moved first if the cursor nears its edge.
-    pub(super) fn input(&mut self, key: KeyEvent) {
-        match jump_of(key) {
-            Some(Jump::Top) => self.recentre_at(0, 0),
-            Some(Jump::Bottom) => self.recentre_at(self.line_count() - 1, 0),
-            None => self.keep_margin(),
-        }
-        self.textarea.input(key);
+    /// An edit of the textarea, the window moved first if the cursor nears its edge.
+    pub(super) fn edit(&mut self, f: impl FnOnce(&mut TextArea<'static>)) {
+        self.keep_margin();
+        f(&mut self.textarea);
     }
 
-    pub(super) fn insert_newline(&mut self) {
-        self.keep_margin();
-        self.textarea.insert_newline();
+    /// The cursor to the text's first character.
+    pub(super) fn cursor_to_top(&mut self) {
+        if self.above.is_empty() {
+            // Within the window: no rebuild, so undo keeps its history.
+            self.textarea.move_cursor(CursorMove::Top);
+            self.textarea.move_cursor(CursorMove::Head);
+        } else {
+            self.recentre_at(0, 0);
+        }
+    }
+
+    /// The cursor to the text's last character.
+    pub(super) fn cursor_to_bottom(&mut self) {
+        if self.below.is_empty() {
+            self.textarea.move_cursor(CursorMove::Bottom);
+        } else {
+            self.recentre_at(self.line_count() - 1, 0);
+        }
+        self.textarea.move_cursor(CursorMove::End);
     }
 
     /// Inserts `text` at the cursor; a long text leaves the window around the cursor.
@@ -146,28 +164,6 @@ impl WindowedText {
     }
 }
 
-enum Jump {
-    Top,
-    Bottom,
-}
-
-/// The textarea's keys to the first and last line of the text (Alt+< and Alt+>,
-/// Ctrl+Alt+Up/P and Ctrl+Alt+Down/N).
-fn jump_of(key: KeyEvent) -> Option<Jump> {
-    let ctrl_alt = key
-        .modifiers
-        .contains(KeyModifiers::CONTROL | KeyModifiers::ALT);
-    let alt_only =
-        key.modifiers.contains(KeyModifiers::ALT) && !key.modifiers.contains(KeyModifiers::CONTROL);
-    match key.code {
-        KeyCode::Char('<') if alt_only => Some(Jump::Top),
-        KeyCode::Char('>') if alt_only => Some(Jump::Bottom),
-        KeyCode::Up | KeyCode::Char('p') if ctrl_alt => Some(Jump::Top),
-        KeyCode::Down | KeyCode::Char('n') if ctrl_alt => Some(Jump::Bottom),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,8 +176,20 @@ mod tests {
         (0..n).map(|i| format!("line {i}")).collect()
     }
 
-    fn key(code: KeyCode) -> KeyEvent {
-        KeyEvent::new(code, KeyModifiers::NONE)
+    fn up(w: &mut WindowedText) {
+        w.edit(|t| t.move_cursor(CursorMove::Up));
+    }
+
+    fn down(w: &mut WindowedText) {
+        w.edit(|t| t.move_cursor(CursorMove::Down));
+    }
+
+    fn insert(w: &mut WindowedText, c: char) {
+        w.edit(|t| t.insert_char(c));
+    }
+
+    fn home(w: &mut WindowedText) {
+        w.edit(|t| t.move_cursor(CursorMove::Head));
     }
 
     /// The line the cursor is on, counted in the whole text.
@@ -203,19 +211,21 @@ mod tests {
     fn walking_the_cursor_through_the_whole_text_edits_where_it_is() {
         let mut w = WindowedText::new(numbered(2_000), build);
         for _ in 0..1_999 {
-            w.input(key(KeyCode::Up));
+            up(&mut w);
         }
         assert!(w.at_first_line());
         assert!(w.textarea.lines().len() <= 2 * WINDOW);
-        w.input(key(KeyCode::Home));
-        w.input(key(KeyCode::Char('>')));
+        home(&mut w);
+        insert(&mut w, '>');
         for _ in 0..1_000 {
-            w.input(key(KeyCode::Down));
+            down(&mut w);
         }
         assert_eq!(cursor_line(&w), 1_000);
-        w.input(key(KeyCode::Home));
+        home(&mut w);
         // Backspace at a line's start joins it to the one above, across any window edge.
-        w.input(key(KeyCode::Backspace));
+        w.edit(|t| {
+            t.delete_char();
+        });
         let mut expected = numbered(2_000);
         expected[0].insert(0, '>');
         let joined = format!("{}{}", expected[999], expected[1_000]);
@@ -226,13 +236,11 @@ mod tests {
     #[test]
     fn jumps_to_the_top_and_bottom_reach_the_text_s_ends() {
         let mut w = WindowedText::new(numbered(5_000), build);
-        w.input(KeyEvent::new(KeyCode::Char('<'), KeyModifiers::ALT));
+        w.cursor_to_top();
         assert!(w.at_first_line());
-        w.input(KeyEvent::new(
-            KeyCode::Down,
-            KeyModifiers::CONTROL | KeyModifiers::ALT,
-        ));
+        w.cursor_to_bottom();
         assert!(w.at_last_line());
+        assert_eq!(w.textarea.cursor().1, "line 4999".len());
         assert_eq!(cursor_line(&w), 4_999);
     }
 
@@ -243,7 +251,7 @@ mod tests {
         w.insert_str(pasted.clone());
         assert!(w.textarea.lines().len() <= 2 * WINDOW);
         assert_eq!(w.text(), format!("before {pasted}"));
-        w.input(key(KeyCode::Char('!')));
+        insert(&mut w, '!');
         assert!(w.text().ends_with("line 49999!"));
     }
 }

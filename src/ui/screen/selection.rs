@@ -2,6 +2,7 @@
 //! (Transcript, Events) or scroll the others; what is selected, for the keys that act on it.
 
 use super::Screen;
+use crate::search::Hit;
 use crate::session::SessionView;
 use crate::session::log::LogEntry;
 use crate::session::transcript::Entry;
@@ -27,7 +28,26 @@ impl Screen {
         self.transcript.select_turn(view, forward)
     }
 
-    /// `!`: the transcript selects the next error.
+    /// `n` / `N`: the search's current match becomes the selection, so the keys that act on
+    /// the selection act on it: its Events row while that pane has the focus, and its
+    /// transcript entry (the transcript taking the focus from the panes without one).
+    pub(crate) fn select_match(&mut self, view: &SessionView, hit: Hit) {
+        if self.focus == Pane::Events {
+            self.events.select_seq(view.log(), hit.seq);
+        } else {
+            self.focus = Pane::Transcript;
+        }
+        if let Some(entry) = hit.entry.filter(|&e| view.transcript().get(e).is_some()) {
+            self.transcript.select_entry(entry);
+        }
+    }
+
+    /// After a send: the transcript follows the bottom again, nothing selected.
+    pub(crate) fn follow_transcript(&mut self) {
+        self.transcript.follow_bottom();
+    }
+
+    /// `!`: the transcript selects the next older error.
     pub(crate) fn select_next_error(&mut self, view: &SessionView) -> bool {
         self.focus = Pane::Transcript;
         self.transcript.select_next_error(view)

@@ -269,3 +269,127 @@ fn copying_a_message_takes_it_whole_code_blocks_and_all() {
     );
     assert_eq!(entry.first_link().as_deref(), Some("https://example.com/a"));
 }
+
+/// `n` messages, "message 1" … "message n", one entry each.
+fn messages(v: &mut SessionView, n: u64) {
+    apply(
+        v,
+        (1..=n).map(|seq| msg("user.message", seq, &format!("message {seq}"))),
+    );
+}
+
+fn selected_text(ui: &Screen, v: &SessionView) -> Option<String> {
+    ui.selected_entry(v).map(|e| e.copy_text())
+}
+
+#[test]
+fn after_home_the_first_move_down_selects_from_the_top() {
+    let mut v = view();
+    messages(&mut v, 40);
+    let mut ui = zoomed(Pane::Transcript);
+    render(&v, &mut ui, 80, 16);
+    ui.scroll(None, -1_000_000);
+    let out = render(&v, &mut ui, 80, 16);
+    assert!(out.contains("message 1 "), "{out}");
+    ui.select_by(&v, 1);
+    assert_eq!(selected_text(&ui, &v).as_deref(), Some("message 1"));
+    ui.select_by(&v, 1);
+    assert_eq!(selected_text(&ui, &v).as_deref(), Some("message 2"));
+
+    // Following the bottom, the first move (either way) starts at the newest.
+    let mut ui = zoomed(Pane::Transcript);
+    render(&v, &mut ui, 80, 16);
+    ui.select_by(&v, 1);
+    assert_eq!(selected_text(&ui, &v).as_deref(), Some("message 40"));
+}
+
+#[test]
+fn bang_walks_the_errors_newest_to_oldest_then_round_to_the_newest() {
+    let mut v = view();
+    let error = |seq: u64, text: &str| ev("agent.error", Some(seq), json!({"message": text}));
+    apply(
+        &mut v,
+        [
+            error(1, "oldest failure"),
+            msg("user.message", 2, "between"),
+            error(3, "middle failure"),
+            msg("user.message", 4, "between again"),
+            error(5, "newest failure"),
+            msg("agent.message", 6, "all done"),
+        ],
+    );
+    let mut ui = zoomed(Pane::Transcript);
+    render(&v, &mut ui, 80, 20);
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        assert!(ui.select_next_error(&v));
+        seen.push(selected_text(&ui, &v).unwrap());
+    }
+    assert_eq!(
+        seen,
+        [
+            "newest failure",
+            "middle failure",
+            "oldest failure",
+            "newest failure"
+        ]
+    );
+}
+
+#[test]
+fn a_search_match_stepped_to_becomes_the_selection() {
+    let mut v = view();
+    messages(&mut v, 30);
+    let mut ui = zoomed(Pane::Transcript);
+    render(&v, &mut ui, 80, 16);
+    let entry_of = |v: &SessionView, text: &str| {
+        v.transcript()
+            .entries()
+            .iter()
+            .find(|e| e.copy_text() == text)
+            .map(|e| e.id)
+    };
+    let hit = crate::search::Hit {
+        seq: 3,
+        entry: entry_of(&v, "message 3"),
+    };
+    ui.select_match(&v, hit);
+    assert_eq!(selected_text(&ui, &v).as_deref(), Some("message 3"));
+    let out = render(&v, &mut ui, 80, 16);
+    assert!(out.contains("[selected"), "scrolled to it: {out}");
+    assert!(out.contains("message 3 "), "{out}");
+
+    // From a pane without a selection the transcript takes the focus with the match.
+    let mut ui = zoomed(Pane::Turn);
+    render(&v, &mut ui, 80, 16);
+    ui.select_match(&v, hit);
+    assert_eq!(ui.focus(), Pane::Transcript);
+    assert_eq!(selected_text(&ui, &v).as_deref(), Some("message 3"));
+
+    // In the Events pane its row is the selection.
+    let mut ui = zoomed(Pane::Events);
+    render(&v, &mut ui, 80, 16);
+    ui.select_match(&v, hit);
+    assert_eq!(ui.selected_event(&v).and_then(|r| r.seq), Some(3));
+}
+
+#[test]
+fn after_a_send_the_transcript_follows_the_bottom_again() {
+    let mut v = view();
+    messages(&mut v, 30);
+    let mut ui = zoomed(Pane::Transcript);
+    render(&v, &mut ui, 80, 16);
+    ui.select_by(&v, -1);
+    ui.select_by(&v, -20);
+    render(&v, &mut ui, 80, 16);
+    ui.follow_transcript();
+    apply(
+        &mut v,
+        (31..=50).map(|seq| msg("agent.message", seq, &format!("reply {seq}"))),
+    );
+    let out = render(&v, &mut ui, 80, 16);
+    assert_eq!(selected_text(&ui, &v), None);
+    assert!(ui.follows(Pane::Transcript));
+    assert!(!out.contains("new below"), "{out}");
+    assert!(out.contains("reply 50"), "{out}");
+}
