@@ -161,6 +161,8 @@ pub(crate) struct App {
     /// The older turns behind the transcript's separators were asked for (once per run).
     past_turns_asked: bool,
     tick_at: Option<Instant>,
+    /// When usage was last asked for while a turn runs.
+    usage_read_at: Option<Instant>,
     /// Extra key bindings from the config file.
     keymap: keymap::KeyMap,
     /// What opens a link (`[links] open`; empty: the system's opener).
@@ -238,6 +240,7 @@ impl App {
             session_loaded: false,
             past_turns_asked: false,
             tick_at: None,
+            usage_read_at: None,
             notice_expires_at: None,
             artifacts_poll: ArtifactsPoll::default(),
             exporting: false,

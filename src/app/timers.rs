@@ -11,6 +11,15 @@ use crate::session::Update;
 use color_eyre::Result;
 use gobare_api::clock::unix_ms;
 
+/// How often usage is read while a turn runs (it reads "0s" at a turn's start otherwise
+/// until the turn ends).
+pub(crate) const USAGE_WHILE_WORKING: Duration = Duration::from_secs(30);
+
+/// Whether usage last read at `at` is due again at `now`.
+pub(crate) fn usage_due(at: Instant, now: Instant) -> bool {
+    now.saturating_duration_since(at) >= USAGE_WHILE_WORKING
+}
+
 impl App {
     /// Timers, background reads and the frame: run after every wake-up.
     pub(super) fn housekeeping(&mut self, now: Instant) -> Result<()> {
@@ -22,6 +31,7 @@ impl App {
             super::heap::release_freed_memory();
         }
         self.tick(now);
+        self.refresh_usage(now);
         self.act_pending_tick(now);
         if self.notice_expires_at.is_some_and(|at| at <= now) {
             self.notice(None);
@@ -38,6 +48,24 @@ impl App {
         }
         self.write_stats(now, false);
         Ok(())
+    }
+
+    /// Sandbox usage grows while a turn runs: read again every [`USAGE_WHILE_WORKING`]
+    /// then (the end of the turn reads it too), never while idle.
+    fn refresh_usage(&mut self, now: Instant) {
+        if !self.view.turn_running() {
+            self.usage_read_at = None;
+            return;
+        }
+        match self.usage_read_at {
+            None => self.usage_read_at = Some(now),
+            Some(at) if usage_due(at, now) => {
+                self.usage_read_at = Some(now);
+                let job = self.usage_job();
+                self.fetches.want(job);
+            }
+            Some(_) => {}
+        }
     }
 
     /// The clock: one tick a second while a turn runs or a deadline counts down, one a
@@ -102,5 +130,21 @@ impl App {
         .into_iter()
         .flatten()
         .min()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usage_is_read_again_every_half_minute_of_a_running_turn() {
+        let t0 = Instant::now();
+        assert!(!usage_due(t0, t0 + Duration::from_secs(29)));
+        assert!(usage_due(t0, t0 + USAGE_WHILE_WORKING));
+        assert!(
+            !usage_due(t0 + Duration::from_secs(5), t0),
+            "a clock going back is not due"
+        );
     }
 }

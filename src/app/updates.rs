@@ -104,7 +104,7 @@ impl App {
         }
     }
 
-    fn usage_job(&self) -> FetchJob {
+    pub(super) fn usage_job(&self) -> FetchJob {
         FetchJob::Usage {
             crew_root: self.view.crew_root(),
         }

@@ -128,6 +128,9 @@ pub(crate) struct TurnState {
     /// Newest first.
     recent: VecDeque<TurnInfo>,
     queue_len: u32,
+    /// Turns read from the server that have not started (a queued message's), oldest
+    /// first: they wait here instead of replacing the turn that runs.
+    waiting: VecDeque<TurnInfo>,
     /// The last user message's first line, given to the next turn that starts.
     last_asked: Option<String>,
 }
@@ -154,12 +157,17 @@ impl TurnState {
             }
             return;
         }
-        // Known from a fetch already (e.g. replaying history after attach): promote it.
+        // Known from a fetch already (e.g. replaying history after attach, or waiting in
+        // the queue): promote it.
         let known = self
             .recent
             .iter()
             .position(|r| r.id == turn_id)
-            .and_then(|i| self.recent.remove(i));
+            .and_then(|i| self.recent.remove(i))
+            .or_else(|| {
+                let i = self.waiting.iter().position(|w| w.id == turn_id)?;
+                self.waiting.remove(i)
+            });
         let mut info = known.unwrap_or_else(|| TurnInfo::new(turn_id));
         info.started_at = info.started_at.or(at);
         if info.asked.is_none() {
@@ -229,6 +237,18 @@ impl TurnState {
             .is_none_or(|c| c.created_at.is_some_and(|at| t.created_at > at));
         let mut info = TurnInfo::new(&t.id);
         info.absorb(t);
+        let not_started = t.started_at.is_none() && t.status == TurnStatus::Working;
+        let current_runs = self
+            .current
+            .as_ref()
+            .is_some_and(|c| c.started_at.is_some() && c.completed_at.is_none() && !c.ended_seen);
+        if newer && not_started && current_runs {
+            // A queued message's turn: the running one stays current.
+            if !self.waiting.iter().any(|w| w.id == t.id) {
+                self.waiting.push_back(info);
+            }
+            return;
+        }
         if newer {
             self.make_current(info);
         } else {
@@ -265,6 +285,9 @@ impl TurnState {
         if self.current.as_ref().is_some_and(|c| c.id == id) {
             return self.current.as_mut();
         }
+        if let Some(i) = self.waiting.iter().position(|w| w.id == id) {
+            return self.waiting.get_mut(i);
+        }
         self.recent.iter_mut().find(|r| r.id == id)
     }
 
@@ -275,3 +298,6 @@ impl TurnState {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

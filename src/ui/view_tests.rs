@@ -338,6 +338,11 @@ fn workspace_pane_shows_session_and_crew_usage() {
     assert!(out.contains("crew (4 sessions) 2h 01m sandbox"), "{out}");
     assert!(out.contains("keeps accruing until it pauses"), "{out}");
     assert_snapshot!(out);
+    // Paused, nothing accrues: the line would mislead.
+    apply(&mut v, [example("sandbox.paused")]);
+    let out = render(&v, &mut zoomed(Pane::Workspace), 70, 14);
+    assert!(out.contains("usage 13m 32s sandbox"), "{out}");
+    assert!(!out.contains("keeps accruing"), "{out}");
 }
 
 #[test]

@@ -135,25 +135,35 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
         None => {}
     }
     if let Some(usage) = ws.usage() {
-        usage_lines(usage, w, theme, &mut out);
+        let running = ws.state() == Some(&WorkspaceState::Running);
+        usage_lines(usage, running, w, theme, &mut out);
     }
     out
 }
 
-/// Sandbox time, the session's then its crew's, and why it grows while nothing happens.
-fn usage_lines(usage: &SandboxUsage, w: usize, theme: &Theme, out: &mut Vec<Line<'static>>) {
+/// Sandbox time, the session's then its crew's, and (while the workspace runs) why it grows
+/// while nothing happens: a paused or destroyed workspace accrues nothing.
+fn usage_lines(
+    usage: &SandboxUsage,
+    running: bool,
+    w: usize,
+    theme: &Theme,
+    out: &mut Vec<Line<'static>>,
+) {
     out.push(truncate(usage_line("usage", &usage.session, theme), w));
     if let Some(crew) = &usage.crew {
         let label = format!("crew ({} sessions)", crew.sessions);
         out.push(truncate(usage_line(&label, crew, theme), w));
     }
-    out.push(truncate(
-        Line::styled(
-            "  an idle workspace keeps accruing until it pauses",
-            theme.dim,
-        ),
-        w,
-    ));
+    if running {
+        out.push(truncate(
+            Line::styled(
+                "  an idle workspace keeps accruing until it pauses",
+                theme.dim,
+            ),
+            w,
+        ));
+    }
 }
 
 fn usage_line(label: &str, usage: &Usage, theme: &Theme) -> Line<'static> {
