@@ -322,7 +322,7 @@ impl SessionView {
                     .map(|i| i.label.clone()),
             }),
             P::TurnEnded(t) => {
-                self.turn.ended(&t.turn_id);
+                self.turn.ended(&t.turn_id, ev.created_at);
                 self.mark_turn_end(&t.turn_id);
                 self.want(Fetch::Turn(t.turn_id.clone()));
                 self.want(Fetch::Session);

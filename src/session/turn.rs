@@ -60,6 +60,9 @@ pub(crate) struct TurnInfo {
     pub(crate) error: Option<String>,
     /// `turn.ended` was seen (the outcome may not be fetched yet).
     pub(crate) ended_seen: bool,
+    /// When `turn.ended` said it ended (unix ms): the clock stops there even before the
+    /// outcome is read.
+    pub(crate) ended_at: Option<i64>,
     /// What the turn was asked, as the message that started it (its first line).
     pub(crate) asked: Option<String>,
     /// Tool calls made so far.
@@ -114,10 +117,15 @@ impl TurnInfo {
         }
     }
 
-    /// Milliseconds the turn has run: to `completed_at` once settled, else to `now_ms`.
+    /// Milliseconds the turn has run: to `completed_at` once settled, to its `turn.ended`
+    /// once that was seen, else to `now_ms`. A turn that ended never runs on with the clock.
     pub(crate) fn elapsed_ms(&self, now_ms: Option<i64>) -> Option<i64> {
         let start = self.started_at?;
-        let end = self.completed_at.or(now_ms)?;
+        let end = match (self.completed_at, self.ended_at) {
+            (Some(done), _) | (None, Some(done)) => done,
+            (None, None) if self.ended_seen => return None,
+            (None, None) => now_ms?,
+        };
         Some((end - start).max(0))
     }
 }
@@ -176,11 +184,15 @@ impl TurnState {
         self.make_current(info);
     }
 
-    pub(crate) fn ended(&mut self, turn_id: &str) {
+    pub(crate) fn ended(&mut self, turn_id: &str, at: Option<i64>) {
         match self.find_mut(turn_id) {
-            Some(t) => t.ended_seen = true,
+            Some(t) => {
+                t.ended_seen = true;
+                t.ended_at = t.ended_at.or(at);
+            }
             None => self.make_current(TurnInfo {
                 ended_seen: true,
+                ended_at: at,
                 ..TurnInfo::new(turn_id)
             }),
         }

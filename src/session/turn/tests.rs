@@ -30,3 +30,21 @@ fn a_queued_turn_is_current_when_nothing_runs() {
     state.absorb(&turn("t2", 5_000, None, "working"));
     assert_eq!(state.current().unwrap().phase(false), TurnPhase::Queued);
 }
+
+#[test]
+fn a_turn_that_ended_never_runs_on_with_the_clock() {
+    let mut state = TurnState::default();
+    state.started("t1", Some(1_000));
+    state.ended("t1", Some(4_000));
+    let t = state.current().unwrap();
+    assert_eq!(t.phase(false), TurnPhase::Settling);
+    assert_eq!(
+        t.elapsed_ms(Some(79 * 24 * 3_600_000)),
+        Some(3_000),
+        "3s, not the 79 days since it started"
+    );
+    let mut unknown = TurnState::default();
+    unknown.started("t2", Some(1_000));
+    unknown.ended("t2", None);
+    assert_eq!(unknown.current().unwrap().elapsed_ms(Some(9_000_000)), None);
+}
