@@ -14,7 +14,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use gobare_tui::app::memory::{SessionMemory, SharedMemory};
 use gobare_tui::store::StateStore;
-use gobare_tui::ui::composer::Composer;
+use gobare_tui::ui::composer::{BoxLook, Composer};
 use gobare_tui::ui::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -68,7 +68,8 @@ impl Keyboard {
         drop(memory);
         let height = self.composer.desired_height(COLS);
         let area = Rect::new(0, ROWS - height, COLS, height);
-        self.composer.render(area, &mut self.buf, &self.theme, true);
+        self.composer
+            .render(area, &mut self.buf, &self.theme, BoxLook::Typing);
     }
 }
 

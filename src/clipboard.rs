@@ -43,13 +43,52 @@ pub(crate) fn osc52_bytes(text: &str, via: Passthrough) -> Vec<u8> {
     let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
     let seq = format!("\x1b]52;c;{b64}\x07");
     let out = if via.tmux {
-        tmux_passthrough(&seq)
+        // Unwrapped for a tmux with `set-clipboard on`, wrapped for one that passes it
+        // through; tmux as it ships does neither (see [`tmux_load_buffer`]).
+        format!("{seq}{}", tmux_passthrough(&seq))
     } else if via.screen {
         screen_passthrough(&seq)
     } else {
         seq
     };
     out.into_bytes()
+}
+
+/// How long tmux may take to take the buffer before the copy is said to have failed.
+const TMUX_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Inside tmux: `text` into a new tmux buffer (`tmux load-buffer -w -`), which tmux also
+/// hands to the outer terminal's clipboard. tmux as it ships drops OSC 52 from programs
+/// (`set-clipboard external`, `allow-passthrough off`), so this is the way that works there.
+pub(crate) fn tmux_load_buffer(text: &str) -> Result<(), String> {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("tmux")
+        .args(["load-buffer", "-w", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("could not run tmux: {e}"))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(text.as_bytes())
+            .map_err(|e| format!("tmux did not take the text: {e}"))?;
+    }
+    // Waited for off the loop's thread, and only so long.
+    let (done, wait) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(child.wait_with_output());
+    });
+    match wait.recv_timeout(TMUX_WAIT) {
+        Ok(Ok(out)) if out.status.success() => Ok(()),
+        Ok(Ok(out)) => Err(format!(
+            "tmux refused the buffer: {}",
+            gobare_api::text::one_line(&String::from_utf8_lossy(&out.stderr), 120)
+        )),
+        Ok(Err(e)) => Err(format!("tmux failed: {e}")),
+        Err(_) => Err("tmux did not answer".into()),
+    }
 }
 
 /// GNU screen forwards the content of `ESC P … ESC \` as is; a long sequence is split
@@ -84,7 +123,10 @@ mod tests {
                 screen: false,
             },
         );
-        assert_eq!(b, b"\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\");
+        assert_eq!(
+            b,
+            b"\x1b]52;c;aGk=\x07\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\"
+        );
     }
 
     #[test]

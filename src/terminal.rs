@@ -63,6 +63,25 @@ impl Drop for TerminalGuard {
     }
 }
 
+/// A terminal that was never entered, for tests that drive the app without one: drawing
+/// goes nowhere (a fixed viewport, so nothing asks the terminal its size).
+#[cfg(test)]
+pub(crate) fn detached() -> Tui {
+    use ratatui::{TerminalOptions, Viewport, layout::Rect};
+    let terminal = Terminal::with_options(
+        CrosstermBackend::new(io::stdout()),
+        TerminalOptions {
+            viewport: Viewport::Fixed(Rect::new(0, 0, 120, 40)),
+        },
+    )
+    .expect("a fixed viewport needs no terminal");
+    Tui {
+        terminal,
+        mouse: false,
+        _guard: TerminalGuard(()),
+    }
+}
+
 /// Enters raw mode and the alternate screen with bracketed paste, hidden cursor, keyboard
 /// disambiguation (so Shift+Enter differs from Enter where the terminal supports it) and,
 /// if `mouse`, mouse capture. Installs the restoring panic hook (once, chaining whatever hook

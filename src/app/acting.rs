@@ -18,16 +18,25 @@ use crate::notify::NotifyTarget;
 use crate::session::Severity;
 use crate::store::StateStore;
 use crate::ui::composer::History;
-use crate::ui::mode::{Confirm, Mode};
+use crate::ui::mode::Confirm;
 use crate::ui::prompt::PromptState;
 use gobare_api::client::ApiClient;
-use gobare_api::model::{Content, Event, EventPayload, Input, RequiredActionKind, Session, Turn};
+use gobare_api::model::{
+    Content, Event, EventPayload, Input, RequiredAction, RequiredActionKind, Session, Turn,
+};
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::mpsc;
 
 /// Everything the loop keeps for acting on one session.
+/// The question or function call a draft answers.
+#[derive(Debug, Clone)]
+struct AnswerTarget {
+    call_id: String,
+    expires_at: Option<i64>,
+}
+
 pub(crate) struct Acting {
     sender: Sender<ApiClient>,
     /// `None` when nothing is kept on disk (the demo).
@@ -44,6 +53,11 @@ pub(crate) struct Acting {
     stored_workspace: Option<Option<String>>,
     /// Ctrl+O was pressed: the app ends and the caller shows the fleet.
     wants_picker: bool,
+    /// The call the draft in the box was begun as an answer to.
+    answering: Option<AnswerTarget>,
+    /// Every input handed to the sender, in order (what the key tests check).
+    #[cfg(test)]
+    pub(crate) sent: Vec<Input>,
 }
 
 impl Acting {
@@ -91,7 +105,17 @@ impl Acting {
             pending_redraw_at: None,
             stored_workspace,
             wants_picker: false,
+            answering: None,
+            #[cfg(test)]
+            sent: Vec::new(),
         }
+    }
+
+    /// Hands `input` to the send executor: the one way anything reaches the server.
+    fn submit(&mut self, input: Input) -> sender::SendTicket {
+        #[cfg(test)]
+        self.sent.push(input.clone());
+        self.sender.send(input)
     }
 
     /// Whether the app ended to show the fleet.
@@ -192,33 +216,53 @@ impl App {
         }
     }
 
-    /// Enter: an answer to the question or function call shown (when one waits), else
-    /// `input.message`. The text leaves the box for the pending line above it: what is typed
-    /// next is a new draft, and a send that does not take gives its text back.
-    pub(super) fn act_send(&mut self, text: String) {
-        let answers_prompt = PromptState::current(self.view.actions()).is_some_and(|a| {
+    /// The question or function call the box's text would answer: the one shown, when it
+    /// takes text.
+    fn answerable(&self) -> Option<&RequiredAction> {
+        PromptState::current(self.view.actions()).filter(|a| {
             matches!(
                 a.kind,
                 RequiredActionKind::Question | RequiredActionKind::FunctionCall
             )
-        });
-        if answers_prompt {
-            match self
-                .screen
-                .prompt
-                .answer_with_text(self.view.actions(), &text)
-            {
-                Some(answer) => {
-                    self.act_answer(answer);
-                    self.screen.composer.clear();
-                    self.acting.with_memory(|m| m.set_draft(""));
-                }
-                None => self.notice_at(
-                    Severity::Warn,
-                    "not an answer to this question: pick one of its options".into(),
-                ),
+        })
+    }
+
+    /// Whether Enter in the box answers (the title says "Enter answer"): a question or
+    /// function call waits and the draft was begun for it (or there is none yet). A draft
+    /// begun before it appeared stays a message: a decision never takes keys typed before it.
+    pub(super) fn enter_answers(&self) -> bool {
+        let Some(action) = self.answerable() else {
+            return false;
+        };
+        match &self.acting.answering {
+            Some(target) => target.call_id == action.call_id,
+            None => self.screen.composer.is_empty(),
+        }
+    }
+
+    /// Enter: an answer to the question or function call the draft was begun for, else
+    /// `input.message`. The text leaves the box for the pending line above it: what is typed
+    /// next is a new draft, and a send that does not take gives its text back. A draft whose
+    /// call went away (expired, answered elsewhere) stays in the box, and says so: the next
+    /// Enter sends it as a message.
+    pub(super) fn act_send(&mut self, text: String) {
+        if let Some(target) = self.acting.answering.take() {
+            let still_there = self
+                .answerable()
+                .is_some_and(|a| a.call_id == target.call_id);
+            if !still_there {
+                let expired = target
+                    .expires_at
+                    .is_some_and(|t| t <= gobare_api::clock::unix_ms());
+                let what = if expired {
+                    "the call expired — Enter sends this as a message"
+                } else {
+                    "what this answered no longer waits — Enter sends this as a message"
+                };
+                self.notice_at(Severity::Warn, what.into());
+                return;
             }
-            return;
+            return self.act_answer_with_text(text);
         }
         self.send_text(
             Input::Message {
@@ -226,6 +270,34 @@ impl App {
             },
             true,
         );
+    }
+
+    /// Enter in the deciding mode with text in the box: the text answers what is shown.
+    pub(super) fn act_answer_with_box(&mut self) {
+        let text = self.screen.composer.text();
+        if self.answerable().is_none() {
+            return self.notice(Some("this waits for y or n: text cannot answer it".into()));
+        }
+        self.acting.answering = None;
+        self.act_answer_with_text(text.trim().to_string());
+    }
+
+    fn act_answer_with_text(&mut self, text: String) {
+        match self
+            .screen
+            .prompt
+            .answer_with_text(self.view.actions(), &text)
+        {
+            Some(answer) => {
+                self.act_answer(answer);
+                self.screen.composer.clear();
+                self.acting.with_memory(|m| m.set_draft(""));
+            }
+            None => self.notice_at(
+                Severity::Warn,
+                "not an answer to this question: pick one of its options".into(),
+            ),
+        }
     }
 
     /// The first message of a new session, given on the command line (the box is not
@@ -266,7 +338,7 @@ impl App {
         let Some((kind, text)) = text_of(&input) else {
             return;
         };
-        let ticket = self.acting.sender.send(input);
+        let ticket = self.acting.submit(input);
         self.acting.pending.add(ticket, kind, text);
         if from_box {
             self.screen.composer.clear();
@@ -301,7 +373,7 @@ impl App {
 
     /// An answer to a required action, from the prompt's keys or text.
     pub(super) fn act_answer(&mut self, answer: Input) {
-        self.acting.sender.send(answer);
+        self.acting.submit(answer);
     }
 
     /// Ctrl+O: leave for the fleet (the draft is saved on the way out).
@@ -323,14 +395,14 @@ impl App {
     pub(super) fn act_confirmed(&mut self, confirm: Confirm, yes: bool) {
         match (confirm, yes) {
             (Confirm::CancelTurn, true) => {
-                self.acting.sender.send(Input::Cancel {});
+                self.acting.submit(Input::Cancel {});
                 self.notice(Some("cancelling the turn…".into()));
             }
             (Confirm::CancelTurn, false) => self.notice(Some("not cancelled".into())),
             (Confirm::Quit { .. }, true) => self.quit(),
             (Confirm::Quit { .. }, false) => self.notice(None),
             (Confirm::ApproveSensitive { call_id }, true) => {
-                self.screen.mode = Mode::Typing;
+                self.screen.modes.decided();
                 if let Some(input) = self
                     .screen
                     .prompt
@@ -345,7 +417,6 @@ impl App {
                 self.notice(Some("preview left as it was".into()));
             }
             (Confirm::ApproveSensitive { .. }, false) => {
-                self.screen.mode = Mode::Deciding;
                 self.notice(Some("not approved: y to approve, n to deny".into()));
             }
         }
@@ -369,6 +440,21 @@ impl App {
     /// After any edit of the box: the draft is saved (rate-limited, its text read then).
     pub(super) fn act_draft_changed(&mut self) {
         self.acting.with_memory(SessionMemory::note_draft_edited);
+        if self.screen.composer.is_empty() {
+            self.acting.answering = None;
+        }
+    }
+
+    /// After a key or paste into the box: a draft begun now (the box was empty) answers what
+    /// waits now, and nothing that comes later.
+    pub(super) fn act_draft_typed(&mut self, was_empty: bool) {
+        self.act_draft_changed();
+        if was_empty && !self.screen.composer.is_empty() {
+            self.acting.answering = self.answerable().map(|a| AnswerTarget {
+                call_id: a.call_id.clone(),
+                expires_at: a.expires_at,
+            });
+        }
     }
 
     /// One report from the send executor.
@@ -426,6 +512,20 @@ impl App {
                 self.acting
                     .with_memory(|m| m.set_sensitive(&r.tool_call_id, false));
             }
+            // The call the draft was typed for ended unanswered: said now, not at Enter.
+            EventPayload::ToolResolved(f)
+                if !f.success
+                    && self
+                        .acting
+                        .answering
+                        .as_ref()
+                        .is_some_and(|t| t.call_id == f.tool_call_id) =>
+            {
+                self.notice_at(
+                    Severity::Warn,
+                    "the call expired — your text stays; Enter sends it as a message".into(),
+                );
+            }
             _ => {}
         }
     }
@@ -444,7 +544,8 @@ impl App {
     /// A fresh read of the session: notifications, the workspace state kept, and once, how
     /// it changed while the user was away.
     pub(super) fn act_on_session(&mut self, session: &Session) {
-        let title = session.title.clone().unwrap_or_else(|| "session".into());
+        let title =
+            crate::app::first_message::title(session).unwrap_or_else(|| self.session_name());
         if let Some(bytes) = self
             .acting
             .notifier
@@ -463,7 +564,7 @@ impl App {
 
     /// A turn read after `turn.ended`.
     pub(super) fn act_on_turn(&mut self, turn: &Turn) {
-        let title = self.view.title().unwrap_or("session").to_string();
+        let title = self.session_name();
         if let Some(bytes) = self.acting.notifier.turn_fetched(turn, &title) {
             self.write_notification(&bytes);
         }
@@ -477,6 +578,30 @@ impl App {
         }
         if let Some(bytes) = self.acting.notifier.fleet_needs_you(&news.line) {
             self.write_notification(&bytes);
+        }
+    }
+
+    /// How a notification names this session: its title, else its first message, else
+    /// its id's start (sanitized, one line).
+    fn session_name(&self) -> String {
+        if let Some(title) = self.view.title().filter(|t| !t.trim().is_empty()) {
+            return gobare_api::text::one_line(title, 60);
+        }
+        let first = self
+            .view
+            .transcript()
+            .entries()
+            .iter()
+            .find_map(|e| match &e.kind {
+                crate::session::transcript::EntryKind::User { text } => Some(text.clone()),
+                _ => None,
+            });
+        match first {
+            Some(text) => gobare_api::text::one_line(&text, 60),
+            None => format!(
+                "session {}",
+                gobare_api::text::one_line(&self.session_id, 8)
+            ),
         }
     }
 

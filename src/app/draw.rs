@@ -7,8 +7,7 @@ use color_eyre::Result;
 impl App {
     pub(super) fn draw(&mut self) -> Result<()> {
         // Relative times ("3 m ago") are as of this frame; setting the clock asks no frame.
-        self.view
-            .apply(crate::session::Update::Tick(gobare_api::clock::unix_ms()));
+        self.prepare_frame();
         let App {
             tui,
             view,
@@ -22,5 +21,29 @@ impl App {
         self.write_links();
         self.page_back_when_at_the_top();
         Ok(())
+    }
+
+    /// What a frame needs before the screen draws it: the clock, the input box's title.
+    pub(super) fn prepare_frame(&mut self) {
+        self.view
+            .apply(crate::session::Update::Tick(gobare_api::clock::unix_ms()));
+        let title = super::key_table::mode_title(
+            self.screen.mode(),
+            self.screen.focus().title(),
+            self.key_situation(),
+        );
+        self.screen.set_mode_title(title);
+        let (hint, panes) =
+            super::key_table::status_hint(self.screen.mode(), self.screen.focus().title());
+        self.screen.set_status_hint(hint, panes);
+    }
+
+    /// What the input box's title hints depend on now.
+    pub(super) fn key_situation(&self) -> super::key_table::Situation {
+        super::key_table::Situation {
+            waiting: !self.view.actions().nothing_listed(),
+            running: self.view.turn_running(),
+            enter_answers: self.enter_answers(),
+        }
     }
 }

@@ -23,7 +23,7 @@ impl App {
         match event {
             Event::Key(key) => self.on_key(key),
             Event::Paste(text) => {
-                match &mut self.screen.mode {
+                match self.screen.mode() {
                     Mode::Search => {
                         let mut query = self.screen.search.query().to_string();
                         query.extend(
@@ -39,9 +39,10 @@ impl App {
                     // A paste never answers a confirmation, nor lands under an overlay.
                     Mode::Confirming(_) | Mode::Overlay => {}
                     _ => {
-                        self.screen.mode = Mode::Typing;
+                        self.screen.modes.back_to_typing();
+                        let was_empty = self.screen.composer.is_empty();
                         self.screen.composer.handle_paste(&text);
-                        self.act_draft_changed();
+                        self.act_draft_typed(was_empty);
                     }
                 }
                 self.request_frame();
@@ -65,17 +66,7 @@ impl App {
         if key.kind == KeyEventKind::Release {
             return;
         }
-        // Extra bindings from the config file act where commands do, never while a question
-        // or the search bar has the keys; plain letters only in pane navigation.
-        let mode = &self.screen.mode;
-        let bound = match mode {
-            Mode::Typing | Mode::Navigating => self
-                .keymap
-                .intent_for(key, *mode == Mode::Navigating)
-                .map(KeyRoute::Do),
-            _ => None,
-        };
-        match bound.unwrap_or_else(|| keys::route(key, mode)) {
+        match keys::route(key, self.screen.mode(), &self.keymap) {
             KeyRoute::Do(intent) => self.dispatch(intent),
             KeyRoute::Input => self.key_to_input(key),
             KeyRoute::Prompt => self.key_to_prompt(key),
@@ -85,15 +76,35 @@ impl App {
                     self.act_confirmed(confirm, yes);
                 }
             }
+            KeyRoute::ExplainConfirm => {
+                if let Mode::Confirming(confirm) = self.screen.mode() {
+                    let why = confirm.enter_refusal();
+                    self.notice(Some(why.into()));
+                }
+            }
+            KeyRoute::Decline => {
+                if let Some(confirm) = self.screen.answered() {
+                    self.act_confirmed(confirm, false);
+                    // What follows belongs to the sentence that declined: held, not text.
+                    self.screen.modes.decided();
+                    self.notice(Some("not confirmed — keys are held; Esc to type".into()));
+                }
+            }
+            KeyRoute::Held => {
+                self.notice(Some(
+                    "decided — keys are held here: Esc to type, Tab for the next decision".into(),
+                ));
+            }
             KeyRoute::Overlay => self.key_to_overlay(key),
             KeyRoute::Ignore => {}
         }
+        self.request_frame();
     }
 
     /// A key for the open overlay.
     fn key_to_overlay(&mut self, key: KeyEvent) {
         let Some(overlay) = self.screen.overlay_mut() else {
-            self.screen.mode = Mode::Navigating;
+            self.screen.modes.close_overlay();
             return;
         };
         match overlay.handle_key(key) {
@@ -107,13 +118,19 @@ impl App {
         }
     }
 
-    /// A key for the required-action prompt (deciding mode). Enter with nothing picked
-    /// answers with the box's text when there is one.
+    /// A key for the required-action prompt (deciding mode). A printable key that decides
+    /// nothing, pressed first, is the start of the person's text: it goes to the box. Enter
+    /// with nothing picked answers with the box's text when there is one.
     fn key_to_prompt(&mut self, key: KeyEvent) {
         self.request_frame();
+        if self.view.actions().nothing_listed() {
+            // What was being decided went away (expired, answered elsewhere).
+            self.screen.modes.back_to_typing();
+            return self.key_to_input(key);
+        }
         match self.screen.prompt.handle_key(self.view.actions(), key) {
             PromptAction::Answer(input) => {
-                self.screen.mode = Mode::Typing;
+                self.screen.modes.decided();
                 self.dispatch(Intent::Answer(input));
             }
             PromptAction::ConfirmSensitive(call_id) => {
@@ -122,13 +139,17 @@ impl App {
             PromptAction::Explain(_)
                 if key.code == KeyCode::Enter && !self.screen.composer.is_empty() =>
             {
-                self.screen.mode = Mode::Typing;
-                self.dispatch(Intent::Send(self.screen.composer.text()));
+                self.screen.modes.decided();
+                self.act_answer_with_box();
             }
             PromptAction::Explain(text) => self.notice(Some(text.into())),
-            PromptAction::Consumed => {}
-            PromptAction::NotMine if self.view.actions().nothing_listed() => {
-                self.screen.mode = Mode::Typing
+            PromptAction::Consumed => self.screen.modes.touch_deciding(),
+            PromptAction::NotMine if is_text(&key) && !self.screen.modes.deciding_touched() => {
+                self.screen.modes.back_to_typing();
+                self.key_to_input(key);
+            }
+            PromptAction::NotMine if is_text(&key) => {
+                self.notice(Some("this key decides nothing here: Esc to type".into()))
             }
             PromptAction::NotMine => {}
         }
@@ -137,8 +158,9 @@ impl App {
     /// A key for the input box: typed text is text, whatever waits.
     fn key_to_input(&mut self, key: KeyEvent) {
         self.request_frame();
+        let was_empty = self.screen.composer.is_empty();
         let action = self.screen.composer.handle_key(key);
-        self.act_draft_changed();
+        self.act_draft_typed(was_empty);
         let intent = match action {
             ComposerAction::Send(text) => Intent::Send(text),
             ComposerAction::Steer(text) => Intent::Steer(text),
@@ -158,12 +180,12 @@ impl App {
         let mut query = self.screen.search.query().to_string();
         match key.code {
             KeyCode::Enter => {
-                self.screen.mode = Mode::Navigating;
+                self.screen.modes.leave_search();
                 self.request_frame();
                 return;
             }
             KeyCode::Esc => {
-                self.screen.mode = Mode::Navigating;
+                self.screen.modes.leave_search();
                 return self.end_search();
             }
             KeyCode::Up => return self.search_step(true),
@@ -185,7 +207,7 @@ impl App {
 
     fn on_mouse(&mut self, m: MouseEvent) {
         // The panes under an overlay are out of reach.
-        if self.screen.mode == Mode::Overlay {
+        if *self.screen.mode() == Mode::Overlay {
             return;
         }
         let Some(areas) = self.screen.areas() else {
@@ -201,11 +223,11 @@ impl App {
                 pane: Some(p),
                 lines: WHEEL_LINES,
             },
-            (MouseEventKind::Down(MouseButton::Left), _) if self.screen.mode == Mode::Help => {
+            (MouseEventKind::Down(MouseButton::Left), _) if *self.screen.mode() == Mode::Help => {
                 Intent::ToggleHelp
             }
             // A click never answers a confirmation.
-            (_, _) if matches!(self.screen.mode, Mode::Confirming(_)) => return,
+            (_, _) if matches!(self.screen.mode(), Mode::Confirming(_)) => return,
             (MouseEventKind::Down(MouseButton::Left), Target::Pane(p) | Target::Tab(p)) => {
                 Intent::FocusPane(p)
             }
@@ -215,3 +237,14 @@ impl App {
         self.dispatch(intent);
     }
 }
+
+/// A printable key, as text (no Ctrl or Alt).
+fn is_text(key: &KeyEvent) -> bool {
+    matches!(key.code, KeyCode::Char(_))
+        && !key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+}
+
+#[cfg(test)]
+mod tests;

@@ -13,12 +13,17 @@ pub(crate) enum Intent {
     /// Quit, asking first when a turn runs, a decision waits or a draft exists.
     Quit,
     Suspend,
-    /// Tab: input box → the waiting decision → panes in order → input box.
-    FocusNext,
-    FocusPrev,
+    /// Tab: to the waiting decision, and only there (with nothing waiting it says so).
+    Decide,
+    /// Shift+Tab from the box: the focused pane gets the keys.
+    EnterPanes,
+    /// Tab / Shift+Tab in the panes: the next / previous pane.
+    PaneNext,
+    PanePrev,
+    /// Back to typing, whatever was open.
     FocusInput,
-    /// Esc from the box: the focused pane gets the keys.
-    ToPanes,
+    /// Esc in the box: it stays; with nothing typed while a turn runs, how to cancel it.
+    Escape,
     FocusPane(Pane),
     /// Scroll `pane` (the focused one when `None`) by `lines` (negative: up, older).
     Scroll {
@@ -109,14 +114,16 @@ impl App {
                 }
             }
             Intent::Shell => self.open_shell(),
-            Intent::FocusNext => self.cycle_focus(true),
-            Intent::FocusPrev => self.cycle_focus(false),
-            Intent::FocusInput => self.screen.mode = Mode::Typing,
-            Intent::ToPanes => self.screen.mode = Mode::Navigating,
+            Intent::Decide => self.act_decide(),
+            Intent::EnterPanes => self.screen.modes.enter_panes(),
+            Intent::PaneNext => self.screen.set_focus(self.screen.focus().next()),
+            Intent::PanePrev => self.screen.set_focus(self.screen.focus().prev()),
+            Intent::FocusInput => self.screen.modes.back_to_typing(),
+            Intent::Escape => self.act_escape(),
             Intent::FocusPane(pane) => self.screen.navigate(pane),
             Intent::Scroll { pane, lines } => self.screen.scroll(pane, i64::from(lines)),
             Intent::Page { up } => {
-                let pane = if self.screen.mode != Mode::Navigating {
+                let pane = if *self.screen.mode() != Mode::Navigating {
                     Pane::Transcript
                 } else {
                     self.screen.focus()
@@ -139,25 +146,18 @@ impl App {
                 self.screen.set_zoomed(!zoomed);
             }
             Intent::ToggleHelp => {
-                let screen = &mut self.screen;
-                screen.mode = if screen.mode == Mode::Help {
-                    std::mem::take(&mut screen.mode_before)
-                } else {
-                    screen.mode_before = std::mem::take(&mut screen.mode);
-                    screen.help_scroll = 0;
-                    Mode::Help
-                };
+                self.screen.help_scroll = 0;
+                self.screen.modes.toggle_help();
             }
             Intent::ScrollHelp(rows) => {
                 // The list's rows at the overlay's width on the screen last drawn.
                 let screen_width = self.screen.areas().map_or(80, |a| a.footer.width);
-                let width = crate::ui::help::overlay_width(ratatui::layout::Rect::new(
-                    0,
-                    0,
-                    screen_width,
-                    1,
-                ));
-                let max = i32::try_from(crate::ui::help::rows(width)).unwrap_or(i32::MAX);
+                let list = self.screen.help_rows();
+                let width = crate::ui::help::overlay_width(
+                    ratatui::layout::Rect::new(0, 0, screen_width, 1),
+                    list,
+                );
+                let max = i32::try_from(crate::ui::help::rows(width, list)).unwrap_or(i32::MAX);
                 let next = (i32::from(self.screen.help_scroll) + rows).clamp(0, max);
                 self.screen.help_scroll = u16::try_from(next).unwrap_or(0);
             }
@@ -181,7 +181,7 @@ impl App {
             Intent::StartEventFilter => {
                 let query = format!("{}{}", TYPE_PREFIX, self.screen.events.filter());
                 self.screen.set_focus(Pane::Events);
-                self.screen.mode = Mode::Search;
+                self.screen.modes.start_search();
                 self.search_for(&query);
             }
             Intent::StartSearch => self.start_search(),
@@ -233,8 +233,17 @@ impl App {
         }
     }
 
-    /// Quits at once when nothing would be left behind; otherwise asks in the input area.
+    /// Quits at once when nothing would be lost; otherwise asks in the input area. Asked
+    /// while already asking to quit, it is the answer.
     fn request_quit(&mut self) {
+        match self.screen.mode() {
+            Mode::Confirming(Confirm::Quit { .. }) => return self.quit(),
+            // Another question is not answered by Ctrl+C: it is put away, and quitting asked.
+            Mode::Confirming(_) => {
+                self.screen.answered();
+            }
+            _ => {}
+        }
         let mut left = Vec::new();
         if self.view.turn_running() {
             left.push("a turn is running");
@@ -245,44 +254,38 @@ impl App {
         if !self.screen.composer.is_empty() {
             left.push("you have a draft");
         }
-        if left.is_empty() {
+        let demo = self.view.local_demo();
+        if left.is_empty() && !demo {
             return self.quit();
         }
-        let mut why = left.join(", ");
-        why.push_str(if self.view.local_demo() {
-            " — the demo session ends with it"
+        let why = if left.is_empty() {
+            "the demo's sessions and their history end with it".to_string()
+        } else if demo {
+            format!("{} — the demo's sessions end with it", left.join(", "))
         } else {
-            " (it stays on the server; the draft is kept)"
-        });
+            format!(
+                "{} (it stays on the server; the draft is kept)",
+                left.join(", ")
+            )
+        };
         self.screen.ask(Confirm::Quit { why });
     }
 
-    /// Input box → the waiting decision → Transcript → Events → Turn → Workspace → input box.
-    fn cycle_focus(&mut self, forward: bool) {
-        let deciding = !self.view.actions().nothing_listed();
-        let (first, last) = if forward {
-            (Pane::ALL[0], Pane::ALL[Pane::ALL.len() - 1])
+    /// Tab: the waiting decision has the keys; with nothing waiting the box keeps them.
+    fn act_decide(&mut self) {
+        if self.view.actions().nothing_listed() {
+            self.screen.modes.back_to_typing();
+            self.notice(Some("nothing waits on you".into()));
         } else {
-            (Pane::ALL[Pane::ALL.len() - 1], Pane::ALL[0])
-        };
-        let focus = self.screen.focus();
-        let (mode, focus) = match (&self.screen.mode, forward) {
-            (Mode::Typing, true) if deciding => (Mode::Deciding, focus),
-            (Mode::Typing, _) | (Mode::Deciding, true) => (Mode::Navigating, first),
-            (Mode::Deciding, false) => (Mode::Typing, focus),
-            (Mode::Navigating, _) if focus == last => {
-                let mode = if !forward && deciding {
-                    Mode::Deciding
-                } else {
-                    Mode::Typing
-                };
-                (mode, Pane::Transcript)
-            }
-            (Mode::Navigating, true) => (Mode::Navigating, focus.next()),
-            (Mode::Navigating, false) => (Mode::Navigating, focus.prev()),
-            (other, _) => (other.clone(), focus),
-        };
-        self.screen.set_focus(focus);
-        self.screen.mode = mode;
+            self.screen.modes.start_deciding();
+        }
+    }
+
+    /// Esc in the box: typing stays; a person used to Esc interrupting is told the key.
+    fn act_escape(&mut self) {
+        self.screen.modes.back_to_typing();
+        if self.screen.composer.is_empty() && self.view.turn_running() {
+            self.notice(Some("Ctrl+X cancels the turn".into()));
+        }
     }
 }

@@ -12,82 +12,94 @@
 //! the default single-letter commands, so it never steals a key from the input box.
 
 use super::intent::Intent;
+use super::key_table::{self, Chord, KeyRoute, Scope, TABLE};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-/// The actions that can be bound, by their config names.
-const ACTIONS: &[(&str, Intent)] = &[
-    ("quit", Intent::Quit),
-    ("focus_next", Intent::FocusNext),
-    ("focus_prev", Intent::FocusPrev),
-    ("focus_input", Intent::FocusInput),
-    ("page_up", Intent::Page { up: true }),
-    ("page_down", Intent::Page { up: false }),
-    ("top", Intent::ScrollTop),
-    ("bottom", Intent::ScrollBottom),
-    ("zoom", Intent::ToggleZoom),
-    ("help", Intent::ToggleHelp),
-    ("mouse", Intent::ToggleMouseCapture),
-    ("deltas", Intent::ToggleDeltas),
-    ("filter", Intent::StartEventFilter),
-    ("search", Intent::StartSearch),
-    ("search_older", Intent::SearchStep { older: true }),
-    ("search_newer", Intent::SearchStep { older: false }),
-    ("diff", Intent::ToggleDiff),
-    ("copy", Intent::Copy),
-    ("open_link", Intent::OpenLink),
-    ("next_error", Intent::NextError),
-    ("export", Intent::Export),
-    ("suspend", Intent::Suspend),
-    ("refresh", Intent::Refresh),
-    ("picker", Intent::OpenPicker),
-    ("shell", Intent::Shell),
-    ("artifacts", Intent::OpenArtifacts),
-    ("files", Intent::OpenFiles),
-];
+/// Names earlier configs used for actions that have since been named after what they do.
+const ALIASES: &[(&str, &str)] = &[("focus_next", "pane_next"), ("focus_prev", "pane_prev")];
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct KeyMap {
-    bindings: Vec<(KeyCode, KeyModifiers, Intent)>,
+    /// Extra chords, each acting where its table row acts.
+    bindings: Vec<(Chord, Scope, Intent)>,
 }
 
 impl KeyMap {
-    /// Reads `[keys]`; the warnings name what was ignored and why.
+    /// Reads `[keys]`; the warnings name what was ignored and why, and which key a binding
+    /// now hides.
     pub(crate) fn from_table(table: &toml::Table) -> (KeyMap, Vec<String>) {
         let mut map = KeyMap::default();
         let mut warnings = Vec::new();
         for (action, value) in table {
-            let Some(command) = ACTIONS
+            let name = ALIASES
                 .iter()
-                .find(|(n, _)| n == action)
-                .map(|(_, c)| c.clone())
-            else {
-                let names: Vec<&str> = ACTIONS.iter().map(|(n, _)| *n).collect();
+                .find(|(old, _)| old == action)
+                .map_or(action.as_str(), |(_, new)| new);
+            let Some(row) = TABLE.iter().find(|b| b.action == Some(name)) else {
                 warnings.push(format!(
                     "config: [keys] {action} is not an action (one of: {}); ignored",
-                    names.join(", ")
+                    key_table::action_names().join(", ")
                 ));
                 continue;
             };
-            match value.as_str().and_then(parse_key) {
-                Some((code, mods)) => map.bindings.push((code, mods, command)),
-                None => warnings.push(format!(
+            let KeyRoute::Do(intent) = row.route.clone() else {
+                continue;
+            };
+            let Some((code, mods)) = value.as_str().and_then(parse_key) else {
+                warnings.push(format!(
                     "config: [keys] {action} = {value} is not a key like \"ctrl+q\", \"f2\" or \"z\"; ignored"
-                )),
+                ));
+                continue;
+            };
+            let chord = Chord { code, mods };
+            let plain_char = matches!(code, KeyCode::Char(_)) && mods.is_empty();
+            if plain_char && matches!(row.scope, Scope::Everywhere | Scope::Typing) {
+                // A letter everywhere would be a letter taken from the box.
+                warnings.push(format!(
+                    "config: [keys] {action} = {value}: a plain character acts only in the panes"
+                ));
             }
+            let scope = if plain_char { Scope::Panes } else { row.scope };
+            if let Some(hidden) = shadowed(chord, scope) {
+                warnings.push(format!(
+                    "config: [keys] {action} = {value} hides {} ({}) in {}",
+                    chord.label(),
+                    hidden.label,
+                    hidden.scope.short()
+                ));
+            }
+            map.bindings.push((chord, scope, intent));
         }
         (map, warnings)
     }
 
-    /// The intent bound to `key`, if any. `pane_focused` gates plain characters.
-    pub(crate) fn intent_for(&self, key: KeyEvent, pane_focused: bool) -> Option<Intent> {
-        let mods = key.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT);
-        // Shift is left out: terminals report Shift+h as 'H', which is what a binding names.
+    /// The intent bound to `key` in `scope`, if any.
+    pub(crate) fn intent_for(&self, key: &KeyEvent, scope: Scope) -> Option<Intent> {
         self.bindings
             .iter()
-            .find(|(c, m, _)| *c == key.code && *m == mods)
-            .filter(|(c, m, _)| pane_focused || !(matches!(c, KeyCode::Char(_)) && m.is_empty()))
+            .find(|(chord, at, _)| chord.matches(key.code, key.modifiers) && reaches(*at, scope))
             .map(|(_, _, intent)| intent.clone())
     }
+}
+
+/// A binding of `at` acts in `scope`.
+fn reaches(at: Scope, scope: Scope) -> bool {
+    at == scope
+        || (at == Scope::Everywhere
+            && matches!(
+                scope,
+                Scope::Typing | Scope::Panes | Scope::Deciding | Scope::Decided
+            ))
+}
+
+/// The table row a new `chord` in `scope` would hide, if any.
+fn shadowed(chord: Chord, scope: Scope) -> Option<&'static key_table::Binding> {
+    TABLE.iter().find(|b| {
+        (reaches(b.scope, scope) || reaches(scope, b.scope))
+            && b.chords
+                .iter()
+                .any(|c| c.matches(chord.code, chord.mods) || chord.matches(c.code, c.mods))
+    })
 }
 
 /// `"ctrl+q"`, `"alt+x"`, `"f2"`, `"z"`, `"?"`, `"tab"`, `"esc"`, `"pageup"`, `"home"`…
@@ -134,44 +146,4 @@ fn parse_key(spec: &str) -> Option<(KeyCode, KeyModifiers)> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn table(text: &str) -> toml::Table {
-        text.parse().unwrap()
-    }
-
-    #[test]
-    fn bindings_parse_and_match() {
-        let (map, warnings) = KeyMap::from_table(&table(
-            "quit = \"ctrl+q\"\nzoom = \"f2\"\nhelp = \"H\"\npicker = \"alt+p\"",
-        ));
-        assert!(warnings.is_empty(), "{warnings:?}");
-        let ctrl_q = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::CONTROL);
-        assert_eq!(map.intent_for(ctrl_q, false), Some(Intent::Quit));
-        let f2 = KeyEvent::new(KeyCode::F(2), KeyModifiers::NONE);
-        assert_eq!(map.intent_for(f2, false), Some(Intent::ToggleZoom));
-        let alt_p = KeyEvent::new(KeyCode::Char('p'), KeyModifiers::ALT);
-        assert_eq!(map.intent_for(alt_p, true), Some(Intent::OpenPicker));
-        let shift_h = KeyEvent::new(KeyCode::Char('H'), KeyModifiers::SHIFT);
-        assert_eq!(map.intent_for(shift_h, true), Some(Intent::ToggleHelp));
-    }
-
-    #[test]
-    fn plain_characters_never_steal_from_the_input_box() {
-        let (map, _) = KeyMap::from_table(&table("zoom = \"x\""));
-        let x = KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE);
-        assert_eq!(map.intent_for(x, false), None);
-        assert_eq!(map.intent_for(x, true), Some(Intent::ToggleZoom));
-    }
-
-    #[test]
-    fn unknown_actions_and_keys_are_reported_not_fatal() {
-        let (map, warnings) = KeyMap::from_table(&table(
-            "launch = \"ctrl+l\"\nquit = \"ctrl+shift+nope\"\nzoom = 3",
-        ));
-        assert_eq!(map, KeyMap::default());
-        assert_eq!(warnings.len(), 3, "{warnings:?}");
-        assert!(warnings[0].contains("launch") || warnings.iter().any(|w| w.contains("launch")));
-    }
-}
+mod tests;

@@ -5,7 +5,7 @@ use super::App;
 use crate::clipboard::{Passthrough, clipboard_text, osc52_bytes};
 use crate::session::transcript::web_link;
 use crate::ui::inspector;
-use crate::ui::mode::Mode;
+
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
@@ -37,7 +37,7 @@ impl App {
     /// Esc: the selection goes first, then the panes hand the keys back to the box.
     pub(super) fn act_back(&mut self) {
         if !self.screen.clear_selection() {
-            self.screen.mode = Mode::Typing;
+            self.screen.modes.back_to_typing();
         }
     }
 
@@ -56,7 +56,7 @@ impl App {
             }
             return;
         }
-        self.screen.mode = Mode::Typing;
+        self.screen.modes.back_to_typing();
     }
 
     /// The envelope logged with `seq` in this session's local log.
@@ -91,15 +91,25 @@ impl App {
             return;
         };
         let text = clipboard_text(&text);
-        let bytes = osc52_bytes(&text, Passthrough::from_env());
+        let via = Passthrough::from_env();
+        let bytes = osc52_bytes(&text, via);
         let backend = self.tui.backend_mut();
-        match backend.write_all(&bytes).and_then(|()| backend.flush()) {
-            Ok(()) => {
-                let n = text.chars().count();
-                self.notice(Some(format!("copied {n} chars")));
-            }
-            Err(e) => self.notice(Some(format!("could not copy: {e}"))),
-        }
+        let written = backend.write_all(&bytes).and_then(|()| backend.flush());
+        let n = text.chars().count();
+        // Said where it went: a copy that reached nothing must not read as done.
+        let said = match (via.tmux, written) {
+            (true, written) => match crate::clipboard::tmux_load_buffer(&text) {
+                Ok(()) => format!("copied {n} chars to the tmux buffer and the clipboard"),
+                Err(why) if written.is_ok() => {
+                    format!("copied {n} chars with OSC 52 only ({why})")
+                }
+                Err(why) => format!("could not copy: {why}"),
+            },
+            (false, Ok(())) if via.screen => format!("copied {n} chars (OSC 52 through screen)"),
+            (false, Ok(())) => format!("copied {n} chars (OSC 52)"),
+            (false, Err(e)) => format!("could not copy: {e}"),
+        };
+        self.notice(Some(said));
     }
 
     /// `o`: the selected entry's first web link in the browser (never another scheme).

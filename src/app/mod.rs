@@ -30,6 +30,7 @@ pub(crate) mod frame;
 pub(crate) mod heap;
 pub(crate) mod input;
 pub(crate) mod intent;
+pub(crate) mod key_table;
 pub(crate) mod keymap;
 pub(crate) mod keys;
 mod local_log;
@@ -205,7 +206,11 @@ impl App {
         App {
             tui,
             view,
-            screen: Screen::new(),
+            screen: {
+                let mut screen = Screen::new();
+                screen.set_help_rows(key_table::help_rows());
+                screen
+            },
             theme: opts.settings.theme(),
             keymap: opts.settings.keys.clone(),
             open_command: opts.settings.open_command.clone(),

@@ -1,8 +1,11 @@
 //! When to ring: a turn ended (completed, failed or cancelled, read from the fetched turn)
 //! or the agent started waiting on the user (required actions became non-empty). The
 //! bytes come from [`crate::notify::notification_bytes`]; the loop writes them to the
-//! terminal. Policy [`NotifyWhen`]: by default only while the terminal is unfocused
-//! (crossterm focus events feed [`Notifier::set_focused`]).
+//! terminal. Policy [`NotifyWhen`]: by default only while the terminal is not known to be
+//! focused (crossterm focus events feed [`Notifier::set_focused`]; a terminal that never
+//! reports focus, as tmux as it ships with `focus-events off`, is never known focused).
+//! Each required action rings once, also across reconnects, and what already waited when
+//! the view opened is not news.
 
 use crate::notify::{NotifyTarget, NotifyWhen, notification_bytes};
 use gobare_api::model::{RequiredAction, RequiredActionKind, Turn, TurnStatus};
@@ -15,14 +18,16 @@ const TITLE: &str = "gobare";
 pub(crate) struct Notifier {
     when: NotifyWhen,
     target: NotifyTarget,
-    /// Terminals that never report focus are taken as focused (no spurious bells).
-    focused: bool,
+    /// The last focus event; `None` until one arrives (then nobody knows the window is seen).
+    focused: Option<bool>,
     /// Turns that ended before this instant (unix ms) are history being replayed.
     since_ms: i64,
     /// Turns already announced (a turn is fetched again on reconnects).
     announced_turns: HashSet<String>,
-    /// Whether the agent was already waiting on the user at the last check.
-    waiting: bool,
+    /// Required actions already announced or already waiting when the view opened.
+    announced_calls: HashSet<String>,
+    /// The first read of the session was taken in (what waited then is not news).
+    seen_first_read: bool,
 }
 
 impl Notifier {
@@ -31,19 +36,20 @@ impl Notifier {
         Notifier {
             when,
             target,
-            focused: true,
+            focused: None,
             since_ms,
             announced_turns: HashSet::new(),
-            waiting: false,
+            announced_calls: HashSet::new(),
+            seen_first_read: false,
         }
     }
 
     pub(crate) fn set_focused(&mut self, focused: bool) {
-        self.focused = focused;
+        self.focused = Some(focused);
     }
 
     fn allowed(&self) -> bool {
-        self.when.should_notify(self.focused)
+        self.when.should_notify(self.focused == Some(true))
     }
 
     /// Call with each turn fetched after `turn.ended`: the bytes to write, if any.
@@ -67,17 +73,22 @@ impl Notifier {
         ))
     }
 
-    /// Call whenever `required_actions` is refreshed: rings when it becomes non-empty.
+    /// Call whenever `required_actions` is refreshed: rings for each action not announced
+    /// before (once, whatever reconnects bring back), never for those of the first read.
     pub(crate) fn actions_refreshed(
         &mut self,
         actions: &[RequiredAction],
         session_title: &str,
     ) -> Option<Vec<u8>> {
-        let was_waiting = std::mem::replace(&mut self.waiting, !actions.is_empty());
-        if was_waiting || actions.is_empty() || !self.allowed() {
+        let first_read = !std::mem::replace(&mut self.seen_first_read, true);
+        let new: Vec<&RequiredAction> = actions
+            .iter()
+            .filter(|a| self.announced_calls.insert(a.call_id.clone()))
+            .collect();
+        if first_read || !self.allowed() {
             return None;
         }
-        let what = match &actions[0].kind {
+        let what = match &new.first()?.kind {
             RequiredActionKind::Approval => "the agent asks for approval",
             RequiredActionKind::Question => "the agent asks a question",
             RequiredActionKind::FunctionCall | RequiredActionKind::Other(_) => {
@@ -123,6 +134,7 @@ mod tests {
     #[test]
     fn unfocused_by_default_only_and_once_per_turn() {
         let mut n = Notifier::new(NotifyWhen::default(), PLAIN, 100);
+        n.set_focused(true);
         assert!(
             n.turn_fetched(&turn("t1", "completed", 200), "demo")
                 .is_none(),
@@ -144,14 +156,51 @@ mod tests {
         assert!(n.turn_fetched(&turn("t4", "working", 0), "demo").is_none());
     }
 
+    fn call(kind: &str, id: &str) -> RequiredAction {
+        serde_json::from_value(serde_json::json!({
+            "type": kind, "turn_id": "t1", "call_id": id
+        }))
+        .unwrap()
+    }
+
     #[test]
-    fn rings_when_the_agent_starts_waiting_not_while_it_keeps_waiting() {
+    fn rings_once_per_action_never_for_what_waited_when_the_view_opened() {
         let mut n = Notifier::new(NotifyWhen::Always, PLAIN, 0);
-        let bytes = n.actions_refreshed(&[action("approval")], "s").unwrap();
-        assert!(String::from_utf8_lossy(&bytes).contains("approval"));
-        assert!(n.actions_refreshed(&[action("approval")], "s").is_none());
+        assert!(
+            n.actions_refreshed(&[action("approval")], "s").is_none(),
+            "already waiting at the first read"
+        );
         assert!(n.actions_refreshed(&[], "s").is_none());
-        assert!(n.actions_refreshed(&[action("question")], "s").is_some());
+        assert!(
+            n.actions_refreshed(&[action("approval")], "s").is_none(),
+            "the same call again (a reconnect's read)"
+        );
+        let bytes = n
+            .actions_refreshed(&[call("question", "c2")], "fix the export")
+            .unwrap();
+        assert!(
+            String::from_utf8_lossy(&bytes).contains("fix the export: the agent asks a question")
+        );
+        assert!(
+            n.actions_refreshed(&[call("question", "c2")], "s")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_terminal_that_never_reported_focus_is_not_known_focused() {
+        let mut n = Notifier::new(NotifyWhen::Unfocused, PLAIN, 0);
+        n.actions_refreshed(&[], "s");
+        assert!(
+            n.actions_refreshed(&[call("approval", "c9")], "s")
+                .is_some(),
+            "tmux as it ships sends no focus events: still rings"
+        );
+        n.set_focused(true);
+        assert!(
+            n.actions_refreshed(&[call("approval", "c10")], "s")
+                .is_none()
+        );
     }
 
     #[test]
@@ -166,6 +215,7 @@ mod tests {
     #[test]
     fn the_fleet_behind_rings_under_the_same_policy() {
         let mut n = Notifier::new(NotifyWhen::Unfocused, PLAIN, 0);
+        n.set_focused(true);
         assert!(
             n.fleet_needs_you("other: needs you: approval").is_none(),
             "focused"

@@ -129,7 +129,7 @@ impl App {
     /// `/`: the search bar with an empty query (the kept one goes, ↑ recalls it); a
     /// running query stops. The Events type filter stays until a query replaces it.
     pub(super) fn start_search(&mut self) {
-        self.screen.mode = Mode::Search;
+        self.screen.modes.start_search();
         let generation = self.screen.search.start_empty();
         self.searching.running.store(generation, Ordering::Relaxed);
         self.request_frame();
@@ -165,7 +165,7 @@ impl App {
     /// `n` / `N` (↑ / ↓ in the search bar): the next older or newer match, selected and
     /// scrolled into view. In the empty search bar ↑ recalls the previous query instead.
     pub(super) fn search_step(&mut self, older: bool) {
-        if self.screen.mode == Mode::Search && self.screen.search.query().is_empty() {
+        if *self.screen.mode() == Mode::Search && self.screen.search.query().is_empty() {
             if older {
                 self.recall_search();
             }

@@ -40,19 +40,27 @@ impl App {
         Ok(())
     }
 
-    /// The elapsed-time clock: one tick a second, only while a turn runs.
+    /// The clock: one tick a second while a turn runs or a deadline counts down, one a
+    /// minute while only relative times ("3 m ago") are on screen, none otherwise.
     fn tick(&mut self, now: Instant) {
-        if !self.view.turn_running() {
+        let every = if self.view.turn_running() || self.view.actions().counts_down() {
+            Duration::from_secs(1)
+        } else if self.screen.shows_relative_times() {
+            Duration::from_secs(60)
+        } else {
             self.tick_at = None;
             return;
-        }
+        };
         match self.tick_at {
-            None => self.tick_at = Some(now + Duration::from_secs(1)),
+            None => self.tick_at = Some(now + every),
             Some(at) if now >= at => {
-                let _ = at;
                 self.apply(Update::Tick(unix_ms()));
-                self.tick_at = Some(now + Duration::from_secs(1));
+                // A tick asks a frame only when something on screen moves with the clock.
+                self.frames.request();
+                self.tick_at = Some(now + every);
             }
+            // A minute's wait shortened when a running clock appears.
+            Some(at) if at > now + every => self.tick_at = Some(now + every),
             Some(_) => {}
         }
         // The first tick sets the clock at once so elapsed time shows immediately.

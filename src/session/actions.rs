@@ -84,6 +84,11 @@ impl Actions {
         self.pending.iter().filter_map(|a| a.resource.as_ref())
     }
 
+    /// A listed action has a deadline: its countdown moves every second.
+    pub(crate) fn counts_down(&self) -> bool {
+        self.listed().any(|a| a.expires_at.is_some())
+    }
+
     /// Nothing listed waits on the user.
     pub fn nothing_listed(&self) -> bool {
         self.listed().next().is_none()

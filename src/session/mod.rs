@@ -380,6 +380,19 @@ impl SessionView {
                 self.want(Fetch::Session);
             }
             P::ToolResolved(f) => {
+                // Failed at or past its deadline, unanswered: it expired (§9.4), and says so.
+                let expired = !f.success
+                    && self
+                        .actions
+                        .pending()
+                        .iter()
+                        .find(|a| a.call_id == f.tool_call_id)
+                        .and_then(|a| a.expires_at)
+                        .zip(ev.created_at)
+                        .is_some_and(|(deadline, at)| at >= deadline);
+                if expired {
+                    self.transcript.function_expired(&f.tool_call_id);
+                }
                 self.actions.resolved(&f.tool_call_id);
                 self.want(Fetch::Session);
             }

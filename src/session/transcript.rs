@@ -265,6 +265,8 @@ pub struct FunctionEntry {
     pub(crate) args: String,
     /// `None` until `tool.resolved`; then its `success`.
     pub(crate) success: Option<bool>,
+    /// It failed because its `expires_at` passed unanswered.
+    pub(crate) expired: bool,
 }
 
 /// Text being streamed before the settled `agent.message` arrives.
@@ -1063,6 +1065,18 @@ impl Transcript {
         id
     }
 
+    /// The function call `call_id` expired unanswered.
+    pub(crate) fn function_expired(&mut self, call_id: &str) {
+        if let Some(&id) = self.functions.get(call_id)
+            && let Some(entry) = self.get_mut(id)
+        {
+            if let EntryKind::Function(f) = &mut entry.kind {
+                f.expired = true;
+            }
+            entry.rev += 1;
+        }
+    }
+
     fn function_seen(
         &mut self,
         at: Option<i64>,
@@ -1095,6 +1109,7 @@ impl Transcript {
                 name: name.to_string(),
                 args: short_args(args, ARGS_MAX),
                 success,
+                expired: false,
             })),
         );
         self.functions.insert(call_id.to_string(), id);

@@ -202,7 +202,7 @@ impl Composer {
 
     pub(crate) fn title(&self) -> String {
         if self.title.is_empty() {
-            crate::ui::mode::Mode::Typing.title(false, self.turn_running, false)
+            " Typing · Enter send ".into()
         } else {
             self.title.clone()
         }
@@ -232,7 +232,7 @@ impl Composer {
 
     /// Draws the pending sends and, below them, the box into `area` (the box keeps its rows
     /// first when `area` is short).
-    pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, focused: bool) {
+    pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, look: BoxLook) {
         let rows = self.pending_rows();
         let pending = u16::try_from(rows.len())
             .unwrap_or(u16::MAX)
@@ -249,10 +249,14 @@ impl Composer {
             };
             Line::from(Span::styled(line, theme.dim)).render(row, buf);
         }
-        self.render_box(box_area, buf, theme, focused);
+        self.render_box(box_area, buf, theme, look);
     }
 
-    fn render_box(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, focused: bool) {
+    fn render_box(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, look: BoxLook) {
+        let focused = look == BoxLook::Typing;
+        if look == BoxLook::Commands {
+            return render_commands_box(area, buf, theme, &self.title());
+        }
         let border = if focused {
             theme.border_focused
         } else {
@@ -274,6 +278,43 @@ impl Composer {
         textarea.set_selection_style(theme.selection);
         (&*textarea).render(area, buf);
     }
+}
+
+/// How the box looks: taking text, handing its keys to the panes, or waiting aside.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoxLook {
+    Typing,
+    /// The panes have the keys: the box is dimmed and says letters are commands (the draft
+    /// is kept, and shows again on the way back).
+    Commands,
+    Elsewhere,
+}
+
+impl From<&crate::ui::mode::Mode> for BoxLook {
+    fn from(mode: &crate::ui::mode::Mode) -> BoxLook {
+        if mode.is_typing() {
+            BoxLook::Typing
+        } else if mode.pane_has_keys() {
+            BoxLook::Commands
+        } else {
+            BoxLook::Elsewhere
+        }
+    }
+}
+
+/// What the box shows while the panes have the keys.
+pub(crate) const COMMANDS_TEXT: &str = "keys are commands here · Esc to type";
+
+fn render_commands_box(area: Rect, buf: &mut Buffer, theme: &Theme, title: &str) {
+    let title = text::truncate(title, usize::from(area.width.saturating_sub(2))).into_owned();
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.dim)
+        .title(Line::from(Span::styled(title, theme.dim)));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let line = text::truncate(COMMANDS_TEXT, usize::from(inner.width)).into_owned();
+    Line::from(Span::styled(line, theme.dim)).render(inner, buf);
 }
 
 /// Messages sent in this session (or loaded from disk), browsed with Up/Down.

@@ -8,25 +8,24 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
 
-const KEYS: &str = "y/Enter yes · n/Esc no";
-
-/// The question's lines at `width` (inside the border).
-fn lines(question: &str, width: u16) -> Vec<String> {
+/// The question's lines at `width` (inside the border), `keys` (the key table's hints for
+/// confirming) last.
+fn lines(question: &str, keys: &str, width: u16) -> Vec<String> {
     let inner = usize::from(width.saturating_sub(2)).max(1);
     let mut out = text::wrap(question, inner);
-    out.push(text::truncate(KEYS, inner).into_owned());
+    out.push(text::truncate(keys.trim(), inner).into_owned());
     out
 }
 
 /// Rows the question needs at `width`, borders included.
-pub(crate) fn desired_height(question: &str, width: u16) -> u16 {
-    u16::try_from(lines(question, width).len() + 2).unwrap_or(u16::MAX)
+pub(crate) fn desired_height(question: &str, keys: &str, width: u16) -> u16 {
+    u16::try_from(lines(question, keys, width).len() + 2).unwrap_or(u16::MAX)
 }
 
 /// Draws the question over `area`.
-pub(crate) fn render(question: &str, area: Rect, buf: &mut Buffer, theme: &Theme) {
+pub(crate) fn render(question: &str, keys: &str, area: Rect, buf: &mut Buffer, theme: &Theme) {
     Clear.render(area, buf);
-    let mut rows: Vec<Line<'static>> = lines(question, area.width)
+    let mut rows: Vec<Line<'static>> = lines(question, keys, area.width)
         .into_iter()
         .map(|l| Line::from(Span::styled(l, theme.strong)))
         .collect();
@@ -58,9 +57,10 @@ mod tests {
     fn a_long_question_wraps_and_keeps_its_keys() {
         let q = "Quit? a turn is running, you have a draft — the demo session ends with it";
         let theme = Theme::default();
-        let area = Rect::new(0, 0, 40, desired_height(q, 40));
+        let keys = " Confirm · y yes · n/Esc no ";
+        let area = Rect::new(0, 0, 40, desired_height(q, keys, 40));
         let mut buf = Buffer::empty(area);
-        render(q, area, &mut buf, &theme);
+        render(q, keys, area, &mut buf, &theme);
         let text: String = (0..area.height)
             .map(|y| {
                 (0..area.width)
@@ -70,7 +70,7 @@ mod tests {
             })
             .collect();
         assert!(text.contains("the demo session"), "{text}");
-        assert!(text.contains("y/Enter yes"), "{text}");
-        assert!(desired_height(q, 40) > desired_height(q, 160));
+        assert!(text.contains("y yes · n/Esc no"), "{text}");
+        assert!(desired_height(q, keys, 40) > desired_height(q, keys, 160));
     }
 }

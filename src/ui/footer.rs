@@ -11,10 +11,15 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-// Keys that work in every mode (letters are text while typing).
-const HINTS: &str = "Tab focus · PgUp/PgDn scroll · F1 keys · Ctrl+C quit";
-
-pub(crate) fn draw(frame: &mut Frame, area: Rect, view: &SessionView, theme: &Theme) {
+/// `hint` says where keys go (the app draws it from its key table); in the panes it names
+/// the pane that has them, so the mode never shows by a border's colour alone.
+pub(crate) fn draw(
+    frame: &mut Frame,
+    area: Rect,
+    view: &SessionView,
+    theme: &Theme,
+    hint: (&str, bool),
+) {
     let sep = || Span::styled(" │ ", theme.dim);
     let mut spans = vec![connection(view.connection(), theme)];
     if let Some(seq) = view.last_seq() {
@@ -46,6 +51,11 @@ pub(crate) fn draw(frame: &mut Frame, area: Rect, view: &SessionView, theme: &Th
     if view.local_demo() {
         origin.extend([sep(), Span::styled("local demo", theme.warning)]);
     }
+    let (hint_text, panes) = hint;
+    if panes {
+        // Which pane has the keys comes first: the mode must never show by colour alone.
+        spans.extend([sep(), Span::styled(hint_text.to_string(), theme.accent)]);
+    }
     match view.notice() {
         // A notice comes before the session and host, so a narrow bar cuts those first.
         Some(n) => {
@@ -60,7 +70,9 @@ pub(crate) fn draw(frame: &mut Frame, area: Rect, view: &SessionView, theme: &Th
         }
         None => {
             spans.extend(origin);
-            spans.extend([sep(), Span::styled(HINTS, theme.dim)]);
+            if !panes && !hint_text.is_empty() {
+                spans.extend([sep(), Span::styled(hint_text.to_string(), theme.dim)]);
+            }
         }
     }
     frame.render_widget(

@@ -1,6 +1,7 @@
 //! Where keys go: one mode at a time, always shown (the input box's title names it and its
-//! keys). Typing keys are text; a decision (approve, deny, pick, report failure, cancel,
-//! quit) takes a deliberate key in a mode that says so.
+//! keys, the status bar names the pane that has them). Typing keys are text; a decision
+//! (approve, deny, pick, report failure, cancel, quit) takes a deliberate key in a mode that
+//! says so. The mode changes only through [`Modes`]' named transitions.
 
 /// The one place keys go.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -8,10 +9,14 @@ pub(crate) enum Mode {
     /// The input box has the keys: every printable key is text.
     #[default]
     Typing,
-    /// A pane has the keys: its letters are commands, other letters do nothing.
+    /// A pane has the keys (Shift+Tab from the box): its letters are commands, other letters
+    /// do nothing, and the box says so.
     Navigating,
     /// The required-action prompt has the keys (Tab from the box while something waits).
     Deciding,
+    /// A decision was just made with a key: what is typed next is held (not text, not another
+    /// decision) until Esc goes back to typing or Tab to the next decision.
+    Decided,
     /// A yes/no question in the input area takes the next key.
     Confirming(Confirm),
     /// The key list.
@@ -55,96 +60,149 @@ impl Confirm {
             }
         }
     }
+
+    /// Enter is never yes here: a `y⏎` habit must not pass a check meant to stop it.
+    pub(crate) fn enter_refusal(&self) -> &'static str {
+        match self {
+            Confirm::ApproveSensitive { .. } => {
+                "Enter does not approve a sensitive action: y approves, n or Esc does not"
+            }
+            Confirm::PublishPreview | Confirm::UnpublishPreview => {
+                "Enter does not answer this: y does, n or Esc leaves the preview as it is"
+            }
+            Confirm::CancelTurn | Confirm::Quit { .. } => "y answers yes, n or Esc no",
+        }
+    }
 }
 
 impl Mode {
-    /// The mode's name and its keys, for the input box's title. `waiting` says a required
-    /// action waits (Tab reaches it); `turn_running` adds steer and cancel; `enter_answers`
-    /// says Enter in the box answers the waiting question or function call.
-    pub(crate) fn title(&self, waiting: bool, turn_running: bool, enter_answers: bool) -> String {
-        match self {
-            Mode::Typing => {
-                let enter = if enter_answers {
-                    "Enter answer"
-                } else {
-                    "Enter send"
-                };
-                // Most needed first: a narrow box cuts the title from its end.
-                let mut t = format!(" Typing · {enter}");
-                if waiting {
-                    t.push_str(" · Tab decide");
-                }
-                if turn_running {
-                    t.push_str(" · Ctrl+X cancel · Ctrl+S steer");
-                }
-                t.push_str(" · Alt+Enter/Ctrl+J newline");
-                t.push_str(" · Esc panes · F1 keys ");
-                t
-            }
-            Mode::Navigating => {
-                " Panes · ↑↓ select · e expand · / search · c copy · o open · [ ] turns · ? keys · q quit · Esc back "
-                    .into()
-            }
-            Mode::Deciding => " Deciding · keys in the panel above · Esc back to typing ".into(),
-            Mode::Confirming(_) => " Confirm · y yes · n/Esc no ".into(),
-            Mode::Help => " Keys · Esc close ".into(),
-            Mode::Search => " Search · Enter keep · ↑↓ newer/older · Esc end ".into(),
-            Mode::Overlay => " Viewing · Esc close ".into(),
-        }
-    }
-
     /// The input box has the keys.
     pub(crate) fn is_typing(&self) -> bool {
         *self == Mode::Typing
     }
+
+    /// Letters are commands of a pane (the box shows it is not taking text).
+    pub(crate) fn pane_has_keys(&self) -> bool {
+        matches!(self, Mode::Navigating | Mode::Search)
+    }
+}
+
+/// The mode machine: the current mode and where the open thing (key list, confirmation,
+/// overlay) goes back to when it closes.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Modes {
+    current: Mode,
+    before: Mode,
+    /// The deciding mode took a key that decided nothing yet (a digit highlighted an
+    /// option): a printable key after it is not the start of the person's text.
+    deciding_touched: bool,
+}
+
+impl Modes {
+    pub(crate) fn current(&self) -> &Mode {
+        &self.current
+    }
+
+    /// Esc's end: the box has the keys, and nothing open comes back later.
+    pub(crate) fn back_to_typing(&mut self) {
+        self.current = Mode::Typing;
+        self.before = Mode::Typing;
+    }
+
+    /// Shift+Tab: the panes have the keys.
+    pub(crate) fn enter_panes(&mut self) {
+        self.current = Mode::Navigating;
+        self.before = Mode::Typing;
+    }
+
+    /// Tab while something waits: the prompt has the keys.
+    pub(crate) fn start_deciding(&mut self) {
+        self.current = Mode::Deciding;
+        self.before = Mode::Typing;
+        self.deciding_touched = false;
+    }
+
+    /// The deciding mode used a key without deciding (an option highlighted).
+    pub(crate) fn touch_deciding(&mut self) {
+        if self.current == Mode::Deciding {
+            self.deciding_touched = true;
+        }
+    }
+
+    /// Whether the deciding mode has taken a key since it was entered.
+    pub(crate) fn deciding_touched(&self) -> bool {
+        self.current == Mode::Deciding && self.deciding_touched
+    }
+
+    /// A key decided: hold what is typed next until Esc or Tab.
+    pub(crate) fn decided(&mut self) {
+        self.current = Mode::Decided;
+        self.before = Mode::Typing;
+    }
+
+    /// Asks `confirm` in the input area; answering goes back to the mode it was asked from.
+    pub(crate) fn ask(&mut self, confirm: Confirm) {
+        let was = std::mem::replace(&mut self.current, Mode::Confirming(confirm));
+        if !matches!(was, Mode::Confirming(_)) {
+            self.before = was;
+        }
+    }
+
+    /// The confirmation shown, taken away: keys go back where they were before it.
+    pub(crate) fn answered(&mut self) -> Option<Confirm> {
+        match std::mem::take(&mut self.current) {
+            Mode::Confirming(confirm) => {
+                self.current = std::mem::take(&mut self.before);
+                Some(confirm)
+            }
+            other => {
+                self.current = other;
+                None
+            }
+        }
+    }
+
+    /// An overlay opened over the panes takes the keys; closing it comes back here.
+    pub(crate) fn open_overlay(&mut self) {
+        if self.current != Mode::Overlay {
+            self.before = std::mem::replace(&mut self.current, Mode::Overlay);
+        }
+    }
+
+    /// The overlay closed: back to where it was opened from.
+    pub(crate) fn close_overlay(&mut self) {
+        if self.current == Mode::Overlay {
+            self.current = std::mem::take(&mut self.before);
+        }
+    }
+
+    /// F1 / `?`: the key list opens, or closes back to where it was opened from.
+    pub(crate) fn toggle_help(&mut self) {
+        if self.current == Mode::Help {
+            self.current = std::mem::take(&mut self.before);
+        } else {
+            self.before = std::mem::replace(&mut self.current, Mode::Help);
+        }
+    }
+
+    /// `/`: the search bar has the keys.
+    pub(crate) fn start_search(&mut self) {
+        self.current = Mode::Search;
+    }
+
+    /// Enter or Esc in the search bar: the panes have the keys again.
+    pub(crate) fn leave_search(&mut self) {
+        if self.current == Mode::Search {
+            self.current = Mode::Navigating;
+        }
+    }
+
+    /// The mode a test wants to draw, set directly.
+    #[cfg(test)]
+    pub(crate) fn set_for_test(&mut self, mode: Mode) {
+        self.current = mode;
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_title_names_the_mode_and_its_keys() {
-        let t = Mode::Typing.title(true, true, false);
-        assert!(t.starts_with(" Typing · Enter send"), "{t}");
-        assert!(
-            t.contains("Tab decide") && t.contains("Ctrl+X cancel"),
-            "{t}"
-        );
-        assert!(
-            !Mode::Typing
-                .title(false, false, false)
-                .contains("Tab decide")
-        );
-        assert!(
-            Mode::Typing
-                .title(true, false, true)
-                .contains("Enter answer")
-        );
-        assert!(
-            Mode::Navigating
-                .title(false, false, false)
-                .contains("q quit")
-        );
-        assert!(
-            Mode::Deciding
-                .title(true, false, false)
-                .contains("Deciding")
-        );
-        let c = Mode::Confirming(Confirm::CancelTurn);
-        assert!(c.title(false, true, false).contains("y yes"));
-    }
-
-    #[test]
-    fn questions_say_what_they_ask() {
-        assert_eq!(Confirm::CancelTurn.question(), "Cancel the running turn?");
-        let q = Confirm::Quit {
-            why: "a turn is running".into(),
-        };
-        assert_eq!(q.question(), "Quit? a turn is running");
-        let s = Confirm::ApproveSensitive {
-            call_id: "c".into(),
-        };
-        assert!(s.question().contains("SENSITIVE"));
-    }
-}
+mod tests;

@@ -35,6 +35,28 @@ pub enum PromptAction {
     Explain(&'static str),
 }
 
+/// A deadline further than this is not a countdown anyone reads (or a bad clock).
+const MAX_COUNTDOWN_MS: i64 = 7 * 24 * 3_600_000;
+
+/// "expires in 42s" / "expired", for an action's `expires_at` at `now` (both unix ms);
+/// `None` without a deadline, without a clock, or with an absurd one.
+pub(crate) fn countdown(expires_at: Option<i64>, now: Option<i64>) -> Option<String> {
+    let (at, now) = (expires_at?, now?);
+    let left = at.checked_sub(now)?;
+    if left <= 0 {
+        return Some("expired".into());
+    }
+    if left > MAX_COUNTDOWN_MS {
+        return None;
+    }
+    // Rounded up: "expires in 0s" would already be wrong.
+    let secs = (left + 999) / 1000;
+    Some(format!(
+        "expires in {}",
+        crate::ui::turn::duration(secs * 1000)
+    ))
+}
+
 /// Lines of tool arguments shown before cutting.
 const MAX_ARG_LINES: usize = 6;
 /// A sensitive action's arguments: enough for any real command, still with a mark if cut.
@@ -57,6 +79,8 @@ pub struct PromptState {
     focused: bool,
     /// Its sensitive approval's second step is asked below: the hint points there.
     confirming: bool,
+    /// The wall clock of this frame (unix ms), for a function call's countdown.
+    now_ms: Option<i64>,
     /// This frame's lines and the inner width they were cut to ([`PromptState::lay_out`]),
     /// so sizing and drawing build them once.
     laid_out: Option<(usize, Vec<Line<'static>>)>,
@@ -127,6 +151,11 @@ impl PromptState {
     /// Whether the prompt has the keys (changes its hint).
     pub(crate) fn set_focused(&mut self, focused: bool) {
         self.focused = focused;
+    }
+
+    /// The clock the countdown is drawn against.
+    pub(crate) fn set_now(&mut self, now_ms: Option<i64>) {
+        self.now_ms = now_ms;
     }
 
     /// Whether the sensitive approval's second step is being asked (changes its hint).
@@ -284,6 +313,10 @@ impl PromptState {
         let listed = facts.listed().count();
         if listed > 1 {
             title.push_str(&format!(" · 1 of {listed}"));
+        }
+        if let Some(left) = countdown(action.expires_at, self.now_ms) {
+            title.push_str(" · ");
+            title.push_str(&left);
         }
         title.push(' ');
         let title = text::truncate(&title, usize::from(area.width.saturating_sub(2))).into_owned();

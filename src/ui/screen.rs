@@ -8,7 +8,7 @@ use super::composer::Composer;
 use super::events::EventsPane;
 use super::hyperlink::{self, Link};
 use super::layout::{self, Areas, LayoutSpec};
-use super::mode::{Confirm, Mode};
+use super::mode::{Confirm, Mode, Modes};
 use super::overlay::Overlay;
 use super::pane::Pane;
 use super::prompt::PromptState;
@@ -19,7 +19,6 @@ use super::turn::TurnPane;
 use super::workspace::WorkspacePane;
 use super::{confirm, footer, help};
 use crate::session::SessionView;
-use gobare_api::model::RequiredActionKind;
 use gobare_api::text;
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
@@ -46,9 +45,13 @@ pub struct Screen {
     pub(crate) composer: Composer,
     pub(crate) prompt: PromptState,
     /// Where keys go; the screen always shows it (see [`Mode`]).
-    pub(crate) mode: Mode,
-    /// Where closing the key list or answering a confirmation goes back to.
-    pub(crate) mode_before: Mode,
+    pub(crate) modes: Modes,
+    /// The input box's title: the mode and its keys, drawn from the key table by the app.
+    mode_title: String,
+    /// The status bar's word on where keys go, and whether it is the panes' (drawn loud).
+    status_hint: (String, bool),
+    /// The key list's rows (keys, what they do), from the key table.
+    help_rows: Vec<(String, String)>,
     /// Rows of the key list scrolled past.
     pub(crate) help_scroll: u16,
     /// The search: its query, hits and the current one (drawn as highlights and a bar).
@@ -69,36 +72,54 @@ impl Screen {
     /// Asks `confirm` in the input area; the answer comes back to the mode it was asked
     /// from (see [`Screen::answered`]).
     pub(crate) fn ask(&mut self, confirm: Confirm) {
-        self.mode_before = std::mem::replace(&mut self.mode, Mode::Confirming(confirm));
+        self.modes.ask(confirm);
+    }
+
+    /// Where keys go now.
+    pub(crate) fn mode(&self) -> &Mode {
+        self.modes.current()
+    }
+
+    /// The input box's title for the next frames.
+    pub(crate) fn set_mode_title(&mut self, title: String) {
+        self.mode_title = title;
+    }
+
+    /// The last frame showed a relative time ("3 m ago"), which a clock's minute changes.
+    pub(crate) fn shows_relative_times(&self) -> bool {
+        self.transcript.drew_relative_time
+    }
+
+    /// The status bar's word on where keys go.
+    pub(crate) fn set_status_hint(&mut self, hint: String, panes: bool) {
+        self.status_hint = (hint, panes);
+    }
+
+    /// The key list's rows.
+    pub(crate) fn set_help_rows(&mut self, rows: Vec<(String, String)>) {
+        self.help_rows = rows;
+    }
+
+    pub(crate) fn help_rows(&self) -> &[(String, String)] {
+        &self.help_rows
     }
 
     /// The confirmation shown, taken away: keys go back where they were before it.
     pub(crate) fn answered(&mut self) -> Option<Confirm> {
-        match std::mem::take(&mut self.mode) {
-            Mode::Confirming(confirm) => {
-                self.mode = std::mem::take(&mut self.mode_before);
-                Some(confirm)
-            }
-            other => {
-                self.mode = other;
-                None
-            }
-        }
+        self.modes.answered()
     }
 
     /// Opens `overlay` over the panes with the keys; closing it goes back to the mode it
     /// was opened from. An open overlay is replaced.
     pub(crate) fn open_overlay(&mut self, overlay: Box<dyn Overlay>) {
-        if self.overlay.is_none() {
-            self.mode_before = std::mem::replace(&mut self.mode, Mode::Overlay);
-        }
+        self.modes.open_overlay();
         self.overlay = Some(overlay);
     }
 
     /// Closes the overlay; keys go back where they were before it opened.
     pub(crate) fn close_overlay(&mut self) {
-        if self.overlay.take().is_some() && self.mode == Mode::Overlay {
-            self.mode = std::mem::take(&mut self.mode_before);
+        if self.overlay.take().is_some() {
+            self.modes.close_overlay();
         }
     }
 
@@ -131,7 +152,7 @@ impl Screen {
     /// Gives `pane` the keys (pane navigation).
     pub fn navigate(&mut self, pane: Pane) {
         self.focus = pane;
-        self.mode = Mode::Navigating;
+        self.modes.enter_panes();
     }
 
     pub(crate) fn set_focus(&mut self, pane: Pane) {
@@ -211,7 +232,7 @@ impl Screen {
 
     /// A pane's border is highlighted while it has the keys.
     fn pane_has_keys(&self) -> bool {
-        matches!(self.mode, Mode::Navigating | Mode::Search)
+        self.mode().pane_has_keys()
     }
 
     /// Draws the whole frame. `status` is shown at the right of the status bar (replay
@@ -225,22 +246,23 @@ impl Screen {
     ) {
         let ctx = Ctx { view, theme };
         let area = frame.area();
-        let confirming = match &self.mode {
+        let confirming = match self.mode() {
             Mode::Confirming(c) => Some(c.question()),
             _ => None,
         };
         let composer_rows = self.composer.desired_height(area.width);
         let facts = view.actions();
-        self.prompt.set_focused(self.mode == Mode::Deciding);
+        self.prompt.set_focused(*self.mode() == Mode::Deciding);
+        self.prompt.set_now(view.now_ms());
         // The panel must not say "Tab to decide" above the question deciding it.
         self.prompt.set_confirming(matches!(
-            self.mode,
+            self.mode(),
             Mode::Confirming(Confirm::ApproveSensitive { .. })
         ));
         let prompt_rows = self.prompt.lay_out(facts, area.width, theme);
-        let confirm_rows = confirming
-            .as_deref()
-            .map_or(0, |q| confirm::desired_height(q, area.width));
+        let confirm_rows = confirming.as_deref().map_or(0, |q| {
+            confirm::desired_height(q, &self.mode_title, area.width)
+        });
         let room = area.height.saturating_sub(MIN_PANE_ROWS + 1).max(3);
         // A confirmation takes the input area (and never less than it asks for).
         let input_rows =
@@ -290,7 +312,13 @@ impl Screen {
             frame.render_widget(block, rect);
             self.pane_mut(pane).render(frame, inner, &ctx);
         }
-        footer::draw(frame, areas.footer, view, theme);
+        footer::draw(
+            frame,
+            areas.footer,
+            view,
+            theme,
+            (&self.status_hint.0, self.status_hint.1),
+        );
         self.draw_input_area(
             frame.buffer_mut(),
             areas.composer,
@@ -300,7 +328,7 @@ impl Screen {
         );
 
         let buf = frame.buffer_mut();
-        if self.mode == Mode::Search {
+        if *self.mode() == Mode::Search {
             search::draw_bar(areas.footer, buf, &self.search, evicted, theme);
         } else if let Some(label) = status {
             right_aligned(areas.footer, label, theme.warning, buf);
@@ -311,12 +339,12 @@ impl Screen {
         if let Some(overlay) = &mut self.overlay {
             overlay.render(area, buf, theme);
         }
-        if self.mode == Mode::Help {
-            help::render(area, buf, theme, self.help_scroll);
+        if *self.mode() == Mode::Help {
+            help::render(area, buf, theme, self.help_scroll, &self.help_rows);
         }
         // Read from the finished frame. Nothing is linked while the key list or an overlay
         // covers part of a pane: a URL cut by its border would link another address.
-        self.links = if matches!(self.mode, Mode::Help | Mode::Overlay) {
+        self.links = if matches!(self.mode(), Mode::Help | Mode::Overlay) {
             Vec::new()
         } else {
             areas
@@ -349,32 +377,27 @@ impl Screen {
         }
         let running = ctx.view.turn_running();
         self.composer.set_turn_running(running);
-        let enter_answers = PromptState::current(facts).is_some_and(|a| {
-            matches!(
-                a.kind,
-                RequiredActionKind::Question | RequiredActionKind::FunctionCall
-            )
-        });
-        self.composer.set_title(
-            self.mode
-                .title(!facts.nothing_listed(), running, enter_answers),
-        );
+        self.composer.set_title(self.mode_title.clone());
         match confirming {
             Some(question) => {
                 let rows = composer_area
                     .height
-                    .max(confirm::desired_height(question, input.width))
+                    .max(confirm::desired_height(
+                        question,
+                        &self.mode_title,
+                        input.width,
+                    ))
                     .min(input.height);
                 let confirm_area = Rect {
                     y: input.bottom().saturating_sub(rows),
                     height: rows,
                     ..input
                 };
-                confirm::render(question, confirm_area, buf, theme);
+                confirm::render(question, &self.mode_title, confirm_area, buf, theme);
             }
             None => self
                 .composer
-                .render(composer_area, buf, theme, self.mode.is_typing()),
+                .render(composer_area, buf, theme, self.modes.current().into()),
         }
     }
 }

@@ -122,7 +122,7 @@ fn matches_are_marked_in_the_transcript_and_events_rows() {
 fn the_search_bar_counts_while_typing() {
     let v = session();
     let mut ui = navigating(Pane::Transcript);
-    ui.mode = Mode::Search;
+    ui.modes.set_for_test(Mode::Search);
     let g = ui.search.start("backoff");
     ui.search.add(
         g,
@@ -152,7 +152,7 @@ fn a_match_no_longer_in_memory_says_so() {
     );
     assert!(v.transcript().dropped() > 0);
     let mut ui = navigating(Pane::Transcript);
-    ui.mode = Mode::Search;
+    ui.modes.set_for_test(Mode::Search);
     let g = ui.search.start("message 1");
     ui.search.add(
         g,

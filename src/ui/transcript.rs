@@ -39,6 +39,8 @@ pub(crate) struct TranscriptPane {
     pub(crate) highlight: String,
     /// The entry of the current search hit.
     pub(crate) current_entry: Option<u64>,
+    /// The last draw showed a relative time, which the next minute changes.
+    pub(crate) drew_relative_time: bool,
 }
 
 impl TranscriptPane {
@@ -69,6 +71,7 @@ impl Default for TranscriptPane {
             reveal: false,
             highlight: String::new(),
             current_entry: None,
+            drew_relative_time: false,
         }
     }
 }
@@ -349,6 +352,7 @@ impl PaneComponent for TranscriptPane {
         }
         let date = spans_days(t);
         let now = view.now_ms();
+        self.drew_relative_time = false;
         for (row, &(block, line)) in rows.iter_mut().zip(&origins) {
             let Some(entry) = entries.get(block) else {
                 continue;
@@ -362,6 +366,7 @@ impl PaneComponent for TranscriptPane {
             let label = if Some(block) == selected_block {
                 stamp::absolute(at, date)
             } else if let Some(now) = now {
+                self.drew_relative_time = true;
                 stamp::relative(at, now)
             } else {
                 continue;

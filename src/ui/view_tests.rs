@@ -55,6 +55,19 @@ fn turn(status: &str, error: Value) -> Turn {
 }
 
 fn render(v: &SessionView, ui: &mut Screen, w: u16, h: u16) -> String {
+    // The titles and hints the app draws from its key table.
+    let situation = crate::app::key_table::Situation {
+        waiting: !v.actions().nothing_listed(),
+        running: v.turn_running(),
+        enter_answers: false,
+    };
+    ui.set_mode_title(crate::app::key_table::mode_title(
+        ui.mode(),
+        ui.focus().title(),
+        situation,
+    ));
+    let (hint, panes) = crate::app::key_table::status_hint(ui.mode(), ui.focus().title());
+    ui.set_status_hint(hint, panes);
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
     term.draw(|f| ui.draw(f, v, &Theme::no_color(), None))
         .unwrap();
@@ -788,7 +801,16 @@ fn every_mode_shows_itself_and_its_keys() {
         if mode == Mode::Search {
             screen.search.start("type:sandbox");
         }
-        screen.mode = mode;
+        let title = crate::app::key_table::mode_title(
+            &mode,
+            screen.focus().title(),
+            crate::app::key_table::Situation {
+                waiting: true,
+                ..Default::default()
+            },
+        );
+        screen.modes.set_for_test(mode);
+        screen.set_mode_title(title);
         let out = render(&v, &mut screen, 100, 30);
         insta::assert_snapshot!(format!("mode_{name}"), out);
     }
@@ -874,7 +896,7 @@ fn an_overlay_covers_the_panes_and_closing_it_gives_the_keys_back() {
     let pager =
         crate::ui::pager::Pager::plain("report.md", "# Findings\nall good", &Theme::default());
     screen.open_overlay(Box::new(pager));
-    assert_eq!(screen.mode, super::mode::Mode::Overlay);
+    assert_eq!(*screen.mode(), super::mode::Mode::Overlay);
     let out = render(&v, &mut screen, 100, 30);
     assert!(
         out.contains("report.md") && out.contains("# Findings"),
@@ -883,7 +905,7 @@ fn an_overlay_covers_the_panes_and_closing_it_gives_the_keys_back() {
     assert!(!out.contains(" Events "), "the panes are under it:\n{out}");
     screen.close_overlay();
     assert_eq!(
-        screen.mode,
+        *screen.mode(),
         super::mode::Mode::Navigating,
         "back to the mode it opened from"
     );
@@ -1060,7 +1082,8 @@ fn the_preview_links_are_where_the_workspace_pane_shows_them() {
             .collect();
         assert!(row.starts_with(&l.url), "{l:?} on {row}");
     }
-    screen.mode = crate::ui::mode::Mode::Help;
+    screen.modes.set_for_test(crate::ui::mode::Mode::Help);
+    screen.set_help_rows(crate::app::key_table::help_rows());
     render(&v, &mut screen, 80, 20);
     assert!(
         screen.links().is_empty(),

@@ -83,6 +83,9 @@ fn send_steer_approve_cancel_and_quit() {
         TIMEOUT,
     );
     pty.wait_for_text("draining again", TIMEOUT);
+    // A decision holds the keys after it: Esc to type again.
+    pty.send_keys(keys::ESC);
+    pty.wait_for("typing", |s| bottom(s, 5).contains("Typing ·"), TIMEOUT);
 
     // The approved turn settles (the box stops offering steer), then a long turn runs
     // and is cancelled after confirming.

@@ -141,10 +141,10 @@ fn ctrl_c_with_a_draft_asks_first_in_the_input_area() {
     assert_restored(&pty);
 }
 
-/// Esc leaves the box for the panes, where `q` is quit (asking first with a draft) and a
+/// Shift+Tab leaves the box for the panes, where `q` is quit (asking first with a draft) and a
 /// letter that is no command does nothing; Esc comes back to the draft.
 #[test]
-fn esc_gives_the_panes_the_keys_and_q_there_asks_before_quitting() {
+fn shift_tab_gives_the_panes_the_keys_and_q_there_asks_before_quitting() {
     let sim = start_sim(10.0);
     let session = sim.sim.create_session(Some("panes"));
     let home = tempfile::tempdir().unwrap();
@@ -152,10 +152,10 @@ fn esc_gives_the_panes_the_keys_and_q_there_asks_before_quitting() {
     pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
     pty.send_keys("a draft");
     pty.wait_for_text("a draft", TIMEOUT);
-    pty.send_keys(keys::ESC);
+    pty.send_keys(keys::SHIFT_TAB);
     pty.wait_for(
         "the panes mode",
-        |s| bottom(s, 5).contains("Panes · ↑↓ select"),
+        |s| bottom(s, 5).contains("Panes · "),
         TIMEOUT,
     );
     pty.send_keys("x");
@@ -168,7 +168,7 @@ fn esc_gives_the_panes_the_keys_and_q_there_asks_before_quitting() {
     pty.send_keys("n");
     pty.wait_for(
         "back in the panes",
-        |s| bottom(s, 5).contains("Panes · ↑↓ select"),
+        |s| bottom(s, 5).contains("Panes · "),
         TIMEOUT,
     );
     pty.send_keys(keys::ESC);
@@ -225,7 +225,7 @@ fn demo_shows_a_local_agent_at_work_and_quits_cleanly() {
     pty.send_keys(keys::CTRL_C);
     pty.wait_for(
         "the quit question",
-        |s| bottom(s, 8).contains("the demo session ends with it"),
+        |s| bottom(s, 8).contains("the demo's sessions end with it"),
         TIMEOUT,
     );
     pty.send_keys("y");

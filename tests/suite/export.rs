@@ -246,10 +246,10 @@ fn x_in_the_panes_writes_the_markdown_export_and_says_where() {
     cmd.cwd(home.path());
     let mut pty = Pty::spawn(cmd, COLS, ROWS);
     pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
-    pty.send_keys(keys::ESC);
+    pty.send_keys(keys::SHIFT_TAB);
     pty.wait_for(
         "the panes mode",
-        |s| bottom(s, 5).contains("Panes · ↑↓ select"),
+        |s| bottom(s, 5).contains("Panes · "),
         TIMEOUT,
     );
     pty.send_keys("x");

@@ -32,11 +32,11 @@ fn attach_with(
 
 /// Esc to the panes, then the keys once the panes have them.
 fn in_panes(pty: &mut Pty, then: &str) {
-    pty.send_keys(keys::ESC);
-    // Apart from the next key: ESC then a letter at once reads as Alt+letter.
+    pty.send_keys(keys::SHIFT_TAB);
+
     pty.wait_for(
         "the panes mode",
-        |s| bottom(s, 5).contains("Panes · ↑↓ select"),
+        |s| bottom(s, 5).contains("Panes · "),
         TIMEOUT,
     );
     pty.send_keys(then);
@@ -219,7 +219,9 @@ fn home_then_j_selects_the_first_entry_and_a_send_follows_the_bottom_again() {
 
     // A send from the box while the selection holds the view far up: the transcript
     // follows the bottom again, nothing selected, the agent's answer in sight.
-    pty.send_keys("i");
+    // A click in the box: back to typing with the selection kept.
+    let row = ROWS - 2;
+    pty.send_keys(&format!("\x1b[<0;10;{row}M\x1b[<0;10;{row}m"));
     pty.wait_for("typing", |s| bottom(s, 5).contains("Typing ·"), TIMEOUT);
     pty.send_keys("what changed since then");
     pty.send_keys(keys::ENTER);

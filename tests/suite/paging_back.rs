@@ -60,10 +60,10 @@ fn after_a_restart_scrolling_up_pages_back_the_history_before_the_replay_window(
 /// message shows. Returns the pages read back.
 fn page_back_to_the_first_message(pty: &mut support::pty::Pty, sim: &support::sim::Sim) -> u32 {
     wait_live(pty, sim);
-    pty.send_keys(keys::ESC);
+    pty.send_keys(keys::SHIFT_TAB);
     pty.wait_for(
         "the panes mode",
-        |s| bottom(s, 5).contains("Panes · ↑↓ select"),
+        |s| bottom(s, 5).contains("Panes · "),
         TIMEOUT,
     );
     let mut pages = 0;

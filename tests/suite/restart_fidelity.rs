@@ -140,6 +140,9 @@ fn play_the_scenario(pty: &mut Pty, sim: &Sim) -> u64 {
     );
     pty.send_keys("y");
     pty.wait_for_text("draining again", TIMEOUT);
+    // A decision holds the keys until Esc; typing is what a restart comes back to.
+    pty.send_keys(keys::ESC);
+    pty.wait_for("typing", |s| bottom(s, 5).contains("Typing ·"), TIMEOUT);
     pty.wait_for(
         "the approved turn to settle",
         |s| !bottom(s, 8).contains("Ctrl+S steer"),
@@ -329,7 +332,7 @@ fn separators_of_turns_older_than_the_recent_five_say_how_they_ended_after_a_res
         },
         TIMEOUT,
     );
-    pty.send_keys(keys::ESC);
+    pty.send_keys(keys::SHIFT_TAB);
     pty.wait_for(
         "the panes have the keys",
         |s| bottom(s, 4).contains("Panes"),

@@ -50,8 +50,8 @@ fn a_query_counts_matches_and_n_scrolls_to_the_next_one() {
         "the old match starts off screen"
     );
 
-    pty.send_keys(keys::ESC);
-    // Apart from the Esc, or the terminal reads Alt+/.
+    pty.send_keys(keys::SHIFT_TAB);
+
     pty.wait_for(
         "pane navigation",
         |s| s.contents().contains("Panes · "),
@@ -162,7 +162,7 @@ fn a_match_the_transcript_no_longer_keeps_is_found_and_said_so() {
         |s| status_line(s).contains(&format!("seq {last}")),
         Duration::from_secs(90),
     );
-    pty.send_keys(keys::ESC);
+    pty.send_keys(keys::SHIFT_TAB);
     pty.wait_for(
         "pane navigation",
         |s| s.contents().contains("Panes · "),
@@ -212,7 +212,7 @@ fn after_a_restart_a_match_from_before_the_replay_window_is_found() {
 
     let mut pty = attach(&session, &home, &sim.sim);
     caught_up(&pty);
-    pty.send_keys(keys::ESC);
+    pty.send_keys(keys::SHIFT_TAB);
     pty.wait_for(
         "pane navigation",
         |s| s.contents().contains("Panes · "),
@@ -248,7 +248,7 @@ fn n_selects_the_match_so_c_copies_it_and_up_in_an_empty_bar_recalls_the_query()
         |s| status_line(s).contains(&format!("seq {last}")),
         TIMEOUT,
     );
-    pty.send_keys(keys::ESC);
+    pty.send_keys(keys::SHIFT_TAB);
     pty.wait_for(
         "pane navigation",
         |s| s.contents().contains("Panes · "),

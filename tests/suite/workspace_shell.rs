@@ -20,10 +20,10 @@ read line\n\
 echo \"$line\" >> \"$FAKE_SSH_RECORD\"\n";
 
 fn to_panes(pty: &mut Pty) {
-    pty.send_keys(keys::ESC);
+    pty.send_keys(keys::SHIFT_TAB);
     pty.wait_for(
         "the panes mode",
-        |s| bottom(s, 5).contains("Panes · ↑↓ select"),
+        |s| bottom(s, 5).contains("Panes · "),
         TIMEOUT,
     );
 }

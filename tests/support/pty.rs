@@ -31,6 +31,8 @@ pub(crate) mod keys {
     pub(crate) const CTRL_X: &str = "\x18";
     pub(crate) const CTRL_T: &str = "\x14";
     pub(crate) const ESC: &str = "\x1b";
+    /// Shift+Tab (back-tab), the one key into the panes.
+    pub(crate) const SHIFT_TAB: &str = "\x1b[Z";
     /// Shift+Enter as the kitty keyboard protocol reports it (the app pushes that protocol).
     pub(crate) const SHIFT_ENTER: &str = "\x1b[13;2u";
 }

@@ -98,7 +98,7 @@ fn a_carriage_return_in_a_paste_is_a_newline_and_enter_then_sends_it_all_once() 
 fn rendered(c: &mut Composer, width: u16, height: u16) -> Vec<String> {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal
-        .draw(|f| c.render(f.area(), f.buffer_mut(), &Theme::default(), true))
+        .draw(|f| c.render(f.area(), f.buffer_mut(), &Theme::default(), BoxLook::Typing))
         .unwrap();
     let buf = terminal.backend().buffer().clone();
     (0..height)
@@ -125,7 +125,7 @@ fn pending_sends_are_drawn_dim_above_the_draft() {
     assert!(rows[2].contains("next thought"), "{rows:#?}");
     let mut terminal = Terminal::new(TestBackend::new(40, 4)).unwrap();
     terminal
-        .draw(|f| c.render(f.area(), f.buffer_mut(), &Theme::default(), true))
+        .draw(|f| c.render(f.area(), f.buffer_mut(), &Theme::default(), BoxLook::Typing))
         .unwrap();
     let dim = terminal.backend().buffer()[(0, 0)].modifier;
     assert!(dim.contains(ratatui::style::Modifier::DIM), "{dim:?}");
@@ -217,20 +217,11 @@ fn desired_height_grows_with_content_up_to_the_cap() {
 }
 
 #[test]
-fn title_shows_turn_keys_only_while_running() {
-    let mut c = Composer::new();
-    assert!(c.title().contains("Enter send"));
-    assert!(!c.title().contains("Ctrl+S"));
-    c.set_turn_running(true);
-    assert!(c.title().contains("Ctrl+X cancel · Ctrl+S steer"));
-}
-
-#[test]
 fn renders_title_and_placeholder() {
     let mut c = Composer::new();
     let mut terminal = Terminal::new(TestBackend::new(60, 3)).unwrap();
     terminal
-        .draw(|f| c.render(f.area(), f.buffer_mut(), &Theme::default(), true))
+        .draw(|f| c.render(f.area(), f.buffer_mut(), &Theme::default(), BoxLook::Typing))
         .unwrap();
     let screen = format!("{:?}", terminal.backend().buffer());
     assert!(screen.contains("Typing · Enter send"), "{screen}");
@@ -273,7 +264,7 @@ fn snapshot_with_text_while_a_turn_runs() {
     let height = c.desired_height(70);
     let mut terminal = Terminal::new(TestBackend::new(70, height)).unwrap();
     terminal
-        .draw(|f| c.render(f.area(), f.buffer_mut(), &Theme::default(), true))
+        .draw(|f| c.render(f.area(), f.buffer_mut(), &Theme::default(), BoxLook::Typing))
         .unwrap();
     insta::assert_snapshot!(terminal.backend());
 }
@@ -288,7 +279,7 @@ fn snapshot_with_a_send_waiting_to_retry_above_a_new_draft() {
     let height = c.desired_height(70);
     let mut terminal = Terminal::new(TestBackend::new(70, height)).unwrap();
     terminal
-        .draw(|f| c.render(f.area(), f.buffer_mut(), &Theme::default(), true))
+        .draw(|f| c.render(f.area(), f.buffer_mut(), &Theme::default(), BoxLook::Typing))
         .unwrap();
     insta::assert_snapshot!(terminal.backend());
 }

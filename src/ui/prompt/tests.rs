@@ -522,3 +522,32 @@ impl Prompt {
         self.view.render(&self.facts, area, buf, theme);
     }
 }
+
+#[test]
+fn a_deadline_counts_down_and_then_says_expired() {
+    use super::countdown;
+    assert_eq!(
+        countdown(Some(60_000), Some(18_000)).as_deref(),
+        Some("expires in 42s")
+    );
+    assert_eq!(
+        countdown(Some(60_000), Some(59_001)).as_deref(),
+        Some("expires in 1s")
+    );
+    assert_eq!(
+        countdown(Some(60_000), Some(60_000)).as_deref(),
+        Some("expired")
+    );
+    assert_eq!(
+        countdown(Some(60_000), Some(90_000)).as_deref(),
+        Some("expired")
+    );
+    assert_eq!(countdown(None, Some(1)), None);
+    assert_eq!(countdown(Some(1), None), None, "no clock yet: no guess");
+    assert_eq!(
+        countdown(Some(i64::MAX), Some(0)),
+        None,
+        "absurdly far: none"
+    );
+    assert_eq!(countdown(Some(0), Some(i64::MIN)), None, "no overflow");
+}

@@ -281,6 +281,7 @@ pub(super) fn entry_lines(
             let (mark, style, state) = match f.success {
                 None => ("ƒ", theme.warning, " — waiting for your result"),
                 Some(true) => ("ƒ", theme.ok, " ✓"),
+                Some(false) if f.expired => ("ƒ", theme.error, " ✗ expired unanswered"),
                 Some(false) => ("ƒ", theme.error, " ✗"),
             };
             out.push(truncate(

@@ -1,0 +1,496 @@
+//! The keys a person presses, through the real router, app and screen (no terminal, no
+//! network: what would be sent is read from the send executor's record).
+
+use super::super::{App, AppOptions};
+use crate::ui::mode::Mode;
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use gobare_api::client::{ApiClient, ClientOptions};
+use gobare_api::model::{Content, Input, RequiredAction, RequiredActionKind};
+use gobare_api::stream::StreamOptions;
+use proptest::prelude::*;
+
+/// An app on a session no one serves: nothing it hands the sender ever leaves (the test's
+/// runtime never runs the send tasks).
+pub(super) struct Rig {
+    pub(super) app: App,
+    listed: Vec<RequiredAction>,
+    next_call: u32,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl Rig {
+    pub(super) fn new() -> Rig {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .start_paused(true)
+            .build()
+            .unwrap();
+        let app = {
+            let _in = runtime.enter();
+            let api = url::Url::parse("http://127.0.0.1:9").unwrap();
+            let client = ApiClient::new(ClientOptions::new(api.clone(), None)).unwrap();
+            let stream = StreamOptions {
+                api,
+                ..StreamOptions::default()
+            };
+            App::new(
+                AppOptions::new(client, stream, "ses_keys"),
+                crate::terminal::detached(),
+            )
+        };
+        Rig {
+            app,
+            listed: Vec::new(),
+            next_call: 0,
+            _runtime: runtime,
+        }
+    }
+
+    pub(super) fn key(&mut self, code: KeyCode, mods: KeyModifiers) {
+        let _in = self._runtime.enter();
+        self.app
+            .on_terminal_event(Event::Key(KeyEvent::new(code, mods)))
+            .unwrap();
+    }
+
+    pub(super) fn press(&mut self, code: KeyCode) {
+        self.key(code, KeyModifiers::NONE);
+    }
+
+    pub(super) fn type_text(&mut self, text: &str) {
+        for c in text.chars() {
+            self.press(KeyCode::Char(c));
+        }
+    }
+
+    /// A required action of `kind` is listed (sensitive: an approval that asks twice).
+    pub(super) fn arrive(&mut self, kind: Arrival) -> String {
+        self.next_call += 1;
+        let call_id = format!("call_{}", self.next_call);
+        let (action_kind, name) = match kind {
+            Arrival::Approval | Arrival::SensitiveApproval => {
+                (RequiredActionKind::Approval, "bash")
+            }
+            Arrival::Question => (RequiredActionKind::Question, "question"),
+            Arrival::FunctionCall => (RequiredActionKind::FunctionCall, "lookup_order"),
+        };
+        self.listed.push(RequiredAction {
+            kind: action_kind,
+            turn_id: "turn_1".into(),
+            call_id: call_id.clone(),
+            name: Some(name.into()),
+            arguments: serde_json::json!({"command": "ls"}),
+            created_at: Some(0),
+            expires_at: None,
+        });
+        let actions = self.app.view.actions_mut();
+        actions.replace(&self.listed);
+        match kind {
+            Arrival::SensitiveApproval => {
+                actions.set_approval_details(&call_id, "bash", serde_json::json!({}), true)
+            }
+            Arrival::Question => actions.set_question_details(
+                &call_id,
+                "Which way?",
+                vec!["left".into(), "right".into()],
+                None,
+            ),
+            _ => {}
+        }
+        call_id
+    }
+
+    /// The first listed action goes away (expired, or resolved elsewhere).
+    pub(super) fn expire(&mut self) {
+        if self.listed.is_empty() {
+            return;
+        }
+        let gone = self.listed.remove(0);
+        let actions = self.app.view.actions_mut();
+        actions.resolved(&gone.call_id);
+        actions.replace(&self.listed);
+    }
+
+    pub(super) fn sent(&self) -> &[Input] {
+        &self.app.acting.sent
+    }
+
+    pub(super) fn box_text(&self) -> String {
+        self.app.screen.composer.text()
+    }
+
+    /// The screen as it would be drawn now, as text.
+    pub(super) fn screen_text(&mut self, width: u16, height: u16) -> String {
+        self.app.prepare_frame();
+        let mut terminal =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
+        let App {
+            screen,
+            view,
+            theme,
+            ..
+        } = &mut self.app;
+        terminal
+            .draw(|f| screen.draw(f, view, theme, None))
+            .unwrap();
+        let buf = terminal.backend().buffer();
+        (0..height)
+            .map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    pub(super) fn notice(&self) -> String {
+        self.app
+            .view
+            .notice()
+            .map(|n| n.text.clone())
+            .unwrap_or_default()
+    }
+
+    pub(super) fn mode(&self) -> Mode {
+        self.app.screen.mode().clone()
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Arrival {
+    Approval,
+    SensitiveApproval,
+    Question,
+    FunctionCall,
+}
+
+#[derive(Debug, Clone)]
+enum Step {
+    Esc,
+    Tab,
+    BackTab,
+    Enter,
+    Arrive(Arrival),
+    Expire,
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        3 => Just(Step::Esc),
+        2 => Just(Step::Tab),
+        1 => Just(Step::BackTab),
+        1 => Just(Step::Enter),
+        1 => Just(Step::Arrive(Arrival::Approval)),
+        1 => Just(Step::Arrive(Arrival::SensitiveApproval)),
+        1 => Just(Step::Arrive(Arrival::Question)),
+        1 => Just(Step::Arrive(Arrival::FunctionCall)),
+        1 => Just(Step::Expire),
+    ]
+}
+
+fn apply(rig: &mut Rig, step: &Step) {
+    match step {
+        Step::Esc => rig.press(KeyCode::Esc),
+        Step::Tab => rig.press(KeyCode::Tab),
+        Step::BackTab => rig.key(KeyCode::BackTab, KeyModifiers::SHIFT),
+        Step::Enter => rig.press(KeyCode::Enter),
+        Step::Arrive(kind) => {
+            rig.arrive(*kind);
+        }
+        Step::Expire => rig.expire(),
+    }
+}
+
+fn message_text(input: &Input) -> Option<&str> {
+    match input {
+        Input::Message {
+            content: Content::Text(text),
+        } => Some(text),
+        _ => None,
+    }
+}
+
+fn is_answer(input: &Input) -> bool {
+    matches!(
+        input,
+        Input::Approval { .. } | Input::QuestionAnswer { .. } | Input::ToolResult { .. }
+    )
+}
+
+/// Where keys may be while a sentence is typed: anywhere that is not a command mode.
+fn takes_text_or_decides(mode: &Mode) -> bool {
+    !matches!(
+        mode,
+        Mode::Navigating | Mode::Help | Mode::Search | Mode::Overlay
+    )
+}
+
+/// What became of `sentence` (typed, then Enter) after `steps`, with `during` happening
+/// after its `at`-th character. `Err` says how it went wrong.
+fn outcome(steps: &[Step], sentence: &str, during: Option<(usize, Step)>) -> Result<(), String> {
+    let mut rig = Rig::new();
+    for s in steps {
+        apply(&mut rig, s);
+    }
+    let sent_before = rig.sent().len();
+    let box_before = rig.box_text();
+    let mode_at_start = rig.mode();
+    if mode_at_start == Mode::Navigating {
+        // Shift+Tab, the one deliberate key into the panes: letters are commands there,
+        // and the screen must say so before the first of them.
+        let shown = rig.screen_text(100, 30);
+        if !shown.contains(crate::ui::composer::COMMANDS_TEXT) {
+            return Err(format!("the panes have the keys unannounced:\n{shown}"));
+        }
+        return Ok(());
+    }
+    let first_decides = mode_at_start == Mode::Deciding
+        && sentence
+            .chars()
+            .next()
+            .is_some_and(|c| "yYnNf0123456789".contains(c));
+    for (i, c) in sentence.chars().enumerate() {
+        rig.press(KeyCode::Char(c));
+        let typed: String = sentence.chars().take(i + 1).collect();
+        if !takes_text_or_decides(&rig.mode()) {
+            return Err(format!(
+                "after {typed:?} the keys became commands: mode {:?}",
+                rig.mode()
+            ));
+        }
+        if rig.app.quit {
+            return Err(format!("{typed:?} quit the app"));
+        }
+        if let Some((at, s)) = &during
+            && *at == i
+        {
+            apply(&mut rig, s);
+        }
+    }
+    rig.press(KeyCode::Enter);
+    let new: Vec<Input> = rig.sent()[sent_before..].to_vec();
+    let trimmed = sentence.trim();
+    let messages: Vec<&str> = new.iter().filter_map(message_text).collect();
+    let answers: Vec<&Input> = new.iter().filter(|i| is_answer(i)).collect();
+    let others = new.len() - messages.len() - answers.len();
+    if others > 0 {
+        return Err(format!("sent something else: {new:?}"));
+    }
+    let whole_message = messages == [trimmed] && answers.is_empty();
+    let kept_whole = new.is_empty() && rig.box_text() == format!("{box_before}{sentence}");
+    let text_answer = messages.is_empty()
+        && answers.len() == 1
+        && match answers[0] {
+            Input::QuestionAnswer { answer, .. } => answer == trimmed,
+            Input::ToolResult { output, .. } => output.as_deref() == Some(trimmed),
+            _ => false,
+        };
+    // A decision key pressed in the visible deciding mode: at most that one answer, and none
+    // of the sentence left behind as text.
+    let decided =
+        first_decides && messages.is_empty() && answers.len() <= 1 && rig.box_text() == box_before;
+    if whole_message || kept_whole || text_answer || decided {
+        Ok(())
+    } else {
+        Err(format!(
+            "{sentence:?} from {mode_at_start:?}: sent {new:?}, box {:?}",
+            rig.box_text()
+        ))
+    }
+}
+
+fn sentence() -> impl Strategy<Value = String> {
+    "[a-zA-Z0-9?/!\\[\\]][a-zA-Z0-9 ?/!\\[\\],.]{0,24}"
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// For any sequence of Esc, Tab, Shift+Tab, Enter and decisions arriving and going, a
+    /// sentence then typed and sent is one whole message, kept whole in the box, or an
+    /// explicit answer: never a command, never a part of it. (After Shift+Tab, the one key
+    /// into the panes, the screen says letters are commands.)
+    #[test]
+    fn a_typed_sentence_is_never_a_command_nor_partial(
+        steps in prop::collection::vec(step(), 0..8),
+        text in sentence(),
+        during in prop::option::of((0usize..24, prop_oneof![
+            Just(Step::Expire),
+            Just(Step::Arrive(Arrival::Question)),
+            Just(Step::Arrive(Arrival::FunctionCall)),
+            Just(Step::Arrive(Arrival::Approval)),
+        ])),
+    ) {
+        if let Err(why) = outcome(&steps, &text, during) {
+            return Err(TestCaseError::fail(why));
+        }
+    }
+}
+
+#[test]
+fn esc_pressed_three_times_then_a_sentence_is_text() {
+    let steps = [Step::Esc, Step::Esc, Step::Esc];
+    outcome(&steps, "a question on the job", None).unwrap();
+}
+
+#[test]
+fn tab_goes_to_the_waiting_decision_and_only_there() {
+    let mut rig = Rig::new();
+    rig.press(KeyCode::Tab);
+    assert_eq!(rig.mode(), Mode::Typing);
+    assert_eq!(rig.notice(), "nothing waits on you");
+    rig.type_text("yy");
+    assert_eq!(
+        rig.box_text(),
+        "yy",
+        "a decision's keys typed early are text"
+    );
+    assert!(rig.sent().is_empty());
+    rig.arrive(Arrival::Approval);
+    rig.press(KeyCode::Tab);
+    assert_eq!(rig.mode(), Mode::Deciding);
+}
+
+#[test]
+fn shift_tab_enters_the_panes_and_the_screen_says_so() {
+    let mut rig = Rig::new();
+    rig.type_text("draft");
+    rig.key(KeyCode::BackTab, KeyModifiers::SHIFT);
+    assert_eq!(rig.mode(), Mode::Navigating);
+    let shown = rig.screen_text(100, 30);
+    assert!(
+        shown.contains(crate::ui::composer::COMMANDS_TEXT),
+        "{shown}"
+    );
+    assert!(shown.contains("Panes · Transcript"), "{shown}");
+    assert!(shown.contains("keys → Transcript pane"), "{shown}");
+    rig.press(KeyCode::Esc);
+    assert_eq!(rig.mode(), Mode::Typing);
+    assert_eq!(rig.box_text(), "draft", "the draft waited");
+}
+
+#[test]
+fn a_sensitive_approval_takes_y_twice_and_never_enter() {
+    let mut rig = Rig::new();
+    rig.arrive(Arrival::SensitiveApproval);
+    rig.press(KeyCode::Tab);
+    rig.type_text("y");
+    assert!(matches!(rig.mode(), Mode::Confirming(_)));
+    rig.press(KeyCode::Enter);
+    assert!(rig.sent().is_empty(), "Enter approved: {:?}", rig.sent());
+    assert!(
+        rig.notice().contains("Enter does not approve"),
+        "{}",
+        rig.notice()
+    );
+    rig.type_text("y");
+    assert!(
+        matches!(rig.sent(), [Input::Approval { approved: true, .. }]),
+        "{:?}",
+        rig.sent()
+    );
+    assert_eq!(rig.mode(), Mode::Decided);
+    rig.type_text("es and more");
+    rig.press(KeyCode::Enter);
+    assert_eq!(rig.sent().len(), 1, "held after the decision");
+    rig.press(KeyCode::Esc);
+    assert_eq!(rig.mode(), Mode::Typing);
+}
+
+#[test]
+fn an_answer_whose_call_expired_stays_in_the_box_until_a_second_enter() {
+    let mut rig = Rig::new();
+    rig.arrive(Arrival::FunctionCall);
+    rig.type_text("order 42 shipped");
+    rig.expire();
+    rig.press(KeyCode::Enter);
+    assert!(rig.sent().is_empty(), "{:?}", rig.sent());
+    assert_eq!(rig.box_text(), "order 42 shipped");
+    assert!(
+        rig.notice().contains("Enter sends this as a message"),
+        "{}",
+        rig.notice()
+    );
+    rig.press(KeyCode::Enter);
+    assert_eq!(
+        rig.sent()
+            .iter()
+            .filter_map(message_text)
+            .collect::<Vec<_>>(),
+        ["order 42 shipped"]
+    );
+}
+
+#[test]
+fn a_question_arriving_never_takes_a_draft_begun_before_it() {
+    let mut rig = Rig::new();
+    rig.type_text("run the tests");
+    rig.arrive(Arrival::Question);
+    rig.press(KeyCode::Enter);
+    assert_eq!(
+        rig.sent()
+            .iter()
+            .filter_map(message_text)
+            .collect::<Vec<_>>(),
+        ["run the tests"]
+    );
+    rig.type_text("left");
+    rig.press(KeyCode::Enter);
+    assert!(
+        matches!(rig.sent().last(), Some(Input::QuestionAnswer { answer, .. }) if answer == "left"),
+        "{:?}",
+        rig.sent()
+    );
+}
+
+#[test]
+fn quitting_asks_only_when_something_would_be_lost() {
+    let mut idle = Rig::new();
+    idle.key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(idle.app.quit, "nothing to lose: at once");
+    let mut drafting = Rig::new();
+    drafting.type_text("half a thought");
+    drafting.key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(!drafting.app.quit);
+    assert!(matches!(drafting.mode(), Mode::Confirming(_)));
+    drafting.key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(drafting.app.quit, "a second Ctrl+C confirms");
+}
+
+#[test]
+fn ctrl_c_on_a_sensitive_confirmation_is_not_yes() {
+    let mut rig = Rig::new();
+    rig.arrive(Arrival::SensitiveApproval);
+    rig.press(KeyCode::Tab);
+    rig.type_text("y");
+    rig.key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(rig.sent().is_empty(), "{:?}", rig.sent());
+    assert!(
+        matches!(
+            rig.mode(),
+            Mode::Confirming(crate::ui::mode::Confirm::Quit { .. })
+        ),
+        "{:?}",
+        rig.mode()
+    );
+}
+
+#[test]
+fn esc_any_number_of_times_from_anywhere_ends_in_typing() {
+    for opening in [
+        vec![(KeyCode::BackTab, KeyModifiers::SHIFT)],
+        vec![(KeyCode::F(1), KeyModifiers::NONE)],
+        vec![
+            (KeyCode::BackTab, KeyModifiers::SHIFT),
+            (KeyCode::Char('/'), KeyModifiers::NONE),
+        ],
+        vec![(KeyCode::Tab, KeyModifiers::NONE)],
+    ] {
+        let mut rig = Rig::new();
+        rig.arrive(Arrival::Approval);
+        for (code, mods) in &opening {
+            rig.key(*code, *mods);
+        }
+        for _ in 0..3 {
+            rig.press(KeyCode::Esc);
+        }
+        assert_eq!(rig.mode(), Mode::Typing, "after {opening:?}");
+    }
+}

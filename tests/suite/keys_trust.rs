@@ -1,0 +1,253 @@
+//! Keys a person can trust, as people press them: the real binary in a pseudo-terminal against
+//! the simulator, each rule checked on the simulator's record (what it accepted, what was
+//! decided) and on the screen.
+
+use crate::support;
+
+use std::time::Duration;
+
+use crate::support::app::{attach, bottom, status_line};
+use crate::support::pty::{Pty, keys};
+use crate::support::sim::Sim;
+use gobare_sim::SimConfig;
+
+const TIMEOUT: Duration = Duration::from_secs(40);
+
+fn start_sim(speed: f64) -> Sim {
+    support::sim::start(SimConfig {
+        speed,
+        ping_interval: Duration::from_secs(1),
+        ..SimConfig::for_tests()
+    })
+}
+
+fn wait_live(pty: &Pty) {
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+}
+
+fn accepted_texts(sim: &Sim) -> Vec<String> {
+    sim.sim
+        .accepted_messages()
+        .into_iter()
+        .map(|m| m.text)
+        .collect()
+}
+
+/// POSTs of any input (messages, answers, decisions) the simulator received.
+fn inputs_posted(sim: &Sim, session: &str) -> usize {
+    let path = format!("POST /v1/sessions/{session}/events");
+    sim.sim
+        .requests()
+        .iter()
+        .filter(|r| r.starts_with(&path))
+        .count()
+}
+
+fn send(pty: &mut Pty, text: &str) {
+    pty.send_keys(text);
+    pty.send_keys(keys::ENTER);
+}
+
+#[test]
+fn esc_pressed_again_and_again_then_a_sentence_is_one_message() {
+    let sim = start_sim(1.0);
+    let session = sim.sim.create_session(Some("habits"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    wait_live(&pty);
+    send(&mut pty, "a long job #long");
+    pty.wait_for(
+        "the long turn to run",
+        |s| bottom(s, 8).contains("Ctrl+X cancel"),
+        TIMEOUT,
+    );
+    // Into the panes and Esc out, then Esc in the box again and again: each press is seen
+    // (the status bar answers it) before the next.
+    pty.send_keys(keys::SHIFT_TAB);
+    pty.wait_for("the panes", |s| bottom(s, 5).contains("Panes ·"), TIMEOUT);
+    pty.send_keys(keys::ESC);
+    pty.wait_for("typing", |s| bottom(s, 5).contains("Typing ·"), TIMEOUT);
+    for _ in 0..2 {
+        pty.send_keys(keys::TAB);
+        pty.wait_for(
+            "Tab's word",
+            |s| status_line(s).contains("nothing waits on you"),
+            TIMEOUT,
+        );
+        pty.send_keys(keys::ESC);
+        pty.wait_for(
+            "Esc's word",
+            |s| status_line(s).contains("Ctrl+X cancels the turn"),
+            TIMEOUT,
+        );
+    }
+    let sentence = "a question: can you also export the tests?";
+    send(&mut pty, sentence);
+    pty.wait_for(
+        "the sentence accepted",
+        |_| accepted_texts(&sim).iter().any(|t| t == sentence),
+        TIMEOUT,
+    );
+    assert_eq!(
+        accepted_texts(&sim),
+        ["a long job #long", sentence],
+        "one whole message, nothing else"
+    );
+    assert!(
+        pty.with_screen(|s| bottom(s, 5).contains("Typing ·")),
+        "{}",
+        pty.screen_text()
+    );
+}
+
+#[test]
+fn tab_before_an_approval_arrives_leaves_the_keys_as_text() {
+    let sim = start_sim(1.0);
+    let session = sim.sim.create_session(Some("race"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    wait_live(&pty);
+    pty.send_keys(keys::TAB);
+    pty.wait_for(
+        "nothing waits",
+        |s| status_line(s).contains("nothing waits on you"),
+        TIMEOUT,
+    );
+    send(&mut pty, "restart the worker #approval");
+    pty.wait_for_text("The agent asks to run a tool", TIMEOUT);
+    let before = inputs_posted(&sim, &session);
+    // The habit: y y, typed as if Tab had taken them to the decision.
+    pty.send_keys("y y");
+    pty.wait_for("y y in the box", |s| bottom(s, 4).contains("y y"), TIMEOUT);
+    assert_eq!(
+        inputs_posted(&sim, &session),
+        before,
+        "no decision was sent"
+    );
+    assert!(
+        pty.with_screen(|s| s.contents().contains("The agent asks to run a tool")),
+        "the approval still waits"
+    );
+}
+
+#[test]
+fn a_sensitive_approval_is_not_passed_by_y_then_enter() {
+    let sim = start_sim(1.0);
+    let session = sim.sim.create_session(Some("sensitive"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    wait_live(&pty);
+    send(&mut pty, "restart the worker #approval");
+    pty.wait_for_text("The agent asks to run a tool", TIMEOUT);
+    pty.send_keys(keys::TAB);
+    pty.wait_for(
+        "the deciding mode",
+        |s| bottom(s, 14).contains("Deciding") && bottom(s, 14).contains("approve (asks again)"),
+        TIMEOUT,
+    );
+    let before = inputs_posted(&sim, &session);
+    pty.send_keys("y");
+    pty.wait_for(
+        "the second step",
+        |s| bottom(s, 8).contains("SENSITIVE"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "Enter refused in words",
+        |s| status_line(s).contains("Enter does not approve"),
+        TIMEOUT,
+    );
+    assert_eq!(inputs_posted(&sim, &session), before, "Enter approved");
+    pty.send_keys("y");
+    pty.wait_for(
+        "the approval to land",
+        |s| status_line(s).contains("approved"),
+        TIMEOUT,
+    );
+    assert_eq!(inputs_posted(&sim, &session), before + 1);
+    // What is typed right after a decision is held, then Esc types again.
+    pty.send_keys("es and more");
+    pty.wait_for(
+        "the hold said",
+        |s| status_line(s).contains("keys are held"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    pty.send_keys(keys::ESC);
+    pty.wait_for("typing", |s| bottom(s, 5).contains("Typing ·"), TIMEOUT);
+    assert_eq!(accepted_texts(&sim), ["restart the worker #approval"]);
+}
+
+#[test]
+fn an_answer_typed_for_a_call_that_expires_stays_until_a_second_enter() {
+    let sim = start_sim(1.0);
+    let session = sim.sim.create_session(Some("expiring"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    wait_live(&pty);
+    send(&mut pty, "check the order #expiring");
+    pty.wait_for(
+        "the call and its countdown",
+        |s| s.contents().contains("needs a function result") && s.contents().contains("expires in"),
+        TIMEOUT,
+    );
+    pty.send_keys("order A-4471 shipped");
+    pty.wait_for(
+        "the call to expire",
+        |s| s.contents().contains("expired unanswered"),
+        TIMEOUT,
+    );
+    let before = inputs_posted(&sim, &session);
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the word on Enter",
+        |s| status_line(s).contains("Enter sends this as a message"),
+        TIMEOUT,
+    );
+    assert!(
+        pty.with_screen(|s| bottom(s, 4).contains("order A-4471 shipped")),
+        "the draft stays: {}",
+        pty.screen_text()
+    );
+    assert_eq!(
+        inputs_posted(&sim, &session),
+        before,
+        "nothing sent on the first Enter"
+    );
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "sent as a message",
+        |_| {
+            accepted_texts(&sim)
+                .iter()
+                .any(|t| t == "order A-4471 shipped")
+        },
+        TIMEOUT,
+    );
+}
+
+#[test]
+fn shift_tab_enters_the_panes_which_say_so_and_ctrl_c_quits_at_once_when_nothing_is_lost() {
+    let sim = start_sim(1.0);
+    let session = sim.sim.create_session(Some("panes"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    wait_live(&pty);
+    pty.send_keys(keys::SHIFT_TAB);
+    pty.wait_for(
+        "the panes, announced",
+        |s| {
+            bottom(s, 5).contains("keys are commands here · Esc to type")
+                && status_line(s).contains("keys → Transcript pane")
+        },
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ESC);
+    pty.wait_for("typing", |s| bottom(s, 5).contains("Typing ·"), TIMEOUT);
+    // Nothing runs, nothing waits, nothing typed: Ctrl+C quits without asking.
+    pty.send_keys(keys::CTRL_C);
+    let status = pty.wait_exit(TIMEOUT);
+    assert!(status.success(), "{status:?}\n{}", pty.screen_text());
+    assert!(accepted_texts(&sim).is_empty());
+}
