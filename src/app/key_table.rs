@@ -423,7 +423,20 @@ pub(crate) const TABLE: &[Binding] = &[
         Input,
         "a word back / forward",
     ),
-    row(Typing, &[ctrl('_')], Input, "undo").keys("Ctrl+_"),
+    row(
+        Typing,
+        &[ctrl('b'), ctrl('f')],
+        Input,
+        "a character back / forward",
+    ),
+    row(
+        Typing,
+        &[ctrl('p'), ctrl('n')],
+        Input,
+        "the line above / below (at the edge: earlier / later messages)",
+    ),
+    row(Typing, &[ctrl('y')], Input, "put back what was last deleted"),
+    row(Typing, &[ctrl('_')], Input, "undo (Alt+_ redoes)").keys("Ctrl+_"),
     row(
         Typing,
         &[ctrl('g')],
