@@ -2,7 +2,8 @@
 //! with OSC 52 (credentials redacted), plain and inside tmux's passthrough; web links are
 //! written as OSC 8 hyperlinks; `o` runs the configured opener with the selected entry's
 //! URL; Enter on an Events row opens the inspector with the event's JSON; Esc clears the
-//! selection before it leaves the panes.
+//! selection before it leaves the panes. Home then `j` selects the first entry; a send
+//! makes the transcript follow the bottom again.
 
 use crate::support;
 use crate::support::app::{COLS, ROWS, bottom, command, quit, until};
@@ -180,6 +181,75 @@ fn links_are_hyperlinks_o_opens_one_and_enter_inspects_an_event() {
         TIMEOUT,
         || (!pty.screen_text().contains("\"port\": 3000")).then_some(()),
         || pty.screen_text(),
+    );
+    assert!(quit(&mut pty, TIMEOUT).success());
+}
+
+#[test]
+fn home_then_j_selects_the_first_entry_and_a_send_follows_the_bottom_again() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("follow"));
+    for i in 1..=60 {
+        sim.sim.emit(
+            &session,
+            EventPayload::UserMessage(Text {
+                text: format!("message {i}"),
+            }),
+        );
+    }
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach_with(&session, &home, &sim.sim, false);
+    pty.wait_for_text("message 60", TIMEOUT);
+    // Home, then j: the entry at the top, the first one.
+    in_panes(&mut pty, "g");
+    pty.wait_for(
+        "the top of the transcript",
+        |s| s.contents().contains("message 1 "),
+        TIMEOUT,
+    );
+    pty.send_keys("j");
+    pty.wait_for_text("[selected", TIMEOUT);
+    pty.send_keys("c");
+    pty.wait_for_text("copied 9 chars", TIMEOUT);
+    let raw = String::from_utf8_lossy(&pty.raw_bytes()).into_owned();
+    assert!(
+        raw.contains(&osc52("message 1")),
+        "j selected the top entry"
+    );
+
+    // A send from the box while the selection holds the view far up: the transcript
+    // follows the bottom again, nothing selected, the agent's answer in sight.
+    // A click in the box: back to typing with the selection kept.
+    let row = ROWS - 2;
+    pty.send_keys(&format!("\x1b[<0;10;{row}M\x1b[<0;10;{row}m"));
+    pty.wait_for("typing", |s| bottom(s, 5).contains("Typing ·"), TIMEOUT);
+    pty.send_keys("what changed since then");
+    pty.send_keys(keys::ENTER);
+    until(
+        "the simulator to accept the message",
+        TIMEOUT,
+        || {
+            sim.sim
+                .accepted_messages()
+                .iter()
+                .any(|m| m.text == "what changed since then")
+                .then_some(())
+        },
+        || pty.screen_text(),
+    );
+    pty.wait_for(
+        "the sent message at the bottom, nothing selected",
+        |s| {
+            let text = s.contents();
+            text.contains("what changed since then")
+                && !text.contains("[selected")
+                && !text.contains("new below")
+                && !text.contains("message 1 ")
+                && bottom(s, 5).contains("Typing ·")
+                && sim.sim.last_seq() > 60
+                && text.contains("completed")
+        },
+        TIMEOUT,
     );
     assert!(quit(&mut pty, TIMEOUT).success());
 }
