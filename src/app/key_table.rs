@@ -718,12 +718,12 @@ pub(crate) const TABLE: &[Binding] = &[
     .hint("q quit", Shown::Always),
     row(
         Panes,
-        &[k(KeyCode::Esc), c('i')],
+        &[k(KeyCode::Esc)],
         Do(Intent::Back),
-        "Esc: clear the selection, then back to typing · i: back to typing",
+        "clear the selection, then back to typing",
     )
-    .hint("Esc type", Shown::Always)
-    .action("focus_input"),
+    .hint("Esc type", Shown::Always),
+    row(Panes, &[c('i')], Do(Intent::FocusInput), "back to typing").action("focus_input"),
     // Confirming.
     row(
         Confirming,
@@ -752,9 +752,9 @@ pub(crate) const TABLE: &[Binding] = &[
     doc(
         Search,
         "↑ ↓",
-        "newer / older match (↑ in an empty bar: the last query)",
+        "older / newer match (↑ in an empty bar: the last query)",
     )
-    .hint("↑↓ newer/older", Shown::Always),
+    .hint("↑↓ older/newer", Shown::Always),
     doc(
         Search,
         "Enter / Esc",

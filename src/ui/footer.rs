@@ -52,10 +52,9 @@ pub(crate) fn draw(
         origin.extend([sep(), Span::styled("local demo", theme.warning)]);
     }
     let (hint_text, panes) = hint;
-    if panes {
-        // Which pane has the keys comes first: the mode must never show by colour alone.
-        spans.extend([sep(), Span::styled(hint_text.to_string(), theme.accent)]);
-    }
+    // Which pane has the keys comes before the session and host (after a notice): the
+    // mode must never show by colour alone.
+    let pane_hint = panes.then(|| [sep(), Span::styled(hint_text.to_string(), theme.accent)]);
     match view.notice() {
         // A notice comes before the session and host, so a narrow bar cuts those first.
         Some(n) => {
@@ -66,9 +65,11 @@ pub(crate) fn draw(
                 Severity::Error => theme.error,
             };
             spans.extend([sep(), Span::styled(text::line(&n.text).into_owned(), style)]);
+            spans.extend(pane_hint.into_iter().flatten());
             spans.extend(origin);
         }
         None => {
+            spans.extend(pane_hint.into_iter().flatten());
             spans.extend(origin);
             if !panes && !hint_text.is_empty() {
                 spans.extend([sep(), Span::styled(hint_text.to_string(), theme.dim)]);

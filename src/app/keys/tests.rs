@@ -77,7 +77,7 @@ fn letters_are_commands_in_the_panes_and_others_do_nothing() {
         ('/', Intent::StartSearch),
         ('n', Intent::SearchStep { older: true }),
         ('N', Intent::SearchStep { older: false }),
-        ('i', Intent::Back),
+        ('i', Intent::FocusInput),
         ('x', Intent::Export),
     ];
     for (c, intent) in cases {
