@@ -46,6 +46,14 @@ fn p_asks_then_publishes_and_unpublishes_the_preview() {
 
     pty.send_keys("p");
     pty.wait_for_text("Publish the preview?", TIMEOUT);
+    // The y-then-Enter habit: Enter answers nothing here, and says so.
+    pty.send_keys(keys::ENTER);
+    pty.wait_for_text("Enter does not answer this", TIMEOUT);
+    assert!(
+        preview_writes().is_empty(),
+        "Enter published: {:?}",
+        preview_writes()
+    );
     pty.send_keys("y");
     let published = format!("https://s-{}.gobare.dev", &session[..8]);
     pty.wait_for_text(&published, TIMEOUT);
