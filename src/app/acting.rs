@@ -272,6 +272,17 @@ impl App {
         );
     }
 
+    /// After an approval's decision: the box's text, if any, goes to the agent at once as a
+    /// steer (the parked turn reads it now; a message would only queue behind it).
+    pub(super) fn act_note_after_decision(&mut self) {
+        if self.screen.composer.is_empty() {
+            return;
+        }
+        let note = self.screen.composer.text().trim().to_string();
+        self.acting.answering = None;
+        self.act_steer(note);
+    }
+
     /// Enter in the deciding mode with text in the box: the text answers what is shown.
     pub(super) fn act_answer_with_box(&mut self) {
         let text = self.screen.composer.text();
@@ -409,6 +420,7 @@ impl App {
                     .approve_confirmed(self.view.actions(), &call_id)
                 {
                     self.act_answer(input);
+                    self.act_note_after_decision();
                 }
             }
             (Confirm::PublishPreview, true) => self.act_preview(true),

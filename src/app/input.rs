@@ -131,7 +131,11 @@ impl App {
         match self.screen.prompt.handle_key(self.view.actions(), key) {
             PromptAction::Answer(input) => {
                 self.screen.modes.decided();
+                let approval = matches!(input, gobare_api::model::Input::Approval { .. });
                 self.dispatch(Intent::Answer(input));
+                if approval {
+                    self.act_note_after_decision();
+                }
             }
             PromptAction::ConfirmSensitive(call_id) => {
                 self.screen.ask(Confirm::ApproveSensitive { call_id });

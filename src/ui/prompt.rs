@@ -81,6 +81,8 @@ pub struct PromptState {
     confirming: bool,
     /// The wall clock of this frame (unix ms), for a function call's countdown.
     now_ms: Option<i64>,
+    /// The box holds text: an approval's decision takes it along as a note.
+    with_note: bool,
     /// This frame's lines and the inner width they were cut to ([`PromptState::lay_out`]),
     /// so sizing and drawing build them once.
     laid_out: Option<(usize, Vec<Line<'static>>)>,
@@ -156,6 +158,11 @@ impl PromptState {
     /// The clock the countdown is drawn against.
     pub(crate) fn set_now(&mut self, now_ms: Option<i64>) {
         self.now_ms = now_ms;
+    }
+
+    /// Whether the box holds text an approval's decision would take along as a note.
+    pub(crate) fn set_with_note(&mut self, with_note: bool) {
+        self.with_note = with_note;
     }
 
     /// Whether the sensitive approval's second step is being asked (changes its hint).
@@ -373,16 +380,29 @@ impl PromptState {
                     max,
                     theme.code,
                 );
+                // Only while deciding: typing a note must not read like a decision made.
+                let with_note = self.with_note && self.focused;
+                let note = if with_note { " + note" } else { "" };
                 let approve = if details.sensitive {
-                    " approve (asks again) · "
+                    format!(" approve{note} (asks again) · ")
                 } else {
-                    " approve · "
+                    format!(" approve{note} · ")
                 };
+                if with_note {
+                    push_wrapped(
+                        &mut lines,
+                        "the box's text goes along as a note (a steer); a note never narrows \
+                         what is approved: to change what runs, deny with a note",
+                        width,
+                        3,
+                        theme.warning,
+                    );
+                }
                 vec![
                     Span::styled("y", theme.key_hint),
                     Span::styled(approve, theme.dim),
                     Span::styled("n", theme.key_hint),
-                    Span::styled(" deny · ", theme.dim),
+                    Span::styled(format!(" deny{note} · "), theme.dim),
                     Span::styled("Esc", theme.key_hint),
                     Span::styled(" back to typing", theme.dim),
                 ]

@@ -254,6 +254,7 @@ impl Screen {
         let facts = view.actions();
         self.prompt.set_focused(*self.mode() == Mode::Deciding);
         self.prompt.set_now(view.now_ms());
+        self.prompt.set_with_note(!self.composer.is_empty());
         // The panel must not say "Tab to decide" above the question deciding it.
         self.prompt.set_confirming(matches!(
             self.mode(),

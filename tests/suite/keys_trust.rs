@@ -251,3 +251,50 @@ fn shift_tab_enters_the_panes_which_say_so_and_ctrl_c_quits_at_once_when_nothing
     assert!(status.success(), "{status:?}\n{}", pty.screen_text());
     assert!(accepted_texts(&sim).is_empty());
 }
+
+#[test]
+fn approving_with_a_note_sends_the_decision_then_the_note_as_a_steer_while_the_turn_runs() {
+    let sim = start_sim(1.0);
+    let session = sim.sim.create_session(Some("with a note"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    wait_live(&pty);
+    send(&mut pty, "restart the worker #approval");
+    pty.wait_for_text("The agent asks to run a tool", TIMEOUT);
+    pty.send_keys("yes but only the export worker");
+    pty.wait_for(
+        "the note in the box",
+        |s| bottom(s, 4).contains("only the export worker"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::TAB);
+    pty.wait_for(
+        "the panel says the note goes along",
+        |s| s.contents().contains("a note never narrows"),
+        TIMEOUT,
+    );
+    let before = inputs_posted(&sim, &session);
+    pty.send_keys("y");
+    pty.wait_for(
+        "the second step",
+        |s| bottom(s, 8).contains("SENSITIVE"),
+        TIMEOUT,
+    );
+    pty.send_keys("y");
+    // The steer is accepted only while a turn runs (the simulator refuses it otherwise).
+    pty.wait_for(
+        "the note, steering the turn",
+        |s| s.contents().contains("you · steer") && s.contents().contains("only the export worker"),
+        TIMEOUT,
+    );
+    assert_eq!(
+        inputs_posted(&sim, &session),
+        before + 2,
+        "a decision and a steer"
+    );
+    assert_eq!(
+        accepted_texts(&sim),
+        ["restart the worker #approval"],
+        "the note was not queued as a message"
+    );
+}

@@ -494,3 +494,50 @@ fn esc_any_number_of_times_from_anywhere_ends_in_typing() {
         assert_eq!(rig.mode(), Mode::Typing, "after {opening:?}");
     }
 }
+
+#[test]
+fn a_decision_takes_the_boxs_text_along_as_a_steer_note() {
+    for (key, approved) in [('y', true), ('n', false)] {
+        let mut rig = Rig::new();
+        rig.arrive(Arrival::Approval);
+        rig.type_text("only in /tmp");
+        let shown = rig.screen_text(100, 30);
+        assert!(shown.contains("Tab decide"), "{shown}");
+        rig.press(KeyCode::Tab);
+        let shown = rig.screen_text(100, 30);
+        assert!(shown.contains("a note never narrows"), "{shown}");
+        rig.type_text(&key.to_string());
+        match rig.sent() {
+            [
+                Input::Approval { approved: a, .. },
+                Input::Steer {
+                    content: Content::Text(note),
+                },
+            ] => {
+                assert_eq!(*a, approved);
+                assert_eq!(note, "only in /tmp");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(rig.box_text(), "", "the note left the box");
+    }
+}
+
+#[test]
+fn a_sensitive_approval_with_a_note_sends_it_after_the_second_y() {
+    let mut rig = Rig::new();
+    rig.arrive(Arrival::SensitiveApproval);
+    rig.type_text("and restart nothing else");
+    rig.press(KeyCode::Tab);
+    rig.type_text("y");
+    assert!(rig.sent().is_empty());
+    rig.type_text("y");
+    assert!(
+        matches!(
+            rig.sent(),
+            [Input::Approval { approved: true, .. }, Input::Steer { .. }]
+        ),
+        "{:?}",
+        rig.sent()
+    );
+}
