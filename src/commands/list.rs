@@ -35,9 +35,13 @@ pub(crate) async fn run(config: Config, args: ListArgs) -> Result<()> {
         status: args.status.map(|s| s.as_str().to_string()),
         root,
     };
-    let mut sessions = list_all(&client, &filter)
+    let listed = list_all(&client, &filter)
         .await
         .wrap_err("could not list the sessions")?;
+    if let Some(cut) = listed.cut {
+        eprintln!("gobare-tui: showing part of the sessions: {cut}");
+    }
+    let mut sessions = listed.items;
     attention::sort(&mut sessions);
     let store = StateStore::open(&config.state_dir, &config.api).ok();
     let first = first_message::first_messages(&client, store.as_ref(), &sessions).await;

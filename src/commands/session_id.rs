@@ -48,8 +48,16 @@ pub(crate) async fn resolve(config: &Config, typed: &str) -> Result<String> {
         return Ok(typed.to_string());
     }
     let client = config.client()?;
-    let sessions = list_all(&client, &SessionFilter::default()).await?;
+    let listed = list_all(&client, &SessionFilter::default()).await?;
     let shown = text::one_line(typed, 40);
+    // A prefix names one session only when every id was seen.
+    if let Some(cut) = listed.cut {
+        return Err(UsageError(format!(
+            "cannot tell which session \"{shown}\" names: {cut}; give the whole id"
+        ))
+        .into());
+    }
+    let sessions = listed.items;
     let mut matching = matches(&sessions, typed);
     match matching.len() {
         0 => Err(UsageError(format!(

@@ -10,6 +10,7 @@ pub(crate) mod units;
 use gobare_api::client::{ApiClient, Order, Page};
 use gobare_api::error::ApiError;
 use gobare_api::model::Artifact;
+use gobare_api::paging::{self, Listed, PageLimits};
 use gobare_api::text;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -18,23 +19,27 @@ use std::path::PathBuf;
 const PATH_CHARS: usize = 120;
 /// Artifacts per list page.
 const PAGE: u32 = 100;
+/// The most of a session's artifact list read: 100,000 artifacts.
+const LIMITS: PageLimits = PageLimits {
+    pages: 1_000,
+    items: 100_000,
+};
 
-/// Every page of `GET …/artifacts`, oldest first.
+/// Every page of `GET …/artifacts`, oldest first; a list the server does not end is cut
+/// (see [`gobare_api::paging`]).
 pub(crate) async fn list_all(
     client: &ApiClient,
     session: &str,
     turn: Option<&str>,
-) -> Result<Vec<Artifact>, ApiError> {
-    let mut all = Vec::new();
-    let mut page = Page::ordered(Order::Asc).with_limit(PAGE);
-    loop {
-        let list = client.list_artifacts(session, &page, turn).await?;
-        all.extend(list.data);
-        match list.last_id {
-            Some(last) if list.has_more => page = page.after(last),
-            _ => return Ok(all),
-        }
-    }
+) -> Result<Listed<Artifact>, ApiError> {
+    let first = Page::ordered(Order::Asc).with_limit(PAGE);
+    paging::read_all(
+        first,
+        LIMITS,
+        |a: &Artifact| &a.id,
+        |page| async move { client.list_artifacts(session, &page, turn).await },
+    )
+    .await
 }
 
 /// The artifacts to save, newest per local path (a later turn's file of the same name

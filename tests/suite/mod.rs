@@ -11,6 +11,7 @@ mod cli_help;
 mod cli_sessions;
 mod cli_tail;
 mod client_secrets;
+mod endless_lists;
 mod export;
 mod faults_drops;
 mod faults_network;
