@@ -36,6 +36,7 @@ mod search_e2e;
 mod send_during_drop;
 mod send_races;
 mod soak;
+mod state_dir_links;
 mod state_unwritable;
 mod token_leak;
 mod wire_edges;
