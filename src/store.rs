@@ -5,6 +5,7 @@
 //! crash leaves either the old or the new file, never half of one.
 
 pub mod event_log;
+mod file_names;
 pub mod log_writer;
 pub(crate) mod private_fs;
 
@@ -89,6 +90,9 @@ impl StateStore {
     pub fn open(state_dir: &Path, api: &url::Url) -> io::Result<StateStore> {
         let store = StateStore::at(state_dir, api);
         store.private_dirs(&["sessions"])?;
+        if let Err(e) = file_names::migrate(&store.dir) {
+            tracing::warn!("cannot rename the state files to their hashed names: {e}");
+        }
         Ok(store)
     }
 
@@ -130,7 +134,7 @@ impl StateStore {
     fn session_path(&self, id: &str) -> PathBuf {
         self.dir
             .join("sessions")
-            .join(format!("{}.json", safe_file_name(id)))
+            .join(format!("{}.json", file_names::session_stem(id)))
     }
 
     /// The saved state of a session, or the default when none (or unreadable).
@@ -153,7 +157,10 @@ impl StateStore {
     pub fn event_log_files(&self, id: &str) -> io::Result<event_log::LogFiles> {
         let dir = self.dir.join("events");
         self.private_dirs(&["events"])?;
-        Ok(event_log::LogFiles::in_dir(&dir, &safe_file_name(id)))
+        Ok(event_log::LogFiles::in_dir(
+            &dir,
+            &file_names::session_stem(id),
+        ))
     }
 
     pub fn last_session(&self) -> Option<String> {

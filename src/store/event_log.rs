@@ -98,6 +98,11 @@ impl LogFiles {
         self
     }
 
+    /// The segment being appended to.
+    pub fn current_segment(&self) -> &Path {
+        &self.current
+    }
+
     /// Bytes both segments take on disk.
     pub fn size_on_disk(&self) -> u64 {
         [&self.older, &self.current]

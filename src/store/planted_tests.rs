@@ -40,10 +40,10 @@ fn a_link_at_either_log_segment_is_not_followed() {
     for segment in ["log", "old.log"] {
         let p = planted();
         let files = p.store.event_log_files(SID).unwrap();
-        let link = p
-            .store
-            .dir()
-            .join(format!("events/{}.{segment}", super::safe_file_name(SID)));
+        let link = p.store.dir().join(format!(
+            "events/{}.{segment}",
+            super::file_names::session_stem(SID)
+        ));
         symlink(&p.victim, &link).unwrap();
         assert!(event_log::load(&files).is_err(), "{segment}");
         assert!(event_log::read(&files).is_err(), "{segment}");
@@ -135,4 +135,63 @@ fn state_directories_are_private_and_a_looser_one_is_tightened() {
     p.store.save_session(SID, &SessionState::default()).unwrap();
     assert_eq!(mode(&p.root), 0o700);
     assert_eq!(mode(&p.store.dir().join("sessions")), 0o700);
+}
+
+#[test]
+fn todays_file_names_are_migrated_drafts_pending_sends_and_logs_with_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let api = url::Url::parse("http://127.0.0.1:4780").unwrap();
+    let host = StateStore::at(tmp.path(), &api).dir().to_path_buf();
+    fs::create_dir_all(host.join("sessions")).unwrap();
+    fs::create_dir_all(host.join("events")).unwrap();
+    let old = SessionState {
+        draft: "half a thought".into(),
+        pending_send: Some(super::PendingSend {
+            kind: "input.message".into(),
+            text: "sent before the upgrade".into(),
+            idempotency_key: "k1".into(),
+        }),
+        ..SessionState::default()
+    };
+    fs::write(
+        host.join(format!("sessions/{SID}.json")),
+        serde_json::to_vec(&old).unwrap(),
+    )
+    .unwrap();
+    let mut log = MAGIC.to_vec();
+    event_log::encode(&mut log, 7, br#"{"seq":7}"#);
+    fs::write(host.join(format!("events/{SID}.log")), &log).unwrap();
+    // The old name of `x/y` and `x_y` alike: it names no one session, so it stays.
+    fs::write(host.join("sessions/x_y.json"), b"{}").unwrap();
+
+    let store = StateStore::open(tmp.path(), &api).unwrap();
+    assert_eq!(store.load_session(SID), old);
+    let files = store.event_log_files(SID).unwrap();
+    assert_eq!(event_log::load(&files).unwrap().recovered.last_seq, Some(7));
+    assert!(!host.join(format!("sessions/{SID}.json")).exists());
+    assert!(host.join("sessions/x_y.json").exists());
+    assert_eq!(store.load_session("x_y"), SessionState::default());
+}
+
+#[test]
+fn a_pending_send_of_one_id_is_never_another_ids() {
+    let p = planted();
+    let long = "a".repeat(128);
+    let pairs = [
+        ("x/y".to_string(), "x_y".to_string()),
+        (format!("{long}1"), format!("{long}2")),
+    ];
+    for (one, other) in pairs {
+        let state = SessionState {
+            pending_send: Some(super::PendingSend {
+                kind: "input.message".into(),
+                text: format!("for {one}"),
+                idempotency_key: "k".into(),
+            }),
+            ..SessionState::default()
+        };
+        p.store.save_session(&one, &state).unwrap();
+        assert_eq!(p.store.load_session(&other), SessionState::default());
+        assert_eq!(p.store.load_session(&one), state);
+    }
 }

@@ -35,6 +35,7 @@ mod resume_faults;
 mod search_e2e;
 mod send_during_drop;
 mod send_races;
+mod session_id_shape;
 mod soak;
 mod state_dir_links;
 mod state_unwritable;
