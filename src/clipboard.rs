@@ -70,6 +70,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_token_after_an_escaped_break_and_every_new_format_stay_off_the_clipboard() {
+        let copied = clipboard_text(
+            "{\"out\":\"ok\\ngbr_pat_TOPSECRET0123456789\"}\nAKIAIOSFODNN7EXAMPLE\n\
+             x-api-key: 3f9c1b604e2a4d18\n-----BEGIN PRIVATE KEY-----\nMIIEbody\n-----END PRIVATE KEY-----",
+        );
+        for secret in [
+            "TOPSECRET0123456789",
+            "IOSFODNN7EXAMPLE",
+            "3f9c1b604e2a4d18",
+            "MIIEbody",
+        ] {
+            assert!(!copied.contains(secret), "{copied}");
+        }
+    }
+
+    #[test]
     fn plain_osc52_is_base64_of_the_text() {
         let b = osc52_bytes("héllo", Passthrough::default());
         assert_eq!(b, b"\x1b]52;c;aMOpbGxv\x07");

@@ -240,7 +240,9 @@ fn write_clean(out: &mut impl Write, s: &str) -> io::Result<()> {
         // Nothing to make inert; redaction reads a line break as the end of a word.
         return out.write_all(redact(s).as_bytes());
     }
-    for (i, line) in text::lines_iter(s).enumerate() {
+    // Whole first: a secret may span lines (a PEM key's body).
+    let s = redact(s);
+    for (i, line) in text::lines_iter(&s).enumerate() {
         if i > 0 {
             out.write_all(b"\n")?;
         }
@@ -262,7 +264,9 @@ fn clean_into(body: &mut String, s: &str) {
 
 /// [`clean_into`] line by line, for any text.
 fn clean_lines_into(body: &mut String, s: &str) {
-    for (i, line) in text::lines_iter(s).enumerate() {
+    // Whole first: a secret may span lines (a PEM key's body).
+    let s = redact(s);
+    for (i, line) in text::lines_iter(&s).enumerate() {
         if i > 0 {
             body.push('\n');
         }
