@@ -7,6 +7,7 @@
 //! is written again.
 
 use crate::commands::frame_line::one_line;
+use crate::commands::json_escape::escape_unsafe;
 use crate::redact::redact;
 use gobare_api::text;
 use serde_json::Value;
@@ -15,6 +16,15 @@ use std::borrow::Cow;
 /// `data` (one envelope as the server sent it) as one inert, redacted line, without a
 /// terminator.
 pub(crate) fn envelope_line(data: &str) -> Cow<'_, str> {
+    let line = envelope_line_unescaped(data);
+    // The escape of every machine-readable output, whatever the paths below left.
+    match line {
+        Cow::Borrowed(line) => escape_unsafe(line),
+        Cow::Owned(line) => Cow::Owned(escape_unsafe(&line).into_owned()),
+    }
+}
+
+fn envelope_line_unescaped(data: &str) -> Cow<'_, str> {
     let line = one_line(data);
     if plain_escapes(&line) {
         // The redactor reads a `\n` escape as the line break it stands for.

@@ -80,7 +80,7 @@ fn text_line(a: &Artifact) -> String {
 }
 
 /// One JSON object per artifact, inert on a terminal.
-fn json_line(a: &Artifact) -> String {
+pub(crate) fn json_line(a: &Artifact) -> String {
     let value = json!({
         "id": a.id,
         "path": a.path,
@@ -89,7 +89,7 @@ fn json_line(a: &Artifact) -> String {
         "content_type": a.content_type,
         "created_at": a.created_at,
     });
-    super::list::escape_unsafe(&value.to_string())
+    super::json_escape::escape_unsafe(&value.to_string()).into_owned()
 }
 
 async fn download(
