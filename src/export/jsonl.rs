@@ -64,17 +64,21 @@ fn plain_escapes(json: &str) -> bool {
     true
 }
 
+/// Every string in `value` made inert and redacted: a loop, not recursion, whatever the
+/// nesting the server sent.
 fn clean_strings(value: &mut Value) {
-    match value {
-        Value::String(s) => {
-            let cleaned = clean_string(s);
-            if let Cow::Owned(cleaned) = cleaned {
-                *s = cleaned;
+    let mut todo = vec![value];
+    while let Some(value) = todo.pop() {
+        match value {
+            Value::String(s) => {
+                if let Cow::Owned(cleaned) = clean_string(s) {
+                    *s = cleaned;
+                }
             }
+            Value::Array(items) => todo.extend(items.iter_mut()),
+            Value::Object(map) => todo.extend(map.values_mut()),
+            _ => {}
         }
-        Value::Array(items) => items.iter_mut().for_each(clean_strings),
-        Value::Object(map) => map.values_mut().for_each(clean_strings),
-        _ => {}
     }
 }
 
