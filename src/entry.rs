@@ -4,6 +4,7 @@
 use crate::cli::{Cli, CliCommand};
 use crate::commands::{self, exit};
 use crate::config::Config;
+use crate::store::private_fs;
 use clap::Parser;
 use color_eyre::Result;
 use std::io::Write;
@@ -24,6 +25,12 @@ pub fn main() -> ExitCode {
         Ok(config) => config,
         Err(e) => return fail(exit::USAGE_ERROR, &e.to_string()),
     };
+    // Someone else's state directory is refused before anything is written in it.
+    if let Err(e) = private_fs::private_dirs(&config.state_dir, &[])
+        && private_fs::is_refusal(&e)
+    {
+        return fail(exit::RUNTIME_ERROR, &e.to_string());
+    }
     let _log_guard = start_logging(&config);
 
     // `tail` only moves frames from the socket to stdout, `export` from the socket to a
@@ -91,9 +98,16 @@ fn fail(code: u8, message: &str) -> ExitCode {
 /// it and `tail` owns stdout). A log directory that cannot be created means no logs, not
 /// a failed command.
 fn start_logging(config: &Config) -> Option<WorkerGuard> {
-    // The appender reports a missing directory on stderr by itself; create it first.
-    let appender = std::fs::create_dir_all(&config.log_dir).map_err(|e| e.to_string());
-    let appender = appender.and_then(|()| {
+    // The appender reports a missing directory on stderr by itself; create it first. It
+    // follows links: none is left where it opens a file.
+    let dirs = match config.log_dir.strip_prefix(&config.state_dir) {
+        Ok(below) => private_fs::private_dirs(&config.state_dir, &[&below.to_string_lossy()]),
+        Err(_) => private_fs::private_dirs(&config.log_dir, &[]),
+    };
+    let appender = dirs
+        .and_then(|()| private_fs::remove_links(&config.log_dir))
+        .map_err(|e| e.to_string());
+    let appender = appender.and_then(|_| {
         RollingFileAppender::builder()
             .rotation(Rotation::DAILY)
             .filename_prefix("gobare-tui")

@@ -11,6 +11,8 @@ pub mod cli;
 mod clipboard;
 pub mod commands;
 pub mod config;
+#[cfg(test)]
+mod deep_nesting_tests;
 mod entry;
 pub mod export;
 pub mod fleet;

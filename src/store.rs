@@ -5,7 +5,12 @@
 //! crash leaves either the old or the new file, never half of one.
 
 pub mod event_log;
+mod file_names;
 pub mod log_writer;
+pub(crate) mod private_fs;
+
+#[cfg(test)]
+mod planted_tests;
 
 use serde::{Deserialize, Serialize};
 use std::fs;
@@ -18,6 +23,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 const HISTORY_LIMIT: usize = 200;
 /// The most first messages remembered (the oldest remembered are forgotten first).
 const FIRST_MESSAGES_LIMIT: usize = 5_000;
+/// The largest session file read: the history's entries at the API's largest message
+/// (1 MiB) with room for the draft. A larger one reads as no state.
+const SESSION_FILE_MAX: u64 = 256 << 20;
+/// The largest `first_messages.json` read: every remembered message at its longest.
+const FIRST_MESSAGES_FILE_MAX: u64 = 16 << 20;
+/// The largest `last_session` read: one session id.
+const LAST_SESSION_FILE_MAX: u64 = 4 << 10;
 
 /// The state kept for one session.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -63,6 +75,10 @@ impl SessionState {
 /// The state directory of one API host.
 #[derive(Debug, Clone)]
 pub struct StateStore {
+    /// The state directory of every host.
+    root: PathBuf,
+    /// `hosts/<host>` below it.
+    host: String,
     dir: PathBuf,
     /// Session writes tried, failed or not (shared by clones).
     save_attempts: Arc<AtomicU64>,
@@ -73,7 +89,10 @@ impl StateStore {
     /// `127.0.0.1_4780`), created now.
     pub fn open(state_dir: &Path, api: &url::Url) -> io::Result<StateStore> {
         let store = StateStore::at(state_dir, api);
-        fs::create_dir_all(store.dir.join("sessions"))?;
+        store.private_dirs(&["sessions"])?;
+        if let Err(e) = file_names::migrate(&store.dir) {
+            tracing::warn!("cannot rename the state files to their hashed names: {e}");
+        }
         Ok(store)
     }
 
@@ -85,10 +104,21 @@ impl StateStore {
             Some(p) => format!("{host}_{p}"),
             None => host.to_string(),
         };
+        let host = safe_file_name(&name);
         StateStore {
-            dir: state_dir.join("hosts").join(safe_file_name(&name)),
+            root: state_dir.to_path_buf(),
+            dir: state_dir.join("hosts").join(&host),
+            host,
             save_attempts: Arc::default(),
         }
+    }
+
+    /// Makes (or checks) the private directories from the state directory down to this
+    /// host's, then `below` it.
+    fn private_dirs(&self, below: &[&str]) -> io::Result<()> {
+        let mut path = vec!["hosts", self.host.as_str()];
+        path.extend_from_slice(below);
+        private_fs::private_dirs(&self.root, &path)
     }
 
     pub(crate) fn dir(&self) -> &Path {
@@ -104,12 +134,12 @@ impl StateStore {
     fn session_path(&self, id: &str) -> PathBuf {
         self.dir
             .join("sessions")
-            .join(format!("{}.json", safe_file_name(id)))
+            .join(format!("{}.json", file_names::session_stem(id)))
     }
 
     /// The saved state of a session, or the default when none (or unreadable).
     pub fn load_session(&self, id: &str) -> SessionState {
-        fs::read(self.session_path(id))
+        private_fs::read_bounded(&self.session_path(id), SESSION_FILE_MAX)
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok())
             .unwrap_or_default()
@@ -118,7 +148,7 @@ impl StateStore {
     pub(crate) fn save_session(&self, id: &str, state: &SessionState) -> io::Result<()> {
         self.save_attempts.fetch_add(1, Ordering::Relaxed);
         let bytes = serde_json::to_vec_pretty(state).map_err(io::Error::other)?;
-        fs::create_dir_all(self.dir.join("sessions"))?;
+        self.private_dirs(&["sessions"])?;
         write_atomic(&self.session_path(id), &bytes)
     }
 
@@ -126,28 +156,36 @@ impl StateStore {
     /// `sessions/`), the directory created.
     pub fn event_log_files(&self, id: &str) -> io::Result<event_log::LogFiles> {
         let dir = self.dir.join("events");
-        fs::create_dir_all(&dir)?;
-        Ok(event_log::LogFiles::in_dir(&dir, &safe_file_name(id)))
+        self.private_dirs(&["events"])?;
+        Ok(event_log::LogFiles::in_dir(
+            &dir,
+            &file_names::session_stem(id),
+        ))
     }
 
     pub fn last_session(&self) -> Option<String> {
-        let text = fs::read_to_string(self.dir.join("last_session")).ok()?;
+        let bytes =
+            private_fs::read_bounded(&self.dir.join("last_session"), LAST_SESSION_FILE_MAX).ok()?;
+        let text = String::from_utf8(bytes).ok()?;
         let id = text.trim();
         (!id.is_empty()).then(|| id.to_string())
     }
 
     pub fn set_last_session(&self, id: &str) -> io::Result<()> {
-        fs::create_dir_all(&self.dir)?;
+        self.private_dirs(&[])?;
         write_atomic(&self.dir.join("last_session"), id.as_bytes())
     }
 
     /// First messages of untitled sessions read before, by session id: a message once sent
     /// never changes, so lists need not ask again. Unreadable reads as empty.
     pub(crate) fn first_messages(&self) -> Vec<(String, String)> {
-        fs::read(self.dir.join("first_messages.json"))
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or_default()
+        private_fs::read_bounded(
+            &self.dir.join("first_messages.json"),
+            FIRST_MESSAGES_FILE_MAX,
+        )
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
     }
 
     /// Remembers `found` after what is remembered already, oldest forgotten beyond
@@ -162,7 +200,7 @@ impl StateStore {
         let excess = all.len().saturating_sub(FIRST_MESSAGES_LIMIT);
         all.drain(..excess);
         let bytes = serde_json::to_vec(&all).map_err(io::Error::other)?;
-        fs::create_dir_all(&self.dir)?;
+        self.private_dirs(&[])?;
         write_atomic(&self.dir.join("first_messages.json"), &bytes)
     }
 
@@ -177,6 +215,7 @@ impl StateStore {
 }
 
 /// Writes `bytes` to `path` so that readers see the old or the new content, never a mix.
+/// The rename replaces whatever is at `path`, a planted link included, never its target.
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;

@@ -8,6 +8,7 @@ use crate::session::workspace::SandboxUsage;
 use gobare_api::client::{ApiClient, Order, Page};
 use gobare_api::error::ApiError;
 use gobare_api::model::Turn;
+use gobare_api::paging::{PageLimits, Pager, Step};
 use tokio::sync::mpsc::UnboundedSender;
 
 /// Turns listed for the Turn pane (the current one and the last few).
@@ -15,8 +16,11 @@ const RECENT_TURNS: u32 = 5;
 /// Items backfilled when resuming from a stored cursor (the recent part of the transcript).
 const RECENT_ITEMS: u32 = 100;
 
-/// Pages of older turns read at most for the separators: 2,000 turns.
-const PAST_TURN_PAGES: usize = 20;
+/// Older turns read at most for the separators: 2,000 turns.
+const PAST_TURNS: PageLimits = PageLimits {
+    pages: 20,
+    items: 2_000,
+};
 
 pub(crate) fn spawn(
     client: &ApiClient,
@@ -75,18 +79,20 @@ async fn run(client: &ApiClient, id: &str, job: &FetchJob) -> Result<Update, Api
 }
 
 /// Turns newest first, back to the first one created before `since_ms` (a turn is created
-/// before it ends), or as far as [`PAST_TURN_PAGES`] go.
+/// before it ends), or as far as [`PAST_TURNS`] go.
 async fn past_turns(client: &ApiClient, id: &str, since_ms: i64) -> Result<Vec<Turn>, ApiError> {
     let mut turns = Vec::new();
     let mut page = Page::ordered(Order::Desc).with_limit(100);
-    for _ in 0..PAST_TURN_PAGES {
-        let list = client.list_turns(id, &page).await?;
+    let mut pager = Pager::new(PAST_TURNS);
+    loop {
+        let mut list = client.list_turns(id, &page).await?;
+        list.data.truncate(pager.room(list.data.len()));
         let reached = list.data.iter().any(|t| t.created_at < since_ms);
+        let count = list.data.len();
         turns.extend(list.data);
-        match list.last_id {
-            Some(last) if list.has_more && !reached => page = page.after(last),
-            _ => break,
+        match pager.step(count, list.has_more && !reached, list.last_id.as_deref()) {
+            Step::Next(last) => page = page.after(last),
+            Step::Done | Step::Cut(_) => return Ok(turns),
         }
     }
-    Ok(turns)
 }

@@ -25,7 +25,7 @@ impl App {
             return false;
         };
         let files = match store.event_log_files(&self.session_id) {
-            Ok(files) => files,
+            Ok(files) => files.limited(self.event_log_max_bytes),
             Err(e) => {
                 tracing::warn!("cannot open the event log directory: {e}");
                 return false;

@@ -16,6 +16,7 @@
 //!   [`saving::StateSaver`]; status line:
 //!   [`App::notice`]; terminal focus: [`App::terminal_focused`].
 
+mod abort_on_drop;
 pub(crate) mod acting;
 pub(crate) mod artifacts;
 #[cfg(debug_assertions)]

@@ -3,6 +3,7 @@
 //! as one [`OutputsMsg`]; saves go through `outputs::save`, as the CLI's do.
 
 use super::App;
+use super::abort_on_drop::AbortOnDrop;
 use super::msg::AppMsg;
 pub(crate) use super::outputs_msg::OutputsMsg;
 use crate::outputs::target::{self, Blocked};
@@ -22,6 +23,7 @@ use ratatui::text::Line;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc::UnboundedSender;
+use tokio::task::AbortHandle;
 
 /// At most this much of an artifact is read to show it; more is said, not shown.
 const SHOW_MAX_BYTES: u64 = 2 * 1024 * 1024;
@@ -44,7 +46,7 @@ impl App {
         self.screen
             .open_overlay(Box::new(ArtifactList::loading(shown(&dir))));
         let (client, id) = (self.client.clone(), self.session_id.clone());
-        self.spawn_outputs(async move {
+        self.spawn_for_overlay(async move {
             let listed = out::list_all(&client, &id, None).await;
             OutputsMsg::ArtifactsListed(listed.map_err(|e| e.summary()))
         });
@@ -58,7 +60,7 @@ impl App {
 
     fn list_files(&mut self, snapshot: bool) {
         let (client, id) = (self.client.clone(), self.session_id.clone());
-        self.spawn_outputs(async move {
+        self.spawn_for_overlay(async move {
             let tree = if snapshot {
                 client.refresh_files(&id).await
             } else {
@@ -68,11 +70,18 @@ impl App {
         });
     }
 
-    fn spawn_outputs(&self, job: impl Future<Output = OutputsMsg> + Send + 'static) {
+    fn spawn_outputs(&self, job: impl Future<Output = OutputsMsg> + Send + 'static) -> AbortHandle {
         let tx = self.msgs.clone();
         tokio::spawn(async move {
             let _ = tx.send(AppMsg::Outputs(job.await));
-        });
+        })
+        .abort_handle()
+    }
+
+    /// A job that fills the open overlay: it ends when the overlay closes.
+    fn spawn_for_overlay(&mut self, job: impl Future<Output = OutputsMsg> + Send + 'static) {
+        let handle = self.spawn_outputs(job);
+        self.screen.tie_to_overlay(Box::new(AbortOnDrop(handle)));
     }
 
     /// What an overlay asked for.
@@ -87,7 +96,7 @@ impl App {
             OverlayAction::ListFiles { snapshot } => self.list_files(snapshot),
             OverlayAction::OpenFile { path } => {
                 let (client, id) = (self.client.clone(), self.session_id.clone());
-                self.spawn_outputs(async move {
+                self.spawn_for_overlay(async move {
                     let result = client.file_content(&id, &path).await;
                     OutputsMsg::FileRead {
                         path,
@@ -104,7 +113,7 @@ impl App {
             list.set_status(&format!("opening {}…", text::one_line(&artifact.path, 80)));
         }
         let (client, id) = (self.client.clone(), self.session_id.clone());
-        self.spawn_outputs(async move {
+        self.spawn_for_overlay(async move {
             let result = read_head(&client, &id, &artifact.id).await;
             OutputsMsg::ArtifactRead { artifact, result }
         });
@@ -218,7 +227,11 @@ impl App {
         match msg {
             OutputsMsg::ArtifactsListed(result) => {
                 if let Some(list) = self.screen.overlay_as::<ArtifactList>() {
-                    list.listed(result);
+                    let cut = result.as_ref().ok().and_then(|listed| listed.cut);
+                    list.listed(result.map(|listed| listed.items));
+                    if let Some(cut) = cut {
+                        list.set_status(&format!("showing part of the artifacts: {cut}"));
+                    }
                 }
             }
             OutputsMsg::ArtifactRead { artifact, result } => {

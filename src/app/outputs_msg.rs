@@ -3,11 +3,12 @@
 use crate::ui::save_progress::SaveProgress;
 use gobare_api::files::{FileContent, FileTree};
 use gobare_api::model::Artifact;
+use gobare_api::paging::Listed;
 
 /// What an outputs job brought back.
 #[derive(Debug)]
 pub(crate) enum OutputsMsg {
-    ArtifactsListed(Result<Vec<Artifact>, String>),
+    ArtifactsListed(Result<Listed<Artifact>, String>),
     /// The first bytes of an artifact (`true`: there were more).
     ArtifactRead {
         artifact: Box<Artifact>,

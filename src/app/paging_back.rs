@@ -39,6 +39,7 @@ impl App {
         let Ok(files) = store.event_log_files(&self.session_id) else {
             return;
         };
+        let files = files.limited(self.event_log_max_bytes);
         self.read_back_before = Some(before);
         let tx = self.msgs.clone();
         tokio::task::spawn_blocking(move || {

@@ -4,38 +4,35 @@
 use gobare_api::client::{ApiClient, Order, Page, SessionFilter};
 use gobare_api::error::{ApiError, ApiErrorKind};
 use gobare_api::model::{List, Session};
+use gobare_api::paging::{self, Listed, PageLimits};
 use std::time::Duration;
 
 /// The API's largest page.
 const MAX_PAGE: u32 = 100;
+/// The most of an org's session list read: 50,000 sessions.
+const LIMITS: PageLimits = PageLimits {
+    pages: 500,
+    items: 50_000,
+};
 /// Times one page is asked again after `rate_limit_exceeded`, waiting `Retry-After`.
 const RATE_LIMITED_RETRIES: u32 = 3;
 /// The longest `Retry-After` waited for a page; a longer one fails the list at once.
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(10);
 
-/// Every session `filter` selects, newest first, read a full page at a time.
+/// Every session `filter` selects, newest first, read a full page at a time; a list the
+/// server does not end is cut (see [`gobare_api::paging`]).
 pub(crate) async fn list_all(
     client: &ApiClient,
     filter: &SessionFilter,
-) -> Result<Vec<Session>, ApiError> {
-    let mut all = Vec::new();
-    let mut after: Option<String> = None;
-    loop {
-        let mut page = Page::ordered(Order::Desc).with_limit(MAX_PAGE);
-        if let Some(after) = &after {
-            page = page.after(after.clone());
-        }
-        let list = page_waiting_out_rate_limits(client, &page, filter).await?;
-        let next = list
-            .last_id
-            .or_else(|| list.data.last().map(|s| s.id.clone()));
-        all.extend(list.data);
-        // A server that says "more" without a new place to continue would loop forever.
-        if !list.has_more || next.is_none() || next == after {
-            return Ok(all);
-        }
-        after = next;
-    }
+) -> Result<Listed<Session>, ApiError> {
+    let first = Page::ordered(Order::Desc).with_limit(MAX_PAGE);
+    paging::read_all(
+        first,
+        LIMITS,
+        |s: &Session| &s.id,
+        |page| async move { page_waiting_out_rate_limits(client, &page, filter).await },
+    )
+    .await
 }
 
 /// One page; a `rate_limit_exceeded` with a short `Retry-After` is waited out a few times

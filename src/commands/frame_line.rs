@@ -2,15 +2,16 @@
 //!
 //! The server sends compact JSON on one `data:` line, which passes through byte for byte.
 //! Multi-line data (several `data:` lines joined with `\n`) is compacted onto one line.
-//! Control characters are escaped rather than written raw: server text must not be able to
-//! drive the terminal, and a raw control is never needed in valid JSON.
+//! What a terminal could act on (controls, bidi and invisible formats: the set of
+//! [`super::json_escape`]) is escaped rather than written raw: server text must not be able
+//! to drive the terminal, and inside JSON strings a `\u` escape keeps the value.
 
+use super::json_escape;
 use std::borrow::Cow;
-use std::fmt::Write as _;
 
 /// `data` as a single line without a terminator.
 pub(crate) fn one_line(data: &str) -> Cow<'_, str> {
-    if !has_control(data) {
+    if !has_control(data) && (data.is_ascii() || !data.chars().any(json_escape::is_escaped)) {
         return Cow::Borrowed(data);
     }
     if serde_json::from_str::<serde::de::IgnoredAny>(data).is_ok() {
@@ -75,8 +76,8 @@ fn escape_controls(text: &str) -> String {
 }
 
 fn push_escaped(out: &mut String, ch: char) {
-    if ch.is_control() {
-        let _ = write!(out, "\\u{:04x}", ch as u32);
+    if json_escape::is_escaped(ch) {
+        json_escape::push_escape(out, ch);
     } else {
         out.push(ch);
     }

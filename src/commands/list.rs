@@ -35,9 +35,13 @@ pub(crate) async fn run(config: Config, args: ListArgs) -> Result<()> {
         status: args.status.map(|s| s.as_str().to_string()),
         root,
     };
-    let mut sessions = list_all(&client, &filter)
+    let listed = list_all(&client, &filter)
         .await
         .wrap_err("could not list the sessions")?;
+    if let Some(cut) = listed.cut {
+        eprintln!("gobare-tui: showing part of the sessions: {cut}");
+    }
+    let mut sessions = listed.items;
     attention::sort(&mut sessions);
     let store = StateStore::open(&config.state_dir, &config.api).ok();
     let first = first_message::first_messages(&client, store.as_ref(), &sessions).await;
@@ -105,24 +109,7 @@ pub(crate) fn json_line(session: &Session, first: &FirstMessages) -> String {
         "created_at": session.created_at,
         "updated_at": session.updated_at,
     });
-    escape_unsafe(&value.to_string())
-}
-
-/// JSON with every character a terminal could act on written as a `\uXXXX` escape: the
-/// same value for a JSON reader (ids stay exact), inert on a terminal.
-pub(crate) fn escape_unsafe(json: &str) -> String {
-    let mut out = String::with_capacity(json.len());
-    for c in json.chars() {
-        if text::is_unsafe(c) {
-            let mut units = [0u16; 2];
-            for unit in c.encode_utf16(&mut units) {
-                out.push_str(&format!("\\u{unit:04x}"));
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    super::json_escape::escape_unsafe(&value.to_string()).into_owned()
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ pub(crate) mod exit;
 pub(crate) mod export;
 pub(crate) mod fleet;
 pub(crate) mod frame_line;
+pub(crate) mod json_escape;
 pub(crate) mod launch;
 pub(crate) mod list;
 pub(crate) mod new;

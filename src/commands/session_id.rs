@@ -1,8 +1,8 @@
 //! Session ids as typed on the command line: a full id is used as it is (no request), the
 //! start of one is a prefix matched against the session list and must match exactly one.
 //!
-//! Session ids are UUIDs (§9.1): only text that could begin one is taken as a prefix;
-//! anything else is passed on as typed, and the API says whether it exists.
+//! Session ids are UUIDs (§9.1): only text that could begin one is taken, as a prefix;
+//! anything else is refused before it reaches a URL, a file name or an `ssh` argument.
 
 use crate::app::first_message::{self, FirstMessages};
 use crate::app::sessions::list_all;
@@ -44,12 +44,29 @@ pub(crate) async fn resolve(config: &Config, typed: &str) -> Result<String> {
     if typed.is_empty() {
         return Err(UsageError("the session id is empty".into()).into());
     }
-    if is_full_id(typed) || !fits_uuid(typed) {
+    if !fits_uuid(typed) {
+        // Nothing else may reach a URL, a file name or an `ssh` argument.
+        let shown = text::one_line(typed, 40);
+        return Err(UsageError(format!(
+            "\"{shown}\" is not a session id: session ids are UUIDs such as \
+             3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af, or the start of one"
+        ))
+        .into());
+    }
+    if is_full_id(typed) {
         return Ok(typed.to_string());
     }
     let client = config.client()?;
-    let sessions = list_all(&client, &SessionFilter::default()).await?;
+    let listed = list_all(&client, &SessionFilter::default()).await?;
     let shown = text::one_line(typed, 40);
+    // A prefix names one session only when every id was seen.
+    if let Some(cut) = listed.cut {
+        return Err(UsageError(format!(
+            "cannot tell which session \"{shown}\" names: {cut}; give the whole id"
+        ))
+        .into());
+    }
+    let sessions = listed.items;
     let mut matching = matches(&sessions, typed);
     match matching.len() {
         0 => Err(UsageError(format!(

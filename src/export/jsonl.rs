@@ -7,6 +7,7 @@
 //! is written again.
 
 use crate::commands::frame_line::one_line;
+use crate::commands::json_escape::escape_unsafe;
 use crate::redact::redact;
 use gobare_api::text;
 use serde_json::Value;
@@ -15,11 +16,21 @@ use std::borrow::Cow;
 /// `data` (one envelope as the server sent it) as one inert, redacted line, without a
 /// terminator.
 pub(crate) fn envelope_line(data: &str) -> Cow<'_, str> {
+    let line = envelope_line_unescaped(data);
+    // The escape of every machine-readable output, whatever the paths below left.
+    match line {
+        Cow::Borrowed(line) => escape_unsafe(line),
+        Cow::Owned(line) => Cow::Owned(escape_unsafe(&line).into_owned()),
+    }
+}
+
+fn envelope_line_unescaped(data: &str) -> Cow<'_, str> {
     let line = one_line(data);
-    if let Some(breaks) = plain_line_breaks(&line) {
+    if plain_escapes(&line) {
+        // The redactor reads a `\n` escape as the line break it stands for.
         return match line {
-            Cow::Borrowed(line) => redact_between(line, &breaks),
-            Cow::Owned(line) => Cow::Owned(redact_between(&line, &breaks).into_owned()),
+            Cow::Borrowed(line) => redact(line),
+            Cow::Owned(line) => Cow::Owned(redact(&line).into_owned()),
         };
     }
     Cow::Owned(decoded_line(&line))
@@ -37,65 +48,37 @@ fn decoded_line(line: &str) -> String {
     }
 }
 
-/// Where `json`'s `\n` escapes are, when every escape in it is `\n`, `\"` or `\\`: its
-/// strings are then inert as written (line breaks stay line breaks) and their text is the
-/// text a search finds. `None` for any other escape (`\u001b`, `\t`, `\/` in a hidden
-/// URL): the line is then decoded first.
-fn plain_line_breaks(json: &str) -> Option<Vec<usize>> {
+/// Whether every escape in `json` is `\n`, `\"` or `\\`: its strings are then inert as
+/// written (line breaks stay line breaks) and their text is the text a search finds.
+/// Any other escape (`\u001b`, `\t`, `\/` in a hidden URL) has the line decoded first.
+fn plain_escapes(json: &str) -> bool {
     let bytes = json.as_bytes();
-    let mut breaks = Vec::new();
     let mut from = 0;
     while let Some(at) = memchr::memchr(b'\\', &bytes[from..]) {
         let escape = from + at;
-        match bytes.get(escape + 1) {
-            Some(b'n') => breaks.push(escape),
-            Some(b'"' | b'\\') => {}
-            _ => return None,
+        if !matches!(bytes.get(escape + 1), Some(b'n' | b'"' | b'\\')) {
+            return false;
         }
         from = escape + 2;
     }
-    Some(breaks)
+    true
 }
 
-/// `json` redacted line by line between its `\n` escapes (at `breaks`): a secret right
-/// after a line break starts a word, as it does in the decoded text.
-fn redact_between<'a>(json: &'a str, breaks: &[usize]) -> Cow<'a, str> {
-    if breaks.is_empty() {
-        return redact(json);
-    }
-    let mut out: Option<String> = None;
-    let mut start = 0;
-    for end in breaks.iter().copied().chain([json.len()]) {
-        let piece = &json[start..end];
-        match (redact(piece), &mut out) {
-            (Cow::Owned(cleaned), out) => {
-                let out = out.get_or_insert_with(|| json[..start].to_string());
-                out.push_str(&cleaned);
-            }
-            (Cow::Borrowed(_), Some(out)) => out.push_str(piece),
-            (Cow::Borrowed(_), None) => {}
-        }
-        if let Some(out) = &mut out
-            && end < json.len()
-        {
-            out.push_str("\\n");
-        }
-        start = (end + 2).min(json.len());
-    }
-    out.map_or(Cow::Borrowed(json), Cow::Owned)
-}
-
+/// Every string in `value` made inert and redacted: a loop, not recursion, whatever the
+/// nesting the server sent.
 fn clean_strings(value: &mut Value) {
-    match value {
-        Value::String(s) => {
-            let cleaned = clean_string(s);
-            if let Cow::Owned(cleaned) = cleaned {
-                *s = cleaned;
+    let mut todo = vec![value];
+    while let Some(value) = todo.pop() {
+        match value {
+            Value::String(s) => {
+                if let Cow::Owned(cleaned) = clean_string(s) {
+                    *s = cleaned;
+                }
             }
+            Value::Array(items) => todo.extend(items.iter_mut()),
+            Value::Object(map) => todo.extend(map.values_mut()),
+            _ => {}
         }
-        Value::Array(items) => items.iter_mut().for_each(clean_strings),
-        Value::Object(map) => map.values_mut().for_each(clean_strings),
-        _ => {}
     }
 }
 
@@ -131,7 +114,7 @@ mod tests {
         ) {
             let data = serde_json::json!({"type": "agent.message", "payload": {"text": text}});
             let data = format!(r#"{{"type":"agent.message","payload":{}}}"#, data["payload"]);
-            prop_assert!(plain_line_breaks(&data).is_some(), "{}", data);
+            prop_assert!(plain_escapes(&data), "{}", data);
             let fast: Value = serde_json::from_str(&envelope_line(&data)).unwrap();
             let slow: Value = serde_json::from_str(&decoded_line(&data)).unwrap();
             prop_assert_eq!(fast, slow);
@@ -186,5 +169,24 @@ mod tests {
         assert!(!line.contains('\n') && !line.contains('\u{7f}'), "{line}");
         let back: Value = serde_json::from_str(&line).unwrap();
         assert_eq!(back["payload"]["text"], "x␡y Bearer [redacted]");
+    }
+}
+
+#[cfg(test)]
+mod redaction_tests {
+    use super::*;
+
+    #[test]
+    fn a_pem_key_across_escaped_line_breaks_and_a_token_after_one_are_redacted() {
+        let data = r#"{"type":"agent.tool_result","seq":7,"payload":{"summary":"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq98\nZx9Yw8Vu7\n-----END RSA PRIVATE KEY-----\nok\ngbr_pat_TOPSECRET0123456789"}}"#;
+        let line = envelope_line(data);
+        for secret in ["MIIEowIBAAKCAQEA7bq98", "Zx9Yw8Vu7", "TOPSECRET0123456789"] {
+            assert!(!line.contains(secret), "{line}");
+        }
+        let back: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(
+            back["payload"]["summary"],
+            "-----BEGIN RSA PRIVATE KEY-----[redacted]-----END RSA PRIVATE KEY-----\nok\ngbr_pat_[redacted]"
+        );
     }
 }

@@ -7,6 +7,7 @@
 //! Text is written straight to the output, line by line; the only buffers (a code block's
 //! body, a pretty-printed JSON value, the time of the last second seen) are reused.
 
+use super::markdown_escape::{body_line, comment_text, inline_code};
 use crate::redact::redact;
 use gobare_api::model::{Event, EventPayload};
 use gobare_api::text;
@@ -52,10 +53,10 @@ struct Scratch {
 impl<W: Write> MarkdownWriter<W> {
     /// Starts the document with its title: the session's id and, when known, its title.
     pub(crate) fn new(mut out: W, session_id: &str, title: Option<&str>) -> io::Result<Self> {
-        let id = clean_line(session_id);
+        let id = inline_code(&clean_line(session_id));
         match title.map(clean_line).filter(|t| !t.trim().is_empty()) {
-            Some(title) => writeln!(out, "# {title}\n\nSession `{id}`\n")?,
-            None => writeln!(out, "# Session `{id}`\n")?,
+            Some(title) => writeln!(out, "# {}\n\nSession {id}\n", text_only(&title))?,
+            None => writeln!(out, "# Session {id}\n")?,
         }
         Ok(MarkdownWriter {
             out,
@@ -80,7 +81,7 @@ impl<W: Write> MarkdownWriter<W> {
                 writeln!(
                     out,
                     "---\n\n## Turn {turns} · {at}\n\n<!-- {} -->\n",
-                    clean_line(&t.turn_id)
+                    comment_text(&clean_line(&t.turn_id))
                 )?;
             }
             EventPayload::TurnEnded(_) => writeln!(out, "*Turn {turns} ended · {at}*\n")?,
@@ -94,8 +95,8 @@ impl<W: Write> MarkdownWriter<W> {
                 message(out, "Error: workspace recovery failed", at, &m.message)?
             }
             EventPayload::AgentToolCall(c) => {
-                let name = clean_line(&c.tool_name);
-                heading(out, format_args!("Tool call `{name}`"), at)?;
+                let name = inline_code(&clean_line(&c.tool_name));
+                heading(out, format_args!("Tool call {name}"), at)?;
                 json_block(out, scratch, &c.args)?;
             }
             EventPayload::AgentToolResult(r) => {
@@ -106,39 +107,39 @@ impl<W: Write> MarkdownWriter<W> {
                 } else {
                     "ok"
                 };
-                let name = clean_line(&r.tool_name);
+                let name = inline_code(&clean_line(&r.tool_name));
                 match r.exit_code {
                     Some(code) => heading(
                         out,
-                        format_args!("Tool result `{name}` ({outcome}, exit {code})"),
+                        format_args!("Tool result {name} ({outcome}, exit {code})"),
                         at,
                     )?,
-                    None => heading(out, format_args!("Tool result `{name}` ({outcome})"), at)?,
+                    None => heading(out, format_args!("Tool result {name} ({outcome})"), at)?,
                 }
                 code_block(out, scratch, "text", &r.summary)?;
             }
             EventPayload::FileChanged(f) => {
-                let kind = clean_line(f.change_type.as_str());
-                let path = clean_line(&f.path);
-                heading(out, format_args!("File {kind}: `{path}`"), at)?;
+                let kind = text_only(&clean_line(f.change_type.as_str()));
+                let path = inline_code(&clean_line(&f.path));
+                heading(out, format_args!("File {kind}: {path}"), at)?;
                 if let Some(diff) = &f.diff {
                     code_block(out, scratch, "diff", diff)?;
                 }
             }
             EventPayload::ApprovalRequested(a) => {
                 let sensitive = if a.sensitive { " (sensitive)" } else { "" };
-                let name = clean_line(&a.name);
+                let name = inline_code(&clean_line(&a.name));
                 heading(
                     out,
-                    format_args!("Approval asked for `{name}`{sensitive}"),
+                    format_args!("Approval asked for {name}{sensitive}"),
                     at,
                 )?;
                 json_block(out, scratch, &a.args)?;
             }
             EventPayload::ApprovalResolved(a) => {
                 let decision = if a.approved { "approved" } else { "refused" };
-                let name = a.name.as_deref().map(clean_line).unwrap_or_default();
-                heading(out, format_args!("Decision: {decision} `{name}`"), at)?;
+                let name = inline_code(&a.name.as_deref().map(clean_line).unwrap_or_default());
+                heading(out, format_args!("Decision: {decision} {name}"), at)?;
                 if let Some(reason) = a.reason() {
                     paragraph(out, reason)?;
                 }
@@ -157,14 +158,14 @@ impl<W: Write> MarkdownWriter<W> {
             }
             EventPayload::QuestionAnswered(a) => message(out, "Answer", at, &a.answer)?,
             EventPayload::ToolRequired(f) => {
-                let name = clean_line(&f.name);
-                heading(out, format_args!("Client tool asked: `{name}`"), at)?;
+                let name = inline_code(&clean_line(&f.name));
+                heading(out, format_args!("Client tool asked: {name}"), at)?;
                 json_block(out, scratch, &f.arguments)?;
             }
             EventPayload::ToolResolved(f) => {
                 let how = if f.success { "succeeded" } else { "failed" };
-                let name = clean_line(&f.name);
-                note(out, format_args!("client tool `{name}` {how}"), at)?;
+                let name = inline_code(&clean_line(&f.name));
+                note(out, format_args!("client tool {name} {how}"), at)?;
             }
             EventPayload::AgentTodos(t) => {
                 heading(out, "Todos", at)?;
@@ -189,19 +190,19 @@ impl<W: Write> MarkdownWriter<W> {
             EventPayload::SandboxPaused(_) => note(out, "workspace paused", at)?,
             EventPayload::SandboxResumed(_) => note(out, "workspace resumed", at)?,
             EventPayload::PreviewReady(p) => {
-                let url = p.url.as_deref().map(clean_line).unwrap_or_default();
+                let url = text_only(&p.url.as_deref().map(clean_line).unwrap_or_default());
                 note(out, format_args!("preview ready: {url}"), at)?;
             }
             EventPayload::ArtifactCreated(a) => {
-                let path = clean_line(&a.path);
-                note(out, format_args!("artifact: `{path}`"), at)?
+                let path = inline_code(&clean_line(&a.path));
+                note(out, format_args!("artifact: {path}"), at)?
             }
             EventPayload::McpUnavailable(m) => {
-                let name = clean_line(&m.name);
-                let reason = clean_line(&m.reason);
+                let name = inline_code(&clean_line(&m.name));
+                let reason = text_only(&clean_line(&m.reason));
                 note(
                     out,
-                    format_args!("MCP server `{name}` unavailable: {reason}"),
+                    format_args!("MCP server {name} unavailable: {reason}"),
                     at,
                 )?;
             }
@@ -209,8 +210,8 @@ impl<W: Write> MarkdownWriter<W> {
             | EventPayload::AgentThinking(_)
             | EventPayload::ReplayTruncated(_) => {}
             EventPayload::Unknown { kind, raw } => {
-                let kind = clean_line(kind);
-                heading(out, format_args!("Event `{kind}`"), at)?;
+                let kind = inline_code(&clean_line(kind));
+                heading(out, format_args!("Event {kind}"), at)?;
                 json_block(out, scratch, raw)?;
             }
         }
@@ -226,6 +227,11 @@ impl<W: Write> MarkdownWriter<W> {
     }
 }
 
+/// One line of server text as text only, where it stands in the export's own lines.
+fn text_only(line: &str) -> String {
+    body_line(line).into_owned()
+}
+
 /// One line of server text, inert and redacted.
 fn clean_line(s: &str) -> Cow<'_, str> {
     match text::line(s) {
@@ -234,17 +240,27 @@ fn clean_line(s: &str) -> Cow<'_, str> {
     }
 }
 
-/// Server text of any length, line by line, inert and redacted, written to `out`.
+/// Server text of any length outside code, line by line, inert, redacted and text only
+/// ([`body_line`]), written to `out`.
 fn write_clean(out: &mut impl Write, s: &str) -> io::Result<()> {
     if text::is_plain_ascii_lines(s) {
         // Nothing to make inert; redaction reads a line break as the end of a word.
-        return out.write_all(redact(s).as_bytes());
+        let s = redact(s);
+        for (i, line) in s.split('\n').enumerate() {
+            if i > 0 {
+                out.write_all(b"\n")?;
+            }
+            out.write_all(body_line(line).as_bytes())?;
+        }
+        return Ok(());
     }
-    for (i, line) in text::lines_iter(s).enumerate() {
+    // Whole first: a secret may span lines (a PEM key's body).
+    let s = redact(s);
+    for (i, line) in text::lines_iter(&s).enumerate() {
         if i > 0 {
             out.write_all(b"\n")?;
         }
-        out.write_all(redact(&line).as_bytes())?;
+        out.write_all(body_line(&redact(&line)).as_bytes())?;
     }
     Ok(())
 }
@@ -262,7 +278,9 @@ fn clean_into(body: &mut String, s: &str) {
 
 /// [`clean_into`] line by line, for any text.
 fn clean_lines_into(body: &mut String, s: &str) {
-    for (i, line) in text::lines_iter(s).enumerate() {
+    // Whole first: a secret may span lines (a PEM key's body).
+    let s = redact(s);
+    for (i, line) in text::lines_iter(&s).enumerate() {
         if i > 0 {
             body.push('\n');
         }
@@ -365,7 +383,8 @@ mod tests {
             prop_assert_eq!(&whole, &lines);
             let mut written = Vec::new();
             write_clean(&mut written, &s).unwrap();
-            prop_assert_eq!(String::from_utf8(written).unwrap(), lines);
+            let text_only: Vec<_> = lines.split('\n').map(body_line).collect();
+            prop_assert_eq!(String::from_utf8(written).unwrap(), text_only.join("\n"));
         }
     }
 

@@ -7,5 +7,8 @@
 pub mod history;
 pub(crate) mod jsonl;
 pub(crate) mod markdown;
+mod markdown_escape;
+#[cfg(test)]
+mod markdown_hostile_tests;
 pub(crate) mod output;
 pub mod run;

@@ -208,12 +208,18 @@ impl Task {
     /// Reads the whole list; `false` when it could not be read (the note says why).
     async fn list(&self) -> bool {
         match list_all(&self.client, &self.filter).await {
-            Ok(sessions) => {
+            Ok(listed) => {
+                let sessions = listed.items;
                 let mut model = lock(&self.model);
+                let noted = listed.cut.is_some_and(|cut| {
+                    let note = format!("showing part of the sessions: {cut}");
+                    model.set_note(Some(note)).visible
+                });
                 let before: Vec<String> = needing(&model);
                 // What waits at the first listing was waiting before the fleet opened.
                 let first = !model.is_loaded();
-                let applied = model.apply_full_list(&sessions);
+                let mut applied = model.apply_full_list(&sessions);
+                applied.visible |= noted;
                 let fresh = if first {
                     Vec::new()
                 } else {

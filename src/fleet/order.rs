@@ -78,7 +78,7 @@ pub fn ordered<'a>(model: &'a FleetModel, filter: &str) -> Vec<Shown<'a>> {
     }
     let mut out = Vec::with_capacity(model.len());
     for root in roots {
-        place(root, 0, &children, &mut out);
+        place(root, &children, &mut out);
     }
     // A parent cycle leaves its members unreachable from any root: show them flat.
     if out.len() < model.len() {
@@ -97,34 +97,50 @@ fn own_rank(row: &FleetRow) -> Rank<'_> {
     (row.attention(), Reverse(row.last_activity), row.id.as_str())
 }
 
-/// The rank of `row`'s subtree, recorded for every row that has members. Reached from a
-/// root, a subtree has no cycle: each row has one parent.
+/// The rank of `root`'s subtree, and of every subtree in it that has members, recorded.
+/// Reached from a root, a subtree has no cycle: each row has one parent. A loop, not
+/// recursion: a crew may be any number of sessions deep.
 fn subtree_rank<'a>(
-    row: &'a FleetRow,
+    root: &'a FleetRow,
     children: &HashMap<&str, Vec<&'a FleetRow>>,
     ranks: &mut HashMap<&'a str, Rank<'a>>,
-) -> Rank<'a> {
-    let mut rank = own_rank(row);
-    let Some(members) = children.get(row.id.as_str()) else {
-        return rank;
+) {
+    let members = |row: &FleetRow| -> &[&'a FleetRow] {
+        children.get(row.id.as_str()).map_or(&[], Vec::as_slice)
     };
-    for child in members {
-        let (attention, Reverse(at), _) = subtree_rank(child, children, ranks);
-        rank.0 = rank.0.min(attention);
-        rank.1 = Reverse(rank.1.0.max(at));
+    // Each row on the path down, its rank so far and the next member to visit.
+    let mut path: Vec<(&'a FleetRow, Rank<'a>, usize)> = vec![(root, own_rank(root), 0)];
+    while let Some(top) = path.last_mut() {
+        let (row, _, next) = *top;
+        if let Some(&child) = members(row).get(next) {
+            top.2 += 1;
+            path.push((child, own_rank(child), 0));
+            continue;
+        }
+        let (row, rank, visited) = path.pop().expect("the path is not empty");
+        if visited > 0 {
+            ranks.insert(row.id.as_str(), rank);
+        }
+        if let Some((_, parent, _)) = path.last_mut() {
+            parent.0 = parent.0.min(rank.0);
+            parent.1 = Reverse(parent.1.0.max(rank.1.0));
+        }
     }
-    ranks.insert(row.id.as_str(), rank);
-    rank
 }
 
+/// `root` and its crew below it, each member after its parent, in their sorted order.
 fn place<'a>(
-    row: &'a FleetRow,
-    depth: u16,
+    root: &'a FleetRow,
     children: &HashMap<&str, Vec<&'a FleetRow>>,
     out: &mut Vec<Shown<'a>>,
 ) {
-    out.push(Shown { row, depth });
-    for child in children.get(row.id.as_str()).into_iter().flatten() {
-        place(child, depth + 1, children, out);
+    let mut todo = vec![(root, 0u16)];
+    while let Some((row, depth)) = todo.pop() {
+        out.push(Shown { row, depth });
+        if let Some(members) = children.get(row.id.as_str()) {
+            // Pushed last first: the first member comes out next.
+            let below = depth.saturating_add(1);
+            todo.extend(members.iter().rev().map(|&child| (child, below)));
+        }
     }
 }

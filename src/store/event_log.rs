@@ -10,6 +10,7 @@
 //! limit it becomes the older one (the previous older one is deleted), so the log never
 //! holds more than about the limit and always holds the newest events.
 
+use super::private_fs;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -74,22 +75,39 @@ pub fn scan(body: &[u8], mut after: Option<u64>, mut each: impl FnMut(u64, &[u8]
 pub struct LogFiles {
     pub(crate) older: PathBuf,
     pub(crate) current: PathBuf,
+    /// The largest segment read: a larger file was not written by a log of this size limit.
+    max_segment: u64,
 }
 
 impl LogFiles {
     /// `dir/<name>.old.log` and `dir/<name>.log`; `name` must already be a safe file name.
+    /// The log is taken to have the default size limit.
     pub fn in_dir(dir: &Path, name: &str) -> LogFiles {
         LogFiles {
             older: dir.join(format!("{name}.old.log")),
             current: dir.join(format!("{name}.log")),
+            max_segment: 0,
         }
+        .limited(DEFAULT_MAX_BYTES)
+    }
+
+    /// The same files of a log that holds about `max_bytes`: a segment is at most half of
+    /// that, or one batch of records past it (a batch is rarely more than a record).
+    pub fn limited(mut self, max_bytes: u64) -> LogFiles {
+        self.max_segment = max_bytes.saturating_add(MAX_RECORD as u64);
+        self
+    }
+
+    /// The segment being appended to.
+    pub fn current_segment(&self) -> &Path {
+        &self.current
     }
 
     /// Bytes both segments take on disk.
     pub fn size_on_disk(&self) -> u64 {
         [&self.older, &self.current]
             .iter()
-            .map(|p| fs::metadata(p).map_or(0, |m| m.len()))
+            .map(|p| fs::symlink_metadata(p).map_or(0, |m| m.len()))
             .sum()
     }
 }
@@ -158,12 +176,18 @@ fn load_and_repair(files: &LogFiles, repair: bool) -> io::Result<Loaded> {
     let mut out = Loaded::default();
     for (path, is_current) in [(&files.older, false), (&files.current, true)] {
         let rec = &mut out.recovered;
-        let bytes = match read_whole(path) {
+        // A segment too large for this log is not one it wrote: it reads as no log.
+        let mut too_large = 0;
+        let bytes = match read_whole(path, files.max_segment) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
+            Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
+                too_large = fs::symlink_metadata(path).map_or(0, |m| m.len());
+                Vec::new()
+            }
             Err(e) => return Err(e),
         };
-        let exists = path.exists();
+        let exists = fs::symlink_metadata(path).is_ok();
         let mut spans = Vec::new();
         let good = if bytes.starts_with(MAGIC) {
             let body = &bytes[MAGIC.len()..];
@@ -184,14 +208,14 @@ fn load_and_repair(files: &LogFiles, repair: bool) -> io::Result<Loaded> {
             0
         };
         let len = bytes.len();
-        if repair && (good < len || (is_current && good == 0)) {
-            rec.cut_bytes += (len - good) as u64;
+        if repair && (good < len || too_large > 0 || (is_current && good == 0)) {
+            rec.cut_bytes += (len - good) as u64 + too_large;
             if good == 0 {
                 if is_current || exists {
                     start_segment(path)?;
                 }
             } else {
-                let file = OpenOptions::new().write(true).open(path)?;
+                let file = private_fs::open(path, OpenOptions::new().write(true))?;
                 file.set_len(good as u64)?;
                 file.sync_data()?;
             }
@@ -206,14 +230,21 @@ fn load_and_repair(files: &LogFiles, repair: bool) -> io::Result<Loaded> {
     Ok(out)
 }
 
-/// The whole file in one read, into a buffer of its size.
-fn read_whole(path: &Path) -> io::Result<Vec<u8>> {
-    let mut file = File::open(path)?;
-    let len = usize::try_from(file.metadata()?.len()).unwrap_or(0);
+/// The whole file in one read, into a buffer of its size; one larger than `max` is an
+/// error (`FileTooLarge`) before anything is read.
+fn read_whole(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    let file = private_fs::open_read(path)?;
+    let len = file.metadata()?.len();
+    if len > max {
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!("{} is larger than {max} bytes", path.display()),
+        ));
+    }
     // One more byte: the read that finds the end needs no bigger buffer.
-    let mut bytes = Vec::with_capacity(len + 1);
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0) + 1);
     advise_huge_pages(&bytes);
-    file.read_to_end(&mut bytes)?;
+    file.take(max).read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 
@@ -239,14 +270,15 @@ fn advise_huge_pages(_buf: &Vec<u8>) {}
 
 /// Creates (or empties) a segment holding only the magic.
 pub(crate) fn start_segment(path: &Path) -> io::Result<()> {
-    let mut file = File::create(path)?;
+    let mut options = OpenOptions::new();
+    let mut file = private_fs::open(path, options.write(true).create(true).truncate(true))?;
     file.write_all(MAGIC)?;
     file.sync_data()
 }
 
 /// Opens the current segment for appending at `len` (what recovery kept).
 pub(crate) fn open_for_append(path: &Path, len: u64) -> io::Result<File> {
-    let mut file = OpenOptions::new().write(true).open(path)?;
+    let mut file = private_fs::open(path, OpenOptions::new().write(true))?;
     file.seek(SeekFrom::Start(len))?;
     Ok(file)
 }

@@ -58,6 +58,8 @@ enum FleetMode {
     ConfirmFork { id: String, label: String },
 }
 
+/// Crew levels indented at most; deeper members line up with the deepest shown.
+const MAX_INDENT_LEVELS: usize = 12;
 /// Columns after the label.
 const STATUS_COLS: usize = 24;
 const TURN_COLS: usize = 13;
@@ -555,7 +557,9 @@ fn row(
     let indent = if shown.depth == 0 {
         String::new()
     } else {
-        format!("{}└ ", "  ".repeat(usize::from(shown.depth) - 1))
+        // Past a few levels the indent would only push the label off the row.
+        let levels = usize::from(shown.depth - 1).min(MAX_INDENT_LEVELS);
+        format!("{}└ ", "  ".repeat(levels))
     };
     let label_text = format!("{indent}{text_label}");
     let label_style = if titled { theme.text } else { theme.dim };

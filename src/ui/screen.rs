@@ -58,6 +58,9 @@ pub struct Screen {
     pub(crate) search: SearchView,
     /// The overlay open over the panes, if any (it has the keys: [`Mode::Overlay`]).
     overlay: Option<Box<dyn Overlay>>,
+    /// Kept while the overlay is open and dropped with it: the handles of the jobs that
+    /// fill it, so they end when it closes.
+    overlay_jobs: Vec<Box<dyn std::any::Any + Send>>,
     /// Where things were at the last draw (mouse hit tests, page sizes).
     last_areas: Option<Areas>,
     /// Web links drawn in the transcript and workspace panes at the last draw.
@@ -114,10 +117,20 @@ impl Screen {
     pub(crate) fn open_overlay(&mut self, overlay: Box<dyn Overlay>) {
         self.modes.open_overlay();
         self.overlay = Some(overlay);
+        self.overlay_jobs.clear();
+    }
+
+    /// Keeps `job` (a handle that ends a job when dropped) until the open overlay closes
+    /// or is replaced; with no overlay open it is dropped now.
+    pub(crate) fn tie_to_overlay(&mut self, job: Box<dyn std::any::Any + Send>) {
+        if self.overlay.is_some() {
+            self.overlay_jobs.push(job);
+        }
     }
 
     /// Closes the overlay; keys go back where they were before it opened.
     pub(crate) fn close_overlay(&mut self) {
+        self.overlay_jobs.clear();
         if self.overlay.take().is_some() {
             self.modes.close_overlay();
         }

@@ -101,13 +101,8 @@ fn attach_send_survive_a_drop_and_quit() {
     assert_restored(&pty);
 
     // The cursor was stored for the next attach.
-    let sessions = home.path().join("state/gobare-tui/hosts");
-    let stored = walk(&sessions)
-        .into_iter()
-        .find(|p| p.to_string_lossy().ends_with(&format!("{session}.json")))
-        .expect("session state written");
-    let state: serde_json::Value = serde_json::from_slice(&std::fs::read(stored).unwrap()).unwrap();
-    assert!(state["cursor"].as_u64().unwrap() > 0, "{state}");
+    let state = support::app::on_disk(&home, &sim.sim, &session);
+    assert!(state.cursor.is_some_and(|c| c > 0), "{state:?}");
 }
 
 #[test]

@@ -9,6 +9,9 @@ use std::process::Stdio;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
+/// A session id of the reference's shape (the servers here answer any).
+const SESSION: &str = "3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af";
+
 fn unauthorized() -> Reply {
     Reply::error(401, "authentication_error", Some("req-401")).header(
         "www-authenticate",
@@ -21,7 +24,14 @@ async fn a_refused_token_exits_1_with_a_clear_message_and_no_token() {
     let server = Server::start(vec![unauthorized()]).await;
     let home = Home::new();
     let out = home
-        .tokio_command(&["--api", server.base.as_str(), "tail", "s1", "--from", "0"])
+        .tokio_command(&[
+            "--api",
+            server.base.as_str(),
+            "tail",
+            SESSION,
+            "--from",
+            "0",
+        ])
         .env("GOBARE_TOKEN", SECRET)
         .output()
         .await
@@ -54,7 +64,7 @@ async fn the_token_file_is_used_and_a_loose_mode_warns() {
             "--token-file",
             token_path.to_str().unwrap(),
             "tail",
-            "s1",
+            SESSION,
         ])
         .env("GOBARE_TOKEN", "gbr_pat_from_env_loses")
         .output()
@@ -140,11 +150,13 @@ fn terminate(child: &tokio::process::Child) {
 
 #[tokio::test]
 async fn frames_print_as_lines_and_sigterm_exits_0() {
-    let persisted = r#"{"object":"event","type":"agent.message","session_id":"s1","seq":4812,"created_at":1,"payload":{"text":"done"}}"#;
+    let persisted = &format!(
+        r#"{{"object":"event","type":"agent.message","session_id":"{SESSION}","seq":4812,"created_at":1,"payload":{{"text":"done"}}}}"#
+    );
     let api = sse_server(vec![persisted.to_string()], Duration::from_secs(3600)).await;
     let home = Home::new();
     let mut child = home
-        .tokio_command(&["--api", api.as_str(), "tail", "s1", "--from", "0"])
+        .tokio_command(&["--api", api.as_str(), "tail", SESSION, "--from", "0"])
         .env("GOBARE_TOKEN", SECRET)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -155,7 +167,7 @@ async fn frames_print_as_lines_and_sigterm_exits_0() {
         .await
         .expect("a line within 20 s")
         .unwrap();
-    assert_eq!(first.as_deref(), Some(persisted));
+    assert_eq!(first.as_deref(), Some(persisted.as_str()));
     terminate(&child);
     let status = child.wait().await.unwrap();
     assert_eq!(status.code(), Some(0));
@@ -166,7 +178,7 @@ async fn a_closed_stdout_exits_0_quietly() {
     let api = sse_server(Vec::new(), Duration::from_millis(20)).await;
     let home = Home::new();
     let mut child = home
-        .tokio_command(&["--api", api.as_str(), "tail", "s1"])
+        .tokio_command(&["--api", api.as_str(), "tail", SESSION])
         .env("GOBARE_TOKEN", SECRET)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -199,7 +211,7 @@ async fn an_unreachable_server_is_retried_and_reported_only_with_verbose() {
     let home = Home::new();
     let api = format!("http://127.0.0.1:{port}");
     let mut child = home
-        .tokio_command(&["--api", &api, "--verbose", "tail", "s1"])
+        .tokio_command(&["--api", &api, "--verbose", "tail", SESSION])
         .env("GOBARE_TOKEN", SECRET)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

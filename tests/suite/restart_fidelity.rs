@@ -242,7 +242,7 @@ fn a_torn_log_with_garbage_after_it_is_cut_back_and_the_rest_fetched_again() {
     let before = screen_without_clocks(&pty);
     assert!(support::app::quit(&mut pty, TIMEOUT).success());
 
-    let log = log_file(&home, &session);
+    let log = log_file(&home, &sim.sim, &session);
     let len = std::fs::metadata(&log).unwrap().len();
     let file = std::fs::OpenOptions::new().write(true).open(&log).unwrap();
     file.set_len(len - 7).unwrap();
@@ -267,20 +267,19 @@ fn a_torn_log_with_garbage_after_it_is_cut_back_and_the_rest_fetched_again() {
 }
 
 /// The session's current log segment under the app's state directory.
-fn log_file(home: &tempfile::TempDir, session: &str) -> std::path::PathBuf {
-    let name = format!("{session}.log");
-    let mut dirs = vec![home.path().join("state")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.file_name().is_some_and(|n| *n == *name) {
-                return path;
-            }
-        }
-    }
-    panic!("no event log for {session} under {}", home.path().display());
+fn log_file(
+    home: &tempfile::TempDir,
+    sim: &gobare_sim::Simulator,
+    session: &str,
+) -> std::path::PathBuf {
+    let store =
+        gobare_tui::store::StateStore::open(&home.path().join("state/gobare-tui"), &sim.url())
+            .unwrap();
+    store
+        .event_log_files(session)
+        .unwrap()
+        .current_segment()
+        .to_path_buf()
 }
 
 /// The Turn pane reads the last five turns; a restart of a session with more still says how

@@ -23,6 +23,9 @@ use gobare_tui::config::{Config, EnvVars};
 use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 
+/// A session id of the reference's shape (the servers here answer any).
+const SESSION: &str = "3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af";
+
 const TOKEN: &str = "gbr_pat_Zq7LeakCanary9xW2";
 
 fn assert_clean(what: &str, text: &str) {
@@ -114,7 +117,7 @@ async fn errors_built_from_a_server_echo_of_the_token_are_redacted() {
     // The binary (health check first): stderr and logs.
     let home = Home::new();
     let out = home
-        .tokio_command(&["--api", api.as_str(), "--verbose", "tail", "s1"])
+        .tokio_command(&["--api", api.as_str(), "--verbose", "tail", SESSION])
         .env("GOBARE_TOKEN", TOKEN)
         .output()
         .await
@@ -220,7 +223,7 @@ async fn plain_http_to_a_remote_host_is_refused_unless_allowed() {
     let home = Home::new();
     let out = tokio::time::timeout(
         Duration::from_secs(20),
-        home.tokio_command(&["--api", "http://api.example.com", "tail", "s1"])
+        home.tokio_command(&["--api", "http://api.example.com", "tail", SESSION])
             .env("GOBARE_TOKEN", TOKEN)
             .output(),
     )

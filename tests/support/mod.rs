@@ -3,6 +3,7 @@
 pub(crate) mod actions;
 pub(crate) mod app;
 pub(crate) mod cli;
+pub(crate) mod endless_pages;
 pub(crate) mod faults;
 pub(crate) mod process;
 pub(crate) mod pty;

@@ -11,6 +11,12 @@ use tokio::time::{Instant, Sleep};
 
 /// Longest wait for the next chunk before the download counts as dropped.
 const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+/// Longest wait for the answer's headers: the idle limit starts only once they are in.
+const HEADERS_TIMEOUT: Duration = Duration::from_secs(60);
+/// The window of the minimum rate, and the least that must arrive in each (about 1 KiB/s):
+/// a trickle that keeps every gap under the idle limit still ends.
+const RATE_WINDOW: Duration = Duration::from_secs(60);
+const RATE_WINDOW_MIN_BYTES: u64 = 64 * 1024;
 /// Whole-request deadline of a download: long enough for any size; a stall is caught by
 /// [`IDLE_TIMEOUT`] instead.
 const DOWNLOAD_DEADLINE: Duration = Duration::from_secs(24 * 60 * 60);
@@ -24,6 +30,9 @@ pub struct Download {
     received: u64,
     /// When the last chunk arrived (or the answer, before the first).
     last_arrival: Instant,
+    /// Where the current window of the minimum rate began, and the bytes received in it.
+    window_start: Instant,
+    window_bytes: u64,
     /// One timer for the whole download, moved on only when it fires: a timer set per
     /// chunk costs more than the chunk's bytes once the transfer is fast.
     idle: Pin<Box<Sleep>>,
@@ -67,8 +76,25 @@ impl Download {
         match next {
             Err(e) => Err(self.client.scrub(ApiError::network(e))),
             Ok(Some(chunk)) => {
-                self.last_arrival = Instant::now();
+                let now = Instant::now();
+                self.last_arrival = now;
                 self.received += chunk.len() as u64;
+                self.window_bytes += chunk.len() as u64;
+                if now.duration_since(self.window_start) >= RATE_WINDOW {
+                    if self.window_bytes < RATE_WINDOW_MIN_BYTES {
+                        return Err(ApiError::local(
+                            ApiErrorKind::Network,
+                            format!(
+                                "the download is too slow: {} bytes in {} s, after {} bytes",
+                                self.window_bytes,
+                                now.duration_since(self.window_start).as_secs(),
+                                self.received
+                            ),
+                        ));
+                    }
+                    self.window_start = now;
+                    self.window_bytes = 0;
+                }
                 Ok(Some(chunk))
             }
             Ok(None) => match self.content_length() {
@@ -116,9 +142,18 @@ impl ApiClient {
     }
 
     async fn download(&self, url: url::Url) -> Result<Download, ApiError> {
-        let response = self
-            .answer(Method::GET, url, None, None, "*/*", Some(DOWNLOAD_DEADLINE))
-            .await?;
+        let answer = self.answer(Method::GET, url, None, None, "*/*", Some(DOWNLOAD_DEADLINE));
+        let response = tokio::time::timeout(HEADERS_TIMEOUT, answer)
+            .await
+            .map_err(|_| {
+                ApiError::local(
+                    ApiErrorKind::Network,
+                    format!(
+                        "the download got no answer in {} s",
+                        HEADERS_TIMEOUT.as_secs()
+                    ),
+                )
+            })??;
         // Read once: reqwest's own figure shrinks as the body is consumed.
         let announced = response
             .headers()
@@ -132,6 +167,8 @@ impl ApiClient {
             announced,
             received: 0,
             last_arrival: now,
+            window_start: now,
+            window_bytes: 0,
             idle: Box::pin(tokio::time::sleep_until(now + IDLE_TIMEOUT)),
         })
     }

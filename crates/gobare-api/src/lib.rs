@@ -5,6 +5,7 @@
 //!   tolerant of what a newer server adds.
 //! - [`client`]: [`client::ApiClient`], typed calls to `/v1` with bearer auth and an
 //!   Idempotency-Key on every write; failures are [`error::ApiError`]s.
+//! - [`paging`]: [`paging::read_all`], the one walk through a list's pages, bounded.
 //! - [`retry`]: [`retry::SendRetry`], the one loop that retries a write under its key.
 //! - [`stream`]: the resumable event stream, a task that reconnects from its cursor and
 //!   reports [`stream::StreamUpdate`]s; [`sse`] is its parser.
@@ -23,6 +24,7 @@ mod event_decode;
 pub mod files;
 mod json;
 pub mod model;
+pub mod paging;
 pub mod retry;
 pub mod sse;
 pub mod stream;

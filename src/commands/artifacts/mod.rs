@@ -28,9 +28,17 @@ pub(crate) async fn run(config: Config, args: ArtifactsArgs) -> Result<()> {
     config.require_token()?;
     let client = config.client()?;
     let session = super::session_id::resolve(&config, &args.session_id).await?;
-    let artifacts = list_all(&client, &session, args.turn.as_deref())
+    let listed = list_all(&client, &session, args.turn.as_deref())
         .await
         .wrap_err("could not list the artifacts")?;
+    let artifacts = listed.items;
+    if let Some(cut) = listed.cut {
+        // A save is all or nothing, and the newest of a path or turn may be past the cut.
+        if args.download.is_some() || (args.archive.is_some() && args.turn.is_none()) {
+            return Err(eyre!("nothing was saved: {cut}"));
+        }
+        eprintln!("gobare-tui: showing part of the artifacts: {cut}");
+    }
     if let Some(dir) = &args.download {
         return download(&client, &session, &artifacts, dir, args.force).await;
     }
@@ -72,7 +80,7 @@ fn text_line(a: &Artifact) -> String {
 }
 
 /// One JSON object per artifact, inert on a terminal.
-fn json_line(a: &Artifact) -> String {
+pub(crate) fn json_line(a: &Artifact) -> String {
     let value = json!({
         "id": a.id,
         "path": a.path,
@@ -81,7 +89,7 @@ fn json_line(a: &Artifact) -> String {
         "content_type": a.content_type,
         "created_at": a.created_at,
     });
-    super::list::escape_unsafe(&value.to_string())
+    super::json_escape::escape_unsafe(&value.to_string()).into_owned()
 }
 
 async fn download(

@@ -251,3 +251,41 @@ fn a_row_version_moves_with_what_it_shows_and_a_new_row_on_the_stream_is_news() 
     let copy = fleet.clone();
     assert_ne!(copy.version(), fleet.version(), "a copy is another model");
 }
+
+/// A chain of `depth` sessions, each the parent of the next.
+fn chain(depth: usize) -> FleetModel {
+    let mut fleet = FleetModel::new();
+    let mut member = session(json!({"id": "s0", "status": "idle"}));
+    for i in 0..depth {
+        member.parent_session_id = i.checked_sub(1).map(|p| format!("s{p}"));
+        member.id = format!("s{i}");
+        member.updated_at = i as i64;
+        fleet.apply_session(&member);
+    }
+    fleet
+}
+
+#[test]
+fn a_crew_100000_sessions_deep_is_ordered_without_recursion() {
+    let fleet = chain(100_000);
+    let shown = ordered(&fleet, "");
+    assert_eq!(shown.len(), 100_000);
+    for (i, s) in shown.iter().enumerate() {
+        assert_eq!(s.row.id, format!("s{i}"));
+        assert_eq!(usize::from(s.depth), i.min(usize::from(u16::MAX)));
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3))]
+    /// Any depth up to 1,000,000: every member is shown once, each after its parent. A
+    /// minute of a debug build: `cargo test -- --ignored crews_of_any_depth`.
+    #[test]
+    #[ignore = "a minute of a debug build"]
+    fn crews_of_any_depth_are_ordered(depth in 1usize..=1_000_000) {
+        let fleet = chain(depth);
+        let shown = ordered(&fleet, "");
+        proptest::prop_assert_eq!(shown.len(), depth);
+        proptest::prop_assert_eq!(shown.last().map(|s| s.row.id.clone()), Some(format!("s{}", depth - 1)));
+    }
+}

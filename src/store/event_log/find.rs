@@ -2,7 +2,6 @@
 //! hopping from header to header so only that record's JSON is read into memory.
 
 use super::{LogFiles, MAGIC, MAX_RECORD, RECORD_HEADER};
-use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::Path;
 
@@ -17,7 +16,7 @@ pub fn find(files: &LogFiles, seq: u64) -> io::Result<Option<Vec<u8>>> {
 }
 
 fn find_in(path: &Path, seq: u64) -> io::Result<Option<Vec<u8>>> {
-    let file = match File::open(path) {
+    let file = match crate::store::private_fs::open_read(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),

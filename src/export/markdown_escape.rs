@@ -1,0 +1,219 @@
+//! Keeping server text in its place in the Markdown export: an id inside the HTML comment
+//! it is written in, a name or path inside its inline code, and a message body a
+//! paragraph of text — no HTML, no link or image that runs or loads anything, no heading,
+//! rule or setext underline of the export's own structure.
+
+use std::borrow::Cow;
+
+/// `id` for inside an HTML comment: every byte but letters, digits, `_` and `.` as `%XX`,
+/// so nothing in it can close the comment (`-->`, `--!>`) or open markup.
+pub(crate) fn comment_text(id: &str) -> Cow<'_, str> {
+    let keep = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'.';
+    if id.bytes().all(keep) {
+        return Cow::Borrowed(id);
+    }
+    let mut out = String::with_capacity(id.len() + 8);
+    for b in id.bytes() {
+        if keep(b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `s` (one line) as inline code that nothing in it can close: fenced with one backtick
+/// more than its longest run, padded where it starts or ends with a backtick or space.
+pub(crate) fn inline_code(s: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for b in s.bytes() {
+        run = if b == b'`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    if s.is_empty() {
+        return "` `".to_string();
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = if s.starts_with(['`', ' ']) || s.ends_with(['`', ' ']) {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{s}{pad}{fence}")
+}
+
+/// One line of a message body (or of any text outside code) as text only: `<` written
+/// as `&lt;` (no tag, comment or autolink), an image as its text, a link whose target is
+/// not `http`, `https` or `mailto` (or relative) left unlinked, and a line that would
+/// start a heading, a rule or a setext underline escaped.
+pub(crate) fn body_line(line: &str) -> Cow<'_, str> {
+    let structural = starts_structure(line);
+    let unsafe_link = has_unsafe_link(line);
+    if !structural && !unsafe_link && !line.contains('<') && !line.contains("![") {
+        return Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len() + 8);
+    if structural {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        out.push_str(&line[..indent]);
+        out.push('\\');
+        push_inline(&mut out, &line[indent..]);
+    } else {
+        push_inline(&mut out, line);
+    }
+    Cow::Owned(out)
+}
+
+fn push_inline(out: &mut String, text: &str) {
+    let bytes = text.as_bytes();
+    let definition = starts_definition(text);
+    let mut copied = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let escape = match b {
+            b'<' => Some("&lt;"),
+            b'[' if i > 0 && bytes[i - 1] == b'!' => Some("\\["),
+            b'(' if i > 0 && bytes[i - 1] == b']' && !safe_target(&text[i + 1..]) => Some("\\("),
+            b':' if definition && i > 0 && bytes[i - 1] == b']' && !safe_target(&text[i + 1..]) => {
+                Some("\\:")
+            }
+            _ => None,
+        };
+        if let Some(escape) = escape {
+            out.push_str(&text[copied..i]);
+            out.push_str(escape);
+            copied = i + 1;
+        }
+    }
+    out.push_str(&text[copied..]);
+}
+
+/// Whether a line would be read as a heading (`#`), a thematic break or a setext
+/// underline (`---`, `===`, `***`, `___`) rather than text.
+fn starts_structure(line: &str) -> bool {
+    let rest = line.trim_start_matches(' ');
+    if line.len() - rest.len() > 3 {
+        return false; // indented code, not structure
+    }
+    if rest.starts_with('#') {
+        return true;
+    }
+    let marks: String = rest.chars().filter(|c| !c.is_whitespace()).collect();
+    let first = marks.chars().next();
+    matches!(first, Some('-' | '=' | '*' | '_'))
+        && marks.chars().all(|c| Some(c) == first)
+        && (marks.len() >= 3 || first == Some('=') || first == Some('-'))
+}
+
+fn has_unsafe_link(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    let definition = starts_definition(line);
+    bytes.windows(2).enumerate().any(|(i, w)| {
+        w[0] == b']'
+            && (w[1] == b'(' || (w[1] == b':' && definition))
+            && !safe_target(&line[i + 2..])
+    })
+}
+
+/// Whether a line may be a link reference definition (`[label]: target`).
+fn starts_definition(line: &str) -> bool {
+    let rest = line.trim_start_matches(' ');
+    line.len() - rest.len() <= 3 && rest.starts_with('[')
+}
+
+/// Whether a link target (what follows `](` or `]:`) is one a reader may follow: `http`,
+/// `https` or `mailto`, or no scheme at all (a relative path, an anchor).
+fn safe_target(after: &str) -> bool {
+    let target = after.trim_start_matches([' ', '<']);
+    let end = target
+        .find(|c: char| c.is_whitespace() || c == ')' || c == '>')
+        .unwrap_or(target.len());
+    let target = &target[..end];
+    match target.find(':') {
+        None => true,
+        Some(colon) => {
+            let scheme = &target[..colon];
+            // A `:` after a path, query or anchor began is not a scheme's.
+            scheme.contains(['/', '?', '#'])
+                || ["http", "https", "mailto"]
+                    .iter()
+                    .any(|s| scheme.eq_ignore_ascii_case(s))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_id_cannot_close_its_comment() {
+        assert_eq!(
+            comment_text("turn_9d41c7e0a8b24f36"),
+            "turn_9d41c7e0a8b24f36"
+        );
+        let id = comment_text("--><img src=x onerror=alert(1)>");
+        assert!(
+            !id.contains("--") && !id.contains('>') && !id.contains('<'),
+            "{id}"
+        );
+    }
+
+    #[test]
+    fn inline_code_outlasts_its_backticks() {
+        assert_eq!(inline_code("bash"), "`bash`");
+        assert_eq!(inline_code("a`b"), "``a`b``");
+        assert_eq!(inline_code("`x``"), "``` `x`` ```");
+        assert_eq!(inline_code(""), "` `");
+    }
+
+    #[test]
+    fn html_links_and_images_in_a_body_are_text() {
+        assert_eq!(
+            body_line("<script>alert(1)</script> <img src=x>"),
+            "&lt;script>alert(1)&lt;/script> &lt;img src=x>"
+        );
+        assert_eq!(
+            body_line("[c](javascript:alert(1))"),
+            "[c]\\(javascript:alert(1))"
+        );
+        assert_eq!(body_line("[c]( JavaScript:x)"), "[c]\\( JavaScript:x)");
+        assert_eq!(
+            body_line("[d]: data:text/html,x"),
+            "[d]\\: data:text/html,x"
+        );
+        assert_eq!(
+            body_line("![b](https://evil/p.png)"),
+            "!\\[b](https://evil/p.png)"
+        );
+        for kept in [
+            "[docs](https://x.dev/a:b)",
+            "[rel](src/main.rs)",
+            "[m](mailto:a@b)",
+            "a < b",
+        ] {
+            assert!(!body_line(kept).contains('\\'), "{kept}");
+        }
+    }
+
+    #[test]
+    fn a_body_never_starts_the_exports_structure() {
+        for line in [
+            "### You",
+            "## Turn 99",
+            "  # x",
+            "---",
+            "===",
+            "* * *",
+            "___",
+            "-",
+        ] {
+            assert!(body_line(line).trim_start().starts_with('\\'), "{line}");
+        }
+        for line in ["text", "- item", "    # indented code", "#hashtag"] {
+            let escaped = body_line(line);
+            assert_eq!(escaped.starts_with('\\'), line.starts_with('#'), "{line}");
+        }
+    }
+}
