@@ -20,7 +20,8 @@ pub struct SimArgs {
     #[arg(long, default_value_t = 1.0)]
     pub speed: f64,
     /// Scenario answering messages without a `#name` tag (quick, long, approval, question,
-    /// function, error, recovery, or mix = rotate through all but recovery).
+    /// function, error, recovery, or mix = rotate through quick, approval, question, long,
+    /// function and error, asking for approvals only as the session's policy says).
     #[arg(long, default_value = "mix")]
     pub scenario: String,
     /// Create a demo session on start and print its id.

@@ -94,6 +94,8 @@ pub(crate) struct QueuedTurn {
     pub(crate) turn_id: String,
     pub(crate) text: String,
     pub(crate) scenario: String,
+    /// How the scenario was chosen.
+    pub(crate) picked_by: crate::scenario::PickedBy,
 }
 
 pub(crate) struct SessionRec {

@@ -26,6 +26,13 @@
 //! * A message containing `#long`, `#approval`, `#question`, `#function`, `#quick`,
 //!   `#error`, `#recovery`, `#choice` (the production question shape) or `#expiring` (a
 //!   function call with a timeout) plays that scenario; others play `SimConfig::scenario`.
+//!   `#function` and `#expiring` also declare the function their scenario calls (a
+//!   simulator affordance): the scripted agent calls only functions the session declared
+//!   (`agent.tools`, `PUT …/tools`), with the declared `timeout_seconds` as `expires_at`.
+//! * Every tool step goes through the session's `approval_mode` and `permission_rules`
+//!   (deny and `read_only` refuse, `per_step` asks for each step that may change
+//!   something); under the default policy only a step a tagged or `--scenario` scenario
+//!   flags sensitive asks, never one the `mix` rotation chose.
 //! * Faults apply to event streams, sends and workspace rebuilds, and can change at
 //!   runtime.
 //!
@@ -50,7 +57,7 @@
 //! `files` (workspace files and snapshots), `tools` (tool configurations) and `envelope`
 //! (an event's wire form). `routes/*`: HTTP handlers. `auth`, `ratelimit`, `idempotency`:
 //! the layers, each owning its state; `scopes`: which scope a request needs.
-//! `permissions`: how approval mode and rules decide an approval step. `refusal`: the error envelope. `sse`: stream writer
+//! `permissions`: how approval mode and rules decide each tool step. `refusal`: the error envelope. `sse`: stream writer
 //! (replay, caps, pings, faults). `agent` + `scenario`: the scripted agent playing
 //! `assets/scenarios/*.json`. `lifecycle`: workspace timers. `seed`: bulk history for
 //! tests. `tar`: the artifact archive. `lock`: the one locking rule. Paths between files

@@ -72,7 +72,10 @@ pub(crate) fn create_session(state: &Shared, req: CreateSession) -> Result<Strin
             check_instructions(&instructions)?;
             rec.agent.instructions = Some(instructions);
         }
-        rec.agent.permission_rules = agent.permission_rules;
+        if let Some(rules) = agent.permission_rules {
+            rec.agent.permission_rules =
+                Some(crate::permissions::validate_rules(&Value::Array(rules))?);
+        }
         if let Some(tools) = agent.tools {
             rec.agent.tools = Some(crate::tools::validate(&Value::Array(tools))?);
         }
@@ -319,8 +322,8 @@ pub(crate) async fn patch(
                     check_approval_mode(m)?;
                     next_agent.approval_mode = Some(m.clone());
                 }
-                ("permission_rules", Value::Array(rules)) => {
-                    next_agent.permission_rules = Some(rules.clone())
+                ("permission_rules", rules) => {
+                    next_agent.permission_rules = Some(crate::permissions::validate_rules(rules)?)
                 }
                 ("model", Value::String(m)) if agent.contains_key("model_credential_id") => {
                     next_agent.model = Some(m.clone())

@@ -564,7 +564,17 @@ async fn every_scenario_is_embedded_and_the_mix_rotates_through_them() {
     api.message(&id, "first").await;
     sse.until("turn.ended").await;
     api.message(&id, "second").await;
-    sse.until("approval.requested").await;
+    let second = sse.events_until("turn.ended").await;
+    let restarted = second.iter().any(|f| {
+        f.kind() == "agent.tool_result"
+            && f.json()["payload"]["summary"]
+                .as_str()
+                .is_some_and(|s| s.contains("export-worker restarted"))
+    });
+    assert!(
+        restarted,
+        "the rotation's approval scenario runs under auto"
+    );
 }
 
 #[tokio::test]

@@ -65,7 +65,7 @@ async fn read_only_refuses_without_asking() {
 #[tokio::test]
 async fn a_deny_rule_refuses_without_asking() {
     let (kinds, resolved) = approval_turn(json!({
-        "approval_mode": "per_step",
+        "approval_mode": "auto",
         "permission_rules": [{"decision": "deny", "tool": "bash", "command": "systemctl restart"}]
     }))
     .await;
