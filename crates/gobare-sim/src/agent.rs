@@ -13,7 +13,7 @@ use gobare_api::model::{
     Todos, ToolCall, ToolResult, TurnRef, TurnStatus,
 };
 
-use crate::db::{ActiveTurn, Answer, Db, Pending, QueuedTurn, TurnFailure, hex_id};
+use crate::db::{ActiveTurn, Answer, Db, Pending, QueuedTurn, Resolved, TurnFailure, hex_id};
 use crate::files;
 use crate::lifecycle::{self, Readiness};
 use crate::permissions::{self, Decision};
@@ -530,7 +530,8 @@ impl TurnCtx<'_> {
             return;
         };
         rec.pending.retain(|p| p.action.call_id != call_id);
-        rec.resolved_calls.insert(call_id.to_string());
+        rec.resolved_calls
+            .insert(call_id.to_string(), Resolved::Lapsed);
         db.emit(
             self.session_id,
             EventPayload::ToolResolved(FunctionResolution {
@@ -594,7 +595,14 @@ impl TurnCtx<'_> {
             (false, None) => (TurnStatus::Cancelled, None),
         };
         Db::settle_turn(rec, self.turn_id, status, error);
-        rec.pending.retain(|p| p.action.turn_id != self.turn_id);
+        let (lapsed, kept) = std::mem::take(&mut rec.pending)
+            .into_iter()
+            .partition(|p| p.action.turn_id == self.turn_id);
+        rec.pending = kept;
+        for p in lapsed {
+            rec.resolved_calls
+                .insert(p.action.call_id, Resolved::Lapsed);
+        }
         db.emit(
             self.session_id,
             EventPayload::TurnEnded(TurnRef {

@@ -3,7 +3,7 @@
 //! equals `seq` order and a subscriber that snapshots the log under the same lock sees no
 //! gap and no duplicate.
 
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
 use serde_json::{Value, json};
@@ -42,6 +42,25 @@ pub(crate) enum Answer {
     FunctionResult { success: bool, output: String },
     Approval { approved: bool },
     Question { answer: String },
+}
+
+/// How a required action stopped being pending.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Resolved {
+    /// Answered through the API: a second answer is `already_resolved`.
+    Answered,
+    /// Expired, or its turn ended without it: an answer is `no_longer_pending`.
+    Lapsed,
+}
+
+impl Resolved {
+    /// The `input.accepted.outcome` of an answer arriving after this.
+    pub(crate) fn late_outcome(self) -> &'static str {
+        match self {
+            Resolved::Answered => "already_resolved",
+            Resolved::Lapsed => "no_longer_pending",
+        }
+    }
 }
 
 pub(crate) struct Pending {
@@ -119,7 +138,8 @@ pub(crate) struct SessionRec {
     pub(crate) pending: Vec<Pending>,
     /// Answers held by a sandbox that "restarted": the turn never resumes from them.
     pub(crate) orphaned: Vec<oneshot::Sender<Answer>>,
-    pub(crate) resolved_calls: HashSet<String>,
+    /// Required actions no longer pending, by call id: what a late answer is told.
+    pub(crate) resolved_calls: HashMap<String, Resolved>,
     /// Bumped on every activity; an idle timer only pauses if it is unchanged.
     pub(crate) activity: u64,
     /// Bumped on every (re)build; a lifetime timer only destroys its own sandbox.
@@ -178,7 +198,7 @@ impl SessionRec {
             active: None,
             pending: Vec::new(),
             orphaned: Vec::new(),
-            resolved_calls: HashSet::new(),
+            resolved_calls: HashMap::new(),
             activity: 0,
             sandbox_generation: 0,
             lived: std::time::Duration::ZERO,

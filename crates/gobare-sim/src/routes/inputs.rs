@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::body;
 use super::query::Query;
 use crate::agent;
-use crate::db::{ActiveTurn, Answer, Db, QueuedTurn};
+use crate::db::{ActiveTurn, Answer, Db, QueuedTurn, Resolved};
 use crate::lock::lock;
 use crate::refusal::Refusal;
 use crate::scenario::PickedBy;
@@ -263,8 +263,8 @@ fn cancel(state: &Shared, session_id: &str) -> Value {
 }
 
 /// Answers a required action. Outcomes: `accepted`, `already_resolved` (answered before),
-/// `not_delivered` (function calls, when configured: the sandbox "restarted"); unknown
-/// call → 404; wrong kind → 400.
+/// `no_longer_pending` (expired, or its turn ended without it), `not_delivered` (function
+/// calls, when configured: the sandbox "restarted"); unknown call → 404; wrong kind → 400.
 fn answer(
     state: &Shared,
     session_id: &str,
@@ -282,8 +282,8 @@ fn answer(
         return Err(Refusal::not_found(format!("No session {session_id}.")));
     };
     let Some(index) = rec.pending.iter().position(|p| p.action.call_id == call_id) else {
-        if rec.resolved_calls.contains(call_id) {
-            return Ok(reply("already_resolved"));
+        if let Some(resolved) = rec.resolved_calls.get(call_id) {
+            return Ok(reply(resolved.late_outcome()));
         }
         return Err(Refusal::not_found(format!(
             "No pending required action with call_id {call_id}."
@@ -310,7 +310,8 @@ fn answer(
         )));
     }
     let mut pending = rec.pending.remove(index);
-    rec.resolved_calls.insert(call_id.to_string());
+    rec.resolved_calls
+        .insert(call_id.to_string(), Resolved::Answered);
     let name = pending.action.name.clone().unwrap_or_default();
     let not_delivered =
         kind == RequiredActionKind::FunctionCall && state.config.tool_results_not_delivered;

@@ -1136,12 +1136,14 @@ async fn workspace_files_are_read_from_snapshots_and_written_live() {
     for expected in [(".env", false), ("notes.md", true), ("src/app.ts", true)] {
         assert!(listed.contains(&expected), "{expected:?} in {listed:?}");
     }
-    for entry in tree["data"].as_array().unwrap() {
-        assert_eq!(
-            entry["type"], "file",
-            "every entry carries its type: {entry}"
-        );
-    }
+    let typed: Vec<(&str, &str)> = tree["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["path"].as_str().unwrap(), f["type"].as_str().unwrap()))
+        .collect();
+    assert!(typed.contains(&("src", "directory")), "{typed:?}");
+    assert!(typed.contains(&("src/app.ts", "file")), "{typed:?}");
     let (status, refreshed) = api.post(&format!("{files}/refresh"), json!({})).await;
     assert_eq!(status, 200);
     assert_eq!(refreshed["data"], tree["data"]);
@@ -1244,7 +1246,10 @@ async fn a_preview_is_published_once_per_subdomain_and_unpublished_idempotently(
             .unwrap()
             .contains(&subdomain)
     );
-    assert!(published["url"].is_string());
+    assert_eq!(
+        published["url"], published["published_url"],
+        "the reply's url is the public address"
+    );
     assert_eq!(
         api.session(&id).await["preview"]["published_url"],
         published["published_url"]

@@ -6,3 +6,4 @@ mod import_cycles;
 mod policy;
 mod production;
 mod stream;
+mod validation;

@@ -138,7 +138,8 @@ async fn an_unanswered_function_call_expires_and_the_turn_goes_on() {
         .await;
     assert_eq!(
         (status, body["outcome"].clone()),
-        (202, json!("already_resolved"))
+        (202, json!("no_longer_pending")),
+        "an expired call is no longer pending"
     );
 }
 
