@@ -34,6 +34,9 @@ pub struct SimConfig {
     pub addr: SocketAddr,
     /// The bearer token clients must present; `None` makes a random `gbr_pat_…` one.
     pub token: Option<String>,
+    /// Further tokens, each holding only the scopes listed (`sessions:read`, …): a request
+    /// needing another gets `403 permission_denied` naming it.
+    pub scoped_tokens: Vec<(String, Vec<String>)>,
     /// Speed factor of the scripted agent (2.0 = twice as fast). Scales every delay.
     pub speed: f64,
     /// Default scenario for `input.message` (a message containing `#<name>` picks another).
@@ -95,6 +98,7 @@ impl Default for SimConfig {
         SimConfig {
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             token: None,
+            scoped_tokens: Vec::new(),
             speed: 1.0,
             scenario: "mix".into(),
             retry_ms: 2000,

@@ -46,7 +46,8 @@
 //! rebuild that gives up (`workspace.recovery_failed`).
 //! The workspace routes too: files read from snapshots (taken on pause and refresh),
 //! tools with secrets withheld, preview publishing, usage, the artifact archive and
-//! artifact deletes; scopes, for tokens minted with a chosen few ([`Simulator::mint_token`]).
+//! artifact deletes; scopes, for tokens minted with a chosen few ([`Simulator::mint_token`],
+//! `SimConfig::scoped_tokens`, `sim --token NAME:SCOPE,SCOPE`), which `/v1/health` reports.
 //! Not simulated: the organization routes (agents, environment templates and profiles, model credentials,
 //! webhooks: `404 not_found` saying so), and backpressure closing at 8 MiB.
 //!
@@ -94,7 +95,7 @@ use std::net::SocketAddr;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
-pub use args::SimArgs;
+pub use args::{SimArgs, TokenArg};
 pub use config::{RateLimits, SimConfig};
 pub use faults::Faults;
 pub use state::AcceptedMessage;

@@ -57,6 +57,7 @@ pub struct AcceptedMessage {
 
 impl SimState {
     pub(crate) fn new(config: SimConfig, token: String) -> Shared {
+        let scoped = config.scoped_tokens.clone();
         let (live, _) = broadcast::channel(4096);
         Arc::new(SimState {
             faults: Mutex::new(config.faults.clone()),
@@ -73,7 +74,7 @@ impl SimState {
             stream_opens: Mutex::new(Vec::new()),
             messages_by_key: Mutex::new(HashMap::new()),
             accepted_messages: Mutex::new(Vec::new()),
-            scoped_tokens: Arc::default(),
+            scoped_tokens: Arc::new(Mutex::new(scoped.into_iter().collect())),
             requests: Mutex::new(VecDeque::new()),
             fleet: Mutex::new(Vec::new()),
             scenarios: Scenarios::embedded(),

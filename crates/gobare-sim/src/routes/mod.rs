@@ -190,13 +190,13 @@ async fn unknown_path(uri: axum::http::Uri) -> Refusal {
     }
 }
 
-async fn health(uri: axum::http::Uri) -> Result<impl IntoResponse, Refusal> {
+async fn health(
+    held: Option<axum::extract::Extension<crate::scopes::TokenScopes>>,
+    uri: axum::http::Uri,
+) -> Result<impl IntoResponse, Refusal> {
     query::Query::parse(uri.query(), &[])?;
-    Ok(axum::Json(json!({
-        "object": "health", "status": "ok", "version": "v1",
-        "scopes": ["sessions:read", "sessions:write", "tools:respond", "artifacts:read"],
-        "usable": true, "missing_scopes": [],
-    })))
+    let held = held.map(|e| e.0).unwrap_or_default();
+    Ok(axum::Json(held.health()))
 }
 
 async fn model_connectors(uri: axum::http::Uri) -> Result<impl IntoResponse, Refusal> {

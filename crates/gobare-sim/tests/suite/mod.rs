@@ -5,5 +5,6 @@ mod fuzz;
 mod import_cycles;
 mod policy;
 mod production;
+mod scopes;
 mod stream;
 mod validation;
