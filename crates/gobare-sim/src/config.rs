@@ -48,6 +48,11 @@ pub struct SimConfig {
     pub ping_interval: Duration,
     /// Most persisted events replayed on one connect before `gobare.replay_truncated`.
     pub replay_cap: usize,
+    /// Unread bytes of a stream (queued by the server, not yet taken by the connection)
+    /// past which transient frames and pings are dropped (§7.7: ~1 MiB).
+    pub stream_drop_transient_after: usize,
+    /// Unread bytes of a stream past which the connection is closed (§7.7: 8 MiB).
+    pub stream_close_after: usize,
     /// Open event streams per token.
     pub streams_per_token: usize,
     /// Open event streams per organization.
@@ -104,6 +109,8 @@ impl Default for SimConfig {
             retry_ms: 2000,
             ping_interval: Duration::from_secs(15),
             replay_cap: 50_000,
+            stream_drop_transient_after: 1024 * 1024,
+            stream_close_after: 8 * 1024 * 1024,
             streams_per_token: 5,
             streams_per_org: 20,
             stream_slot_release_delay: Duration::from_millis(4500),

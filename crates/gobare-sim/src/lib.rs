@@ -40,7 +40,8 @@
 //!
 //! Sessions (create/list/get/patch/delete/fork), turns, items, artifacts, the seven
 //! `input.*` types, both event streams with exact cursor semantics, the replay cap and
-//! `gobare.replay_truncated`, stream caps, token-bucket rate limits, idempotency keys, the
+//! `gobare.replay_truncated`, stream caps, backpressure (a reader past ~1 MiB unread loses
+//! transient frames, past 8 MiB its connection), token-bucket rate limits, idempotency keys, the
 //! message queue, required actions with their outcomes, errors inside a run
 //! (`agent.error`, a fatal one failing the turn), and the workspace lifecycle including a
 //! rebuild that gives up (`workspace.recovery_failed`).
@@ -49,7 +50,7 @@
 //! artifact deletes; scopes, for tokens minted with a chosen few ([`Simulator::mint_token`],
 //! `SimConfig::scoped_tokens`, `sim --token NAME:SCOPE,SCOPE`), which `/v1/health` reports.
 //! Not simulated: the organization routes (agents, environment templates and profiles, model credentials,
-//! webhooks: `404 not_found` saying so), and backpressure closing at 8 MiB.
+//! webhooks: `404 not_found` saying so) and the OpenAPI document.
 //!
 //! # Files
 //!
@@ -59,7 +60,7 @@
 //! (an event's wire form). `routes/*`: HTTP handlers. `auth`, `ratelimit`, `idempotency`:
 //! the layers, each owning its state; `scopes`: which scope a request needs.
 //! `permissions`: how approval mode and rules decide each tool step. `refusal`: the error envelope. `sse`: stream writer
-//! (replay, caps, pings, faults). `agent` + `scenario`: the scripted agent playing
+//! (replay, caps, pings, faults), with `backpressure` deciding what a lagging reader loses. `agent` + `scenario`: the scripted agent playing
 //! `assets/scenarios/*.json`. `lifecycle`: workspace timers. `seed`: bulk history for
 //! tests. `tar`: the artifact archive. `lock`: the one locking rule. Paths between files
 //! only go one way (a test in `tests/suite/import_cycles.rs` checks it).
@@ -69,6 +70,7 @@
 mod agent;
 mod args;
 mod auth;
+mod backpressure;
 mod config;
 mod db;
 mod envelope;
@@ -293,6 +295,12 @@ impl Simulator {
     /// The faults in force (`refuse_sends` counts down as sends are refused).
     pub fn faults(&self) -> Faults {
         self.state.faults()
+    }
+
+    /// Event streams holding a slot now (a closed one's slot comes back after
+    /// `stream_slot_release_delay`).
+    pub fn open_streams(&self) -> usize {
+        *lock(&self.state.open_streams)
     }
 
     /// The cursor each accepted stream open carried (`None` = live only), in order.

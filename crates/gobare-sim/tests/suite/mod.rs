@@ -1,4 +1,5 @@
 mod api;
+mod backpressure;
 mod fleet;
 mod functions;
 mod fuzz;
