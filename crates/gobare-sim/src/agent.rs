@@ -33,25 +33,12 @@ pub(crate) fn spawn_worker(state: Shared, session_id: String, first: QueuedTurn)
         loop {
             run_turn(&state, &session_id, &next).await;
             let mut db = state.db();
-            let Some(rec) = db.session_mut(&session_id) else {
-                return;
-            };
-            match rec.queue.pop_front() {
-                Some(queued) => {
-                    rec.active = Some(ActiveTurn::new(&queued.turn_id));
-                    let text = queued.text.clone();
-                    db.emit(
-                        &session_id,
-                        EventPayload::MessageDequeued(QueuedMessage {
-                            text: text.clone(),
-                            position: None,
-                        }),
-                    );
-                    db.emit(&session_id, EventPayload::UserMessage(Text { text }));
-                    next = queued;
-                }
+            match dequeue(&mut db, &session_id) {
+                Some(queued) => next = queued,
                 None => {
-                    rec.active = None;
+                    if let Some(rec) = db.session_mut(&session_id) {
+                        rec.active = None;
+                    }
                     drop(db);
                     lifecycle::touch_idle(&state, &session_id);
                     return;
@@ -59,6 +46,24 @@ pub(crate) fn spawn_worker(state: Shared, session_id: String, first: QueuedTurn)
             }
         }
     });
+}
+
+/// Makes the session's first queued message its active turn (`message.dequeued`, then its
+/// `user.message`); `None` when nothing is queued.
+pub(crate) fn dequeue(db: &mut Db, session_id: &str) -> Option<QueuedTurn> {
+    let rec = db.session_mut(session_id)?;
+    let queued = rec.queue.pop_front()?;
+    rec.active = Some(ActiveTurn::new(&queued.turn_id));
+    let text = queued.text.clone();
+    db.emit(
+        session_id,
+        EventPayload::MessageDequeued(QueuedMessage {
+            text: text.clone(),
+            position: None,
+        }),
+    );
+    db.emit(session_id, EventPayload::UserMessage(Text { text }));
+    Some(queued)
 }
 
 struct TurnCtx<'a> {

@@ -36,7 +36,8 @@ pub struct SimArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub fleet: usize,
     /// With --fleet: emit this many events a second across the fleet, for as long as the
-    /// simulator runs (a busy org stream to measure against).
+    /// simulator runs: settled sessions run short turns (deltas, tools, an approval asked
+    /// and granted, an artifact), so rows change as on a busy organization.
     #[arg(long, value_name = "PER_SECOND", default_value_t = 0)]
     pub fleet_activity: u32,
     /// `retry:` hint written at the start of each stream, in ms.

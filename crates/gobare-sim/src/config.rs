@@ -93,8 +93,9 @@ pub struct SimConfig {
     /// questions, function calls, failures; see [`SimConfig::with_fleet`]). 0 = none.
     pub fleet: usize,
     /// Events a second emitted across the fleet's sessions, round-robin, for as long as the
-    /// simulator runs (todos, messages, tool calls, file changes): a busy org stream that
-    /// keeps going. 0 = none.
+    /// simulator runs: settled sessions run short turns (start, deltas, a tool call and
+    /// its result, a file change, an approval asked and granted, a reply, an artifact,
+    /// the end), so rows change as on a busy organization. 0 = none.
     pub fleet_activity: u32,
 }
 

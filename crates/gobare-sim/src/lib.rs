@@ -54,7 +54,8 @@
 //!
 //! # Files
 //!
-//! `config`/`faults`/`args`: knobs. `fleet`: many scripted sessions at once. `state`: what routes, streams and the agent share.
+//! `config`/`faults`/`args`: knobs. `fleet`: many scripted sessions at once, kept busy by
+//! `fleet_activity`. `state`: what routes, streams and the agent share.
 //! `db`: sessions, turns, items and the global event log (one `seq` counter), with
 //! `files` (workspace files and snapshots), `tools` (tool configurations) and `envelope`
 //! (an event's wire form). `routes/*`: HTTP handlers. `auth`, `ratelimit`, `idempotency`:
@@ -77,6 +78,7 @@ mod envelope;
 mod faults;
 mod files;
 mod fleet;
+mod fleet_activity;
 mod idempotency;
 mod lifecycle;
 mod lock;
@@ -145,7 +147,11 @@ impl Simulator {
         });
         let fleet = fleet::start(&state, fleet);
         if activity > 0 && !fleet.is_empty() {
-            tokio::spawn(fleet::keep_busy(state.clone(), fleet.clone(), activity));
+            tokio::spawn(fleet_activity::keep_busy(
+                state.clone(),
+                fleet.clone(),
+                activity,
+            ));
         }
         *lock(&state.fleet) = fleet;
         Ok(Simulator {
