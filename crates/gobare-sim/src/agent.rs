@@ -17,6 +17,7 @@ use crate::db::{ActiveTurn, Answer, Db, Pending, QueuedTurn, Resolved, TurnFailu
 use crate::files;
 use crate::lifecycle::{self, Readiness};
 use crate::permissions::{self, Decision};
+use crate::recall;
 use crate::scenario::{ArtifactStep, FileStep, PickedBy, Scenario, Step, ToolStep};
 use crate::state::Shared;
 
@@ -78,10 +79,12 @@ struct TurnCtx<'a> {
     approval_mode: Option<String>,
     permission_rules: Vec<Value>,
     picked_by: PickedBy,
+    /// The session's message before this turn's, which the closing reply names.
+    earlier: Option<String>,
 }
 
 async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn) {
-    let (cancel, approval_mode, permission_rules) = {
+    let (cancel, approval_mode, permission_rules, earlier) = {
         let db = state.db();
         let Some(rec) = db.session(session_id) else {
             return;
@@ -91,6 +94,7 @@ async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn) {
                 active.cancel.clone(),
                 rec.agent.approval_mode.clone(),
                 rec.agent.permission_rules.clone().unwrap_or_default(),
+                recall::earlier_message(&rec.items),
             ),
             None => return,
         }
@@ -113,6 +117,7 @@ async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn) {
         approval_mode,
         permission_rules,
         picked_by: queued.picked_by,
+        earlier,
     };
     let readiness = tokio::select! {
         readiness = lifecycle::ensure_running(state, session_id) => readiness,
@@ -183,10 +188,17 @@ impl TurnCtx<'_> {
 
     async fn play(&mut self) -> Play {
         let steps = self.scenario.steps.clone();
-        for step in steps {
+        let closing = steps.iter().rposition(|s| matches!(s, Step::Say(_)));
+        for (index, step) in steps.into_iter().enumerate() {
             if let Some(steer) = self.take_steer() {
                 self.acknowledge_steer(&steer).await?;
             }
+            let step = match (step, &self.earlier) {
+                (Step::Say(reply), Some(earlier)) if Some(index) == closing => {
+                    Step::Say(recall::follow_up(&reply, earlier))
+                }
+                (step, _) => step,
+            };
             self.step(step).await?;
             self.sleep_ms(self.scenario.pace.step_ms).await?;
         }

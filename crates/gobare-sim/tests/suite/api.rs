@@ -1467,3 +1467,23 @@ async fn seeded_turns_have_records() {
         assert_eq!(status, 200, "{one}");
     }
 }
+
+#[tokio::test]
+async fn a_second_rounds_reply_names_the_first_rounds_message() {
+    let api = Api::test().await;
+    let id = api.sim.create_session(None);
+    let mut sse = api.stream(&id, None).await;
+    let closing = |frames: &[crate::support::Frame]| {
+        frames
+            .iter()
+            .rfind(|f| f.kind() == "agent.message")
+            .map(|f| f.json()["payload"]["text"].as_str().unwrap().to_string())
+            .unwrap()
+    };
+    api.message(&id, "Fix the CSV export totals").await;
+    let first = closing(&sse.events_until("turn.ended").await);
+    assert!(!first.contains("earlier message"), "{first}");
+    api.message(&id, "Now add a test for it").await;
+    let second = closing(&sse.events_until("turn.ended").await);
+    assert!(second.contains("“Fix the CSV export totals”"), "{second}");
+}
