@@ -10,6 +10,8 @@ use serde_json::{Value, json};
 use tokio::sync::{broadcast, oneshot};
 use tokio_util::sync::CancellationToken;
 
+use crate::event_store::EventStore;
+pub(crate) use crate::event_store::Frame;
 use crate::files::{Files, Snapshot};
 use gobare_api::clock::unix_ms;
 use gobare_api::model::{
@@ -24,16 +26,6 @@ pub(crate) fn hex_id(prefix: &str, hex_len: usize) -> String {
     }
     s.truncate(prefix.len() + hex_len);
     s
-}
-
-/// One rendered event, shared by the log and every stream.
-#[derive(Debug)]
-pub(crate) struct Frame {
-    pub(crate) seq: Option<u64>,
-    pub(crate) kind: String,
-    pub(crate) session_id: String,
-    /// The compact envelope JSON (the `data:` line).
-    pub(crate) json: String,
 }
 
 /// What a required action receives when answered.
@@ -279,7 +271,8 @@ impl SessionRec {
 
 pub(crate) struct Db {
     next_seq: u64,
-    log: Vec<Arc<Frame>>,
+    /// The persisted events, on disk.
+    log: EventStore,
     pub(crate) sessions: BTreeMap<String, SessionRec>,
     /// Session ids in creation order (the list order).
     pub(crate) session_order: Vec<String>,
@@ -288,10 +281,10 @@ pub(crate) struct Db {
 }
 
 impl Db {
-    pub(crate) fn new(live: broadcast::Sender<Arc<Frame>>) -> Self {
+    pub(crate) fn new(live: broadcast::Sender<Arc<Frame>>, log: EventStore) -> Self {
         Db {
             next_seq: 1,
-            log: Vec::new(),
+            log,
             sessions: BTreeMap::new(),
             session_order: Vec::new(),
             item_counter: 0,
@@ -376,7 +369,7 @@ impl Db {
             json: crate::envelope::envelope_json(&event),
         });
         if persisted {
-            self.log.push(frame.clone());
+            self.log.append(&frame);
         }
         // No receivers is fine: nobody is watching.
         let _ = self.live.send(frame.clone());
@@ -391,13 +384,7 @@ impl Db {
         cap: usize,
         keep: impl Fn(&Frame) -> bool,
     ) -> Vec<Arc<Frame>> {
-        let start = self.log.partition_point(|f| f.seq.unwrap_or(0) <= after);
-        self.log[start..]
-            .iter()
-            .filter(|f| keep(f))
-            .take(cap.saturating_add(1))
-            .cloned()
-            .collect()
+        self.log.replay(after, cap.saturating_add(1), keep)
     }
 
     pub(crate) fn last_seq(&self) -> u64 {

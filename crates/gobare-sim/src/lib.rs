@@ -56,7 +56,8 @@
 //!
 //! `config`/`faults`/`args`: knobs. `fleet`: many scripted sessions at once, kept busy by
 //! `fleet_activity`. `state`: what routes, streams and the agent share.
-//! `db`: sessions, turns, items and the global event log (one `seq` counter), with
+//! `db`: sessions, turns, items and the global event log (one `seq` counter, its events
+//! kept on disk by `event_store`), with
 //! `files` (workspace files and snapshots), `tools` (tool configurations) and `envelope`
 //! (an event's wire form). `routes/*`: HTTP handlers. `auth`, `ratelimit`, `idempotency`:
 //! the layers, each owning its state; `scopes`: which scope a request needs.
@@ -75,6 +76,7 @@ mod backpressure;
 mod config;
 mod db;
 mod envelope;
+mod event_store;
 mod faults;
 mod files;
 mod fleet;
@@ -135,7 +137,8 @@ impl Simulator {
         let addr = listener.local_addr()?;
         let fleet = config.fleet;
         let activity = config.fleet_activity;
-        let state = SimState::new(config, token);
+        let log = event_store::EventStore::open_fresh()?;
+        let state = SimState::new(config, token, log);
         let app = routes::router(state.clone());
         let shutdown = state.shutdown.clone();
         let server = tokio::spawn(async move {
