@@ -150,8 +150,42 @@ pub struct NewArgs {
     /// Instructions for the agent (at most 32,000 characters).
     #[arg(long, value_name = "TEXT")]
     pub instructions: Option<String>,
+    /// Declares a function the agent may call, answered from this app (repeatable); with
+    /// `:TIMEOUT_S` (1–7200) an unanswered call expires after that many seconds.
+    #[arg(long = "function", value_name = "NAME[:TIMEOUT_S]", value_parser = parse_function)]
+    pub functions: Vec<FunctionDeclaration>,
     /// The first message; without it the session opens idle.
     pub message: Option<String>,
+}
+
+/// A function `new --function` declares: its name and optional `timeout_seconds`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FunctionDeclaration {
+    /// The function's name, as the agent calls it.
+    pub name: String,
+    /// How long a call waits for its answer; `None` waits forever.
+    pub timeout_seconds: Option<u64>,
+}
+
+fn parse_function(value: &str) -> Result<FunctionDeclaration, String> {
+    let (name, timeout) = match value.split_once(':') {
+        Some((name, timeout)) => {
+            let seconds = timeout
+                .parse::<u64>()
+                .ok()
+                .filter(|t| (1..=7200).contains(t))
+                .ok_or_else(|| format!("the timeout \"{timeout}\" is not 1 to 7200 seconds"))?;
+            (name, Some(seconds))
+        }
+        None => (value, None),
+    };
+    if !(1..=64).contains(&name.chars().count()) {
+        return Err("a function name is 1 to 64 characters".into());
+    }
+    Ok(FunctionDeclaration {
+        name: name.to_string(),
+        timeout_seconds: timeout,
+    })
 }
 
 #[derive(Debug, Clone, Args)]
@@ -319,6 +353,34 @@ mod tests {
         ] {
             let err = Cli::try_parse_from(args).unwrap_err();
             assert_eq!(err.kind(), clap::error::ErrorKind::UnknownArgument);
+        }
+    }
+
+    #[test]
+    fn new_declares_functions_with_an_optional_timeout() {
+        let cli = Cli::try_parse_from([
+            "g",
+            "new",
+            "--function",
+            "lookup_order:30",
+            "--function",
+            "refund",
+        ])
+        .unwrap();
+        let Some(CliCommand::New(n)) = cli.command else {
+            panic!()
+        };
+        let declared: Vec<(&str, Option<u64>)> = n
+            .functions
+            .iter()
+            .map(|f| (f.name.as_str(), f.timeout_seconds))
+            .collect();
+        assert_eq!(declared, [("lookup_order", Some(30)), ("refund", None)]);
+        for bad in ["f:0", "f:7201", "f:soon", ":5"] {
+            assert!(
+                Cli::try_parse_from(["g", "new", "--function", bad]).is_err(),
+                "{bad}"
+            );
         }
     }
 }

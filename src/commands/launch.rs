@@ -39,11 +39,28 @@ pub(crate) fn options(config: &Config, session_id: &str) -> color_eyre::Result<A
 
 /// The create request: never with `input` (that would race the stream, §11.1).
 pub(crate) fn create_request(args: &NewArgs) -> CreateSession {
-    let agent = (args.model.is_some() || args.instructions.is_some()).then(|| AgentRequest {
-        model: args.model.clone(),
-        instructions: args.instructions.clone(),
-        ..AgentRequest::default()
+    let tools = (!args.functions.is_empty()).then(|| {
+        args.functions
+            .iter()
+            .map(|f| {
+                let mut tool = serde_json::json!({"type": "function", "name": f.name,
+                                                  "parameters": {"type": "object"}});
+                if let Some(t) = f.timeout_seconds {
+                    tool["timeout_seconds"] = t.into();
+                }
+                tool
+            })
+            .collect()
     });
+    let agent =
+        (args.model.is_some() || args.instructions.is_some() || tools.is_some()).then(|| {
+            AgentRequest {
+                model: args.model.clone(),
+                instructions: args.instructions.clone(),
+                tools,
+                ..AgentRequest::default()
+            }
+        });
     CreateSession {
         agent,
         title: args.title.clone(),

@@ -13,11 +13,12 @@ use gobare_api::model::{
     Todos, ToolCall, ToolResult, TurnRef, TurnStatus,
 };
 
-use crate::db::{ActiveTurn, Answer, Db, Pending, QueuedTurn, TurnFailure, hex_id};
+use crate::db::{ActiveTurn, Answer, Db, Pending, QueuedTurn, Resolved, TurnFailure, hex_id};
 use crate::files;
 use crate::lifecycle::{self, Readiness};
 use crate::permissions::{self, Decision};
-use crate::scenario::{ArtifactStep, FileStep, Scenario, Step, ToolStep};
+use crate::recall;
+use crate::scenario::{ArtifactStep, FileStep, PickedBy, Scenario, Step, ToolStep};
 use crate::state::Shared;
 
 /// Why a turn stopped early.
@@ -33,25 +34,12 @@ pub(crate) fn spawn_worker(state: Shared, session_id: String, first: QueuedTurn)
         loop {
             run_turn(&state, &session_id, &next).await;
             let mut db = state.db();
-            let Some(rec) = db.session_mut(&session_id) else {
-                return;
-            };
-            match rec.queue.pop_front() {
-                Some(queued) => {
-                    rec.active = Some(ActiveTurn::new(&queued.turn_id));
-                    let text = queued.text.clone();
-                    db.emit(
-                        &session_id,
-                        EventPayload::MessageDequeued(QueuedMessage {
-                            text: text.clone(),
-                            position: None,
-                        }),
-                    );
-                    db.emit(&session_id, EventPayload::UserMessage(Text { text }));
-                    next = queued;
-                }
+            match dequeue(&mut db, &session_id) {
+                Some(queued) => next = queued,
                 None => {
-                    rec.active = None;
+                    if let Some(rec) = db.session_mut(&session_id) {
+                        rec.active = None;
+                    }
                     drop(db);
                     lifecycle::touch_idle(&state, &session_id);
                     return;
@@ -59,6 +47,24 @@ pub(crate) fn spawn_worker(state: Shared, session_id: String, first: QueuedTurn)
             }
         }
     });
+}
+
+/// Makes the session's first queued message its active turn (`message.dequeued`, then its
+/// `user.message`); `None` when nothing is queued.
+pub(crate) fn dequeue(db: &mut Db, session_id: &str) -> Option<QueuedTurn> {
+    let rec = db.session_mut(session_id)?;
+    let queued = rec.queue.pop_front()?;
+    rec.active = Some(ActiveTurn::new(&queued.turn_id));
+    let text = queued.text.clone();
+    db.emit(
+        session_id,
+        EventPayload::MessageDequeued(QueuedMessage {
+            text: text.clone(),
+            position: None,
+        }),
+    );
+    db.emit(session_id, EventPayload::UserMessage(Text { text }));
+    Some(queued)
 }
 
 struct TurnCtx<'a> {
@@ -72,10 +78,13 @@ struct TurnCtx<'a> {
     /// applies from the next turn).
     approval_mode: Option<String>,
     permission_rules: Vec<Value>,
+    picked_by: PickedBy,
+    /// The session's message before this turn's, which the closing reply names.
+    earlier: Option<String>,
 }
 
 async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn) {
-    let (cancel, approval_mode, permission_rules) = {
+    let (cancel, approval_mode, permission_rules, earlier) = {
         let db = state.db();
         let Some(rec) = db.session(session_id) else {
             return;
@@ -85,6 +94,7 @@ async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn) {
                 active.cancel.clone(),
                 rec.agent.approval_mode.clone(),
                 rec.agent.permission_rules.clone().unwrap_or_default(),
+                recall::earlier_message(&rec.items),
             ),
             None => return,
         }
@@ -106,6 +116,8 @@ async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn) {
         artifacts: Vec::new(),
         approval_mode,
         permission_rules,
+        picked_by: queued.picked_by,
+        earlier,
     };
     let readiness = tokio::select! {
         readiness = lifecycle::ensure_running(state, session_id) => readiness,
@@ -176,10 +188,17 @@ impl TurnCtx<'_> {
 
     async fn play(&mut self) -> Play {
         let steps = self.scenario.steps.clone();
-        for step in steps {
+        let closing = steps.iter().rposition(|s| matches!(s, Step::Say(_)));
+        for (index, step) in steps.into_iter().enumerate() {
             if let Some(steer) = self.take_steer() {
                 self.acknowledge_steer(&steer).await?;
             }
+            let step = match (step, &self.earlier) {
+                (Step::Say(reply), Some(earlier)) if Some(index) == closing => {
+                    Step::Say(recall::follow_up(&reply, earlier))
+                }
+                (step, _) => step,
+            };
             self.step(step).await?;
             self.sleep_ms(self.scenario.pace.step_ms).await?;
         }
@@ -220,52 +239,10 @@ impl TurnCtx<'_> {
                 self.emit(EventPayload::AgentTodos(Todos { items }));
                 Ok(())
             }
-            Step::Tool(tool) => {
-                let call_id = hex_id("call_", 8);
-                self.run_tool(&tool, &call_id).await
-            }
+            Step::Tool(tool) => self.guarded_tool(&tool, false, None).await,
             Step::Approval(step) => {
-                let call_id = hex_id("call_", 8);
-                let decision = permissions::decide(
-                    self.approval_mode.as_deref(),
-                    &self.permission_rules,
-                    &step.tool.name,
-                    &step.tool.args,
-                    step.sensitive,
-                );
-                match decision {
-                    Decision::Run => return self.run_tool(&step.tool, &call_id).await,
-                    Decision::Refuse(code, sentence) => {
-                        self.emit(EventPayload::ApprovalResolved(ApprovalResolution {
-                            tool_call_id: call_id.clone(),
-                            approved: false,
-                            name: Some(step.tool.name.clone()),
-                            code: Some(code.to_string()),
-                            extra: [("message".to_string(), Value::from(sentence))].into(),
-                        }));
-                        return self.say(&step.on_denied).await;
-                    }
-                    Decision::Ask => {}
-                }
-                let rx = self.require(
-                    RequiredActionKind::Approval,
-                    &call_id,
-                    &step.tool.name,
-                    step.tool.args.clone(),
-                    None,
-                    EventPayload::ApprovalRequested(ApprovalRequest {
-                        tool_call_id: call_id.clone(),
-                        name: step.tool.name.clone(),
-                        args: step.tool.args.clone(),
-                        sensitive: step.sensitive,
-                    }),
-                );
-                match self.wait(rx).await? {
-                    Answer::Approval { approved: true } => {
-                        self.run_tool(&step.tool, &call_id).await
-                    }
-                    _ => self.say(&step.on_denied).await,
-                }
+                self.guarded_tool(&step.tool, step.sensitive, Some(&step.on_denied))
+                    .await
             }
             Step::Question(step) => {
                 let call_id = hex_id("call_", 8);
@@ -305,8 +282,17 @@ impl TurnCtx<'_> {
                 self.say(&step.then_say.replace("{answer}", &answer)).await
             }
             Step::Function(step) => {
+                let Some(timeout_seconds) = self.declared_function(&step.name) else {
+                    return self
+                        .say(&format!(
+                            "This session declares no `{}` function, so I can't call it; \
+                             I'll go on without it.",
+                            step.name
+                        ))
+                        .await;
+                };
                 let call_id = hex_id("call_", 8);
-                let timeout = step.timeout_seconds.map(std::time::Duration::from_secs);
+                let timeout = timeout_seconds.map(std::time::Duration::from_secs);
                 let rx = self.require(
                     RequiredActionKind::FunctionCall,
                     &call_id,
@@ -386,6 +372,80 @@ impl TurnCtx<'_> {
                     lifecycle::reclaim(rec, &r.reason);
                 }
                 Err(Stopped)
+            }
+        }
+    }
+
+    /// The session's declaration of function `name` (`agent.tools`, from creation or
+    /// `PUT …/tools`) as the call is made: `None` when undeclared, else its
+    /// `timeout_seconds`.
+    fn declared_function(&self, name: &str) -> Option<Option<u64>> {
+        let db = self.state.db();
+        let tools = db.session(self.session_id)?.agent.tools.as_ref()?;
+        let declared = tools.iter().find(|t| {
+            t.get("type").and_then(Value::as_str) == Some("function")
+                && t.get("name").and_then(Value::as_str) == Some(name)
+        })?;
+        Some(declared.get("timeout_seconds").and_then(Value::as_u64))
+    }
+
+    /// Runs a tool step as the session's policy decides (§6.2): refused with
+    /// `approval.resolved` and a sentence, asked for (`approval.requested`, then run or
+    /// not by the answer), or run. `sensitive` asks under `auto` unless the `mix`
+    /// rotation chose the scenario; `on_denied` is the scenario's own sentence for a
+    /// refusal.
+    async fn guarded_tool(
+        &self,
+        tool: &ToolStep,
+        sensitive: bool,
+        on_denied: Option<&str>,
+    ) -> Play {
+        let call_id = hex_id("call_", 8);
+        let sensitive = sensitive && self.picked_by.honours_sensitive();
+        let decision = permissions::decide(
+            self.approval_mode.as_deref(),
+            &self.permission_rules,
+            &tool.name,
+            &tool.args,
+            sensitive,
+        );
+        let refused_sentence = |reason: &str| match on_denied {
+            Some(said) => said.to_string(),
+            None => format!(
+                "I didn't run `{}`. {reason} I'll go on without it.",
+                tool.name
+            ),
+        };
+        match decision {
+            Decision::Run => self.run_tool(tool, &call_id).await,
+            Decision::Refuse(code, sentence) => {
+                self.emit(EventPayload::ApprovalResolved(ApprovalResolution {
+                    tool_call_id: call_id.clone(),
+                    approved: false,
+                    name: Some(tool.name.clone()),
+                    code: Some(code.to_string()),
+                    extra: [("message".to_string(), Value::from(sentence.clone()))].into(),
+                }));
+                self.say(&refused_sentence(&sentence)).await
+            }
+            Decision::Ask => {
+                let rx = self.require(
+                    RequiredActionKind::Approval,
+                    &call_id,
+                    &tool.name,
+                    tool.args.clone(),
+                    None,
+                    EventPayload::ApprovalRequested(ApprovalRequest {
+                        tool_call_id: call_id.clone(),
+                        name: tool.name.clone(),
+                        args: tool.args.clone(),
+                        sensitive,
+                    }),
+                );
+                match self.wait(rx).await? {
+                    Answer::Approval { approved: true } => self.run_tool(tool, &call_id).await,
+                    _ => self.say(&refused_sentence("You declined it.")).await,
+                }
             }
         }
     }
@@ -487,7 +547,8 @@ impl TurnCtx<'_> {
             return;
         };
         rec.pending.retain(|p| p.action.call_id != call_id);
-        rec.resolved_calls.insert(call_id.to_string());
+        rec.resolved_calls
+            .insert(call_id.to_string(), Resolved::Lapsed);
         db.emit(
             self.session_id,
             EventPayload::ToolResolved(FunctionResolution {
@@ -551,7 +612,14 @@ impl TurnCtx<'_> {
             (false, None) => (TurnStatus::Cancelled, None),
         };
         Db::settle_turn(rec, self.turn_id, status, error);
-        rec.pending.retain(|p| p.action.turn_id != self.turn_id);
+        let (lapsed, kept) = std::mem::take(&mut rec.pending)
+            .into_iter()
+            .partition(|p| p.action.turn_id == self.turn_id);
+        rec.pending = kept;
+        for p in lapsed {
+            rec.resolved_calls
+                .insert(p.action.call_id, Resolved::Lapsed);
+        }
         db.emit(
             self.session_id,
             EventPayload::TurnEnded(TurnRef {

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use crate::config::SimConfig;
 use crate::faults::Faults;
+use crate::scopes;
 
 /// The flags of `gobare-tui sim`; [`SimArgs::to_config`] makes the [`SimConfig`] they
 /// describe.
@@ -13,14 +14,18 @@ pub struct SimArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:4780")]
     pub addr: SocketAddr,
-    /// Token clients must present (a random one is made when omitted).
-    #[arg(long)]
-    pub token: Option<String>,
+    /// A token clients may present (repeatable). `NAME` holds every scope (the first such
+    /// is the one printed; a random one is made when none is given); `NAME:SCOPE,SCOPE`
+    /// holds only those (`sessions:read`, `sessions:write`, `tools:respond`,
+    /// `artifacts:read`, `credentials:write`, `cli`): other routes answer 403.
+    #[arg(long = "token", value_name = "NAME[:SCOPE,SCOPE]", value_parser = parse_token)]
+    pub tokens: Vec<TokenArg>,
     /// Speed factor for the scripted agent (2 = twice as fast).
     #[arg(long, default_value_t = 1.0)]
     pub speed: f64,
     /// Scenario answering messages without a `#name` tag (quick, long, approval, question,
-    /// function, error, recovery, or mix = rotate through all but recovery).
+    /// function, error, recovery, or mix = rotate through quick, approval, question, long,
+    /// function and error, asking for approvals only as the session's policy says).
     #[arg(long, default_value = "mix")]
     pub scenario: String,
     /// Create a demo session on start and print its id.
@@ -31,7 +36,8 @@ pub struct SimArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub fleet: usize,
     /// With --fleet: emit this many events a second across the fleet, for as long as the
-    /// simulator runs (a busy org stream to measure against).
+    /// simulator runs: settled sessions run short turns (deltas, tools, an approval asked
+    /// and granted, an artifact), so rows change as on a busy organization.
     #[arg(long, value_name = "PER_SECOND", default_value_t = 0)]
     pub fleet_activity: u32,
     /// `retry:` hint written at the start of each stream, in ms.
@@ -93,16 +99,69 @@ pub struct SimArgs {
     pub write_each_frame: bool,
 }
 
+/// One `--token`: its name and, when limited, the scopes it holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TokenArg {
+    /// What clients present as `Authorization: Bearer NAME`.
+    pub name: String,
+    /// `None` for every scope.
+    pub scopes: Option<Vec<String>>,
+}
+
+fn parse_token(value: &str) -> Result<TokenArg, String> {
+    let (name, scopes) = match value.split_once(':') {
+        None => (value, None),
+        Some((name, list)) => {
+            let scopes: Vec<String> = list.split(',').map(|s| s.trim().to_string()).collect();
+            if let Some(unknown) = scopes.iter().find(|s| !scopes::ALL.contains(&s.as_str())) {
+                return Err(format!(
+                    "unknown scope \"{unknown}\"; scopes: {}",
+                    scopes::ALL.join(", ")
+                ));
+            }
+            (name, Some(scopes))
+        }
+    };
+    if name.is_empty() || name.chars().any(char::is_whitespace) {
+        return Err("a token name is non-empty and has no spaces".into());
+    }
+    Ok(TokenArg {
+        name: name.to_string(),
+        scopes,
+    })
+}
+
 fn secs(s: f64) -> Duration {
     Duration::try_from_secs_f64(s.max(0.0)).unwrap_or(Duration::MAX)
 }
 
 impl SimArgs {
+    /// The first `--token` holding every scope.
+    fn full_token(&self) -> Option<String> {
+        let full = self.tokens.iter().find(|t| t.scopes.is_none());
+        full.map(|t| t.name.clone())
+    }
+
+    /// Every other `--token`, with the scopes it holds (a further unlimited one holds all
+    /// six).
+    fn scoped_tokens(&self) -> Vec<(String, Vec<String>)> {
+        let full = self.full_token();
+        self.tokens
+            .iter()
+            .filter(|t| Some(&t.name) != full.as_ref())
+            .map(|t| {
+                let all = || scopes::ALL.iter().map(|s| s.to_string()).collect();
+                (t.name.clone(), t.scopes.clone().unwrap_or_else(all))
+            })
+            .collect()
+    }
+
     /// The configuration these flags describe (realistic defaults otherwise).
     pub fn to_config(&self) -> SimConfig {
         let mut config = SimConfig {
             addr: self.addr,
-            token: self.token.clone(),
+            token: self.full_token(),
+            scoped_tokens: self.scoped_tokens(),
             speed: self.speed,
             scenario: self.scenario.clone(),
             retry_ms: self.retry_ms,

@@ -34,6 +34,9 @@ pub struct SimConfig {
     pub addr: SocketAddr,
     /// The bearer token clients must present; `None` makes a random `gbr_pat_…` one.
     pub token: Option<String>,
+    /// Further tokens, each holding only the scopes listed (`sessions:read`, …): a request
+    /// needing another gets `403 permission_denied` naming it.
+    pub scoped_tokens: Vec<(String, Vec<String>)>,
     /// Speed factor of the scripted agent (2.0 = twice as fast). Scales every delay.
     pub speed: f64,
     /// Default scenario for `input.message` (a message containing `#<name>` picks another).
@@ -45,6 +48,11 @@ pub struct SimConfig {
     pub ping_interval: Duration,
     /// Most persisted events replayed on one connect before `gobare.replay_truncated`.
     pub replay_cap: usize,
+    /// Unread bytes of a stream (queued by the server, not yet taken by the connection)
+    /// past which transient frames and pings are dropped (§7.7: ~1 MiB).
+    pub stream_drop_transient_after: usize,
+    /// Unread bytes of a stream past which the connection is closed (§7.7: 8 MiB).
+    pub stream_close_after: usize,
     /// Open event streams per token.
     pub streams_per_token: usize,
     /// Open event streams per organization.
@@ -85,8 +93,9 @@ pub struct SimConfig {
     /// questions, function calls, failures; see [`SimConfig::with_fleet`]). 0 = none.
     pub fleet: usize,
     /// Events a second emitted across the fleet's sessions, round-robin, for as long as the
-    /// simulator runs (todos, messages, tool calls, file changes): a busy org stream that
-    /// keeps going. 0 = none.
+    /// simulator runs: settled sessions run short turns (start, deltas, a tool call and
+    /// its result, a file change, an approval asked and granted, a reply, an artifact,
+    /// the end), so rows change as on a busy organization. 0 = none.
     pub fleet_activity: u32,
 }
 
@@ -95,11 +104,14 @@ impl Default for SimConfig {
         SimConfig {
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             token: None,
+            scoped_tokens: Vec::new(),
             speed: 1.0,
             scenario: "mix".into(),
             retry_ms: 2000,
             ping_interval: Duration::from_secs(15),
             replay_cap: 50_000,
+            stream_drop_transient_after: 1024 * 1024,
+            stream_close_after: 8 * 1024 * 1024,
             streams_per_token: 5,
             streams_per_org: 20,
             stream_slot_release_delay: Duration::from_millis(4500),

@@ -3,13 +3,15 @@
 //! equals `seq` order and a subscriber that snapshots the log under the same lock sees no
 //! gap and no duplicate.
 
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, oneshot};
 use tokio_util::sync::CancellationToken;
 
+use crate::event_store::EventStore;
+pub(crate) use crate::event_store::Frame;
 use crate::files::{Files, Snapshot};
 use gobare_api::clock::unix_ms;
 use gobare_api::model::{
@@ -26,22 +28,31 @@ pub(crate) fn hex_id(prefix: &str, hex_len: usize) -> String {
     s
 }
 
-/// One rendered event, shared by the log and every stream.
-#[derive(Debug)]
-pub(crate) struct Frame {
-    pub(crate) seq: Option<u64>,
-    pub(crate) kind: String,
-    pub(crate) session_id: String,
-    /// The compact envelope JSON (the `data:` line).
-    pub(crate) json: String,
-}
-
 /// What a required action receives when answered.
 #[derive(Debug)]
 pub(crate) enum Answer {
     FunctionResult { success: bool, output: String },
     Approval { approved: bool },
     Question { answer: String },
+}
+
+/// How a required action stopped being pending.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Resolved {
+    /// Answered through the API: a second answer is `already_resolved`.
+    Answered,
+    /// Expired, or its turn ended without it: an answer is `no_longer_pending`.
+    Lapsed,
+}
+
+impl Resolved {
+    /// The `input.accepted.outcome` of an answer arriving after this.
+    pub(crate) fn late_outcome(self) -> &'static str {
+        match self {
+            Resolved::Answered => "already_resolved",
+            Resolved::Lapsed => "no_longer_pending",
+        }
+    }
 }
 
 pub(crate) struct Pending {
@@ -94,6 +105,8 @@ pub(crate) struct QueuedTurn {
     pub(crate) turn_id: String,
     pub(crate) text: String,
     pub(crate) scenario: String,
+    /// How the scenario was chosen.
+    pub(crate) picked_by: crate::scenario::PickedBy,
 }
 
 pub(crate) struct SessionRec {
@@ -117,7 +130,8 @@ pub(crate) struct SessionRec {
     pub(crate) pending: Vec<Pending>,
     /// Answers held by a sandbox that "restarted": the turn never resumes from them.
     pub(crate) orphaned: Vec<oneshot::Sender<Answer>>,
-    pub(crate) resolved_calls: HashSet<String>,
+    /// Required actions no longer pending, by call id: what a late answer is told.
+    pub(crate) resolved_calls: HashMap<String, Resolved>,
     /// Bumped on every activity; an idle timer only pauses if it is unchanged.
     pub(crate) activity: u64,
     /// Bumped on every (re)build; a lifetime timer only destroys its own sandbox.
@@ -176,7 +190,7 @@ impl SessionRec {
             active: None,
             pending: Vec::new(),
             orphaned: Vec::new(),
-            resolved_calls: HashSet::new(),
+            resolved_calls: HashMap::new(),
             activity: 0,
             sandbox_generation: 0,
             lived: std::time::Duration::ZERO,
@@ -257,7 +271,8 @@ impl SessionRec {
 
 pub(crate) struct Db {
     next_seq: u64,
-    log: Vec<Arc<Frame>>,
+    /// The persisted events, on disk.
+    log: EventStore,
     pub(crate) sessions: BTreeMap<String, SessionRec>,
     /// Session ids in creation order (the list order).
     pub(crate) session_order: Vec<String>,
@@ -266,10 +281,10 @@ pub(crate) struct Db {
 }
 
 impl Db {
-    pub(crate) fn new(live: broadcast::Sender<Arc<Frame>>) -> Self {
+    pub(crate) fn new(live: broadcast::Sender<Arc<Frame>>, log: EventStore) -> Self {
         Db {
             next_seq: 1,
-            log: Vec::new(),
+            log,
             sessions: BTreeMap::new(),
             session_order: Vec::new(),
             item_counter: 0,
@@ -354,7 +369,7 @@ impl Db {
             json: crate::envelope::envelope_json(&event),
         });
         if persisted {
-            self.log.push(frame.clone());
+            self.log.append(&frame);
         }
         // No receivers is fine: nobody is watching.
         let _ = self.live.send(frame.clone());
@@ -369,13 +384,7 @@ impl Db {
         cap: usize,
         keep: impl Fn(&Frame) -> bool,
     ) -> Vec<Arc<Frame>> {
-        let start = self.log.partition_point(|f| f.seq.unwrap_or(0) <= after);
-        self.log[start..]
-            .iter()
-            .filter(|f| keep(f))
-            .take(cap.saturating_add(1))
-            .cloned()
-            .collect()
+        self.log.replay(after, cap.saturating_add(1), keep)
     }
 
     pub(crate) fn last_seq(&self) -> u64 {

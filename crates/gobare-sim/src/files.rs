@@ -142,11 +142,23 @@ pub(crate) fn parse_seed_files(value: &Value, field: &str) -> Result<Files, Refu
     Ok(files)
 }
 
-/// One `workspace_file` entry of a listing. Only regular files are kept, so every entry's
-/// `type` is `file` (directories are implied by the paths).
+/// One file's `workspace_file` entry of a listing.
 pub(crate) fn file_entry(path: &str, size: usize) -> Value {
     json!({"object": "workspace_file", "type": "file", "path": path, "size_bytes": size,
            "readable": !is_withheld(path)})
+}
+
+/// One directory's `workspace_file` entry of a listing.
+fn directory_entry(path: &str) -> Value {
+    json!({"object": "workspace_file", "type": "directory", "path": path, "readable": true})
+}
+
+/// Every directory holding a file of `files` (`src`, `src/bin` for `src/bin/a.rs`).
+fn directories(files: &Files) -> std::collections::BTreeSet<&str> {
+    files
+        .keys()
+        .flat_map(|path| path.match_indices('/').map(move |(end, _)| &path[..end]))
+        .collect()
 }
 
 /// The file tree of `GET …/files` and `POST …/files/refresh`.
@@ -155,11 +167,18 @@ pub(crate) fn tree(snapshot: Option<&Snapshot>) -> Value {
         None => json!({"object": "list", "data": [], "captured_at": null, "state": "missing",
                        "truncated": false}),
         Some(s) => {
-            let data: Vec<Value> = s
-                .files
-                .iter()
-                .map(|(path, bytes)| file_entry(path, bytes.len()))
+            // Sorted by path, a directory just before what it holds.
+            let mut entries: Vec<(&str, Value)> = directories(&s.files)
+                .into_iter()
+                .map(|dir| (dir, directory_entry(dir)))
+                .chain(
+                    s.files
+                        .iter()
+                        .map(|(path, bytes)| (path.as_str(), file_entry(path, bytes.len()))),
+                )
                 .collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            let data: Vec<Value> = entries.into_iter().map(|(_, entry)| entry).collect();
             json!({"object": "list", "data": data, "captured_at": s.captured_at,
                    "state": "ready", "truncated": false})
         }
@@ -201,6 +220,35 @@ mod tests {
         ] {
             assert!(workspace_path(outside).is_err(), "{outside}");
         }
+    }
+
+    #[test]
+    fn listings_name_directories_as_well_as_files() {
+        let files: Files = [
+            ("src/bin/a.rs", "a"),
+            ("src/lib.rs", "l"),
+            ("notes.md", "n"),
+        ]
+        .into_iter()
+        .map(|(p, c)| (p.to_string(), c.as_bytes().to_vec()))
+        .collect();
+        let tree = tree(Some(&Snapshot::of(&files)));
+        let listed: Vec<(&str, &str)> = tree["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| (e["type"].as_str().unwrap(), e["path"].as_str().unwrap()))
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                ("file", "notes.md"),
+                ("directory", "src"),
+                ("directory", "src/bin"),
+                ("file", "src/bin/a.rs"),
+                ("file", "src/lib.rs"),
+            ]
+        );
     }
 
     #[test]

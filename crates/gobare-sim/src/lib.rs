@@ -26,6 +26,13 @@
 //! * A message containing `#long`, `#approval`, `#question`, `#function`, `#quick`,
 //!   `#error`, `#recovery`, `#choice` (the production question shape) or `#expiring` (a
 //!   function call with a timeout) plays that scenario; others play `SimConfig::scenario`.
+//!   `#function` and `#expiring` also declare the function their scenario calls (a
+//!   simulator affordance): the scripted agent calls only functions the session declared
+//!   (`agent.tools`, `PUT …/tools`), with the declared `timeout_seconds` as `expires_at`.
+//! * Every tool step goes through the session's `approval_mode` and `permission_rules`
+//!   (deny and `read_only` refuse, `per_step` asks for each step that may change
+//!   something); under the default policy only a step a tagged or `--scenario` scenario
+//!   flags sensitive asks, never one the `mix` rotation chose.
 //! * Faults apply to event streams, sends and workspace rebuilds, and can change at
 //!   runtime.
 //!
@@ -33,26 +40,30 @@
 //!
 //! Sessions (create/list/get/patch/delete/fork), turns, items, artifacts, the seven
 //! `input.*` types, both event streams with exact cursor semantics, the replay cap and
-//! `gobare.replay_truncated`, stream caps, token-bucket rate limits, idempotency keys, the
+//! `gobare.replay_truncated`, stream caps, backpressure (a reader past ~1 MiB unread loses
+//! transient frames, past 8 MiB its connection), token-bucket rate limits, idempotency keys, the
 //! message queue, required actions with their outcomes, errors inside a run
 //! (`agent.error`, a fatal one failing the turn), and the workspace lifecycle including a
 //! rebuild that gives up (`workspace.recovery_failed`).
 //! The workspace routes too: files read from snapshots (taken on pause and refresh),
 //! tools with secrets withheld, preview publishing, usage, the artifact archive and
-//! artifact deletes; scopes, for tokens minted with a chosen few ([`Simulator::mint_token`]).
+//! artifact deletes; scopes, for tokens minted with a chosen few ([`Simulator::mint_token`],
+//! `SimConfig::scoped_tokens`, `sim --token NAME:SCOPE,SCOPE`), which `/v1/health` reports.
 //! Not simulated: the organization routes (agents, environment templates and profiles, model credentials,
-//! webhooks: `404 not_found` saying so), and backpressure closing at 8 MiB.
+//! webhooks: `404 not_found` saying so) and the OpenAPI document.
 //!
 //! # Files
 //!
-//! `config`/`faults`/`args`: knobs. `fleet`: many scripted sessions at once. `state`: what routes, streams and the agent share.
-//! `db`: sessions, turns, items and the global event log (one `seq` counter), with
+//! `config`/`faults`/`args`: knobs. `fleet`: many scripted sessions at once, kept busy by
+//! `fleet_activity`. `state`: what routes, streams and the agent share.
+//! `db`: sessions, turns, items and the global event log (one `seq` counter, its events
+//! kept on disk by `event_store`), with
 //! `files` (workspace files and snapshots), `tools` (tool configurations) and `envelope`
 //! (an event's wire form). `routes/*`: HTTP handlers. `auth`, `ratelimit`, `idempotency`:
 //! the layers, each owning its state; `scopes`: which scope a request needs.
-//! `permissions`: how approval mode and rules decide an approval step. `refusal`: the error envelope. `sse`: stream writer
-//! (replay, caps, pings, faults). `agent` + `scenario`: the scripted agent playing
-//! `assets/scenarios/*.json`. `lifecycle`: workspace timers. `seed`: bulk history for
+//! `permissions`: how approval mode and rules decide each tool step. `refusal`: the error envelope. `sse`: stream writer
+//! (replay, caps, pings, faults), with `backpressure` deciding what a lagging reader loses. `agent` + `scenario`: the scripted agent playing
+//! `assets/scenarios/*.json`, with `recall` naming earlier messages. `lifecycle`: workspace timers. `seed`: bulk history for
 //! tests. `tar`: the artifact archive. `lock`: the one locking rule. Paths between files
 //! only go one way (a test in `tests/suite/import_cycles.rs` checks it).
 
@@ -61,17 +72,21 @@
 mod agent;
 mod args;
 mod auth;
+mod backpressure;
 mod config;
 mod db;
 mod envelope;
+mod event_store;
 mod faults;
 mod files;
 mod fleet;
+mod fleet_activity;
 mod idempotency;
 mod lifecycle;
 mod lock;
 mod permissions;
 mod ratelimit;
+mod recall;
 mod refusal;
 mod routes;
 mod scenario;
@@ -87,7 +102,7 @@ use std::net::SocketAddr;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
-pub use args::SimArgs;
+pub use args::{SimArgs, TokenArg};
 pub use config::{RateLimits, SimConfig};
 pub use faults::Faults;
 pub use state::AcceptedMessage;
@@ -122,7 +137,8 @@ impl Simulator {
         let addr = listener.local_addr()?;
         let fleet = config.fleet;
         let activity = config.fleet_activity;
-        let state = SimState::new(config, token);
+        let log = event_store::EventStore::open_fresh()?;
+        let state = SimState::new(config, token, log);
         let app = routes::router(state.clone());
         let shutdown = state.shutdown.clone();
         let server = tokio::spawn(async move {
@@ -135,7 +151,11 @@ impl Simulator {
         });
         let fleet = fleet::start(&state, fleet);
         if activity > 0 && !fleet.is_empty() {
-            tokio::spawn(fleet::keep_busy(state.clone(), fleet.clone(), activity));
+            tokio::spawn(fleet_activity::keep_busy(
+                state.clone(),
+                fleet.clone(),
+                activity,
+            ));
         }
         *lock(&state.fleet) = fleet;
         Ok(Simulator {
@@ -285,6 +305,12 @@ impl Simulator {
     /// The faults in force (`refuse_sends` counts down as sends are refused).
     pub fn faults(&self) -> Faults {
         self.state.faults()
+    }
+
+    /// Event streams holding a slot now (a closed one's slot comes back after
+    /// `stream_slot_release_delay`).
+    pub fn open_streams(&self) -> usize {
+        *lock(&self.state.open_streams)
     }
 
     /// The cursor each accepted stream open carried (`None` = live only), in order.

@@ -176,7 +176,8 @@ pub(crate) fn touch_idle(state: &Shared, session_id: &str) {
     });
 }
 
-/// Destroys the sandbox once it has *run* for `workspace_lifetime` (paused time excluded).
+/// Destroys the sandbox once it has *run* for `workspace_lifetime` (paused time excluded),
+/// unless its preview is published.
 fn spawn_lifetime_timer(state: Shared, session_id: String, generation: u64) {
     tokio::spawn(async move {
         let lifetime = state.config.workspace_lifetime;
@@ -194,6 +195,12 @@ fn spawn_lifetime_timer(state: Shared, session_id: String, generation: u64) {
                 return;
             }
             let lived = rec.lived + rec.running_since.map(|s| s.elapsed()).unwrap_or_default();
+            if lived >= lifetime && rec.published_subdomain.is_some() {
+                // A published preview's workspace pauses but is never reclaimed (§5):
+                // look again a lifetime later, in case it was unpublished.
+                remaining = lifetime.max(Duration::from_millis(5));
+                continue;
+            }
             if lived >= lifetime {
                 break;
             }

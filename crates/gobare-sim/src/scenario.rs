@@ -149,8 +149,9 @@ pub(crate) struct FunctionStep {
     pub(crate) name: String,
     #[serde(default)]
     pub(crate) arguments: Value,
-    /// The function's `timeout_seconds`: sets the action's `expires_at`; past it the call
-    /// fails and the turn goes on.
+    /// The `timeout_seconds` a `#tag` naming this scenario declares the function with.
+    /// The call itself takes the session's declaration: its timeout sets the action's
+    /// `expires_at`; past it the call fails and the turn goes on.
     #[serde(default)]
     pub(crate) timeout_seconds: Option<u64>,
     /// Said after the result; `{output}` is replaced by it.
@@ -268,24 +269,89 @@ impl Scenarios {
 
     /// The scenario a message asks for with `#name`, else `default`; the default `mix`
     /// rotates through the scenarios by the session's turn count.
-    pub(crate) fn pick(&self, text: &str, default: &str, turn_index: usize) -> String {
+    pub(crate) fn pick(&self, text: &str, default: &str, turn_index: usize) -> Picked {
         for word in text.split_whitespace() {
             if let Some(name) = word.strip_prefix('#') {
                 let name = name.trim_end_matches(|c: char| !c.is_alphanumeric());
                 if self.0.contains_key(name) {
-                    return name.to_string();
+                    return Picked {
+                        name: name.to_string(),
+                        by: PickedBy::Tag,
+                    };
                 }
             }
         }
-        if default == "mix" {
-            let order = MIX.iter().filter(|n| self.0.contains_key(**n));
-            let available: Vec<&&str> = order.collect();
-            if let Some(name) = available.get(turn_index % available.len().max(1)) {
-                return (**name).to_string();
-            }
-            return "quick".to_string();
+        if default != "mix" {
+            return Picked {
+                name: default.to_string(),
+                by: PickedBy::Configured,
+            };
         }
-        default.to_string()
+        let available: Vec<&str> = MIX
+            .iter()
+            .copied()
+            .filter(|n| self.0.contains_key(*n))
+            .collect();
+        let name = available
+            .get(turn_index % available.len().max(1))
+            .copied()
+            .unwrap_or("quick");
+        Picked {
+            name: name.to_string(),
+            by: PickedBy::Rotation,
+        }
+    }
+}
+
+/// The scenario a message plays, and how it was chosen.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Picked {
+    pub(crate) name: String,
+    pub(crate) by: PickedBy,
+}
+
+/// How a message's scenario was chosen: what it may do beyond the session's policy.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum PickedBy {
+    /// The message's `#tag` named it: the sender asks for its affordances (a sensitive
+    /// step that asks, the function it calls declared on the session).
+    Tag,
+    /// `--scenario` named it: its sensitive steps ask; it declares nothing.
+    Configured,
+    /// The `mix` rotation chose it: only the session's policy asks for approvals, so an
+    /// untagged message under the default policy never parks on one.
+    Rotation,
+}
+
+impl PickedBy {
+    /// Whether a step the scenario flags sensitive asks under `auto`.
+    pub(crate) fn honours_sensitive(self) -> bool {
+        self != PickedBy::Rotation
+    }
+}
+
+impl Scenario {
+    /// The functions the scenario calls, as declarations (`{"type": "function", …}` with
+    /// its `timeout_seconds`): what a `#tag` naming it declares on the session.
+    pub(crate) fn function_declarations(&self) -> Vec<Value> {
+        self.steps
+            .iter()
+            .filter_map(|step| match step {
+                Step::Function(f) => {
+                    let mut tool = serde_json::json!({
+                        "type": "function",
+                        "name": f.name,
+                        "description": "Declared by the simulator for the scenario a #tag asked for.",
+                        "parameters": {"type": "object"},
+                    });
+                    if let Some(t) = f.timeout_seconds {
+                        tool["timeout_seconds"] = Value::from(t);
+                    }
+                    Some(tool)
+                }
+                _ => None,
+            })
+            .collect()
     }
 }
 

@@ -6,6 +6,24 @@ use gobare_api::model::{ErrorCode, Input};
 
 use crate::refusal::Refusal;
 
+/// The six scopes a token can hold (§1.3).
+pub(crate) const ALL: [&str; 6] = [
+    "sessions:read",
+    "sessions:write",
+    "tools:respond",
+    "artifacts:read",
+    "credentials:write",
+    "cli",
+];
+
+/// What a terminal client needs (§1.3), and what the simulator's own token reports.
+pub(crate) const CLIENT: [&str; 4] = [
+    "sessions:read",
+    "sessions:write",
+    "tools:respond",
+    "artifacts:read",
+];
+
 /// The scopes the presented token holds; `None` for the simulator's own token (all).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TokenScopes(pub(crate) Option<Vec<String>>);
@@ -20,6 +38,25 @@ impl TokenScopes {
             )),
             _ => Ok(()),
         }
+    }
+
+    /// `GET /v1/health`'s report of this token: what it holds, whether any `/v1` route
+    /// takes it (a `cli`-only token is refused by all), and what a client still lacks.
+    pub(crate) fn health(&self) -> serde_json::Value {
+        let held: Vec<&str> = match &self.0 {
+            None => CLIENT.to_vec(),
+            Some(held) => held.iter().map(String::as_str).collect(),
+        };
+        let missing: Vec<&str> = CLIENT
+            .iter()
+            .copied()
+            .filter(|s| !held.contains(s))
+            .collect();
+        let usable = held.iter().any(|s| *s != "cli");
+        serde_json::json!({
+            "object": "health", "status": "ok", "version": "v1",
+            "scopes": held, "usable": usable, "missing_scopes": missing,
+        })
     }
 }
 

@@ -1,19 +1,21 @@
 //! The event streams (§7): cursor parsing, stream caps, replay with truncation, live
-//! frames, keep-alive pings, and injected faults.
+//! frames, keep-alive pings, backpressure on a lagging reader, and injected faults.
 
-use std::convert::Infallible;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::{Notify, broadcast, mpsc};
+use tokio_util::sync::CancellationToken;
 
 use gobare_api::clock::unix_ms;
 use gobare_api::model::{ErrorCode, Event, EventPayload, ReplayTruncated};
 
+use crate::backpressure::{Admit, Bounds};
 use crate::db::{Db, Frame};
 use crate::faults::Faults;
 use crate::lock::lock;
@@ -130,20 +132,26 @@ pub(crate) fn open(state: &Shared, scope: Scope, cursor: Option<u64>) -> Result<
         };
         (rx, replay)
     };
-    let (tx, body_rx) = mpsc::channel::<Bytes>(64);
+    let (tx, body_rx) = mpsc::unbounded_channel::<Bytes>();
+    let unread = Arc::new(AtomicUsize::new(0));
+    let taken = Arc::new(Notify::new());
+    let abort = CancellationToken::new();
     let writer = Writer {
         state: state.clone(),
         tx,
+        unread: unread.clone(),
+        taken: taken.clone(),
+        abort: abort.clone(),
+        bounds: Bounds {
+            drop_transient_after: state.config.stream_drop_transient_after,
+            close_after: state.config.stream_close_after,
+        },
         frames_written: 0,
         last_seq: cursor.unwrap_or(0),
         _slot: slot,
     };
     tokio::spawn(writer.run(scope, cursor, replay, rx, keep));
-
-    let stream = futures_util::stream::unfold(body_rx, |mut rx| async move {
-        rx.recv().await.map(|b| (Ok::<_, Infallible>(b), rx))
-    });
-    let mut resp = Body::from_stream(stream).into_response();
+    let mut resp = Body::from_stream(body(body_rx, unread, taken, abort)).into_response();
     let h = resp.headers_mut();
     h.insert(
         header::CONTENT_TYPE,
@@ -153,12 +161,51 @@ pub(crate) fn open(state: &Shared, scope: Scope, cursor: Option<u64>) -> Result<
     Ok(resp)
 }
 
+/// What the connection takes from the writer. Bytes leave `unread` as the connection
+/// takes them; an abort (the reader fell too far behind) discards what is still queued
+/// and fails the body, which closes the connection.
+fn body(
+    rx: mpsc::UnboundedReceiver<Bytes>,
+    unread: Arc<AtomicUsize>,
+    taken: Arc<Notify>,
+    abort: CancellationToken,
+) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> {
+    futures_util::stream::unfold(Some(rx), move |rx| {
+        let unread = unread.clone();
+        let taken = taken.clone();
+        let abort = abort.clone();
+        async move {
+            let mut rx = rx?;
+            tokio::select! {
+                biased;
+                _ = abort.cancelled() => Some((
+                    Err(std::io::Error::other("the reader fell 8 MiB behind")),
+                    None,
+                )),
+                bytes = rx.recv() => {
+                    let bytes = bytes?;
+                    unread.fetch_sub(bytes.len(), Ordering::AcqRel);
+                    taken.notify_one();
+                    Some((Ok(bytes), Some(rx)))
+                }
+            }
+        }
+    })
+}
+
 /// The most bytes of waiting persisted frames put in one write.
 const BATCH_WRITE_BYTES: usize = 64 * 1024;
 
 struct Writer {
     state: Shared,
-    tx: mpsc::Sender<Bytes>,
+    tx: mpsc::UnboundedSender<Bytes>,
+    /// Bytes sent to the connection and not yet taken by it.
+    unread: Arc<AtomicUsize>,
+    /// Signalled each time the connection takes bytes.
+    taken: Arc<Notify>,
+    /// Cancelled when the reader falls past `bounds.close_after`.
+    abort: CancellationToken,
+    bounds: Bounds,
     frames_written: u64,
     last_seq: u64,
     _slot: Slot,
@@ -224,7 +271,7 @@ impl Writer {
             tokio::select! {
                 _ = shutdown.cancelled() => return Err(Closed),
                 _ = self.tx.closed() => return Err(Closed),
-                _ = ping.tick() => self.write_raw(": ping\n\n".to_string()).await?,
+                _ = ping.tick() => self.write_transient(": ping\n\n".to_string()).await?,
                 received = rx.recv() => match received {
                     Ok(frame) => {
                         let wanted = keep(&self.state.db(), &frame);
@@ -250,7 +297,10 @@ impl Writer {
     /// Persisted frames already waiting (a replay, a lagging reader's catch-up), written
     /// [`BATCH_WRITE_BYTES`] at a time as a buffered server writes them: the client must
     /// accept chunk boundaries anywhere (§7.2). The faults still apply frame by frame, and
-    /// `write_each_frame` writes them one at a time.
+    /// `write_each_frame` writes them one at a time. They come from the log at the
+    /// reader's pace (each batch waits for the unread bytes to fall under the first
+    /// backpressure bound), so a replay never counts against the reader; only live frames
+    /// pile up unread.
     async fn write_persisted<'f>(
         &mut self,
         frames: impl Iterator<Item = &'f Frame>,
@@ -263,11 +313,26 @@ impl Writer {
                 return Err(Closed);
             }
             if batch.len() >= BATCH_WRITE_BYTES || faults.write_each_frame {
+                self.wait_for_reader().await?;
                 self.write_raw(std::mem::take(&mut batch)).await?;
             }
         }
         if !batch.is_empty() {
+            self.wait_for_reader().await?;
             self.write_raw(batch).await?;
+        }
+        Ok(())
+    }
+
+    /// Waits until the reader has taken enough that unread bytes are under the first
+    /// backpressure bound.
+    async fn wait_for_reader(&self) -> Result<(), Closed> {
+        while self.unread.load(Ordering::Acquire) > self.bounds.drop_transient_after {
+            tokio::select! {
+                _ = self.taken.notified() => {}
+                _ = self.tx.closed() => return Err(Closed),
+                _ = self.state.shutdown.cancelled() => return Err(Closed),
+            }
         }
         Ok(())
     }
@@ -278,8 +343,16 @@ impl Writer {
             self.write_raw(text).await?;
             return Err(Closed);
         }
-        if frame.seq.is_none() && self.tx.capacity() == 0 {
-            // A lagging reader loses transient frames first (§7.7).
+        if frame.seq.is_none() {
+            return self.write_transient(text).await;
+        }
+        self.write_raw(text).await
+    }
+
+    /// A frame the reader can do without: dropped while it lags (§7.7).
+    async fn write_transient(&mut self, text: String) -> Result<(), Closed> {
+        let unread = self.unread.load(Ordering::Acquire);
+        if self.bounds.admit(unread, text.len(), true) == Admit::Drop {
             return Ok(());
         }
         self.write_raw(text).await
@@ -333,6 +406,12 @@ impl Writer {
             text
         };
         let bytes = Bytes::from(text);
+        let unread = self.unread.load(Ordering::Acquire);
+        if self.bounds.admit(unread, bytes.len(), false) == Admit::Close {
+            self.abort.cancel();
+            return Err(Closed);
+        }
+        self.unread.fetch_add(bytes.len(), Ordering::AcqRel);
         match faults.chunk_writes {
             Some((min, max)) if min > 0 && max >= min => {
                 let mut rest = bytes;
@@ -340,11 +419,11 @@ impl Writer {
                     let n =
                         (min + rand::random::<u32>() as usize % (max - min + 1)).min(rest.len());
                     let chunk = rest.split_to(n);
-                    self.tx.send(chunk).await.map_err(|_| Closed)?;
+                    self.tx.send(chunk).map_err(|_| Closed)?;
                 }
                 Ok(())
             }
-            _ => self.tx.send(bytes).await.map_err(|_| Closed),
+            _ => self.tx.send(bytes).map_err(|_| Closed),
         }
     }
 }

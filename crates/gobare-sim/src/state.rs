@@ -8,6 +8,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::SimConfig;
 use crate::db::Db;
+use crate::event_store::EventStore;
 use crate::faults::Faults;
 use crate::idempotency::Idempotency;
 use crate::lock::lock;
@@ -56,7 +57,8 @@ pub struct AcceptedMessage {
 }
 
 impl SimState {
-    pub(crate) fn new(config: SimConfig, token: String) -> Shared {
+    pub(crate) fn new(config: SimConfig, token: String, log: EventStore) -> Shared {
+        let scoped = config.scoped_tokens.clone();
         let (live, _) = broadcast::channel(4096);
         Arc::new(SimState {
             faults: Mutex::new(config.faults.clone()),
@@ -68,12 +70,12 @@ impl SimState {
             rate_limiter: RateLimiter::new(&config.rate_limits),
             config,
             token,
-            db: Mutex::new(Db::new(live)),
+            db: Mutex::new(Db::new(live, log)),
             open_streams: Mutex::new(0),
             stream_opens: Mutex::new(Vec::new()),
             messages_by_key: Mutex::new(HashMap::new()),
             accepted_messages: Mutex::new(Vec::new()),
-            scoped_tokens: Arc::default(),
+            scoped_tokens: Arc::new(Mutex::new(scoped.into_iter().collect())),
             requests: Mutex::new(VecDeque::new()),
             fleet: Mutex::new(Vec::new()),
             scenarios: Scenarios::embedded(),

@@ -114,6 +114,43 @@ fn validate_one(tool: &Value, i: usize) -> Result<(), Refusal> {
     Ok(())
 }
 
+const VERBOSITIES: [&str; 3] = ["low", "medium", "high"];
+const TEXT_FORMATS: [&str; 3] = ["text", "json_schema", "json_object"];
+
+/// Checks the `text` of a tools configuration (`agent.text`, `PUT …/tools`):
+/// `{verbosity?, format?: {type, schema?, …}}`.
+pub(crate) fn validate_text(text: &Value) -> Result<Value, Refusal> {
+    let Some(obj) = text.as_object() else {
+        return Err(Refusal::invalid("text must be an object."));
+    };
+    if let Some(unknown) = obj
+        .keys()
+        .find(|k| !["verbosity", "format"].contains(&k.as_str()))
+    {
+        return Err(Refusal::invalid(format!(
+            "Unknown field \"text.{unknown}\"; accepted: verbosity, format."
+        )));
+    }
+    if let Some(v) = obj.get("verbosity")
+        && !v.as_str().is_some_and(|v| VERBOSITIES.contains(&v))
+    {
+        return Err(Refusal::invalid(format!(
+            "text.verbosity must be one of {}, not {v}.",
+            VERBOSITIES.join(", ")
+        )));
+    }
+    if let Some(format) = obj.get("format") {
+        let kind = format.get("type").and_then(Value::as_str);
+        if !kind.is_some_and(|k| TEXT_FORMATS.contains(&k)) {
+            return Err(Refusal::invalid(format!(
+                "text.format.type must be one of {}.",
+                TEXT_FORMATS.join(", ")
+            )));
+        }
+    }
+    Ok(text.clone())
+}
+
 /// A tool as read back: secrets removed and named in `redacted`.
 pub(crate) fn redacted(tool: &Value) -> Value {
     let Some(obj) = tool.as_object() else {

@@ -23,7 +23,8 @@ impl axum::extract::FromRequest<Shared> for NoInput {
     }
 }
 
-/// Reads and parses a JSON body of at most `limit` bytes. Over the limit, malformed JSON,
+/// Reads and parses a JSON object body of at most `limit` bytes. Over the limit, malformed
+/// JSON, anything but an object (an array would otherwise fill a struct by position),
 /// wrong types and unknown fields are all `400 invalid_request` (§2, §5).
 pub(crate) async fn json<T: DeserializeOwned>(body: Body, limit: usize) -> Result<T, Refusal> {
     let bytes = axum::body::to_bytes(body, limit).await.map_err(|_| {
@@ -35,7 +36,12 @@ pub(crate) async fn json<T: DeserializeOwned>(body: Body, limit: usize) -> Resul
     if bytes.is_empty() {
         return Err(Refusal::invalid("A JSON request body is required."));
     }
-    serde_json::from_slice(&bytes)
+    let value: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| Refusal::invalid(format!("The request body is not valid: {e}.")))?;
+    if !value.is_object() {
+        return Err(Refusal::invalid("The body must be a JSON object."));
+    }
+    serde_json::from_value(value)
         .map_err(|e| Refusal::invalid(format!("The request body is not valid: {e}.")))
 }
 

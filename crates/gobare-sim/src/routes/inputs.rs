@@ -10,9 +10,10 @@ use serde_json::{Value, json};
 use super::body;
 use super::query::Query;
 use crate::agent;
-use crate::db::{ActiveTurn, Answer, Db, QueuedTurn};
+use crate::db::{ActiveTurn, Answer, Db, QueuedTurn, Resolved};
 use crate::lock::lock;
 use crate::refusal::Refusal;
+use crate::scenario::PickedBy;
 use crate::scopes::{self, TokenScopes};
 use crate::state::{AcceptedMessage, Shared};
 use crate::{idempotency, lifecycle};
@@ -140,7 +141,7 @@ pub(crate) fn accept_message(
     let rec = db
         .session_mut(session_id)
         .ok_or_else(|| Refusal::not_found(format!("No session {session_id}.")))?;
-    let scenario = state
+    let picked = state
         .scenarios
         .pick(&text, &state.config.scenario, rec.turns.len());
     let busy = rec.active.is_some() || !rec.queue.is_empty();
@@ -154,6 +155,11 @@ pub(crate) fn accept_message(
         )
         .retry_after(5));
     }
+    if picked.by == PickedBy::Tag
+        && let Some(scenario) = state.scenarios.get(&picked.name)
+    {
+        declare_functions(rec, scenario.function_declarations());
+    }
     let turn_id = Db::new_turn(rec);
     let key = idempotency::key_of(headers).ok().flatten();
     lock(&state.accepted_messages).push(AcceptedMessage {
@@ -163,7 +169,8 @@ pub(crate) fn accept_message(
     let queued = QueuedTurn {
         turn_id: turn_id.clone(),
         text: text.clone(),
-        scenario,
+        scenario: picked.name,
+        picked_by: picked.by,
     };
     let position = if busy {
         rec.queue.push_back(queued);
@@ -191,6 +198,24 @@ pub(crate) fn accept_message(
         "object": "input.accepted", "session_id": session_id, "type": "input.message",
         "queued": position.is_some(), "queue_position": position,
     }))
+}
+
+/// The simulator's affordance for `#function` and `#expiring`: the message declares the
+/// function its scenario calls (replacing a declaration of the same name), as a client
+/// would with `PUT …/tools`, so the scripted call has a declaration to follow.
+fn declare_functions(rec: &mut crate::db::SessionRec, declarations: Vec<Value>) {
+    if declarations.is_empty() {
+        return;
+    }
+    let tools = rec.agent.tools.get_or_insert_with(Vec::new);
+    for declared in declarations {
+        let name = declared.get("name").cloned();
+        tools.retain(|t| {
+            t.get("type").and_then(Value::as_str) != Some("function")
+                || t.get("name") != name.as_ref()
+        });
+        tools.push(declared);
+    }
 }
 
 fn context(state: &Shared, session_id: &str, text: String) -> Result<Value, Refusal> {
@@ -238,8 +263,8 @@ fn cancel(state: &Shared, session_id: &str) -> Value {
 }
 
 /// Answers a required action. Outcomes: `accepted`, `already_resolved` (answered before),
-/// `not_delivered` (function calls, when configured: the sandbox "restarted"); unknown
-/// call → 404; wrong kind → 400.
+/// `no_longer_pending` (expired, or its turn ended without it), `not_delivered` (function
+/// calls, when configured: the sandbox "restarted"); unknown call → 404; wrong kind → 400.
 fn answer(
     state: &Shared,
     session_id: &str,
@@ -257,8 +282,8 @@ fn answer(
         return Err(Refusal::not_found(format!("No session {session_id}.")));
     };
     let Some(index) = rec.pending.iter().position(|p| p.action.call_id == call_id) else {
-        if rec.resolved_calls.contains(call_id) {
-            return Ok(reply("already_resolved"));
+        if let Some(resolved) = rec.resolved_calls.get(call_id) {
+            return Ok(reply(resolved.late_outcome()));
         }
         return Err(Refusal::not_found(format!(
             "No pending required action with call_id {call_id}."
@@ -285,7 +310,8 @@ fn answer(
         )));
     }
     let mut pending = rec.pending.remove(index);
-    rec.resolved_calls.insert(call_id.to_string());
+    rec.resolved_calls
+        .insert(call_id.to_string(), Resolved::Answered);
     let name = pending.action.name.clone().unwrap_or_default();
     let not_delivered =
         kind == RequiredActionKind::FunctionCall && state.config.tool_results_not_delivered;

@@ -28,7 +28,6 @@ use gobare_api::model::ErrorCode;
 pub(crate) fn router(state: Shared) -> Router {
     Router::new()
         .route("/v1/health", get(health))
-        .route("/v1/openapi.json", get(openapi))
         .route("/v1/model-connectors", get(model_connectors))
         .route("/v1/sessions", get(sessions::list).post(sessions::create))
         .route(
@@ -162,8 +161,10 @@ fn envelope_framework_errors(resp: Response, id: &str) -> Response {
 }
 
 /// Spec routes (§6.1) this simulator leaves out: organization-level configuration a
-/// terminal client never calls.
-const NOT_SIMULATED: [&str; 5] = [
+/// terminal client never calls, and the OpenAPI document (the reference's is not shipped,
+/// and a stub would describe nothing).
+const NOT_SIMULATED: [&str; 6] = [
+    "/v1/openapi.json",
     "/v1/agents",
     "/v1/environment-templates",
     "/v1/environment-profiles",
@@ -189,22 +190,13 @@ async fn unknown_path(uri: axum::http::Uri) -> Refusal {
     }
 }
 
-async fn health(uri: axum::http::Uri) -> Result<impl IntoResponse, Refusal> {
+async fn health(
+    held: Option<axum::extract::Extension<crate::scopes::TokenScopes>>,
+    uri: axum::http::Uri,
+) -> Result<impl IntoResponse, Refusal> {
     query::Query::parse(uri.query(), &[])?;
-    Ok(axum::Json(json!({
-        "object": "health", "status": "ok", "version": "v1",
-        "scopes": ["sessions:read", "sessions:write", "tools:respond", "artifacts:read"],
-        "usable": true, "missing_scopes": [],
-    })))
-}
-
-async fn openapi() -> impl IntoResponse {
-    axum::Json(json!({
-        "openapi": "3.1.0",
-        "info": {"title": "Gobare Agent API (local simulator)", "version": "v1"},
-        "servers": [{"url": "/"}],
-        "paths": {},
-    }))
+    let held = held.map(|e| e.0).unwrap_or_default();
+    Ok(axum::Json(held.health()))
 }
 
 async fn model_connectors(uri: axum::http::Uri) -> Result<impl IntoResponse, Refusal> {

@@ -63,6 +63,7 @@ pub(crate) fn create_session(state: &Shared, req: CreateSession) -> Result<Strin
             rec.agent.approval_mode = Some(mode.clone());
         }
         if let Some(model) = agent.model {
+            check_model(&model)?;
             rec.agent.model = Some(model);
         }
         if let Some(cred) = agent.model_credential_id {
@@ -72,11 +73,16 @@ pub(crate) fn create_session(state: &Shared, req: CreateSession) -> Result<Strin
             check_instructions(&instructions)?;
             rec.agent.instructions = Some(instructions);
         }
-        rec.agent.permission_rules = agent.permission_rules;
+        if let Some(rules) = agent.permission_rules {
+            rec.agent.permission_rules =
+                Some(crate::permissions::validate_rules(&Value::Array(rules))?);
+        }
         if let Some(tools) = agent.tools {
             rec.agent.tools = Some(crate::tools::validate(&Value::Array(tools))?);
         }
-        rec.tools_text = agent.text;
+        if let Some(text) = agent.text {
+            rec.tools_text = Some(crate::tools::validate_text(&text)?);
+        }
         rec.agent.id = agent.id;
     }
     if let Some(env) = req.environment {
@@ -141,6 +147,20 @@ fn check_approval_mode(mode: &str) -> Result<(), Refusal> {
             "Unknown approval_mode \"{mode}\"; use one of auto, per_step, read_only, plan."
         )))
     }
+}
+
+/// The models the simulator's one credential runs (`GET /v1/model-connectors`).
+pub(crate) const MODELS: [&str; 1] = ["MiniMax-M3"];
+
+/// §6.2: an unknown model is a 400 naming it.
+fn check_model(model: &str) -> Result<(), Refusal> {
+    if MODELS.contains(&model) {
+        return Ok(());
+    }
+    Err(Refusal::invalid(format!(
+        "Unknown model \"{model}\": the chosen credential runs {}.",
+        MODELS.join(", ")
+    )))
 }
 
 fn check_instructions(s: &str) -> Result<(), Refusal> {
@@ -319,10 +339,11 @@ pub(crate) async fn patch(
                     check_approval_mode(m)?;
                     next_agent.approval_mode = Some(m.clone());
                 }
-                ("permission_rules", Value::Array(rules)) => {
-                    next_agent.permission_rules = Some(rules.clone())
+                ("permission_rules", rules) => {
+                    next_agent.permission_rules = Some(crate::permissions::validate_rules(rules)?)
                 }
                 ("model", Value::String(m)) if agent.contains_key("model_credential_id") => {
+                    check_model(m)?;
                     next_agent.model = Some(m.clone())
                 }
                 ("model", _) => {

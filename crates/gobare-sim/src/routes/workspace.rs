@@ -192,8 +192,7 @@ pub(crate) async fn put_tools(
     let list = tools::validate(list)?;
     let text = match obj.get("text") {
         None | Some(Value::Null) => None,
-        Some(t @ Value::Object(_)) => Some(t.clone()),
-        Some(_) => return Err(Refusal::invalid("text must be an object or null.")),
+        Some(t) => Some(tools::validate_text(t)?),
     };
     let restart = state.config.bridge_restart;
     Ok(Json(with_session(&state, &id, |r| {
@@ -225,8 +224,10 @@ fn check_subdomain(s: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// The publish reply: its `url` is the public address (§6.9), unlike the session's
+/// `preview.url`, which needs a token.
 fn preview_object(rec: &SessionRec, subdomain: &str) -> Value {
-    json!({"object": "preview", "subdomain": subdomain, "url": rec.preview.url,
+    json!({"object": "preview", "subdomain": subdomain, "url": rec.preview.published_url,
            "published_url": rec.preview.published_url, "port": rec.preview.port})
 }
 

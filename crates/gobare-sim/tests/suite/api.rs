@@ -564,7 +564,17 @@ async fn every_scenario_is_embedded_and_the_mix_rotates_through_them() {
     api.message(&id, "first").await;
     sse.until("turn.ended").await;
     api.message(&id, "second").await;
-    sse.until("approval.requested").await;
+    let second = sse.events_until("turn.ended").await;
+    let restarted = second.iter().any(|f| {
+        f.kind() == "agent.tool_result"
+            && f.json()["payload"]["summary"]
+                .as_str()
+                .is_some_and(|s| s.contains("export-worker restarted"))
+    });
+    assert!(
+        restarted,
+        "the rotation's approval scenario runs under auto"
+    );
 }
 
 #[tokio::test]
@@ -1126,12 +1136,14 @@ async fn workspace_files_are_read_from_snapshots_and_written_live() {
     for expected in [(".env", false), ("notes.md", true), ("src/app.ts", true)] {
         assert!(listed.contains(&expected), "{expected:?} in {listed:?}");
     }
-    for entry in tree["data"].as_array().unwrap() {
-        assert_eq!(
-            entry["type"], "file",
-            "every entry carries its type: {entry}"
-        );
-    }
+    let typed: Vec<(&str, &str)> = tree["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["path"].as_str().unwrap(), f["type"].as_str().unwrap()))
+        .collect();
+    assert!(typed.contains(&("src", "directory")), "{typed:?}");
+    assert!(typed.contains(&("src/app.ts", "file")), "{typed:?}");
     let (status, refreshed) = api.post(&format!("{files}/refresh"), json!({})).await;
     assert_eq!(status, 200);
     assert_eq!(refreshed["data"], tree["data"]);
@@ -1234,7 +1246,10 @@ async fn a_preview_is_published_once_per_subdomain_and_unpublished_idempotently(
             .unwrap()
             .contains(&subdomain)
     );
-    assert!(published["url"].is_string());
+    assert_eq!(
+        published["url"], published["published_url"],
+        "the reply's url is the public address"
+    );
     assert_eq!(
         api.session(&id).await["preview"]["published_url"],
         published["published_url"]
@@ -1451,4 +1466,24 @@ async fn seeded_turns_have_records() {
         let (status, one) = api.get(&format!("/v1/sessions/{id}/turns/{turn_id}")).await;
         assert_eq!(status, 200, "{one}");
     }
+}
+
+#[tokio::test]
+async fn a_second_rounds_reply_names_the_first_rounds_message() {
+    let api = Api::test().await;
+    let id = api.sim.create_session(None);
+    let mut sse = api.stream(&id, None).await;
+    let closing = |frames: &[crate::support::Frame]| {
+        frames
+            .iter()
+            .rfind(|f| f.kind() == "agent.message")
+            .map(|f| f.json()["payload"]["text"].as_str().unwrap().to_string())
+            .unwrap()
+    };
+    api.message(&id, "Fix the CSV export totals").await;
+    let first = closing(&sse.events_until("turn.ended").await);
+    assert!(!first.contains("earlier message"), "{first}");
+    api.message(&id, "Now add a test for it").await;
+    let second = closing(&sse.events_until("turn.ended").await);
+    assert!(second.contains("“Fix the CSV export totals”"), "{second}");
 }

@@ -132,3 +132,58 @@ async fn the_request_record_names_each_request_with_its_query() {
     );
     api.sim.shutdown().await;
 }
+
+#[tokio::test]
+async fn fleet_activity_moves_the_rows_of_settled_sessions() {
+    let mut config = SimConfig::for_tests().with_fleet(6);
+    config.fleet_activity = 600;
+    let api = Api::start(config).await;
+    // The fourth of a block settles idle after its quick reply; activity then runs turns
+    // on it that start, wait on an approval, and end.
+    let quick = api.sim.fleet()[3].clone();
+    let waiting = api
+        .until_session(&quick, |s| {
+            s["status"] == "requires_action" && s["required_actions"][0]["type"] == "approval"
+        })
+        .await;
+    let call = waiting["required_actions"][0]["call_id"].clone();
+    api.until_session(&quick, |s| {
+        s["status"] == "working" && s["required_actions"] == serde_json::json!([])
+    })
+    .await;
+    api.until_session(&quick, |s| s["status"] == "idle").await;
+
+    let (_, turns) = api.get(&format!("/v1/sessions/{quick}/turns")).await;
+    let turns = turns["data"].as_array().unwrap().clone();
+    assert!(turns.len() >= 2, "{turns:?}");
+    assert!(
+        turns
+            .iter()
+            .all(|t| t["status"] != "working" || t == &turns[0]),
+        "earlier turns ended: {turns:?}"
+    );
+    let (_, artifacts) = api.get(&format!("/v1/sessions/{quick}/artifacts")).await;
+    assert!(
+        artifacts["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["path"].as_str().unwrap().contains("round-")),
+        "{artifacts}"
+    );
+    // The granted approval is resolved: a late answer is told so.
+    let (status, body) = api
+        .send(
+            &quick,
+            serde_json::json!({"type": "input.approval", "call_id": call, "approved": true}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["outcome"].clone()),
+        (202, serde_json::json!("already_resolved"))
+    );
+
+    // Sessions waiting on a person stay as scripted.
+    let approval = api.session(&api.sim.fleet()[1]).await;
+    assert_eq!(approval["status"], "requires_action");
+}

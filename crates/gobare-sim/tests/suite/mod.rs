@@ -1,6 +1,11 @@
 mod api;
+mod backpressure;
 mod fleet;
+mod functions;
 mod fuzz;
 mod import_cycles;
+mod policy;
 mod production;
+mod scopes;
 mod stream;
+mod validation;

@@ -65,7 +65,7 @@ async fn read_only_refuses_without_asking() {
 #[tokio::test]
 async fn a_deny_rule_refuses_without_asking() {
     let (kinds, resolved) = approval_turn(json!({
-        "approval_mode": "per_step",
+        "approval_mode": "auto",
         "permission_rules": [{"decision": "deny", "tool": "bash", "command": "systemctl restart"}]
     }))
     .await;
@@ -138,7 +138,8 @@ async fn an_unanswered_function_call_expires_and_the_turn_goes_on() {
         .await;
     assert_eq!(
         (status, body["outcome"].clone()),
-        (202, json!("already_resolved"))
+        (202, json!("no_longer_pending")),
+        "an expired call is no longer pending"
     );
 }
 

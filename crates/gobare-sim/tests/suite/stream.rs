@@ -465,3 +465,28 @@ async fn five_thousand_seeded_events_replay_in_order() {
     let (_, items) = api.get(&format!("/v1/sessions/{id}/items?limit=1")).await;
     assert_eq!(items["has_more"], true);
 }
+
+/// A replay of 50,000 events from the store over HTTP: prints how long it took.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "performance figure: run with --ignored --nocapture"]
+async fn a_replay_of_fifty_thousand_events_is_timed() {
+    let api = Api::test().await;
+    let id = api.sim.create_session(None);
+    api.sim.seed_events(&id, 50_000);
+    let started = std::time::Instant::now();
+    let mut sse = api.stream(&id, Some(0)).await;
+    let mut seen = 0;
+    while seen < 50_000 {
+        let frame = sse
+            .next(crate::support::WAIT)
+            .await
+            .expect("the replay goes on");
+        if frame.id.is_some() {
+            seen += 1;
+        }
+    }
+    println!(
+        "perf: replay of 50,000 events = {:.0} ms",
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+}

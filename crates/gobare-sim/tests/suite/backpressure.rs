@@ -1,0 +1,148 @@
+//! Backpressure (§7.7) against a client that stops reading: past ~1 MiB unread the server
+//! drops transient frames while persisted ones keep flowing, and past 8 MiB it closes the
+//! connection.
+
+use std::time::Duration;
+
+use gobare_api::model::{Delta, EventPayload, Text};
+use gobare_sim::SimConfig;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use crate::support::{Api, WAIT};
+
+/// Frame sizes: enough in all to overrun the socket buffers and the 8 MiB bound.
+const DELTA_BYTES: usize = 1024;
+const MESSAGE_BYTES: usize = 4096;
+const PAIRS: usize = 4_000;
+
+/// Opens the session stream on a raw socket with a small receive buffer and reads only
+/// the response head: from then on the client reads nothing.
+async fn stalled_stream(api: &Api, session: &str) -> tokio::net::TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut conn = socket.connect(api.sim.addr()).await.unwrap();
+    let request = format!(
+        "GET /v1/sessions/{session}/events HTTP/1.1\r\nhost: sim\r\nauthorization: Bearer {}\r\n\
+         accept: text/event-stream\r\n\r\n",
+        api.token
+    );
+    conn.write_all(request.as_bytes()).await.unwrap();
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut byte = [0u8; 1];
+        assert_eq!(conn.read(&mut byte).await.unwrap(), 1, "the head arrives");
+        head.push(byte[0]);
+    }
+    assert!(
+        head.starts_with(b"HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&head)
+    );
+    conn
+}
+
+/// Emits `PAIRS` transient deltas each followed by a persisted message, yielding now and
+/// then so the stream's writer runs beside the emitter.
+async fn emit_pairs(api: &Api, session: &str) {
+    let delta = "d".repeat(DELTA_BYTES);
+    let message = "m".repeat(MESSAGE_BYTES);
+    for i in 0..PAIRS {
+        api.sim.emit(
+            session,
+            EventPayload::AgentText(Delta {
+                delta: delta.clone(),
+            }),
+        );
+        api.sim.emit(
+            session,
+            EventPayload::AgentMessage(Text {
+                text: message.clone(),
+            }),
+        );
+        if i % 4 == 0 {
+            tokio::task::yield_now().await;
+        }
+    }
+}
+
+/// Reads until `done` holds for the last few KiB read, or the connection ends.
+async fn read_until(conn: &mut tokio::net::TcpStream, done: impl Fn(&str) -> bool) -> String {
+    let mut received = Vec::new();
+    tokio::time::timeout(WAIT, async {
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            match conn.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => received.extend_from_slice(&buf[..n]),
+            }
+            let tail = &received[received.len().saturating_sub(4096)..];
+            if done(&String::from_utf8_lossy(tail)) {
+                break;
+            }
+        }
+    })
+    .await
+    .expect("the stream ends or has everything");
+    String::from_utf8_lossy(&received).into_owned()
+}
+
+/// The `id:` of every persisted frame in `text`, in order.
+fn persisted_ids(text: &str) -> Vec<u64> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("id: "))
+        .filter_map(|n| n.trim().parse().ok())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lagging_client_loses_transient_frames_but_no_persisted_one() {
+    let mut config = SimConfig::for_tests();
+    config.stream_drop_transient_after = 64 * 1024;
+    config.stream_close_after = 1 << 30;
+    let api = Api::start(config).await;
+    let id = api.sim.create_session(None);
+    let mut conn = stalled_stream(&api, &id).await;
+    emit_pairs(&api, &id).await;
+
+    let last = api.sim.last_seq();
+    let text = read_until(&mut conn, |t| t.contains(&format!("id: {last}\n"))).await;
+    let ids = persisted_ids(&text);
+    assert_eq!(ids.len(), PAIRS, "every persisted frame arrives");
+    assert!(ids.windows(2).all(|w| w[1] == w[0] + 1), "in order, no gap");
+    let deltas = text.matches("event: agent.text").count();
+    assert!(
+        deltas < PAIRS / 2,
+        "only {deltas} of {PAIRS} transient frames arrive"
+    );
+    assert!(deltas > 0, "those written before the reader lagged arrive");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stalled_client_is_closed_at_8_mib_unread() {
+    let api = Api::start(SimConfig::for_tests()).await;
+    let id = api.sim.create_session(None);
+    let mut conn = stalled_stream(&api, &id).await;
+    assert_eq!(api.sim.open_streams(), 1);
+    emit_pairs(&api, &id).await;
+    // The writer gives up its slot when it closes the connection.
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while api.sim.open_streams() > 0 {
+        assert!(tokio::time::Instant::now() < deadline, "never closed");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+
+    let text = read_until(&mut conn, |_| false).await;
+    let emitted = PAIRS * (DELTA_BYTES + MESSAGE_BYTES);
+    assert!(
+        text.len() < emitted / 2,
+        "{} of {emitted} bytes before the close",
+        text.len()
+    );
+    let ids = persisted_ids(&text);
+    assert!(!ids.is_empty());
+    assert!(
+        ids.windows(2).all(|w| w[1] == w[0] + 1),
+        "what arrived is a gapless prefix; the cursor recovers the rest"
+    );
+    assert!((ids.len() as u64) < api.sim.last_seq());
+}
