@@ -6,6 +6,7 @@ use super::App;
 use super::abort_on_drop::AbortOnDrop;
 use super::msg::AppMsg;
 pub(crate) use super::outputs_msg::OutputsMsg;
+use crate::outputs::beneath::Beneath;
 use crate::outputs::target::{self, Blocked};
 use crate::outputs::{self as out, save, save_dir, units};
 use crate::ui::artifact_list::ArtifactList;
@@ -208,12 +209,14 @@ impl App {
                     .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
                 let path = target::prepare(&dir, &rel, overwrite, true)
                     .map_err(|e| format!("refusing {e}"))?;
+                let beneath = Beneath::open(&dir, &rel)
+                    .map_err(|e| format!("refusing {}: {e}", path.display()))?;
                 let body = client
                     .artifact_archive(&id, Some(&turn))
                     .await
                     .map_err(|e| format!("could not download the archive: {}", e.summary()))?;
                 let label = format!("{}.tar", text::line(&turn));
-                let bytes = save_one(body, &path, overwrite, &label, &tx).await?;
+                let bytes = save_one(body, &beneath, overwrite, &label, &tx).await?;
                 Ok(format!("saved {} ({})", path.display(), units::size(bytes)))
             }
             .await;
@@ -325,6 +328,8 @@ async fn save_all(
     for (rel, a) in jobs {
         let path =
             target::prepare(dir, &rel, overwrite, true).map_err(|e| format!("refusing {e}"))?;
+        let beneath =
+            Beneath::open(dir, &rel).map_err(|e| format!("refusing {}: {e}", path.display()))?;
         let body = client.artifact_content(session, &a.id).await.map_err(|e| {
             format!(
                 "could not download {}: {}",
@@ -333,7 +338,7 @@ async fn save_all(
             )
         })?;
         let label = text::one_line(&rel.to_string_lossy(), 60);
-        total += save_one(body, &path, overwrite, &label, tx).await?;
+        total += save_one(body, &beneath, overwrite, &label, tx).await?;
         last = path;
     }
     Ok(match n {
@@ -351,7 +356,7 @@ async fn save_all(
 /// only when bytes arrived: a stalled download draws nothing.
 async fn save_one(
     body: gobare_api::download::Download,
-    path: &Path,
+    path: &Beneath,
     overwrite: bool,
     label: &str,
     tx: &UnboundedSender<AppMsg>,

@@ -2,6 +2,7 @@
 //! artifacts to save where, safely, and how sizes and times read. The `artifacts` command
 //! and the app's artifact list both save through it.
 
+pub(crate) mod beneath;
 pub(crate) mod save;
 pub(crate) mod save_dir;
 pub(crate) mod target;

@@ -3,9 +3,11 @@
 //! so that a dropped or short download never leaves a partial file under the final name. The
 //! CLI and the app both save through it.
 
+use super::beneath::Beneath;
 use bytes::Bytes;
 use color_eyre::eyre::{Result, eyre};
 use gobare_api::download::Download;
+use std::ffi::{OsStr, OsString};
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 
@@ -26,18 +28,18 @@ const WRITE_QUEUE: usize = 4;
 /// written. No partial file outlives it, even when the future is dropped half-way.
 pub(crate) async fn save(
     mut download: Download,
-    target: &Path,
+    beneath: &Beneath,
     force: bool,
     progress: &mut (dyn FnMut(u64) + Send),
     stop: impl Future<Output = ()>,
 ) -> Result<u64> {
+    let target = beneath.path();
     let temp = temp_name(target);
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&temp)
+    let temp_file = temp.file_name().unwrap_or_default().to_os_string();
+    let file = beneath
+        .create(&temp_file)
         .map_err(|e| io_error(e, "cannot create", &temp))?;
-    let mut guard = TempFile(Some(temp.clone()));
+    let mut guard = TempFile(Some((beneath, temp_file.clone())));
     // Disk writes run on their own thread while the next chunks arrive; chunks are moved
     // to it in batches, never copied.
     let (batches, mut queued) = tokio::sync::mpsc::channel::<Vec<Bytes>>(WRITE_QUEUE);
@@ -79,7 +81,7 @@ pub(crate) async fn save(
         () = stop => Err(eyre!("interrupted")),
     };
     let placed = match written {
-        Ok(n) => place(&temp, target, force).map(|()| n),
+        Ok(n) => place(beneath, &temp_file, force).map(|()| n),
         Err(e) => Err(e),
     };
     if placed.is_ok() {
@@ -97,12 +99,12 @@ fn write_batch(out: &mut impl Write, batch: &[Bytes]) -> std::io::Result<()> {
 }
 
 /// Removes the temporary file when dropped, unless it was placed.
-struct TempFile(Option<PathBuf>);
+struct TempFile<'a>(Option<(&'a Beneath, OsString)>);
 
-impl Drop for TempFile {
+impl Drop for TempFile<'_> {
     fn drop(&mut self) {
-        if let Some(path) = self.0.take() {
-            let _ = std::fs::remove_file(path);
+        if let Some((beneath, name)) = self.0.take() {
+            let _ = beneath.remove(&name);
         }
     }
 }
@@ -139,29 +141,17 @@ fn temp_name(target: &Path) -> PathBuf {
     target.with_file_name(format!(".{name}.{}.part", &unique[..12]))
 }
 
-/// Gives the complete temporary file its final name. Without `force` a hard link makes
-/// the "does not exist yet" check and the naming one step.
-fn place(temp: &Path, target: &Path, force: bool) -> Result<()> {
-    if force {
-        return std::fs::rename(temp, target).map_err(|e| io_error(e, "cannot rename to", target));
-    }
-    match std::fs::hard_link(temp, target) {
-        Ok(()) => {
-            let _ = std::fs::remove_file(temp);
-            Ok(())
-        }
-        Err(e) if e.kind() == ErrorKind::AlreadyExists => Err(eyre!(
+/// Gives the complete temporary file its final name, in the directory checked. Without
+/// `force` a hard link makes the "does not exist yet" check and the naming one step.
+fn place(beneath: &Beneath, temp: &OsStr, force: bool) -> Result<()> {
+    let target = beneath.path();
+    match beneath.place(temp, force) {
+        Ok(()) => Ok(()),
+        Err(e) if !force && e.kind() == ErrorKind::AlreadyExists => Err(eyre!(
             "{} exists (use --force to overwrite it)",
             target.display()
         )),
-        // A file system without hard links: check, then rename.
-        Err(_) if !target.exists() => {
-            std::fs::rename(temp, target).map_err(|e| io_error(e, "cannot rename to", target))
-        }
-        Err(_) => Err(eyre!(
-            "{} exists (use --force to overwrite it)",
-            target.display()
-        )),
+        Err(e) => Err(io_error(e, "cannot rename to", target)),
     }
 }
 
@@ -235,9 +225,15 @@ mod tests {
         let (temp, target) = (dir.path().join(".t.part"), dir.path().join("t"));
         std::fs::write(&temp, "new").unwrap();
         std::fs::write(&target, "old").unwrap();
-        assert!(place(&temp, &target, false).is_err());
+        let beneath = Beneath::open(dir.path(), Path::new("t")).unwrap();
+        let name = OsStr::new(".t.part");
+        let err = place(&beneath, name, false).unwrap_err().to_string();
+        assert!(
+            err.contains("exists (use --force to overwrite it)"),
+            "{err}"
+        );
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
-        place(&temp, &target, true).unwrap();
+        place(&beneath, name, true).unwrap();
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
         assert!(!temp.exists());
     }

@@ -240,13 +240,19 @@ fn demo_shows_a_local_agent_at_work_and_quits_cleanly() {
 fn attaching_to_an_unknown_session_is_a_clear_error() {
     let sim = start_sim(10.0);
     let home = tempfile::tempdir().unwrap();
-    let mut pty = spawn_sized(&["attach", "sess_does_not_exist"], &home, &sim.sim, 100, 30);
+    let mut pty = spawn_sized(
+        &["attach", "00000000-0000-4000-8000-00000000dead"],
+        &home,
+        &sim.sim,
+        100,
+        30,
+    );
     let status = pty.wait_exit(TIMEOUT);
     assert_eq!(status.exit_code(), 1, "{}", pty.screen_text());
     assert_restored(&pty);
     let text = pty.screen_text();
     assert!(
-        text.contains("session sess_does_not_exist does not exist"),
+        text.contains("session 00000000-0000-4000-8000-00000000dead does not exist"),
         "{text}"
     );
     // Not remembered as the session to reopen.

@@ -2,6 +2,9 @@
 
 use crate::support::cli::Home;
 
+/// A session id of the reference's shape (the servers here answer any).
+const SESSION: &str = "3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af";
+
 fn run(home: &Home, args: &[&str]) -> (i32, String, String) {
     let out = home.std_command(args).output().unwrap();
     (
@@ -127,8 +130,8 @@ fn export_help_explains_formats_the_end_and_redaction() {
 fn a_token_on_the_command_line_is_refused_without_echoing_it() {
     let home = Home::new();
     for args in [
-        &["--token", "gbr_pat_LEAKME", "tail", "s1"][..],
-        &["tail", "s1", "--token=gbr_pat_LEAKME"][..],
+        &["--token", "gbr_pat_LEAKME", "tail", SESSION][..],
+        &["tail", SESSION, "--token=gbr_pat_LEAKME"][..],
     ] {
         let (code, out, err) = run(&home, args);
         assert_eq!(code, 2, "{err}");
@@ -157,7 +160,7 @@ fn start_with_a_token_and_nothing_to_reopen_points_to_attach_and_new() {
 #[test]
 fn the_full_screen_commands_need_a_terminal() {
     let home = Home::new();
-    for args in [&["attach", "s1"][..], &["demo"][..]] {
+    for args in [&["attach", SESSION][..], &["demo"][..]] {
         let out = home
             .std_command(args)
             .env("GOBARE_TOKEN", "gbr_pat_not_sent")
@@ -182,11 +185,14 @@ fn usage_and_configuration_errors_exit_2() {
     let home = Home::new();
     let (code, _, err) = run(&home, &["tail"]);
     assert_eq!(code, 2, "{err}");
-    let (code, _, err) = run(&home, &["--token-file", "/nonexistent/token", "tail", "s1"]);
+    let (code, _, err) = run(
+        &home,
+        &["--token-file", "/nonexistent/token", "tail", SESSION],
+    );
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("cannot read the token file"), "{err}");
     home.write_config("api = \"::not a url::\"\n");
-    let (code, _, err) = run(&home, &["tail", "s1"]);
+    let (code, _, err) = run(&home, &["tail", SESSION]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("config.toml"), "{err}");
 }
@@ -195,7 +201,7 @@ fn usage_and_configuration_errors_exit_2() {
 fn plain_http_to_a_remote_host_is_refused_before_connecting() {
     let home = Home::new();
     let out = home
-        .std_command(&["--api", "http://api.example.invalid", "tail", "s1"])
+        .std_command(&["--api", "http://api.example.invalid", "tail", SESSION])
         .env("GOBARE_TOKEN", "gbr_pat_LEAKME")
         .output()
         .unwrap();

@@ -22,6 +22,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+/// A session id of the reference's shape (the servers here answer any).
+const SESSION: &str = "3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af";
+
 #[tokio::test]
 async fn stream_opens_refused_with_429_and_503_wait_retry_after() {
     let sim = support::faults::sim().await;
@@ -224,7 +227,7 @@ async fn tail_stops_on_401_403_404_with_a_clear_message_and_one_request() {
         let home = Home::new();
         let out = tokio::time::timeout(
             Duration::from_secs(30),
-            home.tokio_command(&["--api", api.as_str(), "tail", "s1", "--from", "0"])
+            home.tokio_command(&["--api", api.as_str(), "tail", SESSION, "--from", "0"])
                 .env("GOBARE_TOKEN", "gbr_pat_refused_token")
                 .output(),
         )
@@ -262,7 +265,7 @@ async fn tail_stops_on_a_redirect_and_on_refusals_that_waiting_cannot_fix() {
         let home = Home::new();
         let out = tokio::time::timeout(
             Duration::from_secs(30),
-            home.tokio_command(&["--api", api.as_str(), "tail", "s1", "--from", "0"])
+            home.tokio_command(&["--api", api.as_str(), "tail", SESSION, "--from", "0"])
                 .env("GOBARE_TOKEN", "gbr_pat_refused_token")
                 .output(),
         )

@@ -17,6 +17,9 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::sync::Notify;
 
+/// A session id of the reference's shape (the servers here answer any).
+const SESSION: &str = "3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af";
+
 const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What the event route does once its headers are out.
@@ -110,7 +113,7 @@ async fn serve(
 
 fn persisted(seq: u64, text: &str) -> String {
     format!(
-        "id: {seq}\nevent: agent.message\ndata: {{\"object\":\"event\",\"type\":\"agent.message\",\"session_id\":\"s1\",\"seq\":{seq},\"created_at\":1,\"payload\":{{\"text\":\"{text}\"}}}}\n\n"
+        "id: {seq}\nevent: agent.message\ndata: {{\"object\":\"event\",\"type\":\"agent.message\",\"session_id\":\"{SESSION}\",\"seq\":{seq},\"created_at\":1,\"payload\":{{\"text\":\"{text}\"}}}}\n\n"
     )
 }
 
@@ -147,7 +150,7 @@ async fn token_files_that_never_end_or_never_start_are_configuration_errors() {
                 "--token-file",
                 file,
                 "tail",
-                "s1",
+                SESSION,
             ])
             .output(),
         )
@@ -168,7 +171,7 @@ async fn a_token_that_is_not_a_header_value_fails_before_any_request() {
     let token_file = home.path("token");
     for bad in ["gbr_pat_ctl\u{7}x", "gbr_pat_two words"] {
         let out = home
-            .tokio_command(&["--api", server.base.as_str(), "tail", "s1"])
+            .tokio_command(&["--api", server.base.as_str(), "tail", SESSION])
             .env("GOBARE_TOKEN", bad)
             .output()
             .await
@@ -186,7 +189,7 @@ async fn a_token_that_is_not_a_header_value_fails_before_any_request() {
                 "--token-file",
                 token_file.to_str().unwrap(),
                 "tail",
-                "s1",
+                SESSION,
             ])
             .output()
             .await
@@ -210,7 +213,7 @@ async fn a_byte_order_mark_is_not_sent_as_part_of_the_token() {
             "--token-file",
             token_file.to_str().unwrap(),
             "tail",
-            "s1",
+            SESSION,
         ])
         .output()
         .await
@@ -226,8 +229,8 @@ async fn no_token_where_one_is_needed_is_a_configuration_error_but_plain_start_i
     let server = Server::start(Vec::new()).await;
     let home = Home::new();
     for args in [
-        &["tail", "s1"][..],
-        &["attach", "s1"][..],
+        &["tail", SESSION][..],
+        &["attach", SESSION][..],
         &["new", "hi"][..],
     ] {
         let mut all = vec!["--api", server.base.as_str()];
@@ -265,7 +268,7 @@ async fn tail_on_an_idle_session_exits_as_soon_as_its_reader_goes_away() {
     let server = Hostile::start(Events::Idle).await;
     let home = Home::new();
     let mut child = home
-        .tokio_command(&["--api", server.base.as_str(), "tail", "s1"])
+        .tokio_command(&["--api", server.base.as_str(), "tail", SESSION])
         .env("GOBARE_TOKEN", SECRET)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -292,7 +295,7 @@ async fn sigterm_is_honoured_while_tail_is_blocked_on_a_full_pipe() {
     let server = Hostile::start(Events::Flood).await;
     let home = Home::new();
     let mut child = home
-        .tokio_command(&["--api", server.base.as_str(), "tail", "s1"])
+        .tokio_command(&["--api", server.base.as_str(), "tail", SESSION])
         .env("GOBARE_TOKEN", SECRET)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -320,7 +323,7 @@ async fn the_first_failure_to_connect_is_printed_without_verbose() {
     let home = Home::new();
     let api = format!("http://127.0.0.1:{}", free_port());
     let mut child = home
-        .tokio_command(&["--api", &api, "tail", "s1"])
+        .tokio_command(&["--api", &api, "tail", SESSION])
         .env("GOBARE_TOKEN", SECRET)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -357,7 +360,14 @@ async fn tail_prints_a_persisted_event_larger_than_16_mib() {
     .await;
     let home = Home::new();
     let mut child = home
-        .tokio_command(&["--api", server.base.as_str(), "tail", "s1", "--from", "0"])
+        .tokio_command(&[
+            "--api",
+            server.base.as_str(),
+            "tail",
+            SESSION,
+            "--from",
+            "0",
+        ])
         .env("GOBARE_TOKEN", SECRET)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -402,7 +412,7 @@ fn attaching_to_an_unreachable_server_says_so_and_shows_config_warnings() {
             "--token-file",
             token.to_str().unwrap(),
             "attach",
-            "s1",
+            SESSION,
         ],
         &home,
         None,

@@ -10,6 +10,7 @@ mod progress;
 
 use crate::cli::{ArtifactsArgs, UsageError};
 use crate::config::Config;
+use crate::outputs::beneath::Beneath;
 use crate::outputs::units::{size, utc};
 use crate::outputs::{latest_turn, list_all, plan, save, target};
 use color_eyre::eyre::{Result, WrapErr, eyre};
@@ -115,12 +116,14 @@ async fn download(
     let mut out = std::io::stdout().lock();
     for (rel, a) in planned {
         let path = target::prepare(dir, &rel, force, true)?;
+        let beneath =
+            Beneath::open(dir, &rel).wrap_err_with(|| format!("refusing {}", path.display()))?;
         let body = client
             .artifact_content(session, &a.id)
             .await
             .wrap_err_with(|| format!("could not download {}", text::line(&a.path)))?;
         let mut progress = Progress::new(text::one_line(&a.path, 60), body.content_length());
-        let saved = save_interruptible(body, &path, force, &mut progress).await;
+        let saved = save_interruptible(body, &beneath, force, &mut progress).await;
         progress.finish();
         let bytes = saved.wrap_err_with(|| format!("could not save {}", text::line(&a.path)))?;
         let _ = writeln!(out, "{}  {}", path.display(), size(bytes));
@@ -150,12 +153,14 @@ async fn archive(
     };
     let path =
         target::prepare(dir, Path::new(name), force, false).map_err(|e| eyre!("refusing {e}"))?;
+    let beneath = Beneath::open(dir, Path::new(name))
+        .wrap_err_with(|| format!("refusing {}", path.display()))?;
     let body = client
         .artifact_archive(session, Some(&turn))
         .await
         .wrap_err_with(|| format!("could not download the archive of {}", text::line(&turn)))?;
     let mut progress = Progress::new(text::line(&turn).into_owned(), body.content_length());
-    let saved = save_interruptible(body, &path, force, &mut progress).await;
+    let saved = save_interruptible(body, &beneath, force, &mut progress).await;
     progress.finish();
     let bytes = saved.wrap_err("could not save the archive")?;
     let _ = writeln!(
@@ -171,7 +176,7 @@ async fn archive(
 /// [`save::save`] with a progress line on stderr, ended by Ctrl+C or SIGTERM.
 async fn save_interruptible(
     body: gobare_api::download::Download,
-    path: &Path,
+    path: &Beneath,
     force: bool,
     progress: &mut Progress,
 ) -> Result<u64> {
