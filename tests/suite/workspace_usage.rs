@@ -69,7 +69,7 @@ fn usage_is_read_on_start_and_again_when_a_turn_ends() {
     let session = sim.sim.create_session(Some("usage"));
     let home = tempfile::tempdir().unwrap();
     let mut pty = attach(&session, &home, &sim.sim);
-    pty.wait_for_text("keeps accruing until it pauses", TIMEOUT);
+    pty.wait_for_text("usage ", TIMEOUT);
     let at_start = usage_reads(&sim.sim, &session);
     assert_eq!(
         at_start,
