@@ -3,7 +3,7 @@
 
 use super::App;
 use super::intent::Intent;
-use super::keys::{self, KeyRoute};
+use super::keys::{self, KeyRoute, is_text};
 use super::mouse::{self, Target};
 use crate::ui::composer::ComposerAction;
 use crate::ui::mode::{Confirm, Mode};
@@ -240,14 +240,6 @@ impl App {
         };
         self.dispatch(intent);
     }
-}
-
-/// A printable key, as text (no Ctrl or Alt).
-fn is_text(key: &KeyEvent) -> bool {
-    matches!(key.code, KeyCode::Char(_))
-        && !key
-            .modifiers
-            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
 }
 
 #[cfg(test)]

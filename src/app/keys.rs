@@ -21,7 +21,8 @@ fn find(scope: Scope, key: &KeyEvent) -> Option<&'static Binding> {
         .find(|b| b.chords.iter().any(|c| c.matches(key.code, key.modifiers)))
 }
 
-fn is_text(key: &KeyEvent) -> bool {
+/// A printable key, as text (no Ctrl or Alt).
+pub(crate) fn is_text(key: &KeyEvent) -> bool {
     matches!(key.code, KeyCode::Char(_))
         && !key
             .modifiers
