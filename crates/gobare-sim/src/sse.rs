@@ -211,6 +211,17 @@ struct Writer {
     _slot: Slot,
 }
 
+/// How waiting persisted frames meet a slow reader.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pace {
+    /// A replay the client asked for: it comes at the reader's pace and never counts
+    /// against it.
+    Reader,
+    /// Live frames the writer fell behind on: output the reader owes, so they pile up
+    /// unread and a reader that stopped is closed at the 8 MiB bound (§7.7).
+    Live,
+}
+
 /// The writer stopped: the client went away, a fault closed it, or shutdown.
 struct Closed;
 
@@ -239,7 +250,7 @@ impl Writer {
 
         let cap = self.state.config.replay_cap;
         let truncated = replay.len() > cap;
-        self.write_persisted(replay.iter().take(cap).map(|f| &**f))
+        self.write_persisted(replay.iter().take(cap).map(|f| &**f), Pace::Reader)
             .await?;
         if truncated {
             let from_seq = if cap == 0 {
@@ -286,7 +297,8 @@ impl Writer {
                             let db = self.state.db();
                             db.replay(self.last_seq, usize::MAX - 1, |f| keep(&db, f))
                         };
-                        self.write_persisted(missed.iter().map(|f| &**f)).await?;
+                        self.write_persisted(missed.iter().map(|f| &**f), Pace::Live)
+                            .await?;
                     }
                     Err(broadcast::error::RecvError::Closed) => return Err(Closed),
                 },
@@ -297,13 +309,11 @@ impl Writer {
     /// Persisted frames already waiting (a replay, a lagging reader's catch-up), written
     /// [`BATCH_WRITE_BYTES`] at a time as a buffered server writes them: the client must
     /// accept chunk boundaries anywhere (§7.2). The faults still apply frame by frame, and
-    /// `write_each_frame` writes them one at a time. They come from the log at the
-    /// reader's pace (each batch waits for the unread bytes to fall under the first
-    /// backpressure bound), so a replay never counts against the reader; only live frames
-    /// pile up unread.
+    /// `write_each_frame` writes them one at a time.
     async fn write_persisted<'f>(
         &mut self,
         frames: impl Iterator<Item = &'f Frame>,
+        pace: Pace,
     ) -> Result<(), Closed> {
         let mut batch = String::new();
         for frame in frames {
@@ -313,21 +323,22 @@ impl Writer {
                 return Err(Closed);
             }
             if batch.len() >= BATCH_WRITE_BYTES || faults.write_each_frame {
-                self.wait_for_reader().await?;
+                self.wait_for_reader(pace).await?;
                 self.write_raw(std::mem::take(&mut batch)).await?;
             }
         }
         if !batch.is_empty() {
-            self.wait_for_reader().await?;
+            self.wait_for_reader(pace).await?;
             self.write_raw(batch).await?;
         }
         Ok(())
     }
 
-    /// Waits until the reader has taken enough that unread bytes are under the first
-    /// backpressure bound.
-    async fn wait_for_reader(&self) -> Result<(), Closed> {
-        while self.unread.load(Ordering::Acquire) > self.bounds.drop_transient_after {
+    /// Under [`Pace::Reader`], waits until the reader has taken enough that unread bytes
+    /// are under the first backpressure bound.
+    async fn wait_for_reader(&self, pace: Pace) -> Result<(), Closed> {
+        while pace == Pace::Reader
+            && self.unread.load(Ordering::Acquire) > self.bounds.drop_transient_after {
             tokio::select! {
                 _ = self.taken.notified() => {}
                 _ = self.tx.closed() => return Err(Closed),
