@@ -584,11 +584,11 @@ impl App {
 
     /// A session in the fleet behind came to need the user: announced unless it is this
     /// one (its own read of the session announces it).
-    pub(super) fn act_on_fleet_needs_you(&mut self, news: &crate::fleet::live::NeedsYou) {
+    pub(super) fn act_on_fleet_news(&mut self, news: &crate::fleet::live::FleetNews) {
         if news.id == self.session_id {
             return;
         }
-        if let Some(bytes) = self.acting.notifier.fleet_needs_you(&news.line) {
+        if let Some(bytes) = self.acting.notifier.fleet_news(&news.line) {
             self.write_notification(&bytes);
         }
     }

@@ -340,7 +340,7 @@ impl App {
                 },
                 Some(msg) = self.msgs_rx.recv() => self.on_msg(msg),
                 news = next_announcement(&mut self.fleet) => match news {
-                    Some(news) => self.act_on_fleet_needs_you(&news),
+                    Some(news) => self.act_on_fleet_news(&news),
                     None => self.fleet = None, // the fleet is gone
                 },
                 () = sleep_until_opt(deadline) => {}
@@ -444,7 +444,7 @@ async fn next_update(stream: &mut Option<StreamHandle>) -> Option<StreamUpdate> 
 
 async fn next_announcement(
     fleet: &mut Option<crate::fleet::live::Announcements>,
-) -> Option<crate::fleet::live::NeedsYou> {
+) -> Option<crate::fleet::live::FleetNews> {
     match fleet {
         Some(fleet) => fleet.next().await,
         None => std::future::pending().await,

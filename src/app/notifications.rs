@@ -102,9 +102,9 @@ impl Notifier {
         ))
     }
 
-    /// Another session in the fleet behind came to need the user; `line` names it and
-    /// what it needs.
-    pub(crate) fn fleet_needs_you(&self, line: &str) -> Option<Vec<u8>> {
+    /// A session of the fleet came to need the user or its turn failed; `line` names it
+    /// and what happened. The fleet tells each piece of news once.
+    pub(crate) fn fleet_news(&self, line: &str) -> Option<Vec<u8>> {
         self.allowed()
             .then(|| notification_bytes(TITLE, line, self.target))
     }
@@ -209,7 +209,7 @@ mod tests {
         n.set_focused(false);
         assert!(n.turn_fetched(&turn("t1", "completed", 5), "s").is_none());
         assert!(n.actions_refreshed(&[action("question")], "s").is_none());
-        assert!(n.fleet_needs_you("other: needs you: approval").is_none());
+        assert!(n.fleet_news("other: needs you: approval").is_none());
     }
 
     #[test]
@@ -217,11 +217,11 @@ mod tests {
         let mut n = Notifier::new(NotifyWhen::Unfocused, PLAIN, 0);
         n.set_focused(true);
         assert!(
-            n.fleet_needs_you("other: needs you: approval").is_none(),
+            n.fleet_news("other: needs you: approval").is_none(),
             "focused"
         );
         n.set_focused(false);
-        let bytes = n.fleet_needs_you("other: needs you: approval").unwrap();
+        let bytes = n.fleet_news("other: needs you: approval").unwrap();
         assert!(
             String::from_utf8_lossy(&bytes)
                 .contains("\x1b]9;gobare: other: needs you: approval\x07")

@@ -4,12 +4,14 @@
 //! kept live meanwhile by its own task (and the sessions behind that come to need the user
 //! announced by the app in front).
 
+use crate::app::notifications::Notifier;
 use crate::app::stats::Stats;
 use crate::app::{self, AppExit, AppOptions};
 use crate::cli::{FleetArgs, NewArgs};
 use crate::config::Config;
+use crate::fleet::details::READS_PER_MINUTE;
 use crate::fleet::live::{FleetLive, FleetSource, POLL_PERIOD};
-use crate::notify::{NotifyTarget, NotifyWhen, notification_bytes};
+use crate::notify::{NotifyTarget, NotifyWhen};
 use crate::store::StateStore;
 use crate::terminal::{self, TerminationSignals, Tui};
 use crate::ui::fleet::{FleetAction, FleetView};
@@ -29,8 +31,6 @@ use super::launch;
 
 /// Frames at most this often, however fast the fleet changes.
 const FRAME_INTERVAL: Duration = Duration::from_millis(16);
-/// How often a running turn's clock moves on screen.
-const CLOCK_TICK: Duration = Duration::from_secs(1);
 
 /// `gobare-tui fleet [--root ID]`.
 pub(crate) async fn run(config: Config, args: FleetArgs) -> color_eyre::Result<()> {
@@ -70,6 +70,7 @@ pub(crate) async fn run_fleet(
         root,
         store: StateStore::open(&config.state_dir, &config.api).ok(),
         poll_every: POLL_PERIOD,
+        reads_per_minute: READS_PER_MINUTE,
     });
     let (settings, _) = crate::app::settings::Settings::from_sections(&config.file.sections);
     let notify_when = settings.notify_when;
@@ -128,8 +129,8 @@ enum Choice {
 }
 
 /// The fleet on screen until the user opens, creates or leaves. Draws only when something
-/// shown changed (coalesced to a frame per [`FRAME_INTERVAL`]), and ticks only while a
-/// turn's clock runs.
+/// shown changed (coalesced to a frame per [`FRAME_INTERVAL`]) or stopped being true (a
+/// clock's second, an age's minute, a countdown).
 async fn show(
     tui: &mut Tui,
     live: &mut FleetLive,
@@ -140,9 +141,13 @@ async fn show(
     stats: &mut Stats,
 ) -> color_eyre::Result<Option<Choice>> {
     let theme = Theme::from_env();
-    let target = NotifyTarget::from_env();
-    // Terminals that never report focus are taken as focused (no spurious bells).
-    let mut focused = true;
+    // The fleet's news was already told apart (each once, none from before it opened):
+    // the notifier only decides whether now is the time to ring.
+    let mut notifier = Notifier::new(
+        notify_when,
+        NotifyTarget::from_env(),
+        gobare_api::clock::unix_ms(),
+    );
     // What came to need the user while a session was open in front was that session's
     // own notifier's business, or is on the fleet now: not news.
     live.drain_needs_you();
@@ -151,33 +156,29 @@ async fn show(
     let mut dirty = true;
     let mut last_frame: Option<Instant> = None;
     let mut clock: Option<Instant> = None;
-    // The row whose details were last asked for.
-    let mut wanted: Option<String> = None;
+    // The rows whose details were last asked for: those on screen.
+    let mut wanted: Vec<String> = Vec::new();
     loop {
         let frame_due = last_frame.map_or(Instant::now(), |at| at + FRAME_INTERVAL);
         if dirty && Instant::now() >= frame_due {
             let now = gobare_api::clock::unix_ms();
-            let running = {
+            {
                 let model = live.model();
                 tui.draw(|f| {
                     let area = f.area();
                     view.render(area, f.buffer_mut(), &model, &theme, now);
                 })?;
-                model.has_running_turn()
-            };
+            }
             dirty = false;
-            // Usage and artifacts cost two reads a session against a rate budget of 120 a
-            // minute: read them for the selected row only, once each.
-            if let Some(id) = view.selected()
-                && wanted.as_deref() != Some(id)
-            {
-                wanted = Some(id.to_string());
-                live.want_details(&[id.to_string()]);
+            // Every row is read in turn; the rows on screen first.
+            if view.on_screen() != wanted.as_slice() {
+                wanted = view.on_screen().to_vec();
+                live.want_details(&wanted);
             }
             stats.frames += 1;
             stats.events = live.model().generation();
             last_frame = Some(Instant::now());
-            clock = running.then(|| Instant::now() + CLOCK_TICK);
+            clock = view.true_for().map(|wait| Instant::now() + wait);
         }
         let wait_frame = dirty.then_some(frame_due);
         let stats_due = stats
@@ -200,9 +201,8 @@ async fn show(
                 continue;
             }
             Some(news) = live.next_needs_you() => {
-                if notify_when.should_notify(focused) {
+                if let Some(bytes) = notifier.fleet_news(&news.line) {
                     let backend = tui.backend_mut();
-                    let bytes = notification_bytes("gobare", &news.line, target);
                     if let Err(e) = backend.write_all(&bytes).and_then(|()| backend.flush()) {
                         tracing::warn!(error = %e, "could not write a notification");
                     }
@@ -221,11 +221,11 @@ async fn show(
                 continue;
             }
             Event::FocusGained => {
-                focused = true;
+                notifier.set_focused(true);
                 continue;
             }
             Event::FocusLost => {
-                focused = false;
+                notifier.set_focused(false);
                 continue;
             }
             _ => continue,

@@ -1,7 +1,10 @@
 //! Keeps a [`FleetModel`] live: the org stream (the same resumable stream the session
 //! uses, so it resumes silently from its cursor), a complete listing at the start, reads of
-//! the sessions the stream asks about, first messages of untitled sessions, and — when the
-//! stream is refused — the list polled instead, with a note saying so.
+//! the sessions the stream asks about, first messages of untitled sessions, each row's
+//! turns, usage and artifacts (read by [`DetailReader`] off this task's loop), and — when
+//! the stream is refused — the list polled instead, with a note saying so. What keeps it
+//! from knowing (unreachable, refused) is said as a [`Trouble`]. Sessions that come to need
+//! the user, or whose turn failed, are announced once each.
 //!
 //! The task runs until its [`FleetLive`] is dropped, also while a session is open in front.
 
@@ -9,14 +12,18 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use gobare_api::client::{ApiClient, Order, Page, SessionFilter};
+use gobare_api::client::{ApiClient, SessionFilter};
 use gobare_api::error::ApiErrorKind;
+use gobare_api::model::{EventPayload, SessionStatus, TurnStatus};
 use gobare_api::stream::{self, ConnectionState, StreamOptions, StreamUpdate};
 use gobare_api::text;
 use tokio::sync::{Notify, broadcast, mpsc};
 use tokio::time::Instant;
 
+use super::announced::Announced;
+use super::details::{DetailAsks, DetailReader, DetailsRead, Wanted};
 use super::model::{Applied, FleetModel};
+use super::trouble::Trouble;
 use crate::app::first_message;
 use crate::app::sessions::list_all;
 use crate::store::StateStore;
@@ -33,6 +40,10 @@ pub const POLL_PERIOD: Duration = Duration::from_secs(10);
 /// How often the whole list is read while the stream runs: no event says a session was
 /// deleted elsewhere.
 const RELIST_PERIOD: Duration = Duration::from_secs(60);
+/// How often a working session's usage is read again.
+const USAGE_PERIOD: Duration = Duration::from_secs(60);
+/// The longest wait between attempts at a list that fails.
+const LONGEST_RETRY: Duration = Duration::from_secs(30);
 /// How long the first listing waits for the org stream to open.
 const OPEN_WAIT: Duration = Duration::from_secs(3);
 /// Stream updates applied under one lock.
@@ -41,23 +52,23 @@ const BATCH: usize = 512;
 /// not read one by one anyway).
 const ANNOUNCEMENTS: usize = 256;
 
-/// A session that came to need the user, and the line that says so ("Nightly: needs you:
-/// approval"; sanitized, one line).
+/// A session that came to need the user or whose turn failed, and the line that says so
+/// ("Nightly: needs you: approval", "Nightly: turn failed"; sanitized, one line).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NeedsYou {
+pub struct FleetNews {
     pub id: String,
     pub line: String,
 }
 
-/// The sessions that come to need the user from the moment it was made, for whoever shows
-/// them: the fleet screen, or the app on a session in front of the fleet.
+/// The news of the fleet from the moment it was made, for whoever shows it: the fleet
+/// screen, or the app on a session in front of the fleet.
 pub struct Announcements {
-    receiver: broadcast::Receiver<NeedsYou>,
+    receiver: broadcast::Receiver<FleetNews>,
 }
 
 impl Announcements {
-    /// The next session that came to need the user; `None` once the fleet is gone.
-    pub async fn next(&mut self) -> Option<NeedsYou> {
+    /// The next news; `None` once the fleet is gone.
+    pub async fn next(&mut self) -> Option<FleetNews> {
         loop {
             match self.receiver.recv().await {
                 Ok(news) => return Some(news),
@@ -72,7 +83,7 @@ impl Announcements {
 pub struct FleetLive {
     model: Arc<Mutex<FleetModel>>,
     changed: Arc<Notify>,
-    needs_you: broadcast::Sender<NeedsYou>,
+    needs_you: broadcast::Sender<FleetNews>,
     /// The fleet screen's own listener.
     announced: Announcements,
     details: mpsc::UnboundedSender<Vec<String>>,
@@ -95,6 +106,9 @@ pub struct FleetSource {
     pub store: Option<StateStore>,
     /// How often the list is read while the stream is refused ([`POLL_PERIOD`]).
     pub poll_every: Duration,
+    /// The share of the rate budget each row's own reads take
+    /// ([`super::details::READS_PER_MINUTE`]).
+    pub reads_per_minute: u32,
 }
 
 impl FleetLive {
@@ -137,7 +151,7 @@ impl FleetLive {
     }
 
     /// The next session that came to need the user.
-    pub async fn next_needs_you(&mut self) -> Option<NeedsYou> {
+    pub async fn next_needs_you(&mut self) -> Option<FleetNews> {
         self.announced.next().await
     }
 
@@ -185,17 +199,31 @@ fn lock(model: &Mutex<FleetModel>) -> MutexGuard<'_, FleetModel> {
 
 struct Task {
     client: ApiClient,
-    /// Sessions whose details were read (or are being read).
+    /// Sessions whose details were asked for on their own (rows on screen).
     detailed: Mutex<std::collections::HashSet<String>>,
     filter: SessionFilter,
     store: Option<StateStore>,
     model: Arc<Mutex<FleetModel>>,
     changed: Arc<Notify>,
-    needs_you: broadcast::Sender<NeedsYou>,
+    needs_you: broadcast::Sender<FleetNews>,
+    /// The server, as the trouble lines name it.
+    host: String,
+    asks: DetailAsks,
+    announced: Mutex<Announced>,
+}
+
+/// How a list read went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Listed {
+    Read,
+    /// Failed; `retries`: trying again can help.
+    Failed {
+        retries: bool,
+    },
 }
 
 impl Task {
-    fn report(&self, applied: Applied, news: impl IntoIterator<Item = NeedsYou>) {
+    fn report(&self, applied: Applied, news: impl IntoIterator<Item = FleetNews>) {
         if applied.visible {
             self.changed.notify_one();
         }
@@ -205,8 +233,32 @@ impl Task {
         }
     }
 
-    /// Reads the whole list; `false` when it could not be read (the note says why).
-    async fn list(&self) -> bool {
+    fn announced(&self) -> MutexGuard<'_, Announced> {
+        self.announced.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The rows of `ids` that wait on an action not told yet, as news.
+    fn news_of_waiting<'a>(
+        &self,
+        model: &FleetModel,
+        ids: impl IntoIterator<Item = &'a str>,
+    ) -> Vec<FleetNews> {
+        let mut announced = self.announced();
+        ids.into_iter()
+            .filter_map(|id| {
+                let row = model.get(id)?;
+                // Every new call is marked told, even when one line tells them all.
+                let fresh = row
+                    .waiting
+                    .iter()
+                    .fold(false, |fresh, (call, _)| announced.call(call) || fresh);
+                fresh.then(|| announcement(model, id.to_string())).flatten()
+            })
+            .collect()
+    }
+
+    /// Reads the whole list; on failure the trouble says why and when it is tried again.
+    async fn list(&self, retry_in: Duration) -> Listed {
         match list_all(&self.client, &self.filter).await {
             Ok(listed) => {
                 let sessions = listed.items;
@@ -215,31 +267,57 @@ impl Task {
                     let note = format!("showing part of the sessions: {cut}");
                     model.set_note(Some(note)).visible
                 });
-                let before: Vec<String> = needing(&model);
+                // A refused stream stays refused however the list goes.
+                let cleared = !matches!(model.trouble(), Some(Trouble::StreamRefused { .. }))
+                    && model.set_trouble(None).visible;
                 // What waits at the first listing was waiting before the fleet opened.
                 let first = !model.is_loaded();
                 let mut applied = model.apply_full_list(&sessions);
-                applied.visible |= noted;
+                applied.visible |= noted || cleared;
                 let fresh = if first {
+                    let calls = model
+                        .rows()
+                        .flat_map(|r| r.waiting.iter().map(|(call, _)| call.as_str()));
+                    self.announced().already_waiting(calls);
+                    self.ask_every_row(&model);
                     Vec::new()
                 } else {
-                    newly_needing(&model, &before)
-                        .into_iter()
-                        .filter_map(|id| announcement(&model, id))
-                        .collect()
+                    self.news_of_waiting(&model, sessions.iter().map(|s| s.id.as_str()))
                 };
                 drop(model);
                 self.report(applied, fresh);
-                true
+                Listed::Read
             }
             Err(e) => {
-                let applied = lock(&self.model).set_note(Some(format!(
-                    "could not list the sessions: {}",
-                    e.summary()
-                )));
+                let retry_at = gobare_api::clock::unix_ms() + retry_in.as_millis() as i64;
+                let trouble = Trouble::of_list(&e, &self.host, retry_at);
+                let retries = trouble.retries();
+                let applied = lock(&self.model).set_trouble(Some(trouble));
                 self.report(applied, []);
-                false
+                Listed::Failed { retries }
             }
+        }
+    }
+
+    /// Every row's turns, usage and artifacts, the ones running a turn first: read once at
+    /// the start, then as turns end.
+    fn ask_every_row(&self, model: &FleetModel) {
+        let (running, settled): (Vec<_>, Vec<_>) = model
+            .rows()
+            .partition(|r| model.lacks_turn_clock(&r.id) || r.status == SessionStatus::Working);
+        for row in running {
+            self.asks.want(&row.id, Wanted::ALL, false);
+        }
+        for row in settled {
+            self.asks.want(
+                &row.id,
+                Wanted {
+                    turns: false,
+                    usage: true,
+                    artifacts: true,
+                },
+                false,
+            );
         }
     }
 
@@ -248,15 +326,8 @@ impl Task {
         if ids.is_empty() {
             return;
         }
-        {
-            // A turn ended: its usage and artifacts moved on.
-            let mut detailed = self.detailed.lock().unwrap_or_else(|p| p.into_inner());
-            for id in &ids {
-                detailed.remove(id);
-            }
-        }
         if ids.len() > MOST_SINGLE_READS {
-            self.list().await;
+            self.list(POLL_PERIOD).await;
         } else {
             let reads = futures_util::stream::iter(ids)
                 .map(|id| async move {
@@ -268,9 +339,13 @@ impl Task {
                 .await;
             let mut model = lock(&self.model);
             let mut applied = Applied::default();
+            let mut read_ids = Vec::new();
             for (id, read) in reads {
                 let one = match read {
-                    Ok(session) => model.apply_session(&session),
+                    Ok(session) => {
+                        read_ids.push(id);
+                        model.apply_session(&session)
+                    }
                     Err(e) if e.kind == ApiErrorKind::NotFound => model.remove(&id),
                     Err(e) => {
                         tracing::warn!(session = %text::line(&id), error = %e, "fleet read failed");
@@ -279,64 +354,58 @@ impl Task {
                 };
                 applied.visible |= one.visible;
             }
+            let fresh = self.news_of_waiting(&model, read_ids.iter().map(String::as_str));
             drop(model);
-            self.report(applied, []);
+            self.report(applied, fresh);
         }
         self.label().await;
     }
 
-    /// Sandbox seconds and artifacts of the sessions on screen not read yet, and the start of
-    /// a turn under way before the org stream opened.
-    async fn details(&self, ids: Vec<String>) {
-        let fresh: Vec<String> = {
-            let mut detailed = self.detailed.lock().unwrap_or_else(|p| p.into_inner());
-            ids.into_iter()
-                .filter(|id| detailed.insert(id.clone()))
-                .collect()
-        };
-        if fresh.is_empty() {
+    /// Rows on screen not read yet: read before the rest.
+    fn details(&self, ids: Vec<String>) {
+        let mut detailed = self.detailed.lock().unwrap_or_else(|p| p.into_inner());
+        for id in ids {
+            if detailed.insert(id.clone()) {
+                self.asks.want(&id, Wanted::ALL, true);
+            }
+        }
+    }
+
+    /// What one session's reads found.
+    fn found(&self, read: DetailsRead) {
+        let mut model = lock(&self.model);
+        if read.gone {
+            let applied = model.remove(&read.id);
+            drop(model);
+            self.report(applied, []);
             return;
         }
-        let page = Page::ordered(Order::Desc).with_limit(100);
-        let page = &page;
-        let newest_turn = Page::ordered(Order::Desc).with_limit(1);
-        let newest_turn = &newest_turn;
-        let read: Vec<Details> = futures_util::stream::iter(fresh)
-            .map(|id| async move {
-                let lacks_clock = lock(&self.model).lacks_turn_clock(&id);
-                let usage = self.client.get_usage(&id, false).await.ok();
-                let artifacts = self.client.list_artifacts(&id, page, None).await.ok();
-                let turn_started = if lacks_clock {
-                    let turns = self.client.list_turns(&id, newest_turn).await.ok();
-                    turns
-                        .and_then(|t| t.data.into_iter().next())
-                        .filter(|t| t.completed_at.is_none())
-                        .and_then(|t| t.started_at)
-                } else {
-                    None
-                };
-                Details {
-                    id,
-                    sandbox_seconds: usage.map(|u| u.sandbox_seconds),
-                    artifacts: artifacts.map(|a| a.data.len() as u32),
-                    turn_started,
+        let mut applied = model.set_details(&read.id, read.sandbox_seconds, read.artifacts);
+        let mut fresh = Vec::new();
+        if let Some(turns) = &read.turns {
+            applied.visible |= model.set_turns(&read.id, turns).visible;
+            let mut announced = self.announced();
+            for (turn, status) in &turns.ended {
+                if announced.turn_read(turn, *status == TurnStatus::Failed)
+                    && let Some(row) = model.get(&read.id)
+                {
+                    fresh.push(FleetNews {
+                        id: read.id.clone(),
+                        line: row.turn_failed_line(),
+                    });
                 }
-            })
-            .buffer_unordered(CONCURRENT_READS)
-            .collect()
-            .await;
-        let mut model = lock(&self.model);
-        let mut applied = Applied::default();
-        for d in read {
-            applied.visible |= model
-                .set_details(&d.id, d.sandbox_seconds, d.artifacts)
-                .visible;
-            if let Some(at) = d.turn_started {
-                applied.visible |= model.set_turn_started(&d.id, at).visible;
             }
         }
         drop(model);
-        self.report(applied, []);
+        self.report(applied, fresh);
+    }
+
+    /// The usage of every working session, read again (at most once per [`USAGE_PERIOD`]).
+    fn ask_usage_of_working(&self) {
+        let model = lock(&self.model);
+        for row in model.rows().filter(|r| r.status == SessionStatus::Working) {
+            self.asks.want(&row.id, Wanted::USAGE, false);
+        }
     }
 
     /// First messages of untitled sessions: remembered ones at once, the rest read.
@@ -401,28 +470,41 @@ impl Task {
         let mut fresh = Vec::new();
         let mut stopped = false;
         let mut model = lock(&self.model);
+        let mut announced = self.announced();
         for update in updates {
             match update {
                 StreamUpdate::Frame(frame) => {
                     let Ok(event) = &frame.event else { continue };
                     let one = model.apply_event(event);
                     applied.visible |= one.visible;
-                    if one.newly_needs_you
-                        && let Some(id) = &event.session_id
-                        && let Some(news) = announcement(&model, id.clone())
-                    {
-                        fresh.push(news);
+                    let Some(id) = &event.session_id else {
+                        continue;
+                    };
+                    match &event.payload {
+                        EventPayload::TurnEnded(ended) if event.seq.is_some() => {
+                            announced.turn_ended(&ended.turn_id);
+                            self.asks.want(id, Wanted::TURNS_AND_USAGE, true);
+                        }
+                        payload => {
+                            if let Some(call) = waiting_call(payload)
+                                && event.seq.is_some()
+                                && announced.call(call)
+                                && let Some(news) = announcement(&model, id.clone())
+                            {
+                                fresh.push(news);
+                            }
+                        }
                     }
                 }
                 StreamUpdate::State(ConnectionState::Failed { reason }) => {
                     stopped = true;
-                    let note = format!(
-                        "the org stream was refused ({}); polling the list every {} s",
-                        text::one_line(&reason, 120),
-                        poll_every.as_secs()
-                    );
-                    applied.visible |= model.set_note(Some(note)).visible;
-                    *poll_at = Some(Instant::now() + poll_every);
+                    // A refused token says more than the stream refused with it, and
+                    // polling would only be refused too.
+                    if !matches!(model.trouble(), Some(Trouble::TokenRefused { .. })) {
+                        let trouble = Trouble::of_stream_refusal(&reason, poll_every.as_secs());
+                        applied.visible |= model.set_trouble(Some(trouble)).visible;
+                        *poll_at = Some(Instant::now() + poll_every);
+                    }
                 }
                 StreamUpdate::State(ConnectionState::Live) => {
                     applied.visible |= model.set_note(None).visible;
@@ -439,6 +521,7 @@ impl Task {
                 _ => {}
             }
         }
+        drop(announced);
         if stopped {
             *org = None;
         }
@@ -447,6 +530,16 @@ impl Task {
         }
         drop(model);
         self.report(applied, fresh);
+    }
+}
+
+/// The required action an event says the session now waits on.
+fn waiting_call(payload: &EventPayload) -> Option<&str> {
+    match payload {
+        EventPayload::ApprovalRequested(a) => Some(&a.tool_call_id),
+        EventPayload::QuestionAsked(q) => Some(&q.tool_call_id),
+        EventPayload::ToolRequired(f) => Some(&f.tool_call_id),
+        _ => None,
     }
 }
 
@@ -475,35 +568,34 @@ async fn until_open(handle: &mut stream::StreamHandle) -> Vec<StreamUpdate> {
 }
 
 /// What to say of session `id`, which came to need the user.
-fn announcement(model: &FleetModel, id: String) -> Option<NeedsYou> {
+fn announcement(model: &FleetModel, id: String) -> Option<FleetNews> {
     let line = model.get(&id)?.needs_you_line()?;
-    Some(NeedsYou { id, line })
+    Some(FleetNews { id, line })
 }
 
-fn needing(model: &FleetModel) -> Vec<String> {
-    model
-        .rows()
-        .filter(|r| !r.waiting.is_empty())
-        .map(|r| r.id.clone())
-        .collect()
+/// The server as the trouble lines name it: host and port.
+fn host_of(url: &url::Url) -> String {
+    match (url.host_str(), url.port()) {
+        (Some(host), Some(port)) => format!("{host}:{port}"),
+        (Some(host), None) => host.to_string(),
+        (None, _) => url.as_str().to_string(),
+    }
 }
 
-fn newly_needing(model: &FleetModel, before: &[String]) -> Vec<String> {
-    model
-        .rows()
-        .filter(|r| !r.waiting.is_empty() && !before.contains(&r.id))
-        .map(|r| r.id.clone())
-        .collect()
+/// The wait before the next attempt at a list that failed `failures` times in a row.
+fn retry_after(failures: u32) -> Duration {
+    Duration::from_secs(1u64 << failures.min(5)).min(LONGEST_RETRY)
 }
 
 async fn run(
     source: FleetSource,
     model: Arc<Mutex<FleetModel>>,
     changed: Arc<Notify>,
-    needs_you: broadcast::Sender<NeedsYou>,
+    needs_you: broadcast::Sender<FleetNews>,
     mut wanted: mpsc::UnboundedReceiver<Vec<String>>,
 ) {
     let poll_every = source.poll_every;
+    let mut reader = DetailReader::start(source.client.clone(), source.reads_per_minute);
     let task = Task {
         client: source.client,
         detailed: Mutex::default(),
@@ -515,6 +607,9 @@ async fn run(
         model,
         changed,
         needs_you,
+        host: host_of(&source.stream.api),
+        asks: reader.asks(),
+        announced: Mutex::default(),
     };
     // Listed once the stream is open: what happens while the list is read comes on the
     // stream, and what happened before it is in the list.
@@ -523,13 +618,22 @@ async fn run(
     let mut handle = stream::spawn(options);
     let early = until_open(&mut handle).await;
     let mut org = Some(handle);
-    task.list().await;
-    task.label().await;
+    let mut failures = 0;
     let mut refresh_at: Option<Instant> = None;
-    let mut poll_at: Option<Instant> = Some(Instant::now() + RELIST_PERIOD);
+    let mut poll_at: Option<Instant> = match task.list(retry_after(failures)).await {
+        Listed::Read => {
+            task.label().await;
+            Some(Instant::now() + RELIST_PERIOD)
+        }
+        Listed::Failed { retries } => {
+            failures += 1;
+            retries.then(|| Instant::now() + retry_after(0))
+        }
+    };
     if !early.is_empty() {
         task.apply(early, &mut org, &mut poll_at, &mut refresh_at, poll_every);
     }
+    let mut usage_at = Instant::now() + USAGE_PERIOD;
     loop {
         tokio::select! {
             update = async { org.as_mut()?.updates.recv().await }, if org.is_some() => {
@@ -549,27 +653,33 @@ async fn run(
                 }
                 task.apply(updates, &mut org, &mut poll_at, &mut refresh_at, poll_every);
             }
-            Some(ids) = wanted.recv() => task.details(ids).await,
+            Some(ids) = wanted.recv() => task.details(ids),
+            Some(read) = reader.found.recv() => task.found(read),
             _ = sleep_until(refresh_at), if refresh_at.is_some() => {
                 refresh_at = None;
                 task.refresh().await;
             }
+            _ = tokio::time::sleep_until(usage_at) => {
+                usage_at = Instant::now() + USAGE_PERIOD;
+                task.ask_usage_of_working();
+            }
             _ = sleep_until(poll_at), if poll_at.is_some() => {
-                task.list().await;
-                task.label().await;
                 let every = if org.is_some() { RELIST_PERIOD } else { poll_every };
-                poll_at = Some(Instant::now() + every);
+                let wait = retry_after(failures).min(every);
+                poll_at = match task.list(wait).await {
+                    Listed::Read => {
+                        failures = 0;
+                        task.label().await;
+                        Some(Instant::now() + every)
+                    }
+                    Listed::Failed { retries } => {
+                        failures += 1;
+                        retries.then(|| Instant::now() + wait)
+                    }
+                };
             }
         }
     }
-}
-
-/// What [`Task::details`] read of one session.
-struct Details {
-    id: String,
-    sandbox_seconds: Option<u64>,
-    artifacts: Option<u32>,
-    turn_started: Option<i64>,
 }
 
 async fn sleep_until(at: Option<Instant>) {

@@ -1,6 +1,9 @@
 //! The fleet: every session of the organization (or one crew) kept live from the session
 //! list and the org stream, in one pure model, and the IO task that feeds it.
 
+pub(crate) mod announced;
+pub mod details;
 pub mod live;
 pub mod model;
 pub mod order;
+pub mod trouble;

@@ -7,6 +7,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::details::TurnsRead;
+use super::trouble::Trouble;
 use crate::session::attention::{Attention, Needs};
 use gobare_api::model::{
     Event, EventPayload, RequiredActionKind, Session, SessionStatus, WorkspaceState,
@@ -107,6 +109,13 @@ impl FleetRow {
         ))
     }
 
+    /// What a notification says when one of the session's turns failed ("Nightly: turn
+    /// failed"). Sanitized, one line.
+    pub fn turn_failed_line(&self) -> String {
+        let name = self.label().unwrap_or("a session");
+        format!("{}: turn failed", text::one_line(name, 60))
+    }
+
     /// The title, else the first message; `None` when neither is known yet.
     pub fn label(&self) -> Option<&str> {
         self.title.as_deref().or(self.first_message.as_deref())
@@ -136,6 +145,8 @@ pub struct FleetModel {
     loaded: bool,
     /// What the user should know about how the fleet is kept live (unsanitized).
     note: Option<String>,
+    /// What keeps the fleet from knowing its sessions.
+    trouble: Option<Trouble>,
 }
 
 /// Server text as one short line, every unsafe character made visible (`␛`).
@@ -175,6 +186,7 @@ impl Clone for FleetModel {
             generation: self.generation,
             loaded: self.loaded,
             note: self.note.clone(),
+            trouble: self.trouble.clone(),
         }
     }
 }
@@ -194,6 +206,7 @@ impl FleetModel {
             generation: 0,
             loaded: false,
             note: None,
+            trouble: None,
         }
     }
 
@@ -232,6 +245,20 @@ impl FleetModel {
     pub fn set_note(&mut self, note: Option<String>) -> Applied {
         let visible = self.note != note;
         self.note = note;
+        self.changed(Applied {
+            visible,
+            newly_needs_you: false,
+        })
+    }
+
+    /// What keeps the fleet from knowing its sessions (unreachable, refused), if anything.
+    pub fn trouble(&self) -> Option<&Trouble> {
+        self.trouble.as_ref()
+    }
+
+    pub fn set_trouble(&mut self, trouble: Option<Trouble>) -> Applied {
+        let visible = self.trouble != trouble;
+        self.trouble = trouble;
         self.changed(Applied {
             visible,
             newly_needs_you: false,
@@ -391,6 +418,24 @@ impl FleetModel {
             visible,
             newly_needs_you: false,
         })
+    }
+
+    /// What a page of the session's turns says: the queue behind the running turn, and the
+    /// running turn's start when the fleet has not seen it.
+    pub fn set_turns(&mut self, id: &str, read: &TurnsRead) -> Applied {
+        let mut applied = Applied::default();
+        if let Some(started) = read.running_since {
+            applied.visible |= self.set_turn_started(id, started).visible;
+        }
+        if let Some(row) = self.rows.get_mut(id)
+            && row.queued != read.queued
+        {
+            row.queued = read.queued;
+            row.version = self.generation + 1;
+            applied.visible = true;
+            applied = self.changed(applied);
+        }
+        applied
     }
 
     /// Sessions to read again (first seen on the stream, or a turn ended: its outcome is

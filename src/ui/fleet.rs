@@ -113,6 +113,10 @@ pub struct FleetView {
     /// The list rows as last drawn, and the theme they were drawn in.
     drawn: DrawnRows,
     drawn_theme: Option<Theme>,
+    /// The rows drawn at the last frame: `offset..end` of `shown`.
+    drawn_end: usize,
+    /// How long what the last frame showed stays true (a clock, an age, a countdown).
+    true_for_ms: Option<i64>,
 }
 
 impl FleetView {
@@ -134,6 +138,20 @@ impl FleetView {
     /// it is sanitized when drawn.
     pub fn set_message(&mut self, message: Option<String>, error: bool) {
         self.message = message.map(|m| (m, error));
+    }
+
+    /// The sessions on screen at the last frame.
+    pub fn on_screen(&self) -> &[String] {
+        let end = self.drawn_end.min(self.shown.len());
+        &self.shown[self.offset.min(end)..end]
+    }
+
+    /// How long the last frame stays true: the next second of a running clock or a
+    /// countdown, the next minute of an age ("now" becomes "1 m"); `None`: until something
+    /// changes.
+    pub fn true_for(&self) -> Option<std::time::Duration> {
+        self.true_for_ms
+            .map(|ms| std::time::Duration::from_millis(ms.max(1) as u64))
     }
 
     /// Whether the fleet is asking or taking text (keys are not commands then).
@@ -297,10 +315,16 @@ impl FleetView {
         now_ms: i64,
     ) {
         clear(area, buf);
+        let refiltered = self
+            .order_key
+            .as_ref()
+            .is_some_and(|(_, filter)| *filter != self.filter);
         let stale = self
             .order_key
             .as_ref()
             .is_none_or(|(version, filter)| *version != model.version() || *filter != self.filter);
+        let mut true_for: Option<i64> = None;
+        let mut until = |ms: i64| true_for = Some(true_for.map_or(ms, |t| t.min(ms)));
         if stale {
             let rows = ordered(model, &self.filter);
             // The ids' strings are reused: no allocation per row when the order is redone.
@@ -316,14 +340,31 @@ impl FleetView {
                 .count();
             self.order_key = Some((model.version(), self.filter.clone()));
         }
+        if refiltered {
+            // Every match from the top: a scroll kept from the longer list would hide some.
+            self.offset = 0;
+            self.selected_index = 0;
+            self.selected_id = self.shown.first().cloned();
+        }
         self.remember();
         let waiting = self.waiting;
-        let title = format!(
-            " Fleet · {} session{} · {waiting} need{} you ",
-            model.len(),
-            if model.len() == 1 { "" } else { "s" },
-            if waiting == 1 { "s" } else { "" },
-        );
+        // Counts only from a listing: nothing known is not "0 need you".
+        let title = if model.is_loaded() {
+            format!(
+                " Fleet · {} session{} · {waiting} need{} you ",
+                model.len(),
+                if model.len() == 1 { "" } else { "s" },
+                if waiting == 1 { "s" } else { "" },
+            )
+        } else {
+            " Fleet · not listed yet ".to_string()
+        };
+        let trouble = model.trouble().map(|t| {
+            if t.counts_down() {
+                until(1000 - now_ms.rem_euclid(1000));
+            }
+            t.line(now_ms)
+        });
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(theme.border_focused)
@@ -346,17 +387,23 @@ impl FleetView {
         }
         buf.set_line(inner.x, inner.y, &header(width, theme), inner.width);
         if self.shown.is_empty() {
-            let empty = if !model.is_loaded() {
-                "  loading sessions…"
-            } else if !self.filter.is_empty() {
-                "  no session matches the filter"
-            } else {
-                "  No sessions yet — press n to start one"
+            let (empty, style) = match &trouble {
+                Some(trouble) if !model.is_loaded() => {
+                    (format!("  {}", text::line(trouble)), theme.error)
+                }
+                _ if !model.is_loaded() => ("  loading sessions…".to_string(), theme.dim),
+                _ if !self.filter.is_empty() => {
+                    ("  no session matches the filter".to_string(), theme.dim)
+                }
+                _ => (
+                    "  No sessions yet — press n to start one".to_string(),
+                    theme.dim,
+                ),
             };
             buf.set_span(
                 inner.x,
                 inner.y + 1,
-                &Span::styled(empty, theme.dim),
+                &Span::styled(text::truncate(&empty, width).into_owned(), style),
                 inner.width,
             );
         }
@@ -377,13 +424,18 @@ impl FleetView {
             if selected {
                 self.selected_label = label(found).0.to_string();
             }
+            let clock = turn_seconds(found, now_ms);
+            if let Some(started) = found.turn_started_at.filter(|_| clock.is_some()) {
+                until(1000 - (now_ms - started).rem_euclid(1000));
+            }
+            until(age_changes_in(now_ms - found.last_activity));
             let key = RowKey {
                 model: model.version().0,
                 version: found.version,
                 depth: shown.depth,
                 selected,
                 width: inner.width,
-                clock: turn_seconds(found, now_ms),
+                clock,
                 age: age_parts(now_ms - found.last_activity),
             };
             // Rows are cut to the width already: no paragraph's wrapping and alignment work,
@@ -394,6 +446,8 @@ impl FleetView {
             y += 1;
         }
         self.drawn.end_frame();
+        self.drawn_end = end;
+        self.true_for_ms = true_for;
         if let FleetMode::ConfirmDelete { id, label: asked }
         | FleetMode::ConfirmFork { id, label: asked } = &mut self.mode
             && let Some(found) = model.get(id)
@@ -416,10 +470,14 @@ impl FleetView {
             ),
             inner.width,
         );
-        if let Some(note) = model.note() {
+        // Trouble first: it says why the rows may be wrong.
+        let note = trouble
+            .filter(|_| model.is_loaded())
+            .or_else(|| model.note().map(|n| text::line(n).into_owned()));
+        if let Some(note) = note {
             let y = inner.y + inner.height - 2;
             if self.mode == FleetMode::List && self.message.is_none() {
-                let note = format!("  {}", text::line(note));
+                let note = format!("  {note}");
                 buf.set_stringn(
                     inner.x,
                     y,
@@ -666,6 +724,20 @@ fn age_parts(elapsed_ms: i64) -> (i64, &'static str) {
         s if s < 86_400 => (s / 3600, "h"),
         s => (s / 86_400, "d"),
     }
+}
+
+/// How long until an age of `elapsed_ms` is shown differently ("now" → "1 m" → "2 m" … "1 h").
+fn age_changes_in(elapsed_ms: i64) -> i64 {
+    let unit = match elapsed_ms.max(0) / 1000 {
+        s if s < 3600 => 60_000,
+        s if s < 86_400 => 3_600_000,
+        _ => 86_400_000,
+    };
+    if elapsed_ms < 0 {
+        // Clock skew: "now" until the row's time comes, then a minute more.
+        return unit - elapsed_ms;
+    }
+    unit - elapsed_ms % unit
 }
 
 /// "42s", "3m12s", "1h05m".

@@ -28,6 +28,7 @@ fn live_under(rig: &Rig, root: Option<String>, poll_every: Duration) -> FleetLiv
         root,
         store: Some(rig.store()),
         poll_every,
+        reads_per_minute: gobare_tui::fleet::details::READS_PER_MINUTE,
     })
 }
 

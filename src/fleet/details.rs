@@ -1,0 +1,376 @@
+//! What only a session's own reads hold — the running turn's start and the queue behind it
+//! (`GET …/turns?limit=100`, newest first: one page a session, not a read per turn), its
+//! usage and its artifacts — read in a task of its own, paced to a share of the rate budget,
+//! and handed back as messages: a slow server delays these reads, never the stream.
+
+use std::collections::{HashMap, VecDeque};
+use std::time::Duration;
+
+use gobare_api::client::{ApiClient, Order, Page};
+use gobare_api::error::ApiErrorKind;
+use gobare_api::model::{Turn, TurnStatus};
+use gobare_api::text;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+/// The fleet's share of the rate budget (120 a minute for everything).
+pub const READS_PER_MINUTE: u32 = 60;
+/// Reads made at once before the pace sets in (a small fleet fills in at once).
+const BURST: u32 = 20;
+/// Turns read per session: the running turn and those queued behind it are the newest.
+const TURNS_PAGE: u32 = 100;
+
+/// What to read of a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Wanted {
+    pub turns: bool,
+    pub usage: bool,
+    pub artifacts: bool,
+}
+
+impl Wanted {
+    pub const ALL: Wanted = Wanted {
+        turns: true,
+        usage: true,
+        artifacts: true,
+    };
+    pub const USAGE: Wanted = Wanted {
+        turns: false,
+        usage: true,
+        artifacts: false,
+    };
+    pub const TURNS_AND_USAGE: Wanted = Wanted {
+        turns: true,
+        usage: true,
+        artifacts: false,
+    };
+
+    fn merge(self, other: Wanted) -> Wanted {
+        Wanted {
+            turns: self.turns || other.turns,
+            usage: self.usage || other.usage,
+            artifacts: self.artifacts || other.artifacts,
+        }
+    }
+}
+
+/// What a page of turns says about a session now.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TurnsRead {
+    /// When the running turn started (its own `started_at`).
+    pub running_since: Option<i64>,
+    /// Turns accepted but not started: messages queued behind the running one.
+    pub queued: u32,
+    /// Turns that ended, with their outcome (for "a turn failed").
+    pub ended: Vec<(String, TurnStatus)>,
+}
+
+impl TurnsRead {
+    /// Reads a page of turns, newest first.
+    pub fn of(turns: &[Turn]) -> TurnsRead {
+        let mut read = TurnsRead::default();
+        for turn in turns {
+            match (&turn.status, turn.started_at, turn.completed_at) {
+                (TurnStatus::Working, None, None) => read.queued += 1,
+                (TurnStatus::Working, Some(started), None) => {
+                    // Newest first: the first running turn met is the current one.
+                    read.running_since.get_or_insert(started);
+                }
+                (TurnStatus::Working, _, Some(_)) => {}
+                (status, _, _) => read.ended.push((turn.id.clone(), status.clone())),
+            }
+        }
+        read
+    }
+}
+
+/// One session's reads, as far as they went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DetailsRead {
+    pub id: String,
+    pub turns: Option<TurnsRead>,
+    pub sandbox_seconds: Option<u64>,
+    pub artifacts: Option<u32>,
+    /// 404: the session is gone.
+    pub gone: bool,
+}
+
+/// Hands back what the reads found. The task ends when this is dropped.
+pub struct DetailReader {
+    asks: DetailAsks,
+    /// What the reads found, in the order they ended.
+    pub found: mpsc::UnboundedReceiver<DetailsRead>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+/// Asks the [`DetailReader`] for reads.
+#[derive(Debug, Clone)]
+pub struct DetailAsks {
+    asks: mpsc::UnboundedSender<Ask>,
+}
+
+impl Drop for DetailReader {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+#[derive(Debug)]
+struct Ask {
+    id: String,
+    wanted: Wanted,
+    /// Ahead of what waits (a turn ended, a row on screen).
+    urgent: bool,
+}
+
+impl DetailReader {
+    /// Starts reading at `per_minute` requests a minute at most.
+    pub fn start(client: ApiClient, per_minute: u32) -> DetailReader {
+        let (asks, asked) = mpsc::unbounded_channel();
+        let (found_tx, found) = mpsc::unbounded_channel();
+        let task = tokio::spawn(run(client, Pacer::new(per_minute), asked, found_tx));
+        DetailReader {
+            asks: DetailAsks { asks },
+            found,
+            task,
+        }
+    }
+
+    pub fn asks(&self) -> DetailAsks {
+        self.asks.clone()
+    }
+}
+
+impl DetailAsks {
+    /// Reads `wanted` of `id` when its turn comes; asked twice before it is read, once.
+    pub fn want(&self, id: &str, wanted: Wanted, urgent: bool) {
+        let _ = self.asks.send(Ask {
+            id: id.to_string(),
+            wanted,
+            urgent,
+        });
+    }
+}
+
+/// Sessions waiting to be read, each once, the urgent ones first.
+#[derive(Debug, Default)]
+struct Queue {
+    order: VecDeque<String>,
+    wanted: HashMap<String, Wanted>,
+}
+
+impl Queue {
+    fn push(&mut self, ask: Ask) {
+        match self.wanted.get_mut(&ask.id) {
+            Some(wanted) => {
+                *wanted = wanted.merge(ask.wanted);
+                if ask.urgent
+                    && let Some(at) = self.order.iter().position(|id| *id == ask.id)
+                    && at > 0
+                {
+                    let id = self.order.remove(at).expect("found above");
+                    self.order.push_front(id);
+                }
+            }
+            None => {
+                self.wanted.insert(ask.id.clone(), ask.wanted);
+                if ask.urgent {
+                    self.order.push_front(ask.id);
+                } else {
+                    self.order.push_back(ask.id);
+                }
+            }
+        }
+    }
+
+    fn pop(&mut self) -> Option<(String, Wanted)> {
+        let id = self.order.pop_front()?;
+        let wanted = self.wanted.remove(&id).unwrap_or_default();
+        Some((id, wanted))
+    }
+}
+
+/// A token bucket: `BURST` requests at once, then one every `60 / per_minute` seconds.
+#[derive(Debug)]
+struct Pacer {
+    tokens: f64,
+    per_second: f64,
+    at: Instant,
+}
+
+impl Pacer {
+    fn new(per_minute: u32) -> Pacer {
+        Pacer {
+            tokens: f64::from(BURST),
+            per_second: f64::from(per_minute.max(1)) / 60.0,
+            at: Instant::now(),
+        }
+    }
+
+    /// Waits until a request may be made, and counts it.
+    async fn take(&mut self) {
+        let now = Instant::now();
+        let earned = now.duration_since(self.at).as_secs_f64() * self.per_second;
+        self.tokens = (self.tokens + earned).min(f64::from(BURST));
+        self.at = now;
+        if self.tokens < 1.0 {
+            let wait = Duration::from_secs_f64((1.0 - self.tokens) / self.per_second);
+            tokio::time::sleep(wait).await;
+            self.tokens = 1.0;
+            self.at = Instant::now();
+        }
+        self.tokens -= 1.0;
+    }
+}
+
+async fn run(
+    client: ApiClient,
+    mut pacer: Pacer,
+    mut asked: mpsc::UnboundedReceiver<Ask>,
+    found: mpsc::UnboundedSender<DetailsRead>,
+) {
+    let mut queue = Queue::default();
+    loop {
+        while let Ok(ask) = asked.try_recv() {
+            queue.push(ask);
+        }
+        let Some((id, wanted)) = queue.pop() else {
+            match asked.recv().await {
+                Some(ask) => {
+                    queue.push(ask);
+                    continue;
+                }
+                None => return,
+            }
+        };
+        let read = read(&client, &mut pacer, id, wanted).await;
+        if found.send(read).is_err() {
+            return;
+        }
+    }
+}
+
+/// `wanted` of session `id`, each read paced; a 404 stops there.
+async fn read(client: &ApiClient, pacer: &mut Pacer, id: String, wanted: Wanted) -> DetailsRead {
+    let mut read = DetailsRead {
+        id,
+        turns: None,
+        sandbox_seconds: None,
+        artifacts: None,
+        gone: false,
+    };
+    let page = Page::ordered(Order::Desc).with_limit(TURNS_PAGE);
+    let gone = |e: &gobare_api::error::ApiError, what: &str, id: &str| {
+        if e.kind == ApiErrorKind::NotFound {
+            true
+        } else {
+            tracing::warn!(session = %text::line(id), error = %e, "fleet {what} read failed");
+            false
+        }
+    };
+    if wanted.turns {
+        pacer.take().await;
+        match client.list_turns(&read.id, &page).await {
+            Ok(turns) => read.turns = Some(TurnsRead::of(&turns.data)),
+            Err(e) => read.gone = gone(&e, "turns", &read.id),
+        }
+    }
+    if wanted.usage && !read.gone {
+        pacer.take().await;
+        match client.get_usage(&read.id, false).await {
+            Ok(usage) => read.sandbox_seconds = Some(usage.sandbox_seconds),
+            Err(e) => read.gone = gone(&e, "usage", &read.id),
+        }
+    }
+    if wanted.artifacts && !read.gone {
+        pacer.take().await;
+        match client.list_artifacts(&read.id, &page, None).await {
+            Ok(artifacts) => read.artifacts = Some(artifacts.data.len() as u32),
+            Err(e) => read.gone = gone(&e, "artifacts", &read.id),
+        }
+    }
+    read
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turn(id: &str, status: &str, started: Option<i64>, completed: Option<i64>) -> Turn {
+        serde_json::from_value(serde_json::json!({
+            "object": "turn", "id": id, "session_id": "s", "status": status,
+            "created_at": 1, "started_at": started, "completed_at": completed
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_page_of_turns_gives_the_running_start_the_queue_and_the_outcomes() {
+        let page = [
+            turn("t5", "working", None, None),
+            turn("t4", "working", None, None),
+            turn("t3", "working", Some(300), None),
+            turn("t2", "failed", Some(200), Some(250)),
+            turn("t1", "completed", Some(100), Some(150)),
+        ];
+        let read = TurnsRead::of(&page);
+        assert_eq!(read.running_since, Some(300));
+        assert_eq!(read.queued, 2);
+        assert_eq!(
+            read.ended,
+            [
+                ("t2".to_string(), TurnStatus::Failed),
+                ("t1".to_string(), TurnStatus::Completed)
+            ]
+        );
+        assert_eq!(TurnsRead::of(&[]), TurnsRead::default());
+    }
+
+    fn ask(id: &str, wanted: Wanted, urgent: bool) -> Ask {
+        Ask {
+            id: id.into(),
+            wanted,
+            urgent,
+        }
+    }
+
+    #[test]
+    fn the_queue_reads_each_session_once_the_urgent_first() {
+        let mut q = Queue::default();
+        q.push(ask("a", Wanted::USAGE, false));
+        q.push(ask("b", Wanted::USAGE, false));
+        q.push(ask("c", Wanted::USAGE, false));
+        q.push(ask("c", Wanted::TURNS_AND_USAGE, true));
+        q.push(ask("a", Wanted::ALL, false));
+        assert_eq!(q.pop(), Some(("c".into(), Wanted::TURNS_AND_USAGE)));
+        assert_eq!(q.pop(), Some(("a".into(), Wanted::ALL)));
+        assert_eq!(q.pop(), Some(("b".into(), Wanted::USAGE)));
+        assert_eq!(q.pop(), None);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_pacer_allows_a_burst_then_one_read_a_second() {
+        let mut pacer = Pacer::new(60);
+        let start = Instant::now();
+        for _ in 0..BURST {
+            pacer.take().await;
+        }
+        assert_eq!(Instant::now(), start, "the burst waits for nothing");
+        pacer.take().await;
+        pacer.take().await;
+        let waited = Instant::now() - start;
+        assert!(
+            waited >= Duration::from_millis(1999) && waited <= Duration::from_millis(2001),
+            "{waited:?}"
+        );
+        // Idle for a minute earns the burst back, not more.
+        tokio::time::advance(Duration::from_secs(60)).await;
+        let before = Instant::now();
+        for _ in 0..BURST {
+            pacer.take().await;
+        }
+        assert_eq!(Instant::now(), before);
+        pacer.take().await;
+        assert!(Instant::now() - before >= Duration::from_millis(999));
+    }
+}
