@@ -199,7 +199,7 @@ fn lock(model: &Mutex<FleetModel>) -> MutexGuard<'_, FleetModel> {
 
 struct Task {
     client: ApiClient,
-    /// Sessions whose details were asked for on their own (rows on screen).
+    /// Sessions whose details were asked for (all rows once; again as their turns end).
     detailed: Mutex<std::collections::HashSet<String>>,
     filter: SessionFilter,
     store: Option<StateStore>,
@@ -302,6 +302,10 @@ impl Task {
     /// Every row's turns, usage and artifacts, the ones running a turn first: read once at
     /// the start, then as turns end.
     fn ask_every_row(&self, model: &FleetModel) {
+        self.detailed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .extend(model.rows().map(|r| r.id.clone()));
         let (running, settled): (Vec<_>, Vec<_>) = model
             .rows()
             .partition(|r| model.lacks_turn_clock(&r.id) || r.status == SessionStatus::Working);
@@ -356,6 +360,14 @@ impl Task {
             }
             let fresh = self.news_of_waiting(&model, read_ids.iter().map(String::as_str));
             drop(model);
+            // Sessions first seen on the stream: read like every other row.
+            let mut detailed = self.detailed.lock().unwrap_or_else(|p| p.into_inner());
+            for id in read_ids {
+                if detailed.insert(id.clone()) {
+                    self.asks.want(&id, Wanted::ALL, false);
+                }
+            }
+            drop(detailed);
             self.report(applied, fresh);
         }
         self.label().await;

@@ -191,10 +191,10 @@ mod tests {
 
     #[test]
     fn a_refused_token_is_said_and_not_retried() {
-        let mut e = ApiError::local(ApiErrorKind::Unauthorized, "Invalid token.\x1b[2J".into());
+        let mut e = ApiError::local(ApiErrorKind::Unauthorized, "Invalid token.\x1b[2J");
         e.status = Some(401);
         let t = Trouble::of_list(&e, "h", 0);
-        assert_eq!(t.line(0), "token refused (401): Invalid token.␛[2J");
+        assert_eq!(t.line(0), "token refused (401): Invalid token.\u{fffd}[2J");
         assert!(!t.retries());
     }
 

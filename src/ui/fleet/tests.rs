@@ -330,3 +330,112 @@ fn the_fleet_covers_what_was_drawn_before() {
     FleetView::new().render(area, &mut dirty, &model, &theme, NOW);
     assert_eq!(dirty, first_frame(&model, None, 150, NOW, &theme));
 }
+
+fn screen_at(view: &mut FleetView, model: &FleetModel, now: i64) -> String {
+    let area = Rect::new(0, 0, 150, 12);
+    let mut buf = Buffer::empty(area);
+    view.render(area, &mut buf, model, &Theme::default(), now);
+    (0..area.height)
+        .map(|y| {
+            (0..area.width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn an_idle_screen_says_how_long_now_stays_true_and_a_minute_later_moves_on() {
+    let mut model = FleetModel::new();
+    model.apply_full_list(&[session(json!({
+        "id": "only-000", "title": "Quiet one", "status": "idle",
+        "created_at": NOW - 20_000, "updated_at": NOW - 20_000,
+        "environment": {"state": "paused"}}))]);
+    let mut view = FleetView::new();
+    let first = screen_at(&mut view, &model, NOW);
+    let row = first.lines().find(|l| l.contains("Quiet one")).unwrap();
+    assert!(
+        row.trim_end()
+            .trim_end_matches('│')
+            .trim_end()
+            .ends_with("now"),
+        "{row}"
+    );
+    // Nothing runs: the frame is true until the age turns a minute, and no longer.
+    assert_eq!(view.true_for(), Some(std::time::Duration::from_secs(40)));
+    let later = screen_at(&mut view, &model, NOW + 40_000);
+    let row = later.lines().find(|l| l.contains("Quiet one")).unwrap();
+    assert!(
+        row.trim_end()
+            .trim_end_matches('│')
+            .trim_end()
+            .ends_with("1 m"),
+        "{row}"
+    );
+    assert_eq!(view.true_for(), Some(std::time::Duration::from_secs(60)));
+}
+
+#[test]
+fn a_running_clock_is_true_for_the_rest_of_its_second() {
+    let model = fleet();
+    let mut view = FleetView::new();
+    screen_at(&mut view, &model, NOW + 250);
+    assert_eq!(view.true_for(), Some(std::time::Duration::from_millis(750)));
+}
+
+#[test]
+fn the_filter_shows_every_match_from_the_top_whatever_the_scroll_was() {
+    let mut model = FleetModel::new();
+    let sessions: Vec<Session> = (0..40)
+        .map(|i| {
+            let title = if i % 4 == 0 {
+                format!("alpha {i}")
+            } else {
+                format!("beta {i}")
+            };
+            session(
+                json!({"id": format!("s-{i:04}"), "title": title, "status": "idle",
+                "created_at": NOW - i * MIN, "updated_at": NOW - i * MIN}),
+            )
+        })
+        .collect();
+    model.apply_full_list(&sessions);
+    let mut view = FleetView::new();
+    screen_at(&mut view, &model, NOW);
+    press(&mut view, KeyCode::End);
+    screen_at(&mut view, &model, NOW);
+    press(&mut view, KeyCode::Char('/'));
+    typed(&mut view, "alpha");
+    let shown = screen_at(&mut view, &model, NOW);
+    // 12 rows: frame, header, 7 list rows, mode line, hints, frame.
+    let alphas: Vec<&str> = shown
+        .lines()
+        .filter(|l| l.contains("alpha ") && !l.contains("filter"))
+        .collect();
+    assert_eq!(alphas.len(), 7, "{shown}");
+    assert!(alphas[0].contains("alpha 0"), "from the top: {shown}");
+    assert!(alphas[0].contains('›'), "the first match selected: {shown}");
+}
+
+#[test]
+fn a_fleet_not_listed_yet_counts_nothing_and_says_why() {
+    let mut model = FleetModel::new();
+    let mut view = FleetView::new();
+    let loading = screen_at(&mut view, &model, NOW);
+    assert!(loading.contains("Fleet · not listed yet"), "{loading}");
+    assert!(!loading.contains("need you"), "{loading}");
+    model.set_trouble(Some(crate::fleet::trouble::Trouble::Unreachable {
+        host: "gobare.example:443".into(),
+        why: "connection refused".into(),
+        retry_at_ms: NOW + 4_000,
+    }));
+    let unreachable = screen_at(&mut view, &model, NOW);
+    assert!(
+        unreachable
+            .contains("cannot reach gobare.example:443 (connection refused) — retrying in 4 s"),
+        "{unreachable}"
+    );
+    assert!(!unreachable.contains("0 need you"), "{unreachable}");
+    assert_eq!(view.true_for(), Some(std::time::Duration::from_secs(1)));
+}
