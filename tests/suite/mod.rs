@@ -18,6 +18,7 @@ mod faults_drops;
 mod faults_network;
 mod faults_refusals;
 mod fleet_e2e;
+mod fleet_glance;
 mod fleet_live;
 mod glance_session;
 mod hostile_json;

@@ -194,3 +194,80 @@ fn notifications_ring_inside_default_tmux_name_the_session_and_ring_once_across_
         "the bell, which tmux as it ships passes on"
     );
 }
+
+#[test]
+fn the_fleet_rings_inside_default_tmux_naming_the_session_once_across_a_dropped_stream() {
+    let sim = support::sim::start(SimConfig {
+        ping_interval: Duration::from_millis(200),
+        ..SimConfig::for_tests()
+    });
+    // Already waiting when the fleet opens: not news.
+    let before = sim.sim.create_session(Some("waited before"));
+    sim.within(|s| s.send_message(&before, "restart it #approval"));
+    let nightly = sim.sim.create_session(Some("nightly export"));
+    let billing = sim.sim.create_session(Some("billing migration"));
+    let later = sim.sim.create_session(Some("asked later"));
+    let home = tempfile::tempdir().unwrap();
+    let command = format!("{BIN} fleet");
+    let tmux = Tmux::start(&home, &command, &app_env(&home, &sim.sim));
+    let out = home.path().join("pane.out");
+    tmux.run(&["pipe-pane", "-O", &format!("cat >> {}", out.display())]);
+    tmux.wait_for("the fleet, the waiting session listed", |s| {
+        s.contains("4 sessions · 1 needs you") && s.contains("needs you: approval")
+    });
+    let rung = |what: &str| format!("]9;gobare: {what}\x07");
+    let wait_rung = |what: &str| {
+        until(
+            what,
+            TIMEOUT,
+            || piped(&out).contains(&rung(what)).then_some(()),
+            || piped(&out).escape_debug().to_string(),
+        )
+    };
+    sim.within(|s| s.send_message(&nightly, "restart the worker #approval"));
+    wait_rung("nightly export: needs you: approval");
+    sim.within(|s| s.send_message(&billing, "apply migration 0042 #error"));
+    wait_rung("billing migration: turn failed");
+    // The org stream drops and comes back.
+    let opens_before = sim.sim.stream_opens().len();
+    sim.sim.set_faults(gobare_sim::Faults {
+        drop_every_n_frames: Some(1),
+        ..Default::default()
+    });
+    sim.sim.emit(
+        &nightly,
+        EventPayload::UserMessage(Text {
+            text: "one more frame".into(),
+        }),
+    );
+    until(
+        "a reconnect",
+        TIMEOUT,
+        || (sim.sim.stream_opens().len() > opens_before).then_some(()),
+        || tmux.screen(),
+    );
+    sim.sim.set_faults(gobare_sim::Faults::default());
+    tmux.wait_for("the stream back", |s| !s.contains("org stream dropped"));
+    // News after the reconnect still rings: the silence below is not a deaf fleet.
+    sim.within(|s| s.send_message(&later, "which host? #question"));
+    wait_rung("asked later: needs you: question");
+    let bytes = piped(&out);
+    assert_eq!(
+        bytes
+            .matches(&rung("nightly export: needs you: approval"))
+            .count(),
+        1,
+        "rang again after the drop"
+    );
+    assert_eq!(
+        bytes
+            .matches(&rung("billing migration: turn failed"))
+            .count(),
+        1
+    );
+    assert!(
+        !bytes.contains("waited before: needs you"),
+        "what waited when the fleet opened is not news"
+    );
+    assert!(bytes.contains('\x07'), "the bell");
+}
