@@ -3,7 +3,7 @@
 //! usage and its artifacts — read in a task of its own, paced to a share of the rate budget,
 //! and handed back as messages: a slow server delays these reads, never the stream.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashSet, VecDeque};
 use std::time::Duration;
 
 use gobare_api::client::{ApiClient, Order, Page};
@@ -39,19 +39,16 @@ impl Wanted {
         usage: true,
         artifacts: false,
     };
+    pub const TURNS: Wanted = Wanted {
+        turns: true,
+        usage: false,
+        artifacts: false,
+    };
     pub const TURNS_AND_USAGE: Wanted = Wanted {
         turns: true,
         usage: true,
         artifacts: false,
     };
-
-    fn merge(self, other: Wanted) -> Wanted {
-        Wanted {
-            turns: self.turns || other.turns,
-            usage: self.usage || other.usage,
-            artifacts: self.artifacts || other.artifacts,
-        }
-    }
 }
 
 /// What a page of turns says about a session now.
@@ -152,41 +149,61 @@ impl DetailAsks {
     }
 }
 
-/// Sessions waiting to be read, each once, the urgent ones first.
+/// One request of a session's reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Read {
+    Turns,
+    Usage,
+    Artifacts,
+}
+
+impl Wanted {
+    fn reads(self) -> impl Iterator<Item = Read> {
+        [
+            (self.turns, Read::Turns),
+            (self.usage, Read::Usage),
+            (self.artifacts, Read::Artifacts),
+        ]
+        .into_iter()
+        .filter_map(|(wanted, read)| wanted.then_some(read))
+    }
+}
+
+/// Requests waiting to be made, each once, the urgent ones first: a request at a time, so
+/// every running row's turns come before the settled rows' usage.
 #[derive(Debug, Default)]
 struct Queue {
-    order: VecDeque<String>,
-    wanted: HashMap<String, Wanted>,
+    order: VecDeque<(String, Read)>,
+    queued: HashSet<(String, Read)>,
 }
 
 impl Queue {
     fn push(&mut self, ask: Ask) {
-        match self.wanted.get_mut(&ask.id) {
-            Some(wanted) => {
-                *wanted = wanted.merge(ask.wanted);
+        for read in ask.wanted.reads() {
+            let entry = (ask.id.clone(), read);
+            if self.queued.contains(&entry) {
                 if ask.urgent
-                    && let Some(at) = self.order.iter().position(|id| *id == ask.id)
+                    && let Some(at) = self.order.iter().position(|e| *e == entry)
                     && at > 0
                 {
-                    let id = self.order.remove(at).expect("found above");
-                    self.order.push_front(id);
+                    let entry = self.order.remove(at).expect("found above");
+                    self.order.push_front(entry);
                 }
-            }
-            None => {
-                self.wanted.insert(ask.id.clone(), ask.wanted);
+            } else {
+                self.queued.insert(entry.clone());
                 if ask.urgent {
-                    self.order.push_front(ask.id);
+                    self.order.push_front(entry);
                 } else {
-                    self.order.push_back(ask.id);
+                    self.order.push_back(entry);
                 }
             }
         }
     }
 
-    fn pop(&mut self) -> Option<(String, Wanted)> {
-        let id = self.order.pop_front()?;
-        let wanted = self.wanted.remove(&id).unwrap_or_default();
-        Some((id, wanted))
+    fn pop(&mut self) -> Option<(String, Read)> {
+        let entry = self.order.pop_front()?;
+        self.queued.remove(&entry);
+        Some(entry)
     }
 }
 
@@ -234,7 +251,7 @@ async fn run(
         while let Ok(ask) = asked.try_recv() {
             queue.push(ask);
         }
-        let Some((id, wanted)) = queue.pop() else {
+        let Some((id, what)) = queue.pop() else {
             match asked.recv().await {
                 Some(ask) => {
                     queue.push(ask);
@@ -243,15 +260,16 @@ async fn run(
                 None => return,
             }
         };
-        let read = read(&client, &mut pacer, id, wanted).await;
+        pacer.take().await;
+        let read = read(&client, id, what).await;
         if found.send(read).is_err() {
             return;
         }
     }
 }
 
-/// `wanted` of session `id`, each read paced; a 404 stops there.
-async fn read(client: &ApiClient, pacer: &mut Pacer, id: String, wanted: Wanted) -> DetailsRead {
+/// One read of session `id`.
+async fn read(client: &ApiClient, id: String, what: Read) -> DetailsRead {
     let mut read = DetailsRead {
         id,
         turns: None,
@@ -260,33 +278,34 @@ async fn read(client: &ApiClient, pacer: &mut Pacer, id: String, wanted: Wanted)
         gone: false,
     };
     let page = Page::ordered(Order::Desc).with_limit(TURNS_PAGE);
-    let gone = |e: &gobare_api::error::ApiError, what: &str, id: &str| {
-        if e.kind == ApiErrorKind::NotFound {
-            true
-        } else {
-            tracing::warn!(session = %text::line(id), error = %e, "fleet {what} read failed");
-            false
-        }
+    let failed = match what {
+        Read::Turns => match client.list_turns(&read.id, &page).await {
+            Ok(turns) => {
+                read.turns = Some(TurnsRead::of(&turns.data));
+                None
+            }
+            Err(e) => Some(e),
+        },
+        Read::Usage => match client.get_usage(&read.id, false).await {
+            Ok(usage) => {
+                read.sandbox_seconds = Some(usage.sandbox_seconds);
+                None
+            }
+            Err(e) => Some(e),
+        },
+        Read::Artifacts => match client.list_artifacts(&read.id, &page, None).await {
+            Ok(artifacts) => {
+                read.artifacts = Some(artifacts.data.len() as u32);
+                None
+            }
+            Err(e) => Some(e),
+        },
     };
-    if wanted.turns {
-        pacer.take().await;
-        match client.list_turns(&read.id, &page).await {
-            Ok(turns) => read.turns = Some(TurnsRead::of(&turns.data)),
-            Err(e) => read.gone = gone(&e, "turns", &read.id),
-        }
-    }
-    if wanted.usage && !read.gone {
-        pacer.take().await;
-        match client.get_usage(&read.id, false).await {
-            Ok(usage) => read.sandbox_seconds = Some(usage.sandbox_seconds),
-            Err(e) => read.gone = gone(&e, "usage", &read.id),
-        }
-    }
-    if wanted.artifacts && !read.gone {
-        pacer.take().await;
-        match client.list_artifacts(&read.id, &page, None).await {
-            Ok(artifacts) => read.artifacts = Some(artifacts.data.len() as u32),
-            Err(e) => read.gone = gone(&e, "artifacts", &read.id),
+    if let Some(e) = failed {
+        if e.kind == ApiErrorKind::NotFound {
+            read.gone = true;
+        } else {
+            tracing::warn!(session = %text::line(&read.id), error = %e, ?what, "fleet read failed");
         }
     }
     read
@@ -342,10 +361,19 @@ mod tests {
         q.push(ask("c", Wanted::USAGE, false));
         q.push(ask("c", Wanted::TURNS_AND_USAGE, true));
         q.push(ask("a", Wanted::ALL, false));
-        assert_eq!(q.pop(), Some(("c".into(), Wanted::TURNS_AND_USAGE)));
-        assert_eq!(q.pop(), Some(("a".into(), Wanted::ALL)));
-        assert_eq!(q.pop(), Some(("b".into(), Wanted::USAGE)));
-        assert_eq!(q.pop(), None);
+        let popped: Vec<(String, Read)> = std::iter::from_fn(|| q.pop()).collect();
+        let want = |id: &str, read| (id.to_string(), read);
+        assert_eq!(
+            popped,
+            [
+                want("c", Read::Usage),
+                want("c", Read::Turns),
+                want("a", Read::Usage),
+                want("b", Read::Usage),
+                want("a", Read::Turns),
+                want("a", Read::Artifacts),
+            ]
+        );
     }
 
     #[tokio::test(start_paused = true)]

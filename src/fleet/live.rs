@@ -306,13 +306,13 @@ impl Task {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .extend(model.rows().map(|r| r.id.clone()));
-        let (running, settled): (Vec<_>, Vec<_>) = model
+        let running = model
             .rows()
-            .partition(|r| model.lacks_turn_clock(&r.id) || r.status == SessionStatus::Working);
+            .filter(|r| model.lacks_turn_clock(&r.id) || r.status == SessionStatus::Working);
         for row in running {
-            self.asks.want(&row.id, Wanted::ALL, false);
+            self.asks.want(&row.id, Wanted::TURNS, false);
         }
-        for row in settled {
+        for row in model.rows() {
             self.asks.want(
                 &row.id,
                 Wanted {
@@ -513,7 +513,7 @@ impl Task {
                     // A refused token says more than the stream refused with it, and
                     // polling would only be refused too.
                     if !matches!(model.trouble(), Some(Trouble::TokenRefused { .. })) {
-                        let trouble = Trouble::of_stream_refusal(&reason, poll_every.as_secs());
+                        let trouble = Trouble::of_stream_refusal(&reason, poll_every);
                         applied.visible |= model.set_trouble(Some(trouble)).visible;
                         *poll_at = Some(Instant::now() + poll_every);
                     }

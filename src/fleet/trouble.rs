@@ -2,6 +2,8 @@
 //! reached, the token was refused, the org stream was refused. A fleet that knows nothing
 //! says why instead of counting "0 sessions · 0 need you".
 
+use std::time::Duration;
+
 use gobare_api::error::{ApiError, ApiErrorKind};
 use gobare_api::text;
 
@@ -25,7 +27,7 @@ pub enum Trouble {
         status: Option<u16>,
         scope: Option<String>,
         reason: String,
-        poll_secs: u64,
+        poll_every: Duration,
     },
     /// The list was refused or failed otherwise.
     ListFailed { summary: String, retry_at_ms: i64 },
@@ -51,12 +53,12 @@ impl Trouble {
     }
 
     /// The trouble a refused org stream means; `reason` is the stream's account of it.
-    pub fn of_stream_refusal(reason: &str, poll_secs: u64) -> Trouble {
+    pub fn of_stream_refusal(reason: &str, poll_every: Duration) -> Trouble {
         Trouble::StreamRefused {
             status: http_status(reason),
             scope: scope_named(reason),
             reason: reason.to_string(),
-            poll_secs,
+            poll_every,
         }
     }
 
@@ -98,7 +100,7 @@ impl Trouble {
                 status,
                 scope,
                 reason,
-                poll_secs,
+                poll_every,
             } => {
                 let why = match (status, scope) {
                     (Some(status), Some(scope)) => {
@@ -107,7 +109,11 @@ impl Trouble {
                     (Some(status), None) => status.to_string(),
                     (None, _) => text::one_line(reason, REASON_CHARS),
                 };
-                format!("org stream refused ({why}) — polling every {poll_secs} s")
+                let every = match poll_every.as_secs() {
+                    0 => format!("{} ms", poll_every.as_millis()),
+                    secs => format!("{secs} s"),
+                };
+                format!("org stream refused ({why}) — polling every {every}")
             }
             Trouble::ListFailed {
                 summary,
@@ -201,12 +207,12 @@ mod tests {
     #[test]
     fn a_refused_org_stream_names_the_status_and_the_missing_scope() {
         let reason = "permission denied: This token lacks the sessions:read scope. (code permission_denied, HTTP 403)";
-        let t = Trouble::of_stream_refusal(reason, 10);
+        let t = Trouble::of_stream_refusal(reason, Duration::from_secs(10));
         assert_eq!(
             t.line(0),
             "org stream refused (403, needs sessions:read) — polling every 10 s"
         );
-        let bare = Trouble::of_stream_refusal("closed by the server", 5);
+        let bare = Trouble::of_stream_refusal("closed by the server", Duration::from_secs(5));
         assert_eq!(
             bare.line(0),
             "org stream refused (closed by the server) — polling every 5 s"

@@ -133,8 +133,8 @@ async fn a_refused_org_stream_falls_back_to_polling_the_list_with_a_note() {
     let fleet = live(&rig, Duration::from_millis(200));
     until(&fleet, "the note and the listed session", |m| {
         m.get(&first).is_some()
-            && m.note().is_some_and(|n| {
-                n.contains("refused") && n.contains("sessions:read") && n.contains("polling")
+            && m.trouble().is_some_and(|t| {
+                t.line(0) == "org stream refused (403, needs sessions:read) — polling every 200 ms"
             })
     })
     .await;
@@ -177,8 +177,9 @@ async fn a_fleet_under_a_root_holds_that_crew_only() {
     rig.sim.shutdown().await;
 }
 
-/// Turns under way before the fleet opened have a clock once their rows are on screen:
-/// the start is read from the session's turns, since the org stream never carried it.
+/// Turns under way before the fleet opened have a clock without their rows being asked
+/// for: the start is read from one page of each session's turns, since the org stream
+/// never carried it.
 #[tokio::test]
 async fn a_turn_under_way_before_the_fleet_opened_gets_its_clock_from_its_turns() {
     let rig = Rig::start(SimConfig::for_tests().with_fleet(12)).await;
@@ -195,36 +196,25 @@ async fn a_turn_under_way_before_the_fleet_opened_gets_its_clock_from_its_turns(
     )
     .await;
     drop(first);
+    let turn_reads_before = turn_reads(&rig);
     let fleet = live(&rig, Duration::from_secs(60));
     until(&fleet, "every session again, from the list", complete).await;
-    let turn_reads_before = turn_reads(&rig);
-    let waiting: Vec<String> = {
-        let model = fleet.model();
-        let waiting: Vec<String> = model
-            .rows()
-            .filter(|r| r.needs().is_some())
-            .map(|r| r.id.clone())
-            .collect();
-        assert!(
-            model
-                .rows()
-                .filter(|r| waiting.contains(&r.id))
-                .all(|r| r.turn_started_at.is_none()),
-            "the stream opened after their turns started"
-        );
-        waiting
-    };
-    fleet.want_details(&waiting);
+    let waiting: Vec<String> = fleet
+        .model()
+        .rows()
+        .filter(|r| r.needs().is_some())
+        .map(|r| r.id.clone())
+        .collect();
     until(&fleet, "a clock on every waiting session", |m| {
         waiting
             .iter()
             .all(|id| m.get(id).is_some_and(|r| r.turn_started_at.is_some()))
     })
     .await;
-    assert_eq!(
-        turn_reads(&rig) - turn_reads_before,
-        waiting.len(),
-        "one turns read per waiting session"
+    let reads = turn_reads(&rig) - turn_reads_before;
+    assert!(
+        reads >= waiting.len() && reads <= ids.len(),
+        "a page of turns per running session, not a read per turn: {reads}"
     );
     rig.sim.shutdown().await;
 }

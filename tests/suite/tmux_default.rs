@@ -204,6 +204,7 @@ fn the_fleet_rings_inside_default_tmux_naming_the_session_once_across_a_dropped_
     // Already waiting when the fleet opens: not news.
     let before = sim.sim.create_session(Some("waited before"));
     sim.within(|s| s.send_message(&before, "restart it #approval"));
+    sim.until_waiting(&before);
     let nightly = sim.sim.create_session(Some("nightly export"));
     let billing = sim.sim.create_session(Some("billing migration"));
     let later = sim.sim.create_session(Some("asked later"));

@@ -36,6 +36,31 @@ impl Sim {
     }
 }
 
+impl Sim {
+    /// Waits until `session` waits on a required action, as the API reads it.
+    pub(crate) fn until_waiting(&self, session: &str) {
+        let client = ApiClient::new(ClientOptions::new(
+            self.sim.url(),
+            Token::new(self.sim.token()),
+        ))
+        .unwrap();
+        self.rt.block_on(async {
+            let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(40);
+            loop {
+                let read = client.get_session(session).await.unwrap();
+                if !read.required_actions.is_empty() {
+                    return;
+                }
+                assert!(
+                    tokio::time::Instant::now() < deadline,
+                    "{session} never came to wait"
+                );
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+        });
+    }
+}
+
 /// What `GET …/artifacts/{id}/content` serves, read through the client.
 pub(crate) async fn artifact_content(sim: &Simulator, session: &str, artifact: &str) -> Vec<u8> {
     let client = ApiClient::new(ClientOptions::new(sim.url(), Token::new(sim.token()))).unwrap();
