@@ -103,7 +103,7 @@ pub struct DetailReader {
 /// Asks the [`DetailReader`] for reads.
 #[derive(Debug, Clone)]
 pub struct DetailAsks {
-    asks: mpsc::UnboundedSender<Ask>,
+    asks: mpsc::UnboundedSender<Asked>,
 }
 
 impl Drop for DetailReader {
@@ -118,6 +118,13 @@ struct Ask {
     wanted: Wanted,
     /// Ahead of what waits (a turn ended, a row on screen).
     urgent: bool,
+}
+
+#[derive(Debug)]
+enum Asked {
+    Read(Ask),
+    /// The session's queued reads go first; nothing is added.
+    Hurry(String),
 }
 
 impl DetailReader {
@@ -141,11 +148,16 @@ impl DetailReader {
 impl DetailAsks {
     /// Reads `wanted` of `id` when its turn comes; asked twice before it is read, once.
     pub fn want(&self, id: &str, wanted: Wanted, urgent: bool) {
-        let _ = self.asks.send(Ask {
+        let _ = self.asks.send(Asked::Read(Ask {
             id: id.to_string(),
             wanted,
             urgent,
-        });
+        }));
+    }
+
+    /// Whatever of `id` waits to be read is read first (its row is on screen).
+    pub fn hurry(&self, id: &str) {
+        let _ = self.asks.send(Asked::Hurry(id.to_string()));
     }
 }
 
@@ -200,6 +212,20 @@ impl Queue {
         }
     }
 
+    fn take(&mut self, asked: Asked) {
+        match asked {
+            Asked::Read(ask) => self.push(ask),
+            Asked::Hurry(id) => {
+                if self.queued.iter().any(|(queued, _)| *queued == id) {
+                    let (hurried, rest): (VecDeque<_>, VecDeque<_>) =
+                        self.order.drain(..).partition(|(queued, _)| *queued == id);
+                    self.order = hurried;
+                    self.order.extend(rest);
+                }
+            }
+        }
+    }
+
     fn pop(&mut self) -> Option<(String, Read)> {
         let entry = self.order.pop_front()?;
         self.queued.remove(&entry);
@@ -243,18 +269,18 @@ impl Pacer {
 async fn run(
     client: ApiClient,
     mut pacer: Pacer,
-    mut asked: mpsc::UnboundedReceiver<Ask>,
+    mut asked: mpsc::UnboundedReceiver<Asked>,
     found: mpsc::UnboundedSender<DetailsRead>,
 ) {
     let mut queue = Queue::default();
     loop {
         while let Ok(ask) = asked.try_recv() {
-            queue.push(ask);
+            queue.take(ask);
         }
         let Some((id, what)) = queue.pop() else {
             match asked.recv().await {
                 Some(ask) => {
-                    queue.push(ask);
+                    queue.take(ask);
                     continue;
                 }
                 None => return,
@@ -374,6 +400,12 @@ mod tests {
                 want("a", Read::Artifacts),
             ]
         );
+        q.push(ask("a", Wanted::ALL, false));
+        q.push(ask("b", Wanted::USAGE, false));
+        q.take(Asked::Hurry("b".into()));
+        q.take(Asked::Hurry("nobody".into()));
+        assert_eq!(q.pop(), Some(want("b", Read::Usage)), "on screen: first");
+        assert_eq!(q.order.len(), 3, "nothing added");
     }
 
     #[tokio::test(start_paused = true)]

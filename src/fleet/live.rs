@@ -373,12 +373,14 @@ impl Task {
         self.label().await;
     }
 
-    /// Rows on screen not read yet: read before the rest.
+    /// Rows on screen: what of them waits to be read is read before the rest.
     fn details(&self, ids: Vec<String>) {
         let mut detailed = self.detailed.lock().unwrap_or_else(|p| p.into_inner());
         for id in ids {
             if detailed.insert(id.clone()) {
                 self.asks.want(&id, Wanted::ALL, true);
+            } else {
+                self.asks.hurry(&id);
             }
         }
     }
