@@ -51,10 +51,10 @@ fn is_loopback(url: &url::Url) -> bool {
 fn cause(err: &reqwest::Error, chain: &str) -> String {
     let mut source: Option<&(dyn StdError + 'static)> = err.source();
     while let Some(s) = source {
-        if let Some(io) = s.downcast_ref::<std::io::Error>() {
-            if let Some(words) = io_words(io.kind()) {
-                return words.to_string();
-            }
+        if let Some(io) = s.downcast_ref::<std::io::Error>()
+            && let Some(words) = io_words(io.kind())
+        {
+            return words.to_string();
         }
         source = s.source();
     }
