@@ -95,9 +95,10 @@ fn replaying_every_example_gives_the_expected_entries() {
         before: Some(182000),
         after: Some(41000)
     }));
+    // The example's `message.dequeued` started it: it no longer holds a place in line.
     assert!(entries.contains(&EntryKind::Queued {
         text: "Also check the retry queue.".into(),
-        position: Some(1)
+        position: None
     }));
     assert!(entries.iter().any(|k| matches!(k, EntryKind::Artifact { id, size_bytes: Some(482), .. } if &**id == "art_6f2a9c41")));
     assert!(
