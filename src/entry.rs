@@ -1,11 +1,10 @@
 //! Parse the command line, load configuration, start logging to a file, run exactly one
 //! command, and turn its outcome into an exit status (0 ok, 1 runtime, 2 usage/config).
 
-use crate::cli::{Cli, CliCommand};
+use crate::cli::CliCommand;
 use crate::commands::{self, exit};
 use crate::config::Config;
 use crate::store::private_fs;
-use clap::Parser;
 use color_eyre::Result;
 use std::io::Write;
 use std::process::ExitCode;
@@ -14,7 +13,7 @@ use tracing_appender::rolling::{RollingFileAppender, Rotation};
 
 /// Runs the command line: the binary's `main`.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = crate::cli::parse();
     let verbose = cli.global.verbose;
     // Reports are shown only in full with --verbose; a failure is one line otherwise.
     let _ = color_eyre::config::HookBuilder::default()

@@ -27,6 +27,10 @@ use gobare_api::model::{
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
+
+/// Said when a message still queued on the server is back in the box.
+const QUEUED_RECALL: &str =
+    "queued on the server — cannot be withdrawn; Ctrl+S sends it as a steer instead";
 use tokio::sync::mpsc;
 
 /// Everything the loop keeps for acting on one session.
@@ -244,7 +248,8 @@ impl App {
     /// `input.message`. The text leaves the box for the pending line above it: what is typed
     /// next is a new draft, and a send that does not take gives its text back. A draft whose
     /// call went away (expired, answered elsewhere) stays in the box, and says so: the next
-    /// Enter sends it as a message.
+    /// Enter sends it as a message. Unchanged text that is already queued asks first: a
+    /// queued message cannot be withdrawn, so a second one would be a duplicate.
     pub(super) fn act_send(&mut self, text: String) {
         if let Some(target) = self.acting.answering.take() {
             let still_there = self
@@ -264,6 +269,15 @@ impl App {
             }
             return self.act_answer_with_text(text);
         }
+        // Nothing withdraws a queued message (§6.4): the same text again is a second one.
+        if self.view.turn_running() && self.view.transcript().waiting_queue().holds(&text) {
+            self.screen.ask(Confirm::QueueAgain);
+            return;
+        }
+        self.send_message(text);
+    }
+
+    fn send_message(&mut self, text: String) {
         self.send_text(
             Input::Message {
                 content: Content::Text(text),
@@ -431,6 +445,13 @@ impl App {
             (Confirm::ApproveSensitive { .. }, false) => {
                 self.notice(Some("not approved: y to approve, n to deny".into()));
             }
+            (Confirm::QueueAgain, true) => {
+                let text = self.screen.composer.text().trim().to_string();
+                self.send_message(text);
+            }
+            (Confirm::QueueAgain, false) => {
+                self.notice(Some(QUEUED_RECALL.into()));
+            }
         }
         self.request_frame();
     }
@@ -446,6 +467,9 @@ impl App {
         if let Some(text) = text {
             self.screen.composer.set_text(&text);
             self.act_draft_changed();
+            if self.view.transcript().waiting_queue().holds(&text) {
+                self.notice_at(Severity::Warn, QUEUED_RECALL.into());
+            }
         }
     }
 

@@ -21,8 +21,10 @@ pub(crate) async fn run(args: SimArgs) -> color_eyre::Result<()> {
         let id = sim.create_session(Some("demo"));
         println!("demo session: {id}");
     }
+    let tags: Vec<String> = sim.scenarios().iter().map(|n| format!("#{n}")).collect();
     println!(
-        "Tag a message with #long, #approval, #question or #function to pick a scenario. Ctrl+C stops."
+        "Tag a message with {} to pick a scenario. Ctrl+C stops.",
+        tags.join(", ")
     );
     wait_for_stop().await;
     sim.shutdown().await;

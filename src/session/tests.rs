@@ -95,9 +95,10 @@ fn replaying_every_example_gives_the_expected_entries() {
         before: Some(182000),
         after: Some(41000)
     }));
+    // The example's `message.dequeued` started it: it no longer holds a place in line.
     assert!(entries.contains(&EntryKind::Queued {
         text: "Also check the retry queue.".into(),
-        position: Some(1)
+        position: None
     }));
     assert!(entries.iter().any(|k| matches!(k, EntryKind::Artifact { id, size_bytes: Some(482), .. } if &**id == "art_6f2a9c41")));
     assert!(
@@ -1169,4 +1170,42 @@ fn separators_older_than_the_recent_turns_are_filled_by_the_past_turns() {
         .filter(|k| matches!(k, EntryKind::TurnEnd(t) if t.outcome.as_ref().is_some_and(|o| o.elapsed_ms == Some(4_000))))
         .count();
     assert_eq!(filled, 8);
+}
+
+#[test]
+fn queue_labels_read_the_position_now_after_a_dequeue() {
+    let queued = |seq, text: &str, position| {
+        ev(
+            "message.queued",
+            Some(seq),
+            json!({"text": text, "position": position}),
+        )
+    };
+    let v = view_of(&[
+        queued(1, "first", 1),
+        queued(2, "second", 2),
+        queued(3, "third", 3),
+        ev("message.dequeued", Some(4), json!({"text": "first"})),
+        queued(5, "fourth", 3),
+    ]);
+    let labels: Vec<(String, Option<u32>)> = kinds(&v)
+        .into_iter()
+        .filter_map(|k| match k {
+            EntryKind::Queued { text, position } => Some((text, position)),
+            _ => None,
+        })
+        .collect();
+    let want = |t: &str, p| (t.to_string(), p);
+    assert_eq!(
+        labels,
+        [
+            want("first", None),
+            want("second", Some(1)),
+            want("third", Some(2)),
+            want("fourth", Some(3)),
+        ]
+    );
+    let waiting = v.transcript().waiting_queue();
+    assert!(waiting.holds("second") && waiting.holds(" fourth "));
+    assert!(!waiting.holds("first"));
 }

@@ -14,6 +14,7 @@ use std::collections::{HashMap, VecDeque};
 
 mod budget;
 mod items;
+mod queue;
 mod select;
 
 pub(crate) use budget::entry_bytes;
@@ -333,6 +334,8 @@ pub struct Transcript {
     /// Bytes of dropped entries read back from the local log, allowed over the budget
     /// while the user reads them (see [`Transcript::restore_front`]).
     overdraft: usize,
+    /// The messages still queued on the server.
+    queue: queue::WaitingQueue,
 }
 
 impl Default for Transcript {
@@ -370,6 +373,7 @@ impl Transcript {
             applying: None,
             overdraft: 0,
             turn_ends: HashMap::new(),
+            queue: queue::WaitingQueue::default(),
         }
     }
 
@@ -719,16 +723,18 @@ impl Transcript {
                 true
             }
             P::MessageQueued(q) => {
-                self.push(
+                let id = self.push(
                     at,
                     EntryKind::Queued {
                         text: q.text.clone(),
                         position: q.position,
                     },
                 );
+                self.message_queued(id, &q.text);
                 true
             }
             P::MessageDequeued(q) => {
+                self.message_dequeued(&q.text);
                 self.push(
                     at,
                     EntryKind::Dequeued {

@@ -41,6 +41,8 @@ pub(crate) enum Confirm {
     PublishPreview,
     /// `p` on a published preview: take the public URL down.
     UnpublishPreview,
+    /// Enter on a message that is already queued on the server, unchanged.
+    QueueAgain,
 }
 
 impl Confirm {
@@ -58,6 +60,9 @@ impl Confirm {
             Confirm::UnpublishPreview => {
                 "Unpublish the preview? Its public URL stops working.".into()
             }
+            Confirm::QueueAgain => {
+                "This message is already queued on the server. Queue it a second time?".into()
+            }
         }
     }
 
@@ -69,6 +74,9 @@ impl Confirm {
             }
             Confirm::PublishPreview | Confirm::UnpublishPreview => {
                 "Enter does not answer this: y does, n or Esc leaves the preview as it is"
+            }
+            Confirm::QueueAgain => {
+                "Enter does not answer this: y queues it again, n or Esc keeps it in the box"
             }
             Confirm::CancelTurn | Confirm::Quit { .. } => "y answers yes, n or Esc no",
         }

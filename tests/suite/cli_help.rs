@@ -210,3 +210,38 @@ fn plain_http_to_a_remote_host_is_refused_before_connecting() {
     assert!(err.contains("--allow-insecure-http"), "{err}");
     assert!(!err.contains("LEAKME"), "{err}");
 }
+
+#[test]
+fn sim_help_shows_only_the_simulators_options_and_every_scenario() {
+    let home = Home::new();
+    let (code, out, _) = run(&home, &["sim", "--help"]);
+    assert_eq!(code, 0);
+    for needle in [
+        "--addr",
+        "--scenario",
+        "--fleet",
+        "--drop-every",
+        "mix",
+        "quick",
+        "long",
+        "approval",
+        "question",
+        "choice",
+        "function",
+        "expiring",
+        "error",
+        "recovery",
+    ] {
+        assert!(out.contains(needle), "sim --help lacks {needle}:\n{out}");
+    }
+    for client_only in ["--api", "--token-file", "--allow-insecure-http"] {
+        assert!(
+            !out.contains(client_only),
+            "sim --help shows the client's {client_only}:\n{out}"
+        );
+    }
+    // Hidden from the help, the global options still parse after `sim`.
+    let (code, _, err) = run(&home, &["sim", "--scenario", "nonesuch"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("possible values"), "{err}");
+}

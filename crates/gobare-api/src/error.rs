@@ -95,16 +95,9 @@ impl ApiError {
 
     /// The request did not get an HTTP answer.
     pub(crate) fn network(err: reqwest::Error) -> ApiError {
-        let what = if err.is_timeout() {
-            "the request timed out"
-        } else if err.is_connect() {
-            "could not connect"
-        } else {
-            "the connection failed"
-        };
         let mut e = ApiError::local(
             ApiErrorKind::Network,
-            format!("{what}: {}", error_chain(&err)),
+            one_line(&crate::network_words::describe(&err), MAX_MESSAGE_CHARS),
         );
         e.source = Some(Arc::new(err));
         e
@@ -222,7 +215,11 @@ impl ApiError {
 
     /// One line for a person: what happened, then code, status and request id.
     pub fn summary(&self) -> String {
-        let mut line = format!("{}: {}", self.kind.describe(), self.message);
+        // A network message already says what happened ("cannot reach …").
+        let mut line = match self.kind {
+            ApiErrorKind::Network => self.message.clone(),
+            kind => format!("{}: {}", kind.describe(), self.message),
+        };
         let mut facts = Vec::new();
         if let Some(code) = &self.code {
             facts.push(format!("code {}", one_line(code.as_str(), 64)));
@@ -398,20 +395,6 @@ fn excerpt(body: &[u8]) -> Option<Box<str>> {
     }
     let clean = one_line(&plain, MAX_EXCERPT_CHARS);
     (!clean.is_empty()).then(|| clean.into_boxed_str())
-}
-
-fn error_chain(err: &dyn std::error::Error) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(s) = source {
-        let next = s.to_string();
-        if !text.contains(&next) {
-            text.push_str(": ");
-            text.push_str(&next);
-        }
-        source = s.source();
-    }
-    one_line(&text, MAX_MESSAGE_CHARS)
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ mod event_decode;
 pub mod files;
 mod json;
 pub mod model;
+mod network_words;
 pub mod paging;
 pub mod retry;
 pub mod sse;

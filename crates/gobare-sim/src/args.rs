@@ -7,6 +7,50 @@ use crate::config::SimConfig;
 use crate::faults::Faults;
 use crate::scopes;
 
+/// Every scenario `--scenario` and a message's `#name` can pick, with what it plays.
+pub(crate) const SCENARIO_HELP: &[(&str, &str)] = &[
+    (
+        "mix",
+        "rotate through quick, approval, question, long, function and error, asking for \
+         approvals only as the session's policy says",
+    ),
+    (
+        "quick",
+        "a short bug fix: read, grep, edit with a diff, run the tests, write a report",
+    ),
+    (
+        "long",
+        "a multi-step refactor: a Storage trait, 12 modules migrated, dozens of tool calls",
+    ),
+    ("approval", "asks permission to restart a service"),
+    ("question", "asks which way to go before changing anything"),
+    (
+        "choice",
+        "a question in the production shape: its text in the action's name, options with a label",
+    ),
+    ("function", "calls the client's lookup_order function"),
+    (
+        "expiring",
+        "calls lookup_order with a one-second timeout; unanswered, it expires and the turn goes on",
+    ),
+    (
+        "error",
+        "the model provider fails: one error the agent recovers from, then one that fails the turn",
+    ),
+    (
+        "recovery",
+        "the workspace is reclaimed and its next rebuild gives up (workspace.recovery_failed)",
+    ),
+];
+
+fn scenario_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        SCENARIO_HELP
+            .iter()
+            .map(|(name, help)| clap::builder::PossibleValue::new(*name).help(*help)),
+    )
+}
+
 /// The flags of `gobare-tui sim`; [`SimArgs::to_config`] makes the [`SimConfig`] they
 /// describe.
 #[derive(Debug, Clone, clap::Args)]
@@ -23,10 +67,9 @@ pub struct SimArgs {
     /// Speed factor for the scripted agent (2 = twice as fast).
     #[arg(long, default_value_t = 1.0)]
     pub speed: f64,
-    /// Scenario answering messages without a `#name` tag (quick, long, approval, question,
-    /// function, error, recovery, or mix = rotate through quick, approval, question, long,
-    /// function and error, asking for approvals only as the session's policy says).
-    #[arg(long, default_value = "mix")]
+    /// The scenario a message without a `#name` tag plays (a message's `#name` picks any
+    /// of them).
+    #[arg(long, default_value = "mix", value_parser = scenario_names())]
     pub scenario: String,
     /// Create a demo session on start and print its id.
     #[arg(long)]

@@ -368,4 +368,14 @@ mod tests {
         }
         assert_eq!(Scenarios::embedded().names().len(), EMBEDDED.len());
     }
+
+    #[test]
+    fn the_help_lists_every_scenario_and_the_rotation() {
+        let mut listed: Vec<&str> = crate::args::SCENARIO_HELP.iter().map(|(n, _)| *n).collect();
+        listed.sort_unstable();
+        let mut shipped = Scenarios::embedded().names();
+        shipped.push("mix".into());
+        shipped.sort_unstable();
+        assert_eq!(listed, shipped);
+    }
 }

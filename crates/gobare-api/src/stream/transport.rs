@@ -56,7 +56,7 @@ pub enum OpenError {
         status: u16,
     },
     /// Could not connect or send.
-    #[error("network error: {0}")]
+    #[error("{0}")]
     Network(String),
 }
 
@@ -164,7 +164,7 @@ impl HttpTransport {
         let resp = req
             .send()
             .await
-            .map_err(|e| OpenError::Network(e.without_url().to_string()))?;
+            .map_err(|e| OpenError::Network(crate::network_words::describe(&e)))?;
         let status = resp.status().as_u16();
         if resp.status().is_redirection() {
             return Err(OpenError::Redirected { status });

@@ -207,8 +207,9 @@ async fn no_answer_at_all_is_a_retryable_network_error() {
     assert_eq!(e.status, None);
     assert_eq!(e.retry_hint(), RetryHint::Backoff);
     assert!(
-        e.to_string()
-            .starts_with("network error: could not connect"),
+        e.to_string().starts_with(&format!(
+            "cannot reach 127.0.0.1:{port} (connection refused)"
+        )),
         "{e}"
     );
 }

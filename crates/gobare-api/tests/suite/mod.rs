@@ -4,6 +4,7 @@
 mod client_errors;
 mod client_requests;
 mod download;
+mod network_words;
 mod sse_conformance;
 mod stream_hostile;
 mod stream_http;

@@ -157,7 +157,9 @@ async fn stalled_client_is_closed(yielding: bool) {
         text.len()
     );
     let ids = persisted_ids(&text);
-    assert!(!ids.is_empty());
+    // A writer that ran beside the emitter wrote some before the reader lagged; one that
+    // ran only after the burst may be closed before the connection took anything.
+    assert!(!yielding || !ids.is_empty());
     assert!(
         ids.windows(2).all(|w| w[1] == w[0] + 1),
         "what arrived is a gapless prefix; the cursor recovers the rest"
