@@ -338,7 +338,8 @@ impl Writer {
     /// are under the first backpressure bound.
     async fn wait_for_reader(&self, pace: Pace) -> Result<(), Closed> {
         while pace == Pace::Reader
-            && self.unread.load(Ordering::Acquire) > self.bounds.drop_transient_after {
+            && self.unread.load(Ordering::Acquire) > self.bounds.drop_transient_after
+        {
             tokio::select! {
                 _ = self.taken.notified() => {}
                 _ = self.tx.closed() => return Err(Closed),
