@@ -97,6 +97,11 @@ impl FetchQueue {
         }
     }
 
+    /// Whether `job` is wanted or running.
+    pub(crate) fn pending(&self, job: &FetchJob) -> bool {
+        self.wanted.contains(job) || self.in_flight.contains(job)
+    }
+
     #[cfg(test)]
     pub(crate) fn in_flight(&self) -> &[FetchJob] {
         &self.in_flight

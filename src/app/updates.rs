@@ -75,11 +75,20 @@ impl App {
             self.replay.on_live(now);
             let reconnected = self.was_live && self.view.connection() != Some(&state);
             self.was_live = true;
-            if reconnected || !self.session_loaded {
-                // What changed while away shows only in the resources (§11.3); and a first
-                // read that failed (server down at start) is retried once it is back.
+            if reconnected {
+                // What changed while away shows only in the resources (§11.3).
                 self.fetches.want(FetchJob::Session);
                 self.fetches.want(FetchJob::Turns);
+            } else {
+                // A first read that failed (server down at start) is retried once it is
+                // back; one still under way is not asked twice.
+                if !self.session_loaded && !self.fetches.pending(&FetchJob::Session) {
+                    self.fetches.want(FetchJob::Session);
+                }
+                let turns_read = self.turn_pages.newest_page_from().is_some();
+                if !turns_read && !self.fetches.pending(&FetchJob::Turns) {
+                    self.fetches.want(FetchJob::Turns);
+                }
             }
             if let Some(text) = self.first_message.take() {
                 self.dispatch(Intent::SendFirst(text));

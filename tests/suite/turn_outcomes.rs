@@ -8,8 +8,9 @@ use crate::support;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use crate::support::app::bottom;
 use crate::support::app::{COLS, attach, status_line};
-use crate::support::pty::Pty;
+use crate::support::pty::{Pty, keys};
 use gobare_sim::SimConfig;
 
 const TIMEOUT: Duration = Duration::from_secs(120);
@@ -32,7 +33,8 @@ fn columns(s: &vt100::Screen) -> (Vec<String>, Vec<String>) {
     let Some(col) = side_column(s) else {
         return (Vec::new(), Vec::new());
     };
-    let left = s.rows(0, col).collect();
+    // Inside the transcript's border only: its top and bottom rows are lines too.
+    let left = s.rows(0, col).filter(|r| r.starts_with('│')).collect();
     let right: Vec<String> = s.rows(col, COLS - col).collect();
     let turn = right
         .iter()
@@ -52,6 +54,18 @@ fn settled(s: &vt100::Screen) -> bool {
         && left.iter().all(|r| !r.contains("turn ended ──"))
         && turn.iter().any(|r| r.contains("✓ completed  3s"))
         && turn.iter().all(|r| !r.contains("settling"))
+}
+
+/// The transcript's rows show separators, each saying how its turn ended in its 3 s.
+fn separators_settled(s: &vt100::Screen) -> bool {
+    let (left, _) = columns(s);
+    let separators = left.iter().filter(|r| r.contains("──")).count();
+    separators > 0
+        && left
+            .iter()
+            .filter(|r| r.contains("✓ completed in 3s"))
+            .count()
+            == separators
 }
 
 fn caught_up(s: &vt100::Screen, last: u64) -> bool {
@@ -119,4 +133,46 @@ fn a_first_attach_to_four_thousand_turns_shows_every_visible_outcome_from_the_ne
             .all(|r| r.contains("limit=100")),
         "turns read by the page of 100: {requests:#?}"
     );
+}
+
+/// Older separators say how they ended once the pages behind the newest are read, one at a
+/// time in the background, and no further back than the oldest separator.
+#[test]
+fn the_oldest_separators_are_filled_from_older_pages_read_in_the_background() {
+    const FEW: usize = 250;
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("older pages"));
+    sim.sim.seed_turns(&session, FEW, DAY);
+    let last = sim.sim.last_seq();
+    let home = tempfile::tempdir().unwrap();
+    let mut pty: Pty = attach(&session, &home, &sim.sim);
+    pty.wait_for("caught up", |s| caught_up(s, last), TIMEOUT);
+    pty.wait_for("every outcome on screen", settled, TIMEOUT);
+    pty.send_keys(keys::SHIFT_TAB);
+    pty.wait_for(
+        "the panes have the keys",
+        |s| bottom(s, 4).contains("Panes"),
+        TIMEOUT,
+    );
+    pty.send_keys("g");
+    pty.wait_for(
+        "the first turns at the top, each saying how it ended",
+        |s| {
+            // The whole top frame (a frame half drawn shows the old rows below it).
+            let text = s.contents();
+            ["Step 0: tidy", "Step 1: tidy", "Step 2: tidy"]
+                .iter()
+                .all(|step| text.contains(step))
+                && !text.contains("Step 249")
+                && separators_settled(s)
+        },
+        TIMEOUT,
+    );
+    let requests = sim.sim.requests();
+    let lists: Vec<&String> = requests.iter().filter(|r| r.contains("/turns")).collect();
+    assert_eq!(newest_pages(&requests), 1, "{lists:#?}");
+    // 250 turns: the newest 100, then 100 and 50 older.
+    let older: Vec<&&String> = lists.iter().filter(|r| r.contains("after=")).collect();
+    assert_eq!(older.len(), 2, "{lists:#?}");
+    assert_eq!(count(&sim.sim.request_counts(), ONE_TURN), 0);
 }
