@@ -159,7 +159,7 @@ fn the_oldest_separators_are_filled_from_older_pages_read_in_the_background() {
         "the first turns at the top, each saying how it ended",
         |s| {
             // The whole top frame (a frame half drawn shows the old rows below it).
-            let text = s.contents();
+            let text = columns(s).0.join("\n");
             ["Step 0: tidy", "Step 1: tidy", "Step 2: tidy"]
                 .iter()
                 .all(|step| text.contains(step))
