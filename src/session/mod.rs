@@ -214,15 +214,11 @@ impl SessionView {
                 let marked = self.mark_turn_end(&t.id);
                 self.turn != before || marked
             }
-            Update::PastTurns(list) => list
-                .iter()
-                .fold(false, |changed, t| self.write_outcome(t) || changed),
+            Update::PastTurns(list) => self.write_outcomes(&list),
             Update::Turns(list) => {
                 let before = self.turn.clone();
                 self.turn.absorb_page(&list);
-                let marked = list
-                    .iter()
-                    .fold(false, |changed, t| self.write_outcome(t) || changed);
+                let marked = self.write_outcomes(&list);
                 self.turn != before || marked
             }
             Update::Items(items) => {
@@ -260,6 +256,15 @@ impl SessionView {
                 changed
             }
         }
+    }
+
+    /// [`SessionView::write_outcome`] for each turn (every one, whatever the others did).
+    fn write_outcomes(&mut self, list: &[Turn]) -> bool {
+        let mut changed = false;
+        for t in list {
+            changed |= self.write_outcome(t);
+        }
+        changed
     }
 
     /// Writes how a listed turn ended onto its separator, or keeps it for the separator a
