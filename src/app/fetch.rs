@@ -12,13 +12,14 @@ use std::time::{Duration, Instant};
 pub(crate) enum FetchJob {
     /// `GET /sessions/{id}`.
     Session,
-    /// `GET …/turns?order=desc&limit=N`: the current turn and the last few.
+    /// `GET …/turns?order=desc&limit=100`: the newest page, the current turn and how the
+    /// turns on the first screen ended.
     Turns,
     /// `GET …/turns/{id}`.
     Turn(String),
-    /// `GET …/turns?order=desc`, paged back to turns created at `since_ms`: how the older
-    /// separators in the transcript ended.
-    PastTurns { since_ms: i64 },
+    /// `GET …/turns?order=desc&limit=100&after=ID`: the page of turns older than `ID`, for
+    /// how older separators ended. Read in the background (see [`FetchJob::is_background`]).
+    PastTurns { after: String },
     /// `GET …/items?order=desc&limit=N`: recent history when resuming from a cursor.
     Items,
     /// `GET …/artifacts`.
@@ -27,6 +28,20 @@ pub(crate) enum FetchJob {
     /// the given session.
     Usage { crew_root: String },
 }
+
+impl FetchJob {
+    /// Read only when nothing else waits, one at a time, at most every
+    /// [`BACKGROUND_SPACING`], leaving [`BACKGROUND_RESERVE`] of the minute's budget to the
+    /// rest: what a screen shows first never waits behind it.
+    pub(crate) fn is_background(&self) -> bool {
+        matches!(self, FetchJob::PastTurns { .. })
+    }
+}
+
+/// Background reads start at most this often.
+pub(crate) const BACKGROUND_SPACING: Duration = Duration::from_secs(1);
+/// Of the minute's budget, what background reads never spend.
+pub(crate) const BACKGROUND_RESERVE: usize = 20;
 
 /// Requests the model fetches may make per minute: half the API's budget, leaving the rest
 /// to sends and whatever else the user does.
@@ -44,6 +59,8 @@ pub(crate) struct FetchQueue {
     in_flight: Vec<FetchJob>,
     /// When each job last started.
     last_start: HashMap<FetchJob, Instant>,
+    /// When the last background job started.
+    last_background: Option<Instant>,
     /// Start times inside the last minute.
     recent: VecDeque<Instant>,
     per_minute: usize,
@@ -61,6 +78,7 @@ impl FetchQueue {
             wanted: Vec::new(),
             in_flight: Vec::new(),
             last_start: HashMap::new(),
+            last_background: None,
             recent: VecDeque::new(),
             per_minute: per_minute.max(1),
         }
@@ -79,6 +97,11 @@ impl FetchQueue {
         }
     }
 
+    /// Whether `job` is wanted or running.
+    pub(crate) fn pending(&self, job: &FetchJob) -> bool {
+        self.wanted.contains(job) || self.in_flight.contains(job)
+    }
+
     #[cfg(test)]
     pub(crate) fn in_flight(&self) -> &[FetchJob] {
         &self.in_flight
@@ -92,20 +115,50 @@ impl FetchQueue {
         let mut i = 0;
         while i < self.wanted.len() {
             let job = &self.wanted[i];
-            let ready = !self.in_flight.contains(job)
+            let ready = !job.is_background()
+                && !self.in_flight.contains(job)
                 && self.spaced(job, now)
                 && self.recent.len() < self.per_minute;
             if ready {
                 let job = self.wanted.remove(i);
-                self.last_start.insert(job.clone(), now);
-                self.recent.push_back(now);
-                self.in_flight.push(job.clone());
-                started.push(job);
+                started.push(self.start(job, now));
             } else {
                 i += 1;
             }
         }
+        if self.background_free_at(now).is_some_and(|at| at <= now)
+            && let Some(i) = self.wanted.iter().position(FetchJob::is_background)
+        {
+            let job = self.wanted.remove(i);
+            self.last_background = Some(now);
+            started.push(self.start(job, now));
+        }
         started
+    }
+
+    fn start(&mut self, job: FetchJob, now: Instant) -> FetchJob {
+        self.last_start.insert(job.clone(), now);
+        self.recent.push_back(now);
+        self.in_flight.push(job.clone());
+        job
+    }
+
+    /// When a background job may start: `None` while anything else is wanted or one is in
+    /// flight (its end or the other's start wakes the loop anyway).
+    fn background_free_at(&self, now: Instant) -> Option<Instant> {
+        let busy = self.wanted.iter().any(|j| !j.is_background())
+            || self.in_flight.iter().any(FetchJob::is_background);
+        if busy {
+            return None;
+        }
+        let spaced = self.last_background.map_or(now, |t| t + BACKGROUND_SPACING);
+        // The start that must leave the window before one more fits under the reserve.
+        let allowed = self.per_minute.saturating_sub(BACKGROUND_RESERVE).max(1);
+        let budget = match self.recent.len().checked_sub(allowed) {
+            None => now,
+            Some(over) => self.recent.get(over).map_or(now, |t| *t + WINDOW),
+        };
+        Some(spaced.max(budget).max(now))
     }
 
     /// A started job ended (whatever the outcome).
@@ -121,14 +174,22 @@ impl FetchQueue {
         } else {
             self.recent.front().map_or(now, |t| *t + WINDOW)
         };
-        self.wanted
+        let foreground = self
+            .wanted
             .iter()
-            .filter(|j| !self.in_flight.contains(j))
+            .filter(|j| !j.is_background() && !self.in_flight.contains(j))
             .map(|j| {
                 let spaced = self.last_start.get(j).map_or(now, |t| *t + MIN_JOB_SPACING);
                 spaced.max(budget_free)
             })
-            .min()
+            .min();
+        let background = self
+            .wanted
+            .iter()
+            .any(FetchJob::is_background)
+            .then(|| self.background_free_at(now))
+            .flatten();
+        foreground.into_iter().chain(background).min()
     }
 
     fn spaced(&self, job: &FetchJob, now: Instant) -> bool {
@@ -218,6 +279,61 @@ mod tests {
         assert!(q.start_ready(t1).is_empty(), "budget spent");
         assert_eq!(q.wake_at(t1), Some(t0 + WINDOW));
         assert_eq!(q.start_ready(t0 + WINDOW), vec![FetchJob::Artifacts]);
+    }
+
+    fn older(n: usize) -> FetchJob {
+        FetchJob::PastTurns {
+            after: format!("turn_{n}"),
+        }
+    }
+
+    #[test]
+    fn background_pages_wait_for_the_rest_and_go_one_a_second() {
+        let mut q = FetchQueue::default();
+        let t0 = Instant::now();
+        q.want(FetchJob::Session);
+        q.start_ready(t0);
+        q.finished(&FetchJob::Session);
+        // The session again, waiting a second: the page waits behind it.
+        q.want(older(1));
+        q.want(FetchJob::Session);
+        assert!(q.start_ready(t0).is_empty());
+        assert_eq!(q.wake_at(t0), Some(t0 + MIN_JOB_SPACING));
+        let t0 = t0 + MIN_JOB_SPACING;
+        assert_eq!(q.start_ready(t0), vec![FetchJob::Session, older(1)]);
+        q.want(older(2));
+        assert!(q.start_ready(t0).is_empty(), "one at a time");
+        q.finished(&older(1));
+        assert!(q.start_ready(t0).is_empty(), "a second apart");
+        assert_eq!(q.wake_at(t0), Some(t0 + BACKGROUND_SPACING));
+        q.want(FetchJob::Turns);
+        let later = t0 + BACKGROUND_SPACING;
+        assert_eq!(q.start_ready(later), vec![FetchJob::Turns, older(2)]);
+    }
+
+    #[test]
+    fn background_pages_leave_the_reserve_to_the_rest() {
+        let mut q = FetchQueue::default();
+        let t0 = Instant::now();
+        let mut started = 0;
+        for n in 0..FETCHES_PER_MINUTE {
+            let now = t0 + BACKGROUND_SPACING * n as u32;
+            q.want(older(n));
+            for j in q.start_ready(now) {
+                started += 1;
+                q.finished(&j);
+            }
+        }
+        assert_eq!(started, FETCHES_PER_MINUTE - BACKGROUND_RESERVE);
+        let now = t0 + BACKGROUND_SPACING * FETCHES_PER_MINUTE as u32;
+        q.want(FetchJob::Session);
+        assert_eq!(q.start_ready(now), vec![FetchJob::Session], "the reserve");
+        q.finished(&FetchJob::Session);
+        assert_eq!(
+            q.wake_at(now),
+            Some(t0 + BACKGROUND_SPACING + WINDOW),
+            "when the oldest page still in the minute leaves it"
+        );
     }
 
     #[test]

@@ -8,19 +8,12 @@ use crate::session::workspace::SandboxUsage;
 use gobare_api::client::{ApiClient, Order, Page};
 use gobare_api::error::ApiError;
 use gobare_api::model::Turn;
-use gobare_api::paging::{PageLimits, Pager, Step};
 use tokio::sync::mpsc::UnboundedSender;
 
-/// Turns listed for the Turn pane (the current one and the last few).
-const RECENT_TURNS: u32 = 5;
+/// Turns a page holds: the newest page says how the turns on the first screen ended.
+pub(crate) const TURNS_PAGE: u32 = 100;
 /// Items backfilled when resuming from a stored cursor (the recent part of the transcript).
 const RECENT_ITEMS: u32 = 100;
-
-/// Older turns read at most for the separators: 2,000 turns.
-const PAST_TURNS: PageLimits = PageLimits {
-    pages: 20,
-    items: 2_000,
-};
 
 pub(crate) fn spawn(
     client: &ApiClient,
@@ -31,25 +24,36 @@ pub(crate) fn spawn(
     let client = client.clone();
     let id = session_id.to_string();
     tokio::spawn(async move {
-        let result = run(&client, &id, &job).await;
+        let (result, more_after) = match run(&client, &id, &job).await {
+            Ok((update, more_after)) => (Ok(update), more_after),
+            Err(e) => (Err(e), None),
+        };
         let _ = tx.send(AppMsg::Fetched {
             job,
             result: Box::new(result),
+            more_after,
         });
     });
 }
 
-async fn run(client: &ApiClient, id: &str, job: &FetchJob) -> Result<Update, ApiError> {
-    Ok(match job {
-        FetchJob::Session => Update::Session(Box::new(client.get_session(id).await?)),
+/// The update, and for a page of turns the cursor of the next (older) one when the server
+/// has more.
+async fn run(
+    client: &ApiClient,
+    id: &str,
+    job: &FetchJob,
+) -> Result<(Update, Option<String>), ApiError> {
+    let update = match job {
         FetchJob::Turns => {
-            let page = Page::ordered(Order::Desc).with_limit(RECENT_TURNS);
-            Update::Turns(client.list_turns(id, &page).await?.data)
+            let (turns, more_after) = turns_page(client, id, None).await?;
+            return Ok((Update::Turns(turns), more_after));
         }
+        FetchJob::PastTurns { after } => {
+            let (turns, more_after) = turns_page(client, id, Some(after)).await?;
+            return Ok((Update::PastTurns(turns), more_after));
+        }
+        FetchJob::Session => Update::Session(Box::new(client.get_session(id).await?)),
         FetchJob::Turn(turn) => Update::Turn(client.get_turn(id, turn).await?),
-        FetchJob::PastTurns { since_ms } => {
-            Update::PastTurns(past_turns(client, id, *since_ms).await?)
-        }
         FetchJob::Items => {
             let page = Page::ordered(Order::Desc).with_limit(RECENT_ITEMS);
             let mut items = client.list_items(id, &page).await?.data;
@@ -75,24 +79,20 @@ async fn run(client: &ApiClient, id: &str, job: &FetchJob) -> Result<Update, Api
             };
             Update::Usage(SandboxUsage { session, crew })
         }
-    })
+    };
+    Ok((update, None))
 }
 
-/// Turns newest first, back to the first one created before `since_ms` (a turn is created
-/// before it ends), or as far as [`PAST_TURNS`] go.
-async fn past_turns(client: &ApiClient, id: &str, since_ms: i64) -> Result<Vec<Turn>, ApiError> {
-    let mut turns = Vec::new();
-    let mut page = Page::ordered(Order::Desc).with_limit(100);
-    let mut pager = Pager::new(PAST_TURNS);
-    loop {
-        let mut list = client.list_turns(id, &page).await?;
-        list.data.truncate(pager.room(list.data.len()));
-        let reached = list.data.iter().any(|t| t.created_at < since_ms);
-        let count = list.data.len();
-        turns.extend(list.data);
-        match pager.step(count, list.has_more && !reached, list.last_id.as_deref()) {
-            Step::Next(last) => page = page.after(last),
-            Step::Done | Step::Cut(_) => return Ok(turns),
-        }
+/// A page of turns, newest first: the newest, or the one older than `after`.
+async fn turns_page(
+    client: &ApiClient,
+    id: &str,
+    after: Option<&String>,
+) -> Result<(Vec<Turn>, Option<String>), ApiError> {
+    let mut page = Page::ordered(Order::Desc).with_limit(TURNS_PAGE);
+    if let Some(after) = after {
+        page = page.after(after.clone());
     }
+    let list = client.list_turns(id, &page).await?;
+    Ok((list.data, list.has_more.then_some(list.last_id).flatten()))
 }

@@ -58,6 +58,7 @@ pub(crate) mod settings;
 pub(crate) mod shell;
 pub(crate) mod stats;
 mod timers;
+mod turn_pages;
 mod updates;
 
 pub(crate) use intent::Intent;
@@ -159,8 +160,8 @@ pub(crate) struct App {
     first_message: Option<String>,
     was_live: bool,
     session_loaded: bool,
-    /// The older turns behind the transcript's separators were asked for (once per run).
-    past_turns_asked: bool,
+    /// Which pages of turns were read for the separators' outcomes, and which to read next.
+    turn_pages: turn_pages::TurnPages,
     tick_at: Option<Instant>,
     /// When usage was last asked for while a turn runs.
     usage_read_at: Option<Instant>,
@@ -239,7 +240,7 @@ impl App {
             first_message: opts.first_message,
             was_live: false,
             session_loaded: false,
-            past_turns_asked: false,
+            turn_pages: turn_pages::TurnPages::default(),
             tick_at: None,
             usage_read_at: None,
             notice_expires_at: None,

@@ -13,6 +13,8 @@ pub(crate) enum AppMsg {
     Fetched {
         job: FetchJob,
         result: Box<Result<Update, ApiError>>,
+        /// For a page of turns: the cursor of the next, older one, when there is more.
+        more_after: Option<String>,
     },
     /// News from the send executor (`app::sender`): a retry, or a settled send.
     Action(crate::app::sender::SendEvent),

@@ -29,7 +29,7 @@ impl ReplayProgress {
         }
     }
 
-    #[cfg(test)]
+    /// History is still replaying.
     pub(crate) fn is_active(&self) -> bool {
         self.active
     }

@@ -24,7 +24,7 @@ impl App {
     /// Timers, background reads and the frame: run after every wake-up.
     pub(super) fn housekeeping(&mut self, now: Instant) -> Result<()> {
         if self.replay.check_quiet(now) {
-            self.frames.request();
+            self.on_replay_over();
             super::heap::release_freed_memory();
             self.trim.done(now, self.stats.events);
         } else if self.trim.due(now, self.stats.events) {

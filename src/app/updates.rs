@@ -38,7 +38,7 @@ impl App {
                         if event.seq.is_some() {
                             self.replay.on_persisted(now);
                         } else if self.replay.on_transient() {
-                            self.frames.request();
+                            self.on_replay_over();
                             super::heap::release_freed_memory();
                         }
                         let indexed = self.index_event(&event);
@@ -75,11 +75,20 @@ impl App {
             self.replay.on_live(now);
             let reconnected = self.was_live && self.view.connection() != Some(&state);
             self.was_live = true;
-            if reconnected || !self.session_loaded {
-                // What changed while away shows only in the resources (§11.3); and a first
-                // read that failed (server down at start) is retried once it is back.
+            if reconnected {
+                // What changed while away shows only in the resources (§11.3).
                 self.fetches.want(FetchJob::Session);
                 self.fetches.want(FetchJob::Turns);
+            } else {
+                // A first read that failed (server down at start) is retried once it is
+                // back; one still under way is not asked twice.
+                if !self.session_loaded && !self.fetches.pending(&FetchJob::Session) {
+                    self.fetches.want(FetchJob::Session);
+                }
+                let turns_read = self.turn_pages.newest_page_from().is_some();
+                if !turns_read && !self.fetches.pending(&FetchJob::Turns) {
+                    self.fetches.want(FetchJob::Turns);
+                }
             }
             if let Some(text) = self.first_message.take() {
                 self.dispatch(Intent::SendFirst(text));
@@ -97,9 +106,40 @@ impl App {
         for fetch in self.view.take_fetches() {
             let job = match fetch {
                 Fetch::Session => FetchJob::Session,
+                Fetch::Turn(_) if self.replay.is_active() => {
+                    // A replay ends turns by the thousand: the newest page read once it is
+                    // over says how they ended, not a read per turn.
+                    self.turn_pages.left_to_the_newest_page();
+                    continue;
+                }
                 Fetch::Turn(id) => FetchJob::Turn(id),
                 Fetch::Usage => self.usage_job(),
             };
+            self.fetches.want(job);
+        }
+    }
+
+    /// The replay caught up (the status bar changes).
+    pub(super) fn on_replay_over(&mut self) {
+        self.frames.request();
+        self.want_turn_pages();
+    }
+
+    /// The pages of turns the separators and the Turn pane still need, once the replay is
+    /// over: the newest once more when a turn ended since it was read, else the next older
+    /// one, in the background.
+    fn want_turn_pages(&mut self) {
+        if self.replay.is_active() {
+            return;
+        }
+        let since = self.turn_pages.newest_page_from();
+        let missing = self.view.outcomes_missing_since(since);
+        if self.turn_pages.read_newest_again(missing) {
+            self.fetches.want(FetchJob::Turns);
+            return;
+        }
+        let oldest = self.view.oldest_turn_end_without_outcome();
+        if let Some(job) = self.turn_pages.next_older(oldest) {
             self.fetches.want(job);
         }
     }
@@ -113,7 +153,11 @@ impl App {
     /// Handles one result of background work.
     pub(crate) fn on_msg(&mut self, msg: AppMsg) {
         match msg {
-            AppMsg::Fetched { job, result } => self.on_fetched(job, *result),
+            AppMsg::Fetched {
+                job,
+                result,
+                more_after,
+            } => self.on_fetched(job, *result, more_after),
             AppMsg::Action(event) => self.on_action(event),
             AppMsg::StateSaved(done) => self.on_state_saved(done),
             AppMsg::PreviewWritten { publish, result } => self.on_preview_written(publish, result),
@@ -130,7 +174,12 @@ impl App {
         self.take_model_fetches();
     }
 
-    fn on_fetched(&mut self, job: FetchJob, result: Result<Update, ApiError>) {
+    fn on_fetched(
+        &mut self,
+        job: FetchJob,
+        result: Result<Update, ApiError>,
+        more_after: Option<String>,
+    ) {
         self.fetches.finished(&job);
         let mut wants_usage = false;
         match result {
@@ -147,15 +196,15 @@ impl App {
                 if let Update::Turn(turn) = &update {
                     self.act_on_turn(turn);
                 }
-                let recent_turns = matches!(update, Update::Turns(_));
+                match &update {
+                    Update::Turns(turns) => self.turn_pages.newest_read(turns, more_after),
+                    Update::PastTurns(turns) => self.turn_pages.older_read(turns, more_after),
+                    _ => {}
+                }
+                let turns_read = matches!(update, Update::Turns(_) | Update::PastTurns(_));
                 self.apply(update);
-                if recent_turns && !self.past_turns_asked {
-                    // The last few turns are read; separators older than them say how
-                    // they ended once the turns behind them are read too.
-                    if let Some(since_ms) = self.view.oldest_turn_end_without_outcome() {
-                        self.past_turns_asked = true;
-                        self.fetches.want(FetchJob::PastTurns { since_ms });
-                    }
+                if turns_read {
+                    self.want_turn_pages();
                 }
                 if wants_usage {
                     let usage = self.usage_job();

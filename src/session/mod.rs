@@ -17,6 +17,8 @@ pub(crate) mod workspace;
 #[cfg(test)]
 mod tests;
 
+use std::collections::HashMap;
+
 use actions::Actions;
 use gobare_api::model::{Artifact, Event, EventPayload, Item, RequiredActionKind, Session, Turn};
 use gobare_api::stream::ConnectionState;
@@ -141,7 +143,13 @@ pub struct SessionView {
     /// This machine keeps a local log of the session's events (what the transcript's
     /// budget drops can be read again from it).
     logged_here: bool,
+    /// Outcomes read in a page of turns before the replay reached their `turn.ended`:
+    /// written when the separator is.
+    outcomes_ahead: HashMap<String, transcript::TurnOutcome>,
 }
+
+/// Outcomes kept ahead of their separators at most (the newest pages' worth).
+const OUTCOMES_AHEAD: usize = 10_000;
 
 impl SessionView {
     pub fn new(session_id: impl Into<String>) -> Self {
@@ -206,25 +214,11 @@ impl SessionView {
                 let marked = self.mark_turn_end(&t.id);
                 self.turn != before || marked
             }
-            Update::PastTurns(list) => list.iter().fold(false, |changed, t| {
-                let outcome = transcript::TurnOutcome::settled(
-                    Some(&t.status),
-                    Some(t.created_at),
-                    t.started_at,
-                    t.completed_at,
-                    t.error_text(),
-                );
-                outcome.is_some_and(|o| self.transcript.turn_outcome(&t.id, o)) || changed
-            }),
+            Update::PastTurns(list) => self.write_outcomes(&list),
             Update::Turns(list) => {
                 let before = self.turn.clone();
-                let mut list = list;
-                list.sort_by_key(|t| t.created_at);
-                let mut marked = false;
-                for t in &list {
-                    self.turn.absorb(t);
-                    marked |= self.mark_turn_end(&t.id);
-                }
+                self.turn.absorb_page(&list);
+                let marked = self.write_outcomes(&list);
                 self.turn != before || marked
             }
             Update::Items(items) => {
@@ -262,6 +256,36 @@ impl SessionView {
                 changed
             }
         }
+    }
+
+    /// [`SessionView::write_outcome`] for each turn (every one, whatever the others did).
+    fn write_outcomes(&mut self, list: &[Turn]) -> bool {
+        let mut changed = false;
+        for t in list {
+            changed |= self.write_outcome(t);
+        }
+        changed
+    }
+
+    /// Writes how a listed turn ended onto its separator, or keeps it for the separator a
+    /// replay has not reached yet.
+    fn write_outcome(&mut self, t: &Turn) -> bool {
+        let Some(outcome) = transcript::TurnOutcome::settled(
+            Some(&t.status),
+            Some(t.created_at),
+            t.started_at,
+            t.completed_at,
+            t.error_text(),
+        ) else {
+            return false;
+        };
+        if self.transcript.has_turn_end(&t.id) {
+            return self.transcript.turn_outcome(&t.id, outcome);
+        }
+        if self.outcomes_ahead.len() < OUTCOMES_AHEAD {
+            self.outcomes_ahead.insert(t.id.clone(), outcome);
+        }
+        false
     }
 
     /// Writes a settled turn's outcome onto its separator in the transcript.
@@ -323,8 +347,14 @@ impl SessionView {
             }),
             P::TurnEnded(t) => {
                 self.turn.ended(&t.turn_id, ev.created_at);
+                if let Some(outcome) = self.outcomes_ahead.remove(&t.turn_id) {
+                    self.transcript.turn_outcome(&t.turn_id, outcome);
+                }
                 self.mark_turn_end(&t.turn_id);
-                self.want(Fetch::Turn(t.turn_id.clone()));
+                if !self.turn.settled(&t.turn_id) {
+                    // A page already said how it ended otherwise: no read of its own.
+                    self.want(Fetch::Turn(t.turn_id.clone()));
+                }
                 self.want(Fetch::Session);
                 self.want(Fetch::Usage);
             }
@@ -579,12 +609,23 @@ impl SessionView {
         Some(self.turn.current()?.phase(!self.actions.is_empty()))
     }
 
-    /// Whether a turn runs now: the app ticks the clock (`Update::Tick`) only then.
     /// When the oldest turn separator that does not yet say how its turn ended was written.
     pub(crate) fn oldest_turn_end_without_outcome(&self) -> Option<i64> {
         self.transcript.oldest_turn_end_without_outcome()
     }
 
+    /// Whether a turn that ended at or after `since_ms` (any, when `None`) does not say yet
+    /// how it ended: a separator without its outcome, or the Turn pane settling.
+    pub(crate) fn outcomes_missing_since(&self, since_ms: Option<i64>) -> bool {
+        let settling = self.turn_phase() == Some(TurnPhase::Settling);
+        let separator = self
+            .transcript
+            .newest_turn_end_without_outcome()
+            .is_some_and(|at| since_ms.is_none_or(|since| at >= since));
+        settling || separator
+    }
+
+    /// Whether a turn runs now: the app ticks the clock (`Update::Tick`) only then.
     pub(crate) fn turn_running(&self) -> bool {
         self.turn_phase().is_some_and(|p| p.is_running())
     }

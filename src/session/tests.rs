@@ -1209,3 +1209,59 @@ fn queue_labels_read_the_position_now_after_a_dequeue() {
     assert!(waiting.holds("second") && waiting.holds(" fourth "));
     assert!(!waiting.holds("first"));
 }
+
+/// A first attach: the newest page of turns is read before the replay reaches those turns.
+/// Their separators and the Turn pane say how they ended as they replay, each with its own
+/// elapsed time, and no turn is read on its own.
+#[test]
+fn a_page_read_before_the_replay_settles_the_turns_it_lists_as_they_replay() {
+    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let day = 24 * 3_600_000;
+    let at = |i: i64| 1_000_000 + i * 60_000;
+    let event = |kind: &str, seq: u64, i: i64, created_at: i64| {
+        let env = json!({"type": kind, "seq": seq, "created_at": created_at,
+                         "payload": {"turnId": format!("t{i}")}});
+        Event::parse(&env.to_string()).unwrap()
+    };
+    let resource = |i: i64| -> Turn {
+        serde_json::from_value(json!({
+            "id": format!("t{i}"), "session_id": "s", "status": "completed",
+            "created_at": at(i), "started_at": at(i) + 200, "completed_at": at(i) + 3_200
+        }))
+        .unwrap()
+    };
+    v.apply(Update::Turns((3..=8).rev().map(resource).collect()));
+    let _ = v.take_fetches();
+    v.apply(Update::Tick(at(8) + 79 * day));
+    for i in 1..=8 {
+        let seq = 2 * i as u64;
+        v.apply(Update::Event(event("turn.started", seq, i, at(i) + 200)));
+        v.apply(Update::Event(event(
+            "turn.ended",
+            seq + 1,
+            i,
+            at(i) + 3_200,
+        )));
+    }
+    let current = v.turns().current().unwrap();
+    assert_eq!(current.id, "t8");
+    assert_eq!(v.turn_phase(), Some(TurnPhase::Completed));
+    assert_eq!(current.elapsed_ms(v.now_ms()), Some(3_000));
+    let fetches = v.take_fetches();
+    assert_eq!(
+        fetches
+            .iter()
+            .filter(|f| matches!(f, Fetch::Turn(_)))
+            .collect::<Vec<_>>(),
+        vec![&Fetch::Turn("t2".into())],
+        "only the newest turn the page did not list: {fetches:?}"
+    );
+    let filled = kinds(&v)
+        .iter()
+        .filter(|k| matches!(k, EntryKind::TurnEnd(t) if t.outcome.as_ref().is_some_and(|o| o.elapsed_ms == Some(3_000))))
+        .count();
+    assert_eq!(filled, 6, "t3..t8 from the page");
+    assert_eq!(v.oldest_turn_end_without_outcome(), Some(at(1) + 3_200));
+    assert!(!v.outcomes_missing_since(Some(at(3))));
+    assert!(v.outcomes_missing_since(None));
+}

@@ -551,6 +551,23 @@ impl Transcript {
             .min()
     }
 
+    /// When the newest kept separator still waiting for its outcome was written.
+    pub(crate) fn newest_turn_end_without_outcome(&self) -> Option<i64> {
+        self.turn_ends
+            .values()
+            .filter_map(|&id| self.get(id))
+            .filter(|e| matches!(&e.kind, EntryKind::TurnEnd(t) if t.outcome.is_none()))
+            .filter_map(|e| e.created_at)
+            .max()
+    }
+
+    /// Whether turn `turn_id`'s separator is kept.
+    pub(crate) fn has_turn_end(&self, turn_id: &str) -> bool {
+        self.turn_ends
+            .get(turn_id)
+            .is_some_and(|&id| self.get(id).is_some())
+    }
+
     /// How turn `turn_id` came out: fills its separator once its status is final.
     pub(crate) fn turn_outcome(&mut self, turn_id: &str, outcome: TurnOutcome) -> bool {
         let Some(&id) = self.turn_ends.get(turn_id) else {

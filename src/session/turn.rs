@@ -2,7 +2,7 @@
 //! `turn.started` / `turn.ended` only say which turn is current and when to fetch it.
 
 use gobare_api::model::{ArtifactsState, Turn, TurnStatus};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 /// How many settled turns the pane lists.
 pub(crate) const RECENT_TURNS: usize = 5;
@@ -100,6 +100,14 @@ impl TurnInfo {
         self.error = t.error_text();
     }
 
+    /// Its status is final: completed, failed or cancelled.
+    pub(crate) fn is_settled(&self) -> bool {
+        matches!(
+            self.status,
+            Some(TurnStatus::Completed | TurnStatus::Failed | TurnStatus::Cancelled)
+        )
+    }
+
     pub(crate) fn phase(&self, waiting_on_you: bool) -> TurnPhase {
         match &self.status {
             Some(TurnStatus::Completed) => TurnPhase::Completed,
@@ -141,6 +149,10 @@ pub(crate) struct TurnState {
     waiting: VecDeque<TurnInfo>,
     /// The last user message's first line, given to the next turn that starts.
     last_asked: Option<String>,
+    /// The turns of the newest page read, by id: a turn replayed after the page arrived
+    /// starts from what the server said of it (a long history replays turns that ended
+    /// long ago, each through the pane).
+    known: HashMap<String, TurnInfo>,
 }
 
 impl TurnState {
@@ -176,7 +188,7 @@ impl TurnState {
                 let i = self.waiting.iter().position(|w| w.id == turn_id)?;
                 self.waiting.remove(i)
             });
-        let mut info = known.unwrap_or_else(|| TurnInfo::new(turn_id));
+        let mut info = known.unwrap_or_else(|| self.read_before(turn_id));
         info.started_at = info.started_at.or(at);
         if info.asked.is_none() {
             info.asked = self.last_asked.take();
@@ -190,12 +202,45 @@ impl TurnState {
                 t.ended_seen = true;
                 t.ended_at = t.ended_at.or(at);
             }
-            None => self.make_current(TurnInfo {
-                ended_seen: true,
-                ended_at: at,
-                ..TurnInfo::new(turn_id)
-            }),
+            None => {
+                let info = TurnInfo {
+                    ended_seen: true,
+                    ended_at: at,
+                    ..self.read_before(turn_id)
+                };
+                self.make_current(info);
+            }
         }
+    }
+
+    /// What the newest page read said of a turn not otherwise known (nothing but its id
+    /// when it was not on it).
+    fn read_before(&self, turn_id: &str) -> TurnInfo {
+        self.known
+            .get(turn_id)
+            .cloned()
+            .unwrap_or_else(|| TurnInfo::new(turn_id))
+    }
+
+    /// The newest page of turns (`GET …/turns?order=desc`): each absorbed, and kept for the
+    /// turns replayed after it.
+    pub(crate) fn absorb_page(&mut self, page: &[Turn]) {
+        let mut page: Vec<&Turn> = page.iter().collect();
+        page.sort_by_key(|t| t.created_at);
+        self.known.clear();
+        for t in page {
+            self.absorb(t);
+            let mut info = TurnInfo::new(&t.id);
+            info.absorb(t);
+            self.known.insert(t.id.clone(), info);
+        }
+    }
+
+    /// Whether the outcome of turn `id` is known to be final.
+    pub(crate) fn settled(&self, id: &str) -> bool {
+        self.find(id)
+            .or_else(|| self.known.get(id))
+            .is_some_and(TurnInfo::is_settled)
     }
 
     /// A user message: what the next turn to start was asked.

@@ -45,6 +45,7 @@ mod state_dir_links;
 mod state_unwritable;
 mod tmux_default;
 mod token_leak;
+mod turn_outcomes;
 mod wire_edges;
 mod workspace_preview;
 mod workspace_shell;

@@ -335,6 +335,16 @@ impl Db {
     /// Appends (persisted) or just broadcasts (transient) one event, records its item,
     /// and touches the session. Returns the frame.
     pub(crate) fn emit(&mut self, session_id: &str, payload: EventPayload) -> Arc<Frame> {
+        self.emit_at(session_id, payload, unix_ms())
+    }
+
+    /// [`Db::emit`] as of `created_at` (unix ms): seeded history that happened long ago.
+    pub(crate) fn emit_at(
+        &mut self,
+        session_id: &str,
+        payload: EventPayload,
+        created_at: i64,
+    ) -> Arc<Frame> {
         let kind = payload_kind(&payload);
         let persisted = !matches!(
             payload,
@@ -347,7 +357,6 @@ impl Db {
             self.next_seq += 1;
             s
         });
-        let created_at = unix_ms();
         if persisted {
             self.record_item(session_id, &payload, created_at);
             if let Some(rec) = self.sessions.get_mut(session_id) {

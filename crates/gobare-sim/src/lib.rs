@@ -278,6 +278,14 @@ impl Simulator {
         seed::seed(&mut self.state.db(), session_id, n);
     }
 
+    /// Appends `turns` settled turns of history (twelve persisted events each, one turn a
+    /// minute, each completed in 3 s), the last completed `ended_ago` before now; events
+    /// and turn records carry those times.
+    pub fn seed_turns(&self, session_id: &str, turns: usize, ended_ago: std::time::Duration) {
+        let last_completed_at = gobare_api::clock::unix_ms() - ended_ago.as_millis() as i64;
+        seed::seed_turns(&mut self.state.db(), session_id, turns, last_completed_at);
+    }
+
     /// Emits one event on a session as the scripted agent would (persisted or transient by
     /// type): lets benchmarks drive a stream at a chosen rate.
     pub fn emit(&self, session_id: &str, payload: gobare_api::model::EventPayload) {
@@ -327,6 +335,13 @@ impl Simulator {
     /// `"METHOD /path?query"`: lets tests check what a client asked, and how often.
     pub fn requests(&self) -> Vec<String> {
         lock(&self.state.requests).iter().cloned().collect()
+    }
+
+    /// How many requests each route received, by method and route template (e.g.
+    /// `"GET /v1/sessions/{session_id}/turns"`; unrouted paths as `"GET (no route)"`),
+    /// since the start: unbounded, unlike [`Simulator::requests`].
+    pub fn request_counts(&self) -> std::collections::BTreeMap<String, usize> {
+        lock(&self.state.request_counts).clone()
     }
 
     /// The highest `seq` assigned so far (0 before any persisted event).

@@ -1,6 +1,6 @@
 //! The state shared by routes, streams and the scripted agent.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::broadcast;
@@ -36,6 +36,8 @@ pub(crate) struct SimState {
     pub(crate) accepted_messages: Mutex<Vec<AcceptedMessage>>,
     /// The last requests received, as `"METHOD /path?query"`, at most [`REQUESTS_KEPT`].
     pub(crate) requests: Mutex<VecDeque<String>>,
+    /// Requests received per `"METHOD /route/{template}"`, since the start.
+    pub(crate) request_counts: Mutex<BTreeMap<String, usize>>,
     /// The fleet's session ids, in creation order.
     pub(crate) fleet: Mutex<Vec<String>>,
     pub(crate) scenarios: Scenarios,
@@ -77,6 +79,7 @@ impl SimState {
             accepted_messages: Mutex::new(Vec::new()),
             scoped_tokens: Arc::new(Mutex::new(scoped.into_iter().collect())),
             requests: Mutex::new(VecDeque::new()),
+            request_counts: Mutex::new(BTreeMap::new()),
             fleet: Mutex::new(Vec::new()),
             scenarios: Scenarios::embedded(),
             shutdown: CancellationToken::new(),
@@ -88,7 +91,8 @@ impl SimState {
     }
 
     /// Notes a request received, forgetting the oldest beyond [`REQUESTS_KEPT`].
-    pub(crate) fn record_request(&self, request: String) {
+    pub(crate) fn record_request(&self, request: String, route: String) {
+        *lock(&self.request_counts).entry(route).or_default() += 1;
         let mut requests = lock(&self.requests);
         if requests.len() == REQUESTS_KEPT {
             requests.pop_front();

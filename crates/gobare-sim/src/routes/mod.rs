@@ -13,7 +13,7 @@ mod workspace;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{Request, State};
+use axum::extract::{MatchedPath, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -113,7 +113,12 @@ async fn record_request(State(state): State<Shared>, req: Request, next: Next) -
         Some(query) => format!("{} {}?{query}", req.method(), uri.path()),
         None => format!("{} {}", req.method(), uri.path()),
     };
-    state.record_request(line);
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("(no route)", MatchedPath::as_str);
+    let route = format!("{} {route}", req.method());
+    state.record_request(line, route);
     next.run(req).await
 }
 

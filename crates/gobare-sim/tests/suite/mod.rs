@@ -3,6 +3,7 @@ mod backpressure;
 mod fleet;
 mod functions;
 mod fuzz;
+mod history;
 mod import_cycles;
 mod policy;
 mod production;
