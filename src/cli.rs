@@ -37,24 +37,9 @@ pub(crate) struct Cli {
     pub(crate) command: Option<CliCommand>,
 }
 
-/// Parses the command line; `sim --help` shows only the simulator's own options (it talks
-/// to no API, so the client's are noise there).
+/// Parses the command line.
 pub(crate) fn parse() -> Cli {
-    use clap::FromArgMatches;
-    let matches = command().get_matches();
-    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
-}
-
-pub(crate) fn command() -> clap::Command {
-    use clap::CommandFactory;
-    let mut cmd = Cli::command();
-    // Propagates the global options into every subcommand, so they can be hidden in one.
-    cmd.build();
-    cmd.mut_subcommand("sim", |sim| {
-        ["api", "token_file", "allow_insecure_http"]
-            .into_iter()
-            .fold(sim, |sim, id| sim.mut_arg(id, |a| a.hide(true)))
-    })
+    Cli::parse()
 }
 
 /// Options every subcommand accepts.

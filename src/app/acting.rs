@@ -47,7 +47,7 @@ pub(crate) struct Acting {
     memory: Option<SharedMemory>,
     /// When `memory` is written.
     saver: StateSaver,
-    history: History,
+    pub(super) history: History,
     notifier: Notifier,
     /// Message and steer texts in flight, shown above the draft.
     pending: PendingSends,

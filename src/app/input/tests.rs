@@ -541,3 +541,48 @@ fn a_sensitive_approval_with_a_note_sends_it_after_the_second_y() {
         rig.sent()
     );
 }
+
+#[test]
+fn a_recalled_message_still_queued_says_so_and_enter_asks_before_queuing_it_twice() {
+    use crate::session::Update;
+    use crate::ui::mode::Confirm;
+    let mut rig = Rig::new();
+    let event = |kind: &str, seq: u64, payload: serde_json::Value| {
+        let env =
+            serde_json::json!({"type": kind, "seq": seq, "created_at": 1000, "payload": payload});
+        gobare_api::model::Event::parse(&env.to_string()).unwrap()
+    };
+    let text = "also check the retry queue";
+    rig.app.view.apply(Update::Event(event(
+        "turn.started",
+        1,
+        serde_json::json!({"turnId": "turn_1"}),
+    )));
+    rig.app.view.apply(Update::Event(event(
+        "message.queued",
+        2,
+        serde_json::json!({"text": text, "position": 1}),
+    )));
+    rig.app.acting.history.push(text);
+
+    rig.press(KeyCode::Up);
+    assert_eq!(rig.box_text(), text);
+    assert!(
+        rig.notice().contains("cannot be withdrawn"),
+        "{}",
+        rig.notice()
+    );
+    rig.press(KeyCode::Enter);
+    assert_eq!(rig.mode(), Mode::Confirming(Confirm::QueueAgain));
+    // Enter is not yes; n keeps it in the box and says what else there is.
+    rig.press(KeyCode::Enter);
+    rig.press(KeyCode::Char('n'));
+    assert!(rig.sent().is_empty(), "{:?}", rig.sent());
+    assert_eq!(rig.box_text(), text);
+    assert!(rig.notice().contains("Ctrl+S sends it as a steer"));
+    // y queues it a second time, deliberately.
+    rig.press(KeyCode::Enter);
+    rig.press(KeyCode::Char('y'));
+    let sent: Vec<&str> = rig.sent().iter().filter_map(message_text).collect();
+    assert_eq!(sent, [text]);
+}
