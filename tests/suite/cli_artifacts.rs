@@ -466,3 +466,40 @@ async fn an_interrupted_download_leaves_no_temporary_file() {
     assert_eq!(status.code(), Some(1));
     assert!(files(&dir).is_empty(), "{:?}", files(&dir));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn download_makes_a_directory_that_does_not_exist_and_refuses_a_file_in_the_way() {
+    let f = Fixture::new().await;
+    f.sim.add_artifact(
+        &f.session,
+        T2,
+        "/workspace/outputs/report.md",
+        b"final".to_vec(),
+    );
+    let parent = f.dir("fresh");
+    let dir = parent.join("out/nested");
+    assert!(!parent.join("out").exists());
+    let out = f
+        .run(&["artifacts", &f.session, "--download", dir.to_str().unwrap()])
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read(dir.join("report.md")).unwrap(), b"final");
+
+    let in_the_way = parent.join("a-file");
+    std::fs::write(&in_the_way, b"keep me").unwrap();
+    let out = f
+        .run(&[
+            "artifacts",
+            &f.session,
+            "--download",
+            in_the_way.to_str().unwrap(),
+        ])
+        .await;
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("exists and is not a directory"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read(&in_the_way).unwrap(), b"keep me");
+}

@@ -100,10 +100,13 @@ async fn download(
     dir: &Path,
     force: bool,
 ) -> Result<()> {
-    if !dir.is_dir() {
-        return Err(UsageError(format!("{} is not a directory", dir.display())).into());
+    if dir.exists() && !dir.is_dir() {
+        return Err(UsageError(format!("{} exists and is not a directory", dir.display())).into());
     }
     let planned = plan(artifacts).map_err(|refused| eyre!("{}", refused.join("\n")))?;
+    // As `curl --create-dirs` and `wget -P` do: the directory (and its parents) is made,
+    // once nothing the server named was refused.
+    std::fs::create_dir_all(dir).wrap_err_with(|| format!("could not create {}", dir.display()))?;
     let mut blocked = Vec::new();
     for (rel, _) in &planned {
         if let Err(e) = target::prepare(dir, rel, force, false) {
