@@ -2,21 +2,59 @@
 //! whatever a reconnect or a relisting brings back, and nothing of what already waited
 //! when the fleet opened.
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
+
+/// Most ids each set remembers: a fleet left open for days on a busy organization sees
+/// millions of calls and turns; the oldest are forgotten first (they will not come back).
+const REMEMBERED: usize = 10_000;
 
 /// Required actions and turns already told (or already there when the fleet opened).
 #[derive(Debug, Default)]
 pub(crate) struct Announced {
-    calls: HashSet<String>,
-    turns: HashSet<String>,
+    calls: Remembered,
+    turns: Remembered,
     /// Turns whose end the stream showed while the fleet watched: only those are news.
-    ended_live: HashSet<String>,
+    ended_live: Remembered,
+}
+
+/// A set of ids that forgets its oldest past [`REMEMBERED`].
+#[derive(Debug, Default)]
+struct Remembered {
+    ids: HashSet<String>,
+    order: VecDeque<String>,
+}
+
+impl Remembered {
+    fn contains(&self, id: &str) -> bool {
+        self.ids.contains(id)
+    }
+
+    /// Whether `id` was new.
+    fn insert(&mut self, id: String) -> bool {
+        if self.ids.contains(&id) {
+            return false;
+        }
+        if self.order.len() == REMEMBERED
+            && let Some(oldest) = self.order.pop_front()
+        {
+            self.ids.remove(&oldest);
+        }
+        self.order.push_back(id.clone());
+        self.ids.insert(id)
+    }
+
+    fn remove(&mut self, id: &str) -> bool {
+        // The order keeps the id until it comes round; removing it from the set is enough.
+        self.ids.remove(id)
+    }
 }
 
 impl Announced {
     /// What waits at the first listing was waiting before the fleet opened: not news.
     pub(crate) fn already_waiting<'a>(&mut self, calls: impl IntoIterator<Item = &'a str>) {
-        self.calls.extend(calls.into_iter().map(str::to_string));
+        for call in calls {
+            self.calls.insert(call.to_string());
+        }
     }
 
     /// Whether required action `call_id` is news (true once).
@@ -67,6 +105,21 @@ mod tests {
         assert!(
             !a.turn_read("t2", true),
             "read again: not the end the stream showed"
+        );
+    }
+
+    #[test]
+    fn memory_is_bounded_however_long_the_fleet_stays_open() {
+        let mut a = Announced::default();
+        for i in 0..REMEMBERED + 100 {
+            a.turn_ended(&format!("t{i}"));
+            assert!(a.call(&format!("c{i}")));
+        }
+        assert_eq!(a.ended_live.ids.len(), REMEMBERED);
+        assert!(a.calls.ids.len() <= REMEMBERED && a.calls.order.len() <= REMEMBERED);
+        assert!(
+            !a.call(&format!("c{}", REMEMBERED + 99)),
+            "the newest are remembered"
         );
     }
 }
