@@ -6,7 +6,7 @@ use color_eyre::Result;
 
 impl App {
     pub(super) fn draw(&mut self) -> Result<()> {
-        // Relative times ("3 m ago") are as of this frame; setting the clock asks no frame.
+        // Relative times ("3m ago") are as of this frame; setting the clock asks no frame.
         self.prepare_frame();
         let App {
             tui,

@@ -54,7 +54,7 @@ impl App {
                 self.terminal_focused = matches!(event, Event::FocusGained);
                 self.act_on_focus(self.terminal_focused);
                 if self.terminal_focused {
-                    // Back to the window: the times on screen ("3 m ago") catch up.
+                    // Back to the window: the times on screen ("3m ago") catch up.
                     self.request_frame();
                 }
             }

@@ -69,7 +69,7 @@ impl App {
     }
 
     /// The clock: one tick a second while a turn runs or a deadline counts down, one a
-    /// minute while only relative times ("3 m ago") are on screen, none otherwise.
+    /// minute while only relative times ("3m ago") are on screen, none otherwise.
     fn tick(&mut self, now: Instant) {
         let every = if self.view.turn_running() || self.view.actions().counts_down() {
             Duration::from_secs(1)

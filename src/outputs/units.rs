@@ -36,14 +36,15 @@ pub(crate) fn utc(ms: i64) -> String {
     format!("{day} {clock}Z")
 }
 
-/// How long ago `ms` was at `now_ms`: "just now", "3 m ago", "2 h ago", "4 d ago".
+/// How long ago `ms` was at `now_ms`: "just now", "3m ago", "2h ago", "4d ago". The one
+/// relative time of the app: lists, the transcript and the file tree all say it so.
 pub(crate) fn ago(ms: i64, now_ms: i64) -> String {
     let secs = (now_ms - ms).max(0) / 1000;
     match secs {
         0..60 => "just now".into(),
-        60..3600 => format!("{} m ago", secs / 60),
-        3600..86_400 => format!("{} h ago", secs / 3600),
-        _ => format!("{} d ago", secs / 86_400),
+        60..3600 => format!("{}m ago", secs / 60),
+        3600..86_400 => format!("{}h ago", secs / 3600),
+        _ => format!("{}d ago", secs / 86_400),
     }
 }
 
@@ -72,8 +73,8 @@ mod tests {
     #[test]
     fn ages_round_down_to_the_unit() {
         assert_eq!(ago(0, 59_000), "just now");
-        assert_eq!(ago(0, 180_000), "3 m ago");
-        assert_eq!(ago(0, 7_300_000), "2 h ago");
+        assert_eq!(ago(0, 180_000), "3m ago");
+        assert_eq!(ago(0, 7_300_000), "2h ago");
         assert_eq!(ago(10_000, 0), "just now");
     }
 }

@@ -127,7 +127,7 @@ enum Listing {
 
 pub(crate) struct FileBrowser {
     listing: Listing,
-    /// When the listing arrived (Unix ms), for "3 m ago".
+    /// When the listing arrived (Unix ms), for "3m ago".
     listed_at: i64,
     expanded: HashSet<String>,
     /// Rows shown (indices into the tree's nodes), rebuilt on every change.
@@ -510,7 +510,7 @@ mod tests {
         );
         let screen = drawn(&mut b, 90, 14);
         assert!(
-            screen.contains("snapshot from 3 m ago") && screen.contains("5 files"),
+            screen.contains("snapshot from 3m ago") && screen.contains("5 files"),
             "{screen}"
         );
         assert!(screen.contains("▸ src") && !screen.contains("main.rs"));

@@ -88,7 +88,7 @@ impl Screen {
         self.mode_title = title;
     }
 
-    /// The last frame showed a relative time ("3 m ago"), which a clock's minute changes.
+    /// The last frame showed a relative time ("3m ago"), which a clock's minute changes.
     pub(crate) fn shows_relative_times(&self) -> bool {
         self.transcript.drew_relative_time
     }

@@ -9,7 +9,7 @@ use super::styled::truncate;
 use super::theme::Theme;
 use crate::session::SessionView;
 use crate::session::turn::{TurnInfo, TurnPhase};
-use gobare_api::model::ArtifactsState;
+use gobare_api::model::{ArtifactsState, RequiredActionKind};
 use gobare_api::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -166,21 +166,26 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
         ));
     }
     for a in view.actions().pending() {
-        let what = if a.name.is_empty() {
+        let kind = a.kind.as_str();
+        // A question's name is often the word "question" itself: then its text says more.
+        let what = if a.name.is_empty() || a.name == kind {
             a.args.as_str()
         } else {
             a.name.as_str()
         };
-        out.push(truncate(
-            Line::from(vec![
-                Span::styled(
-                    format!("⚠ waiting on you: {} ", text::line(a.kind.as_str())),
-                    theme.warning,
-                ),
-                Span::raw(text::line(what).into_owned()),
-            ]),
-            w,
-        ));
+        let word = if a.kind == RequiredActionKind::FunctionCall {
+            "function call"
+        } else {
+            kind
+        };
+        let mut spans = vec![Span::styled(
+            format!("⚠ waiting on you: {}", text::line(word)),
+            theme.warning,
+        )];
+        if !what.trim().is_empty() {
+            spans.push(Span::raw(format!(" · {}", text::line(what))));
+        }
+        out.push(truncate(Line::from(spans), w));
     }
     if !turns.recent().is_empty() {
         out.push(Line::styled("recent", theme.title));

@@ -1095,3 +1095,28 @@ fn the_preview_links_are_where_the_workspace_pane_shows_them() {
         "nothing linked under the key list"
     );
 }
+
+#[test]
+fn the_turn_pane_names_what_waits_in_words() {
+    let mut v = view();
+    apply(
+        &mut v,
+        [ev("turn.started", Some(1), json!({"turnId": "turn_1"}))],
+    );
+    let listed: Vec<gobare_api::model::RequiredAction> = serde_json::from_value(json!([
+        {"type": "question", "turn_id": "turn_1", "call_id": "call_q", "name": "question",
+         "arguments": {"question": "Which way?"}},
+        {"type": "function_call", "turn_id": "turn_1", "call_id": "call_f",
+         "name": "lookup_order", "arguments": {"order_id": "A-4471"}}
+    ]))
+    .unwrap();
+    v.actions_mut().replace(&listed);
+    let out = render(&v, &mut Screen::new(), 160, 48);
+    assert!(
+        out.contains("waiting on you: function call · lookup_order"),
+        "{out}"
+    );
+    assert!(!out.contains("function_call lookup_order"), "{out}");
+    assert!(!out.contains("question question"), "{out}");
+    assert!(out.contains("waiting on you: question"), "{out}");
+}

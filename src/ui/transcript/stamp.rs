@@ -1,4 +1,4 @@
-//! Entry times as the transcript shows them: relative ("3 m ago") and absolute (UTC, with
+//! Entry times as the transcript shows them: relative ("3m ago") and absolute (UTC, with
 //! the date once a session spans days). Relative times are as of the frame's clock, set
 //! at every draw: they never cause a frame of their own (an idle screen draws nothing),
 //! they are current whenever anything is drawn — every second while a turn runs, at the
@@ -10,16 +10,7 @@ const DAY: i64 = 24 * HOUR;
 
 /// The relative label of a time `at` seen at `now` (Unix ms).
 pub(crate) fn relative(at: i64, now: i64) -> String {
-    let age = (now - at).max(0);
-    if age < MINUTE {
-        "just now".to_string()
-    } else if age < HOUR {
-        format!("{} m ago", age / MINUTE)
-    } else if age < DAY {
-        format!("{} h ago", age / HOUR)
-    } else {
-        format!("{} d ago", age / DAY)
-    }
+    crate::outputs::units::ago(at, now)
 }
 
 /// `HH:MM:SS`, or `YYYY-MM-DD HH:MM:SS` with `date` (UTC).
@@ -45,9 +36,9 @@ mod tests {
     fn relative_labels() {
         let at = 1_789_319_090_000;
         assert_eq!(relative(at, at + 5_000), "just now");
-        assert_eq!(relative(at, at + 3 * MINUTE + 10), "3 m ago");
-        assert_eq!(relative(at, at + 2 * HOUR), "2 h ago");
-        assert_eq!(relative(at, at + 3 * DAY), "3 d ago");
+        assert_eq!(relative(at, at + 3 * MINUTE + 10), "3m ago");
+        assert_eq!(relative(at, at + 2 * HOUR), "2h ago");
+        assert_eq!(relative(at, at + 3 * DAY), "3d ago");
         // A clock behind the server's never says "in the future".
         assert_eq!(relative(at, at - 5_000), "just now");
     }
