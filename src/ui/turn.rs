@@ -235,9 +235,14 @@ fn recent_line(t: &TurnInfo, w: usize, theme: &Theme) -> Line<'static> {
                 phase_style(&phase, theme),
             ),
             Span::styled(format!("{elapsed} "), theme.text),
-            match &t.asked {
-                Some(asked) => Span::styled(text::line(asked).into_owned(), theme.text),
-                None => Span::styled(text::line(&t.id).into_owned(), theme.dim),
+            match (&t.asked, t.started_at.or(t.created_at)) {
+                (Some(asked), _) => Span::styled(text::line(asked).into_owned(), theme.text),
+                // Its message came before the history this screen read: when, not an id.
+                (None, Some(at)) => Span::styled(
+                    format!("started {}", gobare_api::clock::utc_date_and_clock(at).1),
+                    theme.dim,
+                ),
+                (None, None) => Span::styled("its message is not in view", theme.dim),
             },
         ]),
         w,

@@ -1120,3 +1120,36 @@ fn the_turn_pane_names_what_waits_in_words() {
     assert!(!out.contains("question question"), "{out}");
     assert!(out.contains("waiting on you: question"), "{out}");
 }
+
+#[test]
+fn a_created_file_reads_with_one_space_and_a_turn_without_its_message_says_when() {
+    let mut v = view();
+    apply(
+        &mut v,
+        [
+            ev(
+                "file.changed",
+                Some(1),
+                json!({"path": "/workspace/src/pg.rs", "changeType": "created"}),
+            ),
+            ev(
+                "turn.ended",
+                Some(2),
+                json!({"turnId": "turn_1bdef0a94c2e47f3"}),
+            ),
+        ],
+    );
+    v.apply(Update::Turns(vec![turn("completed", Value::Null)]));
+    v.apply(Update::Event(ev(
+        "turn.started",
+        Some(3),
+        json!({"turnId": "turn_2"}),
+    )));
+    let out = render(&v, &mut Screen::new(), 160, 48);
+    assert!(out.contains("± created /workspace/src/pg.rs"), "{out}");
+    // The Turn pane's recent row: outcome, duration, when (the Events pane stays raw).
+    assert!(
+        out.contains("✓ completed  2m 05s started 17:04:50"),
+        "{out}"
+    );
+}

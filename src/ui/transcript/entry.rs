@@ -165,10 +165,10 @@ pub(super) fn entry_lines(
         }
         EntryKind::FileChange(f) => {
             let (verb, style) = match &f.change {
-                ChangeKind::Created => ("created ", theme.diff_add),
-                ChangeKind::Deleted => ("deleted ", theme.diff_del),
+                ChangeKind::Created => ("created", theme.diff_add),
+                ChangeKind::Deleted => ("deleted", theme.diff_del),
                 ChangeKind::Modified => ("modified", theme.diff_hunk),
-                ChangeKind::Other(_) => ("changed ", theme.dim),
+                ChangeKind::Other(_) => ("changed", theme.dim),
             };
             let mut spans = vec![
                 Span::styled("  ± ", style),
