@@ -18,6 +18,25 @@ use crossterm::event::{
 /// Lines one wheel notch scrolls.
 const WHEEL_LINES: i32 = 3;
 
+/// The status line while keys are held after a decision: that they were not sent, and how
+/// to get them back.
+fn held_notice(held: &str) -> String {
+    const SHOWN: usize = 24;
+    let shown: String = held.chars().take(SHOWN).collect();
+    let more = if held.chars().count() > SHOWN {
+        "…"
+    } else {
+        ""
+    };
+    if held.trim().is_empty() {
+        "decided — keys are held here: Esc to type, Tab for the next decision".into()
+    } else {
+        format!(
+            "decided — held, not sent: \"{shown}{more}\" · Esc to type, then Ctrl+Y puts it back"
+        )
+    }
+}
+
 impl App {
     pub(super) fn on_terminal_event(&mut self, event: Event) -> Result<()> {
         match event {
@@ -91,9 +110,13 @@ impl App {
                 }
             }
             KeyRoute::Held => {
-                self.notice(Some(
-                    "decided — keys are held here: Esc to type, Tab for the next decision".into(),
-                ));
+                let c = match key.code {
+                    KeyCode::Char(c) if is_text(&key) => Some(c),
+                    _ => None,
+                };
+                let held = self.screen.modes.hold(c).to_string();
+                self.screen.composer.offer_back(&held);
+                self.notice(Some(held_notice(&held)));
             }
             KeyRoute::Overlay => self.key_to_overlay(key),
             KeyRoute::Ignore => {}

@@ -529,7 +529,7 @@ pub(crate) const TABLE: &[Binding] = &[
         Decided,
         &[],
         Ignore,
-        "held: a key after a decision is neither text nor another decision",
+        "held, not sent: neither text nor another decision (Esc, then Ctrl+Y puts it back)",
     )
     .keys("other keys"),
     // Panes.

@@ -185,6 +185,14 @@ impl Composer {
         }
     }
 
+    /// Makes `text` what Ctrl+Y puts back (readline's yank): keys held after a decision are
+    /// kept there, out of the box, until the person wants them.
+    pub(crate) fn offer_back(&mut self, text: &str) {
+        if !text.is_empty() {
+            self.textarea.textarea_mut().set_yank_text(text);
+        }
+    }
+
     /// Carries out one edit at the cursor.
     pub(crate) fn edit(&mut self, op: EditOp) {
         match op {

@@ -97,6 +97,9 @@ impl Mode {
 
 /// The mode machine: the current mode and where the open thing (key list, confirmation,
 /// overlay) goes back to when it closes.
+/// Held text kept after a decision, at most: a sentence or two, not a paste.
+const HELD_MAX_BYTES: usize = 4096;
+
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Modes {
     current: Mode,
@@ -104,6 +107,9 @@ pub(crate) struct Modes {
     /// The deciding mode took a key that decided nothing yet (a digit highlighted an
     /// option): a printable key after it is not the start of the person's text.
     deciding_touched: bool,
+    /// What was typed after the last decision: held, never sent, but offered back (Ctrl+Y
+    /// in the box), so a sentence begun after a decision is not lost.
+    held: String,
 }
 
 impl Modes {
@@ -146,6 +152,18 @@ impl Modes {
     pub(crate) fn decided(&mut self) {
         self.current = Mode::Decided;
         self.before = Mode::Typing;
+        self.held.clear();
+    }
+
+    /// A key held after a decision: a printable one is kept (bounded) and the whole held
+    /// text returned, to be offered back.
+    pub(crate) fn hold(&mut self, c: Option<char>) -> &str {
+        if let Some(c) = c
+            && self.held.len() < HELD_MAX_BYTES
+        {
+            self.held.push(c);
+        }
+        &self.held
     }
 
     /// Asks `confirm` in the input area; answering goes back to the mode it was asked from.

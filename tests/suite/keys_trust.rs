@@ -166,16 +166,23 @@ fn a_sensitive_approval_is_not_passed_by_y_then_enter() {
         TIMEOUT,
     );
     assert_eq!(inputs_posted(&sim, &session), before + 1);
-    // What is typed right after a decision is held, then Esc types again.
+    // What is typed right after a decision is held, not sent; Esc types again and
+    // Ctrl+Y puts the held text back in the box.
     pty.send_keys("es and more");
     pty.wait_for(
         "the hold said",
-        |s| status_line(s).contains("keys are held"),
+        |s| status_line(s).contains("held, not sent: \"es and more\""),
         TIMEOUT,
     );
     pty.send_keys(keys::ENTER);
     pty.send_keys(keys::ESC);
     pty.wait_for("typing", |s| bottom(s, 5).contains("Typing ·"), TIMEOUT);
+    pty.send_keys("\x19");
+    pty.wait_for(
+        "the held text back in the box",
+        |s| bottom(s, 4).contains("es and more"),
+        TIMEOUT,
+    );
     assert_eq!(accepted_texts(&sim), ["restart the worker #approval"]);
 }
 

@@ -586,3 +586,32 @@ fn a_recalled_message_still_queued_says_so_and_enter_asks_before_queuing_it_twic
     let sent: Vec<&str> = rig.sent().iter().filter_map(message_text).collect();
     assert_eq!(sent, [text]);
 }
+
+#[test]
+fn a_sentence_typed_after_a_decision_is_held_not_sent_and_ctrl_y_puts_it_back() {
+    let mut rig = Rig::new();
+    rig.arrive(Arrival::Approval);
+    rig.press(KeyCode::Tab);
+    rig.type_text("y");
+    assert!(
+        matches!(rig.sent(), [Input::Approval { approved: true, .. }]),
+        "{:?}",
+        rig.sent()
+    );
+    rig.type_text("check the logs next");
+    rig.press(KeyCode::Enter);
+    assert_eq!(rig.sent().len(), 1, "held, not sent: {:?}", rig.sent());
+    assert_eq!(rig.box_text(), "", "held, not text");
+    assert!(
+        rig.notice()
+            .contains("held, not sent: \"check the logs next\"")
+            && rig.notice().contains("Ctrl+Y"),
+        "{}",
+        rig.notice()
+    );
+    rig.press(KeyCode::Esc);
+    assert_eq!(rig.mode(), Mode::Typing);
+    rig.key(KeyCode::Char('y'), KeyModifiers::CONTROL);
+    assert_eq!(rig.box_text(), "check the logs next", "offered back whole");
+    assert_eq!(rig.sent().len(), 1, "still only the decision");
+}
