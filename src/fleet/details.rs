@@ -9,9 +9,12 @@ use std::time::Duration;
 use gobare_api::client::{ApiClient, Order, Page};
 use gobare_api::error::ApiErrorKind;
 use gobare_api::model::{Turn, TurnStatus};
+use gobare_api::stream::StreamOptions;
 use gobare_api::text;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
+
+use super::todos_replay::{self, TodosFound};
 
 /// The fleet's share of the rate budget (120 a minute for everything).
 pub const READS_PER_MINUTE: u32 = 60;
@@ -26,6 +29,8 @@ pub struct Wanted {
     pub turns: bool,
     pub usage: bool,
     pub artifacts: bool,
+    /// The running turn's todo list, replayed (its turn began before the fleet opened).
+    pub todos: bool,
 }
 
 impl Wanted {
@@ -33,21 +38,31 @@ impl Wanted {
         turns: true,
         usage: true,
         artifacts: true,
+        todos: false,
     };
     pub const USAGE: Wanted = Wanted {
         turns: false,
         usage: true,
         artifacts: false,
+        todos: false,
     };
     pub const TURNS: Wanted = Wanted {
         turns: true,
         usage: false,
         artifacts: false,
+        todos: false,
+    };
+    pub const TODOS: Wanted = Wanted {
+        turns: false,
+        usage: false,
+        artifacts: false,
+        todos: true,
     };
     pub const TURNS_AND_USAGE: Wanted = Wanted {
         turns: true,
         usage: true,
         artifacts: false,
+        todos: false,
     };
 }
 
@@ -88,6 +103,7 @@ pub struct DetailsRead {
     pub turns: Option<TurnsRead>,
     pub sandbox_seconds: Option<u64>,
     pub artifacts: Option<u32>,
+    pub todos: Option<TodosFound>,
     /// 404: the session is gone.
     pub gone: bool,
 }
@@ -128,11 +144,23 @@ enum Asked {
 }
 
 impl DetailReader {
-    /// Starts reading at `per_minute` requests a minute at most.
-    pub fn start(client: ApiClient, per_minute: u32) -> DetailReader {
+    /// Starts reading at `per_minute` requests a minute at most; replays open streams as
+    /// `replay` says (its address and token), up to `covered_from` (Unix ms), from which
+    /// the org stream has every event.
+    pub fn start(
+        client: ApiClient,
+        replay: StreamOptions,
+        covered_from: i64,
+        per_minute: u32,
+    ) -> DetailReader {
         let (asks, asked) = mpsc::unbounded_channel();
         let (found_tx, found) = mpsc::unbounded_channel();
-        let task = tokio::spawn(run(client, Pacer::new(per_minute), asked, found_tx));
+        let reads = Reads {
+            client,
+            replay,
+            covered_from,
+        };
+        let task = tokio::spawn(run(reads, Pacer::new(per_minute), asked, found_tx));
         DetailReader {
             asks: DetailAsks { asks },
             found,
@@ -167,6 +195,14 @@ enum Read {
     Turns,
     Usage,
     Artifacts,
+    Todos,
+}
+
+/// What the reads are made with.
+struct Reads {
+    client: ApiClient,
+    replay: StreamOptions,
+    covered_from: i64,
 }
 
 impl Wanted {
@@ -175,6 +211,7 @@ impl Wanted {
             (self.turns, Read::Turns),
             (self.usage, Read::Usage),
             (self.artifacts, Read::Artifacts),
+            (self.todos, Read::Todos),
         ]
         .into_iter()
         .filter_map(|(wanted, read)| wanted.then_some(read))
@@ -267,7 +304,7 @@ impl Pacer {
 }
 
 async fn run(
-    client: ApiClient,
+    reads: Reads,
     mut pacer: Pacer,
     mut asked: mpsc::UnboundedReceiver<Asked>,
     found: mpsc::UnboundedSender<DetailsRead>,
@@ -287,7 +324,7 @@ async fn run(
             }
         };
         pacer.take().await;
-        let read = read(&client, id, what).await;
+        let read = read(&reads, id, what).await;
         if found.send(read).is_err() {
             return;
         }
@@ -295,12 +332,14 @@ async fn run(
 }
 
 /// One read of session `id`.
-async fn read(client: &ApiClient, id: String, what: Read) -> DetailsRead {
+async fn read(reads: &Reads, id: String, what: Read) -> DetailsRead {
+    let client = &reads.client;
     let mut read = DetailsRead {
         id,
         turns: None,
         sandbox_seconds: None,
         artifacts: None,
+        todos: None,
         gone: false,
     };
     let page = Page::ordered(Order::Desc).with_limit(TURNS_PAGE);
@@ -326,6 +365,11 @@ async fn read(client: &ApiClient, id: String, what: Read) -> DetailsRead {
             }
             Err(e) => Some(e),
         },
+        Read::Todos => {
+            read.todos =
+                Some(todos_replay::read(&reads.replay, &read.id, reads.covered_from).await);
+            None
+        }
     };
     if let Some(e) = failed {
         if e.kind == ApiErrorKind::NotFound {

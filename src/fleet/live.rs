@@ -31,6 +31,8 @@ use crate::store::StateStore;
 /// How long reads the stream asked for are gathered before they are made: at thousands of
 /// events a second, one read per session per event would spend the rate budget in a blink.
 const REFRESH_DELAY: Duration = Duration::from_secs(2);
+/// How far past the fleet's opening a todos replay reads ([`super::todos_replay`]).
+const REPLAY_OVERLAP_MS: i64 = 10_000;
 /// More sessions to read than this: list them all instead (a few pages).
 const MOST_SINGLE_READS: usize = 20;
 /// Reads in flight at once.
@@ -319,6 +321,7 @@ impl Task {
                     turns: false,
                     usage: true,
                     artifacts: true,
+                    todos: false,
                 },
                 false,
             );
@@ -396,8 +399,14 @@ impl Task {
         }
         let mut applied = model.set_details(&read.id, read.sandbox_seconds, read.artifacts);
         let mut fresh = Vec::new();
+        if let Some(found) = read.todos {
+            applied.visible |= model.set_replayed_todos(&read.id, found).visible;
+        }
         if let Some(turns) = &read.turns {
             applied.visible |= model.set_turns(&read.id, turns).visible;
+            if model.ask_todos(&read.id) {
+                self.asks.want(&read.id, Wanted::TODOS, false);
+            }
             let mut announced = self.announced();
             for (turn, status) in &turns.ended {
                 if announced.turn_read(turn, *status == TurnStatus::Failed)
@@ -609,7 +618,17 @@ async fn run(
     mut wanted: mpsc::UnboundedReceiver<Vec<String>>,
 ) {
     let poll_every = source.poll_every;
-    let mut reader = DetailReader::start(source.client.clone(), source.reads_per_minute);
+    // The org stream has every event from about now on: a replay reaches a little past it,
+    // so the seconds before the stream is live are covered twice rather than not at all.
+    let opened_at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+    let mut reader = DetailReader::start(
+        source.client.clone(),
+        source.stream.clone(),
+        opened_at.saturating_add(REPLAY_OVERLAP_MS),
+        source.reads_per_minute,
+    );
     let task = Task {
         client: source.client,
         detailed: Mutex::default(),

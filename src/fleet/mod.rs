@@ -6,4 +6,5 @@ pub mod details;
 pub mod live;
 pub mod model;
 pub mod order;
+pub mod todos_replay;
 pub mod trouble;

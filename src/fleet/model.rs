@@ -8,6 +8,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::details::TurnsRead;
+use super::todos_replay::TodosFound;
 use super::trouble::Trouble;
 use crate::session::attention::{Attention, Needs};
 use gobare_api::model::{
@@ -33,6 +34,9 @@ pub struct FleetRow {
     pub turn_started_at: Option<i64>,
     /// The current turn's todo list: (done, total).
     pub todos: Option<(u32, u32)>,
+    /// Whether the stream showed the current turn start (else its start and todos were
+    /// read back: the turn began before the fleet opened).
+    pub turn_seen_live: bool,
     /// Messages queued behind the running turn.
     pub queued: u32,
     /// Artifacts published while the fleet watched, plus those counted on a lazy read.
@@ -61,6 +65,7 @@ impl FleetRow {
             workspace: None,
             turn_started_at: None,
             todos: None,
+            turn_seen_live: false,
             queued: 0,
             artifacts: 0,
             sandbox_seconds: None,
@@ -147,6 +152,8 @@ pub struct FleetModel {
     note: Option<String>,
     /// What keeps the fleet from knowing its sessions.
     trouble: Option<Trouble>,
+    /// Sessions whose running turn's todos were asked of a replay (once each).
+    todos_asked: HashSet<String>,
 }
 
 /// Server text as one short line, every unsafe character made visible (`␛`).
@@ -187,6 +194,7 @@ impl Clone for FleetModel {
             loaded: self.loaded,
             note: self.note.clone(),
             trouble: self.trouble.clone(),
+            todos_asked: self.todos_asked.clone(),
         }
     }
 }
@@ -207,6 +215,7 @@ impl FleetModel {
             loaded: false,
             note: None,
             trouble: None,
+            todos_asked: HashSet::new(),
         }
     }
 
@@ -344,6 +353,7 @@ impl FleetModel {
     /// The session is gone (404 on a read, or deleted here).
     pub fn remove(&mut self, id: &str) -> Applied {
         self.refresh.remove(id);
+        self.todos_asked.remove(id);
         let visible = self.rows.remove(id).is_some();
         self.changed(Applied {
             visible,
@@ -438,6 +448,36 @@ impl FleetModel {
         applied
     }
 
+    /// Whether the running turn's todo list is to be replayed: the turn began before the
+    /// fleet opened (its start was read, not seen), no list came since, and none was asked.
+    /// Asking is remembered: one replay per session.
+    pub fn ask_todos(&mut self, id: &str) -> bool {
+        let wanted = self.rows.get(id).is_some_and(|row| {
+            row.turn_started_at.is_some() && !row.turn_seen_live && row.todos.is_none()
+        });
+        wanted && self.todos_asked.insert(id.to_string())
+    }
+
+    /// What a replay found of the running turn's todos, unless the stream has said since.
+    pub fn set_replayed_todos(&mut self, id: &str, found: TodosFound) -> Applied {
+        let TodosFound::List(done, total) = found else {
+            return Applied::default();
+        };
+        let Some(row) = self
+            .rows
+            .get_mut(id)
+            .filter(|row| row.todos.is_none() && !row.turn_seen_live)
+        else {
+            return Applied::default();
+        };
+        row.todos = Some((done, total));
+        row.version = self.generation + 1;
+        self.changed(Applied {
+            visible: true,
+            newly_needs_you: false,
+        })
+    }
+
     /// Sessions to read again (first seen on the stream, or a turn ended: its outcome is
     /// only on the resource). Drained.
     pub fn take_refreshes(&mut self) -> Vec<String> {
@@ -488,9 +528,11 @@ impl FleetModel {
                 row.status = SessionStatus::Working;
                 row.turn_started_at = Some(at);
                 row.todos = None;
+                row.turn_seen_live = true;
             }
             EventPayload::TurnEnded(_) => {
                 row.turn_started_at = None;
+                row.turn_seen_live = false;
                 row.waiting.clear();
                 // The outcome (failed or not) and queued input are on the resource only.
                 row.status = if row.queued > 0 {

@@ -80,13 +80,15 @@ fn every_row_is_live_without_being_selected_for_a_turn_started_before_the_fleet_
     // The cursor goes to the other row: the busy one is never selected.
     pty.send_keys("G");
     pty.wait_for(
-        "the busy row's clock, queue, artifacts and usage, unselected",
+        "the busy row's clock, todos, queue, artifacts and usage, unselected",
         |s| {
             list_rows(s).iter().any(|r| {
                 let words: Vec<&str> = r.split_whitespace().collect();
                 r.starts_with("  busy before")
                     && r.contains("needs you: approval")
                     && words.iter().any(|w| is_clock(w))
+                    // The approval scenario marks one of its three todos done before asking.
+                    && words.contains(&"1/3")
                     && words.contains(&"+1")
                     && figures(r).is_some_and(|(art, usage, _)| art == "1" && is_clock(&usage))
             })
@@ -107,6 +109,16 @@ fn every_row_is_live_without_being_selected_for_a_turn_started_before_the_fleet_
         turn_reads[0].contains("limit=100") && turn_reads[0].contains("order=desc"),
         "{turn_reads:#?}"
     );
+    // The todos came from one replay of the busy session's own stream; the idle one has
+    // no turn running, so none.
+    let replays = |id: &str| {
+        requests
+            .iter()
+            .filter(|r| r.starts_with(&format!("GET /v1/sessions/{id}/events")))
+            .count()
+    };
+    assert_eq!(replays(&busy), 1, "{requests:#?}");
+    assert_eq!(replays(&idle), 0, "{requests:#?}");
     let usage = format!("GET /v1/sessions/{idle}/usage");
     assert!(
         requests.contains(&usage),

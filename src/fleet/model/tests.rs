@@ -289,3 +289,53 @@ proptest::proptest! {
         proptest::prop_assert_eq!(shown.last().map(|s| s.row.id.clone()), Some(format!("s{}", depth - 1)));
     }
 }
+
+#[test]
+fn todos_are_replayed_once_for_a_turn_begun_unseen_and_never_over_what_the_stream_said() {
+    let mut fleet = FleetModel::new();
+    fleet.apply_session(&session(json!({
+        "id": "a", "status": "working", "title": "Nightly", "created_at": 1, "updated_at": 10,
+    })));
+    let running = TurnsRead {
+        running_since: Some(5),
+        ..TurnsRead::default()
+    };
+    fleet.set_turns("a", &running);
+    assert!(fleet.ask_todos("a"), "begun before the fleet opened");
+    assert!(!fleet.ask_todos("a"), "asked once");
+    assert!(
+        fleet
+            .set_replayed_todos("a", TodosFound::List(1, 3))
+            .visible
+    );
+    assert_eq!(fleet.get("a").unwrap().todos, Some((1, 3)));
+
+    // A turn the stream saw start: its todos come from the stream, no replay.
+    fleet.apply_session(&session(json!({
+        "id": "b", "status": "idle", "created_at": 1, "updated_at": 10,
+    })));
+    fleet.apply_event(&event("b", 7, 20, "turn.started", json!({"turnId": "t2"})));
+    fleet.set_turns("b", &running);
+    assert!(!fleet.ask_todos("b"));
+    // A replay that ends after the stream moved on changes nothing.
+    assert!(
+        !fleet
+            .set_replayed_todos("b", TodosFound::List(0, 9))
+            .visible
+    );
+    assert_eq!(fleet.get("b").unwrap().todos, None);
+    fleet.apply_event(&event(
+        "b",
+        8,
+        21,
+        "agent.todos",
+        json!({"items": [{"label": "x", "status": "done"}]}),
+    ));
+    assert!(
+        !fleet
+            .set_replayed_todos("b", TodosFound::List(0, 9))
+            .visible
+    );
+    assert_eq!(fleet.get("b").unwrap().todos, Some((1, 1)));
+    assert!(!fleet.set_replayed_todos("a", TodosFound::Unknown).visible);
+}
