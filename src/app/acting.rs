@@ -308,6 +308,9 @@ impl App {
     }
 
     fn act_answer_with_text(&mut self, text: String) {
+        if self.refused_read_only() {
+            return;
+        }
         match self
             .screen
             .prompt
@@ -363,6 +366,9 @@ impl App {
         let Some((kind, text)) = text_of(&input) else {
             return;
         };
+        if self.refused_read_only() {
+            return;
+        }
         let ticket = self.acting.submit(input);
         self.acting.pending.add(ticket, kind, text);
         if from_box {
@@ -398,6 +404,9 @@ impl App {
 
     /// An answer to a required action, from the prompt's keys or text.
     pub(super) fn act_answer(&mut self, answer: Input) {
+        if self.refused_read_only() {
+            return;
+        }
         self.acting.submit(answer);
     }
 
@@ -409,6 +418,9 @@ impl App {
 
     /// Ctrl+X: ask first (finished work is kept, §6.4); with nothing running, say so.
     pub(super) fn act_cancel(&mut self) {
+        if self.refused_read_only() {
+            return;
+        }
         if self.view.turn_running() {
             self.screen.ask(Confirm::CancelTurn);
         } else {

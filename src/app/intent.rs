@@ -276,7 +276,7 @@ impl App {
         if self.view.actions().nothing_listed() {
             self.screen.modes.back_to_typing();
             self.notice(Some("nothing waits on you".into()));
-        } else {
+        } else if !self.refused_read_only() {
             self.screen.modes.start_deciding();
         }
     }

@@ -58,6 +58,7 @@ pub(crate) mod settings;
 pub(crate) mod shell;
 pub(crate) mod stats;
 mod timers;
+mod token_scopes;
 mod turn_pages;
 mod updates;
 
@@ -283,6 +284,7 @@ impl App {
         self.fetches.want(FetchJob::Session);
         self.fetches.want(FetchJob::Turns);
         self.fetches.want(FetchJob::Artifacts);
+        self.read_token_scopes();
         self.acting_start();
         self.frames.request();
     }

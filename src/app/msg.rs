@@ -44,4 +44,6 @@ pub(crate) enum AppMsg {
     },
     /// An artifacts or workspace-files job ended or progressed (`app::outputs`).
     Outputs(crate::app::outputs_msg::OutputsMsg),
+    /// What the token holds, read once at start (`app::token_scopes`).
+    Health(Box<Result<gobare_api::model::Health, ApiError>>),
 }

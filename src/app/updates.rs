@@ -170,6 +170,7 @@ impl App {
                 done,
             } => self.on_search_hits(generation, hits, done),
             AppMsg::Outputs(msg) => self.on_outputs(msg),
+            AppMsg::Health(result) => self.on_health(*result),
         }
         self.take_model_fetches();
     }

@@ -118,6 +118,8 @@ pub struct SessionView {
     title: Option<String>,
     api_host: String,
     local_demo: bool,
+    /// The token cannot send or decide (`GET /v1/health` lacks `sessions:write`).
+    read_only: bool,
     connection: Option<ConnectionState>,
     last_seq: Option<u64>,
     /// Set by `gobare.replay_truncated`: where the server cut a long replay.
@@ -532,6 +534,14 @@ impl SessionView {
 
     pub(crate) fn local_demo(&self) -> bool {
         self.local_demo
+    }
+
+    pub(crate) fn read_only(&self) -> bool {
+        self.read_only
+    }
+
+    pub(crate) fn set_read_only(&mut self, read_only: bool) {
+        self.read_only = read_only;
     }
 
     pub fn connection(&self) -> Option<&ConnectionState> {

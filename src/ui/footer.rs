@@ -25,6 +25,9 @@ pub(crate) fn draw(
     if let Some(seq) = view.last_seq() {
         spans.extend([sep(), Span::styled(format!("seq {seq}"), theme.dim)]);
     }
+    if view.read_only() {
+        spans.extend([sep(), Span::styled("read-only token", theme.warning)]);
+    }
     if view.skipped() > 0 {
         spans.extend([
             sep(),

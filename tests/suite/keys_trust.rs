@@ -305,3 +305,34 @@ fn approving_with_a_note_sends_the_decision_then_the_note_as_a_steer_while_the_t
         "the note was not queued as a message"
     );
 }
+
+#[test]
+fn a_read_only_token_is_said_at_once_and_enter_keeps_the_text_without_a_send() {
+    let sim = start_sim(1.0);
+    let session = sim.sim.create_session(Some("watch only"));
+    let token = sim.sim.mint_token(&["sessions:read"]);
+    let home = tempfile::tempdir().unwrap();
+    let url = sim.sim.url().to_string();
+    let mut pty = Pty::spawn(
+        support::app::command(&["attach", &session], &home, Some((&url, &token))),
+        support::app::COLS,
+        support::app::ROWS,
+    );
+    pty.wait_for(
+        "the read-only word, before any key (it stays in the status bar)",
+        |s| status_line(s).contains("read-only token"),
+        TIMEOUT,
+    );
+    wait_live(&pty);
+    send(&mut pty, "please start");
+    pty.wait_for(
+        "the text kept and the reason said again",
+        |s| {
+            bottom(s, 4).contains("please start")
+                && status_line(s).contains("read-only token: you can watch, not send or decide")
+        },
+        TIMEOUT,
+    );
+    assert_eq!(inputs_posted(&sim, &session), 0, "nothing was sent");
+    assert!(accepted_texts(&sim).is_empty());
+}
