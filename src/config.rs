@@ -123,8 +123,13 @@ pub enum ConfigError {
         #[source]
         source: std::io::Error,
     },
-    #[error("the config file {path} is not valid TOML: {message}")]
-    ParseFile { path: PathBuf, message: String },
+    #[error("the config file {path} is not valid TOML{at}: {message}")]
+    ParseFile {
+        path: PathBuf,
+        /// " at line L, column C", when the parser knows where.
+        at: String,
+        message: String,
+    },
     #[error("`api` in {path} is not a URL: {reason}")]
     FileApi { path: PathBuf, reason: String },
     #[error(
@@ -281,8 +286,20 @@ fn read_file_config(path: &Path) -> Result<FileConfig, ConfigError> {
     };
     toml::from_str(&text).map_err(|e| ConfigError::ParseFile {
         path: path.to_path_buf(),
-        message: e.message().to_string(),
+        at: e.span().map_or_else(String::new, |span| {
+            let (line, column) = line_and_column(&text, span.start);
+            format!(" at line {line}, column {column}")
+        }),
+        message: e.message().trim().to_string(),
     })
+}
+
+/// The 1-based line and column (in characters) of byte `offset` of `text`, as editors count.
+fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..text.floor_char_boundary(offset.min(text.len()))];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line, column)
 }
 
 /// The first non-empty line of the file. Reads at most [`MAX_TOKEN_FILE_BYTES`] and waits
@@ -487,6 +504,25 @@ mod tests {
         s.write_config("api = [");
         let e = resolve(&GlobalArgs::default(), &s.env()).unwrap_err();
         assert!(matches!(e, ConfigError::ParseFile { .. }), "{e}");
+        s.write_config("[notifications]\nwhen = \"always\"\n\n[keys]\nquit = ctrl+q\n");
+        let e = resolve(&GlobalArgs::default(), &s.env()).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("is not valid TOML at line 5, column 8: "),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_position_is_counted_as_editors_count_it() {
+        assert_eq!(line_and_column("a = 1\nbé = [", 0), (1, 1));
+        assert_eq!(line_and_column("a = 1\nbé = [", 6), (2, 1));
+        assert_eq!(
+            line_and_column("a = 1\nbé = [", 9),
+            (2, 3),
+            "é is one column"
+        );
+        assert_eq!(line_and_column("x", 99), (1, 2));
     }
 
     #[test]

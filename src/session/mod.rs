@@ -168,11 +168,17 @@ impl SessionView {
         self
     }
 
-    /// Configuration warnings to show on the screen: in the status bar until another notice
-    /// replaces it, and above an empty transcript.
+    /// Configuration warnings to show on the screen, one a line at the top of the
+    /// transcript; the status bar says how many there are until another notice replaces it.
     pub(crate) fn with_config_warnings(mut self, warnings: Vec<String>) -> Self {
-        if !warnings.is_empty() {
-            let text = format!("warning: {}", warnings.join(" · "));
+        let text = match warnings.len() {
+            0 => None,
+            1 => Some("a config warning: see the top of the transcript".to_string()),
+            n => Some(format!(
+                "{n} config warnings: see the top of the transcript"
+            )),
+        };
+        if let Some(text) = text {
             self.notice = Some(Notice::new(Severity::Warn, text));
         }
         self.config_warnings = warnings;

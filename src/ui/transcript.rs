@@ -6,7 +6,7 @@ use super::pane::{Anchor, Pane, Scroll};
 use super::search::highlight;
 use crate::session::SessionView;
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 use std::collections::HashSet;
@@ -17,6 +17,9 @@ pub(crate) mod line_cache;
 mod stamp;
 
 use line_cache::{LineCache, Lines};
+
+/// Rows the config's warnings take at most above a session's transcript.
+const WARNING_ROWS: usize = 3;
 
 /// The transcript's view state: where it is scrolled, what it showed, which diffs are open.
 #[derive(Debug)]
@@ -283,6 +286,39 @@ impl PaneComponent for TranscriptPane {
             );
             return;
         }
+        // The config's warnings stay on top, one a line, every time the app opens (a
+        // notice would be gone in seconds, or hidden under the session's own words).
+        let warnings = view.config_warnings();
+        let rows = warnings.len().min(WARNING_ROWS) as u16;
+        let inner = if warnings.is_empty() || inner.height < rows + 2 {
+            inner
+        } else {
+            let [top, rest] =
+                Layout::vertical([Constraint::Length(rows), Constraint::Min(1)]).areas(inner);
+            let mut lines: Vec<Line> = warnings
+                .iter()
+                .take(usize::from(rows))
+                .map(|w| {
+                    Line::styled(
+                        format!("warning: {}", gobare_api::text::line(w)),
+                        theme.warning,
+                    )
+                })
+                .collect();
+            if warnings.len() > WARNING_ROWS
+                && let Some(last) = lines.last_mut()
+            {
+                *last = Line::styled(
+                    format!(
+                        "… and {} more config warnings (the log has them all)",
+                        warnings.len() - WARNING_ROWS + 1
+                    ),
+                    theme.warning,
+                );
+            }
+            frame.render_widget(Paragraph::new(lines), top);
+            rest
+        };
         let width = inner.width;
         let height = inner.height as usize;
         let base = entries.front().map_or(0, |e| e.id);

@@ -550,6 +550,41 @@ fn unknown_event_shows_generically() {
 }
 
 #[test]
+fn config_warnings_stay_on_top_of_a_session_with_history_one_a_line() {
+    let warnings: Vec<String> = (1..=4)
+        .map(|n| format!("unknown key k{n} in [keys]"))
+        .collect();
+    let mut v = view().with_config_warnings(warnings[..2].to_vec());
+    apply(
+        &mut v,
+        [ev("agent.message", Some(3), json!({"text": "hello there"}))],
+    );
+    let out = render(&v, &mut zoomed(Pane::Transcript), 60, 12);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[2].contains("warning: unknown key k1 in [keys]"),
+        "{out}"
+    );
+    assert!(
+        lines[3].contains("warning: unknown key k2 in [keys]"),
+        "{out}"
+    );
+    assert!(out.contains("hello there"), "{out}");
+    // More than three: the third row says how many more.
+    let mut v = view().with_config_warnings(warnings);
+    apply(
+        &mut v,
+        [ev("agent.message", Some(3), json!({"text": "hi"}))],
+    );
+    let out = render(&v, &mut zoomed(Pane::Transcript), 70, 12);
+    assert!(
+        out.contains("k2 in [keys]") && !out.contains("k3 in [keys]"),
+        "{out}"
+    );
+    assert!(out.contains("… and 2 more config warnings"), "{out}");
+}
+
+#[test]
 fn areas_adapt_to_the_terminal() {
     let wide = layout(160, 48, Pane::Transcript, false);
     assert_eq!(wide.panes.len(), 4);
