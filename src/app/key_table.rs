@@ -799,9 +799,10 @@ pub(crate) const TABLE: &[Binding] = &[
     ),
     doc(Fleet, "Enter", "open the session; Ctrl+O comes back"),
     doc(Fleet, "n", "create a session and open it"),
-    doc(Fleet, "r", "rename: type the title, Enter saves"),
+    doc(Fleet, "r", "rename: edit the title (Ctrl+U clears), Enter saves"),
     doc(Fleet, "d · f", "delete · fork (each asks y / n first)"),
     doc(Fleet, "/", "filter: typed text is text, Esc clears"),
+    doc(Fleet, "F1 / ?", "the fleet's keys (this list)"),
     doc(Fleet, "q · Ctrl+C", "leave"),
 ];
 
@@ -893,6 +894,18 @@ pub(crate) fn help_rows() -> Vec<(String, String)> {
             rows.push((b.keys_label(), b.label.to_string()));
         }
     }
+    rows
+}
+
+/// The key list of one screen of its own (the fleet): its scope's rows under its heading.
+pub(crate) fn help_rows_of(scope: Scope) -> Vec<(String, String)> {
+    let mut rows = vec![(String::new(), scope.heading().to_string())];
+    rows.extend(
+        TABLE
+            .iter()
+            .filter(|b| b.scope == scope)
+            .map(|b| (b.keys_label(), b.label.to_string())),
+    );
     rows
 }
 

@@ -4,6 +4,7 @@
 //! kept live meanwhile by its own task (and the sessions behind that come to need the user
 //! announced by the app in front).
 
+use crate::app::key_table::{self, Scope};
 use crate::app::notifications::Notifier;
 use crate::app::stats::Stats;
 use crate::app::{self, AppExit, AppOptions};
@@ -15,6 +16,7 @@ use crate::notify::{NotifyTarget, NotifyWhen};
 use crate::store::StateStore;
 use crate::terminal::{self, TerminationSignals, Tui};
 use crate::ui::fleet::{FleetAction, FleetView};
+use crate::ui::fleet_help::{FleetHelp, HelpKey};
 use crate::ui::theme::Theme;
 use color_eyre::eyre::eyre;
 use crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers};
@@ -158,6 +160,7 @@ async fn show(
     let mut clock: Option<Instant> = None;
     // The rows whose details were last asked for: those on screen.
     let mut wanted: Vec<String> = Vec::new();
+    let mut help = FleetHelp::new(key_table::help_rows_of(Scope::Fleet));
     loop {
         let frame_due = last_frame.map_or(Instant::now(), |at| at + FRAME_INTERVAL);
         if dirty && Instant::now() >= frame_due {
@@ -167,6 +170,7 @@ async fn show(
                 tui.draw(|f| {
                     let area = f.area();
                     view.render(area, f.buffer_mut(), &model, &theme, now);
+                    help.render(area, f.buffer_mut(), &theme);
                 })?;
             }
             dirty = false;
@@ -231,6 +235,11 @@ async fn show(
             _ => continue,
         };
         dirty = true;
+        match help.key(key, view.is_modal()) {
+            HelpKey::NotMine => {}
+            HelpKey::Consumed => continue,
+            HelpKey::Quit => return Ok(None),
+        }
         match view.handle_key(key) {
             FleetAction::Open(id) => return Ok(Some(Choice::Open(id))),
             FleetAction::New => return Ok(Some(Choice::New)),
@@ -266,13 +275,41 @@ async fn show(
                 Ok(session) => {
                     live.apply_session(&session);
                     view.select(&session.id);
-                    view.set_message(Some("forked: the new session is selected".into()), false);
+                    // The copy keeps the original's title: two rows alike. Its own says so.
+                    let original = live
+                        .model()
+                        .get(&id)
+                        .and_then(|r| r.label().map(str::to_string));
+                    let title = fork_title(original.as_deref());
+                    let named = client
+                        .set_title(&session.id, Some(&title), &IdempotencyKey::new())
+                        .await;
+                    match named {
+                        Ok(named) => {
+                            live.apply_session(&named);
+                            view.set_message(
+                                Some(format!("forked as “{title}”: the new session is selected")),
+                                false,
+                            );
+                        }
+                        Err(e) => view.set_message(
+                            Some(format!("forked; {}", refusal("name the fork", &e))),
+                            true,
+                        ),
+                    }
                 }
                 Err(e) => view.set_message(Some(refusal("fork", &e)), true),
             },
             FleetAction::Consumed | FleetAction::NotMine => {}
         }
     }
+}
+
+/// A fork's title: the original's name, marked (the original's title, else its first
+/// message, cut to a title's length).
+fn fork_title(original: Option<&str>) -> String {
+    let name: String = original.unwrap_or("untitled").chars().take(80).collect();
+    format!("{} (fork)", name.trim())
 }
 
 /// Why an action was refused, in a line: the server's message names a missing scope

@@ -85,7 +85,8 @@ const FIXED_COLS: usize = 2
     + 1;
 /// The label of an untitled session whose first message is not known.
 const UNTITLED: &str = "(untitled)";
-const HINTS: &str = "Enter open · / filter · n new · r rename · d delete · f fork · q quit";
+const HINTS: &str =
+    "Enter open · / filter · n new · r rename · d delete · f fork · F1 keys · q quit";
 const RENAME_CHARS: usize = 200;
 
 /// The fleet's view state: the selection (by session, so it stays on the same session as
@@ -110,6 +111,8 @@ pub struct FleetView {
     order_key: Option<((u64, u64), String)>,
     /// The selected row's label, for the confirm questions.
     selected_label: String,
+    /// The selected row's title, where rename starts.
+    selected_title: String,
     /// The list rows as last drawn, and the theme they were drawn in.
     drawn: DrawnRows,
     drawn_theme: Option<Theme>,
@@ -161,6 +164,14 @@ impl FleetView {
 
     pub fn handle_key(&mut self, key: KeyEvent) -> FleetAction {
         if key.kind == KeyEventKind::Release {
+            return FleetAction::Consumed;
+        }
+        // Ctrl+U empties the title being typed, as readline's kill-line does.
+        if let FleetMode::Rename { title, .. } = &mut self.mode
+            && key.modifiers == KeyModifiers::CONTROL
+            && key.code == KeyCode::Char('u')
+        {
+            title.clear();
             return FleetAction::Consumed;
         }
         if key
@@ -267,9 +278,10 @@ impl FleetView {
                 let label = self.selected_label.clone();
                 self.message = None;
                 self.mode = match c {
+                    // Rename starts from the title as it is: a fix is an edit, not a retype.
                     'r' => FleetMode::Rename {
                         id,
-                        title: String::new(),
+                        title: self.selected_title.chars().take(RENAME_CHARS).collect(),
                     },
                     'd' => FleetMode::ConfirmDelete { id, label },
                     _ => FleetMode::ConfirmFork { id, label },
@@ -423,6 +435,9 @@ impl FleetView {
             let selected = i == index;
             if selected {
                 self.selected_label = label(found).0.to_string();
+                if self.selected_title != found.title.as_deref().unwrap_or_default() {
+                    self.selected_title = found.title.clone().unwrap_or_default();
+                }
             }
             let clock = turn_seconds(found, now_ms);
             if let Some(started) = found.turn_started_at.filter(|_| clock.is_some()) {
@@ -513,7 +528,7 @@ impl FleetView {
             ),
             FleetMode::Rename { title, .. } => (
                 format!(
-                    "  new title: {}▏  Enter save (empty clears) · Esc cancel",
+                    "  new title: {}▏  Enter save (empty clears) · Ctrl+U clear · Esc cancel",
                     text::line(title)
                 ),
                 theme.accent,

@@ -111,6 +111,9 @@ fn rename_and_delete_ask_first_and_a_refusal_names_the_missing_scope() {
     wait_sorted(&pty);
     pty.send_keys("r");
     pty.wait_for_text("new title:", TIMEOUT);
+    // Rename starts from the title as it is; Ctrl+U empties it.
+    pty.wait_for_text("new title: waits for you", TIMEOUT);
+    pty.send_keys("\x15");
     // Letters are text here: `d` and `q` neither delete nor quit.
     pty.send_keys("Restart approved? dq");
     pty.send_keys(keys::ENTER);
@@ -242,14 +245,23 @@ fn fork_asks_first_then_the_new_session_appears_selected() {
         "the fork in the fleet, selected",
         |s| {
             let rows = list_rows(s);
+            // The fork's own title says it is one: the two rows are told apart.
             rows.len() == 4
                 && rows.iter().filter(|r| r.contains("older idle")).count() == 2
-                && selected_row(s).contains("older idle")
-                && s.contents().contains("forked: the new session is selected")
+                && selected_row(s).contains("older idle (fork)")
+                && s.contents()
+                    .contains("forked as “older idle (fork)”: the new session is selected")
         },
         TIMEOUT,
     );
     assert_eq!(forks(), [format!("POST /v1/sessions/{older}/fork")]);
+    let named = sim
+        .sim
+        .requests()
+        .into_iter()
+        .filter(|r| r.starts_with("PATCH /v1/sessions/"))
+        .count();
+    assert_eq!(named, 1, "the fork named once");
     // The selected row is the new session: Enter opens it, not the original.
     pty.send_keys(keys::ENTER);
     pty.wait_for(
@@ -362,6 +374,45 @@ fn behind_an_open_session_the_fleet_still_announces_the_others_but_not_the_open_
         |s| list_rows(s).len() == 3 && selected_row(s).contains("newer idle"),
         TIMEOUT,
     );
+    pty.send_keys("q");
+    assert!(pty.wait_exit(TIMEOUT).success());
+}
+
+#[test]
+fn f1_and_question_mark_show_the_fleets_keys_over_the_fleet() {
+    let (sim, _) = three_sessions();
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = spawn(&["fleet"], &home, &sim.sim);
+    wait_sorted(&pty);
+    assert!(pty.with_screen(|s| s.contents().contains("F1 keys")));
+    for open in ["?", "\x1bOP"] {
+        pty.send_keys(open);
+        pty.wait_for(
+            "the fleet's key list",
+            |s| {
+                let text = s.contents();
+                text.contains("Keys · Esc or F1 to close")
+                    && text.contains("rename: edit the title")
+                    && text.contains("the fleet's keys (this list)")
+            },
+            TIMEOUT,
+        );
+        // A fleet key under the list does nothing: `n` creates no session.
+        pty.send_keys("n");
+        pty.send_keys(keys::ESC);
+        pty.wait_for(
+            "the list closed",
+            |s| !s.contents().contains("Esc or F1 to close"),
+            TIMEOUT,
+        );
+    }
+    let created = sim
+        .sim
+        .requests()
+        .into_iter()
+        .filter(|r| r == "POST /v1/sessions")
+        .count();
+    assert_eq!(created, 0);
     pty.send_keys("q");
     assert!(pty.wait_exit(TIMEOUT).success());
 }

@@ -199,12 +199,14 @@ fn delete_fork_and_rename_ask_first() {
         FleetAction::Fork("fail-000".into())
     );
     press(&mut view, KeyCode::Char('r'));
-    typed(&mut view, "Billing v2 ");
+    typed(&mut view, " v2 ");
     assert_eq!(
         press(&mut view, KeyCode::Enter),
-        FleetAction::Rename("fail-000".into(), Some("Billing v2".into()))
+        FleetAction::Rename("fail-000".into(), Some("Billing migration v2".into())),
+        "rename starts from the title as it is"
     );
     press(&mut view, KeyCode::Char('r'));
+    view.handle_key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
     assert_eq!(
         press(&mut view, KeyCode::Enter),
         FleetAction::Rename("fail-000".into(), None),
