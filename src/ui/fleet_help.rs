@@ -32,7 +32,8 @@ impl FleetHelp {
         FleetHelp { open: None, rows }
     }
 
-    pub(crate) fn is_open(&self) -> bool {
+    #[cfg(test)]
+    fn is_open(&self) -> bool {
         self.open.is_some()
     }
 
