@@ -47,6 +47,16 @@ pub(crate) async fn run(config: Config, args: ListArgs) -> Result<()> {
     let first = first_message::first_messages(&client, store.as_ref(), &sessions).await;
     let now = gobare_api::clock::unix_ms();
     let mut out = std::io::stdout().lock();
+    // A person reading the columns is told what they are; a script reading a pipe is not.
+    if !args.json && std::io::IsTerminal::is_terminal(&out) {
+        let id_cols = sessions
+            .first()
+            .map_or(36, |s| text::width(&text::line(&s.id)));
+        match writeln!(out, "{}", header_line(id_cols)) {
+            Err(e) if e.kind() == ErrorKind::BrokenPipe => return Ok(()),
+            written => written.wrap_err("cannot write to stdout")?,
+        }
+    }
     for session in &sessions {
         let line = if args.json {
             json_line(session, &first)
@@ -90,6 +100,14 @@ pub(crate) fn text_line(session: &Session, first: &FirstMessages, now_ms: i64) -
         state_label(session),
         workspace(session).unwrap_or_else(|| "unknown".into()),
         age,
+    )
+}
+
+/// The columns' names, over rows whose ids take `id_cols` columns.
+pub(crate) fn header_line(id_cols: usize) -> String {
+    format!(
+        "{:<id_cols$}  {:<STATE_COLS$}  {:<WORKSPACE_COLS$}  {:>AGE_COLS$}  TITLE (or first message)",
+        "SESSION", "STATE", "WORKSPACE", "LAST",
     )
 }
 
@@ -144,6 +162,16 @@ mod tests {
         assert_eq!(v["workspace"], "running");
         assert_eq!(v["title"], "Restart");
         assert_eq!(v["title_from_first_message"], false);
+        // The header's columns start where the row's do.
+        let header = header_line(s.id.len());
+        for (name, value) in [("STATE", "needs you"), ("WORKSPACE", "running")] {
+            assert_eq!(header.find(name), line.find(value), "{header}\n{line}");
+        }
+        assert_eq!(
+            header.find("TITLE"),
+            line.find("Restart"),
+            "{header}\n{line}"
+        );
     }
 
     #[test]

@@ -371,3 +371,28 @@ fn a_remembered_session_that_is_gone_is_forgotten_and_the_fleet_opens() {
     assert!(pty.wait_exit(TIMEOUT).success());
     assert!(pty.is_cooked(), "terminal restored");
 }
+
+/// On a terminal `list` names its columns first; piped (above), it prints rows only.
+#[test]
+fn list_on_a_terminal_starts_with_a_header_line() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let id = sim.sim.create_session(Some("headed"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = support::app::spawn(&["list"], &home, &sim.sim);
+    assert!(pty.wait_exit(TIMEOUT).success());
+    let lines: Vec<String> = pty.with_screen(|s| {
+        s.contents()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(str::to_string)
+            .collect()
+    });
+    assert!(
+        lines[0].starts_with("SESSION") && lines[0].contains("STATE") && lines[0].contains("TITLE"),
+        "{lines:#?}"
+    );
+    assert!(
+        lines[1].starts_with(&id) && lines[1].ends_with("headed"),
+        "{lines:#?}"
+    );
+}
