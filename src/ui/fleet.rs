@@ -68,21 +68,6 @@ const WORKSPACE_COLS: usize = 15;
 const ARTIFACT_COLS: usize = 4;
 const USAGE_COLS: usize = 7;
 const AGE_COLS: usize = 5;
-const FIXED_COLS: usize = 2
-    + STATUS_COLS
-    + 1
-    + TURN_COLS
-    + 1
-    + QUEUE_COLS
-    + 1
-    + WORKSPACE_COLS
-    + 1
-    + ARTIFACT_COLS
-    + 1
-    + USAGE_COLS
-    + 1
-    + AGE_COLS
-    + 1;
 /// The label of an untitled session whose first message is not known.
 const UNTITLED: &str = "(untitled)";
 const HINTS: &str =
@@ -599,17 +584,97 @@ fn label(row: &FleetRow) -> (&str, bool) {
     }
 }
 
-/// The label's columns: what the fixed columns leave, but at least half a narrow screen
-/// (the columns on the right are cut instead).
-fn label_cols(width: usize) -> usize {
-    width.saturating_sub(FIXED_COLS).max((width / 2).min(40))
+/// The columns after the label and status that a row of `width` shows: all of them when
+/// they fit beside a label of [`LABEL_MIN_COLS`], else the least useful dropped first
+/// (artifacts, usage, workspace, queue, last activity, then the turn), never a cut column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Columns {
+    turn: bool,
+    queue: bool,
+    workspace: bool,
+    artifacts: bool,
+    usage: bool,
+    age: bool,
+}
+
+/// The label keeps at least this much before a column is given up for it.
+const LABEL_MIN_COLS: usize = 24;
+
+impl Columns {
+    const ALL: Columns = Columns {
+        turn: true,
+        queue: true,
+        workspace: true,
+        artifacts: true,
+        usage: true,
+        age: true,
+    };
+
+    fn for_width(width: usize) -> Columns {
+        let mut columns = Columns::ALL;
+        let drops: [fn(&mut Columns); 6] = [
+            |c| c.artifacts = false,
+            |c| c.usage = false,
+            |c| c.workspace = false,
+            |c| c.queue = false,
+            |c| c.age = false,
+            |c| c.turn = false,
+        ];
+        for drop in drops {
+            if width >= columns.fixed() + LABEL_MIN_COLS {
+                break;
+            }
+            drop(&mut columns);
+        }
+        columns
+    }
+
+    /// Columns taken besides the label: the marker, the status and each shown column
+    /// with its leading space, and one at the end.
+    fn fixed(self) -> usize {
+        let shown = |on: bool, cols: usize| if on { cols + 1 } else { 0 };
+        2 + STATUS_COLS
+            + 1
+            + shown(self.turn, TURN_COLS)
+            + shown(self.queue, QUEUE_COLS)
+            + shown(self.workspace, WORKSPACE_COLS)
+            + shown(self.artifacts, ARTIFACT_COLS)
+            + shown(self.usage, USAGE_COLS)
+            + shown(self.age, AGE_COLS)
+            + 1
+    }
+
+    /// The label's columns: what the others leave, but at least half a very narrow screen
+    /// (the line is cut there instead).
+    fn label(self, width: usize) -> usize {
+        width
+            .saturating_sub(self.fixed())
+            .max((width / 2).min(LABEL_MIN_COLS))
+    }
+}
+
+/// `text` right- or left-aligned in `cols` with its leading space, when `on`.
+fn column(on: bool, text: &str, cols: usize, right: bool) -> String {
+    match (on, right) {
+        (false, _) => String::new(),
+        (true, true) => format!(" {text:>cols$}"),
+        (true, false) => format!(" {text:<cols$}"),
+    }
 }
 
 fn header(width: usize, theme: &Theme) -> Line<'static> {
-    let label_cols = label_cols(width);
+    let c = Columns::for_width(width);
+    let label_cols = c.label(width);
     let text = format!(
-        "  {:<label_cols$} {:<STATUS_COLS$} {:<TURN_COLS$} {:>QUEUE_COLS$} {:<WORKSPACE_COLS$} {:>ARTIFACT_COLS$} {:>USAGE_COLS$} {:>AGE_COLS$}",
-        "Session", "Status", "Turn", "Q", "Workspace", "Art", "Usage", "Last"
+        "  {:<label_cols$} {:<STATUS_COLS$}{}{}{}{}{}{}",
+        "Session",
+        "Status",
+        column(c.turn, "Turn", TURN_COLS, false),
+        column(c.queue, "Q", QUEUE_COLS, true),
+        column(c.workspace, "Workspace", WORKSPACE_COLS, false),
+        column(c.artifacts, "Art", ARTIFACT_COLS, true),
+        column(c.usage, "Usage", USAGE_COLS, true),
+        column(c.age, "Last", AGE_COLS, true),
     );
     Line::from(Span::styled(
         text::truncate(&text, width).into_owned(),
@@ -625,7 +690,8 @@ fn row(
     now_ms: i64,
 ) -> Line<'static> {
     let r = shown.row;
-    let label_cols = label_cols(width);
+    let c = Columns::for_width(width);
+    let label_cols = c.label(width);
     let (text_label, titled) = label(r);
     let indent = if shown.depth == 0 {
         String::new()
@@ -653,26 +719,34 @@ fn row(
     let marker = if selected { "› " } else { "  " };
     // Columns of one style share a span: fewer spans, less to lay out per frame. Status,
     // clock and counts are ASCII this client wrote; the workspace state is the server's.
-    let middle = format!(" {turn:<TURN_COLS$} {queue:>QUEUE_COLS$} ");
+    let middle = format!(
+        "{}{} ",
+        column(c.turn, &turn, TURN_COLS, false),
+        column(c.queue, &queue, QUEUE_COLS, true),
+    );
     let figures = format!(
-        " {artifacts:>ARTIFACT_COLS$} {usage:>USAGE_COLS$} {:>AGE_COLS$}",
-        age(now_ms - r.last_activity)
+        "{}{}{}",
+        column(c.artifacts, &artifacts, ARTIFACT_COLS, true),
+        column(c.usage, &usage, USAGE_COLS, true),
+        column(c.age, &age(now_ms - r.last_activity), AGE_COLS, true),
     );
     let mut spans = vec![
         Span::styled(marker, theme.accent),
         padded(&label_text, label_cols, label_style),
         Span::styled(format!(" {status:<STATUS_COLS$}"), status_style),
         Span::styled(middle, theme.accent),
-        padded(&workspace, WORKSPACE_COLS, workspace_style),
-        Span::styled(figures, theme.dim),
     ];
+    if c.workspace {
+        spans.push(padded(&workspace, WORKSPACE_COLS, workspace_style));
+    }
+    spans.push(Span::styled(figures, theme.dim));
     if selected {
         for span in &mut spans {
             span.style = span.style.patch(theme.selection);
         }
     }
     // Narrow screens: cut the whole line rather than let columns collide.
-    if label_cols + FIXED_COLS <= width {
+    if label_cols + c.fixed() <= width {
         return Line::from(spans);
     }
     let mut left = width;

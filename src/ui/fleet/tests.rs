@@ -441,3 +441,33 @@ fn a_fleet_not_listed_yet_counts_nothing_and_says_why() {
     assert!(!unreachable.contains("0 need you"), "{unreachable}");
     assert_eq!(view.true_for(), Some(std::time::Duration::from_secs(1)));
 }
+
+#[test]
+fn narrow_screens_drop_the_least_useful_columns_and_never_cut_one() {
+    let model = fleet();
+    let at = |w: u16| screen(&mut FleetView::new(), &model, w, 12);
+    let wide = at(150);
+    for column in ["Status", "Turn", "Q", "Workspace", "Art", "Usage", "Last"] {
+        assert!(wide.lines().nth(1).unwrap().contains(column), "{wide}");
+    }
+    let narrow = at(80);
+    let header = narrow.lines().nth(1).unwrap();
+    for kept in ["Session", "Status", "Turn", "Q", "Last"] {
+        assert!(header.contains(kept), "{kept}: {narrow}");
+    }
+    for dropped in ["Workspace", "Art", "Usage"] {
+        assert!(!header.contains(dropped), "{dropped}: {narrow}");
+    }
+    let row = narrow.lines().find(|l| l.contains("Summarise")).unwrap();
+    assert!(row.contains("3m12s 2/3") && row.contains("+1"), "{narrow}");
+    for w in [60u16, 70, 80, 100, 120] {
+        let out = at(w);
+        for line in out.lines().skip(1).take(7) {
+            assert!(
+                !line.trim_end_matches('│').trim_end().ends_with('…'),
+                "{w} columns: a cut line\n{out}"
+            );
+        }
+    }
+    insta::assert_snapshot!("fleet_80_columns", at(80));
+}
