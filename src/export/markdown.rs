@@ -11,7 +11,7 @@
 //! list, the approvals still waiting for their decision.
 
 use super::agent_body::write_agent_body;
-use super::markdown_escape::{body_line, comment_text, inline_code};
+use super::markdown_escape::{body_line, comment_text, inline_code, inline_text};
 use super::section::{Prompt, Sections, TodoTrack};
 use super::turn_facts::TurnFacts;
 use crate::outputs::units;
@@ -181,7 +181,7 @@ impl<W: Write> MarkdownWriter<W> {
                 let line = &mut scratch.line;
                 line.clear();
                 push_first_line(line, &m.text, QUEUED_CHARS);
-                let text = text_only(&clean_line(line));
+                let text = inline(&clean_line(line));
                 match m.position {
                     Some(n) => note(out, format_args!("queued #{n}: {text}"), at)?,
                     None => note(out, format_args!("queued: {text}"), at)?,
@@ -223,7 +223,7 @@ impl<W: Write> MarkdownWriter<W> {
                 code_block(out, scratch, "text", &r.summary)?;
             }
             P::FileChanged(f) => {
-                let kind = text_only(&clean_line(f.change_type.as_str()));
+                let kind = inline(&clean_line(f.change_type.as_str()));
                 let path = inline_code(&clean_line(&f.path));
                 heading(out, format_args!("File {kind}: {path}"), at)?;
                 if let Some(diff) = &f.diff {
@@ -315,7 +315,7 @@ impl<W: Write> MarkdownWriter<W> {
             P::SandboxPaused(_) => note(out, "workspace paused", at)?,
             P::SandboxResumed(_) => note(out, "workspace resumed", at)?,
             P::PreviewReady(p) => {
-                let url = text_only(&p.url.as_deref().map(clean_line).unwrap_or_default());
+                let url = inline(&p.url.as_deref().map(clean_line).unwrap_or_default());
                 note(out, format_args!("preview ready: {url}"), at)?;
             }
             P::ArtifactCreated(a) => {
@@ -327,7 +327,7 @@ impl<W: Write> MarkdownWriter<W> {
             }
             P::McpUnavailable(m) => {
                 let name = inline_code(&clean_line(&m.name));
-                let reason = text_only(&clean_line(&m.reason));
+                let reason = inline(&clean_line(&m.reason));
                 note(
                     out,
                     format_args!("MCP server {name} unavailable: {reason}"),
@@ -441,7 +441,7 @@ fn close_turn(
         .filter(|o| o.status == TurnStatus::Failed)
         .and_then(|o| o.error.as_deref())
     {
-        write!(out, " — {}", text_only(&clean_line(reason)))?;
+        write!(out, " — {}", inline(&clean_line(reason)))?;
     }
     out.write_all(b"\n\n")?;
     let published = facts.artifacts_of(&open.id);
@@ -463,7 +463,7 @@ fn close_turn(
     }
     for (path, reason) in fact.map_or(&[][..], |f| f.skipped.as_slice()) {
         let path = inline_code(&clean_line(path));
-        let reason = text_only(&clean_line(reason));
+        let reason = inline(&clean_line(reason));
         writeln!(out, "Skipped: {path}: {reason}\n")?;
     }
     Ok(())
@@ -510,7 +510,7 @@ fn changes(
         }
         line.push_str(&clean_line(label));
     }
-    writeln!(out, "{what}: {}.\n", text_only(line))
+    writeln!(out, "{what}: {}.\n", inline(line))
 }
 
 /// [`utc`] of a time that may be missing.
@@ -518,9 +518,14 @@ fn at_text(ms: Option<i64>) -> String {
     ms.map(utc).unwrap_or_default()
 }
 
-/// One line of server text as text only, where it stands in the export's own lines.
+/// One line of server text as text only, where it starts one of the export's own lines.
 fn text_only(line: &str) -> String {
     body_line(line).into_owned()
+}
+
+/// One line of server text as text only, inside one of the export's own lines.
+fn inline(line: &str) -> String {
+    inline_text(line).into_owned()
 }
 
 /// One line of server text, inert and redacted.
@@ -659,6 +664,7 @@ fn utc(ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gobare_api::model::{Artifact, Turn};
     use proptest::prelude::*;
 
     proptest! {
@@ -689,8 +695,12 @@ mod tests {
     }
 
     fn render(events: &[&str]) -> String {
-        let mut w =
-            MarkdownWriter::new(Vec::new(), "s1", Some("Fix \x1b[31mthe\x1b[0m bug")).unwrap();
+        render_with(TurnFacts::unknown(), events)
+    }
+
+    fn render_with(facts: TurnFacts, events: &[&str]) -> String {
+        let title = Some("Fix \x1b[31mthe\x1b[0m bug");
+        let mut w = MarkdownWriter::new(Vec::new(), "s1", title, facts).unwrap();
         for data in events {
             w.event(&Event::parse(data).unwrap()).unwrap();
         }
@@ -732,11 +742,78 @@ mod tests {
             "### Decision: refused `deploy`",
             "not today",
             "### Error · 1970-01-01 00:00:00 UTC\n\nBearer [redacted] refused",
-            "*Turn 1 ended",
+            "**Turn 1: ended (its outcome could not be read)** · 1970-01-01 00:00:00 UTC",
             "*9 events exported, through seq 9.*",
         ] {
             assert!(md.contains(expected), "missing {expected:?} in\n{md}");
         }
         assert!(!md.contains("ghs_abcdefghij123"));
+    }
+
+    /// Turn 1 completed with a decision, a function call, a steer and an artifact; turn 2
+    /// (the queued message) failed; turn 3 failed before it started.
+    fn story_facts() -> TurnFacts {
+        let turn = |id: &str, status: &str, started: Option<i64>, error: Value| -> Turn {
+            serde_json::from_value(serde_json::json!({
+                "id": id, "status": status, "created_at": 1_000, "started_at": started,
+                "completed_at": 125_000, "artifacts": "ready", "error": error,
+            }))
+            .unwrap()
+        };
+        let drained = serde_json::json!({"code": "sandbox_lost",
+            "message": "the sandbox host was drained and the workspace reclaimed"});
+        let recovery = serde_json::json!({"code": "workspace_recovery_failed",
+            "message": "no snapshot was available"});
+        let report: Artifact = serde_json::from_value(serde_json::json!({
+            "id": "art_1", "session_id": "s1", "turn_id": "turn_1",
+            "path": "/workspace/outputs/report.md", "size_bytes": 151,
+        }))
+        .unwrap();
+        TurnFacts::from_resources(
+            vec![
+                turn("turn_1", "completed", Some(1_000), Value::Null),
+                turn("turn_2", "failed", Some(120_000), drained),
+                turn("turn_3", "failed", None, recovery),
+            ],
+            vec![report],
+        )
+    }
+
+    const STORY: &[&str] = &[
+        r#"{"type":"user.message","seq":1,"created_at":1000,"payload":{"text":"restart the worker"}}"#,
+        r#"{"type":"sandbox.created","seq":2,"created_at":1000,"payload":{"state":"running"}}"#,
+        r#"{"type":"turn.started","seq":3,"created_at":1000,"payload":{"turnId":"turn_1"}}"#,
+        r#"{"type":"agent.todos","seq":4,"created_at":2000,"payload":{"items":[{"label":"Diagnose","status":"pending"},{"label":"Restart","status":"pending"}]}}"#,
+        r#"{"type":"approval.requested","seq":5,"created_at":3000,"payload":{"toolCallId":"call_a","name":"bash","args":{"command":"systemctl restart worker"},"sensitive":true}}"#,
+        r#"{"type":"user.message","seq":6,"created_at":4000,"payload":{"text":"keep its logs"}}"#,
+        r#"{"type":"message.queued","seq":7,"created_at":5000,"payload":{"text":"look up the order
+A-4471","position":1}}"#,
+        r#"{"type":"approval.resolved","seq":8,"created_at":6000,"payload":{"toolCallId":"call_a","approved":true}}"#,
+        r#"{"type":"tool.required","seq":9,"created_at":7000,"payload":{"toolCallId":"call_f","name":"lookup_order","arguments":{"order_id":"A-4471"}}}"#,
+        r#"{"type":"tool.resolved","seq":10,"created_at":8000,"payload":{"toolCallId":"call_f","name":"lookup_order","success":true}}"#,
+        r#"{"type":"agent.todos","seq":11,"created_at":9000,"payload":{"items":[{"label":"Diagnose","status":"done"},{"label":"Verify","status":"done"}]}}"#,
+        r#"{"type":"agent.message","seq":12,"created_at":10000,"payload":{"text":"## Plan
+
+- restart
+
+```sh
+# as root"}}"#,
+        r#"{"type":"turn.ended","seq":13,"created_at":125000,"payload":{"turnId":"turn_1"}}"#,
+        r#"{"type":"message.dequeued","seq":14,"created_at":125000,"payload":{"text":"look up the order
+A-4471"}}"#,
+        r#"{"type":"user.message","seq":15,"created_at":125000,"payload":{"text":"look up the order
+A-4471"}}"#,
+        r#"{"type":"turn.started","seq":16,"created_at":125000,"payload":{"turnId":"turn_2"}}"#,
+        r#"{"type":"artifact.created","seq":17,"created_at":125500,"payload":{"id":"art_1","path":"/workspace/outputs/report.md","size_bytes":151,"turn_id":"turn_1"}}"#,
+        r#"{"type":"turn.ended","seq":18,"created_at":125000,"payload":{"turnId":"turn_2"}}"#,
+        r#"{"type":"user.message","seq":19,"created_at":130000,"payload":{"text":"try again"}}"#,
+        r#"{"type":"turn.ended","seq":20,"created_at":131000,"payload":{"turnId":"turn_3"}}"#,
+        r#"{"type":"user.message","seq":21,"created_at":140000,"payload":{"text":"still there?"}}"#,
+    ];
+
+    #[test]
+    fn each_turn_reads_from_its_prompt_to_its_outcome() {
+        let md = render_with(story_facts(), STORY);
+        insta::assert_snapshot!(md);
     }
 }
