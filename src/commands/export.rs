@@ -39,8 +39,7 @@ async fn export(config: Config, args: ExportArgs) -> Result<()> {
         ExportFormat::Jsonl => Format::JsonLines,
     };
     let client = gobare_api::client::ApiClient::new(config.client_options())?;
-    let open =
-        || Output::open(args.output.as_deref()).wrap_err("cannot create the output file");
+    let open = || Output::open(args.output.as_deref()).wrap_err("cannot create the output file");
     let warn = |w: &str| eprintln!("gobare-tui: warning: {w}");
     let read = interruptible(run::export(
         &client,

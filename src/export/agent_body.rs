@@ -89,8 +89,8 @@ fn atx_heading(line: &str) -> Option<(usize, &str)> {
     let rest = unindented(line)?;
     let level = rest.bytes().take_while(|&b| b == b'#').count();
     let after = &rest[level..];
-    let heading = (1..=DEEPEST).contains(&level)
-        && (after.is_empty() || after.starts_with([' ', '\t']));
+    let heading =
+        (1..=DEEPEST).contains(&level) && (after.is_empty() || after.starts_with([' ', '\t']));
     heading.then_some((level, after))
 }
 
@@ -111,7 +111,11 @@ mod tests {
         assert_eq!(written("### Turn 99"), "###### Turn 99");
         assert_eq!(written("###### deep"), "###### deep");
         assert_eq!(written("  ## indented"), "##### indented");
-        assert_eq!(written("#hashtag"), "\\#hashtag", "not a heading, still text");
+        assert_eq!(
+            written("#hashtag"),
+            "\\#hashtag",
+            "not a heading, still text"
+        );
         assert_eq!(written("## <b>x</b>"), "##### &lt;b>x&lt;/b>");
     }
 

@@ -24,8 +24,8 @@ use gobare_api::stream::{ConnectionState, StreamFrame, StreamUpdate};
 use gobare_api::text;
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedReceiver;
-use tokio::time::Instant;
 use tokio::sync::mpsc::error::TryRecvError;
+use tokio::time::Instant;
 
 /// How long an open stream stays silent before its history is taken to have ended, when
 /// nothing else says so.

@@ -401,7 +401,11 @@ fn open_turn(
         comment_text(&clean_line(turn_id))
     )?;
     if let Some(prompt) = prompt {
-        let who = if prompt.queued { "You · queued" } else { "You" };
+        let who = if prompt.queued {
+            "You · queued"
+        } else {
+            "You"
+        };
         message(out, who, &at_text(prompt.at), &prompt.text)?;
     }
     Ok(())
@@ -477,7 +481,11 @@ fn write_unanswered_prompt(out: &mut impl Write, sections: &mut Sections) -> io:
     };
     let at = at_text(prompt.at);
     writeln!(out, "---\n\n## Message without a turn · {at}\n")?;
-    let who = if prompt.queued { "You · queued" } else { "You" };
+    let who = if prompt.queued {
+        "You · queued"
+    } else {
+        "You"
+    };
     message(out, who, &at, &prompt.text)
 }
 
@@ -780,35 +788,27 @@ mod tests {
     }
 
     const STORY: &[&str] = &[
-        r#"{"type":"user.message","seq":1,"created_at":1000,"payload":{"text":"restart the worker"}}"#,
-        r#"{"type":"sandbox.created","seq":2,"created_at":1000,"payload":{"state":"running"}}"#,
-        r#"{"type":"turn.started","seq":3,"created_at":1000,"payload":{"turnId":"turn_1"}}"#,
-        r#"{"type":"agent.todos","seq":4,"created_at":2000,"payload":{"items":[{"label":"Diagnose","status":"pending"},{"label":"Restart","status":"pending"}]}}"#,
-        r#"{"type":"approval.requested","seq":5,"created_at":3000,"payload":{"toolCallId":"call_a","name":"bash","args":{"command":"systemctl restart worker"},"sensitive":true}}"#,
-        r#"{"type":"user.message","seq":6,"created_at":4000,"payload":{"text":"keep its logs"}}"#,
-        r#"{"type":"message.queued","seq":7,"created_at":5000,"payload":{"text":"look up the order
-A-4471","position":1}}"#,
-        r#"{"type":"approval.resolved","seq":8,"created_at":6000,"payload":{"toolCallId":"call_a","approved":true}}"#,
-        r#"{"type":"tool.required","seq":9,"created_at":7000,"payload":{"toolCallId":"call_f","name":"lookup_order","arguments":{"order_id":"A-4471"}}}"#,
-        r#"{"type":"tool.resolved","seq":10,"created_at":8000,"payload":{"toolCallId":"call_f","name":"lookup_order","success":true}}"#,
-        r#"{"type":"agent.todos","seq":11,"created_at":9000,"payload":{"items":[{"label":"Diagnose","status":"done"},{"label":"Verify","status":"done"}]}}"#,
-        r#"{"type":"agent.message","seq":12,"created_at":10000,"payload":{"text":"## Plan
-
-- restart
-
-```sh
-# as root"}}"#,
-        r#"{"type":"turn.ended","seq":13,"created_at":125000,"payload":{"turnId":"turn_1"}}"#,
-        r#"{"type":"message.dequeued","seq":14,"created_at":125000,"payload":{"text":"look up the order
-A-4471"}}"#,
-        r#"{"type":"user.message","seq":15,"created_at":125000,"payload":{"text":"look up the order
-A-4471"}}"#,
-        r#"{"type":"turn.started","seq":16,"created_at":125000,"payload":{"turnId":"turn_2"}}"#,
-        r#"{"type":"artifact.created","seq":17,"created_at":125500,"payload":{"id":"art_1","path":"/workspace/outputs/report.md","size_bytes":151,"turn_id":"turn_1"}}"#,
-        r#"{"type":"turn.ended","seq":18,"created_at":125000,"payload":{"turnId":"turn_2"}}"#,
-        r#"{"type":"user.message","seq":19,"created_at":130000,"payload":{"text":"try again"}}"#,
-        r#"{"type":"turn.ended","seq":20,"created_at":131000,"payload":{"turnId":"turn_3"}}"#,
-        r#"{"type":"user.message","seq":21,"created_at":140000,"payload":{"text":"still there?"}}"#,
+        r###"{"type":"user.message","seq":1,"created_at":1000,"payload":{"text":"restart the worker"}}"###,
+        r###"{"type":"sandbox.created","seq":2,"created_at":1000,"payload":{"state":"running"}}"###,
+        r###"{"type":"turn.started","seq":3,"created_at":1000,"payload":{"turnId":"turn_1"}}"###,
+        r###"{"type":"agent.todos","seq":4,"created_at":2000,"payload":{"items":[{"label":"Diagnose","status":"pending"},{"label":"Restart","status":"pending"}]}}"###,
+        r###"{"type":"approval.requested","seq":5,"created_at":3000,"payload":{"toolCallId":"call_a","name":"bash","args":{"command":"systemctl restart worker"},"sensitive":true}}"###,
+        r###"{"type":"user.message","seq":6,"created_at":4000,"payload":{"text":"keep its logs"}}"###,
+        r###"{"type":"message.queued","seq":7,"created_at":5000,"payload":{"text":"look up the order\nA-4471","position":1}}"###,
+        r###"{"type":"approval.resolved","seq":8,"created_at":6000,"payload":{"toolCallId":"call_a","approved":true}}"###,
+        r###"{"type":"tool.required","seq":9,"created_at":7000,"payload":{"toolCallId":"call_f","name":"lookup_order","arguments":{"order_id":"A-4471"}}}"###,
+        r###"{"type":"tool.resolved","seq":10,"created_at":8000,"payload":{"toolCallId":"call_f","name":"lookup_order","success":true}}"###,
+        r###"{"type":"agent.todos","seq":11,"created_at":9000,"payload":{"items":[{"label":"Diagnose","status":"done"},{"label":"Verify","status":"done"}]}}"###,
+        r###"{"type":"agent.message","seq":12,"created_at":10000,"payload":{"text":"## Plan\n\n- restart\n\n```sh\n# as root"}}"###,
+        r###"{"type":"turn.ended","seq":13,"created_at":125000,"payload":{"turnId":"turn_1"}}"###,
+        r###"{"type":"message.dequeued","seq":14,"created_at":125000,"payload":{"text":"look up the order\nA-4471"}}"###,
+        r###"{"type":"user.message","seq":15,"created_at":125000,"payload":{"text":"look up the order\nA-4471"}}"###,
+        r###"{"type":"turn.started","seq":16,"created_at":125000,"payload":{"turnId":"turn_2"}}"###,
+        r###"{"type":"artifact.created","seq":17,"created_at":125500,"payload":{"id":"art_1","path":"/workspace/outputs/report.md","size_bytes":151,"turn_id":"turn_1"}}"###,
+        r###"{"type":"turn.ended","seq":18,"created_at":125000,"payload":{"turnId":"turn_2"}}"###,
+        r###"{"type":"user.message","seq":19,"created_at":130000,"payload":{"text":"try again"}}"###,
+        r###"{"type":"turn.ended","seq":20,"created_at":131000,"payload":{"turnId":"turn_3"}}"###,
+        r###"{"type":"user.message","seq":21,"created_at":140000,"payload":{"text":"still there?"}}"###,
     ];
 
     #[test]

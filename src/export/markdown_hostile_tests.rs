@@ -8,14 +8,13 @@ use pulldown_cmark::{Event as Md, HeadingLevel, Parser, Tag};
 use serde_json::json;
 
 fn export(events: &[serde_json::Value]) -> String {
-    let mut w =
-        MarkdownWriter::new(
-            Vec::new(),
-            "s1",
-            Some("<img src=x onerror=alert(1)>"),
-            TurnFacts::unknown(),
-        )
-        .unwrap();
+    let mut w = MarkdownWriter::new(
+        Vec::new(),
+        "s1",
+        Some("<img src=x onerror=alert(1)>"),
+        TurnFacts::unknown(),
+    )
+    .unwrap();
     for (seq, e) in events.iter().enumerate() {
         let mut e = e.clone();
         e["seq"] = json!(seq + 1);

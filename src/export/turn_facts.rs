@@ -106,14 +106,18 @@ impl TurnFacts {
         let turns = match turns {
             Ok(listed) => listed.items,
             Err(e) => {
-                warn(&format!("the turns could not be read ({e}): outcomes unknown"));
+                warn(&format!(
+                    "the turns could not be read ({e}): outcomes unknown"
+                ));
                 Vec::new()
             }
         };
         let artifacts = match crate::outputs::list_all(client, session_id, None).await {
             Ok(listed) => listed.items,
             Err(e) => {
-                warn(&format!("the artifacts could not be read ({e}): not listed"));
+                warn(&format!(
+                    "the artifacts could not be read ({e}): not listed"
+                ));
                 Vec::new()
             }
         };

@@ -2,12 +2,12 @@
 //! model, todo progress, the tool in flight, queue, artifacts, error, what it waits on, and
 //! the last few turns by their first words, duration and outcome.
 
-pub(crate) use crate::outputs::units::duration;
 use super::component::{Ctx, PaneComponent};
 use super::frame_lines::FrameLines;
 use super::pane::{self, Pane};
 use super::styled::truncate;
 use super::theme::Theme;
+pub(crate) use crate::outputs::units::duration;
 use crate::session::SessionView;
 use crate::session::turn::{TurnInfo, TurnPhase};
 use gobare_api::model::{ArtifactsState, RequiredActionKind};

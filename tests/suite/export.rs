@@ -228,7 +228,10 @@ async fn a_session_not_found_fails_and_writes_nothing() {
     sim.create_session(Some("another"));
     let unknown = "00000000-0000-4000-8000-000000000000";
     let cases = [
-        (unknown, "cannot read session 00000000-0000-4000-8000-000000000000"),
+        (
+            unknown,
+            "cannot read session 00000000-0000-4000-8000-000000000000",
+        ),
         ("ffffffff-ff", "no session id starts with \"ffffffff-ff\""),
         ("no-such-session", "is not a session id"),
     ];
@@ -269,7 +272,10 @@ async fn a_unique_prefix_names_the_session_exported() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     let md = std::fs::read_to_string(&file).unwrap();
-    assert!(md.starts_with(&format!("# by prefix\n\nSession `{id}`\n")), "{md}");
+    assert!(
+        md.starts_with(&format!("# by prefix\n\nSession `{id}`\n")),
+        "{md}"
+    );
     assert_eq!(md.matches("\n## Turn ").count(), 2, "{md}");
     sim.shutdown().await;
 }
@@ -310,7 +316,10 @@ fn x_in_the_panes_writes_the_markdown_export_and_says_where() {
         .and_then(|rest| rest.strip_suffix("Z.md"))
         .unwrap_or_else(|| panic!("the short id and a UTC time: {name}"));
     let (day, clock) = stamp.split_once('T').expect(&name);
-    assert!(day.len() == 10 && clock.len() == 8, "2026-12-02T15-41-16Z: {name}");
+    assert!(
+        day.len() == 10 && clock.len() == 8,
+        "2026-12-02T15-41-16Z: {name}"
+    );
     assert!(!clock.contains(':'), "{name}");
     let md = std::fs::read_to_string(&files[0]).unwrap();
     assert!(

@@ -110,10 +110,15 @@ async fn transient_frames_in_a_slow_replay_do_not_end_a_settled_export() {
     assert!(out.status.success(), "{err}");
     let md = String::from_utf8(out.stdout).unwrap();
     for seq in 1..=EVENTS {
-        assert!(md.contains(&format!("\nmessage {seq}\n")), "message {seq} in\n{md}");
+        assert!(
+            md.contains(&format!("\nmessage {seq}\n")),
+            "message {seq} in\n{md}"
+        );
     }
     assert!(
-        md.contains(&format!("*{EVENTS} events exported, through seq {EVENTS}.*")),
+        md.contains(&format!(
+            "*{EVENTS} events exported, through seq {EVENTS}.*"
+        )),
         "{md}"
     );
     let logs = read_logs(&home.log_dir());

@@ -49,7 +49,9 @@ async fn settled(rig: &Rig, id: &str, turns: usize) {
         let done = list.data.len() == turns
             && list.data.iter().all(|t| {
                 t.status != TurnStatus::Working
-                    && t.artifacts.as_ref().is_some_and(|a| *a != ArtifactsState::Pending)
+                    && t.artifacts
+                        .as_ref()
+                        .is_some_and(|a| *a != ArtifactsState::Pending)
             });
         if done {
             return;
@@ -61,7 +63,9 @@ async fn settled(rig: &Rig, id: &str, turns: usize) {
 
 /// The part of `md` from `from` up to the next `until` (or its end).
 fn between<'a>(md: &'a str, from: &str, until: &str) -> &'a str {
-    let start = md.find(from).unwrap_or_else(|| panic!("no {from:?} in\n{md}"));
+    let start = md
+        .find(from)
+        .unwrap_or_else(|| panic!("no {from:?} in\n{md}"));
     let rest = &md[start..];
     let end = rest[from.len()..]
         .find(until)
@@ -123,7 +127,11 @@ async fn each_turn_is_one_section_from_its_prompt_to_its_outcome() {
     .await
     .expect("the export ends")
     .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let md = std::fs::read_to_string(&file).unwrap();
 
     assert_eq!(md.matches("\n## Turn ").count(), 4, "{md}");
@@ -141,7 +149,10 @@ async fn each_turn_is_one_section_from_its_prompt_to_its_outcome() {
     let decision = has(one, "### Decision: approved `bash` · ");
     assert!(has(one, "Command: `systemctl restart export-worker`") > decision);
     has(one, ": queued #1: #function look up the order*");
-    assert!(!one.contains("### You · queued"), "the next prompt is not in it");
+    assert!(
+        !one.contains("### You · queued"),
+        "the next prompt is not in it"
+    );
     assert_eq!(one.matches("### Todos · ").count(), 1, "{one}");
     assert!(has(one, "- [x] Verify the queue drains") > decision);
     let closing = has(one, "**Turn 1: completed in ");
@@ -153,7 +164,10 @@ async fn each_turn_is_one_section_from_its_prompt_to_its_outcome() {
     let called = has(two, "### Function call `lookup_order` · ");
     assert!(has(two, "\"order_id\": \"A-4471\"") > called);
     let resolved = has(two, "### Function result `lookup_order`: succeeded · ");
-    assert!(has(two, FUNCTION_OUTPUT) > resolved, "the agent's reply quotes it");
+    assert!(
+        has(two, FUNCTION_OUTPUT) > resolved,
+        "the agent's reply quotes it"
+    );
     assert_eq!(two.matches("### Todos · ").count(), 1, "{two}");
     has(two, "**Turn 2: completed in ");
 
@@ -161,7 +175,10 @@ async fn each_turn_is_one_section_from_its_prompt_to_its_outcome() {
     let three = turn(3);
     has(three, "#error apply the migration");
     let closing = has(three, "**Turn 3: failed after ");
-    let reason = has(three, " — provider_error: the model provider returned 502\n");
+    let reason = has(
+        three,
+        " — provider_error: the model provider returned 502\n",
+    );
     assert!(reason > closing, "{three}");
     assert_eq!(three.matches("### Todos · ").count(), 1, "{three}");
 
@@ -171,6 +188,9 @@ async fn each_turn_is_one_section_from_its_prompt_to_its_outcome() {
     has(four, "Artifacts: `/workspace/outputs/report.md` (151 B)");
     has(four, "\n##### Fixed: CSV totals off by a cent\n");
     assert!(!md.contains("\n## Fixed"), "{md}");
-    assert!(!md.contains("*artifact: "), "named once, on its turn's closing line");
+    assert!(
+        !md.contains("*artifact: "),
+        "named once, on its turn's closing line"
+    );
     rig.sim.shutdown().await;
 }
