@@ -228,10 +228,7 @@ async fn a_session_not_found_fails_and_writes_nothing() {
     sim.create_session(Some("another"));
     let unknown = "00000000-0000-4000-8000-000000000000";
     let cases = [
-        (
-            unknown,
-            "cannot read session 00000000-0000-4000-8000-000000000000",
-        ),
+        (unknown, "No session 00000000-0000-4000-8000-000000000000"),
         ("ffffffff-ff", "no session id starts with \"ffffffff-ff\""),
         ("no-such-session", "is not a session id"),
     ];
