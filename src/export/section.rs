@@ -135,13 +135,15 @@ mod tests {
 
     #[test]
     fn a_turn_takes_the_waiting_prompt_and_its_number() {
-        let mut sections = Sections::default();
-        sections.prompt = Some(Prompt {
-            text: "next".into(),
-            at: None,
-            queued: true,
-            echoed: false,
-        });
+        let mut sections = Sections {
+            prompt: Some(Prompt {
+                text: "next".into(),
+                at: None,
+                queued: true,
+                echoed: false,
+            }),
+            ..Sections::default()
+        };
         let (number, prompt) = sections.open("turn_a");
         assert_eq!(number, 1);
         assert_eq!(prompt.unwrap().text, "next");
