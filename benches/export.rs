@@ -22,6 +22,7 @@ use gobare_api::stream::transport::{ByteStream, OpenError, Transport};
 use gobare_api::stream::{StreamOptions, StreamUpdate, spawn_with_transport};
 use gobare_tui::export::history::Ends;
 use gobare_tui::export::run::{self, Format};
+use gobare_tui::export::turn_facts::TurnFacts;
 use std::hint::black_box;
 use workload::Workload;
 
@@ -83,12 +84,16 @@ async fn export(format: Format, chunks: &[Bytes]) -> u64 {
     let mut handle = spawn_with_transport(options(format), Replay(chunks.to_vec()));
     let ends = Ends::for_session(None);
     let warn = |w: &str| panic!("warning: {w}");
+    let about = run::About {
+        session_id: SESSION,
+        title: Some("bench"),
+        facts: TurnFacts::unknown(),
+    };
     let (read, _) = run::write(
         &mut handle.updates,
         ends,
         format,
-        SESSION,
-        Some("bench"),
+        about,
         std::io::sink(),
         warn,
     )

@@ -222,21 +222,24 @@ Reads the session's persisted events from the beginning (seq 0) to the current e
 stops there; it does not follow live. The stream has no end marker, so the session is read
 first: when it is settled (idle or failed, nothing waiting on you) the history ends at the
 first event stamped at or after the session's last change (updated_at), plus 50 ms for
-events of that same millisecond. Otherwise (a working session) the end is the first
-live-only frame, or half a second without a frame once the history has streamed. Written
+events of that same millisecond; transient frames between them change nothing.
+Otherwise (a working session) the end is the first live-only frame, or
+half a second without a persisted event once the history has streamed. Nothing is
+written unless the session is found. Written
 one event at a time, so memory stays flat for any size.
 
 Text is made inert (escape sequences and control characters are shown, never written
 raw) and credentials are redacted: a password in a URL (https://x-access-token:[redacted]@
 github.com/...), gbr_pat_..., ghp_/ghs_/gho_/ghu_/ghr_/github_pat_ tokens, Bearer ....
 
-  --format md      messages, tool calls with arguments and results, diffs, approvals,
-                   questions and answers, errors, one section per turn (the default)
+  --format md      one section per turn (the default): its prompt, steers, messages,
+                   tool calls with arguments and results, diffs, decisions, function
+                   calls, the todo list once, and how the turn ended, with its files
   --format jsonl   one persisted event envelope per line, as `tail --from 0` prints them
   --output FILE    written under a temporary name beside FILE, renamed when complete;
                    without it, stdout")]
 pub(crate) struct ExportArgs {
-    /// The session to export.
+    /// The session to export (a UUID), or any unique prefix of it.
     pub(crate) session_id: String,
     /// Markdown for people, or JSON lines (one event envelope each) for programs.
     #[arg(long, value_enum, default_value_t = ExportFormat::Md)]

@@ -1,5 +1,6 @@
 //! `gobare-tui export`: a session's whole history, from seq 0 to its current end, as
 //! Markdown or JSON lines, on stdout or into a file that appears only when complete.
+//! The id may be any unique prefix of it; nothing is written until the session is found.
 //!
 //! Events are read from the resumable stream (replay from 0, truncation followed by the
 //! stream task) and written one at a time: memory stays flat whatever the session's size.
@@ -31,21 +32,22 @@ fn is_broken_pipe(report: &color_eyre::Report) -> bool {
 
 async fn export(config: Config, args: ExportArgs) -> Result<()> {
     config.require_token()?;
-    let options = config.stream_options(StreamTarget::Session(args.session_id.clone()), Some(0))?;
+    let session_id = super::session_id::resolve(&config, &args.session_id).await?;
+    let options = config.stream_options(StreamTarget::Session(session_id.clone()), Some(0))?;
     let format = match args.format {
         ExportFormat::Md => Format::Markdown,
         ExportFormat::Jsonl => Format::JsonLines,
     };
     let client = gobare_api::client::ApiClient::new(config.client_options())?;
-    let out = Output::open(args.output.as_deref()).wrap_err("cannot create the output file")?;
+    let open = || Output::open(args.output.as_deref()).wrap_err("cannot create the output file");
     let warn = |w: &str| eprintln!("gobare-tui: warning: {w}");
     let read = interruptible(run::export(
         &client,
         options,
-        &args.session_id,
+        &session_id,
         format,
         None,
-        out,
+        open,
         warn,
     ))
     .await?;

@@ -5,12 +5,15 @@
 //!
 //! 1. The session was read settled (idle or failed, nothing pending; [`settled_at`]) while
 //!    the stream opened: its `updated_at` moves with every change, and a change after the
-//!    stream opened comes on it too, so the history is whole once an event stamped at or
-//!    after `updated_at` has arrived. A short quiet ([`SETTLED_QUIET`]) then collects
-//!    the events stamped in that same millisecond.
-//! 2. The first live-only frame (a delta: transient frames are never replayed).
+//!    stream opened comes on it too, so the history is whole once a persisted event stamped
+//!    at or after `updated_at` has arrived. A short quiet ([`SETTLED_QUIET`]) then collects
+//!    the events stamped in that same millisecond. Transient frames are not evidence of
+//!    anything here: a server may interleave them with its replay.
+//! 2. A session still working: the first live-only frame (a delta; transient frames are
+//!    never replayed, §7.4).
 //! 3. Otherwise (a working session, or one that changed without an event) a quiet spell of
-//!    [`END_QUIET`] while connected.
+//!    [`END_QUIET`] while connected, measured from the last persisted event: transient
+//!    frames never count as progress.
 //!
 //! A truncated replay is collected by the stream task itself (it reconnects from
 //! `from_seq`); a quiet spell only counts while the stream is open.
@@ -22,6 +25,7 @@ use gobare_api::text;
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::sync::mpsc::error::TryRecvError;
+use tokio::time::Instant;
 
 /// How long an open stream stays silent before its history is taken to have ended, when
 /// nothing else says so.
@@ -66,7 +70,8 @@ pub(crate) fn settled_at(session: &Session) -> Option<i64> {
 pub enum HistoryEnd {
     /// The open stream was silent for [`END_QUIET`].
     Quiet,
-    /// A live-only frame arrived: everything persisted before it was delivered.
+    /// A live-only frame arrived while the session worked: everything persisted before it
+    /// was delivered.
     LiveFrame,
     /// The history reached the settled session's last change (then [`SETTLED_QUIET`]).
     Settled,
@@ -93,9 +98,12 @@ pub(crate) async fn read(
     mut warn: impl FnMut(&str),
 ) -> Result<HistoryRead> {
     let mut live = false;
-    let mut settled = false;
+    let mut reached = false;
     let mut events = 0;
     let mut last_seq = None;
+    // When the open stream's quiet spell ends: set on going live and on each persisted
+    // event, never moved by a transient frame.
+    let mut quiet_until = Instant::now();
     loop {
         // What is already queued is taken without a timer: arming one per frame was a
         // timer-wheel entry per event on a replay.
@@ -107,11 +115,10 @@ pub(crate) async fn read(
         let next = if let Some(next) = queued {
             next
         } else if live {
-            let quiet = if settled { SETTLED_QUIET } else { ends.quiet };
-            match tokio::time::timeout(quiet, updates.recv()).await {
+            match tokio::time::timeout_at(quiet_until, updates.recv()).await {
                 Ok(next) => next,
                 Err(_) => {
-                    let end = if settled {
+                    let end = if reached {
                         HistoryEnd::Settled
                     } else {
                         HistoryEnd::Quiet
@@ -133,10 +140,12 @@ pub(crate) async fn read(
             StreamUpdate::Frame(frame) if frame.id.is_some() => {
                 last_seq = frame.id;
                 events += 1;
-                settled |= ends
+                reached |= ends
                     .settled_at
                     .zip(frame.created_at)
                     .is_some_and(|(change, at)| at >= change);
+                let quiet = if reached { SETTLED_QUIET } else { ends.quiet };
+                quiet_until = Instant::now() + quiet;
                 sink(frame)?;
             }
             StreamUpdate::Frame(frame) => {
@@ -144,7 +153,9 @@ pub(crate) async fn read(
                     .event
                     .as_ref()
                     .is_ok_and(|e| e.kind == REPLAY_TRUNCATED);
-                if !truncation {
+                // A settled session's end is its last change: a transient frame in its
+                // replay says nothing about how much of it is still to come.
+                if !truncation && ends.settled_at.is_none() {
                     return Ok(HistoryRead {
                         end: HistoryEnd::LiveFrame,
                         events,
@@ -152,7 +163,11 @@ pub(crate) async fn read(
                     });
                 }
             }
-            StreamUpdate::State(ConnectionState::Live) => live = true,
+            StreamUpdate::State(ConnectionState::Live) => {
+                live = true;
+                let quiet = if reached { SETTLED_QUIET } else { ends.quiet };
+                quiet_until = Instant::now() + quiet;
+            }
             StreamUpdate::State(ConnectionState::Failed { reason }) => {
                 bail!("the event stream failed: {}", text::one_line(&reason, 500))
             }
@@ -365,6 +380,62 @@ mod tests {
         assert_eq!(read.end, HistoryEnd::LiveFrame);
         assert_eq!(seqs, [1, 2, 3], "nothing after the live frame");
         assert_eq!(started.elapsed(), Duration::ZERO);
+    }
+
+    const THINKING: &str = r#"{"type":"agent.thinking","seq":null,"payload":{"delta":"t"}}"#;
+
+    /// A server that interleaves transient frames with a slow replay of a settled session:
+    /// every persisted event up to the last change is read, whatever came between them.
+    #[tokio::test(start_paused = true)]
+    async fn transient_frames_in_a_settled_replay_are_not_its_end() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        tx.send(StreamUpdate::State(ConnectionState::Live)).unwrap();
+        let feeder = tokio::spawn(async move {
+            for seq in 1..=6 {
+                tx.send(stamped(seq, 1_000 + seq as i64 * 200)).unwrap();
+                tx.send(frame(None, DELTA)).unwrap();
+                tx.send(frame(None, THINKING)).unwrap();
+                tokio::time::sleep(END_QUIET / 2).await;
+            }
+            tx
+        });
+        let ends = Ends {
+            quiet: END_QUIET,
+            settled_at: Some(2_200),
+        };
+        let (read, seqs, _) = read_from(&mut rx, ends).await;
+        let read = read.unwrap();
+        assert_eq!(seqs, [1, 2, 3, 4, 5, 6]);
+        assert_eq!(read.end, HistoryEnd::Settled);
+        drop(feeder.await.unwrap());
+    }
+
+    /// Deltas that keep coming after the last persisted event do not hold the end back:
+    /// the quiet spell runs from the last persisted event.
+    #[tokio::test(start_paused = true)]
+    async fn transient_frames_never_count_as_progress() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        tx.send(StreamUpdate::State(ConnectionState::Live)).unwrap();
+        tx.send(stamped(1, 1_000)).unwrap();
+        let started = tokio::time::Instant::now();
+        let feeder = tokio::spawn(async move {
+            for _ in 0..20 {
+                tokio::time::sleep(END_QUIET / 5).await;
+                if tx.send(frame(None, DELTA)).is_err() {
+                    break;
+                }
+            }
+        });
+        let ends = Ends {
+            quiet: END_QUIET,
+            settled_at: Some(5_000),
+        };
+        let (read, seqs, _) = read_from(&mut rx, ends).await;
+        assert_eq!(read.unwrap().end, HistoryEnd::Quiet);
+        assert_eq!(seqs, [1]);
+        assert_eq!(started.elapsed(), END_QUIET);
+        drop(rx);
+        feeder.await.unwrap();
     }
 
     #[tokio::test(start_paused = true)]

@@ -1,27 +1,53 @@
-//! One session's events as Markdown, written event by event: messages, tool calls with
-//! their arguments and results, diffs, decisions, errors and turn separators.
+//! One session's events as Markdown, written event by event: one section per turn (its
+//! prompt, what the agent did, decisions, function calls, its todo list once, and a closing
+//! line with its outcome and artifacts), messages, tool calls with their arguments and
+//! results, diffs and errors.
 //!
 //! Every piece of server text goes through [`gobare_api::text::line`] (no escape sequence
 //! reaches the file, or the terminal that later shows it) and then [`redact`]. Code blocks
 //! are fenced with more backticks than their content holds, so no content can close them.
-//! Text is written straight to the output, line by line; the only buffers (a code block's
-//! body, a pretty-printed JSON value, the time of the last second seen) are reused.
+//! Text is written straight to the output, line by line; what is held is small and
+//! bounded by one turn: the prompt waiting for its turn's heading, the turn's latest todo
+//! list, the approvals still waiting for their decision.
 
-use super::markdown_escape::{body_line, comment_text, inline_code};
+use super::agent_body::write_agent_body;
+use super::markdown_escape::{body_line, comment_text, inline_code, inline_text};
+use super::section::{Prompt, Sections, TodoTrack};
+use super::turn_facts::TurnFacts;
+use crate::outputs::units;
 use crate::redact::redact;
-use gobare_api::model::{Event, EventPayload};
+use crate::session::text::{push_first_line, short_args};
+use gobare_api::model::{ArtifactsState, Event, EventPayload, TodoItem, TurnStatus};
 use gobare_api::text;
 use serde_json::Value;
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fmt::{self, Display};
 use std::io::{self, Write};
+
+/// Longest command named in a decision (the request above it has the whole arguments).
+const COMMAND_CHARS: usize = 300;
+/// Longest first line of a queued message named where it was queued.
+const QUEUED_CHARS: usize = 120;
+/// How a steer is headed: the transcript's words.
+const STEER: &str = "You · steer (sent while the turn ran)";
 
 /// Writes Markdown for events as they come; holds no event after it was written.
 pub(crate) struct MarkdownWriter<W: Write> {
     out: W,
-    turns: u64,
+    facts: TurnFacts,
+    sections: Sections,
+    /// Approvals asked and not decided yet, by call id: a decision names the tool and the
+    /// command, which `approval.resolved` may lack (§8).
+    asked: HashMap<String, Asked>,
     clock: Clock,
     scratch: Scratch,
+}
+
+/// What an approval asked for.
+struct Asked {
+    name: String,
+    command: String,
 }
 
 /// The last time written (events come many to a second), by its Unix second.
@@ -48,11 +74,18 @@ impl Clock {
 struct Scratch {
     body: String,
     json: Vec<u8>,
+    line: String,
 }
 
 impl<W: Write> MarkdownWriter<W> {
     /// Starts the document with its title: the session's id and, when known, its title.
-    pub(crate) fn new(mut out: W, session_id: &str, title: Option<&str>) -> io::Result<Self> {
+    /// `facts` say how each turn came out.
+    pub(crate) fn new(
+        mut out: W,
+        session_id: &str,
+        title: Option<&str>,
+        facts: TurnFacts,
+    ) -> io::Result<Self> {
         let id = inline_code(&clean_line(session_id));
         match title.map(clean_line).filter(|t| !t.trim().is_empty()) {
             Some(title) => writeln!(out, "# {}\n\nSession {id}\n", text_only(&title))?,
@@ -60,7 +93,9 @@ impl<W: Write> MarkdownWriter<W> {
         }
         Ok(MarkdownWriter {
             out,
-            turns: 0,
+            facts,
+            sections: Sections::default(),
+            asked: HashMap::new(),
             clock: Clock::default(),
             scratch: Scratch::default(),
         })
@@ -68,38 +103,107 @@ impl<W: Write> MarkdownWriter<W> {
 
     /// Appends one persisted event.
     pub(crate) fn event(&mut self, event: &Event) -> io::Result<()> {
+        use EventPayload as P;
         let MarkdownWriter {
             out,
-            turns,
+            facts,
+            sections,
+            asked,
             clock,
             scratch,
         } = self;
-        let at = clock.at(event.created_at);
+        let at_ms = event.created_at;
+        let at = clock.at(at_ms);
+        if starts_turn_content(&event.payload) && sections.open.is_none() {
+            write_unanswered_prompt(out, sections)?;
+        }
         match &event.payload {
-            EventPayload::TurnStarted(t) => {
-                *turns += 1;
-                writeln!(
-                    out,
-                    "---\n\n## Turn {turns} · {at}\n\n<!-- {} -->\n",
-                    comment_text(&clean_line(&t.turn_id))
-                )?;
+            P::TurnStarted(t) => {
+                if sections.number_of(&t.turn_id).is_some() {
+                    return Ok(()); // the same turn again
+                }
+                close_turn(out, facts, sections, scratch, at)?;
+                open_turn(out, sections, &t.turn_id, at)?;
             }
-            EventPayload::TurnEnded(_) => writeln!(out, "*Turn {turns} ended · {at}*\n")?,
-            EventPayload::UserMessage(t) => message(out, "You", at, &t.text)?,
-            EventPayload::UserContext(t) => message(out, "You (context)", at, &t.text)?,
-            EventPayload::MessageQueued(m) => message(out, "You (queued)", at, &m.text)?,
-            EventPayload::MessageDequeued(_) => {}
-            EventPayload::AgentMessage(t) => message(out, "Agent", at, &t.text)?,
-            EventPayload::AgentError(m) => message(out, "Error", at, &m.message)?,
-            EventPayload::WorkspaceRecoveryFailed(m) => {
+            P::TurnEnded(t) => {
+                let open = sections.open.as_ref().is_some_and(|o| o.id == t.turn_id);
+                if !open {
+                    if sections.number_of(&t.turn_id).is_some() {
+                        return Ok(()); // ended again
+                    }
+                    // A turn that never started (its run could not begin) still gets its
+                    // section, with the prompt it failed to answer.
+                    close_turn(out, facts, sections, scratch, at)?;
+                    open_turn(out, sections, &t.turn_id, at)?;
+                }
+                close_turn(out, facts, sections, scratch, at)?;
+            }
+            P::UserMessage(t) => match sections.open.as_mut() {
+                Some(open) if open.dequeued.as_deref() == Some(t.text.as_str()) => {
+                    open.dequeued = None; // the queued prompt's own `user.message`
+                }
+                Some(open) if !open.asked => {
+                    open.asked = true;
+                    message(out, "You", at, &t.text)?;
+                }
+                Some(_) => message(out, STEER, at, &t.text)?,
+                None => match sections.prompt.as_mut() {
+                    Some(p) if p.queued && !p.echoed && p.text == t.text => p.echoed = true,
+                    _ => {
+                        write_unanswered_prompt(out, sections)?;
+                        sections.prompt = Some(Prompt {
+                            text: t.text.clone(),
+                            at: at_ms,
+                            queued: false,
+                            echoed: false,
+                        });
+                    }
+                },
+            },
+            P::MessageDequeued(m) => match sections.open.as_mut() {
+                Some(open) if !open.asked => {
+                    open.asked = true;
+                    open.dequeued = Some(m.text.clone());
+                    message(out, "You · queued", at, &m.text)?;
+                }
+                Some(_) => {}
+                None => {
+                    write_unanswered_prompt(out, sections)?;
+                    sections.prompt = Some(Prompt {
+                        text: m.text.clone(),
+                        at: at_ms,
+                        queued: true,
+                        echoed: false,
+                    });
+                }
+            },
+            P::MessageQueued(m) => {
+                let line = &mut scratch.line;
+                line.clear();
+                push_first_line(line, &m.text, QUEUED_CHARS);
+                let text = inline(&clean_line(line));
+                match m.position {
+                    Some(n) => note(out, format_args!("queued #{n}: {text}"), at)?,
+                    None => note(out, format_args!("queued: {text}"), at)?,
+                }
+            }
+            P::UserContext(t) => message(out, "You (context)", at, &t.text)?,
+            P::AgentMessage(t) => {
+                heading(out, "Agent", at)?;
+                clean_into(&mut scratch.body, &t.text);
+                write_agent_body(out, &scratch.body)?;
+                out.write_all(b"\n\n")?;
+            }
+            P::AgentError(m) => message(out, "Error", at, &m.message)?,
+            P::WorkspaceRecoveryFailed(m) => {
                 message(out, "Error: workspace recovery failed", at, &m.message)?
             }
-            EventPayload::AgentToolCall(c) => {
+            P::AgentToolCall(c) => {
                 let name = inline_code(&clean_line(&c.tool_name));
                 heading(out, format_args!("Tool call {name}"), at)?;
                 json_block(out, scratch, &c.args)?;
             }
-            EventPayload::AgentToolResult(r) => {
+            P::AgentToolResult(r) => {
                 let outcome = if r.cancelled {
                     "cancelled"
                 } else if r.is_error {
@@ -118,15 +222,15 @@ impl<W: Write> MarkdownWriter<W> {
                 }
                 code_block(out, scratch, "text", &r.summary)?;
             }
-            EventPayload::FileChanged(f) => {
-                let kind = text_only(&clean_line(f.change_type.as_str()));
+            P::FileChanged(f) => {
+                let kind = inline(&clean_line(f.change_type.as_str()));
                 let path = inline_code(&clean_line(&f.path));
                 heading(out, format_args!("File {kind}: {path}"), at)?;
                 if let Some(diff) = &f.diff {
                     code_block(out, scratch, "diff", diff)?;
                 }
             }
-            EventPayload::ApprovalRequested(a) => {
+            P::ApprovalRequested(a) => {
                 let sensitive = if a.sensitive { " (sensitive)" } else { "" };
                 let name = inline_code(&clean_line(&a.name));
                 heading(
@@ -135,16 +239,40 @@ impl<W: Write> MarkdownWriter<W> {
                     at,
                 )?;
                 json_block(out, scratch, &a.args)?;
+                let command = short_args(&a.args, COMMAND_CHARS);
+                let what = Asked {
+                    name: a.name.clone(),
+                    command,
+                };
+                asked.insert(a.tool_call_id.clone(), what);
             }
-            EventPayload::ApprovalResolved(a) => {
+            P::ApprovalResolved(a) => {
+                let request = asked.remove(&a.tool_call_id);
                 let decision = if a.approved { "approved" } else { "refused" };
-                let name = inline_code(&a.name.as_deref().map(clean_line).unwrap_or_default());
-                heading(out, format_args!("Decision: {decision} {name}"), at)?;
+                let name = a
+                    .name
+                    .as_deref()
+                    .filter(|n| !n.is_empty())
+                    .or(request.as_ref().map(|r| r.name.as_str()));
+                match name {
+                    Some(name) => {
+                        let name = inline_code(&clean_line(name));
+                        heading(out, format_args!("Decision: {decision} {name}"), at)?;
+                    }
+                    None => heading(out, format_args!("Decision: {decision}"), at)?,
+                }
+                if let Some(command) = request.as_ref().map(|r| &r.command) {
+                    let command = inline_code(&clean_line(command));
+                    writeln!(out, "Command: {command}\n")?;
+                }
+                if let Some(code) = a.code.as_deref().filter(|_| !a.approved) {
+                    writeln!(out, "Code: {}\n", inline_code(&clean_line(code)))?;
+                }
                 if let Some(reason) = a.reason() {
                     paragraph(out, reason)?;
                 }
             }
-            EventPayload::QuestionAsked(q) => {
+            P::QuestionAsked(q) => {
                 heading(out, "Question", at)?;
                 paragraph(out, &q.question)?;
                 for option in &q.options {
@@ -156,28 +284,25 @@ impl<W: Write> MarkdownWriter<W> {
                     writeln!(out)?;
                 }
             }
-            EventPayload::QuestionAnswered(a) => message(out, "Answer", at, &a.answer)?,
-            EventPayload::ToolRequired(f) => {
+            P::QuestionAnswered(a) => message(out, "Answer", at, &a.answer)?,
+            P::ToolRequired(f) => {
                 let name = inline_code(&clean_line(&f.name));
-                heading(out, format_args!("Client tool asked: {name}"), at)?;
+                heading(out, format_args!("Function call {name}"), at)?;
                 json_block(out, scratch, &f.arguments)?;
             }
-            EventPayload::ToolResolved(f) => {
+            P::ToolResolved(f) => {
                 let how = if f.success { "succeeded" } else { "failed" };
                 let name = inline_code(&clean_line(&f.name));
-                note(out, format_args!("client tool {name} {how}"), at)?;
+                heading(out, format_args!("Function result {name}: {how}"), at)?;
             }
-            EventPayload::AgentTodos(t) => {
-                heading(out, "Todos", at)?;
-                for item in &t.items {
-                    let mark = if item.status == "done" { "x" } else { " " };
-                    write!(out, "- [{mark}] ")?;
-                    write_clean(out, &item.label)?;
-                    out.write_all(b"\n")?;
-                }
-                writeln!(out)?;
-            }
-            EventPayload::AgentCompaction(c) => {
+            P::AgentTodos(t) => match sections.open.as_mut() {
+                Some(open) => match open.todos.as_mut() {
+                    Some(track) => track.update(&t.items, at_ms),
+                    None => open.todos = Some(TodoTrack::new(&t.items, at_ms)),
+                },
+                None => todo_list(out, &t.items, at)?,
+            },
+            P::AgentCompaction(c) => {
                 let tokens = |n: Option<u64>| n.map_or("?".to_string(), |n| n.to_string());
                 let what = format!(
                     "context compacted ({} → {} tokens)",
@@ -186,30 +311,31 @@ impl<W: Write> MarkdownWriter<W> {
                 );
                 note(out, what, at)?;
             }
-            EventPayload::SandboxCreated(_) => note(out, "workspace created", at)?,
-            EventPayload::SandboxPaused(_) => note(out, "workspace paused", at)?,
-            EventPayload::SandboxResumed(_) => note(out, "workspace resumed", at)?,
-            EventPayload::PreviewReady(p) => {
-                let url = text_only(&p.url.as_deref().map(clean_line).unwrap_or_default());
+            P::SandboxCreated(_) => note(out, "workspace created", at)?,
+            P::SandboxPaused(_) => note(out, "workspace paused", at)?,
+            P::SandboxResumed(_) => note(out, "workspace resumed", at)?,
+            P::PreviewReady(p) => {
+                let url = inline(&p.url.as_deref().map(clean_line).unwrap_or_default());
                 note(out, format_args!("preview ready: {url}"), at)?;
             }
-            EventPayload::ArtifactCreated(a) => {
-                let path = inline_code(&clean_line(&a.path));
-                note(out, format_args!("artifact: {path}"), at)?
+            P::ArtifactCreated(a) => {
+                // Listed in its turn's closing line when the lists read had it.
+                if !facts.lists_artifact(&a.id) {
+                    let path = inline_code(&clean_line(&a.path));
+                    note(out, format_args!("artifact: {path}"), at)?
+                }
             }
-            EventPayload::McpUnavailable(m) => {
+            P::McpUnavailable(m) => {
                 let name = inline_code(&clean_line(&m.name));
-                let reason = text_only(&clean_line(&m.reason));
+                let reason = inline(&clean_line(&m.reason));
                 note(
                     out,
                     format_args!("MCP server {name} unavailable: {reason}"),
                     at,
                 )?;
             }
-            EventPayload::AgentText(_)
-            | EventPayload::AgentThinking(_)
-            | EventPayload::ReplayTruncated(_) => {}
-            EventPayload::Unknown { kind, raw } => {
+            P::AgentText(_) | P::AgentThinking(_) | P::ReplayTruncated(_) => {}
+            P::Unknown { kind, raw } => {
                 let kind = inline_code(&clean_line(kind));
                 heading(out, format_args!("Event {kind}"), at)?;
                 json_block(out, scratch, raw)?;
@@ -218,8 +344,18 @@ impl<W: Write> MarkdownWriter<W> {
         Ok(())
     }
 
-    /// Ends the document with what was exported, and hands the writer back.
+    /// Ends the document (the turn still open, the message still waiting for its turn,
+    /// then what was exported), and hands the writer back.
     pub(crate) fn finish(mut self, events: u64, last_seq: Option<u64>) -> io::Result<W> {
+        let MarkdownWriter {
+            out,
+            facts,
+            sections,
+            scratch,
+            ..
+        } = &mut self;
+        close_turn(out, facts, sections, scratch, "")?;
+        write_unanswered_prompt(out, sections)?;
         let through = last_seq.map_or(String::new(), |s| format!(", through seq {s}"));
         writeln!(self.out, "---\n\n*{events} events exported{through}.*")?;
         self.out.flush()?;
@@ -227,9 +363,177 @@ impl<W: Write> MarkdownWriter<W> {
     }
 }
 
-/// One line of server text as text only, where it stands in the export's own lines.
+/// Whether an event is something a turn does: seen with a message waiting and no turn
+/// open, that message got no turn. The workspace's own news, context and publication
+/// come between turns as well.
+fn starts_turn_content(payload: &EventPayload) -> bool {
+    use EventPayload as P;
+    !matches!(
+        payload,
+        P::TurnStarted(_)
+            | P::TurnEnded(_)
+            | P::UserMessage(_)
+            | P::UserContext(_)
+            | P::MessageDequeued(_)
+            | P::SandboxCreated(_)
+            | P::SandboxPaused(_)
+            | P::SandboxResumed(_)
+            | P::ArtifactCreated(_)
+            | P::McpUnavailable(_)
+            | P::PreviewReady(_)
+            | P::AgentText(_)
+            | P::AgentThinking(_)
+            | P::ReplayTruncated(_)
+    )
+}
+
+/// `## Turn N` for `turn_id`, then the prompt that was waiting for it.
+fn open_turn(
+    out: &mut impl Write,
+    sections: &mut Sections,
+    turn_id: &str,
+    at: &str,
+) -> io::Result<()> {
+    let (number, prompt) = sections.open(turn_id);
+    writeln!(
+        out,
+        "---\n\n## Turn {number} · {at}\n\n<!-- {} -->\n",
+        comment_text(&clean_line(turn_id))
+    )?;
+    if let Some(prompt) = prompt {
+        let who = if prompt.queued {
+            "You · queued"
+        } else {
+            "You"
+        };
+        message(out, who, &at_text(prompt.at), &prompt.text)?;
+    }
+    Ok(())
+}
+
+/// Ends the open turn's section, if one is: its todo list at its final state, then how
+/// it came out (`at`: when it ended; empty when the history ended first).
+fn close_turn(
+    out: &mut impl Write,
+    facts: &TurnFacts,
+    sections: &mut Sections,
+    scratch: &mut Scratch,
+    at: &str,
+) -> io::Result<()> {
+    let Some(open) = sections.open.take() else {
+        return Ok(());
+    };
+    if let Some(track) = &open.todos {
+        todo_list(out, &track.last, &at_text(track.at))?;
+        changes(out, scratch, "Added during the turn", &track.added())?;
+        changes(out, scratch, "Dropped during the turn", &track.dropped())?;
+    }
+    let number = open.number;
+    let fact = facts.turn(&open.id);
+    let outcome = fact.and_then(|f| f.outcome.as_ref());
+    let words = match (fact, outcome) {
+        (_, Some(outcome)) => outcome.words(),
+        (Some(_), None) => "still working when exported".to_string(),
+        (None, None) if at.is_empty() => "still working when exported".to_string(),
+        (None, None) => "ended (its outcome could not be read)".to_string(),
+    };
+    write!(out, "**Turn {number}: {words}**")?;
+    if !at.is_empty() {
+        write!(out, " · {at}")?;
+    }
+    if let Some(reason) = outcome
+        .filter(|o| o.status == TurnStatus::Failed)
+        .and_then(|o| o.error.as_deref())
+    {
+        write!(out, " — {}", inline(&clean_line(reason)))?;
+    }
+    out.write_all(b"\n\n")?;
+    let published = facts.artifacts_of(&open.id);
+    if !published.is_empty() {
+        out.write_all(b"Artifacts: ")?;
+        for (i, a) in published.iter().enumerate() {
+            if i > 0 {
+                out.write_all(b", ")?;
+            }
+            let path = inline_code(&clean_line(&a.path));
+            write!(out, "{path} ({})", units::size(a.size_bytes))?;
+        }
+        out.write_all(b"\n\n")?;
+    }
+    match fact.and_then(|f| f.artifacts.as_ref()) {
+        Some(ArtifactsState::Pending) => writeln!(out, "Artifacts: still being published.\n")?,
+        Some(ArtifactsState::Failed) => writeln!(out, "Artifacts: publishing failed.\n")?,
+        _ => {}
+    }
+    for (path, reason) in fact.map_or(&[][..], |f| f.skipped.as_slice()) {
+        let path = inline_code(&clean_line(path));
+        let reason = inline(&clean_line(reason));
+        writeln!(out, "Skipped: {path}: {reason}\n")?;
+    }
+    Ok(())
+}
+
+/// A message that waited for a turn none started for: under a heading of its own, so it
+/// is not read as part of the turn before.
+fn write_unanswered_prompt(out: &mut impl Write, sections: &mut Sections) -> io::Result<()> {
+    let Some(prompt) = sections.prompt.take() else {
+        return Ok(());
+    };
+    let at = at_text(prompt.at);
+    writeln!(out, "---\n\n## Message without a turn · {at}\n")?;
+    let who = if prompt.queued {
+        "You · queued"
+    } else {
+        "You"
+    };
+    message(out, who, &at, &prompt.text)
+}
+
+fn todo_list(out: &mut impl Write, items: &[TodoItem], at: &str) -> io::Result<()> {
+    heading(out, "Todos", at)?;
+    for item in items {
+        let mark = if item.status == "done" { "x" } else { " " };
+        write!(out, "- [{mark}] ")?;
+        write_clean(out, &item.label)?;
+        out.write_all(b"\n")?;
+    }
+    writeln!(out)
+}
+
+/// `*Added during the turn: a; b.*`, when there are any.
+fn changes(
+    out: &mut impl Write,
+    scratch: &mut Scratch,
+    what: &str,
+    labels: &[&str],
+) -> io::Result<()> {
+    if labels.is_empty() {
+        return Ok(());
+    }
+    let line = &mut scratch.line;
+    line.clear();
+    for (i, label) in labels.iter().enumerate() {
+        if i > 0 {
+            line.push_str("; ");
+        }
+        line.push_str(&clean_line(label));
+    }
+    writeln!(out, "{what}: {}.\n", inline(line))
+}
+
+/// [`utc`] of a time that may be missing.
+fn at_text(ms: Option<i64>) -> String {
+    ms.map(utc).unwrap_or_default()
+}
+
+/// One line of server text as text only, where it starts one of the export's own lines.
 fn text_only(line: &str) -> String {
     body_line(line).into_owned()
+}
+
+/// One line of server text as text only, inside one of the export's own lines.
+fn inline(line: &str) -> String {
+    inline_text(line).into_owned()
 }
 
 /// One line of server text, inert and redacted.
@@ -368,6 +672,7 @@ fn utc(ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gobare_api::model::{Artifact, Turn};
     use proptest::prelude::*;
 
     proptest! {
@@ -398,8 +703,12 @@ mod tests {
     }
 
     fn render(events: &[&str]) -> String {
-        let mut w =
-            MarkdownWriter::new(Vec::new(), "s1", Some("Fix \x1b[31mthe\x1b[0m bug")).unwrap();
+        render_with(TurnFacts::unknown(), events)
+    }
+
+    fn render_with(facts: TurnFacts, events: &[&str]) -> String {
+        let title = Some("Fix \x1b[31mthe\x1b[0m bug");
+        let mut w = MarkdownWriter::new(Vec::new(), "s1", title, facts).unwrap();
         for data in events {
             w.event(&Event::parse(data).unwrap()).unwrap();
         }
@@ -441,11 +750,70 @@ mod tests {
             "### Decision: refused `deploy`",
             "not today",
             "### Error · 1970-01-01 00:00:00 UTC\n\nBearer [redacted] refused",
-            "*Turn 1 ended",
+            "**Turn 1: ended (its outcome could not be read)** · 1970-01-01 00:00:00 UTC",
             "*9 events exported, through seq 9.*",
         ] {
             assert!(md.contains(expected), "missing {expected:?} in\n{md}");
         }
         assert!(!md.contains("ghs_abcdefghij123"));
+    }
+
+    /// Turn 1 completed with a decision, a function call, a steer and an artifact; turn 2
+    /// (the queued message) failed; turn 3 failed before it started.
+    fn story_facts() -> TurnFacts {
+        let turn = |id: &str, status: &str, started: Option<i64>, error: Value| -> Turn {
+            serde_json::from_value(serde_json::json!({
+                "id": id, "status": status, "created_at": 1_000, "started_at": started,
+                "completed_at": 125_000, "artifacts": "ready", "error": error,
+            }))
+            .unwrap()
+        };
+        let drained = serde_json::json!({"code": "sandbox_lost",
+            "message": "the sandbox host was drained and the workspace reclaimed"});
+        let recovery = serde_json::json!({"code": "workspace_recovery_failed",
+            "message": "no snapshot was available"});
+        let report: Artifact = serde_json::from_value(serde_json::json!({
+            "id": "art_1", "session_id": "s1", "turn_id": "turn_1",
+            "path": "/workspace/outputs/report.md", "size_bytes": 151,
+        }))
+        .unwrap();
+        TurnFacts::from_resources(
+            vec![
+                turn("turn_1", "completed", Some(1_000), Value::Null),
+                turn("turn_2", "failed", Some(120_000), drained),
+                turn("turn_3", "failed", None, recovery),
+            ],
+            vec![report],
+        )
+    }
+
+    const STORY: &[&str] = &[
+        r###"{"type":"user.message","seq":1,"created_at":1000,"payload":{"text":"restart the worker"}}"###,
+        r###"{"type":"sandbox.created","seq":2,"created_at":1000,"payload":{"state":"running"}}"###,
+        r###"{"type":"turn.started","seq":3,"created_at":1000,"payload":{"turnId":"turn_1"}}"###,
+        r###"{"type":"agent.todos","seq":4,"created_at":2000,"payload":{"items":[{"label":"Diagnose","status":"pending"},{"label":"Restart","status":"pending"}]}}"###,
+        r###"{"type":"approval.requested","seq":5,"created_at":3000,"payload":{"toolCallId":"call_a","name":"bash","args":{"command":"systemctl restart worker"},"sensitive":true}}"###,
+        r###"{"type":"user.message","seq":6,"created_at":4000,"payload":{"text":"keep its logs"}}"###,
+        r###"{"type":"message.queued","seq":7,"created_at":5000,"payload":{"text":"look up the order\nA-4471","position":1}}"###,
+        r###"{"type":"approval.resolved","seq":8,"created_at":6000,"payload":{"toolCallId":"call_a","approved":true}}"###,
+        r###"{"type":"tool.required","seq":9,"created_at":7000,"payload":{"toolCallId":"call_f","name":"lookup_order","arguments":{"order_id":"A-4471"}}}"###,
+        r###"{"type":"tool.resolved","seq":10,"created_at":8000,"payload":{"toolCallId":"call_f","name":"lookup_order","success":true}}"###,
+        r###"{"type":"agent.todos","seq":11,"created_at":9000,"payload":{"items":[{"label":"Diagnose","status":"done"},{"label":"Verify","status":"done"}]}}"###,
+        r###"{"type":"agent.message","seq":12,"created_at":10000,"payload":{"text":"## Plan\n\n- restart\n\n```sh\n# as root"}}"###,
+        r###"{"type":"turn.ended","seq":13,"created_at":125000,"payload":{"turnId":"turn_1"}}"###,
+        r###"{"type":"message.dequeued","seq":14,"created_at":125000,"payload":{"text":"look up the order\nA-4471"}}"###,
+        r###"{"type":"user.message","seq":15,"created_at":125000,"payload":{"text":"look up the order\nA-4471"}}"###,
+        r###"{"type":"turn.started","seq":16,"created_at":125000,"payload":{"turnId":"turn_2"}}"###,
+        r###"{"type":"artifact.created","seq":17,"created_at":125500,"payload":{"id":"art_1","path":"/workspace/outputs/report.md","size_bytes":151,"turn_id":"turn_1"}}"###,
+        r###"{"type":"turn.ended","seq":18,"created_at":125000,"payload":{"turnId":"turn_2"}}"###,
+        r###"{"type":"user.message","seq":19,"created_at":130000,"payload":{"text":"try again"}}"###,
+        r###"{"type":"turn.ended","seq":20,"created_at":131000,"payload":{"turnId":"turn_3"}}"###,
+        r###"{"type":"user.message","seq":21,"created_at":140000,"payload":{"text":"still there?"}}"###,
+    ];
+
+    #[test]
+    fn each_turn_reads_from_its_prompt_to_its_outcome() {
+        let md = render_with(story_facts(), STORY);
+        insta::assert_snapshot!(md);
     }
 }

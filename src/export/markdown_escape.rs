@@ -66,6 +66,17 @@ pub(crate) fn body_line(line: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Server text inside one of the export's own lines (never at its start) as text only: as
+/// [`body_line`], without the escape of what would only be structure at a line's start.
+pub(crate) fn inline_text(text: &str) -> Cow<'_, str> {
+    if !has_unsafe_link(text) && !text.contains('<') && !text.contains("![") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    push_inline(&mut out, text);
+    Cow::Owned(out)
+}
+
 fn push_inline(out: &mut String, text: &str) {
     let bytes = text.as_bytes();
     let definition = starts_definition(text);
@@ -195,6 +206,13 @@ mod tests {
         ] {
             assert!(!body_line(kept).contains('\\'), "{kept}");
         }
+    }
+
+    #[test]
+    fn text_inside_a_line_is_inert_and_not_escaped_as_structure() {
+        assert_eq!(inline_text("#function call"), "#function call");
+        assert_eq!(inline_text("--- a <b>"), "--- a &lt;b>");
+        assert_eq!(inline_text("[c](javascript:x)"), "[c]\\(javascript:x)");
     }
 
     #[test]

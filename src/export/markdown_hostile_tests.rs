@@ -2,13 +2,19 @@
 //! parser: the export's structure (its headings, comments, code) is all there is.
 
 use super::markdown::MarkdownWriter;
+use super::turn_facts::TurnFacts;
 use gobare_api::model::Event;
-use pulldown_cmark::{Event as Md, Parser, Tag};
+use pulldown_cmark::{Event as Md, HeadingLevel, Parser, Tag};
 use serde_json::json;
 
 fn export(events: &[serde_json::Value]) -> String {
-    let mut w =
-        MarkdownWriter::new(Vec::new(), "s1", Some("<img src=x onerror=alert(1)>")).unwrap();
+    let mut w = MarkdownWriter::new(
+        Vec::new(),
+        "s1",
+        Some("<img src=x onerror=alert(1)>"),
+        TurnFacts::unknown(),
+    )
+    .unwrap();
     for (seq, e) in events.iter().enumerate() {
         let mut e = e.clone();
         e["seq"] = json!(seq + 1);
@@ -30,9 +36,12 @@ fn server_text_stays_in_its_place() {
         json!({"type": "agent.message", "payload": {"text": BODY}}),
         json!({"type": "agent.tool_call", "payload": {"toolCallId": "c", "toolName": "a` <b>`c", "args": {}}}),
         json!({"type": "file.changed", "payload": {"path": "x`](javascript:y)`", "changeType": "modified"}}),
-        json!({"type": "turn.ended", "payload": {"turnId": "t"}}),
+        json!({"type": "turn.ended", "payload": {"turnId": "--><img src=x onerror=alert(1)><!--"}}),
     ]);
+    // The export's own structure is its headings of levels 1 to 3; an agent's own headings
+    // sit below them.
     let mut headings = Vec::new();
+    let mut agent_headings = Vec::new();
     let mut in_heading = false;
     let mut html = Vec::new();
     let mut codes = Vec::new();
@@ -41,10 +50,11 @@ fn server_text_stays_in_its_place() {
             codes.push(c.to_string());
         }
         match event {
-            Md::Start(Tag::Heading { .. }) => {
+            Md::Start(Tag::Heading { level, .. }) if level <= HeadingLevel::H3 => {
                 in_heading = true;
                 headings.push(String::new());
             }
+            Md::Start(Tag::Heading { level, .. }) => agent_headings.push(level),
             Md::End(_) => in_heading = false,
             Md::Text(t) | Md::Code(t) if in_heading => headings.last_mut().unwrap().push_str(&t),
             Md::Html(h) | Md::InlineHtml(h) => html.push(h.to_string()),
@@ -68,6 +78,11 @@ fn server_text_stays_in_its_place() {
             "File modified: x`](javascript:y)`",
         ],
         "{md}"
+    );
+    assert_eq!(
+        agent_headings,
+        [HeadingLevel::H6, HeadingLevel::H5],
+        "the agent's `### You` and `## Turn 99`, demoted"
     );
     // The one HTML is the export's own comment, whole.
     assert_eq!(html.len(), 1, "{html:?}\n{md}");

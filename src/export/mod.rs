@@ -2,8 +2,10 @@
 //! current end, as Markdown or as JSON lines, sanitized and redacted, one event at a time.
 //!
 //! Public for the benches only: [`run::stream_options`] and [`run::write`] (the export
-//! without its session read and output file), with [`history::Ends`].
+//! without its session read and output file), with [`history::Ends`] and
+//! [`turn_facts::TurnFacts`].
 
+mod agent_body;
 pub mod history;
 pub(crate) mod jsonl;
 pub(crate) mod markdown;
@@ -12,3 +14,5 @@ mod markdown_escape;
 mod markdown_hostile_tests;
 pub(crate) mod output;
 pub mod run;
+mod section;
+pub mod turn_facts;

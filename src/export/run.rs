@@ -1,13 +1,15 @@
 //! One export, from the stream to its output: the session read first (title, whether it is
-//! settled), then its history from seq 0 up to its current end, written event by event as
-//! Markdown or JSON lines. Shared by `gobare-tui export`
-//! and the app's export key; neither holds more than the stream's queue in memory.
+//! settled; nothing is written unless it is found), its turns and artifacts for Markdown,
+//! then its history from seq 0 up to its current end, written event by event as Markdown
+//! or JSON lines. Shared by `gobare-tui export` and the app's export key; neither holds
+//! more than the stream's queue and one turn's facts per turn in memory.
 
 use super::history::{self, Ends, HistoryRead};
 use super::jsonl::envelope_line;
 use super::markdown::MarkdownWriter;
 use super::output::Output;
-use color_eyre::eyre::Result;
+use super::turn_facts::TurnFacts;
+use color_eyre::eyre::{Result, WrapErr, eyre};
 use gobare_api::client::ApiClient;
 use gobare_api::model::Session;
 use gobare_api::stream::{self, StreamOptions, StreamTarget, StreamUpdate};
@@ -31,43 +33,50 @@ pub enum Format {
     JsonLines,
 }
 
-/// How long the session is waited for before the export goes on without it (no title,
-/// the end found by the quiet spell).
+/// What the Markdown says of the session besides its events.
+pub struct About<'a> {
+    pub session_id: &'a str,
+    /// Its title, when it has one.
+    pub title: Option<&'a str>,
+    /// How its turns came out and what they published.
+    pub facts: TurnFacts,
+}
+
+/// How long the session is waited for before the export gives up.
 const SESSION_READ_TIMEOUT: Duration = Duration::from_secs(15);
 
-/// Streams `session_id`'s history into `out` and commits it (a file appears only when
-/// complete). The session is read while the stream opens, for its title (else
-/// `fallback_title`) and to know where its history ends ([`Ends::for_session`]).
-/// `options` gives the server and token; the rest is set here. Warnings (an unreadable
-/// event, a skipped frame) go to `warn`.
+/// Streams `session_id`'s history into the output `open` makes and commits it (a file
+/// appears only when complete). The session is read while the stream opens, for its
+/// title (else `fallback_title`) and to know where its history ends ([`Ends::for_session`]);
+/// when it cannot be read, nothing is opened or written. `options` gives the server and
+/// token; the rest is set here. Warnings (an unreadable event, a skipped frame, turns that
+/// could not be read) go to `warn`.
 pub(crate) async fn export(
     client: &ApiClient,
     options: StreamOptions,
     session_id: &str,
     format: Format,
     fallback_title: Option<&str>,
-    out: Output,
+    open: impl FnOnce() -> Result<Output>,
     warn: impl Fn(&str),
 ) -> Result<HistoryRead> {
     // The stream opens while the session is read: a change after the stream opened comes
     // on it too, so the session's `updated_at` is reached either way (see `history`).
     let mut handle = stream::spawn(stream_options(options, session_id, format));
-    let session = read_session(client, session_id).await;
-    let ends = Ends::for_session(session.as_ref());
-    let title = session
-        .as_ref()
-        .and_then(|s| s.title.as_deref())
-        .or(fallback_title);
-    let (read, out) = write(
-        &mut handle.updates,
-        ends,
-        format,
+    let session = read_session(client, session_id).await?;
+    let ends = Ends::for_session(Some(&session));
+    let title = session.title.as_deref().or(fallback_title);
+    let facts = match format {
+        Format::Markdown => TurnFacts::read(client, session_id, &warn).await,
+        Format::JsonLines => TurnFacts::unknown(),
+    };
+    let out = open()?;
+    let about = About {
         session_id,
         title,
-        out,
-        warn,
-    )
-    .await?;
+        facts,
+    };
+    let (read, out) = write(&mut handle.updates, ends, format, about, out, warn).await?;
     out.commit()?;
     Ok(read)
 }
@@ -97,14 +106,18 @@ pub async fn write<W: Write>(
     updates: &mut UnboundedReceiver<StreamUpdate>,
     ends: Ends,
     format: Format,
-    session_id: &str,
-    title: Option<&str>,
+    about: About<'_>,
     out: W,
     warn: impl Fn(&str),
 ) -> Result<(HistoryRead, W)> {
     match format {
         Format::Markdown => {
-            let mut md = MarkdownWriter::new(out, session_id, title)?;
+            let About {
+                session_id,
+                title,
+                facts,
+            } = about;
+            let mut md = MarkdownWriter::new(out, session_id, title, facts)?;
             let read = history::read(
                 updates,
                 ends,
@@ -143,17 +156,14 @@ pub async fn write<W: Write>(
     }
 }
 
-/// The session as the stream opens; the export goes on without it.
-async fn read_session(client: &ApiClient, session_id: &str) -> Option<Session> {
+/// The session as the stream opens: without it there is nothing to export.
+async fn read_session(client: &ApiClient, session_id: &str) -> Result<Session> {
+    let shown = text::one_line(session_id, 60);
     match tokio::time::timeout(SESSION_READ_TIMEOUT, client.get_session(session_id)).await {
-        Ok(Ok(session)) => Some(session),
-        Ok(Err(e)) => {
-            tracing::warn!(error = %e, "export without the session's state");
-            None
-        }
-        Err(_) => {
-            tracing::warn!("export without the session's state: no answer in time");
-            None
-        }
+        Ok(read) => read.wrap_err_with(|| format!("cannot read session {shown}")),
+        Err(_) => Err(eyre!(
+            "cannot read session {shown}: no answer in {}s",
+            SESSION_READ_TIMEOUT.as_secs()
+        )),
     }
 }

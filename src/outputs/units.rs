@@ -48,6 +48,16 @@ pub(crate) fn ago(ms: i64, now_ms: i64) -> String {
     }
 }
 
+/// How long something ran: `1h 02m`, `2m 05s`, `7s`.
+pub(crate) fn duration(ms: i64) -> String {
+    let s = ms.max(0) / 1000;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m {:02}s", s / 60, s % 60),
+        _ => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,6 +78,13 @@ mod tests {
         assert_eq!(utc(0), "1970-01-01 00:00:00Z");
         assert_eq!(utc(1_796_134_247_000), "2026-12-01 14:10:47Z");
         assert_eq!(utc(951_782_400_000), "2000-02-29 00:00:00Z");
+    }
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(duration(7_400), "7s");
+        assert_eq!(duration(125_000), "2m 05s");
+        assert_eq!(duration(3_720_000), "1h 02m");
     }
 
     #[test]

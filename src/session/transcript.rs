@@ -196,6 +196,22 @@ impl TurnOutcome {
             error,
         })
     }
+
+    /// How it came out, in the app's words: `completed in 2m 05s`, `failed after 0s`,
+    /// `cancelled after 12s` (without the time when it is not known). The failure's
+    /// reason is [`TurnOutcome::error`], for the caller to place.
+    pub(crate) fn words(&self) -> String {
+        let took = self.elapsed_ms.map(crate::outputs::units::duration);
+        match (&self.status, took) {
+            (TurnStatus::Completed, Some(t)) => format!("completed in {t}"),
+            (TurnStatus::Completed, None) => "completed".to_string(),
+            (TurnStatus::Cancelled, Some(t)) => format!("cancelled after {t}"),
+            (TurnStatus::Cancelled, None) => "cancelled".to_string(),
+            (TurnStatus::Failed, Some(t)) => format!("failed after {t}"),
+            (TurnStatus::Failed, None) => "failed".to_string(),
+            (other, _) => gobare_api::text::line(&format!("{other:?}")).into_owned(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Copy)]

@@ -7,6 +7,7 @@ use super::frame_lines::FrameLines;
 use super::pane::{self, Pane};
 use super::styled::truncate;
 use super::theme::Theme;
+pub(crate) use crate::outputs::units::duration;
 use crate::session::SessionView;
 use crate::session::turn::{TurnInfo, TurnPhase};
 use gobare_api::model::{ArtifactsState, RequiredActionKind};
@@ -269,25 +270,5 @@ fn phase_style(p: &TurnPhase, theme: &Theme) -> Style {
         TurnPhase::Completed => theme.ok,
         TurnPhase::Failed => theme.error,
         TurnPhase::Cancelled | TurnPhase::Other(_) => theme.dim,
-    }
-}
-
-/// `1h 02m`, `2m 05s`, `7s`.
-pub(crate) fn duration(ms: i64) -> String {
-    let s = ms.max(0) / 1000;
-    match s {
-        0..60 => format!("{s}s"),
-        60..3600 => format!("{}m {:02}s", s / 60, s % 60),
-        _ => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn durations_read_naturally() {
-        assert_eq!(super::duration(7_400), "7s");
-        assert_eq!(super::duration(125_000), "2m 05s");
-        assert_eq!(super::duration(3_720_000), "1h 02m");
     }
 }

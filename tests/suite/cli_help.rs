@@ -116,7 +116,7 @@ fn export_help_explains_formats_the_end_and_redaction() {
         "does not follow live",
         "settled (idle or failed",
         "updated_at",
-        "half a second without a frame",
+        "half a second without a persisted event",
         "temporary name",
         "x-access-token:[redacted]@",
         "gbr_pat_",

@@ -207,26 +207,73 @@ async fn jsonl_is_every_persisted_envelope_in_order_across_truncated_replays() {
     sim.shutdown().await;
 }
 
+/// Files in `home` an export could have left: the output or a temporary file of it.
+fn left_behind(home: &Home, name: &str) -> Vec<std::ffi::OsString> {
+    std::fs::read_dir(&home.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().contains("export") || n == name)
+        .collect()
+}
+
+/// A session that cannot be found (a whole id the server does not know, a prefix that
+/// matches none, text that is no id) fails with a clear message, and nothing
+/// was written: no file, no partial one, nothing on stdout.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_unknown_session_fails_and_leaves_no_file() {
+async fn a_session_not_found_fails_and_writes_nothing() {
     let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
     let home = Home::new();
     let file = home.path("nothing.md");
-    let out = export(
-        &sim,
-        &home,
-        &["no-such-session", "--output", file.to_str().unwrap()],
-    )
-    .await;
+    let output = file.to_str().unwrap();
+    sim.create_session(Some("another"));
+    let unknown = "00000000-0000-4000-8000-000000000000";
+    let cases = [
+        (unknown, "No session 00000000-0000-4000-8000-000000000000"),
+        ("ffffffff-ff", "no session id starts with \"ffffffff-ff\""),
+        ("no-such-session", "is not a session id"),
+    ];
+    for (typed, said) in cases {
+        for to_file in [true, false] {
+            let mut args = vec![typed];
+            if to_file {
+                args.extend(["--output", output]);
+            }
+            let out = export(&sim, &home, &args).await;
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(!out.status.success(), "{typed}: {err}");
+            assert!(err.contains(said), "{typed}: {err}");
+            assert!(out.stdout.is_empty(), "{typed}: nothing on stdout");
+            assert!(left_behind(&home, "nothing.md").is_empty(), "{typed}");
+        }
+    }
+    assert!(
+        export(&sim, &home, &[unknown])
+            .await
+            .stderr
+            .windows(3)
+            .any(|w| w == b"404"),
+        "the server's answer is named"
+    );
+    sim.shutdown().await;
+}
+
+/// `export` takes any unique prefix of a session id, as `attach` and `tail` do.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_unique_prefix_names_the_session_exported() {
+    let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
+    let id = sim.create_session(Some("by prefix"));
+    seed(&sim, &id, 16);
+    let home = Home::new();
+    let file = home.path("prefix.md");
+    let out = export(&sim, &home, &[&id[..8], "--output", file.to_str().unwrap()]).await;
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("404"), "{err}");
-    let left: Vec<_> = std::fs::read_dir(&home.0)
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .filter(|n| n.to_string_lossy().contains("export") || n == "nothing.md")
-        .collect();
-    assert!(left.is_empty(), "{left:?}");
+    assert!(out.status.success(), "{err}");
+    let md = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        md.starts_with(&format!("# by prefix\n\nSession `{id}`\n")),
+        "{md}"
+    );
+    assert_eq!(md.matches("\n## Turn ").count(), 2, "{md}");
     sim.shutdown().await;
 }
 
@@ -261,7 +308,16 @@ fn x_in_the_panes_writes_the_markdown_export_and_says_where() {
         .collect();
     assert_eq!(files.len(), 1, "{files:?}");
     let name = files[0].file_name().unwrap().to_string_lossy().into_owned();
-    assert!(name.starts_with(&format!("gobare-{id}-")), "{name}");
+    let stamp = name
+        .strip_prefix(&format!("gobare-{}-", &id[..8]))
+        .and_then(|rest| rest.strip_suffix("Z.md"))
+        .unwrap_or_else(|| panic!("the short id and a UTC time: {name}"));
+    let (day, clock) = stamp.split_once('T').expect(&name);
+    assert!(
+        day.len() == 10 && clock.len() == 8,
+        "2026-12-02T15-41-16Z: {name}"
+    );
+    assert!(!clock.contains(':'), "{name}");
     let md = std::fs::read_to_string(&files[0]).unwrap();
     assert!(
         md.starts_with("# export key\n"),

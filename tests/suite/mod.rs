@@ -13,6 +13,8 @@ mod cli_tail;
 mod client_secrets;
 mod endless_lists;
 mod export;
+mod export_replay_end;
+mod export_turns;
 mod external_editor;
 mod faults_drops;
 mod faults_network;

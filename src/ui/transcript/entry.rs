@@ -7,7 +7,6 @@ use crate::session::transcript::{
 use crate::ui::markdown;
 use crate::ui::styled::{hard_wrap, truncate};
 use crate::ui::theme::Theme;
-use crate::ui::turn::duration;
 use gobare_api::model::{ChangeKind, TurnStatus};
 use gobare_api::text;
 use ratatui::style::Style;
@@ -421,28 +420,12 @@ fn turn_end_line(outcome: Option<&TurnOutcome>, w: usize, theme: &Theme) -> Line
     let Some(o) = outcome else {
         return truncate(Line::styled("── turn ended ──", theme.dim), w);
     };
-    let took = o.elapsed_ms.map(duration);
+    let words = o.words();
     let (text, style) = match &o.status {
-        TurnStatus::Completed => (
-            match took {
-                Some(t) => format!("✓ completed in {t}"),
-                None => "✓ completed".to_string(),
-            },
-            theme.ok,
-        ),
-        TurnStatus::Cancelled => (
-            match took {
-                Some(t) => format!("⊘ cancelled after {t}"),
-                None => "⊘ cancelled".to_string(),
-            },
-            theme.dim,
-        ),
-        status => {
-            let mut s = match (status, took) {
-                (TurnStatus::Failed, Some(t)) => format!("✗ failed after {t}"),
-                (TurnStatus::Failed, None) => "✗ failed".to_string(),
-                (other, _) => format!("✗ {}", text::line(&format!("{other:?}"))),
-            };
+        TurnStatus::Completed => (format!("✓ {words}"), theme.ok),
+        TurnStatus::Cancelled => (format!("⊘ {words}"), theme.dim),
+        _ => {
+            let mut s = format!("✗ {words}");
             if let Some(reason) = &o.error {
                 s.push_str(": ");
                 s.push_str(&failure_reason(reason));
