@@ -73,6 +73,8 @@ const UNTITLED: &str = "(untitled)";
 const HINTS: &str =
     "Enter open · / filter · n new · r rename · d delete · f fork · F1 keys · q quit";
 const RENAME_CHARS: usize = 200;
+/// How long rows keep their places after the selection last moved.
+const ORDER_HOLD_MS: i64 = 2_000;
 
 /// The fleet's view state: the selection (by session, so it stays on the same session as
 /// the order changes), the scroll, the filter, the mode and the last message.
@@ -105,6 +107,11 @@ pub struct FleetView {
     drawn_end: usize,
     /// How long what the last frame showed stays true (a clock, an age, a countdown).
     true_for_ms: Option<i64>,
+    /// A move key was pressed since the last frame: the order is held from then.
+    moved: bool,
+    /// Until when (Unix ms) rows keep their places while the selection moves: a row must
+    /// not jump from under the cursor between two presses of ↓.
+    hold_order_until: Option<i64>,
 }
 
 impl FleetView {
@@ -234,6 +241,16 @@ impl FleetView {
         let last = self.shown.len().saturating_sub(1);
         let index = self.current_index();
         let page = self.page_rows.max(1);
+        // Step by step through the rows: they hold still until the selection rests (Home
+        // and End jump, and see the order as it is).
+        self.moved |= matches!(
+            key.code,
+            KeyCode::Up
+                | KeyCode::Down
+                | KeyCode::PageUp
+                | KeyCode::PageDown
+                | KeyCode::Char('j' | 'k')
+        );
         let target = match key.code {
             KeyCode::Enter => {
                 return self
@@ -322,7 +339,26 @@ impl FleetView {
             .is_none_or(|(version, filter)| *version != model.version() || *filter != self.filter);
         let mut true_for: Option<i64> = None;
         let mut until = |ms: i64| true_for = Some(true_for.map_or(ms, |t| t.min(ms)));
-        if stale {
+        if std::mem::take(&mut self.moved) {
+            self.hold_order_until = Some(now_ms + ORDER_HOLD_MS);
+        }
+        let holding = self
+            .hold_order_until
+            .filter(|&t| t > now_ms && !refiltered && self.order_key.is_some());
+        if let (true, Some(hold)) = (stale, holding) {
+            // Rows keep their places; what left goes, what came waits for the re-sort
+            // when the selection rests.
+            let mut keep = self.shown.iter().map(|id| model.get(id).is_some());
+            let mut kept = Vec::with_capacity(self.depths.len());
+            for &depth in &self.depths {
+                if keep.next().unwrap_or(false) {
+                    kept.push(depth);
+                }
+            }
+            self.shown.retain(|id| model.get(id).is_some());
+            self.depths = kept;
+            until(hold - now_ms);
+        } else if stale {
             let rows = ordered(model, &self.filter);
             // The ids' strings are reused: no allocation per row when the order is redone.
             self.shown.resize_with(rows.len(), String::new);

@@ -471,3 +471,56 @@ fn narrow_screens_drop_the_least_useful_columns_and_never_cut_one() {
     }
     insta::assert_snapshot!("fleet_80_columns", at(80));
 }
+
+#[test]
+fn rows_hold_their_places_while_the_selection_moves_and_re_sort_when_it_rests() {
+    let mut model = fleet();
+    let mut view = FleetView::new();
+    let order = |text: &str| -> Vec<String> {
+        text.lines()
+            .skip(2)
+            .take(6)
+            .map(|l| {
+                l.chars()
+                    .skip(3)
+                    .take(30)
+                    .collect::<String>()
+                    .trim()
+                    .to_string()
+            })
+            .collect()
+    };
+    let before = order(&screen_at(&mut view, &model, NOW));
+    press(&mut view, KeyCode::Down);
+    screen_at(&mut view, &model, NOW);
+    // The last row comes to need the user: it would sort to the top.
+    model.apply_event(&event(
+        "idle-000",
+        9,
+        NOW,
+        "question.asked",
+        json!({"toolCallId": "q", "question": "Which?"}),
+    ));
+    let held = screen_at(&mut view, &model, NOW + 500);
+    assert_eq!(order(&held), before, "moved under the cursor:\n{held}");
+    assert!(
+        view.true_for()
+            .is_some_and(|d| d <= std::time::Duration::from_millis(1500)),
+        "a frame when the hold ends: {:?}",
+        view.true_for()
+    );
+    let rested = screen_at(&mut view, &model, NOW + 2_500);
+    assert_ne!(
+        order(&rested),
+        before,
+        "re-sorted once the selection rested:\n{rested}"
+    );
+    assert!(
+        rested
+            .lines()
+            .nth(2)
+            .unwrap()
+            .contains("needs you: question"),
+        "{rested}"
+    );
+}
