@@ -6,4 +6,5 @@ pub mod details;
 pub mod live;
 pub mod model;
 pub mod order;
+mod relisting;
 pub mod trouble;
