@@ -10,7 +10,7 @@ use gobare_sim::SimConfig;
 use gobare_tui::fleet::live::{FleetLive, FleetSource};
 use std::time::Duration;
 
-/// Whole-list reads the simulator answered so far (each a page here: the fleet is small).
+/// Pages of the whole list the simulator answered so far.
 fn lists(rig: &Rig) -> usize {
     rig.sim
         .request_counts()
@@ -21,10 +21,10 @@ fn lists(rig: &Rig) -> usize {
 
 #[tokio::test(start_paused = true)]
 async fn a_busy_org_stream_moves_the_rows_without_listing_the_org_again() {
-    // About 15 turns end a second: more than the single reads a round makes.
+    // About 30 turns end a second: more than the single reads a round makes.
     let rig = Rig::start(SimConfig {
-        fleet_activity: 200,
-        ..SimConfig::for_tests().with_fleet(40)
+        fleet_activity: 400,
+        ..SimConfig::for_tests().with_fleet(200)
     })
     .await;
     let fleet = FleetLive::start(FleetSource {
@@ -43,7 +43,7 @@ async fn a_busy_org_stream_moves_the_rows_without_listing_the_org_again() {
     tokio::time::timeout(WAIT, async {
         loop {
             let changed = fleet.changed();
-            if fleet.model().is_loaded() && fleet.model().len() >= 40 {
+            if fleet.model().is_loaded() && fleet.model().len() >= 200 {
                 return;
             }
             changed.await;
