@@ -71,9 +71,17 @@ fn event(u: &mut Unstructured<'_>, seq: u64) -> (serde_json::Value, usize) {
             json!({"toolCallId": text(u), "question": text(u), "options": [text(u), text(u)]}),
             1,
         ),
-        9 => ("artifact.created", json!({"id": text(u), "path": name(u), "size_bytes": 1, "turn_id": "t"}), 0),
+        9 => (
+            "artifact.created",
+            json!({"id": text(u), "path": name(u), "size_bytes": 1, "turn_id": "t"}),
+            0,
+        ),
         10 => ("agent.error", json!({"message": text(u)}), 1),
-        _ => ("agent.todos", json!({"items": [{"label": text(u), "status": "done"}]}), 1),
+        _ => (
+            "agent.todos",
+            json!({"items": [{"label": text(u), "status": "done"}]}),
+            1,
+        ),
     };
     let envelope = json!({"type": kind, "seq": seq, "session_id": "s", "created_at": 1_789_000_000_000i64, "payload": payload});
     (envelope, headings)
@@ -131,7 +139,11 @@ fn is_heading(line: &str) -> bool {
     let t = line.trim_start_matches(' ');
     line.len() - t.len() <= 3 && {
         let hashes = t.bytes().take_while(|&c| c == b'#').count();
-        (1..=6).contains(&hashes) && t[hashes..].chars().next().is_none_or(|c| c == ' ' || c == '\t')
+        (1..=6).contains(&hashes)
+            && t[hashes..]
+                .chars()
+                .next()
+                .is_none_or(|c| c == ' ' || c == '\t')
     }
 }
 
@@ -187,9 +199,13 @@ fuzz_target!(|input: &[u8]| {
         }
         if line.starts_with("<!-- ") {
             comments += 1;
-            let id = line.strip_prefix("<!-- ").and_then(|l| l.strip_suffix(" -->"));
+            let id = line
+                .strip_prefix("<!-- ")
+                .and_then(|l| l.strip_suffix(" -->"));
             assert!(
-                id.is_some_and(|id| id.bytes().all(|c| c.is_ascii_alphanumeric() || b"_.%".contains(&c))),
+                id.is_some_and(|id| id
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || b"_.%".contains(&c))),
                 "a comment the writer did not make: {line:?}\n{out}"
             );
             continue;
@@ -197,8 +213,14 @@ fuzz_target!(|input: &[u8]| {
         seen_headings += usize::from(is_heading(line));
         rules += usize::from(is_rule_or_underline(line));
         let (outside, spans) = split_code_spans(line);
-        assert!(!outside.contains('<'), "markup outside code: {line:?}\n{out}");
-        assert!(!outside.contains(MARK), "a name escaped its inline code: {line:?}\n{out}");
+        assert!(
+            !outside.contains('<'),
+            "markup outside code: {line:?}\n{out}"
+        );
+        assert!(
+            !outside.contains(MARK),
+            "a name escaped its inline code: {line:?}\n{out}"
+        );
         for span in spans.iter().filter(|s| s.contains(MARK)) {
             assert!(
                 span.starts_with(MARK) && span.ends_with(MARK) && span.matches(MARK).count() == 2,
@@ -207,7 +229,10 @@ fuzz_target!(|input: &[u8]| {
         }
     }
     assert_eq!(fence, None, "a code block left open:\n{out}");
-    assert_eq!(seen_headings, headings, "headings the writer did not make:\n{out}");
+    assert_eq!(
+        seen_headings, headings,
+        "headings the writer did not make:\n{out}"
+    );
     assert_eq!(rules, turns + 1, "rules the writer did not make:\n{out}");
     assert_eq!(comments, turns, "comments the writer did not make:\n{out}");
 });

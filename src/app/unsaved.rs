@@ -107,7 +107,10 @@ mod tests {
             .path();
         assert!(said.contains(&*file.to_string_lossy()), "{said}");
         let kept = std::fs::read_to_string(&file).unwrap();
-        assert!(kept.contains("half a thought\nand its second line"), "{kept}");
+        assert!(
+            kept.contains("half a thought\nand its second line"),
+            "{kept}"
+        );
         assert!(kept.contains("the message in flight"), "{kept}");
         use std::os::unix::fs::PermissionsExt as _;
         let mode = std::fs::metadata(&file).unwrap().permissions().mode();
@@ -124,9 +127,15 @@ mod tests {
         lost.draft.push_str("\x1b]52;c;Zm9v\x07");
         lost.report(&not_a_dir, &mut out).unwrap();
         let said = String::from_utf8(out).unwrap();
-        assert!(said.contains("  half a thought\n  and its second line"), "{said}");
+        assert!(
+            said.contains("  half a thought\n  and its second line"),
+            "{said}"
+        );
         assert!(said.contains("the message in flight"), "{said}");
-        assert!(!said.contains('\x1b'), "nothing the terminal acts on: {said:?}");
+        assert!(
+            !said.contains('\x1b'),
+            "nothing the terminal acts on: {said:?}"
+        );
     }
 
     #[test]

@@ -24,7 +24,10 @@ pub(crate) enum Refresh {
     /// The whole list: it holds every one of them.
     List,
     /// These now, one by one; `later` wait for the next round.
-    Read { now: Vec<String>, later: Vec<String> },
+    Read {
+        now: Vec<String>,
+        later: Vec<String>,
+    },
 }
 
 /// How the sessions `ids` (first seen on the stream) are read, the last list having been

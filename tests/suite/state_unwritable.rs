@@ -134,7 +134,8 @@ fn a_draft_the_disk_refuses_at_quit_is_said_on_stderr_with_the_file_it_went_to()
     std::fs::create_dir(&tmp).unwrap();
 
     let url = sim.sim.url().to_string();
-    let mut cmd = support::app::command(&["attach", &session], &home, Some((&url, &sim.sim.token())));
+    let mut cmd =
+        support::app::command(&["attach", &session], &home, Some((&url, &sim.sim.token())));
     cmd.env("TMPDIR", &tmp);
     let mut pty = support::pty::Pty::spawn(cmd, COLS, ROWS);
     pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
@@ -146,13 +147,18 @@ fn a_draft_the_disk_refuses_at_quit_is_said_on_stderr_with_the_file_it_went_to()
     );
     assert!(quit(&mut pty, TIMEOUT).success());
 
-    let kept: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().map(|e| e.path()).collect();
+    let kept: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     assert_eq!(kept.len(), 1, "one file for what was typed: {kept:?}");
     let text = std::fs::read_to_string(&kept[0]).unwrap();
     assert!(text.contains(DRAFT), "{text}");
     let screen = pty.screen_text();
     assert!(
-        screen.contains("could not save what was typed") && screen.contains(&*kept[0].to_string_lossy()),
+        screen.contains("could not save what was typed")
+            && screen.contains(&*kept[0].to_string_lossy()),
         "said after the screen closed, with the file:\n{screen}"
     );
 }

@@ -121,7 +121,10 @@ fn ended_turns_ask_for_no_session_read_and_the_turns_read_says_failed() {
     assert!(fleet.rows().all(|r| r.status == SessionStatus::Idle));
 
     let failed = TurnsRead {
-        ended: vec![("t2".into(), TurnStatus::Failed), ("t1".into(), TurnStatus::Completed)],
+        ended: vec![
+            ("t2".into(), TurnStatus::Failed),
+            ("t1".into(), TurnStatus::Completed),
+        ],
         ..TurnsRead::default()
     };
     assert!(fleet.set_turns("s1", &failed).visible);

@@ -20,7 +20,9 @@ pub(crate) fn web_link(s: &str) -> Option<String> {
 /// and its target starting: `[https://a](https://b)` is two URLs, not one).
 pub(crate) fn link_end(candidate: &str) -> usize {
     let stop = candidate
-        .find(|c: char| c.is_whitespace() || is_unsafe(c) || matches!(c, '<' | '>' | '"' | '\'' | '`'))
+        .find(|c: char| {
+            c.is_whitespace() || is_unsafe(c) || matches!(c, '<' | '>' | '"' | '\'' | '`')
+        })
         .unwrap_or(candidate.len());
     match candidate[..stop].find("](") {
         Some(at) => at,
@@ -68,7 +70,11 @@ mod tests {
             "see https://example.com/a\0b",
         ] {
             let link = first_web_link(hostile);
-            assert_eq!(link.as_deref(), Some("https://example.com/a"), "{hostile:?}");
+            assert_eq!(
+                link.as_deref(),
+                Some("https://example.com/a"),
+                "{hostile:?}"
+            );
         }
         assert_eq!(web_link("https://example.com/\x1b[31m"), None);
         assert_eq!(web_link("https://example.com/\ta"), None);
