@@ -62,14 +62,15 @@ async fn a_busy_org_stream_moves_the_rows_without_listing_the_org_again() {
     eprintln!("a busy org: {events} events in 90 s, {relisted} lists after the first");
     assert!(events > 10_000, "the org was busy: {events} events");
     assert_eq!(relisted, 0, "no list before the relisting period");
-    let model = fleet.model();
-    let artifacts: u32 = model.rows().map(|r| r.artifacts).sum();
-    assert!(artifacts > 0, "rows follow the stream's events");
-    assert!(
-        model.rows().any(|r| r.status != SessionStatus::Idle),
-        "some rows are running turns"
-    );
-    drop(model);
+    {
+        let model = fleet.model();
+        let artifacts: u32 = model.rows().map(|r| r.artifacts).sum();
+        assert!(artifacts > 0, "rows follow the stream's events");
+        assert!(
+            model.rows().any(|r| r.status != SessionStatus::Idle),
+            "some rows are running turns"
+        );
+    }
     drop(fleet);
     rig.sim.shutdown().await;
 }
