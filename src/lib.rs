@@ -16,6 +16,9 @@ mod deep_nesting_tests;
 mod entry;
 pub mod export;
 pub mod fleet;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 mod notify;
 mod outputs;
 mod redact;

@@ -715,15 +715,18 @@ impl App {
         }
     }
 
-    /// Writes the session state now, on this thread (on exit).
-    pub(super) fn act_flush(&mut self) {
+    /// Writes the session state now, on this thread (on exit); what it could not write.
+    pub(super) fn act_flush(&mut self) -> Option<super::unsaved::Unsaved> {
         let text = || self.screen.composer.text();
+        let mut unsaved = None;
         self.acting.with_memory(|m| {
             m.sync_draft(text);
             if let Err(e) = m.flush() {
                 tracing::warn!("cannot save the session state on exit: {e}");
+                unsaved = Some(m.unsaved(&e));
             }
         });
+        unsaved
     }
 }
 

@@ -3,7 +3,6 @@
 
 use super::App;
 use crate::clipboard::{Passthrough, clipboard_text, osc52_bytes};
-use crate::session::transcript::web_link;
 use crate::ui::inspector;
 
 use std::io::Write as _;
@@ -112,13 +111,14 @@ impl App {
         self.notice(Some(said));
     }
 
-    /// `o`: the selected entry's first web link in the browser (never another scheme).
+    /// `o`: the selected entry's first web link in the browser, normalised and never of
+    /// another scheme (see [`crate::session::transcript::web_link`]).
     pub(super) fn act_open_link(&mut self) {
         let Some(entry) = self.screen.selected_entry(&self.view) else {
             self.notice(Some("select an entry with a link first (↑↓)".into()));
             return;
         };
-        let Some(url) = entry.first_link().filter(|u| web_link(u).is_some()) else {
+        let Some(url) = entry.first_link() else {
             self.notice(Some("no web link in the selected entry".into()));
             return;
         };

@@ -198,6 +198,16 @@ impl SessionMemory {
         self.saved = self.saved.max(generation);
     }
 
+    /// The typed text a failed write (`why`) leaves only in memory.
+    pub(crate) fn unsaved(&self, why: &io::Error) -> super::unsaved::Unsaved {
+        super::unsaved::Unsaved {
+            session_id: self.session_id.clone(),
+            why: why.to_string(),
+            draft: self.state.draft.clone(),
+            unconfirmed: self.state.pending_send.as_ref().map(|p| p.text.clone()),
+        }
+    }
+
     /// Writes now, on this thread, if anything changed (on exit, and for the pending send).
     pub fn flush(&mut self) -> io::Result<()> {
         let Some(job) = self.save_job() else {

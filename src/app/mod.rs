@@ -60,6 +60,7 @@ pub(crate) mod stats;
 mod timers;
 mod token_scopes;
 mod turn_pages;
+mod unsaved;
 mod updates;
 
 pub(crate) use intent::Intent;
@@ -118,13 +119,17 @@ pub(crate) async fn run_until_exit(opts: AppOptions) -> Result<AppExit> {
     let mut app = App::new(opts, tui);
     app.start();
     let result = app.run_loop(&mut signals).await;
-    app.finish();
+    let unsaved = app.finish();
     let exit = if app.acting.wants_picker() {
         AppExit::OpenPicker
     } else {
         AppExit::Quit
     };
     drop(app); // restores the terminal before main prints any error
+    if let Some(unsaved) = unsaved.filter(unsaved::Unsaved::has_text) {
+        // A failed write to stderr leaves nothing more to try: the log has the failure.
+        let _ = unsaved.report(&std::env::temp_dir(), &mut std::io::stderr().lock());
+    }
     result.map(|()| exit)
 }
 
@@ -357,12 +362,14 @@ impl App {
         Ok(())
     }
 
-    /// Saves the cursor and the statistics one last time.
-    fn finish(&mut self) {
+    /// Saves the cursor and the statistics one last time; what the disk refused is handed
+    /// back, to be said once the screen has closed.
+    fn finish(&mut self) -> Option<unsaved::Unsaved> {
         self.close_local_log();
         self.save_cursor();
-        self.act_flush();
+        let unsaved = self.act_flush();
         self.write_stats(Instant::now(), true);
+        unsaved
     }
 
     /// The counters as they are now, written if due (or `force`).

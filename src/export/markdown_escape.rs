@@ -47,7 +47,7 @@ pub(crate) fn inline_code(s: &str) -> String {
 /// One line of a message body (or of any text outside code) as text only: `<` written
 /// as `&lt;` (no tag, comment or autolink), an image as its text, a link whose target is
 /// not `http`, `https` or `mailto` (or relative) left unlinked, and a line that would
-/// start a heading, a rule or a setext underline escaped.
+/// start a heading, a code fence, a rule or a setext underline escaped.
 pub(crate) fn body_line(line: &str) -> Cow<'_, str> {
     let structural = starts_structure(line);
     let unsafe_link = has_unsafe_link(line);
@@ -100,14 +100,15 @@ fn push_inline(out: &mut String, text: &str) {
     out.push_str(&text[copied..]);
 }
 
-/// Whether a line would be read as a heading (`#`), a thematic break or a setext
-/// underline (`---`, `===`, `***`, `___`) rather than text.
+/// Whether a line would be read as a heading (`#`), a code fence (```` ``` ````, `~~~`:
+/// the rest of the export would be code), a thematic break or a setext underline (`---`,
+/// `===`, `***`, `___`) rather than text.
 fn starts_structure(line: &str) -> bool {
     let rest = line.trim_start_matches(' ');
     if line.len() - rest.len() > 3 {
         return false; // indented code, not structure
     }
-    if rest.starts_with('#') {
+    if rest.starts_with('#') || rest.starts_with("```") || rest.starts_with("~~~") {
         return true;
     }
     let marks: String = rest.chars().filter(|c| !c.is_whitespace()).collect();
@@ -233,5 +234,14 @@ mod tests {
             let escaped = body_line(line);
             assert_eq!(escaped.starts_with('\\'), line.starts_with('#'), "{line}");
         }
+    }
+
+    /// Found by the `export_markdown` fuzz target: a body line opening a fence made the
+    /// rest of the export, its own headings too, one code block.
+    #[test]
+    fn a_fence_in_a_body_is_text() {
+        assert_eq!(body_line("```"), "\\```");
+        assert_eq!(body_line("  ~~~rust"), "  \\~~~rust");
+        assert_eq!(body_line("a ``` b"), "a ``` b");
     }
 }

@@ -23,6 +23,7 @@ use tokio::time::Instant;
 use super::announced::Announced;
 use super::details::{DetailAsks, DetailReader, DetailsRead, Wanted};
 use super::model::{Applied, FleetModel};
+use super::relisting::{self, RELIST_PERIOD, Refresh};
 use super::trouble::Trouble;
 use crate::app::first_message;
 use crate::app::sessions::list_all;
@@ -33,15 +34,10 @@ use crate::store::StateStore;
 const REFRESH_DELAY: Duration = Duration::from_secs(2);
 /// How far past the fleet's opening a todos replay reads ([`super::todos_replay`]).
 const REPLAY_OVERLAP_MS: i64 = 10_000;
-/// More sessions to read than this: list them all instead (a few pages).
-const MOST_SINGLE_READS: usize = 20;
 /// Reads in flight at once.
 const CONCURRENT_READS: usize = 4;
 /// How often the list is read while the stream is refused.
 pub const POLL_PERIOD: Duration = Duration::from_secs(10);
-/// How often the whole list is read while the stream runs: no event says a session was
-/// deleted elsewhere.
-const RELIST_PERIOD: Duration = Duration::from_secs(60);
 /// How often a working session's usage is read again.
 const USAGE_PERIOD: Duration = Duration::from_secs(60);
 /// The longest wait between attempts at a list that fails.
@@ -212,6 +208,10 @@ struct Task {
     host: String,
     asks: DetailAsks,
     announced: Mutex<Announced>,
+    /// When the list was last asked for: lists the stream asks for keep a gap between them.
+    last_listed: Mutex<Option<Instant>>,
+    /// The stream dropped and is being reopened: its next `Live` is a reconnect.
+    reconnecting: std::sync::atomic::AtomicBool,
 }
 
 /// How a list read went.
@@ -261,6 +261,7 @@ impl Task {
 
     /// Reads the whole list; on failure the trouble says why and when it is tried again.
     async fn list(&self, retry_in: Duration) -> Listed {
+        *self.last_listed.lock().unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
         match list_all(&self.client, &self.filter).await {
             Ok(listed) => {
                 let sessions = listed.items;
@@ -328,14 +329,22 @@ impl Task {
         }
     }
 
+    /// Reads the sessions first seen on the stream: one by one, or the list when many wait
+    /// (see [`relisting::refresh`]); those left wait for the next round.
     async fn refresh(&self) {
         let ids = lock(&self.model).take_refreshes();
         if ids.is_empty() {
             return;
         }
-        if ids.len() > MOST_SINGLE_READS {
-            self.list(POLL_PERIOD).await;
-        } else {
+        let last_listed = *self.last_listed.lock().unwrap_or_else(|p| p.into_inner());
+        let read_now = match relisting::refresh(ids, last_listed, Instant::now()) {
+            Refresh::List => None,
+            Refresh::Read { now, later } => {
+                lock(&self.model).refresh_later(later);
+                Some(now)
+            }
+        };
+        if let Some(ids) = read_now {
             let reads = futures_util::stream::iter(ids)
                 .map(|id| async move {
                     let read = self.client.get_session(&id).await;
@@ -372,6 +381,8 @@ impl Task {
             }
             drop(detailed);
             self.report(applied, fresh);
+        } else {
+            self.list(POLL_PERIOD).await;
         }
         self.label().await;
     }
@@ -494,7 +505,10 @@ impl Task {
         let mut stopped = false;
         let mut model = lock(&self.model);
         let mut announced = self.announced();
+        let mut missed = false;
         for update in updates {
+            let reconnecting = self.reconnecting.load(std::sync::atomic::Ordering::Relaxed);
+            missed |= relisting::may_have_missed(&update, reconnecting);
             match update {
                 StreamUpdate::Frame(frame) => {
                     let Ok(event) = &frame.event else { continue };
@@ -530,9 +544,13 @@ impl Task {
                     }
                 }
                 StreamUpdate::State(ConnectionState::Live) => {
+                    self.reconnecting
+                        .store(false, std::sync::atomic::Ordering::Relaxed);
                     applied.visible |= model.set_note(None).visible;
                 }
                 StreamUpdate::State(ConnectionState::Retrying { in_ms, .. }) => {
+                    self.reconnecting
+                        .store(true, std::sync::atomic::Ordering::Relaxed);
                     // Until it is back, rows change only by the list's reads: say so.
                     let when = match in_ms.div_ceil(1000) {
                         0 => "now".to_string(),
@@ -547,6 +565,11 @@ impl Task {
         drop(announced);
         if stopped {
             *org = None;
+        } else if missed {
+            // What the stream may have missed is in the list.
+            let last_listed = *self.last_listed.lock().unwrap_or_else(|p| p.into_inner());
+            let at = relisting::next_list_at(last_listed, Instant::now());
+            *poll_at = Some(poll_at.map_or(at, |due| due.min(at)));
         }
         if model.wants_refresh() && refresh_at.is_none() {
             *refresh_at = Some(Instant::now() + REFRESH_DELAY);
@@ -643,6 +666,8 @@ async fn run(
         host: host_of(&source.stream.api),
         asks: reader.asks(),
         announced: Mutex::default(),
+        last_listed: Mutex::default(),
+        reconnecting: std::sync::atomic::AtomicBool::new(false),
     };
     // Listed once the stream is open: what happens while the list is read comes on the
     // stream, and what happened before it is in the list.
@@ -689,8 +714,10 @@ async fn run(
             Some(ids) = wanted.recv() => task.details(ids),
             Some(read) = reader.found.recv() => task.found(read),
             _ = sleep_until(refresh_at), if refresh_at.is_some() => {
-                refresh_at = None;
                 task.refresh().await;
+                refresh_at = lock(&task.model)
+                    .wants_refresh()
+                    .then(|| Instant::now() + REFRESH_DELAY);
             }
             _ = tokio::time::sleep_until(usage_at) => {
                 usage_at = Instant::now() + USAGE_PERIOD;

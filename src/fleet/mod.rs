@@ -6,5 +6,6 @@ pub mod details;
 pub mod live;
 pub mod model;
 pub mod order;
+mod relisting;
 pub mod todos_replay;
 pub mod trouble;

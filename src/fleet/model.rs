@@ -12,7 +12,7 @@ use super::todos_replay::TodosFound;
 use super::trouble::Trouble;
 use crate::session::attention::{Attention, Needs};
 use gobare_api::model::{
-    Event, EventPayload, RequiredActionKind, Session, SessionStatus, WorkspaceState,
+    Event, EventPayload, RequiredActionKind, Session, SessionStatus, TurnStatus, WorkspaceState,
 };
 use gobare_api::text;
 
@@ -430,12 +430,32 @@ impl FleetModel {
         })
     }
 
-    /// What a page of the session's turns says: the queue behind the running turn, and the
-    /// running turn's start when the fleet has not seen it.
+    /// What a page of the session's turns says: the queue behind the running turn, the
+    /// running turn's start when the fleet has not seen it, and — nothing running, queued
+    /// or waiting — whether the last turn failed (the session's `failed` status).
     pub fn set_turns(&mut self, id: &str, read: &TurnsRead) -> Applied {
         let mut applied = Applied::default();
         if let Some(started) = read.running_since {
             applied.visible |= self.set_turn_started(id, started).visible;
+        }
+        if let Some(row) = self.rows.get_mut(id)
+            && read.running_since.is_none()
+            && read.queued == 0
+            && row.waiting.is_empty()
+            && matches!(row.status, SessionStatus::Idle | SessionStatus::Failed)
+            && let Some((_, last)) = read.ended.first()
+        {
+            let status = if *last == TurnStatus::Failed {
+                SessionStatus::Failed
+            } else {
+                SessionStatus::Idle
+            };
+            if row.status != status {
+                row.status = status;
+                row.version = self.generation + 1;
+                applied.visible = true;
+                applied = self.changed(applied);
+            }
         }
         if let Some(row) = self.rows.get_mut(id)
             && row.queued != read.queued
@@ -478,10 +498,15 @@ impl FleetModel {
         })
     }
 
-    /// Sessions to read again (first seen on the stream, or a turn ended: its outcome is
-    /// only on the resource). Drained.
+    /// Sessions to read (first seen on the stream: their title and parent are only on the
+    /// resource). Drained.
     pub fn take_refreshes(&mut self) -> Vec<String> {
         self.refresh.drain().collect()
+    }
+
+    /// Sessions taken by [`Self::take_refreshes`] and not read this round: asked again.
+    pub(crate) fn refresh_later(&mut self, ids: Vec<String>) {
+        self.refresh.extend(ids);
     }
 
     /// Whether a read is waiting to be asked.
@@ -534,13 +559,14 @@ impl FleetModel {
                 row.turn_started_at = None;
                 row.turn_seen_live = false;
                 row.waiting.clear();
-                // The outcome (failed or not) and queued input are on the resource only.
+                // The outcome (failed or not) comes with the turns read the live task asks
+                // for (see `set_turns`); a row never read is read whole.
                 row.status = if row.queued > 0 {
                     SessionStatus::Working
                 } else {
                     SessionStatus::Idle
                 };
-                refresh = true;
+                refresh = !row.known;
             }
             EventPayload::ApprovalRequested(a) => wait(row, &a.tool_call_id, Needs::Approval),
             EventPayload::QuestionAsked(q) => wait(row, &q.tool_call_id, Needs::Question),

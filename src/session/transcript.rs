@@ -16,9 +16,10 @@ mod budget;
 mod items;
 mod queue;
 mod select;
+mod web_link;
 
 pub(crate) use budget::entry_bytes;
-pub(crate) use select::web_link;
+pub(crate) use web_link::{link_end, web_link};
 
 /// Entries kept; the oldest are dropped beyond this.
 pub(crate) const TRANSCRIPT_CAPACITY: usize = 100_000;

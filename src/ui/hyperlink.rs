@@ -6,7 +6,7 @@
 //! make the text clickable, the others ignore the sequence. The text is written again in
 //! the style it was drawn with, so nothing on screen changes.
 
-use crate::session::transcript::web_link;
+use crate::session::transcript::{link_end, web_link};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
@@ -54,7 +54,10 @@ pub(crate) fn find(buf: &Buffer, area: Rect) -> Vec<Link> {
         while let Some(at) = row[from..].find("http") {
             let start = from + at;
             let rest = &row[start..];
-            let end = rest.find(|c: char| !is_url_char(c)).unwrap_or(rest.len());
+            let end = rest
+                .find(|c: char| !is_url_char(c))
+                .unwrap_or(rest.len())
+                .min(link_end(rest));
             let url = rest[..end].trim_end_matches(['.', ',', ';', ':', ')', ']', '!', '?']);
             // A URL that runs into the area's edge or an ellipsis may be cut: linking what
             // shows would open another address.
@@ -201,5 +204,13 @@ mod tests {
         // In the style it was drawn with, the attributes reset after it.
         assert!(bytes.starts_with("\x1b7\x1b[1;25H\x1b[0;1;38;5;6m\x1b]8;;https://s-1.gobare.dev/x\x1b\\https://s-1.gobare.dev/x\x1b]8;;\x1b\\\x1b[0m"), "{bytes:?}");
         assert!(bytes.ends_with("\x1b8"));
+    }
+
+    #[test]
+    fn a_markdown_link_drawn_as_written_is_two_links_not_one() {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 60, 1));
+        Line::from("[https://a.example/x](https://b.example/y) ok").render(buf.area, &mut buf);
+        let urls: Vec<String> = find(&buf, buf.area).into_iter().map(|l| l.url).collect();
+        assert_eq!(urls, ["https://a.example/x", "https://b.example/y"]);
     }
 }

@@ -22,6 +22,7 @@ mod faults_refusals;
 mod fleet_e2e;
 mod fleet_glance;
 mod fleet_live;
+mod fleet_relisting;
 mod glance_session;
 mod hostile_json;
 mod hostile_render;

@@ -119,3 +119,46 @@ fn refusing_disk(blocker: &str, logs_kept: bool) {
     );
     assert!(quit(&mut pty, TIMEOUT).success());
 }
+
+/// The disk still refuses at quit: once the screen has closed, stderr says the draft was
+/// not saved and names the file it went to instead (in the temporary directory).
+#[test]
+fn a_draft_the_disk_refuses_at_quit_is_said_on_stderr_with_the_file_it_went_to() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("refusing disk at quit"));
+    let home = tempfile::tempdir().unwrap();
+    let blocker = home.path().join("state/gobare-tui/hosts");
+    std::fs::create_dir_all(blocker.parent().unwrap()).unwrap();
+    std::fs::write(&blocker, "a file where the directory goes").unwrap();
+    let tmp = home.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+
+    let url = sim.sim.url().to_string();
+    let mut cmd =
+        support::app::command(&["attach", &session], &home, Some((&url, &sim.sim.token())));
+    cmd.env("TMPDIR", &tmp);
+    let mut pty = support::pty::Pty::spawn(cmd, COLS, ROWS);
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    pty.send_keys(DRAFT);
+    pty.wait_for(
+        "the draft in the box",
+        |s| bottom(s, 4).contains(DRAFT),
+        TIMEOUT,
+    );
+    assert!(quit(&mut pty, TIMEOUT).success());
+
+    let kept: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(kept.len(), 1, "one file for what was typed: {kept:?}");
+    let text = std::fs::read_to_string(&kept[0]).unwrap();
+    assert!(text.contains(DRAFT), "{text}");
+    let screen = pty.screen_text();
+    assert!(
+        screen.contains("could not save what was typed")
+            && screen.contains(&*kept[0].to_string_lossy()),
+        "said after the screen closed, with the file:\n{screen}"
+    );
+}

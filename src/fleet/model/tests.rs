@@ -95,11 +95,53 @@ fn events_drive_status_needs_turn_todos_queue_workspace_and_artifacts() {
     let row = fleet.get("a").unwrap();
     assert_eq!((row.turn_started_at, row.queued), (None, 0));
     assert_eq!(row.attention(), Attention::Idle);
-    assert_eq!(
-        fleet.take_refreshes(),
-        ["a"],
-        "the outcome is on the resource"
+    assert!(
+        fleet.take_refreshes().is_empty(),
+        "a known row is not read again: its outcome comes with its turns read"
     );
+}
+
+/// A busy organization ends turns by the thousand a minute: rows already read follow the
+/// stream, and the failed outcome comes from the session's own turns read.
+#[test]
+fn ended_turns_ask_for_no_session_read_and_the_turns_read_says_failed() {
+    use crate::fleet::details::TurnsRead;
+    use gobare_api::model::TurnStatus;
+    let mut fleet = FleetModel::new();
+    for n in 0..1_000 {
+        fleet.apply_session(&session(json!({
+            "id": format!("s{n}"), "status": "working", "created_at": 1, "updated_at": 10,
+        })));
+    }
+    for n in 0..1_000 {
+        let id = format!("s{n}");
+        fleet.apply_event(&event(&id, n + 1, 20, "turn.ended", json!({"turnId": "t"})));
+    }
+    assert!(fleet.take_refreshes().is_empty(), "no read, and so no list");
+    assert!(fleet.rows().all(|r| r.status == SessionStatus::Idle));
+
+    let failed = TurnsRead {
+        ended: vec![
+            ("t2".into(), TurnStatus::Failed),
+            ("t1".into(), TurnStatus::Completed),
+        ],
+        ..TurnsRead::default()
+    };
+    assert!(fleet.set_turns("s1", &failed).visible);
+    assert_eq!(fleet.get("s1").unwrap().attention(), Attention::Failed);
+    let completed = TurnsRead {
+        ended: vec![("t3".into(), TurnStatus::Completed)],
+        ..failed.clone()
+    };
+    assert!(fleet.set_turns("s1", &completed).visible);
+    assert_eq!(fleet.get("s1").unwrap().status, SessionStatus::Idle);
+    // Still running (or queued): the last ended turn says nothing of the session now.
+    let queued = TurnsRead {
+        queued: 1,
+        ..failed
+    };
+    fleet.set_turns("s2", &queued);
+    assert_ne!(fleet.get("s2").unwrap().status, SessionStatus::Failed);
 }
 
 #[test]

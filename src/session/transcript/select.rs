@@ -2,6 +2,7 @@
 //! or next turn, the error before; and what the copy and open keys take from an entry (its
 //! plain text, its first web link).
 
+use super::web_link::{first_web_link, web_link};
 use super::{ApprovalOutcome, CallStatus, Entry, EntryKind, Transcript};
 use gobare_api::model::TurnStatus;
 
@@ -146,50 +147,12 @@ impl Entry {
         }
     }
 
-    /// The first http(s) link of the entry: a preview's URL, else the first one in its text.
+    /// The first http(s) link of the entry, as a browser gets it: a preview's URL, else the
+    /// first one in its text.
     pub(crate) fn first_link(&self) -> Option<String> {
         if let EntryKind::Preview { url: Some(url), .. } = &self.kind {
-            return web_link(url).map(str::to_string);
+            return web_link(url);
         }
-        first_web_link(&self.copy_text()).map(str::to_string)
-    }
-}
-
-/// `s` itself when it is an http(s) URL with a host, and nothing else.
-pub(crate) fn web_link(s: &str) -> Option<&str> {
-    let parsed = url::Url::parse(s).ok()?;
-    (matches!(parsed.scheme(), "http" | "https") && parsed.host().is_some()).then_some(s)
-}
-
-/// The first http(s) URL in `text`, without trailing punctuation.
-fn first_web_link(text: &str) -> Option<&str> {
-    let mut rest = text;
-    while let Some(at) = rest.find("http") {
-        let candidate = &rest[at..];
-        let end = candidate
-            .find(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '"' | '\'' | '`'))
-            .unwrap_or(candidate.len());
-        let url = candidate[..end].trim_end_matches(['.', ',', ';', ':', ')', ']', '!', '?']);
-        if let Some(url) = web_link(url) {
-            return Some(url);
-        }
-        rest = &candidate[4..];
-    }
-    None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_web_links_are_links() {
-        assert_eq!(
-            first_web_link("see (https://example.com/a?b=1). done"),
-            Some("https://example.com/a?b=1")
-        );
-        assert_eq!(first_web_link("file:///etc/passwd javascript:x"), None);
-        assert_eq!(first_web_link("httpfoo http://"), None);
-        assert_eq!(web_link("ftp://example.com"), None);
+        first_web_link(&self.copy_text())
     }
 }
