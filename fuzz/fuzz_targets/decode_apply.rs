@@ -4,7 +4,7 @@
 
 use gobare_api::model::Event;
 use gobare_tui::session::{SessionView, Update};
-use gobare_tui::ui::{self, Pane, UiState, theme::Theme};
+use gobare_tui::ui::{Pane, Screen, theme::Theme};
 use libfuzzer_sys::fuzz_target;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -18,18 +18,20 @@ fuzz_target!(|input: &[u8]| {
                 view.apply(Update::Event(ev));
             }
             Err(e) => {
-                view.apply(Update::Skipped { reason: e.0 });
+                view.apply(Update::Skipped {
+                    reason: e.0.into_owned(),
+                });
             }
         }
     }
-    let mut ui = UiState::default();
-    ui.toggle_nearest_diff(&view);
+    let mut ui = Screen::new();
+    ui.toggle_nearest_expandable(&view);
     let theme = Theme::default();
     let mut term = Terminal::new(TestBackend::new(90, 30)).unwrap();
-    term.draw(|f| ui::draw(f, &view, &ui, &theme)).unwrap();
+    term.draw(|f| ui.draw(f, &view, &theme, None)).unwrap();
     for pane in Pane::ALL {
-        ui.focus = pane;
-        ui.zoomed = true;
-        term.draw(|f| ui::draw(f, &view, &ui, &theme)).unwrap();
+        ui.navigate(pane);
+        ui.set_zoomed(true);
+        term.draw(|f| ui.draw(f, &view, &theme, None)).unwrap();
     }
 });

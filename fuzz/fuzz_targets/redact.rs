@@ -19,7 +19,12 @@ fuzz_target!(|input: &[u8]| {
     while !text.is_char_boundary(at) {
         at -= 1;
     }
-    let mut planted = format!("{}gbr_pat_{BODY}{}", &text[..at], &text[at..]);
+    // A token starts a word (the redactor leaves `xgbr_pat_…` alone on purpose: a longer
+    // word that happens to contain the prefix is not a token): glued to a letter or digit,
+    // a space goes first.
+    let glued = text[..at].chars().next_back().is_some_and(char::is_alphanumeric);
+    let gap = if glued { " " } else { "" };
+    let mut planted = format!("{}{gap}gbr_pat_{BODY}{}", &text[..at], &text[at..]);
     for _ in 0..control.get(2).map_or(0, |&b| b % 4) {
         planted = serde_json::to_string(&planted).expect("a string is JSON");
     }
