@@ -5,8 +5,13 @@ use gobare_api::model::Event;
 
 /// `events` exported as Markdown, as `gobare-tui export` writes them.
 pub fn export_markdown(session_id: &str, title: Option<&str>, events: &[Event]) -> String {
-    let mut writer = crate::export::markdown::MarkdownWriter::new(Vec::new(), session_id, title)
-        .expect("writing to memory");
+    let mut writer = crate::export::markdown::MarkdownWriter::new(
+        Vec::new(),
+        session_id,
+        title,
+        crate::export::turn_facts::TurnFacts::default(),
+    )
+    .expect("writing to memory");
     for event in events {
         writer.event(event).expect("writing to memory");
     }

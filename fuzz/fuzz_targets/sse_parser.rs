@@ -29,7 +29,7 @@ fuzz_target!(|input: &[u8]| {
         items
             .into_iter()
             .map(|i| match i {
-                SseItem::Oversized { .. } => SseItem::Oversized { bytes: 0 },
+                SseItem::Oversized { id, .. } => SseItem::Oversized { bytes: 0, id },
                 other => other,
             })
             .collect()

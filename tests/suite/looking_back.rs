@@ -165,7 +165,8 @@ fn links_are_hyperlinks_o_opens_one_and_enter_inspects_an_event() {
         },
         || pty.screen_text(),
     );
-    assert_eq!(got, url);
+    // The opener gets the URL as the url crate normalises it (`https://host/`).
+    assert_eq!(got, url::Url::parse(&url).unwrap().as_str());
 
     // Tab to the Events pane, select its bottom row, Enter: the whole event.
     pty.send_keys(keys::TAB);
