@@ -1,8 +1,10 @@
 //! The export's Markdown writer on hostile events: arbitrary ids, texts, tool names, paths
-//! and diffs, a planted token among them. In what comes out, outside code blocks: every
-//! heading, rule and HTML comment is one the writer made for an event; no `<` opens markup
-//! outside inline code; a name or path stays inside its inline code; the token never
-//! survives.
+//! and diffs, a planted token among them. In what comes out, outside code blocks: the
+//! export's structure (its headings of levels 1–3, rules and HTML comments) is exactly the
+//! structure of the same events with every text replaced by a neutral word, so no server
+//! text adds, removes or moves a section (an agent's own headings, demoted to level 4 and
+//! deeper, are its body); no `<` opens markup outside inline code; a name or path stays
+//! inside its inline code; the token never survives.
 #![no_main]
 
 use gobare_api::model::Event;
@@ -38,53 +40,76 @@ fn name(u: &mut Unstructured<'_>) -> String {
     format!("{MARK}{}{MARK}", text(u))
 }
 
-/// One event of a kind chosen by the input, with its headings: `(envelope, headings)`.
-fn event(u: &mut Unstructured<'_>, seq: u64) -> (serde_json::Value, usize) {
-    let (kind, payload, headings) = match u.int_in_range(0..=11).unwrap_or(0) {
-        0 => ("turn.started", json!({"turnId": text(u)}), 1),
-        1 => ("turn.ended", json!({"turnId": text(u)}), 0),
-        2 => ("user.message", json!({"text": text(u)}), 1),
-        3 => ("agent.message", json!({"text": text(u)}), 1),
+/// One event of a kind chosen by the input.
+fn event(u: &mut Unstructured<'_>, seq: u64) -> serde_json::Value {
+    let (kind, payload) = match u.int_in_range(0..=11).unwrap_or(0) {
+        0 => ("turn.started", json!({"turnId": text(u)})),
+        1 => ("turn.ended", json!({"turnId": text(u)})),
+        2 => ("user.message", json!({"text": text(u)})),
+        3 => ("agent.message", json!({"text": text(u)})),
         4 => (
             "agent.tool_call",
             json!({"toolCallId": text(u), "toolName": name(u), "args": {"command": text(u)}}),
-            1,
         ),
         5 => (
             "agent.tool_result",
             json!({"toolCallId": text(u), "toolName": name(u), "isError": false,
                    "cancelled": false, "summary": text(u)}),
-            1,
         ),
         6 => (
             "file.changed",
             json!({"path": name(u), "changeType": "modified", "diff": text(u)}),
-            1,
         ),
         7 => (
             "approval.requested",
             json!({"toolCallId": text(u), "name": name(u), "args": {"x": text(u)}, "sensitive": true}),
-            1,
         ),
         8 => (
             "question.asked",
             json!({"toolCallId": text(u), "question": text(u), "options": [text(u), text(u)]}),
-            1,
         ),
         9 => (
             "artifact.created",
             json!({"id": text(u), "path": name(u), "size_bytes": 1, "turn_id": "t"}),
-            0,
         ),
-        10 => ("agent.error", json!({"message": text(u)}), 1),
+        10 => ("agent.error", json!({"message": text(u)})),
         _ => (
             "agent.todos",
             json!({"items": [{"label": text(u), "status": "done"}]}),
-            1,
         ),
     };
-    let envelope = json!({"type": kind, "seq": seq, "session_id": "s", "created_at": 1_789_000_000_000i64, "payload": payload});
-    (envelope, headings)
+    json!({"type": kind, "seq": seq, "session_id": "s", "created_at": 1_789_000_000_000i64, "payload": payload})
+}
+
+/// `value` with every string replaced by a neutral word, the same word for the same text
+/// (so turn ids still pair), a blank one kept as it is.
+fn neutral(value: &serde_json::Value, words: &mut Vec<String>) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => Value::String(neutral_text(s, words)),
+        Value::Array(items) => Value::Array(items.iter().map(|v| neutral(v, words)).collect()),
+        Value::Object(members) => Value::Object(
+            members
+                .iter()
+                .map(|(k, v)| {
+                    let keep = matches!(k.as_str(), "type" | "session_id" | "changeType" | "status" | "turn_id");
+                    (k.clone(), if keep { v.clone() } else { neutral(v, words) })
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+fn neutral_text(s: &str, words: &mut Vec<String>) -> String {
+    if s.trim().is_empty() {
+        return s.to_string();
+    }
+    let at = words.iter().position(|w| w == s).unwrap_or_else(|| {
+        words.push(s.to_string());
+        words.len() - 1
+    });
+    format!("word{at}")
 }
 
 /// `line` without its inline code spans (CommonMark: a run of n backticks up to the next
@@ -135,16 +160,17 @@ fn split_code_spans(line: &str) -> (String, Vec<String>) {
     (text, spans)
 }
 
-fn is_heading(line: &str) -> bool {
+/// The ATX heading's level, if `line` is one.
+fn heading_level(line: &str) -> Option<usize> {
     let t = line.trim_start_matches(' ');
-    line.len() - t.len() <= 3 && {
-        let hashes = t.bytes().take_while(|&c| c == b'#').count();
-        (1..=6).contains(&hashes)
-            && t[hashes..]
-                .chars()
-                .next()
-                .is_none_or(|c| c == ' ' || c == '\t')
-    }
+    let hashes = t.bytes().take_while(|&c| c == b'#').count();
+    (line.len() - t.len() <= 3
+        && (1..=6).contains(&hashes)
+        && t[hashes..]
+            .chars()
+            .next()
+            .is_none_or(|c| c == ' ' || c == '\t'))
+    .then_some(hashes)
 }
 
 fn is_rule_or_underline(line: &str) -> bool {
@@ -161,26 +187,10 @@ fn is_rule_or_underline(line: &str) -> bool {
     rule || underline
 }
 
-fuzz_target!(|input: &[u8]| {
-    let mut u = Unstructured::new(input);
-    let session_id = name(&mut u);
-    let title = u.arbitrary::<bool>().unwrap_or(false).then(|| text(&mut u));
-    let mut events = Vec::new();
-    // The document's title is the first heading.
-    let (mut headings, mut turns) = (1, 0);
-    for seq in 1..=u.int_in_range(0..=12).unwrap_or(0) {
-        let (envelope, h) = event(&mut u, seq);
-        let Ok(event) = Event::parse(&envelope.to_string()) else {
-            continue;
-        };
-        turns += usize::from(envelope["type"] == "turn.started");
-        headings += h;
-        events.push(event);
-    }
-    let out = export_markdown(&session_id, title.as_deref(), &events);
-    assert!(!out.contains(SECRET), "the token survived: {out}");
-
-    let (mut seen_headings, mut rules, mut comments) = (0, 0, 0);
+/// The export's structure outside code blocks: the levels of its headings of levels 1–3
+/// in order, its rules and its HTML comments, after checking each line's own rules.
+fn structure(out: &str) -> (Vec<usize>, usize, usize) {
+    let (mut headings, mut rules, mut comments) = (Vec::new(), 0, 0);
     let mut fence: Option<usize> = None;
     for line in out.lines() {
         let ticks = line.bytes().take_while(|&c| c == b'`').count();
@@ -210,7 +220,9 @@ fuzz_target!(|input: &[u8]| {
             );
             continue;
         }
-        seen_headings += usize::from(is_heading(line));
+        if let Some(level) = heading_level(line).filter(|&l| l <= 3) {
+            headings.push(level);
+        }
         rules += usize::from(is_rule_or_underline(line));
         let (outside, spans) = split_code_spans(line);
         assert!(
@@ -229,10 +241,36 @@ fuzz_target!(|input: &[u8]| {
         }
     }
     assert_eq!(fence, None, "a code block left open:\n{out}");
-    assert_eq!(
-        seen_headings, headings,
-        "headings the writer did not make:\n{out}"
+    (headings, rules, comments)
+}
+
+fuzz_target!(|input: &[u8]| {
+    let mut u = Unstructured::new(input);
+    let mut words = Vec::new();
+    let session_id = name(&mut u);
+    let title = u.arbitrary::<bool>().unwrap_or(false).then(|| text(&mut u));
+    let (mut events, mut neutral_events) = (Vec::new(), Vec::new());
+    for seq in 1..=u.int_in_range(0..=12).unwrap_or(0) {
+        let envelope = event(&mut u, seq);
+        let (Ok(event), Ok(plain)) = (
+            Event::parse(&envelope.to_string()),
+            Event::parse(&neutral(&envelope, &mut words).to_string()),
+        ) else {
+            continue;
+        };
+        events.push(event);
+        neutral_events.push(plain);
+    }
+    let out = export_markdown(&session_id, title.as_deref(), &events);
+    assert!(!out.contains(SECRET), "the token survived: {out}");
+    let plain = export_markdown(
+        &neutral_text(&session_id, &mut words),
+        title.map(|t| neutral_text(&t, &mut words)).as_deref(),
+        &neutral_events,
     );
-    assert_eq!(rules, turns + 1, "rules the writer did not make:\n{out}");
-    assert_eq!(comments, turns, "comments the writer did not make:\n{out}");
+    assert_eq!(
+        structure(&out),
+        structure(&plain),
+        "server text changed the export's structure:\n{out}\n--- the same events, neutral:\n{plain}"
+    );
 });

@@ -16,10 +16,9 @@ impl Drop for AbortOnDrop {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::overlay::{Overlay, OverlayKey};
+    use crate::ui::overlay::{Overlay, OverlayKey, ViewKey, ViewScope};
     use crate::ui::screen::Screen;
     use crate::ui::theme::Theme;
-    use crossterm::event::KeyEvent;
     use ratatui::buffer::Buffer;
     use ratatui::layout::Rect;
 
@@ -27,7 +26,10 @@ mod tests {
 
     impl Overlay for Blank {
         fn render(&mut self, _: Rect, _: &mut Buffer, _: &Theme) {}
-        fn handle_key(&mut self, _: KeyEvent) -> OverlayKey {
+        fn scope(&self) -> ViewScope {
+            ViewScope::Pager
+        }
+        fn handle(&mut self, _: ViewKey) -> OverlayKey {
             OverlayKey::Close
         }
     }

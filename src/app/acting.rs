@@ -267,7 +267,12 @@ impl App {
                 self.notice_at(Severity::Warn, what.into());
                 return;
             }
-            return self.act_answer_with_text(text);
+            if !self.act_answer_with_text(text) {
+                // Refused text stays in the box, still an answer: Enter never turns it into
+                // a message behind the question.
+                self.acting.answering = Some(target);
+            }
+            return;
         }
         // Nothing withdraws a queued message (§6.4): the same text again is a second one.
         if self.view.turn_running() && self.view.transcript().waiting_queue().holds(&text) {
@@ -307,9 +312,10 @@ impl App {
         self.act_answer_with_text(text.trim().to_string());
     }
 
-    fn act_answer_with_text(&mut self, text: String) {
+    /// Whether `text` went out as the answer.
+    fn act_answer_with_text(&mut self, text: String) -> bool {
         if self.refused_read_only() {
-            return;
+            return false;
         }
         match self
             .screen
@@ -320,11 +326,25 @@ impl App {
                 self.act_answer(answer);
                 self.screen.composer.clear();
                 self.acting.with_memory(|m| m.set_draft(""));
+                true
             }
-            None => self.notice_at(
-                Severity::Warn,
-                "not an answer to this question: pick one of its options".into(),
-            ),
+            None => {
+                let options = PromptState::current(self.view.actions())
+                    .map(|a| self.view.actions().question(a).options)
+                    .unwrap_or_default();
+                let options: Vec<String> = options
+                    .iter()
+                    .map(|o| format!("“{}”", gobare_api::text::line(o)))
+                    .collect();
+                self.notice_at(
+                    Severity::Warn,
+                    format!(
+                        "takes only one of its options: {} · Tab picks · your text stays",
+                        options.join(", ")
+                    ),
+                );
+                false
+            }
         }
     }
 

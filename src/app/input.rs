@@ -119,7 +119,8 @@ impl App {
                 self.notice(Some(held_notice(&held)));
             }
             KeyRoute::Overlay => self.key_to_overlay(key),
-            KeyRoute::Ignore => {}
+            // The overlays' and the fleet's own rows: read through their scopes.
+            KeyRoute::View(_) | KeyRoute::Fleet(_) | KeyRoute::Ignore => {}
         }
         self.request_frame();
     }
@@ -130,7 +131,7 @@ impl App {
             self.screen.modes.close_overlay();
             return;
         };
-        match overlay.handle_key(key) {
+        match keys::press_overlay(overlay, key) {
             OverlayKey::Handled => self.request_frame(),
             OverlayKey::Ignored => {}
             OverlayKey::Close => {

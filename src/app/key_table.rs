@@ -4,7 +4,9 @@
 //! adds keys to its named rows. A key described anywhere else is a key that can drift.
 
 use super::intent::Intent;
+use crate::ui::fleet::{FleetKey, FleetScope};
 use crate::ui::mode::Mode;
+use crate::ui::overlay::{ViewKey, ViewScope};
 use crossterm::event::{KeyCode, KeyModifiers};
 
 /// Where a key goes: straight to an intent, or to the widget that has the keys.
@@ -21,12 +23,16 @@ pub(crate) enum KeyRoute {
     Confirm(bool),
     /// Enter on a confirmation: never yes; the status bar says what is.
     ExplainConfirm,
+    /// What a key means to the fleet.
+    Fleet(FleetKey),
     /// Another letter on a confirmation: no, and what follows is held.
     Decline,
     /// After a decision: held, with a word on how to go on.
     Held,
-    /// The open overlay (pager, list, inspector).
+    /// The open overlay (pager, list, inspector): its own scope's rows say what the key is.
     Overlay,
+    /// What a key means to the open overlay.
+    View(ViewKey),
     Ignore,
 }
 
@@ -57,11 +63,13 @@ pub(crate) enum Scope {
     Panes,
     Confirming,
     Search,
-    /// Artifacts, files, pagers and the inspector (their widgets read these keys).
+    /// An overlay is open: these, else the keys of the overlay's own scope.
     Viewing,
+    /// The keys of one overlay in one state.
+    View(ViewScope),
     Help,
-    /// The fleet (Ctrl+O): its own screen.
-    Fleet,
+    /// The fleet (Ctrl+O): its own screen, in one of its states.
+    Fleet(FleetScope),
 }
 
 impl Scope {
@@ -75,9 +83,19 @@ impl Scope {
             Scope::Panes => "Panes (Shift+Tab): letters are commands, the box says so",
             Scope::Confirming => "Confirming (a question in the input area)",
             Scope::Search => "Search (/ in the panes)",
-            Scope::Viewing => "Artifacts (a), files (f), pagers",
+            Scope::Viewing => "Over any overlay (artifacts, files, a pager)",
+            Scope::View(ViewScope::Pager) => "A pager (an artifact, a file, an event, a diff)",
+            Scope::View(ViewScope::Artifacts) => "Artifacts (a in the panes)",
+            Scope::View(ViewScope::Overwrite) => "Artifacts, asked whether to overwrite",
+            Scope::View(ViewScope::Files) => "Workspace files (f in the panes)",
+            Scope::View(ViewScope::FilesFinding) => "Workspace files, finding a name (/)",
             Scope::Help => "This list",
-            Scope::Fleet => "Fleet (Ctrl+O): letters are commands",
+            Scope::Fleet(FleetScope::Everywhere) => "Fleet (Ctrl+O), anywhere in it",
+            Scope::Fleet(FleetScope::List) => "Fleet: the list (letters are commands)",
+            Scope::Fleet(FleetScope::Filter) => "Fleet: typing the filter (/)",
+            Scope::Fleet(FleetScope::Rename) => "Fleet: typing a new title (r)",
+            Scope::Fleet(FleetScope::Confirm) => "Fleet: asked before a delete or fork",
+            Scope::Fleet(FleetScope::Help) => "Fleet: this list",
         }
     }
 
@@ -91,13 +109,23 @@ impl Scope {
             Scope::Panes => "panes (Shift+Tab)",
             Scope::Confirming => "confirming",
             Scope::Search => "search (`/`)",
-            Scope::Viewing => "artifacts, files, pager",
+            Scope::Viewing => "any overlay",
+            Scope::View(ViewScope::Pager) => "pager",
+            Scope::View(ViewScope::Artifacts) => "artifacts (`a`)",
+            Scope::View(ViewScope::Overwrite) => "overwrite?",
+            Scope::View(ViewScope::Files) => "files (`f`)",
+            Scope::View(ViewScope::FilesFinding) => "files, finding",
             Scope::Help => "help (F1)",
-            Scope::Fleet => "fleet",
+            Scope::Fleet(FleetScope::Everywhere) => "fleet",
+            Scope::Fleet(FleetScope::List) => "fleet: list",
+            Scope::Fleet(FleetScope::Filter) => "fleet: filter",
+            Scope::Fleet(FleetScope::Rename) => "fleet: rename",
+            Scope::Fleet(FleetScope::Confirm) => "fleet: asked",
+            Scope::Fleet(FleetScope::Help) => "fleet: keys",
         }
     }
 
-    pub(crate) const ALL: [Scope; 10] = [
+    pub(crate) const ALL: [Scope; 20] = [
         Scope::Everywhere,
         Scope::Typing,
         Scope::Deciding,
@@ -106,8 +134,18 @@ impl Scope {
         Scope::Confirming,
         Scope::Search,
         Scope::Viewing,
+        Scope::View(ViewScope::Pager),
+        Scope::View(ViewScope::Artifacts),
+        Scope::View(ViewScope::Overwrite),
+        Scope::View(ViewScope::Files),
+        Scope::View(ViewScope::FilesFinding),
         Scope::Help,
-        Scope::Fleet,
+        Scope::Fleet(FleetScope::Everywhere),
+        Scope::Fleet(FleetScope::List),
+        Scope::Fleet(FleetScope::Filter),
+        Scope::Fleet(FleetScope::Rename),
+        Scope::Fleet(FleetScope::Confirm),
+        Scope::Fleet(FleetScope::Help),
     ];
 }
 
@@ -292,8 +330,20 @@ const fn doc(scope: Scope, keys: &'static str, label: &'static str) -> Binding {
     row(scope, &[], KeyRoute::Ignore, label).keys(keys)
 }
 
-use KeyRoute::{Confirm as Yes, Do, Ignore, Input, Prompt};
+use KeyRoute::{Confirm as Yes, Do, Fleet as F, Ignore, Input, Prompt, View};
 use Scope::*;
+
+const PAGER: Scope = Scope::View(ViewScope::Pager);
+const F_ANY: Scope = Scope::Fleet(FleetScope::Everywhere);
+const F_LIST: Scope = Scope::Fleet(FleetScope::List);
+const F_FILTER: Scope = Scope::Fleet(FleetScope::Filter);
+const F_RENAME: Scope = Scope::Fleet(FleetScope::Rename);
+const F_CONFIRM: Scope = Scope::Fleet(FleetScope::Confirm);
+const F_HELP: Scope = Scope::Fleet(FleetScope::Help);
+const ARTIFACTS: Scope = Scope::View(ViewScope::Artifacts);
+const OVERWRITE: Scope = Scope::View(ViewScope::Overwrite);
+const FILES: Scope = Scope::View(ViewScope::Files);
+const FINDING: Scope = Scope::View(ViewScope::FilesFinding);
 
 /// Every key of every mode, in the order the key list shows them.
 pub(crate) const TABLE: &[Binding] = &[
@@ -762,22 +812,72 @@ pub(crate) const TABLE: &[Binding] = &[
     )
     .hint("Enter keep · Esc end", Shown::Always),
     // Overlays.
-    doc(
-        Viewing,
-        "↑ ↓ j k · PgUp PgDn · Home End",
-        "move or scroll",
-    ),
-    doc(
-        Viewing,
-        "Enter · Esc / q",
-        "open · close (a file opened from a list goes back to it)",
-    )
-    .hint("Esc close", Shown::Always),
-    doc(
-        Viewing,
-        "y / n",
-        "overwrite an existing file / keep it (only when asked)",
-    ),
+    row(Viewing, &[ctrl('c')], Do(Intent::Quit), "quit (asks as everywhere)"),
+    row(Viewing, &[ctrl('z')], Do(Intent::Suspend), "suspend (fg resumes)"),
+    // A pager.
+    row(PAGER, &[k(KeyCode::Esc), c('q')], View(ViewKey::Close), "close (back to the list it was opened from)")
+        .hint("Esc close", Shown::Always),
+    row(PAGER, &[k(KeyCode::Up), c('k')], View(ViewKey::Up), "scroll up a line")
+        .hint("↑↓", Shown::Always),
+    row(PAGER, &[k(KeyCode::Down), c('j')], View(ViewKey::Down), "scroll down a line"),
+    row(PAGER, &[k(KeyCode::PageUp)], View(ViewKey::PageUp), "scroll up a page")
+        .hint("PgUp PgDn", Shown::Always),
+    row(PAGER, &[k(KeyCode::PageDown), c(' ')], View(ViewKey::PageDown), "scroll down a page"),
+    row(PAGER, &[k(KeyCode::Home), c('g')], View(ViewKey::Top), "the first line")
+        .hint("Home End", Shown::Always),
+    row(PAGER, &[k(KeyCode::End), c('G')], View(ViewKey::Bottom), "the last line"),
+    // The artifact list.
+    row(ARTIFACTS, &[k(KeyCode::Esc), c('q')], View(ViewKey::Close), "close")
+        .hint("Esc close", Shown::Always),
+    row(ARTIFACTS, &[k(KeyCode::Up), c('k')], View(ViewKey::Up), "select the one above")
+        .hint("↑↓", Shown::Always),
+    row(ARTIFACTS, &[k(KeyCode::Down), c('j')], View(ViewKey::Down), "select the one below"),
+    row(ARTIFACTS, &[k(KeyCode::PageUp)], View(ViewKey::PageUp), "a page up"),
+    row(ARTIFACTS, &[k(KeyCode::PageDown)], View(ViewKey::PageDown), "a page down"),
+    row(ARTIFACTS, &[k(KeyCode::Home), c('g')], View(ViewKey::Top), "the first"),
+    row(ARTIFACTS, &[k(KeyCode::End), c('G')], View(ViewKey::Bottom), "the last"),
+    row(ARTIFACTS, &[k(KeyCode::Enter)], View(ViewKey::Open), "open it (text in a pager)")
+        .hint("Enter open", Shown::Always),
+    row(ARTIFACTS, &[c('s')], View(ViewKey::Save), "save it to the download directory")
+        .hint("s save", Shown::Always),
+    row(ARTIFACTS, &[c('S')], View(ViewKey::SaveAll), "save them all")
+        .hint("S save all", Shown::Always),
+    row(ARTIFACTS, &[c('t')], View(ViewKey::SaveTurn), "save its turn's archive")
+        .hint("t turn's archive", Shown::Always),
+    row(OVERWRITE, &[c('y')], View(ViewKey::Yes), "overwrite the existing files")
+        .hint("y overwrite", Shown::Always),
+    row(OVERWRITE, &[c('n'), k(KeyCode::Esc)], View(ViewKey::No), "keep them (nothing is saved)")
+        .hint("n keep", Shown::Always),
+    doc(OVERWRITE, "any other key", "nothing: only y or n answers"),
+    // The workspace's files.
+    row(FILES, &[k(KeyCode::Esc), c('q')], View(ViewKey::Close), "close")
+        .hint("Esc close", Shown::Always),
+    row(FILES, &[k(KeyCode::Up), c('k')], View(ViewKey::Up), "select the one above")
+        .hint("↑↓", Shown::Always),
+    row(FILES, &[k(KeyCode::Down), c('j')], View(ViewKey::Down), "select the one below"),
+    row(FILES, &[k(KeyCode::PageUp)], View(ViewKey::PageUp), "a page up"),
+    row(FILES, &[k(KeyCode::PageDown)], View(ViewKey::PageDown), "a page down"),
+    row(FILES, &[k(KeyCode::Home), c('g')], View(ViewKey::Top), "the first"),
+    row(FILES, &[k(KeyCode::End), c('G')], View(ViewKey::Bottom), "the last"),
+    row(FILES, &[k(KeyCode::Enter)], View(ViewKey::Open), "open a file in a pager; open or close a directory")
+        .hint("Enter open", Shown::Always),
+    row(FILES, &[k(KeyCode::Right), c('l')], View(ViewKey::Expand), "open the directory"),
+    row(FILES, &[k(KeyCode::Left), c('h')], View(ViewKey::Collapse), "close the directory"),
+    row(FILES, &[c('/')], View(ViewKey::Find), "find by name: letters are the name")
+        .hint("/ find", Shown::Always),
+    row(FILES, &[c('r')], View(ViewKey::Refresh), "take a new snapshot (it wakes a paused workspace)")
+        .hint("r new snapshot", Shown::Always),
+    row(FINDING, &[k(KeyCode::Esc)], View(ViewKey::StopFinding), "stop finding (the whole tree again)")
+        .hint("Esc stop finding", Shown::Always),
+    doc(FINDING, "letters, Backspace", "the name, found as typed")
+        .hint("type a name", Shown::Always),
+    row(FINDING, &[k(KeyCode::Up)], View(ViewKey::Up), "select the one above")
+        .hint("↑↓", Shown::Always),
+    row(FINDING, &[k(KeyCode::Down)], View(ViewKey::Down), "select the one below"),
+    row(FINDING, &[k(KeyCode::PageUp)], View(ViewKey::PageUp), "a page up"),
+    row(FINDING, &[k(KeyCode::PageDown)], View(ViewKey::PageDown), "a page down"),
+    row(FINDING, &[k(KeyCode::Enter)], View(ViewKey::Open), "open what is selected")
+        .hint("Enter open", Shown::Always),
     // Help.
     row(Help, &[k(KeyCode::Up), c('k')], Do(Intent::ScrollHelp(-1)), "scroll up"),
     row(Help, &[k(KeyCode::Down), c('j')], Do(Intent::ScrollHelp(1)), "scroll down"),
@@ -792,18 +892,52 @@ pub(crate) const TABLE: &[Binding] = &[
     .hint("Esc close", Shown::Always),
     row(Help, &[ctrl('c')], Do(Intent::Quit), "quit (asks as everywhere)"),
     // The fleet.
-    doc(
-        Fleet,
-        "↑ ↓ j k, Home End",
-        "move (the selection stays on its session)",
-    ),
-    doc(Fleet, "Enter", "open the session; Ctrl+O comes back"),
-    doc(Fleet, "n", "create a session and open it"),
-    doc(Fleet, "r", "rename: edit the title (Ctrl+U clears), Enter saves"),
-    doc(Fleet, "d · f", "delete · fork (each asks y / n first)"),
-    doc(Fleet, "/", "filter: typed text is text, Esc clears"),
-    doc(Fleet, "F1 / ?", "the fleet's keys (this list)"),
-    doc(Fleet, "q · Ctrl+C", "leave"),
+    row(F_ANY, &[ctrl('c'), ctrl('q')], F(FleetKey::Quit), "leave"),
+    row(F_LIST, &[k(KeyCode::Enter)], F(FleetKey::Open), "open the session; Ctrl+O comes back")
+        .hint("Enter open", Shown::Always),
+    row(F_LIST, &[k(KeyCode::Up), c('k')], F(FleetKey::Up), "the row above (rows hold still while the selection moves)"),
+    row(F_LIST, &[k(KeyCode::Down), c('j')], F(FleetKey::Down), "the row below"),
+    row(F_LIST, &[k(KeyCode::PageUp)], F(FleetKey::PageUp), "a page up"),
+    row(F_LIST, &[k(KeyCode::PageDown)], F(FleetKey::PageDown), "a page down"),
+    row(F_LIST, &[k(KeyCode::Home), c('g')], F(FleetKey::Top), "the first row"),
+    row(F_LIST, &[k(KeyCode::End), c('G')], F(FleetKey::Bottom), "the last row"),
+    row(F_LIST, &[c('/')], F(FleetKey::Filter), "filter: typed text is text, Esc clears")
+        .hint("/ filter", Shown::Always),
+    row(F_LIST, &[k(KeyCode::Esc)], F(FleetKey::ClearFilter), "clear the filter"),
+    row(F_LIST, &[c('n')], F(FleetKey::New), "create a session and open it")
+        .hint("n new", Shown::Always),
+    row(F_LIST, &[c('r')], F(FleetKey::Rename), "rename: edit the title, Enter saves")
+        .hint("r rename", Shown::Always),
+    row(F_LIST, &[c('d')], F(FleetKey::Delete), "delete (asks y / n first)")
+        .hint("d delete", Shown::Always),
+    row(F_LIST, &[c('f')], F(FleetKey::Fork), "fork (asks y / n first; the copy's title says fork)")
+        .hint("f fork", Shown::Always),
+    row(F_LIST, &[k(KeyCode::F(1)), c('?')], F(FleetKey::Help), "the fleet's keys (this list)")
+        .hint("F1 keys", Shown::Always),
+    row(F_LIST, &[c('q')], F(FleetKey::Quit), "leave")
+        .hint("q quit", Shown::Always),
+    doc(F_FILTER, "letters, Backspace", "the filter, applied as typed"),
+    row(F_FILTER, &[k(KeyCode::Backspace)], F(FleetKey::Erase), "erase a letter").keys("Backspace"),
+    row(F_FILTER, &[k(KeyCode::Enter)], F(FleetKey::Done), "keep the filter, back to the list"),
+    row(F_FILTER, &[k(KeyCode::Esc)], F(FleetKey::Cancel), "clear it, back to the list"),
+    row(F_FILTER, &[k(KeyCode::Up)], F(FleetKey::Up), "the row above"),
+    row(F_FILTER, &[k(KeyCode::Down)], F(FleetKey::Down), "the row below"),
+    row(F_FILTER, &[k(KeyCode::F(1))], F(FleetKey::Help), "the fleet's keys"),
+    doc(F_RENAME, "letters, Backspace", "the title (it starts as it is)"),
+    row(F_RENAME, &[k(KeyCode::Backspace)], F(FleetKey::Erase), "erase a letter").keys("Backspace"),
+    row(F_RENAME, &[ctrl('u')], F(FleetKey::EraseAll), "clear the title"),
+    row(F_RENAME, &[k(KeyCode::Enter)], F(FleetKey::Done), "save it (empty: no title)"),
+    row(F_RENAME, &[k(KeyCode::Esc)], F(FleetKey::Cancel), "keep the old title"),
+    row(F_RENAME, &[k(KeyCode::F(1))], F(FleetKey::Help), "the fleet's keys"),
+    row(F_CONFIRM, &[c('y')], F(FleetKey::Yes), "yes: delete or fork"),
+    row(F_CONFIRM, &[c('n'), k(KeyCode::Esc)], F(FleetKey::No), "no"),
+    row(F_CONFIRM, &[k(KeyCode::F(1))], F(FleetKey::Help), "the fleet's keys"),
+    doc(F_CONFIRM, "any other key", "nothing: the question stays"),
+    row(F_HELP, &[k(KeyCode::Esc), k(KeyCode::F(1)), c('?'), c('q')], F(FleetKey::CloseHelp), "close"),
+    row(F_HELP, &[k(KeyCode::Up), c('k')], F(FleetKey::Up), "scroll up"),
+    row(F_HELP, &[k(KeyCode::Down), c('j')], F(FleetKey::Down), "scroll down"),
+    row(F_HELP, &[k(KeyCode::PageUp)], F(FleetKey::PageUp), "scroll up a page"),
+    row(F_HELP, &[k(KeyCode::PageDown)], F(FleetKey::PageDown), "scroll down a page"),
 ];
 
 /// The words of the input box's title for `scope` in the situation given.
@@ -897,15 +1031,73 @@ pub(crate) fn help_rows() -> Vec<(String, String)> {
     rows
 }
 
-/// The key list of one screen of its own (the fleet): its scope's rows under its heading.
-pub(crate) fn help_rows_of(scope: Scope) -> Vec<(String, String)> {
-    let mut rows = vec![(String::new(), scope.heading().to_string())];
-    rows.extend(
+/// The hint line of an overlay whose keys are `scope`'s: its rows' hints, the way out
+/// first.
+pub(crate) fn view_hints(scope: ViewScope) -> String {
+    let mut hints: Vec<&str> = Vec::new();
+    let rows = TABLE.iter().filter(|b| b.scope == Scope::View(scope));
+    let (back, rest): (Vec<&Binding>, Vec<&Binding>) =
+        rows.partition(|b| b.hint.is_some_and(|(w, _)| w.starts_with("Esc")));
+    for b in rest.into_iter().chain(back) {
+        if let Some((words, _)) = b.hint {
+            hints.push(words);
+        }
+    }
+    hints.join(" · ")
+}
+
+/// What `code` with `mods` means to an overlay whose keys are `scope`'s, if a row says.
+pub(crate) fn view_key(scope: ViewScope, code: KeyCode, mods: KeyModifiers) -> Option<ViewKey> {
+    TABLE
+        .iter()
+        .filter(|b| b.scope == Scope::View(scope))
+        .find(|b| b.chords.iter().any(|c| c.matches(code, mods)))
+        .and_then(|b| match b.route {
+            KeyRoute::View(key) => Some(key),
+            _ => None,
+        })
+}
+
+/// What `code` with `mods` means to the fleet while its keys are `scope`'s, if a row says.
+pub(crate) fn fleet_key(scope: FleetScope, code: KeyCode, mods: KeyModifiers) -> Option<FleetKey> {
+    let meaning = |scope: FleetScope| {
         TABLE
             .iter()
-            .filter(|b| b.scope == scope)
-            .map(|b| (b.keys_label(), b.label.to_string())),
-    );
+            .filter(|b| b.scope == Scope::Fleet(scope))
+            .find(|b| b.chords.iter().any(|c| c.matches(code, mods)))
+            .and_then(|b| match b.route {
+                KeyRoute::Fleet(key) => Some(key),
+                _ => None,
+            })
+    };
+    meaning(FleetScope::Everywhere).or_else(|| meaning(scope))
+}
+
+/// The fleet's hint line while its keys are `scope`'s.
+pub(crate) fn fleet_hints(scope: FleetScope) -> String {
+    TABLE
+        .iter()
+        .filter(|b| b.scope == Scope::Fleet(scope))
+        .filter_map(|b| b.hint.map(|(words, _)| words))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// The fleet's key list: each of its scopes' rows under the scope's heading.
+pub(crate) fn fleet_help_rows() -> Vec<(String, String)> {
+    let mut rows = Vec::new();
+    for scope in Scope::ALL
+        .into_iter()
+        .filter(|s| matches!(s, Scope::Fleet(_)))
+    {
+        rows.push((String::new(), scope.heading().to_string()));
+        rows.extend(
+            TABLE
+                .iter()
+                .filter(|b| b.scope == scope)
+                .map(|b| (b.keys_label(), b.label.to_string())),
+        );
+    }
     rows
 }
 

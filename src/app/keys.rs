@@ -6,9 +6,10 @@
 //! scroll, so reading back never needs a mode change.
 
 use super::intent::Intent;
-use super::key_table::{Binding, Scope, TABLE};
+use super::key_table::{Binding, Scope, TABLE, view_key};
 use super::keymap::KeyMap;
 use crate::ui::mode::Mode;
+use crate::ui::overlay::{Overlay, OverlayKey};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 pub(crate) use super::key_table::{KeyRoute, scope_of};
@@ -29,6 +30,15 @@ pub(crate) fn is_text(key: &KeyEvent) -> bool {
             .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
 }
 
+/// A key for the open `overlay`, as its scope's rows route it; a key no row has is the
+/// overlay's to read as text, or nothing.
+pub(crate) fn press_overlay(overlay: &mut dyn Overlay, key: KeyEvent) -> OverlayKey {
+    match view_key(overlay.scope(), key.code, key.modifiers) {
+        Some(meant) => overlay.handle(meant),
+        None => overlay.unrouted(key),
+    }
+}
+
 pub(crate) fn route(key: KeyEvent, mode: &Mode, extra: &KeyMap) -> KeyRoute {
     if key.kind == KeyEventKind::Release {
         return KeyRoute::Ignore;
@@ -39,11 +49,12 @@ pub(crate) fn route(key: KeyEvent, mode: &Mode, extra: &KeyMap) -> KeyRoute {
         // These take every key but the way out of the program.
         Scope::Search => return KeyRoute::Search,
         Scope::Viewing => {
-            return match key.code {
-                KeyCode::Char('c') if ctrl => KeyRoute::Do(Intent::Quit),
-                KeyCode::Char('z') if ctrl => KeyRoute::Do(Intent::Suspend),
-                _ => KeyRoute::Overlay,
-            };
+            // An Esc just before Ctrl+C can reach us as Alt+Ctrl+C: still the way out.
+            let mut plain = key;
+            if ctrl {
+                plain.modifiers.remove(KeyModifiers::ALT);
+            }
+            return find(scope, &plain).map_or(KeyRoute::Overlay, |b| b.route.clone());
         }
         _ => {}
     }

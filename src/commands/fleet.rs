@@ -4,7 +4,7 @@
 //! kept live meanwhile by its own task (and the sessions behind that come to need the user
 //! announced by the app in front).
 
-use crate::app::key_table::{self, Scope};
+use crate::app::key_table;
 use crate::app::notifications::Notifier;
 use crate::app::stats::Stats;
 use crate::app::{self, AppExit, AppOptions};
@@ -19,7 +19,7 @@ use crate::ui::fleet::{FleetAction, FleetView};
 use crate::ui::fleet_help::{FleetHelp, HelpKey};
 use crate::ui::theme::Theme;
 use color_eyre::eyre::eyre;
-use crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers};
+use crossterm::event::{Event, KeyEventKind};
 use futures_util::StreamExt;
 use gobare_api::client::{ApiClient, IdempotencyKey};
 use gobare_api::error::ApiError;
@@ -160,7 +160,7 @@ async fn show(
     let mut clock: Option<Instant> = None;
     // The rows whose details were last asked for: those on screen.
     let mut wanted: Vec<String> = Vec::new();
-    let mut help = FleetHelp::new(key_table::help_rows_of(Scope::Fleet));
+    let mut help = FleetHelp::new(key_table::fleet_help_rows());
     loop {
         let frame_due = last_frame.map_or(Instant::now(), |at| at + FRAME_INTERVAL);
         if dirty && Instant::now() >= frame_due {
@@ -235,7 +235,7 @@ async fn show(
             _ => continue,
         };
         dirty = true;
-        match help.key(key, view.is_modal()) {
+        match help.key(key, view.scope()) {
             HelpKey::NotMine => {}
             HelpKey::Consumed => continue,
             HelpKey::Quit => return Ok(None),
@@ -244,12 +244,6 @@ async fn show(
             FleetAction::Open(id) => return Ok(Some(Choice::Open(id))),
             FleetAction::New => return Ok(Some(Choice::New)),
             FleetAction::Quit => return Ok(None),
-            FleetAction::NotMine
-                if key.modifiers.contains(KeyModifiers::CONTROL)
-                    && matches!(key.code, KeyCode::Char('c' | 'q')) =>
-            {
-                return Ok(None);
-            }
             FleetAction::Rename(id, title) => {
                 let result = client
                     .set_title(&id, title.as_deref(), &IdempotencyKey::new())
@@ -300,7 +294,7 @@ async fn show(
                 }
                 Err(e) => view.set_message(Some(refusal("fork", &e)), true),
             },
-            FleetAction::Consumed | FleetAction::NotMine => {}
+            FleetAction::Consumed => {}
         }
     }
 }

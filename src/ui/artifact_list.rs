@@ -2,20 +2,18 @@
 //! time), opened in a pager or saved, one, all or a turn's archive. The app fetches and
 //! saves; this view asks before an overwrite and shows what happened.
 
-use super::overlay::{self, Overlay, OverlayAction, OverlayKey};
+use super::overlay::{self, Overlay, OverlayAction, OverlayKey, ViewKey, ViewScope};
 use super::pager::Pager;
 use super::save_progress::SaveProgress;
 use super::theme::Theme;
 use crate::outputs::units;
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyEvent;
 use gobare_api::model::Artifact;
 use gobare_api::text;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
-
-const KEYS: &str = " ↑↓ · Enter open · s save · S save all · t turn's archive · Esc close ";
 
 enum Listing {
     Loading,
@@ -183,7 +181,13 @@ impl Overlay for ArtifactList {
         lines.push(match (&self.asking, bar, &self.status) {
             (Some((question, _)), _, _) => Line::from(vec![
                 Span::styled(question.clone(), theme.warning),
-                Span::styled("  y overwrite · n keep", theme.key_hint),
+                Span::styled(
+                    format!(
+                        "  {}",
+                        crate::app::key_table::view_hints(ViewScope::Overwrite)
+                    ),
+                    theme.key_hint,
+                ),
             ]),
             // Drawn over this row below.
             (None, Some(_), _) => Line::default(),
@@ -194,7 +198,13 @@ impl Overlay for ArtifactList {
             .borders(Borders::ALL)
             .border_style(theme.border_focused)
             .title(Span::styled(format!(" Artifacts{count} "), theme.title))
-            .title_bottom(Span::styled(KEYS, theme.dim));
+            .title_bottom(Span::styled(
+                format!(
+                    " {} ",
+                    crate::app::key_table::view_hints(ViewScope::Artifacts)
+                ),
+                theme.dim,
+            ));
         let status_row = Rect {
             x: area.x + 1,
             y: (area.y + area.height).saturating_sub(2),
@@ -210,9 +220,17 @@ impl Overlay for ArtifactList {
         }
     }
 
-    fn handle_key(&mut self, key: KeyEvent) -> OverlayKey {
+    fn scope(&self) -> ViewScope {
+        match (&self.pager, &self.asking) {
+            (Some(pager), _) => pager.scope(),
+            (None, Some(_)) => ViewScope::Overwrite,
+            (None, None) => ViewScope::Artifacts,
+        }
+    }
+
+    fn handle(&mut self, key: ViewKey) -> OverlayKey {
         if let Some(pager) = &mut self.pager {
-            return match pager.handle_key(key) {
+            return match pager.handle(key) {
                 OverlayKey::Close => {
                     self.pager = None;
                     OverlayKey::Handled
@@ -221,13 +239,13 @@ impl Overlay for ArtifactList {
             };
         }
         if let Some((_, action)) = &self.asking {
-            return match key.code {
-                KeyCode::Char('y' | 'Y') => {
+            return match key {
+                ViewKey::Yes => {
                     let action = action.clone();
                     self.asking = None;
                     OverlayKey::Act(action)
                 }
-                KeyCode::Char('n' | 'N') | KeyCode::Esc => {
+                ViewKey::No => {
                     self.asking = None;
                     self.status = Some("nothing saved: the existing files are kept".into());
                     OverlayKey::Handled
@@ -237,21 +255,21 @@ impl Overlay for ArtifactList {
             };
         }
         let page = isize::try_from(self.rows.max(2) - 1).unwrap_or(1);
-        match key.code {
-            KeyCode::Esc | KeyCode::Char('q') => return OverlayKey::Close,
-            KeyCode::Up | KeyCode::Char('k') => self.move_by(-1),
-            KeyCode::Down | KeyCode::Char('j') => self.move_by(1),
-            KeyCode::PageUp => self.move_by(-page),
-            KeyCode::PageDown => self.move_by(page),
-            KeyCode::Home | KeyCode::Char('g') => self.selected = 0,
-            KeyCode::End | KeyCode::Char('G') => self.move_by(isize::MAX),
-            KeyCode::Enter => {
+        match key {
+            ViewKey::Close => return OverlayKey::Close,
+            ViewKey::Up => self.move_by(-1),
+            ViewKey::Down => self.move_by(1),
+            ViewKey::PageUp => self.move_by(-page),
+            ViewKey::PageDown => self.move_by(page),
+            ViewKey::Top => self.selected = 0,
+            ViewKey::Bottom => self.move_by(isize::MAX),
+            ViewKey::Open => {
                 return match self.current() {
                     Some(a) => OverlayKey::Act(OverlayAction::OpenArtifact(Box::new(a.clone()))),
                     None => OverlayKey::Ignored,
                 };
             }
-            KeyCode::Char('s') => {
+            ViewKey::Save => {
                 return match self.current() {
                     Some(a) => OverlayKey::Act(OverlayAction::SaveArtifacts {
                         artifacts: vec![a.clone()],
@@ -260,13 +278,13 @@ impl Overlay for ArtifactList {
                     None => OverlayKey::Ignored,
                 };
             }
-            KeyCode::Char('S') if !self.artifacts().is_empty() => {
+            ViewKey::SaveAll if !self.artifacts().is_empty() => {
                 return OverlayKey::Act(OverlayAction::SaveArtifacts {
                     artifacts: self.artifacts().to_vec(),
                     overwrite: false,
                 });
             }
-            KeyCode::Char('t') => {
+            ViewKey::SaveTurn => {
                 return match self.current() {
                     Some(a) => OverlayKey::Act(OverlayAction::SaveArchive {
                         turn: a.turn_id.clone(),
@@ -279,11 +297,23 @@ impl Overlay for ArtifactList {
         }
         OverlayKey::Handled
     }
+
+    fn unrouted(&mut self, key: KeyEvent) -> OverlayKey {
+        let _ = key;
+        // While asking, nothing but y or n slips past the question.
+        if self.asking.is_some() && self.pager.is_none() {
+            OverlayKey::Handled
+        } else {
+            OverlayKey::Ignored
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::keys::press_overlay as press;
+    use crossterm::event::KeyCode;
     use crossterm::event::KeyModifiers;
     use serde_json::json;
 
@@ -322,30 +352,30 @@ mod tests {
         assert!(screen.contains("saves to ./gobare-artifacts/ses_1/"));
         assert!(!screen.contains('\u{1b}'), "{screen:?}");
 
-        assert_eq!(list.handle_key(key(KeyCode::Down)), OverlayKey::Handled);
+        assert_eq!(press(&mut list, key(KeyCode::Down)), OverlayKey::Handled);
         assert_eq!(
-            list.handle_key(key(KeyCode::Enter)),
+            press(&mut list, key(KeyCode::Enter)),
             OverlayKey::Act(OverlayAction::OpenArtifact(Box::new(b.clone())))
         );
         assert_eq!(
-            list.handle_key(key(KeyCode::Char('S'))),
+            press(&mut list, key(KeyCode::Char('S'))),
             OverlayKey::Act(OverlayAction::SaveArtifacts {
                 artifacts: vec![a, b],
                 overwrite: false
             })
         );
         assert_eq!(
-            list.handle_key(key(KeyCode::Char('t'))),
+            press(&mut list, key(KeyCode::Char('t'))),
             OverlayKey::Act(OverlayAction::SaveArchive {
                 turn: "turn_1".into(),
                 overwrite: false
             })
         );
         assert_eq!(
-            list.handle_key(key(KeyCode::Char('x'))),
+            press(&mut list, key(KeyCode::Char('x'))),
             OverlayKey::Ignored
         );
-        assert_eq!(list.handle_key(key(KeyCode::Esc)), OverlayKey::Close);
+        assert_eq!(press(&mut list, key(KeyCode::Esc)), OverlayKey::Close);
     }
 
     #[test]
@@ -359,19 +389,19 @@ mod tests {
         };
         list.ask("report.md exists: overwrite it?", again.clone());
         assert!(drawn(&mut list).contains("report.md exists: overwrite it?"));
-        assert_eq!(list.handle_key(key(KeyCode::Enter)), OverlayKey::Handled);
+        assert_eq!(press(&mut list, key(KeyCode::Enter)), OverlayKey::Handled);
         assert_eq!(
-            list.handle_key(key(KeyCode::Char('s'))),
+            press(&mut list, key(KeyCode::Char('s'))),
             OverlayKey::Handled
         );
         assert_eq!(
-            list.handle_key(key(KeyCode::Char('n'))),
+            press(&mut list, key(KeyCode::Char('n'))),
             OverlayKey::Handled
         );
         assert!(drawn(&mut list).contains("nothing saved"));
         list.ask("again?", again.clone());
         assert_eq!(
-            list.handle_key(key(KeyCode::Char('y'))),
+            press(&mut list, key(KeyCode::Char('y'))),
             OverlayKey::Act(again)
         );
     }
@@ -401,7 +431,7 @@ mod tests {
         list.listed(Ok(vec![artifact("a1", "/workspace/outputs/a.txt")]));
         list.show(Pager::plain("a.txt", "hello pager", &Theme::default()));
         assert!(drawn(&mut list).contains("hello pager"));
-        assert_eq!(list.handle_key(key(KeyCode::Esc)), OverlayKey::Handled);
+        assert_eq!(press(&mut list, key(KeyCode::Esc)), OverlayKey::Handled);
         assert!(drawn(&mut list).contains("Artifacts · 1"));
     }
 }

@@ -2,7 +2,7 @@
 //! was taken, directories opened and closed in place, find by name, withheld files
 //! explained, a file opened in the pager. The app fetches; this view only asks.
 
-use super::overlay::{self, Overlay, OverlayAction, OverlayKey};
+use super::overlay::{self, Overlay, OverlayAction, OverlayKey, ViewKey, ViewScope};
 use super::pager::Pager;
 use super::theme::Theme;
 use crate::outputs::units;
@@ -15,8 +15,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
 use std::collections::HashSet;
 
-const KEYS: &str = " ↑↓ · Enter open · / find · r new snapshot · Esc close ";
-const FIND_KEYS: &str = " type a name · ↑↓ · Enter open · Esc stop finding ";
 const WITHHELD: &str =
     "not readable: the server withholds env files and key material (listed, never served)";
 /// Characters of a find query.
@@ -365,7 +363,7 @@ impl Overlay for FileBrowser {
             (None, Some(status)) => Line::styled(status.clone(), theme.text),
             (None, None) => Line::default(),
         });
-        let keys = if self.find.is_some() { FIND_KEYS } else { KEYS };
+        let keys = format!(" {} ", crate::app::key_table::view_hints(self.scope()));
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(theme.border_focused)
@@ -375,9 +373,17 @@ impl Overlay for FileBrowser {
         Paragraph::new(lines).block(block).render(area, buf);
     }
 
-    fn handle_key(&mut self, key: KeyEvent) -> OverlayKey {
+    fn scope(&self) -> ViewScope {
+        match (&self.pager, &self.find) {
+            (Some(pager), _) => pager.scope(),
+            (None, Some(_)) => ViewScope::FilesFinding,
+            (None, None) => ViewScope::Files,
+        }
+    }
+
+    fn handle(&mut self, key: ViewKey) -> OverlayKey {
         if let Some(pager) = &mut self.pager {
-            return match pager.handle_key(key) {
+            return match pager.handle(key) {
                 OverlayKey::Close => {
                     self.pager = None;
                     OverlayKey::Handled
@@ -386,32 +392,35 @@ impl Overlay for FileBrowser {
             };
         }
         let page = isize::try_from(self.rows.max(2) - 1).unwrap_or(1);
-        match key.code {
-            KeyCode::Up => self.move_by(-1),
-            KeyCode::Down => self.move_by(1),
-            KeyCode::PageUp => self.move_by(-page),
-            KeyCode::PageDown => self.move_by(page),
-            KeyCode::Enter => return self.open(),
-            _ if self.find.is_some() => return self.find_key(key),
-            KeyCode::Esc | KeyCode::Char('q') => return OverlayKey::Close,
-            KeyCode::Char('k') => self.move_by(-1),
-            KeyCode::Char('j') => self.move_by(1),
-            KeyCode::Home | KeyCode::Char('g') => self.selected = 0,
-            KeyCode::End | KeyCode::Char('G') => self.move_by(isize::MAX),
-            KeyCode::Right | KeyCode::Char('l') => match self.current() {
+        match key {
+            ViewKey::Up => self.move_by(-1),
+            ViewKey::Down => self.move_by(1),
+            ViewKey::PageUp => self.move_by(-page),
+            ViewKey::PageDown => self.move_by(page),
+            ViewKey::Open => return self.open(),
+            ViewKey::StopFinding => {
+                self.find = None;
+                self.status = None;
+                self.selected = 0;
+                self.reshow();
+            }
+            ViewKey::Close => return OverlayKey::Close,
+            ViewKey::Top => self.selected = 0,
+            ViewKey::Bottom => self.move_by(isize::MAX),
+            ViewKey::Expand => match self.current() {
                 Some(n) if n.dir && !self.expanded.contains(&n.path) => return self.open(),
                 _ => {}
             },
-            KeyCode::Left | KeyCode::Char('h') => match self.current() {
+            ViewKey::Collapse => match self.current() {
                 Some(n) if n.dir && self.expanded.contains(&n.path) => return self.open(),
                 _ => {}
             },
-            KeyCode::Char('/') => {
+            ViewKey::Find => {
                 self.find = Some(String::new());
                 self.selected = 0;
                 self.reshow();
             }
-            KeyCode::Char('r') => {
+            ViewKey::Refresh => {
                 self.status = Some("taking a new snapshot (it wakes a paused workspace)…".into());
                 return OverlayKey::Act(OverlayAction::ListFiles { snapshot: true });
             }
@@ -419,16 +428,22 @@ impl Overlay for FileBrowser {
         }
         OverlayKey::Handled
     }
+
+    fn unrouted(&mut self, key: KeyEvent) -> OverlayKey {
+        if self.pager.is_some() {
+            return OverlayKey::Ignored;
+        }
+        self.find_key(key)
+    }
 }
 
 impl FileBrowser {
-    /// A key while finding: letters are the name, Esc stops.
+    /// A key while finding: letters are the name.
     fn find_key(&mut self, key: KeyEvent) -> OverlayKey {
         let Some(query) = &mut self.find else {
             return OverlayKey::Ignored;
         };
         match key.code {
-            KeyCode::Esc => self.find = None,
             KeyCode::Backspace => {
                 query.pop();
             }
@@ -451,6 +466,7 @@ impl FileBrowser {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::keys::press_overlay as press;
     use serde_json::json;
 
     fn key(code: KeyCode) -> KeyEvent {
@@ -514,17 +530,17 @@ mod tests {
             "{screen}"
         );
         assert!(screen.contains("▸ src") && !screen.contains("main.rs"));
-        b.handle_key(key(KeyCode::End));
-        assert_eq!(b.handle_key(key(KeyCode::Enter)), OverlayKey::Handled);
+        press(&mut b, key(KeyCode::End));
+        assert_eq!(press(&mut b, key(KeyCode::Enter)), OverlayKey::Handled);
         let screen = drawn(&mut b, 90, 14);
         assert!(
             screen.contains("▾ src") && screen.contains("main.rs"),
             "{screen}"
         );
         assert!(screen.contains("▸ ui") && !screen.contains("a.rs "));
-        b.handle_key(key(KeyCode::Down));
+        press(&mut b, key(KeyCode::Down));
         assert_eq!(
-            b.handle_key(key(KeyCode::Enter)),
+            press(&mut b, key(KeyCode::Enter)),
             OverlayKey::Act(OverlayAction::OpenFile {
                 path: "src/main.rs".into()
             })
@@ -535,7 +551,7 @@ mod tests {
     fn withheld_files_say_why_and_are_not_asked_for() {
         let mut b = browser(&[".env", "a.txt"]);
         assert!(drawn(&mut b, 90, 10).contains("not readable"));
-        assert_eq!(b.handle_key(key(KeyCode::Enter)), OverlayKey::Handled);
+        assert_eq!(press(&mut b, key(KeyCode::Enter)), OverlayKey::Handled);
         let screen = drawn(&mut b, 120, 10);
         assert!(
             screen.contains(".env: not readable: the server withholds env files"),
@@ -546,26 +562,26 @@ mod tests {
     #[test]
     fn find_by_name_lists_matching_files_with_their_paths() {
         let mut b = browser(&["src/main.rs", "src/ui/main_view.rs", "docs/x.md"]);
-        b.handle_key(key(KeyCode::Char('/')));
+        press(&mut b, key(KeyCode::Char('/')));
         for c in "MAIN".chars() {
-            b.handle_key(key(KeyCode::Char(c)));
+            press(&mut b, key(KeyCode::Char(c)));
         }
         let screen = drawn(&mut b, 90, 12);
         assert!(screen.contains("find: MAIN"), "{screen}");
         assert!(screen.contains("src/main.rs") && screen.contains("src/ui/main_view.rs"));
         assert!(!screen.contains("x.md"));
         // `q` and `r` are part of the name while finding.
-        assert_eq!(b.handle_key(key(KeyCode::Char('q'))), OverlayKey::Handled);
+        assert_eq!(press(&mut b, key(KeyCode::Char('q'))), OverlayKey::Handled);
         assert!(drawn(&mut b, 90, 12).contains("no file has that in its name"));
-        b.handle_key(key(KeyCode::Backspace));
-        b.handle_key(key(KeyCode::Down));
+        press(&mut b, key(KeyCode::Backspace));
+        press(&mut b, key(KeyCode::Down));
         assert_eq!(
-            b.handle_key(key(KeyCode::Enter)),
+            press(&mut b, key(KeyCode::Enter)),
             OverlayKey::Act(OverlayAction::OpenFile {
                 path: "src/ui/main_view.rs".into()
             })
         );
-        b.handle_key(key(KeyCode::Esc));
+        press(&mut b, key(KeyCode::Esc));
         assert!(drawn(&mut b, 90, 12).contains("▸ docs"));
     }
 
@@ -578,7 +594,7 @@ mod tests {
         b.listed(Ok(missing), 0);
         assert!(drawn(&mut b, 90, 10).contains("no snapshot yet: r takes one"));
         assert_eq!(
-            b.handle_key(key(KeyCode::Char('r'))),
+            press(&mut b, key(KeyCode::Char('r'))),
             OverlayKey::Act(OverlayAction::ListFiles { snapshot: true })
         );
         assert!(drawn(&mut b, 90, 10).contains("taking a new snapshot"));

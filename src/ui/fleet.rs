@@ -38,8 +38,52 @@ pub enum FleetAction {
     Quit,
     /// The view used the key (or ignored it: it is modal).
     Consumed,
-    /// A Ctrl/Alt key or an F-key: the caller's (Ctrl+C quits).
-    NotMine,
+}
+
+/// Which rows of the key table have the fleet's keys now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FleetScope {
+    /// Before the scope's own rows, in every scope.
+    Everywhere,
+    /// Moving in the list: letters are commands.
+    List,
+    /// Typing the filter: letters are the filter.
+    Filter,
+    /// Typing a session's new title: letters are the title.
+    Rename,
+    /// Asked before a delete or a fork: only y or n answers.
+    Confirm,
+    /// The fleet's key list (F1).
+    Help,
+}
+
+/// What a key means to the fleet, as the key table routes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FleetKey {
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    Open,
+    New,
+    Filter,
+    ClearFilter,
+    Rename,
+    Delete,
+    Fork,
+    /// Enter while typing: keep the filter, save the title.
+    Done,
+    /// Esc while typing: drop the filter, keep the old title.
+    Cancel,
+    Erase,
+    EraseAll,
+    Yes,
+    No,
+    Help,
+    CloseHelp,
+    Quit,
 }
 
 /// Where the fleet's keys go.
@@ -70,8 +114,6 @@ const USAGE_COLS: usize = 7;
 const AGE_COLS: usize = 5;
 /// The label of an untitled session whose first message is not known.
 const UNTITLED: &str = "(untitled)";
-const HINTS: &str =
-    "Enter open · / filter · n new · r rename · d delete · f fork · F1 keys · q quit";
 const RENAME_CHARS: usize = 200;
 /// How long rows keep their places after the selection last moved.
 const ORDER_HOLD_MS: i64 = 2_000;
@@ -154,40 +196,64 @@ impl FleetView {
         self.mode != FleetMode::List
     }
 
+    /// Which rows of the key table have the keys now.
+    pub(crate) fn scope(&self) -> FleetScope {
+        match self.mode {
+            FleetMode::List => FleetScope::List,
+            FleetMode::Filter => FleetScope::Filter,
+            FleetMode::Rename { .. } => FleetScope::Rename,
+            FleetMode::ConfirmDelete { .. } | FleetMode::ConfirmFork { .. } => FleetScope::Confirm,
+        }
+    }
+
+    /// A key, as the key table's rows for [`Self::scope`] route it.
     pub fn handle_key(&mut self, key: KeyEvent) -> FleetAction {
         if key.kind == KeyEventKind::Release {
             return FleetAction::Consumed;
         }
-        // Ctrl+U empties the title being typed, as readline's kill-line does.
-        if let FleetMode::Rename { title, .. } = &mut self.mode
-            && key.modifiers == KeyModifiers::CONTROL
-            && key.code == KeyCode::Char('u')
-        {
-            title.clear();
-            return FleetAction::Consumed;
+        match crate::app::key_table::fleet_key(self.scope(), key.code, key.modifiers) {
+            Some(meant) => self.handle(meant),
+            None => self.unrouted(key),
         }
+    }
+
+    /// A key no row has: text while typing the filter or a title; nothing in the list or
+    /// a question.
+    fn unrouted(&mut self, key: KeyEvent) -> FleetAction {
+        let KeyCode::Char(c) = key.code else {
+            return FleetAction::Consumed;
+        };
         if key
             .modifiers
             .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
-            || matches!(key.code, KeyCode::F(_))
         {
-            return FleetAction::NotMine;
+            return FleetAction::Consumed;
+        }
+        match &mut self.mode {
+            FleetMode::Filter => self.filter.push(c),
+            FleetMode::Rename { title, .. } if title.chars().count() < RENAME_CHARS => {
+                title.push(c)
+            }
+            _ => {}
+        }
+        FleetAction::Consumed
+    }
+
+    fn handle(&mut self, key: FleetKey) -> FleetAction {
+        if key == FleetKey::Quit {
+            return FleetAction::Quit;
         }
         match std::mem::take(&mut self.mode) {
             FleetMode::List => self.list_key(key),
             FleetMode::Filter => {
-                match key.code {
-                    KeyCode::Esc => self.filter.clear(),
-                    KeyCode::Enter => {}
-                    KeyCode::Backspace => {
+                match key {
+                    FleetKey::Cancel => self.filter.clear(),
+                    FleetKey::Done => {}
+                    FleetKey::Erase => {
                         self.filter.pop();
                         self.mode = FleetMode::Filter;
                     }
-                    KeyCode::Char(c) => {
-                        self.filter.push(c);
-                        self.mode = FleetMode::Filter;
-                    }
-                    KeyCode::Up | KeyCode::Down => {
+                    FleetKey::Up | FleetKey::Down => {
                         self.mode = FleetMode::Filter;
                         return self.list_key(key);
                     }
@@ -195,20 +261,17 @@ impl FleetView {
                 }
                 FleetAction::Consumed
             }
-            FleetMode::Rename { id, mut title } => match key.code {
-                KeyCode::Esc => FleetAction::Consumed,
-                KeyCode::Enter => {
+            FleetMode::Rename { id, mut title } => match key {
+                FleetKey::Cancel => FleetAction::Consumed,
+                FleetKey::Done => {
                     let title = title.trim().to_string();
                     FleetAction::Rename(id, (!title.is_empty()).then_some(title))
                 }
-                KeyCode::Backspace => {
-                    title.pop();
-                    self.mode = FleetMode::Rename { id, title };
-                    FleetAction::Consumed
-                }
-                KeyCode::Char(c) => {
-                    if title.chars().count() < RENAME_CHARS {
-                        title.push(c);
+                FleetKey::Erase | FleetKey::EraseAll => {
+                    if key == FleetKey::Erase {
+                        title.pop();
+                    } else {
+                        title.clear();
                     }
                     self.mode = FleetMode::Rename { id, title };
                     FleetAction::Consumed
@@ -218,17 +281,17 @@ impl FleetView {
                     FleetAction::Consumed
                 }
             },
-            FleetMode::ConfirmDelete { id, label } => match key.code {
-                KeyCode::Char('y') => FleetAction::Delete(id),
-                KeyCode::Char('n') | KeyCode::Esc => FleetAction::Consumed,
+            FleetMode::ConfirmDelete { id, label } => match key {
+                FleetKey::Yes => FleetAction::Delete(id),
+                FleetKey::No => FleetAction::Consumed,
                 _ => {
                     self.mode = FleetMode::ConfirmDelete { id, label };
                     FleetAction::Consumed
                 }
             },
-            FleetMode::ConfirmFork { id, label } => match key.code {
-                KeyCode::Char('y') => FleetAction::Fork(id),
-                KeyCode::Char('n') | KeyCode::Esc => FleetAction::Consumed,
+            FleetMode::ConfirmFork { id, label } => match key {
+                FleetKey::Yes => FleetAction::Fork(id),
+                FleetKey::No => FleetAction::Consumed,
                 _ => {
                     self.mode = FleetMode::ConfirmFork { id, label };
                     FleetAction::Consumed
@@ -237,39 +300,34 @@ impl FleetView {
         }
     }
 
-    fn list_key(&mut self, key: KeyEvent) -> FleetAction {
+    fn list_key(&mut self, key: FleetKey) -> FleetAction {
         let last = self.shown.len().saturating_sub(1);
         let index = self.current_index();
         let page = self.page_rows.max(1);
         // Step by step through the rows: they hold still until the selection rests (Home
         // and End jump, and see the order as it is).
         self.moved |= matches!(
-            key.code,
-            KeyCode::Up
-                | KeyCode::Down
-                | KeyCode::PageUp
-                | KeyCode::PageDown
-                | KeyCode::Char('j' | 'k')
+            key,
+            FleetKey::Up | FleetKey::Down | FleetKey::PageUp | FleetKey::PageDown
         );
-        let target = match key.code {
-            KeyCode::Enter => {
+        let target = match key {
+            FleetKey::Open => {
                 return self
                     .selected_id
                     .clone()
                     .filter(|id| self.shown.contains(id))
                     .map_or(FleetAction::Consumed, FleetAction::Open);
             }
-            KeyCode::Char('n') => return FleetAction::New,
-            KeyCode::Char('q') => return FleetAction::Quit,
-            KeyCode::Char('/') => {
+            FleetKey::New => return FleetAction::New,
+            FleetKey::Filter => {
                 self.mode = FleetMode::Filter;
                 return FleetAction::Consumed;
             }
-            KeyCode::Esc if !self.filter.is_empty() => {
+            FleetKey::ClearFilter => {
                 self.filter.clear();
                 return FleetAction::Consumed;
             }
-            KeyCode::Char(c @ ('r' | 'd' | 'f')) => {
+            FleetKey::Rename | FleetKey::Delete | FleetKey::Fork => {
                 let Some(id) = self
                     .selected_id
                     .clone()
@@ -279,23 +337,23 @@ impl FleetView {
                 };
                 let label = self.selected_label.clone();
                 self.message = None;
-                self.mode = match c {
+                self.mode = match key {
                     // Rename starts from the title as it is: a fix is an edit, not a retype.
-                    'r' => FleetMode::Rename {
+                    FleetKey::Rename => FleetMode::Rename {
                         id,
                         title: self.selected_title.chars().take(RENAME_CHARS).collect(),
                     },
-                    'd' => FleetMode::ConfirmDelete { id, label },
+                    FleetKey::Delete => FleetMode::ConfirmDelete { id, label },
                     _ => FleetMode::ConfirmFork { id, label },
                 };
                 return FleetAction::Consumed;
             }
-            KeyCode::Up | KeyCode::Char('k') => index.saturating_sub(1),
-            KeyCode::Down | KeyCode::Char('j') => index + 1,
-            KeyCode::PageUp => index.saturating_sub(page),
-            KeyCode::PageDown => index + page,
-            KeyCode::Home | KeyCode::Char('g') => 0,
-            KeyCode::End | KeyCode::Char('G') => last,
+            FleetKey::Up => index.saturating_sub(1),
+            FleetKey::Down => index + 1,
+            FleetKey::PageUp => index.saturating_sub(page),
+            FleetKey::PageDown => index + page,
+            FleetKey::Top => 0,
+            FleetKey::Bottom => last,
             _ => return FleetAction::Consumed,
         };
         let target = target.min(last);
@@ -501,7 +559,11 @@ impl FleetView {
             inner.x,
             bottom - 1,
             &Span::styled(
-                text::truncate(&format!("  {HINTS}"), width).into_owned(),
+                text::truncate(
+                    &format!("  {}", crate::app::key_table::fleet_hints(FleetScope::List)),
+                    width,
+                )
+                .into_owned(),
                 theme.dim,
             ),
             inner.width,

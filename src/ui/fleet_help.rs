@@ -1,7 +1,10 @@
 //! The fleet's key list (F1, or `?` while no question or text field is open): the key
 //! table's fleet rows over the fleet, scrolled as the session's key list is.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
+
+use crate::app::key_table::fleet_key;
+use crate::ui::fleet::{FleetKey, FleetScope};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
@@ -37,25 +40,23 @@ impl FleetHelp {
         self.open.is_some()
     }
 
-    /// `modal`: the fleet is asking a question or taking text (`?` is text there).
-    pub(crate) fn key(&mut self, key: KeyEvent, modal: bool) -> HelpKey {
+    /// A key, as the key table's fleet rows route it: F1 (or `?` in the list) opens the
+    /// list over the fleet whose keys are `fleet`'s; while it is open it has every key.
+    pub(crate) fn key(&mut self, key: KeyEvent, fleet: FleetScope) -> HelpKey {
         let Some(scroll) = self.open.as_mut() else {
-            let opens = key.code == KeyCode::F(1) || (!modal && key.code == KeyCode::Char('?'));
-            if !opens {
+            if fleet_key(fleet, key.code, key.modifiers) != Some(FleetKey::Help) {
                 return HelpKey::NotMine;
             }
             self.open = Some(0);
             return HelpKey::Consumed;
         };
-        if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
-            return HelpKey::Quit;
-        }
-        match key.code {
-            KeyCode::Esc | KeyCode::F(1) | KeyCode::Char('?' | 'q') => self.open = None,
-            KeyCode::Up | KeyCode::Char('k') => *scroll = scroll.saturating_sub(1),
-            KeyCode::Down | KeyCode::Char('j') => *scroll = scroll.saturating_add(1),
-            KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
-            KeyCode::PageDown => *scroll = scroll.saturating_add(10),
+        match fleet_key(FleetScope::Help, key.code, key.modifiers) {
+            Some(FleetKey::Quit) => return HelpKey::Quit,
+            Some(FleetKey::CloseHelp) => self.open = None,
+            Some(FleetKey::Up) => *scroll = scroll.saturating_sub(1),
+            Some(FleetKey::Down) => *scroll = scroll.saturating_add(1),
+            Some(FleetKey::PageUp) => *scroll = scroll.saturating_sub(10),
+            Some(FleetKey::PageDown) => *scroll = scroll.saturating_add(10),
             _ => {}
         }
         HelpKey::Consumed
@@ -75,15 +76,21 @@ mod tests {
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
 
-    fn press(help: &mut FleetHelp, code: KeyCode, modal: bool) -> HelpKey {
-        help.key(KeyEvent::new(code, KeyModifiers::NONE), modal)
+    use crossterm::event::{KeyCode, KeyModifiers};
+
+    /// `typing`: the fleet takes text (renaming); else its list has the keys.
+    fn press(help: &mut FleetHelp, code: KeyCode, typing: bool) -> HelpKey {
+        let fleet = if typing {
+            FleetScope::Rename
+        } else {
+            FleetScope::List
+        };
+        help.key(KeyEvent::new(code, KeyModifiers::NONE), fleet)
     }
 
     #[test]
     fn f1_or_question_mark_shows_the_fleets_keys_and_esc_closes() {
-        let mut help = FleetHelp::new(crate::app::key_table::help_rows_of(
-            crate::app::key_table::Scope::Fleet,
-        ));
+        let mut help = FleetHelp::new(crate::app::key_table::fleet_help_rows());
         assert_eq!(press(&mut help, KeyCode::Char('?'), true), HelpKey::NotMine);
         assert!(!help.is_open(), "? is text while renaming or filtering");
         assert_eq!(
@@ -101,7 +108,7 @@ mod tests {
             .iter()
             .map(|c| c.symbol())
             .collect();
-        for words in ["Fleet", "rename", "delete · fork", "filter", "leave"] {
+        for words in ["Fleet", "rename", "delete", "fork", "filter", "leave"] {
             assert!(shown.contains(words), "{words}: {shown}");
         }
         assert_eq!(

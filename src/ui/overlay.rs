@@ -39,13 +39,60 @@ pub(crate) enum OverlayAction {
     OpenFile { path: String },
 }
 
+/// Which keys an overlay reads right now: the key table has a scope for each, so its rows
+/// route the keys, draw the overlay's hint line and the key list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ViewScope {
+    /// A pager (an artifact, a file, an event, a diff).
+    Pager,
+    /// The artifact list.
+    Artifacts,
+    /// The artifact list asking whether to overwrite: only y or n answers.
+    Overwrite,
+    /// The workspace's file tree.
+    Files,
+    /// The file tree while a name is typed to find it: letters are the name.
+    FilesFinding,
+}
+
+/// What a key means to an overlay, as the key table routes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ViewKey {
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    Close,
+    Open,
+    Expand,
+    Collapse,
+    Find,
+    StopFinding,
+    Refresh,
+    Save,
+    SaveAll,
+    SaveTurn,
+    Yes,
+    No,
+}
+
 /// A view that covers the screen and has the keys while it is open. `Any` lets the app
 /// reach the overlay it opened to hand it what a background job brought back.
 pub(crate) trait Overlay: std::any::Any {
     /// Draws it over `area` (the whole screen; it picks its own rectangle within).
     fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme);
-    /// A key while it is open. Ctrl+C never reaches it (it always quits, asking first).
-    fn handle_key(&mut self, key: KeyEvent) -> OverlayKey;
+    /// Which rows of the key table have the keys now.
+    fn scope(&self) -> ViewScope;
+    /// A key the table routed to it. Ctrl+C never reaches it (it always quits, asking first).
+    fn handle(&mut self, key: ViewKey) -> OverlayKey;
+    /// A key no row of its scope has: text where it reads text (a name being found), else
+    /// nothing.
+    fn unrouted(&mut self, key: KeyEvent) -> OverlayKey {
+        let _ = key;
+        OverlayKey::Ignored
+    }
 }
 
 /// The rectangle overlays use: all of `area` but a one-cell margin where there is room.

@@ -3,9 +3,8 @@
 //! to highlight (sanitized and styled here, as far down as it is shown).
 
 use super::highlight::Highlighted;
-use super::overlay::{self, Overlay, OverlayKey};
+use super::overlay::{self, Overlay, OverlayKey, ViewKey, ViewScope};
 use super::theme::Theme;
-use crossterm::event::{KeyCode, KeyEvent};
 use gobare_api::text;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -109,8 +108,9 @@ impl Overlay for Pager {
             .title(Span::styled(format!(" {} ", self.title), theme.title))
             .title_bottom(Span::styled(
                 format!(
-                    "{where_}{} ↑↓ PgUp PgDn Home End · Esc close ",
-                    kind.unwrap_or_default()
+                    "{where_}{} {} ",
+                    kind.unwrap_or_default(),
+                    crate::app::key_table::view_hints(ViewScope::Pager)
                 ),
                 theme.dim,
             ));
@@ -120,16 +120,20 @@ impl Overlay for Pager {
             .render(area, buf);
     }
 
-    fn handle_key(&mut self, key: KeyEvent) -> OverlayKey {
+    fn scope(&self) -> ViewScope {
+        ViewScope::Pager
+    }
+
+    fn handle(&mut self, key: ViewKey) -> OverlayKey {
         let page = isize::try_from(self.rows.max(2) - 1).unwrap_or(1);
-        match key.code {
-            KeyCode::Esc | KeyCode::Char('q') => return OverlayKey::Close,
-            KeyCode::Up | KeyCode::Char('k') => self.scroll(-1),
-            KeyCode::Down | KeyCode::Char('j') => self.scroll(1),
-            KeyCode::PageUp => self.scroll(-page),
-            KeyCode::PageDown | KeyCode::Char(' ') => self.scroll(page),
-            KeyCode::Home | KeyCode::Char('g') => self.top = 0,
-            KeyCode::End | KeyCode::Char('G') => self.top = self.max_top(),
+        match key {
+            ViewKey::Close => return OverlayKey::Close,
+            ViewKey::Up => self.scroll(-1),
+            ViewKey::Down => self.scroll(1),
+            ViewKey::PageUp => self.scroll(-page),
+            ViewKey::PageDown => self.scroll(page),
+            ViewKey::Top => self.top = 0,
+            ViewKey::Bottom => self.top = self.max_top(),
             _ => return OverlayKey::Ignored,
         }
         OverlayKey::Handled
@@ -139,7 +143,8 @@ impl Overlay for Pager {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crossterm::event::KeyModifiers;
+    use crate::app::keys::press_overlay as press;
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
     fn key(code: KeyCode) -> KeyEvent {
         KeyEvent::new(code, KeyModifiers::NONE)
@@ -164,26 +169,26 @@ mod tests {
             "{screen}"
         );
         assert_eq!(
-            pager.handle_key(key(KeyCode::PageDown)),
+            press(&mut pager, key(KeyCode::PageDown)),
             OverlayKey::Handled
         );
         assert_eq!(pager.top(), 19);
-        pager.handle_key(key(KeyCode::End));
+        press(&mut pager, key(KeyCode::End));
         assert_eq!(
             pager.top(),
             80,
             "the last line reaches the bottom, no further"
         );
-        pager.handle_key(key(KeyCode::Down));
+        press(&mut pager, key(KeyCode::Down));
         assert_eq!(pager.top(), 80);
         assert!(drawn(&mut pager, 60, 24).contains("line 100"));
-        pager.handle_key(key(KeyCode::Home));
+        press(&mut pager, key(KeyCode::Home));
         assert_eq!(pager.top(), 0);
         assert_eq!(
-            pager.handle_key(key(KeyCode::Char('x'))),
+            press(&mut pager, key(KeyCode::Char('x'))),
             OverlayKey::Ignored
         );
-        assert_eq!(pager.handle_key(key(KeyCode::Esc)), OverlayKey::Close);
+        assert_eq!(press(&mut pager, key(KeyCode::Esc)), OverlayKey::Close);
     }
 
     #[test]

@@ -259,9 +259,11 @@ impl PromptState {
             }
             KeyCode::Enter => {
                 let Some(i) = current else {
-                    return PromptAction::Explain(
-                        "pick an option (its number, or ↑↓ then Enter), or type an answer in the box",
-                    );
+                    return PromptAction::Explain(if facts.question(action).free_text_allowed() {
+                        "pick an option (its number, or ↑↓ then Enter), or type an answer in the box"
+                    } else {
+                        "pick one of its options: its number, or ↑↓ then Enter"
+                    });
                 };
                 if self.is_sending(facts) {
                     return PromptAction::Consumed;
@@ -333,12 +335,32 @@ impl PromptState {
             Some((laid, lines)) if *laid == width => lines.clone(),
             _ => self.content(facts, width, theme),
         };
-        // Given less room than asked: cut from the middle, never the key hint at the end.
+        // Given less room than asked: cut from the middle, never the key hint at the end;
+        // a question keeps its options in sight, scrolled to the highlighted one.
         let room = usize::from(area.height.saturating_sub(2)).max(1);
         if lines.len() > room
             && let Some(hint) = lines.pop()
         {
-            lines.truncate(room - 1);
+            let rows = room - 1;
+            lines = match self.option_lines(facts, action, width, theme) {
+                Some((first, count, highlight)) => {
+                    // The question's first line for context, when there is room for it.
+                    let context = usize::from(rows >= 2 && first > 0);
+                    let window = rows - context;
+                    let focus = highlight.unwrap_or(0);
+                    let start = if focus < window {
+                        0
+                    } else {
+                        focus + 1 - window
+                    };
+                    let end = (start + window).min(count);
+                    let mut kept: Vec<Line<'static>> =
+                        lines.iter().take(context).cloned().collect();
+                    kept.extend(lines[first + start..first + end].iter().cloned());
+                    kept
+                }
+                None => lines.into_iter().take(rows).collect(),
+            };
             lines.push(hint);
         }
         Paragraph::new(lines)
@@ -451,6 +473,9 @@ impl PromptState {
         } else if !self.focused && !matches!(action.kind, RequiredActionKind::Other(_)) {
             // Typed text answers only what asks for text, and the box's title says so.
             let rest = match action.kind {
+                RequiredActionKind::Question if !facts.question(action).free_text_allowed() => {
+                    " to pick one of its options (it takes no other answer)"
+                }
                 RequiredActionKind::Question => " to pick · or type an answer below + Enter",
                 RequiredActionKind::FunctionCall => " to decide · or type the result below + Enter",
                 _ => " to decide (typing never answers)",
@@ -464,6 +489,42 @@ impl PromptState {
         };
         lines.push(cut_line(hint, width));
         lines
+    }
+
+    /// A question's options among its lines: the first one's index, how many, and which
+    /// is highlighted.
+    fn option_lines(
+        &self,
+        facts: &Actions,
+        action: &RequiredAction,
+        width: usize,
+        theme: &Theme,
+    ) -> Option<(usize, usize, Option<usize>)> {
+        if action.kind != RequiredActionKind::Question {
+            return None;
+        }
+        let question = facts.question(action);
+        if question.options.is_empty() {
+            return None;
+        }
+        let mut head = Vec::new();
+        push_wrapped(
+            &mut head,
+            &question.question,
+            width,
+            MAX_QUESTION_LINES,
+            theme.strong,
+        );
+        let highlight = self
+            .highlight
+            .as_ref()
+            .filter(|(id, _)| *id == action.call_id)
+            .map(|(_, i)| *i);
+        Some((
+            head.len(),
+            question.options.len().min(MAX_OPTIONS),
+            highlight,
+        ))
     }
 
     fn question_lines(

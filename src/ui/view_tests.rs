@@ -930,6 +930,33 @@ fn turn_separators_and_steers() {
 }
 
 #[test]
+fn a_failed_turns_separator_wraps_and_keeps_what_to_do() {
+    let mut v = view();
+    apply(
+        &mut v,
+        [
+            ev("turn.started", Some(1), json!({ "turnId": "t1" })),
+            ev("turn.ended", Some(2), json!({ "turnId": "t1" })),
+        ],
+    );
+    v.apply(Update::Turn(settled(
+        "t1",
+        "failed",
+        None,
+        0,
+        json!({"code": "sandbox_error", "message": "the sandbox host was drained for maintenance"}),
+    )));
+    let out = render(&v, &mut zoomed(Pane::Transcript), 50, 20);
+    let plain = out.replace(['│', '┃', '"'], " ");
+    let words: Vec<&str> = plain.split_whitespace().collect();
+    let said = words.join(" ");
+    assert!(
+        said.contains("drained for maintenance — your next message rebuilds it ──"),
+        "the separator was cut:\n{out}"
+    );
+}
+
+#[test]
 fn an_overlay_covers_the_panes_and_closing_it_gives_the_keys_back() {
     let v = full_session();
     let mut screen = navigating(Pane::Events);

@@ -69,3 +69,52 @@ fn a_production_question_is_answered_from_a_stored_cursor_attach() {
     assert!(answered.required_actions.is_empty());
     assert!(quit(&mut pty, TIMEOUT).success());
 }
+
+/// A question that takes only its options never invites other text, and text it refuses
+/// stays in the box as an answer: Enter again never sends it as a message behind it.
+#[test]
+fn a_question_that_takes_only_its_options_keeps_refused_text_as_an_answer() {
+    let sim = support::sim::start(SimConfig {
+        speed: 10.0,
+        ..SimConfig::for_tests()
+    });
+    let session = sim.sim.create_session(Some("choice"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    pty.send_keys("which way #choice");
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the question, its options, and a hint that takes only them",
+        |s| {
+            let text = s.contents();
+            text.contains("2. patch")
+                && text.contains("it takes no other answer")
+                && !text.contains("or type an answer")
+        },
+        TIMEOUT,
+    );
+    pty.send_keys("maybe later");
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the refusal naming the options",
+        |s| {
+            s.contents()
+                .contains("takes only one of its options: “roll back”, “patch”")
+        },
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    pty.send_keys("\x15");
+    pty.send_keys("patch");
+    pty.send_keys(keys::ENTER);
+    pty.wait_for_text("You chose patch", TIMEOUT);
+    let sent: Vec<String> = sim
+        .sim
+        .accepted_messages()
+        .into_iter()
+        .map(|m| m.text)
+        .collect();
+    assert_eq!(sent, ["which way #choice"], "refused text became a message");
+    assert!(quit(&mut pty, TIMEOUT).success());
+}

@@ -551,3 +551,33 @@ fn a_deadline_counts_down_and_then_says_expired() {
     );
     assert_eq!(countdown(Some(0), Some(i64::MIN)), None, "no overflow");
 }
+
+#[test]
+fn a_short_area_shows_the_options_scrolled_to_the_highlighted_one() {
+    let mut state = prompt_for(&[question()]);
+    state.set_question_details(
+        "call_7be1c4d0",
+        "Which of these deploys should be rolled back first, given the error rates?",
+        (1..=9).map(|i| format!("option {i}")).collect(),
+        Some(false),
+    );
+    let draw = |state: &Prompt| {
+        let area = Rect::new(0, 0, 36, 6);
+        let mut buf = Buffer::empty(area);
+        state.render(area, &mut buf, &Theme::default());
+        (0..6)
+            .map(|y| (0..36).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n")
+            .collect::<String>()
+    };
+    let text = draw(&state);
+    assert!(text.contains("1. option 1"), "{text}");
+    assert!(text.contains("Which of these"), "{text}");
+    let _ = press(&mut state, KeyCode::Char('7'));
+    let text = draw(&state);
+    assert!(
+        text.contains("›7. option 7"),
+        "scrolled to the highlight: {text}"
+    );
+    assert!(text.contains("Which of these"), "{text}");
+    assert!(text.contains("pick"), "the key hint stays: {text}");
+}

@@ -107,7 +107,7 @@ pub(super) fn entry_lines(
         }
         EntryKind::TurnEnd(t) => {
             out.push(Line::default());
-            out.push(turn_end_line(t.outcome.as_ref(), w, theme));
+            out.extend(turn_end_lines(t.outcome.as_ref(), w, theme));
         }
         EntryKind::Agent { text } => {
             out.push(Line::default());
@@ -415,10 +415,10 @@ pub(super) fn streaming_lines(
 }
 
 /// `── ✓ completed in 2m 05s ──`, `── ✗ failed after 0s: reason ──`; plain while the
-/// outcome is being fetched.
-fn turn_end_line(outcome: Option<&TurnOutcome>, w: usize, theme: &Theme) -> Line<'static> {
+/// outcome is being fetched. Wrapped, never cut: a failure's reason ends with what to do.
+fn turn_end_lines(outcome: Option<&TurnOutcome>, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     let Some(o) = outcome else {
-        return truncate(Line::styled("── turn ended ──", theme.dim), w);
+        return vec![truncate(Line::styled("── turn ended ──", theme.dim), w)];
     };
     let words = o.words();
     let (text, style) = match &o.status {
@@ -433,7 +433,10 @@ fn turn_end_line(outcome: Option<&TurnOutcome>, w: usize, theme: &Theme) -> Line
             (s, theme.error)
         }
     };
-    truncate(Line::styled(format!("── {text} ──"), style), w)
+    text::wrap(&format!("── {text} ──"), w.max(1))
+        .into_iter()
+        .map(|l| truncate(Line::styled(l, style), w))
+        .collect()
 }
 
 /// The error's reason on one line, with what to do when the workspace was lost.
