@@ -4,7 +4,7 @@
 //! adds keys to its named rows. A key described anywhere else is a key that can drift.
 
 use super::intent::Intent;
-use crate::ui::fleet::{FleetKey, FleetScope};
+use crate::ui::fleet_keys::{FleetKey, FleetScope};
 use crate::ui::mode::Mode;
 use crate::ui::overlay::{ViewKey, ViewScope};
 use crossterm::event::{KeyCode, KeyModifiers};

@@ -40,51 +40,7 @@ pub enum FleetAction {
     Consumed,
 }
 
-/// Which rows of the key table have the fleet's keys now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum FleetScope {
-    /// Before the scope's own rows, in every scope.
-    Everywhere,
-    /// Moving in the list: letters are commands.
-    List,
-    /// Typing the filter: letters are the filter.
-    Filter,
-    /// Typing a session's new title: letters are the title.
-    Rename,
-    /// Asked before a delete or a fork: only y or n answers.
-    Confirm,
-    /// The fleet's key list (F1).
-    Help,
-}
-
-/// What a key means to the fleet, as the key table routes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum FleetKey {
-    Up,
-    Down,
-    PageUp,
-    PageDown,
-    Top,
-    Bottom,
-    Open,
-    New,
-    Filter,
-    ClearFilter,
-    Rename,
-    Delete,
-    Fork,
-    /// Enter while typing: keep the filter, save the title.
-    Done,
-    /// Esc while typing: drop the filter, keep the old title.
-    Cancel,
-    Erase,
-    EraseAll,
-    Yes,
-    No,
-    Help,
-    CloseHelp,
-    Quit,
-}
+pub(crate) use super::fleet_keys::{FleetKey, FleetScope};
 
 /// Where the fleet's keys go.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
