@@ -242,11 +242,7 @@ impl PromptState {
             return PromptAction::NotMine;
         }
         let shown = options.len().min(MAX_OPTIONS);
-        let current = self
-            .highlight
-            .as_ref()
-            .filter(|(id, _)| *id == action.call_id)
-            .map(|(_, i)| *i);
+        let current = self.highlighted(&action.call_id);
         let next = match code {
             KeyCode::Down => Some(current.map_or(0, |i| (i + 1).min(shown - 1))),
             KeyCode::Up => Some(current.map_or(0, |i| i.saturating_sub(1))),
@@ -491,6 +487,14 @@ impl PromptState {
         lines
     }
 
+    /// The highlighted option, if it belongs to the call `call_id`.
+    fn highlighted(&self, call_id: &str) -> Option<usize> {
+        self.highlight
+            .as_ref()
+            .filter(|(id, _)| id == call_id)
+            .map(|(_, i)| *i)
+    }
+
     /// A question's options among its lines: the first one's index, how many, and which
     /// is highlighted.
     fn option_lines(
@@ -515,11 +519,7 @@ impl PromptState {
             MAX_QUESTION_LINES,
             theme.strong,
         );
-        let highlight = self
-            .highlight
-            .as_ref()
-            .filter(|(id, _)| *id == action.call_id)
-            .map(|(_, i)| *i);
+        let highlight = self.highlighted(&action.call_id);
         Some((
             head.len(),
             question.options.len().min(MAX_OPTIONS),
@@ -542,11 +542,7 @@ impl PromptState {
             MAX_QUESTION_LINES,
             theme.strong,
         );
-        let highlight = self
-            .highlight
-            .as_ref()
-            .filter(|(id, _)| id == call_id)
-            .map(|(_, i)| *i);
+        let highlight = self.highlighted(call_id);
         for (i, option) in question.options.iter().take(MAX_OPTIONS).enumerate() {
             let chosen = highlight == Some(i);
             let marker = if chosen { "›" } else { " " };
