@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every performance figure of the README's "Performance" section, in order. Takes ~10
+# Every performance figure of docs/perf.md's "Current budgets and figures", in order. Takes ~10
 # minutes; run it on a quiet machine (the figures compare against each other, not against
 # a fixed clock). Criterion keeps its reports in target/criterion/.
 set -eu

@@ -5,7 +5,7 @@
 //! which is never below the server's `retry:` hint.
 //!
 //! The normal suite runs a small version; `--ignored` runs 1,000 drops over 20,000 events
-//! (figures in README "Reliability").
+//! (figures in docs/development.md, "Reliability").
 
 use crate::support;
 
