@@ -1,7 +1,7 @@
 //! The command line (clap derive). The token is never a command-line value: arguments are
 //! visible to every user of the machine through `ps`.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use gobare_sim::SimArgs;
 use std::path::PathBuf;
 use url::Url;
@@ -39,7 +39,26 @@ pub(crate) struct Cli {
 
 /// Parses the command line.
 pub(crate) fn parse() -> Cli {
-    Cli::parse()
+    let matches = command().get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit())
+}
+
+/// The client's options that mean nothing to the simulator (it serves; it never connects
+/// or reads a token): still accepted after `sim`, but left out of its help.
+const CLIENT_ONLY: [&str; 3] = ["api", "token_file", "allow_insecure_http"];
+
+/// The command as parsed: global options reach every subcommand once built, and only then
+/// can `sim`'s help leave the client's out.
+pub(crate) fn command() -> clap::Command {
+    let mut command = Cli::command();
+    command.build();
+    // `mut_args` keeps every argument in its place: the built key map still points at them.
+    command.mut_subcommand("sim", |sim| {
+        sim.mut_args(|arg| {
+            let client_only = CLIENT_ONLY.contains(&arg.get_id().as_str());
+            arg.hide(client_only)
+        })
+    })
 }
 
 /// Options every subcommand accepts.
@@ -307,6 +326,7 @@ mod tests {
     #[test]
     fn definition_is_consistent() {
         Cli::command().debug_assert();
+        command().debug_assert();
     }
 
     #[test]

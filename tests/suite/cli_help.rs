@@ -234,6 +234,13 @@ fn sim_help_lists_every_scenario_and_exits_without_serving() {
     ] {
         assert!(out.contains(needle), "sim --help lacks {needle}:\n{out}");
     }
+    // The simulator serves: the client's options for reaching a server are not its own.
+    for needle in ["--api", "--token-file", "--allow-insecure-http"] {
+        assert!(!out.contains(needle), "sim --help shows {needle}:\n{out}");
+    }
+    let (code, out, _) = run(&home, &["list", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("--token-file"), "list --help lost it:\n{out}");
     // An unknown scenario is refused before anything listens.
     let (code, _, err) = run(&home, &["sim", "--scenario", "nonesuch"]);
     assert_eq!(code, 2, "{err}");
