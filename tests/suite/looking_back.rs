@@ -9,7 +9,7 @@ use crate::support;
 use crate::support::app::{COLS, ROWS, bottom, command, quit, until};
 use crate::support::pty::{Pty, keys};
 use base64::Engine as _;
-use gobare_api::model::{EventPayload, Text};
+use gobare_api::model::{EventPayload, Message, Text};
 use gobare_sim::SimConfig;
 use std::time::Duration;
 
@@ -251,6 +251,70 @@ fn home_then_j_selects_the_first_entry_and_a_send_follows_the_bottom_again() {
                 && text.contains("completed")
         },
         TIMEOUT,
+    );
+    assert!(quit(&mut pty, TIMEOUT).success());
+}
+
+#[test]
+fn bang_walks_the_errors_newest_to_oldest_then_round_to_the_newest() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("errors"));
+    let events = [
+        ("oldest failure", true),
+        ("between", false),
+        ("middle failure", true),
+        ("between again", false),
+        ("newest failure", true),
+        ("all done", false),
+    ];
+    for (text, error) in events {
+        let payload = if error {
+            EventPayload::AgentError(Message {
+                message: text.into(),
+            })
+        } else {
+            EventPayload::UserMessage(Text { text: text.into() })
+        };
+        sim.sim.emit(&session, payload);
+    }
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach_with(&session, &home, &sim.sim, false);
+    pty.wait_for_text("all done", TIMEOUT);
+    in_panes(&mut pty, "");
+    // Each `!` then `c`: the copy of what `!` selected, seen (its OSC 52 in the bytes, one
+    // more "copied" than before) before the next press.
+    let mut copies = Vec::new();
+    for _ in 0..4 {
+        let before = String::from_utf8_lossy(&pty.raw_bytes())
+            .matches("\x1b]52;c;")
+            .count();
+        pty.send_keys("!");
+        pty.wait_for_text("[selected", TIMEOUT);
+        pty.send_keys("c");
+        let raw = until(
+            "the copy",
+            TIMEOUT,
+            || {
+                let raw = String::from_utf8_lossy(&pty.raw_bytes()).into_owned();
+                (raw.matches("\x1b]52;c;").count() > before).then_some(raw)
+            },
+            || pty.screen_text(),
+        );
+        let last = raw.rsplit("\x1b]52;c;").next().unwrap();
+        let b64 = &last[..last.find('\x07').expect("the OSC 52 ends")];
+        let text = base64::engine::general_purpose::STANDARD
+            .decode(b64)
+            .unwrap();
+        copies.push(String::from_utf8(text).unwrap());
+    }
+    assert_eq!(
+        copies,
+        [
+            "newest failure",
+            "middle failure",
+            "oldest failure",
+            "newest failure"
+        ]
     );
     assert!(quit(&mut pty, TIMEOUT).success());
 }
