@@ -6,7 +6,7 @@ use crate::support;
 
 use std::time::Duration;
 
-use crate::support::app::{attach, bottom, status_line};
+use crate::support::app::{attach, bottom, input_box, status_line};
 use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
 use gobare_sim::SimConfig;
@@ -335,4 +335,60 @@ fn a_read_only_token_is_said_at_once_and_enter_keeps_the_text_without_a_send() {
     );
     assert_eq!(inputs_posted(&sim, &session), 0, "nothing was sent");
     assert!(accepted_texts(&sim).is_empty());
+}
+
+#[test]
+fn readline_keys_edit_the_box_and_the_message_is_what_remains() {
+    let sim = start_sim(1.0);
+    let session = sim.sim.create_session(Some("readline"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    wait_live(&pty);
+    // Each step: the keys as a terminal sends them (Alt as an ESC prefix, Ctrl+_ as 0x1F),
+    // then the box as that edit leaves it, seen before the next step.
+    let box_has = |pty: &Pty, what: &str, text: &str, gone: Option<&str>| {
+        pty.wait_for(
+            what,
+            |s| {
+                let b = input_box(s);
+                b.contains(text) && gone.is_none_or(|g| !b.contains(g))
+            },
+            TIMEOUT,
+        )
+    };
+    pty.send_keys("alpha beta gamma");
+    box_has(&pty, "the typed text", "alpha beta gamma", None);
+    // Ctrl+A: to the start, where "x " goes in.
+    pty.send_keys("\x01");
+    pty.send_keys("x ");
+    box_has(&pty, "Ctrl+A", "x alpha beta gamma", None);
+    // Alt+F: past "alpha"; Alt+D: kills " beta".
+    pty.send_keys("\x1bf");
+    pty.send_keys("\x1bd");
+    box_has(&pty, "Alt+F, Alt+D", "x alpha gamma", Some("beta"));
+    // Ctrl+E: to the end; Ctrl+W kills the word typed there.
+    pty.send_keys("\x05");
+    pty.send_keys(" delta");
+    box_has(&pty, "Ctrl+E", "x alpha gamma delta", None);
+    pty.send_keys("\x17");
+    box_has(&pty, "Ctrl+W", "x alpha gamma", Some("delta"));
+    // Alt+B: back to the start of "gamma"; Ctrl+K kills from there to the end.
+    pty.send_keys("\x1bb");
+    pty.send_keys("\x0b");
+    box_has(&pty, "Alt+B, Ctrl+K", "x alpha", Some("gamma"));
+    // Ctrl+_: the kill undone.
+    pty.send_keys("\x1f");
+    box_has(&pty, "Ctrl+_", "x alpha gamma", None);
+    pty.send_keys("\x05");
+    pty.send_keys("end");
+    box_has(&pty, "the last word", "x alpha gamma end", None);
+    let before = inputs_posted(&sim, &session);
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the message accepted",
+        |_| !accepted_texts(&sim).is_empty(),
+        TIMEOUT,
+    );
+    assert_eq!(accepted_texts(&sim), ["x alpha gamma end"]);
+    assert_eq!(inputs_posted(&sim, &session), before + 1, "one send");
 }
