@@ -392,3 +392,66 @@ fn readline_keys_edit_the_box_and_the_message_is_what_remains() {
     assert_eq!(accepted_texts(&sim), ["x alpha gamma end"]);
     assert_eq!(inputs_posted(&sim, &session), before + 1, "one send");
 }
+
+#[test]
+fn a_draft_begun_before_a_question_arrives_is_sent_as_a_message() {
+    let sim = start_sim(1.0);
+    let session = sim.sim.create_session(Some("draft first"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    wait_live(&pty);
+    // The draft is in the box before anything asks: the question is started on the
+    // simulator (as another client would) only once the box shows it.
+    pty.send_keys("run the tests");
+    pty.wait_for(
+        "the draft in the box",
+        |s| input_box(s).contains("run the tests"),
+        TIMEOUT,
+    );
+    sim.within(|s| s.send_message(&session, "which way? #question"));
+    pty.wait_for_text("The agent asks you", TIMEOUT);
+    sim.until_waiting(&session);
+    let question = sim.required_actions(&session);
+    assert_eq!(question.len(), 1, "{question:?}");
+    assert!(
+        pty.with_screen(|s| input_box(s).contains("run the tests")),
+        "the draft stays in the box: {}",
+        pty.screen_text()
+    );
+    let before = inputs_posted(&sim, &session);
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the draft accepted as a message",
+        |_| accepted_texts(&sim).iter().any(|t| t == "run the tests"),
+        TIMEOUT,
+    );
+    assert_eq!(
+        accepted_texts(&sim),
+        ["which way? #question", "run the tests"]
+    );
+    assert_eq!(inputs_posted(&sim, &session), before + 1, "one POST");
+    assert_eq!(
+        sim.required_actions(&session),
+        question,
+        "the question still waits, unanswered by the draft"
+    );
+    // What is typed now, with the question in sight, answers it.
+    pty.wait_for(
+        "the box to say Enter answers",
+        |s| bottom(s, 6).contains("Enter answer"),
+        TIMEOUT,
+    );
+    send(&mut pty, "patch");
+    support::app::until(
+        "the question answered",
+        TIMEOUT,
+        || sim.required_actions(&session).is_empty().then_some(()),
+        || pty.screen_text(),
+    );
+    assert_eq!(inputs_posted(&sim, &session), before + 2);
+    assert_eq!(
+        accepted_texts(&sim),
+        ["which way? #question", "run the tests"],
+        "the answer was not a message"
+    );
+}

@@ -2,6 +2,7 @@
 
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions};
+use gobare_api::model::RequiredAction;
 use gobare_sim::{SimConfig, Simulator};
 
 pub(crate) struct Sim {
@@ -33,6 +34,21 @@ impl Sim {
     pub(crate) fn artifact_content(&self, session: &str, artifact: &str) -> Vec<u8> {
         self.rt
             .block_on(artifact_content(&self.sim, session, artifact))
+    }
+}
+
+impl Sim {
+    /// The required actions `session` waits on now, as the API reads them.
+    pub(crate) fn required_actions(&self, session: &str) -> Vec<RequiredAction> {
+        let client = ApiClient::new(ClientOptions::new(
+            self.sim.url(),
+            Token::new(self.sim.token()),
+        ))
+        .unwrap();
+        self.rt
+            .block_on(client.get_session(session))
+            .unwrap()
+            .required_actions
     }
 }
 
