@@ -455,3 +455,86 @@ fn a_draft_begun_before_a_question_arrives_is_sent_as_a_message() {
         "the answer was not a message"
     );
 }
+
+/// Ctrl+C with a turn running (`#long`) or a decision waiting (`#approval`), the box empty:
+/// it asks, in words that say what is at stake; `n` keeps everything as it was (nothing
+/// sent, the turn running or the decision waiting); a second Ctrl+C quits.
+#[test]
+fn ctrl_c_asks_when_a_turn_runs_or_a_decision_waits_and_a_second_ctrl_c_quits() {
+    for (tag, at_stake) in [
+        ("#long", "a turn is running"),
+        ("#approval", "the agent waits for your decision"),
+    ] {
+        let sim = start_sim(1.0);
+        let session = sim.sim.create_session(Some("quitting"));
+        let home = tempfile::tempdir().unwrap();
+        let mut pty = attach(&session, &home, &sim.sim);
+        wait_live(&pty);
+        send(&mut pty, &format!("the job {tag}"));
+        if tag == "#approval" {
+            pty.wait_for_text("The agent asks to run a tool", TIMEOUT);
+            sim.until_waiting(&session);
+        } else {
+            pty.wait_for(
+                "the long turn to run",
+                |s| bottom(s, 8).contains("Ctrl+X cancel"),
+                TIMEOUT,
+            );
+        }
+        let waiting = sim.required_actions(&session);
+        let before = inputs_posted(&sim, &session);
+        pty.send_keys(keys::CTRL_C);
+        pty.wait_for(
+            "the quit question, saying what is at stake",
+            |s| {
+                let b = bottom(s, 6);
+                b.contains("Quit?") && b.contains(at_stake) && b.contains("n/Esc no")
+            },
+            TIMEOUT,
+        );
+        pty.send_keys("n");
+        pty.wait_for(
+            "the question put away",
+            |s| !bottom(s, 6).contains("Quit?") && bottom(s, 5).contains("Typing ·"),
+            TIMEOUT,
+        );
+        assert_eq!(
+            inputs_posted(&sim, &session),
+            before,
+            "{tag}: n sent something"
+        );
+        assert_eq!(
+            sim.required_actions(&session),
+            waiting,
+            "{tag}: what waited still waits"
+        );
+        if tag == "#long" {
+            assert!(
+                pty.with_screen(|s| bottom(s, 8).contains("Ctrl+X cancel")),
+                "the turn still runs: {}",
+                pty.screen_text()
+            );
+        }
+        // Ctrl+C, and Ctrl+C again: quits, having sent nothing.
+        pty.send_keys(keys::CTRL_C);
+        pty.wait_for(
+            "the quit question again",
+            |s| bottom(s, 6).contains("Quit?"),
+            TIMEOUT,
+        );
+        pty.send_keys(keys::CTRL_C);
+        let status = pty.wait_exit(TIMEOUT);
+        assert!(status.success(), "{tag}: {status:?}\n{}", pty.screen_text());
+        assert_eq!(
+            inputs_posted(&sim, &session),
+            before,
+            "{tag}: quitting sent"
+        );
+        assert_eq!(
+            sim.required_actions(&session),
+            waiting,
+            "{tag}: quitting decided nothing"
+        );
+        assert_eq!(accepted_texts(&sim), [format!("the job {tag}")]);
+    }
+}
