@@ -63,6 +63,7 @@ fn esc_pressed_again_and_again_then_a_sentence_is_one_message() {
     );
     // Into the panes and Esc out, then Esc in the box again and again: each press is seen
     // (the status bar answers it) before the next.
+    let before = inputs_posted(&sim, &session);
     pty.send_keys(keys::SHIFT_TAB);
     pty.wait_for("the panes", |s| bottom(s, 5).contains("Panes ·"), TIMEOUT);
     pty.send_keys(keys::ESC);
@@ -81,6 +82,18 @@ fn esc_pressed_again_and_again_then_a_sentence_is_one_message() {
             TIMEOUT,
         );
     }
+    // No Esc cancelled the turn: nothing was posted (a cancel is an input POST too), and
+    // the turn still runs.
+    assert_eq!(
+        inputs_posted(&sim, &session),
+        before,
+        "an Esc posted an input (a cancel?)"
+    );
+    assert!(
+        pty.with_screen(|s| bottom(s, 8).contains("Ctrl+X cancel")),
+        "the turn still runs: {}",
+        pty.screen_text()
+    );
     let sentence = "a question: can you also export the tests?";
     send(&mut pty, sentence);
     pty.wait_for(
