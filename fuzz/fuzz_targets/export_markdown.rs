@@ -92,7 +92,10 @@ fn neutral(value: &serde_json::Value, words: &mut Vec<String>) -> serde_json::Va
             members
                 .iter()
                 .map(|(k, v)| {
-                    let keep = matches!(k.as_str(), "type" | "session_id" | "changeType" | "status" | "turn_id");
+                    let keep = matches!(
+                        k.as_str(),
+                        "type" | "session_id" | "changeType" | "status" | "turn_id"
+                    );
                     (k.clone(), if keep { v.clone() } else { neutral(v, words) })
                 })
                 .collect(),
@@ -173,6 +176,23 @@ fn heading_level(line: &str) -> Option<usize> {
     .then_some(hashes)
 }
 
+/// A code fence's mark, length and the rest of the line, if `line` is one (CommonMark: up
+/// to three spaces, then three or more backticks or tildes; a backtick fence's info string
+/// holds no backtick).
+fn fence_of(line: &str) -> Option<(u8, usize, &str)> {
+    let t = line.trim_start_matches(' ');
+    if line.len() - t.len() > 3 {
+        return None;
+    }
+    let mark = *t.as_bytes().first()?;
+    if mark != b'`' && mark != b'~' {
+        return None;
+    }
+    let n = t.bytes().take_while(|&c| c == mark).count();
+    let rest = &t[n..];
+    (n >= 3 && !(mark == b'`' && rest.contains('`'))).then_some((mark, n, rest))
+}
+
 fn is_rule_or_underline(line: &str) -> bool {
     let t = line.trim_start_matches(' ');
     if line.len() - t.len() > 3 {
@@ -191,21 +211,21 @@ fn is_rule_or_underline(line: &str) -> bool {
 /// in order, its rules and its HTML comments, after checking each line's own rules.
 fn structure(out: &str) -> (Vec<usize>, usize, usize) {
     let (mut headings, mut rules, mut comments) = (Vec::new(), 0, 0);
-    let mut fence: Option<usize> = None;
+    let mut fence: Option<(u8, usize)> = None;
     for line in out.lines() {
-        let ticks = line.bytes().take_while(|&c| c == b'`').count();
-        match fence {
-            Some(n) => {
-                if ticks >= n && line[ticks..].trim().is_empty() {
-                    fence = None;
-                }
+        match (fence, fence_of(line)) {
+            (Some((mark, n)), Some((m, k, rest)))
+                if m == mark && k >= n && rest.trim().is_empty() =>
+            {
+                fence = None;
                 continue;
             }
-            None if ticks >= 3 => {
-                fence = Some(ticks);
+            (Some(_), _) => continue,
+            (None, Some((mark, n, _))) => {
+                fence = Some((mark, n));
                 continue;
             }
-            None => {}
+            (None, None) => {}
         }
         if line.starts_with("<!-- ") {
             comments += 1;
