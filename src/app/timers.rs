@@ -20,6 +20,19 @@ pub(crate) fn usage_due(at: Instant, now: Instant) -> bool {
     now.saturating_duration_since(at) >= USAGE_WHILE_WORKING
 }
 
+/// How often the clock ticks: every second while something on screen counts (a running
+/// turn, a deadline), every minute while only relative times ("3m ago") are shown, never
+/// otherwise (an idle screen draws nothing).
+pub(crate) fn tick_every(counting: bool, relative_shown: bool) -> Option<Duration> {
+    if counting {
+        Some(Duration::from_secs(1))
+    } else if relative_shown {
+        Some(Duration::from_secs(60))
+    } else {
+        None
+    }
+}
+
 impl App {
     /// Timers, background reads and the frame: run after every wake-up.
     pub(super) fn housekeeping(&mut self, now: Instant) -> Result<()> {
@@ -71,11 +84,10 @@ impl App {
     /// The clock: one tick a second while a turn runs or a deadline counts down, one a
     /// minute while only relative times ("3m ago") are on screen, none otherwise.
     fn tick(&mut self, now: Instant) {
-        let every = if self.view.turn_running() || self.view.actions().counts_down() {
-            Duration::from_secs(1)
-        } else if self.screen.shows_relative_times() {
-            Duration::from_secs(60)
-        } else {
+        let Some(every) = tick_every(
+            self.view.turn_running() || self.view.actions().counts_down(),
+            self.screen.shows_relative_times(),
+        ) else {
             self.tick_at = None;
             return;
         };
@@ -136,6 +148,14 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_clock_ticks_each_second_while_counting_each_minute_for_relative_times_else_never() {
+        assert_eq!(tick_every(true, true), Some(Duration::from_secs(1)));
+        assert_eq!(tick_every(true, false), Some(Duration::from_secs(1)));
+        assert_eq!(tick_every(false, true), Some(Duration::from_secs(60)));
+        assert_eq!(tick_every(false, false), None);
+    }
 
     #[test]
     fn usage_is_read_again_every_half_minute_of_a_running_turn() {

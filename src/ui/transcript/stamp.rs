@@ -1,8 +1,7 @@
 //! Entry times as the transcript shows them: relative ("3m ago") and absolute (UTC, with
-//! the date once a session spans days). Relative times are as of the frame's clock, set
-//! at every draw: they never cause a frame of their own (an idle screen draws nothing),
-//! they are current whenever anything is drawn — every second while a turn runs, at the
-//! first key or when the terminal gets the focus back.
+//! the date once a session spans days). Relative times are as of the frame's clock: the
+//! transcript notes when it drew one, and while any is on screen the clock ticks once a
+//! minute (every second while a turn runs); with none on screen nothing is drawn.
 
 const MINUTE: i64 = 60_000;
 const HOUR: i64 = 60 * MINUTE;

@@ -393,3 +393,21 @@ fn after_a_send_the_transcript_follows_the_bottom_again() {
     assert!(!out.contains("new below"), "{out}");
     assert!(out.contains("reply 50"), "{out}");
 }
+
+#[test]
+fn the_screen_knows_when_it_shows_a_relative_time_so_the_clock_ticks_only_then() {
+    let mut v = view();
+    let mut ui = zoomed(Pane::Transcript);
+    render(&v, &mut ui, 80, 16);
+    assert!(!ui.shows_relative_times(), "an empty transcript");
+    apply(&mut v, [msg("user.message", 1, "hello")]);
+    v.apply(Update::Tick(1_789_319_091_000 + 180_000));
+    let out = render(&v, &mut ui, 80, 16);
+    assert!(out.contains("3m ago"), "{out}");
+    assert!(ui.shows_relative_times());
+    // Selected, the entry shows its absolute time: nothing on screen moves with the clock.
+    ui.select_by(&v, -1);
+    let out = render(&v, &mut ui, 80, 16);
+    assert!(!out.contains("ago"), "{out}");
+    assert!(!ui.shows_relative_times());
+}
