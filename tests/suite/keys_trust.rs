@@ -551,3 +551,79 @@ fn ctrl_c_asks_when_a_turn_runs_or_a_decision_waits_and_a_second_ctrl_c_quits() 
         assert_eq!(accepted_texts(&sim), [format!("the job {tag}")]);
     }
 }
+
+/// Esc pressed again and again from the help, the artifacts overlay, the search bar and a
+/// decision: each time the app ends in Typing (a typed word lands in the box), nothing is
+/// sent and the approval still waits (Esc on a decision is not "no").
+#[test]
+fn esc_again_and_again_from_anywhere_ends_in_typing_and_decides_nothing() {
+    let sim = start_sim(1.0);
+    let session = sim.sim.create_session(Some("esc anywhere"));
+    sim.sim.add_artifact(
+        &session,
+        "turn_00000000000000e1",
+        "/workspace/outputs/notes.md",
+        b"# notes\n".to_vec(),
+    );
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = attach(&session, &home, &sim.sim);
+    wait_live(&pty);
+    send(&mut pty, "restart the worker #approval");
+    pty.wait_for_text("The agent asks to run a tool", TIMEOUT);
+    sim.until_waiting(&session);
+    let waiting = sim.required_actions(&session);
+    let before = inputs_posted(&sim, &session);
+    type Opened = fn(&vt100::Screen) -> bool;
+    let openings: [(&str, &[&str], Opened); 4] = [
+        ("F1 help", &[keys::F1], |s| s.contents().contains("Keys ·")),
+        ("the artifacts overlay", &[keys::SHIFT_TAB, "a"], |s| {
+            s.contents().contains("Artifacts · 1")
+        }),
+        ("the search bar", &[keys::SHIFT_TAB, "/"], |s| {
+            status_line(s).contains("search:")
+        }),
+        ("the decision", &[keys::TAB], |s| {
+            bottom(s, 14).contains("Deciding")
+        }),
+    ];
+    for (what, open, opened) in openings {
+        for (i, key) in open.iter().enumerate() {
+            pty.send_keys(key);
+            if i + 1 < open.len() {
+                pty.wait_for("the panes", |s| bottom(s, 5).contains("Panes ·"), TIMEOUT);
+            }
+        }
+        pty.wait_for(what, opened, TIMEOUT);
+        // Four presses, then a word: the word in the box shows every Esc was taken and
+        // the app types again.
+        pty.send_keys(&keys::ESC_KITTY.repeat(4));
+        pty.send_keys("77");
+        pty.wait_for(
+            &format!("typing again after {what}"),
+            |s| !opened(s) && bottom(s, 5).contains("Typing ·") && input_box(s).contains("77"),
+            TIMEOUT,
+        );
+        assert_eq!(
+            inputs_posted(&sim, &session),
+            before,
+            "Esc from {what} sent something"
+        );
+        assert_eq!(
+            sim.required_actions(&session),
+            waiting,
+            "the approval still waits after Esc from {what}"
+        );
+        pty.send_keys("\x7f\x7f");
+        pty.wait_for(
+            "the box empty again",
+            |s| !input_box(s).contains("77"),
+            TIMEOUT,
+        );
+    }
+    assert!(
+        pty.with_screen(|s| s.contents().contains("The agent asks to run a tool")),
+        "{}",
+        pty.screen_text()
+    );
+    assert_eq!(accepted_texts(&sim), ["restart the worker #approval"]);
+}

@@ -35,6 +35,12 @@ pub(crate) mod keys {
     pub(crate) const SHIFT_TAB: &str = "\x1b[Z";
     /// Shift+Enter as the kitty keyboard protocol reports it (the app pushes that protocol).
     pub(crate) const SHIFT_ENTER: &str = "\x1b[13;2u";
+    /// Esc as the kitty keyboard protocol reports it (the app pushes that protocol): unlike
+    /// a lone ESC byte it cannot merge with the bytes after it, so presses may follow each
+    /// other without waiting for the screen.
+    pub(crate) const ESC_KITTY: &str = "\x1b[27u";
+    /// F1 as xterm sends it.
+    pub(crate) const F1: &str = "\x1bOP";
 }
 
 /// Device Status Report: "where is the cursor?"
