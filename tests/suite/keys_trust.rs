@@ -6,7 +6,7 @@ use crate::support;
 
 use std::time::Duration;
 
-use crate::support::app::{attach, bottom, input_box, status_line};
+use crate::support::app::{attach, bottom, input_box, input_box_cells, status_line};
 use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
 use gobare_sim::SimConfig;
@@ -254,17 +254,41 @@ fn shift_tab_enters_the_panes_which_say_so_and_ctrl_c_quits_at_once_when_nothing
     let home = tempfile::tempdir().unwrap();
     let mut pty = attach(&session, &home, &sim.sim);
     wait_live(&pty);
-    pty.send_keys(keys::SHIFT_TAB);
+    pty.send_keys("a draft");
+    // Waited for whole (a frame may come in more than one read), so a box that never
+    // dims, or stays dim, times out here.
+    let all_dim = |s: &vt100::Screen| input_box_cells(s).iter().all(|(_, dim)| *dim);
+    let none_dim = |s: &vt100::Screen| input_box_cells(s).iter().all(|(_, dim)| !dim);
     pty.wait_for(
-        "the panes, announced",
+        "typing: nothing in the box is dim",
+        |s| none_dim(s) && input_box(s).contains("a draft"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::SHIFT_TAB);
+    // The panes are announced and look different: the whole box (frame, title, its
+    // words) is dimmed.
+    pty.wait_for(
+        "the panes, announced, the box dimmed",
         |s| {
             bottom(s, 5).contains("keys are commands here · Esc to type")
                 && status_line(s).contains("keys → Transcript pane")
+                && all_dim(s)
         },
         TIMEOUT,
     );
     pty.send_keys(keys::ESC);
-    pty.wait_for("typing", |s| bottom(s, 5).contains("Typing ·"), TIMEOUT);
+    pty.wait_for(
+        "typing, the draft back, nothing in the box dim",
+        |s| bottom(s, 5).contains("Typing ·") && input_box(s).contains("a draft") && none_dim(s),
+        TIMEOUT,
+    );
+    // Ctrl+U (readline's kill-line) empties the box: nothing is left to lose.
+    pty.send_keys("\x15");
+    pty.wait_for(
+        "the box empty",
+        |s| !input_box(s).contains("a draft"),
+        TIMEOUT,
+    );
     // Nothing runs, nothing waits, nothing typed: Ctrl+C quits without asking.
     pty.send_keys(keys::CTRL_C);
     let status = pty.wait_exit(TIMEOUT);

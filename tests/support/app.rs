@@ -114,6 +114,24 @@ pub(crate) fn input_box(s: &vt100::Screen) -> String {
     lines[lines.len().saturating_sub(4)..lines.len().saturating_sub(1)].join("\n")
 }
 
+/// The cells of [`input_box`]'s rows that draw something, in reading order, each with
+/// whether it is dim.
+pub(crate) fn input_box_cells(s: &vt100::Screen) -> Vec<(String, bool)> {
+    let (rows, cols) = s.size();
+    let (rows, cols) = (rows.get(), cols.get());
+    let mut cells = Vec::new();
+    for row in rows.saturating_sub(4)..rows.saturating_sub(1) {
+        for col in 0..cols {
+            if let Some(cell) = s.cell(row, col)
+                && !cell.contents().trim().is_empty()
+            {
+                cells.push((cell.contents().to_string(), cell.dim()));
+            }
+        }
+    }
+    cells
+}
+
 /// The session's state file, as the app wrote it (the default state until it exists).
 pub(crate) fn on_disk(home: &TempDir, sim: &Simulator, session: &str) -> SessionState {
     StateStore::open(&home.path().join("state/gobare-tui"), &sim.url())
