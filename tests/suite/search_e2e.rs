@@ -275,6 +275,22 @@ fn n_selects_the_match_so_c_copies_it_and_up_in_an_empty_bar_recalls_the_query()
         raw.contains(&format!("\x1b]52;c;{b64}\x07")),
         "c copied the match's entry"
     );
+    // N back to the newer match selects it too: `c` copies that one.
+    let newer = "a second needle, recently";
+    pty.send_keys("N");
+    pty.wait_for(
+        "the newer match current",
+        |s| status_line(s).contains("/needle 1/2") && s.contents().contains("[selected"),
+        TIMEOUT,
+    );
+    pty.send_keys("c");
+    pty.wait_for_text(&format!("copied {} chars", newer.chars().count()), TIMEOUT);
+    let b64 = base64::engine::general_purpose::STANDARD.encode(newer);
+    let raw = String::from_utf8_lossy(&pty.raw_bytes()).into_owned();
+    assert!(
+        raw.contains(&format!("\x1b]52;c;{b64}\x07")),
+        "c after N copied the newer match's entry"
+    );
 
     // A new `/` starts empty; ↑ there brings the last query back, searched again.
     pty.send_keys("/");
