@@ -158,6 +158,8 @@ fn a_sensitive_approval_is_not_passed_by_y_then_enter() {
         |s| bottom(s, 14).contains("Deciding") && bottom(s, 14).contains("approve (asks again)"),
         TIMEOUT,
     );
+    sim.until_waiting(&session);
+    let call_id = sim.required_actions(&session)[0].call_id.clone();
     let before = inputs_posted(&sim, &session);
     pty.send_keys("y");
     pty.wait_for(
@@ -179,6 +181,25 @@ fn a_sensitive_approval_is_not_passed_by_y_then_enter() {
         TIMEOUT,
     );
     assert_eq!(inputs_posted(&sim, &session), before + 1);
+    // What was decided, on the record: approved, so the agent ran the very tool call it
+    // had asked about (a denial says so instead and runs nothing).
+    support::app::until(
+        "the approved call to run",
+        TIMEOUT,
+        || {
+            sim.items(&session)
+                .iter()
+                .any(|i| {
+                    i.detail["event"] == "agent.tool_call" && i.detail["toolCallId"] == call_id
+                })
+                .then_some(())
+        },
+        || format!("{:#?}\n{}", sim.items(&session), pty.screen_text()),
+    );
+    assert!(
+        sim.required_actions(&session).is_empty(),
+        "the approval was resolved"
+    );
     // What is typed right after a decision is held, not sent; Esc types again and
     // Ctrl+Y puts the held text back in the box.
     pty.send_keys("es and more");

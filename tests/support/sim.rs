@@ -1,8 +1,8 @@
 //! A simulator on its own runtime, for tests whose pty waits block the test thread.
 
 use gobare_api::auth::Token;
-use gobare_api::client::{ApiClient, ClientOptions};
-use gobare_api::model::RequiredAction;
+use gobare_api::client::{ApiClient, ClientOptions, Order, Page};
+use gobare_api::model::{Item, RequiredAction};
 use gobare_sim::{SimConfig, Simulator};
 
 pub(crate) struct Sim {
@@ -49,6 +49,21 @@ impl Sim {
             .block_on(client.get_session(session))
             .unwrap()
             .required_actions
+    }
+}
+
+impl Sim {
+    /// The first page of `session`'s items, oldest first, as the API reads them.
+    pub(crate) fn items(&self, session: &str) -> Vec<Item> {
+        let client = ApiClient::new(ClientOptions::new(
+            self.sim.url(),
+            Token::new(self.sim.token()),
+        ))
+        .unwrap();
+        self.rt
+            .block_on(client.list_items(session, &Page::ordered(Order::Asc)))
+            .unwrap()
+            .data
     }
 }
 
