@@ -3,7 +3,8 @@
 //! written as OSC 8 hyperlinks; `o` runs the configured opener with the selected entry's
 //! URL; Enter on an Events row opens the inspector with the event's JSON; Esc clears the
 //! selection before it leaves the panes. Home then `j` selects the first entry; a send
-//! makes the transcript follow the bottom again.
+//! makes the transcript follow the bottom again. `!` walks the errors newest to oldest, then
+//! round to the newest.
 
 use crate::support;
 use crate::support::app::{COLS, ROWS, bottom, command, quit, until};
