@@ -58,6 +58,13 @@ impl Wanted {
         artifacts: false,
         todos: true,
     };
+    /// Usage and artifacts: the figures of a row.
+    pub const FIGURES: Wanted = Wanted {
+        turns: false,
+        usage: true,
+        artifacts: true,
+        todos: false,
+    };
     pub const TURNS_AND_USAGE: Wanted = Wanted {
         turns: true,
         usage: true,
@@ -132,15 +139,19 @@ impl Drop for DetailReader {
 struct Ask {
     id: String,
     wanted: Wanted,
-    /// Ahead of what waits (a turn ended, a row on screen).
+    /// Ahead of what waits in its lane (a turn ended, a row on screen).
     urgent: bool,
+    /// Read before and read again (a turn ended, usage grew): such reads take turns with
+    /// first reads, so a busy fleet's re-reads never starve a row that has none.
+    again: bool,
 }
 
 #[derive(Debug)]
 enum Asked {
     Read(Ask),
-    /// The session's queued reads go first; nothing is added.
-    Hurry(String),
+    /// These sessions' queued reads go first (their clocks, then their figures), in
+    /// their order; nothing is added.
+    Hurry(Vec<String>),
 }
 
 impl DetailReader {
@@ -180,12 +191,25 @@ impl DetailAsks {
             id: id.to_string(),
             wanted,
             urgent,
+            again: false,
         }));
     }
 
-    /// Whatever of `id` waits to be read is read first (its row is on screen).
-    pub fn hurry(&self, id: &str) {
-        let _ = self.asks.send(Asked::Hurry(id.to_string()));
+    /// Reads `wanted` of `id` again, what was read before being stale (see [`Ask::again`]).
+    pub fn want_again(&self, id: &str, wanted: Wanted, urgent: bool) {
+        let _ = self.asks.send(Asked::Read(Ask {
+            id: id.to_string(),
+            wanted,
+            urgent,
+            again: true,
+        }));
+    }
+
+    /// Whatever of `ids` waits to be read is read first (their rows are on screen).
+    pub fn hurry(&self, ids: Vec<String>) {
+        if !ids.is_empty() {
+            let _ = self.asks.send(Asked::Hurry(ids));
+        }
     }
 }
 
@@ -218,12 +242,17 @@ impl Wanted {
     }
 }
 
-/// Requests waiting to be made, each once, the urgent ones first: a request at a time, so
-/// every running row's turns come before the settled rows' usage.
+/// Requests waiting to be made, each once, the urgent ones first in their lane: a request
+/// at a time, so every running row's turns come before the settled rows' usage. First
+/// reads and re-reads are two lanes taking turns: a fleet whose turns end faster than the
+/// pace still gives every row its first read.
 #[derive(Debug, Default)]
 struct Queue {
-    order: VecDeque<(String, Read)>,
+    first: VecDeque<(String, Read)>,
+    again: VecDeque<(String, Read)>,
     queued: HashSet<(String, Read)>,
+    /// The last read came from the `first` lane: the next comes from `again`, if any.
+    took_first: bool,
 }
 
 impl Queue {
@@ -231,19 +260,27 @@ impl Queue {
         for read in ask.wanted.reads() {
             let entry = (ask.id.clone(), read);
             if self.queued.contains(&entry) {
-                if ask.urgent
-                    && let Some(at) = self.order.iter().position(|e| *e == entry)
-                    && at > 0
-                {
-                    let entry = self.order.remove(at).expect("found above");
-                    self.order.push_front(entry);
+                if ask.urgent {
+                    for lane in [&mut self.first, &mut self.again] {
+                        if let Some(at) = lane.iter().position(|e| *e == entry)
+                            && at > 0
+                        {
+                            let entry = lane.remove(at).expect("found above");
+                            lane.push_front(entry);
+                        }
+                    }
                 }
             } else {
                 self.queued.insert(entry.clone());
-                if ask.urgent {
-                    self.order.push_front(entry);
+                let lane = if ask.again {
+                    &mut self.again
                 } else {
-                    self.order.push_back(entry);
+                    &mut self.first
+                };
+                if ask.urgent {
+                    lane.push_front(entry);
+                } else {
+                    lane.push_back(entry);
                 }
             }
         }
@@ -252,21 +289,43 @@ impl Queue {
     fn take(&mut self, asked: Asked) {
         match asked {
             Asked::Read(ask) => self.push(ask),
-            Asked::Hurry(id) => {
-                if self.queued.iter().any(|(queued, _)| *queued == id) {
+            Asked::Hurry(ids) => {
+                let on_screen = |id: &String| ids.contains(id);
+                for lane in [&mut self.first, &mut self.again] {
+                    // The rows on screen: their clocks, then their figures, then the rest.
                     let (hurried, rest): (VecDeque<_>, VecDeque<_>) =
-                        self.order.drain(..).partition(|(queued, _)| *queued == id);
-                    self.order = hurried;
-                    self.order.extend(rest);
+                        lane.drain(..).partition(|(queued, _)| on_screen(queued));
+                    let (clocks, figures): (VecDeque<_>, VecDeque<_>) = hurried
+                        .into_iter()
+                        .partition(|(_, read)| *read == Read::Turns);
+                    *lane = clocks;
+                    lane.extend(figures);
+                    lane.extend(rest);
                 }
             }
         }
     }
 
     fn pop(&mut self) -> Option<(String, Read)> {
-        let entry = self.order.pop_front()?;
+        let again = match (self.first.is_empty(), self.again.is_empty()) {
+            (true, true) => return None,
+            (false, false) => self.took_first,
+            (first_empty, _) => first_empty,
+        };
+        self.took_first = !again;
+        let entry = if again {
+            self.again.pop_front()
+        } else {
+            self.first.pop_front()
+        }
+        .expect("the lane is not empty");
         self.queued.remove(&entry);
         Some(entry)
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.first.len() + self.again.len()
     }
 }
 
@@ -420,6 +479,14 @@ mod tests {
             id: id.into(),
             wanted,
             urgent,
+            again: false,
+        }
+    }
+
+    fn again(id: &str, wanted: Wanted) -> Ask {
+        Ask {
+            again: true,
+            ..ask(id, wanted, true)
         }
     }
 
@@ -446,10 +513,58 @@ mod tests {
         );
         q.push(ask("a", Wanted::ALL, false));
         q.push(ask("b", Wanted::USAGE, false));
-        q.take(Asked::Hurry("b".into()));
-        q.take(Asked::Hurry("nobody".into()));
+        q.take(Asked::Hurry(vec!["b".into()]));
+        q.take(Asked::Hurry(vec!["nobody".into()]));
         assert_eq!(q.pop(), Some(want("b", Read::Usage)), "on screen: first");
-        assert_eq!(q.order.len(), 3, "nothing added");
+        assert_eq!(q.len(), 3, "nothing added");
+    }
+
+    #[test]
+    fn rows_on_screen_get_their_clocks_then_their_figures_then_the_rest() {
+        let mut q = Queue::default();
+        for id in ["a", "b", "c"] {
+            q.push(ask(id, Wanted::TURNS, false));
+        }
+        for id in ["a", "b", "c"] {
+            q.push(ask(id, Wanted::FIGURES, false));
+        }
+        // The rows on screen, as the fleet hurries them after a draw.
+        q.take(Asked::Hurry(vec!["b".into(), "c".into()]));
+        let popped: Vec<(String, Read)> = std::iter::from_fn(|| q.pop()).collect();
+        let want = |id: &str, read| (id.to_string(), read);
+        assert_eq!(
+            popped,
+            [
+                want("b", Read::Turns),
+                want("c", Read::Turns),
+                want("b", Read::Usage),
+                want("b", Read::Artifacts),
+                want("c", Read::Usage),
+                want("c", Read::Artifacts),
+                want("a", Read::Turns),
+                want("a", Read::Usage),
+                want("a", Read::Artifacts),
+            ]
+        );
+    }
+
+    #[test]
+    fn re_reads_take_turns_with_first_reads_so_a_busy_fleet_never_starves_a_row() {
+        let mut q = Queue::default();
+        for id in ["quiet1", "quiet2"] {
+            q.push(ask(id, Wanted::TURNS, false));
+        }
+        let want = |id: &str, read| Some((id.to_string(), read));
+        // Turns end on busy rows faster than the pace: each asks its re-read, urgent.
+        for round in 0..2 {
+            q.push(again(&format!("busy{round}"), Wanted::TURNS));
+            q.push(again(&format!("busy{round}b"), Wanted::TURNS));
+            let expected_first = format!("quiet{}", round + 1);
+            assert_eq!(q.pop(), want(&expected_first, Read::Turns), "round {round}");
+            assert!(q.pop().is_some_and(|(id, _)| id.starts_with("busy")));
+        }
+        // Only re-reads left: they go one after the other.
+        assert!(std::iter::from_fn(|| q.pop()).all(|(id, _)| id.starts_with("busy")));
     }
 
     #[tokio::test(start_paused = true)]

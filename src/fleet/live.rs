@@ -390,12 +390,23 @@ impl Task {
     /// Rows on screen: what of them waits to be read is read before the rest.
     fn details(&self, ids: Vec<String>) {
         let mut detailed = self.detailed.lock().unwrap_or_else(|p| p.into_inner());
+        let (mut unread, mut read) = (Vec::new(), Vec::new());
         for id in ids {
             if detailed.insert(id.clone()) {
-                self.asks.want(&id, Wanted::ALL, true);
+                unread.push(id);
             } else {
-                self.asks.hurry(&id);
+                read.push(id);
             }
+        }
+        drop(detailed);
+        self.asks.hurry(read);
+        // Urgent asks go to the front, the last asked first: every row's figures, then
+        // every row's clock ahead of them, each in the rows' order.
+        for id in unread.iter().rev() {
+            self.asks.want(id, Wanted::FIGURES, true);
+        }
+        for id in unread.iter().rev() {
+            self.asks.want(id, Wanted::TURNS, true);
         }
     }
 
@@ -438,7 +449,7 @@ impl Task {
     fn ask_usage_of_working(&self) {
         let model = lock(&self.model);
         for row in model.rows().filter(|r| r.status == SessionStatus::Working) {
-            self.asks.want(&row.id, Wanted::USAGE, false);
+            self.asks.want_again(&row.id, Wanted::USAGE, false);
         }
     }
 
@@ -520,7 +531,7 @@ impl Task {
                     match &event.payload {
                         EventPayload::TurnEnded(ended) if event.seq.is_some() => {
                             announced.turn_ended(&ended.turn_id);
-                            self.asks.want(id, Wanted::TURNS_AND_USAGE, true);
+                            self.asks.want_again(id, Wanted::TURNS_AND_USAGE, true);
                         }
                         payload => {
                             if let Some(call) = waiting_call(payload)
