@@ -111,7 +111,7 @@ impl ArtifactList {
             .path
             .strip_prefix("/workspace/outputs/")
             .unwrap_or(&a.path);
-        let path = text::one_line(path, room);
+        let path = text::one_line_within(path, room);
         let pad = room.saturating_sub(text::width(&path));
         format!("{path}{}{tail}", " ".repeat(pad))
     }
@@ -423,6 +423,29 @@ mod tests {
             !screen.contains('█') && screen.contains("saved /home/u/"),
             "{screen}"
         );
+    }
+
+    #[test]
+    fn wide_names_keep_size_turn_and_time_inside_the_overlay() {
+        let mut list = ArtifactList::loading("d".into());
+        list.listed(Ok(vec![
+            artifact("a1", "/workspace/outputs/report.md"),
+            artifact(
+                "a2",
+                &format!("/workspace/outputs/{}.md", "数据分析结果".repeat(12)),
+            ),
+            artifact("a3", &format!("/workspace/outputs/{}", "🚀".repeat(60))),
+        ]));
+        let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 12)).unwrap();
+        term.draw(|f| list.render(f.area(), f.buffer_mut(), &Theme::no_color()))
+            .unwrap();
+        let screen = term.backend().to_string();
+        let rows: Vec<&str> = screen.lines().filter(|l| l.contains("kB")).collect();
+        assert_eq!(rows.len(), 3, "{screen}");
+        for row in &rows {
+            assert!(row.contains("turn_1  2026-12-01 14:10:47Z"), "{screen}");
+        }
+        insta::assert_snapshot!(screen);
     }
 
     #[test]

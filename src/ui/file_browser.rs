@@ -296,7 +296,7 @@ impl FileBrowser {
         let room = width
             .saturating_sub(text::width(&head) + text::width(&tail))
             .max(8);
-        let name = text::one_line(name, room);
+        let name = text::one_line_within(name, room);
         let pad = room.saturating_sub(text::width(&name));
         format!("{head}{name}{}{tail}", " ".repeat(pad))
     }

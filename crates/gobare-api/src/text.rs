@@ -225,6 +225,18 @@ pub fn one_line(raw: &str, max_chars: usize) -> String {
     out.trim().to_string()
 }
 
+/// [`one_line`] cut to at most `max_cols` terminal cells (a wide character takes two), for
+/// a name placed in a column.
+pub fn one_line_within(raw: &str, max_cols: usize) -> String {
+    // A line of `max_cols` characters is at least that many cells: cutting it by cells
+    // only ever cuts more.
+    let line = one_line(raw, max_cols);
+    match truncate(&line, max_cols) {
+        Cow::Borrowed(_) => line,
+        Cow::Owned(cut) => cut,
+    }
+}
+
 /// Display width in terminal cells (East Asian wide characters count 2, combining marks 0),
 /// counted the way a terminal buffer places text: grapheme by grapheme. (Summing graphemes
 /// rather than taking `UnicodeWidthStr::width` of the whole string matters for cross-grapheme
@@ -615,6 +627,16 @@ mod tests {
     }
 
     /// Error text is cleaned by the same classification as what the screen draws.
+    #[test]
+    fn one_line_within_counts_cells_not_characters() {
+        assert_eq!(one_line_within("report.md", 20), "report.md");
+        let wide = one_line_within("数据分析结果报告", 9);
+        assert!(width(&wide) <= 9 && wide.ends_with('…'), "{wide}");
+        let emoji = one_line_within(&"🚀".repeat(10), 7);
+        assert!(width(&emoji) <= 7, "{emoji}");
+        assert_eq!(width(&one_line_within("a\nb\u{1b}c", 10)), 5);
+    }
+
     #[test]
     fn one_line_replaces_every_character_line_makes_visible() {
         let hostile = "a\u{9b}b\u{2028}c\u{00AD}d\u{E0041}e\u{FDD0}f";
