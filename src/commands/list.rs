@@ -153,7 +153,7 @@ mod tests {
             "{line}"
         );
         assert!(
-            line.contains("running") && line.ends_with("1 m  Restart"),
+            line.contains("running") && line.ends_with("1m  Restart"),
             "{line}"
         );
         let v: Value = serde_json::from_str(&json_line(&s, &FirstMessages::new())).unwrap();

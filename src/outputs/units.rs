@@ -48,13 +48,15 @@ pub(crate) fn ago(ms: i64, now_ms: i64) -> String {
     }
 }
 
-/// How long something ran: `1h 02m`, `2m 05s`, `7s`.
+/// How long something ran, the one way every screen, list and export says it: `7s`,
+/// `2m 05s`, `1h 02m`, `4d 03h`.
 pub(crate) fn duration(ms: i64) -> String {
     let s = ms.max(0) / 1000;
     match s {
         0..60 => format!("{s}s"),
         60..3600 => format!("{}m {:02}s", s / 60, s % 60),
-        _ => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
+        3600..86_400 => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
+        _ => format!("{}d {:02}h", s / 86_400, s % 86_400 / 3600),
     }
 }
 
@@ -85,6 +87,8 @@ mod tests {
         assert_eq!(duration(7_400), "7s");
         assert_eq!(duration(125_000), "2m 05s");
         assert_eq!(duration(3_720_000), "1h 02m");
+        assert_eq!(duration(4 * 86_400_000 + 3 * 3_600_000), "4d 03h");
+        assert_eq!(duration(-5), "0s");
     }
 
     #[test]

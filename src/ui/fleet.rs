@@ -140,7 +140,7 @@ impl FleetView {
     }
 
     /// How long the last frame stays true: the next second of a running clock or a
-    /// countdown, the next minute of an age ("now" becomes "1 m"); `None`: until something
+    /// countdown, the next minute of an age ("now" becomes "1m"); `None`: until something
     /// changes.
     pub fn true_for(&self) -> Option<std::time::Duration> {
         self.true_for_ms
@@ -839,7 +839,7 @@ fn turn_seconds(row: &FleetRow, now_ms: i64) -> Option<u64> {
         .map(|started| ((now_ms - started).max(0) / 1000) as u64)
 }
 
-/// The current turn's elapsed time and todo progress: "3m12s 2/5".
+/// The current turn's elapsed time and todo progress: "3m 12s 2/5".
 fn turn_label(row: &FleetRow, now_ms: i64) -> String {
     let Some(elapsed) = turn_seconds(row, now_ms) else {
         return String::new();
@@ -851,11 +851,12 @@ fn turn_label(row: &FleetRow, now_ms: i64) -> String {
     }
 }
 
-/// "now", "3 m", "2 h", "5 d": coarse on purpose; a negative age (clock skew) is "now".
+/// "now", "3m", "2h", "5d" (as the transcript's "3m ago"): coarse on purpose; a negative
+/// age (clock skew) is "now".
 pub(crate) fn age(elapsed_ms: i64) -> String {
     match age_parts(elapsed_ms) {
         (_, "now") => "now".into(),
-        (n, unit) => format!("{n} {unit}"),
+        (n, unit) => format!("{n}{unit}"),
     }
 }
 
@@ -869,7 +870,7 @@ fn age_parts(elapsed_ms: i64) -> (i64, &'static str) {
     }
 }
 
-/// How long until an age of `elapsed_ms` is shown differently ("now" → "1 m" → "2 m" … "1 h").
+/// How long until an age of `elapsed_ms` is shown differently ("now" → "1m" → "2m" … "1h").
 fn age_changes_in(elapsed_ms: i64) -> i64 {
     let unit = match elapsed_ms.max(0) / 1000 {
         s if s < 3600 => 60_000,
@@ -883,13 +884,9 @@ fn age_changes_in(elapsed_ms: i64) -> i64 {
     unit - elapsed_ms % unit
 }
 
-/// "42s", "3m12s", "1h05m".
+/// A duration of whole seconds as every screen of the app says one: "42s", "3m 12s".
 fn seconds(secs: u64) -> String {
-    match secs {
-        s if s < 60 => format!("{s}s"),
-        s if s < 3600 => format!("{}m{:02}s", s / 60, s % 60),
-        s => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
-    }
+    crate::outputs::units::duration(i64::try_from(secs.saturating_mul(1000)).unwrap_or(i64::MAX))
 }
 
 fn workspace_label(state: Option<&WorkspaceState>, theme: &Theme) -> (String, Style) {

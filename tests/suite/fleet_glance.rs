@@ -41,7 +41,7 @@ fn figures(row: &str) -> Option<(String, String, String)> {
     Some((artifacts, usage, age))
 }
 
-/// A clock as the Turn column shows one: "7s", "3m12s", "1h05m".
+/// A clock as the Turn column shows one (its first word): "7s", "3m", "1h".
 fn is_clock(word: &str) -> bool {
     let digits = word.trim_end_matches(['s', 'm']);
     !digits.is_empty()

@@ -140,10 +140,10 @@ fn the_crew_with_a_waiting_member_comes_first_and_no_row_is_a_bare_id() {
         "{text}"
     );
     assert!(
-        rows[4].contains("3m12s 2/3") && rows[4].contains("+1"),
+        rows[4].contains("3m 12s 2/3") && rows[4].contains("+1"),
         "{text}"
     );
-    assert!(rows[4].contains("13m32s"), "usage: {text}");
+    assert!(rows[4].contains("13m 32s"), "usage: {text}");
     assert!(rows[5].contains("(untitled)"), "{text}");
     assert!(!text.contains('\u{1b}'));
     for id in ["lead-0000", "m1-00000", "idle-000"] {
@@ -372,7 +372,7 @@ fn an_idle_screen_says_how_long_now_stays_true_and_a_minute_later_moves_on() {
         row.trim_end()
             .trim_end_matches('│')
             .trim_end()
-            .ends_with("1 m"),
+            .ends_with("1m"),
         "{row}"
     );
     assert_eq!(view.true_for(), Some(std::time::Duration::from_secs(60)));
@@ -459,7 +459,7 @@ fn narrow_screens_drop_the_least_useful_columns_and_never_cut_one() {
         assert!(!header.contains(dropped), "{dropped}: {narrow}");
     }
     let row = narrow.lines().find(|l| l.contains("Summarise")).unwrap();
-    assert!(row.contains("3m12s 2/3") && row.contains("+1"), "{narrow}");
+    assert!(row.contains("3m 12s 2/3") && row.contains("+1"), "{narrow}");
     for w in [60u16, 70, 80, 100, 120] {
         let out = at(w);
         for line in out.lines().skip(1).take(7) {
