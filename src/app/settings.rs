@@ -5,6 +5,7 @@
 //! when = "unfocused"   # "always" | "never"
 //!
 //! [theme]
+//! name = "auto"        # "dark" | "light" | "high-contrast"; auto: light if COLORFGBG says so
 //! no_color = false     # true: no colours at all (as with NO_COLOR set)
 //!
 //! [keys]               # extra bindings, see `keymap`
@@ -29,7 +30,7 @@
 //! a typo in a preference should not keep the user from their session.
 
 use crate::notify::NotifyWhen;
-use crate::ui::theme::Theme;
+use crate::ui::theme::{Depth, Theme, ThemeName};
 
 /// The most `[transcript] memory_mib` may be: beyond, a typo (a byte count?) is likelier.
 const TRANSCRIPT_MIB_MAX: i64 = 4_096;
@@ -40,6 +41,8 @@ const LOG_MIB_MAX: i64 = 65_536;
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Settings {
     pub(crate) notify_when: NotifyWhen,
+    /// `[theme] name`.
+    pub(crate) theme_name: ThemeName,
     pub(crate) no_color: bool,
     /// Extra key bindings (`[keys]`).
     pub(crate) keys: crate::app::keymap::KeyMap,
@@ -60,6 +63,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             notify_when: NotifyWhen::default(),
+            theme_name: ThemeName::default(),
             no_color: false,
             keys: Default::default(),
             transcript_budget: crate::session::transcript::TRANSCRIPT_BUDGET_BYTES,
@@ -84,6 +88,15 @@ impl Settings {
                 _ => warnings.push(format!(
                     "config: [notifications] when = {value} is not one of \"unfocused\", \
                      \"always\", \"never\"; using \"unfocused\""
+                )),
+            }
+        }
+        if let Some(value) = lookup(sections, "theme", "name") {
+            match value.as_str().and_then(ThemeName::parse) {
+                Some(name) => settings.theme_name = name,
+                None => warnings.push(format!(
+                    "config: [theme] name = {value} is not one of \"auto\", \"dark\", \
+                     \"light\", \"high-contrast\"; using \"auto\""
                 )),
             }
         }
@@ -159,13 +172,15 @@ impl Settings {
         (settings, warnings)
     }
 
-    /// The theme: no colours when the file or `NO_COLOR` asks for none.
+    /// The theme: no colours when the file or `NO_COLOR` asks for none, else the one
+    /// `[theme] name` picks for this terminal.
     pub(crate) fn theme(&self) -> Theme {
-        if self.no_color {
-            Theme::no_color()
-        } else {
-            Theme::from_env()
+        let var = |name: &str| std::env::var(name).ok();
+        if self.no_color || Theme::no_color_asked(std::env::var_os("NO_COLOR").as_deref()) {
+            return Theme::no_color();
         }
+        let depth = Depth::from_vars(var("COLORTERM").as_deref(), var("TERM").as_deref());
+        Theme::named(self.theme_name, depth, var("COLORFGBG").as_deref())
     }
 }
 
@@ -235,6 +250,18 @@ mod tests {
         let (s, w) = parse("[outputs]\ndir = 3\n");
         assert_eq!(s, Settings::default());
         assert!(w[0].contains("[outputs] dir"), "{}", w[0]);
+    }
+
+    #[test]
+    fn reads_the_theme_name_and_warns_on_an_unknown_one() {
+        let (s, w) = parse("[theme]\nname = \"light\"\n");
+        assert_eq!((s.theme_name, w.len()), (ThemeName::Light, 0));
+        let (s, w) = parse("[theme]\nname = \"solarized\"\n");
+        assert_eq!(s.theme_name, ThemeName::Auto);
+        assert!(
+            w[0].contains("\"solarized\"") && w[0].contains("high-contrast"),
+            "{w:?}"
+        );
     }
 
     #[test]

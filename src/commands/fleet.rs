@@ -75,7 +75,10 @@ pub(crate) async fn run_fleet(
         reads_per_minute: READS_PER_MINUTE,
     });
     let (settings, _) = crate::app::settings::Settings::from_sections(&config.file.sections);
-    let notify_when = settings.notify_when;
+    let prefs = Prefs {
+        notify_when: settings.notify_when,
+        theme: settings.theme(),
+    };
     let mut view = FleetView::new();
     view.set_message(notice, true);
     if let Some(id) = &selected {
@@ -92,7 +95,7 @@ pub(crate) async fn run_fleet(
                 &mut view,
                 &client,
                 &mut signals,
-                notify_when,
+                &prefs,
                 &mut stats,
             )
             .await;
@@ -124,6 +127,12 @@ pub(crate) async fn run_fleet(
     }
 }
 
+/// What the config file says of the fleet's looks and bells.
+struct Prefs {
+    notify_when: NotifyWhen,
+    theme: Theme,
+}
+
 /// What the user chose in the fleet.
 enum Choice {
     Open(String),
@@ -139,10 +148,10 @@ async fn show(
     view: &mut FleetView,
     client: &ApiClient,
     signals: &mut TerminationSignals,
-    notify_when: NotifyWhen,
+    prefs: &Prefs,
     stats: &mut Stats,
 ) -> color_eyre::Result<Option<Choice>> {
-    let theme = Theme::from_env();
+    let (notify_when, theme) = (prefs.notify_when, &prefs.theme);
     // The fleet's news was already told apart (each once, none from before it opened):
     // the notifier only decides whether now is the time to ring.
     let mut notifier = Notifier::new(
@@ -169,8 +178,8 @@ async fn show(
                 let model = live.model();
                 tui.draw(|f| {
                     let area = f.area();
-                    view.render(area, f.buffer_mut(), &model, &theme, now);
-                    help.render(area, f.buffer_mut(), &theme);
+                    view.render(area, f.buffer_mut(), &model, theme, now);
+                    help.render(area, f.buffer_mut(), theme);
                 })?;
             }
             dirty = false;

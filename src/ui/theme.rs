@@ -1,12 +1,69 @@
-//! Colours and styles.
+//! Colours and styles: every role defined here, once per theme.
 //!
-//! Only the terminal's named ANSI colours are used (never RGB), no background is set, and only
-//! the colours that read well on both dark and light palettes appear: red, green, cyan,
-//! magenta. Yellow washes out on light backgrounds, blue sinks into dark ones, and white or
-//! black vanish on one or the other. `NO_COLOR` (https://no-color.org) gives a theme made of
-//! modifiers only.
+//! No background is ever set. The dark theme (the default) uses the terminal's named ANSI
+//! colours. The light theme uses the xterm 256-colour cube, whose colours are the same in
+//! every terminal, where the terminal has it, and otherwise the named colours that measure
+//! best on light palettes (see `contrast`), falling back to the default foreground with bold
+//! where no named colour is readable. High contrast is the default foreground with modifiers
+//! only (as `NO_COLOR`, https://no-color.org, but with bold accents).
+
+#[cfg(test)]
+mod contrast;
 
 use ratatui::style::{Color, Modifier, Style};
+
+/// The theme asked for in `[theme] name`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum ThemeName {
+    /// Light when the terminal says its background is light (`COLORFGBG`), else dark.
+    #[default]
+    Auto,
+    Dark,
+    Light,
+    HighContrast,
+}
+
+impl ThemeName {
+    pub(crate) fn parse(name: &str) -> Option<ThemeName> {
+        match name {
+            "auto" => Some(ThemeName::Auto),
+            "dark" => Some(ThemeName::Dark),
+            "light" => Some(ThemeName::Light),
+            "high-contrast" => Some(ThemeName::HighContrast),
+            _ => None,
+        }
+    }
+}
+
+/// The colours a terminal can show, as far as the environment tells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Depth {
+    /// The 16 named colours, whose shades are each terminal's own.
+    Ansi16,
+    /// The xterm 256-colour cube (and truecolour terminals, which have it too).
+    Indexed256,
+}
+
+impl Depth {
+    /// From `COLORTERM` and `TERM`, as terminals announce themselves.
+    pub(crate) fn from_vars(colorterm: Option<&str>, term: Option<&str>) -> Depth {
+        let truecolor = colorterm.is_some_and(|c| c == "truecolor" || c == "24bit");
+        if truecolor || term.is_some_and(|t| t.contains("256color") || t.contains("direct")) {
+            Depth::Indexed256
+        } else {
+            Depth::Ansi16
+        }
+    }
+}
+
+/// Whether `COLORFGBG` ("15;0", "0;default;15") names a light background: its last field
+/// is the background's colour number, 7 or 15 being the light ones.
+pub(crate) fn light_background(colorfgbg: Option<&str>) -> bool {
+    colorfgbg
+        .and_then(|v| v.rsplit(';').next())
+        .and_then(|bg| bg.trim().parse::<u8>().ok())
+        .is_some_and(|bg| bg == 7 || bg == 15)
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Theme {
@@ -98,6 +155,103 @@ impl Default for Theme {
 }
 
 impl Theme {
+    /// The theme `name` picks, for a terminal of `depth` whose `COLORFGBG` is `colorfgbg`.
+    pub(crate) fn named(name: ThemeName, depth: Depth, colorfgbg: Option<&str>) -> Theme {
+        match name {
+            ThemeName::Auto if light_background(colorfgbg) => Theme::light(depth),
+            ThemeName::Auto | ThemeName::Dark => Theme::default(),
+            ThemeName::Light => Theme::light(depth),
+            ThemeName::HighContrast => Theme::high_contrast(),
+        }
+    }
+
+    /// For light backgrounds. Each colour is at least 4.5:1 against white and against
+    /// Solarized Light's cream in the 256-colour cube; with only the named colours, each is
+    /// the best measured under xterm's, Tango's and Solarized's palettes, or none (the
+    /// default foreground, bold) where none reaches the bar (the `contrast` tests report
+    /// the figures).
+    pub(crate) fn light(depth: Depth) -> Theme {
+        let plain = Style::default();
+        let bold = plain.add_modifier(Modifier::BOLD);
+        let (accent, ok, error, warning, muted) = match depth {
+            Depth::Indexed256 => (
+                plain.fg(Color::Indexed(25)),
+                plain.fg(Color::Indexed(22)),
+                plain.fg(Color::Indexed(124)),
+                plain.fg(Color::Indexed(90)),
+                plain.fg(Color::Indexed(240)),
+            ),
+            // Blue and red reach 3:1 on every light palette measured, so they are drawn
+            // bold; no named green nor grey does, so those roles keep the foreground.
+            Depth::Ansi16 => (
+                bold.fg(Color::Blue),
+                bold,
+                bold.fg(Color::Red),
+                bold.fg(Color::Magenta),
+                plain,
+            ),
+        };
+        let muted_bold = muted.add_modifier(Modifier::BOLD);
+        Theme {
+            text: plain,
+            dim: muted,
+            accent,
+            user: accent.add_modifier(Modifier::BOLD),
+            agent: warning.add_modifier(Modifier::BOLD),
+            ok,
+            error,
+            warning,
+            code: accent,
+            diff_add: ok,
+            diff_del: error,
+            diff_hunk: accent,
+            diff_header: muted_bold,
+            border: muted,
+            border_focused: accent.add_modifier(Modifier::BOLD),
+            title: bold,
+            heading: accent.add_modifier(Modifier::BOLD),
+            emphasis: plain.add_modifier(Modifier::ITALIC),
+            strong: bold,
+            strikethrough: plain.add_modifier(Modifier::CROSSED_OUT),
+            link: accent.add_modifier(Modifier::UNDERLINED),
+            link_url: muted,
+            quote: ok.add_modifier(Modifier::ITALIC),
+            code_gutter: muted,
+            list_marker: accent,
+            rule: muted,
+            selection: plain.add_modifier(Modifier::REVERSED),
+            placeholder: muted,
+            key_hint: accent,
+            status_live: ok,
+            status_retrying: warning,
+            status_failed: error.add_modifier(Modifier::BOLD),
+            badge: plain.add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            search_match: ok
+                .add_modifier(Modifier::BOLD)
+                .add_modifier(Modifier::UNDERLINED),
+            search_current: ok.add_modifier(Modifier::REVERSED | Modifier::UNDERLINED),
+        }
+    }
+
+    /// The default foreground on the default background, the most contrast any terminal
+    /// gives: meaning carried by bold, underline and reverse, and by the ✓ ✗ + − marks.
+    pub(crate) fn high_contrast() -> Theme {
+        let plain = Style::default();
+        let bold = plain.add_modifier(Modifier::BOLD);
+        Theme {
+            dim: plain,
+            border: plain,
+            link_url: plain,
+            code_gutter: plain,
+            rule: plain,
+            placeholder: plain.add_modifier(Modifier::ITALIC),
+            diff_hunk: bold,
+            diff_add: bold,
+            accent: bold,
+            ..Theme::no_color()
+        }
+    }
+
     /// For `NO_COLOR`: modifiers only, never a colour.
     pub fn no_color() -> Self {
         let plain = Style::default();
@@ -144,60 +298,57 @@ impl Theme {
         }
     }
 
-    /// The theme the environment asks for: [`Theme::no_color`] when `NO_COLOR` is set to a
-    /// non-empty value, [`Theme::default`] otherwise.
-    pub(crate) fn from_env() -> Self {
-        Self::from_no_color_var(std::env::var_os("NO_COLOR").as_deref())
-    }
-
-    /// [`Theme::from_env`] with the variable's value passed in (testable without touching the
-    /// process environment).
-    pub(crate) fn from_no_color_var(value: Option<&std::ffi::OsStr>) -> Self {
-        match value {
-            Some(v) if !v.is_empty() => Self::no_color(),
-            _ => Self::default(),
-        }
+    /// Whether `NO_COLOR` (its value passed in, so tests leave the process environment
+    /// alone) asks for no colours: set and not empty.
+    pub(crate) fn no_color_asked(value: Option<&std::ffi::OsStr>) -> bool {
+        value.is_some_and(|v| !v.is_empty())
     }
 
     /// Every style in the theme, for checks that apply to all of them.
     #[cfg(test)]
     pub(crate) fn all_styles(&self) -> Vec<Style> {
+        self.roles().into_iter().map(|(_, style)| style).collect()
+    }
+
+    /// Every role with its name, for checks and reports that name them.
+    #[cfg(test)]
+    pub(crate) fn roles(&self) -> Vec<(&'static str, Style)> {
         vec![
-            self.text,
-            self.dim,
-            self.accent,
-            self.user,
-            self.agent,
-            self.ok,
-            self.error,
-            self.warning,
-            self.code,
-            self.diff_add,
-            self.diff_del,
-            self.diff_hunk,
-            self.diff_header,
-            self.border,
-            self.border_focused,
-            self.title,
-            self.heading,
-            self.emphasis,
-            self.strong,
-            self.strikethrough,
-            self.link,
-            self.link_url,
-            self.quote,
-            self.code_gutter,
-            self.list_marker,
-            self.rule,
-            self.selection,
-            self.placeholder,
-            self.key_hint,
-            self.status_live,
-            self.status_retrying,
-            self.status_failed,
-            self.badge,
-            self.search_match,
-            self.search_current,
+            ("text", self.text),
+            ("dim", self.dim),
+            ("accent", self.accent),
+            ("user", self.user),
+            ("agent", self.agent),
+            ("ok", self.ok),
+            ("error", self.error),
+            ("warning", self.warning),
+            ("code", self.code),
+            ("diff_add", self.diff_add),
+            ("diff_del", self.diff_del),
+            ("diff_hunk", self.diff_hunk),
+            ("diff_header", self.diff_header),
+            ("border", self.border),
+            ("border_focused", self.border_focused),
+            ("title", self.title),
+            ("heading", self.heading),
+            ("emphasis", self.emphasis),
+            ("strong", self.strong),
+            ("strikethrough", self.strikethrough),
+            ("link", self.link),
+            ("link_url", self.link_url),
+            ("quote", self.quote),
+            ("code_gutter", self.code_gutter),
+            ("list_marker", self.list_marker),
+            ("rule", self.rule),
+            ("selection", self.selection),
+            ("placeholder", self.placeholder),
+            ("key_hint", self.key_hint),
+            ("status_live", self.status_live),
+            ("status_retrying", self.status_retrying),
+            ("status_failed", self.status_failed),
+            ("badge", self.badge),
+            ("search_match", self.search_match),
+            ("search_current", self.search_current),
         ]
     }
 }
@@ -224,6 +375,58 @@ mod tests {
     }
 
     #[test]
+    fn the_name_picks_the_theme_and_auto_follows_colorfgbg() {
+        let deep = Depth::Indexed256;
+        assert_eq!(Theme::named(ThemeName::Auto, deep, None), Theme::default());
+        assert_eq!(
+            Theme::named(ThemeName::Auto, deep, Some("0;15")),
+            Theme::light(deep)
+        );
+        assert_eq!(
+            Theme::named(ThemeName::Auto, deep, Some("0;default;7")),
+            Theme::light(deep)
+        );
+        assert_eq!(
+            Theme::named(ThemeName::Auto, deep, Some("15;0")),
+            Theme::default()
+        );
+        assert_eq!(
+            Theme::named(ThemeName::Auto, deep, Some("junk")),
+            Theme::default()
+        );
+        assert_eq!(
+            Theme::named(ThemeName::HighContrast, deep, Some("0;15")),
+            Theme::high_contrast()
+        );
+        assert_eq!(ThemeName::parse("light"), Some(ThemeName::Light));
+        assert_eq!(ThemeName::parse("Light"), None);
+        assert_eq!(
+            Depth::from_vars(None, Some("xterm-256color")),
+            Depth::Indexed256
+        );
+        assert_eq!(
+            Depth::from_vars(Some("truecolor"), Some("screen")),
+            Depth::Indexed256
+        );
+        assert_eq!(Depth::from_vars(None, Some("screen")), Depth::Ansi16);
+    }
+
+    #[test]
+    fn light_and_high_contrast_never_set_a_background_nor_dim_text() {
+        for theme in [
+            Theme::light(Depth::Ansi16),
+            Theme::light(Depth::Indexed256),
+            Theme::high_contrast(),
+        ] {
+            for style in theme.all_styles() {
+                assert!(style.bg.is_none(), "backgrounds are the user's");
+                // Faint text measures about 2.5:1 on light backgrounds.
+                assert!(!style.add_modifier.contains(Modifier::DIM), "{style:?}");
+            }
+        }
+    }
+
+    #[test]
     fn no_color_has_no_colours() {
         for style in Theme::no_color().all_styles() {
             assert_eq!(style.fg, None);
@@ -233,14 +436,8 @@ mod tests {
 
     #[test]
     fn no_color_variable_selects_no_color_only_when_non_empty() {
-        assert_eq!(
-            Theme::from_no_color_var(Some(OsStr::new("1"))),
-            Theme::no_color()
-        );
-        assert_eq!(
-            Theme::from_no_color_var(Some(OsStr::new(""))),
-            Theme::default()
-        );
-        assert_eq!(Theme::from_no_color_var(None), Theme::default());
+        assert!(Theme::no_color_asked(Some(OsStr::new("1"))));
+        assert!(!Theme::no_color_asked(Some(OsStr::new(""))));
+        assert!(!Theme::no_color_asked(None));
     }
 }
