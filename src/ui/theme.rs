@@ -159,9 +159,59 @@ impl Theme {
     pub(crate) fn named(name: ThemeName, depth: Depth, colorfgbg: Option<&str>) -> Theme {
         match name {
             ThemeName::Auto if light_background(colorfgbg) => Theme::light(depth),
-            ThemeName::Auto | ThemeName::Dark => Theme::default(),
+            ThemeName::Auto | ThemeName::Dark => Theme::dark(depth),
             ThemeName::Light => Theme::light(depth),
             ThemeName::HighContrast => Theme::high_contrast(),
+        }
+    }
+
+    /// For dark backgrounds: the named colours where only they exist ([`Theme::default`]),
+    /// else the cube's, each at least 4.5:1 on black, on Tango's dark grey and on Solarized
+    /// Dark (faint text, which measures below that, becomes a grey that does not).
+    pub(crate) fn dark(depth: Depth) -> Theme {
+        if depth == Depth::Ansi16 {
+            return Theme::default();
+        }
+        let plain = Style::default();
+        let (accent, ok, error, warning, muted) = (
+            plain.fg(Color::Indexed(81)),
+            plain.fg(Color::Indexed(114)),
+            plain.fg(Color::Indexed(210)),
+            plain.fg(Color::Indexed(213)),
+            plain.fg(Color::Indexed(247)),
+        );
+        Theme {
+            dim: muted,
+            accent,
+            user: accent.add_modifier(Modifier::BOLD),
+            agent: warning.add_modifier(Modifier::BOLD),
+            ok,
+            error,
+            warning,
+            code: accent,
+            diff_add: ok,
+            diff_del: error,
+            diff_hunk: accent,
+            diff_header: muted.add_modifier(Modifier::BOLD),
+            border: muted,
+            border_focused: accent,
+            heading: accent.add_modifier(Modifier::BOLD),
+            link: accent.add_modifier(Modifier::UNDERLINED),
+            link_url: muted,
+            quote: ok.add_modifier(Modifier::ITALIC),
+            code_gutter: muted,
+            list_marker: accent,
+            rule: muted,
+            placeholder: muted,
+            key_hint: accent,
+            status_live: ok,
+            status_retrying: warning,
+            status_failed: error.add_modifier(Modifier::BOLD),
+            search_match: ok.add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+            search_current: ok
+                .add_modifier(Modifier::BOLD)
+                .add_modifier(Modifier::REVERSED | Modifier::UNDERLINED),
+            ..Theme::default()
         }
     }
 
@@ -377,7 +427,11 @@ mod tests {
     #[test]
     fn the_name_picks_the_theme_and_auto_follows_colorfgbg() {
         let deep = Depth::Indexed256;
-        assert_eq!(Theme::named(ThemeName::Auto, deep, None), Theme::default());
+        assert_eq!(Theme::named(ThemeName::Auto, deep, None), Theme::dark(deep));
+        assert_eq!(
+            Theme::named(ThemeName::Dark, Depth::Ansi16, None),
+            Theme::default()
+        );
         assert_eq!(
             Theme::named(ThemeName::Auto, deep, Some("0;15")),
             Theme::light(deep)
@@ -388,11 +442,11 @@ mod tests {
         );
         assert_eq!(
             Theme::named(ThemeName::Auto, deep, Some("15;0")),
-            Theme::default()
+            Theme::dark(deep)
         );
         assert_eq!(
             Theme::named(ThemeName::Auto, deep, Some("junk")),
-            Theme::default()
+            Theme::dark(deep)
         );
         assert_eq!(
             Theme::named(ThemeName::HighContrast, deep, Some("0;15")),
@@ -416,6 +470,7 @@ mod tests {
         for theme in [
             Theme::light(Depth::Ansi16),
             Theme::light(Depth::Indexed256),
+            Theme::dark(Depth::Indexed256),
             Theme::high_contrast(),
         ] {
             for style in theme.all_styles() {

@@ -46,6 +46,10 @@ fn attach_with_downloads(
     pty
 }
 
+/// The dark theme's accent and green in a 256-colour terminal (the tests' TERM).
+const ACCENT_256: vt100::Color = vt100::Color::Idx(81);
+const GREEN_256: vt100::Color = vt100::Color::Idx(114);
+
 /// The foreground colour of the first cell of `text` on the screen.
 fn colour_of(pty: &Pty, text: &str) -> Option<vt100::Color> {
     pty.with_screen(|s| {
@@ -99,13 +103,13 @@ fn artifacts_list_open_highlighted_save_and_refuse_an_overwrite() {
         "{screen}"
     );
 
-    // The text one, highlighted: `def` is a keyword (cyan), the string green.
+    // The text one, highlighted: `def` is a keyword (the accent), the string green.
     let before = pty.raw_bytes().len();
     pty.send_keys(keys::ENTER);
     pty.wait_for_text("say hello", TIMEOUT);
     pty.wait_for_text("Python", TIMEOUT);
-    assert_eq!(colour_of(&pty, "def greet"), Some(vt100::Color::Idx(6)));
-    assert_eq!(colour_of(&pty, "\"hello \""), Some(vt100::Color::Idx(2)));
+    assert_eq!(colour_of(&pty, "def greet"), Some(ACCENT_256));
+    assert_eq!(colour_of(&pty, "\"hello \""), Some(GREEN_256));
     assert!(has_sgr_colour(&pty.raw_bytes()[before..]));
 
     // Back to the list; the binary one shows its size and type only.
@@ -237,7 +241,7 @@ fn files_browse_the_snapshot_find_by_name_and_open_highlighted() {
     pty.wait_for_text("src/greet.py", TIMEOUT);
     pty.send_keys(keys::ENTER);
     pty.wait_for_text("say hello", TIMEOUT);
-    assert_eq!(colour_of(&pty, "def greet"), Some(vt100::Color::Idx(6)));
+    assert_eq!(colour_of(&pty, "def greet"), Some(ACCENT_256));
     assert!(
         !sim.sim
             .requests()

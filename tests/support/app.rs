@@ -114,6 +114,10 @@ pub(crate) fn input_box(s: &vt100::Screen) -> String {
     lines[lines.len().saturating_sub(4)..lines.len().saturating_sub(1)].join("\n")
 }
 
+/// Muted text as the dark theme draws it in a 256-colour terminal (the tests' TERM): a
+/// grey, where 16 colours have only the faint attribute.
+const MUTED_256: vt100::Color = vt100::Color::Idx(247);
+
 /// The cells of [`input_box`]'s rows that draw something, in reading order, each with
 /// whether it is dim.
 pub(crate) fn input_box_cells(s: &vt100::Screen) -> Vec<(String, bool)> {
@@ -125,7 +129,8 @@ pub(crate) fn input_box_cells(s: &vt100::Screen) -> Vec<(String, bool)> {
             if let Some(cell) = s.cell(row, col)
                 && !cell.contents().trim().is_empty()
             {
-                cells.push((cell.contents().to_string(), cell.dim()));
+                let muted = cell.dim() || cell.fgcolor() == MUTED_256;
+                cells.push((cell.contents().to_string(), muted));
             }
         }
     }

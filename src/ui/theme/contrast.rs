@@ -226,10 +226,20 @@ fn high_contrast_uses_only_the_terminals_own_foreground() {
     }
 }
 
-/// The dark theme is reported, not held to the bar: red on Tango's dark grey, for one,
-/// is below it with any named red.
 #[test]
-fn the_dark_theme_is_measured_under_every_dark_palette() {
+fn the_dark_theme_reaches_its_bar_under_every_dark_palette_in_256_colours() {
+    let below = report(
+        "dark, 256 colours",
+        &Theme::dark(Depth::Indexed256),
+        &dark_palettes(),
+    );
+    assert!(below.is_empty(), "{below:#?}");
+}
+
+/// With the named colours only, the dark theme is reported, not held to the bar: red on
+/// Tango's dark grey, for one, is below it with any named red.
+#[test]
+fn the_dark_theme_in_16_colours_is_measured_under_every_dark_palette() {
     let below = report("dark, 16 colours", &Theme::default(), &dark_palettes());
     println!("dark: {} role-palette pairs below their bar", below.len());
     for line in &below {
