@@ -60,6 +60,9 @@ fn every_row_is_live_without_being_selected_for_a_turn_started_before_the_fleet_
         // Queued behind the running turn: a turn not started yet.
         s.send_message(&busy, "and then tidy up");
     });
+    // Asking comes after the todos: all of it before the fleet opens, so the todos can only
+    // come from the replay (a fleet open sooner would see them live and need none).
+    sim.until_waiting(&busy);
     sim.sim.add_artifact(
         &busy,
         "turn_earlier",
