@@ -58,6 +58,8 @@ pub(crate) enum Intent {
     /// Scroll the key list by this many rows.
     ScrollHelp(i32),
     ToggleMouseCapture,
+    /// The next theme: dark, light, high contrast.
+    NextTheme,
     ToggleDeltas,
     /// The search bar, holding the Events type filter (`type:NAME`).
     StartEventFilter,
@@ -174,6 +176,7 @@ impl App {
                     self.notice(Some(what.into()));
                 }
             }
+            Intent::NextTheme => self.next_theme(),
             Intent::ToggleDeltas => {
                 let events = &mut self.screen.events;
                 events.hide_deltas = !events.hide_deltas;
@@ -286,6 +289,24 @@ impl App {
         self.screen.modes.back_to_typing();
         if self.screen.composer.is_empty() && self.view.turn_running() {
             self.notice(Some("Ctrl+X cancels the turn".into()));
+        }
+    }
+
+    /// The next theme, for this run: the whole screen is styled again with it.
+    fn next_theme(&mut self) {
+        let next = self.theme_name.next(super::settings::background_is_light());
+        match super::settings::theme_for(next, self.no_color) {
+            None => self.notice(Some(
+                "colours are off (NO_COLOR or [theme] no_color): no theme to switch to".into(),
+            )),
+            Some(theme) => {
+                self.theme = theme;
+                self.theme_name = next;
+                let name = next.as_str();
+                self.notice(Some(format!(
+                    "theme: {name} · T for the next · [theme] name = \"{name}\" keeps it"
+                )));
+            }
         }
     }
 }

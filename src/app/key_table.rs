@@ -705,6 +705,13 @@ pub(crate) const TABLE: &[Binding] = &[
     .action("mouse"),
     row(
         Panes,
+        &[c('T')],
+        Do(Intent::NextTheme),
+        "next theme: dark, light, high contrast (for this run; [theme] name keeps one)",
+    )
+    .action("theme"),
+    row(
+        Panes,
         &[c('d')],
         Do(Intent::ToggleDeltas),
         "Events: hide / show the text deltas",

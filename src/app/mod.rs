@@ -140,6 +140,10 @@ pub(crate) struct App {
     /// Everything on screen and its view state: panes, input box, prompt, mode.
     pub(crate) screen: Screen,
     pub(crate) theme: Theme,
+    /// The theme's name, for the key that goes to the next one.
+    pub(crate) theme_name: crate::ui::theme::ThemeName,
+    /// `[theme] no_color`: no theme to switch to.
+    pub(crate) no_color: bool,
     pub(crate) client: ApiClient,
     pub(crate) session_id: String,
     /// Per-host state on disk (`None` in the demo) and this session's copy of it: the one
@@ -222,6 +226,8 @@ impl App {
                 screen
             },
             theme: opts.settings.theme(),
+            theme_name: opts.settings.theme_name,
+            no_color: opts.settings.no_color,
             keymap: opts.settings.keys.clone(),
             open_command: opts.settings.open_command.clone(),
             shell: opts.settings.shell.clone(),

@@ -24,6 +24,26 @@ pub(crate) enum ThemeName {
 }
 
 impl ThemeName {
+    /// The theme after this one, for the key that cycles them; `auto` counts as what it
+    /// picked (`light`: the background is light).
+    pub(crate) fn next(self, light: bool) -> ThemeName {
+        match self {
+            ThemeName::Auto if light => ThemeName::HighContrast,
+            ThemeName::Auto | ThemeName::Dark => ThemeName::Light,
+            ThemeName::Light => ThemeName::HighContrast,
+            ThemeName::HighContrast => ThemeName::Dark,
+        }
+    }
+
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            ThemeName::Auto => "auto",
+            ThemeName::Dark => "dark",
+            ThemeName::Light => "light",
+            ThemeName::HighContrast => "high-contrast",
+        }
+    }
+
     pub(crate) fn parse(name: &str) -> Option<ThemeName> {
         match name {
             "auto" => Some(ThemeName::Auto),
@@ -452,6 +472,16 @@ mod tests {
             Theme::named(ThemeName::HighContrast, deep, Some("0;15")),
             Theme::high_contrast()
         );
+        // The key cycles dark → light → high contrast → dark, auto counting as its pick.
+        let mut name = ThemeName::Auto;
+        let seen: Vec<&str> = (0..4)
+            .map(|_| {
+                name = name.next(false);
+                name.as_str()
+            })
+            .collect();
+        assert_eq!(seen, ["light", "high-contrast", "dark", "light"]);
+        assert_eq!(ThemeName::Auto.next(true), ThemeName::HighContrast);
         assert_eq!(ThemeName::parse("light"), Some(ThemeName::Light));
         assert_eq!(ThemeName::parse("Light"), None);
         assert_eq!(

@@ -321,6 +321,7 @@ impl PaneComponent for TranscriptPane {
         };
         let width = inner.width;
         let height = inner.height as usize;
+        cache.set_theme(theme);
         let base = entries.front().map_or(0, |e| e.id);
         let mut lines_of = |i: usize| -> Lines {
             match entries.get(i) {

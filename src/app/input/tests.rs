@@ -615,3 +615,33 @@ fn a_sentence_typed_after_a_decision_is_held_not_sent_and_ctrl_y_puts_it_back() 
     assert_eq!(rig.box_text(), "check the logs next", "offered back whole");
     assert_eq!(rig.sent().len(), 1, "still only the decision");
 }
+
+#[test]
+fn shift_t_in_the_panes_goes_to_the_next_theme_and_says_which() {
+    use crate::ui::theme::ThemeName;
+    let mut rig = Rig::new();
+    rig.app.theme_name = ThemeName::Dark;
+    rig.app.no_color = false;
+    let before = rig.app.theme.clone();
+    rig.key(KeyCode::BackTab, KeyModifiers::SHIFT);
+    rig.key(KeyCode::Char('T'), KeyModifiers::SHIFT);
+    if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+        assert!(rig.notice().contains("colours are off"), "{}", rig.notice());
+        return;
+    }
+    assert_eq!(rig.app.theme_name, ThemeName::Light);
+    assert_ne!(rig.app.theme, before);
+    assert!(rig.notice().contains("theme: light"), "{}", rig.notice());
+    // Typing, the same letter is text.
+    rig.press(KeyCode::Esc);
+    rig.type_text("T");
+    assert_eq!(
+        (rig.app.theme_name, rig.box_text()),
+        (ThemeName::Light, "T".to_string())
+    );
+    // With colours off there is no theme to go to, and it says so.
+    rig.app.no_color = true;
+    rig.key(KeyCode::BackTab, KeyModifiers::SHIFT);
+    rig.key(KeyCode::Char('T'), KeyModifiers::SHIFT);
+    assert!(rig.notice().contains("colours are off"), "{}", rig.notice());
+}

@@ -28,6 +28,8 @@ struct Cached {
 #[derive(Debug, Default)]
 pub(crate) struct LineCache {
     width: u16,
+    /// The theme the lines were styled with: another (switched live) lays them out again.
+    theme: Option<Theme>,
     /// Counts frames, to tell which entries the current one used.
     frame: u64,
     entries: HashMap<u64, Cached>,
@@ -104,5 +106,51 @@ impl LineCache {
             self.entries.clear();
             self.streaming = None;
         }
+    }
+
+    /// Before a frame: lines styled with another theme are laid out again.
+    pub(crate) fn set_theme(&mut self, theme: &Theme) {
+        if self.theme.as_ref() != Some(theme) {
+            self.theme = Some(theme.clone());
+            self.entries.clear();
+            self.streaming = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::transcript::EntryKind;
+    use crate::ui::theme::Depth;
+
+    #[test]
+    fn a_theme_switched_live_styles_every_kept_line_again() {
+        let entry = Entry {
+            id: 1,
+            rev: 0,
+            created_at: None,
+            kind: EntryKind::Agent {
+                text: "a `code` span".into(),
+            },
+        };
+        let colours = |lines: &Lines| -> Vec<Option<ratatui::style::Color>> {
+            lines
+                .iter()
+                .flat_map(|l| l.spans.iter().map(|s| s.style.fg))
+                .collect()
+        };
+        let (dark, light) = (Theme::default(), Theme::light(Depth::Indexed256));
+        let mut cache = LineCache::default();
+        cache.set_theme(&dark);
+        let before = colours(&cache.lines(&entry, 40, false, &dark));
+        cache.set_theme(&dark);
+        assert!(Rc::ptr_eq(
+            &cache.lines(&entry, 40, false, &dark),
+            &cache.lines(&entry, 40, false, &dark)
+        ));
+        cache.set_theme(&light);
+        let after = colours(&cache.lines(&entry, 40, false, &light));
+        assert_ne!(before, after, "the lines kept the old theme's colours");
     }
 }
