@@ -8,5 +8,6 @@ mod import_cycles;
 mod policy;
 mod production;
 mod scopes;
+mod store;
 mod stream;
 mod validation;
