@@ -102,6 +102,9 @@ pub struct SimConfig {
     /// (`sim.sqlite` there, one simulator at a time); `None` keeps them in a temporary
     /// file that goes with the simulator.
     pub data_dir: Option<PathBuf>,
+    /// With `data_dir`: start over, discarding what it holds (once its lock is held, so a
+    /// simulator using it keeps its store).
+    pub fresh_data: bool,
     /// Most events kept in the store: past it the oldest sessions' events are dropped
     /// (their turns and items stay).
     pub retention_events: u64,
@@ -141,6 +144,7 @@ impl Default for SimConfig {
             fleet: 0,
             fleet_activity: 0,
             data_dir: None,
+            fresh_data: false,
             retention_events: 1_000_000,
         }
     }

@@ -146,7 +146,7 @@ impl Simulator {
         let fleet = config.fleet;
         let activity = config.fleet_activity;
         let store = match &config.data_dir {
-            Some(dir) => store::Store::open_dir(dir)?,
+            Some(dir) => store::Store::open_dir(dir, config.fresh_data)?,
             None => store::Store::open_temp()?,
         };
         let state = SimState::new(config, token, store);
@@ -368,6 +368,11 @@ impl Simulator {
     /// The scenario names the binary carries.
     pub fn scenarios(&self) -> Vec<String> {
         self.state.scenarios.names()
+    }
+
+    /// Every session's id, in creation order (those a data directory gave back first).
+    pub fn session_ids(&self) -> Vec<String> {
+        self.state.db().session_order.clone()
     }
 
     /// Whether sessions are kept in a data directory ([`SimConfig::data_dir`]).

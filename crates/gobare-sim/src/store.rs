@@ -68,9 +68,9 @@ impl Store {
         }
     }
 
-    /// The kept store in `dir` (created if missing). Fails with `WouldBlock` when another
-    /// simulator holds the directory.
-    pub(crate) fn open_dir(dir: &Path) -> std::io::Result<Store> {
+    /// The kept store in `dir` (created if missing; emptied first when `fresh`). Fails with
+    /// `WouldBlock` when another simulator holds the directory.
+    pub(crate) fn open_dir(dir: &Path, fresh: bool) -> std::io::Result<Store> {
         std::fs::create_dir_all(dir)?;
         let lock = File::create(dir.join("lock"))?;
         match lock.try_lock() {
@@ -84,6 +84,14 @@ impl Store {
             Err(std::fs::TryLockError::Error(e)) => return Err(e),
         }
         let path = dir.join(FILE_NAME);
+        if fresh {
+            for suffix in ["", "-wal", "-shm"] {
+                match std::fs::remove_file(dir.join(format!("{FILE_NAME}{suffix}"))) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+                    _ => {}
+                }
+            }
+        }
         if let Some(found) = foreign_version(&path) {
             let aside = set_aside(&path, &found)?;
             eprintln!(
@@ -225,10 +233,10 @@ mod tests {
     #[test]
     fn a_second_opener_of_a_directory_is_refused() {
         let dir = tempfile::tempdir().unwrap();
-        let first = Store::open_dir(dir.path()).unwrap();
-        let second = Store::open_dir(dir.path()).err().unwrap();
+        let first = Store::open_dir(dir.path(), false).unwrap();
+        let second = Store::open_dir(dir.path(), false).err().unwrap();
         assert_eq!(second.kind(), std::io::ErrorKind::WouldBlock);
         drop(first);
-        Store::open_dir(dir.path()).unwrap();
+        Store::open_dir(dir.path(), false).unwrap();
     }
 }

@@ -256,3 +256,23 @@ async fn past_the_retention_bound_the_oldest_sessions_events_go() {
     assert!(!items["data"].as_array().unwrap().is_empty(), "{items}");
     api.sim.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_fresh_start_forgets_the_directory_and_a_held_one_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = Api::start(kept_in(dir.path())).await;
+    api.new_session().await;
+    let second = gobare_sim::Simulator::start(kept_in(dir.path())).await;
+    let refused = second.err().expect("one simulator per directory");
+    assert_eq!(refused.kind(), std::io::ErrorKind::WouldBlock);
+    api.sim.shutdown().await;
+
+    let api = Api::start(SimConfig {
+        fresh_data: true,
+        ..kept_in(dir.path())
+    })
+    .await;
+    assert_eq!(api.sim.session_ids(), Vec::<String>::new());
+    assert_eq!(api.sim.last_seq(), 0);
+    api.sim.shutdown().await;
+}
