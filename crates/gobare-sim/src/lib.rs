@@ -128,10 +128,19 @@ pub struct Simulator {
 }
 
 impl Simulator {
-    /// Binds `config.addr` (port 0 = any free port) and starts serving. Fails only when
-    /// the address cannot be bound.
+    /// Binds `config.addr` (port 0 = any free port) and starts serving. Fails when the
+    /// address cannot be bound, or the data directory cannot be opened (`WouldBlock`:
+    /// another simulator holds it).
     pub async fn start(config: SimConfig) -> std::io::Result<Simulator> {
-        let token = config.token.clone().unwrap_or_else(|| {
+        let store = match &config.data_dir {
+            Some(dir) => store::Store::open_dir(dir, config.fresh_data)?,
+            None => store::Store::open_temp()?,
+        };
+        // A kept store's random token holds across restarts: its clients keep working.
+        let saved_token = store
+            .meta(state::TOKEN)
+            .and_then(|v| v.as_str().map(str::to_string));
+        let token = config.token.clone().or(saved_token).unwrap_or_else(|| {
             format!(
                 "gbr_pat_{}",
                 uuid::Uuid::new_v4()
@@ -145,10 +154,6 @@ impl Simulator {
         let addr = listener.local_addr()?;
         let fleet = config.fleet;
         let activity = config.fleet_activity;
-        let store = match &config.data_dir {
-            Some(dir) => store::Store::open_dir(dir, config.fresh_data)?,
-            None => store::Store::open_temp()?,
-        };
         let state = SimState::new(config, token, store);
         restore::end_interrupted(&mut state.db());
         restore::rearm_idle(&state);

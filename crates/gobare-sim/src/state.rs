@@ -51,6 +51,8 @@ pub(crate) type Shared = Arc<SimState>;
 
 /// The store's `meta` key of the scoped tokens.
 const MINTED_TOKENS: &str = "scoped_tokens";
+/// The store's `meta` key of the token holding every scope.
+pub(crate) const TOKEN: &str = "token";
 
 fn live_channel() -> broadcast::Sender<Arc<crate::db::Frame>> {
     broadcast::channel(4096).0
@@ -111,7 +113,8 @@ impl SimState {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         let tokens = serde_json::to_value(tokens).unwrap_or_default();
-        self.db().save(&[(MINTED_TOKENS, tokens)]);
+        let token = serde_json::Value::from(self.token.clone());
+        self.db().save(&[(MINTED_TOKENS, tokens), (TOKEN, token)]);
     }
 
     /// Notes a request received, forgetting the oldest beyond [`REQUESTS_KEPT`].

@@ -1,5 +1,6 @@
 mod api;
 mod backpressure;
+mod budgets;
 mod fleet;
 mod functions;
 mod fuzz;

@@ -276,3 +276,24 @@ async fn a_fresh_start_forgets_the_directory_and_a_held_one_is_refused() {
     assert_eq!(api.sim.last_seq(), 0);
     api.sim.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_random_token_holds_across_a_restart_with_the_minted_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let random = SimConfig {
+        token: None,
+        ..kept_in(dir.path())
+    };
+    let api = Api::start(random.clone()).await;
+    let minted = api.sim.mint_token(&["sessions:read"]);
+    let token = api.sim.token();
+    api.sim.shutdown().await;
+    let mut api = Api::start(random).await;
+    assert_eq!(api.sim.token(), token);
+    api.token = minted;
+    let (status, body) = api.get("/v1/sessions").await;
+    assert_eq!(status, 200, "the minted token still reads: {body}");
+    let (status, _) = api.post("/v1/sessions", json!({})).await;
+    assert_eq!(status, 403, "and still only reads");
+    api.sim.shutdown().await;
+}
