@@ -511,15 +511,18 @@ impl Db {
         frame
     }
 
-    /// Persisted frames with `seq > after` matching `keep`, at most `cap + 1` of them (the
-    /// extra one tells the caller the replay is truncated).
+    /// Persisted frames with `seq > after` (of `session` only, when given) matching
+    /// `keep`, at most `cap + 1` of them (the extra one tells the caller the replay is
+    /// truncated).
     pub(crate) fn replay(
         &self,
         after: u64,
         cap: usize,
+        session: Option<&str>,
         keep: impl Fn(&Frame) -> bool,
     ) -> Vec<Arc<Frame>> {
-        self.store.replay(after, cap.saturating_add(1), keep)
+        self.store
+            .replay(after, cap.saturating_add(1), session, keep)
     }
 
     pub(crate) fn last_seq(&self) -> u64 {
