@@ -290,8 +290,10 @@ pub(crate) struct Db {
     pub(crate) session_order: Vec<String>,
     item_counter: u64,
     live: broadcast::Sender<Arc<Frame>>,
-    /// Sessions changed since the last save (tracked only for a kept store).
+    /// Sessions changed since they were last saved (tracked only for a kept store), and
+    /// the order they changed in: saved first come, first served.
     dirty: HashSet<String>,
+    dirty_order: VecDeque<String>,
     /// Sessions removed since the last save.
     removed: Vec<String>,
     /// Events stored now, and the most kept.
@@ -317,6 +319,7 @@ impl Db {
             session_order: Vec::new(),
             live,
             dirty: HashSet::new(),
+            dirty_order: VecDeque::new(),
             removed: Vec::new(),
         };
         for rec in sessions {
@@ -330,13 +333,21 @@ impl Db {
         self.store.kept
     }
 
-    /// Saves what changed since the last save (a kept store only), with `meta` values.
-    pub(crate) fn save(&mut self, meta: &[(&str, Value)]) {
+    /// Saves up to `most` of the sessions that changed since the last save (a kept store
+    /// only), the removed ones and `meta`, in one transaction. Returns whether changed
+    /// sessions remain: a caller saves in batches, letting go of the lock between them.
+    pub(crate) fn save(&mut self, meta: &[(&str, Value)], most: usize) -> bool {
         if !self.store.kept {
-            return;
+            return false;
         }
         let removed = std::mem::take(&mut self.removed);
-        let dirty = std::mem::take(&mut self.dirty);
+        let mut dirty = HashSet::new();
+        while dirty.len() < most
+            && let Some(id) = self.dirty_order.pop_front()
+        {
+            self.dirty.remove(&id);
+            dirty.insert(id);
+        }
         let order: HashMap<&str, usize> = self
             .session_order
             .iter()
@@ -357,9 +368,18 @@ impl Db {
             .collect();
         if let Err(e) = self.store.save(&mut changed, &removed, meta) {
             tracing::error!("the sessions were not saved: {e}");
-            self.dirty = dirty;
-            self.removed = removed;
+            for id in dirty {
+                self.touch(&id);
+            }
+            self.removed.extend(removed);
+            return false;
         }
+        !self.dirty.is_empty()
+    }
+
+    /// How many sessions wait to be saved.
+    pub(crate) fn unsaved(&self) -> usize {
+        self.dirty.len()
     }
 
     /// Lets go of the store (its file and directory lock): what tasks still running write
@@ -413,6 +433,7 @@ impl Db {
     fn touch(&mut self, id: &str) {
         if self.store.kept && !self.dirty.contains(id) && self.sessions.contains_key(id) {
             self.dirty.insert(id.to_string());
+            self.dirty_order.push_back(id.to_string());
         }
     }
 
@@ -425,7 +446,9 @@ impl Db {
 
     pub(crate) fn remove_session(&mut self, id: &str) -> Option<SessionRec> {
         self.session_order.retain(|s| s != id);
-        self.dirty.remove(id);
+        if self.dirty.remove(id) {
+            self.dirty_order.retain(|d| d != id);
+        }
         let rec = self.sessions.remove(id);
         if rec.is_some() {
             self.removed.push(id.to_string());

@@ -401,7 +401,11 @@ const SAVE_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 async fn keep_saving(state: Shared) {
     loop {
         tokio::select! {
-            _ = tokio::time::sleep(SAVE_EVERY) => state.save(),
+            _ = tokio::time::sleep(SAVE_EVERY) => {
+                // Saving blocks on the database: off the runtime's workers.
+                let saving = state.clone();
+                let _ = tokio::task::spawn_blocking(move || saving.save()).await;
+            }
             _ = state.shutdown.cancelled() => return,
         }
     }

@@ -51,6 +51,9 @@ pub(crate) type Shared = Arc<SimState>;
 
 /// The store's `meta` key of the scoped tokens.
 const MINTED_TOKENS: &str = "scoped_tokens";
+/// Sessions written per transaction of a save.
+const SAVE_BATCH: usize = 20;
+
 /// The store's `meta` key of the token holding every scope.
 pub(crate) const TOKEN: &str = "token";
 
@@ -114,7 +117,17 @@ impl SimState {
             .collect();
         let tokens = serde_json::to_value(tokens).unwrap_or_default();
         let token = serde_json::Value::from(self.token.clone());
-        self.db().save(&[(MINTED_TOKENS, tokens), (TOKEN, token)]);
+        let meta = [(MINTED_TOKENS, tokens), (TOKEN, token)];
+        // In batches: the lock is let go between them, so requests and the agent wait
+        // for one batch at most, not for every busy session. Sessions changed meanwhile
+        // wait for the next save (else a busy fleet would keep this one going).
+        let batches = self.db().unsaved().div_ceil(SAVE_BATCH).max(1);
+        for _ in 0..batches {
+            if !self.db().save(&meta, SAVE_BATCH) {
+                break;
+            }
+            std::thread::yield_now();
+        }
     }
 
     /// Notes a request received, forgetting the oldest beyond [`REQUESTS_KEPT`].
