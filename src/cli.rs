@@ -61,6 +61,14 @@ pub(crate) fn command() -> clap::Command {
     })
 }
 
+/// `gobare-tui demo` options.
+#[derive(Debug, Clone, Default, Args)]
+pub struct DemoArgs {
+    /// Start over: forget the earlier demo's sessions.
+    #[arg(long)]
+    pub fresh: bool,
+}
+
 /// Options every subcommand accepts.
 #[derive(Debug, Clone, Default, Args)]
 pub struct GlobalArgs {
@@ -95,8 +103,9 @@ pub(crate) enum CliCommand {
     Fleet(FleetArgs),
     /// Create a session (optionally with a first message) and open it.
     New(NewArgs),
-    /// Run the local simulator and open a scripted session in it; needs no token.
-    Demo,
+    /// Run the local simulator and open a scripted session in it; needs no token. The demo
+    /// keeps its sessions: running it again reopens them where they stood.
+    Demo(DemoArgs),
     /// Print a session's raw events as JSON lines on stdout (or the whole org's with --org).
     Tail(TailArgs),
     /// Write a session's whole history as Markdown or JSON lines, credentials redacted.

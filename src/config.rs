@@ -46,6 +46,8 @@ pub struct Config {
     /// The built-in demo's own simulator ([`Config::for_local_demo`]): every session opened
     /// under it is marked so (its quit question says the demo ends with it).
     pub(crate) local_demo: bool,
+    /// The demo keeps its sessions (a data directory): quitting does not end them.
+    pub(crate) demo_kept: bool,
 }
 
 /// `config.toml`. Unknown keys and sections are kept, not refused: other parts of the
@@ -188,6 +190,7 @@ impl Config {
             file,
             warnings: Vec::new(),
             local_demo: false,
+            demo_kept: false,
         })
     }
 
@@ -198,13 +201,15 @@ impl Config {
     }
 
     /// This configuration pointed at the built-in demo's simulator: its loopback URL and
-    /// token, with the demo's state under `state_dir` (thrown away with it). The config
-    /// file's settings (theme, keys, notifications) still apply.
+    /// token, with the demo's state under `state_dir` (thrown away with it); `kept` when
+    /// the simulator keeps the demo's sessions. The config file's settings (theme, keys,
+    /// notifications) still apply.
     pub(crate) fn for_local_demo(
         &self,
         api: Url,
         token: Option<Token>,
         state_dir: PathBuf,
+        kept: bool,
     ) -> Config {
         Config {
             api,
@@ -216,6 +221,7 @@ impl Config {
             file: self.file.clone(),
             warnings: self.warnings.clone(),
             local_demo: true,
+            demo_kept: kept,
         }
     }
 

@@ -79,7 +79,7 @@ async fn run(command: Option<CliCommand>, config: Config) -> Result<()> {
         Some(CliCommand::List(args)) => commands::list::run(config, args).await,
         Some(CliCommand::Fleet(args)) => commands::fleet::run(config, args).await,
         Some(CliCommand::New(args)) => commands::new::run(config, args).await,
-        Some(CliCommand::Demo) => commands::demo::run(config).await,
+        Some(CliCommand::Demo(args)) => commands::demo::run(config, args.fresh).await,
         Some(CliCommand::Tail(args)) => commands::tail::run(config, args).await,
         Some(CliCommand::Export(args)) => commands::export::run(config, args).await,
         Some(CliCommand::Sim(args)) => commands::sim::run(args).await,

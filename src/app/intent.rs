@@ -257,14 +257,20 @@ impl App {
         if !self.screen.composer.is_empty() {
             left.push("you have a draft");
         }
-        let demo = self.view.local_demo();
-        if left.is_empty() && !demo {
+        let demo_ends = self.view.local_demo() && !self.demo_kept;
+        if left.is_empty() && !demo_ends {
             return self.quit();
         }
         let why = if left.is_empty() {
             "the demo's sessions and their history end with it".to_string()
-        } else if demo {
+        } else if demo_ends {
             format!("{} — the demo's sessions end with it", left.join(", "))
+        } else if self.view.local_demo() {
+            // The demo's server stops with the app: a running turn ends there, failed.
+            format!(
+                "{} (the demo keeps the session; a running turn and a draft end with it)",
+                left.join(", ")
+            )
         } else {
             format!(
                 "{} (it stays on the server; the draft is kept)",

@@ -352,7 +352,7 @@ pub(crate) const TABLE: &[Binding] = &[
         Everywhere,
         &[ctrl('c')],
         Do(Intent::Quit),
-        "quit: at once when nothing would be lost; asks when a turn runs, a decision or a draft waits, or the demo's sessions would end (Ctrl+C again or y quits)",
+        "quit: at once when nothing would be lost; asks when a turn runs, a decision or a draft waits, or a demo that keeps nothing would end (Ctrl+C again or y quits)",
     )
     .action("quit"),
     row(

@@ -168,6 +168,8 @@ pub(crate) struct App {
     /// The terminal window has focus (FocusGained/FocusLost; for notifications).
     pub(crate) terminal_focused: bool,
     first_message: Option<String>,
+    /// The demo keeps its sessions: quitting loses only a running turn.
+    demo_kept: bool,
     was_live: bool,
     session_loaded: bool,
     /// Which pages of turns were read for the separators' outcomes, and which to read next.
@@ -250,6 +252,7 @@ impl App {
             fatal: None,
             terminal_focused: true,
             first_message: opts.first_message,
+            demo_kept: opts.demo_kept,
             was_live: false,
             session_loaded: false,
             turn_pages: turn_pages::TurnPages::default(),

@@ -13,6 +13,8 @@ pub(crate) struct AppOptions {
     pub(crate) api_host: String,
     /// The status bar says "local demo".
     pub(crate) local_demo: bool,
+    /// The demo keeps its sessions: quitting it loses only a running turn.
+    pub(crate) demo_kept: bool,
     /// Per-host state (cursor, draft…); `None` keeps nothing (the demo's throwaway server).
     pub(crate) store: Option<StateStore>,
     /// A brand-new session's first message: the stream is opened live-only first and the
@@ -47,6 +49,7 @@ impl AppOptions {
             session_id: session_id.into(),
             api_host,
             local_demo: false,
+            demo_kept: false,
             store: None,
             first_message: None,
             mouse: true,

@@ -13,6 +13,13 @@ pub(crate) async fn run(args: SimArgs) -> color_eyre::Result<()> {
     );
     // The one deliberate place the token is printed: a ready-to-use line.
     println!("export GOBARE_API={base} GOBARE_TOKEN={}", sim.token());
+    if let Some(dir) = &args.data_dir {
+        println!(
+            "data kept in {} ({} sessions in it)",
+            dir.display(),
+            sim.session_ids().len()
+        );
+    }
     let fleet = sim.fleet().len();
     if fleet > 0 {
         println!("fleet: {fleet} scripted sessions running (see `gobare-tui list`)");

@@ -9,7 +9,7 @@ use std::io::{IsTerminal, Write};
 
 pub(crate) async fn run(config: Config) -> color_eyre::Result<()> {
     if config.token.is_none() {
-        return super::demo::run(config).await;
+        return super::demo::run(config, false).await;
     }
     let store = StateStore::open(&config.state_dir, &config.api).ok();
     let mut notice = None;

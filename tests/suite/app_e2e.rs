@@ -216,24 +216,54 @@ fn demo_shows_a_local_agent_at_work_and_quits_cleanly() {
         },
         TIMEOUT,
     );
-    // Mid-turn, quitting asks first, and says the demo session ends with it.
+    // Mid-turn, quitting asks first, and says the session stays but the turn ends.
     pty.send_keys(keys::CTRL_C);
     pty.wait_for(
         "the quit question",
-        |s| bottom(s, 8).contains("the demo's sessions end with it"),
+        |s| bottom(s, 8).contains("the demo keeps the session; a running turn"),
         TIMEOUT,
     );
     pty.send_keys("y");
     assert!(pty.wait_exit(TIMEOUT).success());
     assert_restored(&pty);
-    // What the demo kept (its event log, cursor) went with its server.
+    // The app's own state (event log, cursor) went with it; the demo's sessions are kept.
     let kept = walk(home.path());
     assert!(
         !kept
             .iter()
             .any(|p| p.ends_with("last_session") || p.to_string_lossy().contains("events")),
-        "the demo left state behind: {kept:?}"
+        "the demo left app state behind: {kept:?}"
     );
+    assert!(
+        kept.iter()
+            .any(|p| p.ends_with("gobare-tui/demo/sim.sqlite")),
+        "the demo keeps its sessions: {kept:?}"
+    );
+
+    // Run again, it reopens that session (no second one), its turn ended by the stop.
+    let mut pty = Pty::spawn(command(&["demo"], &home, None), COLS, ROWS);
+    pty.wait_for_text("Refactor the storage layer", TIMEOUT);
+    pty.send_keys(keys::CTRL_O);
+    pty.wait_for(
+        "the same demo session in the fleet",
+        |s| {
+            let text = s.contents();
+            text.contains("Fleet · 1 session") && text.contains("demo: storage refactor")
+        },
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the demo session again",
+        |s| status_line(s).contains("local demo"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::CTRL_C);
+    assert!(
+        pty.wait_exit(TIMEOUT).success(),
+        "nothing to lose: it quits at once"
+    );
+    assert_restored(&pty);
 }
 
 #[test]

@@ -43,6 +43,10 @@ fn isolate(cmd: &mut CommandBuilder, home: &TempDir, api: Option<(&str, &str)>) 
     cmd.env("TERM", "xterm-256color");
     cmd.env("XDG_STATE_HOME", home.path().join("state"));
     cmd.env("XDG_CONFIG_HOME", home.path().join("config"));
+    // The demo keeps its sessions under the data directory, its throwaway stores under
+    // the cache directory.
+    cmd.env("XDG_DATA_HOME", home.path().join("data"));
+    cmd.env("XDG_CACHE_HOME", home.path().join("cache"));
     cmd.env("RUST_BACKTRACE", "0");
     for inherited in [
         "GOBARE_TOKEN",

@@ -94,7 +94,7 @@ async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn) {
                 active.cancel.clone(),
                 rec.agent.approval_mode.clone(),
                 rec.agent.permission_rules.clone().unwrap_or_default(),
-                recall::earlier_message(&rec.items),
+                recall::earlier_message(&db.items(session_id)),
             ),
             None => return,
         }

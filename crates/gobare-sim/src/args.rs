@@ -1,6 +1,7 @@
 //! `gobare-tui sim` options: the flags, and the [`SimConfig`] they describe.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::config::SimConfig;
@@ -83,6 +84,16 @@ pub struct SimArgs {
     /// and granted, an artifact), so rows change as on a busy organization.
     #[arg(long, value_name = "PER_SECOND", default_value_t = 0)]
     pub fleet_activity: u32,
+    /// Keep sessions, turns, items, artifacts and events in DIR (`sim.sqlite`, one
+    /// simulator at a time): a simulator started again on DIR has them back, each turn that
+    /// was running ended failed. Without it they are kept in a temporary file under the
+    /// cache directory and go with the simulator.
+    #[arg(long = "data", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Most events kept in the store: past it the oldest sessions' events are dropped from
+    /// the stream's history (their turns and items stay).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub retention_events: u64,
     /// `retry:` hint written at the start of each stream, in ms.
     #[arg(long, default_value_t = 2000)]
     pub retry_ms: u64,
@@ -237,6 +248,8 @@ impl SimArgs {
         };
         config.rate_limits.enforce = !self.no_rate_limits;
         config.fleet_activity = self.fleet_activity;
+        config.data_dir = self.data_dir.clone();
+        config.retention_events = self.retention_events;
         config.with_fleet(self.fleet)
     }
 }

@@ -1,6 +1,7 @@
 //! Simulator configuration: timers, caps, limits, speed and faults.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::faults::Faults;
@@ -97,6 +98,16 @@ pub struct SimConfig {
     /// its result, a file change, an approval asked and granted, a reply, an artifact,
     /// the end), so rows change as on a busy organization. 0 = none.
     pub fleet_activity: u32,
+    /// Where sessions, turns, items, artifacts and events are kept across runs
+    /// (`sim.sqlite` there, one simulator at a time); `None` keeps them in a temporary
+    /// file that goes with the simulator.
+    pub data_dir: Option<PathBuf>,
+    /// With `data_dir`: start over, discarding what it holds (once its lock is held, so a
+    /// simulator using it keeps its store).
+    pub fresh_data: bool,
+    /// Most events kept in the store: past it the oldest sessions' events are dropped
+    /// (their turns and items stay).
+    pub retention_events: u64,
 }
 
 impl Default for SimConfig {
@@ -132,6 +143,9 @@ impl Default for SimConfig {
             faults: Faults::default(),
             fleet: 0,
             fleet_activity: 0,
+            data_dir: None,
+            fresh_data: false,
+            retention_events: 1_000_000,
         }
     }
 }

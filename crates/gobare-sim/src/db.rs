@@ -3,16 +3,16 @@
 //! equals `seq` order and a subscriber that snapshots the log under the same lock sees no
 //! gap and no duplicate.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use crate::event_store::EventStore;
 pub(crate) use crate::event_store::Frame;
 use crate::files::{Files, Snapshot};
+use crate::store::Store;
 use gobare_api::clock::unix_ms;
 use gobare_api::model::{
     AgentInfo, Artifact, ArtifactsState, ErrorCode, Event, EventPayload, Item, ItemKind, Preview,
@@ -121,7 +121,6 @@ pub(crate) struct SessionRec {
     pub(crate) preview: Preview,
     pub(crate) workspace: WorkspaceState,
     pub(crate) turns: Vec<Turn>,
-    pub(crate) items: Vec<Item>,
     pub(crate) artifacts: Vec<Artifact>,
     /// Artifact bytes by artifact id.
     pub(crate) artifact_bodies: BTreeMap<String, bytes::Bytes>,
@@ -158,6 +157,10 @@ pub(crate) struct SessionRec {
     /// Sandbox time of the intervals that have ended (pause, reclaim), for `…/usage`.
     pub(crate) ran_closed: std::time::Duration,
     pub(crate) closed_intervals: u32,
+    /// Leading turns stored that will not change again (later ones are rewritten on save).
+    pub(crate) saved_turns: usize,
+    /// Leading artifacts stored.
+    pub(crate) saved_artifacts: usize,
 }
 
 impl SessionRec {
@@ -183,7 +186,6 @@ impl SessionRec {
             preview: Preview::default(),
             workspace: WorkspaceState::Unknown,
             turns: Vec::new(),
-            items: Vec::new(),
             artifacts: Vec::new(),
             artifact_bodies: BTreeMap::new(),
             queue: VecDeque::new(),
@@ -204,7 +206,17 @@ impl SessionRec {
             published_subdomain: None,
             ran_closed: std::time::Duration::ZERO,
             closed_intervals: 0,
+            saved_turns: 0,
+            saved_artifacts: 0,
         }
+    }
+
+    pub(crate) fn created_at(&self) -> i64 {
+        self.created_at
+    }
+
+    pub(crate) fn set_created_at(&mut self, at: i64) {
+        self.created_at = at;
     }
 
     fn status(&self) -> SessionStatus {
@@ -271,25 +283,137 @@ impl SessionRec {
 
 pub(crate) struct Db {
     next_seq: u64,
-    /// The persisted events, on disk.
-    log: EventStore,
+    /// Events and items on disk; sessions too when the store is kept.
+    store: Store,
     pub(crate) sessions: BTreeMap<String, SessionRec>,
     /// Session ids in creation order (the list order).
     pub(crate) session_order: Vec<String>,
     item_counter: u64,
     live: broadcast::Sender<Arc<Frame>>,
+    /// Sessions changed since they were last saved (tracked only for a kept store), and
+    /// the order they changed in: saved first come, first served.
+    dirty: HashSet<String>,
+    dirty_order: VecDeque<String>,
+    /// Sessions removed since the last save.
+    removed: Vec<String>,
+    /// Events stored now, and the most kept.
+    event_count: u64,
+    retention: u64,
 }
 
 impl Db {
-    pub(crate) fn new(live: broadcast::Sender<Arc<Frame>>, log: EventStore) -> Self {
-        Db {
-            next_seq: 1,
-            log,
+    /// The log and sessions `store` holds (none in a fresh one), keeping at most
+    /// `retention` events.
+    pub(crate) fn new(live: broadcast::Sender<Arc<Frame>>, store: Store, retention: u64) -> Self {
+        let sessions = store.load_sessions().unwrap_or_else(|e| {
+            tracing::error!("the stored sessions are unreadable: {e}");
+            Vec::new()
+        });
+        let mut db = Db {
+            next_seq: store.max_seq() + 1,
+            item_counter: store.item_count(),
+            event_count: store.event_count(),
+            retention: retention.max(1),
+            store,
             sessions: BTreeMap::new(),
             session_order: Vec::new(),
-            item_counter: 0,
             live,
+            dirty: HashSet::new(),
+            dirty_order: VecDeque::new(),
+            removed: Vec::new(),
+        };
+        for rec in sessions {
+            db.insert_session(rec);
         }
+        db
+    }
+
+    /// Whether sessions are saved (a data directory's store).
+    pub(crate) fn kept(&self) -> bool {
+        self.store.kept
+    }
+
+    /// Saves up to `most` of the sessions that changed since the last save (a kept store
+    /// only), the removed ones and `meta`, in one transaction. Returns whether changed
+    /// sessions remain: a caller saves in batches, letting go of the lock between them.
+    pub(crate) fn save(&mut self, meta: &[(&str, Value)], most: usize) -> bool {
+        if !self.store.kept {
+            return false;
+        }
+        let removed = std::mem::take(&mut self.removed);
+        let mut dirty = HashSet::new();
+        while dirty.len() < most
+            && let Some(id) = self.dirty_order.pop_front()
+        {
+            self.dirty.remove(&id);
+            dirty.insert(id);
+        }
+        let order: HashMap<&str, usize> = self
+            .session_order
+            .iter()
+            .enumerate()
+            .map(|(i, id)| (id.as_str(), i))
+            .collect();
+        let ords: HashMap<String, usize> = dirty
+            .iter()
+            .filter_map(|id| Some((id.clone(), *order.get(id.as_str())?)))
+            .collect();
+        let mut changed: Vec<(&mut SessionRec, usize)> = self
+            .sessions
+            .values_mut()
+            .filter_map(|rec| {
+                let ord = *ords.get(&rec.id)?;
+                Some((rec, ord))
+            })
+            .collect();
+        if let Err(e) = self.store.save(&mut changed, &removed, meta) {
+            tracing::error!("the sessions were not saved: {e}");
+            for id in dirty {
+                self.touch(&id);
+            }
+            self.removed.extend(removed);
+            return false;
+        }
+        !self.dirty.is_empty()
+    }
+
+    /// How many sessions wait to be saved.
+    pub(crate) fn unsaved(&self) -> usize {
+        self.dirty.len()
+    }
+
+    /// Lets go of the store (its file and directory lock): what tasks still running write
+    /// afterwards goes nowhere.
+    pub(crate) fn close(&mut self) {
+        self.store = Store::detached();
+    }
+
+    /// One saved `meta` value.
+    pub(crate) fn meta(&self, key: &str) -> Option<Value> {
+        self.store.meta(key)
+    }
+
+    /// A session's items (the transcript), oldest first.
+    pub(crate) fn items(&self, session_id: &str) -> Vec<Item> {
+        self.store.items(session_id)
+    }
+
+    /// Gives `to` a copy of `from`'s items (a fork), under the same ids.
+    pub(crate) fn copy_items(&mut self, from: &str, to: &str) {
+        for mut item in self.store.items(from) {
+            item.session_id = to.to_string();
+            self.store.append_item(to, &item);
+        }
+    }
+
+    /// Forgets an artifact already taken out of the session's list at `index`.
+    pub(crate) fn forget_artifact(&mut self, session_id: &str, index: usize, artifact_id: &str) {
+        if let Some(rec) = self.sessions.get_mut(session_id)
+            && index < rec.saved_artifacts
+        {
+            rec.saved_artifacts -= 1;
+        }
+        self.store.delete_artifact(artifact_id);
     }
 
     pub(crate) fn subscribe(&self) -> broadcast::Receiver<Arc<Frame>> {
@@ -301,17 +425,35 @@ impl Db {
     }
 
     pub(crate) fn session_mut(&mut self, id: &str) -> Option<&mut SessionRec> {
+        self.touch(id);
         self.sessions.get_mut(id)
+    }
+
+    /// Notes a session changed, for the next save.
+    fn touch(&mut self, id: &str) {
+        if self.store.kept && !self.dirty.contains(id) && self.sessions.contains_key(id) {
+            self.dirty.insert(id.to_string());
+            self.dirty_order.push_back(id.to_string());
+        }
     }
 
     pub(crate) fn insert_session(&mut self, rec: SessionRec) {
         self.session_order.push(rec.id.clone());
+        let id = rec.id.clone();
         self.sessions.insert(rec.id.clone(), rec);
+        self.touch(&id);
     }
 
     pub(crate) fn remove_session(&mut self, id: &str) -> Option<SessionRec> {
         self.session_order.retain(|s| s != id);
-        self.sessions.remove(id)
+        if self.dirty.remove(id) {
+            self.dirty_order.retain(|d| d != id);
+        }
+        let rec = self.sessions.remove(id);
+        if rec.is_some() {
+            self.removed.push(id.to_string());
+        }
+        rec
     }
 
     /// Whether `session_id` is `root` or one of its descendants (16 levels, §5).
@@ -359,6 +501,7 @@ impl Db {
         });
         if persisted {
             self.record_item(session_id, &payload, created_at);
+            self.touch(session_id);
             if let Some(rec) = self.sessions.get_mut(session_id) {
                 rec.updated_at = created_at;
             }
@@ -378,22 +521,31 @@ impl Db {
             json: crate::envelope::envelope_json(&event),
         });
         if persisted {
-            self.log.append(&frame);
+            self.store.append(&frame);
+            self.event_count += 1;
+            if self.event_count > self.retention {
+                // Down to 90 % at once, so dropping is occasional rather than per event.
+                let target = self.retention - self.retention / 10;
+                self.event_count = self.store.drop_oldest(self.event_count, target);
+            }
         }
         // No receivers is fine: nobody is watching.
         let _ = self.live.send(frame.clone());
         frame
     }
 
-    /// Persisted frames with `seq > after` matching `keep`, at most `cap + 1` of them (the
-    /// extra one tells the caller the replay is truncated).
+    /// Persisted frames with `seq > after` (of `session` only, when given) matching
+    /// `keep`, at most `cap + 1` of them (the extra one tells the caller the replay is
+    /// truncated).
     pub(crate) fn replay(
         &self,
         after: u64,
         cap: usize,
+        session: Option<&str>,
         keep: impl Fn(&Frame) -> bool,
     ) -> Vec<Arc<Frame>> {
-        self.log.replay(after, cap.saturating_add(1), keep)
+        self.store
+            .replay(after, cap.saturating_add(1), session, keep)
     }
 
     pub(crate) fn last_seq(&self) -> u64 {
@@ -487,19 +639,20 @@ impl Db {
             ),
             _ => return,
         };
-        let id = self.next_item_id();
-        if let Some(rec) = self.sessions.get_mut(session_id) {
-            rec.items.push(Item {
-                object: "item".into(),
-                id,
-                session_id: session_id.to_string(),
-                kind,
-                created_at,
-                role: role.map(str::to_string),
-                content,
-                detail,
-            });
+        if !self.sessions.contains_key(session_id) {
+            return;
         }
+        let item = Item {
+            object: "item".into(),
+            id: self.next_item_id(),
+            session_id: session_id.to_string(),
+            kind,
+            created_at,
+            role: role.map(str::to_string),
+            content,
+            detail,
+        };
+        self.store.append_item(session_id, &item);
     }
 
     /// A new turn, created when its input is accepted (`started_at: null` until it runs).

@@ -1,12 +1,12 @@
-//! The persisted event log on disk: an SQLite file (rusqlite's bundled library: kept,
-//! crash-safe, queried by `seq` through its primary key) under the user's cache directory,
-//! so a long run's history costs disk, not memory. The file is this run's own and goes
-//! when the simulator does.
+//! The persisted event log in the [`Store`]: appended by `seq`, replayed by `seq` through
+//! its primary key, and bounded: past the retention bound the oldest sessions' events go
+//! (their items and turns stay: the transcript is kept, only the stream's history is not).
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use rusqlite::{Connection, params};
+use rusqlite::{OptionalExtension, params};
+
+use crate::store::Store;
 
 /// One rendered event, shared by the log and every stream.
 #[derive(Debug)]
@@ -18,37 +18,7 @@ pub(crate) struct Frame {
     pub(crate) json: String,
 }
 
-/// The layout of the file; a file saying another is never read as this one.
-const SCHEMA_VERSION: i64 = 1;
-
-pub(crate) struct EventStore {
-    conn: Connection,
-    /// Removes the file when the store goes.
-    _file: tempfile::TempPath,
-}
-
-/// Where the stores live: `$XDG_CACHE_HOME/gobare-tui/sim` (not `/tmp`, which is memory
-/// on many systems), else the system's temporary directory.
-fn store_dir() -> PathBuf {
-    directories::BaseDirs::new()
-        .map(|d| d.cache_dir().join("gobare-tui").join("sim"))
-        .unwrap_or_else(std::env::temp_dir)
-}
-
-impl EventStore {
-    /// A fresh store in [`store_dir`].
-    pub(crate) fn open_fresh() -> std::io::Result<EventStore> {
-        let dir = store_dir();
-        std::fs::create_dir_all(&dir)?;
-        let file = tempfile::Builder::new()
-            .prefix("events-")
-            .suffix(".sqlite")
-            .tempfile_in(&dir)?
-            .into_temp_path();
-        let conn = open_at(&file).map_err(std::io::Error::other)?;
-        Ok(EventStore { conn, _file: file })
-    }
-
+impl Store {
     /// Appends one persisted frame.
     pub(crate) fn append(&self, frame: &Frame) {
         let mut insert = match self.conn.prepare_cached(
@@ -63,20 +33,33 @@ impl EventStore {
         }
     }
 
-    /// Frames with `seq > after` that `keep` wants, in `seq` order, at most `limit`.
+    /// Frames with `seq > after` that `keep` wants, in `seq` order, at most `limit`;
+    /// `session` narrows the walk to one session's events (through their index: a
+    /// session's replay does not read the whole log).
     pub(crate) fn replay(
         &self,
         after: u64,
         limit: usize,
+        session: Option<&str>,
         keep: impl Fn(&Frame) -> bool,
     ) -> Vec<Arc<Frame>> {
         let mut out = Vec::new();
-        let Ok(mut select) = self.conn.prepare_cached(
-            "SELECT seq, session_id, kind, json FROM events WHERE seq > ?1 ORDER BY seq",
-        ) else {
+        let after = after.min(i64::MAX as u64) as i64;
+        let sql = match session {
+            Some(_) => {
+                "SELECT seq, session_id, kind, json FROM events
+                 WHERE session_id = ?2 AND seq > ?1 ORDER BY seq"
+            }
+            None => "SELECT seq, session_id, kind, json FROM events WHERE seq > ?1 ORDER BY seq",
+        };
+        let Ok(mut select) = self.conn.prepare_cached(sql) else {
             return out;
         };
-        let Ok(mut rows) = select.query(params![after.min(i64::MAX as u64) as i64]) else {
+        let rows = match session {
+            Some(id) => select.query(params![after, id]),
+            None => select.query(params![after]),
+        };
+        let Ok(mut rows) = rows else {
             return out;
         };
         while out.len() < limit {
@@ -95,27 +78,67 @@ impl EventStore {
         }
         out
     }
-}
 
-fn open_at(path: &Path) -> rusqlite::Result<Connection> {
-    let conn = Connection::open(path)?;
-    // A simulator's history is rebuilt by running it again: speed over durability.
-    conn.pragma_update(None, "journal_mode", "WAL")?;
-    conn.pragma_update(None, "synchronous", "OFF")?;
-    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    if version != 0 && version != SCHEMA_VERSION {
-        return Err(rusqlite::Error::InvalidQuery);
+    /// The highest `seq` stored (0 for none).
+    pub(crate) fn max_seq(&self) -> u64 {
+        self.conn
+            .query_row("SELECT COALESCE(MAX(seq), 0) FROM events", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map_or(0, |s| s.max(0) as u64)
     }
-    conn.execute_batch(
-        "CREATE TABLE IF NOT EXISTS events (
-             seq INTEGER PRIMARY KEY,
-             session_id TEXT NOT NULL,
-             kind TEXT NOT NULL,
-             json TEXT NOT NULL
-         );",
-    )?;
-    conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-    Ok(conn)
+
+    /// How many events are stored.
+    pub(crate) fn event_count(&self) -> u64 {
+        self.conn
+            .query_row("SELECT COUNT(*) FROM events", [], |r| r.get::<_, i64>(0))
+            .map_or(0, |n| n.max(0) as u64)
+    }
+
+    /// Drops whole sessions' events, the session of the oldest stored event first, until at
+    /// most `keep` remain; when one session is left, its oldest events go instead. Returns
+    /// how many remain.
+    pub(crate) fn drop_oldest(&self, mut count: u64, keep: u64) -> u64 {
+        let oldest = |conn: &rusqlite::Connection| {
+            conn.query_row(
+                "SELECT session_id FROM events ORDER BY seq LIMIT 1",
+                [],
+                |r| r.get::<_, String>(0),
+            )
+            .optional()
+            .ok()
+            .flatten()
+        };
+        let newest = self
+            .conn
+            .query_row(
+                "SELECT session_id FROM events ORDER BY seq DESC LIMIT 1",
+                [],
+                |r| r.get::<_, String>(0),
+            )
+            .optional()
+            .ok()
+            .flatten();
+        while count > keep {
+            let Some(session) = oldest(&self.conn) else {
+                return 0;
+            };
+            let dropped = if Some(&session) == newest.as_ref() {
+                self.conn.execute(
+                    "DELETE FROM events WHERE seq IN (SELECT seq FROM events ORDER BY seq LIMIT ?1)",
+                    params![(count - keep) as i64],
+                )
+            } else {
+                self.conn
+                    .execute("DELETE FROM events WHERE session_id = ?1", params![session])
+            };
+            match dropped {
+                Ok(0) | Err(_) => break,
+                Ok(n) => count = count.saturating_sub(n as u64),
+            }
+        }
+        count
+    }
 }
 
 #[cfg(test)]
@@ -131,24 +154,38 @@ mod tests {
         }
     }
 
-    #[test]
-    fn frames_come_back_after_the_cursor_in_order_filtered_and_capped() {
-        let store = EventStore::open_fresh().unwrap();
-        for seq in 1..=10 {
-            store.append(&frame(seq, if seq % 2 == 0 { "a" } else { "b" }));
-        }
-        let seqs = |v: Vec<Arc<Frame>>| v.iter().map(|f| f.seq.unwrap()).collect::<Vec<_>>();
-        assert_eq!(seqs(store.replay(6, usize::MAX, |_| true)), [7, 8, 9, 10]);
-        assert_eq!(seqs(store.replay(0, 3, |f| f.session_id == "a")), [2, 4, 6]);
-        assert_eq!(store.replay(3, 1, |_| true)[0].json, "{\"seq\":4}");
+    fn seqs(v: Vec<Arc<Frame>>) -> Vec<u64> {
+        v.iter().map(|f| f.seq.unwrap()).collect()
     }
 
     #[test]
-    fn the_file_goes_with_the_store() {
-        let store = EventStore::open_fresh().unwrap();
-        let path = store._file.to_path_buf();
-        assert!(path.exists());
-        drop(store);
-        assert!(!path.exists());
+    fn frames_come_back_after_the_cursor_in_order_filtered_and_capped() {
+        let store = Store::open_temp().unwrap();
+        for seq in 1..=10 {
+            store.append(&frame(seq, if seq % 2 == 0 { "a" } else { "b" }));
+        }
+        assert_eq!(
+            seqs(store.replay(6, usize::MAX, None, |_| true)),
+            [7, 8, 9, 10]
+        );
+        assert_eq!(seqs(store.replay(0, 3, Some("a"), |_| true)), [2, 4, 6]);
+        assert_eq!(store.replay(3, 1, None, |_| true)[0].json, "{\"seq\":4}");
+        assert_eq!(store.max_seq(), 10);
+    }
+
+    #[test]
+    fn the_oldest_sessions_go_first_and_a_last_one_loses_its_oldest_events() {
+        let store = Store::open_temp().unwrap();
+        let sessions = ["a", "a", "b", "a", "c", "c", "c", "c"];
+        for (i, s) in sessions.iter().enumerate() {
+            store.append(&frame(i as u64 + 1, s));
+        }
+        assert_eq!(store.drop_oldest(8, 4), 4);
+        assert_eq!(
+            seqs(store.replay(0, usize::MAX, None, |_| true)),
+            [5, 6, 7, 8]
+        );
+        assert_eq!(store.drop_oldest(4, 2), 2);
+        assert_eq!(seqs(store.replay(0, usize::MAX, None, |_| true)), [7, 8]);
     }
 }

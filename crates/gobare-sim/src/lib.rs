@@ -35,6 +35,9 @@
 //!   flags sensitive asks, never one the `mix` rotation chose.
 //! * Faults apply to event streams, sends and workspace rebuilds, and can change at
 //!   runtime.
+//! * With [`SimConfig::data_dir`] (`sim --data DIR`) sessions and their whole event
+//!   history survive a restart (the same `seq`s, new ones continuing); a turn running at
+//!   the stop ends `failed` on restart, and what it waited on lapses.
 //!
 //! # What it simulates
 //!
@@ -56,8 +59,10 @@
 //!
 //! `config`/`faults`/`args`: knobs. `fleet`: many scripted sessions at once, kept busy by
 //! `fleet_activity`. `state`: what routes, streams and the agent share.
-//! `db`: sessions, turns, items and the global event log (one `seq` counter, its events
-//! kept on disk by `event_store`), with
+//! `db`: sessions, turns, items and the global event log (one `seq` counter), on the
+//! SQLite file of `store` (a temporary one, or `SimConfig::data_dir`'s, kept): `event_store`
+//! keeps its events (within `SimConfig::retention_events`), `saved` its sessions, turns,
+//! artifacts and items, and `restore` ends the turns a restart interrupted; with
 //! `files` (workspace files and snapshots), `tools` (tool configurations) and `envelope`
 //! (an event's wire form). `routes/*`: HTTP handlers. `auth`, `ratelimit`, `idempotency`:
 //! the layers, each owning its state; `scopes`: which scope a request needs.
@@ -88,12 +93,15 @@ mod permissions;
 mod ratelimit;
 mod recall;
 mod refusal;
+mod restore;
 mod routes;
+mod saved;
 mod scenario;
 mod scopes;
 mod seed;
 mod sse;
 mod state;
+mod store;
 mod tar;
 mod tools;
 
@@ -120,10 +128,19 @@ pub struct Simulator {
 }
 
 impl Simulator {
-    /// Binds `config.addr` (port 0 = any free port) and starts serving. Fails only when
-    /// the address cannot be bound.
+    /// Binds `config.addr` (port 0 = any free port) and starts serving. Fails when the
+    /// address cannot be bound, or the data directory cannot be opened (`WouldBlock`:
+    /// another simulator holds it).
     pub async fn start(config: SimConfig) -> std::io::Result<Simulator> {
-        let token = config.token.clone().unwrap_or_else(|| {
+        let store = match &config.data_dir {
+            Some(dir) => store::Store::open_dir(dir, config.fresh_data)?,
+            None => store::Store::open_temp()?,
+        };
+        // A kept store's random token holds across restarts: its clients keep working.
+        let saved_token = store
+            .meta(state::TOKEN)
+            .and_then(|v| v.as_str().map(str::to_string));
+        let token = config.token.clone().or(saved_token).unwrap_or_else(|| {
             format!(
                 "gbr_pat_{}",
                 uuid::Uuid::new_v4()
@@ -137,8 +154,12 @@ impl Simulator {
         let addr = listener.local_addr()?;
         let fleet = config.fleet;
         let activity = config.fleet_activity;
-        let log = event_store::EventStore::open_fresh()?;
-        let state = SimState::new(config, token, log);
+        let state = SimState::new(config, token, store);
+        restore::end_interrupted(&mut state.db());
+        restore::rearm_idle(&state);
+        if state.db().kept() {
+            tokio::spawn(keep_saving(state.clone()));
+        }
         let app = routes::router(state.clone());
         let shutdown = state.shutdown.clone();
         let server = tokio::spawn(async move {
@@ -354,9 +375,38 @@ impl Simulator {
         self.state.scenarios.names()
     }
 
-    /// Closes every stream and stops the server.
+    /// Every session's id, in creation order (those a data directory gave back first).
+    pub fn session_ids(&self) -> Vec<String> {
+        self.state.db().session_order.clone()
+    }
+
+    /// Whether sessions are kept in a data directory ([`SimConfig::data_dir`]).
+    pub fn keeps_data(&self) -> bool {
+        self.state.db().kept()
+    }
+
+    /// Closes every stream, stops the server and saves what a data directory keeps.
     pub async fn shutdown(self) {
         self.state.shutdown.cancel();
         let _ = self.server.await;
+        self.state.save();
+        self.state.db().close();
+    }
+}
+
+/// How often a kept store gets what changed (events and items are written as they happen;
+/// a killed simulator loses at most this much of the sessions' other changes).
+const SAVE_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
+async fn keep_saving(state: Shared) {
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(SAVE_EVERY) => {
+                // Saving blocks on the database: off the runtime's workers.
+                let saving = state.clone();
+                let _ = tokio::task::spawn_blocking(move || saving.save()).await;
+            }
+            _ = state.shutdown.cancelled() => return,
+        }
     }
 }

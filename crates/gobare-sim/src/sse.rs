@@ -30,6 +30,16 @@ pub(crate) enum Scope {
     Tree(String),
 }
 
+impl Scope {
+    /// The one session this stream follows, if that is what it follows.
+    fn session(&self) -> Option<&str> {
+        match self {
+            Scope::Session(id) => Some(id),
+            Scope::Org | Scope::Tree(_) => None,
+        }
+    }
+}
+
 /// The resume cursor from `Last-Event-ID` or `?last_event_id=` (same effect; the query
 /// wins if both are sent). Negative or non-numeric → 400.
 pub(crate) fn cursor(headers: &HeaderMap, query: Option<&str>) -> Result<Option<u64>, Refusal> {
@@ -127,7 +137,9 @@ pub(crate) fn open(state: &Shared, scope: Scope, cursor: Option<u64>) -> Result<
         let db = state.db();
         let rx = db.subscribe();
         let replay = match cursor {
-            Some(after) => db.replay(after, state.config.replay_cap, |f| keep(&db, f)),
+            Some(after) => db.replay(after, state.config.replay_cap, scope.session(), |f| {
+                keep(&db, f)
+            }),
             None => Vec::new(),
         };
         (rx, replay)
@@ -298,7 +310,9 @@ impl Writer {
                         // Transient frames are lost; persisted ones come from the log.
                         let missed = {
                             let db = self.state.db();
-                            db.replay(self.last_seq, usize::MAX - 1, |f| keep(&db, f))
+                            db.replay(self.last_seq, usize::MAX - 1, scope.session(), |f| {
+                                keep(&db, f)
+                            })
                         };
                         self.write_persisted(missed.iter().map(|f| &**f), Pace::Live)
                             .await?;

@@ -8,12 +8,12 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::SimConfig;
 use crate::db::Db;
-use crate::event_store::EventStore;
 use crate::faults::Faults;
 use crate::idempotency::Idempotency;
 use crate::lock::lock;
 use crate::ratelimit::RateLimiter;
 use crate::scenario::Scenarios;
+use crate::store::Store;
 
 pub(crate) struct SimState {
     pub(crate) config: SimConfig,
@@ -49,6 +49,18 @@ pub(crate) const REQUESTS_KEPT: usize = 10_000;
 
 pub(crate) type Shared = Arc<SimState>;
 
+/// The store's `meta` key of the scoped tokens.
+const MINTED_TOKENS: &str = "scoped_tokens";
+/// Sessions written per transaction of a save.
+const SAVE_BATCH: usize = 20;
+
+/// The store's `meta` key of the token holding every scope.
+pub(crate) const TOKEN: &str = "token";
+
+fn live_channel() -> broadcast::Sender<Arc<crate::db::Frame>> {
+    broadcast::channel(4096).0
+}
+
 /// One accepted `input.message`: what the server acted on, under which key.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AcceptedMessage {
@@ -59,9 +71,16 @@ pub struct AcceptedMessage {
 }
 
 impl SimState {
-    pub(crate) fn new(config: SimConfig, token: String, log: EventStore) -> Shared {
-        let scoped = config.scoped_tokens.clone();
-        let (live, _) = broadcast::channel(4096);
+    pub(crate) fn new(config: SimConfig, token: String, store: Store) -> Shared {
+        let mut scoped = config.scoped_tokens.clone();
+        let db = Db::new(live_channel(), store, config.retention_events);
+        // Tokens minted by an earlier run on this store hold on.
+        if let Some(saved) = db
+            .meta(MINTED_TOKENS)
+            .and_then(|v| serde_json::from_value::<Vec<(String, Vec<String>)>>(v).ok())
+        {
+            scoped.extend(saved);
+        }
         Arc::new(SimState {
             faults: Mutex::new(config.faults.clone()),
             idempotency: Idempotency::new(
@@ -72,7 +91,7 @@ impl SimState {
             rate_limiter: RateLimiter::new(&config.rate_limits),
             config,
             token,
-            db: Mutex::new(Db::new(live, log)),
+            db: Mutex::new(db),
             open_streams: Mutex::new(0),
             stream_opens: Mutex::new(Vec::new()),
             messages_by_key: Mutex::new(HashMap::new()),
@@ -88,6 +107,27 @@ impl SimState {
 
     pub(crate) fn db(&self) -> MutexGuard<'_, Db> {
         lock(&self.db)
+    }
+
+    /// Saves what changed to a kept store, the minted tokens with it.
+    pub(crate) fn save(&self) {
+        let tokens: Vec<(String, Vec<String>)> = lock(&self.scoped_tokens)
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let tokens = serde_json::to_value(tokens).unwrap_or_default();
+        let token = serde_json::Value::from(self.token.clone());
+        let meta = [(MINTED_TOKENS, tokens), (TOKEN, token)];
+        // In batches: the lock is let go between them, so requests and the agent wait
+        // for one batch at most, not for every busy session. Sessions changed meanwhile
+        // wait for the next save (else a busy fleet would keep this one going).
+        let batches = self.db().unsaved().div_ceil(SAVE_BATCH).max(1);
+        for _ in 0..batches {
+            if !self.db().save(&meta, SAVE_BATCH) {
+                break;
+            }
+            std::thread::yield_now();
+        }
     }
 
     /// Notes a request received, forgetting the oldest beyond [`REQUESTS_KEPT`].

@@ -58,7 +58,13 @@ pub(crate) async fn items(
     uri: Uri,
 ) -> Result<Json<Value>, Refusal> {
     let paging = Paging::from(&Query::parse(uri.query(), &PAGING)?)?;
-    let items = with_session(&state, &id, |r| r.items.clone())?;
+    let items = {
+        let db = state.db();
+        if db.session(&id).is_none() {
+            return Err(Refusal::not_found(format!("No session {id}.")));
+        }
+        db.items(&id)
+    };
     Ok(Json(paging.page(items, |i| i.id.as_str())))
 }
 
@@ -156,12 +162,12 @@ pub(crate) async fn delete_artifact(
     let rec = db
         .session_mut(&id)
         .ok_or_else(|| Refusal::not_found(format!("No session {id}.")))?;
-    let before = rec.artifacts.len();
-    rec.artifacts.retain(|a| a.id != artifact_id);
-    if rec.artifacts.len() == before {
+    let Some(index) = rec.artifacts.iter().position(|a| a.id == artifact_id) else {
         return Err(Refusal::not_found(format!("No artifact {artifact_id}.")));
-    }
+    };
+    rec.artifacts.remove(index);
     rec.artifact_bodies.remove(&artifact_id);
+    db.forget_artifact(&id, index, &artifact_id);
     Ok(reply::deleted("artifact.deleted", &artifact_id))
 }
 

@@ -421,19 +421,17 @@ pub(crate) async fn fork(
     copy.metadata = original.metadata.clone();
     copy.agent = original.agent.clone();
     copy.repo = original.repo.clone();
-    copy.items = original.items.clone();
     copy.seed_files = original.seed_files.clone();
     copy.tools_text = original.tools_text.clone();
     if workspace_copied_from(original) {
         copy.files = original.files.clone();
         copy.snapshot = original.snapshot.clone();
     }
-    for item in &mut copy.items {
-        item.session_id = copy.id.clone();
-    }
     let workspace_copied = workspace_copied_from(original);
     let mut session = copy.to_session(true);
+    let copy_id = copy.id.clone();
     db.insert_session(copy);
+    db.copy_items(&id, &copy_id);
     session.forked_from = Some(id);
     session.workspace_copied = Some(workspace_copied);
     Ok((StatusCode::CREATED, Json(session)))

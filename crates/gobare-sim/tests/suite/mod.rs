@@ -1,5 +1,6 @@
 mod api;
 mod backpressure;
+mod budgets;
 mod fleet;
 mod functions;
 mod fuzz;
@@ -8,5 +9,6 @@ mod import_cycles;
 mod policy;
 mod production;
 mod scopes;
+mod store;
 mod stream;
 mod validation;
