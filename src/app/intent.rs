@@ -300,8 +300,10 @@ impl App {
 
     /// The next theme, for this run: the whole screen is styled again with it.
     fn next_theme(&mut self) {
-        let next = self.theme_name.next(super::settings::background_is_light());
-        match super::settings::theme_for(next, self.no_color) {
+        let next = self
+            .theme_name
+            .next(crate::ui::theme::background_is_light());
+        match crate::ui::theme::Theme::for_terminal(next, self.no_color) {
             None => self.notice(Some(
                 "colours are off (NO_COLOR or [theme] no_color): no theme to switch to".into(),
             )),

@@ -30,7 +30,7 @@
 //! a typo in a preference should not keep the user from their session.
 
 use crate::notify::NotifyWhen;
-use crate::ui::theme::{Depth, Theme, ThemeName};
+use crate::ui::theme::{Theme, ThemeName};
 
 /// The most `[transcript] memory_mib` may be: beyond, a typo (a byte count?) is likelier.
 const TRANSCRIPT_MIB_MAX: i64 = 4_096;
@@ -175,27 +175,9 @@ impl Settings {
     /// The theme: no colours when the file or `NO_COLOR` asks for none, else the one
     /// `[theme] name` picks for this terminal.
     pub(crate) fn theme(&self) -> Theme {
-        theme_for(self.theme_name, self.no_color).unwrap_or_else(Theme::no_color)
+        Theme::for_terminal(self.theme_name, self.no_color).unwrap_or_else(Theme::no_color)
     }
 }
-
-/// The theme `name` gives in this terminal; `None` when colours are off (`no_color` from
-/// the file, or `NO_COLOR`).
-pub(crate) fn theme_for(name: ThemeName, no_color: bool) -> Option<Theme> {
-    let var = |name: &str| std::env::var(name).ok();
-    if no_color || Theme::no_color_asked(std::env::var_os("NO_COLOR").as_deref()) {
-        return None;
-    }
-    let depth = Depth::from_vars(var("COLORTERM").as_deref(), var("TERM").as_deref());
-    Some(Theme::named(name, depth, var("COLORFGBG").as_deref()))
-}
-
-/// Whether the terminal says its background is light (`COLORFGBG`).
-pub(crate) fn background_is_light() -> bool {
-    crate::ui::theme::light_background(std::env::var("COLORFGBG").ok().as_deref())
-}
-
-impl Settings {}
 
 fn lookup<'a>(sections: &'a toml::Table, section: &str, key: &str) -> Option<&'a toml::Value> {
     sections.get(section)?.as_table()?.get(key)

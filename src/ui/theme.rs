@@ -174,7 +174,23 @@ impl Default for Theme {
     }
 }
 
+/// Whether this terminal says its background is light (`COLORFGBG`).
+pub(crate) fn background_is_light() -> bool {
+    light_background(std::env::var("COLORFGBG").ok().as_deref())
+}
+
 impl Theme {
+    /// The theme `name` gives in this terminal (`TERM`, `COLORTERM`, `COLORFGBG`); `None`
+    /// when colours are off (`no_color` from the file, or `NO_COLOR`).
+    pub(crate) fn for_terminal(name: ThemeName, no_color: bool) -> Option<Theme> {
+        let var = |name: &str| std::env::var(name).ok();
+        if no_color || Theme::no_color_asked(std::env::var_os("NO_COLOR").as_deref()) {
+            return None;
+        }
+        let depth = Depth::from_vars(var("COLORTERM").as_deref(), var("TERM").as_deref());
+        Some(Theme::named(name, depth, var("COLORFGBG").as_deref()))
+    }
+
     /// The theme `name` picks, for a terminal of `depth` whose `COLORFGBG` is `colorfgbg`.
     pub(crate) fn named(name: ThemeName, depth: Depth, colorfgbg: Option<&str>) -> Theme {
         match name {
