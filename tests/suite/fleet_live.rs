@@ -187,8 +187,7 @@ async fn a_turn_under_way_before_the_fleet_opened_gets_its_clock_from_its_turns(
     let complete = |m: &FleetModel| {
         m.len() == ids.len() && m.rows().filter(|r| r.needs().is_some()).count() == 6
     };
-    // The fleet measured opens once the waits exist: they are read from the server's list
-    // (not by a first fleet, whose reads could still be on their way when counting starts).
+    // The fleet opens once the waits exist, as the server's list says.
     tokio::time::timeout(WAIT, async {
         loop {
             let listed = rig
@@ -210,7 +209,8 @@ async fn a_turn_under_way_before_the_fleet_opened_gets_its_clock_from_its_turns(
     })
     .await
     .expect("six sessions waiting");
-    let turn_reads_before = turn_reads(&rig);
+    let requests_before = rig.sim.requests().len();
+    let opened_ms = gobare_api::clock::unix_ms();
     let fleet = live(&rig, Duration::from_secs(60));
     until(&fleet, "every session, from the list", complete).await;
     let waiting: Vec<String> = fleet
@@ -225,20 +225,37 @@ async fn a_turn_under_way_before_the_fleet_opened_gets_its_clock_from_its_turns(
             .all(|id| m.get(id).is_some_and(|r| r.turn_started_at.is_some()))
     })
     .await;
-    let reads = turn_reads(&rig) - turn_reads_before;
+    // One page of turns per session, and one more per turn that ended since (the fleet
+    // reads its outcome): never a read per turn of the history.
+    let requests = rig.sim.requests();
+    let mut reads = 0;
+    for id in &ids {
+        let path = format!("GET /v1/sessions/{id}/turns");
+        let read = requests[requests_before..]
+            .iter()
+            .filter(|r| r.starts_with(&path))
+            .count();
+        let turns = rig
+            .client
+            .list_turns(id, &gobare_api::client::Page::default().with_limit(100))
+            .await
+            .expect("the turns");
+        let ended_since = turns
+            .data
+            .iter()
+            .filter(|t| t.completed_at.is_some_and(|at| at >= opened_ms))
+            .count();
+        assert!(
+            read <= 1 + ended_since,
+            "{id}: {read} reads of its turns, {ended_since} ended since the fleet opened"
+        );
+        reads += read;
+    }
     assert!(
-        reads >= waiting.len() && reads <= ids.len(),
-        "a page of turns per running session, not a read per turn: {reads}"
+        reads >= waiting.len(),
+        "a page of turns per waiting session: {reads}"
     );
     rig.sim.shutdown().await;
-}
-
-fn turn_reads(rig: &Rig) -> usize {
-    rig.sim
-        .requests()
-        .iter()
-        .filter(|r| r.starts_with("GET ") && r.contains("/turns"))
-        .count()
 }
 
 /// A server slow to open the org stream: the list is read once the stream follows, so a
