@@ -174,6 +174,16 @@ impl Default for Theme {
     }
 }
 
+/// The colours a theme is drawn with: each role takes one of them (or the terminal's own).
+#[derive(Clone, Copy)]
+struct Shades {
+    accent: Style,
+    ok: Style,
+    error: Style,
+    warning: Style,
+    muted: Style,
+}
+
 /// Whether this terminal says its background is light (`COLORFGBG`).
 pub(crate) fn background_is_light() -> bool {
     light_background(std::env::var("COLORFGBG").ok().as_deref())
@@ -209,13 +219,60 @@ impl Theme {
             return Theme::default();
         }
         let plain = Style::default();
-        let (accent, ok, error, warning, muted) = (
-            plain.fg(Color::Indexed(81)),
-            plain.fg(Color::Indexed(114)),
-            plain.fg(Color::Indexed(210)),
-            plain.fg(Color::Indexed(213)),
-            plain.fg(Color::Indexed(247)),
-        );
+        Theme::of_shades(Shades {
+            accent: plain.fg(Color::Indexed(81)),
+            ok: plain.fg(Color::Indexed(114)),
+            error: plain.fg(Color::Indexed(210)),
+            warning: plain.fg(Color::Indexed(213)),
+            muted: plain.fg(Color::Indexed(247)),
+        })
+    }
+
+    /// For light backgrounds. Each colour is at least 4.5:1 against white and against
+    /// Solarized Light's cream in the 256-colour cube; with only the named colours, each is
+    /// the best measured under xterm's, Tango's and Solarized's palettes, or none (the
+    /// default foreground, bold) where none reaches the bar (the `contrast` tests report
+    /// the figures).
+    pub(crate) fn light(depth: Depth) -> Theme {
+        let plain = Style::default();
+        let bold = plain.add_modifier(Modifier::BOLD);
+        let shades = match depth {
+            Depth::Indexed256 => Shades {
+                accent: plain.fg(Color::Indexed(25)),
+                ok: plain.fg(Color::Indexed(22)),
+                error: plain.fg(Color::Indexed(124)),
+                warning: plain.fg(Color::Indexed(90)),
+                muted: plain.fg(Color::Indexed(240)),
+            },
+            // Blue and red reach 3:1 on every light palette measured, so they are drawn
+            // bold; no named green nor grey does, so those roles keep the foreground.
+            Depth::Ansi16 => Shades {
+                accent: bold.fg(Color::Blue),
+                ok: bold,
+                error: bold.fg(Color::Red),
+                warning: bold.fg(Color::Magenta),
+                muted: plain,
+            },
+        };
+        Theme {
+            border_focused: shades.accent.add_modifier(Modifier::BOLD),
+            search_current: shades
+                .ok
+                .add_modifier(Modifier::REVERSED | Modifier::UNDERLINED),
+            ..Theme::of_shades(shades)
+        }
+    }
+
+    /// Every coloured role from five shades; the rest as [`Theme::default`] has them.
+    fn of_shades(
+        Shades {
+            accent,
+            ok,
+            error,
+            warning,
+            muted,
+        }: Shades,
+    ) -> Theme {
         Theme {
             dim: muted,
             accent,
@@ -245,77 +302,8 @@ impl Theme {
             status_failed: error.add_modifier(Modifier::BOLD),
             search_match: ok.add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
             search_current: ok
-                .add_modifier(Modifier::BOLD)
-                .add_modifier(Modifier::REVERSED | Modifier::UNDERLINED),
+                .add_modifier(Modifier::BOLD | Modifier::REVERSED | Modifier::UNDERLINED),
             ..Theme::default()
-        }
-    }
-
-    /// For light backgrounds. Each colour is at least 4.5:1 against white and against
-    /// Solarized Light's cream in the 256-colour cube; with only the named colours, each is
-    /// the best measured under xterm's, Tango's and Solarized's palettes, or none (the
-    /// default foreground, bold) where none reaches the bar (the `contrast` tests report
-    /// the figures).
-    pub(crate) fn light(depth: Depth) -> Theme {
-        let plain = Style::default();
-        let bold = plain.add_modifier(Modifier::BOLD);
-        let (accent, ok, error, warning, muted) = match depth {
-            Depth::Indexed256 => (
-                plain.fg(Color::Indexed(25)),
-                plain.fg(Color::Indexed(22)),
-                plain.fg(Color::Indexed(124)),
-                plain.fg(Color::Indexed(90)),
-                plain.fg(Color::Indexed(240)),
-            ),
-            // Blue and red reach 3:1 on every light palette measured, so they are drawn
-            // bold; no named green nor grey does, so those roles keep the foreground.
-            Depth::Ansi16 => (
-                bold.fg(Color::Blue),
-                bold,
-                bold.fg(Color::Red),
-                bold.fg(Color::Magenta),
-                plain,
-            ),
-        };
-        let muted_bold = muted.add_modifier(Modifier::BOLD);
-        Theme {
-            text: plain,
-            dim: muted,
-            accent,
-            user: accent.add_modifier(Modifier::BOLD),
-            agent: warning.add_modifier(Modifier::BOLD),
-            ok,
-            error,
-            warning,
-            code: accent,
-            diff_add: ok,
-            diff_del: error,
-            diff_hunk: accent,
-            diff_header: muted_bold,
-            border: muted,
-            border_focused: accent.add_modifier(Modifier::BOLD),
-            title: bold,
-            heading: accent.add_modifier(Modifier::BOLD),
-            emphasis: plain.add_modifier(Modifier::ITALIC),
-            strong: bold,
-            strikethrough: plain.add_modifier(Modifier::CROSSED_OUT),
-            link: accent.add_modifier(Modifier::UNDERLINED),
-            link_url: muted,
-            quote: ok.add_modifier(Modifier::ITALIC),
-            code_gutter: muted,
-            list_marker: accent,
-            rule: muted,
-            selection: plain.add_modifier(Modifier::REVERSED),
-            placeholder: muted,
-            key_hint: accent,
-            status_live: ok,
-            status_retrying: warning,
-            status_failed: error.add_modifier(Modifier::BOLD),
-            badge: plain.add_modifier(Modifier::REVERSED | Modifier::BOLD),
-            search_match: ok
-                .add_modifier(Modifier::BOLD)
-                .add_modifier(Modifier::UNDERLINED),
-            search_current: ok.add_modifier(Modifier::REVERSED | Modifier::UNDERLINED),
         }
     }
 
