@@ -91,6 +91,11 @@ pub struct GlobalArgs {
     /// More detail in the log file; `tail` also reports reconnects on stderr.
     #[arg(long, short, global = true)]
     pub verbose: bool,
+    /// Lines instead of a full screen, for screen readers, mosh and logs: the session is
+    /// written as role-labelled lines, never redrawn, with the input as a plain line at the
+    /// bottom (also GOBARE_TUI_SCREEN_READER=1, or `[accessibility] screen_reader = true`).
+    #[arg(long, global = true)]
+    pub screen_reader: bool,
 }
 
 #[derive(Debug, Clone, Subcommand)]
@@ -110,6 +115,9 @@ pub(crate) enum CliCommand {
     Tail(TailArgs),
     /// Write a session's whole history as Markdown or JSON lines, credentials redacted.
     Export(ExportArgs),
+    /// Print a session as readable lines ("you: …", "agent: …", "tool bash: ok"), its
+    /// history first, then live until Ctrl+C: the screen-reader mode without the input.
+    Follow(FollowArgs),
     /// Run the local simulator (the Gobare API on 127.0.0.1) until Ctrl+C.
     Sim(SimArgs),
     /// List a session's artifacts (files it left under /workspace/outputs), or save them.
@@ -242,6 +250,19 @@ pub(crate) struct TailArgs {
     /// With --org: only this session and its sub-sessions (an id or a unique prefix).
     #[arg(long, value_name = "SESSION_ID", requires = "org")]
     pub(crate) root: Option<String>,
+}
+
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "\
+One line per thing that happened, in order, each said once it has settled: what you sent,
+what the agent said, each tool call when it ends (ok or failed), changed files, decisions
+and their outcomes, how each turn ended. What waits on you is said with a pointer to
+`gobare-tui attach`, which answers it. Nothing is redrawn and no escape sequence is
+written, so the output reads the same in a screen reader, over mosh and in a log file.
+Server text is made inert (control characters are shown, never written raw).")]
+pub(crate) struct FollowArgs {
+    /// The session to follow (a UUID), or any unique prefix of it.
+    pub(crate) session_id: String,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -4,6 +4,8 @@
 //! token comes only from `--token-file` or `GOBARE_TOKEN`, never from a flag value or the
 //! config file.
 
+mod screen_reader;
+
 use crate::cli::GlobalArgs;
 use gobare_api::auth::Token;
 use gobare_api::client::{
@@ -43,6 +45,8 @@ pub struct Config {
     /// What [`Config::load`] warned about on stderr, for the app to show again on its
     /// screen (which covers stderr).
     pub(crate) warnings: Vec<String>,
+    /// The screen-reader mode, and what turned it on; `None`: the full screen.
+    pub(crate) screen_reader: Option<String>,
     /// The built-in demo's own simulator ([`Config::for_local_demo`]): every session opened
     /// under it is marked so (its quit question says the demo ends with it).
     pub(crate) local_demo: bool,
@@ -65,6 +69,8 @@ pub struct EnvVars {
     pub gobare_token: Option<String>,
     pub xdg_config_home: Option<PathBuf>,
     pub xdg_state_home: Option<PathBuf>,
+    /// `GOBARE_TUI_SCREEN_READER`.
+    pub screen_reader: Option<String>,
 }
 
 /// Written by hand: `GOBARE_TOKEN` is a secret and never appears in `Debug` output.
@@ -77,6 +83,7 @@ impl std::fmt::Debug for EnvVars {
             )
             .field("xdg_config_home", &self.xdg_config_home)
             .field("xdg_state_home", &self.xdg_state_home)
+            .field("screen_reader", &self.screen_reader)
             .finish()
     }
 }
@@ -88,6 +95,7 @@ impl EnvVars {
             gobare_token: std::env::var("GOBARE_TOKEN").ok(),
             xdg_config_home: path("XDG_CONFIG_HOME"),
             xdg_state_home: path("XDG_STATE_HOME"),
+            screen_reader: std::env::var(screen_reader::ENV).ok(),
         }
     }
 }
@@ -180,11 +188,20 @@ impl Config {
             },
         };
 
+        let screen_reader = screen_reader::decide(
+            args.screen_reader,
+            env.screen_reader.as_deref(),
+            file.sections
+                .get("accessibility")
+                .and_then(|a| a.get("screen_reader")),
+            warnings,
+        );
         Ok(Config {
             api,
             token,
             allow_insecure_http: args.allow_insecure_http,
             verbose: args.verbose,
+            screen_reader,
             log_dir: state_dir.join("logs"),
             state_dir,
             file,
@@ -216,6 +233,7 @@ impl Config {
             token,
             allow_insecure_http: true,
             verbose: self.verbose,
+            screen_reader: self.screen_reader.clone(),
             log_dir: self.log_dir.clone(),
             state_dir,
             file: self.file.clone(),
@@ -451,6 +469,7 @@ mod tests {
                 gobare_token: None,
                 xdg_config_home: Some(self.0.join("config")),
                 xdg_state_home: Some(self.0.join("state")),
+                screen_reader: None,
             }
         }
 

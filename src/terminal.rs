@@ -34,6 +34,9 @@ use ratatui::backend::CrosstermBackend;
 static ENTERED: AtomicBool = AtomicBool::new(false);
 /// Whether mouse capture is on, so [`restore`] turns it off only when needed.
 static MOUSE: AtomicBool = AtomicBool::new(false);
+/// The terminal was entered line by line ([`enter_lines`]): nothing to leave but raw mode
+/// and the input modes.
+static LINES: AtomicBool = AtomicBool::new(false);
 static PANIC_HOOK: Once = Once::new();
 /// stdout was a hung-up terminal and now writes to `/dev/null` ([`release_dead_terminal`]).
 static STDOUT_RELEASED: AtomicBool = AtomicBool::new(false);
@@ -42,6 +45,8 @@ static STDOUT_RELEASED: AtomicBool = AtomicBool::new(false);
 pub struct Tui {
     pub terminal: Terminal<CrosstermBackend<Stdout>>,
     mouse: bool,
+    /// Entered line by line (the screen-reader mode): never cleared, no mouse.
+    lines: bool,
     _guard: TerminalGuard,
 }
 
@@ -78,6 +83,7 @@ pub(crate) fn detached() -> Tui {
     Tui {
         terminal,
         mouse: false,
+        lines: false,
         _guard: TerminalGuard(()),
     }
 }
@@ -87,13 +93,25 @@ pub(crate) fn detached() -> Tui {
 /// if `mouse`, mouse capture. Installs the restoring panic hook (once, chaining whatever hook
 /// is already installed — install color-eyre's first).
 pub fn enter(mouse: bool) -> io::Result<Tui> {
+    enter_as(mouse, false)
+}
+
+/// Enters raw mode with the same input modes as [`enter`] but stays on the main screen
+/// with the cursor shown and no mouse: the screen-reader mode writes lines, never a screen.
+pub(crate) fn enter_lines() -> io::Result<Tui> {
+    enter_as(false, true)
+}
+
+fn enter_as(mouse: bool, lines: bool) -> io::Result<Tui> {
     install_panic_hook();
     let guard = TerminalGuard(());
+    LINES.store(lines, Ordering::SeqCst);
     enter_modes(mouse)?; // on error, `guard` drops and undoes what was done
     let terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     Ok(Tui {
         terminal,
         mouse,
+        lines,
         _guard: guard,
     })
 }
@@ -102,13 +120,17 @@ fn enter_modes(mouse: bool) -> io::Result<()> {
     ENTERED.store(true, Ordering::SeqCst);
     enable_raw_mode()?;
     let mut out = io::stdout();
-    execute!(
-        out,
-        EnterAlternateScreen,
-        EnableBracketedPaste,
-        EnableFocusChange,
-        Hide
-    )?;
+    if LINES.load(Ordering::SeqCst) {
+        execute!(out, EnableBracketedPaste, EnableFocusChange)?;
+    } else {
+        execute!(
+            out,
+            EnterAlternateScreen,
+            EnableBracketedPaste,
+            EnableFocusChange,
+            Hide
+        )?;
+    }
     // Terminals without the kitty keyboard protocol ignore this; querying support first
     // would cost a round trip (and a timeout on terminals that never answer).
     let _ = execute!(
@@ -146,13 +168,17 @@ fn write_restore() {
     if MOUSE.swap(false, Ordering::SeqCst) {
         let _ = execute!(out, DisableMouseCapture);
     }
-    let _ = execute!(
-        out,
-        DisableFocusChange,
-        DisableBracketedPaste,
-        LeaveAlternateScreen,
-        Show
-    );
+    if LINES.load(Ordering::SeqCst) {
+        let _ = execute!(out, DisableFocusChange, DisableBracketedPaste, Show);
+    } else {
+        let _ = execute!(
+            out,
+            DisableFocusChange,
+            DisableBracketedPaste,
+            LeaveAlternateScreen,
+            Show
+        );
+    }
     let _ = out.flush();
     let _ = disable_raw_mode();
 }
@@ -364,7 +390,7 @@ impl Tui {
             libc::raise(libc::SIGTSTP);
         }
         enter_modes(self.mouse)?;
-        self.terminal.clear()
+        self.clear_screen()
     }
 
     /// Gives the terminal to `run` (a child process on it) and takes it back after,
@@ -373,13 +399,22 @@ impl Tui {
         restore();
         let out = run();
         enter_modes(self.mouse)?;
-        self.terminal.clear()?;
+        self.clear_screen()?;
         Ok(out)
+    }
+
+    /// The next draw repaints everything; line by line, nothing is cleared (what was
+    /// written stays written) and the line front writes its input line again.
+    fn clear_screen(&mut self) -> io::Result<()> {
+        if self.lines {
+            return Ok(());
+        }
+        self.terminal.clear()
     }
 
     /// Turns mouse capture on or off while running (off lets the terminal select text).
     pub fn set_mouse_capture(&mut self, on: bool) -> io::Result<()> {
-        if on == self.mouse {
+        if on == self.mouse || self.lines {
             return Ok(());
         }
         if on {

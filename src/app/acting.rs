@@ -432,6 +432,13 @@ impl App {
 
     /// Ctrl+O: leave for the fleet (the draft is saved on the way out).
     pub(super) fn act_open_picker(&mut self) {
+        if self.spoken.is_some() {
+            self.notice(Some(
+                "the fleet is full-screen; in this mode `gobare-tui list` lists the sessions"
+                    .into(),
+            ));
+            return;
+        }
         self.acting.wants_picker = true;
         self.quit();
     }

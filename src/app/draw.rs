@@ -8,6 +8,9 @@ impl App {
     pub(super) fn draw(&mut self) -> Result<()> {
         // Relative times ("3m ago") are as of this frame; setting the clock asks no frame.
         self.prepare_frame();
+        if self.spoken.is_some() {
+            return self.write_lines();
+        }
         let App {
             tui,
             view,
@@ -20,6 +23,24 @@ impl App {
         tui.draw(|f| screen.draw(f, view, theme, label.as_deref()))?;
         self.write_links();
         self.page_back_when_at_the_top();
+        Ok(())
+    }
+
+    /// The screen-reader mode's frame: what is new, as lines, and the input line.
+    fn write_lines(&mut self) -> Result<()> {
+        use std::io::Write;
+        let width = self.tui.size().map_or(80, |s| s.width);
+        let catching_up = self.replay.is_active();
+        let Some(spoken) = &mut self.spoken else {
+            return Ok(());
+        };
+        self.screen.prepare_prompt(&self.view);
+        let bytes = spoken.frame(&self.view, &self.screen, catching_up, width);
+        if !bytes.is_empty() {
+            let backend = self.tui.backend_mut();
+            backend.write_all(&bytes)?;
+            backend.flush()?;
+        }
         Ok(())
     }
 

@@ -61,7 +61,11 @@ impl App {
             }
         };
         let shown = gobare_api::text::one_line(&editor, 40);
-        match self.tui.run_outside(|| run_editor(&editor, file.path())) {
+        let outside = self.tui.run_outside(|| run_editor(&editor, file.path()));
+        if let Some(spoken) = &mut self.spoken {
+            spoken.forget_input_line();
+        }
+        match outside {
             Err(e) => self.fail(e.into()),
             Ok(Ok(status)) if status.success() => match std::fs::read(file.path()) {
                 Ok(bytes) => {

@@ -114,6 +114,9 @@ impl App {
                 if let Err(e) = self.tui.suspend() {
                     self.fail(e.into());
                 }
+                if let Some(spoken) = &mut self.spoken {
+                    spoken.forget_input_line();
+                }
             }
             Intent::Shell => self.open_shell(),
             Intent::Decide => self.act_decide(),

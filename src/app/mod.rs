@@ -115,11 +115,16 @@ pub(crate) async fn run_until_exit(opts: AppOptions) -> Result<AppExit> {
     }
     // Before entering: from here on SIGTERM/SIGHUP/SIGINT are ours to handle.
     let mut signals = TerminationSignals::new()?;
-    let tui = terminal::enter(opts.mouse).wrap_err(NEEDS_TTY)?;
+    let tui = match opts.screen_reader {
+        Some(_) => terminal::enter_lines(),
+        None => terminal::enter(opts.mouse),
+    }
+    .wrap_err(NEEDS_TTY)?;
     let mut app = App::new(opts, tui);
     app.start();
     let result = app.run_loop(&mut signals).await;
     let unsaved = app.finish();
+    app.end_lines();
     let exit = if app.acting.wants_picker() {
         AppExit::OpenPicker
     } else {
@@ -197,6 +202,8 @@ pub(crate) struct App {
     pub(crate) acting: acting::Acting,
     /// The fleet behind the app, announcing its sessions that come to need the user.
     fleet: Option<crate::fleet::live::Announcements>,
+    /// The screen-reader mode's front: lines instead of frames.
+    pub(crate) spoken: Option<crate::ui::screen_reader::ScreenReader>,
     /// The search index and the query running over it (see [`search`]).
     searching: search::Searching,
     /// Debug builds: panic once the first frame is drawn (see [`debug_panic`]).
@@ -219,6 +226,10 @@ impl App {
             .with_origin(opts.api_host.clone(), opts.local_demo)
             .with_transcript_budget(opts.settings.transcript_budget)
             .with_config_warnings(opts.warnings.clone());
+        let spoken = opts
+            .screen_reader
+            .as_deref()
+            .map(|why| crate::ui::screen_reader::ScreenReader::new(why, &opts.session_id));
         App {
             tui,
             view,
@@ -264,6 +275,7 @@ impl App {
             read_back_before: None,
             acting,
             fleet: opts.fleet,
+            spoken,
             searching: search::Searching::with_log_limit(opts.settings.event_log_max_bytes),
             #[cfg(debug_assertions)]
             debug_panic: debug_panic::requested(),
@@ -399,6 +411,15 @@ impl App {
         self.quit = true;
     }
 
+    /// The screen-reader mode leaves the shell a fresh line below its input line.
+    fn end_lines(&mut self) {
+        use std::io::Write;
+        if self.spoken.is_some() {
+            let backend = self.tui.backend_mut();
+            let _ = backend.write_all(b"\r\n").and_then(|()| backend.flush());
+        }
+    }
+
     /// Something visible changed: draw at the next allowed moment.
     pub(crate) fn request_frame(&mut self) {
         self.frames.request();
@@ -437,7 +458,11 @@ impl App {
             return;
         };
         let id = self.session_id.clone();
-        match self.tui.run_outside(|| shell.run(&id)) {
+        let outside = self.tui.run_outside(|| shell.run(&id));
+        if let Some(spoken) = &mut self.spoken {
+            spoken.forget_input_line();
+        }
+        match outside {
             Err(e) => self.fail(e.into()),
             Ok(Ok(status)) if status.success() => self.notice(Some("back from the shell".into())),
             Ok(Ok(status)) => self.notice_at(

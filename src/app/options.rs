@@ -27,6 +27,9 @@ pub(crate) struct AppOptions {
     /// Configuration warnings already printed on stderr, which the app's screen covers:
     /// shown again in the status bar when it opens.
     pub(crate) warnings: Vec<String>,
+    /// The screen-reader mode, and what turned it on (`--screen-reader`, the environment or
+    /// the config file): lines instead of a screen.
+    pub(crate) screen_reader: Option<String>,
     /// The fleet kept live behind the app: its sessions that come to need the user are
     /// announced from here too (all but this session, which announces itself).
     pub(crate) fleet: Option<crate::fleet::live::Announcements>,
@@ -55,6 +58,7 @@ impl AppOptions {
             mouse: true,
             settings: Default::default(),
             warnings: Vec::new(),
+            screen_reader: None,
             fleet: None,
         }
     }

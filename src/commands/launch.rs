@@ -25,6 +25,7 @@ pub(crate) fn options(config: &Config, session_id: &str) -> color_eyre::Result<A
     options.warnings = config.warnings.iter().cloned().chain(warnings).collect();
     options.settings = settings;
     options.local_demo = config.local_demo;
+    options.screen_reader = config.screen_reader.clone();
     options.demo_kept = config.demo_kept;
     // Without a writable state directory the app still runs: the state stays in memory, the
     // app says so, and it is written if the directory becomes writable.

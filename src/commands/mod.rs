@@ -6,6 +6,7 @@ pub(crate) mod demo;
 pub(crate) mod exit;
 pub(crate) mod export;
 pub(crate) mod fleet;
+pub(crate) mod follow;
 pub(crate) mod frame_line;
 pub(crate) mod json_escape;
 pub(crate) mod launch;

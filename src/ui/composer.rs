@@ -118,6 +118,18 @@ impl Composer {
         self.textarea.text()
     }
 
+    /// The line the cursor is on, the cursor's column in it (chars), which line of how many
+    /// it is: what a line editor shows.
+    pub(crate) fn cursor_line(&self) -> (String, usize, usize, usize) {
+        let (row, col) = self.textarea.cursor();
+        (
+            self.textarea.cursor_line().to_string(),
+            col,
+            row,
+            self.textarea.len(),
+        )
+    }
+
     /// Replaces the text (e.g. from history), cursor at the end.
     pub fn set_text(&mut self, text: &str) {
         let lines = clean_paste(text).split('\n').map(str::to_string).collect();

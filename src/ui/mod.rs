@@ -26,6 +26,7 @@ pub(crate) mod pane;
 pub mod prompt;
 pub(crate) mod save_progress;
 pub(crate) mod screen;
+pub(crate) mod screen_reader;
 pub(crate) mod search;
 mod styled;
 pub mod theme;

@@ -63,6 +63,8 @@ const MAX_ARG_LINES: usize = 6;
 const MAX_SENSITIVE_ARG_LINES: usize = 24;
 /// Lines of question text shown before cutting.
 const MAX_QUESTION_LINES: usize = 4;
+/// The width the screen-reader mode lays the panel out at: wide enough that nothing is cut.
+const SPOKEN_WIDTH: usize = 4_000;
 /// Options shown before "… N more".
 const MAX_OPTIONS: usize = 9;
 
@@ -307,23 +309,7 @@ impl PromptState {
         } else {
             theme.border_focused
         };
-        let mut title = match action.kind {
-            RequiredActionKind::Approval => " The agent asks to run a tool".to_string(),
-            RequiredActionKind::Question => " The agent asks you".to_string(),
-            RequiredActionKind::FunctionCall => " The agent needs a function result".to_string(),
-            RequiredActionKind::Other(ref kind) => {
-                format!(" The agent waits on {}", text::line(kind))
-            }
-        };
-        let listed = facts.listed().count();
-        if listed > 1 {
-            title.push_str(&format!(" · 1 of {listed}"));
-        }
-        if let Some(left) = countdown(action.expires_at, self.now_ms) {
-            title.push_str(" · ");
-            title.push_str(&left);
-        }
-        title.push(' ');
+        let title = format!(" {} ", self.title(facts, action));
         let title = text::truncate(&title, usize::from(area.width.saturating_sub(2))).into_owned();
         Clear.render(area, buf);
         let width = inner_width(area.width);
@@ -368,6 +354,47 @@ impl PromptState {
                     .title(Span::styled(title, theme.title)),
             )
             .render(area, buf);
+    }
+
+    /// The panel's title: what waits, how many, how long it may.
+    fn title(&self, facts: &Actions, action: &RequiredAction) -> String {
+        let mut title = match action.kind {
+            RequiredActionKind::Approval => "The agent asks to run a tool".to_string(),
+            RequiredActionKind::Question => "The agent asks you".to_string(),
+            RequiredActionKind::FunctionCall => "The agent needs a function result".to_string(),
+            RequiredActionKind::Other(ref kind) => {
+                format!("The agent waits on {}", text::line(kind))
+            }
+        };
+        let listed = facts.listed().count();
+        if listed > 1 {
+            title.push_str(&format!(" · 1 of {listed}"));
+        }
+        if let Some(left) = countdown(action.expires_at, self.now_ms) {
+            title.push_str(" · ");
+            title.push_str(&left);
+        }
+        title
+    }
+
+    /// What the panel shows, as plain lines for the screen-reader mode: the title, then
+    /// its lines uncut (options numbered, the key hint last).
+    pub(crate) fn spoken(&self, facts: &Actions) -> Vec<String> {
+        let Some(action) = Self::current(facts) else {
+            return Vec::new();
+        };
+        let mut lines = vec![self.title(facts, action)];
+        let plain = Theme::no_color();
+        lines.extend(
+            self.content(facts, SPOKEN_WIDTH, &plain)
+                .iter()
+                .map(|l| {
+                    let text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
+                    text.trim_end().to_string()
+                })
+                .filter(|l| !l.trim().is_empty()),
+        );
+        lines
     }
 
     /// The lines inside the border, each already cut to `width` cells.
@@ -485,6 +512,13 @@ impl PromptState {
         };
         lines.push(cut_line(hint, width));
         lines
+    }
+
+    /// The shown question's highlighted option: its call and index.
+    pub(crate) fn highlighted_option(&self, facts: &Actions) -> Option<(String, usize)> {
+        let action = Self::current(facts)?;
+        self.highlighted(&action.call_id)
+            .map(|i| (action.call_id.clone(), i))
     }
 
     /// The highlighted option, if it belongs to the call `call_id`.

@@ -89,6 +89,23 @@ impl Screen {
     }
 
     /// The last frame showed a relative time ("3m ago"), which a clock's minute changes.
+    /// What the prompt shows depends on: the mode, the clock, the box's text.
+    pub(crate) fn prepare_prompt(&mut self, view: &SessionView) {
+        self.prompt.set_focused(*self.mode() == Mode::Deciding);
+        self.prompt.set_now(view.now_ms());
+        self.prompt.set_with_note(!self.composer.is_empty());
+        // The panel must not say "Tab to decide" above the question deciding it.
+        self.prompt.set_confirming(matches!(
+            self.mode(),
+            Mode::Confirming(Confirm::ApproveSensitive { .. })
+        ));
+    }
+
+    /// The input box's title: the mode and its keys.
+    pub(crate) fn mode_title(&self) -> &str {
+        &self.mode_title
+    }
+
     pub(crate) fn shows_relative_times(&self) -> bool {
         self.transcript.drew_relative_time
     }
@@ -265,14 +282,7 @@ impl Screen {
         };
         let composer_rows = self.composer.desired_height(area.width);
         let facts = view.actions();
-        self.prompt.set_focused(*self.mode() == Mode::Deciding);
-        self.prompt.set_now(view.now_ms());
-        self.prompt.set_with_note(!self.composer.is_empty());
-        // The panel must not say "Tab to decide" above the question deciding it.
-        self.prompt.set_confirming(matches!(
-            self.mode(),
-            Mode::Confirming(Confirm::ApproveSensitive { .. })
-        ));
+        self.prepare_prompt(view);
         let prompt_rows = self.prompt.lay_out(facts, area.width, theme);
         let confirm_rows = confirming.as_deref().map_or(0, |q| {
             confirm::desired_height(q, &self.mode_title, area.width)

@@ -70,6 +70,7 @@ fn config_never_shows_the_token() {
         gobare_token: Some(SECRET.into()),
         xdg_config_home: Some(std::env::temp_dir().join("gobare-secrets-none/config")),
         xdg_state_home: Some(std::env::temp_dir().join("gobare-secrets-none/state")),
+        screen_reader: None,
     };
     let config = Config::resolve(&GlobalArgs::default(), &env, &mut Vec::new()).unwrap();
     assert_eq!(config.token.as_ref().map(Token::expose), Some(SECRET));

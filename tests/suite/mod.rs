@@ -39,6 +39,7 @@ mod pty_terminal;
 mod refusal_reopen;
 mod restart_fidelity;
 mod resume_faults;
+mod screen_reader;
 mod search_e2e;
 mod send_during_drop;
 mod send_races;

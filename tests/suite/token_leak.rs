@@ -161,6 +161,7 @@ fn debug_of_every_config_and_client_struct_hides_the_token() {
         gobare_token: Some(TOKEN.into()),
         xdg_config_home: Some(home.0.join("config")),
         xdg_state_home: Some(home.0.join("state")),
+        screen_reader: None,
     };
     let args = GlobalArgs::default();
     let mut warnings = Vec::new();
@@ -249,6 +250,7 @@ async fn plain_http_to_a_remote_host_is_refused_unless_allowed() {
         gobare_token: Some(TOKEN.into()),
         xdg_config_home: Some(home.0.join("config")),
         xdg_state_home: Some(home.0.join("state")),
+        screen_reader: None,
     };
     let mut args = GlobalArgs {
         api: Some(remote),

@@ -71,11 +71,21 @@ impl WindowedText {
         text
     }
 
-    /// The cursor: (line in the whole text, column).
-    #[cfg(test)]
+    /// The cursor: (line in the whole text, column in chars).
     pub(super) fn cursor(&self) -> (usize, usize) {
         let ratatui_textarea::DataCursor(row, col) = self.textarea.cursor();
         (self.above.len() + row, col)
+    }
+
+    /// The line the cursor is on.
+    pub(super) fn cursor_line(&self) -> &str {
+        let row = self.textarea.cursor().0;
+        self.textarea.lines().get(row).map_or("", String::as_str)
+    }
+
+    /// How many lines the text has.
+    pub(super) fn len(&self) -> usize {
+        self.line_count()
     }
 
     /// The cursor is on the first line of the text.

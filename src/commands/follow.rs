@@ -1,0 +1,188 @@
+//! `gobare-tui follow SESSION_ID`: the session as the screen-reader mode says it, without
+//! the input: role-labelled lines on stdout, its whole history first, then live until
+//! Ctrl+C. For mosh, a log file, a second terminal read by a screen reader.
+//!
+//! The lines come from the same session model and the same words as the screen-reader
+//! mode. How a turn ended is read from the turn (§13.8): the whole list once the history
+//! has replayed, then each turn as it ends.
+
+use std::io::Write;
+use std::time::Instant;
+
+use crate::app::replay::ReplayProgress;
+use crate::cli::FollowArgs;
+use crate::config::Config;
+use crate::session::{Fetch, SessionView, Update};
+use crate::ui::screen_reader::ScreenReader;
+use color_eyre::eyre::Result;
+use gobare_api::client::{ApiClient, Order, Page};
+use gobare_api::model::Turn;
+use gobare_api::paging::{self, PageLimits};
+use gobare_api::stream::{self, StreamTarget, StreamUpdate};
+use tokio::sync::mpsc;
+
+/// Turns read in one walk at the end of the history (the export reads as many).
+const TURN_LIMITS: PageLimits = PageLimits {
+    pages: 100,
+    items: 10_000,
+};
+
+pub(crate) async fn run(config: Config, args: FollowArgs) -> Result<()> {
+    config.require_token()?;
+    let session_id = super::session_id::resolve(&config, &args.session_id).await?;
+    let client = config.client()?;
+    let options = config.stream_options(StreamTarget::Session(session_id.clone()), Some(0))?;
+    let mut view = SessionView::new(session_id.clone());
+    let mut reader = ScreenReader::following();
+    let mut replay = ReplayProgress::new(true);
+    let (reads_tx, mut reads_rx) = mpsc::unbounded_channel::<Update>();
+    // The history's turns are read once it has replayed, not one request per turn.
+    let mut turns_owed = false;
+    if let Ok(session) = client.get_session(&session_id).await {
+        view.apply(Update::Session(Box::new(session)));
+    }
+    let mut stream = stream::spawn(options);
+    loop {
+        let quiet = replay.quiet_deadline();
+        tokio::select! {
+            update = stream.updates.recv() => {
+                let Some(update) = update else { break };
+                let now = Instant::now();
+                apply(&mut view, &mut replay, update, now);
+                while let Ok(update) = stream.updates.try_recv() {
+                    apply(&mut view, &mut replay, update, now);
+                }
+            }
+            Some(read) = reads_rx.recv() => {
+                view.apply(read);
+            }
+            () = sleep_until(quiet), if quiet.is_some() => {
+                replay.check_quiet(Instant::now());
+            }
+            () = super::tail::shutdown_signal() => break,
+        }
+        for fetch in view.take_fetches() {
+            match fetch {
+                Fetch::Turn(_) if replay.is_active() => turns_owed = true,
+                Fetch::Turn(turn_id) => read_turn(&client, &session_id, turn_id, &reads_tx),
+                // What waits is answerable once the session lists it.
+                Fetch::Session => read_session(&client, &session_id, &reads_tx),
+                Fetch::Usage => {}
+            }
+        }
+        if turns_owed && !replay.is_active() {
+            turns_owed = false;
+            read_turns(&client, &session_id, &reads_tx);
+        }
+        let lines = reader.new_lines(&view, None, replay.is_active());
+        if !say(&lines) {
+            // The reader went away (`follow … | head`).
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+fn apply(view: &mut SessionView, replay: &mut ReplayProgress, update: StreamUpdate, now: Instant) {
+    match update {
+        StreamUpdate::Frame(frame) => match frame.event {
+            Ok(event) => {
+                if event.seq.is_some() {
+                    replay.on_persisted(now);
+                } else {
+                    replay.on_transient();
+                }
+                view.apply(Update::Event(event));
+            }
+            Err(e) => {
+                view.apply(Update::Skipped {
+                    reason: e.to_string(),
+                });
+            }
+        },
+        StreamUpdate::State(state) => {
+            if state == stream::ConnectionState::Live {
+                replay.on_live(now);
+            }
+            view.apply(Update::Connection(state));
+        }
+        StreamUpdate::Skipped { reason } => {
+            view.apply(Update::Skipped { reason });
+        }
+        StreamUpdate::Anomaly { reason } | StreamUpdate::Lost { reason, .. } => {
+            tracing::warn!(%reason, "event stream");
+        }
+    }
+}
+
+fn read_turn(
+    client: &ApiClient,
+    session_id: &str,
+    turn_id: String,
+    to: &mpsc::UnboundedSender<Update>,
+) {
+    let (client, session_id, to) = (client.clone(), session_id.to_string(), to.clone());
+    tokio::spawn(async move {
+        match client.get_turn(&session_id, &turn_id).await {
+            Ok(turn) => {
+                let _ = to.send(Update::Turn(turn));
+            }
+            Err(e) => tracing::warn!(%e, "could not read a turn"),
+        }
+    });
+}
+
+fn read_session(client: &ApiClient, session_id: &str, to: &mpsc::UnboundedSender<Update>) {
+    let (client, session_id, to) = (client.clone(), session_id.to_string(), to.clone());
+    tokio::spawn(async move {
+        match client.get_session(&session_id).await {
+            Ok(session) => {
+                let _ = to.send(Update::Session(Box::new(session)));
+            }
+            Err(e) => tracing::warn!(%e, "could not read the session"),
+        }
+    });
+}
+
+fn read_turns(client: &ApiClient, session_id: &str, to: &mpsc::UnboundedSender<Update>) {
+    let (client, session_id, to) = (client.clone(), session_id.to_string(), to.clone());
+    tokio::spawn(async move {
+        let first = Page::ordered(Order::Asc).with_limit(100);
+        let listed = paging::read_all(
+            first,
+            TURN_LIMITS,
+            |t: &Turn| &t.id,
+            |page| {
+                let (client, session_id) = (&client, &session_id);
+                async move { client.list_turns(session_id, &page).await }
+            },
+        )
+        .await;
+        match listed {
+            Ok(listed) => {
+                let _ = to.send(Update::Turns(listed.items));
+            }
+            Err(e) => tracing::warn!(%e, "could not read the turns"),
+        }
+    });
+}
+
+/// Writes `lines` on stdout; `false` once nobody reads it.
+fn say(lines: &[String]) -> bool {
+    if lines.is_empty() {
+        return true;
+    }
+    let mut out = std::io::stdout().lock();
+    let written = lines
+        .iter()
+        .try_for_each(|line| writeln!(out, "{line}"))
+        .and_then(|()| out.flush());
+    written.is_ok()
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at.into()).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,228 @@
+//! What the screen-reader mode says of a transcript entry: role-labelled lines in plain
+//! words (no box drawing, no marks a speech synthesizer spells out), said once, when the
+//! entry has settled. A running tool call or a waiting decision says nothing here: the
+//! call is said when it ends, and what waits is announced with its keys by the front.
+
+use crate::session::transcript::{ApprovalOutcome, CallStatus, EntryKind};
+use gobare_api::model::{ChangeKind, TodoItem};
+use gobare_api::text;
+
+/// The longest line of a summary, an argument excerpt or a reason said (the rest is in
+/// the export).
+const EXCERPT_MAX: usize = 300;
+
+/// The lines said of `kind` now, or `None` while it has not settled.
+pub(crate) fn entry_words(kind: &EntryKind) -> Option<Vec<String>> {
+    let one = |s: String| Some(vec![s]);
+    match kind {
+        EntryKind::User { text } => Some(labelled("you", text)),
+        EntryKind::Steer { text } => Some(labelled("you, steering", text)),
+        EntryKind::Agent { text } => Some(labelled("agent", text)),
+        EntryKind::Context { text } => Some(labelled("context", text)),
+        EntryKind::TurnEnd(t) => {
+            let outcome = t.outcome.as_ref()?;
+            let mut line = format!("turn {}", outcome.words());
+            if let Some(error) = &outcome.error {
+                line.push_str(": ");
+                line.push_str(&short(error));
+            }
+            one(line)
+        }
+        EntryKind::Tool(t) => {
+            let state = match t.status {
+                CallStatus::Pending => return None,
+                CallStatus::Ok => "ok",
+                CallStatus::Failed => "failed",
+                CallStatus::Cancelled => "cancelled",
+            };
+            let mut line = format!("tool {}", short(&t.name));
+            if !t.args.is_empty() {
+                line.push(' ');
+                line.push_str(&short(&t.args));
+            }
+            line.push_str(": ");
+            line.push_str(state);
+            if let Some(code) = t.exit_code.filter(|c| *c != 0) {
+                line.push_str(&format!(", exit {code}"));
+            }
+            if let Some(first) = t.summary.lines().find(|l| !l.trim().is_empty()) {
+                line.push_str(" — ");
+                line.push_str(&short(first));
+            }
+            one(line)
+        }
+        EntryKind::FileChange(f) => {
+            let verb = match &f.change {
+                ChangeKind::Created => "created",
+                ChangeKind::Deleted => "deleted",
+                ChangeKind::Modified => "modified",
+                ChangeKind::Other(_) => "changed",
+            };
+            one(format!("file {verb}: {}", short(&f.path)))
+        }
+        EntryKind::Todos { items } => Some(todo_list(items)),
+        EntryKind::Approval(a) => {
+            let verdict = match &a.verdict {
+                ApprovalOutcome::Pending if a.from_history => {
+                    "its outcome is not in the history".to_string()
+                }
+                ApprovalOutcome::Pending => return None,
+                ApprovalOutcome::Approved { .. } => "approved".to_string(),
+                ApprovalOutcome::Denied { code, reason } => {
+                    let mut s = "denied".to_string();
+                    if let Some(c) = code {
+                        s.push_str(&format!(" ({})", short(c)));
+                    }
+                    if let Some(r) = reason {
+                        s.push_str(&format!(": {}", short(r)));
+                    }
+                    s
+                }
+            };
+            let sensitive = if a.sensitive { "sensitive " } else { "" };
+            one(format!(
+                "{sensitive}approval for {} {}: {verdict}",
+                short(&a.name),
+                short(&a.args)
+            ))
+        }
+        EntryKind::Question(q) => {
+            let answer = match &q.answer {
+                Some(answer) => format!("answered: {}", short(answer)),
+                None if q.from_history => "the answer is not in the history".to_string(),
+                None => return None,
+            };
+            one(format!("question: {} — {answer}", short(&q.question)))
+        }
+        EntryKind::Function(f) => {
+            let state = match f.success {
+                None => return None,
+                Some(true) => "result sent",
+                Some(false) if f.expired => "expired unanswered",
+                Some(false) => "failed",
+            };
+            one(format!("function {}: {state}", short(&f.name)))
+        }
+        EntryKind::Error { message } => Some(labelled("error", message)),
+        EntryKind::RecoveryFailed { message } => {
+            Some(labelled("workspace recovery failed", message))
+        }
+        EntryKind::Compaction { before, after } => {
+            let n = |v: &Option<u64>| v.map_or("?".to_string(), |x| x.to_string());
+            one(format!(
+                "context compacted from {} to {} tokens",
+                n(before),
+                n(after)
+            ))
+        }
+        EntryKind::Queued { text, position } => {
+            let at = position
+                .map(|p| format!(" as number {p}"))
+                .unwrap_or_default();
+            one(format!("queued{at}: {}", short(text)))
+        }
+        EntryKind::Dequeued { text } => one(format!("dequeued: {}", short(text))),
+        EntryKind::Artifact {
+            path, size_bytes, ..
+        } => {
+            let size = size_bytes
+                .map(|b| format!(", {}", crate::outputs::units::size(b)))
+                .unwrap_or_default();
+            one(format!("artifact {}{size}", short(path)))
+        }
+        EntryKind::Preview { port, url } => {
+            let port = port.map(|p| format!(" on port {p}")).unwrap_or_default();
+            let url = url
+                .as_deref()
+                .map(|u| format!(": {}", short(u)))
+                .unwrap_or_default();
+            one(format!("preview ready{port}{url}"))
+        }
+        EntryKind::McpUnavailable { name, reason } => one(format!(
+            "MCP server {} unavailable: {}",
+            short(name),
+            short(reason)
+        )),
+        EntryKind::ReplayTruncated { from_seq } => {
+            let from = from_seq.map_or("?".to_string(), |s| s.to_string());
+            one(format!(
+                "long history: the server cut the replay at event {from}; the rest is being collected"
+            ))
+        }
+        EntryKind::Unknown { kind, excerpt } => {
+            one(format!("event {}: {}", short(kind), short(excerpt)))
+        }
+    }
+}
+
+/// The whole todo list, numbered, with how much of it is done.
+fn todo_list(items: &[TodoItem]) -> Vec<String> {
+    let mut lines = vec![format!("todo list, {}:", done_of(items))];
+    for (n, item) in items.iter().enumerate() {
+        lines.push(format!(
+            "  {}. {} ({})",
+            n + 1,
+            short(&item.label),
+            status(&item.status)
+        ));
+    }
+    lines
+}
+
+/// What changed in a todo list said before as `before`: the items whose status changed,
+/// with the count; the whole list again when its items are not the same ones.
+pub(crate) fn todo_changes(before: &[TodoItem], after: &[TodoItem]) -> Vec<String> {
+    let same_items =
+        before.len() == after.len() && before.iter().zip(after).all(|(b, a)| b.label == a.label);
+    if !same_items {
+        return todo_list(after);
+    }
+    let changed: Vec<String> = before
+        .iter()
+        .zip(after)
+        .filter(|(b, a)| b.status != a.status)
+        .map(|(_, a)| format!("todo {}: {}", status(&a.status), short(&a.label)))
+        .collect();
+    if changed.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = changed;
+    if let Some(last) = lines.last_mut() {
+        last.push_str(&format!(" ({})", done_of(after)));
+    }
+    lines
+}
+
+fn done_of(items: &[TodoItem]) -> String {
+    let done = items
+        .iter()
+        .filter(|i| matches!(i.status.as_str(), "done" | "completed"))
+        .count();
+    format!("{done} of {} done", items.len())
+}
+
+fn status(status: &str) -> String {
+    match status {
+        "done" | "completed" => "done".to_string(),
+        "" | "pending" => "to do".to_string(),
+        "in_progress" => "in progress".to_string(),
+        other => short(other),
+    }
+}
+
+/// `role: first line`, then the text's other lines as they are (made inert).
+fn labelled(role: &str, body: &str) -> Vec<String> {
+    let mut lines: Vec<String> = text::lines_iter(body.trim_end())
+        .map(|l| l.into_owned())
+        .collect();
+    match lines.first_mut() {
+        Some(first) => *first = format!("{role}: {first}"),
+        None => lines.push(format!("{role}:")),
+    }
+    lines
+}
+
+/// Server text as one inert line of at most [`EXCERPT_MAX`] characters.
+fn short(s: &str) -> String {
+    text::one_line(s, EXCERPT_MAX)
+}
