@@ -306,7 +306,7 @@ impl App {
         let next = self
             .theme_name
             .next(crate::ui::theme::background_is_light());
-        match crate::ui::theme::Theme::for_terminal(next, self.no_color) {
+        match crate::ui::theme::Theme::for_terminal(next, self.no_color, &self.colors) {
             None => self.notice(Some(
                 "colours are off (NO_COLOR or [theme] no_color): no theme to switch to".into(),
             )),

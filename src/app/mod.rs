@@ -149,6 +149,8 @@ pub(crate) struct App {
     pub(crate) theme_name: crate::ui::theme::ThemeName,
     /// `[theme] no_color`: no theme to switch to.
     pub(crate) no_color: bool,
+    /// `[theme.colors]`: kept over every theme switched to.
+    pub(crate) colors: crate::ui::theme::ColorOverrides,
     pub(crate) client: ApiClient,
     pub(crate) session_id: String,
     /// Per-host state on disk (`None` in the demo) and this session's copy of it: the one
@@ -241,6 +243,7 @@ impl App {
             theme: opts.settings.theme(),
             theme_name: opts.settings.theme_name,
             no_color: opts.settings.no_color,
+            colors: opts.settings.colors.clone(),
             keymap: opts.settings.keys.clone(),
             open_command: opts.settings.open_command.clone(),
             shell: opts.settings.shell.clone(),

@@ -8,6 +8,9 @@
 //! name = "auto"        # "dark" | "light" | "high-contrast"; auto: light if COLORFGBG says so
 //! no_color = false     # true: no colours at all (as with NO_COLOR set)
 //!
+//! [theme.colors]       # a role's own colour, see `theme::overrides`
+//! accent = "#5f87af"
+//!
 //! [keys]               # extra bindings, see `keymap`
 //! quit = "ctrl+q"
 //!
@@ -44,6 +47,8 @@ pub(crate) struct Settings {
     /// `[theme] name`.
     pub(crate) theme_name: ThemeName,
     pub(crate) no_color: bool,
+    /// `[theme.colors]`.
+    pub(crate) colors: crate::ui::theme::ColorOverrides,
     /// Extra key bindings (`[keys]`).
     pub(crate) keys: crate::app::keymap::KeyMap,
     /// Bytes the transcript's entries may take (`[transcript] memory_mib`).
@@ -65,6 +70,7 @@ impl Default for Settings {
             notify_when: NotifyWhen::default(),
             theme_name: ThemeName::default(),
             no_color: false,
+            colors: Default::default(),
             keys: Default::default(),
             transcript_budget: crate::session::transcript::TRANSCRIPT_BUDGET_BYTES,
             event_log_max_bytes: crate::store::event_log::DEFAULT_MAX_BYTES,
@@ -98,6 +104,17 @@ impl Settings {
                     "config: [theme] name = {value} is not one of \"auto\", \"dark\", \
                      \"light\", \"high-contrast\"; using \"auto\""
                 )),
+            }
+        }
+        if let Some(colors) = lookup(sections, "theme", "colors") {
+            match colors.as_table() {
+                Some(table) => {
+                    let (colors, color_warnings) =
+                        crate::ui::theme::ColorOverrides::from_table(table);
+                    settings.colors = colors;
+                    warnings.extend(color_warnings);
+                }
+                None => warnings.push("config: [theme.colors] is not a table; ignored".into()),
             }
         }
         if let Some(value) = lookup(sections, "theme", "no_color") {
@@ -175,7 +192,8 @@ impl Settings {
     /// The theme: no colours when the file or `NO_COLOR` asks for none, else the one
     /// `[theme] name` picks for this terminal.
     pub(crate) fn theme(&self) -> Theme {
-        Theme::for_terminal(self.theme_name, self.no_color).unwrap_or_else(Theme::no_color)
+        Theme::for_terminal(self.theme_name, self.no_color, &self.colors)
+            .unwrap_or_else(Theme::no_color)
     }
 }
 
@@ -245,6 +263,19 @@ mod tests {
         let (s, w) = parse("[outputs]\ndir = 3\n");
         assert_eq!(s, Settings::default());
         assert!(w[0].contains("[outputs] dir"), "{}", w[0]);
+    }
+
+    #[test]
+    fn theme_colors_apply_over_the_theme_and_a_bad_one_is_a_warning() {
+        let (s, w) = parse(
+            "[theme]\nname = \"dark\"\n[theme.colors]\nerror = \"bright-red\"\nfocus = \"teal\"\n",
+        );
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("[theme.colors] focus"), "{w:?}");
+        if s.theme() != Theme::no_color() {
+            assert_eq!(s.theme().error.fg, Some(ratatui::style::Color::LightRed));
+        }
+        assert_ne!(s.colors, crate::ui::theme::ColorOverrides::default());
     }
 
     #[test]

@@ -9,6 +9,9 @@
 
 #[cfg(test)]
 mod contrast;
+pub(crate) mod overrides;
+
+pub(crate) use overrides::ColorOverrides;
 
 use ratatui::style::{Color, Modifier, Style};
 
@@ -192,13 +195,20 @@ pub(crate) fn background_is_light() -> bool {
 impl Theme {
     /// The theme `name` gives in this terminal (`TERM`, `COLORTERM`, `COLORFGBG`); `None`
     /// when colours are off (`no_color` from the file, or `NO_COLOR`).
-    pub(crate) fn for_terminal(name: ThemeName, no_color: bool) -> Option<Theme> {
+    pub(crate) fn for_terminal(
+        name: ThemeName,
+        no_color: bool,
+        colors: &ColorOverrides,
+    ) -> Option<Theme> {
         let var = |name: &str| std::env::var(name).ok();
         if no_color || Theme::no_color_asked(std::env::var_os("NO_COLOR").as_deref()) {
             return None;
         }
-        let depth = Depth::from_vars(var("COLORTERM").as_deref(), var("TERM").as_deref());
-        Some(Theme::named(name, depth, var("COLORFGBG").as_deref()))
+        let colorterm = var("COLORTERM");
+        let depth = Depth::from_vars(colorterm.as_deref(), var("TERM").as_deref());
+        let truecolor = colorterm.is_some_and(|c| c == "truecolor" || c == "24bit");
+        let theme = Theme::named(name, depth, var("COLORFGBG").as_deref());
+        Some(colors.apply(theme, depth, truecolor))
     }
 
     /// The theme `name` picks, for a terminal of `depth` whose `COLORFGBG` is `colorfgbg`.

@@ -98,7 +98,12 @@ fn wait_for_line(pty: &Pty, needle: &str) {
     support::app::until(
         needle,
         TIMEOUT,
-        || lines_of(&pty.raw_bytes()).iter().any(|l| l.contains(needle)).then_some(()),
+        || {
+            lines_of(&pty.raw_bytes())
+                .iter()
+                .any(|l| l.contains(needle))
+                .then_some(())
+        },
         || lines_of(&pty.raw_bytes()).join("\n"),
     );
 }
@@ -134,7 +139,9 @@ fn a_turn_with_an_approval_reads_as_ordered_lines_and_is_answered_with_the_same_
         || {
             sim.items(&session)
                 .iter()
-                .any(|i| i.detail["event"] == "agent.tool_call" && i.detail["toolCallId"] == call_id)
+                .any(|i| {
+                    i.detail["event"] == "agent.tool_call" && i.detail["toolCallId"] == call_id
+                })
                 .then_some(())
         },
         || lines_of(&pty.raw_bytes()).join("\n"),
@@ -166,7 +173,10 @@ fn a_turn_with_an_approval_reads_as_ordered_lines_and_is_answered_with_the_same_
     let approval = &lines[position(&lines, "approval for ")];
     assert!(approval.ends_with(": approved"), "{approval}");
     // Said once: what waits, and its outcome.
-    for once in ["waiting for you: The agent asks to run a tool", "approval for "] {
+    for once in [
+        "waiting for you: The agent asks to run a tool",
+        "approval for ",
+    ] {
         assert_eq!(
             lines.iter().filter(|l| l.contains(once)).count(),
             1,
@@ -193,7 +203,12 @@ fn follow_prints_the_history_then_live_lines_with_no_escape_sequence() {
         TIMEOUT,
         || {
             let lines = lines_of(&pty.raw_bytes());
-            (lines.iter().filter(|l| l.contains("turn completed")).count() == 2).then_some(())
+            (lines
+                .iter()
+                .filter(|l| l.contains("turn completed"))
+                .count()
+                == 2)
+                .then_some(())
         },
         || lines_of(&pty.raw_bytes()).join("\n"),
     );
