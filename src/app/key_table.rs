@@ -707,7 +707,7 @@ pub(crate) const TABLE: &[Binding] = &[
         Panes,
         &[c('T')],
         Do(Intent::NextTheme),
-        "next theme: dark, light, high contrast (for this run; [theme] name keeps one)",
+        "next theme: dark, light, high contrast, colour-blind (for this run; [theme] name keeps one)",
     )
     .action("theme"),
     row(

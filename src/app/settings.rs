@@ -5,7 +5,7 @@
 //! when = "unfocused"   # "always" | "never"
 //!
 //! [theme]
-//! name = "auto"        # "dark" | "light" | "high-contrast"; auto: light if COLORFGBG says so
+//! name = "auto"        # "dark" | "light" | "high-contrast" | "colorblind"; auto: light if COLORFGBG says so
 //! no_color = false     # true: no colours at all (as with NO_COLOR set)
 //!
 //! [theme.colors]       # a role's own colour, see `theme::overrides`
@@ -102,7 +102,7 @@ impl Settings {
                 Some(name) => settings.theme_name = name,
                 None => warnings.push(format!(
                     "config: [theme] name = {value} is not one of \"auto\", \"dark\", \
-                     \"light\", \"high-contrast\"; using \"auto\""
+                     \"light\", \"high-contrast\", \"colorblind\"; using \"auto\""
                 )),
             }
         }

@@ -24,6 +24,9 @@ pub(crate) enum ThemeName {
     Dark,
     Light,
     HighContrast,
+    /// Dark or light as `auto` picks, with no meaning carried by red against green: success
+    /// is blue, failure orange (the marks ✓/✗ and +/− stay).
+    ColorBlind,
 }
 
 impl ThemeName {
@@ -34,7 +37,8 @@ impl ThemeName {
             ThemeName::Auto if light => ThemeName::HighContrast,
             ThemeName::Auto | ThemeName::Dark => ThemeName::Light,
             ThemeName::Light => ThemeName::HighContrast,
-            ThemeName::HighContrast => ThemeName::Dark,
+            ThemeName::HighContrast => ThemeName::ColorBlind,
+            ThemeName::ColorBlind => ThemeName::Dark,
         }
     }
 
@@ -44,6 +48,7 @@ impl ThemeName {
             ThemeName::Dark => "dark",
             ThemeName::Light => "light",
             ThemeName::HighContrast => "high-contrast",
+            ThemeName::ColorBlind => "colorblind",
         }
     }
 
@@ -53,6 +58,7 @@ impl ThemeName {
             "dark" => Some(ThemeName::Dark),
             "light" => Some(ThemeName::Light),
             "high-contrast" => Some(ThemeName::HighContrast),
+            "colorblind" => Some(ThemeName::ColorBlind),
             _ => None,
         }
     }
@@ -218,6 +224,47 @@ impl Theme {
             ThemeName::Auto | ThemeName::Dark => Theme::dark(depth),
             ThemeName::Light => Theme::light(depth),
             ThemeName::HighContrast => Theme::high_contrast(),
+            ThemeName::ColorBlind => Theme::color_blind(depth, light_background(colorfgbg)),
+        }
+    }
+
+    /// [`Theme::dark`] or [`Theme::light`] with success blue and failure orange, so no
+    /// meaning rests on telling red from green (Okabe and Ito's pairing). In 16 colours,
+    /// blue for success and the theme's red (or yellow on dark) for failure.
+    pub(crate) fn color_blind(depth: Depth, light: bool) -> Theme {
+        let plain = Style::default();
+        let bold = plain.add_modifier(Modifier::BOLD);
+        match (light, depth) {
+            (false, Depth::Indexed256) => Theme::of_shades(Shades {
+                ok: plain.fg(Color::Indexed(75)),
+                error: plain.fg(Color::Indexed(214)),
+                ..Theme::dark_shades()
+            }),
+            (true, Depth::Indexed256) => Theme::light_of(Shades {
+                ok: plain.fg(Color::Indexed(18)),
+                error: plain.fg(Color::Indexed(94)),
+                ..Theme::light_shades()
+            }),
+            (false, Depth::Ansi16) => {
+                Theme::default().with_outcomes(plain.fg(Color::LightBlue), plain.fg(Color::Yellow))
+            }
+            (true, Depth::Ansi16) => {
+                Theme::light(depth).with_outcomes(bold.fg(Color::Blue), bold.fg(Color::Red))
+            }
+        }
+    }
+
+    /// This theme with `ok` and `error` in every role that says success or failure.
+    fn with_outcomes(self, ok: Style, error: Style) -> Theme {
+        Theme {
+            ok,
+            error,
+            diff_add: ok,
+            diff_del: error,
+            quote: ok.add_modifier(Modifier::ITALIC),
+            status_live: ok,
+            status_failed: error.add_modifier(Modifier::BOLD),
+            ..self
         }
     }
 
@@ -228,14 +275,19 @@ impl Theme {
         if depth == Depth::Ansi16 {
             return Theme::default();
         }
+        Theme::of_shades(Theme::dark_shades())
+    }
+
+    /// The dark theme's colours in the cube.
+    fn dark_shades() -> Shades {
         let plain = Style::default();
-        Theme::of_shades(Shades {
+        Shades {
             accent: plain.fg(Color::Indexed(81)),
             ok: plain.fg(Color::Indexed(114)),
             error: plain.fg(Color::Indexed(210)),
             warning: plain.fg(Color::Indexed(213)),
             muted: plain.fg(Color::Indexed(247)),
-        })
+        }
     }
 
     /// For light backgrounds. Each colour is at least 4.5:1 against white and against
@@ -247,13 +299,7 @@ impl Theme {
         let plain = Style::default();
         let bold = plain.add_modifier(Modifier::BOLD);
         let shades = match depth {
-            Depth::Indexed256 => Shades {
-                accent: plain.fg(Color::Indexed(25)),
-                ok: plain.fg(Color::Indexed(22)),
-                error: plain.fg(Color::Indexed(124)),
-                warning: plain.fg(Color::Indexed(90)),
-                muted: plain.fg(Color::Indexed(240)),
-            },
+            Depth::Indexed256 => Theme::light_shades(),
             // Blue and red reach 3:1 on every light palette measured, so they are drawn
             // bold; no named green nor grey does, so those roles keep the foreground.
             Depth::Ansi16 => Shades {
@@ -264,6 +310,23 @@ impl Theme {
                 muted: plain,
             },
         };
+        Theme::light_of(shades)
+    }
+
+    /// The light theme's colours in the cube.
+    fn light_shades() -> Shades {
+        let plain = Style::default();
+        Shades {
+            accent: plain.fg(Color::Indexed(25)),
+            ok: plain.fg(Color::Indexed(22)),
+            error: plain.fg(Color::Indexed(124)),
+            warning: plain.fg(Color::Indexed(90)),
+            muted: plain.fg(Color::Indexed(240)),
+        }
+    }
+
+    /// A light theme of `shades`: its focus border bold, its current match reversed.
+    fn light_of(shades: Shades) -> Theme {
         Theme {
             border_focused: shades.accent.add_modifier(Modifier::BOLD),
             search_current: shades
@@ -486,7 +549,8 @@ mod tests {
             Theme::named(ThemeName::HighContrast, deep, Some("0;15")),
             Theme::high_contrast()
         );
-        // The key cycles dark → light → high contrast → dark, auto counting as its pick.
+        // The key cycles dark → light → high contrast → colour-blind → dark, auto counting
+        // as its pick.
         let mut name = ThemeName::Auto;
         let seen: Vec<&str> = (0..4)
             .map(|_| {
@@ -494,7 +558,7 @@ mod tests {
                 name.as_str()
             })
             .collect();
-        assert_eq!(seen, ["light", "high-contrast", "dark", "light"]);
+        assert_eq!(seen, ["light", "high-contrast", "colorblind", "dark"]);
         assert_eq!(ThemeName::Auto.next(true), ThemeName::HighContrast);
         assert_eq!(ThemeName::parse("light"), Some(ThemeName::Light));
         assert_eq!(ThemeName::parse("Light"), None);

@@ -257,3 +257,40 @@ fn the_cube_maps_as_xterm_defines_it() {
     assert_eq!(rgb(Some(Color::Indexed(240)), p), (88, 88, 88));
     assert_eq!(rgb(Some(Color::Indexed(4)), p), XTERM[4]);
 }
+
+#[test]
+fn the_colour_blind_theme_reaches_the_bar_of_its_background_and_never_pairs_red_with_green() {
+    let mut below = report(
+        "colour-blind dark, 256 colours",
+        &Theme::color_blind(Depth::Indexed256, false),
+        &dark_palettes(),
+    );
+    for depth in [Depth::Indexed256, Depth::Ansi16] {
+        below.extend(report(
+            &format!("colour-blind light, {depth:?}"),
+            &Theme::color_blind(depth, true),
+            &light_palettes(),
+        ));
+    }
+    assert!(below.is_empty(), "{below:#?}");
+    // Success and failure differ in a colour-blind person's terms: neither is green, and
+    // success is blue in every variant.
+    for (depth, light) in [
+        (Depth::Indexed256, false),
+        (Depth::Indexed256, true),
+        (Depth::Ansi16, false),
+        (Depth::Ansi16, true),
+    ] {
+        let theme = Theme::color_blind(depth, light);
+        let p = &light_palettes()[0];
+        let (r, g, b) = rgb(theme.ok.fg, p);
+        assert!(
+            b > r && b > g,
+            "{depth:?} light={light}: ok is not blue: {:?}",
+            (r, g, b)
+        );
+        let (er, eg, _) = rgb(theme.error.fg, p);
+        assert!(er >= eg, "{depth:?} light={light}: error leans green");
+        assert_eq!((theme.diff_add, theme.diff_del), (theme.ok, theme.error));
+    }
+}
