@@ -16,6 +16,7 @@ use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 mod looking;
+mod themes;
 
 fn examples() -> Value {
     serde_json::from_str(include_str!("../../assets/event-payloads.json")).unwrap()
@@ -55,6 +56,19 @@ fn turn(status: &str, error: Value) -> Turn {
 }
 
 fn render(v: &SessionView, ui: &mut Screen, w: u16, h: u16) -> String {
+    render_in(v, ui, w, h, &Theme::no_color())
+        .backend()
+        .to_string()
+}
+
+/// The screen drawn in `theme`, symbols and styles.
+pub(super) fn render_in(
+    v: &SessionView,
+    ui: &mut Screen,
+    w: u16,
+    h: u16,
+    theme: &Theme,
+) -> Terminal<TestBackend> {
     // The titles and hints the app draws from its key table.
     let situation = crate::app::key_table::Situation {
         waiting: !v.actions().nothing_listed(),
@@ -69,9 +83,8 @@ fn render(v: &SessionView, ui: &mut Screen, w: u16, h: u16) -> String {
     let (hint, panes) = crate::app::key_table::status_hint(ui.mode(), ui.focus().title());
     ui.set_status_hint(hint, panes);
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| ui.draw(f, v, &Theme::no_color(), None))
-        .unwrap();
-    term.backend().to_string()
+    term.draw(|f| ui.draw(f, v, theme, None)).unwrap();
+    term
 }
 
 /// The screen with `pane` having the keys (pane navigation).
@@ -101,7 +114,7 @@ fn layout(w: u16, h: u16, focus: Pane, zoomed: bool) -> Areas {
 }
 
 /// One full session: every example event in §8 order.
-fn full_session() -> SessionView {
+pub(super) fn full_session() -> SessionView {
     let mut v = view();
     apply(&mut v, EVENT_TYPES.iter().map(|k| example(k)));
     v

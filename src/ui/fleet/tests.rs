@@ -524,3 +524,25 @@ fn rows_hold_their_places_while_the_selection_moves_and_re_sort_when_it_rests() 
         "{rested}"
     );
 }
+
+/// The fleet in each built-in theme, symbols and styles.
+#[test]
+fn fleet_in_each_theme() {
+    use crate::ui::theme::Depth;
+    let model = fleet();
+    for (name, theme) in [
+        ("dark_256", Theme::dark(Depth::Indexed256)),
+        ("light_256", Theme::light(Depth::Indexed256)),
+        ("light_16", Theme::light(Depth::Ansi16)),
+        ("high_contrast", Theme::high_contrast()),
+        (
+            "colour_blind_dark_256",
+            Theme::color_blind(Depth::Indexed256, false),
+        ),
+    ] {
+        let area = Rect::new(0, 0, 120, 14);
+        let mut buf = Buffer::empty(area);
+        FleetView::new().render(area, &mut buf, &model, &theme, NOW);
+        insta::assert_debug_snapshot!(format!("fleet_{name}"), buf);
+    }
+}
