@@ -12,6 +12,8 @@
 //! Restoring then lets go of it ([`release_dead_terminal`]) so nothing written on the way out
 //! can fail, and [`hung_up`] tells such an ending from a failure.
 
+pub(crate) mod background;
+
 use std::io::{self, Stdout, Write};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
 use std::sync::Once;

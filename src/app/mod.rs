@@ -120,6 +120,10 @@ pub(crate) async fn run_until_exit(opts: AppOptions) -> Result<AppExit> {
         None => terminal::enter(opts.mouse),
     }
     .wrap_err(NEEDS_TTY)?;
+    let mut opts = opts;
+    if opts.screen_reader.is_none() {
+        opts.settings.theme_name = auto_theme_asked(opts.settings.theme_name);
+    }
     let mut app = App::new(opts, tui);
     app.start();
     let result = app.run_loop(&mut signals).await;
@@ -136,6 +140,20 @@ pub(crate) async fn run_until_exit(opts: AppOptions) -> Result<AppExit> {
         let _ = unsaved.report(&std::env::temp_dir(), &mut std::io::stderr().lock());
     }
     result.map(|()| exit)
+}
+
+/// `auto` as the terminal's answer picks it (OSC 11) when `COLORFGBG` does not say; any
+/// other name as it is.
+fn auto_theme_asked(name: crate::ui::theme::ThemeName) -> crate::ui::theme::ThemeName {
+    use crate::ui::theme::ThemeName;
+    if name != ThemeName::Auto || std::env::var_os("COLORFGBG").is_some() {
+        return name;
+    }
+    match terminal::background::query_is_light(terminal::background::TIMEOUT) {
+        Some(true) => ThemeName::Light,
+        Some(false) => ThemeName::Dark,
+        None => ThemeName::Auto,
+    }
 }
 
 /// A running app: the terminal, the model, the view state and the background plumbing.

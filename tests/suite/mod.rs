@@ -47,6 +47,7 @@ mod session_id_shape;
 mod soak;
 mod state_dir_links;
 mod state_unwritable;
+mod theme_query;
 mod tmux_default;
 mod token_leak;
 mod turn_outcomes;

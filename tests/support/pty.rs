@@ -45,6 +45,8 @@ pub(crate) mod keys {
 
 /// Device Status Report: "where is the cursor?"
 const CURSOR_QUERY: &[u8] = b"\x1b[6n";
+/// What the app asks a terminal to learn its background colour (OSC 11).
+const BACKGROUND_QUERY: &[u8] = b"\x1b]11;?";
 
 struct Output {
     parser: vt100::Parser,
@@ -112,6 +114,17 @@ fn readable_unless_stopped(fd: BorrowedFd<'_>, stop: BorrowedFd<'_>) -> bool {
 impl Pty {
     /// Starts `cmd` in a new pseudo-terminal of `cols` × `rows`.
     pub(crate) fn spawn(cmd: CommandBuilder, cols: u16, rows: u16) -> Pty {
+        Pty::spawn_with_background(cmd, cols, rows, None)
+    }
+
+    /// [`Pty::spawn`] in a terminal that answers the background-colour question (OSC 11)
+    /// with `rgb` (`ffff/ffff/ffff`), and the attributes question after it, as xterm does.
+    pub(crate) fn spawn_with_background(
+        cmd: CommandBuilder,
+        cols: u16,
+        rows: u16,
+        rgb: Option<&'static str>,
+    ) -> Pty {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows,
@@ -161,6 +174,20 @@ impl Pty {
                     .windows(CURSOR_QUERY.len())
                     .filter(|w| *w == CURSOR_QUERY)
                     .count();
+                let asked_background = rgb.is_some_and(|_| {
+                    let from = out.raw.len().saturating_sub(n + BACKGROUND_QUERY.len());
+                    out.raw[from..]
+                        .windows(BACKGROUND_QUERY.len())
+                        .any(|w| w == BACKGROUND_QUERY)
+                });
+                if asked_background {
+                    let reply =
+                        format!("\x1b]11;rgb:{}\x1b\\\x1b[?62;22c", rgb.unwrap_or_default());
+                    let mut w = answer.lock().unwrap_or_else(PoisonError::into_inner);
+                    if let Some(w) = w.as_mut() {
+                        let _ = w.write_all(reply.as_bytes()).and_then(|()| w.flush());
+                    }
+                }
                 if queries > 0 {
                     let (row, col) = out.parser.screen().cursor_position();
                     let reply = format!("\x1b[{};{}R", row + 1, col + 1).repeat(queries);

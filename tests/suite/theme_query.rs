@@ -1,0 +1,73 @@
+//! The `auto` theme asks the terminal for its background (OSC 11): a light answer picks the
+//! light theme, and no answer starts dark at once. The real binary in a pty whose terminal
+//! answers as xterm does, or not at all.
+
+use std::time::{Duration, Instant};
+
+use crate::support;
+use crate::support::app::{command, status_line};
+use crate::support::pty::Pty;
+use gobare_sim::SimConfig;
+
+const TIMEOUT: Duration = Duration::from_secs(40);
+/// The themes' accents in the 256-colour cube.
+const DARK_ACCENT: vt100::Color = vt100::Color::Idx(81);
+const LIGHT_ACCENT: vt100::Color = vt100::Color::Idx(25);
+
+fn open(rgb: Option<&'static str>) -> (support::sim::Sim, Pty, Instant) {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("background"));
+    let home = tempfile::tempdir().unwrap();
+    let url = sim.sim.url().to_string();
+    let mut cmd = command(&["attach", &session], &home, Some((&url, &sim.sim.token())));
+    cmd.env_remove("COLORFGBG");
+    let started = Instant::now();
+    let pty = Pty::spawn_with_background(cmd, 120, 30, rgb);
+    std::mem::forget(home);
+    (sim, pty, started)
+}
+
+fn colours_drawn(pty: &Pty) -> Vec<vt100::Color> {
+    pty.with_screen(|s| {
+        let (rows, cols) = s.size();
+        let (rows, cols) = (u16::from(rows), u16::from(cols));
+        (0..rows)
+            .flat_map(|r| (0..cols).map(move |c| (r, c)))
+            .filter_map(|(r, c)| s.cell(r, c).map(|cell| cell.fgcolor()))
+            .collect()
+    })
+}
+
+#[test]
+fn a_light_answer_picks_the_light_theme() {
+    let (_sim, pty, _) = open(Some("ffff/ffff/ffff"));
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    let colours = colours_drawn(&pty);
+    assert!(colours.contains(&LIGHT_ACCENT), "{colours:?}");
+    assert!(!colours.contains(&DARK_ACCENT));
+    // The answer was read as an answer, never as keys.
+    assert!(!pty.screen_text().contains("11;rgb"));
+}
+
+#[test]
+fn a_dark_answer_or_none_starts_dark_and_no_answer_costs_at_most_the_timeout() {
+    let (_sim, pty, _) = open(Some("0000/2b2b/3636"));
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    assert!(colours_drawn(&pty).contains(&DARK_ACCENT));
+
+    let (_sim, pty, started) = open(None);
+    pty.wait_for(
+        "the first frame",
+        |s| s.contents().contains("Transcript"),
+        TIMEOUT,
+    );
+    let first_frame = started.elapsed();
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    assert!(colours_drawn(&pty).contains(&DARK_ACCENT));
+    assert!(pty.raw_bytes().windows(6).any(|w| w == b"\x1b]11;?"));
+    println!(
+        "no answer: first frame {} ms after the start (the wait for an answer is at most \
+         100 ms of it)",
+        first_frame.as_millis(),
+    );
+}
