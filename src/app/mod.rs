@@ -144,7 +144,7 @@ pub(crate) async fn run_until_exit(opts: AppOptions) -> Result<AppExit> {
 
 /// `auto` as the terminal's answer picks it (OSC 11) when `COLORFGBG` does not say; any
 /// other name as it is.
-fn auto_theme_asked(name: crate::ui::theme::ThemeName) -> crate::ui::theme::ThemeName {
+pub(crate) fn auto_theme_asked(name: crate::ui::theme::ThemeName) -> crate::ui::theme::ThemeName {
     use crate::ui::theme::ThemeName;
     if name != ThemeName::Auto || std::env::var_os("COLORFGBG").is_some() {
         return name;

@@ -74,8 +74,8 @@ pub(crate) async fn run_fleet(
         poll_every: POLL_PERIOD,
         reads_per_minute: READS_PER_MINUTE,
     });
-    let (settings, _) = crate::app::settings::Settings::from_sections(&config.file.sections);
-    let prefs = Prefs {
+    let (mut settings, _) = crate::app::settings::Settings::from_sections(&config.file.sections);
+    let mut prefs = Prefs {
         notify_when: settings.notify_when,
         theme: settings.theme(),
     };
@@ -88,6 +88,12 @@ pub(crate) async fn run_fleet(
         let choice = {
             let mut signals = TerminationSignals::new()?;
             let mut tui = terminal::enter(false)?;
+            // Asked once, on the first screen: the answer holds for the run.
+            let asked = crate::app::auto_theme_asked(settings.theme_name);
+            if asked != settings.theme_name {
+                settings.theme_name = asked;
+                prefs.theme = settings.theme();
+            }
             let mut stats = Stats::from_env();
             let choice = show(
                 &mut tui,
