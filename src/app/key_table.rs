@@ -919,6 +919,7 @@ pub(crate) const TABLE: &[Binding] = &[
         .hint("d delete", Shown::Always),
     row(F_LIST, &[c('f')], F(FleetKey::Fork), "fork (asks y / n first; the copy's title says fork)")
         .hint("f fork", Shown::Always),
+    row(F_LIST, &[c('T')], F(FleetKey::Theme), "next theme: dark, light, high contrast, colour-blind (for this run)"),
     row(F_LIST, &[k(KeyCode::F(1)), c('?')], F(FleetKey::Help), "the fleet's keys (this list)")
         .hint("F1 keys", Shown::Always),
     row(F_LIST, &[c('q')], F(FleetKey::Quit), "leave")

@@ -78,6 +78,7 @@ pub(crate) async fn run_fleet(
     let mut prefs = Prefs {
         notify_when: settings.notify_when,
         theme: settings.theme(),
+        settings: settings.clone(),
     };
     let mut view = FleetView::new();
     view.set_message(notice, true);
@@ -92,6 +93,7 @@ pub(crate) async fn run_fleet(
             let asked = crate::app::auto_theme_asked(settings.theme_name);
             if asked != settings.theme_name {
                 settings.theme_name = asked;
+                prefs.settings.theme_name = asked;
                 prefs.theme = settings.theme();
             }
             let mut stats = Stats::from_env();
@@ -101,7 +103,7 @@ pub(crate) async fn run_fleet(
                 &mut view,
                 &client,
                 &mut signals,
-                &prefs,
+                &mut prefs,
                 &mut stats,
             )
             .await;
@@ -137,6 +139,26 @@ pub(crate) async fn run_fleet(
 struct Prefs {
     notify_when: NotifyWhen,
     theme: Theme,
+    /// The theme's name and the file's colours, for `T`.
+    settings: crate::app::settings::Settings,
+}
+
+impl Prefs {
+    /// `T`: the next theme, for this run; what to say of it.
+    fn next_theme(&mut self) -> String {
+        let next = self
+            .settings
+            .theme_name
+            .next(crate::ui::theme::background_is_light());
+        let Some(theme) = Theme::for_terminal(next, self.settings.no_color, &self.settings.colors)
+        else {
+            return "colours are off (NO_COLOR or [theme] no_color): no theme to switch to".into();
+        };
+        self.theme = theme;
+        self.settings.theme_name = next;
+        let name = next.as_str();
+        format!("theme: {name} · T for the next · [theme] name = \"{name}\" keeps it")
+    }
 }
 
 /// What the user chose in the fleet.
@@ -154,10 +176,10 @@ async fn show(
     view: &mut FleetView,
     client: &ApiClient,
     signals: &mut TerminationSignals,
-    prefs: &Prefs,
+    prefs: &mut Prefs,
     stats: &mut Stats,
 ) -> color_eyre::Result<Option<Choice>> {
-    let (notify_when, theme) = (prefs.notify_when, &prefs.theme);
+    let notify_when = prefs.notify_when;
     // The fleet's news was already told apart (each once, none from before it opened):
     // the notifier only decides whether now is the time to ring.
     let mut notifier = Notifier::new(
@@ -184,8 +206,8 @@ async fn show(
                 let model = live.model();
                 tui.draw(|f| {
                     let area = f.area();
-                    view.render(area, f.buffer_mut(), &model, theme, now);
-                    help.render(area, f.buffer_mut(), theme);
+                    view.render(area, f.buffer_mut(), &model, &prefs.theme, now);
+                    help.render(area, f.buffer_mut(), &prefs.theme);
                 })?;
             }
             dirty = false;
@@ -259,6 +281,10 @@ async fn show(
             FleetAction::Open(id) => return Ok(Some(Choice::Open(id))),
             FleetAction::New => return Ok(Some(Choice::New)),
             FleetAction::Quit => return Ok(None),
+            FleetAction::NextTheme => {
+                let said = prefs.next_theme();
+                view.set_message(Some(said), false);
+            }
             FleetAction::Rename(id, title) => {
                 let result = client
                     .set_title(&id, title.as_deref(), &IdempotencyKey::new())

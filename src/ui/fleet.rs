@@ -36,6 +36,8 @@ pub enum FleetAction {
     Fork(String),
     /// Leave the fleet.
     Quit,
+    /// Go to the next theme.
+    NextTheme,
     /// The view used the key (or ignored it: it is modal).
     Consumed,
 }
@@ -275,6 +277,7 @@ impl FleetView {
                     .map_or(FleetAction::Consumed, FleetAction::Open);
             }
             FleetKey::New => return FleetAction::New,
+            FleetKey::Theme => return FleetAction::NextTheme,
             FleetKey::Filter => {
                 self.mode = FleetMode::Filter;
                 return FleetAction::Consumed;

@@ -44,5 +44,7 @@ pub(crate) enum FleetKey {
     No,
     Help,
     CloseHelp,
+    /// The next theme, for this run.
+    Theme,
     Quit,
 }

@@ -416,3 +416,34 @@ fn f1_and_question_mark_show_the_fleets_keys_over_the_fleet() {
     pty.send_keys("q");
     assert!(pty.wait_exit(TIMEOUT).success());
 }
+
+/// `T` goes to the next theme in the fleet as in a session: dark (the 256-colour accent)
+/// to light, said on the message line.
+#[test]
+fn t_in_the_fleet_goes_to_the_next_theme() {
+    const DARK_ACCENT: vt100::Color = vt100::Color::Idx(81);
+    const LIGHT_ACCENT: vt100::Color = vt100::Color::Idx(25);
+    let (sim, _) = three_sessions();
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = spawn(&["fleet"], &home, &sim.sim);
+    wait_sorted(&pty);
+    let colours = |pty: &Pty| {
+        pty.with_screen(|s| {
+            let (rows, cols) = s.size();
+            let (rows, cols) = (u16::from(rows), u16::from(cols));
+            (0..rows)
+                .flat_map(|r| (0..cols).map(move |c| (r, c)))
+                .filter_map(|(r, c)| s.cell(r, c).map(|cell| cell.fgcolor()))
+                .collect::<Vec<_>>()
+        })
+    };
+    assert!(colours(&pty).contains(&DARK_ACCENT));
+    pty.send_keys("T");
+    pty.wait_for(
+        "the light theme",
+        |s| s.contents().contains("theme: light"),
+        TIMEOUT,
+    );
+    let now = colours(&pty);
+    assert!(now.contains(&LIGHT_ACCENT) && !now.contains(&DARK_ACCENT));
+}
