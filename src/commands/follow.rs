@@ -14,7 +14,7 @@ use crate::cli::FollowArgs;
 use crate::config::Config;
 use crate::session::{Fetch, SessionView, Update};
 use crate::ui::screen_reader::ScreenReader;
-use color_eyre::eyre::Result;
+use color_eyre::eyre::{Result, bail};
 use gobare_api::client::{ApiClient, Order, Page};
 use gobare_api::model::Turn;
 use gobare_api::paging::{self, PageLimits};
@@ -78,6 +78,12 @@ pub(crate) async fn run(config: Config, args: FollowArgs) -> Result<()> {
         if !say(&lines) {
             // The reader went away (`follow … | head`).
             return Ok(());
+        }
+        if let Some(stream::ConnectionState::Failed { reason }) = view.connection() {
+            bail!(
+                "the event stream failed: {}",
+                gobare_api::text::one_line(reason, 500)
+            );
         }
     }
     Ok(())

@@ -384,7 +384,13 @@ fn f1_and_question_mark_show_the_fleets_keys_over_the_fleet() {
     let home = tempfile::tempdir().unwrap();
     let mut pty = spawn(&["fleet"], &home, &sim.sim);
     wait_sorted(&pty);
-    assert!(pty.with_screen(|s| s.contents().contains("F1 keys")));
+    // The hint line shows once nothing troubles the fleet (a stream still connecting is
+    // said there first).
+    pty.wait_for(
+        "the fleet's hints",
+        |s| s.contents().contains("F1 keys"),
+        TIMEOUT,
+    );
     for open in ["?", "\x1bOP"] {
         pty.send_keys(open);
         pty.wait_for(
