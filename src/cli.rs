@@ -115,6 +115,9 @@ pub(crate) enum CliCommand {
     Tail(TailArgs),
     /// Write a session's whole history as Markdown or JSON lines, credentials redacted.
     Export(ExportArgs),
+    /// Print a session's file changes as a patch (git diff format), or apply them to a
+    /// local checkout.
+    Diff(DiffArgs),
     /// Print a session as readable lines ("you: …", "agent: …", "tool bash: ok"), its
     /// history first, then live until Ctrl+C: the screen-reader mode without the input.
     Follow(FollowArgs),
@@ -296,6 +299,42 @@ pub(crate) struct ExportArgs {
     /// Write here instead of stdout; the file appears only once the export is complete.
     #[arg(long, short, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "\
+The patch is composed from the session's file.changed events: each file once, from its state
+before the first change in the range to its state after the last. Paths are relative to
+/workspace; a path outside it, with `..` or inside .git is left out and named. A file whose
+change cannot be composed whole (an event with no diff or a cut one) is filled from the
+workspace's snapshot when nothing changed it since; otherwise it is left out, named on
+stderr, and the command fails (exit status 1) after writing the rest.
+
+A turn is named by its id (turn_…) or its number in the session, from 1.
+
+Examples:
+  gobare-tui diff 3f9c1b60 > changes.patch && git apply changes.patch
+  gobare-tui diff 3f9c1b60 --turn 2 --stat
+  gobare-tui diff 3f9c1b60 --since turn_9d41c7e0a8b24f36 --apply ~/src/project")]
+pub(crate) struct DiffArgs {
+    /// The session (a UUID), or any unique prefix of it.
+    pub(crate) session_id: String,
+    /// Only this turn's changes.
+    #[arg(long, value_name = "TURN", conflicts_with = "since")]
+    pub(crate) turn: Option<String>,
+    /// The changes of this turn and every later one.
+    #[arg(long, value_name = "TURN")]
+    pub(crate) since: Option<String>,
+    /// A line per file with its added and removed lines, instead of the patch.
+    #[arg(long, conflicts_with = "apply")]
+    pub(crate) stat: bool,
+    /// Write here instead of stdout; the file appears only once complete.
+    #[arg(long, short, value_name = "FILE", conflicts_with = "apply")]
+    pub(crate) output: Option<PathBuf>,
+    /// Apply the patch to this checkout: checked first (git apply --check), refused with
+    /// git's reason and nothing changed when it does not apply.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) apply: Option<PathBuf>,
 }
 
 /// `export --format`.

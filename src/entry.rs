@@ -82,6 +82,7 @@ async fn run(command: Option<CliCommand>, config: Config) -> Result<()> {
         Some(CliCommand::Demo(args)) => commands::demo::run(config, args.fresh).await,
         Some(CliCommand::Tail(args)) => commands::tail::run(config, args).await,
         Some(CliCommand::Export(args)) => commands::export::run(config, args).await,
+        Some(CliCommand::Diff(args)) => commands::diff::run(config, args).await,
         Some(CliCommand::Follow(args)) => commands::follow::run(config, args).await,
         Some(CliCommand::Sim(args)) => commands::sim::run(args).await,
     }

@@ -3,6 +3,7 @@
 pub(crate) mod artifacts;
 pub(crate) mod attach;
 pub(crate) mod demo;
+pub(crate) mod diff;
 pub(crate) mod exit;
 pub(crate) mod export;
 pub(crate) mod fleet;

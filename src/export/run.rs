@@ -157,7 +157,7 @@ pub async fn write<W: Write>(
 }
 
 /// The session as the stream opens: without it there is nothing to export.
-async fn read_session(client: &ApiClient, session_id: &str) -> Result<Session> {
+pub(crate) async fn read_session(client: &ApiClient, session_id: &str) -> Result<Session> {
     let shown = text::one_line(session_id, 60);
     match tokio::time::timeout(SESSION_READ_TIMEOUT, client.get_session(session_id)).await {
         Ok(read) => read.wrap_err_with(|| format!("cannot read session {shown}")),

@@ -14,6 +14,7 @@ use gobare_api::model::{
 };
 
 use crate::db::{ActiveTurn, Answer, Db, Pending, QueuedTurn, Resolved, TurnFailure, hex_id};
+use crate::file_change;
 use crate::files;
 use crate::lifecycle::{self, Readiness};
 use crate::permissions::{self, Decision};
@@ -501,12 +502,13 @@ impl TurnCtx<'_> {
             }));
             return Err(Stopped);
         }
-        if let Some(file) = &tool.file {
-            self.record_file_change(file);
+        if let Some(file) = &tool.file
+            && let Some((change_type, diff)) = self.apply_file_step(file)
+        {
             self.emit(EventPayload::FileChanged(FileChange {
                 path: file.path.clone(),
-                change_type: ChangeKind::from(file.change.as_str()),
-                diff: file.diff.clone(),
+                change_type,
+                diff,
                 tool_call_id: Some(call_id.to_string()),
             }));
         }
@@ -521,22 +523,19 @@ impl TurnCtx<'_> {
         Ok(())
     }
 
-    /// Mirrors a scripted change in the workspace's files, so snapshots show it. The
-    /// scenario carries a diff, not contents: the diff stands in for them.
-    fn record_file_change(&self, file: &FileStep) {
-        let Ok(path) = files::workspace_path(&file.path) else {
-            return;
-        };
+    /// Applies a scripted change to the workspace's files and says what changed, with the
+    /// diff the event carries; `None` when the file is as it was (no event, as a real
+    /// workspace sends none).
+    fn apply_file_step(&self, file: &FileStep) -> Option<(ChangeKind, Option<String>)> {
+        let path = files::workspace_path(&file.path).ok()?;
         let mut db = self.state.db();
-        let Some(rec) = db.session_mut(self.session_id) else {
-            return;
+        let rec = db.session_mut(self.session_id)?;
+        let change = file_change::apply(rec.files.get(&path).map(Vec::as_slice), file)?;
+        match &change.after {
+            Some(after) => rec.files.insert(path, after.clone()),
+            None => rec.files.remove(&path),
         };
-        if file.change == "deleted" {
-            rec.files.remove(&path);
-        } else {
-            let contents = file.diff.clone().unwrap_or_default().into_bytes();
-            rec.files.insert(path, contents);
-        }
+        Some((change.kind, change.diff))
     }
 
     /// A function call past its `expires_at`: it leaves `required_actions` and resolves

@@ -42,6 +42,14 @@ pub(crate) const SCENARIO_HELP: &[(&str, &str)] = &[
         "recovery",
         "the workspace is reclaimed and its next rebuild gives up (workspace.recovery_failed)",
     ),
+    (
+        "edits",
+        "edits src/lib.rs twice, grows notes/todo.md, creates and removes a scratch file, deletes docs/old.md",
+    ),
+    (
+        "undiffed",
+        "file changes whose events carry no diff, or one cut short",
+    ),
 ];
 
 fn scenario_names() -> clap::builder::PossibleValuesParser {

@@ -83,6 +83,7 @@ mod db;
 mod envelope;
 mod event_store;
 mod faults;
+mod file_change;
 mod files;
 mod fleet;
 mod fleet_activity;

@@ -107,14 +107,54 @@ pub(crate) struct ToolStep {
     pub(crate) file: Option<FileStep>,
 }
 
+/// A change to one workspace file. The simulator applies it to the file as the workspace
+/// holds it and sends the diff of what really changed, so a diff applied to the file
+/// before gives the file after, byte for byte.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FileStep {
     pub(crate) path: String,
-    /// `created` | `modified` | `deleted`
+    /// `created` | `modified` | `deleted`: what the step means to do. The event says what
+    /// happened: a file that was not there is `created`.
     pub(crate) change: String,
+    /// The file as the repository held it, when the workspace does not have it yet (a
+    /// scenario played on a workspace nobody seeded).
     #[serde(default)]
-    pub(crate) diff: Option<String>,
+    pub(crate) before: Option<String>,
+    /// The whole file after the step.
+    #[serde(default)]
+    pub(crate) content: Option<String>,
+    /// Replacements in the file as it is, in order (the first occurrence of each `find`;
+    /// one that is not there changes nothing).
+    #[serde(default)]
+    pub(crate) edits: Vec<Edit>,
+    /// Appended to the file as it is (after `edits`).
+    #[serde(default)]
+    pub(crate) append: Option<String>,
+    /// How much of the diff the event carries (`diff` is optional in the reference).
+    #[serde(default)]
+    pub(crate) diff: DiffSent,
+}
+
+/// One replacement of a [`FileStep`].
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Edit {
+    pub(crate) find: String,
+    pub(crate) replace: String,
+}
+
+/// What a `file.changed` event carries of its diff.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum DiffSent {
+    /// The whole diff.
+    #[default]
+    Full,
+    /// No `diff` field.
+    Omitted,
+    /// Its first half, cut off with `…`, as a server that bounds payloads may send it.
+    Truncated,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -233,6 +273,11 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../assets/scenarios/choice.json"),
     ),
     ("error.json", include_str!("../assets/scenarios/error.json")),
+    ("edits.json", include_str!("../assets/scenarios/edits.json")),
+    (
+        "undiffed.json",
+        include_str!("../assets/scenarios/undiffed.json"),
+    ),
     (
         "recovery.json",
         include_str!("../assets/scenarios/recovery.json"),

@@ -555,8 +555,8 @@ async fn every_scenario_is_embedded_and_the_mix_rotates_through_them() {
     assert_eq!(
         names,
         [
-            "approval", "choice", "error", "expiring", "function", "long", "question", "quick",
-            "recovery"
+            "approval", "choice", "edits", "error", "expiring", "function", "long", "question",
+            "quick", "recovery", "undiffed"
         ]
     );
     let id = api.sim.create_session(None);

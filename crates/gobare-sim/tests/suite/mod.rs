@@ -12,3 +12,4 @@ mod scopes;
 mod store;
 mod stream;
 mod validation;
+mod workspace_changes;

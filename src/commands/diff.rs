@@ -1,0 +1,263 @@
+//! `gobare-tui diff`: a session's file changes (all of them, one turn's, or those since a
+//! turn) as a patch in `git diff` format, composed from its `file.changed` events; or
+//! applied to a local checkout once `git apply --check` accepts it.
+//!
+//! A patch is never silently wrong: a file whose change cannot be composed whole (an
+//! event without its diff, a cut one) is filled from the workspace's snapshot only when
+//! nothing touched it since and the snapshot is newer, else left out and named on stderr,
+//! and the command fails; `--apply` then changes nothing.
+
+use crate::changes::compose::{FileDiff, Status};
+use crate::changes::patch::write_patch;
+use crate::changes::session_changes::{FileOutcome, Range, SessionChanges};
+use crate::cli::{DiffArgs, UsageError};
+use crate::config::Config;
+use crate::export::history::{self, Ends};
+use crate::export::output::Output;
+use crate::export::run::{self, Format};
+use color_eyre::eyre::{Result, WrapErr, bail, eyre};
+use gobare_api::client::ApiClient;
+use gobare_api::stream::{self, StreamTarget};
+use gobare_api::text;
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+
+pub(crate) async fn run(config: Config, args: DiffArgs) -> Result<()> {
+    config.require_token()?;
+    let range = match (&args.turn, &args.since) {
+        (Some(t), None) => Range::Turn(t.clone()),
+        (None, Some(t)) => Range::Since(t.clone()),
+        (None, None) => Range::Session,
+        (Some(_), Some(_)) => unreachable!("clap refuses --turn with --since"),
+    };
+    let session_id = super::session_id::resolve(&config, &args.session_id).await?;
+    let client = ApiClient::new(config.client_options())?;
+    let options = config.stream_options(StreamTarget::Session(session_id.clone()), Some(0))?;
+    let mut handle = stream::spawn(run::stream_options(options, &session_id, Format::Markdown));
+    let session = run::read_session(&client, &session_id).await?;
+    let mut changes = SessionChanges::new(range.clone());
+    let warn = |w: &str| eprintln!("gobare-tui: warning: {w}");
+    let read = tokio::select! {
+        read = history::read(
+            &mut handle.updates,
+            Ends::for_session(Some(&session)),
+            |frame| {
+                if let Ok(event) = &frame.event {
+                    changes.feed(event);
+                }
+                Ok(())
+            },
+            warn,
+        ) => read?,
+        () = crate::commands::tail::shutdown_signal() => bail!("interrupted"),
+    };
+    drop(handle);
+    tracing::info!(
+        events = read.events,
+        file_events = changes.events,
+        "history read for diff"
+    );
+    if !changes.turn_found() {
+        let named = match &range {
+            Range::Turn(t) | Range::Since(t) => t.clone(),
+            Range::Session => String::new(),
+        };
+        return Err(UsageError(format!(
+            "session {} has no turn {} (it has {} turn{}; give a turn id or a number from 1)",
+            text::one_line(&session_id, 60),
+            text::one_line(&named, 60),
+            changes.turns(),
+            if changes.turns() == 1 { "" } else { "s" },
+        ))
+        .into());
+    }
+    for (path, why) in &changes.refused {
+        warn(&format!(
+            "left out {}: {why}",
+            text::one_line(&format!("{path:?}"), 200)
+        ));
+    }
+    fill_from_snapshot(&client, &session_id, &mut changes).await;
+
+    let outcomes = changes.outcomes();
+    let (whole, incomplete): (Vec<&FileOutcome>, Vec<&FileOutcome>) =
+        outcomes.iter().partition(|o| o.change.is_ok());
+    let diffs: Vec<(&str, &FileDiff)> = whole
+        .iter()
+        .filter_map(|o| o.change.as_ref().ok().map(|d| (o.path.as_str(), d)))
+        .collect();
+    for o in &incomplete {
+        if let Err(why) = &o.change {
+            eprintln!(
+                "gobare-tui: incomplete: {} ({}): left out of the patch",
+                text::one_line(&o.path, 200),
+                why.words()
+            );
+        }
+    }
+    if diffs.is_empty() && incomplete.is_empty() {
+        eprintln!("gobare-tui: no file changes in {}", scope(&range));
+    }
+    let patch = write_patch(diffs.iter().copied());
+
+    if let Some(dir) = &args.apply {
+        if !incomplete.is_empty() {
+            bail!(
+                "{} not applied: {} file{} could not be composed whole (named above); nothing was changed",
+                scope(&range),
+                incomplete.len(),
+                if incomplete.len() == 1 { "" } else { "s" }
+            );
+        }
+        if diffs.is_empty() {
+            return Ok(());
+        }
+        apply(dir, &patch)?;
+        eprintln!(
+            "gobare-tui: applied {} file{} to {}",
+            diffs.len(),
+            if diffs.len() == 1 { "" } else { "s" },
+            text::one_line(&dir.display().to_string(), 300)
+        );
+    } else {
+        let body = if args.stat { stat(&diffs) } else { patch };
+        let mut out =
+            Output::open(args.output.as_deref()).wrap_err("cannot create the output file")?;
+        out.write_all(body.as_bytes())?;
+        out.commit()?;
+    }
+    if !incomplete.is_empty() {
+        bail!(
+            "{} file{} left out of the patch (named above)",
+            incomplete.len(),
+            if incomplete.len() == 1 { "" } else { "s" }
+        );
+    }
+    Ok(())
+}
+
+fn scope(range: &Range) -> String {
+    match range {
+        Range::Session => "the session".into(),
+        Range::Turn(t) => format!("turn {}", text::one_line(t, 60)),
+        Range::Since(t) => format!("the turns since {}", text::one_line(t, 60)),
+    }
+}
+
+/// Files whose last change carried no usable diff take the workspace's snapshot as
+/// their content after it, when the snapshot is newer than that change.
+async fn fill_from_snapshot(client: &ApiClient, session_id: &str, changes: &mut SessionChanges) {
+    for (path, changed_at) in changes.fillable() {
+        let shown = text::one_line(&path, 200);
+        match client.file_content(session_id, &path).await {
+            Ok(file) if file.truncated => {
+                eprintln!(
+                    "gobare-tui: the snapshot of {shown} is cut short: it cannot fill its change"
+                );
+            }
+            Ok(file) if file.encoding.as_deref().is_some_and(|e| e != "utf8") => {
+                eprintln!(
+                    "gobare-tui: the snapshot of {shown} is not text: it cannot fill its change"
+                );
+            }
+            Ok(file)
+                if file
+                    .captured_at
+                    .zip(changed_at)
+                    .is_some_and(|(snap, at)| snap >= at) =>
+            {
+                changes.fill(&path, &file.content);
+            }
+            Ok(_) => eprintln!(
+                "gobare-tui: the workspace's snapshot of {shown} is older than its last change"
+            ),
+            Err(e) => eprintln!(
+                "gobare-tui: cannot read {shown} from the workspace: {}",
+                text::one_line(&e.to_string(), 200)
+            ),
+        }
+    }
+}
+
+/// One line per file (`+added -removed path`, new and deleted marked) and a total.
+fn stat(diffs: &[(&str, &FileDiff)]) -> String {
+    let mut out = String::new();
+    let (mut plus, mut minus) = (0, 0);
+    for (path, diff) in diffs {
+        let (a, r) = diff.counts();
+        plus += a;
+        minus += r;
+        let mark = match diff.status {
+            Status::Added => " (new)",
+            Status::Deleted => " (deleted)",
+            Status::Modified => "",
+        };
+        out.push_str(&format!(
+            "{:>6} {:>6}  {path}{mark}\n",
+            format!("+{a}"),
+            format!("-{r}")
+        ));
+    }
+    out.push_str(&format!(
+        "{} file{} changed, {plus} insertion{}(+), {minus} deletion{}(-)\n",
+        diffs.len(),
+        if diffs.len() == 1 { "" } else { "s" },
+        if plus == 1 { "" } else { "s" },
+        if minus == 1 { "" } else { "s" },
+    ));
+    out
+}
+
+/// `git apply --check`, then `git apply`, in `dir`; on refusal, git's reason and nothing
+/// changed.
+fn apply(dir: &Path, patch: &str) -> Result<()> {
+    if !dir.is_dir() {
+        return Err(UsageError(format!(
+            "--apply: {} is not a directory",
+            text::one_line(&dir.display().to_string(), 300)
+        ))
+        .into());
+    }
+    let mut file = tempfile::NamedTempFile::new().wrap_err("cannot write the patch")?;
+    file.write_all(patch.as_bytes())?;
+    file.flush()?;
+    // Paths are relative to `dir`, also when it is a subdirectory of a repository.
+    let prefix = Command::new("git")
+        .args(["rev-parse", "--show-prefix"])
+        .current_dir(dir)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    let git_apply = |check: bool| -> Result<std::process::Output> {
+        let mut git = Command::new("git");
+        git.arg("apply").current_dir(dir);
+        if check {
+            git.arg("--check");
+        }
+        if !prefix.is_empty() {
+            git.arg(format!("--directory={prefix}"));
+        }
+        git.arg(file.path())
+            .output()
+            .map_err(|e| eyre!("cannot run git: {e}"))
+    };
+    let checked = git_apply(true)?;
+    if !checked.status.success() {
+        bail!(
+            "the patch does not apply to {}; nothing was changed:\n{}",
+            text::one_line(&dir.display().to_string(), 300),
+            String::from_utf8_lossy(&checked.stderr).trim_end()
+        );
+    }
+    let applied = git_apply(false)?;
+    if !applied.status.success() {
+        bail!(
+            "git apply failed after its check passed:\n{}",
+            String::from_utf8_lossy(&applied.stderr).trim_end()
+        );
+    }
+    Ok(())
+}
