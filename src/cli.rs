@@ -335,6 +335,10 @@ pub(crate) struct DiffArgs {
     /// git's reason and nothing changed when it does not apply.
     #[arg(long, value_name = "DIR")]
     pub(crate) apply: Option<PathBuf>,
+    /// When a change's diff is missing, take a fresh snapshot of the workspace to fill it
+    /// (wakes a paused workspace; needs sessions:write).
+    #[arg(long)]
+    pub(crate) refresh: bool,
 }
 
 /// `export --format`.

@@ -78,7 +78,7 @@ pub(crate) async fn run(config: Config, args: DiffArgs) -> Result<()> {
             text::one_line(&format!("{path:?}"), 200)
         ));
     }
-    fill_from_snapshot(&client, &session_id, &mut changes).await;
+    fill_from_snapshot(&client, &session_id, &mut changes, args.refresh).await;
 
     let outcomes = changes.outcomes();
     let (whole, incomplete): (Vec<&FileOutcome>, Vec<&FileOutcome>) =
@@ -147,8 +147,23 @@ fn scope(range: &Range) -> String {
 
 /// Files whose last change carried no usable diff take the workspace's snapshot as
 /// their content after it, when the snapshot is newer than that change.
-async fn fill_from_snapshot(client: &ApiClient, session_id: &str, changes: &mut SessionChanges) {
-    for (path, changed_at) in changes.fillable() {
+async fn fill_from_snapshot(
+    client: &ApiClient,
+    session_id: &str,
+    changes: &mut SessionChanges,
+    refresh: bool,
+) {
+    let fillable = changes.fillable();
+    if refresh
+        && !fillable.is_empty()
+        && let Err(e) = client.refresh_files(session_id).await
+    {
+        eprintln!(
+            "gobare-tui: cannot refresh the workspace's snapshot: {}",
+            text::one_line(&e.to_string(), 200)
+        );
+    }
+    for (path, changed_at) in fillable {
         let shown = text::one_line(&path, 200);
         match client.file_content(session_id, &path).await {
             Ok(file) if file.truncated => {
@@ -170,11 +185,17 @@ async fn fill_from_snapshot(client: &ApiClient, session_id: &str, changes: &mut 
                 changes.fill(&path, &file.content);
             }
             Ok(_) => eprintln!(
-                "gobare-tui: the workspace's snapshot of {shown} is older than its last change"
+                "gobare-tui: the workspace's snapshot of {shown} is older than its last change \
+                 (--refresh takes a new one)"
             ),
             Err(e) => eprintln!(
-                "gobare-tui: cannot read {shown} from the workspace: {}",
-                text::one_line(&e.to_string(), 200)
+                "gobare-tui: cannot read {shown} from the workspace's snapshot: {}{}",
+                text::one_line(&e.to_string(), 200),
+                if refresh {
+                    ""
+                } else {
+                    " (--refresh takes a new one)"
+                }
             ),
         }
     }

@@ -11,6 +11,7 @@ mod cli_help;
 mod cli_sessions;
 mod cli_tail;
 mod client_secrets;
+mod diff_apply;
 mod endless_lists;
 mod export;
 mod export_replay_end;
