@@ -382,7 +382,7 @@ impl App {
 
     /// One Enter, one send: the box (`from_box`) empties at once so that nothing typed from
     /// now on can change or repeat this send.
-    fn send_text(&mut self, input: Input, from_box: bool) {
+    pub(super) fn send_text(&mut self, input: Input, from_box: bool) {
         let Some((kind, text)) = text_of(&input) else {
             return;
         };

@@ -85,6 +85,8 @@ pub(crate) enum Intent {
     OpenArtifacts,
     /// `f`: the workspace's files (browse, find, open).
     OpenFiles,
+    /// `D`: the changes view (a turn's files as one diff; review).
+    OpenChanges,
     /// Ctrl+R: re-read the session and turns.
     Refresh,
     OpenPicker,
@@ -208,6 +210,7 @@ impl App {
             Intent::Export => self.act_export(),
             Intent::OpenArtifacts => self.act_open_artifacts(),
             Intent::OpenFiles => self.act_open_files(),
+            Intent::OpenChanges => self.act_open_changes(),
             Intent::Refresh => {
                 self.want(super::fetch::FetchJob::Session);
                 self.want(super::fetch::FetchJob::Turns);

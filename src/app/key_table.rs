@@ -89,6 +89,9 @@ impl Scope {
             Scope::View(ViewScope::Overwrite) => "Artifacts, asked whether to overwrite",
             Scope::View(ViewScope::Files) => "Workspace files (f in the panes)",
             Scope::View(ViewScope::FilesFinding) => "Workspace files, finding a name (/)",
+            Scope::View(ViewScope::Changes) => "Changes (D in the panes)",
+            Scope::View(ViewScope::ChangesComment) => "Changes, writing a comment (c)",
+            Scope::View(ViewScope::ChangesSend) => "Changes, asked before the review is sent",
             Scope::Help => "This list",
             Scope::Fleet(FleetScope::Everywhere) => "Fleet (Ctrl+O), anywhere in it",
             Scope::Fleet(FleetScope::List) => "Fleet: the list (letters are commands)",
@@ -115,6 +118,9 @@ impl Scope {
             Scope::View(ViewScope::Overwrite) => "overwrite?",
             Scope::View(ViewScope::Files) => "files (`f`)",
             Scope::View(ViewScope::FilesFinding) => "files, finding",
+            Scope::View(ViewScope::Changes) => "changes (`D`)",
+            Scope::View(ViewScope::ChangesComment) => "changes, comment",
+            Scope::View(ViewScope::ChangesSend) => "changes, send?",
             Scope::Help => "help (F1)",
             Scope::Fleet(FleetScope::Everywhere) => "fleet",
             Scope::Fleet(FleetScope::List) => "fleet: list",
@@ -125,7 +131,7 @@ impl Scope {
         }
     }
 
-    pub(crate) const ALL: [Scope; 20] = [
+    pub(crate) const ALL: [Scope; 23] = [
         Scope::Everywhere,
         Scope::Typing,
         Scope::Deciding,
@@ -139,6 +145,9 @@ impl Scope {
         Scope::View(ViewScope::Overwrite),
         Scope::View(ViewScope::Files),
         Scope::View(ViewScope::FilesFinding),
+        Scope::View(ViewScope::Changes),
+        Scope::View(ViewScope::ChangesComment),
+        Scope::View(ViewScope::ChangesSend),
         Scope::Help,
         Scope::Fleet(FleetScope::Everywhere),
         Scope::Fleet(FleetScope::List),
@@ -344,6 +353,9 @@ const ARTIFACTS: Scope = Scope::View(ViewScope::Artifacts);
 const OVERWRITE: Scope = Scope::View(ViewScope::Overwrite);
 const FILES: Scope = Scope::View(ViewScope::Files);
 const FINDING: Scope = Scope::View(ViewScope::FilesFinding);
+const CHANGES: Scope = Scope::View(ViewScope::Changes);
+const COMMENT: Scope = Scope::View(ViewScope::ChangesComment);
+const SEND_REVIEW: Scope = Scope::View(ViewScope::ChangesSend);
 
 /// Every key of every mode, in the order the key list shows them.
 pub(crate) const TABLE: &[Binding] = &[
@@ -754,6 +766,13 @@ pub(crate) const TABLE: &[Binding] = &[
     .action("artifacts"),
     row(
         Panes,
+        &[c('D')],
+        Do(Intent::OpenChanges),
+        "changes: the selected turn's files as one diff (the session's when no turn is selected): review, comment, send",
+    )
+    .action("changes"),
+    row(
+        Panes,
         &[c('f')],
         Do(Intent::OpenFiles),
         "workspace files: Enter open · / find · r new snapshot",
@@ -885,6 +904,41 @@ pub(crate) const TABLE: &[Binding] = &[
     row(FINDING, &[k(KeyCode::PageDown)], View(ViewKey::PageDown), "a page down"),
     row(FINDING, &[k(KeyCode::Enter)], View(ViewKey::Open), "open what is selected")
         .hint("Enter open", Shown::Always),
+    // The changes view.
+    row(CHANGES, &[k(KeyCode::Esc), c('q')], View(ViewKey::Close), "close (a marked range is let go first)")
+        .hint("Esc close", Shown::Always),
+    row(CHANGES, &[k(KeyCode::Up), c('k')], View(ViewKey::Up), "the line above")
+        .hint("↑↓", Shown::Always),
+    row(CHANGES, &[k(KeyCode::Down), c('j')], View(ViewKey::Down), "the line below"),
+    row(CHANGES, &[k(KeyCode::PageUp)], View(ViewKey::PageUp), "a page up"),
+    row(CHANGES, &[k(KeyCode::PageDown)], View(ViewKey::PageDown), "a page down"),
+    row(CHANGES, &[k(KeyCode::Home), c('g')], View(ViewKey::Top), "the file's first line"),
+    row(CHANGES, &[k(KeyCode::End), c('G')], View(ViewKey::Bottom), "the file's last line"),
+    row(CHANGES, &[c(']')], View(ViewKey::NextFile), "the next file")
+        .hint("[ ] file", Shown::Always),
+    row(CHANGES, &[c('[')], View(ViewKey::PrevFile), "the previous file"),
+    row(CHANGES, &[c('n')], View(ViewKey::NextHunk), "the next hunk")
+        .hint("n N hunk", Shown::Always),
+    row(CHANGES, &[c('N')], View(ViewKey::PrevHunk), "the previous hunk"),
+    row(CHANGES, &[c('s')], View(ViewKey::SideBySide), "side by side / unified (side by side by itself from 160 columns)")
+        .hint("s side by side", Shown::Always),
+    row(CHANGES, &[c('v')], View(ViewKey::Mark), "mark lines from here (↑↓ extend; v again lets go)")
+        .hint("v mark", Shown::Always),
+    row(CHANGES, &[c('V')], View(ViewKey::MarkHunk), "mark the whole hunk"),
+    row(CHANGES, &[c('c')], View(ViewKey::Comment), "comment on the marked lines (or this one)")
+        .hint("c comment", Shown::Always),
+    row(CHANGES, &[c('S')], View(ViewKey::SendReview), "send the comments to the agent as one message (a steer while the turn runs; asks first)")
+        .hint("S send review", Shown::Always),
+    row(COMMENT, &[k(KeyCode::Enter)], View(ViewKey::Open), "keep the comment")
+        .hint("Enter keep", Shown::Always),
+    row(COMMENT, &[k(KeyCode::Esc)], View(ViewKey::StopFinding), "drop the comment")
+        .hint("Esc drop", Shown::Always),
+    doc(COMMENT, "letters, Backspace", "the comment, as typed"),
+    row(SEND_REVIEW, &[c('y')], View(ViewKey::Yes), "send the review")
+        .hint("y send", Shown::Always),
+    row(SEND_REVIEW, &[c('n'), k(KeyCode::Esc)], View(ViewKey::No), "not now (the comments are kept)")
+        .hint("n keep", Shown::Always),
+    doc(SEND_REVIEW, "any other key", "nothing: only y or n answers"),
     // Help.
     row(Help, &[k(KeyCode::Up), c('k')], Do(Intent::ScrollHelp(-1)), "scroll up"),
     row(Help, &[k(KeyCode::Down), c('j')], Do(Intent::ScrollHelp(1)), "scroll down"),

@@ -19,6 +19,7 @@
 mod abort_on_drop;
 pub(crate) mod acting;
 pub(crate) mod artifacts;
+mod changes;
 #[cfg(debug_assertions)]
 pub mod debug_panic;
 pub(crate) mod draw;

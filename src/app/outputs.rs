@@ -10,6 +10,7 @@ use crate::outputs::beneath::Beneath;
 use crate::outputs::target::{self, Blocked};
 use crate::outputs::{self as out, save, save_dir, units};
 use crate::ui::artifact_list::ArtifactList;
+use crate::ui::changes_view::ChangesView;
 use crate::ui::file_browser::FileBrowser;
 use crate::ui::overlay::OverlayAction;
 use crate::ui::pager::Pager;
@@ -80,7 +81,10 @@ impl App {
     }
 
     /// A job that fills the open overlay: it ends when the overlay closes.
-    fn spawn_for_overlay(&mut self, job: impl Future<Output = OutputsMsg> + Send + 'static) {
+    pub(super) fn spawn_for_overlay(
+        &mut self,
+        job: impl Future<Output = OutputsMsg> + Send + 'static,
+    ) {
         let handle = self.spawn_outputs(job);
         self.screen.tie_to_overlay(Box::new(AbortOnDrop(handle)));
     }
@@ -95,6 +99,7 @@ impl App {
             } => self.save_artifacts(artifacts, overwrite),
             OverlayAction::SaveArchive { turn, overwrite } => self.save_archive(turn, overwrite),
             OverlayAction::ListFiles { snapshot } => self.list_files(snapshot),
+            OverlayAction::SendReview { text } => self.send_review(text),
             OverlayAction::OpenFile { path } => {
                 let (client, id) = (self.client.clone(), self.session_id.clone());
                 self.spawn_for_overlay(async move {
@@ -261,6 +266,14 @@ impl App {
                 match self.screen.overlay_as::<ArtifactList>() {
                     Some(list) => list.set_status(&line),
                     None => self.notice(Some(line)),
+                }
+            }
+            OutputsMsg::ChangesRead { files, warning } => {
+                if let Some(view) = self.screen.overlay_as::<ChangesView>() {
+                    view.loaded(files);
+                    if let Some(warning) = warning {
+                        view.set_status(&warning);
+                    }
                 }
             }
             OutputsMsg::FilesListed(result) => {

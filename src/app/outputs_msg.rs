@@ -1,5 +1,6 @@
 //! What the artifacts and workspace-files jobs (`app::outputs`) report back to the loop.
 
+use crate::ui::changes_view::ViewFile;
 use crate::ui::save_progress::SaveProgress;
 use gobare_api::files::{FileContent, FileTree};
 use gobare_api::model::Artifact;
@@ -19,6 +20,11 @@ pub(crate) enum OutputsMsg {
     /// A save ended: what was saved, or why not.
     Saved(Result<String, String>),
     FilesListed(Result<FileTree, String>),
+    /// The changes view's files, and the first warning met reading them.
+    ChangesRead {
+        files: Result<Vec<ViewFile>, String>,
+        warning: Option<String>,
+    },
     FileRead {
         path: String,
         result: Result<FileContent, String>,

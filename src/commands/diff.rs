@@ -9,15 +9,14 @@
 
 use crate::changes::compose::{FileDiff, Status};
 use crate::changes::patch::write_patch;
-use crate::changes::session_changes::{FileOutcome, Range, SessionChanges};
+use crate::changes::reading;
+use crate::changes::session_changes::{FileOutcome, Range};
 use crate::cli::{DiffArgs, UsageError};
 use crate::config::Config;
-use crate::export::history::{self, Ends};
 use crate::export::output::Output;
-use crate::export::run::{self, Format};
 use color_eyre::eyre::{Result, WrapErr, bail, eyre};
 use gobare_api::client::ApiClient;
-use gobare_api::stream::{self, StreamTarget};
+use gobare_api::stream::StreamTarget;
 use gobare_api::text;
 use std::io::Write;
 use std::path::Path;
@@ -34,30 +33,11 @@ pub(crate) async fn run(config: Config, args: DiffArgs) -> Result<()> {
     let session_id = super::session_id::resolve(&config, &args.session_id).await?;
     let client = ApiClient::new(config.client_options())?;
     let options = config.stream_options(StreamTarget::Session(session_id.clone()), Some(0))?;
-    let mut handle = stream::spawn(run::stream_options(options, &session_id, Format::Markdown));
-    let session = run::read_session(&client, &session_id).await?;
-    let mut changes = SessionChanges::new(range.clone());
-    let warn = |w: &str| eprintln!("gobare-tui: warning: {w}");
-    let read = tokio::select! {
-        read = history::read(
-            &mut handle.updates,
-            Ends::for_session(Some(&session)),
-            |frame| {
-                if let Ok(event) = &frame.event {
-                    changes.feed(event);
-                }
-                Ok(())
-            },
-            warn,
-        ) => read?,
+    let warn = |w: String| eprintln!("gobare-tui: warning: {w}");
+    let changes = tokio::select! {
+        read = reading::read(&client, options, &session_id, range.clone(), args.refresh, warn) => read?,
         () = crate::commands::tail::shutdown_signal() => bail!("interrupted"),
     };
-    drop(handle);
-    tracing::info!(
-        events = read.events,
-        file_events = changes.events,
-        "history read for diff"
-    );
     if !changes.turn_found() {
         let named = match &range {
             Range::Turn(t) | Range::Since(t) => t.clone(),
@@ -72,14 +52,6 @@ pub(crate) async fn run(config: Config, args: DiffArgs) -> Result<()> {
         ))
         .into());
     }
-    for (path, why) in &changes.refused {
-        warn(&format!(
-            "left out {}: {why}",
-            text::one_line(&format!("{path:?}"), 200)
-        ));
-    }
-    fill_from_snapshot(&client, &session_id, &mut changes, args.refresh).await;
-
     let outcomes = changes.outcomes();
     let (whole, incomplete): (Vec<&FileOutcome>, Vec<&FileOutcome>) =
         outcomes.iter().partition(|o| o.change.is_ok());
@@ -142,62 +114,6 @@ fn scope(range: &Range) -> String {
         Range::Session => "the session".into(),
         Range::Turn(t) => format!("turn {}", text::one_line(t, 60)),
         Range::Since(t) => format!("the turns since {}", text::one_line(t, 60)),
-    }
-}
-
-/// Files whose last change carried no usable diff take the workspace's snapshot as
-/// their content after it, when the snapshot is newer than that change.
-async fn fill_from_snapshot(
-    client: &ApiClient,
-    session_id: &str,
-    changes: &mut SessionChanges,
-    refresh: bool,
-) {
-    let fillable = changes.fillable();
-    if refresh
-        && !fillable.is_empty()
-        && let Err(e) = client.refresh_files(session_id).await
-    {
-        eprintln!(
-            "gobare-tui: cannot refresh the workspace's snapshot: {}",
-            text::one_line(&e.to_string(), 200)
-        );
-    }
-    for (path, changed_at) in fillable {
-        let shown = text::one_line(&path, 200);
-        match client.file_content(session_id, &path).await {
-            Ok(file) if file.truncated => {
-                eprintln!(
-                    "gobare-tui: the snapshot of {shown} is cut short: it cannot fill its change"
-                );
-            }
-            Ok(file) if file.encoding.as_deref().is_some_and(|e| e != "utf8") => {
-                eprintln!(
-                    "gobare-tui: the snapshot of {shown} is not text: it cannot fill its change"
-                );
-            }
-            Ok(file)
-                if file
-                    .captured_at
-                    .zip(changed_at)
-                    .is_some_and(|(snap, at)| snap >= at) =>
-            {
-                changes.fill(&path, &file.content);
-            }
-            Ok(_) => eprintln!(
-                "gobare-tui: the workspace's snapshot of {shown} is older than its last change \
-                 (--refresh takes a new one)"
-            ),
-            Err(e) => eprintln!(
-                "gobare-tui: cannot read {shown} from the workspace's snapshot: {}{}",
-                text::one_line(&e.to_string(), 200),
-                if refresh {
-                    ""
-                } else {
-                    " (--refresh takes a new one)"
-                }
-            ),
-        }
     }
 }
 

@@ -449,6 +449,16 @@ impl Transcript {
         self.entries.get(usize::try_from(pos).ok()?)
     }
 
+    /// The turn the entry `id` belongs to: the first turn separator at or after it (`None`
+    /// for entries of a turn that has not ended, or that are no longer kept).
+    pub(crate) fn turn_after(&self, id: u64) -> Option<&str> {
+        let pos = usize::try_from(id.checked_sub(self.base)?).ok()?;
+        self.entries.iter().skip(pos).find_map(|e| match &e.kind {
+            EntryKind::TurnEnd(t) => Some(t.turn_id.as_str()),
+            _ => None,
+        })
+    }
+
     /// The id the next entry will get (= number of entries ever added).
     pub(crate) fn next_id(&self) -> u64 {
         self.base + self.entries.len() as u64

@@ -37,6 +37,8 @@ pub(crate) enum OverlayAction {
     ListFiles { snapshot: bool },
     /// Show one workspace file's content (its path relative to `/workspace`).
     OpenFile { path: String },
+    /// Send a review of the changes to the agent (a steer while the turn runs).
+    SendReview { text: String },
 }
 
 /// Which keys an overlay reads right now: the key table has a scope for each, so its rows
@@ -53,6 +55,12 @@ pub(crate) enum ViewScope {
     Files,
     /// The file tree while a name is typed to find it: letters are the name.
     FilesFinding,
+    /// The changes view.
+    Changes,
+    /// The changes view while a comment is written: letters are the comment.
+    ChangesComment,
+    /// The changes view asking before the review is sent: only y or n answers.
+    ChangesSend,
 }
 
 /// What a key means to an overlay, as the key table routes it.
@@ -76,6 +84,15 @@ pub(crate) enum ViewKey {
     SaveTurn,
     Yes,
     No,
+    NextFile,
+    PrevFile,
+    NextHunk,
+    PrevHunk,
+    SideBySide,
+    Mark,
+    MarkHunk,
+    Comment,
+    SendReview,
 }
 
 /// A view that covers the screen and has the keys while it is open. `Any` lets the app
