@@ -362,6 +362,17 @@ impl Screen {
         }
         if let Some(overlay) = &mut self.overlay {
             overlay.render(area, buf, theme);
+            // A question asked over an overlay (Ctrl+C's "Quit?") is drawn over it: the
+            // next key answers it, so it must be seen.
+            if confirming.is_some() {
+                self.draw_input_area(
+                    buf,
+                    areas.composer,
+                    &ctx,
+                    (composer_rows, prompt_rows),
+                    confirming.as_deref(),
+                );
+            }
         }
         if *self.mode() == Mode::Help {
             help::render(area, buf, theme, self.help_scroll, &self.help_rows);
