@@ -7,7 +7,7 @@
 //! (`terminal`), and the command line and configuration (`cli`, `config`).
 
 pub mod app;
-mod changes;
+pub mod changes;
 pub mod cli;
 mod clipboard;
 pub mod commands;

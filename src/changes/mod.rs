@@ -6,6 +6,7 @@ pub(crate) mod compose;
 pub(crate) mod file_history;
 pub(crate) mod patch;
 pub(crate) mod paths;
+pub mod perf;
 pub(crate) mod reading;
 pub(crate) mod session_changes;
 #[cfg(test)]

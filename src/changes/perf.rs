@@ -1,0 +1,54 @@
+//! The changes' hot paths as the benches call them (`benches/changes.rs`): composing a
+//! session's `file.changed` events into a patch, and the changes view's first frame.
+
+use super::session_changes::{Range, SessionChanges};
+use crate::ui::changes_view::{ChangesView, ViewFile};
+use crate::ui::overlay::Overlay;
+use crate::ui::theme::{Depth, Theme};
+use gobare_api::model::Event;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+/// The whole session's changes of `events` as a patch.
+pub fn patch_of(events: &[Event]) -> String {
+    let mut changes = SessionChanges::new(Range::Session);
+    for e in events {
+        changes.feed(e);
+    }
+    let outcomes = changes.outcomes();
+    super::patch::write_patch(
+        outcomes
+            .iter()
+            .filter_map(|o| o.change.as_ref().ok().map(|d| (o.path.as_str(), d))),
+    )
+}
+
+/// The view's files for `events` (composed once, outside what is timed).
+pub struct Files(Vec<ViewFile>);
+
+pub fn view_files(events: &[Event]) -> Files {
+    let mut changes = SessionChanges::new(Range::Session);
+    for e in events {
+        changes.feed(e);
+    }
+    Files(
+        changes
+            .outcomes()
+            .into_iter()
+            .map(|o| ViewFile {
+                path: o.path,
+                change: o.change.map_err(|w| w.words()),
+            })
+            .collect(),
+    )
+}
+
+/// Opens the view on `files` and draws its first frame at `width`×`height`; returns the
+/// drawn buffer's cell count (so the work is not optimised away).
+pub fn first_frame(files: &Files, width: u16, height: u16) -> usize {
+    let mut view = ChangesView::loading("the session");
+    view.loaded(Ok(files.0.clone()));
+    let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
+    view.render(buf.area, &mut buf, &Theme::dark(Depth::Indexed256));
+    buf.content.len()
+}
