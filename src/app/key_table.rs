@@ -974,6 +974,7 @@ pub(crate) const TABLE: &[Binding] = &[
     row(F_LIST, &[c('f')], F(FleetKey::Fork), "fork (asks y / n first; the copy's title says fork)")
         .hint("f fork", Shown::Always),
     row(F_LIST, &[c('T')], F(FleetKey::Theme), "next theme: dark, light, high contrast, colour-blind (for this run)"),
+    row(F_LIST, &[c('D')], F(FleetKey::Changes), "open the session with its changes view (every file it changed, as one diff)"),
     row(F_LIST, &[k(KeyCode::F(1)), c('?')], F(FleetKey::Help), "the fleet's keys (this list)")
         .hint("F1 keys", Shown::Always),
     row(F_LIST, &[c('q')], F(FleetKey::Quit), "leave")

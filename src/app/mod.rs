@@ -194,6 +194,8 @@ pub(crate) struct App {
     /// The terminal window has focus (FocusGained/FocusLost; for notifications).
     pub(crate) terminal_focused: bool,
     first_message: Option<String>,
+    /// Open the changes view once started (`D` on a fleet row).
+    open_changes: bool,
     /// The demo keeps its sessions: quitting loses only a running turn.
     demo_kept: bool,
     was_live: bool,
@@ -285,6 +287,7 @@ impl App {
             fatal: None,
             terminal_focused: true,
             first_message: opts.first_message,
+            open_changes: opts.open_changes,
             demo_kept: opts.demo_kept,
             was_live: false,
             session_loaded: false,
@@ -333,6 +336,9 @@ impl App {
         self.fetches.want(FetchJob::Turns);
         self.fetches.want(FetchJob::Artifacts);
         self.read_token_scopes();
+        if std::mem::take(&mut self.open_changes) {
+            self.act_open_changes();
+        }
         self.acting_start();
         self.frames.request();
     }

@@ -33,6 +33,8 @@ pub(crate) struct AppOptions {
     /// The fleet kept live behind the app: its sessions that come to need the user are
     /// announced from here too (all but this session, which announces itself).
     pub(crate) fleet: Option<crate::fleet::live::Announcements>,
+    /// Open the changes view at once (`D` on a fleet row).
+    pub(crate) open_changes: bool,
 }
 
 impl AppOptions {
@@ -60,6 +62,7 @@ impl AppOptions {
             warnings: Vec::new(),
             screen_reader: None,
             fleet: None,
+            open_changes: false,
         }
     }
 }

@@ -115,8 +115,9 @@ pub(crate) async fn run_fleet(
                 choice => choice?,
             }
         };
+        let open_changes = matches!(choice, Some(Choice::OpenChanges(_)));
         let session_id = match choice {
-            Some(Choice::Open(id)) => id,
+            Some(Choice::Open(id) | Choice::OpenChanges(id)) => id,
             Some(Choice::New) => {
                 let request = launch::create_request(&NewArgs::default());
                 launch::create_session(&client, &request, &SendRetry::default())
@@ -129,6 +130,7 @@ pub(crate) async fn run_fleet(
         view.select(&session_id);
         let mut options = launch::options(&config, &session_id)?;
         options.fleet = Some(live.announcements());
+        options.open_changes = open_changes;
         if app::run_until_exit(options).await? != AppExit::OpenPicker {
             return Ok(());
         }
@@ -164,6 +166,8 @@ impl Prefs {
 /// What the user chose in the fleet.
 enum Choice {
     Open(String),
+    /// Open it with its changes view.
+    OpenChanges(String),
     New,
 }
 
@@ -279,6 +283,7 @@ async fn show(
         }
         match view.handle_key(key) {
             FleetAction::Open(id) => return Ok(Some(Choice::Open(id))),
+            FleetAction::OpenChanges(id) => return Ok(Some(Choice::OpenChanges(id))),
             FleetAction::New => return Ok(Some(Choice::New)),
             FleetAction::Quit => return Ok(None),
             FleetAction::NextTheme => {

@@ -26,6 +26,8 @@ mod drawn_rows;
 pub enum FleetAction {
     /// Open this session in place.
     Open(String),
+    /// Open this session with its changes view.
+    OpenChanges(String),
     /// Create a session and open it.
     New,
     /// Set this session's title (`None` clears it); already confirmed.
@@ -275,6 +277,13 @@ impl FleetView {
                     .clone()
                     .filter(|id| self.shown.contains(id))
                     .map_or(FleetAction::Consumed, FleetAction::Open);
+            }
+            FleetKey::Changes => {
+                return self
+                    .selected_id
+                    .clone()
+                    .filter(|id| self.shown.contains(id))
+                    .map_or(FleetAction::Consumed, FleetAction::OpenChanges);
             }
             FleetKey::New => return FleetAction::New,
             FleetKey::Theme => return FleetAction::NextTheme,

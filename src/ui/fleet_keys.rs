@@ -46,5 +46,7 @@ pub(crate) enum FleetKey {
     CloseHelp,
     /// The next theme, for this run.
     Theme,
+    /// Open the session with its changes view.
+    Changes,
     Quit,
 }

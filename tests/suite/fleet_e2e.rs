@@ -453,3 +453,31 @@ fn t_in_the_fleet_goes_to_the_next_theme() {
     let now = colours(&pty);
     assert!(now.contains(&LIGHT_ACCENT) && !now.contains(&DARK_ACCENT));
 }
+
+/// `D` on a fleet row opens that session with its changes view: every file it changed.
+#[test]
+fn d_on_a_fleet_row_opens_the_session_with_its_changes() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let edited = sim.sim.create_session(Some("edited the library"));
+    sim.within(|s| s.send_message(&edited, "#edits tidy up"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = spawn(&["fleet"], &home, &sim.sim);
+    pty.wait_for(
+        "the session's row, settled",
+        |s| {
+            let rows = list_rows(s);
+            rows.len() == 1 && rows[0].contains("edited the library") && rows[0].contains("idle")
+        },
+        TIMEOUT,
+    );
+    pty.send_keys("D");
+    pty.wait_for(
+        "the session's changes",
+        |s| {
+            let shown = s.contents();
+            shown.contains("Changes · the session · 2 files +8 −3")
+                && shown.contains("notes/todo.md")
+        },
+        TIMEOUT,
+    );
+}
