@@ -55,8 +55,14 @@ impl App {
                         let query: String = query.chars().take(QUERY_MAX_CHARS).collect();
                         self.search_for(&query);
                     }
-                    // A paste never answers a confirmation, nor lands under an overlay.
-                    Mode::Confirming(_) | Mode::Overlay => {}
+                    // A paste never answers a confirmation, nor lands under an overlay: only
+                    // in one that reads text now (a comment being written).
+                    Mode::Overlay => {
+                        if let Some(overlay) = self.screen.overlay_mut() {
+                            overlay.paste(&text);
+                        }
+                    }
+                    Mode::Confirming(_) => {}
                     _ => {
                         self.screen.modes.back_to_typing();
                         let was_empty = self.screen.composer.is_empty();

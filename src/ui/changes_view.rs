@@ -340,6 +340,27 @@ impl Overlay for ChangesView {
         OverlayKey::Handled
     }
 
+    fn paste(&mut self, pasted: &str) -> bool {
+        let Typing::Comment(text) = &mut self.typing else {
+            return false;
+        };
+        // One line: a pasted line break is a space, not the Enter that keeps the comment.
+        let mut last_space = text.ends_with(' ');
+        for c in pasted.chars() {
+            let c = if c == '\n' || c == '\r' || c == '\t' {
+                ' '
+            } else {
+                c
+            };
+            if c.is_control() || (c == ' ' && last_space) {
+                continue;
+            }
+            last_space = c == ' ';
+            text.push(c);
+        }
+        true
+    }
+
     fn unrouted(&mut self, key: KeyEvent) -> OverlayKey {
         let Typing::Comment(text) = &mut self.typing else {
             return OverlayKey::Ignored;

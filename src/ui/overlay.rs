@@ -110,6 +110,11 @@ pub(crate) trait Overlay: std::any::Any {
         let _ = key;
         OverlayKey::Ignored
     }
+    /// Pasted text, where the overlay reads text now; `false` (dropped) elsewhere.
+    fn paste(&mut self, text: &str) -> bool {
+        let _ = text;
+        false
+    }
 }
 
 /// The rectangle overlays use: all of `area` but a one-cell margin where there is room.

@@ -302,3 +302,22 @@ fn text_at_cursor(v: &ChangesView) -> String {
 fn text_of(buf: &Buffer) -> String {
     text(buf)
 }
+
+#[test]
+fn a_paste_goes_into_a_comment_as_one_line_and_nowhere_else() {
+    let mut v = view();
+    select(&mut v, "src/billing.rs");
+    draw(&mut v, 120, 30, &Theme::no_color());
+    assert!(!v.paste("not a comment"), "no comment is being written");
+    to_line(&mut v, "+        let mut total");
+    v.handle(ViewKey::Comment);
+    assert!(v.paste("first line\r\nsecond\u{1b}[31m line"));
+    v.handle(ViewKey::Open);
+    let OverlayKey::Handled = v.handle(ViewKey::SendReview) else {
+        panic!("S asks");
+    };
+    let OverlayKey::Act(OverlayAction::SendReview { text }) = v.handle(ViewKey::Yes) else {
+        panic!("y sends");
+    };
+    assert!(text.ends_with("\nfirst line second[31m line\n"), "{text}");
+}
