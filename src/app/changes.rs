@@ -15,6 +15,18 @@ impl App {
         let (range, scope) = self.changes_range();
         self.screen
             .open_overlay(Box::new(ChangesView::loading(&scope)));
+        self.changes_range = Some(range.clone());
+        self.read_changes(range);
+    }
+
+    /// `r` in the view: the same range, read again.
+    pub(super) fn read_changes_again(&mut self) {
+        if let Some(range) = self.changes_range.clone() {
+            self.read_changes(range);
+        }
+    }
+
+    fn read_changes(&mut self, range: Range) {
         let client = self.client.clone();
         let options = self.stream_options.clone();
         let id = self.session_id.clone();

@@ -925,6 +925,7 @@ pub(crate) const TABLE: &[Binding] = &[
     row(CHANGES, &[c('v')], View(ViewKey::Mark), "mark lines from here (↑↓ extend; v again lets go)")
         .hint("v mark", Shown::Always),
     row(CHANGES, &[c('V')], View(ViewKey::MarkHunk), "mark the whole hunk"),
+    row(CHANGES, &[c('r')], View(ViewKey::Refresh), "read the changes again (a running turn goes on changing files)"),
     row(CHANGES, &[c('c')], View(ViewKey::Comment), "comment on the marked lines (or this one)")
         .hint("c comment", Shown::Always),
     row(CHANGES, &[c('S')], View(ViewKey::SendReview), "send the comments to the agent as one message (a steer while the turn runs; asks first)")

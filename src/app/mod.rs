@@ -196,6 +196,8 @@ pub(crate) struct App {
     first_message: Option<String>,
     /// Open the changes view once started (`D` on a fleet row).
     open_changes: bool,
+    /// What the open changes view shows, to read it again.
+    changes_range: Option<crate::changes::session_changes::Range>,
     /// The demo keeps its sessions: quitting loses only a running turn.
     demo_kept: bool,
     was_live: bool,
@@ -288,6 +290,7 @@ impl App {
             terminal_focused: true,
             first_message: opts.first_message,
             open_changes: opts.open_changes,
+            changes_range: None,
             demo_kept: opts.demo_kept,
             was_live: false,
             session_loaded: false,

@@ -100,6 +100,7 @@ impl App {
             OverlayAction::SaveArchive { turn, overwrite } => self.save_archive(turn, overwrite),
             OverlayAction::ListFiles { snapshot } => self.list_files(snapshot),
             OverlayAction::SendReview { text } => self.send_review(text),
+            OverlayAction::ReloadChanges => self.read_changes_again(),
             OverlayAction::OpenFile { path } => {
                 let (client, id) = (self.client.clone(), self.session_id.clone());
                 self.spawn_for_overlay(async move {

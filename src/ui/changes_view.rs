@@ -89,6 +89,8 @@ pub(crate) struct ChangesView {
     status: Option<String>,
     /// Whether the last draw was side by side.
     drawn_side_by_side: bool,
+    /// `r` asked for the history again: the files shown stay until it is read.
+    reading_again: bool,
 }
 
 impl ChangesView {
@@ -109,19 +111,29 @@ impl ChangesView {
             review: Review::new(scope),
             status: None,
             drawn_side_by_side: false,
+            reading_again: false,
         }
     }
 
     /// The changes arrived (or could not be read).
     pub(crate) fn loaded(&mut self, files: Result<Vec<ViewFile>, String>) {
+        // Read again (`r`): the same file stays selected, and the comments are kept.
+        let was = self.files().get(self.file).map(|f| f.path.clone());
+        let again = std::mem::take(&mut self.reading_again);
         self.content = match files {
             Ok(files) => Content::Ready(files),
             Err(why) => Content::Failed(why),
         };
-        self.file = 0;
+        self.file = was
+            .filter(|_| again)
+            .and_then(|path| self.files().iter().position(|f| f.path == path))
+            .unwrap_or(0);
         self.rows_for = None;
         self.cursor = 0;
         self.top = 0;
+        if again {
+            self.status = Some("read again: what the session changed up to now".into());
+        }
     }
 
     pub(crate) fn set_status(&mut self, status: &str) {
@@ -321,6 +333,13 @@ impl Overlay for ChangesView {
                 };
             }
             ViewKey::MarkHunk => self.mark_hunk(),
+            ViewKey::Refresh => {
+                if matches!(self.content, Content::Loading) {
+                    return OverlayKey::Handled;
+                }
+                self.reading_again = true;
+                return OverlayKey::Act(OverlayAction::ReloadChanges);
+            }
             ViewKey::Comment => {
                 if self.rows.is_empty() {
                     self.status = Some("nothing to comment on in this file".into());

@@ -39,6 +39,8 @@ pub(crate) enum OverlayAction {
     OpenFile { path: String },
     /// Send a review of the changes to the agent (a steer while the turn runs).
     SendReview { text: String },
+    /// Read the changes view's history again (a running turn has changed more since).
+    ReloadChanges,
 }
 
 /// Which keys an overlay reads right now: the key table has a scope for each, so its rows

@@ -321,3 +321,25 @@ fn a_paste_goes_into_a_comment_as_one_line_and_nowhere_else() {
     };
     assert!(text.ends_with("\nfirst line second[31m line\n"), "{text}");
 }
+
+#[test]
+fn reading_again_keeps_the_file_and_the_comments() {
+    let mut v = view();
+    select(&mut v, "src/billing.rs");
+    draw(&mut v, 120, 30, &Theme::no_color());
+    to_line(&mut v, "+        let mut total");
+    v.handle(ViewKey::Comment);
+    typed(&mut v, "why mut?");
+    v.handle(ViewKey::Open);
+    assert_eq!(
+        v.handle(ViewKey::Refresh),
+        OverlayKey::Act(OverlayAction::ReloadChanges)
+    );
+    v.loaded(Ok(files()));
+    assert_eq!(v.files()[v.file].path, "src/billing.rs");
+    let shown = text(&draw(&mut v, 120, 30, &Theme::no_color()));
+    assert!(
+        shown.contains("1 comment") && shown.contains("read again"),
+        "{shown}"
+    );
+}
