@@ -12,6 +12,9 @@
 
 use gobare_api::model::ChangeKind;
 
+/// Written lines that may pile up before the first sweep.
+const SWEEP_AFTER_LINES: usize = 256;
+
 /// One line of a file state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Token {
@@ -82,6 +85,10 @@ pub(crate) struct FileHistory {
     /// How many lines the file had before its first event, once known.
     base_len: Option<u32>,
     news: Vec<String>,
+    /// Lines written since the text of unreferenced ones was last given back.
+    written_since_sweep: usize,
+    /// Written lines some state referred to at the last sweep.
+    live_at_sweep: usize,
     pub(crate) state: FileState,
 }
 
@@ -100,6 +107,8 @@ impl FileHistory {
             base: Vec::new(),
             base_len: (*first == ChangeKind::Created).then_some(0),
             news: Vec::new(),
+            written_since_sweep: 0,
+            live_at_sweep: 0,
             state,
         }
     }
@@ -272,7 +281,41 @@ impl FileHistory {
 
     fn new_line(&mut self, text: String) -> Token {
         self.news.push(text);
+        self.written_since_sweep += 1;
         Token::New(self.news.len() as u32 - 1)
+    }
+
+    /// Gives back the text of written lines that neither the current state nor any of
+    /// `kept` (a range's starting state) refers to: no later hunk can reach them and no
+    /// comparison reads them, so memory follows the file's size, not its history's. Runs
+    /// when as many lines were written since the last sweep as were live then (amortised).
+    pub(crate) fn sweep(&mut self, kept: Option<&FileState>) {
+        if self.written_since_sweep < self.live_at_sweep.max(SWEEP_AFTER_LINES) {
+            return;
+        }
+        let mut live = vec![false; self.news.len()];
+        for state in std::iter::once(&self.state).chain(kept) {
+            if let FileState::Present { lines, .. } = state {
+                for token in lines {
+                    if let Token::New(j) = token {
+                        live[*j as usize] = true;
+                    }
+                }
+            }
+        }
+        for (text, alive) in self.news.iter_mut().zip(&live) {
+            if !alive && !text.is_empty() {
+                *text = String::new();
+            }
+        }
+        self.live_at_sweep = live.iter().filter(|l| **l).count();
+        self.written_since_sweep = 0;
+    }
+
+    /// Written lines whose text is still held.
+    #[cfg(test)]
+    pub(crate) fn held_lines(&self) -> usize {
+        self.news.iter().filter(|t| !t.is_empty()).count()
     }
 }
 

@@ -140,6 +140,7 @@ impl SessionChanges {
                 record
                     .history
                     .apply(seq, &kind_of(&change.change_type), change.diff.as_deref());
+                record.history.sweep(record.start.as_ref());
             }
             _ => {}
         }
@@ -166,6 +167,12 @@ impl SessionChanges {
         if let Some(record) = self.files.get_mut(path) {
             record.history.set_content(content);
         }
+    }
+
+    /// Written lines whose text `path`'s history still holds.
+    #[cfg(test)]
+    pub(crate) fn held_lines(&self, path: &str) -> usize {
+        self.files.get(path).map_or(0, |r| r.history.held_lines())
     }
 
     /// Each file the range changed, by path.

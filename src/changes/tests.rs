@@ -331,3 +331,51 @@ fn a_missing_last_diff_is_fillable_and_filled_from_the_snapshot() {
     ));
     assert!(later.fillable().is_empty());
 }
+
+/// A file rewritten 2,000 times keeps the text of its current lines (and of the range's
+/// starting state), not of every line its history ever wrote.
+#[test]
+fn memory_follows_the_file_not_its_history() {
+    let mut changes = SessionChanges::new(Range::Turn("2".into()));
+    let mut text = String::new();
+    let mut seq = 0;
+    let feed = |changes: &mut SessionChanges, e: Event| changes.feed(&e);
+    for t in 0..3u64 {
+        seq += 1;
+        feed(&mut changes, turn(seq, &format!("turn_{t}"), true));
+        for e in 0..1000 {
+            let next: String = (0..20)
+                .map(|l| format!("turn {t} edit {e} line {l}\n"))
+                .collect();
+            seq += 1;
+            let kind = if text.is_empty() {
+                ChangeKind::Created
+            } else {
+                ChangeKind::Modified
+            };
+            feed(
+                &mut changes,
+                change(seq, "f.txt", kind, Some(&hunks_of(&text, &next))),
+            );
+            text = next;
+        }
+        seq += 1;
+        feed(&mut changes, turn(seq, &format!("turn_{t}"), false));
+    }
+    let held = changes.held_lines("f.txt");
+    assert!(
+        held <= 20 + 20 + 256 + 40,
+        "held {held} of 60,000 written lines"
+    );
+    // And the composed diff is still exact: turn 2 took the file from its state after
+    // turn 1 to its state after turn 2.
+    let outcome = &changes.outcomes()[0];
+    let diff = outcome.change.as_ref().unwrap();
+    let before: String = (0..20)
+        .map(|l| format!("turn 0 edit 999 line {l}\n"))
+        .collect();
+    let after: String = (0..20)
+        .map(|l| format!("turn 1 edit 999 line {l}\n"))
+        .collect();
+    assert_eq!(applied(&before, diff), after);
+}
