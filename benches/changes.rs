@@ -5,15 +5,8 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use gobare_api::model::{ChangeKind, Event, EventPayload, FileChange};
+use gobare_tui::changes::perf::hunks;
 use std::hint::black_box;
-
-/// Hunks only, as `file.changed.diff` carries them.
-fn hunks(before: &str, after: &str) -> String {
-    let patch = diffy::create_patch(before, after).to_string();
-    patch
-        .find("\n@@")
-        .map_or(String::new(), |at| patch[at + 1..].to_string())
-}
 
 fn event(seq: u64, path: &str, kind: ChangeKind, diff: String) -> Event {
     Event {

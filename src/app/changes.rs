@@ -5,7 +5,7 @@
 use super::App;
 use super::outputs_msg::OutputsMsg;
 use crate::changes::reading;
-use crate::changes::session_changes::{Range, SessionChanges};
+use crate::changes::session_changes::Range;
 use crate::ui::changes_view::{ChangesView, ViewFile};
 use crate::ui::pane::Pane;
 use gobare_api::model::{Content, Input};
@@ -37,7 +37,9 @@ impl App {
             })
             .await;
             OutputsMsg::ChangesRead {
-                files: read.map(|c| view_files(&c)).map_err(|e| format!("{e:#}")),
+                files: read
+                    .map(|c| ViewFile::list(&c))
+                    .map_err(|e| format!("{e:#}")),
                 warning,
             }
         });
@@ -82,16 +84,4 @@ impl App {
         };
         self.send_text(input, false);
     }
-}
-
-/// Each changed file as the view shows it.
-fn view_files(changes: &SessionChanges) -> Vec<ViewFile> {
-    changes
-        .outcomes()
-        .into_iter()
-        .map(|o| ViewFile {
-            path: o.path,
-            change: o.change.map_err(|why| why.words()),
-        })
-        .collect()
 }

@@ -9,6 +9,16 @@ use gobare_api::model::Event;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+/// The hunks turning `before` into `after`, as `file.changed.diff` carries them (no file
+/// header): what the benches and tests feed in. diffy's, because similar's unified output
+/// can number a hunk wrongly.
+pub fn hunks(before: &str, after: &str) -> String {
+    let patch = diffy::create_patch(before, after).to_string();
+    patch
+        .find("\n@@")
+        .map_or(String::new(), |at| patch[at + 1..].to_string())
+}
+
 /// The whole session's changes of `events` as a patch.
 pub fn patch_of(events: &[Event]) -> String {
     let mut changes = SessionChanges::new(Range::Session);
@@ -31,16 +41,7 @@ pub fn view_files(events: &[Event]) -> Files {
     for e in events {
         changes.feed(e);
     }
-    Files(
-        changes
-            .outcomes()
-            .into_iter()
-            .map(|o| ViewFile {
-                path: o.path,
-                change: o.change.map_err(|w| w.words()),
-            })
-            .collect(),
-    )
+    Files(ViewFile::list(&changes))
 }
 
 /// Opens the view on `files` and draws its first frame at `width`×`height`; returns the

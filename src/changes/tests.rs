@@ -5,17 +5,10 @@
 use super::compose::{self, FileDiff, Incomplete, Status};
 use super::file_history::{FileHistory, FileState, GapReason};
 use super::patch::{write_hunk, write_patch};
+use super::perf::hunks;
 use super::session_changes::{Range, SessionChanges};
 use gobare_api::model::{ChangeKind, Event, EventPayload, FileChange, TurnRef};
 use proptest::prelude::*;
-
-/// The hunks a server sends (diffy's: similar's unified output can number hunks wrongly).
-fn hunks_of(before: &str, after: &str) -> String {
-    let patch = diffy::create_patch(before, after).to_string();
-    patch
-        .find("\n@@")
-        .map_or(String::new(), |at| patch[at + 1..].to_string())
-}
 
 /// `diff`'s hunks applied to `before` (by diffy, not by the code under test).
 fn applied(before: &str, diff: &FileDiff) -> String {
@@ -51,9 +44,9 @@ fn compose_range(
             start = history.state.clone();
         }
         let (kind, diff) = match (&previous, state) {
-            (None, Some(now)) => (ChangeKind::Created, hunks_of("", now)),
-            (Some(was), None) => (ChangeKind::Deleted, hunks_of(was, "")),
-            (Some(was), Some(now)) => (ChangeKind::Modified, hunks_of(was, now)),
+            (None, Some(now)) => (ChangeKind::Created, hunks("", now)),
+            (Some(was), None) => (ChangeKind::Deleted, hunks(was, "")),
+            (Some(was), Some(now)) => (ChangeKind::Modified, hunks(was, now)),
             (None, None) => continue,
         };
         history.apply(i as u64 + 1, &kind, Some(&diff));
@@ -355,7 +348,7 @@ fn memory_follows_the_file_not_its_history() {
             };
             feed(
                 &mut changes,
-                change(seq, "f.txt", kind, Some(&hunks_of(&text, &next))),
+                change(seq, "f.txt", kind, Some(&hunks(&text, &next))),
             );
             text = next;
         }

@@ -11,11 +11,13 @@ pub(crate) mod rows;
 mod tests;
 
 use crate::changes::compose::{FileDiff, Status};
+use crate::changes::session_changes::SessionChanges;
 use crate::ui::overlay::{Overlay, OverlayAction, OverlayKey, ViewKey, ViewScope};
 use crate::ui::theme::Theme;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use review::{Comment, Review};
 use rows::Row;
 
@@ -31,6 +33,18 @@ pub(crate) struct ViewFile {
 }
 
 impl ViewFile {
+    /// Each file the changes' range changed, as the view shows it.
+    pub(crate) fn list(changes: &SessionChanges) -> Vec<ViewFile> {
+        changes
+            .outcomes()
+            .into_iter()
+            .map(|o| ViewFile {
+                path: o.path,
+                change: o.change.map_err(|why| why.words()),
+            })
+            .collect()
+    }
+
     fn counts(&self) -> (usize, usize) {
         self.change.as_ref().map_or((0, 0), FileDiff::counts)
     }
@@ -91,6 +105,9 @@ pub(crate) struct ChangesView {
     drawn_side_by_side: bool,
     /// `r` asked for the history again: the files shown stay until it is read.
     reading_again: bool,
+    /// The selected file's highlighters, for the theme they were built in (by its text
+    /// and accent styles); dropped with the rows.
+    highlight: Option<((Style, Style), render::Highlighters)>,
 }
 
 impl ChangesView {
@@ -112,6 +129,7 @@ impl ChangesView {
             status: None,
             drawn_side_by_side: false,
             reading_again: false,
+            highlight: None,
         }
     }
 
@@ -160,6 +178,7 @@ impl ChangesView {
         let same_file = self.rows_for.is_some_and(|(f, _)| f == self.file);
         self.rows = rows;
         self.sides = sides;
+        self.highlight = None;
         self.rows_for = Some((self.file, side_by_side));
         self.anchor = None;
         self.cursor = match keep_hunk.filter(|_| same_file) {

@@ -181,17 +181,18 @@ fn draw_diff(
     if area.height < 2 {
         return;
     }
-    let Some(file) = view.files().get(view.file).cloned() else {
-        return;
-    };
     let hunks = view.rows.iter().filter(|r| r.is_hunk()).count();
     let here = view.rows.get(view.cursor).map_or(0, |r| r.hunk + 1);
+    let Some(file) = view.files().get(view.file) else {
+        return;
+    };
+    let path = file.path.clone();
     let mut header = vec![
         Span::styled(
             format!("{}/{} ", view.file + 1, view.files().len()),
             theme.dim,
         ),
-        Span::styled(file.path.clone(), theme.heading),
+        Span::styled(path.clone(), theme.heading),
     ];
     match &file.change {
         Ok(diff) => {
@@ -227,14 +228,15 @@ fn draw_diff(
     if view.rows.is_empty() {
         return;
     }
-    let mut highlight = Highlighters::new(&file.path, &view.sides, theme);
+    // Built once per file and layout (the rows' sides), parsed only as far as drawn.
+    let key = (theme.text, theme.accent);
+    let mut highlight = match view.highlight.take() {
+        Some((k, h)) if k == key => h,
+        _ => Highlighters::new(&path, &view.sides, theme),
+    };
     let marked = view.anchor.map(|_| view.marked());
     let end = (view.top + view.shown).min(view.rows.len());
-    let comments = view
-        .review
-        .comments()
-        .iter()
-        .filter(|c| c.path == file.path);
+    let comments = view.review.comments().iter().filter(|c| c.path == path);
     let comments: Vec<_> = comments.collect();
     let (mut left, mut right): (Vec<Line<'static>>, Vec<Line<'static>>) = (Vec::new(), Vec::new());
     for i in view.top..end {
@@ -301,6 +303,7 @@ fn draw_diff(
     } else {
         Paragraph::new(left).render(body, buf);
     }
+    view.highlight = Some((key, highlight));
 }
 
 fn with(style: Style, focus: Option<Style>) -> Style {
@@ -314,7 +317,7 @@ enum Side {
 }
 
 /// The two sides' highlighters, built for one draw.
-struct Highlighters {
+pub(super) struct Highlighters {
     old: Highlighted,
     new: Highlighted,
 }
@@ -350,18 +353,14 @@ fn unified_line(
     theme: &Theme,
     focus: Option<Style>,
 ) -> Line<'static> {
-    let (old, new) = row.numbers();
+    // Unified rows: a removed line has only its old half, an added one only its new
+    // half, context both (drawn from the old side, numbered on both).
     let (half, side) = match (&row.left, &row.right) {
-        (Some(h), _) if h.kind != RowKind::Added => (h, Side::Old),
-        (_, Some(h)) => (h, Side::New),
-        (Some(h), None) => (h, Side::Old),
+        (Some(h), _) => (h, Side::Old),
+        (None, Some(h)) => (h, Side::New),
         (None, None) => return Line::default(),
     };
-    let (old, new) = match half.kind {
-        RowKind::Removed => (old, None),
-        RowKind::Added => (None, new),
-        _ => (old, new),
-    };
+    let (old, new) = row.numbers();
     let number = |n: Option<usize>| n.map_or_else(|| "    ".to_string(), |n| format!("{n:>4}"));
     let mut spans = vec![Span::styled(
         format!("{} {} ", number(old), number(new)),

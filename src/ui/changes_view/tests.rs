@@ -3,6 +3,7 @@
 //! message quoting file and lines.
 
 use super::{ChangesView, ViewFile};
+use crate::changes::perf::hunks;
 use crate::changes::session_changes::{Range, SessionChanges};
 use crate::ui::overlay::{Overlay, OverlayAction, OverlayKey, ViewKey, ViewScope};
 use crate::ui::theme::{Depth, Theme};
@@ -16,13 +17,6 @@ use ratatui::style::Modifier;
 const LIB_BEFORE: &str = "//! Billing.\n\nuse crate::storage::Storage;\n\npub struct BillingService {\n    pool: PgPool,\n}\n\nimpl BillingService {\n    pub fn total(&self) -> u64 {\n        let total = 0;\n        total\n    }\n}\n";
 const LIB_MIDDLE: &str = "//! Billing.\n\nuse crate::storage::Storage;\n\npub struct BillingService<S: Storage> {\n    storage: Arc<S>,\n}\n\nimpl BillingService {\n    pub fn total(&self) -> u64 {\n        let total = 0;\n        total\n    }\n}\n";
 const LIB_AFTER: &str = "//! Billing.\n\nuse crate::storage::Storage;\n\npub struct BillingService<S: Storage> {\n    storage: Arc<S>,\n}\n\nimpl BillingService {\n    pub fn total(&self) -> u64 {\n        let mut total = 0;\n        total\n    }\n}\n";
-
-fn hunks(before: &str, after: &str) -> String {
-    let patch = diffy::create_patch(before, after).to_string();
-    patch
-        .find("\n@@")
-        .map_or(String::new(), |at| patch[at + 1..].to_string())
-}
 
 fn change(seq: u64, path: &str, kind: ChangeKind, diff: Option<String>) -> Event {
     Event {
@@ -74,14 +68,7 @@ fn files() -> Vec<ViewFile> {
     for e in &events {
         changes.feed(e);
     }
-    changes
-        .outcomes()
-        .into_iter()
-        .map(|o| ViewFile {
-            path: o.path,
-            change: o.change.map_err(|w| w.words()),
-        })
-        .collect()
+    ViewFile::list(&changes)
 }
 
 fn view() -> ChangesView {
@@ -245,11 +232,12 @@ fn marked_lines_and_comments_are_sent_as_one_message_quoting_file_and_lines() {
     let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
     assert_eq!(v.unrouted(enter), OverlayKey::Ignored);
     assert_eq!(v.scope(), ViewScope::ChangesSend);
-    let OverlayKey::Act(OverlayAction::SendReview { text }) = v.handle(ViewKey::Yes) else {
+    let OverlayKey::Act(OverlayAction::SendReview { text: message }) = v.handle(ViewKey::Yes)
+    else {
         panic!("y sends");
     };
     assert_eq!(
-        text,
+        message,
         "Review of the changes in turn 2:\n\
          \n\
          In src/billing.rs lines 5–6:\n\
@@ -263,7 +251,7 @@ fn marked_lines_and_comments_are_sent_as_one_message_quoting_file_and_lines() {
          > +        let mut total = 0;\n\
          why mut?\n"
     );
-    assert!(!text_of(&draw(&mut v, 120, 30, &Theme::no_color())).contains("comments"));
+    assert!(!text(&draw(&mut v, 120, 30, &Theme::no_color())).contains("comments"));
 }
 
 /// Moves the cursor to the row showing `line` (its sign first).
@@ -297,10 +285,6 @@ fn text_at_cursor(v: &ChangesView) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-fn text_of(buf: &Buffer) -> String {
-    text(buf)
 }
 
 #[test]
