@@ -20,11 +20,13 @@ pub mod fleet;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;
+pub(crate) mod keys;
 mod notify;
 mod outputs;
 mod redact;
 pub mod search;
 pub mod session;
+pub mod sessions;
 pub mod store;
 pub mod terminal;
 pub mod ui;

@@ -432,11 +432,6 @@ impl Tui {
     pub fn mouse_capture(&self) -> bool {
         self.mouse
     }
-
-    /// Restores now (the guard's later Drop then does nothing).
-    pub(crate) fn restore(&mut self) {
-        restore();
-    }
 }
 
 /// The process's one stream of terminal events. crossterm reads the terminal through a

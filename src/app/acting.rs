@@ -620,7 +620,7 @@ impl App {
     /// it changed while the user was away.
     pub(super) fn act_on_session(&mut self, session: &Session) {
         let title =
-            crate::app::first_message::title(session).unwrap_or_else(|| self.session_name());
+            crate::sessions::first_message::title(session).unwrap_or_else(|| self.session_name());
         if let Some(bytes) = self
             .acting
             .notifier

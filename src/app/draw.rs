@@ -48,20 +48,20 @@ impl App {
     pub(super) fn prepare_frame(&mut self) {
         self.view
             .apply(crate::session::Update::Tick(gobare_api::clock::unix_ms()));
-        let title = super::key_table::mode_title(
+        let title = crate::keys::table::mode_title(
             self.screen.mode(),
             self.screen.focus().title(),
             self.key_situation(),
         );
         self.screen.set_mode_title(title);
         let (hint, panes) =
-            super::key_table::status_hint(self.screen.mode(), self.screen.focus().title());
+            crate::keys::table::status_hint(self.screen.mode(), self.screen.focus().title());
         self.screen.set_status_hint(hint, panes);
     }
 
     /// What the input box's title hints depend on now.
-    pub(super) fn key_situation(&self) -> super::key_table::Situation {
-        super::key_table::Situation {
+    pub(super) fn key_situation(&self) -> crate::keys::table::Situation {
+        crate::keys::table::Situation {
             waiting: !self.view.actions().nothing_listed(),
             running: self.view.turn_running(),
             enter_answers: self.enter_answers(),

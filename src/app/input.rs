@@ -2,9 +2,9 @@
 //! focus. The input box and the required-action prompt get the keys that are theirs.
 
 use super::App;
-use super::intent::Intent;
-use super::keys::{self, KeyRoute, is_text};
 use super::mouse::{self, Target};
+use crate::keys::Intent;
+use crate::keys::{self, KeyRoute, is_text};
 use crate::ui::composer::ComposerAction;
 use crate::ui::mode::{Confirm, Mode};
 use crate::ui::overlay::OverlayKey;

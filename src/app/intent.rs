@@ -2,109 +2,11 @@
 //! through [`App::dispatch`], so new actions are one variant and one arm.
 
 use super::App;
+use crate::keys::Intent;
 use crate::ui::Pane;
 use crate::ui::mode::{Confirm, Mode};
 use crate::ui::search::TYPE_PREFIX;
-use gobare_api::model::Input;
 use gobare_api::stream::ConnectionState;
-
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Intent {
-    /// Quit, asking first when a turn runs, a decision waits or a draft exists.
-    Quit,
-    Suspend,
-    /// Tab: to the waiting decision, and only there (with nothing waiting it says so).
-    Decide,
-    /// Shift+Tab from the box: the focused pane gets the keys.
-    EnterPanes,
-    /// Tab / Shift+Tab in the panes: the next / previous pane.
-    PaneNext,
-    PanePrev,
-    /// Back to typing, whatever was open.
-    FocusInput,
-    /// Esc in the box: it stays; with nothing typed while a turn runs, how to cancel it.
-    Escape,
-    FocusPane(Pane),
-    /// Scroll `pane` (the focused one when `None`) by `lines` (negative: up, older).
-    Scroll {
-        pane: Option<Pane>,
-        lines: i32,
-    },
-    /// PgUp/PgDn: a screenful of the focused pane (the transcript while typing).
-    Page {
-        up: bool,
-    },
-    ScrollTop,
-    ScrollBottom,
-    /// ↑↓/j/k in the panes: move the selection (Transcript, Events) or scroll (the others).
-    Select(i32),
-    /// `[` / `]`: select the message that starts the previous / next turn.
-    SelectTurn {
-        forward: bool,
-    },
-    /// `!`: select the next error.
-    NextError,
-    /// Esc in the panes: clear the selection, or back to the input box.
-    Back,
-    /// Enter in the panes: expand the selected entry, inspect the selected event, or back
-    /// to the input box when nothing is selected.
-    Activate,
-    /// `c`: copy the selected entry to the clipboard (OSC 52).
-    Copy,
-    /// `o`: open the selected entry's link in the browser.
-    OpenLink,
-    ToggleZoom,
-    ToggleHelp,
-    /// Scroll the key list by this many rows.
-    ScrollHelp(i32),
-    ToggleMouseCapture,
-    /// The next theme: dark, light, high contrast.
-    NextTheme,
-    ToggleDeltas,
-    /// The search bar, holding the Events type filter (`type:NAME`).
-    StartEventFilter,
-    /// `/`: the search bar, its query empty (↑ there recalls the previous one).
-    StartSearch,
-    /// `n` / `N`: the next older or newer match.
-    SearchStep {
-        older: bool,
-    },
-    /// Show the entry event `seq` made, which the transcript's budget evicted. Paging back
-    /// loads it from the local log; until then this says where it is.
-    ShowEvicted {
-        seq: u64,
-    },
-    ToggleDiff,
-    /// `p`: publish or unpublish the preview (asks first).
-    TogglePreview,
-    /// `s`: a shell in the workspace over SSH, the UI suspended while it runs.
-    Shell,
-    /// `x`: write the session's Markdown export to a file.
-    Export,
-    /// `a`: the artifacts list (open, save).
-    OpenArtifacts,
-    /// `f`: the workspace's files (browse, find, open).
-    OpenFiles,
-    /// `D`: the changes view (a turn's files as one diff; review).
-    OpenChanges,
-    /// Ctrl+R: re-read the session and turns.
-    Refresh,
-    OpenPicker,
-    /// Enter in the input box.
-    Send(String),
-    /// The first message of a new session, sent once the stream is connected.
-    SendFirst(String),
-    Steer(String),
-    /// Ctrl+T: the box's text added to the session without starting a turn.
-    Context(String),
-    Cancel,
-    /// Ctrl+G in the box: the draft in `$VISUAL` / `$EDITOR`, back in the box after.
-    EditExternally,
-    HistoryPrev,
-    HistoryNext,
-    /// An answer to a required action (from the prompt).
-    Answer(Input),
-}
 
 impl App {
     /// Carries out one intent.

@@ -27,14 +27,11 @@ mod editor;
 mod exporting;
 pub(crate) mod fetch;
 pub(crate) mod fetch_run;
-pub(crate) mod first_message;
+pub(crate) mod fleet_front;
 pub(crate) mod frame;
 pub(crate) mod heap;
 pub(crate) mod input;
 pub(crate) mod intent;
-pub(crate) mod key_table;
-pub(crate) mod keymap;
-pub(crate) mod keys;
 mod local_log;
 mod looking;
 pub mod memory;
@@ -49,12 +46,12 @@ pub(crate) mod pending_sends;
 mod preview;
 pub(crate) mod replay;
 pub mod required;
+pub(crate) mod runtime;
 pub(crate) mod saving;
 mod search;
 mod search_backfill;
 pub mod send_outcome;
 pub mod sender;
-pub mod sessions;
 pub(crate) mod settings;
 pub(crate) mod shell;
 pub(crate) mod stats;
@@ -64,21 +61,17 @@ mod turn_pages;
 mod unsaved;
 mod updates;
 
-pub(crate) use intent::Intent;
+pub(crate) use crate::keys::Intent;
 pub(crate) use msg::AppMsg;
 pub(crate) use options::AppOptions;
 
-use std::io::IsTerminal;
 use std::time::Instant;
 
-use color_eyre::Result;
-use color_eyre::eyre::WrapErr;
-use futures_util::StreamExt;
 use tokio::sync::mpsc;
 
 use crate::session::{Notice, SessionView, Severity, Update};
 use crate::store::StateStore;
-use crate::terminal::{self, TerminationSignals, Tui};
+use crate::terminal::{self, Tui};
 use crate::ui::Screen;
 use crate::ui::theme::Theme;
 use artifacts::ArtifactsPoll;
@@ -94,54 +87,6 @@ use stats::Stats;
 /// applied in slices so keys stay responsive and progress is drawn).
 pub(crate) const MAX_BATCH: usize = 4096;
 const MAX_FPS: u32 = 60;
-
-/// How the app ended when it did not fail.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum AppExit {
-    Quit,
-    /// Ctrl+O: the user wants the fleet.
-    OpenPicker,
-}
-
-/// Opens the full-screen app and runs it until the user quits or asks for the fleet, a
-/// termination signal arrives, or a fatal error (the session does not exist). The
-/// terminal is restored on every way out.
-pub(crate) async fn run_until_exit(opts: AppOptions) -> Result<AppExit> {
-    const NEEDS_TTY: &str = "the full-screen interface needs an interactive terminal \
-                             (for a pipe, use `gobare-tui tail`)";
-    // Checked first: crossterm would otherwise fall back to /dev/tty and take over the
-    // controlling terminal of a process whose output goes elsewhere.
-    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
-        return Err(color_eyre::eyre::eyre!(NEEDS_TTY));
-    }
-    // Before entering: from here on SIGTERM/SIGHUP/SIGINT are ours to handle.
-    let mut signals = TerminationSignals::new()?;
-    let tui = match opts.screen_reader {
-        Some(_) => terminal::enter_lines(),
-        None => terminal::enter(opts.mouse),
-    }
-    .wrap_err(NEEDS_TTY)?;
-    let mut opts = opts;
-    if opts.screen_reader.is_none() {
-        opts.settings.theme_name = auto_theme_asked(opts.settings.theme_name);
-    }
-    let mut app = App::new(opts, tui);
-    app.start();
-    let result = app.run_loop(&mut signals).await;
-    let unsaved = app.finish();
-    app.end_lines();
-    let exit = if app.acting.wants_picker() {
-        AppExit::OpenPicker
-    } else {
-        AppExit::Quit
-    };
-    drop(app); // restores the terminal before main prints any error
-    if let Some(unsaved) = unsaved.filter(unsaved::Unsaved::has_text) {
-        // A failed write to stderr leaves nothing more to try: the log has the failure.
-        let _ = unsaved.report(&std::env::temp_dir(), &mut std::io::stderr().lock());
-    }
-    result.map(|()| exit)
-}
 
 /// `auto` as the terminal's answer picks it (OSC 11) when `COLORFGBG` does not say; any
 /// other name as it is.
@@ -208,7 +153,7 @@ pub(crate) struct App {
     /// When usage was last asked for while a turn runs.
     usage_read_at: Option<Instant>,
     /// Extra key bindings from the config file.
-    keymap: keymap::KeyMap,
+    keymap: crate::keys::keymap::KeyMap,
     /// What opens a link (`[links] open`; empty: the system's opener).
     open_command: String,
     /// The SSH gateway from the config file; `None`: the shell key says how to set it.
@@ -260,7 +205,7 @@ impl App {
             view,
             screen: {
                 let mut screen = Screen::new();
-                screen.set_help_rows(key_table::help_rows());
+                screen.set_help_rows(crate::keys::table::help_rows());
                 screen
             },
             theme: opts.settings.theme(),
@@ -362,56 +307,49 @@ impl App {
         self.stream = Some(stream::spawn(options));
     }
 
-    async fn run_loop(&mut self, signals: &mut TerminationSignals) -> Result<()> {
-        if let Err(e) = self.serve(signals).await {
-            // A terminal that went away (window closed) fails the next draw or read with EIO,
-            // possibly before its SIGHUP is handled: that is the user leaving, not a failure.
-            if !terminal::hung_up() {
-                return Err(e);
-            }
-            tracing::info!("terminal hung up: {e}");
-        }
-        match self.fatal.take() {
-            Some(report) => Err(report),
-            None => Ok(()),
+    /// The user quit (or the terminal went away, or a signal came): the runtime ends this
+    /// front.
+    pub(crate) fn done(&self) -> bool {
+        self.quit
+    }
+
+    /// Why the app must end, when it cannot go on (the session does not exist).
+    fn take_fatal(&mut self) -> Option<color_eyre::Report> {
+        self.fatal.take()
+    }
+
+    /// A batch from the session's stream, or its end (after it reported `Failed`).
+    fn on_stream_update(&mut self, update: Option<StreamUpdate>) {
+        match update {
+            Some(update) => self.on_stream_batch(update),
+            None => self.stream = None,
         }
     }
 
-    /// Turns of the loop until quit, a termination signal, the end of terminal input or an
-    /// error.
-    async fn serve(&mut self, signals: &mut TerminationSignals) -> Result<()> {
-        let mut events = crate::terminal::events().lock().await;
-        self.housekeeping(Instant::now())?;
-        while !self.quit {
-            #[cfg(debug_assertions)]
-            if self.debug_panic && self.frames.frames_drawn() > 0 {
-                panic!("{}", debug_panic::MESSAGE);
-            }
-            let deadline = self.next_deadline(Instant::now());
-            tokio::select! {
-                event = events.next() => match event {
-                    Some(Ok(event)) => self.on_terminal_event(event)?,
-                    Some(Err(e)) => return Err(e.into()),
-                    None => break, // the terminal went away
-                },
-                update = next_update(&mut self.stream) => match update {
-                    Some(update) => self.on_stream_batch(update),
-                    None => self.stream = None, // the task ended (after reporting Failed)
-                },
-                Some(msg) = self.msgs_rx.recv() => self.on_msg(msg),
-                news = next_announcement(&mut self.fleet) => match news {
-                    Some(news) => self.act_on_fleet_news(&news),
-                    None => self.fleet = None, // the fleet is gone
-                },
-                () = sleep_until_opt(deadline) => {}
-                signal = signals.recv() => {
-                    tracing::info!(?signal, "terminating");
-                    break;
-                }
-            }
-            self.housekeeping(Instant::now())?;
+    /// A session of the fleet behind came to need the user, or the fleet is gone.
+    fn on_fleet_news(&mut self, news: Option<crate::fleet::live::FleetNews>) {
+        match news {
+            Some(news) => self.act_on_fleet_news(&news),
+            None => self.fleet = None,
         }
-        Ok(())
+    }
+
+    /// The session's waits, borrowed apart, for the runtime's `select!`: its stream, its
+    /// background results and the fleet behind it.
+    fn sources(
+        &mut self,
+    ) -> (
+        Option<&mut StreamHandle>,
+        &mut mpsc::UnboundedReceiver<AppMsg>,
+        Option<&mut crate::fleet::live::Announcements>,
+    ) {
+        (self.stream.as_mut(), &mut self.msgs_rx, self.fleet.as_mut())
+    }
+
+    /// The terminal and the counters, for the next front.
+    fn into_parts(self: Box<Self>) -> (Tui, Stats) {
+        let app = *self;
+        (app.tui, app.stats)
     }
 
     /// Saves the cursor and the statistics one last time; what the disk refused is handed
@@ -507,29 +445,6 @@ impl App {
     /// Queues a read of `job` (coalesced, rate-limited).
     pub(crate) fn want(&mut self, job: FetchJob) {
         self.fetches.want(job);
-    }
-}
-
-async fn next_update(stream: &mut Option<StreamHandle>) -> Option<StreamUpdate> {
-    match stream {
-        Some(s) => s.updates.recv().await,
-        None => std::future::pending().await,
-    }
-}
-
-async fn next_announcement(
-    fleet: &mut Option<crate::fleet::live::Announcements>,
-) -> Option<crate::fleet::live::FleetNews> {
-    match fleet {
-        Some(fleet) => fleet.next().await,
-        None => std::future::pending().await,
-    }
-}
-
-async fn sleep_until_opt(deadline: Option<Instant>) {
-    match deadline {
-        Some(d) => tokio::time::sleep_until(d.into()).await,
-        None => std::future::pending().await,
     }
 }
 

@@ -1,8 +1,9 @@
 //! How to open the app on a session.
 
+use crate::config::Config;
 use crate::store::StateStore;
 use gobare_api::client::ApiClient;
-use gobare_api::stream::StreamOptions;
+use gobare_api::stream::{StreamOptions, StreamTarget};
 
 pub(crate) struct AppOptions {
     pub(crate) client: ApiClient,
@@ -64,5 +65,35 @@ impl AppOptions {
             fleet: None,
             open_changes: false,
         }
+    }
+}
+
+impl AppOptions {
+    /// The app's options for `session_id` under `config`, with the settings the runtime
+    /// read once and the warnings still to show (the first front shows them).
+    pub(crate) fn for_session(
+        config: &Config,
+        session_id: &str,
+        settings: &crate::app::settings::Settings,
+        warnings: Vec<String>,
+    ) -> color_eyre::Result<AppOptions> {
+        let client = config.client()?;
+        let stream = config.stream_options(StreamTarget::Session(session_id.to_string()), None)?;
+        let mut options = AppOptions::new(client, stream, session_id);
+        options.warnings = warnings;
+        options.settings = settings.clone();
+        options.local_demo = config.local_demo;
+        options.screen_reader = config.screen_reader.clone();
+        options.demo_kept = config.demo_kept;
+        // Without a writable state directory the app still runs: the state stays in memory,
+        // the app says so, and it is written if the directory becomes writable.
+        if let Err(e) = StateStore::open(&config.state_dir, &config.api) {
+            tracing::warn!(
+                "cannot open the state directory {}: {e}",
+                config.state_dir.display()
+            );
+        }
+        options.store = Some(StateStore::at(&config.state_dir, &config.api));
+        Ok(options)
     }
 }

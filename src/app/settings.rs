@@ -50,7 +50,7 @@ pub(crate) struct Settings {
     /// `[theme.colors]`.
     pub(crate) colors: crate::ui::theme::ColorOverrides,
     /// Extra key bindings (`[keys]`).
-    pub(crate) keys: crate::app::keymap::KeyMap,
+    pub(crate) keys: crate::keys::keymap::KeyMap,
     /// Bytes the transcript's entries may take (`[transcript] memory_mib`).
     pub(crate) transcript_budget: usize,
     /// Bytes one session's local event log may take on disk (`[history] log_mib`).
@@ -169,7 +169,7 @@ impl Settings {
         if let Some(keys) = sections.get("keys") {
             match keys.as_table() {
                 Some(table) => {
-                    let (map, key_warnings) = crate::app::keymap::KeyMap::from_table(table);
+                    let (map, key_warnings) = crate::keys::keymap::KeyMap::from_table(table);
                     settings.keys = map;
                     warnings.extend(key_warnings);
                 }

@@ -36,6 +36,10 @@ pub(crate) fn tick_every(counting: bool, relative_shown: bool) -> Option<Duratio
 impl App {
     /// Timers, background reads and the frame: run after every wake-up.
     pub(super) fn housekeeping(&mut self, now: Instant) -> Result<()> {
+        #[cfg(debug_assertions)]
+        if self.debug_panic && self.frames.frames_drawn() > 0 {
+            panic!("{}", super::debug_panic::MESSAGE);
+        }
         if self.replay.check_quiet(now) {
             self.on_replay_over();
             super::heap::release_freed_memory();

@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use super::launch;
+use crate::app::runtime::{self, Start};
 use crate::config::Config;
 use gobare_api::auth::Token;
 use gobare_sim::{SimConfig, Simulator};
@@ -89,14 +89,15 @@ async fn attach(
     );
     demo.warnings.extend(notice);
     // The earlier demo's session where it stood, else a new one with its first message.
-    let options = match sim.session_ids().pop() {
-        Some(id) => launch::options(&demo, &id)?,
-        None => {
-            let id = sim.create_session(Some(TITLE));
-            let mut options = launch::options(&demo, &id)?;
-            options.first_message = Some(FIRST_MESSAGE.into());
-            options
-        }
+    let start = match sim.session_ids().pop() {
+        Some(id) => Start::Session {
+            id,
+            first_message: None,
+        },
+        None => Start::Session {
+            id: sim.create_session(Some(TITLE)),
+            first_message: Some(FIRST_MESSAGE.into()),
+        },
     };
-    super::fleet::run_app(demo, options).await
+    runtime::run(demo, start).await
 }

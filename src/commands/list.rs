@@ -4,11 +4,11 @@
 //! Every page of `GET /v1/sessions` is read (the order needs them all), then one small
 //! items page per untitled session for its first message, which stands in for the title.
 
-use crate::app::first_message::{self, FirstMessages};
-use crate::app::sessions::list_all;
 use crate::cli::ListArgs;
 use crate::config::Config;
 use crate::session::attention::{self, Attention};
+use crate::sessions::first_message::{self, FirstMessages};
+use crate::sessions::list_all;
 use crate::store::StateStore;
 use color_eyre::eyre::{Result, WrapErr};
 use gobare_api::client::SessionFilter;
@@ -127,7 +127,7 @@ pub(crate) fn json_line(session: &Session, first: &FirstMessages) -> String {
         "created_at": session.created_at,
         "updated_at": session.updated_at,
     });
-    super::json_escape::escape_unsafe(&value.to_string()).into_owned()
+    crate::export::json_escape::escape_unsafe(&value.to_string()).into_owned()
 }
 
 #[cfg(test)]

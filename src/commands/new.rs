@@ -11,24 +11,28 @@
 //! [`run`] creates the session and hands the first message to the app, which follows this
 //! recipe with its own stream.
 
+use crate::app::runtime::{self, Start};
 use crate::cli::NewArgs;
 use crate::config::Config;
+use crate::sessions::create;
 use color_eyre::eyre::eyre;
 use gobare_api::retry::SendRetry;
 
 pub(crate) async fn run(config: Config, args: NewArgs) -> color_eyre::Result<()> {
     config.require_token()?;
     let client = config.client().map_err(|e| eyre!(e.summary()))?;
-    let session = super::launch::create_session(
+    let session = create::create_session(
         &client,
-        &super::launch::create_request(&args),
+        &create::create_request(&args),
         &SendRetry::default(),
     )
     .await
     .map_err(|e| eyre!("could not create the session: {}", e.summary()))?;
     // The app subscribes live-only, waits until the stream is open, and only then sends the
     // first message through the send executor (§11.1).
-    let mut options = super::launch::options(&config, &session.id)?;
-    options.first_message = args.message.filter(|m| !m.trim().is_empty());
-    super::fleet::run_app(config, options).await
+    let start = Start::Session {
+        id: session.id,
+        first_message: args.message.filter(|m| !m.trim().is_empty()),
+    };
+    runtime::run(config, start).await
 }

@@ -4,10 +4,10 @@
 //! Session ids are UUIDs (§9.1): only text that could begin one is taken, as a prefix;
 //! anything else is refused before it reaches a URL, a file name or an `ssh` argument.
 
-use crate::app::first_message::{self, FirstMessages};
-use crate::app::sessions::list_all;
 use crate::cli::UsageError;
 use crate::config::Config;
+use crate::sessions::first_message::{self, FirstMessages};
+use crate::sessions::list_all;
 use crate::store::StateStore;
 use color_eyre::eyre::Result;
 use gobare_api::client::SessionFilter;

@@ -2,6 +2,7 @@
 //! the session opened last against this API, or the fleet when there is none (or when the
 //! one opened last no longer exists: it is forgotten, and the fleet says so).
 
+use crate::app::runtime::{self, Start};
 use crate::config::Config;
 use crate::store::StateStore;
 use gobare_api::error::ApiErrorKind;
@@ -15,8 +16,11 @@ pub(crate) async fn run(config: Config) -> color_eyre::Result<()> {
     let mut notice = None;
     if let Some(id) = store.as_ref().and_then(StateStore::last_session) {
         if !is_gone(&config, &id).await? {
-            let options = super::launch::options(&config, &id)?;
-            return super::fleet::run_app(config, options).await;
+            let start = Start::Session {
+                id,
+                first_message: None,
+            };
+            return runtime::run(config, start).await;
         }
         if let Some(store) = &store
             && let Err(e) = store.forget_last_session()
@@ -33,7 +37,12 @@ pub(crate) async fn run(config: Config) -> color_eyre::Result<()> {
     }
     // Pick one (or create one) from the fleet, when there is a terminal to show it on.
     if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
-        return super::fleet::run_fleet(config, notice, None, None).await;
+        let start = Start::Fleet {
+            notice,
+            root: None,
+            selected: None,
+        };
+        return runtime::run(config, start).await;
     }
     Err(crate::cli::UsageError(
         "no session to reopen yet: open one with `gobare-tui attach SESSION_ID`, \

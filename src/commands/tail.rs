@@ -9,9 +9,9 @@
 //! at once (a hang-up poll on stdout), even on a session where nothing happens.
 
 use crate::cli::TailArgs;
-use crate::commands::frame_line::one_line;
 use crate::commands::session_id;
 use crate::config::Config;
+use crate::export::frame_line::one_line;
 use color_eyre::eyre::{Result, WrapErr, bail};
 use gobare_api::error::ApiErrorKind;
 use gobare_api::stream::ConnectionState;

@@ -6,8 +6,8 @@
 //! would come back as an escape character in whoever reads the file) and redacted before it
 //! is written again.
 
-use crate::commands::frame_line::one_line;
-use crate::commands::json_escape::escape_unsafe;
+use crate::export::frame_line::one_line;
+use crate::export::json_escape::escape_unsafe;
 use crate::redact::redact;
 use gobare_api::text;
 use serde_json::Value;

@@ -6,7 +6,9 @@
 //! [`turn_facts::TurnFacts`].
 
 mod agent_body;
+pub(crate) mod frame_line;
 pub mod history;
+pub(crate) mod json_escape;
 pub(crate) mod jsonl;
 pub(crate) mod markdown;
 mod markdown_escape;

@@ -25,8 +25,8 @@ use super::details::{DetailAsks, DetailReader, DetailsRead, Wanted};
 use super::model::{Applied, FleetModel};
 use super::relisting::{self, RELIST_PERIOD, Refresh};
 use super::trouble::Trouble;
-use crate::app::first_message;
-use crate::app::sessions::list_all;
+use crate::sessions::first_message;
+use crate::sessions::list_all;
 use crate::store::StateStore;
 
 /// How long reads the stream asked for are gathered before they are made: at thousands of
@@ -151,6 +151,11 @@ impl FleetLive {
     /// The next session that came to need the user.
     pub async fn next_needs_you(&mut self) -> Option<FleetNews> {
         self.announced.next().await
+    }
+
+    /// The fleet's own listener, to wait on without borrowing the rest of the fleet.
+    pub(crate) fn announced_mut(&mut self) -> &mut Announcements {
+        &mut self.announced
     }
 
     /// A listener of its own for the sessions that come to need the user from now on (for

@@ -109,19 +109,19 @@ pub fn call_id(event: &Event) -> Option<&str> {
     }
 }
 
-/// Arguments as words: string values as they are, the rest as compact JSON.
+/// Arguments as the words the transcript shows of them: the values (string values as they
+/// are, the rest as compact JSON), not the argument names, which are framing (a search for
+/// "path" would otherwise find every file tool call).
 fn json_text(v: &Value) -> String {
     match v {
         Value::Null => String::new(),
         Value::String(s) => s.clone(),
         Value::Object(map) => {
             let mut out = String::new();
-            for (k, v) in map {
+            for v in map.values() {
                 if !out.is_empty() {
                     out.push(' ');
                 }
-                out.push_str(k);
-                out.push_str(": ");
                 match v {
                     Value::String(s) => out.push_str(s),
                     other => out.push_str(&other.to_string()),
@@ -161,7 +161,7 @@ mod tests {
             "agent.tool_call",
             serde_json::json!({"toolCallId": "c1", "toolName": "bash", "args": {"command": "cargo Test"}}),
         );
-        assert_eq!(text(&call), "bash command: cargo test");
+        assert_eq!(text(&call), "bash cargo test");
         assert_eq!(call_id(&call), Some("c1"));
         let result = ev(
             "agent.tool_result",

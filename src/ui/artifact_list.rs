@@ -182,10 +182,7 @@ impl Overlay for ArtifactList {
             (Some((question, _)), _, _) => Line::from(vec![
                 Span::styled(question.clone(), theme.warning),
                 Span::styled(
-                    format!(
-                        "  {}",
-                        crate::app::key_table::view_hints(ViewScope::Overwrite)
-                    ),
+                    format!("  {}", crate::keys::table::view_hints(ViewScope::Overwrite)),
                     theme.key_hint,
                 ),
             ]),
@@ -199,10 +196,7 @@ impl Overlay for ArtifactList {
             .border_style(theme.border_focused)
             .title(Span::styled(format!(" Artifacts{count} "), theme.title))
             .title_bottom(Span::styled(
-                format!(
-                    " {} ",
-                    crate::app::key_table::view_hints(ViewScope::Artifacts)
-                ),
+                format!(" {} ", crate::keys::table::view_hints(ViewScope::Artifacts)),
                 theme.dim,
             ));
         let status_row = Rect {
@@ -312,7 +306,7 @@ impl Overlay for ArtifactList {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::keys::press_overlay as press;
+    use crate::keys::press_overlay as press;
     use crossterm::event::KeyCode;
     use crossterm::event::KeyModifiers;
     use serde_json::json;

@@ -363,7 +363,7 @@ impl Overlay for FileBrowser {
             (None, Some(status)) => Line::styled(status.clone(), theme.text),
             (None, None) => Line::default(),
         });
-        let keys = format!(" {} ", crate::app::key_table::view_hints(self.scope()));
+        let keys = format!(" {} ", crate::keys::table::view_hints(self.scope()));
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(theme.border_focused)
@@ -466,7 +466,7 @@ impl FileBrowser {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::keys::press_overlay as press;
+    use crate::keys::press_overlay as press;
     use serde_json::json;
 
     fn key(code: KeyCode) -> KeyEvent {

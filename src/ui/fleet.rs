@@ -171,7 +171,7 @@ impl FleetView {
         if key.kind == KeyEventKind::Release {
             return FleetAction::Consumed;
         }
-        match crate::app::key_table::fleet_key(self.scope(), key.code, key.modifiers) {
+        match crate::keys::table::fleet_key(self.scope(), key.code, key.modifiers) {
             Some(meant) => self.handle(meant),
             None => self.unrouted(key),
         }
@@ -528,7 +528,7 @@ impl FleetView {
             bottom - 1,
             &Span::styled(
                 text::truncate(
-                    &format!("  {}", crate::app::key_table::fleet_hints(FleetScope::List)),
+                    &format!("  {}", crate::keys::table::fleet_hints(FleetScope::List)),
                     width,
                 )
                 .into_owned(),
@@ -556,10 +556,12 @@ impl FleetView {
     }
 
     /// Keeps the shown order and the selection (a session that left hands the selection
-    /// to the row now at its place).
+    /// to the row now at its place). With no row yet (the first listing still coming) the
+    /// selection asked for waits for it: Ctrl+O from a session lands on its row.
     fn remember(&mut self) {
         match self.selected_id.as_ref().and_then(|id| self.position(id)) {
             Some(i) => self.selected_index = i,
+            None if self.shown.is_empty() => self.selected_index = 0,
             None => {
                 let i = self.selected_index.min(self.shown.len().saturating_sub(1));
                 self.selected_index = i;

@@ -3,7 +3,7 @@
 
 use crossterm::event::KeyEvent;
 
-use crate::app::key_table::fleet_key;
+use crate::keys::table::fleet_key;
 use crate::ui::fleet::{FleetKey, FleetScope};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -90,7 +90,7 @@ mod tests {
 
     #[test]
     fn f1_or_question_mark_shows_the_fleets_keys_and_esc_closes() {
-        let mut help = FleetHelp::new(crate::app::key_table::fleet_help_rows());
+        let mut help = FleetHelp::new(crate::keys::table::fleet_help_rows());
         assert_eq!(press(&mut help, KeyCode::Char('?'), true), HelpKey::NotMine);
         assert!(!help.is_open(), "? is text while renaming or filtering");
         assert_eq!(

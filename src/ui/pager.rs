@@ -110,7 +110,7 @@ impl Overlay for Pager {
                 format!(
                     "{where_}{} {} ",
                     kind.unwrap_or_default(),
-                    crate::app::key_table::view_hints(ViewScope::Pager)
+                    crate::keys::table::view_hints(ViewScope::Pager)
                 ),
                 theme.dim,
             ));
@@ -143,7 +143,7 @@ impl Overlay for Pager {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::keys::press_overlay as press;
+    use crate::keys::press_overlay as press;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
     fn key(code: KeyCode) -> KeyEvent {

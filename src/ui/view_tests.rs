@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 
 mod looking;
 mod themes;
+mod vocabulary;
 
 fn examples() -> Value {
     serde_json::from_str(include_str!("../../assets/event-payloads.json")).unwrap()
@@ -70,17 +71,17 @@ pub(super) fn render_in(
     theme: &Theme,
 ) -> Terminal<TestBackend> {
     // The titles and hints the app draws from its key table.
-    let situation = crate::app::key_table::Situation {
+    let situation = crate::keys::table::Situation {
         waiting: !v.actions().nothing_listed(),
         running: v.turn_running(),
         enter_answers: false,
     };
-    ui.set_mode_title(crate::app::key_table::mode_title(
+    ui.set_mode_title(crate::keys::table::mode_title(
         ui.mode(),
         ui.focus().title(),
         situation,
     ));
-    let (hint, panes) = crate::app::key_table::status_hint(ui.mode(), ui.focus().title());
+    let (hint, panes) = crate::keys::table::status_hint(ui.mode(), ui.focus().title());
     ui.set_status_hint(hint, panes);
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
     term.draw(|f| ui.draw(f, v, theme, None)).unwrap();
@@ -854,10 +855,10 @@ fn every_mode_shows_itself_and_its_keys() {
         if mode == Mode::Search {
             screen.search.start("type:sandbox");
         }
-        let title = crate::app::key_table::mode_title(
+        let title = crate::keys::table::mode_title(
             &mode,
             screen.focus().title(),
-            crate::app::key_table::Situation {
+            crate::keys::table::Situation {
                 waiting: true,
                 ..Default::default()
             },
@@ -1163,7 +1164,7 @@ fn the_preview_links_are_where_the_workspace_pane_shows_them() {
         assert!(row.starts_with(&l.url), "{l:?} on {row}");
     }
     screen.modes.set_for_test(crate::ui::mode::Mode::Help);
-    screen.set_help_rows(crate::app::key_table::help_rows());
+    screen.set_help_rows(crate::keys::table::help_rows());
     render(&v, &mut screen, 80, 20);
     assert!(
         screen.links().is_empty(),

@@ -329,3 +329,152 @@ fn design_file_map_matches_the_tree() {
         "DESIGN.md's file map is stale: run `UPDATE_FILE_MAP=1 cargo test layout`"
     );
 }
+
+/// The folders that drive the others: nothing below them reaches back up into them.
+const TOP_FOLDERS: [&str; 2] = ["app", "commands"];
+/// What may import a top folder: the crate's root and the command-line entry, which sit
+/// above both; and `commands`, which starts the runtime in `app`.
+fn may_reach_top(module: &[String], target: &str) -> bool {
+    match module.first().map(String::as_str) {
+        None | Some("entry") => true,
+        Some("commands") => target == "app" || target == "commands",
+        Some("app") => target == "app",
+        Some(_) => false,
+    }
+}
+
+/// Every arrow from a lower folder up into `app/` or `commands/` (and from `app/` up into
+/// `commands/`), as "from → to".
+fn arrows_back_up(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<String> {
+    let mut found = Vec::new();
+    for (module, refs) in graph {
+        for target in refs {
+            let Some(top) = target.first().map(String::as_str) else {
+                continue;
+            };
+            if TOP_FOLDERS.contains(&top) && !may_reach_top(module, top) {
+                found.push(format!("{} → {}", module.join("::"), target.join("::")));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn nothing_below_app_and_commands_reaches_back_up_into_them() {
+    let found = arrows_back_up(&import_graph("src"));
+    assert!(
+        found.is_empty(),
+        "arrows back up into app/ or commands/:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_back_up_check_finds_an_arrow_back_up() {
+    let ui = vec!["ui".to_string(), "pane".to_string()];
+    let app = vec!["app".to_string(), "keys".to_string()];
+    let files: BTreeMap<Vec<String>, PathBuf> = [
+        (vec!["ui".to_string()], "ui/mod.rs".into()),
+        (ui.clone(), "ui/pane.rs".into()),
+        (vec!["app".to_string()], "app/mod.rs".into()),
+        (app.clone(), "app/keys.rs".into()),
+    ]
+    .into_iter()
+    .collect();
+    let mut graph = BTreeMap::new();
+    graph.insert(
+        app.clone(),
+        references("use crate::ui::pane::Pane;", &app, false, &files),
+    );
+    graph.insert(ui.clone(), BTreeSet::new());
+    assert!(arrows_back_up(&graph).is_empty(), "{graph:?}");
+    graph.insert(
+        ui.clone(),
+        references("crate::app::keys::hint()", &ui, false, &files),
+    );
+    assert_eq!(
+        arrows_back_up(&graph),
+        vec!["ui::pane → app::keys".to_string()]
+    );
+}
+
+/// The one file that enters the terminal, reads its events and runs the one loop over them.
+const RUNTIME: &str = "src/app/runtime.rs";
+/// The other `select!`s of the crate, none of which touches the terminal: each races one
+/// piece of IO against its end, or runs a task without a screen.
+const OTHER_SELECTS: [(&str, &str); 7] = [
+    ("src/commands/tail.rs", "prints frames, reads no key"),
+    ("src/outputs/save.rs", "a download against its cancellation"),
+    ("src/commands/follow.rs", "prints lines, reads no key"),
+    ("src/commands/export.rs", "a replay against Ctrl+C"),
+    ("src/commands/diff.rs", "a replay against Ctrl+C"),
+    ("src/commands/sim.rs", "the simulator until Ctrl+C"),
+    ("src/fleet/live.rs", "the fleet's network task"),
+];
+
+/// What in `files` (path, code without tests) breaks "one runtime": the terminal entered,
+/// its events read, or a frame drawn outside [`RUNTIME`]'s loop, or a `select!` anywhere
+/// but there and the known ones.
+fn second_loops(files: &[(String, String)]) -> Vec<String> {
+    let mut found = Vec::new();
+    for (path, code) in files {
+        if path == RUNTIME || path == "src/terminal.rs" {
+            continue;
+        }
+        for needle in [
+            "terminal::enter(",
+            "terminal::enter_lines(",
+            "terminal::events(",
+        ] {
+            if code.contains(needle) {
+                found.push(format!("{path}: {needle}…) outside the runtime"));
+            }
+        }
+        if code.contains("select!") {
+            match OTHER_SELECTS.iter().find(|(p, _)| p == path) {
+                None => found.push(format!("{path}: a second select! loop")),
+                Some(_) if code.contains(".draw(") || code.contains("crossterm::event") => {
+                    found.push(format!("{path}: a select! that touches the terminal"))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn one_runtime_enters_the_terminal_and_runs_the_one_loop() {
+    let files: Vec<(String, String)> = rust_files(Path::new("src"))
+        .into_iter()
+        .filter(|f| !is_test_file(f))
+        .map(|f| {
+            let text = std::fs::read_to_string(Path::new(ROOT).join(&f)).unwrap();
+            (f.display().to_string(), code_without_tests(&text))
+        })
+        .collect();
+    let runtime = &files
+        .iter()
+        .find(|(p, _)| p == RUNTIME)
+        .expect("the runtime")
+        .1;
+    assert_eq!(
+        runtime.matches("select!").count(),
+        1,
+        "one select! in the runtime"
+    );
+    let found = second_loops(&files);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn the_loop_check_finds_a_second_loop_and_a_second_enter() {
+    let fleet = |code: &str| vec![("src/commands/fleet.rs".to_string(), code.to_string())];
+    assert!(second_loops(&fleet("fn run() {}")).is_empty());
+    assert_eq!(second_loops(&fleet("loop { tokio::select! { } }")).len(), 1);
+    assert_eq!(
+        second_loops(&fleet("let t = terminal::enter(false)?;")).len(),
+        1
+    );
+}

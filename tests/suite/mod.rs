@@ -33,6 +33,7 @@ mod layout;
 mod looking_back;
 mod malformed_frames;
 mod malformed_props;
+mod one_runtime;
 mod outputs_app;
 mod paging_back;
 mod perf_e2e;

@@ -251,6 +251,7 @@ impl SimArgs {
                 read_only_sessions: self.read_only_sessions,
                 delay_stream_open_ms: self.delay_stream_open_ms,
                 write_each_frame: self.write_each_frame,
+                delay_session_writes_ms: 0,
             },
             ..SimConfig::default()
         };

@@ -56,9 +56,22 @@ pub struct Faults {
     /// that flushes after each event does; otherwise frames already waiting go out in
     /// 64 KiB writes.
     pub write_each_frame: bool,
+    /// Hold every session write (`PATCH`, `DELETE`, fork) this many milliseconds before
+    /// acting on it: a server slow to answer them.
+    pub delay_session_writes_ms: u64,
 }
 
 impl Faults {
+    /// Waits as long as [`Faults::delay_session_writes_ms`] says.
+    pub(crate) async fn delay_session_write(&self) {
+        if self.delay_session_writes_ms > 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(
+                self.delay_session_writes_ms,
+            ))
+            .await;
+        }
+    }
+
     /// The refusal of a scope this token lacks (§1.3: the message names the scope).
     pub(crate) fn missing_scope(scope: &str) -> crate::refusal::Refusal {
         crate::refusal::Refusal::new(

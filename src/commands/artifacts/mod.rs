@@ -90,7 +90,7 @@ pub(crate) fn json_line(a: &Artifact) -> String {
         "content_type": a.content_type,
         "created_at": a.created_at,
     });
-    super::json_escape::escape_unsafe(&value.to_string()).into_owned()
+    crate::export::json_escape::escape_unsafe(&value.to_string()).into_owned()
 }
 
 async fn download(

@@ -57,10 +57,7 @@ pub(super) fn draw(view: &mut ChangesView, area: Rect, buf: &mut Buffer, theme: 
         Typing::No => match &view.status {
             Some(status) => Span::styled(format!(" {status} "), theme.accent),
             None => Span::styled(
-                format!(
-                    " {} ",
-                    crate::app::key_table::view_hints(ViewScope::Changes)
-                ),
+                format!(" {} ", crate::keys::table::view_hints(ViewScope::Changes)),
                 theme.dim,
             ),
         },

@@ -546,3 +546,15 @@ fn fleet_in_each_theme() {
         insta::assert_debug_snapshot!(format!("fleet_{name}"), buf);
     }
 }
+
+/// Ctrl+O from a session opens a fleet whose first listing may not be in yet: the row
+/// asked for is selected once it comes, not the first row.
+#[test]
+fn a_selection_asked_for_before_the_first_listing_waits_for_it() {
+    let mut view = FleetView::new();
+    view.select("fail-000");
+    screen(&mut view, &FleetModel::new(), 150, 12);
+    assert_eq!(view.selected(), Some("fail-000"));
+    screen(&mut view, &fleet(), 150, 12);
+    assert_eq!(view.selected(), Some("fail-000"));
+}

@@ -1,7 +1,7 @@
 use super::*;
 
 fn table_rows() -> Vec<(String, String)> {
-    crate::app::key_table::help_rows()
+    crate::keys::table::help_rows()
 }
 
 fn screen(width: u16, height: u16) -> String {

@@ -97,7 +97,7 @@ pub(crate) fn entry_words(kind: &EntryKind) -> Option<Vec<String>> {
         EntryKind::Function(f) => {
             let state = match f.success {
                 None => return None,
-                Some(true) => "result sent",
+                Some(true) => "succeeded",
                 Some(false) if f.expired => "expired unanswered",
                 Some(false) => "failed",
             };

@@ -279,9 +279,9 @@ pub(super) fn entry_lines(
         EntryKind::Function(f) => {
             let (mark, style, state) = match f.success {
                 None => ("ƒ", theme.warning, " — waiting for your result"),
-                Some(true) => ("ƒ", theme.ok, " ✓"),
-                Some(false) if f.expired => ("ƒ", theme.error, " ✗ expired unanswered"),
-                Some(false) => ("ƒ", theme.error, " ✗"),
+                Some(true) => ("ƒ", theme.ok, " ✓ succeeded"),
+                Some(false) if f.expired => ("ƒ", theme.error, " ✗ failed: expired unanswered"),
+                Some(false) => ("ƒ", theme.error, " ✗ failed"),
             };
             out.push(truncate(
                 Line::from(vec![

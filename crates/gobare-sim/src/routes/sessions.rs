@@ -281,6 +281,7 @@ pub(crate) async fn patch(
     body: Body,
 ) -> Result<Json<Session>, Refusal> {
     Query::parse(uri.query(), &[])?;
+    state.faults().delay_session_write().await;
     if state.faults().read_only_sessions {
         return Err(crate::faults::Faults::missing_scope("sessions:write"));
     }
@@ -374,6 +375,7 @@ pub(crate) async fn delete(
     Path(id): Path<String>,
     _: body::NoInput,
 ) -> Result<Json<Value>, Refusal> {
+    state.faults().delay_session_write().await;
     if state.faults().read_only_sessions {
         return Err(crate::faults::Faults::missing_scope("sessions:write"));
     }
@@ -392,6 +394,7 @@ pub(crate) async fn fork(
     Path(id): Path<String>,
     _: body::NoInput,
 ) -> Result<impl IntoResponse, Refusal> {
+    state.faults().delay_session_write().await;
     if state.faults().read_only_sessions {
         return Err(crate::faults::Faults::missing_scope("sessions:write"));
     }

@@ -12,7 +12,7 @@
 //! the default single-letter commands, so it never steals a key from the input box.
 
 use super::intent::Intent;
-use super::key_table::{self, Chord, KeyRoute, Scope, TABLE};
+use super::table::{self as key_table, Chord, KeyRoute, Scope, TABLE};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// Names earlier configs used for actions that have since been named after what they do.

@@ -1,18 +1,23 @@
 //! Keys → where they go, decided by the one [`Mode`] and the one key table
-//! ([`super::key_table::TABLE`]). While typing, every printable key is text; single-letter
+//! ([`table::TABLE`]). While typing, every printable key is text; single-letter
 //! commands act only in the panes (Shift+Tab gets there, and the box then says letters are
 //! commands); decisions are the prompt's keys in the deciding mode (Tab from the box while
 //! something waits). Scrolling keys the box has no use for (PgUp/PgDn, the wheel) always
 //! scroll, so reading back never needs a mode change.
 
-use super::intent::Intent;
-use super::key_table::{Binding, Scope, TABLE, view_key};
-use super::keymap::KeyMap;
+pub(crate) mod intent;
+pub(crate) mod keymap;
+pub(crate) mod table;
+
+pub(crate) use intent::Intent;
+
 use crate::ui::mode::Mode;
 use crate::ui::overlay::{Overlay, OverlayKey};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use keymap::KeyMap;
+use table::{Binding, Scope, TABLE, view_key};
 
-pub(crate) use super::key_table::{KeyRoute, scope_of};
+pub(crate) use table::{KeyRoute, scope_of};
 
 /// The first binding of `scope` that `key` matches.
 fn find(scope: Scope, key: &KeyEvent) -> Option<&'static Binding> {

@@ -1,6 +1,9 @@
 //! The whole session list at once, read a full page at a time, for `list`, the fleet and
 //! session id prefixes.
 
+pub(crate) mod create;
+pub(crate) mod first_message;
+
 use gobare_api::client::{ApiClient, Order, Page, SessionFilter};
 use gobare_api::error::{ApiError, ApiErrorKind};
 use gobare_api::model::{List, Session};

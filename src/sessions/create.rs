@@ -1,43 +1,11 @@
-//! What the subcommands share: the app's options for a session and the one way a session
-//! is created. The subcommands (`attach`, `new`, `start`, `fleet`) call into this file; it
-//! calls into none of them.
+//! The one way a session is created: the request (never with `input`, which would race
+//! the stream, §11.1) and the call, retried under one key.
 
-use crate::app::AppOptions;
 use crate::cli::NewArgs;
-use crate::config::Config;
-use crate::store::StateStore;
 use gobare_api::client::{ApiClient, IdempotencyKey};
 use gobare_api::error::ApiError;
 use gobare_api::model::{AgentRequest, CreateSession, Session};
 use gobare_api::retry::SendRetry;
-use gobare_api::stream::StreamTarget;
-
-/// The app's options for `session_id` under `config` .
-pub(crate) fn options(config: &Config, session_id: &str) -> color_eyre::Result<AppOptions> {
-    let client = config.client()?;
-    let stream = config.stream_options(StreamTarget::Session(session_id.to_string()), None)?;
-    let mut options = AppOptions::new(client, stream, session_id);
-    let (settings, warnings) = crate::app::settings::Settings::from_sections(&config.file.sections);
-    for warning in &warnings {
-        tracing::warn!("{warning}");
-        eprintln!("gobare-tui: {warning}");
-    }
-    options.warnings = config.warnings.iter().cloned().chain(warnings).collect();
-    options.settings = settings;
-    options.local_demo = config.local_demo;
-    options.screen_reader = config.screen_reader.clone();
-    options.demo_kept = config.demo_kept;
-    // Without a writable state directory the app still runs: the state stays in memory, the
-    // app says so, and it is written if the directory becomes writable.
-    if let Err(e) = StateStore::open(&config.state_dir, &config.api) {
-        tracing::warn!(
-            "cannot open the state directory {}: {e}",
-            config.state_dir.display()
-        );
-    }
-    options.store = Some(StateStore::at(&config.state_dir, &config.api));
-    Ok(options)
-}
 
 /// The create request: never with `input` (that would race the stream, §11.1).
 pub(crate) fn create_request(args: &NewArgs) -> CreateSession {

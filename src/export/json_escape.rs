@@ -42,7 +42,7 @@ pub(crate) fn escape_unsafe(json: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::first_message::FirstMessages;
+    use crate::sessions::first_message::FirstMessages;
     use serde_json::{Value, json};
 
     /// Server text with a member of each class: ESC (an OSC title), a C1 CSI, DEL, a bidi
@@ -61,7 +61,7 @@ mod tests {
     fn tail_list_artifacts_and_the_jsonl_export_escape_the_same_set() {
         let frame =
             json!({"type": "agent.message", "seq": 1, "payload": {"text": HOSTILE}}).to_string();
-        let tail = crate::commands::frame_line::one_line(&frame);
+        let tail = crate::export::frame_line::one_line(&frame);
         assert_inert("tail", &tail);
         let back: Value = serde_json::from_str(&tail).unwrap();
         assert_eq!(

@@ -1,0 +1,441 @@
+//! The fleet as a front of the one runtime ([`super::runtime`]): its rows kept live by
+//! [`FleetLive`]'s own task, drawn when something shown changed (coalesced by the same
+//! [`FrameScheduler`] as a session's frames) or stopped being true (a clock's second, an
+//! age's minute, a countdown). Rename, delete, fork and create run as tasks, with the
+//! send retry policy, and come back as [`FleetMsg`]s: the fleet draws, reads keys and hears
+//! signals while the API answers.
+
+use super::frame::FrameScheduler;
+use super::notifications::Notifier;
+use super::settings::Settings;
+use crate::fleet::live::{Announcements, FleetLive, FleetNews};
+use crate::keys::table as key_table;
+use crate::notify::NotifyTarget;
+use crate::terminal::Tui;
+use crate::ui::fleet::{FleetAction, FleetView};
+use crate::ui::fleet_help::{FleetHelp, HelpKey};
+use crate::ui::theme::Theme;
+use crossterm::event::{Event, KeyEventKind};
+use gobare_api::client::{ApiClient, IdempotencyKey};
+use gobare_api::error::ApiError;
+use gobare_api::model::{CreateSession, Session};
+use gobare_api::retry::SendRetry;
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::sync::{Notify, mpsc};
+
+const MAX_FPS: u32 = 60;
+
+/// A write to the API that the fleet asked for, come back.
+#[derive(Debug)]
+pub(crate) enum FleetMsg {
+    Renamed(Box<Result<Session, ApiError>>),
+    Deleted {
+        id: String,
+        result: Result<(), ApiError>,
+    },
+    Forked {
+        result: Box<Result<Session, ApiError>>,
+        /// The fork's own title, set after it was made (`None`: the fork failed).
+        named: Option<(String, Box<Result<Session, ApiError>>)>,
+    },
+    Created(Box<Result<Session, ApiError>>),
+}
+
+/// What the user chose in the fleet that takes it off the screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum FleetExit {
+    Quit,
+    Open(String),
+    /// Open it with its changes view.
+    OpenChanges(String),
+}
+
+/// What the fleet keeps while a session is in front: its live rows, its view state and its
+/// looks, so Ctrl+O comes back to the same row.
+pub(crate) struct FleetState {
+    pub(crate) live: FleetLive,
+    pub(crate) view: FleetView,
+    settings: Settings,
+    theme: Theme,
+    help: FleetHelp,
+}
+
+impl FleetState {
+    pub(crate) fn new(live: FleetLive, settings: Settings, notice: Option<String>) -> FleetState {
+        let mut view = FleetView::new();
+        view.set_message(notice, true);
+        FleetState {
+            live,
+            view,
+            theme: settings.theme(),
+            settings,
+            help: FleetHelp::new(key_table::fleet_help_rows()),
+        }
+    }
+
+    /// A listener for the sessions that come to need the user, for a session in front.
+    pub(crate) fn announcements(&self) -> Announcements {
+        self.live.announcements()
+    }
+
+    /// `T`: the next theme, for this run; what to say of it.
+    fn next_theme(&mut self) -> String {
+        let next = self
+            .settings
+            .theme_name
+            .next(crate::ui::theme::background_is_light());
+        let Some(theme) = Theme::for_terminal(next, self.settings.no_color, &self.settings.colors)
+        else {
+            return "colours are off (NO_COLOR or [theme] no_color): no theme to switch to".into();
+        };
+        self.theme = theme;
+        self.settings.theme_name = next;
+        let name = next.as_str();
+        format!("theme: {name} · T for the next · [theme] name = \"{name}\" keeps it")
+    }
+}
+
+/// The fleet on screen.
+pub(crate) struct FleetFront {
+    pub(crate) tui: Tui,
+    pub(crate) state: FleetState,
+    client: ApiClient,
+    retry: SendRetry,
+    notifier: Notifier,
+    changed: Arc<Notify>,
+    frames: FrameScheduler,
+    /// When a clock on screen next changes.
+    clock: Option<Instant>,
+    /// The rows whose details were last asked for: those on screen.
+    wanted: Vec<String>,
+    msgs: mpsc::UnboundedSender<FleetMsg>,
+    msgs_rx: mpsc::UnboundedReceiver<FleetMsg>,
+    /// A session being created: opened once it exists.
+    creating: bool,
+    exit: Option<FleetExit>,
+    pub(crate) stats: super::stats::Stats,
+}
+
+impl FleetFront {
+    pub(crate) fn new(
+        tui: Tui,
+        mut state: FleetState,
+        client: ApiClient,
+        stats: super::stats::Stats,
+    ) -> FleetFront {
+        // What came to need the user while a session was open in front was that session's
+        // own notifier's business, or is on the fleet now: not news.
+        state.live.drain_needs_you();
+        let notifier = Notifier::new(
+            state.settings.notify_when,
+            NotifyTarget::from_env(),
+            gobare_api::clock::unix_ms(),
+        );
+        let changed = state.live.change_signal();
+        let (msgs, msgs_rx) = mpsc::unbounded_channel();
+        let mut frames = FrameScheduler::new(MAX_FPS);
+        frames.request();
+        FleetFront {
+            tui,
+            state,
+            client,
+            retry: SendRetry::default(),
+            notifier,
+            changed,
+            frames,
+            clock: None,
+            wanted: Vec::new(),
+            msgs,
+            msgs_rx,
+            creating: false,
+            exit: None,
+            stats,
+        }
+    }
+
+    /// The fleet's waits, borrowed apart, for the runtime's one `select!`.
+    pub(crate) fn sources(
+        &mut self,
+    ) -> (
+        &mut mpsc::UnboundedReceiver<FleetMsg>,
+        &mut Announcements,
+        Arc<Notify>,
+    ) {
+        (
+            &mut self.msgs_rx,
+            self.state.live.announced_mut(),
+            self.changed.clone(),
+        )
+    }
+
+    pub(crate) fn exit(&self) -> Option<&FleetExit> {
+        self.exit.as_ref()
+    }
+
+    pub(crate) fn quit(&mut self) {
+        self.exit = Some(FleetExit::Quit);
+    }
+
+    /// Something shown changed.
+    pub(crate) fn on_changed(&mut self) {
+        self.frames.request();
+    }
+
+    /// A session came to need the user: rung when now is the time.
+    pub(crate) fn on_news(&mut self, news: &FleetNews) {
+        if let Some(bytes) = self.notifier.fleet_news(&news.line) {
+            let backend = self.tui.backend_mut();
+            if let Err(e) = backend.write_all(&bytes).and_then(|()| backend.flush()) {
+                tracing::warn!(error = %e, "could not write a notification");
+            }
+        }
+    }
+
+    /// Draws when a frame is due; keeps the rows on screen read first.
+    pub(crate) fn housekeeping(&mut self, now: Instant) -> color_eyre::Result<()> {
+        if self.clock.is_some_and(|at| at <= now) {
+            self.clock = None;
+            self.frames.request();
+        }
+        if self.frames.due_at(now).is_some_and(|due| due <= now) {
+            let wall = gobare_api::clock::unix_ms();
+            {
+                let model = self.state.live.model();
+                let (view, help, theme) =
+                    (&mut self.state.view, &self.state.help, &self.state.theme);
+                self.tui.draw(|f| {
+                    let area = f.area();
+                    view.render(area, f.buffer_mut(), &model, theme, wall);
+                    help.render(area, f.buffer_mut(), theme);
+                })?;
+            }
+            let drawn = Instant::now();
+            self.frames.drawn(drawn);
+            // Every row is read in turn; the rows on screen first.
+            if self.state.view.on_screen() != self.wanted.as_slice() {
+                self.wanted = self.state.view.on_screen().to_vec();
+                self.state.live.want_details(&self.wanted);
+            }
+            self.clock = self.state.view.true_for().map(|wait| drawn + wait);
+        }
+        self.stats.frames = self.frames.frames_drawn();
+        self.stats.events = self.state.live.model().generation();
+        self.stats.write(now, false);
+        Ok(())
+    }
+
+    /// The next moment something is due: a frame, a clock, the statistics.
+    pub(crate) fn next_deadline(&self, now: Instant) -> Option<Instant> {
+        let clock = self.clock.filter(|_| self.frames.due_at(now).is_none());
+        [self.frames.due_at(now), clock, self.stats.due_at(now)]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    pub(crate) fn on_terminal_event(&mut self, event: Event) {
+        let key = match event {
+            Event::Key(key) if key.kind != KeyEventKind::Release => key,
+            Event::Resize(..) => {
+                self.frames.request();
+                return;
+            }
+            Event::FocusGained => return self.notifier.set_focused(true),
+            Event::FocusLost => return self.notifier.set_focused(false),
+            _ => return,
+        };
+        self.frames.request();
+        match self.state.help.key(key, self.state.view.scope()) {
+            HelpKey::NotMine => {}
+            HelpKey::Consumed => return,
+            HelpKey::Quit => return self.quit(),
+        }
+        match self.state.view.handle_key(key) {
+            FleetAction::Open(id) => self.exit = Some(FleetExit::Open(id)),
+            FleetAction::OpenChanges(id) => self.exit = Some(FleetExit::OpenChanges(id)),
+            FleetAction::New => self.create(),
+            FleetAction::Quit => self.quit(),
+            FleetAction::NextTheme => {
+                let said = self.state.next_theme();
+                self.state.view.set_message(Some(said), false);
+            }
+            FleetAction::Rename(id, title) => self.rename(id, title),
+            FleetAction::Delete(id) => self.delete(id),
+            FleetAction::Fork(id) => self.fork(id),
+            FleetAction::Consumed => {}
+        }
+    }
+
+    /// Runs one write off the loop; its answer comes back as a message.
+    fn spawn<F>(&mut self, saying: &str, write: F)
+    where
+        F: std::future::Future<Output = FleetMsg> + Send + 'static,
+    {
+        self.state.view.set_message(Some(saying.into()), false);
+        let msgs = self.msgs.clone();
+        tokio::spawn(async move {
+            let _ = msgs.send(write.await);
+        });
+    }
+
+    fn create(&mut self) {
+        if self.creating {
+            return;
+        }
+        self.creating = true;
+        let (client, retry) = (self.client.clone(), self.retry.clone());
+        let request = crate::sessions::create::create_request(&crate::cli::NewArgs::default());
+        self.spawn("creating a session…", async move {
+            FleetMsg::Created(Box::new(create(&client, &request, &retry).await))
+        });
+    }
+
+    fn rename(&mut self, id: String, title: Option<String>) {
+        let (client, retry) = (self.client.clone(), self.retry.clone());
+        self.spawn("renaming…", async move {
+            FleetMsg::Renamed(Box::new(
+                set_title(&client, &retry, &id, title.as_deref()).await,
+            ))
+        });
+    }
+
+    fn delete(&mut self, id: String) {
+        let (client, retry) = (self.client.clone(), self.retry.clone());
+        self.spawn("deleting…", async move {
+            let key = IdempotencyKey::new();
+            let (result, _) = retry
+                .run(|| client.delete_session(&id, &key), |_, _, _| {})
+                .await;
+            FleetMsg::Deleted { id, result }
+        });
+    }
+
+    fn fork(&mut self, id: String) {
+        let (client, retry) = (self.client.clone(), self.retry.clone());
+        // The copy keeps the original's title: two rows alike. Its own says so.
+        let original = self
+            .state
+            .live
+            .model()
+            .get(&id)
+            .and_then(|r| r.label().map(str::to_string));
+        let title = fork_title(original.as_deref());
+        self.spawn("forking…", async move {
+            let key = IdempotencyKey::new();
+            let (result, _) = retry
+                .run(|| client.fork_session(&id, &key), |_, _, _| {})
+                .await;
+            let named = match &result {
+                Ok(fork) => {
+                    let named = set_title(&client, &retry, &fork.id, Some(&title)).await;
+                    Some((title.clone(), Box::new(named)))
+                }
+                Err(_) => None,
+            };
+            FleetMsg::Forked {
+                result: Box::new(result),
+                named,
+            }
+        });
+    }
+
+    pub(crate) fn on_msg(&mut self, msg: FleetMsg) {
+        self.frames.request();
+        let view = &mut self.state.view;
+        let live = &self.state.live;
+        match msg {
+            FleetMsg::Renamed(result) => match *result {
+                Ok(session) => {
+                    live.apply_session(&session);
+                    view.set_message(Some("renamed".into()), false);
+                }
+                Err(e) => view.set_message(Some(refusal("rename", &e)), true),
+            },
+            FleetMsg::Deleted { id, result } => match result {
+                Ok(()) => {
+                    live.forget(&id);
+                    view.set_message(Some("deleted".into()), false);
+                }
+                Err(e) => view.set_message(Some(refusal("delete", &e)), true),
+            },
+            FleetMsg::Forked { result, named } => match *result {
+                Err(e) => view.set_message(Some(refusal("fork", &e)), true),
+                Ok(fork) => {
+                    live.apply_session(&fork);
+                    view.select(&fork.id);
+                    match named.map(|(title, named)| (title, *named)) {
+                        Some((title, Ok(named))) => {
+                            live.apply_session(&named);
+                            view.set_message(
+                                Some(format!("forked as “{title}”: the new session is selected")),
+                                false,
+                            );
+                        }
+                        Some((_, Err(e))) => view.set_message(
+                            Some(format!("forked; {}", refusal("name the fork", &e))),
+                            true,
+                        ),
+                        None => {}
+                    }
+                }
+            },
+            FleetMsg::Created(result) => {
+                self.creating = false;
+                match *result {
+                    Ok(session) => {
+                        view.select(&session.id);
+                        view.set_message(None, false);
+                        self.exit = Some(FleetExit::Open(session.id));
+                    }
+                    Err(e) => view.set_message(
+                        Some(format!("could not create the session: {}", e.summary())),
+                        true,
+                    ),
+                }
+            }
+        }
+    }
+
+    /// Takes the terminal and the fleet's state back for the next front.
+    pub(crate) fn into_parts(self) -> (Tui, FleetState, super::stats::Stats) {
+        (self.tui, self.state, self.stats)
+    }
+}
+
+/// Creates a session, retrying retryable failures with the same key (a retry after a lost
+/// answer returns the session created the first time, not a second one).
+async fn create(
+    client: &ApiClient,
+    request: &CreateSession,
+    retry: &SendRetry,
+) -> Result<Session, ApiError> {
+    crate::sessions::create::create_session(client, request, retry).await
+}
+
+async fn set_title(
+    client: &ApiClient,
+    retry: &SendRetry,
+    id: &str,
+    title: Option<&str>,
+) -> Result<Session, ApiError> {
+    let key = IdempotencyKey::new();
+    let (result, _) = retry
+        .run(|| client.set_title(id, title, &key), |_, _, _| {})
+        .await;
+    result
+}
+
+/// A fork's title: the original's name, marked (the original's title, else its first
+/// message, cut to a title's length).
+fn fork_title(original: Option<&str>) -> String {
+    let name: String = original.unwrap_or("untitled").chars().take(80).collect();
+    format!("{} (fork)", name.trim())
+}
+
+/// Why an action was refused, in a line: the server's message names a missing scope
+/// (403), a running turn (409) or the session limit (429).
+fn refusal(what: &str, e: &ApiError) -> String {
+    format!("could not {what}: {}", e.summary())
+}

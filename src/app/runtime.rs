@@ -1,0 +1,422 @@
+//! The one runtime: the terminal entered once, the termination signals, the settings read
+//! once, and the one `tokio::select!` over terminal input, the front's own sources, its
+//! timers and the signals. The front is the fleet or a session; Enter on a fleet row and
+//! Ctrl+O from a session switch it in place (the alternate screen is never left between
+//! them), the fleet kept live behind a session so Ctrl+O comes back to the same row.
+//!
+//! Nothing here awaits the network: each front runs its API calls as tasks that report back
+//! as messages, so the loop always draws, reads keys and hears signals.
+
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::time::Instant;
+
+use color_eyre::Result;
+use color_eyre::eyre::{WrapErr, eyre};
+use futures_util::StreamExt;
+use tokio::sync::{Notify, mpsc};
+
+use super::fleet_front::{FleetExit, FleetFront, FleetMsg, FleetState};
+use super::settings::Settings;
+use super::stats::Stats;
+use super::unsaved::Unsaved;
+use super::{App, AppMsg, AppOptions};
+use crate::config::Config;
+use crate::fleet::details::READS_PER_MINUTE;
+use crate::fleet::live::{Announcements, FleetLive, FleetNews, FleetSource, POLL_PERIOD};
+use crate::store::StateStore;
+use crate::terminal::{self, TerminationSignals, Tui};
+use gobare_api::stream::{StreamHandle, StreamTarget, StreamUpdate};
+
+const NEEDS_TTY: &str = "the full-screen interface needs an interactive terminal \
+                         (for a pipe, use `gobare-tui tail`)";
+
+/// What the runtime shows first.
+pub(crate) enum Start {
+    /// A session; `first_message` is a brand-new session's first message, sent once its
+    /// stream is open (§11.1).
+    Session {
+        id: String,
+        first_message: Option<String>,
+    },
+    /// The fleet (one crew when `root`), with `notice` on its message line and `selected`'s
+    /// row selected.
+    Fleet {
+        notice: Option<String>,
+        root: Option<String>,
+        selected: Option<String>,
+    },
+}
+
+/// What is in front.
+enum Front {
+    Session(Box<App>),
+    Fleet(Box<FleetFront>),
+}
+
+/// What woke the loop.
+enum Woken {
+    Terminal(Option<std::io::Result<crossterm::event::Event>>),
+    Stream(Option<StreamUpdate>),
+    Session(AppMsg),
+    Fleet(Box<FleetMsg>),
+    News(Option<FleetNews>),
+    Changed,
+    Timer,
+    Signal,
+}
+
+/// A front's waits, borrowed apart from the rest of it so the one `select!` can hold them
+/// all at once; the ones a front lacks stay `None` (never ready).
+#[derive(Default)]
+struct Sources<'a> {
+    stream: Option<&'a mut StreamHandle>,
+    session_msgs: Option<&'a mut mpsc::UnboundedReceiver<AppMsg>>,
+    fleet_msgs: Option<&'a mut mpsc::UnboundedReceiver<FleetMsg>>,
+    news: Option<&'a mut Announcements>,
+    changed: Option<Arc<Notify>>,
+}
+
+/// Runs the app from `start` until the user quits, a termination signal arrives or a
+/// fatal error (a session that does not exist). The terminal is restored on every way out,
+/// before any error or unsaved text is printed.
+pub(crate) async fn run(config: Config, start: Start) -> Result<()> {
+    // Checked first: crossterm would otherwise fall back to /dev/tty and take over the
+    // controlling terminal of a process whose output goes elsewhere.
+    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
+        return Err(eyre!(NEEDS_TTY));
+    }
+    let (mut settings, file_warnings) = Settings::from_sections(&config.file.sections);
+    for warning in &file_warnings {
+        tracing::warn!("{warning}");
+        eprintln!("gobare-tui: {warning}");
+    }
+    let warnings: Vec<String> = config
+        .warnings
+        .iter()
+        .cloned()
+        .chain(file_warnings)
+        .collect();
+    // Before entering: from here on SIGTERM/SIGHUP/SIGINT are ours to handle.
+    let mut signals = TerminationSignals::new()?;
+    let tui = match config.screen_reader {
+        Some(_) => terminal::enter_lines(),
+        None => terminal::enter(true),
+    }
+    .wrap_err(NEEDS_TTY)?;
+    if config.screen_reader.is_none() {
+        settings.theme_name = super::auto_theme_asked(settings.theme_name);
+    }
+    let mut runtime = Runtime {
+        config,
+        settings,
+        warnings,
+        fleet: None,
+        unsaved: Vec::new(),
+    };
+    let stats = Stats::from_env();
+    let front = match start {
+        Start::Session { id, first_message } => {
+            runtime.session_front(tui, stats, &id, first_message, false)
+        }
+        Start::Fleet {
+            notice,
+            root,
+            selected,
+        } => runtime.fleet_front(tui, stats, notice, root, selected),
+    };
+    let result = match front {
+        Ok(front) => runtime.serve(front, &mut signals).await,
+        Err(e) => Err(e),
+    };
+    // The terminal is restored (the last front dropped) before anything is printed.
+    for unsaved in runtime.unsaved.iter().filter(|u| u.has_text()) {
+        // A failed write to stderr leaves nothing more to try: the log has the failure.
+        let _ = unsaved.report(&std::env::temp_dir(), &mut std::io::stderr().lock());
+    }
+    result
+}
+
+/// What lasts across fronts.
+struct Runtime {
+    config: Config,
+    /// The config file's settings, read once (warnings said once, on the first front).
+    settings: Settings,
+    warnings: Vec<String>,
+    /// The fleet kept live while a session is in front (`None` until first shown).
+    fleet: Option<FleetState>,
+    /// What the disk refused, said once the screen has closed.
+    unsaved: Vec<Unsaved>,
+}
+
+impl Runtime {
+    /// The loop: one `select!`, fronts switched in place.
+    async fn serve(&mut self, mut front: Front, signals: &mut TerminationSignals) -> Result<()> {
+        let mut events = terminal::events().lock().await;
+        loop {
+            let now = Instant::now();
+            let housekept = match &mut front {
+                Front::Session(app) => app.housekeeping(now),
+                Front::Fleet(fleet) => fleet.housekeeping(now),
+            };
+            if let Err(e) = housekept {
+                return self.end(front, Err(e));
+            }
+            front = match self.switch(front)? {
+                Some(front) => front,
+                None => return Ok(()),
+            };
+            let deadline = match &front {
+                Front::Session(app) => app.next_deadline(Instant::now()),
+                Front::Fleet(fleet) => fleet.next_deadline(Instant::now()),
+            };
+            let woken = {
+                let sources = match &mut front {
+                    Front::Session(app) => {
+                        let (stream, msgs, news) = app.sources();
+                        Sources {
+                            stream,
+                            session_msgs: Some(msgs),
+                            news,
+                            ..Sources::default()
+                        }
+                    }
+                    Front::Fleet(fleet) => {
+                        let (msgs, news, changed) = fleet.sources();
+                        Sources {
+                            fleet_msgs: Some(msgs),
+                            news: Some(news),
+                            changed: Some(changed),
+                            ..Sources::default()
+                        }
+                    }
+                };
+                tokio::select! {
+                    event = events.next() => Woken::Terminal(event),
+                    update = next_update(sources.stream) => Woken::Stream(update),
+                    Some(msg) = recv(sources.session_msgs) => Woken::Session(msg),
+                    Some(msg) = recv(sources.fleet_msgs) => Woken::Fleet(Box::new(msg)),
+                    news = next_news(sources.news) => Woken::News(news),
+                    () = notified(sources.changed) => Woken::Changed,
+                    () = sleep_until(deadline) => Woken::Timer,
+                    signal = signals.recv() => {
+                        tracing::info!(?signal, "terminating");
+                        Woken::Signal
+                    }
+                }
+            };
+            if let Err(e) = on_woken(&mut front, woken) {
+                return self.end(front, Err(e));
+            }
+        }
+    }
+
+    /// The front that follows `front` when it is done; `None` when the app ends.
+    fn switch(&mut self, front: Front) -> Result<Option<Front>> {
+        match front {
+            Front::Session(mut app) => {
+                if !app.done() {
+                    return Ok(Some(Front::Session(app)));
+                }
+                if let Some(report) = app.take_fatal() {
+                    return self.end(Front::Session(app), Err(report)).map(|()| None);
+                }
+                if !app.acting.wants_picker() {
+                    return self.end(Front::Session(app), Ok(())).map(|()| None);
+                }
+                let opened = app.session_id.clone();
+                let (tui, stats) = self.leave_session(app);
+                self.fleet_front(tui, stats, None, None, Some(opened))
+                    .map(Some)
+            }
+            Front::Fleet(fleet) => {
+                let Some(exit) = fleet.exit().cloned() else {
+                    return Ok(Some(Front::Fleet(fleet)));
+                };
+                let (tui, mut state, stats) = fleet.into_parts();
+                let (id, open_changes) = match exit {
+                    FleetExit::Quit => {
+                        self.fleet = Some(state);
+                        return Ok(None);
+                    }
+                    FleetExit::Open(id) => (id, false),
+                    FleetExit::OpenChanges(id) => (id, true),
+                };
+                state.view.select(&id);
+                self.fleet = Some(state);
+                self.session_front(tui, stats, &id, None, open_changes)
+                    .map(Some)
+            }
+        }
+    }
+
+    /// A session's front on `tui`, with the fleet behind it when there is one.
+    fn session_front(
+        &mut self,
+        tui: Tui,
+        stats: Stats,
+        id: &str,
+        first_message: Option<String>,
+        open_changes: bool,
+    ) -> Result<Front> {
+        let warnings = self.take_warnings();
+        let mut options = AppOptions::for_session(&self.config, id, &self.settings, warnings)?;
+        options.first_message = first_message;
+        options.open_changes = open_changes;
+        options.fleet = self.fleet.as_ref().map(FleetState::announcements);
+        let mut tui = tui;
+        if let Err(e) = tui.set_mouse_capture(options.mouse) {
+            tracing::warn!("cannot turn mouse capture on: {e}");
+        }
+        let mut app = App::new(options, tui);
+        app.stats = stats;
+        app.start();
+        Ok(Front::Session(Box::new(app)))
+    }
+
+    /// The fleet's front on `tui`: the fleet kept live so far, else a new one.
+    fn fleet_front(
+        &mut self,
+        tui: Tui,
+        stats: Stats,
+        notice: Option<String>,
+        root: Option<String>,
+        selected: Option<String>,
+    ) -> Result<Front> {
+        let client = self.config.client().map_err(|e| eyre!(e.summary()))?;
+        let mut state = match self.fleet.take() {
+            Some(state) => state,
+            None => {
+                let stream = self
+                    .config
+                    .stream_options(StreamTarget::Org { root: root.clone() }, None)
+                    .map_err(|e| eyre!(e.summary()))?;
+                let live = FleetLive::start(FleetSource {
+                    client: client.clone(),
+                    stream,
+                    root,
+                    store: StateStore::open(&self.config.state_dir, &self.config.api).ok(),
+                    poll_every: POLL_PERIOD,
+                    reads_per_minute: READS_PER_MINUTE,
+                });
+                let warnings = self.take_warnings();
+                let notice =
+                    notice.or_else(|| (!warnings.is_empty()).then(|| warnings.join(" · ")));
+                FleetState::new(live, self.settings.clone(), notice)
+            }
+        };
+        if let Some(id) = &selected {
+            state.view.select(id);
+        }
+        let mut tui = tui;
+        if let Err(e) = tui.set_mouse_capture(false) {
+            tracing::warn!("cannot turn mouse capture off: {e}");
+        }
+        Ok(Front::Fleet(Box::new(FleetFront::new(
+            tui, state, client, stats,
+        ))))
+    }
+
+    /// The configuration's warnings, for the first front to show (once).
+    fn take_warnings(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.warnings)
+    }
+
+    /// Saves what the session keeps and hands back the terminal and the counters.
+    fn leave_session(&mut self, mut app: Box<App>) -> (Tui, Stats) {
+        if let Some(unsaved) = app.finish() {
+            self.unsaved.push(unsaved);
+        }
+        app.end_lines();
+        app.into_parts()
+    }
+
+    /// Ends the run with `front` in front: what it keeps is saved, the terminal restored.
+    fn end(&mut self, front: Front, result: Result<()>) -> Result<()> {
+        match front {
+            Front::Session(app) => {
+                let (tui, mut stats) = self.leave_session(app);
+                stats.write(std::time::Instant::now(), true);
+                drop(tui);
+            }
+            Front::Fleet(fleet) => {
+                let (tui, state, mut stats) = fleet.into_parts();
+                stats.write(std::time::Instant::now(), true);
+                self.fleet = Some(state);
+                drop(tui);
+            }
+        }
+        match result {
+            // A terminal that went away (window closed) fails the next draw or read with
+            // EIO, possibly before its SIGHUP is handled: that is the user leaving.
+            Err(e) if terminal::hung_up() => {
+                tracing::info!("terminal hung up: {e}");
+                Ok(())
+            }
+            result => result,
+        }
+    }
+}
+
+/// Hands what woke the loop to the front in front.
+fn on_woken(front: &mut Front, woken: Woken) -> Result<()> {
+    match (front, woken) {
+        (_, Woken::Timer) => {}
+        (Front::Session(app), Woken::Terminal(event)) => match event {
+            Some(Ok(event)) => app.on_terminal_event(event)?,
+            Some(Err(e)) => return Err(e.into()),
+            None => app.quit(), // the terminal went away
+        },
+        (Front::Fleet(fleet), Woken::Terminal(event)) => match event {
+            Some(Ok(event)) => fleet.on_terminal_event(event),
+            Some(Err(e)) => return Err(e.into()),
+            None => fleet.quit(),
+        },
+        (Front::Session(app), Woken::Signal) => app.quit(),
+        (Front::Fleet(fleet), Woken::Signal) => fleet.quit(),
+        (Front::Session(app), Woken::Stream(update)) => app.on_stream_update(update),
+        (Front::Session(app), Woken::Session(msg)) => app.on_msg(msg),
+        (Front::Session(app), Woken::News(news)) => app.on_fleet_news(news),
+        (Front::Fleet(fleet), Woken::Fleet(msg)) => fleet.on_msg(*msg),
+        (Front::Fleet(fleet), Woken::News(Some(news))) => fleet.on_news(&news),
+        (Front::Fleet(fleet), Woken::Changed) => fleet.on_changed(),
+        // A source of the other front: none is polled while it is not in front.
+        _ => {}
+    }
+    Ok(())
+}
+
+async fn next_update(stream: Option<&mut StreamHandle>) -> Option<StreamUpdate> {
+    match stream {
+        Some(s) => s.updates.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn recv<T>(receiver: Option<&mut mpsc::UnboundedReceiver<T>>) -> Option<T> {
+    match receiver {
+        Some(r) => r.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn next_news(news: Option<&mut Announcements>) -> Option<FleetNews> {
+    match news {
+        Some(news) => news.next().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn notified(changed: Option<Arc<Notify>>) {
+    match changed {
+        Some(changed) => changed.notified().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(d) => tokio::time::sleep_until(d.into()).await,
+        None => std::future::pending().await,
+    }
+}
