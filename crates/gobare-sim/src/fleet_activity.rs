@@ -181,8 +181,7 @@ fn step(db: &mut Db, session_id: &str, turn: &mut Turn) -> Option<crate::db::Que
                 turn.step += 1;
                 return step(db, session_id, turn);
             }
-            rec.resolved_calls
-                .insert(turn.call_id.clone(), crate::db::Resolved::Answered);
+            db.resolve(session_id, &turn.call_id, crate::db::Resolved::Answered);
             EventPayload::ApprovalResolved(ApprovalResolution {
                 tool_call_id: turn.call_id.clone(),
                 approved: true,
@@ -195,10 +194,10 @@ fn step(db: &mut Db, session_id: &str, turn: &mut Turn) -> Option<crate::db::Que
             text: format!("Round {n}: the build is green and pushed."),
         }),
         11 => {
-            let id = hex_id("art_", 8);
+            let id = hex_id("art_", 16);
             let path = format!("/workspace/outputs/round-{n}.md");
             let body = format!("# Round {n}\n\nAll checks pass.\n");
-            rec.artifacts.push(Artifact {
+            let artifact = Artifact {
                 object: "artifact".into(),
                 id: id.clone(),
                 session_id: session_id.to_string(),
@@ -207,9 +206,9 @@ fn step(db: &mut Db, session_id: &str, turn: &mut Turn) -> Option<crate::db::Que
                 size_bytes: body.len() as u64,
                 content_type: Some("text/markdown".into()),
                 created_at: Some(unix_ms()),
-            });
+            };
             let size = body.len() as u64;
-            rec.artifact_bodies.insert(id.clone(), body.into());
+            db.add_artifact(&artifact, body.as_bytes());
             EventPayload::ArtifactCreated(ArtifactCreated {
                 id,
                 path,

@@ -171,7 +171,21 @@ impl Simulator {
                 tracing::error!("simulator stopped: {e}");
             }
         });
-        let fleet = fleet::start(&state, fleet);
+        let kept_fleet = if state.db().kept() {
+            state
+                .db()
+                .meta(state::FLEET)
+                .and_then(|v| serde_json::from_value(v).ok())
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        let fleet = fleet::start(&state, fleet, kept_fleet);
+        if state.db().kept() && !fleet.is_empty() {
+            state
+                .db()
+                .put_meta(state::FLEET, &serde_json::Value::from(fleet.clone()));
+        }
         if activity > 0 && !fleet.is_empty() {
             tokio::spawn(fleet_activity::keep_busy(
                 state.clone(),
@@ -276,12 +290,12 @@ impl Simulator {
         body: Vec<u8>,
     ) -> String {
         let mut db = self.state.db();
-        let rec = db.session_mut(session_id).expect("the session exists");
-        if rec.turn_mut(turn_id).is_none() {
+        if db.turn(session_id, turn_id).is_none() {
+            let rec = db.session_mut(session_id).expect("the session exists");
             rec.turns.push(seed::settled_turn(session_id, turn_id));
         }
-        let id = db::hex_id("art_", 8);
-        rec.artifacts.push(gobare_api::model::Artifact {
+        let id = db::hex_id("art_", 16);
+        let artifact = gobare_api::model::Artifact {
             object: "artifact".into(),
             id: id.clone(),
             session_id: session_id.to_string(),
@@ -290,8 +304,8 @@ impl Simulator {
             size_bytes: body.len() as u64,
             content_type: Some("application/octet-stream".into()),
             created_at: Some(gobare_api::clock::unix_ms()),
-        });
-        rec.artifact_bodies.insert(id.clone(), body.into());
+        };
+        db.add_artifact(&artifact, &body);
         id
     }
 

@@ -54,6 +54,9 @@ const MINTED_TOKENS: &str = "scoped_tokens";
 /// Sessions written per transaction of a save.
 const SAVE_BATCH: usize = 20;
 
+/// The store's `meta` key of the fleet's session ids (`--fleet`), in creation order.
+pub(crate) const FLEET: &str = "fleet";
+
 /// The store's `meta` key of the token holding every scope.
 pub(crate) const TOKEN: &str = "token";
 
