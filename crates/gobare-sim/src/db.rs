@@ -295,6 +295,8 @@ pub(crate) struct Db {
     dirty_order: VecDeque<String>,
     /// Sessions removed since the last save.
     removed: Vec<String>,
+    /// Inside [`Db::batch`]: the frames emitted, broadcast once the batch is committed.
+    held: Option<Vec<Arc<Frame>>>,
     /// Events stored now, and the most kept.
     event_count: u64,
     retention: u64,
@@ -321,6 +323,7 @@ impl Db {
             dirty: HashSet::new(),
             dirty_order: VecDeque::new(),
             removed: Vec::new(),
+            held: None,
         };
         for rec in sessions {
             db.insert_session(rec);
@@ -591,9 +594,33 @@ impl Db {
                 self.event_count = self.store.drop_oldest(self.event_count, target);
             }
         }
-        // No receivers is fine: nobody is watching.
-        let _ = self.live.send(frame.clone());
+        match &mut self.held {
+            Some(held) => held.push(frame.clone()),
+            // No receivers is fine: nobody is watching.
+            None => {
+                let _ = self.live.send(frame.clone());
+            }
+        }
         frame
+    }
+
+    /// Runs `f` as one store transaction, its events broadcast once it is committed (so no
+    /// client is sent what a killed simulator did not keep). A commit per event costs a
+    /// journal write each: a busy fleet emits in batches. Nested batches join the outer one.
+    pub(crate) fn batch<T>(&mut self, f: impl FnOnce(&mut Db) -> T) -> T {
+        if self.held.is_some() {
+            return f(self);
+        }
+        let began = self.store.begin();
+        self.held = Some(Vec::new());
+        let out = f(self);
+        if began {
+            self.store.commit();
+        }
+        for frame in self.held.take().unwrap_or_default() {
+            let _ = self.live.send(frame);
+        }
+        out
     }
 
     /// Persisted frames with `seq > after` (of `session` only, when given) matching
@@ -625,7 +652,6 @@ impl Db {
 
     /// Items alongside persisted events, per the `detail.event` mapping of §9.3.
     fn record_item(&mut self, session_id: &str, payload: &EventPayload, created_at: i64) {
-        let v = payload.to_value();
         let (kind, role, content, detail) = match payload {
             EventPayload::UserMessage(t) => (
                 ItemKind::Message,
@@ -677,13 +703,13 @@ impl Db {
                 ItemKind::McpUnavailable,
                 None,
                 String::new(),
-                with_event("mcp.unavailable", v),
+                with_event("mcp.unavailable", payload.to_value()),
             ),
             EventPayload::AgentError(_) => (
                 ItemKind::Error,
                 None,
                 String::new(),
-                with_event("agent.error", v),
+                with_event("agent.error", payload.to_value()),
             ),
             // A rebuild that gives up stops the run before it starts: §9.3 records such
             // run-start failures as `error` items with `origin` and no `event`.
@@ -697,7 +723,7 @@ impl Db {
                 ItemKind::Context,
                 None,
                 String::new(),
-                with_event("user.context", v),
+                with_event("user.context", payload.to_value()),
             ),
             _ => return,
         };
@@ -831,6 +857,29 @@ mod tests {
             }),
         );
         turn
+    }
+
+    #[test]
+    fn a_batch_is_broadcast_once_committed_in_seq_order() {
+        let mut db = db();
+        db.insert_session(SessionRec::new("s".into(), None));
+        let mut rx = db.subscribe();
+        let say = |text: &str| EventPayload::AgentMessage(Text { text: text.into() });
+        db.batch(|db| {
+            db.emit("s", say("one"));
+            db.batch(|db| db.emit("s", say("two")));
+            assert!(rx.try_recv().is_err(), "nothing is sent before the commit");
+            assert_eq!(
+                db.replay(0, 10, None, |_| true).len(),
+                2,
+                "but it is stored"
+            );
+        });
+        let sent: Vec<u64> = std::iter::from_fn(|| rx.try_recv().ok())
+            .map(|f| f.seq.unwrap())
+            .collect();
+        assert_eq!(sent, [1, 2]);
+        assert_eq!(db.items("s").len(), 2);
     }
 
     #[test]

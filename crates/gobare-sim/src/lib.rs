@@ -311,7 +311,7 @@ impl Simulator {
 
     /// Appends `n` persisted events (a realistic mix) to a session, fast.
     pub fn seed_events(&self, session_id: &str, n: usize) {
-        seed::seed(&mut self.state.db(), session_id, n);
+        self.state.db().batch(|db| seed::seed(db, session_id, n));
     }
 
     /// Appends `turns` settled turns of history (twelve persisted events each, one turn a
@@ -319,7 +319,9 @@ impl Simulator {
     /// and turn records carry those times.
     pub fn seed_turns(&self, session_id: &str, turns: usize, ended_ago: std::time::Duration) {
         let last_completed_at = gobare_api::clock::unix_ms() - ended_ago.as_millis() as i64;
-        seed::seed_turns(&mut self.state.db(), session_id, turns, last_completed_at);
+        self.state
+            .db()
+            .batch(|db| seed::seed_turns(db, session_id, turns, last_completed_at));
     }
 
     /// Emits one event on a session as the scripted agent would (persisted or transient by
