@@ -36,12 +36,14 @@ def percentile(sorted_values, p):
 
 
 class OrgStream(threading.Thread):
-    """Reads the org stream live, counting persisted events and gaps between their seqs."""
+    """Reads the org stream live, counting every event, the persisted ones (those with an
+    `id:`; deltas are transient) and gaps between their seqs."""
 
     def __init__(self, port):
         super().__init__(daemon=True)
         self.port = port
         self.events = 0
+        self.frames = 0
         self.gaps = 0
         self.missing = 0
         self.last = None
@@ -51,7 +53,9 @@ class OrgStream(threading.Thread):
         conn.request("GET", "/v1/events", headers={"Authorization": f"Bearer {TOKEN}"})
         resp = conn.getresponse()
         for line in resp:
-            if line.startswith(b"id: "):
+            if line.startswith(b"event: "):
+                self.frames += 1
+            elif line.startswith(b"id: "):
                 seq = int(line[4:])
                 if self.last is not None and seq != self.last + 1:
                     self.gaps += 1
@@ -89,7 +93,7 @@ def main():
         started = time.monotonic()
         next_report = started + 30
         window, every, rss = [], [], []
-        last_events = 0
+        last_events = last_frames = 0
         print(f"t=0s rss={rss_mb(sim.pid):.0f}MB", flush=True)
         while time.monotonic() - started < args.secs:
             asked = time.monotonic()
@@ -105,12 +109,13 @@ def main():
                 rss.append(now_rss)
                 print(
                     f"t={round(time.monotonic() - started)}s rss={now_rss:.0f}MB "
-                    f"events/s={(stream.events - last_events) / 30:.0f} "
+                    f"events/s={(stream.frames - last_frames) / 30:.0f} "
+                    f"(persisted {(stream.events - last_events) / 30:.0f}) "
                     f"gaps={stream.gaps} list p50={percentile(window, 0.5) * 1e3:.1f}ms "
                     f"p99={percentile(window, 0.99) * 1e3:.1f}ms (n={len(window)})",
                     flush=True,
                 )
-                last_events = stream.events
+                last_events, last_frames = stream.events, stream.frames
                 every += window
                 window = []
                 next_report += 30
@@ -120,7 +125,8 @@ def main():
         after_first = rss[1:] if len(rss) > 2 else rss
         spread = (max(after_first) - min(after_first)) / min(after_first) * 100 if after_first else 0
         print(
-            f"overall: events {stream.events} ({stream.events / args.secs:.0f}/s), seq gaps "
+            f"overall: events {stream.frames} ({stream.frames / args.secs:.0f}/s; persisted "
+            f"{stream.events}, {stream.events / args.secs:.0f}/s), seq gaps "
             f"{stream.gaps} ({stream.missing} seqs missing), list p50="
             f"{percentile(every, 0.5) * 1e3:.1f}ms p99={percentile(every, 0.99) * 1e3:.1f}ms "
             f"(n={len(every)}), RSS after the first minute {min(after_first):.0f}-"

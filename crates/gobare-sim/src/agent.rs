@@ -635,7 +635,7 @@ impl TurnCtx<'_> {
             tokio::time::sleep(state.config.artifact_publish_delay).await;
             let mut db = state.db();
             for a in artifacts {
-                let id = hex_id("art_", 16);
+                let id = db.new_artifact_id();
                 let size = a.content.len() as u64;
                 if db.session_mut(&session_id).is_none() {
                     return;

@@ -109,6 +109,11 @@ pub(crate) struct QueuedTurn {
     pub(crate) picked_by: crate::scenario::PickedBy,
 }
 
+/// Every session's `source`: all are made through the API.
+pub(crate) const SOURCE: &str = "api";
+/// Every session's `created_by_token`: the organization's one token.
+pub(crate) const CREATED_BY_TOKEN: &str = "tok_sim_local";
+
 pub(crate) struct SessionRec {
     pub(crate) id: String,
     pub(crate) title: Option<String>,
@@ -210,7 +215,7 @@ impl SessionRec {
         self.created_at = at;
     }
 
-    fn status(&self) -> SessionStatus {
+    pub(crate) fn status(&self) -> SessionStatus {
         if !self.pending.is_empty() {
             SessionStatus::RequiresAction
         } else if self.active.is_some() || !self.queue.is_empty() {
@@ -239,8 +244,8 @@ impl SessionRec {
             status: self.status(),
             created_at: self.created_at,
             updated_at: self.updated_at,
-            source: Some("api".into()),
-            created_by_token: Some("tok_sim_local".into()),
+            source: Some(SOURCE.into()),
+            created_by_token: Some(CREATED_BY_TOKEN.into()),
             parent_session_id: self.parent_session_id.clone(),
             agent,
             environment: gobare_api::model::Environment {
@@ -433,6 +438,17 @@ impl Db {
             let turn = rec.turns.remove(0);
             self.store.put_turn(&turn, rec.stored_turns);
             rec.stored_turns += 1;
+        }
+    }
+
+    /// A fresh artifact id: short as the reference's, so one already stored is drawn again
+    /// (a long-running fleet publishes hundreds of thousands).
+    pub(crate) fn new_artifact_id(&self) -> String {
+        loop {
+            let id = hex_id("art_", 8);
+            if !self.store.artifact_exists(&id) {
+                return id;
+            }
         }
     }
 

@@ -230,7 +230,7 @@ fn step(db: &mut Db, session_id: &str, turn: &mut Turn) -> Option<crate::db::Que
             text: format!("Round {n}: the build is green and pushed."),
         }),
         11 => {
-            let id = hex_id("art_", 16);
+            let id = db.new_artifact_id();
             let path = format!("/workspace/outputs/round-{n}.md");
             let body = format!("# Round {n}\n\nAll checks pass.\n");
             let artifact = Artifact {

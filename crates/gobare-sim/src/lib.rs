@@ -294,7 +294,7 @@ impl Simulator {
             let rec = db.session_mut(session_id).expect("the session exists");
             rec.turns.push(seed::settled_turn(session_id, turn_id));
         }
-        let id = db::hex_id("art_", 16);
+        let id = db.new_artifact_id();
         let artifact = gobare_api::model::Artifact {
             object: "artifact".into(),
             id: id.clone(),

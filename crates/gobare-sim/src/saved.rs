@@ -274,6 +274,14 @@ impl Store {
         }
     }
 
+    /// Whether an artifact by this id is stored (of any session).
+    pub(crate) fn artifact_exists(&self, artifact_id: &str) -> bool {
+        self.conn
+            .prepare_cached("SELECT 1 FROM artifacts WHERE id = ?1")
+            .and_then(|mut s| s.exists(params![artifact_id]))
+            .unwrap_or(false)
+    }
+
     /// The highest artifact `ord` stored (0 for none).
     pub(crate) fn max_artifact_ord(&self) -> u64 {
         self.conn
