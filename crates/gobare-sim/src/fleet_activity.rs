@@ -35,7 +35,7 @@ struct Turn {
 
 /// Events emitted per hold of the database lock (one store transaction): requests and
 /// streams wait for one chunk at most, even while the activity catches up after a stall.
-const CHUNK: usize = 100;
+const CHUNK: usize = 25;
 
 /// Where the activity stands: which session is next, the turns in progress.
 struct Activity {
