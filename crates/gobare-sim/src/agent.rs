@@ -546,8 +546,7 @@ impl TurnCtx<'_> {
             return;
         };
         rec.pending.retain(|p| p.action.call_id != call_id);
-        rec.resolved_calls
-            .insert(call_id.to_string(), Resolved::Lapsed);
+        db.resolve(self.session_id, call_id, Resolved::Lapsed);
         db.emit(
             self.session_id,
             EventPayload::ToolResolved(FunctionResolution {
@@ -616,8 +615,7 @@ impl TurnCtx<'_> {
             .partition(|p| p.action.turn_id == self.turn_id);
         rec.pending = kept;
         for p in lapsed {
-            rec.resolved_calls
-                .insert(p.action.call_id, Resolved::Lapsed);
+            db.resolve(self.session_id, &p.action.call_id, Resolved::Lapsed);
         }
         db.emit(
             self.session_id,
@@ -637,12 +635,12 @@ impl TurnCtx<'_> {
             tokio::time::sleep(state.config.artifact_publish_delay).await;
             let mut db = state.db();
             for a in artifacts {
-                let id = hex_id("art_", 8);
+                let id = db.new_artifact_id();
                 let size = a.content.len() as u64;
-                let Some(rec) = db.session_mut(&session_id) else {
+                if db.session_mut(&session_id).is_none() {
                     return;
-                };
-                rec.artifacts.push(gobare_api::model::Artifact {
+                }
+                let artifact = gobare_api::model::Artifact {
                     object: "artifact".into(),
                     id: id.clone(),
                     session_id: session_id.clone(),
@@ -655,8 +653,8 @@ impl TurnCtx<'_> {
                             .unwrap_or_else(|| guess_content_type(&a.path).into()),
                     ),
                     created_at: Some(unix_ms()),
-                });
-                rec.artifact_bodies.insert(id.clone(), a.content.into());
+                };
+                db.add_artifact(&artifact, a.content.as_bytes());
                 db.emit(
                     &session_id,
                     EventPayload::ArtifactCreated(ArtifactCreated {

@@ -109,6 +109,11 @@ pub(crate) struct QueuedTurn {
     pub(crate) picked_by: crate::scenario::PickedBy,
 }
 
+/// Every session's `source`: all are made through the API.
+pub(crate) const SOURCE: &str = "api";
+/// Every session's `created_by_token`: the organization's one token.
+pub(crate) const CREATED_BY_TOKEN: &str = "tok_sim_local";
+
 pub(crate) struct SessionRec {
     pub(crate) id: String,
     pub(crate) title: Option<String>,
@@ -120,17 +125,16 @@ pub(crate) struct SessionRec {
     pub(crate) repo: Option<Repo>,
     pub(crate) preview: Preview,
     pub(crate) workspace: WorkspaceState,
+    /// The turns that may still change, and the latest one (the session's status reads
+    /// it): older ones are in the store only ([`Db::turns`] reads both).
     pub(crate) turns: Vec<Turn>,
-    pub(crate) artifacts: Vec<Artifact>,
-    /// Artifact bytes by artifact id.
-    pub(crate) artifact_bodies: BTreeMap<String, bytes::Bytes>,
+    /// Turns before `turns[0]`, in the store only.
+    pub(crate) stored_turns: usize,
     pub(crate) queue: VecDeque<QueuedTurn>,
     pub(crate) active: Option<ActiveTurn>,
     pub(crate) pending: Vec<Pending>,
     /// Answers held by a sandbox that "restarted": the turn never resumes from them.
     pub(crate) orphaned: Vec<oneshot::Sender<Answer>>,
-    /// Required actions no longer pending, by call id: what a late answer is told.
-    pub(crate) resolved_calls: HashMap<String, Resolved>,
     /// Bumped on every activity; an idle timer only pauses if it is unchanged.
     pub(crate) activity: u64,
     /// Bumped on every (re)build; a lifetime timer only destroys its own sandbox.
@@ -157,10 +161,6 @@ pub(crate) struct SessionRec {
     /// Sandbox time of the intervals that have ended (pause, reclaim), for `…/usage`.
     pub(crate) ran_closed: std::time::Duration,
     pub(crate) closed_intervals: u32,
-    /// Leading turns stored that will not change again (later ones are rewritten on save).
-    pub(crate) saved_turns: usize,
-    /// Leading artifacts stored.
-    pub(crate) saved_artifacts: usize,
 }
 
 impl SessionRec {
@@ -186,13 +186,11 @@ impl SessionRec {
             preview: Preview::default(),
             workspace: WorkspaceState::Unknown,
             turns: Vec::new(),
-            artifacts: Vec::new(),
-            artifact_bodies: BTreeMap::new(),
+            stored_turns: 0,
             queue: VecDeque::new(),
             active: None,
             pending: Vec::new(),
             orphaned: Vec::new(),
-            resolved_calls: HashMap::new(),
             activity: 0,
             sandbox_generation: 0,
             lived: std::time::Duration::ZERO,
@@ -206,8 +204,6 @@ impl SessionRec {
             published_subdomain: None,
             ran_closed: std::time::Duration::ZERO,
             closed_intervals: 0,
-            saved_turns: 0,
-            saved_artifacts: 0,
         }
     }
 
@@ -219,7 +215,7 @@ impl SessionRec {
         self.created_at = at;
     }
 
-    fn status(&self) -> SessionStatus {
+    pub(crate) fn status(&self) -> SessionStatus {
         if !self.pending.is_empty() {
             SessionStatus::RequiresAction
         } else if self.active.is_some() || !self.queue.is_empty() {
@@ -248,8 +244,8 @@ impl SessionRec {
             status: self.status(),
             created_at: self.created_at,
             updated_at: self.updated_at,
-            source: Some("api".into()),
-            created_by_token: Some("tok_sim_local".into()),
+            source: Some(SOURCE.into()),
+            created_by_token: Some(CREATED_BY_TOKEN.into()),
             parent_session_id: self.parent_session_id.clone(),
             agent,
             environment: gobare_api::model::Environment {
@@ -276,8 +272,14 @@ impl SessionRec {
         }
     }
 
+    /// A turn that may still change (only those, and the latest, are in memory).
     pub(crate) fn turn_mut(&mut self, turn_id: &str) -> Option<&mut Turn> {
         self.turns.iter_mut().find(|t| t.id == turn_id)
+    }
+
+    /// How many turns the session has had.
+    pub(crate) fn turn_count(&self) -> usize {
+        self.stored_turns + self.turns.len()
     }
 }
 
@@ -289,6 +291,8 @@ pub(crate) struct Db {
     /// Session ids in creation order (the list order).
     pub(crate) session_order: Vec<String>,
     item_counter: u64,
+    /// The last artifact's place in the store (orders each session's artifacts).
+    artifact_ord: u64,
     live: broadcast::Sender<Arc<Frame>>,
     /// Sessions changed since they were last saved (tracked only for a kept store), and
     /// the order they changed in: saved first come, first served.
@@ -296,6 +300,8 @@ pub(crate) struct Db {
     dirty_order: VecDeque<String>,
     /// Sessions removed since the last save.
     removed: Vec<String>,
+    /// Inside [`Db::batch`]: the frames emitted, broadcast once the batch is committed.
+    held: Option<Vec<Arc<Frame>>>,
     /// Events stored now, and the most kept.
     event_count: u64,
     retention: u64,
@@ -312,6 +318,7 @@ impl Db {
         let mut db = Db {
             next_seq: store.max_seq() + 1,
             item_counter: store.item_count(),
+            artifact_ord: store.max_artifact_ord(),
             event_count: store.event_count(),
             retention: retention.max(1),
             store,
@@ -321,6 +328,7 @@ impl Db {
             dirty: HashSet::new(),
             dirty_order: VecDeque::new(),
             removed: Vec::new(),
+            held: None,
         };
         for rec in sessions {
             db.insert_session(rec);
@@ -354,19 +362,11 @@ impl Db {
             .enumerate()
             .map(|(i, id)| (id.as_str(), i))
             .collect();
-        let ords: HashMap<String, usize> = dirty
+        let changed: Vec<(&SessionRec, usize)> = dirty
             .iter()
-            .filter_map(|id| Some((id.clone(), *order.get(id.as_str())?)))
+            .filter_map(|id| Some((self.sessions.get(id)?, *order.get(id.as_str())?)))
             .collect();
-        let mut changed: Vec<(&mut SessionRec, usize)> = self
-            .sessions
-            .values_mut()
-            .filter_map(|rec| {
-                let ord = *ords.get(&rec.id)?;
-                Some((rec, ord))
-            })
-            .collect();
-        if let Err(e) = self.store.save(&mut changed, &removed, meta) {
+        if let Err(e) = self.store.save(&changed, &removed, meta) {
             tracing::error!("the sessions were not saved: {e}");
             for id in dirty {
                 self.touch(&id);
@@ -393,6 +393,11 @@ impl Db {
         self.store.meta(key)
     }
 
+    /// Saves one `meta` value now.
+    pub(crate) fn put_meta(&mut self, key: &str, value: &Value) {
+        self.store.put_meta(key, value);
+    }
+
     /// A session's items (the transcript), oldest first.
     pub(crate) fn items(&self, session_id: &str) -> Vec<Item> {
         self.store.items(session_id)
@@ -406,14 +411,84 @@ impl Db {
         }
     }
 
-    /// Forgets an artifact already taken out of the session's list at `index`.
-    pub(crate) fn forget_artifact(&mut self, session_id: &str, index: usize, artifact_id: &str) {
-        if let Some(rec) = self.sessions.get_mut(session_id)
-            && index < rec.saved_artifacts
-        {
-            rec.saved_artifacts -= 1;
+    /// Every turn of a session, oldest first (`None`: no such session).
+    pub(crate) fn turns(&self, session_id: &str) -> Option<Vec<Turn>> {
+        let rec = self.sessions.get(session_id)?;
+        let mut turns = self.store.turns(session_id, rec.stored_turns);
+        turns.extend(rec.turns.iter().cloned());
+        Some(turns)
+    }
+
+    /// One turn of a session.
+    pub(crate) fn turn(&self, session_id: &str, turn_id: &str) -> Option<Turn> {
+        let rec = self.sessions.get(session_id)?;
+        match rec.turns.iter().find(|t| t.id == turn_id) {
+            Some(turn) => Some(turn.clone()),
+            None => self.store.turn(session_id, turn_id),
         }
-        self.store.delete_artifact(artifact_id);
+    }
+
+    /// Moves a session's leading turns that will not change again to the store, all but
+    /// the latest: memory holds what may still change, not the history.
+    fn retire_turns(&mut self, session_id: &str) {
+        let Some(rec) = self.sessions.get_mut(session_id) else {
+            return;
+        };
+        while rec.turns.len() > 1 && is_final(&rec.turns[0]) {
+            let turn = rec.turns.remove(0);
+            self.store.put_turn(&turn, rec.stored_turns);
+            rec.stored_turns += 1;
+        }
+    }
+
+    /// A fresh artifact id: short as the reference's, so one already stored is drawn again
+    /// (a long-running fleet publishes hundreds of thousands).
+    pub(crate) fn new_artifact_id(&self) -> String {
+        loop {
+            let id = hex_id("art_", 8);
+            if !self.store.artifact_exists(&id) {
+                return id;
+            }
+        }
+    }
+
+    /// Publishes an artifact of `artifact.session_id` with its bytes: both go to the store
+    /// at once (never held in memory).
+    pub(crate) fn add_artifact(&mut self, artifact: &Artifact, body: &[u8]) {
+        self.artifact_ord += 1;
+        self.store.put_artifact(artifact, body, self.artifact_ord);
+    }
+
+    /// A session's artifacts, oldest first, of one turn when given.
+    pub(crate) fn artifacts(&self, session_id: &str, turn_id: Option<&str>) -> Vec<Artifact> {
+        self.store.artifacts(session_id, turn_id)
+    }
+
+    /// One artifact of a session.
+    pub(crate) fn artifact(&self, session_id: &str, artifact_id: &str) -> Option<Artifact> {
+        self.store.artifact(session_id, artifact_id)
+    }
+
+    /// One artifact's stored bytes.
+    pub(crate) fn artifact_body(&self, session_id: &str, artifact_id: &str) -> Option<Vec<u8>> {
+        self.store.artifact_body(session_id, artifact_id)
+    }
+
+    /// Deletes one artifact; `false` when the session has none by that id.
+    pub(crate) fn delete_artifact(&mut self, session_id: &str, artifact_id: &str) -> bool {
+        self.touch(session_id);
+        self.store.delete_artifact(session_id, artifact_id)
+    }
+
+    /// Notes that a required action stopped being pending, and how: what a late answer
+    /// is told ([`Db::resolution`]).
+    pub(crate) fn resolve(&mut self, session_id: &str, call_id: &str, how: Resolved) {
+        self.store.put_resolved(session_id, call_id, how);
+    }
+
+    /// How a required action that is no longer pending stopped being so.
+    pub(crate) fn resolution(&self, session_id: &str, call_id: &str) -> Option<Resolved> {
+        self.store.resolved(session_id, call_id)
     }
 
     pub(crate) fn subscribe(&self) -> broadcast::Receiver<Arc<Frame>> {
@@ -451,7 +526,12 @@ impl Db {
         }
         let rec = self.sessions.remove(id);
         if rec.is_some() {
-            self.removed.push(id.to_string());
+            if self.store.kept {
+                // With the next save: the session's row and the rest go together.
+                self.removed.push(id.to_string());
+            } else if let Err(e) = self.store.forget_sessions(&[id.to_string()]) {
+                tracing::error!("a deleted session stays stored: {e}");
+            }
         }
         rec
     }
@@ -505,6 +585,7 @@ impl Db {
             if let Some(rec) = self.sessions.get_mut(session_id) {
                 rec.updated_at = created_at;
             }
+            self.retire_turns(session_id);
         }
         let event = Event {
             kind: kind.clone().into(),
@@ -529,9 +610,33 @@ impl Db {
                 self.event_count = self.store.drop_oldest(self.event_count, target);
             }
         }
-        // No receivers is fine: nobody is watching.
-        let _ = self.live.send(frame.clone());
+        match &mut self.held {
+            Some(held) => held.push(frame.clone()),
+            // No receivers is fine: nobody is watching.
+            None => {
+                let _ = self.live.send(frame.clone());
+            }
+        }
         frame
+    }
+
+    /// Runs `f` as one store transaction, its events broadcast once it is committed (so no
+    /// client is sent what a killed simulator did not keep). A commit per event costs a
+    /// journal write each: a busy fleet emits in batches. Nested batches join the outer one.
+    pub(crate) fn batch<T>(&mut self, f: impl FnOnce(&mut Db) -> T) -> T {
+        if self.held.is_some() {
+            return f(self);
+        }
+        let began = self.store.begin();
+        self.held = Some(Vec::new());
+        let out = f(self);
+        if began {
+            self.store.commit();
+        }
+        for frame in self.held.take().unwrap_or_default() {
+            let _ = self.live.send(frame);
+        }
+        out
     }
 
     /// Persisted frames with `seq > after` (of `session` only, when given) matching
@@ -563,7 +668,6 @@ impl Db {
 
     /// Items alongside persisted events, per the `detail.event` mapping of §9.3.
     fn record_item(&mut self, session_id: &str, payload: &EventPayload, created_at: i64) {
-        let v = payload.to_value();
         let (kind, role, content, detail) = match payload {
             EventPayload::UserMessage(t) => (
                 ItemKind::Message,
@@ -615,13 +719,13 @@ impl Db {
                 ItemKind::McpUnavailable,
                 None,
                 String::new(),
-                with_event("mcp.unavailable", v),
+                with_event("mcp.unavailable", payload.to_value()),
             ),
             EventPayload::AgentError(_) => (
                 ItemKind::Error,
                 None,
                 String::new(),
-                with_event("agent.error", v),
+                with_event("agent.error", payload.to_value()),
             ),
             // A rebuild that gives up stops the run before it starts: §9.3 records such
             // run-start failures as `error` items with `origin` and no `event`.
@@ -635,7 +739,7 @@ impl Db {
                 ItemKind::Context,
                 None,
                 String::new(),
-                with_event("user.context", v),
+                with_event("user.context", payload.to_value()),
             ),
             _ => return,
         };
@@ -692,6 +796,15 @@ impl Db {
     }
 }
 
+/// A turn that will not change again (settled, its artifacts published).
+pub(crate) fn is_final(turn: &Turn) -> bool {
+    turn.status != TurnStatus::Working
+        && turn
+            .artifacts
+            .as_ref()
+            .is_some_and(|a| *a != ArtifactsState::Pending)
+}
+
 fn with_event(event: &str, mut v: Value) -> Value {
     if let Value::Object(m) = &mut v {
         m.insert("event".into(), Value::from(event));
@@ -734,4 +847,84 @@ fn payload_kind(payload: &EventPayload) -> String {
         P::Unknown { kind, .. } => return kind.clone(),
     };
     s.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gobare_api::model::Text;
+
+    fn db() -> Db {
+        Db::new(broadcast::channel(16).0, Store::open_temp().unwrap(), 1_000)
+    }
+
+    /// Starts and ends a turn as the agent does: settled, its artifacts published.
+    fn play_turn(db: &mut Db, id: &str) -> String {
+        let rec = db.session_mut(id).unwrap();
+        let turn = Db::new_turn(rec);
+        db.emit(id, EventPayload::UserMessage(Text { text: "go".into() }));
+        let rec = db.session_mut(id).unwrap();
+        Db::settle_turn(rec, &turn, TurnStatus::Completed, None);
+        rec.turn_mut(&turn).unwrap().artifacts = Some(ArtifactsState::Ready);
+        db.emit(
+            id,
+            EventPayload::TurnEnded(gobare_api::model::TurnRef {
+                turn_id: turn.clone(),
+            }),
+        );
+        turn
+    }
+
+    #[test]
+    fn a_batch_is_broadcast_once_committed_in_seq_order() {
+        let mut db = db();
+        db.insert_session(SessionRec::new("s".into(), None));
+        let mut rx = db.subscribe();
+        let say = |text: &str| EventPayload::AgentMessage(Text { text: text.into() });
+        db.batch(|db| {
+            db.emit("s", say("one"));
+            db.batch(|db| db.emit("s", say("two")));
+            assert!(rx.try_recv().is_err(), "nothing is sent before the commit");
+            assert_eq!(
+                db.replay(0, 10, None, |_| true).len(),
+                2,
+                "but it is stored"
+            );
+        });
+        let sent: Vec<u64> = std::iter::from_fn(|| rx.try_recv().ok())
+            .map(|f| f.seq.unwrap())
+            .collect();
+        assert_eq!(sent, [1, 2]);
+        assert_eq!(db.items("s").len(), 2);
+    }
+
+    #[test]
+    fn settled_turns_leave_memory_and_are_still_read_in_order() {
+        let mut db = db();
+        db.insert_session(SessionRec::new("s".into(), None));
+        let played: Vec<String> = (0..50).map(|_| play_turn(&mut db, "s")).collect();
+        let rec = db.session("s").unwrap();
+        assert_eq!(rec.turns.len(), 1, "only the latest is held");
+        assert_eq!(rec.turn_count(), 50);
+        let read: Vec<String> = db.turns("s").unwrap().into_iter().map(|t| t.id).collect();
+        assert_eq!(read, played);
+        assert_eq!(
+            db.turn("s", &played[3]).unwrap().status,
+            TurnStatus::Completed
+        );
+        assert!(db.turn("other", &played[3]).is_none());
+
+        // A turn still running stays in memory, and so does every turn after it.
+        let rec = db.session_mut("s").unwrap();
+        let running = Db::new_turn(rec);
+        let after = play_turn(&mut db, "s");
+        let held: Vec<&str> = db
+            .session("s")
+            .unwrap()
+            .turns
+            .iter()
+            .map(|t| t.id.as_str())
+            .collect();
+        assert_eq!(held, [running.as_str(), after.as_str()]);
+    }
 }

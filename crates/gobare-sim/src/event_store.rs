@@ -33,6 +33,24 @@ impl Store {
         }
     }
 
+    /// Opens a transaction; `false` when it could not be (writes then commit one by one).
+    pub(crate) fn begin(&self) -> bool {
+        match self.conn.execute_batch("BEGIN") {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::error!("the store refuses a transaction: {e}");
+                false
+            }
+        }
+    }
+
+    /// Commits what [`Store::begin`] opened.
+    pub(crate) fn commit(&self) {
+        if let Err(e) = self.conn.execute_batch("COMMIT") {
+            tracing::error!("a batch of events was not stored: {e}");
+        }
+    }
+
     /// Frames with `seq > after` that `keep` wants, in `seq` order, at most `limit`;
     /// `session` narrows the walk to one session's events (through their index: a
     /// session's replay does not read the whole log).

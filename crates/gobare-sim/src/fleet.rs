@@ -55,13 +55,20 @@ const BLOCK: [Member; 6] = [
     },
 ];
 
-/// Creates `count` sessions as described above and sends each its first message; returns
-/// their ids in creation order. A session the organization's limit refuses ends the fleet
-/// there (logged).
-pub(crate) fn start(state: &Shared, count: usize) -> Vec<String> {
-    let mut ids: Vec<String> = Vec::with_capacity(count);
-    let mut lead: Option<String> = None;
-    for index in 0..count {
+/// Makes a fleet of `count` sessions: those of `kept` (a data directory's fleet, in
+/// creation order) that still exist come back as they stood, and the rest are created as
+/// described above, each sent its first message. Returns their ids in creation order. A
+/// session the organization's limit refuses ends the fleet there (logged).
+pub(crate) fn start(state: &Shared, count: usize, kept: Vec<String>) -> Vec<String> {
+    let mut ids: Vec<String> = {
+        let db = state.db();
+        kept.into_iter()
+            .filter(|id| db.session(id).is_some())
+            .take(count)
+            .collect()
+    };
+    let mut lead = ids.get(ids.len() - ids.len() % BLOCK.len()).cloned();
+    for index in ids.len()..count {
         let member = &BLOCK[index % BLOCK.len()];
         let number = index / BLOCK.len() + 1;
         let request = CreateSession {

@@ -33,32 +33,73 @@ struct Turn {
     n: u64,
 }
 
+/// Events emitted per hold of the database lock (one store transaction): requests and
+/// streams wait for one chunk at most, even while the activity catches up after a stall.
+const CHUNK: usize = 25;
+
+/// Where the activity stands: which session is next, the turns in progress.
+struct Activity {
+    ids: Vec<String>,
+    next: usize,
+    turns: HashMap<String, Turn>,
+    rounds: HashMap<String, u64>,
+}
+
 /// Emits `per_second` events across `ids` until the simulator shuts down.
 pub(crate) async fn keep_busy(state: Shared, ids: Vec<String>, per_second: u32) {
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let started = tokio::time::Instant::now();
     let mut emitted: u64 = 0;
-    let mut next = 0usize;
-    let mut turns: HashMap<String, Turn> = HashMap::new();
-    let mut rounds: HashMap<String, u64> = HashMap::new();
+    let mut activity = Activity {
+        ids,
+        next: 0,
+        turns: HashMap::new(),
+        rounds: HashMap::new(),
+    };
     loop {
         tokio::select! {
             _ = state.shutdown.cancelled() => return,
             _ = tick.tick() => {}
         }
         let due = (started.elapsed().as_secs_f64() * f64::from(per_second)) as u64;
-        let mut db = state.db();
+        while emitted < due {
+            let most = (due - emitted).min(CHUNK as u64) as usize;
+            let mut starts = Vec::new();
+            let done = state.db().batch(|db| activity.emit(db, most, &mut starts));
+            emitted += done as u64;
+            for (id, turn) in starts {
+                agent::spawn_worker(state.clone(), id, turn);
+            }
+            if done < most {
+                // Every session is busy: the rate catches up once some settle.
+                emitted = due;
+            }
+            tokio::task::yield_now().await;
+        }
+    }
+}
+
+impl Activity {
+    /// Emits up to `most` events; returns how many (fewer when every session is busy).
+    /// Queued turns that start when a synthetic one ends go to `starts`.
+    fn emit(
+        &mut self,
+        db: &mut Db,
+        most: usize,
+        starts: &mut Vec<(String, crate::db::QueuedTurn)>,
+    ) -> usize {
+        let mut emitted = 0;
         let mut idle_tries = 0;
-        while emitted < due && idle_tries < ids.len() {
-            let id = &ids[next % ids.len()];
-            next = next.wrapping_add(1);
-            let turn = match turns.remove(id) {
+        while emitted < most && idle_tries < self.ids.len() {
+            let id = &self.ids[self.next % self.ids.len()];
+            self.next = self.next.wrapping_add(1);
+            let turn = match self.turns.remove(id) {
                 Some(turn) => Some(turn),
                 None => {
-                    let n = rounds.entry(id.clone()).or_insert(0);
+                    let n = self.rounds.entry(id.clone()).or_insert(0);
                     *n += 1;
-                    begin(&mut db, id, *n)
+                    begin(db, id, *n)
                 }
             };
             let Some(mut turn) = turn else {
@@ -67,18 +108,13 @@ pub(crate) async fn keep_busy(state: Shared, ids: Vec<String>, per_second: u32) 
             };
             idle_tries = 0;
             emitted += 1;
-            if let Some(started) = step(&mut db, id, &mut turn) {
-                drop(db);
-                agent::spawn_worker(state.clone(), id.clone(), started);
-                db = state.db();
+            if let Some(started) = step(db, id, &mut turn) {
+                starts.push((id.clone(), started));
             } else if turn.step < STEPS {
-                turns.insert(id.clone(), turn);
+                self.turns.insert(id.clone(), turn);
             }
         }
-        if emitted < due && idle_tries >= ids.len() {
-            // Every session is busy: the rate catches up once some settle.
-            emitted = due;
-        }
+        emitted
     }
 }
 
@@ -181,8 +217,7 @@ fn step(db: &mut Db, session_id: &str, turn: &mut Turn) -> Option<crate::db::Que
                 turn.step += 1;
                 return step(db, session_id, turn);
             }
-            rec.resolved_calls
-                .insert(turn.call_id.clone(), crate::db::Resolved::Answered);
+            db.resolve(session_id, &turn.call_id, crate::db::Resolved::Answered);
             EventPayload::ApprovalResolved(ApprovalResolution {
                 tool_call_id: turn.call_id.clone(),
                 approved: true,
@@ -195,10 +230,10 @@ fn step(db: &mut Db, session_id: &str, turn: &mut Turn) -> Option<crate::db::Que
             text: format!("Round {n}: the build is green and pushed."),
         }),
         11 => {
-            let id = hex_id("art_", 8);
+            let id = db.new_artifact_id();
             let path = format!("/workspace/outputs/round-{n}.md");
             let body = format!("# Round {n}\n\nAll checks pass.\n");
-            rec.artifacts.push(Artifact {
+            let artifact = Artifact {
                 object: "artifact".into(),
                 id: id.clone(),
                 session_id: session_id.to_string(),
@@ -207,9 +242,9 @@ fn step(db: &mut Db, session_id: &str, turn: &mut Turn) -> Option<crate::db::Que
                 size_bytes: body.len() as u64,
                 content_type: Some("text/markdown".into()),
                 created_at: Some(unix_ms()),
-            });
+            };
             let size = body.len() as u64;
-            rec.artifact_bodies.insert(id.clone(), body.into());
+            db.add_artifact(&artifact, body.as_bytes());
             EventPayload::ArtifactCreated(ArtifactCreated {
                 id,
                 path,

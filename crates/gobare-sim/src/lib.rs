@@ -171,7 +171,21 @@ impl Simulator {
                 tracing::error!("simulator stopped: {e}");
             }
         });
-        let fleet = fleet::start(&state, fleet);
+        let kept_fleet = if state.db().kept() {
+            state
+                .db()
+                .meta(state::FLEET)
+                .and_then(|v| serde_json::from_value(v).ok())
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        let fleet = fleet::start(&state, fleet, kept_fleet);
+        if state.db().kept() && !fleet.is_empty() {
+            state
+                .db()
+                .put_meta(state::FLEET, &serde_json::Value::from(fleet.clone()));
+        }
         if activity > 0 && !fleet.is_empty() {
             tokio::spawn(fleet_activity::keep_busy(
                 state.clone(),
@@ -276,12 +290,12 @@ impl Simulator {
         body: Vec<u8>,
     ) -> String {
         let mut db = self.state.db();
-        let rec = db.session_mut(session_id).expect("the session exists");
-        if rec.turn_mut(turn_id).is_none() {
+        if db.turn(session_id, turn_id).is_none() {
+            let rec = db.session_mut(session_id).expect("the session exists");
             rec.turns.push(seed::settled_turn(session_id, turn_id));
         }
-        let id = db::hex_id("art_", 8);
-        rec.artifacts.push(gobare_api::model::Artifact {
+        let id = db.new_artifact_id();
+        let artifact = gobare_api::model::Artifact {
             object: "artifact".into(),
             id: id.clone(),
             session_id: session_id.to_string(),
@@ -290,14 +304,14 @@ impl Simulator {
             size_bytes: body.len() as u64,
             content_type: Some("application/octet-stream".into()),
             created_at: Some(gobare_api::clock::unix_ms()),
-        });
-        rec.artifact_bodies.insert(id.clone(), body.into());
+        };
+        db.add_artifact(&artifact, &body);
         id
     }
 
     /// Appends `n` persisted events (a realistic mix) to a session, fast.
     pub fn seed_events(&self, session_id: &str, n: usize) {
-        seed::seed(&mut self.state.db(), session_id, n);
+        self.state.db().batch(|db| seed::seed(db, session_id, n));
     }
 
     /// Appends `turns` settled turns of history (twelve persisted events each, one turn a
@@ -305,7 +319,9 @@ impl Simulator {
     /// and turn records carry those times.
     pub fn seed_turns(&self, session_id: &str, turns: usize, ended_ago: std::time::Duration) {
         let last_completed_at = gobare_api::clock::unix_ms() - ended_ago.as_millis() as i64;
-        seed::seed_turns(&mut self.state.db(), session_id, turns, last_completed_at);
+        self.state
+            .db()
+            .batch(|db| seed::seed_turns(db, session_id, turns, last_completed_at));
     }
 
     /// Emits one event on a session as the scripted agent would (persisted or transient by

@@ -28,10 +28,6 @@ fn end_in_session(db: &mut Db, id: &str) {
         return;
     };
     let pending = std::mem::take(&mut rec.pending);
-    for p in &pending {
-        rec.resolved_calls
-            .insert(p.action.call_id.clone(), Resolved::Lapsed);
-    }
     let working: Vec<String> = rec
         .turns
         .iter()
@@ -46,6 +42,9 @@ fn end_in_session(db: &mut Db, id: &str) {
         if turn.artifacts == Some(ArtifactsState::Pending) {
             turn.artifacts = Some(ArtifactsState::Ready);
         }
+    }
+    for p in &pending {
+        db.resolve(id, &p.action.call_id, Resolved::Lapsed);
     }
     for p in pending {
         if p.action.kind == RequiredActionKind::FunctionCall {

@@ -1,7 +1,7 @@
-//! Sessions in the [`Store`]: a session's own fields as one JSON row, its turns and
-//! artifacts as rows of their own (upserted from the first one that may still change, so
-//! a long session costs what changed, not its whole history), and items appended as they
-//! happen (never kept in memory).
+//! Sessions in the [`Store`]: a session's own fields as one JSON row; its turns as rows of
+//! their own (one that will not change again leaves memory for its row; those that may
+//! are rewritten on save); and, never kept in memory, its artifacts with their bytes, the
+//! required actions no longer pending, and its items, each written as it happens.
 
 use std::collections::BTreeMap;
 
@@ -15,8 +15,7 @@ use crate::db::{Resolved, SessionRec};
 use crate::files::{Files, Snapshot};
 use crate::store::Store;
 use gobare_api::model::{
-    AgentInfo, Artifact, ArtifactsState, Item, Preview, Repo, RequiredAction, Turn, TurnStatus,
-    WorkspaceState,
+    AgentInfo, Artifact, Item, Preview, Repo, RequiredAction, Turn, WorkspaceState,
 };
 
 /// A session's own fields as stored (what a restart gives back; the running turn's
@@ -34,7 +33,9 @@ struct SavedSession {
     preview: Preview,
     workspace: WorkspaceState,
     pending: Vec<RequiredAction>,
-    /// Call id → `true` answered, `false` lapsed.
+    /// Call id → `true` answered, `false` lapsed: where layout 2 kept them, read to move
+    /// them to their own table.
+    #[serde(default, skip_serializing)]
     resolved_calls: BTreeMap<String, bool>,
     sandbox_generation: u64,
     lived_ms: u64,
@@ -81,11 +82,7 @@ impl SavedSession {
             preview: rec.preview.clone(),
             workspace: rec.workspace.clone(),
             pending: rec.pending.iter().map(|p| p.action.clone()).collect(),
-            resolved_calls: rec
-                .resolved_calls
-                .iter()
-                .map(|(k, v)| (k.clone(), *v == Resolved::Answered))
-                .collect(),
+            resolved_calls: BTreeMap::new(),
             sandbox_generation: rec.sandbox_generation,
             lived_ms: ms(rec.lived),
             running: rec.running_since.is_some(),
@@ -121,18 +118,6 @@ impl SavedSession {
                 reply: None,
             })
             .collect();
-        rec.resolved_calls = self
-            .resolved_calls
-            .into_iter()
-            .map(|(k, answered)| {
-                let how = if answered {
-                    Resolved::Answered
-                } else {
-                    Resolved::Lapsed
-                };
-                (k, how)
-            })
-            .collect();
         rec.sandbox_generation = self.sandbox_generation;
         rec.lived = std::time::Duration::from_millis(self.lived_ms);
         if self.running {
@@ -151,15 +136,6 @@ impl SavedSession {
         rec.closed_intervals = self.closed_intervals;
         rec
     }
-}
-
-/// A turn that will not change again (settled, its artifacts published).
-fn is_final(turn: &Turn) -> bool {
-    turn.status != TurnStatus::Working
-        && turn
-            .artifacts
-            .as_ref()
-            .is_some_and(|a| *a != ArtifactsState::Pending)
 }
 
 fn to_json<T: Serialize>(value: &T) -> String {
@@ -204,29 +180,18 @@ impl Store {
             .map_or(0, |n| n.max(0) as u64)
     }
 
-    /// Writes the sessions that changed (`order` = their list positions) and forgets the
-    /// removed ones, in one transaction: a killed simulator leaves the last save whole.
+    /// Writes the sessions that changed (`order` = their list positions) with the turns
+    /// they hold, and forgets the removed ones, in one transaction: a killed simulator
+    /// leaves the last save whole.
     pub(crate) fn save(
         &mut self,
-        changed: &mut [(&mut SessionRec, usize)],
+        changed: &[(&SessionRec, usize)],
         removed: &[String],
         meta: &[(&str, Value)],
     ) -> rusqlite::Result<()> {
         let tx = self.conn.transaction()?;
-        for id in removed {
-            for table in ["sessions", "turns", "artifacts", "items"] {
-                let column = if table == "sessions" {
-                    "id"
-                } else {
-                    "session_id"
-                };
-                tx.execute(
-                    &format!("DELETE FROM {table} WHERE {column} = ?1"),
-                    params![id],
-                )?;
-            }
-        }
-        for (rec, ord) in changed.iter_mut() {
+        forget_sessions(&tx, removed)?;
+        for (rec, ord) in changed {
             tx.prepare_cached(
                 "INSERT INTO sessions (id, ord, json) VALUES (?1, ?2, ?3)
                  ON CONFLICT(id) DO UPDATE SET ord = excluded.ord, json = excluded.json",
@@ -236,26 +201,9 @@ impl Store {
                 *ord as i64,
                 to_json(&SavedSession::of(rec))
             ])?;
-            let mut upsert_turn = tx.prepare_cached(
-                "INSERT OR REPLACE INTO turns (id, session_id, ord, json) VALUES (?1, ?2, ?3, ?4)",
-            )?;
-            let mut all_final = true;
-            for (i, turn) in rec.turns.iter().enumerate().skip(rec.saved_turns) {
-                upsert_turn.execute(params![turn.id, rec.id, i as i64, to_json(turn)])?;
-                all_final &= is_final(turn);
-                if all_final {
-                    rec.saved_turns = i + 1;
-                }
+            for (i, turn) in rec.turns.iter().enumerate() {
+                put_turn(&tx, turn, rec.stored_turns + i)?;
             }
-            let mut upsert_artifact = tx.prepare_cached(
-                "INSERT OR REPLACE INTO artifacts (id, session_id, ord, json, body)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?;
-            for (i, a) in rec.artifacts.iter().enumerate().skip(rec.saved_artifacts) {
-                let body = rec.artifact_bodies.get(&a.id).map(|b| b.to_vec());
-                upsert_artifact.execute(params![a.id, rec.id, i as i64, to_json(a), body])?;
-            }
-            rec.saved_artifacts = rec.artifacts.len();
         }
         for (key, value) in meta {
             tx.execute(
@@ -266,14 +214,157 @@ impl Store {
         tx.commit()
     }
 
-    /// Forgets one artifact (deleted through the API).
-    pub(crate) fn delete_artifact(&self, artifact_id: &str) {
-        if let Err(e) = self
-            .conn
-            .execute("DELETE FROM artifacts WHERE id = ?1", params![artifact_id])
-        {
-            tracing::error!("a deleted artifact stays stored: {e}");
+    /// Forgets sessions and everything of theirs, at once (a temporary store's deletes).
+    pub(crate) fn forget_sessions(&self, ids: &[String]) -> rusqlite::Result<()> {
+        forget_sessions(&self.conn, ids)
+    }
+
+    /// Stores a turn at its place in its session's list (a turn that left memory).
+    pub(crate) fn put_turn(&self, turn: &Turn, ord: usize) {
+        if let Err(e) = put_turn(&self.conn, turn, ord) {
+            tracing::error!("a turn was not stored: {e}");
         }
+    }
+
+    /// A session's stored turns before its `below`th, oldest first.
+    pub(crate) fn turns(&self, session_id: &str, below: usize) -> Vec<Turn> {
+        let Ok(mut select) = self.conn.prepare_cached(
+            "SELECT json FROM turns WHERE session_id = ?1 AND ord < ?2 ORDER BY ord",
+        ) else {
+            return Vec::new();
+        };
+        select
+            .query_map(params![session_id, below as i64], |r| r.get::<_, String>(0))
+            .map(|rows| {
+                rows.filter_map(|j| serde_json::from_str(&j.ok()?).ok())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// One stored turn of a session.
+    pub(crate) fn turn(&self, session_id: &str, turn_id: &str) -> Option<Turn> {
+        let json: String = self
+            .conn
+            .prepare_cached("SELECT json FROM turns WHERE id = ?1 AND session_id = ?2")
+            .and_then(|mut s| s.query_row(params![turn_id, session_id], |r| r.get(0)))
+            .ok()?;
+        serde_json::from_str(&json).ok()
+    }
+
+    /// Stores an artifact and its bytes; `ord` orders a session's artifacts.
+    pub(crate) fn put_artifact(&self, artifact: &Artifact, body: &[u8], ord: u64) {
+        let stored = self
+            .conn
+            .prepare_cached(
+                "INSERT OR REPLACE INTO artifacts (id, session_id, ord, json, body)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )
+            .and_then(|mut s| {
+                s.execute(params![
+                    artifact.id,
+                    artifact.session_id,
+                    ord as i64,
+                    to_json(artifact),
+                    body
+                ])
+            });
+        if let Err(e) = stored {
+            tracing::error!("an artifact was not stored: {e}");
+        }
+    }
+
+    /// Whether an artifact by this id is stored (of any session).
+    pub(crate) fn artifact_exists(&self, artifact_id: &str) -> bool {
+        self.conn
+            .prepare_cached("SELECT 1 FROM artifacts WHERE id = ?1")
+            .and_then(|mut s| s.exists(params![artifact_id]))
+            .unwrap_or(false)
+    }
+
+    /// The highest artifact `ord` stored (0 for none).
+    pub(crate) fn max_artifact_ord(&self) -> u64 {
+        self.conn
+            .query_row("SELECT COALESCE(MAX(ord), 0) FROM artifacts", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map_or(0, |n| n.max(0) as u64)
+    }
+
+    /// A session's artifacts (of one turn when given), oldest first.
+    pub(crate) fn artifacts(&self, session_id: &str, turn_id: Option<&str>) -> Vec<Artifact> {
+        let Ok(mut select) = self
+            .conn
+            .prepare_cached("SELECT json FROM artifacts WHERE session_id = ?1 ORDER BY ord")
+        else {
+            return Vec::new();
+        };
+        select
+            .query_map(params![session_id], |r| r.get::<_, String>(0))
+            .map(|rows| {
+                rows.filter_map(|j| serde_json::from_str::<Artifact>(&j.ok()?).ok())
+                    .filter(|a| turn_id.is_none_or(|t| a.turn_id == t))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// One artifact of a session.
+    pub(crate) fn artifact(&self, session_id: &str, artifact_id: &str) -> Option<Artifact> {
+        let json: String = self
+            .conn
+            .prepare_cached("SELECT json FROM artifacts WHERE id = ?1 AND session_id = ?2")
+            .and_then(|mut s| s.query_row(params![artifact_id, session_id], |r| r.get(0)))
+            .ok()?;
+        serde_json::from_str(&json).ok()
+    }
+
+    /// One artifact's bytes (`None` also when its copy is gone).
+    pub(crate) fn artifact_body(&self, session_id: &str, artifact_id: &str) -> Option<Vec<u8>> {
+        self.conn
+            .prepare_cached("SELECT body FROM artifacts WHERE id = ?1 AND session_id = ?2")
+            .and_then(|mut s| {
+                s.query_row(params![artifact_id, session_id], |r| {
+                    r.get::<_, Option<Vec<u8>>>(0)
+                })
+            })
+            .ok()
+            .flatten()
+    }
+
+    /// Forgets one artifact (deleted through the API); `false` when there was none.
+    pub(crate) fn delete_artifact(&self, session_id: &str, artifact_id: &str) -> bool {
+        match self.conn.execute(
+            "DELETE FROM artifacts WHERE id = ?1 AND session_id = ?2",
+            params![artifact_id, session_id],
+        ) {
+            Ok(n) => n > 0,
+            Err(e) => {
+                tracing::error!("a deleted artifact stays stored: {e}");
+                false
+            }
+        }
+    }
+
+    /// Notes how a required action stopped being pending.
+    pub(crate) fn put_resolved(&self, session_id: &str, call_id: &str, how: Resolved) {
+        if let Err(e) = put_resolved(&self.conn, session_id, call_id, how) {
+            tracing::error!("a resolved action was not stored: {e}");
+        }
+    }
+
+    /// How a required action of a session stopped being pending, if it did.
+    pub(crate) fn resolved(&self, session_id: &str, call_id: &str) -> Option<Resolved> {
+        let answered: bool = self
+            .conn
+            .prepare_cached("SELECT answered FROM resolved WHERE session_id = ?1 AND call_id = ?2")
+            .and_then(|mut s| s.query_row(params![session_id, call_id], |r| r.get(0)))
+            .ok()?;
+        Some(if answered {
+            Resolved::Answered
+        } else {
+            Resolved::Lapsed
+        })
     }
 
     /// One saved `meta` value.
@@ -287,7 +378,18 @@ impl Store {
         serde_json::from_str(&json).ok()
     }
 
-    /// Every saved session in list order, with its turns and artifacts.
+    /// Saves one `meta` value at once.
+    pub(crate) fn put_meta(&self, key: &str, value: &Value) {
+        if let Err(e) = self.conn.execute(
+            "INSERT OR REPLACE INTO meta (key, json) VALUES (?1, ?2)",
+            params![key, to_json(value)],
+        ) {
+            tracing::error!("{key} was not stored: {e}");
+        }
+    }
+
+    /// Every saved session in list order, with the turns that may still change and the
+    /// latest one (the rest stay in the store).
     pub(crate) fn load_sessions(&self) -> rusqlite::Result<Vec<SessionRec>> {
         let mut sessions = Vec::new();
         let mut select = self
@@ -296,37 +398,104 @@ impl Store {
         let rows = select.query_map([], |r| r.get::<_, String>(0))?;
         for json in rows {
             match serde_json::from_str::<SavedSession>(&json?) {
-                Ok(saved) => sessions.push(saved.into_rec()),
+                Ok(mut saved) => {
+                    for (call_id, answered) in std::mem::take(&mut saved.resolved_calls) {
+                        let how = if answered {
+                            Resolved::Answered
+                        } else {
+                            Resolved::Lapsed
+                        };
+                        put_resolved(&self.conn, &saved.id, &call_id, how)?;
+                    }
+                    sessions.push(saved.into_rec());
+                }
                 Err(e) => tracing::error!("a stored session is unreadable: {e}"),
             }
         }
+        // The first turn that may still change (still working, or its artifacts not
+        // published), else the latest: memory holds the turns from there on.
+        let mut first_held = self.conn.prepare(
+            "SELECT COALESCE(
+                 (SELECT MIN(ord) FROM turns WHERE session_id = ?1
+                    AND (json_extract(json, '$.status') = 'working'
+                         OR COALESCE(json_extract(json, '$.artifacts'), 'pending') = 'pending')),
+                 (SELECT MAX(ord) FROM turns WHERE session_id = ?1),
+                 0)",
+        )?;
         let mut turns = self
             .conn
-            .prepare("SELECT json FROM turns WHERE session_id = ?1 ORDER BY ord")?;
-        let mut artifacts = self
-            .conn
-            .prepare("SELECT json, body FROM artifacts WHERE session_id = ?1 ORDER BY ord")?;
+            .prepare("SELECT json FROM turns WHERE session_id = ?1 AND ord >= ?2 ORDER BY ord")?;
         for rec in &mut sessions {
-            for json in turns.query_map(params![rec.id], |r| r.get::<_, String>(0))? {
+            let from: i64 = first_held.query_row(params![rec.id], |r| r.get(0))?;
+            for json in turns.query_map(params![rec.id, from], |r| r.get::<_, String>(0))? {
                 if let Ok(turn) = serde_json::from_str::<Turn>(&json?) {
                     rec.turns.push(turn);
                 }
             }
-            let rows = artifacts.query_map(params![rec.id], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, Option<Vec<u8>>>(1)?))
-            })?;
-            for row in rows {
-                let (json, body) = row?;
-                if let Ok(a) = serde_json::from_str::<Artifact>(&json) {
-                    if let Some(body) = body {
-                        rec.artifact_bodies.insert(a.id.clone(), body.into());
-                    }
-                    rec.artifacts.push(a);
-                }
-            }
-            rec.saved_turns = rec.turns.iter().take_while(|t| is_final(t)).count();
-            rec.saved_artifacts = rec.artifacts.len();
+            rec.stored_turns = usize::try_from(from).unwrap_or(0);
         }
         Ok(sessions)
+    }
+}
+
+fn put_turn(conn: &rusqlite::Connection, turn: &Turn, ord: usize) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO turns (id, session_id, ord, json) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![turn.id, turn.session_id, ord as i64, to_json(turn)])?;
+    Ok(())
+}
+
+fn put_resolved(
+    conn: &rusqlite::Connection,
+    session_id: &str,
+    call_id: &str,
+    how: Resolved,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO resolved (session_id, call_id, answered) VALUES (?1, ?2, ?3)",
+    )?
+    .execute(params![session_id, call_id, how == Resolved::Answered])?;
+    Ok(())
+}
+
+fn forget_sessions(conn: &rusqlite::Connection, ids: &[String]) -> rusqlite::Result<()> {
+    for id in ids {
+        for table in ["sessions", "turns", "artifacts", "items", "resolved"] {
+            let column = if table == "sessions" {
+                "id"
+            } else {
+                "session_id"
+            };
+            conn.execute(
+                &format!("DELETE FROM {table} WHERE {column} = ?1"),
+                params![id],
+            )?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_2s_resolved_actions_move_to_their_own_table() {
+        let store = Store::open_temp().unwrap();
+        let rec = SessionRec::new("s".into(), None);
+        let mut row = serde_json::to_value(SavedSession::of(&rec)).unwrap();
+        row["resolved_calls"] = serde_json::json!({"call_a": true, "call_b": false});
+        store
+            .conn
+            .execute(
+                "INSERT INTO sessions (id, ord, json) VALUES ('s', 0, ?1)",
+                params![row.to_string()],
+            )
+            .unwrap();
+        assert_eq!(store.load_sessions().unwrap().len(), 1);
+        assert_eq!(store.resolved("s", "call_a"), Some(Resolved::Answered));
+        assert_eq!(store.resolved("s", "call_b"), Some(Resolved::Lapsed));
+        assert_eq!(store.resolved("t", "call_a"), None);
     }
 }

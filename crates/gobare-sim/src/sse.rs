@@ -300,7 +300,13 @@ impl Writer {
                 _ = ping.tick() => self.write_transient(": ping\n\n".to_string()).await?,
                 received = rx.recv() => match received {
                     Ok(frame) => {
-                        let wanted = keep(&self.state.db(), &frame);
+                        // Only a tree's membership is the database's to say: the other
+                        // scopes do without its lock (a busy fleet sends thousands a second).
+                        let wanted = match &scope {
+                            Scope::Session(id) => frame.session_id == *id,
+                            Scope::Org => true,
+                            Scope::Tree(_) => keep(&self.state.db(), &frame),
+                        };
                         let fresh = frame.seq.is_none_or(|s| s > self.last_seq);
                         if wanted && fresh {
                             self.write_frame(&frame).await?;

@@ -52,7 +52,10 @@ pub(crate) type Shared = Arc<SimState>;
 /// The store's `meta` key of the scoped tokens.
 const MINTED_TOKENS: &str = "scoped_tokens";
 /// Sessions written per transaction of a save.
-const SAVE_BATCH: usize = 20;
+const SAVE_BATCH: usize = 5;
+
+/// The store's `meta` key of the fleet's session ids (`--fleet`), in creation order.
+pub(crate) const FLEET: &str = "fleet";
 
 /// The store's `meta` key of the token holding every scope.
 pub(crate) const TOKEN: &str = "token";

@@ -3,17 +3,19 @@
 //! cache directory, removed when the simulator goes, or `sim.sqlite` in a data directory
 //! (`--data DIR`), kept, and reopened by the next simulator there.
 //!
-//! The layout carries a version; a file of another version (or not a store at all) is set
-//! aside under a new name, said on stderr, and a fresh store takes its place: it is never
-//! read as this layout.
+//! The layout carries a version; a file of the previous layout is migrated in place, and one
+//! of another version (or not a store at all) is set aside under a new name, said on
+//! stderr, and a fresh store takes its place: it is never read as this layout.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use rusqlite::Connection;
 
-/// The layout of the file (`PRAGMA user_version`).
-pub(crate) const SCHEMA_VERSION: i64 = 2;
+/// The layout of the file (`PRAGMA user_version`). Layout 2 lacked the `resolved` table
+/// (sessions carried those actions in their rows): it is migrated, not set aside.
+pub(crate) const SCHEMA_VERSION: i64 = 3;
+const MIGRATED_VERSIONS: [i64; 1] = [2];
 
 /// The store's file name in a data directory.
 pub(crate) const FILE_NAME: &str = "sim.sqlite";
@@ -121,7 +123,13 @@ fn foreign_version(path: &Path) -> Option<String> {
         c.pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0))
     });
     match version {
-        Ok(v) if v == SCHEMA_VERSION || v == 0 && is_empty(path) => None,
+        Ok(v)
+            if v == SCHEMA_VERSION
+                || MIGRATED_VERSIONS.contains(&v)
+                || v == 0 && is_empty(path) =>
+        {
+            None
+        }
         Ok(v) => Some(format!("version {v}")),
         Err(_) => Some("an unreadable kind".into()),
     }
@@ -210,6 +218,12 @@ fn create_tables(conn: &Connection) -> rusqlite::Result<()> {
              json TEXT NOT NULL
          );
          CREATE INDEX IF NOT EXISTS items_by_session ON items (session_id, n);
+         CREATE TABLE IF NOT EXISTS resolved (
+             session_id TEXT NOT NULL,
+             call_id TEXT NOT NULL,
+             answered INTEGER NOT NULL,
+             PRIMARY KEY (session_id, call_id)
+         ) WITHOUT ROWID;
          CREATE TABLE IF NOT EXISTS meta (
              key TEXT PRIMARY KEY,
              json TEXT NOT NULL
@@ -229,6 +243,32 @@ mod tests {
         assert!(path.exists());
         drop(store);
         assert!(!path.exists());
+    }
+
+    #[test]
+    fn the_previous_layout_is_migrated_in_place_not_set_aside() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_dir(dir.path(), false).unwrap();
+        store
+            .conn
+            .execute_batch("DROP TABLE resolved; PRAGMA user_version = 2;")
+            .unwrap();
+        drop(store);
+        let store = Store::open_dir(dir.path(), false).unwrap();
+        let version: i64 = store
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        store
+            .conn
+            .execute("INSERT INTO resolved VALUES ('s', 'c', 1)", [])
+            .unwrap();
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert!(!names.iter().any(|n| n.contains("set-aside")), "{names:?}");
     }
 
     #[test]

@@ -143,7 +143,7 @@ pub(crate) fn accept_message(
         .ok_or_else(|| Refusal::not_found(format!("No session {session_id}.")))?;
     let picked = state
         .scenarios
-        .pick(&text, &state.config.scenario, rec.turns.len());
+        .pick(&text, &state.config.scenario, rec.turn_count());
     let busy = rec.active.is_some() || !rec.queue.is_empty();
     if busy && rec.queue.len() >= state.config.queue_cap {
         return Err(Refusal::new(
@@ -282,7 +282,7 @@ fn answer(
         return Err(Refusal::not_found(format!("No session {session_id}.")));
     };
     let Some(index) = rec.pending.iter().position(|p| p.action.call_id == call_id) else {
-        if let Some(resolved) = rec.resolved_calls.get(call_id) {
+        if let Some(resolved) = db.resolution(session_id, call_id) {
             return Ok(reply(resolved.late_outcome()));
         }
         return Err(Refusal::not_found(format!(
@@ -310,8 +310,6 @@ fn answer(
         )));
     }
     let mut pending = rec.pending.remove(index);
-    rec.resolved_calls
-        .insert(call_id.to_string(), Resolved::Answered);
     let name = pending.action.name.clone().unwrap_or_default();
     let not_delivered =
         kind == RequiredActionKind::FunctionCall && state.config.tool_results_not_delivered;
@@ -346,6 +344,7 @@ fn answer(
         "accepted"
     };
     rec.activity += 1;
+    db.resolve(session_id, call_id, Resolved::Answered);
     db.emit(session_id, event);
     drop(db);
     lifecycle::touch_idle(state, session_id);

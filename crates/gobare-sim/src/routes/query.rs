@@ -80,11 +80,20 @@ impl Paging {
 
     /// One page of `items` (given oldest first). An `after` the list cannot place gives an
     /// empty page, not an error and not page one.
-    pub(crate) fn page<T: Serialize>(
+    pub(crate) fn page<T: Serialize>(&self, items: Vec<T>, id_of: impl Fn(&T) -> &str) -> Value {
+        let (data, has_more, last_id) = self.select(items, id_of, |i| i);
+        json!({"object": "list", "data": data, "has_more": has_more, "last_id": last_id})
+    }
+
+    /// [`Paging::page`] with only the page's items made into what is served (`make`), and
+    /// not yet JSON: a caller holding a lock converts a page, not the whole list. Returns
+    /// the page, whether more follow, and the page's last id.
+    pub(crate) fn select<T, U>(
         &self,
         mut items: Vec<T>,
         id_of: impl Fn(&T) -> &str,
-    ) -> Value {
+        make: impl FnMut(T) -> U,
+    ) -> (Vec<U>, bool, Option<String>) {
         if !self.ascending {
             items.reverse();
         }
@@ -95,10 +104,10 @@ impl Paging {
                 None => items.len(),
             },
         };
-        let rest = &items[start.min(items.len())..];
-        let data: Vec<&T> = rest.iter().take(self.limit).collect();
-        let has_more = rest.len() > self.limit;
+        let rest = items.len().saturating_sub(start);
+        let has_more = rest > self.limit;
+        let data: Vec<T> = items.into_iter().skip(start).take(self.limit).collect();
         let last_id = data.last().map(|i| id_of(i).to_string());
-        json!({"object": "list", "data": data, "has_more": has_more, "last_id": last_id})
+        (data.into_iter().map(make).collect(), has_more, last_id)
     }
 }

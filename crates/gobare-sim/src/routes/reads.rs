@@ -11,22 +11,19 @@ use serde_json::Value;
 use super::body;
 use super::query::{PAGING, Paging, Query};
 use super::reply;
-use crate::db::SessionRec;
+use crate::db::Db;
 use crate::refusal::Refusal;
 use crate::state::Shared;
 use crate::tar;
 use gobare_api::model::{Artifact, Turn};
 
-fn with_session<T>(
-    state: &Shared,
-    id: &str,
-    f: impl FnOnce(&SessionRec) -> T,
-) -> Result<T, Refusal> {
+/// `f` on the database, when the session exists.
+fn with_db<T>(state: &Shared, id: &str, f: impl FnOnce(&Db) -> T) -> Result<T, Refusal> {
     let db = state.db();
-    let rec = db
-        .session(id)
-        .ok_or_else(|| Refusal::not_found(format!("No session {id}.")))?;
-    Ok(f(rec))
+    if db.session(id).is_none() {
+        return Err(Refusal::not_found(format!("No session {id}.")));
+    }
+    Ok(f(&db))
 }
 
 pub(crate) async fn turns(
@@ -35,7 +32,10 @@ pub(crate) async fn turns(
     uri: Uri,
 ) -> Result<Json<Value>, Refusal> {
     let paging = Paging::from(&Query::parse(uri.query(), &PAGING)?)?;
-    let turns = with_session(&state, &id, |r| r.turns.clone())?;
+    let turns = state
+        .db()
+        .turns(&id)
+        .ok_or_else(|| Refusal::not_found(format!("No session {id}.")))?;
     Ok(Json(paging.page(turns, |t| t.id.as_str())))
 }
 
@@ -45,11 +45,9 @@ pub(crate) async fn turn(
     uri: Uri,
 ) -> Result<Json<Turn>, Refusal> {
     Query::parse(uri.query(), &[])?;
-    with_session(&state, &id, |r| {
-        r.turns.iter().find(|t| t.id == turn_id).cloned()
-    })?
-    .map(Json)
-    .ok_or_else(|| Refusal::not_found(format!("No turn {turn_id} in session {id}.")))
+    with_db(&state, &id, |db| db.turn(&id, &turn_id))?
+        .map(Json)
+        .ok_or_else(|| Refusal::not_found(format!("No turn {turn_id} in session {id}.")))
 }
 
 pub(crate) async fn items(
@@ -76,13 +74,7 @@ pub(crate) async fn artifacts(
     let q = Query::parse(uri.query(), &[PAGING[0], PAGING[1], PAGING[2], "turn_id"])?;
     let paging = Paging::from(&q)?;
     let turn = q.get("turn_id").map(str::to_string);
-    let list: Vec<Artifact> = with_session(&state, &id, |r| {
-        r.artifacts
-            .iter()
-            .filter(|a| turn.as_ref().is_none_or(|t| &a.turn_id == t))
-            .cloned()
-            .collect()
-    })?;
+    let list: Vec<Artifact> = with_db(&state, &id, |db| db.artifacts(&id, turn.as_deref()))?;
     Ok(Json(paging.page(list, |a| a.id.as_str())))
 }
 
@@ -92,11 +84,9 @@ pub(crate) async fn artifact(
     uri: Uri,
 ) -> Result<Json<Artifact>, Refusal> {
     Query::parse(uri.query(), &[])?;
-    with_session(&state, &id, |r| {
-        r.artifacts.iter().find(|a| a.id == artifact_id).cloned()
-    })?
-    .map(Json)
-    .ok_or_else(|| Refusal::not_found(format!("No artifact {artifact_id}.")))
+    with_db(&state, &id, |db| db.artifact(&id, &artifact_id))?
+        .map(Json)
+        .ok_or_else(|| Refusal::not_found(format!("No artifact {artifact_id}.")))
 }
 
 pub(crate) async fn artifact_content(
@@ -105,10 +95,10 @@ pub(crate) async fn artifact_content(
     uri: Uri,
 ) -> Result<impl IntoResponse, Refusal> {
     Query::parse(uri.query(), &[])?;
-    let found = with_session(&state, &id, |r| {
-        let meta = r.artifacts.iter().find(|a| a.id == artifact_id)?;
-        let body = r.artifact_bodies.get(&artifact_id)?.clone();
-        Some((meta.content_type.clone(), body))
+    let found = with_db(&state, &id, |db| {
+        let meta = db.artifact(&id, &artifact_id)?;
+        let body = Bytes::from(db.artifact_body(&id, &artifact_id)?);
+        Some((meta.content_type, body))
     })?;
     let (content_type, body) =
         found.ok_or_else(|| Refusal::not_found(format!("No artifact {artifact_id}.")))?;
@@ -159,15 +149,12 @@ pub(crate) async fn delete_artifact(
     _: body::NoInput,
 ) -> Result<Json<Value>, Refusal> {
     let mut db = state.db();
-    let rec = db
-        .session_mut(&id)
-        .ok_or_else(|| Refusal::not_found(format!("No session {id}.")))?;
-    let Some(index) = rec.artifacts.iter().position(|a| a.id == artifact_id) else {
+    if db.session(&id).is_none() {
+        return Err(Refusal::not_found(format!("No session {id}.")));
+    }
+    if !db.delete_artifact(&id, &artifact_id) {
         return Err(Refusal::not_found(format!("No artifact {artifact_id}.")));
-    };
-    rec.artifacts.remove(index);
-    rec.artifact_bodies.remove(&artifact_id);
-    db.forget_artifact(&id, index, &artifact_id);
+    }
     Ok(reply::deleted("artifact.deleted", &artifact_id))
 }
 
@@ -181,24 +168,24 @@ pub(crate) async fn artifact_archive(
 ) -> Result<impl IntoResponse, Refusal> {
     let q = Query::parse(uri.query(), &["turn_id"])?;
     let turn = q.get("turn_id").map(str::to_string);
-    let entries = with_session(&state, &id, |r| {
+    let entries = with_db(&state, &id, |db| {
         if let Some(t) = &turn
-            && !r.turns.iter().any(|x| &x.id == t)
+            && db.turn(&id, t).is_none()
         {
             return Err(Refusal::not_found(format!("No turn {t} in session {id}.")));
         }
-        Ok(r.artifacts
-            .iter()
-            .filter(|a| turn.as_ref().is_none_or(|t| &a.turn_id == t))
+        Ok(db
+            .artifacts(&id, turn.as_deref())
+            .into_iter()
             .filter_map(|a| {
-                let body = r.artifact_bodies.get(&a.id)?;
+                let body = db.artifact_body(&id, &a.id)?;
                 let path = a.path.trim_start_matches('/');
                 let name = match &turn {
                     Some(_) => path.to_string(),
                     None => format!("{}/{path}", a.turn_id),
                 };
                 let mtime = a.created_at.unwrap_or(0).max(0) as u64 / 1000;
-                Some((name, body.clone(), mtime))
+                Some((name, body, mtime))
             })
             .collect::<Vec<_>>())
     })??;

@@ -7,12 +7,12 @@ use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::IntoResponse;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::body;
 use super::query::{PAGING, Paging, Query};
 use super::reply;
-use crate::db::SessionRec;
+use crate::db::{CREATED_BY_TOKEN, SOURCE, SessionRec};
 use crate::refusal::Refusal;
 use crate::state::Shared;
 use gobare_api::model::{CreateSession, Repo, Session, SessionStatus};
@@ -244,25 +244,22 @@ pub(crate) async fn list(State(state): State<Shared>, uri: Uri) -> Result<Json<V
     {
         return Err(Refusal::not_found(format!("No session {root}.")));
     }
-    let sessions: Vec<Session> = db
+    // Filtered on the records, and only the page made into sessions: the lock is held
+    // for a page's work, not the whole organization's.
+    let records: Vec<&SessionRec> = db
         .session_order
         .iter()
         .filter_map(|id| db.session(id))
         .filter(|r| q.get("root").is_none_or(|root| db.in_tree(&r.id, root)))
-        .map(|r| r.to_session(false))
-        .filter(|s| status.as_ref().is_none_or(|st| &s.status == st))
-        .filter(|s| {
-            source
-                .as_ref()
-                .is_none_or(|src| s.source.as_ref() == Some(src))
-        })
-        .filter(|s| {
+        .filter(|r| status.as_ref().is_none_or(|st| &r.status() == st))
+        .filter(|_| source.as_deref().is_none_or(|src| src == SOURCE))
+        .filter(|_| {
             q.get("created_by_token")
-                .is_none_or(|t| t == "me" || s.created_by_token.as_deref() == Some(t))
+                .is_none_or(|t| t == "me" || t == CREATED_BY_TOKEN)
         })
-        .filter(|s| {
+        .filter(|r| {
             metadata.as_ref().is_none_or(|(k, v)| {
-                s.metadata
+                r.metadata
                     .as_ref()
                     .and_then(|m| m.get(k))
                     .and_then(Value::as_str)
@@ -270,8 +267,12 @@ pub(crate) async fn list(State(state): State<Shared>, uri: Uri) -> Result<Json<V
             })
         })
         .collect();
+    let (data, has_more, last_id) =
+        paging.select(records, |r| r.id.as_str(), |r| r.to_session(false));
     drop(db);
-    Ok(Json(paging.page(sessions, |s| s.id.as_str())))
+    Ok(Json(
+        json!({"object": "list", "data": data, "has_more": has_more, "last_id": last_id}),
+    ))
 }
 
 pub(crate) async fn patch(

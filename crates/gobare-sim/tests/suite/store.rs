@@ -297,3 +297,28 @@ async fn a_random_token_holds_across_a_restart_with_the_minted_ones() {
     assert_eq!(status, 403, "and still only reads");
     api.sim.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_kept_fleet_is_reopened_not_made_again_and_grows_to_the_size_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = Api::start(kept_in(dir.path()).with_fleet(8)).await;
+    let first = api.sim.fleet();
+    assert_eq!(first.len(), 8);
+    api.sim.shutdown().await;
+
+    let api = Api::start(kept_in(dir.path()).with_fleet(8)).await;
+    assert_eq!(api.sim.fleet(), first, "the same sessions");
+    assert_eq!(api.sim.session_ids(), first, "and no others");
+    api.sim.shutdown().await;
+
+    // Asked for more, the kept ones come back and the rest are made as in a fleet made at
+    // once: the ninth, made now, is a member of the crew the (kept) seventh leads.
+    let api = Api::start(kept_in(dir.path()).with_fleet(12)).await;
+    let grown = api.sim.fleet();
+    assert_eq!(grown[..8], first[..]);
+    assert_eq!(grown.len(), 12);
+    assert_eq!(api.sim.session_ids().len(), 12);
+    let ninth = api.session(&grown[8]).await;
+    assert_eq!(ninth["parent_session_id"], grown[6].as_str(), "{ninth}");
+    api.sim.shutdown().await;
+}

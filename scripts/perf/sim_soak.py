@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Soak of a busy simulator from outside, as a user runs it (issue 26's budgets):
+
+    scripts/perf/sim_soak.py [--secs 600] [--data DIR] [--bin target/release/gobare-tui]
+
+Starts `gobare-tui sim --fleet 500 --fleet-activity 5000 --no-rate-limits`, follows the org
+stream from its start (counting events and seq gaps), asks `GET /v1/sessions?limit=100`
+every 100 ms, and every 30 s prints the simulator's RSS (VmRSS of its process), the events a
+second the stream carried, seq gaps so far, and the list's p50/p99 over those 30 s; at the
+end, the whole run's figures. The replay budget is measured by
+crates/gobare-sim/tests/suite/budgets.rs.
+"""
+
+import argparse
+import http.client
+import os
+import subprocess
+import threading
+import time
+
+TOKEN = "gbr_pat_soak"
+
+
+def rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def percentile(sorted_values, p):
+    if not sorted_values:
+        return 0.0
+    return sorted_values[round((len(sorted_values) - 1) * p)]
+
+
+class OrgStream(threading.Thread):
+    """Reads the org stream live, counting every event, the persisted ones (those with an
+    `id:`; deltas are transient) and gaps between their seqs."""
+
+    def __init__(self, port):
+        super().__init__(daemon=True)
+        self.port = port
+        self.events = 0
+        self.frames = 0
+        self.gaps = 0
+        self.missing = 0
+        self.last = None
+
+    def run(self):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port)
+        conn.request("GET", "/v1/events", headers={"Authorization": f"Bearer {TOKEN}"})
+        resp = conn.getresponse()
+        for line in resp:
+            if line.startswith(b"event: "):
+                self.frames += 1
+            elif line.startswith(b"id: "):
+                seq = int(line[4:])
+                if self.last is not None and seq != self.last + 1:
+                    self.gaps += 1
+                    self.missing += seq - self.last - 1
+                self.last = seq
+                self.events += 1
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--secs", type=int, default=600)
+    ap.add_argument("--data")
+    ap.add_argument("--bin", default="target/release/gobare-tui")
+    ap.add_argument("--port", type=int, default=4791)
+    args = ap.parse_args()
+    cmd = [
+        args.bin, "sim", "--addr", f"127.0.0.1:{args.port}", "--token", TOKEN,
+        "--fleet", "500", "--fleet-activity", "5000", "--no-rate-limits",
+    ]
+    if args.data:
+        cmd += ["--data", args.data]
+    sim = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                c = http.client.HTTPConnection("127.0.0.1", args.port, timeout=1)
+                c.request("GET", "/v1/health", headers={"Authorization": f"Bearer {TOKEN}"})
+                c.getresponse().read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        stream = OrgStream(args.port)
+        stream.start()
+        lister = http.client.HTTPConnection("127.0.0.1", args.port)
+        started = time.monotonic()
+        next_report = started + 30
+        window, every, rss = [], [], []
+        last_events = last_frames = 0
+        print(f"t=0s rss={rss_mb(sim.pid):.0f}MB", flush=True)
+        while time.monotonic() - started < args.secs:
+            asked = time.monotonic()
+            lister.request("GET", "/v1/sessions?limit=100",
+                           headers={"Authorization": f"Bearer {TOKEN}"})
+            resp = lister.getresponse()
+            resp.read()
+            assert resp.status == 200, resp.status
+            window.append(time.monotonic() - asked)
+            if time.monotonic() >= next_report:
+                window.sort()
+                now_rss = rss_mb(sim.pid)
+                rss.append(now_rss)
+                print(
+                    f"t={round(time.monotonic() - started)}s rss={now_rss:.0f}MB "
+                    f"events/s={(stream.frames - last_frames) / 30:.0f} "
+                    f"(persisted {(stream.events - last_events) / 30:.0f}) "
+                    f"gaps={stream.gaps} list p50={percentile(window, 0.5) * 1e3:.1f}ms "
+                    f"p99={percentile(window, 0.99) * 1e3:.1f}ms (n={len(window)})",
+                    flush=True,
+                )
+                last_events, last_frames = stream.events, stream.frames
+                every += window
+                window = []
+                next_report += 30
+            time.sleep(0.1)
+        every += window
+        every.sort()
+        after_first = rss[1:] if len(rss) > 2 else rss
+        spread = (max(after_first) - min(after_first)) / min(after_first) * 100 if after_first else 0
+        print(
+            f"overall: events {stream.frames} ({stream.frames / args.secs:.0f}/s; persisted "
+            f"{stream.events}, {stream.events / args.secs:.0f}/s), seq gaps "
+            f"{stream.gaps} ({stream.missing} seqs missing), list p50="
+            f"{percentile(every, 0.5) * 1e3:.1f}ms p99={percentile(every, 0.99) * 1e3:.1f}ms "
+            f"(n={len(every)}), RSS after the first minute {min(after_first):.0f}-"
+            f"{max(after_first):.0f}MB ({spread:.1f} %), peak VmHWM "
+            + open(f"/proc/{sim.pid}/status").read().split("VmHWM:")[1].split("\n")[0].strip(),
+            flush=True,
+        )
+    finally:
+        sim.terminate()
+        sim.wait()
+
+
+if __name__ == "__main__":
+    main()
