@@ -385,6 +385,8 @@ impl FleetFront {
                 self.creating = false;
                 match *result {
                     Ok(session) => {
+                        // Its row at once: Ctrl+O from it comes back to it.
+                        live.apply_session(&session);
                         view.select(&session.id);
                         view.set_message(None, false);
                         self.exit = Some(FleetExit::Open(session.id));

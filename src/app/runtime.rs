@@ -230,18 +230,15 @@ impl Runtime {
                     .map(Some)
             }
             Front::Fleet(fleet) => {
-                let Some(exit) = fleet.exit().cloned() else {
-                    return Ok(Some(Front::Fleet(fleet)));
+                let (id, open_changes) = match fleet.exit().cloned() {
+                    None => return Ok(Some(Front::Fleet(fleet))),
+                    Some(FleetExit::Quit) => {
+                        return self.end(Front::Fleet(fleet), Ok(())).map(|()| None);
+                    }
+                    Some(FleetExit::Open(id)) => (id, false),
+                    Some(FleetExit::OpenChanges(id)) => (id, true),
                 };
                 let (tui, mut state, stats) = fleet.into_parts();
-                let (id, open_changes) = match exit {
-                    FleetExit::Quit => {
-                        self.fleet = Some(state);
-                        return Ok(None);
-                    }
-                    FleetExit::Open(id) => (id, false),
-                    FleetExit::OpenChanges(id) => (id, true),
-                };
                 state.view.select(&id);
                 self.fleet = Some(state);
                 self.session_front(tui, stats, &id, None, open_changes)

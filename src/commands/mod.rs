@@ -14,3 +14,6 @@ pub(crate) mod session_id;
 pub(crate) mod sim;
 pub(crate) mod start;
 pub(crate) mod tail;
+
+#[cfg(test)]
+mod tests;
