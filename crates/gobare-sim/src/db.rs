@@ -639,18 +639,17 @@ impl Db {
         out
     }
 
-    /// Persisted frames with `seq > after` (of `session` only, when given) matching
-    /// `keep`, at most `cap + 1` of them (the extra one tells the caller the replay is
-    /// truncated).
+    /// Persisted frames with `after < seq <= upto` (of `session` only, when given)
+    /// matching `keep`, at most `limit` of them, in `seq` order.
     pub(crate) fn replay(
         &self,
         after: u64,
-        cap: usize,
+        upto: u64,
+        limit: usize,
         session: Option<&str>,
         keep: impl Fn(&Frame) -> bool,
     ) -> Vec<Arc<Frame>> {
-        self.store
-            .replay(after, cap.saturating_add(1), session, keep)
+        self.store.replay(after, upto, limit, session, keep)
     }
 
     pub(crate) fn last_seq(&self) -> u64 {
@@ -886,7 +885,7 @@ mod tests {
             db.batch(|db| db.emit("s", say("two")));
             assert!(rx.try_recv().is_err(), "nothing is sent before the commit");
             assert_eq!(
-                db.replay(0, 10, None, |_| true).len(),
+                db.replay(0, u64::MAX, 10, None, |_| true).len(),
                 2,
                 "but it is stored"
             );

@@ -51,31 +51,36 @@ impl Store {
         }
     }
 
-    /// Frames with `seq > after` that `keep` wants, in `seq` order, at most `limit`;
-    /// `session` narrows the walk to one session's events (through their index: a
-    /// session's replay does not read the whole log).
+    /// Frames with `after < seq <= upto` that `keep` wants, in `seq` order, at most
+    /// `limit`; `session` narrows the walk to one session's events (through their index:
+    /// a session's replay does not read the whole log).
     pub(crate) fn replay(
         &self,
         after: u64,
+        upto: u64,
         limit: usize,
         session: Option<&str>,
         keep: impl Fn(&Frame) -> bool,
     ) -> Vec<Arc<Frame>> {
         let mut out = Vec::new();
         let after = after.min(i64::MAX as u64) as i64;
+        let upto = upto.min(i64::MAX as u64) as i64;
         let sql = match session {
             Some(_) => {
                 "SELECT seq, session_id, kind, json FROM events
-                 WHERE session_id = ?2 AND seq > ?1 ORDER BY seq"
+                 WHERE session_id = ?3 AND seq > ?1 AND seq <= ?2 ORDER BY seq"
             }
-            None => "SELECT seq, session_id, kind, json FROM events WHERE seq > ?1 ORDER BY seq",
+            None => {
+                "SELECT seq, session_id, kind, json FROM events
+                 WHERE seq > ?1 AND seq <= ?2 ORDER BY seq"
+            }
         };
         let Ok(mut select) = self.conn.prepare_cached(sql) else {
             return out;
         };
         let rows = match session {
-            Some(id) => select.query(params![after, id]),
-            None => select.query(params![after]),
+            Some(id) => select.query(params![after, upto, id]),
+            None => select.query(params![after, upto]),
         };
         let Ok(mut rows) = rows else {
             return out;
@@ -183,11 +188,21 @@ mod tests {
             store.append(&frame(seq, if seq % 2 == 0 { "a" } else { "b" }));
         }
         assert_eq!(
-            seqs(store.replay(6, usize::MAX, None, |_| true)),
+            seqs(store.replay(6, u64::MAX, usize::MAX, None, |_| true)),
             [7, 8, 9, 10]
         );
-        assert_eq!(seqs(store.replay(0, 3, Some("a"), |_| true)), [2, 4, 6]);
-        assert_eq!(store.replay(3, 1, None, |_| true)[0].json, "{\"seq\":4}");
+        assert_eq!(
+            seqs(store.replay(0, u64::MAX, 3, Some("a"), |_| true)),
+            [2, 4, 6]
+        );
+        assert_eq!(
+            store.replay(3, u64::MAX, 1, None, |_| true)[0].json,
+            "{\"seq\":4}"
+        );
+        assert_eq!(
+            seqs(store.replay(2, 5, usize::MAX, None, |_| true)),
+            [3, 4, 5]
+        );
         assert_eq!(store.max_seq(), 10);
     }
 
@@ -200,10 +215,13 @@ mod tests {
         }
         assert_eq!(store.drop_oldest(8, 4), 4);
         assert_eq!(
-            seqs(store.replay(0, usize::MAX, None, |_| true)),
+            seqs(store.replay(0, u64::MAX, usize::MAX, None, |_| true)),
             [5, 6, 7, 8]
         );
         assert_eq!(store.drop_oldest(4, 2), 2);
-        assert_eq!(seqs(store.replay(0, usize::MAX, None, |_| true)), [7, 8]);
+        assert_eq!(
+            seqs(store.replay(0, u64::MAX, usize::MAX, None, |_| true)),
+            [7, 8]
+        );
     }
 }

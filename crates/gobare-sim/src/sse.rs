@@ -131,18 +131,11 @@ pub(crate) fn open(state: &Shared, scope: Scope, cursor: Option<u64>) -> Result<
             Scope::Tree(root) => db.in_tree(&f.session_id, root),
         }
     };
-    // Subscribe and snapshot under the db lock: emits happen under it too, so the
-    // replay and the live feed meet without a gap or an overlap.
-    let (rx, replay) = {
+    // Subscribe and note the last seq under the db lock: emits happen under it too, so
+    // the replay (up to that seq, read in pages) and the live feed meet without a gap.
+    let (rx, upto) = {
         let db = state.db();
-        let rx = db.subscribe();
-        let replay = match cursor {
-            Some(after) => db.replay(after, state.config.replay_cap, scope.session(), |f| {
-                keep(&db, f)
-            }),
-            None => Vec::new(),
-        };
-        (rx, replay)
+        (db.subscribe(), db.last_seq())
     };
     let (tx, body_rx) = mpsc::unbounded_channel::<Bytes>();
     let unread = Arc::new(AtomicUsize::new(0));
@@ -162,7 +155,7 @@ pub(crate) fn open(state: &Shared, scope: Scope, cursor: Option<u64>) -> Result<
         last_seq: cursor.unwrap_or(0),
         _slot: slot,
     };
-    tokio::spawn(writer.run(scope, cursor, replay, rx, keep));
+    tokio::spawn(writer.run(scope, cursor, upto, rx, keep));
     let mut resp = Body::from_stream(body(body_rx, unread, taken, abort)).into_response();
     let h = resp.headers_mut();
     h.insert(
@@ -205,6 +198,9 @@ fn body(
     })
 }
 
+/// Frames a replay reads from the store at a time.
+const REPLAY_PAGE: usize = 2_000;
+
 /// The most bytes of waiting persisted frames put in one write.
 const BATCH_WRITE_BYTES: usize = 64 * 1024;
 
@@ -245,18 +241,18 @@ impl Writer {
         mut self,
         scope: Scope,
         cursor: Option<u64>,
-        replay: Vec<Arc<Frame>>,
+        upto: u64,
         mut rx: broadcast::Receiver<Arc<Frame>>,
         keep: impl Fn(&Db, &Frame) -> bool + Send + 'static,
     ) {
-        let _ = self.go(scope, cursor, replay, &mut rx, keep).await;
+        let _ = self.go(scope, cursor, upto, &mut rx, keep).await;
     }
 
     async fn go(
         &mut self,
         scope: Scope,
         cursor: Option<u64>,
-        replay: Vec<Arc<Frame>>,
+        upto: u64,
         rx: &mut broadcast::Receiver<Arc<Frame>>,
         keep: impl Fn(&Db, &Frame) -> bool,
     ) -> Result<(), Closed> {
@@ -264,9 +260,30 @@ impl Writer {
         self.write_raw(retry).await?;
 
         let cap = self.state.config.replay_cap;
-        let truncated = replay.len() > cap;
-        self.write_persisted(replay.iter().take(cap).map(|f| &**f), Pace::Reader)
-            .await?;
+        let mut truncated = false;
+        if let Some(mut after) = cursor {
+            // In pages, each read under the lock on its own: a long replay neither holds
+            // the database nor all its frames in memory at once.
+            let mut written = 0;
+            loop {
+                let want = REPLAY_PAGE.min(cap - written + 1);
+                let page = {
+                    let db = self.state.db();
+                    db.replay(after, upto, want, scope.session(), |f| keep(&db, f))
+                };
+                let room = cap - written;
+                truncated = page.len() > room;
+                self.write_persisted(page.iter().take(room).map(|f| &**f), Pace::Reader)
+                    .await?;
+                written += page.len().min(room);
+                match page.last() {
+                    Some(last) if page.len() == want && !truncated => {
+                        after = last.seq.unwrap_or(after);
+                    }
+                    _ => break,
+                }
+            }
+        }
         if truncated {
             let from_seq = if cap == 0 {
                 cursor.unwrap_or(0)
@@ -316,7 +333,7 @@ impl Writer {
                         // Transient frames are lost; persisted ones come from the log.
                         let missed = {
                             let db = self.state.db();
-                            db.replay(self.last_seq, usize::MAX - 1, scope.session(), |f| {
+                            db.replay(self.last_seq, u64::MAX, usize::MAX, scope.session(), |f| {
                                 keep(&db, f)
                             })
                         };

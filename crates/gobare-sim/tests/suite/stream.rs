@@ -175,6 +175,31 @@ async fn a_replay_over_the_cap_is_truncated_then_live_frames_follow() {
 }
 
 #[tokio::test]
+async fn a_replay_of_many_pages_is_whole_and_in_order_up_to_the_cap() {
+    let mut config = SimConfig::for_tests();
+    config.replay_cap = 4_500;
+    let api = Api::start(config).await;
+    let id = api.sim.create_session(None);
+    api.sim.seed_events(&id, 5_000);
+    let mut over = api.stream(&id, Some(0)).await;
+    let frames = over.until("gobare.replay_truncated").await;
+    assert_eq!(ids(&frames), (1..=4_500).collect::<Vec<u64>>());
+    assert_eq!(frames.last().unwrap().json()["from_seq"], 4_500);
+
+    // 4,400 waiting, under the cap: all of them, then what happens next.
+    let mut under = api.stream(&id, Some(600)).await;
+    let mut seen = Vec::new();
+    while seen.last() != Some(&5_000) {
+        let f = under.next(WAIT).await.expect("the replay goes on");
+        assert_ne!(f.kind(), "gobare.replay_truncated");
+        seen.extend(ids(&[f]));
+    }
+    assert_eq!(seen, (601..=5_000).collect::<Vec<u64>>());
+    api.sim.seed_events(&id, 1);
+    assert_eq!(under.next(WAIT).await.unwrap().id.as_deref(), Some("5001"));
+}
+
+#[tokio::test]
 async fn the_sixth_stream_is_refused_with_retry_after_before_streaming() {
     let api = Api::test().await;
     let id = api.sim.create_session(None);
