@@ -186,8 +186,7 @@ impl Head<'_> {
     /// as the general parse would find). A notice is read apart (its payload matters).
     fn of_reference_layout(data: &str) -> Option<Head<'_>> {
         let head = ReferenceHead::read(data)?;
-        let whole = head.kind != REPLAY_TRUNCATED
-            && serde_json::from_str::<IgnoredAny>(head.payload).is_ok();
+        let whole = head.kind != REPLAY_TRUNCATED && crate::json::is_one_value(head.payload);
         whole.then(|| Head {
             kind: Some(Cow::Borrowed(head.kind)),
             session_id: head.session_id.map(Cow::Borrowed),
