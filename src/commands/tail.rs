@@ -21,7 +21,6 @@ use std::future::Future;
 use std::io::{ErrorKind, Write};
 use std::time::Duration;
 use tokio::io::{AsyncWrite, AsyncWriteExt};
-use tokio::sync::mpsc::UnboundedReceiver;
 
 /// Most updates gathered into one block between two looks at the stop signals.
 const MAX_BURST: usize = 4096;
@@ -144,7 +143,7 @@ struct Reported {
 /// Frames go to `out`; the first failure to connect, and with `verbose` all connection
 /// news, go to `err`.
 pub(crate) async fn pump<W: AsyncWrite + Unpin, E: Write>(
-    updates: &mut UnboundedReceiver<StreamUpdate>,
+    updates: &mut gobare_api::stream::Updates,
     mut out: W,
     mut err: E,
     verbose: bool,
@@ -413,7 +412,6 @@ mod tests {
     use gobare_api::stream::StreamFrame;
     use std::pin::Pin;
     use std::task::{Context, Poll};
-    use tokio::sync::mpsc;
 
     fn frame(id: Option<u64>, data: &str) -> StreamUpdate {
         StreamUpdate::Frame(StreamFrame {
@@ -500,7 +498,7 @@ mod tests {
 
     #[tokio::test]
     async fn prints_each_frame_as_one_line_and_flushes_per_burst() {
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (tx, mut rx) = gobare_api::stream::channel();
         tx.send(StreamUpdate::State(ConnectionState::Live)).unwrap();
         tx.send(frame(Some(7), PERSISTED)).unwrap();
         tx.send(frame(None, TRANSIENT)).unwrap();
@@ -524,7 +522,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_burst_longer_than_the_flush_bound_loses_nothing() {
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (tx, mut rx) = gobare_api::stream::channel();
         let total = MAX_BURST * 2 + 3;
         for seq in 1..=total {
             let data = format!(r#"{{"type":"x","seq":{seq}}}"#);
@@ -549,7 +547,7 @@ mod tests {
 
     #[tokio::test]
     async fn verbose_reports_reconnects_on_stderr_only() {
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (tx, mut rx) = gobare_api::stream::channel();
         tx.send(StreamUpdate::State(ConnectionState::Retrying {
             in_ms: 2000,
             attempt: 2,
@@ -587,7 +585,7 @@ mod tests {
 
     #[tokio::test]
     async fn failed_state_is_an_error_with_the_reason() {
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (tx, mut rx) = gobare_api::stream::channel();
         tx.send(StreamUpdate::State(ConnectionState::Failed {
             reason: "401 authentication_error".into(),
         }))
@@ -606,7 +604,7 @@ mod tests {
 
     #[tokio::test]
     async fn closed_stdout_ends_quietly() {
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (tx, mut rx) = gobare_api::stream::channel();
         tx.send(frame(Some(7), PERSISTED)).unwrap();
         let end = pump(
             &mut rx,
@@ -622,7 +620,7 @@ mod tests {
 
     #[tokio::test]
     async fn shutdown_wins_over_a_waiting_stream() {
-        let (_tx, mut rx) = mpsc::unbounded_channel::<StreamUpdate>();
+        let (_tx, mut rx) = gobare_api::stream::channel();
         let end = pump(&mut rx, Vec::new(), Vec::new(), false, async {
             TailEnd::Interrupted
         })
@@ -633,7 +631,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_persisted_event_that_cannot_be_printed_stops_with_its_seq() {
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (tx, mut rx) = gobare_api::stream::channel();
         tx.send(frame(Some(7), PERSISTED)).unwrap();
         tx.send(StreamUpdate::Lost {
             seq: 8,
@@ -655,7 +653,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_hang_up_ends_an_idle_stream() {
-        let (_tx, mut rx) = mpsc::unbounded_channel::<StreamUpdate>();
+        let (_tx, mut rx) = gobare_api::stream::channel();
         let (hup_tx, hup_rx) = tokio::sync::oneshot::channel::<()>();
         let pumping = pump(&mut rx, Vec::new(), Vec::new(), false, async {
             let _ = hup_rx.await;
@@ -667,7 +665,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_stop_signal_wins_over_a_write_that_cannot_finish() {
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (tx, mut rx) = gobare_api::stream::channel();
         tx.send(frame(Some(7), PERSISTED)).unwrap();
         let (began_tx, began_rx) = tokio::sync::oneshot::channel();
         // The signal arrives only once the write is blocked.
@@ -695,7 +693,7 @@ mod tests {
                 reason: reason.into(),
             })
         };
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (tx, mut rx) = gobare_api::stream::channel();
         tx.send(StreamUpdate::State(ConnectionState::Connecting {
             attempt: 1,
         }))
@@ -716,7 +714,7 @@ mod tests {
         assert!(!err.contains('\x1b'), "{err}");
 
         // A drop after the stream was open is resumed silently.
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (tx, mut rx) = gobare_api::stream::channel();
         tx.send(StreamUpdate::State(ConnectionState::Live)).unwrap();
         tx.send(retrying("the server closed the stream")).unwrap();
         drop(tx);

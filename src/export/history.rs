@@ -20,10 +20,9 @@
 
 use color_eyre::eyre::{Result, bail};
 use gobare_api::model::{Session, SessionStatus};
-use gobare_api::stream::{ConnectionState, StreamFrame, StreamUpdate};
+use gobare_api::stream::{ConnectionState, StreamFrame, StreamUpdate, Updates};
 use gobare_api::text;
 use std::time::Duration;
-use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::sync::mpsc::error::TryRecvError;
 use tokio::time::Instant;
 
@@ -92,7 +91,7 @@ pub struct HistoryRead {
 /// to `warn`. An error: the stream failed for good or an event could not be delivered
 /// (an export with a hole in it would look complete).
 pub(crate) async fn read(
-    updates: &mut UnboundedReceiver<StreamUpdate>,
+    updates: &mut Updates,
     ends: Ends,
     mut sink: impl FnMut(StreamFrame) -> Result<()>,
     mut warn: impl FnMut(&str),
@@ -187,7 +186,6 @@ pub(crate) async fn read(
 mod tests {
     use super::*;
     use gobare_api::model::Event;
-    use tokio::sync::mpsc;
 
     fn frame(id: Option<u64>, data: &str) -> StreamUpdate {
         let event = Event::parse(data);
@@ -230,7 +228,7 @@ mod tests {
         ends: Ends,
         updates: Vec<StreamUpdate>,
     ) -> (Result<HistoryRead>, Vec<u64>, Vec<String>) {
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (tx, mut rx) = gobare_api::stream::channel();
         for u in updates {
             tx.send(u).unwrap();
         }
@@ -242,7 +240,7 @@ mod tests {
 
     /// [`read`] over `rx`: what it returned, the seqs it passed on, its warnings.
     async fn read_from(
-        rx: &mut mpsc::UnboundedReceiver<StreamUpdate>,
+        rx: &mut Updates,
         ends: Ends,
     ) -> (Result<HistoryRead>, Vec<u64>, Vec<String>) {
         let mut seqs = Vec::new();
@@ -317,7 +315,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn reaching_the_last_change_while_reconnecting_waits_for_the_stream() {
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (tx, mut rx) = gobare_api::stream::channel();
         tx.send(StreamUpdate::State(ConnectionState::Live)).unwrap();
         tx.send(stamped(1, 2_000)).unwrap();
         tx.send(StreamUpdate::State(ConnectionState::Connecting {
@@ -388,7 +386,7 @@ mod tests {
     /// every persisted event up to the last change is read, whatever came between them.
     #[tokio::test(start_paused = true)]
     async fn transient_frames_in_a_settled_replay_are_not_its_end() {
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (tx, mut rx) = gobare_api::stream::channel();
         tx.send(StreamUpdate::State(ConnectionState::Live)).unwrap();
         let feeder = tokio::spawn(async move {
             for seq in 1..=6 {
@@ -414,7 +412,7 @@ mod tests {
     /// the quiet spell runs from the last persisted event.
     #[tokio::test(start_paused = true)]
     async fn transient_frames_never_count_as_progress() {
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (tx, mut rx) = gobare_api::stream::channel();
         tx.send(StreamUpdate::State(ConnectionState::Live)).unwrap();
         tx.send(stamped(1, 1_000)).unwrap();
         let started = tokio::time::Instant::now();
@@ -440,7 +438,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn silence_while_reconnecting_is_not_the_end() {
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (tx, mut rx) = gobare_api::stream::channel();
         tx.send(StreamUpdate::State(ConnectionState::Live)).unwrap();
         tx.send(persisted(1)).unwrap();
         tx.send(StreamUpdate::State(ConnectionState::Retrying {

@@ -12,11 +12,10 @@ use super::turn_facts::TurnFacts;
 use color_eyre::eyre::{Result, WrapErr, eyre};
 use gobare_api::client::ApiClient;
 use gobare_api::model::Session;
-use gobare_api::stream::{self, StreamOptions, StreamTarget, StreamUpdate};
+use gobare_api::stream::{self, StreamOptions, StreamTarget};
 use gobare_api::text;
 use std::io::Write;
 use std::time::Duration;
-use tokio::sync::mpsc::UnboundedReceiver;
 
 /// The largest event exported (as `tail`: the app's own bound is for its screen).
 const EXPORT_MAX_FRAME_BYTES: usize = 256 << 20;
@@ -103,7 +102,7 @@ pub fn stream_options(
 /// end ([`history::read`]), and hands `out` back flushed. The stream must have been
 /// opened with [`stream_options`].
 pub async fn write<W: Write>(
-    updates: &mut UnboundedReceiver<StreamUpdate>,
+    updates: &mut gobare_api::stream::Updates,
     ends: Ends,
     format: Format,
     about: About<'_>,

@@ -154,6 +154,148 @@ async fn tail_vs_curl() {
     sim.shutdown().await;
 }
 
+/// `child`'s stdout up to the end of the frame holding `marker` (its blank line); then
+/// kills it.
+fn capture_until(mut child: Child, marker: &[u8]) -> Vec<u8> {
+    let mut out = child.stdout.take().expect("piped stdout");
+    let finder = memchr::memmem::Finder::new(marker);
+    let mut all = Vec::new();
+    let mut buf = vec![0u8; 1 << 16];
+    let end = loop {
+        let n = out.read(&mut buf).expect("read stdout");
+        assert!(n > 0, "stream ended before the marker");
+        all.extend_from_slice(&buf[..n]);
+        let tail = all.len().saturating_sub(n + marker.len());
+        let Some(at) = finder.find(&all[tail..]).map(|at| tail + at) else {
+            continue;
+        };
+        if let Some(blank) = memchr::memmem::find(&all[at..], b"\n\n") {
+            break at + blank + 2;
+        }
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    all.truncate(end);
+    all
+}
+
+/// Events in the fast server's replay (`GOBARE_PERF_EVENTS` to change).
+fn fast_events() -> usize {
+    std::env::var("GOBARE_PERF_EVENTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200_000)
+}
+
+/// The simulator's replay of `events` seeded events, captured once and served by a front
+/// that writes it 1 MiB at a time and then holds the stream open: a server that is never
+/// the bottleneck (the simulator renders each replay again, slower than curl reads).
+/// Everything else is forwarded to the simulator.
+async fn fast_server(events: usize) -> (Simulator, String, String, u64) {
+    let (sim, id, last) = seeded_sim(events).await;
+    let marker = format!("\"seq\":{last},");
+    let url = format!("{}v1/sessions/{id}/events?last_event_id=0", sim.url());
+    let replay = tokio::task::block_in_place(|| {
+        capture_until(curl_stream(&url, &sim.token()), marker.as_bytes())
+    });
+    let front = std::sync::Arc::new(Flood {
+        upstream: sim.url(),
+        http: reqwest::Client::new(),
+        flooding: false.into(),
+        written: 0.into(),
+        replay: Some(replay.into()),
+    });
+    let api = serve_front(front).await;
+    (sim, api, id, last)
+}
+
+/// Runs `ours` and `curl` alternately [`RUNS`] times each (curl first), each read until
+/// `marker` appears; prints both medians and their ratio.
+fn side_by_side(what: &str, curl: impl Fn() -> Child, ours: impl Fn() -> Child, marker: &str) {
+    let (mut ours_times, mut curl_times) = (Vec::new(), Vec::new());
+    let (mut ours_bytes, mut curl_bytes) = (0, 0);
+    for _ in 0..RUNS {
+        let started = Instant::now();
+        curl_bytes = read_until(curl(), marker.as_bytes());
+        curl_times.push(started.elapsed());
+        let started = Instant::now();
+        ours_bytes = read_until(ours(), marker.as_bytes());
+        ours_times.push(started.elapsed());
+    }
+    let (o, c) = (median(ours_times), median(curl_times));
+    println!(
+        "perf: {what}: curl -sN {:.1} ms ({curl_bytes} bytes) · ours {:.1} ms ({ours_bytes} bytes) · ours / curl = {:.2}x (medians of {RUNS}; load {})",
+        ms(c),
+        ms(o),
+        o.as_secs_f64() / c.as_secs_f64(),
+        load_average()
+    );
+}
+
+/// Issue 31: `tail --from 0` and `export` of 200,000 events (`GOBARE_PERF_EVENTS`) against
+/// a server that is never the bottleneck ([`fast_server`]), each side by side with curl
+/// reading the same replay, alternating, medians of 5.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "performance figure: run with --ignored --nocapture"]
+async fn fast_server_tail_and_export() {
+    let events = fast_events();
+    let (sim, api, id, last) = fast_server(events).await;
+    let token = sim.token();
+    let home = Home::new();
+    let marker = format!("\"seq\":{last},");
+    let events_url = format!("{api}/v1/sessions/{id}/events?last_event_id=0");
+    let curl = || curl_stream(&events_url, &token);
+    tokio::task::block_in_place(|| {
+        side_by_side(
+            &format!("[fast server] tail --from 0, {events} events"),
+            curl,
+            || {
+                home.std_command(&["--api", &api, "tail", &id, "--from", "0"])
+                    .env("GOBARE_TOKEN", &token)
+                    .stdout(Stdio::piped())
+                    .spawn()
+                    .expect("tail")
+            },
+            &marker,
+        )
+    });
+    for format in ["md", "jsonl"] {
+        let file = home.path(&format!("fast-export.{format}"));
+        let args = [
+            "--api",
+            api.as_str(),
+            "export",
+            &id,
+            "--format",
+            format,
+            "--output",
+            file.to_str().unwrap(),
+        ];
+        let (mut times, mut curl_times, mut peak) = (Vec::new(), Vec::new(), 0);
+        for _ in 0..RUNS {
+            let started = Instant::now();
+            tokio::task::block_in_place(|| read_until(curl(), marker.as_bytes()));
+            curl_times.push(started.elapsed());
+            let mut cmd = home.std_command(&args);
+            cmd.env("GOBARE_TOKEN", &token);
+            let (wall, rss, status) = tokio::task::block_in_place(|| run_measured(cmd));
+            assert!(status.success(), "export {format}: {status:?}");
+            times.push(wall);
+            peak = peak.max(rss);
+        }
+        let (o, c) = (median(times), median(curl_times));
+        println!(
+            "perf: [fast server] export --format {format}, {events} events: curl -sN {:.1} ms · export {:.1} ms · export / curl = {:.2}x (medians of {RUNS}); peak RSS {:.1} MiB; load {}",
+            ms(c),
+            ms(o),
+            o.as_secs_f64() / c.as_secs_f64(),
+            peak as f64 / 1024.0,
+            load_average()
+        );
+    }
+    sim.shutdown().await;
+}
+
 const COLS: u16 = 160;
 const ROWS: u16 = 48;
 
@@ -746,12 +888,30 @@ fn run_as(template: &Command, program: &str, prefix: &[&str]) -> Command {
 const FLOOD_FRAME: &str = "event: agent.text\ndata: {\"type\":\"agent.text\",\"seq\":null,\"payload\":{\"delta\":\"flood\"}}\n\n";
 
 /// Forwards every request to the simulator but the event stream, which is a flood of
-/// [`FLOOD_FRAME`] while `flooding` is set (and the simulator's own stream after).
+/// [`FLOOD_FRAME`] while `flooding` is set, else `replay` when there is one (and the
+/// simulator's own stream after).
 struct Flood {
     upstream: url::Url,
     http: reqwest::Client,
     flooding: std::sync::atomic::AtomicBool,
     written: std::sync::atomic::AtomicU64,
+    /// A pre-rendered replay, served in large writes and then held open (a server that is
+    /// never the bottleneck).
+    replay: Option<axum::body::Bytes>,
+}
+
+/// The replay's write size on the fast server.
+const REPLAY_WRITE: usize = 1 << 20;
+
+/// Serves `flood` on a loopback port of its own; its address as an API base.
+async fn serve_front(flood: std::sync::Arc<Flood>) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let api = format!("http://{}", listener.local_addr().unwrap());
+    let router = axum::Router::new()
+        .fallback(flood_or_forward)
+        .with_state(flood);
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    api
 }
 
 async fn flood_or_forward(
@@ -762,7 +922,7 @@ async fn flood_or_forward(
     body: axum::body::Bytes,
 ) -> axum::response::Response {
     use axum::body::{Body, Bytes};
-    use futures_util::TryStreamExt;
+    use futures_util::{StreamExt, TryStreamExt};
     use std::sync::atomic::Ordering;
     let is_stream = method == axum::http::Method::GET && uri.path().ends_with("/events");
     if is_stream && flood.flooding.load(Ordering::SeqCst) {
@@ -783,6 +943,22 @@ async fn flood_or_forward(
         return axum::response::Response::builder()
             .header("content-type", "text/event-stream")
             .body(Body::from_stream(frames))
+            .unwrap();
+    }
+    if let (true, Some(replay)) = (is_stream, &flood.replay) {
+        let writes: Vec<_> = (0..replay.len())
+            .step_by(REPLAY_WRITE)
+            .map(|at| {
+                Ok::<_, std::convert::Infallible>(
+                    replay.slice(at..replay.len().min(at + REPLAY_WRITE)),
+                )
+            })
+            .collect();
+        // Held open after the replay, as a live stream is: the client ends it.
+        let body = futures_util::stream::iter(writes).chain(futures_util::stream::pending());
+        return axum::response::Response::builder()
+            .header("content-type", "text/event-stream")
+            .body(Body::from_stream(body))
             .unwrap();
     }
     let target = flood
@@ -822,13 +998,9 @@ async fn attach_under_a_flood() {
         http: reqwest::Client::new(),
         flooding: true.into(),
         written: 0.into(),
+        replay: None,
     });
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let api = format!("http://{}", listener.local_addr().unwrap());
-    let router = axum::Router::new()
-        .fallback(flood_or_forward)
-        .with_state(flood.clone());
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    let api = serve_front(flood.clone()).await;
 
     let app = App::attach_to(&api, &sim.token(), &id);
     tokio::task::block_in_place(|| app.pty.wait_for_text("Transcript", Duration::from_secs(10)));

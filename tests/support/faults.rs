@@ -11,7 +11,6 @@ use gobare_tui::ui::{Screen, theme::Theme};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::time::Duration;
-use tokio::sync::mpsc::UnboundedReceiver;
 
 /// The `retry:` hint the test simulators send: small, so a test with hundreds of drops
 /// stays fast. The client still never reconnects faster than its own 250 ms floor.
@@ -102,7 +101,7 @@ impl Consumed {
     /// Reads updates until the model has applied `last_seq`, or panics after `limit`.
     pub(crate) async fn until_seq(
         &mut self,
-        updates: &mut UnboundedReceiver<StreamUpdate>,
+        updates: &mut gobare_api::stream::Updates,
         last_seq: u64,
         limit: Duration,
     ) {
@@ -127,7 +126,7 @@ impl Consumed {
     /// Waits for one connection state matching `pred`, applying everything on the way.
     pub(crate) async fn until_state(
         &mut self,
-        updates: &mut UnboundedReceiver<StreamUpdate>,
+        updates: &mut gobare_api::stream::Updates,
         what: &str,
         limit: Duration,
         pred: impl Fn(&ConnectionState) -> bool,

@@ -100,6 +100,192 @@ fn hex4(input: &[u8], at: usize) -> Option<u32> {
     u32::from_str_radix(text, 16).ok()
 }
 
+/// Whether `text` is exactly one JSON value with only whitespace around it: what
+/// `serde_json::from_str::<serde::de::IgnoredAny>` accepts (escapes checked for form only,
+/// `\u` by its four hex digits; no control character in a string; no depth limit), without
+/// its visitor machinery. Nesting deeper than a `u128` of levels is left to serde_json.
+pub(crate) fn is_one_value(text: &str) -> bool {
+    match one_value(text.as_bytes()) {
+        Some(verdict) => verdict,
+        None => serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok(),
+    }
+}
+
+/// [`is_one_value`]; `None` when the nesting is too deep to follow here.
+fn one_value(b: &[u8]) -> Option<bool> {
+    // One bit per open container, 1 = object; `depth` of them in use.
+    let mut stack: u128 = 0;
+    let mut depth = 0u32;
+    let mut i = ws(b, 0);
+    'value: loop {
+        // A value starts at `i`.
+        match b.get(i) {
+            Some(b'{' | b'[') => {
+                if depth == u128::BITS {
+                    return None;
+                }
+                let object = b[i] == b'{';
+                stack = (stack << 1) | u128::from(object);
+                depth += 1;
+                i = ws(b, i + 1);
+                let close = if object { b'}' } else { b']' };
+                if b.get(i) == Some(&close) {
+                    i += 1;
+                    depth -= 1;
+                    stack >>= 1;
+                } else {
+                    if object {
+                        let Some(after) = key(b, i) else {
+                            return Some(false);
+                        };
+                        i = after;
+                    }
+                    continue 'value;
+                }
+            }
+            Some(b'"') => match string(b, i + 1) {
+                Some(after) => i = after,
+                None => return Some(false),
+            },
+            Some(b'-' | b'0'..=b'9') => match number(b, i) {
+                Some(after) => i = after,
+                None => return Some(false),
+            },
+            Some(b't') if b[i..].starts_with(b"true") => i += 4,
+            Some(b'f') if b[i..].starts_with(b"false") => i += 5,
+            Some(b'n') if b[i..].starts_with(b"null") => i += 4,
+            _ => return Some(false),
+        }
+        // After a value: close containers, or a comma and the next member.
+        loop {
+            if depth == 0 {
+                return Some(ws(b, i) == b.len());
+            }
+            let object = stack & 1 == 1;
+            i = ws(b, i);
+            match b.get(i) {
+                Some(b',') => {
+                    i = ws(b, i + 1);
+                    if object {
+                        let Some(after) = key(b, i) else {
+                            return Some(false);
+                        };
+                        i = after;
+                    }
+                    continue 'value;
+                }
+                Some(b'}') if object => {}
+                Some(b']') if !object => {}
+                _ => return Some(false),
+            }
+            i += 1;
+            depth -= 1;
+            stack >>= 1;
+        }
+    }
+}
+
+fn ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\n' | b'\t' | b'\r') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// A member's key and its colon, at `i`; the index of the value (whitespace skipped).
+fn key(b: &[u8], i: usize) -> Option<usize> {
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
+    let i = ws(b, string(b, i + 1)?);
+    (b.get(i) == Some(&b':')).then(|| ws(b, i + 1))
+}
+
+/// The rest of a string after its opening quote; the index after its closing quote.
+fn string(b: &[u8], mut i: usize) -> Option<usize> {
+    loop {
+        let stop = string_stop(b, i);
+        match b.get(stop)? {
+            b'"' => return Some(stop + 1),
+            b'\\' => {
+                i = stop + 2;
+                match b.get(stop + 1)? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
+                    b'u' => {
+                        let hex = b.get(i..i + 4)?;
+                        if !hex.iter().all(u8::is_ascii_hexdigit) {
+                            return None;
+                        }
+                        i += 4;
+                    }
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The first quote, backslash or control character at or after `i` (`b.len()`: none), eight
+/// bytes at a time: the strings of an envelope are mostly short runs of plain text.
+fn string_stop(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    while let Some(word) = b.get(i..i + 8) {
+        let x = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        // The lowest flagged byte is exact (borrows only run upwards).
+        let stops = (x.wrapping_sub(ONES * 0x20) & !x & HIGH)
+            | zero(x ^ (ONES * u64::from(b'"')))
+            | zero(x ^ (ONES * u64::from(b'\\')));
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i + b[i..]
+        .iter()
+        .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+        .unwrap_or(b.len() - i)
+}
+
+/// A number at `i` by JSON's grammar; the index after it.
+fn number(b: &[u8], mut i: usize) -> Option<usize> {
+    let digits = |b: &[u8], i: usize| i + b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+    if b[i] == b'-' {
+        i += 1;
+    }
+    match b.get(i)? {
+        b'0' => {
+            i += 1;
+            if b.get(i).is_some_and(u8::is_ascii_digit) {
+                return None;
+            }
+        }
+        b'1'..=b'9' => i = digits(b, i + 1),
+        _ => return None,
+    }
+    if b.get(i) == Some(&b'.') {
+        let after = digits(b, i + 1);
+        if after == i + 1 {
+            return None;
+        }
+        i = after;
+    }
+    if let Some(b'e' | b'E') = b.get(i) {
+        i += 1;
+        if let Some(b'+' | b'-') = b.get(i) {
+            i += 1;
+        }
+        let after = digits(b, i);
+        if after == i {
+            return None;
+        }
+        i = after;
+    }
+    Some(i)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,5 +325,55 @@ mod tests {
             without_lone_surrogates(b"{\"a\":1}"),
             Cow::Borrowed(_)
         ));
+    }
+
+    proptest::proptest! {
+        /// Any text near a JSON value (one character changed, cut, or doubled) is one value
+        /// exactly when serde_json says so.
+        #[test]
+        fn is_one_value_agrees_with_serde(
+            pick in 0usize..12,
+            at in 0usize..200,
+            with in proptest::sample::select(vec!['"', '\\', '0', '1', '-', '+', '.', 'e', 'E', '{', '}', '[', ']', ',', ':', ' ', '\n', 'x', 'u', 'n', 't', 'f', '\u{1}', '\u{1f}', 'é']),
+            edit in 0u8..4,
+        ) {
+            let examples = [
+                r#"{"a":1,"b":[true,false,null],"c":{"d":"x\ny\u00e9\"z"}}"#,
+                r#"[1.5e3, -0, 0.25, -12E-2, 3e+1]"#,
+                r#" {"items":[{"label":"Read","status":"done"},{"label":"Apply","status":"pending"}]} "#,
+                r#""plain \\ \/ \b\f\r\t string""#,
+                r#"{}"#,
+                r#"[]"#,
+                r#"[[[[{"a":[[]]}]]]]"#,
+                r#"{"turnId":"turn_cfeb4735916e6491"}"#,
+                r#"12345678901234567890123"#,
+                r#"{"k" : "v" , "n" : -1.0e-5 }"#,
+                r#"{"ok":true,"out":"line\u0041\uD83D\uDE00"}"#,
+                r#"null"#,
+            ];
+            let text = examples[pick % examples.len()];
+            let mut chars: Vec<char> = text.chars().collect();
+            let i = at % (chars.len() + 1);
+            match edit {
+                0 if i < chars.len() => chars[i] = with,
+                1 => chars.insert(i, with),
+                2 => chars.truncate(i),
+                _ => {}
+            }
+            let text: String = chars.into_iter().collect();
+            proptest::prop_assert_eq!(
+                is_one_value(&text),
+                serde_json::from_str::<serde::de::IgnoredAny>(&text).is_ok(),
+                "{:?}", text
+            );
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_left_to_serde() {
+        let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
+        assert_eq!(one_value(deep.as_bytes()), None);
+        assert!(is_one_value(&deep));
+        assert!(!is_one_value(&deep[1..]));
     }
 }

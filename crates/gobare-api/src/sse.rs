@@ -10,6 +10,7 @@
 //! to its blank line and reported as [`SseItem::Oversized`]; the buffers never grow past it.
 
 use memchr::{memchr, memchr2};
+use std::borrow::Cow;
 
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
 /// The longest line still read inside an oversized frame (enough for any `id:`).
@@ -59,9 +60,13 @@ pub struct SseParser {
     /// Bytes of the current frame's lines so far (terminators counted as one byte).
     frame_bytes: usize,
     has_data: bool,
+    /// The frame's data when it is not a single line still in the current chunk (`data_at`).
     data: String,
-    id: Option<String>,
-    event: Option<String>,
+    /// The frame's only `data:` value so far, as a range of the current chunk: handed over
+    /// without a copy when the frame ends in the same chunk.
+    data_at: Option<(usize, usize)>,
+    id: Field,
+    event: Field,
     /// Any byte arrived (comments and pings included).
     any_byte_seen: bool,
     /// Complete lines so far, comments and blank lines included: the idle watchdog's
@@ -82,8 +87,9 @@ impl SseParser {
             frame_bytes: 0,
             has_data: false,
             data: String::new(),
-            id: None,
-            event: None,
+            data_at: None,
+            id: Field::default(),
+            event: Field::default(),
             any_byte_seen: false,
             lines_seen: 0,
         }
@@ -101,6 +107,22 @@ impl SseParser {
 
     /// Parses one chunk, appending what it completes to `out`.
     pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<SseItem>) {
+        self.feed_with(chunk, &mut |item| out.push(item.into_owned()));
+    }
+
+    /// Parses one chunk, handing each item it completes to `each`, borrowed: a frame whose
+    /// lines all arrived in this chunk is read in place, without a copy or an allocation.
+    pub(crate) fn feed_with(&mut self, chunk: &[u8], each: &mut impl FnMut(SseRef<'_>)) {
+        self.feed_lines(chunk, each);
+        // What the unfinished frame holds of this chunk must outlive it.
+        self.id.spill(chunk);
+        self.event.spill(chunk);
+        if let Some((from, to)) = self.data_at.take() {
+            push_lossy(&mut self.data, &chunk[from..to]);
+        }
+    }
+
+    fn feed_lines(&mut self, chunk: &[u8], each: &mut impl FnMut(SseRef<'_>)) {
         self.any_byte_seen |= !chunk.is_empty();
         let mut rest = chunk;
         if self.bom_matched < BOM.len() {
@@ -137,11 +159,12 @@ impl SseParser {
                 self.skipping_line = false;
                 self.count_spoiled(end + 1);
             } else if self.partial.is_empty() {
-                self.line(&rest[..end], out);
+                let at = chunk.len() - rest.len();
+                self.line(chunk, Some(at), &rest[..end], each);
             } else {
                 let mut line = std::mem::take(&mut self.partial);
                 line.extend_from_slice(&rest[..end]);
-                self.line(&line, out);
+                self.line(chunk, None, &line, each);
                 line.clear();
                 self.partial = line; // keep the allocation
             }
@@ -209,13 +232,21 @@ impl SseParser {
         self.oversized = true;
         self.has_data = false;
         self.data = String::new();
-        self.event = None;
+        self.data_at = None;
+        self.event.clear();
     }
 
-    /// Handles one complete line (without its terminator).
-    fn line(&mut self, line: &[u8], out: &mut Vec<SseItem>) {
+    /// Handles one complete line (without its terminator). `at` is where the line starts
+    /// in `chunk` when it lies there (else it was joined from earlier chunks).
+    fn line(
+        &mut self,
+        chunk: &[u8],
+        at: Option<usize>,
+        line: &[u8],
+        each: &mut impl FnMut(SseRef<'_>),
+    ) {
         if line.is_empty() {
-            self.dispatch(out);
+            self.dispatch(chunk, each);
             return;
         }
         if line[0] == b':' {
@@ -229,7 +260,7 @@ impl SseParser {
             {
                 let value = value.strip_prefix(b" ").unwrap_or(value);
                 if memchr(0, value).is_none() {
-                    self.id = Some(lossy(value));
+                    self.id.set(value, None);
                 }
             }
             return;
@@ -240,59 +271,159 @@ impl SseParser {
             return;
         }
         self.frame_bytes += line.len() + 1;
-        let (name, value) = match memchr(b':', line) {
+        let (name, value, value_at) = match memchr(b':', line) {
             Some(colon) => {
-                let value = &line[colon + 1..];
-                let value = value.strip_prefix(b" ").unwrap_or(value);
-                (&line[..colon], value)
+                let start = colon + 1 + usize::from(line.get(colon + 1) == Some(&b' '));
+                (&line[..colon], &line[start..], at.map(|at| at + start))
             }
-            None => (line, &b""[..]),
+            None => (line, &b""[..], None),
         };
+        // Where the value lies in the chunk, if it does.
+        let span = value_at.map(|from| (from, from + value.len()));
         match name {
             b"data" => {
                 if self.has_data {
+                    if let Some((from, to)) = self.data_at.take() {
+                        push_lossy(&mut self.data, &chunk[from..to]);
+                    }
                     self.data.push('\n');
+                    push_lossy(&mut self.data, value);
+                } else if span.is_some() {
+                    self.data_at = span;
+                } else {
+                    push_lossy(&mut self.data, value);
                 }
                 self.has_data = true;
-                push_lossy(&mut self.data, value);
             }
             // WHATWG: an id containing NUL is ignored.
-            b"id" if memchr(0, value).is_none() => self.id = Some(lossy(value)),
-            b"event" => self.event = Some(lossy(value)),
+            b"id" if memchr(0, value).is_none() => self.id.set(value, span),
+            b"event" => self.event.set(value, span),
             b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
                 // Digits only, so the text is ASCII; too large for u64 is ignored.
                 if let Ok(ms) = std::str::from_utf8(value).unwrap_or("").parse() {
-                    out.push(SseItem::Retry(ms));
+                    each(SseRef::Retry(ms));
                 }
             }
             _ => {} // unknown fields are ignored
         }
     }
 
-    fn dispatch(&mut self, out: &mut Vec<SseItem>) {
+    fn dispatch(&mut self, chunk: &[u8], each: &mut impl FnMut(SseRef<'_>)) {
         if self.oversized {
-            out.push(SseItem::Oversized {
+            each(SseRef::Oversized {
                 bytes: self.frame_bytes,
-                id: self.id.take(),
+                id: self.id.get(chunk).map(Cow::into_owned),
             });
         } else if self.has_data {
-            out.push(SseItem::Frame(SseFrame {
-                id: self.id.take(),
-                event: self.event.take(),
-                data: std::mem::take(&mut self.data),
+            let data = match self.data_at.take() {
+                Some((from, to)) => lossy(&chunk[from..to]),
+                None => Cow::Borrowed(self.data.as_str()),
+            };
+            each(SseRef::Frame(SseFrameRef {
+                id: self.id.get(chunk),
+                event: self.event.get(chunk),
+                data,
             }));
         }
         self.oversized = false;
         self.has_data = false;
         self.frame_bytes = 0;
         self.data.clear();
-        self.id = None;
-        self.event = None;
+        self.data_at = None;
+        self.id.clear();
+        self.event.clear();
     }
 }
 
-fn lossy(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+/// A frame as [`SseParser::feed_with`] hands it over: borrowed from the chunk or the
+/// parser (invalid UTF-8 read lossily, as [`SseFrame`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SseFrameRef<'a> {
+    pub(crate) id: Option<Cow<'a, str>>,
+    pub(crate) event: Option<Cow<'a, str>>,
+    pub(crate) data: Cow<'a, str>,
+}
+
+/// [`SseItem`], borrowed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SseRef<'a> {
+    Frame(SseFrameRef<'a>),
+    Retry(u64),
+    Oversized { bytes: usize, id: Option<String> },
+}
+
+impl SseFrameRef<'_> {
+    pub(crate) fn into_owned(self) -> SseFrame {
+        SseFrame {
+            id: self.id.map(Cow::into_owned),
+            event: self.event.map(Cow::into_owned),
+            data: self.data.into_owned(),
+        }
+    }
+}
+
+impl SseRef<'_> {
+    fn into_owned(self) -> SseItem {
+        match self {
+            SseRef::Frame(frame) => SseItem::Frame(frame.into_owned()),
+            SseRef::Retry(ms) => SseItem::Retry(ms),
+            SseRef::Oversized { bytes, id } => SseItem::Oversized { bytes, id },
+        }
+    }
+}
+
+/// An `id:` or `event:` value of the frame being read: a range of the current chunk while
+/// it lies there, else its own (reused) text.
+#[derive(Debug, Default)]
+struct Field {
+    set: bool,
+    at: Option<(usize, usize)>,
+    text: String,
+}
+
+impl Field {
+    /// A later line replaces an earlier one.
+    fn set(&mut self, value: &[u8], at: Option<(usize, usize)>) {
+        self.set = true;
+        self.at = at;
+        if at.is_none() {
+            self.text.clear();
+            push_lossy(&mut self.text, value);
+        }
+    }
+
+    /// Copies the value out of `chunk`, which is about to go.
+    fn spill(&mut self, chunk: &[u8]) {
+        if let Some((from, to)) = self.at.take() {
+            self.text.clear();
+            push_lossy(&mut self.text, &chunk[from..to]);
+        }
+    }
+
+    fn get<'a>(&'a self, chunk: &'a [u8]) -> Option<Cow<'a, str>> {
+        if !self.set {
+            return None;
+        }
+        Some(match self.at {
+            Some((from, to)) => lossy(&chunk[from..to]),
+            None => Cow::Borrowed(self.text.as_str()),
+        })
+    }
+
+    fn clear(&mut self) {
+        self.set = false;
+        self.at = None;
+        self.text.clear();
+    }
+}
+
+/// Text of `bytes`, borrowed when it is valid UTF-8 (`from_utf8_lossy` alone checks byte
+/// by byte, several times slower on the valid text that is the rule).
+fn lossy(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
 }
 
 fn push_lossy(into: &mut String, bytes: &[u8]) {

@@ -12,6 +12,7 @@ pub mod transport;
 use crate::auth::Token;
 use crate::model::{DecodeError, Event};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio::sync::{Notify, mpsc};
 
@@ -151,14 +152,21 @@ pub struct StreamFrame {
 /// holds none, and slots never make two frames unequal.
 #[derive(Debug, Default)]
 pub struct QueueSlot {
-    /// Held only to be dropped with the frame.
-    _share: Option<tokio::sync::OwnedSemaphorePermit>,
+    share: Option<(Arc<task::Budget>, usize)>,
 }
 
 impl QueueSlot {
-    pub(crate) fn from_permit(permit: tokio::sync::OwnedSemaphorePermit) -> Self {
+    pub(crate) fn new(budget: Arc<task::Budget>, share: usize) -> Self {
         QueueSlot {
-            _share: Some(permit),
+            share: Some((budget, share)),
+        }
+    }
+}
+
+impl Drop for QueueSlot {
+    fn drop(&mut self) {
+        if let Some((budget, share)) = self.share.take() {
+            budget.give_back(share);
         }
     }
 }
@@ -182,12 +190,118 @@ impl PartialEq for QueueSlot {
 /// burst, but a flood that outruns the consumer for long waits in the socket, not in memory.
 pub struct StreamHandle {
     /// What the task reports, in order; closes when the task stops.
-    pub updates: mpsc::UnboundedReceiver<StreamUpdate>,
+    pub updates: Updates,
     retry_now: Arc<Notify>,
 }
 
+/// The receiving end of a stream's updates. The task hands over what one chunk of the
+/// socket completed at once (one wake-up per chunk, not per frame); they are taken here
+/// one by one, in order.
+#[derive(Debug)]
+pub struct Updates {
+    rx: mpsc::UnboundedReceiver<Vec<StreamUpdate>>,
+    ready: std::vec::IntoIter<StreamUpdate>,
+    /// Updates in `rx`'s batches.
+    queued: Arc<AtomicUsize>,
+}
+
+/// The sending end of [`Updates`] (the stream task's, or a test's).
+#[derive(Debug, Clone)]
+pub struct UpdateSender {
+    tx: mpsc::UnboundedSender<Vec<StreamUpdate>>,
+    queued: Arc<AtomicUsize>,
+}
+
+/// The receiving [`Updates`] is gone.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the receiver of the stream's updates is gone")]
+pub struct Closed;
+
+/// A channel of updates, as a stream task has.
+pub fn channel() -> (UpdateSender, Updates) {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let queued = Arc::new(AtomicUsize::new(0));
+    (
+        UpdateSender {
+            tx,
+            queued: queued.clone(),
+        },
+        Updates {
+            rx,
+            ready: Vec::new().into_iter(),
+            queued,
+        },
+    )
+}
+
+impl UpdateSender {
+    /// Sends one update.
+    pub fn send(&self, update: StreamUpdate) -> Result<(), Closed> {
+        self.send_all(vec![update])
+    }
+
+    /// Sends updates at once, in order (nothing when empty).
+    pub fn send_all(&self, updates: Vec<StreamUpdate>) -> Result<(), Closed> {
+        if updates.is_empty() {
+            return if self.tx.is_closed() {
+                Err(Closed)
+            } else {
+                Ok(())
+            };
+        }
+        let n = updates.len();
+        self.queued.fetch_add(n, Ordering::Relaxed);
+        self.tx.send(updates).map_err(|_| {
+            self.queued.fetch_sub(n, Ordering::Relaxed);
+            Closed
+        })
+    }
+
+    /// Resolves once the receiver is gone.
+    pub async fn closed(&self) {
+        self.tx.closed().await;
+    }
+}
+
+impl Updates {
+    /// The next update; `None` once the sender is gone and everything was taken. Cancel
+    /// safe: an update is never lost to a dropped call.
+    pub async fn recv(&mut self) -> Option<StreamUpdate> {
+        loop {
+            if let Some(update) = self.ready.next() {
+                return Some(update);
+            }
+            let batch = self.rx.recv().await?;
+            self.queued.fetch_sub(batch.len(), Ordering::Relaxed);
+            self.ready = batch.into_iter();
+        }
+    }
+
+    /// The next update if one is queued.
+    pub fn try_recv(&mut self) -> Result<StreamUpdate, mpsc::error::TryRecvError> {
+        loop {
+            if let Some(update) = self.ready.next() {
+                return Ok(update);
+            }
+            let batch = self.rx.try_recv()?;
+            self.queued.fetch_sub(batch.len(), Ordering::Relaxed);
+            self.ready = batch.into_iter();
+        }
+    }
+
+    /// How many updates are waiting to be taken.
+    pub fn len(&self) -> usize {
+        self.queued.load(Ordering::Relaxed) + self.ready.len()
+    }
+
+    /// Whether none is waiting.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 impl StreamHandle {
-    fn new(updates: mpsc::UnboundedReceiver<StreamUpdate>, retry_now: Arc<Notify>) -> Self {
+    fn new(updates: Updates, retry_now: Arc<Notify>) -> Self {
         StreamHandle { updates, retry_now }
     }
 
@@ -222,7 +336,7 @@ pub fn spawn(options: StreamOptions) -> StreamHandle {
     match transport::HttpTransport::new(&options) {
         Ok(http) => spawn_with_transport(options, http),
         Err(e) => {
-            let (tx, updates) = mpsc::unbounded_channel();
+            let (tx, updates) = channel();
             let _ = tx.send(StreamUpdate::State(ConnectionState::Failed {
                 reason: e.to_string(),
             }));
@@ -245,7 +359,7 @@ pub fn spawn_seeded<T: transport::Transport>(
     transport: T,
     jitter_seed: u64,
 ) -> StreamHandle {
-    let (tx, updates) = mpsc::unbounded_channel();
+    let (tx, updates) = channel();
     let retry_now = Arc::new(Notify::new());
     tokio::spawn(task::run(
         transport,

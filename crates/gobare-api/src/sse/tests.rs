@@ -227,3 +227,87 @@ fn bytes_seen_counts_pings() {
     assert!(out.is_empty());
     assert!(p.any_byte_seen());
 }
+
+mod any_chunking {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A stream of lines drawn from what matters to the parser: fields, comments, blank
+    /// lines, each line ending, multi-byte and invalid UTF-8, NUL in an id.
+    fn stream() -> impl Strategy<Value = Vec<u8>> {
+        let value = prop::collection::vec(
+            prop::sample::select(vec![
+                &b"a"[..],
+                b" ",
+                b":",
+                b"{\"seq\":7}",
+                "é".as_bytes(),
+                b"\xE2\x82",
+                b"\xFF",
+                b"\0",
+                b"12",
+            ]),
+            0..6,
+        )
+        .prop_map(|parts| parts.concat());
+        let line = (
+            prop::sample::select(vec![
+                &b"data: "[..],
+                b"data:",
+                b"data",
+                b"id: ",
+                b"id:",
+                b"event: ",
+                b"retry: ",
+                b": ",
+                b"",
+                b"other: ",
+            ]),
+            value,
+            prop::sample::select(vec![&b"\n"[..], b"\r\n", b"\r"]),
+        )
+            .prop_map(|(name, value, end)| {
+                let mut line = name.to_vec();
+                if !name.is_empty() {
+                    line.extend_from_slice(&value);
+                }
+                line.extend_from_slice(end);
+                line
+            });
+        prop::collection::vec(line, 0..40).prop_map(|lines| lines.concat())
+    }
+
+    fn items(max_frame_bytes: usize, chunks: &[&[u8]]) -> (Vec<SseItem>, u64) {
+        let mut p = SseParser::new(max_frame_bytes);
+        let mut out = Vec::new();
+        for c in chunks {
+            p.feed(c, &mut out);
+        }
+        (out, p.lines_seen())
+    }
+
+    proptest! {
+        /// Frames read in place from a chunk are the frames read from bytes that arrived
+        /// one at a time (always copied): any chunking reads the same.
+        #[test]
+        fn any_chunking_reads_the_same(
+            bytes in stream(),
+            cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..8),
+            max_frame_bytes in prop::sample::select(vec![16usize, 64, 1 << 20]),
+        ) {
+            let one_by_one: Vec<&[u8]> = bytes.chunks(1).collect();
+            let want = items(max_frame_bytes, &one_by_one);
+            let mut at: Vec<usize> = cuts.iter().map(|i| i.index(bytes.len() + 1)).collect();
+            at.sort_unstable();
+            let mut chunks = Vec::new();
+            let mut from = 0;
+            for cut in at {
+                chunks.push(&bytes[from..cut]);
+                from = cut;
+            }
+            chunks.push(&bytes[from..]);
+            prop_assert_eq!(items(max_frame_bytes, &chunks), want.clone());
+            prop_assert_eq!(items(max_frame_bytes, &[&bytes]), want);
+        }
+    }
+}

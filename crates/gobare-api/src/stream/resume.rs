@@ -8,7 +8,9 @@
 use super::{QueueSlot, StreamFrame};
 use crate::event_decode::ReferenceHead;
 use crate::model::{DecodeError, Event, EventPayload, ReplayTruncated, lenient_u64};
+#[cfg(test)]
 use crate::sse::SseFrame;
+use crate::sse::SseFrameRef;
 use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
@@ -184,8 +186,7 @@ impl Head<'_> {
     /// as the general parse would find). A notice is read apart (its payload matters).
     fn of_reference_layout(data: &str) -> Option<Head<'_>> {
         let head = ReferenceHead::read(data)?;
-        let whole = head.kind != REPLAY_TRUNCATED
-            && serde_json::from_str::<IgnoredAny>(head.payload).is_ok();
+        let whole = head.kind != REPLAY_TRUNCATED && crate::json::is_one_value(head.payload);
         whole.then(|| Head {
             kind: Some(Cow::Borrowed(head.kind)),
             session_id: head.session_id.map(Cow::Borrowed),
@@ -259,9 +260,9 @@ impl Resume {
     }
 
     /// The raw data to hand over with `event`.
-    fn data_for(&self, data: String, event: &Result<Event, DecodeError>) -> String {
+    fn data_for(&self, data: &str, event: &Result<Event, DecodeError>) -> String {
         if self.keep_data || event.is_err() {
-            data
+            data.to_owned()
         } else {
             String::new()
         }
@@ -299,7 +300,17 @@ impl Resume {
     }
 
     /// Decides about one frame and advances the cursor for delivered persisted events.
+    #[cfg(test)]
     pub(crate) fn on_frame(&mut self, frame: SseFrame) -> FrameAction {
+        self.on_frame_ref(SseFrameRef {
+            id: frame.id.map(Cow::Owned),
+            event: frame.event.map(Cow::Owned),
+            data: Cow::Owned(frame.data),
+        })
+    }
+
+    /// [`Resume::on_frame`] of a borrowed frame: its data is copied only when handed over.
+    pub(crate) fn on_frame_ref(&mut self, frame: SseFrameRef<'_>) -> FrameAction {
         // Decoding anyway: the decoded envelope is the head, one parse per frame.
         let decoded = self.decode_persisted.then(|| Event::parse(&frame.data));
         let head = match &decoded {
@@ -317,7 +328,7 @@ impl Resume {
             kind == Some(REPLAY_TRUNCATED) || frame.event.as_deref() == Some(REPLAY_TRUNCATED);
         if is_notice {
             let truncation = head.as_ref().map(Head::truncation).unwrap_or_default();
-            return self.on_truncation(frame.data, truncation);
+            return self.on_truncation(&frame.data, truncation);
         }
         if let (Some(own), Some(theirs)) = (
             self.session.as_deref(),
@@ -334,7 +345,7 @@ impl Resume {
             _ => {
                 // A transient type never carries a cursor, whatever its `id:` says.
                 let event = decoded.unwrap_or_else(|| Event::parse(&frame.data));
-                return self.on_transient(frame.data, event);
+                return self.on_transient(&frame.data, event);
             }
         };
         let id = id_line.trim().parse::<u64>().ok();
@@ -375,14 +386,14 @@ impl Resume {
         };
         FrameAction::Deliver(StreamFrame {
             id: Some(seq),
-            data: self.data_for(frame.data, &event),
+            data: self.data_for(&frame.data, &event),
             event,
             created_at,
             slot: QueueSlot::default(),
         })
     }
 
-    fn on_transient(&mut self, data: String, event: Result<Event, DecodeError>) -> FrameAction {
+    fn on_transient(&mut self, data: &str, event: Result<Event, DecodeError>) -> FrameAction {
         match event {
             Ok(mut ev) => {
                 // Consumers that keep their own cursor read it from the event: a transient
@@ -406,7 +417,7 @@ impl Resume {
 
     /// Resume exactly where the server stopped, never past what was delivered: a
     /// `from_seq` beyond it would skip events that never arrived.
-    fn on_truncation(&mut self, data: String, truncation: ReplayTruncated) -> FrameAction {
+    fn on_truncation(&mut self, data: &str, truncation: ReplayTruncated) -> FrameAction {
         let from_seq = truncation.from_seq;
         if let Some(from) = from_seq {
             match self.delivered {
@@ -430,7 +441,7 @@ impl Resume {
         FrameAction::Truncated {
             notice: StreamFrame {
                 id: None,
-                data,
+                data: data.to_owned(),
                 event: Ok(event),
                 created_at: None,
                 slot: QueueSlot::default(),

@@ -4,15 +4,15 @@
 use super::backoff::StreamBackoff;
 use super::resume::{FrameAction, Resume};
 use super::transport::{ByteStream, Transport};
-use super::{QueueSlot, StreamFrame, StreamOptions, StreamTarget, StreamUpdate};
+use super::{QueueSlot, StreamFrame, StreamOptions, StreamTarget, StreamUpdate, UpdateSender};
 use crate::auth::Token;
-use crate::sse::{SseItem, SseParser};
+use crate::sse::{SseParser, SseRef};
 use crate::stream::ConnectionState;
 use futures_util::StreamExt;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
-use tokio::sync::mpsc::UnboundedSender;
-use tokio::sync::{Notify, Semaphore};
+use tokio::sync::Notify;
 use tokio::time::{Instant, sleep, sleep_until, timeout};
 
 /// The consumer dropped its receiver: stop quietly.
@@ -26,12 +26,63 @@ struct ConnectionEnd {
     progressed: bool,
 }
 
+/// The queue's budget in bytes, shared by the task and the frames it queued: each frame's
+/// [`QueueSlot`] gives its share back when dropped. Atomics rather than a semaphore: a
+/// semaphore's release takes a lock, once per frame.
+#[derive(Debug)]
+pub(crate) struct Budget {
+    queued: AtomicUsize,
+    max: usize,
+    /// The share the task waits to take (0: it is not waiting). A give-back wakes it only
+    /// once that fits: one wake-up per batch, not per frame taken off the queue.
+    wanted: AtomicUsize,
+    room: Notify,
+}
+
+impl Budget {
+    fn new(max: usize) -> Self {
+        Budget {
+            queued: AtomicUsize::new(0),
+            max: max.max(1),
+            wanted: AtomicUsize::new(0),
+            room: Notify::new(),
+        }
+    }
+
+    fn fits(&self, queued: usize, share: usize) -> bool {
+        queued == 0 || queued.saturating_add(share) <= self.max
+    }
+
+    pub(crate) fn give_back(&self, share: usize) {
+        let queued = self.queued.fetch_sub(share, Ordering::SeqCst) - share;
+        let wanted = self.wanted.load(Ordering::SeqCst);
+        if wanted != 0 && self.fits(queued, wanted) {
+            self.room.notify_one();
+        }
+    }
+
+    /// Waits until `share` more fits (or the queue is empty: a batch larger than the whole
+    /// budget waits for that), then takes it.
+    async fn take(&self, share: usize) {
+        loop {
+            let room = self.room.notified();
+            tokio::pin!(room);
+            room.as_mut().enable();
+            self.wanted.store(share, Ordering::SeqCst);
+            if self.fits(self.queued.load(Ordering::SeqCst), share) {
+                self.wanted.store(0, Ordering::SeqCst);
+                self.queued.fetch_add(share, Ordering::SeqCst);
+                return;
+            }
+            room.await;
+        }
+    }
+}
+
 struct Reporter<'a> {
-    tx: &'a UnboundedSender<StreamUpdate>,
+    tx: &'a UpdateSender,
     token: Option<&'a Token>,
-    /// Frame bytes the consumer may have queued; each delivered frame holds its share.
-    budget: Arc<Semaphore>,
-    max_queued: u32,
+    budget: Arc<Budget>,
 }
 
 impl Reporter<'_> {
@@ -39,20 +90,21 @@ impl Reporter<'_> {
         self.tx.send(update).map_err(|_| ConsumerGone)
     }
 
-    /// Sends a frame once the queue has room for its `bytes`; until then the socket is not
-    /// read. A frame larger than the whole budget waits for an empty queue.
-    async fn send_frame(&self, mut frame: StreamFrame, bytes: usize) -> Result<(), ConsumerGone> {
-        let share = u32::try_from(bytes.saturating_add(super::FRAME_OVERHEAD_BYTES))
-            .unwrap_or(u32::MAX)
-            .clamp(1, self.max_queued);
-        let permit = self
-            .budget
-            .clone()
-            .acquire_many_owned(share)
-            .await
-            .map_err(|_| ConsumerGone)?;
-        frame.slot = QueueSlot::from_permit(permit);
-        self.send(StreamUpdate::Frame(frame))
+    /// Sends what one chunk completed once the queue has room for its frames; until then
+    /// the socket is not read.
+    async fn send_batch(&self, batch: &mut Batch) -> Result<(), ConsumerGone> {
+        if batch.share > 0 {
+            self.budget.take(batch.share).await;
+            for &(at, share) in &batch.shares {
+                if let StreamUpdate::Frame(frame) = &mut batch.updates[at] {
+                    frame.slot = QueueSlot::new(self.budget.clone(), share);
+                }
+            }
+        }
+        batch.share = 0;
+        batch.shares.clear();
+        let updates = std::mem::take(&mut batch.updates);
+        self.tx.send_all(updates).map_err(|_| ConsumerGone)
     }
 
     fn state(&self, state: ConnectionState) -> Result<(), ConsumerGone> {
@@ -68,21 +120,40 @@ impl Reporter<'_> {
     }
 }
 
+/// What one chunk completed, in order, with each frame's share of the queue budget.
+#[derive(Default)]
+struct Batch {
+    updates: Vec<StreamUpdate>,
+    /// (index in `updates`, share) of each frame.
+    shares: Vec<(usize, usize)>,
+    share: usize,
+}
+
+impl Batch {
+    fn push(&mut self, update: StreamUpdate) {
+        self.updates.push(update);
+    }
+
+    /// A frame costs its data and [`super::FRAME_OVERHEAD_BYTES`].
+    fn push_frame(&mut self, frame: StreamFrame, data_bytes: usize) {
+        let share = data_bytes.saturating_add(super::FRAME_OVERHEAD_BYTES);
+        self.shares.push((self.updates.len(), share));
+        self.share = self.share.saturating_add(share);
+        self.updates.push(StreamUpdate::Frame(frame));
+    }
+}
+
 pub(super) async fn run<T: Transport>(
     transport: T,
     options: StreamOptions,
-    tx: UnboundedSender<StreamUpdate>,
+    tx: UpdateSender,
     seed: u64,
     retry_now: Arc<Notify>,
 ) {
-    let max_queued = u32::try_from(options.max_queued_bytes.max(1)).unwrap_or(u32::MAX >> 3);
-    // Semaphore permits are capped well below u32::MAX.
-    let max_queued = max_queued.min(Semaphore::MAX_PERMITS as u32);
     let report = Reporter {
         tx: &tx,
         token: options.token.as_ref(),
-        budget: Arc::new(Semaphore::new(max_queued as usize)),
-        max_queued,
+        budget: Arc::new(Budget::new(options.max_queued_bytes)),
     };
     tokio::select! {
         _ = tx.closed() => {}
@@ -175,7 +246,7 @@ async fn read(
     report: &Reporter<'_>,
 ) -> Result<ConnectionEnd, ConsumerGone> {
     let mut parser = SseParser::new(options.max_frame_bytes);
-    let mut items = Vec::new();
+    let mut batch = Batch::default();
     let mut progressed = false;
     // Silence is measured from the last complete line, not the last byte. One timer for
     // the connection, moved only when it fires: re-arming it per chunk (a chunk per frame
@@ -225,69 +296,82 @@ async fn read(
             Some(Ok(chunk)) => chunk,
         };
         let lines_before = parser.lines_seen();
-        parser.feed(&chunk, &mut items);
+        let mut ended = None;
+        parser.feed_with(&chunk, &mut |item| {
+            if ended.is_none() {
+                ended = on_item(item, options, resume, backoff, &mut batch, &mut progressed);
+            }
+        });
         if parser.lines_seen() != lines_before {
             last_line = Instant::now();
             in_grace = false;
         }
-        for item in items.drain(..) {
-            let bytes = match &item {
-                SseItem::Frame(f) => f.data.len(),
-                _ => 0,
-            };
-            match item {
-                SseItem::Retry(ms) => backoff.set_hint(ms),
-                SseItem::Oversized { bytes, id } => {
-                    let reason = format!(
-                        "frame of {bytes} bytes exceeds the {} byte limit",
-                        options.max_frame_bytes
-                    );
-                    // A persisted event is not a droppable frame: name it.
-                    let update = match id.and_then(|id| id.trim().parse::<u64>().ok()) {
-                        Some(seq) => StreamUpdate::Lost { seq, reason },
-                        None => StreamUpdate::Skipped { reason },
-                    };
-                    report.send(update)?;
-                }
-                SseItem::Frame(frame) => match resume.on_frame(frame) {
-                    FrameAction::Deliver(f) => {
-                        progressed |= f.id.is_some();
-                        report_anomaly(resume, report)?;
-                        report.send_frame(f, bytes).await?;
-                    }
-                    FrameAction::Duplicate { seq } => {
-                        tracing::debug!(seq, cursor = ?resume.cursor(), "dropped duplicate event");
-                    }
-                    FrameAction::Skip { reason } => {
-                        report.send(StreamUpdate::Skipped { reason })?;
-                    }
-                    FrameAction::Truncated { notice, from_seq } => {
-                        // The live frames behind this notice would jump the gap: drop them
-                        // with the connection and collect the rest first.
-                        report_anomaly(resume, report)?;
-                        report.send(StreamUpdate::Frame(notice))?;
-                        let reason = match (from_seq, resume.reconnect_request()) {
-                            (Some(_), Some(s)) => {
-                                format!("replay truncated; collecting events after seq {s}")
-                            }
-                            (Some(_), None) => "replay truncated; reconnecting".into(),
-                            (None, _) => "replay truncated (no from_seq); reconnecting".into(),
-                        };
-                        return Ok(ConnectionEnd { reason, progressed });
-                    }
-                },
-            }
+        report.send_batch(&mut batch).await?;
+        if let Some(reason) = ended {
+            return Ok(ConnectionEnd { reason, progressed });
         }
     }
 }
 
-fn report_anomaly(resume: &mut Resume, report: &Reporter<'_>) -> Result<(), ConsumerGone> {
-    match resume.take_anomaly() {
-        Some(reason) => {
-            tracing::warn!(%reason, "event stream anomaly");
-            report.send(StreamUpdate::Anomaly { reason })
+/// Decides about one parsed item, adding what to report to `batch`. `Some(reason)`: the
+/// connection must end here (a replay truncation), with nothing after it read.
+fn on_item(
+    item: SseRef<'_>,
+    options: &StreamOptions,
+    resume: &mut Resume,
+    backoff: &mut StreamBackoff,
+    batch: &mut Batch,
+    progressed: &mut bool,
+) -> Option<String> {
+    match item {
+        SseRef::Retry(ms) => backoff.set_hint(ms),
+        SseRef::Oversized { bytes, id } => {
+            let reason = format!(
+                "frame of {bytes} bytes exceeds the {} byte limit",
+                options.max_frame_bytes
+            );
+            // A persisted event is not a droppable frame: name it.
+            let update = match id.and_then(|id| id.trim().parse::<u64>().ok()) {
+                Some(seq) => StreamUpdate::Lost { seq, reason },
+                None => StreamUpdate::Skipped { reason },
+            };
+            batch.push(update);
         }
-        None => Ok(()),
+        SseRef::Frame(frame) => {
+            let bytes = frame.data.len();
+            match resume.on_frame_ref(frame) {
+                FrameAction::Deliver(f) => {
+                    *progressed |= f.id.is_some();
+                    report_anomaly(resume, batch);
+                    batch.push_frame(f, bytes);
+                }
+                FrameAction::Duplicate { seq } => {
+                    tracing::debug!(seq, cursor = ?resume.cursor(), "dropped duplicate event");
+                }
+                FrameAction::Skip { reason } => batch.push(StreamUpdate::Skipped { reason }),
+                FrameAction::Truncated { notice, from_seq } => {
+                    // The live frames behind this notice would jump the gap: drop them
+                    // with the connection and collect the rest first.
+                    report_anomaly(resume, batch);
+                    batch.push(StreamUpdate::Frame(notice));
+                    return Some(match (from_seq, resume.reconnect_request()) {
+                        (Some(_), Some(s)) => {
+                            format!("replay truncated; collecting events after seq {s}")
+                        }
+                        (Some(_), None) => "replay truncated; reconnecting".into(),
+                        (None, _) => "replay truncated (no from_seq); reconnecting".into(),
+                    });
+                }
+            }
+        }
+    }
+    None
+}
+
+fn report_anomaly(resume: &mut Resume, batch: &mut Batch) {
+    if let Some(reason) = resume.take_anomaly() {
+        tracing::warn!(%reason, "event stream anomaly");
+        batch.push(StreamUpdate::Anomaly { reason });
     }
 }
 
