@@ -4,6 +4,7 @@
 //! inside each edited line. Lines or a hunk can be marked and commented; `S` sends the
 //! comments as one message (a steer while the turn runs) that quotes file and lines.
 
+pub mod bench;
 mod render;
 pub(crate) mod review;
 pub(crate) mod rows;

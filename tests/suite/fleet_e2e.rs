@@ -450,8 +450,16 @@ fn t_in_the_fleet_goes_to_the_next_theme() {
         |s| s.contents().contains("theme: light"),
         TIMEOUT,
     );
-    let now = colours(&pty);
-    assert!(now.contains(&LIGHT_ACCENT) && !now.contains(&DARK_ACCENT));
+    // The message and the colours come in one frame, which may be read half written.
+    support::app::until(
+        "every accent in the light theme's colour",
+        TIMEOUT,
+        || {
+            let now = colours(&pty);
+            (now.contains(&LIGHT_ACCENT) && !now.contains(&DARK_ACCENT)).then_some(())
+        },
+        || format!("{:?}", colours(&pty)),
+    );
 }
 
 /// `D` on a fleet row opens that session with its changes view: every file it changed.
