@@ -81,6 +81,16 @@ struct Sources<'a> {
 /// fatal error (a session that does not exist). The terminal is restored on every way out,
 /// before any error or unsaved text is printed.
 pub(crate) async fn run(config: Config, start: Start) -> Result<()> {
+    if let (Some(why), Start::Fleet { .. }) = (&config.screen_reader, &start) {
+        // The fleet is a full screen of columns, redrawn in place: nothing a screen reader
+        // can follow. Said before anything is drawn, with what does the same job in lines.
+        return Err(crate::cli::UsageError(format!(
+            "the fleet is a full-screen view, and the screen-reader mode is on ({why}): \
+             `gobare-tui list` prints every session, the ones waiting on you first, and \
+             `gobare-tui attach SESSION_ID` opens one"
+        ))
+        .into());
+    }
     // Checked first: crossterm would otherwise fall back to /dev/tty and take over the
     // controlling terminal of a process whose output goes elsewhere.
     if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {

@@ -230,3 +230,22 @@ fn follow_prints_the_history_then_live_lines_with_no_escape_sequence() {
     assert!(agent > 0);
     assert!(position(&lines, "turn completed") > first);
 }
+
+/// The fleet is columns redrawn in place: in the screen-reader mode `fleet` says what to use
+/// instead (exit status 2) and draws nothing.
+#[test]
+fn the_fleet_in_the_screen_reader_mode_names_list_and_attach_instead() {
+    let home = crate::support::cli::Home::new();
+    let out = home
+        .std_command(&["fleet"])
+        .env("GOBARE_TUI_SCREEN_READER", "1")
+        .env("GOBARE_TOKEN", "gbr_pat_placeholder0123456789")
+        .env("GOBARE_API", "http://127.0.0.1:9")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("gobare-tui list"), "{stderr}");
+    assert!(stderr.contains("gobare-tui attach"), "{stderr}");
+    assert!(out.stdout.is_empty(), "nothing drawn: {:?}", out.stdout);
+}
