@@ -15,6 +15,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
 
+/// The most cells a turn id takes in a row.
+const TURN_COLS: usize = 24;
+
 enum Listing {
     Loading,
     Failed(String),
@@ -101,11 +104,24 @@ impl ArtifactList {
         self.selected = self.selected.saturating_add_signed(by).min(last);
     }
 
-    fn row(a: &Artifact, width: usize) -> String {
+    /// The turn column's width for these rows: the widest id shown, at most [`TURN_COLS`]
+    /// cells, so the times line up.
+    fn turn_cols(shown: &[Artifact]) -> usize {
+        shown
+            .iter()
+            .map(|a| text::width(&text::one_line_within(&a.turn_id, TURN_COLS)))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Every width in cells: ids and paths are the server's, and a wide character must
+    /// not push the size, turn or time off the overlay.
+    fn row(a: &Artifact, width: usize, turn_cols: usize) -> String {
         let size = units::size(a.size_bytes);
         let time = a.created_at.map(units::utc).unwrap_or_else(|| "-".into());
-        let turn = text::one_line(&a.turn_id, 24);
-        let tail = format!("  {size:>9}  {turn}  {time}");
+        let turn = text::one_line_within(&a.turn_id, turn_cols);
+        let turn_pad = " ".repeat(turn_cols.saturating_sub(text::width(&turn)));
+        let tail = format!("  {size:>9}  {turn}{turn_pad}  {time}");
         let room = width.saturating_sub(text::width(&tail)).max(12);
         let path = a
             .path
@@ -155,13 +171,14 @@ impl Overlay for ArtifactList {
                     self.top = self.selected + 1 - self.rows;
                 }
                 let end = (self.top + self.rows).min(list.len());
+                let turn_cols = Self::turn_cols(&list[self.top..end]);
                 for (i, a) in list[self.top..end].iter().enumerate() {
                     let style = if self.top + i == self.selected {
                         theme.selection
                     } else {
                         theme.text
                     };
-                    lines.push(Line::styled(Self::row(a, width), style));
+                    lines.push(Line::styled(Self::row(a, width, turn_cols), style));
                 }
                 format!(" · {}", list.len())
             }
@@ -429,15 +446,20 @@ mod tests {
                 &format!("/workspace/outputs/{}.md", "数据分析结果".repeat(12)),
             ),
             artifact("a3", &format!("/workspace/outputs/{}", "🚀".repeat(60))),
+            Artifact {
+                turn_id: "回合".repeat(20),
+                ..artifact("a4", "/workspace/outputs/wide-turn.txt")
+            },
         ]));
         let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 12)).unwrap();
         term.draw(|f| list.render(f.area(), f.buffer_mut(), &Theme::no_color()))
             .unwrap();
         let screen = term.backend().to_string();
         let rows: Vec<&str> = screen.lines().filter(|l| l.contains("kB")).collect();
-        assert_eq!(rows.len(), 3, "{screen}");
+        assert_eq!(rows.len(), 4, "{screen}");
         for row in &rows {
-            assert!(row.contains("turn_1  2026-12-01 14:10:47Z"), "{screen}");
+            assert!(row.contains("  2026-12-01 14:10:47Z"), "{screen}");
+            assert!(row.contains("14:10:47Z│"), "the time ends at the border: {screen}");
         }
         insta::assert_snapshot!(screen);
     }
