@@ -8,6 +8,9 @@ pub mod event_log;
 mod file_names;
 pub mod log_writer;
 pub(crate) mod private_fs;
+mod send_history;
+
+pub use send_history::SendHistory;
 
 #[cfg(test)]
 mod planted_tests;
@@ -19,8 +22,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The most history entries kept per session.
-const HISTORY_LIMIT: usize = 200;
 /// The most first messages remembered (the oldest remembered are forgotten first).
 const FIRST_MESSAGES_LIMIT: usize = 5_000;
 /// The largest session file read: the history's entries at the API's largest message
@@ -40,7 +41,7 @@ pub struct SessionState {
     /// What was in the input box.
     pub draft: String,
     /// Texts sent, oldest first.
-    pub history: Vec<String>,
+    pub history: SendHistory,
     /// A send that had not been confirmed when the app stopped: retried with the same key.
     pub pending_send: Option<PendingSend>,
     /// Workspace state last seen (e.g. `running`), to say how it changed while away.
@@ -62,13 +63,8 @@ pub struct PendingSend {
 }
 
 impl SessionState {
-    /// Appends to the history, skipping a repeat of the last entry, bounded.
     pub(crate) fn push_history(&mut self, text: &str) {
-        if self.history.last().map(String::as_str) != Some(text) {
-            self.history.push(text.to_string());
-        }
-        let excess = self.history.len().saturating_sub(HISTORY_LIMIT);
-        self.history.drain(..excess);
+        self.history.push(text);
     }
 }
 
@@ -329,20 +325,6 @@ mod tests {
             );
             assert_eq!(p.parent().unwrap(), store.dir().join("sessions"));
         }
-    }
-
-    #[test]
-    fn history_skips_repeats_and_is_bounded() {
-        let mut st = SessionState::default();
-        st.push_history("a");
-        st.push_history("a");
-        st.push_history("b");
-        assert_eq!(st.history, vec!["a", "b"]);
-        for i in 0..500 {
-            st.push_history(&i.to_string());
-        }
-        assert_eq!(st.history.len(), HISTORY_LIMIT);
-        assert_eq!(st.history.last().unwrap(), "499");
     }
 
     #[test]

@@ -549,7 +549,7 @@ impl App {
         self.request_frame();
     }
 
-    fn on_send_settled(&mut self, report: SendReport) {
+    pub(super) fn on_send_settled(&mut self, report: SendReport) {
         self.acting.sender.note_settled(&report);
         if self.acting.pending.settled(report.ticket).is_some() {
             self.act_pending_changed();
@@ -562,7 +562,9 @@ impl App {
             let draft = self.screen.composer.text();
             let back = given_back(text, &draft, report.unanswered);
             if let Some(stashed) = &back.stashed {
+                // Like a sent text, a stashed draft is one ↑ away after a restart too.
                 self.acting.history.push(stashed);
+                self.acting.with_memory(|m| m.push_history(stashed));
                 stashed_draft = true;
             }
             self.screen.composer.set_text(&back.in_box);

@@ -96,11 +96,7 @@ impl SessionMemory {
 
     /// The send history, ready for the composer.
     pub fn history(&self) -> History {
-        let mut history = History::default();
-        for text in &self.state.history {
-            history.push(text);
-        }
-        history
+        History::new(self.state.history.clone())
     }
 
     pub fn pending_send(&self) -> Option<&PendingSend> {
@@ -326,7 +322,7 @@ mod tests {
         let back = SessionMemory::open(store, "s1");
         assert_eq!(back.cursor(), Some(9));
         assert_eq!(back.state().draft, "half a thought");
-        assert_eq!(back.state().history, vec!["sent one"]);
+        assert_eq!(back.state().history.entries(), ["sent one"]);
     }
 
     #[test]

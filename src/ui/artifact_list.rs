@@ -459,7 +459,10 @@ mod tests {
         assert_eq!(rows.len(), 4, "{screen}");
         for row in &rows {
             assert!(row.contains("  2026-12-01 14:10:47Z"), "{screen}");
-            assert!(row.contains("14:10:47Z│"), "the time ends at the border: {screen}");
+            assert!(
+                row.contains("14:10:47Z│"),
+                "the time ends at the border: {screen}"
+            );
         }
         insta::assert_snapshot!(screen);
     }

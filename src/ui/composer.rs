@@ -13,8 +13,8 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 use ratatui_textarea::{TextArea, WrapMode};
-use serde::{Deserialize, Serialize};
 
+use crate::store::SendHistory;
 use crate::ui::theme::Theme;
 use gobare_api::text;
 
@@ -337,62 +337,59 @@ fn render_commands_box(area: Rect, buf: &mut Buffer, theme: &Theme, title: &str)
     Line::from(Span::styled(line, theme.dim)).render(inner, buf);
 }
 
-/// Messages sent in this session (or loaded from disk), browsed with Up/Down.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+/// The send history ([`SendHistory`], the session file's) browsed with Up/Down.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct History {
-    entries: Vec<String>,
-    /// Index into `entries` while browsing; `None` when editing a fresh draft.
-    #[serde(skip)]
+    sent: SendHistory,
+    /// Index into the entries while browsing; `None` when editing a fresh draft.
     cursor: Option<usize>,
     /// What was in the box when browsing started, given back after the newest entry.
-    #[serde(skip)]
     draft: Option<String>,
 }
 
-/// Entries kept; the oldest go first.
-pub(crate) const HISTORY_LIMIT: usize = 1000;
-
 impl History {
-    pub fn entries(&self) -> &[String] {
-        &self.entries
+    pub(crate) fn new(sent: SendHistory) -> Self {
+        Self {
+            sent,
+            ..Self::default()
+        }
     }
 
-    /// Records a sent message (not if it repeats the last one) and stops browsing.
+    pub fn entries(&self) -> &[String] {
+        self.sent.entries()
+    }
+
+    /// Records a sent message ([`SendHistory::push`]'s rule) and stops browsing.
     pub(crate) fn push(&mut self, text: &str) {
         self.cursor = None;
         self.draft = None;
-        if text.trim().is_empty() || self.entries.last().is_some_and(|l| l == text) {
-            return;
-        }
-        self.entries.push(text.to_string());
-        if self.entries.len() > HISTORY_LIMIT {
-            let excess = self.entries.len() - HISTORY_LIMIT;
-            self.entries.drain(..excess);
-        }
+        self.sent.push(text);
     }
 
     /// One step older; `current` is the box's text, kept as the draft when browsing starts.
     /// `None` when there is nothing older.
     pub(crate) fn older(&mut self, current: &str) -> Option<String> {
+        let entries = self.sent.entries();
         let next = match self.cursor {
-            None if self.entries.is_empty() => return None,
+            None if entries.is_empty() => return None,
             None => {
                 self.draft = Some(current.to_string());
-                self.entries.len() - 1
+                entries.len() - 1
             }
             Some(0) => return None,
             Some(i) => i - 1,
         };
         self.cursor = Some(next);
-        Some(self.entries[next].clone())
+        Some(entries[next].clone())
     }
 
     /// One step newer; past the newest entry gives back the draft. `None` when not browsing.
     pub(crate) fn newer(&mut self) -> Option<String> {
         let i = self.cursor?;
-        if i + 1 < self.entries.len() {
+        let entries = self.sent.entries();
+        if i + 1 < entries.len() {
             self.cursor = Some(i + 1);
-            Some(self.entries[i + 1].clone())
+            Some(entries[i + 1].clone())
         } else {
             self.cursor = None;
             Some(self.draft.take().unwrap_or_default())

@@ -20,6 +20,11 @@ pub(super) struct Rig {
 
 impl Rig {
     pub(super) fn new() -> Rig {
+        Rig::with_store(None)
+    }
+
+    /// With the session's state kept by `store` (its memory, on disk).
+    pub(super) fn with_store(store: Option<crate::store::StateStore>) -> Rig {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .start_paused(true)
@@ -33,10 +38,9 @@ impl Rig {
                 api,
                 ..StreamOptions::default()
             };
-            App::new(
-                AppOptions::new(client, stream, "ses_keys"),
-                crate::terminal::detached(),
-            )
+            let mut options = AppOptions::new(client, stream, "ses_keys");
+            options.store = store;
+            App::new(options, crate::terminal::detached())
         };
         Rig {
             app,
@@ -644,4 +648,54 @@ fn shift_t_in_the_panes_goes_to_the_next_theme_and_says_which() {
     rig.key(KeyCode::BackTab, KeyModifiers::SHIFT);
     rig.key(KeyCode::Char('T'), KeyModifiers::SHIFT);
     assert!(rig.notice().contains("colours are off"), "{}", rig.notice());
+}
+
+/// A send that got no answer comes back into the box; the draft typed meanwhile goes to
+/// the history, and that history is the session file's too: one ↑ away after a restart.
+#[test]
+fn a_draft_stashed_by_an_unanswered_send_is_in_the_history_after_a_restart() {
+    use crate::app::memory::LockOrRecover;
+    use crate::app::send_outcome::{Outcome, SendFailure};
+    use crate::app::sender::{SendReport, SendTicket};
+    use crate::session::Severity;
+
+    let home = tempfile::tempdir().unwrap();
+    let api = url::Url::parse("http://127.0.0.1:9").unwrap();
+    let store = crate::store::StateStore::at(home.path(), &api);
+    let mut rig = Rig::with_store(Some(store.clone()));
+    rig.type_text("first");
+    rig.press(KeyCode::Enter);
+    rig.type_text("second thought");
+    let report = SendReport {
+        ticket: SendTicket(1),
+        input: Input::Message {
+            content: Content::Text("first".into()),
+        },
+        key: "k1".into(),
+        text: Some("first".into()),
+        recovered: false,
+        attempts: 3,
+        result: Err(SendFailure::default()),
+        unanswered: true,
+        outcome: Outcome {
+            severity: Severity::Warn,
+            text: "no answer".into(),
+            queued_at: None,
+            keep_draft: true,
+            offer_send_as_message: false,
+        },
+    };
+    rig.app.on_send_settled(report);
+    assert_eq!(rig.box_text(), "first");
+    assert_eq!(rig.app.acting.history.entries(), ["second thought"]);
+    let memory = rig.app.acting.memory().unwrap().clone();
+    memory.lock_or_recover().flush().unwrap();
+    drop(rig);
+
+    let again = crate::app::memory::SessionMemory::open(store, "ses_keys");
+    assert_eq!(
+        again.history().entries(),
+        ["second thought"],
+        "the stashed draft survives a restart"
+    );
 }

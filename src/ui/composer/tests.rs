@@ -246,17 +246,6 @@ fn history_browses_and_returns_the_draft() {
 }
 
 #[test]
-fn history_serializes_entries_only() {
-    let mut h = History::default();
-    h.push("a");
-    h.older("");
-    let json = serde_json::to_string(&h).unwrap();
-    assert_eq!(json, r#"{"entries":["a"]}"#);
-    let back: History = serde_json::from_str(&json).unwrap();
-    assert_eq!(back.entries(), ["a"]);
-}
-
-#[test]
 fn snapshot_with_text_while_a_turn_runs() {
     let mut c = Composer::new();
     c.set_turn_running(true);
