@@ -5,6 +5,7 @@
 //! fills from whatever its client reports. Decisions go by `error.code` first (messages are
 //! for people and may change, §2) and fall back to the HTTP status only when no code came.
 
+use crate::session::vocabulary::decisions;
 use gobare_api::model::{ErrorCode, Input, InputAccepted, InputOutcome};
 use gobare_api::text;
 
@@ -64,7 +65,7 @@ const MAX_SERVER_TEXT_COLS: usize = 120;
 
 /// The label a queued draft carries in the transcript until `message.dequeued`.
 pub(crate) fn queue_label(position: u32) -> String {
-    format!("queued #{position}")
+    crate::session::vocabulary::queue::queued(position)
 }
 
 fn clean(s: &str) -> String {
@@ -138,10 +139,7 @@ fn answer_delivered(input: &Input, outcome: Option<&InputOutcome>) -> Outcome {
         ),
         _ => {
             let text = match input {
-                Input::Approval { approved: true, .. } => "approved",
-                Input::Approval {
-                    approved: false, ..
-                } => "denied",
+                Input::Approval { approved, .. } => decisions::verdict(*approved),
                 Input::QuestionAnswer { .. } => "answer sent",
                 Input::ToolResult { success: false, .. } => "failure reported — the turn resumes",
                 _ => "tool result delivered — the turn resumes",

@@ -17,6 +17,7 @@ use super::turn_facts::TurnFacts;
 use crate::outputs::units;
 use crate::redact::redact;
 use crate::session::text::{push_first_line, short_args};
+use crate::session::vocabulary::decisions;
 use gobare_api::model::{ArtifactsState, Event, EventPayload, TodoItem, TurnStatus};
 use gobare_api::text;
 use serde_json::Value;
@@ -182,10 +183,8 @@ impl<W: Write> MarkdownWriter<W> {
                 line.clear();
                 push_first_line(line, &m.text, QUEUED_CHARS);
                 let text = inline(&clean_line(line));
-                match m.position {
-                    Some(n) => note(out, format_args!("queued #{n}: {text}"), at)?,
-                    None => note(out, format_args!("queued: {text}"), at)?,
-                }
+                let label = crate::session::vocabulary::queue::label(m.position);
+                note(out, format_args!("{label}: {text}"), at)?;
             }
             P::UserContext(t) => message(out, "You (context)", at, &t.text)?,
             P::AgentMessage(t) => {
@@ -231,7 +230,11 @@ impl<W: Write> MarkdownWriter<W> {
                 }
             }
             P::ApprovalRequested(a) => {
-                let sensitive = if a.sensitive { " (sensitive)" } else { "" };
+                let sensitive = if a.sensitive {
+                    format!(" ({})", decisions::SENSITIVE)
+                } else {
+                    String::new()
+                };
                 let name = inline_code(&clean_line(&a.name));
                 heading(
                     out,
@@ -248,7 +251,7 @@ impl<W: Write> MarkdownWriter<W> {
             }
             P::ApprovalResolved(a) => {
                 let request = asked.remove(&a.tool_call_id);
-                let decision = if a.approved { "approved" } else { "refused" };
+                let decision = decisions::verdict(a.approved);
                 let name = a
                     .name
                     .as_deref()
@@ -291,7 +294,7 @@ impl<W: Write> MarkdownWriter<W> {
                 json_block(out, scratch, &f.arguments)?;
             }
             P::ToolResolved(f) => {
-                let how = if f.success { "succeeded" } else { "failed" };
+                let how = decisions::function_outcome(f.success, false);
                 let name = inline_code(&clean_line(&f.name));
                 heading(out, format_args!("Function result {name}: {how}"), at)?;
             }
@@ -747,7 +750,7 @@ mod tests {
             "### File modified: `src/a.rs`",
             "```diff\n--- a\n+++ b\n-x\n+y\n```",
             "### Approval asked for `deploy` (sensitive)",
-            "### Decision: refused `deploy`",
+            "### Decision: denied `deploy`",
             "not today",
             "### Error · 1970-01-01 00:00:00 UTC\n\nBearer [redacted] refused",
             "**Turn 1: ended (its outcome could not be read)** · 1970-01-01 00:00:00 UTC",

@@ -4,6 +4,7 @@
 //! would double the index for text the file's path and the tool call already point to.
 
 use super::fold::push_folded;
+use crate::session::vocabulary::decisions;
 use gobare_api::model::{Event, EventPayload as P};
 use serde_json::Value;
 
@@ -48,7 +49,7 @@ pub fn push_text(out: &mut String, event: &Event) -> bool {
             put(out, &json_text(&a.args));
         }
         P::ApprovalResolved(a) => {
-            put(out, if a.approved { "approved" } else { "denied" });
+            put(out, decisions::verdict(a.approved));
             put(out, a.name.as_deref().unwrap_or_default());
             put(out, a.code.as_deref().unwrap_or_default());
             put(out, a.reason().unwrap_or_default());
@@ -66,7 +67,7 @@ pub fn push_text(out: &mut String, event: &Event) -> bool {
         }
         P::ToolResolved(f) => {
             put(out, &f.name);
-            put(out, if f.success { "succeeded" } else { "failed" });
+            put(out, decisions::function_outcome(f.success, false));
         }
         P::FileChanged(f) => put(out, &f.path),
         P::AgentTodos(t) => {

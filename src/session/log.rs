@@ -4,6 +4,7 @@
 //! 50,000 events writes 50,000 summaries and keeps 5,000).
 
 use super::text::{clip, push_clip, push_compact_json, push_first_line, push_short_args};
+use super::vocabulary::decisions;
 use gobare_api::model::{EVENT_TYPES, Event, EventPayload};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
@@ -147,7 +148,7 @@ fn write_summary(out: &mut String, p: &EventPayload) {
             push_short_args(out, &a.args, m);
         }
         P::ApprovalResolved(a) => {
-            let verdict = if a.approved { "approved" } else { "denied" };
+            let verdict = decisions::verdict(a.approved);
             let _ = write!(out, "{} {verdict}", a.tool_call_id);
             if let Some(code) = &a.code {
                 out.push_str(" (");
@@ -168,7 +169,7 @@ fn write_summary(out: &mut String, p: &EventPayload) {
             push_short_args(out, &f.arguments, m);
         }
         P::ToolResolved(f) => {
-            let outcome = if f.success { "success" } else { "failure" };
+            let outcome = decisions::function_outcome(f.success, false);
             let _ = write!(out, "{} {} {outcome}", f.tool_call_id, f.name);
         }
         P::SandboxCreated(s) | P::SandboxPaused(s) | P::SandboxResumed(s) => {

@@ -12,6 +12,7 @@ pub mod tail_replay;
 pub(crate) mod text;
 pub mod transcript;
 pub(crate) mod turn;
+pub(crate) mod vocabulary;
 pub(crate) mod workspace;
 
 #[cfg(test)]

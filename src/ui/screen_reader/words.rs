@@ -4,6 +4,7 @@
 //! call is said when it ends, and what waits is announced with its keys by the front.
 
 use crate::session::transcript::{ApprovalOutcome, CallStatus, EntryKind};
+use crate::session::vocabulary::decisions as vocabulary;
 use gobare_api::model::{ChangeKind, TodoItem};
 use gobare_api::text;
 
@@ -67,9 +68,9 @@ pub(crate) fn entry_words(kind: &EntryKind) -> Option<Vec<String>> {
                     "its outcome is not in the history".to_string()
                 }
                 ApprovalOutcome::Pending => return None,
-                ApprovalOutcome::Approved { .. } => "approved".to_string(),
+                ApprovalOutcome::Approved { .. } => vocabulary::verdict(true).to_string(),
                 ApprovalOutcome::Denied { code, reason } => {
-                    let mut s = "denied".to_string();
+                    let mut s = vocabulary::verdict(false).to_string();
                     if let Some(c) = code {
                         s.push_str(&format!(" ({})", short(c)));
                     }
@@ -79,7 +80,11 @@ pub(crate) fn entry_words(kind: &EntryKind) -> Option<Vec<String>> {
                     s
                 }
             };
-            let sensitive = if a.sensitive { "sensitive " } else { "" };
+            let sensitive = if a.sensitive {
+                format!("{} ", vocabulary::SENSITIVE)
+            } else {
+                String::new()
+            };
             one(format!(
                 "{sensitive}approval for {} {}: {verdict}",
                 short(&a.name),
@@ -95,12 +100,7 @@ pub(crate) fn entry_words(kind: &EntryKind) -> Option<Vec<String>> {
             one(format!("question: {} — {answer}", short(&q.question)))
         }
         EntryKind::Function(f) => {
-            let state = match f.success {
-                None => return None,
-                Some(true) => "succeeded",
-                Some(false) if f.expired => "expired unanswered",
-                Some(false) => "failed",
-            };
+            let state = vocabulary::function_outcome(f.success?, f.expired);
             one(format!("function {}: {state}", short(&f.name)))
         }
         EntryKind::Error { message } => Some(labelled("error", message)),

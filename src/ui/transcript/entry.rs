@@ -4,6 +4,7 @@
 use crate::session::transcript::{
     ApprovalOutcome, CallStatus, Entry, EntryKind, Streaming, TurnOutcome,
 };
+use crate::session::vocabulary::decisions as words;
 use crate::ui::markdown;
 use crate::ui::styled::{hard_wrap, truncate};
 use crate::ui::theme::Theme;
@@ -207,15 +208,19 @@ pub(super) fn entry_lines(
             }
         }
         EntryKind::Approval(a) => {
-            let sens = if a.sensitive { " (sensitive)" } else { "" };
+            let sens = if a.sensitive {
+                format!(" ({})", words::SENSITIVE)
+            } else {
+                String::new()
+            };
             let (verdict, vstyle): (String, Style) = match &a.verdict {
                 ApprovalOutcome::Pending if a.from_history => {
-                    ("outcome not in the history".into(), theme.dim)
+                    (words::OUTCOME_NOT_IN_HISTORY.into(), theme.dim)
                 }
-                ApprovalOutcome::Pending => ("waiting for approval".into(), theme.warning),
-                ApprovalOutcome::Approved { .. } => ("approved".into(), theme.ok),
+                ApprovalOutcome::Pending => (words::APPROVAL_WAITING.into(), theme.warning),
+                ApprovalOutcome::Approved { .. } => (words::verdict(true).into(), theme.ok),
                 ApprovalOutcome::Denied { code, reason } => {
-                    let mut s = String::from("denied");
+                    let mut s = String::from(words::verdict(false));
                     if let Some(c) = code {
                         s.push_str(&format!(" ({})", text::line(c)));
                     }
@@ -270,18 +275,34 @@ pub(super) fn entry_lines(
                     Span::styled(text::line(first(a)).into_owned(), theme.ok),
                 ]),
                 None if q.from_history => {
-                    Line::styled("    → answer not in the history", theme.dim)
+                    Line::styled(format!("    → {}", words::ANSWER_NOT_IN_HISTORY), theme.dim)
                 }
-                None => Line::styled("    → waiting for an answer", theme.warning),
+                None => Line::styled(format!("    → {}", words::ANSWER_WAITING), theme.warning),
             };
             out.push(truncate(answer, w));
         }
         EntryKind::Function(f) => {
             let (mark, style, state) = match f.success {
-                None => ("ƒ", theme.warning, " — waiting for your result"),
-                Some(true) => ("ƒ", theme.ok, " ✓ succeeded"),
-                Some(false) if f.expired => ("ƒ", theme.error, " ✗ failed: expired unanswered"),
-                Some(false) => ("ƒ", theme.error, " ✗ failed"),
+                None => ("ƒ", theme.warning, format!(" — {}", words::RESULT_WAITING)),
+                Some(true) => (
+                    "ƒ",
+                    theme.ok,
+                    format!(" ✓ {}", words::function_outcome(true, false)),
+                ),
+                Some(false) if f.expired => (
+                    "ƒ",
+                    theme.error,
+                    format!(
+                        " ✗ {}: {}",
+                        words::function_outcome(false, false),
+                        words::function_outcome(false, true)
+                    ),
+                ),
+                Some(false) => (
+                    "ƒ",
+                    theme.error,
+                    format!(" ✗ {}", words::function_outcome(false, false)),
+                ),
             };
             out.push(truncate(
                 Line::from(vec![
@@ -306,10 +327,10 @@ pub(super) fn entry_lines(
             ));
         }
         EntryKind::Queued { text, position } => {
-            let pos = position.map(|p| format!(" #{p}")).unwrap_or_default();
+            let label = crate::session::vocabulary::queue::label(*position);
             out.push(truncate(
                 Line::styled(
-                    format!("  ⏸ queued{pos}: {}", text::line(first(text))),
+                    format!("  ⏸ {label}: {}", text::line(first(text))),
                     theme.dim,
                 ),
                 w,
