@@ -145,7 +145,7 @@ fn coming_back_restores_draft_history_and_resumes_from_the_stored_cursor() {
     let cursor = stored.cursor.expect("a cursor was stored");
     assert!(cursor >= last_seen, "stored {cursor}, seen {last_seen}");
     assert_eq!(stored.draft, "an unsent draft");
-    assert_eq!(stored.history, vec!["first words"]);
+    assert_eq!(stored.history.entries(), ["first words"]);
     let opens_before = sim.sim.stream_opens().len();
     let mut pty = attach(&session, &home, &sim.sim);
     wait_live(&pty);
@@ -279,7 +279,7 @@ fn new_subscribes_live_before_sending_and_the_first_message_is_the_first_event()
     let sent = items.iter().filter(|i| i.content == "hello there").count();
     assert_eq!(sent, 1, "sent once");
     let on_disk = stored(&home, &sim).load_session(&session.id);
-    assert_eq!(on_disk.history, vec!["hello there"]);
+    assert_eq!(on_disk.history.entries(), ["hello there"]);
     assert_eq!(on_disk.pending_send, None);
 }
 

@@ -24,7 +24,7 @@ async fn a_message_is_sent_once_recorded_in_history_and_its_pending_record_clear
     assert_eq!(rig.sim.messages_with_key(&report.key), 1);
     let on_disk = rig.store().load_session(&id);
     assert_eq!(on_disk.pending_send, None);
-    assert_eq!(on_disk.history, vec!["summarise the repo"]);
+    assert_eq!(on_disk.history.entries(), ["summarise the repo"]);
     rig.until_session(&id, "the turn to run", |s| s.status.as_str() != "idle")
         .await;
 }
