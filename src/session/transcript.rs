@@ -14,6 +14,11 @@ use std::collections::{HashMap, VecDeque};
 
 mod budget;
 mod items;
+mod on_conversation;
+mod on_decisions;
+mod on_turns;
+mod on_work;
+mod on_workspace;
 mod queue;
 mod select;
 mod web_link;
@@ -121,6 +126,34 @@ pub enum EntryKind {
 pub(crate) const COLLAPSE_OVER_LINES: usize = 12;
 
 impl EntryKind {
+    /// The event family an entry tells (every renderer goes family by family).
+    pub(crate) fn family(&self) -> crate::session::vocabulary::Family {
+        use crate::session::vocabulary::Family;
+        match self {
+            EntryKind::User { .. }
+            | EntryKind::Steer { .. }
+            | EntryKind::Agent { .. }
+            | EntryKind::Context { .. }
+            | EntryKind::Queued { .. }
+            | EntryKind::Dequeued { .. } => Family::Conversation,
+            EntryKind::TurnEnd(_) => Family::Turns,
+            EntryKind::Tool(_)
+            | EntryKind::FileChange(_)
+            | EntryKind::Todos { .. }
+            | EntryKind::Error { .. }
+            | EntryKind::Compaction { .. }
+            | EntryKind::McpUnavailable { .. } => Family::Work,
+            EntryKind::Approval(_) | EntryKind::Question(_) | EntryKind::Function(_) => {
+                Family::Decisions
+            }
+            EntryKind::RecoveryFailed { .. }
+            | EntryKind::Artifact { .. }
+            | EntryKind::Preview { .. }
+            | EntryKind::ReplayTruncated { .. }
+            | EntryKind::Unknown { .. } => Family::Workspace,
+        }
+    }
+
     /// The expand key has something to show: a diff, or the rest of a long message.
     pub(crate) fn expands(&self) -> bool {
         match self {
@@ -624,278 +657,14 @@ impl Transcript {
     }
 
     fn apply_event_unsettled(&mut self, ev: &Event) -> bool {
-        use EventPayload as P;
-        let at = ev.created_at;
+        use crate::session::vocabulary::Family;
         let thinking_was_open = std::mem::take(&mut self.thinking_open);
-        match &ev.payload {
-            P::TurnStarted(_) => {
-                self.turn_started();
-                false
-            }
-            P::TurnEnded(t) => {
-                self.turn_ended();
-                let id = self.push(
-                    at,
-                    EntryKind::TurnEnd(Box::new(TurnEndEntry {
-                        turn_id: t.turn_id.clone(),
-                        outcome: None,
-                    })),
-                );
-                self.turn_ends.insert(t.turn_id.clone(), id);
-                true
-            }
-            P::AgentText(d) => self.stream(|s| &mut s.text, &d.delta),
-            P::AgentThinking(d) => {
-                self.thinking_open = true;
-                let block_starts = !thinking_was_open
-                    && self
-                        .streaming
-                        .as_ref()
-                        .is_some_and(|s| !s.thinking.is_empty());
-                if block_starts && !d.delta.is_empty() {
-                    // A new block of reasoning: never glued onto the last one.
-                    self.stream(|s| &mut s.thinking, "\n\n");
-                }
-                self.stream(|s| &mut s.thinking, &d.delta)
-            }
-            P::AgentMessage(t) => {
-                // The reasoning folds away with the provisional text: deltas are transient,
-                // so a kept copy would not survive a restart (the screen must).
-                self.streaming = None;
-                self.streaming_rev += 1;
-                self.push_keyed(
-                    Source::Event,
-                    at,
-                    EntryKind::Agent {
-                        text: t.text.clone(),
-                    },
-                );
-                true
-            }
-            P::UserMessage(t) => {
-                let text = t.text.clone();
-                let kind = if self.turn_open && self.turn_asked {
-                    EntryKind::Steer { text }
-                } else {
-                    self.turn_asked = true;
-                    EntryKind::User { text }
-                };
-                self.push_keyed(Source::Event, at, kind)
-            }
-            P::UserContext(t) => self.push_keyed(
-                Source::Event,
-                at,
-                EntryKind::Context {
-                    text: t.text.clone(),
-                },
-            ),
-            P::AgentError(e) => self.push_keyed(
-                Source::Event,
-                at,
-                EntryKind::Error {
-                    message: e.message.clone(),
-                },
-            ),
-            P::McpUnavailable(u) => self.push_keyed(
-                Source::Event,
-                at,
-                EntryKind::McpUnavailable {
-                    name: u.name.clone(),
-                    reason: u.reason.clone(),
-                },
-            ),
-            P::FileChanged(f) => self.push_keyed(
-                Source::Event,
-                at,
-                EntryKind::FileChange(Box::new(FileChangeEntry {
-                    path: f.path.clone(),
-                    change: f.change_type.clone(),
-                    diff: f.diff.as_deref().map(|d| clip(d, DIFF_MAX)),
-                    call_id: f.tool_call_id.clone(),
-                })),
-            ),
-            P::AgentToolCall(c) => {
-                self.tool_call_seen(at, &c.tool_call_id, &c.tool_name, &c.args);
-                true
-            }
-            P::AgentToolResult(r) => {
-                let status = if r.cancelled {
-                    CallStatus::Cancelled
-                } else if r.is_error {
-                    CallStatus::Failed
-                } else {
-                    CallStatus::Ok
-                };
-                self.tool_result_seen(
-                    at,
-                    &r.tool_call_id,
-                    &r.tool_name,
-                    status,
-                    &r.summary,
-                    r.exit_code,
-                );
-                true
-            }
-            P::AgentCompaction(c) => {
-                self.push(
-                    at,
-                    EntryKind::Compaction {
-                        before: c.before,
-                        after: c.after,
-                    },
-                );
-                true
-            }
-            P::AgentTodos(t) => {
-                match self.todos.and_then(|id| self.get_mut(id)) {
-                    Some(entry) => {
-                        entry.kind = EntryKind::Todos {
-                            items: t.items.clone(),
-                        };
-                        entry.rev += 1;
-                    }
-                    None => {
-                        let id = self.push(
-                            at,
-                            EntryKind::Todos {
-                                items: t.items.clone(),
-                            },
-                        );
-                        self.todos = Some(id);
-                    }
-                }
-                true
-            }
-            P::MessageQueued(q) => {
-                let id = self.push(
-                    at,
-                    EntryKind::Queued {
-                        text: q.text.clone(),
-                        position: q.position,
-                    },
-                );
-                self.message_queued(id, &q.text);
-                true
-            }
-            P::MessageDequeued(q) => {
-                self.message_dequeued(&q.text);
-                self.push(
-                    at,
-                    EntryKind::Dequeued {
-                        text: q.text.clone(),
-                    },
-                );
-                true
-            }
-            P::ApprovalRequested(a) => {
-                let id = self.approval_seen(at, &a.tool_call_id, &a.name, &a.args, a.sensitive);
-                // The stream records outcomes too: the resolution, if any, follows.
-                if let Some(entry) = self.get_mut(id)
-                    && let EntryKind::Approval(ap) = &mut entry.kind
-                {
-                    ap.from_history = false;
-                }
-                true
-            }
-            P::ApprovalResolved(a) => {
-                let verdict = if a.approved {
-                    ApprovalOutcome::Approved {
-                        code: a.code.clone(),
-                    }
-                } else {
-                    ApprovalOutcome::Denied {
-                        code: a.code.clone(),
-                        reason: a.reason().map(str::to_string),
-                    }
-                };
-                let name = a.name.clone().unwrap_or_default();
-                let id = self.approval_seen(at, &a.tool_call_id, &name, &Value::Null, false);
-                if let Some(entry) = self.get_mut(id) {
-                    if let EntryKind::Approval(ap) = &mut entry.kind {
-                        ap.verdict = verdict;
-                    }
-                    entry.rev += 1;
-                }
-                true
-            }
-            P::QuestionAsked(q) => {
-                let id = self.question_seen(at, &q.tool_call_id, &q.question);
-                if let Some(entry) = self.get_mut(id)
-                    && let EntryKind::Question(qe) = &mut entry.kind
-                {
-                    qe.options = q.options.clone();
-                    qe.from_history = false;
-                }
-                true
-            }
-            P::QuestionAnswered(q) => {
-                let id = self.question_seen(at, &q.tool_call_id, "");
-                if let Some(entry) = self.get_mut(id) {
-                    if let EntryKind::Question(qe) = &mut entry.kind {
-                        qe.answer = Some(q.answer.clone());
-                    }
-                    entry.rev += 1;
-                }
-                true
-            }
-            P::ToolRequired(f) => {
-                self.function_seen(at, &f.tool_call_id, &f.name, &f.arguments, None);
-                true
-            }
-            P::ToolResolved(f) => {
-                self.function_seen(at, &f.tool_call_id, &f.name, &Value::Null, Some(f.success));
-                true
-            }
-            P::PreviewReady(p) => {
-                self.push(
-                    at,
-                    EntryKind::Preview {
-                        port: p.port,
-                        url: p.url.clone(),
-                    },
-                );
-                true
-            }
-            P::WorkspaceRecoveryFailed(m) => {
-                self.push(
-                    at,
-                    EntryKind::RecoveryFailed {
-                        message: m.message.clone(),
-                    },
-                );
-                true
-            }
-            P::ArtifactCreated(a) => {
-                self.push(
-                    at,
-                    EntryKind::Artifact {
-                        id: a.id.as_str().into(),
-                        path: a.path.as_str().into(),
-                        size_bytes: a.size_bytes,
-                    },
-                );
-                true
-            }
-            P::ReplayTruncated(t) => {
-                self.push(
-                    at,
-                    EntryKind::ReplayTruncated {
-                        from_seq: t.from_seq,
-                    },
-                );
-                true
-            }
-            P::SandboxCreated(_) | P::SandboxPaused(_) | P::SandboxResumed(_) => false,
-            P::Unknown { kind, raw } => {
-                self.push(
-                    at,
-                    EntryKind::Unknown {
-                        kind: clip(kind, 80),
-                        excerpt: compact_json(raw, 200),
-                    },
-                );
-                true
-            }
+        match Family::of(&ev.payload) {
+            Family::Turns => self.apply_turns_event(ev),
+            Family::Conversation => self.apply_conversation_event(ev, thinking_was_open),
+            Family::Work => self.apply_work_event(ev),
+            Family::Decisions => self.apply_decisions_event(ev),
+            Family::Workspace => self.apply_workspace_event(ev),
         }
     }
 

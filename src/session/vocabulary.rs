@@ -3,6 +3,62 @@
 //! all say them, so a decision reads "denied" everywhere (the export once said "refused"),
 //! and a word changed here changes on every screen and in every file at once.
 
+use gobare_api::model::EventPayload;
+
+/// The families events are told in. Every renderer goes family by family, and this match
+/// names every event type without a catch-all: a new type does not compile until it is
+/// placed in one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Family {
+    /// A turn's start and end.
+    Turns,
+    /// What the user and the agent say, streaming text and reasoning, the queue.
+    Conversation,
+    /// What the agent does: tools, files, todos, compaction, its errors.
+    Work,
+    /// What the agent waits for: approvals, questions, function calls.
+    Decisions,
+    /// The workspace, its outputs and the stream itself (and types this build doesn't know).
+    Workspace,
+}
+
+impl Family {
+    pub(crate) fn of(payload: &EventPayload) -> Family {
+        use EventPayload as P;
+        match payload {
+            P::TurnStarted(_) | P::TurnEnded(_) => Family::Turns,
+            P::AgentText(_)
+            | P::AgentThinking(_)
+            | P::AgentMessage(_)
+            | P::UserMessage(_)
+            | P::UserContext(_)
+            | P::MessageQueued(_)
+            | P::MessageDequeued(_) => Family::Conversation,
+            P::AgentToolCall(_)
+            | P::AgentToolResult(_)
+            | P::AgentCompaction(_)
+            | P::AgentError(_)
+            | P::AgentTodos(_)
+            | P::FileChanged(_)
+            | P::McpUnavailable(_) => Family::Work,
+            P::ApprovalRequested(_)
+            | P::ApprovalResolved(_)
+            | P::QuestionAsked(_)
+            | P::QuestionAnswered(_)
+            | P::ToolRequired(_)
+            | P::ToolResolved(_) => Family::Decisions,
+            P::SandboxCreated(_)
+            | P::SandboxPaused(_)
+            | P::SandboxResumed(_)
+            | P::PreviewReady(_)
+            | P::WorkspaceRecoveryFailed(_)
+            | P::ArtifactCreated(_)
+            | P::ReplayTruncated(_)
+            | P::Unknown { .. } => Family::Workspace,
+        }
+    }
+}
+
 /// Approvals, questions and function calls: what the agent waits for.
 pub(crate) mod decisions {
     /// An approval's verdict.

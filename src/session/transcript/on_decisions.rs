@@ -1,0 +1,72 @@
+//! Events of one family into entries: what the agent waits for: approvals, questions and function calls, asked and resolved.
+
+use super::*;
+
+impl Transcript {
+    pub(super) fn apply_decisions_event(&mut self, ev: &Event) -> bool {
+        use EventPayload as P;
+        let at = ev.created_at;
+        match &ev.payload {
+            P::ApprovalRequested(a) => {
+                let id = self.approval_seen(at, &a.tool_call_id, &a.name, &a.args, a.sensitive);
+                // The stream records outcomes too: the resolution, if any, follows.
+                if let Some(entry) = self.get_mut(id)
+                    && let EntryKind::Approval(ap) = &mut entry.kind
+                {
+                    ap.from_history = false;
+                }
+                true
+            }
+            P::ApprovalResolved(a) => {
+                let verdict = if a.approved {
+                    ApprovalOutcome::Approved {
+                        code: a.code.clone(),
+                    }
+                } else {
+                    ApprovalOutcome::Denied {
+                        code: a.code.clone(),
+                        reason: a.reason().map(str::to_string),
+                    }
+                };
+                let name = a.name.clone().unwrap_or_default();
+                let id = self.approval_seen(at, &a.tool_call_id, &name, &Value::Null, false);
+                if let Some(entry) = self.get_mut(id) {
+                    if let EntryKind::Approval(ap) = &mut entry.kind {
+                        ap.verdict = verdict;
+                    }
+                    entry.rev += 1;
+                }
+                true
+            }
+            P::QuestionAsked(q) => {
+                let id = self.question_seen(at, &q.tool_call_id, &q.question);
+                if let Some(entry) = self.get_mut(id)
+                    && let EntryKind::Question(qe) = &mut entry.kind
+                {
+                    qe.options = q.options.clone();
+                    qe.from_history = false;
+                }
+                true
+            }
+            P::QuestionAnswered(q) => {
+                let id = self.question_seen(at, &q.tool_call_id, "");
+                if let Some(entry) = self.get_mut(id) {
+                    if let EntryKind::Question(qe) = &mut entry.kind {
+                        qe.answer = Some(q.answer.clone());
+                    }
+                    entry.rev += 1;
+                }
+                true
+            }
+            P::ToolRequired(f) => {
+                self.function_seen(at, &f.tool_call_id, &f.name, &f.arguments, None);
+                true
+            }
+            P::ToolResolved(f) => {
+                self.function_seen(at, &f.tool_call_id, &f.name, &Value::Null, Some(f.success));
+                true
+            }
+            _ => false,
+        }
+    }
+}

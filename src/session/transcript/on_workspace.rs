@@ -1,0 +1,63 @@
+//! Events of one family into entries: the workspace and the stream itself: previews, recovery, artifacts, a truncated replay, and types this build does not know.
+
+use super::*;
+
+impl Transcript {
+    pub(super) fn apply_workspace_event(&mut self, ev: &Event) -> bool {
+        use EventPayload as P;
+        let at = ev.created_at;
+        match &ev.payload {
+            P::PreviewReady(p) => {
+                self.push(
+                    at,
+                    EntryKind::Preview {
+                        port: p.port,
+                        url: p.url.clone(),
+                    },
+                );
+                true
+            }
+            P::WorkspaceRecoveryFailed(m) => {
+                self.push(
+                    at,
+                    EntryKind::RecoveryFailed {
+                        message: m.message.clone(),
+                    },
+                );
+                true
+            }
+            P::ArtifactCreated(a) => {
+                self.push(
+                    at,
+                    EntryKind::Artifact {
+                        id: a.id.as_str().into(),
+                        path: a.path.as_str().into(),
+                        size_bytes: a.size_bytes,
+                    },
+                );
+                true
+            }
+            P::ReplayTruncated(t) => {
+                self.push(
+                    at,
+                    EntryKind::ReplayTruncated {
+                        from_seq: t.from_seq,
+                    },
+                );
+                true
+            }
+            P::SandboxCreated(_) | P::SandboxPaused(_) | P::SandboxResumed(_) => false,
+            P::Unknown { kind, raw } => {
+                self.push(
+                    at,
+                    EntryKind::Unknown {
+                        kind: clip(kind, 80),
+                        excerpt: compact_json(raw, 200),
+                    },
+                );
+                true
+            }
+            _ => false,
+        }
+    }
+}

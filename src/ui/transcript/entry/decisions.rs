@@ -1,0 +1,124 @@
+//! Entries of one family laid out: what the agent waits for: approvals, questions, function calls.
+
+use super::*;
+
+pub(super) fn lines(
+    entry: &Entry,
+    width: u16,
+    _expanded: bool,
+    theme: &Theme,
+    out: &mut Vec<Line<'static>>,
+) {
+    let w = usize::from(width);
+    match &entry.kind {
+        EntryKind::Approval(a) => {
+            let sens = if a.sensitive {
+                format!(" ({})", words::SENSITIVE)
+            } else {
+                String::new()
+            };
+            let (verdict, vstyle): (String, Style) = match &a.verdict {
+                ApprovalOutcome::Pending if a.from_history => {
+                    (words::OUTCOME_NOT_IN_HISTORY.into(), theme.dim)
+                }
+                ApprovalOutcome::Pending => (words::APPROVAL_WAITING.into(), theme.warning),
+                ApprovalOutcome::Approved { .. } => (words::verdict(true).into(), theme.ok),
+                ApprovalOutcome::Denied { code, reason } => {
+                    let mut s = String::from(words::verdict(false));
+                    if let Some(c) = code {
+                        s.push_str(&format!(" ({})", text::line(c)));
+                    }
+                    if let Some(r) = reason {
+                        s.push_str(&format!(": {}", text::line(first(r))));
+                    }
+                    (s, theme.error)
+                }
+            };
+            out.push(truncate(
+                Line::from(vec![
+                    Span::styled(format!("  ⚠ approval{sens} "), theme.warning),
+                    Span::styled(text::line(&a.name).into_owned(), theme.accent),
+                    Span::raw(" "),
+                    Span::styled(text::line(&a.args).into_owned(), theme.dim),
+                ]),
+                w,
+            ));
+            out.push(truncate(
+                Line::from(vec![
+                    Span::styled("    → ", theme.dim),
+                    Span::styled(verdict, vstyle),
+                ]),
+                w,
+            ));
+        }
+        EntryKind::Question(q) => {
+            for (i, l) in text::wrap(&q.question, w.saturating_sub(4))
+                .into_iter()
+                .enumerate()
+            {
+                let lead = if i == 0 { "  ? " } else { "    " };
+                out.push(Line::from(vec![
+                    Span::styled(lead, theme.warning),
+                    Span::styled(l, theme.warning),
+                ]));
+            }
+            if !q.options.is_empty() {
+                let opts: Vec<String> = q
+                    .options
+                    .iter()
+                    .map(|o| text::line(o).into_owned())
+                    .collect();
+                out.push(truncate(
+                    Line::styled(format!("    [{}]", opts.join(" | ")), theme.dim),
+                    w,
+                ));
+            }
+            let answer = match &q.answer {
+                Some(a) => Line::from(vec![
+                    Span::styled("    → ", theme.dim),
+                    Span::styled(text::line(first(a)).into_owned(), theme.ok),
+                ]),
+                None if q.from_history => {
+                    Line::styled(format!("    → {}", words::ANSWER_NOT_IN_HISTORY), theme.dim)
+                }
+                None => Line::styled(format!("    → {}", words::ANSWER_WAITING), theme.warning),
+            };
+            out.push(truncate(answer, w));
+        }
+        EntryKind::Function(f) => {
+            let (mark, style, state) = match f.success {
+                None => ("ƒ", theme.warning, format!(" — {}", words::RESULT_WAITING)),
+                Some(true) => (
+                    "ƒ",
+                    theme.ok,
+                    format!(" ✓ {}", words::function_outcome(true, false)),
+                ),
+                Some(false) if f.expired => (
+                    "ƒ",
+                    theme.error,
+                    format!(
+                        " ✗ {}: {}",
+                        words::function_outcome(false, false),
+                        words::function_outcome(false, true)
+                    ),
+                ),
+                Some(false) => (
+                    "ƒ",
+                    theme.error,
+                    format!(" ✗ {}", words::function_outcome(false, false)),
+                ),
+            };
+            out.push(truncate(
+                Line::from(vec![
+                    Span::styled(format!("  {mark} "), style),
+                    Span::styled(text::line(&f.name).into_owned(), theme.accent),
+                    Span::raw(" "),
+                    Span::styled(text::line(&f.args).into_owned(), theme.dim),
+                    Span::styled(state, style),
+                ]),
+                w,
+            ));
+        }
+        _ => {}
+    }
+}

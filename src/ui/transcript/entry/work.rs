@@ -1,0 +1,111 @@
+//! Entries of one family laid out: what the agent does: tools, files, todos, compaction, errors.
+
+use super::*;
+
+pub(super) fn lines(
+    entry: &Entry,
+    width: u16,
+    expanded: bool,
+    theme: &Theme,
+    out: &mut Vec<Line<'static>>,
+) {
+    let w = usize::from(width);
+    match &entry.kind {
+        EntryKind::Tool(t) => {
+            let (mark, style) = match t.status {
+                CallStatus::Pending => ("⋯", theme.warning),
+                CallStatus::Ok => ("✓", theme.ok),
+                CallStatus::Failed => ("✗", theme.error),
+                CallStatus::Cancelled => ("⊘", theme.dim),
+            };
+            let mut spans = vec![
+                Span::styled(format!("  {mark} "), style),
+                Span::styled(text::line(&t.name).into_owned(), theme.accent),
+            ];
+            if !t.args.is_empty() {
+                spans.push(Span::raw(" "));
+                spans.push(Span::styled(text::line(&t.args).into_owned(), theme.dim));
+            }
+            if let Some(code) = t.exit_code {
+                spans.push(Span::styled(
+                    format!(" (exit {code})"),
+                    if code == 0 { theme.dim } else { theme.error },
+                ));
+            }
+            if !t.summary.is_empty() {
+                spans.push(Span::styled(" — ", theme.dim));
+                spans.push(Span::raw(text::line(first(&t.summary)).into_owned()));
+            }
+            out.push(truncate(Line::from(spans), w));
+            if expanded {
+                tool_details(out, t, w, theme);
+            }
+        }
+        EntryKind::FileChange(f) => {
+            let (verb, style) = match &f.change {
+                ChangeKind::Created => ("created", theme.diff_add),
+                ChangeKind::Deleted => ("deleted", theme.diff_del),
+                ChangeKind::Modified => ("modified", theme.diff_hunk),
+                ChangeKind::Other(_) => ("changed", theme.dim),
+            };
+            let mut spans = vec![
+                Span::styled("  ± ", style),
+                Span::styled(verb, style),
+                Span::raw(" "),
+                Span::raw(text::line(&f.path).into_owned()),
+            ];
+            if f.diff.is_some() && !expanded {
+                spans.push(Span::styled("  [diff hidden]", theme.dim));
+            }
+            out.push(truncate(Line::from(spans), w));
+            if let (true, Some(diff)) = (expanded, &f.diff) {
+                let inner = u16::try_from(w.saturating_sub(4)).unwrap_or(u16::MAX);
+                for mut l in crate::ui::diff::render(diff, inner, theme, DIFF_LINES_SHOWN) {
+                    l.spans.insert(0, Span::styled("    ", theme.dim));
+                    out.push(l);
+                }
+            }
+        }
+        EntryKind::Todos { items } => {
+            let done = items.iter().filter(|i| i.status == "done").count();
+            out.push(Line::styled(
+                format!("  todo {done}/{}", items.len()),
+                theme.title,
+            ));
+            for item in items {
+                let (mark, style) = match item.status.as_str() {
+                    "done" | "completed" => ("☑", theme.ok),
+                    "in_progress" => ("◐", theme.warning),
+                    _ => ("☐", theme.text),
+                };
+                let line = Line::from(vec![
+                    Span::styled(format!("    {mark} "), style),
+                    Span::raw(text::line(&item.label).into_owned()),
+                ]);
+                out.push(truncate(line, w));
+            }
+        }
+        EntryKind::Error { message } => error_lines(out, "error", message, w, theme),
+        EntryKind::Compaction { before, after } => {
+            let n = |v: &Option<u64>| v.map_or("?".to_string(), |x| x.to_string());
+            out.push(Line::styled(
+                format!("  ⇣ context compacted {} → {} tokens", n(before), n(after)),
+                theme.dim,
+            ));
+        }
+        EntryKind::McpUnavailable { name, reason } => {
+            out.push(truncate(
+                Line::styled(
+                    format!(
+                        "  ⚠ MCP server {} unavailable: {}",
+                        text::line(name),
+                        text::line(first(reason))
+                    ),
+                    theme.warning,
+                ),
+                w,
+            ));
+        }
+        _ => {}
+    }
+}
