@@ -12,8 +12,6 @@ pub mod cli;
 mod clipboard;
 pub mod commands;
 pub mod config;
-#[cfg(test)]
-mod deep_nesting_tests;
 mod entry;
 pub mod export;
 pub mod fleet;
@@ -29,6 +27,8 @@ pub mod session;
 pub mod sessions;
 pub mod store;
 pub mod terminal;
+#[cfg(test)]
+mod tests;
 pub mod ui;
 
 pub use entry::main;

@@ -12,9 +12,6 @@ mod send_history;
 
 pub use send_history::SendHistory;
 
-#[cfg(test)]
-mod planted_tests;
-
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{self, Write};
@@ -242,6 +239,8 @@ fn safe_file_name(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// Files and links planted in the state directory.
+    mod planted;
     use super::*;
 
     fn store() -> (tempfile::TempDir, StateStore) {

@@ -12,9 +12,9 @@ pub(crate) mod json_escape;
 pub(crate) mod jsonl;
 pub(crate) mod markdown;
 mod markdown_escape;
-#[cfg(test)]
-mod markdown_hostile_tests;
 pub(crate) mod output;
 pub mod run;
 mod section;
+#[cfg(test)]
+mod tests;
 pub mod turn_facts;

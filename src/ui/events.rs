@@ -297,7 +297,7 @@ pub(crate) fn clock(ms: i64) -> String {
 mod tests {
     use super::EventsPane;
     use crate::search::Hit;
-    use crate::ui::view_tests::{apply, ev, view};
+    use crate::ui::tests::{apply, ev, view};
     use serde_json::json;
 
     #[test]

@@ -36,9 +36,7 @@ pub(crate) mod turn;
 pub(crate) mod workspace;
 
 #[cfg(test)]
-mod search_snapshots;
-#[cfg(test)]
-mod view_tests;
+mod tests;
 
 pub use layout::Areas;
 pub use pane::Pane;

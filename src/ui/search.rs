@@ -324,6 +324,8 @@ pub(crate) fn highlight(line: Line<'static>, needle: &str, style: Style) -> Line
 
 #[cfg(test)]
 mod tests {
+    /// Search as it shows on the screen (snapshots).
+    mod on_screen;
     use super::*;
     use ratatui::style::Modifier;
 

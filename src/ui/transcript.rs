@@ -611,3 +611,6 @@ fn reaches_end(
     }
     true
 }
+
+#[cfg(test)]
+mod tests;

@@ -272,3 +272,6 @@ fn phase_style(p: &TurnPhase, theme: &Theme) -> Style {
         TurnPhase::Cancelled | TurnPhase::Other(_) => theme.dim,
     }
 }
+
+#[cfg(test)]
+mod tests;

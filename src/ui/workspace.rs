@@ -188,3 +188,6 @@ fn state_style(state: Option<&WorkspaceState>, theme: &Theme) -> Style {
         _ => theme.dim,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,8 +1,8 @@
 //! Files and links planted in the state directory (a shared machine, an earlier version's
 //! looser directory): nothing is followed, truncated or read without bound.
 
-use super::event_log::{self, MAGIC};
-use super::{SessionState, StateStore};
+use crate::store::event_log::{self, MAGIC};
+use crate::store::{SessionState, StateStore};
 use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
 use std::path::{Path, PathBuf};
@@ -42,7 +42,7 @@ fn a_link_at_either_log_segment_is_not_followed() {
         let files = p.store.event_log_files(SID).unwrap();
         let link = p.store.dir().join(format!(
             "events/{}.{segment}",
-            super::file_names::session_stem(SID)
+            crate::store::file_names::session_stem(SID)
         ));
         symlink(&p.victim, &link).unwrap();
         assert!(event_log::load(&files).is_err(), "{segment}");
@@ -146,7 +146,7 @@ fn todays_file_names_are_migrated_drafts_pending_sends_and_logs_with_them() {
     fs::create_dir_all(host.join("events")).unwrap();
     let old = SessionState {
         draft: "half a thought".into(),
-        pending_send: Some(super::PendingSend {
+        pending_send: Some(crate::store::PendingSend {
             kind: "input.message".into(),
             text: "sent before the upgrade".into(),
             idempotency_key: "k1".into(),
@@ -183,7 +183,7 @@ fn a_pending_send_of_one_id_is_never_another_ids() {
     ];
     for (one, other) in pairs {
         let state = SessionState {
-            pending_send: Some(super::PendingSend {
+            pending_send: Some(crate::store::PendingSend {
                 kind: "input.message".into(),
                 text: format!("for {one}"),
                 idempotency_key: "k".into(),

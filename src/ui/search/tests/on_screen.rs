@@ -3,13 +3,13 @@
 //! a jump that scrolls an old match into view. Marks: `‹…›` a match, `«…»` the current one
 //! (the NO_COLOR theme's underline and reverse, so they show without colour too).
 
-use super::mode::Mode;
-use super::pane::Pane;
-use super::screen::Screen;
-use super::theme::Theme;
-use super::view_tests::{apply, ev, navigating, view};
 use crate::search::Hit;
 use crate::session::SessionView;
+use crate::ui::mode::Mode;
+use crate::ui::pane::Pane;
+use crate::ui::screen::Screen;
+use crate::ui::tests::{apply, ev, navigating, view};
+use crate::ui::theme::Theme;
 use insta::assert_snapshot;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
