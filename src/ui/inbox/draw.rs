@@ -223,11 +223,6 @@ fn row(
         item.request.clone()
     };
     let cells = [
-        (
-            if selected { "› " } else { "  " }.to_string(),
-            2,
-            theme.accent,
-        ),
         (countdown, DEADLINE_COLS, countdown_style),
         (
             kind.to_string(),
@@ -241,8 +236,13 @@ fn row(
         (item.session.clone(), session, theme.strong),
         (request, usize::MAX, theme.text),
     ];
-    let mut left = width;
-    let mut spans = Vec::with_capacity(cells.len());
+    let marker = if selected { "› " } else { "  " };
+    let mut spans = Vec::with_capacity(cells.len() + 1);
+    spans.push(Span::styled(
+        text::truncate(marker, width).into_owned(),
+        base.patch(theme.accent),
+    ));
+    let mut left = width.saturating_sub(2);
     for (cell, cols, style) in cells {
         if left == 0 {
             break;
@@ -257,9 +257,6 @@ fn row(
             base.patch(style),
         ));
         left -= cols;
-        if cols == usize::MAX {
-            break;
-        }
     }
     Line::from(spans)
 }
