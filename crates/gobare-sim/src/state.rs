@@ -79,7 +79,9 @@ pub struct AcceptedMessage {
 /// `input.question_answer`) as the server took it: what a test checks was sent.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AcceptedAnswer {
+    /// The session it answered in.
     pub session_id: String,
+    /// The answer as sent.
     pub input: gobare_api::model::Input,
     /// The reply's `outcome` (`accepted`, `already_resolved`, …).
     pub outcome: String,
