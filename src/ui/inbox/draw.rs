@@ -44,7 +44,7 @@ impl InboxView {
         } else {
             format!(
                 " Inbox · {} waiting on you · soonest deadline first ",
-                self.items.len()
+                self.gathered.items().len()
             )
         };
         let block = Block::default()
@@ -69,7 +69,7 @@ impl InboxView {
         let list_rows = usize::from(inner.height - 3 - panel);
         self.page_rows = list_rows.max(1);
         buf.set_line(inner.x, inner.y, &header(width, theme), inner.width);
-        if self.items.is_empty() {
+        if self.gathered.items().is_empty() {
             buf.set_span(
                 inner.x,
                 inner.y + 1,
@@ -82,10 +82,10 @@ impl InboxView {
         }
         let index = self.current_index().unwrap_or(0);
         self.offset = visible_offset(self.offset, index, self.page_rows);
-        let end = (self.offset + self.page_rows).min(self.items.len());
+        let end = (self.offset + self.page_rows).min(self.gathered.items().len());
         let mut true_for: Option<i64> = None;
         for (n, i) in (self.offset..end).enumerate() {
-            let item = &self.items[i];
+            let item = &self.gathered.items()[i];
             if let Some(ms) = next_change(&item.deadline, now_ms) {
                 true_for = Some(true_for.map_or(ms, |t| t.min(ms)));
             }
@@ -128,6 +128,11 @@ impl InboxView {
         self.prompt.set_focused(true);
         self.prompt.set_confirming(self.mode == InboxMode::Confirm);
         self.prompt.set_now(Some(now));
+        if let Some((session, _)) = &self.selected
+            && let Some(waits) = model.waits().get(session)
+        {
+            self.prompt.set_workspace(waits.clock, self.lifetime_ms);
+        }
         let wanted = self.prompt.lay_out(&facts, inner.width, theme);
         // At least the selected row stays in sight above it.
         let most = inner.height.saturating_sub(5).max(3);
