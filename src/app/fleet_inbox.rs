@@ -7,14 +7,14 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use gobare_api::client::ApiClient;
-use gobare_api::model::Input;
 use super::required;
 use super::sender::{self, SendEvent, Sender};
 use crate::fleet::live::FleetLive;
 use crate::session::Severity;
 use crate::session::actions::answered_call;
 use crate::ui::inbox::InboxView;
+use gobare_api::client::ApiClient;
+use gobare_api::model::Input;
 
 /// The inbox kept with the fleet: open or not, and where it stood.
 pub(crate) struct FleetInbox {
