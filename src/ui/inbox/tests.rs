@@ -1,6 +1,7 @@
 use super::*;
 use crate::deadline::WORKSPACE_LIFETIME_MS;
 use crate::ui::theme::Theme;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use gobare_api::model::{Event, Session};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
