@@ -5,7 +5,6 @@ mod fleet;
 mod functions;
 mod fuzz;
 mod history;
-mod import_cycles;
 mod policy;
 mod production;
 mod scopes;
