@@ -235,7 +235,7 @@ impl TurnOutcome {
     /// `cancelled after 12s` (without the time when it is not known). The failure's
     /// reason is [`TurnOutcome::error`], for the caller to place.
     pub(crate) fn words(&self) -> String {
-        let took = self.elapsed_ms.map(crate::outputs::units::duration);
+        let took = self.elapsed_ms.map(crate::outputs::times::duration);
         match (&self.status, took) {
             (TurnStatus::Completed, Some(t)) => format!("completed in {t}"),
             (TurnStatus::Completed, None) => "completed".to_string(),

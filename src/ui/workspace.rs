@@ -3,12 +3,12 @@
 //! usage.
 
 use super::component::{Ctx, PaneComponent};
-use super::events::clock;
 use super::frame_lines::FrameLines;
 use super::pane::{self, Pane};
 use super::styled::truncate;
 use super::theme::Theme;
-use super::turn::duration;
+use crate::outputs::times::clock;
+use crate::outputs::times::duration;
 use crate::session::SessionView;
 use crate::session::workspace::SandboxUsage;
 use gobare_api::model::{Usage, WorkspaceState};
