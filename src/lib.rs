@@ -12,6 +12,7 @@ pub mod cli;
 mod clipboard;
 pub mod commands;
 pub mod config;
+pub mod deadline;
 mod entry;
 pub mod export;
 pub mod fleet;

@@ -57,6 +57,8 @@ pub(crate) struct Acting {
     stored_workspace: Option<Option<String>>,
     /// Ctrl+O was pressed: the app ends and the caller shows the fleet.
     wants_picker: bool,
+    /// F3 was pressed: the fleet is shown with its inbox open.
+    wants_inbox: bool,
     /// The call the draft in the box was begun as an answer to.
     answering: Option<AnswerTarget>,
     /// Every input handed to the sender, in order (what the key tests check).
@@ -109,6 +111,7 @@ impl Acting {
             pending_redraw_at: None,
             stored_workspace,
             wants_picker: false,
+            wants_inbox: false,
             answering: None,
             #[cfg(test)]
             sent: Vec::new(),
@@ -125,6 +128,11 @@ impl Acting {
     /// Whether the app ended to show the fleet.
     pub(crate) fn wants_picker(&self) -> bool {
         self.wants_picker
+    }
+
+    /// Whether the fleet it ended for should open its inbox.
+    pub(crate) fn wants_inbox(&self) -> bool {
+        self.wants_inbox
     }
 
     pub(crate) fn memory(&self) -> Option<&SharedMemory> {
@@ -441,6 +449,12 @@ impl App {
         }
         self.acting.wants_picker = true;
         self.quit();
+    }
+
+    /// F3: the fleet's inbox, at the soonest deadline (Ctrl+O's way out, then the inbox).
+    pub(super) fn act_next_decision(&mut self) {
+        self.act_open_picker();
+        self.acting.wants_inbox = self.acting.wants_picker;
     }
 
     /// Ctrl+X: ask first (finished work is kept, §6.4); with nothing running, say so.

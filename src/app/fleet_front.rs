@@ -5,6 +5,7 @@
 //! send retry policy, and come back as [`FleetMsg`]s: the fleet draws, reads keys and hears
 //! signals while the API answers.
 
+use super::fleet_inbox::{FleetInbox, InboxAnswers};
 use super::frame::FrameScheduler;
 use super::notifications::Notifier;
 use super::settings::Settings;
@@ -14,6 +15,7 @@ use crate::notify::NotifyTarget;
 use crate::terminal::Tui;
 use crate::ui::fleet::{FleetAction, FleetView};
 use crate::ui::fleet_help::{FleetHelp, HelpKey};
+use crate::ui::inbox::InboxAction;
 use crate::ui::theme::Theme;
 use crossterm::event::{Event, KeyEventKind};
 use gobare_api::client::{ApiClient, IdempotencyKey};
@@ -41,6 +43,11 @@ pub(crate) enum FleetMsg {
         named: Option<(String, Box<Result<Session, ApiError>>)>,
     },
     Created(Box<Result<Session, ApiError>>),
+    /// A report of an answer sent from the inbox.
+    Answer {
+        session_id: String,
+        event: Box<super::sender::SendEvent>,
+    },
 }
 
 /// What the user chose in the fleet that takes it off the screen.
@@ -60,6 +67,8 @@ pub(crate) struct FleetState {
     settings: Settings,
     theme: Theme,
     help: FleetHelp,
+    /// The decision inbox, kept open across a session opened from it.
+    pub(crate) inbox: FleetInbox,
 }
 
 impl FleetState {
@@ -72,6 +81,7 @@ impl FleetState {
             theme: settings.theme(),
             settings,
             help: FleetHelp::new(key_table::fleet_help_rows()),
+            inbox: FleetInbox::new(),
         }
     }
 
@@ -114,6 +124,8 @@ pub(crate) struct FleetFront {
     msgs_rx: mpsc::UnboundedReceiver<FleetMsg>,
     /// A session being created: opened once it exists.
     creating: bool,
+    /// The inbox's answers, each through its session's sender.
+    answers: InboxAnswers,
     exit: Option<FleetExit>,
     pub(crate) stats: super::stats::Stats,
 }
@@ -137,6 +149,9 @@ impl FleetFront {
         let (msgs, msgs_rx) = mpsc::unbounded_channel();
         let mut frames = FrameScheduler::new(MAX_FPS);
         frames.request();
+        // Answers sent from a front that is gone report to nobody: not "sending" forever.
+        state.inbox.view.forget_sending();
+        let answers = InboxAnswers::new(client.clone(), msgs.clone());
         FleetFront {
             tui,
             state,
@@ -150,6 +165,7 @@ impl FleetFront {
             msgs,
             msgs_rx,
             creating: false,
+            answers,
             exit: None,
             stats,
         }
@@ -205,9 +221,14 @@ impl FleetFront {
                 let model = self.state.live.model();
                 let (view, help, theme) =
                     (&mut self.state.view, &self.state.help, &self.state.theme);
+                let inbox = &mut self.state.inbox;
                 self.tui.draw(|f| {
                     let area = f.area();
-                    view.render(area, f.buffer_mut(), &model, theme, wall);
+                    if inbox.open {
+                        inbox.view.render(area, f.buffer_mut(), &model, theme, wall);
+                    } else {
+                        view.render(area, f.buffer_mut(), &model, theme, wall);
+                    }
                     help.render(area, f.buffer_mut(), theme);
                 })?;
             }
@@ -218,7 +239,12 @@ impl FleetFront {
                 self.wanted = self.state.view.on_screen().to_vec();
                 self.state.live.want_details(&self.wanted);
             }
-            self.clock = self.state.view.true_for().map(|wait| drawn + wait);
+            let true_for = if self.state.inbox.open {
+                self.state.inbox.view.true_for()
+            } else {
+                self.state.view.true_for()
+            };
+            self.clock = true_for.map(|wait| drawn + wait);
         }
         self.stats.frames = self.frames.frames_drawn();
         self.stats.events = self.state.live.model().generation();
@@ -247,12 +273,23 @@ impl FleetFront {
             _ => return,
         };
         self.frames.request();
-        match self.state.help.key(key, self.state.view.scope()) {
+        let scope = if self.state.inbox.open {
+            self.state.inbox.view.scope()
+        } else {
+            self.state.view.scope()
+        };
+        match self.state.help.key(key, scope) {
             HelpKey::NotMine => {}
             HelpKey::Consumed => return,
             HelpKey::Quit => return self.quit(),
         }
+        if self.state.inbox.open {
+            return self.inbox_key(key);
+        }
         match self.state.view.handle_key(key) {
+            FleetAction::Inbox | FleetAction::NextDecision => {
+                self.state.inbox.open_at_soonest(&self.state.live);
+            }
             FleetAction::Open(id) => self.exit = Some(FleetExit::Open(id)),
             FleetAction::OpenChanges(id) => self.exit = Some(FleetExit::OpenChanges(id)),
             FleetAction::New => self.create(),
@@ -266,6 +303,26 @@ impl FleetFront {
             FleetAction::Fork(id) => self.fork(id),
             FleetAction::Consumed => {}
         }
+    }
+
+    /// A key while the inbox is open.
+    fn inbox_key(&mut self, key: crossterm::event::KeyEvent) {
+        let action = {
+            let model = self.state.live.model();
+            self.state.inbox.view.handle_key(key, &model)
+        };
+        match action {
+            InboxAction::Answer { session_id, input } => self.answers.send(&session_id, input),
+            InboxAction::Open(id) => self.exit = Some(FleetExit::Open(id)),
+            InboxAction::Close => self.state.inbox.open = false,
+            InboxAction::Consumed => {}
+        }
+    }
+
+    /// F3 from a session: the inbox, at the soonest deadline.
+    pub(crate) fn open_inbox(&mut self) {
+        self.state.inbox.open_at_soonest(&self.state.live);
+        self.frames.request();
     }
 
     /// Runs one write off the loop; its answer comes back as a message.
@@ -346,6 +403,11 @@ impl FleetFront {
         let view = &mut self.state.view;
         let live = &self.state.live;
         match msg {
+            FleetMsg::Answer { session_id, event } => {
+                self.state
+                    .inbox
+                    .on_answer(&session_id, *event, &self.state.live);
+            }
             FleetMsg::Renamed(result) => match *result {
                 Ok(session) => {
                     live.apply_session(&session);

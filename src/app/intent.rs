@@ -141,6 +141,7 @@ impl App {
             Intent::HistoryPrev => self.act_history(true),
             Intent::HistoryNext => self.act_history(false),
             Intent::OpenPicker => self.act_open_picker(),
+            Intent::NextDecision => self.act_next_decision(),
         }
     }
 

@@ -28,6 +28,7 @@ mod exporting;
 pub(crate) mod fetch;
 pub(crate) mod fetch_run;
 pub(crate) mod fleet_front;
+pub(crate) mod fleet_inbox;
 pub(crate) mod frame;
 pub(crate) mod heap;
 pub(crate) mod input;

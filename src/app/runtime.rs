@@ -235,9 +235,13 @@ impl Runtime {
                     return self.end(Front::Session(app), Ok(())).map(|()| None);
                 }
                 let opened = app.session_id.clone();
+                let inbox = app.acting.wants_inbox();
                 let (tui, stats) = self.leave_session(app);
-                self.fleet_front(tui, stats, None, None, Some(opened))
-                    .map(Some)
+                let mut front = self.fleet_front(tui, stats, None, None, Some(opened))?;
+                if let (true, Front::Fleet(fleet)) = (inbox, &mut front) {
+                    fleet.open_inbox();
+                }
+                Ok(Some(front))
             }
             Front::Fleet(fleet) => {
                 let (id, open_changes) = match fleet.exit().cloned() {

@@ -525,6 +525,10 @@ impl Task {
         for update in updates {
             let reconnecting = self.reconnecting.load(std::sync::atomic::Ordering::Relaxed);
             missed |= relisting::may_have_missed(&update, reconnecting);
+            if relisting::lost_events(&update) {
+                // The workspace clocks may have missed a pause or a rebuild.
+                model.history_gap();
+            }
             match update {
                 StreamUpdate::Frame(frame) => {
                     let Ok(event) = &frame.event else { continue };

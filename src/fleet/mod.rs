@@ -3,9 +3,11 @@
 
 pub(crate) mod announced;
 pub mod details;
+pub mod inbox;
 pub mod live;
 pub mod model;
 pub mod order;
 mod relisting;
 pub mod todos_replay;
 pub mod trouble;
+pub mod waits;

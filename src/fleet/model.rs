@@ -10,6 +10,7 @@ use std::collections::{HashMap, HashSet};
 use super::details::TurnsRead;
 use super::todos_replay::TodosFound;
 use super::trouble::Trouble;
+use super::waits::FleetWaits;
 use crate::session::attention::{Attention, Needs};
 use gobare_api::model::{
     Event, EventPayload, RequiredActionKind, Session, SessionStatus, TurnStatus, WorkspaceState,
@@ -154,6 +155,8 @@ pub struct FleetModel {
     trouble: Option<Trouble>,
     /// Sessions whose running turn's todos were asked of a replay (once each).
     todos_asked: HashSet<String>,
+    /// What each session waits on, in detail, and its workspace clock (the inbox's).
+    waits: FleetWaits,
 }
 
 /// Server text as one short line, every unsafe character made visible (`␛`).
@@ -195,6 +198,7 @@ impl Clone for FleetModel {
             note: self.note.clone(),
             trouble: self.trouble.clone(),
             todos_asked: self.todos_asked.clone(),
+            waits: self.waits.clone(),
         }
     }
 }
@@ -216,6 +220,7 @@ impl FleetModel {
             note: None,
             trouble: None,
             todos_asked: HashSet::new(),
+            waits: FleetWaits::default(),
         }
     }
 
@@ -274,6 +279,20 @@ impl FleetModel {
         })
     }
 
+    /// What each session waits on, in detail, and its workspace clock.
+    pub fn waits(&self) -> &FleetWaits {
+        &self.waits
+    }
+
+    pub(crate) fn waits_mut(&mut self) -> &mut FleetWaits {
+        &mut self.waits
+    }
+
+    /// The stream skipped events: the workspace clocks are no longer whole.
+    pub fn history_gap(&mut self) {
+        self.waits.gap();
+    }
+
     /// Changes with every visible change.
     pub fn generation(&self) -> u64 {
         self.generation
@@ -304,7 +323,9 @@ impl FleetModel {
         row.created_at = session.created_at;
         row.known = true;
         // An event newer than this copy of the session wins: the copy may predate it.
-        if session.updated_at >= row.last_activity || before.as_ref().is_none_or(|r| !r.known) {
+        let current =
+            session.updated_at >= row.last_activity || before.as_ref().is_none_or(|r| !r.known);
+        if current {
             row.status = session.status.clone();
             row.waiting = session
                 .required_actions
@@ -319,11 +340,12 @@ impl FleetModel {
             }
         }
         row.last_activity = row.last_activity.max(session.updated_at);
-        let visible = before.as_ref() != Some(row);
+        let mut visible = before.as_ref() != Some(row);
         if visible {
             row.version = self.generation + 1;
         }
         let newly_needs_you = !was_waiting && !row.waiting.is_empty();
+        visible |= self.waits.apply_session(session, current);
         self.refresh.remove(&id);
         self.changed(Applied {
             visible,
@@ -337,6 +359,8 @@ impl FleetModel {
         let before = self.rows.len();
         self.rows
             .retain(|id, row| listed.contains(id.as_str()) || !row.known);
+        let rows = &self.rows;
+        self.waits.retain(|id| rows.contains_key(id));
         let mut applied = Applied {
             visible: self.rows.len() != before || !self.loaded,
             newly_needs_you: false,
@@ -354,6 +378,7 @@ impl FleetModel {
     pub fn remove(&mut self, id: &str) -> Applied {
         self.refresh.remove(id);
         self.todos_asked.remove(id);
+        self.waits.remove(id);
         let visible = self.rows.remove(id).is_some();
         self.changed(Applied {
             visible,
@@ -570,7 +595,13 @@ impl FleetModel {
             }
             EventPayload::ApprovalRequested(a) => wait(row, &a.tool_call_id, Needs::Approval),
             EventPayload::QuestionAsked(q) => wait(row, &q.tool_call_id, Needs::Question),
-            EventPayload::ToolRequired(f) => wait(row, &f.tool_call_id, Needs::FunctionCall),
+            // Read the session too: only its `required_actions` has what the answer copies
+            // back (the call's turn, §14.9) and its deadline (`expires_at`, §9.4). An
+            // approval or a question is answered by its call id alone: no read of its own.
+            EventPayload::ToolRequired(f) => {
+                wait(row, &f.tool_call_id, Needs::FunctionCall);
+                refresh = true;
+            }
             EventPayload::ApprovalResolved(a) => resolve(row, &a.tool_call_id),
             EventPayload::QuestionAnswered(q) => resolve(row, &q.tool_call_id),
             EventPayload::ToolResolved(f) => resolve(row, &f.tool_call_id),
@@ -597,10 +628,11 @@ impl FleetModel {
             _ => {}
         }
         // A new row is news even when the event itself changes nothing shown.
-        let visible = inserted || *row != before;
+        let mut visible = inserted || *row != before;
         if visible {
             row.version = self.generation + 1;
         }
+        visible |= self.waits.apply_event(id, event);
         let newly_needs_you = !was_waiting && !row.waiting.is_empty();
         if refresh {
             self.refresh.insert(id.to_string());

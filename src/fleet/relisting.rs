@@ -67,6 +67,19 @@ pub(crate) fn may_have_missed(update: &StreamUpdate, reconnecting: bool) -> bool
     }
 }
 
+/// Whether `update` says events were skipped for good (a reconnect resumes from its
+/// cursor and misses nothing): an event not delivered, or a replay cut short.
+pub(crate) fn lost_events(update: &StreamUpdate) -> bool {
+    match update {
+        StreamUpdate::Lost { .. } => true,
+        StreamUpdate::Frame(frame) => matches!(
+            &frame.event,
+            Ok(event) if matches!(event.payload, EventPayload::ReplayTruncated(_))
+        ),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -87,6 +87,8 @@ pub(crate) enum Intent {
     /// Ctrl+R: re-read the session and turns.
     Refresh,
     OpenPicker,
+    /// F3: the decision inbox, at the soonest deadline (the fleet's, from a session).
+    NextDecision,
     /// Enter in the input box.
     Send(String),
     /// The first message of a new session, sent once the stream is connected.

@@ -99,6 +99,14 @@ impl Scope {
             Scope::Fleet(FleetScope::Rename) => "Fleet: typing a new title (r)",
             Scope::Fleet(FleetScope::Confirm) => "Fleet: asked before a delete or fork",
             Scope::Fleet(FleetScope::Help) => "Fleet: this list",
+            Scope::Fleet(FleetScope::Inbox) => {
+                "Inbox (i in the fleet, F3 anywhere): every decision waiting, soonest deadline first"
+            }
+            Scope::Fleet(FleetScope::InboxDeciding) => {
+                "Inbox, deciding (Tab): the selected action's keys, as in a session"
+            }
+            Scope::Fleet(FleetScope::InboxConfirm) => "Inbox, asked before a sensitive approval",
+            Scope::Fleet(FleetScope::InboxReply) => "Inbox, typing an answer (t)",
         }
     }
 
@@ -128,10 +136,14 @@ impl Scope {
             Scope::Fleet(FleetScope::Rename) => "fleet: rename",
             Scope::Fleet(FleetScope::Confirm) => "fleet: asked",
             Scope::Fleet(FleetScope::Help) => "fleet: keys",
+            Scope::Fleet(FleetScope::Inbox) => "inbox (`i`, F3)",
+            Scope::Fleet(FleetScope::InboxDeciding) => "inbox: deciding",
+            Scope::Fleet(FleetScope::InboxConfirm) => "inbox: sensitive?",
+            Scope::Fleet(FleetScope::InboxReply) => "inbox: answer",
         }
     }
 
-    pub(crate) const ALL: [Scope; 23] = [
+    pub(crate) const ALL: [Scope; 27] = [
         Scope::Everywhere,
         Scope::Typing,
         Scope::Deciding,
@@ -155,6 +167,10 @@ impl Scope {
         Scope::Fleet(FleetScope::Rename),
         Scope::Fleet(FleetScope::Confirm),
         Scope::Fleet(FleetScope::Help),
+        Scope::Fleet(FleetScope::Inbox),
+        Scope::Fleet(FleetScope::InboxDeciding),
+        Scope::Fleet(FleetScope::InboxConfirm),
+        Scope::Fleet(FleetScope::InboxReply),
     ];
 }
 
@@ -349,6 +365,10 @@ const F_FILTER: Scope = Scope::Fleet(FleetScope::Filter);
 const F_RENAME: Scope = Scope::Fleet(FleetScope::Rename);
 const F_CONFIRM: Scope = Scope::Fleet(FleetScope::Confirm);
 const F_HELP: Scope = Scope::Fleet(FleetScope::Help);
+const INBOX: Scope = Scope::Fleet(FleetScope::Inbox);
+const DECIDING: Scope = Scope::Fleet(FleetScope::InboxDeciding);
+const SENSITIVE: Scope = Scope::Fleet(FleetScope::InboxConfirm);
+const REPLY: Scope = Scope::Fleet(FleetScope::InboxReply);
 const ARTIFACTS: Scope = Scope::View(ViewScope::Artifacts);
 const OVERWRITE: Scope = Scope::View(ViewScope::Overwrite);
 const FILES: Scope = Scope::View(ViewScope::Files);
@@ -410,6 +430,14 @@ pub(crate) const TABLE: &[Binding] = &[
         "suspend (fg resumes)",
     )
     .action("suspend"),
+    // Not a text key: typed text stays text.
+    row(
+        Everywhere,
+        &[k(KeyCode::F(3))],
+        Do(Intent::NextDecision),
+        "the next decision waiting anywhere: the fleet's inbox, at the soonest deadline",
+    )
+    .action("next_decision"),
     // Typing: the box reads these (and every printable key, as text).
     row(
         Typing,
@@ -957,6 +985,8 @@ pub(crate) const TABLE: &[Binding] = &[
     row(F_ANY, &[ctrl('c'), ctrl('q')], F(FleetKey::Quit), "leave"),
     row(F_LIST, &[k(KeyCode::Enter)], F(FleetKey::Open), "open the session; Ctrl+O comes back")
         .hint("Enter open", Shown::Always),
+    row(F_LIST, &[c('i')], F(FleetKey::Inbox), "the decision inbox: every approval, question and function call waiting, soonest deadline first")
+        .hint("i inbox", Shown::Always),
     row(F_LIST, &[k(KeyCode::Up), c('k')], F(FleetKey::Up), "the row above (rows hold still while the selection moves)"),
     row(F_LIST, &[k(KeyCode::Down), c('j')], F(FleetKey::Down), "the row below"),
     row(F_LIST, &[k(KeyCode::PageUp)], F(FleetKey::PageUp), "a page up"),
@@ -975,6 +1005,7 @@ pub(crate) const TABLE: &[Binding] = &[
     row(F_LIST, &[c('f')], F(FleetKey::Fork), "fork (asks y / n first; the copy's title says fork)")
         .hint("f fork", Shown::Always),
     row(F_LIST, &[c('T')], F(FleetKey::Theme), "next theme: dark, light, high contrast, colour-blind (for this run)"),
+    row(F_LIST, &[k(KeyCode::F(3))], F(FleetKey::NextDecision), "the inbox, at the soonest deadline"),
     row(F_LIST, &[c('D')], F(FleetKey::Changes), "open the session with its changes view (every file it changed, as one diff)"),
     row(F_LIST, &[k(KeyCode::F(1)), c('?')], F(FleetKey::Help), "the fleet's keys (this list)")
         .hint("F1 keys", Shown::Always),
@@ -1002,6 +1033,48 @@ pub(crate) const TABLE: &[Binding] = &[
     row(F_HELP, &[k(KeyCode::Down), c('j')], F(FleetKey::Down), "scroll down"),
     row(F_HELP, &[k(KeyCode::PageUp)], F(FleetKey::PageUp), "scroll up a page"),
     row(F_HELP, &[k(KeyCode::PageDown)], F(FleetKey::PageDown), "scroll down a page"),
+    // The decision inbox.
+    row(INBOX, &[k(KeyCode::Up), c('k')], F(FleetKey::Up), "the one above")
+        .hint("↑↓", Shown::Always),
+    row(INBOX, &[k(KeyCode::Down), c('j')], F(FleetKey::Down), "the one below"),
+    row(INBOX, &[k(KeyCode::PageUp)], F(FleetKey::PageUp), "a page up"),
+    row(INBOX, &[k(KeyCode::PageDown)], F(FleetKey::PageDown), "a page down"),
+    row(INBOX, &[k(KeyCode::Home), c('g')], F(FleetKey::Top), "the soonest"),
+    row(INBOX, &[k(KeyCode::End), c('G')], F(FleetKey::Bottom), "the last"),
+    row(INBOX, &[k(KeyCode::Tab)], F(FleetKey::Decide), "decide the selected one here: its keys answer only in this visible mode")
+        .hint("Tab decide", Shown::Always),
+    row(INBOX, &[k(KeyCode::Enter), c('o')], F(FleetKey::Open), "open its session (Ctrl+O comes back here)")
+        .hint("Enter/o open", Shown::Always),
+    row(INBOX, &[k(KeyCode::F(3))], F(FleetKey::NextDecision), "the next one, soonest deadline first")
+        .hint("F3 next", Shown::Always),
+    row(INBOX, &[k(KeyCode::Esc), c('i')], F(FleetKey::Back), "back to the fleet")
+        .hint("Esc fleet", Shown::Always),
+    row(INBOX, &[k(KeyCode::F(1)), c('?')], F(FleetKey::Help), "the fleet's keys (this list)"),
+    row(DECIDING, &[c('y'), c('n')], F(FleetKey::Answer), "approve / deny (a sensitive approval asks once more, and takes y only)")
+        .hint("y approve · n deny", Shown::Always),
+    row(DECIDING, &[c('1'), c('2'), c('3'), c('4'), c('5'), c('6'), c('7'), c('8'), c('9'), k(KeyCode::Up), k(KeyCode::Down)], F(FleetKey::Answer), "pick a question's option, then Enter answers with it")
+        .keys("1–9 / ↑ ↓"),
+    row(DECIDING, &[k(KeyCode::Enter)], F(FleetKey::Answer), "answer with the picked option"),
+    row(DECIDING, &[c('f'), ctrl('f')], F(FleetKey::Answer), "report the function call failed (a fixed sentence is sent)"),
+    row(DECIDING, &[c('t')], F(FleetKey::Reply), "type an answer: a question's own words, a function's result")
+        .hint("t type an answer", Shown::Always),
+    row(DECIDING, &[k(KeyCode::Esc), k(KeyCode::Tab)], F(FleetKey::Back), "back to the list")
+        .hint("Esc list", Shown::Always),
+    row(DECIDING, &[k(KeyCode::F(3))], F(FleetKey::NextDecision), "the next one (back to the list, at it)"),
+    row(DECIDING, &[k(KeyCode::F(1))], F(FleetKey::Help), "the fleet's keys"),
+    doc(DECIDING, "other keys", "nothing"),
+    row(SENSITIVE, &[c('y')], F(FleetKey::Yes), "approve the sensitive action")
+        .hint("y approve", Shown::Always),
+    row(SENSITIVE, &[c('n'), k(KeyCode::Esc)], F(FleetKey::No), "not approved: back to deciding")
+        .hint("n/Esc back", Shown::Always),
+    doc(SENSITIVE, "any other key", "nothing: Enter is never yes (it says so)"),
+    row(REPLY, &[k(KeyCode::Enter)], F(FleetKey::Done), "send the answer")
+        .hint("Enter send", Shown::Always),
+    row(REPLY, &[k(KeyCode::Esc)], F(FleetKey::Cancel), "drop it, back to deciding")
+        .hint("Esc drop", Shown::Always),
+    row(REPLY, &[k(KeyCode::Backspace)], F(FleetKey::Erase), "erase a letter").keys("Backspace"),
+    row(REPLY, &[ctrl('u')], F(FleetKey::EraseAll), "clear it"),
+    doc(REPLY, "letters", "the answer, as typed"),
 ];
 
 /// The words of the input box's title for `scope` in the situation given.

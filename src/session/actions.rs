@@ -202,6 +202,58 @@ impl Actions {
             .sensitive = true;
     }
 
+    /// Whether the approval `call_id`'s own event was seen (only it says `sensitive`).
+    pub(crate) fn knows_approval(&self, call_id: &str) -> bool {
+        self.approvals.contains_key(call_id)
+    }
+
+    /// Whether the approval `call_id` is known to be sensitive.
+    pub(crate) fn is_sensitive(&self, call_id: &str) -> bool {
+        self.approvals.get(call_id).is_some_and(|d| d.sensitive)
+    }
+
+    /// The question `call_id` as its event asked it, if the event was seen.
+    pub(crate) fn question_details(&self, call_id: &str) -> Option<QuestionDetails> {
+        self.questions.get(call_id).cloned()
+    }
+
+    /// The facts of the call `call_id` alone, as a prompt shows and answers it (the prompt
+    /// answers the first listed action): its listing with its details. An approval or a
+    /// question seen only as its event is listed from the event — its answer names the
+    /// call alone (§9.4) — a function call is not: its answer needs the turn only the
+    /// listing gives (§14.9).
+    pub(crate) fn only(&self, call_id: &str) -> Option<Actions> {
+        let pending = self.pending.iter().find(|a| a.call_id == call_id)?;
+        let mut one = pending.clone();
+        if one.resource.is_none() {
+            if one.kind == RequiredActionKind::FunctionCall {
+                return None;
+            }
+            one.resource = Some(RequiredAction {
+                kind: one.kind.clone(),
+                turn_id: one.turn_id.clone().unwrap_or_default(),
+                call_id: one.call_id.clone(),
+                name: (!one.name.is_empty()).then(|| one.name.clone()),
+                arguments: Value::Null,
+                created_at: one.created_at,
+                expires_at: one.expires_at,
+            });
+        }
+        Some(Actions {
+            pending: vec![one],
+            questions: self
+                .questions
+                .get(call_id)
+                .map(|d| HashMap::from([(call_id.to_string(), d.clone())]))
+                .unwrap_or_default(),
+            approvals: self
+                .approvals
+                .get(call_id)
+                .map(|d| HashMap::from([(call_id.to_string(), d.clone())]))
+                .unwrap_or_default(),
+        })
+    }
+
     /// The question as best known: the event's details, else what the action's arguments
     /// carry, else its name (production puts the question's text there), with options
     /// as plain strings or objects with a `label`.

@@ -41,6 +41,10 @@ pub enum FleetAction {
     Quit,
     /// Go to the next theme.
     NextTheme,
+    /// Open the decision inbox.
+    Inbox,
+    /// The inbox, at the soonest deadline.
+    NextDecision,
     /// The view used the key (or ignored it: it is modal).
     Consumed,
 }
@@ -287,6 +291,8 @@ impl FleetView {
                     .map_or(FleetAction::Consumed, FleetAction::OpenChanges);
             }
             FleetKey::New => return FleetAction::New,
+            FleetKey::Inbox => return FleetAction::Inbox,
+            FleetKey::NextDecision => return FleetAction::NextDecision,
             FleetKey::Theme => return FleetAction::NextTheme,
             FleetKey::Filter => {
                 self.mode = FleetMode::Filter;

@@ -16,6 +16,14 @@ pub(crate) enum FleetScope {
     Confirm,
     /// The fleet's key list (F1).
     Help,
+    /// The decision inbox (`i`): moving in its list; letters are commands.
+    Inbox,
+    /// The inbox deciding the selected action: its keys answer, the mode line says so.
+    InboxDeciding,
+    /// The inbox asking the second `y` of a sensitive approval.
+    InboxConfirm,
+    /// The inbox taking a typed answer: letters are the answer.
+    InboxReply,
 }
 
 /// What a key means to the fleet, as the key table routes it.
@@ -48,5 +56,17 @@ pub(crate) enum FleetKey {
     Theme,
     /// Open the session with its changes view.
     Changes,
+    /// Open the decision inbox.
+    Inbox,
+    /// The next decision that waits, soonest deadline first (the inbox, at it).
+    NextDecision,
+    /// Decide the selected inbox action in place.
+    Decide,
+    /// Back one step: the inbox to the fleet, deciding to the inbox's list.
+    Back,
+    /// A key the deciding prompt reads (y / n, an option, Enter, f).
+    Answer,
+    /// Type an answer: a question's free text or a function's result.
+    Reply,
     Quit,
 }

@@ -17,6 +17,7 @@ pub(crate) mod frame_lines;
 pub(crate) mod help;
 pub(crate) mod highlight;
 pub(crate) mod hyperlink;
+pub mod inbox;
 pub(crate) mod inspector;
 pub(crate) mod layout;
 pub(crate) mod markdown;

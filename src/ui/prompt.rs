@@ -67,6 +67,8 @@ pub struct PromptState {
     /// This frame's lines and the inner width they were cut to ([`PromptState::lay_out`]),
     /// so sizing and drawing build them once.
     laid_out: Option<(usize, Vec<Line<'static>>)>,
+    /// Where Esc goes, as the hint says it (`None`: "back to typing", the session's box).
+    back: Option<&'static str>,
 }
 
 impl PromptState {
@@ -144,6 +146,11 @@ impl PromptState {
     /// Whether the box holds text an approval's decision would take along as a note.
     pub(crate) fn set_with_note(&mut self, with_note: bool) {
         self.with_note = with_note;
+    }
+
+    /// What the hint says Esc goes back to (the inbox's list, rather than the box).
+    pub(crate) fn set_back(&mut self, back: &'static str) {
+        self.back = Some(back);
     }
 
     /// Whether the sensitive approval's second step is being asked (changes its hint).
@@ -428,7 +435,10 @@ impl PromptState {
                     Span::styled("n", theme.key_hint),
                     Span::styled(format!(" deny{note} · "), theme.dim),
                     Span::styled("Esc", theme.key_hint),
-                    Span::styled(" back to typing", theme.dim),
+                    Span::styled(
+                        format!(" {}", self.back.unwrap_or("back to typing")),
+                        theme.dim,
+                    ),
                 ]
             }
             RequiredActionKind::Question => self.question_lines(

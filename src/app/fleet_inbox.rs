@@ -1,0 +1,136 @@
+//! The decision inbox as part of the fleet's front: open or not, its view, and its
+//! answers sent through each session's own [`Sender`] — the same client path, key per
+//! answer and retry policy as an answer given inside the session — whose reports come back
+//! as [`FleetMsg::Answer`] and settle the action as a session's prompt would
+//! ([`required::apply_answer_report`]).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use gobare_api::client::ApiClient;
+use gobare_api::model::Input;
+use tokio::sync::mpsc;
+
+use super::fleet_front::FleetMsg;
+use super::required;
+use super::sender::{self, SendEvent, Sender};
+use crate::deadline::WORKSPACE_LIFETIME_MS;
+use crate::fleet::live::FleetLive;
+use crate::session::Severity;
+use crate::session::actions::answered_call;
+use crate::ui::inbox::InboxView;
+
+/// Seconds of running time the deadlines count a workspace's life in, for a simulator run
+/// with a shorter `--workspace-lifetime-secs` (tests, demos); unset: the reference's 7200.
+pub(crate) const LIFETIME_ENV: &str = "GOBARE_WORKSPACE_LIFETIME_SECS";
+
+/// The lifetime deadlines are estimated with: [`LIFETIME_ENV`] when it holds a positive
+/// number of seconds, else the reference's.
+fn lifetime_ms() -> i64 {
+    std::env::var(LIFETIME_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e9)
+        .map_or(WORKSPACE_LIFETIME_MS, |s| (s * 1000.0) as i64)
+}
+
+/// The inbox kept with the fleet: open or not, and where it stood.
+pub(crate) struct FleetInbox {
+    pub(crate) view: InboxView,
+    pub(crate) open: bool,
+}
+
+impl FleetInbox {
+    pub(crate) fn new() -> FleetInbox {
+        FleetInbox {
+            view: InboxView::new(lifetime_ms()),
+            open: false,
+        }
+    }
+
+    /// Opens it at the soonest deadline (F3, or `i`).
+    pub(crate) fn open_at_soonest(&mut self, live: &FleetLive) {
+        self.open = true;
+        self.view
+            .select_soonest(&live.model(), gobare_api::clock::unix_ms());
+    }
+
+    /// One report of an answer's send: the action settles as in the session (a call
+    /// nothing waits for any more leaves at once), and the outcome is said.
+    pub(crate) fn on_answer(&mut self, session_id: &str, event: SendEvent, live: &FleetLive) {
+        match event {
+            SendEvent::Retrying { wait, .. } => {
+                let secs = wait.as_secs_f32().ceil() as u64;
+                self.view.set_message(
+                    Some(format!("answer not sent yet — retrying in {secs} s")),
+                    true,
+                );
+            }
+            SendEvent::Settled(report) => {
+                if let Some(waits) = live.model().waits_mut().get_mut(session_id) {
+                    required::apply_answer_report(
+                        self.view.prompt_mut(),
+                        &mut waits.actions,
+                        &report,
+                    );
+                }
+                if let Some(call) = answered_call(&report.input) {
+                    self.view.send_over(call);
+                }
+                let outcome = &report.outcome;
+                self.view.set_message(
+                    Some(outcome.text.clone()),
+                    outcome.severity >= Severity::Warn,
+                );
+            }
+        }
+    }
+}
+
+/// Each answered session's sender, made on its first answer.
+pub(crate) struct InboxAnswers {
+    client: ApiClient,
+    msgs: mpsc::UnboundedSender<FleetMsg>,
+    senders: HashMap<String, Sender<ApiClient>>,
+}
+
+impl InboxAnswers {
+    pub(crate) fn new(client: ApiClient, msgs: mpsc::UnboundedSender<FleetMsg>) -> InboxAnswers {
+        InboxAnswers {
+            client,
+            msgs,
+            senders: HashMap::new(),
+        }
+    }
+
+    /// Sends `input` to `session_id` as a session sends an answer: at once, under a key
+    /// of its own, retried by the send policy.
+    pub(crate) fn send(&mut self, session_id: &str, input: Input) {
+        let sender = self
+            .senders
+            .entry(session_id.to_string())
+            .or_insert_with(|| {
+                let (sender, mut events) = Sender::new(
+                    Arc::new(self.client.clone()),
+                    session_id,
+                    None,
+                    sender::default_policy(),
+                );
+                let msgs = self.msgs.clone();
+                let id = session_id.to_string();
+                tokio::spawn(async move {
+                    while let Some(event) = events.recv().await {
+                        let answer = FleetMsg::Answer {
+                            session_id: id.clone(),
+                            event: Box::new(event),
+                        };
+                        if msgs.send(answer).is_err() {
+                            break;
+                        }
+                    }
+                });
+                sender
+            });
+        sender.send(input);
+    }
+}

@@ -1,0 +1,127 @@
+//! What each session of the fleet waits on, in the detail a decision needs — the session
+//! model's own [`Actions`] (the listed actions, a question's text and options, an
+//! approval's command and `sensitive` flag) — and each workspace's running clock
+//! ([`WorkspaceClock`], from the `sandbox.*` events), so the inbox can list, time and
+//! answer them without opening a session. Kept beside the fleet's rows, applied from the
+//! same resources and events.
+
+use std::collections::HashMap;
+
+use crate::deadline::WorkspaceClock;
+use crate::session::actions::Actions;
+use gobare_api::model::{Event, EventPayload, RequiredActionKind, Session, WorkspaceState};
+
+/// One session's waits and workspace clock.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SessionWaits {
+    pub(crate) actions: Actions,
+    pub(crate) clock: WorkspaceClock,
+}
+
+/// Every session's waits, by session id.
+#[derive(Debug, Clone, Default)]
+pub struct FleetWaits {
+    sessions: HashMap<String, SessionWaits>,
+}
+
+impl FleetWaits {
+    pub(crate) fn get(&self, id: &str) -> Option<&SessionWaits> {
+        self.sessions.get(id)
+    }
+
+    pub(crate) fn get_mut(&mut self, id: &str) -> Option<&mut SessionWaits> {
+        self.sessions.get_mut(id)
+    }
+
+    /// Every session with something pending.
+    pub(crate) fn waiting(&self) -> impl Iterator<Item = (&str, &SessionWaits)> {
+        self.sessions
+            .iter()
+            .filter(|(_, w)| !w.actions.is_empty())
+            .map(|(id, w)| (id.as_str(), w))
+    }
+
+    /// A session resource. `current`: nothing newer was heard on the stream, so its list
+    /// of required actions is the truth (§11.4). Returns whether anything changed.
+    pub(crate) fn apply_session(&mut self, session: &Session, current: bool) -> bool {
+        let waits = self.sessions.entry(session.id.clone()).or_default();
+        let before = waits.clone();
+        if current {
+            waits.actions.replace(&session.required_actions);
+            if session.environment.state == Some(WorkspaceState::Destroyed) {
+                // Reclaimed: the next workspace starts its own clock (`sandbox.created`).
+                waits.clock = WorkspaceClock::default();
+            }
+        }
+        waits
+            .clock
+            .set_published(session.preview.published_url.is_some());
+        *waits != before
+    }
+
+    /// One persisted event of the org stream. Returns whether anything changed.
+    pub(crate) fn apply_event(&mut self, id: &str, event: &Event) -> bool {
+        let at = event.created_at;
+        let waits = self.sessions.entry(id.to_string()).or_default();
+        let before = waits.clone();
+        let actions = &mut waits.actions;
+        match &event.payload {
+            EventPayload::ApprovalRequested(a) => {
+                actions.asked(
+                    RequiredActionKind::Approval,
+                    &a.tool_call_id,
+                    &a.name,
+                    &a.args,
+                    at,
+                );
+                actions.set_approval_details(&a.tool_call_id, &a.name, a.args.clone(), a.sensitive);
+            }
+            EventPayload::QuestionAsked(q) => {
+                let args = serde_json::Value::String(q.question.clone());
+                actions.asked(RequiredActionKind::Question, &q.tool_call_id, "", &args, at);
+                actions.set_question_details(
+                    &q.tool_call_id,
+                    &q.question,
+                    q.options.clone(),
+                    q.allow_freeform,
+                );
+            }
+            EventPayload::ToolRequired(f) => actions.asked(
+                RequiredActionKind::FunctionCall,
+                &f.tool_call_id,
+                &f.name,
+                &f.arguments,
+                at,
+            ),
+            EventPayload::ApprovalResolved(a) => actions.resolved(&a.tool_call_id),
+            EventPayload::QuestionAnswered(q) => actions.resolved(&q.tool_call_id),
+            EventPayload::ToolResolved(f) => actions.resolved(&f.tool_call_id),
+            // Nothing outlives its turn.
+            EventPayload::TurnEnded(_) => {
+                actions.replace(&[]);
+            }
+            EventPayload::SandboxCreated(_) => waits.clock.created(at),
+            EventPayload::SandboxPaused(_) => waits.clock.paused(at),
+            EventPayload::SandboxResumed(_) => waits.clock.resumed(at),
+            _ => {}
+        }
+        *waits != before
+    }
+
+    /// The stream skipped events (a truncated replay): no clock is whole any more.
+    pub(crate) fn gap(&mut self) {
+        for waits in self.sessions.values_mut() {
+            waits.clock.gap();
+        }
+    }
+
+    /// The session is gone.
+    pub(crate) fn remove(&mut self, id: &str) {
+        self.sessions.remove(id);
+    }
+
+    /// A complete listing: sessions not in it are gone.
+    pub(crate) fn retain(&mut self, keep: impl Fn(&str) -> bool) {
+        self.sessions.retain(|id, _| keep(id));
+    }
+}

@@ -1,0 +1,285 @@
+//! Drawing the inbox: a header, one row per action (countdown, kind, session, request),
+//! the deciding panel (the session's own prompt) under the list while deciding, the mode
+//! line and the key hints. Every string drawn is server text made safe on the way in
+//! ([`crate::fleet::inbox`]) or the app's own.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Widget};
+
+use super::{InboxMode, InboxView};
+use crate::deadline::Deadline;
+use crate::fleet::inbox::InboxItem;
+use crate::fleet::model::FleetModel;
+use crate::keys::table::fleet_hints;
+use crate::ui::mode::Confirm;
+use crate::ui::theme::Theme;
+use gobare_api::model::RequiredActionKind;
+use gobare_api::text;
+
+/// Columns of the countdown ("≈ 1h 12m", "expired").
+const DEADLINE_COLS: usize = 12;
+/// Columns of the kind ("approval⚠").
+const KIND_COLS: usize = 10;
+/// A countdown this close is drawn as a warning.
+const SOON_MS: i64 = 5 * 60_000;
+
+impl InboxView {
+    /// Draws the inbox over `area`; countdowns are measured against `now_ms`.
+    pub fn render(
+        &mut self,
+        area: Rect,
+        buf: &mut Buffer,
+        model: &FleetModel,
+        theme: &Theme,
+        now_ms: i64,
+    ) {
+        self.refresh(model, now_ms);
+        Clear.render(area, buf);
+        let deciding = self.mode != InboxMode::List;
+        let title = if deciding {
+            " Inbox · Deciding: its keys answer it ".to_string()
+        } else {
+            format!(
+                " Inbox · {} waiting on you · soonest deadline first ",
+                self.items.len()
+            )
+        };
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(if deciding {
+                theme.warning
+            } else {
+                theme.border_focused
+            })
+            .title(Span::styled(
+                text::truncate(&title, usize::from(area.width.saturating_sub(2))).into_owned(),
+                theme.title,
+            ));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        if inner.height < 4 || inner.width < 8 {
+            return;
+        }
+        let width = usize::from(inner.width);
+        // The deciding panel takes up to half the rows under the list.
+        let panel = self.panel_rows(model, inner, theme, now_ms);
+        let list_rows = usize::from(inner.height - 3 - panel);
+        self.page_rows = list_rows.max(1);
+        buf.set_line(inner.x, inner.y, &header(width, theme), inner.width);
+        if self.items.is_empty() {
+            buf.set_span(
+                inner.x,
+                inner.y + 1,
+                &Span::styled(
+                    text::truncate("  Nothing waits on you.", width).into_owned(),
+                    theme.dim,
+                ),
+                inner.width,
+            );
+        }
+        let index = self.current_index().unwrap_or(0);
+        self.offset = visible_offset(self.offset, index, self.page_rows);
+        let end = (self.offset + self.page_rows).min(self.items.len());
+        let mut true_for: Option<i64> = None;
+        for (n, i) in (self.offset..end).enumerate() {
+            let item = &self.items[i];
+            if let Some(ms) = next_change(&item.deadline, now_ms) {
+                true_for = Some(true_for.map_or(ms, |t| t.min(ms)));
+            }
+            let sending = self.sending.contains(&item.call_id);
+            let line = row(item, i == index, sending, width, theme, now_ms);
+            buf.set_line(inner.x, inner.y + 1 + n as u16, &line, inner.width);
+        }
+        self.true_for_ms = true_for;
+        if panel > 0 {
+            let at = Rect::new(inner.x, inner.bottom() - 2 - panel, inner.width, panel);
+            if let Some(facts) = self.facts(model) {
+                self.prompt.render(&facts, at, buf, theme);
+            }
+        }
+        buf.set_line(
+            inner.x,
+            inner.bottom() - 2,
+            &self.mode_line(width, theme),
+            inner.width,
+        );
+        buf.set_span(
+            inner.x,
+            inner.bottom() - 1,
+            &Span::styled(
+                text::truncate(&format!("  {}", fleet_hints(self.scope())), width).into_owned(),
+                theme.dim,
+            ),
+            inner.width,
+        );
+    }
+
+    /// Rows the deciding panel takes (0 in the list), its lines laid out for this frame.
+    fn panel_rows(&mut self, model: &FleetModel, inner: Rect, theme: &Theme, now: i64) -> u16 {
+        if self.mode == InboxMode::List {
+            return 0;
+        }
+        let Some(facts) = self.facts(model) else {
+            return 0;
+        };
+        self.prompt.set_focused(true);
+        self.prompt.set_confirming(self.mode == InboxMode::Confirm);
+        self.prompt.set_now(Some(now));
+        let wanted = self.prompt.lay_out(&facts, inner.width, theme);
+        // At least the selected row stays in sight above it.
+        let most = inner.height.saturating_sub(5).max(3);
+        wanted.min(most).min(inner.height.saturating_sub(4))
+    }
+
+    fn mode_line(&self, width: usize, theme: &Theme) -> Line<'static> {
+        let (line, style) = match &self.mode {
+            InboxMode::Confirm => (
+                format!(
+                    "  {} y approve · n/Esc back",
+                    Confirm::ApproveSensitive {
+                        call_id: String::new()
+                    }
+                    .question()
+                ),
+                theme.warning,
+            ),
+            InboxMode::Reply(typed) => (
+                format!("  answer: {}▏  Enter send · Esc drop", text::line(typed)),
+                theme.accent,
+            ),
+            _ => match &self.message {
+                Some((message, error)) => (
+                    format!("  {}", text::line(message)),
+                    if *error { theme.error } else { theme.dim },
+                ),
+                None if self.mode == InboxMode::Deciding => (
+                    "  Deciding: the keys below answer the selected action · Esc back to the list"
+                        .to_string(),
+                    theme.accent,
+                ),
+                None => (String::new(), theme.dim),
+            },
+        };
+        Line::from(Span::styled(
+            text::truncate(&line, width).into_owned(),
+            style,
+        ))
+    }
+}
+
+fn header(width: usize, theme: &Theme) -> Line<'static> {
+    let session = session_cols(width);
+    let text = format!(
+        "  {:<DEADLINE_COLS$}{:<KIND_COLS$}{:<session$}request",
+        "deadline", "kind", "session"
+    );
+    Line::from(Span::styled(
+        text::truncate(&text, width).into_owned(),
+        theme.dim,
+    ))
+}
+
+/// The session column: a fifth of the width, within reason.
+fn session_cols(width: usize) -> usize {
+    (width / 5).clamp(10, 28)
+}
+
+fn row(
+    item: &InboxItem,
+    selected: bool,
+    sending: bool,
+    width: usize,
+    theme: &Theme,
+    now: i64,
+) -> Line<'static> {
+    let base = if selected {
+        theme.selection
+    } else {
+        Style::default()
+    };
+    let countdown = item.deadline.show(now);
+    let countdown_style = match item.deadline {
+        _ if item.deadline.is_past(now) => theme.error,
+        Deadline::Exact(at) | Deadline::Estimate(at) if at.saturating_sub(now) < SOON_MS => {
+            theme.warning
+        }
+        Deadline::Unknown | Deadline::None => theme.dim,
+        _ => theme.text,
+    };
+    let kind = match item.kind {
+        RequiredActionKind::Approval if item.sensitive => "approval⚠",
+        RequiredActionKind::Approval => "approval",
+        RequiredActionKind::Question => "question",
+        RequiredActionKind::FunctionCall => "function",
+        RequiredActionKind::Other(_) => "other",
+    };
+    let session = session_cols(width);
+    let request = if sending {
+        format!("sending… {}", item.request)
+    } else {
+        item.request.clone()
+    };
+    let cells = [
+        (countdown, DEADLINE_COLS, countdown_style),
+        (
+            kind.to_string(),
+            KIND_COLS,
+            if item.sensitive {
+                theme.warning
+            } else {
+                theme.text
+            },
+        ),
+        (item.session.clone(), session, theme.strong),
+        (request, usize::MAX, theme.text),
+    ];
+    let marker = if selected { "› " } else { "  " };
+    let mut spans = Vec::with_capacity(cells.len() + 1);
+    spans.push(Span::styled(
+        text::truncate(marker, width).into_owned(),
+        base.patch(theme.accent),
+    ));
+    let mut left = width.saturating_sub(2);
+    for (cell, cols, style) in cells {
+        if left == 0 {
+            break;
+        }
+        let cols = cols.min(left);
+        // Cut one short of the column, so neighbours never touch.
+        let room = if cols == left { cols } else { cols - 1 };
+        let cut = text::truncate(&cell, room);
+        let pad = cols - text::width(&cut);
+        spans.push(Span::styled(
+            format!("{cut}{}", " ".repeat(if cols == left { 0 } else { pad })),
+            base.patch(style),
+        ));
+        left -= cols;
+    }
+    Line::from(spans)
+}
+
+/// Milliseconds until the countdown shown for `deadline` changes; `None` when it stands.
+fn next_change(deadline: &Deadline, now: i64) -> Option<i64> {
+    match *deadline {
+        Deadline::Exact(at) | Deadline::Estimate(at) => {
+            let left = at.checked_sub(now)?;
+            // Seconds are rounded up: the shown value drops when `left` crosses a second.
+            (left > 0).then(|| (left - 1).rem_euclid(1000) + 1)
+        }
+        _ => None,
+    }
+}
+
+/// The first row to show so that `selected` is visible, moving as little as possible.
+fn visible_offset(offset: usize, selected: usize, rows: usize) -> usize {
+    if selected < offset {
+        selected
+    } else if selected >= offset + rows {
+        selected + 1 - rows
+    } else {
+        offset
+    }
+}
