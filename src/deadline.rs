@@ -222,7 +222,7 @@ impl Deadline {
 /// `left` (0 < left ≤ [`MAX_COUNTDOWN_MS`]) in whole seconds, rounded up.
 fn countdown(left: i64) -> String {
     let secs = left / 1000 + i64::from(left % 1000 != 0);
-    crate::outputs::units::duration(secs * 1000)
+    crate::outputs::times::duration(secs * 1000)
 }
 
 #[cfg(test)]
