@@ -8,6 +8,7 @@ mod history;
 mod policy;
 mod production;
 mod scopes;
+mod seed_client;
 mod store;
 mod stream;
 mod validation;
