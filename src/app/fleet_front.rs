@@ -92,18 +92,33 @@ impl FleetState {
 
     /// `T`: the next theme, for this run; what to say of it.
     fn next_theme(&mut self) -> String {
-        let next = self
-            .settings
-            .theme_name
-            .next(crate::ui::theme::background_is_light());
-        let Some(theme) = Theme::for_terminal(next, self.settings.no_color, &self.settings.colors)
-        else {
-            return "colours are off (NO_COLOR or [theme] no_color): no theme to switch to".into();
-        };
-        self.theme = theme;
-        self.settings.theme_name = next;
-        let name = next.as_str();
-        format!("theme: {name} · T for the next · [theme] name = \"{name}\" keeps it")
+        let settings = &mut self.settings;
+        match crate::ui::theme::switch_to_next(
+            settings.theme_name,
+            settings.no_color,
+            &settings.colors,
+        ) {
+            Ok((next, theme, said)) => {
+                self.theme = theme;
+                settings.theme_name = next;
+                said
+            }
+            Err(said) => said,
+        }
+    }
+
+    /// The theme chosen for this run (`T` in either front), as the other front left it.
+    pub(crate) fn theme_name(&self) -> crate::ui::theme::ThemeName {
+        self.settings.theme_name
+    }
+
+    /// Takes on the theme the other front chose.
+    pub(crate) fn set_theme_name(&mut self, name: crate::ui::theme::ThemeName) {
+        if name == self.settings.theme_name {
+            return;
+        }
+        self.settings.theme_name = name;
+        self.theme = self.settings.theme();
     }
 }
 

@@ -236,6 +236,8 @@ impl Runtime {
                 }
                 let opened = app.session_id.clone();
                 let inbox = app.acting.wants_inbox();
+                // A theme chosen with T lasts the run, whichever front it was chosen in.
+                self.settings.theme_name = app.theme_name;
                 let (tui, stats) = self.leave_session(app);
                 let mut front = self.fleet_front(tui, stats, None, None, Some(opened))?;
                 if let (true, Front::Fleet(fleet)) = (inbox, &mut front) {
@@ -254,6 +256,7 @@ impl Runtime {
                 };
                 let (tui, mut state, stats) = fleet.into_parts();
                 state.view.select(&id);
+                self.settings.theme_name = state.theme_name();
                 self.fleet = Some(state);
                 self.session_front(tui, stats, &id, None, open_changes)
                     .map(Some)
@@ -316,6 +319,7 @@ impl Runtime {
                 FleetState::new(live, self.settings.clone(), notice)
             }
         };
+        state.set_theme_name(self.settings.theme_name);
         if let Some(id) = &selected {
             state.view.select(id);
         }
