@@ -28,6 +28,7 @@ mod fleet_relisting;
 mod glance_session;
 mod hostile_json;
 mod hostile_render;
+mod inbox_e2e;
 mod keys_trust;
 mod layout;
 mod looking_back;

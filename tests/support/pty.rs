@@ -41,6 +41,8 @@ pub(crate) mod keys {
     pub(crate) const ESC_KITTY: &str = "\x1b[27u";
     /// F1 as xterm sends it.
     pub(crate) const F1: &str = "\x1bOP";
+    /// F3 as xterm sends it.
+    pub(crate) const F3: &str = "\x1bOR";
 }
 
 /// Device Status Report: "where is the cursor?"

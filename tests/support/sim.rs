@@ -92,6 +92,21 @@ impl Sim {
     }
 }
 
+impl Sim {
+    /// `session`'s turns, newest first, as the API reads them.
+    pub(crate) fn turns(&self, session: &str) -> Vec<gobare_api::model::Turn> {
+        let client = ApiClient::new(ClientOptions::new(
+            self.sim.url(),
+            Token::new(self.sim.token()),
+        ))
+        .unwrap();
+        self.rt
+            .block_on(client.list_turns(session, &Page::ordered(Order::Desc)))
+            .unwrap()
+            .data
+    }
+}
+
 /// What `GET …/artifacts/{id}/content` serves, read through the client.
 pub(crate) async fn artifact_content(sim: &Simulator, session: &str, artifact: &str) -> Vec<u8> {
     let client = ApiClient::new(ClientOptions::new(sim.url(), Token::new(sim.token()))).unwrap();

@@ -114,7 +114,7 @@ use tokio::task::JoinHandle;
 pub use args::{SimArgs, TokenArg};
 pub use config::{RateLimits, SimConfig};
 pub use faults::Faults;
-pub use state::AcceptedMessage;
+pub use state::{AcceptedAnswer, AcceptedMessage};
 
 use gobare_api::model::CreateSession;
 use lock::lock;
@@ -341,6 +341,11 @@ impl Simulator {
     /// Every `input.message` accepted (not replayed) so far, in order, with its key.
     pub fn accepted_messages(&self) -> Vec<AcceptedMessage> {
         lock(&self.state.accepted_messages).clone()
+    }
+
+    /// Every answer to a required action the server took (not replayed), in order.
+    pub fn answers(&self) -> Vec<AcceptedAnswer> {
+        lock(&self.state.answers).clone()
     }
 
     /// Replaces the stream faults; open streams pick them up at their next write.

@@ -34,6 +34,8 @@ pub(crate) struct SimState {
     pub(crate) messages_by_key: Mutex<HashMap<String, usize>>,
     /// Every accepted (not replayed) `input.message`, in order.
     pub(crate) accepted_messages: Mutex<Vec<AcceptedMessage>>,
+    /// Every answer to a required action that was accepted (not replayed), in order.
+    pub(crate) answers: Mutex<Vec<AcceptedAnswer>>,
     /// The last requests received, as `"METHOD /path?query"`, at most [`REQUESTS_KEPT`].
     pub(crate) requests: Mutex<VecDeque<String>>,
     /// Requests received per `"METHOD /route/{template}"`, since the start.
@@ -73,6 +75,18 @@ pub struct AcceptedMessage {
     pub text: String,
 }
 
+/// An answer to a required action (`input.tool_result`, `input.approval`,
+/// `input.question_answer`) as the server took it: what a test checks was sent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AcceptedAnswer {
+    /// The session it answered in.
+    pub session_id: String,
+    /// The answer as sent.
+    pub input: gobare_api::model::Input,
+    /// The reply's `outcome` (`accepted`, `already_resolved`, …).
+    pub outcome: String,
+}
+
 impl SimState {
     pub(crate) fn new(config: SimConfig, token: String, store: Store) -> Shared {
         let mut scoped = config.scoped_tokens.clone();
@@ -99,6 +113,7 @@ impl SimState {
             stream_opens: Mutex::new(Vec::new()),
             messages_by_key: Mutex::new(HashMap::new()),
             accepted_messages: Mutex::new(Vec::new()),
+            answers: Mutex::new(Vec::new()),
             scoped_tokens: Arc::new(Mutex::new(scoped.into_iter().collect())),
             requests: Mutex::new(VecDeque::new()),
             request_counts: Mutex::new(BTreeMap::new()),

@@ -15,7 +15,7 @@ use crate::lock::lock;
 use crate::refusal::Refusal;
 use crate::scenario::PickedBy;
 use crate::scopes::{self, TokenScopes};
-use crate::state::{AcceptedMessage, Shared};
+use crate::state::{AcceptedAnswer, AcceptedMessage, Shared};
 use crate::{idempotency, lifecycle};
 use gobare_api::model::{
     ApprovalResolution, ErrorCode, EventPayload, FunctionResolution, Input, InputBody,
@@ -59,6 +59,11 @@ pub(crate) async fn post(
         )
         .retry_after(secs));
     }
+    let answer_input = matches!(
+        input,
+        Input::ToolResult { .. } | Input::Approval { .. } | Input::QuestionAnswer { .. }
+    )
+    .then(|| input.clone());
     let reply = match input {
         Input::Message { content } => accept_message(&state, &id, content.text(), &headers)?,
         Input::Context { content } => context(&state, &id, content.text())?,
@@ -119,6 +124,13 @@ pub(crate) async fn post(
             )?
         }
     };
+    if let Some(input) = answer_input {
+        lock(&state.answers).push(AcceptedAnswer {
+            session_id: id.clone(),
+            input,
+            outcome: reply["outcome"].as_str().unwrap_or_default().to_string(),
+        });
+    }
     let delay = state.faults().delay_send_accept_ms;
     if delay > 0 {
         tokio::time::sleep(std::time::Duration::from_millis(delay)).await;

@@ -619,6 +619,53 @@ async fn a_turn_running_when_the_workspace_is_reclaimed_fails() {
     assert_eq!(s["required_actions"], json!([]));
 }
 
+#[tokio::test]
+async fn a_parked_question_ends_failed_when_its_workspace_has_run_its_lifetime() {
+    let mut config = SimConfig::for_tests();
+    config.workspace_lifetime = Duration::from_millis(1_500);
+    let api = Api::start(config).await;
+    let id = api.sim.create_session(None);
+    let mut sse = api.stream(&id, None).await;
+    api.message(&id, "#question which way").await;
+    let asked = sse.until("question.asked").await;
+    let started = asked
+        .iter()
+        .find(|f| f.kind() == "sandbox.created")
+        .expect("the workspace starts with the turn")
+        .json()["created_at"]
+        .as_i64()
+        .unwrap();
+    let call = asked.last().unwrap().json()["payload"]["toolCallId"].clone();
+    let frames = sse.until("turn.ended").await;
+    let turn_id = frames.last().unwrap().json()["payload"]["turnId"].clone();
+    let turn = api.turn(&id, turn_id.as_str().unwrap()).await;
+    assert_eq!(turn["status"], "failed", "{turn}");
+    // Parked, the workspace never paused: it ended its lifetime of running time after it
+    // started (the timer's own lateness aside).
+    let ended = turn["completed_at"].as_i64().unwrap();
+    assert!(
+        (1_500..2_500).contains(&(ended - started)),
+        "ended {} ms after the workspace started",
+        ended - started
+    );
+    assert!(!kinds(&frames).contains(&"sandbox.paused".to_string()));
+    // A late answer finds nothing waiting, and the record says so.
+    let (status, body) = api
+        .send(
+            &id,
+            json!({"type": "input.question_answer", "call_id": call, "answer": "left"}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["outcome"].clone()),
+        (202, json!("no_longer_pending"))
+    );
+    let answers = api.sim.answers();
+    assert_eq!(answers.len(), 1);
+    assert_eq!(answers[0].session_id, id);
+    assert_eq!(answers[0].outcome, "no_longer_pending");
+}
+
 /// The persisted frames' decoded events, in order.
 fn persisted_events(frames: &[crate::support::Frame]) -> Vec<Event> {
     frames
