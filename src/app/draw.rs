@@ -20,7 +20,21 @@ impl App {
             ..
         } = self;
         let label = replay.label();
-        tui.draw(|f| screen.draw(f, view, theme, label.as_deref()))?;
+        let away = self.away.shown(gobare_api::clock::unix_ms());
+        tui.draw(|f| {
+            screen.draw(f, view, theme, label.as_deref());
+            if let Some(digest) = &away {
+                let area = f.area();
+                let away_ms = digest.away_ms();
+                crate::ui::away_banner::render(
+                    area,
+                    f.buffer_mut(),
+                    std::slice::from_ref(digest),
+                    away_ms,
+                    theme,
+                );
+            }
+        })?;
         self.write_links();
         self.page_back_when_at_the_top();
         Ok(())

@@ -159,7 +159,8 @@ impl FleetFront {
             state.settings.notify_when,
             NotifyTarget::from_env(),
             gobare_api::clock::unix_ms(),
-        );
+        )
+        .choosing(&state.settings.notify);
         let changed = state.live.change_signal();
         let (msgs, msgs_rx) = mpsc::unbounded_channel();
         let mut frames = FrameScheduler::new(MAX_FPS);
@@ -216,7 +217,7 @@ impl FleetFront {
 
     /// A session came to need the user: rung when now is the time.
     pub(crate) fn on_news(&mut self, news: &FleetNews) {
-        if let Some(bytes) = self.notifier.fleet_news(&news.line) {
+        if let Some(bytes) = self.notifier.fleet_news(news) {
             let backend = self.tui.backend_mut();
             if let Err(e) = backend.write_all(&bytes).and_then(|()| backend.flush()) {
                 tracing::warn!(error = %e, "could not write a notification");

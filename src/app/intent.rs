@@ -202,6 +202,9 @@ impl App {
     /// Esc in the box: typing stays; a person used to Esc interrupting is told the key.
     fn act_escape(&mut self) {
         self.screen.modes.back_to_typing();
+        if self.away_dismiss() {
+            return;
+        }
         if self.screen.composer.is_empty() && self.view.turn_running() {
             self.notice(Some("Ctrl+X cancels the turn".into()));
         }
