@@ -6,6 +6,7 @@
 //! signals while the API answers.
 
 use super::fleet_inbox::{FleetInbox, InboxAnswers};
+pub(crate) use super::fleet_msg::FleetMsg;
 use super::frame::FrameScheduler;
 use super::notifications::Notifier;
 use super::settings::Settings;
@@ -28,27 +29,6 @@ use std::time::Instant;
 use tokio::sync::{Notify, mpsc};
 
 const MAX_FPS: u32 = 60;
-
-/// A write to the API that the fleet asked for, come back.
-#[derive(Debug)]
-pub(crate) enum FleetMsg {
-    Renamed(Box<Result<Session, ApiError>>),
-    Deleted {
-        id: String,
-        result: Result<(), ApiError>,
-    },
-    Forked {
-        result: Box<Result<Session, ApiError>>,
-        /// The fork's own title, set after it was made (`None`: the fork failed).
-        named: Option<(String, Box<Result<Session, ApiError>>)>,
-    },
-    Created(Box<Result<Session, ApiError>>),
-    /// A report of an answer sent from the inbox.
-    Answer {
-        session_id: String,
-        event: Box<super::sender::SendEvent>,
-    },
-}
 
 /// What the user chose in the fleet that takes it off the screen.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -11,7 +11,7 @@ use gobare_api::client::ApiClient;
 use gobare_api::model::Input;
 use tokio::sync::mpsc;
 
-use super::fleet_front::FleetMsg;
+use super::fleet_msg::FleetMsg;
 use super::required;
 use super::sender::{self, SendEvent, Sender};
 use crate::deadline::WORKSPACE_LIFETIME_MS;

@@ -31,6 +31,7 @@ pub(crate) mod fetch;
 pub(crate) mod fetch_run;
 pub(crate) mod fleet_front;
 pub(crate) mod fleet_inbox;
+mod fleet_msg;
 pub(crate) mod frame;
 pub(crate) mod heap;
 pub(crate) mod input;
