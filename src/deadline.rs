@@ -13,6 +13,23 @@ use gobare_api::model::RequiredActionKind;
 /// The workspace's lifetime (§5): reclaimed 7200 s of running time after it starts.
 pub const WORKSPACE_LIFETIME_MS: i64 = 7_200_000;
 
+/// Seconds of running time the deadlines count a workspace's life in, for a simulator run
+/// with a shorter `--workspace-lifetime-secs` (tests, demos); unset: the reference's 7200.
+pub(crate) const LIFETIME_ENV: &str = "GOBARE_WORKSPACE_LIFETIME_SECS";
+
+/// The lifetime deadlines are estimated with: [`LIFETIME_ENV`] when it holds a positive
+/// number of seconds, else the reference's. Read once.
+pub(crate) fn workspace_lifetime_ms() -> i64 {
+    static LIFETIME: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    *LIFETIME.get_or_init(|| {
+        std::env::var(LIFETIME_ENV)
+            .ok()
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e9)
+            .map_or(WORKSPACE_LIFETIME_MS, |s| (s * 1000.0) as i64)
+    })
+}
+
 /// A deadline further than this is a bad value or a bad clock, not a countdown anyone reads.
 pub(crate) const MAX_COUNTDOWN_MS: i64 = 30 * 24 * 3_600_000;
 

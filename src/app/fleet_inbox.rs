@@ -14,25 +14,10 @@ use tokio::sync::mpsc;
 use super::fleet_msg::FleetMsg;
 use super::required;
 use super::sender::{self, SendEvent, Sender};
-use crate::deadline::WORKSPACE_LIFETIME_MS;
 use crate::fleet::live::FleetLive;
 use crate::session::Severity;
 use crate::session::actions::answered_call;
 use crate::ui::inbox::InboxView;
-
-/// Seconds of running time the deadlines count a workspace's life in, for a simulator run
-/// with a shorter `--workspace-lifetime-secs` (tests, demos); unset: the reference's 7200.
-pub(crate) const LIFETIME_ENV: &str = "GOBARE_WORKSPACE_LIFETIME_SECS";
-
-/// The lifetime deadlines are estimated with: [`LIFETIME_ENV`] when it holds a positive
-/// number of seconds, else the reference's.
-fn lifetime_ms() -> i64 {
-    std::env::var(LIFETIME_ENV)
-        .ok()
-        .and_then(|v| v.trim().parse::<f64>().ok())
-        .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e9)
-        .map_or(WORKSPACE_LIFETIME_MS, |s| (s * 1000.0) as i64)
-}
 
 /// The inbox kept with the fleet: open or not, and where it stood.
 pub(crate) struct FleetInbox {
@@ -43,7 +28,7 @@ pub(crate) struct FleetInbox {
 impl FleetInbox {
     pub(crate) fn new() -> FleetInbox {
         FleetInbox {
-            view: InboxView::new(lifetime_ms()),
+            view: InboxView::new(crate::deadline::workspace_lifetime_ms()),
             open: false,
         }
     }
@@ -77,6 +62,7 @@ impl FleetInbox {
                 if let Some(call) = answered_call(&report.input) {
                     self.view.send_over(call);
                 }
+                self.view.regather();
                 let outcome = &report.outcome;
                 self.view.set_message(
                     Some(outcome.text.clone()),

@@ -5,11 +5,12 @@
 
 use super::model::FleetModel;
 use super::waits::SessionWaits;
-use crate::deadline::{self, Deadline};
+use crate::deadline::{self, Deadline, WorkspaceClock};
 use crate::session::actions::PendingAction;
 use crate::session::text::short_args;
 use gobare_api::model::RequiredActionKind;
 use gobare_api::text;
+use std::collections::{HashMap, HashSet};
 
 /// Characters of a session's name kept in a row.
 const SESSION_CHARS: usize = 60;
@@ -37,30 +38,123 @@ pub struct InboxItem {
     /// its turn (§14.9).
     pub answerable: bool,
     pub created_at: Option<i64>,
+    /// What the deadline is computed from again as the clock moves.
+    expires_at: Option<i64>,
+    clock: WorkspaceClock,
+}
+
+impl InboxItem {
+    /// The deadline as of `now` (the text and the clock it counts from stay).
+    fn time(&mut self, lifetime_ms: i64, now: i64) {
+        self.deadline =
+            deadline::deadline(&self.kind, self.expires_at, &self.clock, lifetime_ms, now);
+    }
 }
 
 /// Every pending action of the fleet, soonest deadline first (unknown deadlines after the
 /// known, then the ones nothing ends), then the oldest asked first.
 pub fn items(model: &FleetModel, lifetime_ms: i64, now: i64) -> Vec<InboxItem> {
-    let mut items: Vec<InboxItem> = model
-        .waits()
-        .waiting()
-        .flat_map(|(id, waits)| {
-            let session = session_name(model, id);
-            waits
-                .actions
-                .pending()
-                .iter()
-                .filter(|a| !matches!(a.kind, RequiredActionKind::Other(_)))
-                .map(move |a| item(id, &session, waits, a, lifetime_ms, now))
-        })
-        .collect();
+    let mut items = Vec::new();
+    for (id, waits) in model.waits().waiting() {
+        push_session(&mut items, model, id, waits, lifetime_ms, now);
+    }
     sort(&mut items, now);
     items
 }
 
+/// The items of session `id`, appended to `items`.
+fn push_session(
+    items: &mut Vec<InboxItem>,
+    model: &FleetModel,
+    id: &str,
+    waits: &SessionWaits,
+    lifetime_ms: i64,
+    now: i64,
+) {
+    let session = session_name(model, id);
+    items.extend(
+        waits
+            .actions
+            .pending()
+            .iter()
+            .filter(|a| !matches!(a.kind, RequiredActionKind::Other(_)))
+            .map(|a| item(id, &session, waits, a, lifetime_ms, now)),
+    );
+}
+
+/// The inbox's items kept from frame to frame: after a change of the fleet only the
+/// sessions whose waits or row moved on are gathered again (their text made safe once),
+/// the rest are only timed and sorted again. The same items as [`items`] gives.
+#[derive(Debug, Clone, Default)]
+pub struct Gathered {
+    items: Vec<InboxItem>,
+    /// What each session's items were gathered from: its row's and its waits' versions.
+    seen: HashMap<String, (u64, u64)>,
+    /// The model (instance, generation) last gathered from.
+    model: Option<(u64, u64)>,
+}
+
+impl Gathered {
+    pub fn items(&self) -> &[InboxItem] {
+        &self.items
+    }
+
+    /// Forgets everything: the next update gathers every session.
+    pub fn clear(&mut self) {
+        *self = Gathered::default();
+    }
+
+    /// The items as of `model` at `now`, sorted.
+    pub fn update(&mut self, model: &FleetModel, lifetime_ms: i64, now: i64) {
+        let version = model.version();
+        if self
+            .model
+            .is_some_and(|(instance, _)| instance != version.0)
+        {
+            self.clear();
+        }
+        if self.model != Some(version) {
+            self.model = Some(version);
+            let mut stale: HashSet<&str> = HashSet::new();
+            let mut waiting: HashSet<&str> = HashSet::new();
+            for (id, waits) in model.waits().waiting() {
+                waiting.insert(id);
+                let key = (model.get(id).map_or(0, |r| r.version), waits.version());
+                if self.seen.get(id) != Some(&key) {
+                    stale.insert(id);
+                }
+            }
+            if !stale.is_empty() || self.seen.len() != waiting.len() {
+                self.items.retain(|i| {
+                    waiting.contains(i.session_id.as_str())
+                        && !stale.contains(i.session_id.as_str())
+                });
+                self.seen.retain(|id, _| waiting.contains(id.as_str()));
+                for id in stale {
+                    let Some(waits) = model.waits().get(id) else {
+                        continue;
+                    };
+                    push_session(&mut self.items, model, id, waits, lifetime_ms, now);
+                    let key = (model.get(id).map_or(0, |r| r.version), waits.version());
+                    self.seen.insert(id.to_string(), key);
+                }
+            }
+        }
+        retime(&mut self.items, lifetime_ms, now);
+    }
+}
+
+/// The same items as of `now`: their deadlines again, and their order. What a clock's
+/// second changes, without gathering the text again.
+pub fn retime(items: &mut [InboxItem], lifetime_ms: i64, now: i64) {
+    for item in items.iter_mut() {
+        item.time(lifetime_ms, now);
+    }
+    sort(items, now);
+}
+
 /// The inbox's order.
-pub fn sort(items: &mut [InboxItem], now: i64) {
+fn sort(items: &mut [InboxItem], now: i64) {
     items.sort_by(|a, b| {
         (a.deadline.sort_key(now), a.created_at.unwrap_or(i64::MAX))
             .cmp(&(b.deadline.sort_key(now), b.created_at.unwrap_or(i64::MAX)))
@@ -86,22 +180,14 @@ fn item(
     now: i64,
 ) -> InboxItem {
     let facts = &waits.actions;
-    let (request, sensitive) = match (&action.kind, &action.resource) {
-        (RequiredActionKind::Approval, Some(listed)) => {
-            let d = facts.approval(listed);
-            // Only the event says `sensitive`, not the listing: unseen, it is taken as
-            // sensitive (two `y`s), never as harmless.
-            let sensitive = d.sensitive || !facts.knows_approval(&action.call_id);
-            (
-                format!("{} {}", d.name, short_args(&d.args, 200)),
-                sensitive,
-            )
-        }
-        (RequiredActionKind::Approval, None) => (
-            format!("{} {}", action.name, action.args),
-            facts.is_sensitive(&action.call_id),
+    let (request, sensitive) = match &action.kind {
+        // Only the event says `sensitive`, not the listing: unseen, it is taken as
+        // sensitive (two `y`s), never as harmless.
+        RequiredActionKind::Approval => (
+            approval_line(facts, action),
+            facts.is_sensitive(&action.call_id) || !facts.knows_approval(&action.call_id),
         ),
-        (RequiredActionKind::Question, _) => (question_line(facts, action), false),
+        RequiredActionKind::Question => (question_line(facts, action), false),
         _ => (format!("{}({})", action.name, action.args), false),
     };
     let answerable = action.resource.is_some() || action.kind != RequiredActionKind::FunctionCall;
@@ -121,16 +207,37 @@ fn item(
         sensitive,
         answerable,
         created_at: action.created_at,
+        expires_at: action.expires_at,
+        clock: waits.clock,
+    }
+}
+
+/// "bash systemctl restart worker": the name and short arguments kept with the wait (the
+/// event's or the listing's), no copy of the whole arguments per row; the event's details
+/// when the listing has no name.
+fn approval_line(facts: &crate::session::actions::Actions, action: &PendingAction) -> String {
+    match &action.resource {
+        Some(listed) if action.name.is_empty() => {
+            let d = facts.approval(listed);
+            format!("{} {}", d.name, short_args(&d.args, 200))
+        }
+        _ => format!("{} {}", action.name, action.args),
     }
 }
 
 /// "Roll back or patch? [roll back · patch]".
 fn question_line(facts: &crate::session::actions::Actions, action: &PendingAction) -> String {
-    let question = match &action.resource {
-        Some(listed) => facts.question(listed),
-        None => facts.question_details(&action.call_id).unwrap_or_default(),
+    // The event's details borrowed; read from the listing only without them.
+    let read;
+    let question = match (facts.question_asked(&action.call_id), &action.resource) {
+        (Some(asked), _) => asked,
+        (None, Some(listed)) => {
+            read = facts.question(listed);
+            &read
+        }
+        (None, None) => return String::new(),
     };
-    let mut line = question.question;
+    let mut line = question.question.clone();
     if !question.options.is_empty() {
         let mut named: Vec<&str> = question
             .options

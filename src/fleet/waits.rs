@@ -16,12 +16,23 @@ use gobare_api::model::{Event, EventPayload, RequiredActionKind, Session, Worksp
 pub struct SessionWaits {
     pub(crate) actions: Actions,
     pub(crate) clock: WorkspaceClock,
+    /// Changes with every change of the above: the inbox gathers again only the sessions
+    /// whose waits moved on.
+    version: u64,
+}
+
+impl SessionWaits {
+    pub(crate) fn version(&self) -> u64 {
+        self.version
+    }
 }
 
 /// Every session's waits, by session id.
 #[derive(Debug, Clone, Default)]
 pub struct FleetWaits {
     sessions: HashMap<String, SessionWaits>,
+    /// The last version given to a session's waits.
+    versions: u64,
 }
 
 impl FleetWaits {
@@ -56,7 +67,12 @@ impl FleetWaits {
         waits
             .clock
             .set_published(session.preview.published_url.is_some());
-        *waits != before
+        let changed = *waits != before;
+        if changed {
+            self.versions += 1;
+            waits.version = self.versions;
+        }
+        changed
     }
 
     /// One persisted event of the org stream. Returns whether anything changed.
@@ -105,13 +121,20 @@ impl FleetWaits {
             EventPayload::SandboxResumed(_) => waits.clock.resumed(at),
             _ => {}
         }
-        *waits != before
+        let changed = *waits != before;
+        if changed {
+            self.versions += 1;
+            waits.version = self.versions;
+        }
+        changed
     }
 
     /// The stream skipped events (a truncated replay): no clock is whole any more.
     pub(crate) fn gap(&mut self) {
         for waits in self.sessions.values_mut() {
             waits.clock.gap();
+            self.versions += 1;
+            waits.version = self.versions;
         }
     }
 

@@ -213,8 +213,8 @@ impl Actions {
     }
 
     /// The question `call_id` as its event asked it, if the event was seen.
-    pub(crate) fn question_details(&self, call_id: &str) -> Option<QuestionDetails> {
-        self.questions.get(call_id).cloned()
+    pub(crate) fn question_asked(&self, call_id: &str) -> Option<&QuestionDetails> {
+        self.questions.get(call_id)
     }
 
     /// The facts of the call `call_id` alone, as a prompt shows and answers it (the prompt

@@ -445,6 +445,8 @@ impl SessionView {
                 self.want(Fetch::Session);
             }
             P::SandboxCreated(s) | P::SandboxPaused(s) | P::SandboxResumed(s) => {
+                let created = matches!(ev.payload, P::SandboxCreated(_));
+                self.workspace.clock_event(created, &s.state, ev.created_at);
                 self.workspace
                     .set_state(Some(s.state.clone()), ev.created_at);
             }
@@ -453,7 +455,10 @@ impl SessionView {
                 self.want(Fetch::Session);
             }
             P::PreviewReady(p) => self.workspace.preview_ready(p.port, p.url.as_deref()),
-            P::ReplayTruncated(t) => self.truncated_from = t.from_seq.or(self.truncated_from),
+            P::ReplayTruncated(t) => {
+                self.truncated_from = t.from_seq.or(self.truncated_from);
+                self.workspace.clock_gap();
+            }
             _ => {}
         }
     }

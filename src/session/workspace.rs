@@ -1,6 +1,7 @@
 //! The workspace (sandbox) state: from `sandbox.*` events and the session's `environment`.
 //! `destroyed`, `recovering` and `unknown` have no events and only show up via a GET.
 
+use crate::deadline::WorkspaceClock;
 use gobare_api::model::{Environment, Preview, Repo, Usage, WorkspaceState};
 use std::collections::VecDeque;
 
@@ -18,6 +19,8 @@ pub(crate) struct WorkspaceView {
     preview: Preview,
     recovery_error: Option<String>,
     usage: Option<SandboxUsage>,
+    /// Its running time since it started, for a parked turn's deadline (§5).
+    clock: WorkspaceClock,
 }
 
 /// Sandbox time read from `GET …/usage`: the session's, and its crew's when it has one.
@@ -51,6 +54,25 @@ impl WorkspaceView {
 
     pub(crate) fn recovery_error(&self) -> Option<&str> {
         self.recovery_error.as_deref()
+    }
+
+    pub(crate) fn clock(&self) -> &WorkspaceClock {
+        &self.clock
+    }
+
+    /// The clock follows a `sandbox.*` event (`state` running after `sandbox.created` or
+    /// `sandbox.resumed`, paused after `sandbox.paused`).
+    pub(crate) fn clock_event(&mut self, created: bool, state: &WorkspaceState, at: Option<i64>) {
+        match (created, state) {
+            (true, _) => self.clock.created(at),
+            (false, WorkspaceState::Paused) => self.clock.paused(at),
+            (false, _) => self.clock.resumed(at),
+        }
+    }
+
+    /// The history has a hole (a truncated replay).
+    pub(crate) fn clock_gap(&mut self) {
+        self.clock.gap();
     }
 
     pub(crate) fn usage(&self) -> Option<&SandboxUsage> {
@@ -154,6 +176,11 @@ impl WorkspaceView {
         }
         self.repo = env.repo.clone();
         self.preview = preview.clone();
+        self.clock.set_published(preview.published_url.is_some());
+        if env.state == Some(WorkspaceState::Destroyed) {
+            // Reclaimed: the next workspace starts a clock of its own.
+            self.clock = WorkspaceClock::default();
+        }
         *self != before
     }
 }

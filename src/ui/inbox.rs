@@ -15,7 +15,7 @@ use std::collections::HashSet;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use gobare_api::model::{Input, RequiredActionKind};
 
-use crate::fleet::inbox::{self, InboxItem};
+use crate::fleet::inbox::{Gathered, InboxItem};
 use crate::fleet::model::FleetModel;
 use crate::keys::table::fleet_key;
 use crate::session::actions::Actions;
@@ -60,7 +60,8 @@ enum InboxMode {
 /// the answers in flight.
 #[derive(Debug, Clone)]
 pub struct InboxView {
-    items: Vec<InboxItem>,
+    /// The items as last drawn, in order, kept from frame to frame.
+    gathered: Gathered,
     /// (session, call) of the selected action.
     selected: Option<(String, String)>,
     selected_index: usize,
@@ -82,7 +83,7 @@ impl InboxView {
         let mut prompt = PromptState::default();
         prompt.set_back("back to the list");
         InboxView {
-            items: Vec::new(),
+            gathered: Gathered::default(),
             selected: None,
             selected_index: 0,
             offset: 0,
@@ -108,7 +109,7 @@ impl InboxView {
 
     /// The items as last drawn, in order.
     pub fn items(&self) -> &[InboxItem] {
-        &self.items
+        self.gathered.items()
     }
 
     /// The selected action: (session, call).
@@ -140,45 +141,49 @@ impl InboxView {
     fn select_next(&mut self) {
         self.mode = InboxMode::List;
         let next = match self.current_index() {
-            Some(i) if i + 1 < self.items.len() => i + 1,
+            Some(i) if i + 1 < self.gathered.items().len() => i + 1,
             _ => 0,
         };
         self.select_at(next);
     }
 
     fn select_at(&mut self, index: usize) {
-        let index = index.min(self.items.len().saturating_sub(1));
+        let index = index.min(self.gathered.items().len().saturating_sub(1));
         self.selected_index = index;
         self.selected = self
-            .items
+            .gathered
+            .items()
             .get(index)
             .map(|i| (i.session_id.clone(), i.call_id.clone()));
     }
 
     fn current_index(&self) -> Option<usize> {
         let (session, call) = self.selected.as_ref()?;
-        if let Some(i) = self.items.get(self.selected_index)
+        if let Some(i) = self.gathered.items().get(self.selected_index)
             && i.session_id == *session
             && i.call_id == *call
         {
             return Some(self.selected_index);
         }
-        self.items
+        self.gathered
+            .items()
             .iter()
             .position(|i| i.session_id == *session && i.call_id == *call)
     }
 
     fn selected_item(&self) -> Option<&InboxItem> {
-        self.current_index().and_then(|i| self.items.get(i))
+        self.current_index()
+            .and_then(|i| self.gathered.items().get(i))
     }
 
     /// The items again, from `model` at `now`: the selection stays on its action, or —
     /// its action gone — on the one now at its place. Leaving the action it decided
     /// leaves the deciding mode.
     pub(crate) fn refresh(&mut self, model: &FleetModel, now: i64) {
-        self.items = inbox::items(model, self.lifetime_ms, now);
+        self.gathered.update(model, self.lifetime_ms, now);
+        let items = self.gathered.items();
         self.sending
-            .retain(|call| self.items.iter().any(|i| i.call_id == *call));
+            .retain(|call| items.iter().any(|i| i.call_id == *call));
         match self.current_index() {
             Some(i) => self.selected_index = i,
             None => {
@@ -203,6 +208,12 @@ impl InboxView {
             facts.mark_sensitive(call);
         }
         Some(facts)
+    }
+
+    /// The waits changed outside the model's versions (an answer's report settled one):
+    /// gathered again at the next frame.
+    pub(crate) fn regather(&mut self) {
+        self.gathered.clear();
     }
 
     /// The send of `call_id`'s answer is over (accepted, refused or given up).
@@ -271,7 +282,7 @@ impl InboxView {
     }
 
     fn list_key(&mut self, key: FleetKey) -> InboxAction {
-        let last = self.items.len().saturating_sub(1);
+        let last = self.gathered.items().len().saturating_sub(1);
         let index = self.current_index().unwrap_or(self.selected_index);
         let page = self.page_rows.max(1);
         let target = match key {

@@ -16,6 +16,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Widget};
 use serde_json::Value;
 
+use crate::deadline::{self, Deadline, WorkspaceClock};
 use crate::session::actions::{Actions, QuestionDetails};
 use crate::ui::theme::Theme;
 use gobare_api::model::{Input, RequiredAction, RequiredActionKind};
@@ -69,6 +70,9 @@ pub struct PromptState {
     laid_out: Option<(usize, Vec<Line<'static>>)>,
     /// Where Esc goes, as the hint says it (`None`: "back to typing", the session's box).
     back: Option<&'static str>,
+    /// The session's workspace clock and the lifetime it counts to: a parked turn's
+    /// deadline (§5). `None`: only a function call's `expires_at` is shown.
+    workspace: Option<(WorkspaceClock, i64)>,
 }
 
 impl PromptState {
@@ -146,6 +150,11 @@ impl PromptState {
     /// Whether the box holds text an approval's decision would take along as a note.
     pub(crate) fn set_with_note(&mut self, with_note: bool) {
         self.with_note = with_note;
+    }
+
+    /// The workspace clock the shown action's deadline is estimated from.
+    pub(crate) fn set_workspace(&mut self, clock: WorkspaceClock, lifetime_ms: i64) {
+        self.workspace = Some((clock, lifetime_ms));
     }
 
     /// What the hint says Esc goes back to (the inbox's list, rather than the box).
@@ -356,11 +365,29 @@ impl PromptState {
         if listed > 1 {
             title.push_str(&format!(" · 1 of {listed}"));
         }
-        if let Some(left) = countdown(action.expires_at, self.now_ms) {
+        if let Some(left) = self.deadline(action) {
             title.push_str(" · ");
             title.push_str(&left);
         }
         title
+    }
+
+    /// The shown action's deadline: a function call's timeout exactly ("expires in 42s"),
+    /// else the workspace lifetime estimated ("≈ 1h 12m left"); nothing when unknown.
+    fn deadline(&self, action: &RequiredAction) -> Option<String> {
+        let (Some((clock, lifetime)), Some(now)) = (&self.workspace, self.now_ms) else {
+            return countdown(action.expires_at, self.now_ms);
+        };
+        match deadline::deadline(&action.kind, action.expires_at, clock, *lifetime, now) {
+            Deadline::Exact(_) => countdown(action.expires_at, self.now_ms),
+            d @ (Deadline::Estimate(_) | Deadline::Paused(_)) if d.is_past(now) => {
+                Some("workspace lifetime over".into())
+            }
+            d @ (Deadline::Estimate(_) | Deadline::Paused(_)) => {
+                Some(format!("{} left (workspace lifetime)", d.show(now)))
+            }
+            Deadline::None | Deadline::Unknown => None,
+        }
     }
 
     /// What the panel shows, as plain lines for the screen-reader mode: the title, then

@@ -93,6 +93,10 @@ impl Screen {
     pub(crate) fn prepare_prompt(&mut self, view: &SessionView) {
         self.prompt.set_focused(*self.mode() == Mode::Deciding);
         self.prompt.set_now(view.now_ms());
+        self.prompt.set_workspace(
+            *view.workspace().clock(),
+            crate::deadline::workspace_lifetime_ms(),
+        );
         self.prompt.set_with_note(!self.composer.is_empty());
         // The panel must not say "Tab to decide" above the question deciding it.
         self.prompt.set_confirming(matches!(

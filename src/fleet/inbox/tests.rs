@@ -179,3 +179,71 @@ fn server_text_is_one_safe_line() {
         assert!(!s.chars().any(|c| c.is_control()), "{s:?}");
     }
 }
+
+#[test]
+fn gathered_again_only_where_the_fleet_moved_on_and_the_same_as_all_at_once() {
+    let mut model = FleetModel::new();
+    model.apply_full_list(&[
+        session(
+            "a",
+            "A",
+            json!([listed("question", "qa", json!({"name": "Which?"}))]),
+        ),
+        session("b", "B", json!([])),
+        session(
+            "c",
+            "C",
+            json!([listed(
+                "function_call",
+                "fc",
+                json!({
+            "name": "lookup", "expires_at": NOW + M})
+            )]),
+        ),
+    ]);
+    let mut gathered = Gathered::default();
+    gathered.update(&model, WORKSPACE_LIFETIME_MS, NOW);
+    assert_eq!(gathered.items(), items(&model, WORKSPACE_LIFETIME_MS, NOW));
+    let steps = [
+        event("b", 1, NOW, "sandbox.created", json!({"state": "running"})),
+        event(
+            "b",
+            2,
+            NOW,
+            "approval.requested",
+            json!({
+            "toolCallId": "ab", "name": "bash", "args": {}, "sensitive": false}),
+        ),
+        event(
+            "a",
+            3,
+            NOW,
+            "question.answered",
+            json!({"toolCallId": "qa", "answer": "x"}),
+        ),
+        event("c", 4, NOW, "turn.ended", json!({"turnId": "t"})),
+        event(
+            "a",
+            5,
+            NOW,
+            "question.asked",
+            json!({
+            "toolCallId": "qa2", "question": "And now?", "options": ["x"]}),
+        ),
+    ];
+    for (n, step) in steps.iter().enumerate() {
+        model.apply_event(step);
+        let now = NOW + n as i64 * 1_000;
+        gathered.update(&model, WORKSPACE_LIFETIME_MS, now);
+        assert_eq!(
+            gathered.items(),
+            items(&model, WORKSPACE_LIFETIME_MS, now),
+            "after {step:?}"
+        );
+    }
+    // A rename shows: the row's version is part of what was gathered.
+    let renamed = session("b", "B renamed", json!([]));
+    model.apply_session(&renamed);
+    gathered.update(&model, WORKSPACE_LIFETIME_MS, NOW);
+    assert!(gathered.items().iter().any(|i| i.session == "B renamed"));
+}

@@ -7,7 +7,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Widget};
+use ratatui::widgets::{Block, Borders, Widget};
 
 use super::{InboxMode, InboxView};
 use crate::deadline::Deadline;
@@ -37,14 +37,14 @@ impl InboxView {
         now_ms: i64,
     ) {
         self.refresh(model, now_ms);
-        Clear.render(area, buf);
+        clear(area, buf);
         let deciding = self.mode != InboxMode::List;
         let title = if deciding {
             " Inbox · Deciding: its keys answer it ".to_string()
         } else {
             format!(
                 " Inbox · {} waiting on you · soonest deadline first ",
-                self.items.len()
+                self.gathered.items().len()
             )
         };
         let block = Block::default()
@@ -69,7 +69,7 @@ impl InboxView {
         let list_rows = usize::from(inner.height - 3 - panel);
         self.page_rows = list_rows.max(1);
         buf.set_line(inner.x, inner.y, &header(width, theme), inner.width);
-        if self.items.is_empty() {
+        if self.gathered.items().is_empty() {
             buf.set_span(
                 inner.x,
                 inner.y + 1,
@@ -82,16 +82,16 @@ impl InboxView {
         }
         let index = self.current_index().unwrap_or(0);
         self.offset = visible_offset(self.offset, index, self.page_rows);
-        let end = (self.offset + self.page_rows).min(self.items.len());
+        let end = (self.offset + self.page_rows).min(self.gathered.items().len());
         let mut true_for: Option<i64> = None;
         for (n, i) in (self.offset..end).enumerate() {
-            let item = &self.items[i];
+            let item = &self.gathered.items()[i];
             if let Some(ms) = next_change(&item.deadline, now_ms) {
                 true_for = Some(true_for.map_or(ms, |t| t.min(ms)));
             }
             let sending = self.sending.contains(&item.call_id);
-            let line = row(item, i == index, sending, width, theme, now_ms);
-            buf.set_line(inner.x, inner.y + 1 + n as u16, &line, inner.width);
+            let line = Rect::new(inner.x, inner.y + 1 + n as u16, inner.width, 1);
+            draw_row(buf, line, item, i == index, sending, theme, now_ms);
         }
         self.true_for_ms = true_for;
         if panel > 0 {
@@ -128,6 +128,11 @@ impl InboxView {
         self.prompt.set_focused(true);
         self.prompt.set_confirming(self.mode == InboxMode::Confirm);
         self.prompt.set_now(Some(now));
+        if let Some((session, _)) = &self.selected
+            && let Some(waits) = model.waits().get(session)
+        {
+            self.prompt.set_workspace(waits.clock, self.lifetime_ms);
+        }
         let wanted = self.prompt.lay_out(&facts, inner.width, theme);
         // At least the selected row stays in sight above it.
         let most = inner.height.saturating_sub(5).max(3);
@@ -187,15 +192,20 @@ fn session_cols(width: usize) -> usize {
     (width / 5).clamp(10, 28)
 }
 
-fn row(
+/// Draws one item on the one-row `line`: each cell put at its column (no padding run
+/// through the grapheme segmenter), the selected row's background across.
+fn draw_row(
+    buf: &mut Buffer,
+    line: Rect,
     item: &InboxItem,
     selected: bool,
     sending: bool,
-    width: usize,
     theme: &Theme,
     now: i64,
-) -> Line<'static> {
+) {
+    let (x, y, width) = (line.x, line.y, usize::from(line.width));
     let base = if selected {
+        buf.set_style(line, theme.selection);
         theme.selection
     } else {
         Style::default()
@@ -216,49 +226,48 @@ fn row(
         RequiredActionKind::FunctionCall => "function",
         RequiredActionKind::Other(_) => "other",
     };
-    let session = session_cols(width);
-    let request = if sending {
-        format!("sending… {}", item.request)
+    let kind_style = if item.sensitive {
+        theme.warning
     } else {
-        item.request.clone()
+        theme.text
     };
-    let cells = [
-        (countdown, DEADLINE_COLS, countdown_style),
-        (
-            kind.to_string(),
-            KIND_COLS,
-            if item.sensitive {
-                theme.warning
-            } else {
-                theme.text
-            },
-        ),
-        (item.session.clone(), session, theme.strong),
+    let sending_request;
+    let request = if sending {
+        sending_request = format!("sending… {}", item.request);
+        &sending_request
+    } else {
+        &item.request
+    };
+    let marker = if selected { "› " } else { "  " };
+    let cells: [(&str, usize, Style); 5] = [
+        (marker, 2, theme.accent),
+        (&countdown, DEADLINE_COLS, countdown_style),
+        (kind, KIND_COLS, kind_style),
+        (&item.session, session_cols(width), theme.strong),
         (request, usize::MAX, theme.text),
     ];
-    let marker = if selected { "› " } else { "  " };
-    let mut spans = Vec::with_capacity(cells.len() + 1);
-    spans.push(Span::styled(
-        text::truncate(marker, width).into_owned(),
-        base.patch(theme.accent),
-    ));
-    let mut left = width.saturating_sub(2);
-    for (cell, cols, style) in cells {
+    let mut at = 0;
+    for (n, (cell, cols, style)) in cells.into_iter().enumerate() {
+        let left = width - at;
         if left == 0 {
             break;
         }
         let cols = cols.min(left);
-        // Cut one short of the column, so neighbours never touch.
-        let room = if cols == left { cols } else { cols - 1 };
-        let cut = text::truncate(&cell, room);
-        let pad = cols - text::width(&cut);
-        spans.push(Span::styled(
-            format!("{cut}{}", " ".repeat(if cols == left { 0 } else { pad })),
+        // A text column is cut one short, so neighbours never touch.
+        let room = if n == 0 || cols == left {
+            cols
+        } else {
+            cols - 1
+        };
+        buf.set_stringn(
+            x + at as u16,
+            y,
+            text::truncate(cell, room),
+            room,
             base.patch(style),
-        ));
-        left -= cols;
+        );
+        at += cols;
     }
-    Line::from(spans)
 }
 
 /// Milliseconds until the countdown shown for `deadline` changes; `None` when it stands.
@@ -270,6 +279,17 @@ fn next_change(deadline: &Deadline, now: i64) -> Option<i64> {
             (left > 0).then(|| (left - 1).rem_euclid(1000) + 1)
         }
         _ => None,
+    }
+}
+
+/// Resets every cell of `area` a row at a time (the `Clear` widget goes column by column).
+fn clear(area: Rect, buf: &mut Buffer) {
+    let area = area.intersection(buf.area);
+    for y in area.top()..area.bottom() {
+        let start = buf.index_of(area.x, y);
+        for cell in &mut buf.content[start..start + usize::from(area.width)] {
+            cell.reset();
+        }
     }
 }
 
