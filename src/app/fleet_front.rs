@@ -41,6 +41,11 @@ pub(crate) enum FleetMsg {
         named: Option<(String, Box<Result<Session, ApiError>>)>,
     },
     Created(Box<Result<Session, ApiError>>),
+    /// The digest of the absence since `since_ms` (see [`super::fleet_away`]).
+    Away {
+        since_ms: i64,
+        result: Box<Result<crate::away::gather::Gathered, ApiError>>,
+    },
 }
 
 /// What the user chose in the fleet that takes it off the screen.
@@ -60,16 +65,24 @@ pub(crate) struct FleetState {
     settings: Settings,
     theme: Theme,
     help: FleetHelp,
+    /// "While you were away" (see [`super::fleet_away`]).
+    away: super::fleet_away::FleetAway,
 }
 
 impl FleetState {
-    pub(crate) fn new(live: FleetLive, settings: Settings, notice: Option<String>) -> FleetState {
+    pub(crate) fn new(
+        live: FleetLive,
+        settings: Settings,
+        notice: Option<String>,
+        store: Option<crate::store::StateStore>,
+    ) -> FleetState {
         let mut view = FleetView::new();
         view.set_message(notice, true);
         FleetState {
             live,
             view,
             theme: settings.theme(),
+            away: super::fleet_away::FleetAway::new(store, &settings.away),
             settings,
             help: FleetHelp::new(key_table::fleet_help_rows()),
         }
@@ -138,6 +151,7 @@ impl FleetFront {
         let (msgs, msgs_rx) = mpsc::unbounded_channel();
         let mut frames = FrameScheduler::new(MAX_FPS);
         frames.request();
+        state.away.start(&client, &msgs);
         FleetFront {
             tui,
             state,
@@ -204,11 +218,23 @@ impl FleetFront {
             let wall = gobare_api::clock::unix_ms();
             {
                 let model = self.state.live.model();
-                let (view, help, theme) =
-                    (&mut self.state.view, &self.state.help, &self.state.theme);
+                let budgets = crate::budget::Budgets::gather(
+                    &self.client,
+                    Some(crate::budget::slots::Counts::of(&model)),
+                );
+                let (view, help, theme, away) = (
+                    &mut self.state.view,
+                    &self.state.help,
+                    &self.state.theme,
+                    &self.state.away,
+                );
                 self.tui.draw(|f| {
                     let area = f.area();
                     view.render(area, f.buffer_mut(), &model, theme, wall);
+                    if let Some(line) = budgets.line(wall) {
+                        crate::ui::budget_view::on_border(area, f.buffer_mut(), &line, theme);
+                    }
+                    away.render(area, f.buffer_mut(), theme);
                     help.render(area, f.buffer_mut(), theme);
                 })?;
             }
@@ -243,8 +269,14 @@ impl FleetFront {
                 self.frames.request();
                 return;
             }
-            Event::FocusGained => return self.notifier.set_focused(true),
-            Event::FocusLost => return self.notifier.set_focused(false),
+            Event::FocusGained | Event::FocusLost => {
+                let focused = matches!(event, Event::FocusGained);
+                self.notifier.set_focused(focused);
+                if self.state.away.focus(focused, Instant::now()) {
+                    self.state.away.start(&self.client, &self.msgs);
+                }
+                return;
+            }
             _ => return,
         };
         self.frames.request();
@@ -252,6 +284,13 @@ impl FleetFront {
             HelpKey::NotMine => {}
             HelpKey::Consumed => return,
             HelpKey::Quit => return self.quit(),
+        }
+        // Esc in the list closes the digest first (its title says so), before the filter.
+        if key.code == crossterm::event::KeyCode::Esc
+            && !self.state.view.is_modal()
+            && self.state.away.dismiss()
+        {
+            return;
         }
         match self.state.view.handle_key(key) {
             FleetAction::Open(id) => self.exit = Some(FleetExit::Open(id)),
@@ -382,6 +421,7 @@ impl FleetFront {
                     }
                 }
             },
+            FleetMsg::Away { since_ms, result } => self.state.away.gathered(since_ms, *result),
             FleetMsg::Created(result) => {
                 self.creating = false;
                 match *result {
@@ -403,6 +443,7 @@ impl FleetFront {
 
     /// Takes the terminal and the fleet's state back for the next front.
     pub(crate) fn into_parts(self) -> (Tui, FleetState, super::stats::Stats) {
+        self.state.away.seen();
         (self.tui, self.state, self.stats)
     }
 }
