@@ -40,6 +40,7 @@ mod perf_e2e;
 mod production_question;
 mod pty_terminal;
 mod refusal_reopen;
+mod report_cli;
 mod restart_fidelity;
 mod resume_faults;
 mod screen_reader;
