@@ -33,6 +33,7 @@ mod layout;
 mod looking_back;
 mod malformed_frames;
 mod malformed_props;
+mod notify_e2e;
 mod one_runtime;
 mod outputs_app;
 mod paging_back;
