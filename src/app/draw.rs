@@ -30,6 +30,7 @@ impl App {
                     area,
                     f.buffer_mut(),
                     std::slice::from_ref(digest),
+                    false,
                     away_ms,
                     theme,
                 );

@@ -116,10 +116,17 @@ impl FleetAway {
         }
     }
 
-    /// Draws the digest over the top of the fleet, when one is shown.
+    /// The rows the digest takes at the top of `area` (the fleet is drawn below them).
+    pub(crate) fn height(&self, area: Rect) -> u16 {
+        self.shown.as_ref().map_or(0, |(digests, _)| {
+            crate::ui::away_banner::height(area, digests, true)
+        })
+    }
+
+    /// Draws the digest at the top of `area`, when one is shown.
     pub(crate) fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         if let Some((digests, away_ms)) = &self.shown {
-            crate::ui::away_banner::render(area, buf, digests, *away_ms, theme);
+            crate::ui::away_banner::render(area, buf, digests, true, *away_ms, theme);
         }
     }
 }

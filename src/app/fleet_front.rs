@@ -230,9 +230,16 @@ impl FleetFront {
                 );
                 self.tui.draw(|f| {
                     let area = f.area();
-                    view.render(area, f.buffer_mut(), &model, theme, wall);
+                    // The digest on top, the fleet below it: no row is hidden under it.
+                    let top = away.height(area);
+                    let list = ratatui::layout::Rect {
+                        y: area.y + top,
+                        height: area.height - top,
+                        ..area
+                    };
+                    view.render(list, f.buffer_mut(), &model, theme, wall);
                     if let Some(line) = budgets.line(wall) {
-                        crate::ui::budget_view::on_border(area, f.buffer_mut(), &line, theme);
+                        crate::ui::budget_view::on_border(list, f.buffer_mut(), &line, theme);
                     }
                     away.render(area, f.buffer_mut(), theme);
                     help.render(area, f.buffer_mut(), theme);
