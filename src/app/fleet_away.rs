@@ -5,16 +5,15 @@
 
 use std::time::Instant;
 
-use super::fleet_front::FleetMsg;
 use crate::away::config::AwaySettings;
 use crate::away::digest::Digest;
 use crate::away::gather::{Gathered, gather};
 use crate::store::StateStore;
 use crate::ui::theme::Theme;
 use gobare_api::client::ApiClient;
+use gobare_api::error::ApiError;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use tokio::sync::mpsc;
 
 /// The fleet's digest, from the mark to on screen.
 #[derive(Debug)]
@@ -44,28 +43,25 @@ impl FleetAway {
         }
     }
 
-    /// Starts the digest of the absence, if one is due (once per absence).
-    pub(crate) fn start(&mut self, client: &ApiClient, msgs: &mpsc::UnboundedSender<FleetMsg>) {
-        let Some(since_ms) = self.since.take() else {
-            return;
-        };
-        let (client, store, msgs) = (client.clone(), self.store.clone(), msgs.clone());
-        tokio::spawn(async move {
+    /// The digest of the absence to run off the loop, if one is due (once per absence):
+    /// it gives back the absence's start and what was gathered.
+    pub(crate) fn start(
+        &mut self,
+        client: &ApiClient,
+    ) -> Option<impl Future<Output = (i64, Result<Gathered, ApiError>)> + Send + 'static> {
+        let since_ms = self.since.take()?;
+        let (client, store) = (client.clone(), self.store.clone());
+        Some(async move {
             let now_ms = gobare_api::clock::unix_ms();
-            let result = gather(&client, store.as_ref(), since_ms, now_ms).await;
-            let _ = msgs.send(FleetMsg::Away {
+            (
                 since_ms,
-                result: Box::new(result),
-            });
-        });
+                gather(&client, store.as_ref(), since_ms, now_ms).await,
+            )
+        })
     }
 
     /// The digest came back: shown when something happened.
-    pub(crate) fn gathered(
-        &mut self,
-        since_ms: i64,
-        result: Result<Gathered, gobare_api::error::ApiError>,
-    ) {
+    pub(crate) fn gathered(&mut self, since_ms: i64, result: Result<Gathered, ApiError>) {
         match result {
             Ok(gathered) => {
                 let digests: Vec<Digest> = gathered

@@ -151,7 +151,9 @@ impl FleetFront {
         let (msgs, msgs_rx) = mpsc::unbounded_channel();
         let mut frames = FrameScheduler::new(MAX_FPS);
         frames.request();
-        state.away.start(&client, &msgs);
+        if let Some(gather) = state.away.start(&client) {
+            away_task(gather, msgs.clone());
+        }
         FleetFront {
             tui,
             state,
@@ -279,8 +281,10 @@ impl FleetFront {
             Event::FocusGained | Event::FocusLost => {
                 let focused = matches!(event, Event::FocusGained);
                 self.notifier.set_focused(focused);
-                if self.state.away.focus(focused, Instant::now()) {
-                    self.state.away.start(&self.client, &self.msgs);
+                if self.state.away.focus(focused, Instant::now())
+                    && let Some(gather) = self.state.away.start(&self.client)
+                {
+                    away_task(gather, self.msgs.clone());
                 }
                 return;
             }
@@ -453,6 +457,22 @@ impl FleetFront {
         self.state.away.seen();
         (self.tui, self.state, self.stats)
     }
+}
+
+/// Runs the digest of an absence off the loop; it comes back as [`FleetMsg::Away`].
+fn away_task(
+    gather: impl std::future::Future<Output = (i64, Result<crate::away::gather::Gathered, ApiError>)>
+    + Send
+    + 'static,
+    msgs: mpsc::UnboundedSender<FleetMsg>,
+) {
+    tokio::spawn(async move {
+        let (since_ms, result) = gather.await;
+        let _ = msgs.send(FleetMsg::Away {
+            since_ms,
+            result: Box::new(result),
+        });
+    });
 }
 
 /// Creates a session, retrying retryable failures with the same key (a retry after a lost
