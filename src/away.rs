@@ -9,5 +9,6 @@ pub mod builder;
 pub(crate) mod config;
 pub mod digest;
 pub mod from_log;
+pub(crate) mod gather;
 pub mod json;
 pub mod lines;

@@ -30,6 +30,7 @@ impl App {
                     area,
                     f.buffer_mut(),
                     std::slice::from_ref(digest),
+                    false,
                     away_ms,
                     theme,
                 );
@@ -60,6 +61,7 @@ impl App {
 
     /// What a frame needs before the screen draws it: the clock, the input box's title.
     pub(super) fn prepare_frame(&mut self) {
+        self.gather_budgets();
         self.view
             .apply(crate::session::Update::Tick(gobare_api::clock::unix_ms()));
         let title = crate::keys::table::mode_title(

@@ -49,16 +49,24 @@ pub(crate) struct FleetState {
     help: FleetHelp,
     /// The decision inbox, kept open across a session opened from it.
     pub(crate) inbox: FleetInbox,
+    /// "While you were away" (see [`super::fleet_away`]).
+    away: super::fleet_away::FleetAway,
 }
 
 impl FleetState {
-    pub(crate) fn new(live: FleetLive, settings: Settings, notice: Option<String>) -> FleetState {
+    pub(crate) fn new(
+        live: FleetLive,
+        settings: Settings,
+        notice: Option<String>,
+        store: Option<crate::store::StateStore>,
+    ) -> FleetState {
         let mut view = FleetView::new();
         view.set_message(notice, true);
         FleetState {
             live,
             view,
             theme: settings.theme(),
+            away: super::fleet_away::FleetAway::new(store, &settings.away),
             settings,
             help: FleetHelp::new(key_table::fleet_help_rows()),
             inbox: FleetInbox::new(),
@@ -148,6 +156,9 @@ impl FleetFront {
         // Answers sent from a front that is gone report to nobody: not "sending" forever.
         state.inbox.view.forget_sending();
         let answers = InboxAnswers::new(client.clone(), msgs.clone());
+        if let Some(gather) = state.away.start(&client) {
+            away_task(gather, msgs.clone());
+        }
         FleetFront {
             tui,
             state,
@@ -215,16 +226,35 @@ impl FleetFront {
             let wall = gobare_api::clock::unix_ms();
             {
                 let model = self.state.live.model();
-                let (view, help, theme) =
-                    (&mut self.state.view, &self.state.help, &self.state.theme);
+                let budgets = crate::budget::Budgets::gather(
+                    &self.client,
+                    Some(crate::budget::slots::Counts::of(&model)),
+                );
+                let (view, help, theme, away) = (
+                    &mut self.state.view,
+                    &self.state.help,
+                    &self.state.theme,
+                    &self.state.away,
+                );
                 let inbox = &mut self.state.inbox;
                 self.tui.draw(|f| {
                     let area = f.area();
+                    // The digest on top, the fleet below it: no row is hidden under it.
+                    let top = away.height(area);
+                    let list = ratatui::layout::Rect {
+                        y: area.y + top,
+                        height: area.height - top,
+                        ..area
+                    };
                     if inbox.open {
-                        inbox.view.render(area, f.buffer_mut(), &model, theme, wall);
+                        inbox.view.render(list, f.buffer_mut(), &model, theme, wall);
                     } else {
-                        view.render(area, f.buffer_mut(), &model, theme, wall);
+                        view.render(list, f.buffer_mut(), &model, theme, wall);
                     }
+                    if let Some(line) = budgets.line(wall) {
+                        crate::ui::budget_view::on_border(list, f.buffer_mut(), &line, theme);
+                    }
+                    away.render(area, f.buffer_mut(), theme);
                     help.render(area, f.buffer_mut(), theme);
                 })?;
             }
@@ -264,8 +294,16 @@ impl FleetFront {
                 self.frames.request();
                 return;
             }
-            Event::FocusGained => return self.notifier.set_focused(true),
-            Event::FocusLost => return self.notifier.set_focused(false),
+            Event::FocusGained | Event::FocusLost => {
+                let focused = matches!(event, Event::FocusGained);
+                self.notifier.set_focused(focused);
+                if self.state.away.focus(focused, Instant::now())
+                    && let Some(gather) = self.state.away.start(&self.client)
+                {
+                    away_task(gather, self.msgs.clone());
+                }
+                return;
+            }
             _ => return,
         };
         self.frames.request();
@@ -281,6 +319,13 @@ impl FleetFront {
         }
         if self.state.inbox.open {
             return self.inbox_key(key);
+        }
+        // Esc in the list closes the digest first (its title says so), before the filter.
+        if key.code == crossterm::event::KeyCode::Esc
+            && !self.state.view.is_modal()
+            && self.state.away.dismiss()
+        {
+            return;
         }
         match self.state.view.handle_key(key) {
             FleetAction::Inbox | FleetAction::NextDecision => {
@@ -439,6 +484,7 @@ impl FleetFront {
                     }
                 }
             },
+            FleetMsg::Away { since_ms, result } => self.state.away.gathered(since_ms, *result),
             FleetMsg::Created(result) => {
                 self.creating = false;
                 match *result {
@@ -460,8 +506,25 @@ impl FleetFront {
 
     /// Takes the terminal and the fleet's state back for the next front.
     pub(crate) fn into_parts(self) -> (Tui, FleetState, super::stats::Stats) {
+        self.state.away.seen();
         (self.tui, self.state, self.stats)
     }
+}
+
+/// Runs the digest of an absence off the loop; it comes back as [`FleetMsg::Away`].
+fn away_task(
+    gather: impl std::future::Future<Output = (i64, Result<crate::away::gather::Gathered, ApiError>)>
+    + Send
+    + 'static,
+    msgs: mpsc::UnboundedSender<FleetMsg>,
+) {
+    tokio::spawn(async move {
+        let (since_ms, result) = gather.await;
+        let _ = msgs.send(FleetMsg::Away {
+            since_ms,
+            result: Box::new(result),
+        });
+    });
 }
 
 /// Creates a session, retrying retryable failures with the same key (a retry after a lost

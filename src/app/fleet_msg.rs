@@ -1,5 +1,6 @@
 //! What comes back to the fleet's front from the work it started off its loop: a write
-//! to the API (rename, delete, fork, create) or an answer sent from the inbox.
+//! to the API (rename, delete, fork, create), an answer sent from the inbox, or the digest
+//! of an absence.
 
 use gobare_api::error::ApiError;
 use gobare_api::model::Session;
@@ -18,6 +19,11 @@ pub(crate) enum FleetMsg {
         named: Option<(String, Box<Result<Session, ApiError>>)>,
     },
     Created(Box<Result<Session, ApiError>>),
+    /// The digest of the absence since `since_ms` (see [`super::fleet_away`]).
+    Away {
+        since_ms: i64,
+        result: Box<Result<crate::away::gather::Gathered, ApiError>>,
+    },
     /// A report of an answer sent from the inbox.
     Answer {
         session_id: String,

@@ -21,6 +21,7 @@ pub(crate) mod acting;
 mod alarms;
 pub(crate) mod artifacts;
 mod away_digest;
+mod budgets;
 mod changes;
 #[cfg(debug_assertions)]
 pub mod debug_panic;
@@ -29,6 +30,7 @@ mod editor;
 mod exporting;
 pub(crate) mod fetch;
 pub(crate) mod fetch_run;
+mod fleet_away;
 pub(crate) mod fleet_front;
 pub(crate) mod fleet_inbox;
 mod fleet_msg;
@@ -178,6 +180,8 @@ pub(crate) struct App {
     alarms: alarms::Alarms,
     /// The "while you were away" digest (see [`away_digest`]).
     away: away_digest::AwayDigest,
+    /// The fleet's slots and what waits, from the fleet behind (see [`budgets`]).
+    fleet_counts: Option<crate::budget::slots::Counts>,
     /// The fleet behind the app, announcing its sessions that come to need the user.
     fleet: Option<crate::fleet::live::Announcements>,
     /// The screen-reader mode's front: lines instead of frames.
@@ -257,6 +261,7 @@ impl App {
             acting,
             alarms: alarms::Alarms::new(&opts.settings),
             away: away_digest::AwayDigest::new(&opts.settings.away),
+            fleet_counts: None,
             fleet: opts.fleet,
             spoken,
             searching: search::Searching::with_log_limit(opts.settings.event_log_max_bytes),

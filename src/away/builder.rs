@@ -11,11 +11,11 @@ use super::digest::{
 };
 use gobare_api::envelope_type::envelope_type;
 use gobare_api::model::{
-    Event, EventPayload, RequiredAction, RequiredActionKind, Session, Turn, TurnStatus,
+    Artifact, Event, EventPayload, RequiredAction, RequiredActionKind, Session, Turn, TurnStatus,
     WorkspaceState,
 };
 use gobare_api::text::one_line;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 /// Characters kept of a reason, a decision's text or a path.
 const TEXT_CHARS: usize = 160;
@@ -96,6 +96,8 @@ pub struct DigestBuilder {
     decisions_read: bool,
     artifacts_added: u32,
     artifacts: VecDeque<ArtifactAdded>,
+    /// Ids of the artifacts counted, so a list read after the events counts none twice.
+    artifact_ids: HashSet<String>,
     workspace: Vec<(WorkspaceChange, Option<i64>)>,
     /// A workspace existed before this sandbox.created (so it is a rebuild).
     had_workspace: bool,
@@ -226,18 +228,39 @@ impl DigestBuilder {
             EventPayload::WorkspaceRecoveryFailed(_) => {
                 self.workspace.push((WorkspaceChange::RecoveryFailed, at))
             }
-            EventPayload::ArtifactCreated(a) => {
-                self.artifacts_added += 1;
-                if self.artifacts.len() == LISTED {
-                    self.artifacts.pop_front();
-                }
-                self.artifacts.push_back(ArtifactAdded {
-                    path: one_line(&a.path, TEXT_CHARS),
-                    size_bytes: a.size_bytes,
-                    at,
-                });
-            }
+            EventPayload::ArtifactCreated(a) => self.artifact(&a.id, &a.path, a.size_bytes, at),
             _ => {}
+        }
+    }
+
+    fn artifact(&mut self, id: &str, path: &str, size_bytes: Option<u64>, at: Option<i64>) {
+        if !self.artifact_ids.insert(id.to_string()) {
+            return;
+        }
+        self.artifacts_added += 1;
+        if self.artifacts.len() == LISTED {
+            self.artifacts.pop_front();
+        }
+        self.artifacts.push_back(ArtifactAdded {
+            path: one_line(path, TEXT_CHARS),
+            size_bytes,
+            at,
+        });
+    }
+
+    /// Artifacts as listed (newest first or not): those published in a window by time
+    /// that no event brought (a session whose log is behind, or not kept here).
+    pub fn artifacts_read(&mut self, artifacts: &[Artifact]) {
+        let Some(from) = self.window.from_ms else {
+            return;
+        };
+        let mut inside: Vec<&Artifact> = artifacts
+            .iter()
+            .filter(|a| a.created_at.is_some_and(|at| at >= from))
+            .collect();
+        inside.sort_by_key(|a| a.created_at);
+        for a in inside {
+            self.artifact(&a.id, &a.path, Some(a.size_bytes), a.created_at);
         }
     }
 
@@ -327,6 +350,23 @@ impl DigestBuilder {
     /// time each ran within it (up to `now_ms` for one still running).
     pub fn turns_read(&mut self, turns: &[Turn], now_ms: i64) {
         let from = self.window.from_ms.unwrap_or(self.since_ms);
+        if let Some(window_from) = self.window.from_ms {
+            // A window by time: the turns that settled in it are the absence's, whether an
+            // event said so here or not.
+            for turn in turns {
+                let settled = !matches!(turn.status, TurnStatus::Working | TurnStatus::Other(_));
+                if settled
+                    && turn.completed_at.is_some_and(|at| at >= window_from)
+                    && !self.turns.get(&turn.id).is_some_and(|e| e.ended)
+                {
+                    let ended = self.turns.entry(turn.id.clone()).or_default();
+                    ended.ended = true;
+                    ended.at = turn.completed_at;
+                    self.ended.push(turn.id.clone());
+                }
+            }
+            self.ended.sort_by_key(|id| self.turns[id].at);
+        }
         for turn in turns {
             if let Some(ended) = self.turns.get_mut(&turn.id).filter(|e| e.ended) {
                 ended.outcome = match turn.status {

@@ -12,19 +12,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Widget};
 
-/// The banner over the top of `area`: `digests` one after the other (named when there
-/// are several sessions). Returns the rows it took.
-pub(crate) fn render(
-    area: Rect,
-    buf: &mut Buffer,
-    digests: &[Digest],
-    away_ms: i64,
-    theme: &Theme,
-) -> u16 {
-    if area.height < 4 || area.width < 20 || digests.is_empty() {
-        return 0;
-    }
-    let named = digests.len() > 1 || digests.iter().any(|d| d.session_id.is_empty());
+/// The banner's lines: `digests` one after the other, each under its session's name when
+/// `named` (the fleet's); cut to what half of `area` holds.
+fn body(area: Rect, digests: &[Digest], named: bool) -> Vec<(Tone, String)> {
     let mut body: Vec<(Tone, String)> = Vec::new();
     for d in digests {
         body.extend(lines(d, named));
@@ -35,7 +25,31 @@ pub(crate) fn render(
         body.truncate(most.saturating_sub(1));
         body.push((Tone::Plain, format!("… and {} more lines", cut + 1)));
     }
-    let height = (body.len() as u16 + 2).min(area.height);
+    body
+}
+
+/// The rows the banner takes at the top of `area` (0: none, too small a screen).
+pub(crate) fn height(area: Rect, digests: &[Digest], named: bool) -> u16 {
+    if area.height < 4 || area.width < 20 || digests.is_empty() {
+        return 0;
+    }
+    (body(area, digests, named).len() as u16 + 2).min(area.height)
+}
+
+/// The banner over the top of `area`. Returns the rows it took.
+pub(crate) fn render(
+    area: Rect,
+    buf: &mut Buffer,
+    digests: &[Digest],
+    named: bool,
+    away_ms: i64,
+    theme: &Theme,
+) -> u16 {
+    let height = height(area, digests, named);
+    if height == 0 {
+        return 0;
+    }
+    let body = body(area, digests, named);
     let rect = Rect { height, ..area };
     Clear.render(rect, buf);
     let title = format!(" {} · Esc closes ", heading(away_ms));

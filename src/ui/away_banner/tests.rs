@@ -31,7 +31,14 @@ fn drawn(width: u16, height: u16, digests: &[Digest]) -> (String, u16) {
     let area = Rect::new(0, 0, width, height);
     let mut buf = Buffer::empty(area);
     let away = digests.first().map_or(0, Digest::away_ms);
-    let rows = render(area, &mut buf, digests, away, &Theme::no_color());
+    let rows = render(
+        area,
+        &mut buf,
+        digests,
+        digests.len() > 1,
+        away,
+        &Theme::no_color(),
+    );
     let text = (0..height)
         .map(|y| {
             (0..width)
