@@ -78,8 +78,16 @@ pub(crate) fn age_changes_in(elapsed_ms: i64) -> i64 {
     unit - elapsed_ms % unit
 }
 
-/// A deadline further than this is not a countdown anyone reads (or a bad clock).
-const MAX_COUNTDOWN_MS: i64 = 7 * 24 * 3_600_000;
+/// A deadline further than this is not a countdown anyone reads (or a bad clock): the
+/// prompt, the inbox and the deadlines show none.
+pub(crate) const MAX_COUNTDOWN_MS: i64 = 30 * 24 * 3_600_000;
+
+/// Time left (`0 < left_ms`), in whole seconds rounded up: "expires in 0s" would already be
+/// wrong.
+pub(crate) fn time_left(left_ms: i64) -> String {
+    let secs = left_ms / 1000 + i64::from(left_ms % 1000 != 0);
+    duration(secs.saturating_mul(1000))
+}
 
 /// "expires in 42s" / "expired", for an action's `expires_at` at `now` (both unix ms);
 /// `None` without a deadline, without a clock, or with an absurd one.
@@ -92,9 +100,7 @@ pub(crate) fn countdown(expires_at: Option<i64>, now: Option<i64>) -> Option<Str
     if left > MAX_COUNTDOWN_MS {
         return None;
     }
-    // Rounded up: "expires in 0s" would already be wrong.
-    let secs = (left + 999) / 1000;
-    Some(format!("expires in {}", duration(secs * 1000)))
+    Some(format!("expires in {}", time_left(left)))
 }
 
 #[cfg(test)]
