@@ -9,6 +9,7 @@
 use super::digest::{
     ArtifactAdded, Decision, Digest, FailedTurn, LISTED, Outcome, WorkspaceChange,
 };
+use crate::session::actions::Actions;
 use gobare_api::envelope_type::envelope_type;
 use gobare_api::model::{
     Artifact, Event, EventPayload, RequiredAction, RequiredActionKind, Session, Turn, TurnStatus,
@@ -317,7 +318,15 @@ impl DigestBuilder {
             .map(|d| (d.call_id.clone(), d.clone()))
             .collect();
         self.decisions.clear();
-        for (i, action) in actions.into_iter().enumerate() {
+        // The listing read as a session reads it, so a request is told in the inbox's words.
+        let listed: Vec<RequiredAction> = actions.into_iter().cloned().collect();
+        let mut facts = Actions::default();
+        facts.replace(&listed);
+        let pending = facts.pending().iter();
+        for (i, (pending, action)) in pending
+            .filter_map(|p| Some((p, p.resource.as_ref()?)))
+            .enumerate()
+        {
             let call_id = one_line(&action.call_id, 100);
             let from_events = asked.get(&call_id);
             let kind = match &action.kind {
@@ -325,11 +334,9 @@ impl DigestBuilder {
                 RequiredActionKind::Question => "question",
                 RequiredActionKind::FunctionCall | RequiredActionKind::Other(_) => "function_call",
             };
-            let what = action
-                .name
-                .as_deref()
-                .filter(|n| !n.trim().is_empty())
-                .map(|n| one_line(n, TEXT_CHARS))
+            let line = facts.request_line(pending);
+            let what = Some(one_line(&line, TEXT_CHARS))
+                .filter(|w| !w.trim().is_empty())
                 .or_else(|| from_events.and_then(|d| d.what.clone()));
             self.decisions.insert(
                 i as u64,

@@ -259,6 +259,17 @@ impl Actions {
         })
     }
 
+    /// The request of `action` in one line, as the inbox's row and the away digest say it:
+    /// "bash systemctl restart worker", "Roll back or patch? [roll back · patch]",
+    /// "lookup_order({…})".
+    pub(crate) fn request_line(&self, action: &PendingAction) -> String {
+        match action.kind {
+            RequiredActionKind::Approval => approval_line(self, action),
+            RequiredActionKind::Question => question_line(self, action),
+            _ => format!("{}({})", action.name, action.args),
+        }
+    }
+
     /// The question as best known: the event's details, else what the action's arguments
     /// carry, else its name (production puts the question's text there), with options
     /// as plain strings or objects with a `label`.
@@ -308,6 +319,50 @@ impl Actions {
             },
         }
     }
+}
+
+/// Options named in a question's row before "…".
+const ROW_OPTIONS: usize = 6;
+
+/// "bash systemctl restart worker": the name and short arguments kept with the wait (the
+/// event's or the listing's), no copy of the whole arguments per row; the event's details
+/// when the listing has no name.
+fn approval_line(facts: &Actions, action: &PendingAction) -> String {
+    match &action.resource {
+        Some(listed) if action.name.is_empty() => {
+            let d = facts.approval(listed);
+            format!("{} {}", d.name, short_args(&d.args, 200))
+        }
+        _ => format!("{} {}", action.name, action.args),
+    }
+}
+
+/// "Roll back or patch? [roll back · patch]".
+fn question_line(facts: &Actions, action: &PendingAction) -> String {
+    // The event's details borrowed; read from the listing only without them.
+    let read;
+    let question = match (facts.question_asked(&action.call_id), &action.resource) {
+        (Some(asked), _) => asked,
+        (None, Some(listed)) => {
+            read = facts.question(listed);
+            &read
+        }
+        (None, None) => return String::new(),
+    };
+    let mut line = question.question.clone();
+    if !question.options.is_empty() {
+        let mut named: Vec<&str> = question
+            .options
+            .iter()
+            .take(ROW_OPTIONS)
+            .map(String::as_str)
+            .collect();
+        if question.options.len() > ROW_OPTIONS {
+            named.push("…");
+        }
+        line.push_str(&format!(" [{}]", named.join(" · ")));
+    }
+    line
 }
 
 #[cfg(test)]

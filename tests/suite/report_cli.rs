@@ -135,6 +135,18 @@ async fn report_json_and_text_say_what_failed_and_what_waits() {
         })
         .collect();
     assert_eq!(kinds, ["approval", "question", "function_call"]);
+    // Each request told as the inbox tells it: the command, the question with its options.
+    let what = |i: usize| session(&report, &fleet[i])["decisions"][0]["what"].to_string();
+    assert!(
+        what(1).trim_matches('"').contains(' '),
+        "the command too: {}",
+        what(1)
+    );
+    assert!(
+        what(2).contains('?') && what(2).contains(" ["),
+        "{}",
+        what(2)
+    );
     // What waits on the user comes first.
     let first = &report["sessions"][0];
     assert!(
