@@ -155,7 +155,17 @@ impl FleetFront {
         frames.request();
         // Answers sent from a front that is gone report to nobody: not "sending" forever.
         state.inbox.view.forget_sending();
-        let answers = InboxAnswers::new(client.clone(), msgs.clone());
+        let reports = msgs.clone();
+        let answers = InboxAnswers::new(
+            client.clone(),
+            Arc::new(move |session_id, event| {
+                let answer = FleetMsg::Answer {
+                    session_id,
+                    event: Box::new(event),
+                };
+                reports.send(answer).is_ok()
+            }),
+        );
         if let Some(gather) = state.away.start(&client) {
             away_task(gather, msgs.clone());
         }

@@ -1,23 +1,20 @@
 //! The decision inbox as part of the fleet's front: open or not, its view, and its
 //! answers sent through each session's own [`Sender`] — the same client path, key per
-//! answer and retry policy as an answer given inside the session — whose reports come back
-//! as [`FleetMsg::Answer`] and settle the action as a session's prompt would
-//! ([`required::apply_answer_report`]).
+//! answer and retry policy as an answer given inside the session — whose reports are handed
+//! to the front (as its `FleetMsg::Answer`) and settle the action as a session's prompt
+//! would ([`required::apply_answer_report`]).
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use gobare_api::client::ApiClient;
-use gobare_api::model::Input;
-use tokio::sync::mpsc;
-
-use super::fleet_msg::FleetMsg;
 use super::required;
 use super::sender::{self, SendEvent, Sender};
 use crate::fleet::live::FleetLive;
 use crate::session::Severity;
 use crate::session::actions::answered_call;
 use crate::ui::inbox::InboxView;
+use gobare_api::client::ApiClient;
+use gobare_api::model::Input;
 
 /// The inbox kept with the fleet: open or not, and where it stood.
 pub(crate) struct FleetInbox {
@@ -73,18 +70,21 @@ impl FleetInbox {
     }
 }
 
+/// Where an answer's reports go, with its session: `false` once nobody listens.
+pub(crate) type Reports = Arc<dyn Fn(String, SendEvent) -> bool + Send + Sync>;
+
 /// Each answered session's sender, made on its first answer.
 pub(crate) struct InboxAnswers {
     client: ApiClient,
-    msgs: mpsc::UnboundedSender<FleetMsg>,
+    reports: Reports,
     senders: HashMap<String, Sender<ApiClient>>,
 }
 
 impl InboxAnswers {
-    pub(crate) fn new(client: ApiClient, msgs: mpsc::UnboundedSender<FleetMsg>) -> InboxAnswers {
+    pub(crate) fn new(client: ApiClient, reports: Reports) -> InboxAnswers {
         InboxAnswers {
             client,
-            msgs,
+            reports,
             senders: HashMap::new(),
         }
     }
@@ -102,15 +102,11 @@ impl InboxAnswers {
                     None,
                     sender::default_policy(),
                 );
-                let msgs = self.msgs.clone();
+                let reports = self.reports.clone();
                 let id = session_id.to_string();
                 tokio::spawn(async move {
                     while let Some(event) = events.recv().await {
-                        let answer = FleetMsg::Answer {
-                            session_id: id.clone(),
-                            event: Box::new(event),
-                        };
-                        if msgs.send(answer).is_err() {
+                        if !reports(id.clone(), event) {
                             break;
                         }
                     }

@@ -77,12 +77,37 @@ impl FleetWaits {
 
     /// One persisted event of the org stream. Returns whether anything changed.
     pub(crate) fn apply_event(&mut self, id: &str, event: &Event) -> bool {
+        use EventPayload as P;
+        // Most of a busy stream is neither: no lookup, no copy for those.
+        let relevant = matches!(
+            event.payload,
+            P::ApprovalRequested(_)
+                | P::QuestionAsked(_)
+                | P::ToolRequired(_)
+                | P::ApprovalResolved(_)
+                | P::QuestionAnswered(_)
+                | P::ToolResolved(_)
+                | P::TurnEnded(_)
+                | P::SandboxCreated(_)
+                | P::SandboxPaused(_)
+                | P::SandboxResumed(_)
+        );
+        if !relevant {
+            return false;
+        }
         let at = event.created_at;
-        let waits = self.sessions.entry(id.to_string()).or_default();
-        let before = waits.clone();
+        if !self.sessions.contains_key(id) {
+            self.sessions
+                .insert(id.to_string(), SessionWaits::default());
+        }
+        let Some(waits) = self.sessions.get_mut(id) else {
+            return false;
+        };
+        // Each change says itself: no copy of the waits per event to compare with.
+        let clock = waits.clock;
         let actions = &mut waits.actions;
-        match &event.payload {
-            EventPayload::ApprovalRequested(a) => {
+        let changed = match &event.payload {
+            P::ApprovalRequested(a) => {
                 actions.asked(
                     RequiredActionKind::Approval,
                     &a.tool_call_id,
@@ -91,8 +116,9 @@ impl FleetWaits {
                     at,
                 );
                 actions.set_approval_details(&a.tool_call_id, &a.name, a.args.clone(), a.sensitive);
+                true
             }
-            EventPayload::QuestionAsked(q) => {
+            P::QuestionAsked(q) => {
                 let args = serde_json::Value::String(q.question.clone());
                 actions.asked(RequiredActionKind::Question, &q.tool_call_id, "", &args, at);
                 actions.set_question_details(
@@ -101,27 +127,43 @@ impl FleetWaits {
                     q.options.clone(),
                     q.allow_freeform,
                 );
+                true
             }
-            EventPayload::ToolRequired(f) => actions.asked(
-                RequiredActionKind::FunctionCall,
-                &f.tool_call_id,
-                &f.name,
-                &f.arguments,
-                at,
-            ),
-            EventPayload::ApprovalResolved(a) => actions.resolved(&a.tool_call_id),
-            EventPayload::QuestionAnswered(q) => actions.resolved(&q.tool_call_id),
-            EventPayload::ToolResolved(f) => actions.resolved(&f.tool_call_id),
+            P::ToolRequired(f) => {
+                actions.asked(
+                    RequiredActionKind::FunctionCall,
+                    &f.tool_call_id,
+                    &f.name,
+                    &f.arguments,
+                    at,
+                );
+                true
+            }
+            P::ApprovalResolved(a) => resolve(actions, &a.tool_call_id),
+            P::QuestionAnswered(q) => resolve(actions, &q.tool_call_id),
+            P::ToolResolved(f) => resolve(actions, &f.tool_call_id),
             // Nothing outlives its turn.
-            EventPayload::TurnEnded(_) => {
-                actions.replace(&[]);
+            P::TurnEnded(_) => {
+                let any = !actions.is_empty();
+                if any {
+                    actions.replace(&[]);
+                }
+                any
             }
-            EventPayload::SandboxCreated(_) => waits.clock.created(at),
-            EventPayload::SandboxPaused(_) => waits.clock.paused(at),
-            EventPayload::SandboxResumed(_) => waits.clock.resumed(at),
-            _ => {}
-        }
-        let changed = *waits != before;
+            P::SandboxCreated(_) => {
+                waits.clock.created(at);
+                waits.clock != clock
+            }
+            P::SandboxPaused(_) => {
+                waits.clock.paused(at);
+                waits.clock != clock
+            }
+            P::SandboxResumed(_) => {
+                waits.clock.resumed(at);
+                waits.clock != clock
+            }
+            _ => false,
+        };
         if changed {
             self.versions += 1;
             waits.version = self.versions;
@@ -147,4 +189,11 @@ impl FleetWaits {
     pub(crate) fn retain(&mut self, keep: impl Fn(&str) -> bool) {
         self.sessions.retain(|id, _| keep(id));
     }
+}
+
+/// A resolved call leaves; whether it was waiting.
+fn resolve(actions: &mut Actions, call: &str) -> bool {
+    let was = actions.pending().iter().any(|a| a.call_id == call);
+    actions.resolved(call);
+    was
 }
