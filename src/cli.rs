@@ -15,6 +15,7 @@ Examples:
   gobare-tui list --status requires_action
   gobare-tui attach 3f9c        (any unique prefix of a session id)
   gobare-tui export 3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af --output session.md
+  gobare-tui report --since 8h
   gobare-tui demo
 
 Environment:
@@ -125,6 +126,9 @@ pub(crate) enum CliCommand {
     Sim(SimArgs),
     /// List a session's artifacts (files it left under /workspace/outputs), or save them.
     Artifacts(ArtifactsArgs),
+    /// What happened across the fleet since a time: turns completed and failed (with why),
+    /// decisions waiting, artifacts added, workspaces paused or reclaimed, turn time.
+    Report(ReportArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -384,6 +388,38 @@ pub(crate) struct ArtifactsArgs {
     /// Overwrite files that already exist (never through a symbolic link).
     #[arg(long)]
     pub(crate) force: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "\
+Every session that changed in the time given (or waits on you now), the ones waiting on you
+first: turns completed, failed (with the reason) and cancelled, decisions waiting (with the
+time left where the call expires), artifacts added, the workspace paused, resumed, reclaimed
+or recovered, and the time turns ran. Read from the session list, each session's newest
+turns and artifacts, and the local log of the sessions this machine has opened; no model is
+asked anything. At most 100 sessions are detailed, the most recently changed.
+
+With --json, one object: since, until (Unix ms), sessions_listed, totals {turns_completed,
+turns_failed, turns_cancelled, decisions_waiting, artifacts_added, turn_seconds}, partial
+(null, or why the report is incomplete) and sessions: [{id, title, events, turns {completed,
+failed, cancelled, outcome_unread}, failed [{turn_id, at, reason}], decisions_waiting,
+decisions [{call_id, type, what, asked_at, expires_at, expires_in_ms}], artifacts_added,
+artifacts [{path, size_bytes, at}], workspace [{change, at}], workspace_now, usage
+{turn_seconds, sandbox_seconds}}].
+
+Exit status: 0 printed (a partial report says why on stderr), 1 the API could not be read,
+2 a bad --since.
+
+Examples:
+  gobare-tui report                     the last 24 hours
+  gobare-tui report --since 8h --json | jq '.totals'")]
+pub(crate) struct ReportArgs {
+    /// How far back: 8h, 30m, 2d, 1h30m (at most 90d) [default: 24h]
+    #[arg(long, value_name = "DURATION")]
+    pub(crate) since: Option<String>,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 /// A usage or configuration problem found after parsing: exit status 2.

@@ -8,6 +8,7 @@
 //! Pure: times are Unix milliseconds handed in; every sum is checked, so no server value
 //! (a year-3000 `expires_at`, `i64::MIN`) can make a negative or overflowing countdown.
 
+use crate::outputs::times::{MAX_COUNTDOWN_MS, time_left};
 use gobare_api::model::RequiredActionKind;
 
 /// The workspace's lifetime (§5): reclaimed 7200 s of running time after it starts.
@@ -29,9 +30,6 @@ pub(crate) fn workspace_lifetime_ms() -> i64 {
             .map_or(WORKSPACE_LIFETIME_MS, |s| (s * 1000.0) as i64)
     })
 }
-
-/// A deadline further than this is a bad value or a bad clock, not a countdown anyone reads.
-pub(crate) const MAX_COUNTDOWN_MS: i64 = 30 * 24 * 3_600_000;
 
 /// The running time of one workspace, from its `sandbox.*` events.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -216,7 +214,7 @@ impl Deadline {
             Deadline::Exact(at) | Deadline::Estimate(at) => match left(at) {
                 Some(l) if l <= 0 => "expired".into(),
                 Some(l) if l <= MAX_COUNTDOWN_MS => {
-                    let text = countdown(l);
+                    let text = time_left(l);
                     if matches!(self, Deadline::Estimate(_)) {
                         format!("≈ {text}")
                     } else {
@@ -228,18 +226,12 @@ impl Deadline {
             },
             Deadline::Paused(l) if l <= 0 => "expired".into(),
             Deadline::Paused(l) if l <= MAX_COUNTDOWN_MS => {
-                format!("paused, ≈ {} left", countdown(l))
+                format!("paused, ≈ {} left", time_left(l))
             }
             Deadline::Paused(_) | Deadline::Unknown => "unknown".into(),
             Deadline::None => "none".into(),
         }
     }
-}
-
-/// `left` (0 < left ≤ [`MAX_COUNTDOWN_MS`]) in whole seconds, rounded up.
-fn countdown(left: i64) -> String {
-    let secs = left / 1000 + i64::from(left % 1000 != 0);
-    crate::outputs::units::duration(secs * 1000)
 }
 
 #[cfg(test)]

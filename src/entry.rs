@@ -85,6 +85,7 @@ async fn run(command: Option<CliCommand>, config: Config) -> Result<()> {
         Some(CliCommand::Diff(args)) => commands::diff::run(config, args).await,
         Some(CliCommand::Follow(args)) => commands::follow::run(config, args).await,
         Some(CliCommand::Sim(args)) => commands::sim::run(args).await,
+        Some(CliCommand::Report(args)) => commands::report::run(config, args).await,
     }
 }
 

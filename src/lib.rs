@@ -7,6 +7,8 @@
 //! (`terminal`), and the command line and configuration (`cli`, `config`).
 
 pub mod app;
+pub mod away;
+pub(crate) mod budget;
 pub mod changes;
 pub mod cli;
 mod clipboard;

@@ -1,6 +1,12 @@
 //! Desktop notifications for "the turn ended" and "the agent waits on you": a terminal bell
 //! plus OSC 9 (iTerm2, WezTerm, kitty, foot, Windows Terminal) and OSC 777 (rxvt, VTE),
-//! wrapped in tmux's DCS passthrough when running inside tmux.
+//! wrapped in tmux's DCS passthrough when running inside tmux. Which news notifies, and a
+//! command of the user's own run for each, are `[notify]`'s ([`choice`], [`command`]).
+
+pub(crate) mod alarms;
+pub(crate) mod choice;
+pub(crate) mod command;
+pub(crate) mod kind;
 
 /// Where the notification goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,6 +8,7 @@ pub mod event_log;
 mod file_names;
 pub mod log_writer;
 pub(crate) mod private_fs;
+mod seen;
 mod send_history;
 
 pub use send_history::SendHistory;

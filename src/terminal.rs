@@ -13,6 +13,7 @@
 //! can fail, and [`hung_up`] tells such an ending from a failure.
 
 pub(crate) mod background;
+pub(crate) mod title;
 
 use std::io::{self, Stdout, Write};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
@@ -166,6 +167,9 @@ fn restore_if_entered() -> bool {
 
 fn write_restore() {
     let mut out = io::stdout();
+    if let Some(bytes) = title::restore_bytes() {
+        let _ = out.write_all(bytes);
+    }
     let _ = execute!(out, PopKeyboardEnhancementFlags);
     if MOUSE.swap(false, Ordering::SeqCst) {
         let _ = execute!(out, DisableMouseCapture);

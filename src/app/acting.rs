@@ -48,7 +48,7 @@ pub(crate) struct Acting {
     /// When `memory` is written.
     saver: StateSaver,
     pub(super) history: History,
-    notifier: Notifier,
+    pub(super) notifier: Notifier,
     /// Message and steer texts in flight, shown above the draft.
     pending: PendingSends,
     /// When a pending send's countdown next changes on screen.
@@ -106,7 +106,9 @@ impl Acting {
                 settings.notify_when,
                 NotifyTarget::from_env(),
                 gobare_api::clock::unix_ms(),
-            ),
+            )
+            .choosing(&settings.notify)
+            .for_session(session_id),
             pending: PendingSends::default(),
             pending_redraw_at: None,
             stored_workspace,
@@ -667,14 +669,14 @@ impl App {
         if news.id == self.session_id {
             return;
         }
-        if let Some(bytes) = self.acting.notifier.fleet_news(&news.line) {
+        if let Some(bytes) = self.acting.notifier.fleet_news(news) {
             self.write_notification(&bytes);
         }
     }
 
     /// How a notification names this session: its title, else its first message, else
     /// its id's start (sanitized, one line).
-    fn session_name(&self) -> String {
+    pub(super) fn session_name(&self) -> String {
         if let Some(title) = self.view.title().filter(|t| !t.trim().is_empty()) {
             return gobare_api::text::one_line(title, 60);
         }
@@ -698,9 +700,10 @@ impl App {
 
     pub(super) fn act_on_focus(&mut self, focused: bool) {
         self.acting.notifier.set_focused(focused);
+        self.away_focus(focused, Instant::now());
     }
 
-    fn write_notification(&mut self, bytes: &[u8]) {
+    pub(super) fn write_notification(&mut self, bytes: &[u8]) {
         let backend = self.tui.backend_mut();
         if let Err(e) = backend.write_all(bytes).and_then(|()| backend.flush()) {
             tracing::warn!(error = %e, "could not write a notification");

@@ -20,7 +20,22 @@ impl App {
             ..
         } = self;
         let label = replay.label();
-        tui.draw(|f| screen.draw(f, view, theme, label.as_deref()))?;
+        let away = self.away.shown(gobare_api::clock::unix_ms());
+        tui.draw(|f| {
+            screen.draw(f, view, theme, label.as_deref());
+            if let Some(digest) = &away {
+                let area = f.area();
+                let away_ms = digest.away_ms();
+                crate::ui::away_banner::render(
+                    area,
+                    f.buffer_mut(),
+                    std::slice::from_ref(digest),
+                    false,
+                    away_ms,
+                    theme,
+                );
+            }
+        })?;
         self.write_links();
         self.page_back_when_at_the_top();
         Ok(())
@@ -46,6 +61,7 @@ impl App {
 
     /// What a frame needs before the screen draws it: the clock, the input box's title.
     pub(super) fn prepare_frame(&mut self) {
+        self.gather_budgets();
         self.view
             .apply(crate::session::Update::Tick(gobare_api::clock::unix_ms()));
         let title = crate::keys::table::mode_title(

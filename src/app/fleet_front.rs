@@ -6,6 +6,7 @@
 //! signals while the API answers.
 
 use super::fleet_inbox::{FleetInbox, InboxAnswers};
+pub(crate) use super::fleet_msg::FleetMsg;
 use super::frame::FrameScheduler;
 use super::notifications::Notifier;
 use super::settings::Settings;
@@ -29,27 +30,6 @@ use tokio::sync::{Notify, mpsc};
 
 const MAX_FPS: u32 = 60;
 
-/// A write to the API that the fleet asked for, come back.
-#[derive(Debug)]
-pub(crate) enum FleetMsg {
-    Renamed(Box<Result<Session, ApiError>>),
-    Deleted {
-        id: String,
-        result: Result<(), ApiError>,
-    },
-    Forked {
-        result: Box<Result<Session, ApiError>>,
-        /// The fork's own title, set after it was made (`None`: the fork failed).
-        named: Option<(String, Box<Result<Session, ApiError>>)>,
-    },
-    Created(Box<Result<Session, ApiError>>),
-    /// A report of an answer sent from the inbox.
-    Answer {
-        session_id: String,
-        event: Box<super::sender::SendEvent>,
-    },
-}
-
 /// What the user chose in the fleet that takes it off the screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum FleetExit {
@@ -69,16 +49,24 @@ pub(crate) struct FleetState {
     help: FleetHelp,
     /// The decision inbox, kept open across a session opened from it.
     pub(crate) inbox: FleetInbox,
+    /// "While you were away" (see [`super::fleet_away`]).
+    away: super::fleet_away::FleetAway,
 }
 
 impl FleetState {
-    pub(crate) fn new(live: FleetLive, settings: Settings, notice: Option<String>) -> FleetState {
+    pub(crate) fn new(
+        live: FleetLive,
+        settings: Settings,
+        notice: Option<String>,
+        store: Option<crate::store::StateStore>,
+    ) -> FleetState {
         let mut view = FleetView::new();
         view.set_message(notice, true);
         FleetState {
             live,
             view,
             theme: settings.theme(),
+            away: super::fleet_away::FleetAway::new(store, &settings.away),
             settings,
             help: FleetHelp::new(key_table::fleet_help_rows()),
             inbox: FleetInbox::new(),
@@ -92,18 +80,33 @@ impl FleetState {
 
     /// `T`: the next theme, for this run; what to say of it.
     fn next_theme(&mut self) -> String {
-        let next = self
-            .settings
-            .theme_name
-            .next(crate::ui::theme::background_is_light());
-        let Some(theme) = Theme::for_terminal(next, self.settings.no_color, &self.settings.colors)
-        else {
-            return "colours are off (NO_COLOR or [theme] no_color): no theme to switch to".into();
-        };
-        self.theme = theme;
-        self.settings.theme_name = next;
-        let name = next.as_str();
-        format!("theme: {name} · T for the next · [theme] name = \"{name}\" keeps it")
+        let settings = &mut self.settings;
+        match crate::ui::theme::switch_to_next(
+            settings.theme_name,
+            settings.no_color,
+            &settings.colors,
+        ) {
+            Ok((next, theme, said)) => {
+                self.theme = theme;
+                settings.theme_name = next;
+                said
+            }
+            Err(said) => said,
+        }
+    }
+
+    /// The theme chosen for this run (`T` in either front), as the other front left it.
+    pub(crate) fn theme_name(&self) -> crate::ui::theme::ThemeName {
+        self.settings.theme_name
+    }
+
+    /// Takes on the theme the other front chose.
+    pub(crate) fn set_theme_name(&mut self, name: crate::ui::theme::ThemeName) {
+        if name == self.settings.theme_name {
+            return;
+        }
+        self.settings.theme_name = name;
+        self.theme = self.settings.theme();
     }
 }
 
@@ -144,7 +147,8 @@ impl FleetFront {
             state.settings.notify_when,
             NotifyTarget::from_env(),
             gobare_api::clock::unix_ms(),
-        );
+        )
+        .choosing(&state.settings.notify);
         let changed = state.live.change_signal();
         let (msgs, msgs_rx) = mpsc::unbounded_channel();
         let mut frames = FrameScheduler::new(MAX_FPS);
@@ -162,6 +166,9 @@ impl FleetFront {
                 reports.send(answer).is_ok()
             }),
         );
+        if let Some(gather) = state.away.start(&client) {
+            away_task(gather, msgs.clone());
+        }
         FleetFront {
             tui,
             state,
@@ -211,7 +218,7 @@ impl FleetFront {
 
     /// A session came to need the user: rung when now is the time.
     pub(crate) fn on_news(&mut self, news: &FleetNews) {
-        if let Some(bytes) = self.notifier.fleet_news(&news.line) {
+        if let Some(bytes) = self.notifier.fleet_news(news) {
             let backend = self.tui.backend_mut();
             if let Err(e) = backend.write_all(&bytes).and_then(|()| backend.flush()) {
                 tracing::warn!(error = %e, "could not write a notification");
@@ -229,16 +236,35 @@ impl FleetFront {
             let wall = gobare_api::clock::unix_ms();
             {
                 let model = self.state.live.model();
-                let (view, help, theme) =
-                    (&mut self.state.view, &self.state.help, &self.state.theme);
+                let budgets = crate::budget::Budgets::gather(
+                    &self.client,
+                    Some(crate::budget::slots::Counts::of(&model)),
+                );
+                let (view, help, theme, away) = (
+                    &mut self.state.view,
+                    &self.state.help,
+                    &self.state.theme,
+                    &self.state.away,
+                );
                 let inbox = &mut self.state.inbox;
                 self.tui.draw(|f| {
                     let area = f.area();
+                    // The digest on top, the fleet below it: no row is hidden under it.
+                    let top = away.height(area);
+                    let list = ratatui::layout::Rect {
+                        y: area.y + top,
+                        height: area.height - top,
+                        ..area
+                    };
                     if inbox.open {
-                        inbox.view.render(area, f.buffer_mut(), &model, theme, wall);
+                        inbox.view.render(list, f.buffer_mut(), &model, theme, wall);
                     } else {
-                        view.render(area, f.buffer_mut(), &model, theme, wall);
+                        view.render(list, f.buffer_mut(), &model, theme, wall);
                     }
+                    if let Some(line) = budgets.line(wall) {
+                        crate::ui::budget_view::on_border(list, f.buffer_mut(), &line, theme);
+                    }
+                    away.render(area, f.buffer_mut(), theme);
                     help.render(area, f.buffer_mut(), theme);
                 })?;
             }
@@ -278,8 +304,16 @@ impl FleetFront {
                 self.frames.request();
                 return;
             }
-            Event::FocusGained => return self.notifier.set_focused(true),
-            Event::FocusLost => return self.notifier.set_focused(false),
+            Event::FocusGained | Event::FocusLost => {
+                let focused = matches!(event, Event::FocusGained);
+                self.notifier.set_focused(focused);
+                if self.state.away.focus(focused, Instant::now())
+                    && let Some(gather) = self.state.away.start(&self.client)
+                {
+                    away_task(gather, self.msgs.clone());
+                }
+                return;
+            }
             _ => return,
         };
         self.frames.request();
@@ -295,6 +329,13 @@ impl FleetFront {
         }
         if self.state.inbox.open {
             return self.inbox_key(key);
+        }
+        // Esc in the list closes the digest first (its title says so), before the filter.
+        if key.code == crossterm::event::KeyCode::Esc
+            && !self.state.view.is_modal()
+            && self.state.away.dismiss()
+        {
+            return;
         }
         match self.state.view.handle_key(key) {
             FleetAction::Inbox | FleetAction::NextDecision => {
@@ -453,6 +494,7 @@ impl FleetFront {
                     }
                 }
             },
+            FleetMsg::Away { since_ms, result } => self.state.away.gathered(since_ms, *result),
             FleetMsg::Created(result) => {
                 self.creating = false;
                 match *result {
@@ -474,8 +516,25 @@ impl FleetFront {
 
     /// Takes the terminal and the fleet's state back for the next front.
     pub(crate) fn into_parts(self) -> (Tui, FleetState, super::stats::Stats) {
+        self.state.away.seen();
         (self.tui, self.state, self.stats)
     }
+}
+
+/// Runs the digest of an absence off the loop; it comes back as [`FleetMsg::Away`].
+fn away_task(
+    gather: impl std::future::Future<Output = (i64, Result<crate::away::gather::Gathered, ApiError>)>
+    + Send
+    + 'static,
+    msgs: mpsc::UnboundedSender<FleetMsg>,
+) {
+    tokio::spawn(async move {
+        let (since_ms, result) = gather.await;
+        let _ = msgs.send(FleetMsg::Away {
+            since_ms,
+            result: Box::new(result),
+        });
+    });
 }
 
 /// Creates a session, retrying retryable failures with the same key (a retry after a lost

@@ -202,6 +202,9 @@ impl App {
     /// Esc in the box: typing stays; a person used to Esc interrupting is told the key.
     fn act_escape(&mut self) {
         self.screen.modes.back_to_typing();
+        if self.away_dismiss() {
+            return;
+        }
         if self.screen.composer.is_empty() && self.view.turn_running() {
             self.notice(Some("Ctrl+X cancels the turn".into()));
         }
@@ -209,21 +212,15 @@ impl App {
 
     /// The next theme, for this run: the whole screen is styled again with it.
     fn next_theme(&mut self) {
-        let next = self
-            .theme_name
-            .next(crate::ui::theme::background_is_light());
-        match crate::ui::theme::Theme::for_terminal(next, self.no_color, &self.colors) {
-            None => self.notice(Some(
-                "colours are off (NO_COLOR or [theme] no_color): no theme to switch to".into(),
-            )),
-            Some(theme) => {
-                self.theme = theme;
-                self.theme_name = next;
-                let name = next.as_str();
-                self.notice(Some(format!(
-                    "theme: {name} · T for the next · [theme] name = \"{name}\" keeps it"
-                )));
-            }
-        }
+        let said =
+            match crate::ui::theme::switch_to_next(self.theme_name, self.no_color, &self.colors) {
+                Ok((next, theme, said)) => {
+                    self.theme = theme;
+                    self.theme_name = next;
+                    said
+                }
+                Err(said) => said,
+            };
+        self.notice(Some(said));
     }
 }

@@ -75,6 +75,7 @@ impl App {
         let plan = TailReplay::plan(&records);
         let now = Instant::now();
         for (i, &(seq, json)) in records.iter().enumerate() {
+            self.away_feed_raw(seq, json);
             if i == plan.window_start() && i > 0 {
                 self.view.start_window(plan.window_first_id());
             }

@@ -18,7 +18,10 @@
 
 mod abort_on_drop;
 pub(crate) mod acting;
+mod alarms;
 pub(crate) mod artifacts;
+mod away_digest;
+mod budgets;
 mod changes;
 #[cfg(debug_assertions)]
 pub mod debug_panic;
@@ -27,8 +30,10 @@ mod editor;
 mod exporting;
 pub(crate) mod fetch;
 pub(crate) mod fetch_run;
+mod fleet_away;
 pub(crate) mod fleet_front;
 pub(crate) mod fleet_inbox;
+mod fleet_msg;
 pub(crate) mod frame;
 pub(crate) mod heap;
 pub(crate) mod input;
@@ -171,6 +176,12 @@ pub(crate) struct App {
     read_back_before: Option<u64>,
     /// Sends, history, draft and notifications (see [`acting`]).
     pub(crate) acting: acting::Acting,
+    /// Deadlines, a reclaimed workspace, the sandbox budget (see [`alarms`]).
+    alarms: alarms::Alarms,
+    /// The "while you were away" digest (see [`away_digest`]).
+    away: away_digest::AwayDigest,
+    /// The fleet's slots and what waits, from the fleet behind (see [`budgets`]).
+    fleet_counts: Option<crate::budget::slots::Counts>,
     /// The fleet behind the app, announcing its sessions that come to need the user.
     fleet: Option<crate::fleet::live::Announcements>,
     /// The screen-reader mode's front: lines instead of frames.
@@ -248,6 +259,9 @@ impl App {
             exporting: false,
             read_back_before: None,
             acting,
+            alarms: alarms::Alarms::new(&opts.settings),
+            away: away_digest::AwayDigest::new(&opts.settings.away),
+            fleet_counts: None,
             fleet: opts.fleet,
             spoken,
             searching: search::Searching::with_log_limit(opts.settings.event_log_max_bytes),
@@ -260,6 +274,8 @@ impl App {
     /// drawn before any of them answers.
     fn start(&mut self) {
         self.act_restore_sensitive();
+        // Before the replay: the last visit's mark is read before anything moves it.
+        self.away_start();
         // The local log first: the panes show what they showed before quitting, and the
         // stream then brings only what is new.
         let logging = self.open_local_log();

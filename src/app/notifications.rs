@@ -5,8 +5,12 @@
 //! focused (crossterm focus events feed [`Notifier::set_focused`]; a terminal that never
 //! reports focus, as tmux as it ships with `focus-events off`, is never known focused).
 //! Each required action rings once, also across reconnects, and what already waited when
-//! the view opened is not news.
+//! the view opened is not news. `[notify] on` chooses the kinds that ring; each one that
+//! rings also runs `[notify] command`, when there is one (under the same policy).
 
+use crate::notify::choice::NotifyChoice;
+use crate::notify::command::CommandRunner;
+use crate::notify::kind::{NotifyEvent, NotifyKind};
 use crate::notify::{NotifyTarget, NotifyWhen, notification_bytes};
 use gobare_api::model::{RequiredAction, RequiredActionKind, Turn, TurnStatus};
 use std::collections::HashSet;
@@ -28,6 +32,12 @@ pub(crate) struct Notifier {
     announced_calls: HashSet<String>,
     /// The first read of the session was taken in (what waited then is not news).
     seen_first_read: bool,
+    /// Which kinds ring (`[notify] on`).
+    choice: NotifyChoice,
+    /// `[notify] command`, when set.
+    runner: Option<CommandRunner>,
+    /// The session this notifier speaks for (empty for the fleet's, whose news names its own).
+    session_id: String,
 }
 
 impl Notifier {
@@ -41,7 +51,51 @@ impl Notifier {
             announced_turns: HashSet::new(),
             announced_calls: HashSet::new(),
             seen_first_read: false,
+            choice: NotifyChoice::default(),
+            runner: None,
+            session_id: String::new(),
         }
+    }
+
+    /// The kinds `[notify]` chose, and its command.
+    pub(crate) fn choosing(mut self, choice: &NotifyChoice) -> Notifier {
+        self.runner = choice
+            .command
+            .clone()
+            .map(|spec| CommandRunner::new(spec, choice.command_timeout));
+        self.choice = choice.clone();
+        self
+    }
+
+    /// The session whose news this notifier tells.
+    pub(crate) fn for_session(mut self, session_id: &str) -> Notifier {
+        self.session_id = session_id.to_string();
+        self
+    }
+
+    /// Tells `what` of the session if `kind` is chosen and now is the time: runs the
+    /// command, and returns the bytes for the terminal.
+    pub(crate) fn tell(
+        &self,
+        kind: NotifyKind,
+        session_title: &str,
+        what: &str,
+        expires_at: Option<i64>,
+    ) -> Option<Vec<u8>> {
+        if !self.choice.wants(kind) || !self.allowed() {
+            return None;
+        }
+        let line = if session_title.is_empty() {
+            what.to_string()
+        } else {
+            format!("{session_title}: {what}")
+        };
+        if let Some(runner) = &self.runner {
+            let mut event = NotifyEvent::new(kind, &self.session_id, session_title, &line);
+            event.expires_at = expires_at;
+            runner.notify(&event);
+        }
+        Some(notification_bytes(TITLE, &line, self.target))
     }
 
     pub(crate) fn set_focused(&mut self, focused: bool) {
@@ -54,23 +108,19 @@ impl Notifier {
 
     /// Call with each turn fetched after `turn.ended`: the bytes to write, if any.
     pub(crate) fn turn_fetched(&mut self, turn: &Turn, session_title: &str) -> Option<Vec<u8>> {
-        let what = match &turn.status {
-            TurnStatus::Completed => "turn completed",
-            TurnStatus::Failed => "turn failed",
-            TurnStatus::Cancelled => "turn cancelled",
+        let (kind, what) = match &turn.status {
+            TurnStatus::Completed => (NotifyKind::TurnCompleted, "turn completed"),
+            TurnStatus::Failed => (NotifyKind::TurnFailed, "turn failed"),
+            TurnStatus::Cancelled => (NotifyKind::TurnCancelled, "turn cancelled"),
             TurnStatus::Working | TurnStatus::Other(_) => return None,
         };
         if turn.completed_at.is_some_and(|at| at < self.since_ms) {
             return None;
         }
-        if !self.announced_turns.insert(turn.id.clone()) || !self.allowed() {
+        if !self.announced_turns.insert(turn.id.clone()) {
             return None;
         }
-        Some(notification_bytes(
-            TITLE,
-            &format!("{session_title}: {what}"),
-            self.target,
-        ))
+        self.tell(kind, session_title, what, None)
     }
 
     /// Call whenever `required_actions` is refreshed: rings for each action not announced
@@ -85,28 +135,43 @@ impl Notifier {
             .iter()
             .filter(|a| self.announced_calls.insert(a.call_id.clone()))
             .collect();
-        if first_read || !self.allowed() {
+        if first_read {
             return None;
         }
-        let what = match &new.first()?.kind {
+        // The first new one of a kind chosen: one ring however many arrived together.
+        let action = new
+            .into_iter()
+            .find(|a| self.choice.wants(NotifyKind::of_action(&a.kind)))?;
+        let what = match &action.kind {
             RequiredActionKind::Approval => "the agent asks for approval",
             RequiredActionKind::Question => "the agent asks a question",
             RequiredActionKind::FunctionCall | RequiredActionKind::Other(_) => {
                 "the agent waits for a function result"
             }
         };
-        Some(notification_bytes(
-            TITLE,
-            &format!("{session_title}: {what}"),
-            self.target,
-        ))
+        self.tell(
+            NotifyKind::of_action(&action.kind),
+            session_title,
+            what,
+            action.expires_at,
+        )
     }
 
-    /// A session of the fleet came to need the user or its turn failed; `line` names it
+    /// A session of the fleet came to need the user or its turn failed; its line names it
     /// and what happened. The fleet tells each piece of news once.
-    pub(crate) fn fleet_news(&self, line: &str) -> Option<Vec<u8>> {
-        self.allowed()
-            .then(|| notification_bytes(TITLE, line, self.target))
+    pub(crate) fn fleet_news(&self, news: &crate::fleet::live::FleetNews) -> Option<Vec<u8>> {
+        if !self.choice.wants(news.kind) || !self.allowed() {
+            return None;
+        }
+        if let Some(runner) = &self.runner {
+            runner.notify(&NotifyEvent::new(
+                news.kind,
+                &news.id,
+                &news.title,
+                &news.line,
+            ));
+        }
+        Some(notification_bytes(TITLE, &news.line, self.target))
     }
 }
 
@@ -203,13 +268,54 @@ mod tests {
         );
     }
 
+    fn news(line: &str) -> crate::fleet::live::FleetNews {
+        crate::fleet::live::FleetNews {
+            id: "s2".into(),
+            line: line.into(),
+            kind: NotifyKind::Approval,
+            title: "other".into(),
+        }
+    }
+
+    fn choosing(on: &str) -> NotifyChoice {
+        let table: toml::Table = format!("on = {on}").parse().unwrap();
+        let (choice, warnings) = NotifyChoice::from_table(&table);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        choice
+    }
+
+    #[test]
+    fn only_the_kinds_chosen_ring() {
+        let mut n = Notifier::new(NotifyWhen::Always, PLAIN, 0)
+            .choosing(&choosing("[\"turn_failed\", \"question\"]"));
+        assert!(n.turn_fetched(&turn("t1", "completed", 5), "s").is_none());
+        assert!(n.turn_fetched(&turn("t2", "failed", 5), "s").is_some());
+        n.actions_refreshed(&[], "s");
+        assert!(
+            n.actions_refreshed(&[call("approval", "c1")], "s")
+                .is_none(),
+            "approvals are not chosen"
+        );
+        let bytes = n
+            .actions_refreshed(&[call("approval", "c2"), call("question", "c3")], "s")
+            .unwrap();
+        assert!(
+            String::from_utf8_lossy(&bytes).contains("asks a question"),
+            "the chosen one of the two that arrived together"
+        );
+        assert!(n.fleet_news(&news("other: needs you: approval")).is_none());
+        let mut failed = news("other: turn failed");
+        failed.kind = NotifyKind::TurnFailed;
+        assert!(n.fleet_news(&failed).is_some());
+    }
+
     #[test]
     fn never_means_never() {
         let mut n = Notifier::new(NotifyWhen::Never, PLAIN, 0);
         n.set_focused(false);
         assert!(n.turn_fetched(&turn("t1", "completed", 5), "s").is_none());
         assert!(n.actions_refreshed(&[action("question")], "s").is_none());
-        assert!(n.fleet_news("other: needs you: approval").is_none());
+        assert!(n.fleet_news(&news("other: needs you: approval")).is_none());
     }
 
     #[test]
@@ -217,11 +323,11 @@ mod tests {
         let mut n = Notifier::new(NotifyWhen::Unfocused, PLAIN, 0);
         n.set_focused(true);
         assert!(
-            n.fleet_news("other: needs you: approval").is_none(),
+            n.fleet_news(&news("other: needs you: approval")).is_none(),
             "focused"
         );
         n.set_focused(false);
-        let bytes = n.fleet_news("other: needs you: approval").unwrap();
+        let bytes = n.fleet_news(&news("other: needs you: approval")).unwrap();
         assert!(
             String::from_utf8_lossy(&bytes)
                 .contains("\x1b]9;gobare: other: needs you: approval\x07")

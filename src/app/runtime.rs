@@ -117,12 +117,18 @@ pub(crate) async fn run(config: Config, start: Start) -> Result<()> {
     if config.screen_reader.is_none() {
         settings.theme_name = super::auto_theme_asked(settings.theme_name);
     }
+    let title = config
+        .screen_reader
+        .is_none()
+        .then(crate::terminal::title::TitleKeeper::default);
     let mut runtime = Runtime {
         config,
         settings,
         warnings,
         fleet: None,
         unsaved: Vec::new(),
+        title,
+        counted: None,
     };
     let stats = Stats::from_env();
     let front = match start {
@@ -157,6 +163,10 @@ struct Runtime {
     fleet: Option<FleetState>,
     /// What the disk refused, said once the screen has closed.
     unsaved: Vec<Unsaved>,
+    /// The terminal's title, counting the decisions waiting (`None`: the screen-reader mode).
+    title: Option<crate::terminal::title::TitleKeeper>,
+    /// The fleet's generation when its figures were last counted, and the figures.
+    counted: Option<(u64, crate::budget::slots::Counts)>,
 }
 
 impl Runtime {
@@ -176,6 +186,7 @@ impl Runtime {
                 Some(front) => front,
                 None => return Ok(()),
             };
+            self.fleet_figures(&mut front);
             let deadline = match &front {
                 Front::Session(app) => app.next_deadline(Instant::now()),
                 Front::Fleet(fleet) => fleet.next_deadline(Instant::now()),
@@ -221,6 +232,49 @@ impl Runtime {
         }
     }
 
+    /// The fleet's figures where a front shows them: the terminal's title counts the
+    /// decisions waiting (across the fleet when it is known, else in the session in front),
+    /// the session's Workspace pane shows the slots.
+    fn fleet_figures(&mut self, front: &mut Front) {
+        let live = match &*front {
+            Front::Fleet(fleet) => Some(&fleet.state.live),
+            Front::Session(_) => self.fleet.as_ref().map(|state| &state.live),
+        };
+        let counts = live.map(|live| {
+            // Counted again only when the fleet moved on: a busy organization wakes the
+            // loop thousands of times a second.
+            let model = live.model();
+            let generation = model.generation();
+            match self.counted {
+                Some((seen, counts)) if seen == generation => counts,
+                _ => {
+                    let counts = crate::budget::slots::Counts::of(&model);
+                    self.counted = Some((generation, counts));
+                    counts
+                }
+            }
+        });
+        let waiting = match (counts, &mut *front) {
+            (Some(counts), _) => counts.waiting,
+            (None, Front::Session(app)) => app.view.actions().listed().count(),
+            (None, Front::Fleet(_)) => 0,
+        };
+        if let Front::Session(app) = front {
+            app.set_fleet_counts(counts);
+        }
+        let Some(bytes) = self.title.as_mut().and_then(|k| k.update(waiting)) else {
+            return;
+        };
+        use std::io::Write;
+        let backend = match front {
+            Front::Fleet(fleet) => fleet.tui.backend_mut(),
+            Front::Session(app) => app.tui.backend_mut(),
+        };
+        if let Err(e) = backend.write_all(&bytes).and_then(|()| backend.flush()) {
+            tracing::warn!(error = %e, "could not set the terminal's title");
+        }
+    }
+
     /// The front that follows `front` when it is done; `None` when the app ends.
     fn switch(&mut self, front: Front) -> Result<Option<Front>> {
         match front {
@@ -236,6 +290,8 @@ impl Runtime {
                 }
                 let opened = app.session_id.clone();
                 let inbox = app.acting.wants_inbox();
+                // A theme chosen with T lasts the run, whichever front it was chosen in.
+                self.settings.theme_name = app.theme_name;
                 let (tui, stats) = self.leave_session(app);
                 let mut front = self.fleet_front(tui, stats, None, None, Some(opened))?;
                 if let (true, Front::Fleet(fleet)) = (inbox, &mut front) {
@@ -254,6 +310,7 @@ impl Runtime {
                 };
                 let (tui, mut state, stats) = fleet.into_parts();
                 state.view.select(&id);
+                self.settings.theme_name = state.theme_name();
                 self.fleet = Some(state);
                 self.session_front(tui, stats, &id, None, open_changes)
                     .map(Some)
@@ -302,20 +359,22 @@ impl Runtime {
                     .config
                     .stream_options(StreamTarget::Org { root: root.clone() }, None)
                     .map_err(|e| eyre!(e.summary()))?;
+                let store = StateStore::open(&self.config.state_dir, &self.config.api).ok();
                 let live = FleetLive::start(FleetSource {
                     client: client.clone(),
                     stream,
                     root,
-                    store: StateStore::open(&self.config.state_dir, &self.config.api).ok(),
+                    store: store.clone(),
                     poll_every: POLL_PERIOD,
                     reads_per_minute: READS_PER_MINUTE,
                 });
                 let warnings = self.take_warnings();
                 let notice =
                     notice.or_else(|| (!warnings.is_empty()).then(|| warnings.join(" · ")));
-                FleetState::new(live, self.settings.clone(), notice)
+                FleetState::new(live, self.settings.clone(), notice, store)
             }
         };
+        state.set_theme_name(self.settings.theme_name);
         if let Some(id) = &selected {
             state.view.select(id);
         }

@@ -4,6 +4,15 @@
 //! [notifications]
 //! when = "unfocused"   # "always" | "never"
 //!
+//! [notify]             # which news notifies, and a command run for each: see `notify::choice`
+//! on = ["approval", "question", "turn_failed"]
+//!
+//! [away]               # the "while you were away" digest: see `away::config`
+//! unfocused_minutes = 15
+//!
+//! [budget]             # a session's sandbox minutes that notify: see `budget::config`
+//! sandbox_minutes = 90
+//!
 //! [theme]
 //! name = "auto"        # "dark" | "light" | "high-contrast" | "colorblind"; auto: light if COLORFGBG says so
 //! no_color = false     # true: no colours at all (as with NO_COLOR set)
@@ -44,6 +53,12 @@ const LOG_MIB_MAX: i64 = 65_536;
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Settings {
     pub(crate) notify_when: NotifyWhen,
+    /// `[notify]`: which news notifies, and the command run for each.
+    pub(crate) notify: crate::notify::choice::NotifyChoice,
+    /// `[away]`: when the "while you were away" digest is shown.
+    pub(crate) away: crate::away::config::AwaySettings,
+    /// `[budget]`: the sandbox minutes that notify.
+    pub(crate) budget: crate::budget::config::BudgetSettings,
     /// `[theme] name`.
     pub(crate) theme_name: ThemeName,
     pub(crate) no_color: bool,
@@ -68,6 +83,9 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             notify_when: NotifyWhen::default(),
+            notify: Default::default(),
+            away: Default::default(),
+            budget: Default::default(),
             theme_name: ThemeName::default(),
             no_color: false,
             colors: Default::default(),
@@ -176,6 +194,21 @@ impl Settings {
                 None => warnings.push("config: [keys] is not a table; ignored".into()),
             }
         }
+        if let Some(table) = section(sections, "notify", &mut warnings) {
+            let (notify, more) = crate::notify::choice::NotifyChoice::from_table(table);
+            settings.notify = notify;
+            warnings.extend(more);
+        }
+        if let Some(table) = section(sections, "away", &mut warnings) {
+            let (away, more) = crate::away::config::AwaySettings::from_table(table);
+            settings.away = away;
+            warnings.extend(more);
+        }
+        if let Some(table) = section(sections, "budget", &mut warnings) {
+            let (budget, more) = crate::budget::config::BudgetSettings::from_table(table);
+            settings.budget = budget;
+            warnings.extend(more);
+        }
         if let Some(shell) = sections.get("shell") {
             match shell.as_table() {
                 Some(table) => {
@@ -195,6 +228,20 @@ impl Settings {
         Theme::for_terminal(self.theme_name, self.no_color, &self.colors)
             .unwrap_or_else(Theme::no_color)
     }
+}
+
+/// Section `name` when it is a table; a warning when it is something else.
+fn section<'a>(
+    sections: &'a toml::Table,
+    name: &str,
+    warnings: &mut Vec<String>,
+) -> Option<&'a toml::Table> {
+    let value = sections.get(name)?;
+    let table = value.as_table();
+    if table.is_none() {
+        warnings.push(format!("config: [{name}] is not a table; ignored"));
+    }
+    table
 }
 
 fn lookup<'a>(sections: &'a toml::Table, section: &str, key: &str) -> Option<&'a toml::Value> {
@@ -288,6 +335,28 @@ mod tests {
             w[0].contains("\"solarized\"") && w[0].contains("high-contrast"),
             "{w:?}"
         );
+    }
+
+    #[test]
+    fn reads_notify_and_passes_its_warnings_on() {
+        let (s, w) = parse("[notify]\non = [\"approval\", \"nap\"]\ncommand = \"true\"\n");
+        assert_eq!(s.notify.on.len(), 1);
+        assert!(s.notify.command.is_some());
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("\"nap\""), "{w:?}");
+        let (_, w) = parse("notify = 3\naway = 1\nbudget = []\n");
+        assert_eq!(
+            w,
+            [
+                "config: [notify] is not a table; ignored",
+                "config: [away] is not a table; ignored",
+                "config: [budget] is not a table; ignored",
+            ]
+        );
+        let (s, w) = parse("[away]\nunfocused_minutes = 3\n[budget]\nsandbox_minutes = 9\n");
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(s.away.unfocused_minutes, 3);
+        assert_eq!(s.budget.sandbox_minutes, Some(9));
     }
 
     #[test]

@@ -54,6 +54,8 @@ impl App {
             self.notice(None);
         }
         self.poll_artifacts(now);
+        self.ring_alarms(unix_ms());
+        self.away_check();
         for job in self.fetches.start_ready(now) {
             fetch_run::spawn(&self.client, &self.session_id, job, self.msgs.clone());
         }
@@ -142,6 +144,7 @@ impl App {
             self.act_save_due_at(now),
             self.act_pending_due_at(),
             self.notice_expires_at,
+            self.alarms_due_at(now),
         ]
         .into_iter()
         .flatten()

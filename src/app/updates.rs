@@ -35,6 +35,7 @@ impl App {
                 match frame.event {
                     Ok(event) => {
                         self.act_on_event(&event);
+                        self.away_feed(&event);
                         if event.seq.is_some() {
                             self.replay.on_persisted(now);
                         } else if self.replay.on_transient() {
@@ -203,6 +204,7 @@ impl App {
                     _ => {}
                 }
                 let turns_read = matches!(update, Update::Turns(_) | Update::PastTurns(_));
+                self.away_read(&update);
                 self.apply(update);
                 if turns_read {
                     self.want_turn_pages();

@@ -93,7 +93,7 @@ pub(crate) fn text_line(session: &Session, first: &FirstMessages, now_ms: i64) -
     let label = first_message::label(session, first)
         .map(|l| text::one_line(&l, LABEL_CHARS))
         .unwrap_or_else(|| "(untitled)".into());
-    let age = crate::ui::fleet::age(now_ms - session.updated_at);
+    let age = crate::outputs::times::age(now_ms - session.updated_at);
     format!(
         "{}  {:<STATE_COLS$}  {:<WORKSPACE_COLS$}  {:>AGE_COLS$}  {label}",
         text::line(&session.id),

@@ -10,6 +10,7 @@ pub(crate) mod fleet;
 pub(crate) mod follow;
 pub(crate) mod list;
 pub(crate) mod new;
+pub(crate) mod report;
 pub(crate) mod session_id;
 pub(crate) mod sim;
 pub(crate) mod start;

@@ -14,6 +14,7 @@ use super::agent_body::write_agent_body;
 use super::markdown_escape::{body_line, comment_text, inline_code, inline_text};
 use super::section::{Prompt, Sections, TodoTrack};
 use super::turn_facts::TurnFacts;
+use crate::outputs::times::utc_words;
 use crate::outputs::units;
 use crate::redact::redact;
 use crate::session::text::{push_first_line, short_args};
@@ -64,7 +65,7 @@ impl Clock {
         let second = ms.map(|ms| ms.div_euclid(1000));
         if second != self.second {
             self.second = second;
-            self.text = ms.map(utc).unwrap_or_default();
+            self.text = ms.map(utc_words).unwrap_or_default();
         }
         &self.text
     }
@@ -524,9 +525,9 @@ fn changes(
     writeln!(out, "{what}: {}.\n", inline(line))
 }
 
-/// [`utc`] of a time that may be missing.
+/// [`utc_words`] of a time that may be missing.
 fn at_text(ms: Option<i64>) -> String {
-    ms.map(utc).unwrap_or_default()
+    ms.map(utc_words).unwrap_or_default()
 }
 
 /// One line of server text as text only, where it starts one of the export's own lines.
@@ -666,12 +667,6 @@ fn longest_backtick_run(s: &str) -> usize {
     longest
 }
 
-/// `2026-12-01 13:04:36 UTC` from Unix milliseconds.
-fn utc(ms: i64) -> String {
-    let (day, clock) = gobare_api::clock::utc_date_and_clock(ms);
-    format!("{day} {clock} UTC")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -716,13 +711,6 @@ mod tests {
             w.event(&Event::parse(data).unwrap()).unwrap();
         }
         String::from_utf8(w.finish(events.len() as u64, Some(9)).unwrap()).unwrap()
-    }
-
-    #[test]
-    fn dates_are_utc() {
-        assert_eq!(utc(0), "1970-01-01 00:00:00 UTC");
-        assert_eq!(utc(1_789_319_090_764), "2026-09-13 17:04:50 UTC");
-        assert_eq!(utc(951_782_400_000), "2000-02-29 00:00:00 UTC");
     }
 
     #[test]

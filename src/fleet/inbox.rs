@@ -7,7 +7,6 @@ use super::model::FleetModel;
 use super::waits::SessionWaits;
 use crate::deadline::{self, Deadline, WorkspaceClock};
 use crate::session::actions::PendingAction;
-use crate::session::text::short_args;
 use gobare_api::model::RequiredActionKind;
 use gobare_api::text;
 use std::collections::{HashMap, HashSet};
@@ -16,8 +15,6 @@ use std::collections::{HashMap, HashSet};
 const SESSION_CHARS: usize = 60;
 /// Characters of a request kept in a row (the deciding panel shows it whole).
 const REQUEST_CHARS: usize = 300;
-/// Options named in a question's row before "…".
-const ROW_OPTIONS: usize = 6;
 
 /// One pending action, as the inbox lists it. Every string is sanitized to one line.
 #[derive(Debug, Clone, PartialEq)]
@@ -184,11 +181,10 @@ fn item(
         // Only the event says `sensitive`, not the listing: unseen, it is taken as
         // sensitive (two `y`s), never as harmless.
         RequiredActionKind::Approval => (
-            approval_line(facts, action),
+            facts.request_line(action),
             facts.is_sensitive(&action.call_id) || !facts.knows_approval(&action.call_id),
         ),
-        RequiredActionKind::Question => (question_line(facts, action), false),
-        _ => (format!("{}({})", action.name, action.args), false),
+        _ => (facts.request_line(action), false),
     };
     let answerable = action.resource.is_some() || action.kind != RequiredActionKind::FunctionCall;
     InboxItem {
@@ -210,47 +206,6 @@ fn item(
         expires_at: action.expires_at,
         clock: waits.clock,
     }
-}
-
-/// "bash systemctl restart worker": the name and short arguments kept with the wait (the
-/// event's or the listing's), no copy of the whole arguments per row; the event's details
-/// when the listing has no name.
-fn approval_line(facts: &crate::session::actions::Actions, action: &PendingAction) -> String {
-    match &action.resource {
-        Some(listed) if action.name.is_empty() => {
-            let d = facts.approval(listed);
-            format!("{} {}", d.name, short_args(&d.args, 200))
-        }
-        _ => format!("{} {}", action.name, action.args),
-    }
-}
-
-/// "Roll back or patch? [roll back · patch]".
-fn question_line(facts: &crate::session::actions::Actions, action: &PendingAction) -> String {
-    // The event's details borrowed; read from the listing only without them.
-    let read;
-    let question = match (facts.question_asked(&action.call_id), &action.resource) {
-        (Some(asked), _) => asked,
-        (None, Some(listed)) => {
-            read = facts.question(listed);
-            &read
-        }
-        (None, None) => return String::new(),
-    };
-    let mut line = question.question.clone();
-    if !question.options.is_empty() {
-        let mut named: Vec<&str> = question
-            .options
-            .iter()
-            .take(ROW_OPTIONS)
-            .map(String::as_str)
-            .collect();
-        if question.options.len() > ROW_OPTIONS {
-            named.push("…");
-        }
-        line.push_str(&format!(" [{}]", named.join(" · ")));
-    }
-    line
 }
 
 #[cfg(test)]

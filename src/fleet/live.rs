@@ -56,6 +56,10 @@ const ANNOUNCEMENTS: usize = 256;
 pub struct FleetNews {
     pub id: String,
     pub line: String,
+    /// What it is about, for `[notify] on`.
+    pub(crate) kind: crate::notify::kind::NotifyKind,
+    /// The session's title or first message (sanitized, one line; empty when unknown).
+    pub(crate) title: String,
 }
 
 /// The news of the fleet from the moment it was made, for whoever shows it: the fleet
@@ -442,6 +446,8 @@ impl Task {
                     fresh.push(FleetNews {
                         id: read.id.clone(),
                         line: row.turn_failed_line(),
+                        kind: crate::notify::kind::NotifyKind::TurnFailed,
+                        title: news_title(row),
                     });
                 }
             }
@@ -635,8 +641,23 @@ async fn until_open(handle: &mut stream::StreamHandle) -> Vec<StreamUpdate> {
 
 /// What to say of session `id`, which came to need the user.
 fn announcement(model: &FleetModel, id: String) -> Option<FleetNews> {
-    let line = model.get(&id)?.needs_you_line()?;
-    Some(FleetNews { id, line })
+    let row = model.get(&id)?;
+    let line = row.needs_you_line()?;
+    let kind = crate::notify::kind::NotifyKind::of_needs(row.needs()?);
+    let title = news_title(row);
+    Some(FleetNews {
+        id,
+        line,
+        kind,
+        title,
+    })
+}
+
+/// A row's name as a notify command reads it.
+fn news_title(row: &crate::fleet::model::FleetRow) -> String {
+    row.label()
+        .map(|l| gobare_api::text::one_line(l, 60))
+        .unwrap_or_default()
 }
 
 /// The server as the trouble lines name it: host and port.

@@ -545,7 +545,7 @@ pub(crate) const TABLE: &[Binding] = &[
         Typing,
         &[k(KeyCode::Esc)],
         Do(Intent::Escape),
-        "stays here; with an empty box while a turn runs, says how to cancel it",
+        "stays here; closes the \"while you were away\" digest; with an empty box while a turn runs, says how to cancel it",
     ),
     // Deciding: the prompt reads these.
     row(
@@ -995,7 +995,7 @@ pub(crate) const TABLE: &[Binding] = &[
     row(F_LIST, &[k(KeyCode::End), c('G')], F(FleetKey::Bottom), "the last row"),
     row(F_LIST, &[c('/')], F(FleetKey::Filter), "filter: typed text is text, Esc clears")
         .hint("/ filter", Shown::Always),
-    row(F_LIST, &[k(KeyCode::Esc)], F(FleetKey::ClearFilter), "clear the filter"),
+    row(F_LIST, &[k(KeyCode::Esc)], F(FleetKey::ClearFilter), "close the \"while you were away\" digest, else clear the filter"),
     row(F_LIST, &[c('n')], F(FleetKey::New), "create a session and open it")
         .hint("n new", Shown::Always),
     row(F_LIST, &[c('r')], F(FleetKey::Rename), "rename: edit the title, Enter saves")

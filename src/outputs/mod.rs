@@ -6,6 +6,7 @@ pub(crate) mod beneath;
 pub(crate) mod save;
 pub(crate) mod save_dir;
 pub(crate) mod target;
+pub(crate) mod times;
 pub(crate) mod units;
 
 use gobare_api::client::{ApiClient, Order, Page};

@@ -4,6 +4,7 @@
 //! events carry (a question's text and options, an approval's `sensitive` flag). The one
 //! owner of these facts: the prompt reads them here and keeps only its view state.
 
+use super::sensitive::SensitiveCalls;
 use super::text::short_args;
 use gobare_api::model::{Input, RequiredAction, RequiredActionKind, option_labels};
 use serde_json::Value;
@@ -68,6 +69,9 @@ pub struct Actions {
     pending: Vec<PendingAction>,
     questions: HashMap<String, QuestionDetails>,
     approvals: HashMap<String, ApprovalDetails>,
+    /// Approvals asked as sensitive: kept apart from `approvals`, whose details of unlisted
+    /// calls are dropped past [`MAX_KEPT_DETAILS`], so the second `y` is never forgotten.
+    sensitive: SensitiveCalls,
 }
 
 impl Actions {
@@ -149,6 +153,7 @@ impl Actions {
         self.pending.retain(|a| a.call_id != call_id);
         self.questions.remove(call_id);
         self.approvals.remove(call_id);
+        self.sensitive.forget(call_id);
     }
 
     /// From `question.asked` (`toolCallId`, `question`, `options`, `allowFreeform`).
@@ -177,8 +182,7 @@ impl Actions {
         args: Value,
         sensitive: bool,
     ) {
-        // Once known sensitive, always: a later, flagless copy never lowers the bar.
-        let sensitive = sensitive || self.approvals.get(call_id).is_some_and(|d| d.sensitive);
+        let sensitive = self.sensitive.note(call_id, sensitive);
         self.approvals.insert(
             call_id.to_string(),
             ApprovalDetails {
@@ -192,14 +196,10 @@ impl Actions {
     /// Marks `call_id` sensitive before (or after) its details are known (a restart
     /// remembers what the history no longer says).
     pub(crate) fn mark_sensitive(&mut self, call_id: &str) {
-        self.approvals
-            .entry(call_id.to_string())
-            .or_insert_with(|| ApprovalDetails {
-                name: String::new(),
-                args: Value::Null,
-                sensitive: true,
-            })
-            .sensitive = true;
+        self.sensitive.note(call_id, true);
+        if let Some(d) = self.approvals.get_mut(call_id) {
+            d.sensitive = true;
+        }
     }
 
     /// Whether the approval `call_id`'s own event was seen (only it says `sensitive`).
@@ -209,7 +209,7 @@ impl Actions {
 
     /// Whether the approval `call_id` is known to be sensitive.
     pub(crate) fn is_sensitive(&self, call_id: &str) -> bool {
-        self.approvals.get(call_id).is_some_and(|d| d.sensitive)
+        self.sensitive.contains(call_id)
     }
 
     /// The question `call_id` as its event asked it, if the event was seen.
@@ -251,7 +251,23 @@ impl Actions {
                 .get(call_id)
                 .map(|d| HashMap::from([(call_id.to_string(), d.clone())]))
                 .unwrap_or_default(),
+            sensitive: {
+                let mut one = SensitiveCalls::default();
+                one.note(call_id, self.sensitive.contains(call_id));
+                one
+            },
         })
+    }
+
+    /// The request of `action` in one line, as the inbox's row and the away digest say it:
+    /// "bash systemctl restart worker", "Roll back or patch? [roll back · patch]",
+    /// "lookup_order({…})".
+    pub(crate) fn request_line(&self, action: &PendingAction) -> String {
+        match action.kind {
+            RequiredActionKind::Approval => approval_line(self, action),
+            RequiredActionKind::Question => question_line(self, action),
+            _ => format!("{}({})", action.name, action.args),
+        }
     }
 
     /// The question as best known: the event's details, else what the action's arguments
@@ -294,15 +310,59 @@ impl Actions {
                 } else {
                     d.args.clone()
                 },
-                sensitive: d.sensitive,
+                sensitive: self.sensitive.contains(&action.call_id),
             },
             None => ApprovalDetails {
                 name: action.name.clone().unwrap_or_default(),
                 args: action.arguments.clone(),
-                sensitive: false,
+                sensitive: self.sensitive.contains(&action.call_id),
             },
         }
     }
+}
+
+/// Options named in a question's row before "…".
+const ROW_OPTIONS: usize = 6;
+
+/// "bash systemctl restart worker": the name and short arguments kept with the wait (the
+/// event's or the listing's), no copy of the whole arguments per row; the event's details
+/// when the listing has no name.
+fn approval_line(facts: &Actions, action: &PendingAction) -> String {
+    match &action.resource {
+        Some(listed) if action.name.is_empty() => {
+            let d = facts.approval(listed);
+            format!("{} {}", d.name, short_args(&d.args, 200))
+        }
+        _ => format!("{} {}", action.name, action.args),
+    }
+}
+
+/// "Roll back or patch? [roll back · patch]".
+fn question_line(facts: &Actions, action: &PendingAction) -> String {
+    // The event's details borrowed; read from the listing only without them.
+    let read;
+    let question = match (facts.question_asked(&action.call_id), &action.resource) {
+        (Some(asked), _) => asked,
+        (None, Some(listed)) => {
+            read = facts.question(listed);
+            &read
+        }
+        (None, None) => return String::new(),
+    };
+    let mut line = question.question.clone();
+    if !question.options.is_empty() {
+        let mut named: Vec<&str> = question
+            .options
+            .iter()
+            .take(ROW_OPTIONS)
+            .map(String::as_str)
+            .collect();
+        if question.options.len() > ROW_OPTIONS {
+            named.push("…");
+        }
+        line.push_str(&format!(" [{}]", named.join(" · ")));
+    }
+    line
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ pub mod actions;
 pub mod attention;
 pub(crate) mod log;
 pub mod paging;
+pub(crate) mod sensitive;
 pub mod tail_replay;
 pub(crate) mod text;
 pub mod transcript;

@@ -235,7 +235,7 @@ impl TurnOutcome {
     /// `cancelled after 12s` (without the time when it is not known). The failure's
     /// reason is [`TurnOutcome::error`], for the caller to place.
     pub(crate) fn words(&self) -> String {
-        let took = self.elapsed_ms.map(crate::outputs::units::duration);
+        let took = self.elapsed_ms.map(crate::outputs::times::duration);
         match (&self.status, took) {
             (TurnStatus::Completed, Some(t)) => format!("completed in {t}"),
             (TurnStatus::Completed, None) => "completed".to_string(),
@@ -355,8 +355,8 @@ pub struct Transcript {
     tools: HashMap<String, u64>,
     approvals: HashMap<String, u64>,
     questions: HashMap<String, u64>,
-    /// Call ids of approvals asked as sensitive, learnt outside the history.
-    known_sensitive: std::collections::HashSet<String>,
+    /// Approvals asked as sensitive: by their event, an item read back or the last run.
+    sensitive_calls: super::sensitive::SensitiveCalls,
     functions: HashMap<String, u64>,
     /// The todo list of the current turn (later lists update it in place).
     todos: Option<u64>,
@@ -409,7 +409,7 @@ impl Transcript {
             tools: HashMap::new(),
             approvals: HashMap::new(),
             questions: HashMap::new(),
-            known_sensitive: std::collections::HashSet::new(),
+            sensitive_calls: super::sensitive::SensitiveCalls::default(),
             functions: HashMap::new(),
             todos: None,
             from_events: HashMap::new(),
@@ -560,7 +560,7 @@ impl Transcript {
                 a.sensitive = true;
                 entry.rev += 1;
             }
-            self.known_sensitive.insert(call_id);
+            self.sensitive_calls.note(&call_id, true);
         }
     }
 
@@ -827,7 +827,7 @@ impl Transcript {
         args: &Value,
         sensitive: bool,
     ) -> u64 {
-        let sensitive = sensitive || self.known_sensitive.contains(call_id);
+        let sensitive = self.sensitive_calls.note(call_id, sensitive);
         if let Some(&id) = self.approvals.get(call_id)
             && let Some(entry) = self.get_mut(id)
         {

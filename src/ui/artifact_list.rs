@@ -6,7 +6,7 @@ use super::overlay::{self, Overlay, OverlayAction, OverlayKey, ViewKey, ViewScop
 use super::pager::Pager;
 use super::save_progress::SaveProgress;
 use super::theme::Theme;
-use crate::outputs::units;
+use crate::outputs::{times, units};
 use crossterm::event::KeyEvent;
 use gobare_api::model::Artifact;
 use gobare_api::text;
@@ -118,7 +118,7 @@ impl ArtifactList {
     /// not push the size, turn or time off the overlay.
     fn row(a: &Artifact, width: usize, turn_cols: usize) -> String {
         let size = units::size(a.size_bytes);
-        let time = a.created_at.map(units::utc).unwrap_or_else(|| "-".into());
+        let time = a.created_at.map(times::utc).unwrap_or_else(|| "-".into());
         let turn = text::one_line_within(&a.turn_id, turn_cols);
         let turn_pad = " ".repeat(turn_cols.saturating_sub(text::width(&turn)));
         let tail = format!("  {size:>9}  {turn}{turn_pad}  {time}");

@@ -5,6 +5,7 @@ use super::pane::{Anchor, Pane, Scroll};
 use super::search::highlight;
 use super::styled::truncate;
 use super::theme::Theme;
+use crate::outputs::times::clock;
 use crate::search::Hit;
 use crate::search::fold::find_folded;
 use crate::session::SessionView;
@@ -286,13 +287,6 @@ fn matches_filter(kind: &str, lowercase_filter: &str) -> bool {
     lowercase_filter.is_empty() || kind.to_ascii_lowercase().contains(lowercase_filter)
 }
 
-/// `HH:MM:SS` (UTC) of a Unix-ms timestamp.
-pub(crate) fn clock(ms: i64) -> String {
-    let secs = ms.div_euclid(1000);
-    let day = secs.rem_euclid(86_400);
-    format!("{:02}:{:02}:{:02}", day / 3600, day % 3600 / 60, day % 60)
-}
-
 #[cfg(test)]
 mod tests {
     use super::EventsPane;
@@ -332,11 +326,5 @@ mod tests {
         assert_eq!(seqs(&pane, ""), Vec::<u64>::new());
         pane.set_filter("result");
         assert_eq!(seqs(&pane, "tool"), [3], "only the rows the filter shows");
-    }
-
-    #[test]
-    fn clock_is_utc_hours_minutes_seconds() {
-        assert_eq!(super::clock(1_789_319_090_000), "17:04:50");
-        assert_eq!(super::clock(0), "00:00:00");
     }
 }

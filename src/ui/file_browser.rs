@@ -5,7 +5,7 @@
 use super::overlay::{self, Overlay, OverlayAction, OverlayKey, ViewKey, ViewScope};
 use super::pager::Pager;
 use super::theme::Theme;
-use crate::outputs::units;
+use crate::outputs::{times, units};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use gobare_api::files::FileTree;
 use gobare_api::text;
@@ -271,8 +271,8 @@ impl FileBrowser {
         };
         format!(
             "snapshot from {} ({}) · {files}{cut} · r takes a new one",
-            units::ago(at, self.listed_at),
-            units::utc(at)
+            times::ago(at, self.listed_at),
+            times::utc(at)
         )
     }
 

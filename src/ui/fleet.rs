@@ -4,6 +4,7 @@
 //! In the list a letter is a command (`n`, `r`, `d`, `f`, `q`, `/`) or does nothing; text is
 //! typed only in the visible filter or rename line. Delete and fork ask first.
 
+use crate::outputs::times::{age, age_changes_in, age_parts};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -871,42 +872,9 @@ fn turn_label(row: &FleetRow, now_ms: i64) -> String {
     }
 }
 
-/// "now", "3m", "2h", "5d" (as the transcript's "3m ago"): coarse on purpose; a negative
-/// age (clock skew) is "now".
-pub(crate) fn age(elapsed_ms: i64) -> String {
-    match age_parts(elapsed_ms) {
-        (_, "now") => "now".into(),
-        (n, unit) => format!("{n}{unit}"),
-    }
-}
-
-/// The age as shown: a count and its unit ("now" has none).
-fn age_parts(elapsed_ms: i64) -> (i64, &'static str) {
-    match elapsed_ms / 1000 {
-        s if s < 60 => (0, "now"),
-        s if s < 3600 => (s / 60, "m"),
-        s if s < 86_400 => (s / 3600, "h"),
-        s => (s / 86_400, "d"),
-    }
-}
-
-/// How long until an age of `elapsed_ms` is shown differently ("now" → "1m" → "2m" … "1h").
-fn age_changes_in(elapsed_ms: i64) -> i64 {
-    let unit = match elapsed_ms.max(0) / 1000 {
-        s if s < 3600 => 60_000,
-        s if s < 86_400 => 3_600_000,
-        _ => 86_400_000,
-    };
-    if elapsed_ms < 0 {
-        // Clock skew: "now" until the row's time comes, then a minute more.
-        return unit - elapsed_ms;
-    }
-    unit - elapsed_ms % unit
-}
-
 /// A duration of whole seconds as every screen of the app says one: "42s", "3m 12s".
 fn seconds(secs: u64) -> String {
-    crate::outputs::units::duration(i64::try_from(secs.saturating_mul(1000)).unwrap_or(i64::MAX))
+    crate::outputs::times::duration(i64::try_from(secs.saturating_mul(1000)).unwrap_or(i64::MAX))
 }
 
 fn workspace_label(state: Option<&WorkspaceState>, theme: &Theme) -> (String, Style) {

@@ -3,9 +3,9 @@
 //! holds only the Events pane's one-line summaries); an event the log does not hold (a
 //! transient delta, no log on this machine) shows what the pane knows of it.
 
-use super::events::clock;
 use super::pager::Pager;
 use super::theme::Theme;
+use crate::outputs::times::clock;
 use crate::session::log::LogEntry;
 use serde_json::{Value, json};
 

@@ -2,6 +2,8 @@
 //! ([`crate::session::SessionView`]) onto a ratatui frame.
 
 pub(crate) mod artifact_list;
+pub(crate) mod away_banner;
+pub(crate) mod budget_view;
 pub mod changes_view;
 pub(crate) mod component;
 pub mod composer;

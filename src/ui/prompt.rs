@@ -7,6 +7,7 @@
 //! flight, the highlighted option, whether it has the keys. Keys reach it only in the
 //! deciding mode (see `app::keys`).
 
+use crate::outputs::times::countdown;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -34,28 +35,6 @@ pub enum PromptAction {
     ConfirmSensitive(String),
     /// The key cannot act yet; the text says what would.
     Explain(&'static str),
-}
-
-/// A deadline further than this is not a countdown anyone reads (or a bad clock).
-const MAX_COUNTDOWN_MS: i64 = 7 * 24 * 3_600_000;
-
-/// "expires in 42s" / "expired", for an action's `expires_at` at `now` (both unix ms);
-/// `None` without a deadline, without a clock, or with an absurd one.
-pub(crate) fn countdown(expires_at: Option<i64>, now: Option<i64>) -> Option<String> {
-    let (at, now) = (expires_at?, now?);
-    let left = at.checked_sub(now)?;
-    if left <= 0 {
-        return Some("expired".into());
-    }
-    if left > MAX_COUNTDOWN_MS {
-        return None;
-    }
-    // Rounded up: "expires in 0s" would already be wrong.
-    let secs = (left + 999) / 1000;
-    Some(format!(
-        "expires in {}",
-        crate::ui::turn::duration(secs * 1000)
-    ))
 }
 
 /// Lines of tool arguments shown before cutting.

@@ -269,6 +269,11 @@ impl Screen {
         self.mode().pane_has_keys()
     }
 
+    /// The budgets the Workspace pane shows.
+    pub(crate) fn set_budgets(&mut self, budgets: crate::budget::Budgets) {
+        self.workspace.budgets = budgets;
+    }
+
     /// Draws the whole frame. `status` is shown at the right of the status bar (replay
     /// progress).
     pub fn draw(

@@ -198,6 +198,24 @@ pub(crate) fn background_is_light() -> bool {
     light_background(std::env::var("COLORFGBG").ok().as_deref())
 }
 
+/// `T`: the theme after `current`, for this run, with what the message line says of it;
+/// `Err` (what to say instead) when colours are off and there is none to switch to. The
+/// fleet and a session switch through this one rule, and the runtime carries the choice
+/// from one to the other.
+pub(crate) fn switch_to_next(
+    current: ThemeName,
+    no_color: bool,
+    colors: &ColorOverrides,
+) -> Result<(ThemeName, Theme, String), String> {
+    let next = current.next(background_is_light());
+    let Some(theme) = Theme::for_terminal(next, no_color, colors) else {
+        return Err("colours are off (NO_COLOR or [theme] no_color): no theme to switch to".into());
+    };
+    let name = next.as_str();
+    let said = format!("theme: {name} · T for the next · [theme] name = \"{name}\" keeps it");
+    Ok((next, theme, said))
+}
+
 impl Theme {
     /// The theme `name` gives in this terminal (`TERM`, `COLORTERM`, `COLORFGBG`); `None`
     /// when colours are off (`no_color` from the file, or `NO_COLOR`).

@@ -7,7 +7,7 @@ use super::frame_lines::FrameLines;
 use super::pane::{self, Pane};
 use super::styled::truncate;
 use super::theme::Theme;
-pub(crate) use crate::outputs::units::duration;
+use crate::outputs::times::duration;
 use crate::session::SessionView;
 use crate::session::turn::{TurnInfo, TurnPhase};
 use gobare_api::model::{ArtifactsState, RequiredActionKind};

@@ -3,12 +3,12 @@
 //! usage.
 
 use super::component::{Ctx, PaneComponent};
-use super::events::clock;
 use super::frame_lines::FrameLines;
 use super::pane::{self, Pane};
 use super::styled::truncate;
 use super::theme::Theme;
-use super::turn::duration;
+use crate::outputs::times::clock;
+use crate::outputs::times::duration;
 use crate::session::SessionView;
 use crate::session::workspace::SandboxUsage;
 use gobare_api::model::{Usage, WorkspaceState};
@@ -23,6 +23,8 @@ use ratatui::text::{Line, Span};
 pub(crate) struct WorkspacePane {
     offset: u16,
     pub(super) lines: FrameLines,
+    /// Slots and the request budget, as the app last gathered them.
+    pub(super) budgets: crate::budget::Budgets,
 }
 
 impl PaneComponent for WorkspacePane {
@@ -43,18 +45,29 @@ impl PaneComponent for WorkspacePane {
     }
 
     fn rows_wanted(&mut self, width: u16, ctx: &Ctx) -> Option<u16> {
+        let budgets = &self.budgets;
         Some(
             self.lines
-                .rows(width, || lines(ctx.view, usize::from(width), ctx.theme)),
+                .rows(width, || with_budgets(ctx, budgets, usize::from(width))),
         )
     }
 
     fn render(&mut self, frame: &mut Frame, inner: Rect, ctx: &Ctx) {
+        let budgets = &self.budgets;
         let lines = self.lines.take(inner.width, || {
-            lines(ctx.view, usize::from(inner.width), ctx.theme)
+            with_budgets(ctx, budgets, usize::from(inner.width))
         });
         pane::scrolled(frame, inner, lines, &mut self.offset);
     }
+}
+
+/// The pane's lines, the budgets last ([`super::budget_view`]).
+fn with_budgets(ctx: &Ctx, budgets: &crate::budget::Budgets, w: usize) -> Vec<Line<'static>> {
+    let mut out = lines(ctx.view, w, ctx.theme);
+    out.extend(super::budget_view::workspace_lines(
+        ctx.view, budgets, w, ctx.theme,
+    ));
+    out
 }
 
 fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {

@@ -433,16 +433,6 @@ fn t_in_the_fleet_goes_to_the_next_theme() {
     let home = tempfile::tempdir().unwrap();
     let mut pty = spawn(&["fleet"], &home, &sim.sim);
     wait_sorted(&pty);
-    let colours = |pty: &Pty| {
-        pty.with_screen(|s| {
-            let (rows, cols) = s.size();
-            let (rows, cols) = (u16::from(rows), u16::from(cols));
-            (0..rows)
-                .flat_map(|r| (0..cols).map(move |c| (r, c)))
-                .filter_map(|(r, c)| s.cell(r, c).map(|cell| cell.fgcolor()))
-                .collect::<Vec<_>>()
-        })
-    };
     assert!(colours(&pty).contains(&DARK_ACCENT));
     pty.send_keys("T");
     pty.wait_for(
@@ -459,6 +449,71 @@ fn t_in_the_fleet_goes_to_the_next_theme() {
             (now.contains(&LIGHT_ACCENT) && !now.contains(&DARK_ACCENT)).then_some(())
         },
         || format!("{:?}", colours(&pty)),
+    );
+}
+
+/// Every foreground colour on the screen.
+fn colours(pty: &Pty) -> Vec<vt100::Color> {
+    pty.with_screen(|s| {
+        let (rows, cols) = s.size();
+        let (rows, cols) = (u16::from(rows), u16::from(cols));
+        (0..rows)
+            .flat_map(|r| (0..cols).map(move |c| (r, c)))
+            .filter_map(|(r, c)| s.cell(r, c).map(|cell| cell.fgcolor()))
+            .collect::<Vec<_>>()
+    })
+}
+
+/// A theme chosen with `T` lasts the run: the session opened from the fleet is drawn in it,
+/// `T` there goes on from it, and the fleet comes back in the session's choice.
+#[test]
+fn a_theme_chosen_in_one_front_lasts_in_the_other() {
+    const DARK_ACCENT: vt100::Color = vt100::Color::Idx(81);
+    const LIGHT_ACCENT: vt100::Color = vt100::Color::Idx(25);
+    let (sim, _) = three_sessions();
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = spawn(&["fleet"], &home, &sim.sim);
+    wait_sorted(&pty);
+    pty.send_keys("T");
+    pty.wait_for(
+        "the light theme",
+        |s| s.contents().contains("theme: light"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the session",
+        |s| s.contents().contains("Transcript") && s.contents().contains("Type a message"),
+        TIMEOUT,
+    );
+    support::app::until(
+        "the session in the light theme's colours",
+        TIMEOUT,
+        || {
+            let now = colours(&pty);
+            (now.contains(&LIGHT_ACCENT) && !now.contains(&DARK_ACCENT)).then_some(())
+        },
+        || format!("{:?}", colours(&pty)),
+    );
+    pty.send_keys(keys::SHIFT_TAB);
+    pty.wait_for(
+        "the panes have the keys",
+        |s| s.contents().contains("Panes · "),
+        TIMEOUT,
+    );
+    pty.send_keys("T");
+    pty.wait_for(
+        "the theme after light",
+        |s| s.contents().contains("theme: high-contrast"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::CTRL_O);
+    wait_sorted(&pty);
+    pty.send_keys("T");
+    pty.wait_for(
+        "the theme after high contrast",
+        |s| s.contents().contains("theme: colorblind"),
+        TIMEOUT,
     );
 }
 

@@ -248,7 +248,10 @@ fn the_filter_shows_every_match_from_the_top_after_scrolling_to_the_bottom() {
         "all ten matches",
         |s| {
             let rows = list_rows(s);
-            rows.len() == 10 && rows.iter().all(|r| r.contains("alpha "))
+            // The whole word typed: "/al" already shows the same ten rows.
+            s.contents().contains("filter: alpha▏")
+                && rows.len() == 10
+                && rows.iter().all(|r| r.contains("alpha "))
         },
         TIMEOUT,
     );
@@ -256,7 +259,8 @@ fn the_filter_shows_every_match_from_the_top_after_scrolling_to_the_bottom() {
     // Esc and a letter in one read would be Alt+letter.
     pty.wait_for(
         "the filter cleared",
-        |s| !s.contents().contains("filter:"),
+        // The unfiltered rows back, not only the filter's line gone.
+        |s| !s.contents().contains("filter:") && list_rows(s).iter().any(|r| r.contains("beta ")),
         TIMEOUT,
     );
     pty.send_keys("q");

@@ -7,7 +7,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-const CRATE_SOURCES: [&str; 3] = ["crates/gobare-api/src", "crates/gobare-sim/src", "src"];
+const CRATE_SOURCES: [&str; 4] = [
+    "crates/gobare-api/src",
+    "crates/gobare-sim/src",
+    "crates/gobare-test-support/src",
+    "src",
+];
 const MAP_START: &str = "<!-- file-map:start -->";
 const MAP_END: &str = "<!-- file-map:end -->";
 

@@ -66,6 +66,8 @@ struct Inner {
     /// Normalized base without `/v1` (what the stream task takes).
     api: Url,
     token: Option<Token>,
+    /// What the answers' `x-ratelimit-*` headers said, shared by every clone.
+    rate: crate::rate_budget::RateBudget,
 }
 
 impl fmt::Debug for ApiClient {
@@ -227,8 +229,14 @@ impl ApiClient {
                 http,
                 api,
                 token: options.token,
+                rate: Default::default(),
             }),
         })
+    }
+
+    /// The request-rate budget as the server last reported it.
+    pub fn rate_budget(&self) -> &crate::rate_budget::RateBudget {
+        &self.inner.rate
     }
 
     /// `GET /v1/health`: which scopes the token holds (reference §1.3).
@@ -516,6 +524,9 @@ impl ApiClient {
             .await
             .map_err(|e| self.scrub(ApiError::network(e)))?;
         let status = response.status();
+        self.inner
+            .rate
+            .observe(response.headers(), crate::clock::unix_ms());
         let request_id = header_text(&response, "x-request-id");
         tracing::debug!(%method, %path, status = status.as_u16(), request_id = request_id.as_deref().unwrap_or("-"), "api call");
 

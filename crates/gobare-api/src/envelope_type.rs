@@ -1,6 +1,9 @@
 //! Reading an event envelope's top-level `type` without decoding the envelope: a replay
 //! of a long history decides from the type alone whether an old event still matters, and
-//! skipping a string costs a `memchr`, not a decode.
+//! skipping a string is a scan eight bytes at a time, not a decode. It reads with the crate's one
+//! JSON scanner ([`crate::json`]), so "well formed" means what it means everywhere else.
+
+use crate::json::{self, ValueEnd};
 
 /// The top-level `"type"` of the envelope `json`, when it is a plain string (no escapes).
 /// `None` when there is none, it is escaped, or `json` is not an object: the caller then
@@ -12,124 +15,84 @@ pub fn envelope_type(json: &[u8]) -> Option<&str> {
 /// The `type` when it is the envelope's last member (`…,"type":"x"}`, as an encoder that
 /// sorts its keys writes it), read backwards from the end: the member right before the
 /// closing brace belongs to the top-level object, so the payload before it is never walked.
-fn type_as_last_member(json: &[u8]) -> Option<&str> {
-    if json.get(skip_ws(json, 0)) != Some(&b'{') {
+fn type_as_last_member(b: &[u8]) -> Option<&str> {
+    if b.get(json::ws(b, 0)) != Some(&b'{') {
         return None;
     }
-    let close = skip_ws_back(json, json.len())?;
-    if json[close] != b'}' {
+    let close = json::ws_back(b, b.len())?;
+    if b[close] != b'}' {
         return None;
     }
-    let value_end = skip_ws_back(json, close)?;
-    if json[value_end] != b'"' {
+    let value_end = json::ws_back(b, close)?;
+    if b[value_end] != b'"' {
         return None;
     }
-    let value_start = memchr::memrchr(b'"', &json[..value_end])?;
-    let value = &json[value_start + 1..value_end];
+    let value_start = memchr::memrchr(b'"', &b[..value_end])?;
     // A backslash before the opening quote: it was an escaped quote inside the string.
-    if value.contains(&b'\\') || value_start == 0 || json[value_start - 1] == b'\\' {
+    if value_start == 0 || b[value_start - 1] == b'\\' {
         return None;
     }
-    let colon = skip_ws_back(json, value_start)?;
-    if json[colon] != b':' {
+    let value = plain_string(b, value_start)?;
+    let colon = json::ws_back(b, value_start)?;
+    if b[colon] != b':' {
         return None;
     }
-    let key_end = skip_ws_back(json, colon)?;
+    let key_end = json::ws_back(b, colon)?;
     let key_start = key_end.checked_sub(5)?;
-    if &json[key_start..=key_end] != b"\"type\"" {
+    if &b[key_start..=key_end] != b"\"type\"" {
         return None;
     }
-    let before = skip_ws_back(json, key_start)?;
-    if !matches!(json[before], b',' | b'{') {
+    let before = json::ws_back(b, key_start)?;
+    if !matches!(b[before], b',' | b'{') {
+        return None;
+    }
+    Some(value)
+}
+
+/// The `type` found walking the members from the first (the wire's order puts it second),
+/// each member before it checked by the crate's one JSON scanner.
+fn type_from_the_start(b: &[u8]) -> Option<&str> {
+    let mut at = json::ws(b, 0);
+    if b.get(at) != Some(&b'{') {
+        return None;
+    }
+    at = json::ws(b, at + 1);
+    loop {
+        if b.get(at) != Some(&b'"') {
+            return None;
+        }
+        let key_after = json::string(b, at + 1)?;
+        let is_type = &b[at..key_after] == b"\"type\"";
+        at = json::ws(b, key_after);
+        if b.get(at) != Some(&b':') {
+            return None;
+        }
+        at = json::ws(b, at + 1);
+        if is_type {
+            return plain_string(b, at);
+        }
+        at = match json::value_end(b, at) {
+            ValueEnd::At(end) => json::ws(b, end),
+            ValueEnd::Invalid | ValueEnd::TooDeep => return None,
+        };
+        if b.get(at) != Some(&b',') {
+            return None;
+        }
+        at = json::ws(b, at + 1);
+    }
+}
+
+/// The string whose opening quote is at `at`, when it is well formed and has no escapes.
+fn plain_string(b: &[u8], at: usize) -> Option<&str> {
+    if b.get(at) != Some(&b'"') {
+        return None;
+    }
+    let after = json::string(b, at + 1)?;
+    let value = &b[at + 1..after - 1];
+    if value.contains(&b'\\') {
         return None;
     }
     std::str::from_utf8(value).ok()
-}
-
-/// The index of the last non-whitespace byte before `end`.
-fn skip_ws_back(json: &[u8], end: usize) -> Option<usize> {
-    json[..end].iter().rposition(|b| !b.is_ascii_whitespace())
-}
-
-/// The `type` found walking the members from the first (the wire's order puts it second).
-fn type_from_the_start(json: &[u8]) -> Option<&str> {
-    let mut at = skip_ws(json, 0);
-    if json.get(at) != Some(&b'{') {
-        return None;
-    }
-    at += 1;
-    loop {
-        at = skip_ws(json, at);
-        if json.get(at) != Some(&b'"') {
-            return None;
-        }
-        let key_end = string_end(json, at)?;
-        let key = &json[at + 1..key_end];
-        at = skip_ws(json, key_end + 1);
-        if json.get(at) != Some(&b':') {
-            return None;
-        }
-        at = skip_ws(json, at + 1);
-        if key == b"type" {
-            if json.get(at) != Some(&b'"') {
-                return None;
-            }
-            let end = string_end(json, at)?;
-            let value = &json[at + 1..end];
-            if value.contains(&b'\\') {
-                return None;
-            }
-            return std::str::from_utf8(value).ok();
-        }
-        at = skip_value(json, at)?;
-        at = skip_ws(json, at);
-        match json.get(at) {
-            Some(b',') => at += 1,
-            _ => return None,
-        }
-    }
-}
-
-fn skip_ws(json: &[u8], mut at: usize) -> usize {
-    while json.get(at).is_some_and(u8::is_ascii_whitespace) {
-        at += 1;
-    }
-    at
-}
-
-/// The index of the quote closing the string that opens at `start`.
-fn string_end(json: &[u8], start: usize) -> Option<usize> {
-    let mut at = start + 1;
-    loop {
-        at += memchr::memchr2(b'"', b'\\', json.get(at..)?)?;
-        if json[at] == b'"' {
-            return Some(at);
-        }
-        at += 2;
-    }
-}
-
-/// The index just past the value that starts at `at`.
-fn skip_value(json: &[u8], mut at: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    loop {
-        match *json.get(at)? {
-            b'"' => at = string_end(json, at)? + 1,
-            b'{' | b'[' => {
-                depth += 1;
-                at += 1;
-            }
-            b'}' | b']' => {
-                depth = depth.checked_sub(1)?;
-                at += 1;
-            }
-            b',' if depth == 0 => return Some(at),
-            _ => at += 1,
-        }
-        if depth == 0 && matches!(json.get(at), Some(b',' | b'}') | None) {
-            return Some(at);
-        }
-    }
 }
 
 #[cfg(test)]
@@ -207,6 +170,54 @@ mod tests {
             let compact = serde_json::to_string(envelope).unwrap();
             assert_eq!(envelope_type(pretty.as_bytes()), kind, "{pretty}");
             assert_eq!(envelope_type(compact.as_bytes()), kind, "{compact}");
+        }
+    }
+
+    /// A JSON value of a few levels, strings with escapes and look-alike `"type"` members.
+    fn value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<i32>().prop_map(serde_json::Value::from),
+            "[a-z\"\\\\ .\u{1}é]{0,6}".prop_map(serde_json::Value::from),
+        ];
+        leaf.prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..3).prop_map(serde_json::Value::from),
+                proptest::collection::btree_map("type|a|payload", inner, 0..3)
+                    .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// Whatever the members around it and their order, the fast read finds the type the
+        /// decoder finds, or says it cannot tell; never another one.
+        #[test]
+        fn agrees_with_the_decoder_on_any_envelope(
+            // The map sorts its keys: members named before and after "type".
+            members in proptest::collection::vec(("seq|payload|created_at|usage|v|z", value()), 0..4),
+            kind in proptest::option::of("[a-z._\"\\\\]{1,12}"),
+            pretty in proptest::bool::ANY,
+        ) {
+            let mut object: serde_json::Map<String, serde_json::Value> = members.into_iter().collect();
+            if let Some(kind) = kind {
+                object.insert("type".into(), serde_json::Value::from(kind));
+            }
+            let envelope = serde_json::Value::Object(object);
+            let text = if pretty {
+                serde_json::to_string_pretty(&envelope).unwrap()
+            } else {
+                serde_json::to_string(&envelope).unwrap()
+            };
+            let decoded = envelope.get("type").and_then(serde_json::Value::as_str);
+            match envelope_type(text.as_bytes()) {
+                Some(found) => proptest::prop_assert_eq!(Some(found), decoded, "{}", text),
+                None => proptest::prop_assert!(
+                    decoded.is_none_or(|k| k.contains(['"', '\\'])),
+                    "a plain type was not found in {}", text
+                ),
+            }
         }
     }
 }

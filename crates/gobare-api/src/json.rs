@@ -105,24 +105,37 @@ fn hex4(input: &[u8], at: usize) -> Option<u32> {
 /// `\u` by its four hex digits; no control character in a string; no depth limit), without
 /// its visitor machinery. Nesting deeper than a `u128` of levels is left to serde_json.
 pub(crate) fn is_one_value(text: &str) -> bool {
-    match one_value(text.as_bytes()) {
-        Some(verdict) => verdict,
-        None => serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok(),
+    let b = text.as_bytes();
+    match value_end(b, ws(b, 0)) {
+        ValueEnd::At(end) => ws(b, end) == b.len(),
+        ValueEnd::Invalid => false,
+        ValueEnd::TooDeep => serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok(),
     }
 }
 
-/// [`is_one_value`]; `None` when the nesting is too deep to follow here.
-fn one_value(b: &[u8]) -> Option<bool> {
+/// Where the JSON value starting at some index ends, by [`value_end`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ValueEnd {
+    /// The index just past the value.
+    At(usize),
+    /// Not a JSON value by the grammar.
+    Invalid,
+    /// Nested deeper than this scanner follows (a `u128` of levels).
+    TooDeep,
+}
+
+/// The end of the one JSON value at `i`, checked by JSON's grammar: the one scanner the
+/// crate's fast paths share, so "valid" means the same to each of them.
+pub(crate) fn value_end(b: &[u8], mut i: usize) -> ValueEnd {
     // One bit per open container, 1 = object; `depth` of them in use.
     let mut stack: u128 = 0;
     let mut depth = 0u32;
-    let mut i = ws(b, 0);
     'value: loop {
         // A value starts at `i`.
         match b.get(i) {
             Some(b'{' | b'[') => {
                 if depth == u128::BITS {
-                    return None;
+                    return ValueEnd::TooDeep;
                 }
                 let object = b[i] == b'{';
                 stack = (stack << 1) | u128::from(object);
@@ -136,7 +149,7 @@ fn one_value(b: &[u8]) -> Option<bool> {
                 } else {
                     if object {
                         let Some(after) = key(b, i) else {
-                            return Some(false);
+                            return ValueEnd::Invalid;
                         };
                         i = after;
                     }
@@ -145,21 +158,21 @@ fn one_value(b: &[u8]) -> Option<bool> {
             }
             Some(b'"') => match string(b, i + 1) {
                 Some(after) => i = after,
-                None => return Some(false),
+                None => return ValueEnd::Invalid,
             },
             Some(b'-' | b'0'..=b'9') => match number(b, i) {
                 Some(after) => i = after,
-                None => return Some(false),
+                None => return ValueEnd::Invalid,
             },
             Some(b't') if b[i..].starts_with(b"true") => i += 4,
             Some(b'f') if b[i..].starts_with(b"false") => i += 5,
             Some(b'n') if b[i..].starts_with(b"null") => i += 4,
-            _ => return Some(false),
+            _ => return ValueEnd::Invalid,
         }
         // After a value: close containers, or a comma and the next member.
         loop {
             if depth == 0 {
-                return Some(ws(b, i) == b.len());
+                return ValueEnd::At(i);
             }
             let object = stack & 1 == 1;
             i = ws(b, i);
@@ -168,7 +181,7 @@ fn one_value(b: &[u8]) -> Option<bool> {
                     i = ws(b, i + 1);
                     if object {
                         let Some(after) = key(b, i) else {
-                            return Some(false);
+                            return ValueEnd::Invalid;
                         };
                         i = after;
                     }
@@ -176,7 +189,7 @@ fn one_value(b: &[u8]) -> Option<bool> {
                 }
                 Some(b'}') if object => {}
                 Some(b']') if !object => {}
-                _ => return Some(false),
+                _ => return ValueEnd::Invalid,
             }
             i += 1;
             depth -= 1;
@@ -185,15 +198,24 @@ fn one_value(b: &[u8]) -> Option<bool> {
     }
 }
 
-fn ws(b: &[u8], mut i: usize) -> usize {
+/// JSON's whitespace (space, tab, line feed, carriage return; not form feed) from `i`; the
+/// index of the first byte that is not.
+pub(crate) fn ws(b: &[u8], mut i: usize) -> usize {
     while let Some(b' ' | b'\n' | b'\t' | b'\r') = b.get(i) {
         i += 1;
     }
     i
 }
 
+/// The index of the last byte before `end` that is not JSON's whitespace.
+pub(crate) fn ws_back(b: &[u8], end: usize) -> Option<usize> {
+    b[..end]
+        .iter()
+        .rposition(|c| !matches!(c, b' ' | b'\n' | b'\t' | b'\r'))
+}
+
 /// A member's key and its colon, at `i`; the index of the value (whitespace skipped).
-fn key(b: &[u8], i: usize) -> Option<usize> {
+pub(crate) fn key(b: &[u8], i: usize) -> Option<usize> {
     if b.get(i) != Some(&b'"') {
         return None;
     }
@@ -202,7 +224,7 @@ fn key(b: &[u8], i: usize) -> Option<usize> {
 }
 
 /// The rest of a string after its opening quote; the index after its closing quote.
-fn string(b: &[u8], mut i: usize) -> Option<usize> {
+pub(crate) fn string(b: &[u8], mut i: usize) -> Option<usize> {
     loop {
         let stop = string_stop(b, i);
         match b.get(stop)? {
@@ -372,7 +394,7 @@ mod tests {
     #[test]
     fn deep_nesting_is_left_to_serde() {
         let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
-        assert_eq!(one_value(deep.as_bytes()), None);
+        assert_eq!(value_end(deep.as_bytes(), 0), ValueEnd::TooDeep);
         assert!(is_one_value(&deep));
         assert!(!is_one_value(&deep[1..]));
     }

@@ -6,6 +6,7 @@
 //! - [`client`]: [`client::ApiClient`], typed calls to `/v1` with bearer auth and an
 //!   Idempotency-Key on every write; failures are [`error::ApiError`]s.
 //! - [`paging`]: [`paging::read_all`], the one walk through a list's pages, bounded.
+//! - [`rate_budget`]: the request-rate buckets as the last answer's `x-ratelimit-*` said.
 //! - [`retry`]: [`retry::SendRetry`], the one loop that retries a write under its key.
 //! - [`stream`]: the resumable event stream, a task that reconnects from its cursor and
 //!   reports [`stream::StreamUpdate`]s; [`sse`] is its parser.
@@ -26,6 +27,7 @@ mod json;
 pub mod model;
 mod network_words;
 pub mod paging;
+pub mod rate_budget;
 pub mod retry;
 pub mod sse;
 pub mod stream;

@@ -524,35 +524,6 @@ impl Prompt {
 }
 
 #[test]
-fn a_deadline_counts_down_and_then_says_expired() {
-    use super::countdown;
-    assert_eq!(
-        countdown(Some(60_000), Some(18_000)).as_deref(),
-        Some("expires in 42s")
-    );
-    assert_eq!(
-        countdown(Some(60_000), Some(59_001)).as_deref(),
-        Some("expires in 1s")
-    );
-    assert_eq!(
-        countdown(Some(60_000), Some(60_000)).as_deref(),
-        Some("expired")
-    );
-    assert_eq!(
-        countdown(Some(60_000), Some(90_000)).as_deref(),
-        Some("expired")
-    );
-    assert_eq!(countdown(None, Some(1)), None);
-    assert_eq!(countdown(Some(1), None), None, "no clock yet: no guess");
-    assert_eq!(
-        countdown(Some(i64::MAX), Some(0)),
-        None,
-        "absurdly far: none"
-    );
-    assert_eq!(countdown(Some(0), Some(i64::MIN)), None, "no overflow");
-}
-
-#[test]
 fn a_short_area_shows_the_options_scrolled_to_the_highlighted_one() {
     let mut state = prompt_for(&[question()]);
     state.set_question_details(

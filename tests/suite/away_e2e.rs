@@ -1,0 +1,136 @@
+#![cfg(unix)]
+//! "While you were away", the real binary in a pty on the simulator: a session quit, then
+//! a turn fails (`#error`) and an approval is asked (`#approval`) while the app is closed;
+//! opened again, the digest at the top says both (the failure with its reason), and Esc
+//! closes it. The fleet opened after its last visit says the same of the session.
+
+use crate::support;
+use crate::support::app::{quit, spawn};
+use crate::support::pty::keys;
+use gobare_api::auth::Token;
+use gobare_api::client::{ApiClient, ClientOptions, Order, Page};
+use gobare_api::model::{EventPayload, Text, TurnStatus};
+use gobare_sim::SimConfig;
+use std::time::Duration;
+
+const TIMEOUT: Duration = Duration::from_secs(40);
+
+/// Until the session's latest turn has failed.
+fn until_failed(sim: &support::sim::Sim, session: &str) {
+    let client = ApiClient::new(ClientOptions::new(
+        sim.sim.url(),
+        Token::new(sim.sim.token()),
+    ))
+    .unwrap();
+    support::app::until(
+        "the #error turn failed",
+        TIMEOUT,
+        || {
+            let turns = sim.within(|_| {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .unwrap();
+                rt.block_on(client.list_turns(session, &Page::ordered(Order::Desc)))
+            });
+            turns
+                .ok()?
+                .data
+                .first()
+                .filter(|t| t.status == TurnStatus::Failed)
+                .map(|_| ())
+        },
+        || "no failed turn".into(),
+    );
+}
+
+#[test]
+fn a_restart_shows_what_failed_and_what_waits_until_esc() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("nightly export"));
+    sim.sim.emit(
+        &session,
+        EventPayload::UserMessage(Text {
+            text: "before the break".into(),
+        }),
+    );
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = spawn(&["attach", &session], &home, &sim.sim);
+    pty.wait_for_text("before the break", TIMEOUT);
+    assert!(quit(&mut pty, TIMEOUT).success());
+    assert!(
+        support::app::on_disk(&home, &sim.sim, &session)
+            .cursor
+            .is_some(),
+        "the visit is on disk"
+    );
+
+    // Away: a turn fails, then the agent asks for approval.
+    sim.within(|s| s.send_message(&session, "nightly run #error"));
+    until_failed(&sim, &session);
+    sim.within(|s| s.send_message(&session, "restart the worker #approval"));
+    sim.until_waiting(&session);
+
+    let mut pty = spawn(&["attach", &session], &home, &sim.sim);
+    pty.wait_for(
+        "the digest with the failure and the decision",
+        |s| {
+            let text = s.contents();
+            text.contains("While you were away")
+                && text.contains("1 turn failed")
+                && text.contains("1 decision waiting on you")
+                && text.contains("approval")
+        },
+        TIMEOUT,
+    );
+    let text = pty.screen_text();
+    let top: Vec<&str> = text.lines().take(12).collect();
+    assert!(
+        top.iter().any(|l| l.contains("While you were away")),
+        "at the top: {text}"
+    );
+    // The reason under the failure: the turn's error or the agent's last.
+    let failed_at = top
+        .iter()
+        .position(|l| l.contains("1 turn failed"))
+        .unwrap();
+    let reason = top[failed_at + 1].trim_matches(|c: char| c == '│' || c.is_whitespace());
+    assert!(
+        !reason.is_empty() && !reason.contains("no reason"),
+        "{text}"
+    );
+    pty.send_keys(keys::ESC);
+    pty.wait_for(
+        "the digest closed",
+        |s| !s.contents().contains("While you were away"),
+        TIMEOUT,
+    );
+    assert!(quit(&mut pty, TIMEOUT).success());
+
+    // The fleet: nothing to say on its first visit here; opened again, what still waits
+    // is said, under the session's name.
+    let mut fleet = spawn(&["fleet"], &home, &sim.sim);
+    fleet.wait_for_text("nightly export", TIMEOUT);
+    assert!(!fleet.screen_text().contains("While you were away"));
+    fleet.send_keys("q");
+    assert!(fleet.wait_exit(TIMEOUT).success());
+    let mut fleet = spawn(&["fleet"], &home, &sim.sim);
+    fleet.wait_for(
+        "the fleet's digest",
+        |s| {
+            let text = s.contents();
+            text.contains("While you were away")
+                && text.contains("nightly export")
+                && text.contains("1 decision waiting on you")
+        },
+        TIMEOUT,
+    );
+    fleet.send_keys(keys::ESC);
+    fleet.wait_for(
+        "the fleet's digest closed",
+        |s| !s.contents().contains("While you were away"),
+        TIMEOUT,
+    );
+    fleet.send_keys("q");
+    assert!(fleet.wait_exit(TIMEOUT).success());
+}

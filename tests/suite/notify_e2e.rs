@@ -1,0 +1,167 @@
+#![cfg(unix)]
+//! `[notify] command` and the terminal's title, the real binary in a pty on the
+//! simulator: the command receives the news as JSON on stdin, without the token in its
+//! environment; one that hangs is killed with its process group at its timeout; the title
+//! counts the decisions waiting and is given back at exit. The test meets the commands
+//! through fifos they write, never by waiting a while.
+
+use crate::support;
+use crate::support::app::{quit, spawn};
+use gobare_sim::SimConfig;
+use std::io::Read;
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
+
+const TIMEOUT: Duration = Duration::from_secs(40);
+
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}
+
+/// What the first writer of fifo `path` writes, read on a thread of its own (opening a
+/// fifo waits for its writer).
+fn read_fifo(path: &Path) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    let path = path.to_path_buf();
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Ok(mut f) = std::fs::File::open(&path) {
+            let _ = f.read_to_string(&mut text);
+        }
+        let _ = tx.send(text);
+    });
+    rx
+}
+
+/// A home whose config rings always and runs `command` (a TOML value).
+fn home_with(command: &str, extra: &str) -> tempfile::TempDir {
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("config/gobare-tui");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("config.toml"),
+        format!("[notifications]\nwhen = \"always\"\n[notify]\ncommand = {command}\n{extra}"),
+    )
+    .unwrap();
+    home
+}
+
+/// Whether process `pid` ends within `within`, waited for on a pidfd.
+fn ends_within(pid: i32, within: Duration) -> bool {
+    // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    if fd < 0 {
+        return std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+    }
+    let mut pfd = libc::pollfd {
+        fd: fd as i32,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd; the descriptor is ours and closed after.
+    let ready = unsafe { libc::poll(&mut pfd, 1, within.as_millis() as i32) };
+    unsafe { libc::close(fd as i32) };
+    ready == 1
+}
+
+#[test]
+fn a_notify_command_reads_the_news_as_json_without_the_token_and_the_title_counts() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("nightly export"));
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("news");
+    mkfifo(&fifo);
+    // The JSON, then how many lines of its environment name the token.
+    let script = format!(
+        "{{ cat; echo; env | grep -c '^GOBARE_TOKEN=' || true; }} > '{}'",
+        fifo.display()
+    );
+    let home = home_with(&format!("[\"sh\", \"-c\", {script:?}]"), "");
+    let news = read_fifo(&fifo);
+    let mut pty = spawn(&["attach", &session], &home, &sim.sim);
+    pty.wait_for_text("● live", TIMEOUT);
+    sim.within(|s| s.send_message(&session, "restart the worker #approval"));
+    let said = news.recv_timeout(TIMEOUT).expect("the command ran");
+    let mut lines = said.lines().filter(|l| !l.is_empty());
+    let event: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(event["event"], "approval", "{event}");
+    assert_eq!(event["session_id"], session.as_str());
+    assert_eq!(event["session_title"], "nightly export");
+    assert!(
+        event["text"]
+            .as_str()
+            .unwrap()
+            .contains("asks for approval"),
+        "{event}"
+    );
+    assert!(event["at"].as_i64().unwrap() > 0);
+    assert_eq!(
+        lines.next(),
+        Some("0"),
+        "GOBARE_TOKEN is not in its environment"
+    );
+    // The title counts the one decision waiting.
+    let title = "\x1b]2;gobare · 1 needs you\x07";
+    support::app::until(
+        "the title counting the approval",
+        TIMEOUT,
+        || {
+            String::from_utf8_lossy(&pty.raw_bytes())
+                .contains(title)
+                .then_some(())
+        },
+        || {
+            String::from_utf8_lossy(&pty.raw_bytes())
+                .escape_debug()
+                .to_string()
+        },
+    );
+    let raw = String::from_utf8_lossy(&pty.raw_bytes()).into_owned();
+    let pushed = raw.find("\x1b[22;0t").expect("the old title saved first");
+    assert!(pushed < raw.find(title).unwrap());
+    assert!(quit(&mut pty, TIMEOUT).success());
+    let raw = String::from_utf8_lossy(&pty.raw_bytes()).into_owned();
+    let restored = raw
+        .rfind("\x1b]2;\x07\x1b[23;0t")
+        .expect("the title given back");
+    assert!(restored > raw.rfind(title).unwrap(), "after the last title");
+}
+
+#[test]
+fn a_hung_notify_command_is_killed_with_its_process_group_at_its_timeout() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("hangs"));
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pids");
+    mkfifo(&fifo);
+    // Never reads its input, starts a child that never ends, says both pids, waits.
+    let script = format!("sleep 100000 & echo \"$$ $!\" > '{}'; wait", fifo.display());
+    let home = home_with(
+        &format!("[\"sh\", \"-c\", {script:?}]"),
+        "command_timeout_secs = 1\n",
+    );
+    let pids = read_fifo(&fifo);
+    let mut pty = spawn(&["attach", &session], &home, &sim.sim);
+    pty.wait_for_text("● live", TIMEOUT);
+    sim.within(|s| s.send_message(&session, "which host? #question"));
+    let said = pids.recv_timeout(TIMEOUT).expect("the command ran");
+    let pids: Vec<i32> = said
+        .split_whitespace()
+        .map(|p| p.parse().unwrap())
+        .collect();
+    assert_eq!(pids.len(), 2, "{said:?}");
+    // The app is still running: only the timeout can have ended them.
+    for pid in &pids {
+        assert!(ends_within(*pid, TIMEOUT), "{pid} still running");
+    }
+    pty.wait_for_text("which host", TIMEOUT);
+    assert!(quit(&mut pty, TIMEOUT).success());
+    let logs = crate::support::cli::read_logs(&home.path().join("state/gobare-tui/logs"));
+    assert!(
+        logs.contains("killed with its process group"),
+        "the kill is logged: {logs}"
+    );
+}

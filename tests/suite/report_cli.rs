@@ -1,0 +1,192 @@
+#![cfg(unix)]
+//! `gobare-tui report` against the simulator's fleet: the JSON's shape and figures (a turn
+//! failed with its reason, decisions waiting by kind), the text, and the exit status of a
+//! bad `--since` and of no token.
+
+use crate::support::cli::Home;
+use crate::support::cli::{run_against as run, stderr_of as stderr, stdout_of as stdout};
+use gobare_api::auth::Token;
+use gobare_api::client::{ApiClient, ClientOptions, Page};
+use gobare_sim::{SimConfig, Simulator};
+use serde_json::Value;
+use std::time::Duration;
+
+const TIMEOUT: Duration = Duration::from_secs(40);
+
+/// Until the fleet's first block has settled: [lead, approval, question, quick, error,
+/// function call] — the error one failed, three waiting.
+async fn settled(sim: &Simulator) -> Vec<String> {
+    let fleet = sim.fleet();
+    let client = ApiClient::new(ClientOptions::new(sim.url(), Token::new(sim.token()))).unwrap();
+    let expected = [
+        (1, "requires_action"),
+        (2, "requires_action"),
+        (3, "idle"),
+        (4, "failed"),
+        (5, "requires_action"),
+    ];
+    let deadline = tokio::time::Instant::now() + TIMEOUT;
+    loop {
+        let sessions = client
+            .list_sessions(&Page::default().with_limit(100))
+            .await
+            .unwrap()
+            .data;
+        let status = |i: usize| {
+            sessions
+                .iter()
+                .find(|s| s.id == fleet[i])
+                .map(|s| s.status.as_str().to_string())
+        };
+        if expected
+            .iter()
+            .all(|(i, st)| status(*i).as_deref() == Some(*st))
+        {
+            return fleet;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "fleet never settled"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+fn session<'a>(report: &'a Value, id: &str) -> &'a Value {
+    report["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == id)
+        .unwrap_or_else(|| panic!("{id} not in {report:#}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn report_json_and_text_say_what_failed_and_what_waits() {
+    let sim = Simulator::start(SimConfig::for_tests().with_fleet(6))
+        .await
+        .unwrap();
+    let fleet = settled(&sim).await;
+    let home = Home::new();
+
+    let out = run(&sim, &home, &["report", "--since", "1h", "--json"]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 1, "one object, one line");
+    let report: Value = serde_json::from_str(&text).unwrap();
+    for key in [
+        "since",
+        "until",
+        "sessions_listed",
+        "totals",
+        "partial",
+        "sessions",
+    ] {
+        assert!(report.get(key).is_some(), "{key} missing: {report:#}");
+    }
+    let (since, until) = (
+        report["since"].as_i64().unwrap(),
+        report["until"].as_i64().unwrap(),
+    );
+    assert_eq!(until - since, 3_600_000, "--since 1h");
+    assert_eq!(report["partial"], Value::Null);
+    assert!(report["sessions_listed"].as_u64().unwrap() >= 6);
+    let totals = &report["totals"];
+    assert!(totals["turns_failed"].as_u64().unwrap() >= 1, "{totals}");
+    assert!(
+        totals["decisions_waiting"].as_u64().unwrap() >= 3,
+        "{totals}"
+    );
+
+    let failed = session(&report, &fleet[4]);
+    assert_eq!(failed["turns"]["failed"], 1, "{failed:#}");
+    for key in ["completed", "failed", "cancelled", "outcome_unread"] {
+        assert!(failed["turns"][key].is_u64(), "{key}: {failed:#}");
+    }
+    let reason = failed["failed"][0]["reason"].as_str().unwrap();
+    assert!(!reason.is_empty(), "{failed:#}");
+    assert!(
+        failed["failed"][0]["turn_id"]
+            .as_str()
+            .unwrap()
+            .starts_with("turn_")
+    );
+    for key in [
+        "decisions",
+        "artifacts",
+        "workspace",
+        "usage",
+        "workspace_now",
+        "events",
+    ] {
+        assert!(failed.get(key).is_some(), "{key}: {failed:#}");
+    }
+    let kinds: Vec<&str> = [1, 2, 5]
+        .iter()
+        .map(|&i| {
+            let s = session(&report, &fleet[i]);
+            assert_eq!(s["decisions_waiting"], 1, "{s:#}");
+            let d = &s["decisions"][0];
+            assert!(
+                d["call_id"].is_string() && d.get("expires_at").is_some(),
+                "{d}"
+            );
+            d["type"].as_str().unwrap()
+        })
+        .collect();
+    assert_eq!(kinds, ["approval", "question", "function_call"]);
+    // Each request told as the inbox tells it: the command, the question with its options.
+    let what = |i: usize| session(&report, &fleet[i])["decisions"][0]["what"].to_string();
+    assert!(
+        what(1).trim_matches('"').contains(' '),
+        "the command too: {}",
+        what(1)
+    );
+    assert!(
+        what(2).contains('?') && what(2).contains(" ["),
+        "{}",
+        what(2)
+    );
+    // What waits on the user comes first.
+    let first = &report["sessions"][0];
+    assert!(
+        first["decisions_waiting"].as_u64().unwrap() > 0,
+        "{report:#}"
+    );
+
+    let out = run(&sim, &home, &["report", "--since", "1h"]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("Since "), "{text}");
+    assert!(text.contains("1 turn failed"), "{text}");
+    assert!(text.contains("1 decision waiting on you"), "{text}");
+    assert!(text.contains(&format!("({})", fleet[4])), "{text}");
+    assert!(!text.contains('\u{1b}'), "no escape sequence: {text:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_since_is_a_usage_error_and_no_token_says_how_to_give_one() {
+    let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
+    let home = Home::new();
+    let out = run(&sim, &home, &["report", "--since", "yesterday"]).await;
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--since \"yesterday\""),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).is_empty());
+
+    let out = home
+        .tokio_command(&["--api", sim.url().as_str(), "report"])
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("GOBARE_TOKEN"), "{}", stderr(&out));
+
+    let help = home.std_command(&["report", "--help"]).output().unwrap();
+    assert!(help.status.success());
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("--since") && help.contains("--json") && help.contains("Exit status"));
+}
