@@ -182,7 +182,7 @@ impl App {
     }
 
     fn show_unless_quiet(&mut self, b: Box<DigestBuilder>) {
-        if b.digest(gobare_api::clock::unix_ms()).is_quiet() {
+        if !b.digest(gobare_api::clock::unix_ms()).has_news() {
             self.away.state = State::Off;
         } else {
             self.away.state = State::Shown(b);

@@ -67,7 +67,7 @@ impl FleetAway {
                 let digests: Vec<Digest> = gathered
                     .digests
                     .into_iter()
-                    .filter(|d| !d.is_quiet())
+                    .filter(|d| d.has_news())
                     .collect();
                 if !digests.is_empty() {
                     let away_ms = gobare_api::clock::unix_ms() - since_ms;

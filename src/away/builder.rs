@@ -95,6 +95,8 @@ pub struct DigestBuilder {
     decisions: BTreeMap<u64, Decision>,
     next_decision: u64,
     decisions_read: bool,
+    /// Calls asked inside the window, as the events said.
+    asked_ids: HashSet<String>,
     artifacts_added: u32,
     artifacts: VecDeque<ArtifactAdded>,
     /// Ids of the artifacts counted, so a list read after the events counts none twice.
@@ -266,6 +268,7 @@ impl DigestBuilder {
     }
 
     fn asked(&mut self, call_id: &str, kind: &'static str, what: Option<&str>, at: Option<i64>) {
+        self.asked_ids.insert(one_line(call_id, 100));
         if self.decisions_read {
             // The session's list is the truth (§9.4); a later read brings this one.
             return;
@@ -417,6 +420,17 @@ impl DigestBuilder {
             until_ms: now_ms,
             events: self.events,
             decisions_waiting: self.decisions.len() as u32,
+            decisions_new: self
+                .decisions
+                .values()
+                .filter(|d| {
+                    self.asked_ids.contains(&d.call_id)
+                        || self
+                            .window
+                            .from_ms
+                            .is_some_and(|from| d.asked_at.is_some_and(|at| at >= from))
+                })
+                .count() as u32,
             decisions: self.decisions.values().take(LISTED).cloned().collect(),
             artifacts_added: self.artifacts_added,
             artifacts: self.artifacts.iter().cloned().collect(),

@@ -84,6 +84,8 @@ pub struct Digest {
     /// What waits on the user now, oldest first, at most [`LISTED`].
     pub decisions: Vec<Decision>,
     pub decisions_waiting: u32,
+    /// Of those, the ones asked during the absence.
+    pub decisions_new: u32,
     pub artifacts_added: u32,
     /// The newest, at most [`LISTED`].
     pub artifacts: Vec<ArtifactAdded>,
@@ -104,6 +106,15 @@ impl Digest {
             && self.decisions_waiting == 0
             && self.artifacts_added == 0
             && self.workspace.is_empty()
+    }
+
+    /// Something happened during the absence (a decision that waited before it is not
+    /// news: the screen showed it then).
+    pub fn has_news(&self) -> bool {
+        self.turns_completed + self.turns_failed + self.turns_cancelled + self.turns_unread > 0
+            || self.decisions_new > 0
+            || self.artifacts_added > 0
+            || !self.workspace.is_empty()
     }
 
     /// How long the absence was (ms).

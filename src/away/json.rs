@@ -20,6 +20,7 @@ pub fn session(d: &Digest) -> Value {
             "turn_id": f.turn_id, "at": f.at, "reason": f.reason,
         })).collect::<Vec<_>>(),
         "decisions_waiting": d.decisions_waiting,
+        "decisions_new": d.decisions_new,
         "decisions": d.decisions.iter().map(|x| json!({
             "call_id": x.call_id, "type": x.kind, "what": x.what,
             "asked_at": x.asked_at, "expires_at": x.expires_at,

@@ -107,23 +107,32 @@ fn a_restart_shows_what_failed_and_what_waits_until_esc() {
     );
     assert!(quit(&mut pty, TIMEOUT).success());
 
-    // The fleet: nothing to say on its first visit here; opened again, what still waits
-    // is said, under the session's name.
+    // The fleet: nothing to say on its first visit here. A turn fails in another session;
+    // opened again, the digest names that one, and not the approval that waited before.
     let mut fleet = spawn(&["fleet"], &home, &sim.sim);
     fleet.wait_for_text("nightly export", TIMEOUT);
     assert!(!fleet.screen_text().contains("While you were away"));
     fleet.send_keys("q");
     assert!(fleet.wait_exit(TIMEOUT).success());
+    let other = sim.sim.create_session(Some("weekly report"));
+    sim.within(|s| s.send_message(&other, "weekly run #error"));
+    until_failed(&sim, &other);
     let mut fleet = spawn(&["fleet"], &home, &sim.sim);
     fleet.wait_for(
         "the fleet's digest",
         |s| {
             let text = s.contents();
             text.contains("While you were away")
-                && text.contains("nightly export")
-                && text.contains("1 decision waiting on you")
+                && text.contains("weekly report")
+                && text.contains("1 turn failed")
         },
         TIMEOUT,
+    );
+    let text = fleet.screen_text();
+    let banner: Vec<&str> = text.lines().take_while(|l| !l.starts_with('└')).collect();
+    assert!(
+        !banner.iter().any(|l| l.contains("nightly export")),
+        "old news: {text}"
     );
     fleet.send_keys(keys::ESC);
     fleet.wait_for(

@@ -7,6 +7,7 @@ mod actions_send;
 mod app_e2e;
 mod app_panic;
 mod away_e2e;
+mod budgets_e2e;
 mod changes_review;
 mod cli_artifacts;
 mod cli_help;

@@ -121,6 +121,8 @@ fn events_alone_say_what_ended_what_waits_and_what_was_published() {
     assert_eq!(d.events, 11);
     assert_eq!(d.turns_unread, 2, "outcomes come from the turns");
     assert_eq!(d.decisions_waiting, 1, "the question was answered");
+    assert_eq!(d.decisions_new, 1, "asked in the absence");
+    assert!(d.has_news());
     assert_eq!(d.decisions[0].kind, "approval");
     assert_eq!(d.artifacts_added, 1);
     assert_eq!(
@@ -264,6 +266,22 @@ fn a_rebuild_inside_the_window_is_a_recovery_and_a_quiet_absence_is_quiet() {
         [WorkspaceChange::RecoveryFailed, WorkspaceChange::Recovered]
     );
     assert!(!d.is_quiet());
+    // A decision asked before the absence still waits: said, but not news.
+    let window = Window {
+        after_seq: Some(11),
+        from_ms: None,
+    };
+    let mut old = DigestBuilder::new("s1", window, T0, false);
+    for (seq, json) in history().into_iter().take(11) {
+        old.feed_raw(seq, &json);
+    }
+    old.session_read(&session(
+        json!([{"type": "approval", "turn_id": "turn_c", "call_id": "call_1", "name": "bash"}]),
+        "running",
+    ));
+    let d = old.digest(T0 + 60 * MIN);
+    assert_eq!((d.decisions_waiting, d.decisions_new), (1, 0));
+    assert!(!d.is_quiet() && !d.has_news());
     let mut quiet = DigestBuilder::new(
         "s1",
         Window {
