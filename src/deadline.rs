@@ -88,6 +88,11 @@ impl WorkspaceClock {
         self.published = published;
     }
 
+    /// Whether the preview is published (the workspace is never reclaimed).
+    pub fn is_published(&self) -> bool {
+        self.published
+    }
+
     /// Whether the clock is known from the workspace's start.
     pub fn is_complete(&self) -> bool {
         self.complete

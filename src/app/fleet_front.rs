@@ -370,6 +370,13 @@ impl FleetFront {
         }
     }
 
+    /// The workspace clock of the session just left, for the inbox's deadlines.
+    pub(crate) fn know_clock(&mut self, id: &str, clock: crate::deadline::WorkspaceClock) {
+        if self.state.live.model().waits_mut().know_clock(id, clock) {
+            self.frames.request();
+        }
+    }
+
     /// F3 from a session: the inbox, at the soonest deadline.
     pub(crate) fn open_inbox(&mut self) {
         self.state.inbox.open_at_soonest(&self.state.live);

@@ -290,10 +290,14 @@ impl Runtime {
                 }
                 let opened = app.session_id.clone();
                 let inbox = app.acting.wants_inbox();
+                let clock = *app.view.workspace().clock();
                 // A theme chosen with T lasts the run, whichever front it was chosen in.
                 self.settings.theme_name = app.theme_name;
                 let (tui, stats) = self.leave_session(app);
-                let mut front = self.fleet_front(tui, stats, None, None, Some(opened))?;
+                let mut front = self.fleet_front(tui, stats, None, None, Some(opened.clone()))?;
+                if let Front::Fleet(fleet) = &mut front {
+                    fleet.know_clock(&opened, clock);
+                }
                 if let (true, Front::Fleet(fleet)) = (inbox, &mut front) {
                     fleet.open_inbox();
                 }

@@ -33,6 +33,9 @@ pub struct FleetWaits {
     sessions: HashMap<String, SessionWaits>,
     /// The last version given to a session's waits.
     versions: u64,
+    /// Clocks a session's own front handed over before the fleet listed that session:
+    /// taken when its waits are first made from the session resource.
+    handed_over: HashMap<String, WorkspaceClock>,
 }
 
 impl FleetWaits {
@@ -57,6 +60,9 @@ impl FleetWaits {
     pub(crate) fn apply_session(&mut self, session: &Session, current: bool) -> bool {
         let waits = self.sessions.entry(session.id.clone()).or_default();
         let before = waits.clone();
+        if let Some(clock) = self.handed_over.remove(&session.id) {
+            adopt(&mut waits.clock, clock);
+        }
         if current {
             waits.actions.replace(&session.required_actions);
             if session.environment.state == Some(WorkspaceState::Destroyed) {
@@ -73,6 +79,30 @@ impl FleetWaits {
             waits.version = self.versions;
         }
         changed
+    }
+
+    /// The workspace clock a session's own front kept (it read the session's whole
+    /// history): taken when the fleet's own is not known from the workspace's start, so
+    /// the inbox opened from a session has the deadline the session's prompt showed.
+    pub(crate) fn know_clock(&mut self, id: &str, clock: WorkspaceClock) -> bool {
+        if !clock.is_complete() {
+            return false;
+        }
+        match self.sessions.get_mut(id) {
+            Some(waits) => {
+                if !adopt(&mut waits.clock, clock) {
+                    return false;
+                }
+                self.versions += 1;
+                waits.version = self.versions;
+                true
+            }
+            // Not listed yet: a listing would drop waits of a session it does not hold.
+            None => {
+                self.handed_over.insert(id.to_string(), clock);
+                false
+            }
+        }
     }
 
     /// One persisted event of the org stream. Returns whether anything changed.
@@ -196,4 +226,16 @@ fn resolve(actions: &mut Actions, call: &str) -> bool {
     let was = actions.pending().iter().any(|a| a.call_id == call);
     actions.resolved(call);
     was
+}
+
+/// `handed` in place of `clock` when only `handed` is known from the workspace's start
+/// (the published flag kept from either); whether it was taken.
+fn adopt(clock: &mut WorkspaceClock, handed: WorkspaceClock) -> bool {
+    if clock.is_complete() || !handed.is_complete() {
+        return false;
+    }
+    let published = clock.is_published() || handed.is_published();
+    *clock = handed;
+    clock.set_published(published);
+    true
 }

@@ -136,6 +136,13 @@ fn the_inbox_answers_an_approval_and_a_question_from_the_fleet() {
         |s| in_inbox(s) && selected(s).contains("question"),
         TIMEOUT,
     );
+    // Its deadline as the session's prompt had it: the session read the workspace's whole
+    // history, which the fleet (opened after the workspaces started) had not.
+    pty.wait_for(
+        "the question's deadline known",
+        |s| selected(s).contains('≈'),
+        TIMEOUT,
+    );
 
     // The question: its second option, picked by number.
     pty.send_keys(keys::TAB);
@@ -239,4 +246,31 @@ fn a_parked_turn_ends_failed_as_its_countdown_reaches_zero() {
     pty.wait_for_text("Fleet · 1 session", TIMEOUT);
     pty.send_keys("q");
     assert!(pty.wait_exit(TIMEOUT).success());
+}
+
+/// A session open first, its workspace started before any fleet: F3 opens the inbox with
+/// the deadline the session's prompt shows, not "unknown" (the fleet, new, saw no start).
+#[test]
+fn f3_from_a_session_opened_first_keeps_its_deadline() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let id = sim.sim.create_session(Some("restart the worker"));
+    sim.within(|s| s.send_message(&id, "restart it #approval"));
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = spawn(&["attach", &id], &home, &sim.sim);
+    pty.wait_for(
+        "the approval's deadline in the session's prompt",
+        |s| s.contents().contains("left (workspace lifetime)"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::F3);
+    pty.wait_for(
+        "the inbox at the approval, its deadline known",
+        |s| in_inbox(s) && selected(s).contains("approval") && selected(s).contains('≈'),
+        TIMEOUT,
+    );
+    assert!(
+        !pty.with_screen(|s| selected(s).contains("unknown")),
+        "{}",
+        pty.screen_text()
+    );
 }
