@@ -8,6 +8,7 @@ pub(crate) mod reclaim;
 pub(crate) mod slots;
 
 use gobare_api::rate_budget::Bucket;
+use gobare_api::stream::slots::PER_TOKEN;
 
 /// The figures a view shows, gathered by the app from the fleet and the client.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -18,6 +19,8 @@ pub(crate) struct Budgets {
     pub(crate) rate: Option<Bucket>,
     /// The `sessions` bucket (creating sessions), as last reported.
     pub(crate) new_sessions: Option<Bucket>,
+    /// Event streams this app holds open, of the token's [`PER_TOKEN`].
+    pub(crate) streams: usize,
 }
 
 impl Budgets {
@@ -31,6 +34,7 @@ impl Budgets {
             counts,
             rate: rate.bucket("general"),
             new_sessions: rate.bucket("sessions"),
+            streams: gobare_api::stream::slots::open_streams(),
         }
     }
 
@@ -50,12 +54,22 @@ impl Budgets {
         Some(text)
     }
 
-    /// The fleet header's line: "slots 12/25 (3 paused) · API 87/120".
+    /// "streams 2/5": the token's open event streams this app holds (another app or tool
+    /// with the same token holds its own too).
+    pub(crate) fn streams_text(&self) -> Option<String> {
+        (self.streams > 0).then(|| format!("streams {}/{PER_TOKEN}", self.streams))
+    }
+
+    /// The fleet header's line: "slots 12/25 (3 paused) · API 87/120 · streams 2/5".
     pub(crate) fn line(&self, now_ms: i64) -> Option<String> {
-        let parts: Vec<String> = [self.counts.map(|c| c.slots_text()), self.rate_text(now_ms)]
-            .into_iter()
-            .flatten()
-            .collect();
+        let parts: Vec<String> = [
+            self.counts.map(|c| c.slots_text()),
+            self.rate_text(now_ms),
+            self.streams_text(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
         (!parts.is_empty()).then(|| parts.join(" · "))
     }
 }
@@ -80,8 +94,12 @@ mod tests {
                 at_ms: 0,
             }),
             new_sessions: None,
+            streams: 2,
         };
-        assert_eq!(b.line(0).unwrap(), "slots 12/25 (3 paused) · API 87/120");
+        assert_eq!(
+            b.line(0).unwrap(),
+            "slots 12/25 (3 paused) · API 87/120 · streams 2/5"
+        );
         let low = Budgets {
             rate: Some(Bucket {
                 limit: 120,

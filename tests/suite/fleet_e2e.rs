@@ -544,3 +544,28 @@ fn d_on_a_fleet_row_opens_the_session_with_its_changes() {
         TIMEOUT,
     );
 }
+
+/// The fleet's header says the budgets in view: the session slots used of 25 and the event
+/// streams this app holds of the token's 5 (the org stream); with a session open in front
+/// of it, its Workspace pane counts both streams.
+#[test]
+fn the_budgets_are_in_view_in_the_fleet_and_the_workspace_pane() {
+    let (sim, _) = three_sessions();
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = spawn(&["fleet"], &home, &sim.sim);
+    wait_sorted(&pty);
+    pty.wait_for(
+        "the slots and the org stream in the header",
+        |s| {
+            let top = s.contents().lines().next().unwrap_or_default().to_string();
+            top.contains("slots 3/25") && top.contains("streams 1/5")
+        },
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the session's stream counted too",
+        |s| s.contents().contains("Transcript") && s.contents().contains("streams 2/5"),
+        TIMEOUT,
+    );
+}

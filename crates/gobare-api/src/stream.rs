@@ -6,6 +6,7 @@
 
 pub mod backoff;
 mod resume;
+pub mod slots;
 mod task;
 pub mod transport;
 

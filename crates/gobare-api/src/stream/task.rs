@@ -202,6 +202,7 @@ async fn reconnect_loop<T: Transport>(
                     (e.to_string(), e.retry_after())
                 }
                 Ok(Ok(body)) => {
+                    let _open = super::slots::Held::take();
                     report.state(ConnectionState::Live)?;
                     let end = read(body, options, &mut resume, &mut backoff, report).await?;
                     if end.progressed {
