@@ -106,6 +106,8 @@ pub struct DigestBuilder {
     had_workspace: bool,
     workspace_now: Option<WorkspaceState>,
     turn_seconds: u64,
+    /// Seconds each turn ran within the window, by id (reads of several pages add up).
+    ran: HashMap<String, u64>,
     sandbox_seconds: Option<u64>,
 }
 
@@ -378,27 +380,39 @@ impl DigestBuilder {
             self.ended.sort_by_key(|id| self.turns[id].at);
         }
         for turn in turns {
-            if let Some(ended) = self.turns.get_mut(&turn.id).filter(|e| e.ended) {
-                ended.outcome = match turn.status {
-                    TurnStatus::Completed => Some(Outcome::Completed),
-                    TurnStatus::Failed => Some(Outcome::Failed),
-                    TurnStatus::Cancelled => Some(Outcome::Cancelled),
-                    TurnStatus::Working | TurnStatus::Other(_) => ended.outcome,
-                };
-                if let Some(reason) = turn.error_text() {
-                    ended.reason = Some(one_line(&reason, TEXT_CHARS));
-                }
-                ended.at = ended.at.or(turn.completed_at);
+            let outcome = match turn.status {
+                TurnStatus::Completed => Outcome::Completed,
+                TurnStatus::Failed => Outcome::Failed,
+                TurnStatus::Cancelled => Outcome::Cancelled,
+                TurnStatus::Working | TurnStatus::Other(_) => continue,
+            };
+            // Kept even when its `turn.ended` has not been taken in yet (a read can answer
+            // before the stream's catch-up brings the event); not for turns that settled
+            // well before the absence (a minute's grace for the clocks' difference).
+            let known = self.turns.get(&turn.id).is_some_and(|e| e.ended);
+            let recent = turn
+                .completed_at
+                .is_none_or(|at| at >= self.since_ms.saturating_sub(60_000));
+            if !known && !recent {
+                continue;
+            }
+            let ended = self.turns.entry(turn.id.clone()).or_default();
+            ended.outcome = Some(outcome);
+            if let Some(reason) = turn.error_text() {
+                ended.reason = Some(one_line(&reason, TEXT_CHARS));
+            }
+            ended.at = ended.at.or(turn.completed_at);
+        }
+        for t in turns {
+            let Some(start) = t.started_at.map(|s| s.max(from)) else {
+                continue;
+            };
+            let end = t.completed_at.unwrap_or(now_ms).min(now_ms);
+            if end > start {
+                self.ran.insert(t.id.clone(), ((end - start) / 1000) as u64);
             }
         }
-        self.turn_seconds = turns
-            .iter()
-            .filter_map(|t| {
-                let start = t.started_at?.max(from);
-                let end = t.completed_at.unwrap_or(now_ms).min(now_ms);
-                (end > start).then(|| ((end - start) / 1000) as u64)
-            })
-            .sum();
+        self.turn_seconds = self.ran.values().sum();
     }
 
     /// The session's sandbox seconds in all.

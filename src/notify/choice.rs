@@ -48,11 +48,9 @@ pub(crate) struct NotifyCommandSpec {
 impl Default for NotifyChoice {
     fn default() -> Self {
         NotifyChoice {
-            // Everything but the budget, which has no threshold until `[budget]` sets one.
-            on: NotifyKind::ALL
-                .into_iter()
-                .filter(|k| *k != NotifyKind::Budget)
-                .collect(),
+            // Everything: the budget rings only once `[budget]` sets a threshold, and then
+            // it is what the user asked for.
+            on: NotifyKind::ALL.into_iter().collect(),
             deadline_minutes: DEFAULT_DEADLINE_MINUTES,
             command: None,
             command_timeout: DEFAULT_COMMAND_TIMEOUT,
@@ -173,12 +171,15 @@ mod tests {
     }
 
     #[test]
-    fn defaults_tell_everything_but_the_budget_and_run_nothing() {
+    fn defaults_tell_everything_and_run_nothing() {
         let (c, w) = parse("");
         assert!(w.is_empty());
         assert_eq!(c, NotifyChoice::default());
         assert!(c.wants(NotifyKind::Approval) && c.wants(NotifyKind::Deadline));
-        assert!(!c.wants(NotifyKind::Budget));
+        assert!(
+            c.wants(NotifyKind::Budget),
+            "[budget] alone is enough to be told"
+        );
         assert_eq!(c.command, None);
         assert_eq!(c.deadline_minutes, 10);
     }

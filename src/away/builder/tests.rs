@@ -204,6 +204,42 @@ fn a_turn_s_own_error_is_the_reason_before_the_agent_s() {
 }
 
 #[test]
+fn turns_read_before_their_events_arrive_still_say_how_they_ended() {
+    let mut b = DigestBuilder::new(
+        "s1",
+        Window {
+            after_seq: Some(3),
+            from_ms: None,
+        },
+        T0 + MIN,
+        false,
+    );
+    // The app's first read of the turns can answer before the stream's catch-up.
+    let turns = [
+        turn("turn_a", "failed", 0, Some(11), Value::Null),
+        turn("turn_old", "completed", -300, Some(-200), Value::Null),
+    ];
+    b.turns_read(&turns, T0 + 60 * MIN);
+    b.turns_read(
+        &[turn("turn_b", "completed", 20, Some(30), Value::Null)],
+        T0 + 60 * MIN,
+    );
+    for (seq, json) in history() {
+        b.feed_raw(seq, &json);
+    }
+    let d = b.digest(T0 + 60 * MIN);
+    assert_eq!(
+        (d.turns_failed, d.turns_completed, d.turns_unread),
+        (1, 1, 0)
+    );
+    assert_eq!(
+        d.turn_seconds,
+        20 * 60,
+        "two pages read: their times add up"
+    );
+}
+
+#[test]
 fn a_window_by_time_and_feeding_twice_change_nothing() {
     let by_time = built(Window {
         after_seq: None,
