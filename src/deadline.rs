@@ -100,13 +100,21 @@ impl WorkspaceClock {
 
     /// Running time at `now`; `None` when the history is incomplete.
     fn ran_at(&self, now: i64) -> Option<i64> {
-        if !self.complete {
-            return None;
-        }
+        self.complete.then(|| self.ran_seen(now))
+    }
+
+    /// Running time seen by `now`: all of it when [`Self::is_complete`], else a lower bound
+    /// (the spans before the history began are missing).
+    pub(crate) fn ran_seen(&self, now: i64) -> i64 {
         let current = self
             .running_since
             .map_or(0, |since| now.saturating_sub(since).max(0));
-        Some(self.ran_ms.saturating_add(current))
+        self.ran_ms.saturating_add(current)
+    }
+
+    /// Whether any running span was seen with its times.
+    pub(crate) fn saw_running(&self) -> bool {
+        self.complete || self.ran_ms > 0 || self.running_since.is_some()
     }
 
     /// When the workspace reaches `lifetime_ms` of running time, as of `now`.

@@ -1,13 +1,11 @@
 //! How long a workspace has before it is reclaimed: 2 h of running time from its start
-//! (§5; paused spans do not count), never while its preview is published. Worked out from
-//! the workspace's transitions as the session knows them: when they do not reach back to
-//! the workspace's start, what is known is a lower bound on the time used, and the
-//! estimate says "at most".
+//! (§5; paused spans do not count), never while its preview is published. Read off the
+//! session's one workspace clock ([`WorkspaceClock`], which the inbox's deadlines read
+//! too): when its history does not reach back to the workspace's start, the time used is a
+//! lower bound, and the estimate says "at most".
 
+use crate::deadline::WorkspaceClock;
 use gobare_api::model::WorkspaceState;
-
-/// A workspace's running time before it is reclaimed (§5).
-pub(crate) const LIFETIME_MS: i64 = 7_200_000;
 
 /// What the Workspace pane says of reclamation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,26 +14,27 @@ pub(crate) enum Reclaim {
     Never,
     /// Gone already (destroyed, being rebuilt).
     Reclaimed,
-    /// `left_ms` of running time left; `exact`: the transitions reach back to its start.
-    /// `running`: the clock is going now (else it is paused, and waits).
+    /// `left_ms` of running time left; `exact`: the clock saw the workspace's start (else
+    /// the time used is a lower bound, and this an upper one). `running`: the clock is going
+    /// now (else it is paused, and waits).
     In {
         left_ms: i64,
         exact: bool,
         running: bool,
     },
-    /// Nothing known (never started, or no transition with a time).
+    /// Nothing known (never started, or no running span seen with its times).
     Unknown,
 }
 
-/// The estimate from `transitions` (oldest first, as the session keeps them), the state
-/// now, whether the preview is published, at `now_ms`.
+/// The estimate from the session's workspace clock (the one the inbox's deadlines read),
+/// the state now, for a lifetime of `lifetime_ms` of running time, at `now_ms`.
 pub(crate) fn estimate(
-    transitions: &[(Option<WorkspaceState>, Option<i64>)],
+    clock: &WorkspaceClock,
     state: Option<&WorkspaceState>,
-    published: bool,
+    lifetime_ms: i64,
     now_ms: i64,
 ) -> Reclaim {
-    if published {
+    if clock.is_published() {
         return Reclaim::Never;
     }
     match state {
@@ -43,35 +42,12 @@ pub(crate) fn estimate(
         Some(WorkspaceState::Running | WorkspaceState::Paused) => {}
         _ => return Reclaim::Unknown,
     }
-    // Back from the newest transition to where this workspace began: a destroyed (or
-    // unknown) state before a running one starts a new workspace.
-    let mut used = 0i64;
-    let mut until = now_ms;
-    let mut exact = false;
-    let mut any = false;
-    for (state, at) in transitions.iter().rev() {
-        let Some(at) = *at else {
-            break;
-        };
-        match state {
-            Some(WorkspaceState::Running) => {
-                used += (until - at).max(0);
-                any = true;
-            }
-            Some(WorkspaceState::Paused) => any = true,
-            _ => {
-                exact = true;
-                break;
-            }
-        }
-        until = at;
-    }
-    if !any {
+    if !clock.saw_running() {
         return Reclaim::Unknown;
     }
     Reclaim::In {
-        left_ms: (LIFETIME_MS - used).max(0),
-        exact,
+        left_ms: lifetime_ms.saturating_sub(clock.ran_seen(now_ms)).max(0),
+        exact: clock.is_complete(),
         running: state == Some(&WorkspaceState::Running),
     }
 }
@@ -82,31 +58,29 @@ mod tests {
     use WorkspaceState::*;
 
     const MIN: i64 = 60_000;
+    const LIFETIME_MS: i64 = 120 * MIN;
 
     #[test]
     fn paused_time_does_not_count_and_a_rebuild_starts_over() {
-        let t = [
-            (Some(Running), Some(0)),
-            (Some(Paused), Some(30 * MIN)),
-            (Some(Running), Some(90 * MIN)),
-        ];
+        // Seen from its start: created, paused 30m in, resumed an hour later.
+        let mut clock = WorkspaceClock::default();
+        clock.created(Some(0));
+        clock.paused(Some(30 * MIN));
+        clock.resumed(Some(90 * MIN));
         assert_eq!(
-            estimate(&t, Some(&Running), false, 100 * MIN),
+            estimate(&clock, Some(&Running), LIFETIME_MS, 100 * MIN),
             Reclaim::In {
                 left_ms: 80 * MIN,
-                exact: false,
+                exact: true,
                 running: true
             },
-            "40m used; the list does not say the first is the start"
+            "40m used"
         );
-        let rebuilt = [
-            (Some(Running), Some(0)),
-            (Some(Destroyed), Some(120 * MIN)),
-            (Some(Running), Some(130 * MIN)),
-            (Some(Paused), Some(140 * MIN)),
-        ];
+        // A rebuild: the new workspace's own clock.
+        clock.created(Some(130 * MIN));
+        clock.paused(Some(140 * MIN));
         assert_eq!(
-            estimate(&rebuilt, Some(&Paused), false, 500 * MIN),
+            estimate(&clock, Some(&Paused), LIFETIME_MS, 500 * MIN),
             Reclaim::In {
                 left_ms: 110 * MIN,
                 exact: true,
@@ -116,19 +90,45 @@ mod tests {
     }
 
     #[test]
-    fn published_destroyed_and_unknown() {
-        let t = [(Some(Running), Some(0))];
-        assert_eq!(estimate(&t, Some(&Running), true, 5), Reclaim::Never);
-        assert_eq!(estimate(&t, Some(&Destroyed), false, 5), Reclaim::Reclaimed);
-        assert_eq!(estimate(&[], Some(&Running), false, 5), Reclaim::Unknown);
-        assert_eq!(estimate(&t, None, false, 5), Reclaim::Unknown);
+    fn a_history_without_the_start_says_at_most() {
+        let mut clock = WorkspaceClock::default();
+        clock.resumed(Some(90 * MIN));
         assert_eq!(
-            estimate(&t, Some(&Running), false, 3 * LIFETIME_MS),
+            estimate(&clock, Some(&Running), LIFETIME_MS, 100 * MIN),
             Reclaim::In {
-                left_ms: 0,
+                left_ms: 110 * MIN,
                 exact: false,
                 running: true
+            },
+            "10m seen used: at most 1h 50m left"
+        );
+    }
+
+    #[test]
+    fn published_destroyed_and_unknown() {
+        let mut clock = WorkspaceClock::default();
+        clock.created(Some(0));
+        assert_eq!(
+            estimate(&clock, Some(&Destroyed), LIFETIME_MS, 5),
+            Reclaim::Reclaimed
+        );
+        assert_eq!(
+            estimate(&WorkspaceClock::default(), Some(&Running), LIFETIME_MS, 5),
+            Reclaim::Unknown
+        );
+        assert_eq!(estimate(&clock, None, LIFETIME_MS, 5), Reclaim::Unknown);
+        assert_eq!(
+            estimate(&clock, Some(&Running), LIFETIME_MS, 3 * LIFETIME_MS),
+            Reclaim::In {
+                left_ms: 0,
+                exact: true,
+                running: true
             }
+        );
+        clock.set_published(true);
+        assert_eq!(
+            estimate(&clock, Some(&Running), LIFETIME_MS, 5),
+            Reclaim::Never
         );
     }
 }

@@ -41,11 +41,13 @@ pub(crate) fn workspace_lines(
     let now_ms = view.now_ms();
     let ws = view.workspace();
     let published = ws.preview().published_url.is_some();
+    let mut clock = *ws.clock();
+    clock.set_published(clock.is_published() || published);
     let reclaim = match now_ms {
         Some(now_ms) => reclaim::estimate(
-            &ws.transitions().iter().cloned().collect::<Vec<_>>(),
+            &clock,
             ws.state(),
-            published,
+            crate::deadline::workspace_lifetime_ms(),
             now_ms,
         ),
         None if published => Reclaim::Never,
@@ -131,9 +133,10 @@ mod tests {
             "no clock yet: no countdown"
         );
         v.apply(Update::Tick(100 * MIN));
+        // Seen from `sandbox.created`: exact, not "at most".
         assert_eq!(
             said(&v, &budgets),
-            ["reclaimed in at most 1h 20m of running time", "API 87/120",]
+            ["reclaimed in 1h 20m of running time", "API 87/120",]
         );
     }
 }
