@@ -19,6 +19,21 @@ pub(crate) const REDACTED: &str = "[redacted]";
 
 /// `text` with every credential it holds replaced by [`REDACTED`].
 pub(crate) fn redact(text: &str) -> Cow<'_, str> {
+    redact_where(text, |bytes, i| {
+        // Every format that starts at a letter starts a word: a letter inside a word is
+        // passed over without asking them (most letters of any text are).
+        !bytes[i].is_ascii_alphabetic() || formats::starts_word(bytes, i)
+    })
+}
+
+/// [`redact`] asking the formats at every byte they may start at.
+#[cfg(test)]
+pub(crate) fn redact_at_every_start(text: &str) -> Cow<'_, str> {
+    redact_where(text, |_, _| true)
+}
+
+/// [`redact`], asking the formats that may start at byte `i` only where `ask(bytes, i)`.
+fn redact_where(text: &str, ask: impl Fn(&[u8], usize) -> bool) -> Cow<'_, str> {
     let bytes = text.as_bytes();
     let starts = formats::start_bytes();
     let mut out: Option<String> = None;
@@ -26,14 +41,19 @@ pub(crate) fn redact(text: &str) -> Cow<'_, str> {
     let mut copied = 0;
     let mut i = 0;
     while i < bytes.len() {
-        if !starts[usize::from(bytes[i])] {
+        let mut may_start = starts[usize::from(bytes[i])];
+        if may_start == 0 || !ask(bytes, i) {
             i += 1;
             continue;
         }
-        let secret = FORMATS
-            .iter()
-            .filter(|f| f.starts.contains(&bytes[i]))
-            .find_map(|f| (f.find)(bytes, i).map(|span| (f.name, span)))
+        let mut secret = None;
+        // The formats that may start at this byte, in their order.
+        while may_start != 0 && secret.is_none() {
+            let f = &FORMATS[may_start.trailing_zeros() as usize];
+            may_start &= may_start - 1;
+            secret = (f.find)(bytes, i).map(|span| (f.name, span));
+        }
+        let secret = secret
             .filter(|&(_, (start, end))| end > start && !text[start..end].starts_with(REDACTED));
         match secret {
             Some((format, (start, end))) => {

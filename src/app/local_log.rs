@@ -103,7 +103,7 @@ impl App {
         let created_at = event.as_ref().ok().and_then(|e| e.created_at);
         let frame = StreamFrame {
             id: Some(seq),
-            data: String::new(),
+            data: Default::default(),
             event,
             created_at,
             slot: QueueSlot::default(),

@@ -2,9 +2,10 @@
 //! a closed stdout, or a stream that gives up.
 //!
 //! The stream task owns reconnection and the cursor; this command only prints. What is
-//! already queued is gathered into one block and written at once, so a 50,000-event replay
-//! is written in large blocks while a live stream still appears line by line. Writes are
-//! asynchronous and raced against the stop signals: a reader that stops reading (a full
+//! already queued is gathered into one burst and written at once (one vectored write of the
+//! frames' data as received, slices of the socket's chunks, not copies), so a 50,000-event
+//! replay is written in large blocks while a live stream still appears line by line. Writes
+//! are asynchronous and raced against the stop signals: a reader that stops reading (a full
 //! pipe) cannot keep SIGTERM from being honoured, and a reader that goes away is noticed
 //! at once (a hang-up poll on stdout), even on a session where nothing happens.
 
@@ -12,20 +13,25 @@ use crate::cli::TailArgs;
 use crate::commands::session_id;
 use crate::config::Config;
 use crate::export::frame_line::one_line;
+use bytes::Bytes;
 use color_eyre::eyre::{Result, WrapErr, bail};
 use gobare_api::error::ApiErrorKind;
 use gobare_api::stream::ConnectionState;
 use gobare_api::stream::{self, StreamTarget, StreamUpdate};
 use gobare_api::text;
+use std::borrow::Cow;
 use std::future::Future;
-use std::io::{ErrorKind, Write};
+use std::io::{ErrorKind, IoSlice, Write};
 use std::time::Duration;
+#[cfg(test)]
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 
 /// Most updates gathered into one block between two looks at the stop signals.
 const MAX_BURST: usize = 4096;
-/// Most bytes gathered into one block (frames may be megabytes each).
+/// Most bytes gathered into one burst (frames may be megabytes each).
 const MAX_BURST_BYTES: usize = 256 * 1024;
+/// The end of every line printed.
+const NEWLINE: Bytes = Bytes::from_static(b"\n");
 
 /// The largest frame `tail` prints.
 const TAIL_MAX_FRAME_BYTES: usize = 256 << 20;
@@ -72,8 +78,10 @@ pub(crate) async fn run(config: Config, args: TailArgs) -> Result<()> {
         target = target(&config, &args) => target?,
     };
     let mut options = config.stream_options(target, args.from)?;
-    // Only the raw `data:` is printed; decoding each persisted frame was wasted work.
+    // Only the raw `data:` is printed; decoding each persisted frame was wasted work, and
+    // so is reading its `created_at` (which costs checking its payload).
     options.decode_persisted = false;
+    options.read_created_at = false;
     // Every persisted event is printed, however large (the app's bound is for its screen
     // and memory); a frame past even this bound stops `tail` with its seq.
     options.max_frame_bytes = TAIL_MAX_FRAME_BYTES;
@@ -81,7 +89,7 @@ pub(crate) async fn run(config: Config, args: TailArgs) -> Result<()> {
     let mut handle = stream::spawn(options);
     let end = pump(
         &mut handle.updates,
-        BlockingStdout::default(),
+        BlockingStdout,
         std::io::stderr(),
         config.verbose,
         stop,
@@ -139,18 +147,43 @@ struct Reported {
     failure: bool,
 }
 
+/// Where [`pump`] prints: each burst is handed over whole, as the pieces of its lines in
+/// order, and handed back (emptied, for reuse) once written and flushed.
+pub(crate) trait Lines {
+    fn write_lines(
+        &mut self,
+        lines: Vec<Bytes>,
+    ) -> impl Future<Output = std::io::Result<Vec<Bytes>>>;
+}
+
+/// Any [`AsyncWrite`] as [`Lines`] (the tests' writers).
+#[cfg(test)]
+pub(crate) struct AsyncLines<W>(pub(crate) W);
+
+#[cfg(test)]
+impl<W: AsyncWrite + Unpin> Lines for AsyncLines<W> {
+    async fn write_lines(&mut self, mut lines: Vec<Bytes>) -> std::io::Result<Vec<Bytes>> {
+        for line in &lines {
+            self.0.write_all(line).await?;
+        }
+        self.0.flush().await?;
+        lines.clear();
+        Ok(lines)
+    }
+}
+
 /// Writes updates until `stop` resolves, stdout closes, or the stream fails.
 /// Frames go to `out`; the first failure to connect, and with `verbose` all connection
 /// news, go to `err`.
-pub(crate) async fn pump<W: AsyncWrite + Unpin, E: Write>(
+pub(crate) async fn pump<E: Write>(
     updates: &mut gobare_api::stream::Updates,
-    mut out: W,
+    mut out: impl Lines,
     mut err: E,
     verbose: bool,
     stop: impl Future<Output = TailEnd>,
 ) -> Result<TailEnd> {
     tokio::pin!(stop);
-    let mut block = Vec::with_capacity(64 * 1024);
+    let mut lines = Vec::new();
     let mut reported = Reported::default();
     loop {
         let next = tokio::select! {
@@ -162,30 +195,38 @@ pub(crate) async fn pump<W: AsyncWrite + Unpin, E: Write>(
             bail!("the event stream stopped unexpectedly");
         };
         // Gather what is already queued, up to a bound, then write it at once.
-        block.clear();
+        lines.clear();
         let mut pending = Some(first);
         let mut gathered = 0;
+        let mut bytes = 0;
         let mut failed = None;
         while let Some(update) = pending.take() {
-            if let Err(e) = write_update(update, &mut block, &mut err, verbose, &mut reported) {
+            if let Err(e) = write_update(
+                update,
+                &mut lines,
+                &mut bytes,
+                &mut err,
+                verbose,
+                &mut reported,
+            ) {
                 failed = Some(e);
                 break;
             }
             gathered += 1;
-            if gathered < MAX_BURST && block.len() < MAX_BURST_BYTES {
+            if gathered < MAX_BURST && bytes < MAX_BURST_BYTES {
                 pending = updates.try_recv().ok();
             }
         }
-        let written = async {
-            out.write_all(&block).await?;
-            out.flush().await
-        };
-        tokio::select! {
-            biased;
-            end = &mut stop => return Ok(end),
-            written = written => if let Err(e) = written {
-                return stdout_error(e);
-            },
+        if !lines.is_empty() {
+            let written = out.write_lines(std::mem::take(&mut lines));
+            tokio::select! {
+                biased;
+                end = &mut stop => return Ok(end),
+                written = written => match written {
+                    Ok(back) => lines = back,
+                    Err(e) => return stdout_error(e),
+                },
+            }
         }
         if let Some(e) = failed {
             return Err(e);
@@ -193,19 +234,30 @@ pub(crate) async fn pump<W: AsyncWrite + Unpin, E: Write>(
     }
 }
 
-/// Appends a frame's line to `block`; reports states on `err`. An error: the stream failed
+/// Adds a frame's line to `lines` (its data as received when it is one inert line
+/// already) and its length to `bytes`; reports states on `err`. An error: the stream failed
 /// (exit 1).
 fn write_update<E: Write>(
     update: StreamUpdate,
-    block: &mut Vec<u8>,
+    lines: &mut Vec<Bytes>,
+    bytes: &mut usize,
     err: &mut E,
     verbose: bool,
     reported: &mut Reported,
 ) -> Result<()> {
     match update {
         StreamUpdate::Frame(frame) => {
-            block.extend_from_slice(one_line(&frame.data).as_bytes());
-            block.push(b'\n');
+            let rewritten = match one_line(&frame.data) {
+                Cow::Borrowed(_) => None,
+                Cow::Owned(line) => Some(line),
+            };
+            let line = match rewritten {
+                None => frame.data.into_bytes(),
+                Some(line) => Bytes::from(line),
+            };
+            *bytes += line.len() + 1;
+            lines.push(line);
+            lines.push(NEWLINE);
             Ok(())
         }
         StreamUpdate::Skipped { reason } => {
@@ -280,64 +332,39 @@ fn describe_state(state: &ConnectionState) -> String {
     }
 }
 
-/// Stdout as an [`AsyncWrite`]: each write (and its flush) runs on the blocking pool, so a
+/// Stdout as [`Lines`]: each burst is written (and flushed) on the blocking pool, so a
 /// reader that stops reading parks that thread, not the task that watches for signals.
+/// The burst moves there whole, nothing copied.
 #[derive(Default)]
-struct BlockingStdout {
-    in_flight: Option<tokio::task::JoinHandle<std::io::Result<usize>>>,
-}
+struct BlockingStdout;
 
-impl BlockingStdout {
-    fn poll_in_flight(
-        &mut self,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<std::io::Result<usize>> {
-        use std::task::Poll;
-        let Some(handle) = self.in_flight.as_mut() else {
-            return Poll::Ready(Ok(0));
-        };
-        let done = match std::pin::Pin::new(handle).poll(cx) {
-            Poll::Pending => return Poll::Pending,
-            Poll::Ready(Ok(result)) => result,
-            Poll::Ready(Err(e)) => Err(std::io::Error::other(e)),
-        };
-        self.in_flight = None;
-        Poll::Ready(done)
+impl Lines for BlockingStdout {
+    async fn write_lines(&mut self, mut lines: Vec<Bytes>) -> std::io::Result<Vec<Bytes>> {
+        let written = tokio::task::spawn_blocking(move || {
+            let mut out = std::io::stdout().lock();
+            write_all_vectored(&mut out, &lines)?;
+            out.flush()?;
+            lines.clear();
+            Ok(lines)
+        });
+        written.await.map_err(std::io::Error::other)?
     }
 }
 
-impl AsyncWrite for BlockingStdout {
-    fn poll_write(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-        buf: &[u8],
-    ) -> std::task::Poll<std::io::Result<usize>> {
-        // A pending write is resumed with the same bytes (the `AsyncWrite` contract).
-        if self.in_flight.is_none() {
-            let bytes = buf.to_vec();
-            self.in_flight = Some(tokio::task::spawn_blocking(move || {
-                let mut out = std::io::stdout().lock();
-                out.write_all(&bytes)?;
-                out.flush()?;
-                Ok(bytes.len())
-            }));
+/// Writes every byte of `parts`, in order, as few `writev` calls as the system allows.
+fn write_all_vectored(out: &mut impl Write, parts: &[Bytes]) -> std::io::Result<()> {
+    let mut slices: Vec<IoSlice<'_>> = parts.iter().map(|p| IoSlice::new(p)).collect();
+    let mut rest = &mut slices[..];
+    IoSlice::advance_slices(&mut rest, 0);
+    while !rest.is_empty() {
+        match out.write_vectored(rest) {
+            Ok(0) => return Err(ErrorKind::WriteZero.into()),
+            Ok(n) => IoSlice::advance_slices(&mut rest, n),
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
         }
-        self.poll_in_flight(cx)
     }
-
-    fn poll_flush(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<std::io::Result<()>> {
-        self.poll_in_flight(cx).map(|r| r.map(|_| ()))
-    }
-
-    fn poll_shutdown(
-        self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<std::io::Result<()>> {
-        self.poll_flush(cx)
-    }
+    Ok(())
 }
 
 /// Resolves when stdout's reader has gone away (a pipe whose reader closed, a terminal
@@ -416,7 +443,7 @@ mod tests {
     fn frame(id: Option<u64>, data: &str) -> StreamUpdate {
         StreamUpdate::Frame(StreamFrame {
             id,
-            data: data.to_string(),
+            data: data.into(),
             event: Event::parse(data),
             created_at: None,
             slot: Default::default(),
@@ -506,7 +533,14 @@ mod tests {
         drop(tx);
         let mut out = Recorder::default();
         let mut err = Vec::new();
-        let result = pump(&mut rx, &mut out, &mut err, false, std::future::pending()).await;
+        let result = pump(
+            &mut rx,
+            AsyncLines(&mut out),
+            &mut err,
+            false,
+            std::future::pending(),
+        )
+        .await;
         assert!(
             result
                 .unwrap_err()
@@ -530,7 +564,14 @@ mod tests {
         }
         drop(tx);
         let mut out = Recorder::default();
-        let _ = pump(&mut rx, &mut out, Vec::new(), false, std::future::pending()).await;
+        let _ = pump(
+            &mut rx,
+            AsyncLines(&mut out),
+            Vec::new(),
+            false,
+            std::future::pending(),
+        )
+        .await;
         let text = out.flushed.concat();
         let seqs: Vec<usize> = text
             .lines()
@@ -559,7 +600,7 @@ mod tests {
         let mut out = Vec::new();
         let mut err = Vec::new();
         let end = {
-            let pumping = pump(&mut rx, &mut out, &mut err, true, async {
+            let pumping = pump(&mut rx, AsyncLines(&mut out), &mut err, true, async {
                 let _ = stop_rx.await;
                 TailEnd::Interrupted
             });
@@ -592,7 +633,7 @@ mod tests {
         .unwrap();
         let err = pump(
             &mut rx,
-            Vec::new(),
+            AsyncLines(Vec::new()),
             Vec::new(),
             false,
             std::future::pending(),
@@ -608,7 +649,7 @@ mod tests {
         tx.send(frame(Some(7), PERSISTED)).unwrap();
         let end = pump(
             &mut rx,
-            ClosedPipe,
+            AsyncLines(ClosedPipe),
             Vec::new(),
             false,
             std::future::pending(),
@@ -621,7 +662,7 @@ mod tests {
     #[tokio::test]
     async fn shutdown_wins_over_a_waiting_stream() {
         let (_tx, mut rx) = gobare_api::stream::channel();
-        let end = pump(&mut rx, Vec::new(), Vec::new(), false, async {
+        let end = pump(&mut rx, AsyncLines(Vec::new()), Vec::new(), false, async {
             TailEnd::Interrupted
         })
         .await
@@ -640,9 +681,15 @@ mod tests {
         .unwrap();
         tx.send(frame(Some(9), PERSISTED)).unwrap();
         let mut out = Vec::new();
-        let e = pump(&mut rx, &mut out, Vec::new(), false, std::future::pending())
-            .await
-            .unwrap_err();
+        let e = pump(
+            &mut rx,
+            AsyncLines(&mut out),
+            Vec::new(),
+            false,
+            std::future::pending(),
+        )
+        .await
+        .unwrap_err();
         assert!(
             e.to_string().contains("event 8 could not be printed"),
             "{e}"
@@ -655,7 +702,7 @@ mod tests {
     async fn a_hang_up_ends_an_idle_stream() {
         let (_tx, mut rx) = gobare_api::stream::channel();
         let (hup_tx, hup_rx) = tokio::sync::oneshot::channel::<()>();
-        let pumping = pump(&mut rx, Vec::new(), Vec::new(), false, async {
+        let pumping = pump(&mut rx, AsyncLines(Vec::new()), Vec::new(), false, async {
             let _ = hup_rx.await;
             TailEnd::StdoutClosed
         });
@@ -671,7 +718,7 @@ mod tests {
         // The signal arrives only once the write is blocked.
         let end = pump(
             &mut rx,
-            FullPipe(Some(began_tx)),
+            AsyncLines(FullPipe(Some(began_tx))),
             Vec::new(),
             false,
             async {
@@ -704,7 +751,14 @@ mod tests {
             .unwrap();
         drop(tx);
         let mut err = Vec::new();
-        let _ = pump(&mut rx, Vec::new(), &mut err, false, std::future::pending()).await;
+        let _ = pump(
+            &mut rx,
+            AsyncLines(Vec::new()),
+            &mut err,
+            false,
+            std::future::pending(),
+        )
+        .await;
         let err = String::from_utf8(err).unwrap();
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(
@@ -719,7 +773,14 @@ mod tests {
         tx.send(retrying("the server closed the stream")).unwrap();
         drop(tx);
         let mut err = Vec::new();
-        let _ = pump(&mut rx, Vec::new(), &mut err, false, std::future::pending()).await;
+        let _ = pump(
+            &mut rx,
+            AsyncLines(Vec::new()),
+            &mut err,
+            false,
+            std::future::pending(),
+        )
+        .await;
         assert!(err.is_empty(), "{}", String::from_utf8_lossy(&err));
     }
 }

@@ -65,14 +65,17 @@ pub(crate) const FORMATS: [Format; 8] = [
     },
 ];
 
-/// Which bytes can start a secret of some format.
-pub(crate) fn start_bytes() -> &'static [bool; 256] {
-    static STARTS: std::sync::OnceLock<[bool; 256]> = std::sync::OnceLock::new();
+// One bit per format in [`start_bytes`].
+const _: () = assert!(FORMATS.len() <= u8::BITS as usize);
+
+/// For each byte, the formats that can start at it: bit `n` for `FORMATS[n]`.
+pub(crate) fn start_bytes() -> &'static [u8; 256] {
+    static STARTS: std::sync::OnceLock<[u8; 256]> = std::sync::OnceLock::new();
     STARTS.get_or_init(|| {
-        let mut starts = [false; 256];
-        for format in &FORMATS {
+        let mut starts = [0u8; 256];
+        for (n, format) in FORMATS.iter().enumerate() {
             for &b in format.starts {
-                starts[usize::from(b)] = true;
+                starts[usize::from(b)] |= 1 << n;
             }
         }
         starts
@@ -134,8 +137,10 @@ fn after_escape(bytes: &[u8], i: usize) -> bool {
 }
 
 /// Whether a word starts at `i`: not after a letter or digit (an underscore joins names:
-/// `MY_gbr_pat_…` holds a token), or right after a JSON escape.
-fn starts_word(bytes: &[u8], i: usize) -> bool {
+/// `MY_gbr_pat_…` holds a token), or right after a JSON escape. Every format starting at a
+/// letter asks this first: [`super::redact`] asks it for them.
+#[inline]
+pub(crate) fn starts_word(bytes: &[u8], i: usize) -> bool {
     i == 0 || !bytes[i - 1].is_ascii_alphanumeric() || after_escape(bytes, i)
 }
 

@@ -245,3 +245,19 @@ proptest! {
         prop_assert!(!redact(&pretty).contains(secret), "pretty {pretty:?}");
     }
 }
+
+proptest! {
+    /// Letters inside words are passed over without asking the formats: the same
+    /// redaction as asking at every byte a format may start at, whatever is glued to a
+    /// secret (letters, digits, JSON escapes, underscores).
+    #[test]
+    fn passing_over_letters_inside_words_redacts_the_same(
+        text in crate::redact::text_with_secrets(&[
+            "a", "Q7", "e", "\\n", "\\t", "\\u00e9", "\\u001b", "\\\"", "_", "-", "eyJhbGciOi.eyJzdWIi.sig",
+            "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END", "authorization: Bearer abcdef123456",
+            "x-api-key=abcdefgh12", "ASIAIOSFODNN7EXAMPLE",
+        ]),
+    ) {
+        prop_assert_eq!(redact(&text), redact_at_every_start(&text));
+    }
+}

@@ -209,32 +209,51 @@ async fn fast_server(events: usize) -> (Simulator, String, String, u64) {
     (sim, api, id, last)
 }
 
-/// Runs `ours` and `curl` alternately [`RUNS`] times each (curl first), each read until
-/// `marker` appears; prints both medians and their ratio.
-fn side_by_side(what: &str, curl: impl Fn() -> Child, ours: impl Fn() -> Child, marker: &str) {
-    let (mut ours_times, mut curl_times) = (Vec::new(), Vec::new());
-    let (mut ours_bytes, mut curl_bytes) = (0, 0);
+/// This build, and the build at `GOBARE_PERF_BASELINE_BIN` when set: (name, binary).
+fn binaries() -> Vec<(&'static str, String)> {
+    let mut binaries = vec![("this build", BIN.to_string())];
+    if let Ok(baseline) = std::env::var("GOBARE_PERF_BASELINE_BIN") {
+        binaries.push(("baseline", baseline));
+    }
+    binaries
+}
+
+/// Runs curl and each of `ours` (a child for each binary of [`binaries`]) in turn,
+/// [`RUNS`] times each (curl first), each read until `marker` appears; prints the medians
+/// and each one's ratio to curl's.
+fn side_by_side(what: &str, curl: impl Fn() -> Child, ours: impl Fn(&str) -> Child, marker: &str) {
+    let binaries = binaries();
+    let mut curl_times = Vec::new();
+    let mut times = vec![Vec::new(); binaries.len()];
+    let (mut curl_bytes, mut bytes) = (0, vec![0; binaries.len()]);
     for _ in 0..RUNS {
         let started = Instant::now();
         curl_bytes = read_until(curl(), marker.as_bytes());
         curl_times.push(started.elapsed());
-        let started = Instant::now();
-        ours_bytes = read_until(ours(), marker.as_bytes());
-        ours_times.push(started.elapsed());
+        for (i, (_, bin)) in binaries.iter().enumerate() {
+            let started = Instant::now();
+            bytes[i] = read_until(ours(bin), marker.as_bytes());
+            times[i].push(started.elapsed());
+        }
     }
-    let (o, c) = (median(ours_times), median(curl_times));
-    println!(
-        "perf: {what}: curl -sN {:.1} ms ({curl_bytes} bytes) · ours {:.1} ms ({ours_bytes} bytes) · ours / curl = {:.2}x (medians of {RUNS}; load {})",
-        ms(c),
-        ms(o),
-        o.as_secs_f64() / c.as_secs_f64(),
-        load_average()
-    );
+    let c = median(curl_times);
+    for (i, (name, _)) in binaries.iter().enumerate() {
+        let o = median(std::mem::take(&mut times[i]));
+        println!(
+            "perf: {what}: curl -sN {:.1} ms ({curl_bytes} bytes) · {name} {:.1} ms ({} bytes) · {name} / curl = {:.2}x (medians of {RUNS}; load {})",
+            ms(c),
+            ms(o),
+            bytes[i],
+            o.as_secs_f64() / c.as_secs_f64(),
+            load_average()
+        );
+    }
 }
 
 /// Issue 31: `tail --from 0` and `export` of 200,000 events (`GOBARE_PERF_EVENTS`) against
 /// a server that is never the bottleneck ([`fast_server`]), each side by side with curl
-/// reading the same replay, alternating, medians of 5.
+/// reading the same replay, alternating, medians of 5; with `GOBARE_PERF_BASELINE_BIN=PATH`,
+/// that build too, in the same rounds (before and after a change).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "performance figure: run with --ignored --nocapture"]
 async fn fast_server_tail_and_export() {
@@ -249,8 +268,9 @@ async fn fast_server_tail_and_export() {
         side_by_side(
             &format!("[fast server] tail --from 0, {events} events"),
             curl,
-            || {
-                home.std_command(&["--api", &api, "tail", &id, "--from", "0"])
+            |bin| {
+                let tail = home.std_command(&["--api", &api, "tail", &id, "--from", "0"]);
+                run_as(&tail, bin, &[])
                     .env("GOBARE_TOKEN", &token)
                     .stdout(Stdio::piped())
                     .spawn()
@@ -271,27 +291,46 @@ async fn fast_server_tail_and_export() {
             "--output",
             file.to_str().unwrap(),
         ];
-        let (mut times, mut curl_times, mut peak) = (Vec::new(), Vec::new(), 0);
+        let binaries = binaries();
+        let mut curl_times = Vec::new();
+        let mut times = vec![Vec::new(); binaries.len()];
+        let mut cpus = vec![Vec::new(); binaries.len()];
+        let mut peaks = vec![0; binaries.len()];
+        let mut outputs = vec![(0, 0); binaries.len()];
         for _ in 0..RUNS {
             let started = Instant::now();
             tokio::task::block_in_place(|| read_until(curl(), marker.as_bytes()));
             curl_times.push(started.elapsed());
-            let mut cmd = home.std_command(&args);
-            cmd.env("GOBARE_TOKEN", &token);
-            let (wall, rss, status) = tokio::task::block_in_place(|| run_measured(cmd));
-            assert!(status.success(), "export {format}: {status:?}");
-            times.push(wall);
-            peak = peak.max(rss);
+            for (i, (name, bin)) in binaries.iter().enumerate() {
+                let mut cmd = home.std_command(&args);
+                cmd.env("GOBARE_TOKEN", &token);
+                let (wall, rss, cpu, status) =
+                    tokio::task::block_in_place(|| measured_cpu(run_as(&cmd, bin, &[])));
+                assert!(status.success(), "{name}: export {format}: {status:?}");
+                times[i].push(wall);
+                cpus[i].push(cpu);
+                peaks[i] = peaks[i].max(rss);
+                outputs[i] = size_and_hash(&file);
+            }
         }
-        let (o, c) = (median(times), median(curl_times));
-        println!(
-            "perf: [fast server] export --format {format}, {events} events: curl -sN {:.1} ms · export {:.1} ms · export / curl = {:.2}x (medians of {RUNS}); peak RSS {:.1} MiB; load {}",
-            ms(c),
-            ms(o),
-            o.as_secs_f64() / c.as_secs_f64(),
-            peak as f64 / 1024.0,
-            load_average()
-        );
+        let c = median(curl_times);
+        for (i, (name, _)) in binaries.iter().enumerate() {
+            let o = median(std::mem::take(&mut times[i]));
+            println!(
+                "perf: [fast server] export --format {format}, {events} events ({name}{}): curl -sN {:.1} ms · export {:.1} ms, {:.0} ms of CPU · export / curl = {:.2}x (medians of {RUNS}); peak RSS {:.1} MiB; load {}",
+                if outputs[i] == outputs[0] {
+                    ""
+                } else {
+                    ", NOT the same bytes as this build's"
+                },
+                ms(c),
+                ms(o),
+                ms(median(std::mem::take(&mut cpus[i]))),
+                o.as_secs_f64() / c.as_secs_f64(),
+                peaks[i] as f64 / 1024.0,
+                load_average()
+            );
+        }
     }
     sim.shutdown().await;
 }

@@ -2,7 +2,8 @@
 //! stream task from memory in 64 KiB chunks (a buffered server's write size), drained by a
 //! consumer on the same current-thread runtime, as `tail` and `export` run it.
 //!
-//! * `undecoded` — `tail`'s and JSON lines' options: frames not decoded, data kept;
+//! * `tail` — `tail`'s options: frames not decoded, data kept, no `created_at` read;
+//! * `undecoded` — JSON lines' options: as `tail`, with `created_at` read;
 //! * `decoded` — the app's options: every frame decoded, its data dropped.
 //!
 //! For each it prints the time per frame and the heap allocations per frame (a counting
@@ -15,8 +16,8 @@
 //! STREAM_FRAMES_PASSES=1 valgrind --tool=cachegrind --cache-sim=no target/release/deps/stream_frames-*
 //! STREAM_FRAMES_PASSES=3 valgrind --tool=cachegrind --cache-sim=no target/release/deps/stream_frames-*
 //! ```
-//! (each pass runs both modes; divide the difference by 2 × 2 × 50,000 for a mean, or set
-//! `STREAM_FRAMES_MODE=undecoded` or `decoded` to run one).
+//! (each pass runs every mode; set `STREAM_FRAMES_MODE=tail`, `undecoded` or `decoded` to
+//! run one, then divide the difference by 2 × 50,000).
 
 #[path = "../../../benches/support/workload.rs"]
 #[allow(dead_code)]
@@ -95,19 +96,20 @@ impl Transport for Replay {
     }
 }
 
-fn options(decoded: bool) -> StreamOptions {
+fn options(decoded: bool, read_created_at: bool) -> StreamOptions {
     StreamOptions {
         target: StreamTarget::Session(SESSION.into()),
         from: Some(0),
         decode_persisted: decoded,
         keep_data: !decoded,
+        read_created_at,
         ..StreamOptions::default()
     }
 }
 
 /// Reads the stream until its first live frame; returns the persisted frames seen.
-async fn drain(decoded: bool, chunks: &[Bytes]) -> usize {
-    let mut handle = spawn_with_transport(options(decoded), Replay(chunks.to_vec()));
+async fn drain(options: StreamOptions, chunks: &[Bytes]) -> usize {
+    let mut handle = spawn_with_transport(options, Replay(chunks.to_vec()));
     let mut frames = 0;
     while let Some(update) = handle.updates.recv().await {
         if let StreamUpdate::Frame(frame) = update {
@@ -139,7 +141,12 @@ fn main() {
         .enable_all()
         .build()
         .expect("runtime");
-    for (name, decoded) in [("undecoded", false), ("decoded", true)] {
+    let modes = [
+        ("tail", false, false),
+        ("undecoded", false, true),
+        ("decoded", true, true),
+    ];
+    for (name, decoded, read_created_at) in modes {
         if !mode.is_empty() && mode != name {
             continue;
         }
@@ -148,7 +155,7 @@ fn main() {
         for _ in 0..passes {
             let before = ALLOCATIONS.load(Ordering::Relaxed);
             let started = Instant::now();
-            let frames = rt.block_on(drain(decoded, &chunks));
+            let frames = rt.block_on(drain(options(decoded, read_created_at), &chunks));
             let secs = started.elapsed().as_secs_f64();
             assert_eq!(frames, EVENTS);
             best = best.min(secs);

@@ -23,6 +23,7 @@ pub mod envelope_type;
 pub mod error;
 mod event_decode;
 pub mod files;
+mod frame_data;
 mod json;
 pub mod model;
 mod network_words;

@@ -9,6 +9,8 @@
 //! decoded (invalid UTF-8 lossily). A frame larger than the configured bound is discarded up
 //! to its blank line and reported as [`SseItem::Oversized`]; the buffers never grow past it.
 
+use crate::frame_data::FrameData;
+use bytes::Bytes;
 use memchr::{memchr, memchr2};
 use std::borrow::Cow;
 
@@ -120,6 +122,18 @@ impl SseParser {
         if let Some((from, to)) = self.data_at.take() {
             push_lossy(&mut self.data, &chunk[from..to]);
         }
+    }
+
+    /// [`SseParser::feed_with`] of a shared chunk: a frame read in place can keep its data
+    /// as a slice of it ([`SseFrameRef::data_owned`]) instead of a copy.
+    pub(crate) fn feed_shared(&mut self, chunk: &Bytes, each: &mut impl FnMut(SseRef<'_>)) {
+        self.feed_with(chunk, &mut |item| match item {
+            SseRef::Frame(frame) => each(SseRef::Frame(SseFrameRef {
+                chunk: Some(chunk),
+                ..frame
+            })),
+            other => each(other),
+        });
     }
 
     fn feed_lines(&mut self, chunk: &[u8], each: &mut impl FnMut(SseRef<'_>)) {
@@ -323,6 +337,7 @@ impl SseParser {
                 id: self.id.get(chunk),
                 event: self.event.get(chunk),
                 data,
+                chunk: None,
             }));
         }
         self.oversized = false;
@@ -342,6 +357,9 @@ pub(crate) struct SseFrameRef<'a> {
     pub(crate) id: Option<Cow<'a, str>>,
     pub(crate) event: Option<Cow<'a, str>>,
     pub(crate) data: Cow<'a, str>,
+    /// The chunk the frame was read from, when it was fed shared
+    /// ([`SseParser::feed_shared`]).
+    pub(crate) chunk: Option<&'a Bytes>,
 }
 
 /// [`SseItem`], borrowed.
@@ -353,6 +371,11 @@ pub(crate) enum SseRef<'a> {
 }
 
 impl SseFrameRef<'_> {
+    /// The data to keep: a slice of the shared chunk when it lies there, else a copy.
+    pub(crate) fn data_owned(&self) -> FrameData {
+        FrameData::of(&self.data, self.chunk)
+    }
+
     pub(crate) fn into_owned(self) -> SseFrame {
         SseFrame {
             id: self.id.map(Cow::into_owned),

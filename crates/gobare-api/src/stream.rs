@@ -11,6 +11,7 @@ mod task;
 pub mod transport;
 
 use crate::auth::Token;
+pub use crate::frame_data::FrameData;
 use crate::model::{DecodeError, Event};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -64,6 +65,13 @@ pub struct StreamOptions {
     /// the event: with `false` the raw JSON is freed on the stream task, so a replay that
     /// outruns the UI queues half the bytes (frames that failed to decode keep it).
     pub keep_data: bool,
+    /// Read each persisted envelope's `created_at` into [`StreamFrame::created_at`].
+    /// Default `true`. `tail`, which prints frames as sent, needs none: with
+    /// [`StreamOptions::decode_persisted`] off too, an envelope in the reference's layout
+    /// whose head agrees with its frame (seq and `id:` line, session, a persisted type) is
+    /// then taken without checking that its payload is JSON, which could change nothing
+    /// else the stream reads.
+    pub read_created_at: bool,
 }
 
 /// What one queued frame costs beyond its `data:` bytes: the update itself and its decoded
@@ -137,12 +145,15 @@ pub enum StreamUpdate {
 pub struct StreamFrame {
     /// The `id:` line (the cursor) for persisted events; `None` for transient ones.
     pub id: Option<u64>,
-    /// The `data:` payload exactly as the server sent it.
-    pub data: String,
+    /// The `data:` payload exactly as the server sent it: when the frame was read in place,
+    /// a slice of the chunk it arrived in, which it keeps alive (counted in the queue
+    /// budget).
+    pub data: FrameData,
     /// The decoded envelope (see [`StreamOptions::decode_persisted`]).
     pub event: Result<Event, DecodeError>,
     /// The envelope's `created_at` (Unix ms), read with the cursor whether or not the
-    /// event is decoded.
+    /// event is decoded (`None` for persisted frames without
+    /// [`StreamOptions::read_created_at`]).
     pub created_at: Option<i64>,
     /// This frame's share of [`StreamOptions::max_queued_bytes`], given back when the frame
     /// is dropped. Build frames with `QueueSlot::default()` (no share).
@@ -328,6 +339,7 @@ impl Default for StreamOptions {
             decode_persisted: true,
             max_queued_bytes: 32 << 20,
             keep_data: true,
+            read_created_at: true,
         }
     }
 }

@@ -286,9 +286,34 @@ mod any_chunking {
         (out, p.lines_seen())
     }
 
+    /// [`items`] fed as shared chunks, each frame's data kept as [`SseFrameRef::data_owned`]
+    /// gives it: (items, lines seen, how many frames hold a slice of their chunk).
+    fn items_shared(max_frame_bytes: usize, chunks: &[&[u8]]) -> (Vec<SseItem>, u64, usize) {
+        let mut p = SseParser::new(max_frame_bytes);
+        let mut out = Vec::new();
+        let mut sliced = 0;
+        for c in chunks {
+            let chunk = bytes::Bytes::copy_from_slice(c);
+            p.feed_shared(&chunk, &mut |item| match item {
+                SseRef::Frame(frame) => {
+                    let data = frame.data_owned();
+                    assert_eq!(*data, *frame.data);
+                    sliced += usize::from(data.shares(&chunk));
+                    out.push(SseItem::Frame(SseFrame {
+                        data: data.into(),
+                        ..frame.into_owned()
+                    }));
+                }
+                other => out.push(other.into_owned()),
+            });
+        }
+        (out, p.lines_seen(), sliced)
+    }
+
     proptest! {
         /// Frames read in place from a chunk are the frames read from bytes that arrived
-        /// one at a time (always copied): any chunking reads the same.
+        /// one at a time (always copied): any chunking reads the same, and so does their
+        /// data kept as a slice of a shared chunk.
         #[test]
         fn any_chunking_reads_the_same(
             bytes in stream(),
@@ -307,7 +332,22 @@ mod any_chunking {
             }
             chunks.push(&bytes[from..]);
             prop_assert_eq!(items(max_frame_bytes, &chunks), want.clone());
+            let (shared, lines, _) = items_shared(max_frame_bytes, &chunks);
+            prop_assert_eq!((shared, lines), want.clone());
             prop_assert_eq!(items(max_frame_bytes, &[&bytes]), want);
         }
+    }
+
+    /// A frame read whole from one chunk keeps its data as a slice of it; a frame split
+    /// over chunks, or holding invalid UTF-8, holds a copy.
+    #[test]
+    fn data_read_in_place_is_a_slice_of_the_chunk() {
+        let whole: &[u8] = b"id: 1\ndata: {\"a\":1}\n\n";
+        let (_, _, sliced) = items_shared(1 << 20, &[whole]);
+        assert_eq!(sliced, 1);
+        let (items, _, sliced) = items_shared(1 << 20, &[&whole[..10], &whole[10..]]);
+        assert_eq!((items.len(), sliced), (1, 0));
+        let (_, _, sliced) = items_shared(1 << 20, &[b"data: \xFF\n\n"]);
+        assert_eq!(sliced, 0);
     }
 }

@@ -7,6 +7,7 @@
 
 use super::{QueueSlot, StreamFrame};
 use crate::event_decode::ReferenceHead;
+use crate::frame_data::FrameData;
 use crate::model::{DecodeError, Event, EventPayload, ReplayTruncated, lenient_u64};
 #[cfg(test)]
 use crate::sse::SseFrame;
@@ -54,6 +55,11 @@ pub(crate) struct Resume {
     decode_persisted: bool,
     /// See [`StreamOptions::keep_data`](super::StreamOptions::keep_data).
     keep_data: bool,
+    /// See [`StreamOptions::read_created_at`](super::StreamOptions::read_created_at).
+    read_created_at: bool,
+    /// Whether [`Resume::agreeing_head`] may spare the payload check (off only in tests,
+    /// for the general path to compare with).
+    trust_agreeing_heads: bool,
     /// The session of a one-session stream: frames naming another session are dropped.
     session: Option<String>,
     /// Something the server got wrong and the decision corrected, for the consumer.
@@ -241,6 +247,8 @@ impl Resume {
             replay_if_dropped_before_first_event,
             decode_persisted: true,
             keep_data: true,
+            read_created_at: true,
+            trust_agreeing_heads: true,
             session: None,
             anomaly: None,
         }
@@ -259,12 +267,18 @@ impl Resume {
         self
     }
 
+    /// With `false`, persisted frames carry no `created_at`.
+    pub(crate) fn with_read_created_at(mut self, read_created_at: bool) -> Self {
+        self.read_created_at = read_created_at;
+        self
+    }
+
     /// The raw data to hand over with `event`.
-    fn data_for(&self, data: &str, event: &Result<Event, DecodeError>) -> String {
+    fn data_for(&self, frame: &SseFrameRef<'_>, event: &Result<Event, DecodeError>) -> FrameData {
         if self.keep_data || event.is_err() {
-            data.to_owned()
+            frame.data_owned()
         } else {
-            String::new()
+            FrameData::default()
         }
     }
 
@@ -306,6 +320,7 @@ impl Resume {
             id: frame.id.map(Cow::Owned),
             event: frame.event.map(Cow::Owned),
             data: Cow::Owned(frame.data),
+            chunk: None,
         })
     }
 
@@ -317,6 +332,7 @@ impl Resume {
             Some(Ok(event)) => Head::of(event, &frame.data),
             _ => None,
         }
+        .or_else(|| self.agreeing_head(&frame))
         .or_else(|| Head::read(&frame.data));
         let kind = head
             .as_ref()
@@ -328,7 +344,7 @@ impl Resume {
             kind == Some(REPLAY_TRUNCATED) || frame.event.as_deref() == Some(REPLAY_TRUNCATED);
         if is_notice {
             let truncation = head.as_ref().map(Head::truncation).unwrap_or_default();
-            return self.on_truncation(&frame.data, truncation);
+            return self.on_truncation(&frame, truncation);
         }
         if let (Some(own), Some(theirs)) = (
             self.session.as_deref(),
@@ -345,11 +361,14 @@ impl Resume {
             _ => {
                 // A transient type never carries a cursor, whatever its `id:` says.
                 let event = decoded.unwrap_or_else(|| Event::parse(&frame.data));
-                return self.on_transient(&frame.data, event);
+                return self.on_transient(&frame, event);
             }
         };
         let id = id_line.trim().parse::<u64>().ok();
-        let created_at = head.as_ref().and_then(|h| h.created_at);
+        let created_at = head
+            .as_ref()
+            .and_then(|h| h.created_at)
+            .filter(|_| self.read_created_at);
         let seq = match (head.as_ref().and_then(|h| h.seq), id) {
             (Some(seq), Some(id)) if seq != id => {
                 self.anomaly = Some(format!(
@@ -386,14 +405,52 @@ impl Resume {
         };
         FrameAction::Deliver(StreamFrame {
             id: Some(seq),
-            data: self.data_for(&frame.data, &event),
+            data: self.data_for(&frame, &event),
             event,
             created_at,
             slot: QueueSlot::default(),
         })
     }
 
-    fn on_transient(&mut self, data: &str, event: Result<Event, DecodeError>) -> FrameAction {
+    /// The head of an envelope in the reference's layout, its payload not checked, when the
+    /// check could change nothing: the event is not decoded, no `created_at` is read, and
+    /// the head agrees with the frame: its seq is the `id:` line's, it names this stream's
+    /// session (if the stream has one), and neither its type nor the `event:` line is
+    /// transient or a notice. The general path reads then either this same head (serde
+    /// refuses a member repeated after the head) or none (a payload that is not JSON), and
+    /// both deliver the frame at the `id:` line's seq, with nothing else read from it.
+    fn agreeing_head<'a>(&self, frame: &'a SseFrameRef<'_>) -> Option<Head<'a>> {
+        if self.decode_persisted || self.read_created_at || !self.trust_agreeing_heads {
+            return None;
+        }
+        let head = ReferenceHead::read(&frame.data)?;
+        let id = frame.id.as_deref()?.trim().parse::<u64>().ok()?;
+        let transient = |kind: &str| TRANSIENT_TYPES.contains(&kind);
+        // Named in the head, or a `session_id` after it could still name another session.
+        let same_session = match (self.session.as_deref(), head.session_id) {
+            (Some(own), theirs) => theirs == Some(own),
+            (None, _) => true,
+        };
+        let agrees = head.seq == Some(id)
+            && same_session
+            && !transient(head.kind)
+            && !frame.event.as_deref().is_some_and(transient);
+        agrees.then(|| Head {
+            kind: Some(Cow::Borrowed(head.kind)),
+            session_id: head.session_id.map(Cow::Borrowed),
+            seq: head.seq,
+            created_at: None,
+            from_seq: None,
+            note: None,
+            payload: None,
+        })
+    }
+
+    fn on_transient(
+        &mut self,
+        frame: &SseFrameRef<'_>,
+        event: Result<Event, DecodeError>,
+    ) -> FrameAction {
         match event {
             Ok(mut ev) => {
                 // Consumers that keep their own cursor read it from the event: a transient
@@ -403,7 +460,7 @@ impl Resume {
                 let event = Ok(ev);
                 FrameAction::Deliver(StreamFrame {
                     id: None,
-                    data: self.data_for(data, &event),
+                    data: self.data_for(frame, &event),
                     event,
                     created_at,
                     slot: QueueSlot::default(),
@@ -417,7 +474,11 @@ impl Resume {
 
     /// Resume exactly where the server stopped, never past what was delivered: a
     /// `from_seq` beyond it would skip events that never arrived.
-    fn on_truncation(&mut self, data: &str, truncation: ReplayTruncated) -> FrameAction {
+    fn on_truncation(
+        &mut self,
+        frame: &SseFrameRef<'_>,
+        truncation: ReplayTruncated,
+    ) -> FrameAction {
         let from_seq = truncation.from_seq;
         if let Some(from) = from_seq {
             match self.delivered {
@@ -441,7 +502,7 @@ impl Resume {
         FrameAction::Truncated {
             notice: StreamFrame {
                 id: None,
-                data: data.to_owned(),
+                data: frame.data_owned(),
                 event: Ok(event),
                 created_at: None,
                 slot: QueueSlot::default(),
@@ -490,6 +551,144 @@ mod tests {
             let json: String = chars.into_iter().collect();
             prop_assert_eq!(fields(Head::read(&json)), fields(Head::parse(&json)), "{}", json);
         }
+    }
+
+    /// What [`Resume::on_frame`] decided, with the anomaly it reported and the cursor after.
+    type Decision = (FrameAction, Option<String>, Option<u64>, Option<u64>);
+
+    fn decide(r: &mut Resume, frame: SseFrame) -> Decision {
+        let action = r.on_frame(frame);
+        (action, r.take_anomaly(), r.cursor(), r.reconnect_request())
+    }
+
+    /// `json` without its member `name` (a string or a number), when it has one.
+    fn without_member(json: &str, name: &str) -> String {
+        let key = format!(",\"{name}\":");
+        let Some(from) = json.find(&key) else {
+            return json.to_string();
+        };
+        let value = &json[from + key.len()..];
+        let len = if let Some(text) = value.strip_prefix('"') {
+            text.find('"').map_or(0, |end| end + 2)
+        } else {
+            value.find(|c: char| !c.is_ascii_digit()).unwrap_or(0)
+        };
+        format!("{}{}", &json[..from], &value[len..])
+    }
+
+    /// `json` with `snippet` inserted at the char index `at` (wrapped); `usize::MAX`: before
+    /// the last char (a member after the payload).
+    fn inserted(json: &str, at: usize, snippet: &str) -> String {
+        let chars: Vec<char> = json.chars().collect();
+        let at = match at {
+            usize::MAX => chars.len().saturating_sub(1),
+            at => at % (chars.len() + 1),
+        };
+        let mut out: String = chars[..at].iter().collect();
+        out.push_str(snippet);
+        out.extend(&chars[at..]);
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1024))]
+        /// Undecoded frames without `created_at`: an envelope in the reference's layout whose
+        /// head agrees with its frame is taken without its payload checked, and every frame
+        /// (an envelope with a member left out and any one edit, any `id:` and `event:` line,
+        /// a session or none) is decided as the general path decides it.
+        #[test]
+        fn an_agreeing_head_decides_as_the_general_path(
+            frames in prop::collection::vec(
+                (
+                    0usize..29,
+                    prop_oneof![0usize..400, Just(usize::MAX)],
+                    prop::sample::select(vec![
+                        "", "\"", "\\", "0", "7", "{", "}", "[", ",", ":", " ", "x", "\u{1}",
+                        r#","session_id":"sess_other""#,
+                        r#","session_id":"3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af""#,
+                        r#","seq":9"#, r#","type":"agent.text""#, r#","created_at":1"#,
+                        r#","from_seq":2"#, r#","payload":{}"#, "}}", "\u{ff}",
+                    ]),
+                    prop::sample::select(vec![None, Some("same"), Some("next"), Some("junk"), Some(" same ")]),
+                    prop::sample::select(vec![None, Some("agent.message"), Some("agent.text"), Some(REPLAY_TRUNCATED)]),
+                    prop::sample::select(vec!["", "", "session_id", "created_at", "internal_type"]),
+                    prop::sample::select(vec![None, None, Some("agent.text"), Some(REPLAY_TRUNCATED)]),
+                ),
+                1..6,
+            ),
+            session in prop::sample::select(vec![
+                None,
+                Some("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af"),
+                Some("sess_other"),
+            ]),
+            from in prop::sample::select(vec![None, Some(0u64), Some(5_000)]),
+        ) {
+            let examples = crate::event_decode::tests::compact_examples();
+            let new = || {
+                Resume::new(from, false)
+                    .with_decode_persisted(false)
+                    .with_read_created_at(false)
+                    .with_session(session.map(str::to_string))
+            };
+            let mut fast = new();
+            let mut general = new();
+            general.trust_agreeing_heads = false;
+            for (pick, at, snippet, id, event, dropped, retyped) in frames {
+                let (name, json) = &examples[pick % examples.len()];
+                let mut data = without_member(json, dropped);
+                if let Some(kind) = retyped {
+                    data = data.replacen(&format!(r#""type":"{name}""#), &format!(r#""type":"{kind}""#), 1);
+                }
+                let data = inserted(&data, at, snippet);
+                let seq = serde_json::from_str::<Value>(json).unwrap()["seq"].as_u64();
+                let id = id.map(|id| match (id, seq) {
+                    ("same", Some(seq)) => seq.to_string(),
+                    (" same ", Some(seq)) => format!(" {seq} "),
+                    ("next", Some(seq)) => (seq + 1).to_string(),
+                    (other, _) => other.to_string(),
+                });
+                let frame = SseFrame { id, event: event.map(str::to_string), data };
+                prop_assert_eq!(
+                    decide(&mut fast, frame.clone()),
+                    decide(&mut general, frame.clone()),
+                    "{:?}", frame
+                );
+            }
+        }
+    }
+
+    /// An agreeing head is taken as it stands only when nothing but the cursor reads it.
+    #[test]
+    fn an_agreeing_head_is_trusted_only_without_decoding_or_created_at() {
+        let examples = crate::event_decode::tests::compact_examples();
+        let (_, json) = examples
+            .iter()
+            .find(|(name, _)| name == "agent.message")
+            .unwrap();
+        let seq = serde_json::from_str::<Value>(json).unwrap()["seq"]
+            .as_u64()
+            .unwrap();
+        // The payload made invalid: only the general path can tell.
+        let data = json.replacen(r#""payload":"#, r#""payload":]"#, 1);
+        let frame = SseFrameRef {
+            id: Some(Cow::Owned(seq.to_string())),
+            event: None,
+            data: Cow::Borrowed(&data),
+            chunk: None,
+        };
+        let off = Resume::new(Some(0), false).with_decode_persisted(false);
+        assert!(off.agreeing_head(&frame).is_none(), "created_at is read");
+        let off = off.with_read_created_at(false);
+        assert!(off.agreeing_head(&frame).is_some());
+        let decoding = Resume::new(Some(0), false).with_read_created_at(false);
+        assert!(decoding.agreeing_head(&frame).is_none());
+        let mut r = Resume::new(Some(0), false)
+            .with_decode_persisted(false)
+            .with_read_created_at(false);
+        let FrameAction::Deliver(f) = r.on_frame_ref(frame) else {
+            panic!("delivered")
+        };
+        assert_eq!((f.id, f.created_at), (Some(seq), None));
     }
 
     /// Without `keep_data` a decoded frame carries only its event (the app's backlog holds

@@ -127,6 +127,10 @@ struct Batch {
     /// (index in `updates`, share) of each frame.
     shares: Vec<(usize, usize)>,
     share: usize,
+    /// Data bytes of the current chunk that frames hold as slices of it.
+    chunk_held: usize,
+    /// The last frame (index in `shares`) holding a slice of the current chunk.
+    last_holder: Option<usize>,
 }
 
 impl Batch {
@@ -134,12 +138,31 @@ impl Batch {
         self.updates.push(update);
     }
 
-    /// A frame costs its data and [`super::FRAME_OVERHEAD_BYTES`].
-    fn push_frame(&mut self, frame: StreamFrame, data_bytes: usize) {
+    /// A frame costs its data and [`super::FRAME_OVERHEAD_BYTES`]; `in_chunk`: its data is
+    /// a slice of the chunk being read ([`Batch::end_chunk`] charges the rest of it).
+    fn push_frame(&mut self, frame: StreamFrame, data_bytes: usize, in_chunk: bool) {
         let share = data_bytes.saturating_add(super::FRAME_OVERHEAD_BYTES);
+        if in_chunk {
+            self.chunk_held = self.chunk_held.saturating_add(data_bytes);
+            self.last_holder = Some(self.shares.len());
+        }
         self.shares.push((self.updates.len(), share));
         self.share = self.share.saturating_add(share);
         self.updates.push(StreamUpdate::Frame(frame));
+    }
+
+    /// A chunk that frames hold slices of stays in memory whole until the last of them is
+    /// dropped: what their data does not count of it (the SSE field names, comments, other
+    /// frames' lines) is charged to the last one, which frees it, as frames are taken in
+    /// order. Without this, a chunk of padding around a tiny frame would be held for the
+    /// tiny frame's share.
+    fn end_chunk(&mut self, chunk_bytes: usize) {
+        if let Some(holder) = self.last_holder.take() {
+            let rest = chunk_bytes.saturating_sub(self.chunk_held);
+            self.shares[holder].1 = self.shares[holder].1.saturating_add(rest);
+            self.share = self.share.saturating_add(rest);
+        }
+        self.chunk_held = 0;
     }
 }
 
@@ -175,6 +198,7 @@ async fn reconnect_loop<T: Transport>(
     let mut resume = Resume::new(options.from, options.replay_if_dropped_before_first_event)
         .with_decode_persisted(options.decode_persisted)
         .with_keep_data(options.keep_data)
+        .with_read_created_at(options.read_created_at)
         .with_session(session);
     let mut backoff = StreamBackoff::new(options.max_backoff, seed);
     let mut cursor = resume.first_request();
@@ -298,11 +322,20 @@ async fn read(
         };
         let lines_before = parser.lines_seen();
         let mut ended = None;
-        parser.feed_with(&chunk, &mut |item| {
+        parser.feed_shared(&chunk, &mut |item| {
             if ended.is_none() {
-                ended = on_item(item, options, resume, backoff, &mut batch, &mut progressed);
+                ended = on_item(
+                    item,
+                    &chunk,
+                    options,
+                    resume,
+                    backoff,
+                    &mut batch,
+                    &mut progressed,
+                );
             }
         });
+        batch.end_chunk(chunk.len());
         if parser.lines_seen() != lines_before {
             last_line = Instant::now();
             in_grace = false;
@@ -318,6 +351,7 @@ async fn read(
 /// connection must end here (a replay truncation), with nothing after it read.
 fn on_item(
     item: SseRef<'_>,
+    chunk: &[u8],
     options: &StreamOptions,
     resume: &mut Resume,
     backoff: &mut StreamBackoff,
@@ -344,7 +378,8 @@ fn on_item(
                 FrameAction::Deliver(f) => {
                     *progressed |= f.id.is_some();
                     report_anomaly(resume, batch);
-                    batch.push_frame(f, bytes);
+                    let in_chunk = f.data.shares(chunk);
+                    batch.push_frame(f, bytes, in_chunk);
                 }
                 FrameAction::Duplicate { seq } => {
                     tracing::debug!(seq, cursor = ?resume.cursor(), "dropped duplicate event");
