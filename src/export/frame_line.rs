@@ -11,6 +11,10 @@ use std::borrow::Cow;
 
 /// `data` as a single line without a terminator.
 pub(crate) fn one_line(data: &str) -> Cow<'_, str> {
+    // Printable ASCII (the rule) passes in one scan; anything else is looked at closer.
+    if json_escape::printable_ascii(data.as_bytes()) {
+        return Cow::Borrowed(data);
+    }
     if !has_control(data) && (data.is_ascii() || !data.chars().any(json_escape::is_escaped)) {
         return Cow::Borrowed(data);
     }

@@ -220,29 +220,35 @@ fn binaries() -> Vec<(&'static str, String)> {
 
 /// Runs curl and each of `ours` (a child for each binary of [`binaries`]) in turn,
 /// [`RUNS`] times each (curl first), each read until `marker` appears; prints the medians
-/// and each one's ratio to curl's.
+/// (wall and CPU time) and each one's ratio to curl's.
 fn side_by_side(what: &str, curl: impl Fn() -> Child, ours: impl Fn(&str) -> Child, marker: &str) {
     let binaries = binaries();
-    let mut curl_times = Vec::new();
+    let (mut curl_times, mut curl_cpus) = (Vec::new(), Vec::new());
     let mut times = vec![Vec::new(); binaries.len()];
+    let mut cpus = vec![Vec::new(); binaries.len()];
     let (mut curl_bytes, mut bytes) = (0, vec![0; binaries.len()]);
     for _ in 0..RUNS {
-        let started = Instant::now();
+        let (started, cpu) = (Instant::now(), children_cpu());
         curl_bytes = read_until(curl(), marker.as_bytes());
         curl_times.push(started.elapsed());
+        curl_cpus.push(children_cpu() - cpu);
         for (i, (_, bin)) in binaries.iter().enumerate() {
-            let started = Instant::now();
+            let (started, cpu) = (Instant::now(), children_cpu());
             bytes[i] = read_until(ours(bin), marker.as_bytes());
             times[i].push(started.elapsed());
+            cpus[i].push(children_cpu() - cpu);
         }
     }
     let c = median(curl_times);
+    let c_cpu = median(curl_cpus);
     for (i, (name, _)) in binaries.iter().enumerate() {
         let o = median(std::mem::take(&mut times[i]));
         println!(
-            "perf: {what}: curl -sN {:.1} ms ({curl_bytes} bytes) · {name} {:.1} ms ({} bytes) · {name} / curl = {:.2}x (medians of {RUNS}; load {})",
+            "perf: {what}: curl -sN {:.1} ms, {:.0} ms of CPU ({curl_bytes} bytes) · {name} {:.1} ms, {:.0} ms of CPU ({} bytes) · {name} / curl = {:.2}x (medians of {RUNS}; load {})",
             ms(c),
+            ms(c_cpu),
             ms(o),
+            ms(median(std::mem::take(&mut cpus[i]))),
             bytes[i],
             o.as_secs_f64() / c.as_secs_f64(),
             load_average()

@@ -412,10 +412,37 @@ impl Db {
     }
 
     /// Every turn of a session, oldest first (`None`: no such session).
+    #[cfg(test)]
     pub(crate) fn turns(&self, session_id: &str) -> Option<Vec<Turn>> {
         let rec = self.sessions.get(session_id)?;
         let mut turns = self.store.turns(session_id, rec.stored_turns);
         turns.extend(rec.turns.iter().cloned());
+        Some(turns)
+    }
+
+    /// The turns of a session at `positions` of its list (oldest first: its stored turns,
+    /// then those in memory), and where turn `turn_id` is in it; `None`: no such session.
+    /// Only those turns are read from the store.
+    pub(crate) fn turns_at(
+        &self,
+        session_id: &str,
+        window: impl FnOnce(usize, &dyn Fn(&str) -> Option<usize>) -> std::ops::Range<usize>,
+    ) -> Option<Vec<Turn>> {
+        let rec = self.sessions.get(session_id)?;
+        let stored = rec.stored_turns;
+        let position = |id: &str| match rec.turns.iter().position(|t| t.id == id) {
+            Some(at) => Some(stored + at),
+            None => self.store.turn_ord(session_id, id, stored),
+        };
+        let range = window(stored + rec.turns.len(), &position);
+        let mut turns = if range.start < stored {
+            self.store
+                .turns_in(session_id, range.start..range.end.min(stored))
+        } else {
+            Vec::new()
+        };
+        let in_memory = range.start.max(stored) - stored..range.end.max(stored) - stored;
+        turns.extend(rec.turns[in_memory].iter().cloned());
         Some(turns)
     }
 

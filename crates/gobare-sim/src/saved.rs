@@ -227,6 +227,7 @@ impl Store {
     }
 
     /// A session's stored turns before its `below`th, oldest first.
+    #[cfg(test)]
     pub(crate) fn turns(&self, session_id: &str, below: usize) -> Vec<Turn> {
         let Ok(mut select) = self.conn.prepare_cached(
             "SELECT json FROM turns WHERE session_id = ?1 AND ord < ?2 ORDER BY ord",
@@ -240,6 +241,35 @@ impl Store {
                     .collect()
             })
             .unwrap_or_default()
+    }
+
+    /// A session's stored turns with `ord` in `range`, oldest first.
+    pub(crate) fn turns_in(&self, session_id: &str, range: std::ops::Range<usize>) -> Vec<Turn> {
+        let Ok(mut select) = self.conn.prepare_cached(
+            "SELECT json FROM turns WHERE session_id = ?1 AND ord >= ?2 AND ord < ?3 ORDER BY ord",
+        ) else {
+            return Vec::new();
+        };
+        select
+            .query_map(
+                params![session_id, range.start as i64, range.end as i64],
+                |r| r.get::<_, String>(0),
+            )
+            .map(|rows| {
+                rows.filter_map(|j| serde_json::from_str(&j.ok()?).ok())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Where a session's stored turn `turn_id` is in its list, when it is before `below`.
+    pub(crate) fn turn_ord(&self, session_id: &str, turn_id: &str, below: usize) -> Option<usize> {
+        let ord: i64 = self
+            .conn
+            .prepare_cached("SELECT ord FROM turns WHERE id = ?1 AND session_id = ?2 AND ord < ?3")
+            .and_then(|mut s| s.query_row(params![turn_id, session_id, below as i64], |r| r.get(0)))
+            .ok()?;
+        usize::try_from(ord).ok()
     }
 
     /// One stored turn of a session.

@@ -43,6 +43,7 @@ impl Query {
 pub(crate) const PAGING: [&str; 3] = ["limit", "order", "after"];
 
 /// `limit`, `order` (default desc) and `after` of a list request.
+#[derive(Debug)]
 pub(crate) struct Paging {
     limit: usize,
     ascending: bool,
@@ -109,5 +110,72 @@ impl Paging {
         let data: Vec<T> = items.into_iter().skip(start).take(self.limit).collect();
         let last_id = data.last().map(|i| id_of(i).to_string());
         (data.into_iter().map(make).collect(), has_more, last_id)
+    }
+
+    /// Whether the page runs oldest first.
+    pub(crate) fn ascending(&self) -> bool {
+        self.ascending
+    }
+
+    /// What [`Paging::select`] takes of a list of `len` items (oldest first) without the
+    /// list at hand: the positions of the page's items, oldest first (the page is them in
+    /// reverse when descending), and whether more follow. `position` places the `after` id;
+    /// one it cannot place gives an empty page. For a list read from the store a page at a
+    /// time (reading all of it for each page made paging through it quadratic).
+    pub(crate) fn window(
+        &self,
+        len: usize,
+        position: impl FnOnce(&str) -> Option<usize>,
+    ) -> (std::ops::Range<usize>, bool) {
+        let after = match &self.after {
+            None => None,
+            Some(after) => match position(after) {
+                Some(at) if at < len => Some(at),
+                _ => return (len..len, false),
+            },
+        };
+        if self.ascending {
+            let start = after.map_or(0, |at| at + 1);
+            let end = (start + self.limit).min(len);
+            (start..end, len - start > self.limit)
+        } else {
+            let end = after.unwrap_or(len);
+            (end.saturating_sub(self.limit)..end, end > self.limit)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The window of any list, cursor and order holds what the whole list's page holds.
+    #[test]
+    fn a_window_is_the_page_of_the_whole_list() {
+        for len in 0..12 {
+            let ids: Vec<String> = (0..len).map(|i| format!("t{i}")).collect();
+            let afters = (0..len)
+                .map(|i| Some(format!("t{i}")))
+                .chain([None, Some("x".into())]);
+            for after in afters {
+                for ascending in [true, false] {
+                    for limit in 1..6 {
+                        let paging = Paging {
+                            limit,
+                            ascending,
+                            after: after.clone(),
+                        };
+                        let (page, more, _) = paging.select(ids.clone(), |i| i.as_str(), |i| i);
+                        let (range, window_more) =
+                            paging.window(len, |id| ids.iter().position(|i| i == id));
+                        let mut window: Vec<String> = ids[range].to_vec();
+                        if !ascending {
+                            window.reverse();
+                        }
+                        assert_eq!((window, window_more), (page, more), "{paging:?}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -6,7 +6,7 @@ use axum::extract::{Path, State};
 use axum::http::{Uri, header};
 use axum::response::IntoResponse;
 use bytes::Bytes;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::body;
 use super::query::{PAGING, Paging, Query};
@@ -32,11 +32,23 @@ pub(crate) async fn turns(
     uri: Uri,
 ) -> Result<Json<Value>, Refusal> {
     let paging = Paging::from(&Query::parse(uri.query(), &PAGING)?)?;
-    let turns = state
+    // Only the page is read from the store: a 25,000-turn session is listed in 250 pages.
+    let mut has_more = false;
+    let mut turns = state
         .db()
-        .turns(&id)
+        .turns_at(&id, |len, position| {
+            let (range, more) = paging.window(len, position);
+            has_more = more;
+            range
+        })
         .ok_or_else(|| Refusal::not_found(format!("No session {id}.")))?;
-    Ok(Json(paging.page(turns, |t| t.id.as_str())))
+    if !paging.ascending() {
+        turns.reverse();
+    }
+    let last_id = turns.last().map(|t| t.id.clone());
+    Ok(Json(
+        json!({"object": "list", "data": turns, "has_more": has_more, "last_id": last_id}),
+    ))
 }
 
 pub(crate) async fn turn(
