@@ -433,3 +433,42 @@ fn secs(d: Duration) -> String {
         format!("{:.1}s", d.as_secs_f64())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame_data::FrameData;
+
+    fn frame() -> StreamFrame {
+        StreamFrame {
+            id: Some(1),
+            data: FrameData::default(),
+            event: Err(crate::model::DecodeError("not decoded".into())),
+            created_at: None,
+            slot: QueueSlot::default(),
+        }
+    }
+
+    /// What the data of the frames holding slices of a chunk does not count of it is
+    /// charged to the last of them; a chunk no frame holds charges nothing.
+    #[test]
+    fn a_held_chunk_is_charged_whole() {
+        let o = super::super::FRAME_OVERHEAD_BYTES;
+        let mut batch = Batch::default();
+        batch.push_frame(frame(), 10, true);
+        batch.push_frame(frame(), 20, false);
+        batch.push_frame(frame(), 30, true);
+        batch.end_chunk(1_000);
+        let shares: Vec<usize> = batch.shares.iter().map(|&(_, share)| share).collect();
+        assert_eq!(shares, vec![10 + o, 20 + o, 30 + o + 960]);
+        assert_eq!(batch.share, 60 + 3 * o + 960);
+        // The next chunk starts its own count.
+        batch.push_frame(frame(), 40, true);
+        batch.end_chunk(100);
+        assert_eq!(batch.shares[3].1, 40 + o + 60);
+        let mut unheld = Batch::default();
+        unheld.push_frame(frame(), 10, false);
+        unheld.end_chunk(1_000);
+        assert_eq!(unheld.share, 10 + o);
+    }
+}
