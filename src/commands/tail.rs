@@ -78,8 +78,8 @@ pub(crate) async fn run(config: Config, args: TailArgs) -> Result<()> {
         target = target(&config, &args) => target?,
     };
     let mut options = config.stream_options(target, args.from)?;
-    // Only the raw `data:` is printed; decoding each persisted frame was wasted work, and
-    // so is reading its `created_at` (which costs checking its payload).
+    // Only the raw `data:` is printed: decoding each persisted frame, or reading its
+    // `created_at` (which costs checking its payload), would be wasted work.
     options.decode_persisted = false;
     options.read_created_at = false;
     // Every persisted event is printed, however large (the app's bound is for its screen

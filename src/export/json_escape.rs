@@ -43,9 +43,9 @@ pub(crate) fn escape_unsafe(json: &str) -> Cow<'_, str> {
 }
 
 /// Whether every byte is printable ASCII (none of it is escaped), by a branch-free fold
-/// over fixed-size blocks that vectorizes: a `char` at a time was most of this escape's
-/// cost on every line of an export (and a separate control scan, then an ASCII scan, most
-/// of `tail`'s per-line check).
+/// over fixed-size blocks that vectorizes: it runs on every line of an export and of
+/// `tail`, where a `char` at a time (or a control scan, then an ASCII scan) costs several
+/// times more.
 pub(crate) fn printable_ascii(bytes: &[u8]) -> bool {
     bytes.chunks(64).all(|block| {
         block

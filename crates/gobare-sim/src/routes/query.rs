@@ -121,7 +121,7 @@ impl Paging {
     /// list at hand: the positions of the page's items, oldest first (the page is them in
     /// reverse when descending), and whether more follow. `position` places the `after` id;
     /// one it cannot place gives an empty page. For a list read from the store a page at a
-    /// time (reading all of it for each page made paging through it quadratic).
+    /// time (reading all of it for each page would make paging through it quadratic).
     pub(crate) fn window(
         &self,
         len: usize,
