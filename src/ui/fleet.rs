@@ -630,8 +630,8 @@ impl FleetView {
 }
 
 /// Resets every cell of `area`, as the `Clear` widget does, but a row at a time: `Clear`
-/// goes column by column, across the whole buffer for each.
-fn clear(area: Rect, buf: &mut Buffer) {
+/// goes column by column, across the whole buffer for each. The inbox's list too.
+pub(crate) fn clear(area: Rect, buf: &mut Buffer) {
     let area = area.intersection(buf.area);
     for y in area.top()..area.bottom() {
         let start = buf.index_of(area.x, y);
@@ -642,7 +642,7 @@ fn clear(area: Rect, buf: &mut Buffer) {
 }
 
 /// The first row to show so that `selected` is visible, moving as little as possible.
-fn visible_offset(offset: usize, selected: usize, rows: usize) -> usize {
+pub(crate) fn visible_offset(offset: usize, selected: usize, rows: usize) -> usize {
     if selected < offset {
         selected
     } else if selected >= offset + rows {

@@ -14,6 +14,7 @@ use crate::deadline::Deadline;
 use crate::fleet::inbox::InboxItem;
 use crate::fleet::model::FleetModel;
 use crate::keys::table::fleet_hints;
+use crate::ui::fleet::{clear, visible_offset};
 use crate::ui::mode::Confirm;
 use crate::ui::theme::Theme;
 use gobare_api::model::RequiredActionKind;
@@ -279,27 +280,5 @@ fn next_change(deadline: &Deadline, now: i64) -> Option<i64> {
             (left > 0).then(|| (left - 1).rem_euclid(1000) + 1)
         }
         _ => None,
-    }
-}
-
-/// Resets every cell of `area` a row at a time (the `Clear` widget goes column by column).
-fn clear(area: Rect, buf: &mut Buffer) {
-    let area = area.intersection(buf.area);
-    for y in area.top()..area.bottom() {
-        let start = buf.index_of(area.x, y);
-        for cell in &mut buf.content[start..start + usize::from(area.width)] {
-            cell.reset();
-        }
-    }
-}
-
-/// The first row to show so that `selected` is visible, moving as little as possible.
-fn visible_offset(offset: usize, selected: usize, rows: usize) -> usize {
-    if selected < offset {
-        selected
-    } else if selected >= offset + rows {
-        selected + 1 - rows
-    } else {
-        offset
     }
 }
