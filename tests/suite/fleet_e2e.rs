@@ -427,8 +427,6 @@ fn f1_and_question_mark_show_the_fleets_keys_over_the_fleet() {
 /// to light, said on the message line.
 #[test]
 fn t_in_the_fleet_goes_to_the_next_theme() {
-    const DARK_ACCENT: vt100::Color = vt100::Color::Idx(81);
-    const LIGHT_ACCENT: vt100::Color = vt100::Color::Idx(25);
     let (sim, _) = three_sessions();
     let home = tempfile::tempdir().unwrap();
     let mut pty = spawn(&["fleet"], &home, &sim.sim);
@@ -441,14 +439,23 @@ fn t_in_the_fleet_goes_to_the_next_theme() {
         TIMEOUT,
     );
     // The message and the colours come in one frame, which may be read half written.
+    until_light_accents(&pty, "every accent in the light theme's colour");
+}
+
+/// The 256-colour accent of the dark theme and of the light one.
+const DARK_ACCENT: vt100::Color = vt100::Color::Idx(81);
+const LIGHT_ACCENT: vt100::Color = vt100::Color::Idx(25);
+
+/// Until every accent on the screen is the light theme's (a frame may be read half written).
+fn until_light_accents(pty: &Pty, what: &str) {
     support::app::until(
-        "every accent in the light theme's colour",
+        what,
         TIMEOUT,
         || {
-            let now = colours(&pty);
+            let now = colours(pty);
             (now.contains(&LIGHT_ACCENT) && !now.contains(&DARK_ACCENT)).then_some(())
         },
-        || format!("{:?}", colours(&pty)),
+        || format!("{:?}", colours(pty)),
     );
 }
 
@@ -468,8 +475,6 @@ fn colours(pty: &Pty) -> Vec<vt100::Color> {
 /// `T` there goes on from it, and the fleet comes back in the session's choice.
 #[test]
 fn a_theme_chosen_in_one_front_lasts_in_the_other() {
-    const DARK_ACCENT: vt100::Color = vt100::Color::Idx(81);
-    const LIGHT_ACCENT: vt100::Color = vt100::Color::Idx(25);
     let (sim, _) = three_sessions();
     let home = tempfile::tempdir().unwrap();
     let mut pty = spawn(&["fleet"], &home, &sim.sim);
@@ -486,15 +491,7 @@ fn a_theme_chosen_in_one_front_lasts_in_the_other() {
         |s| s.contents().contains("Transcript") && s.contents().contains("Type a message"),
         TIMEOUT,
     );
-    support::app::until(
-        "the session in the light theme's colours",
-        TIMEOUT,
-        || {
-            let now = colours(&pty);
-            (now.contains(&LIGHT_ACCENT) && !now.contains(&DARK_ACCENT)).then_some(())
-        },
-        || format!("{:?}", colours(&pty)),
-    );
+    until_light_accents(&pty, "the session in the light theme's colours");
     pty.send_keys(keys::SHIFT_TAB);
     pty.wait_for(
         "the panes have the keys",
