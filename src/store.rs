@@ -48,7 +48,7 @@ pub struct SessionState {
     pub(crate) saved_at: i64,
     /// Approvals still waiting that were asked as sensitive: neither the items nor the
     /// session resource say so, and a restart must not make them one-key approvals.
-    pub(crate) sensitive_calls: Vec<String>,
+    pub(crate) sensitive_calls: crate::session::sensitive::SensitiveCalls,
 }
 
 /// A send awaiting its answer, kept so it is neither lost nor sent twice.

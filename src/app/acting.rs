@@ -626,12 +626,12 @@ impl App {
     /// At start: approvals the last run saw asked as sensitive stay sensitive (the history
     /// the server gives back does not carry the flag).
     pub(super) fn act_restore_sensitive(&mut self) {
-        let calls: Vec<String> = self
+        let calls = self
             .acting
             .memory()
-            .map(|m| m.lock_or_recover().sensitive_calls().to_vec())
+            .map(|m| m.lock_or_recover().sensitive_calls().clone())
             .unwrap_or_default();
-        self.view.know_sensitive(calls);
+        self.view.know_sensitive(&calls);
     }
 
     /// A fresh read of the session: notifications, the workspace state kept, and once, how

@@ -114,22 +114,18 @@ impl SessionMemory {
     /// Marks (or, once resolved, forgets) a sensitive approval that waits.
     pub(crate) fn set_sensitive(&mut self, call_id: &str, sensitive: bool) {
         let calls = &mut self.state.sensitive_calls;
-        let known = calls.iter().any(|c| c == call_id);
-        if sensitive && !known {
-            // Bounded: only waiting approvals matter, and a session has a handful.
-            if calls.len() >= 64 {
-                calls.remove(0);
-            }
-            calls.push(call_id.to_string());
-            self.changed();
-        } else if !sensitive && known {
-            calls.retain(|c| c != call_id);
+        let changed = if sensitive {
+            !calls.contains(call_id) && calls.note(call_id, true)
+        } else {
+            calls.forget(call_id)
+        };
+        if changed {
             self.changed();
         }
     }
 
     /// The sensitive approvals remembered from the last run.
-    pub(crate) fn sensitive_calls(&self) -> &[String] {
+    pub(crate) fn sensitive_calls(&self) -> &crate::session::sensitive::SensitiveCalls {
         &self.state.sensitive_calls
     }
 

@@ -7,6 +7,7 @@
 use super::SearchIndex;
 use super::extract;
 use super::index::entry_of_event;
+use crate::session::sensitive::SensitiveCalls;
 use crate::session::transcript::Transcript;
 use gobare_api::model::Event;
 
@@ -31,13 +32,14 @@ pub fn index_before_window<'a>(
 ) -> Backfill {
     let mut index = SearchIndex::with_max_bytes(max_bytes);
     let mut transcript = Transcript::with_budget(TRANSCRIPT_BYTES);
+    let mut sensitive = SensitiveCalls::default();
     for (seq, json) in records {
         let Ok(event) = Event::parse(&String::from_utf8_lossy(json)) else {
             continue;
         };
         let indexed = index.push(seq, &event, None);
         let entries_before = transcript.next_id();
-        transcript.apply_event(&event);
+        transcript.apply_event(&event, &mut sensitive);
         if indexed {
             let entry = entry_of_event(&transcript, entries_before, extract::call_id(&event));
             index.set_entry(seq, entry);

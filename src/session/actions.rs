@@ -207,6 +207,15 @@ impl Actions {
         self.approvals.contains_key(call_id)
     }
 
+    /// The session's one set of calls asked as sensitive (the transcript applies into it).
+    pub(crate) fn sensitive_calls(&self) -> &SensitiveCalls {
+        &self.sensitive
+    }
+
+    pub(crate) fn sensitive_calls_mut(&mut self) -> &mut SensitiveCalls {
+        &mut self.sensitive
+    }
+
     /// Whether the approval `call_id` is known to be sensitive.
     pub(crate) fn is_sensitive(&self, call_id: &str) -> bool {
         self.sensitive.contains(call_id)

@@ -25,6 +25,7 @@ use actions::Actions;
 use gobare_api::model::{Artifact, Event, EventPayload, Item, RequiredActionKind, Session, Turn};
 use gobare_api::stream::ConnectionState;
 use log::EventLog;
+use sensitive::SensitiveCalls;
 use transcript::Transcript;
 use turn::{TurnPhase, TurnState};
 use workspace::WorkspaceView;
@@ -235,7 +236,9 @@ impl SessionView {
                 let mut changed = !self.reached;
                 self.reached = true;
                 for item in &items {
-                    changed |= self.transcript.apply_item(item);
+                    changed |= self
+                        .transcript
+                        .apply_item(item, self.actions.sensitive_calls_mut());
                 }
                 // Whichever arrives first, items or the session, what still waits reads so.
                 let waiting: Vec<String> = self
@@ -323,7 +326,8 @@ impl SessionView {
             self.last_seq = Some(seq);
         }
         self.log.push(ev);
-        self.transcript.apply_event(ev);
+        self.transcript
+            .apply_event(ev, self.actions.sensitive_calls_mut());
         self.apply_lasting(ev);
         true
     }
@@ -464,11 +468,12 @@ impl SessionView {
     }
 
     /// Approvals known (from the last run) to have been asked as sensitive.
-    pub(crate) fn know_sensitive(&mut self, call_ids: Vec<String>) {
-        for id in &call_ids {
+    pub(crate) fn know_sensitive(&mut self, calls: &SensitiveCalls) {
+        for id in calls.iter() {
             self.actions.mark_sensitive(id);
         }
-        self.transcript.know_sensitive(call_ids);
+        self.transcript
+            .know_sensitive(self.actions.sensitive_calls());
     }
 
     fn apply_session(&mut self, s: Session) -> bool {

@@ -4,6 +4,7 @@
 //! into a transcript of their own gives them back, newest last.
 
 use super::SessionView;
+use super::sensitive::SensitiveCalls;
 use super::transcript::Transcript;
 use gobare_api::model::Event;
 
@@ -29,12 +30,14 @@ pub fn earlier_entries<'a>(
     budget: usize,
 ) -> Transcript {
     let mut page = Transcript::with_budget(budget);
+    // The page's own: what it is built from says which of its approvals were sensitive.
+    let mut sensitive = SensitiveCalls::default();
     for (seq, json) in records {
         if seq >= before_seq {
             break;
         }
         if let Ok(event) = Event::parse(&String::from_utf8_lossy(json)) {
-            page.apply_event(&event);
+            page.apply_event(&event, &mut sensitive);
         }
     }
     page
@@ -91,8 +94,9 @@ mod tests {
 
     fn replay(records: &[(u64, String)], budget: usize) -> Transcript {
         let mut t = Transcript::with_budget(budget);
+        let mut sensitive = SensitiveCalls::default();
         for (_, json) in records {
-            t.apply_event(&Event::parse(json).unwrap());
+            t.apply_event(&Event::parse(json).unwrap(), &mut sensitive);
         }
         t
     }

@@ -592,11 +592,14 @@ fn dedupe_keys_leave_with_evicted_entries() {
     let mut t = super::transcript::Transcript::default();
     let extra = 1_000;
     for n in 0..super::transcript::TRANSCRIPT_CAPACITY + extra {
-        t.apply_event(&ev(
-            "user.message",
-            Some(n as u64),
-            json!({"text": format!("m{n}")}),
-        ));
+        t.apply_event(
+            &ev(
+                "user.message",
+                Some(n as u64),
+                json!({"text": format!("m{n}")}),
+            ),
+            &mut SensitiveCalls::default(),
+        );
     }
     assert_eq!(t.entries().len(), super::transcript::TRANSCRIPT_CAPACITY);
     assert_eq!(
@@ -616,11 +619,11 @@ fn transcript_byte_count_tracks_in_place_updates() {
     let mut t = Transcript::default();
     for round in 0..3 {
         for e in all_events() {
-            t.apply_event(&e);
+            t.apply_event(&e, &mut SensitiveCalls::default());
             assert_eq!(t.bytes(), recount(&t), "after {} (round {round})", e.kind);
         }
         for item in items() {
-            t.apply_item(&item);
+            t.apply_item(&item, &mut SensitiveCalls::default());
             assert_eq!(t.bytes(), recount(&t), "after item {}", item.id);
         }
     }
@@ -636,11 +639,14 @@ fn transcript_budget_drops_the_oldest_entries() {
     let mut t = Transcript::with_budget(budget);
     let total = 1_000;
     for n in 0..total {
-        t.apply_event(&ev(
-            "user.message",
-            Some(n),
-            json!({"text": format!("{n:04} {}", "x".repeat(95))}),
-        ));
+        t.apply_event(
+            &ev(
+                "user.message",
+                Some(n),
+                json!({"text": format!("{n:04} {}", "x".repeat(95))}),
+            ),
+            &mut SensitiveCalls::default(),
+        );
         assert!(
             t.bytes() <= budget,
             "{} bytes over a {budget} budget",
@@ -667,16 +673,14 @@ fn transcript_budget_drops_the_oldest_entries() {
 #[test]
 fn transcript_keeps_the_newest_entry_even_over_budget() {
     let mut t = super::transcript::Transcript::with_budget(100);
-    t.apply_event(&ev(
-        "user.message",
-        Some(1),
-        json!({"text": "a".repeat(1_000)}),
-    ));
-    t.apply_event(&ev(
-        "user.message",
-        Some(2),
-        json!({"text": "b".repeat(1_000)}),
-    ));
+    t.apply_event(
+        &ev("user.message", Some(1), json!({"text": "a".repeat(1_000)})),
+        &mut SensitiveCalls::default(),
+    );
+    t.apply_event(
+        &ev("user.message", Some(2), json!({"text": "b".repeat(1_000)})),
+        &mut SensitiveCalls::default(),
+    );
     assert_eq!(t.entries().len(), 1);
     assert_eq!(t.dropped(), 1);
     assert!(matches!(&t.entries()[0].kind, EntryKind::User { text } if text.starts_with('b')));
@@ -693,7 +697,7 @@ proptest! {
         use super::transcript::{Transcript, entry_bytes};
         let mut t = Transcript::with_budget(budget);
         for e in &events {
-            t.apply_event(e);
+            t.apply_event(e, &mut SensitiveCalls::default());
             prop_assert_eq!(t.bytes(), t.entries().iter().map(entry_bytes).sum::<usize>());
             prop_assert!(t.bytes() <= budget || t.entries().len() == 1);
             prop_assert_eq!(t.entries().front().map_or(t.dropped(), |e| e.id), t.dropped());
@@ -730,12 +734,16 @@ fn a_pending_approval_read_back_from_items_keeps_its_flag_and_reads_waiting() {
         serde_json::from_value(examples()["required_action"].clone()).unwrap();
     waiting.kind = gobare_api::model::RequiredActionKind::Approval;
     waiting.call_id = call_id;
-    session.required_actions = vec![waiting];
+    session.required_actions = vec![waiting.clone()];
     v.apply(Update::Session(Box::new(session)));
     assert_eq!(
         approval(&v),
         (true, false),
         "still waiting, per the session"
+    );
+    assert!(
+        v.actions().approval(&waiting).sensitive,
+        "the decision reads the flag the item carried: one set per session"
     );
 }
 
@@ -820,7 +828,9 @@ fn a_remembered_sensitive_call_stays_sensitive_in_the_model() {
     )
     .unwrap();
     let mut v = SessionView::new(EXAMPLE_SESSION);
-    v.know_sensitive(vec!["c9".into()]);
+    let mut known = SensitiveCalls::default();
+    known.note("c9", true);
+    v.know_sensitive(&known);
     v.actions_mut().replace(std::slice::from_ref(&listed));
     assert!(v.actions().approval(&listed).sensitive);
     assert_eq!(v.actions().approval(&listed).name, "bash");

@@ -7,6 +7,7 @@
 //! changes carry no id; each is matched by (kind, text) and one item cancels at most one
 //! event with the same key and vice versa (a multiset match), whatever the order.
 
+use super::sensitive::SensitiveCalls;
 use super::text::{clip, compact_json, key, short_args};
 use gobare_api::model::{ChangeKind, Event, EventPayload, TodoItem, TurnStatus};
 use serde_json::Value;
@@ -355,8 +356,6 @@ pub struct Transcript {
     tools: HashMap<String, u64>,
     approvals: HashMap<String, u64>,
     questions: HashMap<String, u64>,
-    /// Approvals asked as sensitive: by their event, an item read back or the last run.
-    sensitive_calls: super::sensitive::SensitiveCalls,
     functions: HashMap<String, u64>,
     /// The todo list of the current turn (later lists update it in place).
     todos: Option<u64>,
@@ -409,7 +408,6 @@ impl Transcript {
             tools: HashMap::new(),
             approvals: HashMap::new(),
             questions: HashMap::new(),
-            sensitive_calls: super::sensitive::SensitiveCalls::default(),
             functions: HashMap::new(),
             todos: None,
             from_events: HashMap::new(),
@@ -551,16 +549,15 @@ impl Transcript {
     /// back from the history reads "waiting" again instead of "outcome not in the history".
     /// Approvals asked as sensitive, known from outside the history (the last run): their
     /// entries say so now and when they are read back.
-    pub(crate) fn know_sensitive(&mut self, call_ids: Vec<String>) {
-        for call_id in call_ids {
-            if let Some(&id) = self.approvals.get(&call_id)
+    pub(crate) fn know_sensitive(&mut self, calls: &SensitiveCalls) {
+        for call_id in calls.iter() {
+            if let Some(&id) = self.approvals.get(call_id)
                 && let Some(entry) = self.get_mut(id)
                 && let EntryKind::Approval(a) = &mut entry.kind
             {
                 a.sensitive = true;
                 entry.rev += 1;
             }
-            self.sensitive_calls.note(&call_id, true);
         }
     }
 
@@ -648,22 +645,24 @@ impl Transcript {
     }
 
     /// Applies one event (persisted or transient). Returns whether anything changed.
-    pub(crate) fn apply_event(&mut self, ev: &Event) -> bool {
+    /// `sensitive` is the session's set of approvals asked as sensitive: read for the
+    /// entries made, and added to from the events.
+    pub(crate) fn apply_event(&mut self, ev: &Event, sensitive: &mut SensitiveCalls) -> bool {
         self.applying = ev.seq;
-        let changed = self.apply_event_unsettled(ev);
+        let changed = self.apply_event_unsettled(ev, sensitive);
         self.applying = None;
         self.settle();
         changed
     }
 
-    fn apply_event_unsettled(&mut self, ev: &Event) -> bool {
+    fn apply_event_unsettled(&mut self, ev: &Event, sensitive: &mut SensitiveCalls) -> bool {
         use crate::session::vocabulary::Family;
         let thinking_was_open = std::mem::take(&mut self.thinking_open);
         match Family::of(&ev.payload) {
             Family::Turns => self.apply_turns_event(ev),
             Family::Conversation => self.apply_conversation_event(ev, thinking_was_open),
             Family::Work => self.apply_work_event(ev),
-            Family::Decisions => self.apply_decisions_event(ev),
+            Family::Decisions => self.apply_decisions_event(ev, sensitive),
             Family::Workspace => self.apply_workspace_event(ev),
         }
     }
@@ -826,8 +825,9 @@ impl Transcript {
         name: &str,
         args: &Value,
         sensitive: bool,
+        calls: &mut SensitiveCalls,
     ) -> u64 {
-        let sensitive = self.sensitive_calls.note(call_id, sensitive);
+        let sensitive = calls.note(call_id, sensitive);
         if let Some(&id) = self.approvals.get(call_id)
             && let Some(entry) = self.get_mut(id)
         {

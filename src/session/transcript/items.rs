@@ -5,19 +5,20 @@
 use super::{
     ApprovalOutcome, CallStatus, DIFF_MAX, EntryKind, FileChangeEntry, Source, Transcript,
 };
+use crate::session::sensitive::SensitiveCalls;
 use crate::session::text::{clip, compact_json};
 use gobare_api::model::{ChangeKind, Item, ItemKind};
 use serde_json::Value;
 
 impl Transcript {
     /// Maps one backfilled item into the same entries events produce.
-    pub(crate) fn apply_item(&mut self, item: &Item) -> bool {
-        let changed = self.apply_item_unsettled(item);
+    pub(crate) fn apply_item(&mut self, item: &Item, sensitive: &mut SensitiveCalls) -> bool {
+        let changed = self.apply_item_unsettled(item, sensitive);
         self.settle();
         changed
     }
 
-    fn apply_item_unsettled(&mut self, item: &Item) -> bool {
+    fn apply_item_unsettled(&mut self, item: &Item, calls: &mut SensitiveCalls) -> bool {
         let d = &item.detail;
         let at = Some(item.created_at);
         let s = |k: &str| d.get(k).and_then(Value::as_str).unwrap_or("").to_string();
@@ -105,7 +106,7 @@ impl Transcript {
             ItemKind::Approval => {
                 // The item's detail is the `approval.requested` payload: its flag is kept.
                 let sensitive = d.get("sensitive").and_then(Value::as_bool) == Some(true);
-                let id = self.approval_seen(at, &call_id, &tool_name, args, sensitive);
+                let id = self.approval_seen(at, &call_id, &tool_name, args, sensitive, calls);
                 if let Some(entry) = self.get_mut(id)
                     && let EntryKind::Approval(a) = &mut entry.kind
                 {

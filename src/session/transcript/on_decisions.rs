@@ -3,12 +3,23 @@
 use super::*;
 
 impl Transcript {
-    pub(super) fn apply_decisions_event(&mut self, ev: &Event) -> bool {
+    pub(super) fn apply_decisions_event(
+        &mut self,
+        ev: &Event,
+        sensitive: &mut SensitiveCalls,
+    ) -> bool {
         use EventPayload as P;
         let at = ev.created_at;
         match &ev.payload {
             P::ApprovalRequested(a) => {
-                let id = self.approval_seen(at, &a.tool_call_id, &a.name, &a.args, a.sensitive);
+                let id = self.approval_seen(
+                    at,
+                    &a.tool_call_id,
+                    &a.name,
+                    &a.args,
+                    a.sensitive,
+                    sensitive,
+                );
                 // The stream records outcomes too: the resolution, if any, follows.
                 if let Some(entry) = self.get_mut(id)
                     && let EntryKind::Approval(ap) = &mut entry.kind
@@ -29,7 +40,8 @@ impl Transcript {
                     }
                 };
                 let name = a.name.clone().unwrap_or_default();
-                let id = self.approval_seen(at, &a.tool_call_id, &name, &Value::Null, false);
+                let id =
+                    self.approval_seen(at, &a.tool_call_id, &name, &Value::Null, false, sensitive);
                 if let Some(entry) = self.get_mut(id) {
                     if let EntryKind::Approval(ap) = &mut entry.kind {
                         ap.verdict = verdict;
