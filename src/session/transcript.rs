@@ -367,8 +367,11 @@ pub struct Transcript {
     streaming_rev: u64,
     /// The last event applied was an `agent.thinking` delta (a later one continues its block).
     thinking_open: bool,
-    /// Between `turn.started` and `turn.ended`.
-    turn_open: bool,
+    /// The events applied so far stand between a `turn.started` and its `turn.ended`: the
+    /// history's own position, so a steer replayed from long ago stays a steer. Whether a
+    /// turn runs now is another fact, owned by [`super::turn::TurnState`] (it also learns
+    /// from the turn resources, which say how those old turns ended).
+    history_inside_turn: bool,
     /// The message that starts the current (or next) turn was seen. Its `user.message` may
     /// come before or after `turn.started` (§8 leaves the order open), so only a second
     /// message inside an open turn is a steer.
@@ -415,7 +418,7 @@ impl Transcript {
             streaming: None,
             streaming_rev: 0,
             thinking_open: false,
-            turn_open: false,
+            history_inside_turn: false,
             turn_asked: false,
             origins: VecDeque::new(),
             applying: None,
@@ -585,12 +588,12 @@ impl Transcript {
 
     pub(crate) fn turn_started(&mut self) {
         self.todos = None;
-        self.turn_open = true;
+        self.history_inside_turn = true;
     }
 
     /// The turn settled: provisional text that never got a settled message is dropped.
     pub(crate) fn turn_ended(&mut self) {
-        self.turn_open = false;
+        self.history_inside_turn = false;
         self.turn_asked = false;
         if self.streaming.take().is_some() {
             self.streaming_rev += 1;

@@ -37,7 +37,7 @@ impl Transcript {
             }
             P::UserMessage(t) => {
                 let text = t.text.clone();
-                let kind = if self.turn_open && self.turn_asked {
+                let kind = if self.history_inside_turn && self.turn_asked {
                     EntryKind::Steer { text }
                 } else {
                     self.turn_asked = true;
