@@ -18,7 +18,7 @@ use crate::outputs::times::utc_words;
 use crate::outputs::units;
 use crate::redact::redact;
 use crate::session::text::{push_first_line, short_args};
-use crate::session::vocabulary::decisions;
+use crate::session::vocabulary::{Family, decisions};
 use gobare_api::model::{ArtifactsState, Event, EventPayload, TodoItem, TurnStatus};
 use gobare_api::text;
 use serde_json::Value;
@@ -26,6 +26,12 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::{self, Display};
 use std::io::{self, Write};
+
+mod on_conversation;
+mod on_decisions;
+mod on_turns;
+mod on_work;
+mod on_workspace;
 
 /// Longest command named in a decision (the request above it has the whole arguments).
 const COMMAND_CHARS: usize = 300;
@@ -44,6 +50,18 @@ pub(crate) struct MarkdownWriter<W: Write> {
     asked: HashMap<String, Asked>,
     clock: Clock,
     scratch: Scratch,
+}
+
+/// The writer's parts lent to one event's family (`on_*.rs`), with the event's time.
+struct Writing<'a, W: Write> {
+    out: &'a mut W,
+    facts: &'a TurnFacts,
+    sections: &'a mut Sections,
+    asked: &'a mut HashMap<String, Asked>,
+    scratch: &'a mut Scratch,
+    /// The event's time as written; empty without one.
+    at: &'a str,
+    at_ms: Option<i64>,
 }
 
 /// What an approval asked for.
@@ -105,7 +123,6 @@ impl<W: Write> MarkdownWriter<W> {
 
     /// Appends one persisted event.
     pub(crate) fn event(&mut self, event: &Event) -> io::Result<()> {
-        use EventPayload as P;
         let MarkdownWriter {
             out,
             facts,
@@ -119,233 +136,23 @@ impl<W: Write> MarkdownWriter<W> {
         if starts_turn_content(&event.payload) && sections.open.is_none() {
             write_unanswered_prompt(out, sections)?;
         }
-        match &event.payload {
-            P::TurnStarted(t) => {
-                if sections.number_of(&t.turn_id).is_some() {
-                    return Ok(()); // the same turn again
-                }
-                close_turn(out, facts, sections, scratch, at)?;
-                open_turn(out, sections, &t.turn_id, at)?;
-            }
-            P::TurnEnded(t) => {
-                let open = sections.open.as_ref().is_some_and(|o| o.id == t.turn_id);
-                if !open {
-                    if sections.number_of(&t.turn_id).is_some() {
-                        return Ok(()); // ended again
-                    }
-                    // A turn that never started (its run could not begin) still gets its
-                    // section, with the prompt it failed to answer.
-                    close_turn(out, facts, sections, scratch, at)?;
-                    open_turn(out, sections, &t.turn_id, at)?;
-                }
-                close_turn(out, facts, sections, scratch, at)?;
-            }
-            P::UserMessage(t) => match sections.open.as_mut() {
-                Some(open) if open.dequeued.as_deref() == Some(t.text.as_str()) => {
-                    open.dequeued = None; // the queued prompt's own `user.message`
-                }
-                Some(open) if !open.asked => {
-                    open.asked = true;
-                    message(out, "You", at, &t.text)?;
-                }
-                Some(_) => message(out, STEER, at, &t.text)?,
-                None => match sections.prompt.as_mut() {
-                    Some(p) if p.queued && !p.echoed && p.text == t.text => p.echoed = true,
-                    _ => {
-                        write_unanswered_prompt(out, sections)?;
-                        sections.prompt = Some(Prompt {
-                            text: t.text.clone(),
-                            at: at_ms,
-                            queued: false,
-                            echoed: false,
-                        });
-                    }
-                },
-            },
-            P::MessageDequeued(m) => match sections.open.as_mut() {
-                Some(open) if !open.asked => {
-                    open.asked = true;
-                    open.dequeued = Some(m.text.clone());
-                    message(out, "You · queued", at, &m.text)?;
-                }
-                Some(_) => {}
-                None => {
-                    write_unanswered_prompt(out, sections)?;
-                    sections.prompt = Some(Prompt {
-                        text: m.text.clone(),
-                        at: at_ms,
-                        queued: true,
-                        echoed: false,
-                    });
-                }
-            },
-            P::MessageQueued(m) => {
-                let line = &mut scratch.line;
-                line.clear();
-                push_first_line(line, &m.text, QUEUED_CHARS);
-                let text = inline(&clean_line(line));
-                let label = crate::session::vocabulary::queue::label(m.position);
-                note(out, format_args!("{label}: {text}"), at)?;
-            }
-            P::UserContext(t) => message(out, "You (context)", at, &t.text)?,
-            P::AgentMessage(t) => {
-                heading(out, "Agent", at)?;
-                clean_into(&mut scratch.body, &t.text);
-                write_agent_body(out, &scratch.body)?;
-                out.write_all(b"\n\n")?;
-            }
-            P::AgentError(m) => message(out, "Error", at, &m.message)?,
-            P::WorkspaceRecoveryFailed(m) => {
-                message(out, "Error: workspace recovery failed", at, &m.message)?
-            }
-            P::AgentToolCall(c) => {
-                let name = inline_code(&clean_line(&c.tool_name));
-                heading(out, format_args!("Tool call {name}"), at)?;
-                json_block(out, scratch, &c.args)?;
-            }
-            P::AgentToolResult(r) => {
-                let outcome = if r.cancelled {
-                    "cancelled"
-                } else if r.is_error {
-                    "error"
-                } else {
-                    "ok"
-                };
-                let name = inline_code(&clean_line(&r.tool_name));
-                match r.exit_code {
-                    Some(code) => heading(
-                        out,
-                        format_args!("Tool result {name} ({outcome}, exit {code})"),
-                        at,
-                    )?,
-                    None => heading(out, format_args!("Tool result {name} ({outcome})"), at)?,
-                }
-                code_block(out, scratch, "text", &r.summary)?;
-            }
-            P::FileChanged(f) => {
-                let kind = inline(&clean_line(f.change_type.as_str()));
-                let path = inline_code(&clean_line(&f.path));
-                heading(out, format_args!("File {kind}: {path}"), at)?;
-                if let Some(diff) = &f.diff {
-                    code_block(out, scratch, "diff", diff)?;
-                }
-            }
-            P::ApprovalRequested(a) => {
-                let sensitive = if a.sensitive {
-                    format!(" ({})", decisions::SENSITIVE)
-                } else {
-                    String::new()
-                };
-                let name = inline_code(&clean_line(&a.name));
-                heading(
-                    out,
-                    format_args!("Approval asked for {name}{sensitive}"),
-                    at,
-                )?;
-                json_block(out, scratch, &a.args)?;
-                let command = short_args(&a.args, COMMAND_CHARS);
-                let what = Asked {
-                    name: a.name.clone(),
-                    command,
-                };
-                asked.insert(a.tool_call_id.clone(), what);
-            }
-            P::ApprovalResolved(a) => {
-                let request = asked.remove(&a.tool_call_id);
-                let decision = decisions::verdict(a.approved);
-                let name = a
-                    .name
-                    .as_deref()
-                    .filter(|n| !n.is_empty())
-                    .or(request.as_ref().map(|r| r.name.as_str()));
-                match name {
-                    Some(name) => {
-                        let name = inline_code(&clean_line(name));
-                        heading(out, format_args!("Decision: {decision} {name}"), at)?;
-                    }
-                    None => heading(out, format_args!("Decision: {decision}"), at)?,
-                }
-                if let Some(command) = request.as_ref().map(|r| &r.command) {
-                    let command = inline_code(&clean_line(command));
-                    writeln!(out, "Command: {command}\n")?;
-                }
-                if let Some(code) = a.code.as_deref().filter(|_| !a.approved) {
-                    writeln!(out, "Code: {}\n", inline_code(&clean_line(code)))?;
-                }
-                if let Some(reason) = a.reason() {
-                    paragraph(out, reason)?;
-                }
-            }
-            P::QuestionAsked(q) => {
-                heading(out, "Question", at)?;
-                paragraph(out, &q.question)?;
-                for option in &q.options {
-                    out.write_all(b"- ")?;
-                    write_clean(out, option)?;
-                    out.write_all(b"\n")?;
-                }
-                if !q.options.is_empty() {
-                    writeln!(out)?;
-                }
-            }
-            P::QuestionAnswered(a) => message(out, "Answer", at, &a.answer)?,
-            P::ToolRequired(f) => {
-                let name = inline_code(&clean_line(&f.name));
-                heading(out, format_args!("Function call {name}"), at)?;
-                json_block(out, scratch, &f.arguments)?;
-            }
-            P::ToolResolved(f) => {
-                let how = decisions::function_outcome(f.success, false);
-                let name = inline_code(&clean_line(&f.name));
-                heading(out, format_args!("Function result {name}: {how}"), at)?;
-            }
-            P::AgentTodos(t) => match sections.open.as_mut() {
-                Some(open) => match open.todos.as_mut() {
-                    Some(track) => track.update(&t.items, at_ms),
-                    None => open.todos = Some(TodoTrack::new(&t.items, at_ms)),
-                },
-                None => todo_list(out, &t.items, at)?,
-            },
-            P::AgentCompaction(c) => {
-                let tokens = |n: Option<u64>| n.map_or("?".to_string(), |n| n.to_string());
-                let what = format!(
-                    "context compacted ({} → {} tokens)",
-                    tokens(c.before),
-                    tokens(c.after)
-                );
-                note(out, what, at)?;
-            }
-            P::SandboxCreated(_) => note(out, "workspace created", at)?,
-            P::SandboxPaused(_) => note(out, "workspace paused", at)?,
-            P::SandboxResumed(_) => note(out, "workspace resumed", at)?,
-            P::PreviewReady(p) => {
-                let url = inline(&p.url.as_deref().map(clean_line).unwrap_or_default());
-                note(out, format_args!("preview ready: {url}"), at)?;
-            }
-            P::ArtifactCreated(a) => {
-                // Listed in its turn's closing line when the lists read had it.
-                if !facts.lists_artifact(&a.id) {
-                    let path = inline_code(&clean_line(&a.path));
-                    note(out, format_args!("artifact: {path}"), at)?
-                }
-            }
-            P::McpUnavailable(m) => {
-                let name = inline_code(&clean_line(&m.name));
-                let reason = inline(&clean_line(&m.reason));
-                note(
-                    out,
-                    format_args!("MCP server {name} unavailable: {reason}"),
-                    at,
-                )?;
-            }
-            P::AgentText(_) | P::AgentThinking(_) | P::ReplayTruncated(_) => {}
-            P::Unknown { kind, raw } => {
-                let kind = inline_code(&clean_line(kind));
-                heading(out, format_args!("Event {kind}"), at)?;
-                json_block(out, scratch, raw)?;
-            }
+        let mut writing = Writing {
+            out,
+            facts,
+            sections,
+            asked,
+            scratch,
+            at,
+            at_ms,
+        };
+        let payload = &event.payload;
+        match Family::of(payload) {
+            Family::Turns => writing.turns(payload),
+            Family::Conversation => writing.conversation(payload),
+            Family::Work => writing.work(payload),
+            Family::Decisions => writing.decisions(payload),
+            Family::Workspace => writing.workspace(payload),
         }
-        Ok(())
     }
 
     /// Ends the document (the turn still open, the message still waiting for its turn,

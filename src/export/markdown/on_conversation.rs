@@ -1,0 +1,79 @@
+//! Markdown for one event family. What the user and the agent say: prompts, steers, queued
+//! messages, context and the agent's messages (streaming text and reasoning are not written:
+//! the settled message is).
+
+use super::*;
+
+impl<W: Write> Writing<'_, W> {
+    pub(super) fn conversation(&mut self, payload: &EventPayload) -> io::Result<()> {
+        use EventPayload as P;
+        let Writing {
+            out,
+            sections,
+            scratch,
+            at,
+            at_ms,
+            ..
+        } = self;
+        let (at, at_ms) = (*at, *at_ms);
+        match payload {
+            P::UserMessage(t) => match sections.open.as_mut() {
+                Some(open) if open.dequeued.as_deref() == Some(t.text.as_str()) => {
+                    open.dequeued = None; // the queued prompt's own `user.message`
+                }
+                Some(open) if !open.asked => {
+                    open.asked = true;
+                    message(out, "You", at, &t.text)?;
+                }
+                Some(_) => message(out, STEER, at, &t.text)?,
+                None => match sections.prompt.as_mut() {
+                    Some(p) if p.queued && !p.echoed && p.text == t.text => p.echoed = true,
+                    _ => {
+                        write_unanswered_prompt(out, sections)?;
+                        sections.prompt = Some(Prompt {
+                            text: t.text.clone(),
+                            at: at_ms,
+                            queued: false,
+                            echoed: false,
+                        });
+                    }
+                },
+            },
+            P::MessageDequeued(m) => match sections.open.as_mut() {
+                Some(open) if !open.asked => {
+                    open.asked = true;
+                    open.dequeued = Some(m.text.clone());
+                    message(out, "You · queued", at, &m.text)?;
+                }
+                Some(_) => {}
+                None => {
+                    write_unanswered_prompt(out, sections)?;
+                    sections.prompt = Some(Prompt {
+                        text: m.text.clone(),
+                        at: at_ms,
+                        queued: true,
+                        echoed: false,
+                    });
+                }
+            },
+            P::MessageQueued(m) => {
+                let line = &mut scratch.line;
+                line.clear();
+                push_first_line(line, &m.text, QUEUED_CHARS);
+                let text = inline(&clean_line(line));
+                let label = crate::session::vocabulary::queue::label(m.position);
+                note(out, format_args!("{label}: {text}"), at)?;
+            }
+            P::UserContext(t) => message(out, "You (context)", at, &t.text)?,
+            P::AgentMessage(t) => {
+                heading(out, "Agent", at)?;
+                clean_into(&mut scratch.body, &t.text);
+                write_agent_body(out, &scratch.body)?;
+                out.write_all(b"\n\n")?;
+            }
+            P::AgentText(_) | P::AgentThinking(_) => {}
+            _ => {}
+        }
+        Ok(())
+    }
+}

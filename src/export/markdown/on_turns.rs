@@ -1,0 +1,43 @@
+//! Markdown for one event family. A turn's start and end: its section opened and closed (with
+//! its outcome line).
+
+use super::*;
+
+impl<W: Write> Writing<'_, W> {
+    pub(super) fn turns(&mut self, payload: &EventPayload) -> io::Result<()> {
+        use EventPayload as P;
+        let Writing {
+            out,
+            facts,
+            sections,
+            scratch,
+            at,
+            ..
+        } = self;
+        let at = *at;
+        match payload {
+            P::TurnStarted(t) => {
+                if sections.number_of(&t.turn_id).is_some() {
+                    return Ok(()); // the same turn again
+                }
+                close_turn(out, facts, sections, scratch, at)?;
+                open_turn(out, sections, &t.turn_id, at)?;
+            }
+            P::TurnEnded(t) => {
+                let open = sections.open.as_ref().is_some_and(|o| o.id == t.turn_id);
+                if !open {
+                    if sections.number_of(&t.turn_id).is_some() {
+                        return Ok(()); // ended again
+                    }
+                    // A turn that never started (its run could not begin) still gets its
+                    // section, with the prompt it failed to answer.
+                    close_turn(out, facts, sections, scratch, at)?;
+                    open_turn(out, sections, &t.turn_id, at)?;
+                }
+                close_turn(out, facts, sections, scratch, at)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
