@@ -6,6 +6,7 @@
 use crate::support;
 use crate::support::cli::Home;
 use crate::support::cli::{run_against as run, stderr_of as stderr, stdout_of as stdout};
+use crate::support::fleet::settled_fleet;
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions, Page};
 use gobare_sim::{SimConfig, Simulator};
@@ -18,42 +19,6 @@ const TIMEOUT: Duration = Duration::from_secs(40);
 
 fn client(sim: &Simulator) -> ApiClient {
     ApiClient::new(ClientOptions::new(sim.url(), Token::new(sim.token()))).unwrap()
-}
-
-/// Waits until the fleet's first block has settled: the approval, question and function
-/// call are waiting, the quick one is idle and the error one failed.
-async fn settled_fleet(sim: &Simulator) -> Vec<String> {
-    let fleet = sim.fleet();
-    let client = client(sim);
-    let expected = [
-        (1, "requires_action"),
-        (2, "requires_action"),
-        (3, "idle"),
-        (4, "failed"),
-        (5, "requires_action"),
-    ];
-    let deadline = tokio::time::Instant::now() + TIMEOUT;
-    loop {
-        let list = client.list_sessions(&Page::default().with_limit(100)).await;
-        let sessions = list.unwrap().data;
-        let status = |i: usize| {
-            sessions
-                .iter()
-                .find(|s| s.id == fleet[i])
-                .map(|s| s.status.as_str().to_string())
-        };
-        if expected
-            .iter()
-            .all(|(i, st)| status(*i).as_deref() == Some(*st))
-        {
-            return fleet;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "fleet never settled"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 fn rank(attention: &str) -> u8 {

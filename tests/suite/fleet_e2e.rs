@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use crate::support;
+use crate::support::app::fleet_list_rows as list_rows;
 use crate::support::app::{spawn, status_line};
 use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
@@ -22,22 +23,6 @@ fn three_sessions() -> (Sim, [String; 3]) {
     std::thread::sleep(Duration::from_millis(5));
     let newer = sim.sim.create_session(Some("newer idle"));
     (sim, [waits, older, newer])
-}
-
-/// The fleet's list rows (below the header), without the frame.
-fn list_rows(s: &vt100::Screen) -> Vec<String> {
-    s.contents()
-        .lines()
-        .skip(2)
-        .map(|l| {
-            l.trim_start_matches('│')
-                .trim_end()
-                .trim_end_matches('│')
-                .trim_end()
-                .to_string()
-        })
-        .take_while(|l| !l.trim().is_empty())
-        .collect()
 }
 
 fn selected_row(s: &vt100::Screen) -> String {

@@ -6,27 +6,12 @@
 use std::time::Duration;
 
 use crate::support;
+use crate::support::app::fleet_list_rows as list_rows;
 use crate::support::app::{command, spawn, spawn_sized};
 use crate::support::pty::{Pty, keys};
 use gobare_sim::{Faults, SimConfig};
 
 const TIMEOUT: Duration = Duration::from_secs(40);
-
-/// The fleet's list rows (below the header), without the frame.
-fn list_rows(s: &vt100::Screen) -> Vec<String> {
-    s.contents()
-        .lines()
-        .skip(2)
-        .map(|l| {
-            l.trim_start_matches('│')
-                .trim_end()
-                .trim_end_matches('│')
-                .trim_end()
-                .to_string()
-        })
-        .take_while(|l| !l.trim().is_empty())
-        .collect()
-}
 
 fn title_line(s: &vt100::Screen) -> String {
     s.contents().lines().next().unwrap_or_default().to_string()

@@ -5,52 +5,9 @@
 
 use crate::support::cli::Home;
 use crate::support::cli::{run_against as run, stderr_of as stderr, stdout_of as stdout};
-use gobare_api::auth::Token;
-use gobare_api::client::{ApiClient, ClientOptions, Page};
+use crate::support::fleet::settled_fleet;
 use gobare_sim::{SimConfig, Simulator};
 use serde_json::Value;
-use std::time::Duration;
-
-const TIMEOUT: Duration = Duration::from_secs(40);
-
-/// Until the fleet's first block has settled: [lead, approval, question, quick, error,
-/// function call] — the error one failed, three waiting.
-async fn settled(sim: &Simulator) -> Vec<String> {
-    let fleet = sim.fleet();
-    let client = ApiClient::new(ClientOptions::new(sim.url(), Token::new(sim.token()))).unwrap();
-    let expected = [
-        (1, "requires_action"),
-        (2, "requires_action"),
-        (3, "idle"),
-        (4, "failed"),
-        (5, "requires_action"),
-    ];
-    let deadline = tokio::time::Instant::now() + TIMEOUT;
-    loop {
-        let sessions = client
-            .list_sessions(&Page::default().with_limit(100))
-            .await
-            .unwrap()
-            .data;
-        let status = |i: usize| {
-            sessions
-                .iter()
-                .find(|s| s.id == fleet[i])
-                .map(|s| s.status.as_str().to_string())
-        };
-        if expected
-            .iter()
-            .all(|(i, st)| status(*i).as_deref() == Some(*st))
-        {
-            return fleet;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "fleet never settled"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
 
 fn session<'a>(report: &'a Value, id: &str) -> &'a Value {
     report["sessions"]
@@ -66,7 +23,7 @@ async fn report_json_and_text_say_what_failed_and_what_waits() {
     let sim = Simulator::start(SimConfig::for_tests().with_fleet(6))
         .await
         .unwrap();
-    let fleet = settled(&sim).await;
+    let fleet = settled_fleet(&sim).await;
     let home = Home::new();
 
     let out = run(&sim, &home, &["report", "--since", "1h", "--json"]).await;

@@ -70,7 +70,16 @@ fn usage_is_read_on_start_and_again_when_a_turn_ends() {
     let home = tempfile::tempdir().unwrap();
     let mut pty = attach(&session, &home, &sim.sim);
     pty.wait_for_text("usage ", TIMEOUT);
-    let at_start = usage_reads(&sim.sim, &session);
+    // The pane shows the session's figures as soon as they are read; the crew's read follows.
+    let at_start = until(
+        "the crew's usage read on start",
+        TIMEOUT,
+        || {
+            let reads = usage_reads(&sim.sim, &session);
+            (reads.len() >= 2).then_some(reads)
+        },
+        || format!("{:?}", usage_reads(&sim.sim, &session)),
+    );
     assert_eq!(
         at_start,
         vec![

@@ -85,6 +85,22 @@ pub(crate) fn attach(session: &str, home: &TempDir, sim: &Simulator) -> Pty {
     spawn(&["attach", session], home, sim)
 }
 
+/// The fleet's list rows (below the header), without the frame.
+pub(crate) fn fleet_list_rows(s: &vt100::Screen) -> Vec<String> {
+    s.contents()
+        .lines()
+        .skip(2)
+        .map(|l| {
+            l.trim_start_matches('│')
+                .trim_end()
+                .trim_end_matches('│')
+                .trim_end()
+                .to_string()
+        })
+        .take_while(|l| !l.trim().is_empty())
+        .collect()
+}
+
 /// The status bar: the screen's last row.
 pub(crate) fn status_line(s: &vt100::Screen) -> String {
     s.contents().lines().last().unwrap_or_default().to_string()

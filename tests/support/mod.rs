@@ -5,6 +5,7 @@ pub(crate) mod app;
 pub(crate) mod cli;
 pub(crate) mod endless_pages;
 pub(crate) mod faults;
+pub(crate) mod fleet;
 pub(crate) mod process;
 pub(crate) mod pty;
 pub(crate) mod restore;
