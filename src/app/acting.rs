@@ -14,11 +14,11 @@ use super::required;
 use super::saving::{SaveNews, StateSaver};
 use super::sender::{self, SendEvent, SendReport, Sender};
 use super::settings::Settings;
+use crate::keys::mode::Confirm;
 use crate::notify::NotifyTarget;
 use crate::session::Severity;
 use crate::store::StateStore;
 use crate::ui::composer::History;
-use crate::ui::mode::Confirm;
 use crate::ui::prompt::PromptState;
 use gobare_api::client::ApiClient;
 use gobare_api::model::{

@@ -4,9 +4,9 @@
 use super::App;
 use super::mouse::{self, Target};
 use crate::keys::Intent;
+use crate::keys::mode::{Confirm, Mode};
 use crate::keys::{self, KeyRoute, is_text};
 use crate::ui::composer::ComposerAction;
-use crate::ui::mode::{Confirm, Mode};
 use crate::ui::overlay::OverlayKey;
 use crate::ui::prompt::PromptAction;
 use crate::ui::search::QUERY_MAX_CHARS;
@@ -137,7 +137,7 @@ impl App {
             self.screen.modes.close_overlay();
             return;
         };
-        match keys::press_overlay(overlay, key) {
+        match crate::ui::overlay::press(overlay, key) {
             OverlayKey::Handled => self.request_frame(),
             OverlayKey::Ignored => {}
             OverlayKey::Close => {

@@ -3,8 +3,8 @@
 
 use super::App;
 use crate::keys::Intent;
+use crate::keys::mode::{Confirm, Mode};
 use crate::ui::Pane;
-use crate::ui::mode::{Confirm, Mode};
 use crate::ui::search::TYPE_PREFIX;
 use gobare_api::stream::ConnectionState;
 

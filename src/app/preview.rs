@@ -3,8 +3,8 @@
 
 use super::App;
 use super::msg::AppMsg;
+use crate::keys::mode::Confirm;
 use crate::session::Severity;
-use crate::ui::mode::Confirm;
 use gobare_api::client::IdempotencyKey;
 use gobare_api::error::ApiError;
 

@@ -5,10 +5,10 @@
 //! pane focused, the rows whose type holds the query are matches too.
 
 use super::{App, AppMsg, Intent};
+use crate::keys::mode::Mode;
 use crate::search::extract;
 use crate::search::index::{DEFAULT_MAX_BYTES, entry_of_event};
 use crate::search::{Hit, SearchIndex};
-use crate::ui::mode::Mode;
 use crate::ui::pane::Pane;
 use crate::ui::search::{QueryKind, kind_of};
 use gobare_api::model::Event;

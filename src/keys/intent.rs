@@ -2,7 +2,7 @@
 //! to these, and the app carries each out (`App::dispatch`), so a new action is one variant
 //! and one arm.
 
-use crate::ui::Pane;
+use super::pane::Pane;
 use gobare_api::model::Input;
 
 #[derive(Debug, Clone, PartialEq)]

@@ -5,17 +5,20 @@
 //! something waits). Scrolling keys the box has no use for (PgUp/PgDn, the wheel) always
 //! scroll, so reading back never needs a mode change.
 
+pub(crate) mod fleet;
 pub(crate) mod intent;
 pub(crate) mod keymap;
+pub(crate) mod mode;
+pub(crate) mod pane;
 pub(crate) mod table;
+pub(crate) mod view;
 
 pub(crate) use intent::Intent;
 
-use crate::ui::mode::Mode;
-use crate::ui::overlay::{Overlay, OverlayKey};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use keymap::KeyMap;
-use table::{Binding, Scope, TABLE, view_key};
+use mode::Mode;
+use table::{Binding, Scope, TABLE};
 
 pub(crate) use table::{KeyRoute, scope_of};
 
@@ -33,15 +36,6 @@ pub(crate) fn is_text(key: &KeyEvent) -> bool {
         && !key
             .modifiers
             .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
-}
-
-/// A key for the open `overlay`, as its scope's rows route it; a key no row has is the
-/// overlay's to read as text, or nothing.
-pub(crate) fn press_overlay(overlay: &mut dyn Overlay, key: KeyEvent) -> OverlayKey {
-    match view_key(overlay.scope(), key.code, key.modifiers) {
-        Some(meant) => overlay.handle(meant),
-        None => overlay.unrouted(key),
-    }
 }
 
 pub(crate) fn route(key: KeyEvent, mode: &Mode, extra: &KeyMap) -> KeyRoute {

@@ -3,10 +3,10 @@
 //! key list (F1) and the README's key tables are drawn from it, and `[keys]` in the config
 //! adds keys to its named rows. A key described anywhere else is a key that can drift.
 
+use super::fleet::{FleetKey, FleetScope};
 use super::intent::Intent;
-use crate::ui::fleet_keys::{FleetKey, FleetScope};
-use crate::ui::mode::Mode;
-use crate::ui::overlay::{ViewKey, ViewScope};
+use super::mode::Mode;
+use super::view::{ViewKey, ViewScope};
 use crossterm::event::{KeyCode, KeyModifiers};
 
 /// Where a key goes: straight to an intent, or to the widget that has the keys.

@@ -1,5 +1,5 @@
 use super::*;
-use crate::ui::mode::Confirm;
+use crate::keys::mode::Confirm;
 
 fn key(code: KeyCode) -> KeyEvent {
     KeyEvent::new(code, KeyModifiers::NONE)

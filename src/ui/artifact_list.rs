@@ -323,7 +323,7 @@ impl Overlay for ArtifactList {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::keys::press_overlay as press;
+    use crate::ui::overlay::press;
     use crossterm::event::KeyCode;
     use crossterm::event::KeyModifiers;
     use serde_json::json;

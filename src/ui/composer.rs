@@ -310,8 +310,8 @@ pub enum BoxLook {
     Elsewhere,
 }
 
-impl From<&crate::ui::mode::Mode> for BoxLook {
-    fn from(mode: &crate::ui::mode::Mode) -> BoxLook {
+impl From<&crate::keys::mode::Mode> for BoxLook {
+    fn from(mode: &crate::keys::mode::Mode) -> BoxLook {
         if mode.is_typing() {
             BoxLook::Typing
         } else if mode.pane_has_keys() {

@@ -466,7 +466,7 @@ impl FileBrowser {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::keys::press_overlay as press;
+    use crate::ui::overlay::press;
     use serde_json::json;
 
     fn key(code: KeyCode) -> KeyEvent {

@@ -49,7 +49,7 @@ pub enum FleetAction {
     Consumed,
 }
 
-pub(crate) use super::fleet_keys::{FleetKey, FleetScope};
+pub(crate) use crate::keys::fleet::{FleetKey, FleetScope};
 
 /// Where the fleet's keys go.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

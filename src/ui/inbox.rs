@@ -16,8 +16,8 @@ use gobare_api::model::{Input, RequiredActionKind};
 
 use crate::fleet::inbox::{Gathered, InboxItem};
 use crate::fleet::model::FleetModel;
+use crate::keys::fleet::FleetScope;
 use crate::session::actions::Actions;
-use crate::ui::fleet_keys::FleetScope;
 use crate::ui::prompt::PromptState;
 
 mod draw;

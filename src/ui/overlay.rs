@@ -3,6 +3,8 @@
 //! The screen owns at most one; the app hears back only what the overlay asks it to do.
 
 use super::theme::Theme;
+use crate::keys::table::view_key;
+pub(crate) use crate::keys::view::{ViewKey, ViewScope};
 use crossterm::event::KeyEvent;
 use gobare_api::model::Artifact;
 use ratatui::buffer::Buffer;
@@ -43,60 +45,6 @@ pub(crate) enum OverlayAction {
     ReloadChanges,
 }
 
-/// Which keys an overlay reads right now: the key table has a scope for each, so its rows
-/// route the keys, draw the overlay's hint line and the key list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ViewScope {
-    /// A pager (an artifact, a file, an event, a diff).
-    Pager,
-    /// The artifact list.
-    Artifacts,
-    /// The artifact list asking whether to overwrite: only y or n answers.
-    Overwrite,
-    /// The workspace's file tree.
-    Files,
-    /// The file tree while a name is typed to find it: letters are the name.
-    FilesFinding,
-    /// The changes view.
-    Changes,
-    /// The changes view while a comment is written: letters are the comment.
-    ChangesComment,
-    /// The changes view asking before the review is sent: only y or n answers.
-    ChangesSend,
-}
-
-/// What a key means to an overlay, as the key table routes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ViewKey {
-    Up,
-    Down,
-    PageUp,
-    PageDown,
-    Top,
-    Bottom,
-    Close,
-    Open,
-    Expand,
-    Collapse,
-    Find,
-    StopFinding,
-    Refresh,
-    Save,
-    SaveAll,
-    SaveTurn,
-    Yes,
-    No,
-    NextFile,
-    PrevFile,
-    NextHunk,
-    PrevHunk,
-    SideBySide,
-    Mark,
-    MarkHunk,
-    Comment,
-    SendReview,
-}
-
 /// A view that covers the screen and has the keys while it is open. `Any` lets the app
 /// reach the overlay it opened to hand it what a background job brought back.
 pub(crate) trait Overlay: std::any::Any {
@@ -127,6 +75,15 @@ pub(crate) fn area(area: Rect) -> Rect {
         y: area.y + my,
         width: area.width - 2 * mx,
         height: area.height - 2 * my,
+    }
+}
+
+/// A key for the open `overlay`, as its scope's rows in the key table route it; a key no row
+/// has is the overlay's to read as text, or nothing.
+pub(crate) fn press(overlay: &mut dyn Overlay, key: KeyEvent) -> OverlayKey {
+    match view_key(overlay.scope(), key.code, key.modifiers) {
+        Some(meant) => overlay.handle(meant),
+        None => overlay.unrouted(key),
     }
 }
 

@@ -143,7 +143,7 @@ impl Overlay for Pager {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::keys::press_overlay as press;
+    use crate::ui::overlay::press;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
     fn key(code: KeyCode) -> KeyEvent {

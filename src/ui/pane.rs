@@ -1,44 +1,12 @@
-//! What the panes share: their names, how a scrolled view remembers its place, and drawing
-//! a list of lines from an offset.
+//! What the panes share: how a scrolled view remembers its place, and drawing a list of lines
+//! from an offset. Which pane is which (and has the keys) is [`crate::keys::pane::Pane`].
+
+pub use crate::keys::pane::Pane;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Pane {
-    #[default]
-    Transcript,
-    Events,
-    Turn,
-    Workspace,
-}
-
-impl Pane {
-    pub const ALL: [Pane; 4] = [Pane::Transcript, Pane::Events, Pane::Turn, Pane::Workspace];
-
-    pub(crate) fn title(self) -> &'static str {
-        match self {
-            Pane::Transcript => "Transcript",
-            Pane::Events => "Events",
-            Pane::Turn => "Turn",
-            Pane::Workspace => "Workspace",
-        }
-    }
-
-    fn index(self) -> usize {
-        Pane::ALL.iter().position(|p| *p == self).unwrap_or(0)
-    }
-
-    pub(crate) fn next(self) -> Pane {
-        Pane::ALL[(self.index() + 1) % Pane::ALL.len()]
-    }
-
-    pub(crate) fn prev(self) -> Pane {
-        Pane::ALL[(self.index() + Pane::ALL.len() - 1) % Pane::ALL.len()]
-    }
-}
 
 /// Where the top of a scrolled view is: line `line` of item `item` (an entry id in the
 /// transcript, a log index in the events pane).

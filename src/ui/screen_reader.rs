@@ -16,9 +16,9 @@ pub(crate) mod words;
 
 use std::collections::HashMap;
 
+use crate::keys::mode::Mode;
 use crate::session::SessionView;
 use crate::session::transcript::EntryKind;
-use crate::ui::mode::Mode;
 use crate::ui::prompt::PromptState;
 use crate::ui::screen::Screen;
 use gobare_api::stream::ConnectionState;

@@ -410,7 +410,7 @@ pub(super) fn wide_events_pane_aligns_even_the_longest_type() {
 /// keys and what they do.
 #[test]
 pub(super) fn every_mode_shows_itself_and_its_keys() {
-    use super::mode::{Confirm, Mode};
+    use crate::keys::mode::{Confirm, Mode};
     let mut v = view();
     apply(
         &mut v,
@@ -486,7 +486,7 @@ pub(super) fn an_overlay_covers_the_panes_and_closing_it_gives_the_keys_back() {
     let pager =
         crate::ui::pager::Pager::plain("report.md", "# Findings\nall good", &Theme::default());
     screen.open_overlay(Box::new(pager));
-    assert_eq!(*screen.mode(), super::mode::Mode::Overlay);
+    assert_eq!(*screen.mode(), crate::keys::mode::Mode::Overlay);
     let out = render(&v, &mut screen, 100, 30);
     assert!(
         out.contains("report.md") && out.contains("# Findings"),
@@ -496,7 +496,7 @@ pub(super) fn an_overlay_covers_the_panes_and_closing_it_gives_the_keys_back() {
     screen.close_overlay();
     assert_eq!(
         *screen.mode(),
-        super::mode::Mode::Navigating,
+        crate::keys::mode::Mode::Navigating,
         "back to the mode it opened from"
     );
     assert!(render(&v, &mut screen, 100, 30).contains(" Events "));

@@ -2,7 +2,7 @@
 //! network: what would be sent is read from the send executor's record).
 
 use super::super::{App, AppOptions};
-use crate::ui::mode::Mode;
+use crate::keys::mode::Mode;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use gobare_api::client::{ApiClient, ClientOptions};
 use gobare_api::model::{Content, Input, RequiredAction, RequiredActionKind};
@@ -469,7 +469,7 @@ fn ctrl_c_on_a_sensitive_confirmation_is_not_yes() {
     assert!(
         matches!(
             rig.mode(),
-            Mode::Confirming(crate::ui::mode::Confirm::Quit { .. })
+            Mode::Confirming(crate::keys::mode::Confirm::Quit { .. })
         ),
         "{:?}",
         rig.mode()
@@ -548,8 +548,8 @@ fn a_sensitive_approval_with_a_note_sends_it_after_the_second_y() {
 
 #[test]
 fn a_recalled_message_still_queued_says_so_and_enter_asks_before_queuing_it_twice() {
+    use crate::keys::mode::Confirm;
     use crate::session::Update;
-    use crate::ui::mode::Confirm;
     let mut rig = Rig::new();
     let event = |kind: &str, seq: u64, payload: serde_json::Value| {
         let env =

@@ -7,9 +7,9 @@ use gobare_api::model::{Input, RequiredActionKind};
 
 use super::{InboxAction, InboxMode, InboxView, REPLY_CHARS};
 use crate::fleet::model::FleetModel;
+use crate::keys::fleet::FleetKey;
+use crate::keys::mode::Confirm;
 use crate::keys::table::fleet_key;
-use crate::ui::fleet_keys::FleetKey;
-use crate::ui::mode::Confirm;
 use crate::ui::prompt::PromptAction;
 
 impl InboxView {

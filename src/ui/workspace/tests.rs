@@ -127,7 +127,7 @@ fn the_preview_links_are_where_the_workspace_pane_shows_them() {
             .collect();
         assert!(row.starts_with(&l.url), "{l:?} on {row}");
     }
-    screen.modes.set_for_test(crate::ui::mode::Mode::Help);
+    screen.modes.set_for_test(crate::keys::mode::Mode::Help);
     screen.set_help_rows(crate::keys::table::help_rows());
     render(&v, &mut screen, 80, 20);
     assert!(

@@ -3,9 +3,9 @@
 //! a jump that scrolls an old match into view. Marks: `‹…›` a match, `«…»` the current one
 //! (the NO_COLOR theme's underline and reverse, so they show without colour too).
 
+use crate::keys::mode::Mode;
 use crate::search::Hit;
 use crate::session::SessionView;
-use crate::ui::mode::Mode;
 use crate::ui::pane::Pane;
 use crate::ui::screen::Screen;
 use crate::ui::tests::{apply, ev, navigating, view};
