@@ -69,7 +69,9 @@ pub(crate) fn render(
     // Even one cell per column may not fit: the whole row is then cut.
     let fit = |s: String| text::truncate(&s, avail).into_owned();
     let mut out = Vec::new();
-    if !table.header.is_empty() {
+    // A header of blank cells (`| | |`, a common way to write a table without one) is a
+    // blank line and a rule over nothing: the rows stand alone.
+    if table.header.iter().any(|cell| !cell.trim().is_empty()) {
         out.push(vec![Span::styled(
             fit(row_text(&table.header, &widths)),
             header_style,

@@ -169,6 +169,14 @@ fn tables_render_as_rows() {
 }
 
 #[test]
+fn a_table_whose_header_is_blank_shows_its_rows_alone() {
+    assert_eq!(
+        md("| | |\n|---|---|\n| tests | 412 |\n| hot path | −3% |", 40),
+        vec![" tests    │ 412 ", " hot path │ −3% "]
+    );
+}
+
+#[test]
 fn wide_tables_shrink_to_fit() {
     let out = md("| aaaaaaaaaa | bbbbbbbbbb |\n|---|---|\n| x | y |", 15);
     assert!(out.iter().all(|l| text::width(l) <= 15), "{out:?}");
