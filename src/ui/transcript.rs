@@ -4,6 +4,7 @@
 use super::component::{Ctx, PaneComponent};
 use super::pane::{Anchor, Pane, Scroll};
 use super::search::highlight;
+use super::theme::Theme;
 use crate::session::SessionView;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -246,79 +247,14 @@ impl PaneComponent for TranscriptPane {
         let streaming = t.streaming();
         let blocks = entries.len() + usize::from(streaming.is_some());
         if blocks == 0 {
-            let mut hint: Vec<Line> = view
-                .config_warnings()
-                .iter()
-                .map(|w| {
-                    Line::styled(
-                        format!("warning: {}", gobare_api::text::line(w)),
-                        theme.warning,
-                    )
-                })
-                .collect();
-            hint.extend(match view.unreachable() {
-                // Not an empty session: nothing is known about it yet.
-                Some(reason) => {
-                    let host = match view.api_host() {
-                        "" => "the server".to_string(),
-                        h => gobare_api::text::line(h).into_owned(),
-                    };
-                    vec![
-                        Line::styled(
-                            format!("Cannot reach {host}: nothing has loaded yet."),
-                            theme.error,
-                        ),
-                        Line::styled(
-                            format!("Last attempt: {}", gobare_api::text::line(reason)),
-                            theme.dim,
-                        ),
-                        Line::styled("Retrying on its own; Ctrl+R tries now.", theme.dim),
-                    ]
-                }
-                None => vec![Line::styled(
-                    "No messages yet. Type below to send one.",
-                    theme.dim,
-                )],
-            });
             frame.render_widget(
-                Paragraph::new(hint).wrap(ratatui::widgets::Wrap { trim: false }),
+                Paragraph::new(empty_hint(view, theme))
+                    .wrap(ratatui::widgets::Wrap { trim: false }),
                 inner,
             );
             return;
         }
-        // The config's warnings stay on top, one a line, every time the app opens (a
-        // notice would be gone in seconds, or hidden under the session's own words).
-        let warnings = view.config_warnings();
-        let rows = warnings.len().min(WARNING_ROWS) as u16;
-        let inner = if warnings.is_empty() || inner.height < rows + 2 {
-            inner
-        } else {
-            let [top, rest] =
-                Layout::vertical([Constraint::Length(rows), Constraint::Min(1)]).areas(inner);
-            let mut lines: Vec<Line> = warnings
-                .iter()
-                .take(usize::from(rows))
-                .map(|w| {
-                    Line::styled(
-                        format!("warning: {}", gobare_api::text::line(w)),
-                        theme.warning,
-                    )
-                })
-                .collect();
-            if warnings.len() > WARNING_ROWS
-                && let Some(last) = lines.last_mut()
-            {
-                *last = Line::styled(
-                    format!(
-                        "… and {} more config warnings (the log has them all)",
-                        warnings.len() - WARNING_ROWS + 1
-                    ),
-                    theme.warning,
-                );
-            }
-            frame.render_widget(Paragraph::new(lines), top);
-            rest
-        };
+        let inner = warnings_on_top(frame, inner, view.config_warnings(), theme);
         let width = inner.width;
         let height = inner.height as usize;
         cache.set_theme(theme);
@@ -456,6 +392,81 @@ impl PaneComponent for TranscriptPane {
         }
         cache.frame_done();
         frame.render_widget(Paragraph::new(rows), inner);
+    }
+}
+
+/// What an empty transcript says: the config's warnings, then why nothing is there yet.
+fn empty_hint(view: &SessionView, theme: &Theme) -> Vec<Line<'static>> {
+    let mut hint: Vec<Line> = view
+        .config_warnings()
+        .iter()
+        .map(|w| {
+            Line::styled(
+                format!("warning: {}", gobare_api::text::line(w)),
+                theme.warning,
+            )
+        })
+        .collect();
+    hint.extend(match view.unreachable() {
+        // Not an empty session: nothing is known about it yet.
+        Some(reason) => {
+            let host = match view.api_host() {
+                "" => "the server".to_string(),
+                h => gobare_api::text::line(h).into_owned(),
+            };
+            vec![
+                Line::styled(
+                    format!("Cannot reach {host}: nothing has loaded yet."),
+                    theme.error,
+                ),
+                Line::styled(
+                    format!("Last attempt: {}", gobare_api::text::line(reason)),
+                    theme.dim,
+                ),
+                Line::styled("Retrying on its own; Ctrl+R tries now.", theme.dim),
+            ]
+        }
+        None => vec![Line::styled(
+            "No messages yet. Type below to send one.",
+            theme.dim,
+        )],
+    });
+    hint
+}
+
+/// Draws the config's warnings at the top of `inner` and gives back the rest.
+fn warnings_on_top(frame: &mut Frame, inner: Rect, warnings: &[String], theme: &Theme) -> Rect {
+    // The config's warnings stay on top, one a line, every time the app opens (a
+    // notice would be gone in seconds, or hidden under the session's own words).
+    let rows = warnings.len().min(WARNING_ROWS) as u16;
+    if warnings.is_empty() || inner.height < rows + 2 {
+        inner
+    } else {
+        let [top, rest] =
+            Layout::vertical([Constraint::Length(rows), Constraint::Min(1)]).areas(inner);
+        let mut lines: Vec<Line> = warnings
+            .iter()
+            .take(usize::from(rows))
+            .map(|w| {
+                Line::styled(
+                    format!("warning: {}", gobare_api::text::line(w)),
+                    theme.warning,
+                )
+            })
+            .collect();
+        if warnings.len() > WARNING_ROWS
+            && let Some(last) = lines.last_mut()
+        {
+            *last = Line::styled(
+                format!(
+                    "… and {} more config warnings (the log has them all)",
+                    warnings.len() - WARNING_ROWS + 1
+                ),
+                theme.warning,
+            );
+        }
+        frame.render_widget(Paragraph::new(lines), top);
+        rest
     }
 }
 
