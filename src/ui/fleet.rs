@@ -362,56 +362,8 @@ impl FleetView {
         now_ms: i64,
     ) {
         clear(area, buf);
-        let refiltered = self
-            .order_key
-            .as_ref()
-            .is_some_and(|(_, filter)| *filter != self.filter);
-        let stale = self
-            .order_key
-            .as_ref()
-            .is_none_or(|(version, filter)| *version != model.version() || *filter != self.filter);
-        let mut true_for: Option<i64> = None;
+        let mut true_for: Option<i64> = self.refresh_order(model, now_ms);
         let mut until = |ms: i64| true_for = Some(true_for.map_or(ms, |t| t.min(ms)));
-        if std::mem::take(&mut self.moved) {
-            self.hold_order_until = Some(now_ms + ORDER_HOLD_MS);
-        }
-        let holding = self
-            .hold_order_until
-            .filter(|&t| t > now_ms && !refiltered && self.order_key.is_some());
-        if let (true, Some(hold)) = (stale, holding) {
-            // Rows keep their places; what left goes, what came waits for the re-sort
-            // when the selection rests.
-            let mut keep = self.shown.iter().map(|id| model.get(id).is_some());
-            let mut kept = Vec::with_capacity(self.depths.len());
-            for &depth in &self.depths {
-                if keep.next().unwrap_or(false) {
-                    kept.push(depth);
-                }
-            }
-            self.shown.retain(|id| model.get(id).is_some());
-            self.depths = kept;
-            until(hold - now_ms);
-        } else if stale {
-            let rows = ordered(model, &self.filter);
-            // The ids' strings are reused: no allocation per row when the order is redone.
-            self.shown.resize_with(rows.len(), String::new);
-            for (id, shown) in self.shown.iter_mut().zip(&rows) {
-                id.clone_from(&shown.row.id);
-            }
-            self.depths.clear();
-            self.depths.extend(rows.iter().map(|s| s.depth));
-            self.waiting = model
-                .rows()
-                .filter(|r| r.attention() == Attention::NeedsYou)
-                .count();
-            self.order_key = Some((model.version(), self.filter.clone()));
-        }
-        if refiltered {
-            // Every match from the top: a scroll kept from the longer list would hide some.
-            self.offset = 0;
-            self.selected_index = 0;
-            self.selected_id = self.shown.first().cloned();
-        }
         self.remember();
         let waiting = self.waiting;
         // Counts only from a listing: nothing known is not "0 need you".
@@ -560,6 +512,62 @@ impl FleetView {
                 );
             }
         }
+    }
+
+    /// Brings the shown order up to the model and the filter, unless the selection moved a
+    /// moment ago: then rows keep their places (what left goes, what came waits) and the
+    /// milliseconds the order is held for are given back.
+    fn refresh_order(&mut self, model: &FleetModel, now_ms: i64) -> Option<i64> {
+        let mut held_for = None;
+        let refiltered = self
+            .order_key
+            .as_ref()
+            .is_some_and(|(_, filter)| *filter != self.filter);
+        let stale = self
+            .order_key
+            .as_ref()
+            .is_none_or(|(version, filter)| *version != model.version() || *filter != self.filter);
+        if std::mem::take(&mut self.moved) {
+            self.hold_order_until = Some(now_ms + ORDER_HOLD_MS);
+        }
+        let holding = self
+            .hold_order_until
+            .filter(|&t| t > now_ms && !refiltered && self.order_key.is_some());
+        if let (true, Some(hold)) = (stale, holding) {
+            // Rows keep their places; what left goes, what came waits for the re-sort
+            // when the selection rests.
+            let mut keep = self.shown.iter().map(|id| model.get(id).is_some());
+            let mut kept = Vec::with_capacity(self.depths.len());
+            for &depth in &self.depths {
+                if keep.next().unwrap_or(false) {
+                    kept.push(depth);
+                }
+            }
+            self.shown.retain(|id| model.get(id).is_some());
+            self.depths = kept;
+            held_for = Some(hold - now_ms);
+        } else if stale {
+            let rows = ordered(model, &self.filter);
+            // The ids' strings are reused: no allocation per row when the order is redone.
+            self.shown.resize_with(rows.len(), String::new);
+            for (id, shown) in self.shown.iter_mut().zip(&rows) {
+                id.clone_from(&shown.row.id);
+            }
+            self.depths.clear();
+            self.depths.extend(rows.iter().map(|s| s.depth));
+            self.waiting = model
+                .rows()
+                .filter(|r| r.attention() == Attention::NeedsYou)
+                .count();
+            self.order_key = Some((model.version(), self.filter.clone()));
+        }
+        if refiltered {
+            // Every match from the top: a scroll kept from the longer list would hide some.
+            self.offset = 0;
+            self.selected_index = 0;
+            self.selected_id = self.shown.first().cloned();
+        }
+        held_for
     }
 
     /// Keeps the shown order and the selection (a session that left hands the selection
