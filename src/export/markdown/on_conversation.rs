@@ -1,6 +1,5 @@
-//! Markdown for one event family. What the user and the agent say: prompts, steers, queued
-//! messages, context and the agent's messages (streaming text and reasoning are not written:
-//! the settled message is).
+//! The export's Markdown for the conversation: prompts, steers, queued messages, context and
+//! the agent's messages (streaming text and reasoning are not written: the settled message is).
 
 use super::*;
 

@@ -1,4 +1,4 @@
-//! Markdown for one event family. What the agent waits for: approvals with their decisions,
+//! The export's Markdown for what the agent waits for: approvals with their decisions,
 //! questions and answers, function calls and results.
 
 use super::*;

@@ -1,5 +1,5 @@
-//! Markdown for one event family. A turn's start and end: its section opened and closed (with
-//! its outcome line).
+//! The export's Markdown for turns: a turn's start and end open and close its section (with its
+//! outcome line).
 
 use super::*;
 

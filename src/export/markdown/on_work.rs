@@ -1,5 +1,5 @@
-//! Markdown for one event family. What the agent does: tool calls and results, file changes,
-//! its todo list, compaction, errors, MCP servers.
+//! The export's Markdown for the agent's work: tool calls and results, file changes, its todo
+//! list, compaction, errors, MCP servers.
 
 use super::*;
 

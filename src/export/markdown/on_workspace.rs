@@ -1,5 +1,5 @@
-//! Markdown for one event family. The workspace and the stream: created, paused, resumed,
-//! recovery, preview, artifacts, and event types this build does not know.
+//! The export's Markdown for the workspace and the stream: created, paused, resumed, recovery,
+//! preview, artifacts, and event types this build does not know.
 
 use super::*;
 
