@@ -176,8 +176,13 @@ impl App {
             format!("{} — the demo's sessions end with it", left.join(", "))
         } else if self.view.local_demo() {
             // The demo's server stops with the app: a running turn ends there, failed.
+            let turn = if self.view.turn_running() {
+                "; the running turn ends with it"
+            } else {
+                ""
+            };
             format!(
-                "{} (the demo keeps the session; a running turn and a draft end with it)",
+                "{} (the demo keeps the session and the draft{turn})",
                 left.join(", ")
             )
         } else {

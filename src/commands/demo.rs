@@ -1,12 +1,16 @@
 //! `gobare-tui demo`: the built-in control plane on a free loopback port, a session running
 //! the long scenario, and the UI attached to it — no token, no network.
 //!
-//! The simulator keeps its sessions in the user's data directory (`gobare-tui/demo`), so
-//! running `demo` again reopens the earlier demo session where it stood (a turn that was
-//! running when it quit ended failed); `--fresh` starts over. A second demo at the same
-//! time finds that directory locked and runs on a store of its own that goes with it.
+//! The simulator keeps its sessions in the user's data directory (`gobare-tui/demo`), and the
+//! app keeps what it remembers of them there too (`demo/app`: draft, sent history, cursor,
+//! local log, when you last looked), on the same port as last time when it is free, so
+//! running `demo` again reopens the earlier demo session where it stood, as a restart does
+//! with a real server (a turn that was running when it quit ended failed); `--fresh` starts
+//! over. A second demo at the same time finds that directory locked and runs on a store of
+//! its own that goes with it.
 
-use std::path::PathBuf;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 
 use crate::app::runtime::{self, Start};
 use crate::config::Config;
@@ -24,6 +28,24 @@ const TITLE: &str = "demo: storage refactor";
 /// Where the demo keeps its sessions: `$XDG_DATA_HOME/gobare-tui/demo`.
 fn data_dir() -> Option<PathBuf> {
     directories::BaseDirs::new().map(|d| d.data_dir().join("gobare-tui").join("demo"))
+}
+
+/// The app's own state for the kept demo, inside the simulator's locked directory: what a
+/// restart shows is the earlier demo's, and never mixes with a real server's state.
+fn app_state_dir(data_dir: &Path) -> PathBuf {
+    data_dir.join("app")
+}
+
+/// The port the kept demo listened on last (the app's state is filed under its address).
+fn port_file(data_dir: &Path) -> PathBuf {
+    data_dir.join("port")
+}
+
+fn last_port(data_dir: &Path) -> u16 {
+    std::fs::read_to_string(port_file(data_dir))
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0)
 }
 
 pub(crate) async fn run(config: Config, fresh: bool) -> color_eyre::Result<()> {
@@ -51,13 +73,25 @@ async fn start(fresh: bool) -> color_eyre::Result<(Simulator, Option<String>)> {
             Some("no data directory: this demo keeps nothing".into()),
         ));
     };
-    let kept = SimConfig {
+    let kept = |port: u16| SimConfig {
         data_dir: Some(dir.clone()),
         fresh_data: fresh,
+        addr: SocketAddr::from(([127, 0, 0, 1], port)),
         ..base.clone()
     };
-    match Simulator::start(kept).await {
-        Ok(sim) => Ok((sim, None)),
+    let port = if fresh { 0 } else { last_port(&dir) };
+    let started = match Simulator::start(kept(port)).await {
+        // Last time's port is taken now: any other (the app's state then starts afresh).
+        Err(e) if port != 0 && e.kind() == std::io::ErrorKind::AddrInUse => {
+            Simulator::start(kept(0)).await
+        }
+        other => other,
+    };
+    match started {
+        Ok(sim) => {
+            keep_app_state(&dir, &sim, fresh);
+            Ok((sim, None))
+        }
         Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
             let sim = Simulator::start(base).await?;
             let notice = format!(
@@ -70,21 +104,42 @@ async fn start(fresh: bool) -> color_eyre::Result<(Simulator, Option<String>)> {
     }
 }
 
+/// With the kept store locked: `--fresh` forgets the app's state with the sessions, and the
+/// port is written down for the next run. Failing either only costs the next run its screen.
+fn keep_app_state(dir: &Path, sim: &Simulator, fresh: bool) {
+    if fresh
+        && let Err(e) = std::fs::remove_dir_all(app_state_dir(dir))
+        && e.kind() != std::io::ErrorKind::NotFound
+    {
+        tracing::warn!("cannot forget the earlier demo's app state: {e}");
+    }
+    if let Err(e) = std::fs::write(port_file(dir), sim.addr().port().to_string()) {
+        tracing::warn!("cannot note the demo's port: {e}");
+    }
+}
+
 /// The demo session in the app, with the fleet behind Ctrl+O as with a real server. What
-/// the app keeps (cursor, draft, local event log) goes to a directory removed at the end;
-/// the sessions are the simulator's to keep.
+/// the app keeps (cursor, draft, local event log) is kept beside the sessions when the
+/// simulator keeps them, else it goes to a directory removed at the end.
 async fn attach(
     config: &Config,
     sim: &Simulator,
     notice: Option<String>,
 ) -> color_eyre::Result<()> {
-    let state = tempfile::Builder::new()
-        .prefix("gobare-tui-demo-")
-        .tempdir()?;
+    let throwaway;
+    let state_dir = match data_dir().filter(|_| sim.keeps_data()) {
+        Some(dir) => app_state_dir(&dir),
+        None => {
+            throwaway = tempfile::Builder::new()
+                .prefix("gobare-tui-demo-")
+                .tempdir()?;
+            throwaway.path().to_path_buf()
+        }
+    };
     let mut demo = config.for_local_demo(
         sim.url(),
         Token::new(sim.token()),
-        state.path().to_path_buf(),
+        state_dir,
         sim.keeps_data(),
     );
     demo.warnings.extend(notice);

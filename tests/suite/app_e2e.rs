@@ -9,7 +9,9 @@ use crate::support;
 
 use std::time::{Duration, Instant};
 
-use crate::support::app::{COLS, ROWS, attach, bottom, command, spawn_sized, status_line};
+use crate::support::app::{
+    COLS, ROWS, attach, bottom, command, input_box, spawn_sized, status_line,
+};
 use crate::support::process;
 use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
@@ -216,33 +218,55 @@ fn demo_shows_a_local_agent_at_work_and_quits_cleanly() {
         },
         TIMEOUT,
     );
-    // Mid-turn, quitting asks first, and says the session stays but the turn ends.
+    // Mid-turn, with half a thought in the box, quitting asks first, and says the session
+    // and the draft stay but the turn ends.
+    pty.send_keys("and then the webhooks");
+    pty.wait_for_text("and then the webhooks", TIMEOUT);
     pty.send_keys(keys::CTRL_C);
     pty.wait_for(
         "the quit question",
-        |s| bottom(s, 8).contains("the demo keeps the session; a running turn"),
+        |s| bottom(s, 8).contains("the demo keeps the session and the draft; the running turn ends"),
         TIMEOUT,
     );
     pty.send_keys("y");
     assert!(pty.wait_exit(TIMEOUT).success());
     assert_restored(&pty);
-    // The app's own state (event log, cursor) went with it; the demo's sessions are kept.
+    // The demo keeps its sessions, and the app's own state of them beside them (never in
+    // the state directory a real server's sessions use).
     let kept = walk(home.path());
-    assert!(
-        !kept
-            .iter()
-            .any(|p| p.ends_with("last_session") || p.to_string_lossy().contains("events")),
-        "the demo left app state behind: {kept:?}"
-    );
     assert!(
         kept.iter()
             .any(|p| p.ends_with("gobare-tui/demo/sim.sqlite")),
         "the demo keeps its sessions: {kept:?}"
     );
+    assert!(
+        kept.iter()
+            .any(|p| p.starts_with(home.path().join("data/gobare-tui/demo/app"))),
+        "the demo keeps the app's state beside them: {kept:?}"
+    );
+    assert!(
+        !walk(&home.path().join("state"))
+            .iter()
+            .any(|p| p.ends_with("last_session") || p.to_string_lossy().contains("hosts")),
+        "the demo wrote into the real state directory"
+    );
 
-    // Run again, it reopens that session (no second one), its turn ended by the stop.
+    // Run again, it reopens that session (no second one), its turn ended by the stop, and
+    // the draft is where it was.
     let mut pty = Pty::spawn(command(&["demo"], &home, None), COLS, ROWS);
     pty.wait_for_text("Refactor the storage layer", TIMEOUT);
+    pty.wait_for(
+        "the draft kept",
+        |s| input_box(s).contains("and then the webhooks"),
+        TIMEOUT,
+    );
+    // Nothing surprising left in the way: the box is cleared as a person would.
+    pty.send_keys(keys::CTRL_U);
+    pty.wait_for(
+        "the box emptied",
+        |s| !input_box(s).contains("and then the webhooks"),
+        TIMEOUT,
+    );
     pty.send_keys(keys::CTRL_O);
     pty.wait_for(
         "the same demo session in the fleet",

@@ -30,6 +30,7 @@ pub(crate) mod keys {
     pub(crate) const CTRL_S: &str = "\x13";
     pub(crate) const CTRL_X: &str = "\x18";
     pub(crate) const CTRL_T: &str = "\x14";
+    pub(crate) const CTRL_U: &str = "\x15";
     pub(crate) const ESC: &str = "\x1b";
     /// Shift+Tab (back-tab), the one key into the panes.
     pub(crate) const SHIFT_TAB: &str = "\x1b[Z";
