@@ -75,16 +75,7 @@ impl Store {
     pub(crate) fn open_dir(dir: &Path, fresh: bool) -> std::io::Result<Store> {
         std::fs::create_dir_all(dir)?;
         let lock = File::create(dir.join("lock"))?;
-        match lock.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::WouldBlock,
-                    format!("another simulator uses {}", dir.display()),
-                ));
-            }
-            Err(std::fs::TryLockError::Error(e)) => return Err(e),
-        }
+        lock_or_refuse(&lock, dir)?;
         let path = dir.join(FILE_NAME);
         if fresh {
             for suffix in ["", "-wal", "-shm"] {
@@ -230,6 +221,31 @@ fn create_tables(conn: &Connection) -> rusqlite::Result<()> {
          );
          COMMIT;",
     )
+}
+
+/// How long a held directory is asked again before it is refused. A process being started
+/// holds a copy of every descriptor from its fork until its exec closes them, the lock's
+/// too: a simulator stopped a moment ago can look held for that long.
+const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Takes `dir`'s lock, or says that another simulator uses it.
+fn lock_or_refuse(lock: &File, dir: &Path) -> std::io::Result<()> {
+    let deadline = std::time::Instant::now() + LOCK_PATIENCE;
+    loop {
+        match lock.try_lock() {
+            Ok(()) => return Ok(()),
+            Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::WouldBlock,
+                    format!("another simulator uses {}", dir.display()),
+                ));
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(e),
+        }
+    }
 }
 
 #[cfg(test)]
