@@ -43,21 +43,32 @@ fn in_inbox(s: &vt100::Screen) -> bool {
         .is_some_and(|l| l.contains("Inbox"))
 }
 
-/// Moves the selection down to the row that contains `what`.
+/// Moves the selection, up or down, to the row that contains `what` (rows with equal
+/// deadlines may come in either order).
 fn select_row(pty: &mut Pty, what: &str) {
     for _ in 0..10 {
-        if pty.with_screen(|s| selected(s).contains(what)) {
+        let (at, target) = pty.with_screen(|s| {
+            let rows = inbox_rows(s);
+            (
+                rows.iter().position(|r| r.starts_with('›')),
+                rows.iter().position(|r| r.contains(what)),
+            )
+        });
+        let (Some(at), Some(target)) = (at, target) else {
+            panic!("no row holds {what}: {}", pty.screen_text());
+        };
+        if at == target {
             return;
         }
         let before = pty.with_screen(selected);
-        pty.send_keys(keys::DOWN);
+        pty.send_keys(if target > at { keys::DOWN } else { keys::UP });
         pty.wait_for(
             "the selection to move",
             |s| selected(s) != before || selected(s).contains(what),
             TIMEOUT,
         );
     }
-    panic!("no row holds {what}: {}", pty.screen_text());
+    panic!("the selection never reached {what}: {}", pty.screen_text());
 }
 
 #[test]
