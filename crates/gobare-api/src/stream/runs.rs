@@ -216,14 +216,19 @@ fn usual_frame(rest: &[u8], max_frame_bytes: usize) -> Option<UsualFrame> {
     })
 }
 
-/// Whether every byte is printable ASCII, by a branch-free fold over fixed-size blocks
-/// that vectorizes.
+/// Whether every byte is printable ASCII, by a branch-free fold over 16-byte blocks that
+/// vectorizes; the last block overlaps the one before it rather than leave a remainder to
+/// a byte-at-a-time loop.
 fn printable_ascii(bytes: &[u8]) -> bool {
-    bytes.chunks(64).all(|block| {
+    fn block(block: &[u8; 16]) -> bool {
         block
             .iter()
             .fold(true, |ok, &b| ok & (b.wrapping_sub(0x20) < 0x5F))
-    })
+    }
+    match bytes.last_chunk::<16>() {
+        Some(last) => bytes.as_chunks::<16>().0.iter().all(block) && block(last),
+        None => bytes.iter().all(|&b| b.wrapping_sub(0x20) < 0x5F),
+    }
 }
 
 /// Text of bytes [`printable_ascii`] accepted.
@@ -231,4 +236,28 @@ fn ascii(bytes: &[u8]) -> &str {
     debug_assert!(bytes.is_ascii());
     // SAFETY: every caller passes bytes `printable_ascii` accepted: ASCII, valid UTF-8.
     unsafe { std::str::from_utf8_unchecked(bytes) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every length around the block size, with one byte of each value at each place.
+    #[test]
+    fn printable_ascii_is_each_byte_in_range() {
+        for len in 0..50 {
+            for at in 0..len {
+                for b in [0u8, 0x1F, 0x20, b'a', 0x7E, 0x7F, 0x80, 0xFF] {
+                    let mut bytes = vec![b'x'; len];
+                    bytes[at] = b;
+                    assert_eq!(
+                        printable_ascii(&bytes),
+                        (0x20..=0x7E).contains(&b),
+                        "{len} {at} {b}"
+                    );
+                }
+            }
+            assert!(printable_ascii(&vec![b'~'; len]));
+        }
+    }
 }
