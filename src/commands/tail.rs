@@ -34,6 +34,9 @@ const MAX_BURST_BYTES: usize = 256 * 1024;
 /// The end of every line printed.
 const NEWLINE: Bytes = Bytes::from_static(b"\n");
 
+/// Most frame bytes `tail` holds between the socket and stdout (a few bursts).
+const TAIL_MAX_QUEUED_BYTES: usize = 4 * MAX_BURST_BYTES;
+
 /// The largest frame `tail` prints.
 const TAIL_MAX_FRAME_BYTES: usize = 256 << 20;
 
@@ -85,6 +88,10 @@ pub(crate) async fn run(config: Config, args: TailArgs) -> Result<()> {
     options.read_created_at = false;
     // A run's data is printable ASCII on one line: printed as it is, a chunk at a time.
     options.frame_runs = true;
+    // Frames wait in the socket rather than in memory: a queue longer than a few bursts
+    // only makes stdout's writer trail the reader through memory that is new each time
+    // (page faults), and a reader of stdout slower than the socket is the rule.
+    options.max_queued_bytes = TAIL_MAX_QUEUED_BYTES;
     // Every persisted event is printed, however large (the app's bound is for its screen
     // and memory); a frame past even this bound stops `tail` with its seq.
     options.max_frame_bytes = TAIL_MAX_FRAME_BYTES;
