@@ -21,7 +21,7 @@ use std::time::Duration;
 const EXPORT_MAX_FRAME_BYTES: usize = 256 << 20;
 /// Frames queued between the socket and the writer: enough to keep both busy, small
 /// enough that a slow disk makes the socket wait rather than memory grow.
-const EXPORT_QUEUED_BYTES: usize = 8 << 20;
+const EXPORT_QUEUED_BYTES: usize = 1 << 20;
 
 /// What to write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
