@@ -307,7 +307,10 @@ async fn sigterm_is_honoured_while_tail_is_blocked_on_a_full_pipe() {
     let deadline = Instant::now() + TIMEOUT;
     let (mut last, mut since) = (0, Instant::now());
     loop {
-        assert!(Instant::now() < deadline, "the flood never got going and stalled");
+        assert!(
+            Instant::now() < deadline,
+            "the flood never got going and stalled"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
         let written = server.written.load(Ordering::Relaxed);
         if written != last {
