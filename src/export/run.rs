@@ -95,6 +95,9 @@ pub fn stream_options(
     let markdown = format == Format::Markdown;
     options.decode_persisted = markdown;
     options.keep_data = !markdown;
+    // JSON lines take the envelopes as sent: a chunk's frames in the usual shape are read
+    // as a run (handed over one by one all the same).
+    options.frame_runs = !markdown;
     options
 }
 

@@ -75,8 +75,8 @@ pub struct StreamOptions {
     /// else the stream reads.
     pub read_created_at: bool,
     /// Hand over the persisted frames of a chunk that are in the server's usual shape
-    /// together, as a [`FrameRun`] (see [`Updates::recv_runs`]), when frames are not decoded
-    /// and no `created_at` is read. Default `false`. [`Updates::recv`] hands a run's frames
+    /// together, as a [`FrameRun`] (see [`Updates::recv_runs`]), when frames are not
+    /// decoded. Default `false`. [`Updates::recv`] hands a run's frames
     /// out one by one, as without it.
     pub frame_runs: bool,
 }

@@ -454,20 +454,20 @@ impl Resume {
     }
 
     /// The decision for a frame of exactly an `id:` line reading `id`, an `event:` line
-    /// `event` or none, and one `data:` line `data`, taken without building it: the seq at which
-    /// [`Resume::on_frame_ref`] would deliver it, undecoded and with no `created_at`, when
-    /// its head agrees ([`Resume::agreeing_head`]), it is not a duplicate and no anomaly is
-    /// waiting to be reported before it; the cursor moves as it would. `None`: nothing
-    /// changed, and the frame is left to [`Resume::on_frame_ref`].
+    /// `event` or none, and one `data:` line `data`, taken without building it: the seq at
+    /// which [`Resume::on_frame_ref`] would deliver it, undecoded, and its `created_at` (when
+    /// read), when its head agrees ([`Resume::agreeing_head`]), it is not a duplicate and no
+    /// anomaly is waiting to be reported before it; the cursor moves as it would. Reading
+    /// `created_at`, the payload is checked to be one JSON value, as the general path's head
+    /// read does. `None`: nothing changed, and the frame is left to [`Resume::on_frame_ref`].
     pub(crate) fn deliver_agreeing(
         &mut self,
         id: u64,
         event: Option<&str>,
         data: &str,
-    ) -> Option<u64> {
+    ) -> Option<(u64, Option<i64>)> {
         if event.is_some_and(|event| TRANSIENT_TYPES.contains(&event))
             || self.decode_persisted
-            || self.read_created_at
             || !self.trust_agreeing_heads
             || self.anomaly.is_some()
             || self.delivered.is_some_and(|cursor| id <= cursor)
@@ -476,18 +476,20 @@ impl Resume {
             return None;
         }
         let head = ReferenceHead::read(data)?;
-        if !self.head_agrees(&head, id) {
+        if !self.head_agrees(&head, id)
+            || (self.read_created_at && !crate::json::is_one_value(head.payload))
+        {
             return None;
         }
         self.delivered = Some(id);
         self.next_request = Some(id);
         self.seen_persisted = true;
-        Some(id)
+        Some((id, head.created_at.filter(|_| self.read_created_at)))
     }
 
     /// Whether [`Resume::deliver_agreeing`] may take any frame: the general path only, else.
     pub(crate) fn takes_agreeing_frames(&self) -> bool {
-        !self.decode_persisted && !self.read_created_at && self.trust_agreeing_heads
+        !self.decode_persisted && self.trust_agreeing_heads
     }
 
     /// Makes [`Resume::deliver_agreeing`] and [`Resume::agreeing_head`] decline every frame

@@ -33,6 +33,7 @@ pub struct FrameRun {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct RunFrame {
     seq: u64,
+    created_at: Option<i64>,
     start: usize,
     end: usize,
 }
@@ -75,7 +76,8 @@ impl FrameRun {
     }
 
     /// The frames as the general path delivers them (data as slices of the chunk, not
-    /// decoded, no `created_at`), the run's queue share split among them as theirs would be.
+    /// decoded, `created_at` when the stream reads it), the run's queue share split among
+    /// them as theirs would be.
     pub fn into_frames(self) -> RunFrames {
         RunFrames { run: self, next: 0 }
     }
@@ -117,7 +119,7 @@ impl Iterator for RunFrames {
             id: Some(frame.seq),
             data: FrameData::of(text, Some(&self.run.chunk)),
             event: Err(DecodeError(NOT_DECODED.into())),
-            created_at: None,
+            created_at: frame.created_at,
             slot,
         })
     }
@@ -150,11 +152,12 @@ pub(crate) fn scan(
         let event = frame
             .event
             .map(|(from, to)| ascii(&chunk[at + from..at + to]));
-        let Some(seq) = resume.deliver_agreeing(frame.id, event, ascii(data)) else {
+        let Some((seq, created_at)) = resume.deliver_agreeing(frame.id, event, ascii(data)) else {
             break;
         };
         frames.push(RunFrame {
             seq,
+            created_at,
             start: at + frame.data.0,
             end: at + frame.data.1,
         });

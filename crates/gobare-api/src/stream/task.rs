@@ -722,9 +722,10 @@ mod tests {
 
         proptest! {
             #![proptest_config(ProptestConfig::with_cases(2048))]
-            /// Any stream, any chunking: read with runs, a connection reports the frames (in
-            /// order, with the same data), skips, anomalies, truncation and cursor that the
-            /// general path reports, and counts the same lines.
+            /// Any stream, any chunking, `created_at` read or not: read with runs, a
+            /// connection reports the frames (in order, with the same data and `created_at`),
+            /// skips, anomalies, truncation and cursor that the general path reports, and
+            /// counts the same lines.
             #[test]
             fn any_stream_and_chunking(
                 frames in prop::collection::vec(frame_spec(), 0..24),
@@ -734,6 +735,7 @@ mod tests {
                 session in prop::sample::select(vec![Some(OWN), None]),
                 max_frame_bytes in prop_oneof![Just(1usize << 20), 120usize..260],
                 bom in any::<bool>(),
+                read_created_at in any::<bool>(),
             ) {
                 let mut bytes = if bom { b"\xEF\xBB\xBF".to_vec() } else { Vec::new() };
                 bytes.extend(stream_bytes(&frames, first_seq));
@@ -744,7 +746,7 @@ mod tests {
                         None => StreamTarget::Org { root: None },
                     },
                     decode_persisted: false,
-                    read_created_at: false,
+                    read_created_at,
                     frame_runs: true,
                     max_frame_bytes,
                     ..StreamOptions::default()
