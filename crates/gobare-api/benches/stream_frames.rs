@@ -6,7 +6,9 @@
 //!   read, taken one by one;
 //! * `tail_runs` — `tail`'s options: as `tail`, the frames of a chunk taken as runs
 //!   (`StreamOptions::frame_runs`, `Updates::recv_runs`);
-//! * `undecoded` — JSON lines' options: as `tail`, with `created_at` read;
+//! * `undecoded` — as `tail`, with `created_at` read, taken one by one;
+//! * `undecoded_runs` — JSON lines' options: as `undecoded`, with runs (handed over one by
+//!   one, as the export takes them);
 //! * `decoded` — the app's options: every frame decoded, its data dropped.
 //!
 //! For each it prints the time per frame and the heap allocations per frame (a counting
@@ -19,7 +21,7 @@
 //! STREAM_FRAMES_PASSES=1 valgrind --tool=cachegrind --cache-sim=no target/release/deps/stream_frames-*
 //! STREAM_FRAMES_PASSES=3 valgrind --tool=cachegrind --cache-sim=no target/release/deps/stream_frames-*
 //! ```
-//! (each pass runs every mode; set `STREAM_FRAMES_MODE=tail`, `tail_runs`, `undecoded` or `decoded` to
+//! (each pass runs every mode; set `STREAM_FRAMES_MODE` to one mode's name to
 //! run one, then divide the difference by 2 × 50,000).
 
 #[path = "../../../benches/support/workload.rs"]
@@ -115,7 +117,8 @@ fn options(decoded: bool, read_created_at: bool, frame_runs: bool) -> StreamOpti
 
 /// Reads the stream until its first live frame; returns the persisted frames seen.
 async fn drain(options: StreamOptions, chunks: &[Bytes]) -> usize {
-    let runs = options.frame_runs;
+    // `tail` takes runs whole; the export (`created_at` read) takes their frames one by one.
+    let runs = options.frame_runs && !options.read_created_at;
     let mut handle = spawn_with_transport(options, Replay(chunks.to_vec()));
     let mut frames = 0;
     loop {
@@ -168,6 +171,7 @@ fn main() {
         ("tail", false, false, false),
         ("tail_runs", false, false, true),
         ("undecoded", false, true, false),
+        ("undecoded_runs", false, true, true),
         ("decoded", true, true, false),
     ];
     for (name, decoded, read_created_at, frame_runs) in modes {
