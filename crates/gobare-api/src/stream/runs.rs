@@ -1,7 +1,7 @@
 //! Frames read a chunk at a time ([`StreamOptions::frame_runs`]): the persisted frames of a
 //! chunk that are in the server's usual shape are found by a scan of the chunk and handed
-//! over together, as the chunk and each frame's seq and data range ([`FrameRun`]), instead
-//! of an update per frame.
+//! over together, as the chunk and each frame's seq, `created_at` and data range
+//! ([`FrameRun`]), instead of an update per frame.
 //!
 //! A frame is taken this way only when the general path (the SSE parser, then
 //! [`Resume::on_frame_ref`]) would deliver it, undecoded, at the same seq with nothing else
@@ -28,8 +28,8 @@ pub struct FrameRun {
     pub(crate) slot: QueueSlot,
 }
 
-/// One frame of a run: its seq and where its `data:` value lies in the chunk (`end` is the
-/// position of the `\n` that ends it).
+/// One frame of a run: its seq, its `created_at` (when the stream reads it) and where its
+/// `data:` value lies in the chunk (`end` is the position of the `\n` that ends it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct RunFrame {
     seq: u64,
@@ -113,8 +113,7 @@ impl Iterator for RunFrames {
                 .slot
                 .split_off(data_bytes + super::FRAME_OVERHEAD_BYTES)
         };
-        let text = std::str::from_utf8(&self.run.chunk[frame.start..frame.end])
-            .expect("a run's data is ASCII");
+        let text = ascii(&self.run.chunk[frame.start..frame.end]);
         Some(StreamFrame {
             id: Some(frame.seq),
             data: FrameData::of(text, Some(&self.run.chunk)),
@@ -234,10 +233,11 @@ fn printable_ascii(bytes: &[u8]) -> bool {
     }
 }
 
-/// Text of bytes [`printable_ascii`] accepted.
+/// Text of bytes [`printable_ascii`] accepted (a run's data is only such bytes).
 fn ascii(bytes: &[u8]) -> &str {
     debug_assert!(bytes.is_ascii());
-    // SAFETY: every caller passes bytes `printable_ascii` accepted: ASCII, valid UTF-8.
+    // SAFETY: every caller passes bytes `printable_ascii` accepted (in `scan`, or when
+    // a run made by it is read): ASCII, valid UTF-8.
     unsafe { std::str::from_utf8_unchecked(bytes) }
 }
 
