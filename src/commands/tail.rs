@@ -3,7 +3,8 @@
 //!
 //! The stream task owns reconnection and the cursor; this command only prints. What is
 //! already queued is gathered into one burst and written at once (one vectored write of the
-//! frames' data as received, slices of the socket's chunks, not copies), so a 50,000-event
+//! frames' data as received, slices of the socket's chunks, not copies; the frames of a
+//! chunk in the server's usual shape come as one run, see `StreamOptions::frame_runs`), so a 50,000-event
 //! replay is written in large blocks while a live stream still appears line by line. Writes
 //! are asynchronous and raced against the stop signals: a reader that stops reading (a full
 //! pipe) cannot keep SIGTERM from being honoured, and a reader that goes away is noticed
@@ -17,7 +18,7 @@ use bytes::Bytes;
 use color_eyre::eyre::{Result, WrapErr, bail};
 use gobare_api::error::ApiErrorKind;
 use gobare_api::stream::ConnectionState;
-use gobare_api::stream::{self, StreamTarget, StreamUpdate};
+use gobare_api::stream::{self, FrameRun, Received, StreamTarget, StreamUpdate};
 use gobare_api::text;
 use std::borrow::Cow;
 use std::future::Future;
@@ -32,6 +33,9 @@ const MAX_BURST: usize = 4096;
 const MAX_BURST_BYTES: usize = 256 * 1024;
 /// The end of every line printed.
 const NEWLINE: Bytes = Bytes::from_static(b"\n");
+
+/// Most frame bytes `tail` holds between the socket and stdout (a few bursts).
+const TAIL_MAX_QUEUED_BYTES: usize = 4 * MAX_BURST_BYTES;
 
 /// The largest frame `tail` prints.
 const TAIL_MAX_FRAME_BYTES: usize = 256 << 20;
@@ -82,6 +86,12 @@ pub(crate) async fn run(config: Config, args: TailArgs) -> Result<()> {
     // `created_at` (which costs checking its payload), would be wasted work.
     options.decode_persisted = false;
     options.read_created_at = false;
+    // A run's data is printable ASCII on one line: printed as it is, a chunk at a time.
+    options.frame_runs = true;
+    // Frames wait in the socket rather than in memory: a queue longer than a few bursts
+    // only makes stdout's writer trail the reader through memory that is new each time
+    // (page faults), and a reader of stdout slower than the socket is the rule.
+    options.max_queued_bytes = TAIL_MAX_QUEUED_BYTES;
     // Every persisted event is printed, however large (the app's bound is for its screen
     // and memory); a frame past even this bound stops `tail` with its seq.
     options.max_frame_bytes = TAIL_MAX_FRAME_BYTES;
@@ -152,8 +162,16 @@ struct Reported {
 pub(crate) trait Lines {
     fn write_lines(
         &mut self,
-        lines: Vec<Bytes>,
-    ) -> impl Future<Output = std::io::Result<Vec<Bytes>>>;
+        lines: Vec<Piece>,
+    ) -> impl Future<Output = std::io::Result<Vec<Piece>>>;
+}
+
+/// A piece of a burst: bytes, or the lines of a run of frames (each frame's data and its
+/// line end, as received).
+#[derive(Debug)]
+pub(crate) enum Piece {
+    Bytes(Bytes),
+    Run(FrameRun),
 }
 
 /// Any [`AsyncWrite`] as [`Lines`] (the tests' writers).
@@ -162,9 +180,16 @@ pub(crate) struct AsyncLines<W>(pub(crate) W);
 
 #[cfg(test)]
 impl<W: AsyncWrite + Unpin> Lines for AsyncLines<W> {
-    async fn write_lines(&mut self, mut lines: Vec<Bytes>) -> std::io::Result<Vec<Bytes>> {
-        for line in &lines {
-            self.0.write_all(line).await?;
+    async fn write_lines(&mut self, mut lines: Vec<Piece>) -> std::io::Result<Vec<Piece>> {
+        for piece in &lines {
+            match piece {
+                Piece::Bytes(bytes) => self.0.write_all(bytes).await?,
+                Piece::Run(run) => {
+                    for line in run.lines() {
+                        self.0.write_all(line).await?;
+                    }
+                }
+            }
         }
         self.0.flush().await?;
         lines.clear();
@@ -189,7 +214,7 @@ pub(crate) async fn pump<E: Write>(
         let next = tokio::select! {
             biased;
             end = &mut stop => return Ok(end),
-            next = updates.recv() => next,
+            next = updates.recv_runs() => next,
         };
         let Some(first) = next else {
             bail!("the event stream stopped unexpectedly");
@@ -200,21 +225,30 @@ pub(crate) async fn pump<E: Write>(
         let mut gathered = 0;
         let mut bytes = 0;
         let mut failed = None;
-        while let Some(update) = pending.take() {
-            if let Err(e) = write_update(
-                update,
-                &mut lines,
-                &mut bytes,
-                &mut err,
-                verbose,
-                &mut reported,
-            ) {
-                failed = Some(e);
-                break;
+        while let Some(received) = pending.take() {
+            match received {
+                Received::Run(run) => {
+                    bytes += run.line_bytes();
+                    gathered += run.len();
+                    lines.push(Piece::Run(run));
+                }
+                Received::Update(update) => {
+                    if let Err(e) = write_update(
+                        update,
+                        &mut lines,
+                        &mut bytes,
+                        &mut err,
+                        verbose,
+                        &mut reported,
+                    ) {
+                        failed = Some(e);
+                        break;
+                    }
+                    gathered += 1;
+                }
             }
-            gathered += 1;
             if gathered < MAX_BURST && bytes < MAX_BURST_BYTES {
-                pending = updates.try_recv().ok();
+                pending = updates.try_recv_runs().ok();
             }
         }
         if !lines.is_empty() {
@@ -239,7 +273,7 @@ pub(crate) async fn pump<E: Write>(
 /// (exit 1).
 fn write_update<E: Write>(
     update: StreamUpdate,
-    lines: &mut Vec<Bytes>,
+    lines: &mut Vec<Piece>,
     bytes: &mut usize,
     err: &mut E,
     verbose: bool,
@@ -256,8 +290,8 @@ fn write_update<E: Write>(
                 Some(line) => Bytes::from(line),
             };
             *bytes += line.len() + 1;
-            lines.push(line);
-            lines.push(NEWLINE);
+            lines.push(Piece::Bytes(line));
+            lines.push(Piece::Bytes(NEWLINE));
             Ok(())
         }
         StreamUpdate::Skipped { reason } => {
@@ -339,7 +373,7 @@ fn describe_state(state: &ConnectionState) -> String {
 struct BlockingStdout;
 
 impl Lines for BlockingStdout {
-    async fn write_lines(&mut self, mut lines: Vec<Bytes>) -> std::io::Result<Vec<Bytes>> {
+    async fn write_lines(&mut self, mut lines: Vec<Piece>) -> std::io::Result<Vec<Piece>> {
         let written = tokio::task::spawn_blocking(move || {
             let mut out = std::io::stdout().lock();
             write_all_vectored(&mut out, &lines)?;
@@ -352,8 +386,14 @@ impl Lines for BlockingStdout {
 }
 
 /// Writes every byte of `parts`, in order, as few `writev` calls as the system allows.
-fn write_all_vectored(out: &mut impl Write, parts: &[Bytes]) -> std::io::Result<()> {
-    let mut slices: Vec<IoSlice<'_>> = parts.iter().map(|p| IoSlice::new(p)).collect();
+fn write_all_vectored(out: &mut impl Write, parts: &[Piece]) -> std::io::Result<()> {
+    let mut slices: Vec<IoSlice<'_>> = Vec::with_capacity(parts.len());
+    for part in parts {
+        match part {
+            Piece::Bytes(bytes) => slices.push(IoSlice::new(bytes)),
+            Piece::Run(run) => slices.extend(run.lines().map(IoSlice::new)),
+        }
+    }
     let mut rest = &mut slices[..];
     IoSlice::advance_slices(&mut rest, 0);
     while !rest.is_empty() {

@@ -100,9 +100,12 @@ pub(crate) async fn read(
     let mut reached = false;
     let mut events = 0;
     let mut last_seq = None;
-    // When the open stream's quiet spell ends: set on going live and on each persisted
-    // event, never moved by a transient frame.
+    // When the open stream's quiet spell ends: restarted on going live and by persisted
+    // events, never by a transient frame. Restarted when the queue runs dry rather than
+    // at each event (the same instant but for the queue's draining, which only makes the
+    // quiet later): reading the clock per event was 2 % of an export's CPU.
     let mut quiet_until = Instant::now();
+    let mut restart_quiet = false;
     loop {
         // What is already queued is taken without a timer: arming one per frame was a
         // timer-wheel entry per event on a replay.
@@ -114,6 +117,10 @@ pub(crate) async fn read(
         let next = if let Some(next) = queued {
             next
         } else if live {
+            if restart_quiet {
+                restart_quiet = false;
+                quiet_until = Instant::now() + if reached { SETTLED_QUIET } else { ends.quiet };
+            }
             match tokio::time::timeout_at(quiet_until, updates.recv()).await {
                 Ok(next) => next,
                 Err(_) => {
@@ -143,8 +150,7 @@ pub(crate) async fn read(
                     .settled_at
                     .zip(frame.created_at)
                     .is_some_and(|(change, at)| at >= change);
-                let quiet = if reached { SETTLED_QUIET } else { ends.quiet };
-                quiet_until = Instant::now() + quiet;
+                restart_quiet = true;
                 sink(frame)?;
             }
             StreamUpdate::Frame(frame) => {
@@ -164,8 +170,7 @@ pub(crate) async fn read(
             }
             StreamUpdate::State(ConnectionState::Live) => {
                 live = true;
-                let quiet = if reached { SETTLED_QUIET } else { ends.quiet };
-                quiet_until = Instant::now() + quiet;
+                restart_quiet = true;
             }
             StreamUpdate::State(ConnectionState::Failed { reason }) => {
                 bail!("the event stream failed: {}", text::one_line(&reason, 500))

@@ -21,7 +21,7 @@ use std::time::Duration;
 const EXPORT_MAX_FRAME_BYTES: usize = 256 << 20;
 /// Frames queued between the socket and the writer: enough to keep both busy, small
 /// enough that a slow disk makes the socket wait rather than memory grow.
-const EXPORT_QUEUED_BYTES: usize = 8 << 20;
+const EXPORT_QUEUED_BYTES: usize = 1 << 20;
 
 /// What to write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,6 +95,9 @@ pub fn stream_options(
     let markdown = format == Format::Markdown;
     options.decode_persisted = markdown;
     options.keep_data = !markdown;
+    // JSON lines take the envelopes as sent: a chunk's frames in the usual shape are read
+    // as a run (handed over one by one all the same).
+    options.frame_runs = !markdown;
     options
 }
 

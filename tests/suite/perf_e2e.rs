@@ -285,6 +285,7 @@ async fn fast_server_tail_and_export() {
             &marker,
         )
     });
+    let mut jsonl = Vec::new();
     for format in ["md", "jsonl"] {
         let file = home.path(&format!("fast-export.{format}"));
         let args = [
@@ -322,6 +323,9 @@ async fn fast_server_tail_and_export() {
         let c = median(curl_times);
         for (i, (name, _)) in binaries.iter().enumerate() {
             let o = median(std::mem::take(&mut times[i]));
+            if format == "jsonl" {
+                jsonl.push(o);
+            }
             println!(
                 "perf: [fast server] export --format {format}, {events} events ({name}{}): curl -sN {:.1} ms · export {:.1} ms, {:.0} ms of CPU · export / curl = {:.2}x (medians of {RUNS}); peak RSS {:.1} MiB; load {}",
                 if outputs[i] == outputs[0] {
@@ -337,6 +341,29 @@ async fn fast_server_tail_and_export() {
                 load_average()
             );
         }
+    }
+    // Attach catching up the same replay: until the history's last message is on screen.
+    let caught_up = last_user_message(events);
+    let binaries = binaries();
+    let mut attach = vec![Vec::new(); binaries.len()];
+    for _ in 0..RUNS {
+        for (i, (_, bin)) in binaries.iter().enumerate() {
+            let started = Instant::now();
+            let app = App::run_binary(bin, &api, &token, &["attach", &id]);
+            app.pty.wait_for_text(&caught_up, Duration::from_secs(120));
+            attach[i].push(started.elapsed());
+            drop(app);
+        }
+    }
+    for (i, (name, _)) in binaries.iter().enumerate() {
+        let a = median(std::mem::take(&mut attach[i]));
+        println!(
+            "perf: [fast server] attach, {events} events, caught up ({name}): {:.1} ms · export --format jsonl {:.1} ms · attach / export = {:.2}x (medians of {RUNS}, budget 2x; load {})",
+            ms(a),
+            ms(jsonl[i]),
+            a.as_secs_f64() / jsonl[i].as_secs_f64(),
+            load_average()
+        );
     }
     sim.shutdown().await;
 }
@@ -366,9 +393,14 @@ impl App {
     }
 
     fn run(api: &str, token: &str, args: &[&str]) -> App {
+        App::run_binary(BIN, api, token, args)
+    }
+
+    /// [`App::run`] of the binary at `bin`.
+    fn run_binary(bin: &str, api: &str, token: &str, args: &[&str]) -> App {
         let home = Home::new();
         let stats = home.path("stats");
-        let mut cmd = CommandBuilder::new(BIN);
+        let mut cmd = CommandBuilder::new(bin);
         cmd.args(["--api", api]);
         cmd.args(args);
         cmd.env("GOBARE_TOKEN", token);

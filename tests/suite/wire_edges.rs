@@ -301,13 +301,23 @@ async fn sigterm_is_honoured_while_tail_is_blocked_on_a_full_pipe() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // The reader never reads: once far more than a pipe holds was sent, tail is blocked
-    // writing.
+    // The reader never reads: once the flood has stalled after far more than a pipe holds,
+    // the whole chain is backed up (tail's queue is bounded) and tail is blocked writing.
     let stdout = child.stdout.take();
     let deadline = Instant::now() + TIMEOUT;
-    while server.written.load(Ordering::Relaxed) < 8 << 20 {
-        assert!(Instant::now() < deadline, "the flood never got going");
+    let (mut last, mut since) = (0, Instant::now());
+    loop {
+        assert!(
+            Instant::now() < deadline,
+            "the flood never got going and stalled"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
+        let written = server.written.load(Ordering::Relaxed);
+        if written != last {
+            (last, since) = (written, Instant::now());
+        } else if written >= 1 << 20 && since.elapsed() >= Duration::from_millis(300) {
+            break;
+        }
     }
     terminate(&child);
     let status = tokio::time::timeout(Duration::from_secs(10), child.wait())

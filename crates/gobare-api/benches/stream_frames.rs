@@ -2,8 +2,13 @@
 //! stream task from memory in 64 KiB chunks (a buffered server's write size), drained by a
 //! consumer on the same current-thread runtime, as `tail` and `export` run it.
 //!
-//! * `tail` — `tail`'s options: frames not decoded, data kept, no `created_at` read;
-//! * `undecoded` — JSON lines' options: as `tail`, with `created_at` read;
+//! * `tail` — `tail`'s options without runs: frames not decoded, data kept, no `created_at`
+//!   read, taken one by one;
+//! * `tail_runs` — `tail`'s options: as `tail`, the frames of a chunk taken as runs
+//!   (`StreamOptions::frame_runs`, `Updates::recv_runs`);
+//! * `undecoded` — as `tail`, with `created_at` read, taken one by one;
+//! * `undecoded_runs` — JSON lines' options: as `undecoded`, with runs (handed over one by
+//!   one, as the export takes them);
 //! * `decoded` — the app's options: every frame decoded, its data dropped.
 //!
 //! For each it prints the time per frame and the heap allocations per frame (a counting
@@ -16,7 +21,7 @@
 //! STREAM_FRAMES_PASSES=1 valgrind --tool=cachegrind --cache-sim=no target/release/deps/stream_frames-*
 //! STREAM_FRAMES_PASSES=3 valgrind --tool=cachegrind --cache-sim=no target/release/deps/stream_frames-*
 //! ```
-//! (each pass runs every mode; set `STREAM_FRAMES_MODE=tail`, `undecoded` or `decoded` to
+//! (each pass runs every mode; set `STREAM_FRAMES_MODE` to one mode's name to
 //! run one, then divide the difference by 2 × 50,000).
 
 #[path = "../../../benches/support/workload.rs"]
@@ -27,7 +32,9 @@ use bytes::Bytes;
 use futures_util::future::BoxFuture;
 use futures_util::{StreamExt, stream};
 use gobare_api::stream::transport::{ByteStream, OpenError, Transport};
-use gobare_api::stream::{StreamOptions, StreamTarget, StreamUpdate, spawn_with_transport};
+use gobare_api::stream::{
+    Received, StreamOptions, StreamTarget, StreamUpdate, spawn_with_transport,
+};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -96,22 +103,41 @@ impl Transport for Replay {
     }
 }
 
-fn options(decoded: bool, read_created_at: bool) -> StreamOptions {
+fn options(decoded: bool, read_created_at: bool, frame_runs: bool) -> StreamOptions {
     StreamOptions {
         target: StreamTarget::Session(SESSION.into()),
         from: Some(0),
         decode_persisted: decoded,
         keep_data: !decoded,
         read_created_at,
+        frame_runs,
         ..StreamOptions::default()
     }
 }
 
 /// Reads the stream until its first live frame; returns the persisted frames seen.
 async fn drain(options: StreamOptions, chunks: &[Bytes]) -> usize {
+    // `tail` takes runs whole; the export (`created_at` read) takes their frames one by one.
+    let runs = options.frame_runs && !options.read_created_at;
     let mut handle = spawn_with_transport(options, Replay(chunks.to_vec()));
     let mut frames = 0;
-    while let Some(update) = handle.updates.recv().await {
+    loop {
+        let update = if runs {
+            match handle.updates.recv_runs().await {
+                Some(Received::Run(run)) => {
+                    frames += run.len();
+                    black_box(&run);
+                    continue;
+                }
+                Some(Received::Update(update)) => update,
+                None => break,
+            }
+        } else {
+            match handle.updates.recv().await {
+                Some(update) => update,
+                None => break,
+            }
+        };
         if let StreamUpdate::Frame(frame) = update {
             if frame.id.is_none() {
                 break;
@@ -142,11 +168,13 @@ fn main() {
         .build()
         .expect("runtime");
     let modes = [
-        ("tail", false, false),
-        ("undecoded", false, true),
-        ("decoded", true, true),
+        ("tail", false, false, false),
+        ("tail_runs", false, false, true),
+        ("undecoded", false, true, false),
+        ("undecoded_runs", false, true, true),
+        ("decoded", true, true, false),
     ];
-    for (name, decoded, read_created_at) in modes {
+    for (name, decoded, read_created_at, frame_runs) in modes {
         if !mode.is_empty() && mode != name {
             continue;
         }
@@ -155,7 +183,10 @@ fn main() {
         for _ in 0..passes {
             let before = ALLOCATIONS.load(Ordering::Relaxed);
             let started = Instant::now();
-            let frames = rt.block_on(drain(options(decoded, read_created_at), &chunks));
+            let frames = rt.block_on(drain(
+                options(decoded, read_created_at, frame_runs),
+                &chunks,
+            ));
             let secs = started.elapsed().as_secs_f64();
             assert_eq!(frames, EVENTS);
             best = best.min(secs);

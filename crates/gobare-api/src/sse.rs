@@ -115,8 +115,62 @@ impl SseParser {
     /// Parses one chunk, handing each item it completes to `each`, borrowed: a frame whose
     /// lines all arrived in this chunk is read in place, without a copy or an allocation.
     pub(crate) fn feed_with(&mut self, chunk: &[u8], each: &mut impl FnMut(SseRef<'_>)) {
-        self.feed_lines(chunk, each);
-        // What the unfinished frame holds of this chunk must outlive it.
+        self.feed_lines(chunk, 0, false, each);
+        self.end_chunk(chunk);
+    }
+
+    /// Like [`SseParser::feed_shared`] from `from` in `chunk`, stopping after the first line
+    /// that leaves the parser between frames ([`SseParser::between_frames`]); returns where
+    /// it stopped (`chunk.len()`: the chunk is read, and what an unfinished frame holds of
+    /// it was copied). Feeding the rest of the chunk this way, or anything that reads as
+    /// frames at that point, reads what one `feed_shared` of the whole chunk would.
+    pub(crate) fn feed_shared_to_frame_end(
+        &mut self,
+        chunk: &Bytes,
+        from: usize,
+        each: &mut impl FnMut(SseRef<'_>),
+    ) -> usize {
+        let stopped = self.feed_lines(chunk, from, true, &mut |item| match item {
+            SseRef::Frame(frame) => each(SseRef::Frame(SseFrameRef {
+                chunk: Some(chunk),
+                ..frame
+            })),
+            other => each(other),
+        });
+        if stopped == chunk.len() {
+            self.end_chunk(chunk);
+        }
+        stopped
+    }
+
+    /// Whether the parser is between frames: no line, frame or BOM begun, nothing carried
+    /// over. The next byte starts a frame's first line.
+    pub(crate) fn between_frames(&self) -> bool {
+        self.bom_matched == BOM.len()
+            && !self.pending_cr
+            && self.partial.is_empty()
+            && !self.skipping_line
+            && !self.oversized
+            && self.frame_bytes == 0
+            && !self.has_data
+            && !self.id.set
+            && !self.event.set
+    }
+
+    /// The frame bound this parser applies.
+    pub(crate) fn max_frame_bytes(&self) -> usize {
+        self.max_frame_bytes
+    }
+
+    /// Counts `lines` complete lines read past the parser (whole frames read elsewhere,
+    /// between frames): the watchdog's signal.
+    pub(crate) fn count_lines(&mut self, lines: u64) {
+        self.any_byte_seen |= lines > 0;
+        self.lines_seen += lines;
+    }
+
+    /// The chunk is read: what the unfinished frame holds of it must outlive it.
+    fn end_chunk(&mut self, chunk: &[u8]) {
         self.id.spill(chunk);
         self.event.spill(chunk);
         if let Some((from, to)) = self.data_at.take() {
@@ -136,13 +190,22 @@ impl SseParser {
         });
     }
 
-    fn feed_lines(&mut self, chunk: &[u8], each: &mut impl FnMut(SseRef<'_>)) {
-        self.any_byte_seen |= !chunk.is_empty();
-        let mut rest = chunk;
+    /// Reads the lines of `chunk[from..]`; with `stop_between_frames`, only up to the end of
+    /// the first line after which the parser is [`SseParser::between_frames`]. Returns where
+    /// it stopped.
+    fn feed_lines(
+        &mut self,
+        chunk: &[u8],
+        from: usize,
+        stop_between_frames: bool,
+        each: &mut impl FnMut(SseRef<'_>),
+    ) -> usize {
+        let mut rest = &chunk[from..];
+        self.any_byte_seen |= !rest.is_empty();
         if self.bom_matched < BOM.len() {
             rest = self.strip_bom(rest);
             if self.bom_matched < BOM.len() {
-                return; // still could be a BOM: wait for more bytes
+                return chunk.len(); // still could be a BOM: wait for more bytes
             }
         }
         if self.pending_cr && !rest.is_empty() {
@@ -154,7 +217,7 @@ impl SseParser {
         while !rest.is_empty() {
             let Some(end) = memchr2(b'\n', b'\r', rest) else {
                 self.keep_partial(rest);
-                return;
+                return chunk.len();
             };
             self.lines_seen += 1;
             let after = if rest[end] == b'\r' {
@@ -183,7 +246,11 @@ impl SseParser {
                 self.partial = line; // keep the allocation
             }
             rest = &rest[after..];
+            if stop_between_frames && self.between_frames() {
+                return chunk.len() - rest.len();
+            }
         }
+        chunk.len()
     }
 
     /// Consumes leading BOM bytes; on a mismatch re-queues the matched prefix as line bytes.

@@ -6,6 +6,7 @@
 
 pub mod backoff;
 mod resume;
+mod runs;
 pub mod slots;
 mod task;
 pub mod transport;
@@ -13,6 +14,7 @@ pub mod transport;
 use crate::auth::Token;
 pub use crate::frame_data::FrameData;
 use crate::model::{DecodeError, Event};
+pub use runs::{FrameRun, RunFrames};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -72,6 +74,11 @@ pub struct StreamOptions {
     /// then taken without checking that its payload is JSON, which could change nothing
     /// else the stream reads.
     pub read_created_at: bool,
+    /// Hand over the persisted frames of a chunk that are in the server's usual shape
+    /// together, as a [`FrameRun`] (see [`Updates::recv_runs`]), when frames are not
+    /// decoded. Default `false`. [`Updates::recv`] hands a run's frames
+    /// out one by one, as without it.
+    pub frame_runs: bool,
 }
 
 /// What one queued frame costs beyond its `data:` bytes: the update itself and its decoded
@@ -173,6 +180,18 @@ impl QueueSlot {
             share: Some((budget, share)),
         }
     }
+
+    /// Moves up to `share` of this slot's share into a new slot.
+    pub(crate) fn split_off(&mut self, share: usize) -> QueueSlot {
+        match &mut self.share {
+            Some((budget, own)) => {
+                let moved = share.min(*own);
+                *own -= moved;
+                QueueSlot::new(budget.clone(), moved)
+            }
+            None => QueueSlot::default(),
+        }
+    }
 }
 
 impl Drop for QueueSlot {
@@ -211,16 +230,55 @@ pub struct StreamHandle {
 /// one by one, in order.
 #[derive(Debug)]
 pub struct Updates {
-    rx: mpsc::UnboundedReceiver<Vec<StreamUpdate>>,
-    ready: std::vec::IntoIter<StreamUpdate>,
+    rx: mpsc::UnboundedReceiver<Batch>,
+    ready: std::vec::IntoIter<Queued>,
+    /// A run whose frames are being handed out one by one.
+    expanding: Option<RunFrames>,
+    /// Updates in `ready` and `expanding` (a run counts its frames).
+    ready_updates: usize,
     /// Updates in `rx`'s batches.
     queued: Arc<AtomicUsize>,
+}
+
+/// What one message of the channel holds: queued items and how many updates they count.
+type Batch = (Vec<Queued>, usize);
+
+/// One queued item: an update, or frames read a chunk at a time.
+// Boxing the update would cost an allocation per frame (see `StreamUpdate`).
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub(crate) enum Queued {
+    Update(StreamUpdate),
+    Run(FrameRun),
+}
+
+impl Queued {
+    /// How many updates it counts as.
+    pub(crate) fn updates(&self) -> usize {
+        match self {
+            Queued::Update(_) => 1,
+            Queued::Run(run) => run.len(),
+        }
+    }
+}
+
+/// What [`Updates::recv_runs`] hands over.
+// Boxing the update would cost an allocation per frame (see `StreamUpdate`).
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum Received {
+    /// One update, as [`Updates::recv`] hands it over.
+    Update(StreamUpdate),
+    /// Persisted frames in order, as a run (only with [`StreamOptions::frame_runs`]): each
+    /// is what [`Updates::recv`] would hand over as a [`StreamUpdate::Frame`]
+    /// ([`FrameRun::into_frames`]).
+    Run(FrameRun),
 }
 
 /// The sending end of [`Updates`] (the stream task's, or a test's).
 #[derive(Debug, Clone)]
 pub struct UpdateSender {
-    tx: mpsc::UnboundedSender<Vec<StreamUpdate>>,
+    tx: mpsc::UnboundedSender<Batch>,
     queued: Arc<AtomicUsize>,
 }
 
@@ -241,6 +299,8 @@ pub fn channel() -> (UpdateSender, Updates) {
         Updates {
             rx,
             ready: Vec::new().into_iter(),
+            expanding: None,
+            ready_updates: 0,
             queued,
         },
     )
@@ -254,16 +314,21 @@ impl UpdateSender {
 
     /// Sends updates at once, in order (nothing when empty).
     pub fn send_all(&self, updates: Vec<StreamUpdate>) -> Result<(), Closed> {
-        if updates.is_empty() {
+        let n = updates.len();
+        self.send_queued(updates.into_iter().map(Queued::Update).collect(), n)
+    }
+
+    /// Sends queued items at once, in order; `n`: the updates they count.
+    pub(crate) fn send_queued(&self, items: Vec<Queued>, n: usize) -> Result<(), Closed> {
+        if items.is_empty() {
             return if self.tx.is_closed() {
                 Err(Closed)
             } else {
                 Ok(())
             };
         }
-        let n = updates.len();
         self.queued.fetch_add(n, Ordering::Relaxed);
-        self.tx.send(updates).map_err(|_| {
+        self.tx.send((items, n)).map_err(|_| {
             self.queued.fetch_sub(n, Ordering::Relaxed);
             Closed
         })
@@ -280,30 +345,91 @@ impl Updates {
     /// safe: an update is never lost to a dropped call.
     pub async fn recv(&mut self) -> Option<StreamUpdate> {
         loop {
-            if let Some(update) = self.ready.next() {
+            if let Some(update) = self.next_ready() {
                 return Some(update);
             }
             let batch = self.rx.recv().await?;
-            self.queued.fetch_sub(batch.len(), Ordering::Relaxed);
-            self.ready = batch.into_iter();
+            self.take(batch);
         }
     }
 
     /// The next update if one is queued.
     pub fn try_recv(&mut self) -> Result<StreamUpdate, mpsc::error::TryRecvError> {
         loop {
-            if let Some(update) = self.ready.next() {
+            if let Some(update) = self.next_ready() {
                 return Ok(update);
             }
             let batch = self.rx.try_recv()?;
-            self.queued.fetch_sub(batch.len(), Ordering::Relaxed);
-            self.ready = batch.into_iter();
+            self.take(batch);
         }
+    }
+
+    /// Like [`Updates::recv`], but the frames of a run (see [`StreamOptions::frame_runs`])
+    /// come as one [`Received::Run`]. Cancel safe.
+    pub async fn recv_runs(&mut self) -> Option<Received> {
+        loop {
+            if let Some(received) = self.next_ready_run() {
+                return Some(received);
+            }
+            let batch = self.rx.recv().await?;
+            self.take(batch);
+        }
+    }
+
+    /// [`Updates::recv_runs`] if anything is queued.
+    pub fn try_recv_runs(&mut self) -> Result<Received, mpsc::error::TryRecvError> {
+        loop {
+            if let Some(received) = self.next_ready_run() {
+                return Ok(received);
+            }
+            let batch = self.rx.try_recv()?;
+            self.take(batch);
+        }
+    }
+
+    fn take(&mut self, (items, n): Batch) {
+        self.queued.fetch_sub(n, Ordering::Relaxed);
+        self.ready = items.into_iter();
+        self.expanding = None;
+        self.ready_updates = n;
+    }
+
+    /// The next update of what was taken from the channel.
+    fn next_ready(&mut self) -> Option<StreamUpdate> {
+        loop {
+            if let Some(frame) = self.expanding.as_mut().and_then(Iterator::next) {
+                self.ready_updates -= 1;
+                return Some(StreamUpdate::Frame(frame));
+            }
+            match self.ready.next()? {
+                Queued::Update(update) => {
+                    self.ready_updates -= 1;
+                    return Some(update);
+                }
+                Queued::Run(run) => self.expanding = Some(run.into_frames()),
+            }
+        }
+    }
+
+    /// The next update or run of what was taken from the channel.
+    fn next_ready_run(&mut self) -> Option<Received> {
+        if let Some(frames) = self.expanding.take()
+            && frames.len() > 0
+        {
+            self.ready_updates -= frames.len();
+            return Some(Received::Run(frames.into_rest()));
+        }
+        let item = self.ready.next()?;
+        self.ready_updates -= item.updates();
+        Some(match item {
+            Queued::Update(update) => Received::Update(update),
+            Queued::Run(run) => Received::Run(run),
+        })
     }
 
     /// How many updates are waiting to be taken.
     pub fn len(&self) -> usize {
-        self.queued.load(Ordering::Relaxed) + self.ready.len()
+        self.queued.load(Ordering::Relaxed) + self.ready_updates
     }
 
     /// Whether none is waiting.
@@ -340,6 +466,7 @@ impl Default for StreamOptions {
             max_queued_bytes: 32 << 20,
             keep_data: true,
             read_created_at: true,
+            frame_runs: false,
         }
     }
 }

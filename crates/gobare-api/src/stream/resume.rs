@@ -425,16 +425,11 @@ impl Resume {
         }
         let head = ReferenceHead::read(&frame.data)?;
         let id = frame.id.as_deref()?.trim().parse::<u64>().ok()?;
-        let transient = |kind: &str| TRANSIENT_TYPES.contains(&kind);
-        // Named in the head, or a `session_id` after it could still name another session.
-        let same_session = match (self.session.as_deref(), head.session_id) {
-            (Some(own), theirs) => theirs == Some(own),
-            (None, _) => true,
-        };
-        let agrees = head.seq == Some(id)
-            && same_session
-            && !transient(head.kind)
-            && !frame.event.as_deref().is_some_and(transient);
+        let agrees = self.head_agrees(&head, id)
+            && !frame
+                .event
+                .as_deref()
+                .is_some_and(|event| TRANSIENT_TYPES.contains(&event));
         agrees.then(|| Head {
             kind: Some(Cow::Borrowed(head.kind)),
             session_id: head.session_id.map(Cow::Borrowed),
@@ -444,6 +439,65 @@ impl Resume {
             note: None,
             payload: None,
         })
+    }
+
+    /// Whether a reference head agrees with a frame's `id:` line: its seq is the line's,
+    /// it names this stream's session (if the stream has one), and its type is neither
+    /// transient nor a notice.
+    fn head_agrees(&self, head: &ReferenceHead<'_>, id: u64) -> bool {
+        // Named in the head, or a `session_id` after it could still name another session.
+        let same_session = match (self.session.as_deref(), head.session_id) {
+            (Some(own), theirs) => theirs == Some(own),
+            (None, _) => true,
+        };
+        head.seq == Some(id) && same_session && !TRANSIENT_TYPES.contains(&head.kind)
+    }
+
+    /// The decision for a frame of exactly an `id:` line reading `id`, an `event:` line
+    /// `event` or none, and one `data:` line `data`, taken without building it: the seq at
+    /// which [`Resume::on_frame_ref`] would deliver it, undecoded, and its `created_at` (when
+    /// read), when its head agrees ([`Resume::agreeing_head`]), it is not a duplicate and no
+    /// anomaly is waiting to be reported before it; the cursor moves as it would. Reading
+    /// `created_at`, the payload is checked to be one JSON value, as the general path's head
+    /// read does. `None`: nothing changed, and the frame is left to [`Resume::on_frame_ref`].
+    pub(crate) fn deliver_agreeing(
+        &mut self,
+        id: u64,
+        event: Option<&str>,
+        data: &str,
+    ) -> Option<(u64, Option<i64>)> {
+        if event.is_some_and(|event| TRANSIENT_TYPES.contains(&event))
+            || self.decode_persisted
+            || !self.trust_agreeing_heads
+            || self.anomaly.is_some()
+            || self.delivered.is_some_and(|cursor| id <= cursor)
+            || id == u64::MAX
+        {
+            return None;
+        }
+        let head = ReferenceHead::read(data)?;
+        if !self.head_agrees(&head, id)
+            || (self.read_created_at && !crate::json::is_one_value(head.payload))
+        {
+            return None;
+        }
+        self.delivered = Some(id);
+        self.next_request = Some(id);
+        self.seen_persisted = true;
+        Some((id, head.created_at.filter(|_| self.read_created_at)))
+    }
+
+    /// Whether [`Resume::deliver_agreeing`] may take any frame: the general path only, else.
+    pub(crate) fn takes_agreeing_frames(&self) -> bool {
+        !self.decode_persisted && self.trust_agreeing_heads
+    }
+
+    /// Makes [`Resume::deliver_agreeing`] and [`Resume::agreeing_head`] decline every frame
+    /// (the general path, for tests to compare with).
+    #[cfg(test)]
+    pub(crate) fn without_agreeing_heads(mut self) -> Self {
+        self.trust_agreeing_heads = false;
+        self
     }
 
     fn on_transient(

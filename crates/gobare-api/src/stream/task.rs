@@ -3,11 +3,15 @@
 
 use super::backoff::StreamBackoff;
 use super::resume::{FrameAction, Resume};
+use super::runs::{self, FrameRun, RUN_FRAME_BYTES};
 use super::transport::{ByteStream, Transport};
-use super::{QueueSlot, StreamFrame, StreamOptions, StreamTarget, StreamUpdate, UpdateSender};
+use super::{
+    QueueSlot, Queued, StreamFrame, StreamOptions, StreamTarget, StreamUpdate, UpdateSender,
+};
 use crate::auth::Token;
 use crate::sse::{SseParser, SseRef};
 use crate::stream::ConnectionState;
+use bytes::Bytes;
 use futures_util::StreamExt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -96,15 +100,21 @@ impl Reporter<'_> {
         if batch.share > 0 {
             self.budget.take(batch.share).await;
             for &(at, share) in &batch.shares {
-                if let StreamUpdate::Frame(frame) = &mut batch.updates[at] {
-                    frame.slot = QueueSlot::new(self.budget.clone(), share);
-                }
+                let slot = match &mut batch.updates[at] {
+                    Queued::Update(StreamUpdate::Frame(frame)) => &mut frame.slot,
+                    Queued::Run(run) => &mut run.slot,
+                    Queued::Update(_) => continue,
+                };
+                *slot = QueueSlot::new(self.budget.clone(), share);
             }
         }
         batch.share = 0;
         batch.shares.clear();
         let updates = std::mem::take(&mut batch.updates);
-        self.tx.send_all(updates).map_err(|_| ConsumerGone)
+        let count = std::mem::take(&mut batch.count);
+        self.tx
+            .send_queued(updates, count)
+            .map_err(|_| ConsumerGone)
     }
 
     fn state(&self, state: ConnectionState) -> Result<(), ConsumerGone> {
@@ -123,7 +133,9 @@ impl Reporter<'_> {
 /// What one chunk completed, in order, with each frame's share of the queue budget.
 #[derive(Default)]
 struct Batch {
-    updates: Vec<StreamUpdate>,
+    updates: Vec<Queued>,
+    /// The updates `updates` counts (a run counts its frames).
+    count: usize,
     /// (index in `updates`, share) of each frame.
     shares: Vec<(usize, usize)>,
     share: usize,
@@ -135,7 +147,8 @@ struct Batch {
 
 impl Batch {
     fn push(&mut self, update: StreamUpdate) {
-        self.updates.push(update);
+        self.count += 1;
+        self.updates.push(Queued::Update(update));
     }
 
     /// A frame costs its data and [`super::FRAME_OVERHEAD_BYTES`]; `in_chunk`: its data is
@@ -148,7 +161,22 @@ impl Batch {
         }
         self.shares.push((self.updates.len(), share));
         self.share = self.share.saturating_add(share);
-        self.updates.push(StreamUpdate::Frame(frame));
+        self.push(StreamUpdate::Frame(frame));
+    }
+
+    /// A run costs its data, its list and one [`super::FRAME_OVERHEAD_BYTES`]; it holds
+    /// a slice of the current chunk.
+    fn push_run(&mut self, run: FrameRun) {
+        let data_bytes = run.line_bytes();
+        let share = data_bytes
+            .saturating_add(run.len() * RUN_FRAME_BYTES)
+            .saturating_add(super::FRAME_OVERHEAD_BYTES);
+        self.chunk_held = self.chunk_held.saturating_add(data_bytes);
+        self.last_holder = Some(self.shares.len());
+        self.shares.push((self.updates.len(), share));
+        self.share = self.share.saturating_add(share);
+        self.count += run.len();
+        self.updates.push(Queued::Run(run));
     }
 
     /// A chunk that frames hold slices of stays in memory whole until the last of them is
@@ -321,21 +349,15 @@ async fn read(
             Some(Ok(chunk)) => chunk,
         };
         let lines_before = parser.lines_seen();
-        let mut ended = None;
-        parser.feed_shared(&chunk, &mut |item| {
-            if ended.is_none() {
-                ended = on_item(
-                    item,
-                    &chunk,
-                    options,
-                    resume,
-                    backoff,
-                    &mut batch,
-                    &mut progressed,
-                );
-            }
-        });
-        batch.end_chunk(chunk.len());
+        let ended = read_chunk(
+            &mut parser,
+            &chunk,
+            options,
+            resume,
+            backoff,
+            &mut batch,
+            &mut progressed,
+        );
         if parser.lines_seen() != lines_before {
             last_line = Instant::now();
             in_grace = false;
@@ -345,6 +367,54 @@ async fn read(
             return Ok(ConnectionEnd { reason, progressed });
         }
     }
+}
+
+/// Reads one chunk, adding what to report to `batch`. `Some(reason)`: the connection must
+/// end here (see [`on_item`]).
+fn read_chunk(
+    parser: &mut SseParser,
+    chunk: &Bytes,
+    options: &StreamOptions,
+    resume: &mut Resume,
+    backoff: &mut StreamBackoff,
+    batch: &mut Batch,
+    progressed: &mut bool,
+) -> Option<String> {
+    let mut ended = None;
+    if !(options.frame_runs && resume.takes_agreeing_frames()) {
+        parser.feed_shared(chunk, &mut |item| {
+            if ended.is_none() {
+                ended = on_item(item, chunk, options, resume, backoff, batch, progressed);
+            }
+        });
+        batch.end_chunk(chunk.len());
+        return ended;
+    }
+    // Runs of frames in the usual shape, and the general path for whatever is not (up to
+    // the next frame's start), in turns.
+    let mut at = 0;
+    while at < chunk.len() && ended.is_none() {
+        if parser.between_frames() {
+            let mut frames = Vec::new();
+            let (end, lines) = runs::scan(chunk, at, parser.max_frame_bytes(), resume, &mut frames);
+            if !frames.is_empty() {
+                parser.count_lines(lines);
+                *progressed = true;
+                batch.push_run(FrameRun::new(chunk.clone(), frames));
+            }
+            at = end;
+            if at == chunk.len() {
+                break;
+            }
+        }
+        at = parser.feed_shared_to_frame_end(chunk, at, &mut |item| {
+            if ended.is_none() {
+                ended = on_item(item, chunk, options, resume, backoff, batch, progressed);
+            }
+        });
+    }
+    batch.end_chunk(chunk.len());
+    ended
 }
 
 /// Decides about one parsed item, adding what to report to `batch`. `Some(reason)`: the
@@ -446,6 +516,299 @@ mod tests {
             event: Err(crate::model::DecodeError("not decoded".into())),
             created_at: None,
             slot: QueueSlot::default(),
+        }
+    }
+
+    mod runs_read_as_the_general_path {
+        use super::*;
+        use crate::stream::resume::Resume;
+        use proptest::prelude::*;
+
+        const OWN: &str = "3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af";
+        const NOTICE: &str = "gobare.replay_truncated";
+
+        /// One frame of the generated stream: (seq step, type, session, `id:` line, `event:`
+        /// line, payload, line end, a line before it).
+        type FrameSpec = (
+            u64,
+            &'static str,
+            Option<&'static str>,
+            &'static str,
+            Option<&'static str>,
+            &'static str,
+            &'static str,
+            &'static str,
+        );
+
+        fn frame_spec() -> impl Strategy<Value = FrameSpec> {
+            (
+                prop::sample::select(vec![1u64, 1, 1, 1, 0, 2, 1000]),
+                prop::sample::select(vec![
+                    "agent.message",
+                    "agent.message",
+                    "agent.message",
+                    "agent.message",
+                    "tool.call",
+                    "agent.text",
+                    "agent.message",
+                    "agent.message",
+                    "agent.message",
+                    NOTICE,
+                ]),
+                prop::sample::select(vec![Some(OWN), Some(OWN), Some("sess_other"), None]),
+                prop::sample::select(vec![
+                    "same", "same", "same", "next", "none", "nospace", "back", "junk", "big",
+                ]),
+                prop::sample::select(vec![
+                    None,
+                    None,
+                    Some("same"),
+                    Some("same"),
+                    Some("same"),
+                    Some("agent.text"),
+                    Some("x\u{1}y"),
+                    Some(""),
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(NOTICE),
+                ]),
+                prop::sample::select(vec![
+                    r#"{"text":"hi"}"#,
+                    r#"{"text":"hi"}"#,
+                    r#"{"text":"\u00e9 ok"}"#,
+                    r#"{"text":"é"}"#,
+                    r#"{"from_seq":3,"note":"n"}"#,
+                    "]",
+                    "{\"text\":\"a\u{7}\"}",
+                    r#"{"text":"x"},"session_id":"sess_other""#,
+                    r#"{"delta":"d"}"#,
+                ]),
+                prop::sample::select(vec!["\n", "\n", "\n", "\n", "\r\n", "\r"]),
+                prop::sample::select(vec![
+                    "",
+                    "",
+                    "",
+                    ": ping\n",
+                    "retry: 5\n",
+                    "other: 1\n",
+                    "\n",
+                    "data: x\n",
+                    "id: 3\n",
+                ]),
+            )
+        }
+
+        /// The wire bytes of `frames`, seqs counted from `seq`.
+        fn stream_bytes(frames: &[FrameSpec], mut seq: u64) -> Vec<u8> {
+            let mut out = Vec::new();
+            for &(step, kind, session, id, event, payload, end, before) in frames {
+                seq = seq
+                    .saturating_add(step)
+                    .saturating_sub(u64::from(step == 0));
+                let persisted = kind != "agent.text" && kind != NOTICE;
+                let mut json = format!(r#"{{"object":"event","type":"{kind}""#);
+                if let Some(session) = session {
+                    json.push_str(&format!(r#","session_id":"{session}""#));
+                }
+                if persisted {
+                    json.push_str(&format!(r#","seq":{seq}"#));
+                } else {
+                    json.push_str(r#","seq":null"#);
+                }
+                json.push_str(&format!(
+                    r#","created_at":1700000000000,"payload":{payload}}}"#
+                ));
+                out.extend_from_slice(before.as_bytes());
+                let id = match id {
+                    "same" => Some(format!("id: {seq}")),
+                    "next" => Some(format!("id: {}", seq + 1)),
+                    "back" => Some(format!("id: {}", seq.saturating_sub(5))),
+                    "nospace" => Some(format!("id:{seq}")),
+                    "junk" => Some("id: 1x".to_string()),
+                    "big" => Some("id: 99999999999999999999".to_string()),
+                    _ => None,
+                };
+                for line in
+                    id.into_iter().chain(event.map(|event| {
+                        format!("event: {}", if event == "same" { kind } else { event })
+                    }))
+                {
+                    out.extend_from_slice(line.as_bytes());
+                    out.extend_from_slice(end.as_bytes());
+                }
+                out.extend_from_slice(format!("data: {json}{end}{end}").as_bytes());
+            }
+            out
+        }
+
+        /// What a connection reading `chunks` reports, runs read as frames; why it ended;
+        /// the lines seen after each chunk; the cursor after.
+        type Read = (
+            Vec<StreamUpdate>,
+            Option<String>,
+            Vec<u64>,
+            Option<u64>,
+            Option<u64>,
+            usize,
+        );
+
+        fn read_all(chunks: &[Bytes], options: &StreamOptions, mut resume: Resume) -> Read {
+            let mut parser = SseParser::new(options.max_frame_bytes);
+            let mut backoff = StreamBackoff::new(Duration::from_secs(1), 1);
+            let mut batch = Batch::default();
+            let mut progressed = false;
+            let mut lines = Vec::new();
+            let mut ended = None;
+            for chunk in chunks {
+                ended = read_chunk(
+                    &mut parser,
+                    chunk,
+                    options,
+                    &mut resume,
+                    &mut backoff,
+                    &mut batch,
+                    &mut progressed,
+                );
+                if ended.is_some() {
+                    break;
+                }
+                lines.push(parser.lines_seen());
+            }
+            let mut runs = 0;
+            let mut updates = Vec::new();
+            for item in batch.updates {
+                match item {
+                    Queued::Update(update) => updates.push(update),
+                    Queued::Run(run) => {
+                        runs += 1;
+                        updates.extend(run.into_frames().map(StreamUpdate::Frame));
+                    }
+                }
+            }
+            (
+                updates,
+                ended,
+                lines,
+                resume.cursor(),
+                resume.reconnect_request(),
+                runs,
+            )
+        }
+
+        fn resume(options: &StreamOptions, from: Option<u64>) -> Resume {
+            Resume::new(from, false)
+                .with_decode_persisted(options.decode_persisted)
+                .with_read_created_at(options.read_created_at)
+                .with_session(match &options.target {
+                    StreamTarget::Session(id) => Some(id.clone()),
+                    StreamTarget::Org { .. } => None,
+                })
+        }
+
+        fn cut(bytes: &[u8], cuts: &[prop::sample::Index]) -> Vec<Bytes> {
+            let mut at: Vec<usize> = cuts.iter().map(|i| i.index(bytes.len() + 1)).collect();
+            at.sort_unstable();
+            let mut chunks = Vec::new();
+            let mut from = 0;
+            for cut in at {
+                chunks.push(Bytes::copy_from_slice(&bytes[from..cut]));
+                from = cut;
+            }
+            chunks.push(Bytes::copy_from_slice(&bytes[from..]));
+            chunks
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(2048))]
+            /// Any stream, any chunking, `created_at` read or not: read with runs, a
+            /// connection reports the frames (in order, with the same data and `created_at`),
+            /// skips, anomalies, truncation and cursor that the general path reports, and
+            /// counts the same lines.
+            #[test]
+            fn any_stream_and_chunking(
+                frames in prop::collection::vec(frame_spec(), 0..24),
+                cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..10),
+                first_seq in prop::sample::select(vec![0u64, 5]),
+                from in prop::sample::select(vec![None, Some(0u64), Some(3)]),
+                session in prop::sample::select(vec![Some(OWN), None]),
+                max_frame_bytes in prop_oneof![Just(1usize << 20), 120usize..260],
+                bom in any::<bool>(),
+                read_created_at in any::<bool>(),
+            ) {
+                let mut bytes = if bom { b"\xEF\xBB\xBF".to_vec() } else { Vec::new() };
+                bytes.extend(stream_bytes(&frames, first_seq));
+                let chunks = cut(&bytes, &cuts);
+                let options = StreamOptions {
+                    target: match session {
+                        Some(id) => StreamTarget::Session(id.into()),
+                        None => StreamTarget::Org { root: None },
+                    },
+                    decode_persisted: false,
+                    read_created_at,
+                    frame_runs: true,
+                    max_frame_bytes,
+                    ..StreamOptions::default()
+                };
+                let (updates, ended, lines, cursor, request, _) =
+                    read_all(&chunks, &options, resume(&options, from));
+                let general = read_all(&chunks, &options, resume(&options, from).without_agreeing_heads());
+                prop_assert_eq!(general.5, 0);
+                prop_assert_eq!(&updates, &general.0);
+                prop_assert_eq!(&ended, &general.1);
+                prop_assert_eq!(cursor, general.3);
+                prop_assert_eq!(request, general.4);
+                if ended.is_none() {
+                    prop_assert_eq!(lines, general.2);
+                }
+            }
+        }
+
+        /// The server's usual stream is read as runs, a frame split over two chunks by the
+        /// general path between them.
+        #[test]
+        fn the_usual_stream_is_read_as_runs() {
+            let frames: Vec<FrameSpec> = (0..10)
+                .map(|_| {
+                    (
+                        1,
+                        "agent.message",
+                        Some(OWN),
+                        "same",
+                        Some("same"),
+                        r#"{"text":"hi"}"#,
+                        "\n",
+                        "",
+                    )
+                })
+                .collect();
+            let bytes = stream_bytes(&frames, 0);
+            let options = StreamOptions {
+                target: StreamTarget::Session(OWN.into()),
+                decode_persisted: false,
+                read_created_at: false,
+                frame_runs: true,
+                ..StreamOptions::default()
+            };
+            let chunks = vec![
+                Bytes::copy_from_slice(&bytes[..bytes.len() / 2]),
+                Bytes::copy_from_slice(&bytes[bytes.len() / 2..]),
+            ];
+            let (updates, ended, _, cursor, _, runs) =
+                read_all(&chunks, &options, resume(&options, Some(0)));
+            assert_eq!(
+                (updates.len(), ended, cursor, runs),
+                (10, None, Some(10), 2)
+            );
+            let mut read = resume(&options, Some(0));
+            let mut frames = Vec::new();
+            let (end, lines) = runs::scan(&chunks[1], 0, 1 << 20, &mut read, &mut frames);
+            assert_eq!(
+                (end, lines, frames.len()),
+                (0, 0, 0),
+                "starts inside a frame"
+            );
         }
     }
 

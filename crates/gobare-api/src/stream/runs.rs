@@ -1,0 +1,266 @@
+//! Frames read a chunk at a time ([`StreamOptions::frame_runs`]): the persisted frames of a
+//! chunk that are in the server's usual shape are found by a scan of the chunk and handed
+//! over together, as the chunk and each frame's seq, `created_at` and data range
+//! ([`FrameRun`]), instead of an update per frame.
+//!
+//! A frame is taken this way only when the general path (the SSE parser, then
+//! [`Resume::on_frame_ref`]) would deliver it, undecoded, at the same seq with nothing else
+//! to report; anything else (and whatever follows it up to the next frame's start) is left
+//! to the general path, so the two take turns within a chunk.
+//!
+//! [`StreamOptions::frame_runs`]: super::StreamOptions::frame_runs
+
+use super::resume::{NOT_DECODED, Resume};
+use super::{QueueSlot, StreamFrame};
+use crate::frame_data::FrameData;
+use crate::model::DecodeError;
+use bytes::Bytes;
+use memchr::memchr;
+
+/// Persisted frames read from one chunk, in order: each one's seq and `data:` line as the
+/// server sent it (a range of the chunk, which the run holds). Every `data` is one line of
+/// printable ASCII (bytes `0x20..=0x7E`), so it prints as it is.
+#[derive(Debug)]
+pub struct FrameRun {
+    chunk: Bytes,
+    frames: Vec<RunFrame>,
+    /// The run's share of the queue budget (see [`StreamFrame::slot`]).
+    pub(crate) slot: QueueSlot,
+}
+
+/// One frame of a run: its seq, its `created_at` (when the stream reads it) and where its
+/// `data:` value lies in the chunk (`end` is the position of the `\n` that ends it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RunFrame {
+    seq: u64,
+    created_at: Option<i64>,
+    start: usize,
+    end: usize,
+}
+
+/// Memory a run holds per frame besides the chunk.
+pub(crate) const RUN_FRAME_BYTES: usize = std::mem::size_of::<RunFrame>();
+
+impl FrameRun {
+    pub(crate) fn new(chunk: Bytes, frames: Vec<RunFrame>) -> FrameRun {
+        FrameRun {
+            chunk,
+            frames,
+            slot: QueueSlot::default(),
+        }
+    }
+
+    /// How many frames.
+    pub fn len(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.frames.is_empty()
+    }
+
+    /// The frames' seqs, in order (increasing).
+    pub fn seqs(&self) -> impl ExactSizeIterator<Item = u64> + '_ {
+        self.frames.iter().map(|f| f.seq)
+    }
+
+    /// Each frame's `data:` followed by `\n`, as received (slices of the chunk).
+    pub fn lines(&self) -> impl ExactSizeIterator<Item = &[u8]> + '_ {
+        self.frames.iter().map(|f| &self.chunk[f.start..=f.end])
+    }
+
+    /// The bytes of [`FrameRun::lines`].
+    pub fn line_bytes(&self) -> usize {
+        self.frames.iter().map(|f| f.end + 1 - f.start).sum()
+    }
+
+    /// The frames as the general path delivers them (data as slices of the chunk, not
+    /// decoded, `created_at` when the stream reads it), the run's queue share split among
+    /// them as theirs would be.
+    pub fn into_frames(self) -> RunFrames {
+        RunFrames { run: self, next: 0 }
+    }
+}
+
+/// The frames of a [`FrameRun`], one at a time.
+#[derive(Debug)]
+pub struct RunFrames {
+    run: FrameRun,
+    next: usize,
+}
+
+impl RunFrames {
+    /// The frames not taken yet, as a run (with what is left of the share).
+    pub(crate) fn into_rest(mut self) -> FrameRun {
+        self.run.frames.drain(..self.next);
+        self.run
+    }
+}
+
+impl Iterator for RunFrames {
+    type Item = StreamFrame;
+
+    fn next(&mut self) -> Option<StreamFrame> {
+        let frame = *self.run.frames.get(self.next)?;
+        self.next += 1;
+        let data_bytes = frame.end - frame.start;
+        // The last frame frees the chunk: it takes what is left.
+        let slot = if self.next == self.run.frames.len() {
+            std::mem::take(&mut self.run.slot)
+        } else {
+            self.run
+                .slot
+                .split_off(data_bytes + super::FRAME_OVERHEAD_BYTES)
+        };
+        let text = ascii(&self.run.chunk[frame.start..frame.end]);
+        Some(StreamFrame {
+            id: Some(frame.seq),
+            data: FrameData::of(text, Some(&self.run.chunk)),
+            event: Err(DecodeError(NOT_DECODED.into())),
+            created_at: frame.created_at,
+            slot,
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.run.frames.len() - self.next;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for RunFrames {}
+
+/// Reads frames from `chunk[from..]` while they are exactly `id: DIGITS`, optionally
+/// `event: TYPE`, `data: JSON` and a blank line, each line ended by `\n`, `TYPE` and `JSON`
+/// printable ASCII, within `max_frame_bytes`, and [`Resume::deliver_agreeing`] delivers
+/// them (which moves the cursor). Call it only where the parser is between frames. Returns
+/// where it stopped (the start of the first frame it left, or the chunk's end) and how many
+/// lines it read.
+pub(crate) fn scan(
+    chunk: &[u8],
+    from: usize,
+    max_frame_bytes: usize,
+    resume: &mut Resume,
+    frames: &mut Vec<RunFrame>,
+) -> (usize, u64) {
+    let mut at = from;
+    let mut lines = 0;
+    while let Some(frame) = usual_frame(&chunk[at..], max_frame_bytes) {
+        let data = &chunk[at + frame.data.0..at + frame.data.1];
+        let event = frame
+            .event
+            .map(|(from, to)| ascii(&chunk[at + from..at + to]));
+        let Some((seq, created_at)) = resume.deliver_agreeing(frame.id, event, ascii(data)) else {
+            break;
+        };
+        frames.push(RunFrame {
+            seq,
+            created_at,
+            start: at + frame.data.0,
+            end: at + frame.data.1,
+        });
+        at += frame.len;
+        lines += 3 + u64::from(event.is_some());
+    }
+    (at, lines)
+}
+
+/// A frame [`scan`] may take: where its parts lie, relative to its start.
+struct UsualFrame {
+    id: u64,
+    event: Option<(usize, usize)>,
+    data: (usize, usize),
+    /// Its bytes, the blank line included.
+    len: usize,
+}
+
+/// `rest` starts with a frame of [`scan`]'s shape (its `id:` at most 19 digits).
+fn usual_frame(rest: &[u8], max_frame_bytes: usize) -> Option<UsualFrame> {
+    let digits = rest.strip_prefix(b"id: ")?;
+    let count = digits
+        .iter()
+        .take(20)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    if count == 0 || count > 19 || digits.get(count) != Some(&b'\n') {
+        return None;
+    }
+    let id = digits[..count].iter().try_fold(0u64, |n, &d| {
+        n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+    })?;
+    let mut at = 4 + count + 1;
+    let event = match rest[at..].strip_prefix(b"event: ") {
+        Some(value) => {
+            let end = memchr(b'\n', value)?;
+            if !printable_ascii(&value[..end]) {
+                return None;
+            }
+            let from = at + 7;
+            at = from + end + 1;
+            Some((from, from + end))
+        }
+        None => None,
+    };
+    let value = rest[at..].strip_prefix(b"data: ")?;
+    let end = memchr(b'\n', value)?;
+    let data = (at + 6, at + 6 + end);
+    if value.get(end + 1) != Some(&b'\n') || !printable_ascii(&value[..end]) {
+        return None;
+    }
+    // Each line and its end counted, as the parser bounds a frame; the blank line is not.
+    let len = data.1 + 2;
+    (len - 1 <= max_frame_bytes).then_some(UsualFrame {
+        id,
+        event,
+        data,
+        len,
+    })
+}
+
+/// Whether every byte is printable ASCII, by a branch-free fold over 16-byte blocks that
+/// vectorizes; the last block overlaps the one before it rather than leave a remainder to
+/// a byte-at-a-time loop.
+fn printable_ascii(bytes: &[u8]) -> bool {
+    fn block(block: &[u8; 16]) -> bool {
+        block
+            .iter()
+            .fold(true, |ok, &b| ok & (b.wrapping_sub(0x20) < 0x5F))
+    }
+    match bytes.last_chunk::<16>() {
+        Some(last) => bytes.as_chunks::<16>().0.iter().all(block) && block(last),
+        None => bytes.iter().all(|&b| b.wrapping_sub(0x20) < 0x5F),
+    }
+}
+
+/// Text of bytes [`printable_ascii`] accepted (a run's data is only such bytes).
+fn ascii(bytes: &[u8]) -> &str {
+    debug_assert!(bytes.is_ascii());
+    // SAFETY: every caller passes bytes `printable_ascii` accepted (in `scan`, or when
+    // a run made by it is read): ASCII, valid UTF-8.
+    unsafe { std::str::from_utf8_unchecked(bytes) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every length around the block size, with one byte of each value at each place.
+    #[test]
+    fn printable_ascii_is_each_byte_in_range() {
+        for len in 0..50 {
+            for at in 0..len {
+                for b in [0u8, 0x1F, 0x20, b'a', 0x7E, 0x7F, 0x80, 0xFF] {
+                    let mut bytes = vec![b'x'; len];
+                    bytes[at] = b;
+                    assert_eq!(
+                        printable_ascii(&bytes),
+                        (0x20..=0x7E).contains(&b),
+                        "{len} {at} {b}"
+                    );
+                }
+            }
+            assert!(printable_ascii(&vec![b'~'; len]));
+        }
+    }
+}
