@@ -225,7 +225,9 @@ fn demo_shows_a_local_agent_at_work_and_quits_cleanly() {
     pty.send_keys(keys::CTRL_C);
     pty.wait_for(
         "the quit question",
-        |s| bottom(s, 8).contains("the demo keeps the session and the draft; the running turn ends"),
+        |s| {
+            bottom(s, 8).contains("the demo keeps the session and the draft; the running turn ends")
+        },
         TIMEOUT,
     );
     pty.send_keys("y");
