@@ -261,9 +261,12 @@ impl FleetFront {
                     } else {
                         view.render(list, f.buffer_mut(), &model, theme, wall);
                     }
-                    if let Some(line) = budgets.line(wall) {
-                        crate::ui::budget_view::on_border(list, f.buffer_mut(), &line, theme);
-                    }
+                    crate::ui::budget_view::on_border(
+                        list,
+                        f.buffer_mut(),
+                        &budgets.header_lines(wall),
+                        theme,
+                    );
                     away.render(area, f.buffer_mut(), theme);
                     help.render(area, f.buffer_mut(), theme);
                 })?;
@@ -339,7 +342,7 @@ impl FleetFront {
         }
         match self.state.view.handle_key(key) {
             FleetAction::Inbox | FleetAction::NextDecision => {
-                self.state.inbox.open_at_soonest(&self.state.live);
+                self.state.inbox.open_at_soonest(&self.state.live, None);
             }
             FleetAction::Open(id) => self.exit = Some(FleetExit::Open(id)),
             FleetAction::OpenChanges(id) => self.exit = Some(FleetExit::OpenChanges(id)),
@@ -364,8 +367,16 @@ impl FleetFront {
         };
         match action {
             InboxAction::Answer { session_id, input } => self.answers.send(&session_id, input),
-            InboxAction::Open(id) => self.exit = Some(FleetExit::Open(id)),
-            InboxAction::Close => self.state.inbox.open = false,
+            InboxAction::Open(id) => {
+                // Ctrl+O from it comes back to the inbox, and Esc from there to the fleet.
+                self.state.inbox.view.set_back_to(None);
+                self.exit = Some(FleetExit::Open(id));
+            }
+            InboxAction::Close => {
+                if let Some(id) = self.state.inbox.close() {
+                    self.exit = Some(FleetExit::Open(id));
+                }
+            }
             InboxAction::Consumed => {}
         }
     }
@@ -377,9 +388,11 @@ impl FleetFront {
         }
     }
 
-    /// F3 from a session: the inbox, at the soonest deadline.
-    pub(crate) fn open_inbox(&mut self) {
-        self.state.inbox.open_at_soonest(&self.state.live);
+    /// F3 from session `from`: the inbox, at the soonest deadline; Esc goes back to it.
+    pub(crate) fn open_inbox(&mut self, from: &str) {
+        self.state
+            .inbox
+            .open_at_soonest(&self.state.live, Some(from.to_string()));
         self.frames.request();
     }
 

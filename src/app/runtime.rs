@@ -299,7 +299,7 @@ impl Runtime {
                     fleet.know_clock(&opened, clock);
                 }
                 if let (true, Front::Fleet(fleet)) = (inbox, &mut front) {
-                    fleet.open_inbox();
+                    fleet.open_inbox(&opened);
                 }
                 Ok(Some(front))
             }

@@ -1047,8 +1047,8 @@ pub(crate) const TABLE: &[Binding] = &[
         .hint("Enter/o open", Shown::Always),
     row(INBOX, &[k(KeyCode::F(3))], F(FleetKey::NextDecision), "the next one, soonest deadline first")
         .hint("F3 next", Shown::Always),
-    row(INBOX, &[k(KeyCode::Esc), c('i')], F(FleetKey::Back), "back to the fleet")
-        .hint("Esc fleet", Shown::Always),
+    row(INBOX, &[k(KeyCode::Esc), c('i')], F(FleetKey::Back), "back to the fleet, or to the session F3 was pressed in")
+        .hint(INBOX_BACK_HINT, Shown::Always),
     row(INBOX, &[k(KeyCode::F(1)), c('?')], F(FleetKey::Help), "the fleet's keys (this list)"),
     row(DECIDING, &[c('y'), c('n')], F(FleetKey::Answer), "approve / deny (a sensitive approval asks once more, and takes y only)")
         .hint("y approve · n deny", Shown::Always),
@@ -1218,6 +1218,22 @@ pub(crate) fn fleet_hints(scope: FleetScope) -> String {
         .filter_map(|b| b.hint.map(|(words, _)| words))
         .collect::<Vec<_>>()
         .join(" · ")
+}
+
+/// The inbox list's way back to the fleet, and (when F3 opened it from a session) to
+/// that session.
+const INBOX_BACK_HINT: &str = "Esc fleet";
+const INBOX_BACK_TO_SESSION_HINT: &str = "Esc back to the session";
+
+/// [`fleet_hints`] for the inbox, whose Esc goes back to the session F3 was pressed in
+/// when `to_session`.
+pub(crate) fn inbox_hints(scope: FleetScope, to_session: bool) -> String {
+    let hints = fleet_hints(scope);
+    if to_session && scope == FleetScope::Inbox {
+        hints.replace(INBOX_BACK_HINT, INBOX_BACK_TO_SESSION_HINT)
+    } else {
+        hints
+    }
 }
 
 /// The fleet's key list: each of its scopes' rows under the scope's heading.
