@@ -51,6 +51,9 @@ pub(crate) struct FleetState {
     pub(crate) inbox: FleetInbox,
     /// "While you were away" (see [`super::fleet_away`]).
     away: super::fleet_away::FleetAway,
+    /// Every session's deadlines, reclaimed workspace and sandbox budget, rung once
+    /// whichever front is in front.
+    pub(crate) alarms: crate::notify::fleet_alarms::FleetAlarms,
 }
 
 impl FleetState {
@@ -62,9 +65,14 @@ impl FleetState {
     ) -> FleetState {
         let mut view = FleetView::new();
         view.set_message(notice, true);
+        let alarms = crate::notify::fleet_alarms::FleetAlarms::new(
+            settings.notify.deadline_minutes,
+            settings.budget.sandbox_minutes,
+        );
         FleetState {
             live,
             view,
+            alarms,
             theme: settings.theme(),
             away: super::fleet_away::FleetAway::new(store, &settings.away),
             settings,
@@ -232,8 +240,9 @@ impl FleetFront {
             self.clock = None;
             self.frames.request();
         }
+        let wall = gobare_api::clock::unix_ms();
+        let mut alarms = Vec::new();
         if self.frames.due_at(now).is_some_and(|due| due <= now) {
-            let wall = gobare_api::clock::unix_ms();
             {
                 let model = self.state.live.model();
                 let budgets = crate::budget::Budgets::gather(
@@ -270,6 +279,8 @@ impl FleetFront {
                     away.render(area, f.buffer_mut(), theme);
                     help.render(area, f.buffer_mut(), theme);
                 })?;
+                // Under the same lock as the frame: what an alarm rings is what was drawn.
+                alarms = self.state.alarms.ring(&model, wall);
             }
             let drawn = Instant::now();
             self.frames.drawn(drawn);
@@ -285,6 +296,12 @@ impl FleetFront {
             };
             self.clock = true_for.map(|wait| drawn + wait);
         }
+        if alarms.is_empty() && self.state.alarms.next_at().is_some_and(|at| at <= wall) {
+            alarms = self.state.alarms.ring(&self.state.live.model(), wall);
+        }
+        for news in &alarms {
+            self.on_news(news);
+        }
         self.stats.frames = self.frames.frames_drawn();
         self.stats.events = self.state.live.model().generation();
         self.stats.write(now, false);
@@ -294,10 +311,16 @@ impl FleetFront {
     /// The next moment something is due: a frame, a clock, the statistics.
     pub(crate) fn next_deadline(&self, now: Instant) -> Option<Instant> {
         let clock = self.clock.filter(|_| self.frames.due_at(now).is_none());
-        [self.frames.due_at(now), clock, self.stats.due_at(now)]
-            .into_iter()
-            .flatten()
-            .min()
+        let alarm = alarm_due(self.state.alarms.next_at(), now);
+        [
+            self.frames.due_at(now),
+            clock,
+            self.stats.due_at(now),
+            alarm,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     pub(crate) fn on_terminal_event(&mut self, event: Event) {
@@ -591,4 +614,10 @@ fn fork_title(original: Option<&str>) -> String {
 /// (403), a running turn (409) or the session limit (429).
 fn refusal(what: &str, e: &ApiError) -> String {
     format!("could not {what}: {}", e.summary())
+}
+
+/// When an alarm due at `at_ms` (Unix ms) is due on the monotonic clock.
+pub(crate) fn alarm_due(at_ms: Option<i64>, now: Instant) -> Option<Instant> {
+    let wait = at_ms?.saturating_sub(gobare_api::clock::unix_ms()).max(0);
+    Some(now + std::time::Duration::from_millis(wait as u64))
 }

@@ -24,8 +24,8 @@ pub(crate) fn on_border(area: Rect, buf: &mut Buffer, lines: &[String], theme: &
     for line in lines {
         let text = format!(" {} ", text::line(line));
         let cols = text::width(&text) as u16;
-        // Room: the title, a gap of two, the text, the corner.
-        if title_end + 2 + cols + 1 <= area.right() {
+        // Room: the title, a gap of two, the text, then the corner.
+        if title_end + 2 + cols < area.right() {
             let x = area.right() - 1 - cols;
             buf.set_span(x, area.y, &Span::styled(text, theme.dim), cols);
             return;
