@@ -243,6 +243,7 @@ impl FleetFront {
         let wall = gobare_api::clock::unix_ms();
         let mut alarms = Vec::new();
         if self.frames.due_at(now).is_some_and(|due| due <= now) {
+            let started = Instant::now();
             {
                 let model = self.state.live.model();
                 let budgets = crate::budget::Budgets::gather(
@@ -283,6 +284,7 @@ impl FleetFront {
                 alarms = self.state.alarms.ring(&model, wall);
             }
             let drawn = Instant::now();
+            self.stats.frame_took(drawn - started);
             self.frames.drawn(drawn);
             // Every row is read in turn; the rows on screen first.
             if self.state.view.on_screen() != self.wanted.as_slice() {
