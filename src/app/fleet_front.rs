@@ -244,8 +244,10 @@ impl FleetFront {
         let mut alarms = Vec::new();
         if self.frames.due_at(now).is_some_and(|due| due <= now) {
             let started = Instant::now();
+            let locked;
             {
                 let model = self.state.live.model();
+                locked = started.elapsed();
                 let budgets = crate::budget::Budgets::gather(
                     &self.client,
                     Some(crate::budget::slots::Counts::of(&model)),
@@ -284,7 +286,7 @@ impl FleetFront {
                 alarms = self.state.alarms.ring(&model, wall);
             }
             let drawn = Instant::now();
-            self.stats.frame_took(drawn - started);
+            self.stats.frame_took(drawn - started, locked);
             self.frames.drawn(drawn);
             // Every row is read in turn; the rows on screen first.
             if self.state.view.on_screen() != self.wanted.as_slice() {

@@ -35,6 +35,8 @@ impl FleetInbox {
     pub(crate) fn open_at_soonest(&mut self, live: &FleetLive, from_session: Option<String>) {
         self.open = true;
         self.view.set_back_to(from_session);
+        // What was said of an earlier answer is not news of this opening.
+        self.view.set_message(None, false);
         self.view
             .select_soonest(&live.model(), gobare_api::clock::unix_ms());
     }

@@ -1,6 +1,6 @@
 //! Frames drawn, stream frames applied, transcript entries dropped (to stay within its
 //! memory budget) and the time frames took, written to `$GOBARE_TUI_STATS` (if set) as
-//! `frames=N events=M dropped=K frame_us=T frame_max_us=X` so benchmarks can check "zero
+//! `frames=N events=M dropped=K frame_us=T frame_max_us=X frame_lock_us=L` so benchmarks can check "zero
 //! frames when idle", "memory flat once retention is full" and a frame's time from outside.
 //!
 //! Written only when the counters changed, at most every [`WRITE_EVERY`], and on exit: an
@@ -22,6 +22,9 @@ pub(crate) struct Stats {
     /// terminal written), in all and the longest.
     frame_us: u64,
     frame_max_us: u64,
+    /// Of `frame_us`, the microseconds spent waiting for the fleet model's lock (held by
+    /// the task applying the org stream).
+    frame_lock_us: u64,
     written: Option<(u64, u64, u64, u64)>,
     last_write: Option<Instant>,
 }
@@ -40,16 +43,22 @@ impl Stats {
 
     pub(crate) fn line(&self) -> String {
         format!(
-            "frames={} events={} dropped={} frame_us={} frame_max_us={}\n",
-            self.frames, self.events, self.dropped, self.frame_us, self.frame_max_us
+            "frames={} events={} dropped={} frame_us={} frame_max_us={} frame_lock_us={}\n",
+            self.frames,
+            self.events,
+            self.dropped,
+            self.frame_us,
+            self.frame_max_us,
+            self.frame_lock_us
         )
     }
 
-    /// One frame made, in `took`.
-    pub(crate) fn frame_took(&mut self, took: Duration) {
-        let us = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
-        self.frame_us = self.frame_us.saturating_add(us);
-        self.frame_max_us = self.frame_max_us.max(us);
+    /// One frame made, in `took`, of which `locked` waiting for the model.
+    pub(crate) fn frame_took(&mut self, took: Duration, locked: Duration) {
+        let us = |d: Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+        self.frame_us = self.frame_us.saturating_add(us(took));
+        self.frame_max_us = self.frame_max_us.max(us(took));
+        self.frame_lock_us = self.frame_lock_us.saturating_add(us(locked));
     }
 
     fn counters(&self) -> (u64, u64, u64, u64) {
@@ -98,7 +107,7 @@ mod tests {
         s.write(t0, false);
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
-            "frames=2 events=10 dropped=0 frame_us=0 frame_max_us=0\n"
+            "frames=2 events=10 dropped=0 frame_us=0 frame_max_us=0 frame_lock_us=0\n"
         );
         assert_eq!(s.due_at(t0), None, "nothing new: no timer");
         s.frames = 3;
@@ -106,12 +115,12 @@ mod tests {
         s.write(t0 + Duration::from_millis(10), false);
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
-            "frames=2 events=10 dropped=0 frame_us=0 frame_max_us=0\n"
+            "frames=2 events=10 dropped=0 frame_us=0 frame_max_us=0 frame_lock_us=0\n"
         );
         s.write(t0 + Duration::from_millis(10), true);
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
-            "frames=3 events=10 dropped=0 frame_us=0 frame_max_us=0\n"
+            "frames=3 events=10 dropped=0 frame_us=0 frame_max_us=0 frame_lock_us=0\n"
         );
     }
 

@@ -12,12 +12,16 @@ use super::alarms::{Rung, SessionAlarms};
 use crate::fleet::live::{FleetNews, news_title};
 use crate::fleet::model::{FleetModel, FleetRow};
 
+/// Versions no row has: a session's first look.
+const NOT_LOOKED: (u64, u64) = (u64::MAX, u64::MAX);
+
 /// Every session's alarms.
 #[derive(Debug)]
 pub(crate) struct FleetAlarms {
     deadline_minutes: u32,
     budget_minutes: Option<u32>,
-    sessions: HashMap<String, SessionAlarms>,
+    /// Each session's alarms, with the (row, waits) versions they last looked at.
+    sessions: HashMap<String, (SessionAlarms, (u64, u64))>,
     /// The model's version at the last look: looked at again only when it moved on.
     looked: Option<(u64, u64)>,
     /// When the next deadline comes within the lead (Unix ms).
@@ -37,7 +41,7 @@ impl FleetAlarms {
 
     /// What session `id`'s own alarms remembered (it was open before the fleet was).
     pub(crate) fn adopt(&mut self, id: &str, alarms: SessionAlarms) {
-        self.sessions.insert(id.to_string(), alarms);
+        self.sessions.insert(id.to_string(), (alarms, NOT_LOOKED));
         self.looked = None;
     }
 
@@ -49,27 +53,38 @@ impl FleetAlarms {
             return Vec::new();
         }
         let mut news = Vec::new();
+        let due = self.next_at.is_some_and(|at| at <= now_ms);
         if !self.has_looked_at(model) {
             self.looked = Some(model.version());
             for row in model.rows() {
                 if !self.sessions.contains_key(&row.id) {
                     let alarms = SessionAlarms::new(self.deadline_minutes, self.budget_minutes);
-                    self.sessions.insert(row.id.clone(), alarms);
+                    self.sessions.insert(row.id.clone(), (alarms, NOT_LOOKED));
                 }
-                let Some(alarms) = self.sessions.get_mut(&row.id) else {
+                let Some((alarms, seen)) = self.sessions.get_mut(&row.id) else {
                     continue;
                 };
                 let waits = model.waits().get(&row.id);
-                let rung = alarms.look(
-                    waits.into_iter().flat_map(|w| w.actions.listed()),
-                    row.workspace.as_ref(),
-                    row.sandbox_seconds,
-                    now_ms,
-                );
+                // A session that did not move on since its last look has only its clock.
+                let versions = (row.version, waits.map_or(0, |w| w.version()));
+                let rung = if *seen == versions {
+                    if !due {
+                        continue;
+                    }
+                    alarms.due(now_ms)
+                } else {
+                    *seen = versions;
+                    alarms.look(
+                        waits.into_iter().flat_map(|w| w.actions.listed()),
+                        row.workspace.as_ref(),
+                        row.sandbox_seconds,
+                        now_ms,
+                    )
+                };
                 news.extend(rung.into_iter().map(|r| told(row, r)));
             }
-        } else if self.next_at.is_some_and(|at| at <= now_ms) {
-            for (id, alarms) in &mut self.sessions {
+        } else if due {
+            for (id, (alarms, _)) in &mut self.sessions {
                 let Some(row) = model.get(id) else {
                     continue;
                 };
@@ -78,7 +93,11 @@ impl FleetAlarms {
         } else {
             return news;
         }
-        self.next_at = self.sessions.values().filter_map(|a| a.next_at()).min();
+        self.next_at = self
+            .sessions
+            .values()
+            .filter_map(|(a, _)| a.next_at())
+            .min();
         news
     }
 

@@ -82,6 +82,7 @@ impl InboxView {
     pub fn new(lifetime_ms: i64) -> InboxView {
         let mut prompt = PromptState::default();
         prompt.set_back("back to the list");
+        prompt.set_typed_with("t");
         InboxView {
             gathered: Gathered::default(),
             selected: None,

@@ -397,9 +397,9 @@ impl App {
         (field("frames"), field("events"))
     }
 
-    /// (microseconds spent making the fleet's frames, the longest frame's), as last
-    /// written.
-    fn frame_times(&self) -> (u64, u64) {
+    /// (microseconds spent making the fleet's frames, the longest frame's, of the first
+    /// those waiting for the model's lock), as last written.
+    fn frame_times(&self) -> (u64, u64, u64) {
         let text = std::fs::read_to_string(&self.stats).unwrap_or_default();
         let field = |name: &str| {
             text.split_whitespace()
@@ -407,7 +407,11 @@ impl App {
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0)
         };
-        (field("frame_us"), field("frame_max_us"))
+        (
+            field("frame_us"),
+            field("frame_max_us"),
+            field("frame_lock_us"),
+        )
     }
 
     /// The counters once they have not changed for `quiet` (the file is rewritten at most
@@ -1295,7 +1299,7 @@ async fn fleet_soak(inbox: bool) {
     };
     tokio::time::sleep(Duration::from_secs(5)).await;
     let (frames0, _) = app.counters();
-    let (frame_us0, _) = app.frame_times();
+    let (frame_us0, _, lock_us0) = app.frame_times();
     let seq0 = sim.last_seq();
     let rss0 = app.rss_kib();
     let cpu0 = app.cpu();
@@ -1310,7 +1314,7 @@ async fn fleet_soak(inbox: bool) {
     let cpu = app.cpu() - cpu0;
     let rss1 = app.rss_kib();
     let (frames1, _) = app.counters();
-    let (frame_us1, frame_max_us) = app.frame_times();
+    let (frame_us1, frame_max_us, lock_us1) = app.frame_times();
     let events = sim.last_seq() - seq0;
     let frames = frames1 - frames0;
     println!(
@@ -1321,8 +1325,9 @@ async fn fleet_soak(inbox: bool) {
         frames as f64 / wall.as_secs_f64(),
     );
     println!(
-        "perf: fleet frame time, mean = {:.0} µs over {frames} frames, longest of the run (its start included) = {frame_max_us} µs (budget 1 ms)",
+        "perf: fleet frame time, mean = {:.0} µs over {frames} frames (of which waiting for the model's lock {:.0} µs), longest of the run (its start included) = {frame_max_us} µs (budget 1 ms)",
         (frame_us1 - frame_us0) as f64 / frames.max(1) as f64,
+        (lock_us1 - lock_us0) as f64 / frames.max(1) as f64,
     );
     println!(
         "perf: fleet RSS start = {:.1} MB, end = {:.1} MB, peak = {:.1} MB, growth = {:+.1} % (budget < 80 MB, < 5 %)",

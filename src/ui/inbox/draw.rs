@@ -112,7 +112,14 @@ impl InboxView {
             inner.bottom() - 1,
             &Span::styled(
                 text::truncate(
-                    &format!("  {}", inbox_hints(self.scope(), self.back_to.is_some())),
+                    &format!(
+                        "  {}",
+                        inbox_hints(
+                            self.scope(),
+                            self.back_to.is_some(),
+                            self.selected_item().map(|i| &i.kind),
+                        )
+                    ),
                     width,
                 )
                 .into_owned(),
