@@ -245,6 +245,7 @@ impl FleetFront {
         if self.frames.due_at(now).is_some_and(|due| due <= now) {
             let started = Instant::now();
             let locked;
+            let render_time;
             {
                 let model = self.state.live.model();
                 locked = started.elapsed();
@@ -259,7 +260,9 @@ impl FleetFront {
                     &self.state.away,
                 );
                 let inbox = &mut self.state.inbox;
+                let mut rendered = std::time::Duration::ZERO;
                 self.tui.draw(|f| {
+                    let render_started = Instant::now();
                     let area = f.area();
                     // The digest on top, the fleet below it: no row is hidden under it.
                     let top = away.height(area);
@@ -281,12 +284,14 @@ impl FleetFront {
                     );
                     away.render(area, f.buffer_mut(), theme);
                     help.render(area, f.buffer_mut(), theme);
+                    rendered = render_started.elapsed();
                 })?;
+                render_time = rendered;
                 // Under the same lock as the frame: what an alarm rings is what was drawn.
                 alarms = self.state.alarms.ring(&model, wall);
             }
             let drawn = Instant::now();
-            self.stats.frame_took(drawn - started, locked);
+            self.stats.frame_took(drawn - started, locked, render_time);
             self.frames.drawn(drawn);
             // Every row is read in turn; the rows on screen first.
             if self.state.view.on_screen() != self.wanted.as_slice() {

@@ -463,10 +463,17 @@ impl Task {
         self.report(applied, fresh);
     }
 
-    /// The usage of every working session, read again (at most once per [`USAGE_PERIOD`]).
+    /// The usage of every working session and running workspace, read again (at most once
+    /// per [`USAGE_PERIOD`]).
     fn ask_usage_of_working(&self) {
         let model = lock(&self.model);
-        for row in model.rows().filter(|r| r.status == SessionStatus::Working) {
+        // A running workspace accrues sandbox time though no turn works (one parked on a
+        // decision keeps it running): its usage too, for the `[budget]` alarm.
+        let accrues = |r: &&crate::fleet::model::FleetRow| {
+            r.status == SessionStatus::Working
+                || r.workspace == Some(gobare_api::model::WorkspaceState::Running)
+        };
+        for row in model.rows().filter(accrues) {
             self.asks.want_again(&row.id, Wanted::USAGE, false);
         }
     }

@@ -398,8 +398,8 @@ impl App {
     }
 
     /// (microseconds spent making the fleet's frames, the longest frame's, of the first
-    /// those waiting for the model's lock), as last written.
-    fn frame_times(&self) -> (u64, u64, u64) {
+    /// those waiting for the model's lock and those drawing the widgets), as last written.
+    fn frame_times(&self) -> (u64, u64, u64, u64) {
         let text = std::fs::read_to_string(&self.stats).unwrap_or_default();
         let field = |name: &str| {
             text.split_whitespace()
@@ -411,6 +411,7 @@ impl App {
             field("frame_us"),
             field("frame_max_us"),
             field("frame_lock_us"),
+            field("frame_render_us"),
         )
     }
 
@@ -1299,7 +1300,7 @@ async fn fleet_soak(inbox: bool) {
     };
     tokio::time::sleep(Duration::from_secs(5)).await;
     let (frames0, _) = app.counters();
-    let (frame_us0, _, lock_us0) = app.frame_times();
+    let (frame_us0, _, lock_us0, render_us0) = app.frame_times();
     let seq0 = sim.last_seq();
     let rss0 = app.rss_kib();
     let cpu0 = app.cpu();
@@ -1314,7 +1315,7 @@ async fn fleet_soak(inbox: bool) {
     let cpu = app.cpu() - cpu0;
     let rss1 = app.rss_kib();
     let (frames1, _) = app.counters();
-    let (frame_us1, frame_max_us, lock_us1) = app.frame_times();
+    let (frame_us1, frame_max_us, lock_us1, render_us1) = app.frame_times();
     let events = sim.last_seq() - seq0;
     let frames = frames1 - frames0;
     println!(
@@ -1325,9 +1326,10 @@ async fn fleet_soak(inbox: bool) {
         frames as f64 / wall.as_secs_f64(),
     );
     println!(
-        "perf: fleet frame time, mean = {:.0} µs over {frames} frames (of which waiting for the model's lock {:.0} µs), longest of the run (its start included) = {frame_max_us} µs (budget 1 ms)",
+        "perf: fleet frame time, mean = {:.0} µs over {frames} frames (waiting for the model's lock {:.0} µs, drawing the widgets {:.0} µs, the rest the terminal's diff and write), longest of the run (its start included) = {frame_max_us} µs (budget 1 ms)",
         (frame_us1 - frame_us0) as f64 / frames.max(1) as f64,
         (lock_us1 - lock_us0) as f64 / frames.max(1) as f64,
+        (render_us1 - render_us0) as f64 / frames.max(1) as f64,
     );
     println!(
         "perf: fleet RSS start = {:.1} MB, end = {:.1} MB, peak = {:.1} MB, growth = {:+.1} % (budget < 80 MB, < 5 %)",
