@@ -72,6 +72,38 @@ impl Budgets {
         .collect();
         (!parts.is_empty()).then(|| parts.join(" · "))
     }
+
+    /// The header's line for a narrow terminal: "slots 12/25 · API 87/120" (paused slots
+    /// and streams left out; a full fleet and a low budget still said, shorter).
+    pub(crate) fn compact_line(&self, now_ms: i64) -> Option<String> {
+        let slots = self.counts.map(|c| {
+            let full = if c.sessions >= slots::SESSION_SLOTS {
+                " full"
+            } else {
+                ""
+            };
+            format!("slots {}/{}{full}", c.sessions, slots::SESSION_SLOTS)
+        });
+        let rate = self.rate.map(|b| {
+            let left = b.remaining_at(now_ms);
+            let mut text = format!("API {left}/{}", b.limit);
+            if left * 5 < b.limit {
+                let waited = (now_ms - b.at_ms).max(0) / 1000;
+                text.push_str(&format!(" ({}s)", (b.reset_secs as i64 - waited).max(0)));
+            }
+            text
+        });
+        let parts: Vec<String> = [slots, rate].into_iter().flatten().collect();
+        (!parts.is_empty()).then(|| parts.join(" · "))
+    }
+
+    /// The header's lines, widest first: the first that fits is drawn.
+    pub(crate) fn header_lines(&self, now_ms: i64) -> Vec<String> {
+        [self.line(now_ms), self.compact_line(now_ms)]
+            .into_iter()
+            .flatten()
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -118,6 +150,15 @@ mod tests {
         assert_eq!(
             low.line(0).unwrap(),
             "API 3/120 (full in 58s) · new sessions 0/10"
+        );
+        assert_eq!(b.compact_line(0).unwrap(), "slots 12/25 · API 87/120");
+        assert_eq!(low.compact_line(0).unwrap(), "API 3/120 (58s)");
+        assert_eq!(
+            b.header_lines(0),
+            [
+                "slots 12/25 (3 paused) · API 87/120 · streams 2/5",
+                "slots 12/25 · API 87/120"
+            ]
         );
     }
 }

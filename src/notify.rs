@@ -6,6 +6,7 @@
 pub(crate) mod alarms;
 pub(crate) mod choice;
 pub(crate) mod command;
+pub(crate) mod fleet_alarms;
 pub(crate) mod kind;
 
 /// Where the notification goes.

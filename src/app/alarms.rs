@@ -1,33 +1,21 @@
 //! The session's news that no event announces, looked for after every wake-up: a function
 //! call's deadline coming close, the workspace reclaimed (or its rebuild given up), the
 //! sandbox minutes past `[budget]`. Each rings once, through the same notifier and policy
-//! as the rest.
+//! as the rest. Only while no fleet is kept behind the session: the fleet's own alarms
+//! ([`crate::notify::fleet_alarms`]) ring for every session, this one included, and take
+//! over what these remembered when the fleet is first opened.
 
 use std::time::{Duration, Instant};
 
 use super::App;
-use crate::notify::alarms::{BudgetAlarm, ExpiryAlarm, deadline_text};
-use crate::notify::kind::NotifyKind;
-use gobare_api::model::WorkspaceState;
+use crate::notify::alarms::SessionAlarms;
 
-/// What the alarms remember between wake-ups.
-#[derive(Debug)]
-pub(crate) struct Alarms {
-    expiry: ExpiryAlarm,
-    budget: BudgetAlarm,
-    /// The workspace's state at the last look; `None` until the replay is over and the
-    /// session read (what a restart replays is not news).
-    workspace: Option<Option<WorkspaceState>>,
-}
-
-impl Alarms {
-    pub(crate) fn new(settings: &super::settings::Settings) -> Alarms {
-        Alarms {
-            expiry: ExpiryAlarm::new(settings.notify.deadline_minutes),
-            budget: BudgetAlarm::new(settings.budget.sandbox_minutes),
-            workspace: None,
-        }
-    }
+/// The session's alarms, for a session with no fleet behind it.
+pub(crate) fn for_session(settings: &super::settings::Settings) -> SessionAlarms {
+    SessionAlarms::new(
+        settings.notify.deadline_minutes,
+        settings.budget.sandbox_minutes,
+    )
 }
 
 impl App {
@@ -36,78 +24,54 @@ impl App {
         if self.replay.is_active() || !self.session_loaded {
             return;
         }
-        self.alarms.expiry.watch(self.view.actions().listed());
-        let due = self.alarms.expiry.due(now_ms);
-        let reclaimed = self.workspace_reclaimed();
-        let crossed = self
+        let Some(alarms) = self.alarms.as_mut() else {
+            return;
+        };
+        let usage = self
             .view
             .workspace()
             .usage()
-            .is_some_and(|u| self.alarms.budget.read(u.session.sandbox_seconds));
-        if due.is_empty() && reclaimed.is_none() && !crossed {
+            .map(|u| u.session.sandbox_seconds);
+        let rung = alarms.look(
+            self.view.actions().listed(),
+            self.view.workspace().state(),
+            usage,
+            now_ms,
+        );
+        if rung.is_empty() {
             return;
         }
         let title = self.session_name();
-        let mut rung = Vec::new();
-        for call in &due {
-            let text = deadline_text(call, now_ms);
-            rung.extend(self.acting.notifier.tell(
-                NotifyKind::Deadline,
+        let mut bytes = Vec::new();
+        for alarm in rung {
+            bytes.extend(self.acting.notifier.tell(
+                alarm.kind,
                 &title,
-                &text,
-                Some(call.expires_at),
+                &alarm.what,
+                alarm.expires_at,
             ));
         }
-        if let Some(what) = reclaimed {
-            rung.extend(self.acting.notifier.tell(
-                NotifyKind::WorkspaceReclaimed,
-                &title,
-                what,
-                None,
-            ));
-        }
-        if crossed {
-            let what = format!(
-                "sandbox time passed the budget of {} minutes",
-                self.alarms.budget_minutes()
-            );
-            rung.extend(
-                self.acting
-                    .notifier
-                    .tell(NotifyKind::Budget, &title, &what, None),
-            );
-        }
-        for bytes in rung {
+        for bytes in bytes {
             self.write_notification(&bytes);
-        }
-    }
-
-    /// What to say when the workspace was reclaimed since the last look.
-    fn workspace_reclaimed(&mut self) -> Option<&'static str> {
-        let now = self.view.workspace().state().cloned();
-        let before = self.alarms.workspace.replace(now.clone())?;
-        if before == now {
-            return None;
-        }
-        match now {
-            Some(WorkspaceState::Destroyed) => {
-                Some("workspace reclaimed (rebuilt on the next message)")
-            }
-            Some(WorkspaceState::RecoveryFailed) => Some("workspace rebuild gave up"),
-            _ => None,
         }
     }
 
     /// When the next deadline comes within `[notify] deadline_minutes`.
     pub(super) fn alarms_due_at(&self, now: Instant) -> Option<Instant> {
-        let at_ms = self.alarms.expiry.next_at()?;
+        let at_ms = self.alarms.as_ref()?.next_at()?;
         let wait = at_ms.saturating_sub(gobare_api::clock::unix_ms()).max(0);
         Some(now + Duration::from_millis(wait as u64))
     }
-}
 
-impl Alarms {
-    fn budget_minutes(&self) -> u64 {
-        self.budget.threshold_secs().unwrap_or(0) / 60
+    /// What the session's alarms remember, for the fleet opened from it to take over.
+    pub(crate) fn take_alarms(&mut self) -> Option<SessionAlarms> {
+        self.alarms.take()
+    }
+
+    /// One of the fleet's alarms, of any session (this one included: its own are off).
+    pub(crate) fn ring_fleet_alarm(&mut self, news: &crate::fleet::live::FleetNews) {
+        if let Some(bytes) = self.acting.notifier.fleet_news(news) {
+            self.write_notification(&bytes);
+        }
     }
 }

@@ -51,6 +51,9 @@ pub(crate) struct FleetState {
     pub(crate) inbox: FleetInbox,
     /// "While you were away" (see [`super::fleet_away`]).
     away: super::fleet_away::FleetAway,
+    /// Every session's deadlines, reclaimed workspace and sandbox budget, rung once
+    /// whichever front is in front.
+    pub(crate) alarms: crate::notify::fleet_alarms::FleetAlarms,
 }
 
 impl FleetState {
@@ -62,9 +65,14 @@ impl FleetState {
     ) -> FleetState {
         let mut view = FleetView::new();
         view.set_message(notice, true);
+        let alarms = crate::notify::fleet_alarms::FleetAlarms::new(
+            settings.notify.deadline_minutes,
+            settings.budget.sandbox_minutes,
+        );
         FleetState {
             live,
             view,
+            alarms,
             theme: settings.theme(),
             away: super::fleet_away::FleetAway::new(store, &settings.away),
             settings,
@@ -232,10 +240,15 @@ impl FleetFront {
             self.clock = None;
             self.frames.request();
         }
+        let wall = gobare_api::clock::unix_ms();
+        let mut alarms = Vec::new();
         if self.frames.due_at(now).is_some_and(|due| due <= now) {
-            let wall = gobare_api::clock::unix_ms();
+            let started = Instant::now();
+            let locked;
+            let render_time;
             {
                 let model = self.state.live.model();
+                locked = started.elapsed();
                 let budgets = crate::budget::Budgets::gather(
                     &self.client,
                     Some(crate::budget::slots::Counts::of(&model)),
@@ -247,7 +260,9 @@ impl FleetFront {
                     &self.state.away,
                 );
                 let inbox = &mut self.state.inbox;
+                let mut rendered = std::time::Duration::ZERO;
                 self.tui.draw(|f| {
+                    let render_started = Instant::now();
                     let area = f.area();
                     // The digest on top, the fleet below it: no row is hidden under it.
                     let top = away.height(area);
@@ -261,14 +276,22 @@ impl FleetFront {
                     } else {
                         view.render(list, f.buffer_mut(), &model, theme, wall);
                     }
-                    if let Some(line) = budgets.line(wall) {
-                        crate::ui::budget_view::on_border(list, f.buffer_mut(), &line, theme);
-                    }
+                    crate::ui::budget_view::on_border(
+                        list,
+                        f.buffer_mut(),
+                        &budgets.header_lines(wall),
+                        theme,
+                    );
                     away.render(area, f.buffer_mut(), theme);
                     help.render(area, f.buffer_mut(), theme);
+                    rendered = render_started.elapsed();
                 })?;
+                render_time = rendered;
+                // Under the same lock as the frame: what an alarm rings is what was drawn.
+                alarms = self.state.alarms.ring(&model, wall);
             }
             let drawn = Instant::now();
+            self.stats.frame_took(drawn - started, locked, render_time);
             self.frames.drawn(drawn);
             // Every row is read in turn; the rows on screen first.
             if self.state.view.on_screen() != self.wanted.as_slice() {
@@ -282,6 +305,12 @@ impl FleetFront {
             };
             self.clock = true_for.map(|wait| drawn + wait);
         }
+        if alarms.is_empty() && self.state.alarms.next_at().is_some_and(|at| at <= wall) {
+            alarms = self.state.alarms.ring(&self.state.live.model(), wall);
+        }
+        for news in &alarms {
+            self.on_news(news);
+        }
         self.stats.frames = self.frames.frames_drawn();
         self.stats.events = self.state.live.model().generation();
         self.stats.write(now, false);
@@ -291,10 +320,16 @@ impl FleetFront {
     /// The next moment something is due: a frame, a clock, the statistics.
     pub(crate) fn next_deadline(&self, now: Instant) -> Option<Instant> {
         let clock = self.clock.filter(|_| self.frames.due_at(now).is_none());
-        [self.frames.due_at(now), clock, self.stats.due_at(now)]
-            .into_iter()
-            .flatten()
-            .min()
+        let alarm = alarm_due(self.state.alarms.next_at(), now);
+        [
+            self.frames.due_at(now),
+            clock,
+            self.stats.due_at(now),
+            alarm,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     pub(crate) fn on_terminal_event(&mut self, event: Event) {
@@ -339,7 +374,7 @@ impl FleetFront {
         }
         match self.state.view.handle_key(key) {
             FleetAction::Inbox | FleetAction::NextDecision => {
-                self.state.inbox.open_at_soonest(&self.state.live);
+                self.state.inbox.open_at_soonest(&self.state.live, None);
             }
             FleetAction::Open(id) => self.exit = Some(FleetExit::Open(id)),
             FleetAction::OpenChanges(id) => self.exit = Some(FleetExit::OpenChanges(id)),
@@ -364,8 +399,16 @@ impl FleetFront {
         };
         match action {
             InboxAction::Answer { session_id, input } => self.answers.send(&session_id, input),
-            InboxAction::Open(id) => self.exit = Some(FleetExit::Open(id)),
-            InboxAction::Close => self.state.inbox.open = false,
+            InboxAction::Open(id) => {
+                // Ctrl+O from it comes back to the inbox, and Esc from there to the fleet.
+                self.state.inbox.view.set_back_to(None);
+                self.exit = Some(FleetExit::Open(id));
+            }
+            InboxAction::Close => {
+                if let Some(id) = self.state.inbox.close() {
+                    self.exit = Some(FleetExit::Open(id));
+                }
+            }
             InboxAction::Consumed => {}
         }
     }
@@ -377,9 +420,11 @@ impl FleetFront {
         }
     }
 
-    /// F3 from a session: the inbox, at the soonest deadline.
-    pub(crate) fn open_inbox(&mut self) {
-        self.state.inbox.open_at_soonest(&self.state.live);
+    /// F3 from session `from`: the inbox, at the soonest deadline; Esc goes back to it.
+    pub(crate) fn open_inbox(&mut self, from: &str) {
+        self.state
+            .inbox
+            .open_at_soonest(&self.state.live, Some(from.to_string()));
         self.frames.request();
     }
 
@@ -578,4 +623,10 @@ fn fork_title(original: Option<&str>) -> String {
 /// (403), a running turn (409) or the session limit (429).
 fn refusal(what: &str, e: &ApiError) -> String {
     format!("could not {what}: {}", e.summary())
+}
+
+/// When an alarm due at `at_ms` (Unix ms) is due on the monotonic clock.
+pub(crate) fn alarm_due(at_ms: Option<i64>, now: Instant) -> Option<Instant> {
+    let wait = at_ms?.saturating_sub(gobare_api::clock::unix_ms()).max(0);
+    Some(now + std::time::Duration::from_millis(wait as u64))
 }

@@ -30,11 +30,23 @@ impl FleetInbox {
         }
     }
 
-    /// Opens it at the soonest deadline (F3, or `i`).
-    pub(crate) fn open_at_soonest(&mut self, live: &FleetLive) {
+    /// Opens it at the soonest deadline (F3, or `i`); `from_session`: F3 was pressed in
+    /// that session, which Esc goes back to.
+    pub(crate) fn open_at_soonest(&mut self, live: &FleetLive, from_session: Option<String>) {
         self.open = true;
+        self.view.set_back_to(from_session);
+        // What was said of an earlier answer is not news of this opening.
+        self.view.set_message(None, false);
         self.view
             .select_soonest(&live.model(), gobare_api::clock::unix_ms());
+    }
+
+    /// Closes it: the session to go back to, when F3 opened it from one.
+    pub(crate) fn close(&mut self) -> Option<String> {
+        self.open = false;
+        let back = self.view.back_to().map(str::to_string);
+        self.view.set_back_to(None);
+        back
     }
 
     /// One report of an answer's send: the action settles as in the session (a call

@@ -176,8 +176,9 @@ pub(crate) struct App {
     read_back_before: Option<u64>,
     /// Sends, history, draft and notifications (see [`acting`]).
     pub(crate) acting: acting::Acting,
-    /// Deadlines, a reclaimed workspace, the sandbox budget (see [`alarms`]).
-    alarms: alarms::Alarms,
+    /// Deadlines, a reclaimed workspace, the sandbox budget (see [`alarms`]); `None`
+    /// with a fleet behind, whose alarms ring for every session.
+    alarms: Option<crate::notify::alarms::SessionAlarms>,
     /// The "while you were away" digest (see [`away_digest`]).
     away: away_digest::AwayDigest,
     /// The fleet's slots and what waits, from the fleet behind (see [`budgets`]).
@@ -259,7 +260,10 @@ impl App {
             exporting: false,
             read_back_before: None,
             acting,
-            alarms: alarms::Alarms::new(&opts.settings),
+            alarms: opts
+                .fleet
+                .is_none()
+                .then(|| alarms::for_session(&opts.settings)),
             away: away_digest::AwayDigest::new(&opts.settings.away),
             fleet_counts: None,
             fleet: opts.fleet,

@@ -164,12 +164,9 @@ impl Notifier {
             return None;
         }
         if let Some(runner) = &self.runner {
-            runner.notify(&NotifyEvent::new(
-                news.kind,
-                &news.id,
-                &news.title,
-                &news.line,
-            ));
+            let mut event = NotifyEvent::new(news.kind, &news.id, &news.title, &news.line);
+            event.expires_at = news.expires_at;
+            runner.notify(&event);
         }
         Some(notification_bytes(TITLE, &news.line, self.target))
     }
@@ -274,6 +271,7 @@ mod tests {
             line: line.into(),
             kind: NotifyKind::Approval,
             title: "other".into(),
+            expires_at: None,
         }
     }
 

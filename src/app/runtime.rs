@@ -28,6 +28,9 @@ use crate::store::StateStore;
 use crate::terminal::{self, TerminationSignals, Tui};
 use gobare_api::stream::{StreamHandle, StreamTarget, StreamUpdate};
 
+/// How often the fleet behind a session is looked at for its alarms, at most.
+const FLEET_LOOK_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
 const NEEDS_TTY: &str = "the full-screen interface needs an interactive terminal \
                          (for a pipe, use `gobare-tui tail`)";
 
@@ -129,6 +132,7 @@ pub(crate) async fn run(config: Config, start: Start) -> Result<()> {
         unsaved: Vec::new(),
         title,
         counted: None,
+        fleet_looked: None,
     };
     let stats = Stats::from_env();
     let front = match start {
@@ -167,6 +171,8 @@ struct Runtime {
     title: Option<crate::terminal::title::TitleKeeper>,
     /// The fleet's generation when its figures were last counted, and the figures.
     counted: Option<(u64, crate::budget::slots::Counts)>,
+    /// When the fleet behind the session in front was last looked at for its alarms.
+    fleet_looked: Option<Instant>,
 }
 
 impl Runtime {
@@ -187,9 +193,26 @@ impl Runtime {
                 None => return Ok(()),
             };
             self.fleet_figures(&mut front);
+            self.fleet_alarms(&mut front);
+            let now = Instant::now();
+            // With a session in front, the fleet behind is heard at most every
+            // FLEET_LOOK_EVERY: a change in between wakes the loop at the window's end.
+            let look_at = self.fleet_looked.map(|at| at + FLEET_LOOK_EVERY);
+            let fleet_changed = match (&front, &self.fleet) {
+                (Front::Session(_), Some(fleet)) if look_at.is_none_or(|at| at <= now) => {
+                    Some(fleet.live.change_signal())
+                }
+                _ => None,
+            };
             let deadline = match &front {
-                Front::Session(app) => app.next_deadline(Instant::now()),
-                Front::Fleet(fleet) => fleet.next_deadline(Instant::now()),
+                Front::Session(app) => {
+                    let alarm = self.fleet.as_ref().and_then(|fleet| {
+                        let due = super::fleet_front::alarm_due(fleet.alarms.next_at(), now);
+                        due.into_iter().chain(look_at.filter(|at| *at > now)).min()
+                    });
+                    app.next_deadline(now).into_iter().chain(alarm).min()
+                }
+                Front::Fleet(fleet) => fleet.next_deadline(now),
             };
             let woken = {
                 let sources = match &mut front {
@@ -199,6 +222,7 @@ impl Runtime {
                             stream,
                             session_msgs: Some(msgs),
                             news,
+                            changed: fleet_changed,
                             ..Sources::default()
                         }
                     }
@@ -275,6 +299,34 @@ impl Runtime {
         }
     }
 
+    /// The fleet's alarms, with a session in front (the fleet's front rings its own as it
+    /// draws): every session's, that one's included. The fleet is looked at again at most
+    /// every [`FLEET_LOOK_EVERY`], a deadline when it comes.
+    fn fleet_alarms(&mut self, front: &mut Front) {
+        let (Front::Session(app), Some(fleet)) = (front, self.fleet.as_mut()) else {
+            self.fleet_looked = None;
+            return;
+        };
+        let (now, wall) = (Instant::now(), gobare_api::clock::unix_ms());
+        let look = self
+            .fleet_looked
+            .is_none_or(|at| at + FLEET_LOOK_EVERY <= now);
+        if !look && fleet.alarms.next_at().is_none_or(|at| at > wall) {
+            return;
+        }
+        let model = fleet.live.model();
+        // The window starts only when there was something to look at: a quiet fleet
+        // wakes nobody.
+        if look && !fleet.alarms.has_looked_at(&model) {
+            self.fleet_looked = Some(now);
+        }
+        let news = fleet.alarms.ring(&model, wall);
+        drop(model);
+        for news in &news {
+            app.ring_fleet_alarm(news);
+        }
+    }
+
     /// The front that follows `front` when it is done; `None` when the app ends.
     fn switch(&mut self, front: Front) -> Result<Option<Front>> {
         match front {
@@ -290,6 +342,7 @@ impl Runtime {
                 }
                 let opened = app.session_id.clone();
                 let inbox = app.acting.wants_inbox();
+                let alarms = app.take_alarms();
                 let clock = *app.view.workspace().clock();
                 // A theme chosen with T lasts the run, whichever front it was chosen in.
                 self.settings.theme_name = app.theme_name;
@@ -297,9 +350,12 @@ impl Runtime {
                 let mut front = self.fleet_front(tui, stats, None, None, Some(opened.clone()))?;
                 if let Front::Fleet(fleet) = &mut front {
                     fleet.know_clock(&opened, clock);
+                    if let Some(alarms) = alarms {
+                        fleet.state.alarms.adopt(&opened, alarms);
+                    }
                 }
                 if let (true, Front::Fleet(fleet)) = (inbox, &mut front) {
-                    fleet.open_inbox();
+                    fleet.open_inbox(&opened);
                 }
                 Ok(Some(front))
             }

@@ -1,7 +1,8 @@
-//! Frames drawn, stream frames applied and transcript entries dropped (to stay within its
-//! memory budget), written to `$GOBARE_TUI_STATS` (if set) as `frames=N events=M dropped=K`
-//! so benchmarks can check "zero frames when idle" and "memory flat once retention is full"
-//! from outside.
+//! Frames drawn, stream frames applied, transcript entries dropped (to stay within its
+//! memory budget) and the time frames took, written to `$GOBARE_TUI_STATS` (if set) as
+//! `frames=N events=M dropped=K frame_us=T frame_max_us=X frame_lock_us=L frame_render_us=R` so
+//! benchmarks can check "zero
+//! frames when idle", "memory flat once retention is full" and a frame's time from outside.
 //!
 //! Written only when the counters changed, at most every [`WRITE_EVERY`], and on exit: an
 //! idle app schedules no timer for this.
@@ -18,7 +19,16 @@ pub(crate) struct Stats {
     pub(crate) frames: u64,
     pub(crate) events: u64,
     pub(crate) dropped: u64,
-    written: Option<(u64, u64, u64)>,
+    /// Microseconds spent making frames (the fleet's: from its model's lock to the
+    /// terminal written), in all and the longest.
+    frame_us: u64,
+    frame_max_us: u64,
+    /// Of `frame_us`, the microseconds spent waiting for the fleet model's lock (held by
+    /// the task applying the org stream), and drawing the widgets into the buffer (the
+    /// rest: budgets and alarms, the terminal's diff and its write).
+    frame_lock_us: u64,
+    frame_render_us: u64,
+    written: Option<(u64, u64, u64, u64)>,
     last_write: Option<Instant>,
 }
 
@@ -36,13 +46,30 @@ impl Stats {
 
     pub(crate) fn line(&self) -> String {
         format!(
-            "frames={} events={} dropped={}\n",
-            self.frames, self.events, self.dropped
+            "frames={} events={} dropped={} frame_us={} frame_max_us={} frame_lock_us={} \
+             frame_render_us={}\n",
+            self.frames,
+            self.events,
+            self.dropped,
+            self.frame_us,
+            self.frame_max_us,
+            self.frame_lock_us,
+            self.frame_render_us
         )
     }
 
-    fn counters(&self) -> (u64, u64, u64) {
-        (self.frames, self.events, self.dropped)
+    /// One frame made, in `took`, of which `locked` waiting for the model and `rendered`
+    /// drawing the widgets.
+    pub(crate) fn frame_took(&mut self, took: Duration, locked: Duration, rendered: Duration) {
+        let us = |d: Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+        self.frame_us = self.frame_us.saturating_add(us(took));
+        self.frame_max_us = self.frame_max_us.max(us(took));
+        self.frame_lock_us = self.frame_lock_us.saturating_add(us(locked));
+        self.frame_render_us = self.frame_render_us.saturating_add(us(rendered));
+    }
+
+    fn counters(&self) -> (u64, u64, u64, u64) {
+        (self.frames, self.events, self.dropped, self.frame_us)
     }
 
     fn dirty(&self) -> bool {
@@ -87,7 +114,7 @@ mod tests {
         s.write(t0, false);
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
-            "frames=2 events=10 dropped=0\n"
+            "frames=2 events=10 dropped=0 frame_us=0 frame_max_us=0 frame_lock_us=0 frame_render_us=0\n"
         );
         assert_eq!(s.due_at(t0), None, "nothing new: no timer");
         s.frames = 3;
@@ -95,12 +122,12 @@ mod tests {
         s.write(t0 + Duration::from_millis(10), false);
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
-            "frames=2 events=10 dropped=0\n"
+            "frames=2 events=10 dropped=0 frame_us=0 frame_max_us=0 frame_lock_us=0 frame_render_us=0\n"
         );
         s.write(t0 + Duration::from_millis(10), true);
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
-            "frames=3 events=10 dropped=0\n"
+            "frames=3 events=10 dropped=0 frame_us=0 frame_max_us=0 frame_lock_us=0 frame_render_us=0\n"
         );
     }
 

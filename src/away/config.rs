@@ -10,6 +10,24 @@
 
 /// Minutes the terminal must be unfocused before its return shows a digest, by default.
 pub(crate) const DEFAULT_UNFOCUSED_MINUTES: u32 = 15;
+
+/// Milliseconds a minute of `unfocused_minutes` lasts, for tests and demos that cannot wait
+/// minutes (as `GOBARE_WORKSPACE_LIFETIME_SECS` shortens the workspace's life); unset: a
+/// minute.
+pub(crate) const MINUTE_ENV: &str = "GOBARE_AWAY_MINUTE_MS";
+
+/// A minute of `unfocused_minutes`, in ms: [`MINUTE_ENV`] when it holds 1 to 60,000.
+/// Read once.
+fn minute_ms() -> i64 {
+    static MINUTE: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    *MINUTE.get_or_init(|| {
+        std::env::var(MINUTE_ENV)
+            .ok()
+            .and_then(|v| v.trim().parse::<i64>().ok())
+            .filter(|ms| (1..=60_000).contains(ms))
+            .unwrap_or(60_000)
+    })
+}
 const MAX_MINUTES: i64 = 10_080;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,7 +50,7 @@ impl AwaySettings {
     /// How long unfocused counts as away (ms); `None`: never.
     pub(crate) fn unfocused_ms(&self) -> Option<i64> {
         (self.digest && self.unfocused_minutes > 0)
-            .then(|| i64::from(self.unfocused_minutes) * 60_000)
+            .then(|| i64::from(self.unfocused_minutes) * minute_ms())
     }
 
     /// Reads `[away]`; the warnings say what was ignored and why.

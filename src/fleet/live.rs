@@ -60,6 +60,8 @@ pub struct FleetNews {
     pub(crate) kind: crate::notify::kind::NotifyKind,
     /// The session's title or first message (sanitized, one line; empty when unknown).
     pub(crate) title: String,
+    /// A function call's deadline, for a deadline's news.
+    pub(crate) expires_at: Option<i64>,
 }
 
 /// The news of the fleet from the moment it was made, for whoever shows it: the fleet
@@ -440,14 +442,19 @@ impl Task {
             }
             let mut announced = self.announced();
             for (turn, status) in &turns.ended {
-                if announced.turn_read(turn, *status == TurnStatus::Failed)
-                    && let Some(row) = model.get(&read.id)
-                {
+                if !announced.turn_read(turn, *status == TurnStatus::Failed) {
+                    continue;
+                }
+                // A turn fails when its workspace is reclaimed, and only the session
+                // resource says so (`destroyed` has no event): read it.
+                model.refresh_later(vec![read.id.clone()]);
+                if let Some(row) = model.get(&read.id) {
                     fresh.push(FleetNews {
                         id: read.id.clone(),
                         line: row.turn_failed_line(),
                         kind: crate::notify::kind::NotifyKind::TurnFailed,
                         title: news_title(row),
+                        expires_at: None,
                     });
                 }
             }
@@ -456,10 +463,17 @@ impl Task {
         self.report(applied, fresh);
     }
 
-    /// The usage of every working session, read again (at most once per [`USAGE_PERIOD`]).
+    /// The usage of every working session and running workspace, read again (at most once
+    /// per [`USAGE_PERIOD`]).
     fn ask_usage_of_working(&self) {
         let model = lock(&self.model);
-        for row in model.rows().filter(|r| r.status == SessionStatus::Working) {
+        // A running workspace accrues sandbox time though no turn works (one parked on a
+        // decision keeps it running): its usage too, for the `[budget]` alarm.
+        let accrues = |r: &&crate::fleet::model::FleetRow| {
+            r.status == SessionStatus::Working
+                || r.workspace == Some(gobare_api::model::WorkspaceState::Running)
+        };
+        for row in model.rows().filter(accrues) {
             self.asks.want_again(&row.id, Wanted::USAGE, false);
         }
     }
@@ -650,11 +664,12 @@ fn announcement(model: &FleetModel, id: String) -> Option<FleetNews> {
         line,
         kind,
         title,
+        expires_at: None,
     })
 }
 
 /// A row's name as a notify command reads it.
-fn news_title(row: &crate::fleet::model::FleetRow) -> String {
+pub(crate) fn news_title(row: &crate::fleet::model::FleetRow) -> String {
     row.label()
         .map(|l| gobare_api::text::one_line(l, 60))
         .unwrap_or_default()
@@ -753,7 +768,12 @@ async fn run(
                 task.apply(updates, &mut org, &mut poll_at, &mut refresh_at, poll_every);
             }
             Some(ids) = wanted.recv() => task.details(ids),
-            Some(read) = reader.found.recv() => task.found(read),
+            Some(read) = reader.found.recv() => {
+                task.found(read);
+                if refresh_at.is_none() && lock(&task.model).wants_refresh() {
+                    refresh_at = Some(Instant::now() + REFRESH_DELAY);
+                }
+            }
             _ = sleep_until(refresh_at), if refresh_at.is_some() => {
                 task.refresh().await;
                 refresh_at = lock(&task.model)

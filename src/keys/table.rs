@@ -1047,17 +1047,17 @@ pub(crate) const TABLE: &[Binding] = &[
         .hint("Enter/o open", Shown::Always),
     row(INBOX, &[k(KeyCode::F(3))], F(FleetKey::NextDecision), "the next one, soonest deadline first")
         .hint("F3 next", Shown::Always),
-    row(INBOX, &[k(KeyCode::Esc), c('i')], F(FleetKey::Back), "back to the fleet")
-        .hint("Esc fleet", Shown::Always),
+    row(INBOX, &[k(KeyCode::Esc), c('i')], F(FleetKey::Back), "back to the fleet, or to the session F3 was pressed in")
+        .hint(INBOX_BACK_HINT, Shown::Always),
     row(INBOX, &[k(KeyCode::F(1)), c('?')], F(FleetKey::Help), "the fleet's keys (this list)"),
     row(DECIDING, &[c('y'), c('n')], F(FleetKey::Answer), "approve / deny (a sensitive approval asks once more, and takes y only)")
-        .hint("y approve · n deny", Shown::Always),
+        .hint(INBOX_APPROVE_HINT, Shown::Always),
     row(DECIDING, &[c('1'), c('2'), c('3'), c('4'), c('5'), c('6'), c('7'), c('8'), c('9'), k(KeyCode::Up), k(KeyCode::Down)], F(FleetKey::Answer), "pick a question's option, then Enter answers with it")
         .keys("1–9 / ↑ ↓"),
     row(DECIDING, &[k(KeyCode::Enter)], F(FleetKey::Answer), "answer with the picked option"),
     row(DECIDING, &[c('f'), ctrl('f')], F(FleetKey::Answer), "report the function call failed (a fixed sentence is sent)"),
     row(DECIDING, &[c('t')], F(FleetKey::Reply), "type an answer: a question's own words, a function's result")
-        .hint("t type an answer", Shown::Always),
+        .hint(INBOX_TYPE_HINT, Shown::Always),
     row(DECIDING, &[k(KeyCode::Esc), k(KeyCode::Tab)], F(FleetKey::Back), "back to the list")
         .hint("Esc list", Shown::Always),
     row(DECIDING, &[k(KeyCode::F(3))], F(FleetKey::NextDecision), "the next one (back to the list, at it)"),
@@ -1216,6 +1216,41 @@ pub(crate) fn fleet_hints(scope: FleetScope) -> String {
         .iter()
         .filter(|b| b.scope == Scope::Fleet(scope))
         .filter_map(|b| b.hint.map(|(words, _)| words))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// The inbox list's way back to the fleet, and (when F3 opened it from a session) to
+/// that session.
+const INBOX_BACK_HINT: &str = "Esc fleet";
+const INBOX_BACK_TO_SESSION_HINT: &str = "Esc back to the session";
+/// The deciding keys of an approval, and of an answer typed.
+const INBOX_APPROVE_HINT: &str = "y approve · n deny";
+const INBOX_TYPE_HINT: &str = "t type an answer";
+
+/// [`fleet_hints`] for the inbox, whose Esc goes back to the session F3 was pressed in
+/// when `to_session`, and whose deciding keys are those of the action decided (`deciding`):
+/// no "approve" for a question, no typing for an approval.
+pub(crate) fn inbox_hints(
+    scope: FleetScope,
+    to_session: bool,
+    deciding: Option<&gobare_api::model::RequiredActionKind>,
+) -> String {
+    use gobare_api::model::RequiredActionKind as Kind;
+    let unsaid: &[&str] = match (scope, deciding) {
+        (FleetScope::InboxDeciding, Some(Kind::Approval)) => &[INBOX_TYPE_HINT],
+        (FleetScope::InboxDeciding, Some(_)) => &[INBOX_APPROVE_HINT],
+        _ => &[],
+    };
+    TABLE
+        .iter()
+        .filter(|b| b.scope == Scope::Fleet(scope))
+        .filter_map(|b| b.hint.map(|(words, _)| words))
+        .filter(|words| !unsaid.contains(words))
+        .map(|words| match words {
+            INBOX_BACK_HINT if to_session => INBOX_BACK_TO_SESSION_HINT,
+            words => words,
+        })
         .collect::<Vec<_>>()
         .join(" · ")
 }

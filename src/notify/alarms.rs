@@ -1,8 +1,12 @@
 //! News the clock makes rather than an event: a function call's deadline coming close
-//! (`deadline`), and a session's sandbox time passing the `[budget]` threshold (`budget`).
-//! Pure: the caller gives the time and the figures; each alarm rings once.
+//! (`deadline`), a session's sandbox time passing the `[budget]` threshold (`budget`), and
+//! its workspace reclaimed (`workspace_reclaimed`: `destroyed` has no event). One
+//! session's alarms are a [`SessionAlarms`], kept by whichever front rings them (see
+//! [`super::fleet_alarms`]). Pure: the caller gives the time and the figures; each alarm
+//! rings once.
 
-use gobare_api::model::RequiredAction;
+use super::kind::NotifyKind;
+use gobare_api::model::{RequiredAction, WorkspaceState};
 use std::collections::HashSet;
 
 /// A call whose deadline came within the lead.
@@ -121,6 +125,98 @@ impl BudgetAlarm {
     }
 }
 
+/// What one session's alarms remember between looks.
+#[derive(Debug)]
+pub(crate) struct SessionAlarms {
+    expiry: ExpiryAlarm,
+    budget: BudgetAlarm,
+    /// The workspace's state at the last look; `None` before the first (what was already
+    /// so when it was first seen is not news).
+    workspace: Option<Option<WorkspaceState>>,
+}
+
+/// One alarm rung: what it is about and what it says (the session's name not included).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Rung {
+    pub(crate) kind: NotifyKind,
+    pub(crate) what: String,
+    pub(crate) expires_at: Option<i64>,
+}
+
+impl SessionAlarms {
+    pub(crate) fn new(deadline_minutes: u32, budget_minutes: Option<u32>) -> SessionAlarms {
+        SessionAlarms {
+            expiry: ExpiryAlarm::new(deadline_minutes),
+            budget: BudgetAlarm::new(budget_minutes),
+            workspace: None,
+        }
+    }
+
+    /// A look at the session as now known: the actions it waits on (as listed), its
+    /// workspace's state, its sandbox seconds once read. What came due, each once.
+    pub(crate) fn look<'a>(
+        &mut self,
+        actions: impl IntoIterator<Item = &'a RequiredAction>,
+        workspace: Option<&WorkspaceState>,
+        sandbox_seconds: Option<u64>,
+        now_ms: i64,
+    ) -> Vec<Rung> {
+        self.expiry.watch(actions);
+        let mut rung = self.due(now_ms);
+        if let Some(what) = self.reclaimed(workspace) {
+            rung.push(Rung {
+                kind: NotifyKind::WorkspaceReclaimed,
+                what: what.into(),
+                expires_at: None,
+            });
+        }
+        if sandbox_seconds.is_some_and(|s| self.budget.read(s)) {
+            let minutes = self.budget.threshold_secs().unwrap_or(0) / 60;
+            let unit = if minutes == 1 { "minute" } else { "minutes" };
+            rung.push(Rung {
+                kind: NotifyKind::Budget,
+                what: format!("sandbox time passed the budget of {minutes} {unit}"),
+                expires_at: None,
+            });
+        }
+        rung
+    }
+
+    /// The deadlines that came within the lead since the last look, each once.
+    pub(crate) fn due(&mut self, now_ms: i64) -> Vec<Rung> {
+        self.expiry
+            .due(now_ms)
+            .into_iter()
+            .map(|call| Rung {
+                kind: NotifyKind::Deadline,
+                what: deadline_text(&call, now_ms),
+                expires_at: Some(call.expires_at),
+            })
+            .collect()
+    }
+
+    /// When the next deadline comes within the lead (Unix ms).
+    pub(crate) fn next_at(&self) -> Option<i64> {
+        self.expiry.next_at()
+    }
+
+    /// What to say when the workspace was reclaimed since the last look.
+    fn reclaimed(&mut self, now: Option<&WorkspaceState>) -> Option<&'static str> {
+        let now = now.cloned();
+        let before = self.workspace.replace(now.clone())?;
+        if before == now {
+            return None;
+        }
+        match now {
+            Some(WorkspaceState::Destroyed) => {
+                Some("workspace reclaimed (rebuilt on the next message)")
+            }
+            Some(WorkspaceState::RecoveryFailed) => Some("workspace rebuild gave up"),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,5 +268,36 @@ mod tests {
         let mut late = BudgetAlarm::new(Some(60));
         assert!(!late.read(9_000), "already past when first read");
         assert!(!late.read(9_100));
+    }
+
+    #[test]
+    fn a_session_rings_each_alarm_once_and_nothing_it_already_was() {
+        let mut alarms = SessionAlarms::new(10, Some(1));
+        let calls = [call("c1", Some(5 * 60_000))];
+        let running = WorkspaceState::Running;
+        let rung = alarms.look(&calls, Some(&WorkspaceState::Destroyed), Some(10), 0);
+        assert_eq!(rung.len(), 1, "only the deadline: {rung:?}");
+        assert_eq!(rung[0].kind, NotifyKind::Deadline);
+        assert_eq!(rung[0].expires_at, Some(5 * 60_000));
+        assert!(
+            alarms
+                .look(&calls, Some(&WorkspaceState::Destroyed), Some(10), 1)
+                .is_empty()
+        );
+        assert!(alarms.look(&calls, Some(&running), Some(30), 2).is_empty());
+        let rung = alarms.look(&[], Some(&WorkspaceState::Destroyed), Some(61), 3);
+        let kinds: Vec<NotifyKind> = rung.iter().map(|r| r.kind).collect();
+        assert_eq!(
+            kinds,
+            [NotifyKind::WorkspaceReclaimed, NotifyKind::Budget],
+            "{rung:?}"
+        );
+        assert_eq!(rung[1].what, "sandbox time passed the budget of 1 minute");
+        assert!(
+            alarms
+                .look(&calls, Some(&WorkspaceState::Destroyed), Some(90), 4)
+                .is_empty(),
+            "each once"
+        );
     }
 }

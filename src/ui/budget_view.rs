@@ -10,11 +10,10 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
-/// The budget line over the right of `area`'s top border (the fleet's box), leaving the
-/// title drawn at its left alone: nothing is drawn when both do not fit.
-pub(crate) fn on_border(area: Rect, buf: &mut Buffer, line: &str, theme: &Theme) {
-    let text = format!(" {} ", text::line(line));
-    let cols = text::width(&text) as u16;
+/// The first of `lines` (widest first) that fits over the right of `area`'s top border
+/// (the fleet's box), leaving the title drawn at its left alone: nothing is drawn when
+/// none fits beside it.
+pub(crate) fn on_border(area: Rect, buf: &mut Buffer, lines: &[String], theme: &Theme) {
     if area.height == 0 || area.width < 2 {
         return;
     }
@@ -22,12 +21,16 @@ pub(crate) fn on_border(area: Rect, buf: &mut Buffer, line: &str, theme: &Theme)
     let title_end = (area.x + 1..area.right() - 1)
         .find(|&x| buf[(x, area.y)].symbol() == "─" && buf[(x + 1, area.y)].symbol() == "─")
         .unwrap_or(area.right());
-    // Room: the title, a gap of two, the text, the corner.
-    if title_end + 2 + cols + 1 > area.right() {
-        return;
+    for line in lines {
+        let text = format!(" {} ", text::line(line));
+        let cols = text::width(&text) as u16;
+        // Room: the title, a gap of two, the text, then the corner.
+        if title_end + 2 + cols < area.right() {
+            let x = area.right() - 1 - cols;
+            buf.set_span(x, area.y, &Span::styled(text, theme.dim), cols);
+            return;
+        }
     }
-    let x = area.right() - 1 - cols;
-    buf.set_span(x, area.y, &Span::styled(text, theme.dim), cols);
 }
 
 /// The Workspace pane's budget lines: time to reclamation, then slots and the API.

@@ -33,7 +33,7 @@ pub enum InboxAction {
     Answer { session_id: String, input: Input },
     /// Open this session.
     Open(String),
-    /// Back to the fleet.
+    /// Back to the fleet, or to the session F3 opened it from ([`InboxView::back_to`]).
     Close,
     /// The inbox used the key, or ignored it.
     Consumed,
@@ -74,12 +74,15 @@ pub struct InboxView {
     true_for_ms: Option<i64>,
     /// The workspace lifetime deadlines are counted against.
     lifetime_ms: i64,
+    /// The session F3 opened the inbox from: Esc goes back to it.
+    back_to: Option<String>,
 }
 
 impl InboxView {
     pub fn new(lifetime_ms: i64) -> InboxView {
         let mut prompt = PromptState::default();
         prompt.set_back("back to the list");
+        prompt.set_typed_with("t");
         InboxView {
             gathered: Gathered::default(),
             selected: None,
@@ -92,7 +95,17 @@ impl InboxView {
             message: None,
             true_for_ms: None,
             lifetime_ms,
+            back_to: None,
         }
+    }
+
+    /// The session Esc goes back to (`None`: the fleet).
+    pub(crate) fn back_to(&self) -> Option<&str> {
+        self.back_to.as_deref()
+    }
+
+    pub(crate) fn set_back_to(&mut self, session_id: Option<String>) {
+        self.back_to = session_id;
     }
 
     /// Which rows of the key table have the keys now.

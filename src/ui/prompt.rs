@@ -70,6 +70,9 @@ pub struct PromptState {
     laid_out: Option<(usize, Vec<Line<'static>>)>,
     /// Where Esc goes, as the hint says it (`None`: "back to typing", the session's box).
     back: Option<&'static str>,
+    /// The key that opens a line to type an answer on (`None`: the session's box below
+    /// takes the text).
+    typed_with: Option<&'static str>,
     /// The session's workspace clock and the lifetime it counts to: a parked turn's
     /// deadline (§5). `None`: only a function call's `expires_at` is shown.
     workspace: Option<(WorkspaceClock, i64)>,
@@ -160,6 +163,19 @@ impl PromptState {
     /// What the hint says Esc goes back to (the inbox's list, rather than the box).
     pub(crate) fn set_back(&mut self, back: &'static str) {
         self.back = Some(back);
+    }
+
+    /// Text is typed on a line `key` opens, not in a box below (the inbox's `t`).
+    pub(crate) fn set_typed_with(&mut self, key: &'static str) {
+        self.typed_with = Some(key);
+    }
+
+    /// Where a typed answer goes, as the hints say it: "below", or "after t".
+    fn typed_where(&self) -> String {
+        match self.typed_with {
+            Some(key) => format!("after {key}"),
+            None => "below".into(),
+        }
     }
 
     /// Whether the sensitive approval's second step is being asked (changes its hint).
@@ -485,8 +501,12 @@ impl PromptState {
                     MAX_ARG_LINES,
                     theme.code,
                 );
+                let typed = match self.typed_with {
+                    Some(key) => format!("{key} types the result + Enter · "),
+                    None => "type the result in the box + Enter · ".into(),
+                };
                 vec![
-                    Span::styled("type the result in the box + Enter · ", theme.dim),
+                    Span::styled(typed, theme.dim),
                     Span::styled("f", theme.key_hint),
                     Span::styled(" reports failure", theme.dim),
                 ]
@@ -620,13 +640,12 @@ impl PromptState {
             hint.push(Span::styled("Enter", theme.key_hint));
             hint.push(Span::styled(" answers", theme.dim));
             if question.free_text_allowed() {
-                hint.push(Span::styled(" · or type an answer below", theme.dim));
+                let typed = format!(" · or type an answer {}", self.typed_where());
+                hint.push(Span::styled(typed, theme.dim));
             }
         } else {
-            hint.push(Span::styled(
-                "type your answer below, Enter sends",
-                theme.dim,
-            ));
+            let typed = format!("type your answer {}, Enter sends", self.typed_where());
+            hint.push(Span::styled(typed, theme.dim));
         }
         hint
     }

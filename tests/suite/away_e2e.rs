@@ -2,16 +2,19 @@
 //! "While you were away", the real binary in a pty on the simulator: a session quit, then
 //! a turn fails (`#error`) and an approval is asked (`#approval`) while the app is closed;
 //! opened again, the digest at the top says both (the failure with its reason), and Esc
-//! closes it. The fleet opened after its last visit says the same of the session.
+//! closes it. The fleet opened after its last visit says the same of the session. The
+//! terminal unfocused longer than `[away] unfocused_minutes` (a minute made short with
+//! `GOBARE_AWAY_MINUTE_MS`) is an absence too: focus-out and focus-in written into the pty
+//! as a terminal reports them.
 
 use crate::support;
-use crate::support::app::{quit, spawn};
-use crate::support::pty::keys;
+use crate::support::app::{COLS, ROWS, command, quit, spawn};
+use crate::support::pty::{Pty, keys};
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions, Order, Page};
 use gobare_api::model::{EventPayload, Text, TurnStatus};
 use gobare_sim::SimConfig;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const TIMEOUT: Duration = Duration::from_secs(40);
 
@@ -142,4 +145,64 @@ fn a_restart_shows_what_failed_and_what_waits_until_esc() {
     );
     fleet.send_keys("q");
     assert!(fleet.wait_exit(TIMEOUT).success());
+}
+
+/// What a terminal with focus reporting on sends when its window loses and gets focus.
+const FOCUS_OUT: &str = "\x1b[O";
+const FOCUS_IN: &str = "\x1b[I";
+
+#[test]
+fn focus_away_past_unfocused_minutes_shows_the_digest_on_return() {
+    // A minute of `unfocused_minutes` lasts this long here.
+    const MINUTE: Duration = Duration::from_millis(300);
+    let sim = support::sim::start(SimConfig::for_tests());
+    let session = sim.sim.create_session(Some("nightly export"));
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("config/gobare-tui");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("config.toml"),
+        "[away]\nunfocused_minutes = 1\n",
+    )
+    .unwrap();
+    let url = sim.sim.url().to_string();
+    let mut cmd = command(&["attach", &session], &home, Some((&url, &sim.sim.token())));
+    cmd.env("GOBARE_AWAY_MINUTE_MS", MINUTE.as_millis().to_string());
+    let mut pty = Pty::spawn(cmd, COLS, ROWS);
+    pty.wait_for_text("● live", TIMEOUT);
+
+    // Focus leaves. The key typed after it is on screen only once the app has read both:
+    // the absence began no later than that.
+    pty.send_keys(FOCUS_OUT);
+    pty.send_keys("z");
+    pty.wait_for(
+        "the key typed after focus left",
+        |s| support::app::bottom(s, 6).contains('z'),
+        TIMEOUT,
+    );
+    let left = Instant::now();
+    sim.within(|s| s.send_message(&session, "nightly run #error"));
+    until_failed(&sim, &session);
+    pty.wait_for_text("✗ failed", TIMEOUT);
+    assert!(!pty.screen_text().contains("While you were away"));
+    // Away a minute (as made short) at least: the clock says so, nothing is hoped for.
+    if let Some(rest) = MINUTE.checked_sub(left.elapsed()) {
+        std::thread::sleep(rest);
+    }
+    pty.send_keys(FOCUS_IN);
+    pty.wait_for(
+        "the digest of the absence",
+        |s| {
+            let text = s.contents();
+            text.contains("While you were away") && text.contains("1 turn failed")
+        },
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ESC);
+    pty.wait_for(
+        "the digest closed",
+        |s| !s.contents().contains("While you were away"),
+        TIMEOUT,
+    );
+    assert!(quit(&mut pty, TIMEOUT).success());
 }

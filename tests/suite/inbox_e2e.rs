@@ -1,6 +1,6 @@
 //! The decision inbox in a pty against the simulator: an approval and a question answered
 //! from the fleet's inbox (checked on what the simulator took), F3 from inside a session
-//! back to it, and — with a short workspace lifetime on both sides — a parked turn ending
+//! back to it (and Esc from there back to that session), and — with a short workspace lifetime on both sides — a parked turn ending
 //! failed as its countdown reaches zero, within a tick.
 
 use std::cell::RefCell;
@@ -170,8 +170,33 @@ fn the_inbox_answers_an_approval_and_a_question_from_the_fleet() {
     );
     assert_eq!(answers[1].outcome, "accepted");
 
+    // Opened by F3 in the session, Esc goes back to it, and says so.
+    assert!(
+        pty.screen_text().contains("Esc back to the session"),
+        "{}",
+        pty.screen_text()
+    );
     pty.send_keys(keys::ESC);
+    pty.wait_for(
+        "back in the session F3 was pressed in",
+        |s| !in_inbox(s) && status_line(s).contains("pick a release"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::CTRL_O);
     pty.wait_for_text("Fleet · 2 sessions", TIMEOUT);
+    // Opened in the fleet, Esc goes back to the fleet.
+    pty.send_keys("i");
+    pty.wait_for(
+        "the inbox, its way back the fleet",
+        |s| in_inbox(s) && s.contents().contains("Esc fleet"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ESC);
+    pty.wait_for(
+        "the fleet again",
+        |s| !in_inbox(s) && s.contents().contains("Fleet · 2 sessions"),
+        TIMEOUT,
+    );
     pty.send_keys("q");
     assert!(pty.wait_exit(TIMEOUT).success());
     assert!(pty.is_cooked(), "terminal restored");

@@ -2,11 +2,15 @@
 //! `[notify] command` and the terminal's title, the real binary in a pty on the
 //! simulator: the command receives the news as JSON on stdin, without the token in its
 //! environment; one that hangs is killed with its process group at its timeout; the title
-//! counts the decisions waiting and is given back at exit. The test meets the commands
-//! through fifos they write, never by waiting a while.
+//! counts the decisions waiting and is given back at exit. The fleet rings the clock's
+//! news — a deadline coming, a workspace reclaimed, the sandbox budget passed — for every
+//! session, each once across fleet and session. The test meets the commands through fifos
+//! they write, never by waiting a while.
 
 use crate::support;
-use crate::support::app::{quit, spawn};
+use crate::support::app::{quit, spawn, status_line};
+use crate::support::pty::keys;
+use gobare_api::model::{AgentRequest, CreateSession};
 use gobare_sim::SimConfig;
 use std::io::Read;
 use std::path::Path;
@@ -164,4 +168,171 @@ fn a_hung_notify_command_is_killed_with_its_process_group_at_its_timeout() {
         logs.contains("killed with its process group"),
         "the kill is logged: {logs}"
     );
+}
+
+/// Every JSON line the commands write to fifo `path`, in order. Held open for writing
+/// too, so the fifo never reads as ended between two commands (one opening it as the
+/// last one closes it would write to no reader).
+fn read_fifo_lines(path: &Path) -> mpsc::Receiver<serde_json::Value> {
+    use std::io::BufRead;
+    let (tx, rx) = mpsc::channel();
+    let fifo = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .expect("the fifo opens");
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(fifo).lines() {
+            let Ok(line) = line else {
+                return;
+            };
+            if line.trim().is_empty() {
+                continue;
+            }
+            let event = serde_json::from_str(&line).expect("one JSON event a line");
+            if tx.send(event).is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+/// A session declaring `lookup_order` with a ten-minute timeout: a call to it expires ten
+/// minutes after it is made.
+fn with_lookup(sim: &support::sim::Sim, title: &str) -> String {
+    sim.sim.create_session_from(CreateSession {
+        title: Some(title.into()),
+        agent: Some(AgentRequest {
+            tools: Some(vec![serde_json::json!({
+                "type": "function", "name": "lookup_order",
+                "parameters": {"type": "object"}, "timeout_seconds": 600
+            })]),
+            ..AgentRequest::default()
+        }),
+        ..CreateSession::default()
+    })
+}
+
+/// The next event the commands said, as (session, kind, the whole event); the screen
+/// and the app's log when none comes.
+fn next_said(
+    news: &mpsc::Receiver<serde_json::Value>,
+    pty: &crate::support::pty::Pty,
+    home: &tempfile::TempDir,
+) -> (String, String, serde_json::Value) {
+    let Ok(event) = news.recv_timeout(TIMEOUT) else {
+        let logs = crate::support::cli::read_logs(&home.path().join("state/gobare-tui/logs"));
+        panic!(
+            "no notify command ran:\n{}\nlog:\n{logs}",
+            pty.screen_text()
+        );
+    };
+    (
+        event["session_id"].as_str().unwrap_or_default().to_string(),
+        event["event"].as_str().unwrap_or_default().to_string(),
+        event,
+    )
+}
+
+#[test]
+fn the_fleet_rings_every_sessions_deadline_reclaim_and_budget_once() {
+    // Untagged messages call `lookup_order`: with the session's declared timeout.
+    let config = SimConfig {
+        scenario: "function".into(),
+        ..SimConfig::for_tests()
+    };
+    let sim = support::sim::start(config);
+    let orders = with_lookup(&sim, "order desk");
+    let site = sim.sim.create_session(Some("site build"));
+    let metered = sim.sim.create_session(Some("metered job"));
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("news");
+    mkfifo(&fifo);
+    // One write of the whole line: lines of commands run together do not mix.
+    let script = format!("printf '%s\\n' \"$(cat)\" > '{}'", fifo.display());
+    let home = home_with(
+        &format!("[\"sh\", \"-c\", {script:?}]"),
+        "on = [\"deadline\", \"workspace_reclaimed\", \"budget\"]\n\
+         [budget]\nsandbox_minutes = 1\n",
+    );
+    let news = read_fifo_lines(&fifo);
+    let mut pty = spawn(&["fleet"], &home, &sim.sim);
+    pty.wait_for_text("Fleet · 3 sessions", TIMEOUT);
+    // The metered session's usage read while under its budget: drawn, so looked at.
+    pty.wait_for(
+        "the metered session's usage",
+        |s| {
+            s.contents()
+                .lines()
+                .any(|l| l.contains("metered job") && l.contains(" 0s "))
+        },
+        TIMEOUT,
+    );
+
+    sim.within(|s| s.send_message(&orders, "where is order A-4471?"));
+    sim.within(|s| s.send_message(&site, "build the site #recovery"));
+    sim.sim
+        .add_sandbox_time(&metered, Duration::from_secs(2 * 60));
+    sim.within(|s| s.send_message(&metered, "one more #quick"));
+    let mut said: Vec<(String, String)> = Vec::new();
+    for _ in 0..3 {
+        let (session, kind, event) = next_said(&news, &pty, &home);
+        match kind.as_str() {
+            "deadline" => {
+                assert_eq!(event["session_title"], "order desk", "{event}");
+                assert!(
+                    event["text"]
+                        .as_str()
+                        .unwrap()
+                        .contains("lookup_order expires in 10m"),
+                    "{event}"
+                );
+                let expires_at = event["expires_at"].as_i64().expect("its deadline");
+                let now = gobare_api::clock::unix_ms();
+                assert!((now..=now + 600_000).contains(&expires_at), "{event}");
+            }
+            "workspace_reclaimed" => {
+                assert_eq!(event["session_title"], "site build", "{event}")
+            }
+            "budget" => assert!(
+                event["text"]
+                    .as_str()
+                    .unwrap()
+                    .contains("metered job: sandbox time passed the budget of 1 minute"),
+                "{event}"
+            ),
+            _ => panic!("not chosen: {event}"),
+        }
+        said.push((session, kind));
+    }
+    said.sort();
+    let mut expected = vec![
+        (orders.clone(), "deadline".to_string()),
+        (site.clone(), "workspace_reclaimed".to_string()),
+        (metered.clone(), "budget".to_string()),
+    ];
+    expected.sort();
+    assert_eq!(said, expected);
+
+    // Into a session and back: the fleet behind rings a new session's deadline, and the
+    // three above are not rung again, in the session or back in the fleet.
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "a session open",
+        |s| status_line(s).contains("● live"),
+        TIMEOUT,
+    );
+    let second = with_lookup(&sim, "second desk");
+    sim.within(|s| s.send_message(&second, "and order B-1?"));
+    let (session, kind, _) = next_said(&news, &pty, &home);
+    assert_eq!((session, kind), (second.clone(), "deadline".into()));
+    pty.send_keys(keys::CTRL_O);
+    pty.wait_for_text("Fleet · 4 sessions", TIMEOUT);
+    let third = with_lookup(&sim, "third desk");
+    sim.within(|s| s.send_message(&third, "and order C-2?"));
+    let (session, kind, _) = next_said(&news, &pty, &home);
+    assert_eq!((session, kind), (third.clone(), "deadline".into()));
+    pty.send_keys("q");
+    assert!(pty.wait_exit(TIMEOUT).success());
 }

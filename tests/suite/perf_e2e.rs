@@ -429,6 +429,24 @@ impl App {
         (field("frames"), field("events"))
     }
 
+    /// (microseconds spent making the fleet's frames, the longest frame's, of the first
+    /// those waiting for the model's lock and those drawing the widgets), as last written.
+    fn frame_times(&self) -> (u64, u64, u64, u64) {
+        let text = std::fs::read_to_string(&self.stats).unwrap_or_default();
+        let field = |name: &str| {
+            text.split_whitespace()
+                .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0)
+        };
+        (
+            field("frame_us"),
+            field("frame_max_us"),
+            field("frame_lock_us"),
+            field("frame_render_us"),
+        )
+    }
+
     /// The counters once they have not changed for `quiet` (the file is rewritten at most
     /// every 2 s, so `quiet` must be longer than that).
     fn settled_counters(&self, quiet: Duration) -> (u64, u64) {
@@ -1256,10 +1274,23 @@ async fn fleet_cold_start_500() {
 }
 
 /// (i) the fleet of 500 on an org stream carrying 5,000 events a second: the app's CPU,
-/// frames drawn per second, and RSS at the start and end (`FLEET_SOAK_SECS`, default 120).
+/// frames drawn per second and their time, and RSS at the start and end
+/// (`FLEET_SOAK_SECS`, default 120).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "performance figure: run with --ignored --nocapture"]
 async fn fleet_500_at_5000_events_per_s() {
+    fleet_soak(false).await;
+}
+
+/// (i') the same with the decision inbox open (`i`): every pending action of the 500
+/// sessions sorted, timed and drawn each frame.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "performance figure: run with --ignored --nocapture"]
+async fn fleet_500_inbox_at_5000_events_per_s() {
+    fleet_soak(true).await;
+}
+
+async fn fleet_soak(inbox: bool) {
     let secs: u64 = std::env::var("FLEET_SOAK_SECS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -1270,13 +1301,42 @@ async fn fleet_500_at_5000_events_per_s() {
         ..SimConfig::for_tests().with_fleet(FLEET)
     };
     let sim = Simulator::start(config).await.expect("simulator");
-    let app = App::fleet(&sim);
+    let mut app = App::fleet(&sim);
     wait_fleet_complete(&app, FLEET, Duration::from_secs(30));
+    let what = if inbox {
+        app.pty.send_keys("i");
+        app.pty.wait_for(
+            "the inbox",
+            |s| {
+                s.contents()
+                    .lines()
+                    .next()
+                    .is_some_and(|l| l.contains("Inbox"))
+            },
+            Duration::from_secs(30),
+        );
+        let top = app
+            .pty
+            .screen_text()
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        let title = top.split("──").next().unwrap_or_default();
+        format!(
+            "with the inbox open ({})",
+            title.trim_start_matches('┌').trim()
+        )
+    } else {
+        "the list".to_string()
+    };
     tokio::time::sleep(Duration::from_secs(5)).await;
     let (frames0, _) = app.counters();
+    let (frame_us0, _, lock_us0, render_us0) = app.frame_times();
     let seq0 = sim.last_seq();
     let rss0 = app.rss_kib();
     let cpu0 = app.cpu();
+    let load0 = load_average();
     let started = Instant::now();
     let mut peak = rss0;
     while started.elapsed() < Duration::from_secs(secs) {
@@ -1287,13 +1347,21 @@ async fn fleet_500_at_5000_events_per_s() {
     let cpu = app.cpu() - cpu0;
     let rss1 = app.rss_kib();
     let (frames1, _) = app.counters();
+    let (frame_us1, frame_max_us, lock_us1, render_us1) = app.frame_times();
     let events = sim.last_seq() - seq0;
+    let frames = frames1 - frames0;
     println!(
-        "perf: fleet {FLEET} sessions, org stream at {:.0} events/s for {:.0} s: CPU = {:.1} % of one core (budget 25 %), frames = {:.1}/s",
+        "perf: fleet {FLEET} sessions, {what}, org stream at {:.0} events/s for {:.0} s: CPU = {:.1} % of one core (budget 25 %), frames = {:.1}/s",
         events as f64 / wall.as_secs_f64(),
         wall.as_secs_f64(),
         cpu.as_secs_f64() / wall.as_secs_f64() * 100.0,
-        (frames1 - frames0) as f64 / wall.as_secs_f64(),
+        frames as f64 / wall.as_secs_f64(),
+    );
+    println!(
+        "perf: fleet frame time, mean = {:.0} µs over {frames} frames (waiting for the model's lock {:.0} µs, drawing the widgets {:.0} µs, the rest the terminal's diff and write), longest of the run (its start included) = {frame_max_us} µs (budget 1 ms)",
+        (frame_us1 - frame_us0) as f64 / frames.max(1) as f64,
+        (lock_us1 - lock_us0) as f64 / frames.max(1) as f64,
+        (render_us1 - render_us0) as f64 / frames.max(1) as f64,
     );
     println!(
         "perf: fleet RSS start = {:.1} MB, end = {:.1} MB, peak = {:.1} MB, growth = {:+.1} % (budget < 80 MB, < 5 %)",
@@ -1301,6 +1369,10 @@ async fn fleet_500_at_5000_events_per_s() {
         rss1 as f64 / 1024.0,
         peak as f64 / 1024.0,
         (rss1 as f64 - rss0 as f64) / rss0 as f64 * 100.0
+    );
+    println!(
+        "perf: load average at the start {load0}, at the end {}",
+        load_average()
     );
     sim.shutdown().await;
 }

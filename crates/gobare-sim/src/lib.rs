@@ -236,6 +236,21 @@ impl Simulator {
         routes::create_session(&self.state, req).expect("a default session is always valid")
     }
 
+    /// Creates a session directly from a whole create request (its agent's tools, say)
+    /// and returns its id. Panics if the request is refused.
+    pub fn create_session_from(&self, req: CreateSession) -> String {
+        routes::create_session(&self.state, req).expect("the create request is valid")
+    }
+
+    /// Counts `ran` more of sandbox time in a session's usage, as a workspace that ran
+    /// that long before would have: usage figures without waiting for them.
+    pub fn add_sandbox_time(&self, session_id: &str, ran: std::time::Duration) {
+        let mut db = self.state.db();
+        let rec = db.session_mut(session_id).expect("the session exists");
+        rec.ran_closed += ran;
+        rec.closed_intervals += 1;
+    }
+
     /// Sends a message directly as `input.message` would (no HTTP, no rate limit); its
     /// `#tag` picks the scenario. Panics if the session refuses it.
     pub fn send_message(&self, session_id: &str, text: &str) {

@@ -472,6 +472,53 @@ fn narrow_screens_drop_the_least_useful_columns_and_never_cut_one() {
     insta::assert_snapshot!("fleet_80_columns", at(80));
 }
 
+/// The fleet's box with its header's budget line, as the fleet's front draws it.
+fn with_budgets(model: &FleetModel, width: u16, height: u16) -> String {
+    use crate::budget::{Budgets, slots::Counts};
+    let area = Rect::new(0, 0, width, height);
+    let mut buf = Buffer::empty(area);
+    let theme = Theme::default();
+    FleetView::new().render(area, &mut buf, model, &theme, NOW);
+    let budgets = Budgets {
+        counts: Some(Counts::of(model)),
+        rate: Some(gobare_api::rate_budget::Bucket {
+            limit: 120,
+            remaining: 87,
+            reset_secs: 17,
+            at_ms: NOW,
+        }),
+        new_sessions: None,
+        streams: 1,
+    };
+    crate::ui::budget_view::on_border(area, &mut buf, &budgets.header_lines(NOW), &theme);
+    (0..height)
+        .map(|y| {
+            (0..width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_header_keeps_its_budgets_at_70_columns_in_short() {
+    let model = fleet();
+    let wide = with_budgets(&model, 150, 20);
+    let top = wide.lines().next().unwrap();
+    assert!(
+        top.contains("slots 6/25 (1 paused) · API 87/120 · streams 1/5"),
+        "{wide}"
+    );
+    let narrow = with_budgets(&model, 70, 20);
+    let top = narrow.lines().next().unwrap();
+    assert!(top.contains("Fleet · 6 sessions · 1 needs you"), "{narrow}");
+    assert!(top.contains("slots 6/25 · API 87/120"), "{narrow}");
+    insta::assert_snapshot!("fleet_budgets_70x20", narrow);
+}
+
 #[test]
 fn rows_hold_their_places_while_the_selection_moves_and_re_sort_when_it_rests() {
     let mut model = fleet();

@@ -14,7 +14,7 @@ use crate::deadline::Deadline;
 use crate::fleet::inbox::InboxItem;
 use crate::fleet::model::FleetModel;
 use crate::keys::mode::Confirm;
-use crate::keys::table::fleet_hints;
+use crate::keys::table::inbox_hints;
 use crate::ui::fleet::{clear, visible_offset};
 use crate::ui::theme::Theme;
 use gobare_api::model::RequiredActionKind;
@@ -111,7 +111,18 @@ impl InboxView {
             inner.x,
             inner.bottom() - 1,
             &Span::styled(
-                text::truncate(&format!("  {}", fleet_hints(self.scope())), width).into_owned(),
+                text::truncate(
+                    &format!(
+                        "  {}",
+                        inbox_hints(
+                            self.scope(),
+                            self.back_to.is_some(),
+                            self.selected_item().map(|i| &i.kind),
+                        )
+                    ),
+                    width,
+                )
+                .into_owned(),
                 theme.dim,
             ),
             inner.width,

@@ -432,6 +432,24 @@ fn the_unfocused_hint_says_whether_typing_answers() {
 }
 
 #[test]
+fn in_the_inbox_the_hints_say_the_key_that_types_an_answer() {
+    // The inbox has no box below: an answer is typed on the line `t` opens.
+    for (action, says) in [
+        (question(), "type your answer after t"),
+        (function_call(), "t types the result + Enter"),
+    ] {
+        let mut state = prompt_for(&[action]);
+        state.view.set_typed_with("t");
+        let text = screen(&state, 80);
+        assert!(text.contains(says), "{text}");
+        assert!(
+            !text.contains("below") && !text.contains("in the box"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
 fn a_sensitive_approval_has_a_warning_border_and_flag() {
     let mut state = prompt_for(&[approval()]);
     let theme = Theme::default();
