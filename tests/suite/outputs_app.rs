@@ -365,6 +365,8 @@ fn the_config_file_chooses_where_saves_go() {
     let dir = chosen.join(&prefix);
 
     pty.send_keys("a");
+    // The list read, not only its frame drawn: `s` before the rows is nothing to save.
+    pty.wait_for_text("Artifacts · 3", TIMEOUT);
     pty.wait_for_text(&format!("saves to {}/", dir.display()), TIMEOUT);
     pty.send_keys("s");
     let (id, rel) = &artifacts[0];
