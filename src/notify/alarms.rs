@@ -18,6 +18,9 @@ pub(crate) struct DueCall {
     pub(crate) expires_at: i64,
 }
 
+/// Past this many calls told, only those still waiting are remembered.
+const MAX_TOLD: usize = 1024;
+
 /// Calls with a deadline (`expires_at`), each told once when within `lead_ms` of it.
 #[derive(Debug, Default)]
 pub(crate) struct ExpiryAlarm {
@@ -36,6 +39,12 @@ impl ExpiryAlarm {
 
     /// The actions waiting now: those with a deadline are watched, the rest forgotten.
     pub(crate) fn watch<'a>(&mut self, actions: impl IntoIterator<Item = &'a RequiredAction>) {
+        // Calls already told are remembered past a listing that briefly lacks them (so they
+        // do not ring twice), but not without end: a day of calls is let go at once.
+        if self.told.len() > MAX_TOLD {
+            let watched: HashSet<&str> = self.watched.iter().map(|c| c.call_id.as_str()).collect();
+            self.told.retain(|id| watched.contains(id.as_str()));
+        }
         self.watched.clear();
         for action in actions {
             if let Some(expires_at) = action.expires_at {
@@ -255,6 +264,29 @@ mod tests {
         );
         alarm.watch(&[]);
         assert_eq!(alarm.next_at(), None, "answered calls are forgotten");
+    }
+
+    #[test]
+    fn calls_told_are_remembered_across_a_gap_but_not_without_end() {
+        let mut alarm = ExpiryAlarm::new(10);
+        // A listing that briefly lacks a call told does not make it ring again.
+        alarm.watch(&[call("kept", Some(60_000))]);
+        assert_eq!(alarm.due(0).len(), 1);
+        alarm.watch(&[]);
+        alarm.watch(&[call("kept", Some(60_000))]);
+        assert!(alarm.due(1_000).is_empty(), "told before the gap");
+        // A day of calls, each told: past the bound only those still waiting stay.
+        for i in 0..=MAX_TOLD {
+            let id = format!("c{i}");
+            alarm.watch(&[call("kept", Some(60_000)), call(&id, Some(60_000))]);
+            assert_eq!(alarm.due(0).len(), 1, "{id} rings once");
+        }
+        alarm.watch(&[call("kept", Some(60_000))]);
+        assert!(alarm.told.len() < MAX_TOLD, "{} remembered", alarm.told.len());
+        assert!(
+            alarm.due(2_000).is_empty(),
+            "the one still waiting stays told"
+        );
     }
 
     #[test]

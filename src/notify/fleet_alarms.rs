@@ -83,6 +83,11 @@ impl FleetAlarms {
                 };
                 news.extend(rung.into_iter().map(|r| told(row, r)));
             }
+            // Sessions deleted long ago are let go (a relisting that briefly lacks one must
+            // not make its alarms ring again, hence the slack).
+            if self.sessions.len() > 2 * model.len() + 64 {
+                self.sessions.retain(|id, _| model.get(id).is_some());
+            }
         } else if due {
             for (id, (alarms, _)) in &mut self.sessions {
                 let Some(row) = model.get(id) else {
