@@ -282,7 +282,11 @@ mod tests {
             assert_eq!(alarm.due(0).len(), 1, "{id} rings once");
         }
         alarm.watch(&[call("kept", Some(60_000))]);
-        assert!(alarm.told.len() < MAX_TOLD, "{} remembered", alarm.told.len());
+        assert!(
+            alarm.told.len() < MAX_TOLD,
+            "{} remembered",
+            alarm.told.len()
+        );
         assert!(
             alarm.due(2_000).is_empty(),
             "the one still waiting stays told"
