@@ -24,6 +24,9 @@ pub mod error;
 mod event_decode;
 pub mod files;
 mod frame_data;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 mod json;
 pub mod model;
 mod network_words;

@@ -18,6 +18,8 @@ pub use runs::{FrameRun, RunFrames};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
+#[cfg(feature = "fuzzing")]
+pub(crate) use task::compare;
 use tokio::sync::{Notify, mpsc};
 
 /// Which stream to follow.

@@ -493,8 +493,8 @@ impl Resume {
     }
 
     /// Makes [`Resume::deliver_agreeing`] and [`Resume::agreeing_head`] decline every frame
-    /// (the general path, for tests to compare with).
-    #[cfg(test)]
+    /// (the general path, for tests and the fuzz target to compare with).
+    #[cfg(any(test, feature = "fuzzing"))]
     pub(crate) fn without_agreeing_heads(mut self) -> Self {
         self.trust_agreeing_heads = false;
         self

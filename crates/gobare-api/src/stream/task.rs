@@ -219,15 +219,7 @@ async fn reconnect_loop<T: Transport>(
     seed: u64,
     retry_now: &Notify,
 ) -> Result<(), ConsumerGone> {
-    let session = match &options.target {
-        StreamTarget::Session(id) => Some(id.clone()),
-        StreamTarget::Org { .. } => None,
-    };
-    let mut resume = Resume::new(options.from, options.replay_if_dropped_before_first_event)
-        .with_decode_persisted(options.decode_persisted)
-        .with_keep_data(options.keep_data)
-        .with_read_created_at(options.read_created_at)
-        .with_session(session);
+    let mut resume = resume_for(options);
     let mut backoff = StreamBackoff::new(options.max_backoff, seed);
     let mut cursor = resume.first_request();
     loop {
@@ -288,6 +280,19 @@ async fn reconnect_loop<T: Transport>(
             }
         }
     }
+}
+
+/// The cursor and decisions of a stream opened with `options`.
+fn resume_for(options: &StreamOptions) -> Resume {
+    let session = match &options.target {
+        StreamTarget::Session(id) => Some(id.clone()),
+        StreamTarget::Org { .. } => None,
+    };
+    Resume::new(options.from, options.replay_if_dropped_before_first_event)
+        .with_decode_persisted(options.decode_persisted)
+        .with_keep_data(options.keep_data)
+        .with_read_created_at(options.read_created_at)
+        .with_session(session)
 }
 
 /// Reads one connection until EOF, error, silence or truncation.
@@ -504,6 +509,111 @@ fn secs(d: Duration) -> String {
     }
 }
 
+/// One connection read from given chunks without IO, with runs or by the general path
+/// alone: the proptest below and the `stream_runs` fuzz target (through
+/// [`crate::fuzzing`]) compare the two.
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) mod compare {
+    use super::*;
+
+    /// What a connection reported, runs read back as frames.
+    #[derive(Debug)]
+    pub(crate) struct Read {
+        pub(crate) updates: Vec<StreamUpdate>,
+        /// Why it ended, if a frame ended it.
+        pub(crate) ended: Option<String>,
+        /// The parser's lines seen after each chunk read whole.
+        pub(crate) lines: Vec<u64>,
+        pub(crate) cursor: Option<u64>,
+        pub(crate) request: Option<u64>,
+        /// How many runs were handed over.
+        pub(crate) runs: usize,
+    }
+
+    /// `chunks` read as [`read`] reads them, with `resume`'s decisions.
+    pub(crate) fn read_all(chunks: &[Bytes], options: &StreamOptions, mut resume: Resume) -> Read {
+        let mut parser = SseParser::new(options.max_frame_bytes);
+        let mut backoff = StreamBackoff::new(Duration::from_secs(1), 1);
+        let mut batch = Batch::default();
+        let mut progressed = false;
+        let mut lines = Vec::new();
+        let mut ended = None;
+        for chunk in chunks {
+            ended = read_chunk(
+                &mut parser,
+                chunk,
+                options,
+                &mut resume,
+                &mut backoff,
+                &mut batch,
+                &mut progressed,
+            );
+            if ended.is_some() {
+                break;
+            }
+            lines.push(parser.lines_seen());
+        }
+        let mut runs = 0;
+        let mut updates = Vec::new();
+        for item in batch.updates {
+            match item {
+                Queued::Update(update) => updates.push(update),
+                Queued::Run(run) => {
+                    runs += 1;
+                    updates.extend(run.into_frames().map(StreamUpdate::Frame));
+                }
+            }
+        }
+        Read {
+            updates,
+            ended,
+            lines,
+            cursor: resume.cursor(),
+            request: resume.reconnect_request(),
+            runs,
+        }
+    }
+
+    /// Reads `chunks` with `options` (runs on, frames not decoded, for runs to be taken)
+    /// both ways. `Ok`: the runs handed over; the connection reported the same frames (in
+    /// order, with the same data and `created_at`), skips, anomalies, truncation and cursor
+    /// as by the general path alone, and counted the same lines. `Err`: what differed.
+    pub(crate) fn runs_agree(chunks: &[Bytes], options: &StreamOptions) -> Result<usize, String> {
+        let runs = read_all(chunks, options, resume_for(options));
+        let general = read_all(
+            chunks,
+            options,
+            resume_for(options).without_agreeing_heads(),
+        );
+        let differs = |what: &str, a: &dyn std::fmt::Debug, b: &dyn std::fmt::Debug| {
+            Err(format!(
+                "{what} differ:\n  runs:    {a:?}\n  general: {b:?}"
+            ))
+        };
+        if general.runs != 0 {
+            return Err(format!("the general path read {} runs", general.runs));
+        }
+        if runs.updates != general.updates {
+            return differs("updates", &runs.updates, &general.updates);
+        }
+        if runs.ended != general.ended {
+            return differs("ends", &runs.ended, &general.ended);
+        }
+        if (runs.cursor, runs.request) != (general.cursor, general.request) {
+            return differs(
+                "cursors (and requests)",
+                &(runs.cursor, runs.request),
+                &(general.cursor, general.request),
+            );
+        }
+        // A connection that ended mid-chunk counted lines it never reads on.
+        if runs.ended.is_none() && runs.lines != general.lines {
+            return differs("lines seen", &runs.lines, &general.lines);
+        }
+        Ok(runs.runs)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -521,7 +631,6 @@ mod tests {
 
     mod runs_read_as_the_general_path {
         use super::*;
-        use crate::stream::resume::Resume;
         use proptest::prelude::*;
 
         const OWN: &str = "3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af";
@@ -643,70 +752,6 @@ mod tests {
             out
         }
 
-        /// What a connection reading `chunks` reports, runs read as frames; why it ended;
-        /// the lines seen after each chunk; the cursor after.
-        type Read = (
-            Vec<StreamUpdate>,
-            Option<String>,
-            Vec<u64>,
-            Option<u64>,
-            Option<u64>,
-            usize,
-        );
-
-        fn read_all(chunks: &[Bytes], options: &StreamOptions, mut resume: Resume) -> Read {
-            let mut parser = SseParser::new(options.max_frame_bytes);
-            let mut backoff = StreamBackoff::new(Duration::from_secs(1), 1);
-            let mut batch = Batch::default();
-            let mut progressed = false;
-            let mut lines = Vec::new();
-            let mut ended = None;
-            for chunk in chunks {
-                ended = read_chunk(
-                    &mut parser,
-                    chunk,
-                    options,
-                    &mut resume,
-                    &mut backoff,
-                    &mut batch,
-                    &mut progressed,
-                );
-                if ended.is_some() {
-                    break;
-                }
-                lines.push(parser.lines_seen());
-            }
-            let mut runs = 0;
-            let mut updates = Vec::new();
-            for item in batch.updates {
-                match item {
-                    Queued::Update(update) => updates.push(update),
-                    Queued::Run(run) => {
-                        runs += 1;
-                        updates.extend(run.into_frames().map(StreamUpdate::Frame));
-                    }
-                }
-            }
-            (
-                updates,
-                ended,
-                lines,
-                resume.cursor(),
-                resume.reconnect_request(),
-                runs,
-            )
-        }
-
-        fn resume(options: &StreamOptions, from: Option<u64>) -> Resume {
-            Resume::new(from, false)
-                .with_decode_persisted(options.decode_persisted)
-                .with_read_created_at(options.read_created_at)
-                .with_session(match &options.target {
-                    StreamTarget::Session(id) => Some(id.clone()),
-                    StreamTarget::Org { .. } => None,
-                })
-        }
-
         fn cut(bytes: &[u8], cuts: &[prop::sample::Index]) -> Vec<Bytes> {
             let mut at: Vec<usize> = cuts.iter().map(|i| i.index(bytes.len() + 1)).collect();
             at.sort_unstable();
@@ -745,22 +790,15 @@ mod tests {
                         Some(id) => StreamTarget::Session(id.into()),
                         None => StreamTarget::Org { root: None },
                     },
+                    from,
                     decode_persisted: false,
                     read_created_at,
                     frame_runs: true,
                     max_frame_bytes,
                     ..StreamOptions::default()
                 };
-                let (updates, ended, lines, cursor, request, _) =
-                    read_all(&chunks, &options, resume(&options, from));
-                let general = read_all(&chunks, &options, resume(&options, from).without_agreeing_heads());
-                prop_assert_eq!(general.5, 0);
-                prop_assert_eq!(&updates, &general.0);
-                prop_assert_eq!(&ended, &general.1);
-                prop_assert_eq!(cursor, general.3);
-                prop_assert_eq!(request, general.4);
-                if ended.is_none() {
-                    prop_assert_eq!(lines, general.2);
+                if let Err(differs) = compare::runs_agree(&chunks, &options) {
+                    return Err(TestCaseError::fail(differs));
                 }
             }
         }
@@ -786,6 +824,7 @@ mod tests {
             let bytes = stream_bytes(&frames, 0);
             let options = StreamOptions {
                 target: StreamTarget::Session(OWN.into()),
+                from: Some(0),
                 decode_persisted: false,
                 read_created_at: false,
                 frame_runs: true,
@@ -795,13 +834,12 @@ mod tests {
                 Bytes::copy_from_slice(&bytes[..bytes.len() / 2]),
                 Bytes::copy_from_slice(&bytes[bytes.len() / 2..]),
             ];
-            let (updates, ended, _, cursor, _, runs) =
-                read_all(&chunks, &options, resume(&options, Some(0)));
+            let read = compare::read_all(&chunks, &options, resume_for(&options));
             assert_eq!(
-                (updates.len(), ended, cursor, runs),
+                (read.updates.len(), read.ended, read.cursor, read.runs),
                 (10, None, Some(10), 2)
             );
-            let mut read = resume(&options, Some(0));
+            let mut read = resume_for(&options);
             let mut frames = Vec::new();
             let (end, lines) = runs::scan(&chunks[1], 0, 1 << 20, &mut read, &mut frames);
             assert_eq!(
