@@ -126,7 +126,9 @@ async fn tail_meets_both_refusal_statuses_and_waits_retry_after() {
             drop_every_n_frames: Some(1_500),
             ..Faults::default()
         });
-        let run = tail_until(&sim, &id, 0, last, &["--verbose"], Duration::from_secs(120)).await;
+        // Half of all opens are refused at random, so a streak of refusals (the backoff
+        // doubling towards its cap) may take minutes; the bound only catches a hang.
+        let run = tail_until(&sim, &id, 0, last, &["--verbose"], Duration::from_secs(300)).await;
         assert_eq!(run.persisted().len() as u64, EVENTS);
         assert!(run.persisted().windows(2).all(|w| w[0] < w[1]));
         for (wait, line) in announced_reconnects(&run.stderr) {
