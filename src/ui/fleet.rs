@@ -323,13 +323,10 @@ impl FleetView {
                 };
                 return FleetAction::Consumed;
             }
-            FleetKey::Up => index.saturating_sub(1),
-            FleetKey::Down => index + 1,
-            FleetKey::PageUp => index.saturating_sub(page),
-            FleetKey::PageDown => index + page,
-            FleetKey::Top => 0,
-            FleetKey::Bottom => last,
-            _ => return FleetAction::Consumed,
+            moving => match moved_to(moving, index, page, last) {
+                Some(target) => target,
+                None => return FleetAction::Consumed,
+            },
         };
         let target = target.min(last);
         self.selected_index = target;
@@ -647,6 +644,20 @@ pub(crate) fn clear(area: Rect, buf: &mut Buffer) {
             cell.reset();
         }
     }
+}
+
+/// Where a list's selection goes for a key that moves it (`None`: the key does not move
+/// it); past the end is clamped by the caller. The fleet and the inbox move alike.
+pub(crate) fn moved_to(key: FleetKey, index: usize, page: usize, last: usize) -> Option<usize> {
+    Some(match key {
+        FleetKey::Up => index.saturating_sub(1),
+        FleetKey::Down => index + 1,
+        FleetKey::PageUp => index.saturating_sub(page),
+        FleetKey::PageDown => index + page,
+        FleetKey::Top => 0,
+        FleetKey::Bottom => last,
+        _ => return None,
+    })
 }
 
 /// The first row to show so that `selected` is visible, moving as little as possible.

@@ -2,6 +2,7 @@
 //! deciding the selected action with the session's own prompt, the second `y` of a
 //! sensitive approval, and the answer line.
 
+use crate::ui::fleet::moved_to;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use gobare_api::model::{Input, RequiredActionKind};
 
@@ -74,13 +75,10 @@ impl InboxView {
                 self.decide();
                 return InboxAction::Consumed;
             }
-            FleetKey::Up => index.saturating_sub(1),
-            FleetKey::Down => index + 1,
-            FleetKey::PageUp => index.saturating_sub(page),
-            FleetKey::PageDown => index + page,
-            FleetKey::Top => 0,
-            FleetKey::Bottom => last,
-            _ => return InboxAction::Consumed,
+            moving => match moved_to(moving, index, page, last) {
+                Some(target) => target,
+                None => return InboxAction::Consumed,
+            },
         };
         self.message = None;
         self.select_at(target);
