@@ -63,14 +63,14 @@ pub(crate) async fn run(config: Config, args: TailArgs) -> Result<()> {
         }
     };
     tokio::pin!(stop);
-    tokio::select! {
+    let client = tokio::select! {
         biased;
         end = &mut stop => {
             tracing::info!(?end, "tail finished before the stream opened");
             return Ok(());
         }
         checked = check_token(&config) => checked?,
-    }
+    };
     // After the token check, so a refused token is reported as such rather than as a
     // failed session list.
     let target = tokio::select! {
@@ -96,7 +96,8 @@ pub(crate) async fn run(config: Config, args: TailArgs) -> Result<()> {
     // and memory); a frame past even this bound stops `tail` with its seq.
     options.max_frame_bytes = TAIL_MAX_FRAME_BYTES;
 
-    let mut handle = stream::spawn(options);
+    // On the health check's client: its connection is open and TLS is set up once.
+    let mut handle = stream::spawn_sharing(options, &client);
     let end = pump(
         &mut handle.updates,
         BlockingStdout,
@@ -122,7 +123,8 @@ async fn target(config: &Config, args: &TailArgs) -> Result<StreamTarget> {
 
 /// Asks `/v1/health` first so a refused token is a clear, typed error rather than a
 /// stream that fails later. Anything else (network, 5xx) is left to the stream's retries.
-async fn check_token(config: &Config) -> Result<()> {
+/// Hands back the client it asked with, for the stream to share.
+async fn check_token(config: &Config) -> Result<gobare_api::client::ApiClient> {
     let mut options = config.client_options();
     options.request_timeout = Some(Duration::from_secs(15));
     let client = gobare_api::client::ApiClient::new(options)?;
@@ -132,9 +134,9 @@ async fn check_token(config: &Config) -> Result<()> {
             eprintln!(
                 "gobare-tui: warning: this token cannot use the API (missing scopes: {missing})"
             );
-            Ok(())
+            Ok(client)
         }
-        Ok(_) => Ok(()),
+        Ok(_) => Ok(client),
         Err(e) if matches!(e.kind, ApiErrorKind::Unauthorized | ApiErrorKind::Forbidden) => {
             Err(e.into())
         }
@@ -143,7 +145,7 @@ async fn check_token(config: &Config) -> Result<()> {
             if config.verbose {
                 eprintln!("gobare-tui: health check failed ({e}); opening the stream anyway");
             }
-            Ok(())
+            Ok(client)
         }
     }
 }

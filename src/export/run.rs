@@ -61,7 +61,7 @@ pub(crate) async fn export(
 ) -> Result<HistoryRead> {
     // The stream opens while the session is read: a change after the stream opened comes
     // on it too, so the session's `updated_at` is reached either way (see `history`).
-    let mut handle = stream::spawn(stream_options(options, session_id, format));
+    let mut handle = stream::spawn_sharing(stream_options(options, session_id, format), client);
     let session = read_session(client, session_id).await?;
     let ends = Ends::for_session(Some(&session));
     let title = session.title.as_deref().or(fallback_title);

@@ -265,6 +265,24 @@ async fn a_unique_prefix_names_its_session_and_a_full_id_costs_no_list() {
     sim.shutdown().await;
 }
 
+/// The health check's connection carries the stream too: one connection, one start-up,
+/// however many requests `tail` makes before it prints.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tail_opens_its_stream_on_the_health_checks_connection() {
+    let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
+    let id = sim.create_session(Some("one connection"));
+    sim.seed_events(&id, 3);
+    let line = first_tailed_line(&sim, &Home::new(), &id).await;
+    assert!(line.contains(id.as_str()), "{line}");
+    let requests = sim.requests();
+    assert_eq!(requests[0], "GET /v1/health", "{requests:?}");
+    assert!(
+        requests[1].starts_with(&format!("GET /v1/sessions/{id}/events")),
+        "{requests:?}"
+    );
+    assert_eq!(sim.connections_accepted(), 1, "{requests:?}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_ambiguous_prefix_lists_the_candidates_and_exits_2() {
     let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();

@@ -1000,8 +1000,11 @@ const REPLAY_WRITE: usize = 1 << 20;
 
 /// Serves `flood` on a loopback port of its own; its address as an API base.
 async fn serve_front(flood: std::sync::Arc<Flood>) -> String {
+    use axum::serve::ListenerExt;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let api = format!("http://{}", listener.local_addr().unwrap());
+    // As the simulator and real servers: small writes go out at once (no Nagle).
+    let listener = listener.tap_io(|tcp| tcp.set_nodelay(true).unwrap());
     let router = axum::Router::new()
         .fallback(flood_or_forward)
         .with_state(flood);

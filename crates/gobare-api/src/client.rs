@@ -66,6 +66,9 @@ struct Inner {
     /// Normalized base without `/v1` (what the stream task takes).
     api: Url,
     token: Option<Token>,
+    /// Each call's whole-request deadline (per request: the client itself has none, so
+    /// the event stream can share it).
+    request_timeout: Option<Duration>,
     /// What the answers' `x-ratelimit-*` headers said, shared by every clone.
     rate: crate::rate_budget::RateBudget,
 }
@@ -211,17 +214,7 @@ impl ApiClient {
     pub fn new(options: ClientOptions) -> Result<ApiClient, ApiError> {
         let api = normalize_api_base(&options.api)?;
         check_transport(&api, options.token.is_some(), options.allow_insecure_http)?;
-        let mut builder = reqwest::Client::builder()
-            .user_agent(concat!("gobare-tui/", env!("CARGO_PKG_VERSION")))
-            // The API never redirects; following one could carry the token elsewhere.
-            .redirect(reqwest::redirect::Policy::none());
-        if let Some(t) = options.request_timeout {
-            builder = builder.timeout(t);
-        }
-        if let Some(t) = options.connect_timeout {
-            builder = builder.connect_timeout(t);
-        }
-        let http = builder.build().map_err(|e| {
+        let http = crate::http::client(&api, options.connect_timeout).map_err(|e| {
             ApiError::local(ApiErrorKind::Config, format!("could not set up HTTP: {e}"))
         })?;
         Ok(ApiClient {
@@ -229,9 +222,21 @@ impl ApiClient {
                 http,
                 api,
                 token: options.token,
+                request_timeout: options.request_timeout,
                 rate: Default::default(),
             }),
         })
+    }
+
+    /// The normalized API base (without `/v1`).
+    pub(crate) fn base(&self) -> &Url {
+        &self.inner.api
+    }
+
+    /// The HTTP client under the calls, for the event stream to share
+    /// ([`crate::stream::spawn_sharing`]).
+    pub(crate) fn http(&self) -> &reqwest::Client {
+        &self.inner.http
     }
 
     /// The request-rate budget as the server last reported it.
@@ -498,7 +503,7 @@ impl ApiClient {
             .http
             .request(method.clone(), url)
             .header(ACCEPT, accept);
-        if let Some(timeout) = timeout {
+        if let Some(timeout) = timeout.or(self.inner.request_timeout) {
             request = request.timeout(timeout);
         }
         if let Some(token) = &self.inner.token {

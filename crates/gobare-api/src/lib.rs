@@ -27,6 +27,7 @@ mod frame_data;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;
+mod http;
 mod json;
 pub mod model;
 mod network_words;

@@ -477,14 +477,31 @@ impl Default for StreamOptions {
 pub fn spawn(options: StreamOptions) -> StreamHandle {
     match transport::HttpTransport::new(&options) {
         Ok(http) => spawn_with_transport(options, http),
-        Err(e) => {
-            let (tx, updates) = channel();
-            let _ = tx.send(StreamUpdate::State(ConnectionState::Failed {
-                reason: e.to_string(),
-            }));
-            StreamHandle::new(updates, Arc::default())
-        }
+        Err(e) => failed(e),
     }
+}
+
+/// Like [`spawn`], on `client`'s HTTP client: the stream shares its connection pool and
+/// trust store, so a command that called the API first neither sets up TLS nor connects
+/// again. For one-shot commands; the app keeps the stream on a client of its own.
+pub fn spawn_sharing(options: StreamOptions, client: &crate::client::ApiClient) -> StreamHandle {
+    // A client set up for plain http has no trust store: it serves only its own scheme.
+    if client.base().scheme() != options.api.scheme() {
+        return spawn(options);
+    }
+    match transport::HttpTransport::with_client(&options, client.http().clone()) {
+        Ok(http) => spawn_with_transport(options, http),
+        Err(e) => failed(e),
+    }
+}
+
+/// A stream that failed before it could open.
+fn failed(e: transport::OpenError) -> StreamHandle {
+    let (tx, updates) = channel();
+    let _ = tx.send(StreamUpdate::State(ConnectionState::Failed {
+        reason: e.to_string(),
+    }));
+    StreamHandle::new(updates, Arc::default())
 }
 
 /// Starts the stream task over any [`transport::Transport`] (tests script one).

@@ -107,7 +107,10 @@ mod tar;
 mod tools;
 
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
+use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
@@ -126,6 +129,8 @@ pub struct Simulator {
     state: Shared,
     addr: SocketAddr,
     server: JoinHandle<()>,
+    /// TCP connections accepted since the start.
+    connections: Arc<AtomicUsize>,
 }
 
 impl Simulator {
@@ -153,6 +158,17 @@ impl Simulator {
         });
         let listener = TcpListener::bind(config.addr).await?;
         let addr = listener.local_addr()?;
+        // A server's small writes go out at once, as a real API server's do: with Nagle on,
+        // a response's second write on a reused connection waits for the client's delayed
+        // ACK (40 ms), and a live frame waits for the one before it to be acknowledged.
+        let connections = Arc::new(AtomicUsize::new(0));
+        let accepted = connections.clone();
+        let listener = listener.tap_io(move |tcp| {
+            accepted.fetch_add(1, Ordering::Relaxed);
+            if let Err(e) = tcp.set_nodelay(true) {
+                tracing::debug!("TCP_NODELAY not set on a connection: {e}");
+            }
+        });
         let fleet = config.fleet;
         let activity = config.fleet_activity;
         let state = SimState::new(config, token, store);
@@ -198,6 +214,7 @@ impl Simulator {
             state,
             addr,
             server,
+            connections,
         })
     }
 
@@ -387,6 +404,12 @@ impl Simulator {
     /// The ids of the fleet's sessions ([`SimConfig::with_fleet`]), in creation order.
     pub fn fleet(&self) -> Vec<String> {
         lock(&self.state.fleet).clone()
+    }
+
+    /// How many TCP connections the server accepted since the start: lets tests check
+    /// that a client reuses one rather than opening one per request.
+    pub fn connections_accepted(&self) -> usize {
+        self.connections.load(Ordering::Relaxed)
     }
 
     /// The last requests the server received (at most 10,000), oldest first, as

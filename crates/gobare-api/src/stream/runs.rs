@@ -15,7 +15,6 @@ use super::{QueueSlot, StreamFrame};
 use crate::frame_data::FrameData;
 use crate::model::DecodeError;
 use bytes::Bytes;
-use memchr::memchr;
 
 /// Persisted frames read from one chunk, in order: each one's seq and `data:` line as the
 /// server sent it (a range of the chunk, which the run holds). Every `data` is one line of
@@ -192,8 +191,8 @@ fn usual_frame(rest: &[u8], max_frame_bytes: usize) -> Option<UsualFrame> {
     let mut at = 4 + count + 1;
     let event = match rest[at..].strip_prefix(b"event: ") {
         Some(value) => {
-            let end = memchr(b'\n', value)?;
-            if !printable_ascii(&value[..end]) {
+            let end = printable_prefix(value);
+            if value.get(end) != Some(&b'\n') {
                 return None;
             }
             let from = at + 7;
@@ -203,9 +202,10 @@ fn usual_frame(rest: &[u8], max_frame_bytes: usize) -> Option<UsualFrame> {
         None => None,
     };
     let value = rest[at..].strip_prefix(b"data: ")?;
-    let end = memchr(b'\n', value)?;
+    // One pass finds the line's end and checks what is before it.
+    let end = printable_prefix(value);
     let data = (at + 6, at + 6 + end);
-    if value.get(end + 1) != Some(&b'\n') || !printable_ascii(&value[..end]) {
+    if value.get(end) != Some(&b'\n') || value.get(end + 1) != Some(&b'\n') {
         return None;
     }
     // Each line and its end counted, as the parser bounds a frame; the blank line is not.
@@ -218,25 +218,28 @@ fn usual_frame(rest: &[u8], max_frame_bytes: usize) -> Option<UsualFrame> {
     })
 }
 
-/// Whether every byte is printable ASCII, by a branch-free fold over 16-byte blocks that
-/// vectorizes; the last block overlaps the one before it rather than leave a remainder to
-/// a byte-at-a-time loop.
-fn printable_ascii(bytes: &[u8]) -> bool {
-    fn block(block: &[u8; 16]) -> bool {
-        block
+/// How many bytes at the start are printable ASCII, so a line's end and the check of what
+/// comes before it are one pass: 16-byte blocks are checked by a branch-free fold that
+/// vectorizes, and only the block that fails is looked at byte by byte.
+fn printable_prefix(bytes: &[u8]) -> usize {
+    let outside = |b: &u8| b.wrapping_sub(0x20) >= 0x5F;
+    let (blocks, rest) = bytes.as_chunks::<16>();
+    for (i, block) in blocks.iter().enumerate() {
+        if !block
             .iter()
             .fold(true, |ok, &b| ok & (b.wrapping_sub(0x20) < 0x5F))
+        {
+            return i * 16 + block.iter().position(outside).unwrap_or(16);
+        }
     }
-    match bytes.last_chunk::<16>() {
-        Some(last) => bytes.as_chunks::<16>().0.iter().all(block) && block(last),
-        None => bytes.iter().all(|&b| b.wrapping_sub(0x20) < 0x5F),
-    }
+    let done = blocks.len() * 16;
+    done + rest.iter().position(outside).unwrap_or(rest.len())
 }
 
-/// Text of bytes [`printable_ascii`] accepted (a run's data is only such bytes).
+/// Text of bytes [`printable_prefix`] accepted (a run's data is only such bytes).
 fn ascii(bytes: &[u8]) -> &str {
     debug_assert!(bytes.is_ascii());
-    // SAFETY: every caller passes bytes `printable_ascii` accepted (in `scan`, or when
+    // SAFETY: every caller passes bytes `printable_prefix` accepted (in `scan`, or when
     // a run made by it is read): ASCII, valid UTF-8.
     unsafe { std::str::from_utf8_unchecked(bytes) }
 }
@@ -247,20 +250,17 @@ mod tests {
 
     /// Every length around the block size, with one byte of each value at each place.
     #[test]
-    fn printable_ascii_is_each_byte_in_range() {
+    fn printable_prefix_ends_at_the_first_byte_out_of_range() {
         for len in 0..50 {
             for at in 0..len {
-                for b in [0u8, 0x1F, 0x20, b'a', 0x7E, 0x7F, 0x80, 0xFF] {
+                for b in [0u8, b'\n', 0x1F, 0x20, b'a', 0x7E, 0x7F, 0x80, 0xFF] {
                     let mut bytes = vec![b'x'; len];
                     bytes[at] = b;
-                    assert_eq!(
-                        printable_ascii(&bytes),
-                        (0x20..=0x7E).contains(&b),
-                        "{len} {at} {b}"
-                    );
+                    let expected = if (0x20..=0x7E).contains(&b) { len } else { at };
+                    assert_eq!(printable_prefix(&bytes), expected, "{len} {at} {b}");
                 }
             }
-            assert!(printable_ascii(&vec![b'~'; len]));
+            assert_eq!(printable_prefix(&vec![b'~'; len]), len);
         }
     }
 }

@@ -121,6 +121,9 @@ pub trait Transport: Send + Sync + 'static {
 /// The largest error body read before giving up on it (hostile servers, proxies).
 const MAX_ERROR_BODY: usize = 64 << 10;
 
+/// How long opening a connection may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
+
 /// The real transport: `GET` with `Accept: text/event-stream`, bearer auth, `Last-Event-ID`.
 pub struct HttpTransport {
     client: reqwest::Client,
@@ -133,12 +136,17 @@ impl HttpTransport {
     /// watches for silence instead (§7.8 item 6). Redirects are not followed: see
     /// [`OpenError::Redirected`].
     pub fn new(options: &StreamOptions) -> Result<Self, OpenError> {
-        let client = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(Duration::from_secs(15))
-            .tcp_keepalive(Duration::from_secs(30))
-            .build()
+        let client = crate::http::client(&options.api, Some(CONNECT_TIMEOUT))
             .map_err(|e| OpenError::Network(format!("cannot build HTTP client: {e}")))?;
+        Self::with_client(options, client)
+    }
+
+    /// Opens on `client` (shared with the API calls: one trust store, one pool; it
+    /// must have no whole-request deadline).
+    pub(crate) fn with_client(
+        options: &StreamOptions,
+        client: reqwest::Client,
+    ) -> Result<Self, OpenError> {
         Ok(HttpTransport {
             client,
             url: stream_url(&options.api, &options.target)?,
