@@ -7,7 +7,7 @@
 //! is written again.
 
 use crate::export::frame_line::one_line;
-use crate::export::json_escape::escape_unsafe;
+use crate::export::json_escape::{self, escape_unsafe};
 use crate::redact::redact;
 use gobare_api::text;
 use serde_json::Value;
@@ -16,6 +16,18 @@ use std::borrow::Cow;
 /// `data` (one envelope as the server sent it) as one inert, redacted line, without a
 /// terminator.
 pub(crate) fn envelope_line(data: &str) -> Cow<'_, str> {
+    // The usual envelope: printable ASCII with plain escapes. Redaction only puts
+    // [`crate::redact::REDACTED`] (printable ASCII) in place of a range, so the line stays
+    // printable ASCII, which neither `one_line` nor `escape_unsafe` would change: one
+    // scan for both.
+    if json_escape::printable_ascii(data.as_bytes()) && plain_escapes(data) {
+        return redact(data);
+    }
+    escaped_line(data)
+}
+
+/// [`envelope_line`] by its general path: each step's own check.
+fn escaped_line(data: &str) -> Cow<'_, str> {
     let line = envelope_line_unescaped(data);
     // The escape of every machine-readable output, whatever the paths below left.
     match line {
@@ -118,6 +130,21 @@ mod tests {
             let fast: Value = serde_json::from_str(&envelope_line(&data)).unwrap();
             let slow: Value = serde_json::from_str(&decoded_line(&data)).unwrap();
             prop_assert_eq!(fast, slow);
+        }
+    }
+
+    proptest! {
+        /// The usual envelope's one scan gives the line of the general path: printable
+        /// ASCII or not, plain escapes or not, secrets or not.
+        #[test]
+        fn the_one_scan_line_is_the_general_paths(
+            text in crate::redact::text_with_secrets(&[
+                "\\\"", "\\\\", "\\n", "\\t", "\\u001b", "\\/", "\u{7f}", "\u{1b}", "\t", "~",
+            ]),
+        ) {
+            let data = format!(r#"{{"type":"agent.message","seq":1,"payload":{{"text":"{text}"}}}}"#);
+            prop_assert_eq!(envelope_line(&data), escaped_line(&data), "{:?}", data);
+            prop_assert_eq!(envelope_line(&text), escaped_line(&text), "{:?}", text);
         }
     }
 

@@ -18,3 +18,4 @@ mod section;
 #[cfg(test)]
 mod tests;
 pub mod turn_facts;
+mod writeback;

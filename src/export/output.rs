@@ -1,6 +1,7 @@
 //! Where an export goes: stdout, or a file that appears only when complete (written under
 //! a temporary name beside it, renamed over it on success, removed on failure).
 
+use super::writeback::{self, Writeback};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
@@ -12,7 +13,7 @@ const BUFFER: usize = 256 * 1024;
 pub(crate) enum Output {
     Stdout(BufWriter<io::Stdout>),
     File {
-        temp: BufWriter<NamedTempFile>,
+        temp: BufWriter<Writeback<NamedTempFile>>,
         path: PathBuf,
     },
 }
@@ -36,7 +37,7 @@ impl Output {
             .suffix(".part")
             .tempfile_in(dir)?;
         Ok(Output::File {
-            temp: BufWriter::with_capacity(BUFFER, temp),
+            temp: BufWriter::with_capacity(BUFFER, Writeback::new(temp, writeback::EVERY)),
             path: path.to_path_buf(),
         })
     }
@@ -47,7 +48,10 @@ impl Output {
         match self {
             Output::Stdout(mut out) => out.flush(),
             Output::File { temp, path } => {
-                let temp = temp.into_inner().map_err(io::IntoInnerError::into_error)?;
+                let temp = temp
+                    .into_inner()
+                    .map_err(io::IntoInnerError::into_error)?
+                    .into_inner();
                 temp.as_file().sync_all()?;
                 temp.persist(&path).map_err(|e| e.error)?;
                 Ok(())

@@ -261,3 +261,66 @@ proptest! {
         prop_assert_eq!(redact(&text), redact_at_every_start(&text));
     }
 }
+
+/// `text` with the ASCII case of each byte `flips` marks swapped (the rest as it was).
+fn case_flipped(text: &str, flips: &[bool]) -> String {
+    text.chars()
+        .zip(flips.iter().cycle())
+        .map(|(c, &flip)| {
+            if !flip {
+                c
+            } else if c.is_ascii_lowercase() {
+                c.to_ascii_uppercase()
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect()
+}
+
+/// Secrets as JSON text reads them, beside [`EXAMPLES`].
+const JSON_EXAMPLES: [&str; 3] = [
+    "https:\\/\\/x-access-token:s3cr3t@github.com",
+    "\\nBearer abcdef123456",
+    "\\tx_api_key\\\": \\\"abcdefgh12",
+];
+
+proptest! {
+    /// The anchors' prefilter passes only text in which no format finds a secret: the same
+    /// redaction as without it, for every format's example in any case, anywhere, read as
+    /// it stands or as a JSON string, among words and near misses (a text holds one example,
+    /// so an anchor missing for one format fails it).
+    #[test]
+    fn the_prefilter_redacts_as_the_formats_do(
+        example in proptest::sample::select(
+            EXAMPLES.iter().map(|(text, _)| *text).chain(JSON_EXAMPLES).collect::<Vec<_>>()
+        ),
+        flips in proptest::collection::vec(any::<bool>(), 1..16),
+        flip in any::<bool>(),
+        before in surround(),
+        after in surround(),
+        words in proptest::collection::vec(proptest::sample::select(&[
+            " ", "x", "\n", "é", ":", "-", "_", "riz", "rer", "api", "//", "eyJ", "AKI",
+        ][..]), 0..6).prop_map(|p| p.concat()),
+    ) {
+        let example = if flip { case_flipped(example, &flips) } else { example.to_string() };
+        for text in [
+            format!("{before}{example}{after}"),
+            format!("{words}{before}{example}{after}{words}"),
+            serde_json::to_string(&format!("{words} {before}{example}{after}")).unwrap(),
+        ] {
+            prop_assert_eq!(redact(&text), redact_at_word_starts(&text), "{:?}", text);
+        }
+    }
+}
+
+#[test]
+fn text_without_an_anchor_is_passed_and_a_secret_is_still_found_beside_one() {
+    let plain = "{\"summary\":\"Read 43 lines\",\"diff\":\"-a\\n+b\"}";
+    assert!(!anchors::may_hold_a_secret(plain.as_bytes()));
+    assert!(matches!(redact(plain), Cow::Borrowed(_)));
+    check(
+        "see https://example.com and AUTHORIZATION: Basic dXNlcjpwYXNz",
+        "see https://example.com and AUTHORIZATION: Basic [redacted]",
+    );
+}
