@@ -311,6 +311,9 @@ async fn fast_server_tail_and_export() {
             for (i, (name, bin)) in binaries.iter().enumerate() {
                 let mut cmd = home.std_command(&args);
                 cmd.env("GOBARE_TOKEN", &token);
+                // Each run writes a new file, as curl writes to a pipe: replacing the last
+                // round's 50 MB file would time the file system freeing it (10–28 ms).
+                let _ = std::fs::remove_file(&file);
                 let (wall, rss, cpu, status) =
                     tokio::task::block_in_place(|| measured_cpu(run_as(&cmd, bin, &[])));
                 assert!(status.success(), "{name}: export {format}: {status:?}");
