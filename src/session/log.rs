@@ -5,7 +5,7 @@
 
 use super::text::{clip, push_clip, push_compact_json, push_first_line, push_short_args};
 use super::vocabulary::decisions;
-use gobare_api::model::{EVENT_TYPES, Event, EventPayload};
+use gobare_api::model::{Event, EventPayload, known_event_type};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
@@ -33,7 +33,8 @@ pub(crate) enum EventKindName {
 
 impl EventKindName {
     fn of(kind: &str) -> Self {
-        match EVENT_TYPES.iter().find(|k| **k == kind) {
+        // A `match` on the names (by length, then bytes), not a scan of the list.
+        match known_event_type(kind) {
             Some(k) => EventKindName::Known(k),
             None => EventKindName::Other(clip(kind, 60).into()),
         }
