@@ -20,6 +20,14 @@ pub fn fold_char(c: char) -> char {
 /// Appends `s` folded to `out`, at most `max` bytes of it (cut on a char boundary).
 pub fn push_folded(out: &mut String, s: &str, max: usize) {
     let head = &s.as_bytes()[..s.len().min(max)];
+    // Every byte looked at, no early exit: the check runs 32 bytes at a time.
+    let printable = head
+        .iter()
+        .fold(true, |ok, &b| ok & (b' '..=b'~').contains(&b));
+    if printable {
+        push_lowercase(out, &s[..head.len()]);
+        return;
+    }
     if head.is_ascii() {
         // The common case: ASCII (a char a byte, so the cut falls between chars), folded
         // in bulk between the control bytes, each of which becomes a space.
