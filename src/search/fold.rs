@@ -19,13 +19,39 @@ pub fn fold_char(c: char) -> char {
 
 /// Appends `s` folded to `out`, at most `max` bytes of it (cut on a char boundary).
 pub fn push_folded(out: &mut String, s: &str, max: usize) {
-    if s.len() <= max && s.bytes().all(|b| b.is_ascii() && !b.is_ascii_control()) {
-        // The common case, a byte at a time in bulk.
-        let start = out.len();
-        out.push_str(s);
-        out[start..].make_ascii_lowercase();
+    let head = &s.as_bytes()[..s.len().min(max)];
+    // Every byte looked at, no early exit: the check runs 32 bytes at a time.
+    let printable = head
+        .iter()
+        .fold(true, |ok, &b| ok & (b' '..=b'~').contains(&b));
+    if printable {
+        push_lowercase(out, &s[..head.len()]);
         return;
     }
+    if head.is_ascii() {
+        // The common case: ASCII (a char a byte, so the cut falls between chars), folded
+        // in bulk between the control bytes, each of which becomes a space.
+        let mut rest = &s[..head.len()];
+        while let Some(at) = rest.bytes().position(|b| b.is_ascii_control()) {
+            push_lowercase(out, &rest[..at]);
+            out.push(' ');
+            rest = &rest[at + 1..];
+        }
+        push_lowercase(out, rest);
+        return;
+    }
+    push_folded_chars(out, s, max);
+}
+
+/// ASCII `s` lowercased onto `out`.
+fn push_lowercase(out: &mut String, s: &str) {
+    let start = out.len();
+    out.push_str(s);
+    out[start..].make_ascii_lowercase();
+}
+
+/// [`push_folded`] a char at a time.
+fn push_folded_chars(out: &mut String, s: &str, max: usize) {
     let limit = out.len() + max;
     for c in s.chars() {
         let f = fold_char(c);
@@ -78,6 +104,23 @@ pub fn find_folded(text: &str, needle: &str) -> Vec<std::ops::Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The bulk ASCII path folds as a char at a time does, wherever the cut falls.
+        #[test]
+        fn bulk_folding_is_char_folding(
+            s in "[a-zA-Z0-9 \\x00-\\x1f\\x7f~é€\u{85}İ]{0,40}",
+            prefix in "[a-zé]{0,3}",
+            max in 0usize..48,
+        ) {
+            let mut bulk = prefix.clone();
+            push_folded(&mut bulk, &s, max);
+            let mut chars = prefix;
+            push_folded_chars(&mut chars, &s, max);
+            prop_assert_eq!(bulk, chars);
+        }
+    }
 
     #[test]
     fn folding_is_case_insensitive_and_keeps_lengths_of_ascii() {

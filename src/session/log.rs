@@ -5,7 +5,7 @@
 
 use super::text::{clip, push_clip, push_compact_json, push_first_line, push_short_args};
 use super::vocabulary::decisions;
-use gobare_api::model::{EVENT_TYPES, Event, EventPayload};
+use gobare_api::model::{Event, EventPayload, known_event_type};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
@@ -33,7 +33,8 @@ pub(crate) enum EventKindName {
 
 impl EventKindName {
     fn of(kind: &str) -> Self {
-        match EVENT_TYPES.iter().find(|k| **k == kind) {
+        // A `match` on the names (by length, then bytes), not a scan of the list.
+        match known_event_type(kind) {
             Some(k) => EventKindName::Known(k),
             None => EventKindName::Other(clip(kind, 60).into()),
         }
@@ -107,7 +108,7 @@ fn write_summary(out: &mut String, p: &EventPayload) {
             push_first_line(out, &t.text, m)
         }
         P::AgentToolCall(c) => {
-            let _ = write!(out, "{} {} ", c.tool_call_id, c.tool_name);
+            put(out, &[&c.tool_call_id, " ", &c.tool_name, " "]);
             push_short_args(out, &c.args, m);
         }
         P::AgentToolResult(r) => {
@@ -118,7 +119,7 @@ fn write_summary(out: &mut String, p: &EventPayload) {
             } else {
                 "ok"
             };
-            let _ = write!(out, "{} {} {mark}", r.tool_call_id, r.tool_name);
+            put(out, &[&r.tool_call_id, " ", &r.tool_name, " ", mark]);
             if let Some(c) = r.exit_code {
                 let _ = write!(out, " exit {c}");
             }
@@ -144,12 +145,12 @@ fn write_summary(out: &mut String, p: &EventPayload) {
             push_clip(out, &f.path, m);
         }
         P::ApprovalRequested(a) => {
-            let _ = write!(out, "{} {} ", a.tool_call_id, a.name);
+            put(out, &[&a.tool_call_id, " ", &a.name, " "]);
             push_short_args(out, &a.args, m);
         }
         P::ApprovalResolved(a) => {
             let verdict = decisions::verdict(a.approved);
-            let _ = write!(out, "{} {verdict}", a.tool_call_id);
+            put(out, &[&a.tool_call_id, " ", verdict]);
             if let Some(code) = &a.code {
                 out.push_str(" (");
                 push_clip(out, code, 40);
@@ -157,20 +158,20 @@ fn write_summary(out: &mut String, p: &EventPayload) {
             }
         }
         P::QuestionAsked(q) => {
-            let _ = write!(out, "{} ", q.tool_call_id);
+            put(out, &[&q.tool_call_id, " "]);
             push_first_line(out, &q.question, m);
         }
         P::QuestionAnswered(q) => {
-            let _ = write!(out, "{} ", q.tool_call_id);
+            put(out, &[&q.tool_call_id, " "]);
             push_first_line(out, &q.answer, m);
         }
         P::ToolRequired(f) => {
-            let _ = write!(out, "{} {} ", f.tool_call_id, f.name);
+            put(out, &[&f.tool_call_id, " ", &f.name, " "]);
             push_short_args(out, &f.arguments, m);
         }
         P::ToolResolved(f) => {
             let outcome = decisions::function_outcome(f.success, false);
-            let _ = write!(out, "{} {} {outcome}", f.tool_call_id, f.name);
+            put(out, &[&f.tool_call_id, " ", &f.name, " ", outcome]);
         }
         P::SandboxCreated(s) | P::SandboxPaused(s) | P::SandboxResumed(s) => {
             let _ = write!(out, "{}", s.state);
@@ -191,6 +192,14 @@ fn write_summary(out: &mut String, p: &EventPayload) {
             let _ = write!(out, "from seq {}", opt(t.from_seq));
         }
         P::Unknown { raw, .. } => push_compact_json(out, raw, m),
+    }
+}
+
+/// `parts` one after the other (what `write!` of plain `{}` strings makes, without the
+/// formatting machinery: two of these a tool call, for every event of a replay).
+fn put(out: &mut String, parts: &[&str]) {
+    for part in parts {
+        out.push_str(part);
     }
 }
 

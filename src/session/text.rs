@@ -5,11 +5,20 @@ use serde_json::Value;
 
 /// `s` cut to at most `max` characters, with `…` when something was cut.
 pub(crate) fn clip(s: &str, max: usize) -> String {
-    let mut out = String::new();
-    push_clip(&mut out, s, max);
-    // Kept for hours in the transcript: no spare capacity from the pushes.
-    out.shrink_to_fit();
-    out
+    // Kept for hours in the transcript: no spare capacity, and allocated once at its size.
+    let cut = match s.len() <= max {
+        true => None,
+        false => s.char_indices().nth(max).map(|(cut, _)| cut),
+    };
+    match cut {
+        None => s.to_string(),
+        Some(cut) => {
+            let mut out = String::with_capacity(cut + '…'.len_utf8());
+            out.push_str(&s[..cut]);
+            out.push('…');
+            out
+        }
+    }
 }
 
 /// [`clip`] appended to `out` (the event log reuses its rows' buffers: no allocation).
@@ -106,6 +115,18 @@ pub(crate) fn key(tag: &str, text: &str) -> u64 {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    proptest::proptest! {
+        /// `clip` is `push_clip` onto nothing, with no spare capacity.
+        #[test]
+        fn clip_is_push_clip_without_spare_capacity(s in "[a-zé€😀\n]{0,24}", max in 0usize..30) {
+            let mut pushed = String::new();
+            push_clip(&mut pushed, &s, max);
+            let clipped = clip(&s, max);
+            proptest::prop_assert_eq!(&clipped, &pushed);
+            proptest::prop_assert_eq!(clipped.capacity(), clipped.len());
+        }
+    }
 
     #[test]
     fn clip_counts_characters_not_bytes() {

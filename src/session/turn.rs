@@ -249,7 +249,12 @@ impl TurnState {
             .lines()
             .find(|l| !l.trim().is_empty())
             .unwrap_or_default();
-        self.last_asked = Some(first.chars().take(120).collect());
+        // The first 120 chars, copied at once.
+        let end = first
+            .char_indices()
+            .nth(120)
+            .map_or(first.len(), |(at, _)| at);
+        self.last_asked = Some(first[..end].to_string());
     }
 
     /// `agent.tool_call` in the current turn.

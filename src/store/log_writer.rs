@@ -86,7 +86,10 @@ impl LogAppender {
         if self.pending.is_empty() {
             return;
         }
-        let bytes = std::mem::take(&mut self.pending);
+        // The next batch is likely the size of this one (a catch-up's are thousands of
+        // records): one allocation for it instead of a chain of doubling copies.
+        let next = Vec::with_capacity(self.pending.len());
+        let bytes = std::mem::replace(&mut self.pending, next);
         if writer.tx.send(Chunk { bytes, last_seq }).is_err() {
             tracing::warn!("the event log writer stopped; events are no longer logged");
             self.writer = None;

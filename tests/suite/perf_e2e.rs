@@ -209,11 +209,19 @@ async fn fast_server(events: usize) -> (Simulator, String, String, u64) {
     (sim, api, id, last)
 }
 
-/// This build, and the build at `GOBARE_PERF_BASELINE_BIN` when set: (name, binary).
-fn binaries() -> Vec<(&'static str, String)> {
-    let mut binaries = vec![("this build", BIN.to_string())];
-    if let Ok(baseline) = std::env::var("GOBARE_PERF_BASELINE_BIN") {
-        binaries.push(("baseline", baseline));
+/// This build, and the builds at `GOBARE_PERF_BASELINE_BIN` when set: (name, binary).
+fn binaries() -> Vec<(String, String)> {
+    let mut binaries = vec![("this build".to_string(), BIN.to_string())];
+    if let Ok(baselines) = std::env::var("GOBARE_PERF_BASELINE_BIN") {
+        // One, or several separated by commas (the first named "baseline", the others by
+        // their file names).
+        for (i, bin) in baselines.split(',').enumerate() {
+            let name = match i {
+                0 => "baseline".to_string(),
+                _ => bin.rsplit('/').next().unwrap_or(bin).to_string(),
+            };
+            binaries.push((name, bin.to_string()));
+        }
     }
     binaries
 }
@@ -349,20 +357,78 @@ async fn fast_server_tail_and_export() {
     let caught_up = last_user_message(events);
     let binaries = binaries();
     let mut attach = vec![Vec::new(); binaries.len()];
+    let mut attach_cpu = vec![Vec::new(); binaries.len()];
     for _ in 0..RUNS {
         for (i, (_, bin)) in binaries.iter().enumerate() {
             let started = Instant::now();
             let app = App::run_binary(bin, &api, &token, &["attach", &id]);
             app.pty.wait_for_text(&caught_up, Duration::from_secs(120));
             attach[i].push(started.elapsed());
+            attach_cpu[i].push(app.cpu());
+            drop(app);
+        }
+    }
+    if let Ok(dir) = std::env::var("GOBARE_PERF_CACHEGRIND") {
+        // Instructions (load-independent) from start to caught up, then SIGTERM: the app
+        // ends cleanly and cachegrind writes its counts.
+        for (name, bin) in &binaries {
+            // `GOBARE_PERF_CALLGRIND=1`: callgrind instead, for the callers.
+            let tool = match std::env::var_os("GOBARE_PERF_CALLGRIND") {
+                Some(_) => "callgrind",
+                None => "cachegrind",
+            };
+            let out = format!("{dir}/attach-{}.{tool}", name.replace(' ', "-"));
+            let out_arg = format!("--{tool}-out-file={out}");
+            let tool_arg = format!("--tool={tool}");
+            let mut wrapper = vec!["valgrind", &tool_arg, &out_arg];
+            if tool == "cachegrind" {
+                wrapper.push("--cache-sim=no");
+            }
+            let mut app = App::run_wrapped(&wrapper, bin, &api, &token, &["attach", &id]);
+            app.pty.wait_for_text(&caught_up, Duration::from_secs(900));
+            let pid = libc::pid_t::try_from(app.pty.pid()).expect("pid");
+            // SAFETY: signals the app this test started.
+            assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+            app.pty.wait_exit(Duration::from_secs(300));
+            let counts = std::fs::read_to_string(&out).expect("cachegrind's counts");
+            let total: u64 = counts
+                .lines()
+                .find_map(|l| l.strip_prefix("summary: ").or(l.strip_prefix("totals: ")))
+                .and_then(|n| n.trim().parse().ok())
+                .expect("a summary line");
+            println!(
+                "perf: [fast server] attach, {events} events, to caught up and quit ({name}): {total} instructions ({:.0} an event; {out})",
+                total as f64 / events as f64
+            );
+        }
+    }
+    if let Ok(dir) = std::env::var("GOBARE_PERF_RECORD") {
+        // `perf` records the app from its start until it has caught up.
+        for (name, bin) in &binaries {
+            let data = format!("{dir}/attach-{}.data", name.replace(' ', "-"));
+            // The whole machine (the app's threads come and go): `perf report --pid`.
+            let mut perf = Command::new("perf")
+                .args(["record", "-a", "-g", "-F", "4000", "-o", &data])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("perf");
+            let app = App::run_binary(bin, &api, &token, &["attach", &id]);
+            app.pty.wait_for_text(&caught_up, Duration::from_secs(120));
+            let perf_pid = libc::pid_t::try_from(perf.id()).expect("pid");
+            // SAFETY: signals the `perf` child started just above.
+            assert_eq!(unsafe { libc::kill(perf_pid, libc::SIGINT) }, 0);
+            let status = perf.wait().expect("perf");
+            println!("perf: recorded {data} (pid {}): {status}", app.pty.pid());
             drop(app);
         }
     }
     for (i, (name, _)) in binaries.iter().enumerate() {
         let a = median(std::mem::take(&mut attach[i]));
         println!(
-            "perf: [fast server] attach, {events} events, caught up ({name}): {:.1} ms · export --format jsonl {:.1} ms · attach / export = {:.2}x (medians of {RUNS}, budget 2x; load {})",
+            "perf: [fast server] attach, {events} events, caught up ({name}): {:.1} ms, {:.0} ms of CPU · export --format jsonl {:.1} ms · attach / export = {:.2}x (medians of {RUNS}, budget 2x; load {})",
             ms(a),
+            ms(median(std::mem::take(&mut attach_cpu[i]))),
             ms(jsonl[i]),
             a.as_secs_f64() / jsonl[i].as_secs_f64(),
             load_average()
@@ -401,9 +467,22 @@ impl App {
 
     /// [`App::run`] of the binary at `bin`.
     fn run_binary(bin: &str, api: &str, token: &str, args: &[&str]) -> App {
+        App::run_wrapped(&[], bin, api, token, args)
+    }
+
+    /// [`App::run_binary`] under `wrapper` (a program and its arguments, before `bin`).
+    fn run_wrapped(wrapper: &[&str], bin: &str, api: &str, token: &str, args: &[&str]) -> App {
         let home = Home::new();
         let stats = home.path("stats");
-        let mut cmd = CommandBuilder::new(bin);
+        let mut cmd = match wrapper.split_first() {
+            Some((program, rest)) => {
+                let mut cmd = CommandBuilder::new(program);
+                cmd.args(rest);
+                cmd.arg(bin);
+                cmd
+            }
+            None => CommandBuilder::new(bin),
+        };
         cmd.args(["--api", api]);
         cmd.args(args);
         cmd.env("GOBARE_TOKEN", token);
