@@ -29,7 +29,8 @@ impl App {
 
     pub(super) fn on_stream(&mut self, update: StreamUpdate, now: Instant) {
         match update {
-            StreamUpdate::Frame(frame) => {
+            StreamUpdate::Frame(mut frame) => {
+                frame.decode_in_place();
                 self.stats.events += 1;
                 self.log_frame(&frame);
                 match frame.event {

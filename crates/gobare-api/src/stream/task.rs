@@ -612,6 +612,47 @@ pub(crate) mod compare {
         }
         Ok(runs.runs)
     }
+
+    /// Reads `chunks` twice: decoded by the stream (no runs), and undecoded in runs then
+    /// decoded by the consumer ([`StreamFrame::decode_in_place`]), `options` giving the
+    /// rest. `Ok`: the same frames (seq and event), skips, anomalies, truncation, end and
+    /// cursor both ways. `Err`: what differed.
+    pub(crate) fn decoding_later_agrees(
+        chunks: &[Bytes],
+        options: &StreamOptions,
+    ) -> Result<(), String> {
+        let by_stream = StreamOptions {
+            decode_persisted: true,
+            frame_runs: false,
+            ..options.clone()
+        };
+        let later = StreamOptions {
+            decode_persisted: false,
+            frame_runs: true,
+            ..options.clone()
+        };
+        let seen = |options: &StreamOptions, decode: bool| {
+            let mut read = read_all(chunks, options, resume_for(options));
+            for update in &mut read.updates {
+                if let StreamUpdate::Frame(frame) = update {
+                    if decode {
+                        frame.decode_in_place();
+                    }
+                    // What a consumer reads of a frame; its data is the same bytes either way.
+                    frame.data = Default::default();
+                    frame.created_at = None;
+                }
+            }
+            (read.updates, read.ended, read.cursor, read.request)
+        };
+        let (stream, later) = (seen(&by_stream, false), seen(&later, true));
+        if stream != later {
+            return Err(format!(
+                "decoded by the stream: {stream:?}\ndecoded later:        {later:?}"
+            ));
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -798,6 +839,40 @@ mod tests {
                     ..StreamOptions::default()
                 };
                 if let Err(differs) = compare::runs_agree(&chunks, &options) {
+                    return Err(TestCaseError::fail(differs));
+                }
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(2048))]
+            /// Any stream, any chunking: frames handed over undecoded in runs and decoded by
+            /// the consumer read as the stream's own decoding reads them (the app's way).
+            #[test]
+            fn decoding_later_reads_as_the_stream_decoding(
+                frames in prop::collection::vec(frame_spec(), 0..24),
+                cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..10),
+                first_seq in prop::sample::select(vec![0u64, 5]),
+                from in prop::sample::select(vec![None, Some(0u64), Some(3)]),
+                session in prop::sample::select(vec![Some(OWN), None]),
+                max_frame_bytes in prop_oneof![Just(1usize << 20), 120usize..260],
+                read_created_at in any::<bool>(),
+                keep_data in any::<bool>(),
+            ) {
+                let bytes = stream_bytes(&frames, first_seq);
+                let chunks = cut(&bytes, &cuts);
+                let options = StreamOptions {
+                    target: match session {
+                        Some(id) => StreamTarget::Session(id.into()),
+                        None => StreamTarget::Org { root: None },
+                    },
+                    from,
+                    read_created_at,
+                    keep_data,
+                    max_frame_bytes,
+                    ..StreamOptions::default()
+                };
+                if let Err(differs) = compare::decoding_later_agrees(&chunks, &options) {
                     return Err(TestCaseError::fail(differs));
                 }
             }
