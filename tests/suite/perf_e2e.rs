@@ -502,12 +502,7 @@ impl App {
     /// (frames drawn, stream frames applied) as last written (every 2 s at most).
     fn counters(&self) -> (u64, u64) {
         let text = std::fs::read_to_string(&self.stats).unwrap_or_default();
-        let field = |name: &str| {
-            text.split_whitespace()
-                .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0)
-        };
+        let field = |name: &str| stats_field(&text, name);
         (field("frames"), field("events"))
     }
 
@@ -515,12 +510,7 @@ impl App {
     /// those waiting for the model's lock and those drawing the widgets), as last written.
     fn frame_times(&self) -> (u64, u64, u64, u64) {
         let text = std::fs::read_to_string(&self.stats).unwrap_or_default();
-        let field = |name: &str| {
-            text.split_whitespace()
-                .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0)
-        };
+        let field = |name: &str| stats_field(&text, name);
         (
             field("frame_us"),
             field("frame_max_us"),
@@ -1522,4 +1512,12 @@ fn children_cpu() -> Duration {
     };
     let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
     tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
+/// The value of `name=N` in the app's stats file as last written (0 when absent).
+fn stats_field(text: &str, name: &str) -> u64 {
+    text.split_whitespace()
+        .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
 }

@@ -793,6 +793,26 @@ mod tests {
             out
         }
 
+        /// The options the proptests draw: which stream, from where, the frame bound and
+        /// whether `created_at` is read; each test sets how frames are decoded and handed over.
+        fn generated_options(
+            session: Option<&str>,
+            from: Option<u64>,
+            max_frame_bytes: usize,
+            read_created_at: bool,
+        ) -> StreamOptions {
+            StreamOptions {
+                target: match session {
+                    Some(id) => StreamTarget::Session(id.into()),
+                    None => StreamTarget::Org { root: None },
+                },
+                from,
+                read_created_at,
+                max_frame_bytes,
+                ..StreamOptions::default()
+            }
+        }
+
         fn cut(bytes: &[u8], cuts: &[prop::sample::Index]) -> Vec<Bytes> {
             let mut at: Vec<usize> = cuts.iter().map(|i| i.index(bytes.len() + 1)).collect();
             at.sort_unstable();
@@ -827,16 +847,9 @@ mod tests {
                 bytes.extend(stream_bytes(&frames, first_seq));
                 let chunks = cut(&bytes, &cuts);
                 let options = StreamOptions {
-                    target: match session {
-                        Some(id) => StreamTarget::Session(id.into()),
-                        None => StreamTarget::Org { root: None },
-                    },
-                    from,
                     decode_persisted: false,
-                    read_created_at,
                     frame_runs: true,
-                    max_frame_bytes,
-                    ..StreamOptions::default()
+                    ..generated_options(session, from, max_frame_bytes, read_created_at)
                 };
                 if let Err(differs) = compare::runs_agree(&chunks, &options) {
                     return Err(TestCaseError::fail(differs));
@@ -862,15 +875,8 @@ mod tests {
                 let bytes = stream_bytes(&frames, first_seq);
                 let chunks = cut(&bytes, &cuts);
                 let options = StreamOptions {
-                    target: match session {
-                        Some(id) => StreamTarget::Session(id.into()),
-                        None => StreamTarget::Org { root: None },
-                    },
-                    from,
-                    read_created_at,
                     keep_data,
-                    max_frame_bytes,
-                    ..StreamOptions::default()
+                    ..generated_options(session, from, max_frame_bytes, read_created_at)
                 };
                 if let Err(differs) = compare::decoding_later_agrees(&chunks, &options) {
                     return Err(TestCaseError::fail(differs));
