@@ -341,10 +341,7 @@ mod tests {
     fn drawn(list: &mut ArtifactList) -> String {
         let mut buf = Buffer::empty(Rect::new(0, 0, 100, 16));
         list.render(buf.area, &mut buf, &Theme::default());
-        (0..16)
-            .map(|y| (0..100).map(|x| buf[(x, y)].symbol()).collect::<String>())
-            .collect::<Vec<_>>()
-            .join("\n")
+        crate::ui::buffer_text::rows(&buf)
     }
 
     #[test]

@@ -489,10 +489,7 @@ mod tests {
     fn drawn(b: &mut FileBrowser, w: u16, h: u16) -> String {
         let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
         b.render(buf.area, &mut buf, &Theme::default());
-        (0..h)
-            .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>())
-            .collect::<Vec<_>>()
-            .join("\n")
+        crate::ui::buffer_text::rows(&buf)
     }
 
     fn browser(paths: &[&str]) -> FileBrowser {

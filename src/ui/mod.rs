@@ -4,6 +4,8 @@
 pub(crate) mod artifact_list;
 pub(crate) mod away_banner;
 pub(crate) mod budget_view;
+#[cfg(test)]
+pub(crate) mod buffer_text;
 pub mod changes_view;
 pub(crate) mod component;
 pub mod composer;

@@ -153,10 +153,7 @@ mod tests {
     fn drawn(pager: &mut Pager, w: u16, h: u16) -> String {
         let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
         pager.render(buf.area, &mut buf, &Theme::default());
-        (0..h)
-            .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>())
-            .collect::<Vec<_>>()
-            .join("\n")
+        crate::ui::buffer_text::rows(&buf)
     }
 
     #[test]

@@ -138,10 +138,7 @@ impl Rig {
             .draw(|f| screen.draw(f, view, theme, None))
             .unwrap();
         let buf = terminal.backend().buffer();
-        (0..height)
-            .map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>())
-            .collect::<Vec<_>>()
-            .join("\n")
+        crate::ui::buffer_text::rows(buf)
     }
 
     pub(super) fn notice(&self) -> String {

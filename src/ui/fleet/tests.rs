@@ -81,16 +81,7 @@ fn screen(view: &mut FleetView, model: &FleetModel, width: u16, height: u16) -> 
     let area = Rect::new(0, 0, width, height);
     let mut buf = Buffer::empty(area);
     view.render(area, &mut buf, model, &Theme::default(), NOW);
-    (0..height)
-        .map(|y| {
-            (0..width)
-                .map(|x| buf[(x, y)].symbol())
-                .collect::<String>()
-                .trim_end()
-                .to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    crate::ui::buffer_text::rows_trimmed(&buf)
 }
 
 fn press(view: &mut FleetView, code: KeyCode) -> FleetAction {
@@ -337,14 +328,7 @@ fn screen_at(view: &mut FleetView, model: &FleetModel, now: i64) -> String {
     let area = Rect::new(0, 0, 150, 12);
     let mut buf = Buffer::empty(area);
     view.render(area, &mut buf, model, &Theme::default(), now);
-    (0..area.height)
-        .map(|y| {
-            (0..area.width)
-                .map(|x| buf[(x, y)].symbol())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    crate::ui::buffer_text::rows(&buf)
 }
 
 #[test]
@@ -491,16 +475,7 @@ fn with_budgets(model: &FleetModel, width: u16, height: u16) -> String {
         streams: 1,
     };
     crate::ui::budget_view::on_border(area, &mut buf, &budgets.header_lines(NOW), &theme);
-    (0..height)
-        .map(|y| {
-            (0..width)
-                .map(|x| buf[(x, y)].symbol())
-                .collect::<String>()
-                .trim_end()
-                .to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    crate::ui::buffer_text::rows_trimmed(&buf)
 }
 
 #[test]

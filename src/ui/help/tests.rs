@@ -12,10 +12,7 @@ fn screen(width: u16, height: u16) -> String {
         buf.set_string(0, y, "#".repeat(usize::from(width)), Theme::default().text);
     }
     render(rect, &mut buf, &Theme::default(), 0, &table_rows());
-    (0..height)
-        .map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>())
-        .collect::<Vec<_>>()
-        .join("\n")
+    crate::ui::buffer_text::rows(&buf)
 }
 
 #[test]

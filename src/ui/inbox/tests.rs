@@ -81,16 +81,7 @@ fn screen(view: &mut InboxView, model: &FleetModel, width: u16, height: u16) -> 
     let area = Rect::new(0, 0, width, height);
     let mut buf = Buffer::empty(area);
     view.render(area, &mut buf, model, &Theme::default(), NOW);
-    (0..height)
-        .map(|y| {
-            (0..width)
-                .map(|x| buf[(x, y)].symbol())
-                .collect::<String>()
-                .trim_end()
-                .to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    crate::ui::buffer_text::rows_trimmed(&buf)
 }
 
 fn press(view: &mut InboxView, model: &FleetModel, code: KeyCode) -> InboxAction {

@@ -57,16 +57,7 @@ fn screen(state: &Prompt, width: u16) -> String {
     let area = Rect::new(0, 0, width, height);
     let mut buf = Buffer::empty(area);
     state.render(area, &mut buf, &Theme::default());
-    (0..height)
-        .map(|y| {
-            (0..width)
-                .map(|x| buf[(x, y)].symbol())
-                .collect::<String>()
-                .trim_end()
-                .to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    crate::ui::buffer_text::rows_trimmed(&buf)
 }
 
 fn snapshot(name: &str, state: &Prompt, width: u16) {
