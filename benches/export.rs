@@ -20,9 +20,9 @@ use futures_util::future::BoxFuture;
 use futures_util::{StreamExt, stream};
 use gobare_api::stream::transport::{ByteStream, OpenError, Transport};
 use gobare_api::stream::{StreamOptions, StreamUpdate, spawn_with_transport};
+use gobare_tui::export::facts_feed::TurnFactsFeed;
 use gobare_tui::export::history::Ends;
 use gobare_tui::export::run::{self, Format};
-use gobare_tui::export::turn_facts::TurnFacts;
 use std::hint::black_box;
 use workload::Workload;
 
@@ -87,7 +87,7 @@ async fn export(format: Format, chunks: &[Bytes]) -> u64 {
     let about = run::About {
         session_id: SESSION,
         title: Some("bench"),
-        facts: TurnFacts::unknown(),
+        facts: TurnFactsFeed::none(),
     };
     let (read, _) = run::write(
         &mut handle.updates,

@@ -96,94 +96,145 @@ pub(crate) async fn read(
     mut sink: impl FnMut(StreamFrame) -> Result<()>,
     mut warn: impl FnMut(&str),
 ) -> Result<HistoryRead> {
-    let mut live = false;
-    let mut reached = false;
-    let mut events = 0;
-    let mut last_seq = None;
-    // When the open stream's quiet spell ends: restarted on going live and by persisted
-    // events, never by a transient frame. Restarted when the queue runs dry rather than
-    // at each event (the same instant but for the queue's draining, which only makes the
-    // quiet later): reading the clock per event was 2 % of an export's CPU.
-    let mut quiet_until = Instant::now();
-    let mut restart_quiet = false;
-    loop {
-        // What is already queued is taken without a timer: arming one per frame was a
-        // timer-wheel entry per event on a replay.
-        let queued = match updates.try_recv() {
-            Ok(update) => Some(Some(update)),
-            Err(TryRecvError::Disconnected) => Some(None),
-            Err(TryRecvError::Empty) => None,
-        };
-        let next = if let Some(next) = queued {
-            next
-        } else if live {
-            if restart_quiet {
-                restart_quiet = false;
-                quiet_until = Instant::now() + if reached { SETTLED_QUIET } else { ends.quiet };
-            }
-            match tokio::time::timeout_at(quiet_until, updates.recv()).await {
-                Ok(next) => next,
-                Err(_) => {
-                    let end = if reached {
-                        HistoryEnd::Settled
+    let mut history = History::new(updates, ends);
+    while let Some(frame) = history.next(&mut warn).await? {
+        sink(frame)?;
+    }
+    Ok(history.read())
+}
+
+/// A history read frame by frame ([`read`] for a reader that never waits between frames;
+/// one that does, the Markdown waiting for a turn's facts, lets the stream's queue fill
+/// and its socket wait meanwhile, and none of that wait counts as the stream's quiet).
+pub(crate) struct History<'a> {
+    updates: &'a mut Updates,
+    ends: Ends,
+    live: bool,
+    reached: bool,
+    read: HistoryRead,
+    ended: bool,
+    /// When the open stream's quiet spell ends: restarted on going live and by persisted
+    /// events, never by a transient frame. Restarted when the queue runs dry rather than
+    /// at each event (the same instant but for the queue's draining, which only makes the
+    /// quiet later): reading the clock per event was 2 % of an export's CPU.
+    quiet_until: Instant,
+    restart_quiet: bool,
+}
+
+impl<'a> History<'a> {
+    pub(crate) fn new(updates: &'a mut Updates, ends: Ends) -> History<'a> {
+        History {
+            updates,
+            ends,
+            live: false,
+            reached: false,
+            read: HistoryRead {
+                end: HistoryEnd::Quiet,
+                events: 0,
+                last_seq: None,
+            },
+            ended: false,
+            quiet_until: Instant::now(),
+            restart_quiet: false,
+        }
+    }
+
+    /// What was read: once [`History::next`] gave `None`, how the history ended.
+    pub(crate) fn read(&self) -> HistoryRead {
+        self.read
+    }
+
+    /// The next persisted frame; `None` at the history's end (then always `None`).
+    pub(crate) async fn next(
+        &mut self,
+        warn: &mut impl FnMut(&str),
+    ) -> Result<Option<StreamFrame>> {
+        if self.ended {
+            return Ok(None);
+        }
+        loop {
+            // What is already queued is taken without a timer: arming one per frame was a
+            // timer-wheel entry per event on a replay.
+            let queued = match self.updates.try_recv() {
+                Ok(update) => Some(Some(update)),
+                Err(TryRecvError::Disconnected) => Some(None),
+                Err(TryRecvError::Empty) => None,
+            };
+            let next = if let Some(next) = queued {
+                next
+            } else if self.live {
+                if self.restart_quiet {
+                    self.restart_quiet = false;
+                    let quiet = if self.reached {
+                        SETTLED_QUIET
                     } else {
-                        HistoryEnd::Quiet
+                        self.ends.quiet
                     };
-                    return Ok(HistoryRead {
-                        end,
-                        events,
-                        last_seq,
-                    });
+                    self.quiet_until = Instant::now() + quiet;
                 }
-            }
-        } else {
-            updates.recv().await
-        };
-        let Some(update) = next else {
-            bail!("the event stream stopped before the end of the history");
-        };
-        match update {
-            StreamUpdate::Frame(frame) if frame.id.is_some() => {
-                last_seq = frame.id;
-                events += 1;
-                reached |= ends
-                    .settled_at
-                    .zip(frame.created_at)
-                    .is_some_and(|(change, at)| at >= change);
-                restart_quiet = true;
-                sink(frame)?;
-            }
-            StreamUpdate::Frame(frame) => {
-                let truncation = frame
-                    .event
-                    .as_ref()
-                    .is_ok_and(|e| e.kind == REPLAY_TRUNCATED);
-                // A settled session's end is its last change: a transient frame in its
-                // replay says nothing about how much of it is still to come.
-                if !truncation && ends.settled_at.is_none() {
-                    return Ok(HistoryRead {
-                        end: HistoryEnd::LiveFrame,
-                        events,
-                        last_seq,
-                    });
+                match tokio::time::timeout_at(self.quiet_until, self.updates.recv()).await {
+                    Ok(next) => next,
+                    Err(_) => {
+                        let end = if self.reached {
+                            HistoryEnd::Settled
+                        } else {
+                            HistoryEnd::Quiet
+                        };
+                        return Ok(self.end(end));
+                    }
                 }
-            }
-            StreamUpdate::State(ConnectionState::Live) => {
-                live = true;
-                restart_quiet = true;
-            }
-            StreamUpdate::State(ConnectionState::Failed { reason }) => {
-                bail!("the event stream failed: {}", text::one_line(&reason, 500))
-            }
-            StreamUpdate::State(_) => live = false,
-            StreamUpdate::Lost { seq, reason } => bail!(
-                "event {seq} could not be read ({}); stopping rather than export a gap",
-                text::one_line(&reason, 300)
-            ),
-            StreamUpdate::Skipped { reason } | StreamUpdate::Anomaly { reason } => {
-                warn(&text::one_line(&reason, 300));
+            } else {
+                self.updates.recv().await
+            };
+            let Some(update) = next else {
+                bail!("the event stream stopped before the end of the history");
+            };
+            match update {
+                StreamUpdate::Frame(frame) if frame.id.is_some() => {
+                    self.read.last_seq = frame.id;
+                    self.read.events += 1;
+                    self.reached |= self
+                        .ends
+                        .settled_at
+                        .zip(frame.created_at)
+                        .is_some_and(|(change, at)| at >= change);
+                    self.restart_quiet = true;
+                    return Ok(Some(frame));
+                }
+                StreamUpdate::Frame(frame) => {
+                    let truncation = frame
+                        .event
+                        .as_ref()
+                        .is_ok_and(|e| e.kind == REPLAY_TRUNCATED);
+                    // A settled session's end is its last change: a transient frame in its
+                    // replay says nothing about how much of it is still to come.
+                    if !truncation && self.ends.settled_at.is_none() {
+                        return Ok(self.end(HistoryEnd::LiveFrame));
+                    }
+                }
+                StreamUpdate::State(ConnectionState::Live) => {
+                    self.live = true;
+                    self.restart_quiet = true;
+                }
+                StreamUpdate::State(ConnectionState::Failed { reason }) => {
+                    bail!("the event stream failed: {}", text::one_line(&reason, 500))
+                }
+                StreamUpdate::State(_) => self.live = false,
+                StreamUpdate::Lost { seq, reason } => bail!(
+                    "event {seq} could not be read ({}); stopping rather than export a gap",
+                    text::one_line(&reason, 300)
+                ),
+                StreamUpdate::Skipped { reason } | StreamUpdate::Anomaly { reason } => {
+                    warn(&text::one_line(&reason, 300));
+                }
             }
         }
+    }
+
+    fn end(&mut self, end: HistoryEnd) -> Option<StreamFrame> {
+        self.ended = true;
+        self.read.end = end;
+        None
     }
 }
 

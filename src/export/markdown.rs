@@ -11,6 +11,7 @@
 //! list, the approvals still waiting for their decision.
 
 use super::agent_body::write_agent_body;
+use super::facts_feed::Wanted;
 use super::markdown_escape::{body_line, comment_text, inline_code, inline_text};
 use super::section::{Prompt, Sections, TodoTrack};
 use super::turn_facts::TurnFacts;
@@ -119,6 +120,48 @@ impl<W: Write> MarkdownWriter<W> {
             clock: Clock::default(),
             scratch: Scratch::default(),
         })
+    }
+
+    /// What the resources must say before `event` is written: the turns whose closing
+    /// line it may write (the open one; the one a `turn.ended` names), and the artifact
+    /// list for a closing line or an artifact's note.
+    pub(crate) fn facts_wanted(&self, event: &Event) -> Wanted {
+        use EventPayload as P;
+        let open = || self.sections.open.as_ref().map(|o| o.id.clone());
+        match &event.payload {
+            P::TurnStarted(_) => Wanted {
+                turns: open().into_iter().collect(),
+                ended: None,
+                artifacts: self.sections.open.is_some(),
+            },
+            P::TurnEnded(t) => Wanted {
+                turns: open().into_iter().chain([t.turn_id.clone()]).collect(),
+                ended: Some(t.turn_id.clone()),
+                artifacts: true,
+            },
+            P::ArtifactCreated(_) => Wanted {
+                artifacts: true,
+                ..Wanted::default()
+            },
+            _ => Wanted::default(),
+        }
+    }
+
+    /// What [`MarkdownWriter::finish`] needs known: the open turn's facts.
+    pub(crate) fn facts_wanted_at_end(&self) -> Wanted {
+        match &self.sections.open {
+            Some(open) => Wanted {
+                turns: vec![open.id.clone()],
+                ended: None,
+                artifacts: true,
+            },
+            None => Wanted::default(),
+        }
+    }
+
+    /// Where [`super::facts_feed::TurnFactsFeed::fill`] brings what was read.
+    pub(crate) fn facts_mut(&mut self) -> &mut TurnFacts {
+        &mut self.facts
     }
 
     /// Appends one persisted event.

@@ -3,9 +3,10 @@
 //!
 //! Public for the benches only: [`run::stream_options`] and [`run::write`] (the export
 //! without its session read and output file), with [`history::Ends`] and
-//! [`turn_facts::TurnFacts`].
+//! [`facts_feed::TurnFactsFeed`].
 
 mod agent_body;
+pub mod facts_feed;
 pub(crate) mod frame_line;
 pub mod history;
 pub(crate) mod json_escape;
@@ -17,5 +18,5 @@ pub mod run;
 mod section;
 #[cfg(test)]
 mod tests;
-pub mod turn_facts;
+pub(crate) mod turn_facts;
 mod writeback;

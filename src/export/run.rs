@@ -4,7 +4,8 @@
 //! or JSON lines. Shared by `gobare-tui export` and the app's export key; neither holds
 //! more than the stream's queue and one turn's facts per turn in memory.
 
-use super::history::{self, Ends, HistoryRead};
+use super::facts_feed::TurnFactsFeed;
+use super::history::{self, Ends, History, HistoryRead};
 use super::jsonl::envelope_line;
 use super::markdown::MarkdownWriter;
 use super::output::Output;
@@ -37,8 +38,8 @@ pub struct About<'a> {
     pub session_id: &'a str,
     /// Its title, when it has one.
     pub title: Option<&'a str>,
-    /// How its turns came out and what they published.
-    pub facts: TurnFacts,
+    /// How its turns came out and what they published, as it is read.
+    pub facts: TurnFactsFeed,
 }
 
 /// How long the session is waited for before the export gives up.
@@ -66,8 +67,8 @@ pub(crate) async fn export(
     let ends = Ends::for_session(Some(&session));
     let title = session.title.as_deref().or(fallback_title);
     let facts = match format {
-        Format::Markdown => TurnFacts::read(client, session_id, &warn).await,
-        Format::JsonLines => TurnFacts::unknown(),
+        Format::Markdown => TurnFactsFeed::read(client, session_id),
+        Format::JsonLines => TurnFactsFeed::none(),
     };
     let out = open()?;
     let about = About {
@@ -117,26 +118,30 @@ pub async fn write<W: Write>(
             let About {
                 session_id,
                 title,
-                facts,
+                facts: mut feed,
             } = about;
-            let mut md = MarkdownWriter::new(out, session_id, title, facts)?;
-            let read = history::read(
-                updates,
-                ends,
-                |frame| match &frame.event {
-                    Ok(event) => Ok(md.event(event)?),
-                    Err(e) => {
-                        warn(&format!(
-                            "event {} is not a readable envelope: {}",
-                            frame.id.unwrap_or_default(),
-                            text::one_line(&e.to_string(), 200)
-                        ));
-                        Ok(())
+            let mut md = MarkdownWriter::new(out, session_id, title, TurnFacts::unknown())?;
+            let mut warn = |w: &str| warn(w);
+            let mut history = History::new(updates, ends);
+            while let Some(frame) = history.next(&mut warn).await? {
+                match &frame.event {
+                    Ok(event) => {
+                        let wanted = md.facts_wanted(event);
+                        if !wanted.is_empty() {
+                            feed.fill(md.facts_mut(), &wanted, &warn).await;
+                        }
+                        md.event(event)?;
                     }
-                },
-                &warn,
-            )
-            .await?;
+                    Err(e) => warn(&format!(
+                        "event {} is not a readable envelope: {}",
+                        frame.id.unwrap_or_default(),
+                        text::one_line(&e.to_string(), 200)
+                    )),
+                }
+            }
+            let read = history.read();
+            let wanted = md.facts_wanted_at_end();
+            feed.fill(md.facts_mut(), &wanted, &warn).await;
             let out = md.finish(read.events, read.last_seq)?;
             Ok((read, out))
         }

@@ -1,20 +1,12 @@
 //! What the session's resources say of each turn that its events do not: how it came out,
 //! how long it ran and why it failed (`turn.ended` carries no outcome, §8), and what it
-//! published (§9.5); read once, before the history is written.
+//! published (§9.5). Read beside the history ([`super::facts_feed::TurnFactsFeed`]): the Markdown waits for
+//! a turn's facts only when it closes that turn, so a long session's hundreds of turn
+//! pages no longer come before its first event.
 
 use crate::session::transcript::TurnOutcome;
-use gobare_api::client::{ApiClient, Order, Page};
 use gobare_api::model::{Artifact, ArtifactsState, Turn, TurnStatus};
-use gobare_api::paging::{self, PageLimits};
 use std::collections::{HashMap, HashSet};
-
-/// Turns per list page.
-const PAGE: u32 = 100;
-/// The most of a session's turn list read (as for its artifacts, [`crate::outputs`]).
-const LIMITS: PageLimits = PageLimits {
-    pages: 1_000,
-    items: 100_000,
-};
 
 /// One turn as its resource reads.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,7 +29,7 @@ pub(crate) struct Published {
 /// Every turn and artifact of a session, by turn id. Empty when they could not be read:
 /// the export then says each outcome is unknown rather than guess it.
 #[derive(Debug, Default)]
-pub struct TurnFacts {
+pub(crate) struct TurnFacts {
     turns: HashMap<String, TurnFact>,
     artifacts: HashMap<String, Vec<Published>>,
     artifact_ids: HashSet<String>,
@@ -45,13 +37,21 @@ pub struct TurnFacts {
 
 impl TurnFacts {
     /// Nothing known (a bench, a session whose turns could not be read).
-    pub fn unknown() -> TurnFacts {
+    pub(crate) fn unknown() -> TurnFacts {
         TurnFacts::default()
     }
 
     /// From the session's turn and artifact lists.
+    #[cfg(test)]
     pub(crate) fn from_resources(turns: Vec<Turn>, artifacts: Vec<Artifact>) -> TurnFacts {
         let mut facts = TurnFacts::default();
+        facts.add_turns(turns);
+        facts.add_artifacts(artifacts);
+        facts
+    }
+
+    /// Adds (or replaces) what `turns` say.
+    pub(crate) fn add_turns(&mut self, turns: Vec<Turn>) {
         for turn in turns {
             let error = turn.error_text();
             let status = Some(&turn.status).filter(|s| **s != TurnStatus::Working);
@@ -72,12 +72,16 @@ impl TurnFacts {
                 artifacts: turn.artifacts,
                 skipped,
             };
-            facts.turns.insert(turn.id, fact);
+            self.turns.insert(turn.id, fact);
         }
+    }
+
+    pub(crate) fn add_artifacts(&mut self, artifacts: Vec<Artifact>) {
         for artifact in artifacts {
-            facts.artifact_ids.insert(artifact.id);
-            facts
-                .artifacts
+            if !self.artifact_ids.insert(artifact.id) {
+                continue;
+            }
+            self.artifacts
                 .entry(artifact.turn_id)
                 .or_default()
                 .push(Published {
@@ -85,43 +89,6 @@ impl TurnFacts {
                     size_bytes: artifact.size_bytes,
                 });
         }
-        facts
-    }
-
-    /// Reads every page of the session's turns and artifacts; what cannot be read is
-    /// reported to `warn` and left unknown.
-    pub(crate) async fn read(
-        client: &ApiClient,
-        session_id: &str,
-        warn: impl Fn(&str),
-    ) -> TurnFacts {
-        let first = Page::ordered(Order::Asc).with_limit(PAGE);
-        let turns = paging::read_all(
-            first,
-            LIMITS,
-            |t: &Turn| &t.id,
-            |page| async move { client.list_turns(session_id, &page).await },
-        )
-        .await;
-        let turns = match turns {
-            Ok(listed) => listed.items,
-            Err(e) => {
-                warn(&format!(
-                    "the turns could not be read ({e}): outcomes unknown"
-                ));
-                Vec::new()
-            }
-        };
-        let artifacts = match crate::outputs::list_all(client, session_id, None).await {
-            Ok(listed) => listed.items,
-            Err(e) => {
-                warn(&format!(
-                    "the artifacts could not be read ({e}): not listed"
-                ));
-                Vec::new()
-            }
-        };
-        TurnFacts::from_resources(turns, artifacts)
     }
 
     pub(crate) fn turn(&self, turn_id: &str) -> Option<&TurnFact> {

@@ -132,14 +132,31 @@ pub async fn read_all<T, F, Fut>(
     first: Page,
     limits: PageLimits,
     id_of: fn(&T) -> &str,
-    mut fetch: F,
+    fetch: F,
 ) -> Result<Listed<T>, ApiError>
 where
     F: FnMut(Page) -> Fut,
     Fut: Future<Output = Result<List<T>, ApiError>>,
 {
-    let mut pager = Pager::new(limits);
     let mut items = Vec::new();
+    let cut = read_each(first, limits, id_of, fetch, |page| items.extend(page)).await?;
+    Ok(Listed { items, cut })
+}
+
+/// [`read_all`], handing each page's entries to `take` as it arrives (a reader that
+/// needs the first pages before the last one is read); `Some` when the walk was cut.
+pub async fn read_each<T, F, Fut>(
+    first: Page,
+    limits: PageLimits,
+    id_of: fn(&T) -> &str,
+    mut fetch: F,
+    mut take: impl FnMut(Vec<T>),
+) -> Result<Option<Cut>, ApiError>
+where
+    F: FnMut(Page) -> Fut,
+    Fut: Future<Output = Result<List<T>, ApiError>>,
+{
+    let mut pager = Pager::new(limits);
     let mut page = first;
     loop {
         let mut list = fetch(page.clone()).await?;
@@ -149,16 +166,13 @@ where
             .take()
             .or_else(|| list.data.last().map(|e| id_of(e).to_string()));
         let count = list.data.len();
-        items.extend(list.data);
+        take(list.data);
         match pager.step(count, list.has_more, cursor.as_deref()) {
             Step::Next(cursor) => page = page.after(cursor),
-            Step::Done => return Ok(Listed { items, cut: None }),
+            Step::Done => return Ok(None),
             Step::Cut(cut) => {
                 tracing::warn!(%cut, "stopped reading a list");
-                return Ok(Listed {
-                    items,
-                    cut: Some(cut),
-                });
+                return Ok(Some(cut));
             }
         }
     }

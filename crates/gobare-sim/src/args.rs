@@ -252,6 +252,7 @@ impl SimArgs {
                 delay_stream_open_ms: self.delay_stream_open_ms,
                 write_each_frame: self.write_each_frame,
                 delay_session_writes_ms: 0,
+                hold_later_turn_pages: false,
             },
             ..SimConfig::default()
         };

@@ -59,6 +59,9 @@ pub struct Faults {
     /// Hold every session write (`PATCH`, `DELETE`, fork) this many milliseconds before
     /// acting on it: a server slow to answer them.
     pub delay_session_writes_ms: u64,
+    /// Hold every turn list page but the first (any `GET …/turns?after=…`) until this is
+    /// cleared: a list that a reader has only begun.
+    pub hold_later_turn_pages: bool,
 }
 
 impl Faults {

@@ -117,6 +117,11 @@ impl Paging {
         self.ascending
     }
 
+    /// Whether this is a page after the first (it has a cursor).
+    pub(crate) fn continues(&self) -> bool {
+        self.after.is_some()
+    }
+
     /// What [`Paging::select`] takes of a list of `len` items (oldest first) without the
     /// list at hand: the positions of the page's items, oldest first (the page is them in
     /// reverse when descending), and whether more follow. `position` places the `after` id;

@@ -32,6 +32,12 @@ pub(crate) async fn turns(
     uri: Uri,
 ) -> Result<Json<Value>, Refusal> {
     let paging = Paging::from(&Query::parse(uri.query(), &PAGING)?)?;
+    while paging.continues() && state.faults().hold_later_turn_pages {
+        tokio::select! {
+            _ = tokio::time::sleep(std::time::Duration::from_millis(20)) => {}
+            _ = state.shutdown.cancelled() => break,
+        }
+    }
     // Only the page is read from the store: a 25,000-turn session is listed in 250 pages.
     let mut has_more = false;
     let mut turns = state

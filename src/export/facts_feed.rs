@@ -1,0 +1,372 @@
+//! The session's turns and artifacts read beside its history, for the Markdown export:
+//! pages are taken as they come, and the writer waits only when it closes a turn whose
+//! facts have not arrived yet (the history's queue then fills and its socket waits).
+//!
+//! A turn the lists lack once read whole (created after the read passed it) and a turn
+//! the lists read still working that the history then ends are read alone, once each.
+
+use super::turn_facts::TurnFacts;
+use gobare_api::client::{ApiClient, Order, Page};
+use gobare_api::error::ApiError;
+use gobare_api::model::{Artifact, Turn};
+use gobare_api::paging::{self, Cut, PageLimits};
+use std::collections::HashSet;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+/// Turns per list page (the most the API gives, §3).
+const PAGE: u32 = 100;
+/// The most of a session's turn list read (as for its artifacts, [`crate::outputs`]).
+const LIMITS: PageLimits = PageLimits {
+    pages: 1_000,
+    items: 100_000,
+};
+
+/// What the lists' reader hands over.
+enum Listing {
+    Turns(Vec<Turn>),
+    /// The turn list's end: `Ok(None)` read whole, `Ok(Some)` cut, `Err` failed.
+    TurnsEnded(Result<Option<Cut>, ApiError>),
+    Artifacts(Result<Vec<Artifact>, ApiError>),
+}
+
+/// How far one list has been read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Progress {
+    Reading,
+    /// To its end: a turn it lacks was created after the read passed it.
+    Whole,
+    /// Cut or failed: what it lacks stays unknown.
+    Partial,
+}
+
+/// What one event needs known before it is written.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Wanted {
+    /// Turns whose outcome the event may write.
+    pub(crate) turns: Vec<String>,
+    /// A turn the event says ended: read again if the lists had it still working.
+    pub(crate) ended: Option<String>,
+    /// The artifact list (a closing line names what its turn published).
+    pub(crate) artifacts: bool,
+}
+
+impl Wanted {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.turns.is_empty() && self.ended.is_none() && !self.artifacts
+    }
+}
+
+/// The lists as they are read, for one export.
+pub struct TurnFactsFeed {
+    listings: Option<mpsc::UnboundedReceiver<Listing>>,
+    turns: Progress,
+    artifacts: Progress,
+    /// For a turn read alone; `None` for facts given whole.
+    client: Option<(ApiClient, String)>,
+    /// Turns read alone because the lists lacked them, and because their history ended
+    /// them while the lists had them working: each at most once for each reason.
+    read_lacking: HashSet<String>,
+    read_ended: HashSet<String>,
+    reader: Option<JoinHandle<()>>,
+}
+
+impl Drop for TurnFactsFeed {
+    fn drop(&mut self) {
+        if let Some(reader) = &self.reader {
+            reader.abort();
+        }
+    }
+}
+
+impl TurnFactsFeed {
+    /// No lists to read: the writer's facts are all there is (a bench, a format that
+    /// needs none). Never waits.
+    pub fn none() -> TurnFactsFeed {
+        TurnFactsFeed {
+            listings: None,
+            turns: Progress::Partial,
+            artifacts: Progress::Partial,
+            client: None,
+            read_lacking: HashSet::new(),
+            read_ended: HashSet::new(),
+            reader: None,
+        }
+    }
+
+    /// Starts reading `session_id`'s turn and artifact lists, oldest first, both at once.
+    pub(crate) fn read(client: &ApiClient, session_id: &str) -> TurnFactsFeed {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let reader = tokio::spawn(read_lists(client.clone(), session_id.to_string(), tx));
+        TurnFactsFeed {
+            listings: Some(rx),
+            turns: Progress::Reading,
+            artifacts: Progress::Reading,
+            client: Some((client.clone(), session_id.to_string())),
+            read_lacking: HashSet::new(),
+            read_ended: HashSet::new(),
+            reader: Some(reader),
+        }
+    }
+
+    /// Brings into `facts` what `wanted` needs: pages already read are taken as they are;
+    /// the lists are waited for only while a wanted turn (or the artifact list) is still
+    /// missing and its list still being read. Failures go to `warn`, once each.
+    pub(crate) async fn fill(
+        &mut self,
+        facts: &mut TurnFacts,
+        wanted: &Wanted,
+        warn: impl Fn(&str),
+    ) {
+        self.take_arrived(facts, &warn);
+        loop {
+            let turn_missing = self.turns == Progress::Reading
+                && wanted.turns.iter().any(|t| facts.turn(t).is_none());
+            let artifacts_missing = wanted.artifacts && self.artifacts == Progress::Reading;
+            if !turn_missing && !artifacts_missing {
+                break;
+            }
+            let next = match self.listings.as_mut() {
+                Some(listings) => listings.recv().await,
+                None => None,
+            };
+            match next {
+                Some(listing) => self.take(listing, facts, &warn),
+                None => self.lists_ended(),
+            }
+        }
+        let lacking = wanted
+            .turns
+            .iter()
+            .filter(|t| self.turns == Progress::Whole && facts.turn(t).is_none())
+            .filter(|t| self.read_lacking.insert(t.to_string()));
+        let ended = wanted
+            .ended
+            .iter()
+            .filter(|t| facts.turn(t).is_some_and(|f| f.outcome.is_none()))
+            .filter(|t| self.read_ended.insert(t.to_string()));
+        let reread: Vec<String> = lacking.chain(ended).cloned().collect();
+        let Some((client, session_id)) = &self.client else {
+            return;
+        };
+        for turn_id in reread {
+            match client.get_turn(session_id, &turn_id).await {
+                Ok(turn) => facts.add_turns(vec![turn]),
+                Err(e) => warn(&format!(
+                    "turn {} could not be read ({e}): its outcome is unknown",
+                    gobare_api::text::one_line(&turn_id, 60)
+                )),
+            }
+        }
+    }
+
+    /// Takes every listing already read, without waiting.
+    fn take_arrived(&mut self, facts: &mut TurnFacts, warn: &impl Fn(&str)) {
+        while let Some(listing) = self.listings.as_mut().and_then(|l| l.try_recv().ok()) {
+            self.take(listing, facts, warn);
+        }
+    }
+
+    fn take(&mut self, listing: Listing, facts: &mut TurnFacts, warn: &impl Fn(&str)) {
+        match listing {
+            Listing::Turns(turns) => facts.add_turns(turns),
+            Listing::TurnsEnded(Ok(None)) => self.turns = Progress::Whole,
+            Listing::TurnsEnded(Ok(Some(_))) => self.turns = Progress::Partial,
+            Listing::TurnsEnded(Err(e)) => {
+                self.turns = Progress::Partial;
+                warn(&format!(
+                    "the turns could not be read ({e}): outcomes unknown"
+                ));
+            }
+            Listing::Artifacts(Ok(artifacts)) => {
+                facts.add_artifacts(artifacts);
+                self.artifacts = Progress::Whole;
+            }
+            Listing::Artifacts(Err(e)) => {
+                self.artifacts = Progress::Partial;
+                warn(&format!(
+                    "the artifacts could not be read ({e}): not listed"
+                ));
+            }
+        }
+    }
+
+    /// The reader stopped without saying how a list ended: what is missing is unknown.
+    fn lists_ended(&mut self) {
+        self.listings = None;
+        for progress in [&mut self.turns, &mut self.artifacts] {
+            if *progress == Progress::Reading {
+                *progress = Progress::Partial;
+            }
+        }
+    }
+}
+
+/// Reads both lists, each page handed over as it arrives.
+async fn read_lists(client: ApiClient, session_id: String, tx: mpsc::UnboundedSender<Listing>) {
+    let (client, session_id) = (&client, session_id.as_str());
+    let turns = async {
+        let first = Page::ordered(Order::Asc).with_limit(PAGE);
+        let ended = paging::read_each(
+            first,
+            LIMITS,
+            |t: &Turn| &t.id,
+            |page| async move { client.list_turns(session_id, &page).await },
+            |turns| {
+                let _ = tx.send(Listing::Turns(turns));
+            },
+        )
+        .await;
+        let _ = tx.send(Listing::TurnsEnded(ended));
+    };
+    let artifacts = async {
+        let listed = crate::outputs::list_all(client, session_id, None).await;
+        let _ = tx.send(Listing::Artifacts(listed.map(|l| l.items)));
+    };
+    tokio::join!(turns, artifacts);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gobare_api::auth::Token;
+    use gobare_api::client::{ClientOptions, IdempotencyKey};
+    use gobare_api::model::{Content, Input, TurnStatus};
+    use gobare_sim::{Faults, SimConfig, Simulator};
+    use std::time::Duration;
+
+    async fn sim_and_client() -> (Simulator, ApiClient) {
+        let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
+        let options = ClientOptions::new(sim.url(), Token::new(sim.token()));
+        let client = ApiClient::new(options).unwrap();
+        (sim, client)
+    }
+
+    fn wanting(turn: &str) -> Wanted {
+        Wanted {
+            turns: vec![turn.to_string()],
+            ..Wanted::default()
+        }
+    }
+
+    /// The session's turns, oldest first, as one reader sees them now.
+    async fn turn_ids(client: &ApiClient, id: &str) -> Vec<String> {
+        let first = Page::ordered(Order::Asc).with_limit(PAGE);
+        let listed = paging::read_all(
+            first,
+            LIMITS,
+            |t: &Turn| &t.id,
+            |page| async move { client.list_turns(id, &page).await },
+        )
+        .await
+        .unwrap();
+        listed.items.into_iter().map(|t| t.id).collect()
+    }
+
+    /// Waits for the newest turn to be one not in `known` and to satisfy `done`.
+    async fn new_turn(
+        client: &ApiClient,
+        id: &str,
+        known: &[String],
+        done: impl Fn(&Turn) -> bool,
+    ) -> String {
+        let newest = Page::ordered(Order::Desc).with_limit(1);
+        for _ in 0..3_000 {
+            let list = client.list_turns(id, &newest).await.unwrap();
+            if let Some(turn) = list
+                .data
+                .first()
+                .filter(|t| !known.contains(&t.id) && done(t))
+            {
+                return turn.id.clone();
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("no new turn in 30 s");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_turn_on_the_first_page_is_known_while_the_later_pages_are_still_held() {
+        let (sim, client) = sim_and_client().await;
+        let id = sim.create_session(None);
+        sim.seed_turns(&id, 150, Duration::from_secs(60));
+        let turns = turn_ids(&client, &id).await;
+        assert_eq!(turns.len(), 150);
+        sim.set_faults(Faults {
+            hold_later_turn_pages: true,
+            ..Faults::default()
+        });
+        let mut feed = TurnFactsFeed::read(&client, &id);
+        let mut facts = TurnFacts::unknown();
+        let warnings = std::sync::Mutex::new(Vec::new());
+        let warn = |w: &str| warnings.lock().unwrap().push(w.to_string());
+        // The second page never comes while held: this returns on the first one alone.
+        let first_turn = wanting(&turns[0]);
+        let first_only = feed.fill(&mut facts, &first_turn, warn);
+        tokio::time::timeout(Duration::from_secs(30), first_only)
+            .await
+            .expect("waited for a held page");
+        let first = facts.turn(&turns[0]).expect("the first turn's facts");
+        assert!(first.outcome.is_some(), "{first:?}");
+        assert!(facts.turn(&turns[149]).is_none());
+        sim.set_faults(Faults::default());
+        feed.fill(&mut facts, &wanting(&turns[149]), warn).await;
+        assert!(facts.turn(&turns[149]).is_some_and(|f| f.outcome.is_some()));
+        assert_eq!(*warnings.lock().unwrap(), Vec::<String>::new());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_turn_the_list_lacked_or_had_working_is_read_alone_once() {
+        let (sim, client) = sim_and_client().await;
+        let id = sim.create_session(None);
+        sim.seed_turns(&id, 3, Duration::from_secs(60));
+        let seeded = turn_ids(&client, &id).await;
+        let mut feed = TurnFactsFeed::read(&client, &id);
+        let mut facts = TurnFacts::unknown();
+        let warn = |w: &str| panic!("warned: {w}");
+        let wanted = Wanted {
+            turns: vec![seeded[2].clone()],
+            artifacts: true,
+            ..Wanted::default()
+        };
+        feed.fill(&mut facts, &wanted, warn).await;
+        // A turn that starts after the list was read, and waits for an answer.
+        let question = Input::Message {
+            content: Content::Text("#question which branch?".into()),
+        };
+        client
+            .send(&id, &question, &IdempotencyKey::new())
+            .await
+            .unwrap();
+        let turn = new_turn(&client, &id, &seeded, |t| t.status == TurnStatus::Working).await;
+        feed.fill(&mut facts, &wanting(&turn), warn).await;
+        let read = facts.turn(&turn).expect("read alone");
+        assert_eq!(read.outcome, None, "still working: {read:?}");
+        client
+            .send(&id, &Input::Cancel {}, &IdempotencyKey::new())
+            .await
+            .unwrap();
+        new_turn(&client, &id, &seeded, |t| t.status == TurnStatus::Cancelled).await;
+        // Wanted again without its end: what was read stands.
+        feed.fill(&mut facts, &wanting(&turn), warn).await;
+        assert_eq!(facts.turn(&turn).unwrap().outcome, None);
+        // Its history says it ended: read again, once.
+        let ended = Wanted {
+            turns: vec![turn.clone()],
+            ended: Some(turn.clone()),
+            artifacts: false,
+        };
+        feed.fill(&mut facts, &ended, warn).await;
+        let outcome = facts
+            .turn(&turn)
+            .unwrap()
+            .outcome
+            .clone()
+            .expect("its outcome");
+        assert_eq!(outcome.status, TurnStatus::Cancelled);
+        feed.fill(&mut facts, &ended, warn).await;
+        let path = format!("/v1/sessions/{id}/turns/{turn}");
+        let reads = sim.requests().iter().filter(|r| r.contains(&path)).count();
+        assert_eq!(reads, 2, "{:?}", sim.requests());
+    }
+}
