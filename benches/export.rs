@@ -2,9 +2,10 @@
 //! memory in 64 KiB chunks (the simulator's write size), read to its end as `export` reads
 //! it, on one thread as the CLI runs it.
 //!
-//! * `stream_decoded` — the stream task alone as Markdown opens it (SSE, resume, decode,
+//! * `stream_decoded` — the stream task alone decoding every event (SSE, resume, decode,
 //!   the queue), its frames dropped by the reader;
-//! * `stream_undecoded` — the same as JSON lines opens it (no decode, the data kept);
+//! * `stream_undecoded` — the same as both exports open it (frames in runs, not decoded,
+//!   the data kept: Markdown decodes each where it writes it);
 //! * `markdown`, `jsonl` — the whole export into `io::sink()`.
 //!
 //! The end-to-end figure (a real socket, the simulator, a file) is
@@ -60,13 +61,22 @@ impl Transport for Replay {
     }
 }
 
-fn options(format: Format) -> StreamOptions {
-    run::stream_options(StreamOptions::default(), SESSION, format)
+fn options() -> StreamOptions {
+    run::stream_options(StreamOptions::default(), SESSION)
+}
+
+/// The stream decoding every persisted event itself, frame by frame.
+fn decoding() -> StreamOptions {
+    let mut options = options();
+    options.decode_persisted = true;
+    options.frame_runs = false;
+    options.keep_data = false;
+    options
 }
 
 /// Reads the stream until its first live frame; returns the persisted frames seen.
-async fn drain(format: Format, chunks: &[Bytes]) -> usize {
-    let mut handle = spawn_with_transport(options(format), Replay(chunks.to_vec()));
+async fn drain(options: StreamOptions, chunks: &[Bytes]) -> usize {
+    let mut handle = spawn_with_transport(options, Replay(chunks.to_vec()));
     let mut frames = 0;
     while let Some(update) = handle.updates.recv().await {
         if let StreamUpdate::Frame(frame) = update {
@@ -81,7 +91,7 @@ async fn drain(format: Format, chunks: &[Bytes]) -> usize {
 }
 
 async fn export(format: Format, chunks: &[Bytes]) -> u64 {
-    let mut handle = spawn_with_transport(options(format), Replay(chunks.to_vec()));
+    let mut handle = spawn_with_transport(options(), Replay(chunks.to_vec()));
     let ends = Ends::for_session(None);
     let warn = |w: &str| panic!("warning: {w}");
     let about = run::About {
@@ -114,7 +124,7 @@ fn bench(c: &mut Criterion) {
         .enable_all()
         .build()
         .expect("runtime");
-    assert_eq!(rt.block_on(drain(Format::Markdown, &chunks)), EVENTS);
+    assert_eq!(rt.block_on(drain(decoding(), &chunks)), EVENTS);
     assert_eq!(
         rt.block_on(export(Format::Markdown, &chunks)),
         EVENTS as u64
@@ -124,10 +134,10 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Elements(EVENTS as u64));
     g.bench_function("stream_decoded", |b| {
-        b.iter(|| rt.block_on(drain(Format::Markdown, &chunks)))
+        b.iter(|| rt.block_on(drain(decoding(), &chunks)))
     });
     g.bench_function("stream_undecoded", |b| {
-        b.iter(|| rt.block_on(drain(Format::JsonLines, &chunks)))
+        b.iter(|| rt.block_on(drain(options(), &chunks)))
     });
     g.bench_function("markdown", |b| {
         b.iter(|| rt.block_on(export(Format::Markdown, &chunks)))

@@ -5,7 +5,7 @@
 
 use super::session_changes::{Range, SessionChanges};
 use crate::export::history::{self, Ends};
-use crate::export::run::{self, Format};
+use crate::export::run;
 use color_eyre::eyre::Result;
 use gobare_api::client::ApiClient;
 use gobare_api::stream::{self, StreamOptions};
@@ -22,13 +22,14 @@ pub(crate) async fn read(
     refresh: bool,
     mut warn: impl FnMut(String),
 ) -> Result<SessionChanges> {
-    let mut handle = stream::spawn(run::stream_options(options, session_id, Format::Markdown));
+    let mut handle = stream::spawn(run::stream_options(options, session_id));
     let session = run::read_session(client, session_id).await?;
     let mut changes = SessionChanges::new(range);
     let read = history::read(
         &mut handle.updates,
         Ends::for_session(Some(&session)),
-        |frame| {
+        |mut frame| {
+            frame.decode_in_place();
             if let Ok(event) = &frame.event {
                 changes.feed(event);
             }

@@ -62,7 +62,7 @@ pub(crate) async fn export(
 ) -> Result<HistoryRead> {
     // The stream opens while the session is read: a change after the stream opened comes
     // on it too, so the session's `updated_at` is reached either way (see `history`).
-    let mut handle = stream::spawn_sharing(stream_options(options, session_id, format), client);
+    let mut handle = stream::spawn_sharing(stream_options(options, session_id), client);
     let session = read_session(client, session_id).await?;
     let ends = Ends::for_session(Some(&session));
     let title = session.title.as_deref().or(fallback_title);
@@ -81,24 +81,19 @@ pub(crate) async fn export(
     Ok(read)
 }
 
-/// `options` (server, token) set to read `session_id`'s history for `format`: from seq 0,
-/// the export's frame and queue bounds, decoded events for Markdown, the envelope as sent
-/// for JSON lines.
-pub fn stream_options(
-    mut options: StreamOptions,
-    session_id: &str,
-    format: Format,
-) -> StreamOptions {
+/// `options` (server, token) set to read `session_id`'s history for an export: from seq 0,
+/// the export's frame and queue bounds, each envelope as sent and not decoded.
+pub fn stream_options(mut options: StreamOptions, session_id: &str) -> StreamOptions {
     options.target = StreamTarget::Session(session_id.to_string());
     options.from = Some(0);
     options.max_frame_bytes = EXPORT_MAX_FRAME_BYTES;
     options.max_queued_bytes = EXPORT_QUEUED_BYTES;
-    let markdown = format == Format::Markdown;
-    options.decode_persisted = markdown;
-    options.keep_data = !markdown;
-    // JSON lines take the envelopes as sent: a chunk's frames in the usual shape are read
-    // as a run (handed over one by one all the same).
-    options.frame_runs = !markdown;
+    // Both formats read a chunk's frames in the usual shape as a run, undecoded: JSON lines
+    // take the envelopes as sent, Markdown decodes each where it writes it
+    // ([`gobare_api::stream::StreamFrame::decode_in_place`]), so each event is made and freed on one thread.
+    options.decode_persisted = false;
+    options.keep_data = true;
+    options.frame_runs = true;
     options
 }
 
@@ -123,7 +118,8 @@ pub async fn write<W: Write>(
             let mut md = MarkdownWriter::new(out, session_id, title, TurnFacts::unknown())?;
             let mut warn = |w: &str| warn(w);
             let mut history = History::new(updates, ends);
-            while let Some(frame) = history.next(&mut warn).await? {
+            while let Some(mut frame) = history.next(&mut warn).await? {
+                frame.decode_in_place();
                 match &frame.event {
                     Ok(event) => {
                         let wanted = md.facts_wanted(event);
