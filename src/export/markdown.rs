@@ -346,8 +346,12 @@ fn write_unanswered_prompt(out: &mut impl Write, sections: &mut Sections) -> io:
 fn todo_list(out: &mut impl Write, items: &[TodoItem], at: &str) -> io::Result<()> {
     heading(out, "Todos", at)?;
     for item in items {
-        let mark = if item.status == "done" { "x" } else { " " };
-        write!(out, "- [{mark}] ")?;
+        let mark: &[u8] = if item.status == "done" {
+            b"- [x] "
+        } else {
+            b"- [ ] "
+        };
+        out.write_all(mark)?;
         write_clean(out, &item.label)?;
         out.write_all(b"\n")?;
     }

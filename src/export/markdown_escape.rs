@@ -35,13 +35,18 @@ pub(crate) fn inline_code(s: &str) -> String {
     if s.is_empty() {
         return "` `".to_string();
     }
-    let fence = "`".repeat(longest + 1);
     let pad = if s.starts_with(['`', ' ']) || s.ends_with(['`', ' ']) {
         " "
     } else {
         ""
     };
-    format!("{fence}{pad}{s}{pad}{fence}")
+    let mut code = String::with_capacity(s.len() + 2 * (longest + 2));
+    (0..=longest).for_each(|_| code.push('`'));
+    code.push_str(pad);
+    code.push_str(s);
+    code.push_str(pad);
+    (0..=longest).for_each(|_| code.push('`'));
+    code
 }
 
 /// One line of a message body (or of any text outside code) as text only: `<` written
@@ -111,11 +116,20 @@ fn starts_structure(line: &str) -> bool {
     if rest.starts_with('#') || rest.starts_with("```") || rest.starts_with("~~~") {
         return true;
     }
-    let marks: String = rest.chars().filter(|c| !c.is_whitespace()).collect();
-    let first = marks.chars().next();
-    matches!(first, Some('-' | '=' | '*' | '_'))
-        && marks.chars().all(|c| Some(c) == first)
-        && (marks.len() >= 3 || first == Some('=') || first == Some('-'))
+    // A thematic break or setext underline: one mark repeated, spaces between. Most lines
+    // are told apart by their first character, without a copy.
+    let mut marks = rest.chars().filter(|c| !c.is_whitespace());
+    let Some(first @ ('-' | '=' | '*' | '_')) = marks.next() else {
+        return false;
+    };
+    let mut count = 1;
+    for c in marks {
+        if c != first {
+            return false;
+        }
+        count += 1;
+    }
+    count >= 3 || first == '=' || first == '-'
 }
 
 fn has_unsafe_link(line: &str) -> bool {
@@ -158,6 +172,55 @@ fn safe_target(after: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// [`starts_structure`] as first written: every non-space character collected.
+    fn starts_structure_collecting(line: &str) -> bool {
+        let rest = line.trim_start_matches(' ');
+        if line.len() - rest.len() > 3 {
+            return false;
+        }
+        if rest.starts_with('#') || rest.starts_with("```") || rest.starts_with("~~~") {
+            return true;
+        }
+        let marks: String = rest.chars().filter(|c| !c.is_whitespace()).collect();
+        let first = marks.chars().next();
+        matches!(first, Some('-' | '=' | '*' | '_'))
+            && marks.chars().all(|c| Some(c) == first)
+            && (marks.len() >= 3 || first == Some('=') || first == Some('-'))
+    }
+
+    /// [`inline_code`] as first written, through `format!`.
+    fn inline_code_formatted(s: &str) -> String {
+        let longest = s.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+        if s.is_empty() {
+            return "` `".to_string();
+        }
+        let fence = "`".repeat(longest + 1);
+        let pad = if s.starts_with(['`', ' ']) || s.ends_with(['`', ' ']) {
+            " "
+        } else {
+            ""
+        };
+        format!("{fence}{pad}{s}{pad}{fence}")
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2_048))]
+
+        /// Lines made of marks, spaces, tabs and other text, any mix.
+        #[test]
+        fn a_line_is_structure_as_when_its_marks_were_collected(
+            line in r"[ \t\u{a0}\-=*_#`~ab]{0,12}"
+        ) {
+            prop_assert_eq!(starts_structure(&line), starts_structure_collecting(&line));
+        }
+
+        #[test]
+        fn inline_code_is_as_formatted(s in r"[`a ]{0,10}|\PC{0,8}") {
+            prop_assert_eq!(inline_code(&s), inline_code_formatted(&s));
+        }
+    }
 
     #[test]
     fn an_id_cannot_close_its_comment() {
