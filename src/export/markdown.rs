@@ -96,6 +96,8 @@ struct Scratch {
     body: String,
     json: Vec<u8>,
     line: String,
+    /// The time of a turn's last todo list, written when the turn closes.
+    todo_clock: Clock,
 }
 
 impl<W: Write> MarkdownWriter<W> {
@@ -278,7 +280,7 @@ fn close_turn(
         return Ok(());
     };
     if let Some(track) = &open.todos {
-        todo_list(out, &track.last, &at_text(track.at))?;
+        todo_list(out, &track.last, scratch.todo_clock.at(track.at))?;
         changes(out, scratch, "Added during the turn", &track.added())?;
         changes(out, scratch, "Dropped during the turn", &track.dropped())?;
     }
