@@ -25,7 +25,7 @@ use gobare_api::text;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::fmt::{self, Display};
+use std::fmt::Display;
 use std::io::{self, Write};
 
 mod on_conversation;
@@ -453,7 +453,10 @@ fn clean_lines_into(body: &mut String, s: &str) {
 }
 
 fn heading(out: &mut impl Write, title: impl Display, at: &str) -> io::Result<()> {
-    writeln!(out, "### {title} · {at}\n")
+    write!(out, "### {title}")?;
+    out.write_all(" · ".as_bytes())?;
+    out.write_all(at.as_bytes())?;
+    out.write_all(b"\n\n")
 }
 
 fn note(out: &mut impl Write, what: impl Display, at: &str) -> io::Result<()> {
@@ -495,15 +498,29 @@ fn code_block(out: &mut impl Write, scratch: &mut Scratch, lang: &str, s: &str) 
     let body = &mut scratch.body;
     clean_into(body, s.strip_suffix('\n').unwrap_or(s));
     let fence = Fence(longest_backtick_run(body).max(2) + 1);
-    writeln!(out, "{fence}{lang}\n{body}\n{fence}\n")
+    // Pieces written as they are: through `writeln!` each went through the formatter.
+    fence.write_to(out)?;
+    out.write_all(lang.as_bytes())?;
+    out.write_all(b"\n")?;
+    out.write_all(body.as_bytes())?;
+    out.write_all(b"\n")?;
+    fence.write_to(out)?;
+    out.write_all(b"\n\n")
 }
 
 /// A code fence of this many backticks.
 struct Fence(usize);
 
-impl Display for Fence {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        (0..self.0).try_for_each(|_| f.write_str("`"))
+impl Fence {
+    fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        const TICKS: &[u8] = b"````````````````";
+        let mut left = self.0;
+        while left > 0 {
+            let n = left.min(TICKS.len());
+            out.write_all(&TICKS[..n])?;
+            left -= n;
+        }
+        Ok(())
     }
 }
 
@@ -554,6 +571,18 @@ mod tests {
         assert_eq!(longest_backtick_run("a``b````c`"), 4);
         assert_eq!(longest_backtick_run("```"), 3);
         assert_eq!(longest_backtick_run("é`é``"), 2);
+    }
+
+    #[test]
+    fn a_code_block_is_fenced_by_one_more_backtick_than_its_longest_run() {
+        for run in [0, 2, 3, 15, 16, 17, 40] {
+            let body = format!("a{}b", "`".repeat(run));
+            let mut out = Vec::new();
+            code_block(&mut out, &mut Scratch::default(), "text", &body).unwrap();
+            let fence = "`".repeat(run.max(2) + 1);
+            let expected = format!("{fence}text\n{body}\n{fence}\n\n");
+            assert_eq!(String::from_utf8(out).unwrap(), expected, "run {run}");
+        }
     }
 
     fn render(events: &[&str]) -> String {
