@@ -32,7 +32,7 @@ impl App {
             StreamUpdate::Frame(mut frame) => {
                 frame.decode_in_place();
                 self.stats.events += 1;
-                self.log_frame(&frame);
+                self.log_frame(&mut frame);
                 match frame.event {
                     Ok(event) => {
                         self.act_on_event(&event);
