@@ -76,7 +76,7 @@ impl App {
                     self.frames.request();
                 }
                 if let Some(pending) = indexed {
-                    self.index_applied(pending);
+                    self.index_applied(pending, event);
                 }
             }
             Err(e) => self.apply(Update::Skipped {
