@@ -25,7 +25,7 @@ fn write_log(dir: &std::path::Path, data: &[String]) -> LogFiles {
     let recovered = event_log::recover(&files, |_, _| {}).expect("recover");
     let mut log = LogAppender::start(files.clone(), &recovered, MAX_BYTES).expect("start");
     for (i, json) in data.iter().enumerate() {
-        log.append(i as u64 + 1, json.as_bytes());
+        log.append(i as u64 + 1, json.clone());
         if (i + 1) % 4096 == 0 {
             log.hand_off();
         }

@@ -1,10 +1,11 @@
 //! The local event log: what keeping it costs while events arrive, what it takes on disk,
 //! and how fast a restart gets back to a full screen from it.
 //!
-//! * `append` — framing one persisted envelope into the buffer (the loop's whole share: a
-//!   checksum and a copy), per event;
+//! * `append` — keeping one persisted envelope for the writer (the loop's whole share: its
+//!   bytes, shared with the chunk they came in, pushed), per event;
 //! * `append_and_write` — the same plus handing each 4,096-event batch to the writer thread
-//!   and waiting, at the end, until it is synced: the disk's share, off the loop;
+//!   and waiting, at the end, until it is framed (checksum and copy) and synced: the disk's
+//!   share, off the loop;
 //! * `restart_200k` — a restart of a 200,000-event session to its first full frame, as the
 //!   app does it: open and recover the log (read, checksum every record), plan the window
 //!   (`session::tail_replay`), apply the lasting events before it and every event of it in
@@ -47,7 +48,7 @@ fn write_log(dir: &std::path::Path, data: &[String], max_bytes: u64) -> LogFiles
     let recovered = event_log::recover(&files, |_, _| {}).expect("recover");
     let mut log = LogAppender::start(files.clone(), &recovered, max_bytes).expect("start");
     for (i, json) in data.iter().enumerate() {
-        log.append(i as u64 + 1, json.as_bytes());
+        log.append(i as u64 + 1, json.clone());
         if (i + 1) % BATCH == 0 {
             log.hand_off();
         }
@@ -98,14 +99,19 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Elements(APPEND_EVENTS as u64));
     g.bench_function("append", |b| {
+        // As the stream hands them over: slices of the chunks they came in.
+        let shared: Vec<bytes::Bytes> = data[..APPEND_EVENTS]
+            .iter()
+            .map(|json| bytes::Bytes::from(json.clone()))
+            .collect();
         let dir = tempfile::tempdir().expect("tempdir");
         let files = LogFiles::in_dir(dir.path(), "append");
         let recovered = event_log::recover(&files, |_, _| {}).expect("recover");
         b.iter_batched(
             || LogAppender::start(files.clone(), &recovered, u64::MAX).expect("start"),
             |mut log| {
-                for (i, json) in data[..APPEND_EVENTS].iter().enumerate() {
-                    log.append(i as u64 + 1, json.as_bytes());
+                for (i, json) in shared.iter().enumerate() {
+                    log.append(i as u64 + 1, json.clone());
                 }
                 log
             },

@@ -112,11 +112,13 @@ impl App {
     }
 
     /// Keeps a persisted frame received from the stream (a replayed one is refused by seq).
-    pub(super) fn log_frame(&mut self, frame: &StreamFrame) {
+    /// Its bytes are handed to the log as they are (shared with their chunk, no copy), so
+    /// `frame.data` is left empty when it is logged.
+    pub(super) fn log_frame(&mut self, frame: &mut StreamFrame) {
         if let (Some(log), Some(seq), Ok(_)) = (&mut self.event_log, frame.id, &frame.event)
             && !frame.data.is_empty()
         {
-            log.append(seq, frame.data.as_bytes());
+            log.append(seq, std::mem::take(&mut frame.data).into_bytes());
         }
     }
 

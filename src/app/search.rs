@@ -46,11 +46,10 @@ impl Searching {
     }
 }
 
-/// What indexing an event needs after the event is applied (it is moved into the model).
+/// What indexing an event needs after the event is applied.
 pub(super) struct Pending {
     seq: u64,
     entries_before: u64,
-    call_id: Option<String>,
 }
 
 impl App {
@@ -61,16 +60,15 @@ impl App {
         indexed.then(|| Pending {
             seq,
             entries_before: self.view.transcript().next_id(),
-            call_id: extract::call_id(event).map(str::to_string),
         })
     }
 
-    /// After the event is applied: the entry it made, or the call entry it changed.
-    pub(super) fn index_applied(&mut self, pending: Pending) {
+    /// After `event` is applied: the entry it made, or the call entry it changed.
+    pub(super) fn index_applied(&mut self, pending: Pending, event: &Event) {
         let entry = entry_of_event(
             self.view.transcript(),
             pending.entries_before,
-            pending.call_id.as_deref(),
+            extract::call_id(event),
         );
         self.searching.index.set_entry(pending.seq, entry);
     }

@@ -8,7 +8,7 @@ use super::{App, AppMsg, Intent, MAX_BATCH};
 use crate::session::{Fetch, Severity, Update};
 use gobare_api::error::{ApiError, ApiErrorKind};
 use gobare_api::stream::ConnectionState;
-use gobare_api::stream::StreamUpdate;
+use gobare_api::stream::{StreamFrame, StreamUpdate};
 
 impl App {
     pub(super) fn on_stream_batch(&mut self, first: StreamUpdate) {
@@ -27,33 +27,18 @@ impl App {
         self.take_model_fetches();
     }
 
-    pub(super) fn on_stream(&mut self, update: StreamUpdate, now: Instant) {
+    pub(super) fn on_stream(&mut self, mut update: StreamUpdate, now: Instant) {
+        // A frame is applied where it lies: it is hundreds of bytes, moved out it is copied.
+        match &mut update {
+            StreamUpdate::Frame(frame) => self.on_frame(frame, now),
+            _ => self.on_owned_update(update, now),
+        }
+    }
+
+    /// Applies an update taken by value ([`App::on_stream`] hands over all but frames).
+    fn on_owned_update(&mut self, update: StreamUpdate, now: Instant) {
         match update {
-            StreamUpdate::Frame(mut frame) => {
-                frame.decode_in_place();
-                self.stats.events += 1;
-                self.log_frame(&frame);
-                match frame.event {
-                    Ok(event) => {
-                        self.act_on_event(&event);
-                        self.away_feed(&event);
-                        if event.seq.is_some() {
-                            self.replay.on_persisted(now);
-                        } else if self.replay.on_transient() {
-                            self.on_replay_over();
-                            super::heap::release_freed_memory();
-                        }
-                        let indexed = self.index_event(&event);
-                        self.apply(Update::Event(event));
-                        if let Some(pending) = indexed {
-                            self.index_applied(pending);
-                        }
-                    }
-                    Err(e) => self.apply(Update::Skipped {
-                        reason: e.to_string(),
-                    }),
-                }
-            }
+            StreamUpdate::Frame(mut frame) => self.on_frame(&mut frame, now),
             StreamUpdate::Skipped { reason } => self.apply(Update::Skipped { reason }),
             StreamUpdate::Anomaly { reason } => {
                 tracing::warn!(%reason, "event stream anomaly");
@@ -69,6 +54,34 @@ impl App {
                 self.notice_at(Severity::Error, text);
             }
             StreamUpdate::State(state) => self.on_connection(state, now),
+        }
+    }
+
+    fn on_frame(&mut self, frame: &mut StreamFrame, now: Instant) {
+        frame.decode_in_place();
+        self.stats.events += 1;
+        self.log_frame(frame);
+        match &frame.event {
+            Ok(event) => {
+                self.act_on_event(event);
+                self.away_feed(event);
+                if event.seq.is_some() {
+                    self.replay.on_persisted(now);
+                } else if self.replay.on_transient() {
+                    self.on_replay_over();
+                    super::heap::release_freed_memory();
+                }
+                let indexed = self.index_event(event);
+                if self.view.apply_borrowed_event(event) {
+                    self.frames.request();
+                }
+                if let Some(pending) = indexed {
+                    self.index_applied(pending, event);
+                }
+            }
+            Err(e) => self.apply(Update::Skipped {
+                reason: e.to_string(),
+            }),
         }
     }
 

@@ -198,10 +198,7 @@ impl SessionView {
     /// Applies one update. Returns whether anything visible changed.
     pub fn apply(&mut self, update: Update) -> bool {
         match update {
-            Update::Event(ev) => {
-                self.reached = true;
-                self.apply_event(&ev)
-            }
+            Update::Event(ev) => self.apply_borrowed_event(&ev),
             Update::Skipped { reason } => {
                 self.skipped += 1;
                 self.last_skip_reason = Some(text::clip(&reason, 200));
@@ -316,6 +313,13 @@ impl SessionView {
             return false;
         };
         self.transcript.turn_outcome(turn_id, outcome)
+    }
+
+    /// [`SessionView::apply`] of [`Update::Event`] without taking the event: a stream frame
+    /// is applied where it lies, not moved into an update first.
+    pub(crate) fn apply_borrowed_event(&mut self, ev: &Event) -> bool {
+        self.reached = true;
+        self.apply_event(ev)
     }
 
     fn apply_event(&mut self, ev: &Event) -> bool {

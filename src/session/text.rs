@@ -103,12 +103,10 @@ pub(crate) fn push_short_args(out: &mut String, v: &Value, max: usize) {
 }
 
 /// A stable 64-bit key for de-duplicating item-derived entries against event-derived ones.
+/// Made for every message and file change applied: foldhash's quality hash, fixed seed.
 pub(crate) fn key(tag: &str, text: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    tag.hash(&mut h);
-    text.hash(&mut h);
-    h.finish()
+    use std::hash::BuildHasher;
+    foldhash::quality::FixedState::default().hash_one((tag, text))
 }
 
 #[cfg(test)]

@@ -13,6 +13,10 @@ use gobare_api::model::{ChangeKind, Event, EventPayload, TodoItem, TurnStatus};
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
 
+/// The transcript's indices: probed for nearly every event applied, so a fast hash
+/// (foldhash, seeded at random per map) rather than the standard SipHash.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
 mod budget;
 mod items;
 mod on_conversation;
@@ -353,15 +357,15 @@ pub struct Transcript {
     /// counted again once the change is done.
     touched: Option<u64>,
     /// toolCallId → entry id, one map per kind of call.
-    tools: HashMap<String, u64>,
-    approvals: HashMap<String, u64>,
-    questions: HashMap<String, u64>,
-    functions: HashMap<String, u64>,
+    tools: FastMap<String, u64>,
+    approvals: FastMap<String, u64>,
+    questions: FastMap<String, u64>,
+    functions: FastMap<String, u64>,
     /// The todo list of the current turn (later lists update it in place).
     todos: Option<u64>,
     /// Unmatched id-less entries per source: key → count.
-    from_events: HashMap<u64, u32>,
-    from_items: HashMap<u64, u32>,
+    from_events: FastMap<u64, u32>,
+    from_items: FastMap<u64, u32>,
     streaming: Option<Streaming>,
     /// Bumped on every change of the streaming text.
     streaming_rev: u64,
@@ -377,7 +381,7 @@ pub struct Transcript {
     /// message inside an open turn is a steer.
     turn_asked: bool,
     /// turn id → its separator entry.
-    turn_ends: HashMap<String, u64>,
+    turn_ends: FastMap<String, u64>,
     /// The seq of the event that made each entry (`None`: an item, a transient event),
     /// parallel to `entries`: where paging back reads the local log up to.
     origins: VecDeque<Option<u64>>,
@@ -408,13 +412,13 @@ impl Transcript {
             bytes: 0,
             budget,
             touched: None,
-            tools: HashMap::new(),
-            approvals: HashMap::new(),
-            questions: HashMap::new(),
-            functions: HashMap::new(),
+            tools: FastMap::default(),
+            approvals: FastMap::default(),
+            questions: FastMap::default(),
+            functions: FastMap::default(),
             todos: None,
-            from_events: HashMap::new(),
-            from_items: HashMap::new(),
+            from_events: FastMap::default(),
+            from_items: FastMap::default(),
             streaming: None,
             streaming_rev: 0,
             thinking_open: false,
@@ -423,7 +427,7 @@ impl Transcript {
             origins: VecDeque::new(),
             applying: None,
             overdraft: 0,
-            turn_ends: HashMap::new(),
+            turn_ends: FastMap::default(),
             queue: queue::WaitingQueue::default(),
         }
     }

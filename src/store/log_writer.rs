@@ -1,11 +1,14 @@
-//! Writing the local event log off the loop: the app frames records into a buffer
-//! ([`LogAppender::append`], a copy), hands the buffer over when a batch of stream updates
-//! is done ([`LogAppender::hand_off`]), and a thread of its own writes, syncs and rotates.
+//! Writing the local event log off the loop: the app collects records as they arrive
+//! ([`LogAppender::append`]: the envelope's bytes, shared with the chunk they came in, no
+//! copy), hands them over when a batch of stream updates is done
+//! ([`LogAppender::hand_off`]), and a thread of its own frames (checksum and copy), writes,
+//! syncs and rotates.
 //! [`LogAppender::durable_seq`] is the last seq known to be on disk: the stored cursor is
 //! never ahead of it, so a crash loses at most an unwritten tail, which the stream
 //! re-fetches.
 
 use super::event_log::{self, LogFiles, MAX_RECORD, Recovered};
+use bytes::Bytes;
 use std::fs::File;
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -13,10 +16,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
-/// The app's end of the log: a buffer of framed records and the writer thread.
+/// The app's end of the log: the records of the batch so far and the writer thread.
 #[derive(Debug)]
 pub struct LogAppender {
-    pending: Vec<u8>,
+    /// (seq, envelope JSON), oldest first.
+    pending: Vec<(u64, Bytes)>,
     /// The last seq appended (handed over or not).
     last_seq: Option<u64>,
     writer: Option<Writer>,
@@ -32,7 +36,7 @@ struct Writer {
 
 #[derive(Debug)]
 struct Chunk {
-    bytes: Vec<u8>,
+    records: Vec<(u64, Bytes)>,
     last_seq: u64,
 }
 
@@ -50,6 +54,7 @@ impl LogAppender {
             len: recovered.current_len,
             segment_limit,
             durable: durable.clone(),
+            framed: Vec::new(),
         };
         let thread = std::thread::Builder::new()
             .name("event-log".into())
@@ -62,13 +67,15 @@ impl LogAppender {
         })
     }
 
-    /// Frames one persisted envelope into the buffer. Skips (returns `false`) an event at
-    /// or below the last seq appended, and one too large to keep.
-    pub fn append(&mut self, seq: u64, json: &[u8]) -> bool {
+    /// Keeps one persisted envelope for the next hand-off (the writer frames it). Skips
+    /// (returns `false`) an event at or below the last seq appended, and one too large to
+    /// keep.
+    pub fn append(&mut self, seq: u64, json: impl Into<Bytes>) -> bool {
+        let json = json.into();
         if self.last_seq.is_some_and(|last| seq <= last) || json.len() > MAX_RECORD {
             return false;
         }
-        event_log::encode(&mut self.pending, seq, json);
+        self.pending.push((seq, json));
         self.last_seq = Some(seq);
         true
     }
@@ -89,8 +96,8 @@ impl LogAppender {
         // The next batch is likely the size of this one (a catch-up's are thousands of
         // records): one allocation for it instead of a chain of doubling copies.
         let next = Vec::with_capacity(self.pending.len());
-        let bytes = std::mem::replace(&mut self.pending, next);
-        if writer.tx.send(Chunk { bytes, last_seq }).is_err() {
+        let records = std::mem::replace(&mut self.pending, next);
+        if writer.tx.send(Chunk { records, last_seq }).is_err() {
             tracing::warn!("the event log writer stopped; events are no longer logged");
             self.writer = None;
         }
@@ -117,12 +124,18 @@ impl Drop for LogAppender {
     }
 }
 
+/// The largest framing buffer kept for the next chunk; a larger one (a huge batch, a huge
+/// record) is freed once written.
+const MAX_KEPT_FRAMED: usize = 4 << 20;
+
 struct WriterState {
     files: LogFiles,
     file: File,
     len: u64,
     segment_limit: u64,
     durable: Arc<AtomicU64>,
+    /// The records of one chunk framed, reused from chunk to chunk.
+    framed: Vec<u8>,
 }
 
 impl WriterState {
@@ -130,12 +143,12 @@ impl WriterState {
         while let Ok(first) = rx.recv() {
             // Whatever queued up meanwhile goes in the same sync.
             let mut last_seq = first.last_seq;
-            let mut result = self.write(&first.bytes);
+            let mut result = self.write_chunk(first);
             while result.is_ok()
                 && let Ok(next) = rx.try_recv()
             {
                 last_seq = next.last_seq;
-                result = self.write(&next.bytes);
+                result = self.write_chunk(next);
             }
             if let Err(e) = result.and_then(|()| self.file.sync_data()) {
                 // The durable seq stays where it was: the cursor does not pass it, and the
@@ -145,6 +158,21 @@ impl WriterState {
             }
             self.durable.store(last_seq + 1, Ordering::Release);
         }
+    }
+
+    /// Frames a chunk's records and writes them. The chunks the envelopes are slices of
+    /// are let go here, once framed.
+    fn write_chunk(&mut self, chunk: Chunk) -> io::Result<()> {
+        let mut framed = std::mem::take(&mut self.framed);
+        framed.clear();
+        for (seq, json) in chunk.records {
+            event_log::encode(&mut framed, seq, &json);
+        }
+        let result = self.write(&framed);
+        if framed.capacity() <= MAX_KEPT_FRAMED {
+            self.framed = framed;
+        }
+        result
     }
 
     fn write(&mut self, bytes: &[u8]) -> io::Result<()> {

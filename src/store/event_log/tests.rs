@@ -25,7 +25,7 @@ fn write_events(files: &LogFiles, seqs: impl IntoIterator<Item = u64>, max_bytes
     let (rec, _) = read_all(files);
     let mut log = LogAppender::start(files.clone(), &rec, max_bytes).unwrap();
     for seq in seqs {
-        log.append(seq, envelope(seq).as_bytes());
+        log.append(seq, envelope(seq));
         if seq % 7 == 0 {
             log.hand_off();
         }
@@ -179,9 +179,9 @@ fn the_durable_seq_moves_only_once_records_are_synced() {
     let (rec, _) = read_all(&files);
     let mut log = LogAppender::start(files.clone(), &rec, DEFAULT_MAX_BYTES).unwrap();
     assert_eq!(log.durable_seq(), Some(5), "what recovery kept is on disk");
-    assert!(log.append(6, envelope(6).as_bytes()));
-    assert!(!log.append(6, envelope(6).as_bytes()), "never twice");
-    assert!(!log.append(2, envelope(2).as_bytes()), "never older");
+    assert!(log.append(6, envelope(6)));
+    assert!(!log.append(6, envelope(6)), "never twice");
+    assert!(!log.append(2, envelope(2)), "never older");
     assert_eq!(log.last_seq(), Some(6));
     assert_eq!(
         log.durable_seq(),
