@@ -150,7 +150,10 @@ pub(crate) fn scan(
         let event = frame
             .event
             .map(|(from, to)| ascii(&chunk[at + from..at + to]));
-        let Some((seq, created_at)) = resume.deliver_agreeing(frame.id, event, ascii(data)) else {
+        let id_text = ascii(&chunk[at + 4..at + 4 + frame.id_digits]);
+        let Some((seq, created_at)) =
+            resume.deliver_agreeing(frame.id, id_text, event, ascii(data))
+        else {
             break;
         };
         frames.push(RunFrame {
@@ -168,6 +171,8 @@ pub(crate) fn scan(
 /// A frame [`scan`] may take: where its parts lie, relative to its start.
 struct UsualFrame {
     id: u64,
+    /// How many digits the `id:` line has (after `id: `).
+    id_digits: usize,
     event: Option<(usize, usize)>,
     data: (usize, usize),
     /// Its bytes, the blank line included.
@@ -212,6 +217,7 @@ fn usual_frame(rest: &[u8], max_frame_bytes: usize) -> Option<UsualFrame> {
     let len = data.1 + 2;
     (len - 1 <= max_frame_bytes).then_some(UsualFrame {
         id,
+        id_digits: count,
         event,
         data,
         len,
