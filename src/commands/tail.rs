@@ -52,6 +52,7 @@ pub(crate) enum TailEnd {
 pub(crate) async fn run(config: Config, args: TailArgs) -> Result<()> {
     config.require_token()?;
     keep_freed_heap();
+    widen_stdout_pipe();
     if !args.org && args.session_id.is_none() {
         bail!(crate::cli::UsageError(
             "tail needs a SESSION_ID, or --org".into()
@@ -125,6 +126,26 @@ fn keep_freed_heap() {
     // SAFETY: mallopt only sets one of glibc's tuning parameters.
     unsafe {
         libc::mallopt(libc::M_TOP_PAD, TOP_PAD_BYTES);
+    }
+}
+
+/// A pipe's room when stdout is one (the system's default bound for an unprivileged process).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const STDOUT_PIPE_BYTES: i32 = 1 << 20;
+
+/// Widens stdout's pipe (64 KiB by default): the writer otherwise sleeps and is woken
+/// several times per burst while the reader drains it. Anything but a pipe, or a refusal,
+/// is left as it is.
+fn widen_stdout_pipe() {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    // SAFETY: fstat fills the zeroed struct it is given; F_SETPIPE_SZ only resizes a pipe.
+    unsafe {
+        let mut stat: libc::stat = std::mem::zeroed();
+        if libc::fstat(libc::STDOUT_FILENO, &mut stat) == 0
+            && stat.st_mode & libc::S_IFMT == libc::S_IFIFO
+        {
+            libc::fcntl(libc::STDOUT_FILENO, libc::F_SETPIPE_SZ, STDOUT_PIPE_BYTES);
+        }
     }
 }
 
