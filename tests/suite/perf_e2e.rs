@@ -267,7 +267,8 @@ fn side_by_side(what: &str, curl: impl Fn() -> Child, ours: impl Fn(&str) -> Chi
 /// Issue 31: `tail --from 0` and `export` of 200,000 events (`GOBARE_PERF_EVENTS`) against
 /// a server that is never the bottleneck ([`fast_server`]), each side by side with curl
 /// reading the same replay, alternating, medians of 5; with `GOBARE_PERF_BASELINE_BIN=PATH`,
-/// that build too, in the same rounds (before and after a change).
+/// that build too, in the same rounds (before and after a change). `GOBARE_PERF_TAIL_ONLY=1`
+/// stops after `tail`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "performance figure: run with --ignored --nocapture"]
 async fn fast_server_tail_and_export() {
@@ -293,6 +294,10 @@ async fn fast_server_tail_and_export() {
             &marker,
         )
     });
+    if std::env::var_os("GOBARE_PERF_TAIL_ONLY").is_some() {
+        sim.shutdown().await;
+        return;
+    }
     let mut jsonl = Vec::new();
     for format in ["md", "jsonl"] {
         let file = home.path(&format!("fast-export.{format}"));

@@ -256,6 +256,65 @@ impl<'a> Layout<'a> {
     }
 }
 
+/// A JSON string's text up to its closing quote and what follows that quote, for bytes
+/// known to hold no control character: `None` when a `\\` comes before any `"` (an escape)
+/// or there is no `"`. Eight bytes at a time: the heads' strings are short, and a call to
+/// `memchr2` costs more than they do.
+pub(crate) fn plain_string(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // The lowest byte flagged is the first zero byte (a borrow only moves up from one).
+    let zero_bytes = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+    let (words, tail) = bytes.as_chunks::<8>();
+    let mut end = None;
+    for (i, word) in words.iter().enumerate() {
+        let word = u64::from_le_bytes(*word);
+        let hits = zero_bytes(word ^ (ONES * u64::from(b'"')))
+            | zero_bytes(word ^ (ONES * u64::from(b'\\')));
+        if hits != 0 {
+            end = Some(i * 8 + hits.trailing_zeros() as usize / 8);
+            break;
+        }
+    }
+    let end = match end {
+        Some(end) => end,
+        None => words.len() * 8 + tail.iter().position(|&b| b == b'"' || b == b'\\')?,
+    };
+    (bytes[end] == b'"').then(|| (&bytes[..end], &bytes[end + 1..]))
+}
+
+/// How many digits ASCII `bytes` start with when they are a number [`Layout::number`] reads
+/// (1 to 18 digits, no leading zero). Eight bytes at a time, as [`plain_string`].
+pub(crate) fn plain_digits(bytes: &[u8]) -> Option<usize> {
+    const NIBBLES: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    const SIXES: u64 = 0x0606_0606_0606_0606;
+    const LOWS: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let mut digits = 0;
+    for word in bytes.as_chunks::<8>().0.iter().take(3) {
+        let word = u64::from_le_bytes(*word);
+        // A byte is a digit when it is 0x3_ and adding 6 keeps it so (ASCII: no carry
+        // leaves a byte); any other byte is non-zero here.
+        let other = ((word & NIBBLES) ^ ZEROS) | (((word + SIXES) & NIBBLES) ^ ZEROS);
+        let flagged = (((other & LOWS) + LOWS) | other) & !LOWS;
+        if flagged != 0 {
+            digits += flagged.trailing_zeros() as usize / 8;
+            break;
+        }
+        digits += 8;
+    }
+    if digits % 8 == 0 {
+        // The words ran out (or 24 digits): count the rest one by one.
+        digits += bytes[digits..]
+            .iter()
+            .take(19)
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+    }
+    let leading_zero = digits > 1 && bytes[0] == b'0';
+    (digits > 0 && digits <= 18 && !leading_zero).then_some(digits)
+}
+
 #[derive(Deserialize)]
 #[serde(field_identifier, rename_all = "snake_case")]
 enum Field {
@@ -393,6 +452,46 @@ pub(crate) mod tests {
             .filter(|(_, raw)| raw.get().contains(r#""object": "event""#))
             .map(|(name, raw)| (name, raw.get().to_string()))
             .collect()
+    }
+
+    /// Every length around the word size, with one byte of each kind at each place (two
+    /// for the string: which of `"` and `\\` comes first).
+    #[test]
+    fn plain_string_and_plain_digits_read_as_one_byte_at_a_time() {
+        fn string(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
+            let end = bytes.iter().position(|&b| b == b'"' || b == b'\\')?;
+            (bytes[end] == b'"').then(|| (&bytes[..end], &bytes[end + 1..]))
+        }
+        let digits = |bytes: &[u8]| {
+            let n = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+            (n > 0 && n <= 18 && !(n > 1 && bytes[0] == b'0')).then_some(n)
+        };
+        for len in 0..30 {
+            for at in 0..=len {
+                for second in at..=len {
+                    for (a, b) in [(b'"', b'\\'), (b'\\', b'"'), (b'"', b'"'), (b'x', b'x')] {
+                        let mut bytes = vec![b'a'; len];
+                        bytes.extend_from_slice(b"aa");
+                        bytes[second] = b;
+                        bytes[at] = a;
+                        bytes.truncate(len);
+                        assert_eq!(plain_string(&bytes), string(&bytes), "{bytes:?}");
+                    }
+                }
+                for first in [b'0', b'1', b'9'] {
+                    for stop in [b'/', b':', b' ', b',', b'~', b'0'] {
+                        let mut bytes = vec![b'7'; len];
+                        if let Some(x) = bytes.first_mut() {
+                            *x = first;
+                        }
+                        if let Some(x) = bytes.get_mut(at) {
+                            *x = stop;
+                        }
+                        assert_eq!(plain_digits(&bytes), digits(&bytes), "{bytes:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -62,6 +62,9 @@ pub(crate) struct Resume {
     trust_agreeing_heads: bool,
     /// The session of a one-session stream: frames naming another session are dropped.
     session: Option<String>,
+    /// `,"session_id":"SESSION"` as the reference writes it, when `session` needs no
+    /// escape: [`Resume::usual_head`] matches it whole.
+    session_member: Option<String>,
     /// Something the server got wrong and the decision corrected, for the consumer.
     anomaly: Option<String>,
 }
@@ -250,6 +253,7 @@ impl Resume {
             read_created_at: true,
             trust_agreeing_heads: true,
             session: None,
+            session_member: None,
             anomaly: None,
         }
     }
@@ -263,6 +267,10 @@ impl Resume {
     /// A one-session stream: a frame whose envelope names another session is dropped and
     /// never moves the cursor (the stored cursor is this session's alone).
     pub(crate) fn with_session(mut self, session: Option<String>) -> Self {
+        self.session_member = session
+            .as_deref()
+            .filter(|id| !id.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20))
+            .map(|id| format!(r#","session_id":"{id}""#));
         self.session = session;
         self
     }
@@ -460,12 +468,16 @@ impl Resume {
     /// anomaly is waiting to be reported before it; the cursor moves as it would. Reading
     /// `created_at`, the payload is checked to be one JSON value, as the general path's head
     /// read does. `None`: nothing changed, and the frame is left to [`Resume::on_frame_ref`].
+    ///
+    /// `id_text` is the `id:` line's value (digits), `data` printable ASCII.
     pub(crate) fn deliver_agreeing(
         &mut self,
         id: u64,
+        id_text: &str,
         event: Option<&str>,
         data: &str,
     ) -> Option<(u64, Option<i64>)> {
+        debug_assert!(data.bytes().all(|b| (0x20..0x7F).contains(&b)));
         if event.is_some_and(|event| TRANSIENT_TYPES.contains(&event))
             || self.decode_persisted
             || !self.trust_agreeing_heads
@@ -475,16 +487,71 @@ impl Resume {
         {
             return None;
         }
-        let head = ReferenceHead::read(data)?;
-        if !self.head_agrees(&head, id)
-            || (self.read_created_at && !crate::json::is_one_value(head.payload))
-        {
+        let (created_at, payload) = match self.usual_head(id_text.as_bytes(), data) {
+            Some(usual) => usual,
+            None => {
+                let head = ReferenceHead::read(data)?;
+                if !self.head_agrees(&head, id) {
+                    return None;
+                }
+                (head.created_at, head.payload)
+            }
+        };
+        if self.read_created_at && !crate::json::is_one_value(payload) {
             return None;
         }
         self.delivered = Some(id);
         self.next_request = Some(id);
         self.seen_persisted = true;
-        Some((id, head.created_at.filter(|_| self.read_created_at)))
+        Some((id, created_at.filter(|_| self.read_created_at)))
+    }
+
+    /// [`ReferenceHead::read`] and [`Resume::head_agrees`] at once for printable ASCII
+    /// `data` in the usual case: this stream's session written as [`Resume::session_member`]
+    /// (or no session followed), and `seq` written exactly as `id_text` (digits, no leading
+    /// zero, at most 18). `Some`: both would accept, with this `created_at` (read only when
+    /// the stream reads it) and payload. `None` says nothing: the full read decides.
+    fn usual_head<'a>(&self, id_text: &[u8], data: &'a str) -> Option<(Option<i64>, &'a str)> {
+        use crate::event_decode::{plain_digits, plain_string};
+        let canonical =
+            matches!(id_text.len(), 1..=18) && (id_text.len() == 1 || id_text[0] != b'0');
+        if !canonical {
+            return None;
+        }
+        let bytes = data.as_bytes();
+        let (kind, mut rest) = plain_string(bytes.strip_prefix(br#"{"object":"event","type":""#)?)?;
+        if TRANSIENT_TYPES.iter().any(|t| t.as_bytes() == kind) {
+            return None;
+        }
+        if let Some(value) = rest.strip_prefix(br#","internal_type":""#) {
+            rest = plain_string(value)?.1;
+        }
+        match (&self.session_member, &self.session) {
+            (Some(member), _) => rest = rest.strip_prefix(member.as_bytes())?,
+            (None, Some(_)) => return None,
+            (None, None) => {
+                if let Some(value) = rest.strip_prefix(br#","session_id":""#) {
+                    rest = plain_string(value)?.1;
+                }
+            }
+        }
+        rest = rest.strip_prefix(br#","seq":"#)?.strip_prefix(id_text)?;
+        let mut created_at = None;
+        if let Some(value) = rest.strip_prefix(br#","created_at":"#) {
+            let digits = plain_digits(value)?;
+            created_at = self.read_created_at.then(|| {
+                value[..digits]
+                    .iter()
+                    .fold(0i64, |n, &d| n * 10 + i64::from(d - b'0'))
+            });
+            rest = &value[digits..];
+        }
+        let payload = rest.strip_prefix(br#","payload":"#)?.strip_suffix(b"}")?;
+        // The payload is a suffix of `data` less its last byte: at a char boundary.
+        Some((
+            created_at,
+            &data[data.len() - 1 - payload.len()..data.len() - 1],
+        ))
     }
 
     /// Whether [`Resume::deliver_agreeing`] may take any frame: the general path only, else.
@@ -707,6 +774,93 @@ mod tests {
                     decide(&mut general, frame.clone()),
                     "{:?}", frame
                 );
+            }
+        }
+    }
+
+    /// Every example in the reference's layout takes the usual path, with its session
+    /// followed or none.
+    #[test]
+    fn the_usual_head_reads_every_example() {
+        for (name, json) in crate::event_decode::tests::compact_examples() {
+            let value = serde_json::from_str::<Value>(&json).unwrap();
+            let (Some(seq), Some(session)) = (value["seq"].as_u64(), value["session_id"].as_str())
+            else {
+                continue;
+            };
+            if TRANSIENT_TYPES.contains(&name.as_str()) || !json.is_ascii() {
+                continue;
+            }
+            for followed in [None, Some(session.to_string())] {
+                let r = Resume::new(None, false).with_session(followed.clone());
+                let (_, payload) = r
+                    .usual_head(seq.to_string().as_bytes(), &json)
+                    .unwrap_or_else(|| panic!("{name} ({followed:?}): {json}"));
+                assert_eq!(payload, ReferenceHead::read(&json).unwrap().payload);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2048))]
+        /// Whatever the usual path reads of a printable envelope (a member left out, any
+        /// one edit, a number with a leading zero or too many digits, any `id:` line, any
+        /// session followed, `created_at` read or not), the full read and its agreement
+        /// check read too.
+        #[test]
+        fn the_usual_head_reads_as_the_full_read(
+            pick in 0usize..29,
+            at in prop_oneof![0usize..400, Just(usize::MAX)],
+            snippet in prop::sample::select(vec![
+                "", "\"", "\\", "0", "7", "{", "}", ",", ":", " ", "x", "null", "-1",
+                r#","session_id":"sess_other""#,
+                r#","session_id":"3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af""#,
+                r#","seq":9"#, r#","type":"agent.text""#, r#","created_at":1"#,
+                r#","created_at":0123"#, r#","internal_type":7"#, r#","payload":{}"#, "}}",
+            ]),
+            id in prop::sample::select(vec!["same", "0same", "next", "0", "7", "1234567890123456789", "12345678901234567890"]),
+            dropped in prop::sample::select(vec!["", "", "session_id", "created_at", "internal_type", "seq"]),
+            retyped in prop::sample::select(vec![None, None, Some("agent.text"), Some(REPLAY_TRUNCATED)]),
+            session in prop::sample::select(vec![
+                None,
+                Some("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af"),
+                Some("3f9c1b60"),
+                Some("sess\"other"),
+            ]),
+            read_created_at in any::<bool>(),
+            number in prop::sample::select(vec![None, Some(r#""seq":0"#), Some(r#""created_at":0"#), Some(r#""created_at":123456"#)]),
+        ) {
+            let examples = crate::event_decode::tests::compact_examples();
+            let (name, json) = &examples[pick % examples.len()];
+            let mut data = without_member(json, dropped);
+            if let Some(prefixed) = number {
+                // A leading zero, or digits past 18.
+                let key = &prefixed[..prefixed.find(':').unwrap() + 1];
+                data = data.replacen(key, prefixed, 1);
+            }
+            if let Some(kind) = retyped {
+                data = data.replacen(&format!(r#""type":"{name}""#), &format!(r#""type":"{kind}""#), 1);
+            }
+            let data = inserted(&data, at, snippet);
+            prop_assume!(data.bytes().all(|b| (0x20..0x7F).contains(&b)));
+            let seq = serde_json::from_str::<Value>(json).unwrap()["seq"].as_u64().unwrap_or(5);
+            let id_text = match id {
+                "same" => seq.to_string(),
+                "0same" => format!("0{seq}"),
+                "next" => (seq + 1).to_string(),
+                other => other.to_string(),
+            };
+            let Ok(id) = id_text.parse::<u64>() else {
+                return Ok(());
+            };
+            let r = Resume::new(None, false)
+                .with_session(session.map(str::to_string))
+                .with_read_created_at(read_created_at);
+            if let Some(usual) = r.usual_head(id_text.as_bytes(), &data) {
+                let full = ReferenceHead::read(&data)
+                    .filter(|head| r.head_agrees(head, id))
+                    .map(|head| (head.created_at.filter(|_| read_created_at), head.payload));
+                prop_assert_eq!(Some(usual), full, "{}", data);
             }
         }
     }

@@ -150,7 +150,10 @@ pub(crate) fn scan(
         let event = frame
             .event
             .map(|(from, to)| ascii(&chunk[at + from..at + to]));
-        let Some((seq, created_at)) = resume.deliver_agreeing(frame.id, event, ascii(data)) else {
+        let id_text = ascii(&chunk[at + 4..at + 4 + frame.id_digits]);
+        let Some((seq, created_at)) =
+            resume.deliver_agreeing(frame.id, id_text, event, ascii(data))
+        else {
             break;
         };
         frames.push(RunFrame {
@@ -168,6 +171,8 @@ pub(crate) fn scan(
 /// A frame [`scan`] may take: where its parts lie, relative to its start.
 struct UsualFrame {
     id: u64,
+    /// How many digits the `id:` line has (after `id: `).
+    id_digits: usize,
     event: Option<(usize, usize)>,
     data: (usize, usize),
     /// Its bytes, the blank line included.
@@ -212,6 +217,7 @@ fn usual_frame(rest: &[u8], max_frame_bytes: usize) -> Option<UsualFrame> {
     let len = data.1 + 2;
     (len - 1 <= max_frame_bytes).then_some(UsualFrame {
         id,
+        id_digits: count,
         event,
         data,
         len,
@@ -219,9 +225,42 @@ fn usual_frame(rest: &[u8], max_frame_bytes: usize) -> Option<UsualFrame> {
 }
 
 /// How many bytes at the start are printable ASCII, so a line's end and the check of what
+/// comes before it are one pass: 64 bytes at a time, each block turned into a mask of its
+/// bytes out of range (SSE2, part of every x86-64), whose lowest bit is the answer.
+#[cfg(target_arch = "x86_64")]
+fn printable_prefix(bytes: &[u8]) -> usize {
+    use std::arch::x86_64::{
+        _mm_add_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+    };
+    let (blocks, rest) = bytes.as_chunks::<64>();
+    for (i, block) in blocks.iter().enumerate() {
+        let mut out_of_range = 0u64;
+        for (j, lane) in block.as_chunks::<16>().0.iter().enumerate() {
+            // SAFETY: SSE2 is always there on x86-64; the load reads the 16 bytes of `lane`.
+            let printable = unsafe {
+                // 0x20..=0x7E moves to 0x80..=0xDE: as signed bytes, those below -33.
+                let moved =
+                    _mm_add_epi8(_mm_loadu_si128(lane.as_ptr().cast()), _mm_set1_epi8(0x60));
+                _mm_movemask_epi8(_mm_cmplt_epi8(moved, _mm_set1_epi8(-33))) as u16
+            };
+            out_of_range |= u64::from(!printable) << (j * 16);
+        }
+        if out_of_range != 0 {
+            return i * 64 + out_of_range.trailing_zeros() as usize;
+        }
+    }
+    let at = blocks.len() * 64;
+    at + rest
+        .iter()
+        .position(|b| b.wrapping_sub(0x20) >= 0x5F)
+        .unwrap_or(rest.len())
+}
+
+/// How many bytes at the start are printable ASCII, so a line's end and the check of what
 /// comes before it are one pass: 64-byte blocks, then 16-byte ones, are checked by a
 /// branch-free fold that vectorizes (one branch a block), and only the 16 bytes that hold
 /// the first byte out of range are looked at one by one.
+#[cfg(not(target_arch = "x86_64"))]
 fn printable_prefix(bytes: &[u8]) -> usize {
     fn printable<const N: usize>(block: &[u8; N]) -> bool {
         block
@@ -260,7 +299,8 @@ fn ascii(bytes: &[u8]) -> &str {
 mod tests {
     use super::*;
 
-    /// Every length around both block sizes, with one byte of each value at each place.
+    /// Every length around both block sizes, with a byte of each kind at each place; every
+    /// byte value at places in and across blocks.
     #[test]
     fn printable_prefix_ends_at_the_first_byte_out_of_range() {
         for len in 0..160 {
@@ -273,6 +313,14 @@ mod tests {
                 }
             }
             assert_eq!(printable_prefix(&vec![b'~'; len]), len);
+        }
+        for b in 0..=u8::MAX {
+            for at in [0, 15, 16, 63, 64, 100] {
+                let mut bytes = vec![b' '; 130];
+                bytes[at] = b;
+                let expected = if (0x20..=0x7E).contains(&b) { 130 } else { at };
+                assert_eq!(printable_prefix(&bytes), expected, "{at} {b}");
+            }
         }
     }
 }

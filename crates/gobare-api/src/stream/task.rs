@@ -143,6 +143,9 @@ struct Batch {
     chunk_held: usize,
     /// The last frame (index in `shares`) holding a slice of the current chunk.
     last_holder: Option<usize>,
+    /// Frames of the last run: the next run's list starts at most at that size (chunks of
+    /// a replay hold alike numbers of frames), not grown from empty by copies.
+    last_run_len: usize,
 }
 
 impl Batch {
@@ -400,11 +403,15 @@ fn read_chunk(
     let mut at = 0;
     while at < chunk.len() && ended.is_none() {
         if parser.between_frames() {
-            let mut frames = Vec::new();
+            // At most a frame per 64 bytes left in the chunk (about the least a run's frame
+            // takes: its `id:` line and an envelope's head), so a live frame's run does not
+            // hold a replay chunk's worth of list.
+            let mut frames = Vec::with_capacity(batch.last_run_len.min((chunk.len() - at) / 64));
             let (end, lines) = runs::scan(chunk, at, parser.max_frame_bytes(), resume, &mut frames);
             if !frames.is_empty() {
                 parser.count_lines(lines);
                 *progressed = true;
+                batch.last_run_len = frames.len();
                 batch.push_run(FrameRun::new(chunk.clone(), frames));
             }
             at = end;
