@@ -202,21 +202,42 @@ impl TurnFactsFeed {
     }
 }
 
-/// Reads both lists, each page handed over as it arrives.
+/// Reads both lists, each page handed over as it arrives. The turns are read from both
+/// ends at once, oldest first and newest first, until either reaches the end or a turn the
+/// other has read: a long list in half the round trips (the cursor is opaque, so no more
+/// than two walks can run at once).
 async fn read_lists(client: ApiClient, session_id: String, tx: mpsc::UnboundedSender<Listing>) {
     let (client, session_id) = (&client, session_id.as_str());
+    let seen = std::sync::Mutex::new(HashSet::new());
+    let walk = |order: Order| {
+        let (tx, seen) = (&tx, &seen);
+        async move {
+            let first = Page::ordered(order).with_limit(PAGE);
+            paging::read_each(
+                first,
+                LIMITS,
+                |t: &Turn| &t.id,
+                |page| async move { client.list_turns(session_id, &page).await },
+                |turns: Vec<Turn>| {
+                    let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+                    let met = turns
+                        .iter()
+                        .fold(false, |met, t| !seen.insert(t.id.clone()) | met);
+                    let _ = tx.send(Listing::Turns(turns));
+                    !met
+                },
+            )
+            .await
+        }
+    };
     let turns = async {
-        let first = Page::ordered(Order::Asc).with_limit(PAGE);
-        let ended = paging::read_each(
-            first,
-            LIMITS,
-            |t: &Turn| &t.id,
-            |page| async move { client.list_turns(session_id, &page).await },
-            |turns| {
-                let _ = tx.send(Listing::Turns(turns));
-            },
-        )
-        .await;
+        let (oldest_first, newest_first) = tokio::join!(walk(Order::Asc), walk(Order::Desc));
+        // Either walk ending well covers the list: at its end, or where the other had been.
+        let ended = match (oldest_first, newest_first) {
+            (Ok(None), _) | (_, Ok(None)) => Ok(None),
+            (Err(e), _) | (_, Err(e)) => Err(e),
+            (Ok(Some(cut)), Ok(Some(_))) => Ok(Some(cut)),
+        };
         let _ = tx.send(Listing::TurnsEnded(ended));
     };
     let artifacts = async {
@@ -286,12 +307,12 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_turn_on_the_first_page_is_known_while_the_later_pages_are_still_held() {
+    async fn a_turn_on_a_first_page_is_known_while_the_later_pages_are_still_held() {
         let (sim, client) = sim_and_client().await;
         let id = sim.create_session(None);
-        sim.seed_turns(&id, 150, Duration::from_secs(60));
+        sim.seed_turns(&id, 250, Duration::from_secs(60));
         let turns = turn_ids(&client, &id).await;
-        assert_eq!(turns.len(), 150);
+        assert_eq!(turns.len(), 250);
         sim.set_faults(Faults {
             hold_later_turn_pages: true,
             ..Faults::default()
@@ -300,7 +321,8 @@ mod tests {
         let mut facts = TurnFacts::unknown();
         let warnings = std::sync::Mutex::new(Vec::new());
         let warn = |w: &str| warnings.lock().unwrap().push(w.to_string());
-        // The second page never comes while held: this returns on the first one alone.
+        // The pages after each end's first never come while held: this returns on the
+        // oldest first page alone.
         let first_turn = wanting(&turns[0]);
         let first_only = feed.fill(&mut facts, &first_turn, warn);
         tokio::time::timeout(Duration::from_secs(30), first_only)
@@ -308,10 +330,21 @@ mod tests {
             .expect("waited for a held page");
         let first = facts.turn(&turns[0]).expect("the first turn's facts");
         assert!(first.outcome.is_some(), "{first:?}");
-        assert!(facts.turn(&turns[149]).is_none());
+        assert!(facts.turn(&turns[120]).is_none());
         sim.set_faults(Faults::default());
-        feed.fill(&mut facts, &wanting(&turns[149]), warn).await;
-        assert!(facts.turn(&turns[149]).is_some_and(|f| f.outcome.is_some()));
+        for turn in [&turns[120], &turns[249], &turns[180], &turns[60]] {
+            feed.fill(&mut facts, &wanting(turn), warn).await;
+            assert!(facts.turn(turn).is_some_and(|f| f.outcome.is_some()));
+        }
+        // Read from both ends, the walks met: nothing was read alone.
+        let requests = sim.requests();
+        let alone = format!("/v1/sessions/{id}/turns/");
+        assert!(!requests.iter().any(|r| r.contains(&alone)), "{requests:?}");
+        assert!(
+            requests
+                .iter()
+                .any(|r| r.contains("/turns?") && r.contains("order=desc"))
+        );
         assert_eq!(*warnings.lock().unwrap(), Vec::<String>::new());
     }
 
@@ -324,12 +357,20 @@ mod tests {
         let mut feed = TurnFactsFeed::read(&client, &id);
         let mut facts = TurnFacts::unknown();
         let warn = |w: &str| panic!("warned: {w}");
+        // A turn no list has: filled once both walks have read the list whole (so before
+        // the turn below starts), then read alone, and not found.
         let wanted = Wanted {
-            turns: vec![seeded[2].clone()],
+            turns: vec![seeded[2].clone(), "turn_none_such".to_string()],
             artifacts: true,
             ..Wanted::default()
         };
-        feed.fill(&mut facts, &wanted, warn).await;
+        let warnings = std::sync::Mutex::new(Vec::new());
+        let collect = |w: &str| warnings.lock().unwrap().push(w.to_string());
+        feed.fill(&mut facts, &wanted, collect).await;
+        let warnings = warnings.into_inner().unwrap();
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("turn_none_such"), "{warnings:?}");
+        assert!(facts.turn(&seeded[2]).is_some());
         // A turn that starts after the list was read, and waits for an answer.
         let question = Input::Message {
             content: Content::Text("#question which branch?".into()),

@@ -139,18 +139,24 @@ where
     Fut: Future<Output = Result<List<T>, ApiError>>,
 {
     let mut items = Vec::new();
-    let cut = read_each(first, limits, id_of, fetch, |page| items.extend(page)).await?;
+    let take = |page| {
+        items.extend(page);
+        true
+    };
+    let cut = read_each(first, limits, id_of, fetch, take).await?;
     Ok(Listed { items, cut })
 }
 
 /// [`read_all`], handing each page's entries to `take` as it arrives (a reader that
-/// needs the first pages before the last one is read); `Some` when the walk was cut.
+/// needs the first pages before the last one is read); `take` returns whether to go on
+/// (a reader that has what it needs stops there, as at the list's end). `Some` when the
+/// walk was cut.
 pub async fn read_each<T, F, Fut>(
     first: Page,
     limits: PageLimits,
     id_of: fn(&T) -> &str,
     mut fetch: F,
-    mut take: impl FnMut(Vec<T>),
+    mut take: impl FnMut(Vec<T>) -> bool,
 ) -> Result<Option<Cut>, ApiError>
 where
     F: FnMut(Page) -> Fut,
@@ -166,7 +172,9 @@ where
             .take()
             .or_else(|| list.data.last().map(|e| id_of(e).to_string()));
         let count = list.data.len();
-        take(list.data);
+        if !take(list.data) {
+            return Ok(None);
+        }
         match pager.step(count, list.has_more, cursor.as_deref()) {
             Step::Next(cursor) => page = page.after(cursor),
             Step::Done => return Ok(None),
