@@ -32,17 +32,14 @@ pub fn main() -> ExitCode {
     }
     let _log_guard = start_logging(&config);
 
-    // `tail` only moves frames from the socket to stdout, the JSON lines export from the
-    // socket to a buffered file, `artifacts` bytes from the socket to a file (written on a
-    // blocking thread in large batches): one thread spares a cross-thread wakeup per chunk
-    // between the connection task and its reader. The Markdown export decodes and writes
-    // each event, several times the socket's work: the socket's task on a thread of its
-    // own keeps the history coming while the writer works.
-    let one_thread = match &cli.command {
-        Some(CliCommand::Tail(_) | CliCommand::Artifacts(_)) => true,
-        Some(CliCommand::Export(args)) => args.format != crate::cli::ExportFormat::Md,
-        _ => false,
-    };
+    // `tail` only moves frames from the socket to stdout, `export` from the socket to a
+    // buffered file, `artifacts` bytes from the socket to a file (written on a blocking
+    // thread in large batches): one thread spares a cross-thread wakeup per chunk between
+    // the connection task and its reader.
+    let one_thread = matches!(
+        cli.command,
+        Some(CliCommand::Tail(_) | CliCommand::Export(_) | CliCommand::Artifacts(_))
+    );
     let mut builder = if one_thread {
         tokio::runtime::Builder::new_current_thread()
     } else {
