@@ -1,10 +1,10 @@
 //! Frame runs on arbitrary bytes in arbitrary chunks: a connection read with runs reports
 //! what the general path alone reports (the same frames, skips, anomalies, truncation,
 //! cursor and lines seen), whatever the stream target, cursor, `created_at` reading and
-//! frame bound.
+//! frame bound; and its frames decoded by the consumer read as the stream's own decoding.
 #![no_main]
 
-use gobare_api::fuzzing::stream_runs_agree;
+use gobare_api::fuzzing::{decoding_later_agrees, stream_runs_agree};
 use gobare_api::stream::{StreamOptions, StreamTarget};
 use libfuzzer_sys::fuzz_target;
 
@@ -52,5 +52,8 @@ fuzz_target!(|input: &[u8]| {
     }
     if let Err(differs) = stream_runs_agree(&chunks, &options) {
         panic!("runs and the general path differ: {differs}");
+    }
+    if let Err(differs) = decoding_later_agrees(&chunks, &options) {
+        panic!("decoding later and the stream's decoding differ: {differs}");
     }
 });

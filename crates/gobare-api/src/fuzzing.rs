@@ -11,3 +11,12 @@ pub fn stream_runs_agree(chunks: &[&[u8]], options: &StreamOptions) -> Result<us
     let chunks: Vec<Bytes> = chunks.iter().map(|c| Bytes::copy_from_slice(c)).collect();
     crate::stream::compare::runs_agree(&chunks, options)
 }
+
+/// Reads `chunks` as one connection opened with `options` twice: decoded by the stream,
+/// and undecoded in runs then decoded by the consumer
+/// ([`crate::stream::StreamFrame::decode_in_place`], as the app and the exports do). `Ok`:
+/// the same frames, skips, anomalies, truncation, end and cursor both ways.
+pub fn decoding_later_agrees(chunks: &[&[u8]], options: &StreamOptions) -> Result<(), String> {
+    let chunks: Vec<Bytes> = chunks.iter().map(|c| Bytes::copy_from_slice(c)).collect();
+    crate::stream::compare::decoding_later_agrees(&chunks, options)
+}
