@@ -351,7 +351,11 @@ impl Resume {
         let is_notice =
             kind == Some(REPLAY_TRUNCATED) || frame.event.as_deref() == Some(REPLAY_TRUNCATED);
         if is_notice {
-            let truncation = head.as_ref().map(Head::truncation).unwrap_or_default();
+            // From the data itself, decoded or not: a notice known by its `event:` line
+            // alone decodes as another type, whose event has no truncation fields.
+            let truncation = Head::read(&frame.data)
+                .map(|h| h.truncation())
+                .unwrap_or_default();
             return self.on_truncation(&frame, truncation);
         }
         if let (Some(own), Some(theirs)) = (
@@ -1084,6 +1088,29 @@ mod tests {
             }
         ));
         assert_eq!(r.reconnect_request(), Some(5));
+    }
+
+    /// Found by the `stream_runs` fuzz target: a notice whose `type` is mistyped (known by
+    /// its `event:` line) resumed as if it had no `from_seq` when persisted frames were
+    /// decoded, and from its `from_seq` when they were not.
+    #[test]
+    fn a_notice_known_by_its_event_line_reads_its_from_seq_decoded_or_not() {
+        for decode in [true, false] {
+            let mut r = Resume::new(Some(0), false).with_decode_persisted(decode);
+            r.on_frame(persisted(150));
+            let notice = SseFrame {
+                id: None,
+                event: Some(REPLAY_TRUNCATED.into()),
+                data: r#"{"type":"go^are.replay_truncated","internal_type":"gobare.replay_truncated","seq":null,"from_seq":120,"payload":{"from_seq":120}}"#.into(),
+            };
+            match r.on_frame(notice) {
+                FrameAction::Truncated { from_seq, .. } => {
+                    assert_eq!(from_seq, Some(120), "decode {decode}")
+                }
+                other => panic!("decode {decode}: {other:?}"),
+            }
+            assert_eq!(r.reconnect_request(), Some(120), "decode {decode}");
+        }
     }
 
     #[test]
