@@ -256,11 +256,17 @@ mod tests {
     use gobare_sim::{Faults, SimConfig, Simulator};
     use std::time::Duration;
 
-    async fn sim_and_client() -> (Simulator, ApiClient) {
+    /// A simulator with a session of `turns` settled turns: its client, the session, and
+    /// its turns' ids, oldest first.
+    async fn seeded(turns: usize) -> (Simulator, ApiClient, String, Vec<String>) {
         let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
         let options = ClientOptions::new(sim.url(), Token::new(sim.token()));
         let client = ApiClient::new(options).unwrap();
-        (sim, client)
+        let id = sim.create_session(None);
+        sim.seed_turns(&id, turns, Duration::from_secs(60));
+        let ids = turn_ids(&client, &id).await;
+        assert_eq!(ids.len(), turns);
+        (sim, client, id, ids)
     }
 
     fn wanting(turn: &str) -> Wanted {
@@ -308,11 +314,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_turn_on_a_first_page_is_known_while_the_later_pages_are_still_held() {
-        let (sim, client) = sim_and_client().await;
-        let id = sim.create_session(None);
-        sim.seed_turns(&id, 250, Duration::from_secs(60));
-        let turns = turn_ids(&client, &id).await;
-        assert_eq!(turns.len(), 250);
+        let (sim, client, id, turns) = seeded(250).await;
         sim.set_faults(Faults {
             hold_later_turn_pages: true,
             ..Faults::default()
@@ -350,10 +352,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_turn_the_list_lacked_or_had_working_is_read_alone_once() {
-        let (sim, client) = sim_and_client().await;
-        let id = sim.create_session(None);
-        sim.seed_turns(&id, 3, Duration::from_secs(60));
-        let seeded = turn_ids(&client, &id).await;
+        let (sim, client, id, seeded) = seeded(3).await;
         let mut feed = TurnFactsFeed::read(&client, &id);
         let mut facts = TurnFacts::unknown();
         let warn = |w: &str| panic!("warned: {w}");

@@ -111,8 +111,10 @@ pub(crate) struct History<'a> {
     ends: Ends,
     live: bool,
     reached: bool,
-    read: HistoryRead,
-    ended: bool,
+    events: u64,
+    last_seq: Option<u64>,
+    /// How it ended, once it has.
+    end: Option<HistoryEnd>,
     /// When the open stream's quiet spell ends: restarted on going live and by persisted
     /// events, never by a transient frame. Restarted when the queue runs dry rather than
     /// at each event (the same instant but for the queue's draining, which only makes the
@@ -128,20 +130,22 @@ impl<'a> History<'a> {
             ends,
             live: false,
             reached: false,
-            read: HistoryRead {
-                end: HistoryEnd::Quiet,
-                events: 0,
-                last_seq: None,
-            },
-            ended: false,
+            events: 0,
+            last_seq: None,
+            end: None,
             quiet_until: Instant::now(),
             restart_quiet: false,
         }
     }
 
-    /// What was read: once [`History::next`] gave `None`, how the history ended.
+    /// What was read; call once [`History::next`] gave `None` (before, its end reads as
+    /// [`HistoryEnd::Quiet`]).
     pub(crate) fn read(&self) -> HistoryRead {
-        self.read
+        HistoryRead {
+            end: self.end.unwrap_or(HistoryEnd::Quiet),
+            events: self.events,
+            last_seq: self.last_seq,
+        }
     }
 
     /// The next persisted frame; `None` at the history's end (then always `None`).
@@ -149,7 +153,7 @@ impl<'a> History<'a> {
         &mut self,
         warn: &mut impl FnMut(&str),
     ) -> Result<Option<StreamFrame>> {
-        if self.ended {
+        if self.end.is_some() {
             return Ok(None);
         }
         loop {
@@ -191,8 +195,8 @@ impl<'a> History<'a> {
             };
             match update {
                 StreamUpdate::Frame(frame) if frame.id.is_some() => {
-                    self.read.last_seq = frame.id;
-                    self.read.events += 1;
+                    self.last_seq = frame.id;
+                    self.events += 1;
                     self.reached |= self
                         .ends
                         .settled_at
@@ -232,8 +236,7 @@ impl<'a> History<'a> {
     }
 
     fn end(&mut self, end: HistoryEnd) -> Option<StreamFrame> {
-        self.ended = true;
-        self.read.end = end;
+        self.end = Some(end);
         None
     }
 }

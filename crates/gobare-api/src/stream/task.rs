@@ -833,6 +833,23 @@ mod tests {
             chunks
         }
 
+        prop_compose! {
+            /// A generated stream (its bytes), where to cut it, and the options it is read
+            /// with ([`generated_options`]): what both proptests below draw.
+            fn any_stream_and_options()(
+                frames in prop::collection::vec(frame_spec(), 0..24),
+                cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..10),
+                first_seq in prop::sample::select(vec![0u64, 5]),
+                from in prop::sample::select(vec![None, Some(0u64), Some(3)]),
+                session in prop::sample::select(vec![Some(OWN), None]),
+                max_frame_bytes in prop_oneof![Just(1usize << 20), 120usize..260],
+                read_created_at in any::<bool>(),
+            ) -> (Vec<u8>, Vec<prop::sample::Index>, StreamOptions) {
+                let options = generated_options(session, from, max_frame_bytes, read_created_at);
+                (stream_bytes(&frames, first_seq), cuts, options)
+            }
+        }
+
         proptest! {
             #![proptest_config(ProptestConfig::with_cases(2048))]
             /// Any stream, any chunking, `created_at` read or not: read with runs, a
@@ -841,22 +858,16 @@ mod tests {
             /// counts the same lines.
             #[test]
             fn any_stream_and_chunking(
-                frames in prop::collection::vec(frame_spec(), 0..24),
-                cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..10),
-                first_seq in prop::sample::select(vec![0u64, 5]),
-                from in prop::sample::select(vec![None, Some(0u64), Some(3)]),
-                session in prop::sample::select(vec![Some(OWN), None]),
-                max_frame_bytes in prop_oneof![Just(1usize << 20), 120usize..260],
+                (stream, cuts, options) in any_stream_and_options(),
                 bom in any::<bool>(),
-                read_created_at in any::<bool>(),
             ) {
                 let mut bytes = if bom { b"\xEF\xBB\xBF".to_vec() } else { Vec::new() };
-                bytes.extend(stream_bytes(&frames, first_seq));
+                bytes.extend(stream);
                 let chunks = cut(&bytes, &cuts);
                 let options = StreamOptions {
                     decode_persisted: false,
                     frame_runs: true,
-                    ..generated_options(session, from, max_frame_bytes, read_created_at)
+                    ..options
                 };
                 if let Err(differs) = compare::runs_agree(&chunks, &options) {
                     return Err(TestCaseError::fail(differs));
@@ -870,21 +881,11 @@ mod tests {
             /// the consumer read as the stream's own decoding reads them (the app's way).
             #[test]
             fn decoding_later_reads_as_the_stream_decoding(
-                frames in prop::collection::vec(frame_spec(), 0..24),
-                cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..10),
-                first_seq in prop::sample::select(vec![0u64, 5]),
-                from in prop::sample::select(vec![None, Some(0u64), Some(3)]),
-                session in prop::sample::select(vec![Some(OWN), None]),
-                max_frame_bytes in prop_oneof![Just(1usize << 20), 120usize..260],
-                read_created_at in any::<bool>(),
+                (stream, cuts, options) in any_stream_and_options(),
                 keep_data in any::<bool>(),
             ) {
-                let bytes = stream_bytes(&frames, first_seq);
-                let chunks = cut(&bytes, &cuts);
-                let options = StreamOptions {
-                    keep_data,
-                    ..generated_options(session, from, max_frame_bytes, read_created_at)
-                };
+                let chunks = cut(&stream, &cuts);
+                let options = StreamOptions { keep_data, ..options };
                 if let Err(differs) = compare::decoding_later_agrees(&chunks, &options) {
                     return Err(TestCaseError::fail(differs));
                 }
