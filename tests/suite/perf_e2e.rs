@@ -268,13 +268,24 @@ fn side_by_side(what: &str, curl: impl Fn() -> Child, ours: impl Fn(&str) -> Chi
 /// a server that is never the bottleneck ([`fast_server`]), each side by side with curl
 /// reading the same replay, alternating, medians of 5; with `GOBARE_PERF_BASELINE_BIN=PATH`,
 /// that build too, in the same rounds (before and after a change). `GOBARE_PERF_TAIL_ONLY=1`
-/// stops after `tail`.
+/// stops after `tail`; `GOBARE_PERF_SERVE=SECS` only serves the front for that long and
+/// prints how to reach it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "performance figure: run with --ignored --nocapture"]
 async fn fast_server_tail_and_export() {
     let events = fast_events();
     let (sim, api, id, last) = fast_server(events).await;
     let token = sim.token();
+    if let Some(secs) = std::env::var("GOBARE_PERF_SERVE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+    {
+        // For measuring by hand: the front, as the rounds below use it, for `secs` seconds.
+        println!("perf: serving GOBARE_TOKEN={token} gobare-tui --api {api} export {id}");
+        tokio::time::sleep(std::time::Duration::from_secs(secs)).await;
+        sim.shutdown().await;
+        return;
+    }
     let home = Home::new();
     let marker = format!("\"seq\":{last},");
     let events_url = format!("{api}/v1/sessions/{id}/events?last_event_id=0");
