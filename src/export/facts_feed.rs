@@ -119,13 +119,7 @@ impl TurnFactsFeed {
         warn: impl Fn(&str),
     ) {
         self.take_arrived(facts, &warn);
-        loop {
-            let turn_missing = self.turns == Progress::Reading
-                && wanted.turns.iter().any(|t| facts.turn(t).is_none());
-            let artifacts_missing = wanted.artifacts && self.artifacts == Progress::Reading;
-            if !turn_missing && !artifacts_missing {
-                break;
-            }
+        while self.lists_awaited(facts, wanted) {
             let next = match self.listings.as_mut() {
                 Some(listings) => listings.recv().await,
                 None => None,
@@ -158,6 +152,38 @@ impl TurnFactsFeed {
                 )),
             }
         }
+    }
+
+    /// [`TurnFactsFeed::fill`] when that needs no wait and no read: whether it was (else
+    /// nothing is left undone that `fill` would not do).
+    pub(crate) fn fill_now(
+        &mut self,
+        facts: &mut TurnFacts,
+        wanted: &Wanted,
+        warn: impl Fn(&str),
+    ) -> bool {
+        self.take_arrived(facts, &warn);
+        !self.lists_awaited(facts, wanted) && !self.reads_alone(facts, wanted)
+    }
+
+    /// Whether `wanted` waits for a list still being read.
+    fn lists_awaited(&self, facts: &TurnFacts, wanted: &Wanted) -> bool {
+        let turn_missing =
+            self.turns == Progress::Reading && wanted.turns.iter().any(|t| facts.turn(t).is_none());
+        turn_missing || (wanted.artifacts && self.artifacts == Progress::Reading)
+    }
+
+    /// Whether `wanted` has a turn to read alone (as [`TurnFactsFeed::fill`] picks them).
+    fn reads_alone(&self, facts: &TurnFacts, wanted: &Wanted) -> bool {
+        let lacking = wanted.turns.iter().any(|t| {
+            self.turns == Progress::Whole
+                && facts.turn(t).is_none()
+                && !self.read_lacking.contains(t)
+        });
+        let ended = wanted.ended.iter().any(|t| {
+            facts.turn(t).is_some_and(|f| f.outcome.is_none()) && !self.read_ended.contains(t)
+        });
+        self.client.is_some() && (lacking || ended)
     }
 
     /// Takes every listing already read, without waiting.

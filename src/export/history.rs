@@ -148,6 +148,11 @@ impl<'a> History<'a> {
         }
     }
 
+    /// Whether nothing is queued: [`History::next`] would wait.
+    pub(crate) fn drained(&self) -> bool {
+        self.updates.is_empty()
+    }
+
     /// The next persisted frame; `None` at the history's end (then always `None`).
     pub(crate) async fn next(
         &mut self,

@@ -13,6 +13,7 @@ pub(crate) mod json_escape;
 pub(crate) mod jsonl;
 pub(crate) mod markdown;
 mod markdown_escape;
+mod markdown_thread;
 pub(crate) mod output;
 pub mod run;
 mod section;

@@ -8,12 +8,13 @@ use super::facts_feed::TurnFactsFeed;
 use super::history::{self, Ends, History, HistoryRead};
 use super::jsonl::envelope_line;
 use super::markdown::MarkdownWriter;
+use super::markdown_thread::{BATCH_FRAMES, MarkdownThread, ToWriter};
 use super::output::Output;
 use super::turn_facts::TurnFacts;
 use color_eyre::eyre::{Result, WrapErr, eyre};
 use gobare_api::client::ApiClient;
 use gobare_api::model::Session;
-use gobare_api::stream::{self, StreamOptions, StreamTarget};
+use gobare_api::stream::{self, StreamFrame, StreamOptions, StreamTarget};
 use gobare_api::text;
 use std::io::Write;
 use std::time::Duration;
@@ -100,7 +101,7 @@ pub fn stream_options(mut options: StreamOptions, session_id: &str) -> StreamOpt
 /// Writes every persisted frame of `updates` to `out` in `format` until the history's
 /// end ([`history::read`]), and hands `out` back flushed. The stream must have been
 /// opened with [`stream_options`].
-pub async fn write<W: Write>(
+pub async fn write<W: Write + Send + 'static>(
     updates: &mut gobare_api::stream::Updates,
     ends: Ends,
     format: Format,
@@ -113,32 +114,12 @@ pub async fn write<W: Write>(
             let About {
                 session_id,
                 title,
-                facts: mut feed,
+                facts: feed,
             } = about;
-            let mut md = MarkdownWriter::new(out, session_id, title, TurnFacts::unknown())?;
-            let mut warn = |w: &str| warn(w);
-            let mut history = History::new(updates, ends);
-            while let Some(mut frame) = history.next(&mut warn).await? {
-                frame.decode_in_place();
-                match &frame.event {
-                    Ok(event) => {
-                        let wanted = md.facts_wanted(event);
-                        if !wanted.is_empty() {
-                            feed.fill(md.facts_mut(), &wanted, &warn).await;
-                        }
-                        md.event(event)?;
-                    }
-                    Err(e) => warn(&format!(
-                        "event {} is not a readable envelope: {}",
-                        frame.id.unwrap_or_default(),
-                        text::one_line(&e.to_string(), 200)
-                    )),
-                }
-            }
-            let read = history.read();
-            let wanted = md.facts_wanted_at_end();
-            feed.fill(md.facts_mut(), &wanted, &warn).await;
-            let out = md.finish(read.events, read.last_seq)?;
+            let md = MarkdownWriter::new(out, session_id, title, TurnFacts::unknown())?;
+            let mut writer = MarkdownThread::start(md, feed)?;
+            let read = read_to_writer(updates, ends, &mut writer, &warn).await?;
+            let out = writer.finish(&warn).await?;
             Ok((read, out))
         }
         Format::JsonLines => {
@@ -157,6 +138,40 @@ pub async fn write<W: Write>(
             Ok((read, out))
         }
     }
+}
+
+/// Hands every persisted frame of the history to the Markdown `writer`, in batches of
+/// what was queued (at most [`BATCH_FRAMES`]), then its end.
+async fn read_to_writer<W: Write + Send + 'static>(
+    updates: &mut gobare_api::stream::Updates,
+    ends: Ends,
+    writer: &mut MarkdownThread<W>,
+    warn: &impl Fn(&str),
+) -> Result<HistoryRead> {
+    let mut warn_here = |w: &str| warn(w);
+    let mut history = History::new(updates, ends);
+    let mut batch = Vec::with_capacity(BATCH_FRAMES);
+    while let Some(frame) = history.next(&mut warn_here).await? {
+        batch.push(frame);
+        if batch.len() == BATCH_FRAMES || history.drained() {
+            let mut full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_FRAMES));
+            if writer.backed_up() {
+                // Decoded here while the writer, which would decode them, is behind.
+                full.iter_mut().for_each(StreamFrame::decode_in_place);
+            }
+            if !writer.send(ToWriter::Frames(full)).await {
+                // The writer's error comes from `finish`.
+                return Ok(history.read());
+            }
+            writer.pass_warnings(warn);
+        }
+    }
+    let read = history.read();
+    if !batch.is_empty() {
+        writer.send(ToWriter::Frames(batch)).await;
+    }
+    writer.send(ToWriter::End(read)).await;
+    Ok(read)
 }
 
 /// The session as the stream opens: without it there is nothing to export.

@@ -257,6 +257,67 @@ async fn a_session_not_found_fails_and_writes_nothing() {
     sim.shutdown().await;
 }
 
+/// Ctrl+C while the Markdown export's writer waits for a turn's outcome (the turn list's
+/// later pages held by the server) ends it at once, and leaves neither the file nor its
+/// temporary part behind.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_interrupted_markdown_export_leaves_nothing_behind() {
+    let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
+    let id = sim.create_session(Some("interrupted"));
+    // 8 events a turn: 300 turns, three pages of the turn list.
+    sim.seed_events(&id, 2_400);
+    sim.set_faults(gobare_sim::Faults {
+        hold_later_turn_pages: true,
+        ..gobare_sim::Faults::default()
+    });
+    let home = Home::new();
+    let file = home.path("interrupted.md");
+    let api = sim.url().to_string();
+    let args = [
+        "--api",
+        api.as_str(),
+        "export",
+        &id,
+        "--output",
+        file.to_str().unwrap(),
+    ];
+    let mut child = home
+        .tokio_command(&args)
+        .env("GOBARE_TOKEN", sim.token())
+        .spawn()
+        .unwrap();
+    // Under way: the output's temporary part exists and a later page of the turn list
+    // has been asked for (and is held).
+    let deadline = tokio::time::Instant::now() + TIMEOUT;
+    loop {
+        let held = sim
+            .requests()
+            .iter()
+            .any(|r| r.contains("/turns?") && r.contains("after="));
+        if held && !left_behind(&home, "interrupted.md").is_empty() {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the export never started"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe { libc::kill(child.id().unwrap() as i32, libc::SIGINT) };
+    let status = tokio::time::timeout(TIMEOUT, child.wait())
+        .await
+        .expect("ends on Ctrl+C")
+        .unwrap();
+    assert_eq!(status.code(), Some(1));
+    assert!(
+        left_behind(&home, "interrupted.md").is_empty(),
+        "{:?}",
+        left_behind(&home, "interrupted.md")
+    );
+    sim.shutdown().await;
+}
+
 /// `export` takes any unique prefix of a session id, as `attach` and `tail` do.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_unique_prefix_names_the_session_exported() {

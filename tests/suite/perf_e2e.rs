@@ -190,7 +190,8 @@ fn fast_events() -> usize {
 /// The simulator's replay of `events` seeded events, captured once and served by a front
 /// that writes it 1 MiB at a time and then holds the stream open: a server that is never
 /// the bottleneck (the simulator renders each replay again, slower than curl reads).
-/// Everything else is forwarded to the simulator.
+/// Every other GET is forwarded to the simulator once and then answered from memory; the
+/// turn list's pages are read so before the rounds start.
 async fn fast_server(events: usize) -> (Simulator, String, String, u64) {
     let (sim, id, last) = seeded_sim(events).await;
     let marker = format!("\"seq\":{last},");
@@ -204,8 +205,35 @@ async fn fast_server(events: usize) -> (Simulator, String, String, u64) {
         flooding: false.into(),
         written: 0.into(),
         replay: Some(replay.into()),
+        answers: Default::default(),
     });
     let api = serve_front(front).await;
+    // The turn list's pages, both ways, as the Markdown export walks it: kept before the
+    // rounds, so that none of them waits for the simulator.
+    let http = reqwest::Client::new();
+    for order in ["asc", "desc"] {
+        let mut after = None;
+        loop {
+            let mut url = format!("{api}/v1/sessions/{id}/turns?limit=100&order={order}");
+            if let Some(after) = &after {
+                url.push_str(&format!("&after={after}"));
+            }
+            let page: serde_json::Value = http
+                .get(&url)
+                .bearer_auth(sim.token())
+                .send()
+                .await
+                .and_then(|r| r.error_for_status())
+                .expect("a turn page")
+                .json()
+                .await
+                .expect("a turn page's JSON");
+            match (&page["has_more"], page["last_id"].as_str()) {
+                (serde_json::Value::Bool(true), Some(last)) => after = Some(last.to_string()),
+                _ => break,
+            }
+        }
+    }
     (sim, api, id, last)
 }
 
@@ -1081,6 +1109,23 @@ struct Flood {
     /// A pre-rendered replay, served in large writes and then held open (a server that is
     /// never the bottleneck).
     replay: Option<axum::body::Bytes>,
+    /// With a replay: every other GET answered once by the simulator and then from memory
+    /// (the seeded session is settled, so its answers never change): its turn list's 250
+    /// pages are rendered once, not on each round (where the Markdown export waited for
+    /// them).
+    answers: std::sync::Mutex<std::collections::HashMap<String, MemoAnswer>>,
+}
+
+/// An answer kept by the fast server: status, headers, body.
+#[derive(Clone)]
+struct MemoAnswer(u16, Vec<(String, String)>, axum::body::Bytes);
+
+/// A request's path and query with the query's pairs in order, so that the same request
+/// however written finds its kept answer.
+fn memo_key(uri: &axum::http::Uri) -> String {
+    let mut pairs: Vec<&str> = uri.query().unwrap_or("").split('&').collect();
+    pairs.sort_unstable();
+    format!("{}?{}", uri.path(), pairs.join("&"))
 }
 
 /// The replay's write size on the fast server.
@@ -1147,6 +1192,18 @@ async fn flood_or_forward(
             .body(Body::from_stream(body))
             .unwrap();
     }
+    let memo =
+        (method == axum::http::Method::GET && flood.replay.is_some()).then(|| memo_key(&uri));
+    if let Some(kept) = memo
+        .as_ref()
+        .and_then(|key| flood.answers.lock().unwrap().get(key).cloned())
+    {
+        let mut response = axum::response::Response::builder().status(kept.0);
+        for (name, value) in &kept.1 {
+            response = response.header(name, value);
+        }
+        return response.body(Body::from(kept.2)).unwrap();
+    }
     let target = flood
         .upstream
         .join(uri.path_and_query().map_or("/", |p| p.as_str()))
@@ -1158,6 +1215,23 @@ async fn flood_or_forward(
         }
     }
     let answer = request.send().await.expect("the simulator answers");
+    if let Some(key) = memo {
+        let status = answer.status().as_u16();
+        let headers: Vec<(String, String)> = answer
+            .headers()
+            .iter()
+            .filter(|(name, _)| *name != "content-length" && *name != "transfer-encoding")
+            .map(|(name, value)| (name.to_string(), value.to_str().unwrap_or("").to_string()))
+            .collect();
+        let body = answer.bytes().await.expect("the simulator's answer");
+        let kept = MemoAnswer(status, headers, body);
+        flood.answers.lock().unwrap().insert(key, kept.clone());
+        let mut response = axum::response::Response::builder().status(kept.0);
+        for (name, value) in &kept.1 {
+            response = response.header(name, value);
+        }
+        return response.body(Body::from(kept.2)).unwrap();
+    }
     let mut response = axum::response::Response::builder().status(answer.status().as_u16());
     for (name, value) in answer.headers() {
         if name != "content-length" && name != "transfer-encoding" {
@@ -1185,6 +1259,7 @@ async fn attach_under_a_flood() {
         flooding: true.into(),
         written: 0.into(),
         replay: None,
+        answers: Default::default(),
     });
     let api = serve_front(flood.clone()).await;
 

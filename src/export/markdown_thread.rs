@@ -1,0 +1,195 @@
+//! The Markdown export's writing on a thread of its own: the runtime's thread reads the
+//! socket, splits the stream and reads the turn lists; this one decodes each event,
+//! writes it and frees it, so the two halves of an export run on two cores at once.
+//!
+//! Frames cross in batches (one wake-up per batch, not per frame) over a bounded channel:
+//! the frames held there still count against the stream's queue budget, so memory stays
+//! flat and a slow disk makes the socket wait. A turn's facts that have not arrived yet
+//! are waited for on this thread ([`Handle::block_on`] on the feed; the runtime's thread
+//! never blocks, so the reads it waits for go on).
+
+use super::facts_feed::{TurnFactsFeed, Wanted};
+use super::history::HistoryRead;
+use super::markdown::MarkdownWriter;
+use gobare_api::stream::StreamFrame;
+use gobare_api::text;
+use std::io::{self, Write};
+use tokio::runtime::Handle;
+use tokio::sync::{mpsc, oneshot};
+
+/// Frames in one batch at most: small enough that the writer starts early.
+pub(crate) const BATCH_FRAMES: usize = 256;
+/// Batches queued for the writer at most.
+const BATCHES_QUEUED: usize = 8;
+
+/// What the reading side hands the writer.
+pub(crate) enum ToWriter {
+    Frames(Vec<StreamFrame>),
+    /// The history's end: the writer finishes the document.
+    End(HistoryRead),
+}
+
+/// The writer's thread, fed by [`MarkdownThread::send`]. Dropped before
+/// [`MarkdownThread::finish`] (an interrupted export), it stops the writer and waits for
+/// it, so that the output's temporary file is removed before the process can exit.
+pub(crate) struct MarkdownThread<W> {
+    frames: Option<mpsc::Sender<ToWriter>>,
+    /// Warnings raised on the writer's thread, for the caller's `warn`.
+    warnings: mpsc::UnboundedReceiver<String>,
+    /// Closed to stop a writer waiting for turn facts.
+    stop: Option<oneshot::Sender<()>>,
+    written: Option<oneshot::Receiver<io::Result<W>>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl<W: Write + Send + 'static> MarkdownThread<W> {
+    /// Starts writing with `md`, its turn facts brought by `feed`.
+    pub(crate) fn start(md: MarkdownWriter<W>, feed: TurnFactsFeed) -> io::Result<Self> {
+        let (frames, rx) = mpsc::channel(BATCHES_QUEUED);
+        let (warn_tx, warnings) = mpsc::unbounded_channel();
+        let (stop, stopped) = oneshot::channel();
+        let (done, written) = oneshot::channel();
+        let runtime = Handle::current();
+        let thread = std::thread::Builder::new()
+            .name("export-writer".into())
+            .spawn(move || {
+                let warn = |w: &str| {
+                    let _ = warn_tx.send(w.to_string());
+                };
+                let mut writing = Writing {
+                    feed,
+                    runtime,
+                    stopped,
+                    warn: &warn,
+                };
+                let _ = done.send(writing.write_all(md, rx));
+            })?;
+        Ok(MarkdownThread {
+            frames: Some(frames),
+            warnings,
+            stop: Some(stop),
+            written: Some(written),
+            thread: Some(thread),
+        })
+    }
+
+    /// Hands `batch` over; `false` when the writer has stopped (its error comes from
+    /// [`MarkdownThread::finish`]).
+    pub(crate) async fn send(&self, batch: ToWriter) -> bool {
+        match &self.frames {
+            Some(frames) => frames.send(batch).await.is_ok(),
+            None => false,
+        }
+    }
+
+    /// Whether the writer has all the batches it can hold queued: the reading side,
+    /// which would wait for room, has time to spare.
+    pub(crate) fn backed_up(&self) -> bool {
+        self.frames
+            .as_ref()
+            .is_some_and(|f| f.capacity() < BATCHES_QUEUED - 1)
+    }
+
+    /// Hands the writer's warnings so far to `warn`.
+    pub(crate) fn pass_warnings(&mut self, warn: &impl Fn(&str)) {
+        while let Ok(w) = self.warnings.try_recv() {
+            warn(&w);
+        }
+    }
+
+    /// Waits for the writer to end (after [`ToWriter::End`], or at its error) and hands
+    /// the output back.
+    pub(crate) async fn finish(mut self, warn: &impl Fn(&str)) -> io::Result<W> {
+        self.frames = None;
+        let written = match self.written.take() {
+            Some(written) => written.await,
+            None => return Err(io::Error::other("the export's writer was already finished")),
+        };
+        if let Some(thread) = self.thread.take() {
+            // It has sent its result: all that is left is its return.
+            let _ = thread.join();
+        }
+        self.pass_warnings(warn);
+        written.unwrap_or_else(|_| Err(io::Error::other("the export's writer stopped")))
+    }
+}
+
+impl<W> Drop for MarkdownThread<W> {
+    fn drop(&mut self) {
+        self.frames = None;
+        self.stop = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The writer's side: how it reaches the turn facts, and where its warnings go.
+struct Writing<'a> {
+    feed: TurnFactsFeed,
+    runtime: Handle,
+    /// Closed when the reading side gave up: a wait for facts ends.
+    stopped: oneshot::Receiver<()>,
+    warn: &'a dyn Fn(&str),
+}
+
+impl Writing<'_> {
+    /// The writer's loop: every batch's frames decoded and written, then the end.
+    fn write_all<W: Write>(
+        &mut self,
+        mut md: MarkdownWriter<W>,
+        mut rx: mpsc::Receiver<ToWriter>,
+    ) -> io::Result<W> {
+        while let Some(received) = rx.blocking_recv() {
+            match received {
+                ToWriter::Frames(frames) => {
+                    for mut frame in frames {
+                        frame.decode_in_place();
+                        match &frame.event {
+                            Ok(event) => {
+                                let wanted = md.facts_wanted(event);
+                                self.fill(&mut md, &wanted)?;
+                                md.event(event)?;
+                            }
+                            Err(e) => (self.warn)(&format!(
+                                "event {} is not a readable envelope: {}",
+                                frame.id.unwrap_or_default(),
+                                text::one_line(&e.to_string(), 200)
+                            )),
+                        }
+                    }
+                }
+                ToWriter::End(read) => {
+                    let wanted = md.facts_wanted_at_end();
+                    self.fill(&mut md, &wanted)?;
+                    return md.finish(read.events, read.last_seq);
+                }
+            }
+        }
+        Err(stopped_error())
+    }
+
+    /// Brings what `wanted` needs into `md`'s facts: at once when it has arrived, else
+    /// waiting on this thread for the feed (or for the reading side to stop).
+    fn fill<W: Write>(&mut self, md: &mut MarkdownWriter<W>, wanted: &Wanted) -> io::Result<()> {
+        if wanted.is_empty() || self.feed.fill_now(md.facts_mut(), wanted, self.warn) {
+            return Ok(());
+        }
+        let Writing {
+            feed,
+            runtime,
+            stopped,
+            warn,
+        } = self;
+        runtime.block_on(async {
+            tokio::select! {
+                () = feed.fill(md.facts_mut(), wanted, *warn) => Ok(()),
+                _ = stopped => Err(stopped_error()),
+            }
+        })
+    }
+}
+
+fn stopped_error() -> io::Error {
+    io::Error::other("the export stopped before its end")
+}
