@@ -5,12 +5,11 @@
 //! A turn the lists lack once read whole (created after the read passed it) and a turn
 //! the lists read still working that the history then ends are read alone, once each.
 
-use super::turn_facts::TurnFacts;
+use super::turn_facts::{FastSet, TurnFacts};
 use gobare_api::client::{ApiClient, Order, Page};
 use gobare_api::error::ApiError;
 use gobare_api::model::{Artifact, Turn};
 use gobare_api::paging::{self, Cut, PageLimits};
-use std::collections::HashSet;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
@@ -66,8 +65,8 @@ pub struct TurnFactsFeed {
     client: Option<(ApiClient, String)>,
     /// Turns read alone because the lists lacked them, and because their history ended
     /// them while the lists had them working: each at most once for each reason.
-    read_lacking: HashSet<String>,
-    read_ended: HashSet<String>,
+    read_lacking: FastSet<String>,
+    read_ended: FastSet<String>,
     reader: Option<JoinHandle<()>>,
 }
 
@@ -88,8 +87,8 @@ impl TurnFactsFeed {
             turns: Progress::Partial,
             artifacts: Progress::Partial,
             client: None,
-            read_lacking: HashSet::new(),
-            read_ended: HashSet::new(),
+            read_lacking: FastSet::default(),
+            read_ended: FastSet::default(),
             reader: None,
         }
     }
@@ -103,8 +102,8 @@ impl TurnFactsFeed {
             turns: Progress::Reading,
             artifacts: Progress::Reading,
             client: Some((client.clone(), session_id.to_string())),
-            read_lacking: HashSet::new(),
-            read_ended: HashSet::new(),
+            read_lacking: FastSet::default(),
+            read_ended: FastSet::default(),
             reader: Some(reader),
         }
     }
@@ -234,7 +233,7 @@ impl TurnFactsFeed {
 /// than two walks can run at once).
 async fn read_lists(client: ApiClient, session_id: String, tx: mpsc::UnboundedSender<Listing>) {
     let (client, session_id) = (&client, session_id.as_str());
-    let seen = std::sync::Mutex::new(HashSet::new());
+    let seen = std::sync::Mutex::new(FastSet::default());
     let walk = |order: Order| {
         let (tx, seen) = (&tx, &seen);
         async move {

@@ -14,7 +14,7 @@ use super::agent_body::write_agent_body;
 use super::facts_feed::Wanted;
 use super::markdown_escape::{body_line, comment_text, inline_code, inline_text};
 use super::section::{Prompt, Sections, TodoTrack};
-use super::turn_facts::TurnFacts;
+use super::turn_facts::{FastMap, TurnFacts};
 use crate::outputs::times::utc_words;
 use crate::outputs::units;
 use crate::redact::redact;
@@ -24,7 +24,6 @@ use gobare_api::model::{ArtifactsState, Event, EventPayload, TodoItem, TurnStatu
 use gobare_api::text;
 use serde_json::Value;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fmt::Display;
 use std::io::{self, Write};
 
@@ -48,7 +47,7 @@ pub(crate) struct MarkdownWriter<W: Write> {
     sections: Sections,
     /// Approvals asked and not decided yet, by call id: a decision names the tool and the
     /// command, which `approval.resolved` may lack (§8).
-    asked: HashMap<String, Asked>,
+    asked: FastMap<String, Asked>,
     clock: Clock,
     scratch: Scratch,
 }
@@ -58,7 +57,7 @@ struct Writing<'a, W: Write> {
     out: &'a mut W,
     facts: &'a TurnFacts,
     sections: &'a mut Sections,
-    asked: &'a mut HashMap<String, Asked>,
+    asked: &'a mut FastMap<String, Asked>,
     scratch: &'a mut Scratch,
     /// The event's time as written; empty without one.
     at: &'a str,
@@ -118,7 +117,7 @@ impl<W: Write> MarkdownWriter<W> {
             out,
             facts,
             sections: Sections::default(),
-            asked: HashMap::new(),
+            asked: FastMap::default(),
             clock: Clock::default(),
             scratch: Scratch::default(),
         })

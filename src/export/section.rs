@@ -2,8 +2,8 @@
 //! its turn's heading (its `user.message` comes before `turn.started`, §8), the number each
 //! turn got, and the turn's todo list, kept to its final state.
 
+use super::turn_facts::FastMap;
 use gobare_api::model::TodoItem;
-use std::collections::HashMap;
 
 /// The sections of one export, as its events open and close them.
 #[derive(Default)]
@@ -15,7 +15,7 @@ pub(crate) struct Sections {
     /// A message seen outside a turn, written under the next turn's heading.
     pub(crate) prompt: Option<Prompt>,
     /// Turn id → its section's number.
-    numbers: HashMap<String, u64>,
+    numbers: FastMap<String, u64>,
 }
 
 /// The turn whose section is being written.

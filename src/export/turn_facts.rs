@@ -8,6 +8,11 @@ use crate::session::transcript::TurnOutcome;
 use gobare_api::model::{Artifact, ArtifactsState, Turn, TurnStatus};
 use std::collections::{HashMap, HashSet};
 
+/// The export's maps and sets of ids: probed for every turn written, so a fast hash
+/// (foldhash, seeded at random per map) rather than the standard SipHash.
+pub(super) type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+pub(super) type FastSet<K> = HashSet<K, foldhash::fast::RandomState>;
+
 /// One turn as its resource reads.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct TurnFact {
@@ -30,9 +35,9 @@ pub(crate) struct Published {
 /// the export then says each outcome is unknown rather than guess it.
 #[derive(Debug, Default)]
 pub(crate) struct TurnFacts {
-    turns: HashMap<String, TurnFact>,
-    artifacts: HashMap<String, Vec<Published>>,
-    artifact_ids: HashSet<String>,
+    turns: FastMap<String, TurnFact>,
+    artifacts: FastMap<String, Vec<Published>>,
+    artifact_ids: FastSet<String>,
 }
 
 impl TurnFacts {

@@ -223,41 +223,28 @@ impl<'a> Layout<'a> {
     /// its closing quote.
     fn string(&mut self) -> Option<&'a str> {
         let rest = self.0.strip_prefix('"')?;
-        let end = memchr::memchr2(b'"', b'\\', rest.as_bytes())?;
-        let text = &rest[..end];
-        // A fold, not `any`: it vectorizes (this runs on every frame's type and session).
-        if rest.as_bytes()[end] != b'"' || text.bytes().fold(false, |hit, b| hit | (b < 0x20)) {
-            return None;
-        }
-        self.0 = &rest[end + 1..];
+        let (text, _) = plain_string(rest.as_bytes())?;
+        let (text, after) = rest.split_at(text.len());
+        self.0 = &after[1..];
         Some(text)
     }
 
     /// A non-negative integer as JSON writes it (no leading zero, no sign, no fraction:
     /// what follows must be the next member), short enough not to overflow.
     fn number(&mut self) -> Option<u64> {
-        let mut value: u64 = 0;
-        let mut digits = 0;
-        for &b in self.0.as_bytes() {
-            if !b.is_ascii_digit() {
-                break;
-            }
-            value = value * 10 + u64::from(b - b'0');
-            digits += 1;
-            if digits > 18 {
-                return None;
-            }
-        }
-        if digits == 0 || (digits > 1 && self.0.starts_with('0')) {
-            return None;
-        }
-        self.0 = &self.0[digits..];
-        Some(value)
+        let digits = plain_digits(self.0.as_bytes())?;
+        let (number, rest) = self.0.split_at(digits);
+        self.0 = rest;
+        Some(
+            number
+                .bytes()
+                .fold(0, |value, d| value * 10 + u64::from(d - b'0')),
+        )
     }
 }
 
-/// A JSON string's text up to its closing quote and what follows that quote, for bytes
-/// known to hold no control character: `None` when a `\\` comes before any `"` (an escape)
+/// A JSON string's text up to its closing quote and what follows that quote: `None` when
+/// a `\\` (an escape) or a control character (which JSON refuses) comes before any `"`,
 /// or there is no `"`. Eight bytes at a time: the heads' strings are short, and a call to
 /// `memchr2` costs more than they do.
 pub(crate) fn plain_string(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
@@ -265,12 +252,15 @@ pub(crate) fn plain_string(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     // The lowest byte flagged is the first zero byte (a borrow only moves up from one).
     let zero_bytes = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+    // Likewise the first byte under 0x20.
+    let control_bytes = |v: u64| v.wrapping_sub(ONES * 0x20) & !v & HIGHS;
     let (words, tail) = bytes.as_chunks::<8>();
     let mut end = None;
     for (i, word) in words.iter().enumerate() {
         let word = u64::from_le_bytes(*word);
         let hits = zero_bytes(word ^ (ONES * u64::from(b'"')))
-            | zero_bytes(word ^ (ONES * u64::from(b'\\')));
+            | zero_bytes(word ^ (ONES * u64::from(b'\\')))
+            | control_bytes(word);
         if hits != 0 {
             end = Some(i * 8 + hits.trailing_zeros() as usize / 8);
             break;
@@ -278,12 +268,15 @@ pub(crate) fn plain_string(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
     }
     let end = match end {
         Some(end) => end,
-        None => words.len() * 8 + tail.iter().position(|&b| b == b'"' || b == b'\\')?,
+        None => {
+            let stop = |&b: &u8| b == b'"' || b == b'\\' || b < 0x20;
+            words.len() * 8 + tail.iter().position(stop)?
+        }
     };
     (bytes[end] == b'"').then(|| (&bytes[..end], &bytes[end + 1..]))
 }
 
-/// How many digits ASCII `bytes` start with when they are a number [`Layout::number`] reads
+/// How many digits `bytes` (UTF-8: no byte over 0xF4) start with when they are a number [`Layout::number`] reads
 /// (1 to 18 digits, no leading zero). Eight bytes at a time, as [`plain_string`].
 pub(crate) fn plain_digits(bytes: &[u8]) -> Option<usize> {
     const NIBBLES: u64 = 0xF0F0_F0F0_F0F0_F0F0;
@@ -459,7 +452,9 @@ pub(crate) mod tests {
     #[test]
     fn plain_string_and_plain_digits_read_as_one_byte_at_a_time() {
         fn string(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
-            let end = bytes.iter().position(|&b| b == b'"' || b == b'\\')?;
+            let end = bytes
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
             (bytes[end] == b'"').then(|| (&bytes[..end], &bytes[end + 1..]))
         }
         let digits = |bytes: &[u8]| {
@@ -469,7 +464,17 @@ pub(crate) mod tests {
         for len in 0..30 {
             for at in 0..=len {
                 for second in at..=len {
-                    for (a, b) in [(b'"', b'\\'), (b'\\', b'"'), (b'"', b'"'), (b'x', b'x')] {
+                    for (a, b) in [
+                        (b'"', b'\\'),
+                        (b'\\', b'"'),
+                        (b'"', b'"'),
+                        (b'x', b'x'),
+                        (b'\n', b'"'),
+                        (b'"', 0x1f),
+                        (0x00, b'x'),
+                        (b' ', 0x7f),
+                        (0xc3, b'"'),
+                    ] {
                         let mut bytes = vec![b'a'; len];
                         bytes.extend_from_slice(b"aa");
                         bytes[second] = b;
@@ -479,7 +484,7 @@ pub(crate) mod tests {
                     }
                 }
                 for first in [b'0', b'1', b'9'] {
-                    for stop in [b'/', b':', b' ', b',', b'~', b'0'] {
+                    for stop in [b'/', b':', b' ', b',', b'~', b'0', 0xc3, 0xf4] {
                         let mut bytes = vec![b'7'; len];
                         if let Some(x) = bytes.first_mut() {
                             *x = first;
