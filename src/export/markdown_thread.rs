@@ -23,8 +23,14 @@ pub(crate) const BATCH_FRAMES: usize = 256;
 const BATCHES_QUEUED: usize = 8;
 
 /// What the reading side hands the writer.
-pub(crate) enum ToWriter {
-    Frames(Vec<StreamFrame>),
+enum ToWriter {
+    /// Frames to write; `decoded_here` when the reading side decoded them, which then
+    /// frees them too (handed back through `spent`): memory is freed by the thread that
+    /// allocated it, as glibc's allocator prefers.
+    Frames {
+        frames: Vec<StreamFrame>,
+        decoded_here: bool,
+    },
     /// The history's end: the writer finishes the document.
     End(HistoryRead),
 }
@@ -36,6 +42,8 @@ pub(crate) struct MarkdownThread<W> {
     frames: Option<mpsc::Sender<ToWriter>>,
     /// Warnings raised on the writer's thread, for the caller's `warn`.
     warnings: mpsc::UnboundedReceiver<String>,
+    /// Batches decoded on the reading side and written, to be freed there.
+    spent: mpsc::UnboundedReceiver<Vec<StreamFrame>>,
     /// Closed to stop a writer waiting for turn facts.
     stop: Option<oneshot::Sender<()>>,
     written: Option<oneshot::Receiver<io::Result<W>>>,
@@ -47,6 +55,7 @@ impl<W: Write + Send + 'static> MarkdownThread<W> {
     pub(crate) fn start(md: MarkdownWriter<W>, feed: TurnFactsFeed) -> io::Result<Self> {
         let (frames, rx) = mpsc::channel(BATCHES_QUEUED);
         let (warn_tx, warnings) = mpsc::unbounded_channel();
+        let (spent_tx, spent) = mpsc::unbounded_channel();
         let (stop, stopped) = oneshot::channel();
         let (done, written) = oneshot::channel();
         let runtime = Handle::current();
@@ -60,6 +69,7 @@ impl<W: Write + Send + 'static> MarkdownThread<W> {
                     feed,
                     runtime,
                     stopped,
+                    spent: spent_tx,
                     warn: &warn,
                 };
                 let _ = done.send(writing.write_all(md, rx));
@@ -67,27 +77,49 @@ impl<W: Write + Send + 'static> MarkdownThread<W> {
         Ok(MarkdownThread {
             frames: Some(frames),
             warnings,
+            spent,
             stop: Some(stop),
             written: Some(written),
             thread: Some(thread),
         })
     }
 
-    /// Hands `batch` over; `false` when the writer has stopped (its error comes from
-    /// [`MarkdownThread::finish`]).
-    pub(crate) async fn send(&self, batch: ToWriter) -> bool {
+    /// Hands `frames` over; `false` when the writer has stopped (its error comes from
+    /// [`MarkdownThread::finish`]). While the writer is behind, the frames are decoded
+    /// here first: this side then has time to spare.
+    pub(crate) async fn send_frames(&mut self, mut frames: Vec<StreamFrame>) -> bool {
+        self.free_spent();
+        let decoded_here = self.backed_up();
+        if decoded_here {
+            frames.iter_mut().for_each(StreamFrame::decode_in_place);
+        }
+        self.send(ToWriter::Frames {
+            frames,
+            decoded_here,
+        })
+        .await
+    }
+
+    /// Hands the history's end over: the writer finishes the document.
+    pub(crate) async fn send_end(&mut self, read: HistoryRead) -> bool {
+        self.send(ToWriter::End(read)).await
+    }
+
+    async fn send(&self, batch: ToWriter) -> bool {
         match &self.frames {
             Some(frames) => frames.send(batch).await.is_ok(),
             None => false,
         }
     }
 
-    /// Whether the writer has all the batches it can hold queued: the reading side,
-    /// which would wait for room, has time to spare.
-    pub(crate) fn backed_up(&self) -> bool {
-        self.frames
-            .as_ref()
-            .is_some_and(|f| f.capacity() < BATCHES_QUEUED - 1)
+    /// Whether the writer has all the batches it can hold queued.
+    fn backed_up(&self) -> bool {
+        self.frames.as_ref().is_some_and(|f| f.capacity() == 0)
+    }
+
+    /// Frees the batches written that were decoded here.
+    fn free_spent(&mut self) {
+        while self.spent.try_recv().is_ok() {}
     }
 
     /// Hands the writer's warnings so far to `warn`.
@@ -110,6 +142,7 @@ impl<W: Write + Send + 'static> MarkdownThread<W> {
             let _ = thread.join();
         }
         self.pass_warnings(warn);
+        self.free_spent();
         written.unwrap_or_else(|_| Err(io::Error::other("the export's writer stopped")))
     }
 }
@@ -130,6 +163,7 @@ struct Writing<'a> {
     runtime: Handle,
     /// Closed when the reading side gave up: a wait for facts ends.
     stopped: oneshot::Receiver<()>,
+    spent: mpsc::UnboundedSender<Vec<StreamFrame>>,
     warn: &'a dyn Fn(&str),
 }
 
@@ -142,8 +176,11 @@ impl Writing<'_> {
     ) -> io::Result<W> {
         while let Some(received) = rx.blocking_recv() {
             match received {
-                ToWriter::Frames(frames) => {
-                    for mut frame in frames {
+                ToWriter::Frames {
+                    mut frames,
+                    decoded_here,
+                } => {
+                    for frame in &mut frames {
                         frame.decode_in_place();
                         match &frame.event {
                             Ok(event) => {
@@ -157,6 +194,9 @@ impl Writing<'_> {
                                 text::one_line(&e.to_string(), 200)
                             )),
                         }
+                    }
+                    if decoded_here {
+                        let _ = self.spent.send(frames);
                     }
                 }
                 ToWriter::End(read) => {
@@ -180,6 +220,7 @@ impl Writing<'_> {
             runtime,
             stopped,
             warn,
+            ..
         } = self;
         runtime.block_on(async {
             tokio::select! {

@@ -8,13 +8,13 @@ use super::facts_feed::TurnFactsFeed;
 use super::history::{self, Ends, History, HistoryRead};
 use super::jsonl::envelope_line;
 use super::markdown::MarkdownWriter;
-use super::markdown_thread::{BATCH_FRAMES, MarkdownThread, ToWriter};
+use super::markdown_thread::{BATCH_FRAMES, MarkdownThread};
 use super::output::Output;
 use super::turn_facts::TurnFacts;
 use color_eyre::eyre::{Result, WrapErr, eyre};
 use gobare_api::client::ApiClient;
 use gobare_api::model::Session;
-use gobare_api::stream::{self, StreamFrame, StreamOptions, StreamTarget};
+use gobare_api::stream::{self, StreamOptions, StreamTarget};
 use gobare_api::text;
 use std::io::Write;
 use std::time::Duration;
@@ -154,12 +154,8 @@ async fn read_to_writer<W: Write + Send + 'static>(
     while let Some(frame) = history.next(&mut warn_here).await? {
         batch.push(frame);
         if batch.len() == BATCH_FRAMES || history.drained() {
-            let mut full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_FRAMES));
-            if writer.backed_up() {
-                // Decoded here while the writer, which would decode them, is behind.
-                full.iter_mut().for_each(StreamFrame::decode_in_place);
-            }
-            if !writer.send(ToWriter::Frames(full)).await {
+            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_FRAMES));
+            if !writer.send_frames(full).await {
                 // The writer's error comes from `finish`.
                 return Ok(history.read());
             }
@@ -168,9 +164,9 @@ async fn read_to_writer<W: Write + Send + 'static>(
     }
     let read = history.read();
     if !batch.is_empty() {
-        writer.send(ToWriter::Frames(batch)).await;
+        writer.send_frames(batch).await;
     }
-    writer.send(ToWriter::End(read)).await;
+    writer.send_end(read).await;
     Ok(read)
 }
 
