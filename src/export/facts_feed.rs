@@ -5,7 +5,7 @@
 //! A turn the lists lack once read whole (created after the read passed it) and a turn
 //! the lists read still working that the history then ends are read alone, once each.
 
-use super::turn_facts::{FastSet, TurnFacts};
+use super::turn_facts::{FastSet, TurnFact, TurnFacts};
 use gobare_api::client::{ApiClient, Order, Page};
 use gobare_api::error::ApiError;
 use gobare_api::model::{Artifact, Turn};
@@ -23,7 +23,8 @@ const LIMITS: PageLimits = PageLimits {
 
 /// What the lists' reader hands over.
 enum Listing {
-    Turns(Vec<Turn>),
+    /// A page's turns, their facts made where they were read.
+    Turns(Vec<(String, TurnFact)>),
     /// The turn list's end: `Ok(None)` read whole, `Ok(Some)` cut, `Err` failed.
     TurnsEnded(Result<Option<Cut>, ApiError>),
     Artifacts(Result<Vec<Artifact>, ApiError>),
@@ -194,7 +195,7 @@ impl TurnFactsFeed {
 
     fn take(&mut self, listing: Listing, facts: &mut TurnFacts, warn: &impl Fn(&str)) {
         match listing {
-            Listing::Turns(turns) => facts.add_turns(turns),
+            Listing::Turns(turns) => facts.add_facts(turns),
             Listing::TurnsEnded(Ok(None)) => self.turns = Progress::Whole,
             Listing::TurnsEnded(Ok(Some(_))) => self.turns = Progress::Partial,
             Listing::TurnsEnded(Err(e)) => {
@@ -248,7 +249,9 @@ async fn read_lists(client: ApiClient, session_id: String, tx: mpsc::UnboundedSe
                     let met = turns
                         .iter()
                         .fold(false, |met, t| !seen.insert(t.id.clone()) | met);
-                    let _ = tx.send(Listing::Turns(turns));
+                    let _ = tx.send(Listing::Turns(
+                        turns.into_iter().map(TurnFact::of).collect(),
+                    ));
                     !met
                 },
             )

@@ -24,6 +24,32 @@ pub(crate) struct TurnFact {
     pub(crate) skipped: Vec<(String, String)>,
 }
 
+impl TurnFact {
+    /// What `turn` says, with its id.
+    pub(crate) fn of(turn: Turn) -> (String, TurnFact) {
+        let error = turn.error_text();
+        let status = Some(&turn.status).filter(|s| **s != TurnStatus::Working);
+        let outcome = TurnOutcome::settled(
+            status,
+            Some(turn.created_at),
+            turn.started_at,
+            turn.completed_at,
+            error,
+        );
+        let skipped = turn
+            .artifacts_skipped
+            .into_iter()
+            .map(|s| (s.path, s.reason))
+            .collect();
+        let fact = TurnFact {
+            outcome,
+            artifacts: turn.artifacts,
+            skipped,
+        };
+        (turn.id, fact)
+    }
+}
+
 /// One published file.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Published {
@@ -57,28 +83,12 @@ impl TurnFacts {
 
     /// Adds (or replaces) what `turns` say.
     pub(crate) fn add_turns(&mut self, turns: Vec<Turn>) {
-        for turn in turns {
-            let error = turn.error_text();
-            let status = Some(&turn.status).filter(|s| **s != TurnStatus::Working);
-            let outcome = TurnOutcome::settled(
-                status,
-                Some(turn.created_at),
-                turn.started_at,
-                turn.completed_at,
-                error,
-            );
-            let skipped = turn
-                .artifacts_skipped
-                .into_iter()
-                .map(|s| (s.path, s.reason))
-                .collect();
-            let fact = TurnFact {
-                outcome,
-                artifacts: turn.artifacts,
-                skipped,
-            };
-            self.turns.insert(turn.id, fact);
-        }
+        self.add_facts(turns.into_iter().map(TurnFact::of));
+    }
+
+    /// Adds (or replaces) facts made by [`TurnFact::of`], by turn id.
+    pub(crate) fn add_facts(&mut self, facts: impl IntoIterator<Item = (String, TurnFact)>) {
+        self.turns.extend(facts);
     }
 
     pub(crate) fn add_artifacts(&mut self, artifacts: Vec<Artifact>) {
