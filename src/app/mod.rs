@@ -332,7 +332,10 @@ impl App {
     fn on_stream_update(&mut self, update: Option<stream::Received>) {
         match update {
             Some(update) => self.on_stream_batch(update),
-            None => self.stream = None,
+            None => {
+                self.stream = None;
+                self.frames.set_behind(false);
+            }
         }
     }
 
