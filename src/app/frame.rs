@@ -1,13 +1,7 @@
 //! Redraw on request only: requests coalesce, and frames are at least `min_interval` apart
-//! (60 per second at most), [`BEHIND_INTERVAL`] while the stream is far behind unless the
-//! user acted. No fixed tick: with nothing requested, nothing is drawn.
+//! (60 per second at most). No fixed tick: with nothing requested, nothing is drawn.
 
 use std::time::{Duration, Instant};
-
-/// How far apart frames are while the stream is far behind (a catch-up of thousands of
-/// events): its screens pass faster than they can be read, and each one drawn is time not
-/// spent catching up.
-pub(crate) const BEHIND_INTERVAL: Duration = Duration::from_millis(100);
 
 #[derive(Debug, Clone)]
 pub(crate) struct FrameScheduler {
@@ -16,10 +10,6 @@ pub(crate) struct FrameScheduler {
     requested: bool,
     /// Nothing may be drawn yet (the theme is not known).
     held: bool,
-    /// The stream is far behind: frames [`BEHIND_INTERVAL`] apart.
-    behind: bool,
-    /// The user acted since the last frame: it comes at the usual pace even when behind.
-    input: bool,
     frames_drawn: u64,
 }
 
@@ -31,8 +21,6 @@ impl FrameScheduler {
             last_drawn: None,
             requested: false,
             held: false,
-            behind: false,
-            input: false,
             frames_drawn: 0,
         }
     }
@@ -52,28 +40,14 @@ impl FrameScheduler {
         self.held = false;
     }
 
-    /// Whether the stream is far behind (frames [`BEHIND_INTERVAL`] apart meanwhile).
-    pub(crate) fn set_behind(&mut self, behind: bool) {
-        self.behind = behind;
-    }
-
-    /// The user acted: the next frame is not held back by a stream far behind.
-    pub(crate) fn input_arrived(&mut self) {
-        self.input = true;
-    }
-
     /// When the requested frame may be drawn; `None` when no frame is requested or frames
     /// are held.
     pub(crate) fn due_at(&self, now: Instant) -> Option<Instant> {
         if !self.requested || self.held {
             return None;
         }
-        let interval = match self.behind && !self.input {
-            true => BEHIND_INTERVAL,
-            false => self.min_interval,
-        };
         Some(match self.last_drawn {
-            Some(last) => (last + interval).max(now),
+            Some(last) => (last + self.min_interval).max(now),
             None => now,
         })
     }
@@ -81,7 +55,6 @@ impl FrameScheduler {
     /// Records a drawn frame.
     pub(crate) fn drawn(&mut self, now: Instant) {
         self.requested = false;
-        self.input = false;
         self.last_drawn = Some(now);
         self.frames_drawn += 1;
     }
@@ -123,28 +96,6 @@ mod tests {
         assert_eq!(s.due_at(t0), None);
         s.release();
         assert_eq!(s.due_at(t0), Some(t0));
-    }
-
-    #[test]
-    fn frames_are_spaced_wider_while_behind_unless_the_user_acted() {
-        let mut s = FrameScheduler::new(60);
-        let t0 = Instant::now();
-        s.request();
-        s.drawn(t0);
-        s.set_behind(true);
-        s.request();
-        assert_eq!(s.due_at(t0), Some(t0 + BEHIND_INTERVAL));
-        s.input_arrived();
-        assert_eq!(s.due_at(t0), Some(t0 + Duration::from_secs(1) / 60));
-        s.drawn(t0);
-        s.request();
-        assert_eq!(
-            s.due_at(t0),
-            Some(t0 + BEHIND_INTERVAL),
-            "one frame per input"
-        );
-        s.set_behind(false);
-        assert_eq!(s.due_at(t0), Some(t0 + Duration::from_secs(1) / 60));
     }
 
     #[test]

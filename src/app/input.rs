@@ -39,7 +39,6 @@ fn held_notice(held: &str) -> String {
 
 impl App {
     pub(super) fn on_terminal_event(&mut self, event: Event) -> Result<()> {
-        self.frames.input_arrived();
         match event {
             Event::Key(key) => self.on_key(key),
             Event::Paste(text) => {

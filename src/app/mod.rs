@@ -332,10 +332,7 @@ impl App {
     fn on_stream_update(&mut self, update: Option<stream::Received>) {
         match update {
             Some(update) => self.on_stream_batch(update),
-            None => {
-                self.stream = None;
-                self.frames.set_behind(false);
-            }
+            None => self.stream = None,
         }
     }
 

@@ -25,9 +25,6 @@ impl App {
                 Err(_) => break,
             }
         }
-        // A whole batch more waiting: far behind (frames spaced wider until caught up).
-        let behind = (self.stream.as_ref()).is_some_and(|s| s.updates.len() >= MAX_BATCH);
-        self.frames.set_behind(behind);
         self.hand_off_log();
         self.take_model_fetches();
     }
