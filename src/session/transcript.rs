@@ -961,36 +961,6 @@ fn full_args(args: &Value) -> String {
     if args.is_null() {
         return String::new();
     }
-    let mut pretty = serde_json::to_string_pretty(args).unwrap_or_default();
-    if pretty.len() > ARGS_FULL_MAX {
-        return clip(&pretty, ARGS_FULL_MAX);
-    }
-    // Kept as it is (no copy), without the spare room it grew with, as `clip` keeps none.
-    pretty.shrink_to_fit();
-    pretty
-}
-
-#[cfg(test)]
-mod full_args_tests {
-    use super::*;
-
-    proptest::proptest! {
-        /// The pretty text kept as it is reads as the one clipped, and keeps no spare room.
-        #[test]
-        fn full_args_reads_as_the_pretty_text_clipped(
-            text in "[a-z\"\\\\é ]{0,40}",
-            repeat in 0usize..400,
-        ) {
-            let args = serde_json::json!({ "command": text.repeat(repeat), "n": repeat });
-            let pretty = serde_json::to_string_pretty(&args).unwrap();
-            let full = full_args(&args);
-            proptest::prop_assert_eq!(&full, &clip(&pretty, ARGS_FULL_MAX));
-            proptest::prop_assert_eq!(full.capacity(), full.len());
-        }
-    }
-
-    #[test]
-    fn null_arguments_have_no_full_text() {
-        assert_eq!(full_args(&Value::Null), "");
-    }
+    let pretty = serde_json::to_string_pretty(args).unwrap_or_default();
+    clip(&pretty, ARGS_FULL_MAX)
 }
