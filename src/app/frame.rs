@@ -8,6 +8,8 @@ pub(crate) struct FrameScheduler {
     min_interval: Duration,
     last_drawn: Option<Instant>,
     requested: bool,
+    /// Nothing may be drawn yet (the theme is not known).
+    held: bool,
     frames_drawn: u64,
 }
 
@@ -18,6 +20,7 @@ impl FrameScheduler {
             min_interval: Duration::from_secs(1) / max_fps.max(1),
             last_drawn: None,
             requested: false,
+            held: false,
             frames_drawn: 0,
         }
     }
@@ -27,9 +30,20 @@ impl FrameScheduler {
         self.requested = true;
     }
 
-    /// When the requested frame may be drawn; `None` when no frame is requested.
+    /// No frame is due until [`FrameScheduler::release`]; requests are kept.
+    pub(crate) fn hold(&mut self) {
+        self.held = true;
+    }
+
+    /// Frames may be drawn again: one requested meanwhile is due at once.
+    pub(crate) fn release(&mut self) {
+        self.held = false;
+    }
+
+    /// When the requested frame may be drawn; `None` when no frame is requested or frames
+    /// are held.
     pub(crate) fn due_at(&self, now: Instant) -> Option<Instant> {
-        if !self.requested {
+        if !self.requested || self.held {
             return None;
         }
         Some(match self.last_drawn {
@@ -71,6 +85,17 @@ mod tests {
         s.drawn(t0);
         assert_eq!(s.due_at(t0), None);
         assert_eq!(s.frames_drawn(), 1);
+    }
+
+    #[test]
+    fn a_held_scheduler_has_nothing_due_and_keeps_the_request_for_its_release() {
+        let mut s = FrameScheduler::new(60);
+        let t0 = Instant::now();
+        s.hold();
+        s.request();
+        assert_eq!(s.due_at(t0), None);
+        s.release();
+        assert_eq!(s.due_at(t0), Some(t0));
     }
 
     #[test]

@@ -61,6 +61,7 @@ pub mod sender;
 pub(crate) mod settings;
 pub(crate) mod shell;
 pub(crate) mod stats;
+mod theme_asked;
 mod timers;
 mod token_scopes;
 mod turn_pages;
@@ -77,14 +78,14 @@ use tokio::sync::mpsc;
 
 use crate::session::{Notice, SessionView, Severity, Update};
 use crate::store::StateStore;
-use crate::terminal::{self, Tui};
+use crate::terminal::Tui;
 use crate::ui::Screen;
 use crate::ui::theme::Theme;
 use artifacts::ArtifactsPoll;
 use fetch::{FetchJob, FetchQueue};
 use frame::FrameScheduler;
 use gobare_api::client::ApiClient;
-use gobare_api::stream::{self, StreamHandle, StreamTarget, StreamUpdate};
+use gobare_api::stream::{self, StreamHandle, StreamTarget};
 use memory::LockOrRecover;
 use replay::ReplayProgress;
 use stats::Stats;
@@ -93,20 +94,6 @@ use stats::Stats;
 /// applied in slices so keys stay responsive and progress is drawn).
 pub(crate) const MAX_BATCH: usize = 4096;
 const MAX_FPS: u32 = 60;
-
-/// `auto` as the terminal's answer picks it (OSC 11) when `COLORFGBG` does not say; any
-/// other name as it is.
-pub(crate) fn auto_theme_asked(name: crate::ui::theme::ThemeName) -> crate::ui::theme::ThemeName {
-    use crate::ui::theme::ThemeName;
-    if name != ThemeName::Auto || std::env::var_os("COLORFGBG").is_some() {
-        return name;
-    }
-    match terminal::background::query_is_light(terminal::background::TIMEOUT) {
-        Some(true) => ThemeName::Light,
-        Some(false) => ThemeName::Dark,
-        None => ThemeName::Auto,
-    }
-}
 
 /// A running app: the terminal, the model, the view state and the background plumbing.
 pub(crate) struct App {
@@ -342,7 +329,7 @@ impl App {
     }
 
     /// A batch from the session's stream, or its end (after it reported `Failed`).
-    fn on_stream_update(&mut self, update: Option<StreamUpdate>) {
+    fn on_stream_update(&mut self, update: Option<stream::Received>) {
         match update {
             Some(update) => self.on_stream_batch(update),
             None => self.stream = None,
@@ -410,6 +397,21 @@ impl App {
             let backend = self.tui.backend_mut();
             let _ = backend.write_all(b"\r\n").and_then(|()| backend.flush());
         }
+    }
+
+    /// The theme is still being asked: nothing is drawn until [`App::theme_known`]; the
+    /// stream is applied meanwhile.
+    pub(crate) fn theme_pending(&mut self) {
+        self.frames.hold();
+    }
+
+    /// The theme the terminal's answer picked: the first frame may be drawn.
+    pub(crate) fn theme_known(&mut self, name: crate::ui::theme::ThemeName) {
+        self.theme_name = name;
+        self.theme =
+            Theme::for_terminal(name, self.no_color, &self.colors).unwrap_or_else(Theme::no_color);
+        self.frames.release();
+        self.frames.request();
     }
 
     /// Something visible changed: draw at the next allowed moment.

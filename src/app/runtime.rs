@@ -19,6 +19,7 @@ use tokio::sync::{Notify, mpsc};
 use super::fleet_front::{FleetExit, FleetFront, FleetMsg, FleetState};
 use super::settings::Settings;
 use super::stats::Stats;
+use super::theme_asked::{self, ThemeAsked};
 use super::unsaved::Unsaved;
 use super::{App, AppMsg, AppOptions};
 use crate::config::Config;
@@ -26,7 +27,7 @@ use crate::fleet::details::READS_PER_MINUTE;
 use crate::fleet::live::{Announcements, FleetLive, FleetNews, FleetSource, POLL_PERIOD};
 use crate::store::StateStore;
 use crate::terminal::{self, TerminationSignals, Tui};
-use gobare_api::stream::{StreamHandle, StreamTarget, StreamUpdate};
+use gobare_api::stream::{Received, StreamHandle, StreamTarget};
 
 /// How often the fleet behind a session is looked at for its alarms, at most.
 const FLEET_LOOK_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
@@ -60,13 +61,15 @@ enum Front {
 /// What woke the loop.
 enum Woken {
     Terminal(Option<std::io::Result<crossterm::event::Event>>),
-    Stream(Option<StreamUpdate>),
+    Stream(Option<Received>),
     Session(AppMsg),
     Fleet(Box<FleetMsg>),
     News(Option<FleetNews>),
     Changed,
     Timer,
     Signal,
+    /// The terminal answered what its background is (or did not, in time).
+    Theme(crate::ui::theme::ThemeName),
 }
 
 /// A front's waits, borrowed apart from the rest of it so the one `select!` can hold them
@@ -117,8 +120,12 @@ pub(crate) async fn run(config: Config, start: Start) -> Result<()> {
         None => terminal::enter(true),
     }
     .wrap_err(NEEDS_TTY)?;
+    let mut theme_asked = None;
     if config.screen_reader.is_none() {
-        settings.theme_name = super::auto_theme_asked(settings.theme_name);
+        match theme_asked::ask(settings.theme_name) {
+            Ok(name) => settings.theme_name = name,
+            Err(asked) => theme_asked = Some(asked),
+        }
     }
     let title = config
         .screen_reader
@@ -133,6 +140,7 @@ pub(crate) async fn run(config: Config, start: Start) -> Result<()> {
         title,
         counted: None,
         fleet_looked: None,
+        theme_asked,
     };
     let stats = Stats::from_env();
     let front = match start {
@@ -173,6 +181,9 @@ struct Runtime {
     counted: Option<(u64, crate::budget::slots::Counts)>,
     /// When the fleet behind the session in front was last looked at for its alarms.
     fleet_looked: Option<Instant>,
+    /// The `auto` theme's question while its answer is on the way: the terminal's input is
+    /// not read meanwhile, and the session in front draws nothing.
+    theme_asked: Option<ThemeAsked>,
 }
 
 impl Runtime {
@@ -214,6 +225,7 @@ impl Runtime {
                 }
                 Front::Fleet(fleet) => fleet.next_deadline(now),
             };
+            let asking = self.theme_asked.is_some();
             let woken = {
                 let sources = match &mut front {
                     Front::Session(app) => {
@@ -237,7 +249,8 @@ impl Runtime {
                     }
                 };
                 tokio::select! {
-                    event = events.next() => Woken::Terminal(event),
+                    event = next_event(&mut events, asking) => Woken::Terminal(event),
+                    name = theme_answered(self.theme_asked.as_mut()) => Woken::Theme(name),
                     update = next_update(sources.stream) => Woken::Stream(update),
                     Some(msg) = recv(sources.session_msgs) => Woken::Session(msg),
                     Some(msg) = recv(sources.fleet_msgs) => Woken::Fleet(Box::new(msg)),
@@ -250,6 +263,11 @@ impl Runtime {
                     }
                 }
             };
+            if let Woken::Theme(name) = woken {
+                self.theme_asked = None;
+                self.theme_known(&mut front, name);
+                continue;
+            }
             if let Err(e) = on_woken(&mut front, woken) {
                 return self.end(front, Err(e));
             }
@@ -388,7 +406,15 @@ impl Runtime {
         open_changes: bool,
     ) -> Result<Front> {
         let warnings = self.take_warnings();
-        let mut options = AppOptions::for_session(&self.config, id, &self.settings, warnings)?;
+        let mut options = match AppOptions::for_session(&self.config, id, &self.settings, warnings)
+        {
+            Ok(options) => options,
+            Err(e) => {
+                // Answered while the terminal is still ours.
+                self.settle_theme();
+                return Err(e);
+            }
+        };
         options.first_message = first_message;
         options.open_changes = open_changes;
         options.fleet = self.fleet.as_ref().map(FleetState::announcements);
@@ -398,6 +424,9 @@ impl Runtime {
         }
         let mut app = App::new(options, tui);
         app.stats = stats;
+        if self.theme_asked.is_some() {
+            app.theme_pending();
+        }
         app.start();
         Ok(Front::Session(Box::new(app)))
     }
@@ -411,6 +440,8 @@ impl Runtime {
         root: Option<String>,
         selected: Option<String>,
     ) -> Result<Front> {
+        // The fleet is drawn from its start: its theme is waited for.
+        self.settle_theme();
         let client = self.config.client().map_err(|e| eyre!(e.summary()))?;
         let mut state = match self.fleet.take() {
             Some(state) => state,
@@ -461,8 +492,26 @@ impl Runtime {
         app.into_parts()
     }
 
+    /// The theme, once asked, waited for here.
+    fn settle_theme(&mut self) {
+        if let Some(asked) = self.theme_asked.take() {
+            self.settings.theme_name = asked.wait();
+        }
+    }
+
+    /// The terminal's answer: the theme of the front in front and of those to come.
+    fn theme_known(&mut self, front: &mut Front, name: crate::ui::theme::ThemeName) {
+        self.settings.theme_name = name;
+        match front {
+            Front::Session(app) => app.theme_known(name),
+            Front::Fleet(fleet) => fleet.state.set_theme_name(name),
+        }
+    }
+
     /// Ends the run with `front` in front: what it keeps is saved, the terminal restored.
     fn end(&mut self, front: Front, result: Result<()>) -> Result<()> {
+        // A late answer would otherwise reach the shell as typed text.
+        self.settle_theme();
         match front {
             Front::Session(app) => {
                 let (tui, mut stats) = self.leave_session(app);
@@ -516,9 +565,27 @@ fn on_woken(front: &mut Front, woken: Woken) -> Result<()> {
     Ok(())
 }
 
-async fn next_update(stream: Option<&mut StreamHandle>) -> Option<StreamUpdate> {
+/// The terminal's next event; none while the theme's answer is read (the one reader).
+async fn next_event(
+    events: &mut crossterm::event::EventStream,
+    asking: bool,
+) -> Option<std::io::Result<crossterm::event::Event>> {
+    if asking {
+        return std::future::pending().await;
+    }
+    events.next().await
+}
+
+async fn theme_answered(asked: Option<&mut ThemeAsked>) -> crate::ui::theme::ThemeName {
+    match asked {
+        Some(asked) => asked.answered().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn next_update(stream: Option<&mut StreamHandle>) -> Option<Received> {
     match stream {
-        Some(s) => s.updates.recv().await,
+        Some(s) => s.updates.recv_runs().await,
         None => std::future::pending().await,
     }
 }

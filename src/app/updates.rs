@@ -8,23 +8,44 @@ use super::{App, AppMsg, Intent, MAX_BATCH};
 use crate::session::{Fetch, Severity, Update};
 use gobare_api::error::{ApiError, ApiErrorKind};
 use gobare_api::stream::ConnectionState;
-use gobare_api::stream::{StreamFrame, StreamUpdate};
+use gobare_api::stream::{Received, StreamFrame, StreamUpdate};
 
 impl App {
-    pub(super) fn on_stream_batch(&mut self, first: StreamUpdate) {
+    /// Applies `first` and what else is queued, up to about [`MAX_BATCH`] updates (a run
+    /// is applied whole).
+    pub(super) fn on_stream_batch(&mut self, first: Received) {
         let now = Instant::now();
-        self.on_stream(first, now);
-        for _ in 1..MAX_BATCH {
+        let mut applied = self.on_received(first, now);
+        while applied < MAX_BATCH {
             let Some(stream) = self.stream.as_mut() else {
                 break;
             };
-            match stream.updates.try_recv() {
-                Ok(update) => self.on_stream(update, now),
+            match stream.updates.try_recv_runs() {
+                Ok(received) => applied += self.on_received(received, now),
                 Err(_) => break,
             }
         }
         self.hand_off_log();
         self.take_model_fetches();
+    }
+
+    /// Applies an update or a run's frames, each as [`App::on_stream`] would; returns how
+    /// many updates that was.
+    fn on_received(&mut self, received: Received, now: Instant) -> usize {
+        match received {
+            Received::Update(update) => {
+                self.on_stream(update, now);
+                1
+            }
+            Received::Run(run) => {
+                // Each frame is made where it is applied, and the run's share of the queue
+                // is given back once, as it is dropped.
+                for mut frame in run.frames() {
+                    self.on_frame(&mut frame, now);
+                }
+                run.len()
+            }
+        }
     }
 
     pub(super) fn on_stream(&mut self, mut update: StreamUpdate, now: Instant) {

@@ -14,14 +14,18 @@ use std::time::{Duration, Instant};
 /// the theme is then dark, as when nothing answers).
 pub(crate) const TIMEOUT: Duration = Duration::from_millis(100);
 
-/// Whether the terminal says its background is light; `None` when it does not say within
-/// `timeout`. The terminal must be in raw mode.
-pub(crate) fn query_is_light(timeout: Duration) -> Option<bool> {
+/// Writes the question (the terminal in raw mode); [`answer_is_light`] reads the answer,
+/// on any thread, while nothing else reads the terminal.
+pub(crate) fn ask() -> io::Result<()> {
     let mut out = io::stdout();
-    out.write_all(b"\x1b]11;?\x1b\\\x1b[c").ok()?;
-    out.flush().ok()?;
-    let answer = read_answers(timeout);
-    background_is_light(&answer)
+    out.write_all(b"\x1b]11;?\x1b\\\x1b[c")?;
+    out.flush()
+}
+
+/// The answer to [`ask`]: whether the background is light; `None` when the terminal does
+/// not say within `timeout`.
+pub(crate) fn answer_is_light(timeout: Duration) -> Option<bool> {
+    background_is_light(&read_answers(timeout))
 }
 
 /// Reads what the terminal answers until its DA1 answer or `timeout`.

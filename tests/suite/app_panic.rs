@@ -37,6 +37,9 @@ enum TokenFrom {
     File(PathBuf),
 }
 
+/// The session's title.
+const TITLE: &str = "panic canary";
+
 /// Attaches the binary to a fresh session of a simulator that accepts only [`TOKEN`], with a
 /// home of its own, the panic requested, and `extra` arguments and environment; waits for it
 /// to exit.
@@ -45,7 +48,7 @@ fn run_until_panic(token: TokenFrom, args: &[&str], env: &[(&str, &str)]) -> Run
         token: Some(TOKEN.into()),
         ..SimConfig::for_tests()
     });
-    let session = sim.sim.create_session(Some("panic canary"));
+    let session = sim.sim.create_session(Some(TITLE));
     let home = tempfile::tempdir().unwrap();
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_gobare-tui"));
     cmd.args(args);
@@ -95,7 +98,8 @@ impl Run {
         let left = last(&raw, "\x1b[?1049l").expect("left the alternate screen");
         let drawn = String::from_utf8_lossy(&raw[entered..left]);
         assert!(
-            drawn.contains(&self.session),
+            // By its id until the session is read, by its title after.
+            drawn.contains(&self.session) || drawn.contains(TITLE),
             "no frame showing the session was drawn before the panic:\n{drawn:?}"
         );
     }

@@ -297,7 +297,8 @@ fn side_by_side(what: &str, curl: impl Fn() -> Child, ours: impl Fn(&str) -> Chi
 /// reading the same replay, alternating, medians of 5; with `GOBARE_PERF_BASELINE_BIN=PATH`,
 /// that build too, in the same rounds (before and after a change). `GOBARE_PERF_TAIL_ONLY=1`
 /// stops after `tail`; `GOBARE_PERF_SERVE=SECS` only serves the front for that long and
-/// prints how to reach it.
+/// prints how to reach it; `GOBARE_PERF_TERMINAL_ANSWERS=1` attaches in a terminal that
+/// answers the theme's question (the default pty never does).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "performance figure: run with --ignored --nocapture"]
 async fn fast_server_tail_and_export() {
@@ -536,8 +537,11 @@ impl App {
         cmd.env("HOME", &home.0);
         cmd.env("TERM", "xterm-256color");
         cmd.env_remove("NO_COLOR");
+        // `GOBARE_PERF_TERMINAL_ANSWERS=1`: the terminal answers the theme's question
+        // (dark), as most do, so no start waits out its timeout.
+        let answer = std::env::var_os("GOBARE_PERF_TERMINAL_ANSWERS").map(|_| "0000/0000/0000");
         App {
-            pty: Pty::spawn(cmd, COLS, ROWS),
+            pty: Pty::spawn_with_background(cmd, COLS, ROWS, answer),
             stats,
             _home: home,
         }

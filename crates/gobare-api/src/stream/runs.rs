@@ -80,6 +80,27 @@ impl FrameRun {
     pub fn into_frames(self) -> RunFrames {
         RunFrames { run: self, next: 0 }
     }
+
+    /// The frames of [`FrameRun::into_frames`], made where they are used and holding no
+    /// share: the run keeps its whole share until it is dropped, so a consumer taking a
+    /// run at once gives it back once, not a frame at a time.
+    pub fn frames(&self) -> impl ExactSizeIterator<Item = StreamFrame> + '_ {
+        self.frames
+            .iter()
+            .map(|frame| self.frame(frame, QueueSlot::default()))
+    }
+
+    /// `frame` as the general path delivers it, holding `slot`.
+    fn frame(&self, frame: &RunFrame, slot: QueueSlot) -> StreamFrame {
+        let text = ascii(&self.chunk[frame.start..frame.end]);
+        StreamFrame {
+            id: Some(frame.seq),
+            data: FrameData::of(text, Some(&self.chunk)),
+            event: Err(DecodeError(NOT_DECODED.into())),
+            created_at: frame.created_at,
+            slot,
+        }
+    }
 }
 
 /// The frames of a [`FrameRun`], one at a time.
@@ -112,14 +133,7 @@ impl Iterator for RunFrames {
                 .slot
                 .split_off(data_bytes + super::FRAME_OVERHEAD_BYTES)
         };
-        let text = ascii(&self.run.chunk[frame.start..frame.end]);
-        Some(StreamFrame {
-            id: Some(frame.seq),
-            data: FrameData::of(text, Some(&self.run.chunk)),
-            event: Err(DecodeError(NOT_DECODED.into())),
-            created_at: frame.created_at,
-            slot,
-        })
+        Some(self.run.frame(&frame, slot))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

@@ -567,7 +567,10 @@ pub(crate) mod compare {
                 Queued::Update(update) => updates.push(update),
                 Queued::Run(run) => {
                     runs += 1;
-                    updates.extend(run.into_frames().map(StreamUpdate::Frame));
+                    let in_place: Vec<StreamFrame> = run.frames().collect();
+                    let expanded: Vec<StreamFrame> = run.into_frames().collect();
+                    assert_eq!(in_place, expanded, "a run's frames in place and expanded");
+                    updates.extend(expanded.into_iter().map(StreamUpdate::Frame));
                 }
             }
         }
