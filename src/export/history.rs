@@ -28,7 +28,7 @@ use tokio::time::Instant;
 
 /// How long an open stream stays silent before its history is taken to have ended, when
 /// nothing else says so.
-pub(crate) const END_QUIET: Duration = Duration::from_millis(500);
+pub const END_QUIET: Duration = Duration::from_millis(500);
 
 /// The quiet that ends a settled session's history once it reached the session's last
 /// change: only events stamped in that same millisecond can still be on their way, in the

@@ -2,9 +2,10 @@
 //! socket, splits the stream and reads the turn lists; this one decodes each event,
 //! writes it and frees it, so the two halves of an export run on two cores at once.
 //!
-//! Frames cross in batches (one wake-up per batch, not per frame) over a bounded channel:
-//! the frames held there still count against the stream's queue budget, so memory stays
-//! flat and a slow disk makes the socket wait. A turn's facts that have not arrived yet
+//! Frames cross in batches (one wake-up per batch, not per frame) over a channel bounded
+//! in batches and bytes, so memory stays flat and a slow disk makes the socket wait: the
+//! reading side then waits to hand a batch over, not for the stream, so that wait is never
+//! taken for the history's quiet end. A turn's facts that have not arrived yet
 //! are waited for on this thread ([`Handle::block_on`] on the feed; the runtime's thread
 //! never blocks, so the reads it waits for go on).
 
@@ -19,6 +20,10 @@ use tokio::sync::{mpsc, oneshot};
 
 /// Frames in one batch at most: small enough that the writer starts early.
 pub(crate) const BATCH_FRAMES: usize = 256;
+/// A batch is handed over once its frames hold this many bytes: with [`BATCHES_QUEUED`],
+/// what the writer's channel holds is bounded in bytes (the frames in it no longer count
+/// against the stream's queue budget), to about 2 MiB and one large frame a batch.
+pub(crate) const BATCH_BYTES: usize = 256 << 10;
 /// Batches queued for the writer at most.
 const BATCHES_QUEUED: usize = 8;
 

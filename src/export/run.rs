@@ -8,13 +8,13 @@ use super::facts_feed::TurnFactsFeed;
 use super::history::{self, Ends, History, HistoryRead};
 use super::jsonl::envelope_line;
 use super::markdown::MarkdownWriter;
-use super::markdown_thread::{BATCH_FRAMES, MarkdownThread};
+use super::markdown_thread::{BATCH_BYTES, BATCH_FRAMES, MarkdownThread};
 use super::output::Output;
 use super::turn_facts::TurnFacts;
 use color_eyre::eyre::{Result, WrapErr, eyre};
 use gobare_api::client::ApiClient;
 use gobare_api::model::Session;
-use gobare_api::stream::{self, StreamOptions, StreamTarget};
+use gobare_api::stream::{self, QueueSlot, StreamOptions, StreamTarget};
 use gobare_api::text;
 use std::io::Write;
 use std::time::Duration;
@@ -141,7 +141,7 @@ pub async fn write<W: Write + Send + 'static>(
 }
 
 /// Hands every persisted frame of the history to the Markdown `writer`, in batches of
-/// what was queued (at most [`BATCH_FRAMES`]), then its end.
+/// what was queued (at most [`BATCH_FRAMES`] frames, about [`BATCH_BYTES`]), then its end.
 async fn read_to_writer<W: Write + Send + 'static>(
     updates: &mut gobare_api::stream::Updates,
     ends: Ends,
@@ -151,9 +151,16 @@ async fn read_to_writer<W: Write + Send + 'static>(
     let mut warn_here = |w: &str| warn(w);
     let mut history = History::new(updates, ends);
     let mut batch = Vec::with_capacity(BATCH_FRAMES);
-    while let Some(frame) = history.next(&mut warn_here).await? {
+    let mut batch_bytes = 0;
+    while let Some(mut frame) = history.next(&mut warn_here).await? {
+        // Handed over, a frame leaves the stream's queue budget for the writer's own bounded
+        // channel: a stream held up by the writer's backlog while this side waits for the
+        // next frame would look quiet, and a quiet spell ends the history.
+        frame.slot = QueueSlot::default();
+        batch_bytes += frame.data.len();
         batch.push(frame);
-        if batch.len() == BATCH_FRAMES || history.drained() {
+        if batch.len() == BATCH_FRAMES || batch_bytes >= BATCH_BYTES || history.drained() {
+            batch_bytes = 0;
             let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_FRAMES));
             if !writer.send_frames(full).await {
                 // The writer's error comes from `finish`.

@@ -318,6 +318,74 @@ async fn an_interrupted_markdown_export_leaves_nothing_behind() {
     sim.shutdown().await;
 }
 
+/// The Markdown writer held up (a turn's outcome on a turn page the server holds for
+/// longer than the history's quiet spell) while large events fill the stream's queue: the
+/// stream waiting for the writer is not a quiet stream, and every event is exported.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_writer_held_up_past_the_quiet_spell_loses_no_event() {
+    let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
+    let id = sim.create_session(Some("held up"));
+    // 300 turns (three turn pages), then 200 messages of 20 kB: four MB, four times the
+    // export's stream queue.
+    sim.seed_events(&id, 2_400);
+    let long = "a long message ".repeat(1_400);
+    for _ in 0..200 {
+        sim.emit(&id, EventPayload::AgentMessage(Text { text: long.clone() }));
+    }
+    let events = history(&sim, &id).await.len();
+    sim.set_faults(gobare_sim::Faults {
+        hold_later_turn_pages: true,
+        ..gobare_sim::Faults::default()
+    });
+    let home = Home::new();
+    let file = home.path("held.md");
+    let api = sim.url().to_string();
+    let args = [
+        "--api",
+        api.as_str(),
+        "export",
+        &id,
+        "--output",
+        file.to_str().unwrap(),
+    ];
+    let child = home
+        .tokio_command(&args)
+        .env("GOBARE_TOKEN", sim.token())
+        .output();
+    let child = tokio::spawn(child);
+    let deadline = tokio::time::Instant::now() + TIMEOUT;
+    while !sim
+        .requests()
+        .iter()
+        .any(|r| r.contains("/turns?") && r.contains("after="))
+    {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no later turn page asked for"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // The writer now waits for turn 101: held three times the export's quiet spell (the
+    // spell is the client's own timer; nothing else can stand for it).
+    tokio::time::sleep(3 * gobare_tui::export::history::END_QUIET).await;
+    sim.set_faults(gobare_sim::Faults::default());
+    let out = tokio::time::timeout(TIMEOUT, child)
+        .await
+        .expect("the export ends")
+        .unwrap()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("exported {events} events")),
+        "{events} events: {err}"
+    );
+    let md = std::fs::read_to_string(&file).unwrap();
+    assert!(md.contains("## Turn 300 "), "every turn written");
+    assert_eq!(md.matches(long.trim_end()).count(), 200);
+    sim.shutdown().await;
+}
+
 /// `export` takes any unique prefix of a session id, as `attach` and `tail` do.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_unique_prefix_names_the_session_exported() {
