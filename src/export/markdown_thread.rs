@@ -40,7 +40,7 @@ enum ToWriter {
     End(HistoryRead),
 }
 
-/// The writer's thread, fed by [`MarkdownThread::send`]. Dropped before
+/// The writer's thread, fed by [`MarkdownThread::send_frames`]. Dropped before
 /// [`MarkdownThread::finish`] (an interrupted export), it stops the writer and waits for
 /// it, so that the output's temporary file is removed before the process can exit.
 pub(crate) struct MarkdownThread<W> {
