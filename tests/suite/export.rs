@@ -257,6 +257,53 @@ async fn a_session_not_found_fails_and_writes_nothing() {
     sim.shutdown().await;
 }
 
+/// An `export` of `id` to `name` in `home`, the turn list's pages after the first of each
+/// end held by the simulator until its faults are cleared.
+fn export_with_turn_pages_held(
+    sim: &Simulator,
+    home: &Home,
+    id: &str,
+    name: &str,
+) -> tokio::process::Command {
+    sim.set_faults(gobare_sim::Faults {
+        hold_later_turn_pages: true,
+        ..gobare_sim::Faults::default()
+    });
+    let api = sim.url().to_string();
+    let file = home.path(name);
+    let args = [
+        "--api",
+        &api,
+        "export",
+        id,
+        "--output",
+        file.to_str().unwrap(),
+    ];
+    let mut command = home.tokio_command(&args);
+    command.env("GOBARE_TOKEN", sim.token());
+    command
+}
+
+/// Waits until a turn page after the first of its end was asked for (and is held), and
+/// `under_way` holds.
+async fn a_later_turn_page_asked(sim: &Simulator, under_way: impl Fn() -> bool) {
+    let deadline = tokio::time::Instant::now() + TIMEOUT;
+    loop {
+        let held = sim
+            .requests()
+            .iter()
+            .any(|r| r.contains("/turns?") && r.contains("after="));
+        if held && under_way() {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no later turn page asked for"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 /// Ctrl+C while the Markdown export's writer waits for a turn's outcome (the turn list's
 /// later pages held by the server) ends it at once, and leaves neither the file nor its
 /// temporary part behind.
@@ -266,43 +313,12 @@ async fn an_interrupted_markdown_export_leaves_nothing_behind() {
     let id = sim.create_session(Some("interrupted"));
     // 8 events a turn: 300 turns, three pages of the turn list.
     sim.seed_events(&id, 2_400);
-    sim.set_faults(gobare_sim::Faults {
-        hold_later_turn_pages: true,
-        ..gobare_sim::Faults::default()
-    });
     let home = Home::new();
-    let file = home.path("interrupted.md");
-    let api = sim.url().to_string();
-    let args = [
-        "--api",
-        api.as_str(),
-        "export",
-        &id,
-        "--output",
-        file.to_str().unwrap(),
-    ];
-    let mut child = home
-        .tokio_command(&args)
-        .env("GOBARE_TOKEN", sim.token())
+    let mut child = export_with_turn_pages_held(&sim, &home, &id, "interrupted.md")
         .spawn()
         .unwrap();
-    // Under way: the output's temporary part exists and a later page of the turn list
-    // has been asked for (and is held).
-    let deadline = tokio::time::Instant::now() + TIMEOUT;
-    loop {
-        let held = sim
-            .requests()
-            .iter()
-            .any(|r| r.contains("/turns?") && r.contains("after="));
-        if held && !left_behind(&home, "interrupted.md").is_empty() {
-            break;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the export never started"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    // Under way: the output's temporary part exists too.
+    a_later_turn_page_asked(&sim, || !left_behind(&home, "interrupted.md").is_empty()).await;
     // SAFETY: kill(2) on our own child's pid.
     unsafe { libc::kill(child.id().unwrap() as i32, libc::SIGINT) };
     let status = tokio::time::timeout(TIMEOUT, child.wait())
@@ -333,38 +349,10 @@ async fn a_writer_held_up_past_the_quiet_spell_loses_no_event() {
         sim.emit(&id, EventPayload::AgentMessage(Text { text: long.clone() }));
     }
     let events = history(&sim, &id).await.len();
-    sim.set_faults(gobare_sim::Faults {
-        hold_later_turn_pages: true,
-        ..gobare_sim::Faults::default()
-    });
     let home = Home::new();
-    let file = home.path("held.md");
-    let api = sim.url().to_string();
-    let args = [
-        "--api",
-        api.as_str(),
-        "export",
-        &id,
-        "--output",
-        file.to_str().unwrap(),
-    ];
-    let child = home
-        .tokio_command(&args)
-        .env("GOBARE_TOKEN", sim.token())
-        .output();
+    let child = export_with_turn_pages_held(&sim, &home, &id, "held.md").output();
     let child = tokio::spawn(child);
-    let deadline = tokio::time::Instant::now() + TIMEOUT;
-    while !sim
-        .requests()
-        .iter()
-        .any(|r| r.contains("/turns?") && r.contains("after="))
-    {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no later turn page asked for"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    a_later_turn_page_asked(&sim, || true).await;
     // The writer now waits for turn 101: held three times the export's quiet spell (the
     // spell is the client's own timer; nothing else can stand for it).
     tokio::time::sleep(3 * gobare_tui::export::history::END_QUIET).await;
@@ -380,7 +368,7 @@ async fn a_writer_held_up_past_the_quiet_spell_loses_no_event() {
         err.contains(&format!("exported {events} events")),
         "{events} events: {err}"
     );
-    let md = std::fs::read_to_string(&file).unwrap();
+    let md = std::fs::read_to_string(home.path("held.md")).unwrap();
     assert!(md.contains("## Turn 300 "), "every turn written");
     assert_eq!(md.matches(long.trim_end()).count(), 200);
     sim.shutdown().await;
