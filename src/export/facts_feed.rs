@@ -129,17 +129,16 @@ impl TurnFactsFeed {
                 None => self.lists_ended(),
             }
         }
-        let lacking = wanted
-            .turns
-            .iter()
-            .filter(|t| self.turns == Progress::Whole && facts.turn(t).is_none())
+        // Each at most once for each reason (a turn may be wanted twice in one event).
+        let (lacking, ended) = self.to_read_alone(facts, wanted);
+        let lacking = lacking
+            .into_iter()
             .filter(|t| self.read_lacking.insert(t.to_string()));
-        let ended = wanted
-            .ended
-            .iter()
-            .filter(|t| facts.turn(t).is_some_and(|f| f.outcome.is_none()))
+        let lacking: Vec<&String> = lacking.collect();
+        let ended = ended
+            .into_iter()
             .filter(|t| self.read_ended.insert(t.to_string()));
-        let reread: Vec<String> = lacking.chain(ended).cloned().collect();
+        let reread: Vec<String> = lacking.into_iter().chain(ended).cloned().collect();
         let Some((client, session_id)) = &self.client else {
             return;
         };
@@ -175,15 +174,30 @@ impl TurnFactsFeed {
 
     /// Whether `wanted` has a turn to read alone (as [`TurnFactsFeed::fill`] picks them).
     fn reads_alone(&self, facts: &TurnFacts, wanted: &Wanted) -> bool {
-        let lacking = wanted.turns.iter().any(|t| {
-            self.turns == Progress::Whole
-                && facts.turn(t).is_none()
-                && !self.read_lacking.contains(t)
-        });
-        let ended = wanted.ended.iter().any(|t| {
-            facts.turn(t).is_some_and(|f| f.outcome.is_none()) && !self.read_ended.contains(t)
-        });
-        self.client.is_some() && (lacking || ended)
+        let (lacking, ended) = self.to_read_alone(facts, wanted);
+        self.client.is_some() && !(lacking.is_empty() && ended.is_empty())
+    }
+
+    /// The turns of `wanted` not read alone yet that are to be: those the whole list
+    /// lacked, and the one it had working that the history ended.
+    fn to_read_alone<'w>(
+        &self,
+        facts: &TurnFacts,
+        wanted: &'w Wanted,
+    ) -> (Vec<&'w String>, Vec<&'w String>) {
+        let lacking = wanted
+            .turns
+            .iter()
+            .filter(|t| self.turns == Progress::Whole && facts.turn(t).is_none())
+            .filter(|t| !self.read_lacking.contains(*t))
+            .collect();
+        let ended = wanted
+            .ended
+            .iter()
+            .filter(|t| facts.turn(t).is_some_and(|f| f.outcome.is_none()))
+            .filter(|t| !self.read_ended.contains(*t))
+            .collect();
+        (lacking, ended)
     }
 
     /// Takes every listing already read, without waiting.

@@ -457,12 +457,7 @@ async fn an_interrupted_download_leaves_no_temporary_file() {
         );
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    // SAFETY: kill(2) on our own child's pid.
-    unsafe { libc::kill(child.id().unwrap() as i32, libc::SIGINT) };
-    let status = tokio::time::timeout(TIMEOUT, child.wait())
-        .await
-        .expect("exits on Ctrl+C")
-        .unwrap();
+    let status = crate::support::process::interrupt(&mut child, TIMEOUT).await;
     assert_eq!(status.code(), Some(1));
     assert!(files(&dir).is_empty(), "{:?}", files(&dir));
 }

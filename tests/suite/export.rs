@@ -319,12 +319,7 @@ async fn an_interrupted_markdown_export_leaves_nothing_behind() {
         .unwrap();
     // Under way: the output's temporary part exists too.
     a_later_turn_page_asked(&sim, || !left_behind(&home, "interrupted.md").is_empty()).await;
-    // SAFETY: kill(2) on our own child's pid.
-    unsafe { libc::kill(child.id().unwrap() as i32, libc::SIGINT) };
-    let status = tokio::time::timeout(TIMEOUT, child.wait())
-        .await
-        .expect("ends on Ctrl+C")
-        .unwrap();
+    let status = crate::support::process::interrupt(&mut child, TIMEOUT).await;
     assert_eq!(status.code(), Some(1));
     assert!(
         left_behind(&home, "interrupted.md").is_empty(),

@@ -1124,6 +1124,16 @@ struct Flood {
 #[derive(Clone)]
 struct MemoAnswer(u16, Vec<(String, String)>, axum::body::Bytes);
 
+impl MemoAnswer {
+    fn response(self) -> axum::response::Response {
+        let mut response = axum::response::Response::builder().status(self.0);
+        for (name, value) in &self.1 {
+            response = response.header(name, value);
+        }
+        response.body(axum::body::Body::from(self.2)).unwrap()
+    }
+}
+
 /// A request's path and query with the query's pairs in order, so that the same request
 /// however written finds its kept answer.
 fn memo_key(uri: &axum::http::Uri) -> String {
@@ -1202,11 +1212,7 @@ async fn flood_or_forward(
         .as_ref()
         .and_then(|key| flood.answers.lock().unwrap().get(key).cloned())
     {
-        let mut response = axum::response::Response::builder().status(kept.0);
-        for (name, value) in &kept.1 {
-            response = response.header(name, value);
-        }
-        return response.body(Body::from(kept.2)).unwrap();
+        return kept.response();
     }
     let target = flood
         .upstream
@@ -1230,11 +1236,7 @@ async fn flood_or_forward(
         let body = answer.bytes().await.expect("the simulator's answer");
         let kept = MemoAnswer(status, headers, body);
         flood.answers.lock().unwrap().insert(key, kept.clone());
-        let mut response = axum::response::Response::builder().status(kept.0);
-        for (name, value) in &kept.1 {
-            response = response.header(name, value);
-        }
-        return response.body(Body::from(kept.2)).unwrap();
+        return kept.response();
     }
     let mut response = axum::response::Response::builder().status(answer.status().as_u16());
     for (name, value) in answer.headers() {

@@ -120,3 +120,17 @@ pub(crate) fn wait_until_exited(pid: u32, timeout: Duration) -> Stat {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+/// Ctrl+C for `child` (SIGINT), then its exit status, within `timeout`.
+pub(crate) async fn interrupt(
+    child: &mut tokio::process::Child,
+    timeout: Duration,
+) -> std::process::ExitStatus {
+    let pid = i32::try_from(child.id().expect("still running")).expect("a pid");
+    // SAFETY: kill(2) on our own child's pid.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    tokio::time::timeout(timeout, child.wait())
+        .await
+        .expect("ends on Ctrl+C")
+        .expect("its status")
+}
