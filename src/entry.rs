@@ -11,6 +11,10 @@ use std::process::ExitCode;
 use tracing_appender::non_blocking::WorkerGuard;
 use tracing_appender::rolling::{RollingFileAppender, Rotation};
 
+/// Log lines waiting for the log's writer thread at most (past that, lines are dropped
+/// rather than the app held up).
+const LOG_LINES_QUEUED: usize = 8_192;
+
 /// Runs the command line: the binary's `main`.
 pub fn main() -> ExitCode {
     let cli = crate::cli::parse();
@@ -130,7 +134,11 @@ fn start_logging(config: &Config) -> Option<WorkerGuard> {
             return None;
         }
     };
-    let (writer, guard) = tracing_appender::non_blocking(appender);
+    // The default queue (128,000 lines) is a 4 MB array the channel touches as it starts:
+    // 2 ms and 4 MB of every run, for a log that writes a few lines a minute.
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .buffered_lines_limit(LOG_LINES_QUEUED)
+        .finish(appender);
     let filter = if config.verbose {
         "info,gobare_tui=debug,gobare_api=debug,gobare_sim=debug"
     } else {

@@ -20,7 +20,9 @@
 
 use color_eyre::eyre::{Result, bail};
 use gobare_api::model::{Session, SessionStatus};
-use gobare_api::stream::{ConnectionState, StreamFrame, StreamUpdate, Updates};
+use gobare_api::stream::{
+    ConnectionState, FrameRun, Received, RunFrames, StreamFrame, StreamUpdate, Updates,
+};
 use gobare_api::text;
 use std::time::Duration;
 use tokio::sync::mpsc::error::TryRecvError;
@@ -103,11 +105,23 @@ pub(crate) async fn read(
     Ok(history.read())
 }
 
-/// A history read frame by frame ([`read`] for a reader that never waits between frames;
-/// one that does, the Markdown waiting for a turn's facts, lets the stream's queue fill
-/// and its socket wait meanwhile, and none of that wait counts as the stream's quiet).
+/// A piece of the history: one persisted frame, or a chunk's persisted frames together
+/// (with [`gobare_api::stream::StreamOptions::frame_runs`]).
+// Boxing the frame would cost an allocation per frame the general path delivers.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Piece {
+    Frame(StreamFrame),
+    Run(FrameRun),
+}
+
+/// A history read frame by frame, or piece by piece ([`read`] for a reader that never
+/// waits between frames; one that does, the Markdown waiting for a turn's facts, lets the
+/// stream's queue fill and its socket wait meanwhile, and none of that wait counts as the
+/// stream's quiet).
 pub(crate) struct History<'a> {
     updates: &'a mut Updates,
+    /// A run [`History::next`] hands out a frame at a time.
+    expanding: Option<RunFrames>,
     ends: Ends,
     live: bool,
     reached: bool,
@@ -127,6 +141,7 @@ impl<'a> History<'a> {
     pub(crate) fn new(updates: &'a mut Updates, ends: Ends) -> History<'a> {
         History {
             updates,
+            expanding: None,
             ends,
             live: false,
             reached: false,
@@ -150,7 +165,7 @@ impl<'a> History<'a> {
 
     /// Whether nothing is queued: [`History::next`] would wait.
     pub(crate) fn drained(&self) -> bool {
-        self.updates.is_empty()
+        self.expanding.as_ref().is_none_or(|run| run.len() == 0) && self.updates.is_empty()
     }
 
     /// The next persisted frame; `None` at the history's end (then always `None`).
@@ -158,13 +173,32 @@ impl<'a> History<'a> {
         &mut self,
         warn: &mut impl FnMut(&str),
     ) -> Result<Option<StreamFrame>> {
+        loop {
+            if let Some(frame) = self.expanding.as_mut().and_then(Iterator::next) {
+                return Ok(Some(frame));
+            }
+            self.expanding = None;
+            match self.next_piece(warn).await? {
+                Some(Piece::Frame(frame)) => return Ok(Some(frame)),
+                Some(Piece::Run(run)) => self.expanding = Some(run.into_frames()),
+                None => return Ok(None),
+            }
+        }
+    }
+
+    /// The next persisted frame or run of them; `None` at the history's end (then always
+    /// `None`). Not to be mixed with [`History::next`] (whose run in hand it would pass).
+    pub(crate) async fn next_piece(
+        &mut self,
+        warn: &mut impl FnMut(&str),
+    ) -> Result<Option<Piece>> {
         if self.end.is_some() {
             return Ok(None);
         }
         loop {
             // What is already queued is taken without a timer: arming one per frame was a
             // timer-wheel entry per event on a replay.
-            let queued = match self.updates.try_recv() {
+            let queued = match self.updates.try_recv_runs() {
                 Ok(update) => Some(Some(update)),
                 Err(TryRecvError::Disconnected) => Some(None),
                 Err(TryRecvError::Empty) => None,
@@ -181,7 +215,7 @@ impl<'a> History<'a> {
                     };
                     self.quiet_until = Instant::now() + quiet;
                 }
-                match tokio::time::timeout_at(self.quiet_until, self.updates.recv()).await {
+                match tokio::time::timeout_at(self.quiet_until, self.updates.recv_runs()).await {
                     Ok(next) => next,
                     Err(_) => {
                         let end = if self.reached {
@@ -193,10 +227,23 @@ impl<'a> History<'a> {
                     }
                 }
             } else {
-                self.updates.recv().await
+                self.updates.recv_runs().await
             };
-            let Some(update) = next else {
-                bail!("the event stream stopped before the end of the history");
+            let update = match next {
+                None => bail!("the event stream stopped before the end of the history"),
+                Some(Received::Update(update)) => update,
+                Some(Received::Run(run)) => {
+                    let Some(last) = run.seqs().last() else {
+                        continue;
+                    };
+                    self.last_seq = Some(last);
+                    self.events += run.len() as u64;
+                    if let Some(change) = self.ends.settled_at {
+                        self.reached |= run.created_ats().flatten().any(|at| at >= change);
+                    }
+                    self.restart_quiet = true;
+                    return Ok(Some(Piece::Run(run)));
+                }
             };
             match update {
                 StreamUpdate::Frame(frame) if frame.id.is_some() => {
@@ -208,7 +255,7 @@ impl<'a> History<'a> {
                         .zip(frame.created_at)
                         .is_some_and(|(change, at)| at >= change);
                     self.restart_quiet = true;
-                    return Ok(Some(frame));
+                    return Ok(Some(Piece::Frame(frame)));
                 }
                 StreamUpdate::Frame(frame) => {
                     let truncation = frame
@@ -240,7 +287,7 @@ impl<'a> History<'a> {
         }
     }
 
-    fn end(&mut self, end: HistoryEnd) -> Option<StreamFrame> {
+    fn end(&mut self, end: HistoryEnd) -> Option<Piece> {
         self.end = Some(end);
         None
     }

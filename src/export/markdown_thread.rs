@@ -10,45 +10,44 @@
 //! never blocks, so the reads it waits for go on).
 
 use super::facts_feed::{TurnFactsFeed, Wanted};
-use super::history::HistoryRead;
+use super::history::{HistoryRead, Piece};
 use super::markdown::MarkdownWriter;
-use gobare_api::stream::StreamFrame;
+use gobare_api::model::{DecodeError, Event};
 use gobare_api::text;
 use std::io::{self, Write};
 use tokio::runtime::Handle;
 use tokio::sync::{mpsc, oneshot};
 
-/// Frames in one batch at most: small enough that the writer starts early.
+/// Frames in one batch, about (a run of a chunk's frames is not split): small enough that
+/// the writer starts early.
 pub(crate) const BATCH_FRAMES: usize = 256;
 /// A batch is handed over once its frames hold this many bytes: with [`BATCHES_QUEUED`],
 /// what the writer's channel holds is bounded in bytes (the frames in it no longer count
-/// against the stream's queue budget), to about 2 MiB and one large frame a batch.
+/// against the stream's queue budget).
 pub(crate) const BATCH_BYTES: usize = 256 << 10;
-/// Batches queued for the writer at most.
-const BATCHES_QUEUED: usize = 8;
+/// Batches queued for the writer at most: up to 16 MiB of frames, as sent. Against a fast
+/// server the writer (decoding and writing) is the slower half, and the history's end is a
+/// quiet spell after its last event ([`super::history::SETTLED_QUIET`]): a backlog about
+/// that long (~55,000 events at ~1.1 M/s) lets the writer go on through the whole spell
+/// instead of waiting it out. Measured on 200,000 events: 8 batches 232 ms, 32 216 ms,
+/// 64 204 ms, 96 228 ms (docs/perf.md).
+const BATCHES_QUEUED: usize = 64;
 
 /// What the reading side hands the writer.
 enum ToWriter {
-    /// Frames to write; `decoded_here` when the reading side decoded them, which then
-    /// frees them too (handed back through `spent`): memory is freed by the thread that
-    /// allocated it, as glibc's allocator prefers.
-    Frames {
-        frames: Vec<StreamFrame>,
-        decoded_here: bool,
-    },
+    /// Frames to write, undecoded: each event is made and freed on the writer's thread.
+    Pieces(Vec<Piece>),
     /// The history's end: the writer finishes the document.
     End(HistoryRead),
 }
 
-/// The writer's thread, fed by [`MarkdownThread::send_frames`]. Dropped before
+/// The writer's thread, fed by [`MarkdownThread::send_pieces`]. Dropped before
 /// [`MarkdownThread::finish`] (an interrupted export), it stops the writer and waits for
 /// it, so that the output's temporary file is removed before the process can exit.
 pub(crate) struct MarkdownThread<W> {
     frames: Option<mpsc::Sender<ToWriter>>,
     /// Warnings raised on the writer's thread, for the caller's `warn`.
     warnings: mpsc::UnboundedReceiver<String>,
-    /// Batches decoded on the reading side and written, to be freed there.
-    spent: mpsc::UnboundedReceiver<Vec<StreamFrame>>,
     /// Closed to stop a writer waiting for turn facts.
     stop: Option<oneshot::Sender<()>>,
     written: Option<oneshot::Receiver<io::Result<W>>>,
@@ -60,7 +59,6 @@ impl<W: Write + Send + 'static> MarkdownThread<W> {
     pub(crate) fn start(md: MarkdownWriter<W>, feed: TurnFactsFeed) -> io::Result<Self> {
         let (frames, rx) = mpsc::channel(BATCHES_QUEUED);
         let (warn_tx, warnings) = mpsc::unbounded_channel();
-        let (spent_tx, spent) = mpsc::unbounded_channel();
         let (stop, stopped) = oneshot::channel();
         let (done, written) = oneshot::channel();
         let runtime = Handle::current();
@@ -74,7 +72,6 @@ impl<W: Write + Send + 'static> MarkdownThread<W> {
                     feed,
                     runtime,
                     stopped,
-                    spent: spent_tx,
                     warn: &warn,
                 };
                 let _ = done.send(writing.write_all(md, rx));
@@ -82,27 +79,16 @@ impl<W: Write + Send + 'static> MarkdownThread<W> {
         Ok(MarkdownThread {
             frames: Some(frames),
             warnings,
-            spent,
             stop: Some(stop),
             written: Some(written),
             thread: Some(thread),
         })
     }
 
-    /// Hands `frames` over; `false` when the writer has stopped (its error comes from
-    /// [`MarkdownThread::finish`]). While the writer is behind, the frames are decoded
-    /// here first: this side then has time to spare.
-    pub(crate) async fn send_frames(&mut self, mut frames: Vec<StreamFrame>) -> bool {
-        self.free_spent();
-        let decoded_here = self.backed_up();
-        if decoded_here {
-            frames.iter_mut().for_each(StreamFrame::decode_in_place);
-        }
-        self.send(ToWriter::Frames {
-            frames,
-            decoded_here,
-        })
-        .await
+    /// Hands `pieces` over; `false` when the writer has stopped (its error comes from
+    /// [`MarkdownThread::finish`]).
+    pub(crate) async fn send_pieces(&mut self, pieces: Vec<Piece>) -> bool {
+        self.send(ToWriter::Pieces(pieces)).await
     }
 
     /// Hands the history's end over: the writer finishes the document.
@@ -115,16 +101,6 @@ impl<W: Write + Send + 'static> MarkdownThread<W> {
             Some(frames) => frames.send(batch).await.is_ok(),
             None => false,
         }
-    }
-
-    /// Whether the writer has all the batches it can hold queued.
-    fn backed_up(&self) -> bool {
-        self.frames.as_ref().is_some_and(|f| f.capacity() == 0)
-    }
-
-    /// Frees the batches written that were decoded here.
-    fn free_spent(&mut self) {
-        while self.spent.try_recv().is_ok() {}
     }
 
     /// Hands the writer's warnings so far to `warn`.
@@ -147,7 +123,6 @@ impl<W: Write + Send + 'static> MarkdownThread<W> {
             let _ = thread.join();
         }
         self.pass_warnings(warn);
-        self.free_spent();
         written.unwrap_or_else(|_| Err(io::Error::other("the export's writer stopped")))
     }
 }
@@ -168,7 +143,6 @@ struct Writing<'a> {
     runtime: Handle,
     /// Closed when the reading side gave up: a wait for facts ends.
     stopped: oneshot::Receiver<()>,
-    spent: mpsc::UnboundedSender<Vec<StreamFrame>>,
     warn: &'a dyn Fn(&str),
 }
 
@@ -181,27 +155,20 @@ impl Writing<'_> {
     ) -> io::Result<W> {
         while let Some(received) = rx.blocking_recv() {
             match received {
-                ToWriter::Frames {
-                    mut frames,
-                    decoded_here,
-                } => {
-                    for frame in &mut frames {
-                        frame.decode_in_place();
-                        match &frame.event {
-                            Ok(event) => {
-                                let wanted = md.facts_wanted(event);
-                                self.fill(&mut md, &wanted)?;
-                                md.event(event)?;
+                ToWriter::Pieces(mut pieces) => {
+                    for piece in &mut pieces {
+                        match piece {
+                            Piece::Frame(frame) => {
+                                frame.decode_in_place();
+                                let seq = frame.id.unwrap_or_default();
+                                self.write_event(&mut md, seq, &frame.event)?;
                             }
-                            Err(e) => (self.warn)(&format!(
-                                "event {} is not a readable envelope: {}",
-                                frame.id.unwrap_or_default(),
-                                text::one_line(&e.to_string(), 200)
-                            )),
+                            Piece::Run(run) => {
+                                for (seq, event) in run.events() {
+                                    self.write_event(&mut md, seq, &event)?;
+                                }
+                            }
                         }
-                    }
-                    if decoded_here {
-                        let _ = self.spent.send(frames);
                     }
                 }
                 ToWriter::End(read) => {
@@ -212,6 +179,29 @@ impl Writing<'_> {
             }
         }
         Err(stopped_error())
+    }
+
+    /// Writes event `seq`, or warns that it could not be read.
+    fn write_event<W: Write>(
+        &mut self,
+        md: &mut MarkdownWriter<W>,
+        seq: u64,
+        event: &Result<Event, DecodeError>,
+    ) -> io::Result<()> {
+        match event {
+            Ok(event) => {
+                let wanted = md.facts_wanted(event);
+                self.fill(md, &wanted)?;
+                md.event(event)
+            }
+            Err(e) => {
+                (self.warn)(&format!(
+                    "event {seq} is not a readable envelope: {}",
+                    text::one_line(&e.to_string(), 200)
+                ));
+                Ok(())
+            }
+        }
     }
 
     /// Brings what `wanted` needs into `md`'s facts: at once when it has arrived, else

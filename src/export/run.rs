@@ -5,7 +5,7 @@
 //! more than the stream's queue and one turn's facts per turn in memory.
 
 use super::facts_feed::TurnFactsFeed;
-use super::history::{self, Ends, History, HistoryRead};
+use super::history::{self, Ends, History, HistoryRead, Piece};
 use super::jsonl::envelope_line;
 use super::markdown::MarkdownWriter;
 use super::markdown_thread::{BATCH_BYTES, BATCH_FRAMES, MarkdownThread};
@@ -150,19 +150,28 @@ async fn read_to_writer<W: Write + Send + 'static>(
 ) -> Result<HistoryRead> {
     let mut warn_here = |w: &str| warn(w);
     let mut history = History::new(updates, ends);
-    let mut batch = Vec::with_capacity(BATCH_FRAMES);
-    let mut batch_bytes = 0;
-    while let Some(mut frame) = history.next(&mut warn_here).await? {
+    let mut batch = Vec::new();
+    let (mut batch_frames, mut batch_bytes) = (0, 0);
+    while let Some(mut piece) = history.next_piece(&mut warn_here).await? {
         // Handed over, a frame leaves the stream's queue budget for the writer's own bounded
         // channel: a stream held up by the writer's backlog while this side waits for the
         // next frame would look quiet, and a quiet spell ends the history.
-        frame.slot = QueueSlot::default();
-        batch_bytes += frame.data.len();
-        batch.push(frame);
-        if batch.len() == BATCH_FRAMES || batch_bytes >= BATCH_BYTES || history.drained() {
-            batch_bytes = 0;
-            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_FRAMES));
-            if !writer.send_frames(full).await {
+        match &mut piece {
+            Piece::Frame(frame) => {
+                frame.slot = QueueSlot::default();
+                batch_frames += 1;
+                batch_bytes += frame.data.len();
+            }
+            Piece::Run(run) => {
+                run.release_share();
+                batch_frames += run.len();
+                batch_bytes += run.line_bytes();
+            }
+        }
+        batch.push(piece);
+        if batch_frames >= BATCH_FRAMES || batch_bytes >= BATCH_BYTES || history.drained() {
+            (batch_frames, batch_bytes) = (0, 0);
+            if !writer.send_pieces(std::mem::take(&mut batch)).await {
                 // The writer's error comes from `finish`.
                 return Ok(history.read());
             }
@@ -171,7 +180,7 @@ async fn read_to_writer<W: Write + Send + 'static>(
     }
     let read = history.read();
     if !batch.is_empty() {
-        writer.send_frames(batch).await;
+        writer.send_pieces(batch).await;
     }
     writer.send_end(read).await;
     Ok(read)

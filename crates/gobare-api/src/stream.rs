@@ -178,12 +178,18 @@ impl StreamFrame {
     pub fn decode_in_place(&mut self) {
         let undecoded = matches!(&self.event, Err(e) if e.0 == resume::NOT_DECODED);
         if let (true, Some(seq)) = (undecoded, self.id) {
-            self.event = Event::parse(&self.data).map(|mut event| {
-                event.seq = Some(seq);
-                event
-            });
+            self.event = decode_persisted(&self.data, seq);
         }
     }
+}
+
+/// A persisted frame's envelope as the stream task decodes it: parsed from `data`, its
+/// seq the frame's `id:`.
+fn decode_persisted(data: &str, seq: u64) -> Result<Event, DecodeError> {
+    Event::parse(data).map(|mut event| {
+        event.seq = Some(seq);
+        event
+    })
 }
 
 /// A frame's share of the stream's queue budget; dropping it gives the share back. A clone

@@ -11,9 +11,9 @@
 //! [`StreamOptions::frame_runs`]: super::StreamOptions::frame_runs
 
 use super::resume::{NOT_DECODED, Resume};
-use super::{QueueSlot, StreamFrame};
+use super::{QueueSlot, StreamFrame, decode_persisted};
 use crate::frame_data::FrameData;
-use crate::model::DecodeError;
+use crate::model::{DecodeError, Event};
 use bytes::Bytes;
 
 /// Persisted frames read from one chunk, in order: each one's seq and `data:` line as the
@@ -67,6 +67,26 @@ impl FrameRun {
     /// Each frame's `data:` followed by `\n`, as received (slices of the chunk).
     pub fn lines(&self) -> impl ExactSizeIterator<Item = &[u8]> + '_ {
         self.frames.iter().map(|f| &self.chunk[f.start..=f.end])
+    }
+
+    /// The frames' `created_at` (Unix ms) as the stream read them, in order.
+    pub fn created_ats(&self) -> impl ExactSizeIterator<Item = Option<i64>> + '_ {
+        self.frames.iter().map(|f| f.created_at)
+    }
+
+    /// Each frame's seq and its envelope decoded as [`StreamFrame::decode_in_place`]
+    /// decodes it, read straight from the chunk: no frame is made on the way.
+    pub fn events(&self) -> impl ExactSizeIterator<Item = (u64, Result<Event, DecodeError>)> + '_ {
+        self.frames.iter().map(|f| {
+            let data = ascii(&self.chunk[f.start..f.end]);
+            (f.seq, decode_persisted(data, f.seq))
+        })
+    }
+
+    /// Gives the run's share of the stream's queue budget back: for a consumer that
+    /// queues runs in a bound of its own, so that they stop holding the stream up.
+    pub fn release_share(&mut self) {
+        self.slot = QueueSlot::default();
     }
 
     /// The bytes of [`FrameRun::lines`].
