@@ -138,6 +138,7 @@ fn envelope(data: &str) -> Option<Envelope<'_>> {
 /// layout: the head's strings and numbers are taken as they stand. `None` at the first
 /// difference (an escape or a control character in a head string, a number that is not
 /// plain digits, any other member, spacing): a general parse then reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct ReferenceHead<'a> {
     pub(crate) kind: &'a str,
     pub(crate) internal_type: Option<&'a str>,
@@ -186,9 +187,84 @@ impl<'a> ReferenceHead<'a> {
     }
 }
 
+/// Where a [`ReferenceHead`]'s strings and payload lie in its `data` (byte ranges), kept
+/// with a frame read ahead of its decoding so that the decode need not read the head again
+/// ([`Event::parse_with_head`]); its seq and `created_at` are kept beside it. Heads are
+/// short: a range past `u16` is not kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct HeadAt {
+    kind: (u16, u16),
+    internal_type: Option<(u16, u16)>,
+    session_id: Option<(u16, u16)>,
+    payload: (u16, u16),
+}
+
+impl HeadAt {
+    /// Where `head`'s parts lie in `data`, which it was read from.
+    pub(crate) fn of(data: &str, head: &ReferenceHead<'_>) -> Option<HeadAt> {
+        let range = |part: &str| -> Option<(u16, u16)> {
+            let start = (part.as_ptr() as usize).checked_sub(data.as_ptr() as usize)?;
+            let end = start + part.len();
+            (end <= data.len()).then_some((u16::try_from(start).ok()?, u16::try_from(end).ok()?))
+        };
+        let optional = |part: Option<&str>| part.map(range).map_or(Some(None), |r| r.map(Some));
+        Some(HeadAt {
+            kind: range(head.kind)?,
+            internal_type: optional(head.internal_type)?,
+            session_id: optional(head.session_id)?,
+            payload: range(head.payload)?,
+        })
+    }
+
+    /// The head it was taken from, read again from the same `data`, with the `seq` and
+    /// `created_at` that head had.
+    pub(crate) fn head<'a>(
+        &self,
+        data: &'a str,
+        seq: Option<u64>,
+        created_at: Option<i64>,
+    ) -> Option<ReferenceHead<'a>> {
+        let part = |(start, end): (u16, u16)| data.get(usize::from(start)..usize::from(end));
+        let optional =
+            |range: Option<(u16, u16)>| range.map(part).map_or(Some(None), |p| p.map(Some));
+        Some(ReferenceHead {
+            kind: part(self.kind)?,
+            internal_type: optional(self.internal_type)?,
+            session_id: optional(self.session_id)?,
+            seq,
+            created_at,
+            payload: part(self.payload)?,
+        })
+    }
+}
+
+impl Event {
+    /// [`Event::parse`] of `data` whose head was already read as `head` (from this same
+    /// `data`): the same event, without reading the head again.
+    pub(crate) fn parse_with_head(
+        data: &str,
+        head: ReferenceHead<'_>,
+    ) -> Result<Event, DecodeError> {
+        // The head's strings hold no escape: only the payload can hold a lone surrogate.
+        let payload = crate::json::str_without_lone_surrogates(head.payload);
+        let head = ReferenceHead {
+            payload: &payload,
+            ..head
+        };
+        match layout_envelope(head).and_then(Event::from_one_pass) {
+            Some(event) => Ok(event),
+            None => Event::parse(data),
+        }
+    }
+}
+
 /// The envelope in the reference's layout, its payload decoded as its type.
 fn reference_layout(data: &str) -> Option<Envelope<'_>> {
-    let head = ReferenceHead::read(data)?;
+    layout_envelope(ReferenceHead::read(data)?)
+}
+
+/// The envelope of a head read in the reference's layout, its payload decoded as its type.
+fn layout_envelope(head: ReferenceHead<'_>) -> Option<Envelope<'_>> {
     let mut de = serde_json::Deserializer::from_str(head.payload);
     let payload = TypedPayload(head.kind).deserialize(&mut de).ok()?;
     de.end().ok()?;

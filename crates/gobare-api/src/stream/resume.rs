@@ -6,7 +6,7 @@
 //! loses), and nothing the server says moves it past what was actually delivered.
 
 use super::{QueueSlot, StreamFrame};
-use crate::event_decode::ReferenceHead;
+use crate::event_decode::{HeadAt, ReferenceHead};
 use crate::frame_data::FrameData;
 use crate::model::{DecodeError, Event, EventPayload, ReplayTruncated, lenient_u64};
 #[cfg(test)]
@@ -67,6 +67,17 @@ pub(crate) struct Resume {
     session_member: Option<String>,
     /// Something the server got wrong and the decision corrected, for the consumer.
     anomaly: Option<String>,
+}
+
+/// What [`Resume::deliver_agreeing`] read of a frame it delivered.
+pub(crate) struct Agreed {
+    pub(crate) seq: u64,
+    /// Its `created_at`, when the stream reads it.
+    pub(crate) created_at: Option<i64>,
+    /// Where its head's parts lie in its data, when the stream reads `created_at` (the
+    /// head is then read whole, and its seq and `created_at` are the ones above): its
+    /// decode need not read them again.
+    pub(crate) head: Option<HeadAt>,
 }
 
 /// The `event` of a persisted frame delivered undecoded (`decode_persisted` off).
@@ -480,7 +491,7 @@ impl Resume {
         id_text: &str,
         event: Option<&str>,
         data: &str,
-    ) -> Option<(u64, Option<i64>)> {
+    ) -> Option<Agreed> {
         debug_assert!(data.bytes().all(|b| (0x20..0x7F).contains(&b)));
         if event.is_some_and(|event| TRANSIENT_TYPES.contains(&event))
             || self.decode_persisted
@@ -491,31 +502,39 @@ impl Resume {
         {
             return None;
         }
-        let (created_at, payload) = match self.usual_head(id_text.as_bytes(), data) {
+        let head = match self.usual_head(id_text.as_bytes(), data) {
             Some(usual) => usual,
             None => {
                 let head = ReferenceHead::read(data)?;
                 if !self.head_agrees(&head, id) {
                     return None;
                 }
-                (head.created_at, head.payload)
+                head
             }
         };
-        if self.read_created_at && !crate::json::is_one_value(payload) {
+        if self.read_created_at && !crate::json::is_one_value(head.payload) {
             return None;
         }
         self.delivered = Some(id);
         self.next_request = Some(id);
         self.seen_persisted = true;
-        Some((id, created_at.filter(|_| self.read_created_at)))
+        Some(Agreed {
+            seq: id,
+            created_at: head.created_at.filter(|_| self.read_created_at),
+            // Kept only with `created_at` read: the head is then whole.
+            head: self
+                .read_created_at
+                .then(|| HeadAt::of(data, &head))
+                .flatten(),
+        })
     }
 
     /// [`ReferenceHead::read`] and [`Resume::head_agrees`] at once for printable ASCII
     /// `data` in the usual case: this stream's session written as [`Resume::session_member`]
     /// (or no session followed), and `seq` written exactly as `id_text` (digits, no leading
-    /// zero, at most 18). `Some`: both would accept, with this `created_at` (read only when
-    /// the stream reads it) and payload. `None` says nothing: the full read decides.
-    fn usual_head<'a>(&self, id_text: &[u8], data: &'a str) -> Option<(Option<i64>, &'a str)> {
+    /// zero, at most 18). `Some`: both would accept, with this head (its `created_at` read
+    /// only when the stream reads it). `None` says nothing: the full read decides.
+    fn usual_head<'a>(&self, id_text: &[u8], data: &'a str) -> Option<ReferenceHead<'a>> {
         use crate::event_decode::{plain_digits, plain_string};
         let canonical =
             matches!(id_text.len(), 1..=18) && (id_text.len() == 1 || id_text[0] != b'0');
@@ -523,19 +542,36 @@ impl Resume {
             return None;
         }
         let bytes = data.as_bytes();
+        // Every part found is printable ASCII, so any offset into `data` is a char boundary.
+        let at = |part: &[u8]| {
+            let start = part.as_ptr() as usize - bytes.as_ptr() as usize;
+            &data[start..start + part.len()]
+        };
         let (kind, mut rest) = plain_string(bytes.strip_prefix(br#"{"object":"event","type":""#)?)?;
         if TRANSIENT_TYPES.iter().any(|t| t.as_bytes() == kind) {
             return None;
         }
+        let mut internal_type = None;
         if let Some(value) = rest.strip_prefix(br#","internal_type":""#) {
-            rest = plain_string(value)?.1;
+            let (text, after) = plain_string(value)?;
+            internal_type = Some(at(text));
+            rest = after;
         }
+        let mut session_id = None;
         match (&self.session_member, &self.session) {
-            (Some(member), _) => rest = rest.strip_prefix(member.as_bytes())?,
+            (Some(member), _) => {
+                let after = rest.strip_prefix(member.as_bytes())?;
+                // `,"session_id":"` SESSION `"`
+                let quoted = &rest[..member.len()];
+                session_id = Some(at(&quoted[15..quoted.len() - 1]));
+                rest = after;
+            }
             (None, Some(_)) => return None,
             (None, None) => {
                 if let Some(value) = rest.strip_prefix(br#","session_id":""#) {
-                    rest = plain_string(value)?.1;
+                    let (text, after) = plain_string(value)?;
+                    session_id = Some(at(text));
+                    rest = after;
                 }
             }
         }
@@ -551,11 +587,17 @@ impl Resume {
             rest = &value[digits..];
         }
         let payload = rest.strip_prefix(br#","payload":"#)?.strip_suffix(b"}")?;
-        // The payload is a suffix of `data` less its last byte: at a char boundary.
-        Some((
+        let seq = id_text
+            .iter()
+            .fold(0u64, |n, &d| n * 10 + u64::from(d - b'0'));
+        Some(ReferenceHead {
+            kind: at(kind),
+            internal_type,
+            session_id,
+            seq: Some(seq),
             created_at,
-            &data[data.len() - 1 - payload.len()..data.len() - 1],
-        ))
+            payload: at(payload),
+        })
     }
 
     /// Whether [`Resume::deliver_agreeing`] may take any frame: the general path only, else.
@@ -797,10 +839,10 @@ mod tests {
             }
             for followed in [None, Some(session.to_string())] {
                 let r = Resume::new(None, false).with_session(followed.clone());
-                let (_, payload) = r
+                let usual = r
                     .usual_head(seq.to_string().as_bytes(), &json)
                     .unwrap_or_else(|| panic!("{name} ({followed:?}): {json}"));
-                assert_eq!(payload, ReferenceHead::read(&json).unwrap().payload);
+                assert_eq!(usual, ReferenceHead::read(&json).unwrap());
             }
         }
     }
@@ -863,7 +905,10 @@ mod tests {
             if let Some(usual) = r.usual_head(id_text.as_bytes(), &data) {
                 let full = ReferenceHead::read(&data)
                     .filter(|head| r.head_agrees(head, id))
-                    .map(|head| (head.created_at.filter(|_| read_created_at), head.payload));
+                    .map(|head| ReferenceHead {
+                        created_at: head.created_at.filter(|_| read_created_at),
+                        ..head
+                    });
                 prop_assert_eq!(Some(usual), full, "{}", data);
             }
         }

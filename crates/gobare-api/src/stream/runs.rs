@@ -12,6 +12,7 @@
 
 use super::resume::{NOT_DECODED, Resume};
 use super::{QueueSlot, StreamFrame, decode_persisted};
+use crate::event_decode::HeadAt;
 use crate::frame_data::FrameData;
 use crate::model::{DecodeError, Event};
 use bytes::Bytes;
@@ -35,6 +36,9 @@ pub(crate) struct RunFrame {
     created_at: Option<i64>,
     start: usize,
     end: usize,
+    /// Where its head's parts lie in its data, when the stream read them all (its seq and
+    /// `created_at` are then the head's).
+    head: Option<HeadAt>,
 }
 
 /// Memory a run holds per frame besides the chunk.
@@ -79,7 +83,17 @@ impl FrameRun {
     pub fn events(&self) -> impl ExactSizeIterator<Item = (u64, Result<Event, DecodeError>)> + '_ {
         self.frames.iter().map(|f| {
             let data = ascii(&self.chunk[f.start..f.end]);
-            (f.seq, decode_persisted(data, f.seq))
+            let head = f
+                .head
+                .and_then(|at| at.head(data, Some(f.seq), f.created_at));
+            let event = match head {
+                Some(head) => Event::parse_with_head(data, head).map(|mut event| {
+                    event.seq = Some(f.seq);
+                    event
+                }),
+                None => decode_persisted(data, f.seq),
+            };
+            (f.seq, event)
         })
     }
 
@@ -185,16 +199,15 @@ pub(crate) fn scan(
             .event
             .map(|(from, to)| ascii(&chunk[at + from..at + to]));
         let id_text = ascii(&chunk[at + 4..at + 4 + frame.id_digits]);
-        let Some((seq, created_at)) =
-            resume.deliver_agreeing(frame.id, id_text, event, ascii(data))
-        else {
+        let Some(agreed) = resume.deliver_agreeing(frame.id, id_text, event, ascii(data)) else {
             break;
         };
         frames.push(RunFrame {
-            seq,
-            created_at,
+            seq: agreed.seq,
+            created_at: agreed.created_at,
             start: at + frame.data.0,
             end: at + frame.data.1,
+            head: agreed.head,
         });
         at += frame.len;
         lines += 3 + u64::from(event.is_some());

@@ -568,8 +568,21 @@ pub(crate) mod compare {
                 Queued::Run(run) => {
                     runs += 1;
                     let in_place: Vec<StreamFrame> = run.frames().collect();
+                    let events: Vec<_> = run.events().collect();
                     let expanded: Vec<StreamFrame> = run.into_frames().collect();
                     assert_eq!(in_place, expanded, "a run's frames in place and expanded");
+                    let decoded: Vec<_> = expanded
+                        .iter()
+                        .map(|frame| {
+                            let mut frame = frame.clone();
+                            frame.decode_in_place();
+                            (frame.id.unwrap_or_default(), frame.event)
+                        })
+                        .collect();
+                    assert_eq!(
+                        events, decoded,
+                        "a run's events, read with their heads, and decoded whole"
+                    );
                     updates.extend(expanded.into_iter().map(StreamUpdate::Frame));
                 }
             }
@@ -744,6 +757,9 @@ mod tests {
                     "{\"text\":\"a\u{7}\"}",
                     r#"{"text":"x"},"session_id":"sess_other""#,
                     r#"{"delta":"d"}"#,
+                    r#"{"text":"\ud800 lone"}"#,
+                    r#"{"text":"\ud83d\ude00 pair"}"#,
+                    r#"{"text":5}"#,
                 ]),
                 prop::sample::select(vec!["\n", "\n", "\n", "\n", "\r\n", "\r"]),
                 prop::sample::select(vec![
