@@ -7,6 +7,7 @@
 
 mod agent_body;
 pub mod facts_feed;
+mod file_thread;
 pub(crate) mod frame_line;
 pub mod history;
 pub(crate) mod json_escape;

@@ -1,19 +1,20 @@
 //! Where an export goes: stdout, or a file that appears only when complete (written under
 //! a temporary name beside it, renamed over it on success, removed on failure).
 
+use super::file_thread::FileThread;
 use super::writeback::{self, Writeback};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
 
-/// Buffer size between the writer and the file or pipe.
+/// Buffer size between the writer and the pipe.
 const BUFFER: usize = 256 * 1024;
 
-/// An export's destination, buffered.
+/// An export's destination, buffered; a file is written by a thread of its own.
 pub(crate) enum Output {
     Stdout(BufWriter<io::Stdout>),
     File {
-        temp: BufWriter<Writeback<NamedTempFile>>,
+        temp: FileThread<Writeback<NamedTempFile>>,
         path: PathBuf,
     },
 }
@@ -37,7 +38,7 @@ impl Output {
             .suffix(".part")
             .tempfile_in(dir)?;
         Ok(Output::File {
-            temp: BufWriter::with_capacity(BUFFER, Writeback::new(temp, writeback::EVERY)),
+            temp: FileThread::start(Writeback::new(temp, writeback::EVERY))?,
             path: path.to_path_buf(),
         })
     }
@@ -48,10 +49,7 @@ impl Output {
         match self {
             Output::Stdout(mut out) => out.flush(),
             Output::File { temp, path } => {
-                let temp = temp
-                    .into_inner()
-                    .map_err(io::IntoInnerError::into_error)?
-                    .into_inner();
+                let temp = temp.finish()?.into_inner();
                 temp.as_file().sync_all()?;
                 temp.persist(&path).map_err(|e| e.error)?;
                 Ok(())
