@@ -15,7 +15,7 @@ pub fn export_markdown(session_id: &str, title: Option<&str>, events: &[Event]) 
     for event in events {
         writer.event(event).expect("writing to memory");
     }
-    let out = writer
+    let (out, _) = writer
         .finish(events.len() as u64, None)
         .expect("writing to memory");
     String::from_utf8(out).expect("the writer writes UTF-8")

@@ -200,8 +200,13 @@ impl<W: Write> MarkdownWriter<W> {
     }
 
     /// Ends the document (the turn still open, the message still waiting for its turn,
-    /// then what was exported), and hands the writer back.
-    pub(crate) fn finish(mut self, events: u64, last_seq: Option<u64>) -> io::Result<W> {
+    /// then what was exported), and hands the writer back, with the turn facts for the
+    /// caller to free when it suits it.
+    pub(crate) fn finish(
+        mut self,
+        events: u64,
+        last_seq: Option<u64>,
+    ) -> io::Result<(W, TurnFacts)> {
         let MarkdownWriter {
             out,
             facts,
@@ -214,7 +219,7 @@ impl<W: Write> MarkdownWriter<W> {
         let through = last_seq.map_or(String::new(), |s| format!(", through seq {s}"));
         writeln!(self.out, "---\n\n*{events} events exported{through}.*")?;
         self.out.flush()?;
-        Ok(self.out)
+        Ok((self.out, self.facts))
     }
 }
 
@@ -594,7 +599,7 @@ mod tests {
         for data in events {
             w.event(&Event::parse(data).unwrap()).unwrap();
         }
-        String::from_utf8(w.finish(events.len() as u64, Some(9)).unwrap()).unwrap()
+        String::from_utf8(w.finish(events.len() as u64, Some(9)).unwrap().0).unwrap()
     }
 
     #[test]

@@ -12,6 +12,7 @@
 use super::facts_feed::{TurnFactsFeed, Wanted};
 use super::history::{HistoryRead, Piece};
 use super::markdown::MarkdownWriter;
+use super::turn_facts::TurnFacts;
 use gobare_api::model::{DecodeError, Event};
 use gobare_api::text;
 use std::io::{self, Write};
@@ -74,7 +75,14 @@ impl<W: Write + Send + 'static> MarkdownThread<W> {
                     stopped,
                     warn: &warn,
                 };
-                let _ = done.send(writing.write_all(md, rx));
+                let (written, facts) = match writing.write_all(md, rx) {
+                    Ok((out, facts)) => (Ok(out), Some(facts)),
+                    Err(e) => (Err(e), None),
+                };
+                let _ = done.send(written);
+                // Freed once the output is handed on: a long session's turn facts take
+                // milliseconds to free, which committing the file need not wait for.
+                drop(facts);
             })?;
         Ok(MarkdownThread {
             frames: Some(frames),
@@ -118,10 +126,9 @@ impl<W: Write + Send + 'static> MarkdownThread<W> {
             Some(written) => written.await,
             None => return Err(io::Error::other("the export's writer was already finished")),
         };
-        if let Some(thread) = self.thread.take() {
-            // It has sent its result: all that is left is its return.
-            let _ = thread.join();
-        }
+        // It has sent its result: all that is left is freeing what it held, on its own
+        // (not waited for; a writer that never sent one is joined on drop).
+        self.thread = None;
         self.pass_warnings(warn);
         written.unwrap_or_else(|_| Err(io::Error::other("the export's writer stopped")))
     }
@@ -152,7 +159,7 @@ impl Writing<'_> {
         &mut self,
         mut md: MarkdownWriter<W>,
         mut rx: mpsc::Receiver<ToWriter>,
-    ) -> io::Result<W> {
+    ) -> io::Result<(W, TurnFacts)> {
         while let Some(received) = rx.blocking_recv() {
             match received {
                 ToWriter::Pieces(mut pieces) => {

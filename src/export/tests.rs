@@ -21,7 +21,7 @@ fn export(events: &[serde_json::Value]) -> String {
         e["created_at"] = json!(0);
         w.event(&Event::parse(&e.to_string()).unwrap()).unwrap();
     }
-    String::from_utf8(w.finish(events.len() as u64, None).unwrap()).unwrap()
+    String::from_utf8(w.finish(events.len() as u64, None).unwrap().0).unwrap()
 }
 
 const BODY: &str = "<script>alert(1)</script>\n<img src=https://evil.example/beacon.png>\n\

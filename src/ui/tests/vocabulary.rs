@@ -13,7 +13,7 @@ fn exported(events: &[Event]) -> String {
     for e in events {
         w.event(e).unwrap();
     }
-    String::from_utf8(w.finish(events.len() as u64, None).unwrap()).unwrap()
+    String::from_utf8(w.finish(events.len() as u64, None).unwrap().0).unwrap()
 }
 
 /// The searchable words of `text`: split where a person would not type on.
