@@ -81,20 +81,32 @@ impl FrameRun {
     /// Each frame's seq and its envelope decoded as [`StreamFrame::decode_in_place`]
     /// decodes it, read straight from the chunk: no frame is made on the way.
     pub fn events(&self) -> impl ExactSizeIterator<Item = (u64, Result<Event, DecodeError>)> + '_ {
-        self.frames.iter().map(|f| {
-            let data = ascii(&self.chunk[f.start..f.end]);
-            let head = f
-                .head
-                .and_then(|at| at.head(data, Some(f.seq), f.created_at));
-            let event = match head {
-                Some(head) => Event::parse_with_head(data, head).map(|mut event| {
-                    event.seq = Some(f.seq);
-                    event
-                }),
-                None => decode_persisted(data, f.seq),
-            };
-            (f.seq, event)
+        self.frames.iter().map(|f| (f.seq, self.event(f)))
+    }
+
+    /// The frames of [`FrameRun::frames`], each decoded as [`StreamFrame::decode_in_place`]
+    /// decodes it (from the head the stream read, as [`FrameRun::events`]).
+    pub fn decoded_frames(&self) -> impl ExactSizeIterator<Item = StreamFrame> + '_ {
+        self.frames.iter().map(|f| StreamFrame {
+            event: self.event(f),
+            ..self.frame(f, QueueSlot::default())
         })
+    }
+
+    /// `frame`'s envelope decoded: from where the stream found its head's parts when it
+    /// kept them, else read whole.
+    fn event(&self, frame: &RunFrame) -> Result<Event, DecodeError> {
+        let data = ascii(&self.chunk[frame.start..frame.end]);
+        let head = frame
+            .head
+            .and_then(|at| at.head(data, Some(frame.seq), frame.created_at));
+        match head {
+            Some(head) => Event::parse_with_head(data, head).map(|mut event| {
+                event.seq = Some(frame.seq);
+                event
+            }),
+            None => decode_persisted(data, frame.seq),
+        }
     }
 
     /// Gives the run's share of the stream's queue budget back: for a consumer that
