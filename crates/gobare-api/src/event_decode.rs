@@ -187,6 +187,27 @@ impl<'a> ReferenceHead<'a> {
     }
 }
 
+/// A head's strings and payload as they lie in its data: what [`HeadAt`] keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct HeadParts<'a> {
+    pub(crate) kind: &'a [u8],
+    pub(crate) internal_type: Option<&'a [u8]>,
+    pub(crate) session_id: Option<&'a [u8]>,
+    pub(crate) payload: &'a [u8],
+}
+
+impl<'a> ReferenceHead<'a> {
+    /// Its strings and payload, as they lie in the data it was read from.
+    pub(crate) fn parts(&self) -> HeadParts<'a> {
+        HeadParts {
+            kind: self.kind.as_bytes(),
+            internal_type: self.internal_type.map(str::as_bytes),
+            session_id: self.session_id.map(str::as_bytes),
+            payload: self.payload.as_bytes(),
+        }
+    }
+}
+
 /// Where a [`ReferenceHead`]'s strings and payload lie in its `data` (byte ranges), kept
 /// with a frame read ahead of its decoding so that the decode need not read the head again
 /// ([`Event::parse_with_head`]); its seq and `created_at` are kept beside it. Heads are
@@ -200,19 +221,19 @@ pub(crate) struct HeadAt {
 }
 
 impl HeadAt {
-    /// Where `head`'s parts lie in `data`, which it was read from.
-    pub(crate) fn of(data: &str, head: &ReferenceHead<'_>) -> Option<HeadAt> {
-        let range = |part: &str| -> Option<(u16, u16)> {
+    /// Where `parts` lie in `data`, which they were read from.
+    pub(crate) fn of(data: &str, parts: &HeadParts<'_>) -> Option<HeadAt> {
+        let range = |part: &[u8]| -> Option<(u16, u16)> {
             let start = (part.as_ptr() as usize).checked_sub(data.as_ptr() as usize)?;
             let end = start + part.len();
             (end <= data.len()).then_some((u16::try_from(start).ok()?, u16::try_from(end).ok()?))
         };
-        let optional = |part: Option<&str>| part.map(range).map_or(Some(None), |r| r.map(Some));
+        let optional = |part: Option<&[u8]>| part.map(range).map_or(Some(None), |r| r.map(Some));
         Some(HeadAt {
-            kind: range(head.kind)?,
-            internal_type: optional(head.internal_type)?,
-            session_id: optional(head.session_id)?,
-            payload: range(head.payload)?,
+            kind: range(parts.kind)?,
+            internal_type: optional(parts.internal_type)?,
+            session_id: optional(parts.session_id)?,
+            payload: range(parts.payload)?,
         })
     }
 

@@ -6,7 +6,7 @@
 //! loses), and nothing the server says moves it past what was actually delivered.
 
 use super::{QueueSlot, StreamFrame};
-use crate::event_decode::{HeadAt, ReferenceHead};
+use crate::event_decode::{HeadAt, HeadParts, ReferenceHead};
 use crate::frame_data::FrameData;
 use crate::model::{DecodeError, Event, EventPayload, ReplayTruncated, lenient_u64};
 #[cfg(test)]
@@ -502,17 +502,17 @@ impl Resume {
         {
             return None;
         }
-        let head = match self.usual_head(id_text.as_bytes(), data) {
+        let (created_at, payload, parts) = match self.usual_head(id_text.as_bytes(), data) {
             Some(usual) => usual,
             None => {
                 let head = ReferenceHead::read(data)?;
                 if !self.head_agrees(&head, id) {
                     return None;
                 }
-                head
+                (head.created_at, head.payload, head.parts())
             }
         };
-        if self.read_created_at && !crate::json::is_one_value(head.payload) {
+        if self.read_created_at && !crate::json::is_one_value(payload) {
             return None;
         }
         self.delivered = Some(id);
@@ -520,11 +520,11 @@ impl Resume {
         self.seen_persisted = true;
         Some(Agreed {
             seq: id,
-            created_at: head.created_at.filter(|_| self.read_created_at),
+            created_at: created_at.filter(|_| self.read_created_at),
             // Kept only with `created_at` read: the head is then whole.
             head: self
                 .read_created_at
-                .then(|| HeadAt::of(data, &head))
+                .then(|| HeadAt::of(data, &parts))
                 .flatten(),
         })
     }
@@ -532,9 +532,14 @@ impl Resume {
     /// [`ReferenceHead::read`] and [`Resume::head_agrees`] at once for printable ASCII
     /// `data` in the usual case: this stream's session written as [`Resume::session_member`]
     /// (or no session followed), and `seq` written exactly as `id_text` (digits, no leading
-    /// zero, at most 18). `Some`: both would accept, with this head (its `created_at` read
-    /// only when the stream reads it). `None` says nothing: the full read decides.
-    fn usual_head<'a>(&self, id_text: &[u8], data: &'a str) -> Option<ReferenceHead<'a>> {
+    /// zero, at most 18). `Some`: both would accept, with this `created_at` (read only when
+    /// the stream reads it), payload and head's parts. `None` says nothing: the full read
+    /// decides.
+    fn usual_head<'a>(
+        &self,
+        id_text: &[u8],
+        data: &'a str,
+    ) -> Option<(Option<i64>, &'a str, HeadParts<'a>)> {
         use crate::event_decode::{plain_digits, plain_string};
         let canonical =
             matches!(id_text.len(), 1..=18) && (id_text.len() == 1 || id_text[0] != b'0');
@@ -542,11 +547,6 @@ impl Resume {
             return None;
         }
         let bytes = data.as_bytes();
-        // Every part found is printable ASCII, so any offset into `data` is a char boundary.
-        let at = |part: &[u8]| {
-            let start = part.as_ptr() as usize - bytes.as_ptr() as usize;
-            &data[start..start + part.len()]
-        };
         let (kind, mut rest) = plain_string(bytes.strip_prefix(br#"{"object":"event","type":""#)?)?;
         if TRANSIENT_TYPES.iter().any(|t| t.as_bytes() == kind) {
             return None;
@@ -554,7 +554,7 @@ impl Resume {
         let mut internal_type = None;
         if let Some(value) = rest.strip_prefix(br#","internal_type":""#) {
             let (text, after) = plain_string(value)?;
-            internal_type = Some(at(text));
+            internal_type = Some(text);
             rest = after;
         }
         let mut session_id = None;
@@ -562,15 +562,14 @@ impl Resume {
             (Some(member), _) => {
                 let after = rest.strip_prefix(member.as_bytes())?;
                 // `,"session_id":"` SESSION `"`
-                let quoted = &rest[..member.len()];
-                session_id = Some(at(&quoted[15..quoted.len() - 1]));
+                session_id = Some(&rest[15..member.len() - 1]);
                 rest = after;
             }
             (None, Some(_)) => return None,
             (None, None) => {
                 if let Some(value) = rest.strip_prefix(br#","session_id":""#) {
                     let (text, after) = plain_string(value)?;
-                    session_id = Some(at(text));
+                    session_id = Some(text);
                     rest = after;
                 }
             }
@@ -587,17 +586,18 @@ impl Resume {
             rest = &value[digits..];
         }
         let payload = rest.strip_prefix(br#","payload":"#)?.strip_suffix(b"}")?;
-        let seq = id_text
-            .iter()
-            .fold(0u64, |n, &d| n * 10 + u64::from(d - b'0'));
-        Some(ReferenceHead {
-            kind: at(kind),
+        let parts = HeadParts {
+            kind,
             internal_type,
             session_id,
-            seq: Some(seq),
+            payload,
+        };
+        // The payload is a suffix of `data` less its last byte: at a char boundary.
+        Some((
             created_at,
-            payload: at(payload),
-        })
+            &data[data.len() - 1 - payload.len()..data.len() - 1],
+            parts,
+        ))
     }
 
     /// Whether [`Resume::deliver_agreeing`] may take any frame: the general path only, else.
@@ -842,7 +842,8 @@ mod tests {
                 let usual = r
                     .usual_head(seq.to_string().as_bytes(), &json)
                     .unwrap_or_else(|| panic!("{name} ({followed:?}): {json}"));
-                assert_eq!(usual, ReferenceHead::read(&json).unwrap());
+                let full = ReferenceHead::read(&json).unwrap();
+                assert_eq!(usual, (full.created_at, full.payload, full.parts()));
             }
         }
     }
@@ -905,9 +906,9 @@ mod tests {
             if let Some(usual) = r.usual_head(id_text.as_bytes(), &data) {
                 let full = ReferenceHead::read(&data)
                     .filter(|head| r.head_agrees(head, id))
-                    .map(|head| ReferenceHead {
-                        created_at: head.created_at.filter(|_| read_created_at),
-                        ..head
+                    .map(|head| {
+                        let created_at = head.created_at.filter(|_| read_created_at);
+                        (created_at, head.payload, head.parts())
                     });
                 prop_assert_eq!(Some(usual), full, "{}", data);
             }
