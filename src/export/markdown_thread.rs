@@ -2,8 +2,10 @@
 //! socket, splits the stream and reads the turn lists; this one decodes each event,
 //! writes it and frees it, so the two halves of an export run on two cores at once.
 //!
-//! Frames cross in batches (one wake-up per batch, not per frame) over a channel bounded
-//! in batches and bytes, so memory stays flat and a slow disk makes the socket wait: the
+//! Frames cross in batches of the stream's runs (one wake-up per batch, no frame made per
+//! event on the reading side) over a channel bounded in batches and bytes, deep enough that
+//! the history's closing quiet passes while the writer works through it ([`BATCHES_QUEUED`]);
+//! memory stays flat and a slow disk makes the socket wait: the
 //! reading side then waits to hand a batch over, not for the stream, so that wait is never
 //! taken for the history's quiet end. A turn's facts that have not arrived yet
 //! are waited for on this thread ([`Handle::block_on`] on the feed; the runtime's thread
