@@ -62,6 +62,23 @@ mod tests {
         assert!(hard_wrap(l, 4).iter().all(|x| x.width() <= 4));
     }
 
+    /// The halfwidth katakana sound marks, alone and after their kana: the buffer gives
+    /// each a cell more than `unicode-width` says, and so does the text module's width.
+    #[test]
+    fn halfwidth_sound_marks_fill_what_their_width_says() {
+        for s in [
+            "\u{FF9E}",
+            "\u{FF9F}",
+            "\u{FF76}\u{FF9E}",
+            "a\u{FF8A}\u{FF9F}b",
+            "\u{FF9E}\u{301}",
+        ] {
+            let mut buf = Buffer::empty(Rect::new(0, 0, 100, 1));
+            let (end_x, _) = buf.set_stringn(0, 0, s, usize::MAX, Style::default());
+            assert_eq!(text::width(s), usize::from(end_x), "{s:?}");
+        }
+    }
+
     fn hostile_char() -> impl Strategy<Value = char> {
         prop_oneof![
             3 => Just('\u{301}'),
@@ -70,7 +87,7 @@ mod tests {
             1 => (0x7fu32..0xa0).prop_map(|u| char::from_u32(u).unwrap()),
             1 => prop::sample::select(vec![
                 '\u{1b}', '\u{202E}', '\u{2066}', '\u{200B}', '\u{200D}', '\u{FEFF}', '\u{61C}',
-                '世', 'é', '\u{301}', '👍', '[', ']', ';'
+                '世', 'é', '\u{301}', '👍', '[', ']', ';', '\u{FF76}', '\u{FF9E}', '\u{FF9F}'
             ]),
         ]
     }

@@ -241,11 +241,23 @@ pub fn one_line_within(raw: &str, max_cols: usize) -> String {
 /// counted the way a terminal buffer places text: grapheme by grapheme. (Summing graphemes
 /// rather than taking `UnicodeWidthStr::width` of the whole string matters for cross-grapheme
 /// ligatures such as Arabic lam-alef, which would otherwise be one cell short of what is drawn.)
+/// A halfwidth katakana sound mark (U+FF9E, U+FF9F) counts one cell more than
+/// `unicode-width` says, as the terminal buffer the app draws into counts it: a line laid
+/// out by this width then fills exactly the cells that buffer gives it.
 pub fn width(s: &str) -> usize {
     if s.is_ascii() {
         return s.len();
     }
-    s.graphemes(true).map(UnicodeWidthStr::width).sum()
+    s.graphemes(true).map(grapheme_width).sum()
+}
+
+/// One grapheme's cells, as [`width`] counts them.
+fn grapheme_width(g: &str) -> usize {
+    let sound_marks = g
+        .chars()
+        .filter(|c| matches!(c, '\u{FF9E}' | '\u{FF9F}'))
+        .count();
+    UnicodeWidthStr::width(g) + sound_marks
 }
 
 /// The longest prefix of `s` made of whole grapheme clusters and at most `max_cols` cells
