@@ -42,6 +42,10 @@ pub(crate) async fn run(config: Config, args: FollowArgs) -> Result<()> {
         view.apply(Update::Session(Box::new(session)));
     }
     let mut stream = stream::spawn(options);
+    // Listened for once, for the whole run: a listener made anew each turn of the loop
+    // missed a Ctrl+C that came while the loop was busy, and `follow` went on.
+    let shutdown = super::tail::shutdown_signal();
+    tokio::pin!(shutdown);
     loop {
         let quiet = replay.quiet_deadline();
         tokio::select! {
@@ -59,7 +63,7 @@ pub(crate) async fn run(config: Config, args: FollowArgs) -> Result<()> {
             () = sleep_until(quiet), if quiet.is_some() => {
                 replay.check_quiet(Instant::now());
             }
-            () = super::tail::shutdown_signal() => break,
+            () = &mut shutdown => break,
         }
         for fetch in view.take_fetches() {
             match fetch {
