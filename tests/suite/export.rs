@@ -336,10 +336,10 @@ async fn an_interrupted_markdown_export_leaves_nothing_behind() {
 async fn a_writer_held_up_past_the_quiet_spell_loses_no_event() {
     let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
     let id = sim.create_session(Some("held up"));
-    // 300 turns (three turn pages), then 200 messages of 20 kB: four MB, four times the
-    // export's stream queue.
+    // 300 turns (three turn pages), then 200 messages of 105 kB: 21 MB, more than the
+    // writer's queue and the stream's together (16 + 1 MiB), so the stream is held up too.
     sim.seed_events(&id, 2_400);
-    let long = "a long message ".repeat(1_400);
+    let long = "a long message ".repeat(7_000);
     for _ in 0..200 {
         sim.emit(&id, EventPayload::AgentMessage(Text { text: long.clone() }));
     }
