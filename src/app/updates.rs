@@ -38,10 +38,9 @@ impl App {
                 1
             }
             Received::Run(run) => {
-                // Each frame is made where it is applied (decoded from the head the stream
-                // read), and the run's share of the queue is given back once, as it is
-                // dropped.
-                for mut frame in run.decoded_frames() {
+                // Each frame is made where it is applied, and the run's share of the queue
+                // is given back once, as it is dropped.
+                for mut frame in run.frames() {
                     self.on_frame(&mut frame, now);
                 }
                 run.len()

@@ -561,8 +561,9 @@ impl Resume {
         match (&self.session_member, &self.session) {
             (Some(member), _) => {
                 let after = rest.strip_prefix(member.as_bytes())?;
-                // `,"session_id":"` SESSION `"`
-                session_id = Some(&rest[15..member.len() - 1]);
+                // The member is `,"session_id":"` SESSION `"`.
+                let key = br#","session_id":""#.len();
+                session_id = Some(&rest[key..member.len() - 1]);
                 rest = after;
             }
             (None, Some(_)) => return None,

@@ -84,15 +84,6 @@ impl FrameRun {
         self.frames.iter().map(|f| (f.seq, self.event(f)))
     }
 
-    /// The frames of [`FrameRun::frames`], each decoded as [`StreamFrame::decode_in_place`]
-    /// decodes it (from the head the stream read, as [`FrameRun::events`]).
-    pub fn decoded_frames(&self) -> impl ExactSizeIterator<Item = StreamFrame> + '_ {
-        self.frames.iter().map(|f| StreamFrame {
-            event: self.event(f),
-            ..self.frame(f, QueueSlot::default())
-        })
-    }
-
     /// `frame`'s envelope decoded: from where the stream found its head's parts when it
     /// kept them, else read whole.
     fn event(&self, frame: &RunFrame) -> Result<Event, DecodeError> {
