@@ -69,6 +69,21 @@ impl<W: Write + Send + 'static> FileThread<W> {
         self.send(ToFile::Bytes(full))
     }
 
+    /// A piece that fills the buffer: as much as fits, handed over, then the rest.
+    #[inline(never)]
+    fn write_across(&mut self, mut buf: &[u8]) -> io::Result<()> {
+        while !buf.is_empty() {
+            let room = BUFFER.saturating_sub(self.buffer.len()).max(1);
+            let (now, rest) = buf.split_at(room.min(buf.len()));
+            self.buffer.extend_from_slice(now);
+            buf = rest;
+            if self.buffer.len() >= BUFFER {
+                self.hand_over()?;
+            }
+        }
+        Ok(())
+    }
+
     fn send(&mut self, asked: ToFile) -> io::Result<()> {
         let sent = match &self.to_file {
             Some(to_file) => to_file.send(asked).is_ok(),
@@ -100,17 +115,15 @@ impl<W: Write + Send + 'static> Write for FileThread<W> {
         Ok(buf.len())
     }
 
-    fn write_all(&mut self, mut buf: &[u8]) -> io::Result<()> {
-        while !buf.is_empty() {
-            let room = BUFFER.saturating_sub(self.buffer.len()).max(1);
-            let (now, rest) = buf.split_at(room.min(buf.len()));
-            self.buffer.extend_from_slice(now);
-            buf = rest;
-            if self.buffer.len() >= BUFFER {
-                self.hand_over()?;
-            }
+    /// Inlined where the export writes (many short pieces per event): a piece that fits
+    /// is one copy, with no call.
+    #[inline]
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        if buf.len() < BUFFER.saturating_sub(self.buffer.len()) {
+            self.buffer.extend_from_slice(buf);
+            return Ok(());
         }
-        Ok(())
+        self.write_across(buf)
     }
 
     fn flush(&mut self) -> io::Result<()> {

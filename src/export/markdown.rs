@@ -255,11 +255,13 @@ fn open_turn(
     at: &str,
 ) -> io::Result<()> {
     let (number, prompt) = sections.open(turn_id);
-    writeln!(
-        out,
-        "---\n\n## Turn {number} · {at}\n\n<!-- {} -->\n",
-        comment_text(&clean_line(turn_id))
-    )?;
+    out.write_all(b"---\n\n## Turn ")?;
+    out.write_all(itoa::Buffer::new().format(number).as_bytes())?;
+    out.write_all(" · ".as_bytes())?;
+    out.write_all(at.as_bytes())?;
+    out.write_all(b"\n\n<!-- ")?;
+    out.write_all(comment_text(&clean_line(turn_id)).as_bytes())?;
+    out.write_all(b" -->\n\n")?;
     if let Some(prompt) = prompt {
         let who = if prompt.queued {
             "You · queued"
@@ -297,9 +299,14 @@ fn close_turn(
         (None, None) if at.is_empty() => "still working when exported".to_string(),
         (None, None) => "ended (its outcome could not be read)".to_string(),
     };
-    write!(out, "**Turn {number}: {words}**")?;
+    out.write_all(b"**Turn ")?;
+    out.write_all(itoa::Buffer::new().format(number).as_bytes())?;
+    out.write_all(b": ")?;
+    out.write_all(words.as_bytes())?;
+    out.write_all(b"**")?;
     if !at.is_empty() {
-        write!(out, " · {at}")?;
+        out.write_all(" · ".as_bytes())?;
+        out.write_all(at.as_bytes())?;
     }
     if let Some(reason) = outcome
         .filter(|o| o.status == TurnStatus::Failed)
@@ -456,8 +463,34 @@ fn clean_lines_into(body: &mut String, s: &str) {
     }
 }
 
-fn heading(out: &mut impl Write, title: impl Display, at: &str) -> io::Result<()> {
-    write!(out, "### {title}")?;
+/// A heading's title: written in pieces, through the formatter only where it must be (a
+/// heading is written for most events).
+trait Title {
+    fn write_to(self, out: &mut impl Write) -> io::Result<()>;
+}
+
+impl Title for &str {
+    fn write_to(self, out: &mut impl Write) -> io::Result<()> {
+        out.write_all(self.as_bytes())
+    }
+}
+
+impl<const N: usize> Title for [&str; N] {
+    fn write_to(self, out: &mut impl Write) -> io::Result<()> {
+        self.iter()
+            .try_for_each(|piece| out.write_all(piece.as_bytes()))
+    }
+}
+
+impl Title for std::fmt::Arguments<'_> {
+    fn write_to(self, out: &mut impl Write) -> io::Result<()> {
+        out.write_fmt(self)
+    }
+}
+
+fn heading(out: &mut impl Write, title: impl Title, at: &str) -> io::Result<()> {
+    out.write_all(b"### ")?;
+    title.write_to(out)?;
     out.write_all(" · ".as_bytes())?;
     out.write_all(at.as_bytes())?;
     out.write_all(b"\n\n")

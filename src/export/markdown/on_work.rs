@@ -19,7 +19,7 @@ impl<W: Write> Writing<'_, W> {
             P::AgentError(m) => message(out, "Error", at, &m.message)?,
             P::AgentToolCall(c) => {
                 let name = inline_code(&clean_line(&c.tool_name));
-                heading(out, format_args!("Tool call {name}"), at)?;
+                heading(out, ["Tool call ", &name], at)?;
                 json_block(out, scratch, &c.args)?;
             }
             P::AgentToolResult(r) => {
@@ -37,14 +37,14 @@ impl<W: Write> Writing<'_, W> {
                         format_args!("Tool result {name} ({outcome}, exit {code})"),
                         at,
                     )?,
-                    None => heading(out, format_args!("Tool result {name} ({outcome})"), at)?,
+                    None => heading(out, ["Tool result ", &name, " (", outcome, ")"], at)?,
                 }
                 code_block(out, scratch, "text", &r.summary)?;
             }
             P::FileChanged(f) => {
                 let kind = inline(&clean_line(f.change_type.as_str()));
                 let path = inline_code(&clean_line(&f.path));
-                heading(out, format_args!("File {kind}: {path}"), at)?;
+                heading(out, ["File ", &kind, ": ", &path], at)?;
                 if let Some(diff) = &f.diff {
                     code_block(out, scratch, "diff", diff)?;
                 }
