@@ -165,6 +165,12 @@ impl TurnFactsFeed {
         !self.lists_awaited(facts, wanted) && !self.reads_alone(facts, wanted)
     }
 
+    /// Whether a list is still being read: facts not known yet may come without a read
+    /// of their own.
+    pub(crate) fn reading_lists(&self) -> bool {
+        self.turns == Progress::Reading || self.artifacts == Progress::Reading
+    }
+
     /// Whether `wanted` waits for a list still being read.
     fn lists_awaited(&self, facts: &TurnFacts, wanted: &Wanted) -> bool {
         let turn_missing =
@@ -239,6 +245,43 @@ impl TurnFactsFeed {
                 *progress = Progress::Partial;
             }
         }
+    }
+}
+
+/// The lists of a feed made by [`TurnFactsFeed::handed`]: handed over by a test.
+#[cfg(test)]
+pub(crate) struct HandedLists(mpsc::UnboundedSender<Listing>);
+
+#[cfg(test)]
+impl TurnFactsFeed {
+    /// A feed whose lists come only as a test hands them over ([`HandedLists`]).
+    pub(crate) fn handed() -> (TurnFactsFeed, HandedLists) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let feed = TurnFactsFeed {
+            listings: Some(rx),
+            turns: Progress::Reading,
+            artifacts: Progress::Reading,
+            client: None,
+            read_lacking: FastSet::default(),
+            read_ended: FastSet::default(),
+            reader: None,
+        };
+        (feed, HandedLists(tx))
+    }
+}
+
+#[cfg(test)]
+impl HandedLists {
+    /// A page of the turn list.
+    pub(crate) fn turns(&self, turns: Vec<Turn>) {
+        let facts = turns.into_iter().map(TurnFact::of).collect();
+        let _ = self.0.send(Listing::Turns(facts));
+    }
+
+    /// Both lists read whole (no artifacts).
+    pub(crate) fn end(&self) {
+        let _ = self.0.send(Listing::TurnsEnded(Ok(None)));
+        let _ = self.0.send(Listing::Artifacts(Ok(Vec::new())));
     }
 }
 

@@ -12,6 +12,7 @@
 
 use super::agent_body::write_agent_body;
 use super::facts_feed::Wanted;
+use super::held_output::{Closing, HeldOutput};
 use super::markdown_escape::{body_line, comment_text, inline_code, inline_text};
 use super::section::{Prompt, Sections, TodoTrack};
 use super::turn_facts::{FastMap, TurnFacts};
@@ -42,7 +43,7 @@ const STEER: &str = "You · steer (sent while the turn ran)";
 
 /// Writes Markdown for events as they come; holds no event after it was written.
 pub(crate) struct MarkdownWriter<W: Write> {
-    out: W,
+    out: HeldOutput<W>,
     facts: TurnFacts,
     sections: Sections,
     /// Approvals asked and not decided yet, by call id: a decision names the tool and the
@@ -54,7 +55,7 @@ pub(crate) struct MarkdownWriter<W: Write> {
 
 /// The writer's parts lent to one event's family (`on_*.rs`), with the event's time.
 struct Writing<'a, W: Write> {
-    out: &'a mut W,
+    out: &'a mut HeldOutput<W>,
     facts: &'a TurnFacts,
     sections: &'a mut Sections,
     asked: &'a mut FastMap<String, Asked>,
@@ -62,6 +63,9 @@ struct Writing<'a, W: Write> {
     /// The event's time as written; empty without one.
     at: &'a str,
     at_ms: Option<i64>,
+    /// What [`MarkdownWriter::facts_wanted`] named is known; else a turn's closing line
+    /// waits for it ([`MarkdownWriter::write_first_waiting`]).
+    facts_known: bool,
 }
 
 /// What an approval asked for.
@@ -114,7 +118,7 @@ impl<W: Write> MarkdownWriter<W> {
             None => writeln!(out, "# Session {id}\n")?,
         }
         Ok(MarkdownWriter {
-            out,
+            out: HeldOutput::new(out),
             facts,
             sections: Sections::default(),
             asked: FastMap::default(),
@@ -165,8 +169,52 @@ impl<W: Write> MarkdownWriter<W> {
         &mut self.facts
     }
 
-    /// Appends one persisted event.
+    /// Whether `event` may be written before what [`MarkdownWriter::facts_wanted`] names
+    /// is known ([`MarkdownWriter::event_ahead_of_facts`]): it only closes turns.
+    pub(crate) fn may_go_ahead_of_facts(event: &Event) -> bool {
+        matches!(
+            event.payload,
+            EventPayload::TurnStarted(_) | EventPayload::TurnEnded(_)
+        )
+    }
+
+    /// What the first closing line still waiting for its turn's facts needs known, as
+    /// [`MarkdownWriter::facts_wanted`] says it.
+    pub(crate) fn first_waiting(&self) -> Option<Wanted> {
+        self.out.first_waiting().map(|closing| Wanted {
+            turns: vec![closing.turn_id.clone()],
+            ended: closing.ended.then(|| closing.turn_id.clone()),
+            artifacts: true,
+        })
+    }
+
+    /// Writes the first waiting closing line with the facts known now, then what was
+    /// written after it.
+    pub(crate) fn write_first_waiting(&mut self) -> io::Result<()> {
+        let facts = &self.facts;
+        self.out.write_first_waiting(|out, closing| {
+            write_outcome(out, facts, &closing.turn_id, closing.number, &closing.at)
+        })
+    }
+
+    /// Bytes written after closing lines that wait.
+    pub(crate) fn held_bytes(&self) -> usize {
+        self.out.held_bytes()
+    }
+
+    /// Appends one persisted event, what [`MarkdownWriter::facts_wanted`] names known.
     pub(crate) fn event(&mut self, event: &Event) -> io::Result<()> {
+        self.write_event(event, true)
+    }
+
+    /// Appends one persisted event that [`MarkdownWriter::may_go_ahead_of_facts`], before
+    /// what [`MarkdownWriter::facts_wanted`] names is known: the closing lines it writes
+    /// wait ([`MarkdownWriter::first_waiting`]).
+    pub(crate) fn event_ahead_of_facts(&mut self, event: &Event) -> io::Result<()> {
+        self.write_event(event, false)
+    }
+
+    fn write_event(&mut self, event: &Event, facts_known: bool) -> io::Result<()> {
         let MarkdownWriter {
             out,
             facts,
@@ -188,6 +236,7 @@ impl<W: Write> MarkdownWriter<W> {
             scratch,
             at,
             at_ms,
+            facts_known,
         };
         let payload = &event.payload;
         match Family::of(payload) {
@@ -201,7 +250,8 @@ impl<W: Write> MarkdownWriter<W> {
 
     /// Ends the document (the turn still open, the message still waiting for its turn,
     /// then what was exported), and hands the writer back, with the turn facts for the
-    /// caller to free when it suits it.
+    /// caller to free when it suits it. Closing lines still waiting are written with the
+    /// facts known now.
     pub(crate) fn finish(
         mut self,
         events: u64,
@@ -214,12 +264,16 @@ impl<W: Write> MarkdownWriter<W> {
             scratch,
             ..
         } = &mut self;
-        close_turn(out, facts, sections, scratch, "")?;
+        close_turn(out, facts, sections, scratch, "", Close::known())?;
         write_unanswered_prompt(out, sections)?;
         let through = last_seq.map_or(String::new(), |s| format!(", through seq {s}"));
         writeln!(self.out, "---\n\n*{events} events exported{through}.*")?;
-        self.out.flush()?;
-        Ok((self.out, self.facts))
+        while self.out.first_waiting().is_some() {
+            self.write_first_waiting()?;
+        }
+        let mut out = self.out.into_inner()?;
+        out.flush()?;
+        Ok((out, self.facts))
     }
 }
 
@@ -273,14 +327,35 @@ fn open_turn(
     Ok(())
 }
 
+/// How a turn's section is closed.
+#[derive(Debug, Clone, Copy)]
+struct Close {
+    /// Its facts are known: its closing line is written now, else it waits.
+    facts_known: bool,
+    /// By its own `turn.ended`.
+    ended: bool,
+}
+
+impl Close {
+    /// With the facts known, not by its own end (the history's end).
+    fn known() -> Close {
+        Close {
+            facts_known: true,
+            ended: false,
+        }
+    }
+}
+
 /// Ends the open turn's section, if one is: its todo list at its final state, then how
-/// it came out (`at`: when it ended; empty when the history ended first).
+/// it came out (`at`: when it ended; empty when the history ended first), now or, with
+/// its facts not known yet, once they are.
 fn close_turn(
-    out: &mut impl Write,
+    out: &mut HeldOutput<impl Write>,
     facts: &TurnFacts,
     sections: &mut Sections,
     scratch: &mut Scratch,
     at: &str,
+    close: Close,
 ) -> io::Result<()> {
     let Some(open) = sections.open.take() else {
         return Ok(());
@@ -290,8 +365,27 @@ fn close_turn(
         changes(out, scratch, "Added during the turn", &track.added())?;
         changes(out, scratch, "Dropped during the turn", &track.dropped())?;
     }
-    let number = open.number;
-    let fact = facts.turn(&open.id);
+    if close.facts_known {
+        return write_outcome(out, facts, &open.id, open.number, at);
+    }
+    out.hold(Closing {
+        turn_id: open.id,
+        number: open.number,
+        at: at.to_string(),
+        ended: close.ended,
+    });
+    Ok(())
+}
+
+/// A turn's closing line: how it came out, what it published, what it skipped.
+fn write_outcome(
+    out: &mut impl Write,
+    facts: &TurnFacts,
+    turn_id: &str,
+    number: u64,
+    at: &str,
+) -> io::Result<()> {
+    let fact = facts.turn(turn_id);
     let outcome = fact.and_then(|f| f.outcome.as_ref());
     let words = match (fact, outcome) {
         (_, Some(outcome)) => outcome.words(),
@@ -315,7 +409,7 @@ fn close_turn(
         write!(out, " — {}", inline(&clean_line(reason)))?;
     }
     out.write_all(b"\n\n")?;
-    let published = facts.artifacts_of(&open.id);
+    let published = facts.artifacts_of(turn_id);
     if !published.is_empty() {
         out.write_all(b"Artifacts: ")?;
         for (i, a) in published.iter().enumerate() {

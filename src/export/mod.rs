@@ -9,6 +9,7 @@ mod agent_body;
 pub mod facts_feed;
 mod file_thread;
 pub(crate) mod frame_line;
+mod held_output;
 pub mod history;
 pub(crate) mod json_escape;
 pub(crate) mod jsonl;

@@ -12,15 +12,20 @@ impl<W: Write> Writing<'_, W> {
             sections,
             scratch,
             at,
+            facts_known,
             ..
         } = self;
         let at = *at;
+        let close = |ended| Close {
+            facts_known: *facts_known,
+            ended,
+        };
         match payload {
             P::TurnStarted(t) => {
                 if sections.number_of(&t.turn_id).is_some() {
                     return Ok(()); // the same turn again
                 }
-                close_turn(out, facts, sections, scratch, at)?;
+                close_turn(out, facts, sections, scratch, at, close(false))?;
                 open_turn(out, sections, &t.turn_id, at)?;
             }
             P::TurnEnded(t) => {
@@ -31,10 +36,10 @@ impl<W: Write> Writing<'_, W> {
                     }
                     // A turn that never started (its run could not begin) still gets its
                     // section, with the prompt it failed to answer.
-                    close_turn(out, facts, sections, scratch, at)?;
+                    close_turn(out, facts, sections, scratch, at, close(false))?;
                     open_turn(out, sections, &t.turn_id, at)?;
                 }
-                close_turn(out, facts, sections, scratch, at)?;
+                close_turn(out, facts, sections, scratch, at, close(true))?;
             }
             _ => {}
         }
