@@ -387,16 +387,15 @@ fn write_outcome(
 ) -> io::Result<()> {
     let fact = facts.turn(turn_id);
     let outcome = fact.and_then(|f| f.outcome.as_ref());
-    let words = match (fact, outcome) {
-        (_, Some(outcome)) => outcome.words(),
-        (Some(_), None) => "still working when exported".to_string(),
-        (None, None) if at.is_empty() => "still working when exported".to_string(),
-        (None, None) => "ended (its outcome could not be read)".to_string(),
-    };
     out.write_all(b"**Turn ")?;
     out.write_all(itoa::Buffer::new().format(number).as_bytes())?;
     out.write_all(b": ")?;
-    out.write_all(words.as_bytes())?;
+    match (fact, outcome) {
+        (_, Some(outcome)) => write!(out, "{}", outcome.shown_words())?,
+        (Some(_), None) => out.write_all(b"still working when exported")?,
+        (None, None) if at.is_empty() => out.write_all(b"still working when exported")?,
+        (None, None) => out.write_all(b"ended (its outcome could not be read)")?,
+    }
     out.write_all(b"**")?;
     if !at.is_empty() {
         out.write_all(" · ".as_bytes())?;

@@ -23,13 +23,34 @@ pub(crate) fn ago(ms: i64, now_ms: i64) -> String {
 /// How long something ran, the one way every screen, list and export says it: `7s`,
 /// `2m 05s`, `1h 02m`, `4d 03h`.
 pub(crate) fn duration(ms: i64) -> String {
-    let s = ms.max(0) / 1000;
-    match s {
-        0..60 => format!("{s}s"),
-        60..3600 => format!("{}m {:02}s", s / 60, s % 60),
-        3600..86_400 => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
-        _ => format!("{}d {:02}h", s / 86_400, s % 86_400 / 3600),
+    Duration(ms).to_string()
+}
+
+/// [`duration`] written where it is displayed, without a string of its own.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Duration(pub(crate) i64);
+
+impl std::fmt::Display for Duration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = self.0.max(0) / 1000;
+        let (high, unit, low, low_unit) = match s {
+            0..60 => return write_number(f, s, "s"),
+            60..3600 => (s / 60, "m ", s % 60, "s"),
+            3600..86_400 => (s / 3600, "h ", s % 3600 / 60, "m"),
+            _ => (s / 86_400, "d ", s % 86_400 / 3600, "h"),
+        };
+        write_number(f, high, unit)?;
+        if low < 10 {
+            f.write_str("0")?;
+        }
+        write_number(f, low, low_unit)
     }
+}
+
+/// `n` then `unit`, through the formatter's plain writes (a number's `Display` pads).
+fn write_number(f: &mut std::fmt::Formatter<'_>, n: i64, unit: &str) -> std::fmt::Result {
+    f.write_str(itoa::Buffer::new().format(n))?;
+    f.write_str(unit)
 }
 
 /// A moment in the Markdown export's words: `2026-12-01 13:04:36 UTC`.
@@ -112,6 +133,31 @@ mod tests {
         assert_eq!(utc(0), "1970-01-01 00:00:00Z");
         assert_eq!(utc(1_796_134_247_000), "2026-12-01 14:10:47Z");
         assert_eq!(utc(951_782_400_000), "2000-02-29 00:00:00Z");
+    }
+
+    #[test]
+    fn a_duration_reads_as_formatted_at_every_unit_edge() {
+        let formatted = |ms: i64| {
+            let s = ms.max(0) / 1000;
+            match s {
+                0..60 => format!("{s}s"),
+                60..3600 => format!("{}m {:02}s", s / 60, s % 60),
+                3600..86_400 => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
+                _ => format!("{}d {:02}h", s / 86_400, s % 86_400 / 3600),
+            }
+        };
+        let edges = [
+            0, 1, 9, 10, 59, 60, 61, 69, 70, 599, 600, 3599, 3600, 3660, 86_399,
+        ];
+        for s in edges
+            .into_iter()
+            .chain([86_400, 90_000, 86_400 * 12 + 3600 * 9, i64::MAX / 1000])
+        {
+            for ms in [s * 1000, (s * 1000).saturating_add(999)] {
+                assert_eq!(duration(ms), formatted(ms), "{ms}");
+            }
+        }
+        assert_eq!(duration(i64::MIN), "0s");
     }
 
     #[test]

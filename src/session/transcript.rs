@@ -240,15 +240,35 @@ impl TurnOutcome {
     /// `cancelled after 12s` (without the time when it is not known). The failure's
     /// reason is [`TurnOutcome::error`], for the caller to place.
     pub(crate) fn words(&self) -> String {
-        let took = self.elapsed_ms.map(crate::outputs::times::duration);
-        match (&self.status, took) {
-            (TurnStatus::Completed, Some(t)) => format!("completed in {t}"),
-            (TurnStatus::Completed, None) => "completed".to_string(),
-            (TurnStatus::Cancelled, Some(t)) => format!("cancelled after {t}"),
-            (TurnStatus::Cancelled, None) => "cancelled".to_string(),
-            (TurnStatus::Failed, Some(t)) => format!("failed after {t}"),
-            (TurnStatus::Failed, None) => "failed".to_string(),
-            (other, _) => gobare_api::text::line(&format!("{other:?}")).into_owned(),
+        self.shown_words().to_string()
+    }
+
+    /// [`TurnOutcome::words`] written where they are displayed (the Markdown export's
+    /// closing line for every turn), without a string of their own.
+    pub(crate) fn shown_words(&self) -> impl std::fmt::Display + '_ {
+        OutcomeWords(self)
+    }
+}
+
+/// [`TurnOutcome::shown_words`].
+struct OutcomeWords<'a>(&'a TurnOutcome);
+
+impl std::fmt::Display for OutcomeWords<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let took = self.0.elapsed_ms.map(crate::outputs::times::Duration);
+        let (done, how) = match &self.0.status {
+            TurnStatus::Completed => ("completed", " in "),
+            TurnStatus::Cancelled => ("cancelled", " after "),
+            TurnStatus::Failed => ("failed", " after "),
+            other => return f.write_str(&gobare_api::text::line(&format!("{other:?}"))),
+        };
+        f.write_str(done)?;
+        match took {
+            Some(took) => {
+                f.write_str(how)?;
+                std::fmt::Display::fmt(&took, f)
+            }
+            None => Ok(()),
         }
     }
 }
