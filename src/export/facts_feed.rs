@@ -165,6 +165,11 @@ impl TurnFactsFeed {
         !self.lists_awaited(facts, wanted) && !self.reads_alone(facts, wanted)
     }
 
+    /// Whether the artifact list is read (whole, or as far as it could be).
+    pub(crate) fn artifacts_read(&self) -> bool {
+        self.artifacts != Progress::Reading
+    }
+
     /// Whether a list is still being read: facts not known yet may come without a read
     /// of their own.
     pub(crate) fn reading_lists(&self) -> bool {

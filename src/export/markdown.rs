@@ -152,6 +152,23 @@ impl<W: Write> MarkdownWriter<W> {
         }
     }
 
+    /// Whether what [`MarkdownWriter::facts_wanted`] names for `event` is known already,
+    /// with no need to ask: each turn it names settled in the facts, the artifact list
+    /// read where it is wanted (`artifacts_read`). Stricter than the feed's own answer
+    /// (a turn still working may do), and allocates nothing: most turns' facts have come
+    /// by the time their events are written.
+    pub(crate) fn knows_what_it_wants(&self, event: &Event, artifacts_read: bool) -> bool {
+        use EventPayload as P;
+        let settled = |id: &str| self.facts.turn(id).is_some_and(|f| f.outcome.is_some());
+        let open = self.sections.open.as_ref().map(|o| o.id.as_str());
+        match &event.payload {
+            P::TurnStarted(_) => open.is_none_or(|id| artifacts_read && settled(id)),
+            P::TurnEnded(t) => artifacts_read && settled(&t.turn_id) && open.is_none_or(settled),
+            P::ArtifactCreated(_) => artifacts_read,
+            _ => true,
+        }
+    }
+
     /// What [`MarkdownWriter::finish`] needs known: the open turn's facts.
     pub(crate) fn facts_wanted_at_end(&self) -> Wanted {
         match &self.sections.open {

@@ -207,6 +207,9 @@ impl Writing<'_> {
     ) -> io::Result<()> {
         match event {
             Ok(event) => {
+                if md.knows_what_it_wants(event, self.feed.artifacts_read()) {
+                    return md.event(event);
+                }
                 let wanted = md.facts_wanted(event);
                 if wanted.is_empty() || self.feed.fill_now(md.facts_mut(), &wanted, self.warn) {
                     return md.event(event);
@@ -326,6 +329,75 @@ mod tests {
             "error": {"code": "x", "message": format!("reason {n}")},
         }))
         .unwrap()
+    }
+
+    /// Whenever the writer takes an event's facts as known without asking the feed, every
+    /// turn [`MarkdownWriter::facts_wanted`] names for it is settled in the facts and the
+    /// artifact list is read if wanted: what the feed would need to neither wait nor read.
+    #[test]
+    fn facts_are_taken_as_known_only_when_the_feed_would_not_ask() {
+        #[derive(Clone, Copy, Debug)]
+        enum Known {
+            Absent,
+            Working,
+            Settled,
+        }
+        let states = [Known::Absent, Known::Working, Known::Settled];
+        let turn = |id: &str, known: Known| -> Option<Turn> {
+            let status = match known {
+                Known::Absent => return None,
+                Known::Working => "working",
+                Known::Settled => "completed",
+            };
+            Some(
+                serde_json::from_value(serde_json::json!({
+                    "id": id, "status": status, "created_at": 0, "completed_at": 1,
+                }))
+                .unwrap(),
+            )
+        };
+        let events = [
+            r#"{"type":"turn.started","seq":9,"created_at":0,"payload":{"turnId":"b"}}"#,
+            r#"{"type":"turn.ended","seq":9,"created_at":0,"payload":{"turnId":"b"}}"#,
+            r#"{"type":"artifact.created","seq":9,"created_at":0,"payload":{"id":"x","path":"/p","size_bytes":1,"turn_id":"b"}}"#,
+            r#"{"type":"agent.message","seq":9,"created_at":0,"payload":{"text":"t"}}"#,
+        ];
+        let mut asked = 0;
+        for a in states {
+            for b in states {
+                for open in [None, Some("a"), Some("b")] {
+                    for data in events {
+                        for artifacts_read in [false, true] {
+                            let turns = [turn("a", a), turn("b", b)].into_iter().flatten();
+                            let facts = TurnFacts::from_resources(turns.collect(), Vec::new());
+                            let mut md = MarkdownWriter::new(Vec::new(), "s", None, facts).unwrap();
+                            if let Some(open) = open {
+                                let start = format!(
+                                    r#"{{"type":"turn.started","seq":1,"created_at":0,"payload":{{"turnId":"{open}"}}}}"#
+                                );
+                                md.event(&Event::parse(&start).unwrap()).unwrap();
+                            }
+                            let event = Event::parse(data).unwrap();
+                            let wanted = md.facts_wanted(&event);
+                            let settled = wanted.turns.iter().all(|t| {
+                                md.facts_mut().turn(t).is_some_and(|f| f.outcome.is_some())
+                            });
+                            let needed = !settled || (wanted.artifacts && !artifacts_read);
+                            let case = (a, b, open, data, artifacts_read);
+                            if md.knows_what_it_wants(&event, artifacts_read) {
+                                assert!(!needed, "{case:?}");
+                            } else {
+                                asked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            asked > 0 && asked < 3 * 3 * 3 * 4 * 2,
+            "{asked} cases asked"
+        );
     }
 
     /// More batches than the writer's queue holds, each closing a turn whose facts have

@@ -69,7 +69,9 @@ impl Sections {
 
 /// A turn's todo list: the first one reported (to say what changed) and the latest.
 pub(crate) struct TodoTrack {
-    first: Vec<String>,
+    /// The first list's labels, once a later list replaced it (until then the latest is
+    /// the first, and nothing changed).
+    first: Option<Vec<String>>,
     pub(crate) last: Vec<TodoItem>,
     /// When the latest was reported.
     pub(crate) at: Option<i64>,
@@ -78,29 +80,38 @@ pub(crate) struct TodoTrack {
 impl TodoTrack {
     pub(crate) fn new(items: &[TodoItem], at: Option<i64>) -> TodoTrack {
         TodoTrack {
-            first: items.iter().map(|i| i.label.clone()).collect(),
+            first: None,
             last: items.to_vec(),
             at,
         }
     }
 
     pub(crate) fn update(&mut self, items: &[TodoItem], at: Option<i64>) {
-        self.last = items.to_vec();
+        let last = std::mem::replace(&mut self.last, items.to_vec());
+        if self.first.is_none() {
+            self.first = Some(last.into_iter().map(|i| i.label).collect());
+        }
         self.at = at;
     }
 
     /// Labels in the final list that the first lacked, in the final list's order.
     pub(crate) fn added(&self) -> Vec<&str> {
+        let Some(first) = &self.first else {
+            return Vec::new();
+        };
         self.last
             .iter()
             .map(|i| i.label.as_str())
-            .filter(|l| !self.first.iter().any(|f| f == l))
+            .filter(|l| !first.iter().any(|f| f == l))
             .collect()
     }
 
     /// Labels of the first list the final one lacks, in the first list's order.
     pub(crate) fn dropped(&self) -> Vec<&str> {
-        self.first
+        let Some(first) = &self.first else {
+            return Vec::new();
+        };
+        first
             .iter()
             .map(String::as_str)
             .filter(|f| !self.last.iter().any(|i| i.label == *f))
@@ -125,6 +136,10 @@ mod tests {
     #[test]
     fn the_final_list_says_what_was_added_and_dropped() {
         let mut track = TodoTrack::new(&items(&["read", "patch", "test"]), Some(1));
+        assert!(
+            track.added().is_empty() && track.dropped().is_empty(),
+            "one list"
+        );
         track.update(&items(&["read", "test", "report"]), Some(2));
         track.update(&items(&["read", "patch", "report", "tidy"]), Some(3));
         assert_eq!(track.added(), ["report", "tidy"]);
