@@ -1,6 +1,7 @@
 //! The session's turns and artifacts read beside its history, for the Markdown export:
-//! pages are taken as they come, and the writer waits only when it closes a turn whose
-//! facts have not arrived yet (the history's queue then fills and its socket waits).
+//! pages are taken as they come; a turn that closes before its facts have arrived has its
+//! closing line held while the writer goes on, and the writer waits only past what it
+//! may hold or at the history's end (the history's queue then fills and its socket waits).
 //!
 //! A turn the lists lack once read whole (created after the read passed it) and a turn
 //! the lists read still working that the history then ends are read alone, once each.

@@ -8,7 +8,9 @@
 //! are fenced with more backticks than their content holds, so no content can close them.
 //! Text is written straight to the output, line by line; what is held is small and
 //! bounded by one turn: the prompt waiting for its turn's heading, the turn's latest todo
-//! list, the approvals still waiting for their decision.
+//! list, the approvals still waiting for their decision. A closing line written before its
+//! turn's facts are known waits in [`HeldOutput`], with what is written after it, until
+//! the caller has them ([`MarkdownWriter::write_first_waiting`]).
 
 use super::agent_body::write_agent_body;
 use super::facts_feed::Wanted;
@@ -41,7 +43,8 @@ const QUEUED_CHARS: usize = 120;
 /// How a steer is headed: the transcript's words.
 const STEER: &str = "You · steer (sent while the turn ran)";
 
-/// Writes Markdown for events as they come; holds no event after it was written.
+/// Writes Markdown for events as they come; holds no event after it was written (only
+/// the Markdown behind a closing line that waits for its turn's facts).
 pub(crate) struct MarkdownWriter<W: Write> {
     out: HeldOutput<W>,
     facts: TurnFacts,

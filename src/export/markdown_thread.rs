@@ -7,8 +7,10 @@
 //! the history's closing quiet passes while the writer works through it ([`BATCHES_QUEUED`]);
 //! memory stays flat and a slow disk makes the socket wait: the
 //! reading side then waits to hand a batch over, not for the stream, so that wait is never
-//! taken for the history's quiet end. A turn's facts that have not arrived yet
-//! are waited for on this thread ([`Handle::block_on`] on the feed; the runtime's thread
+//! taken for the history's quiet end. A turn whose facts have not arrived yet when it
+//! closes has its closing line held while the writer goes on ([`super::held_output`]);
+//! past [`HELD_BYTES`], at the history's end, or where a turn must be read alone, they are
+//! waited for on this thread ([`Handle::block_on`] on the feed; the runtime's thread
 //! never blocks, so the reads it waits for go on).
 
 use super::facts_feed::{TurnFactsFeed, Wanted};
