@@ -566,7 +566,7 @@ impl Task {
                             if let Some(call) = waiting_call(payload)
                                 && event.seq.is_some()
                                 && announced.call(call)
-                                && let Some(news) = announcement(&model, id.clone())
+                                && let Some(news) = announcement(&model, id.to_string())
                             {
                                 fresh.push(news);
                             }

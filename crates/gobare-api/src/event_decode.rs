@@ -13,6 +13,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visi
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 /// The envelope as it is on the wire, payload left unparsed.
 #[derive(Deserialize)]
@@ -58,7 +59,7 @@ impl Event {
         Ok(Event {
             kind: event_type(kind),
             internal_type: wire.internal_type.map(event_type),
-            session_id: wire.session_id,
+            session_id: wire.session_id.as_deref().map(shared_session_id),
             seq: wire.seq,
             created_at: wire.created_at,
             payload,
@@ -106,7 +107,7 @@ impl Event {
 struct Envelope<'a> {
     kind: Option<Cow<'static, str>>,
     internal_type: Option<Cow<'static, str>>,
-    session_id: Option<String>,
+    session_id: Option<Arc<str>>,
     seq: Option<u64>,
     created_at: Option<i64>,
     from_seq: Option<u64>,
@@ -292,12 +293,24 @@ fn layout_envelope(head: ReferenceHead<'_>) -> Option<Envelope<'_>> {
     Some(Envelope {
         kind: Some(event_type(head.kind)),
         internal_type: head.internal_type.map(event_type),
-        session_id: head.session_id.map(str::to_string),
+        session_id: head.session_id.map(shared_session_id),
         seq: head.seq,
         created_at: head.created_at,
         from_seq: None,
         note: None,
         payload: Payload::Decoded(payload),
+    })
+}
+
+/// `id` as an event's session: the one this thread read last when it is the same (a
+/// stream's events all name one session), so that decoding one allocates nothing for it.
+fn shared_session_id(id: &str) -> Arc<str> {
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<Arc<str>>> = const { std::cell::RefCell::new(None) };
+    }
+    LAST.with_borrow_mut(|last| match last {
+        Some(shared) if **shared == *id => Arc::clone(shared),
+        _ => Arc::clone(last.insert(Arc::from(id))),
     })
 }
 
@@ -518,7 +531,7 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
         Ok(Envelope {
             kind: kind.flatten().map(event_type),
             internal_type: internal_type.flatten().map(event_type),
-            session_id: session_id.flatten(),
+            session_id: session_id.flatten().as_deref().map(shared_session_id),
             seq: seq.flatten(),
             created_at: created_at.flatten(),
             from_seq: from_seq.flatten(),
@@ -533,6 +546,27 @@ pub(crate) mod tests {
     use super::*;
     use proptest::prelude::*;
     use std::collections::BTreeMap;
+
+    /// Events of one session share its id (one allocation for a stream's events); another
+    /// session's id is its own, whichever path decoded it.
+    #[test]
+    fn a_streams_events_share_their_sessions_id() {
+        let envelope = |session: &str, seq: u64| {
+            format!(
+                r#"{{"object":"event","type":"agent.message","internal_type":"agent.message","session_id":"{session}","seq":{seq},"created_at":1,"payload":{{"text":"x"}}}}"#
+            )
+        };
+        let id = |data: &str| Event::parse(data).unwrap().session_id.unwrap();
+        let (first, second) = (id(&envelope("s-1", 1)), id(&envelope("s-1", 2)));
+        assert!(Arc::ptr_eq(&first, &second));
+        let other = id(&envelope("s-2", 3));
+        assert_eq!((&*first, &*other), ("s-1", "s-2"));
+        // The general path (members out of the reference's order) names the same session.
+        let reordered =
+            r#"{"seq":4,"session_id":"s-2","type":"agent.message","payload":{"text":"x"}}"#;
+        assert_eq!(&*id(reordered), "s-2");
+        assert!(Arc::ptr_eq(&id(&envelope("s-2", 5)), &id(reordered)));
+    }
 
     /// The reference's examples, each as written (members in its order).
     fn examples() -> Vec<(String, String)> {

@@ -281,7 +281,7 @@ pub struct Event {
     /// (no allocation per event), owned for any other.
     pub kind: Cow<'static, str>,
     pub internal_type: Option<Cow<'static, str>>,
-    pub session_id: Option<String>,
+    pub session_id: Option<std::sync::Arc<str>>,
     /// The cursor; `None` on transient events.
     pub seq: Option<u64>,
     /// Unix milliseconds.

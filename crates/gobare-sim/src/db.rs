@@ -617,7 +617,7 @@ impl Db {
         let event = Event {
             kind: kind.clone().into(),
             internal_type: Some(kind.clone().into()),
-            session_id: Some(session_id.to_string()),
+            session_id: Some(session_id.into()),
             seq,
             created_at: Some(created_at),
             payload,

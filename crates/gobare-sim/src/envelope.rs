@@ -22,7 +22,7 @@ pub(crate) fn envelope_json_with_note(event: &Event, note: Option<&str>) -> Stri
     );
     if let Some(s) = &event.session_id {
         out.push_str(r#","session_id":"#);
-        push_json(&mut out, s);
+        push_json(&mut out, &&**s);
     }
     out.push_str(r#","seq":"#);
     push_json(&mut out, &event.seq);

@@ -493,7 +493,7 @@ fn truncation_frame(session_id: &str, from_seq: u64, cap: usize) -> Frame {
     let event = Event {
         kind: "gobare.replay_truncated".into(),
         internal_type: Some("gobare.replay_truncated".into()),
-        session_id: Some(session_id.to_string()),
+        session_id: Some(session_id.into()),
         seq: None,
         created_at: Some(unix_ms()),
         payload: EventPayload::ReplayTruncated(ReplayTruncated {
