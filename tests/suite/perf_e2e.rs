@@ -255,20 +255,22 @@ fn binaries() -> Vec<(String, String)> {
 }
 
 /// Runs curl and each of `ours` (a child for each binary of [`binaries`]) in turn,
-/// [`RUNS`] times each (curl first), each read until `marker` appears; prints the medians
-/// (wall and CPU time) and each one's ratio to curl's.
+/// [`RUNS`] times each (curl first, the builds after it in turn), each read until `marker`
+/// appears; prints the medians (wall and CPU time) and each one's ratio to curl's.
 fn side_by_side(what: &str, curl: impl Fn() -> Child, ours: impl Fn(&str) -> Child, marker: &str) {
     let binaries = binaries();
     let (mut curl_times, mut curl_cpus) = (Vec::new(), Vec::new());
     let mut times = vec![Vec::new(); binaries.len()];
     let mut cpus = vec![Vec::new(); binaries.len()];
     let (mut curl_bytes, mut bytes) = (0, vec![0; binaries.len()]);
-    for _ in 0..RUNS {
+    for run in 0..RUNS {
         let (started, cpu) = (Instant::now(), children_cpu());
         curl_bytes = read_until(curl(), marker.as_bytes());
         curl_times.push(started.elapsed());
         curl_cpus.push(children_cpu() - cpu);
-        for (i, (_, bin)) in binaries.iter().enumerate() {
+        // The builds take turns at coming right after curl.
+        let order = (0..binaries.len()).map(|i| (i + run) % binaries.len());
+        for (i, (_, bin)) in order.map(|i| (i, &binaries[i])) {
             let (started, cpu) = (Instant::now(), children_cpu());
             bytes[i] = read_until(ours(bin), marker.as_bytes());
             times[i].push(started.elapsed());
