@@ -89,9 +89,10 @@ impl<W: Write> HeldOutput<W> {
 
     /// The output, once nothing waits.
     pub(crate) fn into_inner(self) -> io::Result<W> {
-        match self.waiting.is_empty() {
-            true => Ok(self.out),
-            false => Err(io::Error::other("a turn's closing line was never written")),
+        if self.waiting.is_empty() {
+            Ok(self.out)
+        } else {
+            Err(io::Error::other("a turn's closing line was never written"))
         }
     }
 }
