@@ -71,6 +71,16 @@ struct Writing<'a, W: Write> {
     facts_known: bool,
 }
 
+/// What an event needs known before it is written ([`MarkdownWriter::facts_wanted`]),
+/// borrowed from the writer and the event.
+#[derive(Default)]
+struct Wants<'a> {
+    /// The open turn and the one the event names, where there are.
+    turns: [Option<&'a str>; 2],
+    ended: Option<&'a str>,
+    artifacts: bool,
+}
+
 /// What an approval asked for.
 struct Asked {
     name: String,
@@ -134,24 +144,16 @@ impl<W: Write> MarkdownWriter<W> {
     /// line it may write (the open one; the one a `turn.ended` names), and the artifact
     /// list for a closing line or an artifact's note.
     pub(crate) fn facts_wanted(&self, event: &Event) -> Wanted {
-        use EventPayload as P;
-        let open = || self.sections.open.as_ref().map(|o| o.id.clone());
-        match &event.payload {
-            P::TurnStarted(_) => Wanted {
-                turns: open().into_iter().collect(),
-                ended: None,
-                artifacts: self.sections.open.is_some(),
-            },
-            P::TurnEnded(t) => Wanted {
-                turns: open().into_iter().chain([t.turn_id.clone()]).collect(),
-                ended: Some(t.turn_id.clone()),
-                artifacts: true,
-            },
-            P::ArtifactCreated(_) => Wanted {
-                artifacts: true,
-                ..Wanted::default()
-            },
-            _ => Wanted::default(),
+        let wants = self.wants(event);
+        Wanted {
+            turns: wants
+                .turns
+                .into_iter()
+                .flatten()
+                .map(str::to_string)
+                .collect(),
+            ended: wants.ended.map(str::to_string),
+            artifacts: wants.artifacts,
         }
     }
 
@@ -161,14 +163,31 @@ impl<W: Write> MarkdownWriter<W> {
     /// (a turn still working may do), and allocates nothing: most turns' facts have come
     /// by the time their events are written.
     pub(crate) fn knows_what_it_wants(&self, event: &Event, artifacts_read: bool) -> bool {
-        use EventPayload as P;
+        let wants = self.wants(event);
         let settled = |id: &str| self.facts.turn(id).is_some_and(|f| f.outcome.is_some());
+        (artifacts_read || !wants.artifacts) && wants.turns.into_iter().flatten().all(settled)
+    }
+
+    /// [`MarkdownWriter::facts_wanted`], borrowed.
+    fn wants<'a>(&'a self, event: &'a Event) -> Wants<'a> {
+        use EventPayload as P;
         let open = self.sections.open.as_ref().map(|o| o.id.as_str());
         match &event.payload {
-            P::TurnStarted(_) => open.is_none_or(|id| artifacts_read && settled(id)),
-            P::TurnEnded(t) => artifacts_read && settled(&t.turn_id) && open.is_none_or(settled),
-            P::ArtifactCreated(_) => artifacts_read,
-            _ => true,
+            P::TurnStarted(_) => Wants {
+                turns: [open, None],
+                ended: None,
+                artifacts: open.is_some(),
+            },
+            P::TurnEnded(t) => Wants {
+                turns: [open, Some(&t.turn_id)],
+                ended: Some(&t.turn_id),
+                artifacts: true,
+            },
+            P::ArtifactCreated(_) => Wants {
+                artifacts: true,
+                ..Wants::default()
+            },
+            _ => Wants::default(),
         }
     }
 

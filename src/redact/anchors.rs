@@ -61,8 +61,7 @@ impl Triples {
             pair: Box::new([0; 1 << 16]),
             third: Vec::new(),
         };
-        let cased = ANY_CASE.iter().flat_map(|a| every_case(a));
-        for anchor in AS_WRITTEN.iter().map(|a| a.to_string()).chain(cased) {
+        for anchor in anchors() {
             let b = anchor.as_bytes();
             let at = usize::from(b[0]) << 8 | usize::from(b[1]);
             if triples.pair[at] == 0 {
@@ -87,11 +86,14 @@ impl Triples {
 
 fn searcher() -> Option<Searcher> {
     let mut builder = Config::new().builder();
-    builder.extend(AS_WRITTEN);
-    for anchor in ANY_CASE {
-        builder.extend(every_case(anchor));
-    }
+    builder.extend(anchors());
     builder.build()
+}
+
+/// Every anchor as searched: those compared as written, then each name in every case.
+fn anchors() -> impl Iterator<Item = String> {
+    let cased = ANY_CASE.into_iter().flat_map(every_case);
+    AS_WRITTEN.into_iter().map(str::to_string).chain(cased)
 }
 
 /// `word` in every ASCII case: 2ⁿ strings for n letters.
