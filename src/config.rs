@@ -100,6 +100,20 @@ impl EnvVars {
     }
 }
 
+/// How long the service holds a closed stream's slot: `GOBARE_STREAM_SLOT_RELEASE_MS` for a
+/// server known to free it at once (the tests' simulator), else the reference's ~5 s.
+fn stream_slot_release() -> std::time::Duration {
+    std::env::var(STREAM_SLOT_RELEASE_ENV)
+        .ok()
+        .and_then(|ms| ms.trim().parse::<u64>().ok())
+        .map_or(gobare_api::schedule::SLOT_RELEASE, |ms| {
+            std::time::Duration::from_millis(ms.min(60_000))
+        })
+}
+
+/// See [`stream_slot_release`].
+pub const STREAM_SLOT_RELEASE_ENV: &str = "GOBARE_STREAM_SLOT_RELEASE_MS";
+
 /// Why configuration could not be completed (exit status 2).
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -269,6 +283,7 @@ impl Config {
             token: self.token.clone(),
             target,
             from,
+            slot_release: stream_slot_release(),
             ..StreamOptions::default()
         })
     }

@@ -21,7 +21,12 @@ pub(crate) fn spawn(
     job: FetchJob,
     tx: UnboundedSender<AppMsg>,
 ) {
-    let client = client.clone();
+    let class = if job.is_background() {
+        gobare_api::schedule::RequestClass::Background
+    } else {
+        gobare_api::schedule::RequestClass::OnScreen
+    };
+    let client = client.with_class(class);
     let id = session_id.to_string();
     tokio::spawn(async move {
         let (result, more_after) = match run(&client, &id, &job).await {

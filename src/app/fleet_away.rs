@@ -50,12 +50,15 @@ impl FleetAway {
         client: &ApiClient,
     ) -> Option<impl Future<Output = (i64, Result<Gathered, ApiError>)> + Send + 'static> {
         let since_ms = self.since.take()?;
-        let (client, store) = (client.clone(), self.store.clone());
+        let (client, store) = (
+            client.with_class(gobare_api::schedule::RequestClass::Background),
+            self.store.clone(),
+        );
         Some(async move {
             let now_ms = gobare_api::clock::unix_ms();
             (
                 since_ms,
-                gather(&client, store.as_ref(), since_ms, now_ms).await,
+                gather(&client, store.as_ref(), since_ms, now_ms, None).await,
             )
         })
     }

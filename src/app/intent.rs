@@ -121,6 +121,9 @@ impl App {
                 let what = match (&self.stream, self.view.connection()) {
                     (None, _) => "opening the stream again…",
                     (Some(_), Some(ConnectionState::Live)) => "re-reading the session…",
+                    (Some(_), Some(ConnectionState::Open { .. })) => {
+                        "nothing has come on this connection: reconnecting…"
+                    }
                     (Some(_), _) => "reconnecting now…",
                 };
                 match &self.stream {

@@ -60,6 +60,7 @@ pub mod send_outcome;
 pub mod sender;
 pub(crate) mod settings;
 pub(crate) mod shell;
+pub(crate) mod silence;
 pub(crate) mod stats;
 mod theme_asked;
 mod timers;
@@ -139,6 +140,8 @@ pub(crate) struct App {
     /// The demo keeps its sessions: quitting loses only a running turn.
     demo_kept: bool,
     was_live: bool,
+    /// The stream open and saying nothing: how long, and the reads that stand in for it.
+    silence: silence::StreamSilence,
     session_loaded: bool,
     /// Which pages of turns were read for the separators' outcomes, and which to read next.
     turn_pages: turn_pages::TurnPages,
@@ -238,6 +241,7 @@ impl App {
             changes_range: None,
             demo_kept: opts.demo_kept,
             was_live: false,
+            silence: Default::default(),
             session_loaded: false,
             turn_pages: turn_pages::TurnPages::default(),
             tick_at: None,
@@ -289,6 +293,8 @@ impl App {
         options.keep_data = logging;
         decoded_here(&mut options);
         self.stream = Some(stream::spawn(options));
+        // Whatever becomes of the reads, this is the session looked at last.
+        self.remember_last_session();
         self.fetches.want(FetchJob::Session);
         self.fetches.want(FetchJob::Turns);
         self.fetches.want(FetchJob::Artifacts);

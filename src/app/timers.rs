@@ -14,10 +14,13 @@ use gobare_api::clock::unix_ms;
 /// How often usage is read while a turn runs (it reads "0s" at a turn's start otherwise
 /// until the turn ends).
 pub(crate) const USAGE_WHILE_WORKING: Duration = Duration::from_secs(30);
+/// How often usage is read while the workspace runs and no turn does (it accrues until it
+/// pauses; between reads the pane counts on from the last).
+pub(crate) const USAGE_WHILE_RUNNING: Duration = Duration::from_secs(60);
 
-/// Whether usage last read at `at` is due again at `now`.
-pub(crate) fn usage_due(at: Instant, now: Instant) -> bool {
-    now.saturating_duration_since(at) >= USAGE_WHILE_WORKING
+/// Whether usage last read at `at` is due again at `now`, read `every` so often.
+pub(crate) fn usage_due(at: Instant, now: Instant, every: Duration) -> bool {
+    now.saturating_duration_since(at) >= every
 }
 
 /// How often the clock ticks: every second while something on screen counts (a running
@@ -48,6 +51,9 @@ impl App {
             super::heap::release_freed_memory();
         }
         self.tick(now);
+        if self.silence.read_due(now) {
+            self.want_silent_reads();
+        }
         self.refresh_usage(now);
         self.act_pending_tick(now);
         if self.notice_expires_at.is_some_and(|at| at <= now) {
@@ -72,13 +78,17 @@ impl App {
     /// Sandbox usage grows while a turn runs: read again every [`USAGE_WHILE_WORKING`]
     /// then (the end of the turn reads it too), never while idle.
     fn refresh_usage(&mut self, now: Instant) {
-        if !self.view.turn_running() {
+        let every = if self.view.turn_running() {
+            USAGE_WHILE_WORKING
+        } else if self.view.workspace_running() {
+            USAGE_WHILE_RUNNING
+        } else {
             self.usage_read_at = None;
             return;
-        }
+        };
         match self.usage_read_at {
             None => self.usage_read_at = Some(now),
-            Some(at) if usage_due(at, now) => {
+            Some(at) if usage_due(at, now, every) => {
                 self.usage_read_at = Some(now);
                 let job = self.usage_job();
                 self.fetches.want(job);
@@ -91,7 +101,10 @@ impl App {
     /// minute while only relative times ("3m ago") are on screen, none otherwise.
     fn tick(&mut self, now: Instant) {
         let Some(every) = tick_every(
-            self.view.turn_running() || self.view.actions().counts_down(),
+            self.view.turn_running()
+                || self.view.actions().counts_down()
+                || self.view.workspace_running()
+                || self.silence.since_ms().is_some(),
             self.screen.shows_relative_times(),
         ) else {
             self.tick_at = None;
@@ -139,6 +152,7 @@ impl App {
             self.fetches.wake_at(now),
             self.replay.quiet_deadline(),
             self.tick_at,
+            self.silence.due_at(),
             self.artifacts_poll.due_at(),
             self.stats.due_at(now),
             self.act_save_due_at(now),
@@ -167,11 +181,17 @@ mod tests {
     #[test]
     fn usage_is_read_again_every_half_minute_of_a_running_turn() {
         let t0 = Instant::now();
-        assert!(!usage_due(t0, t0 + Duration::from_secs(29)));
-        assert!(usage_due(t0, t0 + USAGE_WHILE_WORKING));
+        let every = USAGE_WHILE_WORKING;
+        assert!(!usage_due(t0, t0 + Duration::from_secs(29), every));
+        assert!(usage_due(t0, t0 + USAGE_WHILE_WORKING, every));
         assert!(
-            !usage_due(t0 + Duration::from_secs(5), t0),
+            !usage_due(t0 + Duration::from_secs(5), t0, every),
             "a clock going back is not due"
         );
+        assert!(!usage_due(
+            t0,
+            t0 + USAGE_WHILE_WORKING,
+            USAGE_WHILE_RUNNING
+        ));
     }
 }

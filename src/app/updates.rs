@@ -107,6 +107,33 @@ impl App {
     }
 
     fn on_connection(&mut self, state: ConnectionState, now: Instant) {
+        match self
+            .silence
+            .on_state(&state, now, gobare_api::clock::unix_ms())
+        {
+            super::silence::SilenceStep::StartReading => {
+                tracing::info!("the event stream says nothing; reading the session instead");
+                self.want_silent_reads();
+            }
+            super::silence::SilenceStep::Spoke => {
+                // What the reads showed meanwhile is settled by the events now replayed.
+                self.fetches.want(FetchJob::Session);
+                self.fetches.want(FetchJob::Turns);
+            }
+            super::silence::SilenceStep::Nothing => {}
+        }
+        let silent_since = self.silence.since_ms();
+        let reading = self.silence.reading();
+        if self.view.set_stream_silence(silent_since, reading) {
+            self.frames.request();
+        }
+        // Subscribed once the stream is open, spoken or not (§11.1): a first message waits
+        // for no frame.
+        if matches!(state, ConnectionState::Open { .. })
+            && let Some(text) = self.first_message.take()
+        {
+            self.dispatch(Intent::SendFirst(text));
+        }
         if state == ConnectionState::Live {
             self.replay.on_live(now);
             let reconnected = self.was_live && self.view.connection() != Some(&state);
@@ -222,6 +249,16 @@ impl App {
         match result {
             Ok(update) => {
                 if let Update::Session(session) = &update {
+                    if self
+                        .silence
+                        .on_session_read(session.updated_at, Instant::now())
+                        && let Some(stream) = &self.stream
+                    {
+                        tracing::info!(
+                            "the session moved while its stream said nothing; reconnecting"
+                        );
+                        stream.retry_now();
+                    }
                     if !self.session_loaded {
                         self.session_loaded = true;
                         self.remember_last_session();
@@ -282,7 +319,14 @@ impl App {
     }
 
     /// Plain `gobare-tui` reopens this session next time (only once it is known to exist).
-    fn remember_last_session(&self) {
+    /// The reads that stand in for a silent stream: the session, its turns, its items.
+    pub(super) fn want_silent_reads(&mut self) {
+        self.fetches.want(FetchJob::Session);
+        self.fetches.want(FetchJob::Turns);
+        self.fetches.want(FetchJob::Items);
+    }
+
+    pub(super) fn remember_last_session(&self) {
         if let Some(store) = &self.store
             && let Err(e) = store.set_last_session(&self.session_id)
         {

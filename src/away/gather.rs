@@ -11,14 +11,24 @@ use crate::store::StateStore;
 use futures_util::StreamExt;
 use gobare_api::client::{ApiClient, Order, Page, SessionFilter};
 use gobare_api::error::ApiError;
-use gobare_api::model::Session;
+use gobare_api::model::{Artifact, Session, Turn};
+use gobare_api::paging::{self, PageLimits};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Sessions read at once (the request budget is 120 a minute, §5).
+/// Sessions read at once; the scheduler paces them to the request budget (§5).
 const AT_ONCE: usize = 4;
 /// Most sessions detailed; the most recently changed first.
 pub(crate) const MOST_SESSIONS: usize = 100;
-/// Turns and artifacts read per session: the newest page.
-const PAGE: u32 = 50;
+/// Turns and artifacts read a page: the API's largest.
+const PAGE: u32 = 100;
+/// How far a walk back through one session's turns or artifacts may go.
+const LIMITS: PageLimits = PageLimits {
+    pages: 200,
+    items: 20_000,
+};
+/// How long before the window a turn may have started and still end inside it: a
+/// workspace runs 2 h at most (§5), with paused time, a day is ample.
+const LONGEST_TURN_MS: i64 = 24 * 3_600_000;
 
 /// The digests, and why they may be incomplete.
 #[derive(Debug, Clone, Default)]
@@ -28,12 +38,20 @@ pub(crate) struct Gathered {
     pub(crate) partial: Option<String>,
 }
 
+/// How far a gather has got: sessions to read and read so far (for a progress line).
+#[derive(Debug, Default)]
+pub(crate) struct Progress {
+    pub(crate) sessions: AtomicUsize,
+    pub(crate) read: AtomicUsize,
+}
+
 /// Every session changed since `since_ms` (or waiting on the user now), as of `now_ms`.
 pub(crate) async fn gather(
     client: &ApiClient,
     store: Option<&StateStore>,
     since_ms: i64,
     now_ms: i64,
+    progress: Option<&Progress>,
 ) -> Result<Gathered, ApiError> {
     let listed = crate::sessions::list_all(client, &SessionFilter::default()).await?;
     let mut notes: Vec<String> = listed.cut.map(|c| c.to_string()).into_iter().collect();
@@ -50,8 +68,17 @@ pub(crate) async fn gather(
         ));
         moved.truncate(MOST_SESSIONS);
     }
+    if let Some(p) = progress {
+        p.sessions.store(moved.len(), Ordering::Relaxed);
+    }
     let results: Vec<(Digest, bool)> = futures_util::stream::iter(moved)
-        .map(|session| one(client, store, session, since_ms, now_ms))
+        .map(|session| async move {
+            let read = one(client, store, session, since_ms, now_ms).await;
+            if let Some(p) = progress {
+                p.read.fetch_add(1, Ordering::Relaxed);
+            }
+            read
+        })
         .buffered(AT_ONCE)
         .collect()
         .await;
@@ -90,21 +117,20 @@ async fn one(
         logged.unwrap_or_else(|| DigestBuilder::new(&session.id, window, since_ms, known_before));
     let title = crate::sessions::first_message::title(&session);
     builder.set_title(title.as_deref());
-    let page = Page::ordered(Order::Desc).with_limit(PAGE);
     let (turns, artifacts) = tokio::join!(
-        client.list_turns(&session.id, &page),
-        client.list_artifacts(&session.id, &page, None)
+        turns_since(client, &session.id, since_ms),
+        artifacts_since(client, &session.id, since_ms)
     );
     let mut complete = true;
     match turns {
-        Ok(turns) => builder.turns_read(&turns.data, now_ms),
+        Ok(turns) => builder.turns_read(&turns, now_ms),
         Err(e) => {
             tracing::warn!(session = %session.id, error = %e, "report: turns not read");
             complete = false;
         }
     }
     match artifacts {
-        Ok(artifacts) => builder.artifacts_read(&artifacts.data),
+        Ok(artifacts) => builder.artifacts_read(&artifacts),
         Err(e) => {
             tracing::warn!(session = %session.id, error = %e, "report: artifacts not read");
             complete = false;
@@ -112,4 +138,59 @@ async fn one(
     }
     builder.session_read(&session);
     (builder.digest(now_ms), complete)
+}
+
+/// Every turn that may have ended since `since_ms`, newest first: pages are read until one
+/// reaches a turn created a longest turn before the window.
+async fn turns_since(client: &ApiClient, id: &str, since_ms: i64) -> Result<Vec<Turn>, ApiError> {
+    let mut turns = Vec::new();
+    let cut = paging::read_each(
+        Page::ordered(Order::Desc).with_limit(PAGE),
+        LIMITS,
+        |t: &Turn| &t.id,
+        |page| async move { client.list_turns(id, &page).await },
+        |page: Vec<Turn>| {
+            let older = page
+                .last()
+                .is_some_and(|t| t.created_at < since_ms - LONGEST_TURN_MS);
+            turns.extend(page);
+            !older
+        },
+    )
+    .await?;
+    match cut {
+        None => Ok(turns),
+        Some(cut) => Err(cut_error(cut)),
+    }
+}
+
+/// Every artifact published since `since_ms`, newest first.
+async fn artifacts_since(
+    client: &ApiClient,
+    id: &str,
+    since_ms: i64,
+) -> Result<Vec<Artifact>, ApiError> {
+    let mut artifacts = Vec::new();
+    let cut = paging::read_each(
+        Page::ordered(Order::Desc).with_limit(PAGE),
+        LIMITS,
+        |a: &Artifact| &a.id,
+        |page| async move { client.list_artifacts(id, &page, None).await },
+        |page: Vec<Artifact>| {
+            let older = page
+                .last()
+                .is_some_and(|a| a.created_at.is_some_and(|at| at < since_ms));
+            artifacts.extend(page);
+            !older
+        },
+    )
+    .await?;
+    match cut {
+        None => Ok(artifacts),
+        Some(cut) => Err(cut_error(cut)),
+    }
+}
+
+fn cut_error(cut: paging::Cut) -> ApiError {
+    ApiError::local(gobare_api::error::ApiErrorKind::Unexpected, cut.to_string())
 }

@@ -143,8 +143,14 @@ async fn attach(
         sim.keeps_data(),
     );
     demo.warnings.extend(notice);
-    // The earlier demo's session where it stood, else a new one with its first message.
-    let start = match sim.session_ids().pop() {
+    // The session looked at last where it stood (opened from the fleet or not), else the
+    // earlier demo's newest, else a new one with its first message.
+    let kept = sim.session_ids();
+    let looked_at = crate::store::StateStore::open(&demo.state_dir, &demo.api)
+        .ok()
+        .and_then(|store| store.last_session())
+        .filter(|id| kept.contains(id));
+    let start = match looked_at.or_else(|| kept.last().cloned()) {
         Some(id) => Start::Session {
             id,
             first_message: None,

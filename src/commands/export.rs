@@ -38,7 +38,8 @@ async fn export(config: Config, args: ExportArgs) -> Result<()> {
         ExportFormat::Md => Format::Markdown,
         ExportFormat::Jsonl => Format::JsonLines,
     };
-    let client = gobare_api::client::ApiClient::new(config.client_options())?;
+    let client = gobare_api::client::ApiClient::new(config.client_options())?
+        .with_class(gobare_api::schedule::RequestClass::Bulk);
     let open = || Output::open(args.output.as_deref()).wrap_err("cannot create the output file");
     let warn = |w: &str| eprintln!("gobare-tui: warning: {w}");
     let read = interruptible(run::export(

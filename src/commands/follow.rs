@@ -89,6 +89,18 @@ pub(crate) async fn run(config: Config, args: FollowArgs) -> Result<()> {
                 gobare_api::text::one_line(reason, 500)
             );
         }
+        // Two connections that said nothing, and nothing read yet: printing nothing would
+        // look like a quiet session.
+        if let Some(stream::ConnectionState::Open { silent_before }) = view.connection()
+            && *silent_before >= crate::app::silence::SILENT_CONNECTIONS
+            && view.last_seq().is_none()
+        {
+            bail!(
+                "the event stream connected {} times and sent nothing, not even a keep-alive \
+                 (a buffering proxy?); nothing of the session was read",
+                silent_before + 1
+            );
+        }
     }
     Ok(())
 }

@@ -1,17 +1,24 @@
 //! `gobare-tui report [--since 8h] [--json]`: what happened across the fleet since a time,
 //! the digest the app shows after an absence, printed for a morning check or a cron job.
 //!
-//! Exit status as the other subcommands: 0 printed, 1 the API could not be read, 2 a bad
-//! `--since` or configuration.
+//! Every turn and artifact in the window is read (all pages), paced by the request
+//! scheduler as bulk work, with a progress line on stderr when it is a terminal.
+//!
+//! Exit status: 0 the report is whole; 1 the API could not be read, or some of it could not
+//! (the report is still printed, and stderr names what is missing); 2 a bad `--since` or
+//! configuration.
 
 use crate::away::digest::Digest;
-use crate::away::gather::gather;
+use crate::away::gather::{Progress, gather};
 use crate::away::lines::{lines, span};
 use crate::cli::{ReportArgs, UsageError};
 use crate::config::Config;
 use crate::store::StateStore;
-use color_eyre::eyre::{Result, WrapErr};
-use std::io::{ErrorKind, Write};
+use color_eyre::eyre::{Result, WrapErr, eyre};
+use gobare_api::client::ApiClient;
+use gobare_api::schedule::RequestClass;
+use std::io::{ErrorKind, IsTerminal, Write};
+use std::sync::atomic::Ordering;
 
 /// What `--since` is when not given.
 pub(crate) const DEFAULT_SINCE: &str = "24h";
@@ -21,16 +28,32 @@ const MAX_SINCE_MS: i64 = 90 * 86_400_000;
 pub(crate) async fn run(config: Config, args: ReportArgs) -> Result<()> {
     let since = parse_since(args.since.as_deref().unwrap_or(DEFAULT_SINCE)).map_err(UsageError)?;
     config.require_token()?;
-    let client = config.client()?;
+    let client = config.client()?.with_class(RequestClass::Bulk);
     let now_ms = gobare_api::clock::unix_ms();
     let since_ms = now_ms - since;
     let store = StateStore::open(&config.state_dir, &config.api).ok();
-    let gathered = gather(&client, store.as_ref(), since_ms, now_ms)
-        .await
-        .wrap_err("could not list the sessions")?;
-    if let Some(partial) = &gathered.partial {
-        let _ = writeln!(std::io::stderr(), "gobare-tui: partial report: {partial}");
+    let progress = Progress::default();
+    let shown = std::io::stderr()
+        .is_terminal()
+        .then(|| progress_line(&client, &progress));
+    let gathered = {
+        let reading = gather(&client, store.as_ref(), since_ms, now_ms, Some(&progress));
+        match shown {
+            Some(line) => {
+                tokio::pin!(reading);
+                tokio::pin!(line);
+                tokio::select! {
+                    gathered = &mut reading => gathered,
+                    () = &mut line => unreachable!("the progress line never ends"),
+                }
+            }
+            None => reading.await,
+        }
+    };
+    if std::io::stderr().is_terminal() {
+        let _ = write!(std::io::stderr(), "\r\x1b[K");
     }
+    let gathered = gathered.wrap_err("could not list the sessions")?;
     let text = if args.json {
         let value = crate::away::json::report(
             since_ms,
@@ -45,8 +68,38 @@ pub(crate) async fn run(config: Config, args: ReportArgs) -> Result<()> {
     };
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(()),
-        written => Ok(written.wrap_err("cannot write to stdout")?),
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => {}
+        written => written.wrap_err("cannot write to stdout")?,
+    }
+    match &gathered.partial {
+        // Printed as far as it goes, but not called whole: a script must not take it so.
+        Some(partial) => Err(eyre!("the report is not whole: {partial}")),
+        None => Ok(()),
+    }
+}
+
+/// `reading sessions: 12 of 60 · waiting 4 s for the rate limit`, redrawn on stderr every
+/// half second until dropped.
+async fn progress_line(client: &ApiClient, progress: &Progress) {
+    let waiting = client.scheduler().waiting();
+    loop {
+        let total = progress.sessions.load(Ordering::Relaxed);
+        let read = progress.read.load(Ordering::Relaxed);
+        let mut line = if total == 0 {
+            "listing the sessions…".to_string()
+        } else {
+            format!("reading sessions: {read} of {total}")
+        };
+        if let Some(wait) = *waiting.borrow() {
+            let secs = wait
+                .until
+                .saturating_duration_since(tokio::time::Instant::now())
+                .as_secs()
+                + 1;
+            line.push_str(&format!(" · waiting {secs} s for the rate limit"));
+        }
+        let _ = write!(std::io::stderr(), "\r\x1b[K{line}");
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     }
 }
 

@@ -196,6 +196,8 @@ struct Reported {
     live: bool,
     /// A failure to open it was reported (only the first is, without `--verbose`).
     failure: bool,
+    /// A connection that says nothing was reported (once, without `--verbose`).
+    silence: bool,
 }
 
 /// Where [`pump`] prints: each burst is handed over whole, as the pieces of its lines in
@@ -360,6 +362,17 @@ fn write_update<E: Write>(
         StreamUpdate::State(state) => {
             if verbose {
                 let _ = writeln!(err, "gobare-tui: {}", describe_state(&state));
+            } else if let ConnectionState::Open { silent_before } = &state {
+                // Connected but silent: without a word this reads as an idle session.
+                if *silent_before > 0 && !reported.silence {
+                    reported.silence = true;
+                    let _ = writeln!(
+                        err,
+                        "gobare-tui: the event stream connects but sends nothing, not even \
+                         a keep-alive ({silent_before} silent connection(s) so far; a \
+                         buffering proxy?); still trying"
+                    );
+                }
             } else if let ConnectionState::Retrying { reason, .. } = &state {
                 // Silence would look like an idle session: say once that the stream cannot
                 // be opened. Later attempts (and drops once it was open) stay quiet.
@@ -393,6 +406,13 @@ fn stdout_error(e: std::io::Error) -> Result<TailEnd> {
 fn describe_state(state: &ConnectionState) -> String {
     match state {
         ConnectionState::Connecting { attempt } => format!("connecting (attempt {attempt})"),
+        ConnectionState::Open { silent_before: 0 } => {
+            "connected; nothing received yet (not live until a frame or a ping)".to_string()
+        }
+        ConnectionState::Open { silent_before } => format!(
+            "connected; nothing received yet, after {silent_before} connection(s) that said \
+             nothing"
+        ),
         ConnectionState::Live => "connected, following live".to_string(),
         ConnectionState::Retrying {
             in_ms,

@@ -37,6 +37,10 @@ pub const END_QUIET: Duration = Duration::from_millis(500);
 /// same replay burst.
 pub(crate) const SETTLED_QUIET: Duration = Duration::from_millis(50);
 
+/// Connections in a row that said nothing before the history is given up on (each ends
+/// at the stream's idle timeout).
+const SILENT_CONNECTIONS: u32 = 2;
+
 /// Type name of the replay truncation notice: transient, but not a sign of being live.
 const REPLAY_TRUNCATED: &str = "gobare.replay_truncated";
 
@@ -274,6 +278,17 @@ impl<'a> History<'a> {
                 }
                 StreamUpdate::State(ConnectionState::Failed { reason }) => {
                     bail!("the event stream failed: {}", text::one_line(&reason, 500))
+                }
+                StreamUpdate::State(ConnectionState::Open { silent_before })
+                    if silent_before >= SILENT_CONNECTIONS =>
+                {
+                    bail!(
+                        "the event stream connected {} times and sent nothing, not even a \
+                         keep-alive (a buffering proxy?); {} events were read, and the \
+                         history may go on past them",
+                        silent_before + 1,
+                        self.events
+                    )
                 }
                 StreamUpdate::State(_) => self.live = false,
                 StreamUpdate::Lost { seq, reason } => bail!(

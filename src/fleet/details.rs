@@ -431,8 +431,12 @@ async fn read(reads: &Reads, id: String, what: Read) -> DetailsRead {
         }
     };
     if let Some(e) = failed {
-        if e.kind == ApiErrorKind::NotFound {
+        // Gone only when the session's own turns are: a 404 on usage or artifacts is an
+        // older server without that route, a figure missing, not a session.
+        if e.kind == ApiErrorKind::NotFound && what == Read::Turns {
             read.gone = true;
+        } else if e.kind == ApiErrorKind::NotFound {
+            tracing::debug!(session = %text::line(&read.id), ?what, "no such route here");
         } else {
             tracing::warn!(session = %text::line(&read.id), error = %e, ?what, "fleet read failed");
         }

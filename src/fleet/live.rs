@@ -588,6 +588,24 @@ impl Task {
                         .store(false, std::sync::atomic::Ordering::Relaxed);
                     applied.visible |= model.set_note(None).visible;
                 }
+                StreamUpdate::State(ConnectionState::Connecting { attempt }) if attempt > 1 => {
+                    self.reconnecting
+                        .store(true, std::sync::atomic::Ordering::Relaxed);
+                    let note = format!(
+                        "org stream dropped · reconnecting (attempt {attempt}) · rows may lag"
+                    );
+                    applied.visible |= model.set_note(Some(note)).visible;
+                }
+                StreamUpdate::State(ConnectionState::Open { silent_before })
+                    if silent_before > 0 =>
+                {
+                    self.reconnecting
+                        .store(true, std::sync::atomic::Ordering::Relaxed);
+                    let note = "org stream connected but silent (no frame, no keep-alive) · \
+                                rows follow the list · rows may lag"
+                        .to_string();
+                    applied.visible |= model.set_note(Some(note)).visible;
+                }
                 StreamUpdate::State(ConnectionState::Retrying { in_ms, .. }) => {
                     self.reconnecting
                         .store(true, std::sync::atomic::Ordering::Relaxed);
@@ -641,6 +659,7 @@ async fn until_open(handle: &mut stream::StreamHandle) -> Vec<StreamUpdate> {
             update,
             StreamUpdate::State(
                 ConnectionState::Live
+                    | ConnectionState::Open { .. }
                     | ConnectionState::Retrying { .. }
                     | ConnectionState::Failed { .. }
             )
@@ -703,7 +722,9 @@ async fn run(
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
     let mut reader = DetailReader::start(
-        source.client.clone(),
+        source
+            .client
+            .with_class(gobare_api::schedule::RequestClass::Background),
         source.stream.clone(),
         opened_at.saturating_add(REPLAY_OVERLAP_MS),
         source.reads_per_minute,

@@ -40,6 +40,7 @@ pub async fn read(template: &StreamOptions, id: &str, covered_from: i64) -> Todo
         keep_data: false,
         max_queued_bytes: QUEUED_BYTES,
         replay_if_dropped_before_first_event: false,
+        class: gobare_api::schedule::RequestClass::Background,
         ..template.clone()
     };
     let mut handle = stream::spawn(options);

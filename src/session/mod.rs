@@ -22,7 +22,9 @@ mod tests;
 use std::collections::HashMap;
 
 use actions::Actions;
-use gobare_api::model::{Artifact, Event, EventPayload, Item, RequiredActionKind, Session, Turn};
+use gobare_api::model::{
+    Artifact, Event, EventPayload, Item, RequiredActionKind, Session, SessionStatus, Turn,
+};
 use gobare_api::stream::ConnectionState;
 use log::EventLog;
 use sensitive::SensitiveCalls;
@@ -124,6 +126,12 @@ pub struct SessionView {
     /// The token cannot send or decide (`GET /v1/health` lacks `sessions:write`).
     read_only: bool,
     connection: Option<ConnectionState>,
+    /// Since when (Unix ms) the stream has been open without a frame or a ping, across
+    /// silent reconnects; the app sets it, the status bar says it.
+    stream_silent_since_ms: Option<i64>,
+    /// The stream said nothing for two connections: the session is read through its
+    /// resources until it speaks again.
+    reading_resources: bool,
     last_seq: Option<u64>,
     /// Set by `gobare.replay_truncated`: where the server cut a long replay.
     truncated_from: Option<u64>,
@@ -207,7 +215,7 @@ impl SessionView {
             Update::Connection(c) => {
                 // A reconnect never clears anything: only the indicator changes.
                 let changed = self.connection.as_ref() != Some(&c);
-                self.reached |= c == ConnectionState::Live;
+                self.reached |= matches!(c, ConnectionState::Live | ConnectionState::Open { .. });
                 self.connection = Some(c);
                 changed
             }
@@ -486,6 +494,10 @@ impl SessionView {
         }
         self.session_id.clone_from(&s.id);
         self.title.clone_from(&s.title);
+        // Idle or failed is "ready for input" (§9.1): no message can be waiting.
+        if matches!(s.status, SessionStatus::Idle | SessionStatus::Failed) {
+            self.turn.queue_empty();
+        }
         self.actions.replace(&s.required_actions);
         self.transcript
             .still_waiting(s.required_actions.iter().map(|a| a.call_id.as_str()));
@@ -590,6 +602,30 @@ impl SessionView {
 
     pub(crate) fn now_ms(&self) -> Option<i64> {
         self.now_ms
+    }
+
+    /// Whether the workspace is up (and accruing sandbox time).
+    pub(crate) fn workspace_running(&self) -> bool {
+        self.workspace.state() == Some(&gobare_api::model::WorkspaceState::Running)
+    }
+
+    /// How long the open stream has said nothing, as of the view's clock.
+    pub(crate) fn stream_silent_for_ms(&self) -> Option<i64> {
+        Some(self.now_ms? - self.stream_silent_since_ms?).map(|ms| ms.max(0))
+    }
+
+    /// Whether the session is read through its resources while its stream is silent.
+    pub(crate) fn reading_resources(&self) -> bool {
+        self.reading_resources
+    }
+
+    /// Since when the stream has been silent (`None`: it spoke, or is not open), and
+    /// whether the resources are read meanwhile.
+    pub(crate) fn set_stream_silence(&mut self, since_ms: Option<i64>, reading: bool) -> bool {
+        let changed = self.stream_silent_since_ms != since_ms || self.reading_resources != reading;
+        self.stream_silent_since_ms = since_ms;
+        self.reading_resources = reading;
+        changed
     }
 
     pub fn transcript(&self) -> &Transcript {

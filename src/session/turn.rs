@@ -228,6 +228,19 @@ impl TurnState {
         let mut page: Vec<&Turn> = page.iter().collect();
         page.sort_by_key(|t| t.created_at);
         self.known.clear();
+        // The server's queue is its turns that have not started (§9.2): a queued message
+        // whose turn failed before it started is never dequeued on the stream.
+        let waiting = page
+            .iter()
+            .filter(|t| t.status == TurnStatus::Working && t.started_at.is_none())
+            .count();
+        self.queue_len = u32::try_from(waiting).unwrap_or(u32::MAX);
+        // A waiting turn that settled without starting (failed, cancelled) waits no more.
+        self.waiting.retain(|w| {
+            !page
+                .iter()
+                .any(|t| t.id == w.id && t.status != TurnStatus::Working && t.started_at.is_none())
+        });
         for t in page {
             self.absorb(t);
             let mut info = TurnInfo::new(&t.id);
@@ -285,6 +298,12 @@ impl TurnState {
 
     pub(crate) fn dequeued(&mut self) {
         self.queue_len = self.queue_len.saturating_sub(1);
+    }
+
+    /// The session was read ready for input: nothing waits in its queue.
+    pub(crate) fn queue_empty(&mut self) {
+        self.queue_len = 0;
+        self.waiting.clear();
     }
 
     /// A fetched turn: updates the one it names, or becomes current when newer.

@@ -21,7 +21,7 @@ pub(crate) fn draw(
     hint: (&str, bool),
 ) {
     let sep = || Span::styled(" │ ", theme.dim);
-    let mut spans = vec![connection(view.connection(), theme)];
+    let mut spans = vec![connection(view, theme)];
     if let Some(seq) = view.last_seq() {
         spans.extend([sep(), Span::styled(format!("seq {seq}"), theme.dim)]);
     }
@@ -85,8 +85,8 @@ pub(crate) fn draw(
     );
 }
 
-fn connection(state: Option<&ConnectionState>, theme: &Theme) -> Span<'static> {
-    match state {
+fn connection(view: &SessionView, theme: &Theme) -> Span<'static> {
+    match view.connection() {
         None | Some(ConnectionState::Connecting { attempt: 0 | 1 }) => {
             Span::styled("○ connecting", theme.dim)
         }
@@ -94,6 +94,22 @@ fn connection(state: Option<&ConnectionState>, theme: &Theme) -> Span<'static> {
             Span::styled(format!("○ connecting (attempt {attempt})"), theme.warning)
         }
         Some(ConnectionState::Live) => Span::styled("● live", theme.ok),
+        Some(ConnectionState::Open { .. }) => {
+            let silent = view
+                .stream_silent_for_ms()
+                .filter(|ms| *ms >= 1_000)
+                .map(|ms| format!(" for {}", crate::outputs::times::duration(ms)))
+                .unwrap_or_default();
+            let reading = if view.reading_resources() {
+                " · reading the session every 15 s"
+            } else {
+                ""
+            };
+            Span::styled(
+                format!("◌ connected, nothing received{silent}{reading}"),
+                theme.warning,
+            )
+        }
         Some(ConnectionState::Retrying { in_ms, .. }) => Span::styled(
             format!("◌ reconnecting in {} s · Ctrl+R now", in_ms.div_ceil(1000)),
             theme.warning,

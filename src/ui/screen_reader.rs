@@ -172,7 +172,7 @@ impl ScreenReader {
     fn connection_lines(&mut self, view: &SessionView, out: &mut Vec<String>) {
         let live = match view.connection() {
             Some(ConnectionState::Live) => true,
-            Some(ConnectionState::Retrying { .. }) => false,
+            Some(ConnectionState::Retrying { .. } | ConnectionState::Open { .. }) => false,
             _ => return,
         };
         match (self.was_live, live) {

@@ -149,21 +149,42 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     }
     if let Some(usage) = ws.usage() {
         let running = ws.state() == Some(&WorkspaceState::Running);
-        usage_lines(usage, running, w, theme, &mut out);
+        usage_lines(usage, running, view.now_ms(), w, theme, &mut out);
     }
     out
 }
 
 /// Sandbox time, the session's then its crew's, and (while the workspace runs) why it grows
 /// while nothing happens: a paused or destroyed workspace accrues nothing.
+///
+/// While it runs, the session's figure goes on from the server's `as_of` with the clock (a
+/// running workspace accrues a second a second), so it never stands still between reads;
+/// a read older than [`STALE_USAGE_MS`] says how old it is.
 fn usage_lines(
     usage: &SandboxUsage,
     running: bool,
+    now_ms: Option<i64>,
     w: usize,
     theme: &Theme,
     out: &mut Vec<Line<'static>>,
 ) {
-    out.push(truncate(usage_line("usage", &usage.session, theme), w));
+    let since_read = now_ms
+        .zip(usage.session.as_of)
+        .map(|(now, as_of)| (now - as_of).max(0));
+    let mut session = usage.session.clone();
+    if running && let Some(ms) = since_read {
+        session.sandbox_seconds = session.sandbox_seconds.saturating_add((ms / 1000) as u64);
+    }
+    let mut line = usage_line("usage", &session, theme);
+    if let (Some(now), Some(as_of)) = (now_ms, usage.session.as_of)
+        && since_read.is_some_and(|ms| ms >= STALE_USAGE_MS)
+    {
+        line.spans.push(Span::styled(
+            format!(" · read {}", crate::outputs::times::ago(as_of, now)),
+            theme.warning,
+        ));
+    }
+    out.push(truncate(line, w));
     if let Some(crew) = &usage.crew {
         let label = format!("crew ({} sessions)", crew.sessions);
         out.push(truncate(usage_line(&label, crew, theme), w));
@@ -178,6 +199,10 @@ fn usage_lines(
         ));
     }
 }
+
+/// A usage read this old is said to be so: the app reads it every minute while the
+/// workspace runs, so an older one is a read that failed.
+pub(crate) const STALE_USAGE_MS: i64 = 5 * 60_000;
 
 fn usage_line(label: &str, usage: &Usage, theme: &Theme) -> Line<'static> {
     let secs = |s: u64| duration(i64::try_from(s.saturating_mul(1000)).unwrap_or(i64::MAX));

@@ -498,3 +498,78 @@ async fn download_makes_a_directory_that_does_not_exist_and_refuses_a_file_in_th
     );
     assert_eq!(std::fs::read(&in_the_way).unwrap(), b"keep me");
 }
+
+/// Spends `sim`'s `general` bucket for its token to nothing, as another program on the same
+/// token would: every later request of the command starts refused.
+async fn spend_the_budget(sim: &Simulator) {
+    let http = reqwest::Client::new();
+    let url = format!("{}v1/sessions", sim.url());
+    for _ in 0..10_000 {
+        let status = http
+            .get(&url)
+            .bearer_auth(sim.token())
+            .send()
+            .await
+            .unwrap()
+            .status();
+        if status == reqwest::StatusCode::TOO_MANY_REQUESTS {
+            return;
+        }
+    }
+    panic!("the bucket never ran out");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_download_waits_out_the_rate_limit_and_saves_every_artifact() {
+    let sim = Simulator::start(SimConfig {
+        rate_limits: gobare_sim::RateLimits {
+            general_per_minute: 600,
+            sessions_per_minute: 10,
+            enforce: true,
+        },
+        ..SimConfig::for_tests()
+    })
+    .await
+    .unwrap();
+    let session = sim.create_session(Some("many outputs"));
+    let mut bodies = Vec::new();
+    for i in 0..50 {
+        let body = format!("artifact {i}\n").into_bytes();
+        sim.add_artifact(
+            &session,
+            "turn_0000000000000001",
+            &format!("/workspace/outputs/part-{i:02}.txt"),
+            body.clone(),
+        );
+        bodies.push(body);
+    }
+    spend_the_budget(&sim).await;
+    let home = Home::new();
+    let dir = home.path("saved");
+    let out = run(
+        &sim,
+        &home,
+        &["artifacts", &session, "--download", dir.to_str().unwrap()],
+    )
+    .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    for (i, body) in bodies.iter().enumerate() {
+        let saved = std::fs::read(dir.join(format!("part-{i:02}.txt"))).unwrap();
+        assert_eq!(&saved, body, "part-{i:02}");
+    }
+    // The first reads met the empty bucket and were made again once it refilled.
+    let requests = sim.requests();
+    let listed = requests
+        .iter()
+        .filter(|r| {
+            r.starts_with(&format!("GET /v1/sessions/{session}/artifacts"))
+                && !r.contains("/content")
+        })
+        .count();
+    assert!(
+        listed >= 2,
+        "the refused listing was read again: {requests:?}"
+    );
+    let downloads = requests.iter().filter(|r| r.contains("/content")).count();
+    assert!(downloads >= 50, "{downloads}");
+}

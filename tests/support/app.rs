@@ -48,6 +48,8 @@ fn isolate(cmd: &mut CommandBuilder, home: &TempDir, api: Option<(&str, &str)>) 
     cmd.env("XDG_DATA_HOME", home.path().join("data"));
     cmd.env("XDG_CACHE_HOME", home.path().join("cache"));
     cmd.env("RUST_BACKTRACE", "0");
+    // The tests' simulator frees a closed stream's slot at once.
+    cmd.env("GOBARE_STREAM_SLOT_RELEASE_MS", "0");
     for inherited in [
         "GOBARE_TOKEN",
         "GOBARE_API",

@@ -54,6 +54,8 @@ impl Home {
             ("XDG_CONFIG_HOME", self.0.join("config")),
             ("XDG_STATE_HOME", self.0.join("state")),
             ("HOME", self.0.clone()),
+            // The tests' simulator frees a closed stream's slot at once.
+            ("GOBARE_STREAM_SLOT_RELEASE_MS", PathBuf::from("0")),
         ]
     }
 

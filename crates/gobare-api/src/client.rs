@@ -3,11 +3,12 @@
 //! [`crate::retry::SendRetry`]'s.
 
 use crate::auth::Token;
-use crate::error::{ApiError, ApiErrorKind};
+use crate::error::{ApiError, ApiErrorKind, RetryHint};
 use crate::model::{
     Artifact, CreateSession, Health, Input, InputAccepted, InputBody, Item, List, PreviewPublished,
     Session, Turn, Usage,
 };
+use crate::schedule::{BucketName, RequestClass, Scheduler, WaitReason};
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue, RETRY_AFTER};
 use reqwest::{Method, StatusCode};
 use serde::Serialize;
@@ -24,6 +25,10 @@ pub const DEFAULT_API: &str = "https://api.gobare.dev";
 const MAX_SUCCESS_BODY: usize = 64 << 20;
 /// Largest error body read; the envelope is tiny, anything longer is a proxy page.
 const MAX_ERROR_BODY: usize = 64 << 10;
+/// Attempts of one read that the server asks to retry later (429, 503 with `Retry-After`).
+const READ_ATTEMPTS: u32 = 8;
+/// The longest `Retry-After` a read waits out; a longer one is the caller's to report.
+const MAX_READ_WAIT: Duration = Duration::from_secs(120);
 
 /// How to build an [`ApiClient`].
 #[derive(Debug, Clone)]
@@ -39,6 +44,9 @@ pub struct ClientOptions {
     pub request_timeout: Option<Duration>,
     /// Deadline for establishing a connection. `None` = no deadline.
     pub connect_timeout: Option<Duration>,
+    /// Attempts of a read the server asks to make again later (429, 503 with
+    /// `Retry-After`), the first included; 1 hands the first refusal back.
+    pub read_attempts: u32,
 }
 
 impl ClientOptions {
@@ -51,6 +59,7 @@ impl ClientOptions {
             allow_insecure_http: false,
             request_timeout: Some(Duration::from_secs(60)),
             connect_timeout: Some(Duration::from_secs(10)),
+            read_attempts: READ_ATTEMPTS,
         }
     }
 }
@@ -59,6 +68,8 @@ impl ClientOptions {
 #[derive(Clone)]
 pub struct ApiClient {
     inner: Arc<Inner>,
+    /// Whom this handle's reads are for; every write is a person's action.
+    class: RequestClass,
 }
 
 struct Inner {
@@ -71,6 +82,9 @@ struct Inner {
     request_timeout: Option<Duration>,
     /// What the answers' `x-ratelimit-*` headers said, shared by every clone.
     rate: crate::rate_budget::RateBudget,
+    /// The process's scheduler for this API and token.
+    schedule: Arc<Scheduler>,
+    read_attempts: u32,
 }
 
 impl fmt::Debug for ApiClient {
@@ -217,6 +231,7 @@ impl ApiClient {
         let http = crate::http::client(&api, options.connect_timeout).map_err(|e| {
             ApiError::local(ApiErrorKind::Config, format!("could not set up HTTP: {e}"))
         })?;
+        let schedule = Scheduler::for_origin(&api, options.token.as_ref());
         Ok(ApiClient {
             inner: Arc::new(Inner {
                 http,
@@ -224,8 +239,30 @@ impl ApiClient {
                 token: options.token,
                 request_timeout: options.request_timeout,
                 rate: Default::default(),
+                schedule,
+                read_attempts: options.read_attempts.max(1),
             }),
+            class: RequestClass::OnScreen,
         })
+    }
+
+    /// The same client, its reads made as `class` (a new client reads as
+    /// [`RequestClass::OnScreen`]). Writes are always a person's action.
+    pub fn with_class(&self, class: RequestClass) -> ApiClient {
+        ApiClient {
+            inner: self.inner.clone(),
+            class,
+        }
+    }
+
+    /// Whom this handle's reads are for.
+    pub fn class(&self) -> RequestClass {
+        self.class
+    }
+
+    /// The scheduler every request of this client passes through.
+    pub fn scheduler(&self) -> &Arc<Scheduler> {
+        &self.inner.schedule
     }
 
     /// The normalized API base (without `/v1`).
@@ -466,7 +503,7 @@ impl ApiClient {
         key: Option<&IdempotencyKey>,
     ) -> Result<T, ApiError> {
         let mut response = self
-            .answer(method, url, body, key, "application/json", None)
+            .answer(method, url, body, key, "application/json", None, None)
             .await?;
         let status = response.status();
         let request_id = header_text(&response, "x-request-id");
@@ -496,6 +533,72 @@ impl ApiClient {
         key: Option<&IdempotencyKey>,
         accept: &'static str,
         timeout: Option<Duration>,
+        headers_timeout: Option<Duration>,
+    ) -> Result<reqwest::Response, ApiError> {
+        let is_read = method == Method::GET;
+        let class = if is_read {
+            self.class
+        } else {
+            RequestClass::Action
+        };
+        let bucket = BucketName::of(&method, url.path());
+        let mut attempts = 0;
+        // Only reads are attempted again here, and a read has no body.
+        let mut body = body;
+        loop {
+            attempts += 1;
+            let err = match self
+                .answer_once(
+                    method.clone(),
+                    url.clone(),
+                    body.take(),
+                    key,
+                    accept,
+                    (timeout, headers_timeout),
+                    class,
+                    bucket,
+                )
+                .await
+            {
+                Ok(response) => return Ok(response),
+                Err(err) => err,
+            };
+            // A read changes nothing on the server: wait as asked and read again. A write
+            // is retried by its caller, under its key (`retry::SendRetry`).
+            let wait = match err.retry_hint() {
+                RetryHint::After(wait) if is_read && attempts < self.inner.read_attempts => wait,
+                _ => return Err(err),
+            };
+            if wait > MAX_READ_WAIT {
+                return Err(err);
+            }
+            tracing::info!(
+                attempt = attempts,
+                wait_ms = wait.as_millis() as u64,
+                path = url.path(),
+                error = %err,
+                "read refused; retrying after the wait asked for"
+            );
+            let until = tokio::time::Instant::now() + wait;
+            self.inner
+                .schedule
+                .say_wait(class, until, WaitReason::RateLimit);
+            tokio::time::sleep_until(until).await;
+        }
+    }
+
+    /// One attempt of [`ApiClient::answer`], let out by the scheduler.
+    #[allow(clippy::too_many_arguments)]
+    async fn answer_once(
+        &self,
+        method: Method,
+        url: Url,
+        body: Option<Vec<u8>>,
+        key: Option<&IdempotencyKey>,
+        accept: &'static str,
+        (timeout, headers_timeout): (Option<Duration>, Option<Duration>),
+        class: RequestClass,
+        bucket: BucketName,
     ) -> Result<reqwest::Response, ApiError> {
         let path = url.path().to_string();
         let mut request = self
@@ -524,16 +627,26 @@ impl ApiClient {
             request = request.header(CONTENT_TYPE, "application/json").body(body);
         }
 
-        let mut response = request
-            .send()
-            .await
-            .map_err(|e| self.scrub(ApiError::network(e)))?;
+        let permit = self.inner.schedule.admit(class, bucket).await;
+        let sent = request.send();
+        let sent = match headers_timeout {
+            Some(limit) => tokio::time::timeout(limit, sent).await.map_err(|_| {
+                ApiError::local(
+                    ApiErrorKind::Network,
+                    format!("no answer in {} s", limit.as_secs()),
+                )
+            })?,
+            None => sent.await,
+        };
+        let mut response = sent.map_err(|e| self.scrub(ApiError::network(e)))?;
         let status = response.status();
         self.inner
             .rate
             .observe(response.headers(), crate::clock::unix_ms());
+        self.inner.schedule.observe(response.headers());
+        drop(permit);
         let request_id = header_text(&response, "x-request-id");
-        tracing::debug!(%method, %path, status = status.as_u16(), request_id = request_id.as_deref().unwrap_or("-"), "api call");
+        tracing::debug!(%method, %path, class = class.name(), status = status.as_u16(), request_id = request_id.as_deref().unwrap_or("-"), "api call");
 
         if status.is_success() {
             return Ok(response);
@@ -551,6 +664,11 @@ impl ApiClient {
             retry_after.as_deref(),
             &bytes,
         );
+        if err.kind == ApiErrorKind::RateLimited {
+            self.inner
+                .schedule
+                .refused(bucket, err.retry_after.unwrap_or(Duration::from_secs(1)));
+        }
         if status == StatusCode::UNAUTHORIZED {
             tracing::warn!(%path, "token refused");
         }

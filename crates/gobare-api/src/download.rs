@@ -142,18 +142,33 @@ impl ApiClient {
     }
 
     async fn download(&self, url: url::Url) -> Result<Download, ApiError> {
-        let answer = self.answer(Method::GET, url, None, None, "*/*", Some(DOWNLOAD_DEADLINE));
-        let response = tokio::time::timeout(HEADERS_TIMEOUT, answer)
+        // The headers' limit is per attempt: waiting for the rate budget, or out a
+        // `Retry-After`, is not the server failing to answer.
+        let response = self
+            .answer(
+                Method::GET,
+                url,
+                None,
+                None,
+                "*/*",
+                Some(DOWNLOAD_DEADLINE),
+                Some(HEADERS_TIMEOUT),
+            )
             .await
-            .map_err(|_| {
-                ApiError::local(
-                    ApiErrorKind::Network,
-                    format!(
-                        "the download got no answer in {} s",
-                        HEADERS_TIMEOUT.as_secs()
-                    ),
-                )
-            })??;
+            .map_err(|e| match e.kind {
+                ApiErrorKind::Network
+                    if e.status.is_none() && e.message.starts_with("no answer") =>
+                {
+                    ApiError::local(
+                        ApiErrorKind::Network,
+                        format!(
+                            "the download got no answer in {} s",
+                            HEADERS_TIMEOUT.as_secs()
+                        ),
+                    )
+                }
+                _ => e,
+            })?;
         // Read once: reqwest's own figure shrinks as the body is consumed.
         let announced = response
             .headers()

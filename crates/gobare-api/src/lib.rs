@@ -8,6 +8,8 @@
 //! - [`paging`]: [`paging::read_all`], the one walk through a list's pages, bounded.
 //! - [`rate_budget`]: the request-rate buckets as the last answer's `x-ratelimit-*` said.
 //! - [`retry`]: [`retry::SendRetry`], the one loop that retries a write under its key.
+//! - [`schedule`]: [`schedule::Scheduler`], which every request and stream passes through:
+//!   the rate buckets and stream slots, shared by class (a person's action first).
 //! - [`stream`]: the resumable event stream, a task that reconnects from its cursor and
 //!   reports [`stream::StreamUpdate`]s; [`sse`] is its parser.
 //! - [`text`]: server text is hostile until it passes through here: which characters may
@@ -34,6 +36,7 @@ mod network_words;
 pub mod paging;
 pub mod rate_budget;
 pub mod retry;
+pub mod schedule;
 pub mod sse;
 pub mod stream;
 pub mod text;

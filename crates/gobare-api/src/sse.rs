@@ -74,6 +74,9 @@ pub struct SseParser {
     /// Complete lines so far, comments and blank lines included: the idle watchdog's
     /// signal (bytes are not: a comment trickled a byte at a time never ends a line).
     lines_seen: u64,
+    /// A frame or a comment (the server's `: ping`) arrived: the server is speaking, not
+    /// only a proxy holding the connection open (a `retry:` line alone says nothing).
+    heard: bool,
 }
 
 impl SseParser {
@@ -94,7 +97,13 @@ impl SseParser {
             event: Field::default(),
             any_byte_seen: false,
             lines_seen: 0,
+            heard: false,
         }
+    }
+
+    /// Whether a frame or a comment (a ping) has arrived.
+    pub(crate) fn heard(&self) -> bool {
+        self.heard
     }
 
     /// How many complete lines have arrived (comments, pings and blank lines included).
@@ -166,6 +175,7 @@ impl SseParser {
     /// between frames): the watchdog's signal.
     pub(crate) fn count_lines(&mut self, lines: u64) {
         self.any_byte_seen |= lines > 0;
+        self.heard |= lines > 0;
         self.lines_seen += lines;
     }
 
@@ -327,10 +337,12 @@ impl SseParser {
         each: &mut impl FnMut(SseRef<'_>),
     ) {
         if line.is_empty() {
+            self.heard |= self.has_data || self.oversized;
             self.dispatch(chunk, each);
             return;
         }
         if line[0] == b':' {
+            self.heard = true;
             return; // comment / keep-alive
         }
         if self.oversized {

@@ -81,6 +81,14 @@ pub struct StreamOptions {
     /// decoded. Default `false`. [`Updates::recv`] hands a run's frames
     /// out one by one, as without it.
     pub frame_runs: bool,
+    /// Whom the stream is for, when the scheduler lets its opens out (the token's five
+    /// slots and the `general` bucket are shared with every request). Default on screen.
+    pub class: crate::schedule::RequestClass,
+    /// How long after a connection ends its slot is still held by the service (§5: ~4.5 s
+    /// behind its proxy): a reconnect waits at least this long, however short the `retry:`
+    /// hint, so a token's streams are not refused for slots they themselves still hold.
+    /// Default [`crate::schedule::SLOT_RELEASE`].
+    pub slot_release: Duration,
 }
 
 /// What one queued frame costs beyond its `data:` bytes: the update itself and its decoded
@@ -96,7 +104,15 @@ pub enum ConnectionState {
         /// 1 for the first attempt, counting up while attempts fail.
         attempt: u32,
     },
-    /// The stream is open and frames flow.
+    /// The connection is open but nothing has come on it yet (not a frame, not a ping):
+    /// a server, or a proxy holding the connection, that says nothing is not live.
+    Open {
+        /// Connections in a row before this one that opened and ended having heard
+        /// nothing (each after the idle timeout): 2 means the stream has said nothing for
+        /// about two idle timeouts, and a consumer should read the session another way.
+        silent_before: u32,
+    },
+    /// The stream is open and the server has spoken on it (a frame or a ping).
     Live,
     /// Waiting before the next attempt; `reason` is for people (sanitize before display).
     Retrying {
@@ -492,6 +508,8 @@ impl Default for StreamOptions {
             keep_data: true,
             read_created_at: true,
             frame_runs: false,
+            class: crate::schedule::RequestClass::OnScreen,
+            slot_release: crate::schedule::SLOT_RELEASE,
         }
     }
 }

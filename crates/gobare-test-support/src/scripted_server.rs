@@ -111,6 +111,14 @@ impl Server {
     pub fn client(&self) -> ApiClient {
         ApiClient::new(ClientOptions::new(self.base.clone(), Token::new(SECRET))).unwrap()
     }
+
+    /// A client that hands back the first refusal of a read instead of waiting it out
+    /// (tests of how an answer is read).
+    pub fn client_reading_once(&self) -> ApiClient {
+        let mut options = ClientOptions::new(self.base.clone(), Token::new(SECRET));
+        options.read_attempts = 1;
+        ApiClient::new(options).unwrap()
+    }
 }
 
 async fn answer(

@@ -28,7 +28,9 @@ const PATH_CHARS: usize = 120;
 
 pub(crate) async fn run(config: Config, args: ArtifactsArgs) -> Result<()> {
     config.require_token()?;
-    let client = config.client()?;
+    let client = config
+        .client()?
+        .with_class(gobare_api::schedule::RequestClass::Bulk);
     let session = super::session_id::resolve(&config, &args.session_id).await?;
     let listed = list_all(&client, &session, args.turn.as_deref())
         .await

@@ -9,6 +9,7 @@ use super::{
     QueueSlot, Queued, StreamFrame, StreamOptions, StreamTarget, StreamUpdate, UpdateSender,
 };
 use crate::auth::Token;
+use crate::schedule::Scheduler;
 use crate::sse::{SseParser, SseRef};
 use crate::stream::ConnectionState;
 use bytes::Bytes;
@@ -28,6 +29,8 @@ struct ConnectionEnd {
     /// A new persisted event arrived: the only evidence that reconnecting helps, so the only
     /// thing that resets the backoff (deltas and truncation notices do not).
     progressed: bool,
+    /// A frame or a ping arrived: the server spoke on this connection.
+    heard: bool,
 }
 
 /// The queue's budget in bytes, shared by the task and the frames it queued: each frame's
@@ -225,43 +228,62 @@ async fn reconnect_loop<T: Transport>(
     let mut resume = resume_for(options);
     let mut backoff = StreamBackoff::new(options.max_backoff, seed);
     let mut cursor = resume.first_request();
+    let schedule = Scheduler::for_origin(&options.api, options.token.as_ref());
+    let mut silent_in_a_row = 0;
     loop {
         report.state(ConnectionState::Connecting {
             attempt: backoff.failures() + 1,
         })?;
-        let (reason, retry_after) =
-            match timeout(options.idle_timeout, transport.open(cursor)).await {
-                Err(_) => {
+        let (slot, permit) = schedule
+            .open_stream(options.class, options.slot_release)
+            .await;
+        let opened = timeout(options.idle_timeout, transport.open(cursor)).await;
+        drop(permit);
+        let mut was_open = false;
+        let (reason, retry_after) = match opened {
+            Err(_) => {
+                backoff.record_failure();
+                (
+                    format!("no response within {}", secs(options.idle_timeout)),
+                    None,
+                )
+            }
+            Ok(Err(e)) if e.is_terminal() => {
+                let reason = report.redact(e.to_string());
+                tracing::debug!(%reason, "event stream refused; not retrying");
+                report.state(ConnectionState::Failed { reason })?;
+                return Ok(());
+            }
+            Ok(Err(e)) => {
+                backoff.record_failure();
+                (e.to_string(), e.retry_after())
+            }
+            Ok(Ok(body)) => {
+                was_open = true;
+                let _open = super::slots::Held::take();
+                report.state(ConnectionState::Open {
+                    silent_before: silent_in_a_row,
+                })?;
+                let end = read(body, options, &mut resume, &mut backoff, report, retry_now).await?;
+                silent_in_a_row = if end.heard { 0 } else { silent_in_a_row + 1 };
+                if end.progressed {
+                    backoff.reset();
+                } else {
                     backoff.record_failure();
-                    (
-                        format!("no response within {}", secs(options.idle_timeout)),
-                        None,
-                    )
                 }
-                Ok(Err(e)) if e.is_terminal() => {
-                    let reason = report.redact(e.to_string());
-                    tracing::debug!(%reason, "event stream refused; not retrying");
-                    report.state(ConnectionState::Failed { reason })?;
-                    return Ok(());
-                }
-                Ok(Err(e)) => {
-                    backoff.record_failure();
-                    (e.to_string(), e.retry_after())
-                }
-                Ok(Ok(body)) => {
-                    let _open = super::slots::Held::take();
-                    report.state(ConnectionState::Live)?;
-                    let end = read(body, options, &mut resume, &mut backoff, report).await?;
-                    if end.progressed {
-                        backoff.reset();
-                    } else {
-                        backoff.record_failure();
-                    }
-                    (end.reason, None)
-                }
-            };
+                (end.reason, None)
+            }
+        };
+        drop(slot);
         cursor = resume.reconnect_request();
-        let wait = backoff.next_wait(retry_after);
+        let mut wait = backoff.next_wait(retry_after);
+        // The service still holds the closed connection's slot for a while (§5).
+        let floor = if was_open {
+            options.slot_release
+        } else {
+            Duration::ZERO
+        };
+        wait = wait.max(floor);
         let reason = report.redact(reason);
         tracing::debug!(
             cursor = ?cursor,
@@ -279,7 +301,7 @@ async fn reconnect_loop<T: Transport>(
         tokio::select! {
             _ = sleep(wait) => {}
             _ = retry_now.notified() => {
-                sleep_until(started + backoff.earliest(retry_after)).await;
+                sleep_until(started + backoff.earliest(retry_after).max(floor)).await;
             }
         }
     }
@@ -305,6 +327,7 @@ async fn read(
     resume: &mut Resume,
     backoff: &mut StreamBackoff,
     report: &Reporter<'_>,
+    retry_now: &Notify,
 ) -> Result<ConnectionEnd, ConsumerGone> {
     let mut parser = SseParser::new(options.max_frame_bytes);
     let mut batch = Batch::default();
@@ -316,11 +339,21 @@ async fn read(
     let watchdog = sleep_until(last_line + options.idle_timeout);
     tokio::pin!(watchdog);
     let mut in_grace = false;
+    let mut heard = false;
     loop {
         let next = tokio::select! {
             biased;
             next = body.next() => Some(next),
             () = &mut watchdog => None,
+            // Asked to reconnect while nothing has come: a connection that never spoke is
+            // worth nothing, and a new one may (a proxy that buffers, a stuck replay).
+            () = retry_now.notified(), if !heard => {
+                return Ok(ConnectionEnd {
+                    reason: "reconnecting as asked: nothing received on this connection".into(),
+                    progressed,
+                    heard,
+                });
+            }
         };
         let Some(next) = next else {
             let quiet_until = last_line + options.idle_timeout;
@@ -339,6 +372,7 @@ async fn read(
             return Ok(ConnectionEnd {
                 reason: silence_reason(options.idle_timeout, parser.any_byte_seen()),
                 progressed,
+                heard,
             });
         };
         let chunk = match next {
@@ -346,12 +380,14 @@ async fn read(
                 return Ok(ConnectionEnd {
                     reason: "the server closed the stream".into(),
                     progressed,
+                    heard,
                 });
             }
             Some(Err(e)) => {
                 return Ok(ConnectionEnd {
                     reason: e.to_string(),
                     progressed,
+                    heard,
                 });
             }
             Some(Ok(chunk)) => chunk,
@@ -370,9 +406,17 @@ async fn read(
             last_line = Instant::now();
             in_grace = false;
         }
+        if !heard && parser.heard() {
+            heard = true;
+            report.state(ConnectionState::Live)?;
+        }
         report.send_batch(&mut batch).await?;
         if let Some(reason) = ended {
-            return Ok(ConnectionEnd { reason, progressed });
+            return Ok(ConnectionEnd {
+                reason,
+                progressed,
+                heard,
+            });
         }
     }
 }

@@ -129,6 +129,8 @@ pub struct HttpTransport {
     client: reqwest::Client,
     url: url::Url,
     token: Option<Token>,
+    /// Hears each answer's `x-ratelimit-*` (an open is a request on `general`).
+    schedule: std::sync::Arc<crate::schedule::Scheduler>,
 }
 
 impl HttpTransport {
@@ -151,6 +153,7 @@ impl HttpTransport {
             client,
             url: stream_url(&options.api, &options.target)?,
             token: options.token.clone(),
+            schedule: crate::schedule::Scheduler::for_origin(&options.api, options.token.as_ref()),
         })
     }
 
@@ -178,6 +181,7 @@ impl HttpTransport {
             return Err(OpenError::Redirected { status });
         }
         let headers = resp.headers().clone();
+        self.schedule.observe(&headers);
         let request_id = headers
             .get("x-request-id")
             .and_then(|v| v.to_str().ok())

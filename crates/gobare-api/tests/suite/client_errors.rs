@@ -8,7 +8,7 @@ use std::time::Duration;
 
 async fn health_error(reply: Reply) -> ApiError {
     let server = Server::start(vec![reply]).await;
-    server.client().health().await.unwrap_err()
+    server.client_reading_once().health().await.unwrap_err()
 }
 
 #[tokio::test]
@@ -59,7 +59,7 @@ async fn every_documented_code_maps_to_its_kind_and_retry_rule() {
         })
         .collect();
     let server = Server::start(replies).await;
-    let client = server.client();
+    let client = server.client_reading_once();
     for (status, code, retry, kind, retryable) in table {
         let e = client.health().await.unwrap_err();
         assert_eq!(e.kind, kind, "{code}");

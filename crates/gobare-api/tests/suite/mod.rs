@@ -3,6 +3,7 @@
 
 mod client_errors;
 mod client_requests;
+mod client_schedule;
 mod download;
 mod network_words;
 mod sse_conformance;

@@ -160,8 +160,17 @@ async fn spawn_delivers_frames_and_stops_on_404() {
         got[0],
         StreamUpdate::State(ConnectionState::Connecting { attempt: 1 })
     );
-    assert_eq!(got[1], StreamUpdate::State(ConnectionState::Live));
-    let StreamUpdate::Frame(f) = &got[2] else {
+    assert_eq!(
+        got[1],
+        StreamUpdate::State(ConnectionState::Open { silent_before: 0 }),
+        "open, not yet live: nothing has come"
+    );
+    assert_eq!(
+        got[2],
+        StreamUpdate::State(ConnectionState::Live),
+        "live once a frame has come"
+    );
+    let StreamUpdate::Frame(f) = &got[3] else {
         panic!("{got:?}")
     };
     assert_eq!(f.id, Some(5));

@@ -123,11 +123,14 @@ fn body(parts: &[String]) -> Open {
     Open::Body(parts.iter().cloned().map(Step::Bytes).collect())
 }
 
+/// Options whose reconnects follow the hints and the backoff alone: the slot's release
+/// floor has a test of its own.
 fn options(from: Option<u64>) -> StreamOptions {
     StreamOptions {
         from,
         max_backoff: Duration::from_secs(30),
         token: Token::new("gbr_pat_secret"),
+        slot_release: Duration::ZERO,
         ..StreamOptions::default()
     }
 }
@@ -419,6 +422,7 @@ async fn states_are_reported_in_order() {
     use ConnectionState::*;
     let want = [
         Connecting { attempt: 1 },
+        Open { silent_before: 0 },
         Live,
         Retrying {
             in_ms: 0,
@@ -639,5 +643,82 @@ async fn the_queue_is_bounded_by_bytes_and_the_socket_waits() {
     assert!(
         after > queued_then && after <= queued_then + 5,
         "{queued_then} then {after}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_closed_stream_is_reopened_no_sooner_than_its_slot_is_freed() {
+    let t = Scripted::new(vec![body(&[persisted(1)]), body(&[persisted(2)])]);
+    let updates = run(
+        StreamOptions {
+            slot_release: gobare_api::schedule::SLOT_RELEASE,
+            ..options(Some(0))
+        },
+        &t,
+    )
+    .await;
+    assert_eq!(persisted_ids(&updates), vec![1, 2]);
+    let g = gaps(&t);
+    // The server's hint is 2 s, but the service holds the closed slot ~4.5 s (§5).
+    assert!(g.iter().all(|g| *g >= Duration::from_secs(5)), "{g:?}");
+    assert!(g[0] < Duration::from_millis(5_500), "{g:?}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_connection_that_says_nothing_is_open_not_live_and_silent_ones_are_counted() {
+    let t = Scripted::new(vec![
+        Open::Body(vec![Step::Bytes("retry: 2000\n\n".into()), Step::Stall]),
+        Open::Body(vec![Step::Stall]),
+        Open::Body(vec![Step::Stall]),
+        body(&[persisted(3)]),
+    ]);
+    let updates = run(options(Some(0)), &t).await;
+    let states: Vec<&ConnectionState> = updates
+        .iter()
+        .filter_map(|u| match u {
+            StreamUpdate::State(s @ (ConnectionState::Open { .. } | ConnectionState::Live)) => {
+                Some(s)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        states,
+        vec![
+            &ConnectionState::Open { silent_before: 0 },
+            &ConnectionState::Open { silent_before: 1 },
+            &ConnectionState::Open { silent_before: 2 },
+            &ConnectionState::Open { silent_before: 3 },
+            &ConnectionState::Live,
+        ],
+        "a retry: line is not speech; each silent connection counts"
+    );
+    assert_eq!(persisted_ids(&updates), vec![3]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn asked_to_reconnect_a_silent_connection_ends_it_at_once() {
+    let t = Scripted::new(vec![Open::Body(vec![Step::Stall]), body(&[persisted(1)])]);
+    let mut h = spawn_seeded(options(Some(0)), t.clone(), 1);
+    loop {
+        match h.updates.recv().await {
+            Some(StreamUpdate::State(ConnectionState::Open { .. })) => break,
+            Some(_) => {}
+            None => panic!("ended before opening"),
+        }
+    }
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    h.retry_now();
+    let mut ids = Vec::new();
+    while let Some(u) = h.updates.recv().await {
+        if let StreamUpdate::Frame(f) = u {
+            ids.extend(f.id);
+        }
+    }
+    assert_eq!(ids, vec![1]);
+    let g = gaps(&t);
+    assert!(
+        g[0] < Duration::from_secs(10),
+        "not the 45 s watchdog: {g:?}"
     );
 }
