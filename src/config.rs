@@ -114,6 +114,21 @@ fn stream_slot_release() -> std::time::Duration {
 /// See [`stream_slot_release`].
 pub const STREAM_SLOT_RELEASE_ENV: &str = "GOBARE_STREAM_SLOT_RELEASE_MS";
 
+/// How long a stream may say nothing before it is taken for dead: the reference pings
+/// every 15 s and calls ~45 s of silence dead (§7.8); `GOBARE_STREAM_IDLE_TIMEOUT_MS`
+/// (1 s to 10 min) for a server that pings at another pace.
+fn stream_idle_timeout() -> std::time::Duration {
+    std::env::var(STREAM_IDLE_TIMEOUT_ENV)
+        .ok()
+        .and_then(|ms| ms.trim().parse::<u64>().ok())
+        .map_or(StreamOptions::default().idle_timeout, |ms| {
+            std::time::Duration::from_millis(ms.clamp(1_000, 600_000))
+        })
+}
+
+/// See [`stream_idle_timeout`].
+pub const STREAM_IDLE_TIMEOUT_ENV: &str = "GOBARE_STREAM_IDLE_TIMEOUT_MS";
+
 /// Why configuration could not be completed (exit status 2).
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -284,6 +299,7 @@ impl Config {
             target,
             from,
             slot_release: stream_slot_release(),
+            idle_timeout: stream_idle_timeout(),
             ..StreamOptions::default()
         })
     }

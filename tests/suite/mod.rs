@@ -52,6 +52,7 @@ mod search_e2e;
 mod send_during_drop;
 mod send_races;
 mod session_id_shape;
+mod silent_stream;
 mod soak;
 mod state_dir_links;
 mod state_unwritable;

@@ -147,3 +147,56 @@ async fn a_bad_since_is_a_usage_error_and_no_token_says_how_to_give_one() {
     let help = String::from_utf8_lossy(&help.stdout);
     assert!(help.contains("--since") && help.contains("--json") && help.contains("Exit status"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn report_counts_every_turn_in_the_window_past_the_first_page_under_rate_limits() {
+    // The reference's budget, enforced: 120 a minute, as a busy organization's token has.
+    let sim = Simulator::start(SimConfig {
+        rate_limits: gobare_sim::RateLimits::default(),
+        ..SimConfig::for_tests()
+    })
+    .await
+    .unwrap();
+    let busy = sim.create_session(Some("nightly"));
+    // One turn a minute: 230 settled in the last four hours, more than two pages of 100.
+    sim.seed_turns(&busy, 230, std::time::Duration::from_secs(30));
+    let quiet = sim.create_session(Some("quiet"));
+    sim.seed_turns(&quiet, 3, std::time::Duration::from_secs(60));
+    let home = Home::new();
+    let out = run(&sim, &home, &["report", "--since", "5h", "--json"]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["partial"], Value::Null, "{report:#}");
+    assert_eq!(session(&report, &busy)["turns"]["completed"], 230);
+    assert_eq!(session(&report, &quiet)["turns"]["completed"], 3);
+    assert_eq!(report["totals"]["turns_completed"], 233);
+    // Three pages of the busy session's turns, read in order.
+    let pages = sim
+        .requests()
+        .iter()
+        .filter(|r| r.starts_with(&format!("GET /v1/sessions/{busy}/turns")))
+        .count();
+    assert_eq!(pages, 3, "{:?}", sim.requests());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_report_that_could_not_read_everything_says_what_and_exits_non_zero() {
+    let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
+    let id = sim.create_session(Some("lost"));
+    sim.seed_turns(&id, 2, std::time::Duration::from_secs(60));
+    // Its turns cannot be read: the report must not call itself whole.
+    sim.set_faults(gobare_sim::Faults {
+        fail_turn_lists: true,
+        ..gobare_sim::Faults::default()
+    });
+    let home = Home::new();
+    let out = run(&sim, &home, &["report", "--since", "1h", "--json"]).await;
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not whole") && stderr(&out).contains("could not be read"),
+        "{}",
+        stderr(&out)
+    );
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert!(report["partial"].is_string(), "{report:#}");
+}

@@ -89,6 +89,44 @@ struct State {
     /// When each recently closed stream's slot is free again.
     streams_releasing: VecDeque<Instant>,
     streams_waiting: [u32; 4],
+    /// This minute's figures, logged when the next minute's first request goes out.
+    minute: Minute,
+}
+
+/// Requests by class and the lowest `general` remaining over one minute: the log says how
+/// a long-open view spends its budget.
+#[derive(Debug, Clone, Copy)]
+struct Minute {
+    start: Instant,
+    sent: [u64; 4],
+    lowest_general: Option<u32>,
+}
+
+impl Minute {
+    fn new(start: Instant) -> Minute {
+        Minute {
+            start,
+            sent: [0; 4],
+            lowest_general: None,
+        }
+    }
+
+    /// Counts one request sent at `now`, logging the minute before when it is over.
+    fn sent(&mut self, class: RequestClass, now: Instant) {
+        if now.saturating_duration_since(self.start) >= Duration::from_secs(60) {
+            let [action, on_screen, background, bulk] = self.sent;
+            tracing::info!(
+                action,
+                on_screen,
+                background,
+                bulk,
+                lowest_general_remaining = self.lowest_general,
+                "requests in the last minute"
+            );
+            *self = Minute::new(now);
+        }
+        self.sent[class.index()] += 1;
+    }
 }
 
 impl State {
@@ -132,6 +170,7 @@ impl Scheduler {
                 streams_open: 0,
                 streams_releasing: VecDeque::new(),
                 streams_waiting: [0; 4],
+                minute: Minute::new(Instant::now()),
             }),
             changed: Notify::new(),
             wait: watch::channel(None).0,
@@ -180,6 +219,7 @@ impl Scheduler {
                         waiting.leave(&mut state);
                         state.bucket(bucket).sent(class, now);
                         state.figures.sent[class.index()] += 1;
+                        state.minute.sent(class, now);
                         drop(state);
                         self.clear_wait(class);
                         self.changed.notify_waiters();
@@ -288,6 +328,13 @@ impl Scheduler {
             if bucket == BucketName::General {
                 state.figures.lowest_general = state.general.lowest_seen();
                 state.figures.general_limit = state.general.limit();
+                let remaining = clamp(remaining);
+                state.minute.lowest_general = Some(
+                    state
+                        .minute
+                        .lowest_general
+                        .map_or(remaining, |l| l.min(remaining)),
+                );
             }
         }
         self.changed.notify_waiters();

@@ -253,6 +253,7 @@ impl SimArgs {
                 write_each_frame: self.write_each_frame,
                 delay_session_writes_ms: 0,
                 hold_later_turn_pages: false,
+                fail_turn_lists: false,
             },
             ..SimConfig::default()
         };

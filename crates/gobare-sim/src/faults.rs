@@ -62,6 +62,9 @@ pub struct Faults {
     /// Hold every turn list page but the first (any `GET …/turns?after=…`) until this is
     /// cleared: a list that a reader has only begun.
     pub hold_later_turn_pages: bool,
+    /// `GET …/turns` answers `403 permission_denied` (nothing to wait out): a reader that
+    /// cannot read a session's turns.
+    pub fail_turn_lists: bool,
 }
 
 impl Faults {

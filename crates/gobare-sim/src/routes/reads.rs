@@ -32,6 +32,12 @@ pub(crate) async fn turns(
     uri: Uri,
 ) -> Result<Json<Value>, Refusal> {
     let paging = Paging::from(&Query::parse(uri.query(), &PAGING)?)?;
+    if state.faults().fail_turn_lists {
+        return Err(Refusal::new(
+            gobare_api::model::ErrorCode::PermissionDenied,
+            "This token may not read turns.",
+        ));
+    }
     while paging.continues() && state.faults().hold_later_turn_pages {
         tokio::select! {
             _ = tokio::time::sleep(std::time::Duration::from_millis(20)) => {}

@@ -1,0 +1,128 @@
+#![cfg(unix)]
+//! A stream that connects and says nothing (`Faults::stall`: open, no frame, no ping, as
+//! behind a buffering proxy): the status bar never says live; after two silent connections
+//! the session is read through its resources and the transcript shows what its items
+//! show; once the stream speaks again it is live. `export` of such a session fails rather
+//! than writing an empty history.
+
+use crate::support::app::{COLS, ROWS, command, status_line};
+use crate::support::cli::{Home, stderr_of};
+use crate::support::pty::Pty;
+use gobare_api::auth::Token;
+use gobare_api::client::{ApiClient, ClientOptions};
+use gobare_api::model::SessionStatus;
+use gobare_sim::{Faults, SimConfig, Simulator};
+use std::time::Duration;
+
+/// What the tests' client takes for dead silence: 2 s, not the reference's 45 s.
+const IDLE_MS: &str = "2000";
+
+/// A session whose one turn has settled (read back through the API until idle).
+async fn settled_session(sim: &Simulator, text: &str) -> String {
+    let id = sim.create_session(Some("behind a proxy"));
+    sim.send_message(&id, text);
+    let client = ApiClient::new(ClientOptions::new(sim.url(), Token::new(sim.token()))).unwrap();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let session = client.get_session(&id).await.unwrap();
+        if session.status == SessionStatus::Idle && session.updated_at > session.created_at {
+            return id;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the turn settles");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_stream_is_named_and_the_session_read_through_its_items() {
+    let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
+    let id = settled_session(&sim, "#quick Summarise the storage layer").await;
+    sim.set_faults(Faults {
+        stall: true,
+        ..Faults::default()
+    });
+    let home = tempfile::tempdir().unwrap();
+    let url = sim.url().to_string();
+    let mut cmd = command(&["attach", &id], &home, Some((&url, &sim.token())));
+    cmd.env("GOBARE_STREAM_IDLE_TIMEOUT_MS", IDLE_MS);
+    let mut pty = Pty::spawn(cmd, COLS, ROWS);
+
+    pty.wait_for(
+        "the silent connection named",
+        |s| status_line(s).contains("◌ connected, nothing received"),
+        Duration::from_secs(20),
+    );
+    assert!(
+        !pty.with_screen(status_line).contains("● live"),
+        "{}",
+        pty.screen_text()
+    );
+    // Two silent connections later: the resources stand in, and say so.
+    pty.wait_for(
+        "the resources read instead",
+        |s| status_line(s).contains("reading the session every 15 s"),
+        Duration::from_secs(30),
+    );
+    pty.wait_for(
+        "the message, from the items",
+        |s| s.contents().contains("Summarise the storage layer"),
+        Duration::from_secs(20),
+    );
+    let requests = sim.requests();
+    assert!(
+        requests
+            .iter()
+            .any(|r| r.starts_with(&format!("GET /v1/sessions/{id}/items"))),
+        "the items were read: {requests:?}"
+    );
+
+    // The stream speaks again: live, and the fallback's words go.
+    sim.set_faults(Faults::default());
+    pty.wait_for(
+        "live again",
+        |s| status_line(s).contains("● live"),
+        Duration::from_secs(30),
+    );
+    assert!(
+        !pty.with_screen(status_line).contains("reading the session"),
+        "{}",
+        pty.screen_text()
+    );
+    pty.send_keys("\x11");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn export_of_a_stalled_stream_fails_instead_of_writing_nothing() {
+    let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
+    let id = settled_session(&sim, "#quick Write the changelog").await;
+    sim.set_faults(Faults {
+        stall: true,
+        ..Faults::default()
+    });
+    let home = Home::new();
+    let out_file = home.path("history.jsonl");
+    let mut command = home.tokio_command(&[
+        "--api",
+        sim.url().as_str(),
+        "export",
+        &id,
+        "--format",
+        "jsonl",
+        "--output",
+        out_file.to_str().unwrap(),
+    ]);
+    command
+        .env("GOBARE_TOKEN", sim.token())
+        .env("GOBARE_STREAM_IDLE_TIMEOUT_MS", IDLE_MS);
+    let out = tokio::time::timeout(Duration::from_secs(60), command.output())
+        .await
+        .expect("export gives up")
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("sent nothing"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert!(!out_file.exists(), "no empty history left behind");
+}
