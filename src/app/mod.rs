@@ -293,8 +293,6 @@ impl App {
         options.keep_data = logging;
         decoded_here(&mut options);
         self.stream = Some(stream::spawn(options));
-        // Whatever becomes of the reads, this is the session looked at last.
-        self.remember_last_session();
         self.fetches.want(FetchJob::Session);
         self.fetches.want(FetchJob::Turns);
         self.fetches.want(FetchJob::Artifacts);

@@ -18,6 +18,7 @@ use color_eyre::eyre::{Result, WrapErr, eyre};
 use gobare_api::client::ApiClient;
 use gobare_api::schedule::RequestClass;
 use std::io::{ErrorKind, IsTerminal, Write};
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 /// What `--since` is when not given.
@@ -32,25 +33,13 @@ pub(crate) async fn run(config: Config, args: ReportArgs) -> Result<()> {
     let now_ms = gobare_api::clock::unix_ms();
     let since_ms = now_ms - since;
     let store = StateStore::open(&config.state_dir, &config.api).ok();
-    let progress = Progress::default();
+    let progress = Arc::new(Progress::default());
     let shown = std::io::stderr()
         .is_terminal()
-        .then(|| progress_line(&client, &progress));
-    let gathered = {
-        let reading = gather(&client, store.as_ref(), since_ms, now_ms, Some(&progress));
-        match shown {
-            Some(line) => {
-                tokio::pin!(reading);
-                tokio::pin!(line);
-                tokio::select! {
-                    gathered = &mut reading => gathered,
-                    () = &mut line => unreachable!("the progress line never ends"),
-                }
-            }
-            None => reading.await,
-        }
-    };
-    if std::io::stderr().is_terminal() {
+        .then(|| tokio::spawn(progress_line(client.clone(), progress.clone())));
+    let gathered = gather(&client, store.as_ref(), since_ms, now_ms, Some(&progress)).await;
+    if let Some(line) = shown {
+        line.abort();
         let _ = write!(std::io::stderr(), "\r\x1b[K");
     }
     let gathered = gathered.wrap_err("could not list the sessions")?;
@@ -80,7 +69,7 @@ pub(crate) async fn run(config: Config, args: ReportArgs) -> Result<()> {
 
 /// `reading sessions: 12 of 60 · waiting 4 s for the rate limit`, redrawn on stderr every
 /// half second until dropped.
-async fn progress_line(client: &ApiClient, progress: &Progress) {
+async fn progress_line(client: ApiClient, progress: Arc<Progress>) {
     let waiting = client.scheduler().waiting();
     loop {
         let total = progress.sessions.load(Ordering::Relaxed);

@@ -583,7 +583,10 @@ impl Task {
                         *poll_at = Some(Instant::now() + poll_every);
                     }
                 }
-                StreamUpdate::State(ConnectionState::Live) => {
+                // Back once open: a quiet organization says nothing until its first ping.
+                StreamUpdate::State(
+                    ConnectionState::Live | ConnectionState::Open { silent_before: 0 },
+                ) => {
                     self.reconnecting
                         .store(false, std::sync::atomic::Ordering::Relaxed);
                     applied.visible |= model.set_note(None).visible;

@@ -57,7 +57,7 @@ pub(crate) fn next_list_at(last_listed: Option<Instant>, now: Instant) -> Instan
 /// `reconnecting`), could not deliver an event, or its replay was cut.
 pub(crate) fn may_have_missed(update: &StreamUpdate, reconnecting: bool) -> bool {
     match update {
-        StreamUpdate::State(ConnectionState::Live) => reconnecting,
+        StreamUpdate::State(ConnectionState::Live | ConnectionState::Open { .. }) => reconnecting,
         StreamUpdate::Lost { .. } => true,
         StreamUpdate::Frame(frame) => matches!(
             &frame.event,

@@ -85,6 +85,10 @@ pub(crate) fn draw(
     );
 }
 
+/// How long an open stream may say nothing before the status bar calls it silent: past
+/// the reference's 15 s ping interval, with room for a slow link.
+const QUIET_OPEN_MS: i64 = 20_000;
+
 fn connection(view: &SessionView, theme: &Theme) -> Span<'static> {
     match view.connection() {
         None | Some(ConnectionState::Connecting { attempt: 0 | 1 }) => {
@@ -94,19 +98,23 @@ fn connection(view: &SessionView, theme: &Theme) -> Span<'static> {
             Span::styled(format!("○ connecting (attempt {attempt})"), theme.warning)
         }
         Some(ConnectionState::Live) => Span::styled("● live", theme.ok),
-        Some(ConnectionState::Open { .. }) => {
-            let silent = view
-                .stream_silent_for_ms()
-                .filter(|ms| *ms >= 1_000)
-                .map(|ms| format!(" for {}", crate::outputs::times::duration(ms)))
-                .unwrap_or_default();
+        Some(ConnectionState::Open { silent_before }) => {
+            let silent_ms = view.stream_silent_for_ms().unwrap_or(0);
+            // A quiet session's server says nothing until its first ping (15 s, §7.2):
+            // only silence past that is worth a warning.
+            if *silent_before == 0 && silent_ms < QUIET_OPEN_MS {
+                return Span::styled("◌ connected", theme.dim);
+            }
             let reading = if view.reading_resources() {
                 " · reading the session every 15 s"
             } else {
                 ""
             };
             Span::styled(
-                format!("◌ connected, nothing received{silent}{reading}"),
+                format!(
+                    "◌ connected, nothing received for {}{reading}",
+                    crate::outputs::times::duration(silent_ms)
+                ),
                 theme.warning,
             )
         }

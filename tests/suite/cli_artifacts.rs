@@ -499,26 +499,6 @@ async fn download_makes_a_directory_that_does_not_exist_and_refuses_a_file_in_th
     assert_eq!(std::fs::read(&in_the_way).unwrap(), b"keep me");
 }
 
-/// Spends `sim`'s `general` bucket for its token to nothing, as another program on the same
-/// token would: every later request of the command starts refused.
-async fn spend_the_budget(sim: &Simulator) {
-    let http = reqwest::Client::new();
-    let url = format!("{}v1/sessions", sim.url());
-    for _ in 0..10_000 {
-        let status = http
-            .get(&url)
-            .bearer_auth(sim.token())
-            .send()
-            .await
-            .unwrap()
-            .status();
-        if status == reqwest::StatusCode::TOO_MANY_REQUESTS {
-            return;
-        }
-    }
-    panic!("the bucket never ran out");
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_download_waits_out_the_rate_limit_and_saves_every_artifact() {
     let sim = Simulator::start(SimConfig {
@@ -543,7 +523,7 @@ async fn a_download_waits_out_the_rate_limit_and_saves_every_artifact() {
         );
         bodies.push(body);
     }
-    spend_the_budget(&sim).await;
+    crate::support::sim::spend_the_budget(&sim).await;
     let home = Home::new();
     let dir = home.path("saved");
     let out = run(

@@ -225,17 +225,19 @@ async fn a_consumer_that_does_not_read_never_stalls_the_socket() {
     let id = sim.create_session(Some("slow consumer"));
     let base = sim.last_seq();
     let mut handle = spawn(options(&sim, &id, None));
-    // Wait until live, then produce more than the server's 8 MiB cut-off while nobody
-    // reads the channel.
+    // Wait until open (a new session's stream says nothing until there is something),
+    // then produce more than the server's 8 MiB cut-off while nobody reads the channel.
     let first = tokio::time::timeout(Duration::from_secs(10), async {
         loop {
-            if let Some(StreamUpdate::State(ConnectionState::Live)) = handle.updates.recv().await {
+            if let Some(StreamUpdate::State(ConnectionState::Open { .. })) =
+                handle.updates.recv().await
+            {
                 return;
             }
         }
     })
     .await;
-    assert!(first.is_ok(), "live");
+    assert!(first.is_ok(), "open");
     // Wait for the open to be registered (subscribe happens with it).
     while sim.stream_opens().is_empty() {
         tokio::time::sleep(Duration::from_millis(5)).await;

@@ -117,3 +117,23 @@ pub(crate) async fn artifact_content(sim: &Simulator, session: &str, artifact: &
     }
     all
 }
+
+/// Spends `sim`'s `general` bucket for its token to nothing, as another program on the same
+/// token would: every later request of the command starts refused.
+pub(crate) async fn spend_the_budget(sim: &Simulator) {
+    let http = reqwest::Client::new();
+    let url = format!("{}v1/sessions", sim.url());
+    for _ in 0..10_000 {
+        let status = http
+            .get(&url)
+            .bearer_auth(sim.token())
+            .send()
+            .await
+            .unwrap()
+            .status();
+        if status == reqwest::StatusCode::TOO_MANY_REQUESTS {
+            return;
+        }
+    }
+    panic!("the bucket never ran out");
+}

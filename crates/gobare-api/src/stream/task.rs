@@ -31,6 +31,8 @@ struct ConnectionEnd {
     progressed: bool,
     /// A frame or a ping arrived: the server spoke on this connection.
     heard: bool,
+    /// The idle watchdog ended it.
+    timed_out: bool,
 }
 
 /// The queue's budget in bytes, shared by the task and the frames it queued: each frame's
@@ -265,7 +267,13 @@ async fn reconnect_loop<T: Transport>(
                     silent_before: silent_in_a_row,
                 })?;
                 let end = read(body, options, &mut resume, &mut backoff, report, retry_now).await?;
-                silent_in_a_row = if end.heard { 0 } else { silent_in_a_row + 1 };
+                // Only a connection the watchdog ended for saying nothing counts: one cut
+                // by the network is no evidence of a server that is silent.
+                if end.heard {
+                    silent_in_a_row = 0;
+                } else if end.timed_out {
+                    silent_in_a_row += 1;
+                }
                 if end.progressed {
                     backoff.reset();
                 } else {
@@ -352,6 +360,7 @@ async fn read(
                     reason: "reconnecting as asked: nothing received on this connection".into(),
                     progressed,
                     heard,
+                    timed_out: false,
                 });
             }
         };
@@ -373,6 +382,7 @@ async fn read(
                 reason: silence_reason(options.idle_timeout, parser.any_byte_seen()),
                 progressed,
                 heard,
+                timed_out: true,
             });
         };
         let chunk = match next {
@@ -381,6 +391,7 @@ async fn read(
                     reason: "the server closed the stream".into(),
                     progressed,
                     heard,
+                    timed_out: false,
                 });
             }
             Some(Err(e)) => {
@@ -388,6 +399,7 @@ async fn read(
                     reason: e.to_string(),
                     progressed,
                     heard,
+                    timed_out: false,
                 });
             }
             Some(Ok(chunk)) => chunk,
@@ -416,6 +428,7 @@ async fn read(
                 reason,
                 progressed,
                 heard,
+                timed_out: false,
             });
         }
     }
