@@ -7,8 +7,6 @@ use crate::support;
 use crate::support::cli::Home;
 use crate::support::cli::{run_against as run, stderr_of as stderr, stdout_of as stdout};
 use crate::support::fleet::settled_fleet;
-use gobare_api::auth::Token;
-use gobare_api::client::{ApiClient, ClientOptions, Page};
 use gobare_sim::{SimConfig, Simulator};
 use serde_json::Value;
 use std::process::Stdio;
@@ -16,10 +14,6 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 const TIMEOUT: Duration = Duration::from_secs(40);
-
-fn client(sim: &Simulator) -> ApiClient {
-    ApiClient::new(ClientOptions::new(sim.url(), Token::new(sim.token()))).unwrap()
-}
 
 fn rank(attention: &str) -> u8 {
     match attention {

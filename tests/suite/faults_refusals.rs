@@ -12,7 +12,6 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions, IdempotencyKey};
-use gobare_api::error::ApiErrorKind;
 use gobare_api::model::{Content, Input};
 use gobare_api::retry::SendRetry;
 use gobare_api::stream::ConnectionState;

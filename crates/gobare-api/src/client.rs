@@ -503,7 +503,7 @@ impl ApiClient {
         key: Option<&IdempotencyKey>,
     ) -> Result<T, ApiError> {
         let mut response = self
-            .answer(method, url, body, key, "application/json", None, None)
+            .answer(method, url, body, key, "application/json", (None, None))
             .await?;
         let status = response.status();
         let request_id = header_text(&response, "x-request-id");
@@ -532,8 +532,7 @@ impl ApiClient {
         body: Option<Vec<u8>>,
         key: Option<&IdempotencyKey>,
         accept: &'static str,
-        timeout: Option<Duration>,
-        headers_timeout: Option<Duration>,
+        (timeout, headers_timeout): (Option<Duration>, Option<Duration>),
     ) -> Result<reqwest::Response, ApiError> {
         let is_read = method == Method::GET;
         let class = if is_read {

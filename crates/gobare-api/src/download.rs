@@ -151,8 +151,7 @@ impl ApiClient {
                 None,
                 None,
                 "*/*",
-                Some(DOWNLOAD_DEADLINE),
-                Some(HEADERS_TIMEOUT),
+                (Some(DOWNLOAD_DEADLINE), Some(HEADERS_TIMEOUT)),
             )
             .await
             .map_err(|e| match e.kind {
