@@ -7,6 +7,7 @@
 //! Nothing here awaits the network: each front runs its API calls as tasks that report back
 //! as messages, so the loop always draws, reads keys and hears signals.
 
+use std::collections::VecDeque;
 use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::Instant;
@@ -26,6 +27,7 @@ use crate::config::Config;
 use crate::fleet::details::READS_PER_MINUTE;
 use crate::fleet::live::{Announcements, FleetLive, FleetNews, FleetSource, POLL_PERIOD};
 use crate::store::StateStore;
+use crate::terminal::late_answers::LateAnswers;
 use crate::terminal::{self, TerminationSignals, Tui};
 use gobare_api::stream::{Received, StreamHandle, StreamTarget};
 
@@ -141,6 +143,8 @@ pub(crate) async fn run(config: Config, start: Start) -> Result<()> {
         counted: None,
         fleet_looked: None,
         theme_asked,
+        answers: LateAnswers::default(),
+        events_due: VecDeque::new(),
     };
     let stats = Stats::from_env();
     let front = match start {
@@ -184,6 +188,10 @@ struct Runtime {
     /// The `auto` theme's question while its answer is on the way: the terminal's input is
     /// not read meanwhile, and the session in front draws nothing.
     theme_asked: Option<ThemeAsked>,
+    /// Late terminal answers taken out of the keys.
+    answers: LateAnswers,
+    /// Terminal events read and let through, handed to the front one per turn of the loop.
+    events_due: VecDeque<crossterm::event::Event>,
 }
 
 impl Runtime {
@@ -225,8 +233,12 @@ impl Runtime {
                 }
                 Front::Fleet(fleet) => fleet.next_deadline(now),
             };
+            let deadline = deadline.into_iter().chain(self.answers.release_at()).min();
             let asking = self.theme_asked.is_some();
-            let woken = {
+            let from_due = !self.events_due.is_empty();
+            let woken = if let Some(event) = self.events_due.pop_front() {
+                Woken::Terminal(Some(Ok(event)))
+            } else {
                 let sources = match &mut front {
                     Front::Session(app) => {
                         let (stream, msgs, news) = app.sources();
@@ -263,11 +275,24 @@ impl Runtime {
                     }
                 }
             };
-            if let Woken::Theme(name) = woken {
-                self.theme_asked = None;
-                self.theme_known(&mut front, name);
-                continue;
-            }
+            let woken = match woken {
+                Woken::Theme(name) => {
+                    self.theme_asked = None;
+                    self.theme_known(&mut front, name);
+                    continue;
+                }
+                Woken::Terminal(Some(Ok(event))) if !from_due => {
+                    let let_through = self.answers.take(event, Instant::now());
+                    self.events_due.extend(let_through);
+                    continue;
+                }
+                Woken::Timer => {
+                    let released = self.answers.released(Instant::now());
+                    self.events_due.extend(released);
+                    Woken::Timer
+                }
+                woken => woken,
+            };
             if let Err(e) = on_woken(&mut front, woken) {
                 return self.end(front, Err(e));
             }
