@@ -7,6 +7,8 @@
 //! nothing touched it since and the snapshot is newer, else left out and named on stderr,
 //! and the command fails; `--apply` then changes nothing.
 
+mod on_terminal;
+
 use crate::changes::compose::{FileDiff, Status};
 use crate::changes::patch::write_patch;
 use crate::changes::reading;
@@ -18,7 +20,7 @@ use color_eyre::eyre::{Result, WrapErr, bail, eyre};
 use gobare_api::client::ApiClient;
 use gobare_api::stream::StreamTarget;
 use gobare_api::text;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::Command;
 
@@ -94,6 +96,12 @@ pub(crate) async fn run(config: Config, args: DiffArgs) -> Result<()> {
         );
     } else {
         let body = if args.stat { stat(&diffs) } else { patch };
+        // A terminal gets the server's bytes inert; a file or a pipe gets them exact.
+        let body = if args.output.is_none() && std::io::stdout().is_terminal() {
+            on_terminal::inert(&body)
+        } else {
+            body
+        };
         let mut out =
             Output::open(args.output.as_deref()).wrap_err("cannot create the output file")?;
         out.write_all(body.as_bytes())?;
