@@ -161,6 +161,8 @@ pub(crate) async fn run(config: Config, start: Start) -> Result<()> {
         Ok(front) => runtime.serve(front, &mut signals).await,
         Err(e) => Err(e),
     };
+    // A notify command's children do not outlive the app.
+    crate::notify::command::end_left_running();
     // The terminal is restored (the last front dropped) before anything is printed.
     for unsaved in runtime.unsaved.iter().filter(|u| u.has_text()) {
         // A failed write to stderr leaves nothing more to try: the log has the failure.
