@@ -14,6 +14,7 @@
 
 pub(crate) mod background;
 pub(crate) mod late_answers;
+pub(crate) mod paste_tail;
 pub(crate) mod title;
 
 use std::io::{self, Stdout, Write};

@@ -28,6 +28,7 @@ use crate::fleet::details::READS_PER_MINUTE;
 use crate::fleet::live::{Announcements, FleetLive, FleetNews, FleetSource, POLL_PERIOD};
 use crate::store::StateStore;
 use crate::terminal::late_answers::LateAnswers;
+use crate::terminal::paste_tail::PasteTail;
 use crate::terminal::{self, TerminationSignals, Tui};
 use gobare_api::stream::{Received, StreamHandle, StreamTarget};
 
@@ -284,8 +285,11 @@ impl Runtime {
                     continue;
                 }
                 Woken::Terminal(Some(Ok(event))) if !from_due => {
-                    let let_through = self.answers.take(event, Instant::now());
-                    self.events_due.extend(let_through);
+                    let now = Instant::now();
+                    for event in with_paste_tail(event, &mut events).await {
+                        let let_through = self.answers.take(event, now);
+                        self.events_due.extend(let_through);
+                    }
                     continue;
                 }
                 Woken::Timer => {
@@ -590,6 +594,39 @@ fn on_woken(front: &mut Front, woken: Woken) -> Result<()> {
         _ => {}
     }
     Ok(())
+}
+
+/// `event`, and when it is a paste, what arrived with it taken into it: the paste, then the
+/// first event after it that is not its own, if one had arrived.
+async fn with_paste_tail(
+    event: crossterm::event::Event,
+    events: &mut crossterm::event::EventStream,
+) -> Vec<crossterm::event::Event> {
+    let crossterm::event::Event::Paste(text) = event else {
+        return vec![event];
+    };
+    let mut paste = PasteTail::new(text);
+    loop {
+        // Only what has arrived already: polled once, never waited for.
+        let ready = std::future::poll_fn(|cx| {
+            std::task::Poll::Ready(futures_util::StreamExt::poll_next_unpin(events, cx))
+        })
+        .await;
+        match ready {
+            std::task::Poll::Ready(Some(Ok(next))) => {
+                if !paste.take(&next) {
+                    return vec![paste.into_paste(), next];
+                }
+            }
+            std::task::Poll::Ready(Some(Err(e))) => {
+                // The next read says it again, in its turn.
+                tracing::warn!(error = %e, "terminal read failed after a paste");
+                break;
+            }
+            std::task::Poll::Ready(None) | std::task::Poll::Pending => break,
+        }
+    }
+    vec![paste.into_paste()]
 }
 
 /// The terminal's next event; none while the theme's answer is read (the one reader).
