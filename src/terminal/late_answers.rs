@@ -73,7 +73,7 @@ impl LateAnswers {
             return self.keys(event);
         }
         match self.state {
-            State::Keys => self.from_keys(event, key, now),
+            State::Keys => self.read_key(event, key, now),
             State::Opening { digits } => match key.code {
                 KeyCode::Char('0'..='9')
                     if plain(&key) && digits < NUMBER_MAX_DIGITS && self.in_time(now, HOLD) =>
@@ -93,14 +93,14 @@ impl LateAnswers {
                 }
                 _ => {
                     let mut out = self.let_go();
-                    out.extend(self.from_keys(event, key, now));
+                    out.extend(self.read_key(event, key, now));
                     out
                 }
             },
             State::Text { chars, escaped } => {
                 if !self.in_time(now, ANSWER_MAX_TIME) {
                     self.state = State::Keys;
-                    return self.from_keys(event, key, now);
+                    return self.read_key(event, key, now);
                 }
                 let ends = match key.code {
                     // BEL, as crossterm reads it.
@@ -135,7 +135,7 @@ impl LateAnswers {
                 } else {
                     // Not an answer's text after all (or a runaway one): keys again.
                     self.state = State::Keys;
-                    self.from_keys(event, key, now)
+                    self.read_key(event, key, now)
                 }
             }
         }
@@ -154,7 +154,8 @@ impl LateAnswers {
         }
     }
 
-    fn from_keys(&mut self, event: Event, key: KeyEvent, now: Instant) -> Vec<Event> {
+    /// `key` read as a key: Alt+] may open an answer and is held; anything else is given on.
+    fn read_key(&mut self, event: Event, key: KeyEvent, now: Instant) -> Vec<Event> {
         if key.code == KeyCode::Char(']') && key.modifiers == KeyModifiers::ALT {
             self.state = State::Opening { digits: 0 };
             self.since = now;
