@@ -13,6 +13,8 @@
 //! can fail, and [`hung_up`] tells such an ending from a failure.
 
 pub(crate) mod background;
+pub(crate) mod late_answers;
+pub(crate) mod paste_tail;
 pub(crate) mod title;
 
 use std::io::{self, Stdout, Write};

@@ -1,16 +1,48 @@
 //! Ctrl+G: the draft in the person's own editor — `$VISUAL`, else `$EDITOR`, else `vi`, as
 //! git picks one. The draft goes to a private temp file, the terminal to the editor (the UI
 //! steps aside as it does for the shell), and the file comes back into the box when the
-//! editor exits 0; otherwise the draft stays as it was.
+//! editor exits 0; otherwise the draft stays as it was. At most [`DRAFT_BACK_MAX_BYTES`]
+//! come back (a message can be no longer): a larger file is kept where it is, and named.
 
 use super::App;
 use crate::session::Severity;
-use std::io::Write as _;
-use std::path::Path;
+use std::io::{Read as _, Write as _};
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
 
 /// The editor when neither `VISUAL` nor `EDITOR` names one.
 const FALLBACK_EDITOR: &str = "vi";
+
+/// The most the box takes back from the editor: the API's request body limit (§ limits,
+/// 1 MiB), so nothing larger could be sent, and the box stays quick to edit.
+pub(crate) const DRAFT_BACK_MAX_BYTES: u64 = 1024 * 1024;
+
+/// What the editor's file gave back.
+#[derive(Debug, PartialEq, Eq)]
+enum Back {
+    Draft(String),
+    /// Over [`DRAFT_BACK_MAX_BYTES`]: not read further.
+    TooLarge,
+}
+
+/// The file at `path`, read no further than the bound.
+fn read_back(path: &Path) -> std::io::Result<Back> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(DRAFT_BACK_MAX_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > DRAFT_BACK_MAX_BYTES {
+        return Ok(Back::TooLarge);
+    }
+    Ok(Back::Draft(
+        draft_text(&String::from_utf8_lossy(&bytes)).to_string(),
+    ))
+}
+
+/// The editor's file kept past the app's temp-file cleanup, for a draft too large to take.
+fn keep(file: tempfile::NamedTempFile) -> Option<PathBuf> {
+    file.keep().ok().map(|(_, path)| path)
+}
 
 /// The editor command: the first of `VISUAL`, `EDITOR` that is set and not blank.
 pub(crate) fn editor_from(visual: Option<String>, editor: Option<String>) -> String {
@@ -67,11 +99,28 @@ impl App {
         }
         match outside {
             Err(e) => self.fail(e.into()),
-            Ok(Ok(status)) if status.success() => match std::fs::read(file.path()) {
-                Ok(bytes) => {
-                    let text = String::from_utf8_lossy(&bytes);
-                    self.screen.composer.set_text(draft_text(&text));
+            Ok(Ok(status)) if status.success() => match read_back(file.path()) {
+                Ok(Back::Draft(text)) => {
+                    self.screen.composer.set_text(&text);
                     self.act_draft_changed();
+                }
+                Ok(Back::TooLarge) => {
+                    let kept = keep(file).map_or_else(
+                        || "it could not be kept".to_string(),
+                        |p| {
+                            format!(
+                                "it is kept in {}",
+                                gobare_api::text::one_line(&p.display().to_string(), 200)
+                            )
+                        },
+                    );
+                    self.notice_at(
+                        Severity::Warn,
+                        format!(
+                            "the edited draft is over 1 MiB, more than a message can hold: \
+                             the box keeps the old one; {kept}"
+                        ),
+                    );
                 }
                 Err(e) => self.notice_at(
                     Severity::Error,
@@ -124,6 +173,23 @@ mod tests {
         assert_eq!(draft_text(&file_text("fix it\nnow")), "fix it\nnow");
         assert_eq!(draft_text("kept\n\n"), "kept\n");
         assert_eq!(draft_text("crlf\r\n"), "crlf");
+    }
+
+    #[test]
+    fn at_most_the_bound_comes_back_from_the_editor() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("draft.md");
+        let at_bound = "x".repeat(DRAFT_BACK_MAX_BYTES as usize - 1) + "\n";
+        std::fs::write(&file, &at_bound).unwrap();
+        assert_eq!(
+            read_back(&file).unwrap(),
+            Back::Draft(at_bound.trim_end().to_string())
+        );
+        std::fs::write(&file, "y".repeat(8 * 1024 * 1024)).unwrap();
+        assert_eq!(read_back(&file).unwrap(), Back::TooLarge);
+        let over = "z".repeat(DRAFT_BACK_MAX_BYTES as usize + 1);
+        std::fs::write(&file, over).unwrap();
+        assert_eq!(read_back(&file).unwrap(), Back::TooLarge);
     }
 
     #[test]

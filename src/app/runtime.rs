@@ -7,6 +7,7 @@
 //! Nothing here awaits the network: each front runs its API calls as tasks that report back
 //! as messages, so the loop always draws, reads keys and hears signals.
 
+use std::collections::VecDeque;
 use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::Instant;
@@ -26,6 +27,8 @@ use crate::config::Config;
 use crate::fleet::details::READS_PER_MINUTE;
 use crate::fleet::live::{Announcements, FleetLive, FleetNews, FleetSource, POLL_PERIOD};
 use crate::store::StateStore;
+use crate::terminal::late_answers::LateAnswers;
+use crate::terminal::paste_tail::PasteTail;
 use crate::terminal::{self, TerminationSignals, Tui};
 use gobare_api::stream::{Received, StreamHandle, StreamTarget};
 
@@ -141,6 +144,8 @@ pub(crate) async fn run(config: Config, start: Start) -> Result<()> {
         counted: None,
         fleet_looked: None,
         theme_asked,
+        answers: LateAnswers::default(),
+        events_due: VecDeque::new(),
     };
     let stats = Stats::from_env();
     let front = match start {
@@ -157,6 +162,8 @@ pub(crate) async fn run(config: Config, start: Start) -> Result<()> {
         Ok(front) => runtime.serve(front, &mut signals).await,
         Err(e) => Err(e),
     };
+    // A notify command's children do not outlive the app.
+    crate::notify::command::end_left_running();
     // The terminal is restored (the last front dropped) before anything is printed.
     for unsaved in runtime.unsaved.iter().filter(|u| u.has_text()) {
         // A failed write to stderr leaves nothing more to try: the log has the failure.
@@ -184,6 +191,10 @@ struct Runtime {
     /// The `auto` theme's question while its answer is on the way: the terminal's input is
     /// not read meanwhile, and the session in front draws nothing.
     theme_asked: Option<ThemeAsked>,
+    /// Late terminal answers taken out of the keys.
+    answers: LateAnswers,
+    /// Terminal events read and let through, handed to the front one per turn of the loop.
+    events_due: VecDeque<crossterm::event::Event>,
 }
 
 impl Runtime {
@@ -225,8 +236,12 @@ impl Runtime {
                 }
                 Front::Fleet(fleet) => fleet.next_deadline(now),
             };
+            let deadline = deadline.into_iter().chain(self.answers.release_at()).min();
             let asking = self.theme_asked.is_some();
-            let woken = {
+            let from_due = !self.events_due.is_empty();
+            let woken = if let Some(event) = self.events_due.pop_front() {
+                Woken::Terminal(Some(Ok(event)))
+            } else {
                 let sources = match &mut front {
                     Front::Session(app) => {
                         let (stream, msgs, news) = app.sources();
@@ -263,11 +278,27 @@ impl Runtime {
                     }
                 }
             };
-            if let Woken::Theme(name) = woken {
-                self.theme_asked = None;
-                self.theme_known(&mut front, name);
-                continue;
-            }
+            let woken = match woken {
+                Woken::Theme(name) => {
+                    self.theme_asked = None;
+                    self.theme_known(&mut front, name);
+                    continue;
+                }
+                Woken::Terminal(Some(Ok(event))) if !from_due => {
+                    let now = Instant::now();
+                    for event in with_paste_tail(event, &mut events).await {
+                        let let_through = self.answers.take(event, now);
+                        self.events_due.extend(let_through);
+                    }
+                    continue;
+                }
+                Woken::Timer => {
+                    let released = self.answers.released(Instant::now());
+                    self.events_due.extend(released);
+                    Woken::Timer
+                }
+                woken => woken,
+            };
             if let Err(e) = on_woken(&mut front, woken) {
                 return self.end(front, Err(e));
             }
@@ -563,6 +594,39 @@ fn on_woken(front: &mut Front, woken: Woken) -> Result<()> {
         _ => {}
     }
     Ok(())
+}
+
+/// `event`, and when it is a paste, what arrived with it taken into it: the paste, then the
+/// first event after it that is not its own, if one had arrived.
+async fn with_paste_tail(
+    event: crossterm::event::Event,
+    events: &mut crossterm::event::EventStream,
+) -> Vec<crossterm::event::Event> {
+    let crossterm::event::Event::Paste(text) = event else {
+        return vec![event];
+    };
+    let mut paste = PasteTail::new(text);
+    loop {
+        // Only what has arrived already: polled once, never waited for.
+        let ready = std::future::poll_fn(|cx| {
+            std::task::Poll::Ready(futures_util::StreamExt::poll_next_unpin(events, cx))
+        })
+        .await;
+        match ready {
+            std::task::Poll::Ready(Some(Ok(next))) => {
+                if !paste.take(&next) {
+                    return vec![paste.into_paste(), next];
+                }
+            }
+            std::task::Poll::Ready(Some(Err(e))) => {
+                // The next read says it again, in its turn.
+                tracing::warn!(error = %e, "terminal read failed after a paste");
+                break;
+            }
+            std::task::Poll::Ready(None) | std::task::Poll::Pending => break,
+        }
+    }
+    vec![paste.into_paste()]
 }
 
 /// The terminal's next event; none while the theme's answer is read (the one reader).

@@ -24,7 +24,8 @@ pub fn session(d: &Digest) -> Value {
         "decisions": d.decisions.iter().map(|x| json!({
             "call_id": x.call_id, "type": x.kind, "what": x.what,
             "asked_at": x.asked_at, "expires_at": x.expires_at,
-            "expires_in_ms": x.expires_at.map(|at| at - d.until_ms),
+            // A server's extreme `expires_at` is far off, not wrapped round.
+            "expires_in_ms": x.expires_at.map(|at| at.saturating_sub(d.until_ms)),
         })).collect::<Vec<_>>(),
         "artifacts_added": d.artifacts_added,
         "artifacts": d.artifacts.iter().map(|a| json!({
@@ -60,4 +61,39 @@ pub fn report(since_ms: i64, until_ms: i64, digests: &[Digest], cut: Option<&str
         "partial": cut,
         "sessions": digests.iter().filter(|d| !d.is_quiet()).map(session).collect::<Vec<_>>(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::away::digest::Decision;
+
+    #[test]
+    fn an_extreme_deadline_saturates_instead_of_wrapping() {
+        let decision = |expires_at| Decision {
+            call_id: "c1".into(),
+            kind: "approval",
+            what: None,
+            asked_at: None,
+            expires_at: Some(expires_at),
+        };
+        let d = Digest {
+            session_id: "s1".into(),
+            until_ms: 1_700_000_000_000,
+            decisions: vec![
+                decision(i64::MIN),
+                decision(i64::MAX),
+                decision(1_700_000_060_000),
+            ],
+            ..Digest::default()
+        };
+        let v = session(&d);
+        let left: Vec<i64> = v["decisions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["expires_in_ms"].as_i64().unwrap())
+            .collect();
+        assert_eq!(left, [i64::MIN, i64::MAX - 1_700_000_000_000, 60_000]);
+    }
 }

@@ -7,6 +7,9 @@
 //! nothing touched it since and the snapshot is newer, else left out and named on stderr,
 //! and the command fails; `--apply` then changes nothing.
 
+mod apply;
+mod on_terminal;
+
 use crate::changes::compose::{FileDiff, Status};
 use crate::changes::patch::write_patch;
 use crate::changes::reading;
@@ -14,13 +17,11 @@ use crate::changes::session_changes::{FileOutcome, Range};
 use crate::cli::{DiffArgs, UsageError};
 use crate::config::Config;
 use crate::export::output::Output;
-use color_eyre::eyre::{Result, WrapErr, bail, eyre};
+use color_eyre::eyre::{Result, WrapErr, bail};
 use gobare_api::client::ApiClient;
 use gobare_api::stream::StreamTarget;
 use gobare_api::text;
-use std::io::Write;
-use std::path::Path;
-use std::process::Command;
+use std::io::{IsTerminal, Write};
 
 pub(crate) async fn run(config: Config, args: DiffArgs) -> Result<()> {
     config.require_token()?;
@@ -85,7 +86,15 @@ pub(crate) async fn run(config: Config, args: DiffArgs) -> Result<()> {
         if diffs.is_empty() {
             return Ok(());
         }
-        apply(dir, &patch)?;
+        let applied = apply::apply(dir, &diffs, &patch)?;
+        for (path, before, after) in &applied.relinked {
+            eprintln!(
+                "gobare-tui: {} is a symbolic link: the change re-pointed it from {} to {}",
+                text::one_line(path, 300),
+                text::one_line(before, 300),
+                text::one_line(after, 300)
+            );
+        }
         eprintln!(
             "gobare-tui: applied {} file{} to {}",
             diffs.len(),
@@ -94,6 +103,12 @@ pub(crate) async fn run(config: Config, args: DiffArgs) -> Result<()> {
         );
     } else {
         let body = if args.stat { stat(&diffs) } else { patch };
+        // A terminal gets the server's bytes inert; a file or a pipe gets them exact.
+        let body = if args.output.is_none() && std::io::stdout().is_terminal() {
+            on_terminal::inert(&body)
+        } else {
+            body
+        };
         let mut out =
             Output::open(args.output.as_deref()).wrap_err("cannot create the output file")?;
         out.write_all(body.as_bytes())?;
@@ -144,57 +159,4 @@ fn stat(diffs: &[(&str, &FileDiff)]) -> String {
         if minus == 1 { "" } else { "s" },
     ));
     out
-}
-
-/// `git apply --check`, then `git apply`, in `dir`; on refusal, git's reason and nothing
-/// changed.
-fn apply(dir: &Path, patch: &str) -> Result<()> {
-    if !dir.is_dir() {
-        return Err(UsageError(format!(
-            "--apply: {} is not a directory",
-            text::one_line(&dir.display().to_string(), 300)
-        ))
-        .into());
-    }
-    let mut file = tempfile::NamedTempFile::new().wrap_err("cannot write the patch")?;
-    file.write_all(patch.as_bytes())?;
-    file.flush()?;
-    // Paths are relative to `dir`, also when it is a subdirectory of a repository.
-    let prefix = Command::new("git")
-        .args(["rev-parse", "--show-prefix"])
-        .current_dir(dir)
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default();
-    let git_apply = |check: bool| -> Result<std::process::Output> {
-        let mut git = Command::new("git");
-        git.arg("apply").current_dir(dir);
-        if check {
-            git.arg("--check");
-        }
-        if !prefix.is_empty() {
-            git.arg(format!("--directory={prefix}"));
-        }
-        git.arg(file.path())
-            .output()
-            .map_err(|e| eyre!("cannot run git: {e}"))
-    };
-    let checked = git_apply(true)?;
-    if !checked.status.success() {
-        bail!(
-            "the patch does not apply to {}; nothing was changed:\n{}",
-            text::one_line(&dir.display().to_string(), 300),
-            String::from_utf8_lossy(&checked.stderr).trim_end()
-        );
-    }
-    let applied = git_apply(false)?;
-    if !applied.status.success() {
-        bail!(
-            "git apply failed after its check passed:\n{}",
-            String::from_utf8_lossy(&applied.stderr).trim_end()
-        );
-    }
-    Ok(())
 }

@@ -55,6 +55,7 @@ pub(crate) async fn run(config: Config, args: ReportArgs) -> Result<()> {
     } else {
         text(&gathered.digests, since_ms, now_ms)
     };
+    let text = printed(&text);
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() == ErrorKind::BrokenPipe => {}
@@ -90,6 +91,12 @@ async fn progress_line(client: ApiClient, progress: Arc<Progress>) {
         let _ = write!(std::io::stderr(), "\r\x1b[K{line}");
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     }
+}
+
+/// The report as printed, text or JSON: the server's words carry what the agent saw, and
+/// credentials among them are redacted as in the exports.
+fn printed(report: &str) -> std::borrow::Cow<'_, str> {
+    crate::redact::redact(report)
 }
 
 /// `8h`, `30m`, `2d`, `90s`, `1h30m` → milliseconds.
@@ -195,5 +202,37 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("s2"), "{text}");
+    }
+
+    #[test]
+    fn credentials_are_redacted_in_the_text_and_the_json() {
+        let secrets = [
+            "sk-proj-abcdefghijklmnopqrstuvwx",
+            "AKIAIOSFODNN7EXAMPLE",
+            "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+        ];
+        let d = Digest {
+            session_id: "s1".into(),
+            title: Some(format!("deploy with {}", secrets[0])),
+            turns_failed: 1,
+            failed: vec![crate::away::digest::FailedTurn {
+                turn_id: "t1".into(),
+                at: None,
+                reason: Some(format!("aws said no to {} and {}", secrets[1], secrets[2])),
+            }],
+            ..Digest::default()
+        };
+        let digests = [d];
+        let words = text(&digests, 0, 3_600_000);
+        let json = crate::away::json::report(0, 3_600_000, &digests, None).to_string();
+        for (form, report) in [("text", &words), ("json", &json)] {
+            let shown = printed(report);
+            assert!(shown.contains("[redacted]"), "{form}: {shown}");
+            for secret in secrets {
+                assert!(!shown.contains(secret), "{form}: {secret} in {shown}");
+            }
+        }
+        let v: serde_json::Value = serde_json::from_str(&printed(&json)).unwrap();
+        assert_eq!(v["sessions"][0]["id"], "s1", "still JSON: {v}");
     }
 }

@@ -86,12 +86,13 @@ pub(crate) async fn resolve(config: &Config, typed: &str) -> Result<String> {
 }
 
 /// The sessions whose id starts with `prefix` (ids are compared case-insensitively: UUIDs
-/// are hex), in the list's order.
+/// are hex), in the list's order. A listed id that is not a UUID is never taken: the server's
+/// ids are held to what the user's are, before one reaches a URL, a file name or `ssh`.
 fn matches<'a>(sessions: &'a [Session], prefix: &str) -> Vec<&'a Session> {
     let prefix = prefix.to_ascii_lowercase();
     sessions
         .iter()
-        .filter(|s| s.id.to_ascii_lowercase().starts_with(&prefix))
+        .filter(|s| is_full_id(&s.id) && s.id.to_ascii_lowercase().starts_with(&prefix))
         .collect()
 }
 
@@ -146,19 +147,20 @@ mod tests {
 
     #[test]
     fn prefixes_match_case_insensitively_in_list_order() {
-        let all = [
-            session("abc1", None),
-            session("ABD2", None),
-            session("bcd3", None),
-        ];
+        let (abc, abd, bcd) = (
+            "abc10000-0000-4000-8000-000000000001",
+            "ABD20000-0000-4000-8000-000000000002",
+            "bcd30000-0000-4000-8000-000000000003",
+        );
+        let all = [session(abc, None), session(abd, None), session(bcd, None)];
         let ids = |p| {
             matches(&all, p)
                 .iter()
                 .map(|s| s.id.clone())
                 .collect::<Vec<_>>()
         };
-        assert_eq!(ids("ab"), ["abc1", "ABD2"]);
-        assert_eq!(ids("Bc"), ["bcd3"]);
+        assert_eq!(ids("ab"), [abc, abd]);
+        assert_eq!(ids("Bc"), [bcd]);
         assert!(ids("z").is_empty());
     }
 
@@ -179,5 +181,22 @@ mod tests {
         );
         assert!(message.contains("\n  ab-3  (untitled"), "{message}");
         assert!(message.ends_with("… and 2 more"), "{message}");
+    }
+
+    #[test]
+    fn a_listed_id_that_is_not_a_uuid_is_never_taken() {
+        let good = "3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af";
+        let all = [
+            session("3f9c1b60/../../../etc/passwd", None),
+            session("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af-x", None),
+            session("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81a\u{1b}", None),
+            session(good, None),
+        ];
+        let found: Vec<&str> = matches(&all, "3f9c")
+            .iter()
+            .map(|s| s.id.as_str())
+            .collect();
+        assert_eq!(found, [good]);
+        assert!(matches(&all[..3], "3f9c1b60").is_empty());
     }
 }

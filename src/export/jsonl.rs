@@ -95,7 +95,17 @@ fn clean_strings(value: &mut Value) {
 }
 
 /// Line breaks stay line breaks (diffs, output); every other unsafe character is shown.
+/// Redacted before and after: a tab is a blank to the redactor (`Bearer<TAB>token`) but
+/// not once it is shown as `␉`.
 fn clean_string(s: &str) -> Cow<'_, str> {
+    match redact(s) {
+        Cow::Borrowed(s) => inert_redacted(s),
+        Cow::Owned(s) => Cow::Owned(inert_redacted(&s).into_owned()),
+    }
+}
+
+/// `s` inert, and redacted as shown.
+fn inert_redacted(s: &str) -> Cow<'_, str> {
     let inert = if s.contains('\n') {
         let lines: Vec<Cow<'_, str>> = s.split('\n').map(text::line).collect();
         if lines.iter().all(|l| matches!(l, Cow::Borrowed(_))) {
@@ -196,6 +206,30 @@ mod tests {
         assert!(!line.contains('\n') && !line.contains('\u{7f}'), "{line}");
         let back: Value = serde_json::from_str(&line).unwrap();
         assert_eq!(back["payload"]["text"], "x␡y Bearer [redacted]");
+    }
+
+    #[test]
+    fn a_credential_after_an_escaped_tab_is_redacted() {
+        for text in [
+            "Bearer\\tabcdef123456",
+            "Authorization:\\tBearer\\teyJhbGciOiJIUzI1NiJ9x",
+            "curl -H 'Authorization: Bearer\\tabcdef123456'",
+        ] {
+            let data = format!(
+                "{{\"type\":\"agent.message\",\"seq\":4,\"payload\":{{\"text\":\"{text}\"}}}}"
+            );
+            let line = envelope_line(&data);
+            assert!(!line.contains("abcdef123456"), "{line}");
+            assert!(!line.contains("eyJhbGciOiJIUzI1NiJ9x"), "{line}");
+            let back: Value = serde_json::from_str(&line).unwrap();
+            assert!(
+                back["payload"]["text"]
+                    .as_str()
+                    .unwrap()
+                    .contains("[redacted]"),
+                "{line}"
+            );
+        }
     }
 }
 

@@ -531,7 +531,7 @@ pub(crate) const TABLE: &[Binding] = &[
         Typing,
         &[ctrl('g')],
         Input,
-        "edit the draft in $VISUAL / $EDITOR",
+        "edit the draft in $VISUAL / $EDITOR (at most 1 MiB comes back)",
     ),
     row(
         Typing,

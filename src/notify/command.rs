@@ -25,6 +25,63 @@ const TOKEN_ENV: &str = "GOBARE_TOKEN";
 /// The app's one budget of running commands.
 static RUNNING: Semaphore = Semaphore::const_new(MAX_RUNNING);
 
+/// The app's process groups of commands, ended when it quits.
+static GROUPS: Groups = Groups::new();
+
+/// Process groups of the commands run so far that may still hold a process: a command that
+/// ended can leave a child running in its group (`sleep 300 &`), which would outlive the app.
+#[derive(Debug)]
+pub(crate) struct Groups(std::sync::Mutex<Vec<i32>>);
+
+impl Groups {
+    pub(crate) const fn new() -> Groups {
+        Groups(std::sync::Mutex::new(Vec::new()))
+    }
+
+    fn add(&self, group: i32) {
+        let mut groups = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // Empty groups are let go of (their id may be given to a new process).
+        groups.retain(|g| group_lives(*g));
+        groups.push(group);
+    }
+
+    /// Ends every group that still has a process; how many did.
+    pub(crate) fn end_all(&self) -> usize {
+        let groups = std::mem::take(
+            &mut *self
+                .0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        let mut ended = 0;
+        for group in groups {
+            // SAFETY: kill(2) with a negative pid signals that process group, one this
+            // app made for a command (process_group(0)).
+            if unsafe { libc::kill(-group, libc::SIGKILL) } == 0 {
+                ended += 1;
+            }
+        }
+        ended
+    }
+}
+
+/// Whether a process of `group` still runs.
+fn group_lives(group: i32) -> bool {
+    // SAFETY: signal 0 only asks whether the group exists.
+    unsafe { libc::kill(-group, 0) == 0 }
+}
+
+/// Ends what the app's commands left running, as it quits.
+pub(crate) fn end_left_running() {
+    let ended = GROUPS.end_all();
+    if ended > 0 {
+        tracing::info!(groups = ended, "notify commands' processes ended at quit");
+    }
+}
+
 /// How one run ended.
 #[derive(Debug)]
 pub(crate) enum Outcome {
@@ -40,6 +97,7 @@ pub(crate) struct CommandRunner {
     spec: Arc<NotifyCommandSpec>,
     timeout: Duration,
     permits: Option<Arc<Semaphore>>,
+    groups: Option<Arc<Groups>>,
 }
 
 impl CommandRunner {
@@ -48,6 +106,7 @@ impl CommandRunner {
             spec: Arc::new(spec),
             timeout,
             permits: None,
+            groups: None,
         }
     }
 
@@ -74,8 +133,10 @@ impl CommandRunner {
         };
         let (spec, timeout, input) = (self.spec.clone(), self.timeout, event.to_json_line());
         let kind = event.event.as_str();
+        let groups = self.groups.clone();
         tokio::spawn(async move {
-            let outcome = run_once(&spec, &input, timeout).await;
+            let groups = groups.as_deref().unwrap_or(&GROUPS);
+            let outcome = run_once(&spec, &input, timeout, groups).await;
             drop(permit);
             log_outcome(kind, &spec, &outcome);
         });
@@ -128,17 +189,22 @@ fn command(spec: &NotifyCommandSpec) -> tokio::process::Command {
 }
 
 /// One run: `input` on stdin, at most `timeout`. Returns how it ended and the start of
-/// what it wrote on stderr (one line, printable).
+/// what it wrote on stderr (one line, printable). Its group is kept in `groups` to be ended
+/// at quit.
 pub(crate) async fn run_once(
     spec: &NotifyCommandSpec,
     input: &[u8],
     timeout: Duration,
+    groups: &Groups,
 ) -> (Outcome, String) {
     let mut child = match command(spec).spawn() {
         Ok(child) => child,
         Err(e) => return (Outcome::SpawnFailed(e), String::new()),
     };
     let group = child.id();
+    if let Some(group) = group.and_then(|p| i32::try_from(p).ok()) {
+        groups.add(group);
+    }
     let mut stdin = child.stdin.take();
     let stderr = child.stderr.take();
     let stderr_read = tokio::spawn(async move {

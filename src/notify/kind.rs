@@ -118,7 +118,9 @@ impl NotifyEvent {
 
     /// The object as one line of JSON, newline-terminated.
     pub(crate) fn to_json_line(&self) -> Vec<u8> {
-        let mut line = serde_json::to_vec(self).unwrap_or_default();
+        let json = serde_json::to_string(self).unwrap_or_default();
+        // The command may log or forward it: credentials in the text are not its to keep.
+        let mut line = crate::redact::redact(&json).into_owned().into_bytes();
         line.push(b'\n');
         line
     }
@@ -156,5 +158,25 @@ mod tests {
         assert_eq!(v["expires_at"], 42);
         assert!(!v["session_title"].as_str().unwrap().contains('\u{1b}'));
         assert!(!v["session_title"].as_str().unwrap().contains('\n'));
+    }
+
+    #[test]
+    fn credentials_in_the_json_are_redacted() {
+        let e = NotifyEvent::new(
+            NotifyKind::Approval,
+            "s1",
+            "deploy with sk-proj-abcdefghijklmnopqrstuvwx",
+            "run aws s3 cp --key AKIAIOSFODNN7EXAMPLE and ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+        );
+        let line = String::from_utf8(e.to_json_line()).unwrap();
+        for secret in [
+            "sk-proj-abcdefghijklmnopqrstuvwx",
+            "AKIAIOSFODNN7EXAMPLE",
+            "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+        ] {
+            assert!(!line.contains(secret), "{secret} in {line}");
+        }
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert!(v["text"].as_str().unwrap().contains("[redacted]"), "{v}");
     }
 }

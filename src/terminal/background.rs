@@ -4,7 +4,8 @@
 //! terminal answers, and answers in order: once that answer is in, an OSC 11 answer either
 //! came before it or is not coming, so a terminal that does not know OSC 11 costs one round
 //! trip, not the whole timeout. Both answers are read here, before the app's input reader
-//! starts, so neither reaches the input box as keys.
+//! starts, so neither reaches the input box as keys; one that comes after the wait is taken
+//! out of the keys by [`super::late_answers`].
 
 use std::io::{self, Write};
 use std::os::fd::AsRawFd;

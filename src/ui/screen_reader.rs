@@ -248,10 +248,7 @@ impl ScreenReader {
             let mut lines = prompt.spoken(facts);
             // The key hint is the panel's last line: it is not this program's to offer.
             lines.pop();
-            if let Some(first) = lines.first_mut() {
-                *first = format!("waiting for you: {first}");
-            }
-            out.extend(lines);
+            out.extend(waiting_for_you(lines, 0));
             out.push(format!(
                 "answer it with `gobare-tui attach {}`",
                 text::one_line(view.session_id(), 64)
@@ -274,11 +271,8 @@ impl ScreenReader {
             let first_time = self.action_said.as_ref().map(|(id, _)| id) != Some(&key.0);
             let lines = screen.prompt.spoken(facts);
             if first_time {
-                let mut lines = lines;
-                if let Some(first) = lines.first_mut() {
-                    *first = format!("waiting for you: {first}");
-                }
-                out.extend(lines);
+                // The key hint, the panel's last line, is the app's own.
+                out.extend(waiting_for_you(lines, 1));
             } else if deciding {
                 out.extend(lines.last().cloned());
             }
@@ -321,6 +315,21 @@ impl ScreenReader {
             _ => out.push(screen.mode_title().to_string()),
         }
     }
+}
+
+/// What waits, said: its title after "waiting for you", then the panel's lines (the
+/// server's question, command or arguments) indented, all but the last `own` lines.
+fn waiting_for_you(lines: Vec<String>, own: usize) -> Vec<String> {
+    let indented = lines.len().saturating_sub(own);
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| match i {
+            0 => format!("waiting for you: {line}"),
+            i if i < indented => words::continued(&line),
+            _ => line,
+        })
+        .collect()
 }
 
 /// The input line: a label saying where keys go, the text around the cursor, and the

@@ -15,6 +15,7 @@ mod cli_sessions;
 mod cli_tail;
 mod client_secrets;
 mod diff_apply;
+mod diff_hostile;
 mod endless_lists;
 mod export;
 mod export_replay_end;

@@ -211,3 +211,34 @@ fn a_carriage_return_inside_a_bracketed_paste_is_a_newline_not_a_send() {
     // The draft is left; the quit question says so.
     assert!(support::app::quit(&mut pty, TIMEOUT).success());
 }
+
+#[test]
+fn a_paste_that_holds_its_own_end_then_a_carriage_return_sends_nothing() {
+    let sim = start_sim();
+    let home = tempfile::tempdir().unwrap();
+    let (session, mut pty) = attach_live(&sim.sim, "paste end", &home);
+
+    // What tmux writes for a pasted text holding `ESC[201~`: the paste ends early, and the
+    // rest (a carriage return among it) follows in the same read, then the real end.
+    pty.send_keys("\x1b[200~one\x1b[201~\rtwo\r\x1b[201~");
+    pty.wait_for(
+        "both lines in the box",
+        |s| {
+            let input = bottom(s, 6);
+            input.contains("│one") && input.contains("│two")
+        },
+        TIMEOUT,
+    );
+    until(
+        "the pasted draft saved",
+        TIMEOUT,
+        || {
+            let draft = on_disk(&home, &sim.sim, &session).draft;
+            (draft.starts_with("one\ntwo")).then_some(())
+        },
+        || pty.screen_text(),
+    );
+    let sent = accepted(&sim.sim);
+    assert!(sent.is_empty(), "the paste sent nothing: {sent:?}");
+    assert!(support::app::quit(&mut pty, TIMEOUT).success());
+}

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use crate::support;
-use crate::support::app::{command, status_line};
+use crate::support::app::{command, input_box, status_line};
 use crate::support::pty::Pty;
 use gobare_sim::SimConfig;
 
@@ -15,12 +15,20 @@ const DARK_ACCENT: vt100::Color = vt100::Color::Idx(81);
 const LIGHT_ACCENT: vt100::Color = vt100::Color::Idx(25);
 
 fn open(rgb: Option<&'static str>) -> (support::sim::Sim, Pty, Instant) {
+    open_with(rgb, |_| {})
+}
+
+fn open_with(
+    rgb: Option<&'static str>,
+    more: impl FnOnce(&mut portable_pty::CommandBuilder),
+) -> (support::sim::Sim, Pty, Instant) {
     let sim = support::sim::start(SimConfig::for_tests());
     let session = sim.sim.create_session(Some("background"));
     let home = tempfile::tempdir().unwrap();
     let url = sim.sim.url().to_string();
     let mut cmd = command(&["attach", &session], &home, Some((&url, &sim.sim.token())));
     cmd.env_remove("COLORFGBG");
+    more(&mut cmd);
     let started = Instant::now();
     let pty = Pty::spawn_with_background(cmd, 120, 30, rgb);
     std::mem::forget(home);
@@ -70,4 +78,34 @@ fn a_dark_answer_or_none_starts_dark_and_no_answer_costs_at_most_the_timeout() {
          100 ms of it)",
         first_frame.as_millis(),
     );
+}
+
+#[test]
+fn answers_that_come_after_the_wait_are_never_typed() {
+    // An editor that leaves a mark: a BEL read as Ctrl+G would open it.
+    let dir = tempfile::tempdir().unwrap();
+    let mark = dir.path().join("editor-opened");
+    let editor = dir.path().join("editor.sh");
+    std::fs::write(&editor, format!("#!/bin/sh\ntouch '{}'\n", mark.display())).unwrap();
+    std::fs::set_permissions(&editor, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let (_sim, mut pty, _) = open_with(None, |cmd| {
+        cmd.env("VISUAL", &editor);
+        cmd.env("EDITOR", &editor);
+    });
+    // The wait is over: the first frame is drawn once the app gave up on the answer.
+    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    // Then the terminal answers, in every form, late; then a person types.
+    pty.send_keys(concat!(
+        "\x1b]11;rgb:ffff/ffff/ffff\x07",
+        "\x1b[?62;22c",
+        "\x1b]11;rgb:0000/2b2b/3636\x1b\\",
+        "\x1b[12;40R",
+    ));
+    pty.send_keys("ok");
+    pty.wait_for("the typed text", |s| input_box(s).contains("ok"), TIMEOUT);
+    let typed = pty.with_screen(input_box);
+    assert!(!typed.contains("rgb"), "{typed:?}");
+    assert!(!typed.contains("11;"), "{typed:?}");
+    assert!(!pty.screen_text().contains("rgb:"));
+    assert!(!mark.exists(), "the answer's BEL opened the editor");
 }

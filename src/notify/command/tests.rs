@@ -52,7 +52,13 @@ async fn the_event_arrives_as_one_json_line_on_stdin() {
     let dir = tempfile::tempdir().unwrap();
     let got = dir.path().join("got");
     let spec = sh("cat > \"$0\"", &[&got]);
-    let (outcome, _) = run_once(&spec, &event().to_json_line(), Duration::from_secs(30)).await;
+    let (outcome, _) = run_once(
+        &spec,
+        &event().to_json_line(),
+        Duration::from_secs(30),
+        &Groups::new(),
+    )
+    .await;
     assert!(
         matches!(outcome, Outcome::Exited(s) if s.success()),
         "{outcome:?}"
@@ -84,7 +90,7 @@ fn the_token_is_taken_out_of_the_environment() {
 #[tokio::test]
 async fn a_failure_is_reported_with_its_stderr() {
     let spec = sh("echo 'no route to ntfy' >&2; exit 3", &[]);
-    let (outcome, stderr) = run_once(&spec, b"{}\n", Duration::from_secs(30)).await;
+    let (outcome, stderr) = run_once(&spec, b"{}\n", Duration::from_secs(30), &Groups::new()).await;
     assert!(
         matches!(outcome, Outcome::Exited(s) if s.code() == Some(3)),
         "{outcome:?}"
@@ -94,7 +100,7 @@ async fn a_failure_is_reported_with_its_stderr() {
         program: "/nonexistent/notify".into(),
         args: vec![],
     };
-    let (outcome, _) = run_once(&missing, b"{}\n", Duration::from_secs(30)).await;
+    let (outcome, _) = run_once(&missing, b"{}\n", Duration::from_secs(30), &Groups::new()).await;
     assert!(matches!(outcome, Outcome::SpawnFailed(_)), "{outcome:?}");
 }
 
@@ -112,7 +118,7 @@ async fn a_hung_command_is_killed_with_its_process_group_at_the_timeout() {
         .unwrap();
     // The shell starts a child that never ends, says both pids, and waits on it.
     let spec = sh("sleep 100000 & echo \"$$ $!\" > \"$0\"; wait", &[&pids]);
-    let (outcome, _) = run_once(&spec, b"{}\n", Duration::from_secs(3)).await;
+    let (outcome, _) = run_once(&spec, b"{}\n", Duration::from_secs(3), &Groups::new()).await;
     assert!(matches!(outcome, Outcome::Killed), "{outcome:?}");
     let mut said = String::new();
     reader.read_to_string(&mut said).unwrap();
@@ -138,4 +144,37 @@ async fn at_most_four_run_at_once_and_the_fifth_is_dropped() {
     let started: Vec<bool> = (0..5).map(|_| runner.notify(&event())).collect();
     assert_eq!(started, [true, true, true, true, false]);
     // The runtime's end kills the four (kill_on_drop).
+}
+
+#[tokio::test]
+async fn what_a_command_left_running_is_ended_at_quit() {
+    let dir = tempfile::tempdir().unwrap();
+    let pids = dir.path().join("pids");
+    mkfifo(&pids);
+    let mut reader = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&pids)
+        .unwrap();
+    // The command ends at once, its child left behind in its group.
+    let spec = sh("sleep 100000 & echo \"$!\" > \"$0\"", &[&pids]);
+    let groups = Groups::new();
+    let (outcome, _) = run_once(&spec, b"{}\n", Duration::from_secs(30), &groups).await;
+    assert!(
+        matches!(outcome, Outcome::Exited(s) if s.success()),
+        "{outcome:?}"
+    );
+    let mut said = String::new();
+    reader.read_to_string(&mut said).unwrap();
+    let child: i32 = said.trim().parse().unwrap();
+    assert!(
+        !ends_within(child, Duration::ZERO),
+        "the child outlives its command"
+    );
+    assert_eq!(groups.end_all(), 1);
+    assert!(
+        ends_within(child, Duration::from_secs(10)),
+        "ended with its group"
+    );
+    assert_eq!(groups.end_all(), 0, "each group is ended once");
 }

@@ -97,7 +97,7 @@ pub(super) fn draw(view: &mut ChangesView, area: Rect, buf: &mut Buffer, theme: 
         let longest = view
             .files()
             .iter()
-            .map(|f| text::width(&f.path))
+            .map(|f| text::width(&text::line(&f.path)))
             .max()
             .unwrap_or(0);
         let list_width = (longest as u16 + 15).clamp(24, inner.width / 3);
@@ -155,7 +155,9 @@ fn draw_list(view: &ChangesView, area: Rect, buf: &mut Buffer, theme: &Theme) {
                 Span::styled(format!("{} ", f.mark()), mark_style),
                 Span::styled(format!("{plus:>5} "), theme.diff_add),
                 Span::styled(format!("{minus:>5} "), theme.diff_del),
-                Span::styled(f.path.clone(), theme.text),
+                // Bidi controls and invisible characters in a name shown, never dropped
+                // quietly: `src/⟨U+202E⟩evil.rs` is not `src/evil.rs`.
+                Span::styled(text::line(&f.path).into_owned(), theme.text),
             ];
             if i == view.file {
                 for s in &mut spans {
@@ -189,7 +191,7 @@ fn draw_diff(
             format!("{}/{} ", view.file + 1, view.files().len()),
             theme.dim,
         ),
-        Span::styled(path.clone(), theme.heading),
+        Span::styled(text::line(&path).into_owned(), theme.heading),
     ];
     match &file.change {
         Ok(diff) => {

@@ -6,6 +6,10 @@ use super::rows::{Row, RowKind};
 /// Lines quoted under a comment, at most.
 const QUOTED_LINES: usize = 6;
 
+/// Characters of one quoted line, at most: the comment names the lines, the quote is for the
+/// agent to find them (a minified file's one-megabyte line would otherwise go out whole).
+const QUOTED_LINE_MAX_CHARS: usize = 240;
+
 /// One comment on lines of one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Comment {
@@ -50,7 +54,7 @@ impl Comment {
                     RowKind::Added => "+",
                     _ => " ",
                 };
-                let line = format!("{sign}{}", half.text);
+                let line = format!("{sign}{}", cut(&half.text));
                 // A context line is on both sides: quoted once.
                 if half.kind == RowKind::Context && quote.last() == Some(&line) {
                     continue;
@@ -65,6 +69,14 @@ impl Comment {
             text,
             after: last.numbers(),
         })
+    }
+}
+
+/// `text` within [`QUOTED_LINE_MAX_CHARS`], `…` where it was cut.
+fn cut(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(QUOTED_LINE_MAX_CHARS) {
+        Some((end, _)) => format!("{}…", &text[..end]).into(),
+        None => text.into(),
     }
 }
 
@@ -131,5 +143,56 @@ pub(crate) fn count(n: usize) -> String {
         "1 comment".into()
     } else {
         format!("{n} comments")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::changes_view::rows::Half;
+
+    fn line(kind: RowKind, number: usize, text: String) -> Row {
+        let half = Half {
+            kind,
+            number,
+            text,
+            words: Vec::new(),
+            side_index: 0,
+        };
+        let (left, right) = match kind {
+            RowKind::Added => (None, Some(half)),
+            _ => (Some(half), None),
+        };
+        Row {
+            hunk: 0,
+            header: None,
+            left,
+            right,
+        }
+    }
+
+    #[test]
+    fn long_quoted_lines_are_cut_and_short_ones_kept() {
+        let long = "x".repeat(1 << 20);
+        let rows = [
+            line(RowKind::Removed, 1, long.clone()),
+            line(RowKind::Added, 1, format!("é{long}")),
+            line(RowKind::Added, 2, "short".into()),
+        ];
+        let rows: Vec<&Row> = rows.iter().collect();
+        let comment = Comment::on("min.js", &rows, "why so long?".into()).unwrap();
+        let mut review = Review::new("turn 1");
+        review.add(comment);
+        let message = review.message();
+        assert!(message.len() < 2_000, "{} bytes", message.len());
+        let quoted: Vec<&str> = message.lines().filter(|l| l.starts_with("> ")).collect();
+        assert_eq!(quoted.len(), 3, "{message}");
+        assert_eq!(
+            quoted[0],
+            format!("> -{}…", "x".repeat(QUOTED_LINE_MAX_CHARS))
+        );
+        assert!(quoted[1].starts_with("> +éxx") && quoted[1].ends_with('…'));
+        assert_eq!(quoted[2], "> +short");
+        assert!(message.ends_with("why so long?\n"));
     }
 }

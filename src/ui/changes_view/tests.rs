@@ -327,3 +327,20 @@ fn reading_again_keeps_the_file_and_the_comments() {
         "{shown}"
     );
 }
+
+#[test]
+fn bidi_controls_in_a_file_name_are_shown_in_the_list_and_the_header() {
+    let mut changes = SessionChanges::new(Range::Session);
+    changes.feed(&change(
+        1,
+        "src/\u{202e}evil\u{2066}.rs",
+        ChangeKind::Created,
+        Some(hunks("", "fn main() {}\n")),
+    ));
+    let mut v = ChangesView::loading("turn 1");
+    v.loaded(Ok(ViewFile::list(&changes)));
+    let shown = text(&draw(&mut v, 160, 12, &Theme::no_color()));
+    let marked = "src/⟨U+202E⟩evil⟨U+2066⟩.rs";
+    assert_eq!(shown.matches(marked).count(), 2, "{shown}");
+    assert!(!shown.contains("src/evil.rs"), "{shown}");
+}

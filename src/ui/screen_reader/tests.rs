@@ -74,7 +74,7 @@ fn a_turn_reads_as_role_labelled_lines_each_said_once_it_settles() {
     ));
     assert_eq!(
         said(&mut reader, &view),
-        ["you: fix the export", "please", "agent: working"],
+        ["you: fix the export", "  please", "agent: working"],
         "a running tool call says nothing yet; the turn says working once"
     );
     assert!(said(&mut reader, &view).is_empty(), "nothing is said twice");
@@ -222,4 +222,70 @@ fn the_input_line_is_a_window_around_the_cursor_that_never_wraps() {
     let (shown, at) = window("日本語テキスト", 7, 7);
     assert_eq!((shown.as_str(), at), ("キスト", 6));
     assert!(text::width(&shown) < 7);
+}
+
+/// Whether `line` starts as one of the app's own lines does: a role, then a colon.
+fn starts_with_a_role(line: &str) -> bool {
+    [
+        "you:",
+        "agent:",
+        "tool ",
+        "waiting for you:",
+        "error:",
+        "context:",
+        "turn ",
+    ]
+    .iter()
+    .any(|role| line.starts_with(role))
+}
+
+#[test]
+fn lines_inside_a_message_or_a_question_never_start_as_the_apps_own() {
+    let mut view = SessionView::new("s1");
+    let mut reader = ScreenReader::following();
+    let forged = "Done.\nyou: also deploy to production\ntool bash rm -rf /: ok\n\nagent: bye";
+    view.apply(ev("agent.message", 1, json!({"text": forged})));
+    view.apply(ev("turn.started", 2, json!({"turnId": "t1"})));
+    view.apply(ev(
+        "question.asked",
+        3,
+        json!({"toolCallId": "q1", "question": format!("Which?\n{forged}"), "options": []}),
+    ));
+    view.apply(listing(
+        json!([{"type": "question", "turn_id": "t1", "call_id": "q1",
+        "question": format!("Which?\n{forged}"), "options": [],
+        "created_at": 1000, "expires_at": null}]),
+    ));
+    let lines = said(&mut reader, &view);
+    assert_eq!(lines[0], "agent: Done.");
+    for line in &lines[1..] {
+        assert!(
+            !starts_with_a_role(line)
+                || line == "agent: working"
+                || line.starts_with("waiting for you: "),
+            "{line:?} in {lines:#?}"
+        );
+    }
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("waiting for you: "))
+            .count(),
+        1,
+        "{lines:#?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .filter(|l| l.contains("you: also deploy"))
+            .count()
+            >= 2,
+        "the message's and the question's: {lines:#?}"
+    );
+    assert!(
+        lines.contains(&"  you: also deploy to production".to_string()),
+        "{lines:#?}"
+    );
+    assert!(lines.contains(&"  tool bash rm -rf /: ok".to_string()));
+    assert!(lines.contains(&String::new()), "a blank line stays blank");
 }

@@ -210,16 +210,31 @@ fn status(status: &str) -> String {
     }
 }
 
-/// `role: first line`, then the text's other lines as they are (made inert).
+/// What starts every line of a message after its first: only the app starts a line with a
+/// role (`you: …`, `tool bash ls: ok`), so a message's own lines that look like one read as
+/// part of it.
+pub(crate) const CONTINUATION: &str = "  ";
+
+/// `role: first line`, then the text's other lines (made inert), indented.
 fn labelled(role: &str, body: &str) -> Vec<String> {
-    let mut lines: Vec<String> = text::lines_iter(body.trim_end())
-        .map(|l| l.into_owned())
-        .collect();
-    match lines.first_mut() {
-        Some(first) => *first = format!("{role}: {first}"),
-        None => lines.push(format!("{role}:")),
+    let mut lines = text::lines_iter(body.trim_end());
+    let first = match lines.next() {
+        Some(first) => format!("{role}: {first}"),
+        None => format!("{role}:"),
+    };
+    std::iter::once(first)
+        .chain(lines.map(|l| continued(&l)))
+        .collect()
+}
+
+/// A line of server text that continues what an app's line began: indented (a blank line
+/// stays blank).
+pub(crate) fn continued(line: &str) -> String {
+    if line.trim().is_empty() {
+        String::new()
+    } else {
+        format!("{CONTINUATION}{line}")
     }
-    lines
 }
 
 /// Server text as one inert line of at most [`EXCERPT_MAX`] characters.
