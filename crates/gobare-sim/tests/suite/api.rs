@@ -552,6 +552,8 @@ async fn lists_page_by_order_and_after_with_unplaceable_cursors_empty() {
     assert_eq!(status, 200);
     assert_eq!(none["data"], json!([]));
     assert_eq!(none["has_more"], false);
+    let (status, empty) = api.get("/v1/sessions?after=").await;
+    assert_eq!(status, 400, "an empty cursor names nothing: {empty}");
     // Fork, delete.
     let (status, fork) = api
         .post(&format!("/v1/sessions/{}/fork", ids[0]), json!({}))
@@ -1354,7 +1356,15 @@ async fn a_preview_is_published_once_per_subdomain_and_unpublished_idempotently(
         (409, &json!("conflict")),
         "taken"
     );
-    for bad in ["x", "Upper", "under_score", "api", &"a".repeat(64)] {
+    for bad in [
+        "x",
+        "Upper",
+        "under_score",
+        "api",
+        "-bad",
+        "bad-",
+        &"a".repeat(64),
+    ] {
         let (status, _) = api.post(&preview, json!({"subdomain": bad})).await;
         assert_eq!(status, 400, "{bad}");
     }
