@@ -61,7 +61,8 @@
 //! `config`/`faults`/`args`: knobs. `fleet`: many scripted sessions at once, kept busy by
 //! `fleet_activity`. `state`: what routes, streams and the agent share.
 //! `db`: sessions, turns, items and the global event log (one `seq` counter), on the
-//! SQLite file of `store` (a temporary one, or `SimConfig::data_dir`'s, kept): `event_store`
+//! SQLite file of `store` (a temporary one, or `SimConfig::data_dir`'s, kept, in a directory
+//! `data_dir` checks is private): `event_store`
 //! keeps its events (within `SimConfig::retention_events`), `saved` its sessions, turns,
 //! artifacts and items, and `restore` ends the turns a restart interrupted; with
 //! `files` (workspace files and snapshots), `tools` (tool configurations) and `envelope`
