@@ -42,8 +42,9 @@ fn port_file(data_dir: &Path) -> PathBuf {
 }
 
 fn last_port(data_dir: &Path) -> u16 {
-    std::fs::read_to_string(port_file(data_dir))
+    gobare_sim::read_private_file(&port_file(data_dir), 16)
         .ok()
+        .and_then(|b| String::from_utf8(b).ok())
         .and_then(|s| s.trim().parse().ok())
         .unwrap_or(0)
 }
@@ -113,7 +114,8 @@ fn keep_app_state(dir: &Path, sim: &Simulator, fresh: bool) {
     {
         tracing::warn!("cannot forget the earlier demo's app state: {e}");
     }
-    if let Err(e) = std::fs::write(port_file(dir), sim.addr().port().to_string()) {
+    let port = sim.addr().port().to_string();
+    if let Err(e) = gobare_sim::write_private_file(&port_file(dir), port.as_bytes()) {
         tracing::warn!("cannot note the demo's port: {e}");
     }
 }

@@ -22,6 +22,8 @@ struct Parked {
 
 async fn parked(rig: &Rig, text: &str) -> Parked {
     let id = rig.sim.create_session(None);
+    // `#function` calls only what the session declared.
+    rig.sim.declare_function(&id, "lookup_order", None);
     let (mut sender, mut events) = Sender::new(rig.client.clone(), &id, None, fast_policy());
     sender.send(message(text));
     settled(&mut events).await;

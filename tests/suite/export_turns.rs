@@ -86,6 +86,7 @@ async fn each_turn_is_one_section_from_its_prompt_to_its_outcome() {
     let sim = &rig.sim;
     let client = client_for(sim);
     let id = sim.create_session(Some("the story"));
+    sim.declare_function(&id, "lookup_order", None);
 
     // Turn 1 asks to restart a service; while it waits, a steer and a queued message.
     send(&client, &id, message("#approval restart the stuck worker")).await;

@@ -224,6 +224,7 @@ fn a_sensitive_approval_is_not_passed_by_y_then_enter() {
 fn an_answer_typed_for_a_call_that_expires_stays_until_a_second_enter() {
     let sim = start_sim(1.0);
     let session = sim.sim.create_session(Some("expiring"));
+    sim.sim.declare_function(&session, "lookup_order", Some(1));
     let home = tempfile::tempdir().unwrap();
     let mut pty = attach(&session, &home, &sim.sim);
     wait_live(&pty);

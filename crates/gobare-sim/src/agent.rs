@@ -13,10 +13,13 @@ use gobare_api::model::{
     Todos, ToolCall, ToolResult, TurnRef, TurnStatus,
 };
 
-use crate::db::{ActiveTurn, Answer, Db, Pending, QueuedTurn, Resolved, TurnFailure, hex_id};
+use crate::db::{
+    ActiveTurn, Answer, Db, ParkedTurn, Pending, QueuedTurn, Resolved, TurnFailure, hex_id,
+};
 use crate::file_change;
 use crate::files;
 use crate::lifecycle::{self, Readiness};
+use crate::lock::lock;
 use crate::permissions::{self, Decision};
 use crate::recall;
 use crate::scenario::{ArtifactStep, FileStep, PickedBy, Scenario, Step, ToolStep};
@@ -27,13 +30,32 @@ struct Stopped;
 
 type Play = Result<(), Stopped>;
 
+/// A required action a restarted simulator gave back, which a resumed turn waits on at
+/// scenario step `step` instead of asking again.
+pub(crate) struct Waiting {
+    pub(crate) step: usize,
+    pub(crate) call_id: String,
+    pub(crate) expires_at: Option<i64>,
+    pub(crate) reply: oneshot::Receiver<Answer>,
+}
+
 /// Runs `first` and then every queued turn of the session, one after another. The caller
 /// has already made `first` the session's active turn.
 pub(crate) fn spawn_worker(state: Shared, session_id: String, first: QueuedTurn) {
+    spawn(state, session_id, first, None);
+}
+
+/// Takes up the session's active turn, parked before a restart, where it waits; then its
+/// queue as [`spawn_worker`] does.
+pub(crate) fn resume_worker(state: Shared, session_id: String, turn: QueuedTurn, at: Waiting) {
+    spawn(state, session_id, turn, Some(at));
+}
+
+fn spawn(state: Shared, session_id: String, first: QueuedTurn, mut waiting: Option<Waiting>) {
     tokio::spawn(async move {
         let mut next = first;
         loop {
-            run_turn(&state, &session_id, &next).await;
+            run_turn(&state, &session_id, &next, waiting.take()).await;
             let mut db = state.db();
             match dequeue(&mut db, &session_id) {
                 Some(queued) => next = queued,
@@ -82,24 +104,37 @@ struct TurnCtx<'a> {
     picked_by: PickedBy,
     /// The session's message before this turn's, which the closing reply names.
     earlier: Option<String>,
+    /// The step a resumed turn starts at (0 for a new one).
+    from_step: usize,
+    /// The action a resumed turn waits on, until its step takes it.
+    waiting: std::sync::Mutex<Option<Waiting>>,
 }
 
-async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn) {
+async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn, waiting: Option<Waiting>) {
     let (cancel, approval_mode, permission_rules, earlier) = {
-        let db = state.db();
-        let Some(rec) = db.session(session_id) else {
+        let mut db = state.db();
+        let earlier = recall::earlier_message(&db.items(session_id));
+        let Some(rec) = db.session_mut(session_id) else {
             return;
         };
-        match rec.active.as_ref() {
-            Some(active) => (
-                active.cancel.clone(),
-                rec.agent.approval_mode.clone(),
-                rec.agent.permission_rules.clone().unwrap_or_default(),
-                recall::earlier_message(&db.items(session_id)),
-            ),
+        let (approval_mode, rules) = (
+            rec.agent.approval_mode.clone(),
+            rec.agent.permission_rules.clone().unwrap_or_default(),
+        );
+        match rec.active.as_mut() {
+            Some(active) => {
+                if waiting.is_none() {
+                    active.playing = Some(ParkedTurn {
+                        turn: queued.clone(),
+                        step: 0,
+                    });
+                }
+                (active.cancel.clone(), approval_mode, rules, earlier)
+            }
             None => return,
         }
     };
+    let resumed = waiting.is_some();
     let fallback;
     let scenario = match state.scenarios.get(&queued.scenario) {
         Some(s) => s,
@@ -119,6 +154,8 @@ async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn) {
         permission_rules,
         picked_by: queued.picked_by,
         earlier,
+        from_step: waiting.as_ref().map_or(0, |w| w.step),
+        waiting: std::sync::Mutex::new(waiting),
     };
     let readiness = tokio::select! {
         readiness = lifecycle::ensure_running(state, session_id) => readiness,
@@ -142,7 +179,9 @@ async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn) {
     let played = if ctx.cancel.is_cancelled() {
         Err(Stopped)
     } else {
-        ctx.start();
+        if !resumed {
+            ctx.start();
+        }
         ctx.play().await
     };
     ctx.settle(played.is_ok());
@@ -191,6 +230,14 @@ impl TurnCtx<'_> {
         let steps = self.scenario.steps.clone();
         let closing = steps.iter().rposition(|s| matches!(s, Step::Say(_)));
         for (index, step) in steps.into_iter().enumerate() {
+            if index < self.from_step {
+                // Played before the restart; what it left for the turn's end is kept.
+                if let Step::Artifact(a) = step {
+                    self.artifacts.push(a);
+                }
+                continue;
+            }
+            self.at_step(index);
             if let Some(steer) = self.take_steer() {
                 self.acknowledge_steer(&steer).await?;
             }
@@ -207,6 +254,26 @@ impl TurnCtx<'_> {
             self.acknowledge_steer(&steer).await?;
         }
         Ok(())
+    }
+
+    /// Notes the step being played: where a restart takes the turn up if it parks there.
+    fn at_step(&self, index: usize) {
+        let mut db = self.state.db();
+        if let Some(playing) = db
+            .session_mut(self.session_id)
+            .and_then(|r| r.active.as_mut())
+            .and_then(|a| a.playing.as_mut())
+        {
+            playing.step = index;
+        }
+    }
+
+    /// The id of the next call: the waited-on action's in a resumed turn, else a new one.
+    fn call_id(&self) -> String {
+        match lock(&self.waiting).as_ref() {
+            Some(waiting) => waiting.call_id.clone(),
+            None => hex_id("call_", 8),
+        }
     }
 
     async fn acknowledge_steer(&self, steer: &str) -> Play {
@@ -246,7 +313,7 @@ impl TurnCtx<'_> {
                     .await
             }
             Step::Question(step) => {
-                let call_id = hex_id("call_", 8);
+                let call_id = self.call_id();
                 let (name, arguments) = if step.production_shape {
                     let options: Vec<Value> = step
                         .options
@@ -263,7 +330,7 @@ impl TurnCtx<'_> {
                         serde_json::json!({"question": step.question, "options": step.options}),
                     )
                 };
-                let rx = self.require(
+                let (rx, _) = self.require(
                     RequiredActionKind::Question,
                     &call_id,
                     name,
@@ -292,9 +359,9 @@ impl TurnCtx<'_> {
                         ))
                         .await;
                 };
-                let call_id = hex_id("call_", 8);
+                let call_id = self.call_id();
                 let timeout = timeout_seconds.map(std::time::Duration::from_secs);
-                let rx = self.require(
+                let (rx, expires_at) = self.require(
                     RequiredActionKind::FunctionCall,
                     &call_id,
                     &step.name,
@@ -306,6 +373,10 @@ impl TurnCtx<'_> {
                         arguments: step.arguments.clone(),
                     }),
                 );
+                // From `expires_at`: a resumed call has only what was left of its time.
+                let timeout = expires_at.map(|at| {
+                    std::time::Duration::from_millis(u64::try_from(at - unix_ms()).unwrap_or(0))
+                });
                 let answer = match timeout {
                     None => self.wait(rx).await?,
                     Some(after) => match tokio::time::timeout(after, self.wait(rx)).await {
@@ -401,7 +472,7 @@ impl TurnCtx<'_> {
         sensitive: bool,
         on_denied: Option<&str>,
     ) -> Play {
-        let call_id = hex_id("call_", 8);
+        let call_id = self.call_id();
         let sensitive = sensitive && self.picked_by.honours_sensitive();
         let decision = permissions::decide(
             self.approval_mode.as_deref(),
@@ -430,7 +501,7 @@ impl TurnCtx<'_> {
                 self.say(&refused_sentence(&sentence)).await
             }
             Decision::Ask => {
-                let rx = self.require(
+                let (rx, _) = self.require(
                     RequiredActionKind::Approval,
                     &call_id,
                     &tool.name,
@@ -558,7 +629,8 @@ impl TurnCtx<'_> {
     }
 
     /// Parks the turn on a required action: the event, the `required_actions` entry and
-    /// the reply channel appear together. `expires_in` sets `expires_at`.
+    /// the reply channel appear together. `expires_in` sets `expires_at`, which is
+    /// returned. A resumed turn's action is already there: its channel is taken instead.
     fn require(
         &self,
         kind: RequiredActionKind,
@@ -567,7 +639,10 @@ impl TurnCtx<'_> {
         arguments: Value,
         expires_in: Option<std::time::Duration>,
         event: EventPayload,
-    ) -> oneshot::Receiver<Answer> {
+    ) -> (oneshot::Receiver<Answer>, Option<i64>) {
+        if let Some(waiting) = lock(&self.waiting).take() {
+            return (waiting.reply, waiting.expires_at);
+        }
         let now = unix_ms();
         let expires_at =
             expires_in.map(|d| now + i64::try_from(d.as_millis()).unwrap_or(i64::MAX / 2));
@@ -588,7 +663,7 @@ impl TurnCtx<'_> {
             });
         }
         db.emit(self.session_id, event);
-        rx
+        (rx, expires_at)
     }
 
     async fn wait(&self, rx: oneshot::Receiver<Answer>) -> Result<Answer, Stopped> {

@@ -29,10 +29,13 @@ pub(crate) const SCENARIO_HELP: &[(&str, &str)] = &[
         "choice",
         "a question in the production shape: its text in the action's name, options with a label",
     ),
-    ("function", "calls the client's lookup_order function"),
+    (
+        "function",
+        "calls the client's lookup_order function if the session declares it",
+    ),
     (
         "expiring",
-        "calls lookup_order with a one-second timeout; unanswered, it expires and the turn goes on",
+        "calls lookup_order if declared; unanswered past its timeout_seconds, the turn goes on",
     ),
     (
         "error",

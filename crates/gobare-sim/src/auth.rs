@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use axum::extract::{Request, State};
-use axum::http::header;
+use axum::http::{HeaderMap, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use gobare_api::model::ErrorCode;
@@ -31,6 +31,15 @@ pub(crate) fn is_authenticated(path: &str) -> bool {
     path.starts_with("/v1/") && !is_anonymous(path)
 }
 
+/// The token a request carries in `Authorization: Bearer`, if any.
+pub(crate) fn presented_token(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+}
+
 /// Refuses an authenticated request whose `Authorization: Bearer` is no known token, or
 /// whose token lacks the scope the route needs; passes the token's scopes on to the routes
 /// that decide by what is sent.
@@ -38,12 +47,7 @@ pub(crate) async fn layer(State(tokens): State<Tokens>, mut req: Request, next: 
     if !is_authenticated(req.uri().path()) {
         return next.run(req).await;
     }
-    let presented = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim);
+    let presented = presented_token(req.headers());
     let held = match presented {
         Some(t) if t == &*tokens.full => Some(TokenScopes(None)),
         Some(t) => lock(&tokens.scoped)

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use crate::faults::Faults;
 
-/// Token buckets of §5: continuous refill, full allowance usable as a burst.
+/// Token buckets of §5, each token its own: continuous refill, full allowance usable as
+/// a burst.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RateLimits {
     /// `general` bucket: every authenticated request except `POST /v1/sessions`.

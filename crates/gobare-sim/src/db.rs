@@ -67,6 +67,9 @@ pub(crate) struct ActiveTurn {
     pub(crate) steers: Vec<String>,
     /// Set when the turn is stopped by a failure rather than a cancel (→ `failed`).
     pub(crate) failure: Option<TurnFailure>,
+    /// What the agent plays and the step it is at: what a restart needs to go on with a
+    /// turn parked on a required action.
+    pub(crate) playing: Option<ParkedTurn>,
 }
 
 impl ActiveTurn {
@@ -76,8 +79,16 @@ impl ActiveTurn {
             cancel: CancellationToken::new(),
             steers: Vec::new(),
             failure: None,
+            playing: None,
         }
     }
+}
+
+/// A turn's message and the index of the scenario step it is at.
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+pub(crate) struct ParkedTurn {
+    pub(crate) turn: QueuedTurn,
+    pub(crate) step: usize,
 }
 
 /// Why a turn failed: its `error` object, `{code, message}` (the shape the reference
@@ -101,6 +112,7 @@ impl TurnFailure {
     }
 }
 
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct QueuedTurn {
     pub(crate) turn_id: String,
     pub(crate) text: String,
@@ -536,6 +548,20 @@ impl Db {
         if self.store.kept && !self.dirty.contains(id) && self.sessions.contains_key(id) {
             self.dirty.insert(id.to_string());
             self.dirty_order.push_back(id.to_string());
+        }
+    }
+
+    /// Notes every session whose workspace runs as changed: its open interval's time is
+    /// saved at a stop, so usage and the lifetime carry on after a restart.
+    pub(crate) fn touch_running(&mut self) {
+        let running: Vec<String> = self
+            .sessions
+            .values()
+            .filter(|r| r.running_since.is_some())
+            .map(|r| r.id.clone())
+            .collect();
+        for id in running {
+            self.touch(&id);
         }
     }
 

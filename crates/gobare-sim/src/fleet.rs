@@ -11,7 +11,8 @@ use axum::http::HeaderMap;
 
 use crate::routes;
 use crate::state::Shared;
-use gobare_api::model::CreateSession;
+use gobare_api::model::{AgentRequest, CreateSession};
+use serde_json::json;
 
 /// How one session of a block is made.
 struct Member {
@@ -20,6 +21,9 @@ struct Member {
     title: Option<&'static str>,
     /// The first message; its `#tag` picks the scenario.
     message: &'static str,
+    /// Whether the session declares `lookup_order` (the function `#function` calls; a tag
+    /// never declares it).
+    declares_function: bool,
 }
 
 const BLOCK: [Member; 6] = [
@@ -27,31 +31,37 @@ const BLOCK: [Member; 6] = [
         in_crew: false,
         title: Some("Release crew"),
         message: "Plan the release and keep the crew moving #long",
+        declares_function: false,
     },
     Member {
         in_crew: true,
         title: None,
         message: "Restart the stuck export worker #approval",
+        declares_function: false,
     },
     Member {
         in_crew: true,
         title: Some("Fix the failing deploy"),
         message: "The deploy is failing: find out why #question",
+        declares_function: false,
     },
     Member {
         in_crew: false,
         title: None,
         message: "Summarise this repository #quick",
+        declares_function: false,
     },
     Member {
         in_crew: false,
         title: Some("Billing migration"),
         message: "Apply migration 0042 to the billing tables #error",
+        declares_function: false,
     },
     Member {
         in_crew: false,
         title: None,
         message: "Answer the customer about order A-4471 #function",
+        declares_function: true,
     },
 ];
 
@@ -74,6 +84,11 @@ pub(crate) fn start(state: &Shared, count: usize, kept: Vec<String>) -> Vec<Stri
         let request = CreateSession {
             title: member.title.map(|t| format!("{t} {number}")),
             parent_session_id: if member.in_crew { lead.clone() } else { None },
+            agent: member.declares_function.then(|| AgentRequest {
+                tools: Some(vec![json!({"type": "function", "name": "lookup_order",
+                                        "parameters": {"type": "object"}})]),
+                ..AgentRequest::default()
+            }),
             ..CreateSession::default()
         };
         let id = match routes::create_session(state, request) {

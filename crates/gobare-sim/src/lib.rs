@@ -26,9 +26,10 @@
 //! * A message containing `#long`, `#approval`, `#question`, `#function`, `#quick`,
 //!   `#error`, `#recovery`, `#choice` (the production question shape) or `#expiring` (a
 //!   function call with a timeout) plays that scenario; others play `SimConfig::scenario`.
-//!   `#function` and `#expiring` also declare the function their scenario calls (a
-//!   simulator affordance): the scripted agent calls only functions the session declared
-//!   (`agent.tools`, `PUT …/tools`), with the declared `timeout_seconds` as `expires_at`.
+//!   A tag never changes the session's tools: the scripted agent calls only functions the
+//!   session declared (`agent.tools`, `PUT …/tools`, [`Simulator::declare_function`]),
+//!   with the declared `timeout_seconds` as `expires_at`; an undeclared one it says it
+//!   cannot call, and the turn settles.
 //! * Every tool step goes through the session's `approval_mode` and `permission_rules`
 //!   (deny and `read_only` refuse, `per_step` asks for each step that may change
 //!   something); under the default policy only a step a tagged or `--scenario` scenario
@@ -60,7 +61,8 @@
 //! `config`/`faults`/`args`: knobs. `fleet`: many scripted sessions at once, kept busy by
 //! `fleet_activity`. `state`: what routes, streams and the agent share.
 //! `db`: sessions, turns, items and the global event log (one `seq` counter), on the
-//! SQLite file of `store` (a temporary one, or `SimConfig::data_dir`'s, kept): `event_store`
+//! SQLite file of `store` (a temporary one, or `SimConfig::data_dir`'s, kept, in a directory
+//! `data_dir` checks is private): `event_store`
 //! keeps its events (within `SimConfig::retention_events`), `saved` its sessions, turns,
 //! artifacts and items, and `restore` ends the turns a restart interrupted; with
 //! `files` (workspace files and snapshots), `tools` (tool configurations) and `envelope`
@@ -79,6 +81,7 @@ mod args;
 mod auth;
 mod backpressure;
 mod config;
+mod data_dir;
 mod db;
 mod envelope;
 mod event_store;
@@ -116,6 +119,7 @@ use tokio::task::JoinHandle;
 
 pub use args::{SimArgs, TokenArg};
 pub use config::{RateLimits, SimConfig};
+pub use data_dir::{read_private_file, write_private_file};
 pub use faults::Faults;
 pub use state::{AcceptedAnswer, AcceptedMessage};
 
@@ -173,6 +177,7 @@ impl Simulator {
         let activity = config.fleet_activity;
         let state = SimState::new(config, token, store);
         restore::end_interrupted(&mut state.db());
+        restore::resume_parked(&state);
         restore::rearm_idle(&state);
         if state.db().kept() {
             tokio::spawn(keep_saving(state.clone()));
@@ -257,6 +262,21 @@ impl Simulator {
     /// and returns its id. Panics if the request is refused.
     pub fn create_session_from(&self, req: CreateSession) -> String {
         routes::create_session(&self.state, req).expect("the create request is valid")
+    }
+
+    /// Declares a function on a session as `PUT …/tools` adding it would (replacing one
+    /// of the same name): what `#function` and `#expiring` need before the agent calls it.
+    pub fn declare_function(&self, session_id: &str, name: &str, timeout_seconds: Option<u64>) {
+        let mut tool = serde_json::json!({"type": "function", "name": name,
+                                          "parameters": {"type": "object"}});
+        if let Some(t) = timeout_seconds {
+            tool["timeout_seconds"] = t.into();
+        }
+        let mut db = self.state.db();
+        let rec = db.session_mut(session_id).expect("the session exists");
+        let tools = rec.agent.tools.get_or_insert_with(Vec::new);
+        tools.retain(|t| t.get("name").and_then(serde_json::Value::as_str) != Some(name));
+        tools.push(tool);
     }
 
     /// Counts `ran` more of sandbox time in a session's usage, as a workspace that ran
@@ -449,6 +469,7 @@ impl Simulator {
     pub async fn shutdown(self) {
         self.state.shutdown.cancel();
         let _ = self.server.await;
+        self.state.db().touch_running();
         self.state.save();
         self.state.db().close();
     }

@@ -1,6 +1,7 @@
-//! Token buckets per §5 (`general` 120/min, `sessions` 10/min), continuous refill, with
-//! the `x-ratelimit-*` headers on every authenticated response.
+//! Token buckets per §5 (`general` 120/min, `sessions` 10/min, each per token), continuous
+//! refill, with the `x-ratelimit-*` headers on every authenticated response.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use axum::extract::{Request, State};
@@ -52,20 +53,28 @@ struct Buckets {
     sessions: Bucket,
 }
 
-/// The layer's state: both buckets, and whether an empty one refuses.
+impl Buckets {
+    fn new(limits: &RateLimits) -> Self {
+        Buckets {
+            general: Bucket::new(limits.general_per_minute),
+            sessions: Bucket::new(limits.sessions_per_minute),
+        }
+    }
+}
+
+/// The layer's state: both buckets of each token that was presented, and whether an
+/// empty one refuses. Only tokens the auth layer accepted reach it, so the map holds at
+/// most one entry per known token.
 pub(crate) struct RateLimiter {
-    buckets: Mutex<Buckets>,
-    enforce: bool,
+    by_token: Mutex<HashMap<String, Buckets>>,
+    limits: RateLimits,
 }
 
 impl RateLimiter {
     pub(crate) fn new(limits: &RateLimits) -> Arc<Self> {
         Arc::new(RateLimiter {
-            buckets: Mutex::new(Buckets {
-                general: Bucket::new(limits.general_per_minute),
-                sessions: Bucket::new(limits.sessions_per_minute),
-            }),
-            enforce: limits.enforce,
+            by_token: Mutex::new(HashMap::new()),
+            limits: limits.clone(),
         })
     }
 }
@@ -89,9 +98,16 @@ pub(crate) async fn layer(
         return next.run(req).await;
     }
     let is_create = req.method() == Method::POST && req.uri().path() == "/v1/sessions";
+    let token = auth::presented_token(req.headers()).unwrap_or_default();
     let admission = {
-        let mut buckets = lock(&limiter.buckets);
-        let enforce = limiter.enforce;
+        let mut by_token = lock(&limiter.by_token);
+        let buckets = match by_token.get_mut(token) {
+            Some(buckets) => buckets,
+            None => by_token
+                .entry(token.to_string())
+                .or_insert_with(|| Buckets::new(&limiter.limits)),
+        };
+        let enforce = limiter.limits.enforce;
         let (bucket, resource) = if is_create {
             (&mut buckets.sessions, "sessions")
         } else {

@@ -1,15 +1,20 @@
-//! What a restarted simulator does with the sessions its store gave back: the scripted
-//! agent of a turn that was running (or queued) is gone, so that turn ends `failed` with
-//! an `agent.error` saying why, rather than pretending the script goes on; what it waited
-//! on lapses as at any turn's end (an expired function call also reports `tool.resolved`
-//! unsuccessful, as its deadline would); a running workspace gets its idle timer again;
-//! publications cut short are done.
+//! What a restarted simulator does with the sessions its store gave back: a turn parked on
+//! a required action still waits on it (with its `expires_at`), and the scripted agent
+//! takes it up at that step once answered, its queue behind it. A turn that was between
+//! steps cannot be taken up, so it (and its queue) ends `failed` with an `agent.error`
+//! saying why, rather than pretending the script goes on; what it waited on lapses as at
+//! any turn's end (an expired function call also reports `tool.resolved` unsuccessful, as
+//! its deadline would); a running workspace gets its idle timer again; publications cut
+//! short are done.
 
 use gobare_api::model::{
     ArtifactsState, ErrorCode, EventPayload, FunctionResolution, Message, RequiredActionKind,
     TurnRef, TurnStatus, WorkspaceState,
 };
 
+use tokio::sync::oneshot;
+
+use crate::agent;
 use crate::db::{Db, Resolved, TurnFailure};
 use crate::state::Shared;
 
@@ -27,11 +32,23 @@ fn end_in_session(db: &mut Db, id: &str) {
     let Some(rec) = db.session_mut(id) else {
         return;
     };
-    let pending = std::mem::take(&mut rec.pending);
+    let parked = rec.active.as_ref().map(|a| a.turn_id.clone());
+    if parked.is_none() {
+        rec.queue.clear();
+    }
+    let waiting: Vec<String> = parked
+        .iter()
+        .cloned()
+        .chain(rec.queue.iter().map(|q| q.turn_id.clone()))
+        .collect();
+    let (kept, pending): (Vec<_>, Vec<_>) = std::mem::take(&mut rec.pending)
+        .into_iter()
+        .partition(|p| Some(&p.action.turn_id) == parked.as_ref());
+    rec.pending = kept;
     let working: Vec<String> = rec
         .turns
         .iter()
-        .filter(|t| t.status == TurnStatus::Working)
+        .filter(|t| t.status == TurnStatus::Working && !waiting.contains(&t.id))
         .map(|t| t.id.clone())
         .collect();
     let error = TurnFailure::new(ErrorCode::InternalError, STOPPED).to_value();
@@ -66,6 +83,43 @@ fn end_in_session(db: &mut Db, id: &str) {
             }),
         );
         db.emit(id, EventPayload::TurnEnded(TurnRef { turn_id: turn }));
+    }
+}
+
+/// Gives each parked turn's actions their reply channels again and the agent that takes
+/// the turn up where it waits.
+pub(crate) fn resume_parked(state: &Shared) {
+    let mut resumed = Vec::new();
+    {
+        let mut db = state.db();
+        let ids = db.session_order.clone();
+        for id in ids {
+            let Some(rec) = db.session_mut(&id) else {
+                continue;
+            };
+            let Some(parked) = rec.active.as_ref().and_then(|a| a.playing.clone()) else {
+                continue;
+            };
+            let Some(pending) = rec
+                .pending
+                .iter_mut()
+                .find(|p| p.action.turn_id == parked.turn.turn_id)
+            else {
+                continue;
+            };
+            let (tx, rx) = oneshot::channel();
+            pending.reply = Some(tx);
+            let waiting = agent::Waiting {
+                step: parked.step,
+                call_id: pending.action.call_id.clone(),
+                expires_at: pending.action.expires_at,
+                reply: rx,
+            };
+            resumed.push((id, parked.turn, waiting));
+        }
+    }
+    for (id, turn, waiting) in resumed {
+        agent::resume_worker(state.clone(), id, turn, waiting);
     }
 }
 

@@ -11,15 +11,15 @@ use rusqlite::params;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::db::{Resolved, SessionRec};
+use crate::db::{ParkedTurn, QueuedTurn, Resolved, SessionRec};
 use crate::files::{Files, Snapshot};
 use crate::store::Store;
 use gobare_api::model::{
     AgentInfo, Artifact, Item, Preview, Repo, RequiredAction, Turn, WorkspaceState,
 };
 
-/// A session's own fields as stored (what a restart gives back; the running turn's
-/// handles are not among them: a restart ends that turn).
+/// A session's own fields as stored (what a restart gives back). Of the running turn, only
+/// one parked on a required action is kept, with its queue: a restart goes on with it.
 #[derive(Serialize, Deserialize)]
 struct SavedSession {
     id: String,
@@ -48,6 +48,15 @@ struct SavedSession {
     published_subdomain: Option<String>,
     ran_closed_ms: u64,
     closed_intervals: u32,
+    /// How long the open running interval had run (its time is in neither `lived_ms`
+    /// nor `ran_closed_ms` yet): usage and the lifetime carry on from it after a restart.
+    #[serde(default)]
+    running_ms: u64,
+    /// The active turn, when parked on one of `pending`.
+    #[serde(default)]
+    parked: Option<ParkedTurn>,
+    #[serde(default)]
+    queue: Vec<QueuedTurn>,
 }
 
 fn encode(files: &Files) -> BTreeMap<String, String> {
@@ -97,6 +106,9 @@ impl SavedSession {
             published_subdomain: rec.published_subdomain.clone(),
             ran_closed_ms: ms(rec.ran_closed),
             closed_intervals: rec.closed_intervals,
+            running_ms: rec.running_since.map_or(0, |since| ms(since.elapsed())),
+            parked: parked_turn(rec),
+            queue: rec.queue.iter().cloned().collect(),
         }
     }
 
@@ -121,7 +133,9 @@ impl SavedSession {
         rec.sandbox_generation = self.sandbox_generation;
         rec.lived = std::time::Duration::from_millis(self.lived_ms);
         if self.running {
-            rec.running_since = Some(tokio::time::Instant::now());
+            let now = tokio::time::Instant::now();
+            let ran = std::time::Duration::from_millis(self.running_ms);
+            rec.running_since = Some(now.checked_sub(ran).unwrap_or(now));
         }
         rec.recovery_error_next = self.recovery_error_next;
         rec.seed_files = decode(self.seed_files);
@@ -134,8 +148,24 @@ impl SavedSession {
         rec.published_subdomain = self.published_subdomain;
         rec.ran_closed = std::time::Duration::from_millis(self.ran_closed_ms);
         rec.closed_intervals = self.closed_intervals;
+        if let Some(parked) = self.parked {
+            let mut active = crate::db::ActiveTurn::new(&parked.turn.turn_id);
+            active.playing = Some(parked);
+            rec.active = Some(active);
+        }
+        rec.queue = self.queue.into();
         rec
     }
+}
+
+/// The active turn when it waits on a required action of its own: a restart can take it
+/// up at that step. A turn between steps cannot be: it is not kept.
+fn parked_turn(rec: &SessionRec) -> Option<ParkedTurn> {
+    let playing = rec.active.as_ref()?.playing.as_ref()?;
+    rec.pending
+        .iter()
+        .any(|p| p.action.turn_id == playing.turn.turn_id)
+        .then(|| playing.clone())
 }
 
 fn to_json<T: Serialize>(value: &T) -> String {
@@ -527,5 +557,17 @@ mod tests {
         assert_eq!(store.resolved("s", "call_a"), Some(Resolved::Answered));
         assert_eq!(store.resolved("s", "call_b"), Some(Resolved::Lapsed));
         assert_eq!(store.resolved("t", "call_a"), None);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_running_workspaces_time_so_far_is_kept_for_usage_and_its_lifetime() {
+        let mut rec = SessionRec::new("s".into(), None);
+        rec.lived = std::time::Duration::from_secs(100);
+        rec.running_since = Some(tokio::time::Instant::now());
+        tokio::time::advance(std::time::Duration::from_secs(30)).await;
+        let back = SavedSession::of(&rec).into_rec();
+        let open = back.running_since.expect("still running").elapsed();
+        assert_eq!(open, std::time::Duration::from_secs(30));
+        assert_eq!(back.lived, std::time::Duration::from_secs(100));
     }
 }

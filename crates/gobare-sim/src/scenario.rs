@@ -189,11 +189,6 @@ pub(crate) struct FunctionStep {
     pub(crate) name: String,
     #[serde(default)]
     pub(crate) arguments: Value,
-    /// The `timeout_seconds` a `#tag` naming this scenario declares the function with.
-    /// The call itself takes the session's declaration: its timeout sets the action's
-    /// `expires_at`; past it the call fails and the turn goes on.
-    #[serde(default)]
-    pub(crate) timeout_seconds: Option<u64>,
     /// Said after the result; `{output}` is replaced by it.
     pub(crate) then_say: String,
     /// Said when the call expired unanswered.
@@ -356,12 +351,12 @@ pub(crate) struct Picked {
 }
 
 /// How a message's scenario was chosen: what it may do beyond the session's policy.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, Deserialize)]
 pub(crate) enum PickedBy {
-    /// The message's `#tag` named it: the sender asks for its affordances (a sensitive
-    /// step that asks, the function it calls declared on the session).
+    /// The message's `#tag` named it: the sender asks for its sensitive steps to ask. It
+    /// never changes the session's tools: a function it calls must be declared.
     Tag,
-    /// `--scenario` named it: its sensitive steps ask; it declares nothing.
+    /// `--scenario` named it: its sensitive steps ask.
     Configured,
     /// The `mix` rotation chose it: only the session's policy asks for approvals, so an
     /// untagged message under the default policy never parks on one.
@@ -372,31 +367,6 @@ impl PickedBy {
     /// Whether a step the scenario flags sensitive asks under `auto`.
     pub(crate) fn honours_sensitive(self) -> bool {
         self != PickedBy::Rotation
-    }
-}
-
-impl Scenario {
-    /// The functions the scenario calls, as declarations (`{"type": "function", …}` with
-    /// its `timeout_seconds`): what a `#tag` naming it declares on the session.
-    pub(crate) fn function_declarations(&self) -> Vec<Value> {
-        self.steps
-            .iter()
-            .filter_map(|step| match step {
-                Step::Function(f) => {
-                    let mut tool = serde_json::json!({
-                        "type": "function",
-                        "name": f.name,
-                        "description": "Declared by the simulator for the scenario a #tag asked for.",
-                        "parameters": {"type": "object"},
-                    });
-                    if let Some(t) = f.timeout_seconds {
-                        tool["timeout_seconds"] = Value::from(t);
-                    }
-                    Some(tool)
-                }
-                _ => None,
-            })
-            .collect()
     }
 }
 

@@ -10,7 +10,9 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OpenFlags};
+
+use crate::data_dir;
 
 /// The layout of the file (`PRAGMA user_version`). Layout 2 lacked the `resolved` table
 /// (sessions carried those actions in their rows): it is migrated, not set aside.
@@ -71,10 +73,11 @@ impl Store {
     }
 
     /// The kept store in `dir` (created if missing; emptied first when `fresh`). Fails with
-    /// `WouldBlock` when another simulator holds the directory.
+    /// `WouldBlock` when another simulator holds the directory, `PermissionDenied` when the
+    /// directory is not safe to keep it in ([`data_dir::prepare`]).
     pub(crate) fn open_dir(dir: &Path, fresh: bool) -> std::io::Result<Store> {
-        std::fs::create_dir_all(dir)?;
-        let lock = File::create(dir.join("lock"))?;
+        data_dir::prepare(dir)?;
+        let lock = data_dir::open_private(&dir.join("lock"))?;
         lock_or_refuse(&lock, dir)?;
         let path = dir.join(FILE_NAME);
         if fresh {
@@ -94,6 +97,8 @@ impl Store {
                 aside.display()
             );
         }
+        // Made 0600 before SQLite opens it: its journal files take the file's mode.
+        data_dir::open_private(&path)?;
         let conn = open_at(&path).map_err(std::io::Error::other)?;
         Ok(Store {
             conn,
@@ -162,7 +167,8 @@ fn set_aside(path: &Path, found: &str) -> std::io::Result<PathBuf> {
 }
 
 fn open_at(path: &Path) -> rusqlite::Result<Connection> {
-    let conn = Connection::open(path)?;
+    let conn =
+        Connection::open_with_flags(path, OpenFlags::default() | OpenFlags::SQLITE_OPEN_NOFOLLOW)?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     // WAL commits survive a killed process without a sync; syncing (even only at
     // checkpoints) stalls every emit behind the disk: a simulator gives up power-loss

@@ -13,7 +13,6 @@ use crate::agent;
 use crate::db::{ActiveTurn, Answer, Db, QueuedTurn, Resolved};
 use crate::lock::lock;
 use crate::refusal::Refusal;
-use crate::scenario::PickedBy;
 use crate::scopes::{self, TokenScopes};
 use crate::state::{AcceptedAnswer, AcceptedMessage, Shared};
 use crate::{idempotency, lifecycle};
@@ -167,11 +166,6 @@ pub(crate) fn accept_message(
         )
         .retry_after(5));
     }
-    if picked.by == PickedBy::Tag
-        && let Some(scenario) = state.scenarios.get(&picked.name)
-    {
-        declare_functions(rec, scenario.function_declarations());
-    }
     let turn_id = Db::new_turn(rec);
     let key = idempotency::key_of(headers).ok().flatten();
     lock(&state.accepted_messages).push(AcceptedMessage {
@@ -210,24 +204,6 @@ pub(crate) fn accept_message(
         "object": "input.accepted", "session_id": session_id, "type": "input.message",
         "queued": position.is_some(), "queue_position": position,
     }))
-}
-
-/// The simulator's affordance for `#function` and `#expiring`: the message declares the
-/// function its scenario calls (replacing a declaration of the same name), as a client
-/// would with `PUT …/tools`, so the scripted call has a declaration to follow.
-fn declare_functions(rec: &mut crate::db::SessionRec, declarations: Vec<Value>) {
-    if declarations.is_empty() {
-        return;
-    }
-    let tools = rec.agent.tools.get_or_insert_with(Vec::new);
-    for declared in declarations {
-        let name = declared.get("name").cloned();
-        tools.retain(|t| {
-            t.get("type").and_then(Value::as_str) != Some("function")
-                || t.get("name") != name.as_ref()
-        });
-        tools.push(declared);
-    }
 }
 
 fn context(state: &Shared, session_id: &str, text: String) -> Result<Value, Refusal> {

@@ -72,6 +72,12 @@ impl Paging {
                 )));
             }
         };
+        // An empty cursor names no item: a client bug to report, not page one.
+        if q.get("after") == Some("") {
+            return Err(Refusal::invalid(
+                "after must be an id from a previous page.",
+            ));
+        }
         Ok(Paging {
             limit,
             ascending,

@@ -211,9 +211,12 @@ fn check_subdomain(s: &str) -> Result<(), Refusal> {
     let valid_chars = s
         .chars()
         .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-    if !(2..=63).contains(&s.len()) || !valid_chars {
+    // A DNS label: a hyphen only inside it.
+    let hyphen_at_edge = s.starts_with('-') || s.ends_with('-');
+    if !(2..=63).contains(&s.len()) || !valid_chars || hyphen_at_edge {
         return Err(Refusal::invalid(
-            "subdomain must be 2 to 63 characters of a-z, 0-9 and -.",
+            "subdomain must be 2 to 63 characters of a-z, 0-9 and -, not starting or \
+             ending with -.",
         ));
     }
     if RESERVED_SUBDOMAINS.contains(&s) {

@@ -103,6 +103,33 @@ async fn session_creates_are_throttled_by_their_own_bucket() {
 }
 
 #[tokio::test]
+async fn each_token_spends_its_own_budget() {
+    let mut config = SimConfig::for_tests();
+    config.rate_limits = RateLimits {
+        sessions_per_minute: 10,
+        general_per_minute: 3,
+        enforce: true,
+    };
+    let api = Api::start(config).await;
+    let other = api.sim.mint_token(&["sessions:read"]);
+    let get_as = |token: String| {
+        let r = api.http.get(api.url("/v1/sessions")).bearer_auth(token);
+        async move { r.send().await.unwrap() }
+    };
+    for left in [2, 1, 0] {
+        let r = get_as(api.token.clone()).await;
+        assert_eq!(r.status().as_u16(), 200);
+        assert_eq!(r.headers()["x-ratelimit-remaining"], left.to_string());
+    }
+    assert_eq!(get_as(api.token.clone()).await.status().as_u16(), 429);
+    // The other token's bucket is untouched by the first one's requests.
+    let r = get_as(other.clone()).await;
+    assert_eq!(r.status().as_u16(), 200);
+    assert_eq!(r.headers()["x-ratelimit-remaining"], "2");
+    assert_eq!(get_as(api.token.clone()).await.status().as_u16(), 429);
+}
+
+#[tokio::test]
 async fn validation_refuses_unknown_fields_params_bad_limits_and_big_bodies() {
     let api = Api::test().await;
     let id = api.new_session().await;
@@ -355,6 +382,7 @@ async fn each_required_action_kind_is_answered_with_each_outcome() {
     sse.until("turn.ended").await;
 
     // Function call.
+    api.sim.declare_function(&id, "lookup_order", None);
     api.message(&id, "#function look it up").await;
     sse.until("tool.required").await;
     let action = api.session(&id).await["required_actions"][0].clone();
@@ -389,6 +417,7 @@ async fn a_restarted_sandbox_answers_not_delivered_and_the_turn_stays_working() 
     let api = Api::start(config).await;
     let id = api.sim.create_session(None);
     let mut sse = api.stream(&id, None).await;
+    api.sim.declare_function(&id, "lookup_order", None);
     api.message(&id, "#function look it up").await;
     sse.until("tool.required").await;
     let action = api.session(&id).await["required_actions"][0].clone();
@@ -524,6 +553,8 @@ async fn lists_page_by_order_and_after_with_unplaceable_cursors_empty() {
     assert_eq!(status, 200);
     assert_eq!(none["data"], json!([]));
     assert_eq!(none["has_more"], false);
+    let (status, empty) = api.get("/v1/sessions?after=").await;
+    assert_eq!(status, 400, "an empty cursor names nothing: {empty}");
     // Fork, delete.
     let (status, fork) = api
         .post(&format!("/v1/sessions/{}/fork", ids[0]), json!({}))
@@ -1326,7 +1357,15 @@ async fn a_preview_is_published_once_per_subdomain_and_unpublished_idempotently(
         (409, &json!("conflict")),
         "taken"
     );
-    for bad in ["x", "Upper", "under_score", "api", &"a".repeat(64)] {
+    for bad in [
+        "x",
+        "Upper",
+        "under_score",
+        "api",
+        "-bad",
+        "bad-",
+        &"a".repeat(64),
+    ] {
         let (status, _) = api.post(&preview, json!({"subdomain": bad})).await;
         assert_eq!(status, 400, "{bad}");
     }

@@ -1,6 +1,6 @@
 //! Declared functions (§6.2 `agent.tools`, §6.9 `PUT …/tools`, §9.4): the scripted agent
 //! calls only what the session declared, with the declared `timeout_seconds` as
-//! `expires_at`; `#function` and `#expiring` declare their scenario's function.
+//! `expires_at`; a `#tag` picks the scenario and never changes the session's tools.
 
 use gobare_sim::SimConfig;
 use serde_json::{Value, json};
@@ -113,21 +113,72 @@ async fn a_function_declared_with_put_tools_and_no_timeout_waits_for_its_answer(
 }
 
 #[tokio::test]
-async fn the_function_and_expiring_tags_declare_their_scenarios_function() {
+async fn a_tag_leaves_the_sessions_own_declaration_in_force() {
     let api = Api::test().await;
-    let id = api.new_session().await;
+    let declared = json!({"type": "function", "name": "lookup_order",
+                          "description": "The shop's own order lookup.",
+                          "parameters": {"type": "object"}, "timeout_seconds": 30});
+    let (status, body) = api
+        .post(
+            "/v1/sessions",
+            json!({"agent": {"tools": [declared.clone()]}}),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
     let mut sse = api.stream(&id, None).await;
-    api.message(&id, "#expiring look it up").await;
-    sse.until("turn.ended").await;
-    let (_, tools) = api.get(&format!("/v1/sessions/{id}/tools")).await;
-    assert_eq!(tools["tools"][0]["name"], "lookup_order", "{tools}");
-    assert_eq!(tools["tools"][0]["timeout_seconds"], 1, "{tools}");
+    for tag in ["#function", "#expiring"] {
+        api.message(&id, &format!("{tag} look it up")).await;
+        sse.until("tool.required").await;
+        let action = api.session(&id).await["required_actions"][0].clone();
+        let created = action["created_at"].as_i64().unwrap();
+        assert_eq!(
+            action["expires_at"].as_i64(),
+            Some(created + 30_000),
+            "{tag}: {action}"
+        );
+        let (_, tools) = api.get(&format!("/v1/sessions/{id}/tools")).await;
+        let mut read_back = declared.clone();
+        read_back["redacted"] = json!([]);
+        assert_eq!(tools["tools"], json!([read_back]), "{tag}");
+        api.send(
+            &id,
+            json!({"type": "input.tool_result", "turn_id": action["turn_id"],
+                   "call_id": action["call_id"], "success": true, "output": "shipped"}),
+        )
+        .await;
+        sse.until("turn.ended").await;
+    }
+}
 
-    api.message(&id, "#function look it up again").await;
-    sse.until("tool.required").await;
+#[tokio::test]
+async fn a_tag_does_not_call_a_function_the_session_declared_no_tools_for() {
+    let api = Api::test().await;
+    let (status, body) = api
+        .post("/v1/sessions", json!({"agent": {"tools": []}}))
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let mut sse = api.stream(&id, None).await;
+    for tag in ["#function", "#expiring"] {
+        api.message(&id, &format!("{tag} look it up")).await;
+        let frames = sse.events_until("turn.ended").await;
+        assert!(
+            !kinds(&frames).iter().any(|k| k == "tool.required"),
+            "{tag}: {:?}",
+            kinds(&frames)
+        );
+        assert!(
+            said(&frames)
+                .iter()
+                .any(|t| t.contains("declares no `lookup_order` function")),
+            "{tag}: {:?}",
+            said(&frames)
+        );
+        let turn_id = frames.last().unwrap().json()["payload"]["turnId"].clone();
+        let turn = api.turn(&id, turn_id.as_str().unwrap()).await;
+        assert_eq!(turn["status"], "completed", "{tag}: {turn}");
+    }
     let (_, tools) = api.get(&format!("/v1/sessions/{id}/tools")).await;
-    assert_eq!(tools["tools"].as_array().unwrap().len(), 1, "{tools}");
-    assert_eq!(tools["tools"][0]["timeout_seconds"], Value::Null, "{tools}");
-    let action = api.session(&id).await["required_actions"][0].clone();
-    assert_eq!(action["expires_at"], Value::Null, "{action}");
+    assert_eq!(tools["tools"], json!([]), "{tools}");
 }

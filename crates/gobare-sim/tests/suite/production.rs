@@ -107,6 +107,7 @@ async fn per_step_asks() {
 async fn an_unanswered_function_call_expires_and_the_turn_goes_on() {
     let api = Api::test().await;
     let id = api.sim.create_session(None);
+    api.sim.declare_function(&id, "lookup_order", Some(1));
     let mut sse = api.stream(&id, None).await;
     api.message(&id, "#expiring look it up").await;
     sse.until("tool.required").await;

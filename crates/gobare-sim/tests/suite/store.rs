@@ -110,58 +110,139 @@ async fn a_restarted_simulator_has_every_session_and_event_back() {
 }
 
 #[tokio::test]
-async fn a_turn_running_at_the_stop_ends_failed_on_restart_and_its_action_lapses() {
+async fn a_turn_between_steps_at_the_stop_ends_failed_on_restart_with_its_queue() {
     let dir = tempfile::tempdir().unwrap();
-    let api = Api::start(kept_in(dir.path())).await;
+    // A slow agent: the turn is between steps, not parked, when the simulator stops.
+    let slow = SimConfig {
+        speed: 0.001,
+        ..kept_in(dir.path())
+    };
+    let api = Api::start(slow.clone()).await;
     let id = api.new_session().await;
     let mut sse = api.stream(&id, None).await;
-    api.message(&id, "#approval restart it").await;
-    sse.until("approval.requested").await;
-    let parked = api.session(&id).await;
-    assert_eq!(parked["status"], "requires_action");
-    let call = parked["required_actions"][0]["call_id"].clone();
-    let turn = parked["required_actions"][0]["turn_id"]
-        .as_str()
+    api.message(&id, "#quick fix it").await;
+    api.message(&id, "#quick and then this").await;
+    sse.until("turn.started").await;
+    let running = api.session(&id).await;
+    assert_eq!(running["required_actions"], json!([]));
+    let (_, turns) = api.get(&format!("/v1/sessions/{id}/turns?limit=10")).await;
+    let turn_ids: Vec<String> = turns["data"]
+        .as_array()
         .unwrap()
-        .to_string();
+        .iter()
+        .map(|t| t["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(turn_ids.len(), 2, "{turns}");
     let last = api.sim.last_seq();
     api.sim.shutdown().await;
 
     let api = Api::start(kept_in(dir.path())).await;
     let session = api.session(&id).await;
     assert_eq!(session["status"], "failed", "{session}");
-    assert_eq!(session["required_actions"], json!([]));
-    let ended = api.turn(&id, &turn).await;
-    assert_eq!(ended["status"], "failed", "{ended}");
-    assert_eq!(ended["error"]["code"], "internal_error");
-    assert!(ended["completed_at"].is_i64());
+    for turn in &turn_ids {
+        let ended = api.turn(&id, turn).await;
+        assert_eq!(ended["status"], "failed", "{ended}");
+        assert_eq!(ended["error"]["code"], "internal_error");
+        assert!(ended["completed_at"].is_i64());
+    }
     let mut sse = api.stream(&id, Some(last)).await;
     let told = sse.events_until("turn.ended").await;
     let kinds = crate::support::kinds(&told);
     assert_eq!(kinds, ["agent.error", "turn.ended"], "{kinds:?}");
-    assert_eq!(
-        told[1].json()["payload"]["turnId"],
-        turn,
-        "{}",
-        told[1].json()
-    );
-    let (status, body) = api
-        .send(
-            &id,
-            json!({"type": "input.approval", "call_id": call, "approved": true}),
-        )
-        .await;
-    assert_eq!(
-        (status, body["outcome"].clone()),
-        (202, json!("no_longer_pending")),
-        "{body}"
-    );
 
     // It still takes work.
     let mut sse = api.stream(&id, None).await;
     api.message(&id, "#quick again").await;
     sse.until("turn.ended").await;
     api.until_session(&id, |s| s["status"] == "idle").await;
+    api.sim.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_parked_approval_and_function_call_are_answered_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = Api::start(kept_in(dir.path())).await;
+    let approval = api.new_session().await;
+    let function = api.new_session().await;
+    api.sim
+        .declare_function(&function, "lookup_order", Some(600));
+    let mut sse = api.stream(&approval, None).await;
+    api.message(&approval, "#approval restart it").await;
+    sse.until("approval.requested").await;
+    let mut sse = api.stream(&function, None).await;
+    api.message(&function, "#function look it up").await;
+    sse.until("tool.required").await;
+    let asked_approval = api.session(&approval).await["required_actions"][0].clone();
+    let asked_function = api.session(&function).await["required_actions"][0].clone();
+    assert!(asked_function["expires_at"].is_i64(), "{asked_function}");
+    let last = api.sim.last_seq();
+    api.sim.shutdown().await;
+
+    let api = Api::start(kept_in(dir.path())).await;
+    assert_eq!(api.sim.last_seq(), last, "the restart ended nothing");
+    for (id, asked) in [(&approval, &asked_approval), (&function, &asked_function)] {
+        let session = api.session(id).await;
+        assert_eq!(session["status"], "requires_action", "{session}");
+        assert_eq!(session["required_actions"], json!([asked]), "{session}");
+        let turn = api.turn(id, asked["turn_id"].as_str().unwrap()).await;
+        assert_eq!(turn["status"], "working", "{turn}");
+    }
+    let mut sse = api.stream(&approval, Some(last)).await;
+    let (status, body) = api
+        .send(
+            &approval,
+            json!({"type": "input.approval", "call_id": asked_approval["call_id"],
+                   "approved": true}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["outcome"].clone()),
+        (202, json!("accepted")),
+        "{body}"
+    );
+    let frames = sse.events_until("turn.ended").await;
+    let kinds = crate::support::kinds(&frames);
+    assert!(
+        kinds.contains(&"agent.tool_call".to_string()),
+        "ran after the approval: {kinds:?}"
+    );
+    assert!(!kinds.contains(&"agent.error".to_string()), "{kinds:?}");
+    let turn = api
+        .turn(&approval, asked_approval["turn_id"].as_str().unwrap())
+        .await;
+    assert_eq!(turn["status"], "completed", "{turn}");
+
+    let mut sse = api.stream(&function, Some(last)).await;
+    let (status, body) = api
+        .send(
+            &function,
+            json!({"type": "input.tool_result", "turn_id": asked_function["turn_id"],
+                   "call_id": asked_function["call_id"], "success": true,
+                   "output": "shipped after the restart"}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["outcome"].clone()),
+        (202, json!("accepted")),
+        "{body}"
+    );
+    let frames = sse.events_until("turn.ended").await;
+    let said: Vec<String> = frames
+        .iter()
+        .filter(|f| f.kind() == "agent.message")
+        .map(|f| {
+            f.json()["payload"]["text"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect();
+    assert!(
+        said.iter().any(|t| t.contains("shipped after the restart")),
+        "{said:?}"
+    );
+    api.until_session(&function, |s| s["status"] == "idle")
+        .await;
     api.sim.shutdown().await;
 }
 
@@ -321,4 +402,56 @@ async fn a_kept_fleet_is_reopened_not_made_again_and_grows_to_the_size_asked() {
     let ninth = api.session(&grown[8]).await;
     assert_eq!(ninth["parent_session_id"], grown[6].as_str(), "{ninth}");
     api.sim.shutdown().await;
+}
+
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::symlink_metadata(path).unwrap().mode() & 0o777
+}
+
+#[tokio::test]
+async fn a_data_directory_and_everything_in_it_are_private() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("data");
+    let api = Api::start(kept_in(&dir)).await;
+    let id = api.new_session().await;
+    api.sim.seed_events(&id, 50);
+    api.sim.shutdown().await;
+    assert_eq!(mode(&dir), 0o700);
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let entry = entry.unwrap();
+        names.push(entry.file_name().into_string().unwrap());
+        assert_eq!(mode(&entry.path()), 0o600, "{:?}", entry.file_name());
+    }
+    assert!(names.contains(&"sim.sqlite".to_string()), "{names:?}");
+    assert!(names.contains(&"lock".to_string()), "{names:?}");
+}
+
+#[tokio::test]
+async fn a_planted_lock_link_or_a_shared_directory_is_refused_untouched() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = tempfile::tempdir().unwrap();
+    let victim = root.path().join("victim");
+    std::fs::write(&victim, b"the victim's own file").unwrap();
+    let planted = root.path().join("planted");
+    std::fs::create_dir(&planted).unwrap();
+    std::os::unix::fs::symlink(&victim, planted.join("lock")).unwrap();
+    let e = gobare_sim::Simulator::start(kept_in(&planted))
+        .await
+        .err()
+        .expect("refused");
+    assert_eq!(e.kind(), std::io::ErrorKind::PermissionDenied, "{e}");
+    assert_eq!(std::fs::read(&victim).unwrap(), b"the victim's own file");
+    assert!(!planted.join("sim.sqlite").exists());
+
+    let shared = root.path().join("shared");
+    std::fs::create_dir(&shared).unwrap();
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let e = gobare_sim::Simulator::start(kept_in(&shared))
+        .await
+        .err()
+        .expect("refused");
+    assert_eq!(e.kind(), std::io::ErrorKind::PermissionDenied, "{e}");
+    assert_eq!(std::fs::read_dir(&shared).unwrap().count(), 0);
 }

@@ -384,6 +384,7 @@ async fn everything_emitted_has_the_example_shapes() {
     )
     .await;
     frames.extend(sse.until("turn.ended").await);
+    api.sim.declare_function(&id, "lookup_order", None);
     api.message(&id, "#function look").await;
     frames.extend(sse.until("tool.required").await);
     let action = api.session(&id).await["required_actions"][0].clone();
