@@ -1,6 +1,9 @@
 //! The command line (clap derive). The token is never a command-line value: arguments are
 //! visible to every user of the machine through `ps`.
 
+mod acts;
+
+pub(crate) use acts::{AnswerArgs, CancelArgs, InboxArgs, SendArgs, WaitArgs, WaitUntil};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use gobare_sim::SimArgs;
 use std::path::PathBuf;
@@ -16,6 +19,10 @@ Examples:
   gobare-tui attach 3f9c        (any unique prefix of a session id)
   gobare-tui export 3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af --output session.md
   gobare-tui report --since 8h
+  gobare-tui send 3f9c \"Also update the changelog\"
+  gobare-tui wait 3f9c --timeout 30m && echo done
+  gobare-tui answer 3f9c --approve --note \"only this once\"
+  gobare-tui inbox --json
   gobare-tui demo
 
 Environment:
@@ -25,7 +32,8 @@ Environment:
   XDG_STATE_HOME    logs: $XDG_STATE_HOME/gobare-tui/logs/
   NO_COLOR          disable colours in the interface
 
-Exit status: 0 success, 1 runtime error, 2 usage or configuration error.";
+Exit status: 0 success, 1 runtime error, 2 usage or configuration error; `wait` also 3 failed,
+4 a decision waits on you, 5 timed out, 6 cancelled (see `gobare-tui wait --help`).";
 
 /// A terminal UI for Gobare agent sessions: live event stream, transcript, turn and
 /// workspace panes. With no subcommand and no token it runs the built-in local demo.
@@ -129,6 +137,17 @@ pub(crate) enum CliCommand {
     /// What happened across the fleet since a time: turns completed and failed (with why),
     /// decisions waiting, artifacts added, workspaces paused or reclaimed, turn time.
     Report(ReportArgs),
+    /// Send a message to a session, or steer its running turn (--steer).
+    Send(SendArgs),
+    /// Cancel a session's running turn.
+    Cancel(CancelArgs),
+    /// Answer what a session waits on you for: an approval, a question or a function call.
+    Answer(AnswerArgs),
+    /// Wait until a session's turn ends (or a decision waits on you); the exit status says
+    /// how it ended.
+    Wait(WaitArgs),
+    /// Every decision waiting on you across the organization, soonest deadline first.
+    Inbox(InboxArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -202,6 +221,10 @@ pub struct NewArgs {
     /// `:TIMEOUT_S` (1–7200) an unanswered call expires after that many seconds.
     #[arg(long = "function", value_name = "NAME[:TIMEOUT_S]", value_parser = parse_function)]
     pub functions: Vec<FunctionDeclaration>,
+    /// Do not open it: create the session, send the first message, print the session's id
+    /// on stdout and exit (for scripts: `id=$(gobare-tui new --detach "…")`).
+    #[arg(long)]
+    pub detach: bool,
     /// The first message; without it the session opens idle.
     pub message: Option<String>,
 }

@@ -90,13 +90,20 @@ async fn run(command: Option<CliCommand>, config: Config) -> Result<()> {
         Some(CliCommand::Follow(args)) => commands::follow::run(config, args).await,
         Some(CliCommand::Sim(args)) => commands::sim::run(args).await,
         Some(CliCommand::Report(args)) => commands::report::run(config, args).await,
+        Some(CliCommand::Send(args)) => commands::send::run(config, args).await,
+        Some(CliCommand::Cancel(args)) => commands::cancel::run(config, args).await,
+        Some(CliCommand::Answer(args)) => commands::answer::run(config, args).await,
+        Some(CliCommand::Wait(args)) => commands::wait::run(config, args).await,
+        Some(CliCommand::Inbox(args)) => commands::inbox::run(config, args).await,
     }
 }
 
 /// Says why on stderr, if anyone is listening: `eprintln!` would panic on a failed write
 /// (stderr a terminal that went away, a closed pipe), turning a clean failure into a crash.
 fn fail(code: u8, message: &str) -> ExitCode {
-    let _ = writeln!(std::io::stderr(), "gobare-tui: error: {message}");
+    if !message.is_empty() {
+        let _ = writeln!(std::io::stderr(), "gobare-tui: error: {message}");
+    }
     ExitCode::from(code)
 }
 

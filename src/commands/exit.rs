@@ -10,6 +10,25 @@ pub(crate) const RUNTIME_ERROR: u8 = 1;
 /// The command line or configuration was wrong.
 pub(crate) const USAGE_ERROR: u8 = 2;
 
+/// `wait`: the turn failed.
+pub(crate) const TURN_FAILED: u8 = 3;
+/// `wait`: a decision waits on the user.
+pub(crate) const NEEDS_YOU: u8 = 4;
+/// `wait`: the time given ran out.
+pub(crate) const TIMED_OUT: u8 = 5;
+/// `wait`: the turn was cancelled.
+pub(crate) const CANCELLED: u8 = 6;
+
+/// A command that ends with a status of its own, having said on stdout what it had to say
+/// (`wait`'s 3–6; `answer`'s 2 after listing what waits). `message`, when not empty, goes
+/// to stderr as for any failure.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub(crate) struct Status {
+    pub(crate) code: u8,
+    pub(crate) message: String,
+}
+
 /// What `main` prints and returns for a failed command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Failure {
@@ -20,6 +39,12 @@ pub(crate) struct Failure {
 /// Classifies by the first typed error in the chain.
 pub(crate) fn classify(report: &Report) -> Failure {
     for cause in report.chain() {
+        if let Some(e) = cause.downcast_ref::<Status>() {
+            return Failure {
+                code: e.code,
+                message: e.message.clone(),
+            };
+        }
         if let Some(e) = cause.downcast_ref::<UsageError>() {
             return Failure {
                 code: USAGE_ERROR,

@@ -9,7 +9,8 @@
 //! fails for good it becomes the draft in the input box.
 //!
 //! [`run`] creates the session and hands the first message to the app, which follows this
-//! recipe with its own stream.
+//! recipe with its own stream. With `--detach` nobody watches: the first message is sent
+//! at once and the session's id printed, for a script.
 
 use crate::app::runtime::{self, Start};
 use crate::cli::NewArgs;
@@ -28,6 +29,17 @@ pub(crate) async fn run(config: Config, args: NewArgs) -> color_eyre::Result<()>
     )
     .await
     .map_err(|e| eyre!("could not create the session: {}", e.summary()))?;
+    if args.detach {
+        // Nobody watches the stream: nothing to subscribe to before the first message.
+        if let Some(text) = args.message.filter(|m| !m.trim().is_empty()) {
+            let input = gobare_api::model::Input::Message {
+                content: gobare_api::model::Content::Text(text),
+            };
+            super::acting::post(&client, &session.id, &input).await?;
+        }
+        println!("{}", session.id);
+        return Ok(());
+    }
     // The app subscribes live-only, waits until the stream is open, and only then sends the
     // first message through the send executor (§11.1).
     let start = Start::Session {

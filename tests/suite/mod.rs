@@ -53,6 +53,7 @@ mod search_e2e;
 mod send_during_drop;
 mod send_races;
 mod session_id_shape;
+mod shell_acts;
 mod silent_stream;
 mod soak;
 mod state_dir_links;
