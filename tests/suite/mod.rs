@@ -41,6 +41,7 @@ mod notify_e2e;
 mod one_runtime;
 mod outputs_app;
 mod paging_back;
+mod perf_budget;
 mod perf_e2e;
 mod production_question;
 mod pty_terminal;
