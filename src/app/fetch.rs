@@ -102,7 +102,6 @@ impl FetchQueue {
         self.wanted.contains(job) || self.in_flight.contains(job)
     }
 
-    #[cfg(test)]
     pub(crate) fn in_flight(&self) -> &[FetchJob] {
         &self.in_flight
     }

@@ -142,6 +142,8 @@ pub(crate) struct App {
     was_live: bool,
     /// The stream open and saying nothing: how long, and the reads that stand in for it.
     silence: silence::StreamSilence,
+    /// Whether a read waits for the request budget (the scheduler says), to show it.
+    budget_wait: tokio::sync::watch::Receiver<Option<gobare_api::schedule::Wait>>,
     session_loaded: bool,
     /// Which pages of turns were read for the separators' outcomes, and which to read next.
     turn_pages: turn_pages::TurnPages,
@@ -219,6 +221,7 @@ impl App {
             open_command: opts.settings.open_command.clone(),
             shell: opts.settings.shell.clone(),
             outputs_root: crate::outputs::save_dir::root_here(opts.settings.outputs_dir.as_deref()),
+            budget_wait: opts.client.scheduler().waiting(),
             client: opts.client,
             session_id: opts.session_id,
             store: opts.store,

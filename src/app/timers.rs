@@ -51,6 +51,7 @@ impl App {
             super::heap::release_freed_memory();
         }
         self.tick(now);
+        self.show_budget_wait();
         if self.silence.read_due(now) {
             self.want_silent_reads();
         }
@@ -128,6 +129,23 @@ impl App {
         }
     }
 
+    /// A read of what is on screen (or a person's action) waiting more than a moment for
+    /// the request budget is said in the status bar, counting down.
+    fn show_budget_wait(&mut self) {
+        let wait = *self.budget_wait.borrow();
+        let secs = wait
+            .filter(|w| w.class <= gobare_api::schedule::RequestClass::OnScreen)
+            .map(|w| {
+                w.until
+                    .saturating_duration_since(tokio::time::Instant::now())
+            })
+            .filter(|left| !left.is_zero())
+            .map(|left| left.as_secs() + 1);
+        if self.view.set_budget_wait(secs) {
+            self.frames.request();
+        }
+    }
+
     fn poll_artifacts(&mut self, now: Instant) {
         match self
             .artifacts_poll
@@ -153,6 +171,9 @@ impl App {
             self.replay.quiet_deadline(),
             self.tick_at,
             self.silence.due_at(),
+            // While reads are out, look each second whether one waits for the budget.
+            (!self.fetches.in_flight().is_empty() || self.view.budget_wait_secs().is_some())
+                .then(|| now + Duration::from_secs(1)),
             self.artifacts_poll.due_at(),
             self.stats.due_at(now),
             self.act_save_due_at(now),

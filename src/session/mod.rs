@@ -132,6 +132,8 @@ pub struct SessionView {
     /// The stream said nothing for two connections: the session is read through its
     /// resources until it speaks again.
     reading_resources: bool,
+    /// A read of what is on screen waits this many more seconds for the request budget.
+    budget_wait_secs: Option<u64>,
     last_seq: Option<u64>,
     /// Set by `gobare.replay_truncated`: where the server cut a long replay.
     truncated_from: Option<u64>,
@@ -612,6 +614,18 @@ impl SessionView {
     /// How long the open stream has said nothing, as of the view's clock.
     pub(crate) fn stream_silent_for_ms(&self) -> Option<i64> {
         Some(self.now_ms? - self.stream_silent_since_ms?).map(|ms| ms.max(0))
+    }
+
+    /// How long a read of what is on screen still waits for the request budget.
+    pub(crate) fn budget_wait_secs(&self) -> Option<u64> {
+        self.budget_wait_secs
+    }
+
+    /// Says (or stops saying) that a read waits for the request budget.
+    pub(crate) fn set_budget_wait(&mut self, secs: Option<u64>) -> bool {
+        let changed = self.budget_wait_secs != secs;
+        self.budget_wait_secs = secs;
+        changed
     }
 
     /// Whether the session is read through its resources while its stream is silent.

@@ -22,6 +22,15 @@ pub(crate) fn draw(
 ) {
     let sep = || Span::styled(" │ ", theme.dim);
     let mut spans = vec![connection(view, theme)];
+    if let Some(secs) = view.budget_wait_secs() {
+        spans.extend([
+            sep(),
+            Span::styled(
+                format!("waiting {secs} s for the request budget"),
+                theme.warning,
+            ),
+        ]);
+    }
     if let Some(seq) = view.last_seq() {
         spans.extend([sep(), Span::styled(format!("seq {seq}"), theme.dim)]);
     }

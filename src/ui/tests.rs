@@ -202,6 +202,42 @@ pub(super) fn reconnecting_status_bar_keeps_the_screen() {
 }
 
 #[test]
+pub(super) fn the_status_bar_says_a_silent_stream_and_a_wait_for_the_budget() {
+    let mut v = SessionView::new("s1").with_origin("api.example", false);
+    v.apply(Update::Tick(1_000_000));
+    v.apply(Update::Connection(ConnectionState::Open {
+        silent_before: 0,
+    }));
+    v.set_stream_silence(Some(1_000_000 - 5_000), false);
+    let footer = |v: &SessionView| {
+        let out = render(v, &mut Screen::new(), 120, 30);
+        out.lines().last().unwrap().to_string()
+    };
+    let quiet = footer(&v);
+    assert!(
+        quiet.starts_with("◌ connected │") || quiet.contains("◌ connected │"),
+        "{quiet}"
+    );
+    assert!(!quiet.contains("live"), "{quiet}");
+    v.apply(Update::Connection(ConnectionState::Open {
+        silent_before: 2,
+    }));
+    v.set_stream_silence(Some(1_000_000 - 90_000), true);
+    let silent = footer(&v);
+    assert!(
+        silent
+            .contains("◌ connected, nothing received for 1m 30s · reading the session every 15 s"),
+        "{silent}"
+    );
+    v.set_budget_wait(Some(4));
+    let waiting = footer(&v);
+    assert!(
+        waiting.contains("waiting 4 s for the request budget"),
+        "{waiting}"
+    );
+}
+
+#[test]
 pub(super) fn events_pane_filters_and_hides_deltas() {
     let v = full_session();
     let mut ui = zoomed(Pane::Events);

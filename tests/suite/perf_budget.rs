@@ -93,17 +93,29 @@ async fn perf_fleet_report_and_download_share_one_budget() {
     let home = tempfile::tempdir().unwrap();
     let mut pty = spawn_sized(&["fleet"], &home, &sim, 160, 48);
     pty.wait_for(
-        "the fleet drawn",
-        |s| s.contents().contains("need you") || s.contents().contains("sessions"),
+        "the fleet's rows",
+        |s| crate::support::app::fleet_list_rows(s).len() > 10,
         Duration::from_secs(60),
     );
-    // A session open in front of the fleet.
-    pty.send_keys("\r");
-    pty.wait_for(
-        "a session in front",
-        |s| status_line(s).contains("connected") || status_line(s).contains("live"),
-        Duration::from_secs(60),
-    );
+    // A session open in front of the fleet (Enter again if the first came before the
+    // fleet took keys).
+    for attempt in 0.. {
+        pty.send_keys("\r");
+        let opened = std::time::Instant::now() + Duration::from_secs(10);
+        while std::time::Instant::now() < opened
+            && !pty.with_screen(|s| {
+                status_line(s).contains("connected") || status_line(s).contains("live")
+            })
+        {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        if pty.with_screen(|s| {
+            status_line(s).contains("connected") || status_line(s).contains("live")
+        }) {
+            break;
+        }
+        assert!(attempt < 5, "no session opened: {}", pty.screen_text());
+    }
     tokio::time::sleep(settle).await;
 
     let cli_home = Home::new();
