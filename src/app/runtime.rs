@@ -482,8 +482,11 @@ impl Runtime {
                     .stream_options(StreamTarget::Org { root: root.clone() }, None)
                     .map_err(|e| eyre!(e.summary()))?;
                 let store = StateStore::open(&self.config.state_dir, &self.config.api).ok();
+                // The org stream carries the fleet's liveness; its reads (lists, rows'
+                // sessions and details) are background work, within half the budget at
+                // any size, whether the fleet is in front or behind a session.
                 let live = FleetLive::start(FleetSource {
-                    client: client.clone(),
+                    client: client.with_class(gobare_api::schedule::RequestClass::Background),
                     stream,
                     root,
                     store: store.clone(),

@@ -364,11 +364,14 @@ impl DigestBuilder {
         let from = self.window.from_ms.unwrap_or(self.since_ms);
         if let Some(window_from) = self.window.from_ms {
             // A window by time: the turns that settled in it are the absence's, whether an
-            // event said so here or not.
+            // event said so here or not. It ends at `now_ms`: a turn that settles while the
+            // pages are read belongs to the next report, not this one.
             for turn in turns {
                 let settled = !matches!(turn.status, TurnStatus::Working | TurnStatus::Other(_));
                 if settled
-                    && turn.completed_at.is_some_and(|at| at >= window_from)
+                    && turn
+                        .completed_at
+                        .is_some_and(|at| at >= window_from && at <= now_ms)
                     && !self.turns.get(&turn.id).is_some_and(|e| e.ended)
                 {
                     let ended = self.turns.entry(turn.id.clone()).or_default();

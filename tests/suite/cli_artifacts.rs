@@ -526,13 +526,20 @@ async fn a_download_waits_out_the_rate_limit_and_saves_every_artifact() {
     crate::support::sim::spend_the_budget(&sim).await;
     let home = Home::new();
     let dir = home.path("saved");
-    let out = run(
+    // Once refused, bulk work waits until a third of the bucket is back (20 s).
+    let started = std::time::Instant::now();
+    let out = crate::support::cli::run_against_within(
         &sim,
         &home,
         &["artifacts", &session, "--download", dir.to_str().unwrap()],
+        Duration::from_secs(120),
     )
     .await;
     assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "the Retry-After of the refusal was waited out"
+    );
     for (i, body) in bodies.iter().enumerate() {
         let saved = std::fs::read(dir.join(format!("part-{i:02}.txt"))).unwrap();
         assert_eq!(&saved, body, "part-{i:02}");

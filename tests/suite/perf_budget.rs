@@ -7,7 +7,7 @@
 //! requests a minute by class and the lowest `general` remaining come from its log.
 
 use crate::support::app::{spawn_sized, status_line};
-use crate::support::cli::{Home, stderr_of};
+use crate::support::cli::{Home, run_against_within, stderr_of};
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions, Order, Page};
 use gobare_api::model::TurnStatus;
@@ -15,21 +15,8 @@ use gobare_sim::{RateLimits, SimConfig, Simulator};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
-/// The binary with `args` against `sim` as its token's user, given up to 10 minutes.
-async fn run_against(sim: &Simulator, home: &Home, args: &[&str]) -> std::process::Output {
-    let url = sim.url().to_string();
-    let mut all = vec!["--api", url.as_str()];
-    all.extend_from_slice(args);
-    tokio::time::timeout(
-        Duration::from_secs(600),
-        home.tokio_command(&all)
-            .env("GOBARE_TOKEN", sim.token())
-            .output(),
-    )
-    .await
-    .expect("the command finishes")
-    .unwrap()
-}
+/// How long a command beside the fleet may take before the figure is a failure.
+const LONG: Duration = Duration::from_secs(600);
 
 /// Turns completed in [since, until] by the simulator's record, read with `token`.
 async fn completed_between(sim: &Simulator, token: &str, since: i64, until: i64) -> u64 {
@@ -120,7 +107,13 @@ async fn perf_fleet_report_and_download_share_one_budget() {
 
     let cli_home = Home::new();
     let started = Instant::now();
-    let out = run_against(&sim, &cli_home, &["report", "--since", "1h", "--json"]).await;
+    let out = run_against_within(
+        &sim,
+        &cli_home,
+        &["report", "--since", "1h", "--json"],
+        LONG,
+    )
+    .await;
     let took = started.elapsed();
     let report: Value =
         serde_json::from_str(&String::from_utf8_lossy(&out.stdout)).unwrap_or_default();
@@ -143,10 +136,11 @@ async fn perf_fleet_report_and_download_share_one_budget() {
 
     let dir = cli_home.path("saved");
     let started = Instant::now();
-    let out = run_against(
+    let out = run_against_within(
         &sim,
         &cli_home,
         &["artifacts", &outputs, "--download", dir.to_str().unwrap()],
+        LONG,
     )
     .await;
     let saved = std::fs::read_dir(&dir).map(|d| d.count()).unwrap_or(0);

@@ -98,11 +98,22 @@ pub(crate) async fn run_against(
     home: &Home,
     args: &[&str],
 ) -> std::process::Output {
+    run_against_within(sim, home, args, std::time::Duration::from_secs(40)).await
+}
+
+/// [`run_against`] for a command that may take up to `limit` (one that waits for a
+/// request budget to refill, say).
+pub(crate) async fn run_against_within(
+    sim: &gobare_sim::Simulator,
+    home: &Home,
+    args: &[&str],
+    limit: std::time::Duration,
+) -> std::process::Output {
     let url = sim.url().to_string();
     let mut all = vec!["--api", url.as_str()];
     all.extend_from_slice(args);
     tokio::time::timeout(
-        std::time::Duration::from_secs(40),
+        limit,
         home.tokio_command(&all)
             .env("GOBARE_TOKEN", sim.token())
             .output(),

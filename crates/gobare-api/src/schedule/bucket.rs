@@ -139,10 +139,14 @@ impl BucketMirror {
         refilled - f64::from(self.in_flight)
     }
 
-    /// What `class` must leave in the bucket: the last quarter is a person's.
+    /// What `class` must leave in the bucket: the last quarter is a person's. Bulk work
+    /// leaves a third: another process on the token (a fleet beside a report) sends from
+    /// its own reading of the same bucket, and the margin keeps the two together above the
+    /// person's quarter.
     fn reserve(&self, class: RequestClass) -> f64 {
         match (class, self.limit) {
             (RequestClass::Action, _) | (_, None) => 0.0,
+            (RequestClass::Bulk, Some(limit)) => f64::from(limit) / 3.0,
             (_, Some(limit)) => f64::from(limit) / 4.0,
         }
     }
@@ -259,14 +263,19 @@ mod tests {
         // 120 a minute refills 2 a second; 30 are the person's, so the 31st is a wait.
         let mut m = BucketMirror::new(now);
         m.observe(120, 30, 45, now);
-        let Decision::NotBefore(at) = m.decide(RequestClass::Bulk, now) else {
+        let Decision::NotBefore(at) = m.decide(RequestClass::OnScreen, now) else {
             panic!("must wait")
         };
         assert_eq!(at - now, Duration::from_millis(500));
         assert_eq!(
-            m.decide(RequestClass::Bulk, now + Duration::from_millis(500)),
+            m.decide(RequestClass::OnScreen, now + Duration::from_millis(500)),
             Decision::Go
         );
+        // Bulk work leaves a third (40 of 120): 5.5 s of refill.
+        let Decision::NotBefore(at) = m.decide(RequestClass::Bulk, now) else {
+            panic!("must wait")
+        };
+        assert_eq!(at - now, Duration::from_millis(5_500));
     }
 
     #[tokio::test(start_paused = true)]
