@@ -219,17 +219,14 @@ struct Writer {
     _slot: Slot,
 }
 
-/// How long a reader behind on live frames may take nothing before it is closed.
-const LIVE_STALL: Duration = Duration::from_secs(2);
-
 /// How waiting persisted frames meet a slow reader.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Pace {
     /// A replay the client asked for: it comes at the reader's pace and never counts
     /// against it.
     Reader,
-    /// Live frames the writer fell behind on: they go at the reader's pace while it reads,
-    /// and a reader that stopped is closed.
+    /// Live frames the writer fell behind on: they keep flowing whatever the reader
+    /// takes, and a reader 8 MiB behind is closed (§7.7), never waited on.
     Live,
 }
 
@@ -290,11 +287,13 @@ impl Writer {
             } else {
                 self.last_seq
             };
+            // The org stream's frame belongs to no session: it carries none (§7.6's
+            // example has none).
             let session_id = match &scope {
-                Scope::Session(id) | Scope::Tree(id) => id.clone(),
-                Scope::Org => String::new(),
+                Scope::Session(id) | Scope::Tree(id) => Some(id.as_str()),
+                Scope::Org => None,
             };
-            self.write_frame(&truncation_frame(&session_id, from_seq, cap))
+            self.write_frame(&truncation_frame(session_id, from_seq, cap))
                 .await?;
             // Live frames follow; the skipped ones stay skipped (the client reconnects
             // with last_event_id=from_seq to collect them).
@@ -374,23 +373,17 @@ impl Writer {
         Ok(())
     }
 
-    /// Waits until the reader has taken enough that unread bytes are under the first
-    /// backpressure bound. Under [`Pace::Live`] a reader that takes nothing for
-    /// [`LIVE_STALL`] has stopped: it is closed (§7.7), not waited on for ever.
+    /// Under [`Pace::Reader`], waits until the reader has taken enough that unread bytes
+    /// are under the first backpressure bound. Under [`Pace::Live`] it does not wait: the
+    /// reference bounds a lagging reader by bytes alone, and the write closes it at the
+    /// second bound.
     async fn wait_for_reader(&self, pace: Pace) -> Result<(), Closed> {
+        if pace == Pace::Live {
+            return Ok(());
+        }
         while self.unread.load(Ordering::Acquire) > self.bounds.drop_transient_after {
-            let stalled = async {
-                match pace {
-                    Pace::Live => tokio::time::sleep(LIVE_STALL).await,
-                    Pace::Reader => std::future::pending().await,
-                }
-            };
             tokio::select! {
                 _ = self.taken.notified() => {}
-                _ = stalled => {
-                    self.abort.cancel();
-                    return Err(Closed);
-                }
                 _ = self.tx.closed() => return Err(Closed),
                 _ = self.state.shutdown.cancelled() => return Err(Closed),
             }
@@ -489,11 +482,11 @@ impl Writer {
     }
 }
 
-fn truncation_frame(session_id: &str, from_seq: u64, cap: usize) -> Frame {
+fn truncation_frame(session_id: Option<&str>, from_seq: u64, cap: usize) -> Frame {
     let event = Event {
         kind: "gobare.replay_truncated".into(),
         internal_type: Some("gobare.replay_truncated".into()),
-        session_id: Some(session_id.into()),
+        session_id: session_id.map(Into::into),
         seq: None,
         created_at: Some(unix_ms()),
         payload: EventPayload::ReplayTruncated(ReplayTruncated {
@@ -509,7 +502,7 @@ fn truncation_frame(session_id: &str, from_seq: u64, cap: usize) -> Frame {
     Frame {
         seq: None,
         kind: "gobare.replay_truncated".into(),
-        session_id: session_id.to_string(),
+        session_id: session_id.unwrap_or_default().to_string(),
         json: crate::envelope::envelope_json_with_note(&event, Some(&note)),
     }
 }
