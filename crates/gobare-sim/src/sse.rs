@@ -219,14 +219,17 @@ struct Writer {
     _slot: Slot,
 }
 
+/// How long a reader behind on live frames may take nothing before it is closed.
+const LIVE_STALL: Duration = Duration::from_secs(2);
+
 /// How waiting persisted frames meet a slow reader.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Pace {
     /// A replay the client asked for: it comes at the reader's pace and never counts
     /// against it.
     Reader,
-    /// Live frames the writer fell behind on: they keep flowing whatever the reader
-    /// takes, and a reader 8 MiB behind is closed (§7.7), never waited on.
+    /// Live frames the writer fell behind on: they go at the reader's pace while it reads,
+    /// and a reader that stopped is closed.
     Live,
 }
 
@@ -287,8 +290,7 @@ impl Writer {
             } else {
                 self.last_seq
             };
-            // The org stream's frame belongs to no session: it carries none (§7.6's
-            // example has none).
+            // The org stream's frame belongs to no session: it names none.
             let session_id = match &scope {
                 Scope::Session(id) | Scope::Tree(id) => Some(id.as_str()),
                 Scope::Org => None,
@@ -373,17 +375,23 @@ impl Writer {
         Ok(())
     }
 
-    /// Under [`Pace::Reader`], waits until the reader has taken enough that unread bytes
-    /// are under the first backpressure bound. Under [`Pace::Live`] it does not wait: the
-    /// reference bounds a lagging reader by bytes alone, and the write closes it at the
-    /// second bound.
+    /// Waits until the reader has taken enough that unread bytes are under the first
+    /// backpressure bound. Under [`Pace::Live`] a reader that takes nothing for
+    /// [`LIVE_STALL`] has stopped: it is closed (§7.7), not waited on for ever.
     async fn wait_for_reader(&self, pace: Pace) -> Result<(), Closed> {
-        if pace == Pace::Live {
-            return Ok(());
-        }
         while self.unread.load(Ordering::Acquire) > self.bounds.drop_transient_after {
+            let stalled = async {
+                match pace {
+                    Pace::Live => tokio::time::sleep(LIVE_STALL).await,
+                    Pace::Reader => std::future::pending().await,
+                }
+            };
             tokio::select! {
                 _ = self.taken.notified() => {}
+                _ = stalled => {
+                    self.abort.cancel();
+                    return Err(Closed);
+                }
                 _ = self.tx.closed() => return Err(Closed),
                 _ = self.state.shutdown.cancelled() => return Err(Closed),
             }

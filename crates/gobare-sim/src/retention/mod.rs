@@ -43,6 +43,10 @@ impl Db {
             self.pruned_through = self.pruned_through.max(through);
         }
         let through = self.pruned_through;
+        if through == 0 {
+            // Nothing pruned yet: what was published before the first event (seq 0) stays.
+            return Ok(false);
+        }
         let items = self.store().drop_items_through(through, ROWS_PER_STEP)?;
         let artifacts = self
             .store()
