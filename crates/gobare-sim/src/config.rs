@@ -106,9 +106,12 @@ pub struct SimConfig {
     /// With `data_dir`: start over, discarding what it holds (once its lock is held, so a
     /// simulator using it keeps its store).
     pub fresh_data: bool,
-    /// Most events kept in the store: past it the oldest sessions' events are dropped
-    /// (their turns and items stay).
+    /// Most events kept in the store: past it the oldest events are dropped, with the
+    /// items, settled turns and artifacts of that history.
     pub retention_events: u64,
+    /// How often the store is pruned back to `retention_events` (in small steps, off the
+    /// request path): between two prunes it may hold more.
+    pub retention_every: Duration,
 }
 
 impl Default for SimConfig {
@@ -147,6 +150,7 @@ impl Default for SimConfig {
             data_dir: None,
             fresh_data: false,
             retention_events: 1_000_000,
+            retention_every: Duration::from_millis(200),
         }
     }
 }

@@ -142,6 +142,8 @@ pub(crate) struct SessionRec {
     pub(crate) turns: Vec<Turn>,
     /// Turns before `turns[0]`, in the store only.
     pub(crate) stored_turns: usize,
+    /// The leading stored turns retention pruned: the list starts at this one.
+    pub(crate) pruned_turns: usize,
     pub(crate) queue: VecDeque<QueuedTurn>,
     pub(crate) active: Option<ActiveTurn>,
     pub(crate) pending: Vec<Pending>,
@@ -199,6 +201,7 @@ impl SessionRec {
             workspace: WorkspaceState::Unknown,
             turns: Vec::new(),
             stored_turns: 0,
+            pruned_turns: 0,
             queue: VecDeque::new(),
             active: None,
             pending: Vec::new(),
@@ -315,8 +318,11 @@ pub(crate) struct Db {
     /// Inside [`Db::batch`]: the frames emitted, broadcast once the batch is committed.
     held: Option<Vec<Arc<Frame>>>,
     /// Events stored now, and the most kept.
-    event_count: u64,
-    retention: u64,
+    pub(crate) event_count: u64,
+    pub(crate) retention: u64,
+    /// The highest `seq` retention dropped: items, turns and artifacts of the history up
+    /// to it go after the events (`crate::retention`).
+    pub(crate) pruned_through: u64,
 }
 
 impl Db {
@@ -333,6 +339,7 @@ impl Db {
             artifact_ord: store.max_artifact_ord(),
             event_count: store.event_count(),
             retention: retention.max(1),
+            pruned_through: store.min_seq().saturating_sub(1),
             store,
             sessions: BTreeMap::new(),
             session_order: Vec::new(),
@@ -346,6 +353,11 @@ impl Db {
             db.insert_session(rec);
         }
         db
+    }
+
+    /// The store, for what prunes it (`crate::retention`).
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
     }
 
     /// Whether sessions are saved (a data directory's store).
@@ -417,9 +429,10 @@ impl Db {
 
     /// Gives `to` a copy of `from`'s items (a fork), under the same ids.
     pub(crate) fn copy_items(&mut self, from: &str, to: &str) {
+        let seq = self.last_seq();
         for mut item in self.store.items(from) {
             item.session_id = to.to_string();
-            self.store.append_item(to, &item);
+            self.store.append_item(to, &item, seq);
         }
     }
 
@@ -441,15 +454,23 @@ impl Db {
         window: impl FnOnce(usize, &dyn Fn(&str) -> Option<usize>) -> std::ops::Range<usize>,
     ) -> Option<Vec<Turn>> {
         let rec = self.sessions.get(session_id)?;
-        let stored = rec.stored_turns;
+        // Positions count from the oldest turn retention kept; the store's `ord`s from the
+        // session's first turn.
+        let pruned = rec.pruned_turns.min(rec.stored_turns);
+        let stored = rec.stored_turns - pruned;
         let position = |id: &str| match rec.turns.iter().position(|t| t.id == id) {
             Some(at) => Some(stored + at),
-            None => self.store.turn_ord(session_id, id, stored),
+            None => self
+                .store
+                .turn_ord(session_id, id, rec.stored_turns)
+                .and_then(|ord| ord.checked_sub(pruned)),
         };
         let range = window(stored + rec.turns.len(), &position);
         let mut turns = if range.start < stored {
-            self.store
-                .turns_in(session_id, range.start..range.end.min(stored))
+            self.store.turns_in(
+                session_id,
+                range.start + pruned..range.end.min(stored) + pruned,
+            )
         } else {
             Vec::new()
         };
@@ -470,12 +491,13 @@ impl Db {
     /// Moves a session's leading turns that will not change again to the store, all but
     /// the latest: memory holds what may still change, not the history.
     fn retire_turns(&mut self, session_id: &str) {
+        let seq = self.next_seq - 1;
         let Some(rec) = self.sessions.get_mut(session_id) else {
             return;
         };
         while rec.turns.len() > 1 && is_final(&rec.turns[0]) {
             let turn = rec.turns.remove(0);
-            self.store.put_turn(&turn, rec.stored_turns);
+            self.store.put_turn(&turn, rec.stored_turns, seq);
             rec.stored_turns += 1;
         }
     }
@@ -495,7 +517,8 @@ impl Db {
     /// at once (never held in memory).
     pub(crate) fn add_artifact(&mut self, artifact: &Artifact, body: &[u8]) {
         self.artifact_ord += 1;
-        self.store.put_artifact(artifact, body, self.artifact_ord);
+        self.store
+            .put_artifact(artifact, body, self.artifact_ord, self.last_seq());
     }
 
     /// A session's artifacts, oldest first, of one turn when given.
@@ -632,8 +655,8 @@ impl Db {
             self.next_seq += 1;
             s
         });
-        if persisted {
-            self.record_item(session_id, &payload, created_at);
+        if let Some(seq) = seq {
+            self.record_item(session_id, &payload, created_at, seq);
             self.touch(session_id);
             if let Some(rec) = self.sessions.get_mut(session_id) {
                 rec.updated_at = created_at;
@@ -655,13 +678,10 @@ impl Db {
             json: crate::envelope::envelope_json(&event),
         });
         if persisted {
+            // Past the retention bound the oldest go later, in steps, off this path
+            // (`crate::retention`): a write never waits for a prune.
             self.store.append(&frame);
             self.event_count += 1;
-            if self.event_count > self.retention {
-                // Down to 90 % at once, so dropping is occasional rather than per event.
-                let target = self.retention - self.retention / 10;
-                self.event_count = self.store.drop_oldest(self.event_count, target);
-            }
         }
         match &mut self.held {
             Some(held) => held.push(frame.clone()),
@@ -719,7 +739,7 @@ impl Db {
     }
 
     /// Items alongside persisted events, per the `detail.event` mapping of §9.3.
-    fn record_item(&mut self, session_id: &str, payload: &EventPayload, created_at: i64) {
+    fn record_item(&mut self, session_id: &str, payload: &EventPayload, created_at: i64, seq: u64) {
         let (kind, role, content, detail) = match payload {
             EventPayload::UserMessage(t) => (
                 ItemKind::Message,
@@ -808,7 +828,7 @@ impl Db {
             content,
             detail,
         };
-        self.store.append_item(session_id, &item);
+        self.store.append_item(session_id, &item, seq);
     }
 
     /// A new turn, created when its input is accepted (`started_at: null` until it runs).

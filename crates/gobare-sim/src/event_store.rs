@@ -1,10 +1,10 @@
 //! The persisted event log in the [`Store`]: appended by `seq`, replayed by `seq` through
-//! its primary key, and bounded: past the retention bound the oldest sessions' events go
-//! (their items and turns stay: the transcript is kept, only the stream's history is not).
+//! its primary key, and bounded: past the retention bound the oldest events go, with what
+//! was kept for them (`crate::retention`).
 
 use std::sync::Arc;
 
-use rusqlite::{OptionalExtension, params};
+use rusqlite::params;
 
 use crate::store::Store;
 
@@ -117,51 +117,6 @@ impl Store {
             .query_row("SELECT COUNT(*) FROM events", [], |r| r.get::<_, i64>(0))
             .map_or(0, |n| n.max(0) as u64)
     }
-
-    /// Drops whole sessions' events, the session of the oldest stored event first, until at
-    /// most `keep` remain; when one session is left, its oldest events go instead. Returns
-    /// how many remain.
-    pub(crate) fn drop_oldest(&self, mut count: u64, keep: u64) -> u64 {
-        let oldest = |conn: &rusqlite::Connection| {
-            conn.query_row(
-                "SELECT session_id FROM events ORDER BY seq LIMIT 1",
-                [],
-                |r| r.get::<_, String>(0),
-            )
-            .optional()
-            .ok()
-            .flatten()
-        };
-        let newest = self
-            .conn
-            .query_row(
-                "SELECT session_id FROM events ORDER BY seq DESC LIMIT 1",
-                [],
-                |r| r.get::<_, String>(0),
-            )
-            .optional()
-            .ok()
-            .flatten();
-        while count > keep {
-            let Some(session) = oldest(&self.conn) else {
-                return 0;
-            };
-            let dropped = if Some(&session) == newest.as_ref() {
-                self.conn.execute(
-                    "DELETE FROM events WHERE seq IN (SELECT seq FROM events ORDER BY seq LIMIT ?1)",
-                    params![(count - keep) as i64],
-                )
-            } else {
-                self.conn
-                    .execute("DELETE FROM events WHERE session_id = ?1", params![session])
-            };
-            match dropped {
-                Ok(0) | Err(_) => break,
-                Ok(n) => count = count.saturating_sub(n as u64),
-            }
-        }
-        count
-    }
 }
 
 #[cfg(test)]
@@ -204,24 +159,5 @@ mod tests {
             [3, 4, 5]
         );
         assert_eq!(store.max_seq(), 10);
-    }
-
-    #[test]
-    fn the_oldest_sessions_go_first_and_a_last_one_loses_its_oldest_events() {
-        let store = Store::open_temp().unwrap();
-        let sessions = ["a", "a", "b", "a", "c", "c", "c", "c"];
-        for (i, s) in sessions.iter().enumerate() {
-            store.append(&frame(i as u64 + 1, s));
-        }
-        assert_eq!(store.drop_oldest(8, 4), 4);
-        assert_eq!(
-            seqs(store.replay(0, u64::MAX, usize::MAX, None, |_| true)),
-            [5, 6, 7, 8]
-        );
-        assert_eq!(store.drop_oldest(4, 2), 2);
-        assert_eq!(
-            seqs(store.replay(0, u64::MAX, usize::MAX, None, |_| true)),
-            [7, 8]
-        );
     }
 }

@@ -63,7 +63,8 @@
 //! `db`: sessions, turns, items and the global event log (one `seq` counter), on the
 //! SQLite file of `store` (a temporary one, or `SimConfig::data_dir`'s, kept, in a directory
 //! `data_dir` checks is private): `event_store`
-//! keeps its events (within `SimConfig::retention_events`), `saved` its sessions, turns,
+//! keeps its events (`retention/` prunes them past `SimConfig::retention_events`, with their
+//! items, turns and artifacts, off the request path), `saved` its sessions, turns,
 //! artifacts and items, and `restore` ends the turns a restart interrupted; with
 //! `files` (workspace files and snapshots), `tools` (tool configurations) and `envelope`
 //! (an event's wire form). `routes/*`: HTTP handlers. `auth`, `ratelimit`, `idempotency`:
@@ -98,6 +99,7 @@ mod ratelimit;
 mod recall;
 mod refusal;
 mod restore;
+mod retention;
 mod routes;
 mod saved;
 mod scenario;
@@ -182,6 +184,7 @@ impl Simulator {
         if state.db().kept() {
             tokio::spawn(keep_saving(state.clone()));
         }
+        tokio::spawn(retention::keep_pruning(state.clone()));
         let app = routes::router(state.clone());
         let shutdown = state.shutdown.clone();
         let server = tokio::spawn(async move {
@@ -448,6 +451,19 @@ impl Simulator {
     /// The highest `seq` assigned so far (0 before any persisted event).
     pub fn last_seq(&self) -> u64 {
         self.state.db().last_seq()
+    }
+
+    /// How many events the store holds now: past `SimConfig::retention_events` until the
+    /// next prune ([`Simulator::prune_history`]).
+    pub fn stored_events(&self) -> u64 {
+        self.state.db().event_count
+    }
+
+    /// Prunes the store back to `SimConfig::retention_events` now, as the retention task
+    /// does every `SimConfig::retention_every`: the oldest events and the items, settled
+    /// turns and artifacts of their history, in steps, the lock let go between them.
+    pub fn prune_history(&self) {
+        retention::prune_all(&self.state);
     }
 
     /// The scenario names the binary carries.

@@ -173,12 +173,12 @@ fn to_json<T: Serialize>(value: &T) -> String {
 }
 
 impl Store {
-    /// Appends one item of `session_id`.
-    pub(crate) fn append_item(&self, session_id: &str, item: &Item) {
+    /// Appends one item of `session_id`, of the history up to event `seq`.
+    pub(crate) fn append_item(&self, session_id: &str, item: &Item, seq: u64) {
         let stored = self
             .conn
-            .prepare_cached("INSERT INTO items (session_id, json) VALUES (?1, ?2)")
-            .and_then(|mut s| s.execute(params![session_id, to_json(item)]));
+            .prepare_cached("INSERT INTO items (session_id, json, seq) VALUES (?1, ?2, ?3)")
+            .and_then(|mut s| s.execute(params![session_id, to_json(item), seq as i64]));
         if let Err(e) = stored {
             tracing::error!("an item was not stored: {e}");
         }
@@ -232,7 +232,7 @@ impl Store {
                 to_json(&SavedSession::of(rec))
             ])?;
             for (i, turn) in rec.turns.iter().enumerate() {
-                put_turn(&tx, turn, rec.stored_turns + i)?;
+                put_turn(&tx, turn, rec.stored_turns + i, None)?;
             }
         }
         for (key, value) in meta {
@@ -249,9 +249,10 @@ impl Store {
         forget_sessions(&self.conn, ids)
     }
 
-    /// Stores a turn at its place in its session's list (a turn that left memory).
-    pub(crate) fn put_turn(&self, turn: &Turn, ord: usize) {
-        if let Err(e) = put_turn(&self.conn, turn, ord) {
+    /// Stores a turn at its place in its session's list (a turn that left memory), of the
+    /// history up to event `seq`.
+    pub(crate) fn put_turn(&self, turn: &Turn, ord: usize, seq: u64) {
+        if let Err(e) = put_turn(&self.conn, turn, ord, Some(seq)) {
             tracing::error!("a turn was not stored: {e}");
         }
     }
@@ -312,13 +313,14 @@ impl Store {
         serde_json::from_str(&json).ok()
     }
 
-    /// Stores an artifact and its bytes; `ord` orders a session's artifacts.
-    pub(crate) fn put_artifact(&self, artifact: &Artifact, body: &[u8], ord: u64) {
+    /// Stores an artifact and its bytes, of the history up to event `seq`; `ord` orders a
+    /// session's artifacts.
+    pub(crate) fn put_artifact(&self, artifact: &Artifact, body: &[u8], ord: u64, seq: u64) {
         let stored = self
             .conn
             .prepare_cached(
-                "INSERT OR REPLACE INTO artifacts (id, session_id, ord, json, body)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT OR REPLACE INTO artifacts (id, session_id, ord, json, body, seq)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )
             .and_then(|mut s| {
                 s.execute(params![
@@ -326,7 +328,8 @@ impl Store {
                     artifact.session_id,
                     ord as i64,
                     to_json(artifact),
-                    body
+                    body,
+                    seq as i64
                 ])
             });
         if let Err(e) = stored {
@@ -485,6 +488,10 @@ impl Store {
         let mut turns = self
             .conn
             .prepare("SELECT json FROM turns WHERE session_id = ?1 AND ord >= ?2 ORDER BY ord")?;
+        // Turns before the oldest stored one went with retention.
+        let mut oldest_kept = self.conn.prepare(
+            "SELECT MIN(COALESCE((SELECT MIN(ord) FROM turns WHERE session_id = ?1), ?2), ?2)",
+        )?;
         for rec in &mut sessions {
             let from: i64 = first_held.query_row(params![rec.id], |r| r.get(0))?;
             for json in turns.query_map(params![rec.id, from], |r| r.get::<_, String>(0))? {
@@ -493,16 +500,32 @@ impl Store {
                 }
             }
             rec.stored_turns = usize::try_from(from).unwrap_or(0);
+            let oldest: i64 = oldest_kept.query_row(params![rec.id, from], |r| r.get(0))?;
+            rec.pruned_turns = usize::try_from(oldest).unwrap_or(0);
         }
         Ok(sessions)
     }
 }
 
-fn put_turn(conn: &rusqlite::Connection, turn: &Turn, ord: usize) -> rusqlite::Result<()> {
+/// `seq`: the event the turn's history ends at, once it left memory (`None` while it may
+/// still change: retention never prunes it).
+fn put_turn(
+    conn: &rusqlite::Connection,
+    turn: &Turn,
+    ord: usize,
+    seq: Option<u64>,
+) -> rusqlite::Result<()> {
     conn.prepare_cached(
-        "INSERT OR REPLACE INTO turns (id, session_id, ord, json) VALUES (?1, ?2, ?3, ?4)",
+        "INSERT OR REPLACE INTO turns (id, session_id, ord, json, seq)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
-    .execute(params![turn.id, turn.session_id, ord as i64, to_json(turn)])?;
+    .execute(params![
+        turn.id,
+        turn.session_id,
+        ord as i64,
+        to_json(turn),
+        seq.map(|s| s as i64)
+    ])?;
     Ok(())
 }
 

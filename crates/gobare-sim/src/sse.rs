@@ -290,11 +290,12 @@ impl Writer {
             } else {
                 self.last_seq
             };
+            // The org stream's frame belongs to no session: it names none.
             let session_id = match &scope {
-                Scope::Session(id) | Scope::Tree(id) => id.clone(),
-                Scope::Org => String::new(),
+                Scope::Session(id) | Scope::Tree(id) => Some(id.as_str()),
+                Scope::Org => None,
             };
-            self.write_frame(&truncation_frame(&session_id, from_seq, cap))
+            self.write_frame(&truncation_frame(session_id, from_seq, cap))
                 .await?;
             // Live frames follow; the skipped ones stay skipped (the client reconnects
             // with last_event_id=from_seq to collect them).
@@ -489,11 +490,11 @@ impl Writer {
     }
 }
 
-fn truncation_frame(session_id: &str, from_seq: u64, cap: usize) -> Frame {
+fn truncation_frame(session_id: Option<&str>, from_seq: u64, cap: usize) -> Frame {
     let event = Event {
         kind: "gobare.replay_truncated".into(),
         internal_type: Some("gobare.replay_truncated".into()),
-        session_id: Some(session_id.into()),
+        session_id: session_id.map(Into::into),
         seq: None,
         created_at: Some(unix_ms()),
         payload: EventPayload::ReplayTruncated(ReplayTruncated {
@@ -509,7 +510,7 @@ fn truncation_frame(session_id: &str, from_seq: u64, cap: usize) -> Frame {
     Frame {
         seq: None,
         kind: "gobare.replay_truncated".into(),
-        session_id: session_id.to_string(),
+        session_id: session_id.unwrap_or_default().to_string(),
         json: crate::envelope::envelope_json_with_note(&event, Some(&note)),
     }
 }

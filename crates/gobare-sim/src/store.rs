@@ -15,9 +15,10 @@ use rusqlite::{Connection, OpenFlags};
 use crate::data_dir;
 
 /// The layout of the file (`PRAGMA user_version`). Layout 2 lacked the `resolved` table
-/// (sessions carried those actions in their rows): it is migrated, not set aside.
-pub(crate) const SCHEMA_VERSION: i64 = 3;
-const MIGRATED_VERSIONS: [i64; 1] = [2];
+/// (sessions carried those actions in their rows), layout 3 the `seq` of items, turns and
+/// artifacts that retention prunes them by: both are migrated, not set aside.
+pub(crate) const SCHEMA_VERSION: i64 = 4;
+const MIGRATED_VERSIONS: [i64; 2] = [2, 3];
 
 /// The store's file name in a data directory.
 pub(crate) const FILE_NAME: &str = "sim.sqlite";
@@ -198,7 +199,8 @@ fn create_tables(conn: &Connection) -> rusqlite::Result<()> {
              id TEXT PRIMARY KEY,
              session_id TEXT NOT NULL,
              ord INTEGER NOT NULL,
-             json TEXT NOT NULL
+             json TEXT NOT NULL,
+             seq INTEGER
          );
          CREATE INDEX IF NOT EXISTS turns_by_session ON turns (session_id, ord);
          CREATE TABLE IF NOT EXISTS artifacts (
@@ -206,13 +208,15 @@ fn create_tables(conn: &Connection) -> rusqlite::Result<()> {
              session_id TEXT NOT NULL,
              ord INTEGER NOT NULL,
              json TEXT NOT NULL,
-             body BLOB
+             body BLOB,
+             seq INTEGER NOT NULL DEFAULT 0
          );
          CREATE INDEX IF NOT EXISTS artifacts_by_session ON artifacts (session_id, ord);
          CREATE TABLE IF NOT EXISTS items (
              n INTEGER PRIMARY KEY,
              session_id TEXT NOT NULL,
-             json TEXT NOT NULL
+             json TEXT NOT NULL,
+             seq INTEGER NOT NULL DEFAULT 0
          );
          CREATE INDEX IF NOT EXISTS items_by_session ON items (session_id, n);
          CREATE TABLE IF NOT EXISTS resolved (
@@ -226,6 +230,31 @@ fn create_tables(conn: &Connection) -> rusqlite::Result<()> {
              json TEXT NOT NULL
          );
          COMMIT;",
+    )?;
+    add_retention_columns(conn)
+}
+
+/// The `seq` columns layout 3 lacked: the last event of the history a row belongs to
+/// (retention drops the row with that event). Rows of an older store get 0 (the oldest
+/// history); a turn still in memory has none (it is never pruned).
+fn add_retention_columns(conn: &Connection) -> rusqlite::Result<()> {
+    for (table, column) in [
+        ("items", "seq INTEGER NOT NULL DEFAULT 0"),
+        ("turns", "seq INTEGER"),
+        ("artifacts", "seq INTEGER NOT NULL DEFAULT 0"),
+    ] {
+        let has_seq = conn
+            .prepare(&format!(
+                "SELECT 1 FROM pragma_table_info('{table}') WHERE name = 'seq'"
+            ))?
+            .exists([])?;
+        if !has_seq {
+            conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column}"))?;
+        }
+    }
+    // Turns are rewritten while in memory (out of `seq` order): pruned through an index.
+    conn.execute_batch(
+        "CREATE INDEX IF NOT EXISTS turns_by_seq ON turns (seq) WHERE seq IS NOT NULL",
     )
 }
 

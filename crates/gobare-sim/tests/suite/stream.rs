@@ -169,9 +169,21 @@ async fn a_replay_over_the_cap_is_truncated_then_live_frames_follow() {
     assert_eq!(env["from_seq"], 5);
     assert_eq!(env["payload"]["from_seq"], 5);
     same_shape(&env, &examples()["gobare.replay_truncated"], "truncated").unwrap();
+    assert_eq!(env["session_id"], id.as_str());
     api.sim.seed_events(&id, 1);
     let live = sse.next(WAIT).await.unwrap();
     assert_eq!(live.id.as_deref(), Some("21"));
+
+    // The org stream's frame belongs to no session: it names none (never "").
+    let resp = api
+        .req(reqwest::Method::GET, "/v1/events?last_event_id=0")
+        .send()
+        .await
+        .unwrap();
+    let frames = Sse::new(resp).until("gobare.replay_truncated").await;
+    let env = frames.last().unwrap().json();
+    assert!(env["session_id"].is_null(), "{env}");
+    assert_eq!(env["from_seq"], 5);
 }
 
 #[tokio::test]
