@@ -408,10 +408,14 @@ fn the_back_up_check_finds_an_arrow_back_up() {
 const RUNTIME: &str = "src/app/runtime.rs";
 /// The other `select!`s of the crate, none of which touches the terminal: each races one
 /// piece of IO against its end, or runs a task without a screen.
-const OTHER_SELECTS: [(&str, &str); 8] = [
+const OTHER_SELECTS: [(&str, &str); 9] = [
     ("src/commands/tail.rs", "prints frames, reads no key"),
     ("src/outputs/save.rs", "a download against its cancellation"),
     ("src/commands/follow.rs", "prints lines, reads no key"),
+    (
+        "src/commands/wait.rs",
+        "follows a stream until a deadline, reads no key",
+    ),
     ("src/commands/export.rs", "a replay against Ctrl+C"),
     ("src/commands/diff.rs", "a replay against Ctrl+C"),
     ("src/commands/sim.rs", "the simulator until Ctrl+C"),
