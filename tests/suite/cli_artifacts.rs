@@ -501,16 +501,18 @@ async fn download_makes_a_directory_that_does_not_exist_and_refuses_a_file_in_th
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_download_waits_out_the_rate_limit_and_saves_every_artifact() {
-    let sim = Simulator::start(SimConfig {
-        rate_limits: gobare_sim::RateLimits {
-            general_per_minute: 600,
-            sessions_per_minute: 10,
-            enforce: true,
-        },
-        ..SimConfig::for_tests()
-    })
-    .await
-    .unwrap();
+    let sim = std::sync::Arc::new(
+        Simulator::start(SimConfig {
+            rate_limits: gobare_sim::RateLimits {
+                general_per_minute: 600,
+                sessions_per_minute: 10,
+                enforce: true,
+            },
+            ..SimConfig::for_tests()
+        })
+        .await
+        .unwrap(),
+    );
     let session = sim.create_session(Some("many outputs"));
     let mut bodies = Vec::new();
     for i in 0..50 {
@@ -523,7 +525,23 @@ async fn a_download_waits_out_the_rate_limit_and_saves_every_artifact() {
         );
         bodies.push(body);
     }
+    // Another busy program on the token keeps the bucket empty until the command's listing
+    // has been refused, then stops: the refusal is certain, not a race with the refill.
     crate::support::sim::spend_the_budget(&sim).await;
+    let listing = format!("GET /v1/sessions/{session}/artifacts");
+    let hammer = {
+        let (sim, listing) = (sim.clone(), listing.clone());
+        tokio::spawn(async move {
+            let http = reqwest::Client::new();
+            let url = format!("{}v1/sessions", sim.url());
+            let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+            while tokio::time::Instant::now() < deadline
+                && !sim.requests().iter().any(|r| r.starts_with(&listing))
+            {
+                let _ = http.get(&url).bearer_auth(sim.token()).send().await;
+            }
+        })
+    };
     let home = Home::new();
     let dir = home.path("saved");
     // Once refused, bulk work waits until a third of the bucket is back (20 s).
@@ -535,6 +553,7 @@ async fn a_download_waits_out_the_rate_limit_and_saves_every_artifact() {
         Duration::from_secs(120),
     )
     .await;
+    hammer.await.unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         started.elapsed() >= Duration::from_secs(1),

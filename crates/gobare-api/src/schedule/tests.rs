@@ -137,5 +137,6 @@ async fn a_dropped_waiter_never_holds_back_the_classes_below_it() {
     let _background = scheduler
         .admit(RequestClass::Background, BucketName::General)
         .await;
-    assert!(Instant::now() - started <= Duration::from_millis(600));
+    // The refill's 2 s, not a wait on a waiter that has gone.
+    assert!(Instant::now() - started <= Duration::from_millis(2_100));
 }
