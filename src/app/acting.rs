@@ -482,7 +482,7 @@ impl App {
             (Confirm::Quit { .. }, true) => self.quit(),
             (Confirm::Quit { .. }, false) => self.notice(None),
             (Confirm::ApproveSensitive { call_id }, true) => {
-                self.screen.modes.decided();
+                self.enter_decided();
                 if let Some(input) = self
                     .screen
                     .prompt

@@ -79,7 +79,7 @@ impl Scope {
             Scope::Everywhere => "Everywhere",
             Scope::Typing => "Typing (the input box): every other key is text",
             Scope::Deciding => "Deciding (Tab while the agent waits on you)",
-            Scope::Decided => "After a decision (keys are held, not text)",
+            Scope::Decided => "After a decision (keys are held, not text, for a moment)",
             Scope::Panes => "Panes (Shift+Tab): letters are commands, the box says so",
             Scope::Confirming => "Confirming (a question in the input area)",
             Scope::Search => "Search (/ in the panes)",
@@ -619,7 +619,7 @@ pub(crate) const TABLE: &[Binding] = &[
         Decided,
         &[],
         Ignore,
-        "held, not sent: neither text nor another decision (Esc, then Ctrl+Y puts it back)",
+        "held, not sent: neither text nor another decision (Esc, then Ctrl+Y puts it back); the hold ends by itself 3 s after the decision or when its turn ends",
     )
     .keys("other keys"),
     // Panes.

@@ -696,3 +696,69 @@ fn a_draft_stashed_by_an_unanswered_send_is_in_the_history_after_a_restart() {
         "the stashed draft survives a restart"
     );
 }
+
+fn turn_event(kind: &str, seq: u64) -> gobare_api::model::Event {
+    let env = serde_json::json!({"type": kind, "seq": seq, "created_at": 1000,
+        "payload": {"turnId": "turn_1"}});
+    gobare_api::model::Event::parse(&env.to_string()).unwrap()
+}
+
+#[test]
+fn keys_are_held_after_a_decision_only_until_the_turn_that_asked_it_ends() {
+    use crate::session::Update;
+    let mut rig = Rig::new();
+    rig.app
+        .view
+        .apply(Update::Event(turn_event("turn.started", 1)));
+    rig.arrive(Arrival::Approval);
+    rig.press(KeyCode::Tab);
+    rig.type_text("y");
+    assert_eq!(rig.mode(), Mode::Decided);
+    rig.type_text("ok");
+    assert!(rig.notice().contains("held, not sent"), "{}", rig.notice());
+    rig.app
+        .view
+        .apply(Update::Event(turn_event("turn.ended", 2)));
+    rig.app.end_hold_if_over(std::time::Instant::now());
+    assert_eq!(rig.mode(), Mode::Typing, "the turn that asked ended");
+    assert!(
+        rig.screen_text(100, 30).contains(" Typing"),
+        "the title says the box has the keys"
+    );
+    assert!(rig.notice().contains("typing again"), "{}", rig.notice());
+    rig.type_text("thanks");
+    assert_eq!(rig.box_text(), "thanks", "text, not held");
+    // Ctrl+Y puts back what was held, and the word about it goes with it.
+    rig.key(KeyCode::Char('y'), KeyModifiers::CONTROL);
+    assert_eq!(rig.box_text(), "thanksok");
+    assert_eq!(rig.notice(), "", "the notice went with the held keys");
+}
+
+#[test]
+fn keys_are_held_only_for_the_moment_after_a_decision() {
+    let mut rig = Rig::new();
+    rig.arrive(Arrival::Approval);
+    rig.press(KeyCode::Tab);
+    rig.type_text("y");
+    rig.type_text("y");
+    assert_eq!(rig.mode(), Mode::Decided, "a second y at once is held");
+    let later = std::time::Instant::now() + super::super::decided_hold::HOLD_FOR;
+    rig.app.end_hold_if_over(later);
+    assert_eq!(rig.mode(), Mode::Typing);
+    rig.type_text("thanks");
+    assert_eq!(rig.box_text(), "thanks");
+    assert_eq!(rig.sent().len(), 1, "only the decision");
+}
+
+#[test]
+fn ctrl_y_putting_held_keys_back_takes_the_held_notice_away() {
+    let mut rig = Rig::new();
+    rig.arrive(Arrival::Approval);
+    rig.press(KeyCode::Tab);
+    rig.type_text("yabc");
+    assert!(rig.notice().contains("held, not sent"), "{}", rig.notice());
+    rig.press(KeyCode::Esc);
+    rig.key(KeyCode::Char('y'), KeyModifiers::CONTROL);
+    assert_eq!(rig.box_text(), "abc");
+    assert_eq!(rig.notice(), "");
+}
