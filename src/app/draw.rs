@@ -11,6 +11,7 @@ impl App {
         if self.spoken.is_some() {
             return self.write_lines();
         }
+        let away = self.away_on_screen();
         let App {
             tui,
             view,
@@ -20,7 +21,6 @@ impl App {
             ..
         } = self;
         let label = replay.label();
-        let away = self.away.shown(gobare_api::clock::unix_ms());
         tui.draw(|f| {
             screen.draw(f, view, theme, label.as_deref());
             if let Some(digest) = &away {

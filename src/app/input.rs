@@ -74,6 +74,13 @@ impl App {
         }
         // A key after the hold's moment (or its turn) is the box's, as the title now says.
         self.end_hold_if_over(super::decided_hold::key_time());
+        let was_in_panes = self.screen.mode().pane_has_keys();
+        self.route_key(key);
+        self.end_search_left_behind(was_in_panes);
+        self.request_frame();
+    }
+
+    fn route_key(&mut self, key: KeyEvent) {
         match keys::route(key, self.screen.mode(), &self.keymap) {
             KeyRoute::Do(intent) => self.dispatch(intent),
             KeyRoute::Input => self.key_to_input(key),
@@ -111,7 +118,6 @@ impl App {
             // The overlays' and the fleet's own rows: read through their scopes.
             KeyRoute::View(_) | KeyRoute::Fleet(_) | KeyRoute::Ignore => {}
         }
-        self.request_frame();
     }
 
     /// A key for the open overlay.
@@ -254,7 +260,9 @@ impl App {
             (MouseEventKind::Down(MouseButton::Left), Target::Composer) => Intent::FocusInput,
             _ => return,
         };
+        let was_in_panes = self.screen.mode().pane_has_keys();
         self.dispatch(intent);
+        self.end_search_left_behind(was_in_panes);
     }
 }
 

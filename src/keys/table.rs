@@ -824,7 +824,7 @@ pub(crate) const TABLE: &[Binding] = &[
         Panes,
         &[k(KeyCode::Esc)],
         Do(Intent::Back),
-        "clear the selection, then back to typing",
+        "clear the selection, then back to typing (a search kept here ends)",
     )
     .hint("Esc type", Shown::Always),
     row(Panes, &[c('i')], Do(Intent::FocusInput), "back to typing").action("focus_input"),

@@ -613,3 +613,45 @@ pub(super) fn the_short_panes_build_their_lines_once_per_frame() {
         "tabs: neither pane shown"
     );
 }
+
+/// The cells around an overlay: its one-cell margin (empty where there is none).
+fn overlay_margin(out: &ratatui::buffer::Buffer) -> String {
+    let area = out.area;
+    let inner = crate::ui::overlay::area(area);
+    let mut margin = String::new();
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right() {
+            let inside =
+                x >= inner.left() && x < inner.right() && y >= inner.top() && y < inner.bottom();
+            if !inside {
+                margin.push_str(out[(x, y)].symbol());
+            }
+        }
+    }
+    margin
+}
+
+#[test]
+pub(super) fn an_overlay_leaves_no_piece_of_the_panes_borders_around_it() {
+    let v = full_session();
+    for (w, h) in [(40, 15), (160, 48)] {
+        let mut screen = navigating(Pane::Events);
+        let pager = crate::ui::pager::Pager::plain(
+            "event 7",
+            "{\"type\": \"turn.started\"}",
+            &Theme::default(),
+        );
+        screen.open_overlay(Box::new(pager));
+        let term = render_in(&v, &mut screen, w, h, &Theme::no_color());
+        let margin = overlay_margin(term.backend().buffer());
+        assert!(
+            margin.chars().all(|c| c == ' '),
+            "{w}x{h}: {margin:?}\n{}",
+            term.backend()
+        );
+        insta::assert_snapshot!(
+            format!("overlay_margin_{w}x{h}"),
+            term.backend().to_string()
+        );
+    }
+}

@@ -762,3 +762,47 @@ fn ctrl_y_putting_held_keys_back_takes_the_held_notice_away() {
     assert_eq!(rig.box_text(), "abc");
     assert_eq!(rig.notice(), "");
 }
+
+#[test]
+fn a_kept_search_ends_when_the_panes_give_the_keys_back() {
+    let mut rig = Rig::new();
+    rig.key(KeyCode::BackTab, KeyModifiers::SHIFT);
+    rig.press(KeyCode::Char('/'));
+    rig.type_text("Review");
+    rig.press(KeyCode::Enter);
+    assert_eq!(rig.mode(), Mode::Navigating);
+    let shown = rig.screen_text(120, 30);
+    assert!(
+        shown.contains("/Review") && shown.contains("n older"),
+        "{shown}"
+    );
+    rig.press(KeyCode::Esc);
+    assert_eq!(rig.mode(), Mode::Typing);
+    let shown = rig.screen_text(120, 30);
+    assert!(
+        !shown.contains("/Review") && !shown.contains("n older"),
+        "the search's line outlived it:\n{shown}"
+    );
+    assert!(!rig.app.screen.search.is_active());
+    rig.type_text("n");
+    assert_eq!(rig.box_text(), "n", "n is text in the box");
+}
+
+#[test]
+fn the_away_digest_waits_under_an_overlay_and_esc_closes_the_overlay_first() {
+    let mut rig = Rig::new();
+    rig.app.away_show_for_test();
+    assert!(rig.app.away_on_screen().is_some());
+    let pager =
+        crate::ui::pager::Pager::plain("changes", "+ a line", &crate::ui::theme::Theme::default());
+    rig.app.screen.open_overlay(Box::new(pager));
+    assert!(
+        rig.app.away_on_screen().is_none(),
+        "the digest is not drawn over the overlay"
+    );
+    rig.press(KeyCode::Esc);
+    assert!(!rig.app.screen.overlay_open(), "Esc closed the overlay");
+    assert!(rig.app.away_on_screen().is_some(), "the digest is back");
+    rig.press(KeyCode::Esc);
+    assert!(rig.app.away_on_screen().is_none(), "the next Esc closed it");
+}
