@@ -77,10 +77,18 @@ impl App {
 
     /// What the input box's title hints depend on now.
     pub(super) fn key_situation(&self) -> crate::keys::table::Situation {
+        let decision = crate::keys::decision::Decision::of(self.view.actions());
+        let picked = self
+            .screen
+            .prompt
+            .highlighted_option(self.view.actions())
+            .is_some();
         crate::keys::table::Situation {
             waiting: !self.view.actions().nothing_listed(),
             running: self.view.turn_running(),
             enter_answers: self.enter_answers(),
+            decision,
+            enter_decides: picked || self.box_answers(),
         }
     }
 }

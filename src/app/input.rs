@@ -159,11 +159,13 @@ impl App {
             PromptAction::ConfirmSensitive(call_id) => {
                 self.screen.ask(Confirm::ApproveSensitive { call_id });
             }
-            PromptAction::Explain(_)
-                if key.code == KeyCode::Enter && !self.screen.composer.is_empty() =>
+            // Enter with no option picked: the box's text answers, where it can.
+            PromptAction::Explain(_) | PromptAction::NotMine
+                if key.code == KeyCode::Enter && self.box_answers() =>
             {
-                self.enter_decided();
-                self.act_answer_with_box();
+                if self.act_answer_with_box() {
+                    self.enter_decided();
+                }
             }
             PromptAction::Explain(text) => self.notice(Some(text.into())),
             PromptAction::Consumed => self.screen.modes.touch_deciding(),

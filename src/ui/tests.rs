@@ -74,7 +74,8 @@ pub(super) fn render_in(
     let situation = crate::keys::table::Situation {
         waiting: !v.actions().nothing_listed(),
         running: v.turn_running(),
-        enter_answers: false,
+        decision: crate::keys::decision::Decision::of(v.actions()),
+        ..Default::default()
     };
     ui.set_mode_title(crate::keys::table::mode_title(
         ui.mode(),

@@ -75,7 +75,9 @@ impl Rig {
             Arrival::Approval | Arrival::SensitiveApproval => {
                 (RequiredActionKind::Approval, "bash")
             }
-            Arrival::Question => (RequiredActionKind::Question, "question"),
+            Arrival::Question | Arrival::ChoiceQuestion => {
+                (RequiredActionKind::Question, "question")
+            }
             Arrival::FunctionCall => (RequiredActionKind::FunctionCall, "lookup_order"),
         };
         self.listed.push(RequiredAction {
@@ -98,6 +100,12 @@ impl Rig {
                 "Which way?",
                 vec!["left".into(), "right".into()],
                 None,
+            ),
+            Arrival::ChoiceQuestion => actions.set_question_details(
+                &call_id,
+                "Which way?",
+                vec!["left".into(), "right".into()],
+                Some(false),
             ),
             _ => {}
         }
@@ -152,6 +160,12 @@ impl Rig {
     pub(super) fn mode(&self) -> Mode {
         self.app.screen.mode().clone()
     }
+
+    /// The input box's title as the next frame draws it.
+    pub(super) fn title(&mut self) -> String {
+        self.app.prepare_frame();
+        self.app.screen.mode_title().to_string()
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -159,6 +173,8 @@ pub(super) enum Arrival {
     Approval,
     SensitiveApproval,
     Question,
+    /// A question that takes only its options' words.
+    ChoiceQuestion,
     FunctionCall,
 }
 
@@ -806,3 +822,5 @@ fn the_away_digest_waits_under_an_overlay_and_esc_closes_the_overlay_first() {
     rig.press(KeyCode::Esc);
     assert!(rig.app.away_on_screen().is_none(), "the next Esc closed it");
 }
+
+mod hint_walk;
