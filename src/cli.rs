@@ -46,7 +46,7 @@ pub(crate) fn parse() -> Cli {
 
 /// The client's options that mean nothing to the simulator (it serves; it never connects
 /// or reads a token): still accepted after `sim`, but left out of its help.
-const CLIENT_ONLY: [&str; 3] = ["api", "token_file", "allow_insecure_http"];
+const CLIENT_ONLY: [&str; 4] = ["api", "token_file", "allow_insecure_http", "screen_reader"];
 
 /// The command as parsed: global options reach every subcommand once built, and only then
 /// can `sim`'s help leave the client's out.

@@ -304,6 +304,22 @@ pub(super) fn config_warnings_stay_on_top_of_a_session_with_history_one_a_line()
 }
 
 #[test]
+pub(super) fn a_long_config_warning_is_wrapped_whole_not_cut_at_the_pane() {
+    let warning = "[theme] name = \"solarised\" is not a theme (dark, light, high-contrast, colour-blind): using dark".to_string();
+    let mut v = view().with_config_warnings(vec![warning]);
+    apply(
+        &mut v,
+        [ev("agent.message", Some(3), json!({"text": "hello there"}))],
+    );
+    for (w, h) in [(40, 15), (160, 48)] {
+        let out = render(&v, &mut Screen::new(), w, h);
+        // Cut at the pane's edge, "using …" never showed.
+        assert!(out.contains("using"), "{w}x{h}:\n{out}");
+        insta::assert_snapshot!(format!("config_warning_wrapped_{w}x{h}"), out);
+    }
+}
+
+#[test]
 pub(super) fn areas_adapt_to_the_terminal() {
     let wide = layout(160, 48, Pane::Transcript, false);
     assert_eq!(wide.panes.len(), 4);
@@ -655,4 +671,18 @@ pub(super) fn an_overlay_leaves_no_piece_of_the_panes_borders_around_it() {
             term.backend().to_string()
         );
     }
+}
+
+#[test]
+pub(super) fn the_status_bar_names_an_untitled_session_by_its_first_message() {
+    let mut v = view();
+    let id = v.session_id().to_string();
+    assert!(render(&v, &mut Screen::new(), 160, 48).contains(&id));
+    v.apply(crate::session::Update::FirstMessage(Some(
+        "Fix the nightly export".into(),
+    )));
+    let out = render(&v, &mut Screen::new(), 160, 48);
+    let footer = out.lines().last().unwrap_or_default();
+    assert!(footer.contains("Fix the nightly export"), "{footer}");
+    assert!(!footer.contains(&id), "a bare id: {footer}");
 }

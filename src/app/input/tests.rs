@@ -824,3 +824,46 @@ fn the_away_digest_waits_under_an_overlay_and_esc_closes_the_overlay_first() {
 }
 
 mod hint_walk;
+
+#[test]
+fn quitting_speaks_of_a_draft_only_when_there_is_one() {
+    use crate::keys::mode::Confirm;
+    let question = |rig: &Rig| match rig.mode() {
+        Mode::Confirming(Confirm::Quit { why }) => why,
+        other => panic!("{other:?}"),
+    };
+    let mut waiting = Rig::new();
+    waiting.arrive(Arrival::Approval);
+    waiting.key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    let why = question(&waiting);
+    assert!(!why.contains("draft"), "{why}");
+    assert!(why.contains("it stays on the server"), "{why}");
+    let mut drafting = Rig::new();
+    drafting.type_text("half a thought");
+    drafting.key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    let why = question(&drafting);
+    assert_eq!(why, "you have a draft (the draft is kept)");
+}
+
+#[test]
+fn o_without_an_opener_copies_the_url_and_says_so() {
+    use crate::session::Update;
+    let mut rig = Rig::new();
+    rig.app.open_command = "gobare-tui-test-no-such-opener".into();
+    let env = serde_json::json!({"type": "agent.message", "seq": 1, "created_at": 1000,
+        "payload": {"text": "preview ready https://p-7ba19a6dbaeb.gobare.dev"}});
+    rig.app.view.apply(Update::Event(
+        gobare_api::model::Event::parse(&env.to_string()).unwrap(),
+    ));
+    rig.screen_text(100, 30);
+    rig.key(KeyCode::BackTab, KeyModifiers::SHIFT);
+    rig.press(KeyCode::Up);
+    rig.press(KeyCode::Char('o'));
+    let notice = rig.notice();
+    assert!(
+        notice.contains("no gobare-tui-test-no-such-opener to open it")
+            && notice.contains("copied")
+            && notice.contains("https://p-7ba19a6dbaeb.gobare.dev"),
+        "{notice}"
+    );
+}
