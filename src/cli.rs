@@ -131,6 +131,26 @@ pub(crate) enum CliCommand {
     Report(ReportArgs),
 }
 
+impl CliCommand {
+    /// The subcommand's name, as typed.
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            CliCommand::Attach(_) => "attach",
+            CliCommand::List(_) => "list",
+            CliCommand::Fleet(_) => "fleet",
+            CliCommand::New(_) => "new",
+            CliCommand::Demo(_) => "demo",
+            CliCommand::Tail(_) => "tail",
+            CliCommand::Export(_) => "export",
+            CliCommand::Diff(_) => "diff",
+            CliCommand::Follow(_) => "follow",
+            CliCommand::Sim(_) => "sim",
+            CliCommand::Artifacts(_) => "artifacts",
+            CliCommand::Report(_) => "report",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Args)]
 pub(crate) struct AttachArgs {
     /// The session id (a UUID), or any unique prefix of it.
