@@ -867,3 +867,32 @@ fn o_without_an_opener_copies_the_url_and_says_so() {
         "{notice}"
     );
 }
+
+#[test]
+fn a_sensitive_command_cut_to_fit_says_so_before_y_is_asked_for() {
+    let mut rig = Rig::new();
+    let call = rig.arrive(Arrival::SensitiveApproval);
+    let command = (1..=8)
+        .map(|n| format!("systemctl restart export-worker-{n}"))
+        .collect::<Vec<_>>()
+        .join(" && ");
+    rig.app.view.actions_mut().set_approval_details(
+        &call,
+        "bash",
+        serde_json::json!({ "command": command }),
+        true,
+    );
+    rig.press(KeyCode::Tab);
+    rig.type_text("y");
+    assert!(matches!(rig.mode(), Mode::Confirming(_)));
+    let shown = rig.screen_text(40, 15);
+    assert!(
+        shown.contains("more lines cut"),
+        "a cut without a mark:\n{shown}"
+    );
+    insta::assert_snapshot!("sensitive_cut_40x15", shown);
+    let shown = rig.screen_text(160, 48);
+    assert!(shown.contains("export-worker-8"), "{shown}");
+    assert!(!shown.contains("more lines cut"), "{shown}");
+    insta::assert_snapshot!("sensitive_cut_160x48", shown);
+}
