@@ -54,7 +54,7 @@ pub(crate) fn parse() -> Cli {
 
 /// The client's options that mean nothing to the simulator (it serves; it never connects
 /// or reads a token): still accepted after `sim`, but left out of its help.
-const CLIENT_ONLY: [&str; 3] = ["api", "token_file", "allow_insecure_http"];
+const CLIENT_ONLY: [&str; 4] = ["api", "token_file", "allow_insecure_http", "screen_reader"];
 
 /// The command as parsed: global options reach every subcommand once built, and only then
 /// can `sim`'s help leave the client's out.
@@ -148,6 +148,26 @@ pub(crate) enum CliCommand {
     Wait(WaitArgs),
     /// Every decision waiting on you across the organization, soonest deadline first.
     Inbox(InboxArgs),
+}
+
+impl CliCommand {
+    /// The subcommand's name, as typed.
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            CliCommand::Attach(_) => "attach",
+            CliCommand::List(_) => "list",
+            CliCommand::Fleet(_) => "fleet",
+            CliCommand::New(_) => "new",
+            CliCommand::Demo(_) => "demo",
+            CliCommand::Tail(_) => "tail",
+            CliCommand::Export(_) => "export",
+            CliCommand::Diff(_) => "diff",
+            CliCommand::Follow(_) => "follow",
+            CliCommand::Sim(_) => "sim",
+            CliCommand::Artifacts(_) => "artifacts",
+            CliCommand::Report(_) => "report",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Args)]

@@ -34,7 +34,8 @@ pub fn main() -> ExitCode {
     {
         return fail(exit::RUNTIME_ERROR, &e.to_string());
     }
-    let _log_guard = start_logging(&config);
+    let command = cli.command.as_ref().map_or("start", CliCommand::name);
+    let _log_guard = start_logging(&config, command);
 
     // `tail` only moves frames from the socket to stdout, `export` from the socket to a
     // buffered file, `artifacts` bytes from the socket to a file (written on a blocking
@@ -110,7 +111,7 @@ fn fail(code: u8, message: &str) -> ExitCode {
 /// Logs go to daily files under the state directory, never to the terminal (the UI owns
 /// it and `tail` owns stdout). A log directory that cannot be created means no logs, not
 /// a failed command.
-fn start_logging(config: &Config) -> Option<WorkerGuard> {
+fn start_logging(config: &Config, command: &str) -> Option<WorkerGuard> {
     // The appender reports a missing directory on stderr by itself; create it first. It
     // follows links: none is left where it opens a file.
     let dirs = match config.log_dir.strip_prefix(&config.state_dir) {
@@ -155,6 +156,8 @@ fn start_logging(config: &Config) -> Option<WorkerGuard> {
         .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
         .with_writer(writer)
         .with_ansi(false)
+        // One file for every process on the machine: each line says whose it is.
+        .with_timer(crate::log_stamp::LineStamp::this_process(command))
         .try_init();
     installed.ok().map(|()| guard)
 }

@@ -22,6 +22,7 @@ pub mod fleet;
 #[doc(hidden)]
 pub mod fuzzing;
 pub(crate) mod keys;
+mod log_stamp;
 mod notify;
 mod outputs;
 mod redact;

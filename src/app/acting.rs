@@ -313,13 +313,35 @@ impl App {
     }
 
     /// Enter in the deciding mode with text in the box: the text answers what is shown.
-    pub(super) fn act_answer_with_box(&mut self) {
+    /// Returns whether it went out as the answer.
+    pub(super) fn act_answer_with_box(&mut self) -> bool {
         let text = self.screen.composer.text();
         if self.answerable().is_none() {
-            return self.notice(Some("this waits for y or n: text cannot answer it".into()));
+            self.notice(Some("this waits for y or n: text cannot answer it".into()));
+            return false;
         }
         self.acting.answering = None;
-        self.act_answer_with_text(text.trim().to_string());
+        self.act_answer_with_text(text.trim().to_string())
+    }
+
+    /// Whether the box's text, as it is, would answer the decision shown (Enter while
+    /// deciding): any text for a function call or an open question, an option's words for
+    /// a question that takes only those.
+    pub(super) fn box_answers(&self) -> bool {
+        let text = self.screen.composer.text();
+        let Some(action) = self.answerable() else {
+            return false;
+        };
+        if text.trim().is_empty() {
+            return false;
+        }
+        let question = self.view.actions().question(action);
+        action.kind == RequiredActionKind::FunctionCall
+            || question.free_text_allowed()
+            || question
+                .options
+                .iter()
+                .any(|o| o.trim().eq_ignore_ascii_case(text.trim()))
     }
 
     /// Whether `text` went out as the answer.
@@ -482,7 +504,7 @@ impl App {
             (Confirm::Quit { .. }, true) => self.quit(),
             (Confirm::Quit { .. }, false) => self.notice(None),
             (Confirm::ApproveSensitive { call_id }, true) => {
-                self.screen.modes.decided();
+                self.enter_decided();
                 if let Some(input) = self
                     .screen
                     .prompt

@@ -190,6 +190,28 @@ impl App {
         }
     }
 
+    /// The digest to draw over the screen: none while an overlay or the key list is open
+    /// (Esc closes what is on top, and the digest is there again once it has closed).
+    pub(super) fn away_on_screen(&self) -> Option<Digest> {
+        let covered =
+            self.screen.overlay_open() || *self.screen.mode() == crate::keys::mode::Mode::Help;
+        if covered {
+            return None;
+        }
+        self.away.shown(gobare_api::clock::unix_ms())
+    }
+
+    /// A digest with nothing in it, shown (for the tests of what covers it).
+    #[cfg(test)]
+    pub(super) fn away_show_for_test(&mut self) {
+        let window = Window {
+            after_seq: Some(0),
+            from_ms: None,
+        };
+        let b = DigestBuilder::new(&self.session_id, window, 0, true);
+        self.away.state = State::Shown(Box::new(b));
+    }
+
     /// Esc: the digest goes, if one is shown. Returns whether it was.
     pub(super) fn away_dismiss(&mut self) -> bool {
         if matches!(self.away.state, State::Shown(_)) {

@@ -11,6 +11,7 @@ impl App {
         if self.spoken.is_some() {
             return self.write_lines();
         }
+        let away = self.away_on_screen();
         let App {
             tui,
             view,
@@ -20,7 +21,6 @@ impl App {
             ..
         } = self;
         let label = replay.label();
-        let away = self.away.shown(gobare_api::clock::unix_ms());
         tui.draw(|f| {
             screen.draw(f, view, theme, label.as_deref());
             if let Some(digest) = &away {
@@ -77,10 +77,18 @@ impl App {
 
     /// What the input box's title hints depend on now.
     pub(super) fn key_situation(&self) -> crate::keys::table::Situation {
+        let decision = crate::keys::decision::Decision::of(self.view.actions());
+        let picked = self
+            .screen
+            .prompt
+            .highlighted_option(self.view.actions())
+            .is_some();
         crate::keys::table::Situation {
             waiting: !self.view.actions().nothing_listed(),
             running: self.view.turn_running(),
             enter_answers: self.enter_answers(),
+            decision,
+            enter_decides: picked || self.box_answers(),
         }
     }
 }

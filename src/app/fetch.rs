@@ -22,6 +22,8 @@ pub(crate) enum FetchJob {
     PastTurns { after: String },
     /// `GET …/items?order=desc&limit=N`: recent history when resuming from a cursor.
     Items,
+    /// `GET …/items?order=asc&limit=5`: an untitled session's first message, its name.
+    FirstMessage,
     /// `GET …/artifacts`.
     Artifacts,
     /// `GET …/usage`, and `GET /sessions/{root}/usage?root={root}` for the crew rooted at

@@ -65,6 +65,9 @@ async fn run(
             items.reverse(); // oldest first, as the transcript reads
             Update::Items(items)
         }
+        FetchJob::FirstMessage => {
+            Update::FirstMessage(crate::sessions::first_message::first_message(client, id).await?)
+        }
         FetchJob::Artifacts => {
             let page = Page::ordered(Order::Desc).with_limit(100);
             let mut list = client.list_artifacts(id, &page, None).await?.data;

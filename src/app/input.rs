@@ -18,25 +18,6 @@ use crossterm::event::{
 /// Lines one wheel notch scrolls.
 const WHEEL_LINES: i32 = 3;
 
-/// The status line while keys are held after a decision: that they were not sent, and how
-/// to get them back.
-fn held_notice(held: &str) -> String {
-    const SHOWN: usize = 24;
-    let shown: String = held.chars().take(SHOWN).collect();
-    let more = if held.chars().count() > SHOWN {
-        "…"
-    } else {
-        ""
-    };
-    if held.trim().is_empty() {
-        "decided — keys are held here: Esc to type, Tab for the next decision".into()
-    } else {
-        format!(
-            "decided — held, not sent: \"{shown}{more}\" · Esc to type, then Ctrl+Y puts it back"
-        )
-    }
-}
-
 impl App {
     pub(super) fn on_terminal_event(&mut self, event: Event) -> Result<()> {
         match event {
@@ -91,6 +72,15 @@ impl App {
         if key.kind == KeyEventKind::Release {
             return;
         }
+        // A key after the hold's moment (or its turn) is the box's, as the title now says.
+        self.end_hold_if_over(super::decided_hold::key_time());
+        let was_in_panes = self.screen.mode().pane_has_keys();
+        self.route_key(key);
+        self.end_search_left_behind(was_in_panes);
+        self.request_frame();
+    }
+
+    fn route_key(&mut self, key: KeyEvent) {
         match keys::route(key, self.screen.mode(), &self.keymap) {
             KeyRoute::Do(intent) => self.dispatch(intent),
             KeyRoute::Input => self.key_to_input(key),
@@ -111,8 +101,8 @@ impl App {
                 if let Some(confirm) = self.screen.answered() {
                     self.act_confirmed(confirm, false);
                     // What follows belongs to the sentence that declined: held, not text.
-                    self.screen.modes.decided();
-                    self.notice(Some("not confirmed — keys are held; Esc to type".into()));
+                    self.enter_decided();
+                    self.hold_notice("not confirmed — keys are held; Esc to type".into());
                 }
             }
             KeyRoute::Held => {
@@ -122,13 +112,12 @@ impl App {
                 };
                 let held = self.screen.modes.hold(c).to_string();
                 self.screen.composer.offer_back(&held);
-                self.notice(Some(held_notice(&held)));
+                self.hold_notice(super::decided_hold::held_notice(&held));
             }
             KeyRoute::Overlay => self.key_to_overlay(key),
             // The overlays' and the fleet's own rows: read through their scopes.
             KeyRoute::View(_) | KeyRoute::Fleet(_) | KeyRoute::Ignore => {}
         }
-        self.request_frame();
     }
 
     /// A key for the open overlay.
@@ -160,7 +149,7 @@ impl App {
         }
         match self.screen.prompt.handle_key(self.view.actions(), key) {
             PromptAction::Answer(input) => {
-                self.screen.modes.decided();
+                self.enter_decided();
                 let approval = matches!(input, gobare_api::model::Input::Approval { .. });
                 self.dispatch(Intent::Answer(input));
                 if approval {
@@ -170,11 +159,13 @@ impl App {
             PromptAction::ConfirmSensitive(call_id) => {
                 self.screen.ask(Confirm::ApproveSensitive { call_id });
             }
-            PromptAction::Explain(_)
-                if key.code == KeyCode::Enter && !self.screen.composer.is_empty() =>
+            // Enter with no option picked: the box's text answers, where it can.
+            PromptAction::Explain(_) | PromptAction::NotMine
+                if key.code == KeyCode::Enter && self.box_answers() =>
             {
-                self.screen.modes.decided();
-                self.act_answer_with_box();
+                if self.act_answer_with_box() {
+                    self.enter_decided();
+                }
             }
             PromptAction::Explain(text) => self.notice(Some(text.into())),
             PromptAction::Consumed => self.screen.modes.touch_deciding(),
@@ -194,6 +185,9 @@ impl App {
         self.request_frame();
         let was_empty = self.screen.composer.is_empty();
         let action = self.screen.composer.handle_key(key);
+        if key.code == KeyCode::Char('y') && key.modifiers == KeyModifiers::CONTROL {
+            self.held_put_back();
+        }
         self.act_draft_typed(was_empty);
         let intent = match action {
             ComposerAction::Send(text) => Intent::Send(text),
@@ -268,7 +262,9 @@ impl App {
             (MouseEventKind::Down(MouseButton::Left), Target::Composer) => Intent::FocusInput,
             _ => return,
         };
+        let was_in_panes = self.screen.mode().pane_has_keys();
         self.dispatch(intent);
+        self.end_search_left_behind(was_in_panes);
     }
 }
 

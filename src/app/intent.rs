@@ -166,9 +166,12 @@ impl App {
         if !self.view.actions().nothing_listed() {
             left.push("the agent waits for your decision");
         }
-        if !self.screen.composer.is_empty() {
+        let draft = !self.screen.composer.is_empty();
+        if draft {
             left.push("you have a draft");
         }
+        // What is kept is said only of what there is: no draft, no word of keeping one.
+        let on_server = self.view.turn_running() || !self.view.actions().nothing_listed();
         let demo_ends = self.view.local_demo() && !self.demo_kept;
         if left.is_empty() && !demo_ends {
             return self.quit();
@@ -184,15 +187,20 @@ impl App {
             } else {
                 ""
             };
+            let and_draft = if draft { " and the draft" } else { "" };
             format!(
-                "{} (the demo keeps the session and the draft{turn})",
+                "{} (the demo keeps the session{and_draft}{turn})",
                 left.join(", ")
             )
         } else {
-            format!(
-                "{} (it stays on the server; the draft is kept)",
-                left.join(", ")
-            )
+            let kept: Vec<&str> = [
+                on_server.then_some("it stays on the server"),
+                draft.then_some("the draft is kept"),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            format!("{} ({})", left.join(", "), kept.join("; "))
         };
         self.screen.ask(Confirm::Quit { why });
     }

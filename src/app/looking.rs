@@ -89,14 +89,21 @@ impl App {
             ));
             return;
         };
-        let text = clipboard_text(&text);
+        let said = self.copy_out(&text);
+        self.notice(Some(said));
+    }
+
+    /// Puts `text` on the clipboard (OSC 52, and tmux's buffer under tmux); says where it
+    /// went, or that it went nowhere.
+    fn copy_out(&mut self, text: &str) -> String {
+        let text = clipboard_text(text);
         let via = Passthrough::from_env();
         let bytes = osc52_bytes(&text, via);
         let backend = self.tui.backend_mut();
         let written = backend.write_all(&bytes).and_then(|()| backend.flush());
         let n = text.chars().count();
         // Said where it went: a copy that reached nothing must not read as done.
-        let said = match (via.tmux, written) {
+        match (via.tmux, written) {
             (true, written) => match crate::clipboard::tmux_load_buffer(&text) {
                 Ok(()) => format!("copied {n} chars to the tmux buffer and the clipboard"),
                 Err(why) if written.is_ok() => {
@@ -107,8 +114,7 @@ impl App {
             (false, Ok(())) if via.screen => format!("copied {n} chars (OSC 52 through screen)"),
             (false, Ok(())) => format!("copied {n} chars (OSC 52)"),
             (false, Err(e)) => format!("could not copy: {e}"),
-        };
-        self.notice(Some(said));
+        }
     }
 
     /// `o`: the selected entry's first web link in the browser, normalised and never of
@@ -139,7 +145,14 @@ impl App {
                 std::thread::spawn(move || child.wait());
                 self.notice(Some(format!("opening {shown}")));
             }
-            Err(e) => self.notice(Some(format!("could not run {program}: {e}"))),
+            // No opener here (the usual case over SSH): the URL goes to the clipboard.
+            Err(e) => {
+                let copied = self.copy_out(&url);
+                let why = gobare_api::text::one_line(&e.to_string(), 80);
+                self.notice(Some(format!(
+                    "no {program} to open it ({why}) — {copied}: {shown}"
+                )));
+            }
         }
     }
 

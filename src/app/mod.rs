@@ -25,6 +25,7 @@ mod budgets;
 mod changes;
 #[cfg(debug_assertions)]
 pub mod debug_panic;
+mod decided_hold;
 pub(crate) mod draw;
 mod editor;
 mod exporting;
@@ -160,6 +161,8 @@ pub(crate) struct App {
     outputs_root: std::path::PathBuf,
     /// When the status-bar notice clears itself (questions awaiting a key do not).
     notice_expires_at: Option<Instant>,
+    /// How long keys stay held after a decision (see [`decided_hold`]).
+    decided_hold: decided_hold::DecidedHold,
     artifacts_poll: ArtifactsPoll,
     /// An export is being written (`x`): one at a time.
     exporting: bool,
@@ -250,6 +253,7 @@ impl App {
             tick_at: None,
             usage_read_at: None,
             notice_expires_at: None,
+            decided_hold: Default::default(),
             artifacts_poll: ArtifactsPoll::default(),
             exporting: false,
             read_back_before: None,

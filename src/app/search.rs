@@ -149,6 +149,14 @@ impl App {
         self.request_frame();
     }
 
+    /// The panes gave the keys back to the box (`n` / `N` are text there): a search kept
+    /// in them ends, marks and status-bar line with it (↑ in the next search recalls it).
+    pub(super) fn end_search_left_behind(&mut self, was_in_panes: bool) {
+        if was_in_panes && !self.screen.mode().pane_has_keys() && self.screen.search.is_active() {
+            self.end_search();
+        }
+    }
+
     /// Hits of a running query.
     pub(super) fn on_search_hits(&mut self, generation: u64, hits: Vec<Hit>, done: bool) {
         if generation != self.screen.search.generation() {

@@ -57,6 +57,7 @@ impl App {
         }
         self.refresh_usage(now);
         self.act_pending_tick(now);
+        self.end_hold_if_over(now);
         if self.notice_expires_at.is_some_and(|at| at <= now) {
             self.notice(None);
         }
@@ -179,6 +180,7 @@ impl App {
             self.act_save_due_at(now),
             self.act_pending_due_at(),
             self.notice_expires_at,
+            self.decided_hold.due_at(),
             self.alarms_due_at(now),
         ]
         .into_iter()

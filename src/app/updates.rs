@@ -262,6 +262,10 @@ impl App {
                     if !self.session_loaded {
                         self.session_loaded = true;
                         self.remember_last_session();
+                        // Untitled: named by its first message, as `list` and the fleet do.
+                        if session.title.as_deref().is_none_or(|t| t.trim().is_empty()) {
+                            self.fetches.want(FetchJob::FirstMessage);
+                        }
                         // Read once the session is known: its parent names the crew.
                         wants_usage = true;
                     }
@@ -307,6 +311,7 @@ impl App {
                     FetchJob::Turns | FetchJob::Turn(_) => "the turn",
                     FetchJob::PastTurns { .. } => "how earlier turns ended",
                     FetchJob::Items => "the history",
+                    FetchJob::FirstMessage => "the first message",
                     FetchJob::Artifacts => "the artifacts",
                     FetchJob::Usage { .. } => "the usage",
                 };

@@ -4,7 +4,12 @@
 //!
 //! The lines come from the same session model and the same words as the screen-reader
 //! mode. How a turn ended is read from the turn (§13.8): the whole list once the history
-//! has replayed, then each turn as it ends.
+//! has replayed, then each turn as it ends (each on its own, however the events were
+//! batched). A turn's ending is said once, in its place: what came after it waits for its
+//! outcome, [`crate::ui::screen_reader::ENDING_WAIT`] at most, and is then said with "how it ended could not be read".
+//! How the connection goes is said on stderr: stdout holds the session alone.
+
+mod outcome_reads;
 
 use std::io::Write;
 use std::time::Instant;
@@ -19,6 +24,7 @@ use gobare_api::client::{ApiClient, Order, Page};
 use gobare_api::model::Turn;
 use gobare_api::paging::{self, PageLimits};
 use gobare_api::stream::{self, StreamTarget, StreamUpdate};
+use outcome_reads::OutcomeReads;
 use tokio::sync::mpsc;
 
 /// Turns read in one walk at the end of the history (the export reads as many).
@@ -38,6 +44,7 @@ pub(crate) async fn run(config: Config, args: FollowArgs) -> Result<()> {
     let (reads_tx, mut reads_rx) = mpsc::unbounded_channel::<Update>();
     // The history's turns are read once it has replayed, not one request per turn.
     let mut turns_owed = false;
+    let mut outcomes = OutcomeReads::default();
     if let Ok(session) = client.get_session(&session_id).await {
         view.apply(Update::Session(Box::new(session)));
     }
@@ -48,6 +55,13 @@ pub(crate) async fn run(config: Config, args: FollowArgs) -> Result<()> {
     tokio::pin!(shutdown);
     loop {
         let quiet = replay.quiet_deadline();
+        // The next moment something is due by the clock: a turn read again, an ending
+        // that stops waiting for its outcome.
+        let reads_again = outcomes.wake_at().filter(|_| !replay.is_active());
+        let due = [reads_again, reader.ending_deadline()]
+            .into_iter()
+            .flatten()
+            .min();
         tokio::select! {
             update = stream.updates.recv() => {
                 let Some(update) = update else { break };
@@ -63,12 +77,14 @@ pub(crate) async fn run(config: Config, args: FollowArgs) -> Result<()> {
             () = sleep_until(quiet), if quiet.is_some() => {
                 replay.check_quiet(Instant::now());
             }
+            () = sleep_until(due), if due.is_some() => {}
             () = &mut shutdown => break,
         }
         for fetch in view.take_fetches() {
             match fetch {
                 Fetch::Turn(_) if replay.is_active() => turns_owed = true,
-                Fetch::Turn(turn_id) => read_turn(&client, &session_id, turn_id, &reads_tx),
+                // Each ending is read below, not only the newest the model asks for.
+                Fetch::Turn(_) => {}
                 // What waits is answerable once the session lists it.
                 Fetch::Session => read_session(&client, &session_id, &reads_tx),
                 Fetch::Usage => {}
@@ -76,9 +92,20 @@ pub(crate) async fn run(config: Config, args: FollowArgs) -> Result<()> {
         }
         if turns_owed && !replay.is_active() {
             turns_owed = false;
+            outcomes.list_reads(view.transcript().turns_without_outcome());
             read_turns(&client, &session_id, &reads_tx);
         }
+        let now = Instant::now();
+        if !replay.is_active() && !turns_owed {
+            for turn_id in outcomes.due(view.transcript().turns_without_outcome(), now) {
+                read_turn(&client, &session_id, turn_id, &reads_tx);
+            }
+        }
+        reader.set_clock(now);
         let lines = reader.new_lines(&view, None, replay.is_active());
+        for aside in reader.take_aside() {
+            eprintln!("{aside}");
+        }
         if !say(&lines) {
             // The reader went away (`follow … | head`).
             return Ok(());

@@ -5,6 +5,7 @@
 //! something waits). Scrolling keys the box has no use for (PgUp/PgDn, the wheel) always
 //! scroll, so reading back never needs a mode change.
 
+pub(crate) mod decision;
 pub(crate) mod fleet;
 pub(crate) mod intent;
 pub(crate) mod keymap;

@@ -166,6 +166,16 @@ impl Modes {
         &self.held
     }
 
+    /// What is held since the last decision.
+    pub(crate) fn held(&self) -> &str {
+        &self.held
+    }
+
+    /// The held text, taken (Ctrl+Y put it back in the box).
+    pub(crate) fn take_held(&mut self) -> String {
+        std::mem::take(&mut self.held)
+    }
+
     /// Asks `confirm` in the input area; answering goes back to the mode it was asked from.
     pub(crate) fn ask(&mut self, confirm: Confirm) {
         let was = std::mem::replace(&mut self.current, Mode::Confirming(confirm));

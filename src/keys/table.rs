@@ -3,6 +3,7 @@
 //! key list (F1) and the README's key tables are drawn from it, and `[keys]` in the config
 //! adds keys to its named rows. A key described anywhere else is a key that can drift.
 
+use super::decision::Decision;
 use super::fleet::{FleetKey, FleetScope};
 use super::intent::Intent;
 use super::mode::Mode;
@@ -79,7 +80,7 @@ impl Scope {
             Scope::Everywhere => "Everywhere",
             Scope::Typing => "Typing (the input box): every other key is text",
             Scope::Deciding => "Deciding (Tab while the agent waits on you)",
-            Scope::Decided => "After a decision (keys are held, not text)",
+            Scope::Decided => "After a decision (keys are held, not text, for a moment)",
             Scope::Panes => "Panes (Shift+Tab): letters are commands, the box says so",
             Scope::Confirming => "Confirming (a question in the input area)",
             Scope::Search => "Search (/ in the panes)",
@@ -251,10 +252,20 @@ pub(crate) enum Shown {
     Waiting,
     /// Only while a turn runs.
     Running,
-    /// Only while Enter answers the waiting question or function call.
+    /// Only while Enter answers the waiting question or function call with any text.
     EnterAnswers,
+    /// Only while Enter answers a question that takes nothing but an option's words.
+    EnterPicks,
     /// Only while Enter sends a message.
     EnterSends,
+    /// Deciding an approval.
+    Approving,
+    /// Deciding a question with options.
+    Picking,
+    /// Deciding, while Enter answers (an option picked, or the box's text taken).
+    EnterDecides,
+    /// Deciding a function call.
+    Failing,
 }
 
 /// One row of the table.
@@ -452,6 +463,12 @@ pub(crate) const TABLE: &[Binding] = &[
         "when the title says \"Enter answer\" (a question or function call waited as you began typing): answer it with the text; if it expired meanwhile, the text stays and the next Enter sends it as a message",
     )
     .hint("Enter answer", Shown::EnterAnswers),
+    doc(
+        Typing,
+        "Enter",
+        "when the title says \"Enter answer with an option\" (a question that takes only its options): answer with the option the text names; other text stays in the box and it says so",
+    )
+    .hint("Enter answer with an option", Shown::EnterPicks),
     row(
         Typing,
         &[k(KeyCode::Tab)],
@@ -554,26 +571,29 @@ pub(crate) const TABLE: &[Binding] = &[
         Prompt,
         "approve / deny (a sensitive approval asks once more, and takes y only)",
     )
-    .hint("y approve · n deny", Shown::Always),
+    .hint("y approve · n deny", Shown::Approving),
     row(
         Deciding,
         &[],
         Prompt,
         "pick a question's option, then Enter answers with it",
     )
-    .keys("1–9 / ↑ ↓"),
+    .keys("1–9 / ↑ ↓")
+    .hint("1–9 pick", Shown::Picking),
     row(
         Deciding,
         &[k(KeyCode::Enter)],
         Prompt,
         "answer with the picked option, or with the box's text",
-    ),
+    )
+    .hint("Enter answer", Shown::EnterDecides),
     row(
         Deciding,
         &[c('f'), ctrl('f')],
         Prompt,
         "report the function call failed (a fixed sentence is sent)",
-    ),
+    )
+    .hint("f failed", Shown::Failing),
     row(
         Deciding,
         &[],
@@ -619,7 +639,7 @@ pub(crate) const TABLE: &[Binding] = &[
         Decided,
         &[],
         Ignore,
-        "held, not sent: neither text nor another decision (Esc, then Ctrl+Y puts it back)",
+        "held, not sent: neither text nor another decision (Esc, then Ctrl+Y puts it back); the hold ends by itself 3 s after the decision or when its turn ends",
     )
     .keys("other keys"),
     // Panes.
@@ -824,7 +844,7 @@ pub(crate) const TABLE: &[Binding] = &[
         Panes,
         &[k(KeyCode::Esc)],
         Do(Intent::Back),
-        "clear the selection, then back to typing",
+        "clear the selection, then back to typing (a search kept here ends)",
     )
     .hint("Esc type", Shown::Always),
     row(Panes, &[c('i')], Do(Intent::FocusInput), "back to typing").action("focus_input"),
@@ -1088,12 +1108,27 @@ pub(crate) fn title(scope: Scope, name: &str, situation: Situation) -> String {
         let Some((words, shown)) = b.hint else {
             continue;
         };
+        let choice_only = matches!(
+            situation.decision,
+            Some(Decision::Question {
+                choice_only: true,
+                ..
+            })
+        );
         let show = match shown {
             Shown::Always => true,
             Shown::Waiting => situation.waiting,
             Shown::Running => situation.running,
-            Shown::EnterAnswers => situation.enter_answers,
+            Shown::EnterAnswers => situation.enter_answers && !choice_only,
+            Shown::EnterPicks => situation.enter_answers && choice_only,
             Shown::EnterSends => !situation.enter_answers,
+            Shown::Approving => situation.decision == Some(Decision::Approval),
+            Shown::Picking => matches!(
+                situation.decision,
+                Some(Decision::Question { options: true, .. })
+            ),
+            Shown::EnterDecides => situation.enter_decides,
+            Shown::Failing => situation.decision == Some(Decision::FunctionCall),
         };
         if show {
             t.push_str(" · ");
@@ -1153,7 +1188,12 @@ pub(crate) fn status_hint(mode: &Mode, pane: &str) -> (String, bool) {
 pub(crate) struct Situation {
     pub(crate) waiting: bool,
     pub(crate) running: bool,
+    /// Enter in the box answers the decision shown (the draft was begun for it).
     pub(crate) enter_answers: bool,
+    /// The decision the prompt shows, if one waits.
+    pub(crate) decision: Option<Decision>,
+    /// Deciding, Enter answers: an option is picked, or the box's text is taken.
+    pub(crate) enter_decides: bool,
 }
 
 /// The key list's rows: a heading row (empty keys) per scope, then its bindings.
@@ -1234,12 +1274,13 @@ const INBOX_TYPE_HINT: &str = "t type an answer";
 pub(crate) fn inbox_hints(
     scope: FleetScope,
     to_session: bool,
-    deciding: Option<&gobare_api::model::RequiredActionKind>,
+    deciding: Option<Decision>,
 ) -> String {
-    use gobare_api::model::RequiredActionKind as Kind;
     let unsaid: &[&str] = match (scope, deciding) {
-        (FleetScope::InboxDeciding, Some(Kind::Approval)) => &[INBOX_TYPE_HINT],
-        (FleetScope::InboxDeciding, Some(_)) => &[INBOX_APPROVE_HINT],
+        (FleetScope::InboxDeciding, Some(Decision::Approval)) => &[INBOX_TYPE_HINT],
+        (FleetScope::InboxDeciding, Some(d)) if d.takes_any_text() => &[INBOX_APPROVE_HINT],
+        // `t` refuses a choice-only question's typed answer: no hint offers it.
+        (FleetScope::InboxDeciding, Some(_)) => &[INBOX_APPROVE_HINT, INBOX_TYPE_HINT],
         _ => &[],
     };
     TABLE

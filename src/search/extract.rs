@@ -76,6 +76,14 @@ pub fn push_text(out: &mut String, event: &Event) -> bool {
             }
         }
         P::ArtifactCreated(a) => put(out, &a.path),
+        // As the transcript shows it: `⇗ preview ready :5173 https://…`.
+        P::PreviewReady(p) => {
+            put(out, "preview ready");
+            if let Some(port) = p.port {
+                put(out, &format!(":{port}"));
+            }
+            put(out, p.url.as_deref().unwrap_or_default());
+        }
         P::McpUnavailable(m) => {
             put(out, &m.name);
             put(out, &m.reason);
@@ -89,7 +97,6 @@ pub fn push_text(out: &mut String, event: &Event) -> bool {
         | P::SandboxCreated(_)
         | P::SandboxPaused(_)
         | P::SandboxResumed(_)
-        | P::PreviewReady(_)
         | P::ReplayTruncated(_) => {}
     }
     out.len() > start
@@ -183,6 +190,17 @@ mod tests {
             )),
             "denied too risky"
         );
+    }
+
+    #[test]
+    fn a_preview_is_found_by_its_port_and_any_part_of_its_address() {
+        let ready = text(&ev(
+            "preview.ready",
+            serde_json::json!({"port": 8080, "url": "https://p-7ba19a6dbaeb.gobare.dev"}),
+        ));
+        for needle in ["p-7ba19", "gobare.dev", "8080", ":8080", "preview ready"] {
+            assert!(ready.contains(needle), "{needle:?} not in {ready:?}");
+        }
     }
 
     #[test]

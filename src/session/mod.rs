@@ -53,6 +53,8 @@ pub enum Update {
     PastTurns(Vec<Turn>),
     /// Backfilled transcript (`GET …/items?order=asc`), in order.
     Items(Vec<Item>),
+    /// An untitled session's first message (`GET …/items?order=asc&limit=5`), one line.
+    FirstMessage(Option<String>),
     Artifacts(Vec<Artifact>),
     /// `GET …/usage` (and its crew variant).
     Usage(workspace::SandboxUsage),
@@ -161,6 +163,9 @@ pub struct SessionView {
     /// Outcomes read in a page of turns before the replay reached their `turn.ended`:
     /// written when the separator is.
     outcomes_ahead: HashMap<String, transcript::TurnOutcome>,
+    /// The session's first message, read from its items (not from the events replayed,
+    /// which may start later): an untitled session's name, as `list` and the fleet say it.
+    first_message: Option<String>,
 }
 
 /// Outcomes kept ahead of their separators at most (the newest pages' worth).
@@ -238,6 +243,11 @@ impl SessionView {
                 self.turn.absorb_page(&list);
                 let marked = self.write_outcomes(&list);
                 self.turn != before || marked
+            }
+            Update::FirstMessage(first) => {
+                let changed = first != self.first_message;
+                self.first_message = first;
+                changed
             }
             Update::Items(items) => {
                 let mut changed = !self.reached;
@@ -562,6 +572,16 @@ impl SessionView {
 
     pub(crate) fn title(&self) -> Option<&str> {
         self.title.as_deref()
+    }
+
+    /// What to call the session: its title, else its first message (as `list` and the
+    /// fleet do); its id only while neither is known (no message yet, or not read yet).
+    pub(crate) fn name(&self) -> &str {
+        self.title
+            .as_deref()
+            .filter(|t| !t.trim().is_empty())
+            .or(self.first_message.as_deref())
+            .unwrap_or(&self.session_id)
     }
 
     pub(crate) fn api_host(&self) -> &str {

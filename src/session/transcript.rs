@@ -645,6 +645,15 @@ impl Transcript {
             .max()
     }
 
+    /// The turns whose kept separator does not say yet how they ended.
+    pub(crate) fn turns_without_outcome(&self) -> impl Iterator<Item = &str> + '_ {
+        self.turn_ends.iter().filter_map(|(turn, &id)| {
+            let entry = self.get(id)?;
+            matches!(&entry.kind, EntryKind::TurnEnd(t) if t.outcome.is_none())
+                .then_some(turn.as_str())
+        })
+    }
+
     /// Whether turn `turn_id`'s separator is kept.
     pub(crate) fn has_turn_end(&self, turn_id: &str) -> bool {
         self.turn_ends

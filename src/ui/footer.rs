@@ -43,10 +43,7 @@ pub(crate) fn draw(
             Span::styled(format!("{} skipped", view.skipped()), theme.warning),
         ]);
     }
-    let name = view
-        .title()
-        .filter(|t| !t.trim().is_empty())
-        .unwrap_or(view.session_id());
+    let name = view.name();
     let mut origin = Vec::new();
     if !name.is_empty() {
         origin.extend([

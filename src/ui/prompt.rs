@@ -352,7 +352,24 @@ impl PromptState {
                     kept.extend(lines[first + start..first + end].iter().cloned());
                     kept
                 }
-                None => lines.into_iter().take(rows).collect(),
+                None => {
+                    // Never a cut without a mark: what is not shown is counted.
+                    let cut = lines.len() - rows + 1;
+                    let mut kept: Vec<Line<'static>> =
+                        lines.into_iter().take(rows.saturating_sub(1)).collect();
+                    if rows > 0 {
+                        kept.push(cut_line(
+                            vec![Span::styled(
+                                format!(
+                                    "… {cut} more lines cut to fit: a taller terminal shows them"
+                                ),
+                                theme.warning,
+                            )],
+                            width,
+                        ));
+                    }
+                    kept
+                }
             };
             lines.push(hint);
         }

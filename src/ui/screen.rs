@@ -157,6 +157,11 @@ impl Screen {
         }
     }
 
+    /// Whether an overlay covers the panes (its keys or a question asked over it).
+    pub(crate) fn overlay_open(&self) -> bool {
+        self.overlay.is_some()
+    }
+
     /// The open overlay, to hand it a key.
     pub(crate) fn overlay_mut(&mut self) -> Option<&mut (dyn Overlay + 'static)> {
         self.overlay.as_deref_mut()
@@ -365,11 +370,15 @@ impl Screen {
             search::draw_bar(areas.footer, buf, &self.search, evicted, theme);
         } else if let Some(label) = status {
             right_aligned(areas.footer, label, theme.warning, buf);
-        } else if self.search.is_active() {
+        } else if self.search.is_active() && self.pane_has_keys() {
+            // `n` / `N` step through it only in the panes; it ends when they give the keys
+            // back to the box.
             let label = search::summary(&self.search, evicted);
             right_aligned(areas.footer, &label, theme.accent, buf);
         }
         if let Some(overlay) = &mut self.overlay {
+            // The margin around it too: no piece of a pane's border left on its edges.
+            Clear.render(area, buf);
             overlay.render(area, buf, theme);
             // A question asked over an overlay (Ctrl+C's "Quit?") is drawn over it: the
             // next key answers it, so it must be seen.

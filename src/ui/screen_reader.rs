@@ -15,6 +15,7 @@
 pub(crate) mod words;
 
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use crate::keys::mode::Mode;
 use crate::session::SessionView;
@@ -59,7 +60,18 @@ pub(crate) struct ScreenReader {
     todos_said: Vec<gobare_api::model::TodoItem>,
     /// Lines only: no input line (`follow`).
     follow: bool,
+    /// `follow`'s clock: while set, a turn's ending whose outcome is not read yet holds
+    /// what follows it, so the story is told in order (see [`ENDING_WAIT`]).
+    clock: Option<Instant>,
+    /// Turn endings waiting for their outcome, by entry id, since when.
+    endings_waiting: HashMap<u64, Instant>,
+    /// `follow`: the connection's changes, for stderr (stdout holds the session alone).
+    aside: Vec<String>,
 }
+
+/// How long a turn's ending waits for its outcome before it is said without one (and what
+/// came after it with it): once, never again when the outcome comes later.
+pub(crate) const ENDING_WAIT: Duration = Duration::from_secs(10);
 
 impl ScreenReader {
     /// The front for the interactive mode; `why` is what turned it on, said first.
@@ -81,6 +93,24 @@ impl ScreenReader {
             follow: true,
             ..ScreenReader::default()
         }
+    }
+
+    /// `follow`: the time now, for the endings held (set before each [`Self::new_lines`]).
+    pub(crate) fn set_clock(&mut self, now: Instant) {
+        self.clock = Some(now);
+    }
+
+    /// When the oldest ending held gives up waiting for its outcome.
+    pub(crate) fn ending_deadline(&self) -> Option<Instant> {
+        self.endings_waiting
+            .values()
+            .min()
+            .map(|since| *since + ENDING_WAIT)
+    }
+
+    /// `follow`: the connection's changes since the last call, for stderr.
+    pub(crate) fn take_aside(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.aside)
     }
 
     /// The input line must be written again (the terminal was given to another program).
@@ -147,7 +177,10 @@ impl ScreenReader {
             self.history_done = true;
             self.pass_over_history(view, &mut out);
         }
-        self.entry_lines(view, &mut out);
+        if self.entry_lines(view, &mut out) {
+            // An ending waits for its outcome: what happened after it waits too.
+            return out;
+        }
         let running = view.turn_running() && !catching_up;
         if running && !self.was_running {
             out.push("agent: working".into());
@@ -175,6 +208,8 @@ impl ScreenReader {
             Some(ConnectionState::Retrying { .. } | ConnectionState::Open { .. }) => false,
             _ => return,
         };
+        // `follow`'s stdout is the session; how the connection went is said beside it.
+        let out = if self.follow { &mut self.aside } else { out };
         match (self.was_live, live) {
             (Some(true), false) => out.push("connection lost; reconnecting".into()),
             (Some(false), true) => out.push("connected again".into()),
@@ -197,9 +232,12 @@ impl ScreenReader {
         self.said_below = transcript.next_id() - kept.min(HISTORY_SAID) as u64;
     }
 
-    fn entry_lines(&mut self, view: &SessionView, out: &mut Vec<String>) {
+    /// Says the entries settled since the last call. Returns whether a turn's ending holds
+    /// the rest back (`follow`, its outcome not read yet).
+    fn entry_lines(&mut self, view: &SessionView, out: &mut Vec<String>) -> bool {
         let transcript = view.transcript();
         let mut first_open = None;
+        let mut held = false;
         let from = self.said_below.max(transcript.first_kept_id());
         for entry in transcript
             .entries()
@@ -213,9 +251,23 @@ impl ScreenReader {
                 Some(rev) => changes_in_place && rev != entry.rev,
             };
             if due {
+                let ending_unread =
+                    matches!(&entry.kind, EntryKind::TurnEnd(t) if t.outcome.is_none());
+                if ending_unread && let Some(now) = self.clock {
+                    let since = *self.endings_waiting.entry(entry.id).or_insert(now);
+                    if now < since + ENDING_WAIT {
+                        first_open.get_or_insert(entry.id);
+                        held = true;
+                        break;
+                    }
+                }
+                self.endings_waiting.remove(&entry.id);
                 let lines = match (&entry.kind, said) {
                     (EntryKind::Todos { items }, Some(_)) => {
                         Some(words::todo_changes(&self.todos_said, items))
+                    }
+                    (EntryKind::TurnEnd(_), _) if ending_unread && self.clock.is_some() => {
+                        Some(vec![words::ENDING_UNREAD.to_string()])
                     }
                     (kind, _) => words::entry_words(kind),
                 };
@@ -235,6 +287,10 @@ impl ScreenReader {
         self.said_below = first_open.unwrap_or(transcript.next_id());
         let below = self.said_below;
         self.said.retain(|id, _| *id >= below);
+        // An ending no longer kept waits for nothing.
+        let first_kept = transcript.first_kept_id();
+        self.endings_waiting.retain(|id, _| *id >= first_kept);
+        held
     }
 
     /// `follow`: what waits on the user, once per action, without keys.

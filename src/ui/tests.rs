@@ -74,7 +74,8 @@ pub(super) fn render_in(
     let situation = crate::keys::table::Situation {
         waiting: !v.actions().nothing_listed(),
         running: v.turn_running(),
-        enter_answers: false,
+        decision: crate::keys::decision::Decision::of(v.actions()),
+        ..Default::default()
     };
     ui.set_mode_title(crate::keys::table::mode_title(
         ui.mode(),
@@ -336,6 +337,22 @@ pub(super) fn config_warnings_stay_on_top_of_a_session_with_history_one_a_line()
         "{out}"
     );
     assert!(out.contains("… and 2 more config warnings"), "{out}");
+}
+
+#[test]
+pub(super) fn a_long_config_warning_is_wrapped_whole_not_cut_at_the_pane() {
+    let warning = "[theme] name = \"solarised\" is not a theme (dark, light, high-contrast, colour-blind): using dark".to_string();
+    let mut v = view().with_config_warnings(vec![warning]);
+    apply(
+        &mut v,
+        [ev("agent.message", Some(3), json!({"text": "hello there"}))],
+    );
+    for (w, h) in [(40, 15), (160, 48)] {
+        let out = render(&v, &mut Screen::new(), w, h);
+        // Cut at the pane's edge, "using …" never showed.
+        assert!(out.contains("using"), "{w}x{h}:\n{out}");
+        insta::assert_snapshot!(format!("config_warning_wrapped_{w}x{h}"), out);
+    }
 }
 
 #[test]
@@ -648,4 +665,60 @@ pub(super) fn the_short_panes_build_their_lines_once_per_frame() {
         (2, 2),
         "tabs: neither pane shown"
     );
+}
+
+/// The cells around an overlay: its one-cell margin (empty where there is none).
+fn overlay_margin(out: &ratatui::buffer::Buffer) -> String {
+    let area = out.area;
+    let inner = crate::ui::overlay::area(area);
+    let mut margin = String::new();
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right() {
+            let inside =
+                x >= inner.left() && x < inner.right() && y >= inner.top() && y < inner.bottom();
+            if !inside {
+                margin.push_str(out[(x, y)].symbol());
+            }
+        }
+    }
+    margin
+}
+
+#[test]
+pub(super) fn an_overlay_leaves_no_piece_of_the_panes_borders_around_it() {
+    let v = full_session();
+    for (w, h) in [(40, 15), (160, 48)] {
+        let mut screen = navigating(Pane::Events);
+        let pager = crate::ui::pager::Pager::plain(
+            "event 7",
+            "{\"type\": \"turn.started\"}",
+            &Theme::default(),
+        );
+        screen.open_overlay(Box::new(pager));
+        let term = render_in(&v, &mut screen, w, h, &Theme::no_color());
+        let margin = overlay_margin(term.backend().buffer());
+        assert!(
+            margin.chars().all(|c| c == ' '),
+            "{w}x{h}: {margin:?}\n{}",
+            term.backend()
+        );
+        insta::assert_snapshot!(
+            format!("overlay_margin_{w}x{h}"),
+            term.backend().to_string()
+        );
+    }
+}
+
+#[test]
+pub(super) fn the_status_bar_names_an_untitled_session_by_its_first_message() {
+    let mut v = view();
+    let id = v.session_id().to_string();
+    assert!(render(&v, &mut Screen::new(), 160, 48).contains(&id));
+    v.apply(crate::session::Update::FirstMessage(Some(
+        "Fix the nightly export".into(),
+    )));
+    let out = render(&v, &mut Screen::new(), 160, 48);
+    let footer = out.lines().last().unwrap_or_default();
+    assert!(footer.contains("Fix the nightly export"), "{footer}");
+    assert!(!footer.contains(&id), "a bare id: {footer}");
 }

@@ -436,38 +436,55 @@ fn empty_hint(view: &SessionView, theme: &Theme) -> Vec<Line<'static>> {
 
 /// Draws the config's warnings at the top of `inner` and gives back the rest.
 fn warnings_on_top(frame: &mut Frame, inner: Rect, warnings: &[String], theme: &Theme) -> Rect {
-    // The config's warnings stay on top, one a line, every time the app opens (a
-    // notice would be gone in seconds, or hidden under the session's own words).
-    let rows = warnings.len().min(WARNING_ROWS) as u16;
-    if warnings.is_empty() || inner.height < rows + 2 {
-        inner
-    } else {
-        let [top, rest] =
-            Layout::vertical([Constraint::Length(rows), Constraint::Min(1)]).areas(inner);
-        let mut lines: Vec<Line> = warnings
-            .iter()
-            .take(usize::from(rows))
-            .map(|w| {
-                Line::styled(
-                    format!("warning: {}", gobare_api::text::line(w)),
-                    theme.warning,
-                )
-            })
-            .collect();
-        if warnings.len() > WARNING_ROWS
-            && let Some(last) = lines.last_mut()
-        {
-            *last = Line::styled(
-                format!(
-                    "… and {} more config warnings (the log has them all)",
-                    warnings.len() - WARNING_ROWS + 1
-                ),
-                theme.warning,
-            );
-        }
-        frame.render_widget(Paragraph::new(lines), top);
-        rest
+    // The config's warnings stay on top, each wrapped whole (what it is "using" instead is
+    // at its end), every time the app opens (a notice would be gone in seconds, or hidden
+    // under the session's own words).
+    if warnings.is_empty() {
+        return inner;
     }
+    let width = usize::from(inner.width).max(1);
+    // Two rows are left for the session at least.
+    let room = WARNING_ROWS
+        .saturating_mul(2)
+        .min(usize::from(inner.height.saturating_sub(2)));
+    let mut lines: Vec<Line> = Vec::new();
+    let mut shown = 0;
+    for w in warnings {
+        let rows =
+            gobare_api::text::wrap(&format!("warning: {}", gobare_api::text::line(w)), width);
+        // The last row is kept for the count of those left out.
+        let left_after = warnings.len() - shown - 1;
+        let limit = if left_after > 0 {
+            room.saturating_sub(1)
+        } else {
+            room
+        };
+        if shown == WARNING_ROWS || lines.len() + rows.len() > limit {
+            break;
+        }
+        lines.extend(rows.into_iter().map(|r| Line::styled(r, theme.warning)));
+        shown += 1;
+    }
+    if shown < warnings.len() {
+        lines.push(Line::styled(
+            gobare_api::text::truncate(
+                &format!(
+                    "… and {} more config warnings (the log has them all)",
+                    warnings.len() - shown
+                ),
+                width,
+            )
+            .into_owned(),
+            theme.warning,
+        ));
+    }
+    if lines.is_empty() || inner.height < lines.len() as u16 + 2 {
+        return inner;
+    }
+    let [top, rest] =
+        Layout::vertical([Constraint::Length(lines.len() as u16), Constraint::Min(1)]).areas(inner);
+    frame.render_widget(Paragraph::new(lines), top);
+    rest
 }
 
 /// The top row (block, line) that puts the last line at the bottom of `height` rows.

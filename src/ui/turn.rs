@@ -221,10 +221,13 @@ fn queue_line(out: &mut Vec<Line<'static>>, queued: u32, theme: &Theme) {
 
 fn recent_line(t: &TurnInfo, w: usize, theme: &Theme) -> Line<'static> {
     let phase = t.phase(false);
-    let elapsed = t
-        .elapsed_ms(None)
-        .map(|ms| format!(" {}", duration(ms)))
-        .unwrap_or_default();
+    // A settled turn always says how long it took, or why that is not known.
+    let elapsed = match t.elapsed_ms(None) {
+        Some(ms) => format!(" {}", duration(ms)),
+        None if t.is_settled() && t.started_at.is_none() => " never started".into(),
+        None if t.is_settled() => " (its duration is not known)".into(),
+        None => String::new(),
+    };
     truncate(
         Line::from(vec![
             Span::styled(
@@ -236,14 +239,18 @@ fn recent_line(t: &TurnInfo, w: usize, theme: &Theme) -> Line<'static> {
                 phase_style(&phase, theme),
             ),
             Span::styled(format!("{elapsed} "), theme.text),
-            match (&t.asked, t.started_at.or(t.created_at)) {
-                (Some(asked), _) => Span::styled(text::line(asked).into_owned(), theme.text),
+            match (&t.asked, t.started_at, t.created_at) {
+                (Some(asked), ..) => Span::styled(text::line(asked).into_owned(), theme.text),
                 // Its message came before the history this screen read: when, not an id.
-                (None, Some(at)) => Span::styled(
+                (None, Some(at), _) => Span::styled(
                     format!("started {}", gobare_api::clock::utc_date_and_clock(at).1),
                     theme.dim,
                 ),
-                (None, None) => Span::styled("its message is not in view", theme.dim),
+                (None, None, Some(at)) => Span::styled(
+                    format!("asked {}", gobare_api::clock::utc_date_and_clock(at).1),
+                    theme.dim,
+                ),
+                (None, None, None) => Span::styled("its message is not in view", theme.dim),
             },
         ]),
         w,

@@ -235,7 +235,12 @@ fn sim_help_lists_every_scenario_and_exits_without_serving() {
         assert!(out.contains(needle), "sim --help lacks {needle}:\n{out}");
     }
     // The simulator serves: the client's options for reaching a server are not its own.
-    for needle in ["--api", "--token-file", "--allow-insecure-http"] {
+    for needle in [
+        "--api",
+        "--token-file",
+        "--allow-insecure-http",
+        "--screen-reader",
+    ] {
         assert!(!out.contains(needle), "sim --help shows {needle}:\n{out}");
     }
     let (code, out, _) = run(&home, &["list", "--help"]);

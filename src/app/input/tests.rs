@@ -75,7 +75,9 @@ impl Rig {
             Arrival::Approval | Arrival::SensitiveApproval => {
                 (RequiredActionKind::Approval, "bash")
             }
-            Arrival::Question => (RequiredActionKind::Question, "question"),
+            Arrival::Question | Arrival::ChoiceQuestion => {
+                (RequiredActionKind::Question, "question")
+            }
             Arrival::FunctionCall => (RequiredActionKind::FunctionCall, "lookup_order"),
         };
         self.listed.push(RequiredAction {
@@ -98,6 +100,12 @@ impl Rig {
                 "Which way?",
                 vec!["left".into(), "right".into()],
                 None,
+            ),
+            Arrival::ChoiceQuestion => actions.set_question_details(
+                &call_id,
+                "Which way?",
+                vec!["left".into(), "right".into()],
+                Some(false),
             ),
             _ => {}
         }
@@ -152,6 +160,12 @@ impl Rig {
     pub(super) fn mode(&self) -> Mode {
         self.app.screen.mode().clone()
     }
+
+    /// The input box's title as the next frame draws it.
+    pub(super) fn title(&mut self) -> String {
+        self.app.prepare_frame();
+        self.app.screen.mode_title().to_string()
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -159,6 +173,8 @@ pub(super) enum Arrival {
     Approval,
     SensitiveApproval,
     Question,
+    /// A question that takes only its options' words.
+    ChoiceQuestion,
     FunctionCall,
 }
 
@@ -695,4 +711,188 @@ fn a_draft_stashed_by_an_unanswered_send_is_in_the_history_after_a_restart() {
         ["second thought"],
         "the stashed draft survives a restart"
     );
+}
+
+fn turn_event(kind: &str, seq: u64) -> gobare_api::model::Event {
+    let env = serde_json::json!({"type": kind, "seq": seq, "created_at": 1000,
+        "payload": {"turnId": "turn_1"}});
+    gobare_api::model::Event::parse(&env.to_string()).unwrap()
+}
+
+#[test]
+fn keys_are_held_after_a_decision_only_until_the_turn_that_asked_it_ends() {
+    use crate::session::Update;
+    let mut rig = Rig::new();
+    rig.app
+        .view
+        .apply(Update::Event(turn_event("turn.started", 1)));
+    rig.arrive(Arrival::Approval);
+    rig.press(KeyCode::Tab);
+    rig.type_text("y");
+    assert_eq!(rig.mode(), Mode::Decided);
+    rig.type_text("ok");
+    assert!(rig.notice().contains("held, not sent"), "{}", rig.notice());
+    rig.app
+        .view
+        .apply(Update::Event(turn_event("turn.ended", 2)));
+    rig.app.end_hold_if_over(std::time::Instant::now());
+    assert_eq!(rig.mode(), Mode::Typing, "the turn that asked ended");
+    assert!(
+        rig.screen_text(100, 30).contains(" Typing"),
+        "the title says the box has the keys"
+    );
+    assert!(rig.notice().contains("typing again"), "{}", rig.notice());
+    rig.type_text("thanks");
+    assert_eq!(rig.box_text(), "thanks", "text, not held");
+    // Ctrl+Y puts back what was held, and the word about it goes with it.
+    rig.key(KeyCode::Char('y'), KeyModifiers::CONTROL);
+    assert_eq!(rig.box_text(), "thanksok");
+    assert_eq!(rig.notice(), "", "the notice went with the held keys");
+}
+
+#[test]
+fn keys_are_held_only_for_the_moment_after_a_decision() {
+    let mut rig = Rig::new();
+    rig.arrive(Arrival::Approval);
+    rig.press(KeyCode::Tab);
+    rig.type_text("y");
+    rig.type_text("y");
+    assert_eq!(rig.mode(), Mode::Decided, "a second y at once is held");
+    let later = std::time::Instant::now() + super::super::decided_hold::HOLD_FOR;
+    rig.app.end_hold_if_over(later);
+    assert_eq!(rig.mode(), Mode::Typing);
+    rig.type_text("thanks");
+    assert_eq!(rig.box_text(), "thanks");
+    assert_eq!(rig.sent().len(), 1, "only the decision");
+}
+
+#[test]
+fn ctrl_y_putting_held_keys_back_takes_the_held_notice_away() {
+    let mut rig = Rig::new();
+    rig.arrive(Arrival::Approval);
+    rig.press(KeyCode::Tab);
+    rig.type_text("yabc");
+    assert!(rig.notice().contains("held, not sent"), "{}", rig.notice());
+    rig.press(KeyCode::Esc);
+    rig.key(KeyCode::Char('y'), KeyModifiers::CONTROL);
+    assert_eq!(rig.box_text(), "abc");
+    assert_eq!(rig.notice(), "");
+}
+
+#[test]
+fn a_kept_search_ends_when_the_panes_give_the_keys_back() {
+    let mut rig = Rig::new();
+    rig.key(KeyCode::BackTab, KeyModifiers::SHIFT);
+    rig.press(KeyCode::Char('/'));
+    rig.type_text("Review");
+    rig.press(KeyCode::Enter);
+    assert_eq!(rig.mode(), Mode::Navigating);
+    let shown = rig.screen_text(120, 30);
+    assert!(
+        shown.contains("/Review") && shown.contains("n older"),
+        "{shown}"
+    );
+    rig.press(KeyCode::Esc);
+    assert_eq!(rig.mode(), Mode::Typing);
+    let shown = rig.screen_text(120, 30);
+    assert!(
+        !shown.contains("/Review") && !shown.contains("n older"),
+        "the search's line outlived it:\n{shown}"
+    );
+    assert!(!rig.app.screen.search.is_active());
+    rig.type_text("n");
+    assert_eq!(rig.box_text(), "n", "n is text in the box");
+}
+
+#[test]
+fn the_away_digest_waits_under_an_overlay_and_esc_closes_the_overlay_first() {
+    let mut rig = Rig::new();
+    rig.app.away_show_for_test();
+    assert!(rig.app.away_on_screen().is_some());
+    let pager =
+        crate::ui::pager::Pager::plain("changes", "+ a line", &crate::ui::theme::Theme::default());
+    rig.app.screen.open_overlay(Box::new(pager));
+    assert!(
+        rig.app.away_on_screen().is_none(),
+        "the digest is not drawn over the overlay"
+    );
+    rig.press(KeyCode::Esc);
+    assert!(!rig.app.screen.overlay_open(), "Esc closed the overlay");
+    assert!(rig.app.away_on_screen().is_some(), "the digest is back");
+    rig.press(KeyCode::Esc);
+    assert!(rig.app.away_on_screen().is_none(), "the next Esc closed it");
+}
+
+mod hint_walk;
+
+#[test]
+fn quitting_speaks_of_a_draft_only_when_there_is_one() {
+    use crate::keys::mode::Confirm;
+    let question = |rig: &Rig| match rig.mode() {
+        Mode::Confirming(Confirm::Quit { why }) => why,
+        other => panic!("{other:?}"),
+    };
+    let mut waiting = Rig::new();
+    waiting.arrive(Arrival::Approval);
+    waiting.key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    let why = question(&waiting);
+    assert!(!why.contains("draft"), "{why}");
+    assert!(why.contains("it stays on the server"), "{why}");
+    let mut drafting = Rig::new();
+    drafting.type_text("half a thought");
+    drafting.key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    let why = question(&drafting);
+    assert_eq!(why, "you have a draft (the draft is kept)");
+}
+
+#[test]
+fn o_without_an_opener_copies_the_url_and_says_so() {
+    use crate::session::Update;
+    let mut rig = Rig::new();
+    rig.app.open_command = "gobare-tui-test-no-such-opener".into();
+    let env = serde_json::json!({"type": "agent.message", "seq": 1, "created_at": 1000,
+        "payload": {"text": "preview ready https://p-7ba19a6dbaeb.gobare.dev"}});
+    rig.app.view.apply(Update::Event(
+        gobare_api::model::Event::parse(&env.to_string()).unwrap(),
+    ));
+    rig.screen_text(100, 30);
+    rig.key(KeyCode::BackTab, KeyModifiers::SHIFT);
+    rig.press(KeyCode::Up);
+    rig.press(KeyCode::Char('o'));
+    let notice = rig.notice();
+    assert!(
+        notice.contains("no gobare-tui-test-no-such-opener to open it")
+            && notice.contains("copied")
+            && notice.contains("https://p-7ba19a6dbaeb.gobare.dev"),
+        "{notice}"
+    );
+}
+
+#[test]
+fn a_sensitive_command_cut_to_fit_says_so_before_y_is_asked_for() {
+    let mut rig = Rig::new();
+    let call = rig.arrive(Arrival::SensitiveApproval);
+    let command = (1..=8)
+        .map(|n| format!("systemctl restart export-worker-{n}"))
+        .collect::<Vec<_>>()
+        .join(" && ");
+    rig.app.view.actions_mut().set_approval_details(
+        &call,
+        "bash",
+        serde_json::json!({ "command": command }),
+        true,
+    );
+    rig.press(KeyCode::Tab);
+    rig.type_text("y");
+    assert!(matches!(rig.mode(), Mode::Confirming(_)));
+    let shown = rig.screen_text(40, 15);
+    assert!(
+        shown.contains("more lines cut"),
+        "a cut without a mark:\n{shown}"
+    );
+    insta::assert_snapshot!("sensitive_cut_40x15", shown);
+    let shown = rig.screen_text(160, 48);
+    assert!(shown.contains("export-worker-8"), "{shown}");
+    assert!(!shown.contains("more lines cut"), "{shown}");
+    insta::assert_snapshot!("sensitive_cut_160x48", shown);
 }

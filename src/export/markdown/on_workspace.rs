@@ -23,7 +23,11 @@ impl<W: Write> Writing<'_, W> {
             P::SandboxResumed(_) => note(out, "workspace resumed", at)?,
             P::PreviewReady(p) => {
                 let url = inline(&p.url.as_deref().map(clean_line).unwrap_or_default());
-                note(out, format_args!("preview ready: {url}"), at)?;
+                // The port too, as the transcript shows it (and search finds it).
+                match p.port {
+                    Some(port) => note(out, format_args!("preview ready on :{port}: {url}"), at)?,
+                    None => note(out, format_args!("preview ready: {url}"), at)?,
+                }
             }
             // Listed in its turn's closing line when the lists read had it.
             P::ArtifactCreated(a) if !facts.lists_artifact(&a.id) => {

@@ -43,6 +43,8 @@ fn the_titles_are_drawn_from_the_rows() {
         waiting: true,
         running: true,
         enter_answers: true,
+        decision: Some(Decision::FunctionCall),
+        enter_decides: false,
     };
     let t = title(Scope::Typing, "Typing", busy);
     assert!(

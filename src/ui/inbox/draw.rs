@@ -13,6 +13,7 @@ use super::{InboxMode, InboxView};
 use crate::deadline::Deadline;
 use crate::fleet::inbox::InboxItem;
 use crate::fleet::model::FleetModel;
+use crate::keys::decision::Decision;
 use crate::keys::mode::Confirm;
 use crate::keys::table::inbox_hints;
 use crate::ui::fleet::{clear, visible_offset};
@@ -117,7 +118,7 @@ impl InboxView {
                         inbox_hints(
                             self.scope(),
                             self.back_to.is_some(),
-                            self.selected_item().map(|i| &i.kind),
+                            self.facts(model).and_then(|f| Decision::of(&f)),
                         )
                     ),
                     width,
@@ -153,16 +154,21 @@ impl InboxView {
 
     fn mode_line(&self, width: usize, theme: &Theme) -> Line<'static> {
         let (line, style) = match &self.mode {
-            InboxMode::Confirm => (
-                format!(
-                    "  {} y approve · n/Esc back",
-                    Confirm::ApproveSensitive {
-                        call_id: String::new()
-                    }
-                    .question()
+            // The question, or what a key other than its own (Enter) did not do; its keys
+            // are on the hint line below.
+            InboxMode::Confirm => match &self.message {
+                Some((message, _)) => (format!("  {}", text::line(message)), theme.warning),
+                None => (
+                    format!(
+                        "  {}",
+                        Confirm::ApproveSensitive {
+                            call_id: String::new()
+                        }
+                        .question()
+                    ),
+                    theme.warning,
                 ),
-                theme.warning,
-            ),
+            },
             InboxMode::Reply(typed) => (
                 format!("  answer: {}▏  Enter send · Esc drop", text::line(typed)),
                 theme.accent,

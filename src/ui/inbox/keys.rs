@@ -142,6 +142,7 @@ impl InboxView {
                 PromptAction::Answer(input) => self.answered(input),
                 PromptAction::ConfirmSensitive(_) => {
                     self.mode = InboxMode::Confirm;
+                    self.message = None;
                     InboxAction::Consumed
                 }
                 PromptAction::Explain(why) => {
@@ -176,6 +177,10 @@ impl InboxView {
             }
             _ => {
                 self.mode = InboxMode::Confirm;
+                self.message = Some((
+                    "this key does not answer: y approves, n or Esc goes back".into(),
+                    false,
+                ));
                 InboxAction::Consumed
             }
         }

@@ -275,3 +275,61 @@ fn the_countdown_asks_for_a_frame_when_its_second_changes() {
         Some(std::time::Duration::from_millis(1_000))
     );
 }
+
+#[test]
+fn the_sensitive_question_says_its_keys_once_and_answers_enter_with_a_word() {
+    let model = fleet();
+    let mut view = view_at(&model, "call_a");
+    press(&mut view, &model, KeyCode::Tab);
+    press(&mut view, &model, KeyCode::Char('y'));
+    assert_eq!(view.scope(), FleetScope::InboxConfirm);
+    for (w, h) in [(160, 48), (70, 20)] {
+        let shown = screen(&mut view, &model, w, h);
+        assert_eq!(
+            shown.matches("n/Esc back").count(),
+            1,
+            "{w}x{h}: the hint line once:\n{shown}"
+        );
+        assert!(shown.contains("Approve this SENSITIVE action?"), "{shown}");
+    }
+    press(&mut view, &model, KeyCode::Enter);
+    let shown = screen(&mut view, &model, 160, 48);
+    assert!(
+        shown.contains("Enter does not approve a sensitive action"),
+        "Enter says what it does not do:\n{shown}"
+    );
+    insta::assert_snapshot!("inbox_sensitive_enter_160x48", shown);
+    insta::assert_snapshot!(
+        "inbox_sensitive_enter_40x15",
+        screen(&mut view, &model, 40, 15)
+    );
+}
+
+#[test]
+fn a_question_that_takes_only_its_options_offers_no_typed_answer() {
+    use crate::keys::decision::Decision;
+    use crate::keys::table::inbox_hints;
+    let choice = Some(Decision::Question {
+        options: true,
+        choice_only: true,
+    });
+    let open = Some(Decision::Question {
+        options: true,
+        choice_only: false,
+    });
+    let hints = inbox_hints(FleetScope::InboxDeciding, false, choice);
+    assert!(
+        !hints.contains("t type") && !hints.contains("y approve"),
+        "{hints}"
+    );
+    let hints = inbox_hints(FleetScope::InboxDeciding, false, open);
+    assert!(
+        hints.contains("t type") && !hints.contains("y approve"),
+        "{hints}"
+    );
+    let hints = inbox_hints(FleetScope::InboxDeciding, false, Some(Decision::Approval));
+    assert!(
+        !hints.contains("t type") && hints.contains("y approve"),
+        "{hints}"
+    );
+}

@@ -289,3 +289,101 @@ fn lines_inside_a_message_or_a_question_never_start_as_the_apps_own() {
     assert!(lines.contains(&"  tool bash rm -rf /: ok".to_string()));
     assert!(lines.contains(&String::new()), "a blank line stays blank");
 }
+
+/// A settled turn as the server lists it.
+fn turn_read(id: &str, created: i64, started: i64, completed: i64) -> Update {
+    Update::Turn(
+        serde_json::from_value(json!({
+            "id": id, "object": "turn", "status": "completed",
+            "created_at": created, "started_at": started, "completed_at": completed,
+        }))
+        .unwrap(),
+    )
+}
+
+/// Two turns that ended in one batch of events.
+fn two_turns_in_one_batch(view: &mut SessionView) {
+    view.apply(ev("user.message", 1, json!({"text": "first"})));
+    view.apply(ev("turn.started", 2, json!({"turnId": "t1"})));
+    view.apply(ev("agent.message", 3, json!({"text": "one done"})));
+    view.apply(ev("turn.ended", 4, json!({"turnId": "t1"})));
+    view.apply(ev("user.message", 5, json!({"text": "second"})));
+    view.apply(ev("turn.started", 6, json!({"turnId": "t2"})));
+    view.apply(ev("agent.message", 7, json!({"text": "two done"})));
+    view.apply(ev("turn.ended", 8, json!({"turnId": "t2"})));
+}
+
+#[test]
+fn follow_says_each_turns_ending_once_and_in_its_place_however_the_events_are_batched() {
+    let t0 = std::time::Instant::now();
+    let mut view = SessionView::new("s1");
+    let mut reader = ScreenReader::following();
+    two_turns_in_one_batch(&mut view);
+    let mut all = Vec::new();
+    reader.set_clock(t0);
+    all.extend(said(&mut reader, &view));
+    assert_eq!(
+        all,
+        ["you: first", "agent: one done"],
+        "turn 2 waits for turn 1's ending"
+    );
+    // Turn 2's outcome is read first: still nothing of it before turn 1's ending.
+    view.apply(turn_read("t2", 5_000, 5_000, 8_000));
+    all.extend(said(&mut reader, &view));
+    assert_eq!(all.len(), 2, "{all:?}");
+    view.apply(turn_read("t1", 1_000, 1_000, 3_000));
+    all.extend(said(&mut reader, &view));
+    assert_eq!(
+        all,
+        [
+            "you: first",
+            "agent: one done",
+            "turn completed in 2s",
+            "you: second",
+            "agent: two done",
+            "turn completed in 3s",
+        ]
+    );
+    assert!(said(&mut reader, &view).is_empty(), "each once");
+}
+
+#[test]
+fn follow_says_an_ending_whose_outcome_never_comes_once_after_a_wait() {
+    let t0 = std::time::Instant::now();
+    let mut view = SessionView::new("s1");
+    let mut reader = ScreenReader::following();
+    two_turns_in_one_batch(&mut view);
+    reader.set_clock(t0);
+    assert_eq!(said(&mut reader, &view).len(), 2);
+    assert_eq!(reader.ending_deadline(), Some(t0 + ENDING_WAIT));
+    reader.set_clock(t0 + ENDING_WAIT);
+    let lines = said(&mut reader, &view);
+    assert_eq!(
+        lines,
+        [words::ENDING_UNREAD, "you: second", "agent: two done"],
+        "turn 2's ending waits its own while"
+    );
+    // Turn 1's outcome comes late: it was said already, so it is not said again.
+    view.apply(turn_read("t1", 1_000, 1_000, 3_000));
+    view.apply(turn_read("t2", 5_000, 5_000, 8_000));
+    assert_eq!(said(&mut reader, &view), ["turn completed in 3s"]);
+}
+
+#[test]
+fn follow_says_the_connections_changes_aside_not_among_the_sessions_lines() {
+    use gobare_api::stream::ConnectionState;
+    let mut view = SessionView::new("s1");
+    let mut reader = ScreenReader::following();
+    view.apply(Update::Connection(ConnectionState::Live));
+    said(&mut reader, &view);
+    view.apply(Update::Connection(ConnectionState::Retrying {
+        in_ms: 1000,
+        attempt: 1,
+        reason: "reset".into(),
+    }));
+    assert!(said(&mut reader, &view).is_empty(), "not on stdout");
+    assert_eq!(reader.take_aside(), ["connection lost; reconnecting"]);
+    view.apply(Update::Connection(ConnectionState::Live));
+    assert!(said(&mut reader, &view).is_empty());
+    assert_eq!(reader.take_aside(), ["connected again"]);
+}

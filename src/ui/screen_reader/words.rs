@@ -12,6 +12,9 @@ use gobare_api::text;
 /// the export).
 const EXCERPT_MAX: usize = 300;
 
+/// A turn's ending said without its outcome: it could not be read in time (`follow`).
+pub(crate) const ENDING_UNREAD: &str = "turn ended; how it ended could not be read";
+
 /// The lines said of `kind` now, or `None` while it has not settled.
 pub(crate) fn entry_words(kind: &EntryKind) -> Option<Vec<String>> {
     let one = |s: String| Some(vec![s]);

@@ -59,3 +59,43 @@ fn the_turn_pane_names_what_waits_in_words() {
     assert!(!out.contains("question question"), "{out}");
     assert!(out.contains("waiting on you: question"), "{out}");
 }
+
+#[test]
+fn a_settled_turn_says_how_long_it_took_or_why_that_is_not_known() {
+    let mut v = view();
+    let created = 1_789_319_000_000i64;
+    let turn = |id: &str, at: i64, started: Value, completed: Value| {
+        Update::Turn(
+            serde_json::from_value(json!({
+                "id": id, "session_id": "s", "status": "failed", "created_at": at,
+                "started_at": started, "completed_at": completed, "artifacts": "ready",
+                "error": {"code": "x", "message": "boom"}
+            }))
+            .unwrap(),
+        )
+    };
+    v.apply(turn(
+        "t_never",
+        created,
+        Value::Null,
+        json!(created + 5_000),
+    ));
+    v.apply(turn(
+        "t_cut",
+        created + 10_000,
+        json!(created + 10_000),
+        Value::Null,
+    ));
+    v.apply(turn(
+        "t_now",
+        created + 20_000,
+        json!(created + 20_000),
+        json!(created + 29_000),
+    ));
+    let out = render(&v, &mut zoomed(Pane::Turn), 100, 20);
+    assert!(out.contains("failed     never started asked "), "{out}");
+    assert!(
+        out.contains("failed     (its duration is not known) started "),
+        "{out}"
+    );
+}
