@@ -65,6 +65,7 @@ impl FleetState {
     ) -> FleetState {
         let mut view = FleetView::new();
         view.set_message(notice, true);
+        live.choose(&settings.notify);
         let alarms = crate::notify::fleet_alarms::FleetAlarms::new(
             settings.notify.deadline_minutes,
             settings.budget.sandbox_minutes,
@@ -76,7 +77,12 @@ impl FleetState {
             theme: settings.theme(),
             away: super::fleet_away::FleetAway::new(store, &settings.away),
             settings,
-            help: FleetHelp::new(key_table::fleet_help_rows()),
+            help: FleetHelp::new(
+                key_table::fleet_help_rows()
+                    .into_iter()
+                    .chain(crate::ui::fleet_legend::rows())
+                    .collect(),
+            ),
             inbox: FleetInbox::new(),
         }
     }
@@ -308,8 +314,9 @@ impl FleetFront {
         if alarms.is_empty() && self.state.alarms.next_at().is_some_and(|at| at <= wall) {
             alarms = self.state.alarms.ring(&self.state.live.model(), wall);
         }
-        for news in &alarms {
-            self.on_news(news);
+        // Told at the fleet's pace, with its other news.
+        for news in alarms {
+            self.state.live.tell(news);
         }
         self.stats.frames = self.frames.frames_drawn();
         self.stats.events = self.state.live.model().generation();
@@ -364,6 +371,19 @@ impl FleetFront {
         }
         if self.state.inbox.open {
             return self.inbox_key(key);
+        }
+        // PgUp/PgDn scroll a digest longer than its box (its title says so), before the list.
+        if matches!(
+            key.code,
+            crossterm::event::KeyCode::PageUp | crossterm::event::KeyCode::PageDown
+        ) && !self.state.view.is_modal()
+        {
+            let size = self.tui.size().unwrap_or_default();
+            let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+            let down = key.code == crossterm::event::KeyCode::PageDown;
+            if self.state.away.scroll(area, down) {
+                return;
+            }
         }
         // Esc in the list closes the digest first (its title says so), before the filter.
         if key.code == crossterm::event::KeyCode::Esc
@@ -557,10 +577,16 @@ impl FleetFront {
                         view.set_message(None, false);
                         self.exit = Some(FleetExit::Open(session.id));
                     }
-                    Err(e) => view.set_message(
-                        Some(format!("could not create the session: {}", e.summary())),
-                        true,
-                    ),
+                    Err(e) => {
+                        if e.code == Some(gobare_api::model::ErrorCode::ProjectLimitExceeded) {
+                            // The limit here, shown by the server: what the header says now.
+                            crate::budget::slots::learn_limit(live.model().len());
+                        }
+                        view.set_message(
+                            Some(format!("could not create the session: {}", e.summary())),
+                            true,
+                        )
+                    }
                 }
             }
         }

@@ -408,7 +408,7 @@ fn the_back_up_check_finds_an_arrow_back_up() {
 const RUNTIME: &str = "src/app/runtime.rs";
 /// The other `select!`s of the crate, none of which touches the terminal: each races one
 /// piece of IO against its end, or runs a task without a screen.
-const OTHER_SELECTS: [(&str, &str); 8] = [
+const OTHER_SELECTS: [(&str, &str); 9] = [
     ("src/commands/tail.rs", "prints frames, reads no key"),
     ("src/outputs/save.rs", "a download against its cancellation"),
     ("src/commands/follow.rs", "prints lines, reads no key"),
@@ -416,6 +416,10 @@ const OTHER_SELECTS: [(&str, &str); 8] = [
     ("src/commands/diff.rs", "a replay against Ctrl+C"),
     ("src/commands/sim.rs", "the simulator until Ctrl+C"),
     ("src/fleet/live.rs", "the fleet's network task"),
+    (
+        "src/commands/report.rs",
+        "a gather beside its progress line",
+    ),
     (
         "src/export/markdown_thread.rs",
         "a wait for turn facts against the export's end",

@@ -525,6 +525,7 @@ impl ApiClient {
     /// Sends one request and returns a success answer with its body unread; any other
     /// status becomes the [`ApiError`] its body describes. `timeout` replaces the
     /// client's whole-request deadline for this request.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) async fn answer(
         &self,
         method: Method,
