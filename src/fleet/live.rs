@@ -221,9 +221,10 @@ impl FleetLive {
         let _ = self.details.send(ids.to_vec());
     }
 
-    /// Forgets the sessions that came to need the user so far.
+    /// Forgets the sessions that came to need the user so far, told or still being held.
     pub fn drain_needs_you(&mut self) {
         self.announced = self.announcements();
+        self.paced.pacer().forget_heard();
     }
 
     /// A session read or written here (renamed, forked) shows at once.

@@ -39,6 +39,12 @@ impl Pacer {
         self.heard.push_back((news, now));
     }
 
+    /// Forgets what was heard and not told yet (the window stays).
+    pub(crate) fn forget_heard(&mut self) {
+        self.heard.clear();
+        self.overflow = 0;
+    }
+
     /// When [`Self::take_due`] may next have something to tell (it may find that nothing
     /// held by then).
     pub(crate) fn next_at(&self) -> Option<Instant> {
