@@ -29,6 +29,9 @@ use std::time::Instant;
 use tokio::sync::{Notify, mpsc};
 
 const MAX_FPS: u32 = 60;
+/// What the fleet's own changes draw at most a second: on a busy organization every event
+/// is one, and a person reads rows no faster (keys still draw at [`MAX_FPS`]).
+const CHANGES_FPS: u32 = 10;
 
 /// What the user chose in the fleet that takes it off the screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -133,6 +136,8 @@ pub(crate) struct FleetFront {
     notifier: Notifier,
     changed: Arc<Notify>,
     frames: FrameScheduler,
+    /// The fleet's changes, coalesced to [`CHANGES_FPS`] before they ask for a frame.
+    changes: FrameScheduler,
     /// When a clock on screen next changes.
     clock: Option<Instant>,
     /// The rows whose details were last asked for: those on screen.
@@ -191,6 +196,7 @@ impl FleetFront {
             notifier,
             changed,
             frames,
+            changes: FrameScheduler::new(CHANGES_FPS),
             clock: None,
             wanted: Vec::new(),
             msgs,
@@ -225,9 +231,9 @@ impl FleetFront {
         self.exit = Some(FleetExit::Quit);
     }
 
-    /// Something shown changed.
+    /// Something shown changed: drawn with what else changes in the same tenth of a second.
     pub(crate) fn on_changed(&mut self) {
-        self.frames.request();
+        self.changes.request();
     }
 
     /// A session came to need the user: rung when now is the time.
@@ -244,6 +250,10 @@ impl FleetFront {
     pub(crate) fn housekeeping(&mut self, now: Instant) -> color_eyre::Result<()> {
         if self.clock.is_some_and(|at| at <= now) {
             self.clock = None;
+            self.frames.request();
+        }
+        if self.changes.due_at(now).is_some_and(|due| due <= now) {
+            self.changes.drawn(now);
             self.frames.request();
         }
         let wall = gobare_api::clock::unix_ms();
@@ -330,6 +340,7 @@ impl FleetFront {
         let alarm = alarm_due(self.state.alarms.next_at(), now);
         [
             self.frames.due_at(now),
+            self.changes.due_at(now),
             clock,
             self.stats.due_at(now),
             alarm,

@@ -51,13 +51,14 @@ fn on_a_busy_fleet_the_selected_row_keeps_its_line_and_a_granted_approval_rings_
         |s| s.contents().contains("Fleet · 60 sessions"),
         TIMEOUT,
     );
-    // Down to the rows that take turns, below the forty that wait on someone.
-    for _ in 0..45 {
+    // To the middle of the screen: rows above it and below it change state (a row that
+    // took a turn long enough moves band above it, and the list scrolls under it).
+    for _ in 0..20 {
         pty.send_keys(keys::DOWN);
     }
     pty.wait_for(
-        "the 46th row selected",
-        |s| selected(s).is_some_and(|(line, _)| line >= 40),
+        "the 21st row selected",
+        |s| selected(s).is_some_and(|(line, _)| line == 20),
         TIMEOUT,
     );
     let (_, name) = pty.with_screen(selected).unwrap();
