@@ -8,6 +8,7 @@
 pub mod builder;
 pub(crate) mod config;
 pub mod digest;
+pub(crate) mod fleet_lines;
 pub mod from_log;
 pub(crate) mod gather;
 pub mod json;

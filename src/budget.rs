@@ -76,13 +76,16 @@ impl Budgets {
     /// The header's line for a narrow terminal: "slots 12/25 · API 87/120" (paused slots
     /// and streams left out; a full fleet and a low budget still said, shorter).
     pub(crate) fn compact_line(&self, now_ms: i64) -> Option<String> {
-        let slots = self.counts.map(|c| {
-            let full = if c.sessions >= slots::SESSION_SLOTS {
-                " full"
-            } else {
-                ""
-            };
-            format!("slots {}/{}{full}", c.sessions, slots::SESSION_SLOTS)
+        let slots = self.counts.map(|c| match c.slots_limit() {
+            Some((limit, known)) => {
+                let full = if known && c.sessions >= limit {
+                    " full"
+                } else {
+                    ""
+                };
+                format!("slots {}/{limit}{full}", c.sessions)
+            }
+            None => format!("sessions {}", c.sessions),
         });
         let rate = self.rate.map(|b| {
             let left = b.remaining_at(now_ms);
@@ -118,6 +121,7 @@ mod tests {
                 sessions: 12,
                 paused: 3,
                 waiting: 0,
+                limit: None,
             }),
             rate: Some(Bucket {
                 limit: 120,

@@ -166,6 +166,11 @@ impl CliCommand {
             CliCommand::Sim(_) => "sim",
             CliCommand::Artifacts(_) => "artifacts",
             CliCommand::Report(_) => "report",
+            CliCommand::Send(_) => "send",
+            CliCommand::Cancel(_) => "cancel",
+            CliCommand::Answer(_) => "answer",
+            CliCommand::Wait(_) => "wait",
+            CliCommand::Inbox(_) => "inbox",
         }
     }
 }

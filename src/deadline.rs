@@ -45,11 +45,39 @@ pub struct WorkspaceClock {
     complete: bool,
     /// The preview is published: the workspace is never reclaimed.
     published: bool,
+    /// Why the running time is not known, while it is not.
+    unknown: Unknown,
+    /// Kept by an earlier run: known, but the session's usage says better.
+    restored: bool,
+}
+
+/// Why a workspace's running time is not known.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Unknown {
+    /// Its start was before the history seen, and its usage is not read yet.
+    #[default]
+    NotRead,
+    /// The server answers no usage for it (an older server).
+    NoUsage,
+    /// The stream skipped events that may have paused or rebuilt it.
+    Gap,
+}
+
+impl Unknown {
+    /// What the inbox's deadline column says (within its 11 columns).
+    pub fn short(self) -> &'static str {
+        match self {
+            Unknown::NotRead => "? reading",
+            Unknown::NoUsage => "? no usage",
+            Unknown::Gap => "? gap",
+        }
+    }
 }
 
 impl WorkspaceClock {
     /// `sandbox.created`: a new workspace, its clock from zero.
     pub fn created(&mut self, at: Option<i64>) {
+        self.restored = false;
         self.ran_ms = 0;
         self.running_since = at;
         self.complete = at.is_some();
@@ -81,6 +109,52 @@ impl WorkspaceClock {
     /// missed may have paused or rebuilt the workspace.
     pub fn gap(&mut self) {
         self.complete = false;
+        self.unknown = Unknown::Gap;
+    }
+
+    /// The running time read from the session's usage: `ran_ms` as of `as_of`, running
+    /// since then unless the workspace is paused. Known from then on, carried forward by
+    /// the `sandbox.*` events that follow.
+    pub fn read_usage(&mut self, ran_ms: i64, as_of: i64, running: bool) {
+        self.ran_ms = ran_ms.max(0);
+        self.running_since = running.then_some(as_of);
+        self.complete = true;
+        self.restored = false;
+    }
+
+    /// Whether the clock was kept by an earlier run (what the session's usage replaces).
+    pub(crate) fn is_restored(&self) -> bool {
+        self.restored
+    }
+
+    /// The server answers no usage: the running time stays unknown, and says why.
+    pub fn no_usage(&mut self) {
+        if !self.complete {
+            self.unknown = Unknown::NoUsage;
+        }
+    }
+
+    /// Why the running time is not known (meaningful while [`Self::is_complete`] is not).
+    pub fn why_unknown(&self) -> Unknown {
+        self.unknown
+    }
+
+    /// The clock as kept across runs: running time, its running span's start, published.
+    pub(crate) fn saved(&self) -> Option<(i64, Option<i64>, bool)> {
+        self.complete
+            .then_some((self.ran_ms, self.running_since, self.published))
+    }
+
+    /// A clock kept by an earlier run ([`Self::saved`]).
+    pub(crate) fn restored(ran_ms: i64, running_since: Option<i64>, published: bool) -> Self {
+        WorkspaceClock {
+            ran_ms: ran_ms.max(0),
+            running_since,
+            complete: true,
+            published,
+            unknown: Unknown::NotRead,
+            restored: true,
+        }
     }
 
     /// Whether the preview is published (from the session resource).

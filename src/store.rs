@@ -27,6 +27,8 @@ const FIRST_MESSAGES_LIMIT: usize = 5_000;
 const SESSION_FILE_MAX: u64 = 256 << 20;
 /// The largest `first_messages.json` read: every remembered message at its longest.
 const FIRST_MESSAGES_FILE_MAX: u64 = 16 << 20;
+/// Largest workspace clocks file read back.
+const CLOCKS_FILE_MAX: u64 = 4 << 20;
 /// The largest `last_session` read: one session id.
 const LAST_SESSION_FILE_MAX: u64 = 4 << 10;
 
@@ -196,6 +198,27 @@ impl StateStore {
         let bytes = serde_json::to_vec(&all).map_err(io::Error::other)?;
         self.private_dirs(&[])?;
         write_atomic(&self.dir.join("first_messages.json"), &bytes)
+    }
+
+    /// Workspace clocks the fleet knew (running time, running since, published), by
+    /// session id: a deadline known before a restart is known after it. Unreadable reads
+    /// as empty.
+    pub(crate) fn workspace_clocks(&self) -> Vec<(String, i64, Option<i64>, bool)> {
+        private_fs::read_bounded(&self.dir.join("workspace_clocks.json"), CLOCKS_FILE_MAX)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
+    }
+
+    /// Keeps `clocks` in place of what was kept (at most [`FIRST_MESSAGES_LIMIT`]).
+    pub(crate) fn save_workspace_clocks(
+        &self,
+        clocks: &[(String, i64, Option<i64>, bool)],
+    ) -> io::Result<()> {
+        let kept = &clocks[..clocks.len().min(FIRST_MESSAGES_LIMIT)];
+        let bytes = serde_json::to_vec(kept).map_err(io::Error::other)?;
+        self.private_dirs(&[])?;
+        write_atomic(&self.dir.join("workspace_clocks.json"), &bytes)
     }
 
     /// Plain `gobare-tui` reopens nothing next time (the session is gone). Forgetting what

@@ -688,7 +688,14 @@ impl App {
     /// A session in the fleet behind came to need the user: announced unless it is this
     /// one (its own read of the session announces it).
     pub(super) fn act_on_fleet_news(&mut self, news: &crate::fleet::live::FleetNews) {
-        if news.id == self.session_id {
+        use crate::notify::kind::NotifyKind as K;
+        // What it waits on and how its turns end, this session's own reads tell; its
+        // clock's alarms come from the fleet.
+        let own = matches!(
+            news.kind,
+            K::Approval | K::Question | K::FunctionCall | K::TurnFailed
+        );
+        if news.id == self.session_id && news.count == 1 && own {
             return;
         }
         if let Some(bytes) = self.acting.notifier.fleet_news(news) {

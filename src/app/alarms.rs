@@ -67,11 +67,4 @@ impl App {
     pub(crate) fn take_alarms(&mut self) -> Option<SessionAlarms> {
         self.alarms.take()
     }
-
-    /// One of the fleet's alarms, of any session (this one included: its own are off).
-    pub(crate) fn ring_fleet_alarm(&mut self, news: &crate::fleet::live::FleetNews) {
-        if let Some(bytes) = self.acting.notifier.fleet_news(news) {
-            self.write_notification(&bytes);
-        }
-    }
 }

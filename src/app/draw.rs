@@ -32,6 +32,7 @@ impl App {
                     std::slice::from_ref(digest),
                     false,
                     away_ms,
+                    0,
                     theme,
                 );
             }

@@ -25,6 +25,8 @@ pub(crate) struct FleetAway {
     /// Focus left at (monotonic, wall).
     unfocused: Option<(Instant, i64)>,
     shown: Option<(Vec<Digest>, i64)>,
+    /// Lines of the shown digest scrolled past.
+    scroll: usize,
 }
 
 impl FleetAway {
@@ -40,6 +42,7 @@ impl FleetAway {
             since,
             unfocused: None,
             shown: None,
+            scroll: 0,
         }
     }
 
@@ -75,6 +78,7 @@ impl FleetAway {
                 if !digests.is_empty() {
                     let away_ms = gobare_api::clock::unix_ms() - since_ms;
                     self.shown = Some((digests, away_ms));
+                    self.scroll = 0;
                 }
             }
             Err(e) => tracing::warn!(error = %e, "the fleet's digest could not be read"),
@@ -106,6 +110,25 @@ impl FleetAway {
         self.shown.take().is_some()
     }
 
+    /// PgUp/PgDn while a digest longer than its box is shown (its title says so): scrolled
+    /// by a box's worth; `false` when there is nothing to scroll (the list has the key).
+    pub(crate) fn scroll(&mut self, area: Rect, down: bool) -> bool {
+        let Some((digests, _)) = &self.shown else {
+            return false;
+        };
+        let room = crate::ui::away_banner::scroll_room(area, digests, true);
+        if room == 0 {
+            return false;
+        }
+        let page = usize::from(self.height(area).saturating_sub(3)).max(1);
+        self.scroll = if down {
+            (self.scroll + page).min(room)
+        } else {
+            self.scroll.saturating_sub(page)
+        };
+        true
+    }
+
     /// The fleet is left (a session opened, or the app quit): seen now.
     pub(crate) fn seen(&self) {
         if let Some(store) = &self.store
@@ -125,7 +148,7 @@ impl FleetAway {
     /// Draws the digest at the top of `area`, when one is shown.
     pub(crate) fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         if let Some((digests, away_ms)) = &self.shown {
-            crate::ui::away_banner::render(area, buf, digests, true, *away_ms, theme);
+            crate::ui::away_banner::render(area, buf, digests, true, *away_ms, self.scroll, theme);
         }
     }
 }

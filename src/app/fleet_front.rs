@@ -29,6 +29,9 @@ use std::time::Instant;
 use tokio::sync::{Notify, mpsc};
 
 const MAX_FPS: u32 = 60;
+/// What the fleet's own changes draw at most a second: on a busy organization every event
+/// is one, and a person reads rows no faster (keys still draw at [`MAX_FPS`]).
+const CHANGES_FPS: u32 = 10;
 
 /// What the user chose in the fleet that takes it off the screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,6 +68,7 @@ impl FleetState {
     ) -> FleetState {
         let mut view = FleetView::new();
         view.set_message(notice, true);
+        live.choose(&settings.notify);
         let alarms = crate::notify::fleet_alarms::FleetAlarms::new(
             settings.notify.deadline_minutes,
             settings.budget.sandbox_minutes,
@@ -76,7 +80,12 @@ impl FleetState {
             theme: settings.theme(),
             away: super::fleet_away::FleetAway::new(store, &settings.away),
             settings,
-            help: FleetHelp::new(key_table::fleet_help_rows()),
+            help: FleetHelp::new(
+                key_table::fleet_help_rows()
+                    .into_iter()
+                    .chain(crate::ui::fleet_legend::rows())
+                    .collect(),
+            ),
             inbox: FleetInbox::new(),
         }
     }
@@ -127,6 +136,8 @@ pub(crate) struct FleetFront {
     notifier: Notifier,
     changed: Arc<Notify>,
     frames: FrameScheduler,
+    /// The fleet's changes, coalesced to [`CHANGES_FPS`] before they ask for a frame.
+    changes: FrameScheduler,
     /// When a clock on screen next changes.
     clock: Option<Instant>,
     /// The rows whose details were last asked for: those on screen.
@@ -185,6 +196,7 @@ impl FleetFront {
             notifier,
             changed,
             frames,
+            changes: FrameScheduler::new(CHANGES_FPS),
             clock: None,
             wanted: Vec::new(),
             msgs,
@@ -219,9 +231,9 @@ impl FleetFront {
         self.exit = Some(FleetExit::Quit);
     }
 
-    /// Something shown changed.
+    /// Something shown changed: drawn with what else changes in the same tenth of a second.
     pub(crate) fn on_changed(&mut self) {
-        self.frames.request();
+        self.changes.request();
     }
 
     /// A session came to need the user: rung when now is the time.
@@ -238,6 +250,10 @@ impl FleetFront {
     pub(crate) fn housekeeping(&mut self, now: Instant) -> color_eyre::Result<()> {
         if self.clock.is_some_and(|at| at <= now) {
             self.clock = None;
+            self.frames.request();
+        }
+        if self.changes.due_at(now).is_some_and(|due| due <= now) {
+            self.changes.drawn(now);
             self.frames.request();
         }
         let wall = gobare_api::clock::unix_ms();
@@ -308,8 +324,9 @@ impl FleetFront {
         if alarms.is_empty() && self.state.alarms.next_at().is_some_and(|at| at <= wall) {
             alarms = self.state.alarms.ring(&self.state.live.model(), wall);
         }
-        for news in &alarms {
-            self.on_news(news);
+        // Told at the fleet's pace, with its other news.
+        for news in alarms {
+            self.state.live.tell(news);
         }
         self.stats.frames = self.frames.frames_drawn();
         self.stats.events = self.state.live.model().generation();
@@ -323,6 +340,7 @@ impl FleetFront {
         let alarm = alarm_due(self.state.alarms.next_at(), now);
         [
             self.frames.due_at(now),
+            self.changes.due_at(now),
             clock,
             self.stats.due_at(now),
             alarm,
@@ -364,6 +382,19 @@ impl FleetFront {
         }
         if self.state.inbox.open {
             return self.inbox_key(key);
+        }
+        // PgUp/PgDn scroll a digest longer than its box (its title says so), before the list.
+        if matches!(
+            key.code,
+            crossterm::event::KeyCode::PageUp | crossterm::event::KeyCode::PageDown
+        ) && !self.state.view.is_modal()
+        {
+            let size = self.tui.size().unwrap_or_default();
+            let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+            let down = key.code == crossterm::event::KeyCode::PageDown;
+            if self.state.away.scroll(area, down) {
+                return;
+            }
         }
         // Esc in the list closes the digest first (its title says so), before the filter.
         if key.code == crossterm::event::KeyCode::Esc
@@ -557,10 +588,16 @@ impl FleetFront {
                         view.set_message(None, false);
                         self.exit = Some(FleetExit::Open(session.id));
                     }
-                    Err(e) => view.set_message(
-                        Some(format!("could not create the session: {}", e.summary())),
-                        true,
-                    ),
+                    Err(e) => {
+                        if e.code == Some(gobare_api::model::ErrorCode::ProjectLimitExceeded) {
+                            // The limit here, shown by the server: what the header says now.
+                            crate::budget::slots::learn_limit(live.model().len());
+                        }
+                        view.set_message(
+                            Some(format!("could not create the session: {}", e.summary())),
+                            true,
+                        )
+                    }
                 }
             }
         }

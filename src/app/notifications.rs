@@ -166,6 +166,7 @@ impl Notifier {
         if let Some(runner) = &self.runner {
             let mut event = NotifyEvent::new(news.kind, &news.id, &news.title, &news.line);
             event.expires_at = news.expires_at;
+            event.count = news.count;
             runner.notify(&event);
         }
         Some(notification_bytes(TITLE, &news.line, self.target))
@@ -272,6 +273,9 @@ mod tests {
             kind: NotifyKind::Approval,
             title: "other".into(),
             expires_at: None,
+            call: None,
+            what: "approval".into(),
+            count: 1,
         }
     }
 

@@ -352,7 +352,7 @@ impl Runtime {
     /// draws): every session's, that one's included. The fleet is looked at again at most
     /// every [`FLEET_LOOK_EVERY`], a deadline when it comes.
     fn fleet_alarms(&mut self, front: &mut Front) {
-        let (Front::Session(app), Some(fleet)) = (front, self.fleet.as_mut()) else {
+        let (Front::Session(_), Some(fleet)) = (front, self.fleet.as_mut()) else {
             self.fleet_looked = None;
             return;
         };
@@ -371,8 +371,9 @@ impl Runtime {
         }
         let news = fleet.alarms.ring(&model, wall);
         drop(model);
-        for news in &news {
-            app.ring_fleet_alarm(news);
+        // Told at the fleet's pace: they come back as its news.
+        for news in news {
+            fleet.live.tell(news);
         }
     }
 

@@ -109,6 +109,10 @@ pub struct DetailsRead {
     pub id: String,
     pub turns: Option<TurnsRead>,
     pub sandbox_seconds: Option<u64>,
+    /// When the usage's figures were taken (Unix ms).
+    pub usage_as_of: Option<i64>,
+    /// The server has no usage route (404 on it, the session's turns still there).
+    pub no_usage: bool,
     pub artifacts: Option<u32>,
     pub todos: Option<TodosFound>,
     /// 404: the session is gone.
@@ -397,6 +401,8 @@ async fn read(reads: &Reads, id: String, what: Read) -> DetailsRead {
         id,
         turns: None,
         sandbox_seconds: None,
+        usage_as_of: None,
+        no_usage: false,
         artifacts: None,
         todos: None,
         gone: false,
@@ -413,6 +419,7 @@ async fn read(reads: &Reads, id: String, what: Read) -> DetailsRead {
         Read::Usage => match client.get_usage(&read.id, false).await {
             Ok(usage) => {
                 read.sandbox_seconds = Some(usage.sandbox_seconds);
+                read.usage_as_of = usage.as_of;
                 None
             }
             Err(e) => Some(e),
@@ -436,6 +443,7 @@ async fn read(reads: &Reads, id: String, what: Read) -> DetailsRead {
         if e.kind == ApiErrorKind::NotFound && what == Read::Turns {
             read.gone = true;
         } else if e.kind == ApiErrorKind::NotFound {
+            read.no_usage = what == Read::Usage;
             tracing::debug!(session = %text::line(&read.id), ?what, "no such route here");
         } else {
             tracing::warn!(session = %text::line(&read.id), error = %e, ?what, "fleet read failed");

@@ -41,6 +41,11 @@ pub struct InboxItem {
 }
 
 impl InboxItem {
+    /// Why its deadline is unknown (meaningful when it is).
+    pub fn unknown_why(&self) -> crate::deadline::Unknown {
+        self.clock.why_unknown()
+    }
+
     /// The deadline as of `now` (the text and the clock it counts from stay).
     fn time(&mut self, lifetime_ms: i64, now: i64) {
         self.deadline =

@@ -23,8 +23,11 @@ use tokio::time::Instant;
 use super::announced::Announced;
 use super::details::{DetailAsks, DetailReader, DetailsRead, Wanted};
 use super::model::{Applied, FleetModel};
+pub use super::news::FleetNews;
+use super::pacer::Pacer;
 use super::relisting::{self, RELIST_PERIOD, Refresh};
 use super::trouble::Trouble;
+use crate::notify::choice::NotifyChoice;
 use crate::sessions::first_message;
 use crate::sessions::list_all;
 use crate::store::StateStore;
@@ -49,20 +52,6 @@ const BATCH: usize = 512;
 /// Announcements a listener may fall behind by; older ones are dropped (a flood of them is
 /// not read one by one anyway).
 const ANNOUNCEMENTS: usize = 256;
-
-/// A session that came to need the user or whose turn failed, and the line that says so
-/// ("Nightly: needs you: approval", "Nightly: turn failed"; sanitized, one line).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FleetNews {
-    pub id: String,
-    pub line: String,
-    /// What it is about, for `[notify] on`.
-    pub(crate) kind: crate::notify::kind::NotifyKind,
-    /// The session's title or first message (sanitized, one line; empty when unknown).
-    pub(crate) title: String,
-    /// A function call's deadline, for a deadline's news.
-    pub(crate) expires_at: Option<i64>,
-}
 
 /// The news of the fleet from the moment it was made, for whoever shows it: the fleet
 /// screen, or the app on a session in front of the fleet.
@@ -91,12 +80,52 @@ pub struct FleetLive {
     /// The fleet screen's own listener.
     announced: Announcements,
     details: mpsc::UnboundedSender<Vec<String>>,
+    /// What is told, paced: what the task and the fronts' alarms hear.
+    paced: Paced,
+    /// Where the workspace clocks are kept across runs.
+    store: Option<StateStore>,
     task: tokio::task::JoinHandle<()>,
+}
+
+/// The fleet's news on its way to being told ([`super::pacer`]), shared by the task and
+/// the fronts (their alarms), and the kinds `[notify] on` chose.
+#[derive(Clone, Default)]
+struct Paced {
+    pacer: Arc<Mutex<Pacer>>,
+    choice: Arc<Mutex<NotifyChoice>>,
+    /// Wakes the task when news was heard.
+    heard: Arc<Notify>,
+}
+
+impl Paced {
+    fn hear(&self, news: FleetNews) {
+        let wanted = self
+            .choice
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .wants(news.kind);
+        if wanted {
+            let mut pacer = self.pacer.lock().unwrap_or_else(|p| p.into_inner());
+            pacer.hear(news, Instant::now());
+            self.heard.notify_one();
+        }
+    }
+
+    fn pacer(&self) -> MutexGuard<'_, Pacer> {
+        self.pacer.lock().unwrap_or_else(|p| p.into_inner())
+    }
 }
 
 impl Drop for FleetLive {
     fn drop(&mut self) {
         self.task.abort();
+        // What was learnt since the last minute's save is not lost with the run.
+        if let Some(store) = &self.store {
+            let clocks = saved_clocks(&lock(&self.model));
+            if let Err(e) = store.save_workspace_clocks(&clocks) {
+                tracing::warn!("cannot keep the workspace clocks: {e}");
+            }
+        }
     }
 }
 
@@ -122,12 +151,15 @@ impl FleetLive {
         let changed = Arc::new(Notify::new());
         let (needs_you, receiver) = broadcast::channel(ANNOUNCEMENTS);
         let (details, wanted) = mpsc::unbounded_channel();
+        let paced = Paced::default();
+        let store = source.store.clone();
         let task = tokio::spawn(run(
             source,
             model.clone(),
             changed.clone(),
             needs_you.clone(),
             wanted,
+            paced.clone(),
         ));
         FleetLive {
             model,
@@ -135,8 +167,20 @@ impl FleetLive {
             needs_you,
             announced: Announcements { receiver },
             details,
+            paced,
+            store,
             task,
         }
+    }
+
+    /// The kinds of news to tell (`[notify] on`); others are never heard.
+    pub(crate) fn choose(&self, choice: &NotifyChoice) {
+        *self.paced.choice.lock().unwrap_or_else(|p| p.into_inner()) = choice.clone();
+    }
+
+    /// News a front found (an alarm), told at the fleet's pace like the rest.
+    pub(crate) fn tell(&self, news: FleetNews) {
+        self.paced.hear(news);
     }
 
     /// The model, locked (briefly: the task waits while it is held).
@@ -177,9 +221,10 @@ impl FleetLive {
         let _ = self.details.send(ids.to_vec());
     }
 
-    /// Forgets the sessions that came to need the user so far.
+    /// Forgets the sessions that came to need the user so far, told or still being held.
     pub fn drain_needs_you(&mut self) {
         self.announced = self.announcements();
+        self.paced.pacer().forget_heard();
     }
 
     /// A session read or written here (renamed, forked) shows at once.
@@ -223,6 +268,7 @@ struct Task {
     last_listed: Mutex<Option<Instant>>,
     /// The stream dropped and is being reopened: its next `Live` is a reconnect.
     reconnecting: std::sync::atomic::AtomicBool,
+    paced: Paced,
 }
 
 /// How a list read went.
@@ -241,8 +287,23 @@ impl Task {
             self.changed.notify_one();
         }
         for one in news {
+            self.paced.hear(one);
+        }
+    }
+
+    /// What the pacer has to tell now, told to every listener.
+    fn tell_paced(&self) {
+        let model = lock(&self.model);
+        let told = self
+            .paced
+            .pacer()
+            .take_due(Instant::now(), model.needing_you(), |news| {
+                still_true(&model, news)
+            });
+        drop(model);
+        if let Some(news) = told {
             // No listener now (none has subscribed yet): nobody to tell.
-            let _ = self.needs_you.send(one);
+            let _ = self.needs_you.send(news);
         }
     }
 
@@ -261,11 +322,14 @@ impl Task {
             .filter_map(|id| {
                 let row = model.get(id)?;
                 // Every new call is marked told, even when one line tells them all.
-                let fresh = row
-                    .waiting
-                    .iter()
-                    .fold(false, |fresh, (call, _)| announced.call(call) || fresh);
-                fresh.then(|| announcement(model, id.to_string())).flatten()
+                let fresh = row.waiting.iter().fold(None, |fresh, (call, _)| {
+                    if announced.call(call) {
+                        fresh.or(Some(call.as_str()))
+                    } else {
+                        fresh
+                    }
+                });
+                announcement(model, id.to_string(), fresh?)
             })
             .collect()
     }
@@ -325,6 +389,12 @@ impl Task {
             .filter(|r| model.lacks_turn_clock(&r.id) || r.status == SessionStatus::Working);
         for row in running {
             self.asks.want(&row.id, Wanted::TURNS, false);
+        }
+        // A decision's deadline needs its workspace's running time: theirs first.
+        for row in model.rows().filter(|r| !r.waiting.is_empty()) {
+            if !model.waits().clock_known(&row.id) {
+                self.asks.want(&row.id, Wanted::USAGE, true);
+            }
         }
         for row in model.rows() {
             self.asks.want(
@@ -431,6 +501,12 @@ impl Task {
             return;
         }
         let mut applied = model.set_details(&read.id, read.sandbox_seconds, read.artifacts);
+        if let (Some(seconds), Some(as_of)) = (read.sandbox_seconds, read.usage_as_of) {
+            applied.visible |= model.know_usage(&read.id, seconds, as_of).visible;
+        }
+        if read.no_usage {
+            applied.visible |= model.no_usage(&read.id).visible;
+        }
         let mut fresh = Vec::new();
         if let Some(found) = read.todos {
             applied.visible |= model.set_replayed_todos(&read.id, found).visible;
@@ -455,6 +531,9 @@ impl Task {
                         kind: crate::notify::kind::NotifyKind::TurnFailed,
                         title: news_title(row),
                         expires_at: None,
+                        call: None,
+                        what: "turn failed".into(),
+                        count: 1,
                     });
                 }
             }
@@ -475,6 +554,29 @@ impl Task {
         };
         for row in model.rows().filter(accrues) {
             self.asks.want_again(&row.id, Wanted::USAGE, false);
+        }
+    }
+
+    /// Keeps the workspace clocks known for the next run.
+    fn save_clocks(&self) {
+        let Some(store) = &self.store else {
+            return;
+        };
+        let clocks = saved_clocks(&lock(&self.model));
+        if let Err(e) = store.save_workspace_clocks(&clocks) {
+            tracing::warn!("cannot keep the workspace clocks: {e}");
+        }
+    }
+
+    /// Clocks an earlier run kept: known at once, until a session's own history or usage.
+    fn restore_clocks(&self) {
+        let Some(store) = &self.store else {
+            return;
+        };
+        let mut model = lock(&self.model);
+        for (id, ran_ms, running_since, published) in store.workspace_clocks() {
+            let clock = crate::deadline::WorkspaceClock::restored(ran_ms, running_since, published);
+            model.waits_mut().know_clock(&id, clock);
         }
     }
 
@@ -546,8 +648,12 @@ impl Task {
             let reconnecting = self.reconnecting.load(std::sync::atomic::Ordering::Relaxed);
             missed |= relisting::may_have_missed(&update, reconnecting);
             if relisting::lost_events(&update) {
-                // The workspace clocks may have missed a pause or a rebuild.
+                // The workspace clocks may have missed a pause or a rebuild: the waiting
+                // sessions' usage says again how long theirs ran.
                 model.history_gap();
+                for row in model.rows().filter(|r| !r.waiting.is_empty()) {
+                    self.asks.want_again(&row.id, Wanted::USAGE, true);
+                }
             }
             match update {
                 StreamUpdate::Frame(frame) => {
@@ -566,9 +672,12 @@ impl Task {
                             if let Some(call) = waiting_call(payload)
                                 && event.seq.is_some()
                                 && announced.call(call)
-                                && let Some(news) = announcement(&model, id.to_string())
                             {
-                                fresh.push(news);
+                                // Its deadline counts the workspace's running time.
+                                if !model.waits().clock_known(id) {
+                                    self.asks.want(id, Wanted::USAGE, true);
+                                }
+                                fresh.extend(announcement(&model, id.to_string(), call));
                             }
                         }
                     }
@@ -640,6 +749,33 @@ impl Task {
     }
 }
 
+/// The known workspace clocks as the store keeps them.
+fn saved_clocks(model: &FleetModel) -> Vec<(String, i64, Option<i64>, bool)> {
+    model
+        .waits()
+        .clocks()
+        .filter_map(|(id, clock)| {
+            let (ran, since, published) = clock.saved()?;
+            Some((id.to_string(), ran, since, published))
+        })
+        .collect()
+}
+
+/// Whether `news` is still so: its session is there and the call it is about still waits.
+pub(crate) fn still_true(model: &FleetModel, news: &FleetNews) -> bool {
+    let Some(row) = model.get(&news.id) else {
+        return false;
+    };
+    let Some(call) = &news.call else {
+        return true;
+    };
+    row.waiting.iter().any(|(c, _)| c == call)
+        || model
+            .waits()
+            .get(&news.id)
+            .is_some_and(|w| w.actions.pending().iter().any(|a| &a.call_id == call))
+}
+
 /// The required action an event says the session now waits on.
 fn waiting_call(payload: &EventPayload) -> Option<&str> {
     match payload {
@@ -675,11 +811,12 @@ async fn until_open(handle: &mut stream::StreamHandle) -> Vec<StreamUpdate> {
     early
 }
 
-/// What to say of session `id`, which came to need the user.
-fn announcement(model: &FleetModel, id: String) -> Option<FleetNews> {
+/// What to say of session `id`, which came to need the user for `call`.
+pub(crate) fn announcement(model: &FleetModel, id: String, call: &str) -> Option<FleetNews> {
     let row = model.get(&id)?;
     let line = row.needs_you_line()?;
-    let kind = crate::notify::kind::NotifyKind::of_needs(row.needs()?);
+    let needs = row.needs()?;
+    let kind = crate::notify::kind::NotifyKind::of_needs(needs);
     let title = news_title(row);
     Some(FleetNews {
         id,
@@ -687,6 +824,9 @@ fn announcement(model: &FleetModel, id: String) -> Option<FleetNews> {
         kind,
         title,
         expires_at: None,
+        call: Some(call.to_string()),
+        what: needs.as_str().replace('_', " "),
+        count: 1,
     })
 }
 
@@ -717,6 +857,7 @@ async fn run(
     changed: Arc<Notify>,
     needs_you: broadcast::Sender<FleetNews>,
     mut wanted: mpsc::UnboundedReceiver<Vec<String>>,
+    paced: Paced,
 ) {
     let poll_every = source.poll_every;
     // The org stream has every event from about now on: a replay reaches a little past it,
@@ -748,7 +889,9 @@ async fn run(
         announced: Mutex::default(),
         last_listed: Mutex::default(),
         reconnecting: std::sync::atomic::AtomicBool::new(false),
+        paced,
     };
+    task.restore_clocks();
     // Listed once the stream is open: what happens while the list is read comes on the
     // stream, and what happened before it is in the list.
     let mut options = source.stream;
@@ -773,6 +916,7 @@ async fn run(
     }
     let mut usage_at = Instant::now() + USAGE_PERIOD;
     loop {
+        let pace_at = task.paced.pacer().next_at();
         tokio::select! {
             update = async { org.as_mut()?.updates.recv().await }, if org.is_some() => {
                 let Some(update) = update else {
@@ -804,9 +948,12 @@ async fn run(
                     .wants_refresh()
                     .then(|| Instant::now() + REFRESH_DELAY);
             }
+            _ = task.paced.heard.notified() => {}
+            _ = sleep_until(pace_at) => task.tell_paced(),
             _ = tokio::time::sleep_until(usage_at) => {
                 usage_at = Instant::now() + USAGE_PERIOD;
                 task.ask_usage_of_working();
+                task.save_clocks();
             }
             _ = sleep_until(poll_at), if poll_at.is_some() => {
                 let every = if org.is_some() { RELIST_PERIOD } else { poll_every };

@@ -2,12 +2,17 @@
 //! list and the org stream, in one pure model, and the IO task that feeds it.
 
 pub(crate) mod announced;
+pub(crate) mod bands;
 pub mod details;
 pub mod inbox;
 pub mod live;
 pub mod model;
+pub mod news;
 pub mod order;
+pub(crate) mod pacer;
 mod relisting;
 pub mod todos_replay;
+#[cfg(test)]
+pub(crate) mod trace;
 pub mod trouble;
 pub mod waits;

@@ -246,6 +246,14 @@ impl FleetModel {
         self.rows.values()
     }
 
+    /// How many sessions need the user: the one count every view and notification says.
+    pub fn needing_you(&self) -> usize {
+        self.rows
+            .values()
+            .filter(|r| r.attention() == Attention::NeedsYou)
+            .count()
+    }
+
     /// Whether the first complete listing has arrived.
     pub fn is_loaded(&self) -> bool {
         self.loaded
@@ -286,6 +294,30 @@ impl FleetModel {
 
     pub(crate) fn waits_mut(&mut self) -> &mut FleetWaits {
         &mut self.waits
+    }
+
+    /// Session `id`'s usage: its workspace's running time as of `as_of`, for the clock of
+    /// a workspace started before the fleet opened (a paused one is not running).
+    pub fn know_usage(&mut self, id: &str, sandbox_seconds: u64, as_of: i64) -> Applied {
+        let running = self
+            .rows
+            .get(id)
+            .is_none_or(|r| r.workspace != Some(WorkspaceState::Paused));
+        let ran_ms = i64::try_from(sandbox_seconds.saturating_mul(1000)).unwrap_or(i64::MAX);
+        let visible = self.waits.know_usage(id, ran_ms, as_of, running);
+        self.changed(Applied {
+            visible,
+            newly_needs_you: false,
+        })
+    }
+
+    /// The server answers no usage for session `id`.
+    pub fn no_usage(&mut self, id: &str) -> Applied {
+        let visible = self.waits.no_usage(id);
+        self.changed(Applied {
+            visible,
+            newly_needs_you: false,
+        })
     }
 
     /// The stream skipped events: the workspace clocks are no longer whole.

@@ -105,6 +105,53 @@ impl FleetWaits {
         }
     }
 
+    /// The session's usage: its workspace's running time `ran_ms` as of `as_of`, taken
+    /// when the clock is not known from the workspace's start (the fleet opened after it).
+    /// Returns whether anything changed.
+    pub(crate) fn know_usage(&mut self, id: &str, ran_ms: i64, as_of: i64, running: bool) -> bool {
+        let Some(waits) = self.sessions.get_mut(id) else {
+            return false;
+        };
+        if waits.clock.is_complete() && !waits.clock.is_restored() {
+            return false;
+        }
+        waits.clock.read_usage(ran_ms, as_of, running);
+        self.versions += 1;
+        waits.version = self.versions;
+        true
+    }
+
+    /// The server answers no usage for the session: its clock says so while unknown.
+    pub(crate) fn no_usage(&mut self, id: &str) -> bool {
+        let Some(waits) = self.sessions.get_mut(id) else {
+            return false;
+        };
+        let before = waits.clock;
+        waits.clock.no_usage();
+        let changed = waits.clock != before;
+        if changed {
+            self.versions += 1;
+            waits.version = self.versions;
+        }
+        changed
+    }
+
+    /// Whether session `id`'s running time is known this run (from its start or its
+    /// usage; a clock kept by an earlier run is read again).
+    pub(crate) fn clock_known(&self, id: &str) -> bool {
+        self.sessions
+            .get(id)
+            .is_some_and(|w| w.clock.is_complete() && !w.clock.is_restored())
+    }
+
+    /// Every known clock, to be kept across runs.
+    pub(crate) fn clocks(&self) -> impl Iterator<Item = (&str, &WorkspaceClock)> {
+        self.sessions
+            .iter()
+            .filter(|(_, w)| w.clock.is_complete())
+            .map(|(id, w)| (id.as_str(), &w.clock))
+    }
+
     /// One persisted event of the org stream. Returns whether anything changed.
     pub(crate) fn apply_event(&mut self, id: &str, event: &Event) -> bool {
         use EventPayload as P;

@@ -54,6 +54,8 @@ pub(crate) enum FleetKey {
     CloseHelp,
     /// The next theme, for this run.
     Theme,
+    /// The next order within a band.
+    Sort,
     /// Open the session with its changes view.
     Changes,
     /// Open the decision inbox.

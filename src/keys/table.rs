@@ -1024,6 +1024,8 @@ pub(crate) const TABLE: &[Binding] = &[
         .hint("d delete", Shown::Always),
     row(F_LIST, &[c('f')], F(FleetKey::Fork), "fork (asks y / n first; the copy's title says fork)")
         .hint("f fork", Shown::Always),
+    row(F_LIST, &[c('s')], F(FleetKey::Sort), "sort within each band: created, name, last activity (the title says which)")
+        .hint("s sort", Shown::Always),
     row(F_LIST, &[c('T')], F(FleetKey::Theme), "next theme: dark, light, high contrast, colour-blind (for this run)"),
     row(F_LIST, &[k(KeyCode::F(3))], F(FleetKey::NextDecision), "the inbox, at the soonest deadline"),
     row(F_LIST, &[c('D')], F(FleetKey::Changes), "open the session with its changes view (every file it changed, as one diff)"),

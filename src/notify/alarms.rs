@@ -150,6 +150,8 @@ pub(crate) struct Rung {
     pub(crate) kind: NotifyKind,
     pub(crate) what: String,
     pub(crate) expires_at: Option<i64>,
+    /// The call a deadline is about (news of it is let go once it is answered).
+    pub(crate) call: Option<String>,
 }
 
 impl SessionAlarms {
@@ -177,6 +179,7 @@ impl SessionAlarms {
                 kind: NotifyKind::WorkspaceReclaimed,
                 what: what.into(),
                 expires_at: None,
+                call: None,
             });
         }
         if sandbox_seconds.is_some_and(|s| self.budget.read(s)) {
@@ -186,6 +189,7 @@ impl SessionAlarms {
                 kind: NotifyKind::Budget,
                 what: format!("sandbox time passed the budget of {minutes} {unit}"),
                 expires_at: None,
+                call: None,
             });
         }
         rung
@@ -200,6 +204,7 @@ impl SessionAlarms {
                 kind: NotifyKind::Deadline,
                 what: deadline_text(&call, now_ms),
                 expires_at: Some(call.expires_at),
+                call: Some(call.call_id),
             })
             .collect()
     }

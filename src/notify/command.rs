@@ -3,14 +3,16 @@
 //! out of its environment, stdout and stderr kept off the screen.
 //!
 //! It never holds up the loop: each run is a task of its own. At most [`MAX_RUNNING`] run at
-//! once (a hung script must not pile up processes); news beyond is dropped and logged. A
-//! run still going at its timeout is killed with its whole process group (`sh -c` leaves
-//! its children behind otherwise), and every failure is logged.
+//! once (a hung script must not pile up processes); a run beyond is skipped, logged and
+//! counted in the next run's `skipped`. A run still going at its timeout is killed with its
+//! whole process group (`sh -c` leaves its children behind otherwise), and every failure is
+//! logged.
 
 use super::choice::NotifyCommandSpec;
 use super::kind::NotifyEvent;
 use std::process::{ExitStatus, Stdio};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::Semaphore;
@@ -98,6 +100,8 @@ pub(crate) struct CommandRunner {
     timeout: Duration,
     permits: Option<Arc<Semaphore>>,
     groups: Option<Arc<Groups>>,
+    /// Runs skipped since the last that started.
+    skipped: Arc<AtomicU64>,
 }
 
 impl CommandRunner {
@@ -107,6 +111,7 @@ impl CommandRunner {
             timeout,
             permits: None,
             groups: None,
+            skipped: Arc::default(),
         }
     }
 
@@ -118,19 +123,25 @@ impl CommandRunner {
     }
 
     /// Starts a run for `event` on its own task; `false` when [`MAX_RUNNING`] are running
-    /// already (the news is dropped, and the log says so). Needs a tokio runtime.
+    /// already (skipped: logged, and counted in the next run's `skipped`). Needs a tokio
+    /// runtime.
     pub(crate) fn notify(&self, event: &NotifyEvent) -> bool {
         let permit = match &self.permits {
             Some(own) => own.clone().try_acquire_owned().map(Permit::Owned),
             None => RUNNING.try_acquire().map(Permit::Static),
         };
         let Ok(permit) = permit else {
+            let skipped = self.skipped.fetch_add(1, Ordering::Relaxed) + 1;
             tracing::warn!(
                 event = event.event.as_str(),
-                "notify command: {MAX_RUNNING} still running; this notification is dropped"
+                skipped,
+                "notify command: {MAX_RUNNING} still running; this run is skipped (the next \
+                 one's `skipped` counts it)"
             );
             return false;
         };
+        let mut event = event.clone();
+        event.skipped = self.skipped.swap(0, Ordering::Relaxed);
         let (spec, timeout, input) = (self.spec.clone(), self.timeout, event.to_json_line());
         let kind = event.event.as_str();
         let groups = self.groups.clone();

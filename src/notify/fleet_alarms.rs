@@ -131,6 +131,9 @@ fn told(row: &FleetRow, rung: Rung) -> FleetNews {
         kind: rung.kind,
         title,
         expires_at: rung.expires_at,
+        call: rung.call,
+        what: rung.what,
+        count: 1,
     }
 }
 

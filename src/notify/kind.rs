@@ -96,6 +96,12 @@ pub(crate) struct NotifyEvent {
     /// The call's deadline (Unix ms), for `deadline` and the decisions that have one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) expires_at: Option<i64>,
+    /// How many pieces of news this one stands for (the fleet gathers what comes close
+    /// together into one; the session and the first are named).
+    pub(crate) count: usize,
+    /// Runs of the command that could not start since the last one that did (too many
+    /// still running): counted here, not lost without a word.
+    pub(crate) skipped: u64,
 }
 
 impl NotifyEvent {
@@ -113,6 +119,8 @@ impl NotifyEvent {
             text: one_line(text, 300),
             at: gobare_api::clock::unix_ms(),
             expires_at: None,
+            count: 1,
+            skipped: 0,
         }
     }
 

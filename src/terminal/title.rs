@@ -1,6 +1,7 @@
-//! The terminal's title (OSC 2) as the app keeps it: "gobare · 2 need you", the count of
-//! decisions waiting, so a tab or a window list says it without the screen in view. Only
-//! our own words and a number: nothing the server sent.
+//! The terminal's title (OSC 2) as the app keeps it: "gobare · 2 need you" — with a fleet,
+//! its one count of the sessions that need you (the header's, the inbox's); without one, the
+//! session's decisions waiting — so a tab or a window list says it without the screen in
+//! view. Only our own words and a number: nothing the server sent.
 //!
 //! The title the terminal had is pushed on its title stack (xterm's `CSI 22 t`) before the
 //! first change, and at exit the title is cleared then popped (`CSI 23 t`): a terminal with

@@ -1,6 +1,8 @@
 //! The "while you were away" digest drawn at the top of a screen, over what is there, in a
 //! bordered box as tall as its lines (at most half the screen); its title says how long
-//! the absence was and which key closes it.
+//! the absence was, which key closes it and, when it holds more than it shows, which keys
+//! scroll it. The fleet's is [`crate::away::fleet_lines`]: what waits first, then
+//! failures, then the churn in a line.
 
 use super::theme::Theme;
 use crate::away::digest::Digest;
@@ -12,20 +14,18 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Widget};
 
-/// The banner's lines: `digests` one after the other, each under its session's name when
-/// `named` (the fleet's); cut to what half of `area` holds.
-fn body(area: Rect, digests: &[Digest], named: bool) -> Vec<(Tone, String)> {
-    let mut body: Vec<(Tone, String)> = Vec::new();
-    for d in digests {
-        body.extend(lines(d, named));
+/// Every line of the banner: `digests` one after the other, each under its session's name,
+/// or the fleet's digest when `named` (several sessions).
+fn all_lines(digests: &[Digest], named: bool) -> Vec<(Tone, String)> {
+    if named {
+        return crate::away::fleet_lines::fleet_lines(digests);
     }
-    let most = usize::from(area.height / 2).saturating_sub(2).max(1);
-    let cut = body.len().saturating_sub(most);
-    if cut > 0 {
-        body.truncate(most.saturating_sub(1));
-        body.push((Tone::Plain, format!("… and {} more lines", cut + 1)));
-    }
-    body
+    digests.iter().flat_map(|d| lines(d, false)).collect()
+}
+
+/// The body's rows at most: what half of `area` holds.
+fn most_rows(area: Rect) -> usize {
+    usize::from(area.height / 2).saturating_sub(2).max(1)
 }
 
 /// The rows the banner takes at the top of `area` (0: none, too small a screen).
@@ -33,7 +33,15 @@ pub(crate) fn height(area: Rect, digests: &[Digest], named: bool) -> u16 {
     if area.height < 4 || area.width < 20 || digests.is_empty() {
         return 0;
     }
-    (body(area, digests, named).len() as u16 + 2).min(area.height)
+    let rows = all_lines(digests, named).len().min(most_rows(area));
+    (rows as u16 + 2).min(area.height)
+}
+
+/// How far the banner can scroll in `area` (0: it shows every line).
+pub(crate) fn scroll_room(area: Rect, digests: &[Digest], named: bool) -> usize {
+    all_lines(digests, named)
+        .len()
+        .saturating_sub(most_rows(area))
 }
 
 /// The banner over the top of `area`. Returns the rows it took.
@@ -43,16 +51,30 @@ pub(crate) fn render(
     digests: &[Digest],
     named: bool,
     away_ms: i64,
+    scroll: usize,
     theme: &Theme,
 ) -> u16 {
     let height = height(area, digests, named);
     if height == 0 {
         return 0;
     }
-    let body = body(area, digests, named);
+    let all = all_lines(digests, named);
+    let rows = most_rows(area);
+    let from = scroll.min(all.len().saturating_sub(rows));
+    let body = &all[from..(from + rows).min(all.len())];
     let rect = Rect { height, ..area };
     Clear.render(rect, buf);
-    let title = format!(" {} · Esc closes ", heading(away_ms));
+    let title = if all.len() > rows {
+        format!(
+            " {} · Esc closes · PgUp/PgDn {}–{} of {} ",
+            heading(away_ms),
+            from + 1,
+            from + body.len(),
+            all.len()
+        )
+    } else {
+        format!(" {} · Esc closes ", heading(away_ms))
+    };
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border_focused)

@@ -12,8 +12,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
+use crate::fleet::bands::Bands;
 use crate::fleet::model::{FleetModel, FleetRow};
-use crate::fleet::order::{Shown, ordered};
+use crate::fleet::order::{Shown, SortBy, ordered_by};
 use crate::session::attention::Attention;
 use crate::ui::theme::Theme;
 use drawn_rows::{DrawnRows, RowKey};
@@ -99,8 +100,6 @@ pub struct FleetView {
     shown: Vec<String>,
     /// Each shown row's depth in its crew.
     depths: Vec<u16>,
-    /// Sessions that need the user, at the last ordering.
-    waiting: usize,
     /// What the order was computed from: the model's version and the filter.
     order_key: Option<((u64, u64), String)>,
     /// The selected row's label, for the confirm questions.
@@ -119,6 +118,12 @@ pub struct FleetView {
     /// Until when (Unix ms) rows keep their places while the selection moves: a row must
     /// not jump from under the cursor between two presses of ↓.
     hold_order_until: Option<i64>,
+    /// The band each row is shown in: it follows the row's state once that has held.
+    bands: Bands,
+    /// The order within a band (`s` cycles it).
+    sort: SortBy,
+    /// A band settled while the order was held: made again when the hold ends.
+    resort: bool,
 }
 
 impl FleetView {
@@ -129,6 +134,11 @@ impl FleetView {
     /// The selected session's id.
     pub fn selected(&self) -> Option<&str> {
         self.selected_id.as_deref()
+    }
+
+    /// The order within a band.
+    pub fn sort(&self) -> SortBy {
+        self.sort
     }
 
     /// Selects `id` (coming back from a session selects the row it was opened from).
@@ -294,6 +304,12 @@ impl FleetView {
             FleetKey::Inbox => return FleetAction::Inbox,
             FleetKey::NextDecision => return FleetAction::NextDecision,
             FleetKey::Theme => return FleetAction::NextTheme,
+            FleetKey::Sort => {
+                self.sort = self.sort.next();
+                // Made again at the next frame, the selection kept on its session.
+                self.order_key = None;
+                return FleetAction::Consumed;
+            }
             FleetKey::Filter => {
                 self.mode = FleetMode::Filter;
                 return FleetAction::Consumed;
@@ -362,7 +378,7 @@ impl FleetView {
         let mut true_for: Option<i64> = self.refresh_order(model, now_ms);
         let mut until = |ms: i64| true_for = Some(true_for.map_or(ms, |t| t.min(ms)));
         self.remember();
-        let waiting = self.waiting;
+        let waiting = model.needing_you();
         // Counts only from a listing: nothing known is not "0 need you".
         let title = if model.is_loaded() {
             format!(
@@ -400,7 +416,12 @@ impl FleetView {
             self.drawn.clear();
             self.drawn_theme = Some(theme.clone());
         }
-        buf.set_line(inner.x, inner.y, &header(width, theme), inner.width);
+        buf.set_line(
+            inner.x,
+            inner.y,
+            &header(width, self.sort, theme),
+            inner.width,
+        );
         if self.shown.is_empty() {
             let (empty, style) = match &trouble {
                 Some(trouble) if !model.is_loaded() => {
@@ -520,10 +541,12 @@ impl FleetView {
             .order_key
             .as_ref()
             .is_some_and(|(_, filter)| *filter != self.filter);
-        let stale = self
-            .order_key
-            .as_ref()
-            .is_none_or(|(version, filter)| *version != model.version() || *filter != self.filter);
+        let banded = self.bands.update(model, now_ms);
+        let stale = banded
+            || self.resort
+            || self.order_key.as_ref().is_none_or(|(version, filter)| {
+                *version != model.version() || *filter != self.filter
+            });
         if std::mem::take(&mut self.moved) {
             self.hold_order_until = Some(now_ms + ORDER_HOLD_MS);
         }
@@ -543,8 +566,22 @@ impl FleetView {
             self.shown.retain(|id| model.get(id).is_some());
             self.depths = kept;
             held_for = Some(hold - now_ms);
+            // A band that settled meanwhile is taken when the hold ends.
+            self.resort |= banded;
         } else if stale {
-            let rows = ordered(model, &self.filter);
+            // The selected row keeps its line on the screen: the list moves around it.
+            let anchor = self.selected_id.as_ref().and_then(|id| {
+                let i = self.position(id)?;
+                (self.offset..self.offset + self.page_rows.max(1))
+                    .contains(&i)
+                    .then(|| i - self.offset)
+            });
+            let bands = &self.bands;
+            let rows = ordered_by(model, &self.filter, self.sort, &|row| {
+                bands
+                    .band(model, &row.id)
+                    .unwrap_or_else(|| row.attention())
+            });
             // The ids' strings are reused: no allocation per row when the order is redone.
             self.shown.resize_with(rows.len(), String::new);
             for (id, shown) in self.shown.iter_mut().zip(&rows) {
@@ -552,17 +589,24 @@ impl FleetView {
             }
             self.depths.clear();
             self.depths.extend(rows.iter().map(|s| s.depth));
-            self.waiting = model
-                .rows()
-                .filter(|r| r.attention() == Attention::NeedsYou)
-                .count();
             self.order_key = Some((model.version(), self.filter.clone()));
+            self.resort = false;
+            if let Some(line) = anchor
+                && let Some(i) = self.selected_id.as_ref().and_then(|id| self.position(id))
+            {
+                let most = self.shown.len().saturating_sub(self.page_rows.max(1));
+                self.selected_index = i;
+                self.offset = i.saturating_sub(line).min(most);
+            }
         }
         if refiltered {
             // Every match from the top: a scroll kept from the longer list would hide some.
             self.offset = 0;
             self.selected_index = 0;
             self.selected_id = self.shown.first().cloned();
+        }
+        if let Some(settles) = self.bands.settles_in(now_ms) {
+            held_for = Some(held_for.map_or(settles, |h: i64| h.min(settles)));
         }
         held_for
     }
@@ -756,12 +800,14 @@ fn column(on: bool, text: &str, cols: usize, right: bool) -> String {
     }
 }
 
-fn header(width: usize, theme: &Theme) -> Line<'static> {
+fn header(width: usize, sort: SortBy, theme: &Theme) -> Line<'static> {
     let c = Columns::for_width(width);
     let label_cols = c.label(width);
+    // Which order each band is in, where the eye reads the columns (`s` changes it).
+    let session = format!("Session · by {}", sort.label());
     let text = format!(
         "  {:<label_cols$} {:<STATUS_COLS$}{}{}{}{}{}{}",
-        "Session",
+        text::truncate(&session, label_cols),
         "Status",
         column(c.turn, "Turn", TURN_COLS, false),
         column(c.queue, "Q", QUEUE_COLS, true),
@@ -919,3 +965,6 @@ fn padded(raw: &str, cols: usize, style: Style) -> Span<'static> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod calm;

@@ -20,6 +20,7 @@ use crate::keys::fleet::FleetScope;
 use crate::session::actions::Actions;
 use crate::ui::prompt::PromptState;
 
+mod columns;
 mod draw;
 mod keys;
 

@@ -15,6 +15,7 @@ pub(crate) mod events;
 pub(crate) mod file_browser;
 pub mod fleet;
 pub(crate) mod fleet_help;
+pub(crate) mod fleet_legend;
 pub(crate) mod footer;
 pub(crate) mod frame_lines;
 pub(crate) mod help;

@@ -125,9 +125,10 @@ fn a_restart_shows_what_failed_and_what_waits_until_esc() {
         "the fleet's digest",
         |s| {
             let text = s.contents();
+            // The fleet's digest: what failed, each session on a line with its reason.
             text.contains("While you were away")
-                && text.contains("weekly report")
-                && text.contains("1 turn failed")
+                && text.contains("Failed: 1 turn in 1 session")
+                && text.contains("weekly report: ")
         },
         TIMEOUT,
     );

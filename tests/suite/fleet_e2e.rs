@@ -34,14 +34,14 @@ fn selected_row(s: &vt100::Screen) -> String {
 
 fn wait_sorted(pty: &Pty) {
     pty.wait_for(
-        "the fleet, the waiting session first",
+        "the fleet, the waiting session first, then by creation",
         |s| {
             let rows = list_rows(s);
             rows.len() == 3
                 && rows[0].contains("waits for you")
                 && rows[0].contains("needs you: approval")
-                && rows[1].contains("newer idle")
-                && rows[2].contains("older idle")
+                && rows[1].contains("older idle")
+                && rows[2].contains("newer idle")
         },
         TIMEOUT,
     );
@@ -49,7 +49,7 @@ fn wait_sorted(pty: &Pty) {
 
 #[test]
 fn the_waiting_session_comes_first_enter_opens_one_and_ctrl_o_returns_to_its_row() {
-    let (sim, [_, older, _]) = three_sessions();
+    let (sim, [_, _, newer]) = three_sessions();
     let home = tempfile::tempdir().unwrap();
     let mut pty = spawn(&["fleet"], &home, &sim.sim);
     wait_sorted(&pty);
@@ -58,10 +58,10 @@ fn the_waiting_session_comes_first_enter_opens_one_and_ctrl_o_returns_to_its_row
     pty.send_keys(keys::DOWN);
     pty.wait_for(
         "the third row selected",
-        |s| selected_row(s).contains("older idle"),
+        |s| selected_row(s).contains("newer idle"),
         TIMEOUT,
     );
-    let usage = format!("GET /v1/sessions/{older}/usage");
+    let usage = format!("GET /v1/sessions/{newer}/usage");
     support::app::until(
         "the selected row's usage read",
         TIMEOUT,
@@ -73,14 +73,14 @@ fn the_waiting_session_comes_first_enter_opens_one_and_ctrl_o_returns_to_its_row
         "the session open, live",
         |s| {
             let status = status_line(s);
-            status.contains("● live") && status.contains("older idle")
+            status.contains("● live") && status.contains("newer idle")
         },
         TIMEOUT,
     );
     pty.send_keys(keys::CTRL_O);
     pty.wait_for(
         "the fleet again, at the same row",
-        |s| list_rows(s).len() == 3 && selected_row(s).contains("older idle"),
+        |s| list_rows(s).len() == 3 && selected_row(s).contains("newer idle"),
         TIMEOUT,
     );
     pty.send_keys("q");
@@ -90,7 +90,7 @@ fn the_waiting_session_comes_first_enter_opens_one_and_ctrl_o_returns_to_its_row
 
 #[test]
 fn rename_and_delete_ask_first_and_a_refusal_names_the_missing_scope() {
-    let (sim, [waits, older, _]) = three_sessions();
+    let (sim, [waits, _, newer]) = three_sessions();
     let home = tempfile::tempdir().unwrap();
     let mut pty = spawn(&["fleet"], &home, &sim.sim);
     wait_sorted(&pty);
@@ -118,7 +118,7 @@ fn rename_and_delete_ask_first_and_a_refusal_names_the_missing_scope() {
     pty.send_keys("G");
     pty.wait_for(
         "the last row selected",
-        |s| selected_row(s).contains("older idle"),
+        |s| selected_row(s).contains("newer idle"),
         TIMEOUT,
     );
     sim.sim.set_faults(Faults {
@@ -148,7 +148,7 @@ fn rename_and_delete_ask_first_and_a_refusal_names_the_missing_scope() {
     pty.send_keys("y");
     pty.wait_for(
         "the session gone from the fleet",
-        |s| list_rows(s).len() == 2 && !s.contents().contains("older idle"),
+        |s| list_rows(s).len() == 2 && !s.contents().contains("newer idle"),
         TIMEOUT,
     );
     let deletes: Vec<String> = sim
@@ -160,8 +160,8 @@ fn rename_and_delete_ask_first_and_a_refusal_names_the_missing_scope() {
     assert_eq!(
         deletes,
         [
-            format!("DELETE /v1/sessions/{older}"),
-            format!("DELETE /v1/sessions/{older}")
+            format!("DELETE /v1/sessions/{newer}"),
+            format!("DELETE /v1/sessions/{newer}")
         ],
         "the refused one, then the one confirmed; none for the one kept"
     );
@@ -197,14 +197,14 @@ fn raw_text(pty: &Pty) -> String {
 
 #[test]
 fn fork_asks_first_then_the_new_session_appears_selected() {
-    let (sim, [_, older, _]) = three_sessions();
+    let (sim, [_, _, newer]) = three_sessions();
     let home = tempfile::tempdir().unwrap();
     let mut pty = spawn(&["fleet"], &home, &sim.sim);
     wait_sorted(&pty);
     pty.send_keys("G");
     pty.wait_for(
         "the last row selected",
-        |s| selected_row(s).contains("older idle"),
+        |s| selected_row(s).contains("newer idle"),
         TIMEOUT,
     );
     let forks = || -> Vec<String> {
@@ -215,7 +215,7 @@ fn fork_asks_first_then_the_new_session_appears_selected() {
             .collect()
     };
     pty.send_keys("f");
-    pty.wait_for_text("Fork “older idle” into a new session", TIMEOUT);
+    pty.wait_for_text("Fork “newer idle” into a new session", TIMEOUT);
     pty.send_keys("n");
     pty.wait_for(
         "cancelled",
@@ -224,7 +224,7 @@ fn fork_asks_first_then_the_new_session_appears_selected() {
     );
     assert_eq!(forks(), Vec::<String>::new(), "nothing forked on n");
     pty.send_keys("f");
-    pty.wait_for_text("Fork “older idle” into a new session", TIMEOUT);
+    pty.wait_for_text("Fork “newer idle” into a new session", TIMEOUT);
     pty.send_keys("y");
     pty.wait_for(
         "the fork in the fleet, selected",
@@ -232,14 +232,14 @@ fn fork_asks_first_then_the_new_session_appears_selected() {
             let rows = list_rows(s);
             // The fork's own title says it is one: the two rows are told apart.
             rows.len() == 4
-                && rows.iter().filter(|r| r.contains("older idle")).count() == 2
-                && selected_row(s).contains("older idle (fork)")
+                && rows.iter().filter(|r| r.contains("newer idle")).count() == 2
+                && selected_row(s).contains("newer idle (fork)")
                 && s.contents()
-                    .contains("forked as “older idle (fork)”: the new session is selected")
+                    .contains("forked as “newer idle (fork)”: the new session is selected")
         },
         TIMEOUT,
     );
-    assert_eq!(forks(), [format!("POST /v1/sessions/{older}/fork")]);
+    assert_eq!(forks(), [format!("POST /v1/sessions/{newer}/fork")]);
     let named = sim
         .sim
         .requests()
@@ -261,7 +261,7 @@ fn fork_asks_first_then_the_new_session_appears_selected() {
         .filter(|r| r.starts_with("GET /v1/sessions/") && r.contains("/events"))
         .collect();
     assert!(
-        opened.iter().any(|r| !r.contains(&older)),
+        opened.iter().any(|r| !r.contains(&newer)),
         "a session other than the original streamed: {opened:#?}"
     );
     assert!(support::app::quit(&mut pty, TIMEOUT).success());
@@ -269,25 +269,25 @@ fn fork_asks_first_then_the_new_session_appears_selected() {
 
 #[test]
 fn a_session_that_comes_to_need_you_is_announced_by_name_and_need() {
-    let (sim, [_, older, _]) = three_sessions();
+    let (sim, [_, _, newer]) = three_sessions();
     let home = always_notifying_home();
     let mut pty = spawn(&["fleet"], &home, &sim.sim);
     wait_sorted(&pty);
     let osc9 = |bytes: &[u8], text: &str| osc9_count(bytes, text) > 0;
-    sim.within(|s| s.send_message(&older, "which host? #question"));
+    sim.within(|s| s.send_message(&newer, "which host? #question"));
     pty.wait_for(
         "the session waiting on its question",
         |s| {
             list_rows(s)
                 .iter()
-                .any(|r| r.contains("older idle") && r.contains("needs you: question"))
+                .any(|r| r.contains("newer idle") && r.contains("needs you: question"))
         },
         TIMEOUT,
     );
     support::app::until(
         "the notification naming it",
         TIMEOUT,
-        || osc9(&pty.raw_bytes(), "older idle: needs you: question").then_some(()),
+        || osc9(&pty.raw_bytes(), "newer idle: needs you: question").then_some(()),
         || raw_text(&pty),
     );
     pty.send_keys("q");
@@ -302,8 +302,8 @@ fn behind_an_open_session_the_fleet_still_announces_the_others_but_not_the_open_
     wait_sorted(&pty);
     pty.send_keys(keys::DOWN);
     pty.wait_for(
-        "the newer idle session selected",
-        |s| selected_row(s).contains("newer idle"),
+        "the older idle session selected",
+        |s| selected_row(s).contains("older idle"),
         TIMEOUT,
     );
     pty.send_keys(keys::ENTER);
@@ -311,52 +311,52 @@ fn behind_an_open_session_the_fleet_still_announces_the_others_but_not_the_open_
         "the session open, live",
         |s| {
             let status = status_line(s);
-            status.contains("● live") && status.contains("newer idle")
+            status.contains("● live") && status.contains("older idle")
         },
         TIMEOUT,
     );
     // The open session comes to need the user: its own notifier says so.
-    sim.within(|s| s.send_message(&newer, "restart it #approval"));
+    sim.within(|s| s.send_message(&older, "restart it #approval"));
     support::app::until(
         "the open session's own notification",
         TIMEOUT,
         || {
-            (osc9_count(&pty.raw_bytes(), "newer idle: the agent asks for approval") > 0)
+            (osc9_count(&pty.raw_bytes(), "older idle: the agent asks for approval") > 0)
                 .then_some(())
         },
         || raw_text(&pty),
     );
     // A session in the fleet behind it comes to need the user: the fleet says so.
-    sim.within(|s| s.send_message(&older, "which host? #question"));
+    sim.within(|s| s.send_message(&newer, "which host? #question"));
     support::app::until(
         "the fleet's notification for the session behind",
         TIMEOUT,
-        || (osc9_count(&pty.raw_bytes(), "older idle: needs you: question") > 0).then_some(()),
+        || (osc9_count(&pty.raw_bytes(), "newer idle: needs you: question") > 0).then_some(()),
         || raw_text(&pty),
     );
     // The org stream carried the open session's approval before the other's question, so
     // had the fleet announced it, it would be written by now.
     let bytes = pty.raw_bytes();
     assert_eq!(
-        osc9_count(&bytes, "newer idle: needs you: approval"),
+        osc9_count(&bytes, "older idle: needs you: approval"),
         0,
         "the open session announced by the fleet as well: {}",
         raw_text(&pty)
     );
     assert_eq!(
-        osc9_count(&bytes, "older idle: needs you: question"),
+        osc9_count(&bytes, "newer idle: needs you: question"),
         1,
         "once"
     );
     assert_eq!(
-        osc9_count(&bytes, "newer idle: the agent asks for approval"),
+        osc9_count(&bytes, "older idle: the agent asks for approval"),
         1,
         "once"
     );
     pty.send_keys("\x0f");
     pty.wait_for(
         "the fleet again",
-        |s| list_rows(s).len() == 3 && selected_row(s).contains("newer idle"),
+        |s| list_rows(s).len() == 3 && selected_row(s).contains("older idle"),
         TIMEOUT,
     );
     pty.send_keys("q");

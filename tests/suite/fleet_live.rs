@@ -325,3 +325,48 @@ async fn a_dropped_org_stream_is_noted_until_it_is_back() {
     .await;
     rig.sim.shutdown().await;
 }
+
+/// Whether every decision of `model` has a deadline (6 or more: two blocks of the fleet).
+fn every_deadline_known(model: &FleetModel) -> bool {
+    use gobare_tui::deadline::{Deadline, WORKSPACE_LIFETIME_MS};
+    let items =
+        gobare_tui::fleet::inbox::items(model, WORKSPACE_LIFETIME_MS, gobare_api::clock::unix_ms());
+    items.len() >= 6
+        && items
+            .iter()
+            .all(|i| !matches!(i.deadline, Deadline::Unknown))
+}
+
+#[tokio::test]
+async fn deadlines_are_known_for_a_fleet_opened_after_its_workspaces_started_and_after_a_restart() {
+    let rig = Rig::start(SimConfig::for_tests().with_fleet(12)).await;
+    // Every decision asked before the fleet opens: its org stream, live from then, never
+    // sees a workspace start.
+    let asked = tokio::time::timeout(WAIT, async {
+        loop {
+            let page = gobare_api::client::Page::default().with_limit(100);
+            let listed = rig.client.list_sessions(&page).await.unwrap();
+            let waiting: usize = listed.data.iter().map(|s| s.required_actions.len()).sum();
+            if waiting >= 6 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await;
+    assert!(
+        asked.is_ok(),
+        "the simulator's fleet never waited on six decisions"
+    );
+    let fleet = live(&rig, Duration::from_secs(60));
+    until(&fleet, "every decision's deadline, from usage", |m| {
+        m.is_loaded() && every_deadline_known(m)
+    })
+    .await;
+    drop(fleet);
+    let again = live(&rig, Duration::from_secs(60));
+    until(&again, "every deadline again after a restart", |m| {
+        m.is_loaded() && every_deadline_known(m)
+    })
+    .await;
+}

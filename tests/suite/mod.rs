@@ -24,6 +24,7 @@ mod external_editor;
 mod faults_drops;
 mod faults_network;
 mod faults_refusals;
+mod fleet_calm;
 mod fleet_e2e;
 mod fleet_glance;
 mod fleet_live;

@@ -86,9 +86,9 @@ fn ctrl_o_enter_ctrl_o_never_leaves_the_alternate_screen() {
 #[test]
 fn the_fleet_draws_and_answers_keys_while_a_rename_waits_on_a_slow_server() {
     let sim = support::sim::start(SimConfig::for_tests());
-    let slow = sim.sim.create_session(Some("slow to rename"));
-    std::thread::sleep(Duration::from_millis(5));
     let _other = sim.sim.create_session(Some("another row"));
+    std::thread::sleep(Duration::from_millis(5));
+    let slow = sim.sim.create_session(Some("slow to rename"));
     let home = tempfile::tempdir().unwrap();
     let mut pty = spawn(&["fleet"], &home, &sim.sim);
     pty.wait_for(
@@ -102,7 +102,7 @@ fn the_fleet_draws_and_answers_keys_while_a_rename_waits_on_a_slow_server() {
         },
         TIMEOUT,
     );
-    // The newer row first: go to the one to rename.
+    // Rows in creation order: go down to the one to rename.
     pty.send_keys(keys::DOWN);
     pty.wait_for(
         "the row to rename selected",

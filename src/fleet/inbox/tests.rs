@@ -247,3 +247,77 @@ fn gathered_again_only_where_the_fleet_moved_on_and_the_same_as_all_at_once() {
     gathered.update(&model, WORKSPACE_LIFETIME_MS, NOW);
     assert!(gathered.items().iter().any(|i| i.session == "B renamed"));
 }
+
+#[test]
+fn a_decision_in_a_workspace_started_before_the_fleet_is_timed_from_its_usage_then_its_events() {
+    let mut model = FleetModel::new();
+    model.apply_full_list(&[session(
+        "a",
+        "Nightly",
+        json!([listed("approval", "c1", json!({}))]),
+    )]);
+    let deadline = |model: &FleetModel, now| items(model, WORKSPACE_LIFETIME_MS, now)[0].deadline;
+    let first = items(&model, WORKSPACE_LIFETIME_MS, NOW);
+    assert_eq!(first[0].deadline, Deadline::Unknown);
+    assert_eq!(
+        first[0].unknown_why().short(),
+        "? reading",
+        "says why: the usage is not read yet"
+    );
+    // Usage: 4 minutes of running time as of NOW.
+    assert!(model.know_usage("a", 240, NOW).visible);
+    assert_eq!(
+        deadline(&model, NOW),
+        Deadline::Estimate(NOW + WORKSPACE_LIFETIME_MS - 4 * M)
+    );
+    // Paused for ten minutes, then resumed: those ten do not count.
+    model.apply_event(&event(
+        "a",
+        1,
+        NOW + M,
+        "sandbox.paused",
+        json!({"state": "paused"}),
+    ));
+    model.apply_event(&event(
+        "a",
+        2,
+        NOW + 11 * M,
+        "sandbox.resumed",
+        json!({"state": "running"}),
+    ));
+    assert_eq!(
+        deadline(&model, NOW + 11 * M),
+        Deadline::Estimate(NOW + 10 * M + WORKSPACE_LIFETIME_MS - 4 * M)
+    );
+    // What a restart hands over, before the sessions are listed again.
+    let saved = model.waits().get("a").unwrap().clock.saved().unwrap();
+    let mut again = FleetModel::new();
+    again.waits_mut().know_clock(
+        "a",
+        crate::deadline::WorkspaceClock::restored(saved.0, saved.1, saved.2),
+    );
+    again.apply_full_list(&[session(
+        "a",
+        "Nightly",
+        json!([listed("approval", "c1", json!({}))]),
+    )]);
+    assert_eq!(
+        deadline(&again, NOW + 11 * M),
+        deadline(&model, NOW + 11 * M),
+        "known after a restart as before it"
+    );
+}
+
+#[test]
+fn a_server_without_usage_says_so() {
+    let mut model = FleetModel::new();
+    model.apply_full_list(&[session(
+        "a",
+        "Nightly",
+        json!([listed("question", "c1", json!({}))]),
+    )]);
+    assert!(model.no_usage("a").visible);
+    let item = &items(&model, WORKSPACE_LIFETIME_MS, NOW)[0];
+    assert_eq!(item.deadline, Deadline::Unknown);
+    assert_eq!(item.unknown_why().short(), "? no usage");
+}

@@ -133,7 +133,7 @@ async fn a_hung_command_is_killed_with_its_process_group_at_the_timeout() {
 }
 
 #[tokio::test]
-async fn at_most_four_run_at_once_and_the_fifth_is_dropped() {
+async fn at_most_four_run_at_once_and_the_fifth_is_skipped_and_counted() {
     let dir = tempfile::tempdir().unwrap();
     let never = dir.path().join("never");
     mkfifo(&never);
@@ -143,6 +143,11 @@ async fn at_most_four_run_at_once_and_the_fifth_is_dropped() {
         .with_permits(Arc::new(Semaphore::new(MAX_RUNNING)));
     let started: Vec<bool> = (0..5).map(|_| runner.notify(&event())).collect();
     assert_eq!(started, [true, true, true, true, false]);
+    assert_eq!(
+        runner.skipped.load(Ordering::Relaxed),
+        1,
+        "the next run that starts says one was skipped"
+    );
     // The runtime's end kills the four (kill_on_drop).
 }
 

@@ -37,6 +37,7 @@ fn drawn(width: u16, height: u16, digests: &[Digest]) -> (String, u16) {
         digests,
         digests.len() > 1,
         away,
+        0,
         &Theme::no_color(),
     );
     let text = (0..height)
@@ -60,14 +61,28 @@ fn one_session_s_digest_over_the_top_of_the_screen() {
 }
 
 #[test]
-fn several_sessions_are_named_and_a_long_digest_is_cut_to_half_the_screen() {
-    let many: Vec<Digest> = (0..4)
+fn a_fleet_s_digest_is_waits_then_failures_then_one_line_and_scrolls_past_half_the_screen() {
+    let many: Vec<Digest> = (0..12)
         .map(|i| digest(&format!("s{i}"), &format!("session number {i}")))
         .collect();
     let (text, rows) = drawn(60, 20, &many);
     assert_eq!(rows, 10, "half of 20");
-    assert!(text.contains("more lines"), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[1].contains("Waiting on you: 12"), "{text}");
+    assert!(
+        lines[0].contains("Esc closes · PgUp/PgDn 1–"),
+        "says it holds more and how to see it: {text}"
+    );
     insta::assert_snapshot!(text);
+    let area = Rect::new(0, 0, 60, 20);
+    assert_eq!(scroll_room(area, &many, true), 19);
+    let mut buf = Buffer::empty(area);
+    render(area, &mut buf, &many, true, 0, 19, &Theme::no_color());
+    let last = crate::ui::buffer_text::rows_trimmed(&buf);
+    assert!(
+        last.contains("12 sessions: 24 turns completed, 12 workspace changes"),
+        "scrolled to the end, the churn in one line: {last}"
+    );
 }
 
 #[test]

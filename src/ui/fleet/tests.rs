@@ -219,10 +219,17 @@ fn the_selection_follows_its_session_and_survives_its_leaving() {
         json!({"toolCallId": "q", "question": "Which?"}),
     ));
     let text = screen(&mut view, &model, 150, 12);
+    let row = text.lines().nth(7).unwrap();
+    assert!(
+        row.starts_with("│› ") && row.contains("needs you: question"),
+        "the status at once, the row still in its place: {text}"
+    );
+    let held = NOW + crate::fleet::bands::BAND_HOLD_MS;
+    let text = screen_at(&mut view, &model, held);
     let first = text.lines().nth(2).unwrap();
     assert!(
         first.starts_with("│› ") && first.contains("needs you: question"),
-        "{text}"
+        "held two seconds: in its band, the selection with it: {text}"
     );
     let index = view.current_index();
     model.remove("idle-000");
@@ -400,7 +407,10 @@ fn the_filter_shows_every_match_from_the_top_whatever_the_scroll_was() {
         .filter(|l| l.contains("alpha ") && !l.contains("filter"))
         .collect();
     assert_eq!(alphas.len(), 7, "{shown}");
-    assert!(alphas[0].contains("alpha 0"), "from the top: {shown}");
+    assert!(
+        alphas[0].contains("alpha 36"),
+        "from the top, the oldest first: {shown}"
+    );
     assert!(alphas[0].contains('›'), "the first match selected: {shown}");
 }
 

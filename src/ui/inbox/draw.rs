@@ -9,6 +9,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
+use super::columns;
 use super::{InboxMode, InboxView};
 use crate::deadline::Deadline;
 use crate::fleet::inbox::InboxItem;
@@ -44,9 +45,14 @@ impl InboxView {
         let title = if deciding {
             " Inbox · Deciding: its keys answer it ".to_string()
         } else {
+            // The sessions counted as the fleet's header and the terminal's title count
+            // them; a session may wait on more than one decision.
+            let (decisions, sessions) = (self.gathered.items().len(), model.needing_you());
             format!(
-                " Inbox · {} waiting on you · soonest deadline first ",
-                self.gathered.items().len()
+                " Inbox · {decisions} decision{} · {sessions} session{} need{} you · soonest deadline first ",
+                if decisions == 1 { "" } else { "s" },
+                if sessions == 1 { "" } else { "s" },
+                if sessions == 1 { "s" } else { "" },
             )
         };
         let block = Block::default()
@@ -70,7 +76,14 @@ impl InboxView {
         let panel = self.panel_rows(model, inner, theme, now_ms);
         let list_rows = usize::from(inner.height - 3 - panel);
         self.page_rows = list_rows.max(1);
-        buf.set_line(inner.x, inner.y, &header(width, theme), inner.width);
+        let session_cols =
+            columns::session_cols(self.gathered.items(), width, 2 + DEADLINE_COLS + KIND_COLS);
+        buf.set_line(
+            inner.x,
+            inner.y,
+            &header(width, session_cols, theme),
+            inner.width,
+        );
         if self.gathered.items().is_empty() {
             buf.set_span(
                 inner.x,
@@ -93,7 +106,12 @@ impl InboxView {
             }
             let sending = self.sending.contains(&item.call_id);
             let line = Rect::new(inner.x, inner.y + 1 + n as u16, inner.width, 1);
-            draw_row(buf, line, item, i == index, sending, theme, now_ms);
+            let cells = Cells {
+                selected: i == index,
+                sending,
+                session_cols,
+            };
+            draw_row(buf, line, item, cells, theme, now_ms);
         }
         self.true_for_ms = true_for;
         if panel > 0 {
@@ -193,8 +211,7 @@ impl InboxView {
     }
 }
 
-fn header(width: usize, theme: &Theme) -> Line<'static> {
-    let session = session_cols(width);
+fn header(width: usize, session: usize, theme: &Theme) -> Line<'static> {
     let text = format!(
         "  {:<DEADLINE_COLS$}{:<KIND_COLS$}{:<session$}request",
         "deadline", "kind", "session"
@@ -205,22 +222,22 @@ fn header(width: usize, theme: &Theme) -> Line<'static> {
     ))
 }
 
-/// The session column: a fifth of the width, within reason.
-fn session_cols(width: usize) -> usize {
-    (width / 5).clamp(10, 28)
+/// How one row is drawn besides its item.
+#[derive(Debug, Clone, Copy)]
+struct Cells {
+    selected: bool,
+    sending: bool,
+    session_cols: usize,
 }
 
 /// Draws one item on the one-row `line`: each cell put at its column (no padding run
 /// through the grapheme segmenter), the selected row's background across.
-fn draw_row(
-    buf: &mut Buffer,
-    line: Rect,
-    item: &InboxItem,
-    selected: bool,
-    sending: bool,
-    theme: &Theme,
-    now: i64,
-) {
+fn draw_row(buf: &mut Buffer, line: Rect, item: &InboxItem, cells: Cells, theme: &Theme, now: i64) {
+    let Cells {
+        selected,
+        sending,
+        session_cols,
+    } = cells;
     let (x, y, width) = (line.x, line.y, usize::from(line.width));
     let base = if selected {
         buf.set_style(line, theme.selection);
@@ -228,7 +245,11 @@ fn draw_row(
     } else {
         Style::default()
     };
-    let countdown = item.deadline.show(now);
+    // An unknown deadline says why, short (the legend in F1 says it whole).
+    let countdown = match item.deadline {
+        Deadline::Unknown => item.unknown_why().short().to_string(),
+        _ => item.deadline.show(now),
+    };
     let countdown_style = match item.deadline {
         _ if item.deadline.is_past(now) => theme.error,
         Deadline::Exact(at) | Deadline::Estimate(at) if at.saturating_sub(now) < SOON_MS => {
@@ -257,11 +278,13 @@ fn draw_row(
         &item.request
     };
     let marker = if selected { "› " } else { "  " };
+    // The session's end tells rows apart ("… order A-4471"): it survives the cut.
+    let session = columns::cut_keeping_end(&item.session, session_cols.saturating_sub(1));
     let cells: [(&str, usize, Style); 5] = [
         (marker, 2, theme.accent),
         (&countdown, DEADLINE_COLS, countdown_style),
         (kind, KIND_COLS, kind_style),
-        (&item.session, session_cols(width), theme.strong),
+        (&session, session_cols, theme.strong),
         (request, usize::MAX, theme.text),
     ];
     let mut at = 0;

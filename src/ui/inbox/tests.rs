@@ -131,7 +131,7 @@ fn soonest_first_the_expired_on_top_the_unknown_last() {
         "{text}"
     );
     assert!(
-        text.contains("≈ 48m 00s") && text.contains("unknown"),
+        text.contains("≈ 48m 00s") && text.contains("? reading"),
         "{text}"
     );
     assert!(!text.contains('\u{1b}'), "server text made safe: {text}");
