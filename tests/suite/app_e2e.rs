@@ -549,3 +549,79 @@ fn narrow_terminal_tabs_follow_clicks_and_keys() {
     assert!(pty.wait_exit(TIMEOUT).success());
     assert_restored(&pty);
 }
+
+#[test]
+fn a_restarted_demo_reopens_the_session_looked_at_last_even_one_opened_from_the_fleet() {
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(command(&["demo"], &home, None), COLS, ROWS);
+    pty.wait_for_text("Refactor the storage layer", TIMEOUT);
+    // A second session, made from the fleet: the newest.
+    pty.send_keys(keys::CTRL_O);
+    pty.wait_for(
+        "the demo's fleet",
+        |s| s.contents().contains("demo: storage refactor"),
+        TIMEOUT,
+    );
+    pty.send_keys("n");
+    pty.wait_for(
+        "the new session open",
+        |s| {
+            let status = status_line(s);
+            status.contains("local demo") && !status.contains("demo: storage refactor")
+        },
+        TIMEOUT,
+    );
+    // Back in the fleet, the first session opened again: it is the one looked at last.
+    pty.send_keys(keys::CTRL_O);
+    pty.wait_for(
+        "the fleet with both",
+        |s| crate::support::app::fleet_list_rows(s).len() == 2,
+        TIMEOUT,
+    );
+    let selected = |s: &vt100::Screen| {
+        crate::support::app::fleet_list_rows(s)
+            .into_iter()
+            .find(|r| r.starts_with('›'))
+            .unwrap_or_default()
+    };
+    if !pty.with_screen(|s| selected(s).contains("demo: storage refactor")) {
+        pty.send_keys(keys::DOWN);
+        if !pty.with_screen(|s| selected(s).contains("demo: storage refactor")) {
+            pty.send_keys(keys::UP);
+            pty.send_keys(keys::UP);
+        }
+    }
+    pty.wait_for(
+        "the demo's first session selected",
+        |s| selected(s).contains("demo: storage refactor"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the first session open",
+        |s| status_line(s).contains("demo: storage refactor"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::CTRL_C);
+    if pty.wait_for_or_exit(
+        "the quit question (a turn runs)",
+        |s| bottom(s, 8).contains("Quit?"),
+        TIMEOUT,
+    ) {
+        pty.send_keys("y");
+    }
+    assert!(pty.wait_exit(TIMEOUT).success());
+
+    // Not the newest session: the one looked at last.
+    let mut pty = Pty::spawn(command(&["demo"], &home, None), COLS, ROWS);
+    pty.wait_for(
+        "the session looked at last",
+        |s| status_line(s).contains("demo: storage refactor"),
+        TIMEOUT,
+    );
+    pty.send_keys(keys::CTRL_C);
+    if pty.wait_for_or_exit("quit", |s| bottom(s, 8).contains("Quit?"), TIMEOUT) {
+        pty.send_keys("y");
+    }
+    let _ = pty.wait_exit(TIMEOUT);
+}
