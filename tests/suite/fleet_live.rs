@@ -370,3 +370,48 @@ async fn deadlines_are_known_for_a_fleet_opened_after_its_workspaces_started_and
     })
     .await;
 }
+
+/// Issue 49.7: an older server answers 404 on `…/usage` (no such route); that is a figure
+/// missing, not sessions gone: every row stays, in the fleet and what waits in its inbox.
+#[tokio::test]
+async fn a_404_on_usage_is_a_missing_figure_not_a_session_gone() {
+    let rig = Rig::start(SimConfig::for_tests().with_fleet(6)).await;
+    rig.sim.set_faults(Faults {
+        usage_gone: true,
+        ..Faults::default()
+    });
+    let ids = rig.sim.fleet();
+    let fleet = live(&rig, Duration::from_secs(60));
+    until(&fleet, "every session listed", |m| {
+        ids.iter().all(|id| m.get(id).is_some())
+    })
+    .await;
+    // Wait until the details reader has met the 404s.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while !rig
+        .sim
+        .requests()
+        .iter()
+        .any(|r| r.starts_with("GET /v1/sessions/") && r.contains("/usage"))
+    {
+        assert!(tokio::time::Instant::now() < deadline, "no usage read");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let usage_reads = |sim: &gobare_sim::Simulator| {
+        sim.requests()
+            .iter()
+            .filter(|r| r.contains("/usage"))
+            .count()
+    };
+    let before = usage_reads(&rig.sim);
+    // A few more reads answered 404, then every row is still there.
+    while usage_reads(&rig.sim) < before + 3 {
+        assert!(tokio::time::Instant::now() < deadline, "the reads go on");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let model = fleet.model();
+    for id in &ids {
+        assert!(model.get(id).is_some(), "{id} is still in the fleet");
+    }
+    rig.sim.shutdown().await;
+}

@@ -244,6 +244,26 @@ pub(crate) fn lenient_i64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>
     })
 }
 
+/// Unix ms as an integer, or a whole float within range; anything else (a string, a
+/// fraction, a value past the year 9999) reads as unknown rather than failing the object.
+fn lenient_ms<'de, D>(d: D) -> Result<Option<i64>, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    /// Unix ms of 9999-12-31: a later deadline is no date.
+    const LATEST_MS: f64 = 253_402_300_799_000.0;
+    let value = Option::<Value>::deserialize(d)?;
+    Ok(match value {
+        Some(Value::Number(n)) => n.as_i64().or_else(|| {
+            n.as_f64()
+                .filter(|f| f.is_finite() && f.fract() == 0.0 && f.abs() <= LATEST_MS)
+                .map(|f| f as i64)
+        }),
+        _ => None,
+    }
+    .filter(|ms| ms.unsigned_abs() as f64 <= LATEST_MS))
+}
+
 fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
@@ -809,9 +829,11 @@ pub struct RequiredAction {
     pub name: Option<String>,
     #[serde(default)]
     pub arguments: Value,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient_ms")]
     pub created_at: Option<i64>,
-    #[serde(default)]
+    /// An unreadable deadline (`"tomorrow"`, a number past any date) is unknown, never a
+    /// reason to drop the session that waits on it.
+    #[serde(default, deserialize_with = "lenient_ms")]
     pub expires_at: Option<i64>,
 }
 
@@ -1246,6 +1268,7 @@ pub struct AgentRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn published_event_types_are_borrowed_and_others_kept_as_sent() {
@@ -1396,6 +1419,38 @@ mod tests {
         );
         assert!(Event::parse("not json").is_err());
         assert!(Event::parse(r#"{"seq":1}"#).is_err());
+    }
+
+    #[test]
+    fn an_unreadable_deadline_is_unknown_and_the_action_still_reads() {
+        let all = payloads();
+        let read = |expires: Value| {
+            let mut action = all["required_action"].clone();
+            action["expires_at"] = expires;
+            serde_json::from_value::<RequiredAction>(action).map(|a| a.expires_at)
+        };
+        assert_eq!(
+            read(json!(1_789_319_093_000_i64)).unwrap(),
+            Some(1_789_319_093_000)
+        );
+        assert_eq!(read(json!(1.5e12)).unwrap(), Some(1_500_000_000_000));
+        for odd in [
+            json!("tomorrow"),
+            json!(1.5),
+            json!(1e300),
+            json!({"at": 1}),
+            Value::Null,
+        ] {
+            assert_eq!(read(odd.clone()).unwrap(), None, "{odd}");
+        }
+        // And a session holding such an action is read whole, its decision still listed.
+        let mut session = all["session"].clone();
+        let mut action = all["required_action"].clone();
+        action["expires_at"] = json!("tomorrow");
+        session["required_actions"] = json!([action]);
+        let s: Session = serde_json::from_value(session).unwrap();
+        assert_eq!(s.required_actions.len(), 1);
+        assert_eq!(s.required_actions[0].expires_at, None);
     }
 
     #[test]
