@@ -409,9 +409,11 @@ async fn a_404_on_usage_is_a_missing_figure_not_a_session_gone() {
         assert!(tokio::time::Instant::now() < deadline, "the reads go on");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let model = fleet.model();
-    for id in &ids {
-        assert!(model.get(id).is_some(), "{id} is still in the fleet");
+    {
+        let model = fleet.model();
+        for id in &ids {
+            assert!(model.get(id).is_some(), "{id} is still in the fleet");
+        }
     }
     rig.sim.shutdown().await;
 }
