@@ -203,6 +203,7 @@ impl App {
         let view = SessionView::new(opts.session_id.clone())
             .with_origin(opts.api_host.clone(), opts.local_demo)
             .with_transcript_budget(opts.settings.transcript_budget)
+            .with_sandbox_budget(opts.settings.budget.sandbox_minutes)
             .with_config_warnings(opts.warnings.clone());
         let spoken = opts
             .screen_reader

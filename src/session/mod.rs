@@ -136,6 +136,8 @@ pub struct SessionView {
     reading_resources: bool,
     /// A read of what is on screen waits this many more seconds for the request budget.
     budget_wait_secs: Option<u64>,
+    /// `[budget] sandbox_minutes`: shown beside the usage it is held against.
+    sandbox_budget_minutes: Option<u32>,
     last_seq: Option<u64>,
     /// Set by `gobare.replay_truncated`: where the server cut a long replay.
     truncated_from: Option<u64>,
@@ -208,6 +210,16 @@ impl SessionView {
     pub fn with_transcript_budget(mut self, bytes: usize) -> Self {
         self.transcript = Transcript::with_budget(bytes);
         self
+    }
+
+    /// The sandbox minutes `[budget]` sets for a session, shown where its usage is.
+    pub(crate) fn with_sandbox_budget(mut self, minutes: Option<u32>) -> Self {
+        self.sandbox_budget_minutes = minutes;
+        self
+    }
+
+    pub(crate) fn sandbox_budget_minutes(&self) -> Option<u32> {
+        self.sandbox_budget_minutes
     }
 
     /// Applies one update. Returns whether anything visible changed.

@@ -150,6 +150,19 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     if let Some(usage) = ws.usage() {
         let running = ws.state() == Some(&WorkspaceState::Running);
         usage_lines(usage, running, view.now_ms(), w, theme, &mut out);
+        if let Some(minutes) = view.sandbox_budget_minutes() {
+            out.push(truncate(
+                budget_line(
+                    minutes,
+                    usage.session.sandbox_seconds,
+                    running,
+                    view.now_ms(),
+                    usage.session.as_of,
+                    theme,
+                ),
+                w,
+            ));
+        }
     }
     out
 }
@@ -198,6 +211,38 @@ fn usage_lines(
             w,
         ));
     }
+}
+
+/// `[budget] sandbox_minutes` against the session's sandbox time (as the usage line counts
+/// it): how much is left, or that it was passed, so the bell it rang has a reason in view.
+fn budget_line(
+    minutes: u32,
+    read_seconds: u64,
+    running: bool,
+    now_ms: Option<i64>,
+    as_of: Option<i64>,
+    theme: &Theme,
+) -> Line<'static> {
+    let grown = match (running, now_ms, as_of) {
+        (true, Some(now), Some(at)) => ((now - at).max(0) / 1000) as u64,
+        _ => 0,
+    };
+    let used_ms =
+        i64::try_from(read_seconds.saturating_add(grown).saturating_mul(1000)).unwrap_or(i64::MAX);
+    let budget_ms = i64::from(minutes) * 60_000;
+    let (state, style) = if used_ms >= budget_ms {
+        (
+            format!("passed by {}", duration(used_ms - budget_ms)),
+            theme.warning,
+        )
+    } else {
+        (format!("{} left", duration(budget_ms - used_ms)), theme.dim)
+    };
+    Line::from(vec![
+        Span::styled("budget ", theme.dim),
+        Span::raw(format!("{} sandbox", duration(budget_ms))),
+        Span::styled(format!(" · {state}"), style),
+    ])
 }
 
 /// A usage read this old is said to be so: the app reads it every minute while the

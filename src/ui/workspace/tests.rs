@@ -135,3 +135,34 @@ fn the_preview_links_are_where_the_workspace_pane_shows_them() {
         "nothing linked under the key list"
     );
 }
+
+#[test]
+fn the_sandbox_budget_shows_beside_the_usage_with_what_is_left_or_that_it_was_passed() {
+    let usage = |sandbox: u64| Usage {
+        session_id: "s".into(),
+        scope: "session".into(),
+        sessions: 1,
+        as_of: Some(1_789_876_543_210),
+        sandbox_seconds: sandbox,
+        chargeable_seconds: sandbox,
+    };
+    let mut v = view().with_sandbox_budget(Some(1));
+    v.apply(Update::Usage(SandboxUsage {
+        session: usage(812),
+        crew: None,
+    }));
+    let out = render(&v, &mut zoomed(Pane::Workspace), 70, 14);
+    assert!(
+        out.contains("budget 1m 00s sandbox · passed by 12m 32s"),
+        "the bell's reason in view: {out}"
+    );
+    let mut v = view().with_sandbox_budget(Some(90));
+    v.apply(Update::Usage(SandboxUsage {
+        session: usage(812),
+        crew: None,
+    }));
+    let out = render(&v, &mut zoomed(Pane::Workspace), 70, 14);
+    assert!(out.contains("budget 1h 30m sandbox · 1h 16m left"), "{out}");
+    let out = render(&view(), &mut zoomed(Pane::Workspace), 70, 14);
+    assert!(!out.contains("budget "), "no budget set, none shown: {out}");
+}
