@@ -124,8 +124,18 @@ fn connection(view: &SessionView, theme: &Theme) -> Span<'static> {
                 theme.warning,
             )
         }
+        // Between silent connections the reads that stand in for the stream go on: say so
+        // here too, or the transcript seems to fill from nowhere.
         Some(ConnectionState::Retrying { in_ms, .. }) => Span::styled(
-            format!("◌ reconnecting in {} s · Ctrl+R now", in_ms.div_ceil(1000)),
+            format!(
+                "◌ reconnecting in {} s · Ctrl+R now{}",
+                in_ms.div_ceil(1000),
+                if view.reading_resources() {
+                    " · reading the session every 15 s"
+                } else {
+                    ""
+                }
+            ),
             theme.warning,
         ),
         Some(ConnectionState::Failed { reason }) => Span::styled(

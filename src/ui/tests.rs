@@ -230,6 +230,16 @@ pub(super) fn the_status_bar_says_a_silent_stream_and_a_wait_for_the_budget() {
             .contains("◌ connected, nothing received for 1m 30s · reading the session every 15 s"),
         "{silent}"
     );
+    v.apply(Update::Connection(ConnectionState::Retrying {
+        in_ms: 5_000,
+        attempt: 3,
+        reason: "no data for 45s".into(),
+    }));
+    let between = footer(&v);
+    assert!(
+        between.contains("reconnecting in 5 s · Ctrl+R now · reading the session every 15 s"),
+        "{between}"
+    );
     v.set_budget_wait(Some(4));
     let waiting = footer(&v);
     assert!(

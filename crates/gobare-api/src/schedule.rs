@@ -88,7 +88,6 @@ struct State {
     streams_open: usize,
     /// When each recently closed stream's slot is free again.
     streams_releasing: VecDeque<Instant>,
-    streams_waiting: [u32; 4],
     /// This minute's figures, logged when the next minute's first request goes out.
     minute: Minute,
 }
@@ -169,7 +168,6 @@ impl Scheduler {
                 figures: Figures::default(),
                 streams_open: 0,
                 streams_releasing: VecDeque::new(),
-                streams_waiting: [0; 4],
                 minute: Minute::new(Instant::now()),
             }),
             changed: Notify::new(),
@@ -255,10 +253,6 @@ impl Scheduler {
         class: RequestClass,
         release: Duration,
     ) -> (StreamSlot, Permit) {
-        let mut waiting = WaiterGuard {
-            scheduler: self,
-            slot: None,
-        };
         loop {
             let notified = self.changed.notified();
             tokio::pin!(notified);
@@ -268,11 +262,9 @@ impl Scheduler {
                 let now = Instant::now();
                 let held = state.streams_held(now);
                 if held < STREAMS_PER_TOKEN {
-                    waiting.leave(&mut state);
                     state.streams_open += 1;
                     None
                 } else {
-                    waiting.join(&mut state, Slot::Stream(class));
                     Some(state.streams_releasing.front().copied())
                 }
             };
@@ -294,7 +286,6 @@ impl Scheduler {
                 }
             }
         }
-        drop(waiting);
         let slot = StreamSlot {
             scheduler: self.clone(),
             release,
@@ -400,11 +391,11 @@ impl Scheduler {
     }
 }
 
-/// What a waiter is counted as waiting for.
+/// What a waiter is counted as waiting for: a request of a class on a bucket. Stream slots
+/// go to whoever looks first once one is free; no class yields for them.
 #[derive(Debug, Clone, Copy)]
 enum Slot {
     Request(BucketName, RequestClass),
-    Stream(RequestClass),
 }
 
 /// Counts a waiter while it waits, and uncounts it however the wait ends (a dropped future
@@ -419,7 +410,6 @@ impl WaiterGuard<'_> {
         if self.slot.is_none() {
             match slot {
                 Slot::Request(b, c) => state.waiters[bucket_index(b)][c.index()] += 1,
-                Slot::Stream(c) => state.streams_waiting[c.index()] += 1,
             }
             self.slot = Some(slot);
         }
@@ -428,7 +418,6 @@ impl WaiterGuard<'_> {
     fn leave(&mut self, state: &mut State) {
         match self.slot.take() {
             Some(Slot::Request(b, c)) => state.waiters[bucket_index(b)][c.index()] -= 1,
-            Some(Slot::Stream(c)) => state.streams_waiting[c.index()] -= 1,
             None => {}
         }
     }
