@@ -3,15 +3,12 @@
 
 pub(crate) mod announced;
 pub(crate) mod bands;
-pub mod details;
 pub mod inbox;
-pub mod live;
 pub mod model;
 pub mod news;
 pub mod order;
 pub(crate) mod pacer;
-mod relisting;
-pub mod todos_replay;
+pub mod reads;
 #[cfg(test)]
 pub(crate) mod trace;
 pub mod trouble;
