@@ -93,14 +93,9 @@ pub fn stream_options(mut options: StreamOptions, session_id: &str) -> StreamOpt
     options.from = Some(0);
     options.max_frame_bytes = EXPORT_MAX_FRAME_BYTES;
     options.max_queued_bytes = EXPORT_QUEUED_BYTES;
-    // Both formats read a chunk's frames in the usual shape as a run, undecoded: JSON lines
-    // take the envelopes as sent, Markdown decodes each where it writes it (from the head
-    // the stream read: `created_at` is read, so the head is kept whole;
-    // [`gobare_api::stream::FrameRun::events`]), so each event is made and freed on one
-    // thread.
-    options.decode_persisted = false;
-    options.keep_data = true;
-    options.frame_runs = true;
+    // JSON lines take the envelopes as sent, Markdown decodes each where it writes it (from
+    // the head the stream read; [`gobare_api::stream::FrameRun::events`]).
+    options.profile = gobare_api::stream::StreamProfile::RECORDED;
     options
 }
 

@@ -835,7 +835,7 @@ async fn run(
     // Listed once the stream is open: what happens while the list is read comes on the
     // stream, and what happened before it is in the list.
     let mut options = source.stream;
-    options.keep_data = false;
+    options.profile = gobare_api::stream::StreamProfile::EVENTS_ONLY;
     let mut handle = stream::spawn(options);
     let early = until_open(&mut handle).await;
     let mut org = Some(handle);

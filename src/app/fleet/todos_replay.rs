@@ -27,8 +27,7 @@ pub async fn read(template: &StreamOptions, id: &str, covered_from: i64) -> Todo
     let options = StreamOptions {
         target: StreamTarget::Session(id.to_string()),
         from: Some(0),
-        decode_persisted: true,
-        keep_data: false,
+        profile: gobare_api::stream::StreamProfile::EVENTS_ONLY,
         max_queued_bytes: QUEUED_BYTES,
         replay_if_dropped_before_first_event: false,
         class: gobare_api::schedule::RequestClass::Background,

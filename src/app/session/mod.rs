@@ -271,8 +271,7 @@ impl App {
         }
         self.replay = ReplayProgress::new(options.from.is_some());
         // The raw JSON is kept only to be logged.
-        options.keep_data = logging;
-        decoded_here(&mut options);
+        options.profile = stream::StreamProfile::applied_by_consumer(logging);
         self.stream = Some(stream::spawn(options));
         self.fetches.want(FetchJob::Session);
         self.fetches.want(FetchJob::Turns);
@@ -296,8 +295,7 @@ impl App {
             .map(|m| m.lock_or_recover())
             .map_or(Some(0), |m| m.stream_from());
         options.from = self.view.last_seq().or(started_from);
-        options.keep_data = self.event_log.is_some();
-        decoded_here(&mut options);
+        options.profile = stream::StreamProfile::applied_by_consumer(self.event_log.is_some());
         tracing::info!(from = ?options.from, "reopening the event stream");
         self.stream = Some(stream::spawn(options));
     }
@@ -311,14 +309,6 @@ impl App {
     /// Why the app must end, when it cannot go on (the session does not exist).
     pub(crate) fn take_fatal(&mut self) -> Option<color_eyre::Report> {
         self.fatal.take()
-    }
-
-    /// A batch from the session's stream, or its end (after it reported `Failed`).
-    pub(crate) fn on_stream_update(&mut self, update: Option<stream::Received>) {
-        match update {
-            Some(update) => self.on_stream_batch(update),
-            None => self.stream = None,
-        }
     }
 
     /// A session of the fleet behind came to need the user, or the fleet is gone.
@@ -460,14 +450,3 @@ impl App {
 
 /// How long a status-bar notice stays before the key hints come back.
 const NOTICE_LIFETIME: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// The session's stream as the app reads it: persisted frames handed over undecoded, a
-/// chunk's usual ones as a run, and decoded on the app's loop as they are applied
-/// ([`stream::StreamFrame::decode_in_place`]). Each event is then made and freed on one
-/// thread: freeing events the stream's thread had made was about a quarter of a long
-/// catch-up's CPU. The app reads no frame's `created_at` (the event has its own).
-fn decoded_here(options: &mut stream::StreamOptions) {
-    options.decode_persisted = false;
-    options.frame_runs = true;
-    options.read_created_at = false;
-}

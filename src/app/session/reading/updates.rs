@@ -11,9 +11,13 @@ use gobare_api::stream::ConnectionState;
 use gobare_api::stream::{Received, StreamFrame, StreamUpdate};
 
 impl App {
-    /// Applies `first` and what else is queued, up to about [`MAX_BATCH`] updates (a run
-    /// is applied whole).
-    pub(crate) fn on_stream_batch(&mut self, first: Received) {
+    /// The stream's news as the runtime hands it over: `first` and what else is queued, up
+    /// to about [`MAX_BATCH`] updates (a run is applied whole); `None`, the stream is gone.
+    pub(crate) fn on_stream_update(&mut self, first: Option<Received>) {
+        let Some(first) = first else {
+            self.stream = None;
+            return;
+        };
         let now = Instant::now();
         let mut applied = self.on_received(first, now);
         while applied < MAX_BATCH {
@@ -48,18 +52,11 @@ impl App {
         }
     }
 
+    /// Applies one update (the local log's replay comes this way too).
     pub(crate) fn on_stream(&mut self, mut update: StreamUpdate, now: Instant) {
-        // A frame is applied where it lies: it is hundreds of bytes, moved out it is copied.
-        match &mut update {
-            StreamUpdate::Frame(frame) => self.on_frame(frame, now),
-            _ => self.on_owned_update(update, now),
-        }
-    }
-
-    /// Applies an update taken by value ([`App::on_stream`] hands over all but frames).
-    fn on_owned_update(&mut self, update: StreamUpdate, now: Instant) {
         match update {
-            StreamUpdate::Frame(mut frame) => self.on_frame(&mut frame, now),
+            // Applied where it lies: a frame is hundreds of bytes, moved out it is copied.
+            StreamUpdate::Frame(ref mut frame) => self.on_frame(frame, now),
             StreamUpdate::Skipped { reason } => self.apply(Update::Skipped { reason }),
             StreamUpdate::Anomaly { reason } => {
                 tracing::warn!(%reason, "event stream anomaly");
