@@ -1,5 +1,6 @@
 //! The fleet: every session of the organization (or one crew) kept live from the session
-//! list and the org stream, in one pure model, and the IO task that feeds it.
+//! list and the org stream, in one pure model; the IO that feeds it is the fleet front's
+//! (`app::fleet`).
 
 pub(crate) mod announced;
 pub(crate) mod bands;
