@@ -59,14 +59,14 @@ fn bench(c: &mut Criterion) {
         b.iter(|| black_box(gobare_tui::changes::perf::patch_of(&composing)).len())
     });
     let wide = session(200, 1, 100);
-    let files = gobare_tui::ui::changes_view::bench::view_files(&wide);
+    let files = gobare_tui::ui::overlays::changes_view::bench::view_files(&wide);
     c.bench_function(
         "changes view: first frame, 200 files / 20,000 changed lines, 160x48",
-        |b| b.iter(|| gobare_tui::ui::changes_view::bench::first_frame(&files, 160, 48)),
+        |b| b.iter(|| gobare_tui::ui::overlays::changes_view::bench::first_frame(&files, 160, 48)),
     );
     c.bench_function(
         "changes view: first frame, 200 files / 20,000 changed lines, 100x30",
-        |b| b.iter(|| gobare_tui::ui::changes_view::bench::first_frame(&files, 100, 30)),
+        |b| b.iter(|| gobare_tui::ui::overlays::changes_view::bench::first_frame(&files, 100, 30)),
     );
 }
 

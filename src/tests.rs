@@ -32,7 +32,7 @@ fn markdown_nested_deep_renders() {
         "<div>".repeat(100_000),
     ] {
         let text = format!("{nested}x");
-        let lines = crate::ui::markdown::render(&text, 80, &theme);
+        let lines = crate::ui::text::markdown::render(&text, 80, &theme);
         assert!(!lines.is_empty());
     }
 }
@@ -45,7 +45,7 @@ proptest! {
     #[ignore = "half a minute of a debug build"]
     fn markdown_quotes_of_any_depth_render(depth in 1usize..=1_000_000) {
         let text = format!("{}x", "> ".repeat(depth));
-        let lines = crate::ui::markdown::render(&text, 80, &Theme::default());
+        let lines = crate::ui::text::markdown::render(&text, 80, &Theme::default());
         prop_assert!(!lines.is_empty());
     }
 }

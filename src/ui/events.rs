@@ -3,7 +3,7 @@
 use super::component::{Ctx, PaneComponent};
 use super::pane::{Anchor, Pane, Scroll};
 use super::search::highlight;
-use super::styled::truncate;
+use super::text::styled::truncate;
 use super::theme::Theme;
 use crate::outputs::times::clock;
 use crate::search::Hit;

@@ -1,7 +1,7 @@
 //! The status bar: connection, cursor, skipped frames, session, host, demo marker, hints
 //! (or the latest notice). A reconnect changes only the indicator.
 
-use super::styled::truncate;
+use super::text::styled::truncate;
 use super::theme::Theme;
 use crate::session::{SessionView, Severity};
 use gobare_api::stream::ConnectionState;

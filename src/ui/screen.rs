@@ -6,12 +6,12 @@
 use super::component::{Ctx, PaneComponent};
 use super::composer::Composer;
 use super::events::EventsPane;
-use super::hyperlink::{self, Link};
 use super::layout::{self, Areas, LayoutSpec};
-use super::overlay::Overlay;
+use super::overlays::Overlay;
 use super::pane::Pane;
 use super::prompt::PromptState;
 use super::search::{self, SearchView};
+use super::text::hyperlink::{self, Link};
 use super::theme::Theme;
 use super::transcript::TranscriptPane;
 use super::turn::TurnPane;

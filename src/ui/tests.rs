@@ -546,8 +546,11 @@ pub(super) fn settled(
 pub(super) fn an_overlay_covers_the_panes_and_closing_it_gives_the_keys_back() {
     let v = full_session();
     let mut screen = navigating(Pane::Events);
-    let pager =
-        crate::ui::pager::Pager::plain("report.md", "# Findings\nall good", &Theme::default());
+    let pager = crate::ui::overlays::pager::Pager::plain(
+        "report.md",
+        "# Findings\nall good",
+        &Theme::default(),
+    );
     screen.open_overlay(Box::new(pager));
     assert_eq!(*screen.mode(), crate::keys::mode::Mode::Overlay);
     let out = render(&v, &mut screen, 100, 30);
@@ -680,7 +683,7 @@ pub(super) fn the_short_panes_build_their_lines_once_per_frame() {
 /// The cells around an overlay: its one-cell margin (empty where there is none).
 fn overlay_margin(out: &ratatui::buffer::Buffer) -> String {
     let area = out.area;
-    let inner = crate::ui::overlay::area(area);
+    let inner = crate::ui::overlays::area(area);
     let mut margin = String::new();
     for y in area.top()..area.bottom() {
         for x in area.left()..area.right() {
@@ -699,7 +702,7 @@ pub(super) fn an_overlay_leaves_no_piece_of_the_panes_borders_around_it() {
     let v = full_session();
     for (w, h) in [(40, 15), (160, 48)] {
         let mut screen = navigating(Pane::Events);
-        let pager = crate::ui::pager::Pager::plain(
+        let pager = crate::ui::overlays::pager::Pager::plain(
             "event 7",
             "{\"type\": \"turn.started\"}",
             &Theme::default(),

@@ -3,9 +3,9 @@
 //! the last few turns by their first words, duration and outcome.
 
 use super::component::{Ctx, PaneComponent};
-use super::frame_lines::FrameLines;
 use super::pane::{self, Pane};
-use super::styled::truncate;
+use super::text::frame_lines::FrameLines;
+use super::text::styled::truncate;
 use super::theme::Theme;
 use crate::outputs::times::duration;
 use crate::session::SessionView;

@@ -3,9 +3,9 @@
 //! usage.
 
 use super::component::{Ctx, PaneComponent};
-use super::frame_lines::FrameLines;
 use super::pane::{self, Pane};
-use super::styled::truncate;
+use super::text::frame_lines::FrameLines;
+use super::text::styled::truncate;
 use super::theme::Theme;
 use crate::outputs::times::clock;
 use crate::outputs::times::duration;

@@ -6,7 +6,7 @@ use super::App;
 use super::outputs_msg::OutputsMsg;
 use crate::changes::reading;
 use crate::changes::session_changes::Range;
-use crate::ui::changes_view::{ChangesView, ViewFile};
+use crate::ui::overlays::changes_view::{ChangesView, ViewFile};
 use crate::ui::pane::Pane;
 use gobare_api::model::{Content, Input};
 

@@ -1,5 +1,5 @@
 //! One frame: the screen draws everything; the app adds only the replay progress it owns,
-//! then writes the frame's links over it (see [`crate::ui::hyperlink`]).
+//! then writes the frame's links over it (see [`crate::ui::text::hyperlink`]).
 
 use super::App;
 use color_eyre::Result;

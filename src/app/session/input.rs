@@ -7,7 +7,7 @@ use crate::keys::Intent;
 use crate::keys::mode::{Confirm, Mode};
 use crate::keys::{self, KeyRoute, is_text};
 use crate::ui::composer::ComposerAction;
-use crate::ui::overlay::OverlayKey;
+use crate::ui::overlays::OverlayKey;
 use crate::ui::prompt::PromptAction;
 use crate::ui::search::QUERY_MAX_CHARS;
 use color_eyre::Result;
@@ -126,7 +126,7 @@ impl App {
             self.screen.modes.close_overlay();
             return;
         };
-        match crate::ui::overlay::press(overlay, key) {
+        match crate::ui::overlays::press(overlay, key) {
             OverlayKey::Handled => self.request_frame(),
             OverlayKey::Ignored => {}
             OverlayKey::Close => {

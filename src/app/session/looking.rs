@@ -3,7 +3,7 @@
 
 use super::App;
 use crate::clipboard::{Passthrough, clipboard_text, osc52_bytes};
-use crate::ui::inspector;
+use crate::ui::overlays::inspector;
 
 use std::io::Write as _;
 use std::process::{Command, Stdio};
@@ -161,7 +161,7 @@ impl App {
 
     /// After a frame: the web links on screen made clickable (OSC 8).
     pub(crate) fn write_links(&mut self) {
-        let bytes = crate::ui::hyperlink::osc8_bytes(self.screen.links());
+        let bytes = crate::ui::text::hyperlink::osc8_bytes(self.screen.links());
         if bytes.is_empty() {
             return;
         }

@@ -9,12 +9,12 @@ use crate::app::shared::abort_on_drop::AbortOnDrop;
 use crate::outputs::beneath::Beneath;
 use crate::outputs::target::{self, Blocked};
 use crate::outputs::{self as out, save, save_dir, units};
-use crate::ui::artifact_list::ArtifactList;
-use crate::ui::changes_view::ChangesView;
-use crate::ui::file_browser::FileBrowser;
-use crate::ui::overlay::OverlayAction;
-use crate::ui::pager::Pager;
-use crate::ui::save_progress::SaveProgress;
+use crate::ui::overlays::OverlayAction;
+use crate::ui::overlays::artifact_list::ArtifactList;
+use crate::ui::overlays::changes_view::ChangesView;
+use crate::ui::overlays::file_browser::FileBrowser;
+use crate::ui::overlays::pager::Pager;
+use crate::ui::overlays::save_progress::SaveProgress;
 use crate::ui::theme::Theme;
 use base64::Engine;
 use gobare_api::client::ApiClient;
@@ -494,7 +494,7 @@ mod tests {
             &Theme::default(),
         );
         let mut buf = ratatui::buffer::Buffer::empty(ratatui::layout::Rect::new(0, 0, 80, 10));
-        crate::ui::overlay::Overlay::render(&mut pager, buf.area, &mut buf, &Theme::default());
+        crate::ui::overlays::Overlay::render(&mut pager, buf.area, &mut buf, &Theme::default());
         let screen: String = (0..10)
             .map(|y| (0..80).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n")
             .collect();

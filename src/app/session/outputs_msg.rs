@@ -1,7 +1,7 @@
 //! What the artifacts and workspace-files jobs (`app::outputs`) report back to the loop.
 
-use crate::ui::changes_view::ViewFile;
-use crate::ui::save_progress::SaveProgress;
+use crate::ui::overlays::changes_view::ViewFile;
+use crate::ui::overlays::save_progress::SaveProgress;
 use gobare_api::files::{FileContent, FileTree};
 use gobare_api::model::Artifact;
 use gobare_api::paging::Listed;

@@ -16,7 +16,7 @@ impl Drop for AbortOnDrop {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::overlay::{Overlay, OverlayKey, ViewKey, ViewScope};
+    use crate::ui::overlays::{Overlay, OverlayKey, ViewKey, ViewScope};
     use crate::ui::screen::Screen;
     use crate::ui::theme::Theme;
     use ratatui::buffer::Buffer;

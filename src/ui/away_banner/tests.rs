@@ -78,7 +78,7 @@ fn a_fleet_s_digest_is_waits_then_failures_then_one_line_and_scrolls_past_half_t
     assert_eq!(scroll_room(area, &many, true), 19);
     let mut buf = Buffer::empty(area);
     render(area, &mut buf, &many, true, 0, 19, &Theme::no_color());
-    let last = crate::ui::buffer_text::rows_trimmed(&buf);
+    let last = crate::ui::text::buffer_text::rows_trimmed(&buf);
     assert!(
         last.contains("12 sessions: 24 turns completed, 12 workspace changes"),
         "scrolled to the end, the churn in one line: {last}"

@@ -81,7 +81,7 @@ fn screen(view: &mut FleetView, model: &FleetModel, width: u16, height: u16) -> 
     let area = Rect::new(0, 0, width, height);
     let mut buf = Buffer::empty(area);
     view.render(area, &mut buf, model, &Theme::default(), NOW);
-    crate::ui::buffer_text::rows_trimmed(&buf)
+    crate::ui::text::buffer_text::rows_trimmed(&buf)
 }
 
 fn press(view: &mut FleetView, code: KeyCode) -> FleetAction {
@@ -335,7 +335,7 @@ fn screen_at(view: &mut FleetView, model: &FleetModel, now: i64) -> String {
     let area = Rect::new(0, 0, 150, 12);
     let mut buf = Buffer::empty(area);
     view.render(area, &mut buf, model, &Theme::default(), now);
-    crate::ui::buffer_text::rows(&buf)
+    crate::ui::text::buffer_text::rows(&buf)
 }
 
 #[test]
@@ -485,7 +485,7 @@ fn with_budgets(model: &FleetModel, width: u16, height: u16) -> String {
         streams: 1,
     };
     crate::ui::budget_view::on_border(area, &mut buf, &budgets.header_lines(NOW), &theme);
-    crate::ui::buffer_text::rows_trimmed(&buf)
+    crate::ui::text::buffer_text::rows_trimmed(&buf)
 }
 
 #[test]

@@ -12,7 +12,7 @@ fn screen(width: u16, height: u16) -> String {
         buf.set_string(0, y, "#".repeat(usize::from(width)), Theme::default().text);
     }
     render(rect, &mut buf, &Theme::default(), 0, &table_rows());
-    crate::ui::buffer_text::rows(&buf)
+    crate::ui::text::buffer_text::rows(&buf)
 }
 
 #[test]

@@ -81,7 +81,7 @@ fn screen(view: &mut InboxView, model: &FleetModel, width: u16, height: u16) -> 
     let area = Rect::new(0, 0, width, height);
     let mut buf = Buffer::empty(area);
     view.render(area, &mut buf, model, &Theme::default(), NOW);
-    crate::ui::buffer_text::rows_trimmed(&buf)
+    crate::ui::text::buffer_text::rows_trimmed(&buf)
 }
 
 fn press(view: &mut InboxView, model: &FleetModel, code: KeyCode) -> InboxAction {

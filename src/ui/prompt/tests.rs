@@ -57,7 +57,7 @@ fn screen(state: &Prompt, width: u16) -> String {
     let area = Rect::new(0, 0, width, height);
     let mut buf = Buffer::empty(area);
     state.render(area, &mut buf, &Theme::default());
-    crate::ui::buffer_text::rows_trimmed(&buf)
+    crate::ui::text::buffer_text::rows_trimmed(&buf)
 }
 
 fn snapshot(name: &str, state: &Prompt, width: u16) {

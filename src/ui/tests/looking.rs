@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::session::log::LogEntry;
-use crate::ui::inspector;
+use crate::ui::overlays::inspector;
 
 fn msg(kind: &str, seq: u64, text: &str) -> Event {
     ev(kind, Some(seq), json!({"text": text}))

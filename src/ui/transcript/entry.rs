@@ -6,8 +6,8 @@ use crate::session::transcript::{
 };
 use crate::session::vocabulary::Family;
 use crate::session::vocabulary::decisions as words;
-use crate::ui::markdown;
-use crate::ui::styled::{hard_wrap, truncate};
+use crate::ui::text::markdown;
+use crate::ui::text::styled::{hard_wrap, truncate};
 use crate::ui::theme::Theme;
 use gobare_api::model::{ChangeKind, TurnStatus};
 use gobare_api::text;

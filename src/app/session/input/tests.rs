@@ -146,7 +146,7 @@ impl Rig {
             .draw(|f| screen.draw(f, view, theme, None))
             .unwrap();
         let buf = terminal.backend().buffer();
-        crate::ui::buffer_text::rows(buf)
+        crate::ui::text::buffer_text::rows(buf)
     }
 
     pub(crate) fn notice(&self) -> String {
@@ -809,8 +809,11 @@ fn the_away_digest_waits_under_an_overlay_and_esc_closes_the_overlay_first() {
     let mut rig = Rig::new();
     rig.app.away_show_for_test();
     assert!(rig.app.away_on_screen().is_some());
-    let pager =
-        crate::ui::pager::Pager::plain("changes", "+ a line", &crate::ui::theme::Theme::default());
+    let pager = crate::ui::overlays::pager::Pager::plain(
+        "changes",
+        "+ a line",
+        &crate::ui::theme::Theme::default(),
+    );
     rig.app.screen.open_overlay(Box::new(pager));
     assert!(
         rig.app.away_on_screen().is_none(),

@@ -60,7 +60,7 @@ pub(super) fn lines(
             out.push(truncate(Line::from(spans), w));
             if let (true, Some(diff)) = (expanded, &f.diff) {
                 let inner = u16::try_from(w.saturating_sub(4)).unwrap_or(u16::MAX);
-                for mut l in crate::ui::diff::render(diff, inner, theme, DIFF_LINES_SHOWN) {
+                for mut l in crate::ui::text::diff::render(diff, inner, theme, DIFF_LINES_SHOWN) {
                     l.spans.insert(0, Span::styled("    ", theme.dim));
                     out.push(l);
                 }

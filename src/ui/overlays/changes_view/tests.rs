@@ -5,7 +5,7 @@
 use super::{ChangesView, ViewFile};
 use crate::changes::perf::hunks;
 use crate::changes::session_changes::{Range, SessionChanges};
-use crate::ui::overlay::{Overlay, OverlayAction, OverlayKey, ViewKey, ViewScope};
+use crate::ui::overlays::{Overlay, OverlayAction, OverlayKey, ViewKey, ViewScope};
 use crate::ui::theme::{Depth, Theme};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use gobare_api::model::{ChangeKind, Event, EventPayload, FileChange};

@@ -2,7 +2,7 @@
 //! regexes) loaded once, on first use; scopes mapped onto the theme's named colours (so
 //! `NO_COLOR` gives none); lines parsed only as far down as they have been shown.
 
-use super::theme::Theme;
+use crate::ui::theme::Theme;
 use gobare_api::text;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};

@@ -2,9 +2,9 @@
 //! shown as an overlay. Callers hand it lines already styled and sanitized, or a file's text
 //! to highlight (sanitized and styled here, as far down as it is shown).
 
-use super::highlight::Highlighted;
-use super::overlay::{self, Overlay, OverlayKey, ViewKey, ViewScope};
-use super::theme::Theme;
+use crate::ui::overlays::{self, Overlay, OverlayKey, ViewKey, ViewScope};
+use crate::ui::text::highlight::Highlighted;
+use crate::ui::theme::Theme;
 use gobare_api::text;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -89,7 +89,7 @@ impl Pager {
 
 impl Overlay for Pager {
     fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        let area = overlay::area(area);
+        let area = overlays::area(area);
         self.rows = usize::from(area.height.saturating_sub(2));
         self.top = self.top.min(self.max_top());
         let shown = (self.top + self.rows).min(self.lines.len());
@@ -143,7 +143,7 @@ impl Overlay for Pager {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::overlay::press;
+    use crate::ui::overlays::press;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
     fn key(code: KeyCode) -> KeyEvent {
@@ -153,7 +153,7 @@ mod tests {
     fn drawn(pager: &mut Pager, w: u16, h: u16) -> String {
         let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
         pager.render(buf.area, &mut buf, &Theme::default());
-        crate::ui::buffer_text::rows(&buf)
+        crate::ui::text::buffer_text::rows(&buf)
     }
 
     #[test]

@@ -13,7 +13,7 @@ mod tests;
 
 use crate::changes::compose::{FileDiff, Status};
 use crate::changes::session_changes::SessionChanges;
-use crate::ui::overlay::{Overlay, OverlayAction, OverlayKey, ViewKey, ViewScope};
+use crate::ui::overlays::{Overlay, OverlayAction, OverlayKey, ViewKey, ViewScope};
 use crate::ui::theme::Theme;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;

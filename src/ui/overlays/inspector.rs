@@ -4,9 +4,9 @@
 //! transient delta, no log on this machine) shows what the pane knows of it.
 
 use super::pager::Pager;
-use super::theme::Theme;
 use crate::outputs::times::clock;
 use crate::session::log::LogEntry;
+use crate::ui::theme::Theme;
 use serde_json::{Value, json};
 
 /// A pager over the envelope `raw` (as logged), or over the row's own fields when `raw`

@@ -2,10 +2,10 @@
 //! was taken, directories opened and closed in place, find by name, withheld files
 //! explained, a file opened in the pager. The app fetches; this view only asks.
 
-use super::overlay::{self, Overlay, OverlayAction, OverlayKey, ViewKey, ViewScope};
 use super::pager::Pager;
-use super::theme::Theme;
 use crate::outputs::{times, units};
+use crate::ui::overlays::{self, Overlay, OverlayAction, OverlayKey, ViewKey, ViewScope};
+use crate::ui::theme::Theme;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use gobare_api::files::FileTree;
 use gobare_api::text;
@@ -308,7 +308,7 @@ impl Overlay for FileBrowser {
             pager.render(area, buf, theme);
             return;
         }
-        let area = overlay::area(area);
+        let area = overlays::area(area);
         // Borders, the header, the rows, the find or status line.
         self.rows = usize::from(area.height.saturating_sub(4)).max(1);
         let width = usize::from(area.width.saturating_sub(2));
@@ -466,7 +466,7 @@ impl FileBrowser {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::overlay::press;
+    use crate::ui::overlays::press;
     use serde_json::json;
 
     fn key(code: KeyCode) -> KeyEvent {
@@ -489,7 +489,7 @@ mod tests {
     fn drawn(b: &mut FileBrowser, w: u16, h: u16) -> String {
         let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
         b.render(buf.area, &mut buf, &Theme::default());
-        crate::ui::buffer_text::rows(&buf)
+        crate::ui::text::buffer_text::rows(&buf)
     }
 
     fn browser(paths: &[&str]) -> FileBrowser {

@@ -2,6 +2,13 @@
 //! (a pager over an artifact, a list of artifacts, a file tree, the inspector of one event).
 //! The screen owns at most one; the app hears back only what the overlay asks it to do.
 
+pub(crate) mod artifact_list;
+pub mod changes_view;
+pub(crate) mod file_browser;
+pub(crate) mod inspector;
+pub(crate) mod pager;
+pub(crate) mod save_progress;
+
 use super::theme::Theme;
 use crate::keys::table::view_key;
 pub(crate) use crate::keys::view::{ViewKey, ViewScope};

@@ -149,7 +149,7 @@ pub(crate) fn count(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::changes_view::rows::Half;
+    use crate::ui::overlays::changes_view::rows::Half;
 
     fn line(kind: RowKind, number: usize, text: String) -> Row {
         let half = Half {

@@ -3,8 +3,8 @@
 
 use super::rows::{Half, Row, RowKind};
 use super::{ChangesView, Content, SIDE_BY_SIDE_FROM, Typing, review};
-use crate::ui::highlight::Highlighted;
-use crate::ui::overlay::{self, ViewScope};
+use crate::ui::overlays::{self, ViewScope};
+use crate::ui::text::highlight::Highlighted;
 use crate::ui::theme::Theme;
 use gobare_api::text;
 use ratatui::buffer::Buffer;
@@ -18,7 +18,7 @@ use std::ops::Range;
 const LIST_FROM: u16 = 90;
 
 pub(super) fn draw(view: &mut ChangesView, area: Rect, buf: &mut Buffer, theme: &Theme) {
-    let area = overlay::area(area);
+    let area = overlays::area(area);
     let side_by_side = view.side_by_side.unwrap_or(area.width >= SIDE_BY_SIDE_FROM);
     view.drawn_side_by_side = side_by_side;
     view.ensure_rows(side_by_side);

@@ -2,7 +2,7 @@
 
 use super::{ChangesView, ViewFile};
 use crate::changes::session_changes::{Range, SessionChanges};
-use crate::ui::overlay::Overlay;
+use crate::ui::overlays::Overlay;
 use crate::ui::theme::{Depth, Theme};
 use gobare_api::model::Event;
 use ratatui::buffer::Buffer;

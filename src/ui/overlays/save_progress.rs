@@ -2,8 +2,8 @@
 //! (ratatui's `LineGauge`) filled by the bytes received of those announced, then the bytes
 //! and the rate in figures. Without an announced size there is no bar, only the figures.
 
-use super::theme::Theme;
 use crate::outputs::units;
+use crate::ui::theme::Theme;
 use gobare_api::text;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};

@@ -2,11 +2,11 @@
 //! time), opened in a pager or saved, one, all or a turn's archive. The app fetches and
 //! saves; this view asks before an overwrite and shows what happened.
 
-use super::overlay::{self, Overlay, OverlayAction, OverlayKey, ViewKey, ViewScope};
 use super::pager::Pager;
 use super::save_progress::SaveProgress;
-use super::theme::Theme;
 use crate::outputs::{times, units};
+use crate::ui::overlays::{self, Overlay, OverlayAction, OverlayKey, ViewKey, ViewScope};
+use crate::ui::theme::Theme;
 use crossterm::event::KeyEvent;
 use gobare_api::model::Artifact;
 use gobare_api::text;
@@ -139,7 +139,7 @@ impl Overlay for ArtifactList {
             pager.render(area, buf, theme);
             return;
         }
-        let area = overlay::area(area);
+        let area = overlays::area(area);
         // Borders, then the list, then two lines: where saves go and the status.
         self.rows = usize::from(area.height.saturating_sub(4)).max(1);
         let width = usize::from(area.width.saturating_sub(2));
@@ -323,7 +323,7 @@ impl Overlay for ArtifactList {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::overlay::press;
+    use crate::ui::overlays::press;
     use crossterm::event::KeyCode;
     use crossterm::event::KeyModifiers;
     use serde_json::json;
@@ -341,7 +341,7 @@ mod tests {
     fn drawn(list: &mut ArtifactList) -> String {
         let mut buf = Buffer::empty(Rect::new(0, 0, 100, 16));
         list.render(buf.area, &mut buf, &Theme::default());
-        crate::ui::buffer_text::rows(&buf)
+        crate::ui::text::buffer_text::rows(&buf)
     }
 
     #[test]
