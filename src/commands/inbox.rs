@@ -7,7 +7,8 @@ use super::acting::read_view;
 use crate::cli::InboxArgs;
 use crate::config::Config;
 use crate::sessions::list_all;
-use color_eyre::eyre::{Result, WrapErr};
+use crate::sessions::left_out::LeftOut;
+use color_eyre::eyre::{Result, WrapErr, eyre};
 use futures_util::StreamExt;
 use gobare_api::client::SessionFilter;
 use gobare_api::model::{RequiredActionKind, Session};
@@ -50,6 +51,7 @@ pub(crate) async fn run(config: Config, args: InboxArgs) -> Result<()> {
     if let Some(cut) = listed.cut {
         let _ = writeln!(std::io::stderr(), "gobare-tui: part of the list: {cut}");
     }
+    let left_out = LeftOut::of_list(&listed.unreadable, &listed.items).sentence();
     let waiting: Vec<Session> = listed
         .items
         .into_iter()
@@ -81,10 +83,16 @@ pub(crate) async fn run(config: Config, args: InboxArgs) -> Result<()> {
             written => written.wrap_err("cannot write to stdout")?,
         }
     }
-    if all.is_empty() && !args.json {
-        let _ = writeln!(out, "nothing waits on you");
+    match left_out {
+        // What could be read is printed; what could not is said, and the status says so.
+        Some(left_out) => Err(eyre!("the inbox is not whole: {left_out}")),
+        None => {
+            if all.is_empty() && !args.json {
+                let _ = writeln!(out, "nothing waits on you");
+            }
+            Ok(())
+        }
     }
-    Ok(())
 }
 
 /// What session `session` waits on, as its history tells it.
