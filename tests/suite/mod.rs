@@ -64,6 +64,7 @@ mod theme_query;
 mod tmux_default;
 mod token_leak;
 mod turn_outcomes;
+mod unreadable_entries;
 mod wire_edges;
 mod workspace_preview;
 mod workspace_shell;
