@@ -429,7 +429,19 @@ impl FleetFront {
             self.state.inbox.view.handle_key(key, &model)
         };
         match action {
-            InboxAction::Answer { session_id, input } => self.answers.send(&session_id, input),
+            InboxAction::Answer {
+                session_id,
+                input,
+                note,
+            } => {
+                self.answers.send(&session_id, input);
+                // As a session sends its box's text after an approval: a steer.
+                if let Some(note) = note {
+                    let content = gobare_api::model::Content::Text(note);
+                    self.answers
+                        .send(&session_id, gobare_api::model::Input::Steer { content });
+                }
+            }
             InboxAction::Open(id) => {
                 // Ctrl+O from it comes back to the inbox, and Esc from there to the fleet.
                 self.state.inbox.view.set_back_to(None);

@@ -7,8 +7,8 @@
 use super::builder::{DigestBuilder, Window};
 use super::digest::Digest;
 use super::from_log::digest_builder_from_log;
-use crate::store::StateStore;
 use crate::sessions::left_out::LeftOut;
+use crate::store::StateStore;
 use futures_util::StreamExt;
 use gobare_api::client::{ApiClient, Order, Page, SessionFilter};
 use gobare_api::error::ApiError;

@@ -6,8 +6,8 @@
 use super::acting::read_view;
 use crate::cli::InboxArgs;
 use crate::config::Config;
-use crate::sessions::list_all;
 use crate::sessions::left_out::LeftOut;
+use crate::sessions::list_all;
 use color_eyre::eyre::{Result, WrapErr, eyre};
 use futures_util::StreamExt;
 use gobare_api::client::SessionFilter;

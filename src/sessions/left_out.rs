@@ -91,7 +91,11 @@ impl LeftOut {
 
 /// `required action c1 of session 3f9c…: missing field `turn_id``.
 fn of_session(session_id: &str, entry: &Unreadable) -> String {
-    let id = entry.id.as_deref().map(|id| format!(" {id}")).unwrap_or_default();
+    let id = entry
+        .id
+        .as_deref()
+        .map(|id| format!(" {id}"))
+        .unwrap_or_default();
     format!(
         "{}{id} of session {session_id}: {}",
         entry.entry, entry.reason
@@ -139,7 +143,10 @@ mod tests {
             unreadable("session", Some("s9\u{1b}]52;c;x\u{7}"), "invalid type"),
         ];
         let mut left = LeftOut::of_list(&lost, &[waiting]);
-        left.add_turns("s3", &[unreadable("turn", Some("t1"), "missing field `status`")]);
+        left.add_turns(
+            "s3",
+            &[unreadable("turn", Some("t1"), "missing field `status`")],
+        );
         let said = left.sentence().unwrap();
         assert!(
             said.starts_with("2 sessions, 1 required action and 1 turn could not be read ("),
@@ -148,6 +155,9 @@ mod tests {
         assert!(said.contains("session without a readable id: missing field `id`"));
         assert!(said.contains("required action of session s2: missing field `call_id`"));
         assert!(said.contains("1 more in the log"), "{said}");
-        assert!(!said.contains('\u{1b}') && !said.contains('\u{7}'), "{said:?}");
+        assert!(
+            !said.contains('\u{1b}') && !said.contains('\u{7}'),
+            "{said:?}"
+        );
     }
 }

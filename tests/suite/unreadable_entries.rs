@@ -26,7 +26,10 @@ async fn spoiled_fleet() -> (Simulator, Vec<String>, usize) {
         .await
         .unwrap();
     let actions: usize = listed.data.iter().map(|s| s.required_actions.len()).sum();
-    assert!(actions >= 3, "the approval, question and function call wait");
+    assert!(
+        actions >= 3,
+        "the approval, question and function call wait"
+    );
     sim.set_faults(Faults {
         spoil_session_list: true,
         ..Faults::default()

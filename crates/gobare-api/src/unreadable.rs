@@ -25,7 +25,10 @@ impl Unreadable {
     fn of(entry: &'static str, value: &Value, id_key: &str, error: serde_json::Error) -> Self {
         Unreadable {
             entry,
-            id: value.get(id_key).and_then(Value::as_str).map(str::to_string),
+            id: value
+                .get(id_key)
+                .and_then(Value::as_str)
+                .map(str::to_string),
             reason: error.to_string(),
         }
     }
@@ -172,7 +175,11 @@ mod tests {
             {"type": "telepathy", "turn_id": "t", "call_id": "c3"},
             {"type": "question", "turn_id": 7, "call_id": "c4"},
         ]));
-        let calls: Vec<&str> = s.required_actions.iter().map(|a| a.call_id.as_str()).collect();
+        let calls: Vec<&str> = s
+            .required_actions
+            .iter()
+            .map(|a| a.call_id.as_str())
+            .collect();
         assert_eq!(calls, ["c1", "c3"], "an unknown type still reads");
         let left = s.required_actions.unreadable();
         assert_eq!(left.len(), 2);
@@ -218,6 +225,10 @@ mod tests {
         let left: Vec<String> = page.unreadable.iter().map(ToString::to_string).collect();
         assert_eq!(left.len(), 2);
         assert!(left[0].starts_with("session without a readable id: missing field `id`"));
-        assert!(left[1].starts_with("session s3: invalid type"), "{}", left[1]);
+        assert!(
+            left[1].starts_with("session s3: invalid type"),
+            "{}",
+            left[1]
+        );
     }
 }
