@@ -433,15 +433,7 @@ impl FleetFront {
                 session_id,
                 input,
                 note,
-            } => {
-                self.answers.send(&session_id, input);
-                // As a session sends its box's text after an approval: a steer.
-                if let Some(note) = note {
-                    let content = gobare_api::model::Content::Text(note);
-                    self.answers
-                        .send(&session_id, gobare_api::model::Input::Steer { content });
-                }
-            }
+            } => self.answers.send_with_note(&session_id, input, note),
             InboxAction::Open(id) => {
                 // Ctrl+O from it comes back to the inbox, and Esc from there to the fleet.
                 self.state.inbox.view.set_back_to(None);
@@ -550,9 +542,15 @@ impl FleetFront {
         let live = &self.state.live;
         match msg {
             FleetMsg::Answer { session_id, event } => {
-                self.state
-                    .inbox
-                    .on_answer(&session_id, *event, &self.state.live);
+                let note_dropped = self.answers.settled(&session_id, &event);
+                let inbox = &mut self.state.inbox;
+                inbox.on_answer(&session_id, *event, &self.state.live);
+                if note_dropped {
+                    inbox.view.set_message(
+                        Some("the decision was not taken, so its note was not sent".into()),
+                        true,
+                    );
+                }
             }
             FleetMsg::Renamed(result) => match *result {
                 Ok(session) => {

@@ -37,6 +37,7 @@ pub(crate) mod fleet_inbox;
 mod fleet_msg;
 pub(crate) mod frame;
 pub(crate) mod heap;
+mod inbox_notes;
 pub(crate) mod input;
 pub(crate) mod intent;
 mod local_log;

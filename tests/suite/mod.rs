@@ -33,6 +33,7 @@ mod glance_session;
 mod hostile_json;
 mod hostile_render;
 mod inbox_e2e;
+mod inbox_note;
 mod keys_trust;
 mod layout;
 mod looking_back;
