@@ -95,6 +95,8 @@ pub struct DigestBuilder {
     decisions: BTreeMap<u64, Decision>,
     next_decision: u64,
     decisions_read: bool,
+    /// Required actions the session's list gave that could not be read: still waiting.
+    decisions_unreadable: u32,
     /// Calls asked inside the window, as the events said.
     asked_ids: HashSet<String>,
     artifacts_added: u32,
@@ -303,6 +305,7 @@ impl DigestBuilder {
             self.set_title(session.title.as_deref());
         }
         self.actions_now(&session.required_actions);
+        self.decisions_unreadable = session.required_actions.unreadable().len() as u32;
         let state = session.environment.state.clone();
         if state == Some(WorkspaceState::Destroyed)
             && self.workspace_now != Some(WorkspaceState::Destroyed)
@@ -436,7 +439,7 @@ impl DigestBuilder {
             since_ms: self.since_ms,
             until_ms: now_ms,
             events: self.events,
-            decisions_waiting: self.decisions.len() as u32,
+            decisions_waiting: self.decisions.len() as u32 + self.decisions_unreadable,
             decisions_new: self
                 .decisions
                 .values()

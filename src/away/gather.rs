@@ -7,12 +7,14 @@
 use super::builder::{DigestBuilder, Window};
 use super::digest::Digest;
 use super::from_log::digest_builder_from_log;
+use crate::sessions::left_out::LeftOut;
 use crate::store::StateStore;
 use futures_util::StreamExt;
 use gobare_api::client::{ApiClient, Order, Page, SessionFilter};
 use gobare_api::error::ApiError;
 use gobare_api::model::{Artifact, Session, Turn};
 use gobare_api::paging::{self, PageLimits};
+use gobare_api::unreadable::Unreadable;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Sessions read at once; the scheduler paces them to the request budget (§5).
@@ -55,10 +57,15 @@ pub(crate) async fn gather(
 ) -> Result<Gathered, ApiError> {
     let listed = crate::sessions::list_all(client, &SessionFilter::default()).await?;
     let mut notes: Vec<String> = listed.cut.map(|c| c.to_string()).into_iter().collect();
+    let mut left_out = LeftOut::of_list(&listed.unreadable, &listed.items);
     let mut moved: Vec<Session> = listed
         .items
         .into_iter()
-        .filter(|s| s.updated_at >= since_ms || !s.required_actions.is_empty())
+        .filter(|s| {
+            s.updated_at >= since_ms
+                || !s.required_actions.is_empty()
+                || !s.required_actions.unreadable().is_empty()
+        })
         .collect();
     moved.sort_by_key(|s| std::cmp::Reverse(s.updated_at));
     if moved.len() > MOST_SESSIONS {
@@ -75,7 +82,7 @@ pub(crate) async fn gather(
     let first = std::sync::Arc::new(
         crate::sessions::first_message::first_messages(client, store, &moved).await,
     );
-    let results: Vec<(Digest, bool)> = futures_util::stream::iter(moved)
+    let results: Vec<Read> = futures_util::stream::iter(moved)
         .map(|session| {
             let first = first.clone();
             async move {
@@ -89,11 +96,15 @@ pub(crate) async fn gather(
         .buffered(AT_ONCE)
         .collect()
         .await;
-    let failed = results.iter().filter(|(_, complete)| !complete).count();
+    let failed = results.iter().filter(|r| !r.complete).count();
     if failed > 0 {
         notes.push(format!("{failed} sessions could not be read in full"));
     }
-    let mut digests: Vec<Digest> = results.into_iter().map(|(d, _)| d).collect();
+    for read in &results {
+        left_out.add_turns(&read.digest.session_id, &read.unreadable_turns);
+    }
+    notes.extend(left_out.sentence());
+    let mut digests: Vec<Digest> = results.into_iter().map(|r| r.digest).collect();
     // What waits on the user first, then what failed, then the rest (most recent first,
     // as listed).
     digests.sort_by_key(|d| (d.decisions_waiting == 0, d.turns_failed == 0));
@@ -103,7 +114,15 @@ pub(crate) async fn gather(
     })
 }
 
-/// One session's digest; `false` when a read failed.
+/// One session's digest, and how far it was read.
+struct Read {
+    digest: Digest,
+    /// `false` when a read failed.
+    complete: bool,
+    /// Turns left out because they could not be decoded.
+    unreadable_turns: Vec<Unreadable>,
+}
+
 async fn one(
     client: &ApiClient,
     store: Option<&StateStore>,
@@ -111,7 +130,7 @@ async fn one(
     first: &crate::sessions::first_message::FirstMessages,
     since_ms: i64,
     now_ms: i64,
-) -> (Digest, bool) {
+) -> Read {
     let window = Window {
         after_seq: None,
         from_ms: Some(since_ms),
@@ -130,8 +149,12 @@ async fn one(
         artifacts_since(client, &session.id, since_ms)
     );
     let mut complete = true;
+    let mut unreadable_turns = Vec::new();
     match turns {
-        Ok(turns) => builder.turns_read(&turns, now_ms),
+        Ok((turns, unreadable)) => {
+            builder.turns_read(&turns, now_ms);
+            unreadable_turns = unreadable;
+        }
         Err(e) => {
             tracing::warn!(session = %session.id, error = %e, "report: turns not read");
             complete = false;
@@ -145,18 +168,27 @@ async fn one(
         }
     }
     builder.session_read(&session);
-    (builder.digest(now_ms), complete)
+    Read {
+        digest: builder.digest(now_ms),
+        complete,
+        unreadable_turns,
+    }
 }
 
-/// Every turn that may have ended since `since_ms`, newest first: pages are read until one
-/// reaches a turn created a longest turn before the window.
-async fn turns_since(client: &ApiClient, id: &str, since_ms: i64) -> Result<Vec<Turn>, ApiError> {
+/// Every turn that may have ended since `since_ms`, newest first, and the turns that could
+/// not be read: pages are read until one reaches a turn created a longest turn before the
+/// window.
+async fn turns_since(
+    client: &ApiClient,
+    id: &str,
+    since_ms: i64,
+) -> Result<(Vec<Turn>, Vec<Unreadable>), ApiError> {
     let mut turns = Vec::new();
-    let cut = paging::read_each(
+    let walked = paging::read_each(
         Page::ordered(Order::Desc).with_limit(PAGE),
         LIMITS,
         |t: &Turn| &t.id,
-        |page| async move { client.list_turns(id, &page).await },
+        |page| async move { client.list_readable_turns(id, &page).await },
         |page: Vec<Turn>| {
             let older = page
                 .last()
@@ -166,8 +198,8 @@ async fn turns_since(client: &ApiClient, id: &str, since_ms: i64) -> Result<Vec<
         },
     )
     .await?;
-    match cut {
-        None => Ok(turns),
+    match walked.cut {
+        None => Ok((turns, walked.unreadable)),
         Some(cut) => Err(cut_error(cut)),
     }
 }
@@ -179,7 +211,7 @@ async fn artifacts_since(
     since_ms: i64,
 ) -> Result<Vec<Artifact>, ApiError> {
     let mut artifacts = Vec::new();
-    let cut = paging::read_each(
+    let walked = paging::read_each(
         Page::ordered(Order::Desc).with_limit(PAGE),
         LIMITS,
         |a: &Artifact| &a.id,
@@ -193,7 +225,7 @@ async fn artifacts_since(
         },
     )
     .await?;
-    match cut {
+    match walked.cut {
         None => Ok(artifacts),
         Some(cut) => Err(cut_error(cut)),
     }

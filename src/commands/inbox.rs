@@ -6,8 +6,9 @@
 use super::acting::read_view;
 use crate::cli::InboxArgs;
 use crate::config::Config;
+use crate::sessions::left_out::LeftOut;
 use crate::sessions::list_all;
-use color_eyre::eyre::{Result, WrapErr};
+use color_eyre::eyre::{Result, WrapErr, eyre};
 use futures_util::StreamExt;
 use gobare_api::client::SessionFilter;
 use gobare_api::model::{RequiredActionKind, Session};
@@ -50,12 +51,13 @@ pub(crate) async fn run(config: Config, args: InboxArgs) -> Result<()> {
     if let Some(cut) = listed.cut {
         let _ = writeln!(std::io::stderr(), "gobare-tui: part of the list: {cut}");
     }
+    // A session whose listed actions could not be read is read on its own all the same.
     let waiting: Vec<Session> = listed
         .items
         .into_iter()
-        .filter(|s| !s.required_actions.is_empty())
+        .filter(|s| !s.required_actions.is_empty() || !s.required_actions.unreadable().is_empty())
         .collect();
-    let read: Vec<Result<Vec<Waiting>>> = futures_util::stream::iter(waiting)
+    let read: Vec<Result<(Vec<Waiting>, Session)>> = futures_util::stream::iter(waiting)
         .map(|session| {
             let (config, client) = (&config, &client);
             async move { decisions(config, client, session).await }
@@ -64,9 +66,15 @@ pub(crate) async fn run(config: Config, args: InboxArgs) -> Result<()> {
         .collect()
         .await;
     let mut all = Vec::new();
+    let mut read_sessions = Vec::new();
     for r in read {
-        all.extend(r?);
+        let (waiting, session) = r?;
+        all.extend(waiting);
+        read_sessions.push(session);
     }
+    // Left out: the sessions the list could not give, and the actions their own reads
+    // could not give.
+    let left_out = LeftOut::of_list(&listed.unreadable, &read_sessions).sentence();
     sort(&mut all);
     let now = gobare_api::clock::unix_ms();
     let mut out = std::io::stdout().lock();
@@ -81,22 +89,28 @@ pub(crate) async fn run(config: Config, args: InboxArgs) -> Result<()> {
             written => written.wrap_err("cannot write to stdout")?,
         }
     }
-    if all.is_empty() && !args.json {
-        let _ = writeln!(out, "nothing waits on you");
+    match left_out {
+        // What could be read is printed; what could not is said, and the status says so.
+        Some(left_out) => Err(eyre!("the inbox is not whole: {left_out}")),
+        None => {
+            if all.is_empty() && !args.json {
+                let _ = writeln!(out, "nothing waits on you");
+            }
+            Ok(())
+        }
     }
-    Ok(())
 }
 
-/// What session `session` waits on, as its history tells it.
+/// What session `session` waits on, as its history tells it, and the session as read.
 async fn decisions(
     config: &Config,
     client: &gobare_api::client::ApiClient,
     session: Session,
-) -> Result<Vec<Waiting>> {
+) -> Result<(Vec<Waiting>, Session)> {
     let (view, session) = read_view(config, client, &session.id).await?;
     let title = crate::sessions::first_message::title(&session).unwrap_or_default();
     let facts = view.actions();
-    Ok(facts
+    let waiting = facts
         .pending()
         .iter()
         .filter(|a| a.resource.is_some())
@@ -121,7 +135,8 @@ async fn decisions(
                 sensitive,
             }
         })
-        .collect())
+        .collect();
+    Ok((waiting, session))
 }
 
 /// Soonest deadline first, those without one last (oldest asked first among them).

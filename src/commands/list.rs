@@ -8,9 +8,10 @@ use crate::cli::ListArgs;
 use crate::config::Config;
 use crate::session::attention::{self, Attention};
 use crate::sessions::first_message::{self, FirstMessages};
+use crate::sessions::left_out::LeftOut;
 use crate::sessions::list_all;
 use crate::store::StateStore;
-use color_eyre::eyre::{Result, WrapErr};
+use color_eyre::eyre::{Result, WrapErr, eyre};
 use gobare_api::client::SessionFilter;
 use gobare_api::model::Session;
 use gobare_api::text;
@@ -41,6 +42,7 @@ pub(crate) async fn run(config: Config, args: ListArgs) -> Result<()> {
     if let Some(cut) = listed.cut {
         eprintln!("gobare-tui: showing part of the sessions: {cut}");
     }
+    let left_out = LeftOut::of_list(&listed.unreadable, &listed.items).sentence();
     let mut sessions = listed.items;
     attention::sort(&mut sessions);
     let store = StateStore::open(&config.state_dir, &config.api).ok();
@@ -70,8 +72,13 @@ pub(crate) async fn run(config: Config, args: ListArgs) -> Result<()> {
         }
     }
     match out.flush() {
-        Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(()),
-        flushed => Ok(flushed.wrap_err("cannot write to stdout")?),
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => return Ok(()),
+        flushed => flushed.wrap_err("cannot write to stdout")?,
+    }
+    match left_out {
+        // Printed as far as it goes, but not called whole: a script must not take it so.
+        Some(left_out) => Err(eyre!("the list is not whole: {left_out}")),
+        None => Ok(()),
     }
 }
 

@@ -319,6 +319,7 @@ async fn read_lists(client: ApiClient, session_id: String, tx: mpsc::UnboundedSe
                 },
             )
             .await
+            .map(|walked| walked.cut)
         }
     };
     let turns = async {

@@ -24,6 +24,9 @@ pub(crate) enum FleetScope {
     InboxConfirm,
     /// The inbox taking a typed answer: letters are the answer.
     InboxReply,
+    /// The inbox taking an approval's note (sent as a steer after y or n): letters are the
+    /// note.
+    InboxNote,
 }
 
 /// What a key means to the fleet, as the key table routes it.

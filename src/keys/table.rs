@@ -108,6 +108,7 @@ impl Scope {
             }
             Scope::Fleet(FleetScope::InboxConfirm) => "Inbox, asked before a sensitive approval",
             Scope::Fleet(FleetScope::InboxReply) => "Inbox, typing an answer (t)",
+            Scope::Fleet(FleetScope::InboxNote) => "Inbox, typing an approval's note (t)",
         }
     }
 
@@ -141,10 +142,11 @@ impl Scope {
             Scope::Fleet(FleetScope::InboxDeciding) => "inbox: deciding",
             Scope::Fleet(FleetScope::InboxConfirm) => "inbox: sensitive?",
             Scope::Fleet(FleetScope::InboxReply) => "inbox: answer",
+            Scope::Fleet(FleetScope::InboxNote) => "inbox: note",
         }
     }
 
-    pub(crate) const ALL: [Scope; 27] = [
+    pub(crate) const ALL: [Scope; 28] = [
         Scope::Everywhere,
         Scope::Typing,
         Scope::Deciding,
@@ -172,6 +174,7 @@ impl Scope {
         Scope::Fleet(FleetScope::InboxDeciding),
         Scope::Fleet(FleetScope::InboxConfirm),
         Scope::Fleet(FleetScope::InboxReply),
+        Scope::Fleet(FleetScope::InboxNote),
     ];
 }
 
@@ -380,6 +383,7 @@ const INBOX: Scope = Scope::Fleet(FleetScope::Inbox);
 const DECIDING: Scope = Scope::Fleet(FleetScope::InboxDeciding);
 const SENSITIVE: Scope = Scope::Fleet(FleetScope::InboxConfirm);
 const REPLY: Scope = Scope::Fleet(FleetScope::InboxReply);
+const NOTE: Scope = Scope::Fleet(FleetScope::InboxNote);
 const ARTIFACTS: Scope = Scope::View(ViewScope::Artifacts);
 const OVERWRITE: Scope = Scope::View(ViewScope::Overwrite);
 const FILES: Scope = Scope::View(ViewScope::Files);
@@ -1080,6 +1084,9 @@ pub(crate) const TABLE: &[Binding] = &[
     row(DECIDING, &[c('f'), ctrl('f')], F(FleetKey::Answer), "report the function call failed (a fixed sentence is sent)"),
     row(DECIDING, &[c('t')], F(FleetKey::Reply), "type an answer: a question's own words, a function's result")
         .hint(INBOX_TYPE_HINT, Shown::Always),
+    row(DECIDING, &[], F(FleetKey::Reply), "an approval: type a note, which y or n then sends after the decision as a steer (as a session sends the box's text)")
+        .keys("t")
+        .hint(INBOX_NOTE_HINT, Shown::Always),
     row(DECIDING, &[k(KeyCode::Esc), k(KeyCode::Tab)], F(FleetKey::Back), "back to the list")
         .hint("Esc list", Shown::Always),
     row(DECIDING, &[k(KeyCode::F(3))], F(FleetKey::NextDecision), "the next one (back to the list, at it)"),
@@ -1097,6 +1104,13 @@ pub(crate) const TABLE: &[Binding] = &[
     row(REPLY, &[k(KeyCode::Backspace)], F(FleetKey::Erase), "erase a letter").keys("Backspace"),
     row(REPLY, &[ctrl('u')], F(FleetKey::EraseAll), "clear it"),
     doc(REPLY, "letters", "the answer, as typed"),
+    row(NOTE, &[k(KeyCode::Enter)], F(FleetKey::Done), "keep the note, back to deciding: y or n sends it after the decision")
+        .hint("Enter keep", Shown::Always),
+    row(NOTE, &[k(KeyCode::Esc)], F(FleetKey::Cancel), "drop the note, back to deciding")
+        .hint("Esc drop", Shown::Always),
+    row(NOTE, &[k(KeyCode::Backspace)], F(FleetKey::Erase), "erase a letter").keys("Backspace"),
+    row(NOTE, &[ctrl('u')], F(FleetKey::EraseAll), "clear it"),
+    doc(NOTE, "letters", "the note, as typed"),
 ];
 
 /// The words of the input box's title for `scope` in the situation given.
@@ -1269,6 +1283,8 @@ const INBOX_BACK_TO_SESSION_HINT: &str = "Esc back to the session";
 /// The deciding keys of an approval, and of an answer typed.
 const INBOX_APPROVE_HINT: &str = "y approve · n deny";
 const INBOX_TYPE_HINT: &str = "t type an answer";
+/// An approval's note: typed on its own line, sent after the decision.
+const INBOX_NOTE_HINT: &str = "t note";
 
 /// [`fleet_hints`] for the inbox, whose Esc goes back to the session F3 was pressed in
 /// when `to_session`, and whose deciding keys are those of the action decided (`deciding`):
@@ -1280,9 +1296,14 @@ pub(crate) fn inbox_hints(
 ) -> String {
     let unsaid: &[&str] = match (scope, deciding) {
         (FleetScope::InboxDeciding, Some(Decision::Approval)) => &[INBOX_TYPE_HINT],
-        (FleetScope::InboxDeciding, Some(d)) if d.takes_any_text() => &[INBOX_APPROVE_HINT],
+        (FleetScope::InboxDeciding, Some(d)) if d.takes_any_text() => {
+            &[INBOX_APPROVE_HINT, INBOX_NOTE_HINT]
+        }
         // `t` refuses a choice-only question's typed answer: no hint offers it.
-        (FleetScope::InboxDeciding, Some(_)) => &[INBOX_APPROVE_HINT, INBOX_TYPE_HINT],
+        (FleetScope::InboxDeciding, Some(_)) => {
+            &[INBOX_APPROVE_HINT, INBOX_TYPE_HINT, INBOX_NOTE_HINT]
+        }
+        (FleetScope::InboxDeciding, None) => &[INBOX_NOTE_HINT],
         _ => &[],
     };
     TABLE

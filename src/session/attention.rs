@@ -120,11 +120,11 @@ mod tests {
     fn needs_prefers_a_person_s_decision_and_ignores_unknown_kinds() {
         let mut s = session("a", "requires_action", 1);
         assert_eq!(needs(&s), None);
-        s.required_actions = vec![action("function_call"), action("question")];
+        s.required_actions = vec![action("function_call"), action("question")].into();
         assert_eq!(needs(&s), Some(Needs::Question));
         s.required_actions.push(action("approval"));
         assert_eq!(needs(&s).map(Needs::as_str), Some("approval"));
-        s.required_actions = vec![action("telepathy")];
+        s.required_actions = vec![action("telepathy")].into();
         assert_eq!(needs(&s), None);
     }
 
@@ -140,7 +140,7 @@ mod tests {
         assert_eq!(attention(&session("a", "hibernating", 1)), Attention::Idle);
 
         let mut stale = session("a", "working", 1);
-        stale.required_actions = vec![action("approval")];
+        stale.required_actions = vec![action("approval")].into();
         assert_eq!(
             attention(&stale),
             Attention::NeedsYou,

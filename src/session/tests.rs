@@ -259,7 +259,7 @@ fn queued_and_waiting_on_you_are_told_apart() {
     assert_eq!(v.turn_phase(), Some(TurnPhase::Working));
     let mut session: Session = serde_json::from_value(examples()["session"].clone()).unwrap();
     session.required_actions =
-        vec![serde_json::from_value(examples()["required_action"].clone()).unwrap()];
+        vec![serde_json::from_value(examples()["required_action"].clone()).unwrap()].into();
     v.apply(Update::Session(Box::new(session)));
     assert_eq!(v.turn_phase(), Some(TurnPhase::WaitingOnYou));
     assert_eq!(
@@ -734,7 +734,7 @@ fn a_pending_approval_read_back_from_items_keeps_its_flag_and_reads_waiting() {
         serde_json::from_value(examples()["required_action"].clone()).unwrap();
     waiting.kind = gobare_api::model::RequiredActionKind::Approval;
     waiting.call_id = call_id;
-    session.required_actions = vec![waiting.clone()];
+    session.required_actions = vec![waiting.clone()].into();
     v.apply(Update::Session(Box::new(session)));
     assert_eq!(
         approval(&v),
@@ -758,7 +758,7 @@ fn a_pending_approval_reads_waiting_whichever_of_session_and_items_comes_first()
         serde_json::from_value(examples()["required_action"].clone()).unwrap();
     waiting.kind = gobare_api::model::RequiredActionKind::Approval;
     waiting.call_id = call_id;
-    session.required_actions = vec![waiting];
+    session.required_actions = vec![waiting].into();
     let mut v = SessionView::new(EXAMPLE_SESSION);
     v.apply(Update::Session(Box::new(session)));
     v.apply(Update::Items(vec![item]));

@@ -3,6 +3,7 @@
 
 pub(crate) mod create;
 pub(crate) mod first_message;
+pub(crate) mod left_out;
 
 use gobare_api::client::{ApiClient, Order, Page, SessionFilter};
 use gobare_api::error::{ApiError, ApiErrorKind};

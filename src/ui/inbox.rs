@@ -8,7 +8,9 @@
 //! (an approval whose event the fleet never saw counts as sensitive: only the event says),
 //! and no letter is ever both text and a decision (text is typed only on the answer line,
 //! `t`). The answer goes back to the caller as an [`InboxAction::Answer`], which sends it
-//! through the session's sender.
+//! through the session's sender. An approval takes a note as a session's does: typed on
+//! its own line (`t`, the inbox has no box), shown with the decision (`y approve + note`),
+//! and sent after it as a steer.
 
 use std::collections::HashSet;
 
@@ -23,6 +25,7 @@ use crate::ui::prompt::PromptState;
 mod columns;
 mod draw;
 mod keys;
+mod note;
 
 /// Characters an answer typed on the answer line may have.
 const REPLY_CHARS: usize = 4_000;
@@ -30,8 +33,13 @@ const REPLY_CHARS: usize = 4_000;
 /// What a key in the inbox asks the caller to do.
 #[derive(Debug, Clone, PartialEq)]
 pub enum InboxAction {
-    /// Send this answer to this session (the session's sender, its retry).
-    Answer { session_id: String, input: Input },
+    /// Send this answer to this session (the session's sender, its retry), then the
+    /// approval's note, if one was typed, as a steer.
+    Answer {
+        session_id: String,
+        input: Input,
+        note: Option<String>,
+    },
     /// Open this session.
     Open(String),
     /// Back to the fleet, or to the session F3 opened it from ([`InboxView::back_to`]).
@@ -52,6 +60,8 @@ enum InboxMode {
     Confirm,
     /// Typing an answer.
     Reply(String),
+    /// Typing the selected approval's note.
+    Note(String),
 }
 
 /// The inbox's view state: the items as last drawn, the selection (by session and call,
@@ -68,6 +78,9 @@ pub struct InboxView {
     page_rows: usize,
     mode: InboxMode,
     prompt: PromptState,
+    /// The note typed for an approval: (its call, the text). Sent with that call's
+    /// decision only.
+    note: Option<(String, String)>,
     /// Calls whose answer is being sent: not answered twice, shown as sending.
     sending: HashSet<String>,
     message: Option<(String, bool)>,
@@ -92,6 +105,7 @@ impl InboxView {
             page_rows: 1,
             mode: InboxMode::List,
             prompt,
+            note: None,
             sending: HashSet::new(),
             message: None,
             true_for_ms: None,
@@ -116,6 +130,7 @@ impl InboxView {
             InboxMode::Deciding => FleetScope::InboxDeciding,
             InboxMode::Confirm => FleetScope::InboxConfirm,
             InboxMode::Reply(_) => FleetScope::InboxReply,
+            InboxMode::Note(_) => FleetScope::InboxNote,
         }
     }
 
@@ -248,5 +263,7 @@ impl InboxView {
     }
 }
 
+#[cfg(test)]
+mod hint_walk;
 #[cfg(test)]
 mod tests;

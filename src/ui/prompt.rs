@@ -65,6 +65,8 @@ pub struct PromptState {
     now_ms: Option<i64>,
     /// The box holds text: an approval's decision takes it along as a note.
     with_note: bool,
+    /// The note is being typed on a line below (the inbox): letters are the note there.
+    typing_note: bool,
     /// This frame's lines and the inner width they were cut to ([`PromptState::lay_out`]),
     /// so sizing and drawing build them once.
     laid_out: Option<(usize, Vec<Line<'static>>)>,
@@ -153,6 +155,12 @@ impl PromptState {
     /// Whether the box holds text an approval's decision would take along as a note.
     pub(crate) fn set_with_note(&mut self, with_note: bool) {
         self.with_note = with_note;
+    }
+
+    /// Whether the note is being typed on a line below: the hint says y and n are its
+    /// letters there, not a decision.
+    pub(crate) fn set_typing_note(&mut self, typing_note: bool) {
+        self.typing_note = typing_note;
     }
 
     /// The workspace clock the shown action's deadline is estimated from.
@@ -480,10 +488,18 @@ impl PromptState {
                     format!(" approve{note} · ")
                 };
                 if with_note {
+                    // The inbox has no box: its note is typed on a line of its own.
+                    let which = if self.typed_with.is_some() {
+                        "the note goes along (a steer)"
+                    } else {
+                        "the box's text goes along as a note (a steer)"
+                    };
                     push_wrapped(
                         &mut lines,
-                        "the box's text goes along as a note (a steer); a note never narrows \
-                         what is approved: to change what runs, deny with a note",
+                        &format!(
+                            "{which}; a note never narrows what is approved: to change what \
+                             runs, deny with a note"
+                        ),
                         width,
                         3,
                         theme.warning,
@@ -544,6 +560,11 @@ impl PromptState {
         } else if self.confirming {
             vec![Span::styled(
                 "confirm below: y approves, n goes back",
+                theme.accent,
+            )]
+        } else if self.typing_note {
+            vec![Span::styled(
+                "typing the note below: Enter keeps it, then y or n decides",
                 theme.accent,
             )]
         } else if !self.focused && !matches!(action.kind, RequiredActionKind::Other(_)) {

@@ -310,6 +310,7 @@ fn required_actions(sim: &Sim, session: &str) -> Vec<gobare_api::model::Required
     rt.block_on(client.get_session(session))
         .unwrap()
         .required_actions
+        .to_vec()
 }
 
 /// With a sensitive approval waiting, a reply typed the way a person types it stays text:

@@ -153,7 +153,7 @@ fn hostile_view() -> (SessionView, Vec<RequiredAction>, Session) {
         format!("HTTP 500 {}", hostile()),
     ))));
     view.apply(Update::Skipped { reason: hostile() });
-    (view, actions, session)
+    (view, actions.to_vec(), session)
 }
 
 /// A `Write` that keeps what the backend wrote, readable after the draw.

@@ -49,6 +49,7 @@ impl Sim {
             .block_on(client.get_session(session))
             .unwrap()
             .required_actions
+            .to_vec()
     }
 }
 

@@ -297,8 +297,8 @@ impl ApiClient {
     }
 
     /// `GET /v1/sessions` narrowed by `filter`, one page. A session that cannot be read
-    /// (a missing id, a wrong type) is left out and logged, never the whole page: one odd
-    /// session must not hide the others and what they wait for.
+    /// (a missing id, a wrong type) is left out and recorded in [`List::unreadable`], never
+    /// the whole page: one odd session must not hide the others and what they wait for.
     pub async fn list_sessions_where(
         &self,
         page: &Page,
@@ -307,23 +307,7 @@ impl ApiClient {
         let mut query = page.query()?;
         query.extend(filter.query());
         let raw: List<serde_json::Value> = self.get(&["sessions"], query).await?;
-        let data = raw
-            .data
-            .into_iter()
-            .filter_map(|value| match serde_json::from_value::<Session>(value) {
-                Ok(session) => Some(session),
-                Err(e) => {
-                    tracing::warn!(error = %e, "a listed session could not be read; skipped");
-                    None
-                }
-            })
-            .collect();
-        Ok(List {
-            object: raw.object,
-            data,
-            has_more: raw.has_more,
-            last_id: raw.last_id,
-        })
+        Ok(crate::unreadable::readable_page(raw, "session"))
     }
 
     /// `POST /v1/sessions`. Always keyed: a retried create must not make two sessions.
@@ -339,6 +323,20 @@ impl ApiClient {
     pub async fn list_turns(&self, session_id: &str, page: &Page) -> Result<List<Turn>, ApiError> {
         self.get(&["sessions", session_id, "turns"], page.query()?)
             .await
+    }
+
+    /// [`ApiClient::list_turns`] read turn by turn: a turn that cannot be read is left out
+    /// and recorded in [`List::unreadable`] (for a reader that counts and says what it
+    /// skipped, rather than losing the page).
+    pub async fn list_readable_turns(
+        &self,
+        session_id: &str,
+        page: &Page,
+    ) -> Result<List<Turn>, ApiError> {
+        let raw: List<serde_json::Value> = self
+            .get(&["sessions", session_id, "turns"], page.query()?)
+            .await?;
+        Ok(crate::unreadable::readable_page(raw, "turn"))
     }
 
     /// `GET /v1/sessions/{id}/turns/{turn_id}`.

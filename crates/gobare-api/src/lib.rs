@@ -40,3 +40,4 @@ pub mod schedule;
 pub mod sse;
 pub mod stream;
 pub mod text;
+pub use model::unreadable;

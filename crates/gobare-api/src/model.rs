@@ -17,6 +17,10 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
+pub mod unreadable;
+
+pub use unreadable::{RequiredActions, Unreadable};
+
 /// Declares a string enum that round-trips known values and keeps unknown ones verbatim.
 macro_rules! string_enum {
     ($(#[$meta:meta])* $name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
@@ -698,8 +702,10 @@ pub struct Session {
     pub environment: Environment,
     #[serde(default, deserialize_with = "null_as_default")]
     pub preview: Preview,
-    #[serde(default, deserialize_with = "null_as_default")]
-    pub required_actions: Vec<RequiredAction>,
+    /// Read one by one: an action that cannot be decoded is left out and recorded
+    /// ([`RequiredActions::unreadable`]), never a reason to lose the session.
+    #[serde(default)]
+    pub required_actions: RequiredActions,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<BTreeMap<String, Value>>,
     /// Only on a fork's reply.
@@ -1025,6 +1031,7 @@ impl Item {
             data,
             has_more: raw.has_more,
             last_id: raw.last_id,
+            unreadable: raw.unreadable,
         };
         (page, skipped)
     }
@@ -1069,6 +1076,10 @@ pub struct List<T> {
     pub has_more: bool,
     #[serde(default)]
     pub last_id: Option<String>,
+    /// Entries of the page left out because they could not be read (see
+    /// [`unreadable::readable_page`]); never on the wire.
+    #[serde(skip)]
+    pub unreadable: Vec<Unreadable>,
 }
 
 fn object_list() -> String {

@@ -7,6 +7,7 @@
 use crate::client::Page;
 use crate::error::ApiError;
 use crate::model::List;
+use crate::unreadable::Unreadable;
 use std::collections::HashSet;
 use std::fmt;
 
@@ -124,6 +125,17 @@ pub struct Listed<T> {
     pub items: Vec<T>,
     /// `Some` when the walk stopped before the server's end.
     pub cut: Option<Cut>,
+    /// Entries left out because they could not be read (a page read entry by entry).
+    pub unreadable: Vec<Unreadable>,
+}
+
+/// How a walk through a list ended.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Walked {
+    /// `Some` when the walk stopped before the server's end.
+    pub cut: Option<Cut>,
+    /// Entries the pages left out because they could not be read.
+    pub unreadable: Vec<Unreadable>,
 }
 
 /// Reads `first` and the pages after it through `fetch`, as [`Pager`] decides. A page
@@ -143,29 +155,35 @@ where
         items.extend(page);
         true
     };
-    let cut = read_each(first, limits, id_of, fetch, take).await?;
-    Ok(Listed { items, cut })
+    let Walked { cut, unreadable } = read_each(first, limits, id_of, fetch, take).await?;
+    Ok(Listed {
+        items,
+        cut,
+        unreadable,
+    })
 }
 
 /// [`read_all`], handing each page's entries to `take` as it arrives (a reader that
 /// needs the first pages before the last one is read); `take` returns whether to go on
-/// (a reader that has what it needs stops there, as at the list's end). `Some` when the
-/// walk was cut.
+/// (a reader that has what it needs stops there, as at the list's end). Says whether the
+/// walk was cut and what the pages left out.
 pub async fn read_each<T, F, Fut>(
     first: Page,
     limits: PageLimits,
     id_of: fn(&T) -> &str,
     mut fetch: F,
     mut take: impl FnMut(Vec<T>) -> bool,
-) -> Result<Option<Cut>, ApiError>
+) -> Result<Walked, ApiError>
 where
     F: FnMut(Page) -> Fut,
     Fut: Future<Output = Result<List<T>, ApiError>>,
 {
     let mut pager = Pager::new(limits);
     let mut page = first;
+    let mut walked = Walked::default();
     loop {
         let mut list = fetch(page.clone()).await?;
+        walked.unreadable.append(&mut list.unreadable);
         list.data.truncate(pager.room(list.data.len()));
         let cursor = list
             .last_id
@@ -173,14 +191,15 @@ where
             .or_else(|| list.data.last().map(|e| id_of(e).to_string()));
         let count = list.data.len();
         if !take(list.data) {
-            return Ok(None);
+            return Ok(walked);
         }
         match pager.step(count, list.has_more, cursor.as_deref()) {
             Step::Next(cursor) => page = page.after(cursor),
-            Step::Done => return Ok(None),
+            Step::Done => return Ok(walked),
             Step::Cut(cut) => {
                 tracing::warn!(%cut, "stopped reading a list");
-                return Ok(Some(cut));
+                walked.cut = Some(cut);
+                return Ok(walked);
             }
         }
     }

@@ -257,6 +257,7 @@ impl SimArgs {
                 delay_session_writes_ms: 0,
                 hold_later_turn_pages: false,
                 fail_turn_lists: false,
+                spoil_session_list: false,
             },
             ..SimConfig::default()
         };

@@ -65,6 +65,10 @@ pub struct Faults {
     /// `GET …/turns` answers `403 permission_denied` (nothing to wait out): a reader that
     /// cannot read a session's turns.
     pub fail_turn_lists: bool,
+    /// `GET /v1/sessions` lists every required action without its `call_id`, and its
+    /// first page ends with a session without an `id`: entries a client cannot read
+    /// beside those it can (a session's own read is untouched).
+    pub spoil_session_list: bool,
 }
 
 impl Faults {

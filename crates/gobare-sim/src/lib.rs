@@ -123,7 +123,7 @@ pub use args::{SimArgs, TokenArg};
 pub use config::{RateLimits, SimConfig};
 pub use data_dir::{read_private_file, write_private_file};
 pub use faults::Faults;
-pub use state::{AcceptedAnswer, AcceptedMessage};
+pub use state::{AcceptedAnswer, AcceptedInput, AcceptedMessage};
 
 use gobare_api::model::CreateSession;
 use lock::lock;
@@ -401,6 +401,11 @@ impl Simulator {
     /// Every answer to a required action the server took (not replayed), in order.
     pub fn answers(&self) -> Vec<AcceptedAnswer> {
         lock(&self.state.answers).clone()
+    }
+
+    /// Every input the server took (not replayed) so far, in order, with its key.
+    pub fn inputs(&self) -> Vec<AcceptedInput> {
+        lock(&self.state.inputs).clone()
     }
 
     /// Replaces the stream faults; open streams pick them up at their next write.

@@ -36,6 +36,7 @@ pub(crate) struct SimState {
     pub(crate) accepted_messages: Mutex<Vec<AcceptedMessage>>,
     /// Every answer to a required action that was accepted (not replayed), in order.
     pub(crate) answers: Mutex<Vec<AcceptedAnswer>>,
+    pub(crate) inputs: Mutex<Vec<AcceptedInput>>,
     /// The last requests received, as `"METHOD /path?query"`, at most [`REQUESTS_KEPT`].
     pub(crate) requests: Mutex<VecDeque<String>>,
     /// Requests received per `"METHOD /route/{template}"`, since the start.
@@ -87,6 +88,18 @@ pub struct AcceptedAnswer {
     pub outcome: String,
 }
 
+/// Any input the server took (not replayed), with the `Idempotency-Key` it came under:
+/// what a test checks was sent, and under which key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AcceptedInput {
+    /// The session it was sent to.
+    pub session_id: String,
+    /// The `Idempotency-Key` it came with, if any.
+    pub key: Option<String>,
+    /// The input as sent.
+    pub input: gobare_api::model::Input,
+}
+
 impl SimState {
     pub(crate) fn new(config: SimConfig, token: String, store: Store) -> Shared {
         let mut scoped = config.scoped_tokens.clone();
@@ -114,6 +127,7 @@ impl SimState {
             messages_by_key: Mutex::new(HashMap::new()),
             accepted_messages: Mutex::new(Vec::new()),
             answers: Mutex::new(Vec::new()),
+            inputs: Mutex::new(Vec::new()),
             scoped_tokens: Arc::new(Mutex::new(scoped.into_iter().collect())),
             requests: Mutex::new(VecDeque::new()),
             request_counts: Mutex::new(BTreeMap::new()),

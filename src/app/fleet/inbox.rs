@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::inbox_notes::{HeldNotes, NoteAfter};
 use crate::app::fleet::live::FleetLive;
 use crate::app::shared::required;
 use crate::app::shared::sender::{self, SendEvent, Sender};
@@ -85,11 +86,13 @@ impl FleetInbox {
 /// Where an answer's reports go, with its session: `false` once nobody listens.
 pub(crate) type Reports = Arc<dyn Fn(String, SendEvent) -> bool + Send + Sync>;
 
-/// Each answered session's sender, made on its first answer.
+/// Each answered session's sender, made on its first answer, and the approvals' notes
+/// waiting for their decision to be taken.
 pub(crate) struct InboxAnswers {
     client: ApiClient,
     reports: Reports,
     senders: HashMap<String, Sender<ApiClient>>,
+    notes: HeldNotes,
 }
 
 impl InboxAnswers {
@@ -98,6 +101,29 @@ impl InboxAnswers {
             client,
             reports,
             senders: HashMap::new(),
+            notes: HeldNotes::default(),
+        }
+    }
+
+    /// Sends the decision `input` to `session_id`, and `note` (an approval's) as a steer
+    /// once the decision is taken ([`InboxAnswers::settled`]).
+    pub(crate) fn send_with_note(&mut self, session_id: &str, input: Input, note: Option<String>) {
+        if let Some(note) = note {
+            self.notes.hold(&input, note);
+        }
+        self.send(session_id, input);
+    }
+
+    /// A send's report, before the inbox hears it: a note held for a decision now taken
+    /// goes to its session; `true` when a note was dropped with a decision not taken.
+    pub(crate) fn settled(&mut self, session_id: &str, event: &SendEvent) -> bool {
+        match self.notes.settled(event) {
+            Some(NoteAfter::Send(steer)) => {
+                self.send(session_id, steer);
+                false
+            }
+            Some(NoteAfter::Dropped) => true,
+            None => false,
         }
     }
 

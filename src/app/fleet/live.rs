@@ -31,6 +31,7 @@ use crate::fleet::pacer::Pacer;
 use crate::fleet::trouble::Trouble;
 use crate::notify::choice::NotifyChoice;
 use crate::sessions::first_message;
+use crate::sessions::left_out::LeftOut;
 use crate::sessions::list_all;
 use crate::store::StateStore;
 
@@ -325,10 +326,13 @@ impl Task {
             Ok(listed) => {
                 let sessions = listed.items;
                 let mut model = lock(&self.model);
-                let noted = listed.cut.is_some_and(|cut| {
-                    let note = format!("showing part of the sessions: {cut}");
-                    model.set_note(Some(note)).visible
-                });
+                // A cut list and entries that could not be read are both said.
+                let left_out = LeftOut::of_list(&listed.unreadable, &sessions).sentence();
+                let cut = listed
+                    .cut
+                    .map(|cut| format!("showing part of the sessions: {cut}"));
+                let notes: Vec<String> = cut.into_iter().chain(left_out).collect();
+                let noted = !notes.is_empty() && model.set_note(Some(notes.join("; "))).visible;
                 // A refused stream stays refused however the list goes.
                 let cleared = !matches!(model.trouble(), Some(Trouble::StreamRefused { .. }))
                     && model.set_trouble(None).visible;

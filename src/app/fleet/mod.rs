@@ -8,6 +8,7 @@
 mod away;
 pub mod details;
 pub(crate) mod inbox;
+mod inbox_notes;
 pub mod live;
 mod msg;
 mod relisting;
@@ -437,7 +438,11 @@ impl FleetFront {
             self.state.inbox.view.handle_key(key, &model)
         };
         match action {
-            InboxAction::Answer { session_id, input } => self.answers.send(&session_id, input),
+            InboxAction::Answer {
+                session_id,
+                input,
+                note,
+            } => self.answers.send_with_note(&session_id, input, note),
             InboxAction::Open(id) => {
                 // Ctrl+O from it comes back to the inbox, and Esc from there to the fleet.
                 self.state.inbox.view.set_back_to(None);
@@ -546,9 +551,15 @@ impl FleetFront {
         let live = &self.state.live;
         match msg {
             FleetMsg::Answer { session_id, event } => {
-                self.state
-                    .inbox
-                    .on_answer(&session_id, *event, &self.state.live);
+                let note_dropped = self.answers.settled(&session_id, &event);
+                let inbox = &mut self.state.inbox;
+                inbox.on_answer(&session_id, *event, &self.state.live);
+                if note_dropped {
+                    inbox.view.set_message(
+                        Some("the decision was not taken, so its note was not sent".into()),
+                        true,
+                    );
+                }
             }
             FleetMsg::Renamed(result) => match *result {
                 Ok(session) => {

@@ -130,22 +130,20 @@ impl InboxView {
             inner.x,
             inner.bottom() - 1,
             &Span::styled(
-                text::truncate(
-                    &format!(
-                        "  {}",
-                        inbox_hints(
-                            self.scope(),
-                            self.back_to.is_some(),
-                            self.facts(model).and_then(|f| Decision::of(&f)),
-                        )
-                    ),
-                    width,
-                )
-                .into_owned(),
+                text::truncate(&format!("  {}", self.hint_line(model)), width).into_owned(),
                 theme.dim,
             ),
             inner.width,
         );
+    }
+
+    /// The hint line: the keys of this mode, for the action decided.
+    pub(super) fn hint_line(&self, model: &FleetModel) -> String {
+        inbox_hints(
+            self.scope(),
+            self.back_to.is_some(),
+            self.facts(model).and_then(|f| Decision::of(&f)),
+        )
     }
 
     /// Rows the deciding panel takes (0 in the list), its lines laid out for this frame.
@@ -158,6 +156,10 @@ impl InboxView {
         };
         self.prompt.set_focused(true);
         self.prompt.set_confirming(self.mode == InboxMode::Confirm);
+        self.prompt
+            .set_with_note(self.note_for_selected().is_some());
+        self.prompt
+            .set_typing_note(matches!(self.mode, InboxMode::Note(_)));
         self.prompt.set_now(Some(now));
         if let Some((session, _)) = &self.selected
             && let Some(waits) = model.waits().get(session)
@@ -191,16 +193,30 @@ impl InboxView {
                 format!("  answer: {}▏  Enter send · Esc drop", text::line(typed)),
                 theme.accent,
             ),
+            InboxMode::Note(typed) => (
+                // Its keys are on the hint line below.
+                format!("  note: {}▏", text::line(typed)),
+                theme.accent,
+            ),
             _ => match &self.message {
                 Some((message, error)) => (
                     format!("  {}", text::line(message)),
                     if *error { theme.error } else { theme.dim },
                 ),
-                None if self.mode == InboxMode::Deciding => (
-                    "  Deciding: the keys below answer the selected action · Esc back to the list"
-                        .to_string(),
-                    theme.accent,
-                ),
+                None if self.mode == InboxMode::Deciding => match self.note_for_selected() {
+                    Some(note) => (
+                        format!(
+                            "  Deciding, with the note \"{}\" (y or n sends it after the decision)",
+                            text::line(note)
+                        ),
+                        theme.accent,
+                    ),
+                    None => (
+                        "  Deciding: the keys below answer the selected action · Esc back to the list"
+                            .to_string(),
+                        theme.accent,
+                    ),
+                },
                 None => (String::new(), theme.dim),
             },
         };

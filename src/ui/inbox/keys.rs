@@ -31,6 +31,7 @@ impl InboxView {
             InboxMode::Deciding => self.deciding_key(meant, key, model),
             InboxMode::Confirm => self.confirm_key(meant, model),
             InboxMode::Reply(text) => self.reply_key(meant, text, model),
+            InboxMode::Note(text) => self.note_key(meant, text),
         }
     }
 
@@ -38,7 +39,7 @@ impl InboxView {
     /// question; nothing elsewhere.
     fn unrouted(&mut self, key: KeyEvent) -> InboxAction {
         match &mut self.mode {
-            InboxMode::Reply(text) => {
+            InboxMode::Reply(text) | InboxMode::Note(text) => {
                 if let KeyCode::Char(c) = key.code
                     && !key
                         .modifiers
@@ -117,6 +118,10 @@ impl InboxView {
         match key {
             FleetKey::Back => {
                 self.mode = InboxMode::List;
+                InboxAction::Consumed
+            }
+            FleetKey::Reply if self.approving(&facts) => {
+                self.start_note();
                 InboxAction::Consumed
             }
             FleetKey::Reply => {
@@ -221,8 +226,21 @@ impl InboxView {
         let Some((session_id, call)) = self.selected.clone() else {
             return InboxAction::Consumed;
         };
+        let note = self.take_note_for(&input);
+        self.message = Some((
+            if note.is_some() {
+                "sending… (the note after it)"
+            } else {
+                "sending…"
+            }
+            .into(),
+            false,
+        ));
         self.sending.insert(call);
-        self.message = Some(("sending…".into(), false));
-        InboxAction::Answer { session_id, input }
+        InboxAction::Answer {
+            session_id,
+            input,
+            note,
+        }
     }
 }

@@ -171,7 +171,8 @@ fn letters_decide_nothing_until_tab_and_a_sensitive_approval_takes_two_ys() {
             input: Input::Approval {
                 call_id: "call_a".into(),
                 approved: true
-            }
+            },
+            note: None,
         }
     );
     // Back in the list: a third y in haste decides nothing, and the call is not
@@ -198,7 +199,8 @@ fn a_question_is_answered_by_its_option_or_typed_words() {
             input: Input::QuestionAnswer {
                 call_id: "call_q".into(),
                 answer: "patch forward".into()
-            }
+            },
+            note: None,
         }
     );
 }
@@ -224,7 +226,8 @@ fn a_function_call_takes_a_typed_result_or_f() {
                 success: true,
                 output: Some("qy shipped".into()),
                 error: None
-            }
+            },
+            note: None,
         }
     );
     let mut view = view_at(&model, "call_x");

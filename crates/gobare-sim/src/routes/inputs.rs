@@ -14,7 +14,7 @@ use crate::db::{ActiveTurn, Answer, Db, QueuedTurn, Resolved};
 use crate::lock::lock;
 use crate::refusal::Refusal;
 use crate::scopes::{self, TokenScopes};
-use crate::state::{AcceptedAnswer, AcceptedMessage, Shared};
+use crate::state::{AcceptedAnswer, AcceptedInput, AcceptedMessage, Shared};
 use crate::{idempotency, lifecycle};
 use gobare_api::model::{
     ApprovalResolution, ErrorCode, EventPayload, FunctionResolution, Input, InputBody,
@@ -63,6 +63,11 @@ pub(crate) async fn post(
         Input::ToolResult { .. } | Input::Approval { .. } | Input::QuestionAnswer { .. }
     )
     .then(|| input.clone());
+    let taken = AcceptedInput {
+        session_id: id.clone(),
+        key: crate::idempotency::key_of(&headers).ok().flatten(),
+        input: input.clone(),
+    };
     let reply = match input {
         Input::Message { content } => accept_message(&state, &id, content.text(), &headers)?,
         Input::Context { content } => context(&state, &id, content.text())?,
@@ -123,6 +128,7 @@ pub(crate) async fn post(
             )?
         }
     };
+    lock(&state.inputs).push(taken);
     if let Some(input) = answer_input {
         lock(&state.answers).push(AcceptedAnswer {
             session_id: id.clone(),

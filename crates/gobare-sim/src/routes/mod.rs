@@ -7,6 +7,7 @@ mod query;
 mod reads;
 mod reply;
 mod sessions;
+mod spoiled_list;
 mod streams;
 mod workspace;
 

@@ -95,6 +95,11 @@ impl Paging {
     /// [`Paging::page`] with only the page's items made into what is served (`make`), and
     /// not yet JSON: a caller holding a lock converts a page, not the whole list. Returns
     /// the page, whether more follow, and the page's last id.
+    /// Whether this is a list's first page (no `after`).
+    pub(crate) fn is_first(&self) -> bool {
+        self.after.is_none()
+    }
+
     pub(crate) fn select<T, U>(
         &self,
         mut items: Vec<T>,

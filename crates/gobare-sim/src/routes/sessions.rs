@@ -267,9 +267,16 @@ pub(crate) async fn list(State(state): State<Shared>, uri: Uri) -> Result<Json<V
             })
         })
         .collect();
+    let first = paging.is_first();
     let (data, has_more, last_id) =
         paging.select(records, |r| r.id.as_str(), |r| r.to_session(false));
     drop(db);
+    if state.faults().spoil_session_list {
+        let data = super::spoiled_list::spoil(data, first);
+        return Ok(Json(
+            json!({"object": "list", "data": data, "has_more": has_more, "last_id": last_id}),
+        ));
+    }
     Ok(Json(
         json!({"object": "list", "data": data, "has_more": has_more, "last_id": last_id}),
     ))
