@@ -5,6 +5,7 @@
 //! send retry policy, and come back as [`FleetMsg`]s: the fleet draws, reads keys and hears
 //! signals while the API answers.
 
+use super::fleet_away::Absence;
 use super::fleet_inbox::{FleetInbox, InboxAnswers};
 pub(crate) use super::fleet_msg::FleetMsg;
 use super::frame::FrameScheduler;
@@ -31,7 +32,7 @@ use tokio::sync::{Notify, mpsc};
 const MAX_FPS: u32 = 60;
 /// What the fleet's own changes draw at most a second: on a busy organization every event
 /// is one, and a person reads rows no faster (keys still draw at [`MAX_FPS`]).
-const CHANGES_FPS: u32 = 10;
+const CHANGES_FPS: u32 = 4;
 
 /// What the user chose in the fleet that takes it off the screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -185,8 +186,25 @@ impl FleetFront {
                 reports.send(answer).is_ok()
             }),
         );
-        if let Some(gather) = state.away.start(&client) {
-            away_task(gather, msgs.clone());
+        if let Some((since_ms, replay)) = state.away.start() {
+            let away = msgs.clone();
+            match replay {
+                Some(replay) => {
+                    let replayed = state.live.absence_replay(
+                        client.with_class(gobare_api::schedule::RequestClass::Background),
+                        replay,
+                    );
+                    tokio::spawn(async move {
+                        let record = Box::new(replayed.await);
+                        let _ = away.send(FleetMsg::Away { since_ms, record });
+                    });
+                }
+                // No cursor kept: what waits now, from the rows.
+                None => {
+                    let record = Box::new(crate::away::fleet_record::AbsenceRecord::new(since_ms));
+                    let _ = away.send(FleetMsg::Away { since_ms, record });
+                }
+            }
         }
         FleetFront {
             tui,
@@ -360,11 +378,8 @@ impl FleetFront {
             Event::FocusGained | Event::FocusLost => {
                 let focused = matches!(event, Event::FocusGained);
                 self.notifier.set_focused(focused);
-                if self.state.away.focus(focused, Instant::now())
-                    && let Some(gather) = self.state.away.start(&self.client)
-                {
-                    away_task(gather, self.msgs.clone());
-                }
+                let absence = self.state.away.focus(focused, Instant::now());
+                self.on_absence(absence);
                 return;
             }
             _ => return,
@@ -419,6 +434,25 @@ impl FleetFront {
             FleetAction::Delete(id) => self.delete(id),
             FleetAction::Fork(id) => self.fork(id),
             FleetAction::Consumed => {}
+        }
+    }
+
+    /// Focus went or came back: the fleet keeps what its stream brings meanwhile, and
+    /// says it when the absence was long enough.
+    fn on_absence(&mut self, absence: Absence) {
+        let mut model = self.state.live.model();
+        match absence {
+            Absence::Nothing => {}
+            Absence::Keep(since_ms) => model.start_absence(since_ms),
+            Absence::Drop => drop(model.take_absence()),
+            Absence::Show(since_ms) => {
+                let Some(mut record) = model.take_absence() else {
+                    return;
+                };
+                let digests = record.digests(&model, gobare_api::clock::unix_ms());
+                drop(model);
+                self.state.away.show(since_ms, digests);
+            }
         }
     }
 
@@ -577,7 +611,13 @@ impl FleetFront {
                     }
                 }
             },
-            FleetMsg::Away { since_ms, result } => self.state.away.gathered(since_ms, *result),
+            FleetMsg::Away {
+                since_ms,
+                mut record,
+            } => {
+                let digests = record.digests(&live.model(), gobare_api::clock::unix_ms());
+                self.state.away.show(since_ms, digests);
+            }
             FleetMsg::Created(result) => {
                 self.creating = false;
                 match *result {
@@ -605,25 +645,10 @@ impl FleetFront {
 
     /// Takes the terminal and the fleet's state back for the next front.
     pub(crate) fn into_parts(self) -> (Tui, FleetState, super::stats::Stats) {
-        self.state.away.seen();
+        let cursor = self.state.live.model().org_cursor();
+        self.state.away.seen(cursor);
         (self.tui, self.state, self.stats)
     }
-}
-
-/// Runs the digest of an absence off the loop; it comes back as [`FleetMsg::Away`].
-fn away_task(
-    gather: impl std::future::Future<Output = (i64, Result<crate::away::gather::Gathered, ApiError>)>
-    + Send
-    + 'static,
-    msgs: mpsc::UnboundedSender<FleetMsg>,
-) {
-    tokio::spawn(async move {
-        let (since_ms, result) = gather.await;
-        let _ = msgs.send(FleetMsg::Away {
-            since_ms,
-            result: Box::new(result),
-        });
-    });
 }
 
 /// Creates a session, retrying retryable failures with the same key (a retry after a lost

@@ -19,10 +19,10 @@ pub(crate) enum FleetMsg {
         named: Option<(String, Box<Result<Session, ApiError>>)>,
     },
     Created(Box<Result<Session, ApiError>>),
-    /// The digest of the absence since `since_ms` (see [`super::fleet_away`]).
+    /// The record of the absence since `since_ms`, replayed (see [`super::fleet_away`]).
     Away {
         since_ms: i64,
-        result: Box<Result<crate::away::gather::Gathered, ApiError>>,
+        record: Box<crate::away::fleet_record::AbsenceRecord>,
     },
     /// A report of an answer sent from the inbox.
     Answer {

@@ -37,6 +37,7 @@ mod styled;
 pub mod theme;
 pub(crate) mod transcript;
 pub(crate) mod turn;
+pub(crate) mod usage_clock;
 pub(crate) mod workspace;
 
 #[cfg(test)]
