@@ -108,18 +108,19 @@ impl AbsenceRecord {
             .filter_map(|(id, builder)| {
                 let row = model.get(id)?;
                 builder.set_title(row.label());
-                let actions: Vec<RequiredAction> = model
-                    .waits()
-                    .get(id)
-                    .map(|w| {
-                        w.actions
-                            .pending()
-                            .iter()
-                            .filter_map(|p| p.resource.clone())
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                builder.actions_now(&actions);
+                // What waits now replaces what the events said, once each wait is known
+                // from the session resource; one only heard on the stream stays as heard.
+                let pending = model.waits().get(id).map(|w| w.actions.pending());
+                let actions: Option<Vec<RequiredAction>> = match pending {
+                    Some(pending) => pending.iter().map(|p| p.resource.clone()).collect(),
+                    None => Some(Vec::new()),
+                };
+                match actions {
+                    Some(actions) if !actions.is_empty() || row.waiting.is_empty() => {
+                        builder.actions_now(&actions)
+                    }
+                    _ => {}
+                }
                 Some(builder.digest(now_ms))
             })
             .collect();
@@ -134,5 +135,105 @@ impl AbsenceRecord {
             )
         });
         digests
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::away::fleet_lines::fleet_lines;
+    use gobare_api::model::Session;
+    use serde_json::json;
+
+    const AWAY: i64 = 1_789_400_000_000;
+
+    fn event(id: &str, seq: u64, kind: &str, payload: serde_json::Value) -> Event {
+        Event::parse(
+            &json!({"type": kind, "session_id": id, "seq": seq,
+                    "created_at": AWAY + seq as i64, "payload": payload})
+            .to_string(),
+        )
+        .unwrap()
+    }
+
+    /// 52 sessions each running 18 turns while the person is away (the stream's events as
+    /// the fleet applies them), one failing its last, one asking for approval at the end.
+    #[test]
+    fn a_busy_absence_reads_waits_then_failures_then_one_line_of_churn() {
+        let sessions: Vec<Session> = (0..52)
+            .map(|i| {
+                serde_json::from_value(
+                    json!({"id": format!("s{i:03}"), "title": format!("job {i}"),
+                    "status": "idle", "created_at": AWAY - 1, "updated_at": AWAY - 1}),
+                )
+                .unwrap()
+            })
+            .collect();
+        let mut model = FleetModel::new();
+        model.apply_full_list(&sessions);
+        // Before the absence: not news.
+        model.apply_event(&event("s000", 1, "turn.started", json!({"turnId": "old"})));
+        model.apply_event(&event("s000", 2, "turn.ended", json!({"turnId": "old"})));
+        model.start_absence(AWAY);
+        let mut seq = 10;
+        for i in 0..52 {
+            let id = format!("s{i:03}");
+            for t in 0..18 {
+                let turn = format!("{id}-t{t}");
+                for (kind, payload) in [
+                    ("turn.started", json!({"turnId": turn})),
+                    ("turn.ended", json!({"turnId": turn})),
+                    (
+                        "artifact.created",
+                        json!({"id": format!("a-{turn}"), "path": "/workspace/outputs/r.md"}),
+                    ),
+                ] {
+                    seq += 1;
+                    model.apply_event(&event(&id, seq, kind, payload));
+                }
+                let status = if i == 7 && t == 17 {
+                    TurnStatus::Failed
+                } else {
+                    TurnStatus::Completed
+                };
+                let reason = (status == TurnStatus::Failed)
+                    .then_some("provider_error: upstream unavailable");
+                model
+                    .absence_mut()
+                    .unwrap()
+                    .turn_outcome(&id, &turn, &status, reason);
+            }
+        }
+        seq += 1;
+        model.apply_event(&event(
+            "s030",
+            seq,
+            "approval.requested",
+            json!({"toolCallId": "c1", "name": "bash", "args": {"command": "git push"}}),
+        ));
+        let mut record = model.take_absence().unwrap();
+        assert!(
+            model.absence_mut().is_none(),
+            "the absence ended with its digest"
+        );
+        let digests: Vec<_> = record
+            .digests(&model, AWAY + 120_000)
+            .into_iter()
+            .filter(|d| d.has_news())
+            .collect();
+        assert_eq!(digests[0].session_id, "s030", "what waits first");
+        assert_eq!(digests[1].session_id, "s007", "then what failed");
+        let lines: Vec<String> = fleet_lines(&digests).into_iter().map(|(_, l)| l).collect();
+        assert_eq!(lines[0], "Waiting on you: 1");
+        assert!(lines[1].starts_with("  job 30: approval"), "{lines:#?}");
+        assert_eq!(
+            lines[2..],
+            [
+                "Failed: 1 turn in 1 session".to_string(),
+                "  job 7: provider_error: upstream unavailable".to_string(),
+                "52 sessions: 935 turns completed, 936 artifacts".to_string(),
+            ],
+            "{lines:#?}"
+        );
     }
 }

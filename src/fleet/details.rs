@@ -99,7 +99,9 @@ impl TurnsRead {
                 }
                 (TurnStatus::Working, _, Some(_)) => {}
                 (status, _, _) => {
-                    if let Some(reason) = turn.error_text().filter(|_| *status == TurnStatus::Failed) {
+                    if let Some(reason) =
+                        turn.error_text().filter(|_| *status == TurnStatus::Failed)
+                    {
                         read.reasons.push((turn.id.clone(), reason));
                     }
                     read.ended.push((turn.id.clone(), status.clone()));

@@ -40,7 +40,10 @@ mod tests {
         let store = StateStore::open(dir.path(), &"https://api.example".parse().unwrap()).unwrap();
         assert_eq!(store.fleet_seen_with_cursor(), None);
         store.set_fleet_seen(1_789_000_000_000, None).unwrap();
-        assert_eq!(store.fleet_seen_with_cursor(), Some((1_789_000_000_000, None)));
+        assert_eq!(
+            store.fleet_seen_with_cursor(),
+            Some((1_789_000_000_000, None))
+        );
         store.set_fleet_seen(1_789_000_000_000, Some(4812)).unwrap();
         assert_eq!(
             store.fleet_seen_with_cursor(),

@@ -473,7 +473,11 @@ impl FleetView {
             if clock.is_some() {
                 until(1000 - now_ms.rem_euclid(1000));
             }
-            until(at_tick(tick_ms, age_changes_in(tick_ms - found.last_activity), now_ms));
+            until(at_tick(
+                tick_ms,
+                age_changes_in(tick_ms - found.last_activity),
+                now_ms,
+            ));
             let usage = usage_cell::usage_cell(found, tick_ms);
             if let Some(ms) = usage.changes_in {
                 until(at_tick(tick_ms, ms, now_ms));
@@ -1009,3 +1013,6 @@ mod tests;
 
 #[cfg(test)]
 mod calm;
+
+#[cfg(test)]
+mod usage_tests;

@@ -16,7 +16,9 @@ pub(crate) fn counted_on(
     now_ms: Option<i64>,
 ) -> u64 {
     match (running, now_ms, as_of) {
-        (true, Some(now), Some(at)) => read_seconds.saturating_add(((now - at).max(0) / 1000) as u64),
+        (true, Some(now), Some(at)) => {
+            read_seconds.saturating_add(((now - at).max(0) / 1000) as u64)
+        }
         _ => read_seconds,
     }
 }
@@ -43,7 +45,10 @@ mod tests {
     #[test]
     fn a_read_is_old_from_five_minutes() {
         assert_eq!(stale_for(Some(0), Some(STALE_USAGE_MS - 1)), None);
-        assert_eq!(stale_for(Some(0), Some(STALE_USAGE_MS)), Some(STALE_USAGE_MS));
+        assert_eq!(
+            stale_for(Some(0), Some(STALE_USAGE_MS)),
+            Some(STALE_USAGE_MS)
+        );
         assert_eq!(stale_for(None, Some(STALE_USAGE_MS)), None);
     }
 }

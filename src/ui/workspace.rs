@@ -174,7 +174,7 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
 /// While it runs, the session's figure goes on from the server's `as_of` with the clock (a
 /// running workspace accrues a second a second), so it never stands still between reads;
 /// a read older than [`usage_clock::STALE_USAGE_MS`] says how old it is.
-fn usage_lines(
+pub(crate) fn usage_lines(
     usage: &SandboxUsage,
     running: bool,
     now_ms: Option<i64>,
@@ -241,7 +241,6 @@ fn budget_line(
         Span::styled(format!(" · {state}"), style),
     ])
 }
-
 
 fn usage_line(label: &str, usage: &Usage, theme: &Theme) -> Line<'static> {
     let secs = |s: u64| duration(i64::try_from(s.saturating_mul(1000)).unwrap_or(i64::MAX));
