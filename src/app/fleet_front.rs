@@ -449,7 +449,11 @@ impl FleetFront {
                 let Some(mut record) = model.take_absence() else {
                     return;
                 };
-                let digests = record.digests(&model, gobare_api::clock::unix_ms());
+                let digests = crate::fleet::absence_digest::digests(
+                    &mut record,
+                    &model,
+                    gobare_api::clock::unix_ms(),
+                );
                 drop(model);
                 self.state.away.show(since_ms, digests);
             }
@@ -615,7 +619,11 @@ impl FleetFront {
                 since_ms,
                 mut record,
             } => {
-                let digests = record.digests(&live.model(), gobare_api::clock::unix_ms());
+                let digests = crate::fleet::absence_digest::digests(
+                    &mut record,
+                    &live.model(),
+                    gobare_api::clock::unix_ms(),
+                );
                 self.state.away.show(since_ms, digests);
             }
             FleetMsg::Created(result) => {

@@ -8,9 +8,7 @@
 use std::collections::HashMap;
 
 use super::builder::{DigestBuilder, Window};
-use super::digest::Digest;
-use crate::fleet::model::FleetModel;
-use gobare_api::model::{Event, RequiredAction, Turn, TurnStatus};
+use gobare_api::model::{Event, Turn, TurnStatus};
 
 /// One absence, session by session, as the org stream told it.
 #[derive(Debug, Clone)]
@@ -91,50 +89,14 @@ impl AbsenceRecord {
         }
     }
 
-    /// The digests as of `now_ms`: each session the stream moved, and each that waits on
-    /// the person now, with its title and what waits from the fleet's rows.
-    pub(crate) fn digests(&mut self, model: &FleetModel, now_ms: i64) -> Vec<Digest> {
-        let waiting: Vec<String> = model
-            .rows()
-            .filter(|r| !r.waiting.is_empty())
-            .map(|r| r.id.clone())
-            .collect();
-        for id in &waiting {
-            self.builder(id);
-        }
-        let mut digests: Vec<Digest> = self
-            .sessions
-            .iter_mut()
-            .filter_map(|(id, builder)| {
-                let row = model.get(id)?;
-                builder.set_title(row.label());
-                // What waits now replaces what the events said, once each wait is known
-                // from the session resource; one only heard on the stream stays as heard.
-                let pending = model.waits().get(id).map(|w| w.actions.pending());
-                let actions: Option<Vec<RequiredAction>> = match pending {
-                    Some(pending) => pending.iter().map(|p| p.resource.clone()).collect(),
-                    None => Some(Vec::new()),
-                };
-                match actions {
-                    Some(actions) if !actions.is_empty() || row.waiting.is_empty() => {
-                        builder.actions_now(&actions)
-                    }
-                    _ => {}
-                }
-                Some(builder.digest(now_ms))
-            })
-            .collect();
-        // What waits on the person first, then what failed, then the rest, the most
-        // recently moved first.
-        digests.sort_by_key(|d| {
-            let last = model.get(&d.session_id).map_or(0, |r| r.last_activity);
-            (
-                d.decisions_waiting == 0,
-                d.turns_failed == 0,
-                std::cmp::Reverse(last),
-            )
-        });
-        digests
+    /// Each session the absence moved, with its builder (to finish its digest).
+    pub(crate) fn sessions_mut(&mut self) -> impl Iterator<Item = (&String, &mut DigestBuilder)> {
+        self.sessions.iter_mut()
+    }
+
+    /// Session `id` is part of the digest (it waits on the person now).
+    pub(crate) fn include(&mut self, id: &str) {
+        self.builder(id);
     }
 }
 
@@ -142,6 +104,7 @@ impl AbsenceRecord {
 mod tests {
     use super::*;
     use crate::away::fleet_lines::fleet_lines;
+    use crate::fleet::model::FleetModel;
     use gobare_api::model::Session;
     use serde_json::json;
 
@@ -212,12 +175,12 @@ mod tests {
             json!({"toolCallId": "c1", "name": "bash", "args": {"command": "git push"}}),
         ));
         let mut record = model.take_absence().unwrap();
+        let digests = crate::fleet::absence_digest::digests;
         assert!(
             model.absence_mut().is_none(),
             "the absence ended with its digest"
         );
-        let digests: Vec<_> = record
-            .digests(&model, AWAY + 120_000)
+        let digests: Vec<_> = digests(&mut record, &model, AWAY + 120_000)
             .into_iter()
             .filter(|d| d.has_news())
             .collect();

@@ -193,7 +193,8 @@ mod tests {
             sim.requests().iter().rev().take(spent).collect::<Vec<_>>()
         );
 
-        let digests = record.digests(&model.lock().unwrap(), until_ms);
+        let digests =
+            crate::fleet::absence_digest::digests(&mut record, &model.lock().unwrap(), until_ms);
         let shown: Vec<Digest> = digests.into_iter().filter(|d| d.has_news()).collect();
         let lines: Vec<String> = fleet_lines(&shown).into_iter().map(|(_, l)| l).collect();
         // What waits first (one line a decision), the one asked while away among them;

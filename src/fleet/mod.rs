@@ -1,6 +1,7 @@
 //! The fleet: every session of the organization (or one crew) kept live from the session
 //! list and the org stream, in one pure model, and the IO task that feeds it.
 
+pub(crate) mod absence_digest;
 pub(crate) mod absence_replay;
 pub(crate) mod announced;
 pub(crate) mod bands;
