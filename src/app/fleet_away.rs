@@ -60,7 +60,7 @@ impl FleetAway {
     }
 
     /// The absence since the last visit, once: where its replay starts and ends (`None`
-    /// without a cursor kept: then only what waits now is said, from the fleet's rows).
+    /// without a cursor kept: then the sessions that moved are read one by one).
     pub(crate) fn start(&mut self) -> Option<(i64, Option<Replay>)> {
         let (since_ms, cursor) = self.since.take()?;
         let replay = cursor.map(|cursor| Replay {
@@ -69,6 +69,11 @@ impl FleetAway {
             until_ms: gobare_api::clock::unix_ms(),
         });
         Some((since_ms, replay))
+    }
+
+    /// Where the app keeps its state (the local logs a digest may read).
+    pub(crate) fn store(&self) -> Option<StateStore> {
+        self.store.clone()
     }
 
     /// The digests of the absence since `since_ms`: shown when something happened.

@@ -199,10 +199,31 @@ impl FleetFront {
                         let _ = away.send(FleetMsg::Away { since_ms, record });
                     });
                 }
-                // No cursor kept: what waits now, from the rows.
+                // No cursor kept (nothing came on the org stream while the fleet was
+                // last open): each session that moved is read instead.
                 None => {
-                    let record = Box::new(crate::away::fleet_record::AbsenceRecord::new(since_ms));
-                    let _ = away.send(FleetMsg::Away { since_ms, record });
+                    let client = client.with_class(gobare_api::schedule::RequestClass::Background);
+                    let store = state.away.store();
+                    tokio::spawn(async move {
+                        let now_ms = gobare_api::clock::unix_ms();
+                        let read = crate::away::gather::gather(
+                            &client,
+                            store.as_ref(),
+                            since_ms,
+                            now_ms,
+                            None,
+                        )
+                        .await;
+                        match read {
+                            Ok(gathered) => {
+                                let digests = gathered.digests;
+                                let _ = away.send(FleetMsg::AwayRead { since_ms, digests });
+                            }
+                            Err(e) => {
+                                tracing::warn!(error = %e, "the fleet's digest could not be read")
+                            }
+                        }
+                    });
                 }
             }
         }
@@ -615,6 +636,7 @@ impl FleetFront {
                     }
                 }
             },
+            FleetMsg::AwayRead { since_ms, digests } => self.state.away.show(since_ms, digests),
             FleetMsg::Away {
                 since_ms,
                 mut record,

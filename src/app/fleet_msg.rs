@@ -24,6 +24,12 @@ pub(crate) enum FleetMsg {
         since_ms: i64,
         record: Box<crate::away::fleet_record::AbsenceRecord>,
     },
+    /// The digests of the absence since `since_ms`, read session by session (no cursor
+    /// was kept to replay the org stream from).
+    AwayRead {
+        since_ms: i64,
+        digests: Vec<crate::away::digest::Digest>,
+    },
     /// A report of an answer sent from the inbox.
     Answer {
         session_id: String,
