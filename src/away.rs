@@ -9,6 +9,7 @@ pub mod builder;
 pub(crate) mod config;
 pub mod digest;
 pub(crate) mod fleet_lines;
+pub(crate) mod fleet_record;
 pub mod from_log;
 pub(crate) mod gather;
 pub mod json;

@@ -421,6 +421,23 @@ impl DigestBuilder {
         self.turn_seconds = self.ran.values().sum();
     }
 
+    /// How one turn ended, as read elsewhere (the fleet's own turn reads): counted when
+    /// its `turn.ended` was in the window.
+    pub fn turn_outcome(&mut self, turn_id: &str, status: &TurnStatus, reason: Option<&str>) {
+        let outcome = match status {
+            TurnStatus::Completed => Outcome::Completed,
+            TurnStatus::Failed => Outcome::Failed,
+            TurnStatus::Cancelled => Outcome::Cancelled,
+            TurnStatus::Working | TurnStatus::Other(_) => return,
+        };
+        if let Some(ended) = self.turns.get_mut(turn_id).filter(|e| e.ended) {
+            ended.outcome = Some(outcome);
+            if let Some(reason) = reason {
+                ended.reason = Some(one_line(reason, TEXT_CHARS));
+            }
+        }
+    }
+
     /// The session's sandbox seconds in all.
     pub fn usage_read(&mut self, sandbox_seconds: u64) {
         self.sandbox_seconds = Some(sandbox_seconds);

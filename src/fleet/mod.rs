@@ -2,6 +2,7 @@
 //! list and the org stream, in one pure model; the IO that feeds it is the fleet front's
 //! (`app::fleet`).
 
+pub(crate) mod absence_digest;
 pub(crate) mod announced;
 pub(crate) mod bands;
 pub mod inbox;

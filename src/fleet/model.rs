@@ -43,6 +43,9 @@ pub struct FleetRow {
     pub artifacts: u32,
     /// Sandbox seconds, once read (lazily, for rows on screen).
     pub sandbox_seconds: Option<u64>,
+    /// When the server counted [`FleetRow::sandbox_seconds`] (usage's `as_of`, Unix ms):
+    /// a running workspace's figure counts on from it.
+    pub usage_as_of: Option<i64>,
     pub created_at: i64,
     /// The latest of `updated_at` and the stream's event times.
     pub last_activity: i64,
@@ -69,6 +72,7 @@ impl FleetRow {
             queued: 0,
             artifacts: 0,
             sandbox_seconds: None,
+            usage_as_of: None,
             created_at: at,
             last_activity: at,
             known: false,
@@ -156,6 +160,10 @@ pub struct FleetModel {
     todos_asked: HashSet<String>,
     /// What each session waits on, in detail, and its workspace clock (the inbox's).
     waits: FleetWaits,
+    /// The org stream's events while the person is away, for the digest.
+    absence: Option<crate::away::fleet_record::AbsenceRecord>,
+    /// The last persisted seq applied: where a replay of what the fleet missed starts.
+    org_cursor: Option<u64>,
 }
 
 /// Server text as one short line, every unsafe character made visible (`␛`).
@@ -198,6 +206,8 @@ impl Clone for FleetModel {
             trouble: self.trouble.clone(),
             todos_asked: self.todos_asked.clone(),
             waits: self.waits.clone(),
+            absence: self.absence.clone(),
+            org_cursor: self.org_cursor,
         }
     }
 }
@@ -220,6 +230,8 @@ impl FleetModel {
             trouble: None,
             todos_asked: HashSet::new(),
             waits: FleetWaits::default(),
+            absence: None,
+            org_cursor: None,
         }
     }
 
@@ -295,6 +307,29 @@ impl FleetModel {
         &mut self.waits
     }
 
+    /// The person went away at `since_ms`: what the stream brings from now is kept for
+    /// the digest (an absence already begun goes on).
+    pub(crate) fn start_absence(&mut self, since_ms: i64) {
+        if self.absence.is_none() {
+            self.absence = Some(crate::away::fleet_record::AbsenceRecord::new(since_ms));
+        }
+    }
+
+    /// The absence as kept, ending it.
+    pub(crate) fn take_absence(&mut self) -> Option<crate::away::fleet_record::AbsenceRecord> {
+        self.absence.take()
+    }
+
+    /// The absence being kept, if any (the fleet's turn reads add their outcomes).
+    pub(crate) fn absence_mut(&mut self) -> Option<&mut crate::away::fleet_record::AbsenceRecord> {
+        self.absence.as_mut()
+    }
+
+    /// The last persisted seq of the org stream applied.
+    pub(crate) fn org_cursor(&self) -> Option<u64> {
+        self.org_cursor
+    }
+
     /// Session `id`'s usage: its workspace's running time as of `as_of`, for the clock of
     /// a workspace started before the fleet opened (a paused one is not running).
     pub fn know_usage(&mut self, id: &str, sandbox_seconds: u64, as_of: i64) -> Applied {
@@ -303,7 +338,15 @@ impl FleetModel {
             .get(id)
             .is_none_or(|r| r.workspace != Some(WorkspaceState::Paused));
         let ran_ms = i64::try_from(sandbox_seconds.saturating_mul(1000)).unwrap_or(i64::MAX);
-        let visible = self.waits.know_usage(id, ran_ms, as_of, running);
+        let mut visible = self.waits.know_usage(id, ran_ms, as_of, running);
+        if let Some(row) = self.rows.get_mut(id)
+            && (row.usage_as_of, row.sandbox_seconds) != (Some(as_of), Some(sandbox_seconds))
+        {
+            row.usage_as_of = Some(as_of);
+            row.sandbox_seconds = Some(sandbox_seconds);
+            row.version = self.generation + 1;
+            visible = true;
+        }
         self.changed(Applied {
             visible,
             newly_needs_you: false,
@@ -591,6 +634,10 @@ impl FleetModel {
         };
         if event.seq.is_none() {
             return Applied::default();
+        }
+        self.org_cursor = self.org_cursor.max(event.seq);
+        if let Some(absence) = &mut self.absence {
+            absence.feed(event);
         }
         let at = event.created_at.unwrap_or(0);
         let inserted = !self.rows.contains_key(id);

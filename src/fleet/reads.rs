@@ -12,6 +12,8 @@ pub struct TurnsRead {
     pub queued: u32,
     /// Turns that ended, with their outcome (for "a turn failed").
     pub ended: Vec<(String, TurnStatus)>,
+    /// Why the failed ones failed, by turn id (for the digest of an absence).
+    pub reasons: Vec<(String, String)>,
 }
 
 impl TurnsRead {
@@ -26,7 +28,14 @@ impl TurnsRead {
                     read.running_since.get_or_insert(started);
                 }
                 (TurnStatus::Working, _, Some(_)) => {}
-                (status, _, _) => read.ended.push((turn.id.clone(), status.clone())),
+                (status, _, _) => {
+                    if let Some(reason) =
+                        turn.error_text().filter(|_| *status == TurnStatus::Failed)
+                    {
+                        read.reasons.push((turn.id.clone(), reason));
+                    }
+                    read.ended.push((turn.id.clone(), status.clone()));
+                }
             }
         }
         read

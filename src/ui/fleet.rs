@@ -22,6 +22,7 @@ use gobare_api::model::WorkspaceState;
 use gobare_api::text;
 
 mod drawn_rows;
+mod usage_cell;
 
 /// What a key in the fleet asks the caller to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,6 +107,8 @@ pub struct FleetView {
     selected_label: String,
     /// The selected row's title, where rename starts.
     selected_title: String,
+    /// How old the selected row's usage read is, when old enough to say.
+    selected_usage_age: Option<i64>,
     /// The list rows as last drawn, and the theme they were drawn in.
     drawn: DrawnRows,
     drawn_theme: Option<Theme>,
@@ -463,11 +466,25 @@ impl FleetView {
                     self.selected_title = found.title.clone().unwrap_or_default();
                 }
             }
-            let clock = turn_seconds(found, now_ms);
-            if let Some(started) = found.turn_started_at.filter(|_| clock.is_some()) {
-                until(1000 - (now_ms - started).rem_euclid(1000));
+            // Clocks and ages move on the wall clock's whole seconds, all rows together:
+            // one frame a second for all of them, not one per row at its own phase.
+            let tick_ms = now_ms - now_ms.rem_euclid(1000);
+            let clock = turn_seconds(found, tick_ms);
+            if clock.is_some() {
+                until(1000 - now_ms.rem_euclid(1000));
             }
-            until(age_changes_in(now_ms - found.last_activity));
+            until(at_tick(
+                tick_ms,
+                age_changes_in(tick_ms - found.last_activity),
+                now_ms,
+            ));
+            let usage = usage_cell::usage_cell(found, tick_ms);
+            if let Some(ms) = usage.changes_in {
+                until(at_tick(tick_ms, ms, now_ms));
+            }
+            if selected {
+                self.selected_usage_age = usage.stale_ms;
+            }
             let key = RowKey {
                 model: model.version().0,
                 version: found.version,
@@ -475,12 +492,13 @@ impl FleetView {
                 selected,
                 width: inner.width,
                 clock,
-                age: age_parts(now_ms - found.last_activity),
+                age: age_parts(tick_ms - found.last_activity),
+                usage: (usage.shown, usage.stale_ms.is_some()),
             };
             // Rows are cut to the width already: no paragraph's wrapping and alignment work,
             // and an unchanged row's cells are copied from the last frame.
             self.drawn.draw(buf, inner.x, y, &found.id, key, || {
-                row(&shown, selected, width, theme, now_ms)
+                row(&shown, &usage, selected, width, theme, tick_ms)
             });
             y += 1;
         }
@@ -661,6 +679,13 @@ impl FleetView {
                     format!("  {}", text::line(message)),
                     if *error { theme.error } else { theme.dim },
                 ),
+                None if self.filter.is_empty() && self.selected_usage_age.is_some() => (
+                    format!(
+                        "  usage read {} ago; counted on since (the fleet could not read it again)",
+                        crate::outputs::times::duration(self.selected_usage_age.unwrap_or(0))
+                    ),
+                    theme.warning,
+                ),
                 None if !self.filter.is_empty() => (
                     format!(
                         "  filter: {} (/ to change, Esc to clear)",
@@ -824,6 +849,7 @@ fn header(width: usize, sort: SortBy, theme: &Theme) -> Line<'static> {
 
 fn row(
     shown: &Shown<'_>,
+    usage: &usage_cell::UsageCell,
     selected: bool,
     width: usize,
     theme: &Theme,
@@ -855,7 +881,6 @@ fn row(
     } else {
         String::new()
     };
-    let usage = r.sandbox_seconds.map(seconds).unwrap_or_default();
     let marker = if selected { "› " } else { "  " };
     // Columns of one style share a span: fewer spans, less to lay out per frame. Status,
     // clock and counts are ASCII this client wrote; the workspace state is the server's.
@@ -864,12 +889,20 @@ fn row(
         column(c.turn, &turn, TURN_COLS, false),
         column(c.queue, &queue, QUEUE_COLS, true),
     );
+    // An old read is marked where the figure is (its age on the selected row's line).
+    let stale = usage.stale_ms.is_some();
+    let usage_text = if stale {
+        format!("{}?", usage.text)
+    } else {
+        usage.text.clone()
+    };
     let figures = format!(
-        "{}{}{}",
+        "{}{}",
         column(c.artifacts, &artifacts, ARTIFACT_COLS, true),
-        column(c.usage, &usage, USAGE_COLS, true),
-        column(c.age, &age(now_ms - r.last_activity), AGE_COLS, true),
+        column(c.usage && !stale, &usage_text, USAGE_COLS, true),
     );
+    let stale_usage = column(c.usage && stale, &usage_text, USAGE_COLS, true);
+    let last = column(c.age, &age(now_ms - r.last_activity), AGE_COLS, true);
     let mut spans = vec![
         Span::styled(marker, theme.accent),
         padded(&label_text, label_cols, label_style),
@@ -880,6 +913,10 @@ fn row(
         spans.push(padded(&workspace, WORKSPACE_COLS, workspace_style));
     }
     spans.push(Span::styled(figures, theme.dim));
+    if !stale_usage.is_empty() {
+        spans.push(Span::styled(stale_usage, theme.warning));
+    }
+    spans.push(Span::styled(last, theme.dim));
     if selected {
         for span in &mut spans {
             span.style = span.style.patch(theme.selection);
@@ -920,6 +957,14 @@ fn status_label(row: &FleetRow, theme: &Theme) -> (String, Style) {
 }
 
 /// How long the current turn has run, in whole seconds.
+/// Ms from `now_ms` until the whole second at or after `tick_ms + ms`: what changes `ms`
+/// after a tick shows at the tick that follows.
+fn at_tick(tick_ms: i64, ms: i64, now_ms: i64) -> i64 {
+    let at = tick_ms + ms;
+    let at = at + (1000 - at.rem_euclid(1000)) % 1000;
+    (at - now_ms).max(1)
+}
+
 fn turn_seconds(row: &FleetRow, now_ms: i64) -> Option<u64> {
     row.turn_started_at
         .map(|started| ((now_ms - started).max(0) / 1000) as u64)
@@ -968,3 +1013,6 @@ mod tests;
 
 #[cfg(test)]
 mod calm;
+
+#[cfg(test)]
+mod usage_tests;

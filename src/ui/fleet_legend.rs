@@ -28,7 +28,14 @@ const FLEET: &[(&str, &str)] = &[
         "starting, running, paused, destroyed (reclaimed), recovering",
     ),
     ("Art 3", "artifacts published"),
-    ("Usage 14m", "sandbox time used"),
+    (
+        "Usage 14m / 4m 50s",
+        "sandbox time used: counted on in minutes while the workspace runs, exact when it is not",
+    ),
+    (
+        "Usage 14m?",
+        "counted on from a read over 5 minutes old (the selected row's line says how old)",
+    ),
     ("Last now / 5m", "time since the session last did something"),
 ];
 

@@ -24,6 +24,7 @@ pub(crate) mod text;
 pub mod theme;
 pub(crate) mod transcript;
 pub(crate) mod turn;
+pub(crate) mod usage_clock;
 pub(crate) mod workspace;
 
 #[cfg(test)]

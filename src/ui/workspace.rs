@@ -7,6 +7,7 @@ use super::pane::{self, Pane};
 use super::text::frame_lines::FrameLines;
 use super::text::styled::truncate;
 use super::theme::Theme;
+use super::usage_clock;
 use crate::outputs::times::clock;
 use crate::outputs::times::duration;
 use crate::session::SessionView;
@@ -172,8 +173,8 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
 ///
 /// While it runs, the session's figure goes on from the server's `as_of` with the clock (a
 /// running workspace accrues a second a second), so it never stands still between reads;
-/// a read older than [`STALE_USAGE_MS`] says how old it is.
-fn usage_lines(
+/// a read older than [`usage_clock::STALE_USAGE_MS`] says how old it is.
+pub(crate) fn usage_lines(
     usage: &SandboxUsage,
     running: bool,
     now_ms: Option<i64>,
@@ -181,16 +182,16 @@ fn usage_lines(
     theme: &Theme,
     out: &mut Vec<Line<'static>>,
 ) {
-    let since_read = now_ms
-        .zip(usage.session.as_of)
-        .map(|(now, as_of)| (now - as_of).max(0));
     let mut session = usage.session.clone();
-    if running && let Some(ms) = since_read {
-        session.sandbox_seconds = session.sandbox_seconds.saturating_add((ms / 1000) as u64);
-    }
+    session.sandbox_seconds = usage_clock::counted_on(
+        session.sandbox_seconds,
+        usage.session.as_of,
+        running,
+        now_ms,
+    );
     let mut line = usage_line("usage", &session, theme);
     if let (Some(now), Some(as_of)) = (now_ms, usage.session.as_of)
-        && since_read.is_some_and(|ms| ms >= STALE_USAGE_MS)
+        && usage_clock::stale_for(Some(as_of), Some(now)).is_some()
     {
         line.spans.push(Span::styled(
             format!(" · read {}", crate::outputs::times::ago(as_of, now)),
@@ -223,12 +224,8 @@ fn budget_line(
     as_of: Option<i64>,
     theme: &Theme,
 ) -> Line<'static> {
-    let grown = match (running, now_ms, as_of) {
-        (true, Some(now), Some(at)) => ((now - at).max(0) / 1000) as u64,
-        _ => 0,
-    };
-    let used_ms =
-        i64::try_from(read_seconds.saturating_add(grown).saturating_mul(1000)).unwrap_or(i64::MAX);
+    let used = usage_clock::counted_on(read_seconds, as_of, running, now_ms);
+    let used_ms = i64::try_from(used.saturating_mul(1000)).unwrap_or(i64::MAX);
     let budget_ms = i64::from(minutes) * 60_000;
     let (state, style) = if used_ms >= budget_ms {
         (
@@ -244,10 +241,6 @@ fn budget_line(
         Span::styled(format!(" · {state}"), style),
     ])
 }
-
-/// A usage read this old is said to be so: the app reads it every minute while the
-/// workspace runs, so an older one is a read that failed.
-pub(crate) const STALE_USAGE_MS: i64 = 5 * 60_000;
 
 fn usage_line(label: &str, usage: &Usage, theme: &Theme) -> Line<'static> {
     let secs = |s: u64| duration(i64::try_from(s.saturating_mul(1000)).unwrap_or(i64::MAX));

@@ -28,6 +28,8 @@ fn figures(row: &str) -> Option<(String, String, String)> {
 
 /// A clock as the Turn column shows one (its first word): "7s", "3m", "1h".
 fn is_clock(word: &str) -> bool {
+    // A running workspace's usage counts in minutes, its first minute as `<1m`.
+    let word = word.trim_start_matches('<');
     let digits = word.trim_end_matches(['s', 'm']);
     !digits.is_empty()
         && word.ends_with(['s', 'm'])

@@ -95,6 +95,11 @@ pub struct SimArgs {
     /// and granted, an artifact), so rows change as on a busy organization.
     #[arg(long, value_name = "PER_SECOND", default_value_t = 0)]
     pub fleet_activity: u32,
+    /// With --fleet: 15 s after the start, ask N function calls across the settled fleet
+    /// sessions, each expiring 4 minutes later, and leave them unanswered (a flood of
+    /// deadlines for the notifications).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub fleet_deadline_burst: usize,
     /// Keep sessions, turns, items, artifacts and events in DIR (`sim.sqlite`, one
     /// simulator at a time): a simulator started again on DIR has them back, each turn that
     /// was running ended failed. Without it they are kept in a temporary file under the
@@ -263,6 +268,7 @@ impl SimArgs {
         };
         config.rate_limits.enforce = !self.no_rate_limits;
         config.fleet_activity = self.fleet_activity;
+        config.fleet_deadline_burst = self.fleet_deadline_burst;
         config.data_dir = self.data_dir.clone();
         config.retention_events = self.retention_events;
         config.with_fleet(self.fleet)

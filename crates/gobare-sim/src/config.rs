@@ -99,6 +99,9 @@ pub struct SimConfig {
     /// its result, a file change, an approval asked and granted, a reply, an artifact,
     /// the end), so rows change as on a busy organization. 0 = none.
     pub fleet_activity: u32,
+    /// Function calls asked at once across the fleet's settled sessions shortly after the
+    /// start, each near its deadline ([`crate::deadline_burst`]). 0 = none.
+    pub fleet_deadline_burst: usize,
     /// Where sessions, turns, items, artifacts and events are kept across runs
     /// (`sim.sqlite` there, one simulator at a time); `None` keeps them in a temporary
     /// file that goes with the simulator.
@@ -147,6 +150,7 @@ impl Default for SimConfig {
             faults: Faults::default(),
             fleet: 0,
             fleet_activity: 0,
+            fleet_deadline_burst: 0,
             data_dir: None,
             fresh_data: false,
             retention_events: 1_000_000,

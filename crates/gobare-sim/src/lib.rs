@@ -84,6 +84,7 @@ mod backpressure;
 mod config;
 mod data_dir;
 mod db;
+mod deadline_burst;
 mod envelope;
 mod event_store;
 mod faults;
@@ -177,6 +178,7 @@ impl Simulator {
         });
         let fleet = config.fleet;
         let activity = config.fleet_activity;
+        let deadline_burst = config.fleet_deadline_burst;
         let state = SimState::new(config, token, store);
         restore::end_interrupted(&mut state.db());
         restore::resume_parked(&state);
@@ -215,6 +217,13 @@ impl Simulator {
                 state.clone(),
                 fleet.clone(),
                 activity,
+            ));
+        }
+        if deadline_burst > 0 && !fleet.is_empty() {
+            tokio::spawn(deadline_burst::burst(
+                state.clone(),
+                fleet.clone(),
+                deadline_burst,
             ));
         }
         *lock(&state.fleet) = fleet;

@@ -1,27 +1,40 @@
 //! The fleet's "while you were away": when the fleet opens and was last seen before (a
-//! restart), or focus comes back after `[away] unfocused_minutes`, every session that moved
-//! since is digested off the loop ([`crate::away::gather`]) and shown at the top of the
-//! fleet until Esc. When the fleet was last seen is written when it is left.
+//! restart), or focus comes back after `[away] unfocused_minutes`, what moved since is
+//! shown at the top of the fleet until Esc, built from what the fleet reads anyway
+//! ([`crate::away::fleet_record`]): the org stream while focus was away, or replayed from
+//! the cursor kept when the fleet was last seen. When it was last seen, and the stream's
+//! cursor then, are written when it is left.
 
 use std::time::Instant;
 
+use super::absence_replay::Replay;
 use crate::away::config::AwaySettings;
 use crate::away::digest::Digest;
-use crate::away::gather::{Gathered, gather};
 use crate::store::StateStore;
 use crate::ui::theme::Theme;
-use gobare_api::client::ApiClient;
-use gobare_api::error::ApiError;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+
+/// What the fleet does with the absence it keeps, as focus goes and comes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Absence {
+    Nothing,
+    /// Focus left at this time (Unix ms): keep what the stream brings from now.
+    Keep(i64),
+    /// Back after long enough: show what was kept since this time.
+    Show(i64),
+    /// Back too soon to say anything: forget it.
+    Drop,
+}
 
 /// The fleet's digest, from the mark to on screen.
 #[derive(Debug)]
 pub(crate) struct FleetAway {
     settings: AwaySettings,
     store: Option<StateStore>,
-    /// The absence to digest, from (Unix ms): the last visit until gathered.
-    since: Option<i64>,
+    /// The absence to digest: the last visit (Unix ms) and the org stream's cursor then,
+    /// until replayed.
+    since: Option<(i64, Option<u64>)>,
     /// Focus left at (monotonic, wall).
     unfocused: Option<(Instant, i64)>,
     shown: Option<(Vec<Digest>, i64)>,
@@ -34,7 +47,7 @@ impl FleetAway {
     pub(crate) fn new(store: Option<StateStore>, settings: &AwaySettings) -> FleetAway {
         let since = settings
             .digest
-            .then(|| store.as_ref().and_then(StateStore::fleet_seen))
+            .then(|| store.as_ref().and_then(StateStore::fleet_seen_with_cursor))
             .flatten();
         FleetAway {
             settings: settings.clone(),
@@ -46,63 +59,54 @@ impl FleetAway {
         }
     }
 
-    /// The digest of the absence to run off the loop, if one is due (once per absence):
-    /// it gives back the absence's start and what was gathered.
-    pub(crate) fn start(
-        &mut self,
-        client: &ApiClient,
-    ) -> Option<impl Future<Output = (i64, Result<Gathered, ApiError>)> + Send + 'static> {
-        let since_ms = self.since.take()?;
-        let (client, store) = (
-            client.with_class(gobare_api::schedule::RequestClass::Background),
-            self.store.clone(),
-        );
-        Some(async move {
-            let now_ms = gobare_api::clock::unix_ms();
-            (
-                since_ms,
-                gather(&client, store.as_ref(), since_ms, now_ms, None).await,
-            )
-        })
+    /// The absence since the last visit, once: where its replay starts and ends (`None`
+    /// without a cursor kept: then the sessions that moved are read one by one).
+    pub(crate) fn start(&mut self) -> Option<(i64, Option<Replay>)> {
+        let (since_ms, cursor) = self.since.take()?;
+        let replay = cursor.map(|cursor| Replay {
+            since_ms,
+            cursor,
+            until_ms: gobare_api::clock::unix_ms(),
+        });
+        Some((since_ms, replay))
     }
 
-    /// The digest came back: shown when something happened.
-    pub(crate) fn gathered(&mut self, since_ms: i64, result: Result<Gathered, ApiError>) {
-        match result {
-            Ok(gathered) => {
-                let digests: Vec<Digest> = gathered
-                    .digests
-                    .into_iter()
-                    .filter(|d| d.has_news())
-                    .collect();
-                if !digests.is_empty() {
-                    let away_ms = gobare_api::clock::unix_ms() - since_ms;
-                    self.shown = Some((digests, away_ms));
-                    self.scroll = 0;
-                }
-            }
-            Err(e) => tracing::warn!(error = %e, "the fleet's digest could not be read"),
+    /// Where the app keeps its state (the local logs a digest may read).
+    pub(crate) fn store(&self) -> Option<StateStore> {
+        self.store.clone()
+    }
+
+    /// The digests of the absence since `since_ms`: shown when something happened.
+    pub(crate) fn show(&mut self, since_ms: i64, digests: Vec<Digest>) {
+        let digests: Vec<Digest> = digests.into_iter().filter(|d| d.has_news()).collect();
+        if !digests.is_empty() {
+            let away_ms = gobare_api::clock::unix_ms() - since_ms;
+            self.shown = Some((digests, away_ms));
+            self.scroll = 0;
         }
     }
 
-    /// Focus left or came back; `true` when a digest is now due ([`FleetAway::start`]).
-    pub(crate) fn focus(&mut self, focused: bool, now: Instant) -> bool {
+    /// Focus left or came back: what to do with the absence the fleet keeps.
+    pub(crate) fn focus(&mut self, focused: bool, now: Instant) -> Absence {
         let Some(after_ms) = self.settings.unfocused_ms() else {
-            return false;
+            return Absence::Nothing;
         };
         if !focused {
-            self.unfocused
-                .get_or_insert((now, gobare_api::clock::unix_ms()));
-            return false;
+            if self.unfocused.is_some() {
+                return Absence::Nothing;
+            }
+            let at_ms = gobare_api::clock::unix_ms();
+            self.unfocused = Some((now, at_ms));
+            return Absence::Keep(at_ms);
         }
         let Some((at, at_ms)) = self.unfocused.take() else {
-            return false;
+            return Absence::Nothing;
         };
         if now.saturating_duration_since(at).as_millis() as i64 >= after_ms {
-            self.since = Some(at_ms);
-            return true;
+            Absence::Show(at_ms)
+        } else {
+            Absence::Drop
         }
-        false
     }
 
     /// Esc: the digest goes, if one is shown.
@@ -129,10 +133,11 @@ impl FleetAway {
         true
     }
 
-    /// The fleet is left (a session opened, or the app quit): seen now.
-    pub(crate) fn seen(&self) {
+    /// The fleet is left (a session opened, or the app quit): seen now, its org stream
+    /// at `cursor`.
+    pub(crate) fn seen(&self, cursor: Option<u64>) {
         if let Some(store) = &self.store
-            && let Err(e) = store.set_fleet_seen(gobare_api::clock::unix_ms())
+            && let Err(e) = store.set_fleet_seen(gobare_api::clock::unix_ms(), cursor)
         {
             tracing::warn!(error = %e, "cannot remember when the fleet was seen");
         }

@@ -68,6 +68,8 @@ pub struct FleetLive {
     paced: Paced,
     /// Where the workspace clocks are kept across runs.
     store: Option<StateStore>,
+    /// The org stream's options: an absence's replay opens one of its own.
+    stream: StreamOptions,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -137,6 +139,7 @@ impl FleetLive {
         let (details, wanted) = mpsc::unbounded_channel();
         let paced = Paced::default();
         let store = source.store.clone();
+        let stream = source.stream.clone();
         let task = crate::app::shared::jobs::spawn(
             crate::app::shared::jobs::Job::FleetLive,
             run(
@@ -156,8 +159,20 @@ impl FleetLive {
             details,
             paced,
             store,
+            stream,
             task,
         }
+    }
+
+    /// The digest's record of an absence the fleet did not see (it was not running),
+    /// from the org stream replayed from where it was ([`super::absence_replay`]).
+    pub(crate) fn absence_replay(
+        &self,
+        client: ApiClient,
+        replay: super::absence_replay::Replay,
+    ) -> impl std::future::Future<Output = crate::away::fleet_record::AbsenceRecord> + Send + 'static
+    {
+        super::absence_replay::replay(client, self.stream.clone(), self.model.clone(), replay)
     }
 
     /// The kinds of news to tell (`[notify] on`); others are never heard.
@@ -500,6 +515,12 @@ impl Task {
             applied.visible |= model.set_replayed_todos(&read.id, found).visible;
         }
         if let Some(turns) = &read.turns {
+            if let Some(absence) = model.absence_mut() {
+                for (turn, status) in &turns.ended {
+                    let reason = turns.reasons.iter().find(|(t, _)| t == turn);
+                    absence.turn_outcome(&read.id, turn, status, reason.map(|(_, r)| r.as_str()));
+                }
+            }
             applied.visible |= model.set_turns(&read.id, turns).visible;
             if model.ask_todos(&read.id) {
                 self.asks.want(&read.id, Wanted::TODOS, false);

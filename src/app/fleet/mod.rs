@@ -5,6 +5,7 @@
 //! send retry policy, and come back as [`FleetMsg`]s: the fleet draws, reads keys and hears
 //! signals while the API answers.
 
+mod absence_replay;
 mod away;
 pub mod details;
 pub(crate) mod inbox;
@@ -14,6 +15,7 @@ mod msg;
 mod relisting;
 pub mod todos_replay;
 
+use crate::app::fleet::away::Absence;
 use crate::app::fleet::inbox::{FleetInbox, InboxAnswers};
 use crate::app::fleet::live::{Announcements, FleetLive, FleetNews};
 pub(crate) use crate::app::fleet::msg::FleetMsg;
@@ -40,7 +42,7 @@ use tokio::sync::{Notify, mpsc};
 const MAX_FPS: u32 = 60;
 /// What the fleet's own changes draw at most a second: on a busy organization every event
 /// is one, and a person reads rows no faster (keys still draw at [`MAX_FPS`]).
-const CHANGES_FPS: u32 = 10;
+const CHANGES_FPS: u32 = 4;
 
 /// What the user chose in the fleet that takes it off the screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -194,8 +196,52 @@ impl FleetFront {
                 reports.send(answer).is_ok()
             }),
         );
-        if let Some(gather) = state.away.start(&client) {
-            away_task(gather, msgs.clone());
+        if let Some((since_ms, replay)) = state.away.start() {
+            let away = msgs.clone();
+            match replay {
+                Some(replay) => {
+                    let replayed = state.live.absence_replay(
+                        crate::app::shared::jobs::Job::FleetAway.client(&client),
+                        replay,
+                    );
+                    crate::app::shared::jobs::spawn(
+                        crate::app::shared::jobs::Job::FleetAway,
+                        async move {
+                            let record = Box::new(replayed.await);
+                            let _ = away.send(FleetMsg::Away { since_ms, record });
+                        },
+                    );
+                }
+                // No cursor kept (nothing came on the org stream while the fleet was
+                // last open): each session that moved is read instead.
+                None => {
+                    let client = crate::app::shared::jobs::Job::FleetAway.client(&client);
+                    let store = state.away.store();
+                    crate::app::shared::jobs::spawn(
+                        crate::app::shared::jobs::Job::FleetAway,
+                        async move {
+                            let now_ms = gobare_api::clock::unix_ms();
+                            let read = crate::away::gather::gather(
+                                &client,
+                                store.as_ref(),
+                                since_ms,
+                                now_ms,
+                                None,
+                            )
+                            .await;
+                            match read {
+                                Ok(gathered) => {
+                                    let digests = gathered.digests;
+                                    let _ = away.send(FleetMsg::AwayRead { since_ms, digests });
+                                }
+                                Err(e) => {
+                                    tracing::warn!(error = %e, "the fleet's digest could not be read")
+                                }
+                            }
+                        },
+                    );
+                }
+            }
         }
         FleetFront {
             tui,
@@ -369,11 +415,8 @@ impl FleetFront {
             Event::FocusGained | Event::FocusLost => {
                 let focused = matches!(event, Event::FocusGained);
                 self.notifier.set_focused(focused);
-                if self.state.away.focus(focused, Instant::now())
-                    && let Some(gather) = self.state.away.start(&self.client)
-                {
-                    away_task(gather, self.msgs.clone());
-                }
+                let absence = self.state.away.focus(focused, Instant::now());
+                self.on_absence(absence);
                 return;
             }
             _ => return,
@@ -428,6 +471,29 @@ impl FleetFront {
             FleetAction::Delete(id) => self.delete(id),
             FleetAction::Fork(id) => self.fork(id),
             FleetAction::Consumed => {}
+        }
+    }
+
+    /// Focus went or came back: the fleet keeps what its stream brings meanwhile, and
+    /// says it when the absence was long enough.
+    fn on_absence(&mut self, absence: Absence) {
+        let mut model = self.state.live.model();
+        match absence {
+            Absence::Nothing => {}
+            Absence::Keep(since_ms) => model.start_absence(since_ms),
+            Absence::Drop => drop(model.take_absence()),
+            Absence::Show(since_ms) => {
+                let Some(mut record) = model.take_absence() else {
+                    return;
+                };
+                let digests = crate::fleet::absence_digest::digests(
+                    &mut record,
+                    &model,
+                    gobare_api::clock::unix_ms(),
+                );
+                drop(model);
+                self.state.away.show(since_ms, digests);
+            }
         }
     }
 
@@ -596,7 +662,18 @@ impl FleetFront {
                     }
                 }
             },
-            FleetMsg::Away { since_ms, result } => self.state.away.gathered(since_ms, *result),
+            FleetMsg::AwayRead { since_ms, digests } => self.state.away.show(since_ms, digests),
+            FleetMsg::Away {
+                since_ms,
+                mut record,
+            } => {
+                let digests = crate::fleet::absence_digest::digests(
+                    &mut record,
+                    &live.model(),
+                    gobare_api::clock::unix_ms(),
+                );
+                self.state.away.show(since_ms, digests);
+            }
             FleetMsg::Created(result) => {
                 self.creating = false;
                 match *result {
@@ -624,25 +701,10 @@ impl FleetFront {
 
     /// Takes the terminal and the fleet's state back for the next front.
     pub(crate) fn into_parts(self) -> (Tui, FleetState, crate::app::shared::stats::Stats) {
-        self.state.away.seen();
+        let cursor = self.state.live.model().org_cursor();
+        self.state.away.seen(cursor);
         (self.tui, self.state, self.stats)
     }
-}
-
-/// Runs the digest of an absence off the loop; it comes back as [`FleetMsg::Away`].
-fn away_task(
-    gather: impl std::future::Future<Output = (i64, Result<crate::away::gather::Gathered, ApiError>)>
-    + Send
-    + 'static,
-    msgs: mpsc::UnboundedSender<FleetMsg>,
-) {
-    crate::app::shared::jobs::spawn(crate::app::shared::jobs::Job::FleetAway, async move {
-        let (since_ms, result) = gather.await;
-        let _ = msgs.send(FleetMsg::Away {
-            since_ms,
-            result: Box::new(result),
-        });
-    });
 }
 
 /// Creates a session, retrying retryable failures with the same key (a retry after a lost

@@ -19,10 +19,16 @@ pub(crate) enum FleetMsg {
         named: Option<(String, Box<Result<Session, ApiError>>)>,
     },
     Created(Box<Result<Session, ApiError>>),
-    /// The digest of the absence since `since_ms` (see [`super::fleet_away`]).
+    /// The record of the absence since `since_ms`, replayed (see [`super::fleet_away`]).
     Away {
         since_ms: i64,
-        result: Box<Result<crate::away::gather::Gathered, ApiError>>,
+        record: Box<crate::away::fleet_record::AbsenceRecord>,
+    },
+    /// The digests of the absence since `since_ms`, read session by session (no cursor
+    /// was kept to replay the org stream from).
+    AwayRead {
+        since_ms: i64,
+        digests: Vec<crate::away::digest::Digest>,
     },
     /// A report of an answer sent from the inbox.
     Answer {

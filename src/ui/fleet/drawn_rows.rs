@@ -19,6 +19,8 @@ pub(super) struct RowKey {
     /// What time moves: the running turn's seconds and the age as shown.
     pub(super) clock: Option<u64>,
     pub(super) age: (i64, &'static str),
+    /// A running workspace's usage as shown (minutes) and whether its read is old.
+    pub(super) usage: (Option<u64>, bool),
 }
 
 #[derive(Debug, Clone)]
