@@ -71,7 +71,7 @@
 //! the layers, each owning its state; `scopes`: which scope a request needs.
 //! `permissions`: how approval mode and rules decide each tool step. `refusal`: the error envelope. `sse`: stream writer
 //! (replay, caps, pings, faults), with `backpressure` deciding what a lagging reader loses. `agent` + `scenario`: the scripted agent playing
-//! `assets/scenarios/*.json`, with `recall` naming earlier messages. `lifecycle`: workspace timers. `seed`: bulk history for
+//! `assets/scenarios/*.json`, with `recall` naming earlier messages and `asked` what the turn's message asks. `lifecycle`: workspace timers. `seed`: bulk history for
 //! tests. `tar`: the artifact archive. `lock`: the one locking rule. Paths between files
 //! only go one way (a test in `tests/suite/import_cycles.rs` checks it).
 
@@ -79,6 +79,7 @@
 
 mod agent;
 mod args;
+mod asked;
 mod auth;
 mod backpressure;
 mod config;

@@ -7,6 +7,7 @@ mod fuzz;
 mod history;
 mod policy;
 mod production;
+mod replies;
 mod retention;
 mod scopes;
 mod seed_client;
