@@ -54,7 +54,7 @@
 //! artifact deletes; scopes, for tokens minted with a chosen few ([`Simulator::mint_token`],
 //! `SimConfig::scoped_tokens`, `sim --token NAME:SCOPE,SCOPE`), which `/v1/health` reports.
 //! Not simulated: the organization routes (agents, environment templates and profiles, model credentials,
-//! webhooks: `404 not_found` saying so) and the OpenAPI document.
+//! webhooks: `404 not_found` saying so); `GET /v1/openapi.json` describes the routes it serves.
 //!
 //! # Files
 //!

@@ -50,6 +50,10 @@ pub(crate) fn create_session(state: &Shared, req: CreateSession) -> Result<Strin
             ),
         ));
     }
+    super::org_refs::check(
+        req.agent.as_ref().and_then(|a| a.id.as_deref()),
+        req.environment.as_ref(),
+    )?;
     let mut rec = SessionRec::new(uuid::Uuid::new_v4().to_string(), None);
     if let Some(parent) = &req.parent_session_id {
         if state.db().session(parent).is_none() {

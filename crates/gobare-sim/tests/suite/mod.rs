@@ -10,6 +10,7 @@ mod production;
 mod replies;
 mod retention;
 mod scopes;
+mod shapes;
 mod seed_client;
 mod store;
 mod stream;
