@@ -620,11 +620,11 @@ impl TurnCtx<'_> {
         let path = files::workspace_path(&file.path).ok()?;
         let mut db = self.state.db();
         let rec = db.session_mut(self.session_id)?;
-        let change = file_change::apply(rec.files.get(&path).map(Vec::as_slice), file)?;
+        let change = file_change::apply(rec.files.get(&path), file)?;
         match &change.after {
-            Some(after) => rec.files.insert(path, after.clone()),
+            Some(after) => rec.files.insert(&path, after.clone()),
             None => rec.files.remove(&path),
-        };
+        }
         Some((change.kind, change.diff))
     }
 

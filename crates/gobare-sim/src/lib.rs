@@ -99,6 +99,7 @@ mod permissions;
 mod ratelimit;
 mod recall;
 mod refusal;
+mod repository;
 mod restore;
 mod retention;
 mod routes;
@@ -111,6 +112,7 @@ mod state;
 mod store;
 mod tar;
 mod tools;
+mod tree;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -332,7 +334,7 @@ impl Simulator {
         if rec.workspace == gobare_api::model::WorkspaceState::Unknown {
             rec.workspace = gobare_api::model::WorkspaceState::Running;
         }
-        rec.files.insert(path.to_string(), body.to_vec());
+        rec.files.insert(path, body.to_vec());
     }
 
     /// Publishes an artifact directly (no agent, no event) under `turn_id`, creating that

@@ -93,6 +93,7 @@ pub(crate) fn create_session(state: &Shared, req: CreateSession) -> Result<Strin
         rec.repo = parse_environment(&env)?;
         if let Some(files) = env.get("files") {
             rec.seed_files = crate::files::parse_seed_files(files, "environment.files")?;
+            rec.files = crate::repository::workspace(&rec.seed_files);
         }
     }
     if let Some(metadata) = req.metadata {
