@@ -12,8 +12,8 @@ use tokio_util::sync::CancellationToken;
 
 pub(crate) use crate::event_store::Frame;
 use crate::files::{Files, Snapshot};
-use crate::tree::Tree;
 use crate::store::Store;
+use crate::tree::Tree;
 use gobare_api::clock::unix_ms;
 use gobare_api::model::{
     AgentInfo, Artifact, ArtifactsState, ErrorCode, Event, EventPayload, Item, ItemKind, Preview,

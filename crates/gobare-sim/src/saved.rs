@@ -13,8 +13,8 @@ use serde_json::Value;
 
 use crate::db::{ParkedTurn, QueuedTurn, Resolved, SessionRec};
 use crate::files::{Files, Snapshot};
-use crate::tree::Tree;
 use crate::store::Store;
+use crate::tree::Tree;
 use gobare_api::model::{
     AgentInfo, Artifact, Item, Preview, Repo, RequiredAction, Turn, WorkspaceState,
 };
@@ -90,7 +90,10 @@ impl SavedSession {
         // Kept as changes from the shared repository: a row holds what the session did.
         let repository = crate::repository::tree();
         let files = rec.files.changes_from(repository);
-        let snapshot = rec.snapshot.as_ref().map(|s| s.files.changes_from(repository));
+        let snapshot = rec
+            .snapshot
+            .as_ref()
+            .map(|s| s.files.changes_from(repository));
         SavedSession {
             id: rec.id.clone(),
             title: rec.title.clone(),

@@ -39,42 +39,147 @@ fn operations() -> Vec<Operation> {
         op(M::GET, "/v1/openapi.json", "This document", 200),
         op(M::GET, "/v1/sessions", "List sessions", 200),
         op(M::POST, "/v1/sessions", "Create a session", 201),
-        op(M::GET, "/v1/sessions/{session_id}", "Retrieve a session", 200),
-        op(M::PATCH, "/v1/sessions/{session_id}", "Update a session", 200),
-        op(M::DELETE, "/v1/sessions/{session_id}", "Delete a session", 200),
-        op(M::POST, "/v1/sessions/{session_id}/fork", "Fork a session", 201),
-        op(M::GET, "/v1/sessions/{session_id}/usage", "A session's usage", 200),
-        op(M::POST, "/v1/sessions/{session_id}/events", "Send input", 202),
+        op(
+            M::GET,
+            "/v1/sessions/{session_id}",
+            "Retrieve a session",
+            200,
+        ),
+        op(
+            M::PATCH,
+            "/v1/sessions/{session_id}",
+            "Update a session",
+            200,
+        ),
+        op(
+            M::DELETE,
+            "/v1/sessions/{session_id}",
+            "Delete a session",
+            200,
+        ),
+        op(
+            M::POST,
+            "/v1/sessions/{session_id}/fork",
+            "Fork a session",
+            201,
+        ),
+        op(
+            M::GET,
+            "/v1/sessions/{session_id}/usage",
+            "A session's usage",
+            200,
+        ),
+        op(
+            M::POST,
+            "/v1/sessions/{session_id}/events",
+            "Send input",
+            202,
+        ),
         Operation {
             media: "text/event-stream",
-            ..op(M::GET, "/v1/sessions/{session_id}/events", "A session's event stream", 200)
+            ..op(
+                M::GET,
+                "/v1/sessions/{session_id}/events",
+                "A session's event stream",
+                200,
+            )
         },
         Operation {
             media: "text/event-stream",
             ..op(M::GET, "/v1/events", "The organization's event stream", 200)
         },
         op(M::GET, "/v1/sessions/{session_id}/turns", "List turns", 200),
-        op(M::GET, "/v1/sessions/{session_id}/turns/{turn_id}", "Retrieve a turn", 200),
+        op(
+            M::GET,
+            "/v1/sessions/{session_id}/turns/{turn_id}",
+            "Retrieve a turn",
+            200,
+        ),
         op(M::GET, "/v1/sessions/{session_id}/items", "List items", 200),
-        op(M::PUT, "/v1/sessions/{session_id}/tools", "Replace the tools", 200),
-        op(M::GET, "/v1/sessions/{session_id}/tools", "Read the tools", 200),
-        op(M::GET, "/v1/sessions/{session_id}/artifacts", "List artifacts", 200),
+        op(
+            M::PUT,
+            "/v1/sessions/{session_id}/tools",
+            "Replace the tools",
+            200,
+        ),
+        op(
+            M::GET,
+            "/v1/sessions/{session_id}/tools",
+            "Read the tools",
+            200,
+        ),
+        op(
+            M::GET,
+            "/v1/sessions/{session_id}/artifacts",
+            "List artifacts",
+            200,
+        ),
         Operation {
             media: "application/x-tar",
-            ..op(M::GET, "/v1/sessions/{session_id}/artifacts/archive", "Download all artifacts", 200)
+            ..op(
+                M::GET,
+                "/v1/sessions/{session_id}/artifacts/archive",
+                "Download all artifacts",
+                200,
+            )
         },
-        op(M::GET, "/v1/sessions/{session_id}/artifacts/{artifact_id}", "Retrieve an artifact", 200),
-        op(M::DELETE, "/v1/sessions/{session_id}/artifacts/{artifact_id}", "Delete an artifact", 200),
+        op(
+            M::GET,
+            "/v1/sessions/{session_id}/artifacts/{artifact_id}",
+            "Retrieve an artifact",
+            200,
+        ),
+        op(
+            M::DELETE,
+            "/v1/sessions/{session_id}/artifacts/{artifact_id}",
+            "Delete an artifact",
+            200,
+        ),
         Operation {
             media: "application/octet-stream",
-            ..op(M::GET, "/v1/sessions/{session_id}/artifacts/{artifact_id}/content", "Download an artifact", 200)
+            ..op(
+                M::GET,
+                "/v1/sessions/{session_id}/artifacts/{artifact_id}/content",
+                "Download an artifact",
+                200,
+            )
         },
-        op(M::POST, "/v1/sessions/{session_id}/files", "Write workspace files", 200),
-        op(M::GET, "/v1/sessions/{session_id}/files", "List workspace files", 200),
-        op(M::GET, "/v1/sessions/{session_id}/files/content", "Read a workspace file", 200),
-        op(M::POST, "/v1/sessions/{session_id}/files/refresh", "Refresh the file listing", 200),
-        op(M::POST, "/v1/sessions/{session_id}/preview", "Publish the preview", 201),
-        op(M::DELETE, "/v1/sessions/{session_id}/preview", "Unpublish the preview", 200),
+        op(
+            M::POST,
+            "/v1/sessions/{session_id}/files",
+            "Write workspace files",
+            200,
+        ),
+        op(
+            M::GET,
+            "/v1/sessions/{session_id}/files",
+            "List workspace files",
+            200,
+        ),
+        op(
+            M::GET,
+            "/v1/sessions/{session_id}/files/content",
+            "Read a workspace file",
+            200,
+        ),
+        op(
+            M::POST,
+            "/v1/sessions/{session_id}/files/refresh",
+            "Refresh the file listing",
+            200,
+        ),
+        op(
+            M::POST,
+            "/v1/sessions/{session_id}/preview",
+            "Publish the preview",
+            201,
+        ),
+        op(
+            M::DELETE,
+            "/v1/sessions/{session_id}/preview",
+            "Unpublish the preview",
+            200,
+        ),
         op(M::GET, "/v1/model-connectors", "What can be connected", 200),
     ]
 }
@@ -195,10 +300,12 @@ mod tests {
         );
         assert_eq!(post_events["parameters"][0]["name"], "session_id");
         assert_eq!(
-            doc["paths"]["/v1/sessions/{session_id}/artifacts/{artifact_id}/content"]["get"]
-                ["x-required-scope"],
+            doc["paths"]["/v1/sessions/{session_id}/artifacts/{artifact_id}/content"]["get"]["x-required-scope"],
             "artifacts:read"
         );
-        assert_eq!(doc["paths"]["/v1/model-connectors"]["get"]["security"], json!([]));
+        assert_eq!(
+            doc["paths"]["/v1/model-connectors"]["get"]["security"],
+            json!([])
+        );
     }
 }

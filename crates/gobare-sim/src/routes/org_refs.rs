@@ -29,11 +29,9 @@ pub(crate) fn check(agent_id: Option<&str>, environment: Option<&Value>) -> Resu
         None | Some(Value::Null) => Ok(()),
         Some(Value::Array(ids)) => match ids.first() {
             None => Ok(()),
-            Some(Value::String(id)) if ids.iter().all(Value::is_string) => {
-                Err(Refusal::not_found(format!(
-                    "This organization has no environment profile \"{id}\"."
-                )))
-            }
+            Some(Value::String(id)) if ids.iter().all(Value::is_string) => Err(Refusal::not_found(
+                format!("This organization has no environment profile \"{id}\"."),
+            )),
             Some(_) => Err(Refusal::invalid(
                 "environment.profiles must be an array of profile ids.",
             )),

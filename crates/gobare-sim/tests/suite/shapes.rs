@@ -128,7 +128,10 @@ async fn an_agent_or_profile_the_organization_does_not_hold_is_not_found() {
         );
     }
     let (status, refusal) = api
-        .post("/v1/sessions", json!({"environment": {"profiles": "envg_1"}}))
+        .post(
+            "/v1/sessions",
+            json!({"environment": {"profiles": "envg_1"}}),
+        )
         .await;
     assert_eq!(status, 400, "{refusal}");
     assert!(
@@ -170,11 +173,7 @@ async fn built_in_tools_read_back_named_and_the_read_back_goes_back_unchanged() 
     let api = Api::test().await;
     let session = api.new_session().await;
     let path = format!("/v1/sessions/{session}/tools");
-    let put = |body: Value| {
-        api.req(reqwest::Method::PUT, &path)
-            .json(&body)
-            .send()
-    };
+    let put = |body: Value| api.req(reqwest::Method::PUT, &path).json(&body).send();
     let r = put(json!({"tools": [{"type": "web_search"}, {"type": "web_fetch"}]}))
         .await
         .unwrap();

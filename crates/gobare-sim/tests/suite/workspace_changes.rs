@@ -111,7 +111,10 @@ async fn diffs_replayed_on_the_seed_files_give_the_workspace_byte_for_byte() {
     let mut sse = api.stream(&id, None).await;
     let first = workspace(&api, &id).await;
     for (path, text) in SEEDS {
-        assert_eq!(first[path], text, "the seed files, as the repository has them");
+        assert_eq!(
+            first[path], text,
+            "the seed files, as the repository has them"
+        );
     }
     let mut frames = Vec::new();
     for text in [
