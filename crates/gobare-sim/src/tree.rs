@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
-use crate::files::Files;
+/// Files by path, as `crate::files::Files` (the same type, named here so that this module
+/// depends on none of the workspace's others).
+type Files = BTreeMap<String, Vec<u8>>;
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Tree(Arc<BTreeMap<Arc<str>, Bytes>>);
