@@ -219,15 +219,17 @@ struct Writer {
     _slot: Slot,
 }
 
+/// How long a reader behind on live frames may take nothing before it is closed.
+const LIVE_STALL: Duration = Duration::from_secs(2);
+
 /// How waiting persisted frames meet a slow reader.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Pace {
     /// A replay the client asked for: it comes at the reader's pace and never counts
     /// against it.
     Reader,
-    /// Live frames the writer fell behind on: they are the reader's unread output like
-    /// any live frame, buffered up to the closing bound (§7.7), however long the reader
-    /// pauses under it.
+    /// Live frames the writer fell behind on: they go at the reader's pace while it reads,
+    /// and a reader that stopped is closed.
     Live,
 }
 
@@ -373,16 +375,23 @@ impl Writer {
         Ok(())
     }
 
-    /// Under [`Pace::Reader`], waits until the reader has taken enough that unread bytes
-    /// are under the first backpressure bound. Live frames do not wait: `write_raw`
-    /// closes the connection once they would pass the second bound.
+    /// Waits until the reader has taken enough that unread bytes are under the first
+    /// backpressure bound. Under [`Pace::Live`] a reader that takes nothing for
+    /// [`LIVE_STALL`] has stopped: it is closed (§7.7), not waited on for ever.
     async fn wait_for_reader(&self, pace: Pace) -> Result<(), Closed> {
-        if pace == Pace::Live {
-            return Ok(());
-        }
         while self.unread.load(Ordering::Acquire) > self.bounds.drop_transient_after {
+            let stalled = async {
+                match pace {
+                    Pace::Live => tokio::time::sleep(LIVE_STALL).await,
+                    Pace::Reader => std::future::pending().await,
+                }
+            };
             tokio::select! {
                 _ = self.taken.notified() => {}
+                _ = stalled => {
+                    self.abort.cancel();
+                    return Err(Closed);
+                }
                 _ = self.tx.closed() => return Err(Closed),
                 _ = self.state.shutdown.cancelled() => return Err(Closed),
             }
