@@ -172,7 +172,7 @@ def main():
             time.sleep(0.1)
         every += window
         every.sort()
-        after_first = rss[1:] if len(rss) > 2 else rss
+        after_first = rss[1:] if len(rss) > 2 else (rss or [rss_mb(sim.pid)])
         spread = (max(after_first) - min(after_first)) / min(after_first) * 100 if after_first else 0
         print(
             f"overall: events {stream.frames} ({stream.frames / args.secs:.0f}/s; persisted "
