@@ -34,11 +34,14 @@ fn a_comment_on_a_turns_changes_is_sent_as_one_message_after_s_then_y() {
     // The title counts the files only once they are read (the transcript behind names
     // the same paths).
     wait(&pty, "the turn's changes", |s| {
-        s.contains("Changes · turn turn_") && s.contains(" · 2 files +8 −3 ")
+        s.contains("Changes · turn turn_") && s.contains(" · 3 files +8 −6 ")
     });
-    // The library is the second file; its first line gets a comment.
+    // The library is the third file (after the repository's old document, removed, and
+    // the note, created); its first line gets a comment.
     pty.send_keys("]");
-    wait(&pty, "the library's diff", |s| s.contains("2/2 src/lib.rs"));
+    wait(&pty, "the note's diff", |s| s.contains("2/3 notes/todo.md"));
+    pty.send_keys("]");
+    wait(&pty, "the library's diff", |s| s.contains("3/3 src/lib.rs"));
     pty.send_keys("j");
     pty.send_keys("c");
     wait(&pty, "the comment line", |s| s.contains("comment: "));

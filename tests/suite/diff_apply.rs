@@ -1,5 +1,6 @@
 //! `gobare-tui diff` of a simulator session, applied to a local git checkout of the
-//! session's starting files (its seed `environment.files`), gives the workspace's content
+//! session's starting files (the workspace as first listed: the scenarios' repository
+//! with the seed `environment.files` it lacks), gives the workspace's content
 //! byte for byte; `--apply` does the same after `git apply --check`, and on a conflict
 //! changes nothing; a change whose diff is missing is named and left out, or filled from a
 //! fresh snapshot with `--refresh`.
@@ -71,9 +72,19 @@ async fn play(rig: &Rig, id: &str, texts: &[&str]) {
     }
 }
 
-/// The workspace's files, from a fresh snapshot.
+/// The workspace's files, from a fresh snapshot. A workspace not up yet refuses the
+/// snapshot while it starts: asked again until it is up.
 async fn workspace(client: &ApiClient, id: &str) -> BTreeMap<String, String> {
-    let tree = client.list_files(id, true).await.unwrap();
+    let deadline = tokio::time::Instant::now() + TIMEOUT;
+    let tree = loop {
+        match client.list_files(id, true).await {
+            Ok(tree) => break tree,
+            Err(e) => {
+                assert!(tokio::time::Instant::now() < deadline, "{e}");
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+    };
     let mut files = BTreeMap::new();
     for entry in tree.data {
         if entry.kind.as_deref() == Some("directory") {
@@ -86,9 +97,9 @@ async fn workspace(client: &ApiClient, id: &str) -> BTreeMap<String, String> {
     files
 }
 
-/// A git checkout holding the seed files, committed.
-fn checkout(dir: &Path) {
-    for (path, text) in SEEDS {
+/// A git checkout holding `files`, committed.
+fn checkout(dir: &Path, files: &BTreeMap<String, String>) {
+    for (path, text) in files {
         let file = dir.join(path);
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
         std::fs::write(file, text).unwrap();
@@ -177,6 +188,10 @@ async fn the_patch_applied_to_the_starting_files_gives_the_workspace_byte_for_by
     let rig = Rig::start(SimConfig::for_tests()).await;
     let client = client_for(&rig.sim);
     let id = seeded_session(&client).await;
+    let starting = workspace(&client, &id).await;
+    for (path, text) in SEEDS {
+        assert_eq!(starting[path], text);
+    }
     play(
         &rig,
         &id,
@@ -210,14 +225,14 @@ async fn the_patch_applied_to_the_starting_files_gives_the_workspace_byte_for_by
     let dir = tempfile::tempdir().unwrap();
     let plain = dir.path().join("plain");
     std::fs::create_dir(&plain).unwrap();
-    checkout(&plain);
+    checkout(&plain, &starting);
     git_apply(&plain, &out.stdout);
     assert_eq!(files_in(&plain), expected);
 
     // The same with --apply.
     let applied = dir.path().join("applied");
     std::fs::create_dir(&applied).unwrap();
-    checkout(&applied);
+    checkout(&applied, &starting);
     let out = diff(&rig, &home, &[&id, "--apply", applied.to_str().unwrap()]).await;
     assert!(
         out.status.success(),
@@ -229,7 +244,7 @@ async fn the_patch_applied_to_the_starting_files_gives_the_workspace_byte_for_by
     // A checkout where the library moved on: refused, and nothing changes.
     let moved = dir.path().join("moved");
     std::fs::create_dir(&moved).unwrap();
-    checkout(&moved);
+    checkout(&moved, &starting);
     std::fs::write(moved.join("src/lib.rs"), "//! Someone else's library.\n").unwrap();
     let before = files_in(&moved);
     let out = diff(&rig, &home, &[&id, "--apply", moved.to_str().unwrap()]).await;
@@ -271,6 +286,7 @@ async fn a_change_without_its_diff_is_named_and_left_out_or_filled_from_a_fresh_
     let rig = Rig::start(SimConfig::for_tests()).await;
     let client = client_for(&rig.sim);
     let id = seeded_session(&client).await;
+    let starting = workspace(&client, &id).await;
     play(&rig, &id, &["#edits", "#undiffed"]).await;
     let home = Home::new();
     let dir = tempfile::tempdir().unwrap();
@@ -289,7 +305,7 @@ async fn a_change_without_its_diff_is_named_and_left_out_or_filled_from_a_fresh_
     assert!(patch.contains("docs/old.md"), "the rest is there: {patch}");
     let refused = dir.path().join("refused");
     std::fs::create_dir(&refused).unwrap();
-    checkout(&refused);
+    checkout(&refused, &starting);
     let before = files_in(&refused);
     let out = diff(&rig, &home, &[&id, "--apply", refused.to_str().unwrap()]).await;
     assert!(!out.status.success());
@@ -306,7 +322,7 @@ async fn a_change_without_its_diff_is_named_and_left_out_or_filled_from_a_fresh_
     assert!(!stderr.contains("notes/todo.md"), "{stderr}");
     let filled = dir.path().join("filled");
     std::fs::create_dir(&filled).unwrap();
-    checkout(&filled);
+    checkout(&filled, &starting);
     git_apply(&filled, &out.stdout);
     let mut expected = workspace(&client, &id).await;
     let mut got = files_in(&filled);

@@ -520,8 +520,10 @@ fn d_on_a_fleet_row_opens_the_session_with_its_changes() {
         "the session's changes",
         |s| {
             let shown = s.contents();
-            shown.contains("Changes · the session · 2 files +8 −3")
+            // The library edited, the note created, the repository's old document removed.
+            shown.contains("Changes · the session · 3 files +8 −6")
                 && shown.contains("notes/todo.md")
+                && shown.contains("docs/old.md")
         },
         TIMEOUT,
     );

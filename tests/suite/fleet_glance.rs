@@ -77,8 +77,9 @@ fn every_row_is_live_without_being_selected_for_a_turn_started_before_the_fleet_
                 r.starts_with("  busy before")
                     && r.contains("needs you: approval")
                     && words.iter().any(|w| is_clock(w))
-                    // The approval scenario marks one of its three todos done before asking.
-                    && words.contains(&"1/3")
+                    // The approval scenario marks one of its three todos done before asking,
+                    // after the request read (the checklist's first line, done from the start).
+                    && words.contains(&"2/4")
                     && words.contains(&"+1")
                     && figures(r).is_some_and(|(art, usage, _)| art == "1" && is_clock(&usage))
             })

@@ -9,7 +9,7 @@ use crate::support;
 
 use std::time::Duration;
 
-use crate::support::app::{attach, bottom, input_box, on_disk, status_line};
+use crate::support::app::{COLS, attach, bottom, input_box, on_disk, status_line};
 use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
 use gobare_sim::{Faults, SimConfig, Simulator};
@@ -55,7 +55,7 @@ fn refuse_sends(sim: &Simulator, retry_after_secs: u64) {
 /// A new session titled `title` and the app attached to it, live.
 fn attach_new(sim: &Simulator, title: &str, home: &TempDir) -> (String, Pty) {
     let session = sim.create_session(Some(title));
-    let pty = attach(&session, home, sim);
+    let pty = attach_tall(&session, home, sim);
     wait_live(&pty);
     (session, pty)
 }
@@ -101,6 +101,43 @@ fn occurrences(screen: &str, text: &str) -> usize {
     screen.matches(text).count()
 }
 
+/// Rows that are the user's own message: the transcript's `▌ ` bar before the text.
+fn own_lines(screen: &str, text: &str) -> usize {
+    screen
+        .lines()
+        .filter(|l| l.contains(&format!("▌ {text}")))
+        .count()
+}
+
+/// Where the text is shown as something other than the user's message: the scripted
+/// agent naming it back (its plan `You asked: “text”.`, its checklist `Read the request:
+/// text`, its closing reply `Done: text`) and the turn pane's `asked text`.
+fn quotes(screen: &str, text: &str) -> usize {
+    [
+        format!("“{text}”"),
+        format!("Read the request: {text}"),
+        format!("Done: {text}"),
+        format!("asked {text}"),
+    ]
+    .iter()
+    .map(|quote| screen.matches(quote.as_str()).count())
+    .sum()
+}
+
+/// The user's message in the transcript once, and any other sight of its text a quote of
+/// it.
+fn shown_once(screen: &str, text: &str) -> bool {
+    own_lines(screen, text) == 1 && occurrences(screen, text) == 1 + quotes(screen, text)
+}
+
+/// Rows enough for the whole of the first turn (the message and the agent's reply) on
+/// screen at once, so the user's line is never scrolled out of the check.
+const TALL_ROWS: u16 = 100;
+
+fn attach_tall(session: &str, home: &TempDir, sim: &Simulator) -> Pty {
+    support::app::spawn_sized(&["attach", session], home, sim, COLS, TALL_ROWS)
+}
+
 /// Live again, the cursor on the server's last seq, the text in the transcript once and the
 /// box empty.
 fn wait_delivered_and_shown_once(pty: &Pty, sim: &Simulator, text: &str) {
@@ -110,7 +147,7 @@ fn wait_delivered_and_shown_once(pty: &Pty, sim: &Simulator, text: &str) {
             let last = sim.last_seq();
             status_line(s).contains("● live")
                 && status_line(s).contains(&format!("seq {last} "))
-                && occurrences(&s.contents(), text) == 1
+                && shown_once(&s.contents(), text)
                 && !input_box(s).contains(text)
         },
         TIMEOUT,
@@ -218,7 +255,7 @@ fn a_pending_send_survives_a_crash_and_is_delivered_once_with_the_same_key() {
     // send is shown pending again and is being re-sent.
     refuse_sends(&sim.sim, 1);
     let refused_before_restart = refused_so_far(&sim.sim, REFUSALS);
-    let mut pty = attach(&session, &home, &sim.sim);
+    let mut pty = attach_tall(&session, &home, &sim.sim);
     pty.wait_for(
         "the unconfirmed send shown pending above the box",
         |s| shown_pending(s, text),

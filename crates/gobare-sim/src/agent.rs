@@ -13,6 +13,7 @@ use gobare_api::model::{
     Todos, ToolCall, ToolResult, TurnRef, TurnStatus,
 };
 
+use crate::asked::Asked;
 use crate::db::{
     ActiveTurn, Answer, Db, ParkedTurn, Pending, QueuedTurn, Resolved, TurnFailure, hex_id,
 };
@@ -104,6 +105,8 @@ struct TurnCtx<'a> {
     picked_by: PickedBy,
     /// The session's message before this turn's, which the closing reply names.
     earlier: Option<String>,
+    /// What this turn's message asks: its plan, checklist and closing reply name it.
+    asked: Asked,
     /// The step a resumed turn starts at (0 for a new one).
     from_step: usize,
     /// The action a resumed turn waits on, until its step takes it.
@@ -154,6 +157,7 @@ async fn run_turn(state: &Shared, session_id: &str, queued: &QueuedTurn, waiting
         permission_rules,
         picked_by: queued.picked_by,
         earlier,
+        asked: Asked::of(&queued.text),
         from_step: waiting.as_ref().map_or(0, |w| w.step),
         waiting: std::sync::Mutex::new(waiting),
     };
@@ -229,6 +233,10 @@ impl TurnCtx<'_> {
     async fn play(&mut self) -> Play {
         let steps = self.scenario.steps.clone();
         let closing = steps.iter().rposition(|s| matches!(s, Step::Say(_)));
+        let opening = steps
+            .iter()
+            .position(|s| matches!(s, Step::Say(_)))
+            .filter(|at| Some(*at) != closing);
         for (index, step) in steps.into_iter().enumerate() {
             if index < self.from_step {
                 // Played before the restart; what it left for the turn's end is kept.
@@ -241,11 +249,18 @@ impl TurnCtx<'_> {
             if let Some(steer) = self.take_steer() {
                 self.acknowledge_steer(&steer).await?;
             }
-            let step = match (step, &self.earlier) {
-                (Step::Say(reply), Some(earlier)) if Some(index) == closing => {
-                    Step::Say(recall::follow_up(&reply, earlier))
+            let step = match step {
+                Step::Say(reply) if Some(index) == opening => {
+                    Step::Say(self.asked.plan(&reply, self.earlier.as_deref()))
                 }
-                (step, _) => step,
+                Step::Say(reply) if Some(index) == closing => {
+                    let reply = self.asked.closing(&reply);
+                    Step::Say(match &self.earlier {
+                        Some(earlier) => recall::follow_up(&reply, earlier),
+                        None => reply,
+                    })
+                }
+                step => step,
             };
             self.step(step).await?;
             self.sleep_ms(self.scenario.pace.step_ms).await?;
@@ -294,16 +309,20 @@ impl TurnCtx<'_> {
             Step::Think(text) => self.stream(&text, true).await,
             Step::Say(text) => self.say(&text).await,
             Step::Progress(done) => {
-                let items = self
-                    .scenario
-                    .todos
-                    .iter()
-                    .enumerate()
-                    .map(|(i, label)| TodoItem {
-                        label: label.clone(),
-                        status: if i < done { "done" } else { "pending" }.into(),
-                    })
-                    .collect();
+                let read = TodoItem {
+                    label: self.asked.first_todo(),
+                    status: "done".into(),
+                };
+                let scenario_todos =
+                    self.scenario
+                        .todos
+                        .iter()
+                        .enumerate()
+                        .map(|(i, label)| TodoItem {
+                            label: label.clone(),
+                            status: if i < done { "done" } else { "pending" }.into(),
+                        });
+                let items = std::iter::once(read).chain(scenario_todos).collect();
                 self.emit(EventPayload::AgentTodos(Todos { items }));
                 Ok(())
             }
@@ -601,11 +620,11 @@ impl TurnCtx<'_> {
         let path = files::workspace_path(&file.path).ok()?;
         let mut db = self.state.db();
         let rec = db.session_mut(self.session_id)?;
-        let change = file_change::apply(rec.files.get(&path).map(Vec::as_slice), file)?;
+        let change = file_change::apply(rec.files.get(&path), file)?;
         match &change.after {
-            Some(after) => rec.files.insert(path, after.clone()),
+            Some(after) => rec.files.insert(&path, after.clone()),
             None => rec.files.remove(&path),
-        };
+        }
         Some((change.kind, change.diff))
     }
 

@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 pub(crate) use crate::event_store::Frame;
 use crate::files::{Files, Snapshot};
 use crate::store::Store;
+use crate::tree::Tree;
 use gobare_api::clock::unix_ms;
 use gobare_api::model::{
     AgentInfo, Artifact, ArtifactsState, ErrorCode, Event, EventPayload, Item, ItemKind, Preview,
@@ -162,8 +163,8 @@ pub(crate) struct SessionRec {
     pub(crate) recovery_error_next: Option<String>,
     /// `environment.files`: written when a workspace is built, and again on each rebuild.
     pub(crate) seed_files: Files,
-    /// The live workspace's files.
-    pub(crate) files: Files,
+    /// The live workspace's files: the repository with what the session changed.
+    pub(crate) files: Tree,
     /// What `GET …/files` reads: taken on pause and on refresh.
     pub(crate) snapshot: Option<Snapshot>,
     /// The `text` of the tools configuration (`PUT …/tools`).
@@ -212,7 +213,7 @@ impl SessionRec {
             running_since: None,
             recovery_error_next: None,
             seed_files: Files::new(),
-            files: Files::new(),
+            files: crate::repository::tree().clone(),
             snapshot: None,
             tools_text: None,
             bridge_ready_at: None,

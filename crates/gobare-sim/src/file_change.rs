@@ -29,8 +29,10 @@ pub(crate) fn apply(current: Option<&[u8]>, step: &FileStep) -> Option<Applied> 
             diff: sent(diff, step.diff),
         });
     }
-    let existed = before.is_some() || step.before.is_some();
-    let base = before.or_else(|| step.before.clone()).unwrap_or_default();
+    // A file the workspace lacks is created, whatever the step meant: the event says
+    // what happened to the workspace as listed.
+    let existed = before.is_some();
+    let base = before.unwrap_or_default();
     let after = match &step.content {
         Some(content) => content.clone(),
         None => {
@@ -167,13 +169,13 @@ mod tests {
     }
 
     #[test]
-    fn before_stands_in_for_a_file_the_workspace_lacks() {
+    fn a_file_the_workspace_lacks_is_created_whatever_the_step_meant() {
         let mut s = step("modified");
         s.before = Some("old\n".into());
         s.content = Some("new\n".into());
         let done = apply(None, &s).unwrap();
-        assert_eq!(done.kind, ChangeKind::Modified);
-        assert_eq!(patched("old\n", done.diff.as_deref().unwrap()), "new\n");
+        assert_eq!(done.kind, ChangeKind::Created);
+        assert_eq!(patched("", done.diff.as_deref().unwrap()), "new\n");
     }
 
     proptest! {

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use gobare_api::clock::unix_ms;
 
 use crate::refusal::Refusal;
+use crate::tree::Tree;
 
 /// Files by path relative to `/workspace`.
 pub(crate) type Files = BTreeMap<String, Vec<u8>>;
@@ -26,11 +27,11 @@ const MAX_CONTENT_BYTES: usize = 1024 * 1024;
 #[derive(Debug, Clone)]
 pub(crate) struct Snapshot {
     pub(crate) captured_at: i64,
-    pub(crate) files: Files,
+    pub(crate) files: Tree,
 }
 
 impl Snapshot {
-    pub(crate) fn of(files: &Files) -> Snapshot {
+    pub(crate) fn of(files: &Tree) -> Snapshot {
         Snapshot {
             captured_at: unix_ms(),
             files: files.clone(),
@@ -154,9 +155,9 @@ fn directory_entry(path: &str) -> Value {
 }
 
 /// Every directory holding a file of `files` (`src`, `src/bin` for `src/bin/a.rs`).
-fn directories(files: &Files) -> std::collections::BTreeSet<&str> {
+fn directories(files: &Tree) -> std::collections::BTreeSet<&str> {
     files
-        .keys()
+        .paths()
         .flat_map(|path| path.match_indices('/').map(move |(end, _)| &path[..end]))
         .collect()
 }
@@ -174,7 +175,7 @@ pub(crate) fn tree(snapshot: Option<&Snapshot>) -> Value {
                 .chain(
                     s.files
                         .iter()
-                        .map(|(path, bytes)| (path.as_str(), file_entry(path, bytes.len()))),
+                        .map(|(path, bytes)| (path, file_entry(path, bytes.len()))),
                 )
                 .collect();
             entries.sort_by(|a, b| a.0.cmp(b.0));
@@ -232,7 +233,7 @@ mod tests {
         .into_iter()
         .map(|(p, c)| (p.to_string(), c.as_bytes().to_vec()))
         .collect();
-        let tree = tree(Some(&Snapshot::of(&files)));
+        let tree = tree(Some(&Snapshot::of(&Tree::from_files(files))));
         let listed: Vec<(&str, &str)> = tree["data"]
             .as_array()
             .unwrap()

@@ -54,7 +54,7 @@
 //! artifact deletes; scopes, for tokens minted with a chosen few ([`Simulator::mint_token`],
 //! `SimConfig::scoped_tokens`, `sim --token NAME:SCOPE,SCOPE`), which `/v1/health` reports.
 //! Not simulated: the organization routes (agents, environment templates and profiles, model credentials,
-//! webhooks: `404 not_found` saying so) and the OpenAPI document.
+//! webhooks: `404 not_found` saying so); `GET /v1/openapi.json` describes the routes it serves.
 //!
 //! # Files
 //!
@@ -71,7 +71,7 @@
 //! the layers, each owning its state; `scopes`: which scope a request needs.
 //! `permissions`: how approval mode and rules decide each tool step. `refusal`: the error envelope. `sse`: stream writer
 //! (replay, caps, pings, faults), with `backpressure` deciding what a lagging reader loses. `agent` + `scenario`: the scripted agent playing
-//! `assets/scenarios/*.json`, with `recall` naming earlier messages. `lifecycle`: workspace timers. `seed`: bulk history for
+//! `assets/scenarios/*.json`, with `recall` naming earlier messages and `asked` what the turn's message asks. `lifecycle`: workspace timers. `seed`: bulk history for
 //! tests. `tar`: the artifact archive. `lock`: the one locking rule. Paths between files
 //! only go one way (a test in `tests/suite/import_cycles.rs` checks it).
 
@@ -79,6 +79,7 @@
 
 mod agent;
 mod args;
+mod asked;
 mod auth;
 mod backpressure;
 mod config;
@@ -99,6 +100,7 @@ mod permissions;
 mod ratelimit;
 mod recall;
 mod refusal;
+mod repository;
 mod restore;
 mod retention;
 mod routes;
@@ -111,6 +113,7 @@ mod state;
 mod store;
 mod tar;
 mod tools;
+mod tree;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -340,7 +343,7 @@ impl Simulator {
         if rec.workspace == gobare_api::model::WorkspaceState::Unknown {
             rec.workspace = gobare_api::model::WorkspaceState::Running;
         }
-        rec.files.insert(path.to_string(), body.to_vec());
+        rec.files.insert(path, body.to_vec());
     }
 
     /// Publishes an artifact directly (no agent, no event) under `turn_id`, creating that

@@ -75,8 +75,9 @@ pub(crate) async fn ensure_running(state: &Shared, session_id: &str) -> Readines
         if rebuilt {
             rec.sandbox_generation += 1;
             rec.lived = Duration::ZERO;
-            // Built from scratch: seeded files come back, live-written ones do not.
-            rec.files = rec.seed_files.clone();
+            // Built from scratch: the repository and seeded files come back, live-written
+            // ones do not.
+            rec.files = crate::repository::workspace(&rec.seed_files);
         }
         let generation = rec.sandbox_generation;
         let unreachable_mcp = if rebuilt {

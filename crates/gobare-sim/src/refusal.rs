@@ -46,6 +46,10 @@ impl Refusal {
     pub(crate) fn conflict(message: impl Into<String>) -> Self {
         Self::new(ErrorCode::Conflict, message)
     }
+    #[cfg(test)]
+    pub(crate) fn code(&self) -> ErrorCode {
+        self.code.clone()
+    }
     pub(crate) fn retry_after(mut self, secs: u64) -> Self {
         self.retry_after = Some(secs);
         self

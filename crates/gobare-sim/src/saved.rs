@@ -14,6 +14,7 @@ use serde_json::Value;
 use crate::db::{ParkedTurn, QueuedTurn, Resolved, SessionRec};
 use crate::files::{Files, Snapshot};
 use crate::store::Store;
+use crate::tree::Tree;
 use gobare_api::model::{
     AgentInfo, Artifact, Item, Preview, Repo, RequiredAction, Turn, WorkspaceState,
 };
@@ -42,8 +43,15 @@ struct SavedSession {
     running: bool,
     recovery_error_next: Option<String>,
     seed_files: BTreeMap<String, String>,
+    /// The workspace's files that differ from the repository's (or that it lacks)...
     files: BTreeMap<String, String>,
+    /// ...and the repository's files it no longer has.
+    #[serde(default)]
+    files_removed: Vec<String>,
+    /// The snapshot as `files`, with its own removed paths.
     snapshot: Option<(i64, BTreeMap<String, String>)>,
+    #[serde(default)]
+    snapshot_removed: Vec<String>,
     tools_text: Option<Value>,
     published_subdomain: Option<String>,
     ran_closed_ms: u64,
@@ -79,6 +87,13 @@ fn ms(d: std::time::Duration) -> u64 {
 
 impl SavedSession {
     fn of(rec: &SessionRec) -> Self {
+        // Kept as changes from the shared repository: a row holds what the session did.
+        let repository = crate::repository::tree();
+        let files = rec.files.changes_from(repository);
+        let snapshot = rec
+            .snapshot
+            .as_ref()
+            .map(|s| s.files.changes_from(repository));
         SavedSession {
             id: rec.id.clone(),
             title: rec.title.clone(),
@@ -97,11 +112,14 @@ impl SavedSession {
             running: rec.running_since.is_some(),
             recovery_error_next: rec.recovery_error_next.clone(),
             seed_files: encode(&rec.seed_files),
-            files: encode(&rec.files),
+            files: encode(&files.0),
+            files_removed: files.1,
             snapshot: rec
                 .snapshot
                 .as_ref()
-                .map(|s| (s.captured_at, encode(&s.files))),
+                .zip(snapshot.as_ref())
+                .map(|(s, (changed, _))| (s.captured_at, encode(changed))),
+            snapshot_removed: snapshot.map(|(_, removed)| removed).unwrap_or_default(),
             tools_text: rec.tools_text.clone(),
             published_subdomain: rec.published_subdomain.clone(),
             ran_closed_ms: ms(rec.ran_closed),
@@ -139,10 +157,12 @@ impl SavedSession {
         }
         rec.recovery_error_next = self.recovery_error_next;
         rec.seed_files = decode(self.seed_files);
-        rec.files = decode(self.files);
+        let repository = crate::repository::tree();
+        rec.files = Tree::with_changes(repository, decode(self.files), &self.files_removed);
+        let snapshot_removed = self.snapshot_removed;
         rec.snapshot = self.snapshot.map(|(captured_at, files)| Snapshot {
             captured_at,
-            files: decode(files),
+            files: Tree::with_changes(repository, decode(files), &snapshot_removed),
         });
         rec.tools_text = self.tools_text;
         rec.published_subdomain = self.published_subdomain;

@@ -117,8 +117,8 @@ pub(crate) struct FileStep {
     /// `created` | `modified` | `deleted`: what the step means to do. The event says what
     /// happened: a file that was not there is `created`.
     pub(crate) change: String,
-    /// The file as the repository held it, when the workspace does not have it yet (a
-    /// scenario played on a workspace nobody seeded).
+    /// The file as the repository holds it, on the first step of a scenario that changes
+    /// it: every workspace starts with it (`repository`).
     #[serde(default)]
     pub(crate) before: Option<String>,
     /// The whole file after the step.
@@ -301,6 +301,10 @@ impl Scenarios {
 
     pub(crate) fn names(&self) -> Vec<String> {
         self.0.keys().cloned().collect()
+    }
+
+    pub(crate) fn all(&self) -> impl Iterator<Item = &Scenario> {
+        self.0.values()
     }
 
     pub(crate) fn get(&self, name: &str) -> Option<&Scenario> {

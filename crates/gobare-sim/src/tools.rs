@@ -67,7 +67,8 @@ fn validate_one(tool: &Value, i: usize) -> Result<(), Refusal> {
     let accepted: &[&str] = match kind {
         "function" => &FUNCTION_FIELDS,
         "mcp" => &MCP_FIELDS,
-        k if BUILT_INS.contains(&k) => &["type"],
+        // A built-in reads back named by its type; that name may come back unchanged.
+        k if BUILT_INS.contains(&k) => &["type", "name"],
         other => {
             return Err(Refusal::invalid(format!(
                 "tools[{i}].type \"{other}\" is unknown; use function, mcp, {}.",
@@ -79,6 +80,14 @@ fn validate_one(tool: &Value, i: usize) -> Result<(), Refusal> {
         return Err(Refusal::invalid(format!(
             "Unknown field \"tools[{i}].{unknown}\" for a {kind} tool; accepted: {}.",
             accepted.join(", ")
+        )));
+    }
+    if BUILT_INS.contains(&kind)
+        && let Some(name) = obj.get("name")
+        && name.as_str() != Some(kind)
+    {
+        return Err(Refusal::invalid(format!(
+            "tools[{i}] is the built-in {kind}: it takes only type (its name is {kind})."
         )));
     }
     if kind == "function" || kind == "mcp" {
@@ -157,6 +166,11 @@ pub(crate) fn redacted(tool: &Value) -> Value {
         return tool.clone();
     };
     let mut out: Map<String, Value> = obj.clone();
+    if let Some(kind) = obj.get("type").and_then(Value::as_str)
+        && BUILT_INS.contains(&kind)
+    {
+        out.insert("name".into(), Value::from(kind));
+    }
     let mut withheld = Vec::new();
     if obj.get("type").and_then(Value::as_str) == Some("mcp") {
         for secret in MCP_SECRETS {
@@ -179,9 +193,10 @@ mod tests {
         let ok = json!([
             {"type": "function", "name": "lookup_order", "parameters": {}, "timeout_seconds": 60},
             {"type": "mcp", "name": "tracker", "url": "https://mcp.example", "authorization": "x"},
-            {"type": "web_search"}
+            {"type": "web_search"},
+            {"type": "web_fetch", "name": "web_fetch"}
         ]);
-        assert_eq!(validate(&ok).unwrap().len(), 3);
+        assert_eq!(validate(&ok).unwrap().len(), 4);
         for bad in [
             json!([{"type": "skill", "name": "x"}]),
             json!([{"type": "function", "name": ""}]),
@@ -189,6 +204,7 @@ mod tests {
             json!([{"type": "mcp", "name": "m"}]),
             json!([{"type": "mcp", "name": "m", "url": "u", "command": "c"}]),
             json!([{"type": "web_search", "name": "narrowed"}]),
+            json!([{"type": "web_fetch", "name": "web_search"}]),
             json!([{"type": "mcp", "name": "m", "url": "u", "redacted": []}]),
             json!(
                 (0..33)
@@ -210,8 +226,8 @@ mod tests {
                    "redacted": ["authorization", "headers"]})
         );
         assert_eq!(
-            redacted(&json!({"type": "web_search"}))["redacted"],
-            json!([])
+            redacted(&json!({"type": "web_search"})),
+            json!({"type": "web_search", "name": "web_search", "redacted": []})
         );
     }
 }

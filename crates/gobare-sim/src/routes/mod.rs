@@ -3,6 +3,8 @@
 
 mod body;
 mod inputs;
+mod openapi;
+mod org_refs;
 mod query;
 mod reads;
 mod reply;
@@ -29,6 +31,7 @@ use gobare_api::model::ErrorCode;
 pub(crate) fn router(state: Shared) -> Router {
     Router::new()
         .route("/v1/health", get(health))
+        .route("/v1/openapi.json", get(openapi::serve))
         .route("/v1/model-connectors", get(model_connectors))
         .route("/v1/sessions", get(sessions::list).post(sessions::create))
         .route(
@@ -158,19 +161,20 @@ fn envelope_framework_errors(resp: Response, id: &str) -> Response {
         s if s.is_client_error() => (ErrorCode::InvalidRequest, "The request is not valid."),
         _ => (ErrorCode::InternalError, "Internal error."),
     };
-    let allow = resp.headers().get(header::ALLOW).cloned();
     let mut out = Refusal::new(code, message).into_response_with_id(id);
-    if let Some(allow) = allow {
-        out.headers_mut().insert(header::ALLOW, allow);
+    // What the layers said of the request (`Allow`, `x-ratelimit-*`) stays; the body's
+    // own headers are the envelope's.
+    for (name, value) in resp.headers() {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            out.headers_mut().insert(name.clone(), value.clone());
+        }
     }
     out
 }
 
 /// Spec routes (§6.1) this simulator leaves out: organization-level configuration a
-/// terminal client never calls, and the OpenAPI document (the reference's is not shipped,
-/// and a stub would describe nothing).
-const NOT_SIMULATED: [&str; 6] = [
-    "/v1/openapi.json",
+/// terminal client never calls.
+const NOT_SIMULATED: [&str; 5] = [
     "/v1/agents",
     "/v1/environment-templates",
     "/v1/environment-profiles",
@@ -209,8 +213,9 @@ async fn model_connectors(uri: axum::http::Uri) -> Result<impl IntoResponse, Ref
     query::Query::parse(uri.query(), &query::PAGING)?;
     Ok(axum::Json(json!({
         "object": "list",
-        "data": [{"object": "model_connector", "id": "minimax", "name": "MiniMax",
-                  "models": ["MiniMax-M3"]}],
+        "data": [{"object": "model_connector", "id": "minimax", "display_name": "MiniMax",
+                  "default_model": sessions::MODELS[0], "key_prefix": null, "key_url": null,
+                  "protocol": "openai"}],
         "has_more": false,
         "last_id": "minimax",
     })))

@@ -50,6 +50,10 @@ pub(crate) fn create_session(state: &Shared, req: CreateSession) -> Result<Strin
             ),
         ));
     }
+    super::org_refs::check(
+        req.agent.as_ref().and_then(|a| a.id.as_deref()),
+        req.environment.as_ref(),
+    )?;
     let mut rec = SessionRec::new(uuid::Uuid::new_v4().to_string(), None);
     if let Some(parent) = &req.parent_session_id {
         if state.db().session(parent).is_none() {
@@ -89,6 +93,7 @@ pub(crate) fn create_session(state: &Shared, req: CreateSession) -> Result<Strin
         rec.repo = parse_environment(&env)?;
         if let Some(files) = env.get("files") {
             rec.seed_files = crate::files::parse_seed_files(files, "environment.files")?;
+            rec.files = crate::repository::workspace(&rec.seed_files);
         }
     }
     if let Some(metadata) = req.metadata {

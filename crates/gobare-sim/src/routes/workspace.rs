@@ -35,7 +35,8 @@ fn with_session<T>(
 
 /// Makes the workspace able to take a write or a snapshot: a paused one is woken (§9.1);
 /// one not up yet, being rebuilt, or whose bridge is restarting after `PUT …/tools` is
-/// `409 conflict` (retry; nothing was done); one whose rebuild gave up is
+/// `409 conflict` (retry; nothing was done), and one never started starts then, so the
+/// retry finds it up with the repository; one whose rebuild gave up is
 /// `500 workspace_recovery_failed`.
 async fn workspace_ready(state: &Shared, id: &str) -> Result<(), Refusal> {
     let (workspace, bridge_ready_at) =
@@ -53,7 +54,16 @@ async fn workspace_ready(state: &Shared, id: &str) -> Result<(), Refusal> {
                 "The workspace could not be restored; send a message to rebuild it.",
             ));
         }
-        _ => {
+        other => {
+            if other == WorkspaceState::Unknown {
+                let state = state.clone();
+                let id = id.to_string();
+                tokio::spawn(async move {
+                    if lifecycle::ensure_running(&state, &id).await == Readiness::Running {
+                        lifecycle::touch_idle(&state, &id);
+                    }
+                });
+            }
             return Err(Refusal::conflict(
                 "The workspace is not ready yet; retry in a moment. Nothing was done.",
             ));

@@ -408,3 +408,59 @@ async fn a_planted_lock_link_or_a_shared_directory_is_refused_untouched() {
     assert_eq!(e.kind(), std::io::ErrorKind::PermissionDenied, "{e}");
     assert_eq!(std::fs::read_dir(&shared).unwrap().count(), 0);
 }
+
+/// A session's workspace as a client reads it: the last snapshot's listing and, for each
+/// file, its content.
+async fn workspace_read(api: &Api, id: &str) -> (Value, Vec<Value>) {
+    let (status, tree) = api.get(&format!("/v1/sessions/{id}/files")).await;
+    assert_eq!(status, 200, "{tree}");
+    let mut contents = Vec::new();
+    for entry in tree["data"].as_array().unwrap() {
+        if entry["type"] == "file" {
+            let path = entry["path"].as_str().unwrap();
+            let (_, file) = api
+                .get(&format!("/v1/sessions/{id}/files/content?path={path}"))
+                .await;
+            contents.push(file);
+        }
+    }
+    (tree, contents)
+}
+
+#[tokio::test]
+async fn a_workspace_and_its_snapshot_come_back_with_what_the_session_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = Api::start(kept_in(dir.path())).await;
+    let id = api.new_session().await;
+    let mut sse = api.stream(&id, None).await;
+    api.message(&id, "#edits").await;
+    sse.until("turn.ended").await;
+    // A snapshot of the workspace after the turn: changed, created and deleted files.
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while api
+        .get(&format!("/v1/sessions/{id}/files?refresh=1"))
+        .await
+        .0
+        != 200
+    {
+        assert!(tokio::time::Instant::now() < deadline, "never listed");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let before = workspace_read(&api, &id).await;
+    let paths: Vec<&str> = before.0["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["path"].as_str())
+        .collect();
+    assert!(paths.contains(&"notes/todo.md"), "created: {paths:?}");
+    assert!(!paths.contains(&"docs/old.md"), "deleted: {paths:?}");
+    assert!(
+        paths.contains(&"src/export.ts"),
+        "the repository: {paths:?}"
+    );
+    api.sim.shutdown().await;
+
+    let api = Api::start(kept_in(dir.path())).await;
+    assert_eq!(workspace_read(&api, &id).await, before);
+}

@@ -76,7 +76,9 @@ async fn answering_an_action_whose_turn_ended_is_no_longer_pending() {
 #[tokio::test]
 async fn a_published_preview_keeps_its_workspace_past_the_lifetime() {
     let mut config = SimConfig::for_tests();
-    config.workspace_lifetime = Duration::from_millis(400);
+    // Long enough for the first turn to reach its preview on a loaded machine (the
+    // scripted turn takes about a second in a debug build there).
+    config.workspace_lifetime = Duration::from_secs(3);
     let api = Api::start(config).await;
     // Both workspaces come up in this order, so the published one's lifetime runs out
     // first: once the other is reclaimed, the published one has outlived its own.
