@@ -36,6 +36,8 @@ pub(crate) struct SimState {
     pub(crate) accepted_messages: Mutex<Vec<AcceptedMessage>>,
     /// Every answer to a required action that was accepted (not replayed), in order.
     pub(crate) answers: Mutex<Vec<AcceptedAnswer>>,
+    /// Every accepted (not replayed) session patch, in order.
+    pub(crate) patches: Mutex<Vec<crate::patch_log::AcceptedPatch>>,
     /// The last requests received, as `"METHOD /path?query"`, at most [`REQUESTS_KEPT`].
     pub(crate) requests: Mutex<VecDeque<String>>,
     /// Requests received per `"METHOD /route/{template}"`, since the start.
@@ -114,6 +116,7 @@ impl SimState {
             messages_by_key: Mutex::new(HashMap::new()),
             accepted_messages: Mutex::new(Vec::new()),
             answers: Mutex::new(Vec::new()),
+            patches: Mutex::new(Vec::new()),
             scoped_tokens: Arc::new(Mutex::new(scoped.into_iter().collect())),
             requests: Mutex::new(VecDeque::new()),
             request_counts: Mutex::new(BTreeMap::new()),
