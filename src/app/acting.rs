@@ -529,6 +529,20 @@ impl App {
             (Confirm::QueueAgain, false) => {
                 self.notice(Some(QUEUED_RECALL.into()));
             }
+            (
+                Confirm::RuleFromApproval {
+                    call_id,
+                    approve,
+                    rule,
+                    ..
+                },
+                true,
+            ) => self.act_rule_confirmed(&call_id, approve, rule),
+            (Confirm::RuleFromApproval { .. }, false) => {
+                self.notice(Some("nothing decided, no rule added".into()));
+            }
+            (Confirm::SetMode(mode), true) => self.act_mode_confirmed(mode),
+            (Confirm::SetMode(_), false) => self.notice(Some("approval mode left as it was".into())),
         }
         self.request_frame();
     }

@@ -131,8 +131,8 @@ impl FleetState {
 pub(crate) struct FleetFront {
     pub(crate) tui: Tui,
     pub(crate) state: FleetState,
-    client: ApiClient,
-    retry: SendRetry,
+    pub(super) client: ApiClient,
+    pub(super) retry: SendRetry,
     notifier: Notifier,
     changed: Arc<Notify>,
     frames: FrameScheduler,
@@ -418,6 +418,8 @@ impl FleetFront {
             FleetAction::Rename(id, title) => self.rename(id, title),
             FleetAction::Delete(id) => self.delete(id),
             FleetAction::Fork(id) => self.fork(id),
+            FleetAction::SetLabels(id, labels) => self.set_labels(id, labels),
+            FleetAction::SetMode(ids, mode) => self.set_mode(ids, mode),
             FleetAction::Consumed => {}
         }
     }
@@ -460,7 +462,7 @@ impl FleetFront {
     }
 
     /// Runs one write off the loop; its answer comes back as a message.
-    fn spawn<F>(&mut self, saying: &str, write: F)
+    pub(super) fn spawn<F>(&mut self, saying: &str, write: F)
     where
         F: std::future::Future<Output = FleetMsg> + Send + 'static,
     {
@@ -534,6 +536,9 @@ impl FleetFront {
 
     pub(crate) fn on_msg(&mut self, msg: FleetMsg) {
         self.frames.request();
+        let Some(msg) = self.on_policy_msg(msg) else {
+            return;
+        };
         let view = &mut self.state.view;
         let live = &self.state.live;
         match msg {

@@ -43,6 +43,16 @@ pub(crate) enum Confirm {
     UnpublishPreview,
     /// Enter on a message that is already queued on the server, unchanged.
     QueueAgain,
+    /// `a` / `d` on an approval: decide it and add `rule` (shown whole) to the session's
+    /// rules; `sensitive` when the approval was asked as sensitive.
+    RuleFromApproval {
+        call_id: String,
+        approve: bool,
+        rule: gobare_api::session_patch::PermissionRule,
+        sensitive: bool,
+    },
+    /// `M`: set the session's approval mode.
+    SetMode(gobare_api::session_patch::ApprovalMode),
 }
 
 impl Confirm {
@@ -63,6 +73,13 @@ impl Confirm {
             Confirm::QueueAgain => {
                 "This message is already queued on the server. Queue it a second time?".into()
             }
+            Confirm::RuleFromApproval {
+                approve,
+                rule,
+                sensitive,
+                ..
+            } => crate::sessions::policy::rule_question(*approve, rule, *sensitive),
+            Confirm::SetMode(mode) => crate::sessions::policy::mode_question(*mode),
         }
     }
 
@@ -77,6 +94,12 @@ impl Confirm {
             }
             Confirm::QueueAgain => {
                 "Enter does not answer this: y queues it again, n or Esc keeps it in the box"
+            }
+            Confirm::RuleFromApproval { .. } => {
+                "Enter does not answer this: y decides and adds the rule, n or Esc does neither"
+            }
+            Confirm::SetMode(_) => {
+                "Enter does not answer this: y sets the mode, n or Esc leaves it as it is"
             }
             Confirm::CancelTurn | Confirm::Quit { .. } => "y answers yes, n or Esc no",
         }

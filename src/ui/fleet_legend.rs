@@ -30,6 +30,10 @@ const FLEET: &[(&str, &str)] = &[
     ("Art 3", "artifacts published"),
     ("Usage 14m", "sandbox time used"),
     ("Last now / 5m", "time since the session last did something"),
+    (
+        "[job=8842]",
+        "the session's labels (metadata), after its name: l edits them, the filter job=8842 keeps the sessions labelled so (matched here, in the fleet)",
+    ),
 ];
 
 /// The inbox's marks.

@@ -28,6 +28,7 @@ pub(crate) mod markdown;
 pub(crate) mod overlay;
 pub(crate) mod pager;
 pub(crate) mod pane;
+pub(crate) mod policy_lines;
 pub mod prompt;
 pub(crate) mod save_progress;
 pub(crate) mod screen;

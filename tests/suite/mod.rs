@@ -49,6 +49,8 @@ mod pty_terminal;
 mod refusal_reopen;
 mod report_cli;
 mod restart_fidelity;
+mod rules_app;
+mod rules_shell;
 mod resume_faults;
 mod screen_reader;
 mod search_e2e;
