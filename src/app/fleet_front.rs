@@ -536,12 +536,10 @@ impl FleetFront {
 
     pub(crate) fn on_msg(&mut self, msg: FleetMsg) {
         self.frames.request();
-        let Some(msg) = self.on_policy_msg(msg) else {
-            return;
-        };
         let view = &mut self.state.view;
         let live = &self.state.live;
         match msg {
+            msg @ (FleetMsg::LabelsSet(_) | FleetMsg::ModeSet { .. }) => self.on_policy_msg(msg),
             FleetMsg::Answer { session_id, event } => {
                 self.state
                     .inbox

@@ -34,8 +34,8 @@ impl FleetFront {
         });
     }
 
-    /// What a fleet policy write ended with; `false` when `msg` is not one.
-    pub(super) fn on_policy_msg(&mut self, msg: FleetMsg) -> Option<FleetMsg> {
+    /// What a fleet policy write ended with.
+    pub(super) fn on_policy_msg(&mut self, msg: FleetMsg) {
         let view = &mut self.state.view;
         let live = &self.state.live;
         match msg {
@@ -71,8 +71,7 @@ impl FleetFront {
                     ),
                 }
             }
-            other => return Some(other),
+            _ => {}
         }
-        None
     }
 }

@@ -95,7 +95,7 @@ pub(crate) fn rule_question(approve: bool, rule: &PermissionRule, sensitive: boo
     format!(
         "{decide} and add the rule  {}  to this session? It is sent as written (this exact \
          {}); when it starts to apply is not in the reference, and the service may match \
-         more widely. {WHERE_TO_SEE}.",
+         more widely: {WHERE_TO_SEE}.",
         rule_line(rule),
         if rule.command.is_some() {
             "command"

@@ -761,10 +761,9 @@ impl FleetView {
             },
             FleetMode::ConfirmMode { ids, mode } => (
                 format!(
-                    "  Set the approval mode of the {} session{} shown to {mode}? From each one's next turn ({}). y set · M next mode · n cancel",
+                    "  Set approval mode {mode} on the {} session{} shown (from each one's next turn)? y set · M next mode · n cancel",
                     ids.len(),
                     if ids.len() == 1 { "" } else { "s" },
-                    crate::sessions::policy::mode_meaning(*mode),
                 ),
                 theme.warning,
             ),

@@ -102,21 +102,21 @@ fn m_asks_naming_how_many_and_m_again_picks_the_next_mode() {
     assert_eq!(press(&mut view, KeyCode::Char('M')), FleetAction::Consumed);
     let out = text(&mut view, &model);
     assert!(
-        out.contains("Set the approval mode of the 3 sessions shown to per_step?"),
+        out.contains("Set approval mode per_step on the 3 sessions shown"),
         "{out}"
     );
     assert!(out.contains("next turn"), "{out}");
     assert_eq!(press(&mut view, KeyCode::Char('M')), FleetAction::Consumed);
-    assert!(text(&mut view, &model).contains("to read_only?"));
+    assert!(text(&mut view, &model).contains("mode read_only on"));
     // Another letter answers nothing; n sends nothing.
     assert_eq!(press(&mut view, KeyCode::Char('x')), FleetAction::Consumed);
     assert_eq!(press(&mut view, KeyCode::Char('n')), FleetAction::Consumed);
-    assert!(!text(&mut view, &model).contains("Set the approval mode"));
+    assert!(!text(&mut view, &model).contains("Set approval mode"));
     // The filter narrows what is set.
     view.set_filter("job=8842".into());
     text(&mut view, &model);
     press(&mut view, KeyCode::Char('M'));
-    assert!(text(&mut view, &model).contains("of the 1 session shown"));
+    assert!(text(&mut view, &model).contains("on the 1 session shown"));
     assert_eq!(
         press(&mut view, KeyCode::Char('y')),
         FleetAction::SetMode(vec!["job-0000".into()], ApprovalMode::PerStep)
