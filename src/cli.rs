@@ -5,9 +5,9 @@ mod acts;
 mod rules_args;
 
 pub(crate) use acts::{AnswerArgs, CancelArgs, InboxArgs, SendArgs, WaitArgs, WaitUntil};
-pub(crate) use rules_args::{RulesArgs, parse_label};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use gobare_sim::SimArgs;
+pub(crate) use rules_args::{RulesArgs, parse_label};
 use std::path::PathBuf;
 use url::Url;
 

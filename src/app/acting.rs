@@ -542,7 +542,9 @@ impl App {
                 self.notice(Some("nothing decided, no rule added".into()));
             }
             (Confirm::SetMode(mode), true) => self.act_mode_confirmed(mode),
-            (Confirm::SetMode(_), false) => self.notice(Some("approval mode left as it was".into())),
+            (Confirm::SetMode(_), false) => {
+                self.notice(Some("approval mode left as it was".into()))
+            }
         }
         self.request_frame();
     }

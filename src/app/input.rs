@@ -148,7 +148,9 @@ impl App {
             return self.key_to_input(key);
         }
         if let KeyCode::Char(c @ ('a' | 'd')) = key.code
-            && !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+            && !key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
             && self.act_rule_from_approval(c == 'a')
         {
             return;

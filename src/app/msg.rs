@@ -31,7 +31,7 @@ pub(crate) enum AppMsg {
     },
     /// A change of the session's rules or mode ended (`app::policy`).
     PolicyWritten {
-        change: crate::app::policy::PolicyChange,
+        change: crate::sessions::policy::PolicyChange,
         result: Box<Result<gobare_api::model::Session, ApiError>>,
     },
     /// A preview publish (or unpublish) ended (`app::preview`).

@@ -8,18 +8,11 @@ use super::App;
 use super::msg::AppMsg;
 use crate::keys::mode::Confirm;
 use crate::session::{Severity, Update};
-use crate::sessions::policy::{self, MODE_TIMING, Policy, WHERE_TO_SEE};
+use crate::sessions::policy::{self, MODE_TIMING, Policy, PolicyChange, WHERE_TO_SEE};
 use gobare_api::error::ApiError;
 use gobare_api::model::{RequiredActionKind, Session};
 use gobare_api::retry::SendRetry;
 use gobare_api::session_patch::{PermissionRule, RuleDecision, SessionPatch};
-
-/// What a finished policy write was, for its notice.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum PolicyChange {
-    Rule(PermissionRule),
-    Mode(gobare_api::session_patch::ApprovalMode),
-}
 
 impl App {
     /// `a` / `d` while an approval is shown: ask, naming the whole rule, before anything
@@ -74,7 +67,12 @@ impl App {
 
     /// `y` to [`Confirm::RuleFromApproval`]: the decision as `y` / `n` would send it,
     /// then the rule list with the rule added.
-    pub(super) fn act_rule_confirmed(&mut self, call_id: &str, approve: bool, rule: PermissionRule) {
+    pub(super) fn act_rule_confirmed(
+        &mut self,
+        call_id: &str,
+        approve: bool,
+        rule: PermissionRule,
+    ) {
         self.enter_decided();
         let Some(input) =
             self.screen

@@ -1038,8 +1038,6 @@ pub(crate) const TABLE: &[Binding] = &[
         .hint("n new", Shown::Always),
     row(F_LIST, &[c('r')], F(FleetKey::Rename), "rename: edit the title, Enter saves")
         .hint("r rename", Shown::Always),
-    row(F_LIST, &[c('l')], F(FleetKey::Labels), "labels: edit the session's key=value labels, Enter saves (shown in the row as [key=value])"),
-    row(F_LIST, &[c('M')], F(FleetKey::Mode), "set the approval mode of every session shown (the filter narrows them): asks, naming how many; M again picks the next mode"),
     row(F_LIST, &[c('d')], F(FleetKey::Delete), "delete (asks y / n first)")
         .hint("d delete", Shown::Always),
     row(F_LIST, &[c('f')], F(FleetKey::Fork), "fork (asks y / n first; the copy's title says fork)")
@@ -1049,6 +1047,8 @@ pub(crate) const TABLE: &[Binding] = &[
     row(F_LIST, &[c('T')], F(FleetKey::Theme), "next theme: dark, light, high contrast, colour-blind (for this run)"),
     row(F_LIST, &[k(KeyCode::F(3))], F(FleetKey::NextDecision), "the inbox, at the soonest deadline"),
     row(F_LIST, &[c('D')], F(FleetKey::Changes), "open the session with its changes view (every file it changed, as one diff)"),
+    row(F_LIST, &[c('l')], F(FleetKey::Labels), "labels: edit the session's key=value labels, Enter saves (shown in the row as [key=value])"),
+    row(F_LIST, &[c('M')], F(FleetKey::Mode), "set the approval mode of every session shown (the filter narrows them): asks, naming how many; M again picks the next mode"),
     row(F_LIST, &[k(KeyCode::F(1)), c('?')], F(FleetKey::Help), "the fleet's keys (this list)")
         .hint("F1 keys", Shown::Always),
     row(F_LIST, &[c('q')], F(FleetKey::Quit), "leave")

@@ -80,7 +80,10 @@ pub(crate) fn parse(typed: &str) -> Result<BTreeMap<String, String>, String> {
         }
     }
     if labels.len() > 16 {
-        return Err(format!("{} labels: a session holds at most 16", labels.len()));
+        return Err(format!(
+            "{} labels: a session holds at most 16",
+            labels.len()
+        ));
     }
     Ok(labels)
 }

@@ -16,9 +16,15 @@ const VALUE_CHARS: usize = 500;
 /// What the reference says of when a change applies: only `approval_mode` has a timing
 /// ("from the next turn"); of rules it says nothing.
 pub(crate) const MODE_TIMING: &str = "the approval mode applies from the next turn";
-pub(crate) const RULE_TIMING: &str =
-    "the reference does not say when a rule starts to apply, nor how the service matches it: \
+pub(crate) const RULE_TIMING: &str = "the reference does not say when a rule starts to apply, nor how the service matches it: \
      it may match more widely than exactly";
+
+/// What a finished policy write from the app was, for its notice.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum PolicyChange {
+    Rule(PermissionRule),
+    Mode(ApprovalMode),
+}
 
 /// The session's policy as read: its mode (`None`: the server sent none, `auto` is the
 /// default) and rules (`None`: a rule this client cannot read, so the list must not be
@@ -34,7 +40,11 @@ impl Policy {
         Policy {
             mode: session.agent.approval_mode.clone(),
             rules: PermissionRule::read_all(
-                session.agent.permission_rules.as_deref().unwrap_or_default(),
+                session
+                    .agent
+                    .permission_rules
+                    .as_deref()
+                    .unwrap_or_default(),
             ),
         }
     }
@@ -181,7 +191,9 @@ pub(crate) fn rule_for_call(
         rule.command = Some(command.to_string());
     } else if let Some(path) = arg("path").or_else(|| arg("file_path")) {
         rule.path = Some(path.to_string());
-    } else if let Some(host) = arg("url").and_then(|u| url::Url::parse(u).ok()?.host_str().map(String::from)) {
+    } else if let Some(host) =
+        arg("url").and_then(|u| url::Url::parse(u).ok()?.host_str().map(String::from))
+    {
         rule.domain = Some(host);
     }
     rule
@@ -214,7 +226,10 @@ mod tests {
         let r = parse_spec(RuleDecision::Deny, "*:path=/etc").unwrap();
         assert_eq!((r.tool, r.path.as_deref()), (None, Some("/etc")));
         assert_eq!(
-            parse_spec(RuleDecision::Deny, "write").unwrap().tool.as_deref(),
+            parse_spec(RuleDecision::Deny, "write")
+                .unwrap()
+                .tool
+                .as_deref(),
             Some("write")
         );
         for bad in ["*", "", "bash:command", "bash:file=/x", "bash:command="] {
@@ -229,7 +244,10 @@ mod tests {
             "bash",
             &json!({"command": "systemctl restart export-worker", "path": "/x"}),
         );
-        assert_eq!(r.command.as_deref(), Some("systemctl restart export-worker"));
+        assert_eq!(
+            r.command.as_deref(),
+            Some("systemctl restart export-worker")
+        );
         assert_eq!(r.path, None);
         let r = rule_for_call(RuleDecision::Deny, "write", &json!({"path": "/etc/hosts"}));
         assert_eq!(r.path.as_deref(), Some("/etc/hosts"));

@@ -28,10 +28,7 @@ pub(crate) fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'st
             theme.warning,
         )),
         Some(rules) if rules.is_empty() => out.push(truncate(
-            Line::styled(
-                "rules: none (a / d on an approval add one)",
-                theme.dim,
-            ),
+            Line::styled("rules: none (a / d on an approval add one)", theme.dim),
             w,
         )),
         Some(rules) => {

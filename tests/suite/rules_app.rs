@@ -103,9 +103,19 @@ fn an_allow_rule_from_an_approval_is_exact_and_the_next_turn_runs_it_unasked() {
         "the second turn to complete unasked",
         TIMEOUT,
         || (completed(&sim, &session) == 2).then_some(()),
-        || format!("{:?}\n{}", sim.required_actions(&session), pty.screen_text()),
+        || {
+            format!(
+                "{:?}\n{}",
+                sim.required_actions(&session),
+                pty.screen_text()
+            )
+        },
     );
-    assert_eq!(sim.sim.answers().len(), 1, "the second restart was not asked for");
+    assert_eq!(
+        sim.sim.answers().len(),
+        1,
+        "the second restart was not asked for"
+    );
     assert!(support::app::quit(&mut pty, TIMEOUT).success());
 }
 
@@ -121,7 +131,10 @@ fn m_sets_the_mode_after_asking_and_the_next_turn_follows_it() {
     pty.wait_for(
         "the mode question",
         |s| {
-            let flat = bottom(s, 8).split_whitespace().collect::<Vec<_>>().join(" ");
+            let flat = bottom(s, 8)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
             flat.contains("approval mode to per_step") && flat.contains("from the next turn")
         },
         TIMEOUT,

@@ -120,7 +120,11 @@ async fn the_mode_goes_as_sent_and_applies_from_the_next_turn() {
     let shown: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(shown["approval_mode"], "per_step");
     assert_eq!(shown["changed"], true);
-    assert!(stderr(&out).contains("from the next turn"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("from the next turn"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(
         sim.patches()[0].body,
         json!({"agent": {"approval_mode": "per_step"}})
@@ -153,13 +157,20 @@ async fn refusals_say_why_and_send_nothing() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("sessions:write"), "{}", stderr(&out));
-    assert!(!stderr(&out).contains(&read_only), "the token is never printed");
+    assert!(
+        !stderr(&out).contains(&read_only),
+        "the token is never printed"
+    );
     assert!(sim.patches().is_empty());
 
     // Shown, never changed, without options.
     let out = run(&sim, &home, &["rules", &id]).await;
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stdout(&out).contains("approval mode: auto"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("approval mode: auto"),
+        "{}",
+        stdout(&out)
+    );
     assert!(stdout(&out).contains("rules: none"), "{}", stdout(&out));
 }
 
@@ -170,7 +181,11 @@ async fn list_filters_by_label_on_the_server_and_shows_labels() {
     let other = sim.create_session(Some("other"));
     let labels = BTreeMap::from([("job".to_string(), "8842".to_string())]);
     client(&sim)
-        .patch_session(&tagged, &SessionPatch::labels(labels), &IdempotencyKey::new())
+        .patch_session(
+            &tagged,
+            &SessionPatch::labels(labels),
+            &IdempotencyKey::new(),
+        )
         .await
         .unwrap();
     let home = Home::new();

@@ -220,7 +220,10 @@ pub struct SessionFilter {
 impl SessionFilter {
     fn query(&self) -> impl Iterator<Item = (&'static str, String)> + '_ {
         let status = self.status.iter().map(|s| ("status", s.clone()));
-        let label = self.label.iter().map(|(k, v)| ("metadata", format!("{k}:{v}")));
+        let label = self
+            .label
+            .iter()
+            .map(|(k, v)| ("metadata", format!("{k}:{v}")));
         status
             .chain(self.root.iter().map(|r| ("root", r.clone())))
             .chain(label)

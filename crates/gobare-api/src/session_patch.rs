@@ -53,7 +53,10 @@ impl ApprovalMode {
 
     /// The mode after this one when cycling.
     pub fn next(self) -> ApprovalMode {
-        let at = ApprovalMode::ALL.iter().position(|m| *m == self).unwrap_or(0);
+        let at = ApprovalMode::ALL
+            .iter()
+            .position(|m| *m == self)
+            .unwrap_or(0);
         ApprovalMode::ALL[(at + 1) % ApprovalMode::ALL.len()]
     }
 }
@@ -295,7 +298,10 @@ mod tests {
         }
         assert_eq!(seen, ApprovalMode::ALL);
         assert_eq!(m, ApprovalMode::Auto);
-        assert_eq!(ApprovalMode::parse("read_only"), Some(ApprovalMode::ReadOnly));
+        assert_eq!(
+            ApprovalMode::parse("read_only"),
+            Some(ApprovalMode::ReadOnly)
+        );
         assert_eq!(ApprovalMode::parse("never"), None);
     }
 }

@@ -228,7 +228,9 @@ mod tests {
             Decision::Ask
         );
         let longer = json!({"command": "systemctl restart export-worker; rm -rf /"});
-        let exact = [json!({"decision": "allow", "tool": "bash", "command": "systemctl restart export-worker"})];
+        let exact = [
+            json!({"decision": "allow", "tool": "bash", "command": "systemctl restart export-worker"}),
+        ];
         assert_eq!(
             decide(Some("per_step"), &exact, "bash", &args, false),
             Decision::Run

@@ -53,8 +53,14 @@ fn labels_show_after_the_name_sanitized_and_the_filter_matches_them() {
     let model = labelled();
     let mut view = FleetView::new();
     let out = text(&mut view, &model);
-    assert!(out.contains("Nightly report  [job=8842 team=data]"), "{out}");
-    assert!(!out.contains('\u{1b}') && !out.contains('\u{202e}'), "{out:?}");
+    assert!(
+        out.contains("Nightly report  [job=8842 team=data]"),
+        "{out}"
+    );
+    assert!(
+        !out.contains('\u{1b}') && !out.contains('\u{202e}'),
+        "{out:?}"
+    );
     view.set_filter("job=8842".into());
     let out = text(&mut view, &model);
     assert!(out.contains("Nightly report"), "{out}");

@@ -83,7 +83,10 @@ fn the_rule_question_shows_the_whole_rule_and_what_is_not_promised() {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
-    assert!(flat.contains("Approve this SENSITIVE action and add the rule"), "{out}");
+    assert!(
+        flat.contains("Approve this SENSITIVE action and add the rule"),
+        "{out}"
+    );
     assert!(
         flat.contains("allow bash command systemctl restart export-worker to this session"),
         "{out}"

@@ -51,7 +51,11 @@ async fn an_allow_rule_added_while_asked_runs_the_exact_command_unasked_next_tur
     let ran: Vec<String> = frames
         .iter()
         .filter(|f| f.kind() == "agent.tool_call")
-        .filter_map(|f| f.json()["payload"]["args"]["command"].as_str().map(String::from))
+        .filter_map(|f| {
+            f.json()["payload"]["args"]["command"]
+                .as_str()
+                .map(String::from)
+        })
         .collect();
     assert!(ran.contains(&RESTART.to_string()), "{ran:?}");
 }
@@ -112,7 +116,10 @@ async fn labels_are_set_cleared_and_filter_the_list() {
     let tagged = api.new_session().await;
     let other = api.new_session().await;
     let (status, body) = patch(&api, &tagged, json!({"metadata": {"job": "8842"}})).await;
-    assert_eq!((status, body["metadata"].clone()), (200, json!({"job": "8842"})));
+    assert_eq!(
+        (status, body["metadata"].clone()),
+        (200, json!({"job": "8842"}))
+    );
     let (_, list) = api.get("/v1/sessions?metadata=job:8842").await;
     let ids: Vec<&str> = list["data"]
         .as_array()
@@ -144,6 +151,14 @@ async fn refusals_come_in_the_error_body() {
         assert!(body["error"]["message"].is_string());
         assert!(body["error"]["request_id"].is_string());
     }
-    let (status, body) = patch(&api, "00000000-0000-4000-8000-000000000000", json!({"title": "x"})).await;
-    assert_eq!((status, body["error"]["code"].clone()), (404, json!("not_found")));
+    let (status, body) = patch(
+        &api,
+        "00000000-0000-4000-8000-000000000000",
+        json!({"title": "x"}),
+    )
+    .await;
+    assert_eq!(
+        (status, body["error"]["code"].clone()),
+        (404, json!("not_found"))
+    );
 }
