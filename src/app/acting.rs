@@ -545,6 +545,8 @@ impl App {
             (Confirm::SetMode(_), false) => {
                 self.notice(Some("approval mode left as it was".into()))
             }
+            (Confirm::RemoveRule(rule), true) => self.act_remove_confirmed(rule),
+            (Confirm::RemoveRule(_), false) => self.notice(Some("the rule stays".into())),
         }
         self.request_frame();
     }

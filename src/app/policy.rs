@@ -1,6 +1,7 @@
 //! The session's rules and mode from the session front: `a` / `d` on a waiting approval
 //! decide it and add an exact `allow` / `deny` rule (the whole rule shown and `y` asked
-//! first), `M` in the panes sets the next approval mode (asked first). Each change is one
+//! first), `M` in the panes sets the next approval mode and `X` removes the newest rule
+//! (each asked first). Each change is one
 //! keyed `PATCH`, a person's action, in the background; the session as answered replaces
 //! the one shown, so the Workspace pane shows the new rules and mode.
 
@@ -110,6 +111,38 @@ impl App {
         self.screen.ask(Confirm::SetMode(next));
     }
 
+    /// `X` in the panes: ask, naming it, to remove the newest rule.
+    pub(super) fn act_remove_newest_rule(&mut self) {
+        if self.refused_read_only() {
+            return;
+        }
+        match self.current_rules() {
+            None => self.notice_at(
+                Severity::Warn,
+                "the session holds a rule this client cannot read: nothing is removed here".into(),
+            ),
+            Some(rules) => match rules.last() {
+                None => self.notice(Some("the session has no rules to remove".into())),
+                Some(newest) => self.screen.ask(Confirm::RemoveRule(newest.clone())),
+            },
+        }
+    }
+
+    /// `y` to [`Confirm::RemoveRule`]: removed only while it is still the newest.
+    pub(super) fn act_remove_confirmed(&mut self, rule: PermissionRule) {
+        let Some(mut rules) = self.current_rules() else {
+            return;
+        };
+        if rules.last() != Some(&rule) {
+            self.notice(Some(
+                "the rules changed meanwhile: nothing removed (X again shows the newest)".into(),
+            ));
+            return;
+        }
+        rules.pop();
+        self.write_policy(SessionPatch::rules(rules), PolicyChange::Removed(rule));
+    }
+
     /// `y` to [`Confirm::SetMode`].
     pub(super) fn act_mode_confirmed(&mut self, mode: gobare_api::session_patch::ApprovalMode) {
         self.write_policy(SessionPatch::mode(mode), PolicyChange::Mode(mode));
@@ -143,6 +176,9 @@ impl App {
                          service may match more widely; {WHERE_TO_SEE}",
                         policy::rule_line(&rule)
                     ),
+                    PolicyChange::Removed(rule) => {
+                        format!("rule removed: {}", policy::rule_line(&rule))
+                    }
                     PolicyChange::Mode(mode) => {
                         format!("approval mode {mode}: {MODE_TIMING}")
                     }
@@ -152,6 +188,7 @@ impl App {
             Err(e) => {
                 let what = match change {
                     PolicyChange::Rule(_) => "add the rule (the decision itself was sent)",
+                    PolicyChange::Removed(_) => "remove the rule",
                     PolicyChange::Mode(_) => "set the approval mode",
                 };
                 self.notice_at(

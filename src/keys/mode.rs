@@ -53,6 +53,8 @@ pub(crate) enum Confirm {
     },
     /// `M`: set the session's approval mode.
     SetMode(gobare_api::session_patch::ApprovalMode),
+    /// `X`: remove `rule`, the newest of the session's rules.
+    RemoveRule(gobare_api::session_patch::PermissionRule),
 }
 
 impl Confirm {
@@ -80,6 +82,10 @@ impl Confirm {
                 ..
             } => crate::sessions::policy::rule_question(*approve, rule, *sensitive),
             Confirm::SetMode(mode) => crate::sessions::policy::mode_question(*mode),
+            Confirm::RemoveRule(rule) => format!(
+                "Remove the newest rule  {}  from this session?",
+                crate::sessions::policy::rule_line(rule)
+            ),
         }
     }
 
@@ -100,6 +106,9 @@ impl Confirm {
             }
             Confirm::SetMode(_) => {
                 "Enter does not answer this: y sets the mode, n or Esc leaves it as it is"
+            }
+            Confirm::RemoveRule(_) => {
+                "Enter does not answer this: y removes the rule, n or Esc keeps it"
             }
             Confirm::CancelTurn | Confirm::Quit { .. } => "y answers yes, n or Esc no",
         }

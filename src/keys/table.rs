@@ -811,6 +811,13 @@ pub(crate) const TABLE: &[Binding] = &[
     .action("approval_mode"),
     row(
         Panes,
+        &[c('X')],
+        Do(Intent::RemoveNewestRule),
+        "remove the session's newest permission rule, named first (asks; y only); any rule: gobare-tui rules ID --remove N",
+    )
+    .action("remove_rule"),
+    row(
+        Panes,
         &[c('s')],
         Do(Intent::Shell),
         "a shell in the workspace over SSH ([shell] in the config)",

@@ -23,6 +23,7 @@ pub(crate) const RULE_TIMING: &str = "the reference does not say when a rule sta
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum PolicyChange {
     Rule(PermissionRule),
+    Removed(PermissionRule),
     Mode(ApprovalMode),
 }
 

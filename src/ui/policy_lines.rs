@@ -18,7 +18,10 @@ pub(crate) fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'st
         Line::from(vec![
             Span::styled("approval mode ", theme.dim),
             Span::styled(policy.mode_words(), theme.strong),
-            Span::styled("  (M: next, from the next turn)", theme.dim),
+            Span::styled(
+                "  (M: next, from the next turn · X removes the newest rule)",
+                theme.dim,
+            ),
         ]),
         w,
     )];

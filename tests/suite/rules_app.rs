@@ -116,6 +116,32 @@ fn an_allow_rule_from_an_approval_is_exact_and_the_next_turn_runs_it_unasked() {
         1,
         "the second restart was not asked for"
     );
+
+    // X in the panes names the newest rule and removes it after y.
+    pty.send_keys(keys::SHIFT_TAB);
+    pty.send_keys("X");
+    pty.wait_for(
+        "the removal question naming the rule",
+        |s| {
+            let flat = bottom(s, 8)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            flat.contains("Remove the newest rule") && flat.contains(RESTART)
+        },
+        TIMEOUT,
+    );
+    assert_eq!(sim.sim.patches().len(), 1, "nothing sent before y");
+    pty.send_keys("y");
+    pty.wait_for(
+        "the rule to go",
+        |s| status_line(s).contains("rule removed"),
+        TIMEOUT,
+    );
+    assert_eq!(
+        sim.sim.patches()[1].body,
+        json!({"agent": {"permission_rules": []}})
+    );
     assert!(support::app::quit(&mut pty, TIMEOUT).success());
 }
 
