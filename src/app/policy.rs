@@ -1,9 +1,9 @@
 //! The session's rules and mode from the session front: `a` / `d` on a waiting approval
 //! decide it and add an exact `allow` / `deny` rule (the whole rule shown and `y` asked
 //! first), `M` in the panes sets the next approval mode and `X` removes the newest rule
-//! (each asked first). Each change is one
-//! keyed `PATCH`, a person's action, in the background; the session as answered replaces
-//! the one shown, so the Workspace pane shows the new rules and mode.
+//! (each asked first). Each change is one keyed `PATCH`, a person's action, in the
+//! background; the session as answered replaces the one shown, so the Workspace pane shows
+//! the new rules and mode.
 
 use super::App;
 use super::msg::AppMsg;
