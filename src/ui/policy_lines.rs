@@ -18,10 +18,7 @@ pub(crate) fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'st
         Line::from(vec![
             Span::styled("approval mode ", theme.dim),
             Span::styled(policy.mode_words(), theme.strong),
-            Span::styled(
-                "  (M: next, from the next turn · X removes the newest rule)",
-                theme.dim,
-            ),
+            Span::styled("  (M: next, from the next turn)", theme.dim),
         ]),
         w,
     )];
@@ -35,7 +32,10 @@ pub(crate) fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'st
             w,
         )),
         Some(rules) => {
-            out.push(Line::styled(format!("rules ({})", rules.len()), theme.dim));
+            out.push(Line::styled(
+                format!("rules ({}) · X removes the newest", rules.len()),
+                theme.dim,
+            ));
             for (i, rule) in rules.iter().enumerate() {
                 let line = format!("{}. {}", i + 1, policy::rule_line(rule));
                 for (n, l) in text::wrap(&line, w.saturating_sub(2).max(1))
