@@ -64,10 +64,11 @@ impl PaneComponent for WorkspacePane {
 /// The pane's lines, the budgets last ([`super::budget_view`]).
 fn with_budgets(ctx: &Ctx, budgets: &crate::budget::Budgets, w: usize) -> Vec<Line<'static>> {
     let mut out = lines(ctx.view, w, ctx.theme);
-    out.extend(super::policy_lines::lines(ctx.view, w, ctx.theme));
     out.extend(super::budget_view::workspace_lines(
         ctx.view, budgets, w, ctx.theme,
     ));
+    // Last: the budgets keep their place in a short pane.
+    out.extend(super::policy_lines::lines(ctx.view, w, ctx.theme));
     out
 }
 

@@ -68,9 +68,16 @@ fn an_allow_rule_from_an_approval_is_exact_and_the_next_turn_runs_it_unasked() {
     assert!(sim.sim.patches().is_empty(), "nothing sent before y");
     assert!(sim.sim.answers().is_empty(), "nothing decided before y");
     pty.send_keys("y");
+    // The notice is passing; the simulator's record and the pane's list stay.
+    until(
+        "the rule in the simulator's record",
+        TIMEOUT,
+        || (!sim.sim.patches().is_empty()).then_some(()),
+        || pty.screen_text(),
+    );
     pty.wait_for(
-        "the rule to land",
-        |s| status_line(s).contains("rule added"),
+        "the rule listed in the Workspace pane",
+        |s| s.contents().contains("rules (1)"),
         TIMEOUT,
     );
     let patches = sim.sim.patches();
@@ -133,10 +140,11 @@ fn an_allow_rule_from_an_approval_is_exact_and_the_next_turn_runs_it_unasked() {
     );
     assert_eq!(sim.sim.patches().len(), 1, "nothing sent before y");
     pty.send_keys("y");
-    pty.wait_for(
-        "the rule to go",
-        |s| status_line(s).contains("rule removed"),
+    until(
+        "the removal in the simulator's record",
         TIMEOUT,
+        || (sim.sim.patches().len() == 2).then_some(()),
+        || pty.screen_text(),
     );
     assert_eq!(
         sim.sim.patches()[1].body,
@@ -167,10 +175,11 @@ fn m_sets_the_mode_after_asking_and_the_next_turn_follows_it() {
     );
     assert!(sim.sim.patches().is_empty(), "nothing sent before y");
     pty.send_keys("y");
-    pty.wait_for(
-        "the mode to land",
-        |s| status_line(s).contains("approval mode per_step"),
+    until(
+        "the mode in the simulator's record",
         TIMEOUT,
+        || (!sim.sim.patches().is_empty()).then_some(()),
+        || pty.screen_text(),
     );
     assert_eq!(
         sim.sim.patches()[0].body,
