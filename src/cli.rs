@@ -2,10 +2,12 @@
 //! visible to every user of the machine through `ps`.
 
 mod acts;
+mod rules_args;
 
 pub(crate) use acts::{AnswerArgs, CancelArgs, InboxArgs, SendArgs, WaitArgs, WaitUntil};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use gobare_sim::SimArgs;
+pub(crate) use rules_args::{RulesArgs, parse_label};
 use std::path::PathBuf;
 use url::Url;
 
@@ -23,6 +25,8 @@ Examples:
   gobare-tui wait 3f9c --timeout 30m && echo done
   gobare-tui answer 3f9c --approve --note \"only this once\"
   gobare-tui inbox --json
+  gobare-tui rules 3f9c --allow 'bash:command=npm test' --mode per_step
+  gobare-tui list --label job=8842
   gobare-tui demo
 
 Environment:
@@ -148,6 +152,8 @@ pub(crate) enum CliCommand {
     Wait(WaitArgs),
     /// Every decision waiting on you across the organization, soonest deadline first.
     Inbox(InboxArgs),
+    /// Show or change a session's approval mode and permission rules.
+    Rules(RulesArgs),
 }
 
 impl CliCommand {
@@ -171,6 +177,7 @@ impl CliCommand {
             CliCommand::Answer(_) => "answer",
             CliCommand::Wait(_) => "wait",
             CliCommand::Inbox(_) => "inbox",
+            CliCommand::Rules(_) => "rules",
         }
     }
 }
@@ -186,6 +193,10 @@ pub(crate) struct FleetArgs {
     /// Only this session and its sub-sessions (its crew); an id or a unique prefix.
     #[arg(long, value_name = "SESSION_ID")]
     pub(crate) root: Option<String>,
+    /// Start filtered to the sessions labelled KEY=VALUE (matched in the fleet: its
+    /// stream cannot be filtered by label; `/` changes the filter, Esc clears it).
+    #[arg(long, value_name = "KEY=VALUE", value_parser = parse_label)]
+    pub(crate) label: Option<(String, String)>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -196,7 +207,8 @@ waiting on you come first, then failed, working and idle ones, each most recent 
 
 With --json, one object per line: id, title, title_from_first_message, status, attention,
 needs (\"approval\", \"question\", \"function_call\" or null), workspace, parent_session_id,
-created_at, updated_at (Unix ms).")]
+labels (the session's metadata, or null), created_at, updated_at (Unix ms). A text row ends
+with the session's labels, `[key=value …]`.")]
 pub(crate) struct ListArgs {
     /// One JSON object per line instead of text.
     #[arg(long)]
@@ -207,6 +219,9 @@ pub(crate) struct ListArgs {
     /// Only sessions with this status.
     #[arg(long, value_name = "STATUS", value_enum)]
     pub(crate) status: Option<StatusFilter>,
+    /// Only sessions labelled KEY=VALUE (the server filters, `metadata=KEY:VALUE`).
+    #[arg(long, value_name = "KEY=VALUE", value_parser = parse_label)]
+    pub(crate) label: Option<(String, String)>,
 }
 
 /// `GET /v1/sessions?status=` values (§6.3).

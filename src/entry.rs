@@ -96,6 +96,7 @@ async fn run(command: Option<CliCommand>, config: Config) -> Result<()> {
         Some(CliCommand::Answer(args)) => commands::answer::run(config, args).await,
         Some(CliCommand::Wait(args)) => commands::wait::run(config, args).await,
         Some(CliCommand::Inbox(args)) => commands::inbox::run(config, args).await,
+        Some(CliCommand::Rules(args)) => commands::rules::run(config, args).await,
     }
 }
 

@@ -1,4 +1,4 @@
-//! `gobare-tui list [--json] [--root ID] [--status S]`: one line per session, the ones that
+//! `gobare-tui list [--json] [--root ID] [--status S] [--label K=V]`: one line per session, the ones that
 //! need the user first (needs you → failed → working → idle, then the most recent).
 //!
 //! Every page of `GET /v1/sessions` is read (the order needs them all), then one small
@@ -35,6 +35,7 @@ pub(crate) async fn run(config: Config, args: ListArgs) -> Result<()> {
     let filter = SessionFilter {
         status: args.status.map(|s| s.as_str().to_string()),
         root,
+        label: args.label.clone(),
     };
     let listed = list_all(&client, &filter)
         .await
@@ -101,8 +102,11 @@ pub(crate) fn text_line(session: &Session, first: &FirstMessages, now_ms: i64) -
         .map(|l| text::one_line(&l, LABEL_CHARS))
         .unwrap_or_else(|| "(untitled)".into());
     let age = crate::outputs::times::age(now_ms - session.updated_at);
+    let labels = crate::sessions::labels::words(session)
+        .map(|l| format!("  [{l}]"))
+        .unwrap_or_default();
     format!(
-        "{}  {:<STATE_COLS$}  {:<WORKSPACE_COLS$}  {:>AGE_COLS$}  {label}",
+        "{}  {:<STATE_COLS$}  {:<WORKSPACE_COLS$}  {:>AGE_COLS$}  {label}{labels}",
         text::line(&session.id),
         state_label(session),
         workspace(session).unwrap_or_else(|| "unknown".into()),
@@ -131,6 +135,7 @@ pub(crate) fn json_line(session: &Session, first: &FirstMessages) -> String {
         "needs": attention::needs(session).map(|n| n.as_str()),
         "workspace": session.environment.state.as_ref().map(|s| s.as_str()),
         "parent_session_id": session.parent_session_id,
+        "labels": session.metadata,
         "created_at": session.created_at,
         "updated_at": session.updated_at,
     });

@@ -15,6 +15,7 @@ pub(crate) mod inbox;
 pub(crate) mod list;
 pub(crate) mod new;
 pub(crate) mod report;
+pub(crate) mod rules;
 pub(crate) mod send;
 pub(crate) mod session_id;
 pub(crate) mod sim;

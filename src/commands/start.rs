@@ -41,6 +41,7 @@ pub(crate) async fn run(config: Config) -> color_eyre::Result<()> {
             notice,
             root: None,
             selected: None,
+            filter: None,
         };
         return runtime::run(config, start).await;
     }

@@ -51,6 +51,8 @@ pub struct FleetRow {
     pub last_activity: i64,
     /// Whether the session resource has been read (a row first seen on the stream has not).
     pub known: bool,
+    /// The session's labels (`metadata`), as last read.
+    pub labels: std::collections::BTreeMap<String, String>,
     /// The model's generation when something this row shows last changed: views keep what
     /// they drew of the row until it moves on.
     pub version: u64,
@@ -76,6 +78,7 @@ impl FleetRow {
             created_at: at,
             last_activity: at,
             known: false,
+            labels: std::collections::BTreeMap::new(),
             version: 0,
         }
     }
@@ -395,6 +398,7 @@ impl FleetModel {
             .as_deref()
             .map(|p| text::one_line(p, 64));
         row.created_at = session.created_at;
+        row.labels = crate::sessions::labels::of(session);
         row.known = true;
         // An event newer than this copy of the session wins: the copy may predate it.
         let current =

@@ -90,6 +90,7 @@ pub fn ordered_by<'a>(
                 r.id.to_lowercase().contains(&needle)
                     || r.label()
                         .is_some_and(|l| l.to_lowercase().contains(&needle))
+                    || crate::sessions::labels::any_contains(&r.labels, &needle)
             })
             .collect();
         // Ranks end with the id: no two are equal, so an unstable sort is as good.

@@ -12,6 +12,8 @@ pub(crate) enum FleetScope {
     Filter,
     /// Typing a session's new title: letters are the title.
     Rename,
+    /// Typing a session's labels: letters are the labels.
+    Labels,
     /// Asked before a delete or a fork: only y or n answers.
     Confirm,
     /// The fleet's key list (F1).
@@ -45,6 +47,11 @@ pub(crate) enum FleetKey {
     Rename,
     Delete,
     Fork,
+    /// Edit the selected session's labels.
+    Labels,
+    /// Set the approval mode of the sessions shown (asks, naming how many); in that
+    /// question, the next mode.
+    Mode,
     /// Enter while typing: keep the filter, save the title.
     Done,
     /// Esc while typing: drop the filter, keep the old title.

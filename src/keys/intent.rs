@@ -74,6 +74,10 @@ pub(crate) enum Intent {
     ToggleDiff,
     /// `p`: publish or unpublish the preview (asks first).
     TogglePreview,
+    /// `M`: set the session's approval mode to the next one (asks first).
+    CycleApprovalMode,
+    /// `X`: remove the session's newest permission rule (asks first, naming it).
+    RemoveNewestRule,
     /// `s`: a shell in the workspace over SSH, the UI suspended while it runs.
     Shell,
     /// `x`: write the session's Markdown export to a file.

@@ -43,6 +43,18 @@ pub(crate) enum Confirm {
     UnpublishPreview,
     /// Enter on a message that is already queued on the server, unchanged.
     QueueAgain,
+    /// `a` / `d` on an approval: decide it and add `rule` (shown whole) to the session's
+    /// rules; `sensitive` when the approval was asked as sensitive.
+    RuleFromApproval {
+        call_id: String,
+        approve: bool,
+        rule: gobare_api::session_patch::PermissionRule,
+        sensitive: bool,
+    },
+    /// `M`: set the session's approval mode.
+    SetMode(gobare_api::session_patch::ApprovalMode),
+    /// `X`: remove `rule`, the newest of the session's rules.
+    RemoveRule(gobare_api::session_patch::PermissionRule),
 }
 
 impl Confirm {
@@ -63,6 +75,17 @@ impl Confirm {
             Confirm::QueueAgain => {
                 "This message is already queued on the server. Queue it a second time?".into()
             }
+            Confirm::RuleFromApproval {
+                approve,
+                rule,
+                sensitive,
+                ..
+            } => crate::sessions::policy::rule_question(*approve, rule, *sensitive),
+            Confirm::SetMode(mode) => crate::sessions::policy::mode_question(*mode),
+            Confirm::RemoveRule(rule) => format!(
+                "Remove the newest rule  {}  from this session?",
+                crate::sessions::policy::rule_line(rule)
+            ),
         }
     }
 
@@ -77,6 +100,15 @@ impl Confirm {
             }
             Confirm::QueueAgain => {
                 "Enter does not answer this: y queues it again, n or Esc keeps it in the box"
+            }
+            Confirm::RuleFromApproval { .. } => {
+                "Enter does not answer this: y decides and adds the rule, n or Esc does neither"
+            }
+            Confirm::SetMode(_) => {
+                "Enter does not answer this: y sets the mode, n or Esc leaves it as it is"
+            }
+            Confirm::RemoveRule(_) => {
+                "Enter does not answer this: y removes the rule, n or Esc keeps it"
             }
             Confirm::CancelTurn | Confirm::Quit { .. } => "y answers yes, n or Esc no",
         }

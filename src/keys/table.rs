@@ -98,6 +98,7 @@ impl Scope {
             Scope::Fleet(FleetScope::List) => "Fleet: the list (letters are commands)",
             Scope::Fleet(FleetScope::Filter) => "Fleet: typing the filter (/)",
             Scope::Fleet(FleetScope::Rename) => "Fleet: typing a new title (r)",
+            Scope::Fleet(FleetScope::Labels) => "Fleet: typing labels (l)",
             Scope::Fleet(FleetScope::Confirm) => "Fleet: asked before a delete or fork",
             Scope::Fleet(FleetScope::Help) => "Fleet: this list",
             Scope::Fleet(FleetScope::Inbox) => {
@@ -136,6 +137,7 @@ impl Scope {
             Scope::Fleet(FleetScope::List) => "fleet: list",
             Scope::Fleet(FleetScope::Filter) => "fleet: filter",
             Scope::Fleet(FleetScope::Rename) => "fleet: rename",
+            Scope::Fleet(FleetScope::Labels) => "fleet: labels",
             Scope::Fleet(FleetScope::Confirm) => "fleet: asked",
             Scope::Fleet(FleetScope::Help) => "fleet: keys",
             Scope::Fleet(FleetScope::Inbox) => "inbox (`i`, F3)",
@@ -146,7 +148,7 @@ impl Scope {
         }
     }
 
-    pub(crate) const ALL: [Scope; 28] = [
+    pub(crate) const ALL: [Scope; 29] = [
         Scope::Everywhere,
         Scope::Typing,
         Scope::Deciding,
@@ -168,6 +170,7 @@ impl Scope {
         Scope::Fleet(FleetScope::List),
         Scope::Fleet(FleetScope::Filter),
         Scope::Fleet(FleetScope::Rename),
+        Scope::Fleet(FleetScope::Labels),
         Scope::Fleet(FleetScope::Confirm),
         Scope::Fleet(FleetScope::Help),
         Scope::Fleet(FleetScope::Inbox),
@@ -377,6 +380,7 @@ const F_ANY: Scope = Scope::Fleet(FleetScope::Everywhere);
 const F_LIST: Scope = Scope::Fleet(FleetScope::List);
 const F_FILTER: Scope = Scope::Fleet(FleetScope::Filter);
 const F_RENAME: Scope = Scope::Fleet(FleetScope::Rename);
+const F_LABELS: Scope = Scope::Fleet(FleetScope::Labels);
 const F_CONFIRM: Scope = Scope::Fleet(FleetScope::Confirm);
 const F_HELP: Scope = Scope::Fleet(FleetScope::Help);
 const INBOX: Scope = Scope::Fleet(FleetScope::Inbox);
@@ -576,6 +580,13 @@ pub(crate) const TABLE: &[Binding] = &[
         "approve / deny (a sensitive approval asks once more, and takes y only)",
     )
     .hint("y approve · n deny", Shown::Approving),
+    row(
+        Deciding,
+        &[c('a'), c('d')],
+        Prompt,
+        "approve / deny AND add a rule allowing / denying this exact command (or path) to the session's rules: shows the whole rule and asks y first",
+    )
+    .hint("a allow always · d deny always", Shown::Approving),
     row(
         Deciding,
         &[],
@@ -795,6 +806,20 @@ pub(crate) const TABLE: &[Binding] = &[
         Do(Intent::TogglePreview),
         "publish / unpublish the preview (asks; y only)",
     ),
+    row(
+        Panes,
+        &[c('M')],
+        Do(Intent::CycleApprovalMode),
+        "the session's approval mode: the next of auto, per_step, read_only, plan, from the next turn (asks; y only); the Workspace pane shows it and the rules",
+    )
+    .action("approval_mode"),
+    row(
+        Panes,
+        &[c('X')],
+        Do(Intent::RemoveNewestRule),
+        "remove the session's newest permission rule, named first (asks; y only); any rule: gobare-tui rules ID --remove N",
+    )
+    .action("remove_rule"),
     row(
         Panes,
         &[c('s')],
@@ -1033,6 +1058,8 @@ pub(crate) const TABLE: &[Binding] = &[
     row(F_LIST, &[c('T')], F(FleetKey::Theme), "next theme: dark, light, high contrast, colour-blind (for this run)"),
     row(F_LIST, &[k(KeyCode::F(3))], F(FleetKey::NextDecision), "the inbox, at the soonest deadline"),
     row(F_LIST, &[c('D')], F(FleetKey::Changes), "open the session with its changes view (every file it changed, as one diff)"),
+    row(F_LIST, &[c('l')], F(FleetKey::Labels), "labels: edit the session's key=value labels, Enter saves (shown in the row as [key=value])"),
+    row(F_LIST, &[c('M')], F(FleetKey::Mode), "set the approval mode of every session shown (the filter narrows them): asks, naming how many; M again picks the next mode"),
     row(F_LIST, &[k(KeyCode::F(1)), c('?')], F(FleetKey::Help), "the fleet's keys (this list)")
         .hint("F1 keys", Shown::Always),
     row(F_LIST, &[c('q')], F(FleetKey::Quit), "leave")
@@ -1050,7 +1077,14 @@ pub(crate) const TABLE: &[Binding] = &[
     row(F_RENAME, &[k(KeyCode::Enter)], F(FleetKey::Done), "save it (empty: no title)"),
     row(F_RENAME, &[k(KeyCode::Esc)], F(FleetKey::Cancel), "keep the old title"),
     row(F_RENAME, &[k(KeyCode::F(1))], F(FleetKey::Help), "the fleet's keys"),
-    row(F_CONFIRM, &[c('y')], F(FleetKey::Yes), "yes: delete or fork"),
+    doc(F_LABELS, "letters, Backspace", "the labels, key=value with spaces between (they start as they are)"),
+    row(F_LABELS, &[k(KeyCode::Backspace)], F(FleetKey::Erase), "erase a letter").keys("Backspace"),
+    row(F_LABELS, &[ctrl('u')], F(FleetKey::EraseAll), "clear the labels"),
+    row(F_LABELS, &[k(KeyCode::Enter)], F(FleetKey::Done), "save them (empty: no labels)"),
+    row(F_LABELS, &[k(KeyCode::Esc)], F(FleetKey::Cancel), "keep the old labels"),
+    row(F_LABELS, &[k(KeyCode::F(1))], F(FleetKey::Help), "the fleet's keys"),
+    row(F_CONFIRM, &[c('y')], F(FleetKey::Yes), "yes: delete, fork or set the mode"),
+    row(F_CONFIRM, &[c('M')], F(FleetKey::Mode), "setting a mode: the next mode instead"),
     row(F_CONFIRM, &[c('n'), k(KeyCode::Esc)], F(FleetKey::No), "no"),
     row(F_CONFIRM, &[k(KeyCode::F(1))], F(FleetKey::Help), "the fleet's keys"),
     doc(F_CONFIRM, "any other key", "nothing: the question stays"),

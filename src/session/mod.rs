@@ -714,6 +714,11 @@ impl SessionView {
     }
 
     /// The model the session's agent runs, as the session resource says.
+    /// The session object as last read (`None` before the first read).
+    pub(crate) fn session_object(&self) -> Option<&Session> {
+        self.session.as_ref()
+    }
+
     pub(crate) fn model(&self) -> Option<&str> {
         self.session.as_ref()?.agent.model.as_deref()
     }

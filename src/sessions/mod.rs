@@ -3,7 +3,9 @@
 
 pub(crate) mod create;
 pub(crate) mod first_message;
+pub(crate) mod labels;
 pub(crate) mod left_out;
+pub(crate) mod policy;
 
 use gobare_api::client::{ApiClient, Order, Page, SessionFilter};
 use gobare_api::error::{ApiError, ApiErrorKind};

@@ -39,6 +39,10 @@ pub enum FleetAction {
     Delete(String),
     /// Fork this session; already confirmed.
     Fork(String),
+    /// Set this session's labels (empty clears them); typed and shown before sent.
+    SetLabels(String, std::collections::BTreeMap<String, String>),
+    /// Set the approval mode of these sessions; already confirmed, naming how many.
+    SetMode(Vec<String>, gobare_api::session_patch::ApprovalMode),
     /// Leave the fleet.
     Quit,
     /// Go to the next theme.
@@ -67,6 +71,14 @@ enum FleetMode {
     ConfirmDelete { id: String, label: String },
     /// Asking before forking the session.
     ConfirmFork { id: String, label: String },
+    /// Typing the session's labels, `key=value` pairs.
+    Labels { id: String, text: String },
+    /// Asking before setting the approval mode of the sessions shown (`M` again: the
+    /// next mode).
+    ConfirmMode {
+        ids: Vec<String>,
+        mode: gobare_api::session_patch::ApprovalMode,
+    },
 }
 
 /// Crew levels indented at most; deeper members line up with the deepest shown.
@@ -82,6 +94,8 @@ const AGE_COLS: usize = 5;
 /// The label of an untitled session whose first message is not known.
 const UNTITLED: &str = "(untitled)";
 const RENAME_CHARS: usize = 200;
+/// Characters typed as labels: 16 labels of a short key and value.
+const LABELS_CHARS: usize = 1_000;
 /// How long rows keep their places after the selection last moved.
 const ORDER_HOLD_MS: i64 = 2_000;
 
@@ -109,6 +123,8 @@ pub struct FleetView {
     selected_title: String,
     /// How old the selected row's usage read is, when old enough to say.
     selected_usage_age: Option<i64>,
+    /// The selected row's labels as `key=value` text, where `l` starts.
+    selected_labels: String,
     /// The list rows as last drawn, and the theme they were drawn in.
     drawn: DrawnRows,
     drawn_theme: Option<Theme>,
@@ -142,6 +158,12 @@ impl FleetView {
     /// The order within a band.
     pub fn sort(&self) -> SortBy {
         self.sort
+    }
+
+    /// Shows only the rows matching `filter` (as typed after `/`), from the start.
+    pub fn set_filter(&mut self, filter: String) {
+        self.filter = filter;
+        self.order_key = None;
     }
 
     /// Selects `id` (coming back from a session selects the row it was opened from).
@@ -180,7 +202,10 @@ impl FleetView {
             FleetMode::List => FleetScope::List,
             FleetMode::Filter => FleetScope::Filter,
             FleetMode::Rename { .. } => FleetScope::Rename,
-            FleetMode::ConfirmDelete { .. } | FleetMode::ConfirmFork { .. } => FleetScope::Confirm,
+            FleetMode::Labels { .. } => FleetScope::Labels,
+            FleetMode::ConfirmDelete { .. }
+            | FleetMode::ConfirmFork { .. }
+            | FleetMode::ConfirmMode { .. } => FleetScope::Confirm,
         }
     }
 
@@ -212,6 +237,7 @@ impl FleetView {
             FleetMode::Rename { title, .. } if title.chars().count() < RENAME_CHARS => {
                 title.push(c)
             }
+            FleetMode::Labels { text, .. } if text.chars().count() < LABELS_CHARS => text.push(c),
             _ => {}
         }
         FleetAction::Consumed
@@ -275,6 +301,45 @@ impl FleetView {
                     FleetAction::Consumed
                 }
             },
+            FleetMode::Labels { id, mut text } => match key {
+                FleetKey::Cancel => FleetAction::Consumed,
+                FleetKey::Done => match crate::sessions::labels::parse(&text) {
+                    Ok(labels) => FleetAction::SetLabels(id, labels),
+                    Err(why) => {
+                        self.message = Some((format!("not sent: {why}"), true));
+                        self.mode = FleetMode::Labels { id, text };
+                        FleetAction::Consumed
+                    }
+                },
+                FleetKey::Erase | FleetKey::EraseAll => {
+                    if key == FleetKey::Erase {
+                        text.pop();
+                    } else {
+                        text.clear();
+                    }
+                    self.mode = FleetMode::Labels { id, text };
+                    FleetAction::Consumed
+                }
+                _ => {
+                    self.mode = FleetMode::Labels { id, text };
+                    FleetAction::Consumed
+                }
+            },
+            FleetMode::ConfirmMode { ids, mode } => match key {
+                FleetKey::Yes => FleetAction::SetMode(ids, mode),
+                FleetKey::No => FleetAction::Consumed,
+                FleetKey::Mode => {
+                    self.mode = FleetMode::ConfirmMode {
+                        ids,
+                        mode: mode.next(),
+                    };
+                    FleetAction::Consumed
+                }
+                _ => {
+                    self.mode = FleetMode::ConfirmMode { ids, mode };
+                    FleetAction::Consumed
+                }
+            },
         }
     }
 
@@ -319,6 +384,33 @@ impl FleetView {
             }
             FleetKey::ClearFilter => {
                 self.filter.clear();
+                return FleetAction::Consumed;
+            }
+            FleetKey::Mode => {
+                if self.shown.is_empty() {
+                    return FleetAction::Consumed;
+                }
+                self.message = None;
+                self.mode = FleetMode::ConfirmMode {
+                    ids: self.shown.clone(),
+                    mode: gobare_api::session_patch::ApprovalMode::PerStep,
+                };
+                return FleetAction::Consumed;
+            }
+            FleetKey::Labels => {
+                let Some(id) = self
+                    .selected_id
+                    .clone()
+                    .filter(|id| self.shown.contains(id))
+                else {
+                    return FleetAction::Consumed;
+                };
+                self.message = None;
+                // Editing starts from the labels as they are.
+                self.mode = FleetMode::Labels {
+                    id,
+                    text: self.selected_labels.clone(),
+                };
                 return FleetAction::Consumed;
             }
             FleetKey::Rename | FleetKey::Delete | FleetKey::Fork => {
@@ -465,6 +557,7 @@ impl FleetView {
                 if self.selected_title != found.title.as_deref().unwrap_or_default() {
                     self.selected_title = found.title.clone().unwrap_or_default();
                 }
+                self.selected_labels = crate::sessions::labels::edit_text(&found.labels);
             }
             // Clocks and ages move on the wall clock's whole seconds, all rows together:
             // one frame a second for all of them, not one per row at its own phase.
@@ -667,6 +760,31 @@ impl FleetView {
                 ),
                 theme.warning,
             ),
+            FleetMode::Labels { text, .. } => match &self.message {
+                Some((why, true)) => (
+                    format!(
+                        "  {} — labels: {}▏  Enter save · Esc cancel",
+                        text::line(why),
+                        text::line(text)
+                    ),
+                    theme.error,
+                ),
+                _ => (
+                    format!(
+                        "  labels (key=value, spaces between): {}▏  Enter save (empty clears) · Ctrl+U clear · Esc cancel",
+                        text::line(text)
+                    ),
+                    theme.accent,
+                ),
+            },
+            FleetMode::ConfirmMode { ids, mode } => (
+                format!(
+                    "  Set approval mode {mode} on the {} session{} shown (from each one's next turn)? y set · M next mode · n cancel",
+                    ids.len(),
+                    if ids.len() == 1 { "" } else { "s" },
+                ),
+                theme.warning,
+            ),
             FleetMode::ConfirmFork { label, .. } => (
                 format!(
                     "  Fork “{}” into a new session (its workspace and transcript as they are now)? y fork · n cancel",
@@ -688,8 +806,13 @@ impl FleetView {
                 ),
                 None if !self.filter.is_empty() => (
                     format!(
-                        "  filter: {} (/ to change, Esc to clear)",
-                        text::line(&self.filter)
+                        "  filter: {} (/ to change, Esc to clear){}",
+                        text::line(&self.filter),
+                        if self.filter.contains('=') {
+                            "; labels are matched here, in the fleet"
+                        } else {
+                            ""
+                        }
                     ),
                     theme.dim,
                 ),
@@ -866,7 +989,10 @@ fn row(
         let levels = usize::from(shown.depth - 1).min(MAX_INDENT_LEVELS);
         format!("{}└ ", "  ".repeat(levels))
     };
-    let label_text = format!("{indent}{text_label}");
+    let labels = crate::sessions::labels::words_of(&r.labels)
+        .map(|l| format!("  [{l}]"))
+        .unwrap_or_default();
+    let label_text = format!("{indent}{text_label}{labels}");
     let label_style = if titled { theme.text } else { theme.dim };
     let (status, status_style) = status_label(r, theme);
     let turn = turn_label(r, now_ms);
@@ -1014,5 +1140,7 @@ mod tests;
 #[cfg(test)]
 mod calm;
 
+#[cfg(test)]
+mod labels_tests;
 #[cfg(test)]
 mod usage_tests;

@@ -37,6 +37,10 @@ const FLEET: &[(&str, &str)] = &[
         "counted on from a read over 5 minutes old (the selected row's line says how old)",
     ),
     ("Last now / 5m", "time since the session last did something"),
+    (
+        "[job=8842]",
+        "the session's labels (metadata), after its name: l edits them, the filter job=8842 keeps the sessions labelled so (matched here, in the fleet)",
+    ),
 ];
 
 /// The inbox's marks.

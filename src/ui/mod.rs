@@ -16,6 +16,7 @@ pub mod inbox;
 pub(crate) mod layout;
 pub mod overlays;
 pub(crate) mod pane;
+pub(crate) mod policy_lines;
 pub mod prompt;
 pub(crate) mod screen;
 pub(crate) mod screen_reader;

@@ -193,13 +193,23 @@ impl PromptState {
 
     /// The approval of `call_id` after its sensitive confirmation, if it still waits.
     pub(crate) fn approve_confirmed(&mut self, facts: &Actions, call_id: &str) -> Option<Input> {
+        self.decide_confirmed(facts, call_id, true)
+    }
+
+    /// The decision on approval `call_id` after a confirmation, if it still waits.
+    pub(crate) fn decide_confirmed(
+        &mut self,
+        facts: &Actions,
+        call_id: &str,
+        approved: bool,
+    ) -> Option<Input> {
         let current = Self::current(facts)?;
         if current.call_id != call_id || self.is_sending(facts) {
             return None;
         }
         Some(self.start_sending(Input::Approval {
             call_id: call_id.to_string(),
-            approved: true,
+            approved,
         }))
     }
 

@@ -68,6 +68,8 @@ fn with_budgets(ctx: &Ctx, budgets: &crate::budget::Budgets, w: usize) -> Vec<Li
     out.extend(super::budget_view::workspace_lines(
         ctx.view, budgets, w, ctx.theme,
     ));
+    // Last: the budgets keep their place in a short pane.
+    out.extend(super::policy_lines::lines(ctx.view, w, ctx.theme));
     out
 }
 

@@ -51,6 +51,8 @@ mod refusal_reopen;
 mod report_cli;
 mod restart_fidelity;
 mod resume_faults;
+mod rules_app;
+mod rules_shell;
 mod screen_reader;
 mod search_e2e;
 mod send_during_drop;

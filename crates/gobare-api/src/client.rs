@@ -212,12 +212,21 @@ pub struct SessionFilter {
     pub status: Option<String>,
     /// A session id: that session and its whole subtree (unknown → 404, never empty).
     pub root: Option<String>,
+    /// A label `(key, value)`: sessions whose `metadata[key]` is `value`, sent as
+    /// `metadata=key:value`.
+    pub label: Option<(String, String)>,
 }
 
 impl SessionFilter {
     fn query(&self) -> impl Iterator<Item = (&'static str, String)> + '_ {
         let status = self.status.iter().map(|s| ("status", s.clone()));
-        status.chain(self.root.iter().map(|r| ("root", r.clone())))
+        let label = self
+            .label
+            .iter()
+            .map(|(k, v)| ("metadata", format!("{k}:{v}")));
+        status
+            .chain(self.root.iter().map(|r| ("root", r.clone())))
+            .chain(label)
     }
 }
 
@@ -493,7 +502,7 @@ impl ApiClient {
         Ok(url)
     }
 
-    async fn execute<T: DeserializeOwned>(
+    pub(crate) async fn execute<T: DeserializeOwned>(
         &self,
         method: Method,
         url: Url,

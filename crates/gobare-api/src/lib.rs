@@ -10,6 +10,8 @@
 //! - [`retry`]: [`retry::SendRetry`], the one loop that retries a write under its key.
 //! - [`schedule`]: [`schedule::Scheduler`], which every request and stream passes through:
 //!   the rate buckets and stream slots, shared by class (a person's action first).
+//! - [`session_patch`]: `PATCH /v1/sessions/{id}`: approval mode, permission rules, labels,
+//!   model.
 //! - [`stream`]: the resumable event stream, a task that reconnects from its cursor and
 //!   reports [`stream::StreamUpdate`]s; [`sse`] is its parser.
 //! - [`text`]: server text is hostile until it passes through here: which characters may
@@ -37,6 +39,7 @@ pub mod paging;
 pub mod rate_budget;
 pub mod retry;
 pub mod schedule;
+pub mod session_patch;
 pub mod sse;
 pub mod stream;
 pub mod text;

@@ -96,6 +96,7 @@ mod fleet_activity;
 mod idempotency;
 mod lifecycle;
 mod lock;
+mod patch_log;
 mod permissions;
 mod ratelimit;
 mod recall;
@@ -127,6 +128,7 @@ pub use args::{SimArgs, TokenArg};
 pub use config::{RateLimits, SimConfig};
 pub use data_dir::{read_private_file, write_private_file};
 pub use faults::Faults;
+pub use patch_log::AcceptedPatch;
 pub use state::{AcceptedAnswer, AcceptedInput, AcceptedMessage};
 
 use gobare_api::model::CreateSession;
@@ -408,6 +410,11 @@ impl Simulator {
     /// Every `input.message` accepted (not replayed) so far, in order, with its key.
     pub fn accepted_messages(&self) -> Vec<AcceptedMessage> {
         lock(&self.state.accepted_messages).clone()
+    }
+
+    /// Every session patch accepted (not replayed) so far, in order, with its key.
+    pub fn patches(&self) -> Vec<AcceptedPatch> {
+        lock(&self.state.patches).clone()
     }
 
     /// Every answer to a required action the server took (not replayed), in order.

@@ -72,15 +72,28 @@ pub(crate) fn decide(
 }
 
 /// A rule matches when every field it names matches the call: `tool` the tool's name,
-/// `path` a prefix of the call's `path`, `command` a prefix of its `command`, `domain`
-/// contained in its `url`.
+/// `path` the call's `path` or a directory above it, `command` the call's `command`
+/// exactly, `domain` contained in its `url`. The reference leaves how the service matches
+/// `command` open; matching exactly here means a rule made from one approval never covers
+/// another command (a real service may match more widely).
 fn matches(rule: &Value, tool: &str, args: &Value) -> bool {
     let field = |k: &str| rule.get(k).and_then(Value::as_str);
     let arg = |k: &str| args.get(k).and_then(Value::as_str).unwrap_or("");
     field("tool").is_none_or(|t| t == tool)
-        && field("path").is_none_or(|p| arg("path").starts_with(p))
-        && field("command").is_none_or(|c| arg("command").starts_with(c))
+        && field("path").is_none_or(|p| path_within(arg("path"), p))
+        && field("command").is_none_or(|c| arg("command") == c)
         && field("domain").is_none_or(|d| arg("url").contains(d))
+}
+
+/// `path` is `rule` itself or lies under it as a directory: `/etc` covers `/etc/hosts`
+/// but not `/etcetera`.
+fn path_within(path: &str, rule: &str) -> bool {
+    let dir = rule.trim_end_matches('/');
+    path == rule
+        || path == dir
+        || path
+            .strip_prefix(dir)
+            .is_some_and(|rest| rest.starts_with('/'))
 }
 
 /// §5: at most 50 rules a session.
@@ -145,7 +158,7 @@ mod tests {
     #[test]
     fn rules_and_modes_decide() {
         let args = json!({"command": "systemctl restart export-worker"});
-        let deny = [json!({"decision": "deny", "command": "systemctl"})];
+        let deny = [json!({"decision": "deny", "command": "systemctl restart export-worker"})];
         let allow = [json!({"decision": "allow", "tool": "bash"})];
         assert!(matches!(
             decide(Some("per_step"), &deny, "bash", &args, false),
@@ -204,6 +217,36 @@ mod tests {
             decide(Some("auto"), &ask_edit, "edit", &path, false),
             Decision::Ask
         );
+    }
+
+    #[test]
+    fn a_command_matches_exactly_and_a_path_by_directory() {
+        let args = json!({"command": "systemctl restart export-worker"});
+        let prefix = [json!({"decision": "allow", "command": "systemctl restart"})];
+        assert_eq!(
+            decide(Some("per_step"), &prefix, "bash", &args, false),
+            Decision::Ask
+        );
+        let longer = json!({"command": "systemctl restart export-worker; rm -rf /"});
+        let exact = [
+            json!({"decision": "allow", "tool": "bash", "command": "systemctl restart export-worker"}),
+        ];
+        assert_eq!(
+            decide(Some("per_step"), &exact, "bash", &args, false),
+            Decision::Run
+        );
+        assert_eq!(
+            decide(Some("per_step"), &exact, "bash", &longer, false),
+            Decision::Ask
+        );
+        let etc = [json!({"decision": "deny", "path": "/etc"})];
+        let under = json!({"path": "/etc/hosts"});
+        let beside = json!({"path": "/etcetera"});
+        assert!(matches!(
+            decide(None, &etc, "write", &under, false),
+            Decision::Refuse("denied_by_rule", _)
+        ));
+        assert_eq!(decide(None, &etc, "write", &beside, false), Decision::Run);
     }
 
     #[test]

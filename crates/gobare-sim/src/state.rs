@@ -37,6 +37,8 @@ pub(crate) struct SimState {
     /// Every answer to a required action that was accepted (not replayed), in order.
     pub(crate) answers: Mutex<Vec<AcceptedAnswer>>,
     pub(crate) inputs: Mutex<Vec<AcceptedInput>>,
+    /// Every accepted (not replayed) session patch, in order.
+    pub(crate) patches: Mutex<Vec<crate::patch_log::AcceptedPatch>>,
     /// The last requests received, as `"METHOD /path?query"`, at most [`REQUESTS_KEPT`].
     pub(crate) requests: Mutex<VecDeque<String>>,
     /// Requests received per `"METHOD /route/{template}"`, since the start.
@@ -128,6 +130,7 @@ impl SimState {
             accepted_messages: Mutex::new(Vec::new()),
             answers: Mutex::new(Vec::new()),
             inputs: Mutex::new(Vec::new()),
+            patches: Mutex::new(Vec::new()),
             scoped_tokens: Arc::new(Mutex::new(scoped.into_iter().collect())),
             requests: Mutex::new(VecDeque::new()),
             request_counts: Mutex::new(BTreeMap::new()),

@@ -845,8 +845,8 @@ async fn run(
         client: source.client,
         detailed: Mutex::default(),
         filter: SessionFilter {
-            status: None,
             root: source.root,
+            ..SessionFilter::default()
         },
         store: source.store,
         model,

@@ -12,6 +12,7 @@ pub(crate) mod inbox;
 mod inbox_notes;
 pub mod live;
 mod msg;
+mod policy;
 mod relisting;
 pub mod todos_replay;
 
@@ -142,8 +143,8 @@ impl FleetState {
 pub(crate) struct FleetFront {
     pub(crate) tui: Tui,
     pub(crate) state: FleetState,
-    client: ApiClient,
-    retry: SendRetry,
+    pub(super) client: ApiClient,
+    pub(super) retry: SendRetry,
     notifier: Notifier,
     changed: Arc<Notify>,
     frames: FrameScheduler,
@@ -470,6 +471,8 @@ impl FleetFront {
             FleetAction::Rename(id, title) => self.rename(id, title),
             FleetAction::Delete(id) => self.delete(id),
             FleetAction::Fork(id) => self.fork(id),
+            FleetAction::SetLabels(id, labels) => self.set_labels(id, labels),
+            FleetAction::SetMode(ids, mode) => self.set_mode(ids, mode),
             FleetAction::Consumed => {}
         }
     }
@@ -539,7 +542,7 @@ impl FleetFront {
     }
 
     /// Runs one write off the loop; its answer comes back as a message.
-    fn spawn<F>(&mut self, saying: &str, write: F)
+    pub(super) fn spawn<F>(&mut self, saying: &str, write: F)
     where
         F: std::future::Future<Output = FleetMsg> + Send + 'static,
     {
@@ -616,6 +619,7 @@ impl FleetFront {
         let view = &mut self.state.view;
         let live = &self.state.live;
         match msg {
+            msg @ (FleetMsg::LabelsSet(_) | FleetMsg::ModeSet { .. }) => self.on_policy_msg(msg),
             FleetMsg::Answer { session_id, event } => {
                 let note_dropped = self.answers.settled(&session_id, &event);
                 let inbox = &mut self.state.inbox;

@@ -9,6 +9,14 @@ use gobare_api::model::Session;
 #[derive(Debug)]
 pub(crate) enum FleetMsg {
     Renamed(Box<Result<Session, ApiError>>),
+    /// A session's labels were set (`app::fleet_policy`).
+    LabelsSet(Box<Result<Session, ApiError>>),
+    /// The approval mode was set on `set`; `refused` says why the others were not.
+    ModeSet {
+        mode: gobare_api::session_patch::ApprovalMode,
+        set: Vec<Session>,
+        refused: Vec<String>,
+    },
     Deleted {
         id: String,
         result: Result<(), ApiError>,

@@ -54,6 +54,8 @@ pub(crate) enum Start {
         notice: Option<String>,
         root: Option<String>,
         selected: Option<String>,
+        /// The fleet's filter to start with (`fleet --label K=V` gives `K=V`).
+        filter: Option<String>,
     },
 }
 
@@ -148,6 +150,7 @@ pub(crate) async fn run(config: Config, start: Start) -> Result<()> {
         theme_asked,
         answers: LateAnswers::default(),
         events_due: VecDeque::new(),
+        fleet_filter: None,
     };
     let stats = Stats::from_env();
     let front = match start {
@@ -158,7 +161,11 @@ pub(crate) async fn run(config: Config, start: Start) -> Result<()> {
             notice,
             root,
             selected,
-        } => runtime.fleet_front(tui, stats, notice, root, selected),
+            filter,
+        } => {
+            runtime.fleet_filter = filter;
+            runtime.fleet_front(tui, stats, notice, root, selected)
+        }
     };
     let result = match front {
         Ok(front) => runtime.serve(front, &mut signals).await,
@@ -176,6 +183,8 @@ pub(crate) async fn run(config: Config, start: Start) -> Result<()> {
 
 /// What lasts across fronts.
 struct Runtime {
+    /// The filter the fleet starts with, taken when it is first shown.
+    fleet_filter: Option<String>,
     config: Config,
     /// The config file's settings, read once (warnings said once, on the first front).
     settings: Settings,
@@ -505,6 +514,9 @@ impl Runtime {
         state.set_theme_name(self.settings.theme_name);
         if let Some(id) = &selected {
             state.view.select(id);
+        }
+        if let Some(filter) = self.fleet_filter.take() {
+            state.view.set_filter(filter);
         }
         let mut tui = tui;
         if let Err(e) = tui.set_mouse_capture(false) {

@@ -531,6 +531,24 @@ impl App {
             (Confirm::QueueAgain, false) => {
                 self.notice(Some(QUEUED_RECALL.into()));
             }
+            (
+                Confirm::RuleFromApproval {
+                    call_id,
+                    approve,
+                    rule,
+                    ..
+                },
+                true,
+            ) => self.act_rule_confirmed(&call_id, approve, rule),
+            (Confirm::RuleFromApproval { .. }, false) => {
+                self.notice(Some("nothing decided, no rule added".into()));
+            }
+            (Confirm::SetMode(mode), true) => self.act_mode_confirmed(mode),
+            (Confirm::SetMode(_), false) => {
+                self.notice(Some("approval mode left as it was".into()))
+            }
+            (Confirm::RemoveRule(rule), true) => self.act_remove_confirmed(rule),
+            (Confirm::RemoveRule(_), false) => self.notice(Some("the rule stays".into())),
         }
         self.request_frame();
     }

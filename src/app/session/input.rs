@@ -147,6 +147,14 @@ impl App {
             self.screen.modes.back_to_typing();
             return self.key_to_input(key);
         }
+        if let KeyCode::Char(c @ ('a' | 'd')) = key.code
+            && !key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+            && self.act_rule_from_approval(c == 'a')
+        {
+            return;
+        }
         match self.screen.prompt.handle_key(self.view.actions(), key) {
             PromptAction::Answer(input) => {
                 self.enter_decided();

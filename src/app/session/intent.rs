@@ -109,6 +109,8 @@ impl App {
                 }
             }
             Intent::TogglePreview => self.act_toggle_preview(),
+            Intent::CycleApprovalMode => self.act_cycle_mode(),
+            Intent::RemoveNewestRule => self.act_remove_newest_rule(),
             Intent::Export => self.act_export(),
             Intent::OpenArtifacts => self.act_open_artifacts(),
             Intent::OpenFiles => self.act_open_files(),

@@ -34,6 +34,7 @@ pub(crate) mod options;
 pub(crate) mod outputs;
 pub(crate) mod outputs_msg;
 pub(crate) mod pending_sends;
+mod policy;
 mod preview;
 pub(crate) mod reading;
 mod search;

@@ -29,6 +29,11 @@ pub(crate) enum AppMsg {
         hits: Vec<crate::search::Hit>,
         done: bool,
     },
+    /// A change of the session's rules or mode ended (`app::policy`).
+    PolicyWritten {
+        change: crate::sessions::policy::PolicyChange,
+        result: Box<Result<gobare_api::model::Session, ApiError>>,
+    },
     /// A preview publish (or unpublish) ended (`app::preview`).
     PreviewWritten {
         publish: bool,

@@ -26,6 +26,9 @@ pub(crate) enum Job {
     SendEvents,
     /// Publishing or unpublishing the preview → `AppMsg::Preview`. A person's action.
     Preview,
+    /// Changing the session's approval mode or rules (`PATCH`) → `AppMsg::PolicyWritten`. A
+    /// person's action.
+    PolicyWrite,
     /// What the token may do (`GET /v1/health`) → `AppMsg::Health`. On screen.
     TokenScopes,
     /// The artifacts and files overlays' reads and saves → `AppMsg::Outputs`. On screen.
@@ -53,7 +56,7 @@ pub(crate) enum Job {
 }
 
 /// Every kind, for counting and for tests.
-const KINDS: usize = 16;
+const KINDS: usize = 17;
 
 impl Job {
     /// The kind's name in the log.
@@ -63,6 +66,7 @@ impl Job {
             Job::Send => "send",
             Job::SendEvents => "send events",
             Job::Preview => "preview",
+            Job::PolicyWrite => "policy write",
             Job::TokenScopes => "token scopes",
             Job::Outputs => "outputs",
             Job::Export => "export",
@@ -88,7 +92,9 @@ impl Job {
             Job::SessionRead { background: false } | Job::TokenScopes | Job::Outputs => {
                 Some(RequestClass::OnScreen)
             }
-            Job::Send | Job::Preview | Job::FleetWrite => Some(RequestClass::Action),
+            Job::Send | Job::Preview | Job::PolicyWrite | Job::FleetWrite => {
+                Some(RequestClass::Action)
+            }
             Job::Export => Some(RequestClass::Bulk),
             Job::SendEvents
             | Job::Search
@@ -125,6 +131,7 @@ impl Job {
             Job::FleetDetails => 13,
             Job::FleetWrite => 14,
             Job::FleetAway => 15,
+            Job::PolicyWrite => 16,
         }
     }
 }
@@ -203,6 +210,7 @@ mod tests {
             Job::FleetDetails,
             Job::FleetWrite,
             Job::FleetAway,
+            Job::PolicyWrite,
         ];
         let mut seen: Vec<usize> = all.iter().map(|j| j.index()).collect();
         seen.sort();

@@ -211,6 +211,7 @@ async fn a_filtered_session_page_sends_its_filters_and_skips_only_an_odd_session
     let filter = SessionFilter {
         status: Some("requires_action".into()),
         root: Some("root-1".into()),
+        label: None,
     };
     let page = client
         .list_sessions_where(&Page::default().with_limit(100), &filter)

@@ -291,6 +291,7 @@ pub(crate) async fn patch(
     State(state): State<Shared>,
     Path(id): Path<String>,
     uri: Uri,
+    headers: HeaderMap,
     body: Body,
 ) -> Result<Json<Session>, Refusal> {
     Query::parse(uri.query(), &[])?;
@@ -380,7 +381,17 @@ pub(crate) async fn patch(
     rec.metadata = next_meta;
     rec.agent = next_agent;
     rec.updated_at = gobare_api::clock::unix_ms();
-    Ok(Json(rec.to_session(true)))
+    let session = rec.to_session(true);
+    drop(db);
+    crate::lock::lock(&state.patches).push(crate::patch_log::AcceptedPatch {
+        session_id: id,
+        key: headers
+            .get("idempotency-key")
+            .and_then(|k| k.to_str().ok())
+            .map(String::from),
+        body: patch,
+    });
+    Ok(Json(session))
 }
 
 pub(crate) async fn delete(

@@ -5,6 +5,7 @@ mod fleet;
 mod functions;
 mod fuzz;
 mod history;
+mod patch_policy;
 mod policy;
 mod production;
 mod replies;

@@ -66,7 +66,7 @@ async fn read_only_refuses_without_asking() {
 async fn a_deny_rule_refuses_without_asking() {
     let (kinds, resolved) = approval_turn(json!({
         "approval_mode": "auto",
-        "permission_rules": [{"decision": "deny", "tool": "bash", "command": "systemctl restart"}]
+        "permission_rules": [{"decision": "deny", "tool": "bash", "command": "systemctl restart export-worker"}]
     }))
     .await;
     assert!(

@@ -262,7 +262,9 @@ fn outcome(steps: &[Step], sentence: &str, during: Option<(usize, Step)>) -> Res
         && sentence
             .chars()
             .next()
-            .is_some_and(|c| "yYnNf0123456789".contains(c));
+            // `a` / `d` on an approval ask before deciding and adding a rule: a decision key
+            // of the visible deciding mode, hinted there like y and n.
+            .is_some_and(|c| "yYnNfad0123456789".contains(c));
     for (i, c) in sentence.chars().enumerate() {
         rig.press(KeyCode::Char(c));
         let typed: String = sentence.chars().take(i + 1).collect();

@@ -221,6 +221,7 @@ impl App {
             AppMsg::Action(event) => self.on_action(event),
             AppMsg::StateSaved(done) => self.on_state_saved(done),
             AppMsg::PreviewWritten { publish, result } => self.on_preview_written(publish, result),
+            AppMsg::PolicyWritten { change, result } => self.on_policy_written(change, *result),
             AppMsg::Exported { path, result } => self.on_exported(path, result),
             AppMsg::EarlierPage(page) => self.on_earlier_page(*page),
             AppMsg::Backfilled(backfill) => self.on_backfilled(*backfill),

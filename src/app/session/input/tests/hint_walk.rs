@@ -150,6 +150,16 @@ fn does_what_it_says(kind: Arrival, at: Where, hint: &str) -> Result<(), String>
             rig.press(KeyCode::Char('f'));
             matches!(rig.sent(), [Input::ToolResult { success: false, .. }])
         }
+        // The rule is shown and asked for first: nothing is sent by the key itself.
+        "a allow always" | "d deny always" => {
+            rig.press(KeyCode::Char(if hint.starts_with('a') { 'a' } else { 'd' }));
+            let approve = hint.starts_with('a');
+            rig.sent().is_empty()
+                && matches!(
+                    rig.mode(),
+                    Mode::Confirming(Confirm::RuleFromApproval { approve: a, .. }) if a == approve
+                )
+        }
         other => return Err(format!("no check for the hint {other:?}: add one")),
     };
     if ok {
@@ -191,6 +201,12 @@ fn effect_of(kind: Arrival, at: Where, code: KeyCode) -> Option<&'static str> {
             _,
         ) => Some("n deny"),
         ([Input::ToolResult { success: false, .. }], _) => Some("f failed"),
+        (_, Mode::Confirming(Confirm::RuleFromApproval { approve: true, .. })) => {
+            Some("a allow always")
+        }
+        (_, Mode::Confirming(Confirm::RuleFromApproval { approve: false, .. })) => {
+            Some("d deny always")
+        }
         ([Input::QuestionAnswer { .. } | Input::ToolResult { .. }], _) => Some("Enter answer"),
         _ if picked.is_some() && picked != picked_before => Some("1–9 pick"),
         _ => None,
@@ -217,6 +233,8 @@ fn every_hint_of_every_decision_in_every_mode_does_what_it_says() {
                     KeyCode::Char('y'),
                     KeyCode::Char('n'),
                     KeyCode::Char('f'),
+                    KeyCode::Char('a'),
+                    KeyCode::Char('d'),
                     KeyCode::Char('1'),
                     KeyCode::Enter,
                 ] {
