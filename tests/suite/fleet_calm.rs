@@ -23,7 +23,7 @@ fn always_notifying_home() -> tempfile::TempDir {
     std::fs::create_dir_all(&config).unwrap();
     std::fs::write(
         config.join("config.toml"),
-        "[notifications]\nwhen = \"always\"\n",
+        "[notify]\nwhen = \"always\"\n",
     )
     .unwrap();
     home
