@@ -3,6 +3,7 @@
 //! written only when complete, and a failure that leaves no file.
 
 use crate::support::cli::{Home, read_logs};
+use crate::support::live::wait_live;
 use crate::support::faults::options;
 use gobare_api::model::{Event, EventPayload, Text, ToolCall, ToolResult};
 use gobare_api::stream::{StreamUpdate, spawn};
@@ -404,7 +405,7 @@ fn x_in_the_panes_writes_the_markdown_export_and_says_where() {
     let mut cmd = command(&["attach", &id], &home, Some((&url, &sim.sim.token())));
     cmd.cwd(home.path());
     let mut pty = Pty::spawn(cmd, COLS, ROWS);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    wait_live(&pty, TIMEOUT);
     pty.send_keys(keys::SHIFT_TAB);
     pty.wait_for(
         "the panes mode",

@@ -10,6 +10,7 @@ use crate::support;
 use std::time::Duration;
 
 use crate::support::app::{attach, bottom, input_box, on_disk, status_line};
+use crate::support::live::{Attached, attach_new, pinging, wait_live};
 use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
 use gobare_sim::{Faults, SimConfig, Simulator};
@@ -18,10 +19,9 @@ use tempfile::TempDir;
 const TIMEOUT: Duration = Duration::from_secs(40);
 
 fn start_sim() -> Sim {
-    support::sim::start(SimConfig {
+    pinging(SimConfig {
         speed: 10.0,
         retry_ms: 250,
-        ping_interval: Duration::from_secs(1),
         ..SimConfig::for_tests()
     })
 }
@@ -53,16 +53,7 @@ fn refuse_sends(sim: &Simulator, retry_after_secs: u64) {
 }
 
 /// A new session titled `title` and the app attached to it, live.
-fn attach_new(sim: &Simulator, title: &str, home: &TempDir) -> (String, Pty) {
-    let session = sim.create_session(Some(title));
-    let pty = attach(&session, home, sim);
-    wait_live(&pty);
-    (session, pty)
-}
 
-fn wait_live(pty: &Pty) {
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
-}
 
 /// Types `text`, waits until the box shows it, and presses Enter.
 fn type_and_send(pty: &mut Pty, text: &str) {
@@ -122,8 +113,7 @@ const REFUSALS: u32 = 1_000;
 #[test]
 fn a_message_sent_while_the_stream_is_down_and_sends_are_refused_arrives_once() {
     let sim = start_sim();
-    let home = tempfile::tempdir().unwrap();
-    let (session, mut pty) = attach_new(&sim.sim, "drop", &home);
+    let Attached { session, home, mut pty } = attach_new(&sim.sim, "drop", TIMEOUT);
 
     // The stream goes down (dropped mid-frame at the next event, reopens refused with 503)
     // and every send is refused with 503 + Retry-After: 1 until the faults are cleared.
@@ -192,8 +182,7 @@ fn a_message_sent_while_the_stream_is_down_and_sends_are_refused_arrives_once() 
 #[test]
 fn a_pending_send_survives_a_crash_and_is_delivered_once_with_the_same_key() {
     let sim = start_sim();
-    let home = tempfile::tempdir().unwrap();
-    let (session, mut pty) = attach_new(&sim.sim, "crash", &home);
+    let Attached { session, home, mut pty } = attach_new(&sim.sim, "crash", TIMEOUT);
 
     // Sends refused with a long Retry-After: the message stays pending when the app dies.
     refuse_sends(&sim.sim, 30);
@@ -252,8 +241,7 @@ fn a_pending_send_survives_a_crash_and_is_delivered_once_with_the_same_key() {
 #[test]
 fn a_draft_typed_before_a_crash_is_back_in_the_box() {
     let sim = start_sim();
-    let home = tempfile::tempdir().unwrap();
-    let (session, mut pty) = attach_new(&sim.sim, "draft", &home);
+    let Attached { session, home, mut pty } = attach_new(&sim.sim, "draft", TIMEOUT);
     let text = "half a thought, never sent";
     pty.send_keys(text);
     until(
@@ -264,7 +252,7 @@ fn a_draft_typed_before_a_crash_is_back_in_the_box() {
     kill9(&mut pty);
 
     let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    wait_live(&pty, TIMEOUT);
     pty.wait_for(
         "the draft back in the box",
         |s| input_box(s).contains(text),
@@ -278,8 +266,7 @@ fn a_draft_typed_before_a_crash_is_back_in_the_box() {
 #[test]
 fn refusals_that_outlast_the_retries_are_reported_and_the_draft_waits_in_the_box() {
     let sim = start_sim();
-    let home = tempfile::tempdir().unwrap();
-    let (session, mut pty) = attach_new(&sim.sim, "reported", &home);
+    let Attached { session, home, mut pty } = attach_new(&sim.sim, "reported", TIMEOUT);
     refuse_sends(&sim.sim, 1);
     let text = "refused until the retries run out";
     type_and_send(&mut pty, text);
