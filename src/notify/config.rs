@@ -150,7 +150,10 @@ mod tests {
                 "the [notify] section does not name {kind:?}"
             );
         }
-        assert!(!doc.contains("\n[notifications]\n"), "the example uses one table");
+        assert!(
+            !doc.contains("\n[notifications]\n"),
+            "the example uses one table"
+        );
     }
 
     #[test]

@@ -16,11 +16,10 @@ use crate::support::live::{Attached, attach_new, pinging_sim, wait_live};
 use crate::support::process;
 use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
-use gobare_sim::{Faults, SimConfig};
+use gobare_sim::Faults;
 use tempfile::TempDir;
 
 const TIMEOUT: Duration = Duration::from_secs(30);
-
 
 /// Every app run here starts with mouse capture on (the default).
 fn assert_restored(pty: &Pty) {
@@ -409,7 +408,11 @@ const HANGUP_EXIT_TIMEOUT: Duration = Duration::from_secs(10);
 #[test]
 fn closing_the_terminal_ends_the_app_without_spinning_and_keeps_the_draft() {
     let sim = pinging_sim(10.0);
-    let Attached { session, home, mut pty } = attach_new(&sim.sim, "window closed", TIMEOUT);
+    let Attached {
+        session,
+        home,
+        mut pty,
+    } = attach_new(&sim.sim, "window closed", TIMEOUT);
     pty.send_keys("half a thought");
     pty.wait_for_text("half a thought", TIMEOUT);
 

@@ -4,7 +4,7 @@
 //! over the view asks where the question can be seen.
 
 use crate::support;
-use crate::support::app::{attach, bottom, status_line, until};
+use crate::support::app::{attach, bottom, until};
 use crate::support::live::wait_live;
 use crate::support::pty::{Pty, keys};
 use gobare_sim::SimConfig;

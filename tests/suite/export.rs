@@ -3,8 +3,8 @@
 //! written only when complete, and a failure that leaves no file.
 
 use crate::support::cli::{Home, read_logs};
-use crate::support::live::wait_live;
 use crate::support::faults::options;
+use crate::support::live::wait_live;
 use gobare_api::model::{Event, EventPayload, Text, ToolCall, ToolResult};
 use gobare_api::stream::{StreamUpdate, spawn};
 use gobare_sim::{SimConfig, Simulator};
@@ -395,7 +395,7 @@ async fn a_unique_prefix_names_the_session_exported() {
 /// credential (neither the API token nor a secret in the history).
 #[test]
 fn x_in_the_panes_writes_the_markdown_export_and_says_where() {
-    use crate::support::app::{COLS, ROWS, bottom, command, quit, status_line};
+    use crate::support::app::{COLS, ROWS, bottom, command, quit};
     use crate::support::pty::{Pty, keys};
     let sim = crate::support::sim::start(SimConfig::for_tests());
     let id = sim.sim.create_session(Some("export key"));

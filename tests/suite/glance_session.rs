@@ -8,10 +8,8 @@ use std::time::Duration;
 use crate::support::app::{COLS, attach, status_line};
 use crate::support::live::{pinging_sim, wait_live};
 use crate::support::pty::{Pty, keys};
-use gobare_sim::SimConfig;
 
 const TIMEOUT: Duration = Duration::from_secs(40);
-
 
 /// The Turn pane's lines (the right column below Events).
 fn turn_pane(s: &vt100::Screen) -> String {

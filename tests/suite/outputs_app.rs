@@ -7,7 +7,7 @@
 //! finds by name, a withheld file says why, Enter shows a file highlighted.
 
 use crate::support;
-use crate::support::app::{COLS, ROWS, bottom, command, quit, status_line, until};
+use crate::support::app::{COLS, ROWS, bottom, command, quit, until};
 use crate::support::live::wait_live;
 use crate::support::pty::{Pty, keys};
 use gobare_sim::SimConfig;

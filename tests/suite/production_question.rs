@@ -17,7 +17,11 @@ fn a_production_question_is_answered_from_a_stored_cursor_attach() {
         speed: 10.0,
         ..SimConfig::for_tests()
     });
-    let Attached { session, home, mut pty } = attach_new(&sim.sim, "choice", TIMEOUT);
+    let Attached {
+        session,
+        home,
+        mut pty,
+    } = attach_new(&sim.sim, "choice", TIMEOUT);
     pty.send_keys("which way #choice");
     pty.send_keys(keys::ENTER);
     pty.wait_for_text("The agent asks you", TIMEOUT);
@@ -76,7 +80,11 @@ fn a_question_that_takes_only_its_options_keeps_refused_text_as_an_answer() {
         speed: 10.0,
         ..SimConfig::for_tests()
     });
-    let Attached { session: _, home: _home, mut pty } = attach_new(&sim.sim, "choice", TIMEOUT);
+    let Attached {
+        session: _,
+        home: _home,
+        mut pty,
+    } = attach_new(&sim.sim, "choice", TIMEOUT);
     pty.send_keys("which way #choice");
     pty.send_keys(keys::ENTER);
     pty.wait_for(

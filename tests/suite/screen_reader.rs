@@ -10,11 +10,8 @@ use std::time::Duration;
 use crate::support::app::spawn;
 use crate::support::live::pinging_sim;
 use crate::support::pty::{Pty, keys};
-use crate::support::sim::Sim;
-use gobare_sim::SimConfig;
 
 const TIMEOUT: Duration = Duration::from_secs(40);
-
 
 /// The lines as a terminal leaves them: each ends at `\r\n`, and what a carriage return
 /// and an erase wrote over (the input line) is gone.

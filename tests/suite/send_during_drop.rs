@@ -54,7 +54,6 @@ fn refuse_sends(sim: &Simulator, retry_after_secs: u64) {
 
 /// A new session titled `title` and the app attached to it, live.
 
-
 /// Types `text`, waits until the box shows it, and presses Enter.
 fn type_and_send(pty: &mut Pty, text: &str) {
     pty.send_keys(text);
@@ -113,7 +112,11 @@ const REFUSALS: u32 = 1_000;
 #[test]
 fn a_message_sent_while_the_stream_is_down_and_sends_are_refused_arrives_once() {
     let sim = start_sim();
-    let Attached { session, home, mut pty } = attach_new(&sim.sim, "drop", TIMEOUT);
+    let Attached {
+        session,
+        home,
+        mut pty,
+    } = attach_new(&sim.sim, "drop", TIMEOUT);
 
     // The stream goes down (dropped mid-frame at the next event, reopens refused with 503)
     // and every send is refused with 503 + Retry-After: 1 until the faults are cleared.
@@ -182,7 +185,11 @@ fn a_message_sent_while_the_stream_is_down_and_sends_are_refused_arrives_once() 
 #[test]
 fn a_pending_send_survives_a_crash_and_is_delivered_once_with_the_same_key() {
     let sim = start_sim();
-    let Attached { session, home, mut pty } = attach_new(&sim.sim, "crash", TIMEOUT);
+    let Attached {
+        session,
+        home,
+        mut pty,
+    } = attach_new(&sim.sim, "crash", TIMEOUT);
 
     // Sends refused with a long Retry-After: the message stays pending when the app dies.
     refuse_sends(&sim.sim, 30);
@@ -241,7 +248,11 @@ fn a_pending_send_survives_a_crash_and_is_delivered_once_with_the_same_key() {
 #[test]
 fn a_draft_typed_before_a_crash_is_back_in_the_box() {
     let sim = start_sim();
-    let Attached { session, home, mut pty } = attach_new(&sim.sim, "draft", TIMEOUT);
+    let Attached {
+        session,
+        home,
+        mut pty,
+    } = attach_new(&sim.sim, "draft", TIMEOUT);
     let text = "half a thought, never sent";
     pty.send_keys(text);
     until(
@@ -266,7 +277,11 @@ fn a_draft_typed_before_a_crash_is_back_in_the_box() {
 #[test]
 fn refusals_that_outlast_the_retries_are_reported_and_the_draft_waits_in_the_box() {
     let sim = start_sim();
-    let Attached { session, home, mut pty } = attach_new(&sim.sim, "reported", TIMEOUT);
+    let Attached {
+        session,
+        home,
+        mut pty,
+    } = attach_new(&sim.sim, "reported", TIMEOUT);
     refuse_sends(&sim.sim, 1);
     let text = "refused until the retries run out";
     type_and_send(&mut pty, text);

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use crate::support;
-use crate::support::app::{command, input_box, status_line};
+use crate::support::app::{command, input_box};
 use crate::support::live::wait_live;
 use crate::support::pty::Pty;
 use gobare_sim::SimConfig;

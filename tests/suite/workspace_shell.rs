@@ -32,7 +32,11 @@ fn to_panes(pty: &mut Pty) {
 #[test]
 fn the_shell_key_says_how_to_turn_it_on_until_configured() {
     let sim = support::sim::start(SimConfig::for_tests());
-    let Attached { session: _, home: _home, mut pty } = attach_new(&sim.sim, "shell", TIMEOUT);
+    let Attached {
+        session: _,
+        home: _home,
+        mut pty,
+    } = attach_new(&sim.sim, "shell", TIMEOUT);
     to_panes(&mut pty);
     pty.send_keys("s");
     pty.wait_for(

@@ -139,7 +139,11 @@ fn a_usage_404_after_deletion_is_quiet() {
         usage_gone: true,
         ..Faults::default()
     });
-    let Attached { session, home: _home, mut pty } = attach_new(&sim.sim, "gone", TIMEOUT);
+    let Attached {
+        session,
+        home: _home,
+        mut pty,
+    } = attach_new(&sim.sim, "gone", TIMEOUT);
     until(
         "usage read on start",
         TIMEOUT,

@@ -78,14 +78,18 @@ fn the_key_table_in_the_docs_is_generated_from_this_one() {
         .find(KEYS_DOC_START)
         .expect("docs/keys.md has the key table markers")
         + KEYS_DOC_START.len();
-    let end = doc.find(KEYS_DOC_END).expect("docs/keys.md's key table ends");
+    let end = doc
+        .find(KEYS_DOC_END)
+        .expect("docs/keys.md's key table ends");
     let want = format!("\n{}", docs_table());
     if doc[start..end] != want {
         if std::env::var_os("UPDATE_KEYS_DOC").is_some() {
             let updated = format!("{}{want}{}", &doc[..start], &doc[end..]);
             std::fs::write(&path, updated).unwrap();
         } else {
-            panic!("docs/keys.md's key table is stale: run `UPDATE_KEYS_DOC=1 cargo test key_table`");
+            panic!(
+                "docs/keys.md's key table is stale: run `UPDATE_KEYS_DOC=1 cargo test key_table`"
+            );
         }
     }
 }
