@@ -52,8 +52,6 @@ fn refuse_sends(sim: &Simulator, retry_after_secs: u64) {
     });
 }
 
-/// A new session titled `title` and the app attached to it, live.
-
 /// Types `text`, waits until the box shows it, and presses Enter.
 fn type_and_send(pty: &mut Pty, text: &str) {
     pty.send_keys(text);
