@@ -68,9 +68,7 @@ fn options() -> StreamOptions {
 /// The stream decoding every persisted event itself, frame by frame.
 fn decoding() -> StreamOptions {
     let mut options = options();
-    options.decode_persisted = true;
-    options.frame_runs = false;
-    options.keep_data = false;
+    options.profile = gobare_api::stream::StreamProfile::EVENTS_ONLY;
     options
 }
 

@@ -12,7 +12,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use gobare_tui::app::memory::{SessionMemory, SharedMemory};
+use gobare_tui::app::shared::memory::{SessionMemory, SharedMemory};
 use gobare_tui::store::StateStore;
 use gobare_tui::ui::composer::{BoxLook, Composer};
 use gobare_tui::ui::theme::Theme;

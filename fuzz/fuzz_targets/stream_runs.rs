@@ -5,7 +5,7 @@
 #![no_main]
 
 use gobare_api::fuzzing::{decoding_later_agrees, stream_runs_agree};
-use gobare_api::stream::{StreamOptions, StreamTarget};
+use gobare_api::stream::{StreamOptions, StreamProfile, StreamTarget};
 use libfuzzer_sys::fuzz_target;
 
 /// The session of the reference's example events (`event-payloads.json`).
@@ -26,12 +26,15 @@ fuzz_target!(|input: &[u8]| {
         } else {
             StreamTarget::Org { root: None }
         },
-        read_created_at: flags & 2 != 0,
+        // The two profiles that read runs, with `created_at` and without.
+        profile: if flags & 2 != 0 {
+            StreamProfile::RECORDED
+        } else {
+            StreamProfile::PRINTED
+        },
         // The example events' seqs start at 4801: 4802 makes the first two duplicates.
         from: [None, Some(0), Some(3), Some(4802)][usize::from(flags >> 2) & 3],
         replay_if_dropped_before_first_event: flags & 16 != 0,
-        decode_persisted: false,
-        frame_runs: true,
         max_frame_bytes,
         ..StreamOptions::default()
     };

@@ -23,11 +23,15 @@ pub(crate) async fn read(
     mut warn: impl FnMut(String),
 ) -> Result<SessionChanges> {
     let mut handle = stream::spawn(run::stream_options(options, session_id));
-    let session = run::read_session(client, session_id).await?;
+    let (session, newest_turn) = tokio::join!(
+        run::read_session(client, session_id),
+        run::newest_turn_started(client, session_id)
+    );
+    let session = session?;
     let mut changes = SessionChanges::new(range);
     let read = history::read(
         &mut handle.updates,
-        Ends::for_session(Some(&session)),
+        Ends::for_session(Some(&session)).reaching(newest_turn),
         |mut frame| {
             frame.decode_in_place();
             if let Ok(event) = &frame.event {

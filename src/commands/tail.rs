@@ -4,7 +4,7 @@
 //! The stream task owns reconnection and the cursor; this command only prints. What is
 //! already queued is gathered into one burst and written at once (the frames' data as
 //! received, copied once into one block; the frames of a chunk in the server's usual shape
-//! come as one run, see `StreamOptions::frame_runs`), so a 50,000-event replay is written
+//! come as one run, see `StreamProfile::PRINTED`), so a 50,000-event replay is written
 //! in large blocks while a live stream still appears line by line. Writes
 //! are asynchronous and raced against the stop signals: a reader that stops reading (a full
 //! pipe) cannot keep SIGTERM from being honoured, and a reader that goes away is noticed
@@ -84,12 +84,8 @@ pub(crate) async fn run(config: Config, args: TailArgs) -> Result<()> {
         target = target(&config, &args) => target?,
     };
     let mut options = config.stream_options(target, args.from)?;
-    // Only the raw `data:` is printed: decoding each persisted frame, or reading its
-    // `created_at` (which costs checking its payload), would be wasted work.
-    options.decode_persisted = false;
-    options.read_created_at = false;
-    // A run's data is printable ASCII on one line: printed as it is, a chunk at a time.
-    options.frame_runs = true;
+    // Only the raw `data:` is printed, a run's at a time (printable ASCII on one line).
+    options.profile = gobare_api::stream::StreamProfile::PRINTED;
     // Frames wait in the socket rather than in memory: a queue longer than a few bursts
     // only makes stdout's writer trail the reader through memory that is new each time
     // (page faults), and a reader of stdout slower than the socket is the rule.

@@ -15,6 +15,11 @@
 //!    [`END_QUIET`] while connected, measured from the last persisted event: transient
 //!    frames never count as progress.
 //!
+//! A quiet spell is the weakest of these: a stream that delivers part of a replay and then
+//! stalls looks the same. So the newest turn the server had started when the stream opened
+//! ([`Ends::newest_turn_started`]) is a known point the history must reach: a quiet end short
+//! of it is an error, not a short history.
+//!
 //! A truncated replay is collected by the stream task itself (it reconnects from
 //! `from_seq`); a quiet spell only counts while the stream is open.
 
@@ -51,6 +56,10 @@ pub struct Ends {
     pub(crate) quiet: Duration,
     /// The settled session's `updated_at`, read as the stream opened ([`settled_at`]).
     pub(crate) settled_at: Option<i64>,
+    /// When the newest turn the server had started by the time the stream opened began
+    /// (Unix ms): its `turn.started` was persisted before the stream opened, so a history
+    /// that ends quietly before it ended early.
+    pub(crate) newest_turn_started: Option<i64>,
 }
 
 impl Ends {
@@ -59,9 +68,28 @@ impl Ends {
         Ends {
             quiet: END_QUIET,
             settled_at: session.and_then(settled_at),
+            newest_turn_started: None,
+        }
+    }
+
+    /// These ends, knowing that the newest turn started at `started_at` (Unix ms).
+    pub(crate) fn reaching(self, started_at: Option<i64>) -> Ends {
+        Ends {
+            newest_turn_started: started_at,
+            ..self
         }
     }
 }
+
+/// `ms` as "YYYY-MM-DD HH:MM:SS UTC".
+fn utc(ms: i64) -> String {
+    let (date, clock) = gobare_api::clock::utc_date_and_clock(ms);
+    format!("{date} {clock} UTC")
+}
+
+/// How far a persisted event's stamp may sit before the turn record's `started_at` and still
+/// be taken as that turn's start: the two are stamped by the service a moment apart.
+const STAMP_SLACK_MS: i64 = 1_000;
 
 /// `session.updated_at` when nothing can add an event to the session without someone
 /// acting on it: not working, no required action waiting.
@@ -131,6 +159,8 @@ pub(crate) struct History<'a> {
     reached: bool,
     events: u64,
     last_seq: Option<u64>,
+    /// The latest `created_at` of the persisted events handed out.
+    latest_stamp: Option<i64>,
     /// How it ended, once it has.
     end: Option<HistoryEnd>,
     /// When the open stream's quiet spell ends: restarted on going live and by persisted
@@ -151,6 +181,7 @@ impl<'a> History<'a> {
             reached: false,
             events: 0,
             last_seq: None,
+            latest_stamp: None,
             end: None,
             quiet_until: Instant::now(),
             restart_quiet: false,
@@ -221,13 +252,10 @@ impl<'a> History<'a> {
                 }
                 match tokio::time::timeout_at(self.quiet_until, self.updates.recv_runs()).await {
                     Ok(next) => next,
+                    Err(_) if self.reached => return Ok(self.end(HistoryEnd::Settled)),
                     Err(_) => {
-                        let end = if self.reached {
-                            HistoryEnd::Settled
-                        } else {
-                            HistoryEnd::Quiet
-                        };
-                        return Ok(self.end(end));
+                        self.check_reached_newest_turn()?;
+                        return Ok(self.end(HistoryEnd::Quiet));
                     }
                 }
             } else {
@@ -242,8 +270,10 @@ impl<'a> History<'a> {
                     };
                     self.last_seq = Some(last);
                     self.events += run.len() as u64;
+                    let latest = run.created_ats().flatten().max();
+                    self.latest_stamp = self.latest_stamp.max(latest);
                     if let Some(change) = self.ends.settled_at {
-                        self.reached |= run.created_ats().flatten().any(|at| at >= change);
+                        self.reached |= latest.is_some_and(|at| at >= change);
                     }
                     self.restart_quiet = true;
                     return Ok(Some(Piece::Run(run)));
@@ -253,6 +283,7 @@ impl<'a> History<'a> {
                 StreamUpdate::Frame(frame) if frame.id.is_some() => {
                     self.last_seq = frame.id;
                     self.events += 1;
+                    self.latest_stamp = self.latest_stamp.max(frame.created_at);
                     self.reached |= self
                         .ends
                         .settled_at
@@ -302,6 +333,31 @@ impl<'a> History<'a> {
         }
     }
 
+    /// A quiet end must lie past the newest turn the server had started when the stream
+    /// opened ([`Ends::newest_turn_started`]).
+    fn check_reached_newest_turn(&self) -> Result<()> {
+        let Some(started) = self.ends.newest_turn_started else {
+            return Ok(());
+        };
+        if self
+            .latest_stamp
+            .is_some_and(|at| at + STAMP_SLACK_MS >= started)
+        {
+            return Ok(());
+        }
+        let reached = match (self.last_seq, self.latest_stamp) {
+            (Some(seq), Some(at)) => format!("it went quiet after event {seq} ({}), ", utc(at)),
+            _ => "it went quiet before any event, ".to_string(),
+        };
+        bail!(
+            "the event stream did not reach the session's end: {reached}but the server says its \
+             newest turn started at {}; {} events were read. Try again (a proxy that buffers \
+             the stream can cause this)",
+            utc(started),
+            self.events
+        )
+    }
+
     fn end(&mut self, end: HistoryEnd) -> Option<Piece> {
         self.end = Some(end);
         None
@@ -341,6 +397,7 @@ mod tests {
     const QUIET_ONLY: Ends = Ends {
         quiet: END_QUIET,
         settled_at: None,
+        newest_turn_started: None,
     };
 
     const DELTA: &str = r#"{"type":"agent.text","seq":null,"payload":{"delta":"d"}}"#;
@@ -405,6 +462,7 @@ mod tests {
     async fn a_settled_session_ends_a_short_quiet_after_its_last_change() {
         let settled = Ends {
             quiet: END_QUIET,
+            newest_turn_started: None,
             settled_at: Some(2_000),
         };
         let started = tokio::time::Instant::now();
@@ -456,6 +514,7 @@ mod tests {
         });
         let ends = Ends {
             quiet: END_QUIET,
+            newest_turn_started: None,
             settled_at: Some(2_000),
         };
         let (read, seqs, _) = read_from(&mut rx, ends).await;
@@ -525,6 +584,7 @@ mod tests {
         });
         let ends = Ends {
             quiet: END_QUIET,
+            newest_turn_started: None,
             settled_at: Some(2_200),
         };
         let (read, seqs, _) = read_from(&mut rx, ends).await;
@@ -552,6 +612,7 @@ mod tests {
         });
         let ends = Ends {
             quiet: END_QUIET,
+            newest_turn_started: None,
             settled_at: Some(5_000),
         };
         let (read, seqs, _) = read_from(&mut rx, ends).await;
@@ -609,5 +670,29 @@ mod tests {
         assert!(lost.unwrap_err().to_string().contains("event 2"));
         assert_eq!(seqs, [1]);
         assert_eq!(warnings, ["another session's frame"]);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_quiet_end_short_of_the_newest_turn_is_an_error_not_a_short_history() {
+        let ends = QUIET_ONLY.reaching(Some(10_000));
+        let stalled = vec![
+            StreamUpdate::State(ConnectionState::Live),
+            stamped(1, 1_000),
+            stamped(2, 2_000),
+        ];
+        let (read, seqs, _) = read_with(ends, stalled).await;
+        let error = read.unwrap_err().to_string();
+        assert!(error.contains("did not reach the session's end"), "{error}");
+        assert!(error.contains("after event 2"), "{error}");
+        assert_eq!(seqs, [1, 2]);
+
+        let whole = vec![
+            StreamUpdate::State(ConnectionState::Live),
+            stamped(1, 1_000),
+            stamped(2, 9_500),
+        ];
+        let (read, seqs, _) = read_with(ends, whole).await;
+        assert_eq!(read.unwrap().end, HistoryEnd::Quiet);
+        assert_eq!(seqs, [1, 2]);
     }
 }

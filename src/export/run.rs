@@ -12,7 +12,7 @@ use super::markdown_thread::{BATCH_BYTES, BATCH_FRAMES, MarkdownThread};
 use super::output::Output;
 use super::turn_facts::TurnFacts;
 use color_eyre::eyre::{Result, WrapErr, eyre};
-use gobare_api::client::ApiClient;
+use gobare_api::client::{ApiClient, Order, Page};
 use gobare_api::model::Session;
 use gobare_api::stream::{self, QueueSlot, StreamOptions, StreamTarget};
 use gobare_api::text;
@@ -64,8 +64,12 @@ pub(crate) async fn export(
     // The stream opens while the session is read: a change after the stream opened comes
     // on it too, so the session's `updated_at` is reached either way (see `history`).
     let mut handle = stream::spawn_sharing(stream_options(options, session_id), client);
-    let session = read_session(client, session_id).await?;
-    let ends = Ends::for_session(Some(&session));
+    let (session, newest_turn) = tokio::join!(
+        read_session(client, session_id),
+        newest_turn_started(client, session_id)
+    );
+    let session = session?;
+    let ends = Ends::for_session(Some(&session)).reaching(newest_turn);
     let title = session.title.as_deref().or(fallback_title);
     let facts = match format {
         Format::Markdown => TurnFactsFeed::read(client, session_id),
@@ -89,14 +93,9 @@ pub fn stream_options(mut options: StreamOptions, session_id: &str) -> StreamOpt
     options.from = Some(0);
     options.max_frame_bytes = EXPORT_MAX_FRAME_BYTES;
     options.max_queued_bytes = EXPORT_QUEUED_BYTES;
-    // Both formats read a chunk's frames in the usual shape as a run, undecoded: JSON lines
-    // take the envelopes as sent, Markdown decodes each where it writes it (from the head
-    // the stream read: `created_at` is read, so the head is kept whole;
-    // [`gobare_api::stream::FrameRun::events`]), so each event is made and freed on one
-    // thread.
-    options.decode_persisted = false;
-    options.keep_data = true;
-    options.frame_runs = true;
+    // JSON lines take the envelopes as sent, Markdown decodes each where it writes it (from
+    // the head the stream read; [`gobare_api::stream::FrameRun::events`]).
+    options.profile = gobare_api::stream::StreamProfile::RECORDED;
     options
 }
 
@@ -189,6 +188,18 @@ async fn read_to_writer<W: Write + Send + 'static>(
 }
 
 /// The session as the stream opens: without it there is nothing to export.
+/// When the newest turn that has started began (Unix ms), read as the stream opens: a point
+/// the history must reach ([`Ends::reaching`]). Unreadable, there is no such point and the
+/// history ends as it would without it.
+pub(crate) async fn newest_turn_started(client: &ApiClient, session_id: &str) -> Option<i64> {
+    let newest = Page::ordered(Order::Desc).with_limit(5);
+    let turns = tokio::time::timeout(SESSION_READ_TIMEOUT, client.list_turns(session_id, &newest))
+        .await
+        .ok()?
+        .ok()?;
+    turns.data.iter().find_map(|turn| turn.started_at)
+}
+
 pub(crate) async fn read_session(client: &ApiClient, session_id: &str) -> Result<Session> {
     let shown = text::one_line(session_id, 60);
     match tokio::time::timeout(SESSION_READ_TIMEOUT, client.get_session(session_id)).await {

@@ -7,8 +7,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::details::TurnsRead;
-use super::todos_replay::TodosFound;
+use super::reads::{TodosFound, TurnsRead};
 use super::trouble::Trouble;
 use super::waits::FleetWaits;
 use crate::session::attention::{Attention, Needs};

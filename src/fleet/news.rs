@@ -3,6 +3,8 @@
 
 use gobare_api::text;
 
+use super::model::{FleetModel, FleetRow};
+
 /// A session that came to need the user or whose turn failed, and the line that says so
 /// ("Nightly: needs you: approval", "Nightly: turn failed"; sanitized, one line).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,4 +36,45 @@ impl FleetNews {
             self.title.clone()
         }
     }
+}
+
+/// Whether `news` is still so: its session is there and the call it is about still waits.
+pub(crate) fn still_true(model: &FleetModel, news: &FleetNews) -> bool {
+    let Some(row) = model.get(&news.id) else {
+        return false;
+    };
+    let Some(call) = &news.call else {
+        return true;
+    };
+    row.waiting.iter().any(|(c, _)| c == call)
+        || model
+            .waits()
+            .get(&news.id)
+            .is_some_and(|w| w.actions.pending().iter().any(|a| &a.call_id == call))
+}
+
+/// What to say of session `id`, which came to need the user for `call`.
+pub(crate) fn announcement(model: &FleetModel, id: String, call: &str) -> Option<FleetNews> {
+    let row = model.get(&id)?;
+    let line = row.needs_you_line()?;
+    let needs = row.needs()?;
+    let kind = crate::notify::kind::NotifyKind::of_needs(needs);
+    let title = news_title(row);
+    Some(FleetNews {
+        id,
+        line,
+        kind,
+        title,
+        expires_at: None,
+        call: Some(call.to_string()),
+        what: needs.as_str().replace('_', " "),
+        count: 1,
+    })
+}
+
+/// A row's name as a notify command reads it.
+pub(crate) fn news_title(row: &FleetRow) -> String {
+    row.label()
+        .map(|l| gobare_api::text::one_line(l, 60))
+        .unwrap_or_default()
 }

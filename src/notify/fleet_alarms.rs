@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 
 use super::alarms::{Rung, SessionAlarms};
-use crate::fleet::live::{FleetNews, news_title};
 use crate::fleet::model::{FleetModel, FleetRow};
+use crate::fleet::news::{FleetNews, news_title};
 
 /// Versions no row has: a session's first look.
 const NOT_LOOKED: (u64, u64) = (u64::MAX, u64::MAX);

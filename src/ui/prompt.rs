@@ -5,7 +5,7 @@
 //! What is asked (the list, a question's options, an approval's `sensitive` flag) is the
 //! session model's ([`Actions`]); this widget keeps only its view state: the answer in
 //! flight, the highlighted option, whether it has the keys. Keys reach it only in the
-//! deciding mode (see `app::keys`).
+//! deciding mode (see `keys`).
 
 use crate::outputs::times::countdown;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};

@@ -6,7 +6,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use gobare_api::client::ApiClient;
 use gobare_api::model::{Input, InputOutcome, RequiredAction, RequiredActionKind};
 use gobare_sim::SimConfig;
-use gobare_tui::app::sender::{SendEvent, Sender};
+use gobare_tui::app::shared::sender::{SendEvent, Sender};
 use gobare_tui::session::Severity;
 use gobare_tui::ui::prompt::PromptAction;
 use tokio::sync::mpsc::UnboundedReceiver;

@@ -4,7 +4,7 @@
 
 use crate::support::actions::*;
 use gobare_api::stream::{self, StreamHandle, StreamOptions, StreamTarget, StreamUpdate};
-use gobare_tui::app::memory::{LockOrRecover, SharedMemory};
+use gobare_tui::app::shared::memory::{LockOrRecover, SharedMemory};
 
 fn open_stream(rig: &Rig, id: &str, from: Option<u64>) -> StreamHandle {
     stream::spawn(StreamOptions {

@@ -3,8 +3,8 @@
 
 use crate::support::actions::*;
 use gobare_api::model::{ErrorCode, Input, TurnStatus};
-use gobare_tui::app::memory::LockOrRecover;
-use gobare_tui::app::sender::Sender;
+use gobare_tui::app::shared::memory::LockOrRecover;
+use gobare_tui::app::shared::sender::Sender;
 use gobare_tui::session::Severity;
 use std::sync::Arc;
 

@@ -4,7 +4,7 @@
 //! terminal (stdout and stderr both go to the pty, as they do for a user), not in the log or
 //! state files — and the report does not list the environment.
 #![cfg(unix)]
-// Only debug builds can be made to panic on purpose (`src/app/debug_panic.rs`).
+// Only debug builds can be made to panic on purpose (`src/app/shared/debug_panic.rs`).
 #![cfg(debug_assertions)]
 
 use crate::support;
@@ -15,7 +15,7 @@ use std::time::Duration;
 use crate::support::pty::Pty;
 use crate::support::restore::{assert_restored, last};
 use gobare_sim::SimConfig;
-use gobare_tui::app::debug_panic;
+use gobare_tui::app::shared::debug_panic;
 use portable_pty::CommandBuilder;
 use tempfile::TempDir;
 

@@ -6,7 +6,7 @@ use crate::support::actions::{Rig, WAIT, message};
 use gobare_api::auth::Token;
 use gobare_api::stream::{StreamOptions, StreamTarget};
 use gobare_sim::{Faults, SimConfig};
-use gobare_tui::fleet::live::{FleetLive, FleetSource};
+use gobare_tui::app::fleet::live::{FleetLive, FleetSource};
 use gobare_tui::fleet::model::FleetModel;
 use gobare_tui::session::attention::{Attention, Needs};
 use std::time::Duration;
@@ -28,7 +28,7 @@ fn live_under(rig: &Rig, root: Option<String>, poll_every: Duration) -> FleetLiv
         root,
         store: Some(rig.store()),
         poll_every,
-        reads_per_minute: gobare_tui::fleet::details::READS_PER_MINUTE,
+        reads_per_minute: gobare_tui::app::fleet::details::READS_PER_MINUTE,
     })
 }
 

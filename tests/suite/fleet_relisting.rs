@@ -7,7 +7,7 @@ use gobare_api::auth::Token;
 use gobare_api::model::SessionStatus;
 use gobare_api::stream::{StreamOptions, StreamTarget};
 use gobare_sim::SimConfig;
-use gobare_tui::fleet::live::{FleetLive, FleetSource};
+use gobare_tui::app::fleet::live::{FleetLive, FleetSource};
 use std::time::Duration;
 
 /// Pages of the whole list the simulator answered so far.
@@ -38,7 +38,7 @@ async fn a_busy_org_stream_moves_the_rows_without_listing_the_org_again() {
         root: None,
         store: Some(rig.store()),
         poll_every: Duration::from_secs(10),
-        reads_per_minute: gobare_tui::fleet::details::READS_PER_MINUTE,
+        reads_per_minute: gobare_tui::app::fleet::details::READS_PER_MINUTE,
     });
     tokio::time::timeout(WAIT, async {
         loop {

@@ -405,7 +405,7 @@ fn the_back_up_check_finds_an_arrow_back_up() {
 }
 
 /// The one file that enters the terminal, reads its events and runs the one loop over them.
-const RUNTIME: &str = "src/app/runtime.rs";
+const RUNTIME: &str = "src/app/runtime/mod.rs";
 /// The other `select!`s of the crate, none of which touches the terminal: each races one
 /// piece of IO against its end, or runs a task without a screen.
 const OTHER_SELECTS: [(&str, &str); 9] = [
@@ -419,7 +419,7 @@ const OTHER_SELECTS: [(&str, &str); 9] = [
     ("src/commands/export.rs", "a replay against Ctrl+C"),
     ("src/commands/diff.rs", "a replay against Ctrl+C"),
     ("src/commands/sim.rs", "the simulator until Ctrl+C"),
-    ("src/fleet/live.rs", "the fleet's network task"),
+    ("src/app/fleet/live.rs", "the fleet's network task"),
     (
         "src/export/markdown_thread.rs",
         "a wait for turn facts against the export's end",
@@ -489,5 +489,129 @@ fn the_loop_check_finds_a_second_loop_and_a_second_enter() {
     assert_eq!(
         second_loops(&fleet("let t = terminal::enter(false)?;")).len(),
         1
+    );
+}
+
+/// The app's rooms: the runtime runs one front at a time, the two fronts stand side by side,
+/// and what both use is below them.
+const APP_ROOMS: [&str; 4] = ["fleet", "runtime", "session", "shared"];
+
+/// May a module in app room `from` import app room `to`?
+fn app_room_may_reach(from: &str, to: &str) -> bool {
+    from == to
+        || match from {
+            "runtime" => true,
+            "session" | "fleet" => to == "shared",
+            _ => false,
+        }
+}
+
+/// Every arrow between the app's rooms that the rooms' order forbids: a front into the
+/// other front or into the runtime, `shared` into anything above it.
+fn arrows_between_app_rooms(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<String> {
+    let room = |module: &[String]| match module {
+        [app, room, ..] if app == "app" => Some(room.clone()),
+        _ => None,
+    };
+    let mut found = Vec::new();
+    for (module, refs) in graph {
+        let Some(from) = room(module) else { continue };
+        for target in refs {
+            if let Some(to) = room(target)
+                && !app_room_may_reach(&from, &to)
+            {
+                found.push(format!("{} → {}", module.join("::"), target.join("::")));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_app_is_a_runtime_two_fronts_and_what_they_share() {
+    let mut entries: Vec<String> = std::fs::read_dir(Path::new(ROOT).join("src/app"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    entries.sort();
+    let mut expected: Vec<String> = APP_ROOMS.iter().map(|r| r.to_string()).collect();
+    expected.push("mod.rs".to_string());
+    expected.sort();
+    assert_eq!(
+        entries, expected,
+        "src/app holds its rooms and nothing else"
+    );
+    let found = arrows_between_app_rooms(&import_graph("src"));
+    assert!(
+        found.is_empty(),
+        "arrows between the app's rooms that their order forbids:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_rooms_check_finds_a_front_reaching_into_the_other() {
+    let module = |path: &[&str]| path.iter().map(|p| p.to_string()).collect::<Vec<_>>();
+    let mut graph = BTreeMap::new();
+    graph.insert(
+        module(&["app", "fleet", "inbox"]),
+        [module(&["app", "shared", "sender"])].into_iter().collect(),
+    );
+    graph.insert(
+        module(&["app", "runtime"]),
+        [module(&["app", "session"]), module(&["app", "fleet"])]
+            .into_iter()
+            .collect(),
+    );
+    assert!(arrows_between_app_rooms(&graph).is_empty(), "{graph:?}");
+    graph.insert(
+        module(&["app", "session", "acting"]),
+        [module(&["app", "fleet", "live"])].into_iter().collect(),
+    );
+    graph.insert(
+        module(&["app", "shared", "memory"]),
+        [module(&["app", "session", "saving"])]
+            .into_iter()
+            .collect(),
+    );
+    assert_eq!(
+        arrows_between_app_rooms(&graph),
+        vec![
+            "app::session::acting → app::fleet::live".to_string(),
+            "app::shared::memory → app::session::saving".to_string(),
+        ]
+    );
+}
+
+/// What only IO code says: a spawned task, an await, the network, the disk.
+const IO_MARKS: [&str; 7] = [
+    ".await",
+    "tokio::spawn",
+    "gobare_api::client",
+    "gobare_api::stream",
+    "std::fs",
+    "std::net",
+    "reqwest",
+];
+
+#[test]
+fn the_fleet_model_does_no_io() {
+    let mut found = Vec::new();
+    for file in rust_files(Path::new("src/fleet")) {
+        if is_test_file(&file) {
+            continue;
+        }
+        let text = std::fs::read_to_string(Path::new(ROOT).join(&file)).unwrap();
+        let code = code_without_tests(&text);
+        for mark in IO_MARKS {
+            if code.contains(mark) {
+                found.push(format!("{}: {mark}", file.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "src/fleet is the fleet's pure model; its IO belongs to the fleet front (src/app/fleet):\n{}",
+        found.join("\n")
     );
 }

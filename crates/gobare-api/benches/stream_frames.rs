@@ -2,14 +2,15 @@
 //! stream task from memory in 64 KiB chunks (a buffered server's write size), drained by a
 //! consumer on the same current-thread runtime, as `tail` and `export` run it.
 //!
-//! * `tail` — `tail`'s options without runs: frames not decoded, data kept, no `created_at`
-//!   read, taken one by one;
-//! * `tail_runs` — `tail`'s options: as `tail`, the frames of a chunk taken as runs
-//!   (`StreamOptions::frame_runs`, `Updates::recv_runs`);
-//! * `undecoded` — as `tail`, with `created_at` read, taken one by one;
-//! * `undecoded_runs` — JSON lines' options: as `undecoded`, with runs (handed over one by
-//!   one, as the export takes them);
-//! * `decoded` — the app's options: every frame decoded, its data dropped.
+//! * `tail` — [`StreamProfile::PRINTED`]: frames not decoded, data kept, no `created_at`
+//!   read, a chunk's frames taken as one run (`Updates::recv_runs`);
+//! * `export` — [`StreamProfile::RECORDED`]: as `tail`, with `created_at` read, a run's
+//!   frames handed over one by one, as the export takes them;
+//! * `session` — [`StreamProfile::applied_by_consumer`]: runs, each frame decoded by the
+//!   consumer, its data dropped;
+//! * `fleet` — [`StreamProfile::EVENTS_ONLY`]: every frame decoded on the stream's thread,
+//!   its data dropped;
+//! * `follow` — [`StreamProfile::EVENTS`]: decoded, data kept.
 //!
 //! For each it prints the time per frame and the heap allocations per frame (a counting
 //! global allocator, the bench's setup excluded). Instructions per frame are load-independent
@@ -33,7 +34,7 @@ use futures_util::future::BoxFuture;
 use futures_util::{StreamExt, stream};
 use gobare_api::stream::transport::{ByteStream, OpenError, Transport};
 use gobare_api::stream::{
-    Received, StreamOptions, StreamTarget, StreamUpdate, spawn_with_transport,
+    Received, StreamOptions, StreamProfile, StreamTarget, StreamUpdate, spawn_with_transport,
 };
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
@@ -103,14 +104,11 @@ impl Transport for Replay {
     }
 }
 
-fn options(decoded: bool, read_created_at: bool, frame_runs: bool) -> StreamOptions {
+fn options(profile: StreamProfile) -> StreamOptions {
     StreamOptions {
         target: StreamTarget::Session(SESSION.into()),
         from: Some(0),
-        decode_persisted: decoded,
-        keep_data: !decoded,
-        read_created_at,
-        frame_runs,
+        profile,
         ..StreamOptions::default()
     }
 }
@@ -118,7 +116,7 @@ fn options(decoded: bool, read_created_at: bool, frame_runs: bool) -> StreamOpti
 /// Reads the stream until its first live frame; returns the persisted frames seen.
 async fn drain(options: StreamOptions, chunks: &[Bytes]) -> usize {
     // `tail` takes runs whole; the export (`created_at` read) takes their frames one by one.
-    let runs = options.frame_runs && !options.read_created_at;
+    let runs = options.profile.frame_runs() && !options.profile.reads_created_at();
     let mut handle = spawn_with_transport(options, Replay(chunks.to_vec()));
     let mut frames = 0;
     loop {
@@ -168,13 +166,13 @@ fn main() {
         .build()
         .expect("runtime");
     let modes = [
-        ("tail", false, false, false),
-        ("tail_runs", false, false, true),
-        ("undecoded", false, true, false),
-        ("undecoded_runs", false, true, true),
-        ("decoded", true, true, false),
+        ("tail", StreamProfile::PRINTED),
+        ("export", StreamProfile::RECORDED),
+        ("session", StreamProfile::applied_by_consumer(false)),
+        ("fleet", StreamProfile::EVENTS_ONLY),
+        ("follow", StreamProfile::EVENTS),
     ];
-    for (name, decoded, read_created_at, frame_runs) in modes {
+    for (name, profile) in modes {
         if !mode.is_empty() && mode != name {
             continue;
         }
@@ -183,10 +181,7 @@ fn main() {
         for _ in 0..passes {
             let before = ALLOCATIONS.load(Ordering::Relaxed);
             let started = Instant::now();
-            let frames = rt.block_on(drain(
-                options(decoded, read_created_at, frame_runs),
-                &chunks,
-            ));
+            let frames = rt.block_on(drain(options(profile), &chunks));
             let secs = started.elapsed().as_secs_f64();
             assert_eq!(frames, EVENTS);
             best = best.min(secs);

@@ -55,32 +55,14 @@ pub struct StreamOptions {
     /// §11.1 gap caveat: when `from` is `None` and the stream drops before any persisted
     /// event arrived, reconnect with cursor `0` (full replay) instead of live-only.
     pub replay_if_dropped_before_first_event: bool,
-    /// Decode every persisted frame into [`StreamFrame::event`]. Default `true`. With
-    /// `false` (`tail`, which prints the raw `data:`), frames with a numeric `id:` carry
-    /// `Err(DecodeError(resume::NOT_DECODED))` instead: decoding was most of `tail`'s CPU.
-    /// Transient frames are always decoded (replay truncation is detected from them).
-    pub decode_persisted: bool,
+    /// What the consumer does with the frames, which decides how much of each frame the
+    /// stream reads for it ([`StreamProfile`]). Default [`StreamProfile::EVENTS`].
+    pub profile: StreamProfile,
     /// Most frame bytes queued for the consumer at once, each frame counted as its data plus
     /// [`FRAME_OVERHEAD_BYTES`]. Default 32 MiB. Past it the task
     /// stops reading the socket until the consumer catches up: the socket backs up, and a
     /// server that closes a slow stream is resumed losslessly from the exact cursor.
     pub max_queued_bytes: usize,
-    /// Keep [`StreamFrame::data`] beside a decoded event. Default `true`. The app reads only
-    /// the event: with `false` the raw JSON is freed on the stream task, so a replay that
-    /// outruns the UI queues half the bytes (frames that failed to decode keep it).
-    pub keep_data: bool,
-    /// Read each persisted envelope's `created_at` into [`StreamFrame::created_at`].
-    /// Default `true`. `tail`, which prints frames as sent, needs none: with
-    /// [`StreamOptions::decode_persisted`] off too, an envelope in the reference's layout
-    /// whose head agrees with its frame (seq and `id:` line, session, a persisted type) is
-    /// then taken without checking that its payload is JSON, which could change nothing
-    /// else the stream reads.
-    pub read_created_at: bool,
-    /// Hand over the persisted frames of a chunk that are in the server's usual shape
-    /// together, as a [`FrameRun`] (see [`Updates::recv_runs`]), when frames are not
-    /// decoded. Default `false`. [`Updates::recv`] hands a run's frames
-    /// out one by one, as without it.
-    pub frame_runs: bool,
     /// Whom the stream is for, when the scheduler lets its opens out (the token's five
     /// slots and the `general` bucket are shared with every request). Default on screen.
     pub class: crate::schedule::RequestClass,
@@ -89,6 +71,83 @@ pub struct StreamOptions {
     /// hint, so a token's streams are not refused for slots they themselves still hold.
     /// Default [`crate::schedule::SLOT_RELEASE`].
     pub slot_release: Duration,
+}
+
+/// What a stream's consumer does with its frames, and so how much of each frame the stream
+/// reads for it: each consumer names its profile, and the switches behind it are the
+/// stream's business (each was measured as a large share of some consumer's CPU or memory).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamProfile {
+    /// Decode every persisted frame into [`StreamFrame::event`]. Off, frames with a numeric
+    /// `id:` carry `Err(DecodeError(resume::NOT_DECODED))` instead, for the consumer to
+    /// decode where it uses them ([`StreamFrame::decode_in_place`]) or never. Transient
+    /// frames are always decoded (replay truncation is detected from them).
+    decode_persisted: bool,
+    /// Keep [`StreamFrame::data`] beside a decoded event. Off, the raw JSON is freed on the
+    /// stream task, so a replay that outruns its consumer queues half the bytes (frames
+    /// that failed to decode keep it).
+    keep_data: bool,
+    /// Read each persisted envelope's `created_at` into [`StreamFrame::created_at`]. Off
+    /// together with decoding, an envelope in the reference's layout whose head agrees with
+    /// its frame (seq and `id:` line, session, a persisted type) is taken without checking
+    /// that its payload is JSON, which could change nothing else the stream reads.
+    read_created_at: bool,
+    /// Hand over the persisted frames of a chunk that are in the server's usual shape
+    /// together, as a [`FrameRun`] ([`Received::Run`]), when frames are not decoded.
+    frame_runs: bool,
+}
+
+impl StreamProfile {
+    /// Decoded events with their JSON: `follow`, `wait`, tests.
+    pub const EVENTS: StreamProfile = StreamProfile {
+        decode_persisted: true,
+        keep_data: true,
+        read_created_at: true,
+        frame_runs: false,
+    };
+    /// Decoded events whose JSON is freed on the stream's thread: a consumer that reads only
+    /// the event (the fleet's org stream, a todos replay).
+    pub const EVENTS_ONLY: StreamProfile = StreamProfile {
+        keep_data: false,
+        ..StreamProfile::EVENTS
+    };
+    /// Frames as sent with their `created_at`, in runs, each decoded by the consumer where it
+    /// writes it: the export's history (and `diff`'s).
+    pub const RECORDED: StreamProfile = StreamProfile {
+        decode_persisted: false,
+        keep_data: true,
+        read_created_at: true,
+        frame_runs: true,
+    };
+    /// Frames as sent, in runs, nothing read from them: `tail`, which prints `data:` as it
+    /// came.
+    pub const PRINTED: StreamProfile = StreamProfile {
+        read_created_at: false,
+        ..StreamProfile::RECORDED
+    };
+
+    /// Frames in runs, decoded by the consumer where it applies them, so each event is made
+    /// and freed on one thread (freeing events the stream's thread had made was about a
+    /// quarter of a long catch-up's CPU); no `created_at` (the event has its own); the JSON
+    /// kept only when `keep_json` (to log it): the session front.
+    pub const fn applied_by_consumer(keep_json: bool) -> StreamProfile {
+        StreamProfile {
+            decode_persisted: false,
+            keep_data: keep_json,
+            read_created_at: false,
+            frame_runs: true,
+        }
+    }
+
+    /// Whether frames come in runs ([`Received::Run`]).
+    pub fn frame_runs(self) -> bool {
+        self.frame_runs
+    }
+
+    /// Whether the stream reads each persisted frame's `created_at`.
+    pub fn reads_created_at(self) -> bool {
+        self.read_created_at
+    }
 }
 
 /// What one queued frame costs beyond its `data:` bytes: the update itself and its decoded
@@ -310,7 +369,7 @@ impl Queued {
 pub enum Received {
     /// One update, as [`Updates::recv`] hands it over.
     Update(StreamUpdate),
-    /// Persisted frames in order, as a run (only with [`StreamOptions::frame_runs`]): each
+    /// Persisted frames in order, as a run (only with [`StreamProfile`]): each
     /// is what [`Updates::recv`] would hand over as a [`StreamUpdate::Frame`]
     /// ([`FrameRun::into_frames`]).
     Run(FrameRun),
@@ -405,7 +464,7 @@ impl Updates {
         }
     }
 
-    /// Like [`Updates::recv`], but the frames of a run (see [`StreamOptions::frame_runs`])
+    /// Like [`Updates::recv`], but the frames of a run (see [`StreamProfile`])
     /// come as one [`Received::Run`]. Cancel safe.
     pub async fn recv_runs(&mut self) -> Option<Received> {
         loop {
@@ -503,11 +562,8 @@ impl Default for StreamOptions {
             max_backoff: Duration::from_secs(30),
             max_frame_bytes: 16 << 20,
             replay_if_dropped_before_first_event: false,
-            decode_persisted: true,
+            profile: StreamProfile::EVENTS,
             max_queued_bytes: 32 << 20,
-            keep_data: true,
-            read_created_at: true,
-            frame_runs: false,
             class: crate::schedule::RequestClass::OnScreen,
             slot_release: crate::schedule::SLOT_RELEASE,
         }

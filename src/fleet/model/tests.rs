@@ -105,7 +105,7 @@ fn events_drive_status_needs_turn_todos_queue_workspace_and_artifacts() {
 /// stream, and the failed outcome comes from the session's own turns read.
 #[test]
 fn ended_turns_ask_for_no_session_read_and_the_turns_read_says_failed() {
-    use crate::fleet::details::TurnsRead;
+    use crate::fleet::reads::TurnsRead;
     use gobare_api::model::TurnStatus;
     let mut fleet = FleetModel::new();
     for n in 0..1_000 {

@@ -10,7 +10,7 @@ use ratatui::layout::Rect;
 
 use super::*;
 use crate::fleet::announced::Announced;
-use crate::fleet::live::{announcement, still_true};
+use crate::fleet::news::{announcement, still_true};
 use crate::fleet::pacer::Pacer;
 use crate::fleet::trace::Trace;
 use gobare_api::model::{Event, EventPayload};

@@ -322,9 +322,9 @@ fn resume_for(options: &StreamOptions) -> Resume {
         StreamTarget::Org { .. } => None,
     };
     Resume::new(options.from, options.replay_if_dropped_before_first_event)
-        .with_decode_persisted(options.decode_persisted)
-        .with_keep_data(options.keep_data)
-        .with_read_created_at(options.read_created_at)
+        .with_decode_persisted(options.profile.decode_persisted)
+        .with_keep_data(options.profile.keep_data)
+        .with_read_created_at(options.profile.read_created_at)
         .with_session(session)
 }
 
@@ -446,7 +446,7 @@ fn read_chunk(
     progressed: &mut bool,
 ) -> Option<String> {
     let mut ended = None;
-    if !(options.frame_runs && resume.takes_agreeing_frames()) {
+    if !(options.profile.frame_runs && resume.takes_agreeing_frames()) {
         parser.feed_shared(chunk, &mut |item| {
             if ended.is_none() {
                 ended = on_item(item, chunk, options, resume, backoff, batch, progressed);
@@ -702,13 +702,19 @@ pub(crate) mod compare {
         options: &StreamOptions,
     ) -> Result<(), String> {
         let by_stream = StreamOptions {
-            decode_persisted: true,
-            frame_runs: false,
+            profile: crate::stream::StreamProfile {
+                decode_persisted: true,
+                frame_runs: false,
+                ..options.profile
+            },
             ..options.clone()
         };
         let later = StreamOptions {
-            decode_persisted: false,
-            frame_runs: true,
+            profile: crate::stream::StreamProfile {
+                decode_persisted: false,
+                frame_runs: true,
+                ..options.profile
+            },
             ..options.clone()
         };
         let seen = |options: &StreamOptions, decode: bool| {
@@ -890,7 +896,10 @@ mod tests {
                     None => StreamTarget::Org { root: None },
                 },
                 from,
-                read_created_at,
+                profile: crate::stream::StreamProfile {
+                    read_created_at,
+                    ..crate::stream::StreamProfile::EVENTS
+                },
                 max_frame_bytes,
                 ..StreamOptions::default()
             }
@@ -941,8 +950,11 @@ mod tests {
                 bytes.extend(stream);
                 let chunks = cut(&bytes, &cuts);
                 let options = StreamOptions {
-                    decode_persisted: false,
-                    frame_runs: true,
+                    profile: crate::stream::StreamProfile {
+                        decode_persisted: false,
+                        frame_runs: true,
+                        ..options.profile
+                    },
                     ..options
                 };
                 if let Err(differs) = compare::runs_agree(&chunks, &options) {
@@ -961,7 +973,10 @@ mod tests {
                 keep_data in any::<bool>(),
             ) {
                 let chunks = cut(&stream, &cuts);
-                let options = StreamOptions { keep_data, ..options };
+                let options = StreamOptions {
+                    profile: crate::stream::StreamProfile { keep_data, ..options.profile },
+                    ..options
+                };
                 if let Err(differs) = compare::decoding_later_agrees(&chunks, &options) {
                     return Err(TestCaseError::fail(differs));
                 }
@@ -990,9 +1005,7 @@ mod tests {
             let options = StreamOptions {
                 target: StreamTarget::Session(OWN.into()),
                 from: Some(0),
-                decode_persisted: false,
-                read_created_at: false,
-                frame_runs: true,
+                profile: crate::stream::StreamProfile::PRINTED,
                 ..StreamOptions::default()
             };
             let chunks = vec![

@@ -1,0 +1,95 @@
+//! One frame: the screen draws everything; the app adds only the replay progress it owns,
+//! then writes the frame's links over it (see [`crate::ui::hyperlink`]).
+
+use super::App;
+use color_eyre::Result;
+
+impl App {
+    pub(crate) fn draw(&mut self) -> Result<()> {
+        // Relative times ("3m ago") are as of this frame; setting the clock asks no frame.
+        self.prepare_frame();
+        if self.spoken.is_some() {
+            return self.write_lines();
+        }
+        let away = self.away_on_screen();
+        let App {
+            tui,
+            view,
+            screen,
+            theme,
+            replay,
+            ..
+        } = self;
+        let label = replay.label();
+        tui.draw(|f| {
+            screen.draw(f, view, theme, label.as_deref());
+            if let Some(digest) = &away {
+                let area = f.area();
+                let away_ms = digest.away_ms();
+                crate::ui::away_banner::render(
+                    area,
+                    f.buffer_mut(),
+                    std::slice::from_ref(digest),
+                    false,
+                    away_ms,
+                    0,
+                    theme,
+                );
+            }
+        })?;
+        self.write_links();
+        self.page_back_when_at_the_top();
+        Ok(())
+    }
+
+    /// The screen-reader mode's frame: what is new, as lines, and the input line.
+    fn write_lines(&mut self) -> Result<()> {
+        use std::io::Write;
+        let width = self.tui.size().map_or(80, |s| s.width);
+        let catching_up = self.replay.is_active();
+        let Some(spoken) = &mut self.spoken else {
+            return Ok(());
+        };
+        self.screen.prepare_prompt(&self.view);
+        let bytes = spoken.frame(&self.view, &self.screen, catching_up, width);
+        if !bytes.is_empty() {
+            let backend = self.tui.backend_mut();
+            backend.write_all(&bytes)?;
+            backend.flush()?;
+        }
+        Ok(())
+    }
+
+    /// What a frame needs before the screen draws it: the clock, the input box's title.
+    pub(crate) fn prepare_frame(&mut self) {
+        self.gather_budgets();
+        self.view
+            .apply(crate::session::Update::Tick(gobare_api::clock::unix_ms()));
+        let title = crate::keys::table::mode_title(
+            self.screen.mode(),
+            self.screen.focus().title(),
+            self.key_situation(),
+        );
+        self.screen.set_mode_title(title);
+        let (hint, panes) =
+            crate::keys::table::status_hint(self.screen.mode(), self.screen.focus().title());
+        self.screen.set_status_hint(hint, panes);
+    }
+
+    /// What the input box's title hints depend on now.
+    pub(crate) fn key_situation(&self) -> crate::keys::table::Situation {
+        let decision = crate::keys::decision::Decision::of(self.view.actions());
+        let picked = self
+            .screen
+            .prompt
+            .highlighted_option(self.view.actions())
+            .is_some();
+        crate::keys::table::Situation {
+            waiting: !self.view.actions().nothing_listed(),
+            running: self.view.turn_running(),
+            enter_answers: self.enter_answers(),
+            decision,
+            enter_decides: picked || self.box_answers(),
+        }
+    }
+}
