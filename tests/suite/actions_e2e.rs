@@ -7,7 +7,7 @@ use crate::support;
 use std::time::Duration;
 
 use crate::support::app::{attach, bottom, spawn, status_line};
-use crate::support::live::{Attached, attach_new, pinging_sim, wait_live};
+use crate::support::live::{attach_new, pinging_sim, wait_live};
 use crate::support::pty::keys;
 use crate::support::sim::Sim;
 use gobare_api::auth::Token;
@@ -18,11 +18,7 @@ const TIMEOUT: Duration = Duration::from_secs(40);
 #[test]
 fn send_steer_approve_cancel_and_quit() {
     let sim = pinging_sim(10.0);
-    let Attached {
-        session: _,
-        home: _home,
-        mut pty,
-    } = attach_new(&sim.sim, "acting", TIMEOUT);
+    let (_, _home, mut pty) = attach_new(&sim.sim, "acting", TIMEOUT);
 
     // Send, and the agent answers.
     pty.send_keys("fix the export please");
@@ -111,11 +107,7 @@ fn send_steer_approve_cancel_and_quit() {
 #[test]
 fn coming_back_restores_draft_history_and_resumes_from_the_stored_cursor() {
     let sim = pinging_sim(10.0);
-    let Attached {
-        session,
-        home,
-        mut pty,
-    } = attach_new(&sim.sim, "return", TIMEOUT);
+    let (session, home, mut pty) = attach_new(&sim.sim, "return", TIMEOUT);
     pty.send_keys("first words");
     pty.send_keys(keys::ENTER);
     pty.wait_for_text("completed", TIMEOUT);
@@ -199,11 +191,7 @@ fn with_no_session_to_reopen_the_fleet_lists_sessions_and_enter_opens_one() {
 #[test]
 fn ctrl_o_leaves_the_app_for_the_fleet() {
     let sim = pinging_sim(10.0);
-    let Attached {
-        session: _,
-        home: _home,
-        mut pty,
-    } = attach_new(&sim.sim, "round trip", TIMEOUT);
+    let (_, _home, mut pty) = attach_new(&sim.sim, "round trip", TIMEOUT);
     pty.send_keys(keys::CTRL_O);
     pty.wait_for(
         "the fleet",
@@ -308,11 +296,7 @@ fn required_actions(sim: &Sim, session: &str) -> Vec<gobare_api::model::Required
 #[test]
 fn typing_a_reply_during_an_approval_decides_nothing() {
     let sim = pinging_sim(10.0);
-    let Attached {
-        session,
-        home: _home,
-        mut pty,
-    } = attach_new(&sim.sim, "approval", TIMEOUT);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "approval", TIMEOUT);
     pty.send_keys("restart the worker #approval");
     pty.send_keys(keys::ENTER);
     pty.wait_for_text("The agent asks to run a tool", TIMEOUT);
@@ -346,11 +330,7 @@ fn typing_a_reply_during_an_approval_decides_nothing() {
 #[test]
 fn typing_a_reply_during_a_question_picks_nothing() {
     let sim = pinging_sim(10.0);
-    let Attached {
-        session,
-        home: _home,
-        mut pty,
-    } = attach_new(&sim.sim, "question", TIMEOUT);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "question", TIMEOUT);
     pty.send_keys("which region? #question");
     pty.send_keys(keys::ENTER);
     pty.wait_for_text("The agent asks you", TIMEOUT);
@@ -401,11 +381,7 @@ fn the_cancel_confirmation_is_readable_at_70x20() {
 #[test]
 fn cancel_with_nothing_running_says_so() {
     let sim = pinging_sim(10.0);
-    let Attached {
-        session: _,
-        home: _home,
-        mut pty,
-    } = attach_new(&sim.sim, "idle", TIMEOUT);
+    let (_, _home, mut pty) = attach_new(&sim.sim, "idle", TIMEOUT);
     pty.send_keys(keys::CTRL_X);
     pty.wait_for(
         "the notice",
@@ -425,11 +401,7 @@ fn cancel_with_nothing_running_says_so() {
 #[test]
 fn a_restart_keeps_a_pending_approval_sensitive_and_waiting() {
     let sim = pinging_sim(10.0);
-    let Attached {
-        session,
-        home,
-        mut pty,
-    } = attach_new(&sim.sim, "restart", TIMEOUT);
+    let (session, home, mut pty) = attach_new(&sim.sim, "restart", TIMEOUT);
     pty.send_keys("restart the worker #approval");
     pty.send_keys(keys::ENTER);
     pty.wait_for_text("approval (sensitive)", TIMEOUT);
@@ -469,11 +441,7 @@ fn a_restart_keeps_a_pending_approval_sensitive_and_waiting() {
 #[test]
 fn ctrl_t_adds_context_without_starting_a_turn() {
     let sim = pinging_sim(10.0);
-    let Attached {
-        session,
-        home: _home,
-        mut pty,
-    } = attach_new(&sim.sim, "context", TIMEOUT);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "context", TIMEOUT);
     pty.send_keys("the staging db is read-only today");
     pty.send_keys(keys::CTRL_T);
     pty.wait_for(

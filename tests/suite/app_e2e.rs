@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use crate::support::app::{
     COLS, ROWS, attach, bottom, command, input_box, spawn_sized, status_line,
 };
-use crate::support::live::{Attached, attach_new, pinging_sim, wait_live};
+use crate::support::live::{attach_new, attach_new_sized, pinging_sim, wait_live};
 use crate::support::process;
 use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
@@ -103,10 +103,7 @@ fn attach_send_survive_a_drop_and_quit() {
 #[test]
 fn ctrl_c_with_a_draft_asks_first_in_the_input_area() {
     let sim = pinging_sim(10.0);
-    let session = sim.sim.create_session(Some("draft"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = spawn_sized(&["attach", &session], &home, &sim.sim, 100, 30);
-    wait_live(&pty, TIMEOUT);
+    let (_, _home, mut pty) = attach_new_sized(&sim.sim, "draft", 100, 30, TIMEOUT);
     pty.send_keys("half a thought");
     pty.wait_for_text("half a thought", TIMEOUT);
     pty.send_keys(keys::CTRL_C);
@@ -136,10 +133,7 @@ fn ctrl_c_with_a_draft_asks_first_in_the_input_area() {
 #[test]
 fn shift_tab_gives_the_panes_the_keys_and_q_there_asks_before_quitting() {
     let sim = pinging_sim(10.0);
-    let session = sim.sim.create_session(Some("panes"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = spawn_sized(&["attach", &session], &home, &sim.sim, 100, 30);
-    wait_live(&pty, TIMEOUT);
+    let (_, _home, mut pty) = attach_new_sized(&sim.sim, "panes", 100, 30, TIMEOUT);
     pty.send_keys("a draft");
     pty.wait_for_text("a draft", TIMEOUT);
     pty.send_keys(keys::SHIFT_TAB);
@@ -373,10 +367,7 @@ fn a_long_history_replays_with_progress_then_resumes_from_the_stored_cursor() {
 /// the signal was handled, not fatal) with the terminal given back.
 fn signal_ends_the_app_cleanly(signal: libc::c_int, title: &str) {
     let sim = pinging_sim(10.0);
-    let session = sim.sim.create_session(Some(title));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = spawn_sized(&["attach", &session], &home, &sim.sim, 100, 30);
-    wait_live(&pty, TIMEOUT);
+    let (_, _home, mut pty) = attach_new_sized(&sim.sim, title, 100, 30, TIMEOUT);
     assert!(!pty.is_cooked(), "raw mode while running");
     let pid = libc::pid_t::try_from(pty.pid()).unwrap();
     // SAFETY: sends a signal to our own child process.
@@ -408,11 +399,7 @@ const HANGUP_EXIT_TIMEOUT: Duration = Duration::from_secs(10);
 #[test]
 fn closing_the_terminal_ends_the_app_without_spinning_and_keeps_the_draft() {
     let sim = pinging_sim(10.0);
-    let Attached {
-        session,
-        home,
-        mut pty,
-    } = attach_new(&sim.sim, "window closed", TIMEOUT);
+    let (session, home, mut pty) = attach_new(&sim.sim, "window closed", TIMEOUT);
     pty.send_keys("half a thought");
     pty.wait_for_text("half a thought", TIMEOUT);
 
@@ -518,10 +505,7 @@ fn a_hang_up_without_sighup_still_ends_the_app_without_spinning() {
 #[test]
 fn narrow_terminal_tabs_follow_clicks_and_keys() {
     let sim = pinging_sim(10.0);
-    let session = sim.sim.create_session(Some("narrow"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = spawn_sized(&["attach", &session], &home, &sim.sim, 60, 20);
-    wait_live(&pty, TIMEOUT);
+    let (_, _home, mut pty) = attach_new_sized(&sim.sim, "narrow", 60, 20, TIMEOUT);
     let pane_title =
         |s: &vt100::Screen| s.contents().lines().nth(1).unwrap_or_default().to_string();
     assert!(pty.with_screen(pane_title).contains("Transcript"));

@@ -7,7 +7,7 @@ use crate::support;
 use std::time::Duration;
 
 use crate::support::app::{attach, bottom, input_box, input_box_cells, status_line};
-use crate::support::live::{Attached, attach_new, pinging_sim, wait_live};
+use crate::support::live::{attach_new, pinging_sim, wait_live};
 use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
 
@@ -39,11 +39,7 @@ fn send(pty: &mut Pty, text: &str) {
 #[test]
 fn esc_pressed_again_and_again_then_a_sentence_is_one_message() {
     let sim = pinging_sim(1.0);
-    let Attached {
-        session,
-        home: _home,
-        mut pty,
-    } = attach_new(&sim.sim, "habits", TIMEOUT);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "habits", TIMEOUT);
     send(&mut pty, "a long job #long");
     pty.wait_for(
         "the long turn to run",
@@ -105,11 +101,7 @@ fn esc_pressed_again_and_again_then_a_sentence_is_one_message() {
 #[test]
 fn tab_before_an_approval_arrives_leaves_the_keys_as_text() {
     let sim = pinging_sim(1.0);
-    let Attached {
-        session,
-        home: _home,
-        mut pty,
-    } = attach_new(&sim.sim, "race", TIMEOUT);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "race", TIMEOUT);
     pty.send_keys(keys::TAB);
     pty.wait_for(
         "nothing waits",
@@ -136,11 +128,7 @@ fn tab_before_an_approval_arrives_leaves_the_keys_as_text() {
 #[test]
 fn a_sensitive_approval_is_not_passed_by_y_then_enter() {
     let sim = pinging_sim(1.0);
-    let Attached {
-        session,
-        home: _home,
-        mut pty,
-    } = attach_new(&sim.sim, "sensitive", TIMEOUT);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "sensitive", TIMEOUT);
     send(&mut pty, "restart the worker #approval");
     pty.wait_for_text("The agent asks to run a tool", TIMEOUT);
     pty.send_keys(keys::TAB);
@@ -263,11 +251,7 @@ fn an_answer_typed_for_a_call_that_expires_stays_until_a_second_enter() {
 #[test]
 fn shift_tab_enters_the_panes_which_say_so_and_ctrl_c_quits_at_once_when_nothing_is_lost() {
     let sim = pinging_sim(1.0);
-    let Attached {
-        session: _,
-        home: _home,
-        mut pty,
-    } = attach_new(&sim.sim, "panes", TIMEOUT);
+    let (_, _home, mut pty) = attach_new(&sim.sim, "panes", TIMEOUT);
     pty.send_keys("a draft");
     // Waited for whole (a frame may come in more than one read), so a box that never
     // dims, or stays dim, times out here.
@@ -313,11 +297,7 @@ fn shift_tab_enters_the_panes_which_say_so_and_ctrl_c_quits_at_once_when_nothing
 #[test]
 fn approving_with_a_note_sends_the_decision_then_the_note_as_a_steer_while_the_turn_runs() {
     let sim = pinging_sim(1.0);
-    let Attached {
-        session,
-        home: _home,
-        mut pty,
-    } = attach_new(&sim.sim, "with a note", TIMEOUT);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "with a note", TIMEOUT);
     send(&mut pty, "restart the worker #approval");
     pty.wait_for_text("The agent asks to run a tool", TIMEOUT);
     pty.send_keys("yes but only the export worker");
@@ -392,11 +372,7 @@ fn a_read_only_token_is_said_at_once_and_enter_keeps_the_text_without_a_send() {
 #[test]
 fn readline_keys_edit_the_box_and_the_message_is_what_remains() {
     let sim = pinging_sim(1.0);
-    let Attached {
-        session,
-        home: _home,
-        mut pty,
-    } = attach_new(&sim.sim, "readline", TIMEOUT);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "readline", TIMEOUT);
     // Each step: the keys as a terminal sends them (Alt as an ESC prefix, Ctrl+_ as 0x1F),
     // then the box as that edit leaves it, seen before the next step.
     let box_has = |pty: &Pty, what: &str, text: &str, gone: Option<&str>| {
@@ -449,11 +425,7 @@ fn readline_keys_edit_the_box_and_the_message_is_what_remains() {
 #[test]
 fn a_draft_begun_before_a_question_arrives_is_sent_as_a_message() {
     let sim = pinging_sim(1.0);
-    let Attached {
-        session,
-        home: _home,
-        mut pty,
-    } = attach_new(&sim.sim, "draft first", TIMEOUT);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "draft first", TIMEOUT);
     // The draft is in the box before anything asks: the question is started on the
     // simulator (as another client would) only once the box shows it.
     pty.send_keys("run the tests");
@@ -520,11 +492,7 @@ fn ctrl_c_asks_when_a_turn_runs_or_a_decision_waits_and_a_second_ctrl_c_quits() 
         ("#approval", "the agent waits for your decision"),
     ] {
         let sim = pinging_sim(1.0);
-        let Attached {
-            session,
-            home: _home,
-            mut pty,
-        } = attach_new(&sim.sim, "quitting", TIMEOUT);
+        let (session, _home, mut pty) = attach_new(&sim.sim, "quitting", TIMEOUT);
         send(&mut pty, &format!("the job {tag}"));
         if tag == "#approval" {
             pty.wait_for_text("The agent asks to run a tool", TIMEOUT);

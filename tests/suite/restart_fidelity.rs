@@ -7,7 +7,7 @@ use crate::support;
 use std::time::Duration;
 
 use crate::support::app::{COLS, attach, bottom, input_box, status_line};
-use crate::support::live::{Attached, attach_new, pinging_sim, wait_live};
+use crate::support::live::{attach_new, pinging_sim, wait_live};
 use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
 
@@ -279,11 +279,7 @@ fn log_file(
 #[test]
 fn separators_of_turns_older_than_the_recent_five_say_how_they_ended_after_a_restart() {
     let sim = pinging_sim(10.0);
-    let Attached {
-        session,
-        home,
-        mut pty,
-    } = attach_new(&sim.sim, "many turns", TIMEOUT);
+    let (session, home, mut pty) = attach_new(&sim.sim, "many turns", TIMEOUT);
     for n in 1..=7 {
         let text = format!("step {n}");
         pty.send_keys(&text);

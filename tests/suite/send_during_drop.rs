@@ -10,7 +10,7 @@ use crate::support;
 use std::time::Duration;
 
 use crate::support::app::{attach, bottom, input_box, on_disk, status_line};
-use crate::support::live::{Attached, attach_new, pinging, wait_live};
+use crate::support::live::{attach_new, pinging, wait_live};
 use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
 use gobare_sim::{Faults, SimConfig, Simulator};
@@ -110,11 +110,7 @@ const REFUSALS: u32 = 1_000;
 #[test]
 fn a_message_sent_while_the_stream_is_down_and_sends_are_refused_arrives_once() {
     let sim = start_sim();
-    let Attached {
-        session,
-        home,
-        mut pty,
-    } = attach_new(&sim.sim, "drop", TIMEOUT);
+    let (session, home, mut pty) = attach_new(&sim.sim, "drop", TIMEOUT);
 
     // The stream goes down (dropped mid-frame at the next event, reopens refused with 503)
     // and every send is refused with 503 + Retry-After: 1 until the faults are cleared.
@@ -183,11 +179,7 @@ fn a_message_sent_while_the_stream_is_down_and_sends_are_refused_arrives_once() 
 #[test]
 fn a_pending_send_survives_a_crash_and_is_delivered_once_with_the_same_key() {
     let sim = start_sim();
-    let Attached {
-        session,
-        home,
-        mut pty,
-    } = attach_new(&sim.sim, "crash", TIMEOUT);
+    let (session, home, mut pty) = attach_new(&sim.sim, "crash", TIMEOUT);
 
     // Sends refused with a long Retry-After: the message stays pending when the app dies.
     refuse_sends(&sim.sim, 30);
@@ -246,11 +238,7 @@ fn a_pending_send_survives_a_crash_and_is_delivered_once_with_the_same_key() {
 #[test]
 fn a_draft_typed_before_a_crash_is_back_in_the_box() {
     let sim = start_sim();
-    let Attached {
-        session,
-        home,
-        mut pty,
-    } = attach_new(&sim.sim, "draft", TIMEOUT);
+    let (session, home, mut pty) = attach_new(&sim.sim, "draft", TIMEOUT);
     let text = "half a thought, never sent";
     pty.send_keys(text);
     until(
@@ -275,11 +263,7 @@ fn a_draft_typed_before_a_crash_is_back_in_the_box() {
 #[test]
 fn refusals_that_outlast_the_retries_are_reported_and_the_draft_waits_in_the_box() {
     let sim = start_sim();
-    let Attached {
-        session,
-        home,
-        mut pty,
-    } = attach_new(&sim.sim, "reported", TIMEOUT);
+    let (session, home, mut pty) = attach_new(&sim.sim, "reported", TIMEOUT);
     refuse_sends(&sim.sim, 1);
     let text = "refused until the retries run out";
     type_and_send(&mut pty, text);

@@ -9,7 +9,7 @@ use crate::support;
 use std::time::Duration;
 
 use crate::support::app::{bottom, input_box, on_disk, until};
-use crate::support::live::{Attached, attach_new, pinging_sim};
+use crate::support::live::{attach_new, pinging_sim};
 use crate::support::pty::{Pty, keys};
 use gobare_sim::{AcceptedMessage, Faults, Simulator};
 use tempfile::TempDir;
@@ -112,11 +112,7 @@ fn check_one_message_then_the_draft_sends_on_its_own(
 #[test]
 fn typing_while_the_202_is_slow_is_a_new_draft_and_the_send_arrives_once() {
     let sim = pinging_sim(10.0);
-    let Attached {
-        session,
-        home,
-        mut pty,
-    } = attach_new(&sim.sim, "slow accept", TIMEOUT);
+    let (session, home, mut pty) = attach_new(&sim.sim, "slow accept", TIMEOUT);
     // Long enough that the typing below happens while the send waits for its 202 (the
     // screen check proves it did), short of the client's request timeout.
     sim.sim.set_faults(Faults {
@@ -139,11 +135,7 @@ fn typing_while_the_202_is_slow_is_a_new_draft_and_the_send_arrives_once() {
 #[test]
 fn typing_while_a_send_waits_out_retry_after_is_a_new_draft_and_the_send_arrives_once() {
     let sim = pinging_sim(10.0);
-    let Attached {
-        session,
-        home,
-        mut pty,
-    } = attach_new(&sim.sim, "retry after", TIMEOUT);
+    let (session, home, mut pty) = attach_new(&sim.sim, "retry after", TIMEOUT);
     sim.sim.set_faults(Faults {
         refuse_sends: 2,
         refuse_retry_after_secs: 3,
@@ -174,11 +166,7 @@ fn typing_while_a_send_waits_out_retry_after_is_a_new_draft_and_the_send_arrives
 #[test]
 fn a_carriage_return_inside_a_bracketed_paste_is_a_newline_not_a_send() {
     let sim = pinging_sim(10.0);
-    let Attached {
-        session,
-        home,
-        mut pty,
-    } = attach_new(&sim.sim, "paste", TIMEOUT);
+    let (session, home, mut pty) = attach_new(&sim.sim, "paste", TIMEOUT);
 
     pty.send_paste("line1\rline2\r\nline3");
     pty.wait_for(
@@ -209,11 +197,7 @@ fn a_carriage_return_inside_a_bracketed_paste_is_a_newline_not_a_send() {
 #[test]
 fn a_paste_that_holds_its_own_end_then_a_carriage_return_sends_nothing() {
     let sim = pinging_sim(10.0);
-    let Attached {
-        session,
-        home,
-        mut pty,
-    } = attach_new(&sim.sim, "paste end", TIMEOUT);
+    let (session, home, mut pty) = attach_new(&sim.sim, "paste end", TIMEOUT);
 
     // What tmux writes for a pasted text holding `ESC[201~`: the paste ends early, and the
     // rest (a carriage return among it) follows in the same read, then the real end.

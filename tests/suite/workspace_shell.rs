@@ -6,7 +6,7 @@
 
 use crate::support;
 use crate::support::app::{bottom, command, quit, status_line};
-use crate::support::live::{Attached, attach_new, wait_live};
+use crate::support::live::{attach_new, wait_live};
 use crate::support::pty::{Pty, keys};
 use gobare_sim::SimConfig;
 use std::os::unix::fs::PermissionsExt;
@@ -32,11 +32,7 @@ fn to_panes(pty: &mut Pty) {
 #[test]
 fn the_shell_key_says_how_to_turn_it_on_until_configured() {
     let sim = support::sim::start(SimConfig::for_tests());
-    let Attached {
-        session: _,
-        home: _home,
-        mut pty,
-    } = attach_new(&sim.sim, "shell", TIMEOUT);
+    let (_, _home, mut pty) = attach_new(&sim.sim, "shell", TIMEOUT);
     to_panes(&mut pty);
     pty.send_keys("s");
     pty.wait_for(

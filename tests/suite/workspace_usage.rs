@@ -4,7 +4,7 @@
 
 use crate::support;
 use crate::support::app::{attach, quit, status_line, until};
-use crate::support::live::{Attached, attach_new};
+use crate::support::live::attach_new;
 use crate::support::pty::keys;
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions};
@@ -139,11 +139,7 @@ fn a_usage_404_after_deletion_is_quiet() {
         usage_gone: true,
         ..Faults::default()
     });
-    let Attached {
-        session,
-        home: _home,
-        mut pty,
-    } = attach_new(&sim.sim, "gone", TIMEOUT);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "gone", TIMEOUT);
     until(
         "usage read on start",
         TIMEOUT,

@@ -9,7 +9,7 @@ use std::time::Duration;
 use gobare_sim::{SimConfig, Simulator};
 use tempfile::TempDir;
 
-use super::app::{attach, status_line};
+use super::app::{COLS, ROWS, spawn_sized, status_line};
 use super::pty::Pty;
 use super::sim::Sim;
 
@@ -35,20 +35,17 @@ pub(crate) fn wait_live(pty: &Pty, timeout: Duration) {
     pty.wait_for("live", |s| status_line(s).contains("● live"), timeout);
 }
 
-/// The app attached to a session of its own, live.
-pub(crate) struct Attached {
-    pub(crate) session: String,
-    /// The app's state and config; the directory goes when this is dropped.
-    pub(crate) home: TempDir,
-    pub(crate) pty: Pty,
-}
-
 /// A new session titled `title` in `sim`, and the app attached to it from a fresh home,
-/// waited on until it is live.
-pub(crate) fn attach_new(sim: &Simulator, title: &str, timeout: Duration) -> Attached {
+/// waited on until it is live: the session's id, the home (its directory goes when it is
+/// dropped, so a test keeps it as long as the app runs) and the app in its pty.
+pub(crate) fn attach_new(
+    sim: &Simulator,
+    title: &str,
+    timeout: Duration,
+) -> (String, TempDir, Pty) {
     let session = sim.create_session(Some(title));
     let home = tempfile::tempdir().unwrap();
     let pty = attach(&session, &home, sim);
     wait_live(&pty, timeout);
-    Attached { session, home, pty }
+    (session, home, pty)
 }
