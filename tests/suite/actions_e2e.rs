@@ -7,7 +7,7 @@ use crate::support;
 use std::time::Duration;
 
 use crate::support::app::{attach, bottom, spawn, status_line};
-use crate::support::live::{attach_new, pinging_sim, wait_live};
+use crate::support::live::{attach_new, attach_new_sized, pinging_sim, wait_live};
 use crate::support::pty::keys;
 use crate::support::sim::Sim;
 use gobare_api::auth::Token;
@@ -355,10 +355,7 @@ fn typing_a_reply_during_a_question_picks_nothing() {
 #[test]
 fn the_cancel_confirmation_is_readable_at_70x20() {
     let sim = pinging_sim(1.0);
-    let session = sim.sim.create_session(Some("narrow"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = support::app::spawn_sized(&["attach", &session], &home, &sim.sim, 70, 20);
-    wait_live(&pty, TIMEOUT);
+    let (_, _home, mut pty) = attach_new_sized(&sim.sim, "narrow", 70, 20, TIMEOUT);
     pty.send_keys("a long job #long");
     pty.send_keys(keys::ENTER);
     pty.wait_for(

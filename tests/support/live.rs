@@ -43,9 +43,20 @@ pub(crate) fn attach_new(
     title: &str,
     timeout: Duration,
 ) -> (String, TempDir, Pty) {
+    attach_new_sized(sim, title, COLS, ROWS, timeout)
+}
+
+/// [`attach_new`] in a `cols`×`rows` pty.
+pub(crate) fn attach_new_sized(
+    sim: &Simulator,
+    title: &str,
+    cols: u16,
+    rows: u16,
+    timeout: Duration,
+) -> (String, TempDir, Pty) {
     let session = sim.create_session(Some(title));
     let home = tempfile::tempdir().unwrap();
-    let pty = attach(&session, &home, sim);
+    let pty = spawn_sized(&["attach", &session], &home, sim, cols, rows);
     wait_live(&pty, timeout);
     (session, home, pty)
 }
