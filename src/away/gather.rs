@@ -71,13 +71,20 @@ pub(crate) async fn gather(
     if let Some(p) = progress {
         p.sessions.store(moved.len(), Ordering::Relaxed);
     }
+    // An untitled session goes by its first message, as `list` and the fleet name it.
+    let first = std::sync::Arc::new(
+        crate::sessions::first_message::first_messages(client, store, &moved).await,
+    );
     let results: Vec<(Digest, bool)> = futures_util::stream::iter(moved)
-        .map(|session| async move {
-            let read = one(client, store, session, since_ms, now_ms).await;
-            if let Some(p) = progress {
-                p.read.fetch_add(1, Ordering::Relaxed);
+        .map(|session| {
+            let first = first.clone();
+            async move {
+                let read = one(client, store, session, &first, since_ms, now_ms).await;
+                if let Some(p) = progress {
+                    p.read.fetch_add(1, Ordering::Relaxed);
+                }
+                read
             }
-            read
         })
         .buffered(AT_ONCE)
         .collect()
@@ -101,6 +108,7 @@ async fn one(
     client: &ApiClient,
     store: Option<&StateStore>,
     session: Session,
+    first: &crate::sessions::first_message::FirstMessages,
     since_ms: i64,
     now_ms: i64,
 ) -> (Digest, bool) {
@@ -115,7 +123,7 @@ async fn one(
     let known_before = session.created_at < since_ms;
     let mut builder =
         logged.unwrap_or_else(|| DigestBuilder::new(&session.id, window, since_ms, known_before));
-    let title = crate::sessions::first_message::title(&session);
+    let title = crate::sessions::first_message::label(&session, first);
     builder.set_title(title.as_deref());
     let (turns, artifacts) = tokio::join!(
         turns_since(client, &session.id, since_ms),

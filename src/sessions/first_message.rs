@@ -67,10 +67,12 @@ pub(crate) async fn first_messages<'a>(
         .unwrap_or_default()
         .into_iter()
         .collect();
-    let untitled: Vec<&str> = sessions
+    // Owned ids: a stream of borrowed ones makes this future's `Send` higher-ranked, which a
+    // spawned caller (the fleet's digest) cannot meet.
+    let untitled: Vec<String> = sessions
         .into_iter()
         .filter(|s| title(s).is_none() && !known.contains_key(&s.id))
-        .map(|s| s.id.as_str())
+        .map(|s| s.id.clone())
         .collect();
     let limited = AtomicBool::new(false);
     let limited = &limited;
@@ -79,13 +81,13 @@ pub(crate) async fn first_messages<'a>(
             if limited.load(Ordering::Relaxed) {
                 return None;
             }
-            match first_message(client, id).await {
-                Ok(found) => found.map(|text| (id.to_string(), text)),
+            match first_message(client, &id).await {
+                Ok(found) => found.map(|text| (id, text)),
                 Err(e) => {
                     if e.kind == ApiErrorKind::RateLimited {
                         limited.store(true, Ordering::Relaxed);
                     }
-                    tracing::warn!(session = %text::line(id), error = %e, "no first message");
+                    tracing::warn!(session = %text::line(&id), error = %e, "no first message");
                     None
                 }
             }

@@ -42,9 +42,14 @@ fn on_a_busy_fleet_the_selected_row_keeps_its_line_and_a_granted_approval_rings_
     });
     let home = always_notifying_home();
     let mut pty = spawn_sized(&["fleet"], &home, &sim.sim, 160, 48);
+    // Every row named (an untitled session's first message is read after the list): a row
+    // renamed under the selection is not the selection moving.
     pty.wait_for(
-        "sixty sessions listed",
-        |s| s.contents().contains("Fleet · 60 sessions"),
+        "sixty sessions listed, each by its name",
+        |s| {
+            let shown = s.contents();
+            shown.contains("Fleet · 60 sessions") && !shown.contains("(untitled)")
+        },
         TIMEOUT,
     );
     // To the middle of the screen: rows above it and below it change state (a row that

@@ -615,3 +615,50 @@ fn the_fleet_model_does_no_io() {
         found.join("\n")
     );
 }
+
+/// The one file under `app/` that starts background work, and the one thread with a reason of
+/// its own (it blocks on the terminal's answer, which no runtime thread may do).
+const JOBS: &str = "src/app/shared/jobs.rs";
+const OWN_THREADS: [&str; 1] = ["src/app/runtime/theme_asked.rs"];
+
+/// Files under `app/` (path, code without tests) that start background work themselves.
+fn spawns_outside_jobs(files: &[(String, String)]) -> Vec<String> {
+    files
+        .iter()
+        .filter(|(path, _)| path != JOBS && !OWN_THREADS.contains(&path.as_str()))
+        .filter(|(_, code)| {
+            [
+                "tokio::spawn",
+                "task::spawn_blocking",
+                "thread::spawn",
+                "thread::Builder",
+            ]
+            .iter()
+            .any(|needle| code.contains(needle))
+        })
+        .map(|(path, _)| path.clone())
+        .collect()
+}
+
+#[test]
+fn background_work_in_the_app_has_one_face() {
+    let files: Vec<(String, String)> = rust_files(Path::new("src/app"))
+        .into_iter()
+        .filter(|f| !is_test_file(f))
+        .map(|f| {
+            let text = std::fs::read_to_string(Path::new(ROOT).join(&f)).unwrap();
+            (f.display().to_string(), code_without_tests(&text))
+        })
+        .collect();
+    let found = spawns_outside_jobs(&files);
+    assert!(
+        found.is_empty(),
+        "start background work through app::shared::jobs (a kind of Job, listed there):\n{}",
+        found.join("\n")
+    );
+    let planted = vec![(
+        "src/app/session/x.rs".to_string(),
+        "fn f() { tokio::spawn(async {}); }".to_string(),
+    )];
+    assert_eq!(spawns_outside_jobs(&planted), ["src/app/session/x.rs"]);
+}

@@ -200,3 +200,33 @@ async fn a_report_that_could_not_read_everything_says_what_and_exits_non_zero() 
     let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert!(report["partial"].is_string(), "{report:#}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_untitled_session_goes_by_its_first_message_as_list_names_it() {
+    let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
+    let id = sim.create_session(None);
+    sim.seed_turns(&id, 1, std::time::Duration::from_secs(60));
+    let home = Home::new();
+    let listed = stdout(&run(&sim, &home, &["list"]).await);
+    let first = listed
+        .lines()
+        .find(|l| l.contains(&id[..8]) || l.contains("Step "))
+        .unwrap_or_else(|| panic!("{id} not listed: {listed}"));
+    assert!(
+        first.contains("tidy"),
+        "list names it by its message: {first}"
+    );
+
+    let out = run(&sim, &home, &["report", "--since", "1h"]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        !text.contains(&format!("session {}", &id[..8])),
+        "named by its id: {text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("Step ") && l.contains("tidy")),
+        "named by its first message: {text}"
+    );
+}

@@ -145,7 +145,10 @@ impl DetailReader {
             replay,
             covered_from,
         };
-        let task = tokio::spawn(run(reads, Pacer::new(per_minute), asked, found_tx));
+        let task = crate::app::shared::jobs::spawn(
+            crate::app::shared::jobs::Job::FleetDetails,
+            run(reads, Pacer::new(per_minute), asked, found_tx),
+        );
         DetailReader {
             asks: DetailAsks { asks },
             found,

@@ -116,13 +116,16 @@ impl InboxAnswers {
                 );
                 let reports = self.reports.clone();
                 let id = session_id.to_string();
-                tokio::spawn(async move {
-                    while let Some(event) = events.recv().await {
-                        if !reports(id.clone(), event) {
-                            break;
+                crate::app::shared::jobs::spawn(
+                    crate::app::shared::jobs::Job::SendEvents,
+                    async move {
+                        while let Some(event) = events.recv().await {
+                            if !reports(id.clone(), event) {
+                                break;
+                            }
                         }
-                    }
-                });
+                    },
+                );
                 sender
             });
         sender.send(input);

@@ -136,14 +136,17 @@ impl FleetLive {
         let (details, wanted) = mpsc::unbounded_channel();
         let paced = Paced::default();
         let store = source.store.clone();
-        let task = tokio::spawn(run(
-            source,
-            model.clone(),
-            changed.clone(),
-            needs_you.clone(),
-            wanted,
-            paced.clone(),
-        ));
+        let task = crate::app::shared::jobs::spawn(
+            crate::app::shared::jobs::Job::FleetLive,
+            run(
+                source,
+                model.clone(),
+                changed.clone(),
+                needs_you.clone(),
+                wanted,
+                paced.clone(),
+            ),
+        );
         FleetLive {
             model,
             changed,

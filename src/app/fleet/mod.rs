@@ -474,7 +474,7 @@ impl FleetFront {
     {
         self.state.view.set_message(Some(saying.into()), false);
         let msgs = self.msgs.clone();
-        tokio::spawn(async move {
+        crate::app::shared::jobs::spawn(crate::app::shared::jobs::Job::FleetWrite, async move {
             let _ = msgs.send(write.await);
         });
     }
@@ -625,7 +625,7 @@ fn away_task(
     + 'static,
     msgs: mpsc::UnboundedSender<FleetMsg>,
 ) {
-    tokio::spawn(async move {
+    crate::app::shared::jobs::spawn(crate::app::shared::jobs::Job::FleetAway, async move {
         let (since_ms, result) = gather.await;
         let _ = msgs.send(FleetMsg::Away {
             since_ms,

@@ -85,7 +85,7 @@ impl Acting {
             memory.clone(),
             sender::default_policy(),
         );
-        tokio::spawn(async move {
+        crate::app::shared::jobs::spawn(crate::app::shared::jobs::Job::SendEvents, async move {
             while let Some(event) = events.recv().await {
                 if msgs.send(AppMsg::Action(event)).is_err() {
                     break;

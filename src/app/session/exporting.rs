@@ -30,10 +30,10 @@ impl App {
         let options = self.stream_options.clone();
         let id = self.session_id.clone();
         let title = self.view.title().map(str::to_string);
-        let client = self.client.clone();
+        let client = crate::app::shared::jobs::Job::Export.client(&self.client);
         let tx = self.msgs.clone();
         let notice = format!("exporting the session to {}…", shown(&path));
-        tokio::spawn(async move {
+        crate::app::shared::jobs::spawn(crate::app::shared::jobs::Job::Export, async move {
             let warn = |w: &str| tracing::warn!("export: {w}");
             let format = Format::Markdown;
             let open = || {

@@ -142,7 +142,10 @@ impl App {
         match spawned {
             Ok(mut child) => {
                 // Reaped off the loop: a browser opener may take its time.
-                std::thread::spawn(move || child.wait());
+                crate::app::shared::jobs::spawn_blocking(
+                    crate::app::shared::jobs::Job::OpenerWait,
+                    move || child.wait(),
+                );
                 self.notice(Some(format!("opening {shown}")));
             }
             // No opener here (the usual case over SSH): the URL goes to the clipboard.

@@ -74,7 +74,7 @@ impl App {
 
     fn spawn_outputs(&self, job: impl Future<Output = OutputsMsg> + Send + 'static) -> AbortHandle {
         let tx = self.msgs.clone();
-        tokio::spawn(async move {
+        crate::app::shared::jobs::spawn(crate::app::shared::jobs::Job::Outputs, async move {
             let _ = tx.send(AppMsg::Outputs(job.await));
         })
         .abort_handle()

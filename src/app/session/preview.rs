@@ -25,10 +25,10 @@ impl App {
 
     /// Starts the write the user confirmed.
     pub(crate) fn act_preview(&mut self, publish: bool) {
-        let client = self.client.clone();
+        let client = crate::app::shared::jobs::Job::Preview.client(&self.client);
         let id = self.session_id.clone();
         let tx = self.msgs.clone();
-        tokio::spawn(async move {
+        crate::app::shared::jobs::spawn(crate::app::shared::jobs::Job::Preview, async move {
             let result = if publish {
                 client
                     .publish_preview(&id, &IdempotencyKey::new())

@@ -99,29 +99,32 @@ impl App {
         let snapshot = self.searching.index.snapshot();
         let running = self.searching.running.clone();
         let msgs = self.msgs.clone();
-        tokio::task::spawn_blocking(move || {
-            let current = || running.load(Ordering::Relaxed) == generation;
-            let finished = snapshot.search(&text, |hits| {
-                if !current() {
-                    return false;
-                }
-                hits.is_empty()
-                    || msgs
-                        .send(AppMsg::SearchHits {
-                            generation,
-                            hits,
-                            done: false,
-                        })
-                        .is_ok()
-            });
-            if finished && current() {
-                let _ = msgs.send(AppMsg::SearchHits {
-                    generation,
-                    hits: Vec::new(),
-                    done: true,
+        crate::app::shared::jobs::spawn_blocking(
+            crate::app::shared::jobs::Job::Search,
+            move || {
+                let current = || running.load(Ordering::Relaxed) == generation;
+                let finished = snapshot.search(&text, |hits| {
+                    if !current() {
+                        return false;
+                    }
+                    hits.is_empty()
+                        || msgs
+                            .send(AppMsg::SearchHits {
+                                generation,
+                                hits,
+                                done: false,
+                            })
+                            .is_ok()
                 });
-            }
-        });
+                if finished && current() {
+                    let _ = msgs.send(AppMsg::SearchHits {
+                        generation,
+                        hits: Vec::new(),
+                        done: true,
+                    });
+                }
+            },
+        );
     }
 
     /// `/`: the search bar with an empty query (the kept one goes, ↑ recalls it); a

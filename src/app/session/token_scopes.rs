@@ -24,9 +24,9 @@ pub(crate) fn is_read_only(health: &Health) -> bool {
 impl App {
     /// Reads what the token holds, in the background.
     pub(crate) fn read_token_scopes(&self) {
-        let client = self.client.clone();
+        let client = crate::app::shared::jobs::Job::TokenScopes.client(&self.client);
         let tx = self.msgs.clone();
-        tokio::spawn(async move {
+        crate::app::shared::jobs::spawn(crate::app::shared::jobs::Job::TokenScopes, async move {
             let result = client.health().await;
             let _ = tx.send(AppMsg::Health(Box::new(result)));
         });

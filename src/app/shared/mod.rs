@@ -7,6 +7,7 @@ pub(crate) mod announcements;
 pub mod debug_panic;
 pub(crate) mod frame;
 pub(crate) mod heap;
+pub(crate) mod jobs;
 pub mod memory;
 pub(crate) mod notifications;
 pub mod required;

@@ -66,7 +66,10 @@ impl StateSaver {
     ) {
         self.in_flight = true;
         self.last_attempt = Some(now);
-        tokio::task::spawn_blocking(move || report(job.write()));
+        crate::app::shared::jobs::spawn_blocking(
+            crate::app::shared::jobs::Job::SaveSession,
+            move || report(job.write()),
+        );
     }
 
     /// A write ended: the memory learns what is on disk, and the user hears about the first

@@ -185,7 +185,7 @@ impl<T: InputTransport> Sender<T> {
             policy: policy.clone(),
             events: events.clone(),
         };
-        tokio::spawn(async move {
+        crate::app::shared::jobs::spawn(crate::app::shared::jobs::Job::Send, async move {
             while let Some(job) = lane_rx.recv().await {
                 worker.run(job).await;
             }
@@ -293,7 +293,9 @@ impl<T: InputTransport> Sender<T> {
                 policy: self.policy.clone(),
                 events: self.events.clone(),
             };
-            tokio::spawn(async move { worker.run(job).await });
+            crate::app::shared::jobs::spawn(crate::app::shared::jobs::Job::Send, async move {
+                worker.run(job).await
+            });
         }
     }
 }

@@ -21,14 +21,12 @@ pub(crate) fn spawn(
     job: FetchJob,
     tx: UnboundedSender<AppMsg>,
 ) {
-    let class = if job.is_background() {
-        gobare_api::schedule::RequestClass::Background
-    } else {
-        gobare_api::schedule::RequestClass::OnScreen
+    let kind = crate::app::shared::jobs::Job::SessionRead {
+        background: job.is_background(),
     };
-    let client = client.with_class(class);
+    let client = kind.client(client);
     let id = session_id.to_string();
-    tokio::spawn(async move {
+    crate::app::shared::jobs::spawn(kind, async move {
         let (result, more_after) = match run(&client, &id, &job).await {
             Ok((update, more_after)) => (Ok(update), more_after),
             Err(e) => (Err(e), None),

@@ -42,16 +42,19 @@ impl App {
         let files = files.limited(self.event_log_max_bytes);
         self.read_back_before = Some(before);
         let tx = self.msgs.clone();
-        tokio::task::spawn_blocking(move || {
-            let page = match event_log::read(&files) {
-                Ok(log) => earlier_entries(log.records(), before, PAGE_BYTES),
-                Err(e) => {
-                    tracing::warn!("cannot read the event log back: {e}");
-                    Transcript::with_budget(0)
-                }
-            };
-            let _ = tx.send(AppMsg::EarlierPage(Box::new(page)));
-        });
+        crate::app::shared::jobs::spawn_blocking(
+            crate::app::shared::jobs::Job::PagingBack,
+            move || {
+                let page = match event_log::read(&files) {
+                    Ok(log) => earlier_entries(log.records(), before, PAGE_BYTES),
+                    Err(e) => {
+                        tracing::warn!("cannot read the event log back: {e}");
+                        Transcript::with_budget(0)
+                    }
+                };
+                let _ = tx.send(AppMsg::EarlierPage(Box::new(page)));
+            },
+        );
     }
 
     pub(crate) fn on_earlier_page(&mut self, page: Transcript) {

@@ -15,14 +15,17 @@ impl App {
         let (window_start, window_first_id) = (plan.window_start(), plan.window_first_id());
         let max_bytes = self.searching.max_bytes();
         let tx = self.msgs.clone();
-        tokio::task::spawn_blocking(move || {
-            let backfill = index_before_window(
-                loaded.records().take(window_start),
-                window_first_id,
-                max_bytes,
-            );
-            let _ = tx.send(AppMsg::Backfilled(Box::new(backfill)));
-        });
+        crate::app::shared::jobs::spawn_blocking(
+            crate::app::shared::jobs::Job::SearchBackfill,
+            move || {
+                let backfill = index_before_window(
+                    loaded.records().take(window_start),
+                    window_first_id,
+                    max_bytes,
+                );
+                let _ = tx.send(AppMsg::Backfilled(Box::new(backfill)));
+            },
+        );
     }
 
     pub(crate) fn on_backfilled(&mut self, backfill: Backfill) {
