@@ -560,7 +560,7 @@ mod tests {
         s.write_config("api = [");
         let e = resolve(&GlobalArgs::default(), &s.env()).unwrap_err();
         assert!(matches!(e, ConfigError::ParseFile { .. }), "{e}");
-        s.write_config("[notifications]\nwhen = \"always\"\n\n[keys]\nquit = ctrl+q\n");
+        s.write_config("[notify]\nwhen = \"always\"\n\n[keys]\nquit = ctrl+q\n");
         let e = resolve(&GlobalArgs::default(), &s.env()).unwrap_err();
         assert!(
             e.to_string()

@@ -1,11 +1,13 @@
 //! Desktop notifications for "the turn ended" and "the agent waits on you": a terminal bell
 //! plus OSC 9 (iTerm2, WezTerm, kitty, foot, Windows Terminal) and OSC 777 (rxvt, VTE),
-//! wrapped in tmux's DCS passthrough when running inside tmux. Which news notifies, and a
-//! command of the user's own run for each, are `[notify]`'s ([`choice`], [`command`]).
+//! wrapped in tmux's DCS passthrough when running inside tmux. When, of which news, and a
+//! command of the user's own run for each, are `[notify]`'s ([`config`], [`choice`],
+//! [`command`]).
 
 pub(crate) mod alarms;
 pub(crate) mod choice;
 pub(crate) mod command;
+pub(crate) mod config;
 pub(crate) mod fleet_alarms;
 pub(crate) mod kind;
 

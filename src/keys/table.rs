@@ -1,6 +1,6 @@
 //! The one key table: every binding is (scope, keys, where the key goes, label, hint). The
 //! router ([`super::keys::route`]) matches keys against it, the input box's title hints, the
-//! key list (F1) and the README's key tables are drawn from it, and `[keys]` in the config
+//! key list (F1) and docs/keys.md's key table are drawn from it, and `[keys]` in the config
 //! adds keys to its named rows. A key described anywhere else is a key that can drift.
 
 use super::decision::Decision;
@@ -74,7 +74,7 @@ pub(crate) enum Scope {
 }
 
 impl Scope {
-    /// The heading of the scope's rows in the key list and the README.
+    /// The heading of the scope's rows in the key list and docs/keys.md.
     pub(crate) fn heading(self) -> &'static str {
         match self {
             Scope::Everywhere => "Everywhere",
@@ -113,7 +113,7 @@ impl Scope {
         }
     }
 
-    /// The README's short name of the scope (first column of its key table).
+    /// docs/keys.md's short name of the scope (first column of its key table).
     pub(crate) fn short(self) -> &'static str {
         match self {
             Scope::Everywhere => "everywhere",
@@ -283,7 +283,7 @@ pub(crate) struct Binding {
     pub(crate) chords: &'static [Chord],
     /// Where a matching key goes.
     pub(crate) route: KeyRoute,
-    /// What it does, for the key list and the README.
+    /// What it does, for the key list and docs/keys.md.
     pub(crate) label: &'static str,
     /// The few words in the input box's title, if it is shown there, and when.
     pub(crate) hint: Option<(&'static str, Shown)>,
@@ -294,7 +294,7 @@ pub(crate) struct Binding {
 }
 
 impl Binding {
-    /// The keys as the key list and README write them.
+    /// The keys as the key list and docs/keys.md write them.
     pub(crate) fn keys_label(&self) -> String {
         if let Some(keys) = self.keys {
             return keys.to_string();
@@ -1371,9 +1371,9 @@ pub(crate) fn fleet_help_rows() -> Vec<(String, String)> {
     rows
 }
 
-/// The README's key table (Markdown), generated; a test compares it with the README.
+/// `docs/keys.md`'s key table (Markdown), generated; a test compares it with the page.
 #[cfg(test)]
-pub(crate) fn readme_table() -> String {
+pub(crate) fn docs_table() -> String {
     let mut out = String::from("| Mode | Key | |\n| --- | --- | --- |\n");
     for scope in Scope::ALL {
         let mut first = true;

@@ -1,5 +1,6 @@
-//! `[notify]` in `config.toml`: which news notifies, and a command of the user's own that
-//! receives each piece of it as JSON on stdin (for ntfy, a phone, a script).
+//! `[notify]` in `config.toml` but its `when` (read by [`super::config`]): which news
+//! notifies, and a command of the user's own that receives each piece of it as JSON on
+//! stdin (for ntfy, a phone, a script).
 //!
 //! ```toml
 //! [notify]
@@ -24,6 +25,9 @@ pub(crate) const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(10);
 const MAX_TIMEOUT_SECS: i64 = 600;
 /// The longest `deadline_minutes` may be: a function call waits at most 2 h (§5).
 const MAX_DEADLINE_MINUTES: i64 = 120;
+
+/// The settings this reads (`when`, the table's other one, is [`super::config`]'s).
+pub(crate) const KEYS: [&str; 4] = ["on", "deadline_minutes", "command", "command_timeout_secs"];
 
 /// What the user chose to be told of, and how.
 #[derive(Debug, Clone, PartialEq)]
@@ -122,9 +126,7 @@ impl NotifyChoice {
             }
         }
         for key in table.keys() {
-            if !["on", "deadline_minutes", "command", "command_timeout_secs"]
-                .contains(&key.as_str())
-            {
+            if !KEYS.contains(&key.as_str()) {
                 warnings.push(format!("config: [notify] {key} is not a setting; ignored"));
             }
         }

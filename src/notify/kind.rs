@@ -28,7 +28,7 @@ pub(crate) enum NotifyKind {
 }
 
 impl NotifyKind {
-    /// Every kind, in the order the README lists them.
+    /// Every kind, in the order docs/configuration.md lists them.
     pub(crate) const ALL: [NotifyKind; 9] = [
         NotifyKind::Approval,
         NotifyKind::Question,

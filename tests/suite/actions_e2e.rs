@@ -7,33 +7,18 @@ use crate::support;
 use std::time::Duration;
 
 use crate::support::app::{attach, bottom, spawn, status_line};
-use crate::support::pty::{Pty, keys};
+use crate::support::live::{attach_new, attach_new_sized, pinging_sim, wait_live};
+use crate::support::pty::keys;
 use crate::support::sim::Sim;
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions, Order, Page};
-use gobare_sim::SimConfig;
 
 const TIMEOUT: Duration = Duration::from_secs(40);
 
-fn start_sim(speed: f64) -> Sim {
-    support::sim::start(SimConfig {
-        speed,
-        ping_interval: Duration::from_secs(1),
-        ..SimConfig::for_tests()
-    })
-}
-
-fn wait_live(pty: &Pty) {
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
-}
-
 #[test]
 fn send_steer_approve_cancel_and_quit() {
-    let sim = start_sim(10.0);
-    let session = sim.sim.create_session(Some("acting"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    let sim = pinging_sim(10.0);
+    let (_, _home, mut pty) = attach_new(&sim.sim, "acting", TIMEOUT);
 
     // Send, and the agent answers.
     pty.send_keys("fix the export please");
@@ -121,11 +106,8 @@ fn send_steer_approve_cancel_and_quit() {
 
 #[test]
 fn coming_back_restores_draft_history_and_resumes_from_the_stored_cursor() {
-    let sim = start_sim(10.0);
-    let session = sim.sim.create_session(Some("return"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    let sim = pinging_sim(10.0);
+    let (session, home, mut pty) = attach_new(&sim.sim, "return", TIMEOUT);
     pty.send_keys("first words");
     pty.send_keys(keys::ENTER);
     pty.wait_for_text("completed", TIMEOUT);
@@ -148,7 +130,7 @@ fn coming_back_restores_draft_history_and_resumes_from_the_stored_cursor() {
     assert_eq!(stored.history.entries(), ["first words"]);
     let opens_before = sim.sim.stream_opens().len();
     let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    wait_live(&pty, TIMEOUT);
     pty.wait_for(
         "the draft back in the box",
         |s| bottom(s, 4).contains("an unsent draft"),
@@ -178,7 +160,7 @@ fn coming_back_restores_draft_history_and_resumes_from_the_stored_cursor() {
 
 #[test]
 fn with_no_session_to_reopen_the_fleet_lists_sessions_and_enter_opens_one() {
-    let sim = start_sim(10.0);
+    let sim = pinging_sim(10.0);
     sim.sim.create_session(Some("older work"));
     sim.sim.create_session(Some("newer work"));
     let home = tempfile::tempdir().unwrap();
@@ -208,11 +190,8 @@ fn with_no_session_to_reopen_the_fleet_lists_sessions_and_enter_opens_one() {
 
 #[test]
 fn ctrl_o_leaves_the_app_for_the_fleet() {
-    let sim = start_sim(10.0);
-    let session = sim.sim.create_session(Some("round trip"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    let sim = pinging_sim(10.0);
+    let (_, _home, mut pty) = attach_new(&sim.sim, "round trip", TIMEOUT);
     pty.send_keys(keys::CTRL_O);
     pty.wait_for(
         "the fleet",
@@ -247,14 +226,14 @@ fn stored(home: &tempfile::TempDir, sim: &Sim) -> gobare_tui::store::StateStore 
 /// no cursor, and only then send the first message, so it is the session's first event.
 #[test]
 fn new_subscribes_live_before_sending_and_the_first_message_is_the_first_event() {
-    let sim = start_sim(10.0);
+    let sim = pinging_sim(10.0);
     let home = tempfile::tempdir().unwrap();
     let mut pty = spawn(
         &["new", "--title", "fix the flaky test", "hello there"],
         &home,
         &sim.sim,
     );
-    wait_live(&pty);
+    wait_live(&pty, TIMEOUT);
     pty.wait_for_text("hello there", TIMEOUT);
     pty.wait_for_text("completed", TIMEOUT);
     assert!(support::app::quit(&mut pty, TIMEOUT).success());
@@ -286,10 +265,10 @@ fn new_subscribes_live_before_sending_and_the_first_message_is_the_first_event()
 /// `gobare-tui new` with no message opens the new session, idle, and sends nothing.
 #[test]
 fn new_without_a_message_opens_an_idle_session() {
-    let sim = start_sim(10.0);
+    let sim = pinging_sim(10.0);
     let home = tempfile::tempdir().unwrap();
     let mut pty = spawn(&["new"], &home, &sim.sim);
-    wait_live(&pty);
+    wait_live(&pty, TIMEOUT);
     assert!(support::app::quit(&mut pty, TIMEOUT).success());
     let id = stored(&home, &sim)
         .last_session()
@@ -317,11 +296,8 @@ fn required_actions(sim: &Sim, session: &str) -> Vec<gobare_api::model::Required
 /// nothing is approved or denied, and the box holds every character.
 #[test]
 fn typing_a_reply_during_an_approval_decides_nothing() {
-    let sim = start_sim(10.0);
-    let session = sim.sim.create_session(Some("approval"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    let sim = pinging_sim(10.0);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "approval", TIMEOUT);
     pty.send_keys("restart the worker #approval");
     pty.send_keys(keys::ENTER);
     pty.wait_for_text("The agent asks to run a tool", TIMEOUT);
@@ -354,11 +330,8 @@ fn typing_a_reply_during_an_approval_decides_nothing() {
 /// With a question waiting, "2 days ago it worked" is text, not option 2.
 #[test]
 fn typing_a_reply_during_a_question_picks_nothing() {
-    let sim = start_sim(10.0);
-    let session = sim.sim.create_session(Some("question"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    let sim = pinging_sim(10.0);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "question", TIMEOUT);
     pty.send_keys("which region? #question");
     pty.send_keys(keys::ENTER);
     pty.wait_for_text("The agent asks you", TIMEOUT);
@@ -382,11 +355,8 @@ fn typing_a_reply_during_a_question_picks_nothing() {
 /// At 70×20 the cancel confirmation is readable whole in the input area.
 #[test]
 fn the_cancel_confirmation_is_readable_at_70x20() {
-    let sim = start_sim(1.0);
-    let session = sim.sim.create_session(Some("narrow"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = support::app::spawn_sized(&["attach", &session], &home, &sim.sim, 70, 20);
-    wait_live(&pty);
+    let sim = pinging_sim(1.0);
+    let (_, _home, mut pty) = attach_new_sized(&sim.sim, "narrow", 70, 20, TIMEOUT);
     pty.send_keys("a long job #long");
     pty.send_keys(keys::ENTER);
     pty.wait_for(
@@ -408,11 +378,8 @@ fn the_cancel_confirmation_is_readable_at_70x20() {
 /// Ctrl+X with nothing running says so and asks nothing.
 #[test]
 fn cancel_with_nothing_running_says_so() {
-    let sim = start_sim(10.0);
-    let session = sim.sim.create_session(Some("idle"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    let sim = pinging_sim(10.0);
+    let (_, _home, mut pty) = attach_new(&sim.sim, "idle", TIMEOUT);
     pty.send_keys(keys::CTRL_X);
     pty.wait_for(
         "the notice",
@@ -431,11 +398,8 @@ fn cancel_with_nothing_running_says_so() {
 /// and still takes two steps to approve.
 #[test]
 fn a_restart_keeps_a_pending_approval_sensitive_and_waiting() {
-    let sim = start_sim(10.0);
-    let session = sim.sim.create_session(Some("restart"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    let sim = pinging_sim(10.0);
+    let (session, home, mut pty) = attach_new(&sim.sim, "restart", TIMEOUT);
     pty.send_keys("restart the worker #approval");
     pty.send_keys(keys::ENTER);
     pty.wait_for_text("approval (sensitive)", TIMEOUT);
@@ -448,7 +412,7 @@ fn a_restart_keeps_a_pending_approval_sensitive_and_waiting() {
     assert!(support::app::quit(&mut pty, TIMEOUT).success());
 
     let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    wait_live(&pty, TIMEOUT);
     pty.wait_for(
         "the approval read back as sensitive and waiting",
         |s| {
@@ -474,11 +438,8 @@ fn a_restart_keeps_a_pending_approval_sensitive_and_waiting() {
 /// in the transcript, the box emptied, and no turn started.
 #[test]
 fn ctrl_t_adds_context_without_starting_a_turn() {
-    let sim = start_sim(10.0);
-    let session = sim.sim.create_session(Some("context"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    let sim = pinging_sim(10.0);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "context", TIMEOUT);
     pty.send_keys("the staging db is read-only today");
     pty.send_keys(keys::CTRL_T);
     pty.wait_for(

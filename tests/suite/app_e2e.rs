@@ -12,21 +12,14 @@ use std::time::{Duration, Instant};
 use crate::support::app::{
     COLS, ROWS, attach, bottom, command, input_box, spawn_sized, status_line,
 };
+use crate::support::live::{attach_new, attach_new_sized, pinging_sim, wait_live};
 use crate::support::process;
 use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
-use gobare_sim::{Faults, SimConfig};
+use gobare_sim::Faults;
 use tempfile::TempDir;
 
 const TIMEOUT: Duration = Duration::from_secs(30);
-
-fn start_sim(speed: f64) -> Sim {
-    support::sim::start(SimConfig {
-        speed,
-        ping_interval: Duration::from_secs(1),
-        ..SimConfig::for_tests()
-    })
-}
 
 /// Every app run here starts with mouse capture on (the default).
 fn assert_restored(pty: &Pty) {
@@ -35,7 +28,7 @@ fn assert_restored(pty: &Pty) {
 
 #[test]
 fn attach_send_survive_a_drop_and_quit() {
-    let sim = start_sim(10.0);
+    let sim = pinging_sim(10.0);
     let session = sim.sim.create_session(Some("e2e"));
     let home = tempfile::tempdir().unwrap();
     let mut pty = attach(&session, &home, &sim.sim);
@@ -109,11 +102,8 @@ fn attach_send_survive_a_drop_and_quit() {
 
 #[test]
 fn ctrl_c_with_a_draft_asks_first_in_the_input_area() {
-    let sim = start_sim(10.0);
-    let session = sim.sim.create_session(Some("draft"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = spawn_sized(&["attach", &session], &home, &sim.sim, 100, 30);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    let sim = pinging_sim(10.0);
+    let (_, _home, mut pty) = attach_new_sized(&sim.sim, "draft", 100, 30, TIMEOUT);
     pty.send_keys("half a thought");
     pty.wait_for_text("half a thought", TIMEOUT);
     pty.send_keys(keys::CTRL_C);
@@ -142,11 +132,8 @@ fn ctrl_c_with_a_draft_asks_first_in_the_input_area() {
 /// letter that is no command does nothing; Esc comes back to the draft.
 #[test]
 fn shift_tab_gives_the_panes_the_keys_and_q_there_asks_before_quitting() {
-    let sim = start_sim(10.0);
-    let session = sim.sim.create_session(Some("panes"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = spawn_sized(&["attach", &session], &home, &sim.sim, 100, 30);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    let sim = pinging_sim(10.0);
+    let (_, _home, mut pty) = attach_new_sized(&sim.sim, "panes", 100, 30, TIMEOUT);
     pty.send_keys("a draft");
     pty.wait_for_text("a draft", TIMEOUT);
     pty.send_keys(keys::SHIFT_TAB);
@@ -294,7 +281,7 @@ fn demo_shows_a_local_agent_at_work_and_quits_cleanly() {
 
 #[test]
 fn attaching_to_an_unknown_session_is_a_clear_error() {
-    let sim = start_sim(10.0);
+    let sim = pinging_sim(10.0);
     let home = tempfile::tempdir().unwrap();
     let mut pty = spawn_sized(
         &["attach", "00000000-0000-4000-8000-00000000dead"],
@@ -337,7 +324,7 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 
 #[test]
 fn a_long_history_replays_with_progress_then_resumes_from_the_stored_cursor() {
-    let sim = start_sim(10.0);
+    let sim = pinging_sim(10.0);
     let session = sim.sim.create_session(Some("long history"));
     sim.sim.seed_events(&session, 30_000);
     let last = sim.sim.last_seq();
@@ -370,7 +357,7 @@ fn a_long_history_replays_with_progress_then_resumes_from_the_stored_cursor() {
 
     // Again: after the local log's last event, no full replay; the history comes from the log.
     let mut pty = attach(&session, &home, &sim.sim);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    wait_live(&pty, TIMEOUT);
     pty.send_keys(keys::CTRL_C);
     assert!(pty.wait_exit(TIMEOUT).success());
     assert_eq!(sim.sim.stream_opens(), vec![Some(0), Some(last)]);
@@ -379,11 +366,8 @@ fn a_long_history_replays_with_progress_then_resumes_from_the_stored_cursor() {
 /// Attaches to a live session, sends `signal` to the app and expects a clean exit (status 0:
 /// the signal was handled, not fatal) with the terminal given back.
 fn signal_ends_the_app_cleanly(signal: libc::c_int, title: &str) {
-    let sim = start_sim(10.0);
-    let session = sim.sim.create_session(Some(title));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = spawn_sized(&["attach", &session], &home, &sim.sim, 100, 30);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    let sim = pinging_sim(10.0);
+    let (_, _home, mut pty) = attach_new_sized(&sim.sim, title, 100, 30, TIMEOUT);
     assert!(!pty.is_cooked(), "raw mode while running");
     let pid = libc::pid_t::try_from(pty.pid()).unwrap();
     // SAFETY: sends a signal to our own child process.
@@ -414,11 +398,8 @@ const HANGUP_EXIT_TIMEOUT: Duration = Duration::from_secs(10);
 /// typed but not sent.
 #[test]
 fn closing_the_terminal_ends_the_app_without_spinning_and_keeps_the_draft() {
-    let sim = start_sim(10.0);
-    let session = sim.sim.create_session(Some("window closed"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    let sim = pinging_sim(10.0);
+    let (session, home, mut pty) = attach_new(&sim.sim, "window closed", TIMEOUT);
     pty.send_keys("half a thought");
     pty.wait_for_text("half a thought", TIMEOUT);
 
@@ -480,7 +461,7 @@ impl Drop for KillOnDrop {
 /// 0, the draft kept — rather than spin on the dead terminal forever.
 #[test]
 fn a_hang_up_without_sighup_still_ends_the_app_without_spinning() {
-    let sim = start_sim(10.0);
+    let sim = pinging_sim(10.0);
     let session = sim.sim.create_session(Some("no sighup"));
     let home = tempfile::tempdir().unwrap();
     let url = sim.sim.url().to_string();
@@ -493,7 +474,7 @@ fn a_hang_up_without_sighup_still_ends_the_app_without_spinning() {
         Some((&url, &token)),
     );
     let mut pty = Pty::spawn(cmd, COLS, ROWS);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    wait_live(&pty, TIMEOUT);
     pty.send_keys("half a thought");
     pty.wait_for_text("half a thought", TIMEOUT);
 
@@ -523,11 +504,8 @@ fn a_hang_up_without_sighup_still_ends_the_app_without_spinning() {
 
 #[test]
 fn narrow_terminal_tabs_follow_clicks_and_keys() {
-    let sim = start_sim(10.0);
-    let session = sim.sim.create_session(Some("narrow"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = spawn_sized(&["attach", &session], &home, &sim.sim, 60, 20);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    let sim = pinging_sim(10.0);
+    let (_, _home, mut pty) = attach_new_sized(&sim.sim, "narrow", 60, 20, TIMEOUT);
     let pane_title =
         |s: &vt100::Screen| s.contents().lines().nth(1).unwrap_or_default().to_string();
     assert!(pty.with_screen(pane_title).contains("Transcript"));

@@ -4,7 +4,8 @@
 //! over the view asks where the question can be seen.
 
 use crate::support;
-use crate::support::app::{attach, bottom, status_line, until};
+use crate::support::app::{attach, bottom, until};
+use crate::support::live::wait_live;
 use crate::support::pty::{Pty, keys};
 use gobare_sim::SimConfig;
 use std::time::Duration;
@@ -22,7 +23,7 @@ fn a_comment_on_a_turns_changes_is_sent_as_one_message_after_s_then_y() {
     sim.within(|s| s.send_message(&session, "#edits tidy the library"));
     let home = tempfile::tempdir().unwrap();
     let mut pty = attach(&session, &home, &sim.sim);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    wait_live(&pty, TIMEOUT);
     wait(&pty, "the turn to end", |s| s.contains("── ✓ completed in"));
 
     // A draft in the box: quitting will ask.

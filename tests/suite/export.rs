@@ -4,6 +4,7 @@
 
 use crate::support::cli::{Home, read_logs};
 use crate::support::faults::options;
+use crate::support::live::wait_live;
 use gobare_api::model::{Event, EventPayload, Text, ToolCall, ToolResult};
 use gobare_api::stream::{StreamUpdate, spawn};
 use gobare_sim::{SimConfig, Simulator};
@@ -394,7 +395,7 @@ async fn a_unique_prefix_names_the_session_exported() {
 /// credential (neither the API token nor a secret in the history).
 #[test]
 fn x_in_the_panes_writes_the_markdown_export_and_says_where() {
-    use crate::support::app::{COLS, ROWS, bottom, command, quit, status_line};
+    use crate::support::app::{COLS, ROWS, bottom, command, quit};
     use crate::support::pty::{Pty, keys};
     let sim = crate::support::sim::start(SimConfig::for_tests());
     let id = sim.sim.create_session(Some("export key"));
@@ -404,7 +405,7 @@ fn x_in_the_panes_writes_the_markdown_export_and_says_where() {
     let mut cmd = command(&["attach", &id], &home, Some((&url, &sim.sim.token())));
     cmd.cwd(home.path());
     let mut pty = Pty::spawn(cmd, COLS, ROWS);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    wait_live(&pty, TIMEOUT);
     pty.send_keys(keys::SHIFT_TAB);
     pty.wait_for(
         "the panes mode",

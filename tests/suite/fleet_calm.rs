@@ -21,11 +21,7 @@ fn always_notifying_home() -> tempfile::TempDir {
     let home = tempfile::tempdir().unwrap();
     let config = home.path().join("config/gobare-tui");
     std::fs::create_dir_all(&config).unwrap();
-    std::fs::write(
-        config.join("config.toml"),
-        "[notifications]\nwhen = \"always\"\n",
-    )
-    .unwrap();
+    std::fs::write(config.join("config.toml"), "[notify]\nwhen = \"always\"\n").unwrap();
     home
 }
 

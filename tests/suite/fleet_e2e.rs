@@ -169,16 +169,12 @@ fn rename_and_delete_ask_first_and_a_refusal_names_the_missing_scope() {
     assert!(pty.wait_exit(TIMEOUT).success());
 }
 
-/// A home whose config file says `[notifications] when = "always"`.
+/// A home whose config file says `[notify] when = "always"`.
 fn always_notifying_home() -> tempfile::TempDir {
     let home = tempfile::tempdir().unwrap();
     let config = home.path().join("config/gobare-tui");
     std::fs::create_dir_all(&config).unwrap();
-    std::fs::write(
-        config.join("config.toml"),
-        "[notifications]\nwhen = \"always\"\n",
-    )
-    .unwrap();
+    std::fs::write(config.join("config.toml"), "[notify]\nwhen = \"always\"\n").unwrap();
     home
 }
 

@@ -6,14 +6,10 @@ use crate::support;
 use std::time::Duration;
 
 use crate::support::app::{COLS, attach, status_line};
+use crate::support::live::{pinging_sim, wait_live};
 use crate::support::pty::{Pty, keys};
-use gobare_sim::SimConfig;
 
 const TIMEOUT: Duration = Duration::from_secs(40);
-
-fn wait_live(pty: &Pty) {
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
-}
 
 /// The Turn pane's lines (the right column below Events).
 fn turn_pane(s: &vt100::Screen) -> String {
@@ -46,7 +42,7 @@ fn turn_head(s: &vt100::Screen) -> String {
 
 /// A `#long` turn working with one message queued behind it.
 fn a_turn_working_with_one_queued(pty: &mut Pty) {
-    wait_live(pty);
+    wait_live(pty, TIMEOUT);
     pty.send_keys("a long job #long");
     pty.send_keys(keys::ENTER);
     pty.wait_for(
@@ -92,11 +88,7 @@ fn working_once_the_turns_are_read_again(pty: &Pty, sim: &gobare_sim::Simulator,
 
 #[test]
 fn the_turn_pane_says_working_after_the_fleet_and_back() {
-    let sim = support::sim::start(SimConfig {
-        speed: 1.0,
-        ping_interval: Duration::from_secs(1),
-        ..SimConfig::for_tests()
-    });
+    let sim = pinging_sim(1.0);
     let session = sim.sim.create_session(Some("round trip"));
     let home = tempfile::tempdir().unwrap();
     let mut pty = attach(&session, &home, &sim.sim);
@@ -114,11 +106,7 @@ fn the_turn_pane_says_working_after_the_fleet_and_back() {
 
 #[test]
 fn the_turn_pane_says_working_after_a_restart() {
-    let sim = support::sim::start(SimConfig {
-        speed: 1.0,
-        ping_interval: Duration::from_secs(1),
-        ..SimConfig::for_tests()
-    });
+    let sim = pinging_sim(1.0);
     let session = sim.sim.create_session(Some("restart"));
     let home = tempfile::tempdir().unwrap();
     let mut pty = attach(&session, &home, &sim.sim);

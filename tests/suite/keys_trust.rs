@@ -7,23 +7,11 @@ use crate::support;
 use std::time::Duration;
 
 use crate::support::app::{attach, bottom, input_box, input_box_cells, status_line};
+use crate::support::live::{attach_new, pinging_sim, wait_live};
 use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
-use gobare_sim::SimConfig;
 
 const TIMEOUT: Duration = Duration::from_secs(40);
-
-fn start_sim(speed: f64) -> Sim {
-    support::sim::start(SimConfig {
-        speed,
-        ping_interval: Duration::from_secs(1),
-        ..SimConfig::for_tests()
-    })
-}
-
-fn wait_live(pty: &Pty) {
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
-}
 
 fn accepted_texts(sim: &Sim) -> Vec<String> {
     sim.sim
@@ -50,11 +38,8 @@ fn send(pty: &mut Pty, text: &str) {
 
 #[test]
 fn esc_pressed_again_and_again_then_a_sentence_is_one_message() {
-    let sim = start_sim(1.0);
-    let session = sim.sim.create_session(Some("habits"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    let sim = pinging_sim(1.0);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "habits", TIMEOUT);
     send(&mut pty, "a long job #long");
     pty.wait_for(
         "the long turn to run",
@@ -115,11 +100,8 @@ fn esc_pressed_again_and_again_then_a_sentence_is_one_message() {
 
 #[test]
 fn tab_before_an_approval_arrives_leaves_the_keys_as_text() {
-    let sim = start_sim(1.0);
-    let session = sim.sim.create_session(Some("race"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    let sim = pinging_sim(1.0);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "race", TIMEOUT);
     pty.send_keys(keys::TAB);
     pty.wait_for(
         "nothing waits",
@@ -145,11 +127,8 @@ fn tab_before_an_approval_arrives_leaves_the_keys_as_text() {
 
 #[test]
 fn a_sensitive_approval_is_not_passed_by_y_then_enter() {
-    let sim = start_sim(1.0);
-    let session = sim.sim.create_session(Some("sensitive"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    let sim = pinging_sim(1.0);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "sensitive", TIMEOUT);
     send(&mut pty, "restart the worker #approval");
     pty.wait_for_text("The agent asks to run a tool", TIMEOUT);
     pty.send_keys(keys::TAB);
@@ -222,12 +201,12 @@ fn a_sensitive_approval_is_not_passed_by_y_then_enter() {
 
 #[test]
 fn an_answer_typed_for_a_call_that_expires_stays_until_a_second_enter() {
-    let sim = start_sim(1.0);
+    let sim = pinging_sim(1.0);
     let session = sim.sim.create_session(Some("expiring"));
     sim.sim.declare_function(&session, "lookup_order", Some(1));
     let home = tempfile::tempdir().unwrap();
     let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    wait_live(&pty, TIMEOUT);
     send(&mut pty, "check the order #expiring");
     pty.wait_for(
         "the call and its countdown",
@@ -271,11 +250,8 @@ fn an_answer_typed_for_a_call_that_expires_stays_until_a_second_enter() {
 
 #[test]
 fn shift_tab_enters_the_panes_which_say_so_and_ctrl_c_quits_at_once_when_nothing_is_lost() {
-    let sim = start_sim(1.0);
-    let session = sim.sim.create_session(Some("panes"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    let sim = pinging_sim(1.0);
+    let (_, _home, mut pty) = attach_new(&sim.sim, "panes", TIMEOUT);
     pty.send_keys("a draft");
     // Waited for whole (a frame may come in more than one read), so a box that never
     // dims, or stays dim, times out here.
@@ -320,11 +296,8 @@ fn shift_tab_enters_the_panes_which_say_so_and_ctrl_c_quits_at_once_when_nothing
 
 #[test]
 fn approving_with_a_note_sends_the_decision_then_the_note_as_a_steer_while_the_turn_runs() {
-    let sim = start_sim(1.0);
-    let session = sim.sim.create_session(Some("with a note"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    let sim = pinging_sim(1.0);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "with a note", TIMEOUT);
     send(&mut pty, "restart the worker #approval");
     pty.wait_for_text("The agent asks to run a tool", TIMEOUT);
     pty.send_keys("yes but only the export worker");
@@ -367,7 +340,7 @@ fn approving_with_a_note_sends_the_decision_then_the_note_as_a_steer_while_the_t
 
 #[test]
 fn a_read_only_token_is_said_at_once_and_enter_keeps_the_text_without_a_send() {
-    let sim = start_sim(1.0);
+    let sim = pinging_sim(1.0);
     let session = sim.sim.create_session(Some("watch only"));
     let token = sim.sim.mint_token(&["sessions:read"]);
     let home = tempfile::tempdir().unwrap();
@@ -382,7 +355,7 @@ fn a_read_only_token_is_said_at_once_and_enter_keeps_the_text_without_a_send() {
         |s| status_line(s).contains("read-only token"),
         TIMEOUT,
     );
-    wait_live(&pty);
+    wait_live(&pty, TIMEOUT);
     send(&mut pty, "please start");
     pty.wait_for(
         "the text kept and the reason said again",
@@ -398,11 +371,8 @@ fn a_read_only_token_is_said_at_once_and_enter_keeps_the_text_without_a_send() {
 
 #[test]
 fn readline_keys_edit_the_box_and_the_message_is_what_remains() {
-    let sim = start_sim(1.0);
-    let session = sim.sim.create_session(Some("readline"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    let sim = pinging_sim(1.0);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "readline", TIMEOUT);
     // Each step: the keys as a terminal sends them (Alt as an ESC prefix, Ctrl+_ as 0x1F),
     // then the box as that edit leaves it, seen before the next step.
     let box_has = |pty: &Pty, what: &str, text: &str, gone: Option<&str>| {
@@ -454,11 +424,8 @@ fn readline_keys_edit_the_box_and_the_message_is_what_remains() {
 
 #[test]
 fn a_draft_begun_before_a_question_arrives_is_sent_as_a_message() {
-    let sim = start_sim(1.0);
-    let session = sim.sim.create_session(Some("draft first"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    let sim = pinging_sim(1.0);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "draft first", TIMEOUT);
     // The draft is in the box before anything asks: the question is started on the
     // simulator (as another client would) only once the box shows it.
     pty.send_keys("run the tests");
@@ -524,11 +491,8 @@ fn ctrl_c_asks_when_a_turn_runs_or_a_decision_waits_and_a_second_ctrl_c_quits() 
         ("#long", "a turn is running"),
         ("#approval", "the agent waits for your decision"),
     ] {
-        let sim = start_sim(1.0);
-        let session = sim.sim.create_session(Some("quitting"));
-        let home = tempfile::tempdir().unwrap();
-        let mut pty = attach(&session, &home, &sim.sim);
-        wait_live(&pty);
+        let sim = pinging_sim(1.0);
+        let (session, _home, mut pty) = attach_new(&sim.sim, "quitting", TIMEOUT);
         send(&mut pty, &format!("the job {tag}"));
         if tag == "#approval" {
             pty.wait_for_text("The agent asks to run a tool", TIMEOUT);
@@ -603,7 +567,7 @@ fn ctrl_c_asks_when_a_turn_runs_or_a_decision_waits_and_a_second_ctrl_c_quits() 
 /// sent and the approval still waits (Esc on a decision is not "no").
 #[test]
 fn esc_again_and_again_from_anywhere_ends_in_typing_and_decides_nothing() {
-    let sim = start_sim(1.0);
+    let sim = pinging_sim(1.0);
     let session = sim.sim.create_session(Some("esc anywhere"));
     sim.sim.add_artifact(
         &session,
@@ -613,7 +577,7 @@ fn esc_again_and_again_from_anywhere_ends_in_typing_and_decides_nothing() {
     );
     let home = tempfile::tempdir().unwrap();
     let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    wait_live(&pty, TIMEOUT);
     send(&mut pty, "restart the worker #approval");
     pty.wait_for_text("The agent asks to run a tool", TIMEOUT);
     sim.until_waiting(&session);

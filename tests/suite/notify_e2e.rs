@@ -47,7 +47,7 @@ fn home_with(command: &str, extra: &str) -> tempfile::TempDir {
     std::fs::create_dir_all(&config).unwrap();
     std::fs::write(
         config.join("config.toml"),
-        format!("[notifications]\nwhen = \"always\"\n[notify]\ncommand = {command}\n{extra}"),
+        format!("[notify]\nwhen = \"always\"\ncommand = {command}\n{extra}"),
     )
     .unwrap();
     home

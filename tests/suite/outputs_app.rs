@@ -7,7 +7,8 @@
 //! finds by name, a withheld file says why, Enter shows a file highlighted.
 
 use crate::support;
-use crate::support::app::{COLS, ROWS, bottom, command, quit, status_line, until};
+use crate::support::app::{COLS, ROWS, bottom, command, quit, until};
+use crate::support::live::wait_live;
 use crate::support::pty::{Pty, keys};
 use gobare_sim::SimConfig;
 use std::path::{Path, PathBuf};
@@ -36,7 +37,7 @@ fn attach_with_downloads(
         cmd.env("XDG_DOWNLOAD_DIR", dir);
     }
     let mut pty = Pty::spawn(cmd, COLS, ROWS);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    wait_live(&pty, TIMEOUT);
     pty.send_keys(keys::SHIFT_TAB);
     pty.wait_for(
         "the panes mode",

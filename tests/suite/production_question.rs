@@ -4,6 +4,7 @@
 
 use crate::support;
 use crate::support::app::{attach, quit, status_line, until};
+use crate::support::live::attach_new;
 use crate::support::pty::keys;
 use gobare_sim::SimConfig;
 use std::time::Duration;
@@ -16,10 +17,7 @@ fn a_production_question_is_answered_from_a_stored_cursor_attach() {
         speed: 10.0,
         ..SimConfig::for_tests()
     });
-    let session = sim.sim.create_session(Some("choice"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    let (session, home, mut pty) = attach_new(&sim.sim, "choice", TIMEOUT);
     pty.send_keys("which way #choice");
     pty.send_keys(keys::ENTER);
     pty.wait_for_text("The agent asks you", TIMEOUT);
@@ -78,10 +76,7 @@ fn a_question_that_takes_only_its_options_keeps_refused_text_as_an_answer() {
         speed: 10.0,
         ..SimConfig::for_tests()
     });
-    let session = sim.sim.create_session(Some("choice"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    let (_, _home, mut pty) = attach_new(&sim.sim, "choice", TIMEOUT);
     pty.send_keys("which way #choice");
     pty.send_keys(keys::ENTER);
     pty.wait_for(

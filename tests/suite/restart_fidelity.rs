@@ -7,19 +7,11 @@ use crate::support;
 use std::time::Duration;
 
 use crate::support::app::{COLS, attach, bottom, input_box, status_line};
+use crate::support::live::{attach_new, pinging_sim, wait_live};
 use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
-use gobare_sim::SimConfig;
 
 const TIMEOUT: Duration = Duration::from_secs(30);
-
-fn start_sim() -> Sim {
-    support::sim::start(SimConfig {
-        speed: 10.0,
-        ping_interval: Duration::from_secs(1),
-        ..SimConfig::for_tests()
-    })
-}
 
 /// Waits until the status bar shows the server's last seq and the app is live.
 fn wait_caught_up(pty: &Pty, last: u64) {
@@ -119,7 +111,7 @@ fn mask_clocks(row: &str) -> String {
 /// Plays a turn with todos and a diff, then one whose sensitive approval is granted, and
 /// waits until everything settled. Returns the server's last seq.
 fn play_the_scenario(pty: &mut Pty, sim: &Sim) -> u64 {
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    wait_live(pty, TIMEOUT);
     pty.send_keys("fix the export please");
     pty.send_keys(keys::ENTER);
     pty.wait_for_text("completed", TIMEOUT);
@@ -211,7 +203,7 @@ fn restart_and_compare(
 
 #[test]
 fn a_restart_shows_the_same_screen_from_the_local_log() {
-    let sim = start_sim();
+    let sim = pinging_sim(10.0);
     let session = sim.sim.create_session(Some("fidelity"));
     let home = tempfile::tempdir().unwrap();
     let mut pty = attach(&session, &home, &sim.sim);
@@ -234,7 +226,7 @@ fn a_restart_shows_the_same_screen_from_the_local_log() {
 /// lost, nothing twice.
 #[test]
 fn a_torn_log_with_garbage_after_it_is_cut_back_and_the_rest_fetched_again() {
-    let sim = start_sim();
+    let sim = pinging_sim(10.0);
     let session = sim.sim.create_session(Some("torn"));
     let home = tempfile::tempdir().unwrap();
     let mut pty = attach(&session, &home, &sim.sim);
@@ -286,11 +278,8 @@ fn log_file(
 /// each earlier turn ended (its separator reads "completed", never a bare "turn ended").
 #[test]
 fn separators_of_turns_older_than_the_recent_five_say_how_they_ended_after_a_restart() {
-    let sim = start_sim();
-    let session = sim.sim.create_session(Some("many turns"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    let sim = pinging_sim(10.0);
+    let (session, home, mut pty) = attach_new(&sim.sim, "many turns", TIMEOUT);
     for n in 1..=7 {
         let text = format!("step {n}");
         pty.send_keys(&text);

@@ -8,19 +8,10 @@ use crate::support;
 use std::time::Duration;
 
 use crate::support::app::spawn;
+use crate::support::live::pinging_sim;
 use crate::support::pty::{Pty, keys};
-use crate::support::sim::Sim;
-use gobare_sim::SimConfig;
 
 const TIMEOUT: Duration = Duration::from_secs(40);
-
-fn start_sim() -> Sim {
-    support::sim::start(SimConfig {
-        speed: 10.0,
-        ping_interval: Duration::from_secs(1),
-        ..SimConfig::for_tests()
-    })
-}
 
 /// The lines as a terminal leaves them: each ends at `\r\n`, and what a carriage return
 /// and an erase wrote over (the input line) is gone.
@@ -110,7 +101,7 @@ fn wait_for_line(pty: &Pty, needle: &str) {
 
 #[test]
 fn a_turn_with_an_approval_reads_as_ordered_lines_and_is_answered_with_the_same_keys() {
-    let sim = start_sim();
+    let sim = pinging_sim(10.0);
     let session = sim.sim.create_session(Some("spoken"));
     let home = tempfile::tempdir().unwrap();
     let mut pty = spawn(&["--screen-reader", "attach", &session], &home, &sim.sim);
@@ -188,7 +179,7 @@ fn a_turn_with_an_approval_reads_as_ordered_lines_and_is_answered_with_the_same_
 
 #[test]
 fn follow_prints_the_history_then_live_lines_with_no_escape_sequence() {
-    let sim = start_sim();
+    let sim = pinging_sim(10.0);
     let session = sim.sim.create_session(Some("followed"));
     sim.within(|s| s.send_message(&session, "fix the export please"));
     let home = tempfile::tempdir().unwrap();

@@ -10,6 +10,7 @@ use crate::support;
 use std::time::Duration;
 
 use crate::support::app::{COLS, attach, bottom, input_box, on_disk, status_line};
+use crate::support::live::{attach_new_sized, pinging, wait_live};
 use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
 use gobare_sim::{Faults, SimConfig, Simulator};
@@ -18,10 +19,9 @@ use tempfile::TempDir;
 const TIMEOUT: Duration = Duration::from_secs(40);
 
 fn start_sim() -> Sim {
-    support::sim::start(SimConfig {
+    pinging(SimConfig {
         speed: 10.0,
         retry_ms: 250,
-        ping_interval: Duration::from_secs(1),
         ..SimConfig::for_tests()
     })
 }
@@ -52,16 +52,9 @@ fn refuse_sends(sim: &Simulator, retry_after_secs: u64) {
     });
 }
 
-/// A new session titled `title` and the app attached to it, live.
-fn attach_new(sim: &Simulator, title: &str, home: &TempDir) -> (String, Pty) {
-    let session = sim.create_session(Some(title));
-    let pty = attach_tall(&session, home, sim);
-    wait_live(&pty);
-    (session, pty)
-}
-
-fn wait_live(pty: &Pty) {
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+/// A new session titled `title` and the app attached to it in a tall pty ([`TALL_ROWS`]), live.
+fn attach_new(sim: &Simulator, title: &str, timeout: Duration) -> (String, TempDir, Pty) {
+    attach_new_sized(sim, title, COLS, TALL_ROWS, timeout)
 }
 
 /// Types `text`, waits until the box shows it, and presses Enter.
@@ -159,8 +152,7 @@ const REFUSALS: u32 = 1_000;
 #[test]
 fn a_message_sent_while_the_stream_is_down_and_sends_are_refused_arrives_once() {
     let sim = start_sim();
-    let home = tempfile::tempdir().unwrap();
-    let (session, mut pty) = attach_new(&sim.sim, "drop", &home);
+    let (session, home, mut pty) = attach_new(&sim.sim, "drop", TIMEOUT);
 
     // The stream goes down (dropped mid-frame at the next event, reopens refused with 503)
     // and every send is refused with 503 + Retry-After: 1 until the faults are cleared.
@@ -229,8 +221,7 @@ fn a_message_sent_while_the_stream_is_down_and_sends_are_refused_arrives_once() 
 #[test]
 fn a_pending_send_survives_a_crash_and_is_delivered_once_with_the_same_key() {
     let sim = start_sim();
-    let home = tempfile::tempdir().unwrap();
-    let (session, mut pty) = attach_new(&sim.sim, "crash", &home);
+    let (session, home, mut pty) = attach_new(&sim.sim, "crash", TIMEOUT);
 
     // Sends refused with a long Retry-After: the message stays pending when the app dies.
     refuse_sends(&sim.sim, 30);
@@ -289,8 +280,7 @@ fn a_pending_send_survives_a_crash_and_is_delivered_once_with_the_same_key() {
 #[test]
 fn a_draft_typed_before_a_crash_is_back_in_the_box() {
     let sim = start_sim();
-    let home = tempfile::tempdir().unwrap();
-    let (session, mut pty) = attach_new(&sim.sim, "draft", &home);
+    let (session, home, mut pty) = attach_new(&sim.sim, "draft", TIMEOUT);
     let text = "half a thought, never sent";
     pty.send_keys(text);
     until(
@@ -301,7 +291,7 @@ fn a_draft_typed_before_a_crash_is_back_in_the_box() {
     kill9(&mut pty);
 
     let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    wait_live(&pty, TIMEOUT);
     pty.wait_for(
         "the draft back in the box",
         |s| input_box(s).contains(text),
@@ -315,8 +305,7 @@ fn a_draft_typed_before_a_crash_is_back_in_the_box() {
 #[test]
 fn refusals_that_outlast_the_retries_are_reported_and_the_draft_waits_in_the_box() {
     let sim = start_sim();
-    let home = tempfile::tempdir().unwrap();
-    let (session, mut pty) = attach_new(&sim.sim, "reported", &home);
+    let (session, home, mut pty) = attach_new(&sim.sim, "reported", TIMEOUT);
     refuse_sends(&sim.sim, 1);
     let text = "refused until the retries run out";
     type_and_send(&mut pty, text);

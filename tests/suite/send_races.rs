@@ -8,31 +8,16 @@ use crate::support;
 
 use std::time::Duration;
 
-use crate::support::app::{attach, bottom, input_box, on_disk, status_line, until};
+use crate::support::app::{bottom, input_box, on_disk, until};
+use crate::support::live::{attach_new, pinging_sim};
 use crate::support::pty::{Pty, keys};
-use crate::support::sim::Sim;
-use gobare_sim::{AcceptedMessage, Faults, SimConfig, Simulator};
+use gobare_sim::{AcceptedMessage, Faults, Simulator};
 use tempfile::TempDir;
 
 const TIMEOUT: Duration = Duration::from_secs(40);
 
 /// Backspace as a terminal sends it.
 const BACKSPACE: &str = "\x7f";
-
-fn start_sim() -> Sim {
-    support::sim::start(SimConfig {
-        speed: 10.0,
-        ping_interval: Duration::from_secs(1),
-        ..SimConfig::for_tests()
-    })
-}
-
-fn attach_live(sim: &Simulator, title: &str, home: &TempDir) -> (String, Pty) {
-    let session = sim.create_session(Some(title));
-    let pty = attach(&session, home, sim);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
-    (session, pty)
-}
 
 /// Types `text`, waits until the box shows it, and presses Enter.
 fn type_and_send(pty: &mut Pty, text: &str) {
@@ -126,9 +111,8 @@ fn check_one_message_then_the_draft_sends_on_its_own(
 
 #[test]
 fn typing_while_the_202_is_slow_is_a_new_draft_and_the_send_arrives_once() {
-    let sim = start_sim();
-    let home = tempfile::tempdir().unwrap();
-    let (session, mut pty) = attach_live(&sim.sim, "slow accept", &home);
+    let sim = pinging_sim(10.0);
+    let (session, home, mut pty) = attach_new(&sim.sim, "slow accept", TIMEOUT);
     // Long enough that the typing below happens while the send waits for its 202 (the
     // screen check proves it did), short of the client's request timeout.
     sim.sim.set_faults(Faults {
@@ -150,9 +134,8 @@ fn typing_while_the_202_is_slow_is_a_new_draft_and_the_send_arrives_once() {
 
 #[test]
 fn typing_while_a_send_waits_out_retry_after_is_a_new_draft_and_the_send_arrives_once() {
-    let sim = start_sim();
-    let home = tempfile::tempdir().unwrap();
-    let (session, mut pty) = attach_live(&sim.sim, "retry after", &home);
+    let sim = pinging_sim(10.0);
+    let (session, home, mut pty) = attach_new(&sim.sim, "retry after", TIMEOUT);
     sim.sim.set_faults(Faults {
         refuse_sends: 2,
         refuse_retry_after_secs: 3,
@@ -182,9 +165,8 @@ fn typing_while_a_send_waits_out_retry_after_is_a_new_draft_and_the_send_arrives
 
 #[test]
 fn a_carriage_return_inside_a_bracketed_paste_is_a_newline_not_a_send() {
-    let sim = start_sim();
-    let home = tempfile::tempdir().unwrap();
-    let (session, mut pty) = attach_live(&sim.sim, "paste", &home);
+    let sim = pinging_sim(10.0);
+    let (session, home, mut pty) = attach_new(&sim.sim, "paste", TIMEOUT);
 
     pty.send_paste("line1\rline2\r\nline3");
     pty.wait_for(
@@ -214,9 +196,8 @@ fn a_carriage_return_inside_a_bracketed_paste_is_a_newline_not_a_send() {
 
 #[test]
 fn a_paste_that_holds_its_own_end_then_a_carriage_return_sends_nothing() {
-    let sim = start_sim();
-    let home = tempfile::tempdir().unwrap();
-    let (session, mut pty) = attach_live(&sim.sim, "paste end", &home);
+    let sim = pinging_sim(10.0);
+    let (session, home, mut pty) = attach_new(&sim.sim, "paste end", TIMEOUT);
 
     // What tmux writes for a pasted text holding `ESC[201~`: the paste ends early, and the
     // rest (a carriage return among it) follows in the same read, then the real end.

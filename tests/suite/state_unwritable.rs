@@ -8,6 +8,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::support::app::{bottom, quit, spawn_sized, status_line};
+use crate::support::live::{pinging, wait_live};
 use crate::support::process;
 use gobare_sim::SimConfig;
 
@@ -40,10 +41,7 @@ fn xdg_state_home_naming_a_file_is_said_keeps_the_draft_and_is_written_when_remo
 
 /// `blocker` (under the test's home) is a file where a directory of the state should be.
 fn refusing_disk(blocker: &str, logs_kept: bool) {
-    let sim = support::sim::start(SimConfig {
-        ping_interval: Duration::from_secs(1),
-        ..SimConfig::for_tests()
-    });
+    let sim = pinging(SimConfig::for_tests());
     let session = sim.sim.create_session(Some("refusing disk"));
     let home = tempfile::tempdir().unwrap();
     let state = home.path().join("state/gobare-tui");
@@ -52,7 +50,7 @@ fn refusing_disk(blocker: &str, logs_kept: bool) {
     std::fs::write(&blocker, "a file where the directory goes").unwrap();
 
     let mut pty = spawn_sized(&["attach", &session], &home, &sim.sim, COLS, ROWS);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    wait_live(&pty, TIMEOUT);
     pty.send_keys(DRAFT);
     pty.wait_for(
         "the notice that the state cannot be saved",
@@ -138,7 +136,7 @@ fn a_draft_the_disk_refuses_at_quit_is_said_on_stderr_with_the_file_it_went_to()
         support::app::command(&["attach", &session], &home, Some((&url, &sim.sim.token())));
     cmd.env("TMPDIR", &tmp);
     let mut pty = support::pty::Pty::spawn(cmd, COLS, ROWS);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    wait_live(&pty, TIMEOUT);
     pty.send_keys(DRAFT);
     pty.wait_for(
         "the draft in the box",

@@ -5,7 +5,8 @@
 use std::time::{Duration, Instant};
 
 use crate::support;
-use crate::support::app::{command, input_box, status_line};
+use crate::support::app::{command, input_box};
+use crate::support::live::wait_live;
 use crate::support::pty::Pty;
 use gobare_sim::SimConfig;
 
@@ -49,7 +50,7 @@ fn colours_drawn(pty: &Pty) -> Vec<vt100::Color> {
 #[test]
 fn a_light_answer_picks_the_light_theme() {
     let (_sim, pty, _) = open(Some("ffff/ffff/ffff"));
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    wait_live(&pty, TIMEOUT);
     let colours = colours_drawn(&pty);
     assert!(colours.contains(&LIGHT_ACCENT), "{colours:?}");
     assert!(!colours.contains(&DARK_ACCENT));
@@ -60,7 +61,7 @@ fn a_light_answer_picks_the_light_theme() {
 #[test]
 fn a_dark_answer_or_none_starts_dark_and_no_answer_costs_at_most_the_timeout() {
     let (_sim, pty, _) = open(Some("0000/2b2b/3636"));
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    wait_live(&pty, TIMEOUT);
     assert!(colours_drawn(&pty).contains(&DARK_ACCENT));
 
     let (_sim, pty, started) = open(None);
@@ -70,7 +71,7 @@ fn a_dark_answer_or_none_starts_dark_and_no_answer_costs_at_most_the_timeout() {
         TIMEOUT,
     );
     let first_frame = started.elapsed();
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    wait_live(&pty, TIMEOUT);
     assert!(colours_drawn(&pty).contains(&DARK_ACCENT));
     assert!(pty.raw_bytes().windows(6).any(|w| w == b"\x1b]11;?"));
     println!(
@@ -93,7 +94,7 @@ fn answers_that_come_after_the_wait_are_never_typed() {
         cmd.env("EDITOR", &editor);
     });
     // The wait is over: the first frame is drawn once the app gave up on the answer.
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    wait_live(&pty, TIMEOUT);
     // Then the terminal answers, in every form, late; then a person types.
     pty.send_keys(concat!(
         "\x1b]11;rgb:ffff/ffff/ffff\x07",

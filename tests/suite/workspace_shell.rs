@@ -6,6 +6,7 @@
 
 use crate::support;
 use crate::support::app::{bottom, command, quit, status_line};
+use crate::support::live::{attach_new, wait_live};
 use crate::support::pty::{Pty, keys};
 use gobare_sim::SimConfig;
 use std::os::unix::fs::PermissionsExt;
@@ -31,10 +32,7 @@ fn to_panes(pty: &mut Pty) {
 #[test]
 fn the_shell_key_says_how_to_turn_it_on_until_configured() {
     let sim = support::sim::start(SimConfig::for_tests());
-    let session = sim.sim.create_session(Some("shell"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = support::app::attach(&session, &home, &sim.sim);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    let (_, _home, mut pty) = attach_new(&sim.sim, "shell", TIMEOUT);
     to_panes(&mut pty);
     pty.send_keys("s");
     pty.wait_for(
@@ -70,7 +68,7 @@ fn the_shell_key_runs_ssh_into_the_workspace_and_comes_back() {
     cmd.env("PATH", format!("{}:{path}", bin.display()));
     cmd.env("FAKE_SSH_RECORD", &record);
     let mut pty = Pty::spawn(cmd, support::app::COLS, support::app::ROWS);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    wait_live(&pty, TIMEOUT);
     to_panes(&mut pty);
 
     pty.send_keys("s");

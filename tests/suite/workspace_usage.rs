@@ -4,6 +4,7 @@
 
 use crate::support;
 use crate::support::app::{attach, quit, status_line, until};
+use crate::support::live::attach_new;
 use crate::support::pty::keys;
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions};
@@ -138,10 +139,7 @@ fn a_usage_404_after_deletion_is_quiet() {
         usage_gone: true,
         ..Faults::default()
     });
-    let session = sim.sim.create_session(Some("gone"));
-    let home = tempfile::tempdir().unwrap();
-    let mut pty = attach(&session, &home, &sim.sim);
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
+    let (session, _home, mut pty) = attach_new(&sim.sim, "gone", TIMEOUT);
     until(
         "usage read on start",
         TIMEOUT,

@@ -6,6 +6,7 @@ pub(crate) mod cli;
 pub(crate) mod endless_pages;
 pub(crate) mod faults;
 pub(crate) mod fleet;
+pub(crate) mod live;
 pub(crate) mod process;
 pub(crate) mod pty;
 pub(crate) mod restore;

@@ -1,10 +1,8 @@
 //! The app's own sections of `config.toml` (the `api` key is read by `config`):
 //!
 //! ```toml
-//! [notifications]
+//! [notify]             # when, of what, and a command run for each: see `notify::config`
 //! when = "unfocused"   # "always" | "never"
-//!
-//! [notify]             # which news notifies, and a command run for each: see `notify::choice`
 //! on = ["approval", "question", "turn_failed"]
 //!
 //! [away]               # the "while you were away" digest: see `away::config`
@@ -53,7 +51,8 @@ const LOG_MIB_MAX: i64 = 65_536;
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Settings {
     pub(crate) notify_when: NotifyWhen,
-    /// `[notify]`: which news notifies, and the command run for each.
+    /// `[notify]`: which news notifies, and the command run for each (its `when` is
+    /// `notify_when`).
     pub(crate) notify: crate::notify::choice::NotifyChoice,
     /// `[away]`: when the "while you were away" digest is shown.
     pub(crate) away: crate::away::config::AwaySettings,
@@ -104,17 +103,10 @@ impl Settings {
     pub(crate) fn from_sections(sections: &toml::Table) -> (Settings, Vec<String>) {
         let mut settings = Settings::default();
         let mut warnings = Vec::new();
-        if let Some(value) = lookup(sections, "notifications", "when") {
-            match value.as_str() {
-                Some("unfocused") => settings.notify_when = NotifyWhen::Unfocused,
-                Some("always") => settings.notify_when = NotifyWhen::Always,
-                Some("never") => settings.notify_when = NotifyWhen::Never,
-                _ => warnings.push(format!(
-                    "config: [notifications] when = {value} is not one of \"unfocused\", \
-                     \"always\", \"never\"; using \"unfocused\""
-                )),
-            }
-        }
+        let (when, notify, notify_warnings) = crate::notify::config::read(sections);
+        settings.notify_when = when;
+        settings.notify = notify;
+        warnings.extend(notify_warnings);
         if let Some(value) = lookup(sections, "theme", "name") {
             match value.as_str().and_then(ThemeName::parse) {
                 Some(name) => settings.theme_name = name,
@@ -194,11 +186,6 @@ impl Settings {
                 None => warnings.push("config: [keys] is not a table; ignored".into()),
             }
         }
-        if let Some(table) = section(sections, "notify", &mut warnings) {
-            let (notify, more) = crate::notify::choice::NotifyChoice::from_table(table);
-            settings.notify = notify;
-            warnings.extend(more);
-        }
         if let Some(table) = section(sections, "away", &mut warnings) {
             let (away, more) = crate::away::config::AwaySettings::from_table(table);
             settings.away = away;
@@ -264,13 +251,13 @@ mod tests {
     }
 
     #[test]
-    fn reads_notifications_and_theme() {
-        let (s, w) = parse("[notifications]\nwhen = \"always\"\n[theme]\nno_color = true\n");
+    fn reads_notify_and_theme() {
+        let (s, w) = parse("[notify]\nwhen = \"always\"\n[theme]\nno_color = true\n");
         assert!(w.is_empty());
         assert_eq!(s.notify_when, NotifyWhen::Always);
         assert!(s.no_color);
         assert_eq!(s.theme(), Theme::no_color());
-        let (s, _) = parse("[notifications]\nwhen = \"never\"\n");
+        let (s, _) = parse("[notify]\nwhen = \"never\"\n");
         assert_eq!(s.notify_when, NotifyWhen::Never);
     }
 
@@ -362,7 +349,7 @@ mod tests {
 
     #[test]
     fn bad_values_warn_and_keep_defaults() {
-        let (s, w) = parse("[notifications]\nwhen = \"sometimes\"\n[theme]\nno_color = \"yes\"\n");
+        let (s, w) = parse("[notify]\nwhen = \"sometimes\"\n[theme]\nno_color = \"yes\"\n");
         assert_eq!(s, Settings::default());
         assert_eq!(w.len(), 2);
         assert!(w[0].contains("sometimes"));

@@ -1,7 +1,7 @@
 use super::*;
 
-const README_START: &str = "<!-- keys:start -->";
-const README_END: &str = "<!-- keys:end -->";
+const KEYS_DOC_START: &str = "<!-- keys:start -->";
+const KEYS_DOC_END: &str = "<!-- keys:end -->";
 
 #[test]
 fn every_row_says_its_keys_and_what_they_do() {
@@ -68,31 +68,41 @@ fn the_key_list_holds_every_row() {
     assert_eq!(rows.len(), TABLE.len() + Scope::ALL.len());
 }
 
-/// The README's key table is this table's; `UPDATE_README_KEYS=1 cargo test key_table`
+/// `docs/keys.md`'s key table is this table's; `UPDATE_KEYS_DOC=1 cargo test key_table`
 /// rewrites it.
 #[test]
-fn the_readme_key_table_is_generated_from_this_one() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
-    let readme = std::fs::read_to_string(&path).unwrap();
-    let start = readme
-        .find(README_START)
-        .expect("README has the key table markers")
-        + README_START.len();
-    let end = readme.find(README_END).expect("README's key table ends");
-    let want = format!("\n{}", readme_table());
-    if readme[start..end] != want {
-        if std::env::var_os("UPDATE_README_KEYS").is_some() {
-            let updated = format!("{}{want}{}", &readme[..start], &readme[end..]);
+fn the_key_table_in_the_docs_is_generated_from_this_one() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/keys.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let start = doc
+        .find(KEYS_DOC_START)
+        .expect("docs/keys.md has the key table markers")
+        + KEYS_DOC_START.len();
+    let end = doc
+        .find(KEYS_DOC_END)
+        .expect("docs/keys.md's key table ends");
+    let want = format!("\n{}", docs_table());
+    if doc[start..end] != want {
+        if std::env::var_os("UPDATE_KEYS_DOC").is_some() {
+            let updated = format!("{}{want}{}", &doc[..start], &doc[end..]);
             std::fs::write(&path, updated).unwrap();
         } else {
-            panic!("README's key table is stale: run `UPDATE_README_KEYS=1 cargo test key_table`");
+            panic!(
+                "docs/keys.md's key table is stale: run `UPDATE_KEYS_DOC=1 cargo test key_table`"
+            );
         }
     }
-    let keys_section = readme
+}
+
+/// The `[keys]` section of the configuration reference's complete example names every action.
+#[test]
+fn the_configuration_example_lists_every_action() {
+    let doc = include_str!("../../../docs/configuration.md");
+    let keys_section = doc
         .split("\n[keys]\n")
         .nth(1)
         .and_then(|rest| rest.split("\n[").next())
-        .expect("README shows a [keys] section");
+        .expect("docs/configuration.md shows a [keys] section");
     let listed: String = keys_section
         .lines()
         .filter(|l| l.starts_with('#'))
@@ -102,7 +112,7 @@ fn the_readme_key_table_is_generated_from_this_one() {
         let word = |w: &str| w.trim_matches(|c: char| c == ',' || c == '.' || c == '#') == name;
         assert!(
             listed.split_whitespace().any(word),
-            "README's [keys] example does not list the action {name}"
+            "docs/configuration.md's [keys] example does not list the action {name}"
         );
     }
 }
