@@ -22,7 +22,8 @@ use crate::outputs::times::utc_words;
 use crate::outputs::units;
 use crate::redact::redact;
 use crate::session::text::{push_first_line, short_args};
-use crate::session::vocabulary::{Family, decisions};
+use crate::session::vocabulary::{conversation, decisions};
+use gobare_api::event_family::ByFamily;
 use gobare_api::model::{ArtifactsState, Event, EventPayload, TodoItem, TurnStatus};
 use gobare_api::text;
 use serde_json::Value;
@@ -40,8 +41,6 @@ mod on_workspace;
 const COMMAND_CHARS: usize = 300;
 /// Longest first line of a queued message named where it was queued.
 const QUEUED_CHARS: usize = 120;
-/// How a steer is headed: the transcript's words.
-const STEER: &str = "You · steer (sent while the turn ran)";
 
 /// Writes Markdown for events as they come; holds no event after it was written (only
 /// the Markdown behind a closing line that waits for its turn's facts).
@@ -277,13 +276,12 @@ impl<W: Write> MarkdownWriter<W> {
             at_ms,
             facts_known,
         };
-        let payload = &event.payload;
-        match Family::of(payload) {
-            Family::Turns => writing.turns(payload),
-            Family::Conversation => writing.conversation(payload),
-            Family::Work => writing.work(payload),
-            Family::Decisions => writing.decisions(payload),
-            Family::Workspace => writing.workspace(payload),
+        match event.payload.by_family() {
+            ByFamily::Turns(e) => writing.turns(e),
+            ByFamily::Conversation(e) => writing.conversation(e),
+            ByFamily::Work(e) => writing.work(e),
+            ByFamily::Decisions(e) => writing.decisions(e),
+            ByFamily::Workspace(e) => writing.workspace(e),
         }
     }
 
@@ -357,9 +355,9 @@ fn open_turn(
     out.write_all(b" -->\n\n")?;
     if let Some(prompt) = prompt {
         let who = if prompt.queued {
-            "You · queued"
+            conversation::QUEUED_HEADING
         } else {
-            "You"
+            conversation::YOU_HEADING
         };
         message(out, who, &at_text(prompt.at), &prompt.text)?;
     }
@@ -481,9 +479,9 @@ fn write_unanswered_prompt(out: &mut impl Write, sections: &mut Sections) -> io:
     let at = at_text(prompt.at);
     writeln!(out, "---\n\n## Message without a turn · {at}\n")?;
     let who = if prompt.queued {
-        "You · queued"
+        conversation::QUEUED_HEADING
     } else {
-        "You"
+        conversation::YOU_HEADING
     };
     message(out, who, &at, &prompt.text)
 }

@@ -3,15 +3,16 @@
 use super::*;
 
 pub(super) fn lines(
-    entry: &Entry,
+    entry: TurnsEntry<'_>,
     width: u16,
-    _expanded: bool,
     theme: &Theme,
     out: &mut Vec<Line<'static>>,
 ) {
     let w = usize::from(width);
-    if let EntryKind::TurnEnd(t) = &entry.kind {
-        out.push(Line::default());
-        out.extend(turn_end_lines(t.outcome.as_ref(), w, theme));
+    match entry {
+        TurnsEntry::TurnEnd(t) => {
+            out.push(Line::default());
+            out.extend(turn_end_lines(t.outcome.as_ref(), w, theme));
+        }
     }
 }
