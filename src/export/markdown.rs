@@ -318,24 +318,46 @@ impl<W: Write> MarkdownWriter<W> {
 /// open, that message got no turn. The workspace's own news, context and publication
 /// come between turns as well.
 fn starts_turn_content(payload: &EventPayload) -> bool {
-    use EventPayload as P;
-    !matches!(
-        payload,
-        P::TurnStarted(_)
-            | P::TurnEnded(_)
-            | P::UserMessage(_)
-            | P::UserContext(_)
-            | P::MessageDequeued(_)
-            | P::SandboxCreated(_)
-            | P::SandboxPaused(_)
-            | P::SandboxResumed(_)
-            | P::ArtifactCreated(_)
-            | P::McpUnavailable(_)
-            | P::PreviewReady(_)
-            | P::AgentText(_)
-            | P::AgentThinking(_)
-            | P::ReplayTruncated(_)
-    )
+    use gobare_api::event_family::{
+        ConversationEvent as C, DecisionsEvent as D, WorkEvent as W, WorkspaceEvent as S,
+    };
+    match payload.by_family() {
+        ByFamily::Turns(_) => false,
+        ByFamily::Conversation(c) => match c {
+            C::AgentMessage(_) | C::MessageQueued(_) => true,
+            C::UserMessage(_)
+            | C::UserContext(_)
+            | C::MessageDequeued(_)
+            | C::AgentText(_)
+            | C::AgentThinking(_) => false,
+        },
+        ByFamily::Work(w) => match w {
+            W::AgentToolCall(_)
+            | W::AgentToolResult(_)
+            | W::AgentCompaction(_)
+            | W::AgentError(_)
+            | W::AgentTodos(_)
+            | W::FileChanged(_) => true,
+            W::McpUnavailable(_) => false,
+        },
+        ByFamily::Decisions(d) => match d {
+            D::ApprovalRequested(_)
+            | D::ApprovalResolved(_)
+            | D::QuestionAsked(_)
+            | D::QuestionAnswered(_)
+            | D::ToolRequired(_)
+            | D::ToolResolved(_) => true,
+        },
+        ByFamily::Workspace(s) => match s {
+            S::WorkspaceRecoveryFailed(_) | S::Unknown { .. } => true,
+            S::SandboxCreated(_)
+            | S::SandboxPaused(_)
+            | S::SandboxResumed(_)
+            | S::ArtifactCreated(_)
+            | S::PreviewReady(_)
+            | S::ReplayTruncated(_) => false,
+        },
+    }
 }
 
 /// `## Turn N` for `turn_id`, then the prompt that was waiting for it.

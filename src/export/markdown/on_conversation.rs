@@ -1,6 +1,9 @@
 //! The export's Markdown for the conversation: prompts, steers, queued messages, context and
 //! the agent's messages (streaming text and reasoning are not written: the settled message is).
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
 use crate::session::vocabulary::conversation as words;
 use gobare_api::event_family::ConversationEvent;
@@ -29,7 +32,7 @@ impl<W: Write> Writing<'_, W> {
                 Some(_) => message(out, words::STEER_HEADING, at, &t.text)?,
                 None => match sections.prompt.as_mut() {
                     Some(p) if p.queued && !p.echoed && p.text == t.text => p.echoed = true,
-                    _ => {
+                    Some(_) | None => {
                         write_unanswered_prompt(out, sections)?;
                         sections.prompt = Some(Prompt {
                             text: t.text.clone(),

@@ -1,6 +1,9 @@
 //! The export's Markdown for what the agent waits for: approvals with their decisions,
 //! questions and answers, function calls and results.
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
 use gobare_api::event_family::DecisionsEvent;
 

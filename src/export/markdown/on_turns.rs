@@ -1,6 +1,9 @@
 //! The export's Markdown for turns: a turn's start and end open and close its section (with its
 //! outcome line).
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
 use gobare_api::event_family::TurnsEvent;
 

@@ -1,6 +1,9 @@
 //! The export's Markdown for the agent's work: tool calls and results, file changes, its todo
 //! list, compaction, errors, MCP servers.
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
 use crate::session::vocabulary::work as words;
 use gobare_api::event_family::WorkEvent;

@@ -1,6 +1,9 @@
 //! The export's Markdown for the workspace and the stream: created, paused, resumed, recovery,
 //! preview, artifacts, and event types this build does not know.
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
 use crate::session::vocabulary::workspace as words;
 use gobare_api::event_family::WorkspaceEvent;

@@ -1,5 +1,8 @@
 //! Events of one family into entries: what the user and the agent say: messages, steers, context, streaming text and reasoning, the queue.
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
 use gobare_api::event_family::ConversationEvent;
 

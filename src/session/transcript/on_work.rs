@@ -1,5 +1,8 @@
 //! Events of one family into entries: what the agent does: tool calls and their results, file changes, todos, compaction, errors.
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
 use gobare_api::event_family::WorkEvent;
 

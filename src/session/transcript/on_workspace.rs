@@ -1,5 +1,8 @@
 //! Events of one family into entries: the workspace and the stream itself: previews, recovery, artifacts, a truncated replay, and types this build does not know.
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
 use gobare_api::event_family::WorkspaceEvent;
 

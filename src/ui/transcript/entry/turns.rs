@@ -1,5 +1,8 @@
 //! Entries of one family laid out: a turn's end and its outcome.
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
 
 pub(super) fn lines(

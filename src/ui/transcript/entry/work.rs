@@ -1,5 +1,8 @@
 //! Entries of one family laid out: what the agent does: tools, files, todos, compaction, errors.
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
 use crate::session::vocabulary::work as words;
 

@@ -1,5 +1,8 @@
 //! Entries of one family laid out: the workspace, its outputs and the stream itself.
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
 use crate::session::vocabulary::workspace as words;
 
