@@ -77,7 +77,6 @@ mod tests {
         let item = |status: &str| TodoItem {
             label: "x".into(),
             status: status.into(),
-            ..Default::default()
         };
         let items = [item("done"), item("completed"), item("pending")];
         assert_eq!(todos_done(&items), 2);
