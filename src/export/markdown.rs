@@ -22,7 +22,8 @@ use crate::outputs::times::utc_words;
 use crate::outputs::units;
 use crate::redact::redact;
 use crate::session::text::{push_first_line, short_args};
-use crate::session::vocabulary::{Family, decisions};
+use crate::session::vocabulary::{conversation, decisions};
+use gobare_api::event_family::ByFamily;
 use gobare_api::model::{ArtifactsState, Event, EventPayload, TodoItem, TurnStatus};
 use gobare_api::text;
 use serde_json::Value;
@@ -40,8 +41,6 @@ mod on_workspace;
 const COMMAND_CHARS: usize = 300;
 /// Longest first line of a queued message named where it was queued.
 const QUEUED_CHARS: usize = 120;
-/// How a steer is headed: the transcript's words.
-const STEER: &str = "You · steer (sent while the turn ran)";
 
 /// Writes Markdown for events as they come; holds no event after it was written (only
 /// the Markdown behind a closing line that waits for its turn's facts).
@@ -277,13 +276,12 @@ impl<W: Write> MarkdownWriter<W> {
             at_ms,
             facts_known,
         };
-        let payload = &event.payload;
-        match Family::of(payload) {
-            Family::Turns => writing.turns(payload),
-            Family::Conversation => writing.conversation(payload),
-            Family::Work => writing.work(payload),
-            Family::Decisions => writing.decisions(payload),
-            Family::Workspace => writing.workspace(payload),
+        match event.payload.by_family() {
+            ByFamily::Turns(e) => writing.turns(e),
+            ByFamily::Conversation(e) => writing.conversation(e),
+            ByFamily::Work(e) => writing.work(e),
+            ByFamily::Decisions(e) => writing.decisions(e),
+            ByFamily::Workspace(e) => writing.workspace(e),
         }
     }
 
@@ -320,24 +318,46 @@ impl<W: Write> MarkdownWriter<W> {
 /// open, that message got no turn. The workspace's own news, context and publication
 /// come between turns as well.
 fn starts_turn_content(payload: &EventPayload) -> bool {
-    use EventPayload as P;
-    !matches!(
-        payload,
-        P::TurnStarted(_)
-            | P::TurnEnded(_)
-            | P::UserMessage(_)
-            | P::UserContext(_)
-            | P::MessageDequeued(_)
-            | P::SandboxCreated(_)
-            | P::SandboxPaused(_)
-            | P::SandboxResumed(_)
-            | P::ArtifactCreated(_)
-            | P::McpUnavailable(_)
-            | P::PreviewReady(_)
-            | P::AgentText(_)
-            | P::AgentThinking(_)
-            | P::ReplayTruncated(_)
-    )
+    use gobare_api::event_family::{
+        ConversationEvent as C, DecisionsEvent as D, WorkEvent as W, WorkspaceEvent as S,
+    };
+    match payload.by_family() {
+        ByFamily::Turns(_) => false,
+        ByFamily::Conversation(c) => match c {
+            C::AgentMessage(_) | C::MessageQueued(_) => true,
+            C::UserMessage(_)
+            | C::UserContext(_)
+            | C::MessageDequeued(_)
+            | C::AgentText(_)
+            | C::AgentThinking(_) => false,
+        },
+        ByFamily::Work(w) => match w {
+            W::AgentToolCall(_)
+            | W::AgentToolResult(_)
+            | W::AgentCompaction(_)
+            | W::AgentError(_)
+            | W::AgentTodos(_)
+            | W::FileChanged(_) => true,
+            W::McpUnavailable(_) => false,
+        },
+        ByFamily::Decisions(d) => match d {
+            D::ApprovalRequested(_)
+            | D::ApprovalResolved(_)
+            | D::QuestionAsked(_)
+            | D::QuestionAnswered(_)
+            | D::ToolRequired(_)
+            | D::ToolResolved(_) => true,
+        },
+        ByFamily::Workspace(s) => match s {
+            S::WorkspaceRecoveryFailed(_) | S::Unknown { .. } => true,
+            S::SandboxCreated(_)
+            | S::SandboxPaused(_)
+            | S::SandboxResumed(_)
+            | S::ArtifactCreated(_)
+            | S::PreviewReady(_)
+            | S::ReplayTruncated(_) => false,
+        },
+    }
 }
 
 /// `## Turn N` for `turn_id`, then the prompt that was waiting for it.
@@ -357,9 +377,9 @@ fn open_turn(
     out.write_all(b" -->\n\n")?;
     if let Some(prompt) = prompt {
         let who = if prompt.queued {
-            "You · queued"
+            conversation::QUEUED_HEADING
         } else {
-            "You"
+            conversation::YOU_HEADING
         };
         message(out, who, &at_text(prompt.at), &prompt.text)?;
     }
@@ -481,9 +501,9 @@ fn write_unanswered_prompt(out: &mut impl Write, sections: &mut Sections) -> io:
     let at = at_text(prompt.at);
     writeln!(out, "---\n\n## Message without a turn · {at}\n")?;
     let who = if prompt.queued {
-        "You · queued"
+        conversation::QUEUED_HEADING
     } else {
-        "You"
+        conversation::YOU_HEADING
     };
     message(out, who, &at, &prompt.text)
 }

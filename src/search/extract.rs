@@ -4,7 +4,7 @@
 //! would double the index for text the file's path and the tool call already point to.
 
 use super::fold::push_folded;
-use crate::session::vocabulary::decisions;
+use crate::session::vocabulary::{decisions, work, workspace};
 use gobare_api::model::{Event, EventPayload as P};
 use serde_json::Value;
 
@@ -41,7 +41,7 @@ pub fn push_text(out: &mut String, event: &Event) -> bool {
             put(out, &r.tool_name);
             put(out, &r.summary);
             if r.is_error {
-                put(out, "failed");
+                put(out, work::TOOL_FAILED);
             }
         }
         P::ApprovalRequested(a) => {
@@ -78,7 +78,7 @@ pub fn push_text(out: &mut String, event: &Event) -> bool {
         P::ArtifactCreated(a) => put(out, &a.path),
         // As the transcript shows it: `⇗ preview ready :5173 https://…`.
         P::PreviewReady(p) => {
-            put(out, "preview ready");
+            put(out, workspace::PREVIEW_READY);
             if let Some(port) = p.port {
                 put(out, &format!(":{port}"));
             }

@@ -4,7 +4,7 @@
 //! 50,000 events writes 50,000 summaries and keeps 5,000).
 
 use super::text::{clip, push_clip, push_compact_json, push_first_line, push_short_args};
-use super::vocabulary::decisions;
+use super::vocabulary::{decisions, or_unknown, work};
 use gobare_api::model::{Event, EventPayload, known_event_type};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
@@ -112,13 +112,7 @@ fn write_summary(out: &mut String, p: &EventPayload) {
             push_short_args(out, &c.args, m);
         }
         P::AgentToolResult(r) => {
-            let mark = if r.cancelled {
-                "cancelled"
-            } else if r.is_error {
-                "error"
-            } else {
-                "ok"
-            };
+            let mark = work::tool_outcome(r.cancelled, r.is_error);
             put(out, &[&r.tool_call_id, " ", &r.tool_name, " ", mark]);
             if let Some(c) = r.exit_code {
                 let _ = write!(out, " exit {c}");
@@ -127,11 +121,11 @@ fn write_summary(out: &mut String, p: &EventPayload) {
             push_first_line(out, &r.summary, m);
         }
         P::AgentCompaction(c) => {
-            let _ = write!(out, "{} → {} tokens", opt(c.before), opt(c.after));
+            let _ = write!(out, "{}", work::compaction_tokens(c.before, c.after));
         }
         P::AgentError(e) | P::WorkspaceRecoveryFailed(e) => push_first_line(out, &e.message, m),
         P::AgentTodos(t) => {
-            let done = t.items.iter().filter(|i| i.status == "done").count();
+            let done = work::todos_done(&t.items);
             let _ = write!(out, "{done}/{} done", t.items.len());
         }
         P::MessageQueued(q) | P::MessageDequeued(q) => {
@@ -177,7 +171,7 @@ fn write_summary(out: &mut String, p: &EventPayload) {
             let _ = write!(out, "{}", s.state);
         }
         P::PreviewReady(p) => {
-            let _ = write!(out, "port {} ", opt(p.port));
+            let _ = write!(out, "port {} ", or_unknown(p.port));
             push_clip(out, p.url.as_deref().unwrap_or(""), m);
         }
         P::ArtifactCreated(a) => {
@@ -189,7 +183,7 @@ fn write_summary(out: &mut String, p: &EventPayload) {
             push_first_line(out, &u.reason, m);
         }
         P::ReplayTruncated(t) => {
-            let _ = write!(out, "from seq {}", opt(t.from_seq));
+            let _ = write!(out, "from seq {}", or_unknown(t.from_seq));
         }
         P::Unknown { raw, .. } => push_compact_json(out, raw, m),
     }
@@ -201,10 +195,6 @@ fn put(out: &mut String, parts: &[&str]) {
     for part in parts {
         out.push_str(part);
     }
-}
-
-fn opt<T: ToString>(v: Option<T>) -> String {
-    v.map(|x| x.to_string()).unwrap_or_else(|| "?".into())
 }
 
 #[cfg(test)]

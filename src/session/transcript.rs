@@ -9,7 +9,7 @@
 
 use super::sensitive::SensitiveCalls;
 use super::text::{clip, compact_json, key, short_args};
-use gobare_api::model::{ChangeKind, Event, EventPayload, TodoItem, TurnStatus};
+use gobare_api::model::{ChangeKind, Event, TodoItem, TurnStatus};
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
 
@@ -18,6 +18,7 @@ use std::collections::{HashMap, VecDeque};
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 mod budget;
+mod by_family;
 mod items;
 mod on_conversation;
 mod on_decisions;
@@ -29,6 +30,9 @@ mod select;
 mod web_link;
 
 pub(crate) use budget::entry_bytes;
+pub(crate) use by_family::{
+    ConversationEntry, DecisionsEntry, EntryByFamily, TurnsEntry, WorkEntry, WorkspaceEntry,
+};
 pub(crate) use web_link::{link_end, web_link};
 
 /// Entries kept; the oldest are dropped beyond this.
@@ -131,34 +135,6 @@ pub enum EntryKind {
 pub(crate) const COLLAPSE_OVER_LINES: usize = 12;
 
 impl EntryKind {
-    /// The event family an entry tells (every renderer goes family by family).
-    pub(crate) fn family(&self) -> crate::session::vocabulary::Family {
-        use crate::session::vocabulary::Family;
-        match self {
-            EntryKind::User { .. }
-            | EntryKind::Steer { .. }
-            | EntryKind::Agent { .. }
-            | EntryKind::Context { .. }
-            | EntryKind::Queued { .. }
-            | EntryKind::Dequeued { .. } => Family::Conversation,
-            EntryKind::TurnEnd(_) => Family::Turns,
-            EntryKind::Tool(_)
-            | EntryKind::FileChange(_)
-            | EntryKind::Todos { .. }
-            | EntryKind::Error { .. }
-            | EntryKind::Compaction { .. }
-            | EntryKind::McpUnavailable { .. } => Family::Work,
-            EntryKind::Approval(_) | EntryKind::Question(_) | EntryKind::Function(_) => {
-                Family::Decisions
-            }
-            EntryKind::RecoveryFailed { .. }
-            | EntryKind::Artifact { .. }
-            | EntryKind::Preview { .. }
-            | EntryKind::ReplayTruncated { .. }
-            | EntryKind::Unknown { .. } => Family::Workspace,
-        }
-    }
-
     /// The expand key has something to show: a diff, or the rest of a long message.
     pub(crate) fn expands(&self) -> bool {
         match self {
@@ -692,14 +668,15 @@ impl Transcript {
     }
 
     fn apply_event_unsettled(&mut self, ev: &Event, sensitive: &mut SensitiveCalls) -> bool {
-        use crate::session::vocabulary::Family;
+        use gobare_api::event_family::ByFamily;
         let thinking_was_open = std::mem::take(&mut self.thinking_open);
-        match Family::of(&ev.payload) {
-            Family::Turns => self.apply_turns_event(ev),
-            Family::Conversation => self.apply_conversation_event(ev, thinking_was_open),
-            Family::Work => self.apply_work_event(ev),
-            Family::Decisions => self.apply_decisions_event(ev, sensitive),
-            Family::Workspace => self.apply_workspace_event(ev),
+        let at = ev.created_at;
+        match ev.payload.by_family() {
+            ByFamily::Turns(e) => self.apply_turns_event(at, e),
+            ByFamily::Conversation(e) => self.apply_conversation_event(at, e, thinking_was_open),
+            ByFamily::Work(e) => self.apply_work_event(at, e),
+            ByFamily::Decisions(e) => self.apply_decisions_event(at, e, sensitive),
+            ByFamily::Workspace(e) => self.apply_workspace_event(at, e),
         }
     }
 

@@ -3,6 +3,8 @@
 //!
 //! - [`model`]: the serde types of the API (events, sessions, turns, items, requests),
 //!   tolerant of what a newer server adds.
+//! - [`event_family`]: the event types by family, a view every writer of a family matches
+//!   whole.
 //! - [`client`]: [`client::ApiClient`], typed calls to `/v1` with bearer auth and an
 //!   Idempotency-Key on every write; failures are [`error::ApiError`]s.
 //! - [`paging`]: [`paging::read_all`], the one walk through a list's pages, bounded.
@@ -26,6 +28,7 @@ pub mod download;
 pub mod envelope_type;
 pub mod error;
 mod event_decode;
+pub mod event_family;
 pub mod files;
 mod frame_data;
 #[cfg(feature = "fuzzing")]

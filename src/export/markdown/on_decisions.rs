@@ -1,11 +1,15 @@
 //! The export's Markdown for what the agent waits for: approvals with their decisions,
 //! questions and answers, function calls and results.
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
+use gobare_api::event_family::DecisionsEvent;
 
 impl<W: Write> Writing<'_, W> {
-    pub(super) fn decisions(&mut self, payload: &EventPayload) -> io::Result<()> {
-        use EventPayload as P;
+    pub(super) fn decisions(&mut self, event: DecisionsEvent<'_>) -> io::Result<()> {
+        use DecisionsEvent as P;
         let Writing {
             out,
             asked,
@@ -14,7 +18,7 @@ impl<W: Write> Writing<'_, W> {
             ..
         } = self;
         let at = *at;
-        match payload {
+        match event {
             P::ApprovalRequested(a) => {
                 let sensitive = if a.sensitive {
                     format!(" ({})", decisions::SENSITIVE)
@@ -84,7 +88,6 @@ impl<W: Write> Writing<'_, W> {
                 let name = inline_code(&clean_line(&f.name));
                 heading(out, format_args!("Function result {name}: {how}"), at)?;
             }
-            _ => {}
         }
         Ok(())
     }

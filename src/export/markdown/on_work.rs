@@ -1,11 +1,16 @@
 //! The export's Markdown for the agent's work: tool calls and results, file changes, its todo
 //! list, compaction, errors, MCP servers.
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
+use crate::session::vocabulary::work as words;
+use gobare_api::event_family::WorkEvent;
 
 impl<W: Write> Writing<'_, W> {
-    pub(super) fn work(&mut self, payload: &EventPayload) -> io::Result<()> {
-        use EventPayload as P;
+    pub(super) fn work(&mut self, event: WorkEvent<'_>) -> io::Result<()> {
+        use WorkEvent as P;
         let Writing {
             out,
             sections,
@@ -15,21 +20,15 @@ impl<W: Write> Writing<'_, W> {
             ..
         } = self;
         let (at, at_ms) = (*at, *at_ms);
-        match payload {
-            P::AgentError(m) => message(out, "Error", at, &m.message)?,
+        match event {
+            P::AgentError(m) => message(out, words::ERROR_HEADING, at, &m.message)?,
             P::AgentToolCall(c) => {
                 let name = inline_code(&clean_line(&c.tool_name));
                 heading(out, ["Tool call ", &name], at)?;
                 json_block(out, scratch, &c.args)?;
             }
             P::AgentToolResult(r) => {
-                let outcome = if r.cancelled {
-                    "cancelled"
-                } else if r.is_error {
-                    "error"
-                } else {
-                    "ok"
-                };
+                let outcome = words::tool_outcome(r.cancelled, r.is_error);
                 let name = inline_code(&clean_line(&r.tool_name));
                 match r.exit_code {
                     Some(code) => heading(
@@ -57,24 +56,14 @@ impl<W: Write> Writing<'_, W> {
                 None => todo_list(out, &t.items, at)?,
             },
             P::AgentCompaction(c) => {
-                let tokens = |n: Option<u64>| n.map_or("?".to_string(), |n| n.to_string());
-                let what = format!(
-                    "context compacted ({} → {} tokens)",
-                    tokens(c.before),
-                    tokens(c.after)
-                );
-                note(out, what, at)?;
+                let tokens = words::compaction_tokens(c.before, c.after);
+                note(out, format_args!("{} ({tokens})", words::COMPACTED), at)?;
             }
             P::McpUnavailable(m) => {
                 let name = inline_code(&clean_line(&m.name));
                 let reason = inline(&clean_line(&m.reason));
-                note(
-                    out,
-                    format_args!("MCP server {name} unavailable: {reason}"),
-                    at,
-                )?;
+                note(out, words::mcp_unavailable(name, reason), at)?;
             }
-            _ => {}
         }
         Ok(())
     }

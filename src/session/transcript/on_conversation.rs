@@ -1,12 +1,20 @@
 //! Events of one family into entries: what the user and the agent say: messages, steers, context, streaming text and reasoning, the queue.
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
+use gobare_api::event_family::ConversationEvent;
 
 impl Transcript {
-    pub(super) fn apply_conversation_event(&mut self, ev: &Event, thinking_was_open: bool) -> bool {
-        use EventPayload as P;
-        let at = ev.created_at;
-        match &ev.payload {
+    pub(super) fn apply_conversation_event(
+        &mut self,
+        at: Option<i64>,
+        ev: ConversationEvent<'_>,
+        thinking_was_open: bool,
+    ) -> bool {
+        use ConversationEvent as P;
+        match ev {
             P::AgentText(d) => self.stream(|s| &mut s.text, &d.delta),
             P::AgentThinking(d) => {
                 self.thinking_open = true;
@@ -73,7 +81,6 @@ impl Transcript {
                 );
                 true
             }
-            _ => false,
         }
     }
 }

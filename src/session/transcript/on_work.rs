@@ -1,12 +1,15 @@
 //! Events of one family into entries: what the agent does: tool calls and their results, file changes, todos, compaction, errors.
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
+use gobare_api::event_family::WorkEvent;
 
 impl Transcript {
-    pub(super) fn apply_work_event(&mut self, ev: &Event) -> bool {
-        use EventPayload as P;
-        let at = ev.created_at;
-        match &ev.payload {
+    pub(super) fn apply_work_event(&mut self, at: Option<i64>, ev: WorkEvent<'_>) -> bool {
+        use WorkEvent as P;
+        match ev {
             P::AgentError(e) => self.push_keyed(
                 Source::Event,
                 at,
@@ -84,7 +87,6 @@ impl Transcript {
                 }
                 true
             }
-            _ => false,
         }
     }
 }

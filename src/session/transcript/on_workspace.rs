@@ -1,12 +1,19 @@
 //! Events of one family into entries: the workspace and the stream itself: previews, recovery, artifacts, a truncated replay, and types this build does not know.
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
+use gobare_api::event_family::WorkspaceEvent;
 
 impl Transcript {
-    pub(super) fn apply_workspace_event(&mut self, ev: &Event) -> bool {
-        use EventPayload as P;
-        let at = ev.created_at;
-        match &ev.payload {
+    pub(super) fn apply_workspace_event(
+        &mut self,
+        at: Option<i64>,
+        ev: WorkspaceEvent<'_>,
+    ) -> bool {
+        use WorkspaceEvent as P;
+        match ev {
             P::PreviewReady(p) => {
                 self.push(
                     at,
@@ -57,7 +64,6 @@ impl Transcript {
                 );
                 true
             }
-            _ => false,
         }
     }
 }

@@ -4,28 +4,27 @@
 //! call is said when it ends, and what waits is announced with its keys by the front.
 
 use crate::session::transcript::{ApprovalOutcome, CallStatus, EntryKind};
-use crate::session::vocabulary::decisions as vocabulary;
-use gobare_api::model::{ChangeKind, TodoItem};
+use crate::session::vocabulary::{conversation, decisions as vocabulary, turns, work, workspace};
+use gobare_api::model::TodoItem;
 use gobare_api::text;
 
 /// The longest line of a summary, an argument excerpt or a reason said (the rest is in
 /// the export).
 const EXCERPT_MAX: usize = 300;
 
-/// A turn's ending said without its outcome: it could not be read in time (`follow`).
-pub(crate) const ENDING_UNREAD: &str = "turn ended; how it ended could not be read";
+pub(crate) use crate::session::vocabulary::turns::ENDING_UNREAD;
 
 /// The lines said of `kind` now, or `None` while it has not settled.
 pub(crate) fn entry_words(kind: &EntryKind) -> Option<Vec<String>> {
     let one = |s: String| Some(vec![s]);
     match kind {
-        EntryKind::User { text } => Some(labelled("you", text)),
-        EntryKind::Steer { text } => Some(labelled("you, steering", text)),
-        EntryKind::Agent { text } => Some(labelled("agent", text)),
-        EntryKind::Context { text } => Some(labelled("context", text)),
+        EntryKind::User { text } => Some(labelled(conversation::YOU, text)),
+        EntryKind::Steer { text } => Some(labelled(conversation::STEER_SPOKEN, text)),
+        EntryKind::Agent { text } => Some(labelled(conversation::AGENT, text)),
+        EntryKind::Context { text } => Some(labelled(conversation::CONTEXT, text)),
         EntryKind::TurnEnd(t) => {
             let outcome = t.outcome.as_ref()?;
-            let mut line = format!("turn {}", outcome.words());
+            let mut line = turns::came_out(outcome.shown_words()).to_string();
             if let Some(error) = &outcome.error {
                 line.push_str(": ");
                 line.push_str(&short(error));
@@ -36,7 +35,7 @@ pub(crate) fn entry_words(kind: &EntryKind) -> Option<Vec<String>> {
             let state = match t.status {
                 CallStatus::Pending => return None,
                 CallStatus::Ok => "ok",
-                CallStatus::Failed => "failed",
+                CallStatus::Failed => work::TOOL_FAILED,
                 CallStatus::Cancelled => "cancelled",
             };
             let mut line = format!("tool {}", short(&t.name));
@@ -56,12 +55,7 @@ pub(crate) fn entry_words(kind: &EntryKind) -> Option<Vec<String>> {
             one(line)
         }
         EntryKind::FileChange(f) => {
-            let verb = match &f.change {
-                ChangeKind::Created => "created",
-                ChangeKind::Deleted => "deleted",
-                ChangeKind::Modified => "modified",
-                ChangeKind::Other(_) => "changed",
-            };
+            let verb = work::file_verb(&f.change);
             one(format!("file {verb}: {}", short(&f.path)))
         }
         EntryKind::Todos { items } => Some(todo_list(items)),
@@ -106,32 +100,28 @@ pub(crate) fn entry_words(kind: &EntryKind) -> Option<Vec<String>> {
             let state = vocabulary::function_outcome(f.success?, f.expired);
             one(format!("function {}: {state}", short(&f.name)))
         }
-        EntryKind::Error { message } => Some(labelled("error", message)),
+        EntryKind::Error { message } => Some(labelled(work::ERROR, message)),
         EntryKind::RecoveryFailed { message } => {
-            Some(labelled("workspace recovery failed", message))
+            Some(labelled(workspace::RECOVERY_FAILED, message))
         }
-        EntryKind::Compaction { before, after } => {
-            let n = |v: &Option<u64>| v.map_or("?".to_string(), |x| x.to_string());
-            one(format!(
-                "context compacted from {} to {} tokens",
-                n(before),
-                n(after)
-            ))
-        }
-        EntryKind::Queued { text, position } => {
-            let at = position
-                .map(|p| format!(" as number {p}"))
-                .unwrap_or_default();
-            one(format!("queued{at}: {}", short(text)))
-        }
-        EntryKind::Dequeued { text } => one(format!("dequeued: {}", short(text))),
+        EntryKind::Compaction { before, after } => one(format!(
+            "{} {}",
+            work::COMPACTED,
+            work::compaction_tokens_spoken(*before, *after)
+        )),
+        EntryKind::Queued { text, position } => one(format!(
+            "{}: {}",
+            conversation::queue_spoken(*position),
+            short(text)
+        )),
+        EntryKind::Dequeued { text } => one(format!("{}: {}", conversation::DEQUEUED, short(text))),
         EntryKind::Artifact {
             path, size_bytes, ..
         } => {
             let size = size_bytes
                 .map(|b| format!(", {}", crate::outputs::units::size(b)))
                 .unwrap_or_default();
-            one(format!("artifact {}{size}", short(path)))
+            one(format!("{} {}{size}", workspace::ARTIFACT, short(path)))
         }
         EntryKind::Preview { port, url } => {
             let port = port.map(|p| format!(" on port {p}")).unwrap_or_default();
@@ -139,22 +129,20 @@ pub(crate) fn entry_words(kind: &EntryKind) -> Option<Vec<String>> {
                 .as_deref()
                 .map(|u| format!(": {}", short(u)))
                 .unwrap_or_default();
-            one(format!("preview ready{port}{url}"))
+            one(format!("{}{port}{url}", workspace::PREVIEW_READY))
         }
-        EntryKind::McpUnavailable { name, reason } => one(format!(
-            "MCP server {} unavailable: {}",
-            short(name),
-            short(reason)
-        )),
+        EntryKind::McpUnavailable { name, reason } => {
+            one(work::mcp_unavailable(short(name), short(reason)).to_string())
+        }
         EntryKind::ReplayTruncated { from_seq } => {
-            let from = from_seq.map_or("?".to_string(), |s| s.to_string());
-            one(format!(
-                "long history: the server cut the replay at event {from}; the rest is being collected"
-            ))
+            one(workspace::replay_cut("event", *from_seq).to_string())
         }
-        EntryKind::Unknown { kind, excerpt } => {
-            one(format!("event {}: {}", short(kind), short(excerpt)))
-        }
+        EntryKind::Unknown { kind, excerpt } => one(format!(
+            "{} {}: {}",
+            workspace::UNKNOWN_EVENT,
+            short(kind),
+            short(excerpt)
+        )),
     }
 }
 
@@ -197,16 +185,12 @@ pub(crate) fn todo_changes(before: &[TodoItem], after: &[TodoItem]) -> Vec<Strin
 }
 
 fn done_of(items: &[TodoItem]) -> String {
-    let done = items
-        .iter()
-        .filter(|i| matches!(i.status.as_str(), "done" | "completed"))
-        .count();
-    format!("{done} of {} done", items.len())
+    format!("{} of {} done", work::todos_done(items), items.len())
 }
 
 fn status(status: &str) -> String {
     match status {
-        "done" | "completed" => "done".to_string(),
+        done if work::todo_done(done) => "done".to_string(),
         "" | "pending" => "to do".to_string(),
         "in_progress" => "in progress".to_string(),
         other => short(other),

@@ -54,3 +54,74 @@ fn every_example_events_search_words_are_on_screen_and_in_the_export() {
     );
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
+
+/// The words a family shares come from its vocabulary module, so each example event's
+/// phrase reads the same in the transcript, the screen reader's line, the export and (where
+/// the Events pane writes it) the Events summary.
+#[test]
+fn a_familys_words_read_alike_on_screen_spoken_exported_and_in_the_events_pane() {
+    use crate::session::vocabulary::{decisions, work, workspace};
+    use crate::ui::screen_reader::words::entry_words;
+    let tokens = work::compaction_tokens(Some(182_000), Some(41_000)).to_string();
+    // (event, phrase, also in the screen reader's words, also in the Events summary): the
+    // spoken line says the token counts without the arrow.
+    let cases = [
+        ("agent.compaction", work::COMPACTED.to_string(), true, false),
+        ("agent.compaction", tokens, false, true),
+        ("mcp.unavailable", "MCP server".to_string(), true, false),
+        (
+            "preview.ready",
+            workspace::PREVIEW_READY.to_string(),
+            true,
+            false,
+        ),
+        (
+            "workspace.recovery_failed",
+            workspace::RECOVERY_FAILED.to_string(),
+            true,
+            false,
+        ),
+        (
+            "approval.resolved",
+            decisions::verdict(false).to_string(),
+            true,
+            true,
+        ),
+        (
+            "tool.resolved",
+            decisions::function_outcome(true, false).to_string(),
+            true,
+            true,
+        ),
+    ];
+    let mut missing = Vec::new();
+    for (kind, phrase, spoken_too, in_summary) in cases {
+        let event = example(kind);
+        let mut v = view();
+        apply(&mut v, [event.clone()]);
+        let screen = render(&v, &mut zoomed(Pane::Transcript), 400, 120);
+        let spoken: Vec<String> = v
+            .transcript()
+            .entries()
+            .iter()
+            .filter_map(|e| entry_words(&e.kind))
+            .flatten()
+            .collect();
+        let export = exported(std::slice::from_ref(&event));
+        let summary: Vec<&str> = v.log().rows().iter().map(|r| r.summary.as_str()).collect();
+        let mut check = |surface: &str, text: &str| {
+            if !text.contains(phrase.as_str()) {
+                missing.push(format!("{kind}: {phrase:?} not in the {surface}: {text:?}"));
+            }
+        };
+        check("transcript", &screen);
+        if spoken_too {
+            check("screen reader's words", &spoken.join("\n"));
+        }
+        check("export", &export);
+        if in_summary {
+            check("Events summary", &summary.join("\n"));
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}

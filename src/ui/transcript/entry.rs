@@ -2,9 +2,9 @@
 //! given width. Every string from the server goes through `gobare_api::text` or `markdown`.
 
 use crate::session::transcript::{
-    ApprovalOutcome, CallStatus, Entry, EntryKind, Streaming, TurnOutcome,
+    ApprovalOutcome, CallStatus, ConversationEntry, DecisionsEntry, Entry, EntryByFamily,
+    Streaming, TurnOutcome, TurnsEntry, WorkEntry, WorkspaceEntry,
 };
-use crate::session::vocabulary::Family;
 use crate::session::vocabulary::decisions as words;
 use crate::ui::text::markdown;
 use crate::ui::text::styled::{hard_wrap, truncate};
@@ -71,14 +71,14 @@ pub(super) fn entry_lines(
     theme: &Theme,
 ) -> Vec<Line<'static>> {
     let mut out = Vec::new();
-    let lines = match entry.kind.family() {
-        Family::Conversation => conversation::lines,
-        Family::Turns => turns::lines,
-        Family::Work => work::lines,
-        Family::Decisions => decisions::lines,
-        Family::Workspace => workspace::lines,
-    };
-    lines(entry, width, expanded, theme, &mut out);
+    let o = &mut out;
+    match entry.kind.by_family() {
+        EntryByFamily::Conversation(e) => conversation::lines(entry, e, width, expanded, theme, o),
+        EntryByFamily::Turns(e) => turns::lines(e, width, theme, o),
+        EntryByFamily::Work(e) => work::lines(e, width, expanded, theme, o),
+        EntryByFamily::Decisions(e) => decisions::lines(e, width, theme, o),
+        EntryByFamily::Workspace(e) => workspace::lines(e, width, theme, o),
+    }
     out
 }
 
@@ -107,7 +107,10 @@ pub(super) fn streaming_lines(
         // The answer never runs on from the reasoning.
         out.push(Line::default());
     }
-    out.push(Line::styled("◆ agent", theme.agent));
+    out.push(Line::styled(
+        format!("◆ {}", crate::session::vocabulary::conversation::AGENT),
+        theme.agent,
+    ));
     for l in markdown::render(tail(&s.text, STREAM_TAIL), width, theme) {
         out.extend(hard_wrap(l, w));
     }
@@ -119,7 +122,11 @@ pub(super) fn streaming_lines(
 /// outcome is being fetched. Wrapped, never cut: a failure's reason ends with what to do.
 fn turn_end_lines(outcome: Option<&TurnOutcome>, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     let Some(o) = outcome else {
-        return vec![truncate(Line::styled("── turn ended ──", theme.dim), w)];
+        let ended = crate::session::vocabulary::turns::ENDED;
+        return vec![truncate(
+            Line::styled(format!("── {ended} ──"), theme.dim),
+            w,
+        )];
     };
     let words = o.words();
     let (text, style) = match &o.status {
@@ -215,6 +222,7 @@ fn tail(s: &str, max: usize) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::transcript::EntryKind;
 
     #[test]
     fn a_huge_message_is_laid_out_only_up_to_the_bound() {

@@ -1,19 +1,24 @@
 //! Entries of one family laid out: what the user and the agent say, and the queue.
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
+use crate::session::vocabulary::conversation as words;
 
 pub(super) fn lines(
     entry: &Entry,
+    said: ConversationEntry<'_>,
     width: u16,
     expanded: bool,
     theme: &Theme,
     out: &mut Vec<Line<'static>>,
 ) {
     let w = usize::from(width);
-    match &entry.kind {
-        EntryKind::User { text } => {
+    match said {
+        ConversationEntry::User { text } => {
             out.push(Line::default());
-            out.push(Line::styled("▌ you", theme.user));
+            out.push(Line::styled(format!("▌ {}", words::YOU), theme.user));
             let collapsed = entry.kind.collapsed_lines().filter(|_| !expanded);
             let (text, omitted) = match collapsed {
                 Some(_) => (first_lines(text, COLLAPSED_SHOWN), 0),
@@ -36,12 +41,9 @@ pub(super) fn lines(
                 ));
             }
         }
-        EntryKind::Steer { text } => {
+        ConversationEntry::Steer { text } => {
             out.push(Line::default());
-            out.push(Line::styled(
-                "▌ you · steer (sent while the turn ran)",
-                theme.user,
-            ));
+            out.push(Line::styled(format!("▌ {}", words::STEER), theme.user));
             let (text, omitted) = shown(text);
             for l in text::wrap(text, w.saturating_sub(2)) {
                 out.push(Line::from(vec![
@@ -51,22 +53,28 @@ pub(super) fn lines(
             }
             omitted_line(out, omitted, theme);
         }
-        EntryKind::Agent { text } => {
+        ConversationEntry::Agent { text } => {
             out.push(Line::default());
-            out.push(Line::styled("◆ agent", theme.agent));
+            out.push(Line::styled(format!("◆ {}", words::AGENT), theme.agent));
             let (text, omitted) = shown(text);
             for l in markdown::render(text, width, theme) {
                 out.extend(hard_wrap(l, w));
             }
             omitted_line(out, omitted, theme);
         }
-        EntryKind::Context { text } => {
+        ConversationEntry::Context { text } => {
             let (text, omitted) = shown(text);
-            for (i, l) in text::wrap(text, w.saturating_sub(11))
+            let first_lead = format!("  {}: ", words::CONTEXT);
+            let lead_width = first_lead.chars().count();
+            for (i, l) in text::wrap(text, w.saturating_sub(lead_width))
                 .into_iter()
                 .enumerate()
             {
-                let lead = if i == 0 { "  context: " } else { "           " };
+                let lead = if i == 0 {
+                    first_lead.clone()
+                } else {
+                    " ".repeat(lead_width)
+                };
                 out.push(Line::from(vec![
                     Span::styled(lead, theme.dim),
                     Span::styled(l, theme.text),
@@ -74,8 +82,8 @@ pub(super) fn lines(
             }
             omitted_line(out, omitted, theme);
         }
-        EntryKind::Queued { text, position } => {
-            let label = crate::session::vocabulary::queue::label(*position);
+        ConversationEntry::Queued { text, position } => {
+            let label = words::queue_label(position);
             out.push(truncate(
                 Line::styled(
                     format!("  ⏸ {label}: {}", text::line(first(text))),
@@ -84,15 +92,14 @@ pub(super) fn lines(
                 w,
             ));
         }
-        EntryKind::Dequeued { text } => {
+        ConversationEntry::Dequeued { text } => {
             out.push(truncate(
                 Line::styled(
-                    format!("  ▶ dequeued: {}", text::line(first(text))),
+                    format!("  ▶ {}: {}", words::DEQUEUED, text::line(first(text))),
                     theme.dim,
                 ),
                 w,
             ));
         }
-        _ => {}
     }
 }

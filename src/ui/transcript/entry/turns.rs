@@ -1,17 +1,21 @@
 //! Entries of one family laid out: a turn's end and its outcome.
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
 
 pub(super) fn lines(
-    entry: &Entry,
+    entry: TurnsEntry<'_>,
     width: u16,
-    _expanded: bool,
     theme: &Theme,
     out: &mut Vec<Line<'static>>,
 ) {
     let w = usize::from(width);
-    if let EntryKind::TurnEnd(t) = &entry.kind {
-        out.push(Line::default());
-        out.extend(turn_end_lines(t.outcome.as_ref(), w, theme));
+    match entry {
+        TurnsEntry::TurnEnd(t) => {
+            out.push(Line::default());
+            out.extend(turn_end_lines(t.outcome.as_ref(), w, theme));
+        }
     }
 }

@@ -1,17 +1,21 @@
 //! Entries of one family laid out: what the agent does: tools, files, todos, compaction, errors.
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
+use crate::session::vocabulary::work as words;
 
 pub(super) fn lines(
-    entry: &Entry,
+    entry: WorkEntry<'_>,
     width: u16,
     expanded: bool,
     theme: &Theme,
     out: &mut Vec<Line<'static>>,
 ) {
     let w = usize::from(width);
-    match &entry.kind {
-        EntryKind::Tool(t) => {
+    match entry {
+        WorkEntry::Tool(t) => {
             let (mark, style) = match t.status {
                 CallStatus::Pending => ("⋯", theme.warning),
                 CallStatus::Ok => ("✓", theme.ok),
@@ -41,13 +45,14 @@ pub(super) fn lines(
                 tool_details(out, t, w, theme);
             }
         }
-        EntryKind::FileChange(f) => {
-            let (verb, style) = match &f.change {
-                ChangeKind::Created => ("created", theme.diff_add),
-                ChangeKind::Deleted => ("deleted", theme.diff_del),
-                ChangeKind::Modified => ("modified", theme.diff_hunk),
-                ChangeKind::Other(_) => ("changed", theme.dim),
+        WorkEntry::FileChange(f) => {
+            let style = match &f.change {
+                ChangeKind::Created => theme.diff_add,
+                ChangeKind::Deleted => theme.diff_del,
+                ChangeKind::Modified => theme.diff_hunk,
+                ChangeKind::Other(_) => theme.dim,
             };
+            let verb = words::file_verb(&f.change);
             let mut spans = vec![
                 Span::styled("  ± ", style),
                 Span::styled(verb, style),
@@ -66,15 +71,15 @@ pub(super) fn lines(
                 }
             }
         }
-        EntryKind::Todos { items } => {
-            let done = items.iter().filter(|i| i.status == "done").count();
+        WorkEntry::Todos { items } => {
+            let done = words::todos_done(items);
             out.push(Line::styled(
                 format!("  todo {done}/{}", items.len()),
                 theme.title,
             ));
             for item in items {
                 let (mark, style) = match item.status.as_str() {
-                    "done" | "completed" => ("☑", theme.ok),
+                    done if words::todo_done(done) => ("☑", theme.ok),
                     "in_progress" => ("◐", theme.warning),
                     _ => ("☐", theme.text),
                 };
@@ -85,27 +90,25 @@ pub(super) fn lines(
                 out.push(truncate(line, w));
             }
         }
-        EntryKind::Error { message } => error_lines(out, "error", message, w, theme),
-        EntryKind::Compaction { before, after } => {
-            let n = |v: &Option<u64>| v.map_or("?".to_string(), |x| x.to_string());
+        WorkEntry::Error { message } => error_lines(out, words::ERROR, message, w, theme),
+        WorkEntry::Compaction { before, after } => {
+            let tokens = words::compaction_tokens(before, after);
             out.push(Line::styled(
-                format!("  ⇣ context compacted {} → {} tokens", n(before), n(after)),
+                format!("  ⇣ {} {tokens}", words::COMPACTED),
                 theme.dim,
             ));
         }
-        EntryKind::McpUnavailable { name, reason } => {
+        WorkEntry::McpUnavailable { name, reason } => {
             out.push(truncate(
                 Line::styled(
                     format!(
-                        "  ⚠ MCP server {} unavailable: {}",
-                        text::line(name),
-                        text::line(first(reason))
+                        "  ⚠ {}",
+                        words::mcp_unavailable(text::line(name), text::line(first(reason)))
                     ),
                     theme.warning,
                 ),
                 w,
             ));
         }
-        _ => {}
     }
 }

@@ -1,51 +1,54 @@
 //! Entries of one family laid out: the workspace, its outputs and the stream itself.
 
+// A family writer lists its family whole: a catch-all would let a new kind compile unsaid.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::*;
+use crate::session::vocabulary::workspace as words;
 
 pub(super) fn lines(
-    entry: &Entry,
+    entry: WorkspaceEntry<'_>,
     width: u16,
-    _expanded: bool,
     theme: &Theme,
     out: &mut Vec<Line<'static>>,
 ) {
     let w = usize::from(width);
-    match &entry.kind {
-        EntryKind::RecoveryFailed { message } => {
-            error_lines(out, "workspace recovery failed", message, w, theme)
+    match entry {
+        WorkspaceEntry::RecoveryFailed { message } => {
+            error_lines(out, words::RECOVERY_FAILED, message, w, theme)
         }
-        EntryKind::Artifact {
-            path, size_bytes, ..
-        } => {
+        WorkspaceEntry::Artifact { path, size_bytes } => {
             let size = size_bytes.map(|b| format!(" ({b} B)")).unwrap_or_default();
             out.push(truncate(
                 Line::styled(
-                    format!("  ⇪ artifact {}{size}", text::line(path)),
+                    format!("  ⇪ {} {}{size}", words::ARTIFACT, text::line(path)),
                     theme.accent,
                 ),
                 w,
             ));
         }
-        EntryKind::Preview { port, url } => {
+        WorkspaceEntry::Preview { port, url } => {
             let port = port.map(|p| format!(":{p} ")).unwrap_or_default();
-            let url = url.as_deref().map(text::line).unwrap_or_default();
+            let url = url.map(text::line).unwrap_or_default();
             out.push(truncate(
-                Line::styled(format!("  ⇗ preview ready {port}{url}"), theme.accent),
+                Line::styled(
+                    format!("  ⇗ {} {port}{url}", words::PREVIEW_READY),
+                    theme.accent,
+                ),
                 w,
             ));
         }
-        EntryKind::ReplayTruncated { from_seq } => {
-            let from = from_seq.map_or("?".to_string(), |s| s.to_string());
+        WorkspaceEntry::ReplayTruncated { from_seq } => {
             out.push(truncate(
                 Line::styled(
                     // The stream task reconnects from `from_seq` at once (§7.6): nothing is lost.
-                    format!("  ⋯ long history: the server cut the replay at seq {from}; the rest is being collected"),
+                    format!("  ⋯ {}", words::replay_cut("seq", from_seq)),
                     theme.warning,
                 ),
                 w,
             ));
         }
-        EntryKind::Unknown { kind, excerpt } => {
+        WorkspaceEntry::Unknown { kind, excerpt } => {
             out.push(truncate(
                 Line::from(vec![
                     Span::styled(format!("  · {} ", text::line(kind)), theme.dim),
@@ -54,6 +57,5 @@ pub(super) fn lines(
                 w,
             ));
         }
-        _ => {}
     }
 }
