@@ -541,11 +541,15 @@ fn a_restarted_demo_reopens_the_session_looked_at_last_even_one_opened_from_the_
         TIMEOUT,
     );
     pty.send_keys("n");
+    // The session's own screen (its Transcript pane), not the fleet's bottom line naming the
+    // demo while the new session is being made: a Ctrl+O sent then goes to the fleet.
     pty.wait_for(
         "the new session open",
         |s| {
             let status = status_line(s);
-            status.contains("local demo") && !status.contains("demo: storage refactor")
+            status.contains("local demo")
+                && !status.contains("demo: storage refactor")
+                && s.contents().contains("┌ Transcript")
         },
         TIMEOUT,
     );
