@@ -27,7 +27,7 @@ use gobare_tui::search::SearchIndex;
 use gobare_tui::search::backfill::index_before_window;
 use gobare_tui::search::index::DEFAULT_MAX_BYTES;
 use gobare_tui::session::tail_replay::{Step, TailReplay};
-use gobare_tui::session::{SessionView, Update};
+use gobare_tui::session::{Session, Update};
 use gobare_tui::store::event_log::{self, LogFiles};
 use gobare_tui::store::log_writer::LogAppender;
 use gobare_tui::ui::Screen;
@@ -60,7 +60,7 @@ fn write_log(dir: &std::path::Path, data: &[String], max_bytes: u64) -> LogFiles
 /// The app's replay of a recovered log (`app::local_log`): the window's events indexed
 /// for search as they are applied.
 fn replay_planned(
-    view: &mut SessionView,
+    view: &mut Session,
     index: &mut SearchIndex,
     records: &[(u64, &[u8])],
     plan: &TailReplay,
@@ -82,7 +82,7 @@ fn replay_planned(
     }
 }
 
-fn draw(view: &SessionView) {
+fn draw(view: &Session) {
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).expect("terminal");
     let mut screen = Screen::new();
     let theme = Theme::default();
@@ -163,7 +163,7 @@ fn bench(c: &mut Criterion) {
         let lasting = (0..plan.window_start())
             .filter(|&i| plan.step(i) == Step::Lasting)
             .count();
-        let mut view = SessionView::new("s");
+        let mut view = Session::new("s");
         replay_planned(&mut view, &mut SearchIndex::default(), &records, &plan);
         println!(
             "restart window: starts at record {} of {} ({lasting} lasting events decoded before \
@@ -187,7 +187,7 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("restart_200k", |b| {
         b.iter(|| {
-            let mut view = SessionView::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af");
+            let mut view = Session::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af");
             let mut index = SearchIndex::default();
             let loaded = event_log::load(&files).expect("load");
             let records: Vec<(u64, &[u8])> = loaded.records().collect();
@@ -211,7 +211,7 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("restart_200k_every_event", |b| {
         b.iter(|| {
-            let mut view = SessionView::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af");
+            let mut view = Session::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af");
             event_log::recover(&files, |_, json| {
                 let event = Event::parse(&String::from_utf8_lossy(json)).expect("decodes");
                 view.apply(Update::Event(event));

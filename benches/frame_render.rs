@@ -17,7 +17,7 @@ mod workload;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use gobare_api::model::Event;
-use gobare_tui::session::{SessionView, Update};
+use gobare_tui::session::{Session, Update};
 use gobare_tui::ui::Screen;
 use gobare_tui::ui::theme::Theme;
 use ratatui::Terminal;
@@ -30,11 +30,11 @@ const COLS: u16 = 160;
 const ROWS: u16 = 48;
 
 /// A view whose transcript holds `entries` entries (the workload applied until it does).
-fn view_with(entries: usize, events: &[Event]) -> SessionView {
+fn view_with(entries: usize, events: &[Event]) -> Session {
     // The default byte budget keeps ~78,000 entries of this workload: lift it, the point
     // is how the frame cost scales with the transcript's length.
     let mut view =
-        SessionView::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af").with_transcript_budget(usize::MAX);
+        Session::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af").with_transcript_budget(usize::MAX);
     for ev in events {
         if view.transcript().entries().len() >= entries {
             break;
@@ -65,7 +65,7 @@ impl Bench {
         }
     }
 
-    fn draw(&mut self, view: &SessionView) {
+    fn draw(&mut self, view: &Session) {
         let Bench {
             terminal,
             screen,
@@ -88,7 +88,7 @@ fn delta(text: &str) -> Update {
     )
 }
 
-fn settled(view: &SessionView) -> Update {
+fn settled(view: &Session) -> Update {
     let seq = view.last_seq().unwrap_or(0) + 1;
     let text = view
         .transcript()

@@ -12,7 +12,7 @@
 mod workload;
 
 use gobare_api::model::Event;
-use gobare_tui::session::{SessionView, Update};
+use gobare_tui::session::{Session, Update};
 use gobare_tui::ui::Screen;
 use gobare_tui::ui::theme::Theme;
 use ratatui::Terminal;
@@ -50,7 +50,7 @@ const CHECKPOINTS: [usize; 7] = [1_000, 10_000, 50_000, 100_000, 200_000, 300_00
 const BATCH: usize = 50_000;
 
 fn main() {
-    let mut view = SessionView::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af");
+    let mut view = Session::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af");
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).expect("terminal");
     let mut ui = Screen::new();
     let theme = Theme::default();
@@ -89,7 +89,7 @@ fn event(seq: u64, kind: &str, payload: serde_json::Value) -> Update {
 
 /// `sim::seed`'s turn of 8 events, then `perf_e2e`'s soak groups of 4.
 fn soak_shape() {
-    let mut view = SessionView::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af");
+    let mut view = Session::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af");
     let base = LIVE.load(Ordering::Relaxed);
     let mib = || (LIVE.load(Ordering::Relaxed) - base) as f64 / (1024.0 * 1024.0);
     let mut seq = 0u64;

@@ -1,8 +1,8 @@
-//! Replaying 50,000 persisted events into the model (`SessionView::apply`), as `attach`
+//! Replaying 50,000 persisted events into the model (`Session::apply`), as `attach`
 //! does when it resumes a long session from `last_event_id=0`. Budget: under 100 ms.
 //!
 //! * `decode` — `Event::parse` of every `data:` JSON only;
-//! * `apply` — already decoded events into a fresh `SessionView`;
+//! * `apply` — already decoded events into a fresh `Session`;
 //! * `decode_and_apply` — both, which is what catching up costs.
 //!
 //! Run: `cargo bench --bench model_replay -- --warm-up-time 1 --measurement-time 3`
@@ -12,14 +12,14 @@ mod workload;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use gobare_api::model::Event;
-use gobare_tui::session::{SessionView, Update};
+use gobare_tui::session::{Session, Update};
 use std::hint::black_box;
 use workload::Workload;
 
 const EVENTS: usize = 50_000;
 
-fn replay(events: Vec<Update>) -> SessionView {
-    let mut view = SessionView::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af");
+fn replay(events: Vec<Update>) -> Session {
+    let mut view = Session::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af");
     for u in events {
         view.apply(u);
     }
@@ -70,7 +70,7 @@ fn bench(c: &mut Criterion) {
         b.iter_batched(
             || (),
             |()| {
-                let mut view = SessionView::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af");
+                let mut view = Session::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af");
                 for s in &data {
                     view.apply(Update::Event(Event::parse(black_box(s)).expect("decodes")));
                 }

@@ -3,7 +3,7 @@
 #![no_main]
 
 use gobare_api::model::Event;
-use gobare_tui::session::{SessionView, Update};
+use gobare_tui::session::{Session, Update};
 use gobare_tui::ui::{Pane, Screen, theme::Theme};
 use libfuzzer_sys::fuzz_target;
 use ratatui::Terminal;
@@ -11,7 +11,7 @@ use ratatui::backend::TestBackend;
 
 fuzz_target!(|input: &[u8]| {
     let text = String::from_utf8_lossy(input);
-    let mut view = SessionView::new("s").with_origin("fuzz", true);
+    let mut view = Session::new("s").with_origin("fuzz", true);
     for line in text.split('\n') {
         match Event::parse(line) {
             Ok(ev) => {

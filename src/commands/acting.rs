@@ -5,10 +5,10 @@
 
 use crate::config::Config;
 use crate::export::history::{self, Ends};
-use crate::session::{SessionView, Update};
+use crate::session::{Session, Update};
 use color_eyre::eyre::{Result, WrapErr, eyre};
 use gobare_api::client::{ApiClient, IdempotencyKey};
-use gobare_api::model::{Input, InputAccepted, Session};
+use gobare_api::model::{Input, InputAccepted, Session as ApiSession};
 use gobare_api::retry::SendRetry;
 use gobare_api::stream::{self, StreamTarget};
 use std::io::Write;
@@ -33,21 +33,21 @@ pub(crate) async fn post(client: &ApiClient, id: &str, input: &Input) -> Result<
     result.map_err(|e| eyre!("{} was not sent: {}", input.type_name(), e.summary()))
 }
 
-/// Session `id` as the app would show it: its history replayed into the model (what each
+/// ApiSession `id` as the app would show it: its history replayed into the model (what each
 /// decision asks, which approvals are sensitive), then the session itself read (what waits
 /// now is its list, §9.4).
 pub(crate) async fn read_view(
     config: &Config,
     client: &ApiClient,
     id: &str,
-) -> Result<(SessionView, Session)> {
+) -> Result<(Session, ApiSession)> {
     let session = client
         .get_session(id)
         .await
         .wrap_err("could not read the session")?;
     let options = config.stream_options(StreamTarget::Session(id.to_string()), Some(0))?;
     let mut handle = stream::spawn(options);
-    let mut view = SessionView::new(id);
+    let mut view = Session::new(id);
     history::read(
         &mut handle.updates,
         Ends::for_session(Some(&session)),

@@ -8,7 +8,7 @@ use super::acting::{post, read_view};
 use super::exit::{Status, USAGE_ERROR};
 use crate::cli::{AnswerArgs, UsageError};
 use crate::config::Config;
-use crate::session::SessionView;
+use crate::session::Session;
 use crate::session::actions::PendingAction;
 use color_eyre::eyre::Result;
 use gobare_api::model::{Content, Input, RequiredActionKind};
@@ -67,7 +67,7 @@ pub(crate) async fn run(config: Config, args: AnswerArgs) -> Result<()> {
 }
 
 /// The input that answers `action` as `args` say, or why it cannot (nothing sent).
-fn decision(view: &SessionView, action: &PendingAction, args: &AnswerArgs) -> Result<Input> {
+fn decision(view: &Session, action: &PendingAction, args: &AnswerArgs) -> Result<Input> {
     let facts = view.actions();
     let call_id = action.call_id.clone();
     let wrong = |what: &str| -> color_eyre::Report {
@@ -170,7 +170,7 @@ fn refuse(message: String) -> color_eyre::Report {
 }
 
 /// Each decision that waits: `CALL_ID  KIND  WHAT`, on stdout.
-fn list(view: &SessionView, pending: &[&PendingAction]) {
+fn list(view: &Session, pending: &[&PendingAction]) {
     for a in pending {
         println!(
             "{}  {}  {}",

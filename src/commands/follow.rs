@@ -17,7 +17,7 @@ use std::time::Instant;
 use crate::app::session::reading::replay::ReplayProgress;
 use crate::cli::FollowArgs;
 use crate::config::Config;
-use crate::session::{Fetch, SessionView, Update};
+use crate::session::{Fetch, Session, Update};
 use crate::ui::screen_reader::ScreenReader;
 use color_eyre::eyre::{Result, bail};
 use gobare_api::client::{ApiClient, Order, Page};
@@ -38,7 +38,7 @@ pub(crate) async fn run(config: Config, args: FollowArgs) -> Result<()> {
     let session_id = super::session_id::resolve(&config, &args.session_id).await?;
     let client = config.client()?;
     let options = config.stream_options(StreamTarget::Session(session_id.clone()), Some(0))?;
-    let mut view = SessionView::new(session_id.clone());
+    let mut view = Session::new(session_id.clone());
     let mut reader = ScreenReader::following();
     let mut replay = ReplayProgress::new(true);
     let (reads_tx, mut reads_rx) = mpsc::unbounded_channel::<Update>();
@@ -132,7 +132,7 @@ pub(crate) async fn run(config: Config, args: FollowArgs) -> Result<()> {
     Ok(())
 }
 
-fn apply(view: &mut SessionView, replay: &mut ReplayProgress, update: StreamUpdate, now: Instant) {
+fn apply(view: &mut Session, replay: &mut ReplayProgress, update: StreamUpdate, now: Instant) {
     match update {
         StreamUpdate::Frame(frame) => match frame.event {
             Ok(event) => {

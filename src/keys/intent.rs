@@ -1,5 +1,5 @@
 //! What the user asks for, whichever key, click or paste asked it: the key table maps keys
-//! to these, and the app carries each out (`App::dispatch`), so a new action is one variant
+//! to these, and the app carries each out (`SessionFront::dispatch`), so a new action is one variant
 //! and one arm.
 
 use super::pane::Pane;

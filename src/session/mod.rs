@@ -1,8 +1,8 @@
 //! The model: pure, synchronous, no IO, no terminal.
 //!
-//! The app feeds [`Update`]s into [`SessionView::apply`], which says whether anything
+//! The app feeds [`Update`]s into [`Session::apply`], which says whether anything
 //! visible changed (so the app requests a frame only then), and drains
-//! [`SessionView::take_fetches`] to learn which resources to re-read.
+//! [`Session::take_fetches`] to learn which resources to re-read.
 
 pub mod actions;
 pub mod attention;
@@ -23,7 +23,8 @@ use std::collections::HashMap;
 
 use actions::Actions;
 use gobare_api::model::{
-    Artifact, Event, EventPayload, Item, RequiredActionKind, Session, SessionStatus, Turn,
+    Artifact, Event, EventPayload, Item, RequiredActionKind, Session as ApiSession, SessionStatus,
+    Turn,
 };
 use gobare_api::stream::ConnectionState;
 use log::EventLog;
@@ -43,7 +44,7 @@ pub enum Update {
     },
     Connection(ConnectionState),
     /// `GET /v1/sessions/{id}`.
-    Session(Box<Session>),
+    Session(Box<ApiSession>),
     /// `GET …/turns/{id}`.
     Turn(Turn),
     /// `GET …/turns` (any order).
@@ -120,7 +121,7 @@ pub(crate) enum Fetch {
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct SessionView {
+pub struct Session {
     session_id: String,
     title: Option<String>,
     api_host: String,
@@ -153,7 +154,7 @@ pub struct SessionView {
     log: EventLog,
     fetches: Vec<Fetch>,
     /// The session resource as last read (to tell whether a refetch changed anything).
-    session: Option<Session>,
+    session: Option<ApiSession>,
     /// The server answered at least once (the stream opened, or anything was read or
     /// received): an empty transcript then means an empty session.
     reached: bool,
@@ -173,11 +174,11 @@ pub struct SessionView {
 /// Outcomes kept ahead of their separators at most (the newest pages' worth).
 const OUTCOMES_AHEAD: usize = 10_000;
 
-impl SessionView {
+impl Session {
     pub fn new(session_id: impl Into<String>) -> Self {
-        SessionView {
+        Session {
             session_id: session_id.into(),
-            ..SessionView::default()
+            ..Session::default()
         }
     }
 
@@ -300,7 +301,7 @@ impl SessionView {
         }
     }
 
-    /// [`SessionView::write_outcome`] for each turn (every one, whatever the others did).
+    /// [`Session::write_outcome`] for each turn (every one, whatever the others did).
     fn write_outcomes(&mut self, list: &[Turn]) -> bool {
         let mut changed = false;
         for t in list {
@@ -347,7 +348,7 @@ impl SessionView {
         self.transcript.turn_outcome(turn_id, outcome)
     }
 
-    /// [`SessionView::apply`] of [`Update::Event`] without taking the event: a stream frame
+    /// [`Session::apply`] of [`Update::Event`] without taking the event: a stream frame
     /// is applied where it lies, not moved into an update first.
     pub(crate) fn apply_borrowed_event(&mut self, ev: &Event) -> bool {
         self.reached = true;
@@ -512,7 +513,7 @@ impl SessionView {
             .know_sensitive(self.actions.sensitive_calls());
     }
 
-    fn apply_session(&mut self, s: Session) -> bool {
+    fn apply_session(&mut self, s: ApiSession) -> bool {
         if self.session.as_ref() == Some(&s) {
             return false;
         }
@@ -715,7 +716,7 @@ impl SessionView {
 
     /// The model the session's agent runs, as the session resource says.
     /// The session object as last read (`None` before the first read).
-    pub(crate) fn session_object(&self) -> Option<&Session> {
+    pub(crate) fn session_object(&self) -> Option<&ApiSession> {
         self.session.as_ref()
     }
 

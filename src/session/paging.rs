@@ -3,12 +3,12 @@
 //! kept are those made by the logged events before its seq, so replaying those records
 //! into a transcript of their own gives them back, newest last.
 
-use super::SessionView;
+use super::Session;
 use super::sensitive::SensitiveCalls;
 use super::transcript::Transcript;
 use gobare_api::model::Event;
 
-impl SessionView {
+impl Session {
     /// Puts a page read back from the log in front of the transcript, holding at most
     /// `max_bytes` of read-back entries over the budget. Returns how many came back.
     pub(crate) fn restore_earlier(&mut self, page: Transcript, max_bytes: usize) -> usize {

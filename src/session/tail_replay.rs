@@ -5,12 +5,12 @@
 //!
 //! The window holds at least the Events pane's rows and more turn starts than the Turn pane
 //! lists, so the turn events before it are superseded and passed over too. The transcript
-//! starts at the window ([`SessionView::start_window`]): the entries before it are read back
+//! starts at the window ([`Session::start_window`]): the entries before it are read back
 //! from the log when the user scrolls to them (`session::paging`), as entries the byte
 //! budget dropped are, and the search index learns them off the loop
 //! (`search::backfill`).
 
-use super::SessionView;
+use super::Session;
 use super::log::LOG_CAPACITY;
 use super::turn::RECENT_TURNS;
 use gobare_api::envelope_type::envelope_type;
@@ -49,10 +49,10 @@ pub enum Step {
     /// Decode and apply it as the stream would.
     Full,
     /// Before the window, of a lasting type: decode it and apply all but its transcript
-    /// entry and Events row ([`SessionView::apply_before_window`]).
+    /// entry and Events row ([`Session::apply_before_window`]).
     Lasting,
     /// Before the window, of another type: only its seq counts
-    /// ([`SessionView::pass_before_window`]).
+    /// ([`Session::pass_before_window`]).
     PassOver,
 }
 
@@ -112,7 +112,7 @@ impl TailReplay {
     }
 }
 
-impl SessionView {
+impl Session {
     /// A persisted event before the replay window: applied except for its transcript
     /// entry and its Events row.
     pub fn apply_before_window(&mut self, ev: &Event) {

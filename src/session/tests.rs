@@ -3,7 +3,9 @@
 use super::transcript::{ApprovalOutcome, CallStatus, EntryKind, TurnEndEntry, TurnOutcome};
 use super::turn::TurnPhase;
 use super::*;
-use gobare_api::model::{ChangeKind, EVENT_TYPES, Item, Session, Turn, TurnStatus, WorkspaceState};
+use gobare_api::model::{
+    ChangeKind, EVENT_TYPES, Item, Session as ApiSession, Turn, TurnStatus, WorkspaceState,
+};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -23,15 +25,15 @@ fn all_events() -> Vec<Event> {
     EVENT_TYPES.iter().map(|k| example(k)).collect()
 }
 
-fn view_of(events: &[Event]) -> SessionView {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+fn view_of(events: &[Event]) -> Session {
+    let mut v = Session::new(EXAMPLE_SESSION);
     for e in events {
         v.apply(Update::Event(e.clone()));
     }
     v
 }
 
-fn kinds(v: &SessionView) -> Vec<EntryKind> {
+fn kinds(v: &Session) -> Vec<EntryKind> {
     v.transcript()
         .entries()
         .iter()
@@ -150,7 +152,7 @@ fn replaying_the_same_persisted_events_twice_changes_nothing() {
 
 #[test]
 fn deltas_then_the_settled_message_leave_one_message() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     v.apply(Update::Event(ev(
         "turn.started",
         Some(1),
@@ -185,7 +187,7 @@ fn deltas_then_the_settled_message_leave_one_message() {
 
 #[test]
 fn deltas_without_a_settled_message_are_dropped_when_the_turn_ends() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     v.apply(Update::Event(ev(
         "agent.text",
         None,
@@ -210,7 +212,7 @@ fn turn(id: &str, status: &str, started: Option<i64>, error: Value) -> Turn {
 
 #[test]
 fn turn_outcome_comes_from_the_turn_resource() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     v.apply(Update::Event(ev(
         "turn.started",
         Some(1),
@@ -252,12 +254,12 @@ fn turn_outcome_comes_from_the_turn_resource() {
 
 #[test]
 fn queued_and_waiting_on_you_are_told_apart() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     v.apply(Update::Turn(turn("t2", "working", None, Value::Null)));
     assert_eq!(v.turn_phase(), Some(TurnPhase::Queued));
     v.apply(Update::Turn(turn("t2", "working", Some(120), Value::Null)));
     assert_eq!(v.turn_phase(), Some(TurnPhase::Working));
-    let mut session: Session = serde_json::from_value(examples()["session"].clone()).unwrap();
+    let mut session: ApiSession = serde_json::from_value(examples()["session"].clone()).unwrap();
     session.required_actions =
         vec![serde_json::from_value(examples()["required_action"].clone()).unwrap()].into();
     v.apply(Update::Session(Box::new(session)));
@@ -270,7 +272,7 @@ fn queued_and_waiting_on_you_are_told_apart() {
 
 #[test]
 fn replaying_history_after_fetching_turns_ends_on_the_latest_turn() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     v.apply(Update::Turns(vec![turn(
         "t2",
         "working",
@@ -303,7 +305,7 @@ fn replaying_history_after_fetching_turns_ends_on_the_latest_turn() {
 
 #[test]
 fn only_the_newest_ended_turn_is_fetched() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     for (i, id) in ["a", "b", "c"].iter().enumerate() {
         v.apply(Update::Event(ev(
             "turn.ended",
@@ -320,7 +322,7 @@ fn only_the_newest_ended_turn_is_fetched() {
 
 #[test]
 fn the_clock_ticks_only_while_a_turn_runs() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     assert!(!v.apply(Update::Tick(5_000)), "no turn: nothing to redraw");
     v.apply(Update::Event(ev(
         "turn.started",
@@ -344,7 +346,7 @@ fn the_clock_ticks_only_while_a_turn_runs() {
 
 #[test]
 fn endless_streaming_keeps_the_newest_text_within_bounds() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     let chunk = "x".repeat(10_000);
     for _ in 0..40 {
         v.apply(Update::Event(ev(
@@ -397,7 +399,7 @@ fn items() -> Vec<Item> {
 
 #[test]
 fn items_backfill_pairs_both_tool_call_halves_into_one_entry() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     assert!(v.apply(Update::Items(items())));
     let entries = kinds(&v);
     let tools: Vec<_> = entries
@@ -432,7 +434,7 @@ fn items_backfill_pairs_both_tool_call_halves_into_one_entry() {
 
 #[test]
 fn items_and_replayed_events_do_not_duplicate() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     v.apply(Update::Items(items()));
     let n = v.transcript().entries().len();
     for k in [
@@ -466,8 +468,8 @@ fn items_and_replayed_events_do_not_duplicate() {
 
 #[test]
 fn session_fetch_sets_title_workspace_and_actions() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
-    let mut s: Session = serde_json::from_value(examples()["session"].clone()).unwrap();
+    let mut v = Session::new(EXAMPLE_SESSION);
+    let mut s: ApiSession = serde_json::from_value(examples()["session"].clone()).unwrap();
     s.title = Some("Export alert".into());
     assert!(v.apply(Update::Session(Box::new(s.clone()))));
     assert!(!v.apply(Update::Session(Box::new(s))));
@@ -490,7 +492,7 @@ fn a_reconnect_keeps_everything() {
 
 #[test]
 fn actions_follow_events_until_the_session_says_otherwise() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     v.apply(Update::Event(example("tool.required")));
     assert_eq!(v.actions().pending()[0].call_id, "call_4f01aa27");
     assert_eq!(v.turn_phase(), None);
@@ -525,7 +527,7 @@ fn replaying_fifty_thousand_events_pairs_every_call() {
 /// Wall time of a replay, printed for people (performance is asserted in benches only).
 fn start_elapsed(events: &[Event]) -> std::time::Duration {
     let updates: Vec<Update> = events.iter().cloned().map(Update::Event).collect();
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     let start = std::time::Instant::now();
     for u in updates {
         v.apply(u);
@@ -712,9 +714,9 @@ fn a_pending_approval_read_back_from_items_keeps_its_flag_and_reads_waiting() {
     let mut item: Item = serde_json::from_value(examples()["items"]["approval"].clone()).unwrap();
     item.detail["sensitive"] = json!(true);
     let call_id = item.detail["toolCallId"].as_str().unwrap().to_string();
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     v.apply(Update::Items(vec![item]));
-    let approval = |v: &SessionView| {
+    let approval = |v: &Session| {
         v.transcript()
             .entries()
             .iter()
@@ -729,7 +731,7 @@ fn a_pending_approval_read_back_from_items_keeps_its_flag_and_reads_waiting() {
         (true, true),
         "sensitive, outcome not known yet"
     );
-    let mut session: Session = serde_json::from_value(examples()["session"].clone()).unwrap();
+    let mut session: ApiSession = serde_json::from_value(examples()["session"].clone()).unwrap();
     let mut waiting: gobare_api::model::RequiredAction =
         serde_json::from_value(examples()["required_action"].clone()).unwrap();
     waiting.kind = gobare_api::model::RequiredActionKind::Approval;
@@ -753,13 +755,13 @@ fn a_pending_approval_reads_waiting_whichever_of_session_and_items_comes_first()
     let mut item: Item = serde_json::from_value(examples()["items"]["approval"].clone()).unwrap();
     item.detail["sensitive"] = json!(true);
     let call_id = item.detail["toolCallId"].as_str().unwrap().to_string();
-    let mut session: Session = serde_json::from_value(examples()["session"].clone()).unwrap();
+    let mut session: ApiSession = serde_json::from_value(examples()["session"].clone()).unwrap();
     let mut waiting: gobare_api::model::RequiredAction =
         serde_json::from_value(examples()["required_action"].clone()).unwrap();
     waiting.kind = gobare_api::model::RequiredActionKind::Approval;
     waiting.call_id = call_id;
     session.required_actions = vec![waiting].into();
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     v.apply(Update::Session(Box::new(session)));
     v.apply(Update::Items(vec![item]));
     let from_history = v.transcript().entries().iter().find_map(|e| match &e.kind {
@@ -776,7 +778,7 @@ fn the_events_details_of_a_wait_live_in_the_model_until_it_resolves() {
     let action = |kind: &str, call: &str| -> gobare_api::model::RequiredAction {
         serde_json::from_value(json!({"type": kind, "turn_id": "t", "call_id": call})).unwrap()
     };
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     v.apply(Update::Event(ev(
         "approval.requested",
         Some(1),
@@ -827,7 +829,7 @@ fn a_remembered_sensitive_call_stays_sensitive_in_the_model() {
         json!({"type": "approval", "turn_id": "t", "call_id": "c9", "name": "bash"}),
     )
     .unwrap();
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     let mut known = SensitiveCalls::default();
     known.note("c9", true);
     v.know_sensitive(&known);
@@ -840,7 +842,7 @@ fn a_remembered_sensitive_call_stays_sensitive_in_the_model() {
 /// the turn ends; a warning stays until replaced.
 #[test]
 fn passing_notices_follow_the_state_and_warnings_stay() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     v.apply(Update::Notice(Some(Notice::new(
         Severity::Quiet,
         "sent — the agent is on it",
@@ -877,7 +879,7 @@ fn passing_notices_follow_the_state_and_warnings_stay() {
 /// started it), its steps, the tool in flight and how far its todo list is.
 #[test]
 fn a_turn_knows_what_it_was_asked_its_steps_tool_and_todos() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     let events = [
         ev(
             "user.message",
@@ -928,7 +930,7 @@ fn a_turn_knows_what_it_was_asked_its_steps_tool_and_todos() {
 /// it was asked.
 #[test]
 fn a_turn_read_before_its_start_event_still_learns_what_it_was_asked() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     v.apply(Update::Event(ev(
         "user.message",
         Some(1),
@@ -950,7 +952,7 @@ fn a_turn_read_before_its_start_event_still_learns_what_it_was_asked() {
 /// workspace's transitions (a restart replaying the events never sees it).
 #[test]
 fn unknown_is_not_a_workspace_transition() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     v.workspace.set_state(None, Some(1));
     v.apply(Update::Event(ev(
         "sandbox.created",
@@ -991,7 +993,7 @@ fn settled_turn(id: &str, status: &str, started: Option<i64>, error: Value) -> T
 
 #[test]
 fn an_ended_turn_leaves_a_separator_that_the_resource_fills_in() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     v.apply(Update::Event(ev(
         "user.message",
         Some(1),
@@ -1033,7 +1035,7 @@ fn an_ended_turn_leaves_a_separator_that_the_resource_fills_in() {
 
 #[test]
 fn a_turn_that_failed_before_it_started_leaves_its_reason() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     // The resource can arrive first (a turns list read at attach), then the events.
     let failed = settled_turn(
         "t1",
@@ -1072,7 +1074,7 @@ fn a_turn_that_failed_before_it_started_leaves_its_reason() {
 
 #[test]
 fn a_second_message_inside_a_running_turn_is_a_steer() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     let say = |text: &str| ev("user.message", None, json!({ "text": text }));
     // The turn's own message may come after `turn.started` (§8 leaves the order open).
     v.apply(Update::Event(ev(
@@ -1120,7 +1122,7 @@ fn a_second_message_inside_a_running_turn_is_a_steer() {
 
 #[test]
 fn thinking_blocks_stay_apart_and_fold_away_when_the_answer_settles() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     let delta = |kind: &str, d: &str| ev(kind, None, json!({ "delta": d }));
     v.apply(Update::Event(delta("agent.thinking", "Check the logs.")));
     v.apply(Update::Event(delta("agent.thinking", " Then the deploy.")));
@@ -1149,7 +1151,7 @@ fn thinking_blocks_stay_apart_and_fold_away_when_the_answer_settles() {
 /// the three before them wait for the older turns to be read.
 #[test]
 fn separators_older_than_the_recent_turns_are_filled_by_the_past_turns() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     let at = |i: i64| 1_000_000 + i * 10_000;
     let ended = |i: u64| {
         let env = json!({"type": "turn.ended", "seq": i, "created_at": at(i as i64) + 5_000,
@@ -1225,7 +1227,7 @@ fn queue_labels_read_the_position_now_after_a_dequeue() {
 /// elapsed time, and no turn is read on its own.
 #[test]
 fn a_page_read_before_the_replay_settles_the_turns_it_lists_as_they_replay() {
-    let mut v = SessionView::new(EXAMPLE_SESSION);
+    let mut v = Session::new(EXAMPLE_SESSION);
     let day = 24 * 3_600_000;
     let at = |i: i64| 1_000_000 + i * 60_000;
     let event = |kind: &str, seq: u64, i: i64, created_at: i64| {

@@ -4,7 +4,7 @@
 use super::theme::Theme;
 use crate::budget::Budgets;
 use crate::budget::reclaim::{self, Reclaim};
-use crate::session::SessionView;
+use crate::session::Session;
 use gobare_api::text;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -35,7 +35,7 @@ pub(crate) fn on_border(area: Rect, buf: &mut Buffer, lines: &[String], theme: &
 
 /// The Workspace pane's budget lines: time to reclamation, then slots and the API.
 pub(crate) fn workspace_lines(
-    view: &SessionView,
+    view: &Session,
     budgets: &Budgets,
     width: usize,
     theme: &Theme,
@@ -104,7 +104,7 @@ mod tests {
 
     const MIN: i64 = 60_000;
 
-    fn said(v: &SessionView, budgets: &Budgets) -> Vec<String> {
+    fn said(v: &Session, budgets: &Budgets) -> Vec<String> {
         workspace_lines(v, budgets, 80, &Theme::no_color())
             .into_iter()
             .map(|l| l.to_string())

@@ -6,13 +6,13 @@
 
 use super::pane::Pane;
 use super::theme::Theme;
-use crate::session::SessionView;
+use crate::session::Session;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
 /// What every component reads while drawing.
 pub(crate) struct Ctx<'a> {
-    pub(crate) view: &'a SessionView,
+    pub(crate) view: &'a Session,
     pub(crate) theme: &'a Theme,
 }
 

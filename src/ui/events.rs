@@ -8,7 +8,7 @@ use super::theme::Theme;
 use crate::outputs::times::clock;
 use crate::search::Hit;
 use crate::search::fold::find_folded;
-use crate::session::SessionView;
+use crate::session::Session;
 use crate::session::log::{EventLog, LogEntry};
 use gobare_api::text;
 use ratatui::Frame;
@@ -109,7 +109,7 @@ impl EventsPane {
     }
 
     /// The selected row, if it is still kept.
-    pub(crate) fn selected<'a>(&self, view: &'a SessionView) -> Option<&'a LogEntry> {
+    pub(crate) fn selected<'a>(&self, view: &'a Session) -> Option<&'a LogEntry> {
         let index = self.selected?;
         let rows = view.log().rows();
         let first = rows.front()?.index;
@@ -118,7 +118,7 @@ impl EventsPane {
 
     /// Moves the selection by `delta` rows among those shown; the first move selects the
     /// bottom row of the view.
-    pub(crate) fn select_by(&mut self, view: &SessionView, delta: i64) -> bool {
+    pub(crate) fn select_by(&mut self, view: &Session, delta: i64) -> bool {
         let shown = self.shown(view.log().rows());
         if shown.is_empty() {
             return false;

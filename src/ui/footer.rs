@@ -3,7 +3,7 @@
 
 use super::text::styled::truncate;
 use super::theme::Theme;
-use crate::session::{SessionView, Severity};
+use crate::session::{Session, Severity};
 use gobare_api::stream::ConnectionState;
 use gobare_api::text;
 use ratatui::Frame;
@@ -16,7 +16,7 @@ use ratatui::widgets::Paragraph;
 pub(crate) fn draw(
     frame: &mut Frame,
     area: Rect,
-    view: &SessionView,
+    view: &Session,
     theme: &Theme,
     hint: (&str, bool),
 ) {
@@ -95,7 +95,7 @@ pub(crate) fn draw(
 /// the reference's 15 s ping interval, with room for a slow link.
 const QUIET_OPEN_MS: i64 = 20_000;
 
-fn connection(view: &SessionView, theme: &Theme) -> Span<'static> {
+fn connection(view: &Session, theme: &Theme) -> Span<'static> {
     match view.connection() {
         None | Some(ConnectionState::Connecting { attempt: 0 | 1 }) => {
             Span::styled("○ connecting", theme.dim)

@@ -1,5 +1,5 @@
 //! Views: the [`Screen`] and the panes and widgets it owns, drawn from the model
-//! ([`crate::session::SessionView`]) onto a ratatui frame.
+//! ([`crate::session::Session`]) onto a ratatui frame.
 
 pub(crate) mod away_banner;
 pub(crate) mod budget_view;

@@ -3,13 +3,13 @@
 
 use super::text::styled::truncate;
 use super::theme::Theme;
-use crate::session::SessionView;
+use crate::session::Session;
 use crate::sessions::policy::{self, Policy};
 use gobare_api::text;
 use ratatui::text::{Line, Span};
 
 /// The lines, or none before the session was read.
-pub(crate) fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+pub(crate) fn lines(view: &Session, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     let Some(session) = view.session_object() else {
         return Vec::new();
     };

@@ -18,7 +18,7 @@ use super::turn::TurnPane;
 use super::workspace::WorkspacePane;
 use super::{confirm, footer, help};
 use crate::keys::mode::{Confirm, Mode, Modes};
-use crate::session::SessionView;
+use crate::session::Session;
 use gobare_api::text;
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
@@ -90,7 +90,7 @@ impl Screen {
 
     /// The last frame showed a relative time ("3m ago"), which a clock's minute changes.
     /// What the prompt shows depends on: the mode, the clock, the box's text.
-    pub(crate) fn prepare_prompt(&mut self, view: &SessionView) {
+    pub(crate) fn prepare_prompt(&mut self, view: &Session) {
         self.prompt.set_focused(*self.mode() == Mode::Deciding);
         self.prompt.set_now(view.now_ms());
         self.prompt.set_workspace(
@@ -257,7 +257,7 @@ impl Screen {
 
     /// Expands or collapses the diff or long message nearest the bottom of the transcript.
     /// Returns whether there was one.
-    pub fn toggle_nearest_expandable(&mut self, view: &SessionView) -> bool {
+    pub fn toggle_nearest_expandable(&mut self, view: &Session) -> bool {
         self.transcript.toggle_nearest_expandable(view)
     }
 
@@ -281,13 +281,7 @@ impl Screen {
 
     /// Draws the whole frame. `status` is shown at the right of the status bar (replay
     /// progress).
-    pub fn draw(
-        &mut self,
-        frame: &mut Frame,
-        view: &SessionView,
-        theme: &Theme,
-        status: Option<&str>,
-    ) {
+    pub fn draw(&mut self, frame: &mut Frame, view: &Session, theme: &Theme, status: Option<&str>) {
         let ctx = Ctx { view, theme };
         let area = frame.area();
         let confirming = match self.mode() {

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use crate::keys::mode::Mode;
-use crate::session::SessionView;
+use crate::session::Session;
 use crate::session::transcript::EntryKind;
 use crate::ui::prompt::PromptState;
 use crate::ui::screen::Screen;
@@ -123,7 +123,7 @@ impl ScreenReader {
     /// still replaying, and is said once it has. `width`: the terminal's columns.
     pub(crate) fn frame(
         &mut self,
-        view: &SessionView,
+        view: &Session,
         screen: &Screen,
         catching_up: bool,
         width: u16,
@@ -160,7 +160,7 @@ impl ScreenReader {
     /// waits, the mode, the notice.
     pub(crate) fn new_lines(
         &mut self,
-        view: &SessionView,
+        view: &Session,
         screen: Option<&Screen>,
         catching_up: bool,
     ) -> Vec<String> {
@@ -202,7 +202,7 @@ impl ScreenReader {
         out
     }
 
-    fn connection_lines(&mut self, view: &SessionView, out: &mut Vec<String>) {
+    fn connection_lines(&mut self, view: &Session, out: &mut Vec<String>) {
         let live = match view.connection() {
             Some(ConnectionState::Live) => true,
             Some(ConnectionState::Retrying { .. } | ConnectionState::Open { .. }) => false,
@@ -219,7 +219,7 @@ impl ScreenReader {
     }
 
     /// The history the front opened on: its last entries are said, the rest counted.
-    fn pass_over_history(&mut self, view: &SessionView, out: &mut Vec<String>) {
+    fn pass_over_history(&mut self, view: &Session, out: &mut Vec<String>) {
         let transcript = view.transcript();
         let kept = transcript.entries().len();
         let unsaid = transcript.first_kept_id() as usize + kept.saturating_sub(HISTORY_SAID);
@@ -234,7 +234,7 @@ impl ScreenReader {
 
     /// Says the entries settled since the last call. Returns whether a turn's ending holds
     /// the rest back (`follow`, its outcome not read yet).
-    fn entry_lines(&mut self, view: &SessionView, out: &mut Vec<String>) -> bool {
+    fn entry_lines(&mut self, view: &Session, out: &mut Vec<String>) -> bool {
         let transcript = view.transcript();
         let mut first_open = None;
         let mut held = false;
@@ -294,7 +294,7 @@ impl ScreenReader {
     }
 
     /// `follow`: what waits on the user, once per action, without keys.
-    fn waiting_lines(&mut self, view: &SessionView, out: &mut Vec<String>) {
+    fn waiting_lines(&mut self, view: &Session, out: &mut Vec<String>) {
         let prompt = PromptState::default();
         let facts = view.actions();
         let current = PromptState::current(facts).map(|a| a.call_id.clone());
@@ -314,7 +314,7 @@ impl ScreenReader {
     }
 
     /// What waits: said when it first shows, and again (its keys) when Tab starts deciding.
-    fn action_lines(&mut self, view: &SessionView, screen: &Screen, out: &mut Vec<String>) {
+    fn action_lines(&mut self, view: &Session, screen: &Screen, out: &mut Vec<String>) {
         let facts = view.actions();
         let Some(action) = PromptState::current(facts) else {
             self.action_said = None;

@@ -6,8 +6,8 @@ use super::pane::Pane;
 use super::screen::Screen;
 use super::theme::Theme;
 use crate::session::workspace::SandboxUsage;
-use crate::session::{SessionView, Update};
-use gobare_api::model::{EVENT_TYPES, Event, Session, Turn, Usage, WorkspaceState};
+use crate::session::{Session, Update};
+use gobare_api::model::{EVENT_TYPES, Event, Session as ApiSession, Turn, Usage, WorkspaceState};
 use gobare_api::stream::ConnectionState;
 use insta::assert_snapshot;
 use ratatui::Terminal;
@@ -33,14 +33,14 @@ pub(super) fn ev(kind: &str, seq: Option<u64>, payload: Value) -> Event {
     Event::parse(&env.to_string()).unwrap()
 }
 
-pub(super) fn view() -> SessionView {
-    let mut v = SessionView::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af")
-        .with_origin("api.gobare.dev", false);
+pub(super) fn view() -> Session {
+    let mut v =
+        Session::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af").with_origin("api.gobare.dev", false);
     v.apply(Update::Connection(ConnectionState::Live));
     v
 }
 
-pub(super) fn apply(v: &mut SessionView, events: impl IntoIterator<Item = Event>) {
+pub(super) fn apply(v: &mut Session, events: impl IntoIterator<Item = Event>) {
     for e in events {
         v.apply(Update::Event(e));
     }
@@ -57,7 +57,7 @@ pub(super) fn turn(status: &str, error: Value) -> Turn {
     .unwrap()
 }
 
-pub(super) fn render(v: &SessionView, ui: &mut Screen, w: u16, h: u16) -> String {
+pub(super) fn render(v: &Session, ui: &mut Screen, w: u16, h: u16) -> String {
     render_in(v, ui, w, h, &Theme::no_color())
         .backend()
         .to_string()
@@ -65,7 +65,7 @@ pub(super) fn render(v: &SessionView, ui: &mut Screen, w: u16, h: u16) -> String
 
 /// The screen drawn in `theme`, symbols and styles.
 pub(super) fn render_in(
-    v: &SessionView,
+    v: &Session,
     ui: &mut Screen,
     w: u16,
     h: u16,
@@ -117,7 +117,7 @@ pub(super) fn layout(w: u16, h: u16, focus: Pane, zoomed: bool) -> Areas {
 }
 
 /// One full session: every example event in §8 order.
-pub(super) fn full_session() -> SessionView {
+pub(super) fn full_session() -> Session {
     let mut v = view();
     apply(&mut v, EVENT_TYPES.iter().map(|k| example(k)));
     v
@@ -130,7 +130,7 @@ pub(super) fn empty_session() {
 
 #[test]
 pub(super) fn a_server_never_reached_is_not_shown_as_an_empty_session() {
-    let mut v = SessionView::new("sess_1").with_origin("api.example.test", false);
+    let mut v = Session::new("sess_1").with_origin("api.example.test", false);
     let retrying = |reason: &str| {
         Update::Connection(ConnectionState::Retrying {
             in_ms: 4000,
@@ -205,13 +205,13 @@ pub(super) fn reconnecting_status_bar_keeps_the_screen() {
 
 #[test]
 pub(super) fn the_status_bar_says_a_silent_stream_and_a_wait_for_the_budget() {
-    let mut v = SessionView::new("s1").with_origin("api.example", false);
+    let mut v = Session::new("s1").with_origin("api.example", false);
     v.apply(Update::Tick(1_000_000));
     v.apply(Update::Connection(ConnectionState::Open {
         silent_before: 0,
     }));
     v.set_stream_silence(Some(1_000_000 - 5_000), false);
-    let footer = |v: &SessionView| {
+    let footer = |v: &Session| {
         let out = render(v, &mut Screen::new(), 120, 30);
         out.lines().last().unwrap().to_string()
     };
@@ -265,7 +265,7 @@ pub(super) fn events_pane_filters_and_hides_deltas() {
 
 #[test]
 pub(super) fn status_bar_marks_a_local_demo_and_a_failed_stream() {
-    let mut v = SessionView::new("s1").with_origin("127.0.0.1:7777", true);
+    let mut v = Session::new("s1").with_origin("127.0.0.1:7777", true);
     v.apply(Update::Connection(ConnectionState::Failed {
         reason: "401 authentication_error".into(),
     }));
@@ -572,9 +572,9 @@ pub(super) fn an_overlay_covers_the_panes_and_closing_it_gives_the_keys_back() {
 /// A session mid-way through its third turn: two settled turns before it, a long todo list
 /// a few items in, a tool running, a message queued, the repo on a branch, the preview
 /// published, and usage read.
-pub(super) fn busy_session() -> SessionView {
+pub(super) fn busy_session() -> Session {
     let mut v = view();
-    let mut s: Session = serde_json::from_value(examples()["session"].clone()).unwrap();
+    let mut s: ApiSession = serde_json::from_value(examples()["session"].clone()).unwrap();
     s.environment.state = Some(WorkspaceState::Running);
     s.environment.repo = Some(
         serde_json::from_value(

@@ -5,7 +5,7 @@ use super::component::{Ctx, PaneComponent};
 use super::pane::{Anchor, Pane, Scroll};
 use super::search::highlight;
 use super::theme::Theme;
-use crate::session::SessionView;
+use crate::session::Session;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
@@ -49,7 +49,7 @@ pub(crate) struct TranscriptPane {
 
 impl TranscriptPane {
     /// The oldest entry kept was on screen at the last draw, scrolled there by the user.
-    pub(crate) fn shows_oldest_kept(&self, view: &SessionView) -> bool {
+    pub(crate) fn shows_oldest_kept(&self, view: &Session) -> bool {
         self.scroll.anchor.is_some()
             && self
                 .visible
@@ -102,7 +102,7 @@ impl TranscriptPane {
     }
 
     /// The selected entry, if it is still kept.
-    pub(crate) fn selected(&self, view: &SessionView) -> Option<u64> {
+    pub(crate) fn selected(&self, view: &Session) -> Option<u64> {
         self.selected
             .filter(|&id| view.transcript().get(id).is_some())
     }
@@ -122,7 +122,7 @@ impl TranscriptPane {
     /// Moves the selection by `delta` entries. The first move selects an entry on screen:
     /// down in a view scrolled back (after Home, say) starts from its top, as reading on
     /// from there does; otherwise it starts from the bottom.
-    pub(crate) fn select_by(&mut self, view: &SessionView, delta: i64) -> bool {
+    pub(crate) fn select_by(&mut self, view: &Session, delta: i64) -> bool {
         let t = view.transcript();
         let id = match self.selected(view) {
             Some(id) => t.step(id, delta),
@@ -151,7 +151,7 @@ impl TranscriptPane {
     }
 
     /// Selects the message that starts the previous or next turn.
-    pub(crate) fn select_turn(&mut self, view: &SessionView, forward: bool) -> bool {
+    pub(crate) fn select_turn(&mut self, view: &Session, forward: bool) -> bool {
         let t = view.transcript();
         let from = self
             .selected(view)
@@ -162,7 +162,7 @@ impl TranscriptPane {
 
     /// Selects the next older error (the newest one when nothing is selected; after the
     /// oldest, the newest again).
-    pub(crate) fn select_next_error(&mut self, view: &SessionView) -> bool {
+    pub(crate) fn select_next_error(&mut self, view: &Session) -> bool {
         let t = view.transcript();
         let id = match self.selected(view) {
             Some(id) => t.error_before(id),
@@ -179,7 +179,7 @@ impl TranscriptPane {
 
     /// Expands or collapses the selected entry. `None` when nothing is selected; else
     /// whether it has more to show.
-    pub(crate) fn toggle_selected(&mut self, view: &SessionView) -> Option<bool> {
+    pub(crate) fn toggle_selected(&mut self, view: &Session) -> Option<bool> {
         let id = self.selected(view)?;
         let entry = view.transcript().get(id)?;
         if !entry.kind.expands_when_selected() {
@@ -192,7 +192,7 @@ impl TranscriptPane {
 
     /// Expands or collapses the diff or long message nearest the bottom of the view (the
     /// last one on screen, or above it). Returns whether there was one.
-    pub(crate) fn toggle_nearest_expandable(&mut self, view: &SessionView) -> bool {
+    pub(crate) fn toggle_nearest_expandable(&mut self, view: &Session) -> bool {
         let t = view.transcript();
         let from = self
             .visible
@@ -396,7 +396,7 @@ impl PaneComponent for TranscriptPane {
 }
 
 /// What an empty transcript says: the config's warnings, then why nothing is there yet.
-fn empty_hint(view: &SessionView, theme: &Theme) -> Vec<Line<'static>> {
+fn empty_hint(view: &Session, theme: &Theme) -> Vec<Line<'static>> {
     let mut hint: Vec<Line> = view
         .config_warnings()
         .iter()

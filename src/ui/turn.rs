@@ -8,7 +8,7 @@ use super::text::frame_lines::FrameLines;
 use super::text::styled::truncate;
 use super::theme::Theme;
 use crate::outputs::times::duration;
-use crate::session::SessionView;
+use crate::session::Session;
 use crate::session::turn::{TurnInfo, TurnPhase};
 use gobare_api::model::{ArtifactsState, RequiredActionKind};
 use gobare_api::text;
@@ -59,7 +59,7 @@ impl PaneComponent for TurnPane {
     }
 }
 
-fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+fn lines(view: &Session, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     let turns = view.turns();
     let Some(cur) = turns.current() else {
         let mut out = vec![Line::styled("No turn yet.", theme.dim)];
@@ -197,7 +197,7 @@ fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     out
 }
 
-fn model_line(out: &mut Vec<Line<'static>>, view: &SessionView, w: usize, theme: &Theme) {
+fn model_line(out: &mut Vec<Line<'static>>, view: &Session, w: usize, theme: &Theme) {
     if let Some(model) = view.model() {
         out.push(truncate(
             Line::from(vec![

@@ -10,7 +10,7 @@ use super::theme::Theme;
 use super::usage_clock;
 use crate::outputs::times::clock;
 use crate::outputs::times::duration;
-use crate::session::SessionView;
+use crate::session::Session;
 use crate::session::workspace::SandboxUsage;
 use gobare_api::model::{Usage, WorkspaceState};
 use gobare_api::text;
@@ -73,7 +73,7 @@ fn with_budgets(ctx: &Ctx, budgets: &crate::budget::Budgets, w: usize) -> Vec<Li
     out
 }
 
-fn lines(view: &SessionView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+fn lines(view: &Session, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     let ws = view.workspace();
     let mut out = Vec::new();
     let state_style = state_style(ws.state(), theme);

@@ -1,7 +1,7 @@
 #![cfg(unix)]
 //! Random mid-frame drops during a session that keeps producing events (issue 6): every
 //! persisted event exactly once, in order, in both `tail` (the binary) and the app's model
-//! (`spawn` → `SessionView`). Reports the reconnect count and the shortest wait observed,
+//! (`spawn` → `Session`). Reports the reconnect count and the shortest wait observed,
 //! which is never below the server's `retry:` hint.
 //!
 //! The normal suite runs a small version; `--ignored` runs 1,000 drops over 20,000 events

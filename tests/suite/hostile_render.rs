@@ -6,10 +6,10 @@
 //! bytes and on what a terminal emulator (vt100) makes of them — not only on the buffer.
 
 use crate::support::actions::PromptFixture;
-use gobare_api::model::{Event, Item, RequiredAction, Session};
+use gobare_api::model::{Event, Item, RequiredAction, Session as ApiSession};
 use gobare_api::stream::ConnectionState;
 use gobare_tui::fleet::model::FleetModel;
-use gobare_tui::session::{Notice, SessionView, Severity, Update};
+use gobare_tui::session::{Notice, Session, Severity, Update};
 use gobare_tui::ui::fleet::FleetView;
 use gobare_tui::ui::theme::Theme;
 use gobare_tui::ui::{Pane, Screen};
@@ -89,10 +89,10 @@ fn examples() -> Value {
 
 /// The hostile model: every example event (persisted ones with increasing seqs), an
 /// unknown event type, the items, the session with a hostile title and required actions.
-fn hostile_view() -> (SessionView, Vec<RequiredAction>, Session) {
+fn hostile_view() -> (Session, Vec<RequiredAction>, ApiSession) {
     let ex = examples();
-    let mut view = SessionView::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af")
-        .with_origin("api.gobare.dev", false);
+    let mut view =
+        Session::new("3f9c1b60-4e2a-4d18-9a77-6c0b2e5d81af").with_origin("api.gobare.dev", false);
     view.apply(Update::Connection(ConnectionState::Retrying {
         in_ms: 2000,
         attempt: 2,
@@ -145,7 +145,7 @@ fn hostile_view() -> (SessionView, Vec<RequiredAction>, Session) {
         })
         .collect();
     session["required_actions"] = json!(actions);
-    let session: Session = serde_json::from_value(session).unwrap();
+    let session: ApiSession = serde_json::from_value(session).unwrap();
     let actions = session.required_actions.clone();
     view.apply(Update::Session(Box::new(session.clone())));
     view.apply(Update::Notice(Some(Notice::new(

@@ -4,7 +4,7 @@
 
 use gobare_api::model::Event;
 use gobare_api::sse::{SseItem, SseParser};
-use gobare_tui::session::{SessionView, Update};
+use gobare_tui::session::{Session, Update};
 use gobare_tui::ui::{Pane, Screen, theme::Theme};
 use proptest::prelude::*;
 use ratatui::Terminal;
@@ -95,7 +95,7 @@ fn tally_free(items: Vec<SseItem>) -> Vec<SseItem> {
         .collect()
 }
 
-fn draw_all(view: &SessionView) {
+fn draw_all(view: &Session) {
     let mut ui = Screen::new();
     ui.toggle_nearest_expandable(view);
     let theme = Theme::default();
@@ -142,7 +142,7 @@ proptest! {
         noise in proptest::collection::vec(".{0,80}", 0..4),
         seqs in proptest::collection::vec(prop::option::of(0u64..50), 1..12),
     ) {
-        let mut view = SessionView::new("s").with_origin("props", true);
+        let mut view = Session::new("s").with_origin("props", true);
         let mut failed = 0u64;
         let lines = events.iter().cloned().chain(noise);
         for (i, line) in lines.enumerate() {

@@ -6,7 +6,7 @@ use gobare_api::auth::Token;
 use gobare_api::stream::ConnectionState;
 use gobare_api::stream::{StreamOptions, StreamTarget, StreamUpdate};
 use gobare_sim::{SimConfig, Simulator};
-use gobare_tui::session::{SessionView, Update};
+use gobare_tui::session::{Session, Update};
 use gobare_tui::ui::{Screen, theme::Theme};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -48,7 +48,7 @@ pub(crate) fn options(sim: &Simulator, session: &str, from: Option<u64>) -> Stre
 /// What one consumer observed: the model, the persisted seqs it applied (in order), the
 /// connection states, and the updates skipped (and cursor anomalies reported).
 pub(crate) struct Consumed {
-    pub(crate) view: SessionView,
+    pub(crate) view: Session,
     pub(crate) applied: Vec<u64>,
     pub(crate) states: Vec<ConnectionState>,
     pub(crate) skipped: Vec<String>,
@@ -57,7 +57,7 @@ pub(crate) struct Consumed {
 impl Consumed {
     pub(crate) fn new(session: &str) -> Self {
         Consumed {
-            view: SessionView::new(session).with_origin("127.0.0.1", true),
+            view: Session::new(session).with_origin("127.0.0.1", true),
             applied: Vec::new(),
             states: Vec::new(),
             skipped: Vec::new(),
@@ -171,7 +171,7 @@ impl Consumed {
 }
 
 /// The whole screen for a model, as text (for "the same events give the same screen").
-pub(crate) fn screen(view: &SessionView, w: u16, h: u16) -> String {
+pub(crate) fn screen(view: &Session, w: u16, h: u16) -> String {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
     term.draw(|f| Screen::new().draw(f, view, &Theme::no_color(), None))
         .unwrap();

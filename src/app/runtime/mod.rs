@@ -22,7 +22,7 @@ use tokio::sync::{Notify, mpsc};
 use crate::app::fleet::details::READS_PER_MINUTE;
 use crate::app::fleet::live::{Announcements, FleetLive, FleetNews, FleetSource, POLL_PERIOD};
 use crate::app::fleet::{FleetExit, FleetFront, FleetMsg, FleetState};
-use crate::app::session::{App, AppMsg, AppOptions};
+use crate::app::session::{AppMsg, AppOptions, SessionFront};
 use crate::app::shared::settings::Settings;
 use crate::app::shared::stats::Stats;
 use crate::app::shared::unsaved::Unsaved;
@@ -61,7 +61,7 @@ pub(crate) enum Start {
 
 /// What is in front.
 enum Front {
-    Session(Box<App>),
+    Session(Box<SessionFront>),
     Fleet(Box<FleetFront>),
 }
 
@@ -340,7 +340,7 @@ impl Runtime {
         });
         let waiting = match (counts, &mut *front) {
             (Some(counts), _) => counts.waiting,
-            (None, Front::Session(app)) => app.view.actions().listed().count(),
+            (None, Front::Session(app)) => app.session.actions().listed().count(),
             (None, Front::Fleet(_)) => 0,
         };
         if let Front::Session(app) = front {
@@ -404,7 +404,7 @@ impl Runtime {
                 let opened = app.session_id.clone();
                 let inbox = app.acting.wants_inbox();
                 let alarms = app.take_alarms();
-                let clock = *app.view.workspace().clock();
+                let clock = *app.session.workspace().clock();
                 // A theme chosen with T lasts the run, whichever front it was chosen in.
                 self.settings.theme_name = app.theme_name;
                 let (tui, stats) = self.leave_session(app);
@@ -465,7 +465,7 @@ impl Runtime {
         if let Err(e) = tui.set_mouse_capture(options.mouse) {
             tracing::warn!("cannot turn mouse capture on: {e}");
         }
-        let mut app = App::new(options, tui);
+        let mut app = SessionFront::new(options, tui);
         app.stats = stats;
         if self.theme_asked.is_some() {
             app.theme_pending();
@@ -533,7 +533,7 @@ impl Runtime {
     }
 
     /// Saves what the session keeps and hands back the terminal and the counters.
-    fn leave_session(&mut self, mut app: Box<App>) -> (Tui, Stats) {
+    fn leave_session(&mut self, mut app: Box<SessionFront>) -> (Tui, Stats) {
         if let Some(unsaved) = app.finish() {
             self.unsaved.push(unsaved);
         }

@@ -2,10 +2,10 @@
 //! its confirmation, answers), history, the draft and send history on disk, the pending send
 //! resumed at start, the "while you were away" notice and notifications.
 //!
-//! [`Acting`] holds the state; the `impl App` below is the glue the loop calls from
+//! [`Acting`] holds the state; the `impl SessionFront` below is the glue the loop calls from
 //! `dispatch`, `on_msg`, `on_fetched`, the key handler and housekeeping.
 
-use super::App;
+use super::SessionFront;
 use super::msg::AppMsg;
 use super::pending_sends::{PendingSends, SendKind};
 use crate::app::shared::memory::{
@@ -190,7 +190,7 @@ fn given_back(text: &str, draft: &str, unanswered: bool) -> GivenBack {
     }
 }
 
-impl App {
+impl SessionFront {
     /// At start: the draft back in the box, and a send left unconfirmed by the last run
     /// re-sent with its key (delivered once) — or reported if it cannot be.
     pub(crate) fn acting_start(&mut self) {
@@ -235,7 +235,7 @@ impl App {
     /// The question or function call the box's text would answer: the one shown, when it
     /// takes text.
     fn answerable(&self) -> Option<&RequiredAction> {
-        PromptState::current(self.view.actions()).filter(|a| {
+        PromptState::current(self.session.actions()).filter(|a| {
             matches!(
                 a.kind,
                 RequiredActionKind::Question | RequiredActionKind::FunctionCall
@@ -287,7 +287,7 @@ impl App {
             return;
         }
         // Nothing withdraws a queued message (§6.4): the same text again is a second one.
-        if self.view.turn_running() && self.view.transcript().waiting_queue().holds(&text) {
+        if self.session.turn_running() && self.session.transcript().waiting_queue().holds(&text) {
             self.screen.ask(Confirm::QueueAgain);
             return;
         }
@@ -337,7 +337,7 @@ impl App {
         if text.trim().is_empty() {
             return false;
         }
-        let question = self.view.actions().question(action);
+        let question = self.session.actions().question(action);
         action.kind == RequiredActionKind::FunctionCall
             || question.free_text_allowed()
             || question
@@ -354,7 +354,7 @@ impl App {
         match self
             .screen
             .prompt
-            .answer_with_text(self.view.actions(), &text)
+            .answer_with_text(self.session.actions(), &text)
         {
             Some(answer) => {
                 self.act_answer(answer);
@@ -363,8 +363,8 @@ impl App {
                 true
             }
             None => {
-                let options = PromptState::current(self.view.actions())
-                    .map(|a| self.view.actions().question(a).options)
+                let options = PromptState::current(self.session.actions())
+                    .map(|a| self.session.actions().question(a).options)
                     .unwrap_or_default();
                 let options: Vec<String> = options
                     .iter()
@@ -488,7 +488,7 @@ impl App {
         if self.refused_read_only() {
             return;
         }
-        if self.view.turn_running() {
+        if self.session.turn_running() {
             self.screen.ask(Confirm::CancelTurn);
         } else {
             self.notice_at(Severity::Warn, "nothing is running to cancel".into());
@@ -510,7 +510,7 @@ impl App {
                 if let Some(input) = self
                     .screen
                     .prompt
-                    .approve_confirmed(self.view.actions(), &call_id)
+                    .approve_confirmed(self.session.actions(), &call_id)
                 {
                     self.act_answer(input);
                     self.act_note_after_decision();
@@ -564,7 +564,7 @@ impl App {
         if let Some(text) = text {
             self.screen.composer.set_text(&text);
             self.act_draft_changed();
-            if self.view.transcript().waiting_queue().holds(&text) {
+            if self.session.transcript().waiting_queue().holds(&text) {
                 self.notice_at(Severity::Warn, QUEUED_RECALL.into());
             }
         }
@@ -628,9 +628,9 @@ impl App {
             self.screen.composer.set_text(&back.in_box);
             self.act_draft_changed();
         }
-        required::apply_answer_report(&mut self.screen.prompt, self.view.actions_mut(), &report);
+        required::apply_answer_report(&mut self.screen.prompt, self.session.actions_mut(), &report);
         if let Some((severity, text)) =
-            settled_notice(&report, stashed_draft, self.view.turn_running())
+            settled_notice(&report, stashed_draft, self.session.turn_running())
         {
             self.notice_at(severity, text);
         }
@@ -673,7 +673,7 @@ impl App {
             .memory()
             .map(|m| m.lock_or_recover().sensitive_calls().clone())
             .unwrap_or_default();
-        self.view.know_sensitive(&calls);
+        self.session.know_sensitive(&calls);
     }
 
     /// A fresh read of the session: notifications, the workspace state kept, and once, how
@@ -726,11 +726,11 @@ impl App {
     /// How a notification names this session: its title, else its first message, else
     /// its id's start (sanitized, one line).
     pub(crate) fn session_name(&self) -> String {
-        if let Some(title) = self.view.title().filter(|t| !t.trim().is_empty()) {
+        if let Some(title) = self.session.title().filter(|t| !t.trim().is_empty()) {
             return gobare_api::text::one_line(title, 60);
         }
         let first = self
-            .view
+            .session
             .transcript()
             .entries()
             .iter()

@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::App;
+use super::SessionFront;
 use crate::notify::alarms::SessionAlarms;
 
 /// The session's alarms, for a session with no fleet behind it.
@@ -18,7 +18,7 @@ pub(crate) fn for_session(settings: &crate::app::shared::settings::Settings) -> 
     )
 }
 
-impl App {
+impl SessionFront {
     /// Rings what came due; call after every wake-up.
     pub(crate) fn ring_alarms(&mut self, now_ms: i64) {
         if self.replay.is_active() || !self.session_loaded {
@@ -28,13 +28,13 @@ impl App {
             return;
         };
         let usage = self
-            .view
+            .session
             .workspace()
             .usage()
             .map(|u| u.session.sandbox_seconds);
         let rung = alarms.look(
-            self.view.actions().listed(),
-            self.view.workspace().state(),
+            self.session.actions().listed(),
+            self.session.workspace().state(),
             usage,
             now_ms,
         );

@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use super::App;
+use super::SessionFront;
 use crate::away::builder::{DigestBuilder, Window};
 use crate::away::config::AwaySettings;
 use crate::away::digest::Digest;
@@ -63,7 +63,7 @@ impl AwayDigest {
     }
 }
 
-impl App {
+impl SessionFront {
     /// At start, before the local log is replayed: a session visited before has a cursor
     /// and the time it was saved; what came after is the absence.
     pub(crate) fn away_start(&mut self) {
@@ -154,7 +154,7 @@ impl App {
         match (&self.away.state, focused) {
             (State::Off, false) => {
                 let window = Window {
-                    after_seq: self.view.last_seq().or(Some(0)),
+                    after_seq: self.session.last_seq().or(Some(0)),
                     from_ms: None,
                 };
                 let b = DigestBuilder::new(
@@ -171,7 +171,7 @@ impl App {
                     return;
                 };
                 if long {
-                    b.actions_now(self.view.actions().listed());
+                    b.actions_now(self.session.actions().listed());
                     // The outcomes of the turns that ended meanwhile.
                     self.want(crate::app::session::reading::fetch::FetchJob::Turns);
                     self.show_unless_quiet(b);

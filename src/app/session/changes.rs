@@ -2,7 +2,7 @@
 //! seq 0, as `gobare-tui diff` reads it), for the selected turn, the Turn pane's turn, or
 //! the whole session; and the review it sends.
 
-use super::App;
+use super::SessionFront;
 use super::outputs_msg::OutputsMsg;
 use crate::changes::reading;
 use crate::changes::session_changes::Range;
@@ -10,7 +10,7 @@ use crate::ui::overlays::changes_view::{ChangesView, ViewFile};
 use crate::ui::pane::Pane;
 use gobare_api::model::{Content, Input};
 
-impl App {
+impl SessionFront {
     pub(crate) fn act_open_changes(&mut self) {
         let (range, scope) = self.changes_range();
         self.screen
@@ -48,19 +48,19 @@ impl App {
     /// The selected entry's turn; else, with the Turn pane focused, its turn; else the
     /// whole session. With the scope's words for the title.
     fn changes_range(&self) -> (Range, String) {
-        let selected = self.screen.selected_entry(&self.view).map(|e| e.id);
+        let selected = self.screen.selected_entry(&self.session).map(|e| e.id);
         let turn = match selected {
             Some(id) => self
-                .view
+                .session
                 .transcript()
                 .turn_after(id)
                 .map(str::to_string)
-                .or_else(|| self.view.turns().current().map(|t| t.id.clone())),
+                .or_else(|| self.session.turns().current().map(|t| t.id.clone())),
             None if self.screen.focus() == Pane::Turn => self
-                .view
+                .session
                 .turns()
                 .current()
-                .or_else(|| self.view.turns().recent().back())
+                .or_else(|| self.session.turns().recent().back())
                 .map(|t| t.id.clone()),
             None => None,
         };
@@ -77,7 +77,7 @@ impl App {
     /// running turn reads it now).
     pub(crate) fn send_review(&mut self, text: String) {
         let content = Content::Text(text);
-        let input = if self.view.turn_running() {
+        let input = if self.session.turn_running() {
             Input::Steer { content }
         } else {
             Input::Message { content }

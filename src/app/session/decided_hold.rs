@@ -62,13 +62,13 @@ impl DecidedHold {
     }
 }
 
-impl super::App {
+impl super::SessionFront {
     /// The turn running now, if one does.
     fn running_turn(&self) -> Option<String> {
-        self.view
+        self.session
             .turns()
             .current()
-            .filter(|_| self.view.turn_running())
+            .filter(|_| self.session.turn_running())
             .map(|t| t.id.clone())
     }
 
@@ -98,7 +98,7 @@ impl super::App {
         }
         let ours = self
             .decided_hold
-            .said(self.view.notice().map(|n| n.text.as_str()));
+            .said(self.session.notice().map(|n| n.text.as_str()));
         self.decided_hold.end();
         self.screen.modes.back_to_typing();
         let held = self.screen.modes.held().to_string();
@@ -118,7 +118,7 @@ impl super::App {
         }
         if self
             .decided_hold
-            .said(self.view.notice().map(|n| n.text.as_str()))
+            .said(self.session.notice().map(|n| n.text.as_str()))
         {
             self.notice(None);
         }

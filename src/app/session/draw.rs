@@ -1,10 +1,10 @@
 //! One frame: the screen draws everything; the app adds only the replay progress it owns,
 //! then writes the frame's links over it (see [`crate::ui::text::hyperlink`]).
 
-use super::App;
+use super::SessionFront;
 use color_eyre::Result;
 
-impl App {
+impl SessionFront {
     pub(crate) fn draw(&mut self) -> Result<()> {
         // Relative times ("3m ago") are as of this frame; setting the clock asks no frame.
         self.prepare_frame();
@@ -12,9 +12,9 @@ impl App {
             return self.write_lines();
         }
         let away = self.away_on_screen();
-        let App {
+        let SessionFront {
             tui,
-            view,
+            session,
             screen,
             theme,
             replay,
@@ -22,7 +22,7 @@ impl App {
         } = self;
         let label = replay.label();
         tui.draw(|f| {
-            screen.draw(f, view, theme, label.as_deref());
+            screen.draw(f, session, theme, label.as_deref());
             if let Some(digest) = &away {
                 let area = f.area();
                 let away_ms = digest.away_ms();
@@ -50,8 +50,8 @@ impl App {
         let Some(spoken) = &mut self.spoken else {
             return Ok(());
         };
-        self.screen.prepare_prompt(&self.view);
-        let bytes = spoken.frame(&self.view, &self.screen, catching_up, width);
+        self.screen.prepare_prompt(&self.session);
+        let bytes = spoken.frame(&self.session, &self.screen, catching_up, width);
         if !bytes.is_empty() {
             let backend = self.tui.backend_mut();
             backend.write_all(&bytes)?;
@@ -63,7 +63,7 @@ impl App {
     /// What a frame needs before the screen draws it: the clock, the input box's title.
     pub(crate) fn prepare_frame(&mut self) {
         self.gather_budgets();
-        self.view
+        self.session
             .apply(crate::session::Update::Tick(gobare_api::clock::unix_ms()));
         let title = crate::keys::table::mode_title(
             self.screen.mode(),
@@ -78,15 +78,15 @@ impl App {
 
     /// What the input box's title hints depend on now.
     pub(crate) fn key_situation(&self) -> crate::keys::table::Situation {
-        let decision = crate::keys::decision::Decision::of(self.view.actions());
+        let decision = crate::keys::decision::Decision::of(self.session.actions());
         let picked = self
             .screen
             .prompt
-            .highlighted_option(self.view.actions())
+            .highlighted_option(self.session.actions())
             .is_some();
         crate::keys::table::Situation {
-            waiting: !self.view.actions().nothing_listed(),
-            running: self.view.turn_running(),
+            waiting: !self.session.actions().nothing_listed(),
+            running: self.session.turn_running(),
             enter_answers: self.enter_answers(),
             decision,
             enter_decides: picked || self.box_answers(),

@@ -4,7 +4,7 @@
 //! editor exits 0; otherwise the draft stays as it was. At most [`DRAFT_BACK_MAX_BYTES`]
 //! come back (a message can be no longer): a larger file is kept where it is, and named.
 
-use super::App;
+use super::SessionFront;
 use crate::session::Severity;
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
@@ -80,7 +80,7 @@ fn draft_text(file: &str) -> &str {
     file.strip_suffix('\r').unwrap_or(file)
 }
 
-impl App {
+impl SessionFront {
     pub(crate) fn act_edit_externally(&mut self) {
         let editor = editor_from(std::env::var("VISUAL").ok(), std::env::var("EDITOR").ok());
         let file = match write_draft(&self.screen.composer.text()) {

@@ -2,7 +2,7 @@
 //! directory, in the background (the stream is read again from seq 0 on a connection of its
 //! own), and a notice that says where it went.
 
-use super::App;
+use super::SessionFront;
 use super::msg::AppMsg;
 use crate::export::output::Output;
 use crate::export::run::{self, Format};
@@ -11,7 +11,7 @@ use color_eyre::eyre::WrapErr;
 use gobare_api::text;
 use std::path::PathBuf;
 
-impl App {
+impl SessionFront {
     /// Starts an export unless one is already under way.
     pub(crate) fn act_export(&mut self) {
         if self.exporting {
@@ -29,7 +29,7 @@ impl App {
         self.exporting = true;
         let options = self.stream_options.clone();
         let id = self.session_id.clone();
-        let title = self.view.title().map(str::to_string);
+        let title = self.session.title().map(str::to_string);
         let client = crate::app::shared::jobs::Job::Export.client(&self.client);
         let tx = self.msgs.clone();
         let notice = format!("exporting the session to {}…", shown(&path));

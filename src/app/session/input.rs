@@ -1,7 +1,7 @@
 //! Terminal events → intents: keys (through `keys::command_for`), paste, mouse, resize and
 //! focus. The input box and the required-action prompt get the keys that are theirs.
 
-use super::App;
+use super::SessionFront;
 use super::mouse::{self, Target};
 use crate::keys::Intent;
 use crate::keys::mode::{Confirm, Mode};
@@ -18,7 +18,7 @@ use crossterm::event::{
 /// Lines one wheel notch scrolls.
 const WHEEL_LINES: i32 = 3;
 
-impl App {
+impl SessionFront {
     pub(crate) fn on_terminal_event(&mut self, event: Event) -> Result<()> {
         match event {
             Event::Key(key) => self.on_key(key),
@@ -142,7 +142,7 @@ impl App {
     /// with nothing picked answers with the box's text when there is one.
     fn key_to_prompt(&mut self, key: KeyEvent) {
         self.request_frame();
-        if self.view.actions().nothing_listed() {
+        if self.session.actions().nothing_listed() {
             // What was being decided went away (expired, answered elsewhere).
             self.screen.modes.back_to_typing();
             return self.key_to_input(key);
@@ -155,7 +155,7 @@ impl App {
         {
             return;
         }
-        match self.screen.prompt.handle_key(self.view.actions(), key) {
+        match self.screen.prompt.handle_key(self.session.actions(), key) {
             PromptAction::Answer(input) => {
                 self.enter_decided();
                 let approval = matches!(input, gobare_api::model::Input::Approval { .. });

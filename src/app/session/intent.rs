@@ -1,14 +1,14 @@
 //! What the user asks for, whichever key, click or paste asked it: every intent goes
-//! through [`App::dispatch`], so new actions are one variant and one arm.
+//! through [`SessionFront::dispatch`], so new actions are one variant and one arm.
 
-use super::App;
+use super::SessionFront;
 use crate::keys::Intent;
 use crate::keys::mode::{Confirm, Mode};
 use crate::ui::Pane;
 use crate::ui::search::TYPE_PREFIX;
 use gobare_api::stream::ConnectionState;
 
-impl App {
+impl SessionFront {
     /// Carries out one intent.
     pub(crate) fn dispatch(&mut self, intent: Intent) {
         self.request_frame();
@@ -98,11 +98,11 @@ impl App {
             Intent::SearchStep { older } => self.search_step(older),
             Intent::ShowEvicted { seq } => self.show_evicted(seq),
             Intent::ToggleDiff => {
-                if let Some(more) = self.screen.transcript_toggle_selected(&self.view) {
+                if let Some(more) = self.screen.transcript_toggle_selected(&self.session) {
                     if !more {
                         self.notice(Some("the selected entry has nothing more to show".into()));
                     }
-                } else if !self.screen.toggle_nearest_expandable(&self.view) {
+                } else if !self.screen.toggle_nearest_expandable(&self.session) {
                     self.notice(Some(
                         "nothing to expand here (a diff or a long message)".into(),
                     ));
@@ -120,7 +120,7 @@ impl App {
                 self.want(crate::app::session::reading::fetch::FetchJob::Turns);
                 // Waiting to reconnect: the user is back and wants it now. Stopped for good
                 // (the status bar said why): try again with a new stream.
-                let what = match (&self.stream, self.view.connection()) {
+                let what = match (&self.stream, self.session.connection()) {
                     (None, _) => "opening the stream again…",
                     (Some(_), Some(ConnectionState::Live)) => "re-reading the session…",
                     (Some(_), Some(ConnectionState::Open { .. })) => {
@@ -162,10 +162,10 @@ impl App {
             _ => {}
         }
         let mut left = Vec::new();
-        if self.view.turn_running() {
+        if self.session.turn_running() {
             left.push("a turn is running");
         }
-        if !self.view.actions().nothing_listed() {
+        if !self.session.actions().nothing_listed() {
             left.push("the agent waits for your decision");
         }
         let draft = !self.screen.composer.is_empty();
@@ -173,8 +173,8 @@ impl App {
             left.push("you have a draft");
         }
         // What is kept is said only of what there is: no draft, no word of keeping one.
-        let on_server = self.view.turn_running() || !self.view.actions().nothing_listed();
-        let demo_ends = self.view.local_demo() && !self.demo_kept;
+        let on_server = self.session.turn_running() || !self.session.actions().nothing_listed();
+        let demo_ends = self.session.local_demo() && !self.demo_kept;
         if left.is_empty() && !demo_ends {
             return self.quit();
         }
@@ -182,9 +182,9 @@ impl App {
             "the demo's sessions and their history end with it".to_string()
         } else if demo_ends {
             format!("{} — the demo's sessions end with it", left.join(", "))
-        } else if self.view.local_demo() {
+        } else if self.session.local_demo() {
             // The demo's server stops with the app: a running turn ends there, failed.
-            let turn = if self.view.turn_running() {
+            let turn = if self.session.turn_running() {
                 "; the running turn ends with it"
             } else {
                 ""
@@ -209,7 +209,7 @@ impl App {
 
     /// Tab: the waiting decision has the keys; with nothing waiting the box keeps them.
     fn act_decide(&mut self) {
-        if self.view.actions().nothing_listed() {
+        if self.session.actions().nothing_listed() {
             self.screen.modes.back_to_typing();
             self.notice(Some("nothing waits on you".into()));
         } else if !self.refused_read_only() {
@@ -223,7 +223,7 @@ impl App {
         if self.away_dismiss() {
             return;
         }
-        if self.screen.composer.is_empty() && self.view.turn_running() {
+        if self.screen.composer.is_empty() && self.session.turn_running() {
             self.notice(Some("Ctrl+X cancels the turn".into()));
         }
     }

@@ -1,7 +1,7 @@
 //! Looking back: the selection keys (move, previous/next turn, next error, Esc), and what
 //! acts on the selected entry or event — expand, inspect, copy (OSC 52), open its link.
 
-use super::App;
+use super::SessionFront;
 use crate::clipboard::{Passthrough, clipboard_text, osc52_bytes};
 use crate::ui::overlays::inspector;
 
@@ -15,20 +15,20 @@ const DEFAULT_OPENER: &str = if cfg!(target_os = "macos") {
     "xdg-open"
 };
 
-impl App {
+impl SessionFront {
     pub(crate) fn act_select(&mut self, by: i32) {
-        self.screen.select_by(&self.view, i64::from(by));
+        self.screen.select_by(&self.session, i64::from(by));
     }
 
     pub(crate) fn act_select_turn(&mut self, forward: bool) {
-        if !self.screen.select_turn(&self.view, forward) {
+        if !self.screen.select_turn(&self.session, forward) {
             let which = if forward { "next" } else { "previous" };
             self.notice(Some(format!("no {which} turn in memory")));
         }
     }
 
     pub(crate) fn act_next_error(&mut self) {
-        if !self.screen.select_next_error(&self.view) {
+        if !self.screen.select_next_error(&self.session) {
             self.notice(Some("no error in the transcript".into()));
         }
     }
@@ -43,14 +43,14 @@ impl App {
     /// Enter: inspects the selected event, expands the selected entry, or goes back to the
     /// input box when nothing is selected.
     pub(crate) fn act_activate(&mut self) {
-        if let Some(row) = self.screen.selected_event(&self.view) {
+        if let Some(row) = self.screen.selected_event(&self.session) {
             let raw = row.seq.and_then(|seq| self.logged_event(seq));
             let pager = inspector::pager(row, raw.as_deref(), &self.theme);
             self.screen.open_overlay(Box::new(pager));
             return;
         }
-        if self.screen.selected_entry(&self.view).is_some() {
-            if self.screen.transcript_toggle_selected(&self.view) == Some(false) {
+        if self.screen.selected_entry(&self.session).is_some() {
+            if self.screen.transcript_toggle_selected(&self.session) == Some(false) {
                 self.notice(Some("the selected entry has nothing more to show".into()));
             }
             return;
@@ -76,9 +76,9 @@ impl App {
 
     /// `c`: the selected entry's text (or the selected event's JSON) to the clipboard.
     pub(crate) fn act_copy(&mut self) {
-        let text = if let Some(entry) = self.screen.selected_entry(&self.view) {
+        let text = if let Some(entry) = self.screen.selected_entry(&self.session) {
             entry.copy_text()
-        } else if let Some(row) = self.screen.selected_event(&self.view) {
+        } else if let Some(row) = self.screen.selected_event(&self.session) {
             match row.seq.and_then(|seq| self.logged_event(seq)) {
                 Some(raw) => String::from_utf8_lossy(&raw).into_owned(),
                 None => row.summary.clone(),
@@ -120,7 +120,7 @@ impl App {
     /// `o`: the selected entry's first web link in the browser, normalised and never of
     /// another scheme (see [`crate::session::transcript::web_link`]).
     pub(crate) fn act_open_link(&mut self) {
-        let Some(entry) = self.screen.selected_entry(&self.view) else {
+        let Some(entry) = self.screen.selected_entry(&self.session) else {
             self.notice(Some("select an entry with a link first (↑↓)".into()));
             return;
         };

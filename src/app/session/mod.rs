@@ -1,20 +1,20 @@
 //! The session front: one session on screen, run by the runtime ([`crate::app::runtime`]) when a
 //! session is in front. Everything that happens to it (a key, a stream update, a background
-//! result, a timer) becomes an update of the model ([`SessionView`]) or of the view state
+//! result, a timer) becomes an update of the model ([`Session`]) or of the view state
 //! ([`Screen`]), which requests a frame; frames are drawn only when requested (no fixed tick),
 //! at most 60 a second. An idle session schedules no timer at all: the clock ticks only while a
 //! turn runs, polls only while something is pending.
 //!
 //! Extension points:
 //! - user intents: add an [`Intent`] variant, produce it in `input.rs` (keys, paste, mouse),
-//!   carry it out in [`App::dispatch`];
-//! - background work: spawn it with a clone of [`App::msgs`], report one [`AppMsg`] (add a
-//!   variant), handle it in [`App::on_msg`];
-//! - stream events as they are applied: `App::on_stream` (notifications, prompt glue);
-//! - model reads: [`App::want`] a [`fetch::FetchJob`] (coalesced, 60/min budget);
+//!   carry it out in [`SessionFront::dispatch`];
+//! - background work: spawn it with a clone of [`SessionFront::msgs`], report one [`AppMsg`] (add a
+//!   variant), handle it in [`SessionFront::on_msg`];
+//! - stream events as they are applied: `SessionFront::on_stream` (notifications, prompt glue);
+//! - model reads: [`SessionFront::want`] a [`fetch::FetchJob`] (coalesced, 60/min budget);
 //! - state on disk: the session memory ([`memory::SessionMemory`], through `acting`), written by
 //!   [`saving::StateSaver`]; status line:
-//!   [`App::notice`]; terminal focus: [`App::terminal_focused`].
+//!   [`SessionFront::notice`]; terminal focus: [`SessionFront::terminal_focused`].
 
 pub(crate) mod acting;
 mod alarms;
@@ -54,7 +54,7 @@ use crate::app::shared::frame::FrameScheduler;
 use crate::app::shared::memory::LockOrRecover;
 use crate::app::shared::stats::Stats;
 use crate::app::shared::{debug_panic, heap, shell, unsaved};
-use crate::session::{Notice, SessionView, Severity, Update};
+use crate::session::{Notice, Session, Severity, Update};
 use crate::store::StateStore;
 use crate::terminal::Tui;
 use crate::ui::Screen;
@@ -71,10 +71,11 @@ use reading::{silence, turn_pages};
 pub(crate) const MAX_BATCH: usize = 4096;
 const MAX_FPS: u32 = 60;
 
-/// A running app: the terminal, the model, the view state and the background plumbing.
-pub(crate) struct App {
+/// The session front: the terminal, the session model, the view state and the background
+/// plumbing of the one session in front.
+pub(crate) struct SessionFront {
     pub(crate) tui: Tui,
-    pub(crate) view: SessionView,
+    pub(crate) session: Session,
     /// Everything on screen and its view state: panes, input box, prompt, mode.
     pub(crate) screen: Screen,
     pub(crate) theme: Theme,
@@ -163,8 +164,8 @@ pub(crate) struct App {
     debug_panic: bool,
 }
 
-impl App {
-    pub(crate) fn new(opts: AppOptions, tui: Tui) -> App {
+impl SessionFront {
+    pub(crate) fn new(opts: AppOptions, tui: Tui) -> SessionFront {
         let (msgs, msgs_rx) = mpsc::unbounded_channel();
         let acting = acting::Acting::new(
             &opts.client,
@@ -174,7 +175,7 @@ impl App {
             msgs.clone(),
         );
         // Warnings went to stderr before the screen opened and covered them.
-        let view = SessionView::new(opts.session_id.clone())
+        let session = Session::new(opts.session_id.clone())
             .with_origin(opts.api_host.clone(), opts.local_demo)
             .with_transcript_budget(opts.settings.transcript_budget)
             .with_sandbox_budget(opts.settings.budget.sandbox_minutes)
@@ -183,9 +184,9 @@ impl App {
             .screen_reader
             .as_deref()
             .map(|why| crate::ui::screen_reader::ScreenReader::new(why, &opts.session_id));
-        App {
+        SessionFront {
             tui,
-            view,
+            session,
             screen: {
                 let mut screen = Screen::new();
                 screen.set_help_rows(crate::keys::table::help_rows());
@@ -256,7 +257,7 @@ impl App {
         // The local log first: the panes show what they showed before quitting, and the
         // stream then brings only what is new.
         let logging = self.open_local_log();
-        self.view.set_logged_here(logging);
+        self.session.set_logged_here(logging);
         let mut options = self.stream_options.clone();
         options.target = StreamTarget::Session(self.session_id.clone());
         // Exact, never live-only (that would leave a gap): after the local log's last event,
@@ -295,7 +296,7 @@ impl App {
             .memory()
             .map(|m| m.lock_or_recover())
             .map_or(Some(0), |m| m.stream_from());
-        options.from = self.view.last_seq().or(started_from);
+        options.from = self.session.last_seq().or(started_from);
         options.profile = stream::StreamProfile::applied_by_consumer(self.event_log.is_some());
         tracing::info!(from = ?options.from, "reopening the event stream");
         self.stream = Some(stream::spawn(options));
@@ -351,7 +352,7 @@ impl App {
     /// The counters as they are now, written if due (or `force`).
     fn write_stats(&mut self, now: Instant, force: bool) {
         self.stats.frames = self.frames.frames_drawn();
-        self.stats.dropped = self.view.transcript().dropped();
+        self.stats.dropped = self.session.transcript().dropped();
         self.stats.write(now, force);
     }
 
@@ -375,7 +376,7 @@ impl App {
         }
     }
 
-    /// The theme is still being asked: nothing is drawn until [`App::theme_known`]; the
+    /// The theme is still being asked: nothing is drawn until [`SessionFront::theme_known`]; the
     /// stream is applied meanwhile.
     pub(crate) fn theme_pending(&mut self) {
         self.frames.hold();
@@ -397,7 +398,7 @@ impl App {
 
     /// Applies an update to the model, requesting a frame when it changed what is visible.
     pub(crate) fn apply(&mut self, update: Update) {
-        if self.view.apply(update) {
+        if self.session.apply(update) {
             self.frames.request();
         }
     }

@@ -1,7 +1,7 @@
 //! What background work reports back to the loop, through one channel.
 //!
 //! Every spawned API call ends by sending one [`AppMsg`]; add a variant for new kinds of
-//! work and handle it in `App::on_msg`.
+//! work and handle it in `SessionFront::on_msg`.
 
 use crate::app::session::reading::fetch::FetchJob;
 use crate::session::Update;

@@ -2,7 +2,7 @@
 //! and carrying out what they ask (list, open, save) off the loop. Every job reports back
 //! as one [`OutputsMsg`]; saves go through `outputs::save`, as the CLI's do.
 
-use super::App;
+use super::SessionFront;
 use super::msg::AppMsg;
 pub(crate) use super::outputs_msg::OutputsMsg;
 use crate::app::shared::abort_on_drop::AbortOnDrop;
@@ -36,7 +36,7 @@ fn shown(dir: &Path) -> String {
     format!("{}/", dir.display())
 }
 
-impl App {
+impl SessionFront {
     /// Where this session's artifacts are saved.
     fn save_dir(&self) -> PathBuf {
         save_dir::for_session(&self.outputs_root, &self.session_id)

@@ -5,7 +5,7 @@
 //! background; the session as answered replaces the one shown, so the Workspace pane shows
 //! the new rules and mode.
 
-use super::App;
+use super::SessionFront;
 use super::msg::AppMsg;
 use crate::keys::mode::Confirm;
 use crate::session::{Severity, Update};
@@ -15,13 +15,13 @@ use gobare_api::model::{RequiredActionKind, Session};
 use gobare_api::retry::SendRetry;
 use gobare_api::session_patch::{PermissionRule, RuleDecision, SessionPatch};
 
-impl App {
+impl SessionFront {
     /// `a` / `d` while an approval is shown: ask, naming the whole rule, before anything
     /// is sent. Returns false when the shown decision is not an approval (the key is then
     /// the prompt's as before).
     pub(super) fn act_rule_from_approval(&mut self, approve: bool) -> bool {
         let (call_id, details) = {
-            let facts = self.view.actions();
+            let facts = self.session.actions();
             let Some(action) = facts.listed().next() else {
                 return false;
             };
@@ -60,7 +60,7 @@ impl App {
     /// The session's rules as last read, `None` when one cannot be read (then the list is
     /// never replaced); an unread session has none.
     fn current_rules(&self) -> Option<Vec<PermissionRule>> {
-        match self.view.session_object() {
+        match self.session.session_object() {
             Some(session) => Policy::of(session).rules,
             None => Some(Vec::new()),
         }
@@ -78,7 +78,7 @@ impl App {
         let Some(input) =
             self.screen
                 .prompt
-                .decide_confirmed(self.view.actions(), call_id, approve)
+                .decide_confirmed(self.session.actions(), call_id, approve)
         else {
             self.notice(Some(
                 "that decision no longer waits: nothing sent, no rule added".into(),
@@ -102,7 +102,7 @@ impl App {
             return;
         }
         let next = self
-            .view
+            .session
             .session_object()
             .map(Policy::of)
             .map_or(gobare_api::session_patch::ApprovalMode::PerStep, |p| {
@@ -170,7 +170,7 @@ impl App {
     ) {
         match result {
             Ok(session) => {
-                self.view.apply(Update::Session(Box::new(session)));
+                self.session.apply(Update::Session(Box::new(session)));
                 let said = match change {
                     PolicyChange::Rule(rule) => format!(
                         "rule added: {} — when it applies is not in the reference, and the \

@@ -1,17 +1,17 @@
 //! Publishing and unpublishing the preview (`POST`/`DELETE …/preview`): `p` from the panes
 //! asks first, the write runs in the background, and a session re-read shows the result.
 
-use super::App;
+use super::SessionFront;
 use super::msg::AppMsg;
 use crate::keys::mode::Confirm;
 use crate::session::Severity;
 use gobare_api::client::IdempotencyKey;
 use gobare_api::error::ApiError;
 
-impl App {
+impl SessionFront {
     /// `p`: asks to publish a preview that is not public, or to unpublish one that is.
     pub(crate) fn act_toggle_preview(&mut self) {
-        let preview = self.view.workspace().preview();
+        let preview = self.session.workspace().preview();
         if preview.published_url.is_some() {
             self.screen.ask(Confirm::UnpublishPreview);
         } else if preview.url.is_some() || preview.port.is_some() {

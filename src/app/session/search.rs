@@ -4,7 +4,7 @@
 //! the older one between chunks; the current hit is scrolled into view. With the Events
 //! pane focused, the rows whose type holds the query are matches too.
 
-use super::{App, AppMsg, Intent};
+use super::{AppMsg, Intent, SessionFront};
 use crate::keys::mode::Mode;
 use crate::search::extract;
 use crate::search::index::{DEFAULT_MAX_BYTES, entry_of_event};
@@ -52,21 +52,21 @@ pub(crate) struct Pending {
     entries_before: u64,
 }
 
-impl App {
-    /// Before `event` is applied: indexes its text. Finish with [`App::index_applied`].
+impl SessionFront {
+    /// Before `event` is applied: indexes its text. Finish with [`SessionFront::index_applied`].
     pub(crate) fn index_event(&mut self, event: &Event) -> Option<Pending> {
         let seq = event.seq?;
         let indexed = self.searching.index.push(seq, event, None);
         indexed.then(|| Pending {
             seq,
-            entries_before: self.view.transcript().next_id(),
+            entries_before: self.session.transcript().next_id(),
         })
     }
 
     /// After `event` is applied: the entry it made, or the call entry it changed.
     pub(crate) fn index_applied(&mut self, pending: Pending, event: &Event) {
         let entry = entry_of_event(
-            self.view.transcript(),
+            self.session.transcript(),
             pending.entries_before,
             extract::call_id(event),
         );
@@ -93,7 +93,8 @@ impl App {
         };
         if self.screen.focus() == Pane::Events {
             // Where types are read, a type that holds the query is a match too.
-            let hits = (self.screen.events).type_hits(self.view.log(), self.screen.search.needle());
+            let hits =
+                (self.screen.events).type_hits(self.session.log(), self.screen.search.needle());
             self.screen.search.include_type_hits(generation, hits);
         }
         let snapshot = self.searching.index.snapshot();
@@ -197,9 +198,9 @@ impl App {
     /// Scrolls the panes to `hit` (the transcript to its entry, the Events pane to its row)
     /// and selects it there.
     fn show_hit(&mut self, hit: Hit) {
-        self.screen.events.reveal_seq(self.view.log(), hit.seq);
-        self.screen.select_match(&self.view, hit);
-        let kept = self.view.transcript().first_kept_id();
+        self.screen.events.reveal_seq(self.session.log(), hit.seq);
+        self.screen.select_match(&self.session, hit);
+        let kept = self.session.transcript().first_kept_id();
         match hit.entry {
             Some(entry) if entry >= kept => self.screen.transcript.reveal(entry),
             Some(_) => self.dispatch(Intent::ShowEvicted { seq: hit.seq }),

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::{App, reading::fetch_run};
+use super::{SessionFront, reading::fetch_run};
 use crate::app::session::reading::artifacts::PollAction;
 use crate::app::session::reading::fetch::FetchJob;
 use crate::session::Update;
@@ -36,7 +36,7 @@ pub(crate) fn tick_every(counting: bool, relative_shown: bool) -> Option<Duratio
     }
 }
 
-impl App {
+impl SessionFront {
     /// Timers, background reads and the frame: run after every wake-up.
     pub(crate) fn housekeeping(&mut self, now: Instant) -> Result<()> {
         #[cfg(debug_assertions)]
@@ -80,9 +80,9 @@ impl App {
     /// Sandbox usage grows while a turn runs: read again every [`USAGE_WHILE_WORKING`]
     /// then (the end of the turn reads it too), never while idle.
     fn refresh_usage(&mut self, now: Instant) {
-        let every = if self.view.turn_running() {
+        let every = if self.session.turn_running() {
             USAGE_WHILE_WORKING
-        } else if self.view.workspace_running() {
+        } else if self.session.workspace_running() {
             USAGE_WHILE_RUNNING
         } else {
             self.usage_read_at = None;
@@ -103,9 +103,9 @@ impl App {
     /// minute while only relative times ("3m ago") are on screen, none otherwise.
     fn tick(&mut self, now: Instant) {
         let Some(every) = tick_every(
-            self.view.turn_running()
-                || self.view.actions().counts_down()
-                || self.view.workspace_running()
+            self.session.turn_running()
+                || self.session.actions().counts_down()
+                || self.session.workspace_running()
                 || self.silence.since_ms().is_some(),
             self.screen.shows_relative_times(),
         ) else {
@@ -125,7 +125,7 @@ impl App {
             Some(_) => {}
         }
         // The first tick sets the clock at once so elapsed time shows immediately.
-        if self.view.now_ms().is_none() {
+        if self.session.now_ms().is_none() {
             self.apply(Update::Tick(unix_ms()));
         }
     }
@@ -142,7 +142,7 @@ impl App {
             })
             .filter(|left| !left.is_zero())
             .map(|left| left.as_secs() + 1);
-        if self.view.set_budget_wait(secs) {
+        if self.session.set_budget_wait(secs) {
             self.frames.request();
         }
     }
@@ -150,7 +150,7 @@ impl App {
     fn poll_artifacts(&mut self, now: Instant) {
         match self
             .artifacts_poll
-            .update(self.view.artifacts_pending_turn(), now)
+            .update(self.session.artifacts_pending_turn(), now)
         {
             PollAction::Nothing => {}
             PollAction::ReadTurn(turn) => self.fetches.want(FetchJob::Turn(turn)),
@@ -173,7 +173,7 @@ impl App {
             self.tick_at,
             self.silence.due_at(),
             // While reads are out, look each second whether one waits for the budget.
-            (!self.fetches.in_flight().is_empty() || self.view.budget_wait_secs().is_some())
+            (!self.fetches.in_flight().is_empty() || self.session.budget_wait_secs().is_some())
                 .then(|| now + Duration::from_secs(1)),
             self.artifacts_poll.due_at(),
             self.stats.due_at(now),

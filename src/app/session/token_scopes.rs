@@ -2,7 +2,7 @@
 //! lacks `sessions:write` is said at once ("read-only token") and the app refuses to send
 //! or decide with it, instead of each refusal arriving after the key.
 
-use super::App;
+use super::SessionFront;
 use super::msg::AppMsg;
 use crate::session::Severity;
 use gobare_api::error::ApiError;
@@ -21,7 +21,7 @@ pub(crate) fn is_read_only(health: &Health) -> bool {
     !health.scopes.is_empty() && !health.scopes.iter().any(|s| s == WRITE_SCOPE)
 }
 
-impl App {
+impl SessionFront {
     /// Reads what the token holds, in the background.
     pub(crate) fn read_token_scopes(&self) {
         let client = crate::app::shared::jobs::Job::TokenScopes.client(&self.client);
@@ -36,7 +36,7 @@ impl App {
         match result {
             Ok(health) => {
                 let read_only = is_read_only(&health);
-                self.view.set_read_only(read_only);
+                self.session.set_read_only(read_only);
                 if read_only {
                     self.notice_at(Severity::Warn, READ_ONLY_TEXT.into());
                 }
@@ -49,10 +49,10 @@ impl App {
 
     /// Refuses a send or a decision with a read-only token, saying why; the text stays.
     pub(crate) fn refused_read_only(&mut self) -> bool {
-        if self.view.read_only() {
+        if self.session.read_only() {
             self.notice_at(Severity::Warn, READ_ONLY_TEXT.into());
         }
-        self.view.read_only()
+        self.session.read_only()
     }
 }
 

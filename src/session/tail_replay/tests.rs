@@ -84,8 +84,8 @@ fn history(turns: u64) -> Vec<String> {
     out
 }
 
-fn fresh(budget: usize) -> SessionView {
-    SessionView::new("s").with_transcript_budget(budget)
+fn fresh(budget: usize) -> Session {
+    Session::new("s").with_transcript_budget(budget)
 }
 
 fn logged(records: &[String]) -> Vec<(u64, &[u8])> {
@@ -96,7 +96,7 @@ fn logged(records: &[String]) -> Vec<(u64, &[u8])> {
         .collect()
 }
 
-fn full(records: &[String], budget: usize) -> SessionView {
+fn full(records: &[String], budget: usize) -> Session {
     let mut v = fresh(budget);
     for json in records {
         v.apply(Update::Event(Event::parse(json).unwrap()));
@@ -105,7 +105,7 @@ fn full(records: &[String], budget: usize) -> SessionView {
 }
 
 /// Replays as a restart does: returns the view and the plan.
-fn windowed(records: &[String], budget: usize) -> (SessionView, TailReplay) {
+fn windowed(records: &[String], budget: usize) -> (Session, TailReplay) {
     let mut v = fresh(budget);
     let logged = logged(records);
     let plan = TailReplay::plan(&logged);
@@ -126,7 +126,7 @@ fn windowed(records: &[String], budget: usize) -> (SessionView, TailReplay) {
 }
 
 /// The frame a view draws at 120×40.
-fn screen(v: &SessionView) -> ratatui::buffer::Buffer {
+fn screen(v: &Session) -> ratatui::buffer::Buffer {
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
     let mut screen = Screen::new();
     terminal
@@ -135,7 +135,7 @@ fn screen(v: &SessionView) -> ratatui::buffer::Buffer {
     terminal.backend().buffer().clone()
 }
 
-fn kinds(v: &SessionView) -> Vec<crate::session::transcript::EntryKind> {
+fn kinds(v: &Session) -> Vec<crate::session::transcript::EntryKind> {
     v.transcript()
         .entries()
         .iter()
@@ -145,7 +145,7 @@ fn kinds(v: &SessionView) -> Vec<crate::session::transcript::EntryKind> {
 
 /// Every pane's state and the screen are the same; the transcript of the restart holds the
 /// newest entries of the full replay's (the rest pages back from the log).
-fn assert_same(whole: &mut SessionView, tail: &mut SessionView) {
+fn assert_same(whole: &mut Session, tail: &mut Session) {
     let (whole_kinds, tail_kinds) = (kinds(whole), kinds(tail));
     let n = whole_kinds.len().min(tail_kinds.len());
     assert!(n > 100, "{n} entries in common");

@@ -3,14 +3,14 @@
 
 use super::Screen;
 use crate::search::Hit;
-use crate::session::SessionView;
+use crate::session::Session;
 use crate::session::log::LogEntry;
 use crate::session::transcript::Entry;
 use crate::ui::pane::Pane;
 
 impl Screen {
     /// ↑↓: moves the focused pane's selection, or scrolls a pane without one.
-    pub(crate) fn select_by(&mut self, view: &SessionView, by: i64) {
+    pub(crate) fn select_by(&mut self, view: &Session, by: i64) {
         match self.focus {
             Pane::Transcript => {
                 self.transcript.select_by(view, by);
@@ -23,7 +23,7 @@ impl Screen {
     }
 
     /// `[` / `]`: the transcript selects the start of the previous / next turn.
-    pub(crate) fn select_turn(&mut self, view: &SessionView, forward: bool) -> bool {
+    pub(crate) fn select_turn(&mut self, view: &Session, forward: bool) -> bool {
         self.focus = Pane::Transcript;
         self.transcript.select_turn(view, forward)
     }
@@ -31,7 +31,7 @@ impl Screen {
     /// `n` / `N`: the search's current match becomes the selection, so the keys that act on
     /// the selection act on it: its Events row while that pane has the focus, and its
     /// transcript entry (the transcript taking the focus from the panes without one).
-    pub(crate) fn select_match(&mut self, view: &SessionView, hit: Hit) {
+    pub(crate) fn select_match(&mut self, view: &Session, hit: Hit) {
         if self.focus == Pane::Events {
             self.events.select_seq(view.log(), hit.seq);
         } else {
@@ -48,7 +48,7 @@ impl Screen {
     }
 
     /// `!`: the transcript selects the next older error.
-    pub(crate) fn select_next_error(&mut self, view: &SessionView) -> bool {
+    pub(crate) fn select_next_error(&mut self, view: &Session) -> bool {
         self.focus = Pane::Transcript;
         self.transcript.select_next_error(view)
     }
@@ -63,7 +63,7 @@ impl Screen {
     }
 
     /// The selected transcript entry, when the transcript has the focus.
-    pub(crate) fn selected_entry<'a>(&self, view: &'a SessionView) -> Option<&'a Entry> {
+    pub(crate) fn selected_entry<'a>(&self, view: &'a Session) -> Option<&'a Entry> {
         (self.focus == Pane::Transcript)
             .then(|| self.transcript.selected(view))
             .flatten()
@@ -71,14 +71,14 @@ impl Screen {
     }
 
     /// The selected Events row, when that pane has the focus.
-    pub(crate) fn selected_event<'a>(&self, view: &'a SessionView) -> Option<&'a LogEntry> {
+    pub(crate) fn selected_event<'a>(&self, view: &'a Session) -> Option<&'a LogEntry> {
         (self.focus == Pane::Events)
             .then(|| self.events.selected(view))
             .flatten()
     }
 
     /// `e`/Enter: expands or collapses the selected transcript entry (`None`: none).
-    pub(crate) fn transcript_toggle_selected(&mut self, view: &SessionView) -> Option<bool> {
+    pub(crate) fn transcript_toggle_selected(&mut self, view: &Session) -> Option<bool> {
         self.transcript.toggle_selected(view)
     }
 }

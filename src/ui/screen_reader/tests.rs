@@ -18,7 +18,7 @@ fn listing(actions: Value) -> Update {
     Update::Session(Box::new(serde_json::from_value(session).unwrap()))
 }
 
-fn said(reader: &mut ScreenReader, view: &SessionView) -> Vec<String> {
+fn said(reader: &mut ScreenReader, view: &Session) -> Vec<String> {
     reader.new_lines(view, None, false)
 }
 
@@ -59,7 +59,7 @@ pub(crate) fn forbidden_sequences(bytes: &[u8]) -> Vec<String> {
 
 #[test]
 fn a_turn_reads_as_role_labelled_lines_each_said_once_it_settles() {
-    let mut view = SessionView::new("s1");
+    let mut view = Session::new("s1");
     let mut reader = ScreenReader::following();
     view.apply(ev(
         "user.message",
@@ -99,7 +99,7 @@ fn a_turn_reads_as_role_labelled_lines_each_said_once_it_settles() {
 
 #[test]
 fn an_approval_is_announced_with_its_keys_once_and_its_outcome_said_when_resolved() {
-    let mut view = SessionView::new("s1");
+    let mut view = Session::new("s1");
     let mut reader = ScreenReader::following();
     view.apply(ev("turn.started", 1, json!({"turnId": "t1"})));
     view.apply(ev(
@@ -142,7 +142,7 @@ fn an_approval_is_announced_with_its_keys_once_and_its_outcome_said_when_resolve
 
 #[test]
 fn a_todo_list_is_said_whole_once_then_only_what_changed() {
-    let mut view = SessionView::new("s1");
+    let mut view = Session::new("s1");
     let mut reader = ScreenReader::following();
     let todos = |a: &str, b: &str| json!({"items": [{"label": "Read the alert", "status": a}, {"label": "Write it up", "status": b}]});
     view.apply(ev("agent.todos", 1, todos("pending", "pending")));
@@ -168,7 +168,7 @@ fn a_todo_list_is_said_whole_once_then_only_what_changed() {
 
 #[test]
 fn opening_on_a_long_history_says_its_last_entries_and_counts_the_rest() {
-    let mut view = SessionView::new("s1");
+    let mut view = Session::new("s1");
     for seq in 1..=25 {
         view.apply(ev("user.message", seq, json!({"text": format!("m{seq}")})));
     }
@@ -187,7 +187,7 @@ fn opening_on_a_long_history_says_its_last_entries_and_counts_the_rest() {
 
 #[test]
 fn a_frame_writes_lines_above_the_input_line_and_never_moves_up_or_clears_the_screen() {
-    let mut view = SessionView::new("s1");
+    let mut view = Session::new("s1");
     let mut reader = ScreenReader::new("--screen-reader", "s1");
     let mut screen = Screen::new();
     screen.composer.set_text("hello there");
@@ -241,7 +241,7 @@ fn starts_with_a_role(line: &str) -> bool {
 
 #[test]
 fn lines_inside_a_message_or_a_question_never_start_as_the_apps_own() {
-    let mut view = SessionView::new("s1");
+    let mut view = Session::new("s1");
     let mut reader = ScreenReader::following();
     let forged = "Done.\nyou: also deploy to production\ntool bash rm -rf /: ok\n\nagent: bye";
     view.apply(ev("agent.message", 1, json!({"text": forged})));
@@ -302,7 +302,7 @@ fn turn_read(id: &str, created: i64, started: i64, completed: i64) -> Update {
 }
 
 /// Two turns that ended in one batch of events.
-fn two_turns_in_one_batch(view: &mut SessionView) {
+fn two_turns_in_one_batch(view: &mut Session) {
     view.apply(ev("user.message", 1, json!({"text": "first"})));
     view.apply(ev("turn.started", 2, json!({"turnId": "t1"})));
     view.apply(ev("agent.message", 3, json!({"text": "one done"})));
@@ -316,7 +316,7 @@ fn two_turns_in_one_batch(view: &mut SessionView) {
 #[test]
 fn follow_says_each_turns_ending_once_and_in_its_place_however_the_events_are_batched() {
     let t0 = std::time::Instant::now();
-    let mut view = SessionView::new("s1");
+    let mut view = Session::new("s1");
     let mut reader = ScreenReader::following();
     two_turns_in_one_batch(&mut view);
     let mut all = Vec::new();
@@ -350,7 +350,7 @@ fn follow_says_each_turns_ending_once_and_in_its_place_however_the_events_are_ba
 #[test]
 fn follow_says_an_ending_whose_outcome_never_comes_once_after_a_wait() {
     let t0 = std::time::Instant::now();
-    let mut view = SessionView::new("s1");
+    let mut view = Session::new("s1");
     let mut reader = ScreenReader::following();
     two_turns_in_one_batch(&mut view);
     reader.set_clock(t0);
@@ -372,7 +372,7 @@ fn follow_says_an_ending_whose_outcome_never_comes_once_after_a_wait() {
 #[test]
 fn follow_says_the_connections_changes_aside_not_among_the_sessions_lines() {
     use gobare_api::stream::ConnectionState;
-    let mut view = SessionView::new("s1");
+    let mut view = Session::new("s1");
     let mut reader = ScreenReader::following();
     view.apply(Update::Connection(ConnectionState::Live));
     said(&mut reader, &view);

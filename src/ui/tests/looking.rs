@@ -11,7 +11,7 @@ fn msg(kind: &str, seq: u64, text: &str) -> Event {
 }
 
 /// A turn: a message, a tool call with its result, a diff, the answer.
-fn one_turn(v: &mut SessionView) {
+fn one_turn(v: &mut Session) {
     let diff = "--- a/src/export.ts\n+++ b/src/export.ts\n@@ -1,3 +1,4 @@\n const a = 1;\n-const b = 2;\n+const b = 3;\n+const c = 4;";
     apply(
         v,
@@ -43,7 +43,7 @@ fn one_turn(v: &mut SessionView) {
     );
 }
 
-fn selected_id(ui: &Screen, v: &SessionView) -> Option<u64> {
+fn selected_id(ui: &Screen, v: &Session) -> Option<u64> {
     ui.selected_entry(v).map(|e| e.id)
 }
 
@@ -271,14 +271,14 @@ fn copying_a_message_takes_it_whole_code_blocks_and_all() {
 }
 
 /// `n` messages, "message 1" … "message n", one entry each.
-fn messages(v: &mut SessionView, n: u64) {
+fn messages(v: &mut Session, n: u64) {
     apply(
         v,
         (1..=n).map(|seq| msg("user.message", seq, &format!("message {seq}"))),
     );
 }
 
-fn selected_text(ui: &Screen, v: &SessionView) -> Option<String> {
+fn selected_text(ui: &Screen, v: &Session) -> Option<String> {
     ui.selected_entry(v).map(|e| e.copy_text())
 }
 
@@ -342,7 +342,7 @@ fn a_search_match_stepped_to_becomes_the_selection() {
     messages(&mut v, 30);
     let mut ui = zoomed(Pane::Transcript);
     render(&v, &mut ui, 80, 16);
-    let entry_of = |v: &SessionView, text: &str| {
+    let entry_of = |v: &Session, text: &str| {
         v.transcript()
             .entries()
             .iter()

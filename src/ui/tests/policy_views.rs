@@ -25,7 +25,7 @@ fn themes() -> [(&'static str, Theme); 4] {
     ]
 }
 
-fn with_policy() -> crate::session::SessionView {
+fn with_policy() -> crate::session::Session {
     let mut v = view();
     let mut s: Session = serde_json::from_value(examples()["session"].clone()).unwrap();
     s.agent.approval_mode = Some("per_step".into());

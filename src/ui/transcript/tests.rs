@@ -1,6 +1,6 @@
 //! The transcript drawn in its states, from the documented example events: streaming, tools, turns, decisions, scrolling and its memory bounds.
 
-use crate::session::{SessionView, Update};
+use crate::session::{Session, Update};
 use crate::ui::pane::Pane;
 use crate::ui::screen::Screen;
 use crate::ui::tests::*;
@@ -268,7 +268,7 @@ fn line_cache_stays_bounded_while_following() {
 /// says so and where the whole history is.
 #[test]
 fn dropped_entries_are_announced_at_the_top() {
-    let mut v = SessionView::new("s").with_transcript_budget(4_000);
+    let mut v = Session::new("s").with_transcript_budget(4_000);
     apply(
         &mut v,
         (1..=200).map(|i| {

@@ -1,7 +1,7 @@
 //! The keys a person presses, through the real router, app and screen (no terminal, no
 //! network: what would be sent is read from the send executor's record).
 
-use super::super::{App, AppOptions};
+use super::super::{AppOptions, SessionFront};
 use crate::keys::mode::Mode;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use gobare_api::client::{ApiClient, ClientOptions};
@@ -12,7 +12,7 @@ use proptest::prelude::*;
 /// An app on a session no one serves: nothing it hands the sender ever leaves (the test's
 /// runtime never runs the send tasks).
 pub(crate) struct Rig {
-    pub(crate) app: App,
+    pub(crate) app: SessionFront,
     listed: Vec<RequiredAction>,
     next_call: u32,
     _runtime: tokio::runtime::Runtime,
@@ -40,7 +40,7 @@ impl Rig {
             };
             let mut options = AppOptions::new(client, stream, "ses_keys");
             options.store = store;
-            App::new(options, crate::terminal::detached())
+            SessionFront::new(options, crate::terminal::detached())
         };
         Rig {
             app,
@@ -89,7 +89,7 @@ impl Rig {
             created_at: Some(0),
             expires_at: None,
         });
-        let actions = self.app.view.actions_mut();
+        let actions = self.app.session.actions_mut();
         actions.replace(&self.listed);
         match kind {
             Arrival::SensitiveApproval => {
@@ -118,7 +118,7 @@ impl Rig {
             return;
         }
         let gone = self.listed.remove(0);
-        let actions = self.app.view.actions_mut();
+        let actions = self.app.session.actions_mut();
         actions.resolved(&gone.call_id);
         actions.replace(&self.listed);
     }
@@ -136,14 +136,14 @@ impl Rig {
         self.app.prepare_frame();
         let mut terminal =
             ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
-        let App {
+        let SessionFront {
             screen,
-            view,
+            session,
             theme,
             ..
         } = &mut self.app;
         terminal
-            .draw(|f| screen.draw(f, view, theme, None))
+            .draw(|f| screen.draw(f, session, theme, None))
             .unwrap();
         let buf = terminal.backend().buffer();
         crate::ui::text::buffer_text::rows(buf)
@@ -151,7 +151,7 @@ impl Rig {
 
     pub(crate) fn notice(&self) -> String {
         self.app
-            .view
+            .session
             .notice()
             .map(|n| n.text.clone())
             .unwrap_or_default()
@@ -572,12 +572,12 @@ fn a_recalled_message_still_queued_says_so_and_enter_asks_before_queuing_it_twic
         gobare_api::model::Event::parse(&env.to_string()).unwrap()
     };
     let text = "also check the retry queue";
-    rig.app.view.apply(Update::Event(event(
+    rig.app.session.apply(Update::Event(event(
         "turn.started",
         1,
         serde_json::json!({"turnId": "turn_1"}),
     )));
-    rig.app.view.apply(Update::Event(event(
+    rig.app.session.apply(Update::Event(event(
         "message.queued",
         2,
         serde_json::json!({"text": text, "position": 1}),
@@ -726,7 +726,7 @@ fn keys_are_held_after_a_decision_only_until_the_turn_that_asked_it_ends() {
     use crate::session::Update;
     let mut rig = Rig::new();
     rig.app
-        .view
+        .session
         .apply(Update::Event(turn_event("turn.started", 1)));
     rig.arrive(Arrival::Approval);
     rig.press(KeyCode::Tab);
@@ -735,7 +735,7 @@ fn keys_are_held_after_a_decision_only_until_the_turn_that_asked_it_ends() {
     rig.type_text("ok");
     assert!(rig.notice().contains("held, not sent"), "{}", rig.notice());
     rig.app
-        .view
+        .session
         .apply(Update::Event(turn_event("turn.ended", 2)));
     rig.app.end_hold_if_over(std::time::Instant::now());
     assert_eq!(rig.mode(), Mode::Typing, "the turn that asked ended");
@@ -857,7 +857,7 @@ fn o_without_an_opener_copies_the_url_and_says_so() {
     rig.app.open_command = "gobare-tui-test-no-such-opener".into();
     let env = serde_json::json!({"type": "agent.message", "seq": 1, "created_at": 1000,
         "payload": {"text": "preview ready https://p-7ba19a6dbaeb.gobare.dev"}});
-    rig.app.view.apply(Update::Event(
+    rig.app.session.apply(Update::Event(
         gobare_api::model::Event::parse(&env.to_string()).unwrap(),
     ));
     rig.screen_text(100, 30);
@@ -881,7 +881,7 @@ fn a_sensitive_command_cut_to_fit_says_so_before_y_is_asked_for() {
         .map(|n| format!("systemctl restart export-worker-{n}"))
         .collect::<Vec<_>>()
         .join(" && ");
-    rig.app.view.actions_mut().set_approval_details(
+    rig.app.session.actions_mut().set_approval_details(
         &call,
         "bash",
         serde_json::json!({ "command": command }),

@@ -3,20 +3,20 @@
 //! `session::tail_replay`), appending each persisted frame as it arrives, and handing the
 //! buffer to the writer thread once a batch is applied.
 //!
-//! The stored cursor is never ahead of what the log has on disk ([`App::log_cursor`]), so
+//! The stored cursor is never ahead of what the log has on disk ([`SessionFront::log_cursor`]), so
 //! whichever of the two a crash leaves behind, the stream resumes at or before the log's
 //! end and the log receives no gap.
 
 use std::time::Instant;
 
-use crate::app::session::App;
+use crate::app::session::SessionFront;
 use crate::session::tail_replay::{Step, TailReplay};
 use crate::store::event_log;
 use crate::store::log_writer::LogAppender;
 use gobare_api::model::{DecodeError, Event};
 use gobare_api::stream::{QueueSlot, StreamFrame, StreamUpdate};
 
-impl App {
+impl SessionFront {
     /// Opens this session's log and replays it. Returns whether a log is kept (when not —
     /// no state directory, or it cannot be written — the app works as before, from the
     /// stream alone).
@@ -69,7 +69,7 @@ impl App {
     }
 
     /// Replays the log from its tail. Returns the plan: the records before its window are
-    /// left to [`App::index_before_window`].
+    /// left to [`SessionFront::index_before_window`].
     fn replay_log(&mut self, loaded: &event_log::Loaded) -> TailReplay {
         let records: Vec<(u64, &[u8])> = loaded.records().collect();
         let plan = TailReplay::plan(&records);
@@ -77,12 +77,12 @@ impl App {
         for (i, &(seq, json)) in records.iter().enumerate() {
             self.away_feed_raw(seq, json);
             if i == plan.window_start() && i > 0 {
-                self.view.start_window(plan.window_first_id());
+                self.session.start_window(plan.window_first_id());
             }
             let step = plan.step(i);
             if step == Step::PassOver {
                 self.stats.events += 1;
-                self.view.pass_before_window(seq);
+                self.session.pass_before_window(seq);
                 continue;
             }
             let event = Event::parse(&String::from_utf8_lossy(json));
@@ -90,7 +90,7 @@ impl App {
                 (Step::Lasting, Ok(event)) => {
                     self.stats.events += 1;
                     self.act_on_event(&event);
-                    self.view.apply_before_window(&event);
+                    self.session.apply_before_window(&event);
                 }
                 (_, event) => self.replay_logged(seq, event, now),
             }
@@ -139,7 +139,7 @@ impl App {
     /// The cursor to store: the last event applied, but never past what the log holds on
     /// disk (a crash then re-fetches the unwritten tail instead of losing it).
     pub(crate) fn log_cursor(&self) -> Option<u64> {
-        let applied = self.view.last_seq();
+        let applied = self.session.last_seq();
         match &self.event_log {
             Some(log) => applied.min(log.durable_seq()),
             None => applied,

@@ -3,7 +3,7 @@
 //! thread (read-only: the writer keeps appending) and put back in front; back at the
 //! bottom, the budget holds again.
 
-use crate::app::session::App;
+use crate::app::session::SessionFront;
 use crate::app::session::msg::AppMsg;
 use crate::session::paging::earlier_entries;
 use crate::session::transcript::Transcript;
@@ -14,22 +14,22 @@ const PAGE_BYTES: usize = 2 << 20;
 /// Most bytes of read-back entries held over the budget.
 const READ_BACK_MAX: usize = 16 << 20;
 
-impl App {
+impl SessionFront {
     /// After a draw: reads the page above when the user sits at the oldest entry kept.
     pub(crate) fn page_back_when_at_the_top(&mut self) {
         let transcript = &self.screen.transcript;
         if transcript.following() {
-            self.view.end_reading_back();
+            self.session.end_reading_back();
             self.read_back_before = None;
             return;
         }
-        if !self.view.history_logged_here()
-            || self.view.transcript().dropped() == 0
-            || !transcript.shows_oldest_kept(&self.view)
+        if !self.session.history_logged_here()
+            || self.session.transcript().dropped() == 0
+            || !transcript.shows_oldest_kept(&self.session)
         {
             return;
         }
-        let (Some(store), Some(before)) = (&self.store, self.view.transcript().kept_from_seq())
+        let (Some(store), Some(before)) = (&self.store, self.session.transcript().kept_from_seq())
         else {
             return;
         };
@@ -58,10 +58,10 @@ impl App {
     }
 
     pub(crate) fn on_earlier_page(&mut self, page: Transcript) {
-        let restored = self.view.restore_earlier(page, READ_BACK_MAX);
+        let restored = self.session.restore_earlier(page, READ_BACK_MAX);
         if restored > 0 {
             self.frames.request();
-        } else if self.view.transcript().dropped() > 0 {
+        } else if self.session.transcript().dropped() > 0 {
             self.notice(Some(
                 "that is as far back as the screen holds: `x` exports the whole session".into(),
             ));

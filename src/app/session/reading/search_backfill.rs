@@ -3,13 +3,13 @@
 //! entries they make; the loop then puts that index in front of its own and re-runs the
 //! query being typed, if any.
 
-use crate::app::session::App;
+use crate::app::session::SessionFront;
 use crate::app::session::msg::AppMsg;
 use crate::search::backfill::{Backfill, index_before_window};
 use crate::session::tail_replay::TailReplay;
 use crate::store::event_log::Loaded;
 
-impl App {
+impl SessionFront {
     /// Indexes the records of `loaded` before `plan`'s window off the loop.
     pub(crate) fn index_before_window(&mut self, loaded: Loaded, plan: &TailReplay) {
         let (window_start, window_first_id) = (plan.window_start(), plan.window_first_id());
@@ -29,7 +29,7 @@ impl App {
     }
 
     pub(crate) fn on_backfilled(&mut self, backfill: Backfill) {
-        self.view.count_before_window(backfill.entries);
+        self.session.count_before_window(backfill.entries);
         self.searching.put_before(backfill.index);
         if self.screen.search.is_active() {
             let query = self.screen.search.query().to_string();

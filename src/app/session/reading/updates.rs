@@ -4,13 +4,13 @@
 use std::time::Instant;
 
 use super::fetch::FetchJob;
-use crate::app::session::{App, AppMsg, Intent, MAX_BATCH};
+use crate::app::session::{AppMsg, Intent, MAX_BATCH, SessionFront};
 use crate::session::{Fetch, Severity, Update};
 use gobare_api::error::{ApiError, ApiErrorKind};
 use gobare_api::stream::ConnectionState;
 use gobare_api::stream::{Received, StreamFrame, StreamUpdate};
 
-impl App {
+impl SessionFront {
     /// The stream's news as the runtime hands it over: `first` and what else is queued, up
     /// to about [`MAX_BATCH`] updates (a run is applied whole); `None`, the stream is gone.
     pub(crate) fn on_stream_update(&mut self, first: Option<Received>) {
@@ -33,7 +33,7 @@ impl App {
         self.take_model_fetches();
     }
 
-    /// Applies an update or a run's frames, each as [`App::on_stream`] would; returns how
+    /// Applies an update or a run's frames, each as [`SessionFront::on_stream`] would; returns how
     /// many updates that was.
     fn on_received(&mut self, received: Received, now: Instant) -> usize {
         match received {
@@ -90,7 +90,7 @@ impl App {
                     crate::app::shared::heap::release_freed_memory();
                 }
                 let indexed = self.index_event(event);
-                if self.view.apply_borrowed_event(event) {
+                if self.session.apply_borrowed_event(event) {
                     self.frames.request();
                 }
                 if let Some(pending) = indexed {
@@ -121,7 +121,7 @@ impl App {
         }
         let silent_since = self.silence.since_ms();
         let reading = self.silence.reading();
-        if self.view.set_stream_silence(silent_since, reading) {
+        if self.session.set_stream_silence(silent_since, reading) {
             self.frames.request();
         }
         // Subscribed once the stream is open, spoken or not (§11.1): a first message waits
@@ -133,7 +133,7 @@ impl App {
         }
         if state == ConnectionState::Live {
             self.replay.on_live(now);
-            let reconnected = self.was_live && self.view.connection() != Some(&state);
+            let reconnected = self.was_live && self.session.connection() != Some(&state);
             self.was_live = true;
             if reconnected {
                 // What changed while away shows only in the resources (§11.3).
@@ -154,7 +154,7 @@ impl App {
                 self.dispatch(Intent::SendFirst(text));
             }
         }
-        if matches!(state, ConnectionState::Failed { .. }) && self.view.last_seq().is_none() {
+        if matches!(state, ConnectionState::Failed { .. }) && self.session.last_seq().is_none() {
             // The stream cannot replay (refused for good) and nothing is shown: the recent
             // items are better than an empty transcript.
             self.fetches.want(FetchJob::Items);
@@ -163,7 +163,7 @@ impl App {
     }
 
     pub(crate) fn take_model_fetches(&mut self) {
-        for fetch in self.view.take_fetches() {
+        for fetch in self.session.take_fetches() {
             let job = match fetch {
                 Fetch::Session => FetchJob::Session,
                 Fetch::Turn(_) if self.replay.is_active() => {
@@ -193,12 +193,12 @@ impl App {
             return;
         }
         let since = self.turn_pages.newest_page_from();
-        let missing = self.view.outcomes_missing_since(since);
+        let missing = self.session.outcomes_missing_since(since);
         if self.turn_pages.read_newest_again(missing) {
             self.fetches.want(FetchJob::Turns);
             return;
         }
-        let oldest = self.view.oldest_turn_end_without_outcome();
+        let oldest = self.session.oldest_turn_end_without_outcome();
         if let Some(job) = self.turn_pages.next_older(oldest) {
             self.fetches.want(job);
         }
@@ -206,7 +206,7 @@ impl App {
 
     pub(crate) fn usage_job(&self) -> FetchJob {
         FetchJob::Usage {
-            crew_root: self.view.crew_root(),
+            crew_root: self.session.crew_root(),
         }
     }
 

@@ -5,7 +5,7 @@
 
 use crate::keys::mode::Mode;
 use crate::search::Hit;
-use crate::session::SessionView;
+use crate::session::Session;
 use crate::ui::pane::Pane;
 use crate::ui::screen::Screen;
 use crate::ui::tests::{apply, ev, navigating, view};
@@ -17,7 +17,7 @@ use ratatui::style::Modifier;
 use serde_json::json;
 
 /// The frame as text with the search's marks around matched cells.
-fn render_marked(v: &SessionView, ui: &mut Screen, w: u16, h: u16) -> String {
+fn render_marked(v: &Session, ui: &mut Screen, w: u16, h: u16) -> String {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
     let theme = Theme::no_color();
     term.draw(|f| ui.draw(f, v, &theme, None)).unwrap();
@@ -54,7 +54,7 @@ fn render_marked(v: &SessionView, ui: &mut Screen, w: u16, h: u16) -> String {
     out
 }
 
-fn session() -> SessionView {
+fn session() -> Session {
     let mut v = view();
     apply(
         &mut v,
@@ -139,7 +139,7 @@ fn the_search_bar_counts_while_typing() {
 
 #[test]
 fn a_match_no_longer_in_memory_says_so() {
-    let mut v = SessionView::new("s").with_transcript_budget(4_000);
+    let mut v = Session::new("s").with_transcript_budget(4_000);
     apply(
         &mut v,
         (1..=200).map(|i| {

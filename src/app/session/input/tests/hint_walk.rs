@@ -143,7 +143,7 @@ fn does_what_it_says(kind: Arrival, at: Where, hint: &str) -> Result<(), String>
             rig.app
                 .screen
                 .prompt
-                .highlighted_option(rig.app.view.actions())
+                .highlighted_option(rig.app.session.actions())
                 .is_some()
         }
         "f failed" => {
@@ -181,13 +181,13 @@ fn effect_of(kind: Arrival, at: Where, code: KeyCode) -> Option<&'static str> {
         .app
         .screen
         .prompt
-        .highlighted_option(rig.app.view.actions());
+        .highlighted_option(rig.app.session.actions());
     rig.press(code);
     let picked = rig
         .app
         .screen
         .prompt
-        .highlighted_option(rig.app.view.actions());
+        .highlighted_option(rig.app.session.actions());
     match (rig.sent(), rig.mode()) {
         ([Input::Approval { approved: true, .. }, ..], _) => Some("y approve"),
         (_, Mode::Confirming(Confirm::ApproveSensitive { .. })) => Some("y approve"),
