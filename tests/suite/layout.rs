@@ -56,6 +56,18 @@ fn is_test_file(file: &Path) -> bool {
     name == "tests.rs" || name.ends_with("_tests.rs")
 }
 
+/// Every production file under `dir` (not a test file) as (path, code without tests).
+fn production_code(dir: &str) -> Vec<(String, String)> {
+    rust_files(Path::new(dir))
+        .into_iter()
+        .filter(|f| !is_test_file(f))
+        .map(|f| {
+            let text = std::fs::read_to_string(Path::new(ROOT).join(&f)).unwrap();
+            (f.display().to_string(), code_without_tests(&text))
+        })
+        .collect()
+}
+
 /// The code of a file without its `#[cfg(test)] mod tests { … }` block and comments.
 fn code_without_tests(text: &str) -> String {
     let mut out = String::new();
@@ -459,14 +471,7 @@ fn second_loops(files: &[(String, String)]) -> Vec<String> {
 
 #[test]
 fn one_runtime_enters_the_terminal_and_runs_the_one_loop() {
-    let files: Vec<(String, String)> = rust_files(Path::new("src"))
-        .into_iter()
-        .filter(|f| !is_test_file(f))
-        .map(|f| {
-            let text = std::fs::read_to_string(Path::new(ROOT).join(&f)).unwrap();
-            (f.display().to_string(), code_without_tests(&text))
-        })
-        .collect();
+    let files = production_code("src");
     let runtime = &files
         .iter()
         .find(|(p, _)| p == RUNTIME)
@@ -597,15 +602,10 @@ const IO_MARKS: [&str; 7] = [
 #[test]
 fn the_fleet_model_does_no_io() {
     let mut found = Vec::new();
-    for file in rust_files(Path::new("src/fleet")) {
-        if is_test_file(&file) {
-            continue;
-        }
-        let text = std::fs::read_to_string(Path::new(ROOT).join(&file)).unwrap();
-        let code = code_without_tests(&text);
+    for (path, code) in production_code("src/fleet") {
         for mark in IO_MARKS {
             if code.contains(mark) {
-                found.push(format!("{}: {mark}", file.display()));
+                found.push(format!("{path}: {mark}"));
             }
         }
     }
@@ -642,14 +642,7 @@ fn spawns_outside_jobs(files: &[(String, String)]) -> Vec<String> {
 
 #[test]
 fn background_work_in_the_app_has_one_face() {
-    let files: Vec<(String, String)> = rust_files(Path::new("src/app"))
-        .into_iter()
-        .filter(|f| !is_test_file(f))
-        .map(|f| {
-            let text = std::fs::read_to_string(Path::new(ROOT).join(&f)).unwrap();
-            (f.display().to_string(), code_without_tests(&text))
-        })
-        .collect();
+    let files = production_code("src/app");
     let found = spawns_outside_jobs(&files);
     assert!(
         found.is_empty(),
