@@ -1143,4 +1143,6 @@ mod calm;
 #[cfg(test)]
 mod labels_tests;
 #[cfg(test)]
+mod one_count_tests;
+#[cfg(test)]
 mod usage_tests;

@@ -2,7 +2,9 @@
 //! cursor the fleet kept when it was last seen: one stream, read until it reaches the
 //! moment the fleet opened (what follows the fleet sees live), then the latest turns of a
 //! few sessions that failed, for their reasons. A handful of requests whatever the
-//! fleet's size; nothing per session that merely moved.
+//! fleet's size; nothing per session that merely moved. A replay cut short (truncated, or
+//! the stream refused) tells nothing: the digest is then told from the rows
+//! ([`super::absence_glance`]).
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -32,13 +34,14 @@ pub(crate) struct Replay {
     pub(crate) until_ms: i64,
 }
 
-/// The absence since `replay.since_ms`, from the org stream after `replay.cursor`.
+/// The absence since `replay.since_ms`, from the org stream after `replay.cursor`; `None`
+/// when the replay was cut short (what it missed would be told as if nothing happened).
 pub(crate) async fn replay(
     client: ApiClient,
     mut options: StreamOptions,
     model: Arc<Mutex<FleetModel>>,
     replay: Replay,
-) -> AbsenceRecord {
+) -> Option<AbsenceRecord> {
     let mut record = AbsenceRecord::new(replay.since_ms);
     options.from = Some(replay.cursor);
     options.profile = stream::StreamProfile::EVENTS_ONLY;
@@ -53,15 +56,18 @@ pub(crate) async fn replay(
             StreamUpdate::Frame(frame) => {
                 let Ok(event) = &frame.event else { continue };
                 if let EventPayload::ReplayTruncated(_) = &event.payload {
-                    tracing::warn!("the absence's replay was cut short: the digest is partial");
-                    break;
+                    tracing::warn!("the absence's replay was cut short: told from the rows");
+                    return None;
                 }
                 if event.created_at.is_some_and(|at| at >= replay.until_ms) {
                     break;
                 }
                 record.feed(event);
             }
-            StreamUpdate::State(ConnectionState::Failed { .. }) => break,
+            StreamUpdate::State(ConnectionState::Failed { .. }) => {
+                tracing::warn!("the absence's replay was refused: told from the rows");
+                return None;
+            }
             _ => {}
         }
     }
@@ -86,7 +92,7 @@ pub(crate) async fn replay(
             Err(e) => tracing::warn!(error = %e, "the digest could not read a failed turn"),
         }
     }
-    record
+    Some(record)
 }
 
 #[cfg(test)]
@@ -185,7 +191,8 @@ mod tests {
                 until_ms,
             },
         )
-        .await;
+        .await
+        .expect("the replay was not cut");
         let spent = requests(&sim) - before;
         assert!(
             spent <= 5,
