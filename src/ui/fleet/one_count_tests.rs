@@ -13,6 +13,7 @@ use crate::fleet::announced::Announced;
 use crate::fleet::news::announcement;
 use crate::fleet::pacer::{HOLD, Pacer, WINDOW};
 use crate::fleet::trace::Trace;
+use crate::session::attention::Attention;
 use crate::ui::inbox::InboxView;
 use gobare_api::model::{Event, EventPayload};
 
