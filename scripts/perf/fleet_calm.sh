@@ -44,7 +44,7 @@ tmux -f /dev/null new -d -s "$NAME" -x 160 -y 48 \
   "XDG_STATE_HOME=$XDG_STATE_HOME XDG_CONFIG_HOME=$XDG_CONFIG_HOME GOBARE_API=$API GOBARE_TOKEN=$TOKEN exec $BIN fleet"
 if [ "$MODE" = inbox ]; then
   sleep 1
-  "$BIN" report --since 1h >"$WORK/report.out" 2>&1 &
+  GOBARE_API=$API GOBARE_TOKEN=$TOKEN "$BIN" report --since 1h >"$WORK/report.out" 2>&1 &
   REPORT=$!
   tmux send-keys -t "$NAME" F3
   i=0

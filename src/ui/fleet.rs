@@ -769,4 +769,6 @@ mod labels_tests;
 #[cfg(test)]
 mod one_count_tests;
 #[cfg(test)]
+mod order_tests;
+#[cfg(test)]
 mod usage_tests;

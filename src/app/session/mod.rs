@@ -41,7 +41,6 @@ mod search;
 mod timers;
 mod token_scopes;
 
-#[cfg(debug_assertions)]
 pub(crate) use crate::keys::Intent;
 pub(crate) use msg::AppMsg;
 pub(crate) use options::AppOptions;
@@ -50,10 +49,12 @@ use std::time::Instant;
 
 use tokio::sync::mpsc;
 
+#[cfg(debug_assertions)]
+use crate::app::shared::debug_panic;
 use crate::app::shared::frame::FrameScheduler;
 use crate::app::shared::memory::LockOrRecover;
 use crate::app::shared::stats::Stats;
-use crate::app::shared::{debug_panic, heap, shell, unsaved};
+use crate::app::shared::{heap, shell, unsaved};
 use crate::session::{Notice, Session, Severity, Update};
 use crate::store::StateStore;
 use crate::terminal::Tui;
