@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use gobare_api::client::{ApiClient, Order, Page};
 use gobare_api::error::ApiErrorKind;
+use gobare_api::schedule::RequestClass;
 use gobare_api::stream::StreamOptions;
 use gobare_api::text;
 use tokio::sync::mpsc;
@@ -249,6 +250,8 @@ struct Queue {
     queued: HashSet<(String, Read)>,
     /// The last read came from the `first` lane: the next comes from `again`, if any.
     took_first: bool,
+    /// The last read came from the deadlines' lane.
+    took_deadline: bool,
 }
 
 impl Queue {
@@ -317,8 +320,10 @@ impl Queue {
     }
 
     fn pop(&mut self) -> Option<(String, Read)> {
+        self.took_deadline = false;
         if let Some(entry) = self.deadlines.pop_front() {
             self.queued.remove(&entry);
+            self.took_deadline = true;
             return Some(entry);
         }
         let again = match (self.first.is_empty(), self.again.is_empty()) {
@@ -397,16 +402,24 @@ async fn run(
             }
         };
         pacer.take().await;
-        let read = read(&reads, id, what).await;
+        // A decision's deadline is what the inbox shows of it: asked as what is on screen,
+        // ahead of the fleet's other background reads (first messages, todos), within
+        // this reader's own pace.
+        let class = if queue.took_deadline {
+            RequestClass::OnScreen
+        } else {
+            RequestClass::Background
+        };
+        let read = read(&reads, id, what, class).await;
         if found.send(read).is_err() {
             return;
         }
     }
 }
 
-/// One read of session `id`.
-async fn read(reads: &Reads, id: String, what: Read) -> DetailsRead {
-    let client = &reads.client;
+/// One read of session `id`, as a request of `class`.
+async fn read(reads: &Reads, id: String, what: Read, class: RequestClass) -> DetailsRead {
+    let client = &reads.client.with_class(class);
     let mut read = DetailsRead {
         id,
         turns: None,
@@ -627,6 +640,12 @@ mod tests {
         };
         assert_eq!((usage_of("w1"), usage_of("w2")), (1, 1), "{popped:?}");
         assert_eq!(popped.len(), 13, "nothing else lost or doubled: {popped:?}");
+        q.push(deadline("w3"));
+        q.push(ask("a", Wanted::USAGE, true));
+        assert_eq!(q.pop(), Some(want("w3", Read::Usage)));
+        assert!(q.took_deadline, "asked as what is on screen");
+        assert_eq!(q.pop(), Some(want("a", Read::Usage)));
+        assert!(!q.took_deadline);
     }
 
     #[tokio::test(start_paused = true)]
