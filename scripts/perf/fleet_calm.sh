@@ -39,7 +39,9 @@ else
 fi
 SIM=$!
 trap 'tmux kill-session -t $NAME 2>/dev/null || true; kill $SIM 2>/dev/null || true' EXIT
-sleep 3
+# WARM: seconds the simulator runs before the fleet opens (its sessions reach their waits
+# in the first few).
+sleep "${WARM:-3}"
 tmux -f /dev/null new -d -s "$NAME" -x 160 -y 48 \
   "XDG_STATE_HOME=$XDG_STATE_HOME XDG_CONFIG_HOME=$XDG_CONFIG_HOME GOBARE_API=$API GOBARE_TOKEN=$TOKEN exec $BIN fleet"
 if [ "$MODE" = inbox ]; then
