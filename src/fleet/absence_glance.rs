@@ -65,9 +65,10 @@ pub(crate) fn lines(
         Tone::Head,
         format!(
             "Since the fleet was last seen{ago}: {changed} session{} changed, {} failed, \
-             {need_you} need you",
+             {need_you} need{} you",
             s(changed),
-            failed.len()
+            failed.len(),
+            if need_you == 1 { "s" } else { "" }
         ),
     )];
     out.push((

@@ -2,8 +2,9 @@
 //! restart), or focus comes back after `[away] unfocused_minutes`, what moved since is
 //! shown at the top of the fleet until Esc, built from what the fleet reads anyway
 //! ([`crate::away::fleet_record`]): the org stream while focus was away, or replayed from
-//! the cursor kept when the fleet was last seen. When it was last seen, and the stream's
-//! cursor then, are written when it is left.
+//! the cursor kept when the fleet was last seen — or, with no cursor kept or its replay cut,
+//! told from the rows ([`crate::fleet::absence_glance`]). When it was last seen, and the
+//! stream's cursor then, are written when it is left.
 
 use std::time::Instant;
 
