@@ -37,7 +37,7 @@ mod tests {
     use crate::fleet::model::FleetModel;
     use gobare_api::auth::Token;
     use gobare_api::client::{ClientOptions, SessionFilter};
-    use gobare_api::model::{SessionStatus, TurnStatus};
+    use gobare_api::model::SessionStatus;
     use gobare_sim::{SimConfig, Simulator};
     use std::time::Duration;
 
@@ -69,21 +69,35 @@ mod tests {
         .unwrap();
         let client =
             ApiClient::new(ClientOptions::new(sim.url(), Token::new(sim.token()))).unwrap();
-        // The fleet was last seen here, and kept no cursor.
+        // The simulator's fleet settles (its sessions reach their waits and failures);
+        // then the fleet was last seen, and kept no cursor.
+        let page = Page::default().with_limit(100);
+        until(
+            "the fleet's thirty waits",
+            async || client.list_sessions(&page).await.ok(),
+            |l| {
+                l.as_ref().is_some_and(|l| {
+                    l.data
+                        .iter()
+                        .filter(|s| !s.required_actions.is_empty())
+                        .count()
+                        >= 30
+                })
+            },
+        )
+        .await;
         let since_ms = gobare_api::clock::unix_ms();
         let seq = sim.last_seq();
         let failing = sim.create_session(Some("weekly report"));
         sim.send_message(&failing, "weekly run #error");
         let asking = sim.create_session(Some("restart the worker"));
         sim.send_message(&asking, "restart the worker #approval");
-        let newest = Page::ordered(Order::Desc).with_limit(1);
         until(
-            "the failed turn",
-            async || client.list_turns(&failing, &newest).await.ok(),
-            |t| {
-                t.as_ref()
-                    .and_then(|l| l.data.first())
-                    .is_some_and(|t| t.status == TurnStatus::Failed)
+            "the session failed",
+            async || client.get_session(&failing).await.ok(),
+            |s| {
+                s.as_ref()
+                    .is_some_and(|s| s.status == SessionStatus::Failed)
             },
         )
         .await;

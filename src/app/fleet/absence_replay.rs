@@ -47,8 +47,14 @@ pub(crate) async fn replay(
     options.profile = stream::StreamProfile::EVENTS_ONLY;
     let mut handle = stream::spawn(options);
     let deadline = Instant::now() + LONGEST;
+    // Quiet counts once the stream is open: a slow connect is not a caught-up replay.
+    let mut open = false;
     loop {
-        let wait = (Instant::now() + QUIET).min(deadline);
+        let wait = if open {
+            (Instant::now() + QUIET).min(deadline)
+        } else {
+            deadline
+        };
         let Ok(Some(update)) = tokio::time::timeout_at(wait, handle.updates.recv()).await else {
             break;
         };
@@ -63,6 +69,9 @@ pub(crate) async fn replay(
                     break;
                 }
                 record.feed(event);
+            }
+            StreamUpdate::State(ConnectionState::Open { .. } | ConnectionState::Live) => {
+                open = true;
             }
             StreamUpdate::State(ConnectionState::Failed { .. }) => {
                 tracing::warn!("the absence's replay was refused: told from the rows");
@@ -119,6 +128,51 @@ mod tests {
 
     fn requests(sim: &Simulator) -> usize {
         sim.request_counts().values().sum()
+    }
+
+    /// A replay the server cuts (`gobare.replay_truncated`: more was owed than it replays
+    /// on one connect) tells nothing, rather than an absence with a hole in it: the
+    /// fleet then tells it from its rows (`FleetMsg::AwayCut`).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_replay_cut_short_tells_nothing() {
+        let sim = Simulator::start(SimConfig {
+            replay_cap: 20,
+            ..SimConfig::for_tests()
+        })
+        .await
+        .unwrap();
+        let client =
+            ApiClient::new(ClientOptions::new(sim.url(), Token::new(sim.token()))).unwrap();
+        let (cursor, since_ms) = (sim.last_seq(), gobare_api::clock::unix_ms());
+        let busy = sim.create_session(Some("busy"));
+        for i in 0..30 {
+            sim.emit(
+                &busy,
+                gobare_api::model::EventPayload::UserMessage(gobare_api::model::Text {
+                    text: format!("message {i}"),
+                }),
+            );
+        }
+        until("30 events", async || sim.last_seq(), |s| *s >= cursor + 30).await;
+        let options = StreamOptions {
+            api: sim.url(),
+            token: Token::new(sim.token()),
+            target: StreamTarget::Org { root: None },
+            ..StreamOptions::default()
+        };
+        let replayed = replay(
+            client,
+            options,
+            Arc::new(Mutex::new(FleetModel::new())),
+            // No end but the cut: only the truncation can end this replay early.
+            Replay {
+                since_ms,
+                cursor,
+                until_ms: i64::MAX,
+            },
+        )
+        .await;
+        assert!(replayed.is_none(), "a cut replay told as whole");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
