@@ -3,6 +3,7 @@
 //! (`app::fleet`).
 
 pub(crate) mod absence_digest;
+pub(crate) mod absence_glance;
 pub(crate) mod announced;
 pub(crate) mod bands;
 pub mod inbox;

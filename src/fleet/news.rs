@@ -25,6 +25,9 @@ pub struct FleetNews {
     /// How many pieces of news this one tells (several gathered into one: see
     /// [`super::pacer`]).
     pub(crate) count: usize,
+    /// How many sessions need the person as it is told: the fleet's one count
+    /// ([`FleetModel::needing_you`], the header's), set when the pacer tells it.
+    pub(crate) need_you: Option<usize>,
 }
 
 impl FleetNews {
@@ -69,6 +72,7 @@ pub(crate) fn announcement(model: &FleetModel, id: String, call: &str) -> Option
         call: Some(call.to_string()),
         what: needs.as_str().replace('_', " "),
         count: 1,
+        need_you: None,
     })
 }
 

@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::news::FleetNews;
+use super::model::FleetModel;
+use super::news::{FleetNews, still_true};
 use crate::notify::kind::NotifyKind;
 
 /// How long a need must hold before it is told.
@@ -55,6 +56,12 @@ impl Pacer {
         })
     }
 
+    /// What to tell now of `model`'s news: [`Self::take_due`] with the fleet's one count
+    /// of who needs the person and what is still true of it, both from `model`.
+    pub(crate) fn take_due_of(&mut self, now: Instant, model: &FleetModel) -> Option<FleetNews> {
+        self.take_due(now, model.needing_you(), |news| still_true(model, news))
+    }
+
     /// One notification for what has held and is still true (`holds`), when the window
     /// allows one; what stopped being true is dropped untold. `needing_you`: how many
     /// sessions need the person now (the fleet's one count), said when several are told.
@@ -85,7 +92,9 @@ impl Pacer {
         }
         self.last_told = Some(now);
         let overflow = std::mem::take(&mut self.overflow);
-        Some(coalesced(ripe, overflow, needing_you))
+        let mut told = coalesced(ripe, overflow, needing_you);
+        told.need_you = Some(needing_you);
+        Some(told)
     }
 }
 
@@ -107,8 +116,13 @@ fn coalesced(mut ripe: Vec<FleetNews>, overflow: usize, needing_you: usize) -> F
         )
     };
     let all_needs = needs(first.kind) && ripe.iter().all(|n| needs(n.kind));
-    let said = if all_needs {
-        format!("{} need you", needing_you.max(count))
+    // The fleet's one count, as the header says it: two calls of one session, or news
+    // counted past what was kept, are not more sessions needing the person.
+    let said = if all_needs && needing_you > 0 {
+        format!(
+            "{needing_you} need{} you",
+            if needing_you == 1 { "s" } else { "" }
+        )
     } else {
         format!("{count} to look at")
     };

@@ -144,6 +144,12 @@ impl FleetWaits {
             .is_some_and(|w| w.clock.is_complete() && !w.clock.is_restored())
     }
 
+    /// Whether session `id`'s deadlines can be told: its running time known this run or
+    /// kept by an earlier one.
+    pub(crate) fn deadline_known(&self, id: &str) -> bool {
+        self.sessions.get(id).is_some_and(|w| w.clock.is_complete())
+    }
+
     /// Every known clock, to be kept across runs.
     pub(crate) fn clocks(&self) -> impl Iterator<Item = (&str, &WorkspaceClock)> {
         self.sessions

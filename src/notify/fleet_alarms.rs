@@ -134,6 +134,7 @@ fn told(row: &FleetRow, rung: Rung) -> FleetNews {
         call: rung.call,
         what: rung.what,
         count: 1,
+        need_you: None,
     }
 }
 

@@ -99,6 +99,10 @@ pub(crate) struct NotifyEvent {
     /// How many pieces of news this one stands for (the fleet gathers what comes close
     /// together into one; the session and the first are named).
     pub(crate) count: usize,
+    /// How many sessions need the person as it is told (the fleet's one count, what its
+    /// header, inbox and the terminal's title say); absent without a fleet.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) need_you: Option<usize>,
     /// Runs of the command that could not start since the last one that did (too many
     /// still running): counted here, not lost without a word.
     pub(crate) skipped: u64,
@@ -120,6 +124,7 @@ impl NotifyEvent {
             at: gobare_api::clock::unix_ms(),
             expires_at: None,
             count: 1,
+            need_you: None,
             skipped: 0,
         }
     }

@@ -28,20 +28,18 @@ fn most_rows(area: Rect) -> usize {
     usize::from(area.height / 2).saturating_sub(2).max(1)
 }
 
-/// The rows the banner takes at the top of `area` (0: none, too small a screen).
-pub(crate) fn height(area: Rect, digests: &[Digest], named: bool) -> u16 {
-    if area.height < 4 || area.width < 20 || digests.is_empty() {
+/// The rows a banner of `all` takes at the top of `area` (0: none, too small a screen).
+pub(crate) fn height_of(area: Rect, all: &[(Tone, String)]) -> u16 {
+    if area.height < 4 || area.width < 20 || all.is_empty() {
         return 0;
     }
-    let rows = all_lines(digests, named).len().min(most_rows(area));
+    let rows = all.len().min(most_rows(area));
     (rows as u16 + 2).min(area.height)
 }
 
-/// How far the banner can scroll in `area` (0: it shows every line).
-pub(crate) fn scroll_room(area: Rect, digests: &[Digest], named: bool) -> usize {
-    all_lines(digests, named)
-        .len()
-        .saturating_sub(most_rows(area))
+/// How far a banner of `all` can scroll in `area` (0: it shows every line).
+pub(crate) fn scroll_room_of(area: Rect, all: &[(Tone, String)]) -> usize {
+    all.len().saturating_sub(most_rows(area))
 }
 
 /// The banner over the top of `area`. Returns the rows it took.
@@ -54,11 +52,32 @@ pub(crate) fn render(
     scroll: usize,
     theme: &Theme,
 ) -> u16 {
-    let height = height(area, digests, named);
+    if digests.is_empty() {
+        return 0;
+    }
+    render_lines(
+        area,
+        buf,
+        &all_lines(digests, named),
+        away_ms,
+        scroll,
+        theme,
+    )
+}
+
+/// A banner of the lines `all` over the top of `area`. Returns the rows it took.
+pub(crate) fn render_lines(
+    area: Rect,
+    buf: &mut Buffer,
+    all: &[(Tone, String)],
+    away_ms: i64,
+    scroll: usize,
+    theme: &Theme,
+) -> u16 {
+    let height = height_of(area, all);
     if height == 0 {
         return 0;
     }
-    let all = all_lines(digests, named);
     let rows = most_rows(area);
     let from = scroll.min(all.len().saturating_sub(rows));
     let body = &all[from..(from + rows).min(all.len())];

@@ -4,24 +4,26 @@
 //! In the list a letter is a command (`n`, `r`, `d`, `f`, `q`, `/`) or does nothing; text is
 //! typed only in the visible filter or rename line. Delete and fork ask first.
 
-use crate::outputs::times::{age, age_changes_in, age_parts};
+use crate::outputs::times::{age_changes_in, age_parts};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
-use ratatui::text::{Line, Span};
+use ratatui::text::Span;
 use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::fleet::bands::Bands;
-use crate::fleet::model::{FleetModel, FleetRow};
+use crate::fleet::model::FleetModel;
 use crate::fleet::order::{Shown, SortBy, ordered_by};
-use crate::session::attention::Attention;
 use crate::ui::theme::Theme;
 use drawn_rows::{DrawnRows, RowKey};
-use gobare_api::model::WorkspaceState;
 use gobare_api::text;
+use line_edit::{Edited, LineEdit};
+use rows::{at_tick, header, label, row, turn_seconds};
 
 mod drawn_rows;
+mod line_edit;
+mod mode_line;
+mod rows;
 mod usage_cell;
 
 /// What a key in the fleet asks the caller to do.
@@ -66,13 +68,13 @@ enum FleetMode {
     /// Typing the filter.
     Filter,
     /// Typing a new title for the session.
-    Rename { id: String, title: String },
+    Rename { id: String, title: LineEdit },
     /// Asking before deleting the session.
     ConfirmDelete { id: String, label: String },
     /// Asking before forking the session.
     ConfirmFork { id: String, label: String },
     /// Typing the session's labels, `key=value` pairs.
-    Labels { id: String, text: String },
+    Labels { id: String, text: LineEdit },
     /// Asking before setting the approval mode of the sessions shown (`M` again: the
     /// next mode).
     ConfirmMode {
@@ -234,10 +236,9 @@ impl FleetView {
         }
         match &mut self.mode {
             FleetMode::Filter => self.filter.push(c),
-            FleetMode::Rename { title, .. } if title.chars().count() < RENAME_CHARS => {
-                title.push(c)
+            FleetMode::Rename { title: line, .. } | FleetMode::Labels { text: line, .. } => {
+                line.type_char(c)
             }
-            FleetMode::Labels { text, .. } if text.chars().count() < LABELS_CHARS => text.push(c),
             _ => {}
         }
         FleetAction::Consumed
@@ -265,22 +266,13 @@ impl FleetView {
                 }
                 FleetAction::Consumed
             }
-            FleetMode::Rename { id, mut title } => match key {
-                FleetKey::Cancel => FleetAction::Consumed,
-                FleetKey::Done => {
-                    let title = title.trim().to_string();
+            FleetMode::Rename { id, mut title } => match title.key(key) {
+                Edited::Cancelled => FleetAction::Consumed,
+                Edited::Done => {
+                    let title = title.text().trim().to_string();
                     FleetAction::Rename(id, (!title.is_empty()).then_some(title))
                 }
-                FleetKey::Erase | FleetKey::EraseAll => {
-                    if key == FleetKey::Erase {
-                        title.pop();
-                    } else {
-                        title.clear();
-                    }
-                    self.mode = FleetMode::Rename { id, title };
-                    FleetAction::Consumed
-                }
-                _ => {
+                Edited::Editing => {
                     self.mode = FleetMode::Rename { id, title };
                     FleetAction::Consumed
                 }
@@ -301,9 +293,9 @@ impl FleetView {
                     FleetAction::Consumed
                 }
             },
-            FleetMode::Labels { id, mut text } => match key {
-                FleetKey::Cancel => FleetAction::Consumed,
-                FleetKey::Done => match crate::sessions::labels::parse(&text) {
+            FleetMode::Labels { id, mut text } => match text.key(key) {
+                Edited::Cancelled => FleetAction::Consumed,
+                Edited::Done => match crate::sessions::labels::parse(text.text()) {
                     Ok(labels) => FleetAction::SetLabels(id, labels),
                     Err(why) => {
                         self.message = Some((format!("not sent: {why}"), true));
@@ -311,16 +303,7 @@ impl FleetView {
                         FleetAction::Consumed
                     }
                 },
-                FleetKey::Erase | FleetKey::EraseAll => {
-                    if key == FleetKey::Erase {
-                        text.pop();
-                    } else {
-                        text.clear();
-                    }
-                    self.mode = FleetMode::Labels { id, text };
-                    FleetAction::Consumed
-                }
-                _ => {
+                Edited::Editing => {
                     self.mode = FleetMode::Labels { id, text };
                     FleetAction::Consumed
                 }
@@ -409,7 +392,7 @@ impl FleetView {
                 // Editing starts from the labels as they are.
                 self.mode = FleetMode::Labels {
                     id,
-                    text: self.selected_labels.clone(),
+                    text: LineEdit::new(&self.selected_labels, LABELS_CHARS),
                 };
                 return FleetAction::Consumed;
             }
@@ -427,7 +410,7 @@ impl FleetView {
                     // Rename starts from the title as it is: a fix is an edit, not a retype.
                     FleetKey::Rename => FleetMode::Rename {
                         id,
-                        title: self.selected_title.chars().take(RENAME_CHARS).collect(),
+                        title: LineEdit::new(&self.selected_title, RENAME_CHARS),
                     },
                     FleetKey::Delete => FleetMode::ConfirmDelete { id, label },
                     _ => FleetMode::ConfirmFork { id, label },
@@ -736,94 +719,6 @@ impl FleetView {
             }
         }
     }
-
-    fn mode_line(&self, width: usize, theme: &Theme) -> Line<'static> {
-        let (line, style) = match &self.mode {
-            FleetMode::Filter => (
-                format!(
-                    "  filter: {}▏  Enter keep · Esc clear",
-                    text::line(&self.filter)
-                ),
-                theme.accent,
-            ),
-            FleetMode::Rename { title, .. } => (
-                format!(
-                    "  new title: {}▏  Enter save (empty clears) · Ctrl+U clear · Esc cancel",
-                    text::line(title)
-                ),
-                theme.accent,
-            ),
-            FleetMode::ConfirmDelete { label, .. } => (
-                format!(
-                    "  Delete “{}”? Its transcript, turns and artifacts are hard-deleted with it. y delete · n keep",
-                    text::one_line(label, 60)
-                ),
-                theme.warning,
-            ),
-            FleetMode::Labels { text, .. } => match &self.message {
-                Some((why, true)) => (
-                    format!(
-                        "  {} — labels: {}▏  Enter save · Esc cancel",
-                        text::line(why),
-                        text::line(text)
-                    ),
-                    theme.error,
-                ),
-                _ => (
-                    format!(
-                        "  labels (key=value, spaces between): {}▏  Enter save (empty clears) · Ctrl+U clear · Esc cancel",
-                        text::line(text)
-                    ),
-                    theme.accent,
-                ),
-            },
-            FleetMode::ConfirmMode { ids, mode } => (
-                format!(
-                    "  Set approval mode {mode} on the {} session{} shown (from each one's next turn)? y set · M next mode · n cancel",
-                    ids.len(),
-                    if ids.len() == 1 { "" } else { "s" },
-                ),
-                theme.warning,
-            ),
-            FleetMode::ConfirmFork { label, .. } => (
-                format!(
-                    "  Fork “{}” into a new session (its workspace and transcript as they are now)? y fork · n cancel",
-                    text::one_line(label, 60)
-                ),
-                theme.warning,
-            ),
-            FleetMode::List => match &self.message {
-                Some((message, error)) => (
-                    format!("  {}", text::line(message)),
-                    if *error { theme.error } else { theme.dim },
-                ),
-                None if self.filter.is_empty() && self.selected_usage_age.is_some() => (
-                    format!(
-                        "  usage read {} ago; counted on since (the fleet could not read it again)",
-                        crate::outputs::times::duration(self.selected_usage_age.unwrap_or(0))
-                    ),
-                    theme.warning,
-                ),
-                None if !self.filter.is_empty() => (
-                    format!(
-                        "  filter: {} (/ to change, Esc to clear){}",
-                        text::line(&self.filter),
-                        if self.filter.contains('=') {
-                            "; labels are matched here, in the fleet"
-                        } else {
-                            ""
-                        }
-                    ),
-                    theme.dim,
-                ),
-                None => (String::new(), theme.dim),
-            },
-        };
-        Line::from(Span::styled(
-            text::truncate(&line, width).into_owned(),
-            style,
-        ))
-    }
 }
 
 /// Resets every cell of `area`, as the `Clear` widget does, but a row at a time: `Clear`
@@ -863,277 +758,6 @@ pub(crate) fn visible_offset(offset: usize, selected: usize, rows: usize) -> usi
     }
 }
 
-fn label(row: &FleetRow) -> (&str, bool) {
-    match row.label() {
-        Some(label) => (label, row.title.is_some()),
-        None => (UNTITLED, false),
-    }
-}
-
-/// The columns after the label and status that a row of `width` shows: all of them when
-/// they fit beside a label of [`LABEL_MIN_COLS`], else the least useful dropped first
-/// (artifacts, usage, workspace, queue, last activity, then the turn), never a cut column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Columns {
-    turn: bool,
-    queue: bool,
-    workspace: bool,
-    artifacts: bool,
-    usage: bool,
-    age: bool,
-}
-
-/// The label keeps at least this much before a column is given up for it.
-const LABEL_MIN_COLS: usize = 24;
-
-impl Columns {
-    const ALL: Columns = Columns {
-        turn: true,
-        queue: true,
-        workspace: true,
-        artifacts: true,
-        usage: true,
-        age: true,
-    };
-
-    fn for_width(width: usize) -> Columns {
-        let mut columns = Columns::ALL;
-        let drops: [fn(&mut Columns); 6] = [
-            |c| c.artifacts = false,
-            |c| c.usage = false,
-            |c| c.workspace = false,
-            |c| c.queue = false,
-            |c| c.age = false,
-            |c| c.turn = false,
-        ];
-        for drop in drops {
-            if width >= columns.fixed() + LABEL_MIN_COLS {
-                break;
-            }
-            drop(&mut columns);
-        }
-        columns
-    }
-
-    /// Columns taken besides the label: the marker, the status and each shown column
-    /// with its leading space, and one at the end.
-    fn fixed(self) -> usize {
-        let shown = |on: bool, cols: usize| if on { cols + 1 } else { 0 };
-        2 + STATUS_COLS
-            + 1
-            + shown(self.turn, TURN_COLS)
-            + shown(self.queue, QUEUE_COLS)
-            + shown(self.workspace, WORKSPACE_COLS)
-            + shown(self.artifacts, ARTIFACT_COLS)
-            + shown(self.usage, USAGE_COLS)
-            + shown(self.age, AGE_COLS)
-            + 1
-    }
-
-    /// The label's columns: what the others leave, but at least half a very narrow screen
-    /// (the line is cut there instead).
-    fn label(self, width: usize) -> usize {
-        width
-            .saturating_sub(self.fixed())
-            .max((width / 2).min(LABEL_MIN_COLS))
-    }
-}
-
-/// `text` right- or left-aligned in `cols` with its leading space, when `on`.
-fn column(on: bool, text: &str, cols: usize, right: bool) -> String {
-    match (on, right) {
-        (false, _) => String::new(),
-        (true, true) => format!(" {text:>cols$}"),
-        (true, false) => format!(" {text:<cols$}"),
-    }
-}
-
-fn header(width: usize, sort: SortBy, theme: &Theme) -> Line<'static> {
-    let c = Columns::for_width(width);
-    let label_cols = c.label(width);
-    // Which order each band is in, where the eye reads the columns (`s` changes it).
-    let session = format!("Session · by {}", sort.label());
-    let text = format!(
-        "  {:<label_cols$} {:<STATUS_COLS$}{}{}{}{}{}{}",
-        text::truncate(&session, label_cols),
-        "Status",
-        column(c.turn, "Turn", TURN_COLS, false),
-        column(c.queue, "Q", QUEUE_COLS, true),
-        column(c.workspace, "Workspace", WORKSPACE_COLS, false),
-        column(c.artifacts, "Art", ARTIFACT_COLS, true),
-        column(c.usage, "Usage", USAGE_COLS, true),
-        column(c.age, "Last", AGE_COLS, true),
-    );
-    Line::from(Span::styled(
-        text::truncate(&text, width).into_owned(),
-        theme.dim,
-    ))
-}
-
-fn row(
-    shown: &Shown<'_>,
-    usage: &usage_cell::UsageCell,
-    selected: bool,
-    width: usize,
-    theme: &Theme,
-    now_ms: i64,
-) -> Line<'static> {
-    let r = shown.row;
-    let c = Columns::for_width(width);
-    let label_cols = c.label(width);
-    let (text_label, titled) = label(r);
-    let indent = if shown.depth == 0 {
-        String::new()
-    } else {
-        // Past a few levels the indent would only push the label off the row.
-        let levels = usize::from(shown.depth - 1).min(MAX_INDENT_LEVELS);
-        format!("{}└ ", "  ".repeat(levels))
-    };
-    let labels = crate::sessions::labels::words_of(&r.labels)
-        .map(|l| format!("  [{l}]"))
-        .unwrap_or_default();
-    let label_text = format!("{indent}{text_label}{labels}");
-    let label_style = if titled { theme.text } else { theme.dim };
-    let (status, status_style) = status_label(r, theme);
-    let turn = turn_label(r, now_ms);
-    let queue = if r.queued > 0 {
-        format!("+{}", r.queued)
-    } else {
-        String::new()
-    };
-    let (workspace, workspace_style) = workspace_label(r.workspace.as_ref(), theme);
-    let artifacts = if r.artifacts > 0 {
-        r.artifacts.to_string()
-    } else {
-        String::new()
-    };
-    let marker = if selected { "› " } else { "  " };
-    // Columns of one style share a span: fewer spans, less to lay out per frame. Status,
-    // clock and counts are ASCII this client wrote; the workspace state is the server's.
-    let middle = format!(
-        "{}{} ",
-        column(c.turn, &turn, TURN_COLS, false),
-        column(c.queue, &queue, QUEUE_COLS, true),
-    );
-    // An old read is marked where the figure is (its age on the selected row's line).
-    let stale = usage.stale_ms.is_some();
-    let usage_text = if stale {
-        format!("{}?", usage.text)
-    } else {
-        usage.text.clone()
-    };
-    let figures = format!(
-        "{}{}",
-        column(c.artifacts, &artifacts, ARTIFACT_COLS, true),
-        column(c.usage && !stale, &usage_text, USAGE_COLS, true),
-    );
-    let stale_usage = column(c.usage && stale, &usage_text, USAGE_COLS, true);
-    let last = column(c.age, &age(now_ms - r.last_activity), AGE_COLS, true);
-    let mut spans = vec![
-        Span::styled(marker, theme.accent),
-        padded(&label_text, label_cols, label_style),
-        Span::styled(format!(" {status:<STATUS_COLS$}"), status_style),
-        Span::styled(middle, theme.accent),
-    ];
-    if c.workspace {
-        spans.push(padded(&workspace, WORKSPACE_COLS, workspace_style));
-    }
-    spans.push(Span::styled(figures, theme.dim));
-    if !stale_usage.is_empty() {
-        spans.push(Span::styled(stale_usage, theme.warning));
-    }
-    spans.push(Span::styled(last, theme.dim));
-    if selected {
-        for span in &mut spans {
-            span.style = span.style.patch(theme.selection);
-        }
-    }
-    // Narrow screens: cut the whole line rather than let columns collide.
-    if label_cols + c.fixed() <= width {
-        return Line::from(spans);
-    }
-    let mut left = width;
-    let spans = spans
-        .into_iter()
-        .filter_map(|span| {
-            if left == 0 {
-                return None;
-            }
-            let text = text::truncate(&span.content, left).into_owned();
-            left -= text::width(&text).min(left);
-            Some(Span::styled(text, span.style))
-        })
-        .collect::<Vec<_>>();
-    Line::from(spans)
-}
-
-fn status_label(row: &FleetRow, theme: &Theme) -> (String, Style) {
-    match row.attention() {
-        Attention::NeedsYou => match row.needs() {
-            Some(needs) => (
-                format!("needs you: {}", needs.as_str().replace('_', " ")),
-                theme.badge,
-            ),
-            None => ("needs you".into(), theme.badge),
-        },
-        Attention::Failed => ("failed".into(), theme.error),
-        Attention::Working => ("working".into(), theme.accent),
-        Attention::Idle => ("idle".into(), theme.dim),
-    }
-}
-
-/// How long the current turn has run, in whole seconds.
-/// Ms from `now_ms` until the whole second at or after `tick_ms + ms`: what changes `ms`
-/// after a tick shows at the tick that follows.
-fn at_tick(tick_ms: i64, ms: i64, now_ms: i64) -> i64 {
-    let at = tick_ms + ms;
-    let at = at + (1000 - at.rem_euclid(1000)) % 1000;
-    (at - now_ms).max(1)
-}
-
-fn turn_seconds(row: &FleetRow, now_ms: i64) -> Option<u64> {
-    row.turn_started_at
-        .map(|started| ((now_ms - started).max(0) / 1000) as u64)
-}
-
-/// The current turn's elapsed time and todo progress: "3m 12s 2/5".
-fn turn_label(row: &FleetRow, now_ms: i64) -> String {
-    let Some(elapsed) = turn_seconds(row, now_ms) else {
-        return String::new();
-    };
-    let elapsed = seconds(elapsed);
-    match row.todos {
-        Some((done, total)) if total > 0 => format!("{elapsed} {done}/{total}"),
-        _ => elapsed,
-    }
-}
-
-/// A duration of whole seconds as every screen of the app says one: "42s", "3m 12s".
-fn seconds(secs: u64) -> String {
-    crate::outputs::times::duration(i64::try_from(secs.saturating_mul(1000)).unwrap_or(i64::MAX))
-}
-
-fn workspace_label(state: Option<&WorkspaceState>, theme: &Theme) -> (String, Style) {
-    match state {
-        Some(WorkspaceState::Unknown) => ("starting".into(), theme.dim),
-        Some(WorkspaceState::Running) => ("running".into(), theme.ok),
-        Some(WorkspaceState::Paused) => ("paused".into(), theme.dim),
-        Some(WorkspaceState::Destroyed) => ("destroyed".into(), theme.dim),
-        Some(WorkspaceState::Recovering) => ("recovering".into(), theme.warning),
-        Some(WorkspaceState::RecoveryFailed) => ("recovery failed".into(), theme.error),
-        Some(WorkspaceState::Other(s)) => (text::line(s).into_owned(), theme.dim),
-        None => ("unknown".into(), theme.dim),
-    }
-}
-
-/// Sanitized text cut or padded to exactly `cols` cells.
-fn padded(raw: &str, cols: usize, style: Style) -> Span<'static> {
-    let line = text::line(raw);
-    let cut = text::truncate(&line, cols);
-    let pad = cols.saturating_sub(text::width(&cut));
-    Span::styled(format!("{cut}{}", " ".repeat(pad)), style)
-}
-
 #[cfg(test)]
 mod tests;
 
@@ -1142,5 +766,9 @@ mod calm;
 
 #[cfg(test)]
 mod labels_tests;
+#[cfg(test)]
+mod one_count_tests;
+#[cfg(test)]
+mod order_tests;
 #[cfg(test)]
 mod usage_tests;

@@ -337,38 +337,125 @@ fn every_deadline_known(model: &FleetModel) -> bool {
             .all(|i| !matches!(i.deadline, Deadline::Unknown))
 }
 
-#[tokio::test]
-async fn deadlines_are_known_for_a_fleet_opened_after_its_workspaces_started_and_after_a_restart() {
-    let rig = Rig::start(SimConfig::for_tests().with_fleet(12)).await;
-    // Every decision asked before the fleet opens: its org stream, live from then, never
-    // sees a workspace start.
-    let asked = tokio::time::timeout(WAIT, async {
+/// The sessions of the simulator's fleet waiting on a decision, once at least `at_least` wait
+/// (asked before the fleet opens: its org stream, live from then, never sees a workspace
+/// start).
+async fn waiting_sessions(rig: &Rig, at_least: usize) -> std::collections::BTreeSet<String> {
+    let asked = tokio::time::timeout(Duration::from_secs(60), async {
         loop {
             let page = gobare_api::client::Page::default().with_limit(100);
             let listed = rig.client.list_sessions(&page).await.unwrap();
-            let waiting: usize = listed.data.iter().map(|s| s.required_actions.len()).sum();
-            if waiting >= 6 {
-                return;
+            let waiting: std::collections::BTreeSet<String> = listed
+                .data
+                .iter()
+                .filter(|s| !s.required_actions.is_empty())
+                .map(|s| s.id.clone())
+                .collect();
+            if waiting.len() >= at_least {
+                return waiting;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     })
     .await;
-    assert!(
-        asked.is_ok(),
-        "the simulator's fleet never waited on six decisions"
-    );
+    asked.unwrap_or_else(|_| panic!("the simulator's fleet never waited on {at_least} decisions"))
+}
+
+/// The reads each row gets of its own (turns, usage, artifacts), in the order the
+/// simulator received them, from `from` on its record.
+fn row_reads(rig: &Rig, from: usize) -> Vec<String> {
+    rig.sim.requests()[from..]
+        .iter()
+        .filter(|r| r.contains("/usage") || r.contains("/artifacts") || r.contains("/turns"))
+        .cloned()
+        .collect()
+}
+
+#[tokio::test]
+async fn deadlines_are_known_for_a_fleet_opened_after_its_workspaces_started_and_after_a_restart() {
+    let rig = Rig::start(SimConfig::for_tests().with_fleet(12)).await;
+    let waiting = waiting_sessions(&rig, 6).await;
     let fleet = live(&rig, Duration::from_secs(60));
     until(&fleet, "every decision's deadline, from usage", |m| {
         m.is_loaded() && every_deadline_known(m)
     })
     .await;
     drop(fleet);
+    // The usage route gone: only what the last run kept can say a deadline now.
+    rig.sim.set_faults(Faults {
+        usage_gone: true,
+        ..Faults::default()
+    });
     let again = live(&rig, Duration::from_secs(60));
-    until(&again, "every deadline again after a restart", |m| {
-        m.is_loaded() && every_deadline_known(m)
+    until(&again, "the restarted fleet's first listing", |m| {
+        m.is_loaded() && waiting.iter().all(|id| m.get(id).is_some())
     })
     .await;
+    let model = again.model();
+    let items = gobare_tui::fleet::inbox::items(
+        &model,
+        gobare_tui::deadline::WORKSPACE_LIFETIME_MS,
+        gobare_api::clock::unix_ms(),
+    );
+    let unknown: Vec<_> = items
+        .iter()
+        .filter(|i| matches!(i.deadline, gobare_tui::deadline::Deadline::Unknown))
+        .map(|i| (&i.session_id, i.unknown_why().short()))
+        .collect();
+    assert!(items.len() >= 6, "{items:?}");
+    assert!(unknown.is_empty(), "unknown after the restart: {unknown:?}");
+}
+
+/// Issue 48.3: on a fleet of 60 opened after its workspaces started, the usage of every
+/// session that waits on a decision is the first thing read of any row, ahead of the rows
+/// on screen: N waiting, every deadline known after N usage reads.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_waiting_decisions_usage_is_read_before_any_other_row_read() {
+    let rig = Rig::start(SimConfig::for_tests().with_fleet(60)).await;
+    let waiting = waiting_sessions(&rig, 30).await;
+    let from = rig.sim.requests().len();
+    let fleet = live(&rig, Duration::from_secs(60));
+    // Every row asked for at once, as a tall screen drawn at once asks for the rows in it.
+    fleet.want_details(&rig.sim.fleet());
+    let known = tokio::time::timeout(Duration::from_secs(120), async {
+        loop {
+            let changed = fleet.changed();
+            {
+                let m = fleet.model();
+                let items = gobare_tui::fleet::inbox::items(
+                    &m,
+                    gobare_tui::deadline::WORKSPACE_LIFETIME_MS,
+                    gobare_api::clock::unix_ms(),
+                );
+                if m.is_loaded()
+                    && items.len() >= waiting.len()
+                    && items
+                        .iter()
+                        .all(|i| !matches!(i.deadline, gobare_tui::deadline::Deadline::Unknown))
+                {
+                    return;
+                }
+            }
+            changed.await;
+        }
+    })
+    .await;
+    assert!(known.is_ok(), "the deadlines were never all known");
+    let reads = row_reads(&rig, from);
+    let n = waiting.len();
+    assert!(reads.len() >= n, "{reads:#?}");
+    let first: std::collections::BTreeSet<String> = reads[..n]
+        .iter()
+        .filter(|r| r.contains("/usage"))
+        .filter_map(|r| r.split('/').nth(3).map(str::to_string))
+        .collect();
+    assert_eq!(
+        first,
+        waiting,
+        "the first {n} row reads are the waiting sessions' usage: {:#?}",
+        &reads[..n + 5.min(reads.len() - n)]
+    );
+    rig.sim.shutdown().await;
 }
 
 /// Issue 49.7: an older server answers 404 on `…/usage` (no such route); that is a figure

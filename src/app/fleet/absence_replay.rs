@@ -2,7 +2,9 @@
 //! cursor the fleet kept when it was last seen: one stream, read until it reaches the
 //! moment the fleet opened (what follows the fleet sees live), then the latest turns of a
 //! few sessions that failed, for their reasons. A handful of requests whatever the
-//! fleet's size; nothing per session that merely moved.
+//! fleet's size; nothing per session that merely moved. A replay cut short (truncated, or
+//! the stream refused) tells nothing: the digest is then told from the rows
+//! ([`super::absence_glance`]).
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -34,20 +36,27 @@ pub(crate) struct Replay {
     pub(crate) visits: Option<crate::store::StateStore>,
 }
 
-/// The absence since `replay.since_ms`, from the org stream after `replay.cursor`.
+/// The absence since `replay.since_ms`, from the org stream after `replay.cursor`; `None`
+/// when the replay was cut short (what it missed would be told as if nothing happened).
 pub(crate) async fn replay(
     client: ApiClient,
     mut options: StreamOptions,
     model: Arc<Mutex<FleetModel>>,
     replay: Replay,
-) -> AbsenceRecord {
+) -> Option<AbsenceRecord> {
     let mut record = AbsenceRecord::new(replay.since_ms).with_visits(replay.visits.clone());
     options.from = Some(replay.cursor);
     options.profile = stream::StreamProfile::EVENTS_ONLY;
     let mut handle = stream::spawn(options);
     let deadline = Instant::now() + LONGEST;
+    // Quiet counts once the stream is open: a slow connect is not a caught-up replay.
+    let mut open = false;
     loop {
-        let wait = (Instant::now() + QUIET).min(deadline);
+        let wait = if open {
+            (Instant::now() + QUIET).min(deadline)
+        } else {
+            deadline
+        };
         let Ok(Some(update)) = tokio::time::timeout_at(wait, handle.updates.recv()).await else {
             break;
         };
@@ -55,15 +64,21 @@ pub(crate) async fn replay(
             StreamUpdate::Frame(frame) => {
                 let Ok(event) = &frame.event else { continue };
                 if let EventPayload::ReplayTruncated(_) = &event.payload {
-                    tracing::warn!("the absence's replay was cut short: the digest is partial");
-                    break;
+                    tracing::warn!("the absence's replay was cut short: told from the rows");
+                    return None;
                 }
                 if event.created_at.is_some_and(|at| at >= replay.until_ms) {
                     break;
                 }
                 record.feed(event);
             }
-            StreamUpdate::State(ConnectionState::Failed { .. }) => break,
+            StreamUpdate::State(ConnectionState::Open { .. } | ConnectionState::Live) => {
+                open = true;
+            }
+            StreamUpdate::State(ConnectionState::Failed { .. }) => {
+                tracing::warn!("the absence's replay was refused: told from the rows");
+                return None;
+            }
             _ => {}
         }
     }
@@ -88,7 +103,7 @@ pub(crate) async fn replay(
             Err(e) => tracing::warn!(error = %e, "the digest could not read a failed turn"),
         }
     }
-    record
+    Some(record)
 }
 
 #[cfg(test)]
@@ -115,6 +130,52 @@ mod tests {
 
     fn requests(sim: &Simulator) -> usize {
         sim.request_counts().values().sum()
+    }
+
+    /// A replay the server cuts (`gobare.replay_truncated`: more was owed than it replays
+    /// on one connect) tells nothing, rather than an absence with a hole in it: the
+    /// fleet then tells it from its rows (`FleetMsg::AwayCut`).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_replay_cut_short_tells_nothing() {
+        let sim = Simulator::start(SimConfig {
+            replay_cap: 20,
+            ..SimConfig::for_tests()
+        })
+        .await
+        .unwrap();
+        let client =
+            ApiClient::new(ClientOptions::new(sim.url(), Token::new(sim.token()))).unwrap();
+        let (cursor, since_ms) = (sim.last_seq(), gobare_api::clock::unix_ms());
+        let busy = sim.create_session(Some("busy"));
+        for i in 0..30 {
+            sim.emit(
+                &busy,
+                gobare_api::model::EventPayload::UserMessage(gobare_api::model::Text {
+                    text: format!("message {i}"),
+                }),
+            );
+        }
+        until("30 events", async || sim.last_seq(), |s| *s >= cursor + 30).await;
+        let options = StreamOptions {
+            api: sim.url(),
+            token: Token::new(sim.token()),
+            target: StreamTarget::Org { root: None },
+            ..StreamOptions::default()
+        };
+        let replayed = replay(
+            client,
+            options,
+            Arc::new(Mutex::new(FleetModel::new())),
+            // No end but the cut: only the truncation can end this replay early.
+            Replay {
+                since_ms,
+                cursor,
+                until_ms: i64::MAX,
+                visits: None,
+            },
+        )
+        .await;
+        assert!(replayed.is_none(), "a cut replay told as whole");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -188,7 +249,8 @@ mod tests {
                 visits: None,
             },
         )
-        .await;
+        .await
+        .expect("the replay was not cut");
         let spent = requests(&sim) - before;
         assert!(
             spent <= 5,

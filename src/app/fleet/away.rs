@@ -2,14 +2,16 @@
 //! restart), or focus comes back after `[away] unfocused_minutes`, what moved since is
 //! shown at the top of the fleet until Esc, built from what the fleet reads anyway
 //! ([`crate::away::fleet_record`]): the org stream while focus was away, or replayed from
-//! the cursor kept when the fleet was last seen. When it was last seen, and the stream's
-//! cursor then, are written when it is left.
+//! the cursor kept when the fleet was last seen — or, with no cursor kept or its replay cut,
+//! told from the rows ([`crate::fleet::absence_glance`]). When it was last seen, and the
+//! stream's cursor then, are written when it is left.
 
 use std::time::Instant;
 
 use super::absence_replay::Replay;
 use crate::away::config::AwaySettings;
 use crate::away::digest::Digest;
+use crate::away::lines::Tone;
 use crate::store::StateStore;
 use crate::ui::theme::Theme;
 use ratatui::buffer::Buffer;
@@ -37,7 +39,11 @@ pub(crate) struct FleetAway {
     since: Option<(i64, Option<u64>)>,
     /// Focus left at (monotonic, wall).
     unfocused: Option<(Instant, i64)>,
-    shown: Option<(Vec<Digest>, i64)>,
+    /// An absence since this time (Unix ms) no event record tells: told from the rows
+    /// once the fleet has listed them ([`crate::fleet::absence_glance`]).
+    glance: Option<i64>,
+    /// The digest's lines, and how long the absence was (ms).
+    shown: Option<(Vec<(Tone, String)>, i64)>,
     /// Lines of the shown digest scrolled past.
     scroll: usize,
 }
@@ -54,13 +60,14 @@ impl FleetAway {
             store,
             since,
             unfocused: None,
+            glance: None,
             shown: None,
             scroll: 0,
         }
     }
 
     /// The absence since the last visit, once: where its replay starts and ends (`None`
-    /// without a cursor kept: then the sessions that moved are read one by one).
+    /// without a cursor kept: then it is told from the rows, see [`Self::glance_from`]).
     pub(crate) fn start(&mut self) -> Option<(i64, Option<Replay>)> {
         let (since_ms, cursor) = self.since.take()?;
         let replay = cursor.map(|cursor| Replay {
@@ -72,19 +79,30 @@ impl FleetAway {
         Some((since_ms, replay))
     }
 
-    /// Where the app keeps its state (the local logs a digest may read).
-    pub(crate) fn store(&self) -> Option<StateStore> {
-        self.store.clone()
+    /// The absence since `since_ms` has no event record to tell it (no cursor kept, or
+    /// its replay was cut): told from the rows once they are listed.
+    pub(crate) fn glance_from(&mut self, since_ms: i64) {
+        self.glance = Some(since_ms);
+    }
+
+    /// The absence to tell from the rows, once the fleet has listed them (`loaded`): taken.
+    pub(crate) fn take_glance(&mut self, loaded: bool) -> Option<i64> {
+        if loaded { self.glance.take() } else { None }
     }
 
     /// The digests of the absence since `since_ms`: shown when something happened.
     pub(crate) fn show(&mut self, since_ms: i64, digests: Vec<Digest>) {
         let digests: Vec<Digest> = digests.into_iter().filter(|d| d.has_news()).collect();
         if !digests.is_empty() {
-            let away_ms = gobare_api::clock::unix_ms() - since_ms;
-            self.shown = Some((digests, away_ms));
-            self.scroll = 0;
+            self.show_lines(since_ms, crate::away::fleet_lines::fleet_lines(&digests));
         }
+    }
+
+    /// The absence since `since_ms` told in `lines`.
+    pub(crate) fn show_lines(&mut self, since_ms: i64, lines: Vec<(Tone, String)>) {
+        let away_ms = gobare_api::clock::unix_ms() - since_ms;
+        self.shown = Some((lines, away_ms));
+        self.scroll = 0;
     }
 
     /// Focus left or came back: what to do with the absence the fleet keeps.
@@ -118,10 +136,10 @@ impl FleetAway {
     /// PgUp/PgDn while a digest longer than its box is shown (its title says so): scrolled
     /// by a box's worth; `false` when there is nothing to scroll (the list has the key).
     pub(crate) fn scroll(&mut self, area: Rect, down: bool) -> bool {
-        let Some((digests, _)) = &self.shown else {
+        let Some((lines, _)) = &self.shown else {
             return false;
         };
-        let room = crate::ui::away_banner::scroll_room(area, digests, true);
+        let room = crate::ui::away_banner::scroll_room_of(area, lines);
         if room == 0 {
             return false;
         }
@@ -146,15 +164,15 @@ impl FleetAway {
 
     /// The rows the digest takes at the top of `area` (the fleet is drawn below them).
     pub(crate) fn height(&self, area: Rect) -> u16 {
-        self.shown.as_ref().map_or(0, |(digests, _)| {
-            crate::ui::away_banner::height(area, digests, true)
+        self.shown.as_ref().map_or(0, |(lines, _)| {
+            crate::ui::away_banner::height_of(area, lines)
         })
     }
 
     /// Draws the digest at the top of `area`, when one is shown.
     pub(crate) fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        if let Some((digests, away_ms)) = &self.shown {
-            crate::ui::away_banner::render(area, buf, digests, true, *away_ms, self.scroll, theme);
+        if let Some((lines, away_ms)) = &self.shown {
+            crate::ui::away_banner::render_lines(area, buf, lines, *away_ms, self.scroll, theme);
         }
     }
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use gobare_api::client::{ApiClient, Order, Page};
 use gobare_api::error::ApiErrorKind;
+use gobare_api::schedule::RequestClass;
 use gobare_api::stream::StreamOptions;
 use gobare_api::text;
 use tokio::sync::mpsc;
@@ -118,6 +119,9 @@ struct Ask {
     /// Read before and read again (a turn ended, usage grew): such reads take turns with
     /// first reads, so a busy fleet's re-reads never starve a row that has none.
     again: bool,
+    /// A waiting decision's deadline needs it (its workspace's running time): ahead of
+    /// every other read, rows on screen included.
+    deadline: bool,
 }
 
 #[derive(Debug)]
@@ -169,6 +173,19 @@ impl DetailAsks {
             wanted,
             urgent,
             again: false,
+            deadline: false,
+        }));
+    }
+
+    /// Reads `id`'s usage before anything else: a decision waits there and its deadline
+    /// counts its workspace's running time. Such reads go in the order asked.
+    pub fn want_deadline(&self, id: &str) {
+        let _ = self.asks.send(Asked::Read(Ask {
+            id: id.to_string(),
+            wanted: Wanted::USAGE,
+            urgent: false,
+            again: false,
+            deadline: true,
         }));
     }
 
@@ -179,6 +196,7 @@ impl DetailAsks {
             wanted,
             urgent,
             again: true,
+            deadline: false,
         }));
     }
 
@@ -220,22 +238,40 @@ impl Wanted {
 }
 
 /// Requests waiting to be made, each once, the urgent ones first in their lane: a request
-/// at a time, so every running row's turns come before the settled rows' usage. First
-/// reads and re-reads are two lanes taking turns: a fleet whose turns end faster than the
-/// pace still gives every row its first read.
+/// at a time, so every running row's turns come before the settled rows' usage. The usage
+/// a waiting decision's deadline needs goes before everything (its own lane, in the order
+/// asked). First reads and re-reads are two lanes taking turns: a fleet whose turns end
+/// faster than the pace still gives every row its first read.
 #[derive(Debug, Default)]
 struct Queue {
+    deadlines: VecDeque<(String, Read)>,
     first: VecDeque<(String, Read)>,
     again: VecDeque<(String, Read)>,
     queued: HashSet<(String, Read)>,
     /// The last read came from the `first` lane: the next comes from `again`, if any.
     took_first: bool,
+    /// The last read came from the deadlines' lane.
+    took_deadline: bool,
 }
 
 impl Queue {
     fn push(&mut self, ask: Ask) {
         for read in ask.wanted.reads() {
             let entry = (ask.id.clone(), read);
+            if ask.deadline {
+                // Queued elsewhere already: moved to the deadlines' lane.
+                if self.queued.contains(&entry) {
+                    for lane in [&mut self.first, &mut self.again] {
+                        lane.retain(|e| *e != entry);
+                    }
+                    if self.deadlines.contains(&entry) {
+                        continue;
+                    }
+                }
+                self.queued.insert(entry.clone());
+                self.deadlines.push_back(entry);
+                continue;
+            }
             if self.queued.contains(&entry) {
                 if ask.urgent {
                     for lane in [&mut self.first, &mut self.again] {
@@ -284,6 +320,12 @@ impl Queue {
     }
 
     fn pop(&mut self) -> Option<(String, Read)> {
+        self.took_deadline = false;
+        if let Some(entry) = self.deadlines.pop_front() {
+            self.queued.remove(&entry);
+            self.took_deadline = true;
+            return Some(entry);
+        }
         let again = match (self.first.is_empty(), self.again.is_empty()) {
             (true, true) => return None,
             (false, false) => self.took_first,
@@ -302,7 +344,7 @@ impl Queue {
 
     #[cfg(test)]
     fn len(&self) -> usize {
-        self.first.len() + self.again.len()
+        self.deadlines.len() + self.first.len() + self.again.len()
     }
 }
 
@@ -360,16 +402,24 @@ async fn run(
             }
         };
         pacer.take().await;
-        let read = read(&reads, id, what).await;
+        // A decision's deadline is what the inbox shows of it: asked as what is on screen,
+        // ahead of the fleet's other background reads (first messages, todos), within
+        // this reader's own pace.
+        let class = if queue.took_deadline {
+            RequestClass::OnScreen
+        } else {
+            RequestClass::Background
+        };
+        let read = read(&reads, id, what, class).await;
         if found.send(read).is_err() {
             return;
         }
     }
 }
 
-/// One read of session `id`.
-async fn read(reads: &Reads, id: String, what: Read) -> DetailsRead {
-    let client = &reads.client;
+/// One read of session `id`, as a request of `class`.
+async fn read(reads: &Reads, id: String, what: Read, class: RequestClass) -> DetailsRead {
+    let client = &reads.client.with_class(class);
     let mut read = DetailsRead {
         id,
         turns: None,
@@ -466,6 +516,14 @@ mod tests {
             wanted,
             urgent,
             again: false,
+            deadline: false,
+        }
+    }
+
+    fn deadline(id: &str) -> Ask {
+        Ask {
+            deadline: true,
+            ..ask(id, Wanted::USAGE, false)
         }
     }
 
@@ -551,6 +609,43 @@ mod tests {
         }
         // Only re-reads left: they go one after the other.
         assert!(std::iter::from_fn(|| q.pop()).all(|(id, _)| id.starts_with("busy")));
+    }
+
+    #[test]
+    fn a_waiting_decisions_usage_goes_before_rows_on_screen_and_re_reads() {
+        let mut q = Queue::default();
+        let want = |id: &str, read| (id.to_string(), read);
+        // A fleet opening: every row's figures, two rows on screen hurried, turns ending.
+        for id in ["a", "b", "c", "w1", "w2"] {
+            q.push(ask(id, Wanted::FIGURES, false));
+        }
+        q.push(again("busy", Wanted::TURNS_AND_USAGE));
+        q.push(deadline("w2"));
+        q.push(deadline("w1"));
+        q.push(deadline("w2"));
+        q.take(Asked::Hurry(vec!["a".into(), "b".into()]));
+        q.push(ask("c", Wanted::TURNS, true));
+        q.push(ask("w1", Wanted::USAGE, true));
+        let popped: Vec<(String, Read)> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(
+            popped[..2],
+            [want("w2", Read::Usage), want("w1", Read::Usage)],
+            "the deadlines' usage first, in the order asked, each once: {popped:?}"
+        );
+        let usage_of = |id: &str| {
+            popped
+                .iter()
+                .filter(|e| **e == want(id, Read::Usage))
+                .count()
+        };
+        assert_eq!((usage_of("w1"), usage_of("w2")), (1, 1), "{popped:?}");
+        assert_eq!(popped.len(), 13, "nothing else lost or doubled: {popped:?}");
+        q.push(deadline("w3"));
+        q.push(ask("a", Wanted::USAGE, true));
+        assert_eq!(q.pop(), Some(want("w3", Read::Usage)));
+        assert!(q.took_deadline, "asked as what is on screen");
+        assert_eq!(q.pop(), Some(want("a", Read::Usage)));
+        assert!(!q.took_deadline);
     }
 
     #[tokio::test(start_paused = true)]

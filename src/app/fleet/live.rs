@@ -26,7 +26,7 @@ pub use crate::app::shared::announcements::Announcements;
 use crate::fleet::announced::Announced;
 use crate::fleet::model::{Applied, FleetModel};
 pub use crate::fleet::news::FleetNews;
-use crate::fleet::news::{announcement, news_title, still_true};
+use crate::fleet::news::{announcement, news_title};
 use crate::fleet::pacer::Pacer;
 use crate::fleet::trouble::Trouble;
 use crate::notify::choice::NotifyChoice;
@@ -170,8 +170,9 @@ impl FleetLive {
         &self,
         client: ApiClient,
         replay: super::absence_replay::Replay,
-    ) -> impl std::future::Future<Output = crate::away::fleet_record::AbsenceRecord> + Send + 'static
-    {
+    ) -> impl std::future::Future<Output = Option<crate::away::fleet_record::AbsenceRecord>>
+    + Send
+    + 'static {
         super::absence_replay::replay(client, self.stream.clone(), self.model.clone(), replay)
     }
 
@@ -294,12 +295,7 @@ impl Task {
     /// What the pacer has to tell now, told to every listener.
     fn tell_paced(&self) {
         let model = lock(&self.model);
-        let told = self
-            .paced
-            .pacer()
-            .take_due(Instant::now(), model.needing_you(), |news| {
-                still_true(&model, news)
-            });
+        let told = self.paced.pacer().take_due_of(Instant::now(), &model);
         drop(model);
         if let Some(news) = told {
             // No listener now (none has subscribed yet): nobody to tell.
@@ -393,8 +389,14 @@ impl Task {
         for row in running {
             self.asks.want(&row.id, Wanted::TURNS, false);
         }
-        // A decision's deadline needs its workspace's running time: theirs first.
-        for row in model.rows().filter(|r| !r.waiting.is_empty()) {
+        // A decision's deadline needs its workspace's running time: theirs before any
+        // other read, those not known at all first (one kept by the last run shows a
+        // deadline already; its usage says better, after).
+        let waiting = || model.rows().filter(|r| !r.waiting.is_empty());
+        for row in waiting().filter(|r| !model.waits().deadline_known(&r.id)) {
+            self.asks.want_deadline(&row.id);
+        }
+        for row in waiting().filter(|r| model.waits().deadline_known(&r.id)) {
             if !model.waits().clock_known(&row.id) {
                 self.asks.want(&row.id, Wanted::USAGE, true);
             }
@@ -455,6 +457,13 @@ impl Task {
                 applied.visible |= one.visible;
             }
             let fresh = self.news_of_waiting(&model, read_ids.iter().map(String::as_str));
+            // A decision first seen here: its deadline's usage before any other read.
+            for id in &read_ids {
+                let waits = model.get(id).is_some_and(|r| !r.waiting.is_empty());
+                if waits && !model.waits().deadline_known(id) {
+                    self.asks.want_deadline(id);
+                }
+            }
             drop(model);
             // Sessions first seen on the stream: read like every other row.
             let mut detailed = self.detailed.lock().unwrap_or_else(|p| p.into_inner());
@@ -543,6 +552,7 @@ impl Task {
                         call: None,
                         what: "turn failed".into(),
                         count: 1,
+                        need_you: None,
                     });
                 }
             }
@@ -661,7 +671,7 @@ impl Task {
                 // sessions' usage says again how long theirs ran.
                 model.history_gap();
                 for row in model.rows().filter(|r| !r.waiting.is_empty()) {
-                    self.asks.want_again(&row.id, Wanted::USAGE, true);
+                    self.asks.want_deadline(&row.id);
                 }
             }
             match update {
@@ -683,7 +693,9 @@ impl Task {
                                 && announced.call(call)
                             {
                                 // Its deadline counts the workspace's running time.
-                                if !model.waits().clock_known(id) {
+                                if !model.waits().deadline_known(id) {
+                                    self.asks.want_deadline(id);
+                                } else if !model.waits().clock_known(id) {
                                     self.asks.want(id, Wanted::USAGE, true);
                                 }
                                 fresh.extend(announcement(&model, id.to_string(), call));

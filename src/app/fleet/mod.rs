@@ -5,6 +5,7 @@
 //! send retry policy, and come back as [`FleetMsg`]s: the fleet draws, reads keys and hears
 //! signals while the API answers.
 
+mod absence_glance;
 mod absence_replay;
 mod away;
 pub mod details;
@@ -198,9 +199,9 @@ impl FleetFront {
             }),
         );
         if let Some((since_ms, replay)) = state.away.start() {
-            let away = msgs.clone();
             match replay {
                 Some(replay) => {
+                    let away = msgs.clone();
                     let replayed = state.live.absence_replay(
                         crate::app::shared::jobs::Job::FleetAway.client(&client),
                         replay,
@@ -208,40 +209,20 @@ impl FleetFront {
                     crate::app::shared::jobs::spawn(
                         crate::app::shared::jobs::Job::FleetAway,
                         async move {
-                            let record = Box::new(replayed.await);
-                            let _ = away.send(FleetMsg::Away { since_ms, record });
+                            let msg = match replayed.await {
+                                Some(record) => FleetMsg::Away {
+                                    since_ms,
+                                    record: Box::new(record),
+                                },
+                                None => FleetMsg::AwayCut { since_ms },
+                            };
+                            let _ = away.send(msg);
                         },
                     );
                 }
                 // No cursor kept (nothing came on the org stream while the fleet was
-                // last open): each session that moved is read instead.
-                None => {
-                    let client = crate::app::shared::jobs::Job::FleetAway.client(&client);
-                    let store = state.away.store();
-                    crate::app::shared::jobs::spawn(
-                        crate::app::shared::jobs::Job::FleetAway,
-                        async move {
-                            let now_ms = gobare_api::clock::unix_ms();
-                            let read = crate::away::gather::gather(
-                                &client,
-                                store.as_ref(),
-                                since_ms,
-                                now_ms,
-                                None,
-                            )
-                            .await;
-                            match read {
-                                Ok(gathered) => {
-                                    let digests = gathered.digests;
-                                    let _ = away.send(FleetMsg::AwayRead { since_ms, digests });
-                                }
-                                Err(e) => {
-                                    tracing::warn!(error = %e, "the fleet's digest could not be read")
-                                }
-                            }
-                        },
-                    );
-                }
+                // last open): told from the rows once they are listed.
+                None => state.away.glance_from(since_ms),
             }
         }
         FleetFront {
@@ -304,6 +285,7 @@ impl FleetFront {
 
     /// Draws when a frame is due; keeps the rows on screen read first.
     pub(crate) fn housekeeping(&mut self, now: Instant) -> color_eyre::Result<()> {
+        self.glance_at_absence();
         if self.clock.is_some_and(|at| at <= now) {
             self.clock = None;
             self.frames.request();
@@ -475,6 +457,29 @@ impl FleetFront {
             FleetAction::SetMode(ids, mode) => self.set_mode(ids, mode),
             FleetAction::Consumed => {}
         }
+    }
+
+    /// An absence no event record tells, once the rows are listed: the reasons of a few
+    /// failed sessions read off the loop, then told from the rows.
+    fn glance_at_absence(&mut self) {
+        let (since_ms, failed) = {
+            let model = self.state.live.model();
+            let Some(since_ms) = self.state.away.take_glance(model.is_loaded()) else {
+                return;
+            };
+            let failed = crate::fleet::absence_glance::failed_since(&model, since_ms);
+            (since_ms, failed)
+        };
+        let failed: Vec<String> = failed
+            .into_iter()
+            .take(crate::fleet::absence_glance::FAILED_READ)
+            .collect();
+        let client = crate::app::shared::jobs::Job::FleetAway.client(&self.client);
+        let msgs = self.msgs.clone();
+        crate::app::shared::jobs::spawn(crate::app::shared::jobs::Job::FleetAway, async move {
+            let reasons = absence_glance::reasons(&client, &failed).await;
+            let _ = msgs.send(FleetMsg::AwayGlance { since_ms, reasons });
+        });
     }
 
     /// Focus went or came back: the fleet keeps what its stream brings meanwhile, and
@@ -666,7 +671,16 @@ impl FleetFront {
                     }
                 }
             },
-            FleetMsg::AwayRead { since_ms, digests } => self.state.away.show(since_ms, digests),
+            FleetMsg::AwayCut { since_ms } => self.state.away.glance_from(since_ms),
+            FleetMsg::AwayGlance { since_ms, reasons } => {
+                let lines = crate::fleet::absence_glance::lines(
+                    &live.model(),
+                    since_ms,
+                    gobare_api::clock::unix_ms(),
+                    &reasons,
+                );
+                self.state.away.show_lines(since_ms, lines);
+            }
             FleetMsg::Away {
                 since_ms,
                 mut record,

@@ -32,11 +32,15 @@ pub(crate) enum FleetMsg {
         since_ms: i64,
         record: Box<crate::away::fleet_record::AbsenceRecord>,
     },
-    /// The digests of the absence since `since_ms`, read session by session (no cursor
-    /// was kept to replay the org stream from).
-    AwayRead {
+    /// The replay of the absence since `since_ms` was cut short: told from the rows.
+    AwayCut {
         since_ms: i64,
-        digests: Vec<crate::away::digest::Digest>,
+    },
+    /// The absence since `since_ms` told from the rows (no event record of it), with the
+    /// reasons read of a few failed sessions (session id, reason).
+    AwayGlance {
+        since_ms: i64,
+        reasons: Vec<(String, String)>,
     },
     /// A report of an answer sent from the inbox.
     Answer {

@@ -11,6 +11,7 @@ pub const ENV_VAR: &str = "GOBARE_TUI_DEBUG_PANIC";
 pub const MESSAGE: &str = "deliberate panic requested by GOBARE_TUI_DEBUG_PANIC";
 
 /// Whether the environment asks for the panic.
+#[cfg(debug_assertions)]
 pub(crate) fn requested() -> bool {
     std::env::var_os(ENV_VAR).is_some_and(|v| v == "1")
 }

@@ -167,6 +167,7 @@ impl Notifier {
             let mut event = NotifyEvent::new(news.kind, &news.id, &news.title, &news.line);
             event.expires_at = news.expires_at;
             event.count = news.count;
+            event.need_you = news.need_you;
             runner.notify(&event);
         }
         Some(notification_bytes(TITLE, &news.line, self.target))
@@ -276,6 +277,7 @@ mod tests {
             call: None,
             what: "approval".into(),
             count: 1,
+            need_you: None,
         }
     }
 

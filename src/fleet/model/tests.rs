@@ -381,3 +381,68 @@ fn todos_are_replayed_once_for_a_turn_begun_unseen_and_never_over_what_the_strea
     assert_eq!(fleet.get("b").unwrap().todos, Some((1, 1)));
     assert!(!fleet.set_replayed_todos("a", TodosFound::Unknown).visible);
 }
+
+/// Issue 48.3: a running time kept by the last run is a deadline at once after a restart,
+/// and the workspace's pause and resume on the stream carry it forward (the paused span
+/// does not count) until the session's usage is read again.
+#[test]
+fn a_clock_kept_across_a_restart_is_carried_forward_by_pause_and_resume() {
+    use crate::deadline::{Deadline, WorkspaceClock};
+    const HOUR: i64 = 3_600_000;
+    let t0 = 1_789_000_000_000;
+    let mut fleet = FleetModel::new();
+    // The last run knew 1 h of running time, running since t0.
+    fleet
+        .waits_mut()
+        .know_clock("a", WorkspaceClock::restored(HOUR, Some(t0), false));
+    fleet.apply_full_list(&[session(json!({
+        "id": "a", "status": "requires_action", "created_at": 1, "updated_at": t0,
+        "environment": {"state": "running"},
+        "required_actions": [{"type": "approval", "call_id": "c1", "turn_id": "t1", "name": "bash",
+                              "arguments": {"command": "ls"}}],
+    }))]);
+    let deadline_at = |fleet: &FleetModel, now| {
+        let items = crate::fleet::inbox::items(fleet, 2 * HOUR, now);
+        assert_eq!(items.len(), 1, "{items:?}");
+        items[0].deadline
+    };
+    assert_eq!(deadline_at(&fleet, t0), Deadline::Estimate(t0 + HOUR));
+    // Ran 10 minutes, paused for 30, resumed: the end moves by the pause.
+    let (paused, resumed) = (t0 + HOUR / 6, t0 + HOUR / 6 + HOUR / 2);
+    let pause = event("a", 1, paused, "sandbox.paused", json!({"state": "paused"}));
+    fleet.apply_event(&pause);
+    let left = HOUR - HOUR / 6;
+    assert_eq!(
+        deadline_at(&fleet, paused + 60_000),
+        Deadline::Paused(left),
+        "paused: what is left, no clock running"
+    );
+    let resume = event(
+        "a",
+        2,
+        resumed,
+        "sandbox.resumed",
+        json!({"state": "running"}),
+    );
+    fleet.apply_event(&resume);
+    assert_eq!(
+        deadline_at(&fleet, resumed),
+        Deadline::Estimate(t0 + HOUR + HOUR / 2)
+    );
+    // Kept again as carried: the next run starts from the same deadline.
+    let kept = fleet.waits().clocks().find(|(id, _)| *id == "a").unwrap().1;
+    let (ran, since, published) = kept.saved().unwrap();
+    let mut next = FleetModel::new();
+    next.waits_mut()
+        .know_clock("a", WorkspaceClock::restored(ran, since, published));
+    next.apply_full_list(&[session(json!({
+        "id": "a", "status": "requires_action", "created_at": 1, "updated_at": resumed,
+        "environment": {"state": "running"},
+        "required_actions": [{"type": "approval", "call_id": "c1", "turn_id": "t1", "name": "bash",
+                              "arguments": {"command": "ls"}}],
+    }))]);
+    assert_eq!(
+        deadline_at(&next, resumed + 1_000),
+        Deadline::Estimate(t0 + HOUR + HOUR / 2)
+    );
+}

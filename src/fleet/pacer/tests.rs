@@ -10,6 +10,7 @@ fn need(id: &str, call: &str, title: &str) -> FleetNews {
         call: Some(call.into()),
         what: "approval".into(),
         count: 1,
+        need_you: None,
     }
 }
 

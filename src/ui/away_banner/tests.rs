@@ -75,7 +75,7 @@ fn a_fleet_s_digest_is_waits_then_failures_then_one_line_and_scrolls_past_half_t
     );
     insta::assert_snapshot!(text);
     let area = Rect::new(0, 0, 60, 20);
-    assert_eq!(scroll_room(area, &many, true), 19);
+    assert_eq!(scroll_room_of(area, &all_lines(&many, true)), 19);
     let mut buf = Buffer::empty(area);
     render(area, &mut buf, &many, true, 0, 19, &Theme::no_color());
     let last = crate::ui::text::buffer_text::rows_trimmed(&buf);

@@ -10,7 +10,7 @@ use ratatui::layout::Rect;
 
 use super::*;
 use crate::fleet::announced::Announced;
-use crate::fleet::news::{announcement, still_true};
+use crate::fleet::news::announcement;
 use crate::fleet::pacer::Pacer;
 use crate::fleet::trace::Trace;
 use gobare_api::model::{Event, EventPayload};
@@ -103,9 +103,7 @@ async fn play(seconds: u64, asked: &[u64]) -> Minute {
                     pacer.hear(news, tokio::time::Instant::now());
                 }
             }
-            let told = pacer.take_due(tokio::time::Instant::now(), model.needing_you(), |n| {
-                still_true(&model, n)
-            });
+            let told = pacer.take_due_of(tokio::time::Instant::now(), &model);
             minute.told.extend(told.map(|n| n.line));
             draw(&mut view, &model);
             let selected = view.selected().expect("a selection").to_string();

@@ -1,5 +1,6 @@
 use super::*;
 use gobare_api::model::{Event, Session};
+use ratatui::style::Style;
 use serde_json::json;
 
 const NOW: i64 = 1_789_400_000_000;
