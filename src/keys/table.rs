@@ -93,6 +93,10 @@ impl Scope {
             Scope::View(ViewScope::Changes) => "Changes (D in the panes)",
             Scope::View(ViewScope::ChangesComment) => "Changes, writing a comment (c)",
             Scope::View(ViewScope::ChangesSend) => "Changes, asked before the review is sent",
+            Scope::View(ViewScope::Rules) => "Rules (R in the panes): the session's permission rules",
+            Scope::View(ViewScope::Models) => "Model (C in the panes): the credentials and their models",
+            Scope::View(ViewScope::PolicyLine) => "Rules or labels (l in the panes): typing a line",
+            Scope::View(ViewScope::PolicyAsk) => "Rules, labels or model: asked before the change is sent",
             Scope::Help => "This list",
             Scope::Fleet(FleetScope::Everywhere) => "Fleet (Ctrl+O), anywhere in it",
             Scope::Fleet(FleetScope::List) => "Fleet: the list (letters are commands)",
@@ -132,6 +136,10 @@ impl Scope {
             Scope::View(ViewScope::Changes) => "changes (`D`)",
             Scope::View(ViewScope::ChangesComment) => "changes, comment",
             Scope::View(ViewScope::ChangesSend) => "changes, send?",
+            Scope::View(ViewScope::Rules) => "rules (`R`)",
+            Scope::View(ViewScope::Models) => "model (`C`)",
+            Scope::View(ViewScope::PolicyLine) => "rules, labels: typing",
+            Scope::View(ViewScope::PolicyAsk) => "rules, labels, model: send?",
             Scope::Help => "help (F1)",
             Scope::Fleet(FleetScope::Everywhere) => "fleet",
             Scope::Fleet(FleetScope::List) => "fleet: list",
@@ -148,7 +156,7 @@ impl Scope {
         }
     }
 
-    pub(crate) const ALL: [Scope; 29] = [
+    pub(crate) const ALL: [Scope; 33] = [
         Scope::Everywhere,
         Scope::Typing,
         Scope::Deciding,
@@ -165,6 +173,10 @@ impl Scope {
         Scope::View(ViewScope::Changes),
         Scope::View(ViewScope::ChangesComment),
         Scope::View(ViewScope::ChangesSend),
+        Scope::View(ViewScope::Rules),
+        Scope::View(ViewScope::Models),
+        Scope::View(ViewScope::PolicyLine),
+        Scope::View(ViewScope::PolicyAsk),
         Scope::Help,
         Scope::Fleet(FleetScope::Everywhere),
         Scope::Fleet(FleetScope::List),
@@ -395,6 +407,10 @@ const FINDING: Scope = Scope::View(ViewScope::FilesFinding);
 const CHANGES: Scope = Scope::View(ViewScope::Changes);
 const COMMENT: Scope = Scope::View(ViewScope::ChangesComment);
 const SEND_REVIEW: Scope = Scope::View(ViewScope::ChangesSend);
+const RULES: Scope = Scope::View(ViewScope::Rules);
+const MODELS: Scope = Scope::View(ViewScope::Models);
+const POLICY_LINE: Scope = Scope::View(ViewScope::PolicyLine);
+const POLICY_ASK: Scope = Scope::View(ViewScope::PolicyAsk);
 
 /// Every key of every mode, in the order the key list shows them.
 pub(crate) const TABLE: &[Binding] = &[
@@ -817,9 +833,30 @@ pub(crate) const TABLE: &[Binding] = &[
         Panes,
         &[c('X')],
         Do(Intent::RemoveNewestRule),
-        "remove the session's newest permission rule, named first (asks; y only); any rule: gobare-tui rules ID --remove N",
+        "remove the session's newest permission rule, named first (asks; y only); any rule: R (or gobare-tui rules ID --remove N)",
     )
     .action("remove_rule"),
+    row(
+        Panes,
+        &[c('R')],
+        Do(Intent::OpenRules),
+        "the session's rules in a list: remove or edit any one (the list sent is shown first; y only)",
+    )
+    .action("rules"),
+    row(
+        Panes,
+        &[c('l')],
+        Do(Intent::EditLabels),
+        "the session's labels: edit key=value pairs, the set is shown before it is sent (y only)",
+    )
+    .action("labels"),
+    row(
+        Panes,
+        &[c('C')],
+        Do(Intent::PickModel),
+        "switch the session's model: the organization's credentials and their models, the switch named first (y only)",
+    )
+    .action("model"),
     row(
         Panes,
         &[c('s')],
@@ -1017,6 +1054,35 @@ pub(crate) const TABLE: &[Binding] = &[
     row(SEND_REVIEW, &[c('n'), k(KeyCode::Esc)], View(ViewKey::No), "not now (the comments are kept)")
         .hint("n keep", Shown::Always),
     doc(SEND_REVIEW, "any other key", "nothing: only y or n answers"),
+    // The session's rules, labels and model (each change shown whole and asked).
+    row(RULES, &[k(KeyCode::Esc), c('q')], View(ViewKey::Close), "close").hint("Esc close", Shown::Always),
+    row(RULES, &[k(KeyCode::Up), c('k')], View(ViewKey::Up), "select the rule above").hint("↑↓", Shown::Always),
+    row(RULES, &[k(KeyCode::Down), c('j')], View(ViewKey::Down), "select the rule below"),
+    row(RULES, &[k(KeyCode::Home), c('g')], View(ViewKey::Top), "the first"),
+    row(RULES, &[k(KeyCode::End), c('G')], View(ViewKey::Bottom), "the last"),
+    row(RULES, &[c('x'), k(KeyCode::Delete)], View(ViewKey::Remove), "remove the selected rule: the whole list that will be sent is shown, y sends it")
+        .hint("x remove", Shown::Always),
+    row(RULES, &[c('e'), k(KeyCode::Enter)], View(ViewKey::Edit), "edit the selected rule's command (or path, domain, tool) on a line; Enter shows the list with it and asks")
+        .hint("e edit", Shown::Always),
+    row(MODELS, &[k(KeyCode::Esc), c('q')], View(ViewKey::Close), "close").hint("Esc close", Shown::Always),
+    row(MODELS, &[k(KeyCode::Up), c('k')], View(ViewKey::Up), "the model above").hint("↑↓", Shown::Always),
+    row(MODELS, &[k(KeyCode::Down), c('j')], View(ViewKey::Down), "the model below"),
+    row(MODELS, &[k(KeyCode::Home), c('g')], View(ViewKey::Top), "the first"),
+    row(MODELS, &[k(KeyCode::End), c('G')], View(ViewKey::Bottom), "the last"),
+    row(MODELS, &[k(KeyCode::Enter)], View(ViewKey::Open), "switch to the selected model: the switch is named and asked (keeps workspace and transcript)")
+        .hint("Enter switch", Shown::Always),
+    row(POLICY_LINE, &[k(KeyCode::Enter)], View(ViewKey::Open), "done: show what will be sent, and ask")
+        .hint("Enter show", Shown::Always),
+    row(POLICY_LINE, &[k(KeyCode::Esc)], View(ViewKey::No), "drop the edit (nothing is sent)")
+        .hint("Esc drop", Shown::Always),
+    doc(POLICY_LINE, "letters, Backspace, Ctrl+U", "the text, as typed (Ctrl+U clears it)"),
+    row(POLICY_ASK, &[c('y')], View(ViewKey::Yes), "send the change shown, as a person's action with its Idempotency-Key")
+        .hint("y send", Shown::Always),
+    row(POLICY_ASK, &[c('n'), k(KeyCode::Esc)], View(ViewKey::No), "not sent: back")
+        .hint("n back", Shown::Always),
+    row(POLICY_ASK, &[k(KeyCode::Up)], View(ViewKey::Up), "scroll up the list that will be sent, when it is longer than the box"),
+    row(POLICY_ASK, &[k(KeyCode::Down)], View(ViewKey::Down), "scroll it down"),
+    doc(POLICY_ASK, "any other key", "nothing: only y or n answers"),
     // Help.
     row(Help, &[k(KeyCode::Up), c('k')], Do(Intent::ScrollHelp(-1)), "scroll up"),
     row(Help, &[k(KeyCode::Down), c('j')], Do(Intent::ScrollHelp(1)), "scroll down"),
