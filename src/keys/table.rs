@@ -93,10 +93,16 @@ impl Scope {
             Scope::View(ViewScope::Changes) => "Changes (D in the panes)",
             Scope::View(ViewScope::ChangesComment) => "Changes, writing a comment (c)",
             Scope::View(ViewScope::ChangesSend) => "Changes, asked before the review is sent",
-            Scope::View(ViewScope::Rules) => "Rules (R in the panes): the session's permission rules",
-            Scope::View(ViewScope::Models) => "Model (C in the panes): the credentials and their models",
+            Scope::View(ViewScope::Rules) => {
+                "Rules (R in the panes): the session's permission rules"
+            }
+            Scope::View(ViewScope::Models) => {
+                "Model (C in the panes): the credentials and their models"
+            }
             Scope::View(ViewScope::PolicyLine) => "Rules or labels (l in the panes): typing a line",
-            Scope::View(ViewScope::PolicyAsk) => "Rules, labels or model: asked before the change is sent",
+            Scope::View(ViewScope::PolicyAsk) => {
+                "Rules, labels or model: asked before the change is sent"
+            }
             Scope::Help => "This list",
             Scope::Fleet(FleetScope::Everywhere) => "Fleet (Ctrl+O), anywhere in it",
             Scope::Fleet(FleetScope::List) => "Fleet: the list (letters are commands)",
@@ -1075,7 +1081,7 @@ pub(crate) const TABLE: &[Binding] = &[
         .hint("Enter show", Shown::Always),
     row(POLICY_LINE, &[k(KeyCode::Esc)], View(ViewKey::No), "drop the edit (nothing is sent)")
         .hint("Esc drop", Shown::Always),
-    doc(POLICY_LINE, "letters, Backspace, Ctrl+U", "the text, as typed (Ctrl+U clears it)"),
+    doc(POLICY_LINE, "letters", "the text, as typed (Backspace erases, Ctrl+U clears)"),
     row(POLICY_ASK, &[c('y')], View(ViewKey::Yes), "send the change shown, as a person's action with its Idempotency-Key")
         .hint("y send", Shown::Always),
     row(POLICY_ASK, &[c('n'), k(KeyCode::Esc)], View(ViewKey::No), "not sent: back")

@@ -1,6 +1,7 @@
-//! The session's approval mode, permission rules, labels and model as the Workspace pane
-//! shows them, with the keys that change them (`M` the mode, `a` / `d` on an approval add a
-//! rule, `R` lists the rules to remove or edit one, `l` the labels, `C` the model).
+//! The session's approval mode, permission rules and labels as the Workspace pane shows
+//! them, with the keys that change them (`M` the mode, `a` / `d` on an approval add a rule,
+//! `R` lists the rules to remove or edit one, `l` the labels, `C` switches the model, which
+//! the Turn pane names).
 
 use super::text::styled::truncate;
 use super::theme::Theme;
@@ -15,40 +16,15 @@ pub(crate) fn lines(view: &Session, w: usize, theme: &Theme) -> Vec<Line<'static
         return Vec::new();
     };
     let policy = Policy::of(session);
-    let model = session
-        .agent
-        .model
-        .as_deref()
-        .map_or_else(|| "not said".into(), |m| text::one_line(m, 60));
-    let mut out = vec![
-        truncate(
-            Line::from(vec![
-                Span::styled("model ", theme.dim),
-                Span::styled(model, theme.strong),
-                Span::styled("  (C: switch)", theme.dim),
-            ]),
-            w,
-        ),
-        truncate(
-            Line::from(vec![
-                Span::styled("labels ", theme.dim),
-                Span::styled(
-                    crate::sessions::labels::words(session).unwrap_or_else(|| "none".into()),
-                    theme.text,
-                ),
-                Span::styled("  (l: edit)", theme.dim),
-            ]),
-            w,
-        ),
-    ];
-    out.push(truncate(
+    let mut out = vec![truncate(
         Line::from(vec![
             Span::styled("approval mode ", theme.dim),
             Span::styled(policy.mode_words(), theme.strong),
             Span::styled("  (M: next, from the next turn)", theme.dim),
         ]),
         w,
-    ));
+    )];
+    let labels = crate::sessions::labels::words(session);
     match &policy.rules {
         None => out.push(Line::styled(
             "rules: one or more this client cannot read (not changed from here)",
@@ -60,7 +36,10 @@ pub(crate) fn lines(view: &Session, w: usize, theme: &Theme) -> Vec<Line<'static
         )),
         Some(rules) => {
             out.push(Line::styled(
-                format!("rules ({}) · R: remove or edit any · X removes the newest", rules.len()),
+                format!(
+                    "rules ({}) · R: remove or edit any · X removes the newest",
+                    rules.len()
+                ),
                 theme.dim,
             ));
             for (i, rule) in rules.iter().enumerate() {
@@ -75,5 +54,14 @@ pub(crate) fn lines(view: &Session, w: usize, theme: &Theme) -> Vec<Line<'static
             }
         }
     }
+    // After the rules: the Turn pane names the model, this line only its key.
+    out.push(truncate(
+        Line::from(vec![
+            Span::styled("labels ", theme.dim),
+            Span::styled(labels.unwrap_or_else(|| "none".into()), theme.text),
+            Span::styled("  (l: edit · C: switch the model)", theme.dim),
+        ]),
+        w,
+    ));
     out
 }

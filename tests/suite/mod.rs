@@ -45,6 +45,7 @@ mod outputs_app;
 mod paging_back;
 mod perf_budget;
 mod perf_e2e;
+mod policy_edits_app;
 mod production_question;
 mod pty_terminal;
 mod refusal_reopen;

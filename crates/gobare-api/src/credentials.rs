@@ -100,13 +100,15 @@ mod tests {
 
     #[test]
     fn only_the_id_is_required_and_models_come_from_either_field() {
-        let c = ModelCredential::read(&json!({"id": "cred_a", "models": ["m1", 7, "m2"]}))
-            .unwrap();
+        let c = ModelCredential::read(&json!({"id": "cred_a", "models": ["m1", 7, "m2"]})).unwrap();
         assert_eq!(c.models, ["m1", "m2"]);
         assert_eq!(c.provider, None);
         let c = ModelCredential::read(&json!({"id": "cred_b", "model": "m3", "provider": "p"}))
             .unwrap();
-        assert_eq!((c.models, c.provider.as_deref()), (vec!["m3".into()], Some("p")));
+        assert_eq!(
+            (c.models, c.provider.as_deref()),
+            (vec!["m3".into()], Some("p"))
+        );
         let c = ModelCredential::read(&json!({"id": "cred_c", "models": "nope"})).unwrap();
         assert!(c.models.is_empty());
         assert!(ModelCredential::read(&json!({"models": ["m"]})).is_none());

@@ -33,7 +33,11 @@ pub(crate) fn wrapped(first: &str, raw: &str, width: usize, style: Style) -> Vec
         .into_iter()
         .enumerate()
         .map(|(i, row)| {
-            let lead = if i == 0 { first.to_string() } else { indent.clone() };
+            let lead = if i == 0 {
+                first.to_string()
+            } else {
+                indent.clone()
+            };
             Line::styled(format!("{lead}{row}"), style)
         })
         .collect()
@@ -47,7 +51,11 @@ pub(crate) fn draw(framed: Framed, area: Rect, buf: &mut Buffer, theme: &Theme) 
         .iter()
         .map(|l| {
             let w = l.width() as u16;
-            if inner_width == 0 { 1 } else { w.div_ceil(inner_width).max(1) }
+            if inner_width == 0 {
+                1
+            } else {
+                w.div_ceil(inner_width).max(1)
+            }
         })
         .sum();
     let inner_height = area.height.saturating_sub(2);
@@ -73,7 +81,10 @@ pub(crate) fn draw(framed: Framed, area: Rect, buf: &mut Buffer, theme: &Theme) 
     if below && let Some(last) = body.last_mut() {
         *last = Line::styled("  … more below (↓)", theme.warning);
     }
-    if top > 0 && body_rows > 1 && let Some(first) = body.first_mut() {
+    if top > 0
+        && body_rows > 1
+        && let Some(first) = body.first_mut()
+    {
         *first = Line::styled("  … more above (↑)", theme.warning);
     }
     Paragraph::new(body).render(

@@ -66,7 +66,12 @@ impl Overlay for LabelsEditor {
                     "Sent as the session's whole set of labels:",
                     theme.strong,
                 ));
-                body.extend(asked_frame::wrapped("  ", &Self::set_words(set), width, theme.text));
+                body.extend(asked_frame::wrapped(
+                    "  ",
+                    &Self::set_words(set),
+                    width,
+                    theme.text,
+                ));
                 let q = if set.is_empty() {
                     "Clear every label of this session?"
                 } else {
@@ -116,7 +121,9 @@ impl Overlay for LabelsEditor {
                 }
                 OverlayKey::Handled
             }
-            (State::Asking(set), ViewKey::Yes) => OverlayKey::Act(OverlayAction::SetLabels(set.clone())),
+            (State::Asking(set), ViewKey::Yes) => {
+                OverlayKey::Act(OverlayAction::SetLabels(set.clone()))
+            }
             (State::Asking(_), ViewKey::No) => {
                 self.state = State::Editing;
                 self.status = Some("nothing sent: edit on, or Esc".into());

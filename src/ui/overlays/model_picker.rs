@@ -126,7 +126,11 @@ impl ModelPicker {
                         .map(|s| text::one_line(s, NAME_CHARS))
                         .collect();
                     body.push(Line::styled(
-                        format!("{}  {}", text::one_line(&cred.id, NAME_CHARS), about.join(" · ")),
+                        format!(
+                            "{}  {}",
+                            text::one_line(&cred.id, NAME_CHARS),
+                            about.join(" · ")
+                        ),
                         theme.strong,
                     ));
                     if cred.models.is_empty() {

@@ -58,7 +58,10 @@ impl Field {
 
 enum State {
     Browsing,
-    Editing { field: Field, line: LineEdit },
+    Editing {
+        field: Field,
+        line: LineEdit,
+    },
     /// The list `y` sends, and what it changes.
     Asking {
         to: Vec<PermissionRule>,
@@ -148,10 +151,7 @@ impl RulesList {
         to[self.selected] = to_rule.clone();
         self.state = State::Asking {
             to,
-            change: PolicyChange::Edited {
-                from,
-                to: to_rule,
-            },
+            change: PolicyChange::Edited { from, to: to_rule },
             top: 0,
         };
     }
@@ -175,10 +175,16 @@ impl RulesList {
                     body.push(Line::styled("  (no rules)", theme.dim));
                 }
                 for (i, rule) in to.iter().enumerate() {
-                    let changed = matches!(change, PolicyChange::Edited { .. }) && i == self.selected;
+                    let changed =
+                        matches!(change, PolicyChange::Edited { .. }) && i == self.selected;
                     let style = if changed { theme.warning } else { theme.text };
                     let lead = format!("{}{}. ", if changed { "* " } else { "  " }, i + 1);
-                    body.extend(asked_frame::wrapped(&lead, &policy::rule_line(rule), width, style));
+                    body.extend(asked_frame::wrapped(
+                        &lead,
+                        &policy::rule_line(rule),
+                        width,
+                        style,
+                    ));
                 }
                 if let PolicyChange::Removed(rule) = change {
                     body.extend(asked_frame::wrapped(
@@ -226,7 +232,9 @@ impl RulesList {
             State::Asking { change, .. } => {
                 let what = match change {
                     PolicyChange::Removed(_) => "Remove this rule and send the list above?",
-                    _ => "Send the list above with the edited rule (*)? It is sent as written; the service may match more widely than exactly.",
+                    _ => {
+                        "Send the list above with the edited rule (*)? It is sent as written; the service may match more widely than exactly."
+                    }
                 };
                 foot.push(Line::styled(what.to_string(), theme.warning));
             }

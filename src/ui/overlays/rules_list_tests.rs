@@ -2,7 +2,12 @@ use super::*;
 use crossterm::event::{KeyCode, KeyModifiers};
 use gobare_api::session_patch::RuleDecision;
 
-fn rule(decision: RuleDecision, tool: &str, command: Option<&str>, path: Option<&str>) -> PermissionRule {
+fn rule(
+    decision: RuleDecision,
+    tool: &str,
+    command: Option<&str>,
+    path: Option<&str>,
+) -> PermissionRule {
     let mut r = PermissionRule::new(decision);
     r.tool = Some(tool.into());
     r.command = command.map(String::from);

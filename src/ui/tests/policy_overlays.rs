@@ -68,7 +68,11 @@ fn credentials() -> Credentials {
     Credentials {
         list: vec![
             cred("cred_8f2a91c4d7b0e6", Some("minimax"), &["MiniMax-M3"]),
-            cred("cred_d05a6c3e9f1b2477", Some("openrouter"), &["glm-5", "qwen3-coder"]),
+            cred(
+                "cred_d05a6c3e9f1b2477",
+                Some("openrouter"),
+                &["glm-5", "qwen3-coder"],
+            ),
             cred("cred_0000", None, &[]),
         ],
         unreadable: 1,
@@ -116,7 +120,10 @@ fn the_rules_list_shows_every_rule_whole_and_sanitized_with_a_cursor() {
     let out = render(&view(), &mut screen, 160, 48);
     let f = flat(&out);
     assert!(f.contains("Rules · 3"), "{out}");
-    assert!(f.contains("› 1. allow bash command systemctl restart export-worker"), "{out}");
+    assert!(
+        f.contains("› 1. allow bash command systemctl restart export-worker"),
+        "{out}"
+    );
     assert!(f.contains("x remove"), "{out}");
     assert!(!out.contains('\u{1b}'), "{out:?}");
     each("rules_list", || Box::new(RulesList::new(rules())));
@@ -128,7 +135,10 @@ fn an_edit_shows_the_whole_list_to_be_sent_with_the_new_text() {
     screen.open_overlay(Box::new(rules_edited()));
     let out = render(&view(), &mut screen, 160, 48);
     let f = flat(&out);
-    assert!(f.contains("Sent as the session's whole list (3 rules)"), "{out}");
+    assert!(
+        f.contains("Sent as the session's whole list (3 rules)"),
+        "{out}"
+    );
     assert!(
         f.contains("* 1. allow bash command systemctl restart export-worker --now"),
         "{out}"
@@ -145,7 +155,10 @@ fn the_labels_asked_are_the_whole_set_sent() {
     let out = render(&view(), &mut screen, 160, 48);
     let f = flat(&out);
     assert!(f.contains("now: job=8842"), "{out}");
-    assert!(f.contains("whole set of labels: job=8842 team=billing"), "{out}");
+    assert!(
+        f.contains("whole set of labels: job=8842 team=billing"),
+        "{out}"
+    );
     let mut editor = labels_asked();
     let mut want = BTreeMap::new();
     want.insert("job".to_string(), "8842".to_string());

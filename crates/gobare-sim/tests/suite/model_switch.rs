@@ -48,7 +48,10 @@ async fn a_switch_keeps_the_transcript_and_the_next_turn_names_the_model() {
     .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["agent"]["model"], "glm-5");
-    assert_eq!(body["agent"]["model_credential_id"], "cred_d05a6c3e9f1b2477");
+    assert_eq!(
+        body["agent"]["model_credential_id"],
+        "cred_d05a6c3e9f1b2477"
+    );
     let (_, items) = api.get(&format!("/v1/sessions/{id}/items")).await;
     assert!(!items["data"].as_array().unwrap().is_empty(), "{items}");
 
@@ -74,7 +77,10 @@ async fn a_model_the_credential_does_not_run_or_a_model_alone_is_a_400() {
     .await;
     assert_eq!(status, 400, "{body}");
     assert!(
-        body["error"]["message"].as_str().unwrap().contains("\"glm-6\""),
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("\"glm-6\""),
         "{body}"
     );
     let (status, body) = patch(&api, &id, json!({"agent": {"model": "glm-5"}})).await;
