@@ -39,6 +39,7 @@ mod layout;
 mod looking_back;
 mod malformed_frames;
 mod malformed_props;
+mod model_shell;
 mod notify_e2e;
 mod one_runtime;
 mod outputs_app;
