@@ -101,9 +101,7 @@ impl SessionFront {
             OverlayAction::ListFiles { snapshot } => self.list_files(snapshot),
             OverlayAction::SendReview { text } => self.send_review(text),
             OverlayAction::ReloadChanges => self.read_changes_again(),
-            OverlayAction::ReplaceRules { from, to, change } => {
-                self.act_replace_rules(from, to, change)
-            }
+            OverlayAction::ReplaceRules(asked) => self.act_replace_rules(*asked),
             OverlayAction::SetLabels(labels) => self.act_set_labels(labels),
             OverlayAction::SwitchModel { model, credential } => {
                 self.act_switch_model(model, credential)

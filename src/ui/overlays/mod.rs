@@ -55,12 +55,8 @@ pub(crate) enum OverlayAction {
     SendReview { text: String },
     /// Read the changes view's history again (a running turn has changed more since).
     ReloadChanges,
-    /// Replace the session's rules `from` (as the list showed them) with `to`, exactly.
-    ReplaceRules {
-        from: Vec<gobare_api::session_patch::PermissionRule>,
-        to: Vec<gobare_api::session_patch::PermissionRule>,
-        change: crate::sessions::policy::PolicyChange,
-    },
+    /// Replace the session's rules as the list showed them with the list it asked about.
+    ReplaceRules(Box<rules_list::Replacement>),
     /// Set the session's labels to this whole set (empty clears them).
     SetLabels(std::collections::BTreeMap<String, String>),
     /// Move the session to `model` on `credential`.

@@ -65,10 +65,20 @@ enum State {
     /// The list `y` sends, and what it changes.
     Asking {
         to: Vec<PermissionRule>,
-        change: PolicyChange,
+        change: Box<PolicyChange>,
         /// The first line of the list shown (↑ ↓ scroll a long one).
         top: usize,
     },
+}
+
+/// What `y` in the list asks the app to send.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Replacement {
+    /// The rules as the list showed them: sent over only while the session still holds them.
+    pub(crate) from: Vec<PermissionRule>,
+    /// The whole list sent, exactly as shown.
+    pub(crate) to: Vec<PermissionRule>,
+    pub(crate) change: PolicyChange,
 }
 
 pub(crate) struct RulesList {
@@ -106,7 +116,7 @@ impl RulesList {
                 to.remove(self.selected);
                 self.state = State::Asking {
                     to,
-                    change: PolicyChange::Removed(rule),
+                    change: Box::new(PolicyChange::Removed(rule)),
                     top: 0,
                 };
             }
@@ -151,7 +161,7 @@ impl RulesList {
         to[self.selected] = to_rule.clone();
         self.state = State::Asking {
             to,
-            change: PolicyChange::Edited { from, to: to_rule },
+            change: Box::new(PolicyChange::Edited { from, to: to_rule }),
             top: 0,
         };
     }
@@ -176,7 +186,7 @@ impl RulesList {
                 }
                 for (i, rule) in to.iter().enumerate() {
                     let changed =
-                        matches!(change, PolicyChange::Edited { .. }) && i == self.selected;
+                        matches!(**change, PolicyChange::Edited { .. }) && i == self.selected;
                     let style = if changed { theme.warning } else { theme.text };
                     let lead = format!("{}{}. ", if changed { "* " } else { "  " }, i + 1);
                     body.extend(asked_frame::wrapped(
@@ -186,7 +196,7 @@ impl RulesList {
                         style,
                     ));
                 }
-                if let PolicyChange::Removed(rule) = change {
+                if let PolicyChange::Removed(rule) = &**change {
                     body.extend(asked_frame::wrapped(
                         "removed: ",
                         &policy::rule_line(rule),
@@ -230,7 +240,7 @@ impl RulesList {
                 ),
             ])),
             State::Asking { change, .. } => {
-                let what = match change {
+                let what = match **change {
                     PolicyChange::Removed(_) => "Remove this rule and send the list above?",
                     _ => {
                         "Send the list above with the edited rule (*)? It is sent as written; the service may match more widely than exactly."
@@ -293,11 +303,13 @@ impl Overlay for RulesList {
                 OverlayKey::Handled
             }
             State::Asking { to, change, top } => match key {
-                ViewKey::Yes => OverlayKey::Act(OverlayAction::ReplaceRules {
-                    from: self.rules.clone(),
-                    to,
-                    change,
-                }),
+                ViewKey::Yes => {
+                    OverlayKey::Act(OverlayAction::ReplaceRules(Box::new(Replacement {
+                        from: self.rules.clone(),
+                        to,
+                        change: *change,
+                    })))
+                }
                 ViewKey::No => {
                     self.status = Some("nothing sent".into());
                     OverlayKey::Handled

@@ -39,11 +39,11 @@ fn removing_the_selected_rule_asks_with_the_list_minus_it_and_y_sends_exactly_th
     let gone = want.remove(1);
     assert_eq!(
         list.handle(ViewKey::Yes),
-        OverlayKey::Act(OverlayAction::ReplaceRules {
+        OverlayKey::Act(OverlayAction::ReplaceRules(Box::new(Replacement {
             from: three(),
             to: want,
             change: PolicyChange::Removed(gone),
-        })
+        })))
     );
 }
 
@@ -71,14 +71,14 @@ fn an_edit_changes_only_the_rules_matching_text_and_is_asked_before_it_is_sent()
     want[2].command = Some("cargo fmt --check y".into());
     assert_eq!(
         list.handle(ViewKey::Yes),
-        OverlayKey::Act(OverlayAction::ReplaceRules {
+        OverlayKey::Act(OverlayAction::ReplaceRules(Box::new(Replacement {
             from: three(),
             to: want.clone(),
             change: PolicyChange::Edited {
                 from,
                 to: want[2].clone(),
             },
-        })
+        })))
     );
 }
 
@@ -92,11 +92,11 @@ fn a_path_rule_edits_its_path_and_an_empty_text_is_refused() {
     assert_eq!(list.scope(), ViewScope::PolicyLine, "empty is not sent");
     typed(&mut list, "/etc/ssh");
     list.handle(ViewKey::Open);
-    let OverlayKey::Act(OverlayAction::ReplaceRules { to, .. }) = list.handle(ViewKey::Yes) else {
+    let OverlayKey::Act(OverlayAction::ReplaceRules(asked)) = list.handle(ViewKey::Yes) else {
         panic!("not asked");
     };
-    assert_eq!(to[1].path.as_deref(), Some("/etc/ssh"));
-    assert_eq!(to[1].command, None);
+    assert_eq!(asked.to[1].path.as_deref(), Some("/etc/ssh"));
+    assert_eq!(asked.to[1].command, None);
 }
 
 #[test]

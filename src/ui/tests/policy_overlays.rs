@@ -196,10 +196,9 @@ fn the_model_switch_names_the_model_and_credential_and_what_is_kept() {
 fn removing_is_named_in_the_change() {
     let mut list = RulesList::new(rules());
     list.handle(ViewKey::Remove);
-    let OverlayKey::Act(OverlayAction::ReplaceRules { change, to, .. }) = list.handle(ViewKey::Yes)
-    else {
+    let OverlayKey::Act(OverlayAction::ReplaceRules(asked)) = list.handle(ViewKey::Yes) else {
         panic!("not asked");
     };
-    assert_eq!(change, PolicyChange::Removed(rules()[0].clone()));
-    assert_eq!(to, rules()[1..].to_vec());
+    assert_eq!(asked.change, PolicyChange::Removed(rules()[0].clone()));
+    assert_eq!(asked.to, rules()[1..].to_vec());
 }

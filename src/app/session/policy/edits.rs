@@ -11,9 +11,9 @@ use crate::sessions::labels;
 use crate::sessions::policy::PolicyChange;
 use crate::ui::overlays::labels_editor::LabelsEditor;
 use crate::ui::overlays::model_picker::ModelPicker;
-use crate::ui::overlays::rules_list::RulesList;
+use crate::ui::overlays::rules_list::{Replacement, RulesList};
 use gobare_api::credentials::Credentials;
-use gobare_api::session_patch::{PermissionRule, SessionPatch};
+use gobare_api::session_patch::SessionPatch;
 use std::collections::BTreeMap;
 
 impl SessionFront {
@@ -78,12 +78,8 @@ impl SessionFront {
 
     /// `y` in the rules list: `to` is sent only while the session's rules are still the
     /// `from` the list showed.
-    pub(in crate::app::session) fn act_replace_rules(
-        &mut self,
-        from: Vec<PermissionRule>,
-        to: Vec<PermissionRule>,
-        change: PolicyChange,
-    ) {
+    pub(in crate::app::session) fn act_replace_rules(&mut self, asked: Replacement) {
+        let Replacement { from, to, change } = asked;
         self.screen.close_overlay();
         if self.current_rules().as_ref() != Some(&from) {
             self.notice_at(
