@@ -49,8 +49,10 @@ impl Overlay for LabelsEditor {
         let mut foot = Vec::new();
         match &self.state {
             State::Editing => {
-                body.push(Line::styled(
+                body.extend(asked_frame::wrapped(
+                    "",
                     "key=value pairs, separated by spaces; empty clears every label",
+                    width,
                     theme.dim,
                 ));
                 foot.push(Line::from(vec![
@@ -62,8 +64,10 @@ impl Overlay for LabelsEditor {
                 ]));
             }
             State::Asking(set) => {
-                body.push(Line::styled(
+                body.extend(asked_frame::wrapped(
+                    "",
                     "Sent as the session's whole set of labels:",
+                    width,
                     theme.strong,
                 ));
                 body.extend(asked_frame::wrapped(

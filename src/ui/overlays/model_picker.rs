@@ -91,7 +91,7 @@ impl ModelPicker {
             && self.now.1.as_deref() == Some(c.credential.as_str())
     }
 
-    fn body(&self, theme: &Theme) -> (Vec<Line<'static>>, usize) {
+    fn body(&self, width: usize, theme: &Theme) -> (Vec<Line<'static>>, usize) {
         let now = format!(
             "now: {} via {}",
             self.now
@@ -103,12 +103,14 @@ impl ModelPicker {
                 .as_deref()
                 .map_or("(not said)".into(), |c| text::one_line(c, NAME_CHARS)),
         );
-        let mut body = vec![Line::styled(now, theme.dim)];
+        let mut body = asked_frame::wrapped("", &now, width, theme.dim);
         let mut focus = 0;
         match &self.listing {
             Listing::Loading => body.push(Line::styled("reading the credentials…", theme.dim)),
-            Listing::Failed(why) => body.push(Line::styled(
-                format!("could not read the credentials: {why}"),
+            Listing::Failed(why) => body.extend(asked_frame::wrapped(
+                "",
+                &format!("could not read the credentials: {why}"),
+                width,
                 theme.error,
             )),
             Listing::Ready(creds) => {
@@ -134,8 +136,10 @@ impl ModelPicker {
                         theme.strong,
                     ));
                     if cred.models.is_empty() {
-                        body.push(Line::styled(
-                            "    (does not say which models it runs)",
+                        body.extend(asked_frame::wrapped(
+                            "    ",
+                            "(does not say which models it runs)",
+                            width,
                             theme.dim,
                         ));
                     }
@@ -180,7 +184,8 @@ impl ModelPicker {
 
 impl Overlay for ModelPicker {
     fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        let (body, focus) = self.body(theme);
+        let width = usize::from(super::area(area).width.saturating_sub(2));
+        let (body, focus) = self.body(width, theme);
         let mut foot = Vec::new();
         if let Some(choice) = &self.asking {
             let mut words = switch_words(&choice.model, &choice.credential);
