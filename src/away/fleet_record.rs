@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 
 use super::builder::{DigestBuilder, Window};
+use crate::store::StateStore;
 use gobare_api::model::{Event, Turn, TurnStatus};
 
 /// One absence, session by session, as the org stream told it.
@@ -17,6 +18,9 @@ pub(crate) struct AbsenceRecord {
     sessions: HashMap<String, DigestBuilder>,
     /// The last persisted seq taken in.
     last_seq: Option<u64>,
+    /// Where each session's own last visit is kept: what the person watched in a session
+    /// during the absence is not news of it.
+    visits: Option<StateStore>,
 }
 
 impl AbsenceRecord {
@@ -26,14 +30,23 @@ impl AbsenceRecord {
             since_ms,
             sessions: HashMap::new(),
             last_seq: None,
+            visits: None,
         }
+    }
+
+    /// Sessions opened during the absence count only what came after the person left
+    /// them, as `store` kept it.
+    pub(crate) fn with_visits(mut self, store: Option<StateStore>) -> AbsenceRecord {
+        self.visits = store;
+        self
     }
 
     fn builder(&mut self, id: &str) -> &mut DigestBuilder {
         let since_ms = self.since_ms;
+        let visits = &self.visits;
         self.sessions.entry(id.to_string()).or_insert_with(|| {
             let window = Window {
-                after_seq: None,
+                after_seq: visits.as_ref().and_then(|s| watched_until(s, id, since_ms)),
                 from_ms: Some(since_ms),
             };
             DigestBuilder::new(id, window, since_ms, true)
@@ -98,6 +111,15 @@ impl AbsenceRecord {
     pub(crate) fn include(&mut self, id: &str) {
         self.builder(id);
     }
+}
+
+/// The last event of session `id` the person saw in the session itself, when they left it
+/// after `since_ms` (before, the whole absence is news).
+fn watched_until(store: &StateStore, id: &str, since_ms: i64) -> Option<u64> {
+    let visit = store.load_session(id);
+    (visit.saved_at >= since_ms)
+        .then_some(visit.cursor)
+        .flatten()
 }
 
 #[cfg(test)]
@@ -198,5 +220,61 @@ mod tests {
             ],
             "{lines:#?}"
         );
+    }
+
+    /// A turn the person watched to its end in the session, after leaving the fleet, is
+    /// not "while you were away"; what that session did after they left it still is, and
+    /// so is every other session's news.
+    #[test]
+    fn what_was_watched_in_the_session_is_not_news_of_the_absence() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = StateStore::open(dir.path(), &"https://api.example".parse().unwrap()).unwrap();
+        // Left the fleet at AWAY; watched `watched` in its session up to seq 12, leaving it
+        // after AWAY. `before` was last opened before the absence, up to seq 30.
+        let left = |cursor, saved_at| crate::store::SessionState {
+            cursor: Some(cursor),
+            saved_at,
+            ..Default::default()
+        };
+        store
+            .save_session("watched", &left(12, AWAY + 500))
+            .unwrap();
+        store.save_session("before", &left(30, AWAY - 500)).unwrap();
+        let mut record = AbsenceRecord::new(AWAY).with_visits(Some(store));
+        let turn = |id: &str, seq: u64, t: &str| {
+            [
+                event(id, seq, "turn.started", json!({"turnId": t})),
+                event(id, seq + 1, "turn.ended", json!({"turnId": t})),
+            ]
+        };
+        for e in turn("watched", 11, "seen-turn")
+            .into_iter()
+            .chain(turn("other", 13, "other-turn"))
+            .chain(turn("watched", 15, "later-turn"))
+            .chain(turn("before", 17, "before-turn"))
+        {
+            record.feed(&e);
+        }
+        let ended: HashMap<String, u32> = record
+            .sessions_mut()
+            .map(|(id, b)| (id.clone(), turns_ended(&b.digest(AWAY))))
+            .collect();
+        assert_eq!(ended["watched"], 1, "only the turn after leaving it");
+        assert_eq!(ended["other"], 1);
+        assert_eq!(
+            ended["before"], 1,
+            "a visit before the absence hides nothing of it"
+        );
+        // Without the visits kept, the watched turn would count.
+        let mut blind = AbsenceRecord::new(AWAY);
+        for e in turn("watched", 11, "seen-turn") {
+            blind.feed(&e);
+        }
+        let (_, b) = blind.sessions_mut().next().unwrap();
+        assert_eq!(turns_ended(&b.digest(AWAY)), 1);
+    }
+
+    fn turns_ended(d: &crate::away::digest::Digest) -> u32 {
+        d.turns_completed + d.turns_failed + d.turns_cancelled + d.turns_unread
     }
 }

@@ -30,6 +30,8 @@ pub(crate) struct Replay {
     pub(crate) cursor: u64,
     /// When the fleet opened (Unix ms): what is newer it sees live.
     pub(crate) until_ms: i64,
+    /// Where the sessions opened meanwhile kept how far they were watched.
+    pub(crate) visits: Option<crate::store::StateStore>,
 }
 
 /// The absence since `replay.since_ms`, from the org stream after `replay.cursor`.
@@ -39,7 +41,7 @@ pub(crate) async fn replay(
     model: Arc<Mutex<FleetModel>>,
     replay: Replay,
 ) -> AbsenceRecord {
-    let mut record = AbsenceRecord::new(replay.since_ms);
+    let mut record = AbsenceRecord::new(replay.since_ms).with_visits(replay.visits.clone());
     options.from = Some(replay.cursor);
     options.profile = stream::StreamProfile::EVENTS_ONLY;
     let mut handle = stream::spawn(options);
@@ -183,6 +185,7 @@ mod tests {
                 since_ms,
                 cursor,
                 until_ms,
+                visits: None,
             },
         )
         .await;

@@ -67,6 +67,7 @@ impl FleetAway {
             since_ms,
             cursor,
             until_ms: gobare_api::clock::unix_ms(),
+            visits: self.store.clone(),
         });
         Some((since_ms, replay))
     }

@@ -6,7 +6,7 @@
 //! turn runs, polls only while something is pending.
 //!
 //! Extension points:
-//! - user intents: add an [`Intent`] variant, produce it in `input.rs` (keys, paste, mouse),
+//! - user intents: add a [`crate::keys::Intent`] variant, produce it in `input.rs` (keys, paste, mouse),
 //!   carry it out in [`SessionFront::dispatch`];
 //! - background work: spawn it with a clone of [`SessionFront::msgs`], report one [`AppMsg`] (add a
 //!   variant), handle it in [`SessionFront::on_msg`];
@@ -41,8 +41,6 @@ mod search;
 mod timers;
 mod token_scopes;
 
-#[cfg(debug_assertions)]
-pub(crate) use crate::keys::Intent;
 pub(crate) use msg::AppMsg;
 pub(crate) use options::AppOptions;
 
@@ -50,10 +48,12 @@ use std::time::Instant;
 
 use tokio::sync::mpsc;
 
+#[cfg(debug_assertions)]
+use crate::app::shared::debug_panic;
 use crate::app::shared::frame::FrameScheduler;
 use crate::app::shared::memory::LockOrRecover;
 use crate::app::shared::stats::Stats;
-use crate::app::shared::{debug_panic, heap, shell, unsaved};
+use crate::app::shared::{heap, shell, unsaved};
 use crate::session::{Notice, Session, Severity, Update};
 use crate::store::StateStore;
 use crate::terminal::Tui;

@@ -4,7 +4,8 @@
 //! the older one between chunks; the current hit is scrolled into view. With the Events
 //! pane focused, the rows whose type holds the query are matches too.
 
-use super::{AppMsg, Intent, SessionFront};
+use super::{AppMsg, SessionFront};
+use crate::keys::Intent;
 use crate::keys::mode::Mode;
 use crate::search::extract;
 use crate::search::index::{DEFAULT_MAX_BYTES, entry_of_event};

@@ -4,6 +4,7 @@
 
 pub(crate) mod abort_on_drop;
 pub(crate) mod announcements;
+#[cfg(debug_assertions)]
 pub mod debug_panic;
 pub(crate) mod frame;
 pub(crate) mod heap;

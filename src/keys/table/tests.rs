@@ -1,4 +1,5 @@
 use super::*;
+use crate::keys::decision::Decision;
 
 const KEYS_DOC_START: &str = "<!-- keys:start -->";
 const KEYS_DOC_END: &str = "<!-- keys:end -->";

@@ -4,7 +4,8 @@
 use std::time::Instant;
 
 use super::fetch::FetchJob;
-use crate::app::session::{AppMsg, Intent, MAX_BATCH, SessionFront};
+use crate::app::session::{AppMsg, MAX_BATCH, SessionFront};
+use crate::keys::Intent;
 use crate::session::{Fetch, Severity, Update};
 use gobare_api::error::{ApiError, ApiErrorKind};
 use gobare_api::stream::ConnectionState;
