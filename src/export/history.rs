@@ -138,7 +138,7 @@ pub(crate) async fn read(
 }
 
 /// A piece of the history: one persisted frame, or a chunk's persisted frames together
-/// (with [`gobare_api::stream::StreamOptions::frame_runs`]).
+/// (a profile reading frame runs, [`gobare_api::stream::StreamProfile::RECORDED`]).
 // Boxing the frame would cost an allocation per frame the general path delivers.
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum Piece {

@@ -49,6 +49,6 @@ pub enum TodosFound {
     List(u32, u32),
     /// The current turn has posted no list yet.
     None,
-    /// The replay could not say (refused, cut, or longer than [`MAX_EVENTS`]).
+    /// The replay could not say (refused, cut, or longer than `MAX_EVENTS`).
     Unknown,
 }

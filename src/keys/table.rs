@@ -1,5 +1,5 @@
 //! The one key table: every binding is (scope, keys, where the key goes, label, hint). The
-//! router ([`super::keys::route`]) matches keys against it, the input box's title hints, the
+//! router ([`super::route`]) matches keys against it, the input box's title hints, the
 //! key list (F1) and docs/keys.md's key table are drawn from it, and `[keys]` in the config
 //! adds keys to its named rows. A key described anywhere else is a key that can drift. This
 //! file holds the rows; `table/` holds what they are made of and what is read from them.

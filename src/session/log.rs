@@ -97,7 +97,7 @@ impl EventLog {
     }
 }
 
-/// [`summary`] appended to `out`. Writing to a `String` cannot fail.
+/// An event's one-line summary (the Events pane's) appended to `out`. Writing to a `String` cannot fail.
 fn write_summary(out: &mut String, p: &EventPayload) {
     use EventPayload as P;
     let m = SUMMARY_MAX;

@@ -38,7 +38,7 @@ pub(crate) fn push_clip(out: &mut String, s: &str, max: usize) {
     }
 }
 
-/// [`first_line`] appended to `out`.
+/// The first line of `s`, cut at `max` characters, appended to `out` (`…` where cut).
 pub(crate) fn push_first_line(out: &mut String, s: &str, max: usize) {
     // As `s.lines()` would split it, without scanning the second line to its end.
     let (first, rest) = match s.find('\n') {

@@ -27,7 +27,7 @@ pub(crate) enum FleetMsg {
         named: Option<(String, Box<Result<Session, ApiError>>)>,
     },
     Created(Box<Result<Session, ApiError>>),
-    /// The record of the absence since `since_ms`, replayed (see [`super::fleet_away`]).
+    /// The record of the absence since `since_ms`, replayed (see [`super::absence_replay`]).
     Away {
         since_ms: i64,
         record: Box<crate::away::fleet_record::AbsenceRecord>,

@@ -11,9 +11,9 @@
 //! - background work: spawn it with a clone of [`SessionFront::msgs`], report one [`AppMsg`] (add a
 //!   variant), handle it in [`SessionFront::on_msg`];
 //! - stream events as they are applied: `SessionFront::on_stream` (notifications, prompt glue);
-//! - model reads: [`SessionFront::want`] a [`fetch::FetchJob`] (coalesced, 60/min budget);
-//! - state on disk: the session memory ([`memory::SessionMemory`], through `acting`), written by
-//!   [`saving::StateSaver`]; status line:
+//! - model reads: [`SessionFront::want`] a [`reading::fetch::FetchJob`] (coalesced, 60/min budget);
+//! - state on disk: the session memory ([`crate::app::shared::memory::SessionMemory`], through `acting`), written by
+//!   [`crate::app::shared::saving::StateSaver`]; status line:
 //!   [`SessionFront::notice`]; terminal focus: [`SessionFront::terminal_focused`].
 
 pub(crate) mod acting;
