@@ -56,7 +56,7 @@ pub struct Credentials {
     pub list: Vec<ModelCredential>,
     /// Entries left out: no string `id`.
     pub unreadable: usize,
-    /// More pages than [`MAX_PAGES`] were offered; the rest were not read.
+    /// More pages were offered than this client reads (ten); the rest were not read.
     pub cut: bool,
 }
 
