@@ -1,5 +1,5 @@
-//! The arguments of `gobare-tui rules` (a session's approval mode and permission rules)
-//! and the `k=v` label the listing commands filter by.
+//! The arguments of `gobare-tui rules` (a session's approval mode, permission rules and
+//! model) and the `k=v` label the listing commands filter by.
 
 use clap::Args;
 
@@ -15,12 +15,18 @@ that exact command as written (nothing is widened to a prefix), `write:path=/etc
 `bash` every call of the tool, `*:domain=example.com` any tool. --remove counts from 1 as
 listed, and is applied before --allow and --deny add theirs at the end.
 
+--model M --credential C (both, as the reference requires) moves the session to model M on
+credential C, keeping its workspace and transcript; --credentials lists the organization's
+credentials (GET /v1/model-credentials) and the models each says it runs. A model the
+credential does not run is refused by the server (400), said on stderr.
+
 The approval mode applies from the session's next turn. The reference does not say when a
 rule starts to apply, nor how the service matches a command: the local simulator matches
 exactly, the service may match more widely.
 
 With --json, one object: session_id, approval_mode, permission_rules (as the server holds
-them), changed (whether anything was sent).
+them), model, model_credential_id, changed (whether anything was sent), and with
+--credentials model_credentials ([{id, provider, name, models}]).
 
 Exit status: 0 shown or changed, 1 refused or not sent (the reason on stderr), 2 nothing
 sent: usage, a rule number that is not listed, or a rule list this client cannot read.")]
@@ -39,6 +45,15 @@ pub(crate) struct RulesArgs {
     /// Remove rule N as listed, counting from 1 (repeatable).
     #[arg(long, value_name = "N")]
     pub(crate) remove: Vec<usize>,
+    /// Move the session to model M (with --credential; keeps workspace and transcript).
+    #[arg(long, value_name = "M", requires = "credential")]
+    pub(crate) model: Option<String>,
+    /// The credential that runs --model (`cred_…`; --credentials lists them).
+    #[arg(long, value_name = "C", requires = "model")]
+    pub(crate) credential: Option<String>,
+    /// List the organization's model credentials and the models each runs.
+    #[arg(long)]
+    pub(crate) credentials: bool,
     /// One JSON object instead of lines of text.
     #[arg(long)]
     pub(crate) json: bool,

@@ -78,6 +78,12 @@ pub(crate) enum Intent {
     CycleApprovalMode,
     /// `X`: remove the session's newest permission rule (asks first, naming it).
     RemoveNewestRule,
+    /// `R`: the session's rules in a list (remove or edit any, asked first).
+    OpenRules,
+    /// `l`: edit the session's labels (the set shown and asked before it is sent).
+    EditLabels,
+    /// `C`: switch the session's model (the credentials listed, the switch asked first).
+    PickModel,
     /// `s`: a shell in the workspace over SSH, the UI suspended while it runs.
     Shell,
     /// `x`: write the session's Markdown export to a file.

@@ -442,9 +442,30 @@ pub(crate) const TABLE: &[Binding] = &[
         Panes,
         &[c('X')],
         Do(Intent::RemoveNewestRule),
-        "remove the session's newest permission rule, named first (asks; y only); any rule: gobare-tui rules ID --remove N",
+        "remove the session's newest permission rule, named first (asks; y only); any rule: R (or gobare-tui rules ID --remove N)",
     )
     .action("remove_rule"),
+    row(
+        Panes,
+        &[c('R')],
+        Do(Intent::OpenRules),
+        "the session's rules in a list: remove or edit any one (the list sent is shown first; y only)",
+    )
+    .action("rules"),
+    row(
+        Panes,
+        &[c('l')],
+        Do(Intent::EditLabels),
+        "the session's labels: edit key=value pairs, the set is shown before it is sent (y only)",
+    )
+    .action("labels"),
+    row(
+        Panes,
+        &[c('C')],
+        Do(Intent::PickModel),
+        "switch the session's model: the organization's credentials and their models, the switch named first (y only)",
+    )
+    .action("model"),
     row(
         Panes,
         &[c('s')],
@@ -642,6 +663,35 @@ pub(crate) const TABLE: &[Binding] = &[
     row(SEND_REVIEW, &[c('n'), k(KeyCode::Esc)], View(ViewKey::No), "not now (the comments are kept)")
         .hint("n keep", Shown::Always),
     doc(SEND_REVIEW, "any other key", "nothing: only y or n answers"),
+    // The session's rules, labels and model (each change shown whole and asked).
+    row(RULES, &[k(KeyCode::Esc), c('q')], View(ViewKey::Close), "close").hint("Esc close", Shown::Always),
+    row(RULES, &[k(KeyCode::Up), c('k')], View(ViewKey::Up), "select the rule above").hint("↑↓", Shown::Always),
+    row(RULES, &[k(KeyCode::Down), c('j')], View(ViewKey::Down), "select the rule below"),
+    row(RULES, &[k(KeyCode::Home), c('g')], View(ViewKey::Top), "the first"),
+    row(RULES, &[k(KeyCode::End), c('G')], View(ViewKey::Bottom), "the last"),
+    row(RULES, &[c('x'), k(KeyCode::Delete)], View(ViewKey::Remove), "remove the selected rule: the whole list that will be sent is shown, y sends it")
+        .hint("x remove", Shown::Always),
+    row(RULES, &[c('e'), k(KeyCode::Enter)], View(ViewKey::Edit), "edit the selected rule's command (or path, domain, tool) on a line; Enter shows the list with it and asks")
+        .hint("e edit", Shown::Always),
+    row(MODELS, &[k(KeyCode::Esc), c('q')], View(ViewKey::Close), "close").hint("Esc close", Shown::Always),
+    row(MODELS, &[k(KeyCode::Up), c('k')], View(ViewKey::Up), "the model above").hint("↑↓", Shown::Always),
+    row(MODELS, &[k(KeyCode::Down), c('j')], View(ViewKey::Down), "the model below"),
+    row(MODELS, &[k(KeyCode::Home), c('g')], View(ViewKey::Top), "the first"),
+    row(MODELS, &[k(KeyCode::End), c('G')], View(ViewKey::Bottom), "the last"),
+    row(MODELS, &[k(KeyCode::Enter)], View(ViewKey::Open), "switch to the selected model: the switch is named and asked (keeps workspace and transcript)")
+        .hint("Enter switch", Shown::Always),
+    row(POLICY_LINE, &[k(KeyCode::Enter)], View(ViewKey::Open), "done: show what will be sent, and ask")
+        .hint("Enter show", Shown::Always),
+    row(POLICY_LINE, &[k(KeyCode::Esc)], View(ViewKey::No), "drop the edit (nothing is sent)")
+        .hint("Esc drop", Shown::Always),
+    doc(POLICY_LINE, "letters", "the text, as typed (Backspace erases, Ctrl+U clears)"),
+    row(POLICY_ASK, &[c('y')], View(ViewKey::Yes), "send the change shown, as a person's action with its Idempotency-Key")
+        .hint("y send", Shown::Always),
+    row(POLICY_ASK, &[c('n'), k(KeyCode::Esc)], View(ViewKey::No), "not sent: back")
+        .hint("n back", Shown::Always),
+    row(POLICY_ASK, &[k(KeyCode::Up)], View(ViewKey::Up), "scroll up the list that will be sent, when it is longer than the box"),
+    row(POLICY_ASK, &[k(KeyCode::Down)], View(ViewKey::Down), "scroll it down"),
+    doc(POLICY_ASK, "any other key", "nothing: only y or n answers"),
     // Help.
     row(Help, &[k(KeyCode::Up), c('k')], Do(Intent::ScrollHelp(-1)), "scroll up"),
     row(Help, &[k(KeyCode::Down), c('j')], Do(Intent::ScrollHelp(1)), "scroll down"),

@@ -21,6 +21,14 @@ pub(crate) enum ViewScope {
     ChangesComment,
     /// The changes view asking before the review is sent: only y or n answers.
     ChangesSend,
+    /// The session's rules (`R`).
+    Rules,
+    /// The models the organization's credentials run (`C`).
+    Models,
+    /// A rule's text or the labels being typed: letters are the text.
+    PolicyLine,
+    /// Rules, labels or model: asked before the change is sent; only y or n answers.
+    PolicyAsk,
 }
 
 /// What a key means to an overlay, as the key table routes it.
@@ -53,4 +61,6 @@ pub(crate) enum ViewKey {
     MarkHunk,
     Comment,
     SendReview,
+    Remove,
+    Edit,
 }

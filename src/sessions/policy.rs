@@ -24,7 +24,16 @@ pub(crate) const RULE_TIMING: &str = "the reference does not say when a rule sta
 pub(crate) enum PolicyChange {
     Rule(PermissionRule),
     Removed(PermissionRule),
+    Edited {
+        from: PermissionRule,
+        to: PermissionRule,
+    },
     Mode(ApprovalMode),
+    Labels(std::collections::BTreeMap<String, String>),
+    Model {
+        model: String,
+        credential: String,
+    },
 }
 
 /// The session's policy as read: its mode (`None`: the server sent none, `auto` is the
@@ -93,7 +102,7 @@ pub(crate) fn rule_line(rule: &PermissionRule) -> String {
 
 /// Where a person sees and removes the session's rules and mode.
 pub(crate) const WHERE_TO_SEE: &str =
-    "see it in the Workspace pane; `gobare-tui rules ID --remove N` removes a rule";
+    "see it in the Workspace pane; R there lists the rules to remove or edit one";
 
 /// The confirmation of `a` / `d` on an approval: the decision and the whole rule, and what
 /// the reference does not promise.

@@ -1,5 +1,7 @@
-//! The session's approval mode and permission rules as the Workspace pane shows them, with
-//! the keys that change them (`M` the mode, `a` / `d` on an approval add a rule).
+//! The session's approval mode, permission rules and labels as the Workspace pane shows
+//! them, with the keys that change them (`M` the mode, `a` / `d` on an approval add a rule,
+//! `R` lists the rules to remove or edit one, `l` the labels, `C` switches the model, which
+//! the Turn pane names).
 
 use super::text::styled::truncate;
 use super::theme::Theme;
@@ -22,6 +24,7 @@ pub(crate) fn lines(view: &Session, w: usize, theme: &Theme) -> Vec<Line<'static
         ]),
         w,
     )];
+    let labels = crate::sessions::labels::words(session);
     match &policy.rules {
         None => out.push(Line::styled(
             "rules: one or more this client cannot read (not changed from here)",
@@ -33,7 +36,10 @@ pub(crate) fn lines(view: &Session, w: usize, theme: &Theme) -> Vec<Line<'static
         )),
         Some(rules) => {
             out.push(Line::styled(
-                format!("rules ({}) · X removes the newest", rules.len()),
+                format!(
+                    "rules ({}) · R: remove or edit any · X removes the newest",
+                    rules.len()
+                ),
                 theme.dim,
             ));
             for (i, rule) in rules.iter().enumerate() {
@@ -48,5 +54,14 @@ pub(crate) fn lines(view: &Session, w: usize, theme: &Theme) -> Vec<Line<'static
             }
         }
     }
+    // After the rules: the Turn pane names the model, this line only its key.
+    out.push(truncate(
+        Line::from(vec![
+            Span::styled("labels ", theme.dim),
+            Span::styled(labels.unwrap_or_else(|| "none".into()), theme.text),
+            Span::styled("  (l: edit · C: switch the model)", theme.dim),
+        ]),
+        w,
+    ));
     out
 }

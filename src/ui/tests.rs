@@ -16,6 +16,7 @@ use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 mod looking;
+mod policy_overlays;
 mod policy_views;
 mod themes;
 mod vocabulary;

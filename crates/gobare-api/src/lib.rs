@@ -3,6 +3,7 @@
 //!
 //! - [`model`]: the serde types of the API (events, sessions, turns, items, requests),
 //!   tolerant of what a newer server adds.
+//! - [`credentials`]: the organization's model credentials, read leniently (only `id`).
 //! - [`event_family`]: the event types by family, a view every writer of a family matches
 //!   whole.
 //! - [`client`]: [`client::ApiClient`], typed calls to `/v1` with bearer auth and an
@@ -24,6 +25,7 @@
 pub mod auth;
 pub mod client;
 pub mod clock;
+pub mod credentials;
 pub mod download;
 pub mod envelope_type;
 pub mod error;

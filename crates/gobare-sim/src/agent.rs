@@ -255,10 +255,11 @@ impl TurnCtx<'_> {
                 }
                 Step::Say(reply) if Some(index) == closing => {
                     let reply = self.asked.closing(&reply);
-                    Step::Say(match &self.earlier {
+                    let reply = match &self.earlier {
                         Some(earlier) => recall::follow_up(&reply, earlier),
                         None => reply,
-                    })
+                    };
+                    Step::Say(self.signed(reply))
                 }
                 step => step,
             };
@@ -269,6 +270,22 @@ impl TurnCtx<'_> {
             self.acknowledge_steer(&steer).await?;
         }
         Ok(())
+    }
+
+    /// The closing reply, naming the model when a `PATCH` moved the session off the
+    /// default one (so a switch shows in the transcript).
+    fn signed(&self, reply: String) -> String {
+        let model = self
+            .state
+            .db()
+            .session(self.session_id)
+            .and_then(|r| r.agent.model.clone());
+        match model {
+            Some(m) if m != crate::routes::credentials::CREDENTIALS[0].models[0] => {
+                format!("{reply} (answered by {m})")
+            }
+            _ => reply,
+        }
     }
 
     /// Notes the step being played: where a restart takes the turn up if it parks there.

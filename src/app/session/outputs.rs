@@ -101,6 +101,11 @@ impl SessionFront {
             OverlayAction::ListFiles { snapshot } => self.list_files(snapshot),
             OverlayAction::SendReview { text } => self.send_review(text),
             OverlayAction::ReloadChanges => self.read_changes_again(),
+            OverlayAction::ReplaceRules(asked) => self.act_replace_rules(*asked),
+            OverlayAction::SetLabels(labels) => self.act_set_labels(labels),
+            OverlayAction::SwitchModel { model, credential } => {
+                self.act_switch_model(model, credential)
+            }
             OverlayAction::OpenFile { path } => {
                 let (client, id) = (self.client.clone(), self.session_id.clone());
                 self.spawn_for_overlay(async move {
@@ -282,6 +287,7 @@ impl SessionFront {
                     browser.listed(result, gobare_api::clock::unix_ms());
                 }
             }
+            OutputsMsg::CredentialsRead(result) => self.on_credentials_read(result),
             OutputsMsg::FileRead { path, result } => {
                 if let Some(browser) = self.screen.overlay_as::<FileBrowser>() {
                     match result {

@@ -29,4 +29,6 @@ pub(crate) enum OutputsMsg {
         path: String,
         result: Result<FileContent, String>,
     },
+    /// The organization's model credentials, for the model switch.
+    CredentialsRead(Result<gobare_api::credentials::Credentials, String>),
 }

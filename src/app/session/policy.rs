@@ -3,7 +3,10 @@
 //! first), `M` in the panes sets the next approval mode and `X` removes the newest rule
 //! (each asked first). Each change is one keyed `PATCH`, a person's action, in the
 //! background; the session as answered replaces the one shown, so the Workspace pane shows
-//! the new rules and mode.
+//! the new rules and mode. `R`, `l` and `C` (any rule, the labels, the model) are in
+//! [`edits`].
+
+mod edits;
 
 use super::SessionFront;
 use super::msg::AppMsg;
@@ -153,6 +156,7 @@ impl SessionFront {
         let client = job.client(&self.client);
         let id = self.session_id.clone();
         let tx = self.msgs.clone();
+        let doing = change_doing(&change);
         crate::app::shared::jobs::spawn(job, async move {
             let result = policy::send(&client, &SendRetry::default(), &id, &patch).await;
             let _ = tx.send(AppMsg::PolicyWritten {
@@ -160,7 +164,7 @@ impl SessionFront {
                 result: Box::new(result),
             });
         });
-        self.notice(Some("changing the session's rules…".into()));
+        self.notice(Some(format!("{doing}…")));
     }
 
     pub(super) fn on_policy_written(
@@ -180,9 +184,22 @@ impl SessionFront {
                     PolicyChange::Removed(rule) => {
                         format!("rule removed: {}", policy::rule_line(&rule))
                     }
+                    PolicyChange::Edited { to, .. } => format!(
+                        "rule now: {} — sent as written; the service may match more widely",
+                        policy::rule_line(&to)
+                    ),
                     PolicyChange::Mode(mode) => {
                         format!("approval mode {mode}: {MODE_TIMING}")
                     }
+                    PolicyChange::Labels(set) => format!(
+                        "labels now: {}",
+                        crate::sessions::labels::words_of(&set).unwrap_or_else(|| "none".into())
+                    ),
+                    PolicyChange::Model { model, credential } => format!(
+                        "model now {} via {} (workspace and transcript kept)",
+                        gobare_api::text::one_line(&model, 60),
+                        gobare_api::text::one_line(&credential, 60)
+                    ),
                 };
                 self.notice(Some(said));
             }
@@ -190,7 +207,10 @@ impl SessionFront {
                 let what = match change {
                     PolicyChange::Rule(_) => "add the rule (the decision itself was sent)",
                     PolicyChange::Removed(_) => "remove the rule",
+                    PolicyChange::Edited { .. } => "change the rule",
                     PolicyChange::Mode(_) => "set the approval mode",
+                    PolicyChange::Labels(_) => "set the labels",
+                    PolicyChange::Model { .. } => "switch the model",
                 };
                 self.notice_at(
                     Severity::Error,
@@ -199,5 +219,17 @@ impl SessionFront {
             }
         }
         self.request_frame();
+    }
+}
+
+/// What a write is doing, for the notice while it is sent.
+fn change_doing(change: &PolicyChange) -> &'static str {
+    match change {
+        PolicyChange::Rule(_) | PolicyChange::Removed(_) | PolicyChange::Edited { .. } => {
+            "changing the session's rules"
+        }
+        PolicyChange::Mode(_) => "setting the approval mode",
+        PolicyChange::Labels(_) => "setting the session's labels",
+        PolicyChange::Model { .. } => "switching the model",
     }
 }

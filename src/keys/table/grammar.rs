@@ -91,6 +91,10 @@ pub(super) const FINDING: Scope = Scope::View(ViewScope::FilesFinding);
 pub(super) const CHANGES: Scope = Scope::View(ViewScope::Changes);
 pub(super) const COMMENT: Scope = Scope::View(ViewScope::ChangesComment);
 pub(super) const SEND_REVIEW: Scope = Scope::View(ViewScope::ChangesSend);
+pub(super) const RULES: Scope = Scope::View(ViewScope::Rules);
+pub(super) const MODELS: Scope = Scope::View(ViewScope::Models);
+pub(super) const POLICY_LINE: Scope = Scope::View(ViewScope::PolicyLine);
+pub(super) const POLICY_ASK: Scope = Scope::View(ViewScope::PolicyAsk);
 
 /// The inbox list's way back to the fleet, and (when F3 opened it from a session) to
 /// that session.

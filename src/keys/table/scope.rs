@@ -88,6 +88,16 @@ impl Scope {
             Scope::View(ViewScope::Changes) => "Changes (D in the panes)",
             Scope::View(ViewScope::ChangesComment) => "Changes, writing a comment (c)",
             Scope::View(ViewScope::ChangesSend) => "Changes, asked before the review is sent",
+            Scope::View(ViewScope::Rules) => {
+                "Rules (R in the panes): the session's permission rules"
+            }
+            Scope::View(ViewScope::Models) => {
+                "Model (C in the panes): the credentials and their models"
+            }
+            Scope::View(ViewScope::PolicyLine) => "Rules or labels (l in the panes): typing a line",
+            Scope::View(ViewScope::PolicyAsk) => {
+                "Rules, labels or model: asked before the change is sent"
+            }
             Scope::Help => "This list",
             Scope::Fleet(FleetScope::Everywhere) => "Fleet (Ctrl+O), anywhere in it",
             Scope::Fleet(FleetScope::List) => "Fleet: the list (letters are commands)",
@@ -127,6 +137,10 @@ impl Scope {
             Scope::View(ViewScope::Changes) => "changes (`D`)",
             Scope::View(ViewScope::ChangesComment) => "changes, comment",
             Scope::View(ViewScope::ChangesSend) => "changes, send?",
+            Scope::View(ViewScope::Rules) => "rules (`R`)",
+            Scope::View(ViewScope::Models) => "model (`C`)",
+            Scope::View(ViewScope::PolicyLine) => "rules, labels: typing",
+            Scope::View(ViewScope::PolicyAsk) => "rules, labels, model: send?",
             Scope::Help => "help (F1)",
             Scope::Fleet(FleetScope::Everywhere) => "fleet",
             Scope::Fleet(FleetScope::List) => "fleet: list",
@@ -143,7 +157,7 @@ impl Scope {
         }
     }
 
-    pub(crate) const ALL: [Scope; 29] = [
+    pub(crate) const ALL: [Scope; 33] = [
         Scope::Everywhere,
         Scope::Typing,
         Scope::Deciding,
@@ -160,6 +174,10 @@ impl Scope {
         Scope::View(ViewScope::Changes),
         Scope::View(ViewScope::ChangesComment),
         Scope::View(ViewScope::ChangesSend),
+        Scope::View(ViewScope::Rules),
+        Scope::View(ViewScope::Models),
+        Scope::View(ViewScope::PolicyLine),
+        Scope::View(ViewScope::PolicyAsk),
         Scope::Help,
         Scope::Fleet(FleetScope::Everywhere),
         Scope::Fleet(FleetScope::List),

@@ -78,7 +78,7 @@ fn overlay_is_centered_and_covers_what_is_beneath() {
 #[test]
 fn a_narrow_screen_wraps_descriptions_instead_of_cutting_them() {
     let list = table_rows();
-    let out = screen(70, 400);
+    let out = screen(70, 480);
     let flat: String = out
         .lines()
         .map(|l| l.trim_matches(|c| c == '│' || c == ' ' || c == '#'))

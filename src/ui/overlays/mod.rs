@@ -3,10 +3,15 @@
 //! The screen owns at most one; the app hears back only what the overlay asks it to do.
 
 pub(crate) mod artifact_list;
+mod asked_frame;
 pub mod changes_view;
 pub(crate) mod file_browser;
 pub(crate) mod inspector;
+pub(crate) mod labels_editor;
+mod line_edit;
+pub(crate) mod model_picker;
 pub(crate) mod pager;
+pub(crate) mod rules_list;
 pub(crate) mod save_progress;
 
 use super::theme::Theme;
@@ -50,6 +55,12 @@ pub(crate) enum OverlayAction {
     SendReview { text: String },
     /// Read the changes view's history again (a running turn has changed more since).
     ReloadChanges,
+    /// Replace the session's rules as the list showed them with the list it asked about.
+    ReplaceRules(Box<rules_list::Replacement>),
+    /// Set the session's labels to this whole set (empty clears them).
+    SetLabels(std::collections::BTreeMap<String, String>),
+    /// Move the session to `model` on `credential`.
+    SwitchModel { model: String, credential: String },
 }
 
 /// A view that covers the screen and has the keys while it is open. `Any` lets the app

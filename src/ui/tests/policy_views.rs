@@ -44,7 +44,10 @@ fn the_workspace_pane_lists_the_mode_and_each_rule_sanitized() {
     let out = render(&v, &mut zoomed(Pane::Workspace), 90, 24);
     assert!(out.contains("approval mode per_step"), "{out}");
     assert!(out.contains("from the next turn"), "{out}");
-    assert!(out.contains("rules (3) · X removes the newest"), "{out}");
+    assert!(
+        out.contains("rules (3) · R: remove or edit any · X removes the newest"),
+        "{out}"
+    );
     assert!(
         out.contains("1. allow  bash  command \"systemctl restart export-worker\""),
         "{out}"

@@ -2,6 +2,7 @@
 //! rate limits, idempotency) and the uniform error envelope for what no route answers.
 
 mod body;
+pub(crate) mod credentials;
 mod inputs;
 mod openapi;
 mod org_refs;
@@ -33,6 +34,7 @@ pub(crate) fn router(state: Shared) -> Router {
         .route("/v1/health", get(health))
         .route("/v1/openapi.json", get(openapi::serve))
         .route("/v1/model-connectors", get(model_connectors))
+        .route("/v1/model-credentials", get(credentials::list))
         .route("/v1/sessions", get(sessions::list).post(sessions::create))
         .route(
             "/v1/sessions/{session_id}",
@@ -173,7 +175,8 @@ fn envelope_framework_errors(resp: Response, id: &str) -> Response {
 }
 
 /// Spec routes (§6.1) this simulator leaves out: organization-level configuration a
-/// terminal client never calls.
+/// terminal client never calls (of the credentials only the list is served, for the model
+/// switch).
 const NOT_SIMULATED: [&str; 5] = [
     "/v1/agents",
     "/v1/environment-templates",

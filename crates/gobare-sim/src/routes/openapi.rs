@@ -181,6 +181,12 @@ fn operations() -> Vec<Operation> {
             200,
         ),
         op(M::GET, "/v1/model-connectors", "What can be connected", 200),
+        op(
+            M::GET,
+            "/v1/model-credentials",
+            "The organization's model credentials",
+            200,
+        ),
     ]
 }
 

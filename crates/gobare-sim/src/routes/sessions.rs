@@ -66,8 +66,12 @@ pub(crate) fn create_session(state: &Shared, req: CreateSession) -> Result<Strin
             check_approval_mode(mode)?;
             rec.agent.approval_mode = Some(mode.clone());
         }
+        match (&agent.model, &agent.model_credential_id) {
+            (Some(model), Some(cred)) => super::credentials::check(model, cred)?,
+            (Some(model), None) => check_model(model)?,
+            _ => {}
+        }
         if let Some(model) = agent.model {
-            check_model(&model)?;
             rec.agent.model = Some(model);
         }
         if let Some(cred) = agent.model_credential_id {
@@ -154,7 +158,8 @@ fn check_approval_mode(mode: &str) -> Result<(), Refusal> {
     }
 }
 
-/// The models the simulator's one credential runs (`GET /v1/model-connectors`).
+/// The models the default credential runs (`GET /v1/model-connectors`), what a create
+/// naming a model but no credential is checked against.
 pub(crate) const MODELS: [&str; 1] = ["MiniMax-M3"];
 
 /// §6.2: an unknown model is a 400 naming it.
@@ -358,7 +363,6 @@ pub(crate) async fn patch(
                     next_agent.permission_rules = Some(crate::permissions::validate_rules(rules)?)
                 }
                 ("model", Value::String(m)) if agent.contains_key("model_credential_id") => {
-                    check_model(m)?;
                     next_agent.model = Some(m.clone())
                 }
                 ("model", _) => {
@@ -376,6 +380,11 @@ pub(crate) async fn patch(
                 }
             }
         }
+    }
+    if let Some(Value::String(cred)) = obj.get("agent").and_then(|a| a.get("model_credential_id")) {
+        // The model sent, else the session's: the new credential must run it.
+        let model = next_agent.model.clone().unwrap_or_default();
+        super::credentials::check(&model, cred)?;
     }
     rec.title = next_title;
     rec.metadata = next_meta;

@@ -5,6 +5,7 @@ mod fleet;
 mod functions;
 mod fuzz;
 mod history;
+mod model_switch;
 mod patch_policy;
 mod policy;
 mod production;

@@ -829,6 +829,7 @@ fn the_away_digest_waits_under_an_overlay_and_esc_closes_the_overlay_first() {
 }
 
 mod hint_walk;
+mod policy_words;
 
 #[test]
 fn quitting_speaks_of_a_draft_only_when_there_is_one() {
