@@ -448,6 +448,12 @@ impl Simulator {
         lock(&self.state.stream_opens).clone()
     }
 
+    /// For each stream closed because its reader lagged (§7.7: the reader left 8 MiB
+    /// unread), the bytes it had not read, in order.
+    pub fn lagging_closes(&self) -> Vec<usize> {
+        lock(&self.state.lagging_closes).clone()
+    }
+
     /// The ids of the fleet's sessions ([`SimConfig::with_fleet`]), in creation order.
     pub fn fleet(&self) -> Vec<String> {
         lock(&self.state.fleet).clone()

@@ -30,6 +30,8 @@ pub(crate) struct SimState {
     pub(crate) rate_limiter: Arc<RateLimiter>,
     /// The cursor each accepted stream open carried, in order.
     pub(crate) stream_opens: Mutex<Vec<Option<u64>>>,
+    /// The unread bytes of each stream closed for lagging (§7.7), in order.
+    pub(crate) lagging_closes: Mutex<Vec<usize>>,
     /// Accepted `input.message`s per Idempotency-Key.
     pub(crate) messages_by_key: Mutex<HashMap<String, usize>>,
     /// Every accepted (not replayed) `input.message`, in order.
@@ -126,6 +128,7 @@ impl SimState {
             db: Mutex::new(db),
             open_streams: Mutex::new(0),
             stream_opens: Mutex::new(Vec::new()),
+            lagging_closes: Mutex::new(Vec::new()),
             messages_by_key: Mutex::new(HashMap::new()),
             accepted_messages: Mutex::new(Vec::new()),
             answers: Mutex::new(Vec::new()),
