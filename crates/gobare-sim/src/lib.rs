@@ -82,6 +82,7 @@ mod args;
 mod asked;
 mod auth;
 mod backpressure;
+mod checkpoint;
 mod config;
 mod data_dir;
 mod db;

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OpenFlags};
 
+use crate::checkpoint::Checkpointer;
 use crate::data_dir;
 
 /// The layout of the file (`PRAGMA user_version`). Layout 2 lacked the `resolved` table
@@ -24,6 +25,9 @@ const MIGRATED_VERSIONS: [i64; 2] = [2, 3];
 pub(crate) const FILE_NAME: &str = "sim.sqlite";
 
 pub(crate) struct Store {
+    /// Declared first: it stops before the connection closes, which leaves that one the
+    /// last to close (it checkpoints what remains and removes the WAL).
+    _checkpointer: Option<Checkpointer>,
     pub(crate) conn: Connection,
     /// Removes a temporary file when the store goes.
     _temp: Option<tempfile::TempPath>,
@@ -53,6 +57,7 @@ impl Store {
             .into_temp_path();
         let conn = open_at(&file).map_err(std::io::Error::other)?;
         Ok(Store {
+            _checkpointer: checkpointer(&conn, &file),
             conn,
             _temp: Some(file),
             _lock: None,
@@ -66,6 +71,7 @@ impl Store {
         let conn = Connection::open_in_memory().expect("SQLite opens in memory");
         create_tables(&conn).expect("the tables are created in memory");
         Store {
+            _checkpointer: None,
             conn,
             _temp: None,
             _lock: None,
@@ -102,12 +108,21 @@ impl Store {
         data_dir::open_private(&path)?;
         let conn = open_at(&path).map_err(std::io::Error::other)?;
         Ok(Store {
+            _checkpointer: checkpointer(&conn, &path),
             conn,
             _temp: None,
             _lock: Some(lock),
             kept: true,
         })
     }
+}
+
+/// Checkpoints taken off `conn` (the writing connection) onto a thread of their own; when
+/// that thread cannot start, `conn` goes on checkpointing itself.
+fn checkpointer(conn: &Connection, path: &Path) -> Option<Checkpointer> {
+    let checkpointer = Checkpointer::start(path)?;
+    conn.pragma_update(None, "wal_autocheckpoint", 0).ok()?;
+    Some(checkpointer)
 }
 
 /// What an existing file at `path` is, when it is not this layout (or empty).

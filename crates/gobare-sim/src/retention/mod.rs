@@ -11,10 +11,11 @@ use crate::db::Db;
 use crate::state::{Shared, SimState};
 
 /// Events dropped per step, and items or turns of their history; fewer artifacts, which
-/// carry their bytes. A step takes a few milliseconds at most.
-pub(crate) const EVENTS_PER_STEP: u64 = 500;
-const ROWS_PER_STEP: usize = 500;
-const ARTIFACTS_PER_STEP: usize = 50;
+/// carry their bytes. A step holds the lock for about a millisecond: a request arriving
+/// during one waits no longer than that.
+pub(crate) const EVENTS_PER_STEP: u64 = 100;
+const ROWS_PER_STEP: usize = 100;
+const ARTIFACTS_PER_STEP: usize = 10;
 
 /// The shortest pause between steps: waiting requests get the lock first.
 const LEAST_PAUSE: Duration = Duration::from_micros(200);
