@@ -94,6 +94,7 @@ mod file_change;
 mod files;
 mod fleet;
 mod fleet_activity;
+mod forced_refusals;
 mod idempotency;
 mod lifecycle;
 mod lock;
@@ -129,6 +130,7 @@ pub use args::{SimArgs, TokenArg};
 pub use config::{RateLimits, SimConfig};
 pub use data_dir::{read_private_file, write_private_file};
 pub use faults::Faults;
+pub use forced_refusals::MatchedRequest;
 pub use patch_log::AcceptedPatch;
 pub use state::{AcceptedAnswer, AcceptedInput, AcceptedMessage};
 
@@ -470,6 +472,20 @@ impl Simulator {
     /// `"METHOD /path?query"`: lets tests check what a client asked, and how often.
     pub fn requests(&self) -> Vec<String> {
         lock(&self.state.requests).iter().cloned().collect()
+    }
+
+    /// Refuses the next `count` requests whose `"METHOD /path?query"` starts with
+    /// `request` with `429 rate_limit_exceeded` and `Retry-After: retry_after_secs`,
+    /// however full the bucket: a client's waiting tested without racing a refill.
+    /// Replaces what an earlier call left to refuse.
+    pub fn refuse_next(&self, request: &str, count: u32, retry_after_secs: u64) {
+        lock(&self.state.rate_limiter.forced).refuse_next(request, count, retry_after_secs);
+    }
+
+    /// Every request [`Simulator::refuse_next`] matched since it was called, refused or
+    /// not, in order, with when it arrived.
+    pub fn refuse_next_record(&self) -> Vec<MatchedRequest> {
+        lock(&self.state.rate_limiter.forced).record()
     }
 
     /// How many requests each route received, by method and route template (e.g.
