@@ -6,13 +6,13 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
+use crate::agent::scenario::Scenarios;
 use crate::config::SimConfig;
 use crate::db::Db;
 use crate::faults::Faults;
-use crate::idempotency::Idempotency;
+use crate::layers::idempotency::Idempotency;
+use crate::layers::ratelimit::RateLimiter;
 use crate::lock::lock;
-use crate::ratelimit::RateLimiter;
-use crate::scenario::Scenarios;
 use crate::store::Store;
 
 pub(crate) struct SimState {

@@ -12,9 +12,9 @@ use tokio::time::Instant;
 
 use gobare_api::model::ErrorCode;
 
-use crate::auth;
 use crate::config::RateLimits;
-use crate::forced_refusals::Forced;
+use crate::layers::auth;
+use crate::layers::forced_refusals::Forced;
 use crate::lock::lock;
 use crate::refusal::Refusal;
 

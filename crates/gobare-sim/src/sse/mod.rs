@@ -1,5 +1,9 @@
 //! The event streams (§7): cursor parsing, stream caps, replay with truncation, live
 //! frames, keep-alive pings, backpressure on a lagging reader, and injected faults.
+//!
+//! `backpressure` decides what a lagging reader loses.
+
+pub(crate) mod backpressure;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -15,11 +19,11 @@ use tokio_util::sync::CancellationToken;
 use gobare_api::clock::unix_ms;
 use gobare_api::model::{ErrorCode, Event, EventPayload, ReplayTruncated};
 
-use crate::backpressure::{Admit, Bounds};
 use crate::db::{Db, Frame};
 use crate::faults::Faults;
 use crate::lock::lock;
 use crate::refusal::Refusal;
+use crate::sse::backpressure::{Admit, Bounds};
 use crate::state::Shared;
 
 /// Which sessions a stream carries.
