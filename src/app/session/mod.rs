@@ -41,7 +41,6 @@ mod search;
 mod timers;
 mod token_scopes;
 
-#[cfg(debug_assertions)]
 pub(crate) use crate::keys::Intent;
 pub(crate) use msg::AppMsg;
 pub(crate) use options::AppOptions;
