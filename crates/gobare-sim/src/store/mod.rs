@@ -67,7 +67,7 @@ impl Store {
             .into_temp_path();
         let conn = open_at(&file).map_err(std::io::Error::other)?;
         Ok(Store {
-            _checkpointer: checkpointer(&conn, &file),
+            _checkpointer: Checkpointer::start(&file),
             conn,
             _temp: Some(file),
             _lock: None,
@@ -118,21 +118,13 @@ impl Store {
         data_dir::open_private(&path)?;
         let conn = open_at(&path).map_err(std::io::Error::other)?;
         Ok(Store {
-            _checkpointer: checkpointer(&conn, &path),
+            _checkpointer: Checkpointer::start(&path),
             conn,
             _temp: None,
             _lock: Some(lock),
             kept: true,
         })
     }
-}
-
-/// Checkpoints taken off `conn` (the writing connection) onto a thread of their own; when
-/// that thread cannot start, `conn` goes on checkpointing itself.
-fn checkpointer(conn: &Connection, path: &Path) -> Option<Checkpointer> {
-    let checkpointer = Checkpointer::start(path)?;
-    conn.pragma_update(None, "wal_autocheckpoint", 0).ok()?;
-    Some(checkpointer)
 }
 
 /// What an existing file at `path` is, when it is not this layout (or empty).
