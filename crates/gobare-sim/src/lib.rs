@@ -63,9 +63,8 @@
 //! SQLite file of `store/` (a temporary one, or `SimConfig::data_dir`'s, kept, in a
 //! directory `store::data_dir` checks is private); `store/` also keeps its events, its
 //! sessions, turns, artifacts and items, prunes them past `SimConfig::retention_events`
-//! off the request path, checkpoints the file on a thread of its own, and ends or takes up
-//! the turns a restart interrupted. `envelope`: an event's wire form. `routes/`: HTTP
-//! handlers. `layers/`: `auth`, `scopes`, `ratelimit` and `idempotency`, each owning its
+//! off the request path, and ends or takes up the turns a restart interrupted.
+//! `envelope`: an event's wire form. `routes/`: HTTP handlers. `layers/`: `auth`, `scopes`, `ratelimit` and `idempotency`, each owning its
 //! state. `refusal`: the error envelope. `sse/`: the stream writer (replay, caps, pings,
 //! faults) and what a lagging reader loses. `agent/`: the scripted agent playing
 //! `assets/scenarios/*.json`, with what a message asks, earlier messages named, the

@@ -245,8 +245,14 @@ const MIX: [&str; 6] = ["quick", "approval", "question", "long", "function", "er
 
 /// The scenario files, by file name.
 const EMBEDDED: &[(&str, &str)] = &[
-    ("quick.json", include_str!("../../assets/scenarios/quick.json")),
-    ("long.json", include_str!("../../assets/scenarios/long.json")),
+    (
+        "quick.json",
+        include_str!("../../assets/scenarios/quick.json"),
+    ),
+    (
+        "long.json",
+        include_str!("../../assets/scenarios/long.json"),
+    ),
     (
         "approval.json",
         include_str!("../../assets/scenarios/approval.json"),
@@ -267,8 +273,14 @@ const EMBEDDED: &[(&str, &str)] = &[
         "choice.json",
         include_str!("../../assets/scenarios/choice.json"),
     ),
-    ("error.json", include_str!("../../assets/scenarios/error.json")),
-    ("edits.json", include_str!("../../assets/scenarios/edits.json")),
+    (
+        "error.json",
+        include_str!("../../assets/scenarios/error.json"),
+    ),
+    (
+        "edits.json",
+        include_str!("../../assets/scenarios/edits.json"),
+    ),
     (
         "undiffed.json",
         include_str!("../../assets/scenarios/undiffed.json"),

@@ -9,9 +9,8 @@
 //!
 //! Beside the file: `events` (the event log), `saved` (sessions, turns, artifacts and
 //! items), `restore` (what a restart does with them), `retention` (pruning past the
-//! bound), `checkpoint` (the WAL's checkpoints) and `data_dir` (a private data directory).
+//! bound) and `data_dir` (a private data directory).
 
-pub(crate) mod checkpoint;
 pub(crate) mod data_dir;
 pub(crate) mod events;
 pub(crate) mod restore;
@@ -23,8 +22,6 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OpenFlags};
 
-use crate::store::checkpoint::Checkpointer;
-
 /// The layout of the file (`PRAGMA user_version`). Layout 2 lacked the `resolved` table
 /// (sessions carried those actions in their rows), layout 3 the `seq` of items, turns and
 /// artifacts that retention prunes them by: both are migrated, not set aside.
@@ -35,9 +32,6 @@ const MIGRATED_VERSIONS: [i64; 2] = [2, 3];
 pub(crate) const FILE_NAME: &str = "sim.sqlite";
 
 pub(crate) struct Store {
-    /// Declared first: it stops before the connection closes, which leaves that one the
-    /// last to close (it checkpoints what remains and removes the WAL).
-    _checkpointer: Option<Checkpointer>,
     pub(crate) conn: Connection,
     /// Removes a temporary file when the store goes.
     _temp: Option<tempfile::TempPath>,
@@ -67,7 +61,6 @@ impl Store {
             .into_temp_path();
         let conn = open_at(&file).map_err(std::io::Error::other)?;
         Ok(Store {
-            _checkpointer: Checkpointer::start(&file),
             conn,
             _temp: Some(file),
             _lock: None,
@@ -81,7 +74,6 @@ impl Store {
         let conn = Connection::open_in_memory().expect("SQLite opens in memory");
         create_tables(&conn).expect("the tables are created in memory");
         Store {
-            _checkpointer: None,
             conn,
             _temp: None,
             _lock: None,
@@ -118,7 +110,6 @@ impl Store {
         data_dir::open_private(&path)?;
         let conn = open_at(&path).map_err(std::io::Error::other)?;
         Ok(Store {
-            _checkpointer: Checkpointer::start(&path),
             conn,
             _temp: None,
             _lock: Some(lock),
