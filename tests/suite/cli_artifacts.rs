@@ -501,18 +501,7 @@ async fn download_makes_a_directory_that_does_not_exist_and_refuses_a_file_in_th
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_download_waits_out_the_rate_limit_and_saves_every_artifact() {
-    let sim = std::sync::Arc::new(
-        Simulator::start(SimConfig {
-            rate_limits: gobare_sim::RateLimits {
-                general_per_minute: 600,
-                sessions_per_minute: 10,
-                enforce: true,
-            },
-            ..SimConfig::for_tests()
-        })
-        .await
-        .unwrap(),
-    );
+    let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
     let session = sim.create_session(Some("many outputs"));
     let mut bodies = Vec::new();
     for i in 0..50 {
@@ -525,27 +514,12 @@ async fn a_download_waits_out_the_rate_limit_and_saves_every_artifact() {
         );
         bodies.push(body);
     }
-    // Another busy program on the token keeps the bucket empty until the command's listing
-    // has been refused, then stops: the refusal is certain, not a race with the refill.
-    crate::support::sim::spend_the_budget(&sim).await;
+    // The command's first listing is refused as an empty bucket refuses it.
+    const RETRY_AFTER_SECS: u64 = 2;
     let listing = format!("GET /v1/sessions/{session}/artifacts");
-    let hammer = {
-        let (sim, listing) = (sim.clone(), listing.clone());
-        tokio::spawn(async move {
-            let http = reqwest::Client::new();
-            let url = format!("{}v1/sessions", sim.url());
-            let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-            while tokio::time::Instant::now() < deadline
-                && !sim.requests().iter().any(|r| r.starts_with(&listing))
-            {
-                let _ = http.get(&url).bearer_auth(sim.token()).send().await;
-            }
-        })
-    };
+    sim.refuse_next(&listing, 1, RETRY_AFTER_SECS);
     let home = Home::new();
     let dir = home.path("saved");
-    // Once refused, bulk work waits until a third of the bucket is back (20 s).
-    let started = std::time::Instant::now();
     let out = crate::support::cli::run_against_within(
         &sim,
         &home,
@@ -553,29 +527,29 @@ async fn a_download_waits_out_the_rate_limit_and_saves_every_artifact() {
         Duration::from_secs(120),
     )
     .await;
-    hammer.await.unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(
-        started.elapsed() >= Duration::from_secs(1),
-        "the Retry-After of the refusal was waited out"
-    );
     for (i, body) in bodies.iter().enumerate() {
         let saved = std::fs::read(dir.join(format!("part-{i:02}.txt"))).unwrap();
         assert_eq!(&saved, body, "part-{i:02}");
     }
-    // The first reads met the empty bucket and were made again once it refilled.
-    let requests = sim.requests();
-    let listed = requests
-        .iter()
-        .filter(|r| {
-            r.starts_with(&format!("GET /v1/sessions/{session}/artifacts"))
-                && !r.contains("/content")
-        })
-        .count();
+    // On the record: the refused listing, then nothing of the session's artifacts until
+    // its Retry-After had passed, then the listing again and every download.
+    let seen = sim.refuse_next_record();
+    assert!(seen[0].refused, "{seen:?}");
+    assert!(seen[0].request.starts_with(&listing), "{seen:?}");
+    let again = &seen[1];
     assert!(
-        listed >= 2,
-        "the refused listing was read again: {requests:?}"
+        !again.refused && !again.request.contains("/content"),
+        "{seen:?}"
     );
-    let downloads = requests.iter().filter(|r| r.contains("/content")).count();
-    assert!(downloads >= 50, "{downloads}");
+    assert!(
+        again.at.duration_since(seen[0].at) >= Duration::from_secs(RETRY_AFTER_SECS),
+        "read again {:?} after the refusal",
+        again.at.duration_since(seen[0].at)
+    );
+    let downloads = seen
+        .iter()
+        .filter(|m| m.request.contains("/content"))
+        .count();
+    assert_eq!(downloads, 50, "{seen:?}");
 }

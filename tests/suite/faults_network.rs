@@ -224,24 +224,9 @@ async fn a_consumer_that_does_not_read_never_stalls_the_socket() {
     let sim = support::faults::sim().await;
     let id = sim.create_session(Some("slow consumer"));
     let base = sim.last_seq();
-    let mut handle = spawn(options(&sim, &id, None));
-    // Wait until open (a new session's stream says nothing until there is something),
-    // then produce more than the server's 8 MiB cut-off while nobody reads the channel.
-    let first = tokio::time::timeout(Duration::from_secs(10), async {
-        loop {
-            if let Some(StreamUpdate::State(ConnectionState::Open { .. })) =
-                handle.updates.recv().await
-            {
-                return;
-            }
-        }
-    })
-    .await;
-    assert!(first.is_ok(), "open");
-    // Wait for the open to be registered (subscribe happens with it).
-    while sim.stream_opens().is_empty() {
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    let mut handle = spawn(options(&sim, &id, Some(base)));
+    wait_until_open(&sim, &mut handle).await;
+    // More than the server's 8 MiB bound while nobody reads the channel.
     const N: usize = 40_000;
     sim.seed_events(&id, N);
     // The stream task keeps reading the socket into the channel on its own: the queue
@@ -258,25 +243,106 @@ async fn a_consumer_that_does_not_read_never_stalls_the_socket() {
         handle.updates.len()
     );
     // Now drain: everything, once, in order; more than 8 MiB went through.
-    let mut model = Consumed::new(&id);
-    let mut bytes = 0usize;
-    while let Ok(u) = handle.updates.try_recv() {
-        if let StreamUpdate::Frame(f) = &u {
-            bytes += f.data.len();
-        }
-        model.apply(u);
-    }
-    assert_eq!(
-        model.applied,
-        (base + 1..=base + N as u64).collect::<Vec<_>>()
-    );
+    let (model, delivered, bytes) = drain(&id, &mut handle, sim.last_seq()).await;
+    let all: Vec<u64> = (base + 1..=base + N as u64).collect();
+    assert_eq!(model.applied, all, "nothing lost");
+    assert_eq!(delivered, all, "nothing repeated");
     assert!(bytes > 8 << 20, "{bytes} bytes buffered while not reading");
-    assert_eq!(
-        sim.stream_opens().len(),
-        1,
-        "never cut off, never reconnected"
-    );
     sim.shutdown().await;
+}
+
+/// A consumer slower than a burst: once its queue is full the stream task leaves the
+/// socket unread, the simulator closes the connection for lagging (§7.7), and the client
+/// reconnects from the last event it queued: every event once, in order.
+#[tokio::test]
+async fn a_slow_consumer_cut_for_lagging_resumes_from_its_cursor() {
+    let mut config = support::faults::sim_config();
+    // The loopback's socket buffers hold several MiB the simulator counts as read: a
+    // lower bound lets a burst of test size pass it.
+    config.stream_drop_transient_after = 128 * 1024;
+    config.stream_close_after = 1 << 20;
+    let sim = Simulator::start(config).await.unwrap();
+    let id = sim.create_session(Some("slower consumer"));
+    let base = sim.last_seq();
+    let mut opts = options(&sim, &id, Some(base));
+    opts.max_queued_bytes = 256 * 1024;
+    let mut handle = spawn(opts);
+    wait_until_open(&sim, &mut handle).await;
+    const N: usize = 40_000;
+    sim.seed_events(&id, N);
+    // The consumer reads nothing until the simulator has cut it off.
+    let cut = tokio::time::timeout(Duration::from_secs(60), async {
+        while sim.lagging_closes().is_empty() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert!(cut.is_ok(), "never closed for lagging");
+
+    let (model, delivered, _) = drain(&id, &mut handle, sim.last_seq()).await;
+    let all: Vec<u64> = (base + 1..=base + N as u64).collect();
+    assert_eq!(model.applied, all, "nothing lost");
+    assert_eq!(delivered, all, "nothing repeated");
+    // On the simulator's record: one close, and the reconnect carried a cursor inside the
+    // burst (what the client had queued), not the start and not a live-only open.
+    assert_eq!(sim.lagging_closes().len(), 1);
+    let opens = sim.stream_opens();
+    assert_eq!(opens.len(), 2, "{opens:?}");
+    assert_eq!(opens[0], Some(base));
+    let resumed = opens[1].expect("resumed with a cursor");
+    assert!(resumed > base && resumed < base + N as u64, "{opens:?}");
+    sim.shutdown().await;
+}
+
+/// Waits until the stream is open and the simulator has registered it (it subscribes to
+/// the live feed with the open).
+async fn wait_until_open(sim: &Simulator, handle: &mut StreamHandle) {
+    let open = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            if let Some(StreamUpdate::State(ConnectionState::Open { .. })) =
+                handle.updates.recv().await
+            {
+                return;
+            }
+        }
+    })
+    .await;
+    assert!(open.is_ok(), "open");
+    while sim.stream_opens().is_empty() {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+/// Consumes until the model has applied `last_seq`: the model, the seq of every persisted
+/// frame delivered (repeats included), and the bytes of their data.
+async fn drain(
+    session: &str,
+    handle: &mut StreamHandle,
+    last_seq: u64,
+) -> (Consumed, Vec<u64>, usize) {
+    let mut model = Consumed::new(session);
+    let mut delivered = Vec::new();
+    let mut bytes = 0usize;
+    let reached = tokio::time::timeout(Duration::from_secs(120), async {
+        while model.view.last_seq() < Some(last_seq) {
+            let Some(update) = handle.updates.recv().await else {
+                return;
+            };
+            if let StreamUpdate::Frame(f) = &update {
+                bytes += f.data.len();
+                delivered.extend(f.id);
+            }
+            model.apply(update);
+        }
+    })
+    .await;
+    assert!(
+        reached.is_ok() && model.view.last_seq() == Some(last_seq),
+        "stopped at {:?} of {last_seq} (states: {:?})",
+        model.view.last_seq(),
+        model.states.iter().rev().take(3).collect::<Vec<_>>()
+    );
+    (model, delivered, bytes)
 }
 
 /// The literal case with the client's real settings (default 30 s backoff cap): the

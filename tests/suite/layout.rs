@@ -658,9 +658,6 @@ fn background_work_in_the_app_has_one_face() {
 
 /// Most modules a folder holds before it is split into rooms of its own.
 const MOST_MODULES: usize = 25;
-/// Folders still over [`MOST_MODULES`], each to be split: the check fails once one is not,
-/// so the list only shrinks.
-const STILL_OVER: [&str; 1] = ["crates/gobare-sim/src"];
 
 /// Every folder of the crates with more than [`MOST_MODULES`] production modules.
 fn folders_over(most: usize) -> Vec<String> {
@@ -684,20 +681,6 @@ fn folders_over(most: usize) -> Vec<String> {
 #[test]
 fn no_folder_holds_more_than_twenty_five_modules() {
     let over = folders_over(MOST_MODULES);
-    let named = |f: &String| f.split(" (").next().unwrap_or_default().to_string();
-    let unexpected: Vec<&String> = over
-        .iter()
-        .filter(|f| !STILL_OVER.contains(&named(f).as_str()))
-        .collect();
-    assert!(
-        unexpected.is_empty(),
-        "split these into rooms: {unexpected:?}"
-    );
-    for folder in STILL_OVER {
-        assert!(
-            over.iter().any(|f| named(f) == folder),
-            "{folder} is no longer over {MOST_MODULES}: take it off STILL_OVER"
-        );
-    }
+    assert!(over.is_empty(), "split these into rooms: {over:?}");
     assert!(!folders_over(1).is_empty(), "the count sees folders");
 }

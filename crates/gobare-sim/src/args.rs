@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::config::SimConfig;
 use crate::faults::Faults;
-use crate::scopes;
+use crate::layers::scopes;
 
 /// Every scenario `--scenario` and a message's `#name` can pick, with what it plays.
 pub(crate) const SCENARIO_HELP: &[(&str, &str)] = &[

@@ -10,10 +10,10 @@ use serde_json::{Value, json};
 use tokio::sync::{broadcast, oneshot};
 use tokio_util::sync::CancellationToken;
 
-pub(crate) use crate::event_store::Frame;
-use crate::files::{Files, Snapshot};
 use crate::store::Store;
-use crate::tree::Tree;
+pub(crate) use crate::store::events::Frame;
+use crate::workspace::files::{Files, Snapshot};
+use crate::workspace::tree::Tree;
 use gobare_api::clock::unix_ms;
 use gobare_api::model::{
     AgentInfo, Artifact, ArtifactsState, ErrorCode, Event, EventPayload, Item, ItemKind, Preview,
@@ -119,7 +119,7 @@ pub(crate) struct QueuedTurn {
     pub(crate) text: String,
     pub(crate) scenario: String,
     /// How the scenario was chosen.
-    pub(crate) picked_by: crate::scenario::PickedBy,
+    pub(crate) picked_by: crate::agent::scenario::PickedBy,
 }
 
 /// Every session's `source`: all are made through the API.
@@ -213,7 +213,7 @@ impl SessionRec {
             running_since: None,
             recovery_error_next: None,
             seed_files: Files::new(),
-            files: crate::repository::tree().clone(),
+            files: crate::workspace::repository::tree().clone(),
             snapshot: None,
             tools_text: None,
             bridge_ready_at: None,
@@ -249,7 +249,7 @@ impl SessionRec {
         if with_tools {
             let tools = agent.tools.get_or_insert_with(Vec::new);
             // Secrets removed (§9.1), as on `GET …/tools`.
-            *tools = tools.iter().map(crate::tools::redacted).collect();
+            *tools = tools.iter().map(crate::agent::tools::redacted).collect();
         } else {
             agent.tools = None;
         }
@@ -322,7 +322,7 @@ pub(crate) struct Db {
     pub(crate) event_count: u64,
     pub(crate) retention: u64,
     /// The highest `seq` retention dropped: items, turns and artifacts of the history up
-    /// to it go after the events (`crate::retention`).
+    /// to it go after the events (`crate::store::retention`).
     pub(crate) pruned_through: u64,
 }
 
@@ -356,7 +356,7 @@ impl Db {
         db
     }
 
-    /// The store, for what prunes it (`crate::retention`).
+    /// The store, for what prunes it (`crate::store::retention`).
     pub(crate) fn store(&self) -> &Store {
         &self.store
     }
@@ -680,7 +680,7 @@ impl Db {
         });
         if persisted {
             // Past the retention bound the oldest go later, in steps, off this path
-            // (`crate::retention`): a write never waits for a prune.
+            // (`crate::store::retention`): a write never waits for a prune.
             self.store.append(&frame);
             self.event_count += 1;
         }

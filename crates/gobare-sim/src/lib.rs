@@ -58,63 +58,40 @@
 //!
 //! # Files
 //!
-//! `config`/`faults`/`args`: knobs. `fleet`: many scripted sessions at once, kept busy by
-//! `fleet_activity`. `state`: what routes, streams and the agent share.
+//! `config`/`faults`/`args`: knobs. `state`: what routes, streams and the agent share.
 //! `db`: sessions, turns, items and the global event log (one `seq` counter), on the
-//! SQLite file of `store` (a temporary one, or `SimConfig::data_dir`'s, kept, in a directory
-//! `data_dir` checks is private): `event_store`
-//! keeps its events (`retention/` prunes them past `SimConfig::retention_events`, with their
-//! items, turns and artifacts, off the request path), `saved` its sessions, turns,
-//! artifacts and items, and `restore` ends the turns a restart interrupted; with
-//! `files` (workspace files and snapshots), `tools` (tool configurations) and `envelope`
-//! (an event's wire form). `routes/*`: HTTP handlers. `auth`, `ratelimit`, `idempotency`:
-//! the layers, each owning its state; `scopes`: which scope a request needs.
-//! `permissions`: how approval mode and rules decide each tool step. `refusal`: the error envelope. `sse`: stream writer
-//! (replay, caps, pings, faults), with `backpressure` deciding what a lagging reader loses. `agent` + `scenario`: the scripted agent playing
-//! `assets/scenarios/*.json`, with `recall` naming earlier messages and `asked` what the turn's message asks. `lifecycle`: workspace timers. `seed`: bulk history for
-//! tests. `tar`: the artifact archive. `lock`: the one locking rule. Paths between files
-//! only go one way (a test in `tests/suite/import_cycles.rs` checks it).
+//! SQLite file of `store/` (a temporary one, or `SimConfig::data_dir`'s, kept, in a
+//! directory `store::data_dir` checks is private); `store/` also keeps its events, its
+//! sessions, turns, artifacts and items, prunes them past `SimConfig::retention_events`
+//! off the request path, and ends or takes up the turns a restart interrupted.
+//! `envelope`: an event's wire form. `routes/`: HTTP handlers. `layers/`: `auth`, `scopes`, `ratelimit` and `idempotency`, each owning its
+//! state. `refusal`: the error envelope. `sse/`: the stream writer (replay, caps, pings,
+//! faults) and what a lagging reader loses. `agent/`: the scripted agent playing
+//! `assets/scenarios/*.json`, with what a message asks, earlier messages named, the
+//! permission decisions and the session's tools. `workspace/`: files, snapshots, the
+//! scenarios' repository, diffs, the artifact archive and the sandbox's timers. `fleet/`:
+//! many scripted sessions at once, kept busy. `seed`: bulk history for tests.
+//! `patch_log`: the record of accepted patches. `lock`: the one locking rule.
 
 #![warn(missing_docs)]
 
 mod agent;
 mod args;
-mod asked;
-mod auth;
-mod backpressure;
 mod config;
-mod data_dir;
 mod db;
-mod deadline_burst;
 mod envelope;
-mod event_store;
 mod faults;
-mod file_change;
-mod files;
 mod fleet;
-mod fleet_activity;
-mod idempotency;
-mod lifecycle;
+mod layers;
 mod lock;
 mod patch_log;
-mod permissions;
-mod ratelimit;
-mod recall;
 mod refusal;
-mod repository;
-mod restore;
-mod retention;
 mod routes;
-mod saved;
-mod scenario;
-mod scopes;
 mod seed;
 mod sse;
 mod state;
 mod store;
-mod tar;
-mod tools;
-mod tree;
+mod workspace;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -126,10 +103,11 @@ use tokio::task::JoinHandle;
 
 pub use args::{SimArgs, TokenArg};
 pub use config::{RateLimits, SimConfig};
-pub use data_dir::{read_private_file, write_private_file};
 pub use faults::Faults;
+pub use layers::forced_refusals::MatchedRequest;
 pub use patch_log::AcceptedPatch;
 pub use state::{AcceptedAnswer, AcceptedInput, AcceptedMessage};
+pub use store::data_dir::{read_private_file, write_private_file};
 
 use gobare_api::model::CreateSession;
 use lock::lock;
@@ -185,13 +163,13 @@ impl Simulator {
         let activity = config.fleet_activity;
         let deadline_burst = config.fleet_deadline_burst;
         let state = SimState::new(config, token, store);
-        restore::end_interrupted(&mut state.db());
-        restore::resume_parked(&state);
-        restore::rearm_idle(&state);
+        store::restore::end_interrupted(&mut state.db());
+        store::restore::resume_parked(&state);
+        store::restore::rearm_idle(&state);
         if state.db().kept() {
             tokio::spawn(keep_saving(state.clone()));
         }
-        tokio::spawn(retention::keep_pruning(state.clone()));
+        tokio::spawn(store::retention::keep_pruning(state.clone()));
         let app = routes::router(state.clone());
         let shutdown = state.shutdown.clone();
         let server = tokio::spawn(async move {
@@ -218,14 +196,14 @@ impl Simulator {
                 .put_meta(state::FLEET, &serde_json::Value::from(fleet.clone()));
         }
         if activity > 0 && !fleet.is_empty() {
-            tokio::spawn(fleet_activity::keep_busy(
+            tokio::spawn(fleet::activity::keep_busy(
                 state.clone(),
                 fleet.clone(),
                 activity,
             ));
         }
         if deadline_burst > 0 && !fleet.is_empty() {
-            tokio::spawn(deadline_burst::burst(
+            tokio::spawn(fleet::deadline_burst::burst(
                 state.clone(),
                 fleet.clone(),
                 deadline_burst,
@@ -448,6 +426,12 @@ impl Simulator {
         lock(&self.state.stream_opens).clone()
     }
 
+    /// For each stream closed because its reader lagged (§7.7: the reader left 8 MiB
+    /// unread), the bytes it had not read, in order.
+    pub fn lagging_closes(&self) -> Vec<usize> {
+        lock(&self.state.lagging_closes).clone()
+    }
+
     /// The ids of the fleet's sessions ([`SimConfig::with_fleet`]), in creation order.
     pub fn fleet(&self) -> Vec<String> {
         lock(&self.state.fleet).clone()
@@ -463,6 +447,20 @@ impl Simulator {
     /// `"METHOD /path?query"`: lets tests check what a client asked, and how often.
     pub fn requests(&self) -> Vec<String> {
         lock(&self.state.requests).iter().cloned().collect()
+    }
+
+    /// Refuses the next `count` requests whose `"METHOD /path?query"` starts with
+    /// `request` with `429 rate_limit_exceeded` and `Retry-After: retry_after_secs`,
+    /// however full the bucket: a client's waiting tested without racing a refill.
+    /// Replaces what an earlier call left to refuse.
+    pub fn refuse_next(&self, request: &str, count: u32, retry_after_secs: u64) {
+        lock(&self.state.rate_limiter.forced).refuse_next(request, count, retry_after_secs);
+    }
+
+    /// Every request [`Simulator::refuse_next`] matched since it was called, refused or
+    /// not, in order, with when it arrived.
+    pub fn refuse_next_record(&self) -> Vec<MatchedRequest> {
+        lock(&self.state.rate_limiter.forced).record()
     }
 
     /// How many requests each route received, by method and route template (e.g.
@@ -487,7 +485,7 @@ impl Simulator {
     /// does every `SimConfig::retention_every`: the oldest events and the items, settled
     /// turns and artifacts of their history, in steps, the lock let go between them.
     pub fn prune_history(&self) {
-        retention::prune_all(&self.state);
+        store::retention::prune_all(&self.state);
     }
 
     /// The scenario names the binary carries.

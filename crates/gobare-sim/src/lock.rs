@@ -1,4 +1,5 @@
-//! The one way the simulator takes its locks.
+//! The one way the simulator takes its locks (but the database's: `SimState::db`, a
+//! parking_lot lock for its fairness).
 
 use std::sync::{Mutex, MutexGuard};
 

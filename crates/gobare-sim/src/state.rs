@@ -1,18 +1,18 @@
 //! The state shared by routes, streams and the scripted agent.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
+use crate::agent::scenario::Scenarios;
 use crate::config::SimConfig;
 use crate::db::Db;
 use crate::faults::Faults;
-use crate::idempotency::Idempotency;
+use crate::layers::idempotency::Idempotency;
+use crate::layers::ratelimit::RateLimiter;
 use crate::lock::lock;
-use crate::ratelimit::RateLimiter;
-use crate::scenario::Scenarios;
 use crate::store::Store;
 
 pub(crate) struct SimState {
@@ -20,7 +20,9 @@ pub(crate) struct SimState {
     pub(crate) token: String,
     /// Tokens minted with chosen scopes, and those scopes.
     pub(crate) scoped_tokens: Arc<Mutex<HashMap<String, Vec<String>>>>,
-    db: Mutex<Db>,
+    /// Fair once a waiter has waited (parking_lot's rule, ~0.5 ms): a request is not kept
+    /// waiting while the fleet's batches take the lock back one after another.
+    db: parking_lot::Mutex<Db>,
     pub(crate) faults: Mutex<Faults>,
     /// Open event streams (all held by the one token of this organization).
     pub(crate) open_streams: Mutex<usize>,
@@ -30,6 +32,8 @@ pub(crate) struct SimState {
     pub(crate) rate_limiter: Arc<RateLimiter>,
     /// The cursor each accepted stream open carried, in order.
     pub(crate) stream_opens: Mutex<Vec<Option<u64>>>,
+    /// The unread bytes of each stream closed for lagging (§7.7), in order.
+    pub(crate) lagging_closes: Mutex<Vec<usize>>,
     /// Accepted `input.message`s per Idempotency-Key.
     pub(crate) messages_by_key: Mutex<HashMap<String, usize>>,
     /// Every accepted (not replayed) `input.message`, in order.
@@ -123,9 +127,10 @@ impl SimState {
             rate_limiter: RateLimiter::new(&config.rate_limits),
             config,
             token,
-            db: Mutex::new(db),
+            db: parking_lot::Mutex::new(db),
             open_streams: Mutex::new(0),
             stream_opens: Mutex::new(Vec::new()),
+            lagging_closes: Mutex::new(Vec::new()),
             messages_by_key: Mutex::new(HashMap::new()),
             accepted_messages: Mutex::new(Vec::new()),
             answers: Mutex::new(Vec::new()),
@@ -140,8 +145,8 @@ impl SimState {
         })
     }
 
-    pub(crate) fn db(&self) -> MutexGuard<'_, Db> {
-        lock(&self.db)
+    pub(crate) fn db(&self) -> parking_lot::MutexGuard<'_, Db> {
+        self.db.lock()
     }
 
     /// Saves what changed to a kept store, the minted tokens with it.

@@ -11,11 +11,11 @@ use super::body;
 use super::query::Query;
 use crate::agent;
 use crate::db::{ActiveTurn, Answer, Db, QueuedTurn, Resolved};
+use crate::layers::scopes::{self, TokenScopes};
 use crate::lock::lock;
 use crate::refusal::Refusal;
-use crate::scopes::{self, TokenScopes};
 use crate::state::{AcceptedAnswer, AcceptedInput, AcceptedMessage, Shared};
-use crate::{idempotency, lifecycle};
+use crate::{layers::idempotency, workspace::lifecycle};
 use gobare_api::model::{
     ApprovalResolution, ErrorCode, EventPayload, FunctionResolution, Input, InputBody,
     QuestionAnswer, QueuedMessage, RequiredActionKind, Text, WorkspaceState,
@@ -65,7 +65,7 @@ pub(crate) async fn post(
     .then(|| input.clone());
     let taken = AcceptedInput {
         session_id: id.clone(),
-        key: crate::idempotency::key_of(&headers).ok().flatten(),
+        key: crate::layers::idempotency::key_of(&headers).ok().flatten(),
         input: input.clone(),
     };
     let reply = match input {

@@ -26,7 +26,7 @@ use serde_json::json;
 
 use crate::refusal::{REQUEST_ID, Refusal, new_request_id};
 use crate::state::Shared;
-use crate::{auth, idempotency, ratelimit};
+use crate::{layers::auth, layers::idempotency, layers::ratelimit};
 use gobare_api::model::ErrorCode;
 
 pub(crate) fn router(state: Shared) -> Router {
@@ -204,7 +204,7 @@ async fn unknown_path(uri: axum::http::Uri) -> Refusal {
 }
 
 async fn health(
-    held: Option<axum::extract::Extension<crate::scopes::TokenScopes>>,
+    held: Option<axum::extract::Extension<crate::layers::scopes::TokenScopes>>,
     uri: axum::http::Uri,
 ) -> Result<impl IntoResponse, Refusal> {
     query::Query::parse(uri.query(), &[])?;

@@ -193,7 +193,7 @@ fn operations() -> Vec<Operation> {
 /// The scope members of one operation (`x-required-scope` or `x-any-required-scope`), or
 /// `security: []` for the anonymous ones.
 fn access(o: &Operation, out: &mut Map<String, Value>) {
-    if !crate::auth::is_authenticated(o.path) {
+    if !crate::layers::auth::is_authenticated(o.path) {
         out.insert("security".into(), json!([]));
         return;
     }
@@ -203,7 +203,7 @@ fn access(o: &Operation, out: &mut Map<String, Value>) {
             "x-any-required-scope".into(),
             json!(["sessions:write", "tools:respond"]),
         );
-    } else if let Some(scope) = crate::scopes::for_route(&o.method, o.path, None) {
+    } else if let Some(scope) = crate::layers::scopes::for_route(&o.method, o.path, None) {
         out.insert("x-required-scope".into(), json!(scope));
     }
 }

@@ -14,7 +14,7 @@ use super::reply;
 use crate::db::Db;
 use crate::refusal::Refusal;
 use crate::state::Shared;
-use crate::tar;
+use crate::workspace::tar;
 use gobare_api::model::{Artifact, Turn};
 
 /// `f` on the database, when the session exists.

@@ -82,22 +82,23 @@ pub(crate) fn create_session(state: &Shared, req: CreateSession) -> Result<Strin
             rec.agent.instructions = Some(instructions);
         }
         if let Some(rules) = agent.permission_rules {
-            rec.agent.permission_rules =
-                Some(crate::permissions::validate_rules(&Value::Array(rules))?);
+            rec.agent.permission_rules = Some(crate::agent::permissions::validate_rules(
+                &Value::Array(rules),
+            )?);
         }
         if let Some(tools) = agent.tools {
-            rec.agent.tools = Some(crate::tools::validate(&Value::Array(tools))?);
+            rec.agent.tools = Some(crate::agent::tools::validate(&Value::Array(tools))?);
         }
         if let Some(text) = agent.text {
-            rec.tools_text = Some(crate::tools::validate_text(&text)?);
+            rec.tools_text = Some(crate::agent::tools::validate_text(&text)?);
         }
         rec.agent.id = agent.id;
     }
     if let Some(env) = req.environment {
         rec.repo = parse_environment(&env)?;
         if let Some(files) = env.get("files") {
-            rec.seed_files = crate::files::parse_seed_files(files, "environment.files")?;
-            rec.files = crate::repository::workspace(&rec.seed_files);
+            rec.seed_files = crate::workspace::files::parse_seed_files(files, "environment.files")?;
+            rec.files = crate::workspace::repository::workspace(&rec.seed_files);
         }
     }
     if let Some(metadata) = req.metadata {
@@ -360,7 +361,8 @@ pub(crate) async fn patch(
                     next_agent.approval_mode = Some(m.clone());
                 }
                 ("permission_rules", rules) => {
-                    next_agent.permission_rules = Some(crate::permissions::validate_rules(rules)?)
+                    next_agent.permission_rules =
+                        Some(crate::agent::permissions::validate_rules(rules)?)
                 }
                 ("model", Value::String(m)) if agent.contains_key("model_credential_id") => {
                     next_agent.model = Some(m.clone())

@@ -10,12 +10,12 @@ use serde_json::{Value, json};
 use super::body;
 use super::query::Query;
 use super::reply;
+use crate::agent::tools;
 use crate::db::SessionRec;
-use crate::files::{self, Snapshot};
-use crate::lifecycle::{self, Readiness};
 use crate::refusal::Refusal;
 use crate::state::Shared;
-use crate::tools;
+use crate::workspace::files::{self, Snapshot};
+use crate::workspace::lifecycle::{self, Readiness};
 use gobare_api::clock::unix_ms;
 use gobare_api::model::{ErrorCode, WorkspaceState};
 

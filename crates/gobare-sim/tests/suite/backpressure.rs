@@ -137,7 +137,9 @@ async fn a_stalled_client_is_closed_after_the_writer_catches_up_from_the_log() {
 }
 
 async fn stalled_client_is_closed(yielding: bool) {
-    let api = Api::start(SimConfig::for_tests()).await;
+    let config = SimConfig::for_tests();
+    let close_after = config.stream_close_after;
+    let api = Api::start(config).await;
     let id = api.sim.create_session(None);
     let mut conn = stalled_stream(&api, &id).await;
     assert_eq!(api.sim.open_streams(), 1);
@@ -148,6 +150,16 @@ async fn stalled_client_is_closed(yielding: bool) {
         assert!(tokio::time::Instant::now() < deadline, "never closed");
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
+
+    // On the record: closed once, for what its reader left unread, at the second bound
+    // (a write of at most a batch of frames more would have passed it).
+    let closes = api.sim.lagging_closes();
+    assert_eq!(closes.len(), 1, "{closes:?}");
+    assert!(
+        closes[0] <= close_after && closes[0] + 2 * 64 * 1024 > close_after,
+        "closed with {} bytes unread (bound {close_after})",
+        closes[0]
+    );
 
     let text = read_until(&mut conn, |_| false).await;
     let emitted = PAIRS * (DELTA_BYTES + MESSAGE_BYTES);
@@ -165,4 +177,31 @@ async fn stalled_client_is_closed(yielding: bool) {
         "what arrived is a gapless prefix; the cursor recovers the rest"
     );
     assert!((ids.len() as u64) < api.sim.last_seq());
+}
+
+/// A reader that pauses while the writer catches up on live frames from the log keeps its
+/// connection as long as what it has not read stays under the closing bound (§7.7: the
+/// connection is closed at 8 MiB unread, not after a time): after a pause longer than any
+/// grace a timer would give, every persisted frame is still there to read.
+#[tokio::test(flavor = "current_thread")]
+async fn a_reader_paused_under_the_closing_bound_keeps_its_stream() {
+    let mut config = SimConfig::for_tests();
+    config.stream_drop_transient_after = 64 * 1024;
+    config.stream_close_after = 1 << 30;
+    let api = Api::start(config).await;
+    let id = api.sim.create_session(None);
+    let mut conn = stalled_stream(&api, &id).await;
+    // Without yielding, the one-thread writer runs only after the burst: it has fallen
+    // behind the live feed and catches up from the log.
+    emit_pairs_yielding(&api, &id, false).await;
+    // The pause is the stimulus: the reader takes nothing for longer than 2 s.
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    assert_eq!(api.sim.open_streams(), 1, "still open after the pause");
+    assert!(api.sim.lagging_closes().is_empty());
+
+    let last = api.sim.last_seq();
+    let text = read_until(&mut conn, |t| t.contains(&format!("id: {last}\n"))).await;
+    let ids = persisted_ids(&text);
+    assert_eq!(ids.len(), PAIRS, "every persisted frame arrives");
+    assert!(ids.windows(2).all(|w| w[1] == w[0] + 1), "in order, no gap");
 }

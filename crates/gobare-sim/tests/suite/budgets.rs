@@ -8,8 +8,10 @@
 //! on a data directory, then as long without one: every 30 s, RSS (of this process), the
 //! persisted events a second it emitted (the deltas, 3 of each synthetic turn's 13 events,
 //! are transient: 5,000 a second asked is about 3,850 persisted) and the p50/p99 of
-//! `GET /v1/sessions?limit=100` (asked every 100 ms); then a stream replay of 50,000 events
-//! on it is timed. Last, the same replay on an idle simulator with and without a data
+//! `GET /v1/sessions?limit=100` (asked every 100 ms), and at the end the list's p50/p99
+//! before the store reached its retention bound (`BUDGET_RETENTION`, default 1,000,000
+//! persisted events) and with it reached; then a stream replay of 50,000 events on it is
+//! timed. Last, the same replay on an idle simulator with and without a data
 //! directory, best of three each.
 
 use std::time::{Duration, Instant};
@@ -41,7 +43,25 @@ fn config(data: Option<&std::path::Path>) -> SimConfig {
         ..SimConfig::default()
     };
     config.rate_limits.enforce = false;
+    if let Some(retention) = std::env::var("BUDGET_RETENTION")
+        .ok()
+        .and_then(|s| s.parse().ok())
+    {
+        config.retention_events = retention;
+    }
     config
+}
+
+/// The p50 and p99 of `samples`, in ms, with how many there were.
+fn summary(samples: &mut [Duration]) -> String {
+    samples.sort();
+    format!(
+        "p50={:.1}ms p99={:.1}ms max={:.1}ms (n={})",
+        percentile(samples, 0.5).as_secs_f64() * 1e3,
+        percentile(samples, 0.99).as_secs_f64() * 1e3,
+        samples.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
+        samples.len()
+    )
 }
 
 /// Seconds to replay `n` persisted events of `session` from 0, reading as fast as it
@@ -84,6 +104,9 @@ async fn replay_on(data: Option<&std::path::Path>) -> f64 {
 /// events on it.
 async fn soak(label: &str, data: Option<&std::path::Path>, secs: u64) {
     let mut busy = config(data).with_fleet(500);
+    let retention = busy.retention_events;
+    // The list's latencies before the store reached its bound, and with it reached.
+    let (mut uncapped, mut capped) = (Vec::new(), Vec::new());
     busy.fleet_activity = 5000;
     let sim = Simulator::start(busy).await.unwrap();
     let http = reqwest::Client::new();
@@ -104,7 +127,13 @@ async fn soak(label: &str, data: Option<&std::path::Path>, secs: u64) {
             .unwrap();
         assert_eq!(resp.status().as_u16(), 200);
         resp.bytes().await.unwrap();
-        window.push(asked.elapsed());
+        let took = asked.elapsed();
+        window.push(took);
+        if sim.last_seq() >= retention {
+            capped.push(took);
+        } else {
+            uncapped.push(took);
+        }
         if Instant::now() >= next_report {
             window.sort();
             let seq = sim.last_seq();
@@ -130,6 +159,11 @@ async fn soak(label: &str, data: Option<&std::path::Path>, secs: u64) {
         percentile(&all, 0.5).as_secs_f64() * 1e3,
         percentile(&all, 0.99).as_secs_f64() * 1e3,
         all.len()
+    );
+    println!(
+        "[{label}] list before the bound of {retention}: {}; with it reached: {}",
+        summary(&mut uncapped),
+        summary(&mut capped)
     );
     let replayed = sim.create_session(Some("replay"));
     sim.seed_events(&replayed, 50_000);

@@ -1,5 +1,6 @@
 //! History retention: past the bound the oldest events go with the items, turns and
-//! artifacts of their history, on a task of its own and in steps, never inside a write.
+//! artifacts of their history, on a task of its own and in steps, never inside a
+//! request's write; the fleet's activity prunes as much as it adds in its own batches.
 
 use std::path::Path;
 use std::time::Duration;
@@ -153,4 +154,37 @@ impl Pruned {
         let artifacts = data(api, &format!("/v1/sessions/{new}/artifacts")).await;
         assert_eq!(artifacts[0]["id"], Value::from(self.new_artifact.clone()));
     }
+}
+
+/// The fleet's activity keeps the store at its bound by itself: each of its batches drops
+/// as many of the oldest events as it added, with no pruning task to wait for.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fleets_activity_prunes_as_much_as_it_adds() {
+    const BOUND: u64 = 500;
+    let mut config = SimConfig {
+        retention_events: BOUND,
+        // The task never runs in this test.
+        retention_every: Duration::from_secs(3600),
+        ..SimConfig::for_tests()
+    }
+    .with_fleet(12);
+    config.fleet_activity = 4_000;
+    let api = Api::start(config).await;
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while api.sim.last_seq() < 10 * BOUND {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the fleet kept busy"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let stored = api.sim.stored_events();
+    // The scripted agent's own events, pruned by the batches after them, and one batch
+    // in flight are all it may hold beyond the bound.
+    assert!(
+        (BOUND..=BOUND + 200).contains(&stored),
+        "{stored} stored after {} written, bound {BOUND}",
+        api.sim.last_seq()
+    );
+    api.sim.shutdown().await;
 }

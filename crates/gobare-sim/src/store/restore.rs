@@ -137,6 +137,6 @@ pub(crate) fn rearm_idle(state: &Shared) {
             .collect()
     };
     for id in running {
-        crate::lifecycle::touch_idle(state, &id);
+        crate::workspace::lifecycle::touch_idle(state, &id);
     }
 }

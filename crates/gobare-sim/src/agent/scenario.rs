@@ -245,37 +245,49 @@ const MIX: [&str; 6] = ["quick", "approval", "question", "long", "function", "er
 
 /// The scenario files, by file name.
 const EMBEDDED: &[(&str, &str)] = &[
-    ("quick.json", include_str!("../assets/scenarios/quick.json")),
-    ("long.json", include_str!("../assets/scenarios/long.json")),
+    (
+        "quick.json",
+        include_str!("../../assets/scenarios/quick.json"),
+    ),
+    (
+        "long.json",
+        include_str!("../../assets/scenarios/long.json"),
+    ),
     (
         "approval.json",
-        include_str!("../assets/scenarios/approval.json"),
+        include_str!("../../assets/scenarios/approval.json"),
     ),
     (
         "question.json",
-        include_str!("../assets/scenarios/question.json"),
+        include_str!("../../assets/scenarios/question.json"),
     ),
     (
         "function.json",
-        include_str!("../assets/scenarios/function.json"),
+        include_str!("../../assets/scenarios/function.json"),
     ),
     (
         "expiring.json",
-        include_str!("../assets/scenarios/expiring.json"),
+        include_str!("../../assets/scenarios/expiring.json"),
     ),
     (
         "choice.json",
-        include_str!("../assets/scenarios/choice.json"),
+        include_str!("../../assets/scenarios/choice.json"),
     ),
-    ("error.json", include_str!("../assets/scenarios/error.json")),
-    ("edits.json", include_str!("../assets/scenarios/edits.json")),
+    (
+        "error.json",
+        include_str!("../../assets/scenarios/error.json"),
+    ),
+    (
+        "edits.json",
+        include_str!("../../assets/scenarios/edits.json"),
+    ),
     (
         "undiffed.json",
-        include_str!("../assets/scenarios/undiffed.json"),
+        include_str!("../../assets/scenarios/undiffed.json"),
     ),
     (
         "recovery.json",
-        include_str!("../assets/scenarios/recovery.json"),
+        include_str!("../../assets/scenarios/recovery.json"),
     ),
 ];
 

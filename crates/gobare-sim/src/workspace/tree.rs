@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
-/// Files by path, as `crate::files::Files` (the same type, named here so that this module
+/// Files by path, as `crate::workspace::files::Files` (the same type, named here so that this module
 /// depends on none of the workspace's others).
 type Files = BTreeMap<String, Vec<u8>>;
 

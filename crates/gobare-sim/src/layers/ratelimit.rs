@@ -12,8 +12,9 @@ use tokio::time::Instant;
 
 use gobare_api::model::ErrorCode;
 
-use crate::auth;
 use crate::config::RateLimits;
+use crate::layers::auth;
+use crate::layers::forced_refusals::Forced;
 use crate::lock::lock;
 use crate::refusal::Refusal;
 
@@ -68,6 +69,8 @@ impl Buckets {
 pub(crate) struct RateLimiter {
     by_token: Mutex<HashMap<String, Buckets>>,
     limits: RateLimits,
+    /// Refusals asked for ahead ([`crate::Simulator::refuse_next`]), with their record.
+    pub(crate) forced: Mutex<Forced>,
 }
 
 impl RateLimiter {
@@ -75,6 +78,7 @@ impl RateLimiter {
         Arc::new(RateLimiter {
             by_token: Mutex::new(HashMap::new()),
             limits: limits.clone(),
+            forced: Mutex::new(Forced::default()),
         })
     }
 }
@@ -97,6 +101,7 @@ pub(crate) async fn layer(
     if !auth::is_authenticated(req.uri().path()) {
         return next.run(req).await;
     }
+    let forced_retry_after = lock(&limiter.forced).admit(&request_line(&req));
     let is_create = req.method() == Method::POST && req.uri().path() == "/v1/sessions";
     let token = auth::presented_token(req.headers()).unwrap_or_default();
     let admission = {
@@ -114,8 +119,8 @@ pub(crate) async fn layer(
             (&mut buckets.general, "general")
         };
         bucket.refill();
-        let allowed = bucket.tokens >= 1.0 || !enforce;
-        let retry_after = bucket.secs_until(1.0).max(1);
+        let allowed = forced_retry_after.is_none() && (bucket.tokens >= 1.0 || !enforce);
+        let retry_after = forced_retry_after.unwrap_or_else(|| bucket.secs_until(1.0).max(1));
         if allowed && bucket.tokens >= 1.0 {
             bucket.tokens -= 1.0;
         }
@@ -150,4 +155,13 @@ pub(crate) async fn layer(
         HeaderValue::from_static(admission.resource),
     );
     resp
+}
+
+/// `METHOD /path?query`, as [`crate::Simulator::requests`] records it.
+fn request_line(req: &Request) -> String {
+    let path = req
+        .uri()
+        .path_and_query()
+        .map_or(req.uri().path(), |p| p.as_str());
+    format!("{} {path}", req.method())
 }

@@ -6,6 +6,12 @@
 //! scenarios (`#name`) so that, once settled, a block holds one session working on a long
 //! run, one waiting on an approval, one on a question, one on a function call, one failed
 //! and one idle. Every other session is untitled, as sessions often are.
+//!
+//! Beside it: `activity` (keeps the fleet busy at `--fleet-activity`) and `deadline_burst`
+//! (`--fleet-deadline-burst`).
+
+pub(crate) mod activity;
+pub(crate) mod deadline_burst;
 
 use axum::http::HeaderMap;
 

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use gobare_api::clock::unix_ms;
 
 use crate::refusal::Refusal;
-use crate::tree::Tree;
+use crate::workspace::tree::Tree;
 
 /// Files by path relative to `/workspace`.
 pub(crate) type Files = BTreeMap<String, Vec<u8>>;

@@ -66,7 +66,11 @@ pub(crate) async fn keep_busy(state: Shared, ids: Vec<String>, per_second: u32) 
         while emitted < due {
             let most = (due - emitted).min(CHUNK as u64) as usize;
             let mut starts = Vec::new();
-            let done = state.db().batch(|db| activity.emit(db, most, &mut starts));
+            let done = state.db().batch(|db| {
+                let done = activity.emit(db, most, &mut starts);
+                db.prune_alongside(done);
+                done
+            });
             emitted += done as u64;
             for (id, turn) in starts {
                 agent::spawn_worker(state.clone(), id, turn);

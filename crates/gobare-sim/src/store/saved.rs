@@ -12,9 +12,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::db::{ParkedTurn, QueuedTurn, Resolved, SessionRec};
-use crate::files::{Files, Snapshot};
 use crate::store::Store;
-use crate::tree::Tree;
+use crate::workspace::files::{Files, Snapshot};
+use crate::workspace::tree::Tree;
 use gobare_api::model::{
     AgentInfo, Artifact, Item, Preview, Repo, RequiredAction, Turn, WorkspaceState,
 };
@@ -88,7 +88,7 @@ fn ms(d: std::time::Duration) -> u64 {
 impl SavedSession {
     fn of(rec: &SessionRec) -> Self {
         // Kept as changes from the shared repository: a row holds what the session did.
-        let repository = crate::repository::tree();
+        let repository = crate::workspace::repository::tree();
         let files = rec.files.changes_from(repository);
         let snapshot = rec
             .snapshot
@@ -157,7 +157,7 @@ impl SavedSession {
         }
         rec.recovery_error_next = self.recovery_error_next;
         rec.seed_files = decode(self.seed_files);
-        let repository = crate::repository::tree();
+        let repository = crate::workspace::repository::tree();
         rec.files = Tree::with_changes(repository, decode(self.files), &self.files_removed);
         let snapshot_removed = self.snapshot_removed;
         rec.snapshot = self.snapshot.map(|(captured_at, files)| Snapshot {

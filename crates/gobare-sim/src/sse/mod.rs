@@ -1,5 +1,9 @@
 //! The event streams (§7): cursor parsing, stream caps, replay with truncation, live
 //! frames, keep-alive pings, backpressure on a lagging reader, and injected faults.
+//!
+//! `backpressure` decides what a lagging reader loses.
+
+pub(crate) mod backpressure;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -15,11 +19,11 @@ use tokio_util::sync::CancellationToken;
 use gobare_api::clock::unix_ms;
 use gobare_api::model::{ErrorCode, Event, EventPayload, ReplayTruncated};
 
-use crate::backpressure::{Admit, Bounds};
 use crate::db::{Db, Frame};
 use crate::faults::Faults;
 use crate::lock::lock;
 use crate::refusal::Refusal;
+use crate::sse::backpressure::{Admit, Bounds};
 use crate::state::Shared;
 
 /// Which sessions a stream carries.
@@ -219,17 +223,14 @@ struct Writer {
     _slot: Slot,
 }
 
-/// How long a reader behind on live frames may take nothing before it is closed.
-const LIVE_STALL: Duration = Duration::from_secs(2);
-
 /// How waiting persisted frames meet a slow reader.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Pace {
     /// A replay the client asked for: it comes at the reader's pace and never counts
     /// against it.
     Reader,
-    /// Live frames the writer fell behind on: they go at the reader's pace while it reads,
-    /// and a reader that stopped is closed.
+    /// Live frames the writer fell behind on: the reader's unread output like any live
+    /// frame, buffered up to the closing bound (§7.7) however long the reader pauses.
     Live,
 }
 
@@ -366,6 +367,11 @@ impl Writer {
             if batch.len() >= BATCH_WRITE_BYTES || faults.write_each_frame {
                 self.wait_for_reader(pace).await?;
                 self.write_raw(std::mem::take(&mut batch)).await?;
+                if pace == Pace::Live {
+                    // The connection takes what its reader reads between batches: what
+                    // stays unread is the reader's lag, not the size of this catch-up.
+                    tokio::task::yield_now().await;
+                }
             }
         }
         if !batch.is_empty() {
@@ -375,23 +381,16 @@ impl Writer {
         Ok(())
     }
 
-    /// Waits until the reader has taken enough that unread bytes are under the first
-    /// backpressure bound. Under [`Pace::Live`] a reader that takes nothing for
-    /// [`LIVE_STALL`] has stopped: it is closed (§7.7), not waited on for ever.
+    /// Under [`Pace::Reader`], waits until the reader has taken enough that unread bytes
+    /// are under the first backpressure bound. Live frames do not wait: `write_raw`
+    /// closes the connection once they would pass the second bound (§7.7).
     async fn wait_for_reader(&self, pace: Pace) -> Result<(), Closed> {
+        if pace == Pace::Live {
+            return Ok(());
+        }
         while self.unread.load(Ordering::Acquire) > self.bounds.drop_transient_after {
-            let stalled = async {
-                match pace {
-                    Pace::Live => tokio::time::sleep(LIVE_STALL).await,
-                    Pace::Reader => std::future::pending().await,
-                }
-            };
             tokio::select! {
                 _ = self.taken.notified() => {}
-                _ = stalled => {
-                    self.abort.cancel();
-                    return Err(Closed);
-                }
                 _ = self.tx.closed() => return Err(Closed),
                 _ = self.state.shutdown.cancelled() => return Err(Closed),
             }
@@ -470,6 +469,7 @@ impl Writer {
         let bytes = Bytes::from(text);
         let unread = self.unread.load(Ordering::Acquire);
         if self.bounds.admit(unread, bytes.len(), false) == Admit::Close {
+            lock(&self.state.lagging_closes).push(unread);
             self.abort.cancel();
             return Err(Closed);
         }

@@ -6,13 +6,21 @@
 //! The layout carries a version; a file of the previous layout is migrated in place, and one
 //! of another version (or not a store at all) is set aside under a new name, said on
 //! stderr, and a fresh store takes its place: it is never read as this layout.
+//!
+//! Beside the file: `events` (the event log), `saved` (sessions, turns, artifacts and
+//! items), `restore` (what a restart does with them), `retention` (pruning past the
+//! bound) and `data_dir` (a private data directory).
+
+pub(crate) mod data_dir;
+pub(crate) mod events;
+pub(crate) mod restore;
+pub(crate) mod retention;
+pub(crate) mod saved;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OpenFlags};
-
-use crate::data_dir;
 
 /// The layout of the file (`PRAGMA user_version`). Layout 2 lacked the `resolved` table
 /// (sessions carried those actions in their rows), layout 3 the `seq` of items, turns and

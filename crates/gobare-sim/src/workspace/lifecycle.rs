@@ -15,8 +15,8 @@ use gobare_api::model::{
 };
 
 use crate::db::{SessionRec, TurnFailure};
-use crate::files::Snapshot;
 use crate::state::Shared;
+use crate::workspace::files::Snapshot;
 
 /// What became of a workspace a turn needs.
 #[derive(Debug, PartialEq)]
@@ -77,7 +77,7 @@ pub(crate) async fn ensure_running(state: &Shared, session_id: &str) -> Readines
             rec.lived = Duration::ZERO;
             // Built from scratch: the repository and seeded files come back, live-written
             // ones do not.
-            rec.files = crate::repository::workspace(&rec.seed_files);
+            rec.files = crate::workspace::repository::workspace(&rec.seed_files);
         }
         let generation = rec.sandbox_generation;
         let unreachable_mcp = if rebuilt {

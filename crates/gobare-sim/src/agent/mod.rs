@@ -1,5 +1,15 @@
 //! The scripted agent: plays a [`Scenario`] as one turn, with deltas, tool calls, diffs,
 //! todos, required actions, previews and artifacts, honouring steer and cancel.
+//!
+//! Beside it: `scenario` (the scripts), `asked` (what a message asks), `recall` (earlier
+//! messages named), `permissions` (approval mode and rules deciding each tool step) and
+//! `tools` (a session's tools configuration).
+
+pub(crate) mod asked;
+pub(crate) mod permissions;
+pub(crate) mod recall;
+pub(crate) mod scenario;
+pub(crate) mod tools;
 
 use serde_json::Value;
 use tokio::sync::oneshot;
@@ -13,18 +23,17 @@ use gobare_api::model::{
     Todos, ToolCall, ToolResult, TurnRef, TurnStatus,
 };
 
-use crate::asked::Asked;
+use crate::agent::asked::Asked;
+use crate::agent::permissions::Decision;
+use crate::agent::scenario::{ArtifactStep, FileStep, PickedBy, Scenario, Step, ToolStep};
 use crate::db::{
     ActiveTurn, Answer, Db, ParkedTurn, Pending, QueuedTurn, Resolved, TurnFailure, hex_id,
 };
-use crate::file_change;
-use crate::files;
-use crate::lifecycle::{self, Readiness};
 use crate::lock::lock;
-use crate::permissions::{self, Decision};
-use crate::recall;
-use crate::scenario::{ArtifactStep, FileStep, PickedBy, Scenario, Step, ToolStep};
 use crate::state::Shared;
+use crate::workspace::file_change;
+use crate::workspace::files;
+use crate::workspace::lifecycle::{self, Readiness};
 
 /// Why a turn stopped early.
 struct Stopped;

@@ -9,9 +9,9 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use gobare_api::model::ErrorCode;
 
+use crate::layers::scopes::{self, TokenScopes};
 use crate::lock::lock;
 use crate::refusal::Refusal;
-use crate::scopes::{self, TokenScopes};
 
 /// The tokens the server accepts: its own, holding every scope, and any minted with a
 /// chosen few.

@@ -4,7 +4,7 @@
 
 use gobare_api::model::ChangeKind;
 
-use crate::scenario::{DiffSent, FileStep};
+use crate::agent::scenario::{DiffSent, FileStep};
 
 /// What a step did to one file.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,7 +91,7 @@ fn sent(diff: String, how: DiffSent) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::Edit;
+    use crate::agent::scenario::Edit;
     use proptest::prelude::*;
 
     fn step(change: &str) -> FileStep {

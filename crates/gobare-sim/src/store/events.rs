@@ -1,6 +1,6 @@
 //! The persisted event log in the [`Store`]: appended by `seq`, replayed by `seq` through
 //! its primary key, and bounded: past the retention bound the oldest events go, with what
-//! was kept for them (`crate::retention`).
+//! was kept for them (`crate::store::retention`).
 
 use std::sync::Arc;
 

@@ -1,7 +1,10 @@
 //! History retention: past `SimConfig::retention_events` the oldest events go, and with
 //! them the items, turns and artifacts kept for that history, so the store stops growing
-//! once the bound is reached. Pruning runs in small steps on a task of its own, letting go
-//! of the lock between steps: no write and no request waits for more than one step.
+//! once the bound is reached. A busy writer that is no request (the fleet's activity)
+//! prunes as much as it adds inside its own transaction, under the lock it holds anyway:
+//! no lock taken and no commit made for it. What remains is pruned in small steps on a
+//! task of its own, letting go of the lock between steps: no write and no request waits
+//! for more than one step.
 
 mod prune;
 
@@ -10,11 +13,22 @@ use std::time::{Duration, Instant};
 use crate::db::Db;
 use crate::state::{Shared, SimState};
 
-/// Events dropped per step, and items or turns of their history; fewer artifacts, which
-/// carry their bytes. A step takes a few milliseconds at most.
-pub(crate) const EVENTS_PER_STEP: u64 = 500;
-const ROWS_PER_STEP: usize = 500;
-const ARTIFACTS_PER_STEP: usize = 50;
+/// How much one step may drop: events, and items or turns of their history; fewer
+/// artifacts, which carry their bytes.
+#[derive(Clone, Copy)]
+struct StepBound {
+    events: u64,
+    rows: usize,
+    artifacts: usize,
+}
+
+/// The task's step: it holds the lock for about a millisecond, so a request arriving
+/// during one waits no longer than that.
+const STEP: StepBound = StepBound {
+    events: 100,
+    rows: 100,
+    artifacts: 10,
+};
 
 /// The shortest pause between steps: waiting requests get the lock first.
 const LEAST_PAUSE: Duration = Duration::from_micros(200);
@@ -33,11 +47,31 @@ impl Db {
         })
     }
 
+    /// Inside a batch that added `added` events: drops as many of the oldest as are past
+    /// the bound, up to `added`, and as many items and turns (an artifact for every ten),
+    /// in the batch's own transaction.
+    pub(crate) fn prune_alongside(&mut self, added: usize) {
+        if added == 0 || self.event_count <= self.retention {
+            return;
+        }
+        let bound = StepBound {
+            events: added as u64,
+            rows: added,
+            artifacts: added.div_ceil(10),
+        };
+        if let Err(e) = self.prune_within(bound) {
+            tracing::error!("retention beside a write: {e}");
+        }
+    }
+
     fn prune_step_inner(&mut self) -> rusqlite::Result<bool> {
+        self.prune_within(STEP)
+    }
+
+    /// Drops what `bound` allows; returns whether more remains past the bound.
+    fn prune_within(&mut self, bound: StepBound) -> rusqlite::Result<bool> {
         let excess = self.event_count.saturating_sub(self.retention);
-        let (dropped, through) = self
-            .store()
-            .drop_oldest_events(excess.min(EVENTS_PER_STEP))?;
+        let (dropped, through) = self.store().drop_oldest_events(excess.min(bound.events))?;
         self.event_count = self.event_count.saturating_sub(dropped);
         if let Some(through) = through {
             self.pruned_through = self.pruned_through.max(through);
@@ -47,11 +81,11 @@ impl Db {
             // Nothing pruned yet: what was published before the first event (seq 0) stays.
             return Ok(false);
         }
-        let items = self.store().drop_items_through(through, ROWS_PER_STEP)?;
+        let items = self.store().drop_items_through(through, bound.rows)?;
         let artifacts = self
             .store()
-            .drop_artifacts_through(through, ARTIFACTS_PER_STEP)?;
-        let turns = self.store().drop_turns_through(through, ROWS_PER_STEP)?;
+            .drop_artifacts_through(through, bound.artifacts)?;
+        let turns = self.store().drop_turns_through(through, bound.rows)?;
         let turns_dropped = turns.len();
         for (session_id, ord) in turns {
             if let Some(rec) = self.sessions.get_mut(&session_id) {
@@ -59,9 +93,9 @@ impl Db {
             }
         }
         Ok(self.event_count > self.retention
-            || items == ROWS_PER_STEP
-            || artifacts == ARTIFACTS_PER_STEP
-            || turns_dropped == ROWS_PER_STEP)
+            || items == bound.rows
+            || artifacts == bound.artifacts
+            || turns_dropped == bound.rows)
     }
 }
 

@@ -6,9 +6,9 @@
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-use crate::files::{Files, workspace_path};
-use crate::scenario::{Scenarios, Step};
-use crate::tree::Tree;
+use crate::agent::scenario::{Scenarios, Step};
+use crate::workspace::files::{Files, workspace_path};
+use crate::workspace::tree::Tree;
 
 /// The repository's files.
 pub(crate) fn tree() -> &'static Tree {
