@@ -69,6 +69,8 @@ pub(crate) struct BucketMirror {
     background_sent: VecDeque<Instant>,
     /// The least seen remaining (for the figures).
     lowest_seen: Option<u32>,
+    /// The last answer's figures as the server wrote them, for a view to show.
+    last_answer: Option<crate::rate_budget::Bucket>,
 }
 
 impl BucketMirror {
@@ -82,6 +84,7 @@ impl BucketMirror {
             blocked_until: None,
             background_sent: VecDeque::new(),
             lowest_seen: None,
+            last_answer: None,
         }
     }
 
@@ -119,6 +122,15 @@ impl BucketMirror {
 
     pub(crate) fn answered(&mut self) {
         self.in_flight = self.in_flight.saturating_sub(1);
+    }
+
+    /// Keeps the figures of the answer just observed, as the server wrote them.
+    pub(crate) fn keep_answer(&mut self, answer: crate::rate_budget::Bucket) {
+        self.last_answer = Some(answer);
+    }
+
+    pub(crate) fn last_answer(&self) -> Option<crate::rate_budget::Bucket> {
+        self.last_answer
     }
 
     pub(crate) fn limit(&self) -> Option<u32> {
