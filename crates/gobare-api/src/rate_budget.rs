@@ -6,38 +6,8 @@
 //! The numbers are the server's, taken as integers only: a header that is not one is
 //! ignored, never shown.
 
+pub use crate::schedule::BucketFigures as Bucket;
 use crate::schedule::{BucketName, Scheduler};
-
-/// One bucket's figures, as of one answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Bucket {
-    /// `x-ratelimit-limit`: the bucket's ceiling.
-    pub limit: u64,
-    /// `x-ratelimit-remaining`: whole requests available at `at_ms`.
-    pub remaining: u64,
-    /// `x-ratelimit-reset`: seconds from `at_ms` until the bucket is full again.
-    pub reset_secs: u64,
-    /// When the answer came (Unix ms).
-    pub at_ms: i64,
-}
-
-impl Bucket {
-    /// What remains at `now_ms`, allowing for the refill since the answer: the buckets
-    /// refill continuously (§5), so a reading a minute old understates what is there.
-    pub fn remaining_at(&self, now_ms: i64) -> u64 {
-        if self.reset_secs == 0 || now_ms <= self.at_ms {
-            return self.remaining.min(self.limit);
-        }
-        let elapsed = (now_ms - self.at_ms) as u64;
-        let full_in_ms = self.reset_secs * 1000;
-        if elapsed >= full_in_ms {
-            return self.limit;
-        }
-        let missing = self.limit.saturating_sub(self.remaining);
-        let refilled = missing * elapsed / full_in_ms;
-        (self.remaining + refilled).min(self.limit)
-    }
-}
 
 /// The buckets as the scheduler's mirror last heard of them ([`Scheduler::observe`] reads
 /// every answer's headers; this only shows what it kept).

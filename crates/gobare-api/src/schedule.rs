@@ -15,7 +15,7 @@
 mod bucket;
 mod class;
 
-pub use bucket::BucketName;
+pub use bucket::{BucketFigures, BucketName};
 use bucket::{BucketMirror, Decision};
 pub use class::RequestClass;
 
@@ -315,7 +315,7 @@ impl Scheduler {
             let now = Instant::now();
             let mirror = state.bucket(bucket);
             mirror.observe(clamp(limit), clamp(remaining), reset.min(86_400), now);
-            mirror.keep_answer(crate::rate_budget::Bucket {
+            mirror.keep_answer(BucketFigures {
                 limit,
                 remaining,
                 reset_secs: reset,
@@ -337,7 +337,7 @@ impl Scheduler {
     }
 
     /// The figures of the last answer that reported `bucket`, as the server wrote them.
-    pub fn last_answer(&self, bucket: BucketName) -> Option<crate::rate_budget::Bucket> {
+    pub fn last_answer(&self, bucket: BucketName) -> Option<BucketFigures> {
         lock(&self.state).bucket(bucket).last_answer()
     }
 
