@@ -197,42 +197,11 @@ fn draw_diff(
     if area.height < 2 {
         return;
     }
-    let hunks = view.rows.iter().filter(|r| r.is_hunk()).count();
-    let here = view.rows.get(view.cursor).map_or(0, |r| r.hunk + 1);
     let Some(file) = view.files().get(view.file) else {
         return;
     };
     let path = file.path.clone();
-    let mut header = vec![
-        Span::styled(
-            format!("{}/{} ", view.file + 1, view.files().len()),
-            theme.dim,
-        ),
-        Span::styled(text::line(&path).into_owned(), theme.heading),
-    ];
-    match &file.change {
-        Ok(diff) => {
-            let words = match diff.status {
-                crate::changes::compose::Status::Added => "new file",
-                crate::changes::compose::Status::Deleted => "deleted",
-                crate::changes::compose::Status::Modified => "modified",
-            };
-            header.push(Span::styled(format!(" · {words}"), theme.dim));
-            if hunks > 0 {
-                header.push(Span::styled(
-                    format!(" · hunk {here} of {hunks}"),
-                    theme.dim,
-                ));
-            }
-            if side_by_side {
-                header.push(Span::styled(" · side by side".to_string(), theme.dim));
-            }
-        }
-        Err(why) => header.push(Span::styled(
-            format!(" · incomplete: {why}; it is left out of `gobare-tui diff`"),
-            theme.warning,
-        )),
-    }
+    let header = diff_header(view, side_by_side, theme);
     Paragraph::new(Line::from(header)).render(Rect { height: 1, ..area }, buf);
     let body = Rect {
         y: area.y + 1,
@@ -295,6 +264,61 @@ fn draw_diff(
             right.push(Line::default());
         }
     }
+    paint_columns(left, right, body, buf, theme, side_by_side);
+    view.highlight = Some((key, highlight));
+}
+
+/// The diff's first row: which file of how many, its path, what happened to it, and where
+/// the cursor is among its hunks.
+fn diff_header(view: &ChangesView, side_by_side: bool, theme: &Theme) -> Vec<Span<'static>> {
+    let hunks = view.rows.iter().filter(|r| r.is_hunk()).count();
+    let here = view.rows.get(view.cursor).map_or(0, |r| r.hunk + 1);
+    let Some(file) = view.files().get(view.file) else {
+        return Vec::new();
+    };
+    let mut header = vec![
+        Span::styled(
+            format!("{}/{} ", view.file + 1, view.files().len()),
+            theme.dim,
+        ),
+        Span::styled(text::line(&file.path).into_owned(), theme.heading),
+    ];
+    match &file.change {
+        Ok(diff) => {
+            let words = match diff.status {
+                crate::changes::compose::Status::Added => "new file",
+                crate::changes::compose::Status::Deleted => "deleted",
+                crate::changes::compose::Status::Modified => "modified",
+            };
+            header.push(Span::styled(format!(" · {words}"), theme.dim));
+            if hunks > 0 {
+                header.push(Span::styled(
+                    format!(" · hunk {here} of {hunks}"),
+                    theme.dim,
+                ));
+            }
+            if side_by_side {
+                header.push(Span::styled(" · side by side".to_string(), theme.dim));
+            }
+        }
+        Err(why) => header.push(Span::styled(
+            format!(" · incomplete: {why}; it is left out of `gobare-tui diff`"),
+            theme.warning,
+        )),
+    }
+    header
+}
+
+/// Paints the diff's rows into `body`: one column, or the old and new sides with a rule
+/// between them.
+fn paint_columns(
+    left: Vec<Line<'static>>,
+    right: Vec<Line<'static>>,
+    body: Rect,
+    buf: &mut Buffer,
+    theme: &Theme,
+    side_by_side: bool,
+) {
     if side_by_side {
         let half = body.width / 2;
         Paragraph::new(left).render(
@@ -319,7 +343,6 @@ fn draw_diff(
     } else {
         Paragraph::new(left).render(body, buf);
     }
-    view.highlight = Some((key, highlight));
 }
 
 fn with(style: Style, focus: Option<Style>) -> Style {
