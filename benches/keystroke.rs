@@ -12,7 +12,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use gobare_tui::app::shared::memory::{SessionMemory, SharedMemory};
+use gobare_tui::app::shared::saved_session::{SavedSession, SharedSavedSession};
 use gobare_tui::store::StateStore;
 use gobare_tui::ui::composer::{BoxLook, Composer};
 use gobare_tui::ui::theme::Theme;
@@ -36,7 +36,7 @@ fn draft() -> String {
 
 struct Keyboard {
     composer: Composer,
-    memory: SharedMemory,
+    saved_session: SharedSavedSession,
     theme: Theme,
     buf: Buffer,
     _dir: tempfile::TempDir,
@@ -51,7 +51,7 @@ impl Keyboard {
         composer.set_text(&draft());
         Keyboard {
             composer,
-            memory: SessionMemory::open(store, "s1").shared(),
+            saved_session: SavedSession::open(store, "s1").shared(),
             theme: Theme::default(),
             buf: Buffer::empty(Rect::new(0, 0, COLS, ROWS)),
             _dir: dir,
@@ -62,10 +62,10 @@ impl Keyboard {
     fn press(&mut self, code: KeyCode) {
         self.composer
             .handle_key(KeyEvent::new(code, KeyModifiers::NONE));
-        let mut memory = self.memory.lock().expect("memory");
-        memory.note_draft_edited();
-        assert!(memory.is_dirty(), "the loop schedules a write");
-        drop(memory);
+        let mut saved_session = self.saved_session.lock().expect("saved session");
+        saved_session.note_draft_edited();
+        assert!(saved_session.is_dirty(), "the loop schedules a write");
+        drop(saved_session);
         let height = self.composer.desired_height(COLS);
         let area = Rect::new(0, ROWS - height, COLS, height);
         self.composer

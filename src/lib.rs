@@ -3,7 +3,7 @@
 //! The binary is [`main`]. Everything else is crate-private but for the seams the integration
 //! tests, the benches and the terminal-restore example drive, each documented where it is
 //! defined: the session model and one frame of it (`session`, `ui`), the on-disk state
-//! (`store`, `app::shared::memory`), the send executor (`app::shared::sender`), the terminal guard
+//! (`store`, `app::shared::saved_session`), the send executor (`app::shared::sender`), the terminal guard
 //! (`terminal`), and the command line and configuration (`cli`, `config`).
 
 pub mod app;

@@ -134,6 +134,12 @@ pub(crate) async fn run(config: Config, args: FollowArgs) -> Result<()> {
 
 fn apply(view: &mut Session, replay: &mut ReplayProgress, update: StreamUpdate, now: Instant) {
     match update {
+        StreamUpdate::Run(run) => {
+            for mut frame in run.frames() {
+                frame.decode_in_place();
+                apply(view, replay, StreamUpdate::Frame(frame), now);
+            }
+        }
         StreamUpdate::Frame(frame) => match frame.event {
             Ok(event) => {
                 if event.seq.is_some() {

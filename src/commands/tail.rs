@@ -18,7 +18,7 @@ use bytes::Bytes;
 use color_eyre::eyre::{Result, WrapErr, bail};
 use gobare_api::error::ApiErrorKind;
 use gobare_api::stream::ConnectionState;
-use gobare_api::stream::{self, FrameRun, Received, StreamTarget, StreamUpdate};
+use gobare_api::stream::{self, FrameRun, StreamTarget, StreamUpdate};
 use gobare_api::text;
 use std::borrow::Cow;
 use std::future::Future;
@@ -253,7 +253,7 @@ pub(crate) async fn pump<E: Write>(
         let next = tokio::select! {
             biased;
             end = &mut stop => return Ok(end),
-            next = updates.recv_runs() => next,
+            next = updates.recv() => next,
         };
         let Some(first) = next else {
             bail!("the event stream stopped unexpectedly");
@@ -264,30 +264,21 @@ pub(crate) async fn pump<E: Write>(
         let mut gathered = 0;
         let mut bytes = 0;
         let mut failed = None;
-        while let Some(received) = pending.take() {
-            match received {
-                Received::Run(run) => {
-                    bytes += run.line_bytes();
-                    gathered += run.len();
-                    lines.push(Piece::Run(run));
-                }
-                Received::Update(update) => {
-                    if let Err(e) = write_update(
-                        update,
-                        &mut lines,
-                        &mut bytes,
-                        &mut err,
-                        verbose,
-                        &mut reported,
-                    ) {
-                        failed = Some(e);
-                        break;
-                    }
-                    gathered += 1;
-                }
+        while let Some(update) = pending.take() {
+            gathered += update.count();
+            if let Err(e) = write_update(
+                update,
+                &mut lines,
+                &mut bytes,
+                &mut err,
+                verbose,
+                &mut reported,
+            ) {
+                failed = Some(e);
+                break;
             }
             if gathered < MAX_BURST && bytes < MAX_BURST_BYTES {
-                pending = updates.try_recv_runs().ok();
+                pending = updates.try_recv().ok();
             }
         }
         if !lines.is_empty() {
@@ -319,6 +310,11 @@ fn write_update<E: Write>(
     reported: &mut Reported,
 ) -> Result<()> {
     match update {
+        StreamUpdate::Run(run) => {
+            *bytes += run.line_bytes();
+            lines.push(Piece::Run(run));
+            Ok(())
+        }
         StreamUpdate::Frame(frame) => {
             let rewritten = match one_line(&frame.data) {
                 Cow::Borrowed(_) => None,

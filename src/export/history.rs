@@ -26,7 +26,7 @@
 use color_eyre::eyre::{Result, bail};
 use gobare_api::model::{Session, SessionStatus};
 use gobare_api::stream::{
-    ConnectionState, FrameRun, Received, RunFrames, StreamFrame, StreamUpdate, Updates,
+    ConnectionState, FrameRun, RunFrames, StreamFrame, StreamUpdate, Updates,
 };
 use gobare_api::text;
 use std::time::Duration;
@@ -233,7 +233,7 @@ impl<'a> History<'a> {
         loop {
             // What is already queued is taken without a timer: arming one per frame was a
             // timer-wheel entry per event on a replay.
-            let queued = match self.updates.try_recv_runs() {
+            let queued = match self.updates.try_recv() {
                 Ok(update) => Some(Some(update)),
                 Err(TryRecvError::Disconnected) => Some(None),
                 Err(TryRecvError::Empty) => None,
@@ -250,7 +250,7 @@ impl<'a> History<'a> {
                     };
                     self.quiet_until = Instant::now() + quiet;
                 }
-                match tokio::time::timeout_at(self.quiet_until, self.updates.recv_runs()).await {
+                match tokio::time::timeout_at(self.quiet_until, self.updates.recv()).await {
                     Ok(next) => next,
                     Err(_) if self.reached => return Ok(self.end(HistoryEnd::Settled)),
                     Err(_) => {
@@ -259,12 +259,13 @@ impl<'a> History<'a> {
                     }
                 }
             } else {
-                self.updates.recv_runs().await
+                self.updates.recv().await
             };
-            let update = match next {
-                None => bail!("the event stream stopped before the end of the history"),
-                Some(Received::Update(update)) => update,
-                Some(Received::Run(run)) => {
+            let Some(update) = next else {
+                bail!("the event stream stopped before the end of the history");
+            };
+            match update {
+                StreamUpdate::Run(run) => {
                     let Some(last) = run.seqs().last() else {
                         continue;
                     };
@@ -278,8 +279,6 @@ impl<'a> History<'a> {
                     self.restart_quiet = true;
                     return Ok(Some(Piece::Run(run)));
                 }
-            };
-            match update {
                 StreamUpdate::Frame(frame) if frame.id.is_some() => {
                     self.last_seq = frame.id;
                     self.events += 1;

@@ -469,63 +469,7 @@ impl PromptState {
         let mut lines = Vec::new();
         let hint = match &action.kind {
             RequiredActionKind::Approval => {
-                let details = facts.approval(action);
-                let mut head = Vec::new();
-                if details.sensitive {
-                    head.push(Span::styled("⚠ sensitive ", theme.error));
-                }
-                head.push(Span::styled(tool_name(&details.name), theme.strong));
-                lines.push(cut_line(head, width));
-                // A sensitive command is read whole before it is approved.
-                let max = if details.sensitive {
-                    MAX_SENSITIVE_ARG_LINES
-                } else {
-                    MAX_ARG_LINES
-                };
-                push_wrapped(
-                    &mut lines,
-                    &args_text(&details.args),
-                    width,
-                    max,
-                    theme.code,
-                );
-                // Only while deciding: typing a note must not read like a decision made.
-                let with_note = self.with_note && self.focused;
-                let note = if with_note { " + note" } else { "" };
-                let approve = if details.sensitive {
-                    format!(" approve{note} (asks again) · ")
-                } else {
-                    format!(" approve{note} · ")
-                };
-                if with_note {
-                    // The inbox has no box: its note is typed on a line of its own.
-                    let which = if self.typed_with.is_some() {
-                        "the note goes along (a steer)"
-                    } else {
-                        "the box's text goes along as a note (a steer)"
-                    };
-                    push_wrapped(
-                        &mut lines,
-                        &format!(
-                            "{which}; a note never narrows what is approved: to change what \
-                             runs, deny with a note"
-                        ),
-                        width,
-                        3,
-                        theme.warning,
-                    );
-                }
-                vec![
-                    Span::styled("y", theme.key_hint),
-                    Span::styled(approve, theme.dim),
-                    Span::styled("n", theme.key_hint),
-                    Span::styled(format!(" deny{note} · "), theme.dim),
-                    Span::styled("Esc", theme.key_hint),
-                    Span::styled(
-                        format!(" {}", self.back.unwrap_or("back to typing")),
-                        theme.dim,
-                    ),
-                ]
+                self.approval_lines(facts, action, width, theme, &mut lines)
             }
             RequiredActionKind::Question => self.question_lines(
                 &facts.question(action),
@@ -565,7 +509,84 @@ impl PromptState {
                 vec![Span::styled("answer it in the Gobare Console", theme.dim)]
             }
         };
-        let hint = if self.is_sending(facts) {
+        let hint = self.hint(facts, action, hint, theme);
+        lines.push(cut_line(hint, width));
+        lines
+    }
+
+    /// An approval's lines (the tool, its arguments, what a note does) into `lines`; returns
+    /// its keys.
+    fn approval_lines(
+        &self,
+        facts: &Actions,
+        action: &RequiredAction,
+        width: usize,
+        theme: &Theme,
+        lines: &mut Vec<Line<'static>>,
+    ) -> Vec<Span<'static>> {
+        let details = facts.approval(action);
+        let mut head = Vec::new();
+        if details.sensitive {
+            head.push(Span::styled("⚠ sensitive ", theme.error));
+        }
+        head.push(Span::styled(tool_name(&details.name), theme.strong));
+        lines.push(cut_line(head, width));
+        // A sensitive command is read whole before it is approved.
+        let max = if details.sensitive {
+            MAX_SENSITIVE_ARG_LINES
+        } else {
+            MAX_ARG_LINES
+        };
+        push_wrapped(lines, &args_text(&details.args), width, max, theme.code);
+        // Only while deciding: typing a note must not read like a decision made.
+        let with_note = self.with_note && self.focused;
+        let note = if with_note { " + note" } else { "" };
+        let approve = if details.sensitive {
+            format!(" approve{note} (asks again) · ")
+        } else {
+            format!(" approve{note} · ")
+        };
+        if with_note {
+            // The inbox has no box: its note is typed on a line of its own.
+            let which = if self.typed_with.is_some() {
+                "the note goes along (a steer)"
+            } else {
+                "the box's text goes along as a note (a steer)"
+            };
+            push_wrapped(
+                lines,
+                &format!(
+                    "{which}; a note never narrows what is approved: to change what \
+                     runs, deny with a note"
+                ),
+                width,
+                3,
+                theme.warning,
+            );
+        }
+        vec![
+            Span::styled("y", theme.key_hint),
+            Span::styled(approve, theme.dim),
+            Span::styled("n", theme.key_hint),
+            Span::styled(format!(" deny{note} · "), theme.dim),
+            Span::styled("Esc", theme.key_hint),
+            Span::styled(
+                format!(" {}", self.back.unwrap_or("back to typing")),
+                theme.dim,
+            ),
+        ]
+    }
+
+    /// The prompt's last line: what is under way (a send, a confirmation, a note), the way
+    /// in when the prompt does not have the keys, else `keys`, the action's own.
+    fn hint(
+        &self,
+        facts: &Actions,
+        action: &RequiredAction,
+        keys: Vec<Span<'static>>,
+        theme: &Theme,
+    ) -> Vec<Span<'static>> {
+        if self.is_sending(facts) {
             vec![Span::styled("sending…", theme.accent)]
         } else if self.confirming {
             vec![Span::styled(
@@ -592,10 +613,8 @@ impl PromptState {
                 Span::styled(rest, theme.dim),
             ]
         } else {
-            hint
-        };
-        lines.push(cut_line(hint, width));
-        lines
+            keys
+        }
     }
 
     /// The shown question's highlighted option: its call and index.

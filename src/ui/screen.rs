@@ -288,54 +288,12 @@ impl Screen {
             Mode::Confirming(c) => Some(c.question()),
             _ => None,
         };
-        let composer_rows = self.composer.desired_height(area.width);
-        let facts = view.actions();
-        self.prepare_prompt(view);
-        let prompt_rows = self.prompt.lay_out(facts, area.width, theme);
-        let confirm_rows = confirming.as_deref().map_or(0, |q| {
-            confirm::desired_height(q, &self.mode_title, area.width)
-        });
-        let room = area.height.saturating_sub(MIN_PANE_ROWS + 1).max(3);
-        // A confirmation takes the input area (and never less than it asks for).
-        let input_rows =
-            (composer_rows.max(confirm_rows) + prompt_rows).min(room.max(confirm_rows));
-
-        let areas = {
-            let (focus, zoomed, typing) = (self.focus, self.zoomed, !self.pane_has_keys());
-            let (turn, workspace) = (&mut self.turn, &mut self.workspace);
-            let mut wanted = |pane: Pane, width: u16| match pane {
-                Pane::Turn => turn.rows_wanted(width, &ctx),
-                Pane::Workspace => workspace.rows_wanted(width, &ctx),
-                Pane::Transcript | Pane::Events => None,
-            };
-            layout::areas(
-                area,
-                &mut LayoutSpec {
-                    focus,
-                    zoomed,
-                    typing,
-                    composer_height: input_rows,
-                    rows_wanted: &mut wanted,
-                },
-            )
-        };
-
+        let (areas, input_heights) = self.lay_out(area, &ctx, confirming.as_deref());
+        let evicted = self.mark_search_hits(view);
         if let Some(tabs) = areas.tabs {
             let shown = areas.panes.first().map(|(p, _)| *p);
             draw_tabs(frame, tabs, shown, theme);
         }
-        let current = self.search.current_hit();
-        self.transcript.highlight = self.search.needle().to_string();
-        self.transcript.current_entry = current.and_then(|h| h.entry);
-        self.events.highlight = self.search.needle().to_string();
-        self.events.current_seq = current.map(|h| h.seq);
-        // The current hit's entry went with the transcript's budget.
-        let evicted = current
-            .filter(|h| {
-                h.entry
-                    .is_some_and(|e| e < view.transcript().first_kept_id())
-            })
-            .map(|h| h.seq);
         let keys_on_pane = self.pane_has_keys();
         for &(pane, rect) in &areas.panes {
             let focused = keys_on_pane && pane == self.focus;
@@ -355,21 +313,11 @@ impl Screen {
             frame.buffer_mut(),
             areas.composer,
             &ctx,
-            (composer_rows, prompt_rows),
+            input_heights,
             confirming.as_deref(),
         );
-
         let buf = frame.buffer_mut();
-        if *self.mode() == Mode::Search {
-            search::draw_bar(areas.footer, buf, &self.search, evicted, theme);
-        } else if let Some(label) = status {
-            right_aligned(areas.footer, label, theme.warning, buf);
-        } else if self.search.is_active() && self.pane_has_keys() {
-            // `n` / `N` step through it only in the panes; it ends when they give the keys
-            // back to the box.
-            let label = search::summary(&self.search, evicted);
-            right_aligned(areas.footer, &label, theme.accent, buf);
-        }
+        self.draw_footer_label(buf, areas.footer, status, evicted, theme);
         if let Some(overlay) = &mut self.overlay {
             // The margin around it too: no piece of a pane's border left on its edges.
             Clear.render(area, buf);
@@ -381,7 +329,7 @@ impl Screen {
                     buf,
                     areas.composer,
                     &ctx,
-                    (composer_rows, prompt_rows),
+                    input_heights,
                     confirming.as_deref(),
                 );
             }
@@ -402,6 +350,79 @@ impl Screen {
                 .collect()
         };
         self.last_areas = Some(areas);
+    }
+
+    /// The frame's lay-out: where each pane, the input area and the status bar go, and the
+    /// rows of the input box and of the prompt above it. Nothing is drawn.
+    fn lay_out(&mut self, area: Rect, ctx: &Ctx, confirming: Option<&str>) -> (Areas, (u16, u16)) {
+        let Ctx { view, theme } = *ctx;
+        let composer_rows = self.composer.desired_height(area.width);
+        let facts = view.actions();
+        self.prepare_prompt(view);
+        let prompt_rows = self.prompt.lay_out(facts, area.width, theme);
+        let confirm_rows = confirming.map_or(0, |q| {
+            confirm::desired_height(q, &self.mode_title, area.width)
+        });
+        let room = area.height.saturating_sub(MIN_PANE_ROWS + 1).max(3);
+        // A confirmation takes the input area (and never less than it asks for).
+        let input_rows =
+            (composer_rows.max(confirm_rows) + prompt_rows).min(room.max(confirm_rows));
+        let (focus, zoomed, typing) = (self.focus, self.zoomed, !self.pane_has_keys());
+        let (turn, workspace) = (&mut self.turn, &mut self.workspace);
+        let mut wanted = |pane: Pane, width: u16| match pane {
+            Pane::Turn => turn.rows_wanted(width, ctx),
+            Pane::Workspace => workspace.rows_wanted(width, ctx),
+            Pane::Transcript | Pane::Events => None,
+        };
+        let areas = layout::areas(
+            area,
+            &mut LayoutSpec {
+                focus,
+                zoomed,
+                typing,
+                composer_height: input_rows,
+                rows_wanted: &mut wanted,
+            },
+        );
+        (areas, (composer_rows, prompt_rows))
+    }
+
+    /// Gives the panes the search's needle and current hit to mark; returns the current
+    /// hit's seq when its entry went with the transcript's budget.
+    fn mark_search_hits(&mut self, view: &Session) -> Option<u64> {
+        let current = self.search.current_hit();
+        self.transcript.highlight = self.search.needle().to_string();
+        self.transcript.current_entry = current.and_then(|h| h.entry);
+        self.events.highlight = self.search.needle().to_string();
+        self.events.current_seq = current.map(|h| h.seq);
+        current
+            .filter(|h| {
+                h.entry
+                    .is_some_and(|e| e < view.transcript().first_kept_id())
+            })
+            .map(|h| h.seq)
+    }
+
+    /// The right of the status bar: the search bar while searching, else `status` (replay
+    /// progress), else the search's place while `n`/`N` step through it.
+    fn draw_footer_label(
+        &self,
+        buf: &mut Buffer,
+        footer: Rect,
+        status: Option<&str>,
+        evicted: Option<u64>,
+        theme: &Theme,
+    ) {
+        if *self.mode() == Mode::Search {
+            search::draw_bar(footer, buf, &self.search, evicted, theme);
+        } else if let Some(label) = status {
+            right_aligned(footer, label, theme.warning, buf);
+        } else if self.search.is_active() && self.pane_has_keys() {
+            // `n` / `N` step through it only in the panes; it ends when they give the keys
+            // back to the box.
+            let label = search::summary(&self.search, evicted);
+            right_aligned(footer, &label, theme.accent, buf);
+        }
     }
 
     /// The prompt above the input box, or a confirmation in the box's place.

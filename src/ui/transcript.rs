@@ -271,50 +271,59 @@ impl PaneComponent for TranscriptPane {
             }
         };
 
-        // Resolve the scroll position into (block, line) of the top row.
         let mut scroll = self.scroll;
-        let mut following = scroll.anchor.is_none();
-        let mut top = match scroll.anchor {
-            None => bottom_top(blocks, height, &mut lines_of),
-            Some(a) => (
-                ((a.item.saturating_sub(base)) as usize).min(blocks - 1),
-                a.line,
-            ),
-        };
-        if scroll.pending != 0 {
-            top = move_by(top, scroll.pending, blocks, &mut lines_of);
-            scroll.pending = 0;
-            following = false;
-        }
-        let selected_block = self
-            .selected
-            .and_then(|id| id.checked_sub(base))
-            .map(|b| b as usize)
-            .filter(|&b| b < entries.len());
-        if selected_block.is_none() {
-            // Its entry left memory: nothing is selected any more.
-            self.selected = None;
-        }
-        if let (true, Some(sel)) = (std::mem::take(&mut self.reveal), selected_block) {
-            if (sel, 0) < top {
-                top = (sel, 0);
-                following = false;
-            } else if !fits_above_bottom(top, sel, height, &mut lines_of) {
-                top = bottom_top(sel + 1, height, &mut lines_of);
-                following = false;
-            }
-        }
-        if !following && reaches_end(top, height, blocks, &mut lines_of) {
-            following = true; // scrolled back to the bottom
-        }
-        if following {
-            top = bottom_top(blocks, height, &mut lines_of);
-        }
+        let Placement {
+            top,
+            following,
+            selected_block,
+        } = place(
+            &mut scroll,
+            &mut self.selected,
+            &mut self.reveal,
+            base,
+            entries.len(),
+            blocks,
+            height,
+            &mut lines_of,
+        );
         let (mut rows, origins) = collect(top, height, blocks, &mut lines_of);
         let last_block = origins.last().map_or(top.0, |o| o.0);
+        self.paint_rows(&mut rows, &origins, selected_block, base, ctx, width);
+        scroll.anchor = (!following).then(|| Anchor {
+            item: base + top.0 as u64,
+            line: top.1,
+        });
+        self.scroll = scroll;
+        let last_shown = (base + last_block.min(entries.len().saturating_sub(1)) as u64)
+            .min(t.next_id().saturating_sub(1));
+        self.visible = Some((
+            base + top.0.min(entries.len().saturating_sub(1)) as u64,
+            last_shown,
+        ));
+        self.paint_markers(&mut rows, top, following, ctx);
+        self.cache.frame_done();
+        frame.render_widget(Paragraph::new(rows), inner);
+    }
+}
+
+impl TranscriptPane {
+    /// Paints the rows laid out: the search's marks, the selection, and each entry
+    /// header's time (absolute when selected, else relative to now).
+    fn paint_rows(
+        &mut self,
+        rows: &mut [Line<'static>],
+        origins: &[(usize, usize)],
+        selected_block: Option<usize>,
+        base: u64,
+        ctx: &Ctx,
+        width: u16,
+    ) {
+        let Ctx { view, theme } = *ctx;
+        let t = view.transcript();
+        let entries = t.entries();
         if !self.highlight.is_empty() {
             // The current hit's rows are marked apart from the other matches.
-            for (row, &(block, _)) in rows.iter_mut().zip(&origins) {
+            for (row, &(block, _)) in rows.iter_mut().zip(origins) {
                 let style = if self.current_entry == Some(base + block as u64) {
                     theme.search_current
                 } else {
@@ -326,7 +335,7 @@ impl PaneComponent for TranscriptPane {
         let date = spans_days(t);
         let now = view.now_ms();
         self.drew_relative_time = false;
-        for (row, &(block, line)) in rows.iter_mut().zip(&origins) {
+        for (row, &(block, line)) in rows.iter_mut().zip(origins) {
             let Some(entry) = entries.get(block) else {
                 continue;
             };
@@ -346,18 +355,19 @@ impl PaneComponent for TranscriptPane {
             };
             stamp_right(row, &label, width as usize, theme);
         }
-        scroll.anchor = (!following).then(|| Anchor {
-            item: base + top.0 as u64,
-            line: top.1,
-        });
-        self.scroll = scroll;
-        let last_shown = (base + last_block.min(entries.len().saturating_sub(1)) as u64)
-            .min(t.next_id().saturating_sub(1));
-        self.visible = Some((
-            base + top.0.min(entries.len().saturating_sub(1)) as u64,
-            last_shown,
-        ));
+    }
 
+    /// Paints the markers over the last and first rows: how many entries are new below
+    /// when scrolled up, and at the very top, the entries not kept in memory.
+    fn paint_markers(
+        &mut self,
+        rows: &mut [Line<'static>],
+        top: (usize, usize),
+        following: bool,
+        ctx: &Ctx,
+    ) {
+        let Ctx { view, theme } = *ctx;
+        let t = view.transcript();
         if following {
             self.seen = None;
         } else {
@@ -390,8 +400,6 @@ impl PaneComponent for TranscriptPane {
                 *first = Line::styled(marker, theme.dim);
             }
         }
-        cache.frame_done();
-        frame.render_widget(Paragraph::new(rows), inner);
     }
 }
 
@@ -485,6 +493,71 @@ fn warnings_on_top(frame: &mut Frame, inner: Rect, warnings: &[String], theme: &
         Layout::vertical([Constraint::Length(lines.len() as u16), Constraint::Min(1)]).areas(inner);
     frame.render_widget(Paragraph::new(lines), top);
     rest
+}
+
+/// The lay-out of one draw: which line of which block is the top row, whether the view
+/// follows the end, and the selected entry's block (while it is still in memory).
+struct Placement {
+    top: (usize, usize),
+    following: bool,
+    selected_block: Option<usize>,
+}
+
+/// Resolves the scroll position into the top row, taking the pending scroll and the
+/// request to reveal the selection; forgets a selection whose entry left memory. Lay-out
+/// only: nothing is drawn.
+#[allow(clippy::too_many_arguments)]
+fn place(
+    scroll: &mut Scroll,
+    selected: &mut Option<u64>,
+    reveal: &mut bool,
+    base: u64,
+    entries: usize,
+    blocks: usize,
+    height: usize,
+    lines_of: &mut dyn FnMut(usize) -> Lines,
+) -> Placement {
+    let mut following = scroll.anchor.is_none();
+    let mut top = match scroll.anchor {
+        None => bottom_top(blocks, height, lines_of),
+        Some(a) => (
+            ((a.item.saturating_sub(base)) as usize).min(blocks - 1),
+            a.line,
+        ),
+    };
+    if scroll.pending != 0 {
+        top = move_by(top, scroll.pending, blocks, lines_of);
+        scroll.pending = 0;
+        following = false;
+    }
+    let selected_block = selected
+        .and_then(|id| id.checked_sub(base))
+        .map(|b| b as usize)
+        .filter(|&b| b < entries);
+    if selected_block.is_none() {
+        // Its entry left memory: nothing is selected any more.
+        *selected = None;
+    }
+    if let (true, Some(sel)) = (std::mem::take(reveal), selected_block) {
+        if (sel, 0) < top {
+            top = (sel, 0);
+            following = false;
+        } else if !fits_above_bottom(top, sel, height, lines_of) {
+            top = bottom_top(sel + 1, height, lines_of);
+            following = false;
+        }
+    }
+    if !following && reaches_end(top, height, blocks, lines_of) {
+        following = true; // scrolled back to the bottom
+    }
+    if following {
+        top = bottom_top(blocks, height, lines_of);
+    }
+    Placement {
+        top,
+        following,
+        selected_block,
+    }
 }
 
 /// The top row (block, line) that puts the last line at the bottom of `height` rows.

@@ -70,24 +70,7 @@ fn lines(view: &Session, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     let waiting = !view.actions().is_empty();
     let phase = cur.phase(waiting);
     let mut out = Vec::new();
-    let mut head = vec![
-        Span::styled(
-            format!("{} ", phase_mark(&phase)),
-            phase_style(&phase, theme),
-        ),
-        Span::styled(
-            text::line(phase.label()).into_owned(),
-            phase_style(&phase, theme),
-        ),
-    ];
-    if let Some(ms) = cur.elapsed_ms(view.now_ms()) {
-        head.push(Span::styled(format!("  {}", duration(ms)), theme.text));
-    }
-    if cur.steps > 0 {
-        let s = if cur.steps == 1 { "" } else { "s" };
-        head.push(Span::styled(format!(" · {} step{s}", cur.steps), theme.dim));
-    }
-    out.push(Line::from(head));
+    out.push(head_line(cur, &phase, view, theme));
     out.push(truncate(
         match &cur.asked {
             Some(asked) => Line::from(vec![
@@ -135,37 +118,75 @@ fn lines(view: &Session, w: usize, theme: &Theme) -> Vec<Line<'static>> {
         }
     }
     if let Some(a) = &cur.artifacts {
-        let skipped = if cur.artifacts_skipped > 0 {
-            format!(" ({} skipped)", cur.artifacts_skipped)
-        } else {
-            String::new()
-        };
-        let style = match a {
-            ArtifactsState::Failed => theme.error,
-            ArtifactsState::Partial | ArtifactsState::Pending => theme.warning,
-            _ => theme.text,
-        };
-        let files = view
-            .artifacts()
-            .iter()
-            .filter(|x| x.turn_id == cur.id)
-            .count();
-        let files = match files {
-            0 => String::new(),
-            1 => " · 1 file".to_string(),
-            n => format!(" · {n} files"),
-        };
-        // "ready" with no file is the spec's "produced nothing": say that, not "ready".
-        let state = if *a == ArtifactsState::Ready && files.is_empty() {
-            "none".into()
-        } else {
-            text::line(a.as_str())
-        };
-        out.push(Line::styled(
-            format!("artifacts: {state}{files}{skipped}"),
-            style,
-        ));
+        out.push(artifacts_line(cur, a, view, theme));
     }
+    waiting_lines(&mut out, view, w, theme);
+    if !turns.recent().is_empty() {
+        out.push(Line::styled("recent", theme.title));
+        for t in turns.recent() {
+            out.push(recent_line(t, w, theme));
+        }
+    }
+    out
+}
+
+/// The turn's first line: its phase, how long it has run, its steps.
+fn head_line(cur: &TurnInfo, phase: &TurnPhase, view: &Session, theme: &Theme) -> Line<'static> {
+    let mut head = vec![
+        Span::styled(format!("{} ", phase_mark(phase)), phase_style(phase, theme)),
+        Span::styled(
+            text::line(phase.label()).into_owned(),
+            phase_style(phase, theme),
+        ),
+    ];
+    if let Some(ms) = cur.elapsed_ms(view.now_ms()) {
+        head.push(Span::styled(format!("  {}", duration(ms)), theme.text));
+    }
+    if cur.steps > 0 {
+        let s = if cur.steps == 1 { "" } else { "s" };
+        head.push(Span::styled(format!(" · {} step{s}", cur.steps), theme.dim));
+    }
+    Line::from(head)
+}
+
+/// What became of the turn's artifacts (`a`) and how many files it left.
+fn artifacts_line(
+    cur: &TurnInfo,
+    a: &ArtifactsState,
+    view: &Session,
+    theme: &Theme,
+) -> Line<'static> {
+    let skipped = if cur.artifacts_skipped > 0 {
+        format!(" ({} skipped)", cur.artifacts_skipped)
+    } else {
+        String::new()
+    };
+    let style = match a {
+        ArtifactsState::Failed => theme.error,
+        ArtifactsState::Partial | ArtifactsState::Pending => theme.warning,
+        _ => theme.text,
+    };
+    let files = view
+        .artifacts()
+        .iter()
+        .filter(|x| x.turn_id == cur.id)
+        .count();
+    let files = match files {
+        0 => String::new(),
+        1 => " · 1 file".to_string(),
+        n => format!(" · {n} files"),
+    };
+    // "ready" with no file is the spec's "produced nothing": say that, not "ready".
+    let state = if *a == ArtifactsState::Ready && files.is_empty() {
+        "none".into()
+    } else {
+        text::line(a.as_str())
+    };
+    Line::styled(format!("artifacts: {state}{files}{skipped}"), style)
+}
+
+/// One line per required action waiting on the person.
+fn waiting_lines(out: &mut Vec<Line<'static>>, view: &Session, w: usize, theme: &Theme) {
     for a in view.actions().pending() {
         let kind = a.kind.as_str();
         // A question's name is often the word "question" itself: then its text says more.
@@ -188,13 +209,6 @@ fn lines(view: &Session, w: usize, theme: &Theme) -> Vec<Line<'static>> {
         }
         out.push(truncate(Line::from(spans), w));
     }
-    if !turns.recent().is_empty() {
-        out.push(Line::styled("recent", theme.title));
-        for t in turns.recent() {
-            out.push(recent_line(t, w, theme));
-        }
-    }
-    out
 }
 
 fn model_line(out: &mut Vec<Line<'static>>, view: &Session, w: usize, theme: &Theme) {

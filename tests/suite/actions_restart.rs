@@ -4,7 +4,7 @@
 
 use crate::support::actions::*;
 use gobare_api::stream::{self, StreamHandle, StreamOptions, StreamTarget, StreamUpdate};
-use gobare_tui::app::shared::memory::{LockOrRecover, SharedMemory};
+use gobare_tui::app::shared::saved_session::{LockOrRecover, SharedSavedSession};
 
 fn open_stream(rig: &Rig, id: &str, from: Option<u64>) -> StreamHandle {
     stream::spawn(StreamOptions {
@@ -17,7 +17,11 @@ fn open_stream(rig: &Rig, id: &str, from: Option<u64>) -> StreamHandle {
 }
 
 /// Applies persisted events to the memory until `last` was seen; returns the seqs seen.
-async fn follow_until(stream: &mut StreamHandle, memory: &SharedMemory, last: u64) -> Vec<u64> {
+async fn follow_until(
+    stream: &mut StreamHandle,
+    saved_session: &SharedSavedSession,
+    last: u64,
+) -> Vec<u64> {
     let mut seen = Vec::new();
     tokio::time::timeout(WAIT, async {
         while seen.last() != Some(&last) {
@@ -25,7 +29,7 @@ async fn follow_until(stream: &mut StreamHandle, memory: &SharedMemory, last: u6
                 && let Some(seq) = frame.id
             {
                 seen.push(seq);
-                memory.lock_or_recover().set_cursor(seq);
+                saved_session.lock_or_recover().set_cursor(seq);
             }
         }
     })
@@ -43,11 +47,11 @@ async fn a_restart_resumes_from_the_stored_cursor_with_no_duplicate_and_no_gap()
 
     // First run: nothing stored, so the whole history replays from 0.
     let first_seen = {
-        let memory = rig.memory(&id);
-        assert_eq!(memory.lock_or_recover().stream_from(), Some(0));
-        let mut stream = open_stream(&rig, &id, memory.lock_or_recover().stream_from());
-        let seen = follow_until(&mut stream, &memory, first_last).await;
-        let mut m = memory.lock_or_recover();
+        let saved_session = rig.saved_session(&id);
+        assert_eq!(saved_session.lock_or_recover().stream_from(), Some(0));
+        let mut stream = open_stream(&rig, &id, saved_session.lock_or_recover().stream_from());
+        let seen = follow_until(&mut stream, &saved_session, first_last).await;
+        let mut m = saved_session.lock_or_recover();
         m.set_draft("a thought for later");
         m.push_history("earlier message");
         m.flush().unwrap(); // quit
@@ -57,11 +61,11 @@ async fn a_restart_resumes_from_the_stored_cursor_with_no_duplicate_and_no_gap()
     rig.sim.seed_events(&id, 25);
     let second_last = rig.sim.last_seq();
 
-    let memory = rig.memory(&id);
-    let stored = memory.lock_or_recover().cursor();
+    let saved_session = rig.saved_session(&id);
+    let stored = saved_session.lock_or_recover().cursor();
     assert_eq!(stored, Some(first_last));
-    let mut stream = open_stream(&rig, &id, memory.lock_or_recover().stream_from());
-    let second_seen = follow_until(&mut stream, &memory, second_last).await;
+    let mut stream = open_stream(&rig, &id, saved_session.lock_or_recover().stream_from());
+    let second_seen = follow_until(&mut stream, &saved_session, second_last).await;
     assert_eq!(rig.sim.stream_opens().last(), Some(&Some(first_last)));
 
     let all: Vec<u64> = first_seen.iter().chain(&second_seen).copied().collect();
@@ -70,7 +74,7 @@ async fn a_restart_resumes_from_the_stored_cursor_with_no_duplicate_and_no_gap()
         all, expected,
         "every event once, in order, across the restart"
     );
-    let m = memory.lock_or_recover();
+    let m = saved_session.lock_or_recover();
     assert_eq!(m.state().draft, "a thought for later");
     assert_eq!(m.history().entries(), ["earlier message"]);
 }

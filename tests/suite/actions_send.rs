@@ -3,7 +3,7 @@
 
 use crate::support::actions::*;
 use gobare_api::model::{ErrorCode, Input, TurnStatus};
-use gobare_tui::app::shared::memory::LockOrRecover;
+use gobare_tui::app::shared::saved_session::LockOrRecover;
 use gobare_tui::app::shared::sender::Sender;
 use gobare_tui::session::Severity;
 use std::sync::Arc;
@@ -12,9 +12,13 @@ use std::sync::Arc;
 async fn a_message_is_sent_once_recorded_in_history_and_its_pending_record_cleared() {
     let rig = Rig::test().await;
     let id = rig.sim.create_session(None);
-    let memory = rig.memory(&id);
-    let (mut sender, mut events) =
-        Sender::new(rig.client.clone(), &id, Some(memory.clone()), fast_policy());
+    let saved_session = rig.saved_session(&id);
+    let (mut sender, mut events) = Sender::new(
+        rig.client.clone(),
+        &id,
+        Some(saved_session.clone()),
+        fast_policy(),
+    );
     sender.send(message("summarise the repo"));
     let report = settled(&mut events).await;
     assert!(report.accepted(), "{:?}", report.outcome);
@@ -33,9 +37,13 @@ async fn a_message_is_sent_once_recorded_in_history_and_its_pending_record_clear
 async fn messages_queue_behind_a_running_turn_and_the_sixth_is_refused_keeping_the_draft() {
     let rig = Rig::test().await;
     let id = rig.sim.create_session(None);
-    let memory = rig.memory(&id);
-    let (mut sender, mut events) =
-        Sender::new(rig.client.clone(), &id, Some(memory.clone()), fast_policy());
+    let saved_session = rig.saved_session(&id);
+    let (mut sender, mut events) = Sender::new(
+        rig.client.clone(),
+        &id,
+        Some(saved_session.clone()),
+        fast_policy(),
+    );
     // The approval scenario parks the turn until answered: a turn that stays running.
     sender.send(message("restart it #approval"));
     assert!(settled(&mut events).await.accepted());
@@ -46,7 +54,7 @@ async fn messages_queue_behind_a_running_turn_and_the_sixth_is_refused_keeping_t
         assert_eq!(report.outcome.queued_at, Some(n), "{:?}", report.outcome);
         assert!(report.outcome.text.contains(&format!("queued #{n}")));
     }
-    memory.lock_or_recover().set_draft("one too many");
+    saved_session.lock_or_recover().set_draft("one too many");
     sender.send(message("one too many"));
     let refused = settled(&mut events).await;
     let failure = refused.result.as_ref().unwrap_err();
@@ -62,7 +70,10 @@ async fn messages_queue_behind_a_running_turn_and_the_sixth_is_refused_keeping_t
         refused.outcome.text
     );
     assert_eq!(rig.sim.messages_with_key(&refused.key), 0);
-    assert_eq!(memory.lock_or_recover().state().draft, "one too many");
+    assert_eq!(
+        saved_session.lock_or_recover().state().draft,
+        "one too many"
+    );
     assert_eq!(rig.store().load_session(&id).pending_send, None);
 }
 
@@ -163,18 +174,19 @@ async fn a_failed_send_keeps_the_draft_and_the_pending_key_then_a_restart_delive
     let rig = Rig::test().await;
     let id = rig.sim.create_session(None);
     let key = {
-        let memory = rig.memory(&id);
-        memory.lock_or_recover().set_draft("do not lose me");
+        let saved_session = rig.saved_session(&id);
+        saved_session.lock_or_recover().set_draft("do not lose me");
         // Every attempt reaches the server, every answer is lost.
         let flaky = Arc::new(Flaky::new(&rig.sim, Fault::AnswerLost, u32::MAX));
-        let (mut sender, mut events) = Sender::new(flaky, &id, Some(memory.clone()), fast_policy());
+        let (mut sender, mut events) =
+            Sender::new(flaky, &id, Some(saved_session.clone()), fast_policy());
         sender.send(message("do not lose me"));
         let report = settled(&mut events).await;
         assert!(!report.accepted());
         assert!(report.unanswered);
         assert!(report.outcome.keep_draft);
         assert_eq!(report.outcome.severity, Severity::Error);
-        memory.lock_or_recover().flush().unwrap();
+        saved_session.lock_or_recover().flush().unwrap();
         report.key
     };
     assert_eq!(
@@ -183,16 +195,23 @@ async fn a_failed_send_keeps_the_draft_and_the_pending_key_then_a_restart_delive
         "the server acted on the first attempt only"
     );
     // "Restart": a fresh memory and sender over the real client.
-    let memory = rig.memory(&id);
-    let pending = memory
+    let saved_session = rig.saved_session(&id);
+    let pending = saved_session
         .lock_or_recover()
         .pending_send()
         .cloned()
         .expect("kept on disk");
     assert_eq!(pending.idempotency_key, key);
-    assert_eq!(memory.lock_or_recover().state().draft, "do not lose me");
-    let (mut sender, mut events) =
-        Sender::new(rig.client.clone(), &id, Some(memory.clone()), fast_policy());
+    assert_eq!(
+        saved_session.lock_or_recover().state().draft,
+        "do not lose me"
+    );
+    let (mut sender, mut events) = Sender::new(
+        rig.client.clone(),
+        &id,
+        Some(saved_session.clone()),
+        fast_policy(),
+    );
     sender.resume_pending(&pending).unwrap();
     let report = settled(&mut events).await;
     assert!(report.accepted() && report.recovered);
@@ -210,19 +229,24 @@ async fn a_pending_send_that_never_left_is_sent_once_on_restart() {
     let rig = Rig::test().await;
     let id = rig.sim.create_session(None);
     let key = {
-        let memory = rig.memory(&id);
+        let saved_session = rig.saved_session(&id);
         let flaky = Arc::new(Flaky::new(&rig.sim, Fault::Unreachable, u32::MAX));
-        let (mut sender, mut events) = Sender::new(flaky, &id, Some(memory.clone()), fast_policy());
+        let (mut sender, mut events) =
+            Sender::new(flaky, &id, Some(saved_session.clone()), fast_policy());
         sender.send(message("written while offline"));
         let report = settled(&mut events).await;
         assert!(report.unanswered && report.outcome.keep_draft);
         report.key
     };
     assert_eq!(rig.sim.messages_with_key(&key), 0);
-    let memory = rig.memory(&id);
-    let pending = memory.lock_or_recover().pending_send().cloned().unwrap();
+    let saved_session = rig.saved_session(&id);
+    let pending = saved_session
+        .lock_or_recover()
+        .pending_send()
+        .cloned()
+        .unwrap();
     let (mut sender, mut events) =
-        Sender::new(rig.client.clone(), &id, Some(memory), fast_policy());
+        Sender::new(rig.client.clone(), &id, Some(saved_session), fast_policy());
     sender.resume_pending(&pending).unwrap();
     assert!(settled(&mut events).await.accepted());
     assert_eq!(rig.sim.messages_with_key(&key), 1);

@@ -574,7 +574,7 @@ fn the_rooms_check_finds_a_front_reaching_into_the_other() {
         [module(&["app", "fleet", "live"])].into_iter().collect(),
     );
     graph.insert(
-        module(&["app", "shared", "memory"]),
+        module(&["app", "shared", "saved_session"]),
         [module(&["app", "session", "saving"])]
             .into_iter()
             .collect(),
@@ -583,7 +583,7 @@ fn the_rooms_check_finds_a_front_reaching_into_the_other() {
         arrows_between_app_rooms(&graph),
         vec![
             "app::session::acting → app::fleet::live".to_string(),
-            "app::shared::memory → app::session::saving".to_string(),
+            "app::shared::saved_session → app::session::saving".to_string(),
         ]
     );
 }

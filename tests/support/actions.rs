@@ -1,5 +1,5 @@
 //! Helpers for the "acting on a session" tests: a simulator, a client bound to it, a
-//! session memory in a temp state directory, and condition waits with timeouts.
+//! saved session in a temp state directory, and condition waits with timeouts.
 
 use crossterm::event::KeyEvent;
 use gobare_api::auth::Token;
@@ -8,8 +8,8 @@ use gobare_api::error::ApiError;
 use gobare_api::model::{Input, InputAccepted, RequiredAction, Session};
 use gobare_api::retry::SendRetry;
 use gobare_sim::{SimConfig, Simulator};
-use gobare_tui::app::shared::memory::{SessionMemory, SharedMemory};
 use gobare_tui::app::shared::required;
+use gobare_tui::app::shared::saved_session::{SavedSession, SharedSavedSession};
 use gobare_tui::app::shared::sender::{InputTransport, SendEvent, SendReport};
 use gobare_tui::session::actions::Actions;
 use gobare_tui::store::StateStore;
@@ -50,8 +50,8 @@ impl Rig {
         StateStore::open(self.state_dir.path(), &self.sim.url()).unwrap()
     }
 
-    pub(crate) fn memory(&self, session_id: &str) -> SharedMemory {
-        SessionMemory::open(self.store(), session_id).shared()
+    pub(crate) fn saved_session(&self, session_id: &str) -> SharedSavedSession {
+        SavedSession::open(self.store(), session_id).shared()
     }
 
     pub(crate) async fn session(&self, id: &str) -> Session {

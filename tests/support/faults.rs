@@ -67,6 +67,12 @@ impl Consumed {
     /// Feeds one stream update into the model the way the app does.
     pub(crate) fn apply(&mut self, update: StreamUpdate) {
         match update {
+            StreamUpdate::Run(run) => {
+                for mut frame in run.frames() {
+                    frame.decode_in_place();
+                    self.apply(StreamUpdate::Frame(frame));
+                }
+            }
             StreamUpdate::Frame(frame) => match frame.event {
                 Ok(ev) => {
                     let seq = ev.seq;

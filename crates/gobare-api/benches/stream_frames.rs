@@ -3,7 +3,7 @@
 //! consumer on the same current-thread runtime, as `tail` and `export` run it.
 //!
 //! * `tail` — [`StreamProfile::PRINTED`]: frames not decoded, data kept, no `created_at`
-//!   read, a chunk's frames taken as one run (`Updates::recv_runs`);
+//!   read, a chunk's frames taken as one run ([`StreamUpdate::Run`]);
 //! * `export` — [`StreamProfile::RECORDED`]: as `tail`, with `created_at` read, a run's
 //!   frames handed over one by one, as the export takes them;
 //! * `session` — [`StreamProfile::applied_by_consumer`]: runs, each frame decoded by the
@@ -34,7 +34,7 @@ use futures_util::future::BoxFuture;
 use futures_util::{StreamExt, stream};
 use gobare_api::stream::transport::{ByteStream, OpenError, Transport};
 use gobare_api::stream::{
-    Received, StreamOptions, StreamProfile, StreamTarget, StreamUpdate, spawn_with_transport,
+    StreamOptions, StreamProfile, StreamTarget, StreamUpdate, spawn_with_transport,
 };
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
@@ -116,32 +116,27 @@ fn options(profile: StreamProfile) -> StreamOptions {
 /// Reads the stream until its first live frame; returns the persisted frames seen.
 async fn drain(options: StreamOptions, chunks: &[Bytes]) -> usize {
     // `tail` takes runs whole; the export (`created_at` read) takes their frames one by one.
-    let runs = options.profile.frame_runs() && !options.profile.reads_created_at();
+    let whole_runs = !options.profile.reads_created_at();
     let mut handle = spawn_with_transport(options, Replay(chunks.to_vec()));
     let mut frames = 0;
-    loop {
-        let update = if runs {
-            match handle.updates.recv_runs().await {
-                Some(Received::Run(run)) => {
-                    frames += run.len();
-                    black_box(&run);
-                    continue;
+    while let Some(update) = handle.updates.recv().await {
+        match update {
+            StreamUpdate::Run(run) if whole_runs => {
+                frames += run.len();
+                black_box(&run);
+            }
+            StreamUpdate::Run(run) => {
+                for frame in run.into_frames() {
+                    frames += 1;
+                    black_box(&frame);
                 }
-                Some(Received::Update(update)) => update,
-                None => break,
             }
-        } else {
-            match handle.updates.recv().await {
-                Some(update) => update,
-                None => break,
+            StreamUpdate::Frame(frame) if frame.id.is_none() => break,
+            StreamUpdate::Frame(frame) => {
+                frames += 1;
+                black_box(&frame);
             }
-        };
-        if let StreamUpdate::Frame(frame) = update {
-            if frame.id.is_none() {
-                break;
-            }
-            frames += 1;
-            black_box(&frame);
+            _ => {}
         }
     }
     frames

@@ -81,7 +81,6 @@ struct Inner {
     /// the event stream can share it).
     request_timeout: Option<Duration>,
     /// What the answers' `x-ratelimit-*` headers said, shared by every clone.
-    rate: crate::rate_budget::RateBudget,
     /// The process's scheduler for this API and token.
     schedule: Arc<Scheduler>,
     read_attempts: u32,
@@ -247,7 +246,6 @@ impl ApiClient {
                 api,
                 token: options.token,
                 request_timeout: options.request_timeout,
-                rate: Default::default(),
                 schedule,
                 read_attempts: options.read_attempts.max(1),
             }),
@@ -286,8 +284,8 @@ impl ApiClient {
     }
 
     /// The request-rate budget as the server last reported it.
-    pub fn rate_budget(&self) -> &crate::rate_budget::RateBudget {
-        &self.inner.rate
+    pub fn rate_budget(&self) -> crate::rate_budget::RateBudget<'_> {
+        crate::rate_budget::RateBudget::of(&self.inner.schedule)
     }
 
     /// `GET /v1/health`: which scopes the token holds (reference §1.3).
@@ -646,9 +644,6 @@ impl ApiClient {
         };
         let mut response = sent.map_err(|e| self.scrub(ApiError::network(e)))?;
         let status = response.status();
-        self.inner
-            .rate
-            .observe(response.headers(), crate::clock::unix_ms());
         self.inner.schedule.observe(response.headers());
         drop(permit);
         let request_id = header_text(&response, "x-request-id");

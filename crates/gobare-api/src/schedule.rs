@@ -15,7 +15,7 @@
 mod bucket;
 mod class;
 
-pub use bucket::BucketName;
+pub use bucket::{BucketFigures, BucketName};
 use bucket::{BucketMirror, Decision};
 pub use class::RequestClass;
 
@@ -313,9 +313,14 @@ impl Scheduler {
         {
             let mut state = lock(&self.state);
             let now = Instant::now();
-            state
-                .bucket(bucket)
-                .observe(clamp(limit), clamp(remaining), reset.min(86_400), now);
+            let mirror = state.bucket(bucket);
+            mirror.observe(clamp(limit), clamp(remaining), reset.min(86_400), now);
+            mirror.keep_answer(BucketFigures {
+                limit,
+                remaining,
+                reset_secs: reset,
+                at_ms: crate::clock::unix_ms(),
+            });
             if bucket == BucketName::General {
                 state.figures.lowest_general = state.general.lowest_seen();
                 state.figures.general_limit = state.general.limit();
@@ -329,6 +334,11 @@ impl Scheduler {
             }
         }
         self.changed.notify_waiters();
+    }
+
+    /// The figures of the last answer that reported `bucket`, as the server wrote them.
+    pub fn last_answer(&self, bucket: BucketName) -> Option<BucketFigures> {
+        lock(&self.state).bucket(bucket).last_answer()
     }
 
     /// A 429 on `bucket`: nothing but a person's action goes before `retry_after` passes.

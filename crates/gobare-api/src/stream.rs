@@ -93,7 +93,7 @@ pub struct StreamProfile {
     /// that its payload is JSON, which could change nothing else the stream reads.
     read_created_at: bool,
     /// Hand over the persisted frames of a chunk that are in the server's usual shape
-    /// together, as a [`FrameRun`] ([`Received::Run`]), when frames are not decoded.
+    /// together, as a [`FrameRun`] ([`StreamUpdate::Run`]), when frames are not decoded.
     frame_runs: bool,
 }
 
@@ -139,7 +139,7 @@ impl StreamProfile {
         }
     }
 
-    /// Whether frames come in runs ([`Received::Run`]).
+    /// Whether frames come in runs ([`StreamUpdate::Run`]).
     pub fn frame_runs(self) -> bool {
         self.frame_runs
     }
@@ -200,6 +200,10 @@ pub enum StreamUpdate {
     State(ConnectionState),
     /// One frame with `data:`. Persisted events arrive exactly once, in increasing `seq`.
     Frame(StreamFrame),
+    /// Persisted frames in order, as a run: only with a [`StreamProfile`] that hands frames
+    /// over in runs ([`StreamProfile::RECORDED`]). Each is what would otherwise come as a
+    /// [`StreamUpdate::Frame`] ([`FrameRun::frames`], [`FrameRun::into_frames`]).
+    Run(FrameRun),
     /// A frame that was dropped (too large, undecodable, another session's); counted by
     /// the UI.
     Skipped {
@@ -331,48 +335,25 @@ pub struct StreamHandle {
 #[derive(Debug)]
 pub struct Updates {
     rx: mpsc::UnboundedReceiver<Batch>,
-    ready: std::vec::IntoIter<Queued>,
-    /// A run whose frames are being handed out one by one.
-    expanding: Option<RunFrames>,
-    /// Updates in `ready` and `expanding` (a run counts its frames).
+    ready: std::vec::IntoIter<StreamUpdate>,
+    /// Updates in `ready` (a run counts its frames).
     ready_updates: usize,
     /// Updates in `rx`'s batches.
     queued: Arc<AtomicUsize>,
 }
 
-/// What one message of the channel holds: queued items and how many updates they count.
-type Batch = (Vec<Queued>, usize);
+/// What one message of the channel holds: updates and how many they count (a run counts
+/// its frames).
+type Batch = (Vec<StreamUpdate>, usize);
 
-/// One queued item: an update, or frames read a chunk at a time.
-// Boxing the update would cost an allocation per frame (see `StreamUpdate`).
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug)]
-pub(crate) enum Queued {
-    Update(StreamUpdate),
-    Run(FrameRun),
-}
-
-impl Queued {
-    /// How many updates it counts as.
-    pub(crate) fn updates(&self) -> usize {
+impl StreamUpdate {
+    /// How many updates it counts as: a run, its frames.
+    pub fn count(&self) -> usize {
         match self {
-            Queued::Update(_) => 1,
-            Queued::Run(run) => run.len(),
+            StreamUpdate::Run(run) => run.len(),
+            _ => 1,
         }
     }
-}
-
-/// What [`Updates::recv_runs`] hands over.
-// Boxing the update would cost an allocation per frame (see `StreamUpdate`).
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug)]
-pub enum Received {
-    /// One update, as [`Updates::recv`] hands it over.
-    Update(StreamUpdate),
-    /// Persisted frames in order, as a run (only with [`StreamProfile`]): each
-    /// is what [`Updates::recv`] would hand over as a [`StreamUpdate::Frame`]
-    /// ([`FrameRun::into_frames`]).
-    Run(FrameRun),
 }
 
 /// The sending end of [`Updates`] (the stream task's, or a test's).
@@ -399,7 +380,6 @@ pub fn channel() -> (UpdateSender, Updates) {
         Updates {
             rx,
             ready: Vec::new().into_iter(),
-            expanding: None,
             ready_updates: 0,
             queued,
         },
@@ -414,12 +394,12 @@ impl UpdateSender {
 
     /// Sends updates at once, in order (nothing when empty).
     pub fn send_all(&self, updates: Vec<StreamUpdate>) -> Result<(), Closed> {
-        let n = updates.len();
-        self.send_queued(updates.into_iter().map(Queued::Update).collect(), n)
+        let n = updates.iter().map(StreamUpdate::count).sum();
+        self.send_counted(updates, n)
     }
 
-    /// Sends queued items at once, in order; `n`: the updates they count.
-    pub(crate) fn send_queued(&self, items: Vec<Queued>, n: usize) -> Result<(), Closed> {
+    /// Sends updates at once, in order; `n`: the updates they count.
+    pub(crate) fn send_counted(&self, items: Vec<StreamUpdate>, n: usize) -> Result<(), Closed> {
         if items.is_empty() {
             return if self.tx.is_closed() {
                 Err(Closed)
@@ -464,67 +444,17 @@ impl Updates {
         }
     }
 
-    /// Like [`Updates::recv`], but the frames of a run (see [`StreamProfile`])
-    /// come as one [`Received::Run`]. Cancel safe.
-    pub async fn recv_runs(&mut self) -> Option<Received> {
-        loop {
-            if let Some(received) = self.next_ready_run() {
-                return Some(received);
-            }
-            let batch = self.rx.recv().await?;
-            self.take(batch);
-        }
-    }
-
-    /// [`Updates::recv_runs`] if anything is queued.
-    pub fn try_recv_runs(&mut self) -> Result<Received, mpsc::error::TryRecvError> {
-        loop {
-            if let Some(received) = self.next_ready_run() {
-                return Ok(received);
-            }
-            let batch = self.rx.try_recv()?;
-            self.take(batch);
-        }
-    }
-
     fn take(&mut self, (items, n): Batch) {
         self.queued.fetch_sub(n, Ordering::Relaxed);
         self.ready = items.into_iter();
-        self.expanding = None;
         self.ready_updates = n;
     }
 
     /// The next update of what was taken from the channel.
     fn next_ready(&mut self) -> Option<StreamUpdate> {
-        loop {
-            if let Some(frame) = self.expanding.as_mut().and_then(Iterator::next) {
-                self.ready_updates -= 1;
-                return Some(StreamUpdate::Frame(frame));
-            }
-            match self.ready.next()? {
-                Queued::Update(update) => {
-                    self.ready_updates -= 1;
-                    return Some(update);
-                }
-                Queued::Run(run) => self.expanding = Some(run.into_frames()),
-            }
-        }
-    }
-
-    /// The next update or run of what was taken from the channel.
-    fn next_ready_run(&mut self) -> Option<Received> {
-        if let Some(frames) = self.expanding.take()
-            && frames.len() > 0
-        {
-            self.ready_updates -= frames.len();
-            return Some(Received::Run(frames.into_rest()));
-        }
-        let item = self.ready.next()?;
-        self.ready_updates -= item.updates();
-        Some(match item {
-            Queued::Update(update) => Received::Update(update),
-            Queued::Run(run) => Received::Run(run),
-        })
+        let update = self.ready.next()?;
+        self.ready_updates -= update.count();
+        Some(update)
     }
 
     /// How many updates are waiting to be taken.

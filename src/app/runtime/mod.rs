@@ -31,7 +31,7 @@ use crate::store::StateStore;
 use crate::terminal::late_answers::LateAnswers;
 use crate::terminal::paste_tail::PasteTail;
 use crate::terminal::{self, TerminationSignals, Tui};
-use gobare_api::stream::{Received, StreamHandle, StreamTarget};
+use gobare_api::stream::{StreamHandle, StreamTarget, StreamUpdate};
 use theme_asked::ThemeAsked;
 
 /// How often the fleet behind a session is looked at for its alarms, at most.
@@ -68,7 +68,7 @@ enum Front {
 /// What woke the loop.
 enum Woken {
     Terminal(Option<std::io::Result<crossterm::event::Event>>),
-    Stream(Option<Received>),
+    Stream(Option<StreamUpdate>),
     Session(AppMsg),
     Fleet(Box<FleetMsg>),
     News(Option<FleetNews>),
@@ -665,9 +665,9 @@ async fn theme_answered(asked: Option<&mut ThemeAsked>) -> crate::ui::theme::The
     }
 }
 
-async fn next_update(stream: Option<&mut StreamHandle>) -> Option<Received> {
+async fn next_update(stream: Option<&mut StreamHandle>) -> Option<StreamUpdate> {
     match stream {
-        Some(s) => s.updates.recv_runs().await,
+        Some(s) => s.updates.recv().await,
         None => std::future::pending().await,
     }
 }

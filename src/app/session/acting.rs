@@ -8,11 +8,11 @@
 use super::SessionFront;
 use super::msg::AppMsg;
 use super::pending_sends::{PendingSends, SendKind};
-use crate::app::shared::memory::{
-    LockOrRecover, SaveDone, SessionMemory, SharedMemory, away_notice,
-};
 use crate::app::shared::notifications::Notifier;
 use crate::app::shared::required;
+use crate::app::shared::saved_session::{
+    LockOrRecover, SaveDone, SavedSession, SharedSavedSession, away_notice,
+};
 use crate::app::shared::saving::{SaveNews, StateSaver};
 use crate::app::shared::sender::{self, SendEvent, SendReport, Sender};
 use crate::app::shared::settings::Settings;
@@ -46,7 +46,7 @@ struct AnswerTarget {
 pub(crate) struct Acting {
     sender: Sender<ApiClient>,
     /// `None` when nothing is kept on disk (the demo).
-    memory: Option<SharedMemory>,
+    saved_session: Option<SharedSavedSession>,
     /// When `memory` is written.
     saver: StateSaver,
     pub(crate) history: History,
@@ -78,11 +78,11 @@ impl Acting {
         settings: &Settings,
         msgs: mpsc::UnboundedSender<AppMsg>,
     ) -> Acting {
-        let memory = store.map(|s| SessionMemory::open(s.clone(), session_id).shared());
+        let saved_session = store.map(|s| SavedSession::open(s.clone(), session_id).shared());
         let (sender, mut events) = Sender::new(
             Arc::new(client.clone()),
             session_id,
-            memory.clone(),
+            saved_session.clone(),
             sender::default_policy(),
         );
         crate::app::shared::jobs::spawn(crate::app::shared::jobs::Job::SendEvents, async move {
@@ -92,7 +92,7 @@ impl Acting {
                 }
             }
         });
-        let (history, stored_workspace) = match &memory {
+        let (history, stored_workspace) = match &saved_session {
             Some(m) => {
                 let m = m.lock_or_recover();
                 (m.history(), Some(m.state().workspace_state.clone()))
@@ -101,7 +101,7 @@ impl Acting {
         };
         Acting {
             sender,
-            memory,
+            saved_session,
             saver: StateSaver::default(),
             history,
             notifier: Notifier::new(
@@ -139,12 +139,12 @@ impl Acting {
         self.wants_inbox
     }
 
-    pub(crate) fn memory(&self) -> Option<&SharedMemory> {
-        self.memory.as_ref()
+    pub(crate) fn saved_session(&self) -> Option<&SharedSavedSession> {
+        self.saved_session.as_ref()
     }
 
-    fn with_memory(&self, f: impl FnOnce(&mut SessionMemory)) {
-        if let Some(m) = &self.memory {
+    fn with_saved_session(&self, f: impl FnOnce(&mut SavedSession)) {
+        if let Some(m) = &self.saved_session {
             f(&mut m.lock_or_recover());
         }
     }
@@ -194,11 +194,11 @@ impl SessionFront {
     /// At start: the draft back in the box, and a send left unconfirmed by the last run
     /// re-sent with its key (delivered once) — or reported if it cannot be.
     pub(crate) fn acting_start(&mut self) {
-        let Some(memory) = self.acting.memory().cloned() else {
+        let Some(saved_session) = self.acting.saved_session().cloned() else {
             return;
         };
         let (draft, pending) = {
-            let m = memory.lock_or_recover();
+            let m = saved_session.lock_or_recover();
             (m.state().draft.clone(), m.pending_send().cloned())
         };
         // A draft equal to the pending text is that send, not a second message.
@@ -207,7 +207,7 @@ impl SessionFront {
             self.screen.composer.set_text(&draft);
         }
         if draft_is_pending {
-            self.acting.with_memory(|m| m.set_draft(""));
+            self.acting.with_saved_session(|m| m.set_draft(""));
         }
         if let Some(pending) = pending {
             match self.acting.sender.resume_pending(&pending) {
@@ -359,7 +359,7 @@ impl SessionFront {
             Some(answer) => {
                 self.act_answer(answer);
                 self.screen.composer.clear();
-                self.acting.with_memory(|m| m.set_draft(""));
+                self.acting.with_saved_session(|m| m.set_draft(""));
                 true
             }
             None => {
@@ -427,7 +427,7 @@ impl SessionFront {
         self.acting.pending.add(ticket, kind, text);
         if from_box {
             self.screen.composer.clear();
-            self.acting.with_memory(|m| m.set_draft(""));
+            self.acting.with_saved_session(|m| m.set_draft(""));
             self.screen.follow_transcript();
         }
         self.act_pending_changed();
@@ -572,7 +572,8 @@ impl SessionFront {
 
     /// After any edit of the box: the draft is saved (rate-limited, its text read then).
     pub(crate) fn act_draft_changed(&mut self) {
-        self.acting.with_memory(SessionMemory::note_draft_edited);
+        self.acting
+            .with_saved_session(SavedSession::note_draft_edited);
         if self.screen.composer.is_empty() {
             self.acting.answering = None;
         }
@@ -622,7 +623,7 @@ impl SessionFront {
             if let Some(stashed) = &back.stashed {
                 // Like a sent text, a stashed draft is one ↑ away after a restart too.
                 self.acting.history.push(stashed);
-                self.acting.with_memory(|m| m.push_history(stashed));
+                self.acting.with_saved_session(|m| m.push_history(stashed));
                 stashed_draft = true;
             }
             self.screen.composer.set_text(&back.in_box);
@@ -641,11 +642,11 @@ impl SessionFront {
         match &event.payload {
             EventPayload::ApprovalRequested(a) if a.sensitive => {
                 self.acting
-                    .with_memory(|m| m.set_sensitive(&a.tool_call_id, true));
+                    .with_saved_session(|m| m.set_sensitive(&a.tool_call_id, true));
             }
             EventPayload::ApprovalResolved(r) => {
                 self.acting
-                    .with_memory(|m| m.set_sensitive(&r.tool_call_id, false));
+                    .with_saved_session(|m| m.set_sensitive(&r.tool_call_id, false));
             }
             // The call the draft was typed for ended unanswered: said now, not at Enter.
             EventPayload::ToolResolved(f)
@@ -670,7 +671,7 @@ impl SessionFront {
     pub(crate) fn act_restore_sensitive(&mut self) {
         let calls = self
             .acting
-            .memory()
+            .saved_session()
             .map(|m| m.lock_or_recover().sensitive_calls().clone())
             .unwrap_or_default();
         self.session.know_sensitive(&calls);
@@ -694,7 +695,8 @@ impl SessionFront {
         {
             self.notice(Some(line));
         }
-        self.acting.with_memory(|m| m.set_workspace_state(current));
+        self.acting
+            .with_saved_session(|m| m.set_workspace_state(current));
     }
 
     /// A turn read after `turn.ended`.
@@ -762,22 +764,22 @@ impl SessionFront {
     /// The stream cursor, kept with the rest of the session's state.
     pub(crate) fn act_cursor(&mut self, cursor: Option<u64>) {
         if let Some(seq) = cursor {
-            self.acting.with_memory(|m| m.set_cursor(seq));
+            self.acting.with_saved_session(|m| m.set_cursor(seq));
         }
     }
 
     /// When the session state must next be written.
     pub(crate) fn act_save_due_at(&self, now: Instant) -> Option<Instant> {
-        let dirty = self.acting.memory()?.lock_or_recover().is_dirty();
+        let dirty = self.acting.saved_session()?.lock_or_recover().is_dirty();
         self.acting.saver.due_at(now, dirty)
     }
 
     /// Starts writing the session state on a blocking thread if a write is due.
     pub(crate) fn act_save(&mut self, now: Instant) {
-        let Some(memory) = self.acting.memory().cloned() else {
+        let Some(saved_session) = self.acting.saved_session().cloned() else {
             return;
         };
-        let mut m = memory.lock_or_recover();
+        let mut m = saved_session.lock_or_recover();
         if !self.acting.saver.is_due(now, m.is_dirty()) {
             return;
         }
@@ -794,13 +796,13 @@ impl SessionFront {
 
     /// A write started by [`Self::act_save`] ended.
     pub(crate) fn on_state_saved(&mut self, done: SaveDone) {
-        let Some(memory) = self.acting.memory().cloned() else {
+        let Some(saved_session) = self.acting.saved_session().cloned() else {
             return;
         };
         let news = self
             .acting
             .saver
-            .finished(done, &mut memory.lock_or_recover());
+            .finished(done, &mut saved_session.lock_or_recover());
         match news {
             Some(SaveNews::Failing(line)) => self.notice_at(Severity::Error, line),
             Some(SaveNews::Recovered) => {
@@ -814,7 +816,7 @@ impl SessionFront {
     pub(crate) fn act_flush(&mut self) -> Option<crate::app::shared::unsaved::Unsaved> {
         let text = || self.screen.composer.text();
         let mut unsaved = None;
-        self.acting.with_memory(|m| {
+        self.acting.with_saved_session(|m| {
             m.sync_draft(text);
             if let Err(e) = m.flush() {
                 tracing::warn!("cannot save the session state on exit: {e}");

@@ -70,8 +70,8 @@ impl SessionFront {
         if !self.away.settings.digest {
             return;
         }
-        let mark = self.acting.memory().map(|m| {
-            let m = crate::app::shared::memory::LockOrRecover::lock_or_recover(m);
+        let mark = self.acting.saved_session().map(|m| {
+            let m = crate::app::shared::saved_session::LockOrRecover::lock_or_recover(m);
             (m.state().cursor, m.state().saved_at)
         });
         if let Some((Some(cursor), saved_at)) = mark {

@@ -12,7 +12,7 @@
 //!   variant), handle it in [`SessionFront::on_msg`];
 //! - stream events as they are applied: `SessionFront::on_stream` (notifications, prompt glue);
 //! - model reads: [`SessionFront::want`] a [`reading::fetch::FetchJob`] (coalesced, 60/min budget);
-//! - state on disk: the session memory ([`crate::app::shared::memory::SessionMemory`], through `acting`), written by
+//! - state on disk: the saved session ([`crate::app::shared::saved_session::SavedSession`], through `acting`), written by
 //!   [`crate::app::shared::saving::StateSaver`]; status line:
 //!   [`SessionFront::notice`]; terminal focus: [`SessionFront::terminal_focused`].
 
@@ -51,7 +51,7 @@ use tokio::sync::mpsc;
 #[cfg(debug_assertions)]
 use crate::app::shared::debug_panic;
 use crate::app::shared::frame::FrameScheduler;
-use crate::app::shared::memory::LockOrRecover;
+use crate::app::shared::saved_session::LockOrRecover;
 use crate::app::shared::stats::Stats;
 use crate::app::shared::{heap, shell, unsaved};
 use crate::session::{Notice, Session, Severity, Update};
@@ -293,7 +293,7 @@ impl SessionFront {
         options.target = StreamTarget::Session(self.session_id.clone());
         let started_from = self
             .acting
-            .memory()
+            .saved_session()
             .map(|m| m.lock_or_recover())
             .map_or(Some(0), |m| m.stream_from());
         options.from = self.session.last_seq().or(started_from);

@@ -19,7 +19,7 @@ pub(crate) enum AppMsg {
     /// News from the send executor (`app::sender`): a retry, or a settled send.
     Action(crate::app::shared::sender::SendEvent),
     /// A write of the session state ended (`app::saving`).
-    StateSaved(crate::app::shared::memory::SaveDone),
+    StateSaved(crate::app::shared::saved_session::SaveDone),
     /// The search index of the history before a restart's replay window, and the number
     /// of transcript entries it makes (`app::search_backfill`).
     Backfilled(Box<crate::search::backfill::Backfill>),

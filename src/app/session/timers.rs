@@ -158,8 +158,8 @@ impl SessionFront {
         }
     }
 
-    /// Hands the stream cursor to the session memory, which writes it at most once per
-    /// [`crate::app::shared::memory::SAVE_INTERVAL`] and on exit; never past what the local log holds.
+    /// Hands the stream cursor to the saved session, which writes it at most once per
+    /// [`crate::app::shared::saved_session::SAVE_INTERVAL`] and on exit; never past what the local log holds.
     pub(crate) fn save_cursor(&mut self) {
         self.act_cursor(self.log_cursor());
     }

@@ -12,126 +12,103 @@ use gobare_api::client::ApiClient;
 use gobare_api::schedule::RequestClass;
 use tokio::task::JoinHandle;
 
-/// A kind of background job.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Job {
-    /// A read of the session in front (session, turns, items, artifacts, usage, …) →
-    /// `AppMsg::Fetched`. On screen, or background for the reads nobody looks at yet.
-    SessionRead { background: bool },
-    /// The send executor's lane or one of its out-of-lane writes (message, steer, cancel,
-    /// answer) → `SendEvent`. A person's action.
-    Send,
-    /// Carries the send executor's events to the front that owns it → `AppMsg::Action` (or
-    /// the inbox's reports). No request.
-    SendEvents,
-    /// Publishing or unpublishing the preview → `AppMsg::Preview`. A person's action.
-    Preview,
-    /// Changing the session's approval mode or rules (`PATCH`) → `AppMsg::PolicyWritten`. A
-    /// person's action.
-    PolicyWrite,
-    /// What the token may do (`GET /v1/health`) → `AppMsg::Health`. On screen.
-    TokenScopes,
-    /// The artifacts and files overlays' reads and saves → `AppMsg::Outputs`. On screen.
-    Outputs,
-    /// `x` in the panes: the session's Markdown export to a file → `AppMsg::Exported`. Bulk.
-    Export,
-    /// A search query over the session's index → `AppMsg::SearchHits`. CPU, no request.
-    Search,
-    /// Records before the replay window put into the search index after a restart. Disk.
-    SearchBackfill,
-    /// Paging back through what the transcript's budget dropped, from the local log. Disk.
-    PagingBack,
-    /// Writing the session's file (cursor, draft, history, pending send). Disk.
-    SaveSession,
-    /// Waiting for the program `o` opened, so it leaves no zombie. No request.
-    OpenerWait,
-    /// The fleet's task: its list, org stream and the news it tells. Background.
-    FleetLive,
-    /// The fleet's detail reads (turns, usage, todos) at its share's pace. Background.
-    FleetDetails,
-    /// A fleet write (rename, delete, fork, create) → `FleetMsg`. A person's action.
-    FleetWrite,
-    /// The fleet's digest of an absence → `FleetMsg::Away`. Background.
-    FleetAway,
+/// Declares [`Job`] from one list of its kinds, each with its name in the log and the class
+/// of its requests, and derives from that list each kind's slot in the running counts.
+macro_rules! jobs {
+    ($(
+        $(#[doc = $doc:literal])*
+        $kind:ident $({ $($field:ident: $ty:ty),+ })? => $name:literal, $class:expr;
+    )+) => {
+        /// A kind of background job.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub(crate) enum Job {
+            $($(#[doc = $doc])* $kind $({ $($field: $ty),+ })?,)+
+        }
+
+        /// Each kind's slot in [`RUNNING`].
+        #[derive(Clone, Copy)]
+        enum Slot {
+            $($kind,)+
+        }
+
+        /// How many kinds there are.
+        const KINDS: usize = [$(Slot::$kind),+].len();
+
+        impl Job {
+            /// The kind's name in the log.
+            pub(crate) fn name(self) -> &'static str {
+                match self {
+                    $(Job::$kind { .. } => $name,)+
+                }
+            }
+
+            /// The request class the job's requests go under; `None` for a job that sends
+            /// none.
+            pub(crate) fn class(self) -> Option<RequestClass> {
+                match self {
+                    $(Job::$kind $({ $($field),+ })? => $class,)+
+                }
+            }
+
+            fn index(self) -> usize {
+                match self {
+                    $(Job::$kind { .. } => Slot::$kind as usize,)+
+                }
+            }
+        }
+    };
 }
 
-/// Every kind, for counting and for tests.
-const KINDS: usize = 17;
+use RequestClass::{Action, Background, Bulk, OnScreen};
+
+jobs! {
+    /// A read of the session in front (session, turns, items, artifacts, usage, …) →
+    /// `AppMsg::Fetched`. On screen, or background for the reads nobody looks at yet.
+    SessionRead { background: bool } => "session read",
+        Some(if background { Background } else { OnScreen });
+    /// The send executor's lane or one of its out-of-lane writes (message, steer, cancel,
+    /// answer) → `SendEvent`. A person's action.
+    Send => "send", Some(Action);
+    /// Carries the send executor's events to the front that owns it → `AppMsg::Action` (or
+    /// the inbox's reports). No request.
+    SendEvents => "send events", None;
+    /// Publishing or unpublishing the preview → `AppMsg::Preview`. A person's action.
+    Preview => "preview", Some(Action);
+    /// Changing the session's approval mode or rules (`PATCH`) → `AppMsg::PolicyWritten`. A
+    /// person's action.
+    PolicyWrite => "policy write", Some(Action);
+    /// What the token may do (`GET /v1/health`) → `AppMsg::Health`. On screen.
+    TokenScopes => "token scopes", Some(OnScreen);
+    /// The artifacts and files overlays' reads and saves → `AppMsg::Outputs`. On screen.
+    Outputs => "outputs", Some(OnScreen);
+    /// `x` in the panes: the session's Markdown export to a file → `AppMsg::Exported`. Bulk.
+    Export => "export", Some(Bulk);
+    /// A search query over the session's index → `AppMsg::SearchHits`. CPU, no request.
+    Search => "search", None;
+    /// Records before the replay window put into the search index after a restart. Disk.
+    SearchBackfill => "search backfill", None;
+    /// Paging back through what the transcript's budget dropped, from the local log. Disk.
+    PagingBack => "paging back", None;
+    /// Writing the session's file (cursor, draft, history, pending send). Disk.
+    SaveSession => "save session", None;
+    /// Waiting for the program `o` opened, so it leaves no zombie. No request.
+    OpenerWait => "opener wait", None;
+    /// The fleet's task: its list, org stream and the news it tells. Background.
+    FleetLive => "fleet live", Some(Background);
+    /// The fleet's detail reads (turns, usage, todos) at its share's pace. Background.
+    FleetDetails => "fleet details", Some(Background);
+    /// A fleet write (rename, delete, fork, create) → `FleetMsg`. A person's action.
+    FleetWrite => "fleet write", Some(Action);
+    /// The fleet's digest of an absence → `FleetMsg::Away`. Background.
+    FleetAway => "fleet away", Some(Background);
+}
 
 impl Job {
-    /// The kind's name in the log.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Job::SessionRead { .. } => "session read",
-            Job::Send => "send",
-            Job::SendEvents => "send events",
-            Job::Preview => "preview",
-            Job::PolicyWrite => "policy write",
-            Job::TokenScopes => "token scopes",
-            Job::Outputs => "outputs",
-            Job::Export => "export",
-            Job::Search => "search",
-            Job::SearchBackfill => "search backfill",
-            Job::PagingBack => "paging back",
-            Job::SaveSession => "save session",
-            Job::OpenerWait => "opener wait",
-            Job::FleetLive => "fleet live",
-            Job::FleetDetails => "fleet details",
-            Job::FleetWrite => "fleet write",
-            Job::FleetAway => "fleet away",
-        }
-    }
-
-    /// The request class the job's requests go under; `None` for a job that sends none.
-    pub(crate) fn class(self) -> Option<RequestClass> {
-        match self {
-            Job::SessionRead { background: true }
-            | Job::FleetLive
-            | Job::FleetDetails
-            | Job::FleetAway => Some(RequestClass::Background),
-            Job::SessionRead { background: false } | Job::TokenScopes | Job::Outputs => {
-                Some(RequestClass::OnScreen)
-            }
-            Job::Send | Job::Preview | Job::PolicyWrite | Job::FleetWrite => {
-                Some(RequestClass::Action)
-            }
-            Job::Export => Some(RequestClass::Bulk),
-            Job::SendEvents
-            | Job::Search
-            | Job::SearchBackfill
-            | Job::PagingBack
-            | Job::SaveSession
-            | Job::OpenerWait => None,
-        }
-    }
-
     /// `client` with this job's request class (a job that sends nothing keeps its class).
     pub(crate) fn client(self, client: &ApiClient) -> ApiClient {
         match self.class() {
             Some(class) => client.with_class(class),
             None => client.clone(),
-        }
-    }
-
-    fn index(self) -> usize {
-        match self {
-            Job::SessionRead { .. } => 0,
-            Job::Send => 1,
-            Job::SendEvents => 2,
-            Job::Preview => 3,
-            Job::TokenScopes => 4,
-            Job::Outputs => 5,
-            Job::Export => 6,
-            Job::Search => 7,
-            Job::SearchBackfill => 8,
-            Job::PagingBack => 9,
-            Job::SaveSession => 10,
-            Job::OpenerWait => 11,
-            Job::FleetLive => 12,
-            Job::FleetDetails => 13,
-            Job::FleetWrite => 14,
-            Job::FleetAway => 15,
-            Job::PolicyWrite => 16,
         }
     }
 }
@@ -192,12 +169,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_kind_has_its_own_count() {
+    fn every_kind_has_its_own_count_and_name() {
         let all = [
             Job::SessionRead { background: false },
             Job::Send,
             Job::SendEvents,
             Job::Preview,
+            Job::PolicyWrite,
             Job::TokenScopes,
             Job::Outputs,
             Job::Export,
@@ -210,11 +188,14 @@ mod tests {
             Job::FleetDetails,
             Job::FleetWrite,
             Job::FleetAway,
-            Job::PolicyWrite,
         ];
-        let mut seen: Vec<usize> = all.iter().map(|j| j.index()).collect();
-        seen.sort();
-        assert_eq!(seen, (0..KINDS).collect::<Vec<_>>());
+        let slots: Vec<usize> = all.iter().map(|j| j.index()).collect();
+        assert_eq!(slots, (0..KINDS).collect::<Vec<_>>());
+        let mut names: Vec<&str> = all.iter().map(|j| j.name()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), KINDS);
+        assert_eq!(Job::SessionRead { background: true }.index(), 0);
     }
 
     #[tokio::test]

@@ -7,7 +7,7 @@
 //! Until a write succeeds the state stays in memory, and it is written once the disk
 //! recovers.
 
-use super::memory::{SAVE_INTERVAL, SaveDone, SaveJob, SessionMemory};
+use super::saved_session::{SAVE_INTERVAL, SaveDone, SaveJob, SavedSession};
 use std::time::{Duration, Instant};
 
 /// The longest wait between two attempts while the disk refuses: recovery is noticed
@@ -77,12 +77,12 @@ impl StateSaver {
     pub(crate) fn finished(
         &mut self,
         done: SaveDone,
-        memory: &mut SessionMemory,
+        saved_session: &mut SavedSession,
     ) -> Option<SaveNews> {
         self.in_flight = false;
         match done.result {
             Ok(()) => {
-                memory.note_saved(done.generation);
+                saved_session.note_saved(done.generation);
                 let failed = std::mem::take(&mut self.failures);
                 (failed > 0).then(|| {
                     tracing::info!(failed_attempts = failed, "the session state is saved again");
@@ -93,7 +93,7 @@ impl StateSaver {
                 self.failures += 1;
                 (self.failures == 1)
                     .then(|| {
-                        let dir = memory.dir().display().to_string();
+                        let dir = saved_session.dir().display().to_string();
                         tracing::warn!(
                             %error, %dir,
                             "cannot save the session state; it is kept in memory and retried \

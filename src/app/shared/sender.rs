@@ -12,7 +12,7 @@
 //! Results come back as [`SendEvent`]s on a channel the app loop consumes; nothing here
 //! touches the screen, which keeps it testable against the simulator.
 
-use crate::app::shared::memory::{LockOrRecover, SharedMemory};
+use crate::app::shared::saved_session::{LockOrRecover, SharedSavedSession};
 use crate::app::shared::send_outcome::{self, Outcome, SendFailure};
 use crate::store::PendingSend;
 use gobare_api::client::{ApiClient, IdempotencyKey};
@@ -155,7 +155,7 @@ struct Job {
 pub struct Sender<T: InputTransport> {
     transport: Arc<T>,
     session_id: Arc<str>,
-    memory: Option<SharedMemory>,
+    saved_session: Option<SharedSavedSession>,
     policy: SendRetry,
     events: mpsc::UnboundedSender<SendEvent>,
     /// The ordered lane for messages and steers.
@@ -172,7 +172,7 @@ impl<T: InputTransport> Sender<T> {
     pub fn new(
         transport: Arc<T>,
         session_id: &str,
-        memory: Option<SharedMemory>,
+        saved_session: Option<SharedSavedSession>,
         policy: SendRetry,
     ) -> (Sender<T>, mpsc::UnboundedReceiver<SendEvent>) {
         let (events, events_rx) = mpsc::unbounded_channel();
@@ -181,7 +181,7 @@ impl<T: InputTransport> Sender<T> {
         let worker = Worker {
             transport: transport.clone(),
             session_id: session_id.clone(),
-            memory: memory.clone(),
+            saved_session: saved_session.clone(),
             policy: policy.clone(),
             events: events.clone(),
         };
@@ -193,7 +193,7 @@ impl<T: InputTransport> Sender<T> {
         let sender = Sender {
             transport,
             session_id,
-            memory,
+            saved_session,
             policy,
             events,
             text_lane,
@@ -243,15 +243,15 @@ impl<T: InputTransport> Sender<T> {
     /// Returns `None` (and clears the record) when the record names no input it can send.
     pub fn resume_pending(&mut self, pending: &PendingSend) -> Option<SendTicket> {
         let Some(input) = input_from_pending(pending) else {
-            if let Some(memory) = &self.memory {
-                let _ = memory.lock_or_recover().set_pending(None);
+            if let Some(saved_session) = &self.saved_session {
+                let _ = saved_session.lock_or_recover().set_pending(None);
             }
             return None;
         };
         let Ok(key) = IdempotencyKey::from_string(pending.idempotency_key.clone()) else {
             // Not a key this program wrote: it never reached the server as one.
-            if let Some(memory) = &self.memory {
-                let _ = memory.lock_or_recover().set_pending(None);
+            if let Some(saved_session) = &self.saved_session {
+                let _ = saved_session.lock_or_recover().set_pending(None);
             }
             return None;
         };
@@ -289,7 +289,7 @@ impl<T: InputTransport> Sender<T> {
             let worker = Worker {
                 transport: self.transport.clone(),
                 session_id: self.session_id.clone(),
-                memory: None,
+                saved_session: None,
                 policy: self.policy.clone(),
                 events: self.events.clone(),
             };
@@ -303,7 +303,7 @@ impl<T: InputTransport> Sender<T> {
 struct Worker<T: InputTransport> {
     transport: Arc<T>,
     session_id: Arc<str>,
-    memory: Option<SharedMemory>,
+    saved_session: Option<SharedSavedSession>,
     policy: SendRetry,
     events: mpsc::UnboundedSender<SendEvent>,
 }
@@ -311,25 +311,25 @@ struct Worker<T: InputTransport> {
 impl<T: InputTransport> Worker<T> {
     async fn run(&self, job: Job) {
         let text = draft_text(&job.input);
-        if let (Some(memory), Some(text)) = (&self.memory, &text) {
+        if let (Some(saved_session), Some(text)) = (&self.saved_session, &text) {
             let pending = PendingSend {
                 kind: job.input.type_name().to_string(),
                 text: text.clone(),
                 idempotency_key: job.key.as_str().to_string(),
             };
-            if let Err(e) = memory.lock_or_recover().set_pending(Some(pending)) {
+            if let Err(e) = saved_session.lock_or_recover().set_pending(Some(pending)) {
                 tracing::warn!(error = %e, "could not record the pending send on disk");
             }
         }
         let (result, attempts) = self.attempts(&job).await;
         let unanswered = matches!(&result, Err(e) if e.kind == ApiErrorKind::Network);
-        if let (Some(memory), false) = (&self.memory, unanswered) {
-            let mut memory = memory.lock_or_recover();
+        if let (Some(saved_session), false) = (&self.saved_session, unanswered) {
+            let mut saved_session = saved_session.lock_or_recover();
             if let (Ok(_), Some(text)) = (&result, &text) {
-                memory.push_history(text);
+                saved_session.push_history(text);
             }
             // Settled: accepted, or refused for good (a refusal releases its key, §4).
-            if let Err(e) = memory.set_pending(None) {
+            if let Err(e) = saved_session.set_pending(None) {
                 tracing::warn!(error = %e, "could not clear the pending send on disk");
             }
         }

@@ -42,19 +42,7 @@ impl InboxView {
         self.refresh(model, now_ms);
         clear(area, buf);
         let deciding = self.mode != InboxMode::List;
-        let title = if deciding {
-            " Inbox · Deciding: its keys answer it ".to_string()
-        } else {
-            // The sessions counted as the fleet's header and the terminal's title count
-            // them; a session may wait on more than one decision.
-            let (decisions, sessions) = (self.gathered.items().len(), model.needing_you());
-            format!(
-                " Inbox · {decisions} decision{} · {sessions} session{} need{} you · soonest deadline first ",
-                if decisions == 1 { "" } else { "s" },
-                if sessions == 1 { "" } else { "s" },
-                if sessions == 1 { "s" } else { "" },
-            )
-        };
+        let title = self.title(model);
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(if deciding {
@@ -84,6 +72,58 @@ impl InboxView {
             &header(width, session_cols, theme),
             inner.width,
         );
+        self.draw_rows(buf, inner, session_cols, theme, now_ms);
+        if panel > 0 {
+            let at = Rect::new(inner.x, inner.bottom() - 2 - panel, inner.width, panel);
+            if let Some(facts) = self.facts(model) {
+                self.prompt.render(&facts, at, buf, theme);
+            }
+        }
+        buf.set_line(
+            inner.x,
+            inner.bottom() - 2,
+            &self.mode_line(width, theme),
+            inner.width,
+        );
+        buf.set_span(
+            inner.x,
+            inner.bottom() - 1,
+            &Span::styled(
+                text::truncate(&format!("  {}", self.hint_line(model)), width).into_owned(),
+                theme.dim,
+            ),
+            inner.width,
+        );
+    }
+
+    /// The frame's title: while deciding, that its keys answer it; else what waits.
+    fn title(&self, model: &FleetModel) -> String {
+        if self.mode != InboxMode::List {
+            " Inbox · Deciding: its keys answer it ".to_string()
+        } else {
+            // The sessions counted as the fleet's header and the terminal's title count
+            // them; a session may wait on more than one decision.
+            let (decisions, sessions) = (self.gathered.items().len(), model.needing_you());
+            format!(
+                " Inbox · {decisions} decision{} · {sessions} session{} need{} you · soonest deadline first ",
+                if decisions == 1 { "" } else { "s" },
+                if sessions == 1 { "" } else { "s" },
+                if sessions == 1 { "s" } else { "" },
+            )
+        }
+    }
+
+    /// The list's rows under its header (a word when nothing waits), scrolled to keep the
+    /// selection in view; notes when the soonest countdown shown next changes.
+    fn draw_rows(
+        &mut self,
+        buf: &mut Buffer,
+        inner: Rect,
+        session_cols: usize,
+        theme: &Theme,
+        now_ms: i64,
+    ) {
+        let width = usize::from(inner.width);
         if self.gathered.items().is_empty() {
             buf.set_span(
                 inner.x,
@@ -114,27 +154,6 @@ impl InboxView {
             draw_row(buf, line, item, cells, theme, now_ms);
         }
         self.true_for_ms = true_for;
-        if panel > 0 {
-            let at = Rect::new(inner.x, inner.bottom() - 2 - panel, inner.width, panel);
-            if let Some(facts) = self.facts(model) {
-                self.prompt.render(&facts, at, buf, theme);
-            }
-        }
-        buf.set_line(
-            inner.x,
-            inner.bottom() - 2,
-            &self.mode_line(width, theme),
-            inner.width,
-        );
-        buf.set_span(
-            inner.x,
-            inner.bottom() - 1,
-            &Span::styled(
-                text::truncate(&format!("  {}", self.hint_line(model)), width).into_owned(),
-                theme.dim,
-            ),
-            inner.width,
-        );
     }
 
     /// The hint line: the keys of this mode, for the action decided.

@@ -42,6 +42,37 @@ impl BucketName {
     }
 }
 
+/// One bucket's figures, as of one answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BucketFigures {
+    /// `x-ratelimit-limit`: the bucket's ceiling.
+    pub limit: u64,
+    /// `x-ratelimit-remaining`: whole requests available at `at_ms`.
+    pub remaining: u64,
+    /// `x-ratelimit-reset`: seconds from `at_ms` until the bucket is full again.
+    pub reset_secs: u64,
+    /// When the answer came (Unix ms).
+    pub at_ms: i64,
+}
+
+impl BucketFigures {
+    /// What remains at `now_ms`, allowing for the refill since the answer: the buckets
+    /// refill continuously (§5), so a reading a minute old understates what is there.
+    pub fn remaining_at(&self, now_ms: i64) -> u64 {
+        if self.reset_secs == 0 || now_ms <= self.at_ms {
+            return self.remaining.min(self.limit);
+        }
+        let elapsed = (now_ms - self.at_ms) as u64;
+        let full_in_ms = self.reset_secs * 1000;
+        if elapsed >= full_in_ms {
+            return self.limit;
+        }
+        let missing = self.limit.saturating_sub(self.remaining);
+        let refilled = missing * elapsed / full_in_ms;
+        (self.remaining + refilled).min(self.limit)
+    }
+}
+
 /// Whether a request may go now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Decision {
@@ -69,6 +100,8 @@ pub(crate) struct BucketMirror {
     background_sent: VecDeque<Instant>,
     /// The least seen remaining (for the figures).
     lowest_seen: Option<u32>,
+    /// The last answer's figures as the server wrote them, for a view to show.
+    last_answer: Option<BucketFigures>,
 }
 
 impl BucketMirror {
@@ -82,6 +115,7 @@ impl BucketMirror {
             blocked_until: None,
             background_sent: VecDeque::new(),
             lowest_seen: None,
+            last_answer: None,
         }
     }
 
@@ -119,6 +153,15 @@ impl BucketMirror {
 
     pub(crate) fn answered(&mut self) {
         self.in_flight = self.in_flight.saturating_sub(1);
+    }
+
+    /// Keeps the figures of the answer just observed, as the server wrote them.
+    pub(crate) fn keep_answer(&mut self, answer: BucketFigures) {
+        self.last_answer = Some(answer);
+    }
+
+    pub(crate) fn last_answer(&self) -> Option<BucketFigures> {
+        self.last_answer
     }
 
     pub(crate) fn limit(&self) -> Option<u32> {

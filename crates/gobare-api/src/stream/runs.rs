@@ -20,7 +20,7 @@ use bytes::Bytes;
 /// Persisted frames read from one chunk, in order: each one's seq and `data:` line as the
 /// server sent it (a range of the chunk, which the run holds). Every `data` is one line of
 /// printable ASCII (bytes `0x20..=0x7E`), so it prints as it is.
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct FrameRun {
     chunk: Bytes,
     frames: Vec<RunFrame>,
@@ -145,14 +145,6 @@ impl FrameRun {
 pub struct RunFrames {
     run: FrameRun,
     next: usize,
-}
-
-impl RunFrames {
-    /// The frames not taken yet, as a run (with what is left of the share).
-    pub(crate) fn into_rest(mut self) -> FrameRun {
-        self.run.frames.drain(..self.next);
-        self.run
-    }
 }
 
 impl Iterator for RunFrames {

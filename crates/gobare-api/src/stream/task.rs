@@ -5,9 +5,7 @@ use super::backoff::StreamBackoff;
 use super::resume::{FrameAction, Resume};
 use super::runs::{self, FrameRun, RUN_FRAME_BYTES};
 use super::transport::{ByteStream, Transport};
-use super::{
-    QueueSlot, Queued, StreamFrame, StreamOptions, StreamTarget, StreamUpdate, UpdateSender,
-};
+use super::{QueueSlot, StreamFrame, StreamOptions, StreamTarget, StreamUpdate, UpdateSender};
 use crate::auth::Token;
 use crate::schedule::Scheduler;
 use crate::sse::{SseParser, SseRef};
@@ -106,9 +104,9 @@ impl Reporter<'_> {
             self.budget.take(batch.share).await;
             for &(at, share) in &batch.shares {
                 let slot = match &mut batch.updates[at] {
-                    Queued::Update(StreamUpdate::Frame(frame)) => &mut frame.slot,
-                    Queued::Run(run) => &mut run.slot,
-                    Queued::Update(_) => continue,
+                    StreamUpdate::Frame(frame) => &mut frame.slot,
+                    StreamUpdate::Run(run) => &mut run.slot,
+                    _ => continue,
                 };
                 *slot = QueueSlot::new(self.budget.clone(), share);
             }
@@ -118,7 +116,7 @@ impl Reporter<'_> {
         let updates = std::mem::take(&mut batch.updates);
         let count = std::mem::take(&mut batch.count);
         self.tx
-            .send_queued(updates, count)
+            .send_counted(updates, count)
             .map_err(|_| ConsumerGone)
     }
 
@@ -138,7 +136,7 @@ impl Reporter<'_> {
 /// What one chunk completed, in order, with each frame's share of the queue budget.
 #[derive(Default)]
 struct Batch {
-    updates: Vec<Queued>,
+    updates: Vec<StreamUpdate>,
     /// The updates `updates` counts (a run counts its frames).
     count: usize,
     /// (index in `updates`, share) of each frame.
@@ -156,7 +154,7 @@ struct Batch {
 impl Batch {
     fn push(&mut self, update: StreamUpdate) {
         self.count += 1;
-        self.updates.push(Queued::Update(update));
+        self.updates.push(update);
     }
 
     /// A frame costs its data and [`super::FRAME_OVERHEAD_BYTES`]; `in_chunk`: its data is
@@ -184,7 +182,7 @@ impl Batch {
         self.shares.push((self.updates.len(), share));
         self.share = self.share.saturating_add(share);
         self.count += run.len();
-        self.updates.push(Queued::Run(run));
+        self.updates.push(StreamUpdate::Run(run));
     }
 
     /// A chunk that frames hold slices of stays in memory whole until the last of them is
@@ -621,8 +619,7 @@ pub(crate) mod compare {
         let mut updates = Vec::new();
         for item in batch.updates {
             match item {
-                Queued::Update(update) => updates.push(update),
-                Queued::Run(run) => {
+                StreamUpdate::Run(run) => {
                     runs += 1;
                     let in_place: Vec<StreamFrame> = run.frames().collect();
                     let events: Vec<_> = run.events().collect();
@@ -642,6 +639,7 @@ pub(crate) mod compare {
                     );
                     updates.extend(expanded.into_iter().map(StreamUpdate::Frame));
                 }
+                update => updates.push(update),
             }
         }
         Read {

@@ -722,3 +722,43 @@ async fn asked_to_reconnect_a_silent_connection_ends_it_at_once() {
         "not the 45 s watchdog: {g:?}"
     );
 }
+
+/// One receive call for every profile: a profile that takes frames in runs gets a chunk's
+/// persisted frames (past the first, which the general path reads) as a `StreamUpdate::Run`
+/// from `recv`, counting as its frames; any other profile gets every frame one by one.
+#[tokio::test(start_paused = true)]
+async fn recv_hands_a_chunk_as_a_run_only_to_a_profile_that_takes_runs() {
+    let chunk = [persisted(1), persisted(2), persisted(3), persisted(4)].concat();
+    let read = |profile| {
+        let t = Scripted::new(vec![body(std::slice::from_ref(&chunk))]);
+        let options = StreamOptions {
+            profile,
+            ..options(Some(0))
+        };
+        async move { run(options, &t).await }
+    };
+    // Persisted seqs in the order handed over, and how many runs carried them.
+    let seqs = |updates: &[StreamUpdate]| {
+        let mut seqs = Vec::new();
+        let mut runs = 0;
+        for update in updates {
+            match update {
+                StreamUpdate::Run(run) => {
+                    runs += 1;
+                    assert_eq!(update.count(), run.len());
+                    seqs.extend(run.seqs());
+                }
+                StreamUpdate::Frame(frame) => seqs.extend(frame.id),
+                _ => assert_eq!(update.count(), 1),
+            }
+        }
+        (seqs, runs)
+    };
+    let printed = read(gobare_api::stream::StreamProfile::PRINTED).await;
+    let (printed_seqs, printed_runs) = seqs(&printed);
+    assert_eq!(printed_seqs, vec![1, 2, 3, 4], "{printed:?}");
+    assert!(printed_runs >= 1, "{printed:?}");
+
+    let events = read(gobare_api::stream::StreamProfile::EVENTS).await;
+    assert_eq!(seqs(&events), (vec![1, 2, 3, 4], 0), "{events:?}");
+}

@@ -669,7 +669,7 @@ fn shift_t_in_the_panes_goes_to_the_next_theme_and_says_which() {
 /// the history, and that history is the session file's too: one ↑ away after a restart.
 #[test]
 fn a_draft_stashed_by_an_unanswered_send_is_in_the_history_after_a_restart() {
-    use crate::app::shared::memory::LockOrRecover;
+    use crate::app::shared::saved_session::LockOrRecover;
     use crate::app::shared::send_outcome::{Outcome, SendFailure};
     use crate::app::shared::sender::{SendReport, SendTicket};
     use crate::session::Severity;
@@ -703,11 +703,11 @@ fn a_draft_stashed_by_an_unanswered_send_is_in_the_history_after_a_restart() {
     rig.app.on_send_settled(report);
     assert_eq!(rig.box_text(), "first");
     assert_eq!(rig.app.acting.history.entries(), ["second thought"]);
-    let memory = rig.app.acting.memory().unwrap().clone();
-    memory.lock_or_recover().flush().unwrap();
+    let saved_session = rig.app.acting.saved_session().unwrap().clone();
+    saved_session.lock_or_recover().flush().unwrap();
     drop(rig);
 
-    let again = crate::app::shared::memory::SessionMemory::open(store, "ses_keys");
+    let again = crate::app::shared::saved_session::SavedSession::open(store, "ses_keys");
     assert_eq!(
         again.history().entries(),
         ["second thought"],

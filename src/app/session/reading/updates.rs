@@ -9,24 +9,28 @@ use crate::keys::Intent;
 use crate::session::{Fetch, Severity, Update};
 use gobare_api::error::{ApiError, ApiErrorKind};
 use gobare_api::stream::ConnectionState;
-use gobare_api::stream::{Received, StreamFrame, StreamUpdate};
+use gobare_api::stream::{StreamFrame, StreamUpdate};
 
 impl SessionFront {
     /// The stream's news as the runtime hands it over: `first` and what else is queued, up
     /// to about [`MAX_BATCH`] updates (a run is applied whole); `None`, the stream is gone.
-    pub(crate) fn on_stream_update(&mut self, first: Option<Received>) {
+    pub(crate) fn on_stream_update(&mut self, first: Option<StreamUpdate>) {
         let Some(first) = first else {
             self.stream = None;
             return;
         };
         let now = Instant::now();
-        let mut applied = self.on_received(first, now);
+        let mut applied = first.count();
+        self.on_stream(first, now);
         while applied < MAX_BATCH {
             let Some(stream) = self.stream.as_mut() else {
                 break;
             };
-            match stream.updates.try_recv_runs() {
-                Ok(received) => applied += self.on_received(received, now),
+            match stream.updates.try_recv() {
+                Ok(update) => {
+                    applied += update.count();
+                    self.on_stream(update, now);
+                }
                 Err(_) => break,
             }
         }
@@ -34,30 +38,18 @@ impl SessionFront {
         self.take_model_fetches();
     }
 
-    /// Applies an update or a run's frames, each as [`SessionFront::on_stream`] would; returns how
-    /// many updates that was.
-    fn on_received(&mut self, received: Received, now: Instant) -> usize {
-        match received {
-            Received::Update(update) => {
-                self.on_stream(update, now);
-                1
-            }
-            Received::Run(run) => {
-                // Each frame is made where it is applied, and the run's share of the queue
-                // is given back once, as it is dropped.
-                for mut frame in run.frames() {
-                    self.on_frame(&mut frame, now);
-                }
-                run.len()
-            }
-        }
-    }
-
     /// Applies one update (the local log's replay comes this way too).
     pub(crate) fn on_stream(&mut self, mut update: StreamUpdate, now: Instant) {
         match update {
             // Applied where it lies: a frame is hundreds of bytes, moved out it is copied.
             StreamUpdate::Frame(ref mut frame) => self.on_frame(frame, now),
+            StreamUpdate::Run(run) => {
+                // Each frame is made where it is applied, and the run's share of the queue
+                // is given back once, as it is dropped.
+                for mut frame in run.frames() {
+                    self.on_frame(&mut frame, now);
+                }
+            }
             StreamUpdate::Skipped { reason } => self.apply(Update::Skipped { reason }),
             StreamUpdate::Anomaly { reason } => {
                 tracing::warn!(%reason, "event stream anomaly");

@@ -1,6 +1,6 @@
 use super::*;
-use crate::app::shared::memory::LockOrRecover;
-use crate::app::shared::memory::SharedMemory;
+use crate::app::shared::saved_session::LockOrRecover;
+use crate::app::shared::saved_session::SharedSavedSession;
 use crate::store::StateStore;
 use tokio::sync::mpsc;
 
@@ -15,7 +15,7 @@ struct Record {
 /// a write started whenever the saver says it is due, its report handed back.
 async fn drive(
     saver: &mut StateSaver,
-    memory: &SharedMemory,
+    saved_session: &SharedSavedSession,
     draft: &mut String,
     typing: bool,
     for_how_long: Duration,
@@ -31,7 +31,7 @@ async fn drive(
         }
         let now = now.into_std();
         let wake = {
-            let mut m = memory.lock_or_recover();
+            let mut m = saved_session.lock_or_recover();
             if typing {
                 draft.push('x');
                 m.note_draft_edited();
@@ -59,7 +59,7 @@ async fn drive(
         tokio::select! {
             Some(done) = rx.recv() => {
                 in_flight = false;
-                record.news.extend(saver.finished(done, &mut memory.lock_or_recover()));
+                record.news.extend(saver.finished(done, &mut saved_session.lock_or_recover()));
             }
             () = tokio::time::sleep_until(wake.into()) => {}
         }
@@ -74,7 +74,7 @@ async fn a_refusing_disk_is_tried_at_most_once_a_second_and_gets_the_draft_once_
     std::fs::write(&state_dir, "not a directory").unwrap();
     let api = url::Url::parse("http://127.0.0.1:4780").unwrap();
     let store = StateStore::at(&state_dir, &api);
-    let memory = SessionMemory::open(store.clone(), "s1").shared();
+    let saved_session = SavedSession::open(store.clone(), "s1").shared();
     let mut saver = StateSaver::default();
     let mut record = Record::default();
     let mut draft = String::from("a long thought\nover two lines");
@@ -82,7 +82,7 @@ async fn a_refusing_disk_is_tried_at_most_once_a_second_and_gets_the_draft_once_
     // Half a minute of typing, an edit every 10 ms (3,000 edits).
     drive(
         &mut saver,
-        &memory,
+        &saved_session,
         &mut draft,
         true,
         Duration::from_secs(30),
@@ -122,13 +122,13 @@ async fn a_refusing_disk_is_tried_at_most_once_a_second_and_gets_the_draft_once_
     );
     assert!(line.contains(&*state_dir.to_string_lossy()), "{line}");
     // Kept in memory as of the last attempt (the box has the rest).
-    let kept = memory.lock_or_recover().state().draft.clone();
+    let kept = saved_session.lock_or_recover().state().draft.clone();
     assert!(
         kept.len() > 2_500 && draft.starts_with(&kept),
         "{} bytes kept",
         kept.len()
     );
-    assert!(memory.lock_or_recover().is_dirty());
+    assert!(saved_session.lock_or_recover().is_dirty());
 
     // The disk recovers: the next attempt (within RETRY_MAX) writes the draft, and then
     // nothing more is written while nothing changes.
@@ -136,7 +136,7 @@ async fn a_refusing_disk_is_tried_at_most_once_a_second_and_gets_the_draft_once_
     let before = record.attempts.len();
     drive(
         &mut saver,
-        &memory,
+        &saved_session,
         &mut draft,
         false,
         RETRY_MAX,
@@ -146,10 +146,10 @@ async fn a_refusing_disk_is_tried_at_most_once_a_second_and_gets_the_draft_once_
     assert_eq!(store.load_session("s1").draft, draft);
     assert_eq!(record.news.last(), Some(&SaveNews::Recovered));
     assert_eq!(record.attempts.len(), before + 1);
-    assert!(!memory.lock_or_recover().is_dirty());
+    assert!(!saved_session.lock_or_recover().is_dirty());
     drive(
         &mut saver,
-        &memory,
+        &saved_session,
         &mut draft,
         false,
         Duration::from_secs(60),
@@ -169,13 +169,13 @@ async fn a_healthy_disk_gets_at_most_one_write_a_second_while_typing() {
     let home = tempfile::tempdir().unwrap();
     let api = url::Url::parse("http://127.0.0.1:4780").unwrap();
     let store = StateStore::open(home.path(), &api).unwrap();
-    let memory = SessionMemory::open(store.clone(), "s1").shared();
+    let saved_session = SavedSession::open(store.clone(), "s1").shared();
     let mut saver = StateSaver::default();
     let mut record = Record::default();
     let mut draft = String::new();
     drive(
         &mut saver,
-        &memory,
+        &saved_session,
         &mut draft,
         true,
         Duration::from_secs(10),
@@ -192,7 +192,7 @@ async fn a_healthy_disk_gets_at_most_one_write_a_second_while_typing() {
     // The last edits follow within a second of the typing stopping.
     drive(
         &mut saver,
-        &memory,
+        &saved_session,
         &mut draft,
         false,
         SAVE_INTERVAL,

@@ -22,46 +22,8 @@ pub(super) fn draw(view: &mut ChangesView, area: Rect, buf: &mut Buffer, theme: 
     let side_by_side = view.side_by_side.unwrap_or(area.width >= SIDE_BY_SIDE_FROM);
     view.drawn_side_by_side = side_by_side;
     view.ensure_rows(side_by_side);
-    let files = view.files();
-    let (plus, minus) = files.iter().fold((0, 0), |(p, m), f| {
-        let (a, r) = f.counts();
-        (p + a, m + r)
-    });
-    let mut title = format!(" Changes · {}", view.scope);
-    if !files.is_empty() {
-        let n = files.len();
-        title.push_str(&format!(
-            " · {n} file{} +{plus} −{minus}",
-            if n == 1 { "" } else { "s" }
-        ));
-    }
-    if view.review.len() > 0 {
-        title.push_str(&format!(" · {}", review::count(view.review.len())));
-    }
-    title.push(' ');
-    let bottom = match &view.typing {
-        Typing::Comment(text) => Span::styled(
-            format!(
-                " comment: {}▏ (Enter keeps it · Esc drops it) ",
-                text::line(text)
-            ),
-            theme.accent,
-        ),
-        Typing::Send => Span::styled(
-            format!(
-                " send the review ({}) to the agent? y sends · n keeps it ",
-                review::count(view.review.len())
-            ),
-            theme.warning,
-        ),
-        Typing::No => match &view.status {
-            Some(status) => Span::styled(format!(" {status} "), theme.accent),
-            None => Span::styled(
-                format!(" {} ", crate::keys::table::view_hints(ViewScope::Changes)),
-                theme.dim,
-            ),
-        },
-    };
+    let title = title(view);
+    let bottom = bottom_line(view, theme);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border_focused)
@@ -93,7 +55,63 @@ pub(super) fn draw(view: &mut ChangesView, area: Rect, buf: &mut Buffer, theme: 
         }
         Content::Ready(_) => {}
     }
-    let diff_area = if inner.width >= LIST_FROM {
+    let diff_area = draw_list_beside(view, inner, buf, theme);
+    draw_diff(view, diff_area, buf, theme, side_by_side);
+}
+
+/// The frame's title: the scope, its files with their lines added and removed, the review.
+fn title(view: &ChangesView) -> String {
+    let files = view.files();
+    let (plus, minus) = files.iter().fold((0, 0), |(p, m), f| {
+        let (a, r) = f.counts();
+        (p + a, m + r)
+    });
+    let mut title = format!(" Changes · {}", view.scope);
+    if !files.is_empty() {
+        let n = files.len();
+        title.push_str(&format!(
+            " · {n} file{} +{plus} −{minus}",
+            if n == 1 { "" } else { "s" }
+        ));
+    }
+    if view.review.len() > 0 {
+        title.push_str(&format!(" · {}", review::count(view.review.len())));
+    }
+    title.push(' ');
+    title
+}
+
+/// The bottom border: what is being typed, or the status, or the keys.
+fn bottom_line(view: &ChangesView, theme: &Theme) -> Span<'static> {
+    match &view.typing {
+        Typing::Comment(text) => Span::styled(
+            format!(
+                " comment: {}▏ (Enter keeps it · Esc drops it) ",
+                text::line(text)
+            ),
+            theme.accent,
+        ),
+        Typing::Send => Span::styled(
+            format!(
+                " send the review ({}) to the agent? y sends · n keeps it ",
+                review::count(view.review.len())
+            ),
+            theme.warning,
+        ),
+        Typing::No => match &view.status {
+            Some(status) => Span::styled(format!(" {status} "), theme.accent),
+            None => Span::styled(
+                format!(" {} ", crate::keys::table::view_hints(ViewScope::Changes)),
+                theme.dim,
+            ),
+        },
+    }
+}
+
+/// Lays out and draws the file list on the left with a rule after it, when the overlay is
+/// wide enough; returns the area left for the diff.
+fn draw_list_beside(view: &ChangesView, inner: Rect, buf: &mut Buffer, theme: &Theme) -> Rect {
+    if inner.width >= LIST_FROM {
         let longest = view
             .files()
             .iter()
@@ -121,8 +139,7 @@ pub(super) fn draw(view: &mut ChangesView, area: Rect, buf: &mut Buffer, theme: 
         }
     } else {
         inner
-    };
-    draw_diff(view, diff_area, buf, theme, side_by_side);
+    }
 }
 
 fn message(area: Rect, buf: &mut Buffer, words: &str, style: Style) {
@@ -180,42 +197,11 @@ fn draw_diff(
     if area.height < 2 {
         return;
     }
-    let hunks = view.rows.iter().filter(|r| r.is_hunk()).count();
-    let here = view.rows.get(view.cursor).map_or(0, |r| r.hunk + 1);
     let Some(file) = view.files().get(view.file) else {
         return;
     };
     let path = file.path.clone();
-    let mut header = vec![
-        Span::styled(
-            format!("{}/{} ", view.file + 1, view.files().len()),
-            theme.dim,
-        ),
-        Span::styled(text::line(&path).into_owned(), theme.heading),
-    ];
-    match &file.change {
-        Ok(diff) => {
-            let words = match diff.status {
-                crate::changes::compose::Status::Added => "new file",
-                crate::changes::compose::Status::Deleted => "deleted",
-                crate::changes::compose::Status::Modified => "modified",
-            };
-            header.push(Span::styled(format!(" · {words}"), theme.dim));
-            if hunks > 0 {
-                header.push(Span::styled(
-                    format!(" · hunk {here} of {hunks}"),
-                    theme.dim,
-                ));
-            }
-            if side_by_side {
-                header.push(Span::styled(" · side by side".to_string(), theme.dim));
-            }
-        }
-        Err(why) => header.push(Span::styled(
-            format!(" · incomplete: {why}; it is left out of `gobare-tui diff`"),
-            theme.warning,
-        )),
-    }
+    let header = diff_header(view, side_by_side, theme);
     Paragraph::new(Line::from(header)).render(Rect { height: 1, ..area }, buf);
     let body = Rect {
         y: area.y + 1,
@@ -278,6 +264,61 @@ fn draw_diff(
             right.push(Line::default());
         }
     }
+    paint_columns(left, right, body, buf, theme, side_by_side);
+    view.highlight = Some((key, highlight));
+}
+
+/// The diff's first row: which file of how many, its path, what happened to it, and where
+/// the cursor is among its hunks.
+fn diff_header(view: &ChangesView, side_by_side: bool, theme: &Theme) -> Vec<Span<'static>> {
+    let hunks = view.rows.iter().filter(|r| r.is_hunk()).count();
+    let here = view.rows.get(view.cursor).map_or(0, |r| r.hunk + 1);
+    let Some(file) = view.files().get(view.file) else {
+        return Vec::new();
+    };
+    let mut header = vec![
+        Span::styled(
+            format!("{}/{} ", view.file + 1, view.files().len()),
+            theme.dim,
+        ),
+        Span::styled(text::line(&file.path).into_owned(), theme.heading),
+    ];
+    match &file.change {
+        Ok(diff) => {
+            let words = match diff.status {
+                crate::changes::compose::Status::Added => "new file",
+                crate::changes::compose::Status::Deleted => "deleted",
+                crate::changes::compose::Status::Modified => "modified",
+            };
+            header.push(Span::styled(format!(" · {words}"), theme.dim));
+            if hunks > 0 {
+                header.push(Span::styled(
+                    format!(" · hunk {here} of {hunks}"),
+                    theme.dim,
+                ));
+            }
+            if side_by_side {
+                header.push(Span::styled(" · side by side".to_string(), theme.dim));
+            }
+        }
+        Err(why) => header.push(Span::styled(
+            format!(" · incomplete: {why}; it is left out of `gobare-tui diff`"),
+            theme.warning,
+        )),
+    }
+    header
+}
+
+/// Paints the diff's rows into `body`: one column, or the old and new sides with a rule
+/// between them.
+fn paint_columns(
+    left: Vec<Line<'static>>,
+    right: Vec<Line<'static>>,
+    body: Rect,
+    buf: &mut Buffer,
+    theme: &Theme,
+    side_by_side: bool,
+) {
     if side_by_side {
         let half = body.width / 2;
         Paragraph::new(left).render(
@@ -302,7 +343,6 @@ fn draw_diff(
     } else {
         Paragraph::new(left).render(body, buf);
     }
-    view.highlight = Some((key, highlight));
 }
 
 fn with(style: Style, focus: Option<Style>) -> Style {

@@ -5,7 +5,7 @@
 //! event and keystroke, so each change only bumps a generation (a keystroke only marks the
 //! draft edited: the box's text is read when a write starts), and `app::saving` writes a
 //! [`SaveJob`] — a snapshot — on a blocking thread at most once per [`SAVE_INTERVAL`], and
-//! on exit ([`SessionMemory::flush`]). A pending send is written at once: it must be on disk
+//! on exit ([`SavedSession::flush`]). A pending send is written at once: it must be on disk
 //! before the request leaves. Writes pass one gate in generation order, so an older snapshot
 //! never overwrites a newer one.
 
@@ -21,22 +21,22 @@ use std::time::Duration;
 pub(crate) const SAVE_INTERVAL: Duration = Duration::from_secs(1);
 
 /// One session's remembered state, shared by the loop and the send executor.
-pub type SharedMemory = Arc<Mutex<SessionMemory>>;
+pub type SharedSavedSession = Arc<Mutex<SavedSession>>;
 
 /// Locking that survives a panic elsewhere: the state is plain data, still usable.
 pub trait LockOrRecover {
-    fn lock_or_recover(&self) -> MutexGuard<'_, SessionMemory>;
+    fn lock_or_recover(&self) -> MutexGuard<'_, SavedSession>;
 }
 
-impl LockOrRecover for SharedMemory {
-    fn lock_or_recover(&self) -> MutexGuard<'_, SessionMemory> {
+impl LockOrRecover for SharedSavedSession {
+    fn lock_or_recover(&self) -> MutexGuard<'_, SavedSession> {
         self.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
 /// A session's state as loaded at attach time, plus what changed since.
 #[derive(Debug)]
-pub struct SessionMemory {
+pub struct SavedSession {
     store: StateStore,
     session_id: String,
     state: SessionState,
@@ -50,11 +50,11 @@ pub struct SessionMemory {
     gate: Arc<Mutex<u64>>,
 }
 
-impl SessionMemory {
+impl SavedSession {
     /// Loads the session's state (the default when none).
-    pub fn open(store: StateStore, session_id: &str) -> SessionMemory {
+    pub fn open(store: StateStore, session_id: &str) -> SavedSession {
         let state = store.load_session(session_id);
-        SessionMemory {
+        SavedSession {
             store,
             session_id: session_id.to_string(),
             state,
@@ -74,7 +74,7 @@ impl SessionMemory {
         self.store.dir()
     }
 
-    pub fn shared(self) -> SharedMemory {
+    pub fn shared(self) -> SharedSavedSession {
         Arc::new(Mutex::new(self))
     }
 
@@ -284,17 +284,17 @@ pub(crate) fn away_notice(
 mod tests {
     use super::*;
 
-    fn memory() -> (tempfile::TempDir, StateStore, SessionMemory) {
+    fn saved_session() -> (tempfile::TempDir, StateStore, SavedSession) {
         let dir = tempfile::tempdir().unwrap();
         let url = url::Url::parse("http://127.0.0.1:4780").unwrap();
         let store = StateStore::open(dir.path(), &url).unwrap();
-        let memory = SessionMemory::open(store.clone(), "s1");
-        (dir, store, memory)
+        let saved_session = SavedSession::open(store.clone(), "s1");
+        (dir, store, saved_session)
     }
 
     #[test]
     fn changes_are_snapshots_written_in_order_and_reloaded() {
-        let (_d, store, mut m) = memory();
+        let (_d, store, mut m) = saved_session();
         assert!(!m.is_dirty(), "nothing changed yet");
         assert!(m.save_job().is_none());
         m.set_cursor(7);
@@ -315,7 +315,7 @@ mod tests {
         late.result.unwrap();
         m.note_saved(late.generation);
         assert!(!m.is_dirty());
-        let back = SessionMemory::open(store, "s1");
+        let back = SavedSession::open(store, "s1");
         assert_eq!(back.cursor(), Some(9));
         assert_eq!(back.state().draft, "half a thought");
         assert_eq!(back.state().history.entries(), ["sent one"]);
@@ -323,7 +323,7 @@ mod tests {
 
     #[test]
     fn a_keystroke_copies_nothing_until_a_write_starts() {
-        let (_d, _s, mut m) = memory();
+        let (_d, _s, mut m) = saved_session();
         m.note_draft_edited();
         assert!(m.is_dirty());
         assert_eq!(m.state().draft, "");
@@ -334,7 +334,7 @@ mod tests {
 
     #[test]
     fn the_cursor_never_moves_backwards_and_zero_is_kept() {
-        let (_d, _s, mut m) = memory();
+        let (_d, _s, mut m) = saved_session();
         m.set_cursor(0);
         assert_eq!(m.cursor(), Some(0));
         m.set_cursor(5);
@@ -344,7 +344,7 @@ mod tests {
 
     #[test]
     fn a_pending_send_is_written_at_once() {
-        let (_d, store, mut m) = memory();
+        let (_d, store, mut m) = saved_session();
         m.set_pending(Some(PendingSend {
             kind: "input.message".into(),
             text: "hi".into(),
