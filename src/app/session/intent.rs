@@ -187,10 +187,12 @@ impl SessionFront {
             format!("{} — the demo's sessions end with it", left.join(", "))
         } else if self.session.local_demo() {
             // The demo's server stops with the app: a running turn ends there, failed.
-            let turn = if self.session.turn_running() {
-                "; the running turn ends with it"
-            } else {
-                ""
+            let queued = self.session.turns().queue_len();
+            let turn = match (self.session.turn_running(), queued) {
+                (false, _) => String::new(),
+                (true, 0) => "; the running turn ends with it".to_string(),
+                (true, 1) => "; the running turn and the queued message end with it".to_string(),
+                (true, n) => format!("; the running turn and the {n} queued messages end with it"),
             };
             let and_draft = if draft { " and the draft" } else { "" };
             format!(

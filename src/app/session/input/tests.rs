@@ -902,3 +902,49 @@ fn a_sensitive_command_cut_to_fit_says_so_before_y_is_asked_for() {
     assert!(!shown.contains("more lines cut"), "{shown}");
     insta::assert_snapshot!("sensitive_cut_160x48", shown);
 }
+
+#[test]
+fn quitting_the_demo_mid_turn_names_the_queued_messages_that_end_with_it() {
+    use crate::keys::mode::Confirm;
+    use crate::session::Update;
+    let mut rig = Rig::new();
+    rig.app.demo_kept = true;
+    rig.app.session = std::mem::take(&mut rig.app.session).with_origin("127.0.0.1", true);
+    let mut seq = 0;
+    let mut event = |rig: &mut Rig, kind: &str, payload: serde_json::Value| {
+        seq += 1;
+        let env = serde_json::json!({"type": kind, "seq": seq, "created_at": 1000 + seq,
+            "payload": payload});
+        rig.app.session.apply(Update::Event(
+            gobare_api::model::Event::parse(&env.to_string()).unwrap(),
+        ));
+    };
+    event(
+        &mut rig,
+        "turn.started",
+        serde_json::json!({"turn_id": "turn_1"}),
+    );
+    let mut question = |rig: &mut Rig| {
+        rig.key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        let why = match rig.mode() {
+            Mode::Confirming(Confirm::Quit { why }) => why,
+            other => panic!("{other:?}"),
+        };
+        rig.press(KeyCode::Esc);
+        why
+    };
+    let why = question(&mut rig);
+    assert!(why.ends_with("; the running turn ends with it)"), "{why}");
+    for (n, text) in [(1, "also the invoices"), (2, "and the webhooks")] {
+        event(
+            &mut rig,
+            "message.queued",
+            serde_json::json!({"position": n, "text": text}),
+        );
+    }
+    let why = question(&mut rig);
+    assert!(
+        why.ends_with("; the running turn and the 2 queued messages end with it)"),
+        "{why}"
+    );
+}
