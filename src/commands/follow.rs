@@ -119,7 +119,7 @@ pub(crate) async fn run(config: Config, args: FollowArgs) -> Result<()> {
         // Two connections that said nothing, and nothing read yet: printing nothing would
         // look like a quiet session.
         if let Some(stream::ConnectionState::Open { silent_before }) = view.connection()
-            && *silent_before >= crate::app::session::reading::silence::SILENT_CONNECTIONS
+            && *silent_before >= crate::export::history::SILENT_CONNECTIONS
             && view.last_seq().is_none()
         {
             bail!(

@@ -43,8 +43,9 @@ pub const END_QUIET: Duration = Duration::from_millis(500);
 pub(crate) const SETTLED_QUIET: Duration = Duration::from_millis(50);
 
 /// Connections in a row that said nothing before the history is given up on (each ends
-/// at the stream's idle timeout).
-const SILENT_CONNECTIONS: u32 = 2;
+/// at the stream's idle timeout), here and by `follow`. The app reads the session after one;
+/// giving up is final, so it waits for a second.
+pub(crate) const SILENT_CONNECTIONS: u32 = 2;
 
 /// Type name of the replay truncation notice: transient, but not a sign of being live.
 const REPLAY_TRUNCATED: &str = "gobare.replay_truncated";

@@ -95,6 +95,18 @@ pub(crate) fn draw(
 /// the reference's 15 s ping interval, with room for a slow link.
 const QUIET_OPEN_MS: i64 = 20_000;
 
+/// Whether the status bar warns of an open stream's silence. A quiet session's server says
+/// nothing until its first ping (15 s, §7.2): only silence past that is worth a warning.
+/// While it warns, nothing is said to be loading: nothing is.
+pub(crate) fn silence_is_news(view: &Session) -> bool {
+    match view.connection() {
+        Some(ConnectionState::Open { silent_before }) => {
+            *silent_before > 0 || view.stream_silent_for_ms().unwrap_or(0) >= QUIET_OPEN_MS
+        }
+        _ => false,
+    }
+}
+
 fn connection(view: &Session, theme: &Theme) -> Span<'static> {
     match view.connection() {
         None | Some(ConnectionState::Connecting { attempt: 0 | 1 }) => {
@@ -104,11 +116,9 @@ fn connection(view: &Session, theme: &Theme) -> Span<'static> {
             Span::styled(format!("○ connecting (attempt {attempt})"), theme.warning)
         }
         Some(ConnectionState::Live) => Span::styled("● live", theme.ok),
-        Some(ConnectionState::Open { silent_before }) => {
+        Some(ConnectionState::Open { .. }) => {
             let silent_ms = view.stream_silent_for_ms().unwrap_or(0);
-            // A quiet session's server says nothing until its first ping (15 s, §7.2):
-            // only silence past that is worth a warning.
-            if *silent_before == 0 && silent_ms < QUIET_OPEN_MS {
+            if !silence_is_news(view) {
                 return Span::styled("◌ connected", theme.dim);
             }
             let reading = if view.reading_resources() {

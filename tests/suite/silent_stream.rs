@@ -1,6 +1,6 @@
 #![cfg(unix)]
 //! A stream that connects and says nothing (`Faults::stall`: open, no frame, no ping, as
-//! behind a buffering proxy): the status bar never says live; after two silent connections
+//! behind a buffering proxy): the status bar never says live; after one silent connection
 //! the session is read through its resources and the transcript shows what its items
 //! show; once the stream speaks again it is live. `export` of such a session fails rather
 //! than writing an empty history.
@@ -57,7 +57,7 @@ async fn a_silent_stream_is_named_and_the_session_read_through_its_items() {
         "{}",
         pty.screen_text()
     );
-    // Two silent connections later: the resources stand in, and say so.
+    // One silent connection later: the resources stand in, and say so.
     pty.wait_for(
         "the resources read instead",
         |s| status_line(s).contains("reading the session every 15 s"),
@@ -85,6 +85,53 @@ async fn a_silent_stream_is_named_and_the_session_read_through_its_items() {
     );
     assert!(
         !pty.with_screen(status_line).contains("reading the session"),
+        "{}",
+        pty.screen_text()
+    );
+    pty.send_keys("\x11");
+}
+
+/// A message sent on a stream that says nothing does not vanish until the watchdog gives up:
+/// 5 s without its echo and the session is read, the message shown from its items.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_sent_into_a_silent_stream_is_shown_from_the_items() {
+    let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
+    let id = sim.create_session(Some("behind a proxy"));
+    sim.set_faults(Faults {
+        stall: true,
+        ..Faults::default()
+    });
+    let home = tempfile::tempdir().unwrap();
+    let url = sim.url().to_string();
+    let mut cmd = command(&["attach", &id], &home, Some((&url, &sim.token())));
+    // The watchdog far away: only the unechoed send can start the reads.
+    cmd.env("GOBARE_STREAM_IDLE_TIMEOUT_MS", "600000");
+    let mut pty = Pty::spawn(cmd, COLS, ROWS);
+    pty.wait_for(
+        "the stream open",
+        |s| status_line(s).contains("◌ connected"),
+        Duration::from_secs(20),
+    );
+    pty.send_keys("#quick Summarise the storage layer\r");
+    pty.wait_for(
+        "the sent message, read from the items",
+        |s| {
+            // The box empty (sent) and the text on the screen: in the transcript.
+            s.contents().contains("Summarise the storage layer")
+                && s.contents().contains("Type a message…")
+                && status_line(s).contains("reading the session every 15 s")
+        },
+        Duration::from_secs(30),
+    );
+    assert!(
+        sim.requests()
+            .iter()
+            .any(|r| r.starts_with(&format!("GET /v1/sessions/{id}/items"))),
+        "the items were read"
+    );
+    assert!(!pty.with_screen(status_line).contains("● live"));
+    assert!(
+        !pty.with_screen(status_line).contains("loading history"),
         "{}",
         pty.screen_text()
     );

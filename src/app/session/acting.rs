@@ -615,6 +615,7 @@ impl SessionFront {
         }
         if let (Some(text), true) = (&report.text, report.accepted()) {
             self.acting.history.push(text);
+            self.silence.on_sent(Instant::now());
         }
         let mut stashed_draft = false;
         if let (Some(text), true) = (&report.text, report.outcome.keep_draft) {

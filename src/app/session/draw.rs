@@ -20,7 +20,7 @@ impl SessionFront {
             replay,
             ..
         } = self;
-        let label = replay.label();
+        let label = catching_up_label(replay, session);
         tui.draw(|f| {
             screen.draw(f, session, theme, label.as_deref());
             if let Some(digest) = &away {
@@ -91,5 +91,47 @@ impl SessionFront {
             decision,
             enter_decides: picked || self.box_answers(),
         }
+    }
+}
+
+/// "loading history…" or "replaying… N events" while history comes in; nothing while the
+/// status bar says the stream has been silent: then nothing is loading.
+fn catching_up_label(
+    replay: &super::reading::replay::ReplayProgress,
+    session: &crate::session::Session,
+) -> Option<String> {
+    replay
+        .label()
+        .filter(|_| !crate::ui::footer::silence_is_news(session))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::catching_up_label;
+    use crate::app::session::reading::replay::ReplayProgress;
+    use crate::session::{Session, Update};
+    use gobare_api::stream::ConnectionState;
+
+    #[test]
+    fn nothing_is_said_to_load_while_the_stream_is_silent() {
+        let replay = ReplayProgress::new(true);
+        let mut session = Session::new("s1");
+        session.apply(Update::Tick(1_000_000));
+        session.apply(Update::Connection(ConnectionState::Open {
+            silent_before: 0,
+        }));
+        session.set_stream_silence(Some(1_000_000 - 2_000), false);
+        assert_eq!(
+            catching_up_label(&replay, &session).as_deref(),
+            Some("loading history…"),
+            "a stream just opened may still bring history"
+        );
+        session.set_stream_silence(Some(1_000_000 - 25_000), false);
+        assert_eq!(catching_up_label(&replay, &session), None);
+        session.apply(Update::Connection(ConnectionState::Open {
+            silent_before: 1,
+        }));
+        session.set_stream_silence(Some(1_000_000 - 50_000), true);
+        assert_eq!(catching_up_label(&replay, &session), None);
     }
 }

@@ -316,10 +316,18 @@ impl SessionFront {
 
     /// Plain `gobare-tui` reopens this session next time (only once it is known to exist).
     /// The reads that stand in for a silent stream: the session, its turns, its items.
+    /// The session, its turns and items read in place of a silent stream; the status bar
+    /// says so from the first read.
     pub(crate) fn want_silent_reads(&mut self) {
         self.fetches.want(FetchJob::Session);
         self.fetches.want(FetchJob::Turns);
         self.fetches.want(FetchJob::Items);
+        if self
+            .session
+            .set_stream_silence(self.silence.since_ms(), self.silence.reading())
+        {
+            self.frames.request();
+        }
     }
 
     pub(crate) fn remember_last_session(&self) {
