@@ -924,7 +924,7 @@ fn quitting_the_demo_mid_turn_names_the_queued_messages_that_end_with_it() {
         "turn.started",
         serde_json::json!({"turn_id": "turn_1"}),
     );
-    let mut question = |rig: &mut Rig| {
+    let question = |rig: &mut Rig| {
         rig.key(KeyCode::Char('c'), KeyModifiers::CONTROL);
         let why = match rig.mode() {
             Mode::Confirming(Confirm::Quit { why }) => why,
