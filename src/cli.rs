@@ -85,7 +85,7 @@ pub struct DemoArgs {
 /// Options every subcommand accepts.
 #[derive(Debug, Clone, Default, Args)]
 pub struct GlobalArgs {
-    /// API base URL; `/v1` is added by the client [default: https://api.gobare.dev]
+    /// API base URL; `/v1` is added by the client [default: `https://api.gobare.dev`]
     #[arg(
         long,
         global = true,

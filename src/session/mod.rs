@@ -2,7 +2,7 @@
 //!
 //! The app feeds [`Update`]s into [`Session::apply`], which says whether anything
 //! visible changed (so the app requests a frame only then), and drains
-//! [`Session::take_fetches`] to learn which resources to re-read.
+//! `Session::take_fetches` to learn which resources to re-read.
 
 pub mod actions;
 pub mod attention;

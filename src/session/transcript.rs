@@ -439,7 +439,7 @@ impl Transcript {
     }
 
     /// Entries before the oldest one kept: dropped to stay within the budget or the entry
-    /// cap, or not replayed (an upper bound until [`Transcript::count_unreplayed`]).
+    /// cap, or not replayed (an upper bound until `Transcript::count_unreplayed`).
     pub fn dropped(&self) -> u64 {
         self.base - self.first_id.unwrap_or(0)
     }

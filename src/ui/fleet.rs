@@ -211,7 +211,7 @@ impl FleetView {
         }
     }
 
-    /// A key, as the key table's rows for [`Self::scope`] route it.
+    /// A key, as the key table's rows for `Self::scope` route it.
     pub fn handle_key(&mut self, key: KeyEvent) -> FleetAction {
         if key.kind == KeyEventKind::Release {
             return FleetAction::Consumed;

@@ -189,7 +189,7 @@ impl DetailAsks {
         }));
     }
 
-    /// Reads `wanted` of `id` again, what was read before being stale (see [`Ask::again`]).
+    /// Reads `wanted` of `id` again, what was read before being stale (see `Ask::again`).
     pub fn want_again(&self, id: &str, wanted: Wanted, urgent: bool) {
         let _ = self.asks.send(Asked::Read(Ask {
             id: id.to_string(),

@@ -1,8 +1,8 @@
-//! The fleet as a front of the one runtime ([`crate::app::runtime`]): its rows kept live by
+//! The fleet as a front of the one runtime (`crate::app::runtime`): its rows kept live by
 //! [`FleetLive`]'s own task, drawn when something shown changed (coalesced by the same
-//! [`FrameScheduler`] as a session's frames) or stopped being true (a clock's second, an
+//! `FrameScheduler` as a session's frames) or stopped being true (a clock's second, an
 //! age's minute, a countdown). Rename, delete, fork and create run as tasks, with the
-//! send retry policy, and come back as [`FleetMsg`]s: the fleet draws, reads keys and hears
+//! send retry policy, and come back as `FleetMsg`s: the fleet draws, reads keys and hears
 //! signals while the API answers.
 
 mod absence_glance;

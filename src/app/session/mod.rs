@@ -1,4 +1,4 @@
-//! The session front: one session on screen, run by the runtime ([`crate::app::runtime`]) when a
+//! The session front: one session on screen, run by the runtime (`crate::app::runtime`) when a
 //! session is in front. Everything that happens to it (a key, a stream update, a background
 //! result, a timer) becomes an update of the model ([`Session`]) or of the view state
 //! ([`Screen`]), which requests a frame; frames are drawn only when requested (no fixed tick),
@@ -6,15 +6,15 @@
 //! turn runs, polls only while something is pending.
 //!
 //! Extension points:
-//! - user intents: add a [`crate::keys::Intent`] variant, produce it in `input.rs` (keys, paste, mouse),
-//!   carry it out in [`SessionFront::dispatch`];
-//! - background work: spawn it with a clone of [`SessionFront::msgs`], report one [`AppMsg`] (add a
-//!   variant), handle it in [`SessionFront::on_msg`];
+//! - user intents: add a `crate::keys::Intent` variant, produce it in `input.rs` (keys, paste, mouse),
+//!   carry it out in `SessionFront::dispatch`;
+//! - background work: spawn it with a clone of `SessionFront::msgs`, report one `AppMsg` (add a
+//!   variant), handle it in `SessionFront::on_msg`;
 //! - stream events as they are applied: `SessionFront::on_stream` (notifications, prompt glue);
-//! - model reads: [`SessionFront::want`] a [`reading::fetch::FetchJob`] (coalesced, 60/min budget);
+//! - model reads: `SessionFront::want` a `reading::fetch::FetchJob` (coalesced, 60/min budget);
 //! - state on disk: the saved session ([`crate::app::shared::saved_session::SavedSession`], through `acting`), written by
-//!   [`crate::app::shared::saving::StateSaver`]; status line:
-//!   [`SessionFront::notice`]; terminal focus: [`SessionFront::terminal_focused`].
+//!   `crate::app::shared::saving::StateSaver`; status line:
+//!   `SessionFront::notice`; terminal focus: `SessionFront::terminal_focused`.
 
 pub(crate) mod acting;
 mod alarms;
