@@ -8,7 +8,7 @@
 //! Pure: times are Unix milliseconds handed in; every sum is checked, so no server value
 //! (a year-3000 `expires_at`, `i64::MIN`) can make a negative or overflowing countdown.
 
-use crate::outputs::times::{MAX_COUNTDOWN_MS, time_left};
+use crate::readable::times::{MAX_COUNTDOWN_MS, time_left};
 use gobare_api::model::RequiredActionKind;
 
 /// The workspace's lifetime (§5): reclaimed 7200 s of running time after it starts.
