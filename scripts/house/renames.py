@@ -3,8 +3,9 @@
 
 Run from the repository root: `python3 scripts/house/renames.py`. Idempotent: a second run
 changes nothing. Meant to be re-run after merging branches, so their new uses of an old word
-are renamed too. Every rename below is data (files moved, whole words, literals, words in
-the code of named files); `main` applies them in that order.
+are renamed too. Every rename below is data; `main` applies it in this order: files moved
+(and made), literals, patterns, whole words, then per file: literals, whole words, `mod`
+declarations, lines ensured, words in code only.
 
 Each rename says which meaning it takes a word away from:
 
@@ -84,7 +85,7 @@ changes — "changes" meant a session's file changes (`src/changes/`, the change
     todo_changes                    -> todo_updates
 
 Wanted — three types were called `Wanted`: the theme's colour as the config names it, what
-  the fleet reads of a session, and the export's facts a writer waits for. The export keeps
+  the fleet reads of a session, and what an event needs known before the export writes it. The export keeps
   its own (another change owns it); the others say what they are.
     ui::theme::overrides::Wanted    -> ConfiguredColor
     app::fleet::details::Wanted     -> DetailReads
