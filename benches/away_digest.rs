@@ -1,4 +1,4 @@
-//! "While you were away" from the local log: the digest of a 200,000-event absence, as
+//! "While you were away" from the local event log: the digest of a 200,000-event absence, as
 //! `report` and the bench of the app's restart compute it — the log read and checksummed,
 //! every record's type looked at, the few types a digest reads decoded (turns, decisions,
 //! artifacts, the workspace, errors). Budget: under 200 ms.
@@ -10,9 +10,9 @@ mod workload;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gobare_tui::away::builder::Window;
-use gobare_tui::away::from_log::digest_builder_from_log;
-use gobare_tui::store::event_log::{self, LogFiles};
-use gobare_tui::store::log_writer::LogAppender;
+use gobare_tui::away::from_event_log::digest_builder_from_event_log;
+use gobare_tui::store::event_log::{self, EventLogFiles};
+use gobare_tui::store::event_log_writer::EventLogAppender;
 use std::hint::black_box;
 use workload::Workload;
 
@@ -20,30 +20,31 @@ const EVENTS: usize = 200_000;
 /// The log holds the whole absence (the default limit would rotate part of it away).
 const MAX_BYTES: u64 = 1 << 30;
 
-fn write_log(dir: &std::path::Path, data: &[String]) -> LogFiles {
-    let files = LogFiles::in_dir(dir, "bench").limited(MAX_BYTES);
+fn write_event_log(dir: &std::path::Path, data: &[String]) -> EventLogFiles {
+    let files = EventLogFiles::in_dir(dir, "bench").limited(MAX_BYTES);
     let recovered = event_log::recover(&files, |_, _| {}).expect("recover");
-    let mut log = LogAppender::start(files.clone(), &recovered, MAX_BYTES).expect("start");
+    let mut appender =
+        EventLogAppender::start(files.clone(), &recovered, MAX_BYTES).expect("start");
     for (i, json) in data.iter().enumerate() {
-        log.append(i as u64 + 1, json.clone());
+        appender.append(i as u64 + 1, json.clone());
         if (i + 1) % 4096 == 0 {
-            log.hand_off();
+            appender.hand_off();
         }
     }
-    log.close();
+    appender.close();
     files
 }
 
 fn digest(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("tempdir");
     let data = Workload::persisted(EVENTS);
-    let files = write_log(dir.path(), &data);
+    let files = write_event_log(dir.path(), &data);
     let bytes = files.size_on_disk();
     let window = Window {
         after_seq: Some(0),
         from_ms: None,
     };
-    let built = digest_builder_from_log(&files, "s", window, 1).expect("read");
+    let built = digest_builder_from_event_log(&files, "s", window, 1).expect("read");
     let d = built.digest(i64::MAX / 2);
     assert_eq!(built.events(), EVENTS as u64, "the whole absence");
     println!(
@@ -59,7 +60,7 @@ fn digest(c: &mut Criterion) {
     g.throughput(Throughput::Elements(EVENTS as u64));
     g.bench_function("digest_200k_from_log", |b| {
         b.iter(|| {
-            let built = digest_builder_from_log(&files, "s", window, 1).expect("read");
+            let built = digest_builder_from_event_log(&files, "s", window, 1).expect("read");
             black_box(built.digest(i64::MAX / 2))
         })
     });

@@ -28,8 +28,8 @@ use gobare_tui::search::backfill::index_before_window;
 use gobare_tui::search::index::DEFAULT_MAX_BYTES;
 use gobare_tui::session::tail_replay::{Step, TailReplay};
 use gobare_tui::session::{Session, Update};
-use gobare_tui::store::event_log::{self, LogFiles};
-use gobare_tui::store::log_writer::LogAppender;
+use gobare_tui::store::event_log::{self, EventLogFiles};
+use gobare_tui::store::event_log_writer::EventLogAppender;
 use gobare_tui::ui::Screen;
 use gobare_tui::ui::theme::Theme;
 use ratatui::Terminal;
@@ -43,21 +43,22 @@ const RESTART_EVENTS: usize = 200_000;
 const BATCH: usize = 4_096;
 
 /// A fresh log in `dir` holding `data` (seq 1..), written as the app writes it.
-fn write_log(dir: &std::path::Path, data: &[String], max_bytes: u64) -> LogFiles {
-    let files = LogFiles::in_dir(dir, "bench");
+fn write_event_log(dir: &std::path::Path, data: &[String], max_bytes: u64) -> EventLogFiles {
+    let files = EventLogFiles::in_dir(dir, "bench");
     let recovered = event_log::recover(&files, |_, _| {}).expect("recover");
-    let mut log = LogAppender::start(files.clone(), &recovered, max_bytes).expect("start");
+    let mut appender =
+        EventLogAppender::start(files.clone(), &recovered, max_bytes).expect("start");
     for (i, json) in data.iter().enumerate() {
-        log.append(i as u64 + 1, json.clone());
+        appender.append(i as u64 + 1, json.clone());
         if (i + 1) % BATCH == 0 {
-            log.hand_off();
+            appender.hand_off();
         }
     }
-    log.close();
+    appender.close();
     files
 }
 
-/// The app's replay of a recovered log (`app::local_log`): the window's events indexed
+/// The app's replay of a recovered log (`app::local_event_log`): the window's events indexed
 /// for search as they are applied.
 fn replay_planned(
     view: &mut Session,
@@ -105,15 +106,15 @@ fn bench(c: &mut Criterion) {
             .map(|json| bytes::Bytes::from(json.clone()))
             .collect();
         let dir = tempfile::tempdir().expect("tempdir");
-        let files = LogFiles::in_dir(dir.path(), "append");
+        let files = EventLogFiles::in_dir(dir.path(), "append");
         let recovered = event_log::recover(&files, |_, _| {}).expect("recover");
         b.iter_batched(
-            || LogAppender::start(files.clone(), &recovered, u64::MAX).expect("start"),
-            |mut log| {
+            || EventLogAppender::start(files.clone(), &recovered, u64::MAX).expect("start"),
+            |mut appender| {
                 for (i, json) in shared.iter().enumerate() {
-                    log.append(i as u64 + 1, json.clone());
+                    appender.append(i as u64 + 1, json.clone());
                 }
-                log
+                appender
             },
             BatchSize::PerIteration,
         )
@@ -122,7 +123,7 @@ fn bench(c: &mut Criterion) {
         b.iter_batched(
             || tempfile::tempdir().expect("tempdir"),
             |dir| {
-                write_log(dir.path(), &data[..APPEND_EVENTS], u64::MAX);
+                write_event_log(dir.path(), &data[..APPEND_EVENTS], u64::MAX);
                 dir
             },
             BatchSize::PerIteration,
@@ -131,7 +132,7 @@ fn bench(c: &mut Criterion) {
     g.finish();
 
     let dir = tempfile::tempdir().expect("tempdir");
-    let files = write_log(dir.path(), &data[..APPEND_EVENTS], u64::MAX);
+    let files = write_event_log(dir.path(), &data[..APPEND_EVENTS], u64::MAX);
     let on_disk = files.size_on_disk();
     println!(
         "on disk: {APPEND_EVENTS} events, {json_bytes} bytes of JSON, {on_disk} bytes of log: \
@@ -142,9 +143,9 @@ fn bench(c: &mut Criterion) {
 
     // Every event kept (the default 64 MiB keeps fewer of this workload; printed below).
     let restart_dir = tempfile::tempdir().expect("tempdir");
-    let files = write_log(restart_dir.path(), &data, u64::MAX);
+    let files = write_event_log(restart_dir.path(), &data, u64::MAX);
     let default_dir = tempfile::tempdir().expect("tempdir");
-    let bounded = write_log(default_dir.path(), &data, event_log::DEFAULT_MAX_BYTES);
+    let bounded = write_event_log(default_dir.path(), &data, event_log::DEFAULT_MAX_BYTES);
     let kept = event_log::recover(&bounded, |_, _| {})
         .expect("recover")
         .records;

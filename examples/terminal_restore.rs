@@ -1,5 +1,5 @@
 //! Enters the full-screen terminal through `gobare_tui::terminal`, draws a line, then leaves
-//! in the way the first argument asks, so `tests/pty_terminal.rs` can check that every way out
+//! in the way the first argument asks, so `tests/suite/pty_terminal.rs` can check that every way out
 //! gives the terminal back:
 //!
 //! - `keys` (default) / `mouse`: `q` quits normally, `e` returns an error, `p` panics,

@@ -85,7 +85,7 @@ pub struct DemoArgs {
 /// Options every subcommand accepts.
 #[derive(Debug, Clone, Default, Args)]
 pub struct GlobalArgs {
-    /// API base URL; `/v1` is added by the client [default: https://api.gobare.dev]
+    /// API base URL; `/v1` is added by the client [default: `https://api.gobare.dev`]
     #[arg(
         long,
         global = true,
@@ -459,7 +459,7 @@ Every session that changed in the time given (or waits on you now), the ones wai
 first: turns completed, failed (with the reason) and cancelled, decisions waiting (with the
 time left where the call expires), artifacts added, the workspace paused, resumed, reclaimed
 or recovered, and the time turns ran. Read from the session list, each session's newest
-turns and artifacts, and the local log of the sessions this machine has opened; no model is
+turns and artifacts, and the local event log of the sessions this machine has opened; no model is
 asked anything. At most 100 sessions are detailed, the most recently changed.
 
 With --json, one object: since, until (Unix ms), sessions_listed, totals {turns_completed,

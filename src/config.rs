@@ -111,7 +111,7 @@ fn stream_slot_release() -> std::time::Duration {
         })
 }
 
-/// See [`stream_slot_release`].
+/// See `stream_slot_release`.
 pub const STREAM_SLOT_RELEASE_ENV: &str = "GOBARE_STREAM_SLOT_RELEASE_MS";
 
 /// How long a stream may say nothing before it is taken for dead: the reference pings
@@ -126,7 +126,7 @@ fn stream_idle_timeout() -> std::time::Duration {
         })
 }
 
-/// See [`stream_idle_timeout`].
+/// See `stream_idle_timeout`.
 pub const STREAM_IDLE_TIMEOUT_ENV: &str = "GOBARE_STREAM_IDLE_TIMEOUT_MS";
 
 /// Why configuration could not be completed (exit status 2).
@@ -190,7 +190,7 @@ impl Config {
         Ok(config)
     }
 
-    /// [`Config::load`] with the environment given, for tests.
+    /// `Config::load` with the environment given, for tests.
     pub fn resolve(
         args: &GlobalArgs,
         env: &EnvVars,

@@ -8,7 +8,7 @@
 //! Pure: times are Unix milliseconds handed in; every sum is checked, so no server value
 //! (a year-3000 `expires_at`, `i64::MIN`) can make a negative or overflowing countdown.
 
-use crate::outputs::times::{MAX_COUNTDOWN_MS, time_left};
+use crate::readable::times::{MAX_COUNTDOWN_MS, time_left};
 use gobare_api::model::RequiredActionKind;
 
 /// The workspace's lifetime (§5): reclaimed 7200 s of running time after it starts.
@@ -239,7 +239,7 @@ pub enum Deadline {
 /// The deadline of an action of `kind` with `expires_at`, in a workspace whose clock is
 /// `workspace`, as of `now`. The earlier of the two ends wins: a function call's timeout,
 /// else the workspace lifetime, which parks every kind of action (§5). An `expires_at`
-/// absurdly far (more than [`MAX_COUNTDOWN_MS`] ahead) is treated as absent.
+/// absurdly far (more than `MAX_COUNTDOWN_MS` ahead) is treated as absent.
 pub fn deadline(
     kind: &RequiredActionKind,
     expires_at: Option<i64>,
@@ -294,7 +294,7 @@ impl Deadline {
 
     /// The countdown as shown: `4m 03s`, `≈ 1h 12m`, `expired`, `paused, ≈ 20m left`,
     /// `unknown`, `none`. Seconds are rounded up ("0s" while time is left would be wrong);
-    /// never negative, never longer than [`MAX_COUNTDOWN_MS`].
+    /// never negative, never longer than `MAX_COUNTDOWN_MS`.
     pub fn show(&self, now: i64) -> String {
         let left = |at: i64| at.checked_sub(now);
         match *self {

@@ -1,12 +1,12 @@
 //! What gobare-tui remembers between runs, per API host, under the XDG state directory:
 //! the last session opened and, per session, the stream cursor, the draft, the send history,
-//! a send that was not confirmed yet, and the local log of its persisted events
+//! a send that was not confirmed yet, and the local event log of its persisted events
 //! ([`event_log`]). Every write is atomic (temp file + rename), so a
 //! crash leaves either the old or the new file, never half of one.
 
 pub mod event_log;
+pub mod event_log_writer;
 mod file_names;
-pub mod log_writer;
 pub(crate) mod private_fs;
 mod seen;
 mod send_history;
@@ -148,12 +148,12 @@ impl StateStore {
         write_atomic(&self.session_path(id), &bytes)
     }
 
-    /// Where the local log of a session's persisted events lives (`events/` beside
+    /// Where the local event log of a session's persisted events lives (`events/` beside
     /// `sessions/`), the directory created.
-    pub fn event_log_files(&self, id: &str) -> io::Result<event_log::LogFiles> {
+    pub fn event_log_files(&self, id: &str) -> io::Result<event_log::EventLogFiles> {
         let dir = self.dir.join("events");
         self.private_dirs(&["events"])?;
-        Ok(event_log::LogFiles::in_dir(
+        Ok(event_log::EventLogFiles::in_dir(
             &dir,
             &file_names::session_stem(id),
         ))

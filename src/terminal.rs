@@ -9,8 +9,8 @@
 //! The terminal can also vanish (its window closed, the ssh connection dropped): the kernel
 //! sends SIGHUP (to the session leader only: when that is not us and does not pass it on, a
 //! watcher thread notices the hang-up instead) and fails every later write with EIO.
-//! Restoring then lets go of it ([`release_dead_terminal`]) so nothing written on the way out
-//! can fail, and [`hung_up`] tells such an ending from a failure.
+//! Restoring then lets go of it (`release_dead_terminal`) so nothing written on the way out
+//! can fail, and `hung_up` tells such an ending from a failure.
 
 pub(crate) mod background;
 pub(crate) mod late_answers;

@@ -1,4 +1,4 @@
-//! Building a [`Digest`] from a session's persisted events (as the local log holds them, or
+//! Building a [`Digest`] from a session's persisted events (as the local event log holds them, or
 //! as they are applied) and the resources read since (turns for outcomes and running time,
 //! the session for what waits and the workspace's state, usage for the sandbox total).
 //!

@@ -1,12 +1,12 @@
 //! The digest of every session that moved since a time, for `report` and the fleet opened
 //! after an absence: the session list, then for each session changed since (or waiting on
-//! the user) its local log if this machine keeps one, its latest turns and artifacts, read
+//! the user) its local event log if this machine keeps one, its latest turns and artifacts, read
 //! a few sessions at a time. No model call; a read that fails leaves that session's digest
 //! to what the log and the list say, and the result says it is partial.
 
 use super::builder::{DigestBuilder, Window};
 use super::digest::Digest;
-use super::from_log::digest_builder_from_log;
+use super::from_event_log::digest_builder_from_event_log;
 use crate::sessions::left_out::LeftOut;
 use crate::store::StateStore;
 use futures_util::StreamExt;
@@ -137,7 +137,7 @@ async fn one(
     };
     let logged = store.and_then(|store| {
         let files = store.event_log_files(&session.id).ok()?;
-        digest_builder_from_log(&files, &session.id, window, since_ms).ok()
+        digest_builder_from_event_log(&files, &session.id, window, since_ms).ok()
     });
     let known_before = session.created_at < since_ms;
     let mut builder =

@@ -1,6 +1,6 @@
 //! A session's file changes gathered from its `file.changed` events: each file's history
-//! as far as the diffs tell ([`file_history`]), composed over a range of turns into one
-//! diff per file ([`compose`]), and written as a patch `git apply` takes ([`patch`]).
+//! as far as the diffs tell (`file_history`), composed over a range of turns into one
+//! diff per file (`compose`), and written as a patch `git apply` takes (`patch`).
 
 pub(crate) mod compose;
 pub(crate) mod file_history;

@@ -3,7 +3,7 @@
 //!
 //! The simulator keeps its sessions in the user's data directory (`gobare-tui/demo`), and the
 //! app keeps what it remembers of them there too (`demo/app`: draft, sent history, cursor,
-//! local log, when you last looked), on the same port as last time when it is free, so
+//! local event log, when you last looked), on the same port as last time when it is free, so
 //! running `demo` again reopens the earlier demo session where it stood, as a restart does
 //! with a real server (a turn that was running when it quit ended failed); `--fresh` starts
 //! over. A second demo at the same time finds that directory locked and runs on a store of

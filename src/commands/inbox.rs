@@ -170,7 +170,7 @@ fn json_line(w: &Waiting) -> String {
 fn text_line(w: &Waiting, now: i64) -> String {
     let deadline = match w.expires_at {
         Some(at) if at <= now => "expired".to_string(),
-        Some(at) => format!("in {}", crate::outputs::times::duration(at - now)),
+        Some(at) => format!("in {}", crate::readable::times::duration(at - now)),
         None => "-".to_string(),
     };
     let kind = match w.sensitive {

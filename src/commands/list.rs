@@ -101,7 +101,7 @@ pub(crate) fn text_line(session: &Session, first: &FirstMessages, now_ms: i64) -
     let label = first_message::label(session, first)
         .map(|l| text::one_line(&l, LABEL_CHARS))
         .unwrap_or_else(|| "(untitled)".into());
-    let age = crate::outputs::times::age(now_ms - session.updated_at);
+    let age = crate::readable::times::age(now_ms - session.updated_at);
     let labels = crate::sessions::labels::words(session)
         .map(|l| format!("  [{l}]"))
         .unwrap_or_default();

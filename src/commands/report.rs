@@ -143,7 +143,7 @@ pub(crate) fn text(digests: &[Digest], since_ms: i64, now_ms: i64) -> String {
     let mut out = format!(
         "Since {} ({} ago): {} sessions with news · {} turns completed · {} failed · \
          {} decisions waiting · {} artifacts added\n",
-        crate::outputs::times::utc(since_ms),
+        crate::readable::times::utc(since_ms),
         span(now_ms - since_ms),
         said.len(),
         sum(|d| d.turns_completed),

@@ -16,7 +16,7 @@ use tokio::task::JoinHandle;
 
 /// Turns per list page (the most the API gives, §3).
 const PAGE: u32 = 100;
-/// The most of a session's turn list read (as for its artifacts, [`crate::outputs`]).
+/// The most of a session's turn list read (as for its artifacts, [`crate::downloads`]).
 const LIMITS: PageLimits = PageLimits {
     pages: 1_000,
     items: 100_000,
@@ -333,7 +333,7 @@ async fn read_lists(client: ApiClient, session_id: String, tx: mpsc::UnboundedSe
         let _ = tx.send(Listing::TurnsEnded(ended));
     };
     let artifacts = async {
-        let listed = crate::outputs::list_all(client, session_id, None).await;
+        let listed = crate::downloads::list_all(client, session_id, None).await;
         let _ = tx.send(Listing::Artifacts(listed.map(|l| l.items)));
     };
     tokio::join!(turns, artifacts);

@@ -3,10 +3,10 @@
 //! The stream has no "replay finished" marker and no "last seq" (reference §7.4), so the
 //! end is inferred, in this order:
 //!
-//! 1. The session was read settled (idle or failed, nothing pending; [`settled_at`]) while
+//! 1. The session was read settled (idle or failed, nothing pending; `settled_at`) while
 //!    the stream opened: its `updated_at` moves with every change, and a change after the
 //!    stream opened comes on it too, so the history is whole once a persisted event stamped
-//!    at or after `updated_at` has arrived. A short quiet ([`SETTLED_QUIET`]) then collects
+//!    at or after `updated_at` has arrived. A short quiet (`SETTLED_QUIET`) then collects
 //!    the events stamped in that same millisecond. Transient frames are not evidence of
 //!    anything here: a server may interleave them with its replay.
 //! 2. A session still working: the first live-only frame (a delta; transient frames are
@@ -17,7 +17,7 @@
 //!
 //! A quiet spell is the weakest of these: a stream that delivers part of a replay and then
 //! stalls looks the same. So the newest turn the server had started when the stream opened
-//! ([`Ends::newest_turn_started`]) is a known point the history must reach: a quiet end short
+//! (`Ends::newest_turn_started`) is a known point the history must reach: a quiet end short
 //! of it is an error, not a short history.
 //!
 //! A truncated replay is collected by the stream task itself (it reconnects from
@@ -107,7 +107,7 @@ pub enum HistoryEnd {
     /// A live-only frame arrived while the session worked: everything persisted before it
     /// was delivered.
     LiveFrame,
-    /// The history reached the settled session's last change (then [`SETTLED_QUIET`]).
+    /// The history reached the settled session's last change (then `SETTLED_QUIET`).
     Settled,
 }
 

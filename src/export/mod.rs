@@ -21,7 +21,7 @@
 //!                 every batch, and at the end, where the writer waits for the rest)
 //! ```
 //!
-//! [`markdown::MarkdownWriter`] says what an event wants (`wants`, borrowed, on every
+//! `markdown::MarkdownWriter` says what an event wants (`wants`, borrowed, on every
 //! event; `facts_wanted`, owned, only when something is missing), `markdown_thread` runs
 //! the steps, [`facts_feed::TurnFactsFeed`] reads, `held_output` holds.
 //!

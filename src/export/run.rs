@@ -100,7 +100,7 @@ pub fn stream_options(mut options: StreamOptions, session_id: &str) -> StreamOpt
 }
 
 /// Writes every persisted frame of `updates` to `out` in `format` until the history's
-/// end ([`history::read`]), and hands `out` back flushed. The stream must have been
+/// end (`history::read`), and hands `out` back flushed. The stream must have been
 /// opened with [`stream_options`].
 pub async fn write<W: Write + Send + 'static>(
     updates: &mut gobare_api::stream::Updates,

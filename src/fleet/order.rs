@@ -2,7 +2,7 @@
 //! level sorted by band (needs you, failed, working, idle) then by the key the person chose
 //! ([`SortBy`]), a crew moving as one block in its most urgent member's band; a filter
 //! shows the matching rows alone, in the same order. The band is the one a row is shown
-//! in ([`super::bands`]), which follows its state only once that has held.
+//! in (`super::bands`), which follows its state only once that has held.
 
 use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};

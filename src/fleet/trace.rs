@@ -1,5 +1,5 @@
 //! A busy organization's activity as the simulator's `--fleet 60 --fleet-activity 50`
-//! makes it (`crates/gobare-sim/src/fleet.rs`, `fleet_activity.rs`), as a trace of the
+//! makes it (`crates/gobare-sim/src/fleet/mod.rs`, `fleet/activity.rs`), as a trace of the
 //! fleet's listing and the org stream's events, one second of events at a time: blocks of
 //! six (a crew lead on a long run, its members waiting on an approval and a question, one
 //! idle, one failed, one waiting on a function call), the idle and failed ones taking

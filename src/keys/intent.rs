@@ -67,7 +67,7 @@ pub(crate) enum Intent {
         older: bool,
     },
     /// Show the entry event `seq` made, which the transcript's budget evicted. Paging back
-    /// loads it from the local log; until then this says where it is.
+    /// loads it from the local event log; until then this says where it is.
     ShowEvicted {
         seq: u64,
     },

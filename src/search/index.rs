@@ -1,6 +1,6 @@
 //! The search index: every persisted event's folded searchable text, appended as the event
 //! is applied, in chunks that are shared (never copied) with a query running off the loop.
-//! Bounded in bytes: past the limit the oldest chunks are dropped, as the local log drops
+//! Bounded in bytes: past the limit the oldest chunks are dropped, as the local event log drops
 //! its oldest segment.
 
 use super::extract;

@@ -2,12 +2,12 @@
 //!
 //! The app feeds [`Update`]s into [`Session::apply`], which says whether anything
 //! visible changed (so the app requests a frame only then), and drains
-//! [`Session::take_fetches`] to learn which resources to re-read.
+//! `Session::take_fetches` to learn which resources to re-read.
 
 pub mod actions;
 pub mod attention;
-pub(crate) mod log;
 pub mod paging;
+pub(crate) mod recent_events;
 pub(crate) mod sensitive;
 pub mod tail_replay;
 pub(crate) mod text;
@@ -27,7 +27,7 @@ use gobare_api::model::{
     Turn,
 };
 use gobare_api::stream::ConnectionState;
-use log::EventLog;
+use recent_events::RecentEvents;
 use sensitive::SensitiveCalls;
 use transcript::Transcript;
 use turn::{TurnPhase, TurnState};
@@ -151,7 +151,7 @@ pub struct Session {
     workspace: WorkspaceView,
     actions: Actions,
     artifacts: Vec<Artifact>,
-    log: EventLog,
+    recent_events: RecentEvents,
     fetches: Vec<Fetch>,
     /// The session resource as last read (to tell whether a refetch changed anything).
     session: Option<ApiSession>,
@@ -160,9 +160,9 @@ pub struct Session {
     reached: bool,
     /// Configuration warnings printed before the screen opened (which then covered them).
     config_warnings: Vec<String>,
-    /// This machine keeps a local log of the session's events (what the transcript's
+    /// This machine keeps a local event log of the session's events (what the transcript's
     /// budget drops can be read again from it).
-    logged_here: bool,
+    event_log_here: bool,
     /// Outcomes read in a page of turns before the replay reached their `turn.ended`:
     /// written when the separator is.
     outcomes_ahead: HashMap<String, transcript::TurnOutcome>,
@@ -362,7 +362,7 @@ impl Session {
             }
             self.last_seq = Some(seq);
         }
-        self.log.push(ev);
+        self.recent_events.push(ev);
         self.transcript
             .apply_event(ev, self.actions.sensitive_calls_mut());
         self.apply_lasting(ev);
@@ -566,13 +566,13 @@ impl Session {
         }
     }
 
-    /// Says whether a local log of the session's events is kept.
-    pub(crate) fn set_logged_here(&mut self, logged: bool) {
-        self.logged_here = logged;
+    /// Says whether a local event log of the session's events is kept.
+    pub(crate) fn set_event_log_here(&mut self, kept: bool) {
+        self.event_log_here = kept;
     }
 
-    pub(crate) fn history_logged_here(&self) -> bool {
-        self.logged_here
+    pub(crate) fn has_event_log_here(&self) -> bool {
+        self.event_log_here
     }
 
     pub(crate) fn config_warnings(&self) -> &[String] {
@@ -710,8 +710,8 @@ impl Session {
         &self.artifacts
     }
 
-    pub(crate) fn log(&self) -> &EventLog {
-        &self.log
+    pub(crate) fn recent_events(&self) -> &RecentEvents {
+        &self.recent_events
     }
 
     /// The model the session's agent runs, as the session resource says.

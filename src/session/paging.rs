@@ -1,5 +1,5 @@
 //! Paging back: the transcript entries the byte budget dropped, read again from the local
-//! log. The budget bounds memory, not what can be read: the entries before the oldest one
+//! event log. The budget bounds memory, not what can be read: the entries before the oldest one
 //! kept are those made by the logged events before its seq, so replaying those records
 //! into a transcript of their own gives them back, newest last.
 

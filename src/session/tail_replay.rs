@@ -11,7 +11,7 @@
 //! (`search::backfill`).
 
 use super::Session;
-use super::log::LOG_CAPACITY;
+use super::recent_events::RECENT_EVENTS_CAPACITY;
 use super::turn::RECENT_TURNS;
 use gobare_api::envelope_type::envelope_type;
 use gobare_api::model::Event;
@@ -77,7 +77,7 @@ impl TailReplay {
                 continue;
             }
             turns += 1;
-            if records.len() - i >= LOG_CAPACITY
+            if records.len() - i >= RECENT_EVENTS_CAPACITY
                 && bytes >= WINDOW_MIN_BYTES
                 && turns > RECENT_TURNS + 1
             {
@@ -123,7 +123,7 @@ impl Session {
             }
             self.last_seq = Some(seq);
         }
-        self.log.pass();
+        self.recent_events.pass();
         self.apply_lasting(ev);
     }
 
@@ -134,7 +134,7 @@ impl Session {
             return;
         }
         self.last_seq = Some(seq);
-        self.log.pass();
+        self.recent_events.pass();
     }
 
     /// The window starts: its first transcript entry takes id `first_id`

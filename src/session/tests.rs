@@ -121,7 +121,7 @@ fn replaying_every_example_gives_the_expected_entries() {
     assert!(v.transcript().streaming().is_none());
     assert_eq!(v.last_seq(), Some(4826));
     assert_eq!(v.truncated_from(), Some(91204));
-    assert_eq!(v.log().rows().len(), 29);
+    assert_eq!(v.recent_events().rows().len(), 29);
     // All required actions were resolved by their events.
     assert!(v.actions().is_empty());
     assert_eq!(v.turns().queue_len(), 0);
@@ -139,7 +139,7 @@ fn replaying_the_same_persisted_events_twice_changes_nothing() {
         .filter(|e| e.seq.is_some())
         .collect();
     let mut v = view_of(&events);
-    let before = (kinds(&v), v.log().total(), v.last_seq());
+    let before = (kinds(&v), v.recent_events().total(), v.last_seq());
     for e in &events {
         assert!(
             !v.apply(Update::Event(e.clone())),
@@ -147,7 +147,7 @@ fn replaying_the_same_persisted_events_twice_changes_nothing() {
             e.kind
         );
     }
-    assert_eq!((kinds(&v), v.log().total(), v.last_seq()), before);
+    assert_eq!((kinds(&v), v.recent_events().total(), v.last_seq()), before);
 }
 
 #[test]
@@ -374,7 +374,7 @@ fn unknown_event_types_show_generically() {
             excerpt: r#"{"steps":[1,2]}"#.into()
         }]
     );
-    assert_eq!(v.log().rows()[0].kind.as_str(), "agent.dance");
+    assert_eq!(v.recent_events().rows()[0].kind.as_str(), "agent.dance");
 }
 
 fn items() -> Vec<Item> {
@@ -574,7 +574,7 @@ proptest! {
         let clean = view_of(&numbered);
         let dirty = view_of(&noisy);
         prop_assert_eq!(kinds(&clean), kinds(&dirty));
-        prop_assert_eq!(clean.log().total(), dirty.log().total());
+        prop_assert_eq!(clean.recent_events().total(), dirty.recent_events().total());
         prop_assert_eq!(clean.turns(), dirty.turns());
         prop_assert_eq!(clean.workspace(), dirty.workspace());
         prop_assert_eq!(clean.actions(), dirty.actions());

@@ -231,7 +231,7 @@ struct OutcomeWords<'a>(&'a TurnOutcome);
 
 impl std::fmt::Display for OutcomeWords<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let took = self.0.elapsed_ms.map(crate::outputs::times::Duration);
+        let took = self.0.elapsed_ms.map(crate::readable::times::Duration);
         let (done, how) = match &self.0.status {
             TurnStatus::Completed => ("completed", " in "),
             TurnStatus::Cancelled => ("cancelled", " after "),
@@ -379,11 +379,11 @@ pub struct Transcript {
     /// turn id → its separator entry.
     turn_ends: FastMap<String, u64>,
     /// The seq of the event that made each entry (`None`: an item, a transient event),
-    /// parallel to `entries`: where paging back reads the local log up to.
+    /// parallel to `entries`: where paging back reads the local event log up to.
     origins: VecDeque<Option<u64>>,
     /// The seq of the event being applied.
     applying: Option<u64>,
-    /// Bytes of dropped entries read back from the local log, allowed over the budget
+    /// Bytes of dropped entries read back from the local event log, allowed over the budget
     /// while the user reads them (see [`Transcript::restore_front`]).
     overdraft: usize,
     /// The messages still queued on the server.
@@ -439,7 +439,7 @@ impl Transcript {
     }
 
     /// Entries before the oldest one kept: dropped to stay within the budget or the entry
-    /// cap, or not replayed (an upper bound until [`Transcript::count_unreplayed`]).
+    /// cap, or not replayed (an upper bound until `Transcript::count_unreplayed`).
     pub fn dropped(&self) -> u64 {
         self.base - self.first_id.unwrap_or(0)
     }

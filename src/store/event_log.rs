@@ -1,4 +1,4 @@
-//! The local log of a session's persisted events, as received: append-only, framed so a
+//! The local event log of a session's persisted events, as received: append-only, framed so a
 //! torn or corrupt tail is detected, bounded in size by two segment files.
 //!
 //! A segment is [`MAGIC`] then records, each `len: u32 LE | crc32: u32 LE | seq: u64 LE |
@@ -21,7 +21,7 @@ pub const MAGIC: &[u8; 8] = b"GBEVLOG1";
 pub const RECORD_HEADER: usize = 16;
 /// The largest envelope kept; a larger one is not logged (it is still shown live).
 pub const MAX_RECORD: usize = 32 << 20;
-/// The default size limit of one session's log (`[history] log_mib`).
+/// The default size limit of one session's event log (`[history] event_log_mib`).
 pub const DEFAULT_MAX_BYTES: u64 = 64 << 20;
 
 /// Appends one framed record to `out`.
@@ -72,18 +72,18 @@ pub fn scan(body: &[u8], mut after: Option<u64>, mut each: impl FnMut(u64, &[u8]
 
 /// The two segment files of one session's log.
 #[derive(Debug, Clone)]
-pub struct LogFiles {
+pub struct EventLogFiles {
     pub(crate) older: PathBuf,
     pub(crate) current: PathBuf,
     /// The largest segment read: a larger file was not written by a log of this size limit.
     max_segment: u64,
 }
 
-impl LogFiles {
+impl EventLogFiles {
     /// `dir/<name>.old.log` and `dir/<name>.log`; `name` must already be a safe file name.
     /// The log is taken to have the default size limit.
-    pub fn in_dir(dir: &Path, name: &str) -> LogFiles {
-        LogFiles {
+    pub fn in_dir(dir: &Path, name: &str) -> EventLogFiles {
+        EventLogFiles {
             older: dir.join(format!("{name}.old.log")),
             current: dir.join(format!("{name}.log")),
             max_segment: 0,
@@ -93,7 +93,7 @@ impl LogFiles {
 
     /// The same files of a log that holds about `max_bytes`: a segment is at most half of
     /// that, or one batch of records past it (a batch is rarely more than a record).
-    pub fn limited(mut self, max_bytes: u64) -> LogFiles {
+    pub fn limited(mut self, max_bytes: u64) -> EventLogFiles {
         self.max_segment = max_bytes.saturating_add(MAX_RECORD as u64);
         self
     }
@@ -153,7 +153,7 @@ impl Loaded {
 /// Opens the log, cuts each segment back to its last good record and hands every kept
 /// record to `each(seq, json)`, oldest first. A missing log reads as empty; a segment that
 /// is not a log at all is started afresh.
-pub fn recover(files: &LogFiles, mut each: impl FnMut(u64, &[u8])) -> io::Result<Recovered> {
+pub fn recover(files: &EventLogFiles, mut each: impl FnMut(u64, &[u8])) -> io::Result<Recovered> {
     let loaded = load(files)?;
     for (seq, json) in loaded.records() {
         each(seq, json);
@@ -162,17 +162,17 @@ pub fn recover(files: &LogFiles, mut each: impl FnMut(u64, &[u8])) -> io::Result
 }
 
 /// [`recover`], keeping the records in memory (for a replay that picks which to decode).
-pub fn load(files: &LogFiles) -> io::Result<Loaded> {
+pub fn load(files: &EventLogFiles) -> io::Result<Loaded> {
     load_and_repair(files, true)
 }
 
 /// The good records as they are on disk, changing nothing: for reading back while the
 /// writer appends (a record it is writing reads as a torn tail, which must not be cut).
-pub fn read(files: &LogFiles) -> io::Result<Loaded> {
+pub fn read(files: &EventLogFiles) -> io::Result<Loaded> {
     load_and_repair(files, false)
 }
 
-fn load_and_repair(files: &LogFiles, repair: bool) -> io::Result<Loaded> {
+fn load_and_repair(files: &EventLogFiles, repair: bool) -> io::Result<Loaded> {
     let mut out = Loaded::default();
     for (path, is_current) in [(&files.older, false), (&files.current, true)] {
         let rec = &mut out.recovered;
@@ -284,7 +284,7 @@ pub(crate) fn open_for_append(path: &Path, len: u64) -> io::Result<File> {
 }
 
 /// The current segment becomes the older one (replacing it), and a new current starts.
-pub(crate) fn rotate(files: &LogFiles) -> io::Result<()> {
+pub(crate) fn rotate(files: &EventLogFiles) -> io::Result<()> {
     fs::rename(&files.current, &files.older)?;
     start_segment(&files.current)
 }

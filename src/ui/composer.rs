@@ -3,8 +3,8 @@
 //! cancel, history, the external editor).
 //!
 //! The box keeps its text when it asks for a send or steer; the app takes it out at once
-//! ([`Composer::clear`]) and shows the send in flight above the box
-//! ([`Composer::set_pending`]), so what is typed next is a new draft. A send that does not
+//! (`Composer::clear`) and shows the send in flight above the box
+//! (`Composer::set_pending`), so what is typed next is a new draft. A send that does not
 //! take gives its text back.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};

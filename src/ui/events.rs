@@ -5,11 +5,11 @@ use super::pane::{Anchor, Pane, Scroll};
 use super::search::highlight;
 use super::text::styled::truncate;
 use super::theme::Theme;
-use crate::outputs::times::clock;
+use crate::readable::times::clock;
 use crate::search::Hit;
 use crate::search::fold::find_folded;
 use crate::session::Session;
-use crate::session::log::{EventLog, LogEntry};
+use crate::session::recent_events::{RecentEvent, RecentEvents};
 use gobare_api::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -29,7 +29,7 @@ pub(crate) struct EventsPane {
     selected: Option<u64>,
     /// The next draw scrolls the selected row into view.
     reveal: bool,
-    /// Log index of the bottom row at the last draw.
+    /// Index (counted by `RecentEvents`) of the bottom row at the last draw.
     bottom: Option<u64>,
     /// The search's folded text, marked in every row (empty: none).
     pub(crate) highlight: String,
@@ -70,23 +70,23 @@ impl EventsPane {
 
     /// Brings the row of event `seq` into view at the next draw (when the ring still holds
     /// it).
-    pub(crate) fn reveal_seq(&mut self, log: &EventLog, seq: u64) {
-        if let Some(row) = log.rows().iter().rev().find(|e| e.seq == Some(seq)) {
+    pub(crate) fn reveal_seq(&mut self, recent: &RecentEvents, seq: u64) {
+        if let Some(row) = recent.rows().iter().rev().find(|e| e.seq == Some(seq)) {
             self.reveal_row = Some(row.index);
         }
     }
 
     /// Selects the row of event `seq` (when the ring still holds it), scrolled into view
     /// at the next draw.
-    pub(crate) fn select_seq(&mut self, log: &EventLog, seq: u64) {
-        if let Some(row) = log.rows().iter().rev().find(|e| e.seq == Some(seq)) {
+    pub(crate) fn select_seq(&mut self, recent: &RecentEvents, seq: u64) {
+        if let Some(row) = recent.rows().iter().rev().find(|e| e.seq == Some(seq)) {
             self.selected = Some(row.index);
             self.reveal = true;
         }
     }
 
     /// The rows the filter and the deltas switch let through.
-    fn shown<'a>(&self, rows: &'a VecDeque<LogEntry>) -> Vec<&'a LogEntry> {
+    fn shown<'a>(&self, rows: &'a VecDeque<RecentEvent>) -> Vec<&'a RecentEvent> {
         let filter = self.filter.to_ascii_lowercase();
         rows.iter()
             .filter(|e| {
@@ -97,11 +97,11 @@ impl EventsPane {
 
     /// The persisted rows shown whose type holds the folded `needle`, oldest first, as
     /// search hits (they show in no transcript entry of their own).
-    pub(crate) fn type_hits(&self, log: &EventLog, needle: &str) -> Vec<Hit> {
+    pub(crate) fn type_hits(&self, recent: &RecentEvents, needle: &str) -> Vec<Hit> {
         if needle.is_empty() {
             return Vec::new();
         }
-        self.shown(log.rows())
+        self.shown(recent.rows())
             .into_iter()
             .filter(|e| !find_folded(e.kind.as_str(), needle).is_empty())
             .filter_map(|e| e.seq.map(|seq| Hit { seq, entry: None }))
@@ -109,9 +109,9 @@ impl EventsPane {
     }
 
     /// The selected row, if it is still kept.
-    pub(crate) fn selected<'a>(&self, view: &'a Session) -> Option<&'a LogEntry> {
+    pub(crate) fn selected<'a>(&self, view: &'a Session) -> Option<&'a RecentEvent> {
         let index = self.selected?;
-        let rows = view.log().rows();
+        let rows = view.recent_events().rows();
         let first = rows.front()?.index;
         rows.get(usize::try_from(index.checked_sub(first)?).ok()?)
     }
@@ -119,7 +119,7 @@ impl EventsPane {
     /// Moves the selection by `delta` rows among those shown; the first move selects the
     /// bottom row of the view.
     pub(crate) fn select_by(&mut self, view: &Session, delta: i64) -> bool {
-        let shown = self.shown(view.log().rows());
+        let shown = self.shown(view.recent_events().rows());
         if shown.is_empty() {
             return false;
         }
@@ -183,7 +183,7 @@ impl PaneComponent for EventsPane {
         if height == 0 {
             return;
         }
-        let rows = view.log().rows();
+        let rows = view.recent_events().rows();
         // At most the ring's capacity: cheap to filter on every frame.
         let shown = self.shown(rows);
         let n = shown.len();
@@ -250,7 +250,7 @@ impl PaneComponent for EventsPane {
     }
 }
 
-fn row(e: &LogEntry, width: usize, theme: &Theme) -> Line<'static> {
+fn row(e: &RecentEvent, width: usize, theme: &Theme) -> Line<'static> {
     let seq = e.seq.map_or_else(|| "·".to_string(), |s| s.to_string());
     let time = e.created_at.map_or_else(|| "--:--:--".to_string(), clock);
     let kind_style = if e.seq.is_none() {
@@ -317,7 +317,7 @@ mod tests {
         );
         let mut pane = EventsPane::default();
         let seqs = |pane: &EventsPane, needle: &str| -> Vec<u64> {
-            let hits = pane.type_hits(v.log(), needle);
+            let hits = pane.type_hits(v.recent_events(), needle);
             assert!(hits.iter().all(|h: &Hit| h.entry.is_none()));
             hits.iter().map(|h| h.seq).collect()
         };

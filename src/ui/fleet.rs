@@ -4,7 +4,7 @@
 //! In the list a letter is a command (`n`, `r`, `d`, `f`, `q`, `/`) or does nothing; text is
 //! typed only in the visible filter or rename line. Delete and fork ask first.
 
-use crate::outputs::times::{age_changes_in, age_parts};
+use crate::readable::times::{age_parts, age_redraw_in};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -211,7 +211,7 @@ impl FleetView {
         }
     }
 
-    /// A key, as the key table's rows for [`Self::scope`] route it.
+    /// A key, as the key table's rows for `Self::scope` route it.
     pub fn handle_key(&mut self, key: KeyEvent) -> FleetAction {
         if key.kind == KeyEventKind::Release {
             return FleetAction::Consumed;
@@ -551,11 +551,11 @@ impl FleetView {
             }
             until(at_tick(
                 tick_ms,
-                age_changes_in(tick_ms - found.last_activity),
+                age_redraw_in(tick_ms - found.last_activity),
                 now_ms,
             ));
             let usage = usage_cell::usage_cell(found, tick_ms);
-            if let Some(ms) = usage.changes_in {
+            if let Some(ms) = usage.redraw_in {
                 until(at_tick(tick_ms, ms, now_ms));
             }
             if selected {

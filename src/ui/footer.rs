@@ -129,7 +129,7 @@ fn connection(view: &Session, theme: &Theme) -> Span<'static> {
             Span::styled(
                 format!(
                     "◌ connected, nothing received for {}{reading}",
-                    crate::outputs::times::duration(silent_ms)
+                    crate::readable::times::duration(silent_ms)
                 ),
                 theme.warning,
             )

@@ -42,7 +42,7 @@ pub enum InboxAction {
     },
     /// Open this session.
     Open(String),
-    /// Back to the fleet, or to the session F3 opened it from ([`InboxView::back_to`]).
+    /// Back to the fleet, or to the session F3 opened it from (`InboxView::back_to`).
     Close,
     /// The inbox used the key, or ignored it.
     Consumed,

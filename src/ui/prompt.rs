@@ -7,7 +7,7 @@
 //! flight, the highlighted option, whether it has the keys. Keys reach it only in the
 //! deciding mode (see `keys`).
 
-use crate::outputs::times::countdown;
+use crate::readable::times::countdown;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;

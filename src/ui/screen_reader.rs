@@ -244,11 +244,11 @@ impl ScreenReader {
             .iter()
             .skip((from - transcript.first_kept_id()) as usize)
         {
-            let changes_in_place = matches!(entry.kind, EntryKind::Todos { .. });
+            let updated_in_place = matches!(entry.kind, EntryKind::Todos { .. });
             let said = self.said.get(&entry.id).copied();
             let due = match said {
                 None => true,
-                Some(rev) => changes_in_place && rev != entry.rev,
+                Some(rev) => updated_in_place && rev != entry.rev,
             };
             if due {
                 let ending_unread =
@@ -264,7 +264,7 @@ impl ScreenReader {
                 self.endings_waiting.remove(&entry.id);
                 let lines = match (&entry.kind, said) {
                     (EntryKind::Todos { items }, Some(_)) => {
-                        Some(words::todo_changes(&self.todos_said, items))
+                        Some(words::todo_updates(&self.todos_said, items))
                     }
                     (EntryKind::TurnEnd(_), _) if ending_unread && self.clock.is_some() => {
                         Some(vec![words::ENDING_UNREAD.to_string()])
@@ -279,7 +279,7 @@ impl ScreenReader {
                     self.todos_said.clone_from(items);
                 }
             }
-            let open = changes_in_place || !self.said.contains_key(&entry.id);
+            let open = updated_in_place || !self.said.contains_key(&entry.id);
             if open && first_open.is_none() {
                 first_open = Some(entry.id);
             }

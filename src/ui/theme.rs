@@ -5,7 +5,7 @@
 //! every terminal, where the terminal has it, and otherwise the named colours that measure
 //! best on light palettes (see `contrast`), falling back to the default foreground with bold
 //! where no named colour is readable. High contrast is the default foreground with modifiers
-//! only (as `NO_COLOR`, https://no-color.org, but with bold accents).
+//! only (as `NO_COLOR`, <https://no-color.org>, but with bold accents).
 
 #[cfg(test)]
 mod contrast;

@@ -382,10 +382,10 @@ impl TranscriptPane {
         }
         let dropped = t.dropped();
         if top == (0, 0) && dropped > 0 {
-            let here = if view.history_logged_here() {
+            let here = if view.has_event_log_here() {
                 ""
             } else {
-                ", and no local log of this session here"
+                ", and no local event log of this session here"
             };
             // Still being counted after a restart's window: no number rather than a wrong one.
             let count = if t.dropped_counted() {

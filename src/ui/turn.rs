@@ -7,7 +7,7 @@ use super::pane::{self, Pane};
 use super::text::frame_lines::FrameLines;
 use super::text::styled::truncate;
 use super::theme::Theme;
-use crate::outputs::times::duration;
+use crate::readable::times::duration;
 use crate::session::Session;
 use crate::session::turn::{TurnInfo, TurnPhase};
 use gobare_api::model::{ArtifactsState, RequiredActionKind};

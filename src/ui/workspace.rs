@@ -8,8 +8,8 @@ use super::text::frame_lines::FrameLines;
 use super::text::styled::truncate;
 use super::theme::Theme;
 use super::usage_clock;
-use crate::outputs::times::clock;
-use crate::outputs::times::duration;
+use crate::readable::times::clock;
+use crate::readable::times::duration;
 use crate::session::Session;
 use crate::session::workspace::SandboxUsage;
 use gobare_api::model::{Usage, WorkspaceState};
@@ -196,7 +196,7 @@ pub(crate) fn usage_lines(
         && usage_clock::stale_for(Some(as_of), Some(now)).is_some()
     {
         line.spans.push(Span::styled(
-            format!(" · read {}", crate::outputs::times::ago(as_of, now)),
+            format!(" · read {}", crate::readable::times::ago(as_of, now)),
             theme.warning,
         ));
     }

@@ -355,7 +355,8 @@ fn a_long_history_replays_with_progress_then_resumes_from_the_stored_cursor() {
         "first attach replays all"
     );
 
-    // Again: after the local log's last event, no full replay; the history comes from the log.
+    // Again: after the local event log's last event, no full replay; the history comes from
+    // the event log.
     let mut pty = attach(&session, &home, &sim.sim);
     wait_live(&pty, TIMEOUT);
     pty.send_keys(keys::CTRL_C);

@@ -422,7 +422,10 @@ const RUNTIME: &str = "src/app/runtime/mod.rs";
 /// piece of IO against its end, or runs a task without a screen.
 const OTHER_SELECTS: [(&str, &str); 9] = [
     ("src/commands/tail.rs", "prints frames, reads no key"),
-    ("src/outputs/save.rs", "a download against its cancellation"),
+    (
+        "src/downloads/save.rs",
+        "a download against its cancellation",
+    ),
     ("src/commands/follow.rs", "prints lines, reads no key"),
     (
         "src/commands/wait.rs",

@@ -1,6 +1,6 @@
 //! Paging back against the simulator: with a transcript budget far below the session's
 //! history, or after a restart whose replay started at the log's tail, scrolling to the top
-//! reads the entries not in memory back from the local log, page by page, until the
+//! reads the entries not in memory back from the local event log, page by page, until the
 //! session's first message is on screen.
 
 use crate::support;
@@ -78,7 +78,7 @@ fn page_back_to_the_first_message(pty: &mut support::pty::Pty, sim: &support::si
             break;
         }
         assert!(
-            !pty.screen_text().contains("no local log"),
+            !pty.screen_text().contains("no local event log"),
             "{}",
             pty.screen_text()
         );

@@ -1,4 +1,4 @@
-//! A restart shows the screen that was there before quitting: the app replays its local log
+//! A restart shows the screen that was there before quitting: the app replays its local event log
 //! of persisted events (todos, diffs, the approval and its outcome, the Events pane, the
 //! seq) and the stream resumes after the log's last event, nothing re-downloaded.
 
@@ -234,14 +234,17 @@ fn a_torn_log_with_garbage_after_it_is_cut_back_and_the_rest_fetched_again() {
     let before = screen_without_clocks(&pty);
     assert!(support::app::quit(&mut pty, TIMEOUT).success());
 
-    let log = log_file(&home, &sim.sim, &session);
-    let len = std::fs::metadata(&log).unwrap().len();
-    let file = std::fs::OpenOptions::new().write(true).open(&log).unwrap();
+    let segment = event_log_segment(&home, &sim.sim, &session);
+    let len = std::fs::metadata(&segment).unwrap().len();
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&segment)
+        .unwrap();
     file.set_len(len - 7).unwrap();
     drop(file);
-    let mut bytes = std::fs::read(&log).unwrap();
+    let mut bytes = std::fs::read(&segment).unwrap();
     bytes.extend((0..500u32).map(|i| (i * 37 % 256) as u8));
-    std::fs::write(&log, bytes).unwrap();
+    std::fs::write(&segment, bytes).unwrap();
 
     let mut pty = restart_and_compare(&sim, &session, &home, last, &before);
     assert_eq!(
@@ -258,8 +261,8 @@ fn a_torn_log_with_garbage_after_it_is_cut_back_and_the_rest_fetched_again() {
     assert!(support::app::quit(&mut pty, TIMEOUT).success());
 }
 
-/// The session's current log segment under the app's state directory.
-fn log_file(
+/// The session's current event log segment under the app's state directory.
+fn event_log_segment(
     home: &tempfile::TempDir,
     sim: &gobare_sim::Simulator,
     session: &str,

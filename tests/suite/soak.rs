@@ -41,7 +41,7 @@ const DROP_GAP_MS: (u64, u64) = (2_000, 5_000);
 const MAX_RSS_GROWTH: f64 = 0.05;
 /// The transcript's budget for this run (`[transcript] memory_mib`).
 const TRANSCRIPT_MIB: u32 = 1;
-/// Rows of the Events pane's ring (`session::log::LOG_CAPACITY`).
+/// Rows of the Events pane's ring (`session::recent_events::RECENT_EVENTS_CAPACITY`).
 const LOG_ROWS: u64 = 5_000;
 /// Time for the agent to work through its queue once the soak stops sending.
 const SETTLE: Duration = Duration::from_secs(600);

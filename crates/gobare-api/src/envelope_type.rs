@@ -1,7 +1,7 @@
 //! Reading an event envelope's top-level `type` without decoding the envelope: a replay
 //! of a long history decides from the type alone whether an old event still matters, and
 //! skipping a string is a scan eight bytes at a time, not a decode. It reads with the crate's one
-//! JSON scanner ([`crate::json`]), so "well formed" means what it means everywhere else.
+//! JSON scanner (`crate::json`), so "well formed" means what it means everywhere else.
 
 use crate::json::{self, ValueEnd};
 

@@ -1,7 +1,7 @@
 //! The one request scheduler: every request and every event stream this process makes to one
 //! API with one token passes through it (reference §5, §7).
 //!
-//! It mirrors each rate bucket from the answers' `x-ratelimit-*` headers ([`bucket`]), less
+//! It mirrors each rate bucket from the answers' `x-ratelimit-*` headers (`bucket`), less
 //! what is in flight, and lets a request out only when its class may spend what is left:
 //! a person's action may take the whole bucket, everything else leaves the last quarter, and
 //! background work never takes more than half a bucket a minute. When the budget is short

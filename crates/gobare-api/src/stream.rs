@@ -237,11 +237,12 @@ pub struct StreamFrame {
     /// a slice of the chunk it arrived in, which it keeps alive (counted in the queue
     /// budget).
     pub data: FrameData,
-    /// The decoded envelope (see [`StreamOptions::decode_persisted`]).
+    /// The decoded envelope, unless the stream's [`StreamProfile`] leaves persisted frames
+    /// for the consumer to decode ([`StreamFrame::decode_in_place`]).
     pub event: Result<Event, DecodeError>,
     /// The envelope's `created_at` (Unix ms), read with the cursor whether or not the
-    /// event is decoded (`None` for persisted frames without
-    /// [`StreamOptions::read_created_at`]).
+    /// event is decoded (`None` for persisted frames when the [`StreamProfile`] does not
+    /// read it: [`StreamProfile::reads_created_at`]).
     pub created_at: Option<i64>,
     /// This frame's share of [`StreamOptions::max_queued_bytes`], given back when the frame
     /// is dropped. Build frames with `QueueSlot::default()` (no share).
@@ -249,8 +250,8 @@ pub struct StreamFrame {
 }
 
 impl StreamFrame {
-    /// Decodes a persisted frame handed over undecoded ([`StreamOptions::decode_persisted`]
-    /// off) as the stream task would have: the envelope parsed from `data`, its seq the
+    /// Decodes a persisted frame handed over undecoded (its [`StreamProfile`] does not
+    /// decode) as the stream task would have: the envelope parsed from `data`, its seq the
     /// frame's. Anything else is left as it is. A consumer decoding on its own thread frees
     /// each event where it was made, which glibc's allocator does far more cheaply than a
     /// free of memory another thread allocated.

@@ -100,7 +100,7 @@ pub struct SimConfig {
     /// the end), so rows change as on a busy organization. 0 = none.
     pub fleet_activity: u32,
     /// Function calls asked at once across the fleet's settled sessions shortly after the
-    /// start, each near its deadline ([`crate::fleet::deadline_burst`]). 0 = none.
+    /// start, each near its deadline (`crate::fleet::deadline_burst`). 0 = none.
     pub fleet_deadline_burst: usize,
     /// Where sessions, turns, items, artifacts and events are kept across runs
     /// (`sim.sqlite` there, one simulator at a time); `None` keeps them in a temporary

@@ -139,7 +139,7 @@ pub(crate) struct SessionRec {
     pub(crate) preview: Preview,
     pub(crate) workspace: WorkspaceState,
     /// The turns that may still change, and the latest one (the session's status reads
-    /// it): older ones are in the store only ([`Db::turns`] reads both).
+    /// it): older ones are in the store only ([`Db::turn`] and [`Db::turns_at`] read both).
     pub(crate) turns: Vec<Turn>,
     /// Turns before `turns[0]`, in the store only.
     pub(crate) stored_turns: usize,

@@ -71,10 +71,11 @@
 //! permission decisions and the session's tools. `workspace/`: files, snapshots, the
 //! scenarios' repository, diffs, the artifact archive and the sandbox's timers. `fleet/`:
 //! many scripted sessions at once, kept busy. `seed`: bulk history for tests.
-//! `patch_log`: the record of accepted patches. `lock`: the one locking rule.
+//! `accepted_patches`: the record of accepted patches. `lock`: the one locking rule.
 
 #![warn(missing_docs)]
 
+mod accepted_patches;
 mod agent;
 mod args;
 mod config;
@@ -84,7 +85,6 @@ mod faults;
 mod fleet;
 mod layers;
 mod lock;
-mod patch_log;
 mod refusal;
 mod routes;
 mod seed;
@@ -101,11 +101,11 @@ use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
+pub use accepted_patches::AcceptedPatch;
 pub use args::{SimArgs, TokenArg};
 pub use config::{RateLimits, SimConfig};
 pub use faults::Faults;
 pub use layers::forced_refusals::MatchedRequest;
-pub use patch_log::AcceptedPatch;
 pub use state::{AcceptedAnswer, AcceptedInput, AcceptedMessage};
 pub use store::data_dir::{read_private_file, write_private_file};
 

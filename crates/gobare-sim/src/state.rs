@@ -42,7 +42,7 @@ pub(crate) struct SimState {
     pub(crate) answers: Mutex<Vec<AcceptedAnswer>>,
     pub(crate) inputs: Mutex<Vec<AcceptedInput>>,
     /// Every accepted (not replayed) session patch, in order.
-    pub(crate) patches: Mutex<Vec<crate::patch_log::AcceptedPatch>>,
+    pub(crate) patches: Mutex<Vec<crate::accepted_patches::AcceptedPatch>>,
     /// The last requests received, as `"METHOD /path?query"`, at most [`REQUESTS_KEPT`].
     pub(crate) requests: Mutex<VecDeque<String>>,
     /// Requests received per `"METHOD /route/{template}"`, since the start.

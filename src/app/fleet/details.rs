@@ -26,7 +26,7 @@ const TURNS_PAGE: u32 = 100;
 
 /// What to read of a session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Wanted {
+pub struct DetailReads {
     pub turns: bool,
     pub usage: bool,
     pub artifacts: bool,
@@ -34,39 +34,39 @@ pub struct Wanted {
     pub todos: bool,
 }
 
-impl Wanted {
-    pub const ALL: Wanted = Wanted {
+impl DetailReads {
+    pub const ALL: DetailReads = DetailReads {
         turns: true,
         usage: true,
         artifacts: true,
         todos: false,
     };
-    pub const USAGE: Wanted = Wanted {
+    pub const USAGE: DetailReads = DetailReads {
         turns: false,
         usage: true,
         artifacts: false,
         todos: false,
     };
-    pub const TURNS: Wanted = Wanted {
+    pub const TURNS: DetailReads = DetailReads {
         turns: true,
         usage: false,
         artifacts: false,
         todos: false,
     };
-    pub const TODOS: Wanted = Wanted {
+    pub const TODOS: DetailReads = DetailReads {
         turns: false,
         usage: false,
         artifacts: false,
         todos: true,
     };
     /// Usage and artifacts: the figures of a row.
-    pub const FIGURES: Wanted = Wanted {
+    pub const FIGURES: DetailReads = DetailReads {
         turns: false,
         usage: true,
         artifacts: true,
         todos: false,
     };
-    pub const TURNS_AND_USAGE: Wanted = Wanted {
+    pub const TURNS_AND_USAGE: DetailReads = DetailReads {
         turns: true,
         usage: true,
         artifacts: false,
@@ -113,7 +113,7 @@ impl Drop for DetailReader {
 #[derive(Debug)]
 struct Ask {
     id: String,
-    wanted: Wanted,
+    wanted: DetailReads,
     /// Ahead of what waits in its lane (a turn ended, a row on screen).
     urgent: bool,
     /// Read before and read again (a turn ended, usage grew): such reads take turns with
@@ -167,7 +167,7 @@ impl DetailReader {
 
 impl DetailAsks {
     /// Reads `wanted` of `id` when its turn comes; asked twice before it is read, once.
-    pub fn want(&self, id: &str, wanted: Wanted, urgent: bool) {
+    pub fn want(&self, id: &str, wanted: DetailReads, urgent: bool) {
         let _ = self.asks.send(Asked::Read(Ask {
             id: id.to_string(),
             wanted,
@@ -182,15 +182,15 @@ impl DetailAsks {
     pub fn want_deadline(&self, id: &str) {
         let _ = self.asks.send(Asked::Read(Ask {
             id: id.to_string(),
-            wanted: Wanted::USAGE,
+            wanted: DetailReads::USAGE,
             urgent: false,
             again: false,
             deadline: true,
         }));
     }
 
-    /// Reads `wanted` of `id` again, what was read before being stale (see [`Ask::again`]).
-    pub fn want_again(&self, id: &str, wanted: Wanted, urgent: bool) {
+    /// Reads `wanted` of `id` again, what was read before being stale (see `Ask::again`).
+    pub fn want_again(&self, id: &str, wanted: DetailReads, urgent: bool) {
         let _ = self.asks.send(Asked::Read(Ask {
             id: id.to_string(),
             wanted,
@@ -224,7 +224,7 @@ struct Reads {
     covered_from: i64,
 }
 
-impl Wanted {
+impl DetailReads {
     fn reads(self) -> impl Iterator<Item = Read> {
         [
             (self.turns, Read::Turns),
@@ -510,7 +510,7 @@ mod tests {
         assert_eq!(TurnsRead::of(&[]), TurnsRead::default());
     }
 
-    fn ask(id: &str, wanted: Wanted, urgent: bool) -> Ask {
+    fn ask(id: &str, wanted: DetailReads, urgent: bool) -> Ask {
         Ask {
             id: id.into(),
             wanted,
@@ -523,11 +523,11 @@ mod tests {
     fn deadline(id: &str) -> Ask {
         Ask {
             deadline: true,
-            ..ask(id, Wanted::USAGE, false)
+            ..ask(id, DetailReads::USAGE, false)
         }
     }
 
-    fn again(id: &str, wanted: Wanted) -> Ask {
+    fn again(id: &str, wanted: DetailReads) -> Ask {
         Ask {
             again: true,
             ..ask(id, wanted, true)
@@ -537,11 +537,11 @@ mod tests {
     #[test]
     fn the_queue_reads_each_session_once_the_urgent_first() {
         let mut q = Queue::default();
-        q.push(ask("a", Wanted::USAGE, false));
-        q.push(ask("b", Wanted::USAGE, false));
-        q.push(ask("c", Wanted::USAGE, false));
-        q.push(ask("c", Wanted::TURNS_AND_USAGE, true));
-        q.push(ask("a", Wanted::ALL, false));
+        q.push(ask("a", DetailReads::USAGE, false));
+        q.push(ask("b", DetailReads::USAGE, false));
+        q.push(ask("c", DetailReads::USAGE, false));
+        q.push(ask("c", DetailReads::TURNS_AND_USAGE, true));
+        q.push(ask("a", DetailReads::ALL, false));
         let popped: Vec<(String, Read)> = std::iter::from_fn(|| q.pop()).collect();
         let want = |id: &str, read| (id.to_string(), read);
         assert_eq!(
@@ -555,8 +555,8 @@ mod tests {
                 want("a", Read::Artifacts),
             ]
         );
-        q.push(ask("a", Wanted::ALL, false));
-        q.push(ask("b", Wanted::USAGE, false));
+        q.push(ask("a", DetailReads::ALL, false));
+        q.push(ask("b", DetailReads::USAGE, false));
         q.take(Asked::Hurry(vec!["b".into()]));
         q.take(Asked::Hurry(vec!["nobody".into()]));
         assert_eq!(q.pop(), Some(want("b", Read::Usage)), "on screen: first");
@@ -567,10 +567,10 @@ mod tests {
     fn rows_on_screen_get_their_clocks_then_their_figures_then_the_rest() {
         let mut q = Queue::default();
         for id in ["a", "b", "c"] {
-            q.push(ask(id, Wanted::TURNS, false));
+            q.push(ask(id, DetailReads::TURNS, false));
         }
         for id in ["a", "b", "c"] {
-            q.push(ask(id, Wanted::FIGURES, false));
+            q.push(ask(id, DetailReads::FIGURES, false));
         }
         // The rows on screen, as the fleet hurries them after a draw.
         q.take(Asked::Hurry(vec!["b".into(), "c".into()]));
@@ -596,13 +596,13 @@ mod tests {
     fn re_reads_take_turns_with_first_reads_so_a_busy_fleet_never_starves_a_row() {
         let mut q = Queue::default();
         for id in ["quiet1", "quiet2"] {
-            q.push(ask(id, Wanted::TURNS, false));
+            q.push(ask(id, DetailReads::TURNS, false));
         }
         let want = |id: &str, read| Some((id.to_string(), read));
         // Turns end on busy rows faster than the pace: each asks its re-read, urgent.
         for round in 0..2 {
-            q.push(again(&format!("busy{round}"), Wanted::TURNS));
-            q.push(again(&format!("busy{round}b"), Wanted::TURNS));
+            q.push(again(&format!("busy{round}"), DetailReads::TURNS));
+            q.push(again(&format!("busy{round}b"), DetailReads::TURNS));
             let expected_first = format!("quiet{}", round + 1);
             assert_eq!(q.pop(), want(&expected_first, Read::Turns), "round {round}");
             assert!(q.pop().is_some_and(|(id, _)| id.starts_with("busy")));
@@ -617,15 +617,15 @@ mod tests {
         let want = |id: &str, read| (id.to_string(), read);
         // A fleet opening: every row's figures, two rows on screen hurried, turns ending.
         for id in ["a", "b", "c", "w1", "w2"] {
-            q.push(ask(id, Wanted::FIGURES, false));
+            q.push(ask(id, DetailReads::FIGURES, false));
         }
-        q.push(again("busy", Wanted::TURNS_AND_USAGE));
+        q.push(again("busy", DetailReads::TURNS_AND_USAGE));
         q.push(deadline("w2"));
         q.push(deadline("w1"));
         q.push(deadline("w2"));
         q.take(Asked::Hurry(vec!["a".into(), "b".into()]));
-        q.push(ask("c", Wanted::TURNS, true));
-        q.push(ask("w1", Wanted::USAGE, true));
+        q.push(ask("c", DetailReads::TURNS, true));
+        q.push(ask("w1", DetailReads::USAGE, true));
         let popped: Vec<(String, Read)> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(
             popped[..2],
@@ -641,7 +641,7 @@ mod tests {
         assert_eq!((usage_of("w1"), usage_of("w2")), (1, 1), "{popped:?}");
         assert_eq!(popped.len(), 13, "nothing else lost or doubled: {popped:?}");
         q.push(deadline("w3"));
-        q.push(ask("a", Wanted::USAGE, true));
+        q.push(ask("a", DetailReads::USAGE, true));
         assert_eq!(q.pop(), Some(want("w3", Read::Usage)));
         assert!(q.took_deadline, "asked as what is on screen");
         assert_eq!(q.pop(), Some(want("a", Read::Usage)));

@@ -20,7 +20,7 @@ use gobare_api::text;
 use tokio::sync::{Notify, broadcast, mpsc};
 use tokio::time::Instant;
 
-use super::details::{DetailAsks, DetailReader, DetailsRead, Wanted};
+use super::details::{DetailAsks, DetailReader, DetailReads, DetailsRead};
 use super::relisting::{self, RELIST_PERIOD, Refresh};
 pub use crate::app::shared::announcements::Announcements;
 use crate::fleet::announced::Announced;
@@ -387,7 +387,7 @@ impl Task {
             .rows()
             .filter(|r| model.lacks_turn_clock(&r.id) || r.status == SessionStatus::Working);
         for row in running {
-            self.asks.want(&row.id, Wanted::TURNS, false);
+            self.asks.want(&row.id, DetailReads::TURNS, false);
         }
         // A decision's deadline needs its workspace's running time: theirs before any
         // other read, those not known at all first (one kept by the last run shows a
@@ -398,13 +398,13 @@ impl Task {
         }
         for row in waiting().filter(|r| model.waits().deadline_known(&r.id)) {
             if !model.waits().clock_known(&row.id) {
-                self.asks.want(&row.id, Wanted::USAGE, true);
+                self.asks.want(&row.id, DetailReads::USAGE, true);
             }
         }
         for row in model.rows() {
             self.asks.want(
                 &row.id,
-                Wanted {
+                DetailReads {
                     turns: false,
                     usage: true,
                     artifacts: true,
@@ -469,7 +469,7 @@ impl Task {
             let mut detailed = self.detailed.lock().unwrap_or_else(|p| p.into_inner());
             for id in read_ids {
                 if detailed.insert(id.clone()) {
-                    self.asks.want(&id, Wanted::ALL, false);
+                    self.asks.want(&id, DetailReads::ALL, false);
                 }
             }
             drop(detailed);
@@ -496,10 +496,10 @@ impl Task {
         // Urgent asks go to the front, the last asked first: every row's figures, then
         // every row's clock ahead of them, each in the rows' order.
         for id in unread.iter().rev() {
-            self.asks.want(id, Wanted::FIGURES, true);
+            self.asks.want(id, DetailReads::FIGURES, true);
         }
         for id in unread.iter().rev() {
-            self.asks.want(id, Wanted::TURNS, true);
+            self.asks.want(id, DetailReads::TURNS, true);
         }
     }
 
@@ -532,7 +532,7 @@ impl Task {
             }
             applied.visible |= model.set_turns(&read.id, turns).visible;
             if model.ask_todos(&read.id) {
-                self.asks.want(&read.id, Wanted::TODOS, false);
+                self.asks.want(&read.id, DetailReads::TODOS, false);
             }
             let mut announced = self.announced();
             for (turn, status) in &turns.ended {
@@ -572,7 +572,7 @@ impl Task {
                 || r.workspace == Some(gobare_api::model::WorkspaceState::Running)
         };
         for row in model.rows().filter(accrues) {
-            self.asks.want_again(&row.id, Wanted::USAGE, false);
+            self.asks.want_again(&row.id, DetailReads::USAGE, false);
         }
     }
 
@@ -685,7 +685,7 @@ impl Task {
                     match &event.payload {
                         EventPayload::TurnEnded(ended) if event.seq.is_some() => {
                             announced.turn_ended(&ended.turn_id);
-                            self.asks.want_again(id, Wanted::TURNS_AND_USAGE, true);
+                            self.asks.want_again(id, DetailReads::TURNS_AND_USAGE, true);
                         }
                         payload => {
                             if let Some(call) = waiting_call(payload)
@@ -696,7 +696,7 @@ impl Task {
                                 if !model.waits().deadline_known(id) {
                                     self.asks.want_deadline(id);
                                 } else if !model.waits().clock_known(id) {
-                                    self.asks.want(id, Wanted::USAGE, true);
+                                    self.asks.want(id, DetailReads::USAGE, true);
                                 }
                                 fresh.extend(announcement(&model, id.to_string(), call));
                             }

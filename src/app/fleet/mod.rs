@@ -1,8 +1,8 @@
-//! The fleet as a front of the one runtime ([`crate::app::runtime`]): its rows kept live by
+//! The fleet as a front of the one runtime (`crate::app::runtime`): its rows kept live by
 //! [`FleetLive`]'s own task, drawn when something shown changed (coalesced by the same
-//! [`FrameScheduler`] as a session's frames) or stopped being true (a clock's second, an
+//! `FrameScheduler` as a session's frames) or stopped being true (a clock's second, an
 //! age's minute, a countdown). Rename, delete, fork and create run as tasks, with the
-//! send retry policy, and come back as [`FleetMsg`]s: the fleet draws, reads keys and hears
+//! send retry policy, and come back as `FleetMsg`s: the fleet draws, reads keys and hears
 //! signals while the API answers.
 
 mod absence_glance;
@@ -42,9 +42,9 @@ use std::time::Instant;
 use tokio::sync::{Notify, mpsc};
 
 const MAX_FPS: u32 = 60;
-/// What the fleet's own changes draw at most a second: on a busy organization every event
+/// Frames the fleet's own updates draw at most a second: on a busy organization every event
 /// is one, and a person reads rows no faster (keys still draw at [`MAX_FPS`]).
-const CHANGES_FPS: u32 = 4;
+const REDRAWS_FPS: u32 = 4;
 
 /// What the user chose in the fleet that takes it off the screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,8 +149,9 @@ pub(crate) struct FleetFront {
     notifier: Notifier,
     changed: Arc<Notify>,
     frames: FrameScheduler,
-    /// The fleet's changes, coalesced to [`CHANGES_FPS`] before they ask for a frame.
-    changes: FrameScheduler,
+    /// Frames for the fleet's own updates, coalesced to [`REDRAWS_FPS`] before they ask for
+    /// a frame.
+    redraws: FrameScheduler,
     /// When a clock on screen next changes.
     clock: Option<Instant>,
     /// The rows whose details were last asked for: those on screen.
@@ -233,7 +234,7 @@ impl FleetFront {
             notifier,
             changed,
             frames,
-            changes: FrameScheduler::new(CHANGES_FPS),
+            redraws: FrameScheduler::new(REDRAWS_FPS),
             clock: None,
             wanted: Vec::new(),
             msgs,
@@ -270,7 +271,7 @@ impl FleetFront {
 
     /// Something shown changed: drawn with what else changes in the same tenth of a second.
     pub(crate) fn on_changed(&mut self) {
-        self.changes.request();
+        self.redraws.request();
     }
 
     /// A session came to need the user: rung when now is the time.
@@ -290,8 +291,8 @@ impl FleetFront {
             self.clock = None;
             self.frames.request();
         }
-        if self.changes.due_at(now).is_some_and(|due| due <= now) {
-            self.changes.drawn(now);
+        if self.redraws.due_at(now).is_some_and(|due| due <= now) {
+            self.redraws.drawn(now);
             self.frames.request();
         }
         let wall = gobare_api::clock::unix_ms();
@@ -378,7 +379,7 @@ impl FleetFront {
         let alarm = alarm_due(self.state.alarms.next_at(), now);
         [
             self.frames.due_at(now),
-            self.changes.due_at(now),
+            self.redraws.due_at(now),
             clock,
             self.stats.due_at(now),
             alarm,

@@ -1,6 +1,6 @@
 //! The session's "while you were away" digest: begun at start from the last visit on disk
 //! (the stored cursor and when it was saved) or when the terminal loses focus; fed every
-//! persisted event as the local log's replay and the stream apply it, and the resources as
+//! persisted event as the local event log's replay and the stream apply it, and the resources as
 //! they are read; shown at the top of the screen once the stream has caught up (or focus
 //! came back after `[away] unfocused_minutes`), until Esc.
 
@@ -64,7 +64,7 @@ impl AwayDigest {
 }
 
 impl SessionFront {
-    /// At start, before the local log is replayed: a session visited before has a cursor
+    /// At start, before the local event log is replayed: a session visited before has a cursor
     /// and the time it was saved; what came after is the absence.
     pub(crate) fn away_start(&mut self) {
         if !self.away.settings.digest {
@@ -88,7 +88,7 @@ impl SessionFront {
         }
     }
 
-    /// A record of the local log, as it is replayed.
+    /// A record of the local event log, as it is replayed.
     pub(crate) fn away_feed_raw(&mut self, seq: u64, json: &[u8]) {
         if let Some(b) = self.away.taking_events() {
             b.feed_raw(seq, json);

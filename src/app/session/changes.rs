@@ -3,7 +3,7 @@
 //! the whole session; and the review it sends.
 
 use super::SessionFront;
-use super::outputs_msg::OutputsMsg;
+use super::overlay_msg::OverlayMsg;
 use crate::changes::reading;
 use crate::changes::session_changes::Range;
 use crate::ui::overlays::changes_view::{ChangesView, ViewFile};
@@ -36,7 +36,7 @@ impl SessionFront {
                 warning.get_or_insert(w);
             })
             .await;
-            OutputsMsg::ChangesRead {
+            OverlayMsg::ChangesRead {
                 files: read
                     .map(|c| ViewFile::list(&c))
                     .map_err(|e| format!("{e:#}")),

@@ -1,5 +1,5 @@
-//! Terminal events → intents: keys (through `keys::command_for`), paste, mouse, resize and
-//! focus. The input box and the required-action prompt get the keys that are theirs.
+//! Terminal events → intents: keys (through `keys::route` and the key table), paste, mouse,
+//! resize and focus. The input box and the required-action prompt get the keys that are theirs.
 
 use super::SessionFront;
 use super::mouse::{self, Target};

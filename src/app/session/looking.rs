@@ -44,7 +44,7 @@ impl SessionFront {
     /// input box when nothing is selected.
     pub(crate) fn act_activate(&mut self) {
         if let Some(row) = self.screen.selected_event(&self.session) {
-            let raw = row.seq.and_then(|seq| self.logged_event(seq));
+            let raw = row.seq.and_then(|seq| self.event_log_record(seq));
             let pager = inspector::pager(row, raw.as_deref(), &self.theme);
             self.screen.open_overlay(Box::new(pager));
             return;
@@ -58,8 +58,8 @@ impl SessionFront {
         self.screen.modes.back_to_typing();
     }
 
-    /// The envelope logged with `seq` in this session's local log.
-    fn logged_event(&self, seq: u64) -> Option<Vec<u8>> {
+    /// The envelope logged with `seq` in this session's local event log.
+    fn event_log_record(&self, seq: u64) -> Option<Vec<u8>> {
         let files = self
             .store
             .as_ref()?
@@ -79,7 +79,7 @@ impl SessionFront {
         let text = if let Some(entry) = self.screen.selected_entry(&self.session) {
             entry.copy_text()
         } else if let Some(row) = self.screen.selected_event(&self.session) {
-            match row.seq.and_then(|seq| self.logged_event(seq)) {
+            match row.seq.and_then(|seq| self.event_log_record(seq)) {
                 Some(raw) => String::from_utf8_lossy(&raw).into_owned(),
                 None => row.summary.clone(),
             }

@@ -1,4 +1,4 @@
-//! The session front: one session on screen, run by the runtime ([`crate::app::runtime`]) when a
+//! The session front: one session on screen, run by the runtime (`crate::app::runtime`) when a
 //! session is in front. Everything that happens to it (a key, a stream update, a background
 //! result, a timer) becomes an update of the model ([`Session`]) or of the view state
 //! ([`Screen`]), which requests a frame; frames are drawn only when requested (no fixed tick),
@@ -6,15 +6,15 @@
 //! turn runs, polls only while something is pending.
 //!
 //! Extension points:
-//! - user intents: add a [`crate::keys::Intent`] variant, produce it in `input.rs` (keys, paste, mouse),
-//!   carry it out in [`SessionFront::dispatch`];
-//! - background work: spawn it with a clone of [`SessionFront::msgs`], report one [`AppMsg`] (add a
-//!   variant), handle it in [`SessionFront::on_msg`];
+//! - user intents: add a `crate::keys::Intent` variant, produce it in `input.rs` (keys, paste, mouse),
+//!   carry it out in `SessionFront::dispatch`;
+//! - background work: spawn it with a clone of `SessionFront::msgs`, report one `AppMsg` (add a
+//!   variant), handle it in `SessionFront::on_msg`;
 //! - stream events as they are applied: `SessionFront::on_stream` (notifications, prompt glue);
-//! - model reads: [`SessionFront::want`] a [`reading::fetch::FetchJob`] (coalesced, 60/min budget);
+//! - model reads: `SessionFront::want` a `reading::fetch::FetchJob` (coalesced, 60/min budget);
 //! - state on disk: the saved session ([`crate::app::shared::saved_session::SavedSession`], through `acting`), written by
-//!   [`crate::app::shared::saving::StateSaver`]; status line:
-//!   [`SessionFront::notice`]; terminal focus: [`SessionFront::terminal_focused`].
+//!   `crate::app::shared::saving::StateSaver`; status line:
+//!   `SessionFront::notice`; terminal focus: `SessionFront::terminal_focused`.
 
 pub(crate) mod acting;
 mod alarms;
@@ -31,8 +31,8 @@ mod looking;
 pub(crate) mod mouse;
 pub(crate) mod msg;
 pub(crate) mod options;
-pub(crate) mod outputs;
-pub(crate) mod outputs_msg;
+pub(crate) mod overlay_jobs;
+pub(crate) mod overlay_msg;
 pub(crate) mod pending_sends;
 mod policy;
 mod preview;
@@ -95,8 +95,8 @@ pub(crate) struct SessionFront {
     msgs_rx: mpsc::UnboundedReceiver<AppMsg>,
     stream_options: stream::StreamOptions,
     stream: Option<StreamHandle>,
-    /// The local log of persisted events (`None`: nowhere to keep it).
-    event_log: Option<crate::store::log_writer::LogAppender>,
+    /// The local event log of persisted events (`None`: nowhere to keep it).
+    event_log: Option<crate::store::event_log_writer::EventLogAppender>,
     event_log_max_bytes: u64,
     frames: FrameScheduler,
     fetches: FetchQueue,
@@ -133,7 +133,7 @@ pub(crate) struct SessionFront {
     /// The SSH gateway from the config file; `None`: the shell key says how to set it.
     shell: Option<shell::ShellConfig>,
     /// Where saved artifacts go, each session in its own directory below (a full path).
-    outputs_root: std::path::PathBuf,
+    downloads_root: std::path::PathBuf,
     /// When the status-bar notice clears itself (questions awaiting a key do not).
     notice_expires_at: Option<Instant>,
     /// How long keys stay held after a decision (see [`decided_hold`]).
@@ -141,7 +141,7 @@ pub(crate) struct SessionFront {
     artifacts_poll: ArtifactsPoll,
     /// An export is being written (`x`): one at a time.
     exporting: bool,
-    /// The seq before which dropped entries were last read back from the local log (a
+    /// The seq before which dropped entries were last read back from the local event log (a
     /// page is asked for once per position).
     read_back_before: Option<u64>,
     /// Sends, history, draft and notifications (see [`acting`]).
@@ -199,7 +199,9 @@ impl SessionFront {
             keymap: opts.settings.keys.clone(),
             open_command: opts.settings.open_command.clone(),
             shell: opts.settings.shell.clone(),
-            outputs_root: crate::outputs::save_dir::root_here(opts.settings.outputs_dir.as_deref()),
+            downloads_root: crate::downloads::save_dir::root_here(
+                opts.settings.downloads_dir.as_deref(),
+            ),
             budget_wait: opts.client.scheduler().waiting(),
             client: opts.client,
             session_id: opts.session_id,
@@ -242,7 +244,7 @@ impl SessionFront {
             fleet_counts: None,
             fleet: opts.fleet,
             spoken,
-            searching: search::Searching::with_log_limit(opts.settings.event_log_max_bytes),
+            searching: search::Searching::with_event_log_limit(opts.settings.event_log_max_bytes),
             #[cfg(debug_assertions)]
             debug_panic: debug_panic::requested(),
         }
@@ -254,15 +256,15 @@ impl SessionFront {
         self.act_restore_sensitive();
         // Before the replay: the last visit's mark is read before anything moves it.
         self.away_start();
-        // The local log first: the panes show what they showed before quitting, and the
+        // The local event log first: the panes show what they showed before quitting, and the
         // stream then brings only what is new.
-        let logging = self.open_local_log();
-        self.session.set_logged_here(logging);
+        let event_log_kept = self.open_event_log();
+        self.session.set_event_log_here(event_log_kept);
         let mut options = self.stream_options.clone();
         options.target = StreamTarget::Session(self.session_id.clone());
-        // Exact, never live-only (that would leave a gap): after the local log's last event,
+        // Exact, never live-only (that would leave a gap): after the local event log's last event,
         // or the whole history (the stream task follows truncation) when there is none.
-        let resume_from = self.log_resume_point().or(Some(0));
+        let resume_from = self.event_log_resume_point().or(Some(0));
         if self.first_message.is_some() {
             // A new session: subscribe live-only, send once connected; a drop before the
             // first event replays the (tiny) history from 0 instead.
@@ -273,7 +275,7 @@ impl SessionFront {
         }
         self.replay = ReplayProgress::new(options.from.is_some());
         // The raw JSON is kept only to be logged.
-        options.profile = stream::StreamProfile::applied_by_consumer(logging);
+        options.profile = stream::StreamProfile::applied_by_consumer(event_log_kept);
         self.stream = Some(stream::spawn(options));
         self.fetches.want(FetchJob::Session);
         self.fetches.want(FetchJob::Turns);
@@ -342,7 +344,7 @@ impl SessionFront {
     /// Saves the cursor and the statistics one last time; what the disk refused is handed
     /// back, to be said once the screen has closed.
     pub(crate) fn finish(&mut self) -> Option<unsaved::Unsaved> {
-        self.close_local_log();
+        self.close_event_log();
         self.save_cursor();
         let unsaved = self.act_flush();
         self.write_stats(Instant::now(), true);

@@ -39,7 +39,7 @@ pub(crate) enum AppMsg {
         publish: bool,
         result: Result<(), ApiError>,
     },
-    /// A page of dropped transcript entries read back from the local log
+    /// A page of dropped transcript entries read back from the local event log
     /// (`app::paging_back`).
     EarlierPage(Box<crate::session::transcript::Transcript>),
     /// An export ended (`app::exporting`): the events written, or why it failed.
@@ -47,8 +47,8 @@ pub(crate) enum AppMsg {
         path: std::path::PathBuf,
         result: Result<u64, String>,
     },
-    /// An artifacts or workspace-files job ended or progressed (`app::outputs`).
-    Outputs(crate::app::session::outputs_msg::OutputsMsg),
+    /// An artifacts or workspace-files job ended or progressed (`app::session::overlay_jobs`).
+    Overlay(crate::app::session::overlay_msg::OverlayMsg),
     /// What the token holds, read once at start (`app::token_scopes`).
     Health(Box<Result<gobare_api::model::Health, ApiError>>),
 }

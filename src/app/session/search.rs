@@ -25,10 +25,10 @@ pub(crate) struct Searching {
 }
 
 impl Searching {
-    /// At most [`DEFAULT_MAX_BYTES`] of index, or the local log's own limit when smaller
+    /// At most [`DEFAULT_MAX_BYTES`] of index, or the local event log's own limit when smaller
     /// (the index never needs more than the text of what the log keeps).
-    pub(crate) fn with_log_limit(log_max_bytes: u64) -> Self {
-        let max = usize::try_from(log_max_bytes)
+    pub(crate) fn with_event_log_limit(event_log_max_bytes: u64) -> Self {
+        let max = usize::try_from(event_log_max_bytes)
             .map_or(DEFAULT_MAX_BYTES, |log| log.min(DEFAULT_MAX_BYTES));
         Searching {
             index: SearchIndex::with_max_bytes(max),
@@ -94,8 +94,8 @@ impl SessionFront {
         };
         if self.screen.focus() == Pane::Events {
             // Where types are read, a type that holds the query is a match too.
-            let hits =
-                (self.screen.events).type_hits(self.session.log(), self.screen.search.needle());
+            let hits = (self.screen.events)
+                .type_hits(self.session.recent_events(), self.screen.search.needle());
             self.screen.search.include_type_hits(generation, hits);
         }
         let snapshot = self.searching.index.snapshot();
@@ -199,7 +199,9 @@ impl SessionFront {
     /// Scrolls the panes to `hit` (the transcript to its entry, the Events pane to its row)
     /// and selects it there.
     fn show_hit(&mut self, hit: Hit) {
-        self.screen.events.reveal_seq(self.session.log(), hit.seq);
+        self.screen
+            .events
+            .reveal_seq(self.session.recent_events(), hit.seq);
         self.screen.select_match(&self.session, hit);
         let kept = self.session.transcript().first_kept_id();
         match hit.entry {

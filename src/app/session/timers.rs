@@ -159,9 +159,10 @@ impl SessionFront {
     }
 
     /// Hands the stream cursor to the saved session, which writes it at most once per
-    /// [`crate::app::shared::saved_session::SAVE_INTERVAL`] and on exit; never past what the local log holds.
+    /// [`crate::app::shared::saved_session::SAVE_INTERVAL`] and on exit; never past what the
+    /// local event log holds.
     pub(crate) fn save_cursor(&mut self) {
-        self.act_cursor(self.log_cursor());
+        self.act_cursor(self.cursor_to_store());
     }
 
     /// The earliest moment something is due; `None` sleeps until input or news arrives.

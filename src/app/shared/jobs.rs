@@ -79,15 +79,15 @@ jobs! {
     PolicyWrite => "policy write", Some(Action);
     /// What the token may do (`GET /v1/health`) → `AppMsg::Health`. On screen.
     TokenScopes => "token scopes", Some(OnScreen);
-    /// The artifacts and files overlays' reads and saves → `AppMsg::Outputs`. On screen.
-    Outputs => "outputs", Some(OnScreen);
+    /// The artifacts and files overlays' reads and saves → `AppMsg::Overlay`. On screen.
+    Overlays => "overlays", Some(OnScreen);
     /// `x` in the panes: the session's Markdown export to a file → `AppMsg::Exported`. Bulk.
     Export => "export", Some(Bulk);
     /// A search query over the session's index → `AppMsg::SearchHits`. CPU, no request.
     Search => "search", None;
     /// Records before the replay window put into the search index after a restart. Disk.
     SearchBackfill => "search backfill", None;
-    /// Paging back through what the transcript's budget dropped, from the local log. Disk.
+    /// Paging back through what the transcript's budget dropped, from the local event log. Disk.
     PagingBack => "paging back", None;
     /// Writing the session's file (cursor, draft, history, pending send). Disk.
     SaveSession => "save session", None;
@@ -177,7 +177,7 @@ mod tests {
             Job::Preview,
             Job::PolicyWrite,
             Job::TokenScopes,
-            Job::Outputs,
+            Job::Overlays,
             Job::Export,
             Job::Search,
             Job::SearchBackfill,

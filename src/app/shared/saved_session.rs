@@ -4,7 +4,7 @@
 //! Writes are atomic ([`StateStore`]) and rate-limited: the cursor and draft change on every
 //! event and keystroke, so each change only bumps a generation (a keystroke only marks the
 //! draft edited: the box's text is read when a write starts), and `app::saving` writes a
-//! [`SaveJob`] — a snapshot — on a blocking thread at most once per [`SAVE_INTERVAL`], and
+//! `SaveJob` — a snapshot — on a blocking thread at most once per `SAVE_INTERVAL`, and
 //! on exit ([`SavedSession::flush`]). A pending send is written at once: it must be on disk
 //! before the request leaves. Writes pass one gate in generation order, so an older snapshot
 //! never overwrites a newer one.
@@ -136,7 +136,7 @@ impl SavedSession {
         }
     }
 
-    /// The box was edited: its text is copied in ([`Self::sync_draft`]) when a write
+    /// The box was edited: its text is copied in (`Self::sync_draft`) when a write
     /// starts, not on every keystroke.
     pub fn note_draft_edited(&mut self) {
         self.draft_edited = true;

@@ -17,7 +17,7 @@ pub struct Outcome {
     pub severity: Severity,
     /// Sanitized, one line.
     pub text: String,
-    /// `Some(n)`: the message waits in the queue at position `n`; show [`queue_label`] on
+    /// `Some(n)`: the message waits in the queue at position `n`; show `queue_label` on
     /// the draft's transcript entry until `message.dequeued`.
     pub queued_at: Option<u32>,
     /// The draft must stay in the input box (the send did not take).

@@ -25,14 +25,14 @@
 //! memory_mib = 24      # heap the transcript may keep; the oldest entries leave beyond it
 //!
 //! [history]
-//! log_mib = 64         # disk the local log of one session's events may take
+//! event_log_mib = 64   # disk one session's local event log may take (was `log_mib`)
 //!
 //! [links]
 //! open = "firefox"     # what `o` runs with the URL (default: xdg-open, or open on macOS)
 //! [shell]              # ssh into the workspace, see `shell`
 //! host = "ssh.gobare.dev"
 //!
-//! [outputs]
+//! [downloads]          # was `[outputs]`
 //! dir = "~/artifacts"  # where `a` saves (default: the download directory, see `save_dir`)
 //! ```
 //!
@@ -44,8 +44,8 @@ use crate::ui::theme::{Theme, ThemeName};
 
 /// The most `[transcript] memory_mib` may be: beyond, a typo (a byte count?) is likelier.
 const TRANSCRIPT_MIB_MAX: i64 = 4_096;
-/// The most `[history] log_mib` may be.
-const LOG_MIB_MAX: i64 = 65_536;
+/// The most `[history] event_log_mib` may be.
+const EVENT_LOG_MIB_MAX: i64 = 65_536;
 
 /// Preferences read from the config file.
 #[derive(Debug, Clone, PartialEq)]
@@ -67,15 +67,15 @@ pub(crate) struct Settings {
     pub(crate) keys: crate::keys::keymap::KeyMap,
     /// Bytes the transcript's entries may take (`[transcript] memory_mib`).
     pub(crate) transcript_budget: usize,
-    /// Bytes one session's local event log may take on disk (`[history] log_mib`).
+    /// Bytes one session's local event log may take on disk (`[history] event_log_mib`).
     pub(crate) event_log_max_bytes: u64,
     /// The program (and arguments) `o` opens a link with (`[links] open`); empty: the
     /// system's opener.
     pub(crate) open_command: String,
     /// The SSH gateway (`[shell]`); `None` keeps the shell key off.
     pub(crate) shell: Option<crate::app::shared::shell::ShellConfig>,
-    /// Where saved artifacts go (`[outputs] dir`, `~/` expanded); `None`: the default.
-    pub(crate) outputs_dir: Option<std::path::PathBuf>,
+    /// Where saved artifacts go (`[downloads] dir`, `~/` expanded); `None`: the default.
+    pub(crate) downloads_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for Settings {
@@ -93,7 +93,7 @@ impl Default for Settings {
             event_log_max_bytes: crate::store::event_log::DEFAULT_MAX_BYTES,
             open_command: String::new(),
             shell: None,
-            outputs_dir: None,
+            downloads_dir: None,
         }
     }
 }
@@ -147,12 +147,14 @@ impl Settings {
                 )),
             }
         }
-        if let Some(value) = lookup(sections, "history", "log_mib") {
+        if let Some((key, value)) = lookup_renamed(sections, EVENT_LOG_MIB) {
             match value.as_integer() {
-                Some(mib @ 1..=LOG_MIB_MAX) => settings.event_log_max_bytes = (mib as u64) << 20,
+                Some(mib @ 1..=EVENT_LOG_MIB_MAX) => {
+                    settings.event_log_max_bytes = (mib as u64) << 20
+                }
                 _ => warnings.push(format!(
-                    "config: [history] log_mib = {value} is not a whole number of MiB \
-                     from 1 to {LOG_MIB_MAX}; using {}",
+                    "config: {key} = {value} is not a whole number of MiB \
+                     from 1 to {EVENT_LOG_MIB_MAX}; using {}",
                     crate::store::event_log::DEFAULT_MAX_BYTES >> 20
                 )),
             }
@@ -165,13 +167,13 @@ impl Settings {
                 )),
             }
         }
-        if let Some(value) = lookup(sections, "outputs", "dir") {
+        if let Some((key, value)) = lookup_renamed(sections, DOWNLOADS_DIR) {
             match value.as_str() {
                 Some(dir) if !dir.trim().is_empty() => {
-                    settings.outputs_dir = Some(crate::outputs::save_dir::expand_home(dir));
+                    settings.downloads_dir = Some(crate::downloads::save_dir::expand_home(dir));
                 }
                 _ => warnings.push(format!(
-                    "config: [outputs] dir = {value} is not a directory name; saves go to the \
+                    "config: {key} = {value} is not a directory name; saves go to the \
                      download directory"
                 )),
             }
@@ -236,6 +238,21 @@ fn lookup<'a>(sections: &'a toml::Table, section: &str, key: &str) -> Option<&'a
     sections.get(section)?.as_table()?.get(key)
 }
 
+/// A key that was renamed: its name now, then the name it had, each as (section, key).
+type Renamed = [(&'static str, &'static str); 2];
+/// `[history] event_log_mib`, once `log_mib` (a bare "log" is the diagnostic log).
+const EVENT_LOG_MIB: Renamed = [("history", "event_log_mib"), ("history", "log_mib")];
+/// `[downloads] dir`, once `[outputs] dir` ("outputs" is the workspace's folder).
+const DOWNLOADS_DIR: Renamed = [("downloads", "dir"), ("outputs", "dir")];
+
+/// A renamed key's value under its name now, else under the old one (a config file written
+/// before the rename keeps working), with the name it was found under, as `[section] key`.
+fn lookup_renamed(sections: &toml::Table, names: Renamed) -> Option<(String, &toml::Value)> {
+    names.into_iter().find_map(|(section, key)| {
+        lookup(sections, section, key).map(|value| (format!("[{section}] {key}"), value))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,27 +294,56 @@ mod tests {
     #[test]
     fn reads_the_event_log_limit() {
         assert_eq!(Settings::default().event_log_max_bytes, 64 << 20);
-        let (s, w) = parse("[history]\nlog_mib = 8\n");
+        let (s, w) = parse("[history]\nevent_log_mib = 8\n");
         assert!(w.is_empty());
         assert_eq!(s.event_log_max_bytes, 8 << 20);
         for bad in ["0", "-1", "\"big\"", "2.5", "100000"] {
-            let (s, w) = parse(&format!("[history]\nlog_mib = {bad}\n"));
+            let (s, w) = parse(&format!("[history]\nevent_log_mib = {bad}\n"));
             assert_eq!(s, Settings::default(), "{bad}");
-            assert!(w[0].contains("log_mib"), "{}", w[0]);
+            assert!(w[0].contains("[history] event_log_mib"), "{}", w[0]);
         }
     }
 
     #[test]
-    fn reads_the_outputs_directory() {
-        let (s, w) = parse("[outputs]\ndir = \"/srv/out\"\n");
+    fn the_event_log_limit_is_still_read_under_its_old_name() {
+        let (s, w) = parse("[history]\nlog_mib = 8\n");
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(s.event_log_max_bytes, 8 << 20);
+        let (s, w) = parse("[history]\nlog_mib = 0\n");
+        assert_eq!(s, Settings::default());
+        assert!(w[0].contains("[history] log_mib = 0"), "{}", w[0]);
+        // Both: the name now wins.
+        let (s, _) = parse("[history]\nevent_log_mib = 4\nlog_mib = 8\n");
+        assert_eq!(s.event_log_max_bytes, 4 << 20);
+    }
+
+    #[test]
+    fn reads_the_downloads_directory() {
+        let (s, w) = parse("[downloads]\ndir = \"/srv/out\"\n");
         assert!(w.is_empty());
         assert_eq!(
-            s.outputs_dir.as_deref(),
+            s.downloads_dir.as_deref(),
+            Some(std::path::Path::new("/srv/out"))
+        );
+        let (s, w) = parse("[downloads]\ndir = 3\n");
+        assert_eq!(s, Settings::default());
+        assert!(w[0].contains("[downloads] dir"), "{}", w[0]);
+    }
+
+    #[test]
+    fn the_downloads_directory_is_still_read_under_its_old_name() {
+        let (s, w) = parse("[outputs]\ndir = \"/srv/out\"\n");
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(
+            s.downloads_dir.as_deref(),
             Some(std::path::Path::new("/srv/out"))
         );
         let (s, w) = parse("[outputs]\ndir = 3\n");
         assert_eq!(s, Settings::default());
         assert!(w[0].contains("[outputs] dir"), "{}", w[0]);
+        // Both: the name now wins.
+        let (s, _) = parse("[downloads]\ndir = \"/a\"\n[outputs]\ndir = \"/b\"\n");
+        assert_eq!(s.downloads_dir.as_deref(), Some(std::path::Path::new("/a")));
     }
 
     #[test]

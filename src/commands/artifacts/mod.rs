@@ -10,10 +10,10 @@ mod progress;
 
 use crate::cli::{ArtifactsArgs, UsageError};
 use crate::config::Config;
-use crate::outputs::beneath::Beneath;
-use crate::outputs::times::utc;
-use crate::outputs::units::size;
-use crate::outputs::{latest_turn, list_all, plan, save, target};
+use crate::downloads::beneath::Beneath;
+use crate::downloads::{latest_turn, list_all, plan, save, target};
+use crate::readable::times::utc;
+use crate::readable::units::size;
 use color_eyre::eyre::{Result, WrapErr, eyre};
 use gobare_api::client::ApiClient;
 use gobare_api::model::Artifact;

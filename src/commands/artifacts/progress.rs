@@ -1,7 +1,7 @@
 //! The download progress line on stderr (bytes, rate), drawn only when stderr is a
 //! terminal and at most a few times a second.
 
-use crate::outputs::units;
+use crate::readable::units;
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 

@@ -88,7 +88,7 @@ fn fresh(budget: usize) -> Session {
     Session::new("s").with_transcript_budget(budget)
 }
 
-fn logged(records: &[String]) -> Vec<(u64, &[u8])> {
+fn in_event_log(records: &[String]) -> Vec<(u64, &[u8])> {
     records
         .iter()
         .enumerate()
@@ -107,9 +107,9 @@ fn full(records: &[String], budget: usize) -> Session {
 /// Replays as a restart does: returns the view and the plan.
 fn windowed(records: &[String], budget: usize) -> (Session, TailReplay) {
     let mut v = fresh(budget);
-    let logged = logged(records);
-    let plan = TailReplay::plan(&logged);
-    for (i, &(seq, json)) in logged.iter().enumerate() {
+    let in_event_log = in_event_log(records);
+    let plan = TailReplay::plan(&in_event_log);
+    for (i, &(seq, json)) in in_event_log.iter().enumerate() {
         if i == plan.window_start() && i > 0 {
             v.start_window(plan.window_first_id());
         }
@@ -154,7 +154,11 @@ fn assert_same(whole: &mut Session, tail: &mut Session) {
         tail_kinds[tail_kinds.len() - n..],
         "transcript"
     );
-    assert_eq!(whole.log().rows(), tail.log().rows(), "Events pane");
+    assert_eq!(
+        whole.recent_events().rows(),
+        tail.recent_events().rows(),
+        "Events pane"
+    );
     assert_eq!(whole.turns(), tail.turns(), "Turn pane");
     assert_eq!(whole.actions(), tail.actions(), "waits");
     assert_eq!(whole.workspace(), tail.workspace(), "workspace");
@@ -219,12 +223,12 @@ fn the_history_before_the_window_pages_back_under_the_ids_search_finds_it_by() {
     let records = history(700);
     let whole = full(&records, usize::MAX);
     let (mut tail, plan) = windowed(&records, usize::MAX);
-    let logged = logged(&records);
+    let in_event_log = in_event_log(&records);
     assert!(!tail.transcript().dropped_counted());
     assert!(tail.transcript().dropped() > 0, "scrolling up pages back");
 
     let backfill = index_before_window(
-        logged[..plan.window_start()].iter().copied(),
+        in_event_log[..plan.window_start()].iter().copied(),
         plan.window_first_id(),
         usize::MAX,
     );
@@ -244,7 +248,7 @@ fn the_history_before_the_window_pages_back_under_the_ids_search_finds_it_by() {
     let mut pages = 0;
     while tail.transcript().dropped() > 0 {
         let from = tail.transcript().kept_from_seq().unwrap();
-        let page = earlier_entries(logged.iter().copied(), from, 256 * 1024);
+        let page = earlier_entries(in_event_log.iter().copied(), from, 256 * 1024);
         assert!(tail.restore_earlier(page, usize::MAX) > 0);
         pages += 1;
     }

@@ -7,7 +7,7 @@ use super::{
 };
 use gobare_api::model::TodoItem;
 
-/// The revision of an entry read back from the local log.
+/// The revision of an entry read back from the local event log.
 const RESTORED_REV: u32 = 1 << 31;
 
 impl Transcript {

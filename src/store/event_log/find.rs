@@ -1,12 +1,12 @@
-//! Reading one record of the local log back by its seq (the inspector's whole event),
+//! Reading one record of the local event log back by its seq (the inspector's whole event),
 //! hopping from header to header so only that record's JSON is read into memory.
 
-use super::{LogFiles, MAGIC, MAX_RECORD, RECORD_HEADER};
+use super::{EventLogFiles, MAGIC, MAX_RECORD, RECORD_HEADER};
 use std::io::{self, BufReader, Read};
 use std::path::Path;
 
 /// The envelope JSON logged with `seq`, if either segment holds it intact.
-pub fn find(files: &LogFiles, seq: u64) -> io::Result<Option<Vec<u8>>> {
+pub fn find(files: &EventLogFiles, seq: u64) -> io::Result<Option<Vec<u8>>> {
     for path in [&files.older, &files.current] {
         if let Some(json) = find_in(path, seq)? {
             return Ok(Some(json));
@@ -58,7 +58,7 @@ mod tests {
     #[test]
     fn finds_a_record_by_seq_in_either_segment() {
         let dir = tempfile::tempdir().unwrap();
-        let files = LogFiles::in_dir(dir.path(), "s");
+        let files = EventLogFiles::in_dir(dir.path(), "s");
         for (path, seqs) in [(&files.older, 1..3), (&files.current, 3..6)] {
             start_segment(path).unwrap();
             let mut out = Vec::new();
@@ -82,7 +82,7 @@ mod tests {
     #[ignore = "performance figure: run with --ignored --nocapture"]
     fn perf_find_the_last_of_200k_records() {
         let dir = tempfile::tempdir().unwrap();
-        let files = LogFiles::in_dir(dir.path(), "s");
+        let files = EventLogFiles::in_dir(dir.path(), "s");
         start_segment(&files.current).unwrap();
         let json = format!(
             "{{\"type\":\"agent.message\",\"payload\":{{\"text\":\"{}\"}}}}",

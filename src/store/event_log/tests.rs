@@ -1,18 +1,18 @@
 use super::*;
-use crate::store::log_writer::LogAppender;
+use crate::store::event_log_writer::EventLogAppender;
 
 fn envelope(seq: u64) -> String {
     format!(r#"{{"type":"user.message","seq":{seq},"payload":{{"text":"message {seq}"}}}}"#)
 }
 
-fn files() -> (tempfile::TempDir, LogFiles) {
+fn files() -> (tempfile::TempDir, EventLogFiles) {
     let dir = tempfile::tempdir().unwrap();
-    let files = LogFiles::in_dir(dir.path(), "s1");
+    let files = EventLogFiles::in_dir(dir.path(), "s1");
     (dir, files)
 }
 
 /// Everything the log replays, as (seq, json).
-fn read_all(files: &LogFiles) -> (Recovered, Vec<(u64, String)>) {
+fn read_all(files: &EventLogFiles) -> (Recovered, Vec<(u64, String)>) {
     let mut out = Vec::new();
     let rec = recover(files, |seq, json| {
         out.push((seq, String::from_utf8(json.to_vec()).unwrap()))
@@ -21,19 +21,19 @@ fn read_all(files: &LogFiles) -> (Recovered, Vec<(u64, String)>) {
     (rec, out)
 }
 
-fn write_events(files: &LogFiles, seqs: impl IntoIterator<Item = u64>, max_bytes: u64) {
+fn write_events(files: &EventLogFiles, seqs: impl IntoIterator<Item = u64>, max_bytes: u64) {
     let (rec, _) = read_all(files);
-    let mut log = LogAppender::start(files.clone(), &rec, max_bytes).unwrap();
+    let mut appender = EventLogAppender::start(files.clone(), &rec, max_bytes).unwrap();
     for seq in seqs {
-        log.append(seq, envelope(seq));
+        appender.append(seq, envelope(seq));
         if seq % 7 == 0 {
-            log.hand_off();
+            appender.hand_off();
         }
     }
-    log.close();
+    appender.close();
     assert_eq!(
-        log.durable_seq(),
-        log.last_seq(),
+        appender.durable_seq(),
+        appender.last_seq(),
         "closing syncs everything"
     );
 }
@@ -177,18 +177,22 @@ fn the_durable_seq_moves_only_once_records_are_synced() {
     let (_d, files) = files();
     write_events(&files, 1..=5, DEFAULT_MAX_BYTES);
     let (rec, _) = read_all(&files);
-    let mut log = LogAppender::start(files.clone(), &rec, DEFAULT_MAX_BYTES).unwrap();
-    assert_eq!(log.durable_seq(), Some(5), "what recovery kept is on disk");
-    assert!(log.append(6, envelope(6)));
-    assert!(!log.append(6, envelope(6)), "never twice");
-    assert!(!log.append(2, envelope(2)), "never older");
-    assert_eq!(log.last_seq(), Some(6));
+    let mut appender = EventLogAppender::start(files.clone(), &rec, DEFAULT_MAX_BYTES).unwrap();
     assert_eq!(
-        log.durable_seq(),
+        appender.durable_seq(),
+        Some(5),
+        "what recovery kept is on disk"
+    );
+    assert!(appender.append(6, envelope(6)));
+    assert!(!appender.append(6, envelope(6)), "never twice");
+    assert!(!appender.append(2, envelope(2)), "never older");
+    assert_eq!(appender.last_seq(), Some(6));
+    assert_eq!(
+        appender.durable_seq(),
         Some(5),
         "buffered, not written: the cursor must not pass 5"
     );
-    log.close();
-    assert_eq!(log.durable_seq(), Some(6));
+    appender.close();
+    assert_eq!(appender.durable_seq(), Some(6));
     assert_eq!(read_all(&files).1, expected(1..=6));
 }

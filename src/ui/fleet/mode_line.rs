@@ -72,7 +72,7 @@ impl FleetView {
                 None if self.filter.is_empty() && self.selected_usage_age.is_some() => (
                     format!(
                         "  usage read {} ago; counted on since (the fleet could not read it again)",
-                        crate::outputs::times::duration(self.selected_usage_age.unwrap_or(0))
+                        crate::readable::times::duration(self.selected_usage_age.unwrap_or(0))
                     ),
                     theme.warning,
                 ),

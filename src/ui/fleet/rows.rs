@@ -11,7 +11,7 @@ use super::{
 };
 use crate::fleet::model::FleetRow;
 use crate::fleet::order::{Shown, SortBy};
-use crate::outputs::times::age;
+use crate::readable::times::age;
 use crate::session::attention::Attention;
 use crate::ui::theme::Theme;
 use gobare_api::model::WorkspaceState;
@@ -264,7 +264,7 @@ fn turn_label(row: &FleetRow, now_ms: i64) -> String {
 
 /// A duration of whole seconds as every screen of the app says one: "42s", "3m 12s".
 fn seconds(secs: u64) -> String {
-    crate::outputs::times::duration(i64::try_from(secs.saturating_mul(1000)).unwrap_or(i64::MAX))
+    crate::readable::times::duration(i64::try_from(secs.saturating_mul(1000)).unwrap_or(i64::MAX))
 }
 
 fn workspace_label(state: Option<&WorkspaceState>, theme: &Theme) -> (String, Style) {

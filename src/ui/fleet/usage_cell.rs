@@ -18,7 +18,7 @@ pub(crate) struct UsageCell {
     /// drawn row's key: a row is drawn again only when it changes.
     pub(crate) shown: Option<u64>,
     /// Ms until the cell next changes by itself (`None`: only a read changes it).
-    pub(crate) changes_in: Option<i64>,
+    pub(crate) redraw_in: Option<i64>,
 }
 
 /// The usage cell of `row` at `now_ms`.
@@ -28,7 +28,7 @@ pub(crate) fn usage_cell(row: &FleetRow, now_ms: i64) -> UsageCell {
             text: String::new(),
             stale_ms: None,
             shown: None,
-            changes_in: None,
+            redraw_in: None,
         };
     };
     let running = row.workspace == Some(WorkspaceState::Running) && row.usage_as_of.is_some();
@@ -37,7 +37,7 @@ pub(crate) fn usage_cell(row: &FleetRow, now_ms: i64) -> UsageCell {
             text: seconds(read),
             stale_ms: None,
             shown: None,
-            changes_in: None,
+            redraw_in: None,
         };
     }
     let as_of = row.usage_as_of.unwrap_or(now_ms);
@@ -47,7 +47,7 @@ pub(crate) fn usage_cell(row: &FleetRow, now_ms: i64) -> UsageCell {
     let into_second = (now_ms - as_of).max(0) % 1000;
     let next_minute = (60 - secs % 60) as i64 * 1000 - into_second;
     let turns_old = (stale_ms.is_none()).then(|| as_of + STALE_USAGE_MS - now_ms);
-    let changes_in = [Some(next_minute), turns_old]
+    let redraw_in = [Some(next_minute), turns_old]
         .into_iter()
         .flatten()
         .filter(|ms| *ms > 0)
@@ -56,7 +56,7 @@ pub(crate) fn usage_cell(row: &FleetRow, now_ms: i64) -> UsageCell {
         text: minutes(secs),
         stale_ms,
         shown: Some(secs / 60),
-        changes_in,
+        redraw_in,
     }
 }
 
@@ -70,5 +70,5 @@ pub(crate) fn minutes(secs: u64) -> String {
 }
 
 fn seconds(secs: u64) -> String {
-    crate::outputs::times::duration(i64::try_from(secs.saturating_mul(1000)).unwrap_or(i64::MAX))
+    crate::readable::times::duration(i64::try_from(secs.saturating_mul(1000)).unwrap_or(i64::MAX))
 }

@@ -74,7 +74,7 @@ fn a_running_rows_usage_counts_on_from_as_of_and_agrees_with_the_sessions_pane()
         let cell = cell.trim_end_matches('?');
         assert_eq!(cell, usage_cell::minutes(counted), "after {minutes} min");
         // The pane says the same figure to the second; the row to the minute.
-        let exact = crate::outputs::times::duration(counted as i64 * 1000);
+        let exact = crate::readable::times::duration(counted as i64 * 1000);
         assert!(
             pane.starts_with(&format!("usage {exact} sandbox")),
             "{pane}"

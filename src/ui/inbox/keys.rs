@@ -14,7 +14,7 @@ use crate::keys::table::fleet_key;
 use crate::ui::prompt::PromptAction;
 
 impl InboxView {
-    /// A key, as the key table's rows for [`Self::scope`] route it.
+    /// A key, as the key table's rows for `Self::scope` route it.
     pub fn handle_key(&mut self, key: KeyEvent, model: &FleetModel) -> InboxAction {
         if key.kind == KeyEventKind::Release {
             return InboxAction::Consumed;

@@ -4,7 +4,7 @@
 
 use super::pager::Pager;
 use super::save_progress::SaveProgress;
-use crate::outputs::{times, units};
+use crate::readable::{times, units};
 use crate::ui::overlays::{self, Overlay, OverlayAction, OverlayKey, ViewKey, ViewScope};
 use crate::ui::theme::Theme;
 use crossterm::event::KeyEvent;

@@ -3,7 +3,7 @@
 //! explained, a file opened in the pager. The app fetches; this view only asks.
 
 use super::pager::Pager;
-use crate::outputs::{times, units};
+use crate::readable::{times, units};
 use crate::ui::overlays::{self, Overlay, OverlayAction, OverlayKey, ViewKey, ViewScope};
 use crate::ui::theme::Theme;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

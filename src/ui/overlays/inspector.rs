@@ -1,17 +1,17 @@
 //! The inspector: one event's whole JSON, pretty-printed, credentials redacted and every
-//! line sanitized, in the pager. The JSON is read back from the local log by seq (memory
+//! line sanitized, in the pager. The JSON is read back from the local event log by seq (memory
 //! holds only the Events pane's one-line summaries); an event the log does not hold (a
 //! transient delta, no log on this machine) shows what the pane knows of it.
 
 use super::pager::Pager;
-use crate::outputs::times::clock;
-use crate::session::log::LogEntry;
+use crate::readable::times::clock;
+use crate::session::recent_events::RecentEvent;
 use crate::ui::theme::Theme;
 use serde_json::{Value, json};
 
 /// A pager over the envelope `raw` (as logged), or over the row's own fields when `raw`
 /// is `None`.
-pub(crate) fn pager(row: &LogEntry, raw: Option<&[u8]>, theme: &Theme) -> Pager {
+pub(crate) fn pager(row: &RecentEvent, raw: Option<&[u8]>, theme: &Theme) -> Pager {
     let seq = row
         .seq
         .map_or_else(|| "transient".to_string(), |s| format!("seq {s}"));
@@ -28,7 +28,7 @@ pub(crate) fn pager(row: &LogEntry, raw: Option<&[u8]>, theme: &Theme) -> Pager 
             let why = if row.seq.is_none() {
                 "a transient event: its payload is not kept"
             } else {
-                "not in the local log: only the pane's summary is known"
+                "not in the local event log: only the pane's summary is known"
             };
             format!(
                 "// {why}\n{}",

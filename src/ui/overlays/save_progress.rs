@@ -2,7 +2,7 @@
 //! (ratatui's `LineGauge`) filled by the bytes received of those announced, then the bytes
 //! and the rate in figures. Without an announced size there is no bar, only the figures.
 
-use crate::outputs::units;
+use crate::readable::units;
 use crate::ui::theme::Theme;
 use gobare_api::text;
 use ratatui::buffer::Buffer;

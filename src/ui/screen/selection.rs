@@ -4,7 +4,7 @@
 use super::Screen;
 use crate::search::Hit;
 use crate::session::Session;
-use crate::session::log::LogEntry;
+use crate::session::recent_events::RecentEvent;
 use crate::session::transcript::Entry;
 use crate::ui::pane::Pane;
 
@@ -33,7 +33,7 @@ impl Screen {
     /// transcript entry (the transcript taking the focus from the panes without one).
     pub(crate) fn select_match(&mut self, view: &Session, hit: Hit) {
         if self.focus == Pane::Events {
-            self.events.select_seq(view.log(), hit.seq);
+            self.events.select_seq(view.recent_events(), hit.seq);
         } else {
             self.focus = Pane::Transcript;
         }
@@ -71,7 +71,7 @@ impl Screen {
     }
 
     /// The selected Events row, when that pane has the focus.
-    pub(crate) fn selected_event<'a>(&self, view: &'a Session) -> Option<&'a LogEntry> {
+    pub(crate) fn selected_event<'a>(&self, view: &'a Session) -> Option<&'a RecentEvent> {
         (self.focus == Pane::Events)
             .then(|| self.events.selected(view))
             .flatten()

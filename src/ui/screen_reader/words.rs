@@ -119,7 +119,7 @@ pub(crate) fn entry_words(kind: &EntryKind) -> Option<Vec<String>> {
             path, size_bytes, ..
         } => {
             let size = size_bytes
-                .map(|b| format!(", {}", crate::outputs::units::size(b)))
+                .map(|b| format!(", {}", crate::readable::units::size(b)))
                 .unwrap_or_default();
             one(format!("{} {}{size}", workspace::ARTIFACT, short(path)))
         }
@@ -162,7 +162,7 @@ fn todo_list(items: &[TodoItem]) -> Vec<String> {
 
 /// What changed in a todo list said before as `before`: the items whose status changed,
 /// with the count; the whole list again when its items are not the same ones.
-pub(crate) fn todo_changes(before: &[TodoItem], after: &[TodoItem]) -> Vec<String> {
+pub(crate) fn todo_updates(before: &[TodoItem], after: &[TodoItem]) -> Vec<String> {
     let same_items =
         before.len() == after.len() && before.iter().zip(after).all(|(b, a)| b.label == a.label);
     if !same_items {

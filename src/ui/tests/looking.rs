@@ -3,7 +3,7 @@
 //! the inspector, timestamps.
 
 use super::*;
-use crate::session::log::LogEntry;
+use crate::session::recent_events::RecentEvent;
 use crate::ui::overlays::inspector;
 
 fn msg(kind: &str, seq: u64, text: &str) -> Event {
@@ -148,7 +148,7 @@ fn events_rows_are_selected_and_the_inspector_shows_the_whole_event_sanitized() 
     render(&v, &mut ui, 100, 14);
     ui.select_by(&v, -1);
     ui.select_by(&v, -2);
-    let row: LogEntry = ui.selected_event(&v).unwrap().clone();
+    let row: RecentEvent = ui.selected_event(&v).unwrap().clone();
     assert_eq!(row.kind.as_str(), "file.changed");
     // As logged: an escape in the server's text, a credential in the arguments.
     let raw = json!({
@@ -175,7 +175,7 @@ fn events_rows_are_selected_and_the_inspector_shows_the_whole_event_sanitized() 
     let p = inspector::pager(&row, None, &Theme::no_color());
     ui.open_overlay(Box::new(p));
     let out = render(&v, &mut ui, 100, 20);
-    assert!(out.contains("not in the local log"), "{out}");
+    assert!(out.contains("not in the local event log"), "{out}");
 }
 
 #[test]

@@ -108,7 +108,12 @@ fn a_familys_words_read_alike_on_screen_spoken_exported_and_in_the_events_pane()
             .flatten()
             .collect();
         let export = exported(std::slice::from_ref(&event));
-        let summary: Vec<&str> = v.log().rows().iter().map(|r| r.summary.as_str()).collect();
+        let summary: Vec<&str> = v
+            .recent_events()
+            .rows()
+            .iter()
+            .map(|r| r.summary.as_str())
+            .collect();
         let mut check = |surface: &str, text: &str| {
             if !text.contains(phrase.as_str()) {
                 missing.push(format!("{kind}: {phrase:?} not in the {surface}: {text:?}"));

@@ -61,14 +61,14 @@ const ANSI: [(&str, Color, (u8, u8, u8)); 16] = [
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Wanted {
+enum ConfiguredColor {
     Named(Color),
     Hex(u8, u8, u8),
 }
 
 /// The colours asked for, by role.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct ColorOverrides(Vec<(usize, Wanted)>);
+pub(crate) struct ColorOverrides(Vec<(usize, ConfiguredColor)>);
 
 impl ColorOverrides {
     /// Reads `[theme.colors]`; what cannot be used is a warning and is passed over.
@@ -100,12 +100,12 @@ impl ColorOverrides {
     pub(crate) fn apply(&self, mut theme: Theme, depth: Depth, truecolor: bool) -> Theme {
         for &(at, wanted) in &self.0 {
             let color = match wanted {
-                Wanted::Named(c) => c,
-                Wanted::Hex(r, g, b) if truecolor => Color::Rgb(r, g, b),
-                Wanted::Hex(r, g, b) if depth == Depth::Indexed256 => {
+                ConfiguredColor::Named(c) => c,
+                ConfiguredColor::Hex(r, g, b) if truecolor => Color::Rgb(r, g, b),
+                ConfiguredColor::Hex(r, g, b) if depth == Depth::Indexed256 => {
                     Color::Indexed(nearest_256((r, g, b)))
                 }
-                Wanted::Hex(r, g, b) => nearest_16((r, g, b)),
+                ConfiguredColor::Hex(r, g, b) => nearest_16((r, g, b)),
             };
             let style = (ROLES[at].1)(&mut theme);
             *style = style.fg(color);
@@ -114,14 +114,14 @@ impl ColorOverrides {
     }
 }
 
-fn parse_color(value: &str) -> Option<Wanted> {
+fn parse_color(value: &str) -> Option<ConfiguredColor> {
     let value = value.trim().to_ascii_lowercase();
     if let Some(hex) = value.strip_prefix('#') {
         if hex.len() != 6 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
             return None;
         }
         let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok();
-        return Some(Wanted::Hex(byte(0)?, byte(2)?, byte(4)?));
+        return Some(ConfiguredColor::Hex(byte(0)?, byte(2)?, byte(4)?));
     }
     let name = value.replace(['_', ' '], "-");
     let name = match name.as_str() {
@@ -131,7 +131,7 @@ fn parse_color(value: &str) -> Option<Wanted> {
     };
     ANSI.iter()
         .find(|(n, _, _)| *n == name)
-        .map(|(_, c, _)| Wanted::Named(*c))
+        .map(|(_, c, _)| ConfiguredColor::Named(*c))
 }
 
 fn distance((r1, g1, b1): (u8, u8, u8), (r2, g2, b2): (u8, u8, u8)) -> u32 {

@@ -9,7 +9,7 @@ const DAY: i64 = 24 * HOUR;
 
 /// The relative label of a time `at` seen at `now` (Unix ms).
 pub(crate) fn relative(at: i64, now: i64) -> String {
-    crate::outputs::times::ago(at, now)
+    crate::readable::times::ago(at, now)
 }
 
 /// `HH:MM:SS`, or `YYYY-MM-DD HH:MM:SS` with `date` (UTC).

@@ -290,14 +290,17 @@ fn dropped_entries_are_announced_at_the_top() {
         top.contains(&format!("{dropped} earlier entries not kept in memory")),
         "{top}"
     );
-    assert!(top.contains("no local log of this session here"), "{top}");
-    v.set_logged_here(true);
+    assert!(
+        top.contains("no local event log of this session here"),
+        "{top}"
+    );
+    v.set_event_log_here(true);
     let top = render(&v, &mut ui, 100, 40);
     assert!(
         top.contains(&format!("{dropped} earlier entries not kept in memory")),
         "{top}"
     );
-    assert!(!top.contains("no local log"), "{top}");
+    assert!(!top.contains("no local event log"), "{top}");
 }
 
 #[test]

@@ -51,11 +51,11 @@ pub(crate) struct Resume {
     /// A persisted event arrived since the stream started.
     seen_persisted: bool,
     replay_if_dropped_before_first_event: bool,
-    /// See [`StreamOptions::decode_persisted`](super::StreamOptions::decode_persisted).
+    /// See [`StreamProfile`](super::StreamProfile)'s `decode_persisted`.
     decode_persisted: bool,
-    /// See [`StreamOptions::keep_data`](super::StreamOptions::keep_data).
+    /// See [`StreamProfile`](super::StreamProfile)'s `keep_data`.
     keep_data: bool,
-    /// See [`StreamOptions::read_created_at`](super::StreamOptions::read_created_at).
+    /// See [`StreamProfile`](super::StreamProfile)'s `read_created_at`.
     read_created_at: bool,
     /// Whether [`Resume::agreeing_head`] may spare the payload check (off only in tests,
     /// for the general path to compare with).
@@ -343,7 +343,8 @@ impl Resume {
         })
     }
 
-    /// [`Resume::on_frame`] of a borrowed frame: its data is copied only when handed over.
+    /// Decides about one borrowed frame (`on_frame`, in tests, takes an owned one): its data
+    /// is copied only when handed over.
     pub(crate) fn on_frame_ref(&mut self, frame: SseFrameRef<'_>) -> FrameAction {
         // Decoding anyway: the decoded envelope is the head, one parse per frame.
         let decoded = self.decode_persisted.then(|| Event::parse(&frame.data));

@@ -1,4 +1,4 @@
-//! Frames read a chunk at a time ([`StreamOptions::frame_runs`]): the persisted frames of a
+//! Frames read a chunk at a time ([`StreamProfile::frame_runs`]): the persisted frames of a
 //! chunk that are in the server's usual shape are found by a scan of the chunk and handed
 //! over together, as the chunk and each frame's seq, `created_at` and data range
 //! ([`FrameRun`]), instead of an update per frame.
@@ -8,7 +8,7 @@
 //! to report; anything else (and whatever follows it up to the next frame's start) is left
 //! to the general path, so the two take turns within a chunk.
 //!
-//! [`StreamOptions::frame_runs`]: super::StreamOptions::frame_runs
+//! [`StreamProfile::frame_runs`]: super::StreamProfile::frame_runs
 
 use super::resume::{NOT_DECODED, Resume};
 use super::{QueueSlot, StreamFrame, decode_persisted};

@@ -29,14 +29,14 @@ enum Open {
 }
 
 /// When each `open` happened and which cursor it carried.
-type RequestLog = Arc<Mutex<Vec<(Instant, Option<u64>)>>>;
+type OpenRecord = Arc<Mutex<Vec<(Instant, Option<u64>)>>>;
 
-/// Plays one scripted answer per `open`, logging when and with which cursor it was called.
+/// Plays one scripted answer per `open`, recording when and with which cursor it was called.
 /// When the script runs out it answers 404, which ends the task.
 #[derive(Clone)]
 struct Scripted {
     script: Arc<Mutex<VecDeque<Open>>>,
-    requests: RequestLog,
+    requests: OpenRecord,
 }
 
 impl Scripted {

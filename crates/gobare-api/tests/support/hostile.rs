@@ -1,4 +1,4 @@
-//! A programmable stream server for hostile tests: every request is logged (when, path,
+//! A programmable stream server for hostile tests: every request is recorded (when, path,
 //! `Last-Event-ID`) and answered by the test's own function of the request number. Real
 //! HTTP on 127.0.0.1:0, so the client's reqwest transport is what is under test.
 
@@ -23,7 +23,7 @@ type Answer = dyn Fn(usize, &Request) -> Response + Send + Sync;
 
 struct Shared {
     answer: Box<Answer>,
-    log: Mutex<Vec<Request>>,
+    requests: Mutex<Vec<Request>>,
 }
 
 /// A running hostile server.
@@ -39,7 +39,7 @@ impl HostileServer {
     ) -> HostileServer {
         let shared = Arc::new(Shared {
             answer: Box::new(answer),
-            log: Mutex::default(),
+            requests: Mutex::default(),
         });
         let app = Router::new().fallback(respond).with_state(shared.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -52,7 +52,7 @@ impl HostileServer {
     }
 
     pub(crate) fn requests(&self) -> Vec<Request> {
-        self.shared.log.lock().unwrap().clone()
+        self.shared.requests.lock().unwrap().clone()
     }
 
     /// The `Last-Event-ID` of each request, parsed.
@@ -73,9 +73,9 @@ async fn respond(State(shared): State<Arc<Shared>>, uri: Uri, headers: HeaderMap
             .map(|v| v.to_str().unwrap_or("<binary>").to_string()),
     };
     let n = {
-        let mut log = shared.log.lock().unwrap();
-        log.push(request.clone());
-        log.len() - 1
+        let mut requests = shared.requests.lock().unwrap();
+        requests.push(request.clone());
+        requests.len() - 1
     };
     (shared.answer)(n, &request)
 }

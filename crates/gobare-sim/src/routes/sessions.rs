@@ -394,7 +394,7 @@ pub(crate) async fn patch(
     rec.updated_at = gobare_api::clock::unix_ms();
     let session = rec.to_session(true);
     drop(db);
-    crate::lock::lock(&state.patches).push(crate::patch_log::AcceptedPatch {
+    crate::lock::lock(&state.patches).push(crate::accepted_patches::AcceptedPatch {
         session_id: id,
         key: headers
             .get("idempotency-key")

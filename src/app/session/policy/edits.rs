@@ -5,7 +5,7 @@
 //! person's action, like every policy write.
 
 use super::super::SessionFront;
-use super::super::outputs_msg::OutputsMsg;
+use super::super::overlay_msg::OverlayMsg;
 use crate::session::Severity;
 use crate::sessions::labels;
 use crate::sessions::policy::PolicyChange;
@@ -58,7 +58,7 @@ impl SessionFront {
             .open_overlay(Box::new(ModelPicker::loading(model, credential)));
         let client = self.client.clone();
         self.spawn_for_overlay(async move {
-            OutputsMsg::CredentialsRead(
+            OverlayMsg::CredentialsRead(
                 client
                     .list_model_credentials()
                     .await

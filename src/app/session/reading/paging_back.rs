@@ -1,5 +1,5 @@
 //! Paging back through what the transcript's budget dropped: once the user has scrolled to
-//! the oldest entry kept, the page before it is read from the local log on a blocking
+//! the oldest entry kept, the page before it is read from the local event log on a blocking
 //! thread (read-only: the writer keeps appending) and put back in front; back at the
 //! bottom, the budget holds again.
 
@@ -23,7 +23,7 @@ impl SessionFront {
             self.read_back_before = None;
             return;
         }
-        if !self.session.history_logged_here()
+        if !self.session.has_event_log_here()
             || self.session.transcript().dropped() == 0
             || !transcript.shows_oldest_kept(&self.session)
         {
@@ -46,7 +46,7 @@ impl SessionFront {
             crate::app::shared::jobs::Job::PagingBack,
             move || {
                 let page = match event_log::read(&files) {
-                    Ok(log) => earlier_entries(log.records(), before, PAGE_BYTES),
+                    Ok(loaded) => earlier_entries(loaded.records(), before, PAGE_BYTES),
                     Err(e) => {
                         tracing::warn!("cannot read the event log back: {e}");
                         Transcript::with_budget(0)

@@ -34,11 +34,11 @@ impl SessionFront {
                 Err(_) => break,
             }
         }
-        self.hand_off_log();
+        self.hand_off_event_log();
         self.take_model_fetches();
     }
 
-    /// Applies one update (the local log's replay comes this way too).
+    /// Applies one update (the local event log's replay comes this way too).
     pub(crate) fn on_stream(&mut self, mut update: StreamUpdate, now: Instant) {
         match update {
             // Applied where it lies: a frame is hundreds of bytes, moved out it is copied.
@@ -71,7 +71,7 @@ impl SessionFront {
     fn on_frame(&mut self, frame: &mut StreamFrame, now: Instant) {
         frame.decode_in_place();
         self.stats.events += 1;
-        self.log_frame(frame);
+        self.append_to_event_log(frame);
         match &frame.event {
             Ok(event) => {
                 self.act_on_event(event);
@@ -223,7 +223,7 @@ impl SessionFront {
                 hits,
                 done,
             } => self.on_search_hits(generation, hits, done),
-            AppMsg::Outputs(msg) => self.on_outputs(msg),
+            AppMsg::Overlay(msg) => self.on_overlay_msg(msg),
             AppMsg::Health(result) => self.on_health(*result),
         }
         self.take_model_fetches();

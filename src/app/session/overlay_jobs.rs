@@ -1,14 +1,15 @@
 //! The artifacts (`a`) and workspace files (`f`) overlays from the app's side: opening them,
 //! and carrying out what they ask (list, open, save) off the loop. Every job reports back
-//! as one [`OutputsMsg`]; saves go through `outputs::save`, as the CLI's do.
+//! as one [`OverlayMsg`]; saves go through `downloads::save`, as the CLI's do.
 
 use super::SessionFront;
 use super::msg::AppMsg;
-pub(crate) use super::outputs_msg::OutputsMsg;
+pub(crate) use super::overlay_msg::OverlayMsg;
 use crate::app::shared::abort_on_drop::AbortOnDrop;
-use crate::outputs::beneath::Beneath;
-use crate::outputs::target::{self, Blocked};
-use crate::outputs::{self as out, save, save_dir, units};
+use crate::downloads::beneath::Beneath;
+use crate::downloads::target::{self, Blocked};
+use crate::downloads::{self, save, save_dir};
+use crate::readable::units;
 use crate::ui::overlays::OverlayAction;
 use crate::ui::overlays::artifact_list::ArtifactList;
 use crate::ui::overlays::changes_view::ChangesView;
@@ -39,7 +40,7 @@ fn shown(dir: &Path) -> String {
 impl SessionFront {
     /// Where this session's artifacts are saved.
     fn save_dir(&self) -> PathBuf {
-        save_dir::for_session(&self.outputs_root, &self.session_id)
+        save_dir::for_session(&self.downloads_root, &self.session_id)
     }
 
     /// `a`: the artifacts list, loading.
@@ -49,8 +50,8 @@ impl SessionFront {
             .open_overlay(Box::new(ArtifactList::loading(shown(&dir))));
         let (client, id) = (self.client.clone(), self.session_id.clone());
         self.spawn_for_overlay(async move {
-            let listed = out::list_all(&client, &id, None).await;
-            OutputsMsg::ArtifactsListed(listed.map_err(|e| e.summary()))
+            let listed = downloads::list_all(&client, &id, None).await;
+            OverlayMsg::ArtifactsListed(listed.map_err(|e| e.summary()))
         });
     }
 
@@ -68,14 +69,17 @@ impl SessionFront {
             } else {
                 client.list_files(&id, false).await
             };
-            OutputsMsg::FilesListed(tree.map_err(|e| e.summary()))
+            OverlayMsg::FilesListed(tree.map_err(|e| e.summary()))
         });
     }
 
-    fn spawn_outputs(&self, job: impl Future<Output = OutputsMsg> + Send + 'static) -> AbortHandle {
+    fn spawn_overlay_job(
+        &self,
+        job: impl Future<Output = OverlayMsg> + Send + 'static,
+    ) -> AbortHandle {
         let tx = self.msgs.clone();
-        crate::app::shared::jobs::spawn(crate::app::shared::jobs::Job::Outputs, async move {
-            let _ = tx.send(AppMsg::Outputs(job.await));
+        crate::app::shared::jobs::spawn(crate::app::shared::jobs::Job::Overlays, async move {
+            let _ = tx.send(AppMsg::Overlay(job.await));
         })
         .abort_handle()
     }
@@ -83,9 +87,9 @@ impl SessionFront {
     /// A job that fills the open overlay: it ends when the overlay closes.
     pub(crate) fn spawn_for_overlay(
         &mut self,
-        job: impl Future<Output = OutputsMsg> + Send + 'static,
+        job: impl Future<Output = OverlayMsg> + Send + 'static,
     ) {
-        let handle = self.spawn_outputs(job);
+        let handle = self.spawn_overlay_job(job);
         self.screen.tie_to_overlay(Box::new(AbortOnDrop(handle)));
     }
 
@@ -110,7 +114,7 @@ impl SessionFront {
                 let (client, id) = (self.client.clone(), self.session_id.clone());
                 self.spawn_for_overlay(async move {
                     let result = client.file_content(&id, &path).await;
-                    OutputsMsg::FileRead {
+                    OverlayMsg::FileRead {
                         path,
                         result: result.map_err(|e| e.summary()),
                     }
@@ -127,7 +131,7 @@ impl SessionFront {
         let (client, id) = (self.client.clone(), self.session_id.clone());
         self.spawn_for_overlay(async move {
             let result = read_head(&client, &id, &artifact.id).await;
-            OutputsMsg::ArtifactRead { artifact, result }
+            OverlayMsg::ArtifactRead { artifact, result }
         });
     }
 
@@ -138,7 +142,7 @@ impl SessionFront {
         let Some(list) = self.screen.overlay_as::<ArtifactList>() else {
             return;
         };
-        let planned = match out::plan(&artifacts) {
+        let planned = match downloads::plan(&artifacts) {
             Ok(planned) => planned,
             Err(refused) => return list.set_status(&refused.join("; ")),
         };
@@ -175,9 +179,9 @@ impl SessionFront {
             self.session_id.clone(),
             self.msgs.clone(),
         );
-        self.spawn_outputs(async move {
+        self.spawn_overlay_job(async move {
             let result = save_all(&client, &id, &dir, jobs, overwrite, &tx).await;
-            OutputsMsg::Saved(result)
+            OverlayMsg::Saved(result)
         });
     }
 
@@ -214,7 +218,7 @@ impl SessionFront {
             self.session_id.clone(),
             self.msgs.clone(),
         );
-        self.spawn_outputs(async move {
+        self.spawn_overlay_job(async move {
             let result = async {
                 std::fs::create_dir_all(&dir)
                     .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -231,15 +235,15 @@ impl SessionFront {
                 Ok(format!("saved {} ({})", path.display(), units::size(bytes)))
             }
             .await;
-            OutputsMsg::Saved(result)
+            OverlayMsg::Saved(result)
         });
     }
 
-    pub(crate) fn on_outputs(&mut self, msg: OutputsMsg) {
+    pub(crate) fn on_overlay_msg(&mut self, msg: OverlayMsg) {
         self.request_frame();
         let theme = self.theme.clone();
         match msg {
-            OutputsMsg::ArtifactsListed(result) => {
+            OverlayMsg::ArtifactsListed(result) => {
                 if let Some(list) = self.screen.overlay_as::<ArtifactList>() {
                     let cut = result.as_ref().ok().and_then(|listed| listed.cut);
                     list.listed(result.map(|listed| listed.items));
@@ -248,7 +252,7 @@ impl SessionFront {
                     }
                 }
             }
-            OutputsMsg::ArtifactRead { artifact, result } => {
+            OverlayMsg::ArtifactRead { artifact, result } => {
                 if let Some(list) = self.screen.overlay_as::<ArtifactList>() {
                     match result {
                         Ok((bytes, more)) => {
@@ -259,12 +263,12 @@ impl SessionFront {
                     }
                 }
             }
-            OutputsMsg::SaveProgress(progress) => {
+            OverlayMsg::SaveProgress(progress) => {
                 if let Some(list) = self.screen.overlay_as::<ArtifactList>() {
                     list.set_progress(progress);
                 }
             }
-            OutputsMsg::Saved(result) => {
+            OverlayMsg::Saved(result) => {
                 let line = match &result {
                     Ok(done) => done.clone(),
                     Err(why) => format!("not saved: {why}"),
@@ -274,7 +278,7 @@ impl SessionFront {
                     None => self.notice(Some(line)),
                 }
             }
-            OutputsMsg::ChangesRead { files, warning } => {
+            OverlayMsg::ChangesRead { files, warning } => {
                 if let Some(view) = self.screen.overlay_as::<ChangesView>() {
                     view.loaded(files);
                     if let Some(warning) = warning {
@@ -282,13 +286,13 @@ impl SessionFront {
                     }
                 }
             }
-            OutputsMsg::FilesListed(result) => {
+            OverlayMsg::FilesListed(result) => {
                 if let Some(browser) = self.screen.overlay_as::<FileBrowser>() {
                     browser.listed(result, gobare_api::clock::unix_ms());
                 }
             }
-            OutputsMsg::CredentialsRead(result) => self.on_credentials_read(result),
-            OutputsMsg::FileRead { path, result } => {
+            OverlayMsg::CredentialsRead(result) => self.on_credentials_read(result),
+            OverlayMsg::FileRead { path, result } => {
                 if let Some(browser) = self.screen.overlay_as::<FileBrowser>() {
                     match result {
                         Ok(content) => browser.show(file_pager(&path, &content, &theme)),
@@ -390,7 +394,7 @@ async fn save_one(
         if now - drawn >= PROGRESS_EVERY {
             drawn = now;
             let progress = SaveProgress::new(label, done, total, now - started);
-            let _ = tx.send(AppMsg::Outputs(OutputsMsg::SaveProgress(progress)));
+            let _ = tx.send(AppMsg::Overlay(OverlayMsg::SaveProgress(progress)));
         }
     };
     // The app ends saves by quitting: the task is dropped and the temporary file with it.

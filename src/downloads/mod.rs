@@ -1,13 +1,11 @@
 //! Saving what a session produced (artifacts, a turn's archive) to the local disk: which
-//! artifacts to save where, safely, and how sizes and times read. The `artifacts` command
+//! artifacts to save where, and safely. The `artifacts` command
 //! and the app's artifact list both save through it.
 
 pub(crate) mod beneath;
 pub(crate) mod save;
 pub(crate) mod save_dir;
 pub(crate) mod target;
-pub(crate) mod times;
-pub(crate) mod units;
 
 use gobare_api::client::{ApiClient, Order, Page};
 use gobare_api::error::ApiError;

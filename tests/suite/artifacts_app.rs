@@ -357,7 +357,7 @@ fn the_config_file_chooses_where_saves_go() {
     std::fs::create_dir_all(&config).unwrap();
     std::fs::write(
         config.join("config.toml"),
-        format!("[outputs]\ndir = \"{}\"\n", chosen.display()),
+        format!("[downloads]\ndir = \"{}\"\n", chosen.display()),
     )
     .unwrap();
     let downloads = home.path().join("Downloads");

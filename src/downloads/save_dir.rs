@@ -1,4 +1,4 @@
-//! Where the app saves a session's artifacts: `[outputs] dir` from the config file, else the
+//! Where the app saves a session's artifacts: `[downloads] dir` from the config file, else the
 //! user's download directory, else the current directory; always a full path, so the notice
 //! that says where a file went can be followed.
 

@@ -1,13 +1,13 @@
 //! Writing the local event log off the loop: the app collects records as they arrive
-//! ([`LogAppender::append`]: the envelope's bytes, shared with the chunk they came in, no
+//! ([`EventLogAppender::append`]: the envelope's bytes, shared with the chunk they came in, no
 //! copy), hands them over when a batch of stream updates is done
-//! ([`LogAppender::hand_off`]), and a thread of its own frames (checksum and copy), writes,
+//! ([`EventLogAppender::hand_off`]), and a thread of its own frames (checksum and copy), writes,
 //! syncs and rotates.
-//! [`LogAppender::durable_seq`] is the last seq known to be on disk: the stored cursor is
+//! [`EventLogAppender::durable_seq`] is the last seq known to be on disk: the stored cursor is
 //! never ahead of it, so a crash loses at most an unwritten tail, which the stream
 //! re-fetches.
 
-use super::event_log::{self, LogFiles, MAX_RECORD, Recovered};
+use super::event_log::{self, EventLogFiles, MAX_RECORD, Recovered};
 use bytes::Bytes;
 use std::fs::File;
 use std::io::{self, Write};
@@ -18,7 +18,7 @@ use std::thread::JoinHandle;
 
 /// The app's end of the log: the records of the batch so far and the writer thread.
 #[derive(Debug)]
-pub struct LogAppender {
+pub struct EventLogAppender {
     /// (seq, envelope JSON), oldest first.
     pending: Vec<(u64, Bytes)>,
     /// The last seq appended (handed over or not).
@@ -40,10 +40,10 @@ struct Chunk {
     last_seq: u64,
 }
 
-impl LogAppender {
+impl EventLogAppender {
     /// Starts writing after what [`event_log::recover`] kept. The log holds at most about
     /// `max_bytes` (two segments of half of it each).
-    pub fn start(files: LogFiles, recovered: &Recovered, max_bytes: u64) -> io::Result<Self> {
+    pub fn start(files: EventLogFiles, recovered: &Recovered, max_bytes: u64) -> io::Result<Self> {
         let file = event_log::open_for_append(&files.current, recovered.current_len)?;
         let durable = Arc::new(AtomicU64::new(recovered.last_seq.map_or(0, |s| s + 1)));
         let (tx, rx) = mpsc::channel();
@@ -59,7 +59,7 @@ impl LogAppender {
         let thread = std::thread::Builder::new()
             .name("event-log".into())
             .spawn(move || state.run(rx))?;
-        Ok(LogAppender {
+        Ok(EventLogAppender {
             pending: Vec::new(),
             last_seq: recovered.last_seq,
             writer: Some(Writer { tx, thread }),
@@ -98,7 +98,7 @@ impl LogAppender {
         let next = Vec::with_capacity(self.pending.len());
         let records = std::mem::replace(&mut self.pending, next);
         if writer.tx.send(Chunk { records, last_seq }).is_err() {
-            tracing::warn!("the event log writer stopped; events are no longer logged");
+            tracing::warn!("the event log writer stopped; events are no longer appended");
             self.writer = None;
         }
     }
@@ -118,7 +118,7 @@ impl LogAppender {
     }
 }
 
-impl Drop for LogAppender {
+impl Drop for EventLogAppender {
     fn drop(&mut self) {
         self.close();
     }
@@ -129,7 +129,7 @@ impl Drop for LogAppender {
 const MAX_KEPT_FRAMED: usize = 4 << 20;
 
 struct WriterState {
-    files: LogFiles,
+    files: EventLogFiles,
     file: File,
     len: u64,
     segment_limit: u64,
@@ -153,7 +153,7 @@ impl WriterState {
             if let Err(e) = result.and_then(|()| self.file.sync_data()) {
                 // The durable seq stays where it was: the cursor does not pass it, and the
                 // next start re-fetches from there.
-                tracing::warn!("cannot write the event log, no longer logging: {e}");
+                tracing::warn!("cannot write the event log, no longer appending: {e}");
                 return;
             }
             self.durable.store(last_seq + 1, Ordering::Release);

@@ -1,6 +1,6 @@
 //! The bounded ring of raw events shown by the Events pane. Summaries are computed once,
 //! on insert, so drawing never re-reads payloads; once the ring is full each new row
-//! reuses the text buffer of the row it evicts, so logging allocates nothing (a replay of
+//! reuses the text buffer of the row it evicts, so recording allocates nothing (a replay of
 //! 50,000 events writes 50,000 summaries and keeps 5,000).
 
 use super::text::{clip, push_clip, push_compact_json, push_first_line, push_short_args};
@@ -10,13 +10,13 @@ use std::collections::VecDeque;
 use std::fmt::Write as _;
 
 /// How many raw events the Events pane keeps.
-pub(crate) const LOG_CAPACITY: usize = 5_000;
+pub(crate) const RECENT_EVENTS_CAPACITY: usize = 5_000;
 const SUMMARY_MAX: usize = 160;
 
-/// One row of the Events pane. `index` counts every event ever logged (stable across the
+/// One row of the Events pane. `index` counts every event ever recorded (stable across the
 /// ring dropping old rows), so a scrolled view can stay anchored.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct LogEntry {
+pub(crate) struct RecentEvent {
     pub(crate) index: u64,
     pub(crate) seq: Option<u64>,
     pub(crate) created_at: Option<i64>,
@@ -48,7 +48,7 @@ impl EventKindName {
     }
 }
 
-impl LogEntry {
+impl RecentEvent {
     /// `agent.text` / `agent.thinking`: the deltas the pane can hide.
     pub(crate) fn is_delta(&self) -> bool {
         matches!(self.kind.as_str(), "agent.text" | "agent.thinking")
@@ -56,21 +56,21 @@ impl LogEntry {
 }
 
 #[derive(Debug, Clone, Default)]
-pub(crate) struct EventLog {
-    rows: VecDeque<LogEntry>,
+pub(crate) struct RecentEvents {
+    rows: VecDeque<RecentEvent>,
     next_index: u64,
 }
 
-impl EventLog {
+impl RecentEvents {
     pub(crate) fn push(&mut self, ev: &Event) {
         let mut text = match self.rows.len() {
-            LOG_CAPACITY => self.rows.pop_front().map(|row| row.summary),
+            RECENT_EVENTS_CAPACITY => self.rows.pop_front().map(|row| row.summary),
             _ => None,
         }
         .unwrap_or_default();
         text.clear();
         write_summary(&mut text, &ev.payload);
-        self.rows.push_back(LogEntry {
+        self.rows.push_back(RecentEvent {
             index: self.next_index,
             seq: ev.seq,
             created_at: ev.created_at,
@@ -86,7 +86,7 @@ impl EventLog {
         self.next_index += 1;
     }
 
-    pub(crate) fn rows(&self) -> &VecDeque<LogEntry> {
+    pub(crate) fn rows(&self) -> &VecDeque<RecentEvent> {
         &self.rows
     }
 
@@ -217,23 +217,23 @@ mod tests {
 
     #[test]
     fn the_ring_keeps_only_the_newest_rows_and_counts_all() {
-        let mut log = EventLog::default();
-        for i in 0..(LOG_CAPACITY as u64 + 10) {
-            log.push(&ev("x.y", Some(i)));
+        let mut recent = RecentEvents::default();
+        for i in 0..(RECENT_EVENTS_CAPACITY as u64 + 10) {
+            recent.push(&ev("x.y", Some(i)));
         }
-        assert_eq!(log.rows().len(), LOG_CAPACITY);
-        assert_eq!(log.total(), LOG_CAPACITY as u64 + 10);
-        assert_eq!(log.rows().front().unwrap().seq, Some(10));
-        assert_eq!(log.rows().back().unwrap().summary, r#"{"a":1}"#);
+        assert_eq!(recent.rows().len(), RECENT_EVENTS_CAPACITY);
+        assert_eq!(recent.total(), RECENT_EVENTS_CAPACITY as u64 + 10);
+        assert_eq!(recent.rows().front().unwrap().seq, Some(10));
+        assert_eq!(recent.rows().back().unwrap().summary, r#"{"a":1}"#);
     }
 
     #[test]
     fn known_kinds_use_no_heap_name() {
-        let mut log = EventLog::default();
-        log.push(&ev("agent.text", None));
-        log.push(&ev("brand.new", Some(1)));
-        assert_eq!(log.rows()[0].kind, EventKindName::Known("agent.text"));
-        assert!(log.rows()[0].is_delta());
-        assert_eq!(log.rows()[1].kind.as_str(), "brand.new");
+        let mut recent = RecentEvents::default();
+        recent.push(&ev("agent.text", None));
+        recent.push(&ev("brand.new", Some(1)));
+        assert_eq!(recent.rows()[0].kind, EventKindName::Known("agent.text"));
+        assert!(recent.rows()[0].is_delta());
+        assert_eq!(recent.rows()[1].kind.as_str(), "brand.new");
     }
 }

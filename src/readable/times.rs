@@ -86,7 +86,7 @@ pub(crate) fn age_parts(elapsed_ms: i64) -> (i64, &'static str) {
 }
 
 /// How long until an age of `elapsed_ms` is shown differently ("now" → "1m" → "2m" … "1h").
-pub(crate) fn age_changes_in(elapsed_ms: i64) -> i64 {
+pub(crate) fn age_redraw_in(elapsed_ms: i64) -> i64 {
     let unit = match elapsed_ms.max(0) / 1000 {
         s if s < 3600 => 60_000,
         s if s < 86_400 => 3_600_000,

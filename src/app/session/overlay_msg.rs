@@ -1,4 +1,5 @@
-//! What the artifacts and workspace-files jobs (`app::outputs`) report back to the loop.
+//! What the artifacts and workspace-files jobs (`app::session::overlay_jobs`) report back to
+//! the loop.
 
 use crate::ui::overlays::changes_view::ViewFile;
 use crate::ui::overlays::save_progress::SaveProgress;
@@ -8,7 +9,7 @@ use gobare_api::paging::Listed;
 
 /// What an outputs job brought back.
 #[derive(Debug)]
-pub(crate) enum OutputsMsg {
+pub(crate) enum OverlayMsg {
     ArtifactsListed(Result<Listed<Artifact>, String>),
     /// The first bytes of an artifact (`true`: there were more).
     ArtifactRead {

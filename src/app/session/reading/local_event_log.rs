@@ -3,16 +3,16 @@
 //! `session::tail_replay`), appending each persisted frame as it arrives, and handing the
 //! buffer to the writer thread once a batch is applied.
 //!
-//! The stored cursor is never ahead of what the log has on disk ([`SessionFront::log_cursor`]), so
-//! whichever of the two a crash leaves behind, the stream resumes at or before the log's
-//! end and the log receives no gap.
+//! The stored cursor is never ahead of what the event log has on disk
+//! ([`SessionFront::cursor_to_store`]), so whichever of the two a crash leaves behind, the
+//! stream resumes at or before the event log's end and the event log receives no gap.
 
 use std::time::Instant;
 
 use crate::app::session::SessionFront;
 use crate::session::tail_replay::{Step, TailReplay};
 use crate::store::event_log;
-use crate::store::log_writer::LogAppender;
+use crate::store::event_log_writer::EventLogAppender;
 use gobare_api::model::{DecodeError, Event};
 use gobare_api::stream::{QueueSlot, StreamFrame, StreamUpdate};
 
@@ -20,7 +20,7 @@ impl SessionFront {
     /// Opens this session's log and replays it. Returns whether a log is kept (when not —
     /// no state directory, or it cannot be written — the app works as before, from the
     /// stream alone).
-    pub(crate) fn open_local_log(&mut self) -> bool {
+    pub(crate) fn open_event_log(&mut self) -> bool {
         let Some(store) = self.store.clone() else {
             return false;
         };
@@ -38,7 +38,7 @@ impl SessionFront {
                 return false;
             }
         };
-        let plan = self.replay_log(&loaded);
+        let plan = self.replay_event_log(&loaded);
         let recovered = loaded.recovered.clone();
         if recovered.cut_bytes > 0 {
             tracing::warn!(
@@ -56,7 +56,7 @@ impl SessionFront {
             // A long replay leaves freed heap behind, as one from the stream does.
             crate::app::shared::heap::release_freed_memory();
         }
-        match LogAppender::start(files, &recovered, self.event_log_max_bytes) {
+        match EventLogAppender::start(files, &recovered, self.event_log_max_bytes) {
             Ok(appender) => {
                 self.event_log = Some(appender);
                 true
@@ -70,7 +70,7 @@ impl SessionFront {
 
     /// Replays the log from its tail. Returns the plan: the records before its window are
     /// left to [`SessionFront::index_before_window`].
-    fn replay_log(&mut self, loaded: &event_log::Loaded) -> TailReplay {
+    fn replay_event_log(&mut self, loaded: &event_log::Loaded) -> TailReplay {
         let records: Vec<(u64, &[u8])> = loaded.records().collect();
         let plan = TailReplay::plan(&records);
         let now = Instant::now();
@@ -92,14 +92,19 @@ impl SessionFront {
                     self.act_on_event(&event);
                     self.session.apply_before_window(&event);
                 }
-                (_, event) => self.replay_logged(seq, event, now),
+                (_, event) => self.replay_event_log_record(seq, event, now),
             }
         }
         plan
     }
 
     /// One logged envelope, applied as the stream would have delivered it.
-    fn replay_logged(&mut self, seq: u64, event: Result<Event, DecodeError>, now: Instant) {
+    fn replay_event_log_record(
+        &mut self,
+        seq: u64,
+        event: Result<Event, DecodeError>,
+        now: Instant,
+    ) {
         let created_at = event.as_ref().ok().and_then(|e| e.created_at);
         let frame = StreamFrame {
             id: Some(seq),
@@ -114,43 +119,43 @@ impl SessionFront {
     /// Keeps a persisted frame received from the stream (a replayed one is refused by seq).
     /// Its bytes are handed to the log as they are (shared with their chunk, no copy), so
     /// `frame.data` is left empty when it is logged.
-    pub(crate) fn log_frame(&mut self, frame: &mut StreamFrame) {
-        if let (Some(log), Some(seq), Ok(_)) = (&mut self.event_log, frame.id, &frame.event)
+    pub(crate) fn append_to_event_log(&mut self, frame: &mut StreamFrame) {
+        if let (Some(appender), Some(seq), Ok(_)) = (&mut self.event_log, frame.id, &frame.event)
             && !frame.data.is_empty()
         {
-            log.append(seq, std::mem::take(&mut frame.data).into_bytes());
+            appender.append(seq, std::mem::take(&mut frame.data).into_bytes());
         }
     }
 
     /// A batch is applied: what it logged goes to the writer thread.
-    pub(crate) fn hand_off_log(&mut self) {
-        if let Some(log) = &mut self.event_log {
-            log.hand_off();
+    pub(crate) fn hand_off_event_log(&mut self) {
+        if let Some(appender) = &mut self.event_log {
+            appender.hand_off();
         }
     }
 
     /// At quit: everything logged is on disk before the cursor is written.
-    pub(crate) fn close_local_log(&mut self) {
-        if let Some(log) = &mut self.event_log {
-            log.close();
+    pub(crate) fn close_event_log(&mut self) {
+        if let Some(appender) = &mut self.event_log {
+            appender.close();
         }
     }
 
     /// The cursor to store: the last event applied, but never past what the log holds on
     /// disk (a crash then re-fetches the unwritten tail instead of losing it).
-    pub(crate) fn log_cursor(&self) -> Option<u64> {
+    pub(crate) fn cursor_to_store(&self) -> Option<u64> {
         let applied = self.session.last_seq();
         match &self.event_log {
-            Some(log) => applied.min(log.durable_seq()),
+            Some(appender) => applied.min(appender.durable_seq()),
             None => applied,
         }
     }
 
     /// Where the stream resumes when a log is kept: after its last event, or the whole
     /// history (from 0) when it is empty.
-    pub(crate) fn log_resume_point(&self) -> Option<u64> {
+    pub(crate) fn event_log_resume_point(&self) -> Option<u64> {
         self.event_log
             .as_ref()
-            .map(|log| log.last_seq().unwrap_or(0))
+            .map(|appender| appender.last_seq().unwrap_or(0))
     }
 }

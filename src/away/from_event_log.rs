@@ -1,13 +1,13 @@
-//! A session's digest from its local log on disk: the records after the window's start fed
+//! A session's digest from its local event log on disk: the records after the window's start fed
 //! to a [`DigestBuilder`], read as they are (never repaired: the app may be appending).
 
 use super::builder::{DigestBuilder, Window};
-use crate::store::event_log::{self, LogFiles};
+use crate::store::event_log::{self, EventLogFiles};
 
 /// The log's records fed to a new builder for session `session_id` (see
 /// [`DigestBuilder::new`]). A log that does not exist is an empty one.
-pub fn digest_builder_from_log(
-    files: &LogFiles,
+pub fn digest_builder_from_event_log(
+    files: &EventLogFiles,
     session_id: &str,
     window: Window,
     since_ms: i64,
