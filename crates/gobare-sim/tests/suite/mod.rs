@@ -13,6 +13,7 @@ mod replies;
 mod retention;
 mod scopes;
 mod seed_client;
+mod seed_run_session;
 mod shapes;
 mod store;
 mod stream;
