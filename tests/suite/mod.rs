@@ -14,6 +14,7 @@ mod cli_help;
 mod cli_sessions;
 mod cli_tail;
 mod client_secrets;
+mod demo_private;
 mod diff_apply;
 mod diff_hostile;
 mod endless_lists;
