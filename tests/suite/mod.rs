@@ -36,6 +36,7 @@ mod hostile_render;
 mod inbox_e2e;
 mod inbox_note;
 mod keys_trust;
+mod late_replay;
 mod layout;
 mod looking_back;
 mod malformed_frames;
