@@ -11,6 +11,9 @@ use std::path::Path;
 /// The mode of every state directory.
 const PRIVATE: u32 = 0o700;
 
+/// The mode of every state file [`open`] creates, or finds looser.
+const PRIVATE_FILE: u32 = 0o600;
+
 /// What to do with a directory found on disk.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum DirVerdict {
@@ -150,16 +153,25 @@ pub(crate) fn remove_links(dir: &Path) -> io::Result<usize> {
 
 /// Opens the regular file at `path` with `options`, never through a symbolic link (the
 /// last component; the directories above are [`private_dir`]s) and never blocking on a
-/// FIFO or device planted there.
+/// FIFO or device planted there. A file it creates is 0600 whatever the umask, and one of
+/// the user's found open to others is tightened to 0600.
 pub(crate) fn open(path: &Path, options: &mut OpenOptions) -> io::Result<File> {
     let file = options
+        .mode(PRIVATE_FILE)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
         .open(path)?;
-    if !file.metadata()?.is_file() {
+    let meta = file.metadata()?;
+    if !meta.is_file() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!("{} is not a regular file", path.display()),
         ));
+    }
+    if meta.mode() & 0o077 != 0
+        && meta.uid() == my_uid()
+        && let Err(e) = file.set_permissions(fs::Permissions::from_mode(PRIVATE_FILE))
+    {
+        tracing::warn!(file = %path.display(), "cannot make the state file private: {e}");
     }
     Ok(file)
 }

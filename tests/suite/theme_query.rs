@@ -1,16 +1,25 @@
 //! The `auto` theme asks the terminal for its background (OSC 11): a light answer picks the
-//! light theme, and no answer starts dark at once. The real binary in a pty whose terminal
-//! answers as xterm does, or not at all.
+//! light theme, and no answer starts dark at once; an answer that comes after the wait is
+//! never typed, in a session or in the fleet. The real binary in a pty whose terminal
+//! answers as xterm does, late, or not at all.
 
 use std::time::{Duration, Instant};
 
 use crate::support;
-use crate::support::app::{command, input_box};
+use crate::support::app::{COLS, ROWS, command, fleet_list_rows, input_box, status_line};
 use crate::support::live::wait_live;
-use crate::support::pty::Pty;
+use crate::support::pty::{Pty, keys};
 use gobare_sim::SimConfig;
 
 const TIMEOUT: Duration = Duration::from_secs(40);
+/// A terminal's late answers to the app's questions, in every form: OSC 11 ended by BEL
+/// (read as keys, Ctrl+G) and by ST, DA1, a cursor position report.
+const LATE_ANSWERS: &str = concat!(
+    "\x1b]11;rgb:ffff/ffff/ffff\x07",
+    "\x1b[?62;22c",
+    "\x1b]11;rgb:0000/2b2b/3636\x1b\\",
+    "\x1b[12;40R",
+);
 /// The themes' accents in the 256-colour cube.
 const DARK_ACCENT: vt100::Color = vt100::Color::Idx(81);
 const LIGHT_ACCENT: vt100::Color = vt100::Color::Idx(25);
@@ -96,12 +105,7 @@ fn answers_that_come_after_the_wait_are_never_typed() {
     // The wait is over: the first frame is drawn once the app gave up on the answer.
     wait_live(&pty, TIMEOUT);
     // Then the terminal answers, in every form, late; then a person types.
-    pty.send_keys(concat!(
-        "\x1b]11;rgb:ffff/ffff/ffff\x07",
-        "\x1b[?62;22c",
-        "\x1b]11;rgb:0000/2b2b/3636\x1b\\",
-        "\x1b[12;40R",
-    ));
+    pty.send_keys(LATE_ANSWERS);
     pty.send_keys("ok");
     pty.wait_for("the typed text", |s| input_box(s).contains("ok"), TIMEOUT);
     let typed = pty.with_screen(input_box);
@@ -109,4 +113,67 @@ fn answers_that_come_after_the_wait_are_never_typed() {
     assert!(!typed.contains("11;"), "{typed:?}");
     assert!(!pty.screen_text().contains("rgb:"));
     assert!(!mark.exists(), "the answer's BEL opened the editor");
+}
+
+fn selected_row(s: &vt100::Screen) -> String {
+    fleet_list_rows(s)
+        .into_iter()
+        .find(|r| r.starts_with('›'))
+        .unwrap_or_default()
+}
+
+/// The fleet read the answer's `r` as rename, typed the rest into the title, and the next
+/// Enter saved it. Here the answers come late, then a person moves down a row and opens it:
+/// no rename line, and nothing patched.
+#[test]
+fn in_the_fleet_late_answers_open_no_rename_and_enter_patches_no_title() {
+    let sim = support::sim::start(SimConfig::for_tests());
+    let titles = ["first idle", "second idle"];
+    for title in titles {
+        sim.sim.create_session(Some(title));
+    }
+    let home = tempfile::tempdir().unwrap();
+    let url = sim.sim.url().to_string();
+    let mut cmd = command(&["fleet"], &home, Some((&url, &sim.sim.token())));
+    cmd.env_remove("COLORFGBG");
+    let mut pty = Pty::spawn_with_background(cmd, COLS, ROWS, None);
+    // The wait is over: the list is drawn once the app gave up on the answer.
+    pty.wait_for(
+        "both sessions listed",
+        |s| {
+            let rows = fleet_list_rows(s);
+            rows.len() == 2 && titles.iter().all(|t| rows.iter().any(|r| r.contains(t)))
+        },
+        TIMEOUT,
+    );
+    let first = pty.with_screen(selected_row);
+    let other = *titles.iter().find(|t| !first.contains(*t)).unwrap();
+
+    pty.send_keys(LATE_ANSWERS);
+    pty.send_keys(keys::DOWN);
+    // The row moves when Down is a key of the list, not of a rename line.
+    pty.wait_for(
+        "Down moved the selection, or a rename line took it",
+        |s| selected_row(s).contains(other) || s.contents().contains("new title:"),
+        TIMEOUT,
+    );
+    assert!(
+        !pty.screen_text().contains("new title:"),
+        "an answer opened rename:\n{}",
+        pty.screen_text()
+    );
+
+    pty.send_keys(keys::ENTER);
+    pty.wait_for(
+        "the selected session open, or a title patched",
+        |s| status_line(s).contains(other) || !sim.sim.patches().is_empty(),
+        TIMEOUT,
+    );
+    assert_eq!(sim.sim.patches(), [], "a title was patched");
+    let requests = sim.sim.requests();
+    assert!(
+        !requests.iter().any(|r| r.starts_with("PATCH")),
+        "{requests:#?}"
+    );
+    assert!(!pty.screen_text().contains("new title:"));
 }

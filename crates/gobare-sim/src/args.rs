@@ -164,6 +164,9 @@ pub struct SimArgs {
     /// Fault: hold each stream request this many milliseconds before it starts following.
     #[arg(long, default_value_t = 0, value_name = "MS")]
     pub delay_stream_open_ms: u64,
+    /// Fault: open each stream at once, then hold its replay this many milliseconds.
+    #[arg(long, default_value_t = 0, value_name = "MS")]
+    pub delay_replay_ms: u64,
     /// Fault: write every frame on its own, a replay too (one HTTP chunk per event).
     #[arg(long)]
     pub write_each_frame: bool,
@@ -258,6 +261,7 @@ impl SimArgs {
                 refuse_org_stream: self.refuse_org_stream,
                 read_only_sessions: self.read_only_sessions,
                 delay_stream_open_ms: self.delay_stream_open_ms,
+                delay_replay_ms: self.delay_replay_ms,
                 write_each_frame: self.write_each_frame,
                 delay_session_writes_ms: 0,
                 hold_later_turn_pages: false,

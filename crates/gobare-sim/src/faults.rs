@@ -52,6 +52,11 @@ pub struct Faults {
     /// Hold every stream request this many milliseconds before it subscribes to the
     /// feed: a server slow to open streams (events in that time are not on the stream).
     pub delay_stream_open_ms: u64,
+    /// Hold every stream's replay (and everything after it) this many milliseconds once
+    /// the response has opened and its `retry:` line is written: a server that answers at
+    /// once and starts replaying late. Nothing is lost: the stream follows the feed from
+    /// its open.
+    pub delay_replay_ms: u64,
     /// Write every frame on its own, a replay too (one HTTP chunk per event), as a server
     /// that flushes after each event does; otherwise frames already waiting go out in
     /// 64 KiB writes.

@@ -259,6 +259,7 @@ impl Writer {
     ) -> Result<(), Closed> {
         let retry = format!("retry: {}\n\n", self.state.config.retry_ms);
         self.write_raw(retry).await?;
+        self.hold_replay().await?;
 
         let cap = self.state.config.replay_cap;
         let mut truncated = false;
@@ -345,6 +346,20 @@ impl Writer {
                     Err(broadcast::error::RecvError::Closed) => return Err(Closed),
                 },
             }
+        }
+    }
+
+    /// The `delay_replay_ms` fault: the response is open, the replay comes later (the
+    /// feed subscribed at the open keeps what is emitted meanwhile).
+    async fn hold_replay(&self) -> Result<(), Closed> {
+        let ms = self.state.faults().delay_replay_ms;
+        if ms == 0 {
+            return Ok(());
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_millis(ms)) => Ok(()),
+            _ = self.tx.closed() => Err(Closed),
+            _ = self.state.shutdown.cancelled() => Err(Closed),
         }
     }
 

@@ -296,6 +296,40 @@ async fn a_replay_comes_in_writes_of_many_frames() {
     );
 }
 
+/// `delay_replay_ms`: the stream answers and writes its `retry:` line at once, and its
+/// replay comes only after the delay, whole, with what was emitted meanwhile after it.
+#[tokio::test]
+async fn a_held_replay_comes_after_the_open_and_the_delay_with_nothing_lost() {
+    const DELAY: Duration = Duration::from_millis(400);
+    let api = Api::test().await;
+    let id = api.sim.create_session(None);
+    api.sim.seed_events(&id, 10);
+    api.sim.set_faults(Faults {
+        delay_replay_ms: DELAY.as_millis() as u64,
+        ..Faults::default()
+    });
+    let asked = tokio::time::Instant::now();
+    let mut sse = api.stream(&id, Some(0)).await;
+    let retry = sse.next(WAIT).await.expect("the retry line");
+    assert!(retry.retry.is_some(), "{retry:?}");
+    assert!(retry.id.is_none(), "the retry line came alone: {retry:?}");
+    // Emitted while the replay is held: it follows the replay.
+    api.sim.seed_events(&id, 1);
+    let last = api.sim.last_seq();
+    let first = sse.next(WAIT).await.expect("the replay's first frame");
+    assert!(
+        asked.elapsed() >= DELAY,
+        "the replay came {:?} after the request",
+        asked.elapsed()
+    );
+    let mut seqs = ids(&[first]);
+    while seqs.last() != Some(&last) {
+        let frame = sse.next(WAIT).await.expect("the replay's next frame");
+        seqs.extend(ids(&[frame]));
+    }
+    assert_eq!(seqs, (1..=last).collect::<Vec<u64>>());
+}
+
 #[tokio::test]
 async fn faults_drop_refuse_stall_chunk_and_crlf() {
     let api = Api::test().await;
