@@ -95,6 +95,26 @@ impl TurnFactsFeed {
         }
     }
 
+    /// The lists read already (a bench): their facts are taken by the first event that
+    /// asks, and none is read alone.
+    pub fn given(turns: Vec<Turn>, artifacts: Vec<Artifact>) -> TurnFactsFeed {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let _ = tx.send(Listing::Turns(
+            turns.into_iter().map(TurnFact::of).collect(),
+        ));
+        let _ = tx.send(Listing::TurnsEnded(Ok(None)));
+        let _ = tx.send(Listing::Artifacts(Ok(artifacts)));
+        TurnFactsFeed {
+            listings: Some(rx),
+            turns: Progress::Reading,
+            artifacts: Progress::Reading,
+            client: None,
+            read_lacking: FastSet::default(),
+            read_ended: FastSet::default(),
+            reader: None,
+        }
+    }
+
     /// Starts reading `session_id`'s turn and artifact lists, oldest first, both at once.
     pub(crate) fn read(client: &ApiClient, session_id: &str) -> TurnFactsFeed {
         let (tx, rx) = mpsc::unbounded_channel();

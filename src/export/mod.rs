@@ -27,7 +27,7 @@
 //!
 //! Public for the benches only: [`run::stream_options`] and [`run::write`] (the export
 //! without its session read and output file), with [`history::Ends`] and
-//! [`facts_feed::TurnFactsFeed`].
+//! [`facts_feed::TurnFactsFeed`] (`none`, or `given` the lists).
 
 mod agent_body;
 pub mod facts_feed;
