@@ -70,6 +70,18 @@ struct Writing<'a, W: Write> {
     facts_known: bool,
 }
 
+/// What an event needs known before it is written ([`MarkdownWriter::facts_wanted`]),
+/// borrowed from the writer and the event: asked of every event, it allocates nothing,
+/// where the owned [`Wanted`] in its place cost +0.7 % instructions per export with the
+/// turns' facts known (1.5–6 M of 477 M at 50,000 events, `benches/export.rs`; docs/perf.md).
+#[derive(Default)]
+struct Wants<'a> {
+    /// The open turn and the one the event names, where there are.
+    turns: [Option<&'a str>; 2],
+    ended: Option<&'a str>,
+    artifacts: bool,
+}
+
 /// What an approval asked for.
 struct Asked {
     name: String,
@@ -132,42 +144,52 @@ impl<W: Write> MarkdownWriter<W> {
     /// What the resources must say before `event` is written: the turns whose closing
     /// line it may write (the open one; the one a `turn.ended` names), and the artifact
     /// list for a closing line or an artifact's note.
-    #[inline]
     pub(crate) fn facts_wanted(&self, event: &Event) -> Wanted {
-        use EventPayload as P;
-        let open = || self.sections.open.as_ref().map(|o| &o.id);
-        match &event.payload {
-            P::TurnStarted(_) => Wanted {
-                turns: open().into_iter().cloned().collect(),
-                ended: None,
-                artifacts: open().is_some(),
-            },
-            P::TurnEnded(t) => Wanted {
-                // The open turn is most often the one ending: named once.
-                turns: open()
-                    .filter(|open| **open != t.turn_id)
-                    .into_iter()
-                    .chain([&t.turn_id])
-                    .cloned()
-                    .collect(),
-                ended: Some(t.turn_id.clone()),
-                artifacts: true,
-            },
-            P::ArtifactCreated(_) => Wanted {
-                artifacts: true,
-                ..Wanted::default()
-            },
-            _ => Wanted::default(),
+        let wants = self.wants(event);
+        Wanted {
+            turns: wants
+                .turns
+                .into_iter()
+                .flatten()
+                .map(str::to_string)
+                .collect(),
+            ended: wants.ended.map(str::to_string),
+            artifacts: wants.artifacts,
         }
     }
 
-    /// Whether `wanted` is known already, with no need to ask the feed: each turn it names
-    /// settled in the facts, the artifact list read where it is wanted (`artifacts_read`).
-    /// Stricter than the feed's own answer (a turn still working may do): most turns'
-    /// facts have come by the time their events are written.
-    pub(crate) fn knows(&self, wanted: &Wanted, artifacts_read: bool) -> bool {
-        let settled = |id: &String| self.facts.turn(id).is_some_and(|f| f.outcome.is_some());
-        (artifacts_read || !wanted.artifacts) && wanted.turns.iter().all(settled)
+    /// Whether what [`MarkdownWriter::facts_wanted`] names for `event` is known already,
+    /// with no need to ask: each turn it names settled in the facts, the artifact list
+    /// read where it is wanted (`artifacts_read`). Stricter than the feed's own answer
+    /// (a turn still working may do), and allocates nothing: most turns' facts have come
+    /// by the time their events are written.
+    pub(crate) fn knows_what_it_wants(&self, event: &Event, artifacts_read: bool) -> bool {
+        let wants = self.wants(event);
+        let settled = |id: &str| self.facts.turn(id).is_some_and(|f| f.outcome.is_some());
+        (artifacts_read || !wants.artifacts) && wants.turns.into_iter().flatten().all(settled)
+    }
+
+    /// [`MarkdownWriter::facts_wanted`], borrowed.
+    fn wants<'a>(&'a self, event: &'a Event) -> Wants<'a> {
+        use EventPayload as P;
+        let open = self.sections.open.as_ref().map(|o| o.id.as_str());
+        match &event.payload {
+            P::TurnStarted(_) => Wants {
+                turns: [open, None],
+                ended: None,
+                artifacts: open.is_some(),
+            },
+            P::TurnEnded(t) => Wants {
+                turns: [open, Some(&t.turn_id)],
+                ended: Some(&t.turn_id),
+                artifacts: true,
+            },
+            P::ArtifactCreated(_) => Wants {
+                artifacts: true,
+                ..Wants::default()
+            },
+            _ => Wants::default(),
+        }
     }
 
     /// What [`MarkdownWriter::finish`] needs known: the open turn's facts.

@@ -209,10 +209,11 @@ impl Writing<'_> {
     ) -> io::Result<()> {
         match event {
             Ok(event) => {
+                if md.knows_what_it_wants(event, self.feed.artifacts_read()) {
+                    return md.event(event);
+                }
                 let wanted = md.facts_wanted(event);
-                if md.knows(&wanted, self.feed.artifacts_read())
-                    || self.feed.fill_now(md.facts_mut(), &wanted, self.warn)
-                {
+                if wanted.is_empty() || self.feed.fill_now(md.facts_mut(), &wanted, self.warn) {
                     return md.event(event);
                 }
                 if MarkdownWriter::<W>::may_go_ahead_of_facts(event) && self.may_hold(md) {
@@ -385,7 +386,7 @@ mod tests {
                             });
                             let needed = !settled || (wanted.artifacts && !artifacts_read);
                             let case = (a, b, open, data, artifacts_read);
-                            if md.knows(&wanted, artifacts_read) {
+                            if md.knows_what_it_wants(&event, artifacts_read) {
                                 assert!(!needed, "{case:?}");
                             } else {
                                 asked += 1;
