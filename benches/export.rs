@@ -6,7 +6,10 @@
 //!   the queue), its frames dropped by the reader;
 //! * `stream_undecoded` — the same as both exports open it (frames in runs, not decoded,
 //!   the data kept: Markdown decodes each where it writes it);
-//! * `markdown`, `jsonl` — the whole export into `io::sink()`.
+//! * `markdown`, `jsonl` — the whole export into `io::sink()`, no turn's facts known (each
+//!   closing line says its outcome is unknown);
+//! * `markdown_facts_known` — the Markdown export given every turn's facts, as a session's
+//!   lists read beside its history give them: each closing line written with its outcome.
 //!
 //! The end-to-end figure (a real socket, the simulator, a file) is
 //! `perf_e2e::export_200k`. Run:
@@ -19,12 +22,14 @@ use bytes::Bytes;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use futures_util::future::BoxFuture;
 use futures_util::{StreamExt, stream};
+use gobare_api::model::Turn;
 use gobare_api::stream::transport::{ByteStream, OpenError, Transport};
 use gobare_api::stream::{StreamOptions, StreamUpdate, spawn_with_transport};
 use gobare_tui::export::facts_feed::TurnFactsFeed;
 use gobare_tui::export::history::Ends;
 use gobare_tui::export::run::{self, Format};
 use std::hint::black_box;
+use std::io::{Write, sink};
 use workload::Workload;
 
 const EVENTS: usize = 50_000;
@@ -88,32 +93,49 @@ async fn drain(options: StreamOptions, chunks: &[Bytes]) -> usize {
     frames
 }
 
-async fn export(format: Format, chunks: &[Bytes]) -> u64 {
+/// Every turn of the replay, settled as the turn list reads it.
+fn settled_turns(data: &[String]) -> Vec<Turn> {
+    let turns = data.iter().filter(|d| d.contains("\"turn.ended\"")).count();
+    (1..=turns as u64)
+        .map(|t| {
+            let turn = serde_json::json!({
+                "id": format!("turn_{t:016x}"), "status": "completed", "created_at": t * 1_000,
+                "started_at": t * 1_000, "completed_at": t * 1_000 + 42_000, "artifacts": "ready",
+            });
+            serde_json::from_value(turn).expect("a turn")
+        })
+        .collect()
+}
+
+async fn export<W: Write + Send + 'static>(
+    format: Format,
+    chunks: &[Bytes],
+    turns: Option<&[Turn]>,
+    out: W,
+) -> (u64, W) {
     let mut handle = spawn_with_transport(options(), Replay(chunks.to_vec()));
     let ends = Ends::for_session(None);
     let warn = |w: &str| panic!("warning: {w}");
+    let facts = match turns {
+        Some(turns) => TurnFactsFeed::given(turns.to_vec(), Vec::new()),
+        None => TurnFactsFeed::none(),
+    };
     let about = run::About {
         session_id: SESSION,
         title: Some("bench"),
-        facts: TurnFactsFeed::none(),
+        facts,
     };
-    let (read, _) = run::write(
-        &mut handle.updates,
-        ends,
-        format,
-        about,
-        std::io::sink(),
-        warn,
-    )
-    .await
-    .expect("export");
-    read.events
+    let (read, out) = run::write(&mut handle.updates, ends, format, about, out, warn)
+        .await
+        .expect("export");
+    (read.events, out)
 }
 
 fn bench(c: &mut Criterion) {
     let data = Workload::persisted(EVENTS);
     let bytes: usize = data.iter().map(String::len).sum();
     let chunks = replay_chunks(&data);
+    let turns = settled_turns(&data);
     println!(
         "workload: {EVENTS} persisted events, {bytes} bytes of JSON, {} chunks of 64 KiB",
         chunks.len()
@@ -123,10 +145,13 @@ fn bench(c: &mut Criterion) {
         .build()
         .expect("runtime");
     assert_eq!(rt.block_on(drain(decoding(), &chunks)), EVENTS);
-    assert_eq!(
-        rt.block_on(export(Format::Markdown, &chunks)),
-        EVENTS as u64
-    );
+    let unknown = "ended (its outcome could not be read)";
+    for (given, outcomes_known) in [(None, false), (Some(&turns[..]), true)] {
+        let (events, doc) = rt.block_on(export(Format::Markdown, &chunks, given, Vec::new()));
+        assert_eq!(events, EVENTS as u64);
+        let doc = String::from_utf8(doc).expect("UTF-8");
+        assert_eq!(!doc.contains(unknown), outcomes_known);
+    }
 
     let mut g = c.benchmark_group("export_50k");
     g.sample_size(10);
@@ -138,10 +163,13 @@ fn bench(c: &mut Criterion) {
         b.iter(|| rt.block_on(drain(options(), &chunks)))
     });
     g.bench_function("markdown", |b| {
-        b.iter(|| rt.block_on(export(Format::Markdown, &chunks)))
+        b.iter(|| rt.block_on(export(Format::Markdown, &chunks, None, sink())))
+    });
+    g.bench_function("markdown_facts_known", |b| {
+        b.iter(|| rt.block_on(export(Format::Markdown, &chunks, Some(&turns), sink())))
     });
     g.bench_function("jsonl", |b| {
-        b.iter(|| rt.block_on(export(Format::JsonLines, &chunks)))
+        b.iter(|| rt.block_on(export(Format::JsonLines, &chunks, None, sink())))
     });
     g.finish();
 }

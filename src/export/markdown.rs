@@ -71,7 +71,9 @@ struct Writing<'a, W: Write> {
 }
 
 /// What an event needs known before it is written ([`MarkdownWriter::facts_wanted`]),
-/// borrowed from the writer and the event.
+/// borrowed from the writer and the event: asked of every event, it allocates nothing,
+/// where the owned [`Wanted`] in its place cost +0.7 % instructions per export with the
+/// turns' facts known (1.5–6 M of 477 M at 50,000 events, `benches/export.rs`; docs/perf.md).
 #[derive(Default)]
 struct Wants<'a> {
     /// The open turn and the one the event names, where there are.

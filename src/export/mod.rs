@@ -22,12 +22,13 @@
 //! ```
 //!
 //! `markdown::MarkdownWriter` says what an event wants (`wants`, borrowed, on every
-//! event; `facts_wanted`, owned, only when something is missing), `markdown_thread` runs
+//! event; `facts_wanted`, owned, only when something is missing: two types, as one cost
+//! +0.7 % instructions, docs/perf.md), `markdown_thread` runs
 //! the steps, [`facts_feed::TurnFactsFeed`] reads, `held_output` holds.
 //!
 //! Public for the benches only: [`run::stream_options`] and [`run::write`] (the export
 //! without its session read and output file), with [`history::Ends`] and
-//! [`facts_feed::TurnFactsFeed`].
+//! [`facts_feed::TurnFactsFeed`] (`none`, or `given` the lists).
 
 mod agent_body;
 pub mod facts_feed;

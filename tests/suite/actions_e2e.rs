@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use crate::support::app::{attach, bottom, spawn, status_line};
 use crate::support::live::{attach_new, attach_new_sized, pinging_sim, wait_live};
-use crate::support::pty::keys;
 use crate::support::sim::Sim;
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions, Order, Page};
+use gobare_test_support::pty::keys;
 
 const TIMEOUT: Duration = Duration::from_secs(40);
 

@@ -10,13 +10,13 @@ use crate::support;
 use std::time::{Duration, Instant};
 
 use crate::support::app::{
-    COLS, ROWS, attach, bottom, command, input_box, spawn_sized, status_line,
+    COLS, ROWS, attach, bottom, input_box, launch, spawn_sized, status_line,
 };
 use crate::support::live::{attach_new, attach_new_sized, pinging_sim, wait_live};
 use crate::support::process;
-use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
 use gobare_sim::Faults;
+use gobare_test_support::pty::{Launch, Pty, keys};
 use tempfile::TempDir;
 
 const TIMEOUT: Duration = Duration::from_secs(30);
@@ -177,7 +177,7 @@ fn shift_tab_gives_the_panes_the_keys_and_q_there_asks_before_quitting() {
 #[test]
 fn demo_shows_a_local_agent_at_work_and_quits_cleanly() {
     let home = tempfile::tempdir().unwrap();
-    let mut pty = Pty::spawn(command(&["demo"], &home, None), COLS, ROWS);
+    let mut pty = launch(&["demo"], &home).spawn();
     pty.wait_for(
         "the demo's status bar",
         |s| status_line(s).contains("local demo") && status_line(s).contains("● live"),
@@ -242,7 +242,7 @@ fn demo_shows_a_local_agent_at_work_and_quits_cleanly() {
 
     // Run again, it reopens that session (no second one), its turn ended by the stop, and
     // the draft is where it was.
-    let mut pty = Pty::spawn(command(&["demo"], &home, None), COLS, ROWS);
+    let mut pty = launch(&["demo"], &home).spawn();
     pty.wait_for_text("Refactor the storage layer", TIMEOUT);
     pty.wait_for(
         "the draft kept",
@@ -465,16 +465,15 @@ fn a_hang_up_without_sighup_still_ends_the_app_without_spinning() {
     let sim = pinging_sim(10.0);
     let session = sim.sim.create_session(Some("no sighup"));
     let home = tempfile::tempdir().unwrap();
-    let url = sim.sim.url().to_string();
-    let token = sim.sim.token();
     // `exit $?` after the app keeps sh from exec'ing it, and hands on its status.
-    let cmd = support::app::sh_command(
+    let mut pty = Launch::shell(
         r#"trap "" HUP; "$0" attach "$1"; exit $?"#,
         &[support::cli::BIN, &session],
-        &home,
-        Some((&url, &token)),
-    );
-    let mut pty = Pty::spawn(cmd, COLS, ROWS);
+        home.path(),
+    )
+    .size(COLS, ROWS)
+    .api(sim.sim.url().as_str(), &sim.sim.token())
+    .spawn();
     wait_live(&pty, TIMEOUT);
     pty.send_keys("half a thought");
     pty.wait_for_text("half a thought", TIMEOUT);
@@ -532,7 +531,7 @@ fn narrow_terminal_tabs_follow_clicks_and_keys() {
 #[test]
 fn a_restarted_demo_reopens_the_session_looked_at_last_even_one_opened_from_the_fleet() {
     let home = tempfile::tempdir().unwrap();
-    let mut pty = Pty::spawn(command(&["demo"], &home, None), COLS, ROWS);
+    let mut pty = launch(&["demo"], &home).spawn();
     pty.wait_for_text("Refactor the storage layer", TIMEOUT);
     // A second session, made from the fleet: the newest.
     pty.send_keys(keys::CTRL_O);
@@ -596,7 +595,7 @@ fn a_restarted_demo_reopens_the_session_looked_at_last_even_one_opened_from_the_
     assert!(pty.wait_exit(TIMEOUT).success());
 
     // Not the newest session: the one looked at last.
-    let mut pty = Pty::spawn(command(&["demo"], &home, None), COLS, ROWS);
+    let mut pty = launch(&["demo"], &home).spawn();
     pty.wait_for(
         "the session looked at last",
         |s| status_line(s).contains("demo: storage refactor"),

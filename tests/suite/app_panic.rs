@@ -12,11 +12,11 @@ use crate::support;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::support::pty::Pty;
+use crate::support::app::launch;
 use crate::support::restore::{assert_restored, last};
 use gobare_sim::SimConfig;
+use gobare_test_support::pty::Pty;
 use gobare_tui::app::shared::debug_panic;
-use portable_pty::CommandBuilder;
 use tempfile::TempDir;
 
 const TIMEOUT: Duration = Duration::from_secs(30);
@@ -50,30 +50,25 @@ fn run_until_panic(token: TokenFrom, args: &[&str], env: &[(&str, &str)]) -> Run
     });
     let session = sim.sim.create_session(Some(TITLE));
     let home = tempfile::tempdir().unwrap();
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_gobare-tui"));
-    cmd.args(args);
-    cmd.args(["attach", &session]);
-    for var in ["GOBARE_TOKEN", "GOBARE_API", "GOBARE_TUI_STATS", "NO_COLOR"] {
-        cmd.env_remove(var);
+    let mut args = args.to_vec();
+    args.extend(["attach", &session]);
+    if let TokenFrom::File(path) = &token {
+        args.extend(["--token-file", path.to_str().expect("a UTF-8 path")]);
     }
-    cmd.env("TERM", "xterm-256color");
-    cmd.env("HOME", home.path());
-    cmd.env("XDG_STATE_HOME", home.path().join("state"));
-    cmd.env("XDG_CONFIG_HOME", home.path().join("config"));
-    cmd.env("GOBARE_API", sim.sim.url().as_str());
-    cmd.env(debug_panic::ENV_VAR, "1");
-    cmd.env(ENV_CANARY.0, ENV_CANARY.1);
-    match token {
-        TokenFrom::Env => cmd.env("GOBARE_TOKEN", TOKEN),
-        TokenFrom::File(path) => {
-            cmd.arg("--token-file");
-            cmd.arg(path);
-        }
+    let mut app = launch(&args, &home)
+        .size(100, 30)
+        .env_remove("GOBARE_TUI_STATS")
+        .env("HOME", home.path())
+        .env("GOBARE_API", sim.sim.url().as_str())
+        .env(debug_panic::ENV_VAR, "1")
+        .env(ENV_CANARY.0, ENV_CANARY.1);
+    if let TokenFrom::Env = token {
+        app = app.env("GOBARE_TOKEN", TOKEN);
     }
     for (name, value) in env {
-        cmd.env(name, value);
+        app = app.env(name, value);
     }
-    let mut pty = Pty::spawn(cmd, 100, 30);
+    let mut pty = app.spawn();
     let status = pty.wait_exit(TIMEOUT);
     assert_eq!(
         status.exit_code(),

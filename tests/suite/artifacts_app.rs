@@ -7,10 +7,10 @@
 //! finds by name, a withheld file says why, Enter shows a file highlighted.
 
 use crate::support;
-use crate::support::app::{COLS, ROWS, bottom, command, quit, until};
+use crate::support::app::{bottom, launch_on, quit, until};
 use crate::support::live::wait_live;
-use crate::support::pty::{Pty, keys};
 use gobare_sim::SimConfig;
+use gobare_test_support::pty::{Pty, keys};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -30,13 +30,12 @@ fn attach_with_downloads(
     home: &tempfile::TempDir,
     downloads: Option<&Path>,
 ) -> Pty {
-    let url = sim.sim.url().to_string();
-    let mut cmd = command(&["attach", session], home, Some((&url, &sim.sim.token())));
-    cmd.cwd(home.path());
-    if let Some(dir) = downloads {
-        cmd.env("XDG_DOWNLOAD_DIR", dir);
+    let app = launch_on(&sim.sim, &["attach", session], home).cwd(home.path());
+    let mut pty = match downloads {
+        Some(dir) => app.env("XDG_DOWNLOAD_DIR", dir),
+        None => app,
     }
-    let mut pty = Pty::spawn(cmd, COLS, ROWS);
+    .spawn();
     wait_live(&pty, TIMEOUT);
     pty.send_keys(keys::SHIFT_TAB);
     pty.wait_for(

@@ -8,12 +8,13 @@
 //! as a terminal reports them.
 
 use crate::support;
-use crate::support::app::{COLS, ROWS, command, quit, spawn};
-use crate::support::pty::{Pty, keys};
+use crate::support::app::{launch_on, quit, spawn};
+use crate::support::live::wait_live;
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions, Order, Page};
 use gobare_api::model::{EventPayload, Text, TurnStatus};
 use gobare_sim::SimConfig;
+use gobare_test_support::pty::keys;
 use std::time::{Duration, Instant};
 
 const TIMEOUT: Duration = Duration::from_secs(40);
@@ -170,11 +171,10 @@ fn focus_away_past_unfocused_minutes_shows_the_digest_on_return() {
         "[away]\nunfocused_minutes = 1\n",
     )
     .unwrap();
-    let url = sim.sim.url().to_string();
-    let mut cmd = command(&["attach", &session], &home, Some((&url, &sim.sim.token())));
-    cmd.env("GOBARE_AWAY_MINUTE_MS", MINUTE.as_millis().to_string());
-    let mut pty = Pty::spawn(cmd, COLS, ROWS);
-    pty.wait_for_text("● live", TIMEOUT);
+    let mut pty = launch_on(&sim.sim, &["attach", &session], &home)
+        .env("GOBARE_AWAY_MINUTE_MS", MINUTE.as_millis().to_string())
+        .spawn();
+    wait_live(&pty, TIMEOUT);
 
     // Focus leaves. The key typed after it is on screen only once the app has read both:
     // the absence began no later than that.

@@ -6,8 +6,8 @@
 use crate::support;
 use crate::support::app::{attach, bottom, until};
 use crate::support::live::wait_live;
-use crate::support::pty::{Pty, keys};
 use gobare_sim::SimConfig;
+use gobare_test_support::pty::{Pty, keys};
 use std::time::Duration;
 
 const TIMEOUT: Duration = Duration::from_secs(40);

@@ -4,9 +4,9 @@
 //! directory and every directory in it 0700 and every file 0600, so another user of the
 //! machine cannot read the token from `sim.sqlite`.
 
-use crate::support::app::{COLS, ROWS, quit, sh_command, status_line};
+use crate::support::app::{COLS, ROWS, quit, status_line};
 use crate::support::cli::BIN;
-use crate::support::pty::Pty;
+use gobare_test_support::pty::Launch;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -40,13 +40,13 @@ fn the_demo_under_umask_022_keeps_its_directories_0700_and_its_files_0600() {
     let home = tempfile::tempdir().unwrap();
     // A file the shell makes under the same umask: what the demo's would be left alone.
     let control = home.path().join("made-under-the-umask");
-    let cmd = sh_command(
+    let mut pty = Launch::shell(
         "umask 022; : > \"$1\"; exec \"$0\" demo",
         &[BIN, control.to_str().unwrap()],
-        &home,
-        None,
-    );
-    let mut pty = Pty::spawn(cmd, COLS, ROWS);
+        home.path(),
+    )
+    .size(COLS, ROWS)
+    .spawn();
     pty.wait_for(
         "the demo, live",
         |s| status_line(s).contains("local demo") && status_line(s).contains("● live"),

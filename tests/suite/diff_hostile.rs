@@ -3,9 +3,8 @@
 //! patch that would write a file where it needs a directory before git runs, puts back what
 //! a git that fails after its check wrote, and says when a tracked link is re-pointed.
 
-use crate::support::app::command;
+use crate::support::app::launch_on;
 use crate::support::cli::{Home, stderr_of, stdout_of};
-use crate::support::pty::Pty;
 use gobare_api::model::{ChangeKind, EventPayload, FileChange};
 use gobare_sim::{SimConfig, Simulator};
 use std::path::Path;
@@ -50,10 +49,8 @@ fn on_a_terminal_the_servers_escapes_are_shown_and_to_a_pipe_the_patch_is_exact(
         "@@ -0,0 +1,1 @@\n+x\n",
     );
     let home = tempfile::tempdir().unwrap();
-    let url = sim.sim.url().to_string();
-    let token = sim.sim.token();
     for args in [&["diff", id.as_str()][..], &["diff", id.as_str(), "--stat"]] {
-        let mut pty = Pty::spawn(command(args, &home, Some((&url, &token))), 200, 30);
+        let mut pty = launch_on(&sim.sim, args, &home).size(200, 30).spawn();
         assert!(pty.wait_exit(TIMEOUT).success(), "{}", pty.screen_text());
         let bytes = pty.raw_bytes();
         let written = String::from_utf8_lossy(&bytes);
@@ -73,9 +70,10 @@ fn on_a_terminal_the_servers_escapes_are_shown_and_to_a_pipe_the_patch_is_exact(
     }
 
     let home = Home::new();
+    let url = sim.sim.url().to_string();
     let out = home
         .std_command(&["--api", &url, "diff", &id])
-        .env("GOBARE_TOKEN", &token)
+        .env("GOBARE_TOKEN", sim.sim.token())
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));

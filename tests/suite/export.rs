@@ -395,16 +395,15 @@ async fn a_unique_prefix_names_the_session_exported() {
 /// credential (neither the API token nor a secret in the history).
 #[test]
 fn x_in_the_panes_writes_the_markdown_export_and_says_where() {
-    use crate::support::app::{COLS, ROWS, bottom, command, quit};
-    use crate::support::pty::{Pty, keys};
+    use crate::support::app::{bottom, launch_on, quit};
+    use gobare_test_support::pty::keys;
     let sim = crate::support::sim::start(SimConfig::for_tests());
     let id = sim.sim.create_session(Some("export key"));
     seed(&sim.sim, &id, 60);
     let home = tempfile::tempdir().unwrap();
-    let url = sim.sim.url().to_string();
-    let mut cmd = command(&["attach", &id], &home, Some((&url, &sim.sim.token())));
-    cmd.cwd(home.path());
-    let mut pty = Pty::spawn(cmd, COLS, ROWS);
+    let mut pty = launch_on(&sim.sim, &["attach", &id], &home)
+        .cwd(home.path())
+        .spawn();
     wait_live(&pty, TIMEOUT);
     pty.send_keys(keys::SHIFT_TAB);
     pty.wait_for(

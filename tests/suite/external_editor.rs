@@ -3,9 +3,10 @@
 //! an editor that fails leaves the draft as it was and says so.
 
 use crate::support;
-use crate::support::app::{COLS, ROWS, bottom, command, quit, status_line, until};
-use crate::support::pty::{Pty, keys};
+use crate::support::app::{bottom, launch_on, quit, status_line, until};
+use crate::support::live::wait_live;
 use gobare_sim::SimConfig;
+use gobare_test_support::pty::keys;
 use std::time::Duration;
 
 const TIMEOUT: Duration = Duration::from_secs(30);
@@ -31,16 +32,11 @@ fn ctrl_g_edits_the_draft_in_visual_and_enter_sends_what_came_back() {
     )
     .unwrap();
     std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let url = sim.sim.url().to_string();
-    let mut cmd = command(&["attach", &session], &home, Some((&url, &sim.sim.token())));
-    cmd.env("VISUAL", &script);
-    cmd.env("EDITOR", "false");
-    let mut pty = Pty::spawn(cmd, COLS, ROWS);
-    pty.wait_for(
-        "the status bar to say live",
-        |s| status_line(s).contains("● live"),
-        TIMEOUT,
-    );
+    let mut pty = launch_on(&sim.sim, &["attach", &session], &home)
+        .env("VISUAL", &script)
+        .env("EDITOR", "false")
+        .spawn();
+    wait_live(&pty, TIMEOUT);
 
     pty.send_keys("deploy the fix");
     pty.wait_for_text("deploy the fix", TIMEOUT);
@@ -97,15 +93,10 @@ fn keys_typed_in_the_editor_reach_the_editor_and_none_reach_the_box() {
     )
     .unwrap();
     std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let url = sim.sim.url().to_string();
-    let mut cmd = command(&["attach", &session], &home, Some((&url, &sim.sim.token())));
-    cmd.env("VISUAL", &script);
-    let mut pty = Pty::spawn(cmd, COLS, ROWS);
-    pty.wait_for(
-        "the status bar to say live",
-        |s| status_line(s).contains("● live"),
-        TIMEOUT,
-    );
+    let mut pty = launch_on(&sim.sim, &["attach", &session], &home)
+        .env("VISUAL", &script)
+        .spawn();
+    wait_live(&pty, TIMEOUT);
     pty.send_keys("first");
     pty.wait_for_text("first", TIMEOUT);
     pty.send_keys(CTRL_G);

@@ -9,8 +9,8 @@ use std::time::Duration;
 use crate::support;
 use crate::support::app::fleet_list_rows as list_rows;
 use crate::support::app::spawn_sized;
-use crate::support::pty::keys;
 use gobare_sim::SimConfig;
+use gobare_test_support::pty::keys;
 
 const TIMEOUT: Duration = Duration::from_secs(60);
 /// Events the simulator emits while the screen is watched.

@@ -8,9 +8,10 @@ use std::time::Duration;
 use crate::support;
 use crate::support::app::fleet_list_rows as list_rows;
 use crate::support::app::{spawn, status_line};
-use crate::support::pty::{Pty, keys};
+use crate::support::live::wait_live;
 use crate::support::sim::Sim;
 use gobare_sim::{Faults, SimConfig};
+use gobare_test_support::pty::{Pty, keys};
 
 const TIMEOUT: Duration = Duration::from_secs(40);
 
@@ -245,11 +246,7 @@ fn fork_asks_first_then_the_new_session_appears_selected() {
     assert_eq!(named, 1, "the fork named once");
     // The selected row is the new session: Enter opens it, not the original.
     pty.send_keys(keys::ENTER);
-    pty.wait_for(
-        "the fork open, live",
-        |s| status_line(s).contains("● live"),
-        TIMEOUT,
-    );
+    wait_live(&pty, TIMEOUT);
     let opened: Vec<String> = sim
         .sim
         .requests()

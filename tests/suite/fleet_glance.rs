@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use crate::support;
 use crate::support::app::fleet_list_rows as list_rows;
-use crate::support::app::{command, spawn, spawn_sized};
-use crate::support::pty::{Pty, keys};
+use crate::support::app::{launch, spawn, spawn_sized};
 use gobare_sim::{Faults, SimConfig};
+use gobare_test_support::pty::keys;
 
 const TIMEOUT: Duration = Duration::from_secs(40);
 
@@ -132,11 +132,9 @@ fn an_unreachable_server_is_named_with_a_countdown_and_nothing_is_counted() {
     let host = closed_port();
     let home = tempfile::tempdir().unwrap();
     let url = format!("http://{host}");
-    let mut pty = Pty::spawn(
-        command(&["fleet"], &home, Some((&url, "gbr_pat_test_token"))),
-        support::app::COLS,
-        support::app::ROWS,
-    );
+    let mut pty = launch(&["fleet"], &home)
+        .api(&url, "gbr_pat_test_token")
+        .spawn();
     let said = format!("cannot reach {host} (connection refused) — retrying in");
     pty.wait_for(
         "the unreachable server named",
@@ -159,12 +157,9 @@ fn an_unreachable_server_is_named_with_a_countdown_and_nothing_is_counted() {
 fn a_refused_token_is_said_as_such() {
     let sim = support::sim::start(SimConfig::for_tests());
     let home = tempfile::tempdir().unwrap();
-    let url = sim.sim.url().to_string();
-    let mut pty = Pty::spawn(
-        command(&["fleet"], &home, Some((&url, "gbr_pat_not_the_right_one"))),
-        support::app::COLS,
-        support::app::ROWS,
-    );
+    let mut pty = launch(&["fleet"], &home)
+        .api(sim.sim.url().as_str(), "gbr_pat_not_the_right_one")
+        .spawn();
     pty.wait_for(
         "the refused token",
         |s| s.contents().contains("token refused (401):"),

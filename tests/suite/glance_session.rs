@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::support::app::{COLS, attach, status_line};
 use crate::support::live::{pinging_sim, wait_live};
-use crate::support::pty::{Pty, keys};
+use gobare_test_support::pty::{Pty, keys};
 
 const TIMEOUT: Duration = Duration::from_secs(40);
 

@@ -7,10 +7,10 @@ use std::cell::RefCell;
 use std::time::Duration;
 
 use crate::support;
-use crate::support::app::{COLS, ROWS, command, spawn, status_line};
-use crate::support::pty::{Pty, keys};
+use crate::support::app::{launch_on, spawn, status_line};
 use gobare_api::model::{Input, TurnStatus};
 use gobare_sim::SimConfig;
+use gobare_test_support::pty::{Pty, keys};
 
 const TIMEOUT: Duration = Duration::from_secs(40);
 
@@ -229,11 +229,9 @@ fn a_parked_turn_ends_failed_as_its_countdown_reaches_zero() {
     let sim = support::sim::start(config);
     let session = sim.sim.create_session(Some("parked"));
     let home = tempfile::tempdir().unwrap();
-    let url = sim.sim.url().to_string();
-    let token = sim.sim.token();
-    let mut cmd = command(&["fleet"], &home, Some((&url, &token)));
-    cmd.env("GOBARE_WORKSPACE_LIFETIME_SECS", LIFETIME_S.to_string());
-    let mut pty = Pty::spawn(cmd, COLS, ROWS);
+    let mut pty = launch_on(&sim.sim, &["fleet"], &home)
+        .env("GOBARE_WORKSPACE_LIFETIME_SECS", LIFETIME_S.to_string())
+        .spawn();
     pty.wait_for_text("Fleet · 1 session", TIMEOUT);
     sim.within(|s| s.send_message(&session, "restart it #approval"));
     pty.send_keys("i");

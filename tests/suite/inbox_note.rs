@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use crate::support;
 use crate::support::app::spawn;
-use crate::support::pty::{Pty, keys};
 use gobare_api::model::{Content, Input};
 use gobare_sim::{AcceptedInput, SimConfig};
+use gobare_test_support::pty::{Pty, keys};
 
 const TIMEOUT: Duration = Duration::from_secs(40);
 

@@ -6,10 +6,10 @@ use crate::support;
 
 use std::time::Duration;
 
-use crate::support::app::{attach, bottom, input_box, input_box_cells, status_line};
+use crate::support::app::{attach, bottom, input_box, input_box_cells, launch, status_line};
 use crate::support::live::{attach_new, pinging_sim, wait_live};
-use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
+use gobare_test_support::pty::{Pty, keys};
 
 const TIMEOUT: Duration = Duration::from_secs(40);
 
@@ -344,12 +344,9 @@ fn a_read_only_token_is_said_at_once_and_enter_keeps_the_text_without_a_send() {
     let session = sim.sim.create_session(Some("watch only"));
     let token = sim.sim.mint_token(&["sessions:read"]);
     let home = tempfile::tempdir().unwrap();
-    let url = sim.sim.url().to_string();
-    let mut pty = Pty::spawn(
-        support::app::command(&["attach", &session], &home, Some((&url, &token))),
-        support::app::COLS,
-        support::app::ROWS,
-    );
+    let mut pty = launch(&["attach", &session], &home)
+        .api(sim.sim.url().as_str(), &token)
+        .spawn();
     pty.wait_for(
         "the read-only word, before any key (it stays in the status bar)",
         |s| status_line(s).contains("read-only token"),

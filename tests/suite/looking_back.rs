@@ -7,11 +7,11 @@
 //! round to the newest.
 
 use crate::support;
-use crate::support::app::{COLS, ROWS, bottom, command, quit, until};
-use crate::support::pty::{Pty, keys};
+use crate::support::app::{ROWS, bottom, launch_on, quit, until};
 use base64::Engine as _;
 use gobare_api::model::{EventPayload, Message, Text};
 use gobare_sim::SimConfig;
+use gobare_test_support::pty::{Pty, keys};
 use std::time::Duration;
 
 const TIMEOUT: Duration = Duration::from_secs(30);
@@ -23,12 +23,11 @@ fn attach_with(
     sim: &gobare_sim::Simulator,
     tmux: bool,
 ) -> Pty {
-    let url = sim.url().to_string();
-    let mut cmd = command(&["attach", session], home, Some((&url, &sim.token())));
-    if tmux {
-        cmd.env("TMUX", "/tmp/tmux-1000/default,4242,0");
+    let app = launch_on(sim, &["attach", session], home);
+    match tmux {
+        true => app.env("TMUX", "/tmp/tmux-1000/default,4242,0").spawn(),
+        false => app.spawn(),
     }
-    Pty::spawn(cmd, COLS, ROWS)
 }
 
 /// Esc to the panes, then the keys once the panes have them.

@@ -8,10 +8,11 @@
 //! they write, never by waiting a while.
 
 use crate::support;
-use crate::support::app::{quit, spawn, status_line};
-use crate::support::pty::keys;
+use crate::support::app::{quit, spawn};
+use crate::support::live::wait_live;
 use gobare_api::model::{AgentRequest, CreateSession};
 use gobare_sim::SimConfig;
+use gobare_test_support::pty::keys;
 use std::io::Read;
 use std::path::Path;
 use std::sync::mpsc;
@@ -86,7 +87,7 @@ fn a_notify_command_reads_the_news_as_json_without_the_token_and_the_title_count
     let home = home_with(&format!("[\"sh\", \"-c\", {script:?}]"), "");
     let news = read_fifo(&fifo);
     let mut pty = spawn(&["attach", &session], &home, &sim.sim);
-    pty.wait_for_text("● live", TIMEOUT);
+    wait_live(&pty, TIMEOUT);
     sim.within(|s| s.send_message(&session, "restart the worker #approval"));
     let said = news.recv_timeout(TIMEOUT).expect("the command ran");
     let mut lines = said.lines().filter(|l| !l.is_empty());
@@ -149,7 +150,7 @@ fn a_hung_notify_command_is_killed_with_its_process_group_at_its_timeout() {
     );
     let pids = read_fifo(&fifo);
     let mut pty = spawn(&["attach", &session], &home, &sim.sim);
-    pty.wait_for_text("● live", TIMEOUT);
+    wait_live(&pty, TIMEOUT);
     sim.within(|s| s.send_message(&session, "which host? #question"));
     let said = pids.recv_timeout(TIMEOUT).expect("the command ran");
     let pids: Vec<i32> = said
@@ -218,7 +219,7 @@ fn with_lookup(sim: &support::sim::Sim, title: &str) -> String {
 /// and the app's log when none comes.
 fn next_said(
     news: &mpsc::Receiver<serde_json::Value>,
-    pty: &crate::support::pty::Pty,
+    pty: &gobare_test_support::pty::Pty,
     home: &tempfile::TempDir,
 ) -> (String, String, serde_json::Value) {
     let Ok(event) = news.recv_timeout(TIMEOUT) else {
@@ -317,11 +318,7 @@ fn the_fleet_rings_every_sessions_deadline_reclaim_and_budget_once() {
     // Into a session and back: the fleet behind rings a new session's deadline, and the
     // three above are not rung again, in the session or back in the fleet.
     pty.send_keys(keys::ENTER);
-    pty.wait_for(
-        "a session open",
-        |s| status_line(s).contains("● live"),
-        TIMEOUT,
-    );
+    wait_live(&pty, TIMEOUT);
     let second = with_lookup(&sim, "second desk");
     sim.within(|s| s.send_message(&second, "and order B-1?"));
     let (session, kind, _) = next_said(&news, &pty, &home);

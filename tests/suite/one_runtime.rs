@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use crate::support;
 use crate::support::app::{spawn, status_line};
-use crate::support::pty::keys;
+use crate::support::live::wait_live;
 use gobare_sim::{Faults, SimConfig};
+use gobare_test_support::pty::keys;
 
 const TIMEOUT: Duration = Duration::from_secs(40);
 const ENTER_ALTERNATE: &[u8] = b"\x1b[?1049h";
@@ -37,11 +38,7 @@ fn ctrl_o_enter_ctrl_o_never_leaves_the_alternate_screen() {
     let _second = sim.sim.create_session(Some("second job"));
     let home = tempfile::tempdir().unwrap();
     let mut pty = spawn(&["attach", &first], &home, &sim.sim);
-    pty.wait_for(
-        "the session, live",
-        |s| status_line(s).contains("● live"),
-        TIMEOUT,
-    );
+    wait_live(&pty, TIMEOUT);
     for round in 0..2 {
         pty.send_keys(keys::CTRL_O);
         pty.wait_for(

@@ -5,9 +5,9 @@
 
 use crate::support;
 use crate::support::app::{attach, bottom, quit, status_line};
-use crate::support::pty::keys;
 use gobare_api::model::{EventPayload, Text};
 use gobare_sim::SimConfig;
+use gobare_test_support::pty::keys;
 use std::time::Duration;
 
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -58,7 +58,10 @@ fn after_a_restart_scrolling_up_pages_back_the_history_before_the_replay_window(
 
 /// Waits until live, then scrolls to the top page after page until the session's first
 /// message shows. Returns the pages read back.
-fn page_back_to_the_first_message(pty: &mut support::pty::Pty, sim: &support::sim::Sim) -> u32 {
+fn page_back_to_the_first_message(
+    pty: &mut gobare_test_support::pty::Pty,
+    sim: &support::sim::Sim,
+) -> u32 {
     wait_live(pty, sim);
     pty.send_keys(keys::SHIFT_TAB);
     pty.wait_for(
@@ -95,7 +98,7 @@ fn page_back_to_the_first_message(pty: &mut support::pty::Pty, sim: &support::si
     pages
 }
 
-fn wait_live(pty: &support::pty::Pty, sim: &support::sim::Sim) {
+fn wait_live(pty: &gobare_test_support::pty::Pty, sim: &support::sim::Sim) {
     let last = sim.sim.last_seq().to_string();
     pty.wait_for(
         "the whole history, live",

@@ -9,10 +9,10 @@
 //! ```
 
 use crate::support::cli::{BIN, Home};
-use crate::support::pty::Pty;
 use gobare_api::model::{Delta, EventPayload, Text, ToolCall, ToolResult, TurnRef};
 use gobare_sim::{SimConfig, Simulator};
-use portable_pty::CommandBuilder;
+use gobare_test_support::pty::CommandBuilder;
+use gobare_test_support::pty::Pty;
 use std::io::Read;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

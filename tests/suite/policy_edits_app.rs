@@ -7,13 +7,14 @@ use crate::support;
 
 use std::time::Duration;
 
-use crate::support::app::{attach, status_line, until};
-use crate::support::pty::{Pty, keys};
+use crate::support::app::{attach, until};
+use crate::support::live::wait_live;
 use crate::support::sim::Sim;
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions};
 use gobare_api::model::{AgentRequest, CreateSession, Session};
 use gobare_sim::{Faults, SimConfig};
+use gobare_test_support::pty::keys;
 use serde_json::json;
 
 const TIMEOUT: Duration = Duration::from_secs(40);
@@ -24,10 +25,6 @@ fn start_sim() -> Sim {
         ping_interval: Duration::from_secs(1),
         ..SimConfig::for_tests()
     })
-}
-
-fn wait_live(pty: &Pty) {
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
 }
 
 /// The screen's words, borders and quotes out, joined across rows.
@@ -80,7 +77,7 @@ fn any_rule_is_removed_or_edited_sending_exactly_the_list_shown() {
     let session = session_with(&sim, "rules list", true);
     let home = tempfile::tempdir().unwrap();
     let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    wait_live(&pty, TIMEOUT);
     pty.wait_for(
         "the rules read",
         |s| s.contents().contains("rules (3)"),
@@ -175,7 +172,7 @@ fn l_in_the_panes_sets_the_labels_shown_and_a_refusal_is_said() {
     let session = session_with(&sim, "labels", false);
     let home = tempfile::tempdir().unwrap();
     let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    wait_live(&pty, TIMEOUT);
     pty.wait_for(
         "the labels read",
         |s| flat(s).contains("labels job=8842"),
@@ -256,7 +253,7 @@ fn c_switches_the_model_after_naming_it_and_the_next_turn_runs_on_it() {
     let session = sim.sim.create_session(Some("model"));
     let home = tempfile::tempdir().unwrap();
     let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    wait_live(&pty, TIMEOUT);
     pty.wait_for(
         "the model read",
         |s| flat(s).contains("model MiniMax-M3"),

@@ -9,9 +9,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::support::pty::{Pty, keys};
 use crate::support::restore::{assert_restored, last};
-use portable_pty::CommandBuilder;
+use gobare_test_support::pty::CommandBuilder;
+use gobare_test_support::pty::{Pty, keys};
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 

@@ -4,8 +4,8 @@
 //! the simulator refuses stream opens while told to and passes everything else through, so
 //! the simulator's record shows which opens got through.
 
-use crate::support::app::{command, quit, status_line};
-use crate::support::pty::Pty;
+use crate::support::app::{launch, quit, status_line};
+use crate::support::live::wait_live;
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
@@ -101,8 +101,9 @@ fn a_stream_stopped_by_project_limit_says_why_and_ctrl_r_reopens_it() {
     rt.spawn(async move { axum::serve(listener, app).await.unwrap() });
 
     let home = tempfile::tempdir().unwrap();
-    let cmd = command(&["attach", &session], &home, Some((&base, &sim.token())));
-    let mut pty = Pty::spawn(cmd, 140, 44);
+    let mut pty = launch(&["attach", &session], &home)
+        .api(&base, &sim.token())
+        .spawn();
     // One frame says it all; a read between two writes of a frame may see half of it.
     pty.wait_for(
         "the status bar to say the stream failed, why, and what to press",
@@ -132,11 +133,7 @@ fn a_stream_stopped_by_project_limit_says_why_and_ctrl_r_reopens_it() {
 
     proxy.refusing.store(false, Ordering::SeqCst);
     pty.send_keys(CTRL_R);
-    pty.wait_for(
-        "the status bar to say live again",
-        |s| status_line(s).contains("● live"),
-        TIMEOUT,
-    );
+    wait_live(&pty, TIMEOUT);
     assert_eq!(sim.stream_opens().len(), 1, "Ctrl+R opened one stream");
     sim.emit(
         &session,

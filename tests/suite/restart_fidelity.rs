@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use crate::support::app::{COLS, attach, bottom, input_box, status_line};
 use crate::support::live::{attach_new, pinging_sim, wait_live};
-use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
+use gobare_test_support::pty::{Pty, keys};
 
 const TIMEOUT: Duration = Duration::from_secs(30);
 

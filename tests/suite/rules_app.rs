@@ -7,11 +7,12 @@ use crate::support;
 
 use std::time::Duration;
 
-use crate::support::app::{attach, bottom, status_line, until};
-use crate::support::pty::{Pty, keys};
+use crate::support::app::{attach, bottom, until};
+use crate::support::live::wait_live;
 use crate::support::sim::Sim;
 use gobare_api::model::TurnStatus;
 use gobare_sim::SimConfig;
+use gobare_test_support::pty::keys;
 use serde_json::json;
 
 const TIMEOUT: Duration = Duration::from_secs(40);
@@ -23,10 +24,6 @@ fn start_sim() -> Sim {
         ping_interval: Duration::from_secs(1),
         ..SimConfig::for_tests()
     })
-}
-
-fn wait_live(pty: &Pty) {
-    pty.wait_for("live", |s| status_line(s).contains("● live"), TIMEOUT);
 }
 
 /// Turns of `session` that completed.
@@ -43,7 +40,7 @@ fn an_allow_rule_from_an_approval_is_exact_and_the_next_turn_runs_it_unasked() {
     let session = sim.sim.create_session(Some("rules"));
     let home = tempfile::tempdir().unwrap();
     let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    wait_live(&pty, TIMEOUT);
     pty.send_keys("restart the worker #approval");
     pty.send_keys(keys::ENTER);
     pty.wait_for_text("The agent asks to run a tool", TIMEOUT);
@@ -159,7 +156,7 @@ fn m_sets_the_mode_after_asking_and_the_next_turn_follows_it() {
     let session = sim.sim.create_session(Some("mode"));
     let home = tempfile::tempdir().unwrap();
     let mut pty = attach(&session, &home, &sim.sim);
-    wait_live(&pty);
+    wait_live(&pty, TIMEOUT);
     pty.send_keys(keys::SHIFT_TAB);
     pty.send_keys("M");
     pty.wait_for(

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::support::app::spawn;
 use crate::support::live::pinging_sim;
-use crate::support::pty::{Pty, keys};
+use gobare_test_support::pty::{Pty, keys};
 
 const TIMEOUT: Duration = Duration::from_secs(40);
 

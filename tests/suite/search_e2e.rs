@@ -9,9 +9,9 @@ use crate::support;
 use std::time::Duration;
 
 use crate::support::app::{attach, status_line};
-use crate::support::pty::{Pty, keys};
 use gobare_api::model::{EventPayload, Text};
 use gobare_sim::SimConfig;
+use gobare_test_support::pty::{Pty, keys};
 
 const TIMEOUT: Duration = Duration::from_secs(30);
 

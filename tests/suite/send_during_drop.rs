@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use crate::support::app::{COLS, attach, bottom, input_box, on_disk, status_line};
 use crate::support::live::{attach_new_sized, pinging, wait_live};
-use crate::support::pty::{Pty, keys};
 use crate::support::sim::Sim;
 use gobare_sim::{Faults, SimConfig, Simulator};
+use gobare_test_support::pty::{Pty, keys};
 use tempfile::TempDir;
 
 const TIMEOUT: Duration = Duration::from_secs(40);

@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use crate::support::app::{bottom, input_box, on_disk, until};
 use crate::support::live::{attach_new, pinging_sim};
-use crate::support::pty::{Pty, keys};
 use gobare_sim::{AcceptedMessage, Faults, Simulator};
+use gobare_test_support::pty::{Pty, keys};
 use tempfile::TempDir;
 
 const TIMEOUT: Duration = Duration::from_secs(40);

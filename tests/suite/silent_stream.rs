@@ -5,9 +5,9 @@
 //! show; once the stream speaks again it is live. `export` of such a session fails rather
 //! than writing an empty history.
 
-use crate::support::app::{COLS, ROWS, command, status_line};
+use crate::support::app::{launch_on, status_line};
 use crate::support::cli::{Home, stderr_of};
-use crate::support::pty::Pty;
+use crate::support::live::wait_live;
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions};
 use gobare_api::model::SessionStatus;
@@ -42,10 +42,9 @@ async fn a_silent_stream_is_named_and_the_session_read_through_its_items() {
         ..Faults::default()
     });
     let home = tempfile::tempdir().unwrap();
-    let url = sim.url().to_string();
-    let mut cmd = command(&["attach", &id], &home, Some((&url, &sim.token())));
-    cmd.env("GOBARE_STREAM_IDLE_TIMEOUT_MS", IDLE_MS);
-    let mut pty = Pty::spawn(cmd, COLS, ROWS);
+    let mut pty = launch_on(&sim, &["attach", &id], &home)
+        .env("GOBARE_STREAM_IDLE_TIMEOUT_MS", IDLE_MS)
+        .spawn();
 
     pty.wait_for(
         "the silent connection named",
@@ -78,11 +77,7 @@ async fn a_silent_stream_is_named_and_the_session_read_through_its_items() {
 
     // The stream speaks again: live, and the fallback's words go.
     sim.set_faults(Faults::default());
-    pty.wait_for(
-        "live again",
-        |s| status_line(s).contains("● live"),
-        Duration::from_secs(30),
-    );
+    wait_live(&pty, Duration::from_secs(30));
     assert!(
         !pty.with_screen(status_line).contains("reading the session"),
         "{}",
@@ -102,11 +97,10 @@ async fn a_message_sent_into_a_silent_stream_is_shown_from_the_items() {
         ..Faults::default()
     });
     let home = tempfile::tempdir().unwrap();
-    let url = sim.url().to_string();
-    let mut cmd = command(&["attach", &id], &home, Some((&url, &sim.token())));
     // The watchdog far away: only the unechoed send can start the reads.
-    cmd.env("GOBARE_STREAM_IDLE_TIMEOUT_MS", "600000");
-    let mut pty = Pty::spawn(cmd, COLS, ROWS);
+    let mut pty = launch_on(&sim, &["attach", &id], &home)
+        .env("GOBARE_STREAM_IDLE_TIMEOUT_MS", "600000")
+        .spawn();
     pty.wait_for(
         "the stream open",
         |s| status_line(s).contains("◌ connected"),

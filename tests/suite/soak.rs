@@ -27,9 +27,9 @@ use gobare_api::client::{ApiClient, ClientOptions, IdempotencyKey};
 use gobare_api::error::ApiErrorKind;
 use gobare_api::model::{Content, Input, SessionStatus};
 
-use crate::support::pty::{Pty, keys};
 use gobare_sim::{Faults, SimConfig, Simulator};
-use portable_pty::CommandBuilder;
+use gobare_test_support::pty::CommandBuilder;
+use gobare_test_support::pty::{Pty, keys};
 
 const BIN: &str = env!("CARGO_BIN_EXE_gobare-tui");
 /// Simulator speed: the `long` scenario (~6 min at 1×) takes ~9 s per turn.

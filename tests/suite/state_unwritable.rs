@@ -7,7 +7,7 @@ use crate::support;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::support::app::{bottom, quit, spawn_sized, status_line};
+use crate::support::app::{bottom, launch_on, quit, spawn_sized, status_line};
 use crate::support::live::{pinging, wait_live};
 use crate::support::process;
 use gobare_sim::SimConfig;
@@ -131,11 +131,10 @@ fn a_draft_the_disk_refuses_at_quit_is_said_on_stderr_with_the_file_it_went_to()
     let tmp = home.path().join("tmp");
     std::fs::create_dir(&tmp).unwrap();
 
-    let url = sim.sim.url().to_string();
-    let mut cmd =
-        support::app::command(&["attach", &session], &home, Some((&url, &sim.sim.token())));
-    cmd.env("TMPDIR", &tmp);
-    let mut pty = support::pty::Pty::spawn(cmd, COLS, ROWS);
+    let mut pty = launch_on(&sim.sim, &["attach", &session], &home)
+        .env("TMPDIR", &tmp)
+        .size(COLS, ROWS)
+        .spawn();
     wait_live(&pty, TIMEOUT);
     pty.send_keys(DRAFT);
     pty.wait_for(

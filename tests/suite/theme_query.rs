@@ -6,10 +6,11 @@
 use std::time::{Duration, Instant};
 
 use crate::support;
-use crate::support::app::{COLS, ROWS, command, fleet_list_rows, input_box, status_line};
+use crate::support::app::{fleet_list_rows, input_box, launch_on, status_line};
 use crate::support::live::wait_live;
-use crate::support::pty::{Pty, keys};
 use gobare_sim::SimConfig;
+use gobare_test_support::pty::keys;
+use gobare_test_support::pty::{Launch, Pty};
 
 const TIMEOUT: Duration = Duration::from_secs(40);
 /// A terminal's late answers to the app's questions, in every form: OSC 11 ended by BEL
@@ -25,22 +26,23 @@ const DARK_ACCENT: vt100::Color = vt100::Color::Idx(81);
 const LIGHT_ACCENT: vt100::Color = vt100::Color::Idx(25);
 
 fn open(rgb: Option<&'static str>) -> (support::sim::Sim, Pty, Instant) {
-    open_with(rgb, |_| {})
+    open_with(rgb, |app| app)
 }
 
 fn open_with(
     rgb: Option<&'static str>,
-    more: impl FnOnce(&mut portable_pty::CommandBuilder),
+    more: impl FnOnce(Launch) -> Launch,
 ) -> (support::sim::Sim, Pty, Instant) {
     let sim = support::sim::start(SimConfig::for_tests());
     let session = sim.sim.create_session(Some("background"));
     let home = tempfile::tempdir().unwrap();
-    let url = sim.sim.url().to_string();
-    let mut cmd = command(&["attach", &session], &home, Some((&url, &sim.sim.token())));
-    cmd.env_remove("COLORFGBG");
-    more(&mut cmd);
+    let app = launch_on(&sim.sim, &["attach", &session], &home)
+        .env_remove("COLORFGBG")
+        .size(120, 30)
+        .background(rgb);
+    let app = more(app);
     let started = Instant::now();
-    let pty = Pty::spawn_with_background(cmd, 120, 30, rgb);
+    let pty = app.spawn();
     std::mem::forget(home);
     (sim, pty, started)
 }
@@ -98,9 +100,8 @@ fn answers_that_come_after_the_wait_are_never_typed() {
     let editor = dir.path().join("editor.sh");
     std::fs::write(&editor, format!("#!/bin/sh\ntouch '{}'\n", mark.display())).unwrap();
     std::fs::set_permissions(&editor, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let (_sim, mut pty, _) = open_with(None, |cmd| {
-        cmd.env("VISUAL", &editor);
-        cmd.env("EDITOR", &editor);
+    let (_sim, mut pty, _) = open_with(None, |app| {
+        app.env("VISUAL", &editor).env("EDITOR", &editor)
     });
     // The wait is over: the first frame is drawn once the app gave up on the answer.
     wait_live(&pty, TIMEOUT);
@@ -133,10 +134,10 @@ fn in_the_fleet_late_answers_open_no_rename_and_enter_patches_no_title() {
         sim.sim.create_session(Some(title));
     }
     let home = tempfile::tempdir().unwrap();
-    let url = sim.sim.url().to_string();
-    let mut cmd = command(&["fleet"], &home, Some((&url, &sim.sim.token())));
-    cmd.env_remove("COLORFGBG");
-    let mut pty = Pty::spawn_with_background(cmd, COLS, ROWS, None);
+    let mut pty = launch_on(&sim.sim, &["fleet"], &home)
+        .env_remove("COLORFGBG")
+        .background(None)
+        .spawn();
     // The wait is over: the list is drawn once the app gave up on the answer.
     pty.wait_for(
         "both sessions listed",

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use crate::support::app::bottom;
 use crate::support::app::{COLS, attach, status_line};
-use crate::support::pty::{Pty, keys};
 use gobare_sim::SimConfig;
+use gobare_test_support::pty::{Pty, keys};
 
 const TIMEOUT: Duration = Duration::from_secs(120);
 const TURNS: usize = 4_000;

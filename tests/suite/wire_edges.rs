@@ -3,10 +3,9 @@
 //! so each can misbehave exactly as needed): token files that never end, `tail` and its
 //! pipe, frames past the app's bound, and an app that cannot reach its server.
 
-use crate::support::app::command;
+use crate::support::app::launch;
 use crate::support::cli::Home;
 use crate::support::faults::terminate;
-use crate::support::pty::Pty;
 use crate::support::scripted_server::{SECRET, Server};
 use std::os::unix::fs::PermissionsExt;
 use std::process::Stdio;
@@ -415,19 +414,15 @@ fn attaching_to_an_unreachable_server_says_so_and_shows_config_warnings() {
     std::fs::write(&token, format!("{SECRET}\n")).unwrap();
     std::fs::set_permissions(&token, std::fs::Permissions::from_mode(0o644)).unwrap();
     let api = format!("http://127.0.0.1:{}", free_port());
-    let cmd = command(
-        &[
-            "--api",
-            &api,
-            "--token-file",
-            token.to_str().unwrap(),
-            "attach",
-            SESSION,
-        ],
-        &home,
-        None,
-    );
-    let mut pty = Pty::spawn(cmd, 140, 40);
+    let args = [
+        "--api",
+        &api,
+        "--token-file",
+        token.to_str().unwrap(),
+        "attach",
+        SESSION,
+    ];
+    let mut pty = launch(&args, &home).size(140, 40).spawn();
     // The warning printed on stderr before the screen opened is shown on the screen.
     pty.wait_for_text("can be read by other users", TIMEOUT);
     pty.wait_for_text("nothing has loaded yet", TIMEOUT);

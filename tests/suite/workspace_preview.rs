@@ -5,8 +5,8 @@
 
 use crate::support;
 use crate::support::app::{attach, bottom, quit, status_line, until};
-use crate::support::pty::keys;
 use gobare_sim::SimConfig;
+use gobare_test_support::pty::keys;
 use std::time::Duration;
 
 const TIMEOUT: Duration = Duration::from_secs(30);

@@ -5,10 +5,10 @@
 //! screen re-entered, screen redrawn).
 
 use crate::support;
-use crate::support::app::{bottom, command, quit, status_line};
+use crate::support::app::{bottom, launch_on, quit, status_line};
 use crate::support::live::{attach_new, wait_live};
-use crate::support::pty::{Pty, keys};
 use gobare_sim::SimConfig;
+use gobare_test_support::pty::{Pty, keys};
 use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 
@@ -62,12 +62,11 @@ fn the_shell_key_runs_ssh_into_the_workspace_and_comes_back() {
     std::fs::set_permissions(&ssh, std::fs::Permissions::from_mode(0o755)).unwrap();
     let record = home.path().join("ssh-args");
 
-    let url = sim.sim.url().to_string();
-    let mut cmd = command(&["attach", &session], &home, Some((&url, &sim.sim.token())));
     let path = std::env::var("PATH").unwrap_or_default();
-    cmd.env("PATH", format!("{}:{path}", bin.display()));
-    cmd.env("FAKE_SSH_RECORD", &record);
-    let mut pty = Pty::spawn(cmd, support::app::COLS, support::app::ROWS);
+    let mut pty = launch_on(&sim.sim, &["attach", &session], &home)
+        .env("PATH", format!("{}:{path}", bin.display()))
+        .env("FAKE_SSH_RECORD", &record)
+        .spawn();
     wait_live(&pty, TIMEOUT);
     to_panes(&mut pty);
 

@@ -5,11 +5,11 @@
 use crate::support;
 use crate::support::app::{attach, quit, status_line, until};
 use crate::support::live::attach_new;
-use crate::support::pty::keys;
 use gobare_api::auth::Token;
 use gobare_api::client::{ApiClient, ClientOptions};
 use gobare_api::error::ApiErrorKind;
 use gobare_sim::{Faults, SimConfig, Simulator};
+use gobare_test_support::pty::keys;
 use std::time::Duration;
 
 const TIMEOUT: Duration = Duration::from_secs(30);

@@ -1,73 +1,32 @@
-//! The real binary in a pseudo-terminal with an isolated home: its state and config in a
-//! temp dir, and nothing inherited that would change what it does (a token, an API, the
-//! colour switch, tmux passthrough, where downloads go).
+//! This package's binary in a pseudo-terminal ([`gobare_test_support::pty`]) at the app
+//! tests' size, and what the app's screen says where: its status bar, input box, fleet rows.
 
 use gobare_sim::Simulator;
+use gobare_test_support::pty::{ExitStatus, Launch, Pty, keys};
 use gobare_tui::store::{SessionState, StateStore};
-use portable_pty::CommandBuilder;
 use std::time::{Duration, Instant};
 use tempfile::TempDir;
 
 use super::cli::BIN;
-use super::pty::Pty;
 
 /// The terminal size every app test runs at unless it says otherwise.
 pub(crate) const COLS: u16 = 140;
 pub(crate) const ROWS: u16 = 44;
 
-/// The binary with `args` and its home under `home`; `api` = (base URL, token) points it
-/// at a server, `None` leaves it without a token.
-pub(crate) fn command(args: &[&str], home: &TempDir, api: Option<(&str, &str)>) -> CommandBuilder {
-    let mut cmd = CommandBuilder::new(BIN);
-    cmd.args(args);
-    isolate(&mut cmd, home, api);
-    cmd
+/// The binary with `args` and its home under `home`, without a server, in a
+/// [`COLS`]×[`ROWS`] pty.
+pub(crate) fn launch(args: &[&str], home: &TempDir) -> Launch {
+    Launch::new(BIN, args, home.path()).size(COLS, ROWS)
 }
 
-/// `sh -c SCRIPT` with `args` as `$0`, `$1`, …, in the same isolated home as [`command`]
-/// (for the binary run from a shell that stays in between).
-pub(crate) fn sh_command(
-    script: &str,
-    args: &[&str],
-    home: &TempDir,
-    api: Option<(&str, &str)>,
-) -> CommandBuilder {
-    let mut cmd = CommandBuilder::new("sh");
-    cmd.args(["-c", script]);
-    cmd.args(args);
-    isolate(&mut cmd, home, api);
-    cmd
-}
-
-fn isolate(cmd: &mut CommandBuilder, home: &TempDir, api: Option<(&str, &str)>) {
-    cmd.env("TERM", "xterm-256color");
-    cmd.env("XDG_STATE_HOME", home.path().join("state"));
-    cmd.env("XDG_CONFIG_HOME", home.path().join("config"));
-    // The demo keeps its sessions under the data directory, its throwaway stores under
-    // the cache directory.
-    cmd.env("XDG_DATA_HOME", home.path().join("data"));
-    cmd.env("XDG_CACHE_HOME", home.path().join("cache"));
-    cmd.env("RUST_BACKTRACE", "0");
-    // The tests' simulator frees a closed stream's slot at once.
-    cmd.env("GOBARE_STREAM_SLOT_RELEASE_MS", "0");
-    for inherited in [
-        "GOBARE_TOKEN",
-        "GOBARE_API",
-        "NO_COLOR",
-        "TMUX",
-        "XDG_DOWNLOAD_DIR",
-    ] {
-        cmd.env_remove(inherited);
-    }
-    if let Some((url, token)) = api {
-        cmd.env("GOBARE_API", url);
-        cmd.env("GOBARE_TOKEN", token);
-    }
+/// [`launch`] talking to `sim`.
+pub(crate) fn launch_on(sim: &Simulator, args: &[&str], home: &TempDir) -> Launch {
+    launch(args, home).api(sim.url().as_str(), &sim.token())
 }
 
 /// The binary with `args`, talking to `sim`, in a [`COLS`]×[`ROWS`] pty.
 pub(crate) fn spawn(args: &[&str], home: &TempDir, sim: &Simulator) -> Pty {
-    spawn_sized(args, home, sim, COLS, ROWS)
+    launch_on(sim, args, home).spawn()
 }
 
 /// The binary with `args`, talking to `sim`, in a `cols`×`rows` pty.
@@ -78,8 +37,7 @@ pub(crate) fn spawn_sized(
     cols: u16,
     rows: u16,
 ) -> Pty {
-    let url = sim.url().to_string();
-    Pty::spawn(command(args, home, Some((&url, &sim.token()))), cols, rows)
+    launch_on(sim, args, home).size(cols, rows).spawn()
 }
 
 /// `gobare-tui attach SESSION` against `sim`.
@@ -117,8 +75,8 @@ pub(crate) fn bottom(s: &vt100::Screen, rows: usize) -> String {
 
 /// Quits as a person does: Ctrl+C, and `y` when the app asks first (a turn running, a
 /// decision waiting, a draft). Returns the exit status.
-pub(crate) fn quit(pty: &mut Pty, timeout: std::time::Duration) -> portable_pty::ExitStatus {
-    pty.send_keys(super::pty::keys::CTRL_C);
+pub(crate) fn quit(pty: &mut Pty, timeout: Duration) -> ExitStatus {
+    pty.send_keys(keys::CTRL_C);
     if pty.wait_for_or_exit(
         "the quit question",
         |s| bottom(s, 10).contains("Quit?"),

@@ -1,8 +1,7 @@
 //! The pty suites' common start: a simulator whose streams ping every second, a new session
 //! in it, and the app attached to it from a fresh home, waited on until the status bar says
-//! `● live`. It lives here rather than in `gobare-test-support` because it runs this
-//! package's binary, whose path (`CARGO_BIN_EXE_gobare-tui`) cargo gives only to this
-//! package's own integration tests.
+//! `● live`. The terminal and the isolated start are `gobare_test_support::pty`'s; what is
+//! here is the app's own (its status bar, the tests' simulator).
 
 use std::time::Duration;
 
@@ -10,8 +9,8 @@ use gobare_sim::{SimConfig, Simulator};
 use tempfile::TempDir;
 
 use super::app::{COLS, ROWS, spawn_sized, status_line};
-use super::pty::Pty;
 use super::sim::Sim;
+use gobare_test_support::pty::Pty;
 
 /// The tests' simulator at `speed`, its streams pinging every second (see [`pinging`]).
 pub(crate) fn pinging_sim(speed: f64) -> Sim {

@@ -8,7 +8,6 @@ pub(crate) mod faults;
 pub(crate) mod fleet;
 pub(crate) mod live;
 pub(crate) mod process;
-pub(crate) mod pty;
 pub(crate) mod restore;
 pub(crate) mod scripted_server;
 pub(crate) mod sim;

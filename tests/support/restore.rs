@@ -2,7 +2,7 @@
 //! off again, checked on the bytes the program wrote, on the emulated screen and on the pty's
 //! line discipline.
 
-use super::pty::Pty;
+use gobare_test_support::pty::Pty;
 
 /// What `terminal::enter` writes, each with the sequence that undoes it.
 const MODES: [(&str, &str, &str); 5] = [

@@ -1,4 +1,5 @@
-//! A program running in a pseudo-terminal, watched through a `vt100` screen.
+//! A program running in a pseudo-terminal, watched through a `vt100` screen; [`Launch`]
+//! starts the workspace's binary in one with an isolated home.
 //!
 //! A reader thread feeds everything the program writes into a `vt100::Parser` and a raw byte
 //! log, and wakes waiters through a condvar, so tests wait for what they expect to see rather
@@ -17,34 +18,13 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use portable_pty::{Child, CommandBuilder, ExitStatus, MasterPty, PtySize, native_pty_system};
+use portable_pty::{Child, MasterPty, PtySize, native_pty_system};
+pub use portable_pty::{CommandBuilder, ExitStatus};
 
-/// Byte sequences a terminal sends for common keys, for [`Pty::send_keys`].
-pub(crate) mod keys {
-    pub(crate) const ENTER: &str = "\r";
-    pub(crate) const TAB: &str = "\t";
-    pub(crate) const UP: &str = "\x1b[A";
-    pub(crate) const DOWN: &str = "\x1b[B";
-    pub(crate) const CTRL_C: &str = "\x03";
-    pub(crate) const CTRL_O: &str = "\x0f";
-    pub(crate) const CTRL_S: &str = "\x13";
-    pub(crate) const CTRL_X: &str = "\x18";
-    pub(crate) const CTRL_T: &str = "\x14";
-    pub(crate) const CTRL_U: &str = "\x15";
-    pub(crate) const ESC: &str = "\x1b";
-    /// Shift+Tab (back-tab), the one key into the panes.
-    pub(crate) const SHIFT_TAB: &str = "\x1b[Z";
-    /// Shift+Enter as the kitty keyboard protocol reports it (the app pushes that protocol).
-    pub(crate) const SHIFT_ENTER: &str = "\x1b[13;2u";
-    /// Esc as the kitty keyboard protocol reports it (the app pushes that protocol): unlike
-    /// a lone ESC byte it cannot merge with the bytes after it, so presses may follow each
-    /// other without waiting for the screen.
-    pub(crate) const ESC_KITTY: &str = "\x1b[27u";
-    /// F1 as xterm sends it.
-    pub(crate) const F1: &str = "\x1bOP";
-    /// F3 as xterm sends it.
-    pub(crate) const F3: &str = "\x1bOR";
-}
+pub mod keys;
+mod launch;
+
+pub use launch::Launch;
 
 /// Device Status Report: "where is the cursor?"
 const CURSOR_QUERY: &[u8] = b"\x1b[6n";
@@ -64,7 +44,7 @@ type Shared = Arc<(Mutex<Output>, Condvar)>;
 /// hung up.
 type Writer = Arc<Mutex<Option<File>>>;
 
-pub(crate) struct Pty {
+pub struct Pty {
     /// The pty's master side (resize, termios); `None` once hung up.
     master: Option<Box<dyn MasterPty + Send>>,
     writer: Writer,
@@ -116,13 +96,13 @@ fn readable_unless_stopped(fd: BorrowedFd<'_>, stop: BorrowedFd<'_>) -> bool {
 
 impl Pty {
     /// Starts `cmd` in a new pseudo-terminal of `cols` × `rows`.
-    pub(crate) fn spawn(cmd: CommandBuilder, cols: u16, rows: u16) -> Pty {
+    pub fn spawn(cmd: CommandBuilder, cols: u16, rows: u16) -> Pty {
         Pty::spawn_with_background(cmd, cols, rows, None)
     }
 
     /// [`Pty::spawn`] in a terminal that answers the background-colour question (OSC 11)
     /// with `rgb` (`ffff/ffff/ffff`), and the attributes question after it, as xterm does.
-    pub(crate) fn spawn_with_background(
+    pub fn spawn_with_background(
         cmd: CommandBuilder,
         cols: u16,
         rows: u16,
@@ -221,28 +201,23 @@ impl Pty {
     }
 
     /// The visible screen as text, rows separated by newlines.
-    pub(crate) fn screen_text(&self) -> String {
+    pub fn screen_text(&self) -> String {
         self.output().parser.screen().contents()
     }
 
     /// Runs `f` on the current screen state (modes, cursor, cells).
-    pub(crate) fn with_screen<T>(&self, f: impl FnOnce(&vt100::Screen) -> T) -> T {
+    pub fn with_screen<T>(&self, f: impl FnOnce(&vt100::Screen) -> T) -> T {
         f(self.output().parser.screen())
     }
 
     /// Everything the program has written so far, escape sequences included.
-    pub(crate) fn raw_bytes(&self) -> Vec<u8> {
+    pub fn raw_bytes(&self) -> Vec<u8> {
         self.output().raw.clone()
     }
 
     /// Waits until `pred` holds for the screen, re-checking on each new output. Panics with
     /// the screen's contents on timeout or if the program exits first.
-    pub(crate) fn wait_for(
-        &self,
-        what: &str,
-        pred: impl Fn(&vt100::Screen) -> bool,
-        timeout: Duration,
-    ) {
+    pub fn wait_for(&self, what: &str, pred: impl Fn(&vt100::Screen) -> bool, timeout: Duration) {
         if !self.wait_for_or_exit(what, pred, timeout) {
             panic!("program exited waiting for {what}; {}", self.last_output());
         }
@@ -259,7 +234,7 @@ impl Pty {
     }
 
     /// Waits until `pred` holds (true) or the program has exited (false).
-    pub(crate) fn wait_for_or_exit(
+    pub fn wait_for_or_exit(
         &self,
         what: &str,
         pred: impl Fn(&vt100::Screen) -> bool,
@@ -288,7 +263,7 @@ impl Pty {
     }
 
     /// Waits until `text` is on the screen.
-    pub(crate) fn wait_for_text(&self, text: &str, timeout: Duration) {
+    pub fn wait_for_text(&self, text: &str, timeout: Duration) {
         self.wait_for(
             &format!("{text:?}"),
             |s| s.contents().contains(text),
@@ -297,7 +272,7 @@ impl Pty {
     }
 
     /// Types `keys` (raw bytes: `"\r"` is Enter, `"\x1a"` Ctrl+Z).
-    pub(crate) fn send_keys(&mut self, keys: &str) {
+    pub fn send_keys(&mut self, keys: &str) {
         let mut w = self.writer.lock().expect("pty writer lock");
         let w = w.as_mut().expect("the terminal was hung up");
         w.write_all(keys.as_bytes()).expect("write to pty");
@@ -306,12 +281,12 @@ impl Pty {
 
     /// Pastes `text` as a terminal with bracketed paste on does: wrapped in `ESC[200~` …
     /// `ESC[201~`, so the program receives one paste event rather than keystrokes.
-    pub(crate) fn send_paste(&mut self, text: &str) {
+    pub fn send_paste(&mut self, text: &str) {
         self.send_keys(&format!("\x1b[200~{text}\x1b[201~"));
     }
 
     /// Resizes the terminal (the program gets SIGWINCH) and the screen model with it.
-    pub(crate) fn resize(&mut self, cols: u16, rows: u16) {
+    pub fn resize(&mut self, cols: u16, rows: u16) {
         self.master()
             .resize(PtySize {
                 rows,
@@ -323,13 +298,13 @@ impl Pty {
         self.output().parser.set_size(size(rows), size(cols));
     }
 
-    pub(crate) fn pid(&self) -> u32 {
+    pub fn pid(&self) -> u32 {
         self.child.process_id().expect("child pid")
     }
 
     /// Waits for the program to exit and its output to be fully read (unless hung up: then
     /// there is no output any more). Kills it and panics after `timeout`.
-    pub(crate) fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
+    pub fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
         let deadline = Instant::now() + timeout;
         if self.reader.is_some() {
             let (lock, cvar) = &*self.shared;
@@ -375,7 +350,7 @@ impl Pty {
     /// (the session leader), and reads and writes on its terminal fail from then on. The
     /// screen keeps what was shown until now; keys, resizes and [`Pty::is_cooked`] are gone.
     /// Wait for the program with [`Pty::wait_exit`].
-    pub(crate) fn hang_up(&mut self) {
+    pub fn hang_up(&mut self) {
         drop(self.stop_reader.take());
         if let Some(reader) = self.reader.take() {
             reader.join().expect("reader thread");
@@ -389,7 +364,7 @@ impl Pty {
 
     /// Whether the terminal's line discipline is back in cooked mode (canonical input and
     /// echo on), i.e. raw mode was turned off. Read from the pty itself, not from the screen.
-    pub(crate) fn is_cooked(&self) -> bool {
+    pub fn is_cooked(&self) -> bool {
         let fd = self.master().as_raw_fd().expect("pty master fd");
         // SAFETY: termios is plain data; tcgetattr fills it from a valid open fd.
         let mut t: libc::termios = unsafe { std::mem::zeroed() };
