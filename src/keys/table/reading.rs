@@ -45,6 +45,7 @@ pub(crate) fn title(scope: Scope, name: &str, situation: Situation) -> String {
             ),
             Shown::EnterDecides => situation.enter_decides,
             Shown::Failing => situation.decision == Some(Decision::FunctionCall),
+            Shown::CutMark => false,
         };
         if show {
             t.push_str(" · ");
@@ -149,6 +150,17 @@ pub(crate) fn view_key(scope: ViewScope, code: KeyCode, mods: KeyModifiers) -> O
             KeyRoute::View(key) => Some(key),
             _ => None,
         })
+}
+
+/// The words the prompt's mark offers where it cut the waiting request to fit, while keys
+/// are `scope`'s: the hint of the scope's row that shows it whole, if it has one.
+pub(crate) fn whole_request_hint(scope: Scope) -> Option<&'static str> {
+    TABLE
+        .iter()
+        .filter(|b| b.scope == scope)
+        .find(|b| b.route == KeyRoute::Do(Intent::InspectDecision))
+        .and_then(|b| b.hint)
+        .map(|(words, _)| words)
 }
 
 /// What `code` with `mods` means to the fleet while its keys are `scope`'s, if a row says.

@@ -892,15 +892,84 @@ fn a_sensitive_command_cut_to_fit_says_so_before_y_is_asked_for() {
     rig.type_text("y");
     assert!(matches!(rig.mode(), Mode::Confirming(_)));
     let shown = rig.screen_text(40, 15);
+    // The mark offers the key that shows the whole command here, in words of the key table.
+    let offer = crate::keys::table::whole_request_hint(crate::keys::table::Scope::Confirming)
+        .expect("a key shows the request whole while the sensitive approval is asked again");
+    let mark = shown
+        .lines()
+        .find(|l| l.contains("lines cut"))
+        .unwrap_or_else(|| panic!("a cut without a mark:\n{shown}"));
+    assert!(mark.contains(offer), "the mark offers {offer:?}:\n{shown}");
     assert!(
-        shown.contains("more lines cut"),
-        "a cut without a mark:\n{shown}"
+        !mark.trim_end_matches([' ', '│']).ends_with('…'),
+        "the mark itself is cut:\n{shown}"
     );
     insta::assert_snapshot!("sensitive_cut_40x15", shown);
     let shown = rig.screen_text(160, 48);
     assert!(shown.contains("export-worker-8"), "{shown}");
-    assert!(!shown.contains("more lines cut"), "{shown}");
+    assert!(!shown.contains("lines cut"), "{shown}");
     insta::assert_snapshot!("sensitive_cut_160x48", shown);
+}
+
+/// The key the mark offers shows the cut command whole, from the question asked before the
+/// second `y` and from the deciding mode before the first; Esc comes back to where it was.
+#[test]
+fn the_key_a_cut_command_offers_shows_it_whole_and_esc_comes_back_to_the_question() {
+    use crate::keys::mode::Confirm;
+    use crate::keys::table::{Scope, whole_request_hint};
+    let mut rig = Rig::new();
+    let call = rig.arrive(Arrival::SensitiveApproval);
+    let command = (1..=8)
+        .map(|n| format!("systemctl restart export-worker-{n}"))
+        .collect::<Vec<_>>()
+        .join(" && ");
+    rig.app.session.actions_mut().set_approval_details(
+        &call,
+        "bash",
+        serde_json::json!({ "command": command }),
+        true,
+    );
+    let whole = |rig: &mut Rig| {
+        let shown = rig.screen_text(40, 15);
+        let flat = shown
+            .lines()
+            .map(|l| l.trim_matches(|c: char| c == '│' || c.is_whitespace()))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(flat.contains(&command), "the whole command:\n{shown}");
+    };
+    rig.press(KeyCode::Tab);
+    let offer = whole_request_hint(Scope::Deciding).unwrap();
+    assert!(rig.screen_text(40, 15).contains(offer));
+    rig.press(KeyCode::F(2));
+    assert_eq!(rig.mode(), Mode::Overlay);
+    whole(&mut rig);
+    rig.press(KeyCode::Esc);
+    assert_eq!(rig.mode(), Mode::Deciding, "back to deciding");
+    rig.type_text("y");
+    let asked = rig.mode();
+    assert!(
+        matches!(asked, Mode::Confirming(Confirm::ApproveSensitive { .. })),
+        "{asked:?}"
+    );
+    rig.press(KeyCode::F(2));
+    assert_eq!(rig.mode(), Mode::Overlay);
+    whole(&mut rig);
+    assert!(rig.sent().is_empty(), "showing it decides nothing");
+    rig.press(KeyCode::Esc);
+    assert_eq!(rig.mode(), asked, "back to the question");
+    rig.press(KeyCode::Esc);
+    assert_eq!(
+        rig.mode(),
+        Mode::Deciding,
+        "the question still goes back to deciding"
+    );
+    rig.type_text("yy");
+    assert!(
+        matches!(rig.sent(), [Input::Approval { approved: true, .. }]),
+        "{:?}",
+        rig.sent()
+    );
 }
 
 #[test]
