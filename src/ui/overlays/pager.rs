@@ -158,18 +158,24 @@ impl Overlay for Pager {
             Content::Highlighted(h) => h.grammar().map(|g| format!(" {g} ·")),
             Content::Lines(_) | Content::Wrapped(_) => None,
         };
+        let kind = kind.unwrap_or_default();
+        // Between the corners, after the place and kind, with a space either side: the
+        // hints fit there, a cut said with `…` (never cut at the corner).
+        let room = usize::from(area.width.saturating_sub(2))
+            .saturating_sub(text::width(&where_) + text::width(&kind) + 2);
+        let hints = crate::keys::table::view_hints_within(ViewScope::Pager, room);
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(theme.border_focused)
-            .title(Span::styled(format!(" {} ", self.title), theme.title))
-            .title_bottom(Span::styled(
-                format!(
-                    "{where_}{} {} ",
-                    kind.unwrap_or_default(),
-                    crate::keys::table::view_hints(ViewScope::Pager)
-                ),
-                theme.dim,
-            ));
+            .title(Span::styled(
+                text::truncate(
+                    &format!(" {} ", self.title),
+                    usize::from(area.width.saturating_sub(2)),
+                )
+                .into_owned(),
+                theme.title,
+            ))
+            .title_bottom(Span::styled(format!("{where_}{kind} {hints} "), theme.dim));
         Clear.render(area, buf);
         Paragraph::new(self.lines.lines(self.top..shown))
             .block(block)
@@ -242,6 +248,21 @@ mod tests {
             OverlayKey::Ignored
         );
         assert_eq!(press(&mut pager, key(KeyCode::Esc)), OverlayKey::Close);
+    }
+
+    #[test]
+    fn a_narrow_pager_keeps_its_way_out_and_marks_the_hints_it_cut() {
+        let all = crate::keys::table::view_hints(ViewScope::Pager);
+        for w in [20, 30, 40, 60] {
+            let mut pager = Pager::plain("event 7", "{}", &Theme::default());
+            let screen = drawn(&mut pager, w, 10);
+            let bottom = screen.lines().find(|l| l.contains('└')).unwrap();
+            assert!(bottom.contains("Esc close"), "{w}: {bottom}");
+            assert!(
+                bottom.contains(&all) || bottom.contains(" … "),
+                "{w}: a cut without a mark: {bottom}"
+            );
+        }
     }
 
     #[test]

@@ -25,6 +25,11 @@ impl Rig {
 
     /// With the session's state kept by `store` (its memory, on disk).
     pub(crate) fn with_store(store: Option<crate::store::StateStore>) -> Rig {
+        Rig::with_options(|options| options.store = store)
+    }
+
+    /// With the app's options as `set` leaves them.
+    pub(crate) fn with_options(set: impl FnOnce(&mut AppOptions)) -> Rig {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .start_paused(true)
@@ -39,7 +44,7 @@ impl Rig {
                 ..StreamOptions::default()
             };
             let mut options = AppOptions::new(client, stream, "ses_keys");
-            options.store = store;
+            set(&mut options);
             SessionFront::new(options, crate::terminal::detached())
         };
         Rig {
@@ -134,6 +139,7 @@ impl Rig {
     /// The screen as it would be drawn now, as text.
     pub(crate) fn screen_text(&mut self, width: u16, height: u16) -> String {
         self.app.prepare_frame();
+        let away = self.app.away_on_screen();
         let mut terminal =
             ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
         let SessionFront {
@@ -143,7 +149,7 @@ impl Rig {
             ..
         } = &mut self.app;
         terminal
-            .draw(|f| screen.draw(f, session, theme, None))
+            .draw(|f| super::super::draw::frame(f, screen, session, theme, None, away.as_ref()))
             .unwrap();
         let buf = terminal.backend().buffer();
         crate::ui::text::buffer_text::rows(buf)
@@ -826,6 +832,46 @@ fn the_away_digest_waits_under_an_overlay_and_esc_closes_the_overlay_first() {
     assert!(rig.app.away_on_screen().is_some(), "the digest is back");
     rig.press(KeyCode::Esc);
     assert!(rig.app.away_on_screen().is_none(), "the next Esc closed it");
+}
+
+/// The fleet's `D` opens a session with its changes view (`open_changes`); the session's
+/// digest, ready after the view opened, waits under it: Esc closes the view, then the digest.
+#[test]
+fn the_changes_view_the_fleet_opens_keeps_the_digest_under_it_until_esc() {
+    let mut rig = Rig::with_options(|options| options.open_changes = true);
+    {
+        let _in = rig._runtime.enter();
+        rig.app.start();
+    }
+    assert!(
+        rig.app.screen.overlay_open(),
+        "opened with its changes view"
+    );
+    rig.app.away_show_for_test();
+    for (w, h) in [(40, 15), (160, 48)] {
+        let shown = rig.screen_text(w, h);
+        assert!(shown.contains("Changes"), "{shown}");
+        assert!(
+            !shown.contains("While you were away"),
+            "the digest is drawn over the changes view:\n{shown}"
+        );
+    }
+    rig.press(KeyCode::Esc);
+    assert!(
+        !rig.app.screen.overlay_open(),
+        "Esc closed the changes view"
+    );
+    let shown = rig.screen_text(160, 48);
+    assert!(
+        shown.contains("While you were away"),
+        "the digest is back:\n{shown}"
+    );
+    rig.press(KeyCode::Esc);
+    let shown = rig.screen_text(160, 48);
+    assert!(
+        !shown.contains("While you were away"),
+        "the next Esc closed it:\n{shown}"
+    );
 }
 
 mod hint_walk;
