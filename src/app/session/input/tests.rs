@@ -117,6 +117,41 @@ impl Rig {
         call_id
     }
 
+    /// A persisted event as the stream delivers it: applied, indexed for search.
+    pub(crate) fn stream_event(&mut self, kind: &str, seq: u64, payload: serde_json::Value) {
+        use gobare_api::stream::{QueueSlot, StreamFrame, StreamUpdate};
+        let env = serde_json::json!({"type": kind, "seq": seq,
+            "created_at": 1_789_319_090_000i64 + seq as i64 * 1000, "payload": payload});
+        let event = gobare_api::model::Event::parse(&env.to_string()).unwrap();
+        let frame = StreamFrame {
+            id: Some(seq),
+            data: Default::default(),
+            created_at: event.created_at,
+            event: Ok(event),
+            slot: QueueSlot::default(),
+        };
+        self.app
+            .on_stream(StreamUpdate::Frame(frame), std::time::Instant::now());
+    }
+
+    /// Until the query typed last has read the whole index, its hits handed to the app as
+    /// the loop hands them (older queries' hits are dropped there).
+    pub(crate) fn search_done(&mut self) {
+        loop {
+            let msg = self
+                .app
+                .msgs_rx
+                .blocking_recv()
+                .expect("the app's channel is open");
+            let done = matches!(&msg, crate::app::session::AppMsg::SearchHits { generation, done: true, .. }
+                if *generation == self.app.screen.search.generation());
+            self.app.on_msg(msg);
+            if done {
+                return;
+            }
+        }
+    }
+
     /// The first listed action goes away (expired, or resolved elsewhere).
     pub(crate) fn expire(&mut self) {
         if self.listed.is_empty() {
@@ -832,6 +867,46 @@ fn the_away_digest_waits_under_an_overlay_and_esc_closes_the_overlay_first() {
     assert!(rig.app.away_on_screen().is_some(), "the digest is back");
     rig.press(KeyCode::Esc);
     assert!(rig.app.away_on_screen().is_none(), "the next Esc closed it");
+}
+
+/// What the transcript shows of a preview is found by any part of it: `/p-7ba19` (or the
+/// domain, or the port) in the session's search finds the preview's line, selects it, and
+/// the status bar counts the match.
+#[test]
+fn searching_part_of_a_previews_address_finds_the_line_the_screen_shows() {
+    let mut rig = Rig::new();
+    rig.stream_event(
+        "preview.ready",
+        1,
+        serde_json::json!({"port": 5173, "url": "https://p-7ba19a6dbaeb.gobare.dev"}),
+    );
+    let shown = rig.screen_text(120, 30);
+    assert!(
+        shown.contains("preview ready :5173 https://p-7ba19a6dbaeb.gobare.dev"),
+        "{shown}"
+    );
+    rig.key(KeyCode::BackTab, KeyModifiers::SHIFT);
+    for query in ["p-7ba19", "gobare.dev", "5173"] {
+        rig.press(KeyCode::Char('/'));
+        rig.type_text(query);
+        rig.search_done();
+        rig.press(KeyCode::Enter);
+        let shown = rig.screen_text(120, 30);
+        let status = shown.lines().last().unwrap_or_default();
+        assert!(
+            status.contains(&format!("/{query} 1/1 · n older")),
+            "/{query} found nothing:\n{shown}"
+        );
+        let selected = rig
+            .app
+            .screen
+            .selected_entry(&rig.app.session)
+            .map(|entry| entry.copy_text());
+        assert!(
+            selected.is_some_and(|text| text.contains("https://p-7ba19a6dbaeb.gobare.dev")),
+            "/{query} selects the preview's line"
+        );
+    }
 }
 
 /// The fleet's `D` opens a session with its changes view (`open_changes`); the session's
