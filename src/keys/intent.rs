@@ -99,6 +99,9 @@ pub(crate) enum Intent {
     OpenPicker,
     /// F3: the decision inbox, at the soonest deadline (the fleet's, from a session).
     NextDecision,
+    /// F2: the waiting decision's whole request (a command the prompt cut to fit) in the
+    /// inspector.
+    InspectDecision,
     /// Enter in the input box.
     Send(String),
     /// The first message of a new session, sent once the stream is connected.

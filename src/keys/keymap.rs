@@ -84,12 +84,7 @@ impl KeyMap {
 
 /// A binding of `at` acts in `scope`.
 fn reaches(at: Scope, scope: Scope) -> bool {
-    at == scope
-        || (at == Scope::Everywhere
-            && matches!(
-                scope,
-                Scope::Typing | Scope::Panes | Scope::Deciding | Scope::Decided
-            ))
+    at == scope || (at == Scope::Everywhere && scope.takes_everywhere())
 }
 
 /// The table row a new `chord` in `scope` would hide, if any.

@@ -64,11 +64,9 @@ pub(crate) fn route(key: KeyEvent, mode: &Mode, extra: &KeyMap) -> KeyRoute {
     if let Some(b) = find(scope, &key) {
         return b.route.clone();
     }
-    let everywhere = matches!(
-        scope,
-        Scope::Typing | Scope::Panes | Scope::Deciding | Scope::Decided
-    );
-    if everywhere && let Some(b) = find(Scope::Everywhere, &key) {
+    if scope.takes_everywhere()
+        && let Some(b) = find(Scope::Everywhere, &key)
+    {
         return b.route.clone();
     }
     match scope {

@@ -89,6 +89,15 @@ impl Confirm {
         }
     }
 
+    /// Whether it asks again about the waiting decision (a sensitive approval, a rule from
+    /// an approval): the request it decides can be shown whole while it waits (F2).
+    pub(crate) fn is_of_a_decision(&self) -> bool {
+        matches!(
+            self,
+            Confirm::ApproveSensitive { .. } | Confirm::RuleFromApproval { .. }
+        )
+    }
+
     /// Enter is never yes here: a `y⏎` habit must not pass a check meant to stop it.
     pub(crate) fn enter_refusal(&self) -> &'static str {
         match self {
@@ -127,15 +136,17 @@ impl Mode {
     }
 }
 
-/// The mode machine: the current mode and where the open thing (key list, confirmation,
-/// overlay) goes back to when it closes.
 /// Held text kept after a decision, at most: a sentence or two, not a paste.
 const HELD_MAX_BYTES: usize = 4096;
 
+/// The mode machine: the current mode and where each open thing (key list, confirmation,
+/// overlay) goes back to when it closes.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Modes {
     current: Mode,
-    before: Mode,
+    /// What each open thing was opened over, the newest last: an overlay opened from a
+    /// question closes back to the question, which still answers back to where it was asked.
+    below: Vec<Mode>,
     /// The deciding mode took a key that decided nothing yet (a digit highlighted an
     /// option): a printable key after it is not the start of the person's text.
     deciding_touched: bool,
@@ -152,19 +163,19 @@ impl Modes {
     /// Esc's end: the box has the keys, and nothing open comes back later.
     pub(crate) fn back_to_typing(&mut self) {
         self.current = Mode::Typing;
-        self.before = Mode::Typing;
+        self.below.clear();
     }
 
     /// Shift+Tab: the panes have the keys.
     pub(crate) fn enter_panes(&mut self) {
         self.current = Mode::Navigating;
-        self.before = Mode::Typing;
+        self.below.clear();
     }
 
     /// Tab while something waits: the prompt has the keys.
     pub(crate) fn start_deciding(&mut self) {
         self.current = Mode::Deciding;
-        self.before = Mode::Typing;
+        self.below.clear();
         self.deciding_touched = false;
     }
 
@@ -183,7 +194,7 @@ impl Modes {
     /// A key decided: hold what is typed next until Esc or Tab.
     pub(crate) fn decided(&mut self) {
         self.current = Mode::Decided;
-        self.before = Mode::Typing;
+        self.below.clear();
         self.held.clear();
     }
 
@@ -212,7 +223,7 @@ impl Modes {
     pub(crate) fn ask(&mut self, confirm: Confirm) {
         let was = std::mem::replace(&mut self.current, Mode::Confirming(confirm));
         if !matches!(was, Mode::Confirming(_)) {
-            self.before = was;
+            self.below.push(was);
         }
     }
 
@@ -220,7 +231,7 @@ impl Modes {
     pub(crate) fn answered(&mut self) -> Option<Confirm> {
         match std::mem::take(&mut self.current) {
             Mode::Confirming(confirm) => {
-                self.current = std::mem::take(&mut self.before);
+                self.current = self.below.pop().unwrap_or_default();
                 Some(confirm)
             }
             other => {
@@ -233,23 +244,25 @@ impl Modes {
     /// An overlay opened over the panes takes the keys; closing it comes back here.
     pub(crate) fn open_overlay(&mut self) {
         if self.current != Mode::Overlay {
-            self.before = std::mem::replace(&mut self.current, Mode::Overlay);
+            let was = std::mem::replace(&mut self.current, Mode::Overlay);
+            self.below.push(was);
         }
     }
 
     /// The overlay closed: back to where it was opened from.
     pub(crate) fn close_overlay(&mut self) {
         if self.current == Mode::Overlay {
-            self.current = std::mem::take(&mut self.before);
+            self.current = self.below.pop().unwrap_or_default();
         }
     }
 
     /// F1 / `?`: the key list opens, or closes back to where it was opened from.
     pub(crate) fn toggle_help(&mut self) {
         if self.current == Mode::Help {
-            self.current = std::mem::take(&mut self.before);
+            self.current = self.below.pop().unwrap_or_default();
         } else {
-            self.before = std::mem::replace(&mut self.current, Mode::Help);
+            let was = std::mem::replace(&mut self.current, Mode::Help);
+            self.below.push(was);
         }
     }
 

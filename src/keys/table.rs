@@ -191,6 +191,14 @@ pub(crate) const TABLE: &[Binding] = &[
     )
     .hint("Shift+Tab panes", Shown::Always)
     .action("panes"),
+    // Not a text key: typed text stays text.
+    row(
+        Typing,
+        &[k(KeyCode::F(2))],
+        Do(Intent::InspectDecision),
+        "the waiting decision's whole request in the inspector: a command the prompt cut to fit is there whole (Esc comes back)",
+    )
+    .hint(WHOLE_REQUEST_HINT, Shown::CutMark),
     row(
         Typing,
         &[k(KeyCode::Esc)],
@@ -254,6 +262,14 @@ pub(crate) const TABLE: &[Binding] = &[
         Do(Intent::EnterPanes),
         "to the panes",
     ),
+    // Not a letter: a sentence typed while deciding still decides nothing.
+    row(
+        Deciding,
+        &[k(KeyCode::F(2))],
+        Do(Intent::InspectDecision),
+        "the whole request in the inspector (Esc comes back)",
+    )
+    .hint(WHOLE_REQUEST_HINT, Shown::CutMark),
     // After a decision.
     row(
         Decided,
@@ -538,6 +554,13 @@ pub(crate) const TABLE: &[Binding] = &[
         KeyRoute::ExplainConfirm,
         "nothing: Enter is never yes (it says so)",
     ),
+    row(
+        Confirming,
+        &[k(KeyCode::F(2))],
+        Do(Intent::InspectDecision),
+        "asked again before a sensitive approval (or a rule from an approval): its whole request in the inspector; Esc comes back to the question",
+    )
+    .hint(WHOLE_REQUEST_HINT, Shown::CutMark),
     row(
         Confirming,
         &[],

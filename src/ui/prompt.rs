@@ -75,6 +75,9 @@ pub struct PromptState {
     /// The key that opens a line to type an answer on (`None`: the session's box below
     /// takes the text).
     typed_with: Option<&'static str>,
+    /// The key that shows the request whole, as its hint says it, where the keys are now
+    /// (`None`: no key here does).
+    whole_with: Option<&'static str>,
     /// The session's workspace clock and the lifetime it counts to: a parked turn's
     /// deadline (§5). `None`: only a function call's `expires_at` is shown.
     workspace: Option<(WorkspaceClock, i64)>,
@@ -176,6 +179,12 @@ impl PromptState {
     /// Text is typed on a line `key` opens, not in a box below (the inbox's `t`).
     pub(crate) fn set_typed_with(&mut self, key: &'static str) {
         self.typed_with = Some(key);
+    }
+
+    /// The hint of the key that shows the request whole (the inspector), offered where the
+    /// request is cut to fit; `None` where no key does.
+    pub(crate) fn set_whole_with(&mut self, hint: Option<&'static str>) {
+        self.whole_with = hint;
     }
 
     /// Where a typed answer goes, as the hints say it: "below", or "after t".
@@ -371,21 +380,22 @@ impl PromptState {
                     kept
                 }
                 None => {
-                    // Never a cut without a mark: what is not shown is counted.
-                    let cut = lines.len() - rows + 1;
-                    let mut kept: Vec<Line<'static>> =
-                        lines.into_iter().take(rows.saturating_sub(1)).collect();
-                    if rows > 0 {
-                        kept.push(cut_line(
-                            vec![Span::styled(
-                                format!(
-                                    "… {cut} more lines cut to fit: a taller terminal shows them"
-                                ),
-                                theme.warning,
-                            )],
-                            width,
-                        ));
+                    // Never a cut without a mark: what is not shown is counted, and the key
+                    // that shows it whole named. The mark's rows are counted as for the
+                    // most lines it could say, which never takes fewer.
+                    let mark_rows = self.cut_mark(lines.len(), width).len().min(rows);
+                    let shown = rows - mark_rows;
+                    let cut = lines.len() - shown;
+                    let mut mark = self.cut_mark(cut, width);
+                    if mark.len() > mark_rows {
+                        mark = vec![text::truncate(&mark.join(" "), width).into_owned()];
+                        mark.truncate(mark_rows);
                     }
+                    let mut kept: Vec<Line<'static>> = lines.into_iter().take(shown).collect();
+                    kept.extend(
+                        mark.into_iter()
+                            .map(|row| Line::from(Span::styled(row, theme.warning))),
+                    );
                     kept
                 }
             };
@@ -400,6 +410,15 @@ impl PromptState {
                     .title(Span::styled(title, theme.title)),
             )
             .render(area, buf);
+    }
+
+    /// The mark where `cut` lines of the request are not shown, wrapped to `width`.
+    fn cut_mark(&self, cut: usize, width: usize) -> Vec<String> {
+        let mark = match self.whole_with {
+            Some(hint) => format!("… {cut} lines cut · {hint}"),
+            None => format!("… {cut} lines cut: a taller terminal shows them"),
+        };
+        text::wrap(&mark, width)
     }
 
     /// The panel's title: what waits, how many, how long it may.
@@ -733,7 +752,7 @@ fn tool_name(name: &str) -> String {
 
 /// Arguments for a person: an object as `key: value` lines (strings unquoted, so a command
 /// reads as typed), anything else as compact JSON. Not yet sanitized.
-fn args_text(args: &Value) -> String {
+pub(crate) fn args_text(args: &Value) -> String {
     match args {
         Value::Null => String::new(),
         Value::Object(map) if !map.is_empty() => map

@@ -103,6 +103,12 @@ impl Screen {
             self.mode(),
             Mode::Confirming(Confirm::ApproveSensitive { .. })
         ));
+        // Where the request is cut, the mark names the key that shows it whole here.
+        let whole = match self.mode() {
+            Mode::Confirming(confirm) if !confirm.is_of_a_decision() => None,
+            mode => crate::keys::table::whole_request_hint(crate::keys::scope_of(mode)),
+        };
+        self.prompt.set_whole_with(whole);
     }
 
     /// The input box's title: the mode and its keys.

@@ -201,14 +201,22 @@ impl SessionFront {
         self.away.shown(gobare_api::clock::unix_ms())
     }
 
-    /// A digest with nothing in it, shown (for the tests of what covers it).
+    /// A digest of one failed turn, shown (for the tests of what covers it).
     #[cfg(test)]
     pub(crate) fn away_show_for_test(&mut self) {
         let window = Window {
             after_seq: Some(0),
             from_ms: None,
         };
-        let b = DigestBuilder::new(&self.session_id, window, 0, true);
+        let mut b = DigestBuilder::new(&self.session_id, window, 0, true);
+        let ended = serde_json::json!({"type": "turn.ended", "seq": 1, "created_at": 1000,
+            "payload": {"turn_id": "turn_1"}});
+        b.feed(1, &Event::parse(&ended.to_string()).unwrap());
+        b.turn_outcome(
+            "turn_1",
+            &gobare_api::model::TurnStatus::Failed,
+            Some("the export timed out"),
+        );
         self.away.state = State::Shown(Box::new(b));
     }
 

@@ -21,22 +21,7 @@ impl SessionFront {
             ..
         } = self;
         let label = catching_up_label(replay, session);
-        tui.draw(|f| {
-            screen.draw(f, session, theme, label.as_deref());
-            if let Some(digest) = &away {
-                let area = f.area();
-                let away_ms = digest.away_ms();
-                crate::ui::away_banner::render(
-                    area,
-                    f.buffer_mut(),
-                    std::slice::from_ref(digest),
-                    false,
-                    away_ms,
-                    0,
-                    theme,
-                );
-            }
-        })?;
+        tui.draw(|f| frame(f, screen, session, theme, label.as_deref(), away.as_ref()))?;
         self.write_links();
         self.page_back_when_at_the_top();
         Ok(())
@@ -91,6 +76,30 @@ impl SessionFront {
             decision,
             enter_decides: picked || self.box_answers(),
         }
+    }
+}
+
+/// One frame's drawing: the screen with the replay's progress `label`, and the "while you
+/// were away" digest over it when one is shown.
+pub(crate) fn frame(
+    f: &mut ratatui::Frame,
+    screen: &mut crate::ui::Screen,
+    session: &crate::session::Session,
+    theme: &crate::ui::theme::Theme,
+    label: Option<&str>,
+    away: Option<&crate::away::digest::Digest>,
+) {
+    screen.draw(f, session, theme, label);
+    if let Some(digest) = away {
+        crate::ui::away_banner::render(
+            f.area(),
+            f.buffer_mut(),
+            std::slice::from_ref(digest),
+            false,
+            digest.away_ms(),
+            0,
+            theme,
+        );
     }
 }
 

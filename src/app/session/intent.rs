@@ -150,6 +150,7 @@ impl SessionFront {
             Intent::HistoryNext => self.act_history(false),
             Intent::OpenPicker => self.act_open_picker(),
             Intent::NextDecision => self.act_next_decision(),
+            Intent::InspectDecision => self.act_inspect_decision(),
         }
     }
 

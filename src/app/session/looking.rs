@@ -1,8 +1,10 @@
 //! Looking back: the selection keys (move, previous/next turn, next error, Esc), and what
-//! acts on the selected entry or event — expand, inspect, copy (OSC 52), open its link.
+//! acts on the selected entry or event — expand, inspect, copy (OSC 52), open its link —
+//! or on the waiting decision: its whole request inspected (F2).
 
 use super::SessionFront;
 use crate::clipboard::{Passthrough, clipboard_text, osc52_bytes};
+use crate::keys::mode::{Confirm, Mode};
 use crate::ui::overlays::inspector;
 
 use std::io::Write as _;
@@ -56,6 +58,34 @@ impl SessionFront {
             return;
         }
         self.screen.modes.back_to_typing();
+    }
+
+    /// F2: the waiting decision's whole request in the inspector; asked again about one (a
+    /// sensitive approval, a rule from one), that one's, and Esc comes back to the question.
+    pub(crate) fn act_inspect_decision(&mut self) {
+        let asked = match self.screen.mode() {
+            Mode::Confirming(
+                Confirm::ApproveSensitive { call_id } | Confirm::RuleFromApproval { call_id, .. },
+            ) => Some(call_id.clone()),
+            // Another question: F2 does not answer it, and says what does.
+            Mode::Confirming(confirm) => {
+                let what = confirm.enter_refusal();
+                self.notice(Some(what.into()));
+                return;
+            }
+            _ => None,
+        };
+        let facts = self.session.actions();
+        let action = match &asked {
+            Some(call_id) => facts.listed().find(|a| &a.call_id == call_id),
+            None => facts.listed().next(),
+        };
+        let Some(action) = action else {
+            self.notice(Some("nothing waits on you".into()));
+            return;
+        };
+        let pager = inspector::request(facts, action, &self.theme);
+        self.screen.open_overlay(Box::new(pager));
     }
 
     /// The envelope logged with `seq` in this session's local event log.

@@ -85,6 +85,24 @@ fn overlays_and_help_close_back_to_where_they_opened() {
 }
 
 #[test]
+fn an_overlay_opened_from_a_question_closes_back_to_it_and_it_answers_back_home() {
+    let sensitive = Confirm::ApproveSensitive {
+        call_id: "c".into(),
+    };
+    let mut m = at(Mode::Deciding);
+    m.ask(sensitive.clone());
+    m.open_overlay();
+    m.close_overlay();
+    assert_eq!(m.current(), &Mode::Confirming(sensitive.clone()));
+    assert_eq!(m.answered(), Some(sensitive));
+    assert_eq!(
+        m.current(),
+        &Mode::Deciding,
+        "the question still goes back to where it was asked"
+    );
+}
+
+#[test]
 fn the_search_bar_hands_back_to_the_panes() {
     let mut m = at(Mode::Navigating);
     m.start_search();

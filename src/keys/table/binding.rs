@@ -95,6 +95,8 @@ pub(crate) enum Shown {
     EnterDecides,
     /// Deciding a function call.
     Failing,
+    /// Never in the title: the prompt's mark says it where it cut the request to fit.
+    CutMark,
 }
 
 /// One row of the table.

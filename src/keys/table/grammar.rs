@@ -105,3 +105,5 @@ pub(super) const INBOX_APPROVE_HINT: &str = "y approve · n deny";
 pub(super) const INBOX_TYPE_HINT: &str = "t type an answer";
 /// An approval's note: typed on its own line, sent after the decision.
 pub(super) const INBOX_NOTE_HINT: &str = "t note";
+/// The key that shows a waiting request whole, as the prompt's mark offers it where it cut.
+pub(super) const WHOLE_REQUEST_HINT: &str = "F2 shows it whole";

@@ -45,6 +45,7 @@ pub(crate) fn title(scope: Scope, name: &str, situation: Situation) -> String {
             ),
             Shown::EnterDecides => situation.enter_decides,
             Shown::Failing => situation.decision == Some(Decision::FunctionCall),
+            Shown::CutMark => false,
         };
         if show {
             t.push_str(" · ");
@@ -125,18 +126,46 @@ pub(crate) fn help_rows() -> Vec<(String, String)> {
 }
 
 /// The hint line of an overlay whose keys are `scope`'s: its rows' hints, the way out
-/// first.
+/// last.
 pub(crate) fn view_hints(scope: ViewScope) -> String {
-    let mut hints: Vec<&str> = Vec::new();
+    let (rest, back) = view_hint_words(scope);
+    rest.into_iter().chain(back).collect::<Vec<_>>().join(" · ")
+}
+
+/// [`view_hints`] in at most `max_cols` cells. When they do not all fit, the hints before
+/// the way out go from the last, and `…` stands where they were; the way out stays.
+pub(crate) fn view_hints_within(scope: ViewScope, max_cols: usize) -> String {
+    let all = view_hints(scope);
+    if gobare_api::text::width(&all) <= max_cols {
+        return all;
+    }
+    let (rest, back) = view_hint_words(scope);
+    for kept in (0..rest.len()).rev() {
+        let line = rest[..kept]
+            .iter()
+            .copied()
+            .chain(std::iter::once("…"))
+            .chain(back.iter().copied())
+            .collect::<Vec<_>>()
+            .join(" · ");
+        if gobare_api::text::width(&line) <= max_cols {
+            return line;
+        }
+    }
+    gobare_api::text::truncate(&back.join(" · "), max_cols).into_owned()
+}
+
+/// An overlay's hints: the others, and the way out.
+fn view_hint_words(scope: ViewScope) -> (Vec<&'static str>, Vec<&'static str>) {
     let rows = TABLE.iter().filter(|b| b.scope == Scope::View(scope));
     let (back, rest): (Vec<&Binding>, Vec<&Binding>) =
         rows.partition(|b| b.hint.is_some_and(|(w, _)| w.starts_with("Esc")));
-    for b in rest.into_iter().chain(back) {
-        if let Some((words, _)) = b.hint {
-            hints.push(words);
-        }
-    }
-    hints.join(" · ")
+    let words = |rows: Vec<&Binding>| -> Vec<&'static str> {
+        rows.into_iter()
+            .filter_map(|b| b.hint.map(|(words, _)| words))
+            .collect()
+    };
+    (words(rest), words(back))
 }
 
 /// What `code` with `mods` means to an overlay whose keys are `scope`'s, if a row says.
@@ -149,6 +178,17 @@ pub(crate) fn view_key(scope: ViewScope, code: KeyCode, mods: KeyModifiers) -> O
             KeyRoute::View(key) => Some(key),
             _ => None,
         })
+}
+
+/// The words the prompt's mark offers where it cut the waiting request to fit, while keys
+/// are `scope`'s: the hint of the scope's row that shows it whole, if it has one.
+pub(crate) fn whole_request_hint(scope: Scope) -> Option<&'static str> {
+    TABLE
+        .iter()
+        .filter(|b| b.scope == scope)
+        .find(|b| b.route == KeyRoute::Do(Intent::InspectDecision))
+        .and_then(|b| b.hint)
+        .map(|(words, _)| words)
 }
 
 /// What `code` with `mods` means to the fleet while its keys are `scope`'s, if a row says.

@@ -69,6 +69,14 @@ pub(crate) enum Scope {
 }
 
 impl Scope {
+    /// Whether the rows of [`Scope::Everywhere`] act in this scope too.
+    pub(crate) fn takes_everywhere(self) -> bool {
+        matches!(
+            self,
+            Scope::Typing | Scope::Panes | Scope::Deciding | Scope::Decided
+        )
+    }
+
     /// The heading of the scope's rows in the key list and docs/keys.md.
     pub(crate) fn heading(self) -> &'static str {
         match self {

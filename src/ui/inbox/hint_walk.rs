@@ -371,5 +371,9 @@ fn snapshot_an_approval_with_a_note_wide_and_narrow() {
     );
     let mut view = view_at(&model, Kind::Approval, Where::Note).unwrap();
     type_text(&mut view, &model, NOTE);
+    insta::assert_snapshot!(
+        "inbox_note_typing_160x48",
+        screen(&mut view, &model, 160, 48)
+    );
     insta::assert_snapshot!("inbox_note_typing_40x15", screen(&mut view, &model, 40, 15));
 }

@@ -8,6 +8,7 @@ use crate::ui::theme::Theme;
 use gobare_api::text;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
 
@@ -15,6 +16,40 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
 enum Content {
     Lines(Vec<Line<'static>>),
     Highlighted(Highlighted),
+    /// Plain text wrapped between words to the width it is drawn at: nothing of it is cut
+    /// at the pager's edge.
+    Wrapped(Wrapped),
+}
+
+struct Wrapped {
+    text: String,
+    style: Style,
+    /// The width `lines` were wrapped to.
+    width: usize,
+    lines: Vec<Line<'static>>,
+}
+
+impl Wrapped {
+    /// Wraps the text again when `width` is not the one it was wrapped to.
+    fn fit(&mut self, width: usize) {
+        if width == self.width && !self.lines.is_empty() {
+            return;
+        }
+        self.width = width;
+        self.lines = self
+            .text
+            .split('\n')
+            .flat_map(|line| {
+                let rows = text::wrap(line, width);
+                if rows.is_empty() {
+                    vec![String::new()]
+                } else {
+                    rows
+                }
+            })
+            .map(|row| Line::from(Span::styled(row, self.style)))
+            .collect();
+    }
 }
 
 impl Content {
@@ -22,6 +57,7 @@ impl Content {
         match self {
             Content::Lines(lines) => lines.len(),
             Content::Highlighted(h) => h.len(),
+            Content::Wrapped(w) => w.lines.len(),
         }
     }
 
@@ -29,6 +65,7 @@ impl Content {
         match self {
             Content::Lines(lines) => lines[range].to_vec(),
             Content::Highlighted(h) => h.lines(range).to_vec(),
+            Content::Wrapped(w) => w.lines[range].to_vec(),
         }
     }
 }
@@ -72,6 +109,22 @@ impl Pager {
         Self::new(title, lines)
     }
 
+    /// A pager over plain `content` wrapped to its width, so a long line (a whole command)
+    /// is read to its end; sanitized as it is wrapped.
+    pub(crate) fn wrapped(title: &str, content: &str, theme: &Theme) -> Self {
+        Self {
+            title: text::line(title).into_owned(),
+            lines: Content::Wrapped(Wrapped {
+                text: content.to_string(),
+                style: theme.text,
+                width: 0,
+                lines: Vec::new(),
+            }),
+            top: 0,
+            rows: 20,
+        }
+    }
+
     /// The first line shown.
     #[cfg_attr(not(test), expect(dead_code))]
     pub(crate) fn top(&self) -> usize {
@@ -90,6 +143,9 @@ impl Pager {
 impl Overlay for Pager {
     fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         let area = overlays::area(area);
+        if let Content::Wrapped(w) = &mut self.lines {
+            w.fit(usize::from(area.width.saturating_sub(2)).max(1));
+        }
         self.rows = usize::from(area.height.saturating_sub(2));
         self.top = self.top.min(self.max_top());
         let shown = (self.top + self.rows).min(self.lines.len());
@@ -100,20 +156,26 @@ impl Overlay for Pager {
         };
         let kind = match &self.lines {
             Content::Highlighted(h) => h.grammar().map(|g| format!(" {g} ·")),
-            Content::Lines(_) => None,
+            Content::Lines(_) | Content::Wrapped(_) => None,
         };
+        let kind = kind.unwrap_or_default();
+        // Between the corners, after the place and kind, with a space either side: the
+        // hints fit there, a cut said with `…` (never cut at the corner).
+        let room = usize::from(area.width.saturating_sub(2))
+            .saturating_sub(text::width(&where_) + text::width(&kind) + 2);
+        let hints = crate::keys::table::view_hints_within(ViewScope::Pager, room);
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(theme.border_focused)
-            .title(Span::styled(format!(" {} ", self.title), theme.title))
-            .title_bottom(Span::styled(
-                format!(
-                    "{where_}{} {} ",
-                    kind.unwrap_or_default(),
-                    crate::keys::table::view_hints(ViewScope::Pager)
-                ),
-                theme.dim,
-            ));
+            .title(Span::styled(
+                text::truncate(
+                    &format!(" {} ", self.title),
+                    usize::from(area.width.saturating_sub(2)),
+                )
+                .into_owned(),
+                theme.title,
+            ))
+            .title_bottom(Span::styled(format!("{where_}{kind} {hints} "), theme.dim));
         Clear.render(area, buf);
         Paragraph::new(self.lines.lines(self.top..shown))
             .block(block)
@@ -186,6 +248,38 @@ mod tests {
             OverlayKey::Ignored
         );
         assert_eq!(press(&mut pager, key(KeyCode::Esc)), OverlayKey::Close);
+    }
+
+    #[test]
+    fn a_narrow_pager_keeps_its_way_out_and_marks_the_hints_it_cut() {
+        let all = crate::keys::table::view_hints(ViewScope::Pager);
+        for w in [20, 30, 40, 60] {
+            let mut pager = Pager::plain("event 7", "{}", &Theme::default());
+            let screen = drawn(&mut pager, w, 10);
+            let bottom = screen.lines().find(|l| l.contains('└')).unwrap();
+            assert!(bottom.contains("Esc close"), "{w}: {bottom}");
+            assert!(
+                bottom.contains(&all) || bottom.contains(" … "),
+                "{w}: a cut without a mark: {bottom}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_wrapped_pager_shows_a_long_line_to_its_end() {
+        let long = (1..=12)
+            .map(|n| format!("word{n}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut pager = Pager::wrapped("request", &long, &Theme::default());
+        let screen = drawn(&mut pager, 30, 12);
+        let flat = screen
+            .lines()
+            .map(|l| l.trim_matches(|c: char| c == '│' || c.is_whitespace()))
+            .filter(|l| l.starts_with("word"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert_eq!(flat, long, "{screen}");
     }
 
     #[test]

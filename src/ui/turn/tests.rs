@@ -87,10 +87,16 @@ fn a_settled_turn_says_how_long_it_took_or_why_that_is_not_known() {
         Value::Null,
     ));
     v.apply(turn(
+        "t_ran",
+        created + 15_000,
+        json!(created + 15_000),
+        json!(created + 24_000),
+    ));
+    v.apply(turn(
         "t_now",
-        created + 20_000,
-        json!(created + 20_000),
-        json!(created + 29_000),
+        created + 30_000,
+        json!(created + 30_000),
+        json!(created + 34_000),
     ));
     let out = render(&v, &mut zoomed(Pane::Turn), 100, 20);
     assert!(out.contains("failed     never started asked "), "{out}");
@@ -98,4 +104,6 @@ fn a_settled_turn_says_how_long_it_took_or_why_that_is_not_known() {
         out.contains("failed     (its duration is not known) started "),
         "{out}"
     );
+    // Started and ended 9 s apart: how long it ran, then when it started.
+    assert!(out.contains("failed     9s started "), "{out}");
 }

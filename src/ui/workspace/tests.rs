@@ -166,3 +166,40 @@ fn the_sandbox_budget_shows_beside_the_usage_with_what_is_left_or_that_it_was_pa
     let out = render(&view(), &mut zoomed(Pane::Workspace), 70, 14);
     assert!(!out.contains("budget "), "no budget set, none shown: {out}");
 }
+
+/// The budget's line beside the usage, passed, where a person looks after the bell: at the
+/// narrowest and a wide screen, with the Workspace pane in front.
+#[test]
+fn snapshot_a_passed_sandbox_budget_narrow_and_wide() {
+    let mut v = view().with_sandbox_budget(Some(1));
+    v.apply(Update::Usage(SandboxUsage {
+        session: Usage {
+            session_id: "s".into(),
+            scope: "session".into(),
+            sessions: 1,
+            as_of: Some(1_789_876_543_210),
+            sandbox_seconds: 812,
+            chargeable_seconds: 812,
+        },
+        crew: None,
+    }));
+    // At 40 columns the line is cut after "passed", the cut marked.
+    for (w, h, shown, name) in [
+        (
+            40,
+            15,
+            "budget 1m 00s sandbox · passed by 12m…",
+            "budget_passed_40x15",
+        ),
+        (
+            160,
+            48,
+            "budget 1m 00s sandbox · passed by 12m 32s",
+            "budget_passed_160x48",
+        ),
+    ] {
+        let out = render(&v, &mut navigating(Pane::Workspace), w, h);
+        assert!(out.contains(shown), "{w}×{h}: {out}");
+        assert_snapshot!(name, out);
+    }
+}

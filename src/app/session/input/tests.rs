@@ -25,6 +25,11 @@ impl Rig {
 
     /// With the session's state kept by `store` (its memory, on disk).
     pub(crate) fn with_store(store: Option<crate::store::StateStore>) -> Rig {
+        Rig::with_options(|options| options.store = store)
+    }
+
+    /// With the app's options as `set` leaves them.
+    pub(crate) fn with_options(set: impl FnOnce(&mut AppOptions)) -> Rig {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .start_paused(true)
@@ -39,7 +44,7 @@ impl Rig {
                 ..StreamOptions::default()
             };
             let mut options = AppOptions::new(client, stream, "ses_keys");
-            options.store = store;
+            set(&mut options);
             SessionFront::new(options, crate::terminal::detached())
         };
         Rig {
@@ -112,6 +117,41 @@ impl Rig {
         call_id
     }
 
+    /// A persisted event as the stream delivers it: applied, indexed for search.
+    pub(crate) fn stream_event(&mut self, kind: &str, seq: u64, payload: serde_json::Value) {
+        use gobare_api::stream::{QueueSlot, StreamFrame, StreamUpdate};
+        let env = serde_json::json!({"type": kind, "seq": seq,
+            "created_at": 1_789_319_090_000i64 + seq as i64 * 1000, "payload": payload});
+        let event = gobare_api::model::Event::parse(&env.to_string()).unwrap();
+        let frame = StreamFrame {
+            id: Some(seq),
+            data: Default::default(),
+            created_at: event.created_at,
+            event: Ok(event),
+            slot: QueueSlot::default(),
+        };
+        self.app
+            .on_stream(StreamUpdate::Frame(frame), std::time::Instant::now());
+    }
+
+    /// Until the query typed last has read the whole index, its hits handed to the app as
+    /// the loop hands them (older queries' hits are dropped there).
+    pub(crate) fn search_done(&mut self) {
+        loop {
+            let msg = self
+                .app
+                .msgs_rx
+                .blocking_recv()
+                .expect("the app's channel is open");
+            let done = matches!(&msg, crate::app::session::AppMsg::SearchHits { generation, done: true, .. }
+                if *generation == self.app.screen.search.generation());
+            self.app.on_msg(msg);
+            if done {
+                return;
+            }
+        }
+    }
+
     /// The first listed action goes away (expired, or resolved elsewhere).
     pub(crate) fn expire(&mut self) {
         if self.listed.is_empty() {
@@ -134,6 +174,7 @@ impl Rig {
     /// The screen as it would be drawn now, as text.
     pub(crate) fn screen_text(&mut self, width: u16, height: u16) -> String {
         self.app.prepare_frame();
+        let away = self.app.away_on_screen();
         let mut terminal =
             ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
         let SessionFront {
@@ -143,7 +184,7 @@ impl Rig {
             ..
         } = &mut self.app;
         terminal
-            .draw(|f| screen.draw(f, session, theme, None))
+            .draw(|f| super::super::draw::frame(f, screen, session, theme, None, away.as_ref()))
             .unwrap();
         let buf = terminal.backend().buffer();
         crate::ui::text::buffer_text::rows(buf)
@@ -828,6 +869,86 @@ fn the_away_digest_waits_under_an_overlay_and_esc_closes_the_overlay_first() {
     assert!(rig.app.away_on_screen().is_none(), "the next Esc closed it");
 }
 
+/// What the transcript shows of a preview is found by any part of it: `/p-7ba19` (or the
+/// domain, or the port) in the session's search finds the preview's line, selects it, and
+/// the status bar counts the match.
+#[test]
+fn searching_part_of_a_previews_address_finds_the_line_the_screen_shows() {
+    let mut rig = Rig::new();
+    rig.stream_event(
+        "preview.ready",
+        1,
+        serde_json::json!({"port": 5173, "url": "https://p-7ba19a6dbaeb.gobare.dev"}),
+    );
+    let shown = rig.screen_text(120, 30);
+    assert!(
+        shown.contains("preview ready :5173 https://p-7ba19a6dbaeb.gobare.dev"),
+        "{shown}"
+    );
+    rig.key(KeyCode::BackTab, KeyModifiers::SHIFT);
+    for query in ["p-7ba19", "gobare.dev", "5173"] {
+        rig.press(KeyCode::Char('/'));
+        rig.type_text(query);
+        rig.search_done();
+        rig.press(KeyCode::Enter);
+        let shown = rig.screen_text(120, 30);
+        let status = shown.lines().last().unwrap_or_default();
+        assert!(
+            status.contains(&format!("/{query} 1/1 · n older")),
+            "/{query} found nothing:\n{shown}"
+        );
+        let selected = rig
+            .app
+            .screen
+            .selected_entry(&rig.app.session)
+            .map(|entry| entry.copy_text());
+        assert!(
+            selected.is_some_and(|text| text.contains("https://p-7ba19a6dbaeb.gobare.dev")),
+            "/{query} selects the preview's line"
+        );
+    }
+}
+
+/// The fleet's `D` opens a session with its changes view (`open_changes`); the session's
+/// digest, ready after the view opened, waits under it: Esc closes the view, then the digest.
+#[test]
+fn the_changes_view_the_fleet_opens_keeps_the_digest_under_it_until_esc() {
+    let mut rig = Rig::with_options(|options| options.open_changes = true);
+    {
+        let _in = rig._runtime.enter();
+        rig.app.start();
+    }
+    assert!(
+        rig.app.screen.overlay_open(),
+        "opened with its changes view"
+    );
+    rig.app.away_show_for_test();
+    for (w, h) in [(40, 15), (160, 48)] {
+        let shown = rig.screen_text(w, h);
+        assert!(shown.contains("Changes"), "{shown}");
+        assert!(
+            !shown.contains("While you were away"),
+            "the digest is drawn over the changes view:\n{shown}"
+        );
+    }
+    rig.press(KeyCode::Esc);
+    assert!(
+        !rig.app.screen.overlay_open(),
+        "Esc closed the changes view"
+    );
+    let shown = rig.screen_text(160, 48);
+    assert!(
+        shown.contains("While you were away"),
+        "the digest is back:\n{shown}"
+    );
+    rig.press(KeyCode::Esc);
+    let shown = rig.screen_text(160, 48);
+    assert!(
+        !shown.contains("While you were away"),
+        "the next Esc closed it:\n{shown}"
+    );
+}
+
 mod hint_walk;
 mod policy_words;
 
@@ -892,15 +1013,84 @@ fn a_sensitive_command_cut_to_fit_says_so_before_y_is_asked_for() {
     rig.type_text("y");
     assert!(matches!(rig.mode(), Mode::Confirming(_)));
     let shown = rig.screen_text(40, 15);
+    // The mark offers the key that shows the whole command here, in words of the key table.
+    let offer = crate::keys::table::whole_request_hint(crate::keys::table::Scope::Confirming)
+        .expect("a key shows the request whole while the sensitive approval is asked again");
+    let mark = shown
+        .lines()
+        .find(|l| l.contains("lines cut"))
+        .unwrap_or_else(|| panic!("a cut without a mark:\n{shown}"));
+    assert!(mark.contains(offer), "the mark offers {offer:?}:\n{shown}");
     assert!(
-        shown.contains("more lines cut"),
-        "a cut without a mark:\n{shown}"
+        !mark.trim_end_matches([' ', '│']).ends_with('…'),
+        "the mark itself is cut:\n{shown}"
     );
     insta::assert_snapshot!("sensitive_cut_40x15", shown);
     let shown = rig.screen_text(160, 48);
     assert!(shown.contains("export-worker-8"), "{shown}");
-    assert!(!shown.contains("more lines cut"), "{shown}");
+    assert!(!shown.contains("lines cut"), "{shown}");
     insta::assert_snapshot!("sensitive_cut_160x48", shown);
+}
+
+/// The key the mark offers shows the cut command whole, from the question asked before the
+/// second `y` and from the deciding mode before the first; Esc comes back to where it was.
+#[test]
+fn the_key_a_cut_command_offers_shows_it_whole_and_esc_comes_back_to_the_question() {
+    use crate::keys::mode::Confirm;
+    use crate::keys::table::{Scope, whole_request_hint};
+    let mut rig = Rig::new();
+    let call = rig.arrive(Arrival::SensitiveApproval);
+    let command = (1..=8)
+        .map(|n| format!("systemctl restart export-worker-{n}"))
+        .collect::<Vec<_>>()
+        .join(" && ");
+    rig.app.session.actions_mut().set_approval_details(
+        &call,
+        "bash",
+        serde_json::json!({ "command": command }),
+        true,
+    );
+    let whole = |rig: &mut Rig| {
+        let shown = rig.screen_text(40, 15);
+        let flat = shown
+            .lines()
+            .map(|l| l.trim_matches(|c: char| c == '│' || c.is_whitespace()))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(flat.contains(&command), "the whole command:\n{shown}");
+    };
+    rig.press(KeyCode::Tab);
+    let offer = whole_request_hint(Scope::Deciding).unwrap();
+    assert!(rig.screen_text(40, 15).contains(offer));
+    rig.press(KeyCode::F(2));
+    assert_eq!(rig.mode(), Mode::Overlay);
+    whole(&mut rig);
+    rig.press(KeyCode::Esc);
+    assert_eq!(rig.mode(), Mode::Deciding, "back to deciding");
+    rig.type_text("y");
+    let asked = rig.mode();
+    assert!(
+        matches!(asked, Mode::Confirming(Confirm::ApproveSensitive { .. })),
+        "{asked:?}"
+    );
+    rig.press(KeyCode::F(2));
+    assert_eq!(rig.mode(), Mode::Overlay);
+    whole(&mut rig);
+    assert!(rig.sent().is_empty(), "showing it decides nothing");
+    rig.press(KeyCode::Esc);
+    assert_eq!(rig.mode(), asked, "back to the question");
+    rig.press(KeyCode::Esc);
+    assert_eq!(
+        rig.mode(),
+        Mode::Deciding,
+        "the question still goes back to deciding"
+    );
+    rig.type_text("yy");
+    assert!(
+        matches!(rig.sent(), [Input::Approval { approved: true, .. }]),
+        "{:?}",
+        rig.sent()
+    );
 }
 
 #[test]
