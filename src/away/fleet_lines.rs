@@ -4,45 +4,52 @@
 //! fleet's absence reads in a screen, not one paragraph a session.
 
 use super::digest::{Digest, WorkspaceChange};
-use super::lines::{Tone, span};
+use super::lines::{Tone, decision};
 
 /// The digest of `digests` (every session that moved), most urgent first.
 pub(crate) fn fleet_lines(digests: &[Digest]) -> Vec<(Tone, String)> {
     let mut out = Vec::new();
-    let name = |d: &Digest| {
-        d.title.clone().unwrap_or_else(|| {
-            format!("session {}", d.session_id.get(..8).unwrap_or(&d.session_id))
-        })
-    };
+    waiting_lines(digests, &mut out);
+    failed_lines(digests, &mut out);
+    if let Some(churn) = churn(digests) {
+        out.push((Tone::Good, churn));
+    }
+    if out.is_empty() {
+        out.push((Tone::Plain, "nothing happened".into()));
+    }
+    out
+}
+
+fn name(d: &Digest) -> String {
+    d.title
+        .clone()
+        .unwrap_or_else(|| format!("session {}", d.session_id.get(..8).unwrap_or(&d.session_id)))
+}
+
+/// How many decisions wait, then each, by session (what is not listed, counted).
+fn waiting_lines(digests: &[Digest], out: &mut Vec<(Tone, String)>) {
     let waiting: u32 = digests.iter().map(|d| d.decisions_waiting).sum();
-    if waiting > 0 {
-        out.push((Tone::Head, format!("Waiting on you: {waiting}")));
-        for d in digests.iter().filter(|d| d.decisions_waiting > 0) {
-            for dec in &d.decisions {
-                let what = dec
-                    .what
-                    .as_deref()
-                    .map(|w| format!(": {w}"))
-                    .unwrap_or_default();
-                let left = match dec.expires_at {
-                    Some(at) if at > d.until_ms => {
-                        format!(" (expires in {})", span(at - d.until_ms))
-                    }
-                    Some(_) => " (expired)".to_string(),
-                    None => String::new(),
-                };
-                out.push((
-                    Tone::Attention,
-                    format!("  {}: {}{what}{left}", name(d), dec.kind.replace('_', " ")),
-                ));
-            }
-            let unlisted =
-                d.decisions_waiting as usize - d.decisions.len().min(d.decisions_waiting as usize);
-            if unlisted > 0 {
-                out.push((Tone::Attention, format!("  {}: {unlisted} more", name(d))));
-            }
+    if waiting == 0 {
+        return;
+    }
+    out.push((Tone::Head, format!("Waiting on you: {waiting}")));
+    for d in digests.iter().filter(|d| d.decisions_waiting > 0) {
+        for dec in &d.decisions {
+            out.push((
+                Tone::Attention,
+                format!("  {}: {}", name(d), decision(dec, d.until_ms)),
+            ));
+        }
+        let unlisted =
+            d.decisions_waiting as usize - d.decisions.len().min(d.decisions_waiting as usize);
+        if unlisted > 0 {
+            out.push((Tone::Attention, format!("  {}: {unlisted} more", name(d))));
         }
     }
+}
+
+/// The sessions whose turns failed (the last reason each) or whose workspace was lost.
+fn failed_lines(digests: &[Digest], out: &mut Vec<(Tone, String)>) {
     let failed: Vec<&Digest> = digests.iter().filter(|d| d.turns_failed > 0).collect();
     let reclaimed: Vec<&Digest> = digests
         .iter()
@@ -55,34 +62,39 @@ pub(crate) fn fleet_lines(digests: &[Digest]) -> Vec<(Tone, String)> {
             })
         })
         .collect();
-    if !failed.is_empty() || !reclaimed.is_empty() {
-        let turns: u32 = failed.iter().map(|d| d.turns_failed).sum();
-        out.push((
-            Tone::Head,
-            format!(
-                "Failed: {turns} turn{} in {} session{}",
-                s(turns),
-                failed.len(),
-                s(failed.len() as u32)
-            ),
-        ));
-        for d in &failed {
-            let why = d
-                .failed
-                .last()
-                .and_then(|f| f.reason.as_deref())
-                .unwrap_or("no reason given");
-            let more = if d.turns_failed > 1 {
-                format!(" (+{} more)", d.turns_failed - 1)
-            } else {
-                String::new()
-            };
-            out.push((Tone::Bad, format!("  {}: {why}{more}", name(d))));
-        }
-        for d in &reclaimed {
-            out.push((Tone::Bad, format!("  {}: workspace reclaimed", name(d))));
-        }
+    if failed.is_empty() && reclaimed.is_empty() {
+        return;
     }
+    let turns: u32 = failed.iter().map(|d| d.turns_failed).sum();
+    out.push((
+        Tone::Head,
+        format!(
+            "Failed: {turns} turn{} in {} session{}",
+            s(turns),
+            failed.len(),
+            s(failed.len() as u32)
+        ),
+    ));
+    for d in &failed {
+        let why = d
+            .failed
+            .last()
+            .and_then(|f| f.reason.as_deref())
+            .unwrap_or("no reason given");
+        let more = if d.turns_failed > 1 {
+            format!(" (+{} more)", d.turns_failed - 1)
+        } else {
+            String::new()
+        };
+        out.push((Tone::Bad, format!("  {}: {why}{more}", name(d))));
+    }
+    for d in &reclaimed {
+        out.push((Tone::Bad, format!("  {}: workspace reclaimed", name(d))));
+    }
+}
+
+/// Every session's routine summed in one line; `None`: nothing routine happened.
+fn churn(digests: &[Digest]) -> Option<String> {
     let moved = digests.iter().filter(|d| d.has_news()).count() as u32;
     let sum = |f: fn(&Digest) -> u32| digests.iter().map(f).sum::<u32>();
     let mut churn = Vec::new();
@@ -97,16 +109,7 @@ pub(crate) fn fleet_lines(digests: &[Digest]) -> Vec<(Tone, String)> {
             churn.push(format!("{n} {what}"));
         }
     }
-    if !churn.is_empty() {
-        out.push((
-            Tone::Good,
-            format!("{moved} session{}: {}", s(moved), churn.join(", ")),
-        ));
-    }
-    if out.is_empty() {
-        out.push((Tone::Plain, "nothing happened".into()));
-    }
-    out
+    (!churn.is_empty()).then(|| format!("{moved} session{}: {}", s(moved), churn.join(", ")))
 }
 
 fn s(n: u32) -> &'static str {

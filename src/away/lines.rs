@@ -2,7 +2,7 @@
 //! with a tone the screen colours (the report prints them plain). Every string in a digest
 //! is already sanitized; only figures and our own words are added here.
 
-use super::digest::{Digest, WorkspaceChange};
+use super::digest::{Decision, Digest, WorkspaceChange};
 
 /// How a line should look.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +55,41 @@ pub fn lines(d: &Digest, named: bool) -> Vec<(Tone, String)> {
             out.push((Tone::Bad, format!("{indent}  {why}")));
         }
     }
+    if let Some(ended) = ended(d) {
+        out.push((Tone::Good, format!("{indent}{ended}")));
+    }
+    if d.decisions_waiting > 0 {
+        out.push((
+            Tone::Attention,
+            format!(
+                "{indent}{} waiting on you",
+                plural(d.decisions_waiting, "decision", "decisions")
+            ),
+        ));
+        for dec in &d.decisions {
+            out.push((
+                Tone::Attention,
+                format!("{indent}  {}", decision(dec, d.until_ms)),
+            ));
+        }
+    }
+    if d.artifacts_added > 0 {
+        out.push((Tone::Plain, format!("{indent}{}", artifacts(d))));
+    }
+    if let Some((tone, workspace)) = workspace(d) {
+        out.push((tone, format!("{indent}{workspace}")));
+    }
+    if let Some(usage) = usage(d) {
+        out.push((Tone::Plain, format!("{indent}{usage}")));
+    }
+    if out.len() == usize::from(named) {
+        out.push((Tone::Plain, format!("{indent}nothing happened")));
+    }
+    out
+}
+
+/// The turns that ended other than failed, or `None`: none did.
+fn ended(d: &Digest) -> Option<String> {
     let mut ended = Vec::new();
     if d.turns_completed > 0 {
         ended.push(format!(
@@ -68,68 +103,64 @@ pub fn lines(d: &Digest, named: bool) -> Vec<(Tone, String)> {
     if d.turns_unread > 0 {
         ended.push(format!("{} ended (outcome not read yet)", d.turns_unread));
     }
-    if !ended.is_empty() {
-        out.push((Tone::Good, format!("{indent}{}", ended.join(" · "))));
+    (!ended.is_empty()).then(|| ended.join(" · "))
+}
+
+/// A decision waiting: its kind, what it is about and when it lapses, as of `until_ms`.
+pub(super) fn decision(dec: &Decision, until_ms: i64) -> String {
+    let what = dec
+        .what
+        .as_deref()
+        .map(|w| format!(": {w}"))
+        .unwrap_or_default();
+    let left = match dec.expires_at {
+        Some(at) if at > until_ms => format!(" (expires in {})", span(at - until_ms)),
+        Some(_) => " (expired)".to_string(),
+        None => String::new(),
+    };
+    format!("{}{what}{left}", dec.kind.replace('_', " "))
+}
+
+/// How many artifacts were added, and the names of the latest.
+fn artifacts(d: &Digest) -> String {
+    let names: Vec<&str> = d
+        .artifacts
+        .iter()
+        .rev()
+        .map(|a| a.path.rsplit('/').next().unwrap_or(&a.path))
+        .collect();
+    let more = if d.artifacts_added as usize > names.len() {
+        ", …"
+    } else {
+        ""
+    };
+    format!(
+        "{} added: {}{more}",
+        plural(d.artifacts_added, "artifact", "artifacts"),
+        names.join(", ")
+    )
+}
+
+/// What the workspace went through, bad when it was lost; `None`: nothing.
+fn workspace(d: &Digest) -> Option<(Tone, String)> {
+    if d.workspace.is_empty() {
+        return None;
     }
-    if d.decisions_waiting > 0 {
-        out.push((
-            Tone::Attention,
-            format!(
-                "{indent}{} waiting on you",
-                plural(d.decisions_waiting, "decision", "decisions")
-            ),
-        ));
-        for dec in &d.decisions {
-            let what = dec
-                .what
-                .as_deref()
-                .map(|w| format!(": {w}"))
-                .unwrap_or_default();
-            let left = match dec.expires_at {
-                Some(at) if at > d.until_ms => format!(" (expires in {})", span(at - d.until_ms)),
-                Some(_) => " (expired)".to_string(),
-                None => String::new(),
-            };
-            out.push((
-                Tone::Attention,
-                format!("{indent}  {}{what}{left}", dec.kind.replace('_', " ")),
-            ));
-        }
-    }
-    if d.artifacts_added > 0 {
-        let names: Vec<&str> = d
-            .artifacts
-            .iter()
-            .rev()
-            .map(|a| a.path.rsplit('/').next().unwrap_or(&a.path))
-            .collect();
-        let more = if d.artifacts_added as usize > names.len() {
-            ", …"
-        } else {
-            ""
-        };
-        out.push((
-            Tone::Plain,
-            format!(
-                "{indent}{} added: {}{more}",
-                plural(d.artifacts_added, "artifact", "artifacts"),
-                names.join(", ")
-            ),
-        ));
-    }
-    if !d.workspace.is_empty() {
-        let said: Vec<&str> = d.workspace.iter().map(|(c, _)| change_word(*c)).collect();
-        let bad = d.workspace.iter().any(|(c, _)| {
-            matches!(
-                c,
-                WorkspaceChange::Reclaimed | WorkspaceChange::RecoveryFailed
-            )
-        });
-        out.push((
-            if bad { Tone::Bad } else { Tone::Plain },
-            format!("{indent}workspace {}", compress(&said).join(", ")),
-        ));
-    }
+    let said: Vec<&str> = d.workspace.iter().map(|(c, _)| change_word(*c)).collect();
+    let bad = d.workspace.iter().any(|(c, _)| {
+        matches!(
+            c,
+            WorkspaceChange::Reclaimed | WorkspaceChange::RecoveryFailed
+        )
+    });
+    Some((
+        if bad { Tone::Bad } else { Tone::Plain },
+        format!("workspace {}", compress(&said).join(", ")),
+    ))
+}
+
+/// Time in turns and in the sandbox; `None`: none known.
+fn usage(d: &Digest) -> Option<String> {
     let mut usage = Vec::new();
     if d.turn_seconds > 0 {
         usage.push(format!("{} of turns", span(d.turn_seconds as i64 * 1000)));
@@ -137,13 +168,7 @@ pub fn lines(d: &Digest, named: bool) -> Vec<(Tone, String)> {
     if let Some(total) = d.sandbox_seconds {
         usage.push(format!("sandbox {} in all", span(total as i64 * 1000)));
     }
-    if !usage.is_empty() {
-        out.push((Tone::Plain, format!("{indent}usage: {}", usage.join(" · "))));
-    }
-    if out.len() == usize::from(named) {
-        out.push((Tone::Plain, format!("{indent}nothing happened")));
-    }
-    out
+    (!usage.is_empty()).then(|| format!("usage: {}", usage.join(" · ")))
 }
 
 /// "paused, resumed, paused" → "paused ×2, resumed" would lose the order: consecutive

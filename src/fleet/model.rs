@@ -654,61 +654,7 @@ impl FleetModel {
         let before = row.clone();
         let was_waiting = !row.waiting.is_empty();
         row.last_activity = row.last_activity.max(at);
-        let mut refresh = false;
-        match &event.payload {
-            EventPayload::TurnStarted(_) => {
-                row.status = SessionStatus::Working;
-                row.turn_started_at = Some(at);
-                row.todos = None;
-                row.turn_seen_live = true;
-            }
-            EventPayload::TurnEnded(_) => {
-                row.turn_started_at = None;
-                row.turn_seen_live = false;
-                row.waiting.clear();
-                // The outcome (failed or not) comes with the turns read the live task asks
-                // for (see `set_turns`); a row never read is read whole.
-                row.status = if row.queued > 0 {
-                    SessionStatus::Working
-                } else {
-                    SessionStatus::Idle
-                };
-                refresh = !row.known;
-            }
-            EventPayload::ApprovalRequested(a) => wait(row, &a.tool_call_id, Needs::Approval),
-            EventPayload::QuestionAsked(q) => wait(row, &q.tool_call_id, Needs::Question),
-            // Read the session too: only its `required_actions` has what the answer copies
-            // back (the call's turn, §14.9) and its deadline (`expires_at`, §9.4). An
-            // approval or a question is answered by its call id alone: no read of its own.
-            EventPayload::ToolRequired(f) => {
-                wait(row, &f.tool_call_id, Needs::FunctionCall);
-                refresh = true;
-            }
-            EventPayload::ApprovalResolved(a) => resolve(row, &a.tool_call_id),
-            EventPayload::QuestionAnswered(q) => resolve(row, &q.tool_call_id),
-            EventPayload::ToolResolved(f) => resolve(row, &f.tool_call_id),
-            EventPayload::AgentTodos(todos) => {
-                let total = todos.items.len() as u32;
-                let done = todos.items.iter().filter(|t| t.status == "done").count() as u32;
-                row.todos = Some((done, total));
-            }
-            EventPayload::MessageQueued(_) => row.queued += 1,
-            EventPayload::MessageDequeued(_) => row.queued = row.queued.saturating_sub(1),
-            EventPayload::SandboxCreated(s)
-            | EventPayload::SandboxPaused(s)
-            | EventPayload::SandboxResumed(s) => row.workspace = Some(s.state.clone()),
-            EventPayload::WorkspaceRecoveryFailed(_) => {
-                row.workspace = Some(WorkspaceState::RecoveryFailed)
-            }
-            EventPayload::ArtifactCreated(_) => row.artifacts += 1,
-            EventPayload::UserMessage(m) if row.first_message.is_none() => {
-                let first = label_text(&m.text);
-                if !first.trim().is_empty() {
-                    row.first_message = Some(first);
-                }
-            }
-            _ => {}
-        }
+        let refresh = apply_to_row(row, &event.payload, at);
         // A new row is news even when the event itself changes nothing shown.
         let mut visible = inserted || *row != before;
         if visible {
@@ -724,6 +670,67 @@ impl FleetModel {
             newly_needs_you,
         })
     }
+}
+
+/// What `payload` (at `at`) changes in its session's row; gives whether the session is to
+/// be read again for what the event does not carry.
+fn apply_to_row(row: &mut FleetRow, payload: &EventPayload, at: i64) -> bool {
+    let mut refresh = false;
+    match payload {
+        EventPayload::TurnStarted(_) => {
+            row.status = SessionStatus::Working;
+            row.turn_started_at = Some(at);
+            row.todos = None;
+            row.turn_seen_live = true;
+        }
+        EventPayload::TurnEnded(_) => {
+            row.turn_started_at = None;
+            row.turn_seen_live = false;
+            row.waiting.clear();
+            // The outcome (failed or not) comes with the turns read the live task asks
+            // for (see `set_turns`); a row never read is read whole.
+            row.status = if row.queued > 0 {
+                SessionStatus::Working
+            } else {
+                SessionStatus::Idle
+            };
+            refresh = !row.known;
+        }
+        EventPayload::ApprovalRequested(a) => wait(row, &a.tool_call_id, Needs::Approval),
+        EventPayload::QuestionAsked(q) => wait(row, &q.tool_call_id, Needs::Question),
+        // Read the session too: only its `required_actions` has what the answer copies
+        // back (the call's turn, §14.9) and its deadline (`expires_at`, §9.4). An
+        // approval or a question is answered by its call id alone: no read of its own.
+        EventPayload::ToolRequired(f) => {
+            wait(row, &f.tool_call_id, Needs::FunctionCall);
+            refresh = true;
+        }
+        EventPayload::ApprovalResolved(a) => resolve(row, &a.tool_call_id),
+        EventPayload::QuestionAnswered(q) => resolve(row, &q.tool_call_id),
+        EventPayload::ToolResolved(f) => resolve(row, &f.tool_call_id),
+        EventPayload::AgentTodos(todos) => {
+            let total = todos.items.len() as u32;
+            let done = todos.items.iter().filter(|t| t.status == "done").count() as u32;
+            row.todos = Some((done, total));
+        }
+        EventPayload::MessageQueued(_) => row.queued += 1,
+        EventPayload::MessageDequeued(_) => row.queued = row.queued.saturating_sub(1),
+        EventPayload::SandboxCreated(s)
+        | EventPayload::SandboxPaused(s)
+        | EventPayload::SandboxResumed(s) => row.workspace = Some(s.state.clone()),
+        EventPayload::WorkspaceRecoveryFailed(_) => {
+            row.workspace = Some(WorkspaceState::RecoveryFailed)
+        }
+        EventPayload::ArtifactCreated(_) => row.artifacts += 1,
+        EventPayload::UserMessage(m) if row.first_message.is_none() => {
+            let first = label_text(&m.text);
+            if !first.trim().is_empty() {
+                row.first_message = Some(first);
+            }
+        }
+        _ => {}
+    }
+    refresh
 }
 
 fn wait(row: &mut FleetRow, call_id: &str, needs: Needs) {

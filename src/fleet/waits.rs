@@ -186,67 +186,7 @@ impl FleetWaits {
         let Some(waits) = self.sessions.get_mut(id) else {
             return false;
         };
-        // Each change says itself: no copy of the waits per event to compare with.
-        let clock = waits.clock;
-        let actions = &mut waits.actions;
-        let changed = match &event.payload {
-            P::ApprovalRequested(a) => {
-                actions.asked(
-                    RequiredActionKind::Approval,
-                    &a.tool_call_id,
-                    &a.name,
-                    &a.args,
-                    at,
-                );
-                actions.set_approval_details(&a.tool_call_id, &a.name, a.args.clone(), a.sensitive);
-                true
-            }
-            P::QuestionAsked(q) => {
-                let args = serde_json::Value::String(q.question.clone());
-                actions.asked(RequiredActionKind::Question, &q.tool_call_id, "", &args, at);
-                actions.set_question_details(
-                    &q.tool_call_id,
-                    &q.question,
-                    q.options.clone(),
-                    q.allow_freeform,
-                );
-                true
-            }
-            P::ToolRequired(f) => {
-                actions.asked(
-                    RequiredActionKind::FunctionCall,
-                    &f.tool_call_id,
-                    &f.name,
-                    &f.arguments,
-                    at,
-                );
-                true
-            }
-            P::ApprovalResolved(a) => resolve(actions, &a.tool_call_id),
-            P::QuestionAnswered(q) => resolve(actions, &q.tool_call_id),
-            P::ToolResolved(f) => resolve(actions, &f.tool_call_id),
-            // Nothing outlives its turn.
-            P::TurnEnded(_) => {
-                let any = !actions.is_empty();
-                if any {
-                    actions.replace(&[]);
-                }
-                any
-            }
-            P::SandboxCreated(_) => {
-                waits.clock.created(at);
-                waits.clock != clock
-            }
-            P::SandboxPaused(_) => {
-                waits.clock.paused(at);
-                waits.clock != clock
-            }
-            P::SandboxResumed(_) => {
-                waits.clock.resumed(at);
-                waits.clock != clock
-            }
-            _ => false,
-        };
+        let changed = apply_to_waits(waits, &event.payload, at);
         if changed {
             self.versions += 1;
             waits.version = self.versions;
@@ -291,4 +231,70 @@ fn adopt(clock: &mut WorkspaceClock, handed: WorkspaceClock) -> bool {
     *clock = handed;
     clock.set_published(published);
     true
+}
+
+/// What `payload` (at `at`) changes in a session's waits; gives whether anything did.
+fn apply_to_waits(waits: &mut SessionWaits, payload: &EventPayload, at: Option<i64>) -> bool {
+    use EventPayload as P;
+    // Each change says itself: no copy of the waits per event to compare with.
+    let clock = waits.clock;
+    let actions = &mut waits.actions;
+    match payload {
+        P::ApprovalRequested(a) => {
+            actions.asked(
+                RequiredActionKind::Approval,
+                &a.tool_call_id,
+                &a.name,
+                &a.args,
+                at,
+            );
+            actions.set_approval_details(&a.tool_call_id, &a.name, a.args.clone(), a.sensitive);
+            true
+        }
+        P::QuestionAsked(q) => {
+            let args = serde_json::Value::String(q.question.clone());
+            actions.asked(RequiredActionKind::Question, &q.tool_call_id, "", &args, at);
+            actions.set_question_details(
+                &q.tool_call_id,
+                &q.question,
+                q.options.clone(),
+                q.allow_freeform,
+            );
+            true
+        }
+        P::ToolRequired(f) => {
+            actions.asked(
+                RequiredActionKind::FunctionCall,
+                &f.tool_call_id,
+                &f.name,
+                &f.arguments,
+                at,
+            );
+            true
+        }
+        P::ApprovalResolved(a) => resolve(actions, &a.tool_call_id),
+        P::QuestionAnswered(q) => resolve(actions, &q.tool_call_id),
+        P::ToolResolved(f) => resolve(actions, &f.tool_call_id),
+        // Nothing outlives its turn.
+        P::TurnEnded(_) => {
+            let any = !actions.is_empty();
+            if any {
+                actions.replace(&[]);
+            }
+            any
+        }
+        P::SandboxCreated(_) => {
+            waits.clock.created(at);
+            waits.clock != clock
+        }
+        P::SandboxPaused(_) => {
+            waits.clock.paused(at);
+            waits.clock != clock
+        }
+        P::SandboxResumed(_) => {
+            waits.clock.resumed(at);
+            waits.clock != clock
+        }
+        _ => false,
+    }
 }

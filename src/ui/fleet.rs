@@ -4,22 +4,18 @@
 //! In the list a letter is a command (`n`, `r`, `d`, `f`, `q`, `/`) or does nothing; text is
 //! typed only in the visible filter or rename line. Delete and fork ask first.
 
-use crate::readable::times::{age_parts, age_redraw_in};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::text::Span;
-use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::fleet::bands::Bands;
 use crate::fleet::model::FleetModel;
-use crate::fleet::order::{Shown, SortBy, ordered_by};
+use crate::fleet::order::{SortBy, ordered_by};
 use crate::ui::theme::Theme;
-use drawn_rows::{DrawnRows, RowKey};
-use gobare_api::text;
+use drawn_rows::DrawnRows;
 use line_edit::{Edited, LineEdit};
-use rows::{at_tick, header, label, row, turn_seconds};
 
+mod draw;
 mod drawn_rows;
 mod line_edit;
 mod mode_line;
@@ -250,22 +246,7 @@ impl FleetView {
         }
         match std::mem::take(&mut self.mode) {
             FleetMode::List => self.list_key(key),
-            FleetMode::Filter => {
-                match key {
-                    FleetKey::Cancel => self.filter.clear(),
-                    FleetKey::Done => {}
-                    FleetKey::Erase => {
-                        self.filter.pop();
-                        self.mode = FleetMode::Filter;
-                    }
-                    FleetKey::Up | FleetKey::Down => {
-                        self.mode = FleetMode::Filter;
-                        return self.list_key(key);
-                    }
-                    _ => self.mode = FleetMode::Filter,
-                }
-                FleetAction::Consumed
-            }
+            FleetMode::Filter => self.filter_key(key),
             FleetMode::Rename { id, mut title } => match title.key(key) {
                 Edited::Cancelled => FleetAction::Consumed,
                 Edited::Done => {
@@ -293,21 +274,7 @@ impl FleetView {
                     FleetAction::Consumed
                 }
             },
-            FleetMode::Labels { id, mut text } => match text.key(key) {
-                Edited::Cancelled => FleetAction::Consumed,
-                Edited::Done => match crate::sessions::labels::parse(text.text()) {
-                    Ok(labels) => FleetAction::SetLabels(id, labels),
-                    Err(why) => {
-                        self.message = Some((format!("not sent: {why}"), true));
-                        self.mode = FleetMode::Labels { id, text };
-                        FleetAction::Consumed
-                    }
-                },
-                Edited::Editing => {
-                    self.mode = FleetMode::Labels { id, text };
-                    FleetAction::Consumed
-                }
-            },
+            FleetMode::Labels { id, text } => self.labels_key(id, text, key),
             FleetMode::ConfirmMode { ids, mode } => match key {
                 FleetKey::Yes => FleetAction::SetMode(ids, mode),
                 FleetKey::No => FleetAction::Consumed,
@@ -326,6 +293,43 @@ impl FleetView {
         }
     }
 
+    /// A key while the filter is typed: ↑ and ↓ still move in the list.
+    fn filter_key(&mut self, key: FleetKey) -> FleetAction {
+        match key {
+            FleetKey::Cancel => self.filter.clear(),
+            FleetKey::Done => {}
+            FleetKey::Erase => {
+                self.filter.pop();
+                self.mode = FleetMode::Filter;
+            }
+            FleetKey::Up | FleetKey::Down => {
+                self.mode = FleetMode::Filter;
+                return self.list_key(key);
+            }
+            _ => self.mode = FleetMode::Filter,
+        }
+        FleetAction::Consumed
+    }
+
+    /// A key while session `id`'s labels are typed: Enter sends them once they parse.
+    fn labels_key(&mut self, id: String, mut text: LineEdit, key: FleetKey) -> FleetAction {
+        match text.key(key) {
+            Edited::Cancelled => FleetAction::Consumed,
+            Edited::Done => match crate::sessions::labels::parse(text.text()) {
+                Ok(labels) => FleetAction::SetLabels(id, labels),
+                Err(why) => {
+                    self.message = Some((format!("not sent: {why}"), true));
+                    self.mode = FleetMode::Labels { id, text };
+                    FleetAction::Consumed
+                }
+            },
+            Edited::Editing => {
+                self.mode = FleetMode::Labels { id, text };
+                FleetAction::Consumed
+            }
+        }
+    }
+
     fn list_key(&mut self, key: FleetKey) -> FleetAction {
         let last = self.shown.len().saturating_sub(1);
         let index = self.current_index();
@@ -339,16 +343,12 @@ impl FleetView {
         let target = match key {
             FleetKey::Open => {
                 return self
-                    .selected_id
-                    .clone()
-                    .filter(|id| self.shown.contains(id))
+                    .selected_shown()
                     .map_or(FleetAction::Consumed, FleetAction::Open);
             }
             FleetKey::Changes => {
                 return self
-                    .selected_id
-                    .clone()
-                    .filter(|id| self.shown.contains(id))
+                    .selected_shown()
                     .map_or(FleetAction::Consumed, FleetAction::OpenChanges);
             }
             FleetKey::New => return FleetAction::New,
@@ -369,53 +369,9 @@ impl FleetView {
                 self.filter.clear();
                 return FleetAction::Consumed;
             }
-            FleetKey::Mode => {
-                if self.shown.is_empty() {
-                    return FleetAction::Consumed;
-                }
-                self.message = None;
-                self.mode = FleetMode::ConfirmMode {
-                    ids: self.shown.clone(),
-                    mode: gobare_api::session_patch::ApprovalMode::PerStep,
-                };
-                return FleetAction::Consumed;
-            }
-            FleetKey::Labels => {
-                let Some(id) = self
-                    .selected_id
-                    .clone()
-                    .filter(|id| self.shown.contains(id))
-                else {
-                    return FleetAction::Consumed;
-                };
-                self.message = None;
-                // Editing starts from the labels as they are.
-                self.mode = FleetMode::Labels {
-                    id,
-                    text: LineEdit::new(&self.selected_labels, LABELS_CHARS),
-                };
-                return FleetAction::Consumed;
-            }
-            FleetKey::Rename | FleetKey::Delete | FleetKey::Fork => {
-                let Some(id) = self
-                    .selected_id
-                    .clone()
-                    .filter(|id| self.shown.contains(id))
-                else {
-                    return FleetAction::Consumed;
-                };
-                let label = self.selected_label.clone();
-                self.message = None;
-                self.mode = match key {
-                    // Rename starts from the title as it is: a fix is an edit, not a retype.
-                    FleetKey::Rename => FleetMode::Rename {
-                        id,
-                        title: LineEdit::new(&self.selected_title, RENAME_CHARS),
-                    },
-                    FleetKey::Delete => FleetMode::ConfirmDelete { id, label },
-                    _ => FleetMode::ConfirmFork { id, label },
-                };
-                return FleetAction::Consumed;
+            FleetKey::Mode => return self.ask_mode(),
+            FleetKey::Labels | FleetKey::Rename | FleetKey::Delete | FleetKey::Fork => {
+                return self.start_on_selected(key);
             }
             moving => match moved_to(moving, index, page, last) {
                 Some(target) => target,
@@ -425,6 +381,56 @@ impl FleetView {
         let target = target.min(last);
         self.selected_index = target;
         self.selected_id = self.shown.get(target).cloned();
+        FleetAction::Consumed
+    }
+
+    /// The selected session, when it is shown (keys act on what was seen).
+    fn selected_shown(&self) -> Option<String> {
+        self.selected_id
+            .clone()
+            .filter(|id| self.shown.contains(id))
+    }
+
+    /// `M`: asks before setting the approval mode of every session shown.
+    fn ask_mode(&mut self) -> FleetAction {
+        if self.shown.is_empty() {
+            return FleetAction::Consumed;
+        }
+        self.message = None;
+        self.mode = FleetMode::ConfirmMode {
+            ids: self.shown.clone(),
+            mode: gobare_api::session_patch::ApprovalMode::PerStep,
+        };
+        FleetAction::Consumed
+    }
+
+    /// Labels, rename, delete or fork of the selected session: the mode that types or asks
+    /// first.
+    fn start_on_selected(&mut self, key: FleetKey) -> FleetAction {
+        let Some(id) = self.selected_shown() else {
+            return FleetAction::Consumed;
+        };
+        self.message = None;
+        self.mode = match key {
+            // Editing starts from the labels as they are.
+            FleetKey::Labels => FleetMode::Labels {
+                id,
+                text: LineEdit::new(&self.selected_labels, LABELS_CHARS),
+            },
+            // Rename starts from the title as it is: a fix is an edit, not a retype.
+            FleetKey::Rename => FleetMode::Rename {
+                id,
+                title: LineEdit::new(&self.selected_title, RENAME_CHARS),
+            },
+            FleetKey::Delete => FleetMode::ConfirmDelete {
+                id,
+                label: self.selected_label.clone(),
+            },
+            _ => FleetMode::ConfirmFork {
+                id,
+                label: self.selected_label.clone(),
+            },
+        };
         FleetAction::Consumed
     }
 
@@ -441,189 +447,6 @@ impl FleetView {
             return Some(self.selected_index);
         }
         self.shown.iter().position(|s| s == id)
-    }
-
-    /// Draws the fleet over `area`; clocks and ages are measured against `now_ms`.
-    pub fn render(
-        &mut self,
-        area: Rect,
-        buf: &mut Buffer,
-        model: &FleetModel,
-        theme: &Theme,
-        now_ms: i64,
-    ) {
-        clear(area, buf);
-        let mut true_for: Option<i64> = self.refresh_order(model, now_ms);
-        let mut until = |ms: i64| true_for = Some(true_for.map_or(ms, |t| t.min(ms)));
-        self.remember();
-        let waiting = model.needing_you();
-        // Counts only from a listing: nothing known is not "0 need you".
-        let title = if model.is_loaded() {
-            format!(
-                " Fleet · {} session{} · {waiting} need{} you ",
-                model.len(),
-                if model.len() == 1 { "" } else { "s" },
-                if waiting == 1 { "s" } else { "" },
-            )
-        } else {
-            " Fleet · not listed yet ".to_string()
-        };
-        let trouble = model.trouble().map(|t| {
-            if t.counts_down() {
-                until(1000 - now_ms.rem_euclid(1000));
-            }
-            t.line(now_ms)
-        });
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(theme.border_focused)
-            .title(Span::styled(
-                text::truncate(&title, usize::from(area.width.saturating_sub(2))).into_owned(),
-                theme.title,
-            ));
-        let inner = block.inner(area);
-        block.render(area, buf);
-        if inner.height < 3 || inner.width == 0 {
-            return;
-        }
-        let width = usize::from(inner.width);
-        // Header, the list, then the mode's line and the key hints.
-        let list_rows = usize::from(inner.height) - 3;
-        self.page_rows = list_rows.max(1);
-        if self.drawn_theme.as_ref() != Some(theme) {
-            self.drawn.clear();
-            self.drawn_theme = Some(theme.clone());
-        }
-        buf.set_line(
-            inner.x,
-            inner.y,
-            &header(width, self.sort, theme),
-            inner.width,
-        );
-        if self.shown.is_empty() {
-            let (empty, style) = match &trouble {
-                Some(trouble) if !model.is_loaded() => {
-                    (format!("  {}", text::line(trouble)), theme.error)
-                }
-                _ if !model.is_loaded() => ("  loading sessions…".to_string(), theme.dim),
-                _ if !self.filter.is_empty() => {
-                    ("  no session matches the filter".to_string(), theme.dim)
-                }
-                _ => (
-                    "  No sessions yet — press n to start one".to_string(),
-                    theme.dim,
-                ),
-            };
-            buf.set_span(
-                inner.x,
-                inner.y + 1,
-                &Span::styled(text::truncate(&empty, width).into_owned(), style),
-                inner.width,
-            );
-        }
-        let index = self.current_index().min(self.shown.len().saturating_sub(1));
-        self.offset = visible_offset(self.offset, index, self.page_rows);
-        let end = (self.offset + self.page_rows).min(self.shown.len());
-        let mut y = inner.y + 1;
-        for i in self.offset..end {
-            // The order was computed from this very version of the model.
-            let Some(found) = model.get(&self.shown[i]) else {
-                continue;
-            };
-            let shown = Shown {
-                row: found,
-                depth: self.depths[i],
-            };
-            let selected = i == index;
-            if selected {
-                self.selected_label = label(found).0.to_string();
-                if self.selected_title != found.title.as_deref().unwrap_or_default() {
-                    self.selected_title = found.title.clone().unwrap_or_default();
-                }
-                self.selected_labels = crate::sessions::labels::edit_text(&found.labels);
-            }
-            // Clocks and ages move on the wall clock's whole seconds, all rows together:
-            // one frame a second for all of them, not one per row at its own phase.
-            let tick_ms = now_ms - now_ms.rem_euclid(1000);
-            let clock = turn_seconds(found, tick_ms);
-            if clock.is_some() {
-                until(1000 - now_ms.rem_euclid(1000));
-            }
-            until(at_tick(
-                tick_ms,
-                age_redraw_in(tick_ms - found.last_activity),
-                now_ms,
-            ));
-            let usage = usage_cell::usage_cell(found, tick_ms);
-            if let Some(ms) = usage.redraw_in {
-                until(at_tick(tick_ms, ms, now_ms));
-            }
-            if selected {
-                self.selected_usage_age = usage.stale_ms;
-            }
-            let key = RowKey {
-                model: model.version().0,
-                version: found.version,
-                depth: shown.depth,
-                selected,
-                width: inner.width,
-                clock,
-                age: age_parts(tick_ms - found.last_activity),
-                usage: (usage.shown, usage.stale_ms.is_some()),
-            };
-            // Rows are cut to the width already: no paragraph's wrapping and alignment work,
-            // and an unchanged row's cells are copied from the last frame.
-            self.drawn.draw(buf, inner.x, y, &found.id, key, || {
-                row(&shown, &usage, selected, width, theme, tick_ms)
-            });
-            y += 1;
-        }
-        self.drawn.end_frame();
-        self.drawn_end = end;
-        self.true_for_ms = true_for;
-        if let FleetMode::ConfirmDelete { id, label: asked }
-        | FleetMode::ConfirmFork { id, label: asked } = &mut self.mode
-            && let Some(found) = model.get(id)
-        {
-            *asked = label(found).0.to_string();
-        }
-        let bottom = inner.bottom();
-        buf.set_line(
-            inner.x,
-            bottom - 2,
-            &self.mode_line(width, theme),
-            inner.width,
-        );
-        buf.set_span(
-            inner.x,
-            bottom - 1,
-            &Span::styled(
-                text::truncate(
-                    &format!("  {}", crate::keys::table::fleet_hints(FleetScope::List)),
-                    width,
-                )
-                .into_owned(),
-                theme.dim,
-            ),
-            inner.width,
-        );
-        // Trouble first: it says why the rows may be wrong.
-        let note = trouble
-            .filter(|_| model.is_loaded())
-            .or_else(|| model.note().map(|n| text::line(n).into_owned()));
-        if let Some(note) = note {
-            let y = inner.y + inner.height - 2;
-            if self.mode == FleetMode::List && self.message.is_none() {
-                let note = format!("  {note}");
-                buf.set_stringn(
-                    inner.x,
-                    y,
-                    text::truncate(&note, width),
-                    width,
-                    theme.warning,
-                );
-            }
-        }
     }
 
     /// Brings the shown order up to the model and the filter, unless the selection moved a
@@ -770,5 +593,7 @@ mod labels_tests;
 mod one_count_tests;
 #[cfg(test)]
 mod order_tests;
+#[cfg(test)]
+mod task_fixture;
 #[cfg(test)]
 mod usage_tests;

@@ -12,7 +12,7 @@ use crate::readable::times::clock;
 use crate::readable::times::duration;
 use crate::session::Session;
 use crate::session::workspace::SandboxUsage;
-use gobare_api::model::{Usage, WorkspaceState};
+use gobare_api::model::{Preview, Repo, Usage, WorkspaceState};
 use gobare_api::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -75,6 +75,46 @@ fn with_budgets(ctx: &Ctx, budgets: &crate::budget::Budgets, w: usize) -> Vec<Li
 
 fn lines(view: &Session, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     let ws = view.workspace();
+    let mut out = state_lines(view, w, theme);
+    if ws.transitions().len() > 1 {
+        let path: Vec<&str> = ws
+            .transitions()
+            .iter()
+            .map(|(s, _)| s.as_ref().map_or("unknown", |s| s.as_str()))
+            .collect();
+        out.push(truncate(
+            Line::styled(text::line(&path.join(" → ")).into_owned(), theme.dim),
+            w,
+        ));
+    }
+    if let Some(repo) = ws.repo() {
+        repo_lines(repo, w, theme, &mut out);
+    }
+    preview_lines(ws.preview(), w, theme, &mut out);
+    if let Some(usage) = ws.usage() {
+        let running = ws.state() == Some(&WorkspaceState::Running);
+        usage_lines(usage, running, view.now_ms(), w, theme, &mut out);
+        if let Some(minutes) = view.sandbox_budget_minutes() {
+            out.push(truncate(
+                budget_line(
+                    minutes,
+                    usage.session.sandbox_seconds,
+                    running,
+                    view.now_ms(),
+                    usage.session.as_of,
+                    theme,
+                ),
+                w,
+            ));
+        }
+    }
+    out
+}
+
+/// The state and since when, why it is so, what the next message will do, and why a
+/// recovery failed.
+fn state_lines(view: &Session, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let ws = view.workspace();
     let mut out = Vec::new();
     let state_style = state_style(ws.state(), theme);
     let mut head = vec![Span::styled(ws.label().to_string(), state_style)];
@@ -96,35 +136,30 @@ fn lines(view: &Session, w: usize, theme: &Theme) -> Vec<Line<'static>> {
             out.push(Line::styled(l, theme.error));
         }
     }
-    if ws.transitions().len() > 1 {
-        let path: Vec<&str> = ws
-            .transitions()
-            .iter()
-            .map(|(s, _)| s.as_ref().map_or("unknown", |s| s.as_str()))
-            .collect();
+    out
+}
+
+/// The repository and branch, and why its clone failed.
+fn repo_lines(repo: &Repo, w: usize, theme: &Theme, out: &mut Vec<Line<'static>>) {
+    let branch = repo
+        .branch
+        .as_deref()
+        .map(|b| format!(" @ {}", text::line(b)))
+        .unwrap_or_default();
+    out.push(truncate(
+        Line::raw(format!("repo {}{branch}", text::line(&repo.full_name))),
+        w,
+    ));
+    if let Some(err) = &repo.clone_error {
         out.push(truncate(
-            Line::styled(text::line(&path.join(" → ")).into_owned(), theme.dim),
+            Line::styled(format!("clone failed: {}", text::line(err)), theme.error),
             w,
         ));
     }
-    if let Some(repo) = ws.repo() {
-        let branch = repo
-            .branch
-            .as_deref()
-            .map(|b| format!(" @ {}", text::line(b)))
-            .unwrap_or_default();
-        out.push(truncate(
-            Line::raw(format!("repo {}{branch}", text::line(&repo.full_name))),
-            w,
-        ));
-        if let Some(err) = &repo.clone_error {
-            out.push(truncate(
-                Line::styled(format!("clone failed: {}", text::line(err)), theme.error),
-                w,
-            ));
-        }
-    }
-    let preview = ws.preview();
+}
+
+/// The preview's URL (it needs a token) and the published one, or that there is none.
+fn preview_lines(preview: &Preview, w: usize, theme: &Theme, out: &mut Vec<Line<'static>>) {
     if let Some(url) = &preview.url {
         let port = preview.port.map(|p| format!(" (:{p})")).unwrap_or_default();
         out.push(truncate(
@@ -150,24 +185,6 @@ fn lines(view: &Session, w: usize, theme: &Theme) -> Vec<Line<'static>> {
         None if preview.url.is_some() => out.push(Line::styled("not published", theme.dim)),
         None => {}
     }
-    if let Some(usage) = ws.usage() {
-        let running = ws.state() == Some(&WorkspaceState::Running);
-        usage_lines(usage, running, view.now_ms(), w, theme, &mut out);
-        if let Some(minutes) = view.sandbox_budget_minutes() {
-            out.push(truncate(
-                budget_line(
-                    minutes,
-                    usage.session.sandbox_seconds,
-                    running,
-                    view.now_ms(),
-                    usage.session.as_of,
-                    theme,
-                ),
-                w,
-            ));
-        }
-    }
-    out
 }
 
 /// Sandbox time, the session's then its crew's, and (while the workspace runs) why it grows

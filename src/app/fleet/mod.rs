@@ -298,67 +298,7 @@ impl FleetFront {
         let wall = gobare_api::clock::unix_ms();
         let mut alarms = Vec::new();
         if self.frames.due_at(now).is_some_and(|due| due <= now) {
-            let started = Instant::now();
-            let locked;
-            let render_time;
-            {
-                let model = self.state.live.model();
-                locked = started.elapsed();
-                let budgets = crate::budget::Budgets::gather(
-                    &self.client,
-                    Some(crate::budget::slots::Counts::of(&model)),
-                );
-                let (view, help, theme, away) = (
-                    &mut self.state.view,
-                    &self.state.help,
-                    &self.state.theme,
-                    &self.state.away,
-                );
-                let inbox = &mut self.state.inbox;
-                let mut rendered = std::time::Duration::ZERO;
-                self.tui.draw(|f| {
-                    let render_started = Instant::now();
-                    let area = f.area();
-                    // The digest on top, the fleet below it: no row is hidden under it.
-                    let top = away.height(area);
-                    let list = ratatui::layout::Rect {
-                        y: area.y + top,
-                        height: area.height - top,
-                        ..area
-                    };
-                    if inbox.open {
-                        inbox.view.render(list, f.buffer_mut(), &model, theme, wall);
-                    } else {
-                        view.render(list, f.buffer_mut(), &model, theme, wall);
-                    }
-                    crate::ui::budget_view::on_border(
-                        list,
-                        f.buffer_mut(),
-                        &budgets.header_lines(wall),
-                        theme,
-                    );
-                    away.render(area, f.buffer_mut(), theme);
-                    help.render(area, f.buffer_mut(), theme);
-                    rendered = render_started.elapsed();
-                })?;
-                render_time = rendered;
-                // Under the same lock as the frame: what an alarm rings is what was drawn.
-                alarms = self.state.alarms.ring(&model, wall);
-            }
-            let drawn = Instant::now();
-            self.stats.frame_took(drawn - started, locked, render_time);
-            self.frames.drawn(drawn);
-            // Every row is read in turn; the rows on screen first.
-            if self.state.view.on_screen() != self.wanted.as_slice() {
-                self.wanted = self.state.view.on_screen().to_vec();
-                self.state.live.want_details(&self.wanted);
-            }
-            let true_for = if self.state.inbox.open {
-                self.state.inbox.view.true_for()
-            } else {
-                self.state.view.true_for()
-            };
-            self.clock = true_for.map(|wait| drawn + wait);
+            alarms = self.draw_frame(wall)?;
         }
         if alarms.is_empty() && self.state.alarms.next_at().is_some_and(|at| at <= wall) {
             alarms = self.state.alarms.ring(&self.state.live.model(), wall);
@@ -371,6 +311,76 @@ impl FleetFront {
         self.stats.events = self.state.live.model().generation();
         self.stats.write(now, false);
         Ok(())
+    }
+
+    /// Draws the frame (the digest on top, the fleet or its inbox below it) under the
+    /// model's lock, and rings the alarms of what was drawn; keeps when it stops being
+    /// true.
+    fn draw_frame(&mut self, wall: i64) -> color_eyre::Result<Vec<FleetNews>> {
+        let alarms;
+        let started = Instant::now();
+        let locked;
+        let render_time;
+        {
+            let model = self.state.live.model();
+            locked = started.elapsed();
+            let budgets = crate::budget::Budgets::gather(
+                &self.client,
+                Some(crate::budget::slots::Counts::of(&model)),
+            );
+            let (view, help, theme, away) = (
+                &mut self.state.view,
+                &self.state.help,
+                &self.state.theme,
+                &self.state.away,
+            );
+            let inbox = &mut self.state.inbox;
+            let mut rendered = std::time::Duration::ZERO;
+            self.tui.draw(|f| {
+                let render_started = Instant::now();
+                let area = f.area();
+                // The digest on top, the fleet below it: no row is hidden under it.
+                let top = away.height(area);
+                let list = ratatui::layout::Rect {
+                    y: area.y + top,
+                    height: area.height - top,
+                    ..area
+                };
+                if inbox.open {
+                    inbox.view.render(list, f.buffer_mut(), &model, theme, wall);
+                } else {
+                    view.render(list, f.buffer_mut(), &model, theme, wall);
+                }
+                crate::ui::budget_view::on_border(
+                    list,
+                    f.buffer_mut(),
+                    &budgets.header_lines(wall),
+                    theme,
+                );
+                away.render(area, f.buffer_mut(), theme);
+                help.render(area, f.buffer_mut(), theme);
+                rendered = render_started.elapsed();
+            })?;
+            render_time = rendered;
+            // Under the same lock as the frame: what an alarm rings is what was drawn.
+            alarms = self.state.alarms.ring(&model, wall);
+        }
+        let drawn = Instant::now();
+        self.stats.frame_took(drawn - started, locked, render_time);
+        self.frames.drawn(drawn);
+        // Every row is read in turn; the rows on screen first.
+        if self.state.view.on_screen() != self.wanted.as_slice() {
+            self.wanted = self.state.view.on_screen().to_vec();
+            self.state.live.want_details(&self.wanted);
+        }
+        let true_for = if self.state.inbox.open {
+            self.state.inbox.view.true_for()
+        } else {
+            self.state.view.true_for()
+        };
+        self.clock = true_for.map(|wait| drawn + wait);
+
+        Ok(alarms)
     }
 
     /// The next moment something is due: a frame, a clock, the statistics.
@@ -651,27 +661,7 @@ impl FleetFront {
                 }
                 Err(e) => view.set_message(Some(refusal("delete", &e)), true),
             },
-            FleetMsg::Forked { result, named } => match *result {
-                Err(e) => view.set_message(Some(refusal("fork", &e)), true),
-                Ok(fork) => {
-                    live.apply_session(&fork);
-                    view.select(&fork.id);
-                    match named.map(|(title, named)| (title, *named)) {
-                        Some((title, Ok(named))) => {
-                            live.apply_session(&named);
-                            view.set_message(
-                                Some(format!("forked as “{title}”: the new session is selected")),
-                                false,
-                            );
-                        }
-                        Some((_, Err(e))) => view.set_message(
-                            Some(format!("forked; {}", refusal("name the fork", &e))),
-                            true,
-                        ),
-                        None => {}
-                    }
-                }
-            },
+            FleetMsg::Forked { result, named } => self.on_forked(*result, named),
             FleetMsg::AwayCut { since_ms } => self.state.away.glance_from(since_ms),
             FleetMsg::AwayGlance { since_ms, reasons } => {
                 let lines = crate::fleet::absence_glance::lines(
@@ -693,27 +683,59 @@ impl FleetFront {
                 );
                 self.state.away.show(since_ms, digests);
             }
-            FleetMsg::Created(result) => {
-                self.creating = false;
-                match *result {
-                    Ok(session) => {
-                        // Its row at once: Ctrl+O from it comes back to it.
-                        live.apply_session(&session);
-                        view.select(&session.id);
-                        view.set_message(None, false);
-                        self.exit = Some(FleetExit::Open(session.id));
-                    }
-                    Err(e) => {
-                        if e.code == Some(gobare_api::model::ErrorCode::ProjectLimitExceeded) {
-                            // The limit here, shown by the server: what the header says now.
-                            crate::budget::slots::learn_limit(live.model().len());
-                        }
-                        view.set_message(
-                            Some(format!("could not create the session: {}", e.summary())),
-                            true,
-                        )
-                    }
+            FleetMsg::Created(result) => self.on_created(*result),
+        }
+    }
+
+    /// A fork made (its row selected) and named, or why not.
+    fn on_forked(
+        &mut self,
+        result: Result<Session, ApiError>,
+        named: Option<(String, Box<Result<Session, ApiError>>)>,
+    ) {
+        let (view, live) = (&mut self.state.view, &self.state.live);
+        let fork = match result {
+            Err(e) => return view.set_message(Some(refusal("fork", &e)), true),
+            Ok(fork) => fork,
+        };
+        live.apply_session(&fork);
+        view.select(&fork.id);
+        match named.map(|(title, named)| (title, *named)) {
+            Some((title, Ok(named))) => {
+                live.apply_session(&named);
+                view.set_message(
+                    Some(format!("forked as “{title}”: the new session is selected")),
+                    false,
+                );
+            }
+            Some((_, Err(e))) => view.set_message(
+                Some(format!("forked; {}", refusal("name the fork", &e))),
+                true,
+            ),
+            None => {}
+        }
+    }
+
+    /// A session created is opened (its row first: Ctrl+O from it comes back to it).
+    fn on_created(&mut self, result: Result<Session, ApiError>) {
+        self.creating = false;
+        let (view, live) = (&mut self.state.view, &self.state.live);
+        match result {
+            Ok(session) => {
+                live.apply_session(&session);
+                view.select(&session.id);
+                view.set_message(None, false);
+                self.exit = Some(FleetExit::Open(session.id));
+            }
+            Err(e) => {
+                if e.code == Some(gobare_api::model::ErrorCode::ProjectLimitExceeded) {
+                    // The limit here, shown by the server: what the header says now.
+                    crate::budget::slots::learn_limit(live.model().len());
                 }
+                view.set_message(
+                    Some(format!("could not create the session: {}", e.summary())),
+                    true,
+                )
             }
         }
     }

@@ -14,14 +14,7 @@ impl SessionFront {
         self.request_frame();
         match intent {
             Intent::Quit => self.request_quit(),
-            Intent::Suspend => {
-                if let Err(e) = self.tui.suspend() {
-                    self.fail(e.into());
-                }
-                if let Some(spoken) = &mut self.spoken {
-                    spoken.forget_input_line();
-                }
-            }
+            Intent::Suspend => self.act_suspend(),
             Intent::Shell => self.open_shell(),
             Intent::Decide => self.act_decide(),
             Intent::EnterPanes => self.screen.modes.enter_panes(),
@@ -31,16 +24,7 @@ impl SessionFront {
             Intent::Escape => self.act_escape(),
             Intent::FocusPane(pane) => self.screen.navigate(pane),
             Intent::Scroll { pane, lines } => self.screen.scroll(pane, i64::from(lines)),
-            Intent::Page { up } => {
-                let pane = if *self.screen.mode() != Mode::Navigating {
-                    Pane::Transcript
-                } else {
-                    self.screen.focus()
-                };
-                let page = i64::from(self.screen.pane_height(pane).saturating_sub(3).max(1));
-                self.screen
-                    .scroll(Some(pane), if up { -page } else { page });
-            }
+            Intent::Page { up } => self.act_page(up),
             Intent::ScrollTop => self.screen.scroll(None, -1_000_000),
             Intent::ScrollBottom => self.screen.scroll_home(),
             Intent::Select(by) => self.act_select(by),
@@ -58,56 +42,18 @@ impl SessionFront {
                 self.screen.help_scroll = 0;
                 self.screen.modes.toggle_help();
             }
-            Intent::ScrollHelp(rows) => {
-                // The list's rows at the overlay's width on the screen last drawn.
-                let screen_width = self.screen.areas().map_or(80, |a| a.footer.width);
-                let list = self.screen.help_rows();
-                let width = crate::ui::help::overlay_width(
-                    ratatui::layout::Rect::new(0, 0, screen_width, 1),
-                    list,
-                );
-                let max = i32::try_from(crate::ui::help::rows(width, list)).unwrap_or(i32::MAX);
-                let next = (i32::from(self.screen.help_scroll) + rows).clamp(0, max);
-                self.screen.help_scroll = u16::try_from(next).unwrap_or(0);
-            }
-            Intent::ToggleMouseCapture => {
-                let on = !self.tui.mouse_capture();
-                if let Err(e) = self.tui.set_mouse_capture(on) {
-                    self.fail(e.into());
-                } else {
-                    let what = if on {
-                        "mouse capture on"
-                    } else {
-                        "mouse capture off: select text with the mouse; m turns it back on"
-                    };
-                    self.notice(Some(what.into()));
-                }
-            }
+            Intent::ScrollHelp(rows) => self.act_scroll_help(rows),
+            Intent::ToggleMouseCapture => self.act_toggle_mouse_capture(),
             Intent::NextTheme => self.next_theme(),
             Intent::ToggleDeltas => {
                 let events = &mut self.screen.events;
                 events.hide_deltas = !events.hide_deltas;
             }
-            Intent::StartEventFilter => {
-                let query = format!("{}{}", TYPE_PREFIX, self.screen.events.filter());
-                self.screen.set_focus(Pane::Events);
-                self.screen.modes.start_search();
-                self.search_for(&query);
-            }
+            Intent::StartEventFilter => self.act_start_event_filter(),
             Intent::StartSearch => self.start_search(),
             Intent::SearchStep { older } => self.search_step(older),
             Intent::ShowEvicted { seq } => self.show_evicted(seq),
-            Intent::ToggleDiff => {
-                if let Some(more) = self.screen.transcript_toggle_selected(&self.session) {
-                    if !more {
-                        self.notice(Some("the selected entry has nothing more to show".into()));
-                    }
-                } else if !self.screen.toggle_nearest_expandable(&self.session) {
-                    self.notice(Some(
-                        "nothing to expand here (a diff or a long message)".into(),
-                    ));
-                }
-            }
+            Intent::ToggleDiff => self.act_toggle_diff(),
             Intent::TogglePreview => self.act_toggle_preview(),
             Intent::CycleApprovalMode => self.act_cycle_mode(),
             Intent::RemoveNewestRule => self.act_remove_newest_rule(),
@@ -118,25 +64,7 @@ impl SessionFront {
             Intent::OpenArtifacts => self.act_open_artifacts(),
             Intent::OpenFiles => self.act_open_files(),
             Intent::OpenChanges => self.act_open_changes(),
-            Intent::Refresh => {
-                self.want(crate::app::session::reading::fetch::FetchJob::Session);
-                self.want(crate::app::session::reading::fetch::FetchJob::Turns);
-                // Waiting to reconnect: the user is back and wants it now. Stopped for good
-                // (the status bar said why): try again with a new stream.
-                let what = match (&self.stream, self.session.connection()) {
-                    (None, _) => "opening the stream again…",
-                    (Some(_), Some(ConnectionState::Live)) => "re-reading the session…",
-                    (Some(_), Some(ConnectionState::Open { .. })) => {
-                        "nothing has come on this connection: reconnecting…"
-                    }
-                    (Some(_), _) => "reconnecting now…",
-                };
-                match &self.stream {
-                    Some(stream) => stream.retry_now(),
-                    None => self.reopen_stream(),
-                }
-                self.notice(Some(what.into()));
-            }
+            Intent::Refresh => self.act_refresh(),
             // Sends go through the send executor (`acting`): one key per send, retried
             // with it; the text is given back to the box if the send does not take.
             Intent::Send(text) => self.act_send(text),
@@ -246,5 +174,97 @@ impl SessionFront {
                 Err(said) => said,
             };
         self.notice(Some(said));
+    }
+
+    /// Ctrl+Z: the terminal is given back to the shell until the app is resumed.
+    fn act_suspend(&mut self) {
+        if let Err(e) = self.tui.suspend() {
+            self.fail(e.into());
+        }
+        if let Some(spoken) = &mut self.spoken {
+            spoken.forget_input_line();
+        }
+    }
+
+    /// A page up or down in the focused pane (the transcript, while typing).
+    fn act_page(&mut self, up: bool) {
+        let pane = if *self.screen.mode() != Mode::Navigating {
+            Pane::Transcript
+        } else {
+            self.screen.focus()
+        };
+        let page = i64::from(self.screen.pane_height(pane).saturating_sub(3).max(1));
+        self.screen
+            .scroll(Some(pane), if up { -page } else { page });
+    }
+
+    /// Scrolls the help overlay by `rows`, within its list.
+    fn act_scroll_help(&mut self, rows: i32) {
+        // The list's rows at the overlay's width on the screen last drawn.
+        let screen_width = self.screen.areas().map_or(80, |a| a.footer.width);
+        let list = self.screen.help_rows();
+        let width =
+            crate::ui::help::overlay_width(ratatui::layout::Rect::new(0, 0, screen_width, 1), list);
+        let max = i32::try_from(crate::ui::help::rows(width, list)).unwrap_or(i32::MAX);
+        let next = (i32::from(self.screen.help_scroll) + rows).clamp(0, max);
+        self.screen.help_scroll = u16::try_from(next).unwrap_or(0);
+    }
+
+    /// Mouse capture off lets the terminal select text; the notice says how to get it back.
+    fn act_toggle_mouse_capture(&mut self) {
+        let on = !self.tui.mouse_capture();
+        if let Err(e) = self.tui.set_mouse_capture(on) {
+            self.fail(e.into());
+        } else {
+            let what = if on {
+                "mouse capture on"
+            } else {
+                "mouse capture off: select text with the mouse; m turns it back on"
+            };
+            self.notice(Some(what.into()));
+        }
+    }
+
+    /// The Events pane's filter is typed as a search for event types.
+    fn act_start_event_filter(&mut self) {
+        let query = format!("{}{}", TYPE_PREFIX, self.screen.events.filter());
+        self.screen.set_focus(Pane::Events);
+        self.screen.modes.start_search();
+        self.search_for(&query);
+    }
+
+    /// Expands or collapses the selected entry, else the nearest one that can be.
+    fn act_toggle_diff(&mut self) {
+        if let Some(more) = self.screen.transcript_toggle_selected(&self.session) {
+            if !more {
+                self.notice(Some("the selected entry has nothing more to show".into()));
+            }
+        } else if !self.screen.toggle_nearest_expandable(&self.session) {
+            self.notice(Some(
+                "nothing to expand here (a diff or a long message)".into(),
+            ));
+        }
+    }
+
+    /// Reads the session and its turns again, and the stream: at once if it waits to
+    /// reconnect, a new one if it stopped.
+    fn act_refresh(&mut self) {
+        self.want(crate::app::session::reading::fetch::FetchJob::Session);
+        self.want(crate::app::session::reading::fetch::FetchJob::Turns);
+        // Waiting to reconnect: the user is back and wants it now. Stopped for good
+        // (the status bar said why): try again with a new stream.
+        let what = match (&self.stream, self.session.connection()) {
+            (None, _) => "opening the stream again…",
+            (Some(_), Some(ConnectionState::Live)) => "re-reading the session…",
+            (Some(_), Some(ConnectionState::Open { .. })) => {
+                "nothing has come on this connection: reconnecting…"
+            }
+            (Some(_), _) => "reconnecting now…",
+        };
+        match &self.stream {
+            Some(stream) => stream.retry_now(),
+            None => self.reopen_stream(),
+        }
+        self.notice(Some(what.into()));
     }
 }

@@ -166,36 +166,8 @@ fn effective_code(failure: &SendFailure) -> Option<ErrorCode> {
 /// What a refused or failed send means for this input.
 pub(crate) fn failed(input: &Input, failure: &SendFailure) -> Outcome {
     let code = effective_code(failure);
-    // Codes that read the same whatever was sent.
-    match &code {
-        Some(ErrorCode::AuthenticationError) => {
-            return Outcome::new(
-                Severity::Error,
-                with_request_id(
-                    "the API token was refused (missing, expired or revoked) — set a valid \
-                     token and restart"
-                        .into(),
-                    failure,
-                ),
-            )
-            .keeping_draft();
-        }
-        Some(ErrorCode::RateLimitExceeded) => {
-            let text = match failure.retry_after_secs {
-                Some(secs) => format!("rate limited — retrying in {secs} s"),
-                None => "rate limited — try again in a moment".into(),
-            };
-            return Outcome::new(Severity::Warn, text).keeping_draft();
-        }
-        Some(ErrorCode::ProjectLimitExceeded) => {
-            return Outcome::new(
-                Severity::Error,
-                "the organization is at its session limit — waiting won't clear it: delete a \
-                 session, then send again",
-            )
-            .keeping_draft();
-        }
-        _ => {}
+    if let Some(outcome) = whatever_was_sent(&code, failure) {
+        return outcome;
     }
     match input {
         Input::Message { .. } if code == Some(ErrorCode::QueueFull) => Outcome::new(
@@ -214,46 +186,79 @@ pub(crate) fn failed(input: &Input, failure: &SendFailure) -> Outcome {
             )
             .keeping_draft()
         },
-        Input::Approval { .. } | Input::QuestionAnswer { .. } => {
-            if code == Some(ErrorCode::NotFound) {
-                return Outcome::new(
-                    Severity::Warn,
-                    "nothing is waiting for this answer any more (answered elsewhere)",
-                );
-            }
-            if code == Some(ErrorCode::PermissionDenied) {
-                return Outcome::new(
-                    Severity::Error,
-                    with_request_id(
-                        format!(
-                            "answer refused — approvals and questions need a token with the \
-                             sessions:write scope (tools:respond only answers function calls); \
-                             or answer it in the Gobare Console{}",
-                            server_says(failure)
-                        ),
-                        failure,
-                    ),
-                );
-            }
-            // Whether the API accepts these answers is contested (§15.2): the Console is
-            // the path that always works.
-            Outcome::new(
-                Severity::Error,
-                with_request_id(
-                    format!(
-                        "this answer was refused{} — answer it in the Gobare Console",
-                        server_says(failure)
-                    ),
-                    failure,
-                ),
-            )
-        }
+        Input::Approval { .. } | Input::QuestionAnswer { .. } => answer_failed(&code, failure),
         Input::ToolResult { .. } if code == Some(ErrorCode::NotFound) => Outcome::new(
             Severity::Warn,
             "this call is no longer pending (answered elsewhere or expired)",
         ),
         _ => generic_failure(input, &code, failure),
     }
+}
+
+/// Codes that read the same whatever was sent; `None`: what was sent decides.
+fn whatever_was_sent(code: &Option<ErrorCode>, failure: &SendFailure) -> Option<Outcome> {
+    Some(match code {
+        Some(ErrorCode::AuthenticationError) => Outcome::new(
+            Severity::Error,
+            with_request_id(
+                "the API token was refused (missing, expired or revoked) — set a valid \
+                 token and restart"
+                    .into(),
+                failure,
+            ),
+        )
+        .keeping_draft(),
+        Some(ErrorCode::RateLimitExceeded) => {
+            let text = match failure.retry_after_secs {
+                Some(secs) => format!("rate limited — retrying in {secs} s"),
+                None => "rate limited — try again in a moment".into(),
+            };
+            Outcome::new(Severity::Warn, text).keeping_draft()
+        }
+        Some(ErrorCode::ProjectLimitExceeded) => Outcome::new(
+            Severity::Error,
+            "the organization is at its session limit — waiting won't clear it: delete a \
+             session, then send again",
+        )
+        .keeping_draft(),
+        _ => return None,
+    })
+}
+
+/// An approval or a question's answer that did not take.
+fn answer_failed(code: &Option<ErrorCode>, failure: &SendFailure) -> Outcome {
+    if *code == Some(ErrorCode::NotFound) {
+        return Outcome::new(
+            Severity::Warn,
+            "nothing is waiting for this answer any more (answered elsewhere)",
+        );
+    }
+    if *code == Some(ErrorCode::PermissionDenied) {
+        return Outcome::new(
+            Severity::Error,
+            with_request_id(
+                format!(
+                    "answer refused — approvals and questions need a token with the \
+                     sessions:write scope (tools:respond only answers function calls); \
+                     or answer it in the Gobare Console{}",
+                    server_says(failure)
+                ),
+                failure,
+            ),
+        );
+    }
+    // Whether the API accepts these answers is contested (§15.2): the Console is
+    // the path that always works.
+    Outcome::new(
+        Severity::Error,
+        with_request_id(
+            format!(
+                "this answer was refused{} — answer it in the Gobare Console",
+                server_says(failure)
+            ),
+            failure,
+        ),
+    )
 }
 
 fn generic_failure(input: &Input, code: &Option<ErrorCode>, failure: &SendFailure) -> Outcome {

@@ -68,24 +68,29 @@ impl Transcript {
                 true
             }
             P::AgentTodos(t) => {
-                match self.todos.and_then(|id| self.get_mut(id)) {
-                    Some(entry) => {
-                        entry.kind = EntryKind::Todos {
-                            items: t.items.clone(),
-                        };
-                        entry.rev += 1;
-                    }
-                    None => {
-                        let id = self.push(
-                            at,
-                            EntryKind::Todos {
-                                items: t.items.clone(),
-                            },
-                        );
-                        self.todos = Some(id);
-                    }
-                }
+                self.todos_seen(at, &t.items);
                 true
+            }
+        }
+    }
+
+    /// The todo list is one entry, replaced in place as the list changes.
+    fn todos_seen(&mut self, at: Option<i64>, items: &[TodoItem]) {
+        match self.todos.and_then(|id| self.get_mut(id)) {
+            Some(entry) => {
+                entry.kind = EntryKind::Todos {
+                    items: items.to_vec(),
+                };
+                entry.rev += 1;
+            }
+            None => {
+                let id = self.push(
+                    at,
+                    EntryKind::Todos {
+                        items: items.to_vec(),
+                    },
+                );
+                self.todos = Some(id);
             }
         }
     }

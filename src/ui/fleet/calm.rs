@@ -8,12 +8,10 @@ use std::time::Duration;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+use super::task_fixture::Task;
 use super::*;
-use crate::fleet::announced::Announced;
-use crate::fleet::news::announcement;
-use crate::fleet::pacer::Pacer;
 use crate::fleet::trace::Trace;
-use gobare_api::model::{Event, EventPayload};
+use gobare_api::model::Event;
 
 const T0: i64 = 1_789_400_000_000;
 const FRAME_MS: u64 = 100;
@@ -38,18 +36,23 @@ fn lines(view: &FleetView) -> std::collections::HashMap<String, usize> {
         .collect()
 }
 
+/// The question lead `second % 10 + 1` asks at `second`.
+fn asked_at(second: u64) -> Event {
+    let lead = format!("lead-{:03}", second % 10 + 1);
+    Event::parse(
+        &serde_json::json!({"type": "question.asked", "session_id": lead,
+            "seq": 1_000_000 + second, "created_at": T0 + second as i64 * 1_000,
+            "payload": {"tool_call_id": format!("q-{second}"),
+                        "question": "Ship it?"}})
+        .to_string(),
+    )
+    .unwrap()
+}
+
 /// Plays `seconds` of the trace, questions asked (and never answered) at `asked` seconds.
 async fn play(seconds: u64, asked: &[u64]) -> Minute {
     let (mut trace, listed) = Trace::new(60, 50, T0);
-    let mut model = FleetModel::new();
-    model.apply_full_list(&listed);
-    let mut announced = Announced::default();
-    announced.already_waiting(
-        model
-            .rows()
-            .flat_map(|r| r.waiting.iter().map(|(c, _)| c.as_str())),
-    );
-    let mut pacer = Pacer::default();
+    let mut task = Task::listed(&listed);
     let mut view = FleetView::new();
     let area = Rect::new(0, 0, 160, 48);
     let start = tokio::time::Instant::now();
@@ -58,7 +61,7 @@ async fn play(seconds: u64, asked: &[u64]) -> Minute {
         let mut buf = Buffer::empty(area);
         view.render(area, &mut buf, model, &Theme::default(), now_ms());
     };
-    draw(&mut view, &model);
+    draw(&mut view, &task.model);
     // The person moves down to the rows that take turns (below the forty that wait) and
     // leaves the keys alone.
     for _ in 0..50 {
@@ -70,17 +73,7 @@ async fn play(seconds: u64, asked: &[u64]) -> Minute {
     for second in 0..seconds {
         pending.extend(trace.second(second));
         if asked.contains(&second) {
-            let lead = format!("lead-{:03}", second % 10 + 1);
-            pending.push(
-                Event::parse(
-                    &serde_json::json!({"type": "question.asked", "session_id": lead,
-                        "seq": 1_000_000 + second, "created_at": T0 + second as i64 * 1_000,
-                        "payload": {"tool_call_id": format!("q-{second}"),
-                                    "question": "Ship it?"}})
-                    .to_string(),
-                )
-                .unwrap(),
-            );
+            pending.push(asked_at(second));
         }
         for _ in 0..1_000 / FRAME_MS {
             tokio::time::sleep(Duration::from_millis(FRAME_MS)).await;
@@ -89,23 +82,13 @@ async fn play(seconds: u64, asked: &[u64]) -> Minute {
                 .extract_if(.., |e| e.created_at.unwrap_or(0) <= now)
                 .collect();
             for event in &due {
-                model.apply_event(event);
-                // As the fleet's task hears a need (`live::Task::apply`).
-                let call = match &event.payload {
-                    EventPayload::ApprovalRequested(a) => Some(&a.tool_call_id),
-                    EventPayload::QuestionAsked(q) => Some(&q.tool_call_id),
-                    _ => None,
-                };
-                if let (Some(call), Some(id)) = (call, &event.session_id)
-                    && announced.call(call)
-                    && let Some(news) = announcement(&model, id.to_string(), call)
-                {
-                    pacer.hear(news, tokio::time::Instant::now());
-                }
+                task.apply(event);
             }
-            let told = pacer.take_due_of(tokio::time::Instant::now(), &model);
+            let told = task
+                .pacer
+                .take_due_of(tokio::time::Instant::now(), &task.model);
             minute.told.extend(told.map(|n| n.line));
-            draw(&mut view, &model);
+            draw(&mut view, &task.model);
             let selected = view.selected().expect("a selection").to_string();
             let line = view.on_screen().iter().position(|id| *id == selected);
             minute

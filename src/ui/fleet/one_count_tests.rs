@@ -8,14 +8,13 @@ use std::time::Duration;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+use super::task_fixture::Task;
 use super::*;
-use crate::fleet::announced::Announced;
-use crate::fleet::news::announcement;
-use crate::fleet::pacer::{HOLD, Pacer, WINDOW};
+use crate::fleet::pacer::{HOLD, WINDOW};
 use crate::fleet::trace::Trace;
 use crate::session::attention::Attention;
 use crate::ui::inbox::InboxView;
-use gobare_api::model::{Event, EventPayload};
+use gobare_api::model::Event;
 
 const T0: i64 = 1_789_400_000_000;
 
@@ -70,110 +69,100 @@ fn event(kind: &str, session: &str, seq: u64, at: i64, payload: serde_json::Valu
     .unwrap()
 }
 
-/// Applies `event` as the fleet's task does, hearing a need it announces.
-fn apply(model: &mut FleetModel, announced: &mut Announced, pacer: &mut Pacer, event: &Event) {
-    model.apply_event(event);
-    let call = match &event.payload {
-        EventPayload::ApprovalRequested(a) => Some(&a.tool_call_id),
-        EventPayload::QuestionAsked(q) => Some(&q.tool_call_id),
-        _ => None,
-    };
-    if let (Some(call), Some(id)) = (call, &event.session_id)
-        && announced.call(call)
-        && let Some(news) = announcement(model, id.to_string(), call)
-    {
-        pacer.hear(news, tokio::time::Instant::now());
-    }
+/// The trace's fleet, its task, its view and its inbox, on tokio's paused clock.
+struct Scene {
+    task: Task,
+    view: FleetView,
+    inbox: InboxView,
+    start: tokio::time::Instant,
+    seq: u64,
 }
 
-#[tokio::test(start_paused = true)]
-async fn the_header_the_inbox_the_title_and_the_notification_say_one_count() {
-    let (_, listed) = Trace::new(60, 50, T0);
-    let mut model = FleetModel::new();
-    model.apply_full_list(&listed);
-    let mut announced = Announced::default();
-    announced.already_waiting(
-        model
-            .rows()
-            .flat_map(|r| r.waiting.iter().map(|(c, _)| c.as_str())),
-    );
-    let mut pacer = Pacer::default();
-    let (mut view, mut inbox) = (FleetView::new(), InboxView::new(7_200_000));
-    let start = tokio::time::Instant::now();
-    let now_ms = || T0 + start.elapsed().as_millis() as i64;
-    let agree = |s: &Said, model: &FleetModel, when: &str| {
-        let one = model.needing_you();
+impl Scene {
+    fn new() -> Scene {
+        let (_, listed) = Trace::new(60, 50, T0);
+        Scene {
+            task: Task::listed(&listed),
+            view: FleetView::new(),
+            inbox: InboxView::new(7_200_000),
+            start: tokio::time::Instant::now(),
+            seq: 1,
+        }
+    }
+
+    fn now_ms(&self) -> i64 {
+        T0 + self.start.elapsed().as_millis() as i64
+    }
+
+    /// Session `id` tells `kind` now.
+    fn tell(&mut self, kind: &str, id: &str, payload: serde_json::Value) {
+        let event = event(kind, id, self.seq, self.now_ms(), payload);
+        self.seq += 1;
+        self.task.apply(&event);
+    }
+
+    /// What is said now, checked to be the model's one count (`when` names the moment).
+    fn said(&mut self, when: &str) -> Said {
+        let now_ms = self.now_ms();
+        let s = said(&mut self.view, &mut self.inbox, &self.task.model, now_ms);
+        let one = self.task.model.needing_you();
         assert_eq!(
             (s.header, s.inbox, s.title),
             (one, one, one),
             "header, inbox and title {when}"
         );
-    };
-    let s = said(&mut view, &mut inbox, &model, now_ms());
-    agree(&s, &model, "on opening");
+        s
+    }
+
+    fn told(&mut self) -> Option<crate::fleet::news::FleetNews> {
+        self.task
+            .pacer
+            .take_due_of(tokio::time::Instant::now(), &self.task.model)
+    }
+
+    fn band(&self, id: &str) -> Option<Attention> {
+        self.view.bands.band(&self.task.model, id)
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_header_the_inbox_the_title_and_the_notification_say_one_count() {
+    let mut scene = Scene::new();
+    let s = scene.said("on opening");
     assert_eq!(s.header, 30, "the trace's fleet: three of each six wait");
 
     // Three idle sessions come to ask; their rows' bands are held for a while.
-    let mut seq = 1;
     for block in [1, 2, 3] {
-        let id = format!("idle-{block:03}");
         let payload = serde_json::json!({"tool_call_id": format!("q-{block}"),
                                          "question": "Ship it?"});
-        apply(
-            &mut model,
-            &mut announced,
-            &mut pacer,
-            &event("question.asked", &id, seq, now_ms(), payload),
-        );
-        seq += 1;
+        scene.tell("question.asked", &format!("idle-{block:03}"), payload);
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let s = said(&mut view, &mut inbox, &model, now_ms());
-    assert_eq!(
-        view.bands.band(&model, "idle-001"),
-        Some(Attention::Idle),
-        "the band change is still held"
-    );
-    agree(&s, &model, "while a band change is held");
+    let s = scene.said("while a band change is held");
+    let held = scene.band("idle-001");
+    assert_eq!(held, Some(Attention::Idle), "the band change is still held");
     assert_eq!(s.header, 33);
-    assert!(
-        pacer
-            .take_due_of(tokio::time::Instant::now(), &model)
-            .is_none()
-    );
+    assert!(scene.told().is_none());
 
     // Held: told in one notification, saying the same count.
     tokio::time::sleep(HOLD).await;
-    let s = said(&mut view, &mut inbox, &model, now_ms());
-    agree(&s, &model, "once the needs held");
-    let told = pacer
-        .take_due_of(tokio::time::Instant::now(), &model)
-        .expect("three needs held");
+    let s = scene.said("once the needs held");
+    let told = scene.told().expect("three needs held");
     assert_eq!(told.count, 3);
     assert_eq!(told.need_you, Some(s.header), "{told:?}");
-    assert_eq!(
-        count_before_need(&told.line),
-        Some(s.header),
-        "{}",
-        told.line
-    );
+    let line_says = count_before_need(&told.line);
+    assert_eq!(line_says, Some(s.header), "{}", told.line);
 
     // One is answered; its band stays held a while, the count moves at once everywhere.
     let answered = serde_json::json!({"tool_call_id": "q-2", "answer": "yes"});
-    apply(
-        &mut model,
-        &mut announced,
-        &mut pacer,
-        &event("question.answered", "idle-002", seq, now_ms(), answered),
-    );
-    seq += 1;
-    let s = said(&mut view, &mut inbox, &model, now_ms());
+    scene.tell("question.answered", "idle-002", answered);
+    let s = scene.said("after a decision is answered, its band held");
+    let held = scene.band("idle-002");
     assert_eq!(
-        view.bands.band(&model, "idle-002"),
+        held,
         Some(Attention::NeedsYou),
         "the row stays in its band a while"
     );
-    agree(&s, &model, "after a decision is answered, its band held");
     assert_eq!(s.header, 32);
 
     // Two calls of one session and a second session: two sessions, not three, need you
@@ -186,21 +175,12 @@ async fn the_header_the_inbox_the_title_and_the_notification_say_one_count() {
     ] {
         let payload = serde_json::json!({"tool_call_id": call, "name": "bash",
                                          "args": {"command": "ls"}});
-        apply(
-            &mut model,
-            &mut announced,
-            &mut pacer,
-            &event("approval.requested", id, seq, now_ms(), payload),
-        );
-        seq += 1;
+        scene.tell("approval.requested", id, payload);
     }
     tokio::time::sleep(HOLD).await;
-    let s = said(&mut view, &mut inbox, &model, now_ms());
-    agree(&s, &model, "after two more sessions ask");
+    let s = scene.said("after two more sessions ask");
     assert_eq!(s.header, 34);
-    let told = pacer
-        .take_due_of(tokio::time::Instant::now(), &model)
-        .expect("held");
+    let told = scene.told().expect("held");
     assert_eq!(told.need_you, Some(34));
     assert!(told.line.starts_with("34 need you: "), "{}", told.line);
     // The notify command's payload carries the same count.

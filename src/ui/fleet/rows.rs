@@ -135,68 +135,25 @@ pub(super) fn row(
     let r = shown.row;
     let c = Columns::for_width(width);
     let label_cols = c.label(width);
-    let (text_label, titled) = label(r);
-    let indent = if shown.depth == 0 {
-        String::new()
-    } else {
-        // Past a few levels the indent would only push the label off the row.
-        let levels = usize::from(shown.depth - 1).min(MAX_INDENT_LEVELS);
-        format!("{}└ ", "  ".repeat(levels))
-    };
-    let labels = crate::sessions::labels::words_of(&r.labels)
-        .map(|l| format!("  [{l}]"))
-        .unwrap_or_default();
-    let label_text = format!("{indent}{text_label}{labels}");
-    let label_style = if titled { theme.text } else { theme.dim };
+    let (label_text, label_style) = label_cell(shown, theme);
     let (status, status_style) = status_label(r, theme);
-    let turn = turn_label(r, now_ms);
-    let queue = if r.queued > 0 {
-        format!("+{}", r.queued)
-    } else {
-        String::new()
-    };
     let (workspace, workspace_style) = workspace_label(r.workspace.as_ref(), theme);
-    let artifacts = if r.artifacts > 0 {
-        r.artifacts.to_string()
-    } else {
-        String::new()
-    };
+    let cells = Figures::of(r, usage, c, now_ms);
     let marker = if selected { "› " } else { "  " };
-    // Columns of one style share a span: fewer spans, less to lay out per frame. Status,
-    // clock and counts are ASCII this client wrote; the workspace state is the server's.
-    let middle = format!(
-        "{}{} ",
-        column(c.turn, &turn, TURN_COLS, false),
-        column(c.queue, &queue, QUEUE_COLS, true),
-    );
-    // An old read is marked where the figure is (its age on the selected row's line).
-    let stale = usage.stale_ms.is_some();
-    let usage_text = if stale {
-        format!("{}?", usage.text)
-    } else {
-        usage.text.clone()
-    };
-    let figures = format!(
-        "{}{}",
-        column(c.artifacts, &artifacts, ARTIFACT_COLS, true),
-        column(c.usage && !stale, &usage_text, USAGE_COLS, true),
-    );
-    let stale_usage = column(c.usage && stale, &usage_text, USAGE_COLS, true);
-    let last = column(c.age, &age(now_ms - r.last_activity), AGE_COLS, true);
     let mut spans = vec![
         Span::styled(marker, theme.accent),
         padded(&label_text, label_cols, label_style),
         Span::styled(format!(" {status:<STATUS_COLS$}"), status_style),
-        Span::styled(middle, theme.accent),
+        Span::styled(cells.turn_and_queue, theme.accent),
     ];
     if c.workspace {
         spans.push(padded(&workspace, WORKSPACE_COLS, workspace_style));
     }
-    spans.push(Span::styled(figures, theme.dim));
-    if !stale_usage.is_empty() {
-        spans.push(Span::styled(stale_usage, theme.warning));
+    spans.push(Span::styled(cells.counts, theme.dim));
+    if !cells.stale_usage.is_empty() {
+        spans.push(Span::styled(cells.stale_usage, theme.warning));
     }
-    spans.push(Span::styled(last, theme.dim));
+    spans.push(Span::styled(cells.last, theme.dim));
     if selected {
         for span in &mut spans {
             span.style = span.style.patch(theme.selection);
@@ -206,6 +163,79 @@ pub(super) fn row(
     if label_cols + c.fixed() <= width {
         return Line::from(spans);
     }
+    cut(spans, width)
+}
+
+/// A row's label: its place in the crew, its title (or what stands for one), its labels.
+fn label_cell(shown: &Shown<'_>, theme: &Theme) -> (String, Style) {
+    let (text_label, titled) = label(shown.row);
+    let indent = if shown.depth == 0 {
+        String::new()
+    } else {
+        // Past a few levels the indent would only push the label off the row.
+        let levels = usize::from(shown.depth - 1).min(MAX_INDENT_LEVELS);
+        format!("{}└ ", "  ".repeat(levels))
+    };
+    let labels = crate::sessions::labels::words_of(&shown.row.labels)
+        .map(|l| format!("  [{l}]"))
+        .unwrap_or_default();
+    let style = if titled { theme.text } else { theme.dim };
+    (format!("{indent}{text_label}{labels}"), style)
+}
+
+/// The figures right of the status as the columns shown lay them out. Columns of one
+/// style share a span: fewer spans, less to lay out per frame. Status, clock and counts
+/// are ASCII this client wrote; the workspace state is the server's.
+struct Figures {
+    /// The turn's clock and the queue.
+    turn_and_queue: String,
+    /// The artifacts and a usage read lately.
+    counts: String,
+    /// A usage read long ago, marked where the figure is (its age on the selected row's
+    /// line).
+    stale_usage: String,
+    /// The last activity's age.
+    last: String,
+}
+
+impl Figures {
+    fn of(r: &FleetRow, usage: &UsageCell, c: Columns, now_ms: i64) -> Figures {
+        let turn = turn_label(r, now_ms);
+        let queue = if r.queued > 0 {
+            format!("+{}", r.queued)
+        } else {
+            String::new()
+        };
+        let artifacts = if r.artifacts > 0 {
+            r.artifacts.to_string()
+        } else {
+            String::new()
+        };
+        let stale = usage.stale_ms.is_some();
+        let usage_text = if stale {
+            format!("{}?", usage.text)
+        } else {
+            usage.text.clone()
+        };
+        Figures {
+            turn_and_queue: format!(
+                "{}{} ",
+                column(c.turn, &turn, TURN_COLS, false),
+                column(c.queue, &queue, QUEUE_COLS, true),
+            ),
+            counts: format!(
+                "{}{}",
+                column(c.artifacts, &artifacts, ARTIFACT_COLS, true),
+                column(c.usage && !stale, &usage_text, USAGE_COLS, true),
+            ),
+            stale_usage: column(c.usage && stale, &usage_text, USAGE_COLS, true),
+            last: column(c.age, &age(now_ms - r.last_activity), AGE_COLS, true),
+        }
+    }
+}
+
+/// `spans` cut to `width` cells, dropping what no longer fits.
+fn cut(spans: Vec<Span<'static>>, width: usize) -> Line<'static> {
     let mut left = width;
     let spans = spans
         .into_iter()

@@ -131,6 +131,69 @@ impl ArtifactList {
         let pad = room.saturating_sub(text::width(&path));
         format!("{path}{}{tail}", " ".repeat(pad))
     }
+
+    /// The list's lines, scrolled so the selection shows (or why there is no list), and
+    /// the count for the title.
+    fn list_lines(&mut self, width: usize, theme: &Theme) -> (Vec<Line<'static>>, String) {
+        let list = match &self.listing {
+            Listing::Loading => {
+                return (
+                    vec![Line::styled("loading the artifacts…", theme.dim)],
+                    String::new(),
+                );
+            }
+            Listing::Failed(why) => {
+                let failed = format!("could not list the artifacts: {why}");
+                return (vec![Line::styled(failed, theme.error)], String::new());
+            }
+            Listing::Ready(list) if list.is_empty() => {
+                let none = Line::styled(
+                    "no artifacts yet: files the agent writes under /workspace/outputs \
+                     appear here once its turn settles",
+                    theme.dim,
+                );
+                return (vec![none], " · 0".into());
+            }
+            Listing::Ready(list) => list,
+        };
+        if self.selected < self.top {
+            self.top = self.selected;
+        } else if self.selected >= self.top + self.rows {
+            self.top = self.selected + 1 - self.rows;
+        }
+        let end = (self.top + self.rows).min(list.len());
+        let turn_cols = Self::turn_cols(&list[self.top..end]);
+        let lines = list[self.top..end]
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let style = if self.top + i == self.selected {
+                    theme.selection
+                } else {
+                    theme.text
+                };
+                Line::styled(Self::row(a, width, turn_cols), style)
+            })
+            .collect();
+        (lines, format!(" · {}", list.len()))
+    }
+
+    /// The last row: the question asked, the status, or nothing (a bar is drawn over it).
+    fn status_line(&self, bar: bool, theme: &Theme) -> Line<'static> {
+        match (&self.asking, bar, &self.status) {
+            (Some((question, _)), _, _) => Line::from(vec![
+                Span::styled(question.clone(), theme.warning),
+                Span::styled(
+                    format!("  {}", crate::keys::table::view_hints(ViewScope::Overwrite)),
+                    theme.key_hint,
+                ),
+            ]),
+            // The progress bar is drawn over this row.
+            (None, true, _) => Line::default(),
+            (None, false, Some(status)) => Line::styled(status.clone(), theme.text),
+            (None, false, None) => Line::default(),
+        }
+    }
 }
 
 impl Overlay for ArtifactList {
@@ -143,46 +206,7 @@ impl Overlay for ArtifactList {
         // Borders, then the list, then two lines: where saves go and the status.
         self.rows = usize::from(area.height.saturating_sub(4)).max(1);
         let width = usize::from(area.width.saturating_sub(2));
-        let mut lines: Vec<Line<'static>> = Vec::new();
-        let count = match &self.listing {
-            Listing::Loading => {
-                lines.push(Line::styled("loading the artifacts…", theme.dim));
-                String::new()
-            }
-            Listing::Failed(why) => {
-                lines.push(Line::styled(
-                    format!("could not list the artifacts: {why}"),
-                    theme.error,
-                ));
-                String::new()
-            }
-            Listing::Ready(list) if list.is_empty() => {
-                lines.push(Line::styled(
-                    "no artifacts yet: files the agent writes under /workspace/outputs \
-                     appear here once its turn settles",
-                    theme.dim,
-                ));
-                " · 0".into()
-            }
-            Listing::Ready(list) => {
-                if self.selected < self.top {
-                    self.top = self.selected;
-                } else if self.selected >= self.top + self.rows {
-                    self.top = self.selected + 1 - self.rows;
-                }
-                let end = (self.top + self.rows).min(list.len());
-                let turn_cols = Self::turn_cols(&list[self.top..end]);
-                for (i, a) in list[self.top..end].iter().enumerate() {
-                    let style = if self.top + i == self.selected {
-                        theme.selection
-                    } else {
-                        theme.text
-                    };
-                    lines.push(Line::styled(Self::row(a, width, turn_cols), style));
-                }
-                format!(" · {}", list.len())
-            }
-        };
+        let (mut lines, count) = self.list_lines(width, theme);
         while lines.len() < self.rows {
             lines.push(Line::default());
         }
@@ -195,19 +219,7 @@ impl Overlay for ArtifactList {
             .is_none()
             .then_some(self.progress.as_ref())
             .flatten();
-        lines.push(match (&self.asking, bar, &self.status) {
-            (Some((question, _)), _, _) => Line::from(vec![
-                Span::styled(question.clone(), theme.warning),
-                Span::styled(
-                    format!("  {}", crate::keys::table::view_hints(ViewScope::Overwrite)),
-                    theme.key_hint,
-                ),
-            ]),
-            // Drawn over this row below.
-            (None, Some(_), _) => Line::default(),
-            (None, None, Some(status)) => Line::styled(status.clone(), theme.text),
-            (None, None, None) => Line::default(),
-        });
+        lines.push(self.status_line(bar.is_some(), theme));
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(theme.border_focused)

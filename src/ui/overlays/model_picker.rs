@@ -113,72 +113,84 @@ impl ModelPicker {
                 width,
                 theme.error,
             )),
-            Listing::Ready(creds) => {
-                if creds.list.is_empty() {
-                    body.push(Line::styled(
-                        "the organization has no model credentials",
-                        theme.dim,
-                    ));
-                }
-                let mut at = 0;
-                for cred in &creds.list {
-                    let about: Vec<String> = [&cred.provider, &cred.name]
-                        .into_iter()
-                        .flatten()
-                        .map(|s| text::one_line(s, NAME_CHARS))
-                        .collect();
-                    body.push(Line::styled(
-                        format!(
-                            "{}  {}",
-                            text::one_line(&cred.id, NAME_CHARS),
-                            about.join(" · ")
-                        ),
-                        theme.strong,
-                    ));
-                    if cred.models.is_empty() {
-                        body.extend(asked_frame::wrapped(
-                            "    ",
-                            "(does not say which models it runs)",
-                            width,
-                            theme.dim,
-                        ));
-                    }
-                    for model in &cred.models {
-                        let choice = Choice {
-                            credential: cred.id.clone(),
-                            model: model.clone(),
-                        };
-                        let chosen = at == self.selected;
-                        if chosen {
-                            focus = body.len();
-                        }
-                        let mark = if self.is_now(&choice) { "  (now)" } else { "" };
-                        body.push(Line::styled(
-                            format!(
-                                "  {}{}{mark}",
-                                if chosen { "› " } else { "  " },
-                                text::one_line(model, NAME_CHARS)
-                            ),
-                            if chosen { theme.selection } else { theme.text },
-                        ));
-                        at += 1;
-                    }
-                }
-                if creds.unreadable > 0 {
-                    body.push(Line::styled(
-                        format!("{} credential(s) without an id left out", creds.unreadable),
-                        theme.warning,
-                    ));
-                }
-                if creds.cut {
-                    body.push(Line::styled(
-                        "more credentials than this list reads: the rest are not shown",
-                        theme.warning,
-                    ));
-                }
-            }
+            Listing::Ready(creds) => focus = self.credential_lines(creds, width, theme, &mut body),
         }
         (body, focus)
+    }
+
+    /// Each credential and the models it runs, one line a model, the selected one marked;
+    /// gives the selected model's line.
+    fn credential_lines(
+        &self,
+        creds: &Credentials,
+        width: usize,
+        theme: &Theme,
+        body: &mut Vec<Line<'static>>,
+    ) -> usize {
+        if creds.list.is_empty() {
+            body.push(Line::styled(
+                "the organization has no model credentials",
+                theme.dim,
+            ));
+        }
+        let mut focus = 0;
+        let mut at = 0;
+        for cred in &creds.list {
+            let about: Vec<String> = [&cred.provider, &cred.name]
+                .into_iter()
+                .flatten()
+                .map(|s| text::one_line(s, NAME_CHARS))
+                .collect();
+            body.push(Line::styled(
+                format!(
+                    "{}  {}",
+                    text::one_line(&cred.id, NAME_CHARS),
+                    about.join(" · ")
+                ),
+                theme.strong,
+            ));
+            if cred.models.is_empty() {
+                body.extend(asked_frame::wrapped(
+                    "    ",
+                    "(does not say which models it runs)",
+                    width,
+                    theme.dim,
+                ));
+            }
+            for model in &cred.models {
+                let choice = Choice {
+                    credential: cred.id.clone(),
+                    model: model.clone(),
+                };
+                let chosen = at == self.selected;
+                if chosen {
+                    focus = body.len();
+                }
+                let mark = if self.is_now(&choice) { "  (now)" } else { "" };
+                body.push(Line::styled(
+                    format!(
+                        "  {}{}{mark}",
+                        if chosen { "› " } else { "  " },
+                        text::one_line(model, NAME_CHARS)
+                    ),
+                    if chosen { theme.selection } else { theme.text },
+                ));
+                at += 1;
+            }
+        }
+        if creds.unreadable > 0 {
+            body.push(Line::styled(
+                format!("{} credential(s) without an id left out", creds.unreadable),
+                theme.warning,
+            ));
+        }
+        if creds.cut {
+            body.push(Line::styled(
+                "more credentials than this list reads: the rest are not shown",
+                theme.warning,
+            ));
+        }
+        focus
     }
 }
 

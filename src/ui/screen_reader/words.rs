@@ -3,7 +3,9 @@
 //! entry has settled. A running tool call or a waiting decision says nothing here: the
 //! call is said when it ends, and what waits is announced with its keys by the front.
 
-use crate::session::transcript::{ApprovalOutcome, CallStatus, EntryKind};
+use crate::session::transcript::{
+    ApprovalEntry, ApprovalOutcome, CallStatus, EntryKind, ToolCallEntry, TurnOutcome,
+};
 use crate::session::vocabulary::{conversation, decisions as vocabulary, turns, work, workspace};
 use gobare_api::model::TodoItem;
 use gobare_api::text;
@@ -22,72 +24,14 @@ pub(crate) fn entry_words(kind: &EntryKind) -> Option<Vec<String>> {
         EntryKind::Steer { text } => Some(labelled(conversation::STEER_SPOKEN, text)),
         EntryKind::Agent { text } => Some(labelled(conversation::AGENT, text)),
         EntryKind::Context { text } => Some(labelled(conversation::CONTEXT, text)),
-        EntryKind::TurnEnd(t) => {
-            let outcome = t.outcome.as_ref()?;
-            let mut line = turns::came_out(outcome.shown_words()).to_string();
-            if let Some(error) = &outcome.error {
-                line.push_str(": ");
-                line.push_str(&short(error));
-            }
-            one(line)
-        }
-        EntryKind::Tool(t) => {
-            let state = match t.status {
-                CallStatus::Pending => return None,
-                CallStatus::Ok => "ok",
-                CallStatus::Failed => work::TOOL_FAILED,
-                CallStatus::Cancelled => "cancelled",
-            };
-            let mut line = format!("tool {}", short(&t.name));
-            if !t.args.is_empty() {
-                line.push(' ');
-                line.push_str(&short(&t.args));
-            }
-            line.push_str(": ");
-            line.push_str(state);
-            if let Some(code) = t.exit_code.filter(|c| *c != 0) {
-                line.push_str(&format!(", exit {code}"));
-            }
-            if let Some(first) = t.summary.lines().find(|l| !l.trim().is_empty()) {
-                line.push_str(" — ");
-                line.push_str(&short(first));
-            }
-            one(line)
-        }
+        EntryKind::TurnEnd(t) => one(turn_end(t.outcome.as_ref()?)),
+        EntryKind::Tool(t) => one(tool(t)?),
         EntryKind::FileChange(f) => {
             let verb = work::file_verb(&f.change);
             one(format!("file {verb}: {}", short(&f.path)))
         }
         EntryKind::Todos { items } => Some(todo_list(items)),
-        EntryKind::Approval(a) => {
-            let verdict = match &a.verdict {
-                ApprovalOutcome::Pending if a.from_history => {
-                    "its outcome is not in the history".to_string()
-                }
-                ApprovalOutcome::Pending => return None,
-                ApprovalOutcome::Approved { .. } => vocabulary::verdict(true).to_string(),
-                ApprovalOutcome::Denied { code, reason } => {
-                    let mut s = vocabulary::verdict(false).to_string();
-                    if let Some(c) = code {
-                        s.push_str(&format!(" ({})", short(c)));
-                    }
-                    if let Some(r) = reason {
-                        s.push_str(&format!(": {}", short(r)));
-                    }
-                    s
-                }
-            };
-            let sensitive = if a.sensitive {
-                format!("{} ", vocabulary::SENSITIVE)
-            } else {
-                String::new()
-            };
-            one(format!(
-                "{sensitive}approval for {} {}: {verdict}",
-                short(&a.name),
-                short(&a.args)
-            ))
-        }
+        EntryKind::Approval(a) => one(approval(a)?),
         EntryKind::Question(q) => {
             let answer = match &q.answer {
                 Some(answer) => format!("answered: {}", short(answer)),
@@ -144,6 +88,72 @@ pub(crate) fn entry_words(kind: &EntryKind) -> Option<Vec<String>> {
             short(excerpt)
         )),
     }
+}
+
+/// How a turn came out, with its error.
+fn turn_end(outcome: &TurnOutcome) -> String {
+    let mut line = turns::came_out(outcome.shown_words()).to_string();
+    if let Some(error) = &outcome.error {
+        line.push_str(": ");
+        line.push_str(&short(error));
+    }
+    line
+}
+
+/// A tool call that ended: its name, arguments, state, exit code and summary's first line.
+fn tool(t: &ToolCallEntry) -> Option<String> {
+    let state = match t.status {
+        CallStatus::Pending => return None,
+        CallStatus::Ok => "ok",
+        CallStatus::Failed => work::TOOL_FAILED,
+        CallStatus::Cancelled => "cancelled",
+    };
+    let mut line = format!("tool {}", short(&t.name));
+    if !t.args.is_empty() {
+        line.push(' ');
+        line.push_str(&short(&t.args));
+    }
+    line.push_str(": ");
+    line.push_str(state);
+    if let Some(code) = t.exit_code.filter(|c| *c != 0) {
+        line.push_str(&format!(", exit {code}"));
+    }
+    if let Some(first) = t.summary.lines().find(|l| !l.trim().is_empty()) {
+        line.push_str(" — ");
+        line.push_str(&short(first));
+    }
+    Some(line)
+}
+
+/// An approval that was decided (or whose outcome the history lacks).
+fn approval(a: &ApprovalEntry) -> Option<String> {
+    let verdict = match &a.verdict {
+        ApprovalOutcome::Pending if a.from_history => {
+            "its outcome is not in the history".to_string()
+        }
+        ApprovalOutcome::Pending => return None,
+        ApprovalOutcome::Approved { .. } => vocabulary::verdict(true).to_string(),
+        ApprovalOutcome::Denied { code, reason } => {
+            let mut s = vocabulary::verdict(false).to_string();
+            if let Some(c) = code {
+                s.push_str(&format!(" ({})", short(c)));
+            }
+            if let Some(r) = reason {
+                s.push_str(&format!(": {}", short(r)));
+            }
+            s
+        }
+    };
+    let sensitive = if a.sensitive {
+        format!("{} ", vocabulary::SENSITIVE)
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "{sensitive}approval for {} {}: {verdict}",
+        short(&a.name),
+        short(&a.args)
+    ))
 }
 
 /// The whole todo list, numbered, with how much of it is done.

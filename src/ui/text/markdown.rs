@@ -251,66 +251,19 @@ impl<'t> Renderer<'t> {
     fn start(&mut self, tag: Tag<'_>) {
         match tag {
             Tag::Paragraph => self.flush_inline(),
-            Tag::Heading { level, .. } => {
-                self.flush_inline();
-                let hashes = "#".repeat(heading_level(level));
-                self.styles.push(self.theme.heading);
-                self.inline
-                    .push(Inline::Text(hashes, self.base_style().patch(self.style())));
-                self.inline.push(Inline::Space);
-            }
+            Tag::Heading { level, .. } => self.start_heading(level),
             Tag::BlockQuote(_) => {
                 self.end_block();
                 self.push_blank_if_pending(); // outside the quote, so without its bar
                 self.frames.push(Frame::Quote);
             }
-            Tag::CodeBlock(kind) => {
-                self.end_block();
-                if let CodeBlockKind::Fenced(lang) = kind
-                    && !lang.is_empty()
-                    && self.avail() >= 4
-                {
-                    let avail = self.avail().saturating_sub(2);
-                    let label = text::truncate(&clean(&lang), avail).into_owned();
-                    self.push_line(vec![
-                        Span::styled("╭ ", self.theme.code_gutter),
-                        Span::styled(label, self.theme.dim),
-                    ]);
-                }
-                self.code = Some(String::new());
-            }
+            Tag::CodeBlock(kind) => self.start_code_block(kind),
             Tag::HtmlBlock => {
                 self.end_block();
                 self.html = Some(String::new());
             }
-            Tag::List(start) => {
-                // A tight list's item text arrives without a paragraph: flush it first.
-                self.flush_inline();
-                if self.lists.is_empty() {
-                    self.push_blank_if_pending();
-                }
-                self.blank_pending = false;
-                self.lists.push(match start {
-                    Some(n) => ListKind::Ordered(n),
-                    None => ListKind::Bullet,
-                });
-            }
-            Tag::Item => {
-                self.flush_inline();
-                let depth = self.lists.len();
-                let marker = match self.lists.last_mut() {
-                    Some(ListKind::Ordered(n)) => {
-                        let m = format!("{n}. ");
-                        *n += 1;
-                        m
-                    }
-                    _ => format!("{} ", ["•", "◦", "▪"][depth.saturating_sub(1) % 3]),
-                };
-                self.frames.push(Frame::Item {
-                    marker,
-                    shown: false,
-                });
-            }
+            Tag::List(start) => self.start_list(start),
+            Tag::Item => self.start_item(),
             Tag::Table(_) => {
                 self.end_block();
                 self.push_blank_if_pending();
@@ -383,59 +336,125 @@ impl<'t> Renderer<'t> {
                     t.header = row;
                 }
             }
-            TagEnd::TableCell => {
-                let cell = self.cell.take().unwrap_or_default();
-                if let Some(t) = &mut self.table {
-                    if t.rows.is_empty() {
-                        t.rows.push(Vec::new());
-                    }
-                    if let Some(row) = t.rows.last_mut() {
-                        row.push(cell.trim().to_string());
-                    }
-                }
-            }
-            TagEnd::Table => {
-                if let Some(t) = self.table.take() {
-                    let avail = self.avail();
-                    let rendered = table::render(
-                        &t,
-                        avail,
-                        self.theme.strong,
-                        self.theme.rule,
-                        self.base_style(),
-                    );
-                    for line in rendered {
-                        self.push_line(line);
-                    }
-                }
-                self.blank_pending = true;
-            }
+            TagEnd::TableCell => self.end_cell(),
+            TagEnd::Table => self.end_table(),
             TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough => {
                 self.styles.pop();
             }
-            TagEnd::Link | TagEnd::Image => {
-                self.styles.pop();
-                let is_image = matches!(tag, TagEnd::Image);
-                if let Some((url, start)) = self.links.pop() {
-                    if is_image {
-                        self.push_text("]");
-                    }
-                    let shown: String = self.inline[start.min(self.inline.len())..]
-                        .iter()
-                        .filter_map(|i| match i {
-                            Inline::Text(t, _) => Some(t.as_str()),
-                            _ => None,
-                        })
-                        .collect();
-                    // An autolink already shows its URL.
-                    if !url.is_empty() && shown != url && self.cell.is_none() {
-                        self.inline.push(Inline::Space);
-                        self.inline
-                            .push(Inline::Text(format!("({url})"), self.theme.link_url));
-                    }
-                }
-            }
+            TagEnd::Link | TagEnd::Image => self.end_link(matches!(tag, TagEnd::Image)),
             _ => {}
+        }
+    }
+
+    /// A heading's text follows its `#`s, in the heading's style.
+    fn start_heading(&mut self, level: HeadingLevel) {
+        self.flush_inline();
+        let hashes = "#".repeat(heading_level(level));
+        self.styles.push(self.theme.heading);
+        self.inline
+            .push(Inline::Text(hashes, self.base_style().patch(self.style())));
+        self.inline.push(Inline::Space);
+    }
+
+    /// A fenced block's language labels it; its text is collected until it ends.
+    fn start_code_block(&mut self, kind: CodeBlockKind<'_>) {
+        self.end_block();
+        if let CodeBlockKind::Fenced(lang) = kind
+            && !lang.is_empty()
+            && self.avail() >= 4
+        {
+            let avail = self.avail().saturating_sub(2);
+            let label = text::truncate(&clean(&lang), avail).into_owned();
+            self.push_line(vec![
+                Span::styled("╭ ", self.theme.code_gutter),
+                Span::styled(label, self.theme.dim),
+            ]);
+        }
+        self.code = Some(String::new());
+    }
+
+    fn start_list(&mut self, start: Option<u64>) {
+        // A tight list's item text arrives without a paragraph: flush it first.
+        self.flush_inline();
+        if self.lists.is_empty() {
+            self.push_blank_if_pending();
+        }
+        self.blank_pending = false;
+        self.lists.push(match start {
+            Some(n) => ListKind::Ordered(n),
+            None => ListKind::Bullet,
+        });
+    }
+
+    /// An item's marker: its number in an ordered list, else a bullet for its depth.
+    fn start_item(&mut self) {
+        self.flush_inline();
+        let depth = self.lists.len();
+        let marker = match self.lists.last_mut() {
+            Some(ListKind::Ordered(n)) => {
+                let m = format!("{n}. ");
+                *n += 1;
+                m
+            }
+            _ => format!("{} ", ["•", "◦", "▪"][depth.saturating_sub(1) % 3]),
+        };
+        self.frames.push(Frame::Item {
+            marker,
+            shown: false,
+        });
+    }
+
+    fn end_cell(&mut self) {
+        let cell = self.cell.take().unwrap_or_default();
+        if let Some(t) = &mut self.table {
+            if t.rows.is_empty() {
+                t.rows.push(Vec::new());
+            }
+            if let Some(row) = t.rows.last_mut() {
+                row.push(cell.trim().to_string());
+            }
+        }
+    }
+
+    /// The table is laid out whole once its last cell is in.
+    fn end_table(&mut self) {
+        if let Some(t) = self.table.take() {
+            let avail = self.avail();
+            let rendered = table::render(
+                &t,
+                avail,
+                self.theme.strong,
+                self.theme.rule,
+                self.base_style(),
+            );
+            for line in rendered {
+                self.push_line(line);
+            }
+        }
+        self.blank_pending = true;
+    }
+
+    /// A link's URL follows its text, unless the text is the URL.
+    fn end_link(&mut self, is_image: bool) {
+        self.styles.pop();
+        let Some((url, start)) = self.links.pop() else {
+            return;
+        };
+        if is_image {
+            self.push_text("]");
+        }
+        let shown: String = self.inline[start.min(self.inline.len())..]
+            .iter()
+            .filter_map(|i| match i {
+                Inline::Text(t, _) => Some(t.as_str()),
+                _ => None,
+            })
+            .collect();
+        // An autolink already shows its URL.
+        if !url.is_empty() && shown != url && self.cell.is_none() {
+            self.inline.push(Inline::Space);
+            self.inline
+                .push(Inline::Text(format!("({url})"), self.theme.link_url));
         }
     }
 

@@ -240,27 +240,7 @@ impl SessionFront {
         match result {
             Ok(update) => {
                 if let Update::Session(session) = &update {
-                    if self
-                        .silence
-                        .on_session_read(session.updated_at, Instant::now())
-                        && let Some(stream) = &self.stream
-                    {
-                        tracing::info!(
-                            "the session moved while its stream said nothing; reconnecting"
-                        );
-                        stream.retry_now();
-                    }
-                    if !self.session_loaded {
-                        self.session_loaded = true;
-                        self.remember_last_session();
-                        // Untitled: named by its first message, as `list` and the fleet do.
-                        if session.title.as_deref().is_none_or(|t| t.trim().is_empty()) {
-                            self.fetches.want(FetchJob::FirstMessage);
-                        }
-                        // Read once the session is known: its parent names the crew.
-                        wants_usage = true;
-                    }
-                    self.act_on_session(session);
+                    wants_usage = self.on_session_read(session);
                 }
                 if let Update::Turn(turn) = &update {
                     self.act_on_turn(turn);
@@ -312,6 +292,33 @@ impl SessionFront {
                 );
             }
         }
+    }
+
+    /// The session read: a stream silent while it moved reconnects; the first read loads
+    /// the session (and asks for its first message when untitled). Gives whether its usage
+    /// is to be read now.
+    fn on_session_read(&mut self, session: &gobare_api::model::Session) -> bool {
+        let mut wants_usage = false;
+        if self
+            .silence
+            .on_session_read(session.updated_at, Instant::now())
+            && let Some(stream) = &self.stream
+        {
+            tracing::info!("the session moved while its stream said nothing; reconnecting");
+            stream.retry_now();
+        }
+        if !self.session_loaded {
+            self.session_loaded = true;
+            self.remember_last_session();
+            // Untitled: named by its first message, as `list` and the fleet do.
+            if session.title.as_deref().is_none_or(|t| t.trim().is_empty()) {
+                self.fetches.want(FetchJob::FirstMessage);
+            }
+            // Read once the session is known: its parent names the crew.
+            wants_usage = true;
+        }
+        self.act_on_session(session);
+        wants_usage
     }
 
     /// Plain `gobare-tui` reopens this session next time (only once it is known to exist).

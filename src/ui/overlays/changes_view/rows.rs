@@ -74,100 +74,124 @@ pub(crate) fn rows(diff: &FileDiff, side_by_side: bool) -> (Vec<Row>, Sides) {
             left: None,
             right: None,
         });
-        let (mut old_no, mut new_no) = (hunk.old_start.max(1), hunk.new_start.max(1));
-        let mut removed: Vec<Half> = Vec::new();
-        let mut added: Vec<Half> = Vec::new();
-        let flush = |rows: &mut Vec<Row>, removed: &mut Vec<Half>, added: &mut Vec<Half>| {
-            pair_words(removed, added);
-            if side_by_side {
-                let n = removed.len().max(added.len());
-                let mut r = removed.drain(..);
-                let mut a = added.drain(..);
-                for _ in 0..n {
-                    rows.push(Row {
-                        hunk: h,
-                        header: None,
-                        left: r.next(),
-                        right: a.next(),
-                    });
-                }
-            } else {
-                for half in removed.drain(..) {
-                    rows.push(Row {
-                        hunk: h,
-                        header: None,
-                        left: Some(half),
-                        right: None,
-                    });
-                }
-                for half in added.drain(..) {
-                    rows.push(Row {
-                        hunk: h,
-                        header: None,
-                        left: None,
-                        right: Some(half),
-                    });
-                }
-            }
+        let mut made = HunkRows {
+            hunk: h,
+            side_by_side,
+            rows: &mut rows,
+            sides: &mut sides,
+            old_no: hunk.old_start.max(1),
+            new_no: hunk.new_start.max(1),
+            removed: Vec::new(),
+            added: Vec::new(),
         };
         for line in &hunk.lines {
             let shown = text::line(line.text.trim_end_matches('\n')).into_owned();
             match line.tag {
-                LineTag::Context => {
-                    flush(&mut rows, &mut removed, &mut added);
-                    let old = Half {
-                        kind: RowKind::Context,
-                        number: old_no,
-                        text: shown.clone(),
-                        words: Vec::new(),
-                        side_index: sides.old.len(),
-                    };
-                    let new = Half {
-                        number: new_no,
-                        side_index: sides.new.len(),
-                        ..old.clone()
-                    };
-                    sides.old.push(shown.clone());
-                    sides.new.push(shown);
-                    rows.push(Row {
-                        hunk: h,
-                        header: None,
-                        left: Some(old),
-                        right: Some(new),
-                    });
-                    old_no += 1;
-                    new_no += 1;
-                }
-                LineTag::Removed => {
-                    if !added.is_empty() {
-                        flush(&mut rows, &mut removed, &mut added);
-                    }
-                    removed.push(Half {
-                        kind: RowKind::Removed,
-                        number: old_no,
-                        text: shown.clone(),
-                        words: Vec::new(),
-                        side_index: sides.old.len(),
-                    });
-                    sides.old.push(shown);
-                    old_no += 1;
-                }
-                LineTag::Added => {
-                    added.push(Half {
-                        kind: RowKind::Added,
-                        number: new_no,
-                        text: shown.clone(),
-                        words: Vec::new(),
-                        side_index: sides.new.len(),
-                    });
-                    sides.new.push(shown);
-                    new_no += 1;
-                }
+                LineTag::Context => made.context(shown),
+                LineTag::Removed => made.removed(shown),
+                LineTag::Added => made.added(shown),
             }
         }
-        flush(&mut rows, &mut removed, &mut added);
+        made.flush();
     }
     (rows, sides)
+}
+
+/// One hunk's rows as its lines come: a run of removed then added lines is held until it
+/// ends, to be paired.
+struct HunkRows<'a> {
+    hunk: usize,
+    side_by_side: bool,
+    rows: &'a mut Vec<Row>,
+    sides: &'a mut Sides,
+    /// The next line's number in the old and the new file.
+    old_no: usize,
+    new_no: usize,
+    removed: Vec<Half>,
+    added: Vec<Half>,
+}
+
+impl HunkRows<'_> {
+    /// A line on both sides: it ends the run before it.
+    fn context(&mut self, shown: String) {
+        self.flush();
+        let old = Half {
+            kind: RowKind::Context,
+            number: self.old_no,
+            text: shown.clone(),
+            words: Vec::new(),
+            side_index: self.sides.old.len(),
+        };
+        let new = Half {
+            number: self.new_no,
+            side_index: self.sides.new.len(),
+            ..old.clone()
+        };
+        self.sides.old.push(shown.clone());
+        self.sides.new.push(shown);
+        self.rows.push(Row {
+            hunk: self.hunk,
+            header: None,
+            left: Some(old),
+            right: Some(new),
+        });
+        self.old_no += 1;
+        self.new_no += 1;
+    }
+
+    /// A removed line after added ones starts a new run.
+    fn removed(&mut self, shown: String) {
+        if !self.added.is_empty() {
+            self.flush();
+        }
+        self.removed.push(Half {
+            kind: RowKind::Removed,
+            number: self.old_no,
+            text: shown.clone(),
+            words: Vec::new(),
+            side_index: self.sides.old.len(),
+        });
+        self.sides.old.push(shown);
+        self.old_no += 1;
+    }
+
+    fn added(&mut self, shown: String) {
+        self.added.push(Half {
+            kind: RowKind::Added,
+            number: self.new_no,
+            text: shown.clone(),
+            words: Vec::new(),
+            side_index: self.sides.new.len(),
+        });
+        self.sides.new.push(shown);
+        self.new_no += 1;
+    }
+
+    /// The held run as rows: side by side, the removed and added lines paired; unified,
+    /// the removed ones then the added ones.
+    fn flush(&mut self) {
+        pair_words(&mut self.removed, &mut self.added);
+        let hunk = self.hunk;
+        let row = |left: Option<Half>, right: Option<Half>| Row {
+            hunk,
+            header: None,
+            left,
+            right,
+        };
+        if self.side_by_side {
+            let n = self.removed.len().max(self.added.len());
+            let mut r = self.removed.drain(..);
+            let mut a = self.added.drain(..);
+            for _ in 0..n {
+                self.rows.push(row(r.next(), a.next()));
+            }
+        } else {
+            let removed = self.removed.drain(..).map(|half| row(Some(half), None));
+            self.rows.extend(removed);
+            let added = self.added.drain(..).map(|half| row(None, Some(half)));
+            self.rows.extend(added);
+        }
+    }
 }
 
 /// Marks the words that changed between each removed line and the added line paired with

@@ -24,12 +24,7 @@ pub(super) fn lines(
                 Some(_) => (first_lines(text, COLLAPSED_SHOWN), 0),
                 None => shown(text),
             };
-            for l in text::wrap(text, w.saturating_sub(2)) {
-                out.push(Line::from(vec![
-                    Span::styled("▌ ", theme.user),
-                    Span::styled(l, theme.text),
-                ]));
-            }
+            user_text(text, w, theme, out);
             omitted_line(out, omitted, theme);
             if let Some(lines) = collapsed {
                 out.push(truncate(
@@ -45,12 +40,7 @@ pub(super) fn lines(
             out.push(Line::default());
             out.push(Line::styled(format!("▌ {}", words::STEER), theme.user));
             let (text, omitted) = shown(text);
-            for l in text::wrap(text, w.saturating_sub(2)) {
-                out.push(Line::from(vec![
-                    Span::styled("▌ ", theme.user),
-                    Span::styled(l, theme.text),
-                ]));
-            }
+            user_text(text, w, theme, out);
             omitted_line(out, omitted, theme);
         }
         ConversationEntry::Agent { text } => {
@@ -62,26 +52,7 @@ pub(super) fn lines(
             }
             omitted_line(out, omitted, theme);
         }
-        ConversationEntry::Context { text } => {
-            let (text, omitted) = shown(text);
-            let first_lead = format!("  {}: ", words::CONTEXT);
-            let lead_width = first_lead.chars().count();
-            for (i, l) in text::wrap(text, w.saturating_sub(lead_width))
-                .into_iter()
-                .enumerate()
-            {
-                let lead = if i == 0 {
-                    first_lead.clone()
-                } else {
-                    " ".repeat(lead_width)
-                };
-                out.push(Line::from(vec![
-                    Span::styled(lead, theme.dim),
-                    Span::styled(l, theme.text),
-                ]));
-            }
-            omitted_line(out, omitted, theme);
-        }
+        ConversationEntry::Context { text } => context_lines(text, w, theme, out),
         ConversationEntry::Queued { text, position } => {
             let label = words::queue_label(position);
             out.push(truncate(
@@ -102,4 +73,36 @@ pub(super) fn lines(
             ));
         }
     }
+}
+
+/// What the user wrote, wrapped behind the user's bar.
+fn user_text(text: &str, w: usize, theme: &Theme, out: &mut Vec<Line<'static>>) {
+    for l in text::wrap(text, w.saturating_sub(2)) {
+        out.push(Line::from(vec![
+            Span::styled("▌ ", theme.user),
+            Span::styled(l, theme.text),
+        ]));
+    }
+}
+
+/// Context the user gave, wrapped under its label.
+fn context_lines(text: &str, w: usize, theme: &Theme, out: &mut Vec<Line<'static>>) {
+    let (text, omitted) = shown(text);
+    let first_lead = format!("  {}: ", words::CONTEXT);
+    let lead_width = first_lead.chars().count();
+    for (i, l) in text::wrap(text, w.saturating_sub(lead_width))
+        .into_iter()
+        .enumerate()
+    {
+        let lead = if i == 0 {
+            first_lead.clone()
+        } else {
+            " ".repeat(lead_width)
+        };
+        out.push(Line::from(vec![
+            Span::styled(lead, theme.dim),
+            Span::styled(l, theme.text),
+        ]));
+    }
+    omitted_line(out, omitted, theme);
 }
