@@ -133,7 +133,13 @@ fn the_inbox_answers_an_approval_and_a_question_from_the_fleet() {
     );
     assert_eq!(answers[0].outcome, "accepted");
 
-    // F3 from inside a session comes back to the inbox, at the soonest.
+    // F3 from inside a session comes back to the inbox, at the soonest. The row can leave
+    // before the inbox is back in its list: `o` opens only there.
+    pty.wait_for(
+        "the inbox's list keys again",
+        |s| s.contents().contains("Enter/o open"),
+        TIMEOUT,
+    );
     select_row(&mut pty, "question");
     pty.send_keys("o");
     pty.wait_for(
