@@ -5,9 +5,6 @@
 //! (issue 49.6: 0 events and "no file changes", exit 0).
 
 use crate::support::cli::{Home, run_against, stderr_of, stdout_of};
-use gobare_api::auth::Token;
-use gobare_api::client::{ApiClient, ClientOptions};
-use gobare_api::model::SessionStatus;
 use gobare_sim::{Faults, SimConfig, Simulator};
 use gobare_tui::export::history::END_QUIET;
 use std::time::Duration;
@@ -15,26 +12,11 @@ use std::time::Duration;
 /// How long after the stream opened its replay starts.
 const LATE: Duration = END_QUIET.saturating_mul(4);
 
-/// A session whose one turn, which edits files, has settled (read back until idle).
-async fn settled_session(sim: &Simulator) -> String {
-    let id = sim.create_session(Some("late replay"));
-    sim.send_message(&id, "#quick fix the CSV totals");
-    let client = ApiClient::new(ClientOptions::new(sim.url(), Token::new(sim.token()))).unwrap();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    loop {
-        let session = client.get_session(&id).await.unwrap();
-        if session.status == SessionStatus::Idle && session.updated_at > session.created_at {
-            return id;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "the turn settles");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_replay_that_starts_late_is_exported_and_diffed_whole() {
     let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
-    let id = settled_session(&sim).await;
+    let id = crate::support::sim::settled_session(&sim, "late replay", "#quick fix the CSV totals")
+        .await;
     let home = Home::new();
     // The session's changes as `diff` prints them from a replay that starts at once.
     let at_once = run_against(&sim, &home, &["diff", &id]).await;

@@ -8,35 +8,21 @@
 use crate::support::app::{launch_on, status_line};
 use crate::support::cli::{Home, stderr_of};
 use crate::support::live::wait_live;
-use gobare_api::auth::Token;
-use gobare_api::client::{ApiClient, ClientOptions};
-use gobare_api::model::SessionStatus;
 use gobare_sim::{Faults, SimConfig, Simulator};
 use std::time::Duration;
 
 /// What the tests' client takes for dead silence: 2 s, not the reference's 45 s.
 const IDLE_MS: &str = "2000";
 
-/// A session whose one turn has settled (read back through the API until idle).
-async fn settled_session(sim: &Simulator, text: &str) -> String {
-    let id = sim.create_session(Some("behind a proxy"));
-    sim.send_message(&id, text);
-    let client = ApiClient::new(ClientOptions::new(sim.url(), Token::new(sim.token()))).unwrap();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    loop {
-        let session = client.get_session(&id).await.unwrap();
-        if session.status == SessionStatus::Idle && session.updated_at > session.created_at {
-            return id;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "the turn settles");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_silent_stream_is_named_and_the_session_read_through_its_items() {
     let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
-    let id = settled_session(&sim, "#quick Summarise the storage layer").await;
+    let id = crate::support::sim::settled_session(
+        &sim,
+        "behind a proxy",
+        "#quick Summarise the storage layer",
+    )
+    .await;
     sim.set_faults(Faults {
         stall: true,
         ..Faults::default()
@@ -135,7 +121,9 @@ async fn a_message_sent_into_a_silent_stream_is_shown_from_the_items() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn export_of_a_stalled_stream_fails_instead_of_writing_nothing() {
     let sim = Simulator::start(SimConfig::for_tests()).await.unwrap();
-    let id = settled_session(&sim, "#quick Write the changelog").await;
+    let id =
+        crate::support::sim::settled_session(&sim, "behind a proxy", "#quick Write the changelog")
+            .await;
     sim.set_faults(Faults {
         stall: true,
         ..Faults::default()

@@ -138,3 +138,22 @@ pub(crate) async fn spend_the_budget(sim: &Simulator) {
     }
     panic!("the bucket never ran out");
 }
+
+/// A new session titled `title` whose one turn, started by `text`, has settled: read back
+/// through the API until idle and changed since its creation.
+pub(crate) async fn settled_session(sim: &Simulator, title: &str, text: &str) -> String {
+    let id = sim.create_session(Some(title));
+    sim.send_message(&id, text);
+    let client = ApiClient::new(ClientOptions::new(sim.url(), Token::new(sim.token()))).unwrap();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let session = client.get_session(&id).await.unwrap();
+        if session.status == gobare_api::model::SessionStatus::Idle
+            && session.updated_at > session.created_at
+        {
+            return id;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the turn settles");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
