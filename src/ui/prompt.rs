@@ -812,5 +812,22 @@ fn cut_line(spans: Vec<Span<'static>>, width: usize) -> Line<'static> {
     Line::from(out)
 }
 
+/// Whether `key` decides something at some prompt (y/n on an approval, f on a call, a digit
+/// or Enter on a question, a/d for a rule): pressed while the prompt had the keys, it was
+/// meant for a decision even if that decision has just gone.
+pub(crate) fn may_decide(key: &KeyEvent) -> bool {
+    if key
+        .modifiers
+        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+    {
+        return false;
+    }
+    match key.code {
+        KeyCode::Enter => true,
+        KeyCode::Char(c) => matches!(c, 'y' | 'Y' | 'n' | 'N' | 'f' | 'a' | 'd' | '1'..='9'),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests;

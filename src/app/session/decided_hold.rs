@@ -1,16 +1,38 @@
 //! How long keys stay held after a decision: the moment after it (a `y` typed twice, the
 //! start of a sentence meant as a note), never past the turn that asked it. After that the
-//! box has the keys again and the title says "Typing".
+//! box has the keys again and the title says "Typing". A decision that goes away under a key
+//! meant for it (expired, answered elsewhere) holds the keys the same way: they were typed
+//! at a prompt, not into the box.
 
 use std::time::{Duration, Instant};
 
 /// Keys typed within this long of a decision are held; later ones are text again.
 pub(crate) const HOLD_FOR: Duration = Duration::from_secs(3);
 
+/// Why keys are held: the words the status bar starts with.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum HoldCause {
+    /// A key decided.
+    #[default]
+    Decided,
+    /// The decision being made went away under the person's keys.
+    DecisionGone,
+}
+
+impl HoldCause {
+    fn lead(self) -> &'static str {
+        match self {
+            HoldCause::Decided => "decided",
+            HoldCause::DecisionGone => "that decision no longer waits",
+        }
+    }
+}
+
 /// The hold's end: a moment after the decision, or the end of the turn that asked it.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct DecidedHold {
     until: Option<Instant>,
+    cause: HoldCause,
     /// The turn running when the decision was made: its end ends the hold.
     turn: Option<String>,
     /// The notice the hold put in the status bar, to take it away with the hold.
@@ -19,8 +41,9 @@ pub(crate) struct DecidedHold {
 
 impl DecidedHold {
     /// A decision was made at `now`, while `running_turn` ran.
-    pub(crate) fn started(&mut self, now: Instant, running_turn: Option<&str>) {
+    pub(crate) fn started(&mut self, now: Instant, running_turn: Option<&str>, cause: HoldCause) {
         self.until = Some(now + HOLD_FOR);
+        self.cause = cause;
         self.turn = running_turn.map(str::to_string);
         self.said = None;
     }
@@ -32,6 +55,11 @@ impl DecidedHold {
         };
         let turn_ended = self.turn.is_some() && self.turn.as_deref() != running_turn;
         now >= until || turn_ended
+    }
+
+    /// Why the keys are held.
+    pub(crate) fn cause(&self) -> HoldCause {
+        self.cause
     }
 
     /// When the hold ends by the clock, for the loop's next wake-up.
@@ -74,9 +102,15 @@ impl super::SessionFront {
 
     /// A key decided: what is typed next is held, for the moment after it.
     pub(crate) fn enter_decided(&mut self) {
+        self.enter_held(HoldCause::Decided);
+    }
+
+    /// Keys are held from now, for `cause`.
+    pub(crate) fn enter_held(&mut self, cause: HoldCause) {
         self.screen.modes.decided();
         let turn = self.running_turn();
-        self.decided_hold.started(key_time(), turn.as_deref());
+        self.decided_hold
+            .started(key_time(), turn.as_deref(), cause);
     }
 
     /// Shows `notice` as the hold's own status-bar line.
@@ -150,14 +184,15 @@ fn quoted(held: &str) -> String {
     format!("\"{shown}{more}\"")
 }
 
-/// The status line while keys are held after a decision: that they were not sent, and how
-/// to get them back.
-pub(crate) fn held_notice(held: &str) -> String {
+/// The status line while keys are held for `cause`: that they were not sent, and how to get
+/// them back.
+pub(crate) fn held_notice(cause: HoldCause, held: &str) -> String {
+    let lead = cause.lead();
     if held.trim().is_empty() {
-        "decided — keys are held here: Esc to type, Tab for the next decision".into()
+        format!("{lead} — keys are held here: Esc to type, Tab for the next decision")
     } else {
         format!(
-            "decided — held, not sent: {} · Esc to type, then Ctrl+Y puts it back",
+            "{lead} — held, not sent: {} · Esc to type, then Ctrl+Y puts it back",
             quoted(held)
         )
     }
@@ -172,7 +207,7 @@ mod tests {
         let t0 = Instant::now();
         let mut hold = DecidedHold::default();
         assert!(!hold.over(t0, None), "no decision, no hold to end");
-        hold.started(t0, Some("turn_1"));
+        hold.started(t0, Some("turn_1"), HoldCause::Decided);
         assert!(!hold.over(t0 + Duration::from_secs(1), Some("turn_1")));
         assert!(
             hold.over(t0 + HOLD_FOR, Some("turn_1")),
@@ -186,7 +221,7 @@ mod tests {
             hold.over(t0 + Duration::from_millis(10), Some("turn_2")),
             "another turn runs"
         );
-        hold.started(t0, None);
+        hold.started(t0, None, HoldCause::Decided);
         assert!(!hold.over(t0 + Duration::from_secs(1), None));
         assert_eq!(hold.due_at(), Some(t0 + HOLD_FOR));
     }

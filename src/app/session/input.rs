@@ -2,6 +2,7 @@
 //! resize and focus. The input box and the required-action prompt get the keys that are theirs.
 
 use super::SessionFront;
+use super::decided_hold::HoldCause;
 use super::mouse::{self, Target};
 use crate::keys::Intent;
 use crate::keys::mode::{Confirm, Mode};
@@ -112,7 +113,8 @@ impl SessionFront {
                 };
                 let held = self.screen.modes.hold(c).to_string();
                 self.screen.composer.offer_back(&held);
-                self.hold_notice(super::decided_hold::held_notice(&held));
+                let cause = self.decided_hold.cause();
+                self.hold_notice(super::decided_hold::held_notice(cause, &held));
             }
             KeyRoute::Overlay => self.key_to_overlay(key),
             // The overlays' and the fleet's own rows: read through their scopes.
@@ -143,7 +145,12 @@ impl SessionFront {
     fn key_to_prompt(&mut self, key: KeyEvent) {
         self.request_frame();
         if self.session.actions().nothing_listed() {
-            // What was being decided went away (expired, answered elsewhere).
+            // What was being decided went away (expired, answered elsewhere). A key meant
+            // for it, or any key after an option was picked, is held: never text to send.
+            if self.screen.modes.deciding_touched() || crate::ui::prompt::may_decide(&key) {
+                self.enter_held(HoldCause::DecisionGone);
+                return self.route_key(key);
+            }
             self.screen.modes.back_to_typing();
             return self.key_to_input(key);
         }

@@ -130,6 +130,10 @@ pub(crate) struct SessionFront {
     keymap: crate::keys::keymap::KeyMap,
     /// What opens a link (`[links] open`; empty: the system's opener).
     open_command: String,
+    /// A test's record of what copying would write: when set, the bytes go here and neither
+    /// the terminal nor tmux's buffer is touched (a test run must not set anyone's clipboard).
+    #[cfg(test)]
+    pub(crate) clipboard_record: Option<Vec<u8>>,
     /// The SSH gateway from the config file; `None`: the shell key says how to set it.
     shell: Option<shell::ShellConfig>,
     /// Where saved artifacts go, each session in its own directory below (a full path).
@@ -198,6 +202,8 @@ impl SessionFront {
             colors: opts.settings.colors.clone(),
             keymap: opts.settings.keys.clone(),
             open_command: opts.settings.open_command.clone(),
+            #[cfg(test)]
+            clipboard_record: None,
             shell: opts.settings.shell.clone(),
             downloads_root: crate::downloads::save_dir::root_here(
                 opts.settings.downloads_dir.as_deref(),

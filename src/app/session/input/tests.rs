@@ -45,7 +45,9 @@ impl Rig {
             };
             let mut options = AppOptions::new(client, stream, "ses_keys");
             set(&mut options);
-            SessionFront::new(options, crate::terminal::detached())
+            let mut app = SessionFront::new(options, crate::terminal::detached());
+            app.clipboard_record = Some(Vec::new());
+            app
         };
         Rig {
             app,
@@ -822,6 +824,61 @@ fn ctrl_y_putting_held_keys_back_takes_the_held_notice_away() {
     assert_eq!(rig.notice(), "");
 }
 
+/// An option picked, then the question gone (it expired): the rest of the sentence was typed
+/// at the prompt, so it is held, never sent as a message (proptest seed `7dac011d…`).
+#[test]
+fn a_question_gone_after_an_option_was_picked_holds_what_follows() {
+    let steps = [Step::Arrive(Arrival::Question), Step::Tab];
+    outcome(&steps, "1,a?A ", Some((0, Step::Expire))).unwrap();
+
+    let mut rig = Rig::new();
+    rig.arrive(Arrival::Question);
+    rig.press(KeyCode::Tab);
+    rig.type_text("1");
+    rig.expire();
+    rig.type_text("and more");
+    rig.press(KeyCode::Enter);
+    assert!(rig.sent().is_empty(), "{:?}", rig.sent());
+    assert_eq!(rig.box_text(), "");
+    assert_eq!(rig.mode(), Mode::Decided);
+    assert!(
+        rig.notice()
+            .starts_with("that decision no longer waits — held, not sent: \"and more\""),
+        "{}",
+        rig.notice()
+    );
+    rig.press(KeyCode::Esc);
+    rig.key(KeyCode::Char('y'), KeyModifiers::CONTROL);
+    assert_eq!(rig.box_text(), "and more", "what was held comes back");
+}
+
+/// Tab, the approval expires, then the `y` and Enter habit: the `y` was meant for the
+/// approval; neither it nor the Enter becomes a message.
+#[test]
+fn y_then_enter_after_the_approval_went_away_sends_nothing() {
+    let mut rig = Rig::new();
+    rig.arrive(Arrival::Approval);
+    rig.press(KeyCode::Tab);
+    rig.expire();
+    rig.press(KeyCode::Char('y'));
+    rig.press(KeyCode::Enter);
+    assert!(rig.sent().is_empty(), "{:?}", rig.sent());
+    assert_eq!(rig.box_text(), "");
+    assert!(
+        rig.notice().starts_with("that decision no longer waits"),
+        "{}",
+        rig.notice()
+    );
+    // A word that decides nothing is the start of the person's text, as before.
+    let mut rig = Rig::new();
+    rig.arrive(Arrival::Approval);
+    rig.press(KeyCode::Tab);
+    rig.expire();
+    rig.type_text("go on");
+    assert_eq!(rig.box_text(), "go on");
+    assert_eq!(rig.mode(), Mode::Typing);
+}
+
 #[test]
 fn a_kept_search_ends_when_the_panes_give_the_keys_back() {
     let mut rig = Rig::new();
@@ -992,6 +1049,11 @@ fn o_without_an_opener_copies_the_url_and_says_so() {
             && notice.contains("copied")
             && notice.contains("https://p-7ba19a6dbaeb.gobare.dev"),
         "{notice}"
+    );
+    let copied = String::from_utf8(rig.app.clipboard_record.clone().unwrap()).unwrap();
+    assert_eq!(
+        copied, "\x1b]52;c;aHR0cHM6Ly9wLTdiYTE5YTZkYmFlYi5nb2JhcmUuZGV2Lw==\x07",
+        "the URL, as OSC 52 would carry it"
     );
 }
 
