@@ -138,22 +138,22 @@ pub(super) fn row(
     let (label_text, label_style) = label_cell(shown, theme);
     let (status, status_style) = status_label(r, theme);
     let (workspace, workspace_style) = workspace_label(r.workspace.as_ref(), theme);
-    let cells = Figures::of(r, usage, c, now_ms);
+    let figures = Figures::of(r, usage, c, now_ms);
     let marker = if selected { "› " } else { "  " };
     let mut spans = vec![
         Span::styled(marker, theme.accent),
         padded(&label_text, label_cols, label_style),
         Span::styled(format!(" {status:<STATUS_COLS$}"), status_style),
-        Span::styled(cells.turn_and_queue, theme.accent),
+        Span::styled(figures.turn_and_queue, theme.accent),
     ];
     if c.workspace {
         spans.push(padded(&workspace, WORKSPACE_COLS, workspace_style));
     }
-    spans.push(Span::styled(cells.counts, theme.dim));
-    if !cells.stale_usage.is_empty() {
-        spans.push(Span::styled(cells.stale_usage, theme.warning));
+    spans.push(Span::styled(figures.counts, theme.dim));
+    if !figures.stale_usage.is_empty() {
+        spans.push(Span::styled(figures.stale_usage, theme.warning));
     }
-    spans.push(Span::styled(cells.last, theme.dim));
+    spans.push(Span::styled(figures.last, theme.dim));
     if selected {
         for span in &mut spans {
             span.style = span.style.patch(theme.selection);
