@@ -32,6 +32,7 @@ pub(crate) async fn reasons(client: &ApiClient, failed: &[String]) -> Vec<(Strin
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_sim::{requests, until};
     use super::*;
     use crate::fleet::absence_glance::{FAILED_READ, failed_since, lines};
     use crate::fleet::model::FleetModel;
@@ -39,22 +40,6 @@ mod tests {
     use gobare_api::client::{ClientOptions, SessionFilter};
     use gobare_api::model::SessionStatus;
     use gobare_sim::{SimConfig, Simulator};
-    use std::time::Duration;
-
-    /// Asks the server until `done` holds of what `read` answers (each try a request).
-    async fn until<T>(what: &str, mut read: impl AsyncFnMut() -> T, done: impl Fn(&T) -> bool) {
-        for _ in 0..6_000 {
-            if done(&read().await) {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        panic!("{what} never happened");
-    }
-
-    fn requests(sim: &Simulator) -> usize {
-        sim.request_counts().values().sum()
-    }
 
     /// Issue 48.5: no cursor was kept, so no stream can tell the absence; the digest of a
     /// 60-session fleet is told from the list the fleet reads anyway, in a handful of

@@ -108,6 +108,7 @@ pub(crate) async fn replay(
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_sim::{requests, until};
     use super::*;
     use crate::away::digest::Digest;
     use crate::away::fleet_lines::fleet_lines;
@@ -116,21 +117,6 @@ mod tests {
     use gobare_api::model::TurnStatus;
     use gobare_api::stream::StreamTarget;
     use gobare_sim::{SimConfig, Simulator};
-
-    /// Asks the server until `done` holds of what `read` answers (each try a request).
-    async fn until<T>(what: &str, mut read: impl AsyncFnMut() -> T, done: impl Fn(&T) -> bool) {
-        for _ in 0..6_000 {
-            if done(&read().await) {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        panic!("{what} never happened");
-    }
-
-    fn requests(sim: &Simulator) -> usize {
-        sim.request_counts().values().sum()
-    }
 
     /// A replay the server cuts (`gobare.replay_truncated`: more was owed than it replays
     /// on one connect) tells nothing, rather than an absence with a hole in it: the

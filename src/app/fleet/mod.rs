@@ -15,6 +15,8 @@ pub mod live;
 mod msg;
 mod policy;
 mod relisting;
+#[cfg(test)]
+mod test_sim;
 pub mod todos_replay;
 
 use crate::app::fleet::away::Absence;
