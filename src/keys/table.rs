@@ -106,7 +106,7 @@ pub(crate) const TABLE: &[Binding] = &[
         Typing,
         &[k(KeyCode::Tab)],
         Do(Intent::Decide),
-        "to the waiting decision (only there: with nothing waiting it says so)",
+        "to the waiting decision, once it has been on screen a moment (only there: with nothing waiting, or a decision that arrived just before the Tab, it says so and the box keeps the keys)",
     )
     .hint("Tab decide", Shown::Waiting)
     .action("decide"),

@@ -6,7 +6,7 @@ use crate::support;
 
 use std::time::Duration;
 
-use crate::support::app::{attach, bottom, spawn, status_line};
+use crate::support::app::{attach, bottom, spawn, status_line, tab_to_decide};
 use crate::support::live::{attach_new, attach_new_sized, pinging_sim, wait_live};
 use crate::support::sim::Sim;
 use gobare_api::auth::Token;
@@ -49,9 +49,8 @@ fn send_steer_approve_cancel_and_quit() {
         |s| !bottom(s, 4).contains("use the staging host"),
         TIMEOUT,
     );
-    pty.send_keys(keys::TAB);
-    pty.wait_for(
-        "the deciding mode",
+    tab_to_decide(
+        &mut pty,
         |s| bottom(s, 14).contains("Deciding") && bottom(s, 14).contains("approve (asks again)"),
         TIMEOUT,
     );
@@ -422,7 +421,7 @@ fn a_restart_keeps_a_pending_approval_sensitive_and_waiting() {
         TIMEOUT,
     );
     assert!(!pty.screen_text().contains("outcome not in the history"));
-    pty.send_keys(keys::TAB);
+    tab_to_decide(&mut pty, |s| bottom(s, 14).contains("Deciding"), TIMEOUT);
     pty.send_keys("y");
     pty.wait_for(
         "the second step",

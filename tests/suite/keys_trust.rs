@@ -6,7 +6,9 @@ use crate::support;
 
 use std::time::Duration;
 
-use crate::support::app::{attach, bottom, input_box, input_box_cells, launch, status_line};
+use crate::support::app::{
+    attach, bottom, input_box, input_box_cells, launch, status_line, tab_to_decide,
+};
 use crate::support::live::{attach_new, pinging_sim, wait_live};
 use crate::support::sim::Sim;
 use gobare_test_support::pty::{Pty, keys};
@@ -131,9 +133,8 @@ fn a_sensitive_approval_is_not_passed_by_y_then_enter() {
     let (session, _home, mut pty) = attach_new(&sim.sim, "sensitive", TIMEOUT);
     send(&mut pty, "restart the worker #approval");
     pty.wait_for_text("The agent asks to run a tool", TIMEOUT);
-    pty.send_keys(keys::TAB);
-    pty.wait_for(
-        "the deciding mode",
+    tab_to_decide(
+        &mut pty,
         |s| bottom(s, 14).contains("Deciding") && bottom(s, 14).contains("approve (asks again)"),
         TIMEOUT,
     );
@@ -306,9 +307,8 @@ fn approving_with_a_note_sends_the_decision_then_the_note_as_a_steer_while_the_t
         |s| bottom(s, 4).contains("only the export worker"),
         TIMEOUT,
     );
-    pty.send_keys(keys::TAB);
-    pty.wait_for(
-        "the panel says the note goes along",
+    tab_to_decide(
+        &mut pty,
         |s| s.contents().contains("a note never narrows"),
         TIMEOUT,
     );
@@ -595,6 +595,11 @@ fn esc_again_and_again_from_anywhere_ends_in_typing_and_decides_nothing() {
     ];
     for (what, open, opened) in openings {
         for (i, key) in open.iter().enumerate() {
+            if *key == keys::TAB {
+                // The approval may have been on screen less than Tab's moment.
+                tab_to_decide(&mut pty, opened, TIMEOUT);
+                continue;
+            }
             pty.send_keys(key);
             if i + 1 < open.len() {
                 pty.wait_for("the panes", |s| bottom(s, 5).contains("Panes ·"), TIMEOUT);

@@ -3,7 +3,7 @@
 //! in the replay, so the options come from `required_actions` alone.
 
 use crate::support;
-use crate::support::app::{attach, quit, status_line, until};
+use crate::support::app::{attach, quit, status_line, tab_to_decide, until};
 use crate::support::live::attach_new;
 use gobare_sim::SimConfig;
 use gobare_test_support::pty::keys;
@@ -46,7 +46,7 @@ fn a_production_question_is_answered_from_a_stored_cursor_attach() {
         matches!(opens.get(opens_before), Some(Some(c)) if *c >= last_seen),
         "resumed after question.asked, not replayed: {opens:?}"
     );
-    pty.send_keys(keys::TAB);
+    tab_to_decide(&mut pty, |s| s.contents().contains("Deciding"), TIMEOUT);
     pty.send_keys("2");
     pty.send_keys(keys::ENTER);
     pty.wait_for_text("You chose patch", TIMEOUT);

@@ -6,7 +6,7 @@ use crate::support;
 
 use std::time::Duration;
 
-use crate::support::app::{COLS, attach, bottom, input_box, status_line};
+use crate::support::app::{COLS, attach, bottom, input_box, status_line, tab_to_decide};
 use crate::support::live::{attach_new, pinging_sim, wait_live};
 use crate::support::sim::Sim;
 use gobare_test_support::pty::{Pty, keys};
@@ -118,9 +118,8 @@ fn play_the_scenario(pty: &mut Pty, sim: &Sim) -> u64 {
     pty.send_keys("restart the worker #approval");
     pty.send_keys(keys::ENTER);
     pty.wait_for_text("The agent asks to run a tool", TIMEOUT);
-    pty.send_keys(keys::TAB);
-    pty.wait_for(
-        "the deciding mode",
+    tab_to_decide(
+        pty,
         |s| bottom(s, 14).contains("approve (asks again)"),
         TIMEOUT,
     );

@@ -7,7 +7,7 @@ use crate::support;
 
 use std::time::Duration;
 
-use crate::support::app::{attach, bottom, until};
+use crate::support::app::{attach, bottom, tab_to_decide, until};
 use crate::support::live::wait_live;
 use crate::support::sim::Sim;
 use gobare_api::model::TurnStatus;
@@ -44,9 +44,8 @@ fn an_allow_rule_from_an_approval_is_exact_and_the_next_turn_runs_it_unasked() {
     pty.send_keys("restart the worker #approval");
     pty.send_keys(keys::ENTER);
     pty.wait_for_text("The agent asks to run a tool", TIMEOUT);
-    pty.send_keys(keys::TAB);
-    pty.wait_for(
-        "the deciding mode, offering the rule keys",
+    tab_to_decide(
+        &mut pty,
         |s| bottom(s, 14).contains("Deciding") && bottom(s, 14).contains("a allow always"),
         TIMEOUT,
     );

@@ -144,3 +144,25 @@ pub(crate) fn until<T>(
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Tab to the waiting decision until `deciding` shows. A decision on screen for less than
+/// the app's moment (250 ms) keeps the keys in the box and says so; the Tab is then pressed
+/// again, as a person who read the notice would.
+pub(crate) fn tab_to_decide(
+    pty: &mut Pty,
+    deciding: impl Fn(&vt100::Screen) -> bool,
+    timeout: Duration,
+) {
+    let deadline = Instant::now() + timeout;
+    loop {
+        pty.send_keys(keys::TAB);
+        if pty.holds_within(&deciding, Duration::from_millis(400)) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "Tab never reached the decision:\n{}",
+            pty.screen_text()
+        );
+    }
+}

@@ -262,6 +262,27 @@ impl Pty {
         }
     }
 
+    /// Whether `pred` comes to hold within `within` (false when it does not, or the program
+    /// exits first): for a step retried on a screen that answers, never a timeout's panic.
+    pub fn holds_within(&self, pred: impl Fn(&vt100::Screen) -> bool, within: Duration) -> bool {
+        let deadline = Instant::now() + within;
+        let (lock, cvar) = &*self.shared;
+        let mut out = lock.lock().expect("pty output lock");
+        loop {
+            if pred(out.parser.screen()) {
+                return true;
+            }
+            let now = Instant::now();
+            if out.closed || now >= deadline {
+                return false;
+            }
+            out = cvar
+                .wait_timeout(out, deadline - now)
+                .expect("pty output lock")
+                .0;
+        }
+    }
+
     /// Waits until `text` is on the screen.
     pub fn wait_for_text(&self, text: &str, timeout: Duration) {
         self.wait_for(

@@ -8,6 +8,7 @@ impl SessionFront {
     pub(crate) fn draw(&mut self) -> Result<()> {
         // Relative times ("3m ago") are as of this frame; setting the clock asks no frame.
         self.prepare_frame();
+        self.decision_drawn();
         if self.spoken.is_some() {
             return self.write_lines();
         }
@@ -43,6 +44,14 @@ impl SessionFront {
             backend.flush()?;
         }
         Ok(())
+    }
+
+    /// The prompt's decision is on screen from this frame (Tab decides it a moment later).
+    fn decision_drawn(&mut self) {
+        let current = crate::ui::prompt::PromptState::current(self.session.actions());
+        let now = super::decided_hold::key_time();
+        self.decision_seen
+            .drawn(current.map(|a| a.call_id.as_str()), now);
     }
 
     /// What a frame needs before the screen draws it: the clock, the input box's title.

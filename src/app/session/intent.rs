@@ -143,11 +143,23 @@ impl SessionFront {
 
     /// Tab: the waiting decision has the keys; with nothing waiting the box keeps them.
     fn act_decide(&mut self) {
-        if self.session.actions().nothing_listed() {
-            self.screen.modes.back_to_typing();
-            self.notice(Some("nothing waits on you".into()));
-        } else if !self.refused_read_only() {
-            self.screen.modes.start_deciding();
+        let now = super::decided_hold::key_time();
+        let current = crate::ui::prompt::PromptState::current(self.session.actions())
+            .map(|a| a.call_id.clone());
+        match current {
+            None => {
+                self.screen.modes.back_to_typing();
+                self.notice(Some("nothing waits on you".into()));
+            }
+            // It came the instant before this Tab: the Tab was not an answer to it.
+            Some(id) if !self.decision_seen.seen(&id, now) => {
+                self.notice(Some(
+                    "a decision just arrived — the keys stay where they were; read it, then Tab"
+                        .into(),
+                ));
+            }
+            Some(_) if self.refused_read_only() => {}
+            Some(_) => self.screen.modes.start_deciding(),
         }
     }
 

@@ -22,6 +22,7 @@ mod away_digest;
 mod budgets;
 mod changes;
 mod decided_hold;
+mod decision_seen;
 pub(crate) mod draw;
 mod editor;
 mod exporting;
@@ -142,6 +143,8 @@ pub(crate) struct SessionFront {
     notice_expires_at: Option<Instant>,
     /// How long keys stay held after a decision (see [`decided_hold`]).
     decided_hold: decided_hold::DecidedHold,
+    /// When the waiting decision was first drawn: Tab decides only one on screen a moment.
+    pub(crate) decision_seen: decision_seen::DecisionSeen,
     artifacts_poll: ArtifactsPoll,
     /// An export is being written (`x`): one at a time.
     exporting: bool,
@@ -238,6 +241,7 @@ impl SessionFront {
             usage_read_at: None,
             notice_expires_at: None,
             decided_hold: Default::default(),
+            decision_seen: Default::default(),
             artifacts_poll: ArtifactsPoll::default(),
             exporting: false,
             read_back_before: None,

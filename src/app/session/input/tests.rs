@@ -98,6 +98,10 @@ impl Rig {
         });
         let actions = self.app.session.actions_mut();
         actions.replace(&self.listed);
+        // On screen long enough for Tab to decide it (`arrive_unseen` for one just come).
+        if let Some(first) = self.listed.first() {
+            self.app.decision_seen.seen_long_ago(&first.call_id);
+        }
         match kind {
             Arrival::SensitiveApproval => {
                 actions.set_approval_details(&call_id, "bash", serde_json::json!({}), true)
@@ -163,6 +167,9 @@ impl Rig {
         let actions = self.app.session.actions_mut();
         actions.resolved(&gone.call_id);
         actions.replace(&self.listed);
+        if let Some(next) = self.listed.first() {
+            self.app.decision_seen.seen_long_ago(&next.call_id);
+        }
     }
 
     pub(crate) fn sent(&self) -> &[Input] {
@@ -850,6 +857,31 @@ fn a_question_gone_after_an_option_was_picked_holds_what_follows() {
     rig.press(KeyCode::Esc);
     rig.key(KeyCode::Char('y'), KeyModifiers::CONTROL);
     assert_eq!(rig.box_text(), "and more", "what was held comes back");
+}
+
+/// An approval drawn the instant before a Tab meant for the box: the Tab does not take the
+/// keys to it, and the `yes` that follows is text (Tab decides once it has been seen).
+#[test]
+fn tab_the_instant_an_approval_arrives_leaves_the_keys_in_the_box() {
+    let mut rig = Rig::new();
+    let call = rig.arrive(Arrival::Approval);
+    let now = crate::app::session::decided_hold::key_time();
+    rig.app.decision_seen = Default::default();
+    rig.app.decision_seen.drawn(Some(&call), now);
+    rig.press(KeyCode::Tab);
+    assert_eq!(rig.mode(), Mode::Typing);
+    assert!(
+        rig.notice().starts_with("a decision just arrived"),
+        "{}",
+        rig.notice()
+    );
+    rig.type_text("yes, and");
+    assert_eq!(rig.box_text(), "yes, and");
+    assert!(rig.sent().is_empty(), "{:?}", rig.sent());
+    // Once it has been on screen a moment, Tab decides it.
+    rig.app.decision_seen.seen_long_ago(&call);
+    rig.press(KeyCode::Tab);
+    assert_eq!(rig.mode(), Mode::Deciding);
 }
 
 /// Tab, the approval expires, then the `y` and Enter habit: the `y` was meant for the
