@@ -247,7 +247,12 @@ impl Runtime {
                 }
                 Front::Fleet(fleet) => fleet.next_deadline(now),
             };
-            let deadline = deadline.into_iter().chain(self.answers.release_at()).min();
+            let title_due = self.title.as_ref().and_then(|t| t.due_at());
+            let deadline = deadline
+                .into_iter()
+                .chain(self.answers.release_at())
+                .chain(title_due)
+                .min();
             let asking = self.theme_asked.is_some();
             let from_due = !self.events_due.is_empty();
             let woken = if let Some(event) = self.events_due.pop_front() {
@@ -346,7 +351,8 @@ impl Runtime {
         if let Front::Session(app) = front {
             app.set_fleet_counts(counts);
         }
-        let Some(bytes) = self.title.as_mut().and_then(|k| k.update(waiting)) else {
+        let now = Instant::now();
+        let Some(bytes) = self.title.as_mut().and_then(|k| k.update(waiting, now)) else {
             return;
         };
         use std::io::Write;
