@@ -61,6 +61,14 @@ impl NotifyKind {
     }
 
     /// The kind of a required action.
+    /// The agent waits on the person (a decision), rather than telling them something.
+    pub(crate) fn is_need(self) -> bool {
+        matches!(
+            self,
+            NotifyKind::Approval | NotifyKind::Question | NotifyKind::FunctionCall
+        )
+    }
+
     pub(crate) fn of_action(kind: &gobare_api::model::RequiredActionKind) -> NotifyKind {
         use gobare_api::model::RequiredActionKind as K;
         match kind {

@@ -683,11 +683,11 @@ impl SessionFront {
     pub(crate) fn act_on_session(&mut self, session: &Session) {
         let title =
             crate::sessions::first_message::title(session).unwrap_or_else(|| self.session_name());
-        if let Some(bytes) = self
-            .acting
-            .notifier
-            .actions_refreshed(&session.required_actions, &title)
-        {
+        if let Some(bytes) = self.acting.notifier.actions_refreshed(
+            &session.required_actions,
+            &title,
+            Instant::now(),
+        ) {
             self.write_notification(&bytes);
         }
         let current = session.environment.state.as_ref();
@@ -703,7 +703,18 @@ impl SessionFront {
     /// A turn read after `turn.ended`.
     pub(crate) fn act_on_turn(&mut self, turn: &Turn) {
         let title = self.session_name();
-        if let Some(bytes) = self.acting.notifier.turn_fetched(turn, &title) {
+        if let Some(bytes) = self
+            .acting
+            .notifier
+            .turn_fetched(turn, &title, Instant::now())
+        {
+            self.write_notification(&bytes);
+        }
+    }
+
+    /// The session's own news held within its window, told as one once the window is over.
+    pub(crate) fn act_own_news_due(&mut self, now: Instant) {
+        if let Some(bytes) = self.acting.notifier.own_due(now) {
             self.write_notification(&bytes);
         }
     }

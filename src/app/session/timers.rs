@@ -63,6 +63,7 @@ impl SessionFront {
         }
         self.poll_artifacts(now);
         self.ring_alarms(unix_ms());
+        self.act_own_news_due(now);
         self.away_check();
         for job in self.fetches.start_ready(now) {
             fetch_run::spawn(&self.client, &self.session_id, job, self.msgs.clone());
@@ -183,6 +184,7 @@ impl SessionFront {
             self.notice_expires_at,
             self.decided_hold.due_at(),
             self.alarms_due_at(now),
+            self.acting.notifier.own_due_at(),
         ]
         .into_iter()
         .flatten()
