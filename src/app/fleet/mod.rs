@@ -15,8 +15,6 @@ pub mod live;
 mod msg;
 mod policy;
 mod relisting;
-#[cfg(test)]
-mod test_sim;
 pub mod todos_replay;
 
 use crate::app::fleet::away::Absence;
@@ -791,3 +789,6 @@ pub(crate) fn alarm_due(at_ms: Option<i64>, now: Instant) -> Option<Instant> {
     let wait = at_ms?.saturating_sub(gobare_api::clock::unix_ms()).max(0);
     Some(now + std::time::Duration::from_millis(wait as u64))
 }
+
+#[cfg(test)]
+mod test_sim;
