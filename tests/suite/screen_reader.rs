@@ -5,7 +5,7 @@
 
 use crate::support;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::support::app::spawn;
 use crate::support::live::pinging_sim;
@@ -112,22 +112,12 @@ fn a_turn_with_an_approval_reads_as_ordered_lines_and_is_answered_with_the_same_
     sim.until_waiting(&session);
     let call_id = sim.required_actions(&session)[0].call_id.clone();
     // Typing never decides: `y` in the box is text, and Tab is what starts deciding.
-    // Tab decides what has been said a moment; pressed at once, it says so (once: the same
-    // notice is not said twice) and is pressed again.
-    let deadline = Instant::now() + TIMEOUT;
-    let deciding = |pty: &Pty| {
-        lines_of(&pty.raw_bytes())
-            .iter()
-            .any(|l| l.contains("approve (asks again)"))
-    };
-    while !deciding(&pty) {
-        assert!(Instant::now() < deadline, "Tab never decided");
-        pty.send_keys(keys::TAB);
-        let tried = Instant::now();
-        while !deciding(&pty) && tried.elapsed() < Duration::from_millis(400) {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
+    // Tab decides what has been said a moment: pressed at once, it is pressed again.
+    support::app::tab_to_decide(
+        &mut pty,
+        |s| s.contents().contains("approve (asks again)"),
+        TIMEOUT,
+    );
     pty.send_keys("y");
     wait_for_line(&pty, "Approve this SENSITIVE action?");
     pty.send_keys(keys::ENTER);

@@ -23,8 +23,8 @@ use std::time::{Duration, Instant};
 
 const TITLE: &str = "gobare";
 
-/// At most one notification of the session's own news in this long.
-pub(crate) const OWN_WINDOW: Duration = Duration::from_secs(10);
+/// At most one notification of the session's own news in this long: the fleet's window.
+pub(crate) const OWN_WINDOW: Duration = crate::fleet::pacer::WINDOW;
 
 /// The session's own news heard within the window, told together at its end.
 #[derive(Debug, Default)]

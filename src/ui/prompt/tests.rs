@@ -561,3 +561,38 @@ fn a_short_area_shows_the_options_scrolled_to_the_highlighted_one() {
     assert!(text.contains("Which of these"), "{text}");
     assert!(text.contains("pick"), "the key hint stays: {text}");
 }
+
+/// `may_decide` is what holds keys when a decision goes away under them: every key that
+/// does something at a prompt of any kind (answers, asks again, picks) must be in it.
+#[test]
+fn every_key_a_prompt_takes_is_one_that_may_decide() {
+    let prompts = || {
+        let mut sensitive = prompt_for(&[approval()]);
+        sensitive.set_approval_details("call_9a1f20bd", "bash", json!({}), true);
+        let mut asked = prompt_for(&[question()]);
+        with_question_details(&mut asked);
+        [
+            prompt_for(&[approval()]),
+            sensitive,
+            asked,
+            prompt_for(&[function_call()]),
+        ]
+    };
+    let keys = (' '..='~')
+        .map(KeyCode::Char)
+        .chain([KeyCode::Enter])
+        .map(|code| KeyEvent::new(code, KeyModifiers::NONE));
+    for key in keys {
+        for mut prompt in prompts() {
+            let taken = !matches!(
+                prompt.handle_key(key),
+                PromptAction::NotMine | PromptAction::Explain(_)
+            );
+            assert!(
+                !taken || may_decide(&key),
+                "{key:?} is taken by a {:?} prompt but not held when it goes away",
+                prompt.current().map(|a| a.kind.clone())
+            );
+        }
+    }
+}

@@ -96,12 +96,8 @@ impl Rig {
             created_at: Some(0),
             expires_at: None,
         });
+        self.listed_changed();
         let actions = self.app.session.actions_mut();
-        actions.replace(&self.listed);
-        // On screen long enough for Tab to decide it (`arrive_unseen` for one just come).
-        if let Some(first) = self.listed.first() {
-            self.app.decision_seen.seen_long_ago(&first.call_id);
-        }
         match kind {
             Arrival::SensitiveApproval => {
                 actions.set_approval_details(&call_id, "bash", serde_json::json!({}), true)
@@ -164,12 +160,34 @@ impl Rig {
             return;
         }
         let gone = self.listed.remove(0);
-        let actions = self.app.session.actions_mut();
-        actions.resolved(&gone.call_id);
-        actions.replace(&self.listed);
-        if let Some(next) = self.listed.first() {
-            self.app.decision_seen.seen_long_ago(&next.call_id);
+        self.app.session.actions_mut().resolved(&gone.call_id);
+        self.listed_changed();
+    }
+
+    /// The session lists `listed` now; the first is on screen long enough for Tab to
+    /// decide it (a test of one just come resets `decision_seen` itself).
+    fn listed_changed(&mut self) {
+        self.app.session.actions_mut().replace(&self.listed);
+        if let Some(first) = self.listed.first() {
+            self.app.decision_seen.seen_long_ago(&first.call_id);
         }
+    }
+
+    /// A sensitive approval whose command (eight restarts joined) is too long for a small
+    /// screen; gives the command.
+    pub(crate) fn arrive_long_sensitive(&mut self) -> String {
+        let call = self.arrive(Arrival::SensitiveApproval);
+        let command = (1..=8)
+            .map(|n| format!("systemctl restart export-worker-{n}"))
+            .collect::<Vec<_>>()
+            .join(" && ");
+        self.app.session.actions_mut().set_approval_details(
+            &call,
+            "bash",
+            serde_json::json!({ "command": command }),
+            true,
+        );
+        command
     }
 
     pub(crate) fn sent(&self) -> &[Input] {
@@ -1092,17 +1110,7 @@ fn o_without_an_opener_copies_the_url_and_says_so() {
 #[test]
 fn a_sensitive_command_cut_to_fit_says_so_before_y_is_asked_for() {
     let mut rig = Rig::new();
-    let call = rig.arrive(Arrival::SensitiveApproval);
-    let command = (1..=8)
-        .map(|n| format!("systemctl restart export-worker-{n}"))
-        .collect::<Vec<_>>()
-        .join(" && ");
-    rig.app.session.actions_mut().set_approval_details(
-        &call,
-        "bash",
-        serde_json::json!({ "command": command }),
-        true,
-    );
+    rig.arrive_long_sensitive();
     rig.press(KeyCode::Tab);
     rig.type_text("y");
     assert!(matches!(rig.mode(), Mode::Confirming(_)));
@@ -1133,17 +1141,7 @@ fn the_key_a_cut_command_offers_shows_it_whole_and_esc_comes_back_to_the_questio
     use crate::keys::mode::Confirm;
     use crate::keys::table::{Scope, whole_request_hint};
     let mut rig = Rig::new();
-    let call = rig.arrive(Arrival::SensitiveApproval);
-    let command = (1..=8)
-        .map(|n| format!("systemctl restart export-worker-{n}"))
-        .collect::<Vec<_>>()
-        .join(" && ");
-    rig.app.session.actions_mut().set_approval_details(
-        &call,
-        "bash",
-        serde_json::json!({ "command": command }),
-        true,
-    );
+    let command = rig.arrive_long_sensitive();
     let whole = |rig: &mut Rig| {
         let shown = rig.screen_text(40, 15);
         let flat = shown
