@@ -97,15 +97,8 @@ impl TurnFactsFeed {
         }
     }
 
-    /// The lists read already (a bench): their facts are taken by the first event that
-    /// asks, and none is read alone.
-    pub fn given(turns: Vec<Turn>, artifacts: Vec<Artifact>) -> TurnFactsFeed {
-        let (tx, rx) = mpsc::unbounded_channel();
-        let _ = tx.send(Listing::Turns(
-            turns.into_iter().map(TurnFact::of).collect(),
-        ));
-        let _ = tx.send(Listing::TurnsEnded(Ok(None)));
-        let _ = tx.send(Listing::Artifacts(Ok(artifacts)));
+    /// A feed whose lists come only from `rx`, never read alone (no client).
+    fn from_listings(rx: mpsc::UnboundedReceiver<Listing>) -> TurnFactsFeed {
         TurnFactsFeed {
             listings: Some(rx),
             turns: Progress::Reading,
@@ -115,6 +108,18 @@ impl TurnFactsFeed {
             read_ended: FastSet::default(),
             reader: None,
         }
+    }
+
+    /// The lists read already (a bench): their facts are taken by the first event that
+    /// asks, and none is read alone.
+    pub fn given(turns: Vec<Turn>, artifacts: Vec<Artifact>) -> TurnFactsFeed {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let _ = tx.send(Listing::Turns(
+            turns.into_iter().map(TurnFact::of).collect(),
+        ));
+        let _ = tx.send(Listing::TurnsEnded(Ok(None)));
+        let _ = tx.send(Listing::Artifacts(Ok(artifacts)));
+        TurnFactsFeed::from_listings(rx)
     }
 
     /// Starts reading `session_id`'s turn and artifact lists, oldest first, both at once.
@@ -285,15 +290,7 @@ impl TurnFactsFeed {
     /// A feed whose lists come only as a test hands them over ([`HandedLists`]).
     pub(crate) fn handed() -> (TurnFactsFeed, HandedLists) {
         let (tx, rx) = mpsc::unbounded_channel();
-        let feed = TurnFactsFeed {
-            listings: Some(rx),
-            turns: Progress::Reading,
-            artifacts: Progress::Reading,
-            client: None,
-            read_lacking: FastSet::default(),
-            read_ended: FastSet::default(),
-            reader: None,
-        };
+        let feed = TurnFactsFeed::from_listings(rx);
         (feed, HandedLists(tx))
     }
 }
