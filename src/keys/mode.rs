@@ -232,6 +232,9 @@ impl Modes {
         match std::mem::take(&mut self.current) {
             Mode::Confirming(confirm) => {
                 self.current = self.below.pop().unwrap_or_default();
+                // Back at the prompt after its question: it has taken keys, so the next
+                // printable key is not the start of the person's text.
+                self.deciding_touched |= self.current == Mode::Deciding;
                 Some(confirm)
             }
             other => {

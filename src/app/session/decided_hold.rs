@@ -145,6 +145,21 @@ impl super::SessionFront {
         self.request_frame();
     }
 
+    /// Quitting with keys held: they go to the box, so the quit question speaks of a draft
+    /// and the draft is kept (after what the box held, on a line of its own).
+    pub(crate) fn held_kept_as_draft(&mut self) {
+        let held = self.screen.modes.held().to_string();
+        if held.trim().is_empty() {
+            return;
+        }
+        let draft = match self.screen.composer.text() {
+            text if text.is_empty() => held,
+            text => format!("{text}\n{held}"),
+        };
+        self.screen.composer.set_text(&draft);
+        self.held_put_back();
+    }
+
     /// Ctrl+Y put the held keys back in the box: the word about them goes.
     pub(crate) fn held_put_back(&mut self) {
         if self.screen.modes.take_held().is_empty() {

@@ -93,6 +93,7 @@ impl SessionFront {
             }
             _ => {}
         }
+        self.held_kept_as_draft();
         let mut left = Vec::new();
         if self.session.turn_running() {
             left.push("a turn is running");

@@ -929,6 +929,47 @@ fn y_then_enter_after_the_approval_went_away_sends_nothing() {
     assert_eq!(rig.mode(), Mode::Typing);
 }
 
+/// `a` asks to add a rule, `n` says no: back at the prompt, the next key is not the start
+/// of a message (proptest seed `13194f5b…`: "an0" sent "0").
+#[test]
+fn after_declining_a_rule_question_the_prompt_keeps_the_keys() {
+    let mut rig = Rig::new();
+    rig.arrive(Arrival::Approval);
+    rig.press(KeyCode::Tab);
+    rig.type_text("an");
+    assert_eq!(rig.mode(), Mode::Deciding);
+    rig.type_text("0");
+    rig.press(KeyCode::Enter);
+    assert!(rig.sent().is_empty(), "{:?}", rig.sent());
+    assert_eq!(rig.box_text(), "");
+    assert!(
+        rig.notice().contains("decides nothing here"),
+        "{}",
+        rig.notice()
+    );
+}
+
+/// Keys held after a decision, then Ctrl+C at once: the quit question speaks of a draft
+/// and the box keeps what was typed (nothing typed is lost by quitting).
+#[test]
+fn quitting_with_keys_held_keeps_them_as_the_draft() {
+    let mut rig = Rig::new();
+    rig.arrive(Arrival::Approval);
+    rig.press(KeyCode::Tab);
+    rig.type_text("ydraft kept");
+    assert_eq!(rig.mode(), Mode::Decided);
+    assert_eq!(rig.box_text(), "");
+    rig.key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    match rig.mode() {
+        Mode::Confirming(crate::keys::mode::Confirm::Quit { why }) => {
+            assert!(why.contains("you have a draft"), "{why}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(rig.box_text(), "draft kept");
+    assert!(!rig.notice().contains("held, not sent"), "{}", rig.notice());
+}
+
 #[test]
 fn a_kept_search_ends_when_the_panes_give_the_keys_back() {
     let mut rig = Rig::new();
