@@ -147,6 +147,11 @@ impl SessionFront {
         if self.session.actions().nothing_listed() {
             // What was being decided went away (expired, answered elsewhere). A key meant
             // for it, or any key after an option was picked, is held: never text to send.
+            if key.code == KeyCode::Enter && !self.screen.modes.deciding_touched() {
+                // Enter alone answers nothing now and sends nothing: the box has the keys.
+                self.screen.modes.back_to_typing();
+                return self.notice(Some("that decision no longer waits — nothing sent".into()));
+            }
             if self.screen.modes.deciding_touched() || crate::ui::prompt::may_decide(&key) {
                 self.enter_held(HoldCause::DecisionGone);
                 return self.route_key(key);
